@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * waitscope-cli: every Waitscope analysis, headless, for batch work over
+ * many traces, for scripts and for the tests.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli-commands.h"
+
+static const CliCommand commands[] = {
+  { NULL, NULL, NULL },
+};
+
+static void
+print_usage (FILE *out)
+{
+  fprintf (out, "%s\n\n", _("Usage: waitscope-cli COMMAND [OPTION…] TRACE…"));
+  fprintf (out, "%s\n", _("Commands:"));
+  for (guint i = 0; commands[i].name != NULL; i++)
+    fprintf (out, "  %-14s %s\n", commands[i].name, _(commands[i].summary));
+  fprintf (out, "\n%s\n", _("Run “waitscope-cli COMMAND --help” for the options of a command."));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
+    {
+      print_usage (argc < 2 ? stderr : stdout);
+      return argc < 2 ? 2 : 0;
+    }
+
+  if (strcmp (argv[1], "--version") == 0)
+    {
+      printf ("waitscope-cli %s\n", PACKAGE_VERSION);
+      return 0;
+    }
+
+  for (guint i = 0; commands[i].name != NULL; i++)
+    if (strcmp (argv[1], commands[i].name) == 0)
+      return commands[i].run (argc - 1, argv + 1);
+
+  fprintf (stderr, _("waitscope-cli: unknown command “%s”\n"), argv[1]);
+  print_usage (stderr);
+  return 2;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+/*
+ * The building side of WsTrace, for importers only.  An importer creates an
+ * empty trace, adds threads and events in any order, then calls
+ * ws_trace_finish(), which sorts events by time (remapping the peer links),
+ * builds the per-thread indices and the process table.  A finished trace is
+ * immutable but for scenario instances, and may be read from many threads.
+ */
+
+#include "ws-trace.h"
+
+G_BEGIN_DECLS
+
+WsTrace  *ws_trace_new               (const char   *path,
+                                      WsStackTable *stacks);
+guint32   ws_trace_intern_string     (WsTrace      *self,
+                                      const char   *str);
+guint     ws_trace_ensure_thread     (WsTrace      *self,
+                                      gint32        tid,
+                                      gint32        pid);
+void      ws_trace_set_thread_name   (WsTrace      *self,
+                                      guint         thread,
+                                      const char   *name);
+void      ws_trace_set_process_name  (WsTrace      *self,
+                                      gint32        pid,
+                                      const char   *name);
+guint     ws_trace_add_event         (WsTrace      *self,
+                                      const WsEvent *event);
+WsEvent  *ws_trace_peek_event        (WsTrace      *self,
+                                      guint         index);
+void      ws_trace_add_scenario_instance (WsTrace  *self,
+                                      const WsScenarioInstance *instance);
+void      ws_trace_finish            (WsTrace      *self);
+
+G_END_DECLS

@@ -1,0 +1,715 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * WsTrace: one execution trace in memory.  Events live in one time-sorted
+ * array of 40-byte structs; threads hold index lists into it so that the
+ * per-thread queries of the wait graph are binary searches, not scans.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "ws-trace-private.h"
+
+struct _WsTrace
+{
+  GObject parent_instance;
+
+  char          *path;
+  char          *name;
+  WsStackTable  *stacks;
+
+  GArray        *events;        /* WsEvent */
+  GArray        *threads;       /* WsThread */
+  GHashTable    *thread_by_tid; /* tid -> index + 1 */
+  GArray        *processes;     /* WsProcess */
+  GHashTable    *process_names; /* pid -> name (interned) */
+  guint32       *thread_event_index;  /* all per-thread lists, concatenated */
+  guint32       *process_thread_index;
+  GArray        *instances;     /* WsScenarioInstance */
+
+  GStringChunk  *string_chunk;
+  GPtrArray     *strings;       /* id -> const char * */
+  GHashTable    *string_ids;    /* const char * -> id + 1 */
+
+  guint          counts[WS_N_EVENT_KINDS];
+  WsTime         start_time;
+  WsTime         end_time;
+  gboolean       finished;
+};
+
+G_DEFINE_FINAL_TYPE (WsTrace, ws_trace, G_TYPE_OBJECT)
+
+static void
+ws_trace_finalize (GObject *object)
+{
+  WsTrace *self = WS_TRACE (object);
+
+  g_free (self->path);
+  g_free (self->name);
+  g_clear_object (&self->stacks);
+  g_array_unref (self->events);
+  g_array_unref (self->threads);
+  g_hash_table_unref (self->thread_by_tid);
+  g_array_unref (self->processes);
+  g_hash_table_unref (self->process_names);
+  g_free (self->thread_event_index);
+  g_free (self->process_thread_index);
+  g_array_unref (self->instances);
+  g_string_chunk_free (self->string_chunk);
+  g_ptr_array_unref (self->strings);
+  g_hash_table_unref (self->string_ids);
+
+  G_OBJECT_CLASS (ws_trace_parent_class)->finalize (object);
+}
+
+static void
+ws_trace_class_init (WsTraceClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = ws_trace_finalize;
+}
+
+static void
+ws_trace_init (WsTrace *self)
+{
+  self->events = g_array_new (FALSE, FALSE, sizeof (WsEvent));
+  self->threads = g_array_new (FALSE, TRUE, sizeof (WsThread));
+  self->thread_by_tid = g_hash_table_new (g_direct_hash, g_direct_equal);
+  self->processes = g_array_new (FALSE, TRUE, sizeof (WsProcess));
+  self->process_names = g_hash_table_new (g_direct_hash, g_direct_equal);
+  self->instances = g_array_new (FALSE, FALSE, sizeof (WsScenarioInstance));
+  self->string_chunk = g_string_chunk_new (4096);
+  self->strings = g_ptr_array_new ();
+  self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
+}
+
+/**
+ * ws_trace_new:
+ * @path: the file the trace was read from
+ * @stacks: (nullable): a stack table to share with other traces, or %NULL
+ *   for a table of its own
+ */
+WsTrace *
+ws_trace_new (const char   *path,
+              WsStackTable *stacks)
+{
+  WsTrace *self = g_object_new (WS_TYPE_TRACE, NULL);
+  g_autofree char *base = g_path_get_basename (path ? path : "trace");
+  char *dot;
+
+  self->path = g_strdup (path);
+  /* "pg-tpcb.perf.txt.gz" -> "pg-tpcb": the name analysts call it by. */
+  if ((dot = strchr (base, '.')) != NULL && dot != base)
+    *dot = '\0';
+  self->name = g_strdup (base);
+  self->stacks = stacks ? g_object_ref (stacks) : ws_stack_table_new ();
+
+  return self;
+}
+
+const char *
+ws_trace_get_path (WsTrace *self)
+{
+  g_return_val_if_fail (WS_IS_TRACE (self), NULL);
+  return self->path;
+}
+
+const char *
+ws_trace_get_name (WsTrace *self)
+{
+  g_return_val_if_fail (WS_IS_TRACE (self), NULL);
+  return self->name;
+}
+
+WsStackTable *
+ws_trace_get_stack_table (WsTrace *self)
+{
+  g_return_val_if_fail (WS_IS_TRACE (self), NULL);
+  return self->stacks;
+}
+
+guint32
+ws_trace_intern_string (WsTrace    *self,
+                        const char *str)
+{
+  gpointer id;
+  const char *copy;
+
+  g_return_val_if_fail (WS_IS_TRACE (self), WS_NONE);
+  g_return_val_if_fail (str != NULL, WS_NONE);
+
+  if ((id = g_hash_table_lookup (self->string_ids, str)) != NULL)
+    return GPOINTER_TO_UINT (id) - 1;
+
+  copy = g_string_chunk_insert_const (self->string_chunk, str);
+  g_ptr_array_add (self->strings, (gpointer) copy);
+  g_hash_table_insert (self->string_ids, (gpointer) copy, GUINT_TO_POINTER (self->strings->len));
+  return self->strings->len - 1;
+}
+
+const char *
+ws_trace_get_string (WsTrace *self,
+                     guint32  id)
+{
+  g_return_val_if_fail (WS_IS_TRACE (self), NULL);
+  if (id >= self->strings->len)
+    return NULL;
+  return g_ptr_array_index (self->strings, id);
+}
+
+guint32
+ws_trace_lookup_string (WsTrace    *self,
+                        const char *str)
+{
+  gpointer id;
+
+  g_return_val_if_fail (WS_IS_TRACE (self), WS_NONE);
+  if (str == NULL || (id = g_hash_table_lookup (self->string_ids, str)) == NULL)
+    return WS_NONE;
+  return GPOINTER_TO_UINT (id) - 1;
+}
+
+guint
+ws_trace_ensure_thread (WsTrace *self,
+                        gint32   tid,
+                        gint32   pid)
+{
+  gpointer found;
+  WsThread thread = { 0 };
+
+  g_return_val_if_fail (WS_IS_TRACE (self), WS_NONE);
+
+  if ((found = g_hash_table_lookup (self->thread_by_tid, GINT_TO_POINTER (tid))) != NULL)
+    {
+      WsThread *t = &g_array_index (self->threads, WsThread, GPOINTER_TO_UINT (found) - 1);
+      /* A thread first seen as a wake-up target has no pid yet. */
+      if (t->pid < 0 && pid >= 0)
+        t->pid = pid;
+      return GPOINTER_TO_UINT (found) - 1;
+    }
+
+  thread.tid = tid;
+  thread.pid = pid;
+  thread.name = NULL;
+  thread.process = WS_NONE;
+  thread.first_seen = G_MAXINT64;
+  thread.last_seen = G_MININT64;
+  g_array_append_val (self->threads, thread);
+  g_hash_table_insert (self->thread_by_tid, GINT_TO_POINTER (tid), GUINT_TO_POINTER (self->threads->len));
+  return self->threads->len - 1;
+}
+
+void
+ws_trace_set_thread_name (WsTrace    *self,
+                          guint       thread,
+                          const char *name)
+{
+  g_return_if_fail (WS_IS_TRACE (self));
+  g_return_if_fail (thread < self->threads->len);
+
+  if (name != NULL && *name != '\0')
+    g_array_index (self->threads, WsThread, thread).name =
+      g_string_chunk_insert_const (self->string_chunk, name);
+}
+
+void
+ws_trace_set_process_name (WsTrace    *self,
+                           gint32      pid,
+                           const char *name)
+{
+  g_return_if_fail (WS_IS_TRACE (self));
+
+  if (name != NULL && *name != '\0')
+    g_hash_table_insert (self->process_names, GINT_TO_POINTER (pid),
+                         (gpointer) g_string_chunk_insert_const (self->string_chunk, name));
+}
+
+guint
+ws_trace_add_event (WsTrace       *self,
+                    const WsEvent *event)
+{
+  g_return_val_if_fail (WS_IS_TRACE (self), WS_NONE);
+  g_return_val_if_fail (!self->finished, WS_NONE);
+  g_return_val_if_fail (event->kind < WS_N_EVENT_KINDS, WS_NONE);
+
+  g_array_append_vals (self->events, event, 1);
+  return self->events->len - 1;
+}
+
+WsEvent *
+ws_trace_peek_event (WsTrace *self,
+                     guint    index)
+{
+  g_return_val_if_fail (WS_IS_TRACE (self), NULL);
+  g_return_val_if_fail (index < self->events->len, NULL);
+  return &g_array_index (self->events, WsEvent, index);
+}
+
+void
+ws_trace_add_scenario_instance (WsTrace                  *self,
+                                const WsScenarioInstance *instance)
+{
+  g_return_if_fail (WS_IS_TRACE (self));
+  g_array_append_vals (self->instances, instance, 1);
+}
+
+static int
+compare_by_time (gconstpointer a,
+                 gconstpointer b,
+                 gpointer      user_data)
+{
+  const WsEvent *events = user_data;
+  guint32 ia = *(const guint32 *) a;
+  guint32 ib = *(const guint32 *) b;
+
+  if (events[ia].time != events[ib].time)
+    return events[ia].time < events[ib].time ? -1 : 1;
+  /* Stable: events at the same instant keep the order the importer gave. */
+  return ia < ib ? -1 : ia > ib;
+}
+
+static gboolean
+is_sorted (const WsEvent *events,
+           guint          n)
+{
+  for (guint i = 1; i < n; i++)
+    if (events[i].time < events[i - 1].time)
+      return FALSE;
+  return TRUE;
+}
+
+static void
+sort_events (WsTrace *self)
+{
+  guint n = self->events->len;
+  WsEvent *events = (WsEvent *) (gpointer) self->events->data;
+  g_autofree guint32 *order = NULL;
+  g_autofree guint32 *new_index = NULL;
+  GArray *sorted;
+
+  if (is_sorted (events, n))
+    return;
+
+  order = g_new (guint32, n);
+  for (guint i = 0; i < n; i++)
+    order[i] = i;
+  g_qsort_with_data (order, n, sizeof (guint32), compare_by_time, events);
+
+  new_index = g_new (guint32, n);
+  for (guint i = 0; i < n; i++)
+    new_index[order[i]] = i;
+
+  sorted = g_array_sized_new (FALSE, FALSE, sizeof (WsEvent), n);
+  g_array_set_size (sorted, n);
+  for (guint i = 0; i < n; i++)
+    {
+      WsEvent *e = &g_array_index (sorted, WsEvent, i);
+
+      *e = events[order[i]];
+      if (e->peer != WS_NONE && e->kind != WS_EVENT_MARKER)
+        e->peer = new_index[e->peer];
+    }
+
+  for (guint i = 0; i < self->instances->len; i++)
+    {
+      WsScenarioInstance *inst = &g_array_index (self->instances, WsScenarioInstance, i);
+      if (inst->begin_event != WS_NONE)
+        inst->begin_event = new_index[inst->begin_event];
+      if (inst->end_event != WS_NONE)
+        inst->end_event = new_index[inst->end_event];
+    }
+
+  g_array_unref (self->events);
+  self->events = sorted;
+}
+
+static int
+compare_pid (gconstpointer a,
+             gconstpointer b,
+             gpointer      user_data)
+{
+  const WsThread *threads = user_data;
+  const WsThread *ta = &threads[*(const guint32 *) a];
+  const WsThread *tb = &threads[*(const guint32 *) b];
+
+  if (ta->pid != tb->pid)
+    return ta->pid < tb->pid ? -1 : 1;
+  return ta->tid < tb->tid ? -1 : ta->tid > tb->tid;
+}
+
+static void
+build_processes (WsTrace *self)
+{
+  guint n = self->threads->len;
+  WsThread *threads = (WsThread *) (gpointer) self->threads->data;
+  guint32 *order = g_new (guint32, MAX (n, 1));
+
+  for (guint i = 0; i < n; i++)
+    order[i] = i;
+  g_qsort_with_data (order, n, sizeof (guint32), compare_pid, threads);
+
+  self->process_thread_index = order;
+  for (guint i = 0; i < n;)
+    {
+      WsProcess process = { 0 };
+      guint j = i;
+      const char *name;
+
+      process.pid = threads[order[i]].pid;
+      process.threads = &order[i];
+      while (j < n && threads[order[j]].pid == process.pid)
+        {
+          threads[order[j]].process = self->processes->len;
+          j++;
+        }
+      process.n_threads = j - i;
+
+      name = g_hash_table_lookup (self->process_names, GINT_TO_POINTER (process.pid));
+      if (name == NULL)
+        {
+          guint main_thread = ws_trace_find_thread (self, process.pid);
+          if (main_thread != WS_NONE)
+            name = threads[main_thread].name;
+        }
+      if (name == NULL)
+        name = threads[order[i]].name;
+      process.name = name;
+
+      g_array_append_val (self->processes, process);
+      i = j;
+    }
+}
+
+/**
+ * ws_trace_finish:
+ *
+ * Sorts events by time, builds the per-thread indices, the process table and
+ * the counts.  Call once, after the last event has been added.
+ */
+void
+ws_trace_finish (WsTrace *self)
+{
+  guint n_threads, n_events;
+  g_autofree guint32 *fill = NULL;
+  const WsEvent *events;
+  WsThread *threads;
+  guint offset = 0;
+
+  g_return_if_fail (WS_IS_TRACE (self));
+  g_return_if_fail (!self->finished);
+
+  sort_events (self);
+
+  n_threads = self->threads->len;
+  n_events = self->events->len;
+  events = (const WsEvent *) (gconstpointer) self->events->data;
+  threads = (WsThread *) (gpointer) self->threads->data;
+
+  memset (self->counts, 0, sizeof self->counts);
+  self->start_time = n_events ? events[0].time : 0;
+  self->end_time = self->start_time;
+
+  for (guint i = 0; i < n_events; i++)
+    {
+      const WsEvent *e = &events[i];
+      WsThread *t = &threads[e->thread];
+      WsTime end = e->time + MAX (e->duration, 0);
+
+      self->counts[e->kind]++;
+      t->n_events++;
+      t->first_seen = MIN (t->first_seen, e->time);
+      t->last_seen = MAX (t->last_seen, end);
+      self->end_time = MAX (self->end_time, end);
+    }
+
+  self->thread_event_index = g_new (guint32, MAX (n_events, 1));
+  fill = g_new0 (guint32, MAX (n_threads, 1));
+  for (guint i = 0; i < n_threads; i++)
+    {
+      threads[i].events = self->thread_event_index + offset;
+      offset += threads[i].n_events;
+      if (threads[i].name == NULL)
+        threads[i].name = g_string_chunk_insert_const (self->string_chunk, threads[i].tid == 0 ? "swapper" : "<unknown>");
+      if (threads[i].first_seen == G_MAXINT64)
+        threads[i].first_seen = threads[i].last_seen = self->start_time;
+    }
+  for (guint i = 0; i < n_events; i++)
+    {
+      guint t = events[i].thread;
+      ((guint32 *) threads[t].events)[fill[t]++] = i;
+    }
+
+  build_processes (self);
+  self->finished = TRUE;
+}
+
+guint
+ws_trace_get_n_events (WsTrace *self)
+{
+  g_return_val_if_fail (WS_IS_TRACE (self), 0);
+  return self->events->len;
+}
+
+const WsEvent *
+ws_trace_get_event (WsTrace *self,
+                    guint    index)
+{
+  g_return_val_if_fail (WS_IS_TRACE (self), NULL);
+  g_return_val_if_fail (index < self->events->len, NULL);
+  return &g_array_index (self->events, WsEvent, index);
+}
+
+const WsEvent *
+ws_trace_get_events (WsTrace *self)
+{
+  g_return_val_if_fail (WS_IS_TRACE (self), NULL);
+  return (const WsEvent *) (gconstpointer) self->events->data;
+}
+
+guint
+ws_trace_count_kind (WsTrace     *self,
+                     WsEventKind  kind)
+{
+  g_return_val_if_fail (WS_IS_TRACE (self), 0);
+  g_return_val_if_fail (kind < WS_N_EVENT_KINDS, 0);
+  return self->counts[kind];
+}
+
+WsTime
+ws_trace_get_start_time (WsTrace *self)
+{
+  g_return_val_if_fail (WS_IS_TRACE (self), 0);
+  return self->start_time;
+}
+
+WsTime
+ws_trace_get_end_time (WsTrace *self)
+{
+  g_return_val_if_fail (WS_IS_TRACE (self), 0);
+  return self->end_time;
+}
+
+guint
+ws_trace_get_n_threads (WsTrace *self)
+{
+  g_return_val_if_fail (WS_IS_TRACE (self), 0);
+  return self->threads->len;
+}
+
+const WsThread *
+ws_trace_get_thread (WsTrace *self,
+                     guint    index)
+{
+  g_return_val_if_fail (WS_IS_TRACE (self), NULL);
+  g_return_val_if_fail (index < self->threads->len, NULL);
+  return &g_array_index (self->threads, WsThread, index);
+}
+
+guint
+ws_trace_find_thread (WsTrace *self,
+                      gint32   tid)
+{
+  gpointer found;
+
+  g_return_val_if_fail (WS_IS_TRACE (self), WS_NONE);
+  found = g_hash_table_lookup (self->thread_by_tid, GINT_TO_POINTER (tid));
+  return found ? GPOINTER_TO_UINT (found) - 1 : WS_NONE;
+}
+
+guint
+ws_trace_get_n_processes (WsTrace *self)
+{
+  g_return_val_if_fail (WS_IS_TRACE (self), 0);
+  return self->processes->len;
+}
+
+const WsProcess *
+ws_trace_get_process (WsTrace *self,
+                      guint    index)
+{
+  g_return_val_if_fail (WS_IS_TRACE (self), NULL);
+  g_return_val_if_fail (index < self->processes->len, NULL);
+  return &g_array_index (self->processes, WsProcess, index);
+}
+
+guint
+ws_trace_get_n_scenario_instances (WsTrace *self)
+{
+  g_return_val_if_fail (WS_IS_TRACE (self), 0);
+  return self->instances->len;
+}
+
+const WsScenarioInstance *
+ws_trace_get_scenario_instance (WsTrace *self,
+                                guint    index)
+{
+  g_return_val_if_fail (WS_IS_TRACE (self), NULL);
+  g_return_val_if_fail (index < self->instances->len, NULL);
+  return &g_array_index (self->instances, WsScenarioInstance, index);
+}
+
+/**
+ * ws_trace_thread_lower_bound:
+ *
+ * Returns: the position, within the thread's event list, of its first event
+ * with time >= @time (n_events if none).
+ */
+guint
+ws_trace_thread_lower_bound (WsTrace *self,
+                             guint    thread,
+                             WsTime   time)
+{
+  const WsThread *t;
+  const WsEvent *events;
+  guint lo = 0, hi;
+
+  g_return_val_if_fail (WS_IS_TRACE (self), 0);
+  g_return_val_if_fail (thread < self->threads->len, 0);
+
+  t = &g_array_index (self->threads, WsThread, thread);
+  events = (const WsEvent *) (gconstpointer) self->events->data;
+  hi = t->n_events;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (events[t->events[mid]].time < time)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/**
+ * ws_trace_wait_readier:
+ * @readier_thread: (out) (optional): the readier's thread index, or %WS_NONE
+ *
+ * Says who ended the wait @wait_event: a thread, hardware (interrupt
+ * context), or nobody recorded.
+ */
+WsReadierKind
+ws_trace_wait_readier (WsTrace *self,
+                       guint    wait_event,
+                       guint   *readier_thread)
+{
+  const WsEvent *wait, *unwait;
+
+  if (readier_thread)
+    *readier_thread = WS_NONE;
+
+  g_return_val_if_fail (WS_IS_TRACE (self), WS_READIER_UNKNOWN);
+  g_return_val_if_fail (wait_event < self->events->len, WS_READIER_UNKNOWN);
+
+  wait = &g_array_index (self->events, WsEvent, wait_event);
+  if (wait->kind != WS_EVENT_WAIT || wait->peer == WS_NONE)
+    return WS_READIER_UNKNOWN;
+
+  unwait = &g_array_index (self->events, WsEvent, wait->peer);
+  if (unwait->kind == WS_EVENT_HW_SERVICE)
+    return WS_READIER_HARDWARE;
+
+  if (readier_thread)
+    *readier_thread = unwait->thread;
+  return WS_READIER_THREAD;
+}
+
+static const char * const kind_names[WS_N_EVENT_KINDS] = {
+  "running", "wait", "unwait", "hw-service", "preempt", "marker",
+};
+
+const char *
+ws_event_kind_to_string (WsEventKind kind)
+{
+  g_return_val_if_fail (kind < WS_N_EVENT_KINDS, NULL);
+  return kind_names[kind];
+}
+
+gboolean
+ws_event_kind_from_string (const char  *str,
+                           WsEventKind *kind)
+{
+  for (guint i = 0; i < WS_N_EVENT_KINDS; i++)
+    if (g_strcmp0 (str, kind_names[i]) == 0)
+      {
+        *kind = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+gsize
+ws_trace_get_memory_size (WsTrace *self)
+{
+  g_return_val_if_fail (WS_IS_TRACE (self), 0);
+
+  return self->events->len * (sizeof (WsEvent) + sizeof (guint32))
+       + self->threads->len * (sizeof (WsThread) + sizeof (guint32))
+       + self->instances->len * sizeof (WsScenarioInstance);
+}
+
+/**
+ * ws_trace_add_scenario_instances:
+ * @scenario: the scenario's name, e.g. "transaction"
+ * @begin_marker: event name that opens an instance on a thread
+ * @end_marker: event name that closes it on the same thread
+ *
+ * Applies a marker rule: every begin marker followed by an end marker on the
+ * same thread (with no other begin in between) is one instance.  A begin
+ * with no end before the next begin or the end of the trace is dropped: an
+ * instance whose end was not recorded has no meaningful duration.
+ *
+ * Returns: the number of instances added
+ */
+guint
+ws_trace_add_scenario_instances (WsTrace    *self,
+                                 const char *scenario,
+                                 const char *begin_marker,
+                                 const char *end_marker)
+{
+  guint32 begin_id, end_id, scenario_id;
+  guint added = 0;
+  const WsEvent *events;
+
+  g_return_val_if_fail (WS_IS_TRACE (self), 0);
+  g_return_val_if_fail (self->finished, 0);
+
+  begin_id = ws_trace_lookup_string (self, begin_marker);
+  end_id = ws_trace_lookup_string (self, end_marker);
+  if (begin_id == WS_NONE || end_id == WS_NONE)
+    return 0;
+
+  scenario_id = ws_trace_intern_string (self, scenario);
+  events = (const WsEvent *) (gconstpointer) self->events->data;
+
+  for (guint t = 0; t < self->threads->len; t++)
+    {
+      const WsThread *thread = &g_array_index (self->threads, WsThread, t);
+      guint open = WS_NONE;
+
+      for (guint k = 0; k < thread->n_events; k++)
+        {
+          guint i = thread->events[k];
+          const WsEvent *e = &events[i];
+
+          if (e->kind != WS_EVENT_MARKER)
+            continue;
+          if (e->target == begin_id)
+            open = i;
+          else if (e->target == end_id && open != WS_NONE)
+            {
+              WsScenarioInstance inst = {
+                .scenario = scenario_id,
+                .thread = t,
+                .t0 = events[open].time,
+                .t1 = e->time,
+                .begin_event = open,
+                .end_event = i,
+              };
+              g_array_append_val (self->instances, inst);
+              added++;
+              open = WS_NONE;
+            }
+        }
+    }
+
+  return added;
+}

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib-object.h>
+
+#include "ws-stack-table.h"
+
+G_BEGIN_DECLS
+
+/* All times are nanoseconds on the trace's own clock (perf: since boot). */
+typedef gint64 WsTime;
+
+#define WS_NONE G_MAXUINT32
+#define WS_LATENCY_UNKNOWN G_MAXUINT32
+
+/**
+ * WsEventKind:
+ * @WS_EVENT_RUNNING: the thread used the CPU: a CPU sample (cost = sample
+ *   period) or, with %WS_EVENT_FLAG_SPAN, an exact switch-in → switch-out span
+ * @WS_EVENT_WAIT: the thread blocked (switched out not runnable); its stack is
+ *   the *waiting stack*, its duration the wait cost (switch-out → wake-up)
+ * @WS_EVENT_UNWAIT: a thread (the *readier*, WTID) made another thread ready;
+ *   its stack is the *unwait stack*
+ * @WS_EVENT_HW_SERVICE: a wake-up from interrupt context (timer, I/O
+ *   completion, IPI): no readier thread to follow
+ * @WS_EVENT_PREEMPT: the thread was switched out while still runnable: it was
+ *   ready, not blocked, and is kept apart from waits
+ * @WS_EVENT_MARKER: any other recorded event (SDT/uprobe probe, fork, exit…),
+ *   named by its event name; scenario rules match on these
+ *
+ * The four kinds of the ASPLOS'14 paper plus preemption and markers.
+ */
+typedef enum {
+  WS_EVENT_RUNNING,
+  WS_EVENT_WAIT,
+  WS_EVENT_UNWAIT,
+  WS_EVENT_HW_SERVICE,
+  WS_EVENT_PREEMPT,
+  WS_EVENT_MARKER,
+  WS_N_EVENT_KINDS
+} WsEventKind;
+
+typedef enum {
+  WS_EVENT_FLAG_SPAN             = 1 << 0, /* RUNNING: exact span, not a sample */
+  WS_EVENT_FLAG_READIER_UNKNOWN  = 1 << 1, /* WAIT: no wake-up recorded; ended when next seen running */
+  WS_EVENT_FLAG_UNINTERRUPTIBLE  = 1 << 2, /* WAIT: prev_state D (disk / uninterruptible) */
+  WS_EVENT_FLAG_UNFINISHED       = 1 << 3, /* WAIT/PREEMPT/span: still open at the end of the trace */
+  WS_EVENT_FLAG_ECHO             = 1 << 4, /* UNWAIT/HW: a second wake-up record of a thread already woken */
+} WsEventFlags;
+
+/**
+ * WsEvent:
+ * @time: start (RUNNING sample: the sample time; WAIT: switch-out; UNWAIT: wake-up)
+ * @duration: RUNNING: period or span length; WAIT: cost; PREEMPT: time until
+ *   switched in again; UNWAIT/HW_SERVICE/MARKER: 0
+ * @thread: index of the thread in whose context the event was recorded
+ * @stack: its call stack (caller first), %WS_STACK_EMPTY if none
+ * @peer: WAIT: index of the UNWAIT/HW_SERVICE event that ended it, or
+ *   %WS_NONE (readier unknown); UNWAIT/HW_SERVICE: index of the WAIT it
+ *   ended, or %WS_NONE
+ * @target: UNWAIT/HW_SERVICE: index of the thread made ready; MARKER: name id
+ *   (ws_trace_get_string()); otherwise %WS_NONE
+ * @ready_latency: WAIT: ns from wake-up to switch-in, %WS_LATENCY_UNKNOWN if
+ *   the switch-in was not recorded
+ * @cpu: CPU number
+ * @kind: a #WsEventKind
+ * @flags: #WsEventFlags
+ * @state: WAIT/PREEMPT: the scheduler state letter ('S', 'D', 'I', 'R', ...)
+ *
+ * 40 bytes: millions of events fit comfortably in memory.
+ */
+typedef struct {
+  WsTime  time;
+  WsTime  duration;
+  guint32 thread;
+  guint32 stack;
+  guint32 peer;
+  guint32 target;
+  guint32 ready_latency;
+  guint16 cpu;
+  guint8  kind;
+  guint8  flags;
+  gchar   state;
+} WsEvent;
+
+typedef struct {
+  gint32        tid;
+  gint32        pid;
+  const char   *name;        /* last comm seen */
+  guint32       process;     /* index into processes */
+  const guint32*events;      /* time-ordered event indices of this thread */
+  guint32       n_events;
+  WsTime        first_seen;
+  WsTime        last_seen;
+} WsThread;
+
+typedef struct {
+  gint32        pid;
+  const char   *name;
+  const guint32*threads;     /* thread indices */
+  guint32       n_threads;
+} WsProcess;
+
+/**
+ * WsScenarioInstance:
+ *
+ * ⟨trace, scenario, TID, t0, t1⟩ of the ASPLOS'14 paper; the trace is the
+ * #WsTrace that holds it.
+ */
+typedef struct {
+  guint32 scenario;     /* string id of the scenario name */
+  guint32 thread;       /* thread index */
+  WsTime  t0;
+  WsTime  t1;
+  guint32 begin_event;  /* event index, or WS_NONE */
+  guint32 end_event;
+} WsScenarioInstance;
+
+typedef enum {
+  WS_READIER_THREAD,    /* readied by a thread: follow it */
+  WS_READIER_HARDWARE,  /* interrupt context: timer, device */
+  WS_READIER_UNKNOWN,   /* no wake-up recorded (under-connection) */
+} WsReadierKind;
+
+#define WS_TYPE_TRACE (ws_trace_get_type ())
+G_DECLARE_FINAL_TYPE (WsTrace, ws_trace, WS, TRACE, GObject)
+
+const char             *ws_trace_get_path              (WsTrace     *self);
+const char             *ws_trace_get_name              (WsTrace     *self);
+WsStackTable           *ws_trace_get_stack_table       (WsTrace     *self);
+
+guint                   ws_trace_get_n_events          (WsTrace     *self);
+const WsEvent          *ws_trace_get_event             (WsTrace     *self,
+                                                        guint        index);
+const WsEvent          *ws_trace_get_events            (WsTrace     *self);
+guint                   ws_trace_count_kind            (WsTrace     *self,
+                                                        WsEventKind  kind);
+WsTime                  ws_trace_get_start_time        (WsTrace     *self);
+WsTime                  ws_trace_get_end_time          (WsTrace     *self);
+
+guint                   ws_trace_get_n_threads         (WsTrace     *self);
+const WsThread         *ws_trace_get_thread            (WsTrace     *self,
+                                                        guint        index);
+guint                   ws_trace_find_thread           (WsTrace     *self,
+                                                        gint32       tid);
+guint                   ws_trace_get_n_processes       (WsTrace     *self);
+const WsProcess        *ws_trace_get_process           (WsTrace     *self,
+                                                        guint        index);
+
+guint                   ws_trace_get_n_scenario_instances (WsTrace  *self);
+const WsScenarioInstance *ws_trace_get_scenario_instance  (WsTrace  *self,
+                                                        guint        index);
+
+const char             *ws_trace_get_string            (WsTrace     *self,
+                                                        guint32      id);
+guint32                 ws_trace_lookup_string         (WsTrace     *self,
+                                                        const char  *str);
+
+guint                   ws_trace_thread_lower_bound    (WsTrace     *self,
+                                                        guint        thread,
+                                                        WsTime       time);
+WsReadierKind           ws_trace_wait_readier          (WsTrace     *self,
+                                                        guint        wait_event,
+                                                        guint       *readier_thread);
+const char             *ws_event_kind_to_string        (WsEventKind  kind);
+gboolean                ws_event_kind_from_string      (const char  *str,
+                                                        WsEventKind *kind);
+gsize                   ws_trace_get_memory_size       (WsTrace     *self);
+guint                   ws_trace_add_scenario_instances (WsTrace    *self,
+                                                        const char  *scenario,
+                                                        const char  *begin_marker,
+                                                        const char  *end_marker);
+
+G_END_DECLS
