@@ -15,6 +15,8 @@ G_BEGIN_DECLS
 
 WsTrace  *ws_trace_new               (const char   *path,
                                       WsStackTable *stacks);
+void      ws_trace_set_name          (WsTrace      *self,
+                                      const char   *name);
 guint32   ws_trace_intern_string     (WsTrace      *self,
                                       const char   *str);
 guint     ws_trace_ensure_thread     (WsTrace      *self,

@@ -127,6 +127,25 @@ ws_trace_get_stack_table (WsTrace *self)
   return self->stacks;
 }
 
+/**
+ * ws_trace_set_name:
+ *
+ * Overrides the name derived from the path: a trace converted to JSON keeps
+ * the name analysts know it by ("pg-tpcb"), whatever the file is called.
+ */
+void
+ws_trace_set_name (WsTrace    *self,
+                   const char *name)
+{
+  g_return_if_fail (WS_IS_TRACE (self));
+
+  if (name != NULL && *name != '\0')
+    {
+      g_free (self->name);
+      self->name = g_strdup (name);
+    }
+}
+
 guint32
 ws_trace_intern_string (WsTrace    *self,
                         const char *str)

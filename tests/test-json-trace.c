@@ -1,0 +1,861 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The JSON trace format: reading tests/data/hand-built.json (numbers worked
+ * out by hand, see below), writing checked by json-glib's own parser, round
+ * trips, and bad input of every kind.
+ *
+ * tests/data/hand-built.json, times as 1000 s + x µs:
+ *
+ *   thread   pid  events
+ *   swapper  0    hw-service @800 → worker-b (blk_mq_end_request),
+ *                 hw-service @905 → worker-a (hrtimer_wakeup)
+ *   main     100  span 0-100, marker start @10, sample @50 (4 µs),
+ *                 wait @100 S 300 µs (lock, woken by worker-a's unwait @400,
+ *                 switched in @420: latency 20), span 420-600,
+ *                 commit @590, preempt @600 50 µs, span 650-1000, start @700,
+ *                 wait @1000 S 250 µs readier unknown, span 1250-1400,
+ *                 commit @1300, start @1350, unwait → worker-b @1380,
+ *                 abort @1390
+ *   worker-a 100  span 300-400, unwait → main @400, wait @405 S 500 µs
+ *                 (nanosleep, hrtimer @905, latency 5), span 910-1000,
+ *                 start @950 (never ended)
+ *   worker-b 100  span 0-200, wait @200 D 600 µs (fsync, I/O completion
+ *                 @800, latency 30), span 830-900, wait @900 S 480 µs
+ *                 (pipe, woken by main @1380, latency 40), span 1420-1500,
+ *                 wait @1500 S 100 µs unfinished
+ *
+ * So: 28 events = 10 running (9 spans + 1 sample), 6 waits, 2 unwaits,
+ * 2 hw-service, 1 preempt, 7 markers; time range 0 … 1600 µs.
+ * Total wait: main 550 µs (2 waits, 1 unknown readier), worker-a 500 µs,
+ * worker-b 1180 µs (3 waits, the unfinished one not "unknown").
+ * Run spans: main 780 µs, worker-a 190 µs, worker-b 350 µs.
+ * transaction (start → commit or abort, same thread): main [10, 590] 580 µs,
+ * [700, 1300] 600 µs, [1350, 1390] 40 µs; worker-a's start has no end.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "ws-error.h"
+#include "ws-json-trace.h"
+#include "ws-trace-private.h"
+
+#define BASE   G_GINT64_CONSTANT (1000000000000)
+#define US(x)  (BASE + (gint64) (x) * 1000)
+
+static char *tmp_dir;
+
+static char *
+data_path (const char *name)
+{
+  const char *dir = g_getenv ("WS_TEST_DATA");
+  g_assert_nonnull (dir);
+  return g_build_filename (dir, name, NULL);
+}
+
+static char *
+tmp_path (const char *name)
+{
+  return g_build_filename (tmp_dir, name, NULL);
+}
+
+static void
+write_file (const char *path,
+            const char *contents,
+            gssize      len)
+{
+  g_autoptr(GError) error = NULL;
+  g_file_set_contents (path, contents, len, &error);
+  g_assert_no_error (error);
+}
+
+static WsTrace *
+load_hand_built (void)
+{
+  g_autofree char *path = data_path ("hand-built.json");
+  g_autoptr(GError) error = NULL;
+  WsTrace *trace = ws_json_trace_load (path, NULL, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (trace);
+  return trace;
+}
+
+/* The event of @kind on thread @tid at time @t (there is exactly one). */
+static guint
+find_event (WsTrace     *trace,
+            gint32       tid,
+            WsEventKind  kind,
+            WsTime       t)
+{
+  guint thread = ws_trace_find_thread (trace, tid);
+  guint found = WS_NONE;
+
+  g_assert_cmpuint (thread, !=, WS_NONE);
+  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
+    {
+      const WsEvent *e = ws_trace_get_event (trace, i);
+      if (e->thread == thread && e->kind == kind && e->time == t)
+        {
+          g_assert_cmpuint (found, ==, WS_NONE);
+          found = i;
+        }
+    }
+  g_assert_cmpuint (found, !=, WS_NONE);
+  return found;
+}
+
+static const char *
+leaf_function (WsTrace  *trace,
+               WsStackId stack)
+{
+  WsStackTable *stacks = ws_trace_get_stack_table (trace);
+  guint n;
+  const WsFrameId *frames = ws_stack_table_get_stack (stacks, stack, &n);
+
+  if (n == 0)
+    return NULL;
+  return ws_stack_table_get_frame (stacks, frames[n - 1])->function;
+}
+
+static void
+assert_wait (WsTrace       *trace,
+             gint32         tid,
+             gint64         t_us,
+             gint64         cost_us,
+             gint64         latency_us,    /* -1 = unknown */
+             WsReadierKind  readier,
+             gint32         readier_tid,
+             const char    *waiting_leaf,
+             const char    *unwait_leaf)
+{
+  guint i = find_event (trace, tid, WS_EVENT_WAIT, US (t_us));
+  const WsEvent *e = ws_trace_get_event (trace, i);
+  guint readier_thread;
+
+  g_assert_cmpint (e->duration, ==, cost_us * 1000);
+  if (latency_us < 0)
+    g_assert_cmpuint (e->ready_latency, ==, WS_LATENCY_UNKNOWN);
+  else
+    g_assert_cmpuint (e->ready_latency, ==, latency_us * 1000);
+  g_assert_cmpint (ws_trace_wait_readier (trace, i, &readier_thread), ==, readier);
+  if (readier == WS_READIER_THREAD)
+    g_assert_cmpint (ws_trace_get_thread (trace, readier_thread)->tid, ==, readier_tid);
+  g_assert_cmpstr (leaf_function (trace, e->stack), ==, waiting_leaf);
+
+  if (readier == WS_READIER_UNKNOWN)
+    {
+      g_assert_cmpuint (e->peer, ==, WS_NONE);
+      g_assert_null (unwait_leaf);
+    }
+  else
+    {
+      const WsEvent *u = ws_trace_get_event (trace, e->peer);
+      /* The back link: given in the file or filled in by the reader. */
+      g_assert_cmpuint (u->peer, ==, i);
+      g_assert_cmpuint (u->target, ==, e->thread);
+      g_assert_cmpstr (leaf_function (trace, u->stack), ==, unwait_leaf);
+    }
+}
+
+static void
+test_hand_built (void)
+{
+  g_autoptr(WsTrace) trace = load_hand_built ();
+  guint main_thread, wb;
+  const WsThread *t;
+  const WsEvent *e;
+
+  g_assert_cmpstr (ws_trace_get_name (trace), ==, "hand-built");
+  g_assert_cmpuint (ws_trace_get_n_events (trace), ==, 28);
+  g_assert_cmpuint (ws_trace_count_kind (trace, WS_EVENT_RUNNING), ==, 10);
+  g_assert_cmpuint (ws_trace_count_kind (trace, WS_EVENT_WAIT), ==, 6);
+  g_assert_cmpuint (ws_trace_count_kind (trace, WS_EVENT_UNWAIT), ==, 2);
+  g_assert_cmpuint (ws_trace_count_kind (trace, WS_EVENT_HW_SERVICE), ==, 2);
+  g_assert_cmpuint (ws_trace_count_kind (trace, WS_EVENT_PREEMPT), ==, 1);
+  g_assert_cmpuint (ws_trace_count_kind (trace, WS_EVENT_MARKER), ==, 7);
+  g_assert_cmpint (ws_trace_get_start_time (trace), ==, US (0));
+  g_assert_cmpint (ws_trace_get_end_time (trace), ==, US (1600));
+
+  /* Sorted by time although the file lists the swapper events last. */
+  for (guint i = 1; i < ws_trace_get_n_events (trace); i++)
+    g_assert_cmpint (ws_trace_get_event (trace, i - 1)->time, <=, ws_trace_get_event (trace, i)->time);
+
+  /* Threads in the order of "threads"; main's pid defaults to its tid. */
+  g_assert_cmpuint (ws_trace_get_n_threads (trace), ==, 4);
+  g_assert_cmpint (ws_trace_get_thread (trace, 0)->tid, ==, 0);
+  g_assert_cmpint (ws_trace_get_thread (trace, 1)->tid, ==, 100);
+  g_assert_cmpint (ws_trace_get_thread (trace, 2)->tid, ==, 101);
+  g_assert_cmpint (ws_trace_get_thread (trace, 3)->tid, ==, 102);
+  main_thread = ws_trace_find_thread (trace, 100);
+  t = ws_trace_get_thread (trace, main_thread);
+  g_assert_cmpint (t->pid, ==, 100);
+  g_assert_cmpstr (t->name, ==, "main");
+  g_assert_cmpuint (t->n_events, ==, 15);
+  g_assert_cmpstr (ws_trace_get_process (trace, t->process)->name, ==, "app");
+  g_assert_cmpuint (ws_trace_get_process (trace, t->process)->n_threads, ==, 3);
+  g_assert_cmpuint (ws_trace_get_n_processes (trace), ==, 2);
+  wb = ws_trace_find_thread (trace, 102);
+  g_assert_cmpstr (ws_trace_get_thread (trace, wb)->name, ==, "worker-b");
+  g_assert_cmpuint (ws_trace_get_thread (trace, wb)->n_events, ==, 6);
+
+  assert_wait (trace, 100, 100, 300, 20, WS_READIER_THREAD, 101, "futex_wait", "futex_wake");
+  assert_wait (trace, 102, 200, 600, 30, WS_READIER_HARDWARE, -1, "io_schedule", "blk_mq_end_request");
+  assert_wait (trace, 101, 405, 500, 5, WS_READIER_HARDWARE, -1, "do_nanosleep", "hrtimer_wakeup");
+  assert_wait (trace, 102, 900, 480, 40, WS_READIER_THREAD, 100, "pipe_read", "pipe_write");
+  assert_wait (trace, 100, 1000, 250, -1, WS_READIER_UNKNOWN, -1, "futex_wait", NULL);
+  assert_wait (trace, 102, 1500, 100, -1, WS_READIER_UNKNOWN, -1, "pipe_read", NULL);
+
+  e = ws_trace_get_event (trace, find_event (trace, 102, WS_EVENT_WAIT, US (200)));
+  g_assert_cmpint (e->state, ==, 'D');
+  g_assert_cmpuint (e->flags, ==, WS_EVENT_FLAG_UNINTERRUPTIBLE);
+  g_assert_cmpuint (e->cpu, ==, 1);
+  e = ws_trace_get_event (trace, find_event (trace, 100, WS_EVENT_WAIT, US (1000)));
+  g_assert_cmpuint (e->flags, ==, WS_EVENT_FLAG_READIER_UNKNOWN);
+  e = ws_trace_get_event (trace, find_event (trace, 102, WS_EVENT_WAIT, US (1500)));
+  g_assert_cmpuint (e->flags, ==, WS_EVENT_FLAG_UNFINISHED);
+  e = ws_trace_get_event (trace, find_event (trace, 100, WS_EVENT_PREEMPT, US (600)));
+  g_assert_cmpint (e->state, ==, 'R');
+  g_assert_cmpint (e->duration, ==, 50000);
+  e = ws_trace_get_event (trace, find_event (trace, 100, WS_EVENT_RUNNING, US (50)));
+  g_assert_cmpuint (e->flags, ==, 0);
+  g_assert_cmpint (e->duration, ==, 4000);
+  g_assert_cmpstr (leaf_function (trace, e->stack), ==, "compute");
+
+  /* Both stack forms intern to the same table: stack 1 of the file and the
+   * inline lock stack share the frames "main" and "run_tx". */
+  e = ws_trace_get_event (trace, find_event (trace, 100, WS_EVENT_WAIT, US (100)));
+  {
+    WsStackTable *stacks = ws_trace_get_stack_table (trace);
+    guint n;
+    const WsFrameId *f = ws_stack_table_get_stack (stacks, e->stack, &n);
+    g_assert_cmpuint (n, ==, 4);
+    g_assert_cmpstr (ws_stack_table_get_frame (stacks, f[0])->function, ==, "main");
+    g_assert_cmpstr (ws_stack_table_get_frame (stacks, f[0])->module, ==, "/usr/bin/app");
+    g_assert_cmpstr (ws_stack_table_get_frame (stacks, f[3])->module, ==, "[kernel.kallsyms]");
+    g_assert_cmpuint (f[0], ==, ws_stack_table_intern_frame (stacks, "main", "/usr/bin/app"));
+  }
+
+  e = ws_trace_get_event (trace, find_event (trace, 100, WS_EVENT_MARKER, US (1390)));
+  g_assert_cmpstr (ws_trace_get_string (trace, e->target), ==, "sdt_postgresql:transaction__abort");
+
+  /* The reader does not apply scenario rules; the loader does. */
+  g_assert_cmpuint (ws_trace_get_n_scenario_instances (trace), ==, 0);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Model equality, field by field */
+
+static void
+assert_same_stack (WsTrace   *a,
+                   WsStackId  sa,
+                   WsTrace   *b,
+                   WsStackId  sb)
+{
+  WsStackTable *ta = ws_trace_get_stack_table (a);
+  WsStackTable *tb = ws_trace_get_stack_table (b);
+  guint na, nb;
+  const WsFrameId *fa = ws_stack_table_get_stack (ta, sa, &na);
+  const WsFrameId *fb = ws_stack_table_get_stack (tb, sb, &nb);
+
+  g_assert_cmpuint (na, ==, nb);
+  for (guint k = 0; k < na; k++)
+    {
+      g_assert_cmpstr (ws_stack_table_get_frame (ta, fa[k])->function, ==,
+                       ws_stack_table_get_frame (tb, fb[k])->function);
+      g_assert_cmpstr (ws_stack_table_get_frame (ta, fa[k])->module, ==,
+                       ws_stack_table_get_frame (tb, fb[k])->module);
+    }
+}
+
+static void
+assert_traces_equal (WsTrace *a,
+                     WsTrace *b)
+{
+  guint n = ws_trace_get_n_events (a);
+  g_autoptr(GHashTable) checked = g_hash_table_new (NULL, NULL);
+
+  g_assert_cmpstr (ws_trace_get_name (a), ==, ws_trace_get_name (b));
+  g_assert_cmpuint (n, ==, ws_trace_get_n_events (b));
+  g_assert_cmpint (ws_trace_get_start_time (a), ==, ws_trace_get_start_time (b));
+  g_assert_cmpint (ws_trace_get_end_time (a), ==, ws_trace_get_end_time (b));
+
+  g_assert_cmpuint (ws_trace_get_n_threads (a), ==, ws_trace_get_n_threads (b));
+  for (guint t = 0; t < ws_trace_get_n_threads (a); t++)
+    {
+      const WsThread *ta = ws_trace_get_thread (a, t);
+      const WsThread *tb = ws_trace_get_thread (b, t);
+
+      g_assert_cmpint (ta->tid, ==, tb->tid);
+      g_assert_cmpint (ta->pid, ==, tb->pid);
+      g_assert_cmpstr (ta->name, ==, tb->name);
+      g_assert_cmpuint (ta->process, ==, tb->process);
+      g_assert_cmpuint (ta->n_events, ==, tb->n_events);
+      g_assert_cmpint (ta->first_seen, ==, tb->first_seen);
+      g_assert_cmpint (ta->last_seen, ==, tb->last_seen);
+      g_assert_cmpmem (ta->events, ta->n_events * sizeof (guint32), tb->events, tb->n_events * sizeof (guint32));
+    }
+
+  g_assert_cmpuint (ws_trace_get_n_processes (a), ==, ws_trace_get_n_processes (b));
+  for (guint p = 0; p < ws_trace_get_n_processes (a); p++)
+    {
+      const WsProcess *pa = ws_trace_get_process (a, p);
+      const WsProcess *pb = ws_trace_get_process (b, p);
+
+      g_assert_cmpint (pa->pid, ==, pb->pid);
+      g_assert_cmpstr (pa->name, ==, pb->name);
+      g_assert_cmpuint (pa->n_threads, ==, pb->n_threads);
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      const WsEvent *ea = ws_trace_get_event (a, i);
+      const WsEvent *eb = ws_trace_get_event (b, i);
+
+      g_assert_cmpint (ea->time, ==, eb->time);
+      g_assert_cmpint (ea->duration, ==, eb->duration);
+      g_assert_cmpuint (ea->thread, ==, eb->thread);
+      g_assert_cmpuint (ea->peer, ==, eb->peer);
+      g_assert_cmpuint (ea->ready_latency, ==, eb->ready_latency);
+      g_assert_cmpuint (ea->cpu, ==, eb->cpu);
+      g_assert_cmpuint (ea->kind, ==, eb->kind);
+      g_assert_cmpuint (ea->flags, ==, eb->flags);
+      g_assert_cmpint (ea->state, ==, eb->state);
+      if (ea->kind == WS_EVENT_MARKER)
+        g_assert_cmpstr (ws_trace_get_string (a, ea->target), ==, ws_trace_get_string (b, eb->target));
+      else
+        g_assert_cmpuint (ea->target, ==, eb->target);
+      /* Each distinct stack compared once: traces share few stacks. */
+      if (ws_trace_get_stack_table (a) != ws_trace_get_stack_table (b)
+          && !g_hash_table_contains (checked, GUINT_TO_POINTER (ea->stack + 1)))
+        {
+          assert_same_stack (a, ea->stack, b, eb->stack);
+          g_hash_table_add (checked, GUINT_TO_POINTER (ea->stack + 1));
+        }
+      else if (ws_trace_get_stack_table (a) == ws_trace_get_stack_table (b))
+        g_assert_cmpuint (ea->stack, ==, eb->stack);
+    }
+
+  g_assert_cmpuint (ws_trace_get_n_scenario_instances (a), ==, ws_trace_get_n_scenario_instances (b));
+  for (guint k = 0; k < ws_trace_get_n_scenario_instances (a); k++)
+    {
+      const WsScenarioInstance *ia = ws_trace_get_scenario_instance (a, k);
+      const WsScenarioInstance *ib = ws_trace_get_scenario_instance (b, k);
+
+      g_assert_cmpstr (ws_trace_get_string (a, ia->scenario), ==, ws_trace_get_string (b, ib->scenario));
+      g_assert_cmpuint (ia->thread, ==, ib->thread);
+      g_assert_cmpint (ia->t0, ==, ib->t0);
+      g_assert_cmpint (ia->t1, ==, ib->t1);
+      g_assert_cmpuint (ia->begin_event, ==, ib->begin_event);
+      g_assert_cmpuint (ia->end_event, ==, ib->end_event);
+    }
+}
+
+static WsTrace *
+save_and_reload (WsTrace    *trace,
+                 const char *name,
+                 gboolean    shared_stacks)
+{
+  g_autofree char *path = tmp_path (name);
+  g_autoptr(GError) error = NULL;
+  WsTrace *copy;
+
+  g_assert_true (ws_json_trace_save (trace, path, NULL, &error));
+  g_assert_no_error (error);
+  copy = ws_json_trace_load (path, shared_stacks ? ws_trace_get_stack_table (trace) : NULL,
+                             NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (copy);
+  return copy;
+}
+
+static void
+test_round_trip_hand_built (void)
+{
+  g_autoptr(WsTrace) trace = load_hand_built ();
+  g_autoptr(WsTrace) copy = NULL;
+  g_autoptr(WsTrace) shared = NULL;
+  g_autoptr(WsTrace) gz = NULL;
+  g_autoptr(WsTrace) again = NULL;
+  g_autofree char *gz_path = tmp_path ("hand-built.json.gz");
+  g_autofree char *head = NULL;
+  gsize len;
+
+  /* With instances, so that they are part of the round trip too. */
+  g_assert_cmpuint (ws_trace_add_scenario_instances (trace, "transaction",
+                                                     "sdt_postgresql:transaction__start",
+                                                     "sdt_postgresql:transaction__commit"), ==, 2);
+
+  copy = save_and_reload (trace, "round-trip.json", FALSE);
+  assert_traces_equal (trace, copy);
+  shared = save_and_reload (trace, "round-trip-shared.json", TRUE);
+  assert_traces_equal (trace, shared);
+
+  gz = save_and_reload (trace, "hand-built.json.gz", FALSE);
+  assert_traces_equal (trace, gz);
+  g_assert_true (g_file_get_contents (gz_path, &head, &len, NULL));
+  g_assert_cmpuint ((guchar) head[0], ==, 0x1f);
+  g_assert_cmpuint ((guchar) head[1], ==, 0x8b);
+
+  /* Written → read → written again gives the same model once more. */
+  again = save_and_reload (copy, "round-trip-2.json", FALSE);
+  assert_traces_equal (trace, again);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The writer, checked by an independent parser (json-glib) */
+
+static const char *awkward_names[] = {
+  "quote\" backslash\\ slash/",
+  "new\nline\ttab\rcr\bbs\fff",
+  "ctl\x01\x1f end",
+  "UTF-8: é ü 漢字 😀",
+  "(anonymous namespace)::operator() (int)",
+};
+
+static WsTrace *
+build_awkward_trace (void)
+{
+  WsTrace *trace = ws_trace_new ("awkward.json", NULL);
+  WsStackTable *stacks = ws_trace_get_stack_table (trace);
+  WsFrameId frames[G_N_ELEMENTS (awkward_names)];
+  guint t0, t1;
+
+  for (guint i = 0; i < G_N_ELEMENTS (awkward_names); i++)
+    frames[i] = ws_stack_table_intern_frame (stacks, awkward_names[i], awkward_names[(i + 1) % G_N_ELEMENTS (awkward_names)]);
+
+  t0 = ws_trace_ensure_thread (trace, 7, 7);
+  ws_trace_set_thread_name (trace, t0, awkward_names[0]);
+  t1 = ws_trace_ensure_thread (trace, -1, -1);   /* negative ids survive */
+  ws_trace_set_thread_name (trace, t1, awkward_names[3]);
+  ws_trace_set_process_name (trace, 7, awkward_names[1]);
+
+  {
+    WsEvent wait = { .time = -5, .duration = G_MAXINT64 / 4, .thread = t0, .peer = 1,
+                     .target = WS_NONE, .ready_latency = 0, .cpu = 65535, .kind = WS_EVENT_WAIT,
+                     .flags = 0xff, .state = 'D',
+                     .stack = ws_stack_table_intern_stack (stacks, frames, G_N_ELEMENTS (frames)) };
+    /* An unwait with no back link although a wait names it: written as
+     * "peer": null so that the reader does not fill one in. */
+    WsEvent unwait = { .time = 10, .thread = t1, .peer = WS_NONE, .target = t0,
+                       .ready_latency = WS_LATENCY_UNKNOWN, .kind = WS_EVENT_UNWAIT,
+                       .stack = ws_stack_table_intern_stack (stacks, frames + 1, 2) };
+    WsEvent marker = { .time = 10, .thread = t1, .peer = 12345, .kind = WS_EVENT_MARKER,
+                       .ready_latency = WS_LATENCY_UNKNOWN,
+                       .target = ws_trace_intern_string (trace, awkward_names[2]) };
+    ws_trace_add_event (trace, &wait);
+    ws_trace_add_event (trace, &unwait);
+    ws_trace_add_event (trace, &marker);
+  }
+  ws_trace_set_name (trace, awkward_names[4]);
+  ws_trace_finish (trace);
+  return trace;
+}
+
+static void
+test_writer_checked_by_json_glib (void)
+{
+  g_autoptr(WsTrace) trace = build_awkward_trace ();
+  g_autoptr(WsTrace) copy = NULL;
+  g_autofree char *path = tmp_path ("awkward.json");
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *root, *ev;
+  JsonArray *frames, *events, *flags;
+
+  copy = save_and_reload (trace, "awkward.json", FALSE);
+  assert_traces_equal (trace, copy);
+
+  json_parser_load_from_file (parser, path, &error);
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (root, "format"), ==, "waitscope-trace");
+  g_assert_cmpint (json_object_get_int_member (root, "version"), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (root, "name"), ==, awkward_names[4]);
+
+  frames = json_object_get_array_member (root, "frames");
+  g_assert_cmpuint (json_array_get_length (frames), ==, G_N_ELEMENTS (awkward_names));
+  for (guint i = 0; i < G_N_ELEMENTS (awkward_names); i++)
+    g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (frames, i), "function"),
+                     ==, awkward_names[i]);
+
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (json_object_get_array_member (root, "threads"), 1), "name"),
+                   ==, awkward_names[3]);
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (json_object_get_array_member (root, "threads"), 1), "tid"),
+                   ==, -1);
+
+  events = json_object_get_array_member (root, "events");
+  g_assert_cmpuint (json_array_get_length (events), ==, 3);
+  ev = json_array_get_object_element (events, 0);
+  g_assert_cmpstr (json_object_get_string_member (ev, "kind"), ==, "wait");
+  g_assert_cmpint (json_object_get_int_member (ev, "t"), ==, -5);
+  g_assert_cmpint (json_object_get_int_member (ev, "dur"), ==, G_MAXINT64 / 4);
+  g_assert_cmpint (json_object_get_int_member (ev, "cpu"), ==, 65535);
+  g_assert_cmpint (json_object_get_int_member (ev, "latency"), ==, 0);
+  g_assert_cmpstr (json_object_get_string_member (ev, "state"), ==, "D");
+  flags = json_object_get_array_member (ev, "flags");
+  g_assert_cmpuint (json_array_get_length (flags), ==, 8);
+  g_assert_cmpstr (json_array_get_string_element (flags, 1), ==, "readier-unknown");
+  g_assert_cmpstr (json_array_get_string_element (flags, 7), ==, "bit7");
+  ev = json_array_get_object_element (events, 1);
+  g_assert_true (json_object_has_member (ev, "peer"));
+  g_assert_true (json_object_get_null_member (ev, "peer"));
+  g_assert_cmpint (json_object_get_int_member (ev, "target"), ==, 7);
+  ev = json_array_get_object_element (events, 2);
+  g_assert_cmpstr (json_object_get_string_member (ev, "name"), ==, awkward_names[2]);
+}
+
+static void
+test_reader_escapes (void)
+{
+  static const char doc[] =
+    "{\"format\":\"waitscope-trace\",\"version\":1,\"threads\":[{\"tid\":1,"
+    "\"name\":\"a\\u00e9\\ud83d\\ude00\\/\\\"\\\\\\n\\t\\b\\f\\r\"}],"
+    "\"events\":[{\"kind\":\"running\",\"t\":-0,\"tid\":1,\"x\":[1.5e3,-2E-2,true,false,null,{}]}]}";
+  g_autofree char *path = tmp_path ("escapes.json");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+
+  write_file (path, doc, -1);
+  trace = ws_json_trace_load (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (ws_trace_get_thread (trace, 0)->name, ==, "aé😀/\"\\\n\t\b\f\r");
+  g_assert_cmpint (ws_trace_get_thread (trace, 0)->pid, ==, 1);
+  g_assert_cmpint (ws_trace_get_event (trace, 0)->time, ==, 0);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Bad input: a clear error naming file and line, never a crash */
+
+static void
+assert_load_error (const char *path,
+                   WsError     code,
+                   guint       line,
+                   const char *detail)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = ws_json_trace_load (path, NULL, NULL, NULL, NULL, &error);
+  g_autofree char *prefix = g_strdup_printf ("%s:%u: ", path, line);
+
+  g_assert_null (trace);
+  g_assert_error (error, WS_ERROR, code);
+  if (!g_str_has_prefix (error->message, prefix))
+    g_error ("“%s” does not start with “%s”", error->message, prefix);
+  if (detail != NULL && strstr (error->message, detail) == NULL)
+    g_error ("“%s” does not say “%s”", error->message, detail);
+}
+
+static void
+assert_doc_error (const char *doc,
+                  WsError     code,
+                  guint       line,
+                  const char *detail)
+{
+  g_autofree char *path = tmp_path ("bad.json");
+  write_file (path, doc, -1);
+  assert_load_error (path, code, line, detail);
+}
+
+#define HEAD "{\"format\": \"waitscope-trace\", \"version\": 1,\n\"threads\": [{\"tid\": 1}],\n"
+
+static void
+test_bad_truncated (void)
+{
+  g_autofree char *src = data_path ("hand-built.json");
+  g_autofree char *path = tmp_path ("truncated.json");
+  g_autofree char *contents = NULL;
+  gsize len;
+  char *cut;
+  guint lines = 1;
+
+  g_assert_true (g_file_get_contents (src, &contents, &len, NULL));
+  /* Cut in the middle of event 14's line. */
+  cut = strstr (contents, "{\"kind\": \"running\", \"t\": 1000000830000") + 22;
+  for (char *p = contents; p < cut; p++)
+    lines += *p == '\n';
+  write_file (path, contents, cut - contents);
+  assert_load_error (path, WS_ERROR_TRUNCATED, lines, "ends inside a string");
+
+  /* Cut after a complete token: "expected …, found the end of the input". */
+  cut = strstr (contents, "\"stacks\"");
+  write_file (path, contents, cut - contents);
+  assert_load_error (path, WS_ERROR_TRUNCATED, 28, "end of the input");
+}
+
+static void
+test_bad_every_prefix (void)
+{
+  g_autofree char *src = data_path ("hand-built.json");
+  g_autofree char *path = tmp_path ("prefix.json");
+  g_autofree char *contents = NULL;
+  gsize len;
+
+  /* Every proper prefix of a valid document is an error, never a crash
+   * nor a partial trace. */
+  g_assert_true (g_file_get_contents (src, &contents, &len, NULL));
+  for (gsize cut = 0; cut + 1 < len; cut += 7)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(WsTrace) trace = NULL;
+
+      write_file (path, contents, cut);
+      trace = ws_json_trace_load (path, NULL, NULL, NULL, NULL, &error);
+      g_assert_null (trace);
+      g_assert_nonnull (error);
+      g_assert_true (g_str_has_prefix (error->message, path));
+    }
+}
+
+static void
+test_bad_binary (void)
+{
+  g_autofree char *path = tmp_path ("garbage.json");
+  GRand *rand = g_rand_new_with_seed (42);
+  char garbage[4096];
+
+  for (guint i = 0; i < sizeof garbage; i++)
+    garbage[i] = g_rand_int_range (rand, 0, 256);
+  g_rand_free (rand);
+
+  /* Starting like JSON, then binary: a NUL or an unexpected byte. */
+  garbage[0] = '{';
+  garbage[1] = '"';
+  garbage[2] = 'a';
+  garbage[3] = '\0';
+  write_file (path, garbage, sizeof garbage);
+  assert_load_error (path, WS_ERROR_BINARY, 1, "binary");
+
+  /* No JSON at all. */
+  memcpy (garbage, "\x7f" "ELF\x02\x01", 6);
+  write_file (path, garbage, sizeof garbage);
+  assert_load_error (path, WS_ERROR_PARSE, 1, "does not start with “{”");
+}
+
+static void
+test_bad_missing_field (void)
+{
+  assert_doc_error (HEAD "\"events\": [\n"
+                    "  {\"kind\": \"running\", \"t\": 1, \"tid\": 1},\n"
+                    "  {\"t\": 2, \"tid\": 1}\n]}",
+                    WS_ERROR_MISSING_FIELD, 5, "event 1: missing member “kind”");
+  assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"running\", \"tid\": 1}]}",
+                    WS_ERROR_MISSING_FIELD, 4, "event 0: missing member “t”");
+  assert_doc_error (HEAD "\"frames\": [{\"module\": \"m\"}]}",
+                    WS_ERROR_MISSING_FIELD, 3, "frame 0: missing member “function”");
+  assert_doc_error ("{\"version\": 1, \"threads\": []}", WS_ERROR_MISSING_FIELD, 1, "“format”");
+  assert_doc_error ("{\"format\": \"waitscope-trace\"}", WS_ERROR_MISSING_FIELD, 1, "“version”");
+  assert_doc_error (HEAD "\"scenario_instances\": [{\"scenario\": \"x\", \"tid\": 1, \"t0\": 5}]}",
+                    WS_ERROR_MISSING_FIELD, 3, "“t1”");
+}
+
+static void
+test_bad_empty (void)
+{
+  assert_doc_error ("", WS_ERROR_EMPTY, 1, "empty");
+  assert_doc_error ("\n\n  \n", WS_ERROR_EMPTY, 4, "empty");
+}
+
+static void
+test_bad_references (void)
+{
+  assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"running\", \"t\": 1, \"tid\": 2}]}",
+                    WS_ERROR_INVALID, 4, "thread 2 is not listed");
+  assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"wait\", \"t\": 1, \"tid\": 1, \"stack\": 3}]}",
+                    WS_ERROR_INVALID, 4, "stack 3 does not exist");
+  assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"wait\", \"t\": 1, \"tid\": 1, \"peer\": 1}]}",
+                    WS_ERROR_INVALID, 4, "peer event 1 does not exist");
+  assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"wait\", \"t\": 1, \"tid\": 1, \"peer\": 1},\n"
+                    "{\"kind\": \"running\", \"t\": 2, \"tid\": 1}]}",
+                    WS_ERROR_INVALID, 4, "must be an unwait");
+  assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"unwait\", \"t\": 1, \"tid\": 1, \"target\": 9}]}",
+                    WS_ERROR_INVALID, 4, "target thread 9");
+  assert_doc_error (HEAD "\"frames\": [{\"function\": \"f\"}],\n\"stacks\": [[], [0],\n [0, 1]]}",
+                    WS_ERROR_INVALID, 5, "stack 2: frame 1 does not exist");
+  assert_doc_error (HEAD "\"stacks\": [[0]]}", WS_ERROR_PARSE, 3, "stack 0 must be the empty stack");
+  assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"marker\", \"t\": 1, \"tid\": 1}],\n"
+                    "\"scenario_instances\": [{\"scenario\": \"x\", \"tid\": 1, \"t0\": 1, \"t1\": 1, \"end\": 4}]}",
+                    WS_ERROR_INVALID, 5, "event 4 does not exist");
+  assert_doc_error (HEAD "\"threads\": [{\"tid\": 1}]}", WS_ERROR_PARSE, 3, "tid 1 is listed twice");
+}
+
+static void
+test_bad_values (void)
+{
+  assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"sleep\", \"t\": 1, \"tid\": 1}]}",
+                    WS_ERROR_PARSE, 4, "unknown kind “sleep”");
+  assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"wait\", \"t\": 1.5, \"tid\": 1}]}",
+                    WS_ERROR_PARSE, 4, "expected an integer");
+  assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"wait\", \"t\": 99999999999999999999, \"tid\": 1}]}",
+                    WS_ERROR_PARSE, 4, "expected an integer");
+  assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"wait\", \"t\": 1, \"tid\": 1, \"cpu\": 70000}]}",
+                    WS_ERROR_PARSE, 4, "out of range");
+  assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"wait\", \"t\": 1, \"tid\": 1, \"dur\": -1}]}",
+                    WS_ERROR_PARSE, 4, "out of range");
+  assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"wait\", \"t\": 1, \"tid\": 1, \"flags\": [\"fast\"]}]}",
+                    WS_ERROR_PARSE, 4, "unknown flag “fast”");
+  assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"wait\", \"t\": 1, \"tid\": 1, \"state\": \"SD\"}]}",
+                    WS_ERROR_PARSE, 4, "one character");
+  assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"wait\", \"t\": 1, \"tid\": 1, \"name\": \"x\"}]}",
+                    WS_ERROR_PARSE, 4, "only markers");
+  assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"wait\", \"t\": 01, \"tid\": 1}]}",
+                    WS_ERROR_PARSE, 4, NULL);
+  assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"wait\",, \"t\": 1}]}",
+                    WS_ERROR_PARSE, 4, "a member name");
+  assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"wait\", \"t\": 1, \"tid\": 1},]}",
+                    WS_ERROR_PARSE, 4, "expected a value");
+  assert_doc_error (HEAD "\"name\": \"bad \x01 control\"}", WS_ERROR_PARSE, 3, "control character");
+  assert_doc_error (HEAD "\"name\": \"bad \\ud800 surrogate\"}", WS_ERROR_PARSE, 3, "surrogate");
+  assert_doc_error (HEAD "\"name\": \"bad \xff\xfe utf-8\"}", WS_ERROR_PARSE, 3, "UTF-8");
+  assert_doc_error (HEAD "\"name\": \"x\"}\n{}", WS_ERROR_PARSE, 4, "after the end");
+  assert_doc_error ("{\"format\": \"chrome-trace\", \"version\": 1}", WS_ERROR_PARSE, 1, "“chrome-trace”");
+  assert_doc_error ("{\"format\": \"waitscope-trace\", \"version\": 2}", WS_ERROR_PARSE, 1, "version 2");
+  assert_doc_error ("\n[1, 2]", WS_ERROR_PARSE, 2, "does not start with “{”");
+}
+
+static void
+test_bad_deep_nesting (void)
+{
+  g_autoptr(GString) doc = g_string_new (HEAD "\"extra\": ");
+
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (doc, '[');
+  assert_doc_error (doc->str, WS_ERROR_PARSE, 3, "nested deeper");
+}
+
+static void
+test_huge_line (void)
+{
+  g_autoptr(GString) doc = g_string_new (NULL);
+  g_autofree char *path = tmp_path ("huge.json");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+
+  /* A 10 MB function name: no symbol is that long, so it is refused (with
+   * the line) rather than interned. */
+  g_string_append (doc, HEAD "\"frames\": [\n{\"function\": \"");
+  for (guint i = 0; i < 10 * 1024 * 1024; i++)
+    g_string_append_c (doc, 'a' + i % 26);
+  g_string_append (doc, "\"}]}");
+  assert_doc_error (doc->str, WS_ERROR_TOO_LONG, 4, "longer than");
+
+  /* The same 10 MB in a member this version does not know is skipped
+   * without being kept: the trace loads. */
+  g_string_truncate (doc, 0);
+  g_string_append (doc, HEAD "\"future_member\": \"");
+  for (guint i = 0; i < 10 * 1024 * 1024; i++)
+    g_string_append_c (doc, 'a' + i % 26);
+  g_string_append (doc, "\",\n\"events\": [{\"kind\": \"running\", \"t\": 5, \"tid\": 1}]}");
+  write_file (path, doc->str, doc->len);
+  trace = ws_json_trace_load (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ws_trace_get_n_events (trace), ==, 1);
+}
+
+static void
+test_bad_gzip_cut_short (void)
+{
+  g_autoptr(WsTrace) trace = load_hand_built ();
+  g_autofree char *path = tmp_path ("cut.json.gz");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  gsize len;
+
+  g_assert_true (ws_json_trace_save (trace, path, NULL, &error));
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  write_file (path, contents, len * 2 / 3);
+  {
+    g_autoptr(WsTrace) cut = ws_json_trace_load (path, NULL, NULL, NULL, NULL, &error);
+    g_assert_null (cut);
+    g_assert_error (error, WS_ERROR, WS_ERROR_TRUNCATED);
+    g_assert_true (g_str_has_prefix (error->message, path));
+    g_assert_nonnull (strstr (error->message, "compressed data ends early"));
+  }
+}
+
+static void
+test_cancelled (void)
+{
+  g_autofree char *path = data_path ("hand-built.json");
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+
+  g_cancellable_cancel (cancellable);
+  trace = ws_json_trace_load (path, NULL, NULL, NULL, cancellable, &error);
+  g_assert_null (trace);
+  g_assert_error (error, WS_ERROR, WS_ERROR_CANCELLED);
+}
+
+static void
+count_progress (double      fraction,
+                const char *message,
+                gpointer    user_data)
+{
+  double *last = user_data;
+  g_assert_cmpfloat (fraction, >=, *last);
+  g_assert_cmpfloat (fraction, <=, 1.0);
+  *last = fraction;
+}
+
+static void
+test_example_trace (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "..", "..", "docs",
+                                            "example-trace.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  double last = 0.0;
+
+  trace = ws_json_trace_load (path, NULL, count_progress, &last, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (last, ==, 1.0);
+  g_assert_cmpuint (ws_trace_get_n_events (trace), >, 0);
+  g_assert_cmpuint (ws_trace_count_kind (trace, WS_EVENT_WAIT), >, 0);
+}
+
+int
+main (int argc, char *argv[])
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  tmp_dir = g_dir_make_tmp ("ws-json-trace-XXXXXX", NULL);
+  g_assert_nonnull (tmp_dir);
+
+  g_test_add_func ("/json-trace/hand-built", test_hand_built);
+  g_test_add_func ("/json-trace/round-trip/hand-built", test_round_trip_hand_built);
+  g_test_add_func ("/json-trace/writer-checked-by-json-glib", test_writer_checked_by_json_glib);
+  g_test_add_func ("/json-trace/reader-escapes", test_reader_escapes);
+  g_test_add_func ("/json-trace/bad/truncated", test_bad_truncated);
+  g_test_add_func ("/json-trace/bad/every-prefix", test_bad_every_prefix);
+  g_test_add_func ("/json-trace/bad/binary", test_bad_binary);
+  g_test_add_func ("/json-trace/bad/missing-field", test_bad_missing_field);
+  g_test_add_func ("/json-trace/bad/empty", test_bad_empty);
+  g_test_add_func ("/json-trace/bad/references", test_bad_references);
+  g_test_add_func ("/json-trace/bad/values", test_bad_values);
+  g_test_add_func ("/json-trace/bad/deep-nesting", test_bad_deep_nesting);
+  g_test_add_func ("/json-trace/bad/huge-line", test_huge_line);
+  g_test_add_func ("/json-trace/bad/gzip-cut-short", test_bad_gzip_cut_short);
+  g_test_add_func ("/json-trace/cancelled", test_cancelled);
+  g_test_add_func ("/json-trace/example-trace", test_example_trace);
+
+  status = g_test_run ();
+
+  {
+    g_autoptr(GFile) dir = g_file_new_for_path (tmp_dir);
+    g_autoptr(GFileEnumerator) children = g_file_enumerate_children (dir, G_FILE_ATTRIBUTE_STANDARD_NAME,
+                                                                      0, NULL, NULL);
+    GFileInfo *info;
+    while (children && (info = g_file_enumerator_next_file (children, NULL, NULL)) != NULL)
+      {
+        g_autofree char *child = g_build_filename (tmp_dir, g_file_info_get_name (info), NULL);
+        g_remove (child);
+        g_object_unref (info);
+      }
+    g_rmdir (tmp_dir);
+  }
+  g_free (tmp_dir);
+  return status;
+}
