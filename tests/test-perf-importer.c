@@ -329,6 +329,492 @@ test_counts (gconstpointer data)
   file_counts_clear (&c);
 }
 
+/* ------------------------------------------------------------------------ */
+/* What the real workloads must show                                          */
+/* ------------------------------------------------------------------------ */
+
+static gboolean
+stack_has (WsStackTable *stacks,
+           WsStackId     stack,
+           const char   *function)
+{
+  guint n;
+  const WsFrameId *frames = ws_stack_table_get_stack (stacks, stack, &n);
+
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (ws_stack_table_get_frame (stacks, frames[i])->function, function))
+      return TRUE;
+  return FALSE;
+}
+
+static WsTrace *
+load_data (const char *file)
+{
+  g_autofree char *path = data_path (file);
+  g_autoptr(GError) error = NULL;
+  WsTrace *trace = ws_perf_importer_load (path, NULL, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (trace);
+  return trace;
+}
+
+typedef struct {
+  WsStackId stack;
+  WsTime    cost;
+} StackCost;
+
+static int
+compare_cost (gconstpointer a,
+              gconstpointer b)
+{
+  const StackCost *x = a, *y = b;
+
+  return x->cost < y->cost ? 1 : x->cost > y->cost ? -1 : 0;
+}
+
+static int
+compare_time (gconstpointer a,
+              gconstpointer b)
+{
+  WsTime x = *(const WsTime *) a, y = *(const WsTime *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static void
+test_pg_tpcb (void)
+{
+  g_autoptr(WsTrace) trace = load_data ("pg-tpcb.perf.txt.gz");
+  WsStackTable *stacks = ws_trace_get_stack_table (trace);
+  guint n = ws_trace_get_n_events (trace);
+  guint n_stacks = ws_stack_table_get_n_stacks (stacks);
+  guint32 start_id = ws_trace_lookup_string (trace, "sdt_postgresql:transaction__start");
+  guint32 commit_id = ws_trace_lookup_string (trace, "sdt_postgresql:transaction__commit");
+  g_autofree StackCost *costs = g_new0 (StackCost, n_stacks);
+  g_autofree WsTime *durations = NULL;
+  guint n_instances, open_at_end = 0, closed_at_start = 0;
+  guint lock_waits = 0, lock_by_backend = 0, flush_waits = 0, flush_d = 0;
+  gboolean top_has_lock = FALSE;
+
+  /*
+   * Scenario instances.  The file holds 1368 starts and 1368 commits, but
+   * the 1.5 s window cut one transaction of each of the 8 client backends
+   * at either end: 8 commits with no start before them, 8 starts with no
+   * commit after them.  So 1360 complete transactions.
+   */
+  g_assert_cmpuint (start_id, !=, WS_NONE);
+  g_assert_cmpuint (commit_id, !=, WS_NONE);
+  for (guint t = 0; t < ws_trace_get_n_threads (trace); t++)
+    {
+      const WsThread *thread = ws_trace_get_thread (trace, t);
+      guint32 first = WS_NONE, last = WS_NONE;
+
+      for (guint j = 0; j < thread->n_events; j++)
+        {
+          const WsEvent *e = ws_trace_get_event (trace, thread->events[j]);
+          if (e->kind == WS_EVENT_MARKER && (e->target == start_id || e->target == commit_id))
+            {
+              if (first == WS_NONE)
+                first = e->target;
+              last = e->target;
+            }
+        }
+      closed_at_start += first == commit_id;
+      open_at_end += last == start_id;
+    }
+  g_assert_cmpuint (closed_at_start, ==, 8);
+  g_assert_cmpuint (open_at_end, ==, 8);
+
+  n_instances = ws_trace_add_scenario_instances (trace, "transaction",
+                                                 "sdt_postgresql:transaction__start",
+                                                 "sdt_postgresql:transaction__commit");
+  g_assert_cmpuint (n_instances, ==, 1368 - 8);
+  durations = g_new (WsTime, n_instances);
+  for (guint i = 0; i < n_instances; i++)
+    {
+      const WsScenarioInstance *inst = ws_trace_get_scenario_instance (trace, i);
+      durations[i] = inst->t1 - inst->t0;
+      g_assert_cmpint (durations[i], >=, 100 * 1000);          /* 0.1 ms */
+      g_assert_cmpint (durations[i], <=, 100 * 1000 * 1000);   /* 100 ms */
+      g_assert_cmpstr (ws_trace_get_thread (trace, inst->thread)->name, ==, "postgres");
+    }
+  qsort (durations, n_instances, sizeof (WsTime), compare_time);
+  g_test_message ("pg-tpcb transactions: %u, p50 %.3f ms, max %.3f ms (README: p50 6.6 ms, max 45 ms)",
+                  n_instances, durations[n_instances / 2] / 1e6, durations[n_instances - 1] / 1e6);
+  g_assert_cmpint (durations[n_instances / 2], >=, 6000 * 1000);
+  g_assert_cmpint (durations[n_instances / 2], <=, 7200 * 1000);
+  g_assert_cmpint (durations[n_instances - 1], >=, 40 * 1000 * 1000);
+  g_assert_cmpint (durations[n_instances - 1], <=, 50 * 1000 * 1000);
+
+  /* Waits: cost per waiting stack, and who readied the row-lock waits. */
+  for (guint i = 0; i < n_stacks; i++)
+    costs[i].stack = i;
+  for (guint i = 0; i < n; i++)
+    {
+      const WsEvent *e = ws_trace_get_event (trace, i);
+
+      if (e->kind != WS_EVENT_WAIT || (e->flags & WS_EVENT_FLAG_UNFINISHED))
+        continue;
+      costs[e->stack].cost += e->duration;
+
+      if (stack_has (stacks, e->stack, "ProcSleep") &&
+          (stack_has (stacks, e->stack, "XactLockTableWait") || stack_has (stacks, e->stack, "LockTuple")))
+        {
+          guint readier;
+
+          lock_waits++;
+          if (ws_trace_wait_readier (trace, i, &readier) == WS_READIER_THREAD &&
+              g_str_equal (ws_trace_get_thread (trace, readier)->name, "postgres") &&
+              ws_trace_get_thread (trace, readier)->pid != ws_trace_get_thread (trace, e->thread)->pid)
+            lock_by_backend++;
+        }
+      if (stack_has (stacks, e->stack, "XLogFlush") && stack_has (stacks, e->stack, "fdatasync"))
+        {
+          flush_waits++;
+          flush_d += e->state == 'D';
+        }
+    }
+  qsort (costs, n_stacks, sizeof (StackCost), compare_cost);
+  for (guint i = 0; i < 3; i++)
+    if (stack_has (stacks, costs[i].stack, "ProcSleep") &&
+        stack_has (stacks, costs[i].stack, "XactLockTableWait"))
+      top_has_lock = TRUE;
+
+  g_test_message ("pg-tpcb: %u row-lock waits, %u readied by another backend; %u WAL flush waits (%u in D)",
+                  lock_waits, lock_by_backend, flush_waits, flush_d);
+  g_assert_true (top_has_lock);
+  g_assert_cmpuint (lock_waits, >, 1000);
+  /* The committing backend releases the lock; a few wake-ups were lost. */
+  g_assert_cmpuint (lock_by_backend, >=, lock_waits * 98 / 100);
+  g_assert_cmpuint (flush_waits, >, 100);
+  g_assert_cmpuint (flush_d, >=, flush_waits / 2);
+}
+
+static void
+test_py_locks (void)
+{
+  g_autoptr(WsTrace) trace = load_data ("py-locks.perf.txt.gz");
+  WsStackTable *stacks = ws_trace_get_stack_table (trace);
+  guint workers = 0;
+
+  for (guint t = 0; t < ws_trace_get_n_threads (trace); t++)
+    {
+      const WsThread *thread = ws_trace_get_thread (trace, t);
+      WsTime futex = 0;
+      guint futex_waits = 0, by_worker = 0, sleeps = 0, sleeps_by_timer = 0, sleeps_by_thread = 0;
+
+      if (!g_str_has_prefix (thread->name, "pylk-w"))
+        continue;
+      workers++;
+
+      for (guint j = 0; j < thread->n_events; j++)
+        {
+          guint index = thread->events[j];
+          const WsEvent *e = ws_trace_get_event (trace, index);
+          guint readier;
+          WsReadierKind kind;
+
+          if (e->kind != WS_EVENT_WAIT)
+            continue;
+          kind = ws_trace_wait_readier (trace, index, &readier);
+          if (stack_has (stacks, e->stack, "futex_wait"))
+            {
+              futex += e->duration;
+              futex_waits++;
+              if (kind == WS_READIER_THREAD &&
+                  g_str_has_prefix (ws_trace_get_thread (trace, readier)->name, "pylk-w"))
+                by_worker++;
+            }
+          else if (stack_has (stacks, e->stack, "do_nanosleep"))
+            {
+              sleeps++;
+              sleeps_by_timer += kind == WS_READIER_HARDWARE;
+              sleeps_by_thread += kind == WS_READIER_THREAD;
+            }
+        }
+
+      g_test_message ("%s: %u futex waits, %.2f s, %u woken by a worker; %u sleeps, %u by the timer",
+                      thread->name, futex_waits, futex / 1e9, by_worker, sleeps, sleeps_by_timer);
+      /* README: each worker ~2.2 s blocked in futex_wait, woken by the releaser. */
+      g_assert_cmpint (futex, >=, 1800 * G_TIME_SPAN_MILLISECOND * 1000);
+      g_assert_cmpint (futex, <=, 2600 * G_TIME_SPAN_MILLISECOND * 1000);
+      g_assert_cmpuint (futex_waits, >, 100);
+      g_assert_cmpuint (by_worker, >=, futex_waits * 97 / 100);
+      /*
+       * The 1 ms and 2 ms sleeps end in the hrtimer interrupt, never by a
+       * thread; about half of those wake-ups (on an idle CPU) were not
+       * recorded at all (traces/README.md, caveat 1): readier unknown.
+       */
+      g_assert_cmpuint (sleeps, >, 100);
+      g_assert_cmpuint (sleeps_by_thread, ==, 0);
+      g_assert_cmpuint (sleeps_by_timer, >=, sleeps / 3);
+    }
+  g_assert_cmpuint (workers, ==, 6);
+}
+
+/* ------------------------------------------------------------------------ */
+/* A hand-written snippet with exact expected events                         */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Threads: A = "C2 CompilerThre" 200/201 (comm with a space), B = "worker"
+ * 200/202, C = "io thread" 300/300, D = "pgbench" 400/400 (renamed by an
+ * exec to "newname"), E = 500/500 ("oldname" at time 0, "sleeper" later).
+ * The lines are grouped by CPU, not by time, as a per-CPU dump would be.
+ * Times are 10.000xxx s; below, "t" is xxx in microseconds.
+ *
+ *   t=20   cpu1  D blocks (S), B switched in            (D never woken)
+ *   t=100  cpu0  A blocks (S) -> idle
+ *   t=150  cpu1  B cpu-clock sample
+ *   t=200  cpu1  B wakes A (futex_wake)                  UNWAIT, A's wait 100 us
+ *   t=205  cpu1  sched_wakeup of A                       echo
+ *   t=230  cpu0  idle -> A                               ready latency 30 us
+ *   t=300  cpu1  B blocks (D) -> idle
+ *   t=400  cpu0  A preempted (R+) -> C
+ *   t=450  cpu0  C blocks (S) -> A                       A's preemption 50 us
+ *   t=500  cpu1  disk interrupt on idle wakes B          HW_SERVICE, B's wait 200 us
+ *   t=600  cpu1  B sample (its switch-in was not recorded)
+ *   t=700  cpu0  hrtimer interrupt, in A's context, wakes C: HW_SERVICE by A
+ *   t=710  cpu1  sched_wakeup of C from the IPI, in B's context: echo
+ *   t=800  cpu2  D's probe (no stack): first sign D runs: wait ends, readier unknown
+ *   t=810  cpu2  D execs "newname"
+ *   t=850  cpu3  E blocks (S); never seen again: unfinished
+ *   t=900  cpu1  B sample: the trace's last record
+ */
+static const char snippet[] =
+  "swapper     0/0     [000]     0.000000: PERF_RECORD_COMM: oldname:500/500\n"
+  "swapper     0/0     [000]     0.000000: PERF_RECORD_FORK(300:300):(1:1)\n"
+  "C2 CompilerThre   200/201  [000]  10.000100:          1 sched:sched_switch: prev_comm=C2 CompilerThre prev_pid=201 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+  "\tffffffff82265488 __schedule ([kernel.kallsyms])\n"
+  "\tffffffff82265df3 schedule ([kernel.kallsyms])\n"
+  "\tffffffff8145b2c0 futex_wait ([kernel.kallsyms])\n"
+  "\t           8a3f0 pthread_cond_wait@@GLIBC_2.3.2 (/usr/lib/x86_64-linux-gnu/libc.so.6)\n"
+  "\t          5e1f00 CompileBroker::compiler_thread_loop() (/usr/lib/jvm/lib/server/libjvm.so)\n"
+  "\n"
+  "swapper     0/0     [000]  10.000230:          1 sched:sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=C2 CompilerThre next_pid=201 next_prio=120\n"
+  "\tffffffff82265488 __schedule ([kernel.kallsyms])\n"
+  "\tffffffff82266111 schedule_idle ([kernel.kallsyms])\n"
+  "\tffffffff813cff74 do_idle ([kernel.kallsyms])\n"
+  "\n"
+  "C2 CompilerThre   200/201  [000]  10.000400:          1 sched:sched_switch: prev_comm=C2 CompilerThre prev_pid=201 prev_prio=120 prev_state=R+ ==> next_comm=io thread next_pid=300 next_prio=120\n"
+  "\tffffffff82265488 __schedule ([kernel.kallsyms])\n"
+  "\tffffffff82266222 preempt_schedule_irq ([kernel.kallsyms])\n"
+  "\tffffffff81000e06 asm_sysvec_apic_timer_interrupt ([kernel.kallsyms])\n"
+  "\t          5e2000 compute (/usr/lib/jvm/lib/server/libjvm.so)\n"
+  "\n"
+  "io thread   300/300   [000]  10.000450:          1 sched:sched_switch: prev_comm=io thread prev_pid=300 prev_prio=120 prev_state=S ==> next_comm=C2 CompilerThre next_pid=201 next_prio=120\n"
+  "\tffffffff82265488 __schedule ([kernel.kallsyms])\n"
+  "\tffffffff82265df3 schedule ([kernel.kallsyms])\n"
+  "\tffffffff81750798 do_epoll_wait ([kernel.kallsyms])\n"
+  "\t          108ef3 epoll_wait (/usr/lib/x86_64-linux-gnu/libc.so.6)\n"
+  "\n"
+  "C2 CompilerThre   200/201  [000]  10.000700:          1 sched:sched_waking: comm=io thread pid=300 prio=120 target_cpu=001\n"
+  "\tffffffff813b4986 try_to_wake_up ([kernel.kallsyms])\n"
+  "\tffffffff8142cace hrtimer_wakeup ([kernel.kallsyms])\n"
+  "\tffffffff8142d1ee __hrtimer_run_queues ([kernel.kallsyms])\n"
+  "\tffffffff8142df68 hrtimer_interrupt ([kernel.kallsyms])\n"
+  "\tffffffff81330084 __sysvec_apic_timer_interrupt ([kernel.kallsyms])\n"
+  "\tffffffff81000e06 asm_sysvec_apic_timer_interrupt ([kernel.kallsyms])\n"
+  "\t          5e2000 compute (/usr/lib/jvm/lib/server/libjvm.so)\n"
+  "\n"
+  "pgbench  400/400 [001]  10.000020:          1 sched:sched_switch: prev_comm=pgbench prev_pid=400 prev_prio=120 prev_state=S ==> next_comm=worker next_pid=202 next_prio=120\n"
+  "\tffffffff82265488 __schedule ([kernel.kallsyms])\n"
+  "\tffffffff82265df3 schedule ([kernel.kallsyms])\n"
+  "\tffffffff816f7ed7 do_sys_poll ([kernel.kallsyms])\n"
+  "\t           fc26f ppoll (/usr/lib/x86_64-linux-gnu/libc.so.6)\n"
+  "\n"
+  "worker  200/202 [001]  10.000150:    1000000 cpu-clock: \n"
+  "\t            1234 spin (/memfd:jit (deleted))\n"
+  "\t            5678 main (/usr/bin/app)\n"
+  "\n"
+  "worker  200/202 [001]  10.000200:          1 sched:sched_waking: comm=C2 CompilerThre pid=201 prio=120 target_cpu=000\n"
+  "\tffffffff813b4986 try_to_wake_up ([kernel.kallsyms])\n"
+  "\tffffffff813e0000 wake_up_q ([kernel.kallsyms])\n"
+  "\tffffffff8145c000 futex_wake ([kernel.kallsyms])\n"
+  "\t           8b000 pthread_cond_signal@@GLIBC_2.3.2 (/usr/lib/x86_64-linux-gnu/libc.so.6)\n"
+  "\n"
+  "worker  200/202 [001]  10.000205:          1 sched:sched_wakeup: comm=C2 CompilerThre pid=201 prio=120 target_cpu=000\n"
+  "\tffffffff813b4385 ttwu_do_activate ([kernel.kallsyms])\n"
+  "\tffffffff813b4849 try_to_wake_up ([kernel.kallsyms])\n"
+  "\tffffffff813e0000 wake_up_q ([kernel.kallsyms])\n"
+  "\n"
+  "worker  200/202 [001]  10.000300:          1 sched:sched_switch: prev_comm=worker prev_pid=202 prev_prio=120 prev_state=D ==> next_comm=swapper/1 next_pid=0 next_prio=120\n"
+  "\tffffffff82265488 __schedule ([kernel.kallsyms])\n"
+  "\tffffffff82265df3 schedule ([kernel.kallsyms])\n"
+  "\tffffffff82266333 io_schedule ([kernel.kallsyms])\n"
+  "\tffffffff81590000 folio_wait_bit_common ([kernel.kallsyms])\n"
+  "\t           f0000 fsync (/usr/lib/x86_64-linux-gnu/libc.so.6)\n"
+  "\n"
+  "swapper     0/0     [001]  10.000500:          1 sched:sched_waking: comm=worker pid=202 prio=120 target_cpu=001\n"
+  "\tffffffff813b4986 try_to_wake_up ([kernel.kallsyms])\n"
+  "\tffffffff81591000 folio_wake_bit ([kernel.kallsyms])\n"
+  "\tffffffff81a00000 blk_mq_end_request ([kernel.kallsyms])\n"
+  "\tffffffff81b00000 virtblk_done ([kernel.kallsyms])\n"
+  "\tffffffff8225e000 common_interrupt ([kernel.kallsyms])\n"
+  "\tffffffff81000c00 asm_common_interrupt ([kernel.kallsyms])\n"
+  "\tffffffff813cff74 do_idle ([kernel.kallsyms])\n"
+  "\n"
+  "worker  200/202 [001]  10.000600:    1000000 cpu-clock: \n"
+  "\t            1234 spin (/memfd:jit (deleted))\n"
+  "\t            5678 main (/usr/bin/app)\n"
+  "\n"
+  "worker  200/202 [001]  10.000710:          1 sched:sched_wakeup: comm=io thread pid=300 prio=120 target_cpu=001\n"
+  "\tffffffff813b4385 ttwu_do_activate ([kernel.kallsyms])\n"
+  "\tffffffff813b5000 sched_ttwu_pending ([kernel.kallsyms])\n"
+  "\tffffffff81470000 __flush_smp_call_function_queue ([kernel.kallsyms])\n"
+  "\tffffffff81330200 __sysvec_call_function_single ([kernel.kallsyms])\n"
+  "\tffffffff81000e80 asm_sysvec_call_function_single ([kernel.kallsyms])\n"
+  "\t            1234 spin (/memfd:jit (deleted))\n"
+  "\n"
+  "worker  200/202 [001]  10.000900:    1000000 cpu-clock: \n"
+  "\t            1234 spin (/memfd:jit (deleted))\n"
+  "\t            5678 main (/usr/bin/app)\n"
+  "\n"
+  "pgbench  400/400 [002]  10.000800:          1  sdt_app:request__start: (55600d06ff28) arg1=7\n"
+  "\n"
+  "pgbench  400/400 [002]  10.000810: PERF_RECORD_COMM exec: newname:400/400\n"
+  "sleeper  500/500 [003]  10.000850:          1 sched:sched_switch: prev_comm=sleeper prev_pid=500 prev_prio=120 prev_state=S ==> next_comm=swapper/3 next_pid=0 next_prio=120\n"
+  "\tffffffff82265488 __schedule ([kernel.kallsyms])\n"
+  "\tffffffff82265df3 schedule ([kernel.kallsyms])\n"
+  "\tffffffff8142e000 do_nanosleep ([kernel.kallsyms])\n"
+  "\n";
+
+typedef struct {
+  WsEventKind kind;
+  guint       t_us;
+  WsTime      duration_ns;
+  gint32      tid;
+  gint32      target_tid;    /* UNWAIT/HW: the thread made ready, else -1 */
+  gint        peer;          /* expected event index, -1 for none */
+  guint       flags;
+  char        state;
+  gint64      latency_ns;    /* WAIT: -1 = unknown */
+} Expected;
+
+#define SPAN WS_EVENT_FLAG_SPAN
+#define UNKNOWN WS_EVENT_FLAG_READIER_UNKNOWN
+#define UNFINISHED WS_EVENT_FLAG_UNFINISHED
+#define ECHO WS_EVENT_FLAG_ECHO
+#define D_STATE WS_EVENT_FLAG_UNINTERRUPTIBLE
+
+static const Expected expected_events[] = {
+  /*  kind                 t    duration  tid  target peer flags           state latency */
+  { WS_EVENT_WAIT,        20,  780000,   400,  -1,   -1, UNKNOWN,          'S', -1 },
+  { WS_EVENT_RUNNING,     20,  280000,   202,  -1,   -1, SPAN,              0,  -1 },
+  { WS_EVENT_WAIT,       100,  100000,   201,  -1,    4, 0,                'S', 30000 },
+  { WS_EVENT_RUNNING,    150, 1000000,   202,  -1,   -1, 0,                 0,  -1 },
+  { WS_EVENT_UNWAIT,     200,       0,   202, 201,    2, 0,                 0,  -1 },
+  { WS_EVENT_UNWAIT,     205,       0,   202, 201,   -1, ECHO,              0,  -1 },
+  { WS_EVENT_RUNNING,    230,  170000,   201,  -1,   -1, SPAN,              0,  -1 },
+  { WS_EVENT_WAIT,       300,  200000,   202,  -1,   12, D_STATE,          'D', -1 },
+  { WS_EVENT_PREEMPT,    400,   50000,   201,  -1,   -1, 0,                'R', -1 },
+  { WS_EVENT_RUNNING,    400,   50000,   300,  -1,   -1, SPAN,              0,  -1 },
+  { WS_EVENT_WAIT,       450,  250000,   300,  -1,   15, 0,                'S', -1 },
+  { WS_EVENT_RUNNING,    450,  450000,   201,  -1,   -1, SPAN | UNFINISHED, 0,  -1 },
+  { WS_EVENT_HW_SERVICE, 500,       0,     0, 202,    7, 0,                 0,  -1 },
+  { WS_EVENT_RUNNING,    600,  300000,   202,  -1,   -1, SPAN | UNFINISHED, 0,  -1 },
+  { WS_EVENT_RUNNING,    600, 1000000,   202,  -1,   -1, 0,                 0,  -1 },
+  { WS_EVENT_HW_SERVICE, 700,       0,   201, 300,   10, 0,                 0,  -1 },
+  { WS_EVENT_HW_SERVICE, 710,       0,   202, 300,   -1, ECHO,              0,  -1 },
+  { WS_EVENT_RUNNING,    800,  100000,   400,  -1,   -1, SPAN | UNFINISHED, 0,  -1 },
+  { WS_EVENT_MARKER,     800,       0,   400,  -1,   -1, 0,                 0,  -1 },
+  { WS_EVENT_WAIT,       850,   50000,   500,  -1,   -1, UNFINISHED,       'S', -1 },
+  { WS_EVENT_RUNNING,    900, 1000000,   202,  -1,   -1, 0,                 0,  -1 },
+};
+
+static WsTrace *
+load_text (const char         *text,
+           gssize              len,
+           WsPerfImportStats  *stats,
+           GError            **error)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-perf-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "snippet.perf.txt", NULL);
+  WsTrace *trace;
+
+  g_assert_true (g_file_set_contents (path, text, len, NULL));
+  trace = ws_perf_importer_load_with_stats (path, NULL, stats, NULL, NULL, NULL, error);
+  g_unlink (path);
+  g_rmdir (dir);
+  return trace;
+}
+
+static void
+check_snippet_trace (WsTrace *trace)
+{
+  WsStackTable *stacks = ws_trace_get_stack_table (trace);
+  const WsTime base = G_GINT64_CONSTANT (10000000000);
+  guint32 marker = ws_trace_lookup_string (trace, "sdt_app:request__start");
+  const WsFrameId *frames;
+  guint n_frames;
+
+  g_assert_cmpuint (ws_trace_get_n_events (trace), ==, G_N_ELEMENTS (expected_events));
+  for (guint i = 0; i < G_N_ELEMENTS (expected_events); i++)
+    {
+      const Expected *x = &expected_events[i];
+      const WsEvent *e = ws_trace_get_event (trace, i);
+
+      g_test_message ("event %u: %s at %u us", i, ws_event_kind_to_string (x->kind), x->t_us);
+      g_assert_cmpint (e->kind, ==, x->kind);
+      g_assert_cmpint (e->time, ==, base + x->t_us * 1000);
+      g_assert_cmpint (e->duration, ==, x->duration_ns);
+      g_assert_cmpint (ws_trace_get_thread (trace, e->thread)->tid, ==, x->tid);
+      g_assert_cmpuint (e->flags, ==, x->flags);
+      g_assert_cmpint (e->state, ==, x->state);
+      g_assert_cmpuint (e->peer, ==, x->peer < 0 ? WS_NONE : (guint) x->peer);
+      if (x->kind == WS_EVENT_UNWAIT || x->kind == WS_EVENT_HW_SERVICE)
+        g_assert_cmpint (ws_trace_get_thread (trace, e->target)->tid, ==, x->target_tid);
+      else if (x->kind == WS_EVENT_MARKER)
+        g_assert_cmpuint (e->target, ==, marker);
+      else
+        g_assert_cmpuint (e->target, ==, WS_NONE);
+      if (x->kind == WS_EVENT_WAIT)
+        g_assert_cmpuint (e->ready_latency, ==, x->latency_ns < 0 ? WS_LATENCY_UNKNOWN : (guint32) x->latency_ns);
+    }
+
+  /* Stacks are stored caller first; modules may hold parentheses. */
+  frames = ws_stack_table_get_stack (stacks, ws_trace_get_event (trace, 2)->stack, &n_frames);
+  g_assert_cmpuint (n_frames, ==, 5);
+  g_assert_cmpstr (ws_stack_table_get_frame (stacks, frames[0])->function, ==, "CompileBroker::compiler_thread_loop()");
+  g_assert_cmpstr (ws_stack_table_get_frame (stacks, frames[0])->module, ==, "/usr/lib/jvm/lib/server/libjvm.so");
+  g_assert_cmpstr (ws_stack_table_get_frame (stacks, frames[1])->function, ==, "pthread_cond_wait@@GLIBC_2.3.2");
+  g_assert_cmpstr (ws_stack_table_get_frame (stacks, frames[4])->function, ==, "__schedule");
+  frames = ws_stack_table_get_stack (stacks, ws_trace_get_event (trace, 3)->stack, &n_frames);
+  g_assert_cmpuint (n_frames, ==, 2);
+  g_assert_cmpstr (ws_stack_table_get_frame (stacks, frames[1])->function, ==, "spin");
+  g_assert_cmpstr (ws_stack_table_get_frame (stacks, frames[1])->module, ==, "/memfd:jit (deleted)");
+  g_assert_cmpuint (ws_trace_get_event (trace, 3)->stack, ==, ws_trace_get_event (trace, 14)->stack);
+  g_assert_cmpuint (ws_trace_get_event (trace, 18)->stack, ==, WS_STACK_EMPTY);
+
+  /* Names: comm with spaces; the last name in time wins. */
+  g_assert_cmpstr (ws_trace_get_thread (trace, ws_trace_find_thread (trace, 201))->name, ==, "C2 CompilerThre");
+  g_assert_cmpstr (ws_trace_get_thread (trace, ws_trace_find_thread (trace, 300))->name, ==, "io thread");
+  g_assert_cmpstr (ws_trace_get_thread (trace, ws_trace_find_thread (trace, 400))->name, ==, "newname");
+  g_assert_cmpstr (ws_trace_get_thread (trace, ws_trace_find_thread (trace, 500))->name, ==, "sleeper");
+  g_assert_cmpstr (ws_trace_get_thread (trace, ws_trace_find_thread (trace, 0))->name, ==, "swapper");
+  g_assert_cmpint (ws_trace_get_thread (trace, ws_trace_find_thread (trace, 202))->pid, ==, 200);
+  g_assert_cmpint (ws_trace_get_thread (trace, ws_trace_find_thread (trace, 300))->pid, ==, 300);
+  g_assert_cmpuint (ws_trace_get_n_threads (trace), ==, 6);   /* not the time-0 task lines' */
+}
+
+static void
+test_snippet (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  WsPerfImportStats stats;
+
+  trace = load_text (snippet, -1, &stats, &error);
+  g_assert_no_error (error);
+  check_snippet_trace (trace);
+  g_assert_cmpuint (stats.records, ==, 16);
+  g_assert_cmpuint (stats.idle_switches, ==, 1);
+  g_assert_cmpuint (stats.exit_switches, ==, 0);
+  g_assert_cmpuint (stats.waits_without_wakeup, ==, 1);
+  g_assert_cmpuint (stats.echo_wakeups, ==, 2);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -340,6 +826,10 @@ main (int   argc,
       g_autofree char *name = g_strdup_printf ("/perf-importer/counts/%s", real_traces[i].file);
       g_test_add_data_func (name, &real_traces[i], test_counts);
     }
+
+  g_test_add_func ("/perf-importer/snippet", test_snippet);
+  g_test_add_func ("/perf-importer/pg-tpcb", test_pg_tpcb);
+  g_test_add_func ("/perf-importer/py-locks", test_py_locks);
 
   return g_test_run ();
 }
