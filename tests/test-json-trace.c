@@ -40,6 +40,9 @@
 
 #include "ws-error.h"
 #include "ws-json-trace.h"
+#include "ws-perf-importer.h"
+#include "ws-scenario-rules.h"
+#include "ws-trace-loader.h"
 #include "ws-trace-private.h"
 
 #define BASE   G_GINT64_CONSTANT (1000000000000)
@@ -815,6 +818,344 @@ test_example_trace (void)
   g_assert_cmpuint (ws_trace_count_kind (trace, WS_EVENT_WAIT), >, 0);
 }
 
+/* perf → JSON → model: the same model, on every real trace. */
+static void
+test_round_trip_perf (gconstpointer data)
+{
+  const char *name = data;
+  g_autofree char *file = g_strdup_printf ("%s.perf.txt.gz", name);
+  g_autofree char *path = data_path (file);
+  g_autofree char *out = g_strdup_printf ("%s.json.gz", name);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  g_autoptr(WsTrace) copy = NULL;
+  gint64 t0, t1, t2;
+
+  t0 = g_get_monotonic_time ();
+  trace = ws_perf_importer_load (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  if (g_str_equal (name, "pg-tpcb"))
+    g_assert_cmpuint (ws_trace_add_scenario_instances (trace, "transaction",
+                                                       "sdt_postgresql:transaction__start",
+                                                       "sdt_postgresql:transaction__commit"), >, 1000);
+  t1 = g_get_monotonic_time ();
+  copy = save_and_reload (trace, out, FALSE);
+  t2 = g_get_monotonic_time ();
+  g_test_message ("%s: %u events, perf import %.2f s, JSON save+load %.2f s",
+                  name, ws_trace_get_n_events (trace), (t1 - t0) / 1e6, (t2 - t1) / 1e6);
+  assert_traces_equal (trace, copy);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Scenario rules and the loader */
+
+static void
+assert_instance (WsTrace *trace,
+                 guint    k,
+                 gint32   tid,
+                 gint64   t0_us,
+                 gint64   t1_us)
+{
+  const WsScenarioInstance *inst = ws_trace_get_scenario_instance (trace, k);
+
+  g_assert_cmpstr (ws_trace_get_string (trace, inst->scenario), ==, "transaction");
+  g_assert_cmpint (ws_trace_get_thread (trace, inst->thread)->tid, ==, tid);
+  g_assert_cmpint (inst->t0, ==, US (t0_us));
+  g_assert_cmpint (inst->t1, ==, US (t1_us));
+  g_assert_cmpint (ws_trace_get_event (trace, inst->begin_event)->time, ==, inst->t0);
+  g_assert_cmpint (ws_trace_get_event (trace, inst->end_event)->time, ==, inst->t1);
+}
+
+static void
+test_loader_hand_built (void)
+{
+  g_autofree char *path = data_path ("hand-built.json");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  g_autoptr(WsTrace) gz = NULL;
+  g_autoptr(WsTrace) again = NULL;
+  g_autofree char *gz_path = tmp_path ("loader.json.gz");
+  gboolean compressed = TRUE;
+
+  g_assert_cmpint (ws_trace_loader_sniff (path, &compressed, NULL, &error), ==, WS_TRACE_FORMAT_JSON);
+  g_assert_no_error (error);
+  g_assert_false (compressed);
+
+  /* The built-in rule: start → commit or abort; worker-a's start has no end. */
+  trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ws_trace_get_n_scenario_instances (trace), ==, 3);
+  assert_instance (trace, 0, 100, 10, 590);
+  assert_instance (trace, 1, 100, 700, 1300);
+  assert_instance (trace, 2, 100, 1350, 1390);
+
+  /* A converted trace carries its instances; loading it again applies the
+   * rule to nothing more. */
+  g_assert_true (ws_json_trace_save (trace, gz_path, NULL, &error));
+  g_assert_cmpint (ws_trace_loader_sniff (gz_path, &compressed, NULL, &error), ==, WS_TRACE_FORMAT_JSON);
+  g_assert_true (compressed);
+  gz = ws_trace_loader_load (gz_path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  assert_traces_equal (trace, gz);
+}
+
+static void
+test_loader_perf (void)
+{
+  g_autofree char *path = data_path ("pg-tpcb.perf.txt.gz");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  gboolean compressed = FALSE;
+  guint n, starts = 0, commits = 0;
+  guint32 start_id, commit_id;
+
+  g_assert_cmpint (ws_trace_loader_sniff (path, &compressed, NULL, &error), ==, WS_TRACE_FORMAT_PERF_TEXT);
+  g_assert_true (compressed);
+  trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  /* traces/README.md: 1368 start and 1368 commit probes in the window.
+   * Instances are the pairs on one thread: count them independently, as
+   * the number of commits whose previous marker on the thread is a start. */
+  start_id = ws_trace_lookup_string (trace, "sdt_postgresql:transaction__start");
+  commit_id = ws_trace_lookup_string (trace, "sdt_postgresql:transaction__commit");
+  n = 0;
+  for (guint t = 0; t < ws_trace_get_n_threads (trace); t++)
+    {
+      const WsThread *thread = ws_trace_get_thread (trace, t);
+      guint32 last = WS_NONE;
+
+      for (guint k = 0; k < thread->n_events; k++)
+        {
+          const WsEvent *e = ws_trace_get_event (trace, thread->events[k]);
+          if (e->kind != WS_EVENT_MARKER)
+            continue;
+          starts += e->target == start_id;
+          commits += e->target == commit_id;
+          if (e->target == commit_id && last == start_id)
+            n++;
+          if (e->target == start_id || e->target == commit_id)
+            last = e->target;
+        }
+    }
+  g_assert_cmpuint (starts, ==, 1368);
+  g_assert_cmpuint (commits, ==, 1368);
+  g_assert_cmpuint (n, >, 1300);
+  g_assert_cmpuint (ws_trace_get_n_scenario_instances (trace), ==, n);
+  for (guint k = 0; k < n; k++)
+    {
+      const WsScenarioInstance *inst = ws_trace_get_scenario_instance (trace, k);
+      g_assert_cmpint (inst->t1, >, inst->t0);
+      g_assert_cmpstr (ws_trace_get_thread (trace, inst->thread)->name, ==, "postgres");
+    }
+}
+
+static void
+test_loader_bad_input (void)
+{
+  g_autofree char *path = tmp_path ("loader-bad");
+  g_autofree char *gz_path = tmp_path ("loader-bad.gz");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  char garbage[1000];
+
+  write_file (path, "", 0);
+  trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_null (trace);
+  g_assert_error (error, WS_ERROR, WS_ERROR_EMPTY);
+  g_clear_error (&error);
+
+  write_file (path, "PERFILE2\x68\x00\x00\x00", 12);
+  trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_error (error, WS_ERROR, WS_ERROR_PARSE);
+  g_assert_nonnull (strstr (error->message, "perf script"));
+  g_clear_error (&error);
+
+  for (guint i = 0; i < sizeof garbage; i++)
+    garbage[i] = (i * 7919) % 251;
+  write_file (path, garbage, sizeof garbage);
+  trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_error (error, WS_ERROR, WS_ERROR_BINARY);
+  g_assert_true (g_str_has_prefix (error->message, path));
+  g_clear_error (&error);
+
+  write_file (path, "hello, world\nthis is not a trace\n", -1);
+  trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_error (error, WS_ERROR, WS_ERROR_PARSE);
+  g_clear_error (&error);
+
+  /* gzip magic, then nothing decodable. */
+  write_file (gz_path, "\x1f\x8b\x08\x00\x00\x00", 6);
+  trace = ws_trace_loader_load (gz_path, NULL, NULL, NULL, NULL, &error);
+  g_assert_nonnull (error);
+  g_assert_true (g_str_has_prefix (error->message, gz_path));
+  g_clear_error (&error);
+
+  trace = ws_trace_loader_load ("/nonexistent/trace.json", NULL, NULL, NULL, NULL, &error);
+  g_assert_error (error, WS_ERROR, WS_ERROR_IO);
+}
+
+typedef struct {
+  GMainLoop *loop;
+  WsTrace   *trace;
+  GError    *error;
+  GThread   *main_thread;
+  guint      progress_calls;
+  guint      progress_in_worker;
+} AsyncState;
+
+static void
+async_progress (double      fraction,
+                const char *message,
+                gpointer    user_data)
+{
+  AsyncState *state = user_data;
+
+  g_atomic_int_inc (&state->progress_calls);
+  if (g_thread_self () != state->main_thread)
+    g_atomic_int_inc (&state->progress_in_worker);
+}
+
+static void
+async_done (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  AsyncState *state = user_data;
+
+  g_assert_true (g_thread_self () == state->main_thread);
+  state->trace = ws_trace_loader_load_finish (result, &state->error);
+  g_main_loop_quit (state->loop);
+}
+
+static void
+test_loader_async (void)
+{
+  g_autofree char *path = data_path ("hand-built.json");
+  g_autoptr(WsStackTable) stacks = ws_stack_table_new ();
+  g_autoptr(WsScenarioRules) rules = ws_scenario_rules_new ();
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  AsyncState state = { .loop = g_main_loop_new (NULL, FALSE), .main_thread = g_thread_self () };
+
+  /* A user rule instead of the built-in ones: commit only. */
+  g_assert_true (ws_scenario_rules_add_from_string (rules, "tx=sdt_postgresql:transaction__start,"
+                                                    "sdt_postgresql:transaction__commit", NULL));
+  ws_trace_loader_load_async (path, stacks, rules, async_progress, &state, NULL, async_done, &state);
+  g_main_loop_run (state.loop);
+  g_assert_no_error (state.error);
+  g_assert_nonnull (state.trace);
+  g_assert_true (ws_trace_get_stack_table (state.trace) == stacks);
+  g_assert_cmpuint (ws_trace_get_n_scenario_instances (state.trace), ==, 2);
+  g_assert_cmpstr (ws_trace_get_string (state.trace, ws_trace_get_scenario_instance (state.trace, 0)->scenario), ==, "tx");
+  g_assert_cmpuint (state.progress_calls, >, 0);
+  g_assert_cmpuint (state.progress_in_worker, ==, state.progress_calls);
+  g_clear_object (&state.trace);
+
+  g_cancellable_cancel (cancellable);
+  ws_trace_loader_load_async (path, NULL, NULL, NULL, NULL, cancellable, async_done, &state);
+  g_main_loop_run (state.loop);
+  g_assert_null (state.trace);
+  g_assert_error (state.error, WS_ERROR, WS_ERROR_CANCELLED);
+  g_clear_error (&state.error);
+  g_main_loop_unref (state.loop);
+}
+
+static void
+test_rules_parse (void)
+{
+  g_autoptr(WsScenarioRules) rules = ws_scenario_rules_new_default ();
+  g_autoptr(GKeyFile) key_file = g_key_file_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  static const char *bad[] = {
+    "nameonly", "=a,b", "x=a", "x=", "x=a,", "x=,b", "x=a b,c", "x=a,b,c,d,e,f,g,h,i,j",
+  };
+
+  g_assert_cmpuint (ws_scenario_rules_get_n_rules (rules), ==, 1);
+  text = ws_scenario_rules_to_string (rules, 0);
+  g_assert_cmpstr (text, ==, "transaction=sdt_postgresql:transaction__start,"
+                   "sdt_postgresql:transaction__commit,sdt_postgresql:transaction__abort");
+
+  /* Same name: replaced, not added. */
+  g_assert_true (ws_scenario_rules_add_from_string (rules, " transaction = a:b , c:d ", &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (ws_scenario_rules_get_n_rules (rules), ==, 1);
+  g_assert_cmpstr (ws_scenario_rules_get_begin (rules, 0), ==, "a:b");
+  g_assert_cmpstr (ws_scenario_rules_get_ends (rules, 0)[0], ==, "c:d");
+  g_assert_null (ws_scenario_rules_get_ends (rules, 0)[1]);
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_assert_false (ws_scenario_rules_add_from_string (rules, bad[i], &error));
+      g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
+      g_clear_error (&error);
+    }
+  g_assert_cmpuint (ws_scenario_rules_get_n_rules (rules), ==, 1);
+
+  g_assert_true (g_key_file_load_from_data (key_file,
+                                            "[window]\nwidth=3\n"
+                                            "[scenario frame]\nbegin=app:vsync\nend=app:vsync\n"
+                                            "[scenario request]\nbegin=http:start\nend=http:done;http:error\n",
+                                            -1, G_KEY_FILE_NONE, NULL));
+  g_assert_true (ws_scenario_rules_load_key_file (rules, key_file, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (ws_scenario_rules_get_n_rules (rules), ==, 3);
+  g_assert_cmpstr (ws_scenario_rules_get_name (rules, 2), ==, "request");
+  g_assert_cmpstr (ws_scenario_rules_get_ends (rules, 2)[1], ==, "http:error");
+
+  g_assert_true (g_key_file_load_from_data (key_file, "[scenario broken]\nbegin=x\n", -1, G_KEY_FILE_NONE, NULL));
+  g_assert_false (ws_scenario_rules_load_key_file (rules, key_file, &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_MISSING_FIELD);
+}
+
+/* Markers on one thread: "s" start, "c" commit, "a" abort, "v" vsync. */
+static WsTrace *
+build_marker_trace (const char *sequence)
+{
+  WsTrace *trace = ws_trace_new ("markers", NULL);
+  guint thread = ws_trace_ensure_thread (trace, 1, 1);
+
+  for (guint i = 0; sequence[i]; i++)
+    {
+      const char *name = sequence[i] == 's' ? "s:start" : sequence[i] == 'c' ? "s:commit"
+                         : sequence[i] == 'a' ? "s:abort" : "s:vsync";
+      WsEvent e = { .time = i * 10, .thread = thread, .peer = WS_NONE, .kind = WS_EVENT_MARKER,
+                    .ready_latency = WS_LATENCY_UNKNOWN, .target = ws_trace_intern_string (trace, name) };
+      ws_trace_add_event (trace, &e);
+    }
+  ws_trace_finish (trace);
+  return trace;
+}
+
+static void
+test_rules_apply (void)
+{
+  g_autoptr(WsScenarioRules) rules = ws_scenario_rules_new ();
+  static const char *tx_ends[] = { "s:commit", "s:abort", NULL };
+  static const char *frame_ends[] = { "s:vsync", NULL };
+  /* s c s a c s s c v v v: instances [0,10], [20,30] (abort), then the
+   * stray commit at 40 ends nothing, [60,70] after a restart at 60;
+   * frames [80,90], [90,100]. */
+  g_autoptr(WsTrace) trace = build_marker_trace ("scsacsscvvv");
+  static const gint64 expect[][2] = { { 0, 10 }, { 20, 30 }, { 60, 70 }, { 80, 90 }, { 90, 100 } };
+
+  g_assert_true (ws_scenario_rules_add (rules, "tx", "s:start", tx_ends, NULL));
+  g_assert_true (ws_scenario_rules_add (rules, "frame", "s:vsync", frame_ends, NULL));
+  g_assert_cmpuint (ws_scenario_rules_apply (rules, trace), ==, 5);
+  g_assert_cmpuint (ws_trace_get_n_scenario_instances (trace), ==, 5);
+  for (guint k = 0; k < 5; k++)
+    {
+      const WsScenarioInstance *inst = ws_trace_get_scenario_instance (trace, k);
+      g_assert_cmpstr (ws_trace_get_string (trace, inst->scenario), ==, k < 3 ? "tx" : "frame");
+      g_assert_cmpint (inst->t0, ==, expect[k][0]);
+      g_assert_cmpint (inst->t1, ==, expect[k][1]);
+    }
+
+  /* Applying again adds nothing: those scenarios are already there. */
+  g_assert_cmpuint (ws_scenario_rules_apply (rules, trace), ==, 0);
+  g_assert_cmpuint (ws_trace_get_n_scenario_instances (trace), ==, 5);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -840,6 +1181,21 @@ main (int argc, char *argv[])
   g_test_add_func ("/json-trace/bad/gzip-cut-short", test_bad_gzip_cut_short);
   g_test_add_func ("/json-trace/cancelled", test_cancelled);
   g_test_add_func ("/json-trace/example-trace", test_example_trace);
+  g_test_add_func ("/json-trace/rules/parse", test_rules_parse);
+  g_test_add_func ("/json-trace/rules/apply", test_rules_apply);
+  g_test_add_func ("/json-trace/loader/hand-built", test_loader_hand_built);
+  g_test_add_func ("/json-trace/loader/perf", test_loader_perf);
+  g_test_add_func ("/json-trace/loader/bad-input", test_loader_bad_input);
+  g_test_add_func ("/json-trace/loader/async", test_loader_async);
+
+  {
+    static const char *perf_traces[] = { "pg-tpcb", "py-locks", "py-locks-dwarf", "io-fsync", "build" };
+    for (guint i = 0; i < G_N_ELEMENTS (perf_traces); i++)
+      {
+        g_autofree char *test_path = g_strdup_printf ("/json-trace/round-trip/perf/%s", perf_traces[i]);
+        g_test_add_data_func (test_path, perf_traces[i], test_round_trip_perf);
+      }
+  }
 
   status = g_test_run ();
 

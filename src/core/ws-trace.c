@@ -684,16 +684,47 @@ ws_trace_add_scenario_instances (WsTrace    *self,
                                  const char *begin_marker,
                                  const char *end_marker)
 {
-  guint32 begin_id, end_id, scenario_id;
+  const char *ends[] = { end_marker, NULL };
+
+  return ws_trace_add_scenario_instances_full (self, scenario, begin_marker, ends);
+}
+
+/**
+ * ws_trace_add_scenario_instances_full:
+ * @end_markers: (array zero-terminated=1): event names that close an
+ *   instance, e.g. both a commit and an abort probe
+ *
+ * As ws_trace_add_scenario_instances(), with any of several end markers.
+ * A marker that is both an end and the begin closes the open instance and
+ * opens the next one.
+ *
+ * Returns: the number of instances added
+ */
+guint
+ws_trace_add_scenario_instances_full (WsTrace            *self,
+                                      const char         *scenario,
+                                      const char         *begin_marker,
+                                      const char * const *end_markers)
+{
+  guint32 begin_id, scenario_id;
+  guint32 end_ids[8];
+  guint n_ends = 0;
   guint added = 0;
   const WsEvent *events;
 
   g_return_val_if_fail (WS_IS_TRACE (self), 0);
   g_return_val_if_fail (self->finished, 0);
+  g_return_val_if_fail (end_markers != NULL, 0);
 
   begin_id = ws_trace_lookup_string (self, begin_marker);
-  end_id = ws_trace_lookup_string (self, end_marker);
-  if (begin_id == WS_NONE || end_id == WS_NONE)
+  for (guint k = 0; end_markers[k] != NULL; k++)
+    {
+      guint32 id = ws_trace_lookup_string (self, end_markers[k]);
+      g_return_val_if_fail (k < G_N_ELEMENTS (end_ids), 0);
+      if (id != WS_NONE)
+        end_ids[n_ends++] = id;
+    }
+  if (begin_id == WS_NONE || n_ends == 0)
     return 0;
 
   scenario_id = ws_trace_intern_string (self, scenario);
@@ -708,12 +739,15 @@ ws_trace_add_scenario_instances (WsTrace    *self,
         {
           guint i = thread->events[k];
           const WsEvent *e = &events[i];
+          gboolean is_end = FALSE;
 
           if (e->kind != WS_EVENT_MARKER)
             continue;
-          if (e->target == begin_id)
-            open = i;
-          else if (e->target == end_id && open != WS_NONE)
+          for (guint j = 0; j < n_ends; j++)
+            is_end |= e->target == end_ids[j];
+          /* End before begin: with begin == end (one marker per frame,
+           * say) each marker closes the open instance and opens the next. */
+          if (is_end && open != WS_NONE)
             {
               WsScenarioInstance inst = {
                 .scenario = scenario_id,
@@ -727,6 +761,8 @@ ws_trace_add_scenario_instances (WsTrace    *self,
               added++;
               open = WS_NONE;
             }
+          if (e->target == begin_id)
+            open = i;
         }
     }
 

@@ -170,5 +170,9 @@ guint                   ws_trace_add_scenario_instances (WsTrace    *self,
                                                         const char  *scenario,
                                                         const char  *begin_marker,
                                                         const char  *end_marker);
+guint                   ws_trace_add_scenario_instances_full (WsTrace *self,
+                                                        const char  *scenario,
+                                                        const char  *begin_marker,
+                                                        const char * const *end_markers);
 
 G_END_DECLS

@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Opening a trace whatever its format: the first bytes (looked at inside a
+ * gzip stream) decide between the JSON reader and the perf importer; the
+ * scenario rules are applied to the result.  The asynchronous variant runs
+ * the same code in a GTask thread for the GUI.
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "ws-error.h"
+#include "ws-json-trace.h"
+#include "ws-perf-importer.h"
+#include "ws-trace-loader.h"
+
+#define SNIFF_BYTES 4096
+
+static gboolean
+read_head (GInputStream  *stream,
+           guint8        *head,
+           gsize         *len,
+           GCancellable  *cancellable,
+           GError       **error)
+{
+  return g_input_stream_read_all (stream, head, SNIFF_BYTES, len, cancellable, error);
+}
+
+static void
+set_io_error (GError     **error,
+              const char  *path,
+              GError      *io_error)
+{
+  if (g_error_matches (io_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_set_error (error, WS_ERROR, WS_ERROR_CANCELLED, "%s: %s", path, _("cancelled"));
+  else if (g_error_matches (io_error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
+    g_set_error (error, WS_ERROR, WS_ERROR_TRUNCATED, "%s:1: %s (%s)", path,
+                 _("the compressed data ends early"), io_error->message);
+  else if (g_error_matches (io_error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA))
+    g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:1: %s (%s)", path,
+                 _("corrupt compressed data"), io_error->message);
+  else
+    g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s: %s", path, io_error->message);
+}
+
+/**
+ * ws_trace_loader_sniff:
+ * @compressed: (out) (optional): whether the file is gzip-compressed
+ *
+ * Returns: the format of @path from its first bytes; on
+ *   %WS_TRACE_FORMAT_UNKNOWN @error says why (unreadable, empty, binary,
+ *   or just not a trace)
+ */
+WsTraceFormat
+ws_trace_loader_sniff (const char    *path,
+                       gboolean      *compressed,
+                       GCancellable  *cancellable,
+                       GError       **error)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileInputStream) in = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree guint8 *head = g_malloc (SNIFF_BYTES);
+  gsize len = 0;
+  gboolean gz = FALSE;
+
+  g_return_val_if_fail (path != NULL, WS_TRACE_FORMAT_UNKNOWN);
+
+  if (compressed)
+    *compressed = FALSE;
+
+  file = g_file_new_for_path (path);
+  if ((in = g_file_read (file, cancellable, &local_error)) == NULL
+      || !read_head (G_INPUT_STREAM (in), head, &len, cancellable, &local_error))
+    {
+      set_io_error (error, path, local_error);
+      return WS_TRACE_FORMAT_UNKNOWN;
+    }
+
+  if (len >= 2 && head[0] == 0x1f && head[1] == 0x8b)
+    {
+      g_autoptr(GZlibDecompressor) gunzip = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+      g_autoptr(GInputStream) inner = NULL;
+
+      gz = TRUE;
+      if (!g_seekable_seek (G_SEEKABLE (in), 0, G_SEEK_SET, cancellable, &local_error))
+        {
+          set_io_error (error, path, local_error);
+          return WS_TRACE_FORMAT_UNKNOWN;
+        }
+      inner = g_converter_input_stream_new (G_INPUT_STREAM (in), G_CONVERTER (gunzip));
+      /* A compressed file shorter than the sniffing window legitimately
+       * ends here; only a read that yields nothing is an error. */
+      if (!read_head (inner, head, &len, cancellable, &local_error) && len == 0)
+        {
+          set_io_error (error, path, local_error);
+          return WS_TRACE_FORMAT_UNKNOWN;
+        }
+    }
+
+  if (compressed)
+    *compressed = gz;
+
+  if (len == 0)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_EMPTY, "%s:1: %s", path, _("the file is empty"));
+      return WS_TRACE_FORMAT_UNKNOWN;
+    }
+  if (ws_json_trace_sniff (head, len))
+    return WS_TRACE_FORMAT_JSON;
+  if (len >= 8 && memcmp (head, "PERFILE2", 8) == 0)
+    return WS_TRACE_FORMAT_PERF_DATA;
+  if (ws_perf_importer_sniff (head, len))
+    return WS_TRACE_FORMAT_PERF_TEXT;
+
+  if (memchr (head, '\0', len) != NULL)
+    g_set_error (error, WS_ERROR, WS_ERROR_BINARY, "%s:1: %s", path,
+                 _("binary data that is not a trace Waitscope reads (expected perf script text or a Waitscope JSON trace)"));
+  else
+    g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:1: %s", path,
+                 _("not a trace Waitscope reads (expected perf script text or a Waitscope JSON trace)"));
+  return WS_TRACE_FORMAT_UNKNOWN;
+}
+
+/**
+ * ws_trace_loader_load_full:
+ * @stacks: (nullable): a stack table to share between traces, or %NULL.
+ *   It is not locked: load into one table from one thread at a time.
+ * @rules: (nullable): the scenario rules to apply, or %NULL for the
+ *   built-in ones (ws_scenario_rules_new_default())
+ * @progress: (nullable): called from the calling thread
+ *
+ * Returns: (transfer full) (nullable): the trace, or %NULL with @error set
+ *   (a #WS_ERROR whose message starts with "FILE:LINE: ")
+ */
+WsTrace *
+ws_trace_loader_load_full (const char       *path,
+                           WsStackTable     *stacks,
+                           WsScenarioRules  *rules,
+                           WsProgressFunc    progress,
+                           gpointer          progress_data,
+                           GCancellable     *cancellable,
+                           GError          **error)
+{
+  g_autoptr(WsScenarioRules) default_rules = NULL;
+  WsTrace *trace = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (rules == NULL || WS_IS_SCENARIO_RULES (rules), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  switch (ws_trace_loader_sniff (path, NULL, cancellable, error))
+    {
+    case WS_TRACE_FORMAT_JSON:
+      trace = ws_json_trace_load (path, stacks, progress, progress_data, cancellable, error);
+      break;
+    case WS_TRACE_FORMAT_PERF_TEXT:
+      trace = ws_perf_importer_load (path, stacks, progress, progress_data, cancellable, error);
+      break;
+    case WS_TRACE_FORMAT_PERF_DATA:
+      g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:1: %s", path,
+                   _("a binary perf.data recording; convert it first with "
+                     "“perf script -F comm,tid,pid,cpu,time,event,trace,ip,sym,dso,period "
+                     "--show-task-events -i FILE > FILE.perf.txt”"));
+      break;
+    case WS_TRACE_FORMAT_UNKNOWN:
+    default:
+      break;
+    }
+
+  if (trace == NULL)
+    return NULL;
+
+  if (rules == NULL)
+    rules = default_rules = ws_scenario_rules_new_default ();
+  ws_scenario_rules_apply (rules, trace);
+
+  return trace;
+}
+
+/**
+ * ws_trace_loader_load:
+ *
+ * ws_trace_loader_load_full() with the built-in scenario rules.
+ *
+ * Returns: (transfer full) (nullable): the trace, or %NULL with @error set
+ */
+WsTrace *
+ws_trace_loader_load (const char      *path,
+                      WsStackTable    *stacks,
+                      WsProgressFunc   progress,
+                      gpointer         progress_data,
+                      GCancellable    *cancellable,
+                      GError         **error)
+{
+  return ws_trace_loader_load_full (path, stacks, NULL, progress, progress_data, cancellable, error);
+}
+
+typedef struct {
+  char            *path;
+  WsStackTable    *stacks;
+  WsScenarioRules *rules;
+  WsProgressFunc   progress;
+  gpointer         progress_data;
+} LoadData;
+
+static void
+load_data_free (gpointer data)
+{
+  LoadData *d = data;
+
+  g_free (d->path);
+  g_clear_object (&d->stacks);
+  g_clear_object (&d->rules);
+  g_free (d);
+}
+
+static void
+load_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  LoadData *d = task_data;
+  GError *error = NULL;
+  WsTrace *trace;
+
+  trace = ws_trace_loader_load_full (d->path, d->stacks, d->rules, d->progress, d->progress_data,
+                                     cancellable, &error);
+  if (trace == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, trace, g_object_unref);
+}
+
+/**
+ * ws_trace_loader_load_async:
+ * @progress: (nullable): called from the worker thread: the caller
+ *   coalesces the reports into its main loop
+ *
+ * Loads @path in a worker thread.  Cancelling @cancellable stops the
+ * reading soon after; the result is then a %WS_ERROR_CANCELLED error.
+ */
+void
+ws_trace_loader_load_async (const char          *path,
+                            WsStackTable        *stacks,
+                            WsScenarioRules     *rules,
+                            WsProgressFunc       progress,
+                            gpointer             progress_data,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  LoadData *d;
+
+  g_return_if_fail (path != NULL);
+  g_return_if_fail (stacks == NULL || WS_IS_STACK_TABLE (stacks));
+  g_return_if_fail (rules == NULL || WS_IS_SCENARIO_RULES (rules));
+
+  d = g_new0 (LoadData, 1);
+  d->path = g_strdup (path);
+  d->stacks = stacks ? g_object_ref (stacks) : NULL;
+  d->rules = rules ? g_object_ref (rules) : NULL;
+  d->progress = progress;
+  d->progress_data = progress_data;
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, ws_trace_loader_load_async);
+  g_task_set_task_data (task, d, load_data_free);
+  /* Our own WS_ERROR_CANCELLED, not GTask's G_IO_ERROR_CANCELLED. */
+  g_task_set_check_cancellable (task, FALSE);
+  g_task_run_in_thread (task, load_thread);
+}
+
+/**
+ * ws_trace_loader_load_finish:
+ *
+ * Returns: (transfer full) (nullable): the trace, or %NULL with @error set
+ */
+WsTrace *
+ws_trace_loader_load_finish (GAsyncResult  *result,
+                             GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == ws_trace_loader_load_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
