@@ -40,8 +40,8 @@ typedef enum {
  * @severity: a #WsSeverity
  * @message: a translated one-line description
  * @processes: (element-type guint32): OVER_CONNECTION: process indices of
- *   the joined processes (one representative per joined group, in index
- *   order)
+ *   the processes (with a thread in the graph) of the groups the bridge
+ *   joins, in index order
  * @threads: (element-type guint32): OVER_CONNECTION: the bridging daemon /
  *   heartbeat threads; INTERRUPT_READIER: the interrupted threads
  * @events: (element-type guint32): the events involved: for an

@@ -82,8 +82,10 @@ typedef enum {
  * @stack: the event's stack (WAIT: the waiting stack)
  * @unwait_event: WAIT: the UNWAIT/HW_SERVICE event that ended it, or %WS_NONE
  * @unwait_stack: WAIT: that event's stack (the unwait stack), or %WS_STACK_EMPTY
- * @readier_thread: WAIT: the readier's thread index if readied by a thread
- *   (@wake THREAD or HEARTBEAT), else %WS_NONE
+ * @readier_thread: WAIT: the thread the trace names as readier (the
+ *   UNWAIT event's thread, what Fig. 2 follows, even when @wake says TIMER
+ *   or INTERRUPT because its stack shows interrupt context: the inspector
+ *   reports those), else %WS_NONE
  * @generation: 0 for the symptom thread's events, n for events reached
  *   after n readier hops (a ready-made layer for a layered layout)
  * @kind: a #WsWaitNodeKind

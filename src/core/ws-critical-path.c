@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * WsCriticalPath: walk back from t1 through who-was-waiting-for-whom, the
+ * way Perfetto and Trace Compass compute a thread's critical path.
+ *
+ * The walk keeps a stack of frames (thread, lower bound).  On the current
+ * thread at cursor time c it looks at the state just before c:
+ *
+ *  - running, or runnable (the ready latency after a wake-up, or a
+ *    preemption): that span, clipped to the bound, goes on the path;
+ *  - blocked in a wait readied by thread P: push a frame for P with bound
+ *    max (wait start, current bound) and continue on P from c; when the
+ *    walk on P reaches its bound, pop and resume on the waiting thread at
+ *    that bound (the wait's start);
+ *  - blocked in a wait ended by hardware or by nobody known: that span goes
+ *    on the path, marked so.
+ *
+ * The cursor only ever moves back or stays while frames are pushed, and a
+ * wait is never jumped through twice on one stack, so the walk ends even on
+ * inconsistent input (lost events can make two threads each seem to wait
+ * for the other).
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "ws-critical-path.h"
+#include "ws-error.h"
+
+struct _WsCriticalPath
+{
+  GObject    parent_instance;
+
+  WsTrace   *trace;
+  WsSymptom  symptom;
+  GArray    *segments;   /* WsCriticalSegment, time order */
+};
+
+G_DEFINE_FINAL_TYPE (WsCriticalPath, ws_critical_path, G_TYPE_OBJECT)
+
+static void
+ws_critical_path_finalize (GObject *object)
+{
+  WsCriticalPath *self = WS_CRITICAL_PATH (object);
+
+  g_clear_object (&self->trace);
+  g_array_unref (self->segments);
+
+  G_OBJECT_CLASS (ws_critical_path_parent_class)->finalize (object);
+}
+
+static void
+ws_critical_path_class_init (WsCriticalPathClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = ws_critical_path_finalize;
+}
+
+static void
+ws_critical_path_init (WsCriticalPath *self)
+{
+  self->segments = g_array_new (FALSE, FALSE, sizeof (WsCriticalSegment));
+}
+
+typedef struct {
+  guint32 thread;
+  WsTime  bound;
+  guint32 on_behalf_of;   /* the wait this frame explains, WS_NONE for the symptom */
+} Frame;
+
+/* Segments are produced backwards in time; merge with the previous one
+ * (the one later in time) when they continue each other. */
+static void
+emit (GArray  *out,
+      guint32  thread,
+      WsTime   start,
+      WsTime   end,
+      WsCriticalState state,
+      guint32  event,
+      const Frame *frame,
+      guint    depth)
+{
+  WsCriticalSegment seg;
+
+  if (end <= start)
+    return;
+
+  if (out->len > 0)
+    {
+      WsCriticalSegment *last = &g_array_index (out, WsCriticalSegment, out->len - 1);
+      if (last->thread == thread && last->state == state && last->event == event &&
+          last->on_behalf_of == frame->on_behalf_of && last->depth == depth && last->start == end)
+        {
+          last->start = start;
+          return;
+        }
+    }
+
+  seg.thread = thread;
+  seg.start = start;
+  seg.end = end;
+  seg.event = event;
+  seg.on_behalf_of = frame->on_behalf_of;
+  seg.depth = depth;
+  seg.state = state;
+  g_array_append_val (out, seg);
+}
+
+/* The last WAIT or PREEMPT event of @thread starting before @c, or WS_NONE. */
+static guint
+last_off_cpu_before (WsTrace       *trace,
+                     const WsEvent *events,
+                     guint          thread,
+                     WsTime         c)
+{
+  const WsThread *t = ws_trace_get_thread (trace, thread);
+  guint k = ws_trace_thread_lower_bound (trace, thread, c);
+
+  while (k > 0)
+    {
+      guint i = t->events[--k];
+      if (events[i].kind == WS_EVENT_WAIT || events[i].kind == WS_EVENT_PREEMPT)
+        return i;
+    }
+  return WS_NONE;
+}
+
+WsCriticalPath *
+ws_critical_path_build (WsTrace           *trace,
+                        const WsSymptom   *symptom,
+                        WsFrameClassifier *classifier,
+                        GError           **error)
+{
+  g_autoptr(WsCriticalPath) self = NULL;
+  g_autoptr(GArray) frames = NULL;
+  g_autoptr(GHashTable) active = NULL;   /* waits jumped through by the frames on the stack */
+  const WsEvent *events;
+  WsTime c;
+  Frame root;
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), NULL);
+  g_return_val_if_fail (symptom != NULL, NULL);
+  g_return_val_if_fail (classifier == NULL || WS_IS_FRAME_CLASSIFIER (classifier), NULL);
+
+  if (symptom->thread >= ws_trace_get_n_threads (trace))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("No thread with index %u in the trace"), symptom->thread);
+      return NULL;
+    }
+  if (symptom->t1 < symptom->t0)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("The time window ends before it starts"));
+      return NULL;
+    }
+
+  if (classifier == NULL)
+    classifier = ws_frame_classifier_get_default ();
+
+  self = g_object_new (WS_TYPE_CRITICAL_PATH, NULL);
+  self->trace = g_object_ref (trace);
+  self->symptom = *symptom;
+
+  events = ws_trace_get_events (trace);
+  frames = g_array_new (FALSE, FALSE, sizeof (Frame));
+  active = g_hash_table_new (g_direct_hash, g_direct_equal);
+  root.thread = symptom->thread;
+  root.bound = symptom->t0;
+  root.on_behalf_of = WS_NONE;
+  g_array_append_val (frames, root);
+  c = symptom->t1;
+
+  while (frames->len > 0)
+    {
+      Frame *f = &g_array_index (frames, Frame, frames->len - 1);
+      guint depth = frames->len - 1;
+      const WsThread *t;
+      guint v;
+
+      if (c <= f->bound)
+        {
+          if (f->on_behalf_of != WS_NONE)
+            g_hash_table_remove (active, GUINT_TO_POINTER (f->on_behalf_of));
+          g_array_set_size (frames, frames->len - 1);
+          continue;
+        }
+
+      t = ws_trace_get_thread (trace, f->thread);
+      v = last_off_cpu_before (trace, events, f->thread, c);
+
+      if (v == WS_NONE)
+        {
+          /* Running since first seen; nothing known before that. */
+          WsTime from = MAX (t->first_seen, f->bound);
+
+          if (from < c)
+            {
+              emit (self->segments, f->thread, from, c, WS_CRITICAL_RUNNING, WS_NONE, f, depth);
+              c = from;
+            }
+          else
+            {
+              emit (self->segments, f->thread, f->bound, c, WS_CRITICAL_NO_DATA, WS_NONE, f, depth);
+              c = f->bound;
+            }
+          continue;
+        }
+
+      if (events[v].kind == WS_EVENT_PREEMPT)
+        {
+          WsTime back = events[v].time + MAX (events[v].duration, 0);
+
+          if (c > back)
+            {
+              WsTime from = MAX (back, f->bound);
+              emit (self->segments, f->thread, from, c, WS_CRITICAL_RUNNING, WS_NONE, f, depth);
+              c = from;
+            }
+          else
+            {
+              WsTime from = MAX (events[v].time, f->bound);
+              emit (self->segments, f->thread, from, c, WS_CRITICAL_READY, v, f, depth);
+              c = from;
+            }
+          continue;
+        }
+
+      /* A WAIT: blocked until wake, then ready for the latency, then running. */
+      {
+        const WsEvent *w = &events[v];
+        WsTime wake = w->time + MAX (w->duration, 0);
+        WsTime latency = w->ready_latency == WS_LATENCY_UNKNOWN ? 0 : w->ready_latency;
+        WsTime from;
+        guint readier = WS_NONE;
+        WsWakeKind kind;
+
+        if (c > wake + latency)
+          {
+            from = MAX (wake + latency, f->bound);
+            emit (self->segments, f->thread, from, c, WS_CRITICAL_RUNNING, WS_NONE, f, depth);
+            c = from;
+            continue;
+          }
+        if (c > wake)
+          {
+            from = MAX (wake, f->bound);
+            emit (self->segments, f->thread, from, c, WS_CRITICAL_READY, v, f, depth);
+            c = from;
+            continue;
+          }
+
+        from = MAX (w->time, f->bound);
+        kind = ws_frame_classifier_classify_wake (classifier, trace, v, &readier);
+        if ((kind == WS_WAKE_THREAD || kind == WS_WAKE_HEARTBEAT) &&
+            readier != WS_NONE && readier != f->thread &&
+            !g_hash_table_contains (active, GUINT_TO_POINTER (v)))
+          {
+            Frame next = { readier, from, v };
+
+            g_hash_table_add (active, GUINT_TO_POINTER (v));
+            g_array_append_val (frames, next);   /* @f is invalid from here */
+            continue;
+          }
+
+        emit (self->segments, f->thread, from, c,
+              kind == WS_WAKE_TIMER || kind == WS_WAKE_INTERRUPT ? WS_CRITICAL_BLOCKED_HARDWARE
+                                                                  : WS_CRITICAL_BLOCKED_UNKNOWN,
+              v, f, depth);
+        c = from;
+      }
+    }
+
+  /* Produced from t1 back to t0: reverse into time order. */
+  for (guint lo = 0, hi = self->segments->len; hi > lo + 1; lo++, hi--)
+    {
+      WsCriticalSegment tmp = g_array_index (self->segments, WsCriticalSegment, lo);
+      g_array_index (self->segments, WsCriticalSegment, lo) = g_array_index (self->segments, WsCriticalSegment, hi - 1);
+      g_array_index (self->segments, WsCriticalSegment, hi - 1) = tmp;
+    }
+
+  return g_steal_pointer (&self);
+}
+
+WsTrace *
+ws_critical_path_get_trace (WsCriticalPath *self)
+{
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH (self), NULL);
+  return self->trace;
+}
+
+const WsSymptom *
+ws_critical_path_get_symptom (WsCriticalPath *self)
+{
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH (self), NULL);
+  return &self->symptom;
+}
+
+guint
+ws_critical_path_get_n_segments (WsCriticalPath *self)
+{
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH (self), 0);
+  return self->segments->len;
+}
+
+const WsCriticalSegment *
+ws_critical_path_get_segment (WsCriticalPath *self,
+                              guint           segment)
+{
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH (self), NULL);
+  g_return_val_if_fail (segment < self->segments->len, NULL);
+  return &g_array_index (self->segments, WsCriticalSegment, segment);
+}
+
+const WsCriticalSegment *
+ws_critical_path_get_segments (WsCriticalPath *self)
+{
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH (self), NULL);
+  return (const WsCriticalSegment *) (gconstpointer) self->segments->data;
+}
+
+WsTime
+ws_critical_path_get_thread_time (WsCriticalPath *self,
+                                  guint           thread)
+{
+  WsTime total = 0;
+
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH (self), 0);
+  for (guint i = 0; i < self->segments->len; i++)
+    {
+      const WsCriticalSegment *s = &g_array_index (self->segments, WsCriticalSegment, i);
+      if (s->thread == thread)
+        total += s->end - s->start;
+    }
+  return total;
+}
+
+WsTime
+ws_critical_path_get_state_time (WsCriticalPath  *self,
+                                 WsCriticalState  state)
+{
+  WsTime total = 0;
+
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH (self), 0);
+  for (guint i = 0; i < self->segments->len; i++)
+    {
+      const WsCriticalSegment *s = &g_array_index (self->segments, WsCriticalSegment, i);
+      if (s->state == state)
+        total += s->end - s->start;
+    }
+  return total;
+}
+
+const char *
+ws_critical_state_to_string (WsCriticalState state)
+{
+  static const char * const names[WS_N_CRITICAL_STATES] = {
+    "running", "ready", "blocked-hardware", "blocked-unknown", "no-data",
+  };
+
+  g_return_val_if_fail (state < WS_N_CRITICAL_STATES, NULL);
+  return names[state];
+}

@@ -1,0 +1,677 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * JSON and Graphviz DOT for wait graphs, ready trees, critical paths and
+ * inspector findings: what `waitscope-cli` prints and what reports embed.
+ * The JSON keeps raw indices and nanoseconds (scripts compute with them)
+ * next to names (people read them).
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "ws-graph-export.h"
+
+static void
+add_thread (JsonBuilder *b,
+            WsTrace     *trace,
+            const char  *prefix,
+            guint32      thread)
+{
+  g_autofree char *tid_key = g_strconcat (prefix, "tid", NULL);
+  g_autofree char *name_key = g_strconcat (prefix, "thread", NULL);
+  const WsThread *t;
+
+  if (thread == WS_NONE || thread >= ws_trace_get_n_threads (trace))
+    return;
+  t = ws_trace_get_thread (trace, thread);
+  json_builder_set_member_name (b, tid_key);
+  json_builder_add_int_value (b, t->tid);
+  json_builder_set_member_name (b, name_key);
+  json_builder_add_string_value (b, t->name);
+}
+
+static void
+add_stack (JsonBuilder *b,
+           WsTrace     *trace,
+           const char  *key,
+           WsStackId    stack)
+{
+  WsStackTable *table = ws_trace_get_stack_table (trace);
+  const WsFrameId *frames;
+  guint n = 0;
+
+  json_builder_set_member_name (b, key);
+  json_builder_begin_array (b);
+  if (stack != WS_STACK_EMPTY)
+    {
+      frames = ws_stack_table_get_stack (table, stack, &n);
+      for (guint i = 0; i < n; i++)
+        {
+          g_autofree char *s = ws_stack_table_format_frame (table, frames[i]);
+          json_builder_add_string_value (b, s);
+        }
+    }
+  json_builder_end_array (b);
+}
+
+static void
+add_int (JsonBuilder *b,
+         const char  *key,
+         gint64       value)
+{
+  json_builder_set_member_name (b, key);
+  json_builder_add_int_value (b, value);
+}
+
+static void
+add_double (JsonBuilder *b,
+            const char  *key,
+            double       value)
+{
+  json_builder_set_member_name (b, key);
+  json_builder_add_double_value (b, value);
+}
+
+static void
+add_string (JsonBuilder *b,
+            const char  *key,
+            const char  *value)
+{
+  json_builder_set_member_name (b, key);
+  json_builder_add_string_value (b, value);
+}
+
+static void
+add_bool (JsonBuilder *b,
+          const char  *key,
+          gboolean     value)
+{
+  json_builder_set_member_name (b, key);
+  json_builder_add_boolean_value (b, value);
+}
+
+static void
+add_symptom (JsonBuilder     *b,
+             WsTrace         *trace,
+             const WsSymptom *symptom)
+{
+  json_builder_set_member_name (b, "symptom");
+  json_builder_begin_object (b);
+  add_thread (b, trace, "", symptom->thread);
+  add_int (b, "t0", symptom->t0);
+  add_int (b, "t1", symptom->t1);
+  add_double (b, "duration_ms", (symptom->t1 - symptom->t0) / 1e6);
+  json_builder_end_object (b);
+}
+
+static void
+add_index_array (JsonBuilder *b,
+                 const char  *key,
+                 GArray      *values)
+{
+  json_builder_set_member_name (b, key);
+  json_builder_begin_array (b);
+  for (guint i = 0; i < values->len; i++)
+    json_builder_add_int_value (b, g_array_index (values, guint32, i));
+  json_builder_end_array (b);
+}
+
+/**
+ * ws_graph_export_wait_graph_json:
+ *
+ * Returns: (transfer full): the graph as JSON (see the header)
+ */
+JsonNode *
+ws_graph_export_wait_graph_json (WsWaitGraph *graph)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  WsTrace *trace;
+  guint n_nodes, n_edges;
+
+  g_return_val_if_fail (WS_IS_WAIT_GRAPH (graph), NULL);
+
+  trace = ws_wait_graph_get_trace (graph);
+  n_nodes = ws_wait_graph_get_n_nodes (graph);
+  n_edges = ws_wait_graph_get_n_edges (graph);
+
+  json_builder_begin_object (b);
+  add_string (b, "trace", ws_trace_get_name (trace));
+  add_symptom (b, trace, ws_wait_graph_get_symptom (graph));
+  add_int (b, "n_nodes", n_nodes);
+  add_int (b, "n_edges", n_edges);
+  add_int (b, "n_threads", ws_wait_graph_get_n_threads (graph));
+  add_int (b, "n_generations", ws_wait_graph_get_n_generations (graph));
+
+  json_builder_set_member_name (b, "nodes");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n_nodes; i++)
+    {
+      const WsWaitNode *n = ws_wait_graph_get_node (graph, i);
+
+      json_builder_begin_object (b);
+      add_int (b, "id", i);
+      add_string (b, "kind", ws_wait_node_kind_to_string (n->kind));
+      json_builder_set_member_name (b, "event");
+      if (n->event != WS_NONE)
+        json_builder_add_int_value (b, n->event);
+      else
+        json_builder_add_null_value (b);
+      add_thread (b, trace, "", n->thread);
+      add_int (b, "time", n->time);
+      add_int (b, "duration", n->duration);
+      add_double (b, "duration_ms", n->duration / 1e6);
+      add_int (b, "generation", n->generation);
+      if (n->flags & WS_WAIT_NODE_FLAG_SYMPTOM)
+        add_bool (b, "symptom", TRUE);
+      if (n->kind == WS_WAIT_NODE_RUN)
+        add_bool (b, "sample", (n->flags & WS_WAIT_NODE_FLAG_SAMPLE) != 0);
+      if (n->kind == WS_WAIT_NODE_WAIT)
+        {
+          add_string (b, "wake", ws_wake_kind_to_string (n->wake));
+          add_bool (b, "lock", (n->flags & WS_WAIT_NODE_FLAG_LOCK) != 0);
+          add_thread (b, trace, "readier_", n->readier_thread);
+        }
+      add_stack (b, trace, "stack", n->stack);
+      if (n->kind == WS_WAIT_NODE_WAIT)
+        add_stack (b, trace, "unwait_stack", n->unwait_stack);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "edges");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n_edges; i++)
+    {
+      const WsWaitEdge *e = ws_wait_graph_get_edge (graph, i);
+
+      json_builder_begin_object (b);
+      add_int (b, "from", e->from);
+      add_int (b, "to", e->to);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  return json_builder_get_root (b);
+}
+
+/* A DOT double-quoted string body: escape quotes and backslashes. */
+static void
+append_dot_escaped (GString    *out,
+                    const char *s)
+{
+  for (; *s; s++)
+    {
+      if (*s == '"' || *s == '\\')
+        g_string_append_c (out, '\\');
+      if (*s == '\n')
+        g_string_append (out, "\\n");
+      else
+        g_string_append_c (out, *s);
+    }
+}
+
+static char *
+thread_label (WsTrace *trace,
+              guint32  thread)
+{
+  const WsThread *t;
+
+  if (thread == WS_NONE || thread >= ws_trace_get_n_threads (trace))
+    return g_strdup ("?");
+  t = ws_trace_get_thread (trace, thread);
+  return g_strdup_printf ("%s (%d)", t->name, t->tid);
+}
+
+/* The innermost frame worth showing: the leaf function name, if any. */
+static const char *
+leaf_function (WsTrace   *trace,
+               WsStackId  stack)
+{
+  WsStackTable *table = ws_trace_get_stack_table (trace);
+  const WsFrameId *frames;
+  guint n = 0;
+
+  if (stack == WS_STACK_EMPTY)
+    return NULL;
+  frames = ws_stack_table_get_stack (table, stack, &n);
+  return n > 0 ? ws_stack_table_get_frame (table, frames[n - 1])->function : NULL;
+}
+
+/**
+ * ws_graph_export_wait_graph_dot:
+ *
+ * Returns: (transfer full): Graphviz DOT text; waits dashed, the symptom
+ *   thread's nodes bold, hardware/unknown readiers as grey ellipses
+ */
+char *
+ws_graph_export_wait_graph_dot (WsWaitGraph *graph)
+{
+  GString *out;
+  WsTrace *trace;
+  guint n_nodes, n_edges;
+
+  g_return_val_if_fail (WS_IS_WAIT_GRAPH (graph), NULL);
+
+  trace = ws_wait_graph_get_trace (graph);
+  n_nodes = ws_wait_graph_get_n_nodes (graph);
+  n_edges = ws_wait_graph_get_n_edges (graph);
+
+  out = g_string_new ("digraph wait_graph {\n"
+                      "  rankdir=LR;\n"
+                      "  node [shape=box, fontname=\"Sans\", fontsize=10];\n");
+  for (guint i = 0; i < n_nodes; i++)
+    {
+      const WsWaitNode *n = ws_wait_graph_get_node (graph, i);
+      g_autofree char *who = thread_label (trace, n->thread);
+      g_autofree char *label = NULL;
+      const char *style;
+
+      switch (n->kind)
+        {
+        case WS_WAIT_NODE_RUN:
+          label = g_strdup_printf ("%s\nrun %.3f ms", who, n->duration / 1e6);
+          style = "solid";
+          break;
+        case WS_WAIT_NODE_WAIT:
+          {
+            const char *leaf = leaf_function (trace, n->stack);
+            label = g_strdup_printf ("%s\nwait %.3f ms%s%s%s", who, n->duration / 1e6,
+                                     leaf ? "\n" : "", leaf ? leaf : "",
+                                     n->flags & WS_WAIT_NODE_FLAG_LOCK ? "\n[lock]" : "");
+            style = "dashed";
+          }
+          break;
+        case WS_WAIT_NODE_HW_SERVICE:
+          label = g_strdup (_("hardware / interrupt"));
+          style = "filled";
+          break;
+        case WS_WAIT_NODE_UNKNOWN_READIER:
+        default:
+          label = g_strdup (_("unknown readier"));
+          style = "filled";
+          break;
+        }
+
+      g_string_append_printf (out, "  n%u [label=\"", i);
+      append_dot_escaped (out, label);
+      g_string_append_printf (out, "\", style=\"%s%s\"%s];\n", style,
+                              n->flags & WS_WAIT_NODE_FLAG_SYMPTOM ? ",bold" : "",
+                              n->kind >= WS_WAIT_NODE_HW_SERVICE ? ", shape=ellipse, fillcolor=grey85" : "");
+    }
+  for (guint i = 0; i < n_edges; i++)
+    {
+      const WsWaitEdge *e = ws_wait_graph_get_edge (graph, i);
+      g_string_append_printf (out, "  n%u -> n%u;\n", e->from, e->to);
+    }
+  g_string_append (out, "}\n");
+
+  return g_string_free (out, FALSE);
+}
+
+static gboolean *
+anomalous_nodes (WsReadyTree   *tree,
+                 WsChainMetric  metric,
+                 guint         *chain)
+{
+  gboolean *on = g_new0 (gboolean, MAX (ws_ready_tree_get_n_nodes (tree), 1));
+  g_autofree guint32 *nodes = NULL;
+  guint n = 0;
+
+  *chain = ws_ready_tree_anomalous_chain (tree, metric);
+  if (*chain == WS_NONE)
+    return on;
+  nodes = ws_ready_tree_get_chain (tree, *chain, &n);
+  for (guint i = 0; i < n; i++)
+    on[nodes[i]] = TRUE;
+  return on;
+}
+
+/**
+ * ws_graph_export_ready_tree_json:
+ * @metric: the chain metric that picks the anomalous chain
+ *
+ * Returns: (transfer full): the tree as JSON (see the header)
+ */
+JsonNode *
+ws_graph_export_ready_tree_json (WsReadyTree   *tree,
+                                 WsChainMetric  metric)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autofree gboolean *anomalous = NULL;
+  WsTrace *trace;
+  guint chain, n_nodes, n_chains;
+
+  g_return_val_if_fail (WS_IS_READY_TREE (tree), NULL);
+  g_return_val_if_fail (metric < WS_N_CHAIN_METRICS, NULL);
+
+  trace = ws_ready_tree_get_trace (tree);
+  n_nodes = ws_ready_tree_get_n_nodes (tree);
+  n_chains = ws_ready_tree_get_n_chains (tree);
+  anomalous = anomalous_nodes (tree, metric, &chain);
+
+  json_builder_begin_object (b);
+  add_string (b, "trace", ws_trace_get_name (trace));
+  add_string (b, "metric", ws_chain_metric_to_string (metric));
+  json_builder_set_member_name (b, "anomalous_chain");
+  if (chain != WS_NONE)
+    json_builder_add_int_value (b, chain);
+  else
+    json_builder_add_null_value (b);
+  add_int (b, "n_nodes", n_nodes);
+  add_int (b, "max_depth", ws_ready_tree_get_max_depth (tree));
+
+  json_builder_set_member_name (b, "nodes");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n_nodes; i++)
+    {
+      const WsReadyNode *n = ws_ready_tree_get_node (tree, i);
+
+      json_builder_begin_object (b);
+      add_int (b, "id", i);
+      json_builder_set_member_name (b, "parent");
+      if (n->parent != WS_NONE)
+        json_builder_add_int_value (b, n->parent);
+      else
+        json_builder_add_null_value (b);
+      add_int (b, "depth", n->depth);
+      add_int (b, "event", n->event);
+      add_thread (b, trace, "", n->thread);
+      add_int (b, "time", n->time);
+      add_int (b, "duration", n->duration);
+      add_double (b, "duration_ms", n->duration / 1e6);
+      add_string (b, "wake", ws_wake_kind_to_string (n->wake));
+      add_string (b, "stop", ws_ready_stop_to_string (n->stop));
+      add_bool (b, "lock_related", n->lock_related);
+      add_thread (b, trace, "readier_", n->readier_thread);
+      add_bool (b, "anomalous", anomalous[i]);
+      add_stack (b, trace, "stack", n->stack);
+      add_stack (b, trace, "unwait_stack", n->unwait_stack);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "chains");
+  json_builder_begin_array (b);
+  for (guint c = 0; c < n_chains; c++)
+    {
+      g_autofree guint32 *nodes = NULL;
+      WsChainMetrics m;
+      guint n = 0;
+
+      nodes = ws_ready_tree_get_chain (tree, c, &n);
+      ws_ready_tree_get_chain_metrics (tree, c, &m);
+      json_builder_begin_object (b);
+      add_int (b, "leaf", ws_ready_tree_get_chain_leaf (tree, c));
+      json_builder_set_member_name (b, "nodes");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < n; i++)
+        json_builder_add_int_value (b, nodes[i]);
+      json_builder_end_array (b);
+      add_int (b, "count", m.count);
+      add_int (b, "total", m.total);
+      add_int (b, "max", m.max);
+      add_double (b, "average", m.average);
+      add_double (b, "median", m.median);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  return json_builder_get_root (b);
+}
+
+/**
+ * ws_graph_export_ready_tree_dot:
+ *
+ * Returns: (transfer full): Graphviz DOT text: parent → child ("was
+ *   delayed by"), the anomalous chain in red, each leaf's stop reason, and
+ *   for leaves whose readier ran, the readier as a plain box
+ */
+char *
+ws_graph_export_ready_tree_dot (WsReadyTree   *tree,
+                                WsChainMetric  metric)
+{
+  g_autofree gboolean *anomalous = NULL;
+  GString *out;
+  WsTrace *trace;
+  guint chain, n_nodes;
+
+  g_return_val_if_fail (WS_IS_READY_TREE (tree), NULL);
+  g_return_val_if_fail (metric < WS_N_CHAIN_METRICS, NULL);
+
+  trace = ws_ready_tree_get_trace (tree);
+  n_nodes = ws_ready_tree_get_n_nodes (tree);
+  anomalous = anomalous_nodes (tree, metric, &chain);
+
+  out = g_string_new ("digraph ready_tree {\n"
+                      "  rankdir=LR;\n"
+                      "  node [shape=box, style=dashed, fontname=\"Sans\", fontsize=10];\n");
+  for (guint i = 0; i < n_nodes; i++)
+    {
+      const WsReadyNode *n = ws_ready_tree_get_node (tree, i);
+      g_autofree char *who = thread_label (trace, n->thread);
+      const char *leaf = leaf_function (trace, n->stack);
+      g_autofree char *label = g_strdup_printf ("%s\nwait %.3f ms%s%s%s%s", who, n->duration / 1e6,
+                                                leaf ? "\n" : "", leaf ? leaf : "",
+                                                n->stop != WS_READY_STOP_NONE ? "\n" : "",
+                                                n->stop != WS_READY_STOP_NONE ? ws_ready_stop_to_string (n->stop) : "");
+
+      g_string_append_printf (out, "  n%u [label=\"", i);
+      append_dot_escaped (out, label);
+      g_string_append_printf (out, "\"%s];\n", anomalous[i] ? ", color=red, fontcolor=red, penwidth=2" : "");
+      if (n->parent != WS_NONE)
+        g_string_append_printf (out, "  n%u -> n%u%s;\n", n->parent, i,
+                                anomalous[i] && anomalous[n->parent] ? " [color=red, penwidth=2]" : "");
+      if (n->stop == WS_READY_STOP_READIER_RAN && n->readier_thread != WS_NONE)
+        {
+          g_autofree char *readier = thread_label (trace, n->readier_thread);
+          g_autofree char *rlabel = g_strdup_printf (_("%s\nran and readied it"), readier);
+
+          g_string_append_printf (out, "  r%u [style=solid, label=\"", i);
+          append_dot_escaped (out, rlabel);
+          g_string_append_printf (out, "\"%s];\n  n%u -> r%u%s;\n",
+                                  anomalous[i] ? ", color=red, fontcolor=red" : "", i, i,
+                                  anomalous[i] ? " [color=red, penwidth=2]" : "");
+        }
+    }
+  g_string_append (out, "}\n");
+
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * ws_graph_export_critical_path_json:
+ *
+ * Returns: (transfer full): the path as JSON (see the header)
+ */
+JsonNode *
+ws_graph_export_critical_path_json (WsCriticalPath *path)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(GArray) threads = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_direct_hash, g_direct_equal);
+  WsTrace *trace;
+  guint n;
+
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH (path), NULL);
+
+  trace = ws_critical_path_get_trace (path);
+  n = ws_critical_path_get_n_segments (path);
+
+  json_builder_begin_object (b);
+  add_string (b, "trace", ws_trace_get_name (trace));
+  add_symptom (b, trace, ws_critical_path_get_symptom (path));
+  add_int (b, "n_segments", n);
+
+  json_builder_set_member_name (b, "segments");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n; i++)
+    {
+      const WsCriticalSegment *s = ws_critical_path_get_segment (path, i);
+
+      json_builder_begin_object (b);
+      add_thread (b, trace, "", s->thread);
+      add_int (b, "start", s->start);
+      add_int (b, "end", s->end);
+      add_double (b, "duration_ms", (s->end - s->start) / 1e6);
+      add_string (b, "state", ws_critical_state_to_string (s->state));
+      add_int (b, "depth", s->depth);
+      if (s->event != WS_NONE)
+        add_int (b, "event", s->event);
+      if (s->on_behalf_of != WS_NONE)
+        add_int (b, "on_behalf_of", s->on_behalf_of);
+      json_builder_end_object (b);
+
+      if (!g_hash_table_contains (seen, GUINT_TO_POINTER (s->thread)))
+        {
+          g_hash_table_add (seen, GUINT_TO_POINTER (s->thread));
+          g_array_append_val (threads, s->thread);
+        }
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "by_thread");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < threads->len; i++)
+    {
+      guint32 t = g_array_index (threads, guint32, i);
+      WsTime time = ws_critical_path_get_thread_time (path, t);
+
+      json_builder_begin_object (b);
+      add_thread (b, trace, "", t);
+      add_int (b, "time", time);
+      add_double (b, "time_ms", time / 1e6);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "by_state");
+  json_builder_begin_object (b);
+  for (guint s = 0; s < WS_N_CRITICAL_STATES; s++)
+    add_int (b, ws_critical_state_to_string (s), ws_critical_path_get_state_time (path, s));
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+
+  return json_builder_get_root (b);
+}
+
+/**
+ * ws_graph_export_critical_path_dot:
+ *
+ * Returns: (transfer full): the segments as a left-to-right chain, one
+ *   cluster-free node per segment, jumps to readiers drawn in blue
+ */
+char *
+ws_graph_export_critical_path_dot (WsCriticalPath *path)
+{
+  GString *out;
+  WsTrace *trace;
+  guint n;
+
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH (path), NULL);
+
+  trace = ws_critical_path_get_trace (path);
+  n = ws_critical_path_get_n_segments (path);
+
+  out = g_string_new ("digraph critical_path {\n"
+                      "  rankdir=LR;\n"
+                      "  node [shape=box, fontname=\"Sans\", fontsize=10];\n");
+  for (guint i = 0; i < n; i++)
+    {
+      const WsCriticalSegment *s = ws_critical_path_get_segment (path, i);
+      g_autofree char *who = thread_label (trace, s->thread);
+      g_autofree char *label = g_strdup_printf ("%s\n%s %.3f ms", who,
+                                                ws_critical_state_to_string (s->state),
+                                                (s->end - s->start) / 1e6);
+
+      g_string_append_printf (out, "  s%u [label=\"", i);
+      append_dot_escaped (out, label);
+      g_string_append_printf (out, "\", style=\"%s\"];\n",
+                              s->state == WS_CRITICAL_RUNNING ? "solid" : "dashed");
+      if (i > 0)
+        {
+          const WsCriticalSegment *prev = ws_critical_path_get_segment (path, i - 1);
+          g_string_append_printf (out, "  s%u -> s%u%s;\n", i - 1, i,
+                                  prev->thread != s->thread ? " [color=blue]" : "");
+        }
+    }
+  g_string_append (out, "}\n");
+
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * ws_graph_export_findings_json:
+ * @findings: (element-type WsFinding): inspector findings
+ *
+ * Returns: (transfer full): a JSON array
+ */
+JsonNode *
+ws_graph_export_findings_json (WsTrace   *trace,
+                               GPtrArray *findings)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), NULL);
+  g_return_val_if_fail (findings != NULL, NULL);
+
+  json_builder_begin_array (b);
+  for (guint i = 0; i < findings->len; i++)
+    {
+      const WsFinding *f = g_ptr_array_index (findings, i);
+
+      json_builder_begin_object (b);
+      add_string (b, "kind", ws_finding_kind_to_string (f->kind));
+      add_string (b, "severity", ws_severity_to_string (f->severity));
+      add_string (b, "message", f->message);
+      add_int (b, "count", f->count);
+      add_int (b, "cost", f->cost);
+      add_double (b, "cost_ms", f->cost / 1e6);
+      json_builder_set_member_name (b, "processes");
+      json_builder_begin_array (b);
+      for (guint p = 0; p < f->processes->len; p++)
+        {
+          const WsProcess *proc = ws_trace_get_process (trace, g_array_index (f->processes, guint32, p));
+          json_builder_begin_object (b);
+          add_int (b, "pid", proc->pid);
+          add_string (b, "name", proc->name);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "threads");
+      json_builder_begin_array (b);
+      for (guint t = 0; t < f->threads->len; t++)
+        {
+          json_builder_begin_object (b);
+          add_thread (b, trace, "", g_array_index (f->threads, guint32, t));
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      add_index_array (b, "events", f->events);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  return json_builder_get_root (b);
+}
+
+/**
+ * ws_graph_export_json_to_string:
+ *
+ * Returns: (transfer full): pretty-printed JSON text ending with a newline
+ */
+char *
+ws_graph_export_json_to_string (JsonNode *node)
+{
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (node != NULL, NULL);
+
+  json_generator_set_root (gen, node);
+  json_generator_set_pretty (gen, TRUE);
+  json_generator_set_indent (gen, 2);
+  text = json_generator_to_data (gen, NULL);
+  return g_strconcat (text, "\n", NULL);
+}

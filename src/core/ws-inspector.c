@@ -1,0 +1,568 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The inspector of the macOS dependency-graph draft, for wait graphs:
+ * a wait graph is only as good as its links.  Over-connections (a daemon or
+ * a heartbeat thread joining work of unrelated processes, or an interrupt
+ * blamed on the thread it interrupted) make the graph too big; waits whose
+ * wake-up was never recorded make it too small.  Both are reported, never
+ * silently "fixed".
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "ws-inspector.h"
+
+G_DEFINE_BOXED_TYPE (WsFinding, ws_finding, ws_finding_copy, ws_finding_free)
+
+static WsFinding *
+finding_new (WsFindingKind kind,
+             WsSeverity    severity)
+{
+  WsFinding *f = g_new0 (WsFinding, 1);
+
+  f->kind = kind;
+  f->severity = severity;
+  f->processes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  f->threads = g_array_new (FALSE, FALSE, sizeof (guint32));
+  f->events = g_array_new (FALSE, FALSE, sizeof (guint32));
+  return f;
+}
+
+static GArray *
+copy_array (GArray *a)
+{
+  GArray *b = g_array_sized_new (FALSE, FALSE, sizeof (guint32), a->len);
+  g_array_append_vals (b, a->data, a->len);
+  return b;
+}
+
+WsFinding *
+ws_finding_copy (const WsFinding *finding)
+{
+  WsFinding *f;
+
+  g_return_val_if_fail (finding != NULL, NULL);
+
+  f = g_new0 (WsFinding, 1);
+  *f = *finding;
+  f->message = g_strdup (finding->message);
+  f->processes = copy_array (finding->processes);
+  f->threads = copy_array (finding->threads);
+  f->events = copy_array (finding->events);
+  return f;
+}
+
+void
+ws_finding_free (WsFinding *finding)
+{
+  if (finding == NULL)
+    return;
+  g_free (finding->message);
+  g_array_unref (finding->processes);
+  g_array_unref (finding->threads);
+  g_array_unref (finding->events);
+  g_free (finding);
+}
+
+void
+ws_inspector_options_init (WsInspectorOptions *options)
+{
+  g_return_if_fail (options != NULL);
+
+  options->classifier = NULL;
+  options->top_n = 10;
+  options->under_warning_ratio = 0.10;
+}
+
+/* Union-find over small integer ids. */
+static guint
+uf_find (guint *parent,
+         guint  x)
+{
+  while (parent[x] != x)
+    {
+      parent[x] = parent[parent[x]];
+      x = parent[x];
+    }
+  return x;
+}
+
+static void
+uf_union (guint *parent,
+          guint  a,
+          guint  b)
+{
+  a = uf_find (parent, a);
+  b = uf_find (parent, b);
+  if (a != b)
+    parent[MAX (a, b)] = MIN (a, b);
+}
+
+static int
+compare_u32 (gconstpointer a,
+             gconstpointer b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+  return x < y ? -1 : x > y;
+}
+
+static void
+sort_unique (GArray *a)
+{
+  guint j = 0;
+
+  g_array_sort (a, compare_u32);
+  for (guint i = 0; i < a->len; i++)
+    if (j == 0 || g_array_index (a, guint32, i) != g_array_index (a, guint32, j - 1))
+      g_array_index (a, guint32, j++) = g_array_index (a, guint32, i);
+  g_array_set_size (a, j);
+}
+
+static char *
+describe_thread (WsTrace *trace,
+                 guint    thread)
+{
+  const WsThread *t = ws_trace_get_thread (trace, thread);
+  return g_strdup_printf ("%s (%d)", t->name, t->tid);
+}
+
+static char *
+describe_process (WsTrace *trace,
+                  guint    process)
+{
+  const WsProcess *p = ws_trace_get_process (trace, process);
+  return g_strdup_printf ("%s (%d)", p->name ? p->name : "?", p->pid);
+}
+
+static WsTime
+sum_wait_costs (WsTrace *trace,
+                GArray  *waits)
+{
+  WsTime total = 0;
+
+  for (guint i = 0; i < waits->len; i++)
+    total += MAX (ws_trace_get_event (trace, g_array_index (waits, guint32, i))->duration, 0);
+  return total;
+}
+
+static int
+compare_findings (gconstpointer a,
+                  gconstpointer b)
+{
+  const WsFinding *x = *(const WsFinding * const *) a;
+  const WsFinding *y = *(const WsFinding * const *) b;
+
+  if (x->severity != y->severity)
+    return x->severity > y->severity ? -1 : 1;
+  if (x->kind != y->kind)
+    return x->kind < y->kind ? -1 : 1;
+  return 0;
+}
+
+/* Hash-table keys are small integers: sort them for a stable output order. */
+static int
+compare_keys (gconstpointer a,
+              gconstpointer b)
+{
+  guint x = GPOINTER_TO_UINT (a), y = GPOINTER_TO_UINT (b);
+  return x < y ? -1 : x > y;
+}
+
+static int
+compare_wait_longest_first (gconstpointer a,
+                            gconstpointer b,
+                            gpointer      user_data)
+{
+  WsTrace *trace = user_data;
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+  WsTime dx = ws_trace_get_event (trace, x)->duration;
+  WsTime dy = ws_trace_get_event (trace, y)->duration;
+
+  if (dx != dy)
+    return dx > dy ? -1 : 1;
+  return x < y ? -1 : x > y;
+}
+
+/* One UNDER_CONNECTION finding for @unknown (WAIT events, any order). */
+static WsFinding *
+under_connection (WsTrace                  *trace,
+                  GArray                   *unknown,
+                  WsTime                    total_wait,
+                  const WsInspectorOptions *options)
+{
+  WsFinding *f;
+  WsTime cost;
+  g_autofree char *ms = NULL;
+
+  if (unknown->len == 0)
+    return NULL;
+
+  cost = sum_wait_costs (trace, unknown);
+  f = finding_new (WS_FINDING_UNDER_CONNECTION,
+                   total_wait > 0 && (double) cost >= options->under_warning_ratio * (double) total_wait
+                   ? WS_SEVERITY_WARNING : WS_SEVERITY_INFO);
+  f->count = unknown->len;
+  f->cost = cost;
+
+  g_array_sort_with_data (unknown, compare_wait_longest_first, trace);
+  g_array_append_vals (f->events, unknown->data, MIN (unknown->len, options->top_n));
+  for (guint i = 0; i < f->events->len; i++)
+    {
+      guint32 thread = ws_trace_get_event (trace, g_array_index (f->events, guint32, i))->thread;
+      g_array_append_val (f->threads, thread);
+    }
+  sort_unique (f->threads);
+
+  ms = g_strdup_printf ("%.3f", cost / 1e6);
+  f->message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             "%u wait (%s ms, %.1f %% of the wait time) has no recorded readier: the graph is missing a link",
+                                             "%u waits (%s ms, %.1f %% of the wait time) have no recorded readier: the graph is missing links",
+                                             unknown->len),
+                                unknown->len, ms,
+                                total_wait > 0 ? 100.0 * cost / total_wait : 0.0);
+  return f;
+}
+
+/* INTERRUPT_READIER findings, one per interrupted thread, for @waits. */
+static void
+interrupt_readiers (WsTrace   *trace,
+                    GArray    *waits,
+                    GPtrArray *out)
+{
+  g_autoptr(GHashTable) by_thread = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
+                                                           (GDestroyNotify) g_array_unref);
+  g_autoptr(GList) keys = NULL;
+
+  for (guint i = 0; i < waits->len; i++)
+    {
+      guint32 w = g_array_index (waits, guint32, i);
+      guint32 readier = ws_trace_get_event (trace, ws_trace_get_event (trace, w)->peer)->thread;
+      GArray *list = g_hash_table_lookup (by_thread, GUINT_TO_POINTER (readier));
+
+      if (list == NULL)
+        {
+          list = g_array_new (FALSE, FALSE, sizeof (guint32));
+          g_hash_table_insert (by_thread, GUINT_TO_POINTER (readier), list);
+        }
+      g_array_append_val (list, w);
+    }
+
+  keys = g_hash_table_get_keys (by_thread);
+  keys = g_list_sort (keys, compare_keys);
+  for (GList *l = keys; l != NULL; l = l->next)
+    {
+      guint32 thread = GPOINTER_TO_UINT (l->data);
+      GArray *list = g_hash_table_lookup (by_thread, l->data);
+      WsFinding *f = finding_new (WS_FINDING_INTERRUPT_READIER, WS_SEVERITY_WARNING);
+      g_autofree char *who = describe_thread (trace, thread);
+
+      g_array_append_val (f->threads, thread);
+      g_array_append_vals (f->events, list->data, list->len);
+      sort_unique (f->events);
+      f->count = f->events->len;
+      f->cost = sum_wait_costs (trace, f->events);
+      f->message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                 "%u wake-up recorded in thread %s came from timer or interrupt context: that thread is not its readier",
+                                                 "%u wake-ups recorded in thread %s came from timer or interrupt context: that thread is not their readier",
+                                                 f->count),
+                                    f->count, who);
+      g_ptr_array_add (out, f);
+    }
+}
+
+static gboolean
+is_interrupt_in_thread_context (WsTrace *trace,
+                                guint    wait,
+                                guint8   wake)
+{
+  const WsEvent *w = ws_trace_get_event (trace, wait);
+
+  return (wake == WS_WAKE_TIMER || wake == WS_WAKE_INTERRUPT) &&
+         w->peer != WS_NONE && ws_trace_get_event (trace, w->peer)->kind == WS_EVENT_UNWAIT;
+}
+
+/**
+ * ws_inspect_wait_graph:
+ *
+ * See the header.
+ */
+GPtrArray *
+ws_inspect_wait_graph (WsWaitGraph              *graph,
+                       const WsInspectorOptions *options)
+{
+  WsInspectorOptions defaults;
+  WsFrameClassifier *classifier;
+  WsTrace *trace;
+  GPtrArray *findings;
+  const WsWaitNode *nodes;
+  guint n_nodes, n_edges, n_threads, n_processes, n_ids;
+  g_autofree guint *groups = NULL;      /* union-find: related non-noise entities */
+  g_autofree guint *noise_sets = NULL;  /* union-find: connected noise threads */
+  g_autofree guint8 *noise = NULL;      /* per thread: 0 unknown, 1 no, 2 yes */
+  g_autofree guint8 *present = NULL;    /* per thread: appears in the graph */
+  g_autoptr(GArray) bridges = NULL;     /* (noise thread, group entity, wait event) triples */
+  g_autoptr(GArray) unknown = NULL;
+  g_autoptr(GArray) interrupted = NULL;
+  WsTime total_wait = 0;
+
+  g_return_val_if_fail (WS_IS_WAIT_GRAPH (graph), NULL);
+
+  if (options == NULL)
+    {
+      ws_inspector_options_init (&defaults);
+      options = &defaults;
+    }
+  classifier = options->classifier ? options->classifier : ws_frame_classifier_get_default ();
+
+  trace = ws_wait_graph_get_trace (graph);
+  findings = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_finding_free);
+  nodes = ws_wait_graph_get_nodes (graph);
+  n_nodes = ws_wait_graph_get_n_nodes (graph);
+  n_edges = ws_wait_graph_get_n_edges (graph);
+  n_threads = ws_trace_get_n_threads (trace);
+  n_processes = ws_trace_get_n_processes (trace);
+
+  /* Entities: processes 0..n_processes-1 (non-noise threads join their
+   * process), then one per noise thread. */
+  n_ids = n_processes + n_threads;
+  groups = g_new (guint, MAX (n_ids, 1));
+  noise_sets = g_new (guint, MAX (n_ids, 1));
+  for (guint i = 0; i < n_ids; i++)
+    groups[i] = noise_sets[i] = i;
+  noise = g_new0 (guint8, MAX (n_threads, 1));
+  present = g_new0 (guint8, MAX (n_threads, 1));
+
+#define IS_NOISE(th) \
+  (noise[th] ? noise[th] == 2 \
+             : (noise[th] = (ws_frame_classifier_is_heartbeat_thread (classifier, trace, th) || \
+                             ws_frame_classifier_is_daemon_process (classifier, trace, \
+                                                                    ws_trace_get_thread (trace, th)->process)) ? 2 : 1) == 2)
+#define ENTITY(th) (IS_NOISE (th) ? n_processes + (th) : ws_trace_get_thread (trace, th)->process)
+
+  bridges = g_array_new (FALSE, FALSE, sizeof (guint32));
+  unknown = g_array_new (FALSE, FALSE, sizeof (guint32));
+  interrupted = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (guint i = 0; i < n_nodes; i++)
+    {
+      const WsWaitNode *n = &nodes[i];
+
+      if (n->kind == WS_WAIT_NODE_RUN || n->kind == WS_WAIT_NODE_WAIT)
+        present[n->thread] = 1;
+      if (n->kind != WS_WAIT_NODE_WAIT)
+        continue;
+      total_wait += n->duration;
+      if (n->wake == WS_WAKE_UNKNOWN)
+        g_array_append_val (unknown, n->event);
+      else if (is_interrupt_in_thread_context (trace, n->event, n->wake))
+        g_array_append_val (interrupted, n->event);
+    }
+
+  for (guint e = 0; e < n_edges; e++)
+    {
+      const WsWaitEdge *edge = ws_wait_graph_get_edge (graph, e);
+      const WsWaitNode *from = &nodes[edge->from];
+      const WsWaitNode *to = &nodes[edge->to];
+      gboolean from_noise, to_noise;
+
+      /* Hardware and unknown readiers connect nothing. */
+      if (to->kind != WS_WAIT_NODE_RUN && to->kind != WS_WAIT_NODE_WAIT)
+        continue;
+
+      from_noise = IS_NOISE (from->thread);
+      to_noise = IS_NOISE (to->thread);
+      if (!from_noise && !to_noise)
+        uf_union (groups, ENTITY (from->thread), ENTITY (to->thread));
+      else if (from_noise && to_noise)
+        uf_union (noise_sets, ENTITY (from->thread), ENTITY (to->thread));
+      else
+        {
+          guint32 triple[3] = {
+            from_noise ? from->thread : to->thread,
+            from_noise ? ENTITY (to->thread) : ENTITY (from->thread),
+            from->event,
+          };
+          g_array_append_vals (bridges, triple, 3);
+        }
+    }
+
+  /* One finding per connected set of noise threads touching >= 2 groups. */
+  {
+    g_autoptr(GHashTable) by_set = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
+                                                          (GDestroyNotify) g_array_unref);
+    g_autoptr(GList) keys = NULL;
+
+    for (guint b = 0; b < bridges->len; b += 3)
+      {
+        guint32 *triple = &g_array_index (bridges, guint32, b);
+        guint set = uf_find (noise_sets, n_processes + triple[0]);
+        GArray *list = g_hash_table_lookup (by_set, GUINT_TO_POINTER (set));
+
+        if (list == NULL)
+          {
+            list = g_array_new (FALSE, FALSE, sizeof (guint32));
+            g_hash_table_insert (by_set, GUINT_TO_POINTER (set), list);
+          }
+        g_array_append_vals (list, triple, 3);
+      }
+
+    keys = g_hash_table_get_keys (by_set);
+    keys = g_list_sort (keys, compare_keys);
+    for (GList *l = keys; l != NULL; l = l->next)
+      {
+        GArray *list = g_hash_table_lookup (by_set, l->data);
+        g_autoptr(GArray) group_roots = g_array_new (FALSE, FALSE, sizeof (guint32));
+        g_autoptr(GString) joined = g_string_new (NULL);
+        g_autoptr(GString) via = g_string_new (NULL);
+        WsFinding *f;
+
+        for (guint b = 0; b < list->len; b += 3)
+          {
+            guint32 root = uf_find (groups, g_array_index (list, guint32, b + 1));
+            g_array_append_val (group_roots, root);
+          }
+        sort_unique (group_roots);
+        if (group_roots->len < 2)
+          continue;
+
+        f = finding_new (WS_FINDING_OVER_CONNECTION, WS_SEVERITY_WARNING);
+        /* The processes of the joined groups that appear in the graph. */
+        for (guint th = 0; th < n_threads; th++)
+          {
+            guint32 process;
+            guint32 root;
+
+            if (!present[th] || IS_NOISE (th))
+              continue;
+            process = ws_trace_get_thread (trace, th)->process;
+            root = uf_find (groups, process);
+            for (guint g = 0; g < group_roots->len; g++)
+              if (g_array_index (group_roots, guint32, g) == root)
+                {
+                  g_array_append_val (f->processes, process);
+                  break;
+                }
+          }
+        sort_unique (f->processes);
+        for (guint th = 0; th < n_threads; th++)
+          if (present[th] && IS_NOISE (th) &&
+              uf_find (noise_sets, n_processes + th) == GPOINTER_TO_UINT (l->data))
+            g_array_append_val (f->threads, th);
+        for (guint b = 0; b < list->len; b += 3)
+          g_array_append_val (f->events, g_array_index (list, guint32, b + 2));
+        sort_unique (f->events);
+        f->count = f->events->len;
+        f->cost = sum_wait_costs (trace, f->events);
+
+        for (guint p = 0; p < f->processes->len; p++)
+          {
+            g_autofree char *s = describe_process (trace, g_array_index (f->processes, guint32, p));
+            g_string_append_printf (joined, "%s%s", p ? ", " : "", s);
+          }
+        for (guint t = 0; t < f->threads->len; t++)
+          {
+            g_autofree char *s = describe_thread (trace, g_array_index (f->threads, guint32, t));
+            g_string_append_printf (via, "%s%s", t ? ", " : "", s);
+          }
+        f->message = g_strdup_printf (_("Unrelated processes %s are joined only through daemon or heartbeat threads %s: suspicious over-connection"),
+                                      joined->str, via->str);
+        g_ptr_array_add (findings, f);
+      }
+  }
+
+#undef ENTITY
+#undef IS_NOISE
+
+  interrupt_readiers (trace, interrupted, findings);
+  {
+    WsFinding *f = under_connection (trace, unknown, total_wait, options);
+    if (f != NULL)
+      g_ptr_array_add (findings, f);
+  }
+
+  g_ptr_array_sort (findings, compare_findings);
+  return findings;
+}
+
+/**
+ * ws_inspect_trace:
+ *
+ * See the header.
+ */
+GPtrArray *
+ws_inspect_trace (WsTrace                  *trace,
+                  const WsInspectorOptions *options)
+{
+  WsInspectorOptions defaults;
+  WsFrameClassifier *classifier;
+  GPtrArray *findings;
+  const WsEvent *events;
+  guint n;
+  g_autoptr(GArray) unknown = NULL;
+  g_autoptr(GArray) interrupted = NULL;
+  WsTime total_wait = 0;
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), NULL);
+
+  if (options == NULL)
+    {
+      ws_inspector_options_init (&defaults);
+      options = &defaults;
+    }
+  classifier = options->classifier ? options->classifier : ws_frame_classifier_get_default ();
+
+  findings = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_finding_free);
+  events = ws_trace_get_events (trace);
+  n = ws_trace_get_n_events (trace);
+  unknown = g_array_new (FALSE, FALSE, sizeof (guint32));
+  interrupted = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (guint32 i = 0; i < n; i++)
+    {
+      WsWakeKind wake;
+
+      if (events[i].kind != WS_EVENT_WAIT)
+        continue;
+      total_wait += MAX (events[i].duration, 0);
+      wake = ws_frame_classifier_classify_wake (classifier, trace, i, NULL);
+      if (wake == WS_WAKE_UNKNOWN)
+        g_array_append_val (unknown, i);
+      else if (is_interrupt_in_thread_context (trace, i, wake))
+        g_array_append_val (interrupted, i);
+    }
+
+  interrupt_readiers (trace, interrupted, findings);
+  {
+    WsFinding *f = under_connection (trace, unknown, total_wait, options);
+    if (f != NULL)
+      g_ptr_array_add (findings, f);
+  }
+
+  g_ptr_array_sort (findings, compare_findings);
+  return findings;
+}
+
+const char *
+ws_finding_kind_to_string (WsFindingKind kind)
+{
+  switch (kind)
+    {
+    case WS_FINDING_OVER_CONNECTION:   return "over-connection";
+    case WS_FINDING_INTERRUPT_READIER: return "interrupt-readier";
+    case WS_FINDING_UNDER_CONNECTION:  return "under-connection";
+    default:                           return NULL;
+    }
+}
+
+const char *
+ws_severity_to_string (WsSeverity severity)
+{
+  switch (severity)
+    {
+    case WS_SEVERITY_INFO:    return "info";
+    case WS_SEVERITY_WARNING: return "warning";
+    case WS_SEVERITY_ERROR:   return "error";
+    default:                  return NULL;
+    }
+}

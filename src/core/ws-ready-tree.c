@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * WsReadyTree: the patent's ready tree, built breadth first from one wait.
+ *
+ * A child of wait w is a wait of w's readier P that overlaps w before P
+ * readied it: P could not run the code that readied w while it was itself
+ * waiting, so those waits delayed w.  Waits of P that ended before the root
+ * wait began cannot have delayed the symptom and are left out ("following
+ * ancestor waits which ended after the long wait began").
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "ws-error.h"
+#include "ws-ready-tree.h"
+
+struct _WsReadyTree
+{
+  GObject   parent_instance;
+
+  WsTrace  *trace;
+  GArray   *nodes;     /* WsReadyNode */
+  GArray   *leaves;    /* guint32 node indices, depth-first order */
+  guint     max_depth;
+};
+
+G_DEFINE_FINAL_TYPE (WsReadyTree, ws_ready_tree, G_TYPE_OBJECT)
+
+static void
+ws_ready_tree_finalize (GObject *object)
+{
+  WsReadyTree *self = WS_READY_TREE (object);
+
+  g_clear_object (&self->trace);
+  g_array_unref (self->nodes);
+  g_array_unref (self->leaves);
+
+  G_OBJECT_CLASS (ws_ready_tree_parent_class)->finalize (object);
+}
+
+static void
+ws_ready_tree_class_init (WsReadyTreeClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = ws_ready_tree_finalize;
+}
+
+static void
+ws_ready_tree_init (WsReadyTree *self)
+{
+  self->nodes = g_array_new (FALSE, FALSE, sizeof (WsReadyNode));
+  self->leaves = g_array_new (FALSE, FALSE, sizeof (guint32));
+}
+
+void
+ws_ready_tree_options_init (WsReadyTreeOptions *options)
+{
+  g_return_if_fail (options != NULL);
+
+  options->lock_only = FALSE;
+  options->max_depth = WS_READY_TREE_DEFAULT_MAX_DEPTH;
+  options->max_nodes = WS_READY_TREE_DEFAULT_MAX_NODES;
+  options->classifier = NULL;
+}
+
+static inline WsTime
+event_end (const WsEvent *e)
+{
+  return e->time + MAX (e->duration, 0);
+}
+
+typedef struct {
+  WsTrace           *trace;
+  const WsEvent     *events;
+  WsFrameClassifier *classifier;
+  GHashTable        *prefix_max;   /* thread -> WsTime[]: prefix max of WAIT end times */
+} Builder;
+
+static const WsTime *
+get_prefix_max (Builder *b,
+                guint    thread)
+{
+  WsTime *pm = g_hash_table_lookup (b->prefix_max, GUINT_TO_POINTER (thread));
+
+  if (pm == NULL)
+    {
+      const WsThread *t = ws_trace_get_thread (b->trace, thread);
+      WsTime running = G_MININT64;
+
+      pm = g_new (WsTime, MAX (t->n_events, 1));
+      for (guint k = 0; k < t->n_events; k++)
+        {
+          const WsEvent *e = &b->events[t->events[k]];
+          if (e->kind == WS_EVENT_WAIT)
+            running = MAX (running, event_end (e));
+          pm[k] = running;
+        }
+      g_hash_table_insert (b->prefix_max, GUINT_TO_POINTER (thread), pm);
+    }
+  return pm;
+}
+
+/* WAIT events of @thread with time < @before and end > @after, in time order. */
+static void
+find_overlapping_waits (Builder *b,
+                        guint    thread,
+                        WsTime   after,
+                        WsTime   before,
+                        GArray  *out)
+{
+  const WsThread *t = ws_trace_get_thread (b->trace, thread);
+  const WsTime *pm = get_prefix_max (b, thread);
+  guint k = ws_trace_thread_lower_bound (b->trace, thread, before);
+  guint first = out->len;
+
+  while (k > 0 && pm[k - 1] > after)
+    {
+      guint32 i = t->events[--k];
+      const WsEvent *e = &b->events[i];
+
+      if (e->kind == WS_EVENT_WAIT && e->time < before && event_end (e) > after)
+        g_array_append_val (out, i);
+    }
+
+  /* Collected backwards: reverse into time order. */
+  for (guint lo = first, hi = out->len; hi > lo + 1; lo++, hi--)
+    {
+      guint32 tmp = g_array_index (out, guint32, lo);
+      g_array_index (out, guint32, lo) = g_array_index (out, guint32, hi - 1);
+      g_array_index (out, guint32, hi - 1) = tmp;
+    }
+}
+
+static WsReadyNode
+make_node (Builder *b,
+           guint    event,
+           guint32  parent,
+           guint    depth)
+{
+  const WsEvent *e = &b->events[event];
+  WsReadyNode node = {
+    .event = event,
+    .thread = e->thread,
+    .time = e->time,
+    .duration = MAX (e->duration, 0),
+    .stack = e->stack,
+    .unwait_event = e->peer,
+    .unwait_stack = e->peer != WS_NONE ? b->events[e->peer].stack : WS_STACK_EMPTY,
+    .readier_thread = WS_NONE,
+    .parent = parent,
+    .first_child = WS_NONE,
+    .n_children = 0,
+    .depth = depth,
+    .stop = WS_READY_STOP_NONE,
+  };
+  guint readier;
+
+  node.wake = ws_frame_classifier_classify_wake (b->classifier, b->trace, event, &readier);
+  node.readier_thread = readier;
+  node.lock_related = ws_frame_classifier_is_lock_wait (b->classifier, b->trace, event);
+  return node;
+}
+
+static void
+collect_leaves (WsReadyTree *self)
+{
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint32 root = 0;
+
+  if (self->nodes->len == 0)
+    return;
+
+  g_array_append_val (stack, root);
+  while (stack->len > 0)
+    {
+      guint32 i = g_array_index (stack, guint32, stack->len - 1);
+      const WsReadyNode *n = &g_array_index (self->nodes, WsReadyNode, i);
+
+      g_array_set_size (stack, stack->len - 1);
+      if (n->n_children == 0)
+        {
+          g_array_append_val (self->leaves, i);
+          continue;
+        }
+      /* Push in reverse so that the first child is visited first. */
+      for (guint c = n->n_children; c > 0; c--)
+        {
+          guint32 child = n->first_child + c - 1;
+          g_array_append_val (stack, child);
+        }
+    }
+}
+
+/**
+ * ws_ready_tree_build:
+ *
+ * See the header for the expansion rule and the stop conditions.
+ */
+WsReadyTree *
+ws_ready_tree_build (WsTrace                  *trace,
+                     guint                     root_wait,
+                     const WsReadyTreeOptions *options,
+                     GError                  **error)
+{
+  g_autoptr(WsReadyTree) self = NULL;
+  g_autoptr(GHashTable) prefix_max = NULL;
+  g_autoptr(GArray) children = NULL;
+  WsReadyTreeOptions defaults;
+  WsReadyNode root;
+  WsTime root_time;
+  Builder b;
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), NULL);
+
+  if (options == NULL)
+    {
+      ws_ready_tree_options_init (&defaults);
+      options = &defaults;
+    }
+
+  if (root_wait >= ws_trace_get_n_events (trace) ||
+      ws_trace_get_event (trace, root_wait)->kind != WS_EVENT_WAIT)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   _("Event %u is not a wait: a ready tree starts from a wait"), root_wait);
+      return NULL;
+    }
+
+  self = g_object_new (WS_TYPE_READY_TREE, NULL);
+  self->trace = g_object_ref (trace);
+
+  prefix_max = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  b.trace = trace;
+  b.events = ws_trace_get_events (trace);
+  b.classifier = options->classifier ? options->classifier : ws_frame_classifier_get_default ();
+  b.prefix_max = prefix_max;
+
+  root = make_node (&b, root_wait, WS_NONE, 0);
+  root_time = root.time;
+  g_array_append_val (self->nodes, root);
+
+  children = g_array_new (FALSE, FALSE, sizeof (guint32));
+  for (guint i = 0; i < self->nodes->len; i++)
+    {
+      WsReadyNode *node = &g_array_index (self->nodes, WsReadyNode, i);
+      WsTime lo;
+
+      self->max_depth = MAX (self->max_depth, node->depth);
+
+      if (options->lock_only && node->depth > 0 && !node->lock_related)
+        {
+          node->stop = WS_READY_STOP_NOT_LOCK_RELATED;
+          continue;
+        }
+      switch (node->wake)
+        {
+        case WS_WAKE_THREAD:
+          break;
+        case WS_WAKE_TIMER:
+        case WS_WAKE_HEARTBEAT:
+          node->stop = WS_READY_STOP_FALSE_RUN;
+          continue;
+        case WS_WAKE_INTERRUPT:
+          node->stop = WS_READY_STOP_HARDWARE;
+          continue;
+        case WS_WAKE_UNKNOWN:
+        default:
+          node->stop = WS_READY_STOP_UNKNOWN_READIER;
+          continue;
+        }
+      if (node->depth >= options->max_depth)
+        {
+          node->stop = WS_READY_STOP_DEPTH_LIMIT;
+          continue;
+        }
+
+      lo = MAX (node->time, root_time);
+      g_array_set_size (children, 0);
+      find_overlapping_waits (&b, node->readier_thread, lo, node->time + node->duration, children);
+
+      if (children->len == 0)
+        {
+          const WsThread *readier = ws_trace_get_thread (trace, node->readier_thread);
+          node->stop = readier->first_seen > lo ? WS_READY_STOP_TRACE_START : WS_READY_STOP_READIER_RAN;
+          continue;
+        }
+      if (self->nodes->len + children->len > options->max_nodes)
+        {
+          node->stop = WS_READY_STOP_NODE_LIMIT;
+          continue;
+        }
+
+      node->first_child = self->nodes->len;
+      node->n_children = children->len;
+      {
+        guint depth = node->depth + 1;   /* @node is invalid once the array grows */
+
+        for (guint c = 0; c < children->len; c++)
+          {
+            WsReadyNode child = make_node (&b, g_array_index (children, guint32, c), i, depth);
+            g_array_append_val (self->nodes, child);
+          }
+      }
+    }
+
+  collect_leaves (self);
+  return g_steal_pointer (&self);
+}
+
+WsReadyTree *
+ws_ready_tree_build_for_symptom (WsTrace                  *trace,
+                                 const WsSymptom          *symptom,
+                                 const WsReadyTreeOptions *options,
+                                 GError                  **error)
+{
+  WsFrameClassifier *lock_classifier = NULL;
+  guint root;
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), NULL);
+  g_return_val_if_fail (symptom != NULL, NULL);
+
+  if (symptom->thread >= ws_trace_get_n_threads (trace))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("No thread with index %u in the trace"), symptom->thread);
+      return NULL;
+    }
+
+  if (options != NULL && options->lock_only)
+    lock_classifier = options->classifier ? options->classifier : ws_frame_classifier_get_default ();
+
+  root = ws_symptom_longest_wait (trace, symptom, lock_classifier);
+  if (root == WS_NONE)
+    {
+      const WsThread *t = ws_trace_get_thread (trace, symptom->thread);
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   lock_classifier ? _("Thread %d (%s) has no lock-related wait in the window")
+                                   : _("Thread %d (%s) has no wait in the window"),
+                   t->tid, t->name);
+      return NULL;
+    }
+
+  return ws_ready_tree_build (trace, root, options, error);
+}
+
+WsTrace *
+ws_ready_tree_get_trace (WsReadyTree *self)
+{
+  g_return_val_if_fail (WS_IS_READY_TREE (self), NULL);
+  return self->trace;
+}
+
+guint
+ws_ready_tree_get_n_nodes (WsReadyTree *self)
+{
+  g_return_val_if_fail (WS_IS_READY_TREE (self), 0);
+  return self->nodes->len;
+}
+
+const WsReadyNode *
+ws_ready_tree_get_node (WsReadyTree *self,
+                        guint        node)
+{
+  g_return_val_if_fail (WS_IS_READY_TREE (self), NULL);
+  g_return_val_if_fail (node < self->nodes->len, NULL);
+  return &g_array_index (self->nodes, WsReadyNode, node);
+}
+
+const WsReadyNode *
+ws_ready_tree_get_nodes (WsReadyTree *self)
+{
+  g_return_val_if_fail (WS_IS_READY_TREE (self), NULL);
+  return (const WsReadyNode *) (gconstpointer) self->nodes->data;
+}
+
+/* The deepest node's depth (0 for a lone root). */
+guint
+ws_ready_tree_get_max_depth (WsReadyTree *self)
+{
+  g_return_val_if_fail (WS_IS_READY_TREE (self), 0);
+  return self->max_depth;
+}
+
+guint
+ws_ready_tree_get_n_chains (WsReadyTree *self)
+{
+  g_return_val_if_fail (WS_IS_READY_TREE (self), 0);
+  return self->leaves->len;
+}
+
+guint
+ws_ready_tree_get_chain_leaf (WsReadyTree *self,
+                              guint        chain)
+{
+  g_return_val_if_fail (WS_IS_READY_TREE (self), WS_NONE);
+  g_return_val_if_fail (chain < self->leaves->len, WS_NONE);
+  return g_array_index (self->leaves, guint32, chain);
+}
+
+guint32 *
+ws_ready_tree_get_chain (WsReadyTree *self,
+                         guint        chain,
+                         guint       *n_nodes)
+{
+  guint32 leaf, *result;
+  guint n;
+
+  g_return_val_if_fail (WS_IS_READY_TREE (self), NULL);
+  g_return_val_if_fail (chain < self->leaves->len, NULL);
+  g_return_val_if_fail (n_nodes != NULL, NULL);
+
+  leaf = g_array_index (self->leaves, guint32, chain);
+  n = g_array_index (self->nodes, WsReadyNode, leaf).depth + 1;
+  result = g_new (guint32, n);
+  for (guint32 i = leaf, k = n; i != WS_NONE; i = g_array_index (self->nodes, WsReadyNode, i).parent)
+    result[--k] = i;
+
+  *n_nodes = n;
+  return result;
+}
+
+const char *
+ws_ready_stop_to_string (WsReadyStop stop)
+{
+  static const char * const names[WS_N_READY_STOPS] = {
+    "none", "readier-ran", "not-lock-related", "depth-limit", "trace-start",
+    "false-run", "hardware", "unknown-readier", "node-limit",
+  };
+
+  g_return_val_if_fail (stop < WS_N_READY_STOPS, NULL);
+  return names[stop];
+}

@@ -1,0 +1,512 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * WsWaitGraph: StackMine's Fig. 2, to the letter, on the indexed trace.
+ *
+ * The one non-obvious part is line 10-11, "every event of the readier that
+ * ends inside the wait": a thread's events are sorted by start time, not
+ * end time, so for each thread we reach we build (once) the prefix maximum
+ * of its events' end times.  Walking back from the last event starting
+ * before the wait's end, we may stop as soon as that prefix maximum falls
+ * before the wait's start: nothing earlier can end inside it.  That keeps
+ * the cost proportional to the events looked at, even next to a thread
+ * that slept through half the trace.
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "ws-error.h"
+#include "ws-wait-graph.h"
+
+struct _WsWaitGraph
+{
+  GObject      parent_instance;
+
+  WsTrace     *trace;
+  WsSymptom    symptom;
+  GArray      *nodes;        /* WsWaitNode */
+  GArray      *edges;        /* WsWaitEdge */
+  guint32     *first_edge;   /* node -> first edge index; n_nodes + 1 entries */
+  GHashTable  *node_of_event;
+  guint        n_generations;
+  guint        n_threads;
+};
+
+G_DEFINE_FINAL_TYPE (WsWaitGraph, ws_wait_graph, G_TYPE_OBJECT)
+
+static void
+ws_wait_graph_finalize (GObject *object)
+{
+  WsWaitGraph *self = WS_WAIT_GRAPH (object);
+
+  g_clear_object (&self->trace);
+  g_array_unref (self->nodes);
+  g_array_unref (self->edges);
+  g_free (self->first_edge);
+  g_hash_table_unref (self->node_of_event);
+
+  G_OBJECT_CLASS (ws_wait_graph_parent_class)->finalize (object);
+}
+
+static void
+ws_wait_graph_class_init (WsWaitGraphClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = ws_wait_graph_finalize;
+}
+
+static void
+ws_wait_graph_init (WsWaitGraph *self)
+{
+  self->nodes = g_array_new (FALSE, FALSE, sizeof (WsWaitNode));
+  self->edges = g_array_new (FALSE, FALSE, sizeof (WsWaitEdge));
+  self->node_of_event = g_hash_table_new (g_direct_hash, g_direct_equal);
+}
+
+/**
+ * ws_symptom_from_scenario_instance:
+ *
+ * Returns: whether scenario instance @instance exists
+ */
+gboolean
+ws_symptom_from_scenario_instance (WsTrace   *trace,
+                                   guint      instance,
+                                   WsSymptom *symptom)
+{
+  const WsScenarioInstance *inst;
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), FALSE);
+  g_return_val_if_fail (symptom != NULL, FALSE);
+
+  if (instance >= ws_trace_get_n_scenario_instances (trace))
+    return FALSE;
+
+  inst = ws_trace_get_scenario_instance (trace, instance);
+  symptom->thread = inst->thread;
+  symptom->t0 = inst->t0;
+  symptom->t1 = inst->t1;
+  return TRUE;
+}
+
+guint
+ws_symptom_longest_wait (WsTrace           *trace,
+                         const WsSymptom   *symptom,
+                         WsFrameClassifier *lock_classifier)
+{
+  const WsThread *thread;
+  const WsEvent *events;
+  guint best = WS_NONE;
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), WS_NONE);
+  g_return_val_if_fail (symptom != NULL, WS_NONE);
+
+  if (symptom->thread >= ws_trace_get_n_threads (trace))
+    return WS_NONE;
+
+  thread = ws_trace_get_thread (trace, symptom->thread);
+  events = ws_trace_get_events (trace);
+  for (guint k = ws_trace_thread_lower_bound (trace, symptom->thread, symptom->t0);
+       k < thread->n_events && events[thread->events[k]].time < symptom->t1;
+       k++)
+    {
+      guint i = thread->events[k];
+
+      if (events[i].kind != WS_EVENT_WAIT)
+        continue;
+      if (best != WS_NONE && events[i].duration <= events[best].duration)
+        continue;
+      if (lock_classifier != NULL && !ws_frame_classifier_is_lock_wait (lock_classifier, trace, i))
+        continue;
+      best = i;
+    }
+
+  return best;
+}
+
+static inline WsTime
+event_end (const WsEvent *e)
+{
+  return e->time + MAX (e->duration, 0);
+}
+
+static inline gboolean
+is_vertex_kind (const WsEvent *e)
+{
+  return e->kind == WS_EVENT_RUNNING || e->kind == WS_EVENT_WAIT;
+}
+
+typedef struct {
+  WsWaitGraph       *self;
+  WsFrameClassifier *classifier;
+  const WsEvent     *events;
+  GHashTable        *prefix_max;   /* thread -> WsTime[] (prefix max of end times) */
+  GHashTable        *threads_seen;
+} Builder;
+
+static const WsTime *
+get_prefix_max (Builder *b,
+                guint    thread)
+{
+  WsTime *pm = g_hash_table_lookup (b->prefix_max, GUINT_TO_POINTER (thread));
+
+  if (pm == NULL)
+    {
+      const WsThread *t = ws_trace_get_thread (b->self->trace, thread);
+      WsTime running = G_MININT64;
+
+      pm = g_new (WsTime, MAX (t->n_events, 1));
+      for (guint k = 0; k < t->n_events; k++)
+        {
+          running = MAX (running, event_end (&b->events[t->events[k]]));
+          pm[k] = running;
+        }
+      g_hash_table_insert (b->prefix_max, GUINT_TO_POINTER (thread), pm);
+    }
+  return pm;
+}
+
+static guint
+add_node (Builder          *b,
+          const WsWaitNode *node)
+{
+  WsWaitGraph *self = b->self;
+
+  g_array_append_vals (self->nodes, node, 1);
+  if (node->event != WS_NONE)
+    g_hash_table_insert (self->node_of_event, GUINT_TO_POINTER (node->event),
+                         GUINT_TO_POINTER (self->nodes->len));
+  if (node->thread != WS_NONE)
+    g_hash_table_add (b->threads_seen, GUINT_TO_POINTER (node->thread));
+  self->n_generations = MAX (self->n_generations, node->generation + 1);
+  return self->nodes->len - 1;
+}
+
+static guint
+add_event_node (Builder *b,
+                guint    event,
+                guint    generation,
+                guint16  extra_flags)
+{
+  WsWaitGraph *self = b->self;
+  const WsEvent *e = &b->events[event];
+  gpointer found;
+  WsWaitNode node = {
+    .event = event,
+    .thread = e->thread,
+    .time = e->time,
+    .duration = MAX (e->duration, 0),
+    .stack = e->stack,
+    .unwait_event = WS_NONE,
+    .unwait_stack = WS_STACK_EMPTY,
+    .readier_thread = WS_NONE,
+    .generation = generation,
+    .wake = WS_WAKE_THREAD,
+    .flags = extra_flags,
+  };
+
+  if ((found = g_hash_table_lookup (self->node_of_event, GUINT_TO_POINTER (event))) != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+
+  switch (e->kind)
+    {
+    case WS_EVENT_RUNNING:
+      node.kind = WS_WAIT_NODE_RUN;
+      if (!(e->flags & WS_EVENT_FLAG_SPAN))
+        node.flags |= WS_WAIT_NODE_FLAG_SAMPLE;
+      break;
+
+    case WS_EVENT_WAIT:
+      node.kind = WS_WAIT_NODE_WAIT;
+      node.wake = ws_frame_classifier_classify_wake (b->classifier, self->trace, event, NULL);
+      if (e->peer != WS_NONE)
+        {
+          node.unwait_event = e->peer;
+          node.unwait_stack = b->events[e->peer].stack;
+        }
+      ws_trace_wait_readier (self->trace, event, &node.readier_thread);
+      if (ws_frame_classifier_is_lock_wait (b->classifier, self->trace, event))
+        node.flags |= WS_WAIT_NODE_FLAG_LOCK;
+      break;
+
+    case WS_EVENT_HW_SERVICE:
+      node.kind = WS_WAIT_NODE_HW_SERVICE;
+      node.duration = 0;
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  return add_node (b, &node);
+}
+
+static void
+add_edge (WsWaitGraph *self,
+          guint        from,
+          guint        to)
+{
+  WsWaitEdge edge = { from, to };
+  g_array_append_val (self->edges, edge);
+}
+
+/* Fig. 2 lines 8-13 for WAIT node @index. */
+static void
+expand_wait (Builder *b,
+             guint    index)
+{
+  WsWaitGraph *self = b->self;
+  WsWaitNode node = g_array_index (self->nodes, WsWaitNode, index);
+  const WsEvent *wait = &b->events[node.event];
+  WsTime a = wait->time, z = event_end (wait);
+  const WsThread *readier;
+  const WsTime *pm;
+  guint readier_thread;
+  guint k;
+
+  if (wait->peer == WS_NONE)
+    {
+      WsWaitNode unknown = {
+        .event = WS_NONE,
+        .thread = WS_NONE,
+        .time = z,
+        .duration = 0,
+        .stack = WS_STACK_EMPTY,
+        .unwait_event = WS_NONE,
+        .unwait_stack = WS_STACK_EMPTY,
+        .readier_thread = WS_NONE,
+        .generation = node.generation + 1,
+        .kind = WS_WAIT_NODE_UNKNOWN_READIER,
+        .wake = WS_WAKE_UNKNOWN,
+      };
+      guint to = add_node (b, &unknown);
+      add_edge (self, index, to);
+      return;
+    }
+
+  if (ws_trace_wait_readier (self->trace, node.event, &readier_thread) != WS_READIER_THREAD)
+    {
+      guint to = add_event_node (b, wait->peer, node.generation + 1, 0);
+      add_edge (self, index, to);
+      return;
+    }
+
+  /* Events of the readier whose end lies in [a, z], in time order. */
+  readier = ws_trace_get_thread (self->trace, readier_thread);
+  pm = get_prefix_max (b, readier_thread);
+  k = ws_trace_thread_lower_bound (self->trace, readier_thread, z + 1);
+  {
+    g_autoptr(GArray) found = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+    while (k > 0 && pm[k - 1] >= a)
+      {
+        guint32 i = readier->events[--k];
+        WsTime end = event_end (&b->events[i]);
+
+        if (is_vertex_kind (&b->events[i]) && end >= a && end <= z)
+          g_array_append_val (found, i);
+      }
+    for (guint j = found->len; j > 0; j--)
+      {
+        guint to = add_event_node (b, g_array_index (found, guint32, j - 1), node.generation + 1, 0);
+        add_edge (self, index, to);
+      }
+  }
+}
+
+/**
+ * ws_wait_graph_build:
+ *
+ * See the header for the construction.
+ */
+WsWaitGraph *
+ws_wait_graph_build (WsTrace           *trace,
+                     const WsSymptom   *symptom,
+                     WsFrameClassifier *classifier,
+                     GCancellable      *cancellable,
+                     GError           **error)
+{
+  g_autoptr(WsWaitGraph) self = NULL;
+  g_autoptr(GHashTable) prefix_max = NULL;
+  g_autoptr(GHashTable) threads_seen = NULL;
+  const WsThread *thread;
+  Builder b;
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), NULL);
+  g_return_val_if_fail (symptom != NULL, NULL);
+  g_return_val_if_fail (classifier == NULL || WS_IS_FRAME_CLASSIFIER (classifier), NULL);
+
+  if (symptom->thread >= ws_trace_get_n_threads (trace))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("No thread with index %u in the trace"), symptom->thread);
+      return NULL;
+    }
+  if (symptom->t1 < symptom->t0)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("The time window ends before it starts"));
+      return NULL;
+    }
+
+  self = g_object_new (WS_TYPE_WAIT_GRAPH, NULL);
+  self->trace = g_object_ref (trace);
+  self->symptom = *symptom;
+
+  prefix_max = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  threads_seen = g_hash_table_new (g_direct_hash, g_direct_equal);
+  b.self = self;
+  b.classifier = classifier ? classifier : ws_frame_classifier_get_default ();
+  b.events = ws_trace_get_events (trace);
+  b.prefix_max = prefix_max;
+  b.threads_seen = threads_seen;
+
+  /* Lines 2-4: the symptom thread's events inside the window. */
+  thread = ws_trace_get_thread (trace, symptom->thread);
+  for (guint k = ws_trace_thread_lower_bound (trace, symptom->thread, symptom->t0);
+       k < thread->n_events && b.events[thread->events[k]].time <= symptom->t1;
+       k++)
+    {
+      guint i = thread->events[k];
+
+      if (is_vertex_kind (&b.events[i]) && event_end (&b.events[i]) <= symptom->t1)
+        add_event_node (&b, i, 0, WS_WAIT_NODE_FLAG_SYMPTOM);
+    }
+
+  /* Lines 5-15: nodes are processed in the order they were added, which is
+   * exactly "ΔV" generation after generation until V' = V. */
+  for (guint i = 0; i < self->nodes->len; i++)
+    {
+      if ((i & 1023) == 1023 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        return NULL;
+      if (g_array_index (self->nodes, WsWaitNode, i).kind == WS_WAIT_NODE_WAIT)
+        expand_wait (&b, i);
+    }
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+
+  /* Edges were appended while processing nodes in order: already grouped. */
+  self->first_edge = g_new0 (guint32, self->nodes->len + 1);
+  for (guint e = 0; e < self->edges->len; e++)
+    self->first_edge[g_array_index (self->edges, WsWaitEdge, e).from + 1]++;
+  for (guint n = 0; n < self->nodes->len; n++)
+    self->first_edge[n + 1] += self->first_edge[n];
+
+  self->n_threads = g_hash_table_size (threads_seen);
+
+  return g_steal_pointer (&self);
+}
+
+WsTrace *
+ws_wait_graph_get_trace (WsWaitGraph *self)
+{
+  g_return_val_if_fail (WS_IS_WAIT_GRAPH (self), NULL);
+  return self->trace;
+}
+
+const WsSymptom *
+ws_wait_graph_get_symptom (WsWaitGraph *self)
+{
+  g_return_val_if_fail (WS_IS_WAIT_GRAPH (self), NULL);
+  return &self->symptom;
+}
+
+guint
+ws_wait_graph_get_n_nodes (WsWaitGraph *self)
+{
+  g_return_val_if_fail (WS_IS_WAIT_GRAPH (self), 0);
+  return self->nodes->len;
+}
+
+const WsWaitNode *
+ws_wait_graph_get_node (WsWaitGraph *self,
+                        guint        node)
+{
+  g_return_val_if_fail (WS_IS_WAIT_GRAPH (self), NULL);
+  g_return_val_if_fail (node < self->nodes->len, NULL);
+  return &g_array_index (self->nodes, WsWaitNode, node);
+}
+
+const WsWaitNode *
+ws_wait_graph_get_nodes (WsWaitGraph *self)
+{
+  g_return_val_if_fail (WS_IS_WAIT_GRAPH (self), NULL);
+  return (const WsWaitNode *) (gconstpointer) self->nodes->data;
+}
+
+guint
+ws_wait_graph_get_n_edges (WsWaitGraph *self)
+{
+  g_return_val_if_fail (WS_IS_WAIT_GRAPH (self), 0);
+  return self->edges->len;
+}
+
+const WsWaitEdge *
+ws_wait_graph_get_edge (WsWaitGraph *self,
+                        guint        edge)
+{
+  g_return_val_if_fail (WS_IS_WAIT_GRAPH (self), NULL);
+  g_return_val_if_fail (edge < self->edges->len, NULL);
+  return &g_array_index (self->edges, WsWaitEdge, edge);
+}
+
+const WsWaitEdge *
+ws_wait_graph_get_edges (WsWaitGraph *self)
+{
+  g_return_val_if_fail (WS_IS_WAIT_GRAPH (self), NULL);
+  return (const WsWaitEdge *) (gconstpointer) self->edges->data;
+}
+
+/**
+ * ws_wait_graph_get_out_edges:
+ * @n_edges: (out): number of edges leaving @node
+ *
+ * Returns: (array length=n_edges) (transfer none): the edges leaving @node
+ */
+const WsWaitEdge *
+ws_wait_graph_get_out_edges (WsWaitGraph *self,
+                             guint        node,
+                             guint       *n_edges)
+{
+  g_return_val_if_fail (WS_IS_WAIT_GRAPH (self), NULL);
+  g_return_val_if_fail (node < self->nodes->len, NULL);
+  g_return_val_if_fail (n_edges != NULL, NULL);
+
+  *n_edges = self->first_edge[node + 1] - self->first_edge[node];
+  return &g_array_index (self->edges, WsWaitEdge, 0) + self->first_edge[node];
+}
+
+guint
+ws_wait_graph_find_event (WsWaitGraph *self,
+                          guint        event)
+{
+  gpointer found;
+
+  g_return_val_if_fail (WS_IS_WAIT_GRAPH (self), WS_NONE);
+  found = g_hash_table_lookup (self->node_of_event, GUINT_TO_POINTER (event));
+  return found ? GPOINTER_TO_UINT (found) - 1 : WS_NONE;
+}
+
+guint
+ws_wait_graph_get_n_generations (WsWaitGraph *self)
+{
+  g_return_val_if_fail (WS_IS_WAIT_GRAPH (self), 0);
+  return self->n_generations;
+}
+
+/* Distinct threads among the nodes (unknown-readier nodes excluded). */
+guint
+ws_wait_graph_get_n_threads (WsWaitGraph *self)
+{
+  g_return_val_if_fail (WS_IS_WAIT_GRAPH (self), 0);
+  return self->n_threads;
+}
+
+const char *
+ws_wait_node_kind_to_string (WsWaitNodeKind kind)
+{
+  switch (kind)
+    {
+    case WS_WAIT_NODE_RUN:             return "run";
+    case WS_WAIT_NODE_WAIT:            return "wait";
+    case WS_WAIT_NODE_HW_SERVICE:      return "hw-service";
+    case WS_WAIT_NODE_UNKNOWN_READIER: return "unknown-readier";
+    default:                           return NULL;
+    }
+}
