@@ -815,6 +815,217 @@ test_snippet (void)
   g_assert_cmpuint (stats.echo_wakeups, ==, 2);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Streams, gzip, perf.data, sniffing: the same snippet by every road        */
+/* ------------------------------------------------------------------------ */
+
+/* Hands out its bytes a few at a time, as a slow pipe would. */
+#define TRICKLE_TYPE_INPUT_STREAM (trickle_input_stream_get_type ())
+G_DECLARE_FINAL_TYPE (TrickleInputStream, trickle_input_stream, TRICKLE, INPUT_STREAM, GInputStream)
+
+struct _TrickleInputStream
+{
+  GInputStream parent_instance;
+  GBytes *bytes;
+  gsize   pos;
+  GRand  *rand;
+};
+
+G_DEFINE_FINAL_TYPE (TrickleInputStream, trickle_input_stream, G_TYPE_INPUT_STREAM)
+
+static gssize
+trickle_read (GInputStream  *stream,
+              void          *buffer,
+              gsize          count,
+              GCancellable  *cancellable,
+              GError       **error)
+{
+  TrickleInputStream *self = TRICKLE_INPUT_STREAM (stream);
+  gsize len;
+  const guint8 *data = g_bytes_get_data (self->bytes, &len);
+  gsize n = MIN (count, MIN ((gsize) g_rand_int_range (self->rand, 1, 14), len - self->pos));
+
+  memcpy (buffer, data + self->pos, n);
+  self->pos += n;
+  return n;
+}
+
+static void
+trickle_finalize (GObject *object)
+{
+  TrickleInputStream *self = TRICKLE_INPUT_STREAM (object);
+
+  g_bytes_unref (self->bytes);
+  g_rand_free (self->rand);
+  G_OBJECT_CLASS (trickle_input_stream_parent_class)->finalize (object);
+}
+
+static void
+trickle_input_stream_class_init (TrickleInputStreamClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = trickle_finalize;
+  G_INPUT_STREAM_CLASS (klass)->read_fn = trickle_read;
+}
+
+static void
+trickle_input_stream_init (TrickleInputStream *self)
+{
+  self->rand = g_rand_new_with_seed (7);
+}
+
+static GInputStream *
+trickle_input_stream_new (const void *data,
+                          gsize       len)
+{
+  TrickleInputStream *self = g_object_new (TRICKLE_TYPE_INPUT_STREAM, NULL);
+
+  self->bytes = g_bytes_new (data, len);
+  return G_INPUT_STREAM (self);
+}
+
+static GBytes *
+gzip_bytes (const void *data,
+            gsize       len)
+{
+  g_autoptr(GZlibCompressor) compressor = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 9);
+  g_autoptr(GInputStream) in = g_memory_input_stream_new_from_data (data, len, NULL);
+  g_autoptr(GInputStream) conv = g_converter_input_stream_new (in, G_CONVERTER (compressor));
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+
+  g_assert_cmpint (g_output_stream_splice (out, conv, G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, NULL), >, 0);
+  return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+}
+
+static void
+test_stream_trickle (void)
+{
+  g_autoptr(GInputStream) plain = trickle_input_stream_new (snippet, sizeof snippet - 1);
+  g_autoptr(GBytes) gz = gzip_bytes (snippet, sizeof snippet - 1);
+  g_autoptr(GInputStream) gz_stream = trickle_input_stream_new (g_bytes_get_data (gz, NULL), g_bytes_get_size (gz));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  g_autoptr(WsTrace) trace_gz = NULL;
+
+  /* Lines split across reads of 1-13 bytes. */
+  trace = ws_perf_importer_load_stream (plain, "stdin", NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  check_snippet_trace (trace);
+
+  trace_gz = ws_perf_importer_load_stream (gz_stream, "stdin", NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  check_snippet_trace (trace_gz);
+}
+
+static void
+test_gzip_members_and_shared_stacks (void)
+{
+  /* Two gzip members back to back (gzip a >> f; gzip b >> f) are one file. */
+  gsize half = strstr (snippet, "worker  200/202 [001]  10.000200") - snippet;
+  g_autoptr(GBytes) a = gzip_bytes (snippet, half);
+  g_autoptr(GBytes) b = gzip_bytes (snippet + half, sizeof snippet - 1 - half);
+  g_autoptr(GByteArray) both = g_byte_array_new ();
+  g_autoptr(WsStackTable) stacks = ws_stack_table_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) t1 = NULL;
+  g_autoptr(WsTrace) t2 = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ws-perf-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "two-members.perf.txt.gz", NULL);
+  guint n_stacks;
+
+  g_byte_array_append (both, g_bytes_get_data (a, NULL), g_bytes_get_size (a));
+  g_byte_array_append (both, g_bytes_get_data (b, NULL), g_bytes_get_size (b));
+  g_assert_true (g_file_set_contents (path, (const char *) both->data, both->len, NULL));
+
+  t1 = ws_perf_importer_load (path, stacks, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  check_snippet_trace (t1);
+  g_assert_cmpstr (ws_trace_get_name (t1), ==, "two-members");
+  n_stacks = ws_stack_table_get_n_stacks (stacks);
+
+  /* A second trace sharing the table adds no stack it already holds. */
+  t2 = ws_perf_importer_load (path, stacks, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (ws_trace_get_stack_table (t2) == stacks);
+  g_assert_cmpuint (ws_stack_table_get_n_stacks (stacks), ==, n_stacks);
+  g_assert_cmpuint (ws_trace_get_event (t1, 2)->stack, ==, ws_trace_get_event (t2, 2)->stack);
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_sniff (void)
+{
+  g_autoptr(GBytes) gz = gzip_bytes (snippet, sizeof snippet - 1);
+  const char json[] = "{\"format\":\"waitscope-trace\"}";
+  const char pipe_perf[] = "perf 9061 [000] 1668.104726: sched:sched_waking: comm=x pid=18 prio=0 target_cpu=000\n";
+
+  g_assert_true (ws_perf_importer_sniff ((const guint8 *) snippet, 200));
+  g_assert_true (ws_perf_importer_sniff ((const guint8 *) snippet, sizeof snippet - 1));
+  g_assert_true (ws_perf_importer_sniff (g_bytes_get_data (gz, NULL), MIN (g_bytes_get_size (gz), 4096)));
+  g_assert_true (ws_perf_importer_sniff ((const guint8 *) "PERFILE2\0\0\0\0", 12));
+  /* perf script's default fields (no PID/): still perf text. */
+  g_assert_true (ws_perf_importer_sniff ((const guint8 *) pipe_perf, sizeof pipe_perf - 1));
+  g_assert_false (ws_perf_importer_sniff ((const guint8 *) json, sizeof json - 1));
+  g_assert_false (ws_perf_importer_sniff ((const guint8 *) "", 0));
+  g_assert_false (ws_perf_importer_sniff ((const guint8 *) "\x7f" "ELF\x02\x01\x01\0\0\0", 10));
+}
+
+/*
+ * A perf.data file goes through `perf script`.  A stand-in perf (first in
+ * PATH) records its arguments and prints the snippet, so the test needs
+ * neither perf nor a recording, and checks the exact command line.
+ */
+static void
+test_perf_data_through_perf_script (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-perf-XXXXXX", NULL);
+  g_autofree char *snippet_path = g_build_filename (dir, "snippet.txt", NULL);
+  g_autofree char *args_path = g_build_filename (dir, "args", NULL);
+  g_autofree char *data_path_ = g_build_filename (dir, "perf.data", NULL);
+  g_autofree char *perf_path = g_build_filename (dir, "perf", NULL);
+  g_autofree char *script = g_strdup_printf ("#!/bin/sh\nprintf '%%s\\n' \"$@\" > '%s'\nexec cat '%s'\n",
+                                             args_path, snippet_path);
+  g_autofree char *old_path = g_strdup (g_getenv ("PATH"));
+  g_autofree char *new_path = g_strconcat (dir, ":", old_path, NULL);
+  g_autofree char *args = NULL;
+  g_autofree char *expected_args = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  g_autoptr(WsTrace) from_stream = NULL;
+  g_autoptr(GInputStream) stream = NULL;
+  const char perf_data[] = "PERFILE2 (a stand-in perf reads nothing of it)";
+
+  g_assert_true (g_file_set_contents (snippet_path, snippet, -1, NULL));
+  g_assert_true (g_file_set_contents (data_path_, perf_data, -1, NULL));
+  g_assert_true (g_file_set_contents (perf_path, script, -1, NULL));
+  g_assert_cmpint (g_chmod (perf_path, 0755), ==, 0);
+
+  g_setenv ("PATH", new_path, TRUE);
+  trace = ws_perf_importer_load (data_path_, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  check_snippet_trace (trace);
+  g_assert_cmpstr (ws_trace_get_path (trace), ==, data_path_);
+
+  g_assert_true (g_file_get_contents (args_path, &args, NULL, NULL));
+  expected_args = g_strdup_printf ("script\n-f\n-i\n%s\n-F\ncomm,tid,pid,cpu,time,event,trace,ip,sym,dso,period\n"
+                                   "--show-task-events\n", data_path_);
+  g_assert_cmpstr (args, ==, expected_args);
+
+  /* From a stream, perf gets a temporary copy. */
+  stream = g_memory_input_stream_new_from_data (perf_data, sizeof perf_data - 1, NULL);
+  from_stream = ws_perf_importer_load_stream (stream, "stdin", NULL, NULL, NULL, NULL, &error);
+  g_setenv ("PATH", old_path, TRUE);
+  g_assert_no_error (error);
+  check_snippet_trace (from_stream);
+
+  g_unlink (args_path);
+  g_unlink (snippet_path);
+  g_unlink (data_path_);
+  g_unlink (perf_path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -828,6 +1039,10 @@ main (int   argc,
     }
 
   g_test_add_func ("/perf-importer/snippet", test_snippet);
+  g_test_add_func ("/perf-importer/stream-trickle", test_stream_trickle);
+  g_test_add_func ("/perf-importer/gzip-members-shared-stacks", test_gzip_members_and_shared_stacks);
+  g_test_add_func ("/perf-importer/sniff", test_sniff);
+  g_test_add_func ("/perf-importer/perf-data", test_perf_data_through_perf_script);
   g_test_add_func ("/perf-importer/pg-tpcb", test_pg_tpcb);
   g_test_add_func ("/perf-importer/py-locks", test_py_locks);
 

@@ -921,14 +921,24 @@ parse_event_header (Parser     *p,
   switch (type)
     {
     case REC_SWITCH:
-      if (!parse_switch (p, &h, s, end, error))
-        return FALSE;
-      break;
     case REC_WAKING:
     case REC_WAKEUP:
-      if (!parse_wake (p, &h, s, end, error))
-        return FALSE;
-      break;
+      {
+        GError *field_error = NULL;
+
+        if (type == REC_SWITCH ? parse_switch (p, &h, s, end, &field_error)
+                               : parse_wake (p, &h, s, end, &field_error))
+          break;
+        if (!p->last_line)
+          {
+            g_propagate_error (error, field_error);
+            return FALSE;
+          }
+        /* A field missing from the file's last, unterminated line: cut. */
+        g_error_free (field_error);
+        return set_error (error, p->display_name, p->line_no, WS_ERROR_TRUNCATED,
+                          _("the file ends in the middle of an event header"));
+      }
     case REC_SAMPLE:
       p->pending.a = (guint32) period;
       p->pending.b = (guint32) (period >> 32);
@@ -1209,7 +1219,7 @@ parse_source (Parser       *p,
         case SOURCE_CORRUPT:
         default:
           return set_error (error, p->display_name,
-                            p->line_no + 1 + count_lines (buf, buf + end), WS_ERROR_BINARY,
+                            p->line_no + 1 + count_lines (buf, buf + end), WS_ERROR_PARSE,
                             _("corrupt gzip data: %s"),
                             src->z.msg ? src->z.msg : _("invalid compressed data"));
         }
@@ -1836,7 +1846,9 @@ ws_perf_importer_load_with_stats (const char         *path,
   stream = g_file_read (file, cancellable, &local_error);
   if (stream == NULL)
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s:1: %s", path, local_error->message);
+      WsError code = g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+                     ? WS_ERROR_CANCELLED : WS_ERROR_IO;
+      g_set_error (error, WS_ERROR, code, "%s:1: %s", path, local_error->message);
       return NULL;
     }
   info = g_file_input_stream_query_info (stream, G_FILE_ATTRIBUTE_STANDARD_SIZE, NULL, NULL);
