@@ -211,6 +211,19 @@ append_dot_escaped (GString    *out,
     }
 }
 
+/* Human units for labels: hand-built traces have ns, real ones ms. */
+static char *
+format_duration (WsTime ns)
+{
+  if (ns < 1000)
+    return g_strdup_printf ("%" G_GINT64_FORMAT " ns", ns);
+  if (ns < 1000000)
+    return g_strdup_printf ("%.1f µs", ns / 1e3);
+  if (ns < 1000000000)
+    return g_strdup_printf ("%.3f ms", ns / 1e6);
+  return g_strdup_printf ("%.3f s", ns / 1e9);
+}
+
 static char *
 thread_label (WsTrace *trace,
               guint32  thread)
@@ -265,18 +278,19 @@ ws_graph_export_wait_graph_dot (WsWaitGraph *graph)
       const WsWaitNode *n = ws_wait_graph_get_node (graph, i);
       g_autofree char *who = thread_label (trace, n->thread);
       g_autofree char *label = NULL;
+      g_autofree char *d = format_duration (n->duration);
       const char *style;
 
       switch (n->kind)
         {
         case WS_WAIT_NODE_RUN:
-          label = g_strdup_printf ("%s\nrun %.3f ms", who, n->duration / 1e6);
+          label = g_strdup_printf ("%s\nrun %s", who, d);
           style = "solid";
           break;
         case WS_WAIT_NODE_WAIT:
           {
             const char *leaf = leaf_function (trace, n->stack);
-            label = g_strdup_printf ("%s\nwait %.3f ms%s%s%s", who, n->duration / 1e6,
+            label = g_strdup_printf ("%s\nwait %s%s%s%s", who, d,
                                      leaf ? "\n" : "", leaf ? leaf : "",
                                      n->flags & WS_WAIT_NODE_FLAG_LOCK ? "\n[lock]" : "");
             style = "dashed";
@@ -452,7 +466,8 @@ ws_graph_export_ready_tree_dot (WsReadyTree   *tree,
       const WsReadyNode *n = ws_ready_tree_get_node (tree, i);
       g_autofree char *who = thread_label (trace, n->thread);
       const char *leaf = leaf_function (trace, n->stack);
-      g_autofree char *label = g_strdup_printf ("%s\nwait %.3f ms%s%s%s%s", who, n->duration / 1e6,
+      g_autofree char *d = format_duration (n->duration);
+      g_autofree char *label = g_strdup_printf ("%s\nwait %s%s%s%s%s", who, d,
                                                 leaf ? "\n" : "", leaf ? leaf : "",
                                                 n->stop != WS_READY_STOP_NONE ? "\n" : "",
                                                 n->stop != WS_READY_STOP_NONE ? ws_ready_stop_to_string (n->stop) : "");
@@ -581,9 +596,9 @@ ws_graph_export_critical_path_dot (WsCriticalPath *path)
     {
       const WsCriticalSegment *s = ws_critical_path_get_segment (path, i);
       g_autofree char *who = thread_label (trace, s->thread);
-      g_autofree char *label = g_strdup_printf ("%s\n%s %.3f ms", who,
-                                                ws_critical_state_to_string (s->state),
-                                                (s->end - s->start) / 1e6);
+      g_autofree char *d = format_duration (s->end - s->start);
+      g_autofree char *label = g_strdup_printf ("%s\n%s %s", who,
+                                                ws_critical_state_to_string (s->state), d);
 
       g_string_append_printf (out, "  s%u [label=\"", i);
       append_dot_escaped (out, label);
