@@ -12,7 +12,14 @@
 
 #include "cli-commands.h"
 
+int cli_convert (int argc, char **argv);
+int cli_info (int argc, char **argv);
+int cli_scenarios (int argc, char **argv);
+
 static const CliCommand commands[] = {
+  { "convert", cli_convert, N_("Convert a trace to the JSON trace format") },
+  { "info", cli_info, N_("What a trace holds: threads, waits, the costliest waits") },
+  { "scenarios", cli_scenarios, N_("Scenario instances and their durations") },
   { NULL, NULL, NULL },
 };
 

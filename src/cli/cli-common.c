@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "cli-common.h"
+#include "ws-error.h"
+#include "ws-trace-loader.h"
+
+/**
+ * cli_fail:
+ *
+ * Prints "waitscope-cli: MESSAGE" (importer messages start "FILE:LINE: ").
+ *
+ * Returns: %CLI_EXIT_INPUT
+ */
+int
+cli_fail (const GError *error)
+{
+  fprintf (stderr, "waitscope-cli: %s\n", error->message);
+  return CLI_EXIT_INPUT;
+}
+
+/**
+ * cli_usage_error:
+ *
+ * Returns: %CLI_EXIT_USAGE
+ */
+int
+cli_usage_error (const char *command,
+                 const char *format,
+                 ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  fprintf (stderr, "waitscope-cli %s: %s\n", command, message);
+  fprintf (stderr, _("Run “waitscope-cli %s --help” for its options.\n"), command);
+  return CLI_EXIT_USAGE;
+}
+
+/**
+ * cli_parse_options:
+ * @status: (out): the exit status when parsing says to stop
+ *
+ * Returns: %TRUE to go on; %FALSE on a usage error (@status 2)
+ */
+gboolean
+cli_parse_options (GOptionContext   *context,
+                   const char       *command,
+                   int              *argc,
+                   char           ***argv,
+                   int              *status)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      *status = cli_usage_error (command, "%s", error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * cli_build_rules:
+ * @specs: (nullable): "NAME=BEGIN,END[,END…]" rules from --scenario
+ * @rules_file: (nullable): a key file of `[scenario NAME]` groups
+ * @status: (out): the exit status on failure: 1 for a bad file, 2 for a
+ *   bad --scenario (the message is printed)
+ *
+ * Returns: (transfer full) (nullable): the built-in rules, then those of
+ *   the file, then those of the command line (a later rule of the same
+ *   name wins)
+ */
+WsScenarioRules *
+cli_build_rules (char       **specs,
+                 const char  *rules_file,
+                 const char  *command,
+                 int         *status)
+{
+  g_autoptr(WsScenarioRules) rules = ws_scenario_rules_new_default ();
+  g_autoptr(GError) error = NULL;
+
+  if (rules_file != NULL && !ws_scenario_rules_load_file (rules, rules_file, &error))
+    {
+      *status = cli_fail (error);
+      return NULL;
+    }
+  for (guint i = 0; specs != NULL && specs[i] != NULL; i++)
+    if (!ws_scenario_rules_add_from_string (rules, specs[i], &error))
+      {
+        *status = cli_usage_error (command, "%s", error->message);
+        return NULL;
+      }
+  return g_steal_pointer (&rules);
+}
+
+/**
+ * cli_load_traces:
+ *
+ * Loads every path (perf text or JSON, gzip or not) into one shared stack
+ * table, so stacks compare by id across traces.
+ *
+ * Returns: (transfer full) (element-type WsTrace): the traces, or %NULL
+ *   with @error set at the first that fails
+ */
+GPtrArray *
+cli_load_traces (char            **paths,
+                 WsScenarioRules  *rules,
+                 GError          **error)
+{
+  g_autoptr(GPtrArray) traces = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(WsStackTable) stacks = ws_stack_table_new ();
+
+  for (guint i = 0; paths[i] != NULL; i++)
+    {
+      WsTrace *trace = ws_trace_loader_load_full (paths[i], stacks, rules, NULL, NULL, NULL, error);
+      if (trace == NULL)
+        return NULL;
+      g_ptr_array_add (traces, trace);
+    }
+  return g_steal_pointer (&traces);
+}
+
+/**
+ * cli_parse_time:
+ * @text: a number with an optional unit: "1986.6s", "12ms", "40us", "40µs",
+ *   "250ns"; without a unit, nanoseconds
+ *
+ * Parses exactly (decimal arithmetic, no floating point), so "1986.603075s"
+ * is 1986603075000 ns.  Digits finer than a nanosecond are an error.
+ */
+gboolean
+cli_parse_time (const char *text,
+                WsTime     *out,
+                GError    **error)
+{
+  static const struct { const char *suffix; gint64 scale; int digits; } units[] = {
+    { "ns", 1, 0 }, { "us", 1000, 3 }, { "µs", 1000, 3 }, { "ms", 1000000, 6 },
+    { "s", 1000000000, 9 }, { "", 1, 0 },
+  };
+  const char *p = text;
+  gboolean negative = FALSE;
+  guint64 whole = 0, frac = 0;
+  int n_whole = 0, n_frac = 0, frac_digits_kept = 0;
+  guint u;
+  guint64 value;
+
+  g_return_val_if_fail (text != NULL, FALSE);
+
+  while (g_ascii_isspace (*p))
+    p++;
+  if (*p == '-' || *p == '+')
+    negative = *p++ == '-';
+  for (; g_ascii_isdigit (*p); p++, n_whole++)
+    {
+      if (whole > (guint64) (G_MAXINT64 - (*p - '0')) / 10)
+        goto range;
+      whole = whole * 10 + (*p - '0');
+    }
+  if (*p == '.')
+    for (p++; g_ascii_isdigit (*p); p++, n_frac++)
+      {
+        if (n_frac < 9)
+          {
+            frac = frac * 10 + (*p - '0');
+            frac_digits_kept++;
+          }
+        else if (*p != '0')
+          goto precision;
+      }
+  if (n_whole + n_frac == 0)
+    goto invalid;
+
+  for (u = 0; u < G_N_ELEMENTS (units); u++)
+    if (g_str_equal (p, units[u].suffix))
+      break;
+  if (u == G_N_ELEMENTS (units))
+    goto invalid;
+
+  /* Fraction digits beyond the unit's resolution must be zeros. */
+  if (frac_digits_kept > units[u].digits)
+    {
+      for (int k = frac_digits_kept; k > units[u].digits; k--)
+        {
+          if (frac % 10 != 0)
+            goto precision;
+          frac /= 10;
+        }
+      frac_digits_kept = units[u].digits;
+    }
+  for (int k = frac_digits_kept; k < units[u].digits; k++)
+    frac *= 10;
+
+  if (whole > (guint64) G_MAXINT64 / units[u].scale)
+    goto range;
+  value = whole * units[u].scale + frac;
+  if (value > (guint64) G_MAXINT64)
+    goto range;
+
+  *out = negative ? -(gint64) value : (gint64) value;
+  return TRUE;
+
+invalid:
+  g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+               _("invalid time “%s”: expected a number with an optional unit s, ms, us or ns"), text);
+  return FALSE;
+precision:
+  g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+               _("invalid time “%s”: finer than a nanosecond"), text);
+  return FALSE;
+range:
+  g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("invalid time “%s”: out of range"), text);
+  return FALSE;
+}
+
+/**
+ * cli_format_duration:
+ *
+ * Returns: (transfer full): @ns with a readable unit and four significant
+ *   figures: "850 ns", "12.35 µs", "1.180 ms", "2.500 s"
+ */
+char *
+cli_format_duration (WsTime ns)
+{
+  double v = (double) ns;
+  double a = ABS (v);
+
+  if (a < 1e3)
+    return g_strdup_printf ("%" G_GINT64_FORMAT " ns", ns);
+  if (a < 1e6)
+    return g_strdup_printf (a < 1e4 ? "%.3f µs" : a < 1e5 ? "%.2f µs" : "%.1f µs", v / 1e3);
+  if (a < 1e9)
+    return g_strdup_printf (a < 1e7 ? "%.3f ms" : a < 1e8 ? "%.2f ms" : "%.1f ms", v / 1e6);
+  return g_strdup_printf ("%.3f s", v / 1e9);
+}
+
+/**
+ * cli_format_timestamp:
+ *
+ * Returns: (transfer full): a trace time in seconds as perf prints it
+ *   ("1986.603075 s"), with nanoseconds when it has any
+ */
+char *
+cli_format_timestamp (WsTime ns)
+{
+  const char *sign = ns < 0 ? "-" : "";
+  guint64 a = ns < 0 ? -(guint64) ns : (guint64) ns;
+
+  if (a % 1000 == 0)
+    return g_strdup_printf ("%s%" G_GUINT64_FORMAT ".%06u s", sign, a / 1000000000, (guint) (a % 1000000000 / 1000));
+  return g_strdup_printf ("%s%" G_GUINT64_FORMAT ".%09u s", sign, a / 1000000000, (guint) (a % 1000000000));
+}
+
+/**
+ * cli_percentile:
+ * @sorted: (array length=n): ascending values
+ *
+ * Nearest rank: the smallest value with at least @percent % of the values
+ * at or below it, i.e. sorted[⌈p·n/100⌉ − 1].
+ */
+WsTime
+cli_percentile (const WsTime *sorted,
+                gsize         n,
+                guint         percent)
+{
+  gsize rank;
+
+  g_return_val_if_fail (n > 0, 0);
+  rank = ((gsize) percent * n + 99) / 100;
+  return sorted[CLAMP (rank, 1, n) - 1];
+}
+
+const char *
+cli_event_flag_name (guint bit)
+{
+  static const char * const names[] = {
+    "span", "readier-unknown", "uninterruptible", "unfinished", "echo",
+  };
+  return bit < G_N_ELEMENTS (names) ? names[bit] : NULL;
+}
+
+/* Stacks are stored caller first; analysts read them leaf first, as perf
+ * prints them, so every CLI output is leaf first. */
+void
+cli_json_add_stack (JsonBuilder  *builder,
+                    WsStackTable *stacks,
+                    WsStackId     stack)
+{
+  guint n = 0;
+  const WsFrameId *frames = ws_stack_table_get_stack (stacks, stack, &n);
+
+  json_builder_begin_array (builder);
+  for (guint k = n; k > 0; k--)
+    {
+      g_autofree char *text = ws_stack_table_format_frame (stacks, frames[k - 1]);
+      json_builder_add_string_value (builder, text);
+    }
+  json_builder_end_array (builder);
+}
+
+void
+cli_print_stack (FILE         *out,
+                 WsStackTable *stacks,
+                 WsStackId     stack,
+                 const char   *indent)
+{
+  guint n = 0;
+  const WsFrameId *frames = ws_stack_table_get_stack (stacks, stack, &n);
+
+  if (n == 0)
+    fprintf (out, "%s%s\n", indent, _("(no stack recorded)"));
+  for (guint k = n; k > 0; k--)
+    {
+      g_autofree char *text = ws_stack_table_format_frame (stacks, frames[k - 1]);
+      fprintf (out, "%s%s\n", indent, text);
+    }
+}
+
+void
+cli_print_json (JsonBuilder *builder)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = json_builder_get_root (builder);
+  g_autofree char *text = NULL;
+
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_indent (generator, 2);
+  json_generator_set_root (generator, root);
+  text = json_generator_to_data (generator, NULL);
+  fputs (text, stdout);
+  fputc ('\n', stdout);
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+/*
+ * Helpers shared by the waitscope-cli subcommands: option parsing, loading
+ * a list of traces, times and durations in and out, JSON output, and the
+ * exit-status conventions (0 ok, 1 bad input, 2 usage error).
+ */
+
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+
+#include "ws-scenario-rules.h"
+#include "ws-trace.h"
+
+G_BEGIN_DECLS
+
+#define CLI_EXIT_OK    0
+#define CLI_EXIT_INPUT 1
+#define CLI_EXIT_USAGE 2
+
+int              cli_fail                (const GError        *error);
+int              cli_usage_error         (const char          *command,
+                                          const char          *format,
+                                          ...) G_GNUC_PRINTF (2, 3);
+gboolean         cli_parse_options       (GOptionContext      *context,
+                                          const char          *command,
+                                          int                 *argc,
+                                          char              ***argv,
+                                          int                 *status);
+
+WsScenarioRules *cli_build_rules         (char               **specs,
+                                          const char          *rules_file,
+                                          const char          *command,
+                                          int                 *status);
+GPtrArray       *cli_load_traces         (char               **paths,
+                                          WsScenarioRules     *rules,
+                                          GError             **error);
+
+gboolean         cli_parse_time          (const char          *text,
+                                          WsTime              *out,
+                                          GError             **error);
+char            *cli_format_duration     (WsTime               ns);
+char            *cli_format_timestamp    (WsTime               ns);
+WsTime           cli_percentile          (const WsTime        *sorted,
+                                          gsize                n,
+                                          guint                percent);
+
+const char      *cli_event_flag_name     (guint                bit);
+void             cli_json_add_stack      (JsonBuilder         *builder,
+                                          WsStackTable        *stacks,
+                                          WsStackId            stack);
+void             cli_print_stack         (FILE                *out,
+                                          WsStackTable        *stacks,
+                                          WsStackId            stack,
+                                          const char          *indent);
+void             cli_print_json          (JsonBuilder         *builder);
+
+G_END_DECLS

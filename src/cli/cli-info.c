@@ -1,0 +1,466 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * waitscope-cli info TRACE…: what a trace holds, per thread how long it
+ * waited and ran, and the costliest waits with who readied them and both
+ * call stacks.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "cli-commands.h"
+#include "cli-common.h"
+#include "ws-trace.h"
+
+typedef struct {
+  guint  thread;
+  WsTime wait_total;
+  WsTime run_total;        /* exact on-CPU spans */
+  WsTime sampled_total;    /* CPU samples: count × period */
+  WsTime preempt_total;
+  guint  waits;
+  guint  unknown;          /* finished waits with no wake-up recorded */
+  guint  hardware;
+  guint  samples;
+} ThreadStats;
+
+typedef enum {
+  READIER_THREAD,
+  READIER_HARDWARE,
+  READIER_UNKNOWN,
+  READIER_UNFINISHED,
+} Readier;
+
+static Readier
+classify_readier (WsTrace *trace,
+                  guint    wait,
+                  guint   *readier_thread)
+{
+  const WsEvent *e = ws_trace_get_event (trace, wait);
+
+  switch (ws_trace_wait_readier (trace, wait, readier_thread))
+    {
+    case WS_READIER_THREAD:
+      return READIER_THREAD;
+    case WS_READIER_HARDWARE:
+      return READIER_HARDWARE;
+    case WS_READIER_UNKNOWN:
+    default:
+      /* Still blocked when the recording stopped: not an under-connection. */
+      return (e->flags & WS_EVENT_FLAG_UNFINISHED) ? READIER_UNFINISHED : READIER_UNKNOWN;
+    }
+}
+
+static const char *
+readier_kind_name (Readier r)
+{
+  static const char * const names[] = { "thread", "hardware", "unknown", "unfinished" };
+  return names[r];
+}
+
+static ThreadStats *
+compute_thread_stats (WsTrace *trace)
+{
+  guint n_threads = ws_trace_get_n_threads (trace);
+  guint n_events = ws_trace_get_n_events (trace);
+  ThreadStats *stats = g_new0 (ThreadStats, MAX (n_threads, 1));
+
+  for (guint t = 0; t < n_threads; t++)
+    stats[t].thread = t;
+
+  for (guint i = 0; i < n_events; i++)
+    {
+      const WsEvent *e = ws_trace_get_event (trace, i);
+      ThreadStats *s = &stats[e->thread];
+
+      switch (e->kind)
+        {
+        case WS_EVENT_WAIT:
+          s->waits++;
+          s->wait_total += e->duration;
+          switch (classify_readier (trace, i, NULL))
+            {
+            case READIER_UNKNOWN: s->unknown++; break;
+            case READIER_HARDWARE: s->hardware++; break;
+            default: break;
+            }
+          break;
+        case WS_EVENT_RUNNING:
+          if (e->flags & WS_EVENT_FLAG_SPAN)
+            s->run_total += e->duration;
+          else
+            {
+              s->sampled_total += e->duration;
+              s->samples++;
+            }
+          break;
+        case WS_EVENT_PREEMPT:
+          s->preempt_total += e->duration;
+          break;
+        default:
+          break;
+        }
+    }
+  return stats;
+}
+
+static int
+compare_wait_total (gconstpointer a,
+                    gconstpointer b)
+{
+  const ThreadStats *sa = a, *sb = b;
+
+  if (sa->wait_total != sb->wait_total)
+    return sa->wait_total > sb->wait_total ? -1 : 1;
+  return sa->thread < sb->thread ? -1 : sa->thread > sb->thread;
+}
+
+static int
+compare_cost (gconstpointer a,
+              gconstpointer b,
+              gpointer      user_data)
+{
+  WsTrace *trace = user_data;
+  guint ia = *(const guint *) a, ib = *(const guint *) b;
+  const WsEvent *ea = ws_trace_get_event (trace, ia);
+  const WsEvent *eb = ws_trace_get_event (trace, ib);
+
+  /* Costliest first; equal costs in time order, so the output is stable. */
+  if (ea->duration != eb->duration)
+    return ea->duration > eb->duration ? -1 : 1;
+  return ia < ib ? -1 : ia > ib;
+}
+
+static GArray *
+top_waits (WsTrace *trace,
+           guint    top)
+{
+  GArray *waits = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
+    if (ws_trace_get_event (trace, i)->kind == WS_EVENT_WAIT)
+      g_array_append_val (waits, i);
+  g_array_sort_with_data (waits, compare_cost, trace);
+  if (waits->len > top)
+    g_array_set_size (waits, top);
+  return waits;
+}
+
+static const char *
+thread_process_name (WsTrace        *trace,
+                     const WsThread *thread)
+{
+  if (thread->process == WS_NONE)
+    return NULL;
+  return ws_trace_get_process (trace, thread->process)->name;
+}
+
+static void
+add_wait_json (JsonBuilder *b,
+               WsTrace     *trace,
+               guint        index)
+{
+  const WsEvent *e = ws_trace_get_event (trace, index);
+  const WsThread *thread = ws_trace_get_thread (trace, e->thread);
+  WsStackTable *stacks = ws_trace_get_stack_table (trace);
+  guint readier_thread = WS_NONE;
+  Readier readier = classify_readier (trace, index, &readier_thread);
+  char state[2] = { e->state, '\0' };
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "event");
+  json_builder_add_int_value (b, index);
+  json_builder_set_member_name (b, "tid");
+  json_builder_add_int_value (b, thread->tid);
+  json_builder_set_member_name (b, "thread");
+  json_builder_add_string_value (b, thread->name);
+  json_builder_set_member_name (b, "pid");
+  json_builder_add_int_value (b, thread->pid);
+  json_builder_set_member_name (b, "time");
+  json_builder_add_int_value (b, e->time);
+  json_builder_set_member_name (b, "cost");
+  json_builder_add_int_value (b, e->duration);
+  json_builder_set_member_name (b, "ready_latency");
+  if (e->ready_latency == WS_LATENCY_UNKNOWN)
+    json_builder_add_null_value (b);
+  else
+    json_builder_add_int_value (b, e->ready_latency);
+  json_builder_set_member_name (b, "state");
+  json_builder_add_string_value (b, state);
+  json_builder_set_member_name (b, "flags");
+  json_builder_begin_array (b);
+  for (guint bit = 0; bit < 8; bit++)
+    if ((e->flags & (1u << bit)) && cli_event_flag_name (bit) != NULL)
+      json_builder_add_string_value (b, cli_event_flag_name (bit));
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "readier");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "kind");
+  json_builder_add_string_value (b, readier_kind_name (readier));
+  if (readier == READIER_THREAD)
+    {
+      const WsThread *r = ws_trace_get_thread (trace, readier_thread);
+      json_builder_set_member_name (b, "tid");
+      json_builder_add_int_value (b, r->tid);
+      json_builder_set_member_name (b, "thread");
+      json_builder_add_string_value (b, r->name);
+    }
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "waiting_stack");
+  cli_json_add_stack (b, stacks, e->stack);
+  json_builder_set_member_name (b, "unwait_event");
+  if (e->peer == WS_NONE)
+    json_builder_add_null_value (b);
+  else
+    json_builder_add_int_value (b, e->peer);
+  json_builder_set_member_name (b, "unwait_stack");
+  if (e->peer == WS_NONE)
+    json_builder_add_null_value (b);
+  else
+    cli_json_add_stack (b, stacks, ws_trace_get_event (trace, e->peer)->stack);
+  json_builder_end_object (b);
+}
+
+static void
+add_trace_json (JsonBuilder *b,
+                WsTrace     *trace,
+                guint        top)
+{
+  g_autofree ThreadStats *stats = compute_thread_stats (trace);
+  g_autoptr(GArray) waits = top_waits (trace, top);
+  guint n_threads = ws_trace_get_n_threads (trace);
+
+  qsort (stats, n_threads, sizeof (ThreadStats), compare_wait_total);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "path");
+  json_builder_add_string_value (b, ws_trace_get_path (trace));
+  json_builder_set_member_name (b, "name");
+  json_builder_add_string_value (b, ws_trace_get_name (trace));
+  json_builder_set_member_name (b, "start");
+  json_builder_add_int_value (b, ws_trace_get_start_time (trace));
+  json_builder_set_member_name (b, "end");
+  json_builder_add_int_value (b, ws_trace_get_end_time (trace));
+  json_builder_set_member_name (b, "duration");
+  json_builder_add_int_value (b, ws_trace_get_end_time (trace) - ws_trace_get_start_time (trace));
+  json_builder_set_member_name (b, "n_events");
+  json_builder_add_int_value (b, ws_trace_get_n_events (trace));
+  json_builder_set_member_name (b, "events");
+  json_builder_begin_object (b);
+  for (guint k = 0; k < WS_N_EVENT_KINDS; k++)
+    {
+      json_builder_set_member_name (b, ws_event_kind_to_string (k));
+      json_builder_add_int_value (b, ws_trace_count_kind (trace, k));
+    }
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "n_processes");
+  json_builder_add_int_value (b, ws_trace_get_n_processes (trace));
+  json_builder_set_member_name (b, "n_scenario_instances");
+  json_builder_add_int_value (b, ws_trace_get_n_scenario_instances (trace));
+
+  json_builder_set_member_name (b, "threads");
+  json_builder_begin_array (b);
+  for (guint k = 0; k < n_threads; k++)
+    {
+      const ThreadStats *s = &stats[k];
+      const WsThread *t = ws_trace_get_thread (trace, s->thread);
+      const char *process = thread_process_name (trace, t);
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "tid");
+      json_builder_add_int_value (b, t->tid);
+      json_builder_set_member_name (b, "pid");
+      json_builder_add_int_value (b, t->pid);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, t->name);
+      json_builder_set_member_name (b, "process");
+      if (process)
+        json_builder_add_string_value (b, process);
+      else
+        json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "waits");
+      json_builder_add_int_value (b, s->waits);
+      json_builder_set_member_name (b, "wait_total");
+      json_builder_add_int_value (b, s->wait_total);
+      json_builder_set_member_name (b, "waits_readier_unknown");
+      json_builder_add_int_value (b, s->unknown);
+      json_builder_set_member_name (b, "waits_readier_hardware");
+      json_builder_add_int_value (b, s->hardware);
+      json_builder_set_member_name (b, "run_total");
+      json_builder_add_int_value (b, s->run_total);
+      json_builder_set_member_name (b, "samples");
+      json_builder_add_int_value (b, s->samples);
+      json_builder_set_member_name (b, "sampled_run_total");
+      json_builder_add_int_value (b, s->sampled_total);
+      json_builder_set_member_name (b, "preempt_total");
+      json_builder_add_int_value (b, s->preempt_total);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "top_waits");
+  json_builder_begin_array (b);
+  for (guint k = 0; k < waits->len; k++)
+    add_wait_json (b, trace, g_array_index (waits, guint, k));
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}
+
+static void
+print_readier (WsTrace *trace,
+               guint    wait)
+{
+  guint readier_thread;
+
+  switch (classify_readier (trace, wait, &readier_thread))
+    {
+    case READIER_THREAD:
+      {
+        const WsThread *r = ws_trace_get_thread (trace, readier_thread);
+        printf (_("      readier: %s (%d)\n"), r->name, r->tid);
+      }
+      break;
+    case READIER_HARDWARE:
+      printf ("      %s\n", _("readier: hardware/interrupt"));
+      break;
+    case READIER_UNFINISHED:
+      printf ("      %s\n", _("readier: none — still waiting when the trace ends"));
+      break;
+    case READIER_UNKNOWN:
+    default:
+      printf ("      %s\n", _("readier: unknown — no wake-up recorded"));
+      break;
+    }
+}
+
+static void
+print_trace_text (WsTrace *trace,
+                  guint    top)
+{
+  g_autofree ThreadStats *stats = compute_thread_stats (trace);
+  g_autoptr(GArray) waits = top_waits (trace, top);
+  g_autofree char *start = cli_format_timestamp (ws_trace_get_start_time (trace));
+  g_autofree char *end = cli_format_timestamp (ws_trace_get_end_time (trace));
+  g_autofree char *span = cli_format_duration (ws_trace_get_end_time (trace) - ws_trace_get_start_time (trace));
+  WsStackTable *stacks = ws_trace_get_stack_table (trace);
+  guint n_threads = ws_trace_get_n_threads (trace);
+
+  qsort (stats, n_threads, sizeof (ThreadStats), compare_wait_total);
+
+  printf ("%s (%s)\n", ws_trace_get_name (trace), ws_trace_get_path (trace));
+  printf (_("  time range   %s – %s (%s)\n"), start, end, span);
+  printf (_("  events       %u:"), ws_trace_get_n_events (trace));
+  for (guint k = 0; k < WS_N_EVENT_KINDS; k++)
+    printf ("%s %u %s", k ? "," : "", ws_trace_count_kind (trace, k), ws_event_kind_to_string (k));
+  printf ("\n");
+  printf (_("  threads      %u in %u processes\n"), n_threads, ws_trace_get_n_processes (trace));
+  printf (_("  scenarios    %u instances\n"), ws_trace_get_n_scenario_instances (trace));
+  printf ("\n  %8s %8s  %-16s %-16s %6s %8s %12s %12s %8s\n",
+          _("TID"), _("PID"), _("THREAD"), _("PROCESS"), _("WAITS"), _("UNKNOWN"),
+          _("WAIT TOTAL"), _("RUN TOTAL"), _("SAMPLES"));
+  for (guint k = 0; k < n_threads; k++)
+    {
+      const ThreadStats *s = &stats[k];
+      const WsThread *t = ws_trace_get_thread (trace, s->thread);
+      const char *process = thread_process_name (trace, t);
+      g_autofree char *wait = cli_format_duration (s->wait_total);
+      g_autofree char *run = cli_format_duration (s->run_total);
+
+      printf ("  %8d %8d  %-16s %-16s %6u %8u %12s %12s %8u\n",
+              t->tid, t->pid, t->name, process ? process : "", s->waits, s->unknown,
+              wait, run, s->samples);
+    }
+
+  printf ("\n");
+  printf (_("  top %u waits by cost (stacks leaf first)\n"), waits->len);
+  for (guint k = 0; k < waits->len; k++)
+    {
+      guint i = g_array_index (waits, guint, k);
+      const WsEvent *e = ws_trace_get_event (trace, i);
+      const WsThread *t = ws_trace_get_thread (trace, e->thread);
+      g_autofree char *when = cli_format_timestamp (e->time);
+      g_autofree char *cost = cli_format_duration (e->duration);
+      g_autofree char *latency = e->ready_latency == WS_LATENCY_UNKNOWN
+                                 ? g_strdup (_("unknown")) : cli_format_duration (e->ready_latency);
+
+      printf (_("  #%u  %s (%d) at %s: cost %s, ready latency %s, state %c\n"),
+              k + 1, t->name, t->tid, when, cost, latency, e->state ? e->state : '?');
+      print_readier (trace, i);
+      printf ("      %s\n", _("waiting stack:"));
+      cli_print_stack (stdout, stacks, e->stack, "        ");
+      if (e->peer != WS_NONE)
+        {
+          printf ("      %s\n", _("unwait stack:"));
+          cli_print_stack (stdout, stacks, ws_trace_get_event (trace, e->peer)->stack, "        ");
+        }
+    }
+}
+
+int
+cli_info (int    argc,
+          char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(WsScenarioRules) rules = NULL;
+  g_autoptr(GPtrArray) traces = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) scenarios = NULL;
+  g_autofree char *rules_file = NULL;
+  gboolean json = FALSE;
+  int top = 10;
+  int status;
+  const GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
+    { "top", 0, 0, G_OPTION_ARG_INT, &top, N_("Show the N costliest waits (default 10)"), N_("N") },
+    { "scenario", 0, 0, G_OPTION_ARG_STRING_ARRAY, &scenarios,
+      N_("A scenario rule: begin and end events on one thread"), N_("NAME=BEGIN,END") },
+    { "scenario-file", 0, 0, G_OPTION_ARG_FILENAME, &rules_file,
+      N_("Scenario rules from a key file ([scenario NAME] begin= end=)"), N_("FILE") },
+    { NULL }
+  };
+
+  context = g_option_context_new (_("TRACE… — what a trace holds and its costliest waits"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  if (!cli_parse_options (context, "info", &argc, &argv, &status))
+    return status;
+  if (argc < 2)
+    return cli_usage_error ("info", "%s", _("no trace given"));
+  if (top < 0)
+    return cli_usage_error ("info", "%s", _("--top must be 0 or more"));
+
+  if ((rules = cli_build_rules (scenarios, rules_file, "info", &status)) == NULL)
+    return status;
+  if ((traces = cli_load_traces (argv + 1, rules, &error)) == NULL)
+    return cli_fail (error);
+
+  if (json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "stack_order");
+      json_builder_add_string_value (b, "leaf-first");
+      json_builder_set_member_name (b, "time_unit");
+      json_builder_add_string_value (b, "ns");
+      json_builder_set_member_name (b, "traces");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < traces->len; i++)
+        add_trace_json (b, g_ptr_array_index (traces, i), top);
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+      cli_print_json (b);
+    }
+  else
+    for (guint i = 0; i < traces->len; i++)
+      {
+        if (i > 0)
+          printf ("\n");
+        print_trace_text (g_ptr_array_index (traces, i), top);
+      }
+
+  return CLI_EXIT_OK;
+}
