@@ -19,7 +19,6 @@
  * (%WS_ERROR_TRUNCATED), since that event cannot be known; a gzip stream cut
  * short is always an error, naming the line reached.
  */
-#define _GNU_SOURCE
 #include "config.h"
 
 #include <string.h>
@@ -144,6 +143,137 @@ typedef struct {
 
 G_STATIC_ASSERT (sizeof (Record) == 32);
 
+/*
+ * Stack-text cache.  Most events repeat a call stack seen before, and perf
+ * prints it as the same bytes, so the whole block of frame lines is looked
+ * up at once (hash, then memcmp against the stored text) instead of
+ * interning its 10-60 frames one by one: the block's id is known after one
+ * pass over its bytes.  The stored text is capped; past the cap, new blocks
+ * are interned frame by frame as before.
+ */
+#define BLOCK_CACHE_MAX_BYTES (64 * 1024 * 1024)
+
+typedef struct {
+  guint64 hash;     /* 0 = free */
+  guint64 offset;   /* into the text arena */
+  guint32 len;
+  guint32 stack;
+  guint32 lines;
+  guint32 padding;
+} BlockEntry;
+
+typedef struct {
+  BlockEntry *entries;
+  gsize       mask;
+  gsize       n_entries;
+  char       *text;
+  gsize       text_len;
+  gsize       text_cap;
+} BlockCache;
+
+/* Four independent multiply chains, so the CPU overlaps them; each step
+ * (h ^ w) * K is a bijection, the final mix spreads the high bits down. */
+static inline guint64
+hash_block (const char *s,
+            gsize       len)
+{
+  const guint64 K = 0x9E3779B97F4A7C15ull;
+  guint64 h0 = len, h1 = 0x243F6A8885A308D3ull, h2 = 0x13198A2E03707344ull, h3 = 0xA4093822299F31D0ull;
+  guint64 w0, w1, w2, w3, h;
+
+  for (; len >= 32; s += 32, len -= 32)
+    {
+      memcpy (&w0, s, 8);
+      memcpy (&w1, s + 8, 8);
+      memcpy (&w2, s + 16, 8);
+      memcpy (&w3, s + 24, 8);
+      h0 = (h0 ^ w0) * K;
+      h1 = (h1 ^ w1) * K;
+      h2 = (h2 ^ w2) * K;
+      h3 = (h3 ^ w3) * K;
+    }
+  for (; len >= 8; s += 8, len -= 8)
+    {
+      memcpy (&w0, s, 8);
+      h0 = (h0 ^ w0) * K;
+    }
+  w0 = 0;
+  memcpy (&w0, s, len);
+  h0 = (h0 ^ w0) * K;
+
+  h = h0 ^ (h1 >> 7 | h1 << 57) ^ (h2 >> 19 | h2 << 45) ^ (h3 >> 31 | h3 << 33);
+  h ^= h >> 32;
+  h *= 0xD6E8FEB86659FD93ull;
+  h ^= h >> 32;
+  return h ? h : 1;
+}
+
+static const BlockEntry *
+block_cache_lookup (BlockCache *c,
+                    const char *s,
+                    gsize       len,
+                    guint64     hash)
+{
+  if (c->entries == NULL)
+    return NULL;
+  for (gsize i = hash & c->mask; c->entries[i].hash != 0; i = (i + 1) & c->mask)
+    {
+      const BlockEntry *e = &c->entries[i];
+      if (e->hash == hash && e->len == len && memcmp (c->text + e->offset, s, len) == 0)
+        return e;
+    }
+  return NULL;
+}
+
+static void
+block_cache_insert (BlockCache *c,
+                    const char *s,
+                    gsize       len,
+                    guint64     hash,
+                    guint32     stack,
+                    guint32     lines)
+{
+  gsize i;
+
+  if (c->text_len + len > BLOCK_CACHE_MAX_BYTES || len > G_MAXUINT32)
+    return;
+
+  if (c->entries == NULL || (c->n_entries + 1) * 2 > c->mask + 1)
+    {
+      gsize new_size = c->entries ? (c->mask + 1) * 2 : 4096;
+      BlockEntry *entries = g_new0 (BlockEntry, new_size);
+
+      for (gsize k = 0; c->entries != NULL && k <= c->mask; k++)
+        if (c->entries[k].hash != 0)
+          {
+            for (i = c->entries[k].hash & (new_size - 1); entries[i].hash != 0; i = (i + 1) & (new_size - 1))
+              ;
+            entries[i] = c->entries[k];
+          }
+      g_free (c->entries);
+      c->entries = entries;
+      c->mask = new_size - 1;
+    }
+
+  if (c->text_len + len > c->text_cap)
+    {
+      c->text_cap = MAX (c->text_cap * 2, c->text_len + len + 64 * 1024);
+      c->text_cap = MIN (c->text_cap, (gsize) BLOCK_CACHE_MAX_BYTES);
+      c->text = g_realloc (c->text, c->text_cap);
+    }
+
+  for (i = hash & c->mask; c->entries[i].hash != 0; i = (i + 1) & c->mask)
+    ;
+  c->entries[i].hash = hash;
+  c->entries[i].offset = c->text_len;
+  c->entries[i].len = len;
+  c->entries[i].stack = stack;
+  c->entries[i].lines = lines;
+  memcpy (c->text + c->text_len, s, len);
+  c->text_len += len;
+  c->n_entries++;
+}
+
 /* Per thread index, filled while parsing. */
 typedef struct {
   char   *name;
@@ -190,11 +320,23 @@ typedef struct {
   guint           n_frames;
   guint           frames_cap;
 
+  /* The stack text of the event being read, when it is in the buffer
+   * whole: remembered on a cache miss, to be added once interned. */
+  const char     *block;
+  gsize           block_len;
+  guint64         block_hash;
+  guint           block_lines;
+  gboolean        stack_done;    /* pending.stack came from the cache */
+  gboolean        want_block;    /* a header was just read */
+  BlockCache      block_cache;
+
   EventName       event_names[N_EVENT_NAMES];
   guint           n_event_names;
   TidCacheEntry   tid_cache[TID_CACHE_SIZE];
   guint8         *frame_irq;     /* by frame id: 0 unknown, 1 no, 2 yes */
   gsize           frame_irq_len;
+  guint8         *stack_irq;     /* by stack id, the same */
+  gsize           stack_irq_len;
 
   guint64         line_no;
   gboolean        last_line;     /* the current line had no '\n' */
@@ -240,6 +382,9 @@ parser_clear (Parser *p)
   g_clear_pointer (&p->tasks, g_hash_table_unref);
   g_free (p->frames);
   g_free (p->frame_irq);
+  g_free (p->stack_irq);
+  g_free (p->block_cache.entries);
+  g_free (p->block_cache.text);
   for (guint i = 0; i < p->n_event_names; i++)
     g_free (p->event_names[i].name);
 }
@@ -596,9 +741,17 @@ find (const char *haystack,
       const char *needle,
       gsize       needle_len)
 {
-  if (haystack >= end)
-    return NULL;
-  return memmem (haystack, end - haystack, needle, needle_len);
+  const char *s = haystack;
+
+  while (end - s >= (gssize) needle_len && (s = memchr (s, needle[0], end - s)) != NULL)
+    {
+      if (end - s < (gssize) needle_len)
+        return NULL;
+      if (memcmp (s, needle, needle_len) == 0)
+        return s;
+      s++;
+    }
+  return NULL;
 }
 
 #define FIND(h, e, lit) find ((h), (e), lit, sizeof lit - 1)
@@ -752,9 +905,38 @@ frame_is_interrupt (Parser    *p,
   return p->frame_irq[frame] == 2;
 }
 
-/* The event's last frame was read: intern its stack and keep the record. */
+static gboolean
+stack_is_interrupt (Parser    *p,
+                    WsStackId  stack)
+{
+  if (stack >= p->stack_irq_len)
+    {
+      gsize len = MAX (p->stack_irq_len * 2, stack + 1024);
+      p->stack_irq = g_realloc (p->stack_irq, len);
+      memset (p->stack_irq + p->stack_irq_len, 0, len - p->stack_irq_len);
+      p->stack_irq_len = len;
+    }
+  if (p->stack_irq[stack] == 0)
+    {
+      guint n;
+      const WsFrameId *frames = ws_stack_table_get_stack (p->stacks, stack, &n);
+      gboolean irq = FALSE;
+
+      for (guint i = 0; i < n && !irq; i++)
+        irq = frame_is_interrupt (p, frames[i]);
+      p->stack_irq[stack] = irq ? 2 : 1;
+    }
+  return p->stack_irq[stack] == 2;
+}
+
+/*
+ * The event's last frame was read: intern its stack and keep the record.
+ * @blank: the blank line that ended the event, or %NULL if something else
+ * (a header, the end of the input) did.
+ */
 static void
-flush_pending (Parser *p)
+flush_pending (Parser     *p,
+               const char *blank)
 {
   guint n = p->n_frames;
   guint type = p->pending.type;
@@ -763,25 +945,77 @@ flush_pending (Parser *p)
     return;
   p->have_pending = FALSE;
 
-  if ((type == REC_WAKING || type == REC_WAKEUP))
-    for (guint i = 0; i < n; i++)
-      if (frame_is_interrupt (p, p->frames[i]))
-        {
-          p->pending.type |= REC_INTERRUPT;
-          break;
-        }
-
-  /* perf prints the leaf first; Waitscope stores the caller first. */
-  for (guint i = 0; i < n / 2; i++)
+  if (!p->stack_done)
     {
-      WsFrameId tmp = p->frames[i];
-      p->frames[i] = p->frames[n - 1 - i];
-      p->frames[n - 1 - i] = tmp;
+      /* perf prints the leaf first; Waitscope stores the caller first. */
+      for (guint i = 0; i < n / 2; i++)
+        {
+          WsFrameId tmp = p->frames[i];
+          p->frames[i] = p->frames[n - 1 - i];
+          p->frames[n - 1 - i] = tmp;
+        }
+      p->pending.stack = ws_stack_table_intern_stack (p->stacks, p->frames, n);
+
+      /* Only a block read whole, up to its blank line, is the stack's text. */
+      if (p->block != NULL && blank == p->block + p->block_len && p->block_lines == n)
+        block_cache_insert (&p->block_cache, p->block, p->block_len, p->block_hash,
+                            p->pending.stack, p->block_lines);
     }
-  p->pending.stack = ws_stack_table_intern_stack (p->stacks, p->frames, n);
   p->n_frames = 0;
+  p->block = NULL;
+  p->stack_done = FALSE;
+
+  if ((type == REC_WAKING || type == REC_WAKEUP) && stack_is_interrupt (p, p->pending.stack))
+    p->pending.type |= REC_INTERRUPT;
 
   g_array_append_vals (p->records, &p->pending, 1);
+}
+
+/*
+ * Right after an event header: if its stack lines are in the buffer up to
+ * the blank line, look the whole block up.  Returns the bytes consumed (the
+ * frame lines, up to the blank line) on a hit, 0 otherwise.
+ */
+static gsize
+try_stack_block (Parser     *p,
+                 const char *s,
+                 gsize       avail)
+{
+  const char *blank;
+  const BlockEntry *e;
+  gsize len;
+  guint64 hash;
+
+  if (avail == 0 || s[0] != '\t' || !p->have_pending)
+    return 0;
+
+  /* Line by line (memchr is vectorised, glibc's memmem is not). */
+  for (blank = s;;)
+    {
+      const char *nl = memchr (blank, '\n', s + avail - blank);
+      if (nl == NULL || nl + 1 >= s + avail)
+        return 0;
+      blank = nl + 1;
+      if (*blank == '\n')
+        break;
+    }
+  len = blank - s;
+  hash = hash_block (s, len);
+
+  if ((e = block_cache_lookup (&p->block_cache, s, len, hash)) != NULL)
+    {
+      p->pending.stack = e->stack;
+      p->stack_done = TRUE;
+      p->line_no += e->lines;
+      p->stats.stack_cache_hits++;
+      return len;
+    }
+
+  p->block = s;
+  p->block_len = len;
+  p->block_hash = hash;
+  p->block_lines = 0;
+  return 0;
 }
 
 /* "\t ffffffff813b4986 try_to_wake_up ([kernel.kallsyms])" */
@@ -796,6 +1030,7 @@ parse_frame (Parser     *p,
   if (!p->have_pending)
     return set_error (error, p->display_name, p->line_no, WS_ERROR_PARSE,
                       _("a stack frame line outside of any event"));
+  p->block_lines++;
 
   while (s < end && (*s == ' ' || *s == '\t'))
     s++;
@@ -857,7 +1092,7 @@ parse_event_header (Parser     *p,
   guint32 marker_id;
   RecordType type;
 
-  flush_pending (p);
+  flush_pending (p, NULL);
 
   if (!parse_header (line, end, &h))
     {
@@ -950,6 +1185,7 @@ parse_event_header (Parser     *p,
     }
 
   p->have_pending = TRUE;
+  p->want_block = TRUE;
   p->stats.records++;
   return TRUE;
 }
@@ -966,7 +1202,7 @@ parse_line (Parser     *p,
     end--;
   if (end == line)
     {
-      flush_pending (p);
+      flush_pending (p, line);
       return TRUE;
     }
   if (line[0] == '\t')
@@ -1166,6 +1402,11 @@ parse_source (Parser       *p,
           if (!parse_line (p, (const char *) line, len, error))
             return FALSE;
           start += len + 1;
+          if (p->want_block)
+            {
+              p->want_block = FALSE;
+              start += try_stack_block (p, (const char *) buf + start, end - start);
+            }
         }
 
       rem = end - start;
@@ -1238,7 +1479,7 @@ parse_source (Parser       *p,
                 _("Reading perf events"));
     }
 
-  flush_pending (p);
+  flush_pending (p, NULL);
   p->stats.lines = p->line_no;
   p->stats.input_bytes = src->input_bytes;
   return TRUE;
@@ -1458,6 +1699,16 @@ derive (Parser       *p,
         g_qsort_with_data (records, n, sizeof (Record), compare_record_time, NULL);
         break;
       }
+
+  /* Every record makes at most one event, plus one on-CPU span per
+   * switch-in or first sign of running: at most one per switch record and
+   * one per thread. */
+  {
+    guint n_switches = 0;
+    for (guint i = 0; i < n; i++)
+      n_switches += (records[i].type & ~REC_INTERRUPT) == REC_SWITCH;
+    ws_trace_reserve_events (p->trace, n + n_switches + n_threads);
+  }
 
   for (guint i = 0; i < n_threads; i++)
     {

@@ -26,6 +26,8 @@ G_BEGIN_DECLS
  * @waits_without_wakeup: waits ended by the next sign of the thread running
  *   because no wake-up was recorded (%WS_EVENT_FLAG_READIER_UNKNOWN)
  * @echo_wakeups: sched_wakeup records that repeat a sched_waking
+ * @stack_cache_hits: events whose stack text was found whole in the stack
+ *   cache (the fast path) rather than interned frame by frame
  *
  * What an import saw, for tests and benchmarks.
  */
@@ -38,6 +40,7 @@ typedef struct {
   guint   exit_switches;
   guint   waits_without_wakeup;
   guint   echo_wakeups;
+  guint   stack_cache_hits;
 } WsPerfImportStats;
 
 WsTrace  *ws_perf_importer_load             (const char         *path,

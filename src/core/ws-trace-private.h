@@ -30,6 +30,8 @@ void      ws_trace_set_process_name  (WsTrace      *self,
                                       const char   *name);
 guint     ws_trace_add_event         (WsTrace      *self,
                                       const WsEvent *event);
+void      ws_trace_reserve_events    (WsTrace      *self,
+                                      guint         n_events);
 WsEvent  *ws_trace_peek_event        (WsTrace      *self,
                                       guint         index);
 void      ws_trace_add_scenario_instance (WsTrace  *self,
