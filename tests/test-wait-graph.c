@@ -543,7 +543,9 @@ test_export (Fixture       *f,
   g_assert_true (json_object_get_boolean_member (node, "lock"));
   stack = json_object_get_array_member (node, "stack");
   g_assert_cmpuint (json_array_get_length (stack), ==, 3);
-  g_assert_cmpstr (json_array_get_string_element (stack, 2), ==, "futex_wait (m)");
+  /* Leaf first. */
+  g_assert_cmpstr (json_array_get_string_element (stack, 0), ==, "futex_wait (m)");
+  g_assert_cmpstr (json_array_get_string_element (stack, 2), ==, "main (m)");
   stack = json_object_get_array_member (node, "unwait_stack");
   g_assert_cmpstr (json_array_get_string_element (stack, 1), ==, "pthread_mutex_unlock (m)");
   node = json_array_get_object_element (nodes, 12);

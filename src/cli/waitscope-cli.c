@@ -15,11 +15,19 @@
 int cli_convert (int argc, char **argv);
 int cli_info (int argc, char **argv);
 int cli_scenarios (int argc, char **argv);
+int cli_waitgraph (int argc, char **argv);
+int cli_readytree (int argc, char **argv);
+int cli_critical_path (int argc, char **argv);
+int cli_inspect (int argc, char **argv);
 
 static const CliCommand commands[] = {
   { "convert", cli_convert, N_("Convert a trace to the JSON trace format") },
   { "info", cli_info, N_("What a trace holds: threads, waits, the costliest waits") },
   { "scenarios", cli_scenarios, N_("Scenario instances and their durations") },
+  { "waitgraph", cli_waitgraph, N_("The wait graph of a thread in a window (JSON or DOT)") },
+  { "readytree", cli_readytree, N_("The ready tree of a thread's longest wait, with its anomalous chain") },
+  { "critical-path", cli_critical_path, N_("The critical path of a thread in a window") },
+  { "inspect", cli_inspect, N_("Over- and under-connections of a wait graph or a trace") },
   { NULL, NULL, NULL },
 };
 

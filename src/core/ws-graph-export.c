@@ -44,10 +44,11 @@ add_stack (JsonBuilder *b,
   json_builder_begin_array (b);
   if (stack != WS_STACK_EMPTY)
     {
+      /* Leaf first, as perf prints stacks and as every CLI output does. */
       frames = ws_stack_table_get_stack (table, stack, &n);
-      for (guint i = 0; i < n; i++)
+      for (guint i = n; i > 0; i--)
         {
-          g_autofree char *s = ws_stack_table_format_frame (table, frames[i]);
+          g_autofree char *s = ws_stack_table_format_frame (table, frames[i - 1]);
           json_builder_add_string_value (b, s);
         }
     }

@@ -14,8 +14,9 @@ G_BEGIN_DECLS
 /*
  * JSON and Graphviz DOT for the graphs of this module.  Times in JSON are
  * integer nanoseconds (plus "*_ms" doubles for people); threads are named
- * by tid and comm, stacks as arrays of "function (module)" strings caller
- * first.  The JSON shapes:
+ * by tid and comm, stacks as arrays of "function (module)" strings *leaf
+ * first*, as perf prints them and as every waitscope-cli output does (the
+ * core stores them caller first).  The JSON shapes:
  *
  * wait graph: { "trace", "symptom": {tid, t0, t1}, "nodes": [ {id, kind,
  *   event, tid, thread, time, duration, generation, wake, lock, stack,

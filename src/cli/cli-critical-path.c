@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * waitscope-cli critical-path: what determined the end of a symptom
+ * ⟨tid, from, to⟩: a sequence of running / ready / blocked segments across
+ * the threads that readied one another, as JSON or DOT.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "cli-common.h"
+#include "cli-symptom.h"
+#include "ws-critical-path.h"
+#include "ws-graph-export.h"
+
+int cli_critical_path (int argc, char **argv);
+
+int
+cli_critical_path (int    argc,
+                   char **argv)
+{
+  static const char * const formats[] = { "json", "dot", NULL };
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  g_autoptr(WsFrameClassifier) classifier = NULL;
+  g_autoptr(WsCriticalPath) path = NULL;
+  CliSymptomOptions options;
+  WsSymptom symptom;
+  int status;
+
+  cli_symptom_options_init (&options);
+  context = g_option_context_new (_("[TRACE] — the critical path of a thread in a time window"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  cli_symptom_add_entries (context, &options);
+  g_option_context_set_description (context,
+    _("Walking back from the end of the window: while the thread runs (or is runnable) it is "
+      "on the path; when it is blocked, the path follows the thread that readied it back to the "
+      "start of the wait.  Waits ended by hardware or by an unrecorded wake-up stay on the "
+      "waiting thread, marked so.  Formats: json (default), dot."));
+
+  if (!cli_parse_options (context, "critical-path", &argc, &argv, &status))
+    goto out;
+  status = cli_symptom_resolve ("critical-path", &options, argc, argv, TRUE, formats,
+                                &trace, &symptom, &classifier);
+  if (status >= 0)
+    goto out;
+
+  path = ws_critical_path_build (trace, &symptom, classifier, &error);
+  if (path == NULL)
+    {
+      fprintf (stderr, "waitscope-cli: %s\n", error->message);
+      status = 1;
+      goto out;
+    }
+
+  if (g_str_equal (options.format, "dot"))
+    {
+      g_autofree char *dot = ws_graph_export_critical_path_dot (path);
+      status = cli_symptom_write (&options, dot);
+    }
+  else
+    {
+      g_autoptr(JsonNode) json = ws_graph_export_critical_path_json (path);
+      status = cli_symptom_write_json (&options, json);
+    }
+
+out:
+  cli_symptom_options_clear (&options);
+  return status;
+}

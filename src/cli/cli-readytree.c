@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * waitscope-cli readytree: the ready tree of the longest (lock-related)
+ * wait of a thread in a window, with its anomalous chain, as JSON or DOT.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "cli-common.h"
+#include "cli-symptom.h"
+#include "ws-chain.h"
+#include "ws-graph-export.h"
+#include "ws-ready-tree.h"
+
+int cli_readytree (int argc, char **argv);
+
+int
+cli_readytree (int    argc,
+               char **argv)
+{
+  static const char * const formats[] = { "json", "dot", NULL };
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  g_autoptr(WsFrameClassifier) classifier = NULL;
+  g_autoptr(WsReadyTree) tree = NULL;
+  g_autofree char *metric_name = NULL;
+  CliSymptomOptions options;
+  WsReadyTreeOptions tree_options;
+  WsChainMetric metric = WS_CHAIN_METRIC_AVERAGE;
+  WsSymptom symptom;
+  gboolean lock_only = FALSE;
+  int max_depth = WS_READY_TREE_DEFAULT_MAX_DEPTH;
+  int max_nodes = WS_READY_TREE_DEFAULT_MAX_NODES;
+  int root_event = -1;
+  int status;
+  const GOptionEntry entries[] = {
+    { "lock-only", 0, 0, G_OPTION_ARG_NONE, &lock_only,
+      N_("Start from the longest lock-related wait and stop at waits that are not lock-related"), NULL },
+    { "max-depth", 0, 0, G_OPTION_ARG_INT, &max_depth,
+      N_("Do not expand nodes deeper than N (default 32)"), "N" },
+    { "max-nodes", 0, 0, G_OPTION_ARG_INT, &max_nodes,
+      N_("Stop growing the tree at N nodes (default 100000)"), "N" },
+    { "chain-metric", 0, 0, G_OPTION_ARG_STRING, &metric_name,
+      N_("How the anomalous chain is chosen: average (default), median, total, count or max"), N_("METRIC") },
+    { "event", 0, 0, G_OPTION_ARG_INT, &root_event,
+      N_("Start from this wait event (an index from waitgraph's output) instead of the longest wait"), N_("INDEX") },
+    { NULL }
+  };
+
+  cli_symptom_options_init (&options);
+  context = g_option_context_new (_("[TRACE] — the ready tree of a thread's longest wait in a window"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  cli_symptom_add_entries (context, &options);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_description (context,
+    _("The root is the thread's longest wait starting in the window.  The children of a wait "
+      "are the waits of the thread that readied it which overlap it before the wake-up; "
+      "expansion stops at timer / interrupt / heartbeat wake-ups (false runs), unknown "
+      "readiers, the depth limit, the start of the trace and, with --lock-only, waits that "
+      "are not lock-related.  Formats: json (default), dot."));
+
+  if (!cli_parse_options (context, "readytree", &argc, &argv, &status))
+    goto out;
+  if (metric_name != NULL && !ws_chain_metric_from_string (metric_name, &metric))
+    {
+      status = cli_usage_error ("readytree", _("unknown chain metric “%s”"), metric_name);
+      goto out;
+    }
+  if (max_depth < 0 || max_depth > G_MAXUINT16 || max_nodes < 1)
+    {
+      status = cli_usage_error ("readytree", _("--max-depth must be 0…65535 and --max-nodes at least 1"));
+      goto out;
+    }
+  status = cli_symptom_resolve ("readytree", &options, argc, argv, root_event < 0, formats,
+                                &trace, &symptom, &classifier);
+  if (status >= 0)
+    goto out;
+
+  ws_ready_tree_options_init (&tree_options);
+  tree_options.lock_only = lock_only;
+  tree_options.max_depth = max_depth;
+  tree_options.max_nodes = max_nodes;
+  tree_options.classifier = classifier;
+  if (root_event >= 0)
+    tree = ws_ready_tree_build (trace, root_event, &tree_options, &error);
+  else
+    tree = ws_ready_tree_build_for_symptom (trace, &symptom, &tree_options, &error);
+  if (tree == NULL)
+    {
+      fprintf (stderr, "waitscope-cli: %s\n", error->message);
+      status = 1;
+      goto out;
+    }
+
+  if (g_str_equal (options.format, "dot"))
+    {
+      g_autofree char *dot = ws_graph_export_ready_tree_dot (tree, metric);
+      status = cli_symptom_write (&options, dot);
+    }
+  else
+    {
+      g_autoptr(JsonNode) json = ws_graph_export_ready_tree_json (tree, metric);
+      status = cli_symptom_write_json (&options, json);
+    }
+
+out:
+  cli_symptom_options_clear (&options);
+  return status;
+}

@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Shared option handling of the symptom subcommands.  A symptom is StackMine's
+ * ⟨thread, t0, t1⟩: --tid with --from/--to (defaulting to the whole trace),
+ * or the Nth scenario instance of the trace.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli-common.h"
+#include "cli-symptom.h"
+#include "ws-error.h"
+#include "ws-scenario-rules.h"
+#include "ws-trace-loader.h"
+
+void
+cli_symptom_options_init (CliSymptomOptions *options)
+{
+  memset (options, 0, sizeof *options);
+  options->tid = G_MININT;
+  options->scenario_instance = -1;
+}
+
+void
+cli_symptom_options_clear (CliSymptomOptions *options)
+{
+  g_clear_pointer (&options->trace_path, g_free);
+  g_clear_pointer (&options->from, g_free);
+  g_clear_pointer (&options->to, g_free);
+  g_clear_pointer (&options->format, g_free);
+  g_clear_pointer (&options->output, g_free);
+  g_clear_pointer (&options->classifier_file, g_free);
+}
+
+void
+cli_symptom_add_entries (GOptionContext    *context,
+                         CliSymptomOptions *options)
+{
+  const GOptionEntry entries[] = {
+    { "trace", 0, 0, G_OPTION_ARG_FILENAME, &options->trace_path,
+      N_("The trace (perf script text or Waitscope JSON, gzip or not)"), N_("FILE") },
+    { "tid", 0, 0, G_OPTION_ARG_INT, &options->tid,
+      N_("The thread of interest"), N_("TID") },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &options->from,
+      N_("Start of the window: seconds as perf prints them (1986.6) or with a unit (12ms, 500us, 123ns); default: trace start"), N_("TIME") },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &options->to,
+      N_("End of the window, as --from; default: trace end"), N_("TIME") },
+    { "scenario-instance", 0, 0, G_OPTION_ARG_INT, &options->scenario_instance,
+      N_("Use scenario instance N (0-based, as “waitscope-cli scenarios” lists them) as thread and window"), "N" },
+    { "format", 0, 0, G_OPTION_ARG_STRING, &options->format,
+      N_("Output format"), N_("FORMAT") },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &options->output,
+      N_("Write to FILE instead of standard output"), N_("FILE") },
+    { "classifier", 0, 0, G_OPTION_ARG_FILENAME, &options->classifier_file,
+      N_("Key file overriding the lock / false-run / interrupt / heartbeat / daemon lists"), N_("FILE") },
+    { NULL }
+  };
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+}
+
+/* perf prints seconds; a bare number is taken as seconds. */
+static gboolean
+parse_time (const char  *text,
+            WsTime      *out,
+            GError     **error)
+{
+  gsize len = strlen (text);
+
+  if (len > 0 && (g_ascii_isdigit (text[len - 1]) || text[len - 1] == '.'))
+    {
+      g_autofree char *with_unit = g_strconcat (text, "s", NULL);
+      return cli_parse_time (with_unit, out, error);
+    }
+  return cli_parse_time (text, out, error);
+}
+
+int
+cli_symptom_resolve (const char          *command,
+                     CliSymptomOptions   *options,
+                     int                  argc,
+                     char               **argv,
+                     gboolean             require_symptom,
+                     const char * const  *formats,
+                     WsTrace            **trace_out,
+                     WsSymptom           *symptom,
+                     WsFrameClassifier  **classifier_out)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  g_autoptr(WsFrameClassifier) classifier = NULL;
+  g_autoptr(WsScenarioRules) rules = NULL;
+  gboolean format_ok = FALSE;
+
+  if (options->trace_path == NULL && argc == 2)
+    options->trace_path = g_strdup (argv[1]);
+  else if (argc > 1)
+    return cli_usage_error (command, _("unexpected argument “%s”"), argv[1]);
+  if (options->trace_path == NULL)
+    return cli_usage_error (command, _("no trace given (--trace FILE)"));
+
+  if (options->format == NULL)
+    options->format = g_strdup (formats[0]);
+  for (guint i = 0; formats[i] != NULL; i++)
+    format_ok |= g_str_equal (options->format, formats[i]);
+  if (!format_ok)
+    {
+      g_autofree char *list = g_strjoinv ("|", (char **) formats);
+      return cli_usage_error (command, _("unknown format “%s” (expected %s)"), options->format, list);
+    }
+
+  if (options->scenario_instance >= 0 && options->tid != G_MININT)
+    return cli_usage_error (command, _("give either --tid or --scenario-instance, not both"));
+  if (require_symptom && options->scenario_instance < 0 && options->tid == G_MININT)
+    return cli_usage_error (command, _("no thread given (--tid TID or --scenario-instance N)"));
+
+  symptom->thread = WS_NONE;
+  symptom->t0 = symptom->t1 = 0;
+  if (options->from != NULL && !parse_time (options->from, &symptom->t0, &error))
+    return cli_usage_error (command, "%s", error->message);
+  if (options->to != NULL && !parse_time (options->to, &symptom->t1, &error))
+    return cli_usage_error (command, "%s", error->message);
+
+  classifier = ws_frame_classifier_new ();
+  if (options->classifier_file != NULL &&
+      !ws_frame_classifier_load_file (classifier, options->classifier_file, &error))
+    return cli_fail (error);
+
+  rules = ws_scenario_rules_new_default ();
+  trace = ws_trace_loader_load_full (options->trace_path, NULL, rules, NULL, NULL, NULL, &error);
+  if (trace == NULL)
+    return cli_fail (error);
+
+  if (options->scenario_instance >= 0)
+    {
+      if (options->from != NULL || options->to != NULL)
+        return cli_usage_error (command, _("--from/--to do not go with --scenario-instance"));
+      if (!ws_symptom_from_scenario_instance (trace, options->scenario_instance, symptom))
+        {
+          fprintf (stderr, _("waitscope-cli: %s: no scenario instance %d (the trace has %u)\n"),
+                   options->trace_path, options->scenario_instance,
+                   ws_trace_get_n_scenario_instances (trace));
+          return 1;
+        }
+    }
+  else
+    {
+      if (options->from == NULL)
+        symptom->t0 = ws_trace_get_start_time (trace);
+      if (options->to == NULL)
+        symptom->t1 = ws_trace_get_end_time (trace);
+      if (symptom->t1 < symptom->t0)
+        return cli_usage_error (command, _("the window ends before it starts"));
+      if (options->tid != G_MININT)
+        {
+          symptom->thread = ws_trace_find_thread (trace, options->tid);
+          if (symptom->thread == WS_NONE)
+            {
+              fprintf (stderr, _("waitscope-cli: %s: no thread with tid %d in the trace\n"),
+                       options->trace_path, options->tid);
+              return 1;
+            }
+        }
+    }
+
+  *trace_out = g_steal_pointer (&trace);
+  *classifier_out = g_steal_pointer (&classifier);
+  return -1;
+}
+
+int
+cli_symptom_write (CliSymptomOptions *options,
+                   const char        *text)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (options->output == NULL)
+    {
+      fputs (text, stdout);
+      return fflush (stdout) == 0 ? 0 : 1;
+    }
+  if (!g_file_set_contents (options->output, text, -1, &error))
+    {
+      fprintf (stderr, "waitscope-cli: %s\n", error->message);
+      return 1;
+    }
+  return 0;
+}
+
+int
+cli_symptom_write_json (CliSymptomOptions *options,
+                        JsonNode          *node)
+{
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autofree char *text = NULL;
+  g_autofree char *with_newline = NULL;
+
+  json_generator_set_root (gen, node);
+  json_generator_set_pretty (gen, TRUE);
+  json_generator_set_indent (gen, 2);
+  text = json_generator_to_data (gen, NULL);
+  with_newline = g_strconcat (text, "\n", NULL);
+  return cli_symptom_write (options, with_newline);
+}

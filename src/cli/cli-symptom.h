@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+/*
+ * The options the symptom-based subcommands share (waitgraph, readytree,
+ * critical-path, inspect): which trace, which thread and window (or which
+ * scenario instance), the frame-classifier file, and where and how to
+ * write the result.
+ */
+
+#include <json-glib/json-glib.h>
+
+#include "ws-frame-classifier.h"
+#include "ws-trace.h"
+#include "ws-wait-graph.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  char    *trace_path;
+  int      tid;
+  char    *from;
+  char    *to;
+  int      scenario_instance;   /* -1: none */
+  char    *format;
+  char    *output;
+  char    *classifier_file;
+} CliSymptomOptions;
+
+void      cli_symptom_options_init    (CliSymptomOptions *options);
+void      cli_symptom_options_clear   (CliSymptomOptions *options);
+/* Adds --trace --tid --from --to --scenario-instance --format -o --classifier. */
+void      cli_symptom_add_entries     (GOptionContext    *context,
+                                       CliSymptomOptions *options);
+
+/*
+ * cli_symptom_resolve:
+ * @argc/@argv: what option parsing left (a lone positional TRACE is
+ *   accepted instead of --trace)
+ * @require_symptom: whether --tid or --scenario-instance is mandatory
+ * @formats: NULL-terminated accepted --format values, the first the default
+ * @symptom: (out): set when a thread was given (else thread = WS_NONE)
+ *
+ * Returns: -1 to go on, or the exit status to return (the message printed)
+ */
+int       cli_symptom_resolve         (const char         *command,
+                                       CliSymptomOptions  *options,
+                                       int                 argc,
+                                       char              **argv,
+                                       gboolean            require_symptom,
+                                       const char * const *formats,
+                                       WsTrace           **trace,
+                                       WsSymptom          *symptom,
+                                       WsFrameClassifier **classifier);
+
+/* Writes @text to -o FILE or stdout.  Returns the exit status. */
+int       cli_symptom_write           (CliSymptomOptions  *options,
+                                       const char         *text);
+int       cli_symptom_write_json      (CliSymptomOptions  *options,
+                                       JsonNode           *node);
+
+G_END_DECLS
