@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Figures for reviews: the views draw with Cairo, so PNG, SVG and PDF are
+ * just three Cairo surfaces behind the same drawing code.
+ */
+#include "config.h"
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "ws-error.h"
+#include "ws-export.h"
+
+/**
+ * ws_export_format_from_path:
+ * @format: (out): the format the extension names
+ *
+ * Returns: %FALSE if @path ends in none of .png, .svg, .pdf
+ */
+gboolean
+ws_export_format_from_path (const char     *path,
+                            WsExportFormat *format)
+{
+  g_autofree char *lower = NULL;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (format != NULL, FALSE);
+
+  lower = g_ascii_strdown (path, -1);
+  if (g_str_has_suffix (lower, ".png"))
+    *format = WS_EXPORT_PNG;
+  else if (g_str_has_suffix (lower, ".svg"))
+    *format = WS_EXPORT_SVG;
+  else if (g_str_has_suffix (lower, ".pdf"))
+    *format = WS_EXPORT_PDF;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean
+check_status (cairo_status_t   status,
+              const char      *path,
+              GError         **error)
+{
+  if (status == CAIRO_STATUS_SUCCESS)
+    return TRUE;
+  g_set_error (error, WS_ERROR, WS_ERROR_IO, _("Could not write “%s”: %s"),
+               path, cairo_status_to_string (status));
+  return FALSE;
+}
+
+/**
+ * ws_export_draw:
+ * @path: the file to write (replaced if it exists)
+ * @width: in pixels (PNG) or points (SVG, PDF)
+ * @height: likewise
+ * @draw: (scope call): draws the figure
+ *
+ * Returns: %TRUE on success, else %FALSE with @error naming the file
+ */
+gboolean
+ws_export_draw (const char        *path,
+                WsExportFormat     format,
+                double             width,
+                double             height,
+                WsExportDrawFunc   draw,
+                gpointer           user_data,
+                GError           **error)
+{
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  cairo_status_t status;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (draw != NULL, FALSE);
+  g_return_val_if_fail (width >= 1 && height >= 1, FALSE);
+
+  switch (format)
+    {
+    case WS_EXPORT_PNG:
+      surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) width, (int) height);
+      break;
+    case WS_EXPORT_SVG:
+      surface = cairo_svg_surface_create (path, width, height);
+      break;
+    case WS_EXPORT_PDF:
+      surface = cairo_pdf_surface_create (path, width, height);
+      break;
+    default:
+      g_return_val_if_reached (FALSE);
+    }
+
+  if (!check_status (cairo_surface_status (surface), path, error))
+    {
+      cairo_surface_destroy (surface);
+      return FALSE;
+    }
+
+  cr = cairo_create (surface);
+  draw (cr, width, height, user_data);
+  status = cairo_status (cr);
+  cairo_destroy (cr);
+
+  if (status == CAIRO_STATUS_SUCCESS && format == WS_EXPORT_PNG)
+    status = cairo_surface_write_to_png (surface, path);
+  cairo_surface_finish (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+
+  return check_status (status, path, error);
+}
+
+typedef struct {
+  WsTimelineRenderer *renderer;
+  WsTimelineLod      *lod;
+  WsTimelineLayout   *layout;
+  WsTimelineViewport *viewport;
+  double              chart_height;
+} TimelineExport;
+
+#define EXPORT_MARGIN 12.0
+
+static void
+draw_timeline (cairo_t  *cr,
+               double    width,
+               double    height,
+               gpointer  user_data)
+{
+  TimelineExport *ex = user_data;
+  const WsTimelinePalette *palette = ws_timeline_renderer_get_palette (ex->renderer);
+
+  cairo_set_source_rgba (cr, palette->background.red, palette->background.green,
+                         palette->background.blue, 1);
+  cairo_paint (cr);
+  ws_timeline_renderer_draw (ex->renderer, cr, ex->lod, ex->layout, ex->viewport,
+                             0, width, ex->chart_height);
+  ws_timeline_renderer_draw_legend (ex->renderer, cr, EXPORT_MARGIN,
+                                    ex->chart_height + EXPORT_MARGIN,
+                                    width - 2 * EXPORT_MARGIN);
+}
+
+/**
+ * ws_export_timeline:
+ * @viewport: the span to export (its width is not changed)
+ * @width: the figure's width; its height follows from the rows
+ *
+ * Exports every row of @layout over the visible span of @viewport, with
+ * the ruler and a legend underneath, in the renderer's palette.
+ */
+gboolean
+ws_export_timeline (const char          *path,
+                    WsExportFormat       format,
+                    WsTimelineRenderer  *renderer,
+                    WsTimelineLod       *lod,
+                    WsTimelineLayout    *layout,
+                    WsTimelineViewport  *viewport,
+                    double               width,
+                    GError             **error)
+{
+  g_autoptr(WsTimelineViewport) copy = NULL;
+  const WsTimelineGeometry *geometry;
+  TimelineExport ex;
+  double legend_h;
+  guint thread;
+  WsTime t0, t1;
+
+  g_return_val_if_fail (WS_IS_TIMELINE_RENDERER (renderer), FALSE);
+  g_return_val_if_fail (WS_IS_TIMELINE_LOD (lod), FALSE);
+  g_return_val_if_fail (WS_IS_TIMELINE_LAYOUT (layout), FALSE);
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEWPORT (viewport), FALSE);
+
+  geometry = ws_timeline_renderer_get_geometry (renderer);
+  width = MAX (width, geometry->label_width + 100);
+
+  /* A private viewport: the export's width must not disturb the screen. */
+  copy = ws_timeline_viewport_new ();
+  ws_timeline_viewport_set_bounds (copy, ws_timeline_viewport_get_min (viewport),
+                                   ws_timeline_viewport_get_max (viewport));
+  ws_timeline_viewport_set_width (copy, width - geometry->label_width);
+  ws_timeline_viewport_set_visible (copy, ws_timeline_viewport_get_begin (viewport),
+                                    ws_timeline_viewport_get_end (viewport));
+  if (ws_timeline_viewport_get_selection (viewport, &thread, &t0, &t1))
+    ws_timeline_viewport_set_selection (copy, thread, t0, t1);
+  ws_timeline_viewport_set_selected_event (copy, ws_timeline_viewport_get_selected_event (viewport));
+
+  ex.renderer = renderer;
+  ex.lod = lod;
+  ex.layout = layout;
+  ex.viewport = copy;
+  ex.chart_height = geometry->ruler_height + ws_timeline_layout_get_height (layout);
+  legend_h = ws_timeline_renderer_measure_legend (renderer, width - 2 * EXPORT_MARGIN);
+
+  return ws_export_draw (path, format, width, ex.chart_height + legend_h + 2 * EXPORT_MARGIN,
+                         draw_timeline, &ex, error);
+}

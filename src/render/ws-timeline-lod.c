@@ -1,0 +1,729 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Levels of detail for the timeline.  A million events spread over a few
+ * hundred threads cannot be walked on every frame: the events of one
+ * thread are scattered through the time-sorted event array, so each one is
+ * a cache miss.  Instead each thread's run/wait history is turned once into
+ * dense arrays of state segments, and coarser copies of them in which
+ * everything shorter than a bucket has been merged into its bucket's
+ * dominant state.  Drawing picks the coarsest level whose buckets are still
+ * no wider than a pixel, so it touches at most a couple of segments per
+ * pixel column whatever the trace size.
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "ws-error.h"
+#include "ws-timeline-lod.h"
+
+#define LEVEL_FACTOR 4
+#define MAX_LEVELS   24
+
+typedef struct {
+  WsTime          bucket;      /* 0 = exact */
+  WsStateSegment *segs;
+  guint           n;
+} SegLevel;
+
+typedef struct {
+  WsTime     bucket;
+  WsLodMark *marks;
+  guint      n;
+} MarkLevel;
+
+typedef struct {
+  SegLevel      seg_levels[MAX_LEVELS];
+  guint         n_seg_levels;
+  MarkLevel     mark_levels[MAX_LEVELS];
+  guint         n_mark_levels;
+  WsThreadStats stats;
+} ThreadLod;
+
+struct _WsTimelineLod
+{
+  GObject    parent_instance;
+
+  WsTrace   *trace;
+  ThreadLod *threads;
+  guint      n_threads;
+  gsize      memory;
+};
+
+G_DEFINE_FINAL_TYPE (WsTimelineLod, ws_timeline_lod, G_TYPE_OBJECT)
+
+static void
+ws_timeline_lod_finalize (GObject *object)
+{
+  WsTimelineLod *self = WS_TIMELINE_LOD (object);
+
+  for (guint t = 0; t < self->n_threads; t++)
+    {
+      for (guint l = 0; l < self->threads[t].n_seg_levels; l++)
+        g_free (self->threads[t].seg_levels[l].segs);
+      for (guint l = 0; l < self->threads[t].n_mark_levels; l++)
+        g_free (self->threads[t].mark_levels[l].marks);
+    }
+  g_free (self->threads);
+  g_clear_object (&self->trace);
+
+  G_OBJECT_CLASS (ws_timeline_lod_parent_class)->finalize (object);
+}
+
+static void
+ws_timeline_lod_class_init (WsTimelineLodClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = ws_timeline_lod_finalize;
+}
+
+static void
+ws_timeline_lod_init (WsTimelineLod *self)
+{
+}
+
+/**
+ * ws_thread_state_for_wait:
+ * @wait: a WAIT event
+ *
+ * Returns: the state a timeline shows for it: S, D or other, with or
+ *   without a known readier
+ */
+WsThreadState
+ws_thread_state_for_wait (const WsEvent *wait)
+{
+  gboolean unknown;
+  WsThreadState state;
+
+  g_return_val_if_fail (wait != NULL, WS_THREAD_STATE_OTHER);
+
+  unknown = wait->peer == WS_NONE || (wait->flags & WS_EVENT_FLAG_READIER_UNKNOWN) != 0;
+  if (wait->state == 'D' || (wait->flags & WS_EVENT_FLAG_UNINTERRUPTIBLE) != 0)
+    state = WS_THREAD_STATE_DISK;
+  else if (wait->state == 'S')
+    state = WS_THREAD_STATE_SLEEP;
+  else
+    state = WS_THREAD_STATE_OTHER;
+
+  return unknown ? state + (WS_THREAD_STATE_SLEEP_UNKNOWN - WS_THREAD_STATE_SLEEP) : state;
+}
+
+gboolean
+ws_thread_state_is_wait (WsThreadState state)
+{
+  return state >= WS_THREAD_STATE_SLEEP && state < WS_N_THREAD_STATES;
+}
+
+gboolean
+ws_thread_state_is_unknown (WsThreadState state)
+{
+  return state >= WS_THREAD_STATE_SLEEP_UNKNOWN && state < WS_N_THREAD_STATES;
+}
+
+/**
+ * ws_thread_state_get_label:
+ * Returns: a translated, human-readable name of @state
+ */
+const char *
+ws_thread_state_get_label (WsThreadState state)
+{
+  switch (state)
+    {
+    case WS_THREAD_STATE_RUN:
+      return _("Running");
+    case WS_THREAD_STATE_READY:
+      return _("Ready (runnable, not on a CPU)");
+    case WS_THREAD_STATE_SLEEP:
+      return _("Sleeping (S)");
+    case WS_THREAD_STATE_DISK:
+      return _("Uninterruptible (D, disk)");
+    case WS_THREAD_STATE_OTHER:
+      return _("Blocked");
+    case WS_THREAD_STATE_SLEEP_UNKNOWN:
+      return _("Sleeping (S), readier unknown");
+    case WS_THREAD_STATE_DISK_UNKNOWN:
+      return _("Uninterruptible (D), readier unknown");
+    case WS_THREAD_STATE_OTHER_UNKNOWN:
+      return _("Blocked, readier unknown");
+    case WS_N_THREAD_STATES:
+    default:
+      g_return_val_if_reached (NULL);
+    }
+}
+
+static inline WsTime
+floor_div (WsTime a,
+           WsTime b)
+{
+  WsTime q = a / b;
+  return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+static void
+append_seg (GArray *segs,
+            WsTime  t0,
+            WsTime  t1,
+            guint8  state)
+{
+  WsStateSegment seg = { 0 };
+
+  seg.t0 = t0;
+  seg.t1 = t1;
+  seg.state = state;
+  if (t1 > t0)
+    g_array_append_val (segs, seg);
+}
+
+static int
+compare_seg (gconstpointer a,
+             gconstpointer b)
+{
+  const WsStateSegment *sa = a, *sb = b;
+
+  if (sa->t0 != sb->t0)
+    return sa->t0 < sb->t0 ? -1 : 1;
+  return 0;
+}
+
+/* Makes level 0 sorted and non-overlapping: where two segments overlap
+ * (inconsistent input), the one that starts later wins from its start. */
+static void
+normalize_level0 (GArray *segs)
+{
+  WsStateSegment *s = (WsStateSegment *) (gpointer) segs->data;
+  guint out = 0;
+  gboolean sorted = TRUE;
+
+  for (guint i = 1; i < segs->len && sorted; i++)
+    sorted = s[i].t0 >= s[i - 1].t0;
+  if (!sorted)
+    g_array_sort (segs, compare_seg);   /* stable: equal starts keep order */
+
+  for (guint i = 0; i < segs->len; i++)
+    {
+      if (out > 0 && s[out - 1].t1 > s[i].t0)
+        {
+          s[out - 1].t1 = s[i].t0;
+          if (s[out - 1].t1 <= s[out - 1].t0)
+            out--;
+        }
+      /* Merging touching segments of one state keeps the arrays small. */
+      if (out > 0 && s[out - 1].t1 == s[i].t0 && s[out - 1].state == s[i].state && !s[i].mixed)
+        s[out - 1].t1 = s[i].t1;
+      else
+        s[out++] = s[i];
+    }
+  g_array_set_size (segs, out);
+}
+
+typedef struct {
+  GArray *out;
+  WsTime  bucket;
+  WsTime  cur;        /* current bucket index, or G_MININT64 */
+  WsTime  acc[WS_N_THREAD_STATES];
+} Bucketer;
+
+static void
+bucketer_emit (Bucketer *b,
+               WsTime    first,
+               WsTime    last_exclusive,
+               guint8    state)
+{
+  WsTime t0 = first * b->bucket;
+  WsTime t1 = last_exclusive * b->bucket;
+
+  if (b->out->len > 0)
+    {
+      WsStateSegment *prev = &g_array_index (b->out, WsStateSegment, b->out->len - 1);
+      if (!prev->mixed && prev->state == state && prev->t1 == t0)
+        {
+          prev->t1 = t1;
+          return;
+        }
+    }
+  append_seg (b->out, t0, t1, state);
+}
+
+static void
+bucketer_flush (Bucketer *b)
+{
+  guint best = WS_N_THREAD_STATES, n_states = 0;
+  WsTime best_time = 0, total = 0;
+
+  if (b->cur == G_MININT64)
+    return;
+  /* Dominant state by time; empty time never wins, so a short burst in
+   * an otherwise empty stretch still shows as one pixel. */
+  for (guint s = 0; s < WS_N_THREAD_STATES; s++)
+    {
+      if (b->acc[s] > best_time)
+        {
+          best = s;
+          best_time = b->acc[s];
+        }
+      if (b->acc[s] > 0)
+        n_states++;
+      total += b->acc[s];
+    }
+  if (best < WS_N_THREAD_STATES && n_states == 1 && total >= b->bucket)
+    bucketer_emit (b, b->cur, b->cur + 1, best);
+  else if (best < WS_N_THREAD_STATES)
+    {
+      WsStateSegment seg = { 0 };
+
+      seg.t0 = b->cur * b->bucket;
+      seg.t1 = seg.t0 + b->bucket;
+      seg.state = best;
+      seg.mixed = TRUE;
+      for (guint s = 0; s < WS_N_THREAD_STATES; s++)
+        {
+          /* Round up so that a sliver never vanishes. */
+          WsTime share = (b->acc[s] * 255 + b->bucket - 1) / b->bucket;
+          seg.cover[s] = (guint8) MIN (share, 255);
+        }
+      g_array_append_val (b->out, seg);
+    }
+  memset (b->acc, 0, sizeof b->acc);
+  b->cur = G_MININT64;
+}
+
+static GArray *
+build_seg_level (const WsStateSegment *segs,
+                 guint                 n,
+                 WsTime                bucket)
+{
+  Bucketer b = { 0 };
+
+  b.out = g_array_new (FALSE, FALSE, sizeof (WsStateSegment));
+  b.bucket = bucket;
+  b.cur = G_MININT64;
+
+  for (guint i = 0; i < n; i++)
+    {
+      WsTime a = segs[i].t0, e = segs[i].t1;
+      WsTime ia = floor_div (a, bucket);
+      WsTime ib = floor_div (e - 1, bucket);
+      guint8 s = segs[i].state;
+
+      if (ia != b.cur)
+        {
+          bucketer_flush (&b);
+          b.cur = ia;
+        }
+      if (segs[i].mixed)
+        {
+          /* A bucket of the finer level lies inside one of ours. */
+          for (guint k = 0; k < WS_N_THREAD_STATES; k++)
+            b.acc[k] += segs[i].cover[k] * (e - a) / 255;
+          continue;
+        }
+      if (ia == ib)
+        {
+          b.acc[s] += e - a;
+          continue;
+        }
+      b.acc[s] += (ia + 1) * bucket - a;
+      bucketer_flush (&b);
+      if (ib > ia + 1)
+        bucketer_emit (&b, ia + 1, ib, s);
+      b.cur = ib;
+      b.acc[s] += e - ib * bucket;
+    }
+  bucketer_flush (&b);
+
+  return b.out;
+}
+
+static GArray *
+build_mark_level (const WsLodMark *marks,
+                  guint            n,
+                  WsTime           bucket)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (WsLodMark));
+  WsTime last[WS_N_MARK_KINDS];
+
+  for (guint k = 0; k < WS_N_MARK_KINDS; k++)
+    last[k] = G_MININT64;
+
+  /* One mark of each kind per bucket: a pixel column needs no more. */
+  for (guint i = 0; i < n; i++)
+    {
+      WsTime b = floor_div (marks[i].time, bucket);
+      WsLodMark m = { b * bucket, marks[i].kind };
+
+      if (last[marks[i].kind] == b)
+        continue;
+      last[marks[i].kind] = b;
+      g_array_append_val (out, m);
+    }
+  return out;
+}
+
+static void
+build_thread (WsTimelineLod *self,
+              guint          thread,
+              WsTime         span)
+{
+  const WsThread *t = ws_trace_get_thread (self->trace, thread);
+  const WsEvent *events = ws_trace_get_events (self->trace);
+  ThreadLod *lod = &self->threads[thread];
+  GArray *segs = g_array_sized_new (FALSE, FALSE, sizeof (WsStateSegment), t->n_events);
+  GArray *marks = g_array_new (FALSE, FALSE, sizeof (WsLodMark));
+  guint kept_segs, kept_marks;
+
+  for (guint k = 0; k < t->n_events; k++)
+    {
+      const WsEvent *e = &events[t->events[k]];
+      WsTime end = e->time + MAX (e->duration, 0);
+      WsLodMark mark = { e->time, 0 };
+
+      switch ((WsEventKind) e->kind)
+        {
+        case WS_EVENT_RUNNING:
+          if (e->flags & WS_EVENT_FLAG_SPAN)
+            {
+              append_seg (segs, e->time, end, WS_THREAD_STATE_RUN);
+              lod->stats.run += end - e->time;
+            }
+          else
+            {
+              mark.kind = WS_MARK_SAMPLE;
+              g_array_append_val (marks, mark);
+              lod->stats.n_samples++;
+            }
+          break;
+
+        case WS_EVENT_WAIT:
+          {
+            WsThreadState state = ws_thread_state_for_wait (e);
+            guint bin = (state - WS_THREAD_STATE_SLEEP) % 3;
+
+            append_seg (segs, e->time, end, state);
+            lod->stats.wait[bin] += end - e->time;
+            lod->stats.n_waits++;
+            lod->stats.longest_wait = MAX (lod->stats.longest_wait, end - e->time);
+            if (ws_thread_state_is_unknown (state))
+              lod->stats.n_unknown++;
+            if (e->ready_latency != WS_LATENCY_UNKNOWN && e->ready_latency > 0)
+              {
+                append_seg (segs, end, end + e->ready_latency, WS_THREAD_STATE_READY);
+                lod->stats.ready += e->ready_latency;
+              }
+          }
+          break;
+
+        case WS_EVENT_PREEMPT:
+          append_seg (segs, e->time, end, WS_THREAD_STATE_READY);
+          lod->stats.ready += end - e->time;
+          break;
+
+        case WS_EVENT_UNWAIT:
+          if (e->flags & WS_EVENT_FLAG_ECHO)
+            break;
+          mark.kind = WS_MARK_UNWAIT;
+          g_array_append_val (marks, mark);
+          break;
+
+        case WS_EVENT_MARKER:
+          mark.kind = WS_MARK_MARKER;
+          g_array_append_val (marks, mark);
+          break;
+
+        case WS_EVENT_HW_SERVICE:
+        case WS_N_EVENT_KINDS:
+        default:
+          break;
+        }
+    }
+
+  normalize_level0 (segs);
+
+  lod->seg_levels[0].bucket = 0;
+  lod->seg_levels[0].n = segs->len;
+  lod->seg_levels[0].segs = (WsStateSegment *) (gpointer) g_array_free (segs, FALSE);
+  lod->n_seg_levels = 1;
+  lod->mark_levels[0].bucket = 0;
+  lod->mark_levels[0].n = marks->len;
+  lod->mark_levels[0].marks = (WsLodMark *) (gpointer) g_array_free (marks, FALSE);
+  lod->n_mark_levels = 1;
+
+  kept_segs = lod->seg_levels[0].n;
+  kept_marks = lod->mark_levels[0].n;
+
+  /* Buckets up to a 64th of the trace: coarser is never drawn (a view
+   * is at least 64 px wide). */
+  for (WsTime bucket = WS_TIMELINE_LOD_BASE_BUCKET;
+       bucket <= MAX (span / 64, WS_TIMELINE_LOD_BASE_BUCKET) && lod->n_seg_levels < MAX_LEVELS;
+       bucket *= LEVEL_FACTOR)
+    {
+      SegLevel *prev = &lod->seg_levels[lod->n_seg_levels - 1];
+      MarkLevel *mprev = &lod->mark_levels[lod->n_mark_levels - 1];
+
+      if (kept_segs > 16)
+        {
+          GArray *level = build_seg_level (prev->segs, prev->n, bucket);
+
+          if (level->len * 4 <= kept_segs * 3)
+            {
+              SegLevel *l = &lod->seg_levels[lod->n_seg_levels++];
+              l->bucket = bucket;
+              l->n = level->len;
+              l->segs = (WsStateSegment *) (gpointer) g_array_free (level, FALSE);
+              kept_segs = l->n;
+            }
+          else
+            g_array_unref (level);
+        }
+
+      if (kept_marks > 16 && lod->n_mark_levels < MAX_LEVELS)
+        {
+          GArray *level = build_mark_level (mprev->marks, mprev->n, bucket);
+
+          if (level->len * 4 <= kept_marks * 3)
+            {
+              MarkLevel *l = &lod->mark_levels[lod->n_mark_levels++];
+              l->bucket = bucket;
+              l->n = level->len;
+              l->marks = (WsLodMark *) (gpointer) g_array_free (level, FALSE);
+              kept_marks = l->n;
+            }
+          else
+            g_array_unref (level);
+        }
+    }
+
+  for (guint l = 0; l < lod->n_seg_levels; l++)
+    self->memory += lod->seg_levels[l].n * sizeof (WsStateSegment);
+  for (guint l = 0; l < lod->n_mark_levels; l++)
+    self->memory += lod->mark_levels[l].n * sizeof (WsLodMark);
+}
+
+/**
+ * ws_timeline_lod_new:
+ * @cancellable: (nullable): polled between threads
+ *
+ * Builds the levels of every thread of a finished trace.  Takes a few
+ * hundred milliseconds for a million events: call it from a worker thread.
+ *
+ * Returns: (transfer full): the levels, or %NULL if cancelled
+ */
+WsTimelineLod *
+ws_timeline_lod_new (WsTrace       *trace,
+                     GCancellable  *cancellable,
+                     GError       **error)
+{
+  g_autoptr(WsTimelineLod) self = NULL;
+  WsTime span;
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), NULL);
+
+  self = g_object_new (WS_TYPE_TIMELINE_LOD, NULL);
+  self->trace = g_object_ref (trace);
+  self->n_threads = ws_trace_get_n_threads (trace);
+  self->threads = g_new0 (ThreadLod, MAX (self->n_threads, 1));
+  span = ws_trace_get_end_time (trace) - ws_trace_get_start_time (trace);
+
+  for (guint t = 0; t < self->n_threads; t++)
+    {
+      if (g_cancellable_is_cancelled (cancellable))
+        {
+          g_set_error_literal (error, WS_ERROR, WS_ERROR_CANCELLED, _("Cancelled"));
+          return NULL;
+        }
+      build_thread (self, t, span);
+    }
+  self->memory += self->n_threads * sizeof (ThreadLod);
+
+  return g_steal_pointer (&self);
+}
+
+WsTrace *
+ws_timeline_lod_get_trace (WsTimelineLod *self)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_LOD (self), NULL);
+  return self->trace;
+}
+
+/* First segment with t1 > time. */
+static guint
+segs_lower_bound (const WsStateSegment *segs,
+                  guint                 n,
+                  WsTime                time)
+{
+  guint lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (segs[mid].t1 <= time)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* First segment with t0 >= time. */
+static guint
+segs_upper_bound (const WsStateSegment *segs,
+                  guint                 lo,
+                  guint                 n,
+                  WsTime                time)
+{
+  guint hi = n;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (segs[mid].t0 < time)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/**
+ * ws_timeline_lod_get_segments:
+ * @ns_per_px: the scale of the view
+ * @t0: the first instant shown
+ * @t1: the end of the view
+ * @n_segments: (out): how many segments the slice holds
+ *
+ * Returns: (transfer none) (array length=n_segments): the segments of the
+ *   coarsest level whose buckets are at most one pixel wide that overlap
+ *   [@t0, @t1), in time order
+ */
+const WsStateSegment *
+ws_timeline_lod_get_segments (WsTimelineLod *self,
+                              guint          thread,
+                              double         ns_per_px,
+                              WsTime         t0,
+                              WsTime         t1,
+                              guint         *n_segments)
+{
+  const ThreadLod *lod;
+  const SegLevel *level;
+  guint first, last, l;
+
+  g_return_val_if_fail (WS_IS_TIMELINE_LOD (self), NULL);
+  g_return_val_if_fail (thread < self->n_threads, NULL);
+  g_return_val_if_fail (n_segments != NULL, NULL);
+
+  lod = &self->threads[thread];
+  for (l = lod->n_seg_levels - 1; l > 0; l--)
+    if ((double) lod->seg_levels[l].bucket <= ns_per_px)
+      break;
+  level = &lod->seg_levels[l];
+
+  first = segs_lower_bound (level->segs, level->n, t0);
+  last = segs_upper_bound (level->segs, first, level->n, t1);
+  *n_segments = last - first;
+  return level->segs + first;
+}
+
+/**
+ * ws_timeline_lod_get_marks:
+ * @n_marks: (out):
+ *
+ * Returns: (transfer none) (array length=n_marks): the marks in [@t0, @t1)
+ *   of the coarsest level with buckets at most one pixel wide
+ */
+const WsLodMark *
+ws_timeline_lod_get_marks (WsTimelineLod *self,
+                           guint          thread,
+                           double         ns_per_px,
+                           WsTime         t0,
+                           WsTime         t1,
+                           guint         *n_marks)
+{
+  const ThreadLod *lod;
+  const MarkLevel *level;
+  guint lo, hi, first, l;
+
+  g_return_val_if_fail (WS_IS_TIMELINE_LOD (self), NULL);
+  g_return_val_if_fail (thread < self->n_threads, NULL);
+  g_return_val_if_fail (n_marks != NULL, NULL);
+
+  lod = &self->threads[thread];
+  for (l = lod->n_mark_levels - 1; l > 0; l--)
+    if ((double) lod->mark_levels[l].bucket <= ns_per_px)
+      break;
+  level = &lod->mark_levels[l];
+
+  lo = 0, hi = level->n;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (level->marks[mid].time < t0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  first = lo;
+  hi = level->n;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (level->marks[mid].time < t1)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  *n_marks = lo - first;
+  return level->marks + first;
+}
+
+guint
+ws_timeline_lod_get_n_levels (WsTimelineLod *self,
+                              guint          thread)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_LOD (self), 0);
+  g_return_val_if_fail (thread < self->n_threads, 0);
+  return self->threads[thread].n_seg_levels;
+}
+
+/**
+ * ws_timeline_lod_get_level:
+ * @bucket: (out) (optional): the level's bucket in ns, 0 for the exact level
+ * @n_segments: (out):
+ *
+ * Returns: (transfer none) (array length=n_segments): all segments of one
+ *   kept level (for tests and exporters)
+ */
+const WsStateSegment *
+ws_timeline_lod_get_level (WsTimelineLod *self,
+                           guint          thread,
+                           guint          level,
+                           WsTime        *bucket,
+                           guint         *n_segments)
+{
+  const ThreadLod *lod;
+
+  g_return_val_if_fail (WS_IS_TIMELINE_LOD (self), NULL);
+  g_return_val_if_fail (thread < self->n_threads, NULL);
+  g_return_val_if_fail (n_segments != NULL, NULL);
+
+  lod = &self->threads[thread];
+  g_return_val_if_fail (level < lod->n_seg_levels, NULL);
+  if (bucket)
+    *bucket = lod->seg_levels[level].bucket;
+  *n_segments = lod->seg_levels[level].n;
+  return lod->seg_levels[level].segs;
+}
+
+const WsThreadStats *
+ws_timeline_lod_get_stats (WsTimelineLod *self,
+                           guint          thread)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_LOD (self), NULL);
+  g_return_val_if_fail (thread < self->n_threads, NULL);
+  return &self->threads[thread].stats;
+}
+
+gsize
+ws_timeline_lod_get_memory_size (WsTimelineLod *self)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_LOD (self), 0);
+  return self->memory;
+}

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "ws-trace.h"
+
+G_BEGIN_DECLS
+
+/**
+ * WsThreadState:
+ * @WS_THREAD_STATE_RUN: on a CPU (an exact switch-in → switch-out span)
+ * @WS_THREAD_STATE_READY: runnable but not running: preempted, or woken
+ *   and not yet switched in (the ready latency)
+ * @WS_THREAD_STATE_SLEEP: blocked in S (interruptible sleep: locks, I/O
+ *   waits in user space, timers)
+ * @WS_THREAD_STATE_DISK: blocked in D (uninterruptible, mostly disk I/O)
+ * @WS_THREAD_STATE_OTHER: blocked in another state (I idle, T, …)
+ * @WS_THREAD_STATE_SLEEP_UNKNOWN: like SLEEP, but no wake-up was recorded:
+ *   the readier is unknown
+ * @WS_THREAD_STATE_DISK_UNKNOWN: like DISK, readier unknown
+ * @WS_THREAD_STATE_OTHER_UNKNOWN: like OTHER, readier unknown
+ *
+ * What a timeline row shows at each instant.  Waits are the states from
+ * SLEEP on; ws_thread_state_is_wait() tells.
+ */
+typedef enum {
+  WS_THREAD_STATE_RUN,
+  WS_THREAD_STATE_READY,
+  WS_THREAD_STATE_SLEEP,
+  WS_THREAD_STATE_DISK,
+  WS_THREAD_STATE_OTHER,
+  WS_THREAD_STATE_SLEEP_UNKNOWN,
+  WS_THREAD_STATE_DISK_UNKNOWN,
+  WS_THREAD_STATE_OTHER_UNKNOWN,
+  WS_N_THREAD_STATES
+} WsThreadState;
+
+/**
+ * WsMarkKind:
+ * @WS_MARK_SAMPLE: a CPU sample (RUNNING event without an exact span)
+ * @WS_MARK_UNWAIT: the thread woke another thread (an UNWAIT it recorded)
+ * @WS_MARK_MARKER: a marker event (probe, fork, exit)
+ */
+typedef enum {
+  WS_MARK_SAMPLE,
+  WS_MARK_UNWAIT,
+  WS_MARK_MARKER,
+  WS_N_MARK_KINDS
+} WsMarkKind;
+
+/**
+ * WsStateSegment:
+ * @t0: start
+ * @t1: end
+ * @state: the #WsThreadState covering it (the dominant one if @mixed)
+ * @mixed: the segment is one bucket of a coarse level holding several
+ *   states, or gaps: @cover says how much of each
+ * @cover: if @mixed, the share of [t0, t1) in each state, in 1/255ths
+ *
+ * Segments of one level never overlap and are sorted by time.  Coarse
+ * levels keep the mix of states of each bucket (a histogram, not just the
+ * winner), so merging buckets into pixel columns stays faithful at any
+ * zoom.
+ */
+typedef struct {
+  WsTime t0;
+  WsTime t1;
+  guint8 state;
+  guint8 mixed;
+  guint8 cover[WS_N_THREAD_STATES];
+} WsStateSegment;
+
+typedef struct {
+  WsTime time;
+  guint8 kind;
+} WsLodMark;
+
+/**
+ * WsThreadStats:
+ * @run: ns on a CPU (exact spans)
+ * @ready: ns runnable but not running (preemption + ready latency)
+ * @wait: ns blocked, by state: [0] S, [1] D, [2] other
+ * @n_waits: number of WAIT events
+ * @n_unknown: waits with no recorded wake-up (readier unknown)
+ * @n_samples: CPU samples
+ * @longest_wait: the longest single wait, ns
+ *
+ * Per-thread totals, shown by the thread table beside the timeline.
+ */
+typedef struct {
+  WsTime run;
+  WsTime ready;
+  WsTime wait[3];
+  guint  n_waits;
+  guint  n_unknown;
+  guint  n_samples;
+  WsTime longest_wait;
+} WsThreadStats;
+
+/*
+ * WsTimelineLod: per-thread state segments at several levels of detail,
+ * so that drawing a row costs O(pixels), not O(events).  Level 0 holds the
+ * exact segments; level k ≥ 1 divides time into buckets of 256·4^(k-1) ns;
+ * a bucket covered by one state is merged with equal neighbours, a bucket
+ * holding several keeps their shares.  A level is kept only if it has at most 3/4 of the segments
+ * of the finer one, so a sparse thread costs no more than its events.
+ *
+ * Built once per trace (off the main thread: it reads every event), then
+ * immutable and safe to read from any thread.
+ */
+#define WS_TYPE_TIMELINE_LOD (ws_timeline_lod_get_type ())
+G_DECLARE_FINAL_TYPE (WsTimelineLod, ws_timeline_lod, WS, TIMELINE_LOD, GObject)
+
+WsTimelineLod        *ws_timeline_lod_new             (WsTrace        *trace,
+                                                       GCancellable   *cancellable,
+                                                       GError        **error);
+WsTrace              *ws_timeline_lod_get_trace       (WsTimelineLod  *self);
+
+const WsStateSegment *ws_timeline_lod_get_segments    (WsTimelineLod  *self,
+                                                       guint           thread,
+                                                       double          ns_per_px,
+                                                       WsTime          t0,
+                                                       WsTime          t1,
+                                                       guint          *n_segments);
+const WsLodMark      *ws_timeline_lod_get_marks       (WsTimelineLod  *self,
+                                                       guint           thread,
+                                                       double          ns_per_px,
+                                                       WsTime          t0,
+                                                       WsTime          t1,
+                                                       guint          *n_marks);
+guint                 ws_timeline_lod_get_n_levels    (WsTimelineLod  *self,
+                                                       guint           thread);
+const WsStateSegment *ws_timeline_lod_get_level       (WsTimelineLod  *self,
+                                                       guint           thread,
+                                                       guint           level,
+                                                       WsTime         *bucket,
+                                                       guint          *n_segments);
+const WsThreadStats  *ws_timeline_lod_get_stats       (WsTimelineLod  *self,
+                                                       guint           thread);
+gsize                 ws_timeline_lod_get_memory_size (WsTimelineLod  *self);
+
+WsThreadState         ws_thread_state_for_wait        (const WsEvent  *wait);
+gboolean              ws_thread_state_is_wait         (WsThreadState   state);
+gboolean              ws_thread_state_is_unknown      (WsThreadState   state);
+const char           *ws_thread_state_get_label       (WsThreadState   state);
+
+#define WS_TIMELINE_LOD_BASE_BUCKET 256
+
+G_END_DECLS

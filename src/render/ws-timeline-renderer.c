@@ -1,0 +1,1735 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The timeline is drawn with plain Cairo so that one piece of code serves
+ * the screen, PNG/SVG/PDF export and pixel tests.
+ *
+ * Cost model: a frame touches only the rows inside the visible height and,
+ * per row, only the level-of-detail segments inside the visible time span
+ * (two binary searches).  Segments narrower than a pixel are accumulated
+ * per pixel column and the column gets its dominant state (as Hotspot
+ * draws a tick only when the pixel column changes); equal neighbouring
+ * columns are merged, and all rectangles of one state are filled with a
+ * single cairo_fill(), so the number of Cairo calls does not grow with the
+ * number of events.
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <pango/pangocairo.h>
+
+#include "ws-time-format.h"
+#include "ws-timeline-renderer.h"
+
+#define PROCESS_INDENT  18.0
+#define THREAD_INDENT   26.0
+#define LABEL_PAD        8.0
+#define MIN_TICK_PX     90.0
+#define HIT_TOLERANCE    3.0
+#define HIT_MAX_SCAN   512
+
+typedef struct {
+  float x;
+  float y;
+  float w;
+  float h;
+} Rect;
+
+struct _WsTimelineRenderer
+{
+  GObject               parent_instance;
+
+  WsTimelinePalette     palette;
+  WsTimelineGeometry    geometry;
+
+  PangoContext         *context;
+  PangoFontDescription *font;
+  PangoLayout          *scratch;        /* ruler labels, legend */
+  GHashTable           *label_cache;    /* row key -> PangoLayout */
+  gconstpointer         label_trace;    /* the trace the cache belongs to */
+
+  cairo_pattern_t      *dash[WS_N_THREAD_STATES];
+  GArray               *rects[WS_N_THREAD_STATES];
+  GArray               *mark_rects[WS_N_MARK_KINDS];
+  GArray               *match_rects;
+
+  WsStackSearch        *search;
+};
+
+G_DEFINE_FINAL_TYPE (WsTimelineRenderer, ws_timeline_renderer, G_TYPE_OBJECT)
+
+static void
+clear_patterns (WsTimelineRenderer *self)
+{
+  for (guint s = 0; s < WS_N_THREAD_STATES; s++)
+    g_clear_pointer (&self->dash[s], cairo_pattern_destroy);
+}
+
+static void
+clear_labels (WsTimelineRenderer *self)
+{
+  g_hash_table_remove_all (self->label_cache);
+  g_clear_object (&self->scratch);
+  self->label_trace = NULL;
+}
+
+static void
+ws_timeline_renderer_finalize (GObject *object)
+{
+  WsTimelineRenderer *self = WS_TIMELINE_RENDERER (object);
+
+  clear_patterns (self);
+  clear_labels (self);
+  g_hash_table_unref (self->label_cache);
+  g_clear_object (&self->context);
+  g_clear_pointer (&self->font, pango_font_description_free);
+  for (guint s = 0; s < WS_N_THREAD_STATES; s++)
+    g_array_unref (self->rects[s]);
+  for (guint k = 0; k < WS_N_MARK_KINDS; k++)
+    g_array_unref (self->mark_rects[k]);
+  g_array_unref (self->match_rects);
+  g_clear_object (&self->search);
+
+  G_OBJECT_CLASS (ws_timeline_renderer_parent_class)->finalize (object);
+}
+
+static void
+ws_timeline_renderer_class_init (WsTimelineRendererClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = ws_timeline_renderer_finalize;
+}
+
+static void
+ws_timeline_renderer_init (WsTimelineRenderer *self)
+{
+  ws_timeline_palette_init_light (&self->palette);
+  self->geometry.label_width = 220;
+  self->geometry.ruler_height = 28;
+  self->label_cache = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_object_unref);
+  self->font = pango_font_description_from_string ("Sans 9");
+  for (guint s = 0; s < WS_N_THREAD_STATES; s++)
+    self->rects[s] = g_array_new (FALSE, FALSE, sizeof (Rect));
+  for (guint k = 0; k < WS_N_MARK_KINDS; k++)
+    self->mark_rects[k] = g_array_new (FALSE, FALSE, sizeof (Rect));
+  self->match_rects = g_array_new (FALSE, FALSE, sizeof (Rect));
+}
+
+WsTimelineRenderer *
+ws_timeline_renderer_new (void)
+{
+  return g_object_new (WS_TYPE_TIMELINE_RENDERER, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Palettes                                                             */
+
+static WsColor
+rgb (guint32 hex,
+     double  alpha)
+{
+  WsColor c = { ((hex >> 16) & 0xff) / 255.0, ((hex >> 8) & 0xff) / 255.0, (hex & 0xff) / 255.0, alpha };
+  return c;
+}
+
+static void
+set_state_colours (WsTimelinePalette *p,
+                   guint32            run,
+                   guint32            ready,
+                   guint32            sleep,
+                   guint32            disk,
+                   guint32            other)
+{
+  p->states[WS_THREAD_STATE_RUN] = rgb (run, 1);
+  p->states[WS_THREAD_STATE_READY] = rgb (ready, 1);
+  p->states[WS_THREAD_STATE_SLEEP] = p->states[WS_THREAD_STATE_SLEEP_UNKNOWN] = rgb (sleep, 1);
+  p->states[WS_THREAD_STATE_DISK] = p->states[WS_THREAD_STATE_DISK_UNKNOWN] = rgb (disk, 1);
+  p->states[WS_THREAD_STATE_OTHER] = p->states[WS_THREAD_STATE_OTHER_UNKNOWN] = rgb (other, 1);
+}
+
+/* GNOME palette colours, so the chart sits well in an Adwaita window. */
+void
+ws_timeline_palette_init_light (WsTimelinePalette *p)
+{
+  g_return_if_fail (p != NULL);
+
+  p->background = rgb (0xffffff, 1);
+  p->row_alternate = rgb (0xf4f4f6, 1);
+  p->header_background = rgb (0xe8e8eb, 1);
+  p->foreground = rgb (0x000000, 0.80);
+  p->dim_foreground = rgb (0x000000, 0.55);
+  p->grid = rgb (0x000000, 0.07);
+  p->separator = rgb (0x000000, 0.15);
+  set_state_colours (p, 0x26a269, 0xe5a50a, 0x1c71d8, 0xc64600, 0x77767b);
+  p->marks[WS_MARK_SAMPLE] = rgb (0x26a269, 1);
+  p->marks[WS_MARK_UNWAIT] = rgb (0xc01c28, 1);
+  p->marks[WS_MARK_MARKER] = rgb (0x813d9c, 1);
+  p->selection = rgb (0x3584e4, 0.20);
+  p->accent = rgb (0x1c71d8, 1);
+  p->arrow = rgb (0xe01b24, 1);
+  p->hover = rgb (0x000000, 0.75);
+  p->search_match = rgb (0xf6d32d, 0.75);
+}
+
+void
+ws_timeline_palette_init_dark (WsTimelinePalette *p)
+{
+  g_return_if_fail (p != NULL);
+
+  p->background = rgb (0x1e1e1e, 1);
+  p->row_alternate = rgb (0x262626, 1);
+  p->header_background = rgb (0x303034, 1);
+  p->foreground = rgb (0xffffff, 0.90);
+  p->dim_foreground = rgb (0xffffff, 0.55);
+  p->grid = rgb (0xffffff, 0.07);
+  p->separator = rgb (0xffffff, 0.14);
+  set_state_colours (p, 0x33d17a, 0xf8e45c, 0x62a0ea, 0xffa348, 0x9a9996);
+  p->marks[WS_MARK_SAMPLE] = rgb (0x33d17a, 1);
+  p->marks[WS_MARK_UNWAIT] = rgb (0xf66151, 1);
+  p->marks[WS_MARK_MARKER] = rgb (0xdc8add, 1);
+  p->selection = rgb (0x78aeed, 0.24);
+  p->accent = rgb (0x78aeed, 1);
+  p->arrow = rgb (0xff7b63, 1);
+  p->hover = rgb (0xffffff, 0.80);
+  p->search_match = rgb (0xf6d32d, 0.55);
+}
+
+void
+ws_timeline_renderer_set_palette (WsTimelineRenderer      *self,
+                                  const WsTimelinePalette *palette)
+{
+  g_return_if_fail (WS_IS_TIMELINE_RENDERER (self));
+  g_return_if_fail (palette != NULL);
+
+  self->palette = *palette;
+  clear_patterns (self);
+}
+
+const WsTimelinePalette *
+ws_timeline_renderer_get_palette (WsTimelineRenderer *self)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_RENDERER (self), NULL);
+  return &self->palette;
+}
+
+/**
+ * ws_timeline_renderer_set_pango_context:
+ * @context: (nullable): the context text is laid out with (a widget's, to
+ *   follow the desktop's font settings); %NULL for a default one
+ */
+void
+ws_timeline_renderer_set_pango_context (WsTimelineRenderer *self,
+                                        PangoContext       *context)
+{
+  g_return_if_fail (WS_IS_TIMELINE_RENDERER (self));
+
+  if (g_set_object (&self->context, context))
+    clear_labels (self);
+}
+
+void
+ws_timeline_renderer_set_font (WsTimelineRenderer         *self,
+                               const PangoFontDescription *font)
+{
+  g_return_if_fail (WS_IS_TIMELINE_RENDERER (self));
+  g_return_if_fail (font != NULL);
+
+  if (pango_font_description_equal (font, self->font))
+    return;
+  pango_font_description_free (self->font);
+  self->font = pango_font_description_copy (font);
+  clear_labels (self);
+}
+
+const WsTimelineGeometry *
+ws_timeline_renderer_get_geometry (WsTimelineRenderer *self)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_RENDERER (self), NULL);
+  return &self->geometry;
+}
+
+void
+ws_timeline_renderer_set_label_width (WsTimelineRenderer *self,
+                                      double              width)
+{
+  g_return_if_fail (WS_IS_TIMELINE_RENDERER (self));
+
+  width = MAX (round (width), 40);
+  if (width == self->geometry.label_width)
+    return;
+  self->geometry.label_width = width;
+  clear_labels (self);
+  clear_patterns (self);
+}
+
+/**
+ * ws_timeline_renderer_set_search:
+ * @search: (nullable): matches to highlight
+ */
+void
+ws_timeline_renderer_set_search (WsTimelineRenderer *self,
+                                 WsStackSearch      *search)
+{
+  g_return_if_fail (WS_IS_TIMELINE_RENDERER (self));
+  g_set_object (&self->search, search);
+}
+
+/* ------------------------------------------------------------------ */
+/* Geometry helpers                                                     */
+
+void
+ws_timeline_row_bar_extents (double  row_y,
+                             double  row_height,
+                             double *bar_y,
+                             double *bar_height)
+{
+  double pad = floor (row_height * 0.22);
+
+  *bar_y = row_y + pad;
+  *bar_height = row_height - 2 * pad;
+}
+
+void
+ws_timeline_row_line_extents (double  row_y,
+                              double  row_height,
+                              double *line_y,
+                              double *line_height)
+{
+  *line_y = row_y + floor (row_height / 2) - 1;
+  *line_height = 3;
+}
+
+/**
+ * ws_timeline_state_dash:
+ * @off: (out): pixels off per period
+ *
+ * Returns: pixels on per period of the state's dash; a solid state (run)
+ *   returns 0 and sets @off to 0
+ */
+guint
+ws_timeline_state_dash (WsThreadState  state,
+                        guint         *off)
+{
+  switch (state)
+    {
+    case WS_THREAD_STATE_RUN:
+      *off = 0;
+      return 0;
+    case WS_THREAD_STATE_READY:
+      *off = 2;
+      return 2;
+    case WS_THREAD_STATE_SLEEP:
+    case WS_THREAD_STATE_DISK:
+    case WS_THREAD_STATE_OTHER:
+      *off = 3;
+      return 6;
+    case WS_THREAD_STATE_SLEEP_UNKNOWN:
+    case WS_THREAD_STATE_DISK_UNKNOWN:
+    case WS_THREAD_STATE_OTHER_UNKNOWN:
+      /* Dotted: the end of this wait is a guess, see DESIGN.md. */
+      *off = 2;
+      return 1;
+    case WS_N_THREAD_STATES:
+    default:
+      g_return_val_if_reached (0);
+    }
+}
+
+static void
+set_source (cairo_t       *cr,
+            const WsColor *c)
+{
+  cairo_set_source_rgba (cr, c->red, c->green, c->blue, c->alpha);
+}
+
+/* A one-pixel-high repeating dash, anchored at the time axis' origin so
+ * that dashes stand still while the view pans by whole pixels. */
+static cairo_pattern_t *
+get_dash_pattern (WsTimelineRenderer *self,
+                  WsThreadState       state)
+{
+  if (self->dash[state] == NULL)
+    {
+      guint off, on = ws_timeline_state_dash (state, &off);
+      cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, on + off, 1);
+      cairo_t *cr = cairo_create (surface);
+      cairo_matrix_t matrix;
+
+      set_source (cr, &self->palette.states[state]);
+      cairo_rectangle (cr, 0, 0, on, 1);
+      cairo_fill (cr);
+      cairo_destroy (cr);
+
+      self->dash[state] = cairo_pattern_create_for_surface (surface);
+      cairo_surface_destroy (surface);
+      cairo_pattern_set_extend (self->dash[state], CAIRO_EXTEND_REPEAT);
+      cairo_pattern_set_filter (self->dash[state], CAIRO_FILTER_NEAREST);
+      cairo_matrix_init_translate (&matrix, -self->geometry.label_width, 0);
+      cairo_pattern_set_matrix (self->dash[state], &matrix);
+    }
+  return self->dash[state];
+}
+
+static PangoContext *
+get_context (WsTimelineRenderer *self)
+{
+  if (self->context == NULL)
+    {
+      PangoFontMap *map = pango_cairo_font_map_get_default ();
+      cairo_font_options_t *options = cairo_font_options_create ();
+
+      self->context = pango_font_map_create_context (map);
+      /* Metrics must not depend on the target: a PDF and the screen lay
+       * out the same labels. */
+      cairo_font_options_set_hint_metrics (options, CAIRO_HINT_METRICS_OFF);
+      pango_cairo_context_set_font_options (self->context, options);
+      pango_cairo_context_set_resolution (self->context, 96);
+      cairo_font_options_destroy (options);
+    }
+  return self->context;
+}
+
+static PangoLayout *
+get_scratch (WsTimelineRenderer *self)
+{
+  if (self->scratch == NULL)
+    {
+      self->scratch = pango_layout_new (get_context (self));
+      pango_layout_set_font_description (self->scratch, self->font);
+    }
+  return self->scratch;
+}
+
+static void
+show_text (WsTimelineRenderer *self,
+           cairo_t            *cr,
+           const char         *text,
+           double              x,
+           double              y,
+           double              max_width,
+           gboolean            right_aligned,
+           gboolean            bold)
+{
+  PangoLayout *layout = get_scratch (self);
+  int w, h;
+
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_set_width (layout, max_width > 0 ? (int) (max_width * PANGO_SCALE) : -1);
+  pango_layout_set_ellipsize (layout, max_width > 0 ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
+  if (bold)
+    {
+      PangoFontDescription *font = pango_font_description_copy (self->font);
+      pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
+      pango_layout_set_font_description (layout, font);
+      pango_font_description_free (font);
+    }
+  pango_layout_get_pixel_size (layout, &w, &h);
+  cairo_move_to (cr, right_aligned ? x - w : x, y - h / 2.0);
+  pango_cairo_show_layout (cr, layout);
+  if (bold)
+    pango_layout_set_font_description (layout, self->font);
+}
+
+/* ------------------------------------------------------------------ */
+/* Labels                                                               */
+
+static PangoLayout *
+get_row_label (WsTimelineRenderer  *self,
+               WsTrace             *trace,
+               const WsTimelineRow *row,
+               gboolean             collapsed)
+{
+  gpointer key = GUINT_TO_POINTER ((row->index << 2) | (row->kind == WS_TIMELINE_ROW_PROCESS ? 1 : 0) | (collapsed ? 2 : 0));
+  PangoLayout *layout;
+  g_autofree char *markup = NULL;
+
+  if (self->label_trace != (gconstpointer) trace)
+    {
+      clear_labels (self);
+      self->label_trace = trace;
+    }
+  if ((layout = g_hash_table_lookup (self->label_cache, key)) != NULL)
+    return layout;
+
+  layout = pango_layout_new (get_context (self));
+  pango_layout_set_font_description (layout, self->font);
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+
+  if (row->kind == WS_TIMELINE_ROW_PROCESS)
+    {
+      const WsProcess *p = ws_trace_get_process (trace, row->index);
+      g_autofree char *name = g_markup_escape_text (p->name ? p->name : _("unknown"), -1);
+
+      /* Translators: process header in the timeline: name, pid, thread count */
+      markup = g_strdup_printf (ngettext ("<b>%s</b>  <span alpha=\"60%%\">%d · %u thread</span>",
+                                          "<b>%s</b>  <span alpha=\"60%%\">%d · %u threads</span>",
+                                          p->n_threads),
+                                name, p->pid, p->n_threads);
+      pango_layout_set_width (layout, (int) ((self->geometry.label_width - PROCESS_INDENT - LABEL_PAD) * PANGO_SCALE));
+    }
+  else
+    {
+      const WsThread *t = ws_trace_get_thread (trace, row->index);
+      g_autofree char *name = g_markup_escape_text (t->name ? t->name : _("unknown"), -1);
+
+      markup = g_strdup_printf ("%s  <span alpha=\"55%%\" font_features=\"tnum\">%d</span>", name, t->tid);
+      pango_layout_set_width (layout, (int) ((self->geometry.label_width - THREAD_INDENT - LABEL_PAD) * PANGO_SCALE));
+    }
+  pango_layout_set_markup (layout, markup, -1);
+  g_hash_table_insert (self->label_cache, key, layout);
+  return layout;
+}
+
+/* ------------------------------------------------------------------ */
+/* Rows                                                                 */
+
+typedef struct {
+  WsTimelineRenderer *self;
+  double              x0;         /* label width: column 0 is here */
+  int                 n_cols;
+  float               bar_y, bar_h, line_y, line_h;
+  int                 cur_col;
+  float               acc[WS_N_THREAD_STATES];  /* pixels × 255 per state */
+  int                 rle_state;
+  int                 rle_c0, rle_c1;
+} RowPainter;
+
+static void
+row_emit_rle (RowPainter *rp)
+{
+  Rect r;
+  int c0, c1;
+
+  if (rp->rle_state < 0)
+    return;
+  c0 = MAX (rp->rle_c0, 0);
+  c1 = MIN (rp->rle_c1, rp->n_cols);
+  if (c1 > c0)
+    {
+      r.x = rp->x0 + c0;
+      r.w = c1 - c0;
+      if (rp->rle_state == WS_THREAD_STATE_RUN)
+        {
+          r.y = rp->bar_y;
+          r.h = rp->bar_h;
+        }
+      else
+        {
+          r.y = rp->line_y;
+          r.h = rp->line_h;
+        }
+      g_array_append_val (rp->self->rects[rp->rle_state], r);
+    }
+  rp->rle_state = -1;
+}
+
+static inline void
+row_emit_cols (RowPainter *rp,
+               int         c0,
+               int         c1,
+               int         state)
+{
+  if (state == rp->rle_state && c0 == rp->rle_c1)
+    {
+      rp->rle_c1 = c1;
+      return;
+    }
+  row_emit_rle (rp);
+  rp->rle_state = state;
+  rp->rle_c0 = c0;
+  rp->rle_c1 = c1;
+}
+
+static inline void
+row_flush_col (RowPainter *rp)
+{
+  int best = -1;
+  float best_cover = 0;
+
+  if (rp->cur_col == G_MININT)
+    return;
+  for (int s = 0; s < WS_N_THREAD_STATES; s++)
+    {
+      if (rp->acc[s] > best_cover)
+        {
+          best = s;
+          best_cover = rp->acc[s];
+        }
+      rp->acc[s] = 0;
+    }
+  if (best >= 0)
+    row_emit_cols (rp, rp->cur_col, rp->cur_col + 1, best);
+  rp->cur_col = G_MININT;
+}
+
+static void
+paint_thread_row (WsTimelineRenderer *self,
+                  WsTimelineLod      *lod,
+                  WsTimelineViewport *viewport,
+                  guint               thread,
+                  double              y,
+                  double              h,
+                  double              width)
+{
+  WsTime begin = ws_timeline_viewport_get_begin (viewport);
+  WsTime end = ws_timeline_viewport_get_end (viewport);
+  double ns_per_px = ws_timeline_viewport_get_ns_per_px (viewport);
+  double scale = 1.0 / ns_per_px;
+  double bar_y, bar_h, line_y, line_h;
+  RowPainter rp = { 0 };
+  const WsStateSegment *segs;
+  const WsLodMark *marks;
+  guint n;
+  int last_col[WS_N_MARK_KINDS];
+
+  ws_timeline_row_bar_extents (y, h, &bar_y, &bar_h);
+  ws_timeline_row_line_extents (y, h, &line_y, &line_h);
+  rp.self = self;
+  rp.x0 = self->geometry.label_width;
+  rp.n_cols = (int) ceil (width);
+  rp.bar_y = bar_y;
+  rp.bar_h = bar_h;
+  rp.line_y = line_y;
+  rp.line_h = line_h;
+  rp.cur_col = G_MININT;
+  rp.rle_state = -1;
+
+  segs = ws_timeline_lod_get_segments (lod, thread, ns_per_px, begin, end, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      double x0 = (double) (segs[i].t0 - begin) * scale;
+      double x1 = (double) (segs[i].t1 - begin) * scale;
+      int s = segs[i].state;
+      int c0, c1;
+
+      x0 = MAX (x0, -1.0);
+      x1 = MIN (x1, width + 1.0);
+      if (x1 <= x0)
+        continue;
+      c0 = (int) floor (x0);
+      c1 = (int) floor (x1);
+
+      if (c0 != rp.cur_col)
+        {
+          row_flush_col (&rp);
+          rp.cur_col = c0;
+        }
+      if (segs[i].mixed)
+        {
+          /* A coarse bucket: add its mix of states, split between the
+           * (at most two) columns it touches. */
+          const guint8 *cover = segs[i].cover;
+          float w0 = c0 == c1 ? x1 - x0 : (c0 + 1) - x0;
+
+          for (int k = 0; k < WS_N_THREAD_STATES; k++)
+            rp.acc[k] += cover[k] * w0;
+          if (c0 == c1)
+            continue;
+          row_flush_col (&rp);
+          if (c1 > c0 + 1)
+            row_emit_cols (&rp, c0 + 1, c1, s);
+          rp.cur_col = c1;
+          w0 = x1 - c1;
+          for (int k = 0; k < WS_N_THREAD_STATES; k++)
+            rp.acc[k] += cover[k] * w0;
+          continue;
+        }
+      if (c0 == c1)
+        {
+          rp.acc[s] += 255 * (x1 - x0);
+          continue;
+        }
+      rp.acc[s] += 255 * ((c0 + 1) - x0);
+      row_flush_col (&rp);
+      if (c1 > c0 + 1)
+        row_emit_cols (&rp, c0 + 1, c1, s);
+      rp.cur_col = c1;
+      rp.acc[s] += 255 * (x1 - c1);
+    }
+  row_flush_col (&rp);
+  row_emit_rle (&rp);
+
+  /* Marks: one per kind per pixel column. */
+  for (guint k = 0; k < WS_N_MARK_KINDS; k++)
+    last_col[k] = G_MININT;
+  marks = ws_timeline_lod_get_marks (lod, thread, ns_per_px, begin, end, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      int col = (int) floor ((double) (marks[i].time - begin) * scale);
+      guint kind = marks[i].kind;
+      Rect r;
+
+      if (col == last_col[kind] || col < 0 || col >= rp.n_cols)
+        continue;
+      last_col[kind] = col;
+      r.x = rp.x0 + col;
+      r.w = 1;
+      switch (kind)
+        {
+        case WS_MARK_SAMPLE:
+          r.y = y + h - 4;
+          r.h = 3;
+          break;
+        case WS_MARK_UNWAIT:
+          r.y = y + 1;
+          r.h = 4;
+          break;
+        case WS_MARK_MARKER:
+        default:
+          r.y = y + 1;
+          r.h = h - 2;
+          break;
+        }
+      g_array_append_val (self->mark_rects[kind], r);
+    }
+
+  /* Search matches: a band behind each matching event, at most one per
+   * pixel column; skipping ahead by binary search keeps this O(pixels)
+   * even when every event matches. */
+  if (self->search != NULL)
+    {
+      WsTrace *trace = ws_timeline_lod_get_trace (lod);
+      const WsEvent *events = ws_trace_get_events (trace);
+      guint n_matches;
+      const guint32 *matches = ws_stack_search_get_thread_matches (self->search, thread, &n_matches);
+      guint lo = 0, hi = n_matches;
+      int last = G_MININT;
+      WsTime from = begin - (WsTime) (ns_per_px * 2);
+
+      /* Events of a thread mostly do not overlap: start one event early
+       * so a long wait that began before the view is still marked. */
+      while (lo < hi)
+        {
+          guint mid = lo + (hi - lo) / 2;
+          if (events[matches[mid]].time < from)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      if (lo > 0)
+        lo--;
+
+      for (guint i = lo; i < n_matches; i++)
+        {
+          const WsEvent *e = &events[matches[i]];
+          double x0 = (double) (e->time - begin) * scale;
+          double x1 = (double) (e->time + MAX (e->duration, 0) - begin) * scale;
+          Rect r;
+
+          if (x0 >= width)
+            break;
+          if (x1 < 0)
+            continue;
+          x0 = MAX (floor (x0), 0);
+          x1 = MIN (MAX (ceil (x1), x0 + 1), width);
+          if ((int) x1 <= last)
+            continue;
+          x0 = MAX (x0, last);
+          r.x = rp.x0 + x0;
+          r.w = x1 - x0;
+          r.y = y + 1;
+          r.h = h - 2;
+          g_array_append_val (self->match_rects, r);
+          last = (int) x1;
+
+          /* Skip the matches that would land in columns already covered. */
+          if (i + 1 < n_matches && events[matches[i + 1]].time < begin + (WsTime) (last * ns_per_px))
+            {
+              WsTime next = begin + (WsTime) (last * ns_per_px);
+              guint a = i + 1, b = n_matches;
+              while (a < b)
+                {
+                  guint mid = a + (b - a) / 2;
+                  if (events[matches[mid]].time < next)
+                    a = mid + 1;
+                  else
+                    b = mid;
+                }
+              i = a - 1;
+            }
+        }
+    }
+}
+
+static void
+fill_rects (cairo_t *cr,
+            GArray  *rects)
+{
+  const Rect *r = (const Rect *) (gconstpointer) rects->data;
+
+  if (rects->len == 0)
+    return;
+  for (guint i = 0; i < rects->len; i++)
+    cairo_rectangle (cr, r[i].x, r[i].y, r[i].w, r[i].h);
+  cairo_fill (cr);
+  g_array_set_size (rects, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Filling                                                              */
+
+/*
+ * Cairo spends about half a microsecond per rectangle (path, tessellation,
+ * one pixman composite per box, more with a repeating dash pattern); a
+ * zoomed-out frame has tens of thousands of one-pixel columns.  When the
+ * target is an image surface and the transformation a translation, the
+ * rectangles are written straight into its pixels instead, which costs a
+ * few nanoseconds per pixel.  Vector targets (SVG, PDF) keep the Cairo
+ * path; the tests check both give the same pixels.
+ */
+typedef struct {
+  guint32 *data;
+  int      stride;          /* in pixels */
+  double   scale;           /* device pixels per user pixel */
+  double   tx, ty;          /* user -> device: (u + t) * scale */
+  int      clip_x0, clip_y0, clip_x1, clip_y1;
+} FastTarget;
+
+static gboolean
+fast_target_init (FastTarget *ft,
+                  cairo_t    *cr)
+{
+  cairo_surface_t *target = cairo_get_group_target (cr);
+  cairo_rectangle_list_t *clips;
+  cairo_format_t format;
+  cairo_matrix_t m;
+  double sx, sy, offx, offy, x0, y0, x1, y1;
+
+  if (target != cairo_get_target (cr) || cairo_surface_get_type (target) != CAIRO_SURFACE_TYPE_IMAGE)
+    return FALSE;
+  format = cairo_image_surface_get_format (target);
+  if (format != CAIRO_FORMAT_ARGB32 && format != CAIRO_FORMAT_RGB24)
+    return FALSE;
+  cairo_get_matrix (cr, &m);
+  cairo_surface_get_device_scale (target, &sx, &sy);
+  cairo_surface_get_device_offset (target, &offx, &offy);
+  if (m.xx != 1 || m.yy != 1 || m.xy != 0 || m.yx != 0 || sx != sy || sx < 1 || sx != floor (sx))
+    return FALSE;
+
+  ft->scale = sx;
+  ft->tx = m.x0 + offx / sx;
+  ft->ty = m.y0 + offy / sx;
+  if (ft->tx * sx != floor (ft->tx * sx) || ft->ty * sx != floor (ft->ty * sx))
+    return FALSE;
+
+  /* Only a clip made of one rectangle can be honoured by hand. */
+  clips = cairo_copy_clip_rectangle_list (cr);
+  if (clips->status != CAIRO_STATUS_SUCCESS || clips->num_rectangles != 1)
+    {
+      cairo_rectangle_list_destroy (clips);
+      return FALSE;
+    }
+  x0 = clips->rectangles[0].x;
+  y0 = clips->rectangles[0].y;
+  x1 = x0 + clips->rectangles[0].width;
+  y1 = y0 + clips->rectangles[0].height;
+  cairo_rectangle_list_destroy (clips);
+
+  ft->clip_x0 = MAX ((int) ceil ((x0 + ft->tx) * sx), 0);
+  ft->clip_y0 = MAX ((int) ceil ((y0 + ft->ty) * sx), 0);
+  ft->clip_x1 = MIN ((int) floor ((x1 + ft->tx) * sx), cairo_image_surface_get_width (target));
+  ft->clip_y1 = MIN ((int) floor ((y1 + ft->ty) * sx), cairo_image_surface_get_height (target));
+
+  cairo_surface_flush (target);
+  ft->data = (guint32 *) (gpointer) cairo_image_surface_get_data (target);
+  ft->stride = cairo_image_surface_get_stride (target) / 4;
+  return ft->data != NULL;
+}
+
+static inline guint32
+premultiplied (const WsColor *c)
+{
+  double a = CLAMP (c->alpha, 0, 1);
+
+  return ((guint32) lround (a * 255) << 24) |
+         ((guint32) lround (c->red * a * 255) << 16) |
+         ((guint32) lround (c->green * a * 255) << 8) |
+         (guint32) lround (c->blue * a * 255);
+}
+
+static inline guint32
+over (guint32 src,
+      guint32 dst)
+{
+  guint32 inv = 255 - (src >> 24);
+  guint32 out = 0;
+
+  for (int shift = 0; shift < 32; shift += 8)
+    {
+      guint32 d = (dst >> shift) & 0xff;
+      guint32 t = d * inv + 0x80;
+      guint32 v = ((src >> shift) & 0xff) + ((t + (t >> 8)) >> 8);
+      out |= MIN (v, 255) << shift;
+    }
+  return out;
+}
+
+/* @on/@off: a dash anchored at user x = @phase_x, or on = 0 for solid.
+ * Rectangles are whole user pixels (the painter made them so). */
+static void
+fast_fill (const FastTarget *ft,
+           GArray           *rects,
+           const WsColor    *colour,
+           guint             on,
+           guint             off,
+           double            phase_x)
+{
+  const Rect *r = (const Rect *) (gconstpointer) rects->data;
+  guint32 src = premultiplied (colour);
+  gboolean opaque = (src >> 24) == 0xff;
+  int period = on + off;
+  int s = (int) ft->scale;
+  int tx = (int) (ft->tx * s), ty = (int) (ft->ty * s);
+  int phase = (int) phase_x;
+
+  for (guint i = 0; i < rects->len; i++)
+    {
+      int ux0 = (int) r[i].x, ux1 = (int) (r[i].x + r[i].w);
+      int y0 = MAX ((int) r[i].y * s + ty, ft->clip_y0);
+      int y1 = MIN ((int) (r[i].y + r[i].h) * s + ty, ft->clip_y1);
+      int m;
+
+      if (y1 <= y0)
+        continue;
+      m = period ? (ux0 - phase) % period : 0;
+      if (m < 0)
+        m += period;
+
+      /* One user column at a time: the dash is decided once per column,
+       * then s device pixels wide are filled on every row. */
+      for (int ux = ux0; ux < ux1; ux++, m = (period && ++m == period) ? 0 : m)
+        {
+          int x0, x1;
+
+          if (on != 0 && m >= (int) on)
+            continue;
+          x0 = MAX (ux * s + tx, ft->clip_x0);
+          x1 = MIN ((ux + 1) * s + tx, ft->clip_x1);
+          for (int y = y0; y < y1; y++)
+            {
+              guint32 *row = ft->data + (gsize) y * ft->stride;
+              for (int x = x0; x < x1; x++)
+                row[x] = opaque ? src : over (src, row[x]);
+            }
+        }
+    }
+  g_array_set_size (rects, 0);
+}
+
+static void
+flush_rects (WsTimelineRenderer *self,
+             cairo_t            *cr)
+{
+  FastTarget ft;
+
+  if (fast_target_init (&ft, cr))
+    {
+      fast_fill (&ft, self->match_rects, &self->palette.search_match, 0, 0, 0);
+      for (guint s = 0; s < WS_N_THREAD_STATES; s++)
+        {
+          guint off, on = ws_timeline_state_dash (s, &off);
+          fast_fill (&ft, self->rects[s], &self->palette.states[s], on, off, self->geometry.label_width);
+        }
+      for (guint k = 0; k < WS_N_MARK_KINDS; k++)
+        fast_fill (&ft, self->mark_rects[k], &self->palette.marks[k], 0, 0, 0);
+      cairo_surface_mark_dirty (cairo_get_target (cr));
+      return;
+    }
+
+  if (self->match_rects->len > 0)
+    {
+      set_source (cr, &self->palette.search_match);
+      fill_rects (cr, self->match_rects);
+    }
+  for (guint s = 0; s < WS_N_THREAD_STATES; s++)
+    {
+      if (self->rects[s]->len == 0)
+        continue;
+      if (s == WS_THREAD_STATE_RUN)
+        set_source (cr, &self->palette.states[s]);
+      else
+        cairo_set_source (cr, get_dash_pattern (self, s));
+      fill_rects (cr, self->rects[s]);
+    }
+  for (guint k = 0; k < WS_N_MARK_KINDS; k++)
+    {
+      if (self->mark_rects[k]->len == 0)
+        continue;
+      set_source (cr, &self->palette.marks[k]);
+      fill_rects (cr, self->mark_rects[k]);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Events                                                               */
+
+/**
+ * ws_timeline_renderer_get_event_extents:
+ * @t0: (out): where the event starts
+ * @t1: (out): where it ends, for a wait including its ready latency
+ *
+ * Returns: %TRUE if @event exists
+ */
+gboolean
+ws_timeline_renderer_get_event_extents (WsTimelineRenderer *self,
+                                        WsTrace            *trace,
+                                        guint               event,
+                                        WsTime             *t0,
+                                        WsTime             *t1)
+{
+  const WsEvent *e;
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), FALSE);
+
+  if (event >= ws_trace_get_n_events (trace))
+    return FALSE;
+  e = ws_trace_get_event (trace, event);
+  *t0 = e->time;
+  *t1 = e->time + MAX (e->duration, 0);
+  if (e->kind == WS_EVENT_RUNNING && !(e->flags & WS_EVENT_FLAG_SPAN))
+    *t1 = e->time;
+  if (e->kind == WS_EVENT_WAIT && e->ready_latency != WS_LATENCY_UNKNOWN)
+    *t1 += e->ready_latency;
+  return TRUE;
+}
+
+static double
+row_top (WsTimelineRenderer  *self,
+         const WsTimelineRow *row,
+         double               scroll_y)
+{
+  return self->geometry.ruler_height + row->y - scroll_y;
+}
+
+/* The row that shows @thread: its own, or its process header when the
+ * process is collapsed. */
+static const WsTimelineRow *
+thread_display_row (WsTimelineLayout *layout,
+                    WsTrace          *trace,
+                    guint             thread)
+{
+  guint row = ws_timeline_layout_find_thread_row (layout, thread);
+
+  if (row == WS_NONE && thread < ws_trace_get_n_threads (trace))
+    row = ws_timeline_layout_find_process_row (layout, ws_trace_get_thread (trace, thread)->process);
+  return row == WS_NONE ? NULL : ws_timeline_layout_get_row (layout, row);
+}
+
+static void
+outline_event (WsTimelineRenderer *self,
+               cairo_t            *cr,
+               WsTimelineLayout   *layout,
+               WsTimelineViewport *viewport,
+               WsTrace            *trace,
+               guint               event,
+               double              scroll_y,
+               const WsColor      *colour,
+               double              line_width)
+{
+  const WsTimelineRow *row;
+  WsTime t0, t1;
+  double x0, x1, y, bar_y, bar_h;
+
+  if (!ws_timeline_renderer_get_event_extents (self, trace, event, &t0, &t1))
+    return;
+  row = thread_display_row (layout, trace, ws_trace_get_event (trace, event)->thread);
+  if (row == NULL)
+    return;
+
+  y = row_top (self, row, scroll_y);
+  ws_timeline_row_bar_extents (y, row->height, &bar_y, &bar_h);
+  x0 = self->geometry.label_width + ws_timeline_viewport_time_to_x (viewport, t0);
+  x1 = self->geometry.label_width + ws_timeline_viewport_time_to_x (viewport, t1);
+  x0 = MAX (x0, self->geometry.label_width - 4);
+  x1 = MIN (x1, self->geometry.label_width + ws_timeline_viewport_get_width (viewport) + 4);
+  if (x1 - x0 < 5)
+    {
+      double mid = (x0 + x1) / 2;
+      x0 = mid - 2.5;
+      x1 = mid + 2.5;
+    }
+
+  cairo_save (cr);
+  set_source (cr, colour);
+  cairo_set_line_width (cr, line_width);
+  cairo_rectangle (cr, round (x0) - line_width / 2, bar_y - 2 - line_width / 2,
+                   round (x1) - round (x0) + line_width, bar_h + 4 + line_width);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+static void
+draw_arrow_head (cairo_t *cr,
+                 double   x0,
+                 double   y0,
+                 double   x1,
+                 double   y1)
+{
+  double angle = atan2 (y1 - y0, x1 - x0);
+  double len = 9, spread = 0.45;
+
+  cairo_move_to (cr, x1, y1);
+  cairo_line_to (cr, x1 - len * cos (angle - spread), y1 - len * sin (angle - spread));
+  cairo_line_to (cr, x1 - len * cos (angle + spread), y1 - len * sin (angle + spread));
+  cairo_close_path (cr);
+  cairo_fill (cr);
+}
+
+/* "Who woke whom": an arrow from the readier's UNWAIT to the end of the
+ * selected wait, or a label saying why there is none. */
+static void
+draw_readier_arrow (WsTimelineRenderer *self,
+                    cairo_t            *cr,
+                    WsTimelineLayout   *layout,
+                    WsTimelineViewport *viewport,
+                    WsTrace            *trace,
+                    guint               wait_index,
+                    double              scroll_y)
+{
+  const WsEvent *wait = ws_trace_get_event (trace, wait_index);
+  const WsTimelineRow *wait_row, *readier_row;
+  guint readier = WS_NONE;
+  WsReadierKind kind;
+  double ex, ey, sx, sy, ox = self->geometry.label_width;
+  const char *label = NULL;
+  g_autofree char *owned = NULL;
+
+  if (wait->kind != WS_EVENT_WAIT)
+    return;
+  wait_row = thread_display_row (layout, trace, wait->thread);
+  if (wait_row == NULL)
+    return;
+
+  ex = ox + ws_timeline_viewport_time_to_x (viewport, wait->time + MAX (wait->duration, 0));
+  ey = row_top (self, wait_row, scroll_y) + wait_row->height / 2;
+  kind = ws_trace_wait_readier (trace, wait_index, &readier);
+
+  cairo_save (cr);
+  set_source (cr, &self->palette.arrow);
+  cairo_set_line_width (cr, 2);
+
+  if (kind == WS_READIER_THREAD && (readier_row = thread_display_row (layout, trace, readier)) != NULL)
+    {
+      const WsEvent *unwait = ws_trace_get_event (trace, wait->peer);
+      const WsThread *t = ws_trace_get_thread (trace, readier);
+      double dir;
+
+      sx = ox + ws_timeline_viewport_time_to_x (viewport, unwait->time);
+      sy = row_top (self, readier_row, scroll_y) + readier_row->height / 2;
+      dir = sy < ey ? 1 : -1;
+
+      cairo_arc (cr, sx, sy, 3.5, 0, 2 * G_PI);
+      cairo_fill (cr);
+      if (fabs (ey - sy) > 1)
+        {
+          /* Stop at the edge of the wait's bar so the head stays visible. */
+          double bar_y, bar_h, tip;
+          ws_timeline_row_bar_extents (row_top (self, wait_row, scroll_y), wait_row->height, &bar_y, &bar_h);
+          tip = dir > 0 ? bar_y - 1 : bar_y + bar_h + 1;
+          cairo_move_to (cr, sx, sy);
+          cairo_curve_to (cr, sx + 18, sy + dir * 10, ex + 18, tip - dir * 14, ex, tip);
+          cairo_stroke (cr);
+          draw_arrow_head (cr, ex + 6, tip - dir * 8, ex, tip);
+        }
+      /* Translators: next to the arrow from the thread that woke a wait */
+      owned = g_strdup_printf (_("woken by %s %d"), t->name ? t->name : "?", t->tid);
+      label = owned;
+      sx += 6;
+    }
+  else
+    {
+      sx = ex + 6;
+      sy = ey;
+      label = kind == WS_READIER_HARDWARE ? _("woken from interrupt context (timer or device)")
+                                          : _("readier unknown: no wake-up recorded");
+    }
+
+  if (label != NULL)
+    {
+      PangoLayout *pl = get_scratch (self);
+      int w, h;
+
+      pango_layout_set_text (pl, label, -1);
+      pango_layout_set_width (pl, -1);
+      pango_layout_get_pixel_size (pl, &w, &h);
+      cairo_rectangle (cr, sx + 2, sy - h - 6, w + 8, h + 4);
+      set_source (cr, &self->palette.background);
+      cairo_fill_preserve (cr);
+      set_source (cr, &self->palette.arrow);
+      cairo_set_line_width (cr, 1);
+      cairo_stroke (cr);
+      cairo_move_to (cr, sx + 6, sy - h - 4);
+      pango_cairo_show_layout (cr, pl);
+    }
+  cairo_restore (cr);
+}
+
+/* ------------------------------------------------------------------ */
+/* Ruler and grid                                                       */
+
+static void
+draw_grid_and_ruler (WsTimelineRenderer *self,
+                     cairo_t            *cr,
+                     WsTimelineViewport *viewport,
+                     double              width,
+                     double              height,
+                     gboolean            ruler)
+{
+  WsTime begin = ws_timeline_viewport_get_begin (viewport);
+  WsTime end = ws_timeline_viewport_get_end (viewport);
+  WsTime origin = ws_timeline_viewport_get_min (viewport);
+  double ox = self->geometry.label_width;
+  double rh = self->geometry.ruler_height;
+  WsTickStep tick;
+  WsTime first;
+
+  ws_tick_step_compute (&tick, ws_timeline_viewport_get_ns_per_px (viewport),
+                        MIN_TICK_PX, end - origin);
+
+  if (!ruler)
+    {
+      /* Grid lines at the labelled ticks, through the rows. */
+      set_source (cr, &self->palette.grid);
+      first = origin + ((begin - origin) / tick.step) * tick.step;
+      for (WsTime t = first; t <= end; t += tick.step)
+        {
+          double x = ox + floor (ws_timeline_viewport_time_to_x (viewport, t)) + 0.5;
+          if (x < ox)
+            continue;
+          cairo_move_to (cr, x, rh);
+          cairo_line_to (cr, x, height);
+        }
+      cairo_set_line_width (cr, 1);
+      cairo_stroke (cr);
+      return;
+    }
+
+  set_source (cr, &self->palette.header_background);
+  cairo_rectangle (cr, ox, 0, width - ox, rh);
+  cairo_fill (cr);
+
+  set_source (cr, &self->palette.dim_foreground);
+  cairo_set_line_width (cr, 1);
+  first = origin + ((begin - origin) / tick.minor) * tick.minor;
+  for (WsTime t = first; t <= end; t += tick.minor)
+    {
+      double x = ox + floor (ws_timeline_viewport_time_to_x (viewport, t)) + 0.5;
+      gboolean major = (t - origin) % tick.step == 0;
+
+      if (x < ox)
+        continue;
+      cairo_move_to (cr, x, rh - (major ? 9 : 4));
+      cairo_line_to (cr, x, rh);
+    }
+  cairo_stroke (cr);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, ox, 0, width - ox, rh);
+  cairo_clip (cr);
+  set_source (cr, &self->palette.foreground);
+  first = origin + ((begin - origin) / tick.step) * tick.step;
+  for (WsTime t = first; t <= end; t += tick.step)
+    {
+      double x = ox + floor (ws_timeline_viewport_time_to_x (viewport, t));
+      g_autofree char *label = ws_tick_step_format (&tick, t - origin);
+
+      if (x < ox - 60)
+        continue;
+      show_text (self, cr, label, x + 4, rh / 2 - 3, -1, FALSE, FALSE);
+    }
+  cairo_restore (cr);
+
+  set_source (cr, &self->palette.separator);
+  cairo_rectangle (cr, 0, rh - 1, width, 1);
+  cairo_fill (cr);
+}
+
+static void
+draw_corner (WsTimelineRenderer *self,
+             cairo_t            *cr,
+             WsTimelineViewport *viewport)
+{
+  g_autofree char *span = ws_format_duration (ws_timeline_viewport_get_end (viewport) -
+                                              ws_timeline_viewport_get_begin (viewport));
+  g_autofree char *text = NULL;
+  double rh = self->geometry.ruler_height;
+
+  set_source (cr, &self->palette.header_background);
+  cairo_rectangle (cr, 0, 0, self->geometry.label_width, rh);
+  cairo_fill (cr);
+  set_source (cr, &self->palette.dim_foreground);
+  /* Translators: top-left corner of the timeline: the visible time span */
+  text = g_strdup_printf (_("%s shown"), span);
+  show_text (self, cr, text, self->geometry.label_width - LABEL_PAD, rh / 2 - 1,
+             self->geometry.label_width - 2 * LABEL_PAD, TRUE, FALSE);
+}
+
+/* ------------------------------------------------------------------ */
+/* Drawing                                                              */
+
+/**
+ * ws_timeline_renderer_draw:
+ * @cr: where to draw; (0, 0) is the top-left corner of the timeline
+ * @lod: the levels of detail of the trace
+ * @layout: its rows
+ * @viewport: the visible span; its width must be @width minus the label
+ *   column
+ * @scroll_y: how far the rows are scrolled down, in pixels
+ * @width: width of the area to draw
+ * @height: its height, ruler included
+ *
+ * Draws the ruler, the label column and every row that is at least
+ * partly inside @height, with the selection, hovered and selected events
+ * and search matches of @viewport / the renderer.
+ */
+void
+ws_timeline_renderer_draw (WsTimelineRenderer *self,
+                           cairo_t            *cr,
+                           WsTimelineLod      *lod,
+                           WsTimelineLayout   *layout,
+                           WsTimelineViewport *viewport,
+                           double              scroll_y,
+                           double              width,
+                           double              height)
+{
+  WsTrace *trace;
+  double ox, rh, chart_w;
+  guint first_row, n_rows;
+  guint sel_thread, hovered, selected;
+  WsTime sel_t0, sel_t1;
+  gboolean has_sel;
+
+  g_return_if_fail (WS_IS_TIMELINE_RENDERER (self));
+  g_return_if_fail (cr != NULL);
+  g_return_if_fail (WS_IS_TIMELINE_LOD (lod));
+  g_return_if_fail (WS_IS_TIMELINE_LAYOUT (layout));
+  g_return_if_fail (WS_IS_TIMELINE_VIEWPORT (viewport));
+
+  trace = ws_timeline_lod_get_trace (lod);
+  ox = self->geometry.label_width;
+  rh = self->geometry.ruler_height;
+  chart_w = MAX (width - ox, 1);
+  /* Whole pixels: crisp edges, and the fast fill path relies on it. */
+  scroll_y = round (scroll_y);
+  n_rows = ws_timeline_layout_get_n_rows (layout);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, 0, width, height);
+  cairo_clip (cr);
+  set_source (cr, &self->palette.background);
+  cairo_paint (cr);
+
+  first_row = ws_timeline_layout_row_at_y (layout, MAX (scroll_y, 0));
+  if (first_row == WS_NONE)
+    first_row = n_rows;
+
+  /* Row backgrounds, full width. */
+  for (guint r = first_row, k = 0; r < n_rows; r++, k++)
+    {
+      const WsTimelineRow *row = ws_timeline_layout_get_row (layout, r);
+      double y = row_top (self, row, scroll_y);
+
+      if (y >= height)
+        break;
+      if (row->kind == WS_TIMELINE_ROW_PROCESS)
+        {
+          set_source (cr, &self->palette.header_background);
+          cairo_rectangle (cr, 0, y, width, row->height);
+          cairo_fill (cr);
+          set_source (cr, &self->palette.separator);
+          cairo_rectangle (cr, 0, y, width, 1);
+          cairo_fill (cr);
+        }
+      else if (((guint) (row->y / row->height)) % 2 == 1)
+        {
+          set_source (cr, &self->palette.row_alternate);
+          cairo_rectangle (cr, 0, y, width, row->height);
+          cairo_fill (cr);
+        }
+    }
+
+  draw_grid_and_ruler (self, cr, viewport, width, height, FALSE);
+
+  has_sel = ws_timeline_viewport_get_selection (viewport, &sel_thread, &sel_t0, &sel_t1);
+
+  /* Row contents, clipped to the chart. */
+  cairo_save (cr);
+  cairo_rectangle (cr, ox, rh, chart_w, MAX (height - rh, 0));
+  cairo_clip (cr);
+
+  if (has_sel)
+    {
+      const WsTimelineRow *row = thread_display_row (layout, trace, sel_thread);
+      double x0 = ox + ws_timeline_viewport_time_to_x (viewport, sel_t0);
+      double x1 = ox + ws_timeline_viewport_time_to_x (viewport, sel_t1);
+
+      x0 = MAX (x0, ox - 2);
+      x1 = MIN (x1, width + 2);
+      if (x1 - x0 < 1)
+        x1 = x0 + 1;
+      /* A faint band across all rows, a strong one on the thread. */
+      set_source (cr, &self->palette.selection);
+      cairo_rectangle (cr, x0, rh, x1 - x0, height - rh);
+      cairo_fill (cr);
+      if (row != NULL)
+        {
+          cairo_rectangle (cr, x0, row_top (self, row, scroll_y), x1 - x0, row->height);
+          cairo_fill (cr);
+        }
+    }
+
+  for (guint r = first_row; r < n_rows; r++)
+    {
+      const WsTimelineRow *row = ws_timeline_layout_get_row (layout, r);
+      double y = row_top (self, row, scroll_y);
+
+      if (y >= height)
+        break;
+      if (row->kind == WS_TIMELINE_ROW_THREAD)
+        paint_thread_row (self, lod, viewport, row->index, y, row->height, chart_w);
+    }
+
+  flush_rects (self, cr);
+
+  if (has_sel)
+    {
+      double x0 = ox + floor (ws_timeline_viewport_time_to_x (viewport, sel_t0)) + 0.5;
+      double x1 = ox + floor (ws_timeline_viewport_time_to_x (viewport, sel_t1)) + 0.5;
+
+      set_source (cr, &self->palette.accent);
+      cairo_set_line_width (cr, 1);
+      cairo_move_to (cr, x0, rh);
+      cairo_line_to (cr, x0, height);
+      cairo_move_to (cr, x1, rh);
+      cairo_line_to (cr, x1, height);
+      cairo_stroke (cr);
+    }
+
+  hovered = ws_timeline_viewport_get_hovered_event (viewport);
+  selected = ws_timeline_viewport_get_selected_event (viewport);
+  if (hovered != WS_NONE && hovered != selected)
+    outline_event (self, cr, layout, viewport, trace, hovered, scroll_y, &self->palette.hover, 1);
+  if (selected != WS_NONE && selected < ws_trace_get_n_events (trace))
+    {
+      outline_event (self, cr, layout, viewport, trace, selected, scroll_y, &self->palette.accent, 2);
+      draw_readier_arrow (self, cr, layout, viewport, trace, selected, scroll_y);
+    }
+  cairo_restore (cr);
+
+  /* Label column. */
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, rh, ox, MAX (height - rh, 0));
+  cairo_clip (cr);
+  for (guint r = first_row; r < n_rows; r++)
+    {
+      const WsTimelineRow *row = ws_timeline_layout_get_row (layout, r);
+      double y = row_top (self, row, scroll_y);
+      gboolean is_process = row->kind == WS_TIMELINE_ROW_PROCESS;
+      gboolean collapsed = is_process && ws_timeline_layout_get_collapsed (layout, row->index);
+      PangoLayout *label;
+      int lw, lh;
+
+      if (y >= height)
+        break;
+
+      if (is_process)
+        {
+          /* Disclosure triangle. */
+          double cx = 9, cy = y + row->height / 2;
+          set_source (cr, &self->palette.dim_foreground);
+          if (collapsed)
+            {
+              cairo_move_to (cr, cx - 2.5, cy - 4.5);
+              cairo_line_to (cr, cx + 2.5, cy);
+              cairo_line_to (cr, cx - 2.5, cy + 4.5);
+            }
+          else
+            {
+              cairo_move_to (cr, cx - 4.5, cy - 2.5);
+              cairo_line_to (cr, cx + 4.5, cy - 2.5);
+              cairo_line_to (cr, cx, cy + 2.5);
+            }
+          cairo_close_path (cr);
+          cairo_fill (cr);
+        }
+      else if (has_sel && row->index == sel_thread)
+        {
+          set_source (cr, &self->palette.selection);
+          cairo_rectangle (cr, 0, y, ox, row->height);
+          cairo_fill (cr);
+        }
+
+      label = get_row_label (self, trace, row, collapsed);
+      pango_layout_get_pixel_size (label, &lw, &lh);
+      set_source (cr, &self->palette.foreground);
+      cairo_move_to (cr, is_process ? PROCESS_INDENT : THREAD_INDENT, y + (row->height - lh) / 2);
+      pango_cairo_show_layout (cr, label);
+    }
+  cairo_restore (cr);
+
+  set_source (cr, &self->palette.separator);
+  cairo_rectangle (cr, ox - 1, 0, 1, height);
+  cairo_fill (cr);
+
+  /* Ruler on top of everything that scrolled under it. */
+  draw_corner (self, cr, viewport);
+  draw_grid_and_ruler (self, cr, viewport, width, height, TRUE);
+  if (has_sel)
+    {
+      double x0 = ox + ws_timeline_viewport_time_to_x (viewport, sel_t0);
+      double x1 = ox + ws_timeline_viewport_time_to_x (viewport, sel_t1);
+      g_autofree char *dur = ws_format_duration (sel_t1 - sel_t0);
+
+      cairo_save (cr);
+      cairo_rectangle (cr, ox, 0, chart_w, rh);
+      cairo_clip (cr);
+      set_source (cr, &self->palette.selection);
+      cairo_rectangle (cr, x0, 0, MAX (x1 - x0, 1), rh);
+      cairo_fill (cr);
+      set_source (cr, &self->palette.accent);
+      show_text (self, cr, dur, MAX ((x0 + x1) / 2, ox + 30), rh - 8, -1, FALSE, TRUE);
+      cairo_restore (cr);
+    }
+
+  cairo_restore (cr);
+}
+
+/* ------------------------------------------------------------------ */
+/* Legend                                                               */
+
+typedef struct {
+  int         kind;   /* 0 state, 1 mark, 2 search */
+  int         which;
+  const char *label;
+} LegendItem;
+
+static guint
+legend_items (LegendItem *items)
+{
+  guint n = 0;
+
+  items[n++] = (LegendItem) { 0, WS_THREAD_STATE_RUN, _("Running") };
+  items[n++] = (LegendItem) { 0, WS_THREAD_STATE_READY, _("Ready") };
+  items[n++] = (LegendItem) { 0, WS_THREAD_STATE_SLEEP, _("Sleeping (S)") };
+  items[n++] = (LegendItem) { 0, WS_THREAD_STATE_DISK, _("Disk / uninterruptible (D)") };
+  items[n++] = (LegendItem) { 0, WS_THREAD_STATE_OTHER, _("Other wait") };
+  items[n++] = (LegendItem) { 0, WS_THREAD_STATE_SLEEP_UNKNOWN, _("Readier unknown") };
+  items[n++] = (LegendItem) { 1, WS_MARK_UNWAIT, _("Woke a thread") };
+  items[n++] = (LegendItem) { 1, WS_MARK_SAMPLE, _("CPU sample") };
+  items[n++] = (LegendItem) { 1, WS_MARK_MARKER, _("Marker") };
+  return n;
+}
+
+static double
+legend_layout (WsTimelineRenderer *self,
+               cairo_t            *cr,
+               double              x,
+               double              y,
+               double              width)
+{
+  LegendItem items[16];
+  guint n = legend_items (items);
+  PangoLayout *pl = get_scratch (self);
+  double cx = x, cy = y, line_h = 0;
+
+  pango_layout_set_width (pl, -1);
+  pango_layout_set_ellipsize (pl, PANGO_ELLIPSIZE_NONE);
+  for (guint i = 0; i < n; i++)
+    {
+      double swatch = 22, item_w;
+      int tw, th;
+
+      pango_layout_set_text (pl, items[i].label, -1);
+      pango_layout_get_pixel_size (pl, &tw, &th);
+      item_w = swatch + 6 + tw + 18;
+      line_h = MAX (line_h, th);
+      if (cx > x && cx + item_w > x + width)
+        {
+          cx = x;
+          cy += line_h + 6;
+        }
+      if (cr != NULL)
+        {
+          double my = cy + th / 2.0;
+
+          if (items[i].kind == 0 && items[i].which == WS_THREAD_STATE_RUN)
+            {
+              set_source (cr, &self->palette.states[items[i].which]);
+              cairo_rectangle (cr, cx, floor (my) - 5, swatch, 10);
+              cairo_fill (cr);
+            }
+          else if (items[i].kind == 0)
+            {
+              cairo_matrix_t matrix;
+              cairo_pattern_t *p = get_dash_pattern (self, items[i].which);
+
+              cairo_save (cr);
+              cairo_matrix_init_translate (&matrix, -cx, 0);
+              cairo_pattern_set_matrix (p, &matrix);
+              cairo_set_source (cr, p);
+              cairo_rectangle (cr, cx, floor (my) - 1, swatch, 3);
+              cairo_fill (cr);
+              cairo_matrix_init_translate (&matrix, -self->geometry.label_width, 0);
+              cairo_pattern_set_matrix (p, &matrix);
+              cairo_restore (cr);
+            }
+          else
+            {
+              set_source (cr, &self->palette.marks[items[i].which]);
+              for (int k = 0; k < 3; k++)
+                cairo_rectangle (cr, cx + 4 + k * 6, floor (my) - 5, 1, 10);
+              cairo_fill (cr);
+            }
+          set_source (cr, &self->palette.foreground);
+          cairo_move_to (cr, cx + swatch + 6, cy);
+          pango_layout_set_text (pl, items[i].label, -1);
+          pango_cairo_show_layout (cr, pl);
+        }
+      cx += item_w;
+    }
+  return cy + line_h - y;
+}
+
+/**
+ * ws_timeline_renderer_draw_legend:
+ *
+ * Draws what each colour and dash means, wrapping at @width.
+ *
+ * Returns: the height used
+ */
+double
+ws_timeline_renderer_draw_legend (WsTimelineRenderer *self,
+                                  cairo_t            *cr,
+                                  double              x,
+                                  double              y,
+                                  double              width)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_RENDERER (self), 0);
+  g_return_val_if_fail (cr != NULL, 0);
+  return legend_layout (self, cr, x, y, width);
+}
+
+double
+ws_timeline_renderer_measure_legend (WsTimelineRenderer *self,
+                                     double              width)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_RENDERER (self), 0);
+  return legend_layout (self, NULL, 0, 0, width);
+}
+
+/* ------------------------------------------------------------------ */
+/* Hit testing                                                          */
+
+static gboolean
+is_span_event (const WsEvent *e)
+{
+  return e->kind == WS_EVENT_WAIT || e->kind == WS_EVENT_PREEMPT ||
+         (e->kind == WS_EVENT_RUNNING && (e->flags & WS_EVENT_FLAG_SPAN));
+}
+
+/**
+ * ws_timeline_renderer_hit_test:
+ * @x: in the coordinates ws_timeline_renderer_draw() used
+ * @y: likewise
+ * @hit: (out caller-allocates): what is there
+ *
+ * Finds the event under a point.  When the view is zoomed out so far that
+ * many events share the pixel, the longest wait near the point wins: that
+ * is what a person hovering a dense stretch is after.
+ */
+void
+ws_timeline_renderer_hit_test (WsTimelineRenderer *self,
+                               WsTimelineLod      *lod,
+                               WsTimelineLayout   *layout,
+                               WsTimelineViewport *viewport,
+                               double              scroll_y,
+                               double              x,
+                               double              y,
+                               WsTimelineHit      *hit)
+{
+  WsTrace *trace;
+  const WsTimelineRow *row;
+  const WsThread *thread;
+  const WsEvent *events;
+  double ns_per_px;
+  WsTime t, tol;
+  guint k, containing = WS_NONE, longest = WS_NONE, nearest = WS_NONE;
+  WsTime longest_dur = -1, nearest_dist = G_MAXINT64;
+
+  g_return_if_fail (WS_IS_TIMELINE_RENDERER (self));
+  g_return_if_fail (hit != NULL);
+
+  scroll_y = round (scroll_y);
+  hit->row = WS_NONE;
+  hit->thread = WS_NONE;
+  hit->event = WS_NONE;
+  hit->time = ws_timeline_viewport_x_to_time (viewport, x - self->geometry.label_width);
+  hit->in_labels = x < self->geometry.label_width;
+  hit->in_ruler = y < self->geometry.ruler_height;
+
+  if (hit->in_ruler)
+    return;
+  hit->row = ws_timeline_layout_row_at_y (layout, y - self->geometry.ruler_height + scroll_y);
+  if (hit->row == WS_NONE)
+    return;
+  row = ws_timeline_layout_get_row (layout, hit->row);
+  if (row->kind != WS_TIMELINE_ROW_THREAD)
+    return;
+  hit->thread = row->index;
+  if (hit->in_labels)
+    return;
+
+  trace = ws_timeline_lod_get_trace (lod);
+  thread = ws_trace_get_thread (trace, row->index);
+  events = ws_trace_get_events (trace);
+  ns_per_px = ws_timeline_viewport_get_ns_per_px (viewport);
+  t = hit->time;
+  tol = (WsTime) ceil (HIT_TOLERANCE * ns_per_px);
+
+  k = ws_trace_thread_lower_bound (trace, row->index, t + tol + 1);
+  for (guint scanned = 0; k > 0 && scanned < HIT_MAX_SCAN; scanned++)
+    {
+      guint i = thread->events[--k];
+      const WsEvent *e = &events[i];
+      WsTime e0, e1;
+
+      if (!ws_timeline_renderer_get_event_extents (self, trace, i, &e0, &e1))
+        continue;
+      if (is_span_event (e))
+        {
+          if (e1 < t - tol)
+            break;  /* spans of one thread do not overlap: nothing earlier reaches t */
+          if (e0 <= t && t < MAX (e1, e0 + 1) && containing == WS_NONE)
+            containing = i;
+          if (e->kind == WS_EVENT_WAIT && e->duration > longest_dur)
+            {
+              longest = i;
+              longest_dur = e->duration;
+            }
+        }
+      else if (e->kind != WS_EVENT_HW_SERVICE)
+        {
+          WsTime dist = ABS (e->time - t);
+          if (dist <= tol && dist < nearest_dist)
+            {
+              nearest = i;
+              nearest_dist = dist;
+            }
+        }
+    }
+
+  if (containing != WS_NONE)
+    {
+      WsTime c0, c1;
+      ws_timeline_renderer_get_event_extents (self, trace, containing, &c0, &c1);
+      /* Wide enough to aim at: take it as it is. */
+      if ((double) (c1 - c0) / ns_per_px >= 2 || longest == WS_NONE)
+        {
+          hit->event = containing;
+          return;
+        }
+    }
+  if (longest != WS_NONE)
+    hit->event = longest;
+  else
+    hit->event = nearest;
+}

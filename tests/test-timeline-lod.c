@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Levels of detail and stack search.  Level 0 is checked against the
+ * hand-built trace segment by segment; the coarse levels of a synthetic
+ * trace against a brute-force recomputation of every bucket.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "ws-error.h"
+#include "ws-stack-search.h"
+#include "ws-synthetic-trace.h"
+#include "ws-test-timeline-trace.h"
+#include "ws-timeline-lod.h"
+
+static void
+test_level0_exact (void)
+{
+  WsTestTimelineTrace ids;
+  g_autoptr(WsTrace) trace = ws_test_timeline_trace_new (&ids);
+  g_autoptr(WsTimelineLod) lod = ws_timeline_lod_new (trace, NULL, NULL);
+  static const WsStateSegment expected[] = {
+    { 1000, 1600, WS_THREAD_STATE_RUN },
+    { 1600, 2600, WS_THREAD_STATE_SLEEP },
+    { 2600, 2700, WS_THREAD_STATE_READY },
+    { 2700, 3000, WS_THREAD_STATE_RUN },
+    { 3000, 3050, WS_THREAD_STATE_READY },
+    { 3050, 3200, WS_THREAD_STATE_RUN },
+    { 3200, 5000, WS_THREAD_STATE_DISK_UNKNOWN },
+  };
+  const WsStateSegment *segs;
+  const WsThreadStats *stats;
+  const WsLodMark *marks;
+  WsTime bucket;
+  guint n;
+
+  g_assert_cmpuint (ws_timeline_lod_get_n_levels (lod, ids.thread_a), ==, 1);
+  segs = ws_timeline_lod_get_level (lod, ids.thread_a, 0, &bucket, &n);
+  g_assert_cmpint (bucket, ==, 0);
+  g_assert_cmpuint (n, ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_cmpint (segs[i].t0, ==, expected[i].t0);
+      g_assert_cmpint (segs[i].t1, ==, expected[i].t1);
+      g_assert_cmpuint (segs[i].state, ==, expected[i].state);
+    }
+
+  /* The slice for a window: every segment overlapping [2650, 3025). */
+  segs = ws_timeline_lod_get_segments (lod, ids.thread_a, 1.0, 2650, 3025, &n);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpint (segs[0].t0, ==, 2600);
+  g_assert_cmpint (segs[2].t0, ==, 3000);
+  /* A window ending exactly where a segment starts leaves it out. */
+  segs = ws_timeline_lod_get_segments (lod, ids.thread_a, 1.0, 1000, 1600, &n);
+  g_assert_cmpuint (n, ==, 1);
+  segs = ws_timeline_lod_get_segments (lod, ids.thread_a, 1.0, 6000, 7000, &n);
+  g_assert_cmpuint (n, ==, 0);
+
+  marks = ws_timeline_lod_get_marks (lod, ids.thread_a, 1.0, 0, 10000, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpint (marks[0].time, ==, 3100);
+  g_assert_cmpuint (marks[0].kind, ==, WS_MARK_SAMPLE);
+  marks = ws_timeline_lod_get_marks (lod, ids.thread_b, 1.0, 0, 10000, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (marks[0].kind, ==, WS_MARK_UNWAIT);
+
+  stats = ws_timeline_lod_get_stats (lod, ids.thread_a);
+  g_assert_cmpint (stats->run, ==, 600 + 300 + 150);
+  g_assert_cmpint (stats->ready, ==, 100 + 50);
+  g_assert_cmpint (stats->wait[0], ==, 1000);
+  g_assert_cmpint (stats->wait[1], ==, 1800);
+  g_assert_cmpint (stats->wait[2], ==, 0);
+  g_assert_cmpuint (stats->n_waits, ==, 2);
+  g_assert_cmpuint (stats->n_unknown, ==, 1);
+  g_assert_cmpuint (stats->n_samples, ==, 1);
+  g_assert_cmpint (stats->longest_wait, ==, 1800);
+
+  g_assert_cmpint (ws_thread_state_for_wait (ws_trace_get_event (trace, ids.wait_s)), ==, WS_THREAD_STATE_SLEEP);
+  g_assert_cmpint (ws_thread_state_for_wait (ws_trace_get_event (trace, ids.wait_d)), ==, WS_THREAD_STATE_DISK_UNKNOWN);
+}
+
+/* The state a brute-force recomputation gives bucket [j·B, (j+1)·B) of a
+ * level built from @prev: the state covering most of it (first on ties),
+ * or -1 if nothing covers it. */
+static int
+brute_bucket (const WsStateSegment *prev,
+              guint                 n,
+              WsTime                bucket,
+              WsTime                j)
+{
+  WsTime b0 = j * bucket, b1 = b0 + bucket;
+  WsTime cover[WS_N_THREAD_STATES] = { 0 };
+  int best = -1;
+  WsTime best_cover = 0;
+
+  guint lo = 0, hi = n;
+
+  /* Segments are sorted and disjoint: start at the first ending after b0. */
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (prev[mid].t1 <= b0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (guint i = lo; i < n && prev[i].t0 < b1; i++)
+    {
+      WsTime a = MAX (prev[i].t0, b0), e = MIN (prev[i].t1, b1);
+      if (e <= a)
+        continue;
+      if (prev[i].mixed)
+        for (int s = 0; s < WS_N_THREAD_STATES; s++)
+          cover[s] += prev[i].cover[s] * (e - a) / 255;
+      else
+        cover[prev[i].state] += e - a;
+    }
+  for (int s = 0; s < WS_N_THREAD_STATES; s++)
+    if (cover[s] > best_cover)
+      {
+        best = s;
+        best_cover = cover[s];
+      }
+  return best;
+}
+
+static int
+state_at (const WsStateSegment *segs,
+          guint                 n,
+          WsTime                t)
+{
+  guint lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (segs[mid].t1 <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo < n && segs[lo].t0 <= t)
+    return segs[lo].state;
+  return -1;
+}
+
+static void
+test_coarse_levels_match_brute_force (void)
+{
+  g_autoptr(WsTrace) trace = ws_synthetic_trace_new (2, 3, 20000, 7);
+  g_autoptr(WsTimelineLod) lod = ws_timeline_lod_new (trace, NULL, NULL);
+  guint checked_levels = 0;
+
+  for (guint t = 0; t < ws_trace_get_n_threads (trace); t++)
+    {
+      guint n_levels = ws_timeline_lod_get_n_levels (lod, t);
+      guint n0, total = 0;
+      WsTime prev_bucket = -1;
+
+      ws_timeline_lod_get_level (lod, t, 0, NULL, &n0);
+      g_assert_cmpuint (n_levels, >=, 3);
+
+      for (guint l = 0; l < n_levels; l++)
+        {
+          WsTime bucket;
+          guint n;
+          const WsStateSegment *segs = ws_timeline_lod_get_level (lod, t, l, &bucket, &n);
+
+          total += n;
+          g_assert_cmpint (bucket, >, prev_bucket);
+          prev_bucket = bucket;
+          /* Sorted, non-overlapping, non-empty. */
+          for (guint i = 0; i < n; i++)
+            {
+              g_assert_cmpint (segs[i].t1, >, segs[i].t0);
+              if (i > 0)
+                g_assert_cmpint (segs[i].t0, >=, segs[i - 1].t1);
+            }
+          if (l == 0)
+            continue;
+
+          /* Every bucket of the level, against the level it was built from. */
+          {
+            guint pn;
+            const WsStateSegment *prev = ws_timeline_lod_get_level (lod, t, l - 1, NULL, &pn);
+            WsTime first = prev[0].t0 / bucket, last = (prev[pn - 1].t1 - 1) / bucket;
+
+            /* Bounded work: at most 3000 buckets per level, spread out. */
+            WsTime stride = MAX ((last - first) / 3000, 1);
+            for (WsTime j = first; j <= last; j += stride)
+              g_assert_cmpint (state_at (segs, n, j * bucket), ==, brute_bucket (prev, pn, bucket, j));
+            checked_levels++;
+          }
+        }
+      /* Each kept level has at most 3/4 of the segments of the one before,
+       * so all levels together cost at most 4× the exact one. */
+      g_assert_cmpuint (total, <=, 4 * n0);
+    }
+  g_assert_cmpuint (checked_levels, >, 10);
+}
+
+static void
+test_level_choice (void)
+{
+  g_autoptr(WsTrace) trace = ws_synthetic_trace_new (1, 2, 20000, 3);
+  g_autoptr(WsTimelineLod) lod = ws_timeline_lod_new (trace, NULL, NULL);
+  WsTime t0 = ws_trace_get_start_time (trace), t1 = ws_trace_get_end_time (trace);
+  guint n_levels = ws_timeline_lod_get_n_levels (lod, 0);
+
+  for (guint l = 0; l < n_levels; l++)
+    {
+      WsTime bucket;
+      guint n_level, n;
+      const WsStateSegment *level = ws_timeline_lod_get_level (lod, 0, l, &bucket, &n_level);
+      const WsStateSegment *segs;
+      WsTime next_bucket = G_MAXINT64;
+
+      if (l + 1 < n_levels)
+        ws_timeline_lod_get_level (lod, 0, l + 1, &next_bucket, &n);
+
+      /* Any scale from this level's bucket up to (not incl.) the next one's
+       * gets this level, whole when the window is the whole trace. */
+      segs = ws_timeline_lod_get_segments (lod, 0, MAX (bucket, 1), t0, t1 + 1, &n);
+      g_assert_true (segs == level);
+      g_assert_cmpuint (n, ==, n_level);
+      if (next_bucket != G_MAXINT64)
+        {
+          segs = ws_timeline_lod_get_segments (lod, 0, next_bucket - 0.5, t0, t1 + 1, &n);
+          g_assert_true (segs == level);
+        }
+    }
+}
+
+static void
+test_stack_search (void)
+{
+  WsTestTimelineTrace ids;
+  g_autoptr(WsTrace) trace = ws_test_timeline_trace_new (&ids);
+  g_autoptr(WsStackSearch) futex = NULL, wake = NULL, kernel = NULL, none = NULL, bad = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint32 *m;
+  guint n;
+
+  /* "futex_w" is in both waits' stacks and in the unwait stack. */
+  futex = ws_stack_search_new (trace, "futex_w", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ws_stack_search_get_n_matches (futex), ==, 3);
+  g_assert_cmpuint (ws_stack_search_get_n_frames (futex), ==, 2);
+  m = ws_stack_search_get_thread_matches (futex, ids.thread_a, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpuint (m[0], ==, ids.wait_s);
+  g_assert_cmpuint (m[1], ==, ids.wait_d);
+  g_assert_true (ws_stack_search_matches_event (futex, ids.unwait));
+  g_assert_false (ws_stack_search_matches_event (futex, ids.run_b));
+
+  /* Next/previous in time order, wrapping: S wait (1600) → unwait (2600)
+   * → D wait (3200) → S wait. */
+  g_assert_cmpuint (ws_stack_search_next (futex, WS_NONE, TRUE), ==, ids.wait_s);
+  g_assert_cmpuint (ws_stack_search_next (futex, ids.wait_s, TRUE), ==, ids.unwait);
+  g_assert_cmpuint (ws_stack_search_next (futex, ids.unwait, TRUE), ==, ids.wait_d);
+  g_assert_cmpuint (ws_stack_search_next (futex, ids.wait_d, TRUE), ==, ids.wait_s);
+  g_assert_cmpuint (ws_stack_search_next (futex, ids.wait_s, FALSE), ==, ids.wait_d);
+  g_assert_cmpuint (ws_stack_search_next (futex, WS_NONE, FALSE), ==, ids.wait_d);
+
+  /* Case-insensitive; only the waker's stack has futex_wake. */
+  wake = ws_stack_search_new (trace, "FUTEX_WAKE$", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ws_stack_search_get_n_matches (wake), ==, 1);
+  m = ws_stack_search_get_thread_matches (wake, ids.thread_b, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (m[0], ==, ids.unwait);
+  g_assert_cmpuint (ws_stack_search_next (wake, ids.unwait, TRUE), ==, ids.unwait);
+
+  /* Modules match too. */
+  kernel = ws_stack_search_new (trace, "kallsyms", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ws_stack_search_get_n_matches (kernel), ==, 3);
+
+  none = ws_stack_search_new (trace, "^nothing$", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ws_stack_search_get_n_matches (none), ==, 0);
+  g_assert_cmpuint (ws_stack_search_next (none, WS_NONE, TRUE), ==, WS_NONE);
+
+  bad = ws_stack_search_new (trace, "futex(", NULL, &error);
+  g_assert_null (bad);
+  g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "futex("));
+}
+
+static void
+test_search_next_many (void)
+{
+  g_autoptr(WsTrace) trace = ws_synthetic_trace_new (2, 4, 30000, 11);
+  g_autoptr(WsStackSearch) search = ws_stack_search_new (trace, "fdatasync", NULL, NULL);
+  guint n = ws_trace_get_n_events (trace), e = WS_NONE, count = 0;
+  WsStackTable *stacks = ws_trace_get_stack_table (trace);
+  WsFrameId frame = ws_stack_table_intern_frame (stacks, "fdatasync", "/usr/bin/synthetic");
+  guint brute = 0;
+
+  /* Brute force: every event whose stack holds the frame. */
+  for (guint i = 0; i < n; i++)
+    if (ws_stack_table_stack_contains (stacks, ws_trace_get_event (trace, i)->stack, frame))
+      brute++;
+  g_assert_cmpuint (brute, >, 100);
+  g_assert_cmpuint (ws_stack_search_get_n_matches (search), ==, brute);
+
+  /* Cycling forward visits every match once, in increasing order. */
+  for (guint k = 0; k < brute; k++)
+    {
+      guint next = ws_stack_search_next (search, e, TRUE);
+      if (e != WS_NONE)
+        g_assert_cmpuint (next, >, e);
+      g_assert_true (ws_stack_search_matches_event (search, next));
+      e = next;
+      count++;
+    }
+  g_assert_cmpuint (count, ==, brute);
+  g_assert_cmpuint (ws_stack_search_next (search, e, TRUE), ==, ws_stack_search_next (search, WS_NONE, TRUE));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/timeline/lod/level0-exact", test_level0_exact);
+  g_test_add_func ("/timeline/lod/coarse-levels-brute-force", test_coarse_levels_match_brute_force);
+  g_test_add_func ("/timeline/lod/level-choice", test_level_choice);
+  g_test_add_func ("/timeline/search/hand-trace", test_stack_search);
+  g_test_add_func ("/timeline/search/next-many", test_search_next_many);
+
+  return g_test_run ();
+}
