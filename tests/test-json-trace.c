@@ -712,6 +712,8 @@ test_bad_values (void)
   assert_doc_error (HEAD "\"name\": \"bad \\ud800 surrogate\"}", WS_ERROR_PARSE, 3, "surrogate");
   assert_doc_error (HEAD "\"name\": \"bad \xff\xfe utf-8\"}", WS_ERROR_PARSE, 3, "UTF-8");
   assert_doc_error (HEAD "\"name\": \"x\"}\n{}", WS_ERROR_PARSE, 4, "after the end");
+  assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"wait\", \"t\": 9000000000000000000, \"dur\": 1000000000000000000, \"tid\": 1}]}",
+                    WS_ERROR_PARSE, 4, "beyond the largest time");
   assert_doc_error ("{\"format\": \"chrome-trace\", \"version\": 1}", WS_ERROR_PARSE, 1, "“chrome-trace”");
   assert_doc_error ("{\"format\": \"waitscope-trace\", \"version\": 2}", WS_ERROR_PARSE, 1, "version 2");
   assert_doc_error ("\n[1, 2]", WS_ERROR_PARSE, 2, "does not start with “{”");
@@ -775,6 +777,49 @@ test_bad_gzip_cut_short (void)
     g_assert_true (g_str_has_prefix (error->message, path));
     g_assert_nonnull (strstr (error->message, "compressed data ends early"));
   }
+}
+
+/* Seeded random mutations of a valid document: every result is either a
+ * trace or an error naming the file, never a crash (run it under valgrind
+ * or ASan for memory errors). */
+static void
+test_bad_mutations (void)
+{
+  g_autofree char *src = data_path ("hand-built.json");
+  g_autofree char *path = tmp_path ("mutated.json");
+  g_autofree char *contents = NULL;
+  static const char tokens[] = "{}[]:,\"\\0123456789-.eEtrufalsn \n\x01\xff";
+  GRand *rand = g_rand_new_with_seed (20240601);
+  guint loaded = 0, refused = 0;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (src, &contents, &len, NULL));
+  for (guint round = 0; round < 1500; round++)
+    {
+      g_autofree char *doc = g_memdup2 (contents, len);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(WsTrace) trace = NULL;
+      guint n = g_rand_int_range (rand, 1, 4);
+
+      for (guint k = 0; k < n; k++)
+        doc[g_rand_int_range (rand, 0, len)] = tokens[g_rand_int_range (rand, 0, sizeof tokens - 1)];
+      write_file (path, doc, len);
+      trace = ws_json_trace_load (path, NULL, NULL, NULL, NULL, &error);
+      if (trace != NULL)
+        {
+          g_assert_no_error (error);
+          loaded++;
+        }
+      else
+        {
+          g_assert_nonnull (error);
+          g_assert_true (g_str_has_prefix (error->message, path));
+          refused++;
+        }
+    }
+  g_rand_free (rand);
+  g_test_message ("mutations: %u loaded, %u refused", loaded, refused);
+  g_assert_cmpuint (refused, >, 0);
 }
 
 static void
@@ -1179,6 +1224,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/json-trace/bad/deep-nesting", test_bad_deep_nesting);
   g_test_add_func ("/json-trace/bad/huge-line", test_huge_line);
   g_test_add_func ("/json-trace/bad/gzip-cut-short", test_bad_gzip_cut_short);
+  g_test_add_func ("/json-trace/bad/mutations", test_bad_mutations);
   g_test_add_func ("/json-trace/cancelled", test_cancelled);
   g_test_add_func ("/json-trace/example-trace", test_example_trace);
   g_test_add_func ("/json-trace/rules/parse", test_rules_parse);

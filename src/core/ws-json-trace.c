@@ -1200,6 +1200,10 @@ parse_event (Reader *r,
     return reader_fail (r, WS_ERROR_MISSING_FIELD, line,
                         _("event %u: missing member “%s”"), index,
                         !has_kind ? "kind" : !has_time ? "t" : "tid");
+  /* The model computes end times as t + dur. */
+  if (ev.time > 0 && ev.duration > G_MAXINT64 - ev.time)
+    return reader_fail (r, WS_ERROR_PARSE, line,
+                        _("event %u: t + dur is beyond the largest time"), index);
   if (ev.kind == WS_EVENT_MARKER && (bits & RAW_HAS_TARGET))
     return reader_fail (r, WS_ERROR_PARSE, target_line,
                         _("event %u: a marker has a “name”, not a “target”"), index);
