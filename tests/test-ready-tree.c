@@ -735,6 +735,105 @@ test_py_locks (void)
   g_assert_cmpuint (workers, ==, 6);
 }
 
+static gboolean
+stack_has_any (WsStackTable       *stacks,
+               WsStackId           stack,
+               const char * const *functions)
+{
+  const WsFrameId *frames;
+  guint n = 0;
+
+  frames = ws_stack_table_get_stack (stacks, stack, &n);
+  for (guint i = 0; i < n; i++)
+    for (guint k = 0; functions[k] != NULL; k++)
+      if (g_str_equal (ws_stack_table_get_frame (stacks, frames[i])->function, functions[k]))
+        return TRUE;
+  return FALSE;
+}
+
+/*
+ * pg-tpcb: the longest transaction waits on the single pgbench_branches
+ * row.  Its ready tree starts at that wait (ProcSleep under
+ * XactLockTableWait), readied by the backend that held the row lock: the
+ * unwait stack is that backend's commit (kill <- LockReleaseAll <-
+ * ProcReleaseLocks <- CommitTransactionCommand), and the trace shows that
+ * backend inside a transaction from before the wait began until just
+ * before the wake-up.
+ */
+static void
+test_pg_tpcb (void)
+{
+  static const char * const lock_wait[] = { "ProcSleep", "XactLockTableWait", NULL };
+  static const char * const release[] = { "LockReleaseAll", "ProcReleaseLocks", "CommitTransactionCommand", NULL };
+  g_autoptr(WsTrace) trace = load_shared ("pg-tpcb.perf.txt.gz");
+  g_autoptr(WsReadyTree) tree = NULL;
+  g_autoptr(GError) error = NULL;
+  WsStackTable *stacks;
+  WsSymptom s;
+  guint longest = WS_NONE, n, holder_nodes = 0;
+  gboolean root_ok = FALSE;
+
+  if (trace == NULL)
+    {
+      g_test_skip ("WS_TEST_DATA not set");
+      return;
+    }
+  stacks = ws_trace_get_stack_table (trace);
+  if (ws_trace_get_n_scenario_instances (trace) == 0)
+    ws_trace_add_scenario_instances (trace, "transaction", "sdt_postgresql:transaction__start",
+                                     "sdt_postgresql:transaction__commit");
+  n = ws_trace_get_n_scenario_instances (trace);
+  g_assert_cmpuint (n, >, 1000);
+  for (guint i = 0; i < n; i++)
+    {
+      const WsScenarioInstance *inst = ws_trace_get_scenario_instance (trace, i);
+      const WsScenarioInstance *best = longest != WS_NONE ? ws_trace_get_scenario_instance (trace, longest) : NULL;
+      if (best == NULL || inst->t1 - inst->t0 > best->t1 - best->t0)
+        longest = i;
+    }
+  g_assert_true (ws_symptom_from_scenario_instance (trace, longest, &s));
+
+  tree = ws_ready_tree_build_for_symptom (trace, &s, NULL, &error);
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < ws_ready_tree_get_n_nodes (tree); i++)
+    {
+      const WsReadyNode *node = ws_ready_tree_get_node (tree, i);
+      WsTime wake = node->time + node->duration;
+      gboolean in_transaction = FALSE;
+
+      if (!stack_has_any (stacks, node->stack, lock_wait) || !stack_has_any (stacks, node->unwait_stack, release))
+        continue;
+
+      /* The readier is another postgres backend... */
+      g_assert_cmpuint (node->wake, ==, WS_WAKE_THREAD);
+      g_assert_true (thread_is (trace, node->readier_thread, "postgres"));
+      g_assert_cmpuint (node->readier_thread, !=, node->thread);
+      /* ...that was in a transaction when this wait began and committed it
+       * (at most 1 ms) before the wake-up: it held the lock. */
+      for (guint k = 0; k < n; k++)
+        {
+          const WsScenarioInstance *inst = ws_trace_get_scenario_instance (trace, k);
+          if (inst->thread == node->readier_thread && inst->t0 <= node->time &&
+              inst->t1 <= wake && inst->t1 >= wake - 1000000)
+            in_transaction = TRUE;
+        }
+      if (in_transaction)
+        holder_nodes++;
+      if (i == 0)
+        {
+          root_ok = in_transaction;
+          g_test_message ("longest transaction %.3f ms (tid %d): root wait %.3f ms readied by tid %d committing; "
+                          "%u nodes, depth %u",
+                          (s.t1 - s.t0) / 1e6, ws_trace_get_thread (trace, s.thread)->tid, node->duration / 1e6,
+                          ws_trace_get_thread (trace, node->readier_thread)->tid,
+                          ws_ready_tree_get_n_nodes (tree), ws_ready_tree_get_max_depth (tree));
+        }
+    }
+  g_test_message ("%u row-lock waits in the tree readied by a committing lock holder", holder_nodes);
+  g_assert_true (root_ok);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -753,6 +852,7 @@ main (int   argc,
   g_test_add_func ("/ready-tree/classifier-key-file", test_classifier_key_file);
   g_test_add ("/ready-tree/classifier-stacks", Fixture, NULL, fixture_setup, test_classifier_stacks_and_waits, fixture_teardown);
   g_test_add_func ("/ready-tree/py-locks", test_py_locks);
+  g_test_add_func ("/ready-tree/pg-tpcb", test_pg_tpcb);
 
   return g_test_run ();
 }

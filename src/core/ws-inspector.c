@@ -216,8 +216,8 @@ under_connection (WsTrace                  *trace,
 
   ms = g_strdup_printf ("%.3f", cost / 1e6);
   f->message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                             "%u wait (%s ms, %.1f %% of the wait time) has no recorded readier: the graph is missing a link",
-                                             "%u waits (%s ms, %.1f %% of the wait time) have no recorded readier: the graph is missing links",
+                                             "%u wait (%s ms, %.1f %% of the wait time) has no recorded readier: a link is missing",
+                                             "%u waits (%s ms, %.1f %% of the wait time) have no recorded readier: links are missing",
                                              unknown->len),
                                 unknown->len, ms,
                                 total_wait > 0 ? 100.0 * cost / total_wait : 0.0);
