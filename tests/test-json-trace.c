@@ -1105,6 +1105,64 @@ test_loader_async (void)
   g_main_loop_unref (state.loop);
 }
 
+typedef struct {
+  GMainLoop *loop;
+  guint      pending;
+  WsTrace   *traces[4];
+} ManyState;
+
+typedef struct {
+  ManyState *state;
+  guint      slot;
+} ManySlot;
+
+static void
+many_done (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  ManySlot *slot = user_data;
+  g_autoptr(GError) error = NULL;
+
+  slot->state->traces[slot->slot] = ws_trace_loader_load_finish (result, &error);
+  g_assert_no_error (error);
+  if (--slot->state->pending == 0)
+    g_main_loop_quit (slot->state->loop);
+}
+
+/* Four loads at once into one shared stack table (they take turns inside
+ * the loader) give the same traces as four loads with tables of their own. */
+static void
+test_loader_async_shared_table (void)
+{
+  static const char *names[] = { "py-locks.perf.txt.gz", "build.perf.txt.gz",
+                                  "py-locks-dwarf.perf.txt.gz", "hand-built.json" };
+  g_autoptr(WsStackTable) stacks = ws_stack_table_new ();
+  ManyState state = { .loop = g_main_loop_new (NULL, FALSE), .pending = 4 };
+  ManySlot slots[4];
+
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *path = data_path (names[i]);
+      slots[i] = (ManySlot) { &state, i };
+      ws_trace_loader_load_async (path, stacks, NULL, NULL, NULL, NULL, many_done, &slots[i]);
+    }
+  g_main_loop_run (state.loop);
+  g_main_loop_unref (state.loop);
+
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *path = data_path (names[i]);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(WsTrace) alone = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error);
+
+      g_assert_no_error (error);
+      g_assert_true (ws_trace_get_stack_table (state.traces[i]) == stacks);
+      assert_traces_equal (alone, state.traces[i]);
+      g_object_unref (state.traces[i]);
+    }
+}
+
 static void
 test_rules_parse (void)
 {
@@ -1233,6 +1291,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/json-trace/loader/perf", test_loader_perf);
   g_test_add_func ("/json-trace/loader/bad-input", test_loader_bad_input);
   g_test_add_func ("/json-trace/loader/async", test_loader_async);
+  g_test_add_func ("/json-trace/loader/async-shared-table", test_loader_async_shared_table);
 
   {
     static const char *perf_traces[] = { "pg-tpcb", "py-locks", "py-locks-dwarf", "io-fsync", "build" };

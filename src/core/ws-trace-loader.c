@@ -222,12 +222,20 @@ load_thread (GTask        *task,
              gpointer      task_data,
              GCancellable *cancellable)
 {
+  /* WsStackTable interning is not locked: loads into a shared table (the
+   * GUI opens many traces into one) take turns; loads with a table of
+   * their own run in parallel. */
+  static GMutex shared_table_lock;
   LoadData *d = task_data;
   GError *error = NULL;
   WsTrace *trace;
 
+  if (d->stacks != NULL)
+    g_mutex_lock (&shared_table_lock);
   trace = ws_trace_loader_load_full (d->path, d->stacks, d->rules, d->progress, d->progress_data,
                                      cancellable, &error);
+  if (d->stacks != NULL)
+    g_mutex_unlock (&shared_table_lock);
   if (trace == NULL)
     g_task_return_error (task, error);
   else
@@ -241,6 +249,8 @@ load_thread (GTask        *task,
  *
  * Loads @path in a worker thread.  Cancelling @cancellable stops the
  * reading soon after; the result is then a %WS_ERROR_CANCELLED error.
+ * Asynchronous loads into a shared @stacks table run one at a time (the
+ * table is not locked); do not intern into it from elsewhere meanwhile.
  */
 void
 ws_trace_loader_load_async (const char          *path,
