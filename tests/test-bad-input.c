@@ -167,7 +167,8 @@ test_binary_nul (Fixture       *f,
   guint8 garbage[4096];
   GRand *rand = g_rand_new_with_seed (42);
 
-  g_string_append_len (s, "\tffff \0\x01\x02 junk\n\n", 18);
+  static const char nul_line[] = "\tffff \0\x01\x02 junk\n\n";
+  g_string_append_len (s, nul_line, sizeof nul_line - 1);
   path = write_file (f, "nul.txt", s->str, s->len);
   gz_path = write_gzip (f, "nul.txt.gz", s->str, s->len);
   expect_error (path, WS_ERROR_BINARY, 4);

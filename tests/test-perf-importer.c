@@ -844,7 +844,8 @@ trickle_read (GInputStream  *stream,
   TrickleInputStream *self = TRICKLE_INPUT_STREAM (stream);
   gsize len;
   const guint8 *data = g_bytes_get_data (self->bytes, &len);
-  gsize n = MIN (count, MIN ((gsize) g_rand_int_range (self->rand, 1, self->max_read + 1), len - self->pos));
+  gsize want = g_rand_int_range (self->rand, 1, self->max_read + 1);
+  gsize n = MIN (count, MIN (want, len - self->pos));
 
   memcpy (buffer, data + self->pos, n);
   self->pos += n;
@@ -1048,6 +1049,38 @@ test_block_cache_matches_frame_path (void)
     }
 }
 
+static void
+record_progress (double      fraction,
+                 const char *message,
+                 gpointer    user_data)
+{
+  g_array_append_val ((GArray *) user_data, fraction);
+  g_assert_nonnull (message);
+}
+
+static void
+test_progress (void)
+{
+  g_autofree char *path = data_path ("pg-tpcb.perf.txt.gz");
+  g_autoptr(GArray) fractions = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = ws_perf_importer_load (path, NULL, record_progress, fractions, NULL, &error);
+  double last = 0;
+
+  g_assert_no_error (error);
+  /* Throttled (1 % / 100 ms), rising, ending at 1. */
+  g_assert_cmpuint (fractions->len, >=, 2);
+  g_assert_cmpuint (fractions->len, <=, 102);
+  for (guint i = 0; i < fractions->len; i++)
+    {
+      double f = g_array_index (fractions, double, i);
+      g_assert_cmpfloat (f, >=, last);
+      g_assert_cmpfloat (f, <=, 1.0);
+      last = f;
+    }
+  g_assert_cmpfloat (last, ==, 1.0);
+}
+
 /*
  * A perf.data file goes through `perf script`.  A stand-in perf (first in
  * PATH) records its arguments and prints the snippet, so the test needs
@@ -1119,6 +1152,7 @@ main (int   argc,
   g_test_add_func ("/perf-importer/stream-trickle", test_stream_trickle);
   g_test_add_func ("/perf-importer/gzip-members-shared-stacks", test_gzip_members_and_shared_stacks);
   g_test_add_func ("/perf-importer/sniff", test_sniff);
+  g_test_add_func ("/perf-importer/progress", test_progress);
   g_test_add_func ("/perf-importer/block-cache-matches-frame-path", test_block_cache_matches_frame_path);
   g_test_add_func ("/perf-importer/perf-data", test_perf_data_through_perf_script);
   g_test_add_func ("/perf-importer/pg-tpcb", test_pg_tpcb);

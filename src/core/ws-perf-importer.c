@@ -328,6 +328,7 @@ typedef struct {
   guint           block_lines;
   gboolean        stack_done;    /* pending.stack came from the cache */
   gboolean        want_block;    /* a header was just read */
+  gboolean        no_block_cache;  /* benchmarks: measure the frame path */
   BlockCache      block_cache;
 
   EventName       event_names[N_EVENT_NAMES];
@@ -368,6 +369,8 @@ parser_init (Parser       *p,
   p->frames = g_new (WsFrameId, p->frames_cap);
   for (guint i = 0; i < TID_CACHE_SIZE; i++)
     p->tid_cache[i].tid = -1;
+  /* Only for measuring the worst case (every stack new); see tests/bench. */
+  p->no_block_cache = g_getenv ("WS_PERF_IMPORTER_NO_STACK_CACHE") != NULL;
 }
 
 static void
@@ -986,7 +989,7 @@ try_stack_block (Parser     *p,
   gsize len;
   guint64 hash;
 
-  if (avail == 0 || s[0] != '\t' || !p->have_pending)
+  if (avail == 0 || s[0] != '\t' || !p->have_pending || p->no_block_cache)
     return 0;
 
   /* Line by line (memchr is vectorised, glibc's memmem is not). */
@@ -1348,20 +1351,29 @@ count_lines (const guint8 *s,
 typedef struct {
   WsProgressFunc  func;
   gpointer        data;
-  guint64         total;      /* input bytes, 0 if unknown */
+  guint64         total;      /* input bytes, 0 if unknown (a stream) */
   double          last;
+  gint64          last_time;
 } Progress;
 
+/* At most every 1 % and every 100 ms (WsProgressFunc asks callers to
+ * throttle); the first and the last report always go through. */
 static void
 report (Progress   *progress,
         double      fraction,
         const char *message)
 {
+  gint64 now;
+
   if (progress->func == NULL)
     return;
-  if (fraction >= 0 && fraction < 1.0 && fraction - progress->last < 0.01)
+  now = g_get_monotonic_time ();
+  if (progress->last_time != 0 && fraction < 1.0 &&
+      (now - progress->last_time < 100 * G_TIME_SPAN_MILLISECOND ||
+       (fraction >= 0 && fraction - progress->last < 0.01)))
     return;
   progress->last = fraction;
+  progress->last_time = now;
   progress->func (fraction, message, progress->data);
 }
 
@@ -1474,9 +1486,9 @@ parse_source (Parser       *p,
       end += n;
       p->stats.text_bytes += n;
 
-      if (progress->total > 0)
-        report (progress, 0.9 * MIN (1.0, (double) src->input_bytes / progress->total),
-                _("Reading perf events"));
+      report (progress,
+              progress->total > 0 ? 0.9 * MIN (1.0, (double) src->input_bytes / progress->total) : -1.0,
+              _("Reading perf events"));
     }
 
   flush_pending (p, NULL);
@@ -1976,7 +1988,7 @@ load_source (const char        *display_name,
   g_autoptr(GError) local_error = NULL;
   Source src = { 0 };
   Parser p;
-  Progress progress = { progress_func, progress_data, total_size, -1.0 };
+  Progress progress = { progress_func, progress_data, total_size, -1.0, 0 };
   gsize head_len = 0;
   gboolean ok = FALSE;
 
