@@ -524,6 +524,7 @@ test_export (Fixture       *f,
   g_autofree char *dot = ws_graph_export_wait_graph_dot (graph);
   JsonObject *obj, *node;
   JsonArray *nodes, *edges, *stack;
+  g_autofree char *id = NULL;
 
   g_assert_true (json_parser_load_from_data (parser, text, -1, NULL));
   obj = json_node_get_object (json_parser_get_root (parser));
@@ -541,13 +542,18 @@ test_export (Fixture       *f,
   g_assert_cmpstr (json_object_get_string_member (node, "wake"), ==, "thread");
   g_assert_cmpint (json_object_get_int_member (node, "readier_tid"), ==, 11);
   g_assert_true (json_object_get_boolean_member (node, "lock"));
-  stack = json_object_get_array_member (node, "stack");
+  /* Stacks by id, frames leaf first in the "stacks" table. */
+  id = g_strdup_printf ("%" G_GINT64_FORMAT, json_object_get_int_member (node, "stack"));
+  stack = json_object_get_array_member (json_object_get_object_member (obj, "stacks"), id);
   g_assert_cmpuint (json_array_get_length (stack), ==, 3);
-  /* Leaf first. */
   g_assert_cmpstr (json_array_get_string_element (stack, 0), ==, "futex_wait (m)");
   g_assert_cmpstr (json_array_get_string_element (stack, 2), ==, "main (m)");
-  stack = json_object_get_array_member (node, "unwait_stack");
+  g_free (id);
+  id = g_strdup_printf ("%" G_GINT64_FORMAT, json_object_get_int_member (node, "unwait_stack"));
+  stack = json_object_get_array_member (json_object_get_object_member (obj, "stacks"), id);
   g_assert_cmpstr (json_array_get_string_element (stack, 1), ==, "pthread_mutex_unlock (m)");
+  /* Each stack used is there once: work, lock, release, sleep, timer, disk and the empty stack. */
+  g_assert_cmpuint (json_object_get_size (json_object_get_object_member (obj, "stacks")), ==, 7);
   node = json_array_get_object_element (nodes, 12);
   g_assert_cmpstr (json_object_get_string_member (node, "kind"), ==, "unknown-readier");
   g_assert_true (json_object_get_null_member (node, "event"));

@@ -14,22 +14,26 @@ G_BEGIN_DECLS
 /*
  * JSON and Graphviz DOT for the graphs of this module.  Times in JSON are
  * integer nanoseconds (plus "*_ms" doubles for people); threads are named
- * by tid and comm, stacks as arrays of "function (module)" strings *leaf
- * first*, as perf prints them and as every waitscope-cli output does (the
- * core stores them caller first).  The JSON shapes:
+ * by tid and comm.  Nodes name their stacks by stack id; the top-level
+ * "stacks" object maps each id used (as a string) to its frames,
+ * "function (module)" strings *leaf first*, as perf prints them and as
+ * every waitscope-cli output does (the core stores them caller first).
+ * The JSON shapes:
  *
- * wait graph: { "trace", "symptom": {tid, t0, t1}, "nodes": [ {id, kind,
- *   event, tid, thread, time, duration, generation, wake, lock, stack,
- *   unwait_stack?} ], "edges": [ {from, to} ] }
+ * wait graph: { "trace", "symptom": {tid, thread, t0, t1}, "nodes": [ {id,
+ *   kind, event, tid, thread, time, duration, generation, symptom?,
+ *   sample?, wake?, lock?, readier_tid?, stack, unwait_stack?} ],
+ *   "edges": [ {from, to} ], "stacks": { "ID": [frames] } }
  * ready tree: { "trace", "metric", "anomalous_chain", "nodes": [ {id,
  *   parent, depth, event, tid, thread, time, duration, wake, stop,
  *   lock_related, readier_tid?, anomalous, stack, unwait_stack} ],
- *   "chains": [ {leaf, nodes, count, total, max, average, median} ] }
+ *   "chains": [ {leaf, nodes, count, total, max, average, median} ],
+ *   "stacks" }
  * critical path: { "trace", "symptom", "segments": [ {tid, thread, start,
- *   end, duration, state, depth, event?, on_behalf_of?} ], "by_thread": [ {tid,
- *   thread, time} ] }
- * findings: [ {kind, severity, message, count, cost, processes, threads,
- *   events} ]
+ *   end, duration_ms, state, depth, event?, on_behalf_of?} ], "by_thread":
+ *   [ {tid, thread, time} ], "by_state": { STATE: ns } }
+ * findings: [ {kind, severity, message, count, cost, processes: [ {pid,
+ *   name} ], threads: [ {tid, thread} ], events} ]
  *
  * DOT: one node per graph node labelled with the thread, kind and duration;
  * waits dashed (the patent's convention), the anomalous chain in red.

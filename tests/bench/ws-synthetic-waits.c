@@ -308,7 +308,8 @@ ws_synthetic_wait_trace (guint      n_threads,
 
           if (t->running)
             {
-              if (t->never_blocks || g_rand_int_range (rand, 0, 4) != 0)
+              /* Short runs... */
+              if (t->never_blocks || g_rand_int_range (rand, 0, 3) != 0)
                 continue;
               ws_test_trace_run (tt, threads[i], t->since, now, run_stack);
               t->wait = ws_test_trace_wait (tt, threads[i], now, now, lock_stack);
@@ -320,16 +321,19 @@ ws_synthetic_wait_trace (guint      n_threads,
               int dice = g_rand_int_range (rand, 0, 100);
               WsEvent *w;
 
-              if (dice >= 30 || now == t->since)
+              /* ...and long waits, so that each wait holds several events of
+               * its readier and Fig. 2 keeps growing: the graph of thread 0
+               * reaches most of the trace. */
+              if (dice >= 10 || now == t->since)
                 continue;
               w = ws_trace_peek_event (ws_test_trace_get_trace (tt), t->wait);
               w->duration = now - t->since;
-              if (dice < 27 && n_running > 0)
+              if (dice < 9 && n_running > 0)
                 {
                   guint r = running[g_rand_int_range (rand, 0, n_running)];
                   ws_test_trace_wake (tt, threads[r], t->wait, release_stack);
                 }
-              else if (dice < 29)
+              else if (dice == 9 && g_rand_int_range (rand, 0, 2) == 0)
                 ws_test_trace_hw_wake (tt, threads[0], t->wait, timer_stack);
               /* else: no wake-up recorded, as real kernels sometimes do */
               t->running = TRUE;
@@ -363,4 +367,19 @@ ws_synthetic_wait_trace (guint      n_threads,
       symptom->t1 = (WsTime) (n_steps + 1) * step;
     }
   return trace;
+}
+
+WsWaitGraph *
+ws_synthetic_wait_graph (guint   min_nodes,
+                         guint32 seed)
+{
+  for (guint steps = 2000;; steps += steps / 2)
+    {
+      WsSymptom symptom;
+      g_autoptr(WsTrace) trace = ws_synthetic_wait_trace (8, steps, seed, &symptom);
+      g_autoptr(WsWaitGraph) graph = ws_wait_graph_build (trace, &symptom, NULL, NULL, NULL);
+
+      if (ws_wait_graph_get_n_nodes (graph) >= min_nodes || steps > 10000000)
+        return g_steal_pointer (&graph);
+    }
 }

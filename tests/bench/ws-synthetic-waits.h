@@ -11,9 +11,10 @@
  * added, to state the exact node and edge sets it expects.
  *
  * ws_synthetic_wait_trace() makes large, self-consistent traces (a readier
- * is always running when it readies) for benchmarks and for the GUI's
- * layout benchmark: a wait graph of ~10,000 nodes takes about 40 threads x
- * 800 steps (see bench-wait-graph.c).
+ * is always running when it readies) for benchmarks, and
+ * ws_synthetic_wait_graph() the Fig. 2 graph of at least N nodes from one
+ * (8 threads, ~20,000 events for 10,000 nodes), e.g. for the GUI's layout
+ * benchmark.
  */
 
 #include "ws-trace-private.h"
@@ -102,5 +103,17 @@ WsTrace     *ws_synthetic_wait_trace  (guint        n_threads,
                                        guint        n_steps,
                                        guint32      seed,
                                        WsSymptom   *symptom);
+
+/*
+ * ws_synthetic_wait_graph:
+ * @min_nodes: the graph has at least this many nodes
+ *
+ * Returns: (transfer full): the wait graph of thread 0 over a synthetic
+ *   trace of 8 threads, grown (50 % more steps at a time, from 2000) until
+ *   it has @min_nodes nodes; the same @min_nodes and @seed give the same
+ *   graph
+ */
+WsWaitGraph *ws_synthetic_wait_graph  (guint        min_nodes,
+                                       guint32      seed);
 
 G_END_DECLS
