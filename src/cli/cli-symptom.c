@@ -48,7 +48,7 @@ cli_symptom_add_entries (GOptionContext    *context,
     { "from", 0, 0, G_OPTION_ARG_STRING, &options->from,
       N_("Start of the window: seconds as perf prints them (1986.6) or with a unit (12ms, 500us, 123ns); default: trace start"), N_("TIME") },
     { "to", 0, 0, G_OPTION_ARG_STRING, &options->to,
-      N_("End of the window, as --from; default: trace end"), N_("TIME") },
+      N_("End of the window, as --from, or +DURATION after it (+50ms); default: trace end"), N_("TIME") },
     { "scenario-instance", 0, 0, G_OPTION_ARG_INT, &options->scenario_instance,
       N_("Use scenario instance N (0-based, as “waitscope-cli scenarios” lists them) as thread and window"), "N" },
     { "format", 0, 0, G_OPTION_ARG_STRING, &options->format,
@@ -122,7 +122,8 @@ cli_symptom_resolve (const char          *command,
   symptom->t0 = symptom->t1 = 0;
   if (options->from != NULL && !parse_time (options->from, &symptom->t0, &error))
     return cli_usage_error (command, "%s", error->message);
-  if (options->to != NULL && !parse_time (options->to, &symptom->t1, &error))
+  /* "--to +50ms": relative to --from (or to the trace start, see below). */
+  if (options->to != NULL && !parse_time (options->to[0] == '+' ? options->to + 1 : options->to, &symptom->t1, &error))
     return cli_usage_error (command, "%s", error->message);
 
   classifier = ws_frame_classifier_new ();
@@ -153,6 +154,8 @@ cli_symptom_resolve (const char          *command,
         symptom->t0 = ws_trace_get_start_time (trace);
       if (options->to == NULL)
         symptom->t1 = ws_trace_get_end_time (trace);
+      else if (options->to[0] == '+')
+        symptom->t1 += symptom->t0;
       if (symptom->t1 < symptom->t0)
         return cli_usage_error (command, _("the window ends before it starts"));
       if (options->tid != G_MININT)

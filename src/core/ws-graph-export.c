@@ -277,19 +277,33 @@ thread_label (WsTrace *trace,
   return g_strdup_printf ("%s (%d)", t->name, t->tid);
 }
 
-/* The innermost frame worth showing: the leaf function name, if any. */
+/* The frame that says what a wait is about, for a one-line label: the
+ * innermost lock-related frame (futex_wait, io_schedule, ProcSleep…), else
+ * the innermost frame that is not the scheduler itself. */
 static const char *
-leaf_function (WsTrace   *trace,
-               WsStackId  stack)
+telling_function (WsTrace   *trace,
+                  WsStackId  stack)
 {
+  static const char * const boring[] = { "__schedule", "schedule", "[unknown]", NULL };
+  WsFrameClassifier *classifier = ws_frame_classifier_get_default ();
   WsStackTable *table = ws_trace_get_stack_table (trace);
   const WsFrameId *frames;
+  const char *fallback = NULL;
   guint n = 0;
 
   if (stack == WS_STACK_EMPTY)
     return NULL;
   frames = ws_stack_table_get_stack (table, stack, &n);
-  return n > 0 ? ws_stack_table_get_frame (table, frames[n - 1])->function : NULL;
+  for (guint i = n; i > 0; i--)
+    {
+      const char *function = ws_stack_table_get_frame (table, frames[i - 1])->function;
+
+      if (ws_frame_classifier_match (classifier, WS_FRAME_CATEGORY_LOCK, function))
+        return function;
+      if (fallback == NULL && !g_strv_contains (boring, function))
+        fallback = function;
+    }
+  return fallback;
 }
 
 /**
@@ -330,7 +344,7 @@ ws_graph_export_wait_graph_dot (WsWaitGraph *graph)
           break;
         case WS_WAIT_NODE_WAIT:
           {
-            const char *leaf = leaf_function (trace, n->stack);
+            const char *leaf = telling_function (trace, n->stack);
             label = g_strdup_printf ("%s\nwait %s%s%s%s", who, d,
                                      leaf ? "\n" : "", leaf ? leaf : "",
                                      n->flags & WS_WAIT_NODE_FLAG_LOCK ? "\n[lock]" : "");
@@ -508,7 +522,7 @@ ws_graph_export_ready_tree_dot (WsReadyTree   *tree,
     {
       const WsReadyNode *n = ws_ready_tree_get_node (tree, i);
       g_autofree char *who = thread_label (trace, n->thread);
-      const char *leaf = leaf_function (trace, n->stack);
+      const char *leaf = telling_function (trace, n->stack);
       g_autofree char *d = format_duration (n->duration);
       g_autofree char *label = g_strdup_printf ("%s\nwait %s%s%s%s%s", who, d,
                                                 leaf ? "\n" : "", leaf ? leaf : "",

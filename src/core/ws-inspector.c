@@ -214,10 +214,10 @@ under_connection (WsTrace                  *trace,
     }
   sort_unique (f->threads);
 
-  ms = g_strdup_printf ("%.3f", cost / 1e6);
+  ms = cost >= 10000000000 ? g_strdup_printf ("%.3f s", cost / 1e9) : g_strdup_printf ("%.3f ms", cost / 1e6);
   f->message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                             "%u wait (%s ms, %.1f %% of the wait time) has no recorded readier: a link is missing",
-                                             "%u waits (%s ms, %.1f %% of the wait time) have no recorded readier: links are missing",
+                                             "%u wait (%s, %.1f %% of the wait time) has no recorded readier: a link is missing",
+                                             "%u waits (%s, %.1f %% of the wait time) have no recorded readier: links are missing",
                                              unknown->len),
                                 unknown->len, ms,
                                 total_wait > 0 ? 100.0 * cost / total_wait : 0.0);
