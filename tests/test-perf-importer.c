@@ -1049,6 +1049,130 @@ test_block_cache_matches_frame_path (void)
     }
 }
 
+typedef struct {
+  WsTime  time;
+  WsTime  duration;
+  gint32  tid;
+  guint32 stack;
+  guint8  kind;
+  guint8  flags;
+  guint8  peer_kind;
+} EventKey;
+
+static int
+compare_event_key (gconstpointer a,
+                   gconstpointer b)
+{
+  const EventKey *x = a, *y = b;
+
+#define CMP(f) if (x->f != y->f) return x->f < y->f ? -1 : 1
+  CMP (time); CMP (kind); CMP (tid); CMP (stack); CMP (duration); CMP (flags); CMP (peer_kind);
+#undef CMP
+  return 0;
+}
+
+static EventKey *
+event_keys (WsTrace *trace)
+{
+  guint n = ws_trace_get_n_events (trace);
+  EventKey *keys = g_new0 (EventKey, n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const WsEvent *e = ws_trace_get_event (trace, i);
+
+      keys[i].time = e->time;
+      keys[i].duration = e->duration;
+      keys[i].tid = ws_trace_get_thread (trace, e->thread)->tid;
+      keys[i].stack = e->stack;
+      keys[i].kind = e->kind;
+      keys[i].flags = e->flags;
+      keys[i].peer_kind = e->peer == WS_NONE ? 0xff : ws_trace_get_event (trace, e->peer)->kind;
+    }
+  qsort (keys, n, sizeof (EventKey), compare_event_key);
+  return keys;
+}
+
+/*
+ * The same real trace with its events regrouped by CPU (all of CPU 0's,
+ * then CPU 1's), as a per-CPU dump would give them: the importer sorts them
+ * back.  io-fsync has 90156 records, more than one 65536-record chunk.
+ * perf prints microseconds, so events of two CPUs in the same microsecond
+ * come back in the other order, so the events are compared as a multiset;
+ * here the swapped ties change no derived event.
+ */
+static void
+test_out_of_order_real_trace (void)
+{
+  g_autofree char *path = data_path ("io-fsync.perf.txt.gz");
+  g_autofree char *dir = g_dir_make_tmp ("ws-perf-XXXXXX", NULL);
+  g_autofree char *shuffled = g_build_filename (dir, "by-cpu.perf.txt", NULL);
+  g_autoptr(GString) cpu0 = g_string_new (NULL);
+  g_autoptr(GString) cpu1 = g_string_new (NULL);
+  g_autoptr(GString) block = g_string_new (NULL);
+  g_autoptr(WsStackTable) stacks = ws_stack_table_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) sorted = NULL;
+  g_autoptr(WsTrace) regrouped = NULL;
+  gzFile gz = gzopen (path, "rb");
+  char *line = g_malloc (1 << 20);
+  guint same = 0, n;
+  KindCounts k;
+
+  g_assert_nonnull (gz);
+  while (gzgets (gz, line, 1 << 20) != NULL)
+    {
+      g_string_append (block, line);
+      if (line[0] == '\n')
+        {
+          g_string_append (strstr (block->str, "[001]") != NULL &&
+                           strstr (block->str, "[001]") < strchr (block->str, '\n') ? cpu1 : cpu0,
+                           block->str);
+          g_string_truncate (block, 0);
+        }
+    }
+  g_string_append (cpu0, block->str);
+  gzclose (gz);
+  g_free (line);
+  g_assert_cmpuint (cpu1->len, >, 10 * 1000 * 1000);
+  g_string_append (cpu0, cpu1->str);
+  g_assert_true (g_file_set_contents (shuffled, cpu0->str, cpu0->len, NULL));
+
+  sorted = ws_perf_importer_load (path, stacks, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  regrouped = ws_perf_importer_load (shuffled, stacks, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_unlink (shuffled);
+  g_rmdir (dir);
+
+  check_invariants (regrouped, &k);
+  n = ws_trace_get_n_events (sorted);
+  g_assert_cmpuint (ws_trace_get_n_events (regrouped), ==, n);
+  for (WsEventKind kind = 0; kind < WS_N_EVENT_KINDS; kind++)
+    g_assert_cmpuint (ws_trace_count_kind (regrouped, kind), ==, ws_trace_count_kind (sorted, kind));
+
+  /* Compare as multisets: the same-microsecond ties may swap positions. */
+  {
+    g_autofree EventKey *ka = event_keys (sorted);
+    g_autofree EventKey *kb = event_keys (regrouped);
+    guint i = 0, j = 0;
+
+    while (i < n && j < n)
+      {
+        int c = compare_event_key (&ka[i], &kb[j]);
+        if (c == 0)
+          same++, i++, j++;
+        else if (c < 0)
+          i++;
+        else
+          j++;
+      }
+  }
+  g_test_message ("regrouped by CPU: %u of %u events identical (time, kind, thread, stack, duration, flags, peer kind)",
+                  same, n);
+  g_assert_cmpuint (same, ==, n);
+}
+
 static void
 record_progress (double      fraction,
                  const char *message,
@@ -1153,6 +1277,7 @@ main (int   argc,
   g_test_add_func ("/perf-importer/gzip-members-shared-stacks", test_gzip_members_and_shared_stacks);
   g_test_add_func ("/perf-importer/sniff", test_sniff);
   g_test_add_func ("/perf-importer/progress", test_progress);
+  g_test_add_func ("/perf-importer/out-of-order-real", test_out_of_order_real_trace);
   g_test_add_func ("/perf-importer/block-cache-matches-frame-path", test_block_cache_matches_frame_path);
   g_test_add_func ("/perf-importer/perf-data", test_perf_data_through_perf_script);
   g_test_add_func ("/perf-importer/pg-tpcb", test_pg_tpcb);

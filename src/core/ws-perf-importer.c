@@ -144,6 +144,75 @@ typedef struct {
 G_STATIC_ASSERT (sizeof (Record) == 32);
 
 /*
+ * The records, in chunks of 2 MiB: the second pass frees each chunk once it
+ * has derived its events, so the records and the events they become are
+ * not both held in full (peak memory per event stays near the trace's own).
+ */
+#define RECORDS_PER_CHUNK (64 * 1024)
+
+typedef struct {
+  GPtrArray *chunks;       /* Record[RECORDS_PER_CHUNK] each */
+  guint      n;
+  guint      n_switches;
+  gboolean   unsorted;
+  gint64     max_time;
+} RecordList;
+
+static inline void
+record_list_append (RecordList   *list,
+                    const Record *r)
+{
+  guint k = list->n % RECORDS_PER_CHUNK;
+
+  if (k == 0)
+    g_ptr_array_add (list->chunks, g_new (Record, RECORDS_PER_CHUNK));
+  ((Record *) list->chunks->pdata[list->n / RECORDS_PER_CHUNK])[k] = *r;
+  list->n++;
+  if ((r->type & ~REC_INTERRUPT) == REC_SWITCH)
+    list->n_switches++;
+  if (r->time < list->max_time)
+    list->unsorted = TRUE;
+  else
+    list->max_time = r->time;
+}
+
+static inline Record *
+record_list_get (RecordList *list,
+                 guint       i)
+{
+  return &((Record *) list->chunks->pdata[i / RECORDS_PER_CHUNK])[i % RECORDS_PER_CHUNK];
+}
+
+static int
+compare_record_time (gconstpointer a,
+                     gconstpointer b,
+                     gpointer      user_data)
+{
+  const Record *ra = a, *rb = b;
+
+  return ra->time < rb->time ? -1 : ra->time > rb->time;
+}
+
+/* Lines from several CPUs out of time order: sort once, stably (GLib's
+ * merge sort), so that same-time records keep their file order. */
+static void
+record_list_sort (RecordList *list)
+{
+  Record *all;
+
+  if (!list->unsorted)
+    return;
+  all = g_new (Record, MAX (list->n, 1));
+  for (guint i = 0; i < list->n; i++)
+    all[i] = *record_list_get (list, i);
+  g_qsort_with_data (all, list->n, sizeof (Record), compare_record_time, NULL);
+  for (guint i = 0; i < list->n; i++)
+    *record_list_get (list, i) = all[i];
+  g_free (all);
+  list->unsorted = FALSE;
+}
+
+/*
  * Stack-text cache.  Most events repeat a call stack seen before, and perf
  * prints it as the same bytes, so the whole block of frame lines is looked
  * up at once (hash, then memcmp against the stored text) instead of
@@ -308,7 +377,7 @@ typedef struct {
   const char     *display_name;
   WsTrace        *trace;
   WsStackTable   *stacks;
-  GArray         *records;       /* Record */
+  RecordList      records;
   GArray         *names;         /* ThreadName, by thread index */
   GHashTable     *tasks;         /* tid -> TaskInfo */
 
@@ -362,7 +431,8 @@ parser_init (Parser       *p,
   p->display_name = display_name;
   p->trace = trace;
   p->stacks = ws_trace_get_stack_table (trace);
-  p->records = g_array_sized_new (FALSE, FALSE, sizeof (Record), 64 * 1024);
+  p->records.chunks = g_ptr_array_new_with_free_func (g_free);
+  p->records.max_time = G_MININT64;
   p->names = g_array_new (FALSE, TRUE, sizeof (ThreadName));
   p->tasks = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, task_info_free);
   p->frames_cap = 256;
@@ -376,8 +446,8 @@ parser_init (Parser       *p,
 static void
 parser_clear (Parser *p)
 {
-  if (p->records)
-    g_array_unref (p->records);
+  if (p->records.chunks)
+    g_ptr_array_unref (p->records.chunks);
   for (guint i = 0; p->names && i < p->names->len; i++)
     g_free (g_array_index (p->names, ThreadName, i).name);
   if (p->names)
@@ -971,7 +1041,7 @@ flush_pending (Parser     *p,
   if ((type == REC_WAKING || type == REC_WAKEUP) && stack_is_interrupt (p, p->pending.stack))
     p->pending.type |= REC_INTERRUPT;
 
-  g_array_append_vals (p->records, &p->pending, 1);
+  record_list_append (&p->records, &p->pending);
 }
 
 /*
@@ -1681,46 +1751,25 @@ derive_wake (Deriver      *d,
     run->waking_seen = TRUE;
 }
 
-static int
-compare_record_time (gconstpointer a,
-                     gconstpointer b,
-                     gpointer      user_data)
-{
-  const Record *ra = a, *rb = b;
-
-  return ra->time < rb->time ? -1 : ra->time > rb->time;
-}
-
 static gboolean
 derive (Parser       *p,
         Progress     *progress,
         GCancellable *cancellable,
         GError      **error)
 {
-  Record *records = (Record *) (gpointer) p->records->data;
-  guint n = p->records->len;
+  RecordList *records = &p->records;
+  guint n = records->n;
   guint n_threads = ws_trace_get_n_threads (p->trace);
   g_autofree ThreadRun *runs = g_new (ThreadRun, MAX (n_threads, 1));
   Deriver d = { p->trace, runs, ws_trace_find_thread (p->trace, 0), &p->stats };
-  WsTime end_time;
+  WsTime end_time = records->max_time;
 
-  for (guint i = 1; i < n; i++)
-    if (records[i].time < records[i - 1].time)
-      {
-        /* GLib's merge sort is stable: same-time records keep file order. */
-        g_qsort_with_data (records, n, sizeof (Record), compare_record_time, NULL);
-        break;
-      }
+  record_list_sort (records);
 
   /* Every record makes at most one event, plus one on-CPU span per
    * switch-in or first sign of running: at most one per switch record and
    * one per thread. */
-  {
-    guint n_switches = 0;
-    for (guint i = 0; i < n; i++)
-      n_switches += (records[i].type & ~REC_INTERRUPT) == REC_SWITCH;
-    ws_trace_reserve_events (p->trace, n + n_switches + n_threads);
-  }
+  ws_trace_reserve_events (p->trace, n + records->n_switches + n_threads);
 
   for (guint i = 0; i < n_threads; i++)
     {
@@ -1732,7 +1781,11 @@ derive (Parser       *p,
 
   for (guint i = 0; i < n; i++)
     {
-      const Record *r = &records[i];
+      const Record *r = record_list_get (records, i);
+
+      /* The previous chunk is done with. */
+      if (i % RECORDS_PER_CHUNK == 0 && i > 0)
+        g_clear_pointer (&records->chunks->pdata[i / RECORDS_PER_CHUNK - 1], g_free);
 
       if ((i & 0xffff) == 0xffff)
         {
@@ -1773,7 +1826,6 @@ derive (Parser       *p,
     }
 
   /* What is still open at the end of the trace ends there. */
-  end_time = n ? records[n - 1].time : 0;
   for (guint t = 0; t < n_threads; t++)
     {
       guint32 open[3] = { runs[t].open_wait, runs[t].open_preempt, runs[t].open_span };
@@ -2049,7 +2101,7 @@ load_source (const char        *display_name,
     {
       if (p.stats.text_bytes == 0)
         set_error (error, display_name, 1, WS_ERROR_EMPTY, _("the file is empty"));
-      else if (p.records->len == 0)
+      else if (p.records.n == 0)
         set_error (error, display_name, p.line_no, WS_ERROR_EMPTY,
                    _("no perf events in this file"));
       else if (derive (&p, &progress, cancellable, error))
