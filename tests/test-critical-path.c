@@ -6,6 +6,7 @@
 #include "ws-critical-path.h"
 #include "ws-error.h"
 #include "ws-graph-export.h"
+#include "ws-scenario-rules.h"
 #include "ws-trace-loader.h"
 
 /*
@@ -379,6 +380,68 @@ test_pg_tpcb (void)
   g_assert_cmpint (elsewhere, >, 0);
 }
 
+/* waitscope-cli critical-path --scenario-instance N covers that instance. */
+static void
+test_cli (void)
+{
+  const char *dir = g_getenv ("WS_TEST_DATA");
+  g_autofree char *path = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *index = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  g_autoptr(WsScenarioRules) rules = NULL;
+  g_autoptr(WsCriticalPath) path_in_process = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  const WsScenarioInstance *inst;
+  JsonObject *obj;
+  JsonArray *segments;
+  WsSymptom s;
+  WsTime at;
+  guint pick;
+
+  if (dir == NULL || g_getenv ("WS_CLI") == NULL)
+    {
+      g_test_skip ("WS_TEST_DATA or WS_CLI not set");
+      return;
+    }
+  path = g_build_filename (dir, "pg-tpcb.perf.txt.gz", NULL);
+  rules = ws_scenario_rules_new_default ();
+  trace = ws_trace_loader_load_full (path, NULL, rules, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ws_trace_get_n_scenario_instances (trace), >, 1000);
+  pick = ws_trace_get_n_scenario_instances (trace) / 2;
+  inst = ws_trace_get_scenario_instance (trace, pick);
+  index = g_strdup_printf ("%u", pick);
+
+  g_assert_cmpint (ws_test_run_cli ((const char *[]) { "critical-path", "--trace", path, "--scenario-instance", index, NULL },
+                                    &out, NULL), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+  obj = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (obj, "symptom"), "t0"), ==, inst->t0);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (obj, "symptom"), "t1"), ==, inst->t1);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (obj, "symptom"), "tid"), ==,
+                   ws_trace_get_thread (trace, inst->thread)->tid);
+
+  g_assert_true (ws_symptom_from_scenario_instance (trace, pick, &s));
+  path_in_process = ws_critical_path_build (trace, &s, NULL, NULL);
+  segments = json_object_get_array_member (obj, "segments");
+  g_assert_cmpuint (json_array_get_length (segments), ==, ws_critical_path_get_n_segments (path_in_process));
+  at = inst->t0;
+  for (guint i = 0; i < json_array_get_length (segments); i++)
+    {
+      JsonObject *seg = json_array_get_object_element (segments, i);
+      g_assert_cmpint (json_object_get_int_member (seg, "start"), ==, at);
+      at = json_object_get_int_member (seg, "end");
+    }
+  g_assert_cmpint (at, ==, inst->t1);
+
+  g_assert_cmpint (ws_test_run_cli ((const char *[]) { "critical-path", "--trace", path, "--scenario-instance", "999999", NULL },
+                                    NULL, NULL), ==, 1);
+  g_assert_cmpint (ws_test_run_cli ((const char *[]) { "critical-path", "--trace", path, "--scenario-instance", "1",
+                                                       "--from", "1669.1", NULL }, NULL, NULL), ==, 2);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -392,6 +455,7 @@ main (int   argc,
   g_test_add_func ("/critical-path/random-tiling", test_tiles_window_on_random_traces);
   g_test_add ("/critical-path/export", Fixture, NULL, fixture_setup, test_export, fixture_teardown);
   g_test_add_func ("/critical-path/pg-tpcb", test_pg_tpcb);
+  g_test_add_func ("/critical-path/cli", test_cli);
 
   return g_test_run ();
 }

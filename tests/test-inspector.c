@@ -307,6 +307,56 @@ test_real_under_connection (void)
                      ev[g_array_index (under->events, guint32, i)].duration);
 }
 
+/* waitscope-cli inspect: trace-wide without --tid, graph-wide with it. */
+static void
+test_cli (void)
+{
+  const char *dir = g_getenv ("WS_TEST_DATA");
+  g_autofree char *path = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *graph_json = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonParser) graph_parser = json_parser_new ();
+  JsonArray *findings;
+  const WsEvent *ev;
+  gint64 unknown = 0, found = -1;
+
+  if (dir == NULL || g_getenv ("WS_CLI") == NULL)
+    {
+      g_test_skip ("WS_TEST_DATA or WS_CLI not set");
+      return;
+    }
+  path = g_build_filename (dir, "py-locks.perf.txt.gz", NULL);
+  trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  ev = ws_trace_get_events (trace);
+  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
+    unknown += ev[i].kind == WS_EVENT_WAIT && ev[i].peer == WS_NONE;
+
+  g_assert_cmpint (ws_test_run_cli ((const char *[]) { "inspect", path, "--format", "json", NULL }, &json, NULL), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
+  findings = json_node_get_array (json_parser_get_root (parser));
+  for (guint i = 0; i < json_array_get_length (findings); i++)
+    {
+      JsonObject *f = json_array_get_object_element (findings, i);
+      if (g_str_equal (json_object_get_string_member (f, "kind"), "under-connection"))
+        found = json_object_get_int_member (f, "count");
+    }
+  g_assert_cmpint (found, ==, unknown);
+
+  g_assert_cmpint (ws_test_run_cli ((const char *[]) { "inspect", path, "--top", "3", NULL }, &text, NULL), ==, 0);
+  g_assert_nonnull (strstr (text, "under-connection"));
+
+  g_assert_cmpint (ws_test_run_cli ((const char *[]) { "inspect", path, "--tid", "11585", "--format", "json", NULL },
+                                    &graph_json, NULL), ==, 0);
+  g_assert_true (json_parser_load_from_data (graph_parser, graph_json, -1, NULL));
+  g_assert_true (JSON_NODE_HOLDS_ARRAY (json_parser_get_root (graph_parser)));
+  g_assert_cmpint (ws_test_run_cli ((const char *[]) { "inspect", path, "--format", "dot", NULL }, NULL, NULL), ==, 2);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -318,6 +368,7 @@ main (int   argc,
   g_test_add ("/inspector/trace", Fixture, NULL, fixture_setup, test_trace_findings, fixture_teardown);
   g_test_add ("/inspector/export", Fixture, NULL, fixture_setup, test_export, fixture_teardown);
   g_test_add_func ("/inspector/io-fsync-under-connection", test_real_under_connection);
+  g_test_add_func ("/inspector/cli", test_cli);
 
   return g_test_run ();
 }

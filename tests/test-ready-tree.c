@@ -834,6 +834,87 @@ test_pg_tpcb (void)
   g_assert_true (root_ok);
 }
 
+/* waitscope-cli readytree prints the tree and anomalous chain the core computes. */
+static void
+test_cli (void)
+{
+  const char *dir = g_getenv ("WS_TEST_DATA");
+  g_autofree char *path = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  WsReadyTreeOptions options;
+  WsSymptom s;
+  const struct { const char *metric; WsChainMetric value; } metrics[] = {
+    { "average", WS_CHAIN_METRIC_AVERAGE }, { "total", WS_CHAIN_METRIC_TOTAL }, { "count", WS_CHAIN_METRIC_COUNT },
+  };
+
+  if (dir == NULL || g_getenv ("WS_CLI") == NULL)
+    {
+      g_test_skip ("WS_TEST_DATA or WS_CLI not set");
+      return;
+    }
+  path = g_build_filename (dir, "py-locks.perf.txt.gz", NULL);
+  trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  s.thread = ws_trace_find_thread (trace, 11586);
+  s.t0 = ws_trace_get_start_time (trace);
+  s.t1 = ws_trace_get_end_time (trace);
+
+  for (guint m = 0; m < G_N_ELEMENTS (metrics); m++)
+    {
+      g_autofree char *out = NULL;
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(WsReadyTree) tree = NULL;
+      JsonObject *obj;
+      JsonArray *nodes;
+
+      g_assert_cmpint (ws_test_run_cli ((const char *[]) { "readytree", "--trace", path, "--tid", "11586", "--lock-only",
+                                                           "--chain-metric", metrics[m].metric, NULL }, &out, NULL), ==, 0);
+      g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+      obj = json_node_get_object (json_parser_get_root (parser));
+
+      ws_ready_tree_options_init (&options);
+      options.lock_only = TRUE;
+      tree = ws_ready_tree_build_for_symptom (trace, &s, &options, NULL);
+      nodes = json_object_get_array_member (obj, "nodes");
+      g_assert_cmpuint (json_array_get_length (nodes), ==, ws_ready_tree_get_n_nodes (tree));
+      g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (nodes, 0), "event"), ==,
+                       ws_ready_tree_get_node (tree, 0)->event);
+      g_assert_cmpstr (json_object_get_string_member (obj, "metric"), ==, metrics[m].metric);
+      g_assert_cmpint (json_object_get_int_member (obj, "anomalous_chain"), ==,
+                       ws_ready_tree_anomalous_chain (tree, metrics[m].value));
+    }
+
+  /* Depth limit, an explicit root, DOT, and a bad metric. */
+  {
+    g_autofree char *out = NULL;
+    g_autofree char *dot = NULL;
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    g_autoptr(WsReadyTree) tree = NULL;
+    g_autofree char *event = NULL;
+    JsonObject *obj;
+
+    ws_ready_tree_options_init (&options);
+    tree = ws_ready_tree_build_for_symptom (trace, &s, &options, NULL);
+    event = g_strdup_printf ("%u", ws_ready_tree_get_node (tree, 0)->event);
+    g_assert_cmpint (ws_test_run_cli ((const char *[]) { "readytree", "--trace", path, "--event", event,
+                                                         "--max-depth", "1", NULL }, &out, NULL), ==, 0);
+    g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+    obj = json_node_get_object (json_parser_get_root (parser));
+    g_assert_cmpint (json_object_get_int_member (obj, "max_depth"), <=, 1);
+    g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (json_object_get_array_member (obj, "nodes"), 0), "event"),
+                     ==, ws_ready_tree_get_node (tree, 0)->event);
+
+    g_assert_cmpint (ws_test_run_cli ((const char *[]) { "readytree", "--trace", path, "--tid", "11586",
+                                                         "--format", "dot", NULL }, &dot, NULL), ==, 0);
+    g_assert_true (g_str_has_prefix (dot, "digraph ready_tree {"));
+    g_assert_nonnull (strstr (dot, "color=red"));
+    g_assert_cmpint (ws_test_run_cli ((const char *[]) { "readytree", "--trace", path, "--tid", "11586",
+                                                         "--chain-metric", "mean", NULL }, NULL, NULL), ==, 2);
+    g_assert_cmpint (ws_test_run_cli ((const char *[]) { "readytree", "--trace", path, "--event", "0", NULL }, NULL, NULL), ==, 1);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -853,6 +934,7 @@ main (int   argc,
   g_test_add ("/ready-tree/classifier-stacks", Fixture, NULL, fixture_setup, test_classifier_stacks_and_waits, fixture_teardown);
   g_test_add_func ("/ready-tree/py-locks", test_py_locks);
   g_test_add_func ("/ready-tree/pg-tpcb", test_pg_tpcb);
+  g_test_add_func ("/ready-tree/cli", test_cli);
 
   return g_test_run ();
 }

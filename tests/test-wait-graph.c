@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <string.h>
 
 #include "bench/ws-synthetic-waits.h"
 #include "ws-error.h"
@@ -622,6 +624,91 @@ test_real_trace_invariants (void)
     }
 }
 
+/* waitscope-cli waitgraph prints the graph the core builds. */
+static void
+test_cli (void)
+{
+  const char *dir = g_getenv ("WS_TEST_DATA");
+  g_autofree char *path = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *dot_path = NULL;
+  g_autofree char *dot = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  g_autoptr(WsWaitGraph) graph = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *obj, *symptom;
+  JsonArray *nodes, *edges;
+  WsSymptom s;
+  int status;
+  guint arrows = 0;
+
+  if (dir == NULL || g_getenv ("WS_CLI") == NULL)
+    {
+      g_test_skip ("WS_TEST_DATA or WS_CLI not set");
+      return;
+    }
+  path = g_build_filename (dir, "py-locks.perf.txt.gz", NULL);
+
+  status = ws_test_run_cli ((const char *[]) { "waitgraph", "--trace", path, "--tid", "11585",
+                                               "--from", "1986.7", "--to", "+50ms", NULL }, &out, &err);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  obj = json_node_get_object (json_parser_get_root (parser));
+  symptom = json_object_get_object_member (obj, "symptom");
+  g_assert_cmpint (json_object_get_int_member (symptom, "tid"), ==, 11585);
+  g_assert_cmpint (json_object_get_int_member (symptom, "t0"), ==, G_GINT64_CONSTANT (1986700000000));
+  g_assert_cmpint (json_object_get_int_member (symptom, "t1"), ==, G_GINT64_CONSTANT (1986750000000));
+
+  trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  s.thread = ws_trace_find_thread (trace, 11585);
+  s.t0 = G_GINT64_CONSTANT (1986700000000);
+  s.t1 = G_GINT64_CONSTANT (1986750000000);
+  graph = ws_wait_graph_build (trace, &s, NULL, NULL, NULL);
+  nodes = json_object_get_array_member (obj, "nodes");
+  edges = json_object_get_array_member (obj, "edges");
+  g_assert_cmpuint (json_array_get_length (nodes), ==, ws_wait_graph_get_n_nodes (graph));
+  g_assert_cmpuint (json_array_get_length (edges), ==, ws_wait_graph_get_n_edges (graph));
+  g_assert_cmpuint (ws_wait_graph_get_n_nodes (graph), >, 5);
+  for (guint i = 0; i < json_array_get_length (nodes); i++)
+    {
+      JsonObject *node = json_array_get_object_element (nodes, i);
+      const WsWaitNode *n = ws_wait_graph_get_node (graph, i);
+
+      if (n->event == WS_NONE)
+        g_assert_true (json_object_get_null_member (node, "event"));
+      else
+        g_assert_cmpint (json_object_get_int_member (node, "event"), ==, n->event);
+    }
+
+  /* DOT into a file. */
+  dot_path = g_build_filename (g_get_tmp_dir (), "ws-test-waitgraph.dot", NULL);
+  g_clear_pointer (&out, g_free);
+  status = ws_test_run_cli ((const char *[]) { "waitgraph", path, "--tid", "11585", "--from", "1986.7",
+                                               "--to", "1986.75", "--format", "dot", "-o", dot_path, NULL }, &out, NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpstr (out, ==, "");
+  g_assert_true (g_file_get_contents (dot_path, &dot, NULL, NULL));
+  g_assert_true (g_str_has_prefix (dot, "digraph wait_graph {"));
+  for (const char *p = dot; (p = strstr (p, " -> ")) != NULL; p++)
+    arrows++;
+  g_assert_cmpuint (arrows, ==, ws_wait_graph_get_n_edges (graph));
+  g_unlink (dot_path);
+
+  /* Usage errors exit 2, bad input 1, with a message. */
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (ws_test_run_cli ((const char *[]) { "waitgraph", "--trace", path, NULL }, NULL, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "--tid"));
+  g_assert_cmpint (ws_test_run_cli ((const char *[]) { "waitgraph", "--trace", path, "--tid", "11585", "--from", "12parsecs", NULL }, NULL, NULL), ==, 2);
+  g_assert_cmpint (ws_test_run_cli ((const char *[]) { "waitgraph", "--trace", path, "--tid", "11585", "--format", "svg", NULL }, NULL, NULL), ==, 2);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (ws_test_run_cli ((const char *[]) { "waitgraph", "--trace", path, "--tid", "999999", NULL }, NULL, &err), ==, 1);
+  g_assert_nonnull (strstr (err, "999999"));
+  g_assert_cmpint (ws_test_run_cli ((const char *[]) { "waitgraph", "--trace", "/nonexistent/x.perf.txt", "--tid", "1", NULL }, NULL, NULL), ==, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -637,6 +724,7 @@ main (int   argc,
   g_test_add_func ("/wait-graph/scenario-instance-symptom", test_scenario_instance_symptom);
   g_test_add ("/wait-graph/export", Fixture, NULL, fixture_setup, test_export, fixture_teardown);
   g_test_add_func ("/wait-graph/real-trace-invariants", test_real_trace_invariants);
+  g_test_add_func ("/wait-graph/cli", test_cli);
 
   return g_test_run ();
 }
