@@ -248,6 +248,26 @@ test_missing_fields (Fixture       *f,
     }
 }
 
+/* Past stacks found in the importer's stack cache, lines still count. */
+static void
+test_line_numbers_past_cached_stacks (Fixture       *f,
+                                      gconstpointer  data)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+  const char *event2 = strstr (good_text, "perf  9061/9061  [000]  1668.104773");
+  const char *event3 = strstr (good_text, "migration/0    18/18");
+  g_autofree char *path = NULL;
+
+  /* Lines 1-8: the first two events; then 50 more copies of the second
+   * (4 lines each, the same stack); then a bad header on line 209. */
+  g_string_append_len (s, good_text, event3 - good_text);
+  for (guint i = 0; i < 50; i++)
+    g_string_append_len (s, event2, event3 - event2);
+  g_string_append (s, "perf  9061/9061  1668.104900:          1 sched:sched_waking: comm=x pid=1\n\n");
+  path = write_file (f, "cached.txt", s->str, s->len);
+  expect_error (path, WS_ERROR_MISSING_FIELD, 8 + 50 * 4 + 1);
+}
+
 static void
 test_truncated_header (Fixture       *f,
                        gconstpointer  data)
@@ -567,6 +587,7 @@ main (int   argc,
   ADD ("binary-control-bytes", test_binary_control_bytes);
   ADD ("not-perf-text", test_not_perf_text);
   ADD ("missing-fields", test_missing_fields);
+  ADD ("line-numbers-past-cached-stacks", test_line_numbers_past_cached_stacks);
   ADD ("truncated-header", test_truncated_header);
   ADD ("truncated-in-stack", test_truncated_in_stack_is_kept);
   ADD ("gzip-cut-short", test_gzip_cut_short);

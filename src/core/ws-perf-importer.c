@@ -438,7 +438,7 @@ parser_init (Parser       *p,
   p->frames_cap = 256;
   p->frames = g_new (WsFrameId, p->frames_cap);
   for (guint i = 0; i < TID_CACHE_SIZE; i++)
-    p->tid_cache[i].tid = -1;
+    p->tid_cache[i].tid = G_MININT32;   /* empty: perf itself may print -1 */
   /* Only for measuring the worst case (every stack new); see tests/bench. */
   p->no_block_cache = g_getenv ("WS_PERF_IMPORTER_NO_STACK_CACHE") != NULL;
 }
