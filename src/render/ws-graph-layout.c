@@ -997,6 +997,27 @@ ws_graph_layout_get_layer_nodes (WsGraphLayout *self,
   return self->layer_nodes + self->node_start[layer];
 }
 
+/**
+ * ws_graph_layout_get_layer_extent:
+ * @start: (out): where @layer begins across the layers (x when left to
+ *   right, y when top to bottom)
+ * @size: (out): its depth: the widest (tallest) box in it
+ */
+void
+ws_graph_layout_get_layer_extent (WsGraphLayout *self,
+                                  guint          layer,
+                                  double        *start,
+                                  double        *size)
+{
+  g_return_if_fail (WS_IS_GRAPH_LAYOUT (self));
+  g_return_if_fail (self->laid_out && layer < self->n_layers);
+
+  if (start)
+    *start = self->layer_offset[layer];
+  if (size)
+    *size = self->layer_depth[layer];
+}
+
 void
 ws_graph_layout_get_edge_ends (WsGraphLayout *self,
                                guint          edge,

@@ -117,6 +117,10 @@ guint               ws_graph_layout_get_node_order     (WsGraphLayout          *
 const guint        *ws_graph_layout_get_layer_nodes    (WsGraphLayout          *self,
                                                         guint                   layer,
                                                         guint                  *n_nodes);
+void                ws_graph_layout_get_layer_extent   (WsGraphLayout          *self,
+                                                        guint                   layer,
+                                                        double                 *start,
+                                                        double                 *size);
 
 void                ws_graph_layout_get_edge_ends      (WsGraphLayout          *self,
                                                         guint                   edge,

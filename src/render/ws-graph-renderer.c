@@ -1,0 +1,1394 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The wait graph and the ready tree are drawn with plain Cairo and Pango
+ * so that one piece of code serves the widget, PNG/SVG/PDF export and the
+ * pixel tests.
+ *
+ * Cost model: the layout answers "which boxes meet the viewport" in
+ * O(layers × log n + answer), edges are culled by their bounding boxes.
+ * Zoomed in, a frame draws at most a few hundred boxes with text (laid out
+ * once per node and cached: text is laid out at zoom 1 with hinting off and
+ * scaled by Cairo, so zooming never re-lays it out).  Zoomed out, when a
+ * box is under ~10 px tall, boxes become rectangles batched into one path
+ * per colour, edges straight lines in one path, and arrowheads go, so the
+ * number of Cairo calls does not grow with the number of nodes.
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <pango/pangocairo.h>
+#include <string.h>
+
+#include "ws-graph-renderer.h"
+
+#define CORNER_RADIUS      8.0
+#define STRIP_WIDTH        7.0
+#define HEX_INSET         16.0
+#define TEXT_PAD          10.0
+#define FLAT_BOW          36.0
+#define ARROW_LENGTH      10.0
+#define ARROW_HALF_WIDTH   5.0
+#define SIMPLE_BELOW_PX   10.0
+#define NODE_TINT          0.14
+#define LEGEND_ROW        22.0
+#define LEGEND_SWATCH_W   34.0
+#define LEGEND_SWATCH_H   16.0
+#define EXPORT_MARGIN     16.0
+#define EXPORT_MAX_PX   8000.0
+
+struct _WsGraphRenderer
+{
+  GObject           parent_instance;
+
+  WsGraphPalette    palette;
+  PangoContext     *context;
+  char             *family;
+  PangoLayout      *scratch;
+  GPtrArray        *labels;        /* PangoLayout per scene node, or NULL */
+  WsGraphScene     *label_scene;   /* the scene @labels belong to */
+  GArray           *visible;       /* guint, scratch */
+  GArray           *visible_edges; /* guint, scratch */
+  WsGraphDrawStats  stats;
+};
+
+G_DEFINE_FINAL_TYPE (WsGraphRenderer, ws_graph_renderer, G_TYPE_OBJECT)
+
+static void
+clear_labels (WsGraphRenderer *self)
+{
+  g_ptr_array_set_size (self->labels, 0);
+  g_clear_object (&self->label_scene);
+  g_clear_object (&self->scratch);
+}
+
+static void
+ws_graph_renderer_finalize (GObject *object)
+{
+  WsGraphRenderer *self = WS_GRAPH_RENDERER (object);
+
+  clear_labels (self);
+  g_ptr_array_unref (self->labels);
+  g_array_unref (self->visible);
+  g_array_unref (self->visible_edges);
+  g_clear_object (&self->context);
+  g_free (self->family);
+
+  G_OBJECT_CLASS (ws_graph_renderer_parent_class)->finalize (object);
+}
+
+static void
+ws_graph_renderer_class_init (WsGraphRendererClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = ws_graph_renderer_finalize;
+}
+
+static void
+ws_graph_renderer_init (WsGraphRenderer *self)
+{
+  cairo_font_options_t *options;
+
+  ws_graph_palette_init_light (&self->palette);
+  self->labels = g_ptr_array_new_with_free_func ((GDestroyNotify) g_object_unref);
+  self->visible = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->visible_edges = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->family = g_strdup ("Sans");
+
+  /* Text is laid out once at zoom 1 and scaled by Cairo: without hinting,
+   * glyph advances scale linearly, so a label never changes width (and
+   * never needs re-laying out) when the user zooms. */
+  self->context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
+  options = cairo_font_options_create ();
+  cairo_font_options_set_hint_metrics (options, CAIRO_HINT_METRICS_OFF);
+  cairo_font_options_set_hint_style (options, CAIRO_HINT_STYLE_NONE);
+  cairo_font_options_set_antialias (options, CAIRO_ANTIALIAS_GRAY);
+  pango_cairo_context_set_font_options (self->context, options);
+  cairo_font_options_destroy (options);
+}
+
+WsGraphRenderer *
+ws_graph_renderer_new (void)
+{
+  return g_object_new (WS_TYPE_GRAPH_RENDERER, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Palettes                                                             */
+
+static WsColor
+rgb (guint32 hex,
+     double  alpha)
+{
+  WsColor c = { ((hex >> 16) & 0xff) / 255.0, ((hex >> 8) & 0xff) / 255.0, (hex & 0xff) / 255.0, alpha };
+  return c;
+}
+
+static void
+from_timeline (WsGraphPalette          *p,
+               const WsTimelinePalette *t)
+{
+  p->background = t->background;
+  p->header_background = t->header_background;
+  p->foreground = t->foreground;
+  p->dim_foreground = t->dim_foreground;
+  p->run = t->states[WS_THREAD_STATE_RUN];
+  p->sleep = t->states[WS_THREAD_STATE_SLEEP];
+  p->disk = t->states[WS_THREAD_STATE_DISK];
+  p->search_match = t->search_match;
+}
+
+void
+ws_graph_palette_init_light (WsGraphPalette *p)
+{
+  WsTimelinePalette t;
+
+  g_return_if_fail (p != NULL);
+
+  ws_timeline_palette_init_light (&t);
+  from_timeline (p, &t);
+  p->band = rgb (0x000000, 0.035);
+  p->edge = rgb (0x3d3846, 0.55);
+  p->hardware = rgb (0x813d9c, 1);
+  p->timer = rgb (0x865e3c, 1);
+  p->unknown = rgb (0x77767b, 1);
+  p->anomalous = rgb (0xe01b24, 1);
+  p->search_match = rgb (0xf6d32d, 0.85);
+  p->current_match = rgb (0xff7800, 1);
+  /* Not the accent: S waits are already blue. */
+  p->selection = rgb (0x241f31, 1);
+}
+
+void
+ws_graph_palette_init_dark (WsGraphPalette *p)
+{
+  WsTimelinePalette t;
+
+  g_return_if_fail (p != NULL);
+
+  ws_timeline_palette_init_dark (&t);
+  from_timeline (p, &t);
+  p->band = rgb (0xffffff, 0.04);
+  p->edge = rgb (0xdeddda, 0.50);
+  p->hardware = rgb (0xc061cb, 1);
+  p->timer = rgb (0xcdab8f, 1);
+  p->unknown = rgb (0x9a9996, 1);
+  p->anomalous = rgb (0xff7b63, 1);
+  p->search_match = rgb (0xf6d32d, 0.60);
+  p->current_match = rgb (0xffa348, 1);
+  p->selection = rgb (0xffffff, 1);
+}
+
+void
+ws_graph_renderer_set_palette (WsGraphRenderer      *self,
+                               const WsGraphPalette *palette)
+{
+  g_return_if_fail (WS_IS_GRAPH_RENDERER (self));
+  g_return_if_fail (palette != NULL);
+
+  self->palette = *palette;
+}
+
+const WsGraphPalette *
+ws_graph_renderer_get_palette (WsGraphRenderer *self)
+{
+  g_return_val_if_fail (WS_IS_GRAPH_RENDERER (self), NULL);
+  return &self->palette;
+}
+
+/* The font family of the labels (the desktop's interface font). */
+void
+ws_graph_renderer_set_font (WsGraphRenderer *self,
+                            const char      *family)
+{
+  g_return_if_fail (WS_IS_GRAPH_RENDERER (self));
+  g_return_if_fail (family != NULL);
+
+  if (g_strcmp0 (family, self->family) == 0)
+    return;
+  g_free (self->family);
+  self->family = g_strdup (family);
+  clear_labels (self);
+}
+
+void
+ws_graph_renderer_get_stats (WsGraphRenderer  *self,
+                             WsGraphDrawStats *stats)
+{
+  g_return_if_fail (WS_IS_GRAPH_RENDERER (self));
+  g_return_if_fail (stats != NULL);
+  *stats = self->stats;
+}
+
+/* ------------------------------------------------------------------ */
+/* Viewport                                                             */
+
+void
+ws_graph_viewport_init (WsGraphViewport *vp)
+{
+  g_return_if_fail (vp != NULL);
+
+  vp->scale = 1;
+  vp->x = vp->y = 0;
+  vp->width = vp->height = 0;
+  vp->selected = WS_NONE;
+  vp->current_match = WS_NONE;
+  vp->matches = NULL;
+  vp->show_header = TRUE;
+}
+
+static double
+header_height (const WsGraphViewport *vp)
+{
+  return vp->show_header ? WS_GRAPH_HEADER_HEIGHT : 0;
+}
+
+void
+ws_graph_viewport_to_layout (const WsGraphViewport *vp,
+                             double                 px,
+                             double                 py,
+                             double                *lx,
+                             double                *ly)
+{
+  g_return_if_fail (vp != NULL);
+  *lx = vp->x + px / vp->scale;
+  *ly = vp->y + (py - header_height (vp)) / vp->scale;
+}
+
+void
+ws_graph_viewport_to_device (const WsGraphViewport *vp,
+                             double                 lx,
+                             double                 ly,
+                             double                *px,
+                             double                *py)
+{
+  g_return_if_fail (vp != NULL);
+  *px = (lx - vp->x) * vp->scale;
+  *py = header_height (vp) + (ly - vp->y) * vp->scale;
+}
+
+/**
+ * ws_graph_viewport_fit:
+ * @max_scale: do not zoom in further than this (1: small graphs stay at
+ *   their natural size)
+ *
+ * Zooms and scrolls so that the whole scene shows, centred.
+ */
+void
+ws_graph_viewport_fit (WsGraphViewport *vp,
+                       WsGraphScene    *scene,
+                       double           max_scale)
+{
+  double bw, bh, w, h;
+
+  g_return_if_fail (vp != NULL);
+  g_return_if_fail (WS_IS_GRAPH_SCENE (scene));
+
+  ws_graph_layout_get_bounds (ws_graph_scene_get_layout (scene), &bw, &bh);
+  w = MAX (vp->width, 1);
+  h = MAX (vp->height - header_height (vp), 1);
+  vp->scale = CLAMP (MIN (MIN (w / bw, h / bh), max_scale), WS_GRAPH_MIN_SCALE, WS_GRAPH_MAX_SCALE);
+  vp->x = (bw - w / vp->scale) / 2;
+  vp->y = (bh - h / vp->scale) / 2;
+}
+
+/* Multiplies the zoom by @factor keeping the layout point under device
+ * point (@px, @py) where it is. */
+void
+ws_graph_viewport_zoom_at (WsGraphViewport *vp,
+                           double           factor,
+                           double           px,
+                           double           py)
+{
+  double lx, ly;
+
+  g_return_if_fail (vp != NULL);
+
+  ws_graph_viewport_to_layout (vp, px, py, &lx, &ly);
+  vp->scale = CLAMP (vp->scale * factor, WS_GRAPH_MIN_SCALE, WS_GRAPH_MAX_SCALE);
+  vp->x = lx - px / vp->scale;
+  vp->y = ly - (py - header_height (vp)) / vp->scale;
+}
+
+void
+ws_graph_viewport_center_on (WsGraphViewport   *vp,
+                             const WsGraphRect *rect)
+{
+  g_return_if_fail (vp != NULL);
+  g_return_if_fail (rect != NULL);
+
+  vp->x = rect->x + rect->width / 2 - vp->width / (2 * vp->scale);
+  vp->y = rect->y + rect->height / 2 - (vp->height - header_height (vp)) / (2 * vp->scale);
+}
+
+/* Whether @rect (layout units) lies entirely inside the drawn area. */
+gboolean
+ws_graph_viewport_node_visible (const WsGraphViewport *vp,
+                                const WsGraphRect     *rect)
+{
+  double x0, y0, x1, y1;
+
+  g_return_val_if_fail (vp != NULL, FALSE);
+  g_return_val_if_fail (rect != NULL, FALSE);
+
+  ws_graph_viewport_to_device (vp, rect->x, rect->y, &x0, &y0);
+  ws_graph_viewport_to_device (vp, rect->x + rect->width, rect->y + rect->height, &x1, &y1);
+  return x0 >= 0 && y0 >= header_height (vp) && x1 <= vp->width && y1 <= vp->height;
+}
+
+/* ------------------------------------------------------------------ */
+/* Shapes                                                               */
+
+static inline void
+set_color (cairo_t       *cr,
+           const WsColor *c)
+{
+  cairo_set_source_rgba (cr, c->red, c->green, c->blue, c->alpha);
+}
+
+static inline void
+set_color_alpha (cairo_t       *cr,
+                 const WsColor *c,
+                 double         alpha)
+{
+  cairo_set_source_rgba (cr, c->red, c->green, c->blue, c->alpha * alpha);
+}
+
+static void
+rounded_rect (cairo_t *cr,
+              double   x,
+              double   y,
+              double   w,
+              double   h,
+              double   r)
+{
+  r = MIN (r, MIN (w, h) / 2);
+  cairo_new_sub_path (cr);
+  cairo_arc (cr, x + w - r, y + r, r, -G_PI / 2, 0);
+  cairo_arc (cr, x + w - r, y + h - r, r, 0, G_PI / 2);
+  cairo_arc (cr, x + r, y + h - r, r, G_PI / 2, G_PI);
+  cairo_arc (cr, x + r, y + r, r, G_PI, 3 * G_PI / 2);
+  cairo_close_path (cr);
+}
+
+static void
+hexagon (cairo_t *cr,
+         double   x,
+         double   y,
+         double   w,
+         double   h)
+{
+  double inset = MIN (HEX_INSET, w / 4);
+
+  cairo_new_sub_path (cr);
+  cairo_move_to (cr, x + inset, y);
+  cairo_line_to (cr, x + w - inset, y);
+  cairo_line_to (cr, x + w, y + h / 2);
+  cairo_line_to (cr, x + w - inset, y + h);
+  cairo_line_to (cr, x + inset, y + h);
+  cairo_line_to (cr, x, y + h / 2);
+  cairo_close_path (cr);
+}
+
+static void
+node_shape (cairo_t          *cr,
+            WsSceneNodeKind   kind,
+            double            x,
+            double            y,
+            double            w,
+            double            h,
+            double            grow)
+{
+  if (kind == WS_SCENE_NODE_HARDWARE || kind == WS_SCENE_NODE_TIMER)
+    hexagon (cr, x - grow, y - grow, w + 2 * grow, h + 2 * grow);
+  else
+    rounded_rect (cr, x - grow, y - grow, w + 2 * grow, h + 2 * grow, CORNER_RADIUS + grow);
+}
+
+static const WsColor *
+node_color (WsGraphRenderer   *self,
+            const WsSceneNode *n)
+{
+  switch ((WsSceneNodeKind) n->kind)
+    {
+    case WS_SCENE_NODE_RUN:      return &self->palette.run;
+    case WS_SCENE_NODE_WAIT:     return (n->flags & WS_SCENE_NODE_FLAG_DISK) ? &self->palette.disk
+                                                                              : &self->palette.sleep;
+    case WS_SCENE_NODE_HARDWARE: return &self->palette.hardware;
+    case WS_SCENE_NODE_TIMER:    return &self->palette.timer;
+    case WS_SCENE_NODE_UNKNOWN:
+    case WS_N_SCENE_NODE_KINDS:
+    default:                     return &self->palette.unknown;
+    }
+}
+
+/* Waits are dashed (the patent's convention, as in the timeline), false
+ * runs dash-dotted, unknown readiers dotted, the rest solid. */
+static void
+set_outline_dash (cairo_t         *cr,
+                  WsSceneNodeKind  kind)
+{
+  static const double wait_dash[] = { 7, 4 };
+  static const double timer_dash[] = { 8, 3, 2, 3 };
+  static const double unknown_dash[] = { 2, 3.5 };
+
+  switch (kind)
+    {
+    case WS_SCENE_NODE_WAIT:
+      cairo_set_dash (cr, wait_dash, G_N_ELEMENTS (wait_dash), 0);
+      break;
+    case WS_SCENE_NODE_TIMER:
+      cairo_set_dash (cr, timer_dash, G_N_ELEMENTS (timer_dash), 0);
+      break;
+    case WS_SCENE_NODE_UNKNOWN:
+      cairo_set_dash (cr, unknown_dash, G_N_ELEMENTS (unknown_dash), 0);
+      break;
+    case WS_SCENE_NODE_RUN:
+    case WS_SCENE_NODE_HARDWARE:
+    case WS_N_SCENE_NODE_KINDS:
+    default:
+      cairo_set_dash (cr, NULL, 0, 0);
+      break;
+    }
+}
+
+static gboolean
+rects_meet (const WsGraphRect *a,
+            const WsGraphRect *b)
+{
+  return a->x <= b->x + b->width && a->x + a->width >= b->x &&
+         a->y <= b->y + b->height && a->y + a->height >= b->y;
+}
+
+/* ------------------------------------------------------------------ */
+/* Text                                                                 */
+
+static PangoLayout *
+new_layout (WsGraphRenderer *self,
+            double           size_pt,
+            gboolean         bold)
+{
+  PangoLayout *layout = pango_layout_new (self->context);
+  PangoFontDescription *font = pango_font_description_new ();
+
+  pango_font_description_set_family (font, self->family);
+  pango_font_description_set_size (font, (int) (size_pt * PANGO_SCALE));
+  if (bold)
+    pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
+  pango_layout_set_font_description (layout, font);
+  pango_font_description_free (font);
+  return layout;
+}
+
+static PangoLayout *
+node_label (WsGraphRenderer *self,
+            WsGraphScene    *scene,
+            guint            node,
+            double           text_width)
+{
+  PangoLayout *layout;
+  g_autofree char *title = NULL;
+  g_autofree char *detail = NULL;
+  g_autofree char *markup = NULL;
+  g_autofree char *frame_markup = NULL;
+  const char *frame;
+
+  if (self->label_scene != scene)
+    {
+      clear_labels (self);
+      self->label_scene = g_object_ref (scene);
+    }
+  if (self->labels->len <= node)
+    g_ptr_array_set_size (self->labels, ws_graph_scene_get_n_nodes (scene));
+  if ((layout = g_ptr_array_index (self->labels, node)) != NULL)
+    return layout;
+
+  {
+    g_autofree char *raw = ws_graph_scene_dup_title (scene, node);
+    title = g_markup_escape_text (raw, -1);
+  }
+  detail = ws_graph_scene_dup_detail (scene, node);
+  frame = ws_graph_scene_get_frame_name (scene, node);
+  if (frame)
+    {
+      /* "sem_post@GLIBC_2.2.5": the symbol version only costs room here. */
+      gsize len = frame[0] == '@' ? strlen (frame) : strcspn (frame, "@");
+      g_autofree char *escaped = g_markup_escape_text (frame, len);
+      frame_markup = g_strdup_printf ("\n<span font_family=\"monospace\" size=\"90%%\" fgalpha=\"72%%\">%s</span>",
+                                      escaped);
+    }
+  {
+    g_autofree char *detail_escaped = g_markup_escape_text (detail, -1);
+    markup = g_strdup_printf ("<b>%s</b>\n<span fgalpha=\"80%%\">%s</span>%s",
+                              title, detail_escaped, frame_markup ? frame_markup : "");
+  }
+
+  layout = new_layout (self, 9, FALSE);
+  pango_layout_set_markup (layout, markup, -1);
+  pango_layout_set_width (layout, (int) (MAX (text_width, 10) * PANGO_SCALE));
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+  pango_layout_set_height (layout, -1);   /* one line per paragraph */
+  pango_layout_set_spacing (layout, 1 * PANGO_SCALE);
+  g_ptr_array_index (self->labels, node) = layout;
+  return layout;
+}
+
+static PangoLayout *
+scratch_layout (WsGraphRenderer *self)
+{
+  if (self->scratch == NULL)
+    self->scratch = new_layout (self, 9, FALSE);
+  pango_layout_set_attributes (self->scratch, NULL);
+  pango_layout_set_width (self->scratch, -1);
+  pango_layout_set_ellipsize (self->scratch, PANGO_ELLIPSIZE_NONE);
+  return self->scratch;
+}
+
+/* ------------------------------------------------------------------ */
+/* Drawing                                                              */
+
+static double
+flat_bow (gboolean            lr,
+          const WsGraphPoint *p)
+{
+  double bow = FLAT_BOW + 0.15 * fabs (lr ? p[1].y - p[0].y : p[1].x - p[0].x);
+  return MIN (bow, 2 * FLAT_BOW);
+}
+
+static void
+edge_path (cairo_t       *cr,
+           WsGraphLayout *layout,
+           guint          edge,
+           gboolean       straight)
+{
+  gboolean lr = ws_graph_layout_get_direction (layout) == WS_GRAPH_LAYOUT_LEFT_TO_RIGHT;
+  guint n;
+  const WsGraphPoint *p = ws_graph_layout_get_edge_points (layout, edge, &n);
+
+  if (n < 2)
+    return;
+
+  cairo_move_to (cr, p[0].x, p[0].y);
+  if (ws_graph_layout_get_edge_shape (layout, edge) == WS_GRAPH_EDGE_FLAT)
+    {
+      /* Out of the far side and back in. */
+      double bow = flat_bow (lr, p);
+      if (lr)
+        cairo_curve_to (cr, p[0].x + bow, p[0].y, p[1].x + bow, p[1].y, p[1].x, p[1].y);
+      else
+        cairo_curve_to (cr, p[0].x, p[0].y + bow, p[1].x, p[1].y + bow, p[1].x, p[1].y);
+      return;
+    }
+
+  for (guint k = 1; k < n; k++)
+    {
+      const WsGraphPoint *a = &p[k - 1], *b = &p[k];
+
+      if (straight)
+        cairo_line_to (cr, b->x, b->y);
+      else if (lr)
+        {
+          /* Leave and enter along the layer axis: S-shaped links. */
+          double m = (b->x - a->x) / 2;
+          cairo_curve_to (cr, a->x + m, a->y, b->x - m, b->y, b->x, b->y);
+        }
+      else
+        {
+          double m = (b->y - a->y) / 2;
+          cairo_curve_to (cr, a->x, a->y + m, b->x, b->y - m, b->x, b->y);
+        }
+    }
+}
+
+/* Where @edge ends and the direction it arrives in (the tangent of its
+ * last curve there). */
+static gboolean
+edge_tip (WsGraphLayout *layout,
+          guint          edge,
+          gboolean       straight,
+          double        *tip_x,
+          double        *tip_y,
+          double        *dir_x,
+          double        *dir_y)
+{
+  gboolean lr = ws_graph_layout_get_direction (layout) == WS_GRAPH_LAYOUT_LEFT_TO_RIGHT;
+  guint n;
+  const WsGraphPoint *p = ws_graph_layout_get_edge_points (layout, edge, &n);
+  const WsGraphPoint *a, *b;
+
+  if (n < 2)
+    return FALSE;
+  a = &p[n - 2];
+  b = &p[n - 1];
+  *tip_x = b->x;
+  *tip_y = b->y;
+  if (ws_graph_layout_get_edge_shape (layout, edge) == WS_GRAPH_EDGE_FLAT)
+    {
+      *dir_x = lr ? -1 : 0;
+      *dir_y = lr ? 0 : -1;
+    }
+  else if (straight)
+    {
+      *dir_x = b->x - a->x;
+      *dir_y = b->y - a->y;
+    }
+  else
+    {
+      *dir_x = lr ? b->x - a->x : 0;
+      *dir_y = lr ? 0 : b->y - a->y;
+    }
+  return TRUE;
+}
+
+static void
+arrow_path (cairo_t *cr,
+            double   tip_x,
+            double   tip_y,
+            double   dir_x,
+            double   dir_y,
+            double   length)
+{
+  double norm = hypot (dir_x, dir_y);
+  double ux, uy;
+
+  if (norm < 1e-9)
+    return;
+  ux = dir_x / norm;
+  uy = dir_y / norm;
+  cairo_move_to (cr, tip_x, tip_y);
+  cairo_line_to (cr, tip_x - ux * length - uy * length / 2, tip_y - uy * length + ux * length / 2);
+  cairo_line_to (cr, tip_x - ux * length + uy * length / 2, tip_y - uy * length - ux * length / 2);
+  cairo_close_path (cr);
+}
+
+typedef enum {
+  EDGE_NORMAL,
+  EDGE_SELECTED,
+  EDGE_ANOMALOUS,
+} EdgeClass;
+
+static EdgeClass
+edge_class (WsGraphScene          *scene,
+            guint                  edge,
+            const WsGraphViewport *vp)
+{
+  const WsSceneEdge *e = ws_graph_scene_get_edge (scene, edge);
+
+  if (e->anomalous)
+    return EDGE_ANOMALOUS;
+  if (vp->selected != WS_NONE && (e->from == vp->selected || e->to == vp->selected))
+    return EDGE_SELECTED;
+  return EDGE_NORMAL;
+}
+
+static void
+draw_edges (WsGraphRenderer       *self,
+            cairo_t               *cr,
+            WsGraphScene          *scene,
+            const WsGraphViewport *vp,
+            const WsGraphRect     *visible,
+            gboolean               simplified)
+{
+  WsGraphLayout *layout = ws_graph_scene_get_layout (scene);
+  guint n_edges = ws_graph_scene_get_n_edges (scene);
+  gboolean arrows = ARROW_LENGTH * vp->scale >= 3;
+  WsGraphRect grown = *visible;
+  double pad = ARROW_LENGTH + 4;
+
+  grown.x -= pad;
+  grown.y -= pad;
+  grown.width += 2 * pad;
+  grown.height += 2 * pad;
+
+  g_array_set_size (self->visible_edges, 0);
+  for (guint e = 0; e < n_edges; e++)
+    {
+      WsGraphRect b;
+
+      ws_graph_layout_get_edge_bounds (layout, e, &b);
+      if (rects_meet (&b, &grown))
+        g_array_append_val (self->visible_edges, e);
+    }
+  self->stats.edges = self->visible_edges->len;
+
+  if (simplified)
+    cairo_set_antialias (cr, CAIRO_ANTIALIAS_FAST);
+
+  for (EdgeClass cls = EDGE_NORMAL; cls <= EDGE_ANOMALOUS; cls++)
+    {
+      double width, arrow;
+      const WsColor *color;
+      gboolean any = FALSE;
+
+      switch (cls)
+        {
+        case EDGE_ANOMALOUS:
+          width = MAX (3.5, 2.0 / vp->scale);
+          arrow = ARROW_LENGTH * 1.4;
+          color = &self->palette.anomalous;
+          break;
+        case EDGE_SELECTED:
+          width = MAX (2.4, 1.5 / vp->scale);
+          arrow = ARROW_LENGTH * 1.2;
+          color = &self->palette.selection;
+          break;
+        case EDGE_NORMAL:
+        default:
+          width = MAX (1.3, 0.8 / vp->scale);
+          arrow = ARROW_LENGTH;
+          color = &self->palette.edge;
+          break;
+        }
+
+      cairo_new_path (cr);
+      for (guint i = 0; i < self->visible_edges->len; i++)
+        {
+          guint e = g_array_index (self->visible_edges, guint, i);
+
+          if (edge_class (scene, e, vp) != cls)
+            continue;
+          edge_path (cr, layout, e, simplified);
+          any = TRUE;
+        }
+      if (!any)
+        continue;
+      set_color (cr, color);
+      cairo_set_line_width (cr, width);
+      cairo_set_dash (cr, NULL, 0, 0);
+      cairo_stroke (cr);
+      self->stats.cairo_fills++;
+
+      if (!arrows)
+        continue;
+      for (guint i = 0; i < self->visible_edges->len; i++)
+        {
+          guint e = g_array_index (self->visible_edges, guint, i);
+          double tx, ty, dx, dy;
+
+          if (edge_class (scene, e, vp) == cls &&
+              edge_tip (layout, e, simplified, &tx, &ty, &dx, &dy))
+            arrow_path (cr, tx, ty, dx, dy, arrow);
+        }
+      cairo_fill (cr);
+      self->stats.cairo_fills++;
+    }
+
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_DEFAULT);
+}
+
+static void
+draw_nodes_simplified (WsGraphRenderer       *self,
+                       cairo_t               *cr,
+                       WsGraphScene          *scene,
+                       const WsGraphViewport *vp)
+{
+  WsGraphLayout *layout = ws_graph_scene_get_layout (scene);
+  const WsColor *colors[] = {
+    &self->palette.run, &self->palette.sleep, &self->palette.disk,
+    &self->palette.hardware, &self->palette.timer, &self->palette.unknown,
+  };
+  double halo = 4 / vp->scale;
+
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_FAST);
+
+  /* Halos first, so that matches stand out even as specks. */
+  if (vp->matches)
+    {
+      gboolean any = FALSE;
+      for (guint i = 0; i < self->visible->len; i++)
+        {
+          guint v = g_array_index (self->visible, guint, i);
+          WsGraphRect r;
+
+          if (!vp->matches[v])
+            continue;
+          ws_graph_layout_get_node_rect (layout, v, &r);
+          cairo_rectangle (cr, r.x - halo, r.y - halo, r.width + 2 * halo, r.height + 2 * halo);
+          any = TRUE;
+        }
+      if (any)
+        {
+          set_color (cr, &self->palette.search_match);
+          cairo_fill (cr);
+          self->stats.cairo_fills++;
+        }
+    }
+
+  for (guint c = 0; c < G_N_ELEMENTS (colors); c++)
+    {
+      gboolean any = FALSE;
+
+      for (guint i = 0; i < self->visible->len; i++)
+        {
+          guint v = g_array_index (self->visible, guint, i);
+          const WsSceneNode *n = ws_graph_scene_get_node (scene, v);
+          WsGraphRect r;
+
+          if (node_color (self, n) != colors[c])
+            continue;
+          ws_graph_layout_get_node_rect (layout, v, &r);
+          cairo_rectangle (cr, r.x, r.y, r.width, r.height);
+          any = TRUE;
+        }
+      if (any)
+        {
+          set_color (cr, colors[c]);
+          cairo_fill (cr);
+          self->stats.cairo_fills++;
+        }
+    }
+
+  /* The chain and the selection as outlines. */
+  {
+    gboolean any = FALSE;
+    for (guint i = 0; i < self->visible->len; i++)
+      {
+        guint v = g_array_index (self->visible, guint, i);
+        WsGraphRect r;
+
+        if (!(ws_graph_scene_get_node (scene, v)->flags & WS_SCENE_NODE_FLAG_ANOMALOUS))
+          continue;
+        ws_graph_layout_get_node_rect (layout, v, &r);
+        cairo_rectangle (cr, r.x, r.y, r.width, r.height);
+        any = TRUE;
+      }
+    if (any)
+      {
+        set_color (cr, &self->palette.anomalous);
+        cairo_set_line_width (cr, MAX (3, 2 / vp->scale));
+        cairo_stroke (cr);
+        self->stats.cairo_fills++;
+      }
+  }
+  if (vp->selected != WS_NONE && vp->selected < ws_graph_scene_get_n_nodes (scene))
+    {
+      WsGraphRect r;
+      ws_graph_layout_get_node_rect (layout, vp->selected, &r);
+      cairo_rectangle (cr, r.x - halo, r.y - halo, r.width + 2 * halo, r.height + 2 * halo);
+      set_color (cr, &self->palette.selection);
+      cairo_set_line_width (cr, 2.5 / vp->scale);
+      cairo_stroke (cr);
+    }
+  if (vp->current_match != WS_NONE && vp->current_match < ws_graph_scene_get_n_nodes (scene))
+    {
+      WsGraphRect r;
+      ws_graph_layout_get_node_rect (layout, vp->current_match, &r);
+      cairo_rectangle (cr, r.x - 2 * halo, r.y - 2 * halo, r.width + 4 * halo, r.height + 4 * halo);
+      set_color (cr, &self->palette.current_match);
+      cairo_set_line_width (cr, 2.5 / vp->scale);
+      cairo_stroke (cr);
+    }
+
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_DEFAULT);
+  self->stats.nodes = self->visible->len;
+}
+
+static void
+draw_node (WsGraphRenderer       *self,
+           cairo_t               *cr,
+           WsGraphScene          *scene,
+           const WsGraphViewport *vp,
+           guint                  v,
+           gboolean               text)
+{
+  const WsSceneNode *n = ws_graph_scene_get_node (scene, v);
+  WsSceneNodeKind kind = n->kind;
+  const WsColor *color = node_color (self, n);
+  gboolean anomalous = (n->flags & WS_SCENE_NODE_FLAG_ANOMALOUS) != 0;
+  gboolean boxed = kind == WS_SCENE_NODE_WAIT || kind == WS_SCENE_NODE_RUN;
+  WsGraphRect r;
+  double text_x;
+
+  ws_graph_layout_get_node_rect (ws_graph_scene_get_layout (scene), v, &r);
+
+  if (vp->matches && vp->matches[v])
+    {
+      node_shape (cr, kind, r.x, r.y, r.width, r.height, 6);
+      set_color (cr, &self->palette.search_match);
+      cairo_fill (cr);
+    }
+  if (v == vp->current_match)
+    {
+      node_shape (cr, kind, r.x, r.y, r.width, r.height, 9);
+      set_color (cr, &self->palette.current_match);
+      cairo_set_line_width (cr, 3);
+      cairo_set_dash (cr, NULL, 0, 0);
+      cairo_stroke (cr);
+    }
+
+  /* Body: the background, tinted with the kind's colour. */
+  node_shape (cr, kind, r.x, r.y, r.width, r.height, 0);
+  set_color (cr, &self->palette.background);
+  cairo_fill_preserve (cr);
+  set_color_alpha (cr, color, NODE_TINT);
+  cairo_fill_preserve (cr);
+
+  /* A solid strip in the state colour: readable even where the dashes
+   * of the outline are not. */
+  if (boxed)
+    {
+      cairo_save (cr);
+      cairo_clip_preserve (cr);
+      cairo_new_path (cr);
+      cairo_rectangle (cr, r.x, r.y, STRIP_WIDTH, r.height);
+      set_color (cr, color);
+      cairo_fill (cr);
+      cairo_restore (cr);
+      node_shape (cr, kind, r.x, r.y, r.width, r.height, 0);
+    }
+
+  set_outline_dash (cr, kind);
+  if (anomalous)
+    {
+      set_color (cr, &self->palette.anomalous);
+      cairo_set_line_width (cr, 3.2);
+    }
+  else
+    {
+      set_color (cr, color);
+      cairo_set_line_width (cr, 1.6);
+    }
+  cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+
+  if (v == vp->selected)
+    {
+      node_shape (cr, kind, r.x, r.y, r.width, r.height, anomalous ? 6 : 4.5);
+      set_color (cr, &self->palette.selection);
+      cairo_set_line_width (cr, 2.6);
+      cairo_stroke (cr);
+    }
+
+  if (!text)
+    return;
+
+  text_x = r.x + (boxed ? STRIP_WIDTH + TEXT_PAD - 2 : HEX_INSET + 2);
+  if (kind == WS_SCENE_NODE_UNKNOWN)
+    {
+      PangoLayout *q = scratch_layout (self);
+      PangoFontDescription *font = pango_font_description_from_string ("Sans Bold 18");
+      int qw, qh;
+
+      pango_font_description_set_family (font, self->family);
+      pango_layout_set_font_description (q, font);
+      pango_font_description_free (font);
+      pango_layout_set_text (q, "?", -1);
+      pango_layout_get_pixel_size (q, &qw, &qh);
+      set_color (cr, &self->palette.unknown);
+      cairo_move_to (cr, r.x + 12, r.y + (r.height - qh) / 2);
+      pango_cairo_show_layout (cr, q);
+      text_x = r.x + 12 + qw + 8;
+    }
+
+  {
+    double right = r.x + r.width - (boxed ? TEXT_PAD : HEX_INSET);
+    PangoLayout *label = node_label (self, scene, v, right - text_x);
+    int lw, lh;
+
+    pango_layout_get_pixel_size (label, &lw, &lh);
+    set_color (cr, &self->palette.foreground);
+    cairo_move_to (cr, text_x, r.y + (r.height - lh) / 2);
+    pango_cairo_show_layout (cr, label);
+    self->stats.labels++;
+  }
+}
+
+static void
+draw_bands (WsGraphRenderer   *self,
+            cairo_t           *cr,
+            WsGraphLayout     *layout,
+            const WsGraphRect *visible)
+{
+  gboolean lr = ws_graph_layout_get_direction (layout) == WS_GRAPH_LAYOUT_LEFT_TO_RIGHT;
+  guint n_layers = ws_graph_layout_get_n_layers (layout);
+  double gap_half = 0;
+
+  if (n_layers > 1)
+    {
+      double s0, d0, s1;
+      ws_graph_layout_get_layer_extent (layout, 0, &s0, &d0);
+      ws_graph_layout_get_layer_extent (layout, 1, &s1, NULL);
+      gap_half = (s1 - s0 - d0) / 2;
+    }
+
+  for (guint l = 1; l < n_layers; l += 2)
+    {
+      double start, size;
+
+      ws_graph_layout_get_layer_extent (layout, l, &start, &size);
+      if (lr)
+        cairo_rectangle (cr, start - gap_half, visible->y, size + 2 * gap_half, visible->height);
+      else
+        cairo_rectangle (cr, visible->x, start - gap_half, visible->width, size + 2 * gap_half);
+    }
+  set_color (cr, &self->palette.band);
+  cairo_fill (cr);
+}
+
+static void
+draw_header (WsGraphRenderer       *self,
+             cairo_t               *cr,
+             WsGraphScene          *scene,
+             const WsGraphViewport *vp)
+{
+  WsGraphLayout *layout = ws_graph_scene_get_layout (scene);
+  PangoLayout *text = scratch_layout (self);
+  PangoFontDescription *font = pango_font_description_new ();
+  guint n_layers = ws_graph_layout_get_n_layers (layout);
+
+  set_color (cr, &self->palette.header_background);
+  cairo_rectangle (cr, 0, 0, vp->width, WS_GRAPH_HEADER_HEIGHT);
+  cairo_fill (cr);
+  set_color (cr, &self->palette.dim_foreground);
+  cairo_rectangle (cr, 0, WS_GRAPH_HEADER_HEIGHT - 1, vp->width, 1);
+  cairo_fill (cr);
+
+  pango_font_description_set_family (font, self->family);
+  pango_font_description_set_size (font, 9 * PANGO_SCALE);
+  pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
+  pango_layout_set_font_description (text, font);
+  pango_font_description_free (font);
+  pango_layout_set_ellipsize (text, PANGO_ELLIPSIZE_END);
+
+  for (guint l = 0; l < n_layers; l++)
+    {
+      g_autofree char *title = ws_graph_scene_dup_layer_title (scene, l);
+      double start, size, x0, x1, dummy;
+      int tw, th;
+
+      ws_graph_layout_get_layer_extent (layout, l, &start, &size);
+      ws_graph_viewport_to_device (vp, start, 0, &x0, &dummy);
+      ws_graph_viewport_to_device (vp, start + size, 0, &x1, &dummy);
+      if (x1 < 0 || x0 > vp->width)
+        continue;
+      /* Zoomed far out, a title wider than its column would collide. */
+      pango_layout_set_width (text, (int) (MAX (x1 - x0, 1) * PANGO_SCALE));
+      pango_layout_set_text (text, title, -1);
+      pango_layout_get_pixel_size (text, &tw, &th);
+      if (x1 - x0 < 24)
+        continue;
+      set_color (cr, &self->palette.dim_foreground);
+      cairo_move_to (cr, x0 + (x1 - x0 - tw) / 2, (WS_GRAPH_HEADER_HEIGHT - th) / 2);
+      pango_cairo_show_layout (cr, text);
+    }
+}
+
+/**
+ * ws_graph_renderer_draw:
+ * @vp: what to draw, and the selection, the current match and the
+ *   matches to show
+ *
+ * Draws @scene into (0, 0, vp->width, vp->height) of @cr.
+ */
+void
+ws_graph_renderer_draw (WsGraphRenderer       *self,
+                        cairo_t               *cr,
+                        WsGraphScene          *scene,
+                        const WsGraphViewport *vp)
+{
+  WsGraphLayout *layout;
+  WsGraphViewport v;
+  WsGraphRect visible;
+  gboolean simplified;
+  double hh;
+
+  g_return_if_fail (WS_IS_GRAPH_RENDERER (self));
+  g_return_if_fail (cr != NULL);
+  g_return_if_fail (WS_IS_GRAPH_SCENE (scene));
+  g_return_if_fail (vp != NULL && vp->scale > 0);
+
+  layout = ws_graph_scene_get_layout (scene);
+  v = *vp;
+  if (ws_graph_layout_get_direction (layout) != WS_GRAPH_LAYOUT_LEFT_TO_RIGHT)
+    v.show_header = FALSE;
+  hh = header_height (&v);
+  memset (&self->stats, 0, sizeof self->stats);
+
+  cairo_save (cr);
+  set_color (cr, &self->palette.background);
+  cairo_rectangle (cr, 0, 0, v.width, v.height);
+  cairo_fill (cr);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, hh, v.width, v.height - hh);
+  cairo_clip (cr);
+  cairo_translate (cr, 0, hh);
+  cairo_scale (cr, v.scale, v.scale);
+  cairo_translate (cr, -v.x, -v.y);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+
+  visible.x = v.x;
+  visible.y = v.y;
+  visible.width = v.width / v.scale;
+  visible.height = (v.height - hh) / v.scale;
+
+  draw_bands (self, cr, layout, &visible);
+
+  simplified = WS_SCENE_NODE_HEIGHT * v.scale < SIMPLE_BELOW_PX;
+  self->stats.simplified = simplified;
+  draw_edges (self, cr, scene, &v, &visible, simplified);
+
+  g_array_set_size (self->visible, 0);
+  ws_graph_layout_query_rect (layout, &visible, self->visible);
+  if (simplified)
+    draw_nodes_simplified (self, cr, scene, &v);
+  else
+    {
+      gboolean text = v.scale >= WS_GRAPH_TEXT_MIN_SCALE;
+
+      for (guint i = 0; i < self->visible->len; i++)
+        draw_node (self, cr, scene, &v, g_array_index (self->visible, guint, i), text);
+      self->stats.nodes = self->visible->len;
+    }
+  cairo_restore (cr);
+
+  if (v.show_header)
+    draw_header (self, cr, scene, &v);
+  cairo_restore (cr);
+}
+
+/* ------------------------------------------------------------------ */
+/* Legend and export                                                    */
+
+typedef enum {
+  LEGEND_WAIT_S,
+  LEGEND_WAIT_D,
+  LEGEND_RUN,
+  LEGEND_TIMER,
+  LEGEND_HARDWARE,
+  LEGEND_UNKNOWN,
+  LEGEND_EDGE,
+  LEGEND_ANOMALOUS,
+  LEGEND_MATCH,
+  N_LEGEND_ITEMS
+} LegendItem;
+
+static const char *
+legend_text (LegendItem item)
+{
+  switch (item)
+    {
+    case LEGEND_WAIT_S:    return _("Wait, sleeping (S)");
+    case LEGEND_WAIT_D:    return _("Wait, uninterruptible (D)");
+    case LEGEND_RUN:       return _("Running");
+    case LEGEND_TIMER:     return _("Timer / heartbeat wake-up");
+    case LEGEND_HARDWARE:  return _("Interrupt wake-up");
+    case LEGEND_UNKNOWN:   return _("Readier not recorded");
+    case LEGEND_EDGE:      return _("Wait → what readied it");
+    case LEGEND_ANOMALOUS: return _("Anomalous chain");
+    case LEGEND_MATCH:     return _("Search match");
+    case N_LEGEND_ITEMS:
+    default:               return "";
+    }
+}
+
+/* Lays the items out in rows of @width; draws them when @cr is set.
+ * Returns the height used. */
+static double
+legend (WsGraphRenderer *self,
+        cairo_t         *cr,
+        double           x0,
+        double           y0,
+        double           width)
+{
+  PangoLayout *text = scratch_layout (self);
+  PangoFontDescription *font = pango_font_description_new ();
+  double x = x0, y = y0;
+
+  pango_font_description_set_family (font, self->family);
+  pango_font_description_set_size (font, 9 * PANGO_SCALE);
+  pango_layout_set_font_description (text, font);
+  pango_font_description_free (font);
+
+  for (LegendItem item = 0; item < N_LEGEND_ITEMS; item++)
+    {
+      int tw, th;
+      double item_w;
+
+      pango_layout_set_text (text, legend_text (item), -1);
+      pango_layout_get_pixel_size (text, &tw, &th);
+      item_w = LEGEND_SWATCH_W + 6 + tw + 18;
+      if (x > x0 && x + item_w > x0 + width)
+        {
+          x = x0;
+          y += LEGEND_ROW;
+        }
+
+      if (cr)
+        {
+          double sx = x, sy = y + (LEGEND_ROW - LEGEND_SWATCH_H) / 2;
+          WsSceneNode fake = { 0 };
+          const WsColor *c;
+
+          cairo_save (cr);
+          switch (item)
+            {
+            case LEGEND_WAIT_S:
+            case LEGEND_WAIT_D:
+            case LEGEND_RUN:
+            case LEGEND_TIMER:
+            case LEGEND_HARDWARE:
+            case LEGEND_UNKNOWN:
+              fake.kind = item == LEGEND_RUN ? WS_SCENE_NODE_RUN
+                        : item == LEGEND_TIMER ? WS_SCENE_NODE_TIMER
+                        : item == LEGEND_HARDWARE ? WS_SCENE_NODE_HARDWARE
+                        : item == LEGEND_UNKNOWN ? WS_SCENE_NODE_UNKNOWN
+                        : WS_SCENE_NODE_WAIT;
+              fake.flags = item == LEGEND_WAIT_D ? WS_SCENE_NODE_FLAG_DISK : 0;
+              c = node_color (self, &fake);
+              if (fake.kind == WS_SCENE_NODE_TIMER || fake.kind == WS_SCENE_NODE_HARDWARE)
+                hexagon (cr, sx, sy, LEGEND_SWATCH_W, LEGEND_SWATCH_H);
+              else
+                rounded_rect (cr, sx, sy, LEGEND_SWATCH_W, LEGEND_SWATCH_H, 4);
+              set_color_alpha (cr, c, 0.2);
+              cairo_fill_preserve (cr);
+              set_outline_dash (cr, fake.kind);
+              set_color (cr, c);
+              cairo_set_line_width (cr, 1.5);
+              cairo_stroke (cr);
+              break;
+            case LEGEND_EDGE:
+            case LEGEND_ANOMALOUS:
+              set_color (cr, item == LEGEND_EDGE ? &self->palette.edge : &self->palette.anomalous);
+              cairo_set_line_width (cr, item == LEGEND_EDGE ? 1.5 : 3.5);
+              cairo_move_to (cr, sx, sy + LEGEND_SWATCH_H / 2);
+              cairo_line_to (cr, sx + LEGEND_SWATCH_W - 6, sy + LEGEND_SWATCH_H / 2);
+              cairo_stroke (cr);
+              arrow_path (cr, sx + LEGEND_SWATCH_W, sy + LEGEND_SWATCH_H / 2, 1, 0, 8);
+              cairo_fill (cr);
+              break;
+            case LEGEND_MATCH:
+            case N_LEGEND_ITEMS:
+            default:
+              rounded_rect (cr, sx, sy, LEGEND_SWATCH_W, LEGEND_SWATCH_H, 4);
+              set_color (cr, &self->palette.search_match);
+              cairo_fill (cr);
+              break;
+            }
+          cairo_restore (cr);
+
+          set_color (cr, &self->palette.foreground);
+          cairo_move_to (cr, x + LEGEND_SWATCH_W + 6, y + (LEGEND_ROW - th) / 2);
+          pango_cairo_show_layout (cr, text);
+        }
+      x += item_w;
+    }
+  return y + LEGEND_ROW - y0;
+}
+
+double
+ws_graph_renderer_measure_legend (WsGraphRenderer *self,
+                                  double           width)
+{
+  g_return_val_if_fail (WS_IS_GRAPH_RENDERER (self), 0);
+  return legend (self, NULL, 0, 0, width);
+}
+
+/* Returns: the height drawn */
+double
+ws_graph_renderer_draw_legend (WsGraphRenderer *self,
+                               cairo_t         *cr,
+                               double           x,
+                               double           y,
+                               double           width)
+{
+  g_return_val_if_fail (WS_IS_GRAPH_RENDERER (self), 0);
+  g_return_val_if_fail (cr != NULL, 0);
+  return legend (self, cr, x, y, width);
+}
+
+typedef struct {
+  WsGraphRenderer *self;
+  WsGraphScene    *scene;
+  WsGraphViewport  vp;
+  double           title_height;
+} GraphExport;
+
+static void
+draw_export (cairo_t  *cr,
+             double    width,
+             double    height,
+             gpointer  user_data)
+{
+  GraphExport *ex = user_data;
+  WsGraphRenderer *self = ex->self;
+  g_autofree char *summary = ws_graph_scene_dup_summary (ex->scene);
+  PangoLayout *text = scratch_layout (self);
+  PangoFontDescription *font = pango_font_description_new ();
+  int tw, th;
+
+  set_color (cr, &self->palette.background);
+  cairo_paint (cr);
+
+  pango_font_description_set_family (font, self->family);
+  pango_font_description_set_size (font, 10 * PANGO_SCALE);
+  pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
+  pango_layout_set_font_description (text, font);
+  pango_font_description_free (font);
+  pango_layout_set_width (text, (int) ((width - 2 * EXPORT_MARGIN) * PANGO_SCALE));
+  pango_layout_set_ellipsize (text, PANGO_ELLIPSIZE_END);
+  pango_layout_set_text (text, summary, -1);
+  pango_layout_get_pixel_size (text, &tw, &th);
+  set_color (cr, &self->palette.foreground);
+  cairo_move_to (cr, EXPORT_MARGIN, (ex->title_height - th) / 2);
+  pango_cairo_show_layout (cr, text);
+
+  cairo_save (cr);
+  cairo_translate (cr, 0, ex->title_height);
+  ws_graph_renderer_draw (self, cr, ex->scene, &ex->vp);
+  cairo_restore (cr);
+
+  ws_graph_renderer_draw_legend (self, cr, EXPORT_MARGIN,
+                                 ex->title_height + ex->vp.height + EXPORT_MARGIN / 2,
+                                 width - 2 * EXPORT_MARGIN);
+}
+
+/**
+ * ws_graph_renderer_export:
+ * @state: (nullable): the selection, current match and matches to show
+ *   (its zoom and scroll are ignored)
+ *
+ * Writes the whole scene at zoom 1 (PNG: smaller if it would be over
+ * 8000 pixels), with a summary line on top and the legend underneath.
+ */
+gboolean
+ws_graph_renderer_export (WsGraphRenderer        *self,
+                          WsGraphScene           *scene,
+                          const WsGraphViewport  *state,
+                          const char             *path,
+                          WsExportFormat          format,
+                          GError                **error)
+{
+  GraphExport ex;
+  double bw, bh, width, legend_h;
+
+  g_return_val_if_fail (WS_IS_GRAPH_RENDERER (self), FALSE);
+  g_return_val_if_fail (WS_IS_GRAPH_SCENE (scene), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  ws_graph_layout_get_bounds (ws_graph_scene_get_layout (scene), &bw, &bh);
+
+  ex.self = self;
+  ex.scene = scene;
+  ws_graph_viewport_init (&ex.vp);
+  if (state)
+    {
+      ex.vp.selected = state->selected;
+      ex.vp.current_match = state->current_match;
+      ex.vp.matches = state->matches;
+    }
+  if (format == WS_EXPORT_PNG && MAX (bw, bh) > EXPORT_MAX_PX)
+    ex.vp.scale = EXPORT_MAX_PX / MAX (bw, bh);
+  ex.vp.show_header = ws_graph_layout_get_direction (ws_graph_scene_get_layout (scene)) ==
+                      WS_GRAPH_LAYOUT_LEFT_TO_RIGHT;
+  width = MAX (bw * ex.vp.scale, 720);
+  ex.vp.width = width;
+  ex.vp.height = bh * ex.vp.scale + (ex.vp.show_header ? WS_GRAPH_HEADER_HEIGHT : 0);
+  /* Centre a graph narrower than the figure. */
+  ex.vp.x = -(width - bw * ex.vp.scale) / 2 / ex.vp.scale;
+  ex.title_height = 36;
+  legend_h = ws_graph_renderer_measure_legend (self, width - 2 * EXPORT_MARGIN);
+
+  return ws_export_draw (path, format, width,
+                         ex.title_height + ex.vp.height + legend_h + EXPORT_MARGIN,
+                         draw_export, &ex, error);
+}
