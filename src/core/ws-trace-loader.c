@@ -156,13 +156,9 @@ ws_trace_loader_load_full (const char       *path,
       trace = ws_json_trace_load (path, stacks, progress, progress_data, cancellable, error);
       break;
     case WS_TRACE_FORMAT_PERF_TEXT:
-      trace = ws_perf_importer_load (path, stacks, progress, progress_data, cancellable, error);
-      break;
     case WS_TRACE_FORMAT_PERF_DATA:
-      g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:1: %s", path,
-                   _("a binary perf.data recording; convert it first with "
-                     "“perf script -F comm,tid,pid,cpu,time,event,trace,ip,sym,dso,period "
-                     "--show-task-events -i FILE > FILE.perf.txt”"));
+      /* The perf importer runs `perf script` itself on a perf.data file. */
+      trace = ws_perf_importer_load (path, stacks, progress, progress_data, cancellable, error);
       break;
     case WS_TRACE_FORMAT_UNKNOWN:
     default:

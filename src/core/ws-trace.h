@@ -67,7 +67,8 @@ typedef enum {
  * @flags: #WsEventFlags
  * @state: WAIT/PREEMPT: the scheduler state letter ('S', 'D', 'I', 'R', ...)
  *
- * 40 bytes: millions of events fit comfortably in memory.
+ * 48 bytes (41 of fields, padded): millions of events fit comfortably in
+ * memory.
  */
 typedef struct {
   WsTime  time;
