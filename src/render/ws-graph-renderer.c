@@ -30,6 +30,8 @@
 #define ARROW_LENGTH      10.0
 #define ARROW_HALF_WIDTH   5.0
 #define SIMPLE_BELOW_PX   10.0
+#define DOTS_BELOW_PX      2.5
+#define EDGES_BELOW_PX     3.0
 #define NODE_TINT          0.14
 #define LEGEND_ROW        22.0
 #define LEGEND_SWATCH_W   34.0
@@ -49,10 +51,20 @@ struct _WsGraphRenderer
   WsGraphScene     *label_scene;   /* the scene @labels belong to */
   GArray           *visible;       /* guint, scratch */
   GArray           *visible_edges; /* guint, scratch */
+  guint8           *grid;          /* draw_nodes_dots(), scratch */
+  gsize             grid_size;
   WsGraphDrawStats  stats;
 };
 
 G_DEFINE_FINAL_TYPE (WsGraphRenderer, ws_graph_renderer, G_TYPE_OBJECT)
+
+static void
+unref_label (gpointer layout)
+{
+  /* Slots of nodes never drawn stay NULL. */
+  if (layout != NULL)
+    g_object_unref (layout);
+}
 
 static void
 clear_labels (WsGraphRenderer *self)
@@ -71,6 +83,7 @@ ws_graph_renderer_finalize (GObject *object)
   g_ptr_array_unref (self->labels);
   g_array_unref (self->visible);
   g_array_unref (self->visible_edges);
+  g_free (self->grid);
   g_clear_object (&self->context);
   g_free (self->family);
 
@@ -89,7 +102,7 @@ ws_graph_renderer_init (WsGraphRenderer *self)
   cairo_font_options_t *options;
 
   ws_graph_palette_init_light (&self->palette);
-  self->labels = g_ptr_array_new_with_free_func ((GDestroyNotify) g_object_unref);
+  self->labels = g_ptr_array_new_with_free_func (unref_label);
   self->visible = g_array_new (FALSE, FALSE, sizeof (guint));
   self->visible_edges = g_array_new (FALSE, FALSE, sizeof (guint));
   self->family = g_strdup ("Sans");
@@ -367,6 +380,30 @@ rounded_rect (cairo_t *cr,
   cairo_arc (cr, x + w - r, y + h - r, r, 0, G_PI / 2);
   cairo_arc (cr, x + r, y + h - r, r, G_PI / 2, G_PI);
   cairo_arc (cr, x + r, y + r, r, G_PI, 3 * G_PI / 2);
+  cairo_close_path (cr);
+}
+
+/* The part of a rounded_rect() box left of x + STRIP_WIDTH: the strip
+ * is narrower than the corner radius, so it is bounded by the two left
+ * corner arcs. */
+static void
+left_strip (cairo_t *cr,
+            double   x,
+            double   y,
+            double   h)
+{
+  double r = MIN (CORNER_RADIUS, h / 2);
+  double a;
+
+  if (STRIP_WIDTH >= r)
+    {
+      cairo_rectangle (cr, x, y, STRIP_WIDTH, h);
+      return;
+    }
+  a = acos ((STRIP_WIDTH - r) / r);   /* angle of the strip's edge */
+  cairo_new_sub_path (cr);
+  cairo_arc_negative (cr, x + r, y + r, r, -a, G_PI);
+  cairo_arc_negative (cr, x + r, y + h - r, r, G_PI, a);
   cairo_close_path (cr);
 }
 
@@ -691,6 +728,7 @@ draw_edges (WsGraphRenderer       *self,
   WsGraphLayout *layout = ws_graph_scene_get_layout (scene);
   guint n_edges = ws_graph_scene_get_n_edges (scene);
   gboolean arrows = ARROW_LENGTH * vp->scale >= 3;
+  gboolean all_edges = TRUE;
   WsGraphRect grown = *visible;
   double pad = ARROW_LENGTH + 4;
 
@@ -699,11 +737,23 @@ draw_edges (WsGraphRenderer       *self,
   grown.width += 2 * pad;
   grown.height += 2 * pad;
 
+  /* When the space between two layers is a couple of pixels, edges are
+   * a grey smear that says nothing; only the chain stays. */
+  if (ws_graph_layout_get_n_layers (layout) > 1)
+    {
+      double s0, d0, s1;
+      ws_graph_layout_get_layer_extent (layout, 0, &s0, &d0);
+      ws_graph_layout_get_layer_extent (layout, 1, &s1, NULL);
+      all_edges = (s1 - s0 - d0) * vp->scale >= EDGES_BELOW_PX;
+    }
+
   g_array_set_size (self->visible_edges, 0);
   for (guint e = 0; e < n_edges; e++)
     {
       WsGraphRect b;
 
+      if (!all_edges && !ws_graph_scene_get_edge (scene, e)->anomalous)
+        continue;
       ws_graph_layout_get_edge_bounds (layout, e, &b);
       if (rects_meet (&b, &grown))
         g_array_append_val (self->visible_edges, e);
@@ -773,6 +823,119 @@ draw_edges (WsGraphRenderer       *self,
     }
 
   cairo_set_antialias (cr, CAIRO_ANTIALIAS_DEFAULT);
+}
+
+/* Far out, many boxes share a pixel: paint a grid of device pixels, one
+ * colour per pixel (the chain first, then the current match and the
+ * selection, then matches, then the box's kind), and fill each colour's
+ * runs with one path.  The cost is one pass over the visible nodes and
+ * one over the grid's used rows, whatever the number of nodes. */
+enum {
+  DOT_NONE,
+  DOT_RUN, DOT_SLEEP, DOT_DISK, DOT_HARDWARE, DOT_TIMER, DOT_UNKNOWN,
+  DOT_MATCH, DOT_SELECTED, DOT_ANOMALOUS,
+  N_DOTS
+};
+
+static void
+draw_nodes_dots (WsGraphRenderer       *self,
+                 cairo_t               *cr,
+                 WsGraphScene          *scene,
+                 const WsGraphViewport *vp)
+{
+  WsGraphLayout *layout = ws_graph_scene_get_layout (scene);
+  int gw = (int) ceil (vp->width), gh = (int) ceil (vp->height) + 1;
+  int min_x = gw, max_x = -1, min_y = gh, max_y = -1;
+  const WsColor *colors[N_DOTS] = {
+    NULL, &self->palette.run, &self->palette.sleep, &self->palette.disk,
+    &self->palette.hardware, &self->palette.timer, &self->palette.unknown,
+    &self->palette.search_match, &self->palette.selection, &self->palette.anomalous,
+  };
+  double hh = vp->show_header ? WS_GRAPH_HEADER_HEIGHT : 0;
+  guint8 *grid;
+
+  if (gw <= 0 || gh <= 0)
+    return;
+  if (self->grid_size < (gsize) gw * gh)
+    {
+      g_free (self->grid);
+      self->grid_size = (gsize) gw * gh;
+      self->grid = g_malloc (self->grid_size);
+    }
+  grid = self->grid;
+  memset (grid, 0, (gsize) gw * gh);
+
+  for (guint i = 0; i < self->visible->len; i++)
+    {
+      guint v = g_array_index (self->visible, guint, i);
+      const WsSceneNode *n = ws_graph_scene_get_node (scene, v);
+      WsGraphRect r;
+      double dx0, dy0, dx1, dy1;
+      int x0, y0, x1, y1;
+      guint8 dot;
+
+      if (n->flags & WS_SCENE_NODE_FLAG_ANOMALOUS)
+        dot = DOT_ANOMALOUS;
+      else if (v == vp->selected || v == vp->current_match)
+        dot = DOT_SELECTED;
+      else if (vp->matches && vp->matches[v])
+        dot = DOT_MATCH;
+      else
+        {
+          const WsColor *c = node_color (self, n);
+          dot = DOT_UNKNOWN;
+          for (guint k = DOT_RUN; k <= DOT_UNKNOWN; k++)
+            if (colors[k] == c)
+              dot = k;
+        }
+
+      ws_graph_layout_get_node_rect (layout, v, &r);
+      ws_graph_viewport_to_device (vp, r.x, r.y, &dx0, &dy0);
+      ws_graph_viewport_to_device (vp, r.x + r.width, r.y + r.height, &dx1, &dy1);
+      x0 = CLAMP ((int) floor (dx0), 0, gw - 1);
+      x1 = CLAMP ((int) floor (dx1), x0, gw - 1);
+      y0 = CLAMP ((int) floor (dy0), 0, gh - 1);
+      y1 = CLAMP ((int) floor (dy1), y0, gh - 1);
+      for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++)
+          if (grid[y * gw + x] < dot)
+            grid[y * gw + x] = dot;
+      min_x = MIN (min_x, x0);
+      max_x = MAX (max_x, x1);
+      min_y = MIN (min_y, y0);
+      max_y = MAX (max_y, y1);
+    }
+
+  /* The grid is in device pixels: draw it so. */
+  cairo_save (cr);
+  cairo_scale (cr, 1 / vp->scale, 1 / vp->scale);
+  cairo_translate (cr, vp->x * vp->scale, vp->y * vp->scale - hh);
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+  for (guint d = DOT_RUN; d < N_DOTS; d++)
+    {
+      gboolean any = FALSE;
+
+      for (int y = min_y; y <= max_y; y++)
+        for (int x = min_x; x <= max_x; x++)
+          if (grid[y * gw + x] == d)
+            {
+              int run = x;
+              while (run + 1 <= max_x && grid[y * gw + run + 1] == d)
+                run++;
+              cairo_rectangle (cr, x, y, run - x + 1, 1);
+              x = run;
+              any = TRUE;
+            }
+      if (any)
+        {
+          const WsColor *c = colors[d];
+          cairo_set_source_rgb (cr, c->red, c->green, c->blue);
+          cairo_fill (cr);
+          self->stats.cairo_fills++;
+        }
+    }
+  cairo_restore (cr);
+  self->stats.nodes = self->visible->len;
 }
 
 static void
@@ -915,21 +1078,28 @@ draw_node (WsGraphRenderer       *self,
       cairo_stroke (cr);
     }
 
-  /* Body: the background, tinted with the kind's colour. */
+  /* Body: the background tinted with the kind's colour, mixed once here
+   * rather than composited by two fills. */
   node_shape (cr, kind, r.x, r.y, r.width, r.height, 0);
-  set_color (cr, &self->palette.background);
-  cairo_fill_preserve (cr);
-  set_color_alpha (cr, color, NODE_TINT);
+  {
+    const WsColor *bg = &self->palette.background;
+    double t = NODE_TINT * color->alpha;
+
+    cairo_set_source_rgb (cr,
+                          bg->red * (1 - t) + color->red * t,
+                          bg->green * (1 - t) + color->green * t,
+                          bg->blue * (1 - t) + color->blue * t);
+  }
   cairo_fill_preserve (cr);
 
   /* A solid strip in the state colour: readable even where the dashes
-   * of the outline are not. */
+   * of the outline are not.  Its own path (the box's left end) is much
+   * cheaper than clipping. */
   if (boxed)
     {
       cairo_save (cr);
-      cairo_clip_preserve (cr);
       cairo_new_path (cr);
-      cairo_rectangle (cr, r.x, r.y, STRIP_WIDTH, r.height);
+      left_strip (cr, r.x, r.y, r.height);
       set_color (cr, color);
       cairo_fill (cr);
       cairo_restore (cr);
@@ -1129,7 +1299,9 @@ ws_graph_renderer_draw (WsGraphRenderer       *self,
 
   g_array_set_size (self->visible, 0);
   ws_graph_layout_query_rect (layout, &visible, self->visible);
-  if (simplified)
+  if (WS_SCENE_NODE_HEIGHT * v.scale < DOTS_BELOW_PX)
+    draw_nodes_dots (self, cr, scene, &v);
+  else if (simplified)
     draw_nodes_simplified (self, cr, scene, &v);
   else
     {
