@@ -131,7 +131,8 @@ cli_load_traces (char            **paths,
 /**
  * cli_parse_time:
  * @text: a number with an optional unit: "1986.6s", "12ms", "40us", "40µs",
- *   "250ns"; without a unit, nanoseconds
+ *   "250ns"; without a unit, seconds, as perf prints timestamps (one rule
+ *   for every command)
  *
  * Parses exactly (decimal arithmetic, no floating point), so "1986.603075s"
  * is 1986603075000 ns.  Digits finer than a nanosecond are an error.
@@ -143,7 +144,7 @@ cli_parse_time (const char *text,
 {
   static const struct { const char *suffix; gint64 scale; int digits; } units[] = {
     { "ns", 1, 0 }, { "us", 1000, 3 }, { "µs", 1000, 3 }, { "ms", 1000000, 6 },
-    { "s", 1000000000, 9 }, { "", 1, 0 },
+    { "s", 1000000000, 9 }, { "", 1000000000, 9 },
   };
   const char *p = text;
   gboolean negative = FALSE;

@@ -63,22 +63,6 @@ cli_symptom_add_entries (GOptionContext    *context,
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 }
 
-/* perf prints seconds; a bare number is taken as seconds. */
-static gboolean
-parse_time (const char  *text,
-            WsTime      *out,
-            GError     **error)
-{
-  gsize len = strlen (text);
-
-  if (len > 0 && (g_ascii_isdigit (text[len - 1]) || text[len - 1] == '.'))
-    {
-      g_autofree char *with_unit = g_strconcat (text, "s", NULL);
-      return cli_parse_time (with_unit, out, error);
-    }
-  return cli_parse_time (text, out, error);
-}
-
 int
 cli_symptom_resolve (const char          *command,
                      CliSymptomOptions   *options,
@@ -120,10 +104,10 @@ cli_symptom_resolve (const char          *command,
 
   symptom->thread = WS_NONE;
   symptom->t0 = symptom->t1 = 0;
-  if (options->from != NULL && !parse_time (options->from, &symptom->t0, &error))
+  if (options->from != NULL && !cli_parse_time (options->from, &symptom->t0, &error))
     return cli_usage_error (command, "%s", error->message);
   /* "--to +50ms": relative to --from (or to the trace start, see below). */
-  if (options->to != NULL && !parse_time (options->to[0] == '+' ? options->to + 1 : options->to, &symptom->t1, &error))
+  if (options->to != NULL && !cli_parse_time (options->to[0] == '+' ? options->to + 1 : options->to, &symptom->t1, &error))
     return cli_usage_error (command, "%s", error->message);
 
   classifier = ws_frame_classifier_new ();
