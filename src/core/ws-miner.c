@@ -363,7 +363,8 @@ ws_miner_lambda_from_guideline (double share_of_traces,
 
 typedef struct {
   guint32 seq;
-  guint32 pos;   /* index just after the first instance of the prefix */
+  guint32 pos;     /* index just after the first instance of the prefix */
+  guint32 parent;  /* index of the entry it was projected from, one level up */
 } Proj;
 
 typedef struct {
@@ -371,6 +372,9 @@ typedef struct {
   guint32 count;
   gint64  cost;
 } Ext;
+
+/* No single item right before x in every sequence (see mine_node()). */
+#define PRED_MIXED G_MAXUINT32
 
 typedef struct {
   WsPatternSet   *set;
@@ -392,12 +396,16 @@ typedef struct {
   guint32         now;
   gint64         *icost;
   guint32        *icount;
+  guint32        *ipred;
   guint32        *slot;
   GArray         *touched;
 
-  /* The prefix being grown. */
+  /* The prefix being grown, and the projection of each of its prefixes
+   * (levels[d] belongs to prefix[0..d)): following the parent links
+   * gives the first instance of the prefix without rescanning. */
   guint32        *prefix;
   guint           prefix_len;
+  const Proj    **levels;
 
   /* Scratch of the period checks. */
   GArray         *first;           /* guint32 */
@@ -412,6 +420,7 @@ typedef struct {
   WsProgressFunc  progress;
   gpointer        progress_data;
   gint64          last_progress;
+  guint           progress_depth;  /* the first branching level */
 } Miner;
 
 static inline guint32
@@ -434,20 +443,27 @@ seq_items (const Miner *m,
   return m->items + m->seq_start[s];
 }
 
-/* Positions of the first (leftmost) instance of the prefix in @seq. */
+/* Positions first[from…n-1] of the first (leftmost) instance of the
+ * prefix in the sequence of projection entry @p of the current node. */
 static inline void
-first_instance (const Miner   *m,
-                const guint32 *seq,
-                guint32       *first)
+first_instance_from (const Miner *m,
+                     const Proj  *p,
+                     guint32     *first,
+                     guint        from)
 {
-  guint k = 0;
-
-  for (guint i = 0; i < m->prefix_len; i++)
+  for (guint d = m->prefix_len; d >= 1 && d - 1 >= from; d--)
     {
-      while (seq[k] != m->prefix[i])
-        k++;
-      first[i] = k++;
+      first[d - 1] = p->pos - 1;
+      p = &m->levels[d - 1][p->parent];
     }
+}
+
+static inline void
+first_instance (const Miner *m,
+                const Proj  *p,
+                guint32     *first)
+{
+  first_instance_from (m, p, first, 0);
 }
 
 /*
@@ -463,6 +479,7 @@ backscan_prune (Miner      *m,
                 guint       n_proj)
 {
   guint n = m->prefix_len;
+  guint lo_i = 0;
   guint32 *first, *lf;
 
   g_array_set_size (m->first, n);
@@ -477,15 +494,17 @@ backscan_prune (Miner      *m,
     {
       guint len;
       const guint32 *seq = seq_items (m, proj[p].seq, &len);
-      gboolean alive = FALSE;
+      guint next_lo = n;
 
-      first_instance (m, seq, first);
-      g_assert (first[n - 1] + 1 == proj[p].pos);
+      /* Only the periods lo_i… still have candidates: the first instance
+       * is needed from P_{lo_i-1} on, the last-in-first appearances from
+       * P_{lo_i} on. */
+      first_instance_from (m, &proj[p], first, lo_i == 0 ? 0 : lo_i - 1);
 
       /* Last-in-first appearances: match P_n…P_1 backwards from the end
        * of the first instance, taking each as late as possible. */
       lf[n - 1] = first[n - 1];
-      for (gint i = (gint) n - 2; i >= 0; i--)
+      for (gint i = (gint) n - 2; i >= (gint) lo_i; i--)
         {
           gint k = (gint) lf[i + 1] - 1;
 
@@ -494,7 +513,7 @@ backscan_prune (Miner      *m,
           lf[i] = k;
         }
 
-      for (guint i = 0; i < n; i++)
+      for (guint i = lo_i; i < n; i++)
         {
           guint lo = i == 0 ? 0 : first[i - 1] + 1;
           guint hi = lf[i];
@@ -528,12 +547,13 @@ backscan_prune (Miner      *m,
               m->cand_len[i] = kept;
             }
 
-          if (m->cand_len[i] > 0)
-            alive = TRUE;
+          if (m->cand_len[i] > 0 && next_lo == n)
+            next_lo = i;
         }
 
-      if (!alive)
+      if (next_lo == n)
         return FALSE;
+      lo_i = next_lo;
     }
 
   return TRUE;
@@ -567,7 +587,7 @@ has_backward_extension (Miner      *m,
       guint32 *l = ll + (gsize) p * n;
       gint k = (gint) len - 1;
 
-      first_instance (m, seq, f);
+      first_instance (m, &proj[p], f);
       for (gint i = (gint) n - 1; i >= 0; i--)
         {
           while (seq[k] != m->prefix[i])
@@ -666,12 +686,14 @@ static void
 mine_node (Miner      *m,
            const Proj *proj,
            guint       n_proj,
-           gint64      cost)
+           gint64      cost,
+           gboolean    forced)
 {
   g_autofree Ext *ext = NULL;
   g_autofree Proj *children = NULL;
   g_autofree guint32 *child_start = NULL;
   guint n_ext = 0, total = 0;
+  gboolean has_forward = FALSE;
 
   m->stats->n_nodes++;
   if ((m->stats->n_nodes & 1023) == 0 && m->cancellable != NULL &&
@@ -680,30 +702,95 @@ mine_node (Miner      *m,
   if (m->cancelled)
     return;
 
-  if (m->prefix_len > 0 && backscan_prune (m, proj, n_proj))
+  m->levels[m->prefix_len] = proj;
+
+  /* A forced child (below) has the semi-maximum periods of its parent,
+   * which passed BackScan. */
+  if (m->prefix_len > 0 && !forced && backscan_prune (m, proj, n_proj))
     {
       m->stats->n_backscan_pruned++;
       return;
     }
 
+  /*
+   * Forced extension: if every supporting sequence continues with the same
+   * item y right after the first instance of P, only patterns with prefix
+   * P◇y can be maximal.  Proof: let Q = P◇γ with γ_1 != y be costly.  In
+   * every S containing Q, γ occurs after P's first instance, and cannot
+   * start on y's position, so P◇y◇γ ⊑ S too: Cost(P◇y◇γ) >= Cost(Q) >= λ.
+   * P◇y keeps P's supporting set (and cost), so descend at once without
+   * counting or building the other children.  Deep call chains shared by
+   * all the stacks of a node are walked in O(stacks) per frame this way.
+   */
+  if (n_proj > 0)
+    {
+      guint32 y = G_MAXUINT32;
+      gboolean all_same = TRUE;
+
+      for (guint p = 0; p < n_proj && all_same; p++)
+        {
+          guint len;
+          const guint32 *seq = seq_items (m, proj[p].seq, &len);
+
+          if (proj[p].pos >= len)
+            all_same = FALSE;
+          else if (y == G_MAXUINT32)
+            y = seq[proj[p].pos];
+          else if (seq[proj[p].pos] != y)
+            all_same = FALSE;
+        }
+
+      if (all_same)
+        {
+          g_autofree Proj *next = g_new (Proj, n_proj);
+
+          for (guint p = 0; p < n_proj; p++)
+            {
+              next[p].seq = proj[p].seq;
+              next[p].pos = proj[p].pos + 1;
+              next[p].parent = p;
+            }
+          m->stats->n_forced++;
+          m->prefix[m->prefix_len++] = y;
+          mine_node (m, next, n_proj, cost, TRUE);
+          m->prefix_len--;
+          return;
+        }
+    }
+
   /* Forward extensions: the cost of each item in the projected database,
-   * every sequence counted once per item. */
+   * every sequence counted once per item.
+   *
+   * On the way, note for each item x the item just before the first x
+   * after P, if that is the same item e in every sequence: e then lies in
+   * the last semi-maximum period of P◇x (between the end of P's first
+   * instance and x) everywhere, which is BackScan's condition, so P◇x is
+   * pruned before its projection is even built.  This catches the
+   * commonest case, x's caller, at no extra scan. */
   for (guint p = 0; p < n_proj; p++)
     {
       guint len;
       const guint32 *seq = seq_items (m, proj[p].seq, &len);
       gint64 c = m->seq_cost[proj[p].seq];
       guint32 st = next_stamp (m);
+      guint pos = proj[p].pos;
 
-      for (guint k = proj[p].pos; k < len; k++)
+      for (guint k = pos; k < len; k++)
         {
           guint32 it = seq[k];
+          guint32 pred;
 
           if (m->stamp[it] == st)
             continue;
           m->stamp[it] = st;
+          pred = k > pos ? seq[k - 1] : PRED_MIXED;
           if (m->icount[it]++ == 0)
-            g_array_append_val (m->touched, it);
+            {
+              g_array_append_val (m->touched, it);
+              m->ipred[it] = pred;
+            }
+          else if (m->ipred[it] != pred)
+            m->ipred[it] = PRED_MIXED;
           m->icost[it] += c;
         }
     }
@@ -715,17 +802,27 @@ mine_node (Miner      *m,
 
       if (m->icost[it] >= m->lambda)
         {
-          ext[n_ext].item = it;
-          ext[n_ext].count = m->icount[it];
-          ext[n_ext].cost = m->icost[it];
-          n_ext++;
+          has_forward = TRUE;
+          if (m->ipred[it] < PRED_MIXED)
+            {
+              /* BackScan-pruned child, counted as a visited node. */
+              m->stats->n_nodes++;
+              m->stats->n_backscan_pruned++;
+            }
+          else
+            {
+              ext[n_ext].item = it;
+              ext[n_ext].count = m->icount[it];
+              ext[n_ext].cost = m->icost[it];
+              n_ext++;
+            }
         }
       m->icost[it] = 0;
       m->icount[it] = 0;
     }
   g_array_set_size (m->touched, 0);
 
-  if (n_ext == 0)
+  if (!has_forward)
     {
       if (m->prefix_len == 0)
         return;
@@ -736,7 +833,8 @@ mine_node (Miner      *m,
     }
 
   /* A costly forward extension exists: the prefix is not maximal.  Build
-   * every child's projection in one pass over the projected database. */
+   * every surviving child's projection in one pass over the projected
+   * database. */
   qsort (ext, n_ext, sizeof (Ext), compare_ext);
   child_start = g_new (guint32, n_ext + 1);
   for (guint i = 0; i < n_ext; i++)
@@ -767,6 +865,7 @@ mine_node (Miner      *m,
             m->stamp[it] = st;
             children[fill[sl - 1]].seq = proj[p].seq;
             children[fill[sl - 1]].pos = k + 1;
+            children[fill[sl - 1]].parent = p;
             fill[sl - 1]++;
           }
       }
@@ -775,13 +874,16 @@ mine_node (Miner      *m,
   for (guint i = 0; i < n_ext; i++)
     m->slot[ext[i].item] = 0;
 
+  if (m->progress_depth == G_MAXUINT)
+    m->progress_depth = m->prefix_len;
+
   for (guint i = 0; i < n_ext && !m->cancelled; i++)
     {
       m->prefix[m->prefix_len++] = ext[i].item;
-      mine_node (m, children + child_start[i], ext[i].count, ext[i].cost);
+      mine_node (m, children + child_start[i], ext[i].count, ext[i].cost, FALSE);
       m->prefix_len--;
 
-      if (m->prefix_len == 0 && m->progress != NULL)
+      if (m->prefix_len == m->progress_depth && m->progress != NULL)
         {
           gint64 now = g_get_monotonic_time ();
 
@@ -923,8 +1025,10 @@ miner_clear (Miner *m)
   g_free (m->icost);
   g_free (m->icount);
   g_free (m->slot);
+  g_free (m->ipred);
   g_clear_pointer (&m->touched, g_array_unref);
   g_free (m->prefix);
+  g_free (m->levels);
   g_clear_pointer (&m->first, g_array_unref);
   g_clear_pointer (&m->last, g_array_unref);
   g_clear_pointer (&m->cand, g_array_unref);
@@ -958,6 +1062,7 @@ ws_miner_mine (WsStackDb       *db,
 {
   g_autoptr(WsPatternSet) set = NULL;
   g_autofree Proj *root = NULL;
+  gint64 root_cost = 0;
   Miner m = { 0 };
 
   g_return_val_if_fail (WS_IS_STACK_DB (db), NULL);
@@ -979,6 +1084,7 @@ ws_miner_mine (WsStackDb       *db,
   m.cancellable = cancellable;
   m.progress = progress;
   m.progress_data = progress_data;
+  m.progress_depth = G_MAXUINT;
 
   if (!prepare (&m, db))
     {
@@ -995,8 +1101,10 @@ ws_miner_mine (WsStackDb       *db,
   m.icost = g_new0 (gint64, MAX (m.n_items, 1));
   m.icount = g_new0 (guint32, MAX (m.n_items, 1));
   m.slot = g_new0 (guint32, MAX (m.n_items, 1));
+  m.ipred = g_new0 (guint32, MAX (m.n_items, 1));
   m.touched = g_array_new (FALSE, FALSE, sizeof (guint32));
   m.prefix = g_new (guint32, m.max_len + 1);
+  m.levels = g_new0 (const Proj *, m.max_len + 2);
   m.first = g_array_new (FALSE, FALSE, sizeof (guint32));
   m.last = g_array_new (FALSE, FALSE, sizeof (guint32));
   m.cand = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -1006,11 +1114,13 @@ ws_miner_mine (WsStackDb       *db,
   root = g_new (Proj, MAX (m.n_seqs, 1));
   for (guint s = 0; s < m.n_seqs; s++)
     {
+      root_cost += m.seq_cost[s];
       root[s].seq = s;
       root[s].pos = 0;
+      root[s].parent = 0;
     }
 
-  mine_node (&m, root, m.n_seqs, ws_stack_db_get_total_cost (db));
+  mine_node (&m, root, m.n_seqs, root_cost, FALSE);
   miner_clear (&m);
 
   if (m.cancelled || g_cancellable_is_cancelled (cancellable))

@@ -37,6 +37,8 @@ typedef struct {
  * @n_items: distinct frames with cost >= λ
  * @n_nodes: prefixes visited by the depth-first search
  * @n_backscan_pruned: prefixes pruned by BackScan
+ * @n_forced: prefixes whose every stack continues with the same frame,
+ *   descended into without counting (see ws-miner.c)
  * @n_candidates: prefixes without a costly forward extension, checked
  *   for backward extensions
  * @n_maximal: patterns output
@@ -46,6 +48,7 @@ typedef struct {
   guint   n_items;
   guint64 n_nodes;
   guint64 n_backscan_pruned;
+  guint64 n_forced;
   guint64 n_candidates;
   guint   n_maximal;
 } WsMinerStats;
