@@ -317,6 +317,16 @@ test_search_next_many (void)
     }
   g_assert_cmpuint (count, ==, brute);
   g_assert_cmpuint (ws_stack_search_next (search, e, TRUE), ==, ws_stack_search_next (search, WS_NONE, TRUE));
+
+  /* Ranks: the k-th match in time order has rank k - 1. */
+  e = WS_NONE;
+  for (guint k = 0; k < brute; k++)
+    {
+      e = ws_stack_search_next (search, e, TRUE);
+      if (k % 37 == 0 || k == brute - 1)
+        g_assert_cmpuint (ws_stack_search_get_rank (search, e), ==, k);
+    }
+  g_assert_cmpuint (ws_stack_search_get_rank (search, n), ==, brute);
 }
 
 int

@@ -278,3 +278,26 @@ ws_stack_search_next (WsStackSearch *self,
     }
   return WS_NONE;
 }
+
+/**
+ * ws_stack_search_get_rank:
+ *
+ * Returns: how many matches come before @event in time order (so a
+ *   matching event is match number rank + 1)
+ */
+guint
+ws_stack_search_get_rank (WsStackSearch *self,
+                          guint          event)
+{
+  guint n, rank = 0;
+
+  g_return_val_if_fail (WS_IS_STACK_SEARCH (self), 0);
+
+  n = MIN (event, ws_trace_get_n_events (self->trace));
+  for (guint byte = 0; byte < n / 8; byte++)
+    rank += __builtin_popcount (self->event_bits[byte]);
+  for (guint i = n & ~7u; i < n; i++)
+    if (self->event_bits[i / 8] & (1 << (i % 8)))
+      rank++;
+  return rank;
+}

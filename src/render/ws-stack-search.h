@@ -32,6 +32,8 @@ gboolean       ws_stack_search_matches_event      (WsStackSearch  *self,
                                                    guint           event);
 gboolean       ws_stack_search_matches_frame      (WsStackSearch  *self,
                                                    WsFrameId       frame);
+guint          ws_stack_search_get_rank           (WsStackSearch  *self,
+                                                   guint           event);
 guint          ws_stack_search_next               (WsStackSearch  *self,
                                                    guint           event,
                                                    gboolean        forward);

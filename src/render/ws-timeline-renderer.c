@@ -167,7 +167,7 @@ ws_timeline_palette_init_light (WsTimelinePalette *p)
   p->accent = rgb (0x1c71d8, 1);
   p->arrow = rgb (0xe01b24, 1);
   p->hover = rgb (0x000000, 0.75);
-  p->search_match = rgb (0xf6d32d, 0.75);
+  p->search_match = rgb (0xf6d32d, 0.45);
 }
 
 void
@@ -190,7 +190,7 @@ ws_timeline_palette_init_dark (WsTimelinePalette *p)
   p->accent = rgb (0x78aeed, 1);
   p->arrow = rgb (0xff7b63, 1);
   p->hover = rgb (0xffffff, 0.80);
-  p->search_match = rgb (0xf6d32d, 0.55);
+  p->search_match = rgb (0xf6d32d, 0.32);
 }
 
 void
@@ -1366,10 +1366,9 @@ ws_timeline_renderer_draw (WsTimelineRenderer *self,
       x1 = MIN (x1, width + 2);
       if (x1 - x0 < 1)
         x1 = x0 + 1;
-      /* A faint band across all rows, a strong one on the thread. */
+      /* A band on the thread only: the window is a symptom of that
+       * thread; the edges are drawn across all rows further down. */
       set_source (cr, &self->palette.selection);
-      cairo_rectangle (cr, x0, rh, x1 - x0, height - rh);
-      cairo_fill (cr);
       if (row != NULL)
         {
           cairo_rectangle (cr, x0, row_top (self, row, scroll_y), x1 - x0, row->height);
@@ -1482,11 +1481,29 @@ ws_timeline_renderer_draw (WsTimelineRenderer *self,
       cairo_save (cr);
       cairo_rectangle (cr, ox, 0, chart_w, rh);
       cairo_clip (cr);
+      PangoLayout *pl = get_scratch (self);
+      int tw, th;
+      double cx, px;
+
       set_source (cr, &self->palette.selection);
       cairo_rectangle (cr, x0, 0, MAX (x1 - x0, 1), rh);
       cairo_fill (cr);
+
+      /* The window's length in a pill over the tick labels. */
+      pango_layout_set_text (pl, dur, -1);
+      pango_layout_set_width (pl, -1);
+      pango_layout_get_pixel_size (pl, &tw, &th);
+      cx = CLAMP ((MAX (x0, ox) + MIN (x1, width)) / 2, ox + tw / 2.0 + 6, width - tw / 2.0 - 6);
+      px = round (cx - tw / 2.0 - 6);
       set_source (cr, &self->palette.accent);
-      show_text (self, cr, dur, MAX ((x0 + x1) / 2, ox + 30), rh - 8, -1, FALSE, TRUE);
+      cairo_new_sub_path (cr);
+      cairo_arc (cr, px + 8, rh / 2, 8, G_PI / 2, 3 * G_PI / 2);
+      cairo_arc (cr, px + tw + 4, rh / 2, 8, -G_PI / 2, G_PI / 2);
+      cairo_close_path (cr);
+      cairo_fill (cr);
+      set_source (cr, &self->palette.background);
+      cairo_move_to (cr, px + 6, rh / 2 - th / 2.0);
+      pango_cairo_show_layout (cr, pl);
       cairo_restore (cr);
     }
 

@@ -1,0 +1,471 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ws-document.h"
+#include "ws-error.h"
+#include "ws-time-format.h"
+#include "ws-trace-loader.h"
+
+struct _WsDocument
+{
+  GObject             parent_instance;
+
+  GFile              *file;
+  char               *title;
+  char               *subtitle;
+  WsDocumentState     state;
+  GError             *error;
+  GCancellable       *cancellable;
+
+  WsTrace            *trace;
+  WsTimelineLod      *lod;
+  WsTimelineLayout   *layout;
+  WsTimelineViewport *viewport;
+
+  /* Progress as the worker reports it, and as the main thread shows it. */
+  GMutex              progress_mutex;
+  double              pending_fraction;
+  char               *pending_message;
+  guint               progress_idle;
+  double              progress;
+  char               *message;
+};
+
+G_DEFINE_FINAL_TYPE (WsDocument, ws_document, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_TITLE,
+  PROP_SUBTITLE,
+  PROP_STATE,
+  PROP_PROGRESS,
+  PROP_MESSAGE,
+  PROP_LOADING,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+typedef struct {
+  WsTrace       *trace;
+  WsTimelineLod *lod;
+} LoadResult;
+
+static void
+load_result_free (LoadResult *r)
+{
+  g_clear_object (&r->trace);
+  g_clear_object (&r->lod);
+  g_free (r);
+}
+
+static void
+ws_document_dispose (GObject *object)
+{
+  WsDocument *self = WS_DOCUMENT (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->progress_idle, g_source_remove);
+
+  G_OBJECT_CLASS (ws_document_parent_class)->dispose (object);
+}
+
+static void
+ws_document_finalize (GObject *object)
+{
+  WsDocument *self = WS_DOCUMENT (object);
+
+  g_clear_object (&self->file);
+  g_free (self->title);
+  g_free (self->subtitle);
+  g_clear_error (&self->error);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->trace);
+  g_clear_object (&self->lod);
+  g_clear_object (&self->layout);
+  g_clear_object (&self->viewport);
+  g_mutex_clear (&self->progress_mutex);
+  g_free (self->pending_message);
+  g_free (self->message);
+
+  G_OBJECT_CLASS (ws_document_parent_class)->finalize (object);
+}
+
+static void
+ws_document_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  WsDocument *self = WS_DOCUMENT (object);
+
+  switch (prop_id)
+    {
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+    case PROP_SUBTITLE:
+      g_value_set_string (value, self->subtitle);
+      break;
+    case PROP_STATE:
+      g_value_set_int (value, self->state);
+      break;
+    case PROP_PROGRESS:
+      g_value_set_double (value, self->progress);
+      break;
+    case PROP_MESSAGE:
+      g_value_set_string (value, self->message);
+      break;
+    case PROP_LOADING:
+      g_value_set_boolean (value, self->state == WS_DOCUMENT_LOADING);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ws_document_class_init (WsDocumentClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = ws_document_dispose;
+  object_class->finalize = ws_document_finalize;
+  object_class->get_property = ws_document_get_property;
+
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_SUBTITLE] =
+    g_param_spec_string ("subtitle", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_STATE] =
+    g_param_spec_int ("state", NULL, NULL, WS_DOCUMENT_LOADING, WS_DOCUMENT_FAILED, WS_DOCUMENT_LOADING,
+                      G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_PROGRESS] =
+    g_param_spec_double ("progress", NULL, NULL, 0, 1, 0,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_MESSAGE] =
+    g_param_spec_string ("message", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_LOADING] =
+    g_param_spec_boolean ("loading", NULL, NULL, TRUE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+ws_document_init (WsDocument *self)
+{
+  g_mutex_init (&self->progress_mutex);
+  self->cancellable = g_cancellable_new ();
+  self->state = WS_DOCUMENT_LOADING;
+  self->message = g_strdup (_("Waiting…"));
+}
+
+WsDocument *
+ws_document_new (GFile *file)
+{
+  WsDocument *self;
+  g_autofree char *basename = NULL;
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  self = g_object_new (WS_TYPE_DOCUMENT, NULL);
+  self->file = g_object_ref (file);
+  basename = g_file_get_basename (file);
+  self->title = g_strdup (basename ? basename : "?");
+  /* Translators: sidebar subtitle of a trace that is being read */
+  self->subtitle = g_strdup (_("Loading…"));
+  return self;
+}
+
+GFile *
+ws_document_get_file (WsDocument *self)
+{
+  g_return_val_if_fail (WS_IS_DOCUMENT (self), NULL);
+  return self->file;
+}
+
+const char *
+ws_document_get_title (WsDocument *self)
+{
+  g_return_val_if_fail (WS_IS_DOCUMENT (self), NULL);
+  return self->title;
+}
+
+const char *
+ws_document_get_subtitle (WsDocument *self)
+{
+  g_return_val_if_fail (WS_IS_DOCUMENT (self), NULL);
+  return self->subtitle;
+}
+
+WsDocumentState
+ws_document_get_state (WsDocument *self)
+{
+  g_return_val_if_fail (WS_IS_DOCUMENT (self), WS_DOCUMENT_FAILED);
+  return self->state;
+}
+
+double
+ws_document_get_progress (WsDocument *self)
+{
+  g_return_val_if_fail (WS_IS_DOCUMENT (self), 0);
+  return self->progress;
+}
+
+const char *
+ws_document_get_message (WsDocument *self)
+{
+  g_return_val_if_fail (WS_IS_DOCUMENT (self), NULL);
+  return self->message;
+}
+
+/**
+ * ws_document_get_error:
+ * Returns: (nullable): why loading failed
+ */
+const GError *
+ws_document_get_error (WsDocument *self)
+{
+  g_return_val_if_fail (WS_IS_DOCUMENT (self), NULL);
+  return self->error;
+}
+
+/**
+ * ws_document_get_trace:
+ * Returns: (transfer none) (nullable): the trace, once loaded
+ */
+WsTrace *
+ws_document_get_trace (WsDocument *self)
+{
+  g_return_val_if_fail (WS_IS_DOCUMENT (self), NULL);
+  return self->trace;
+}
+
+WsTimelineLod *
+ws_document_get_lod (WsDocument *self)
+{
+  g_return_val_if_fail (WS_IS_DOCUMENT (self), NULL);
+  return self->lod;
+}
+
+WsTimelineLayout *
+ws_document_get_layout (WsDocument *self)
+{
+  g_return_val_if_fail (WS_IS_DOCUMENT (self), NULL);
+  return self->layout;
+}
+
+WsTimelineViewport *
+ws_document_get_viewport (WsDocument *self)
+{
+  g_return_val_if_fail (WS_IS_DOCUMENT (self), NULL);
+  return self->viewport;
+}
+
+void
+ws_document_cancel (WsDocument *self)
+{
+  g_return_if_fail (WS_IS_DOCUMENT (self));
+  g_cancellable_cancel (self->cancellable);
+}
+
+static gboolean
+progress_idle_cb (gpointer data)
+{
+  WsDocument *self = data;
+  double fraction;
+  g_autofree char *message = NULL;
+
+  g_mutex_lock (&self->progress_mutex);
+  fraction = self->pending_fraction;
+  message = g_steal_pointer (&self->pending_message);
+  self->progress_idle = 0;
+  g_mutex_unlock (&self->progress_mutex);
+
+  if (self->state != WS_DOCUMENT_LOADING)
+    return G_SOURCE_REMOVE;
+  if (fraction >= 0 && fraction != self->progress)
+    {
+      self->progress = CLAMP (fraction, 0, 1);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
+    }
+  if (message != NULL && g_strcmp0 (message, self->message) != 0)
+    {
+      g_free (self->message);
+      self->message = g_steal_pointer (&message);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MESSAGE]);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* Called from the worker thread: keep the latest report and make sure one
+ * idle callback will publish it, however many reports arrive meanwhile. */
+static void
+progress_cb (double      fraction,
+             const char *message,
+             gpointer    user_data)
+{
+  WsDocument *self = user_data;
+
+  g_mutex_lock (&self->progress_mutex);
+  self->pending_fraction = fraction;
+  if (message != NULL)
+    {
+      g_free (self->pending_message);
+      self->pending_message = g_strdup (message);
+    }
+  if (self->progress_idle == 0)
+    self->progress_idle = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, progress_idle_cb,
+                                           g_object_ref (self), g_object_unref);
+  g_mutex_unlock (&self->progress_mutex);
+}
+
+static void
+load_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  WsDocument *self = source_object;
+  g_autofree char *path = g_file_get_path (self->file);
+  g_autoptr(GError) error = NULL;
+  LoadResult *result;
+
+  if (path == NULL)
+    {
+      g_autofree char *uri = g_file_get_uri (self->file);
+      g_task_return_new_error (task, WS_ERROR, WS_ERROR_IO,
+                               _("%s: only local files can be opened"), uri);
+      return;
+    }
+
+  result = g_new0 (LoadResult, 1);
+  result->trace = ws_trace_loader_load (path, NULL, progress_cb, self, cancellable, &error);
+  if (result->trace == NULL)
+    {
+      load_result_free (result);
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  progress_cb (1.0, _("Preparing the timeline…"), self);
+  result->lod = ws_timeline_lod_new (result->trace, cancellable, &error);
+  if (result->lod == NULL)
+    {
+      load_result_free (result);
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  g_task_return_pointer (task, result, (GDestroyNotify) load_result_free);
+}
+
+static void
+set_state (WsDocument      *self,
+           WsDocumentState  state)
+{
+  self->state = state;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
+}
+
+static void
+load_done (GObject      *source,
+           GAsyncResult *res,
+           gpointer      user_data)
+{
+  WsDocument *self = WS_DOCUMENT (source);
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  LoadResult *result;
+
+  result = g_task_propagate_pointer (G_TASK (res), &error);
+  g_free (self->subtitle);
+
+  if (result == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+          g_error_matches (error, WS_ERROR, WS_ERROR_CANCELLED))
+        self->subtitle = g_strdup (_("Cancelled"));
+      else
+        self->subtitle = g_strdup (_("Could not be read"));
+      self->error = g_error_copy (error);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUBTITLE]);
+      set_state (self, WS_DOCUMENT_FAILED);
+      g_task_return_error (task, error);
+      return;
+    }
+
+  self->trace = g_steal_pointer (&result->trace);
+  self->lod = g_steal_pointer (&result->lod);
+  load_result_free (result);
+
+  g_free (self->title);
+  self->title = g_strdup (ws_trace_get_name (self->trace));
+  {
+    g_autofree char *span = ws_format_duration (ws_trace_get_end_time (self->trace) -
+                                                ws_trace_get_start_time (self->trace));
+    /* Translators: sidebar subtitle: events, threads, time span */
+    self->subtitle = g_strdup_printf (_("%u events · %u threads · %s"),
+                                      ws_trace_get_n_events (self->trace),
+                                      ws_trace_get_n_threads (self->trace), span);
+  }
+  self->layout = ws_timeline_layout_new (self->trace);
+  self->viewport = ws_timeline_viewport_new ();
+  ws_timeline_viewport_set_bounds (self->viewport, ws_trace_get_start_time (self->trace),
+                                   ws_trace_get_end_time (self->trace));
+  self->progress = 1;
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUBTITLE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
+  set_state (self, WS_DOCUMENT_READY);
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * ws_document_load_async:
+ * @cancellable: (nullable): in addition to ws_document_cancel()
+ *
+ * Reads the file in a worker thread.  The document's state, progress and
+ * message properties follow along on the main thread.
+ */
+void
+ws_document_load_async (WsDocument          *self,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  GTask *outer;
+  g_autoptr(GTask) inner = NULL;
+
+  g_return_if_fail (WS_IS_DOCUMENT (self));
+  g_return_if_fail (self->state == WS_DOCUMENT_LOADING);
+
+  if (cancellable != NULL)
+    g_cancellable_connect (cancellable, G_CALLBACK (g_cancellable_cancel),
+                           g_object_ref (self->cancellable), g_object_unref);
+
+  outer = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (outer, ws_document_load_async);
+
+  self->message = (g_free (self->message), g_strdup (_("Reading…")));
+  inner = g_task_new (self, self->cancellable, load_done, outer);
+  g_task_set_return_on_cancel (inner, FALSE);
+  g_task_run_in_thread (inner, load_thread);
+}
+
+gboolean
+ws_document_load_finish (WsDocument    *self,
+                         GAsyncResult  *result,
+                         GError       **error)
+{
+  g_return_val_if_fail (WS_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}

@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "ws-event-format.h"
+#include "ws-time-format.h"
+#include "ws-timeline-lod.h"
+
+/**
+ * ws_event_format_title:
+ *
+ * Returns: (transfer full): what the event is and how long it lasted,
+ *   e.g. "Sleeping (S) · 2.03 ms"
+ */
+char *
+ws_event_format_title (WsTrace *trace,
+                       guint    event)
+{
+  const WsEvent *e = ws_trace_get_event (trace, event);
+  g_autofree char *dur = ws_format_duration (e->duration);
+
+  switch ((WsEventKind) e->kind)
+    {
+    case WS_EVENT_WAIT:
+      return g_strdup_printf ("%s · %s", ws_thread_state_get_label (ws_thread_state_for_wait (e)), dur);
+    case WS_EVENT_RUNNING:
+      if (e->flags & WS_EVENT_FLAG_SPAN)
+        /* Translators: a run span: duration and CPU number */
+        return g_strdup_printf (_("Running · %s on CPU %u"), dur, e->cpu);
+      /* Translators: a CPU sample: CPU number */
+      return g_strdup_printf (_("CPU sample on CPU %u"), e->cpu);
+    case WS_EVENT_PREEMPT:
+      /* Translators: a preemption: how long the thread stayed runnable */
+      return g_strdup_printf (_("Preempted · ready for %s"), dur);
+    case WS_EVENT_UNWAIT:
+      {
+        g_autofree char *target = e->target != WS_NONE ? ws_event_format_thread (trace, e->target) : g_strdup ("?");
+        /* Translators: an unwait event: the thread that was woken */
+        return g_strdup_printf (_("Woke %s"), target);
+      }
+    case WS_EVENT_HW_SERVICE:
+      return g_strdup (_("Wake-up from interrupt context"));
+    case WS_EVENT_MARKER:
+      {
+        const char *name = ws_trace_get_string (trace, e->target);
+        /* Translators: a marker event (probe, fork…) and its name */
+        return g_strdup_printf (_("Marker %s"), name ? name : "?");
+      }
+    case WS_N_EVENT_KINDS:
+    default:
+      return g_strdup ("?");
+    }
+}
+
+/**
+ * ws_event_format_thread:
+ * Returns: (transfer full): "name (tid)"
+ */
+char *
+ws_event_format_thread (WsTrace *trace,
+                        guint    thread)
+{
+  const WsThread *t;
+
+  if (thread == WS_NONE || thread >= ws_trace_get_n_threads (trace))
+    return g_strdup (_("unknown thread"));
+  t = ws_trace_get_thread (trace, thread);
+  return g_strdup_printf ("%s (%d)", t->name ? t->name : "?", t->tid);
+}
+
+/**
+ * ws_event_format_readier:
+ *
+ * Returns: (transfer full) (nullable): for a wait, who ended it and how
+ *   soon the thread ran afterwards; %NULL for other events
+ */
+char *
+ws_event_format_readier (WsTrace *trace,
+                         guint    event)
+{
+  const WsEvent *e = ws_trace_get_event (trace, event);
+  g_autofree char *who = NULL;
+  g_autofree char *latency = NULL;
+  guint readier;
+
+  if (e->kind != WS_EVENT_WAIT)
+    return NULL;
+
+  switch (ws_trace_wait_readier (trace, event, &readier))
+    {
+    case WS_READIER_THREAD:
+      {
+        g_autofree char *name = ws_event_format_thread (trace, readier);
+        /* Translators: who readied a wait */
+        who = g_strdup_printf (_("woken by %s"), name);
+      }
+      break;
+    case WS_READIER_HARDWARE:
+      who = g_strdup (_("woken from interrupt context (timer or device)"));
+      break;
+    case WS_READIER_UNKNOWN:
+    default:
+      who = g_strdup (_("readier unknown: no wake-up was recorded"));
+      break;
+    }
+
+  if (e->ready_latency == WS_LATENCY_UNKNOWN)
+    return g_steal_pointer (&who);
+  latency = ws_format_duration (e->ready_latency);
+  /* Translators: "woken by X, ran 12 µs later" */
+  return g_strdup_printf (_("%s, ran %s later"), who, latency);
+}
+
+/**
+ * ws_event_format_stack:
+ * @max_frames: at most this many frames, 0 for all
+ *
+ * Returns: (transfer full): one frame per line, leaf first, as debuggers
+ *   show a stack ("function  module")
+ */
+char *
+ws_event_format_stack (WsTrace *trace,
+                       guint32  stack,
+                       guint    max_frames)
+{
+  WsStackTable *stacks = ws_trace_get_stack_table (trace);
+  GString *out = g_string_new (NULL);
+  const WsFrameId *frames;
+  guint n, shown = 0;
+
+  if (stack == WS_STACK_EMPTY)
+    return g_strdup (_("(no stack recorded)"));
+
+  frames = ws_stack_table_get_stack (stacks, stack, &n);
+  for (guint i = n; i > 0; i--)
+    {
+      const WsFrame *f = ws_stack_table_get_frame (stacks, frames[i - 1]);
+      const char *module = f->module ? strrchr (f->module, '/') : NULL;
+
+      if (max_frames != 0 && shown == max_frames)
+        {
+          /* Translators: the rest of a truncated stack */
+          g_string_append_printf (out, _("… %u more"), i);
+          break;
+        }
+      if (out->len > 0)
+        g_string_append_c (out, '\n');
+      g_string_append_printf (out, "%s  %s", f->function, module ? module + 1 : (f->module ? f->module : ""));
+      shown++;
+    }
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * ws_event_format_markup:
+ *
+ * Returns: (transfer full): Pango markup for a tooltip: title, thread,
+ *   time, readier and the top @max_frames frames
+ */
+char *
+ws_event_format_markup (WsTrace *trace,
+                        guint    event,
+                        guint    max_frames)
+{
+  const WsEvent *e = ws_trace_get_event (trace, event);
+  g_autofree char *title = ws_event_format_title (trace, event);
+  g_autofree char *thread = ws_event_format_thread (trace, e->thread);
+  g_autofree char *at = ws_format_duration (e->time - ws_trace_get_start_time (trace));
+  g_autofree char *readier = ws_event_format_readier (trace, event);
+  g_autofree char *stack = ws_event_format_stack (trace, e->stack, max_frames);
+  g_autofree char *title_e = g_markup_escape_text (title, -1);
+  g_autofree char *thread_e = g_markup_escape_text (thread, -1);
+  g_autofree char *stack_e = g_markup_escape_text (stack, -1);
+  GString *out = g_string_new (NULL);
+
+  g_string_append_printf (out, "<b>%s</b>\n%s", title_e, thread_e);
+  /* Translators: when an event happened, from the start of the trace */
+  g_string_append_printf (out, "  <span alpha=\"65%%\">%s</span>", _("at"));
+  g_string_append_printf (out, " <span alpha=\"65%%\">+%s</span>", at);
+  if (readier != NULL)
+    {
+      g_autofree char *readier_e = g_markup_escape_text (readier, -1);
+      g_string_append_printf (out, "\n%s", readier_e);
+    }
+  if (e->kind != WS_EVENT_MARKER && e->kind != WS_EVENT_HW_SERVICE)
+    g_string_append_printf (out, "\n<tt><small>%s</small></tt>", stack_e);
+  return g_string_free (out, FALSE);
+}

@@ -1,0 +1,1117 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The timeline widget: input handling and scrolling around the shared
+ * Cairo renderer.  A frame is drawn into an image surface of the widget's
+ * size (so the renderer can take its direct-to-pixels path) and handed to
+ * GTK as a texture; the texture is kept and reused until something that
+ * changes the picture happens.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "ws-event-format.h"
+#include "ws-time-format.h"
+#include "ws-timeline-view.h"
+
+#define HISTORY_COALESCE_USEC (700 * 1000)
+#define DRAG_THRESHOLD        4.0
+#define WHEEL_ZOOM_STEP       1.25
+#define KEY_ZOOM_STEP         1.5
+#define KEY_PAN_FRACTION      0.15
+
+struct _WsTimelineView
+{
+  GtkWidget           parent_instance;
+
+  /* Owned references */
+  WsTimelineRenderer *renderer;
+  WsTimelineLod      *lod;
+  WsTimelineLayout   *layout;
+  WsTimelineViewport *viewport;
+  GSignalGroup       *viewport_signals;
+  GSignalGroup       *layout_signals;
+  GtkAdjustment      *hadjustment;
+  GtkAdjustment      *vadjustment;
+  GdkTexture         *texture;
+
+  /* Scrolling */
+  guint               hscroll_policy : 1;
+  guint               vscroll_policy : 1;
+  guint               in_adjustment_update : 1;
+  guint               dirty : 1;
+  guint               dark : 1;
+
+  /* Pointer */
+  double              pointer_x;
+  double              pointer_y;
+  double              drag_x;
+  double              drag_y;
+  WsTimelineHit       drag_hit;
+  gboolean            selecting;
+  double              pan_h;
+  double              pan_v;
+  double              zoom_scale;
+  gint64              last_history_push;
+};
+
+static void scrollable_iface_init (GtkScrollableInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (WsTimelineView, ws_timeline_view, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (GTK_TYPE_SCROLLABLE, scrollable_iface_init))
+
+enum {
+  PROP_0,
+  PROP_VIEWPORT,
+  N_PROPS,
+  /* GtkScrollable */
+  PROP_HADJUSTMENT = N_PROPS,
+  PROP_VADJUSTMENT,
+  PROP_HSCROLL_POLICY,
+  PROP_VSCROLL_POLICY,
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void scrollable_iface_init (GtkScrollableInterface *iface) { }
+
+static double
+label_width (WsTimelineView *self)
+{
+  return ws_timeline_renderer_get_geometry (self->renderer)->label_width;
+}
+
+static double
+ruler_height (WsTimelineView *self)
+{
+  return ws_timeline_renderer_get_geometry (self->renderer)->ruler_height;
+}
+
+static void
+invalidate (WsTimelineView *self)
+{
+  self->dirty = TRUE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* ------------------------------------------------------------------ */
+/* Adjustments                                                          */
+
+static void
+update_accessible_description (WsTimelineView *self)
+{
+  g_autofree char *desc = NULL;
+
+  if (self->lod == NULL)
+    {
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("No trace loaded"),
+                                      -1);
+      return;
+    }
+  else
+    {
+      WsTrace *trace = ws_timeline_lod_get_trace (self->lod);
+      WsTime origin = ws_timeline_viewport_get_min (self->viewport);
+      g_autofree char *span = ws_format_duration (ws_timeline_viewport_get_end (self->viewport) -
+                                                  ws_timeline_viewport_get_begin (self->viewport));
+      g_autofree char *from = ws_format_duration (ws_timeline_viewport_get_begin (self->viewport) - origin);
+
+      /* Translators: accessible description of the timeline chart */
+      desc = g_strdup_printf (_("Run and wait timeline of %u threads in %u processes of %s, "
+                                "showing %s from %s after the start. The Threads table lists the same data."),
+                              ws_timeline_layout_get_n_visible_threads (self->layout),
+                              ws_trace_get_n_processes (trace), ws_trace_get_name (trace), span, from);
+    }
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, desc,
+                                  -1);
+}
+
+static void
+configure_adjustments (WsTimelineView *self)
+{
+  double width = gtk_widget_get_width (GTK_WIDGET (self));
+  double height = gtk_widget_get_height (GTK_WIDGET (self));
+
+  if (self->in_adjustment_update)
+    return;
+  self->in_adjustment_update = TRUE;
+
+  if (self->vadjustment != NULL)
+    {
+      double page = MAX (height - ruler_height (self), 1);
+      double upper = self->layout ? ws_timeline_layout_get_height (self->layout) : 0;
+      double value = gtk_adjustment_get_value (self->vadjustment);
+
+      upper = MAX (upper, page);
+      gtk_adjustment_configure (self->vadjustment, CLAMP (value, 0, upper - page), 0, upper,
+                                24, page * 0.9, page);
+    }
+
+  if (self->hadjustment != NULL)
+    {
+      if (self->viewport != NULL)
+        {
+          /* Pixels at the current zoom: the scrollbar pans through time. */
+          double ns_per_px = ws_timeline_viewport_get_ns_per_px (self->viewport);
+          double page = MAX (width - label_width (self), 1);
+          double upper = (ws_timeline_viewport_get_max (self->viewport) -
+                          ws_timeline_viewport_get_min (self->viewport)) / ns_per_px;
+          double value = (ws_timeline_viewport_get_begin (self->viewport) -
+                          ws_timeline_viewport_get_min (self->viewport)) / ns_per_px;
+
+          gtk_adjustment_configure (self->hadjustment, value, 0, MAX (upper, page),
+                                    page * KEY_PAN_FRACTION, page * 0.9, page);
+        }
+      else
+        gtk_adjustment_configure (self->hadjustment, 0, 0, 1, 1, 1, 1);
+    }
+
+  self->in_adjustment_update = FALSE;
+}
+
+static void
+hadjustment_value_changed (WsTimelineView *self,
+                           GtkAdjustment  *adjustment)
+{
+  WsTime begin, span;
+
+  if (self->in_adjustment_update || self->viewport == NULL)
+    return;
+
+  span = ws_timeline_viewport_get_end (self->viewport) - ws_timeline_viewport_get_begin (self->viewport);
+  begin = ws_timeline_viewport_get_min (self->viewport) +
+          (WsTime) llround (gtk_adjustment_get_value (adjustment) * ws_timeline_viewport_get_ns_per_px (self->viewport));
+  self->in_adjustment_update = TRUE;
+  ws_timeline_viewport_set_visible (self->viewport, begin, begin + span);
+  self->in_adjustment_update = FALSE;
+  invalidate (self);
+}
+
+static void
+vadjustment_value_changed (WsTimelineView *self,
+                           GtkAdjustment  *adjustment)
+{
+  invalidate (self);
+}
+
+static void
+set_adjustment (WsTimelineView  *self,
+                GtkAdjustment  **slot,
+                GtkAdjustment   *adjustment,
+                GCallback        callback)
+{
+  if (adjustment == NULL)
+    adjustment = gtk_adjustment_new (0, 0, 0, 0, 0, 0);
+  if (*slot == adjustment)
+    return;
+  if (*slot != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (*slot, self);
+      g_clear_object (slot);
+    }
+  *slot = g_object_ref_sink (adjustment);
+  g_signal_connect_swapped (adjustment, "value-changed", callback, self);
+  configure_adjustments (self);
+}
+
+static double
+scroll_y (WsTimelineView *self)
+{
+  return self->vadjustment ? round (gtk_adjustment_get_value (self->vadjustment)) : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Viewport signals                                                     */
+
+static void
+viewport_changed (WsTimelineView     *self,
+                  WsTimelineViewport *viewport)
+{
+  configure_adjustments (self);
+  update_accessible_description (self);
+  invalidate (self);
+}
+
+static void
+layout_changed (WsTimelineView   *self,
+                WsTimelineLayout *layout)
+{
+  configure_adjustments (self);
+  invalidate (self);
+}
+
+/* ------------------------------------------------------------------ */
+/* Zoom helpers                                                         */
+
+static void
+maybe_push_history (WsTimelineView *self)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  /* A burst of wheel steps is one step back, not twenty. */
+  if (now - self->last_history_push > HISTORY_COALESCE_USEC)
+    ws_timeline_viewport_push_history (self->viewport);
+  self->last_history_push = now;
+}
+
+static void
+zoom_about (WsTimelineView *self,
+            double          factor,
+            double          widget_x)
+{
+  double chart_x;
+
+  if (self->viewport == NULL)
+    return;
+  chart_x = CLAMP (widget_x - label_width (self), 0, ws_timeline_viewport_get_width (self->viewport));
+  maybe_push_history (self);
+  ws_timeline_viewport_zoom (self->viewport, factor, chart_x);
+}
+
+static double
+chart_middle (WsTimelineView *self)
+{
+  return label_width (self) + (gtk_widget_get_width (GTK_WIDGET (self)) - label_width (self)) / 2;
+}
+
+/* ------------------------------------------------------------------ */
+/* Public API                                                           */
+
+GtkWidget *
+ws_timeline_view_new (void)
+{
+  return g_object_new (WS_TYPE_TIMELINE_VIEW, NULL);
+}
+
+/**
+ * ws_timeline_view_set_data:
+ * @lod: (nullable): the trace's levels of detail, or %NULL to show nothing
+ * @layout: (nullable): its rows
+ * @viewport: (nullable): the zoom/pan/selection state to show and change
+ *
+ * The three come from the same trace (a #WsDocument holds them, so that
+ * each open trace keeps its own zoom and selection).
+ */
+void
+ws_timeline_view_set_data (WsTimelineView     *self,
+                           WsTimelineLod      *lod,
+                           WsTimelineLayout   *layout,
+                           WsTimelineViewport *viewport)
+{
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+  g_return_if_fail ((lod == NULL) == (layout == NULL) && (lod == NULL) == (viewport == NULL));
+
+  g_set_object (&self->lod, lod);
+  g_set_object (&self->layout, layout);
+  if (g_set_object (&self->viewport, viewport))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEWPORT]);
+  g_signal_group_set_target (self->viewport_signals, viewport);
+  g_signal_group_set_target (self->layout_signals, layout);
+  ws_timeline_renderer_set_search (self->renderer, NULL);
+
+  if (viewport != NULL)
+    ws_timeline_viewport_set_width (viewport, MAX (gtk_widget_get_width (GTK_WIDGET (self)) - label_width (self), 1));
+  if (self->vadjustment != NULL)
+    gtk_adjustment_set_value (self->vadjustment, 0);
+  configure_adjustments (self);
+  update_accessible_description (self);
+  invalidate (self);
+}
+
+WsTimelineLod *
+ws_timeline_view_get_lod (WsTimelineView *self)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), NULL);
+  return self->lod;
+}
+
+WsTimelineLayout *
+ws_timeline_view_get_layout (WsTimelineView *self)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), NULL);
+  return self->layout;
+}
+
+WsTimelineViewport *
+ws_timeline_view_get_viewport (WsTimelineView *self)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), NULL);
+  return self->viewport;
+}
+
+WsTimelineRenderer *
+ws_timeline_view_get_renderer (WsTimelineView *self)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), NULL);
+  return self->renderer;
+}
+
+/**
+ * ws_timeline_view_set_search:
+ * @search: (nullable): matches to highlight
+ */
+void
+ws_timeline_view_set_search (WsTimelineView *self,
+                             WsStackSearch  *search)
+{
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+  ws_timeline_renderer_set_search (self->renderer, search);
+  invalidate (self);
+}
+
+/**
+ * ws_timeline_view_reveal_thread:
+ *
+ * Scrolls (and expands the process if needed) so that @thread's row is
+ * in view.
+ */
+void
+ws_timeline_view_reveal_thread (WsTimelineView *self,
+                                guint           thread)
+{
+  WsTrace *trace;
+  guint row;
+  const WsTimelineRow *r;
+  double value, page;
+
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+  if (self->layout == NULL)
+    return;
+
+  trace = ws_timeline_layout_get_trace (self->layout);
+  if (thread >= ws_trace_get_n_threads (trace))
+    return;
+  row = ws_timeline_layout_find_thread_row (self->layout, thread);
+  if (row == WS_NONE)
+    {
+      guint process = ws_trace_get_thread (trace, thread)->process;
+      if (process != WS_NONE)
+        ws_timeline_layout_set_collapsed (self->layout, process, FALSE);
+      row = ws_timeline_layout_find_thread_row (self->layout, thread);
+      if (row == WS_NONE)
+        return;
+    }
+
+  r = ws_timeline_layout_get_row (self->layout, row);
+  value = gtk_adjustment_get_value (self->vadjustment);
+  page = gtk_adjustment_get_page_size (self->vadjustment);
+  if (r->y < value || r->y + r->height > value + page)
+    gtk_adjustment_set_value (self->vadjustment, r->y - (page - r->height) / 2);
+}
+
+/**
+ * ws_timeline_view_reveal_event:
+ *
+ * Brings @event into view: its row is scrolled to, and the visible span
+ * moved (or widened, if the event is longer than most of it) to hold it.
+ */
+void
+ws_timeline_view_reveal_event (WsTimelineView *self,
+                               guint           event)
+{
+  WsTrace *trace;
+  WsTime t0, t1, begin, end, span;
+
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+  if (self->lod == NULL)
+    return;
+
+  trace = ws_timeline_lod_get_trace (self->lod);
+  if (!ws_timeline_renderer_get_event_extents (self->renderer, trace, event, &t0, &t1))
+    return;
+
+  ws_timeline_view_reveal_thread (self, ws_trace_get_event (trace, event)->thread);
+
+  begin = ws_timeline_viewport_get_begin (self->viewport);
+  end = ws_timeline_viewport_get_end (self->viewport);
+  span = end - begin;
+  if (t1 - t0 > span * 8 / 10)
+    {
+      WsTime margin = MAX ((t1 - t0) / 5, 1000);
+      ws_timeline_viewport_push_history (self->viewport);
+      ws_timeline_viewport_set_visible (self->viewport, t0 - margin, t1 + margin);
+    }
+  else if (t0 < begin || t1 > end)
+    {
+      WsTime middle = t0 + (t1 - t0) / 2;
+      ws_timeline_viewport_set_visible (self->viewport, middle - span / 2, middle - span / 2 + span);
+    }
+}
+
+/**
+ * ws_timeline_view_zoom_to_selection:
+ *
+ * Shows exactly the selected window (remembering the previous span).
+ */
+void
+ws_timeline_view_zoom_to_selection (WsTimelineView *self)
+{
+  WsTime t0, t1;
+
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+  if (self->viewport == NULL || !ws_timeline_viewport_get_selection (self->viewport, NULL, &t0, &t1))
+    return;
+  ws_timeline_viewport_push_history (self->viewport);
+  ws_timeline_viewport_set_visible (self->viewport, t0, MAX (t1, t0 + WS_TIMELINE_MIN_SPAN));
+}
+
+/**
+ * ws_timeline_view_hit_test:
+ * @x: widget coordinates
+ * @y: widget coordinates
+ * @hit: (out caller-allocates):
+ *
+ * Returns: %FALSE if no trace is shown
+ */
+gboolean
+ws_timeline_view_hit_test (WsTimelineView *self,
+                           double          x,
+                           double          y,
+                           WsTimelineHit  *hit)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), FALSE);
+  if (self->lod == NULL)
+    return FALSE;
+  ws_timeline_renderer_hit_test (self->renderer, self->lod, self->layout, self->viewport,
+                                 scroll_y (self), x, y, hit);
+  return TRUE;
+}
+
+/**
+ * ws_timeline_view_dup_event_markup:
+ * Returns: (transfer full) (nullable): tooltip markup for @event
+ */
+char *
+ws_timeline_view_dup_event_markup (WsTimelineView *self,
+                                   guint           event,
+                                   guint           max_frames)
+{
+  WsTrace *trace;
+
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), NULL);
+  if (self->lod == NULL)
+    return NULL;
+  trace = ws_timeline_lod_get_trace (self->lod);
+  if (event >= ws_trace_get_n_events (trace))
+    return NULL;
+  return ws_event_format_markup (trace, event, max_frames);
+}
+
+/* ------------------------------------------------------------------ */
+/* Input                                                                */
+
+static void
+motion_cb (WsTimelineView           *self,
+           double                    x,
+           double                    y,
+           GtkEventControllerMotion *controller)
+{
+  WsTimelineHit hit;
+
+  self->pointer_x = x;
+  self->pointer_y = y;
+  if (self->selecting || !ws_timeline_view_hit_test (self, x, y, &hit))
+    return;
+  if (ws_timeline_viewport_get_hovered_event (self->viewport) != hit.event)
+    {
+      ws_timeline_viewport_set_hovered_event (self->viewport, hit.event);
+      invalidate (self);
+    }
+}
+
+static void
+leave_cb (WsTimelineView           *self,
+          GtkEventControllerMotion *controller)
+{
+  if (self->viewport != NULL && ws_timeline_viewport_get_hovered_event (self->viewport) != WS_NONE)
+    {
+      ws_timeline_viewport_set_hovered_event (self->viewport, WS_NONE);
+      invalidate (self);
+    }
+}
+
+static gboolean
+scroll_cb (WsTimelineView           *self,
+           double                    dx,
+           double                    dy,
+           GtkEventControllerScroll *controller)
+{
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+
+  if (self->viewport == NULL || !(state & GDK_CONTROL_MASK))
+    return FALSE;   /* plain scrolling: the scrolled window moves the adjustments */
+
+  zoom_about (self, pow (WHEEL_ZOOM_STEP, -dy), self->pointer_x);
+  return TRUE;
+}
+
+static void
+zoom_begin_cb (WsTimelineView *self,
+               GdkEventSequence *sequence,
+               GtkGesture     *gesture)
+{
+  self->zoom_scale = 1.0;
+}
+
+static void
+zoom_scale_changed_cb (WsTimelineView *self,
+                       double          scale,
+                       GtkGestureZoom *gesture)
+{
+  double cx, cy;
+
+  if (self->viewport == NULL || scale <= 0)
+    return;
+  if (!gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &cx, &cy))
+    cx = chart_middle (self);
+  zoom_about (self, scale / self->zoom_scale, cx);
+  self->zoom_scale = scale;
+}
+
+static void
+drag_begin_cb (WsTimelineView *self,
+               double          x,
+               double          y,
+               GtkGestureDrag *gesture)
+{
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  self->drag_x = x;
+  self->drag_y = y;
+  self->selecting = FALSE;
+  if (!ws_timeline_view_hit_test (self, x, y, &self->drag_hit))
+    gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
+}
+
+static void
+drag_update_cb (WsTimelineView *self,
+                double          dx,
+                double          dy,
+                GtkGestureDrag *gesture)
+{
+  double lw = label_width (self);
+  WsTime t0, t1;
+
+  if (self->drag_hit.thread == WS_NONE || self->drag_hit.in_labels || self->viewport == NULL)
+    return;
+  if (!self->selecting && fabs (dx) < DRAG_THRESHOLD)
+    return;
+
+  self->selecting = TRUE;
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+  t0 = ws_timeline_viewport_x_to_time (self->viewport, self->drag_x - lw);
+  t1 = ws_timeline_viewport_x_to_time (self->viewport, MAX (self->drag_x + dx, lw) - lw);
+  ws_timeline_viewport_set_selection (self->viewport, self->drag_hit.thread, t0, t1);
+  invalidate (self);
+}
+
+static void
+drag_end_cb (WsTimelineView *self,
+             double          dx,
+             double          dy,
+             GtkGestureDrag *gesture)
+{
+  const WsTimelineRow *row;
+
+  if (self->viewport == NULL)
+    return;
+  if (self->selecting)
+    {
+      self->selecting = FALSE;
+      return;
+    }
+
+  /* A click. */
+  if (self->drag_hit.row == WS_NONE)
+    return;
+  row = ws_timeline_layout_get_row (self->layout, self->drag_hit.row);
+  if (row->kind == WS_TIMELINE_ROW_PROCESS)
+    {
+      ws_timeline_layout_set_collapsed (self->layout, row->index,
+                                        !ws_timeline_layout_get_collapsed (self->layout, row->index));
+      return;
+    }
+  if (!self->drag_hit.in_labels)
+    {
+      ws_timeline_viewport_set_selected_event (self->viewport, self->drag_hit.event);
+      invalidate (self);
+    }
+}
+
+static void
+pan_begin_cb (WsTimelineView *self,
+              double          x,
+              double          y,
+              GtkGestureDrag *gesture)
+{
+  self->pan_h = self->hadjustment ? gtk_adjustment_get_value (self->hadjustment) : 0;
+  self->pan_v = self->vadjustment ? gtk_adjustment_get_value (self->vadjustment) : 0;
+  gtk_widget_set_cursor_from_name (GTK_WIDGET (self), "grabbing");
+}
+
+static void
+pan_update_cb (WsTimelineView *self,
+               double          dx,
+               double          dy,
+               GtkGestureDrag *gesture)
+{
+  if (self->hadjustment)
+    gtk_adjustment_set_value (self->hadjustment, self->pan_h - dx);
+  if (self->vadjustment)
+    gtk_adjustment_set_value (self->vadjustment, self->pan_v - dy);
+}
+
+static void
+pan_end_cb (WsTimelineView *self,
+            double          dx,
+            double          dy,
+            GtkGestureDrag *gesture)
+{
+  gtk_widget_set_cursor (GTK_WIDGET (self), NULL);
+}
+
+static gboolean
+query_tooltip_cb (WsTimelineView *self,
+                  int             x,
+                  int             y,
+                  gboolean        keyboard,
+                  GtkTooltip     *tooltip)
+{
+  WsTimelineHit hit;
+  g_autofree char *markup = NULL;
+  GdkRectangle area = { x - 2, y - 2, 5, 5 };
+
+  if (keyboard || !ws_timeline_view_hit_test (self, x, y, &hit))
+    return FALSE;
+
+  if (hit.in_labels && hit.row != WS_NONE)
+    {
+      WsTrace *trace = ws_timeline_lod_get_trace (self->lod);
+      const WsTimelineRow *row = ws_timeline_layout_get_row (self->layout, hit.row);
+
+      if (row->kind == WS_TIMELINE_ROW_THREAD)
+        {
+          const WsThread *t = ws_trace_get_thread (trace, row->index);
+          const WsProcess *p = t->process != WS_NONE ? ws_trace_get_process (trace, t->process) : NULL;
+          g_autofree char *name = g_markup_escape_text (t->name ? t->name : "?", -1);
+          g_autofree char *pname = g_markup_escape_text (p && p->name ? p->name : "?", -1);
+
+          /* Translators: tooltip of a thread label: thread, tid, process, pid */
+          markup = g_strdup_printf (_("<b>%s</b>  thread %d\nprocess %s (%d)"), name, t->tid, pname, t->pid);
+        }
+      else
+        /* Translators: tooltip of a process header */
+        markup = g_strdup (_("Click to collapse or expand this process"));
+    }
+  else if (hit.event != WS_NONE)
+    markup = ws_timeline_view_dup_event_markup (self, hit.event, 4);
+
+  if (markup == NULL)
+    return FALSE;
+  gtk_tooltip_set_markup (tooltip, markup);
+  gtk_tooltip_set_tip_area (tooltip, &area);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Actions                                                              */
+
+static void
+zoom_in_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *param)
+{
+  zoom_about (WS_TIMELINE_VIEW (widget), KEY_ZOOM_STEP, chart_middle (WS_TIMELINE_VIEW (widget)));
+}
+
+static void
+zoom_out_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *param)
+{
+  zoom_about (WS_TIMELINE_VIEW (widget), 1 / KEY_ZOOM_STEP, chart_middle (WS_TIMELINE_VIEW (widget)));
+}
+
+static void
+zoom_fit_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *param)
+{
+  WsTimelineView *self = WS_TIMELINE_VIEW (widget);
+
+  if (self->viewport == NULL)
+    return;
+  ws_timeline_viewport_push_history (self->viewport);
+  ws_timeline_viewport_zoom_to_fit (self->viewport);
+}
+
+static void
+back_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  WsTimelineView *self = WS_TIMELINE_VIEW (widget);
+
+  if (self->viewport != NULL)
+    ws_timeline_viewport_go_back (self->viewport);
+}
+
+static void
+pan_action (GtkWidget  *widget,
+            const char *action_name,
+            GVariant   *param)
+{
+  WsTimelineView *self = WS_TIMELINE_VIEW (widget);
+  double fraction = g_variant_get_double (param);
+
+  if (self->viewport != NULL)
+    ws_timeline_viewport_pan (self->viewport, fraction * ws_timeline_viewport_get_width (self->viewport));
+}
+
+static void
+scroll_rows_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  WsTimelineView *self = WS_TIMELINE_VIEW (widget);
+  double pages = g_variant_get_double (param);
+  double step = fabs (pages) < 1 ? 24 : gtk_adjustment_get_page_increment (self->vadjustment);
+
+  gtk_adjustment_set_value (self->vadjustment,
+                            gtk_adjustment_get_value (self->vadjustment) + (pages < 0 ? -step : step));
+}
+
+static void
+zoom_selection_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *param)
+{
+  ws_timeline_view_zoom_to_selection (WS_TIMELINE_VIEW (widget));
+}
+
+static void
+clear_selection_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  WsTimelineView *self = WS_TIMELINE_VIEW (widget);
+
+  if (self->viewport == NULL)
+    return;
+  ws_timeline_viewport_clear_selection (self->viewport);
+  ws_timeline_viewport_set_selected_event (self->viewport, WS_NONE);
+  invalidate (self);
+}
+
+/* ------------------------------------------------------------------ */
+/* GtkWidget                                                            */
+
+static void
+update_style (WsTimelineView *self)
+{
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  GtkStyleContext *context = gtk_widget_get_style_context (GTK_WIDGET (self));
+  GdkRGBA fg;
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  WsTimelinePalette palette;
+  PangoContext *pango = gtk_widget_get_pango_context (GTK_WIDGET (self));
+  const PangoFontDescription *font = pango_context_get_font_description (pango);
+
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_style_context_get_color (context, &fg);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+
+  /* A light foreground means a dark theme. */
+  self->dark = (0.299 * fg.red + 0.587 * fg.green + 0.114 * fg.blue) > 0.5;
+  if (self->dark)
+    ws_timeline_palette_init_dark (&palette);
+  else
+    ws_timeline_palette_init_light (&palette);
+  ws_timeline_renderer_set_palette (self->renderer, &palette);
+  ws_timeline_renderer_set_pango_context (self->renderer, pango);
+  if (font != NULL)
+    ws_timeline_renderer_set_font (self->renderer, font);
+  invalidate (self);
+}
+
+static void
+ws_timeline_view_css_changed (GtkWidget         *widget,
+                              GtkCssStyleChange *change)
+{
+  GTK_WIDGET_CLASS (ws_timeline_view_parent_class)->css_changed (widget, change);
+  update_style (WS_TIMELINE_VIEW (widget));
+}
+
+static void
+ws_timeline_view_measure (GtkWidget      *widget,
+                          GtkOrientation  orientation,
+                          int             for_size,
+                          int            *minimum,
+                          int            *natural,
+                          int            *minimum_baseline,
+                          int            *natural_baseline)
+{
+  WsTimelineView *self = WS_TIMELINE_VIEW (widget);
+
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      *minimum = (int) label_width (self) + 200;
+      *natural = (int) label_width (self) + 900;
+    }
+  else
+    {
+      *minimum = (int) ruler_height (self) + 24 * 3;
+      *natural = (int) ruler_height (self) + (self->layout ? (int) ws_timeline_layout_get_height (self->layout) : 400);
+    }
+}
+
+static void
+ws_timeline_view_size_allocate (GtkWidget *widget,
+                                int        width,
+                                int        height,
+                                int        baseline)
+{
+  WsTimelineView *self = WS_TIMELINE_VIEW (widget);
+
+  if (self->viewport != NULL)
+    ws_timeline_viewport_set_width (self->viewport, MAX (width - label_width (self), 1));
+  configure_adjustments (self);
+  invalidate (self);
+}
+
+static void
+ws_timeline_view_snapshot (GtkWidget   *widget,
+                           GtkSnapshot *snapshot)
+{
+  WsTimelineView *self = WS_TIMELINE_VIEW (widget);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  int scale = gtk_widget_get_scale_factor (widget);
+  int pw = width * scale, ph = height * scale;
+
+  if (width <= 0 || height <= 0 || self->lod == NULL)
+    return;
+
+  if (self->dirty || self->texture == NULL ||
+      gdk_texture_get_width (self->texture) != pw || gdk_texture_get_height (self->texture) != ph)
+    {
+      int stride = cairo_format_stride_for_width (CAIRO_FORMAT_ARGB32, pw);
+      guchar *data = g_malloc ((gsize) stride * ph);
+      cairo_surface_t *surface = cairo_image_surface_create_for_data (data, CAIRO_FORMAT_ARGB32, pw, ph, stride);
+      cairo_t *cr;
+      g_autoptr(GBytes) bytes = NULL;
+
+      cairo_surface_set_device_scale (surface, scale, scale);
+      cr = cairo_create (surface);
+      ws_timeline_renderer_draw (self->renderer, cr, self->lod, self->layout, self->viewport,
+                                 scroll_y (self), width, height);
+      cairo_destroy (cr);
+      cairo_surface_finish (surface);
+      cairo_surface_destroy (surface);
+
+      /* Cairo's ARGB32 is GDK's default memory format: no conversion. */
+      bytes = g_bytes_new_take (data, (gsize) stride * ph);
+      g_clear_object (&self->texture);
+      self->texture = gdk_memory_texture_new (pw, ph, GDK_MEMORY_DEFAULT, bytes, stride);
+      self->dirty = FALSE;
+    }
+
+  gtk_snapshot_append_texture (snapshot, self->texture, &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
+static void
+ws_timeline_view_dispose (GObject *object)
+{
+  WsTimelineView *self = WS_TIMELINE_VIEW (object);
+
+  if (self->hadjustment)
+    g_signal_handlers_disconnect_by_data (self->hadjustment, self);
+  if (self->vadjustment)
+    g_signal_handlers_disconnect_by_data (self->vadjustment, self);
+  g_clear_object (&self->hadjustment);
+  g_clear_object (&self->vadjustment);
+  g_signal_group_set_target (self->viewport_signals, NULL);
+  g_signal_group_set_target (self->layout_signals, NULL);
+  g_clear_object (&self->viewport_signals);
+  g_clear_object (&self->layout_signals);
+  g_clear_object (&self->lod);
+  g_clear_object (&self->layout);
+  g_clear_object (&self->viewport);
+  g_clear_object (&self->texture);
+  g_clear_object (&self->renderer);
+
+  G_OBJECT_CLASS (ws_timeline_view_parent_class)->dispose (object);
+}
+
+static void
+ws_timeline_view_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  WsTimelineView *self = WS_TIMELINE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_VIEWPORT:
+      g_value_set_object (value, self->viewport);
+      break;
+    case PROP_HADJUSTMENT:
+      g_value_set_object (value, self->hadjustment);
+      break;
+    case PROP_VADJUSTMENT:
+      g_value_set_object (value, self->vadjustment);
+      break;
+    case PROP_HSCROLL_POLICY:
+      g_value_set_enum (value, self->hscroll_policy);
+      break;
+    case PROP_VSCROLL_POLICY:
+      g_value_set_enum (value, self->vscroll_policy);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ws_timeline_view_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  WsTimelineView *self = WS_TIMELINE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_HADJUSTMENT:
+      set_adjustment (self, &self->hadjustment, g_value_get_object (value),
+                      G_CALLBACK (hadjustment_value_changed));
+      break;
+    case PROP_VADJUSTMENT:
+      set_adjustment (self, &self->vadjustment, g_value_get_object (value),
+                      G_CALLBACK (vadjustment_value_changed));
+      break;
+    case PROP_HSCROLL_POLICY:
+      self->hscroll_policy = g_value_get_enum (value);
+      gtk_widget_queue_resize (GTK_WIDGET (self));
+      break;
+    case PROP_VSCROLL_POLICY:
+      self->vscroll_policy = g_value_get_enum (value);
+      gtk_widget_queue_resize (GTK_WIDGET (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ws_timeline_view_class_init (WsTimelineViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ws_timeline_view_dispose;
+  object_class->get_property = ws_timeline_view_get_property;
+  object_class->set_property = ws_timeline_view_set_property;
+
+  widget_class->measure = ws_timeline_view_measure;
+  widget_class->size_allocate = ws_timeline_view_size_allocate;
+  widget_class->snapshot = ws_timeline_view_snapshot;
+  widget_class->css_changed = ws_timeline_view_css_changed;
+
+  properties[PROP_VIEWPORT] =
+    g_param_spec_object ("viewport", NULL, NULL, WS_TYPE_TIMELINE_VIEWPORT,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_object_class_override_property (object_class, PROP_HADJUSTMENT, "hadjustment");
+  g_object_class_override_property (object_class, PROP_VADJUSTMENT, "vadjustment");
+  g_object_class_override_property (object_class, PROP_HSCROLL_POLICY, "hscroll-policy");
+  g_object_class_override_property (object_class, PROP_VSCROLL_POLICY, "vscroll-policy");
+
+  gtk_widget_class_set_css_name (widget_class, "timeline");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-in", NULL, zoom_in_action);
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-out", NULL, zoom_out_action);
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-fit", NULL, zoom_fit_action);
+  gtk_widget_class_install_action (widget_class, "timeline.back", NULL, back_action);
+  gtk_widget_class_install_action (widget_class, "timeline.pan", "d", pan_action);
+  gtk_widget_class_install_action (widget_class, "timeline.scroll-rows", "d", scroll_rows_action);
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-selection", NULL, zoom_selection_action);
+  gtk_widget_class_install_action (widget_class, "timeline.clear-selection", NULL, clear_selection_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, 0, "timeline.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, 0, "timeline.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, 0, "timeline.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, 0, "timeline.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, 0, "timeline.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, 0, "timeline.zoom-fit", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_0, 0, "timeline.zoom-fit", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_BackSpace, 0, "timeline.back", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "timeline.pan", "d", -KEY_PAN_FRACTION);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "timeline.pan", "d", KEY_PAN_FRACTION);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, 0, "timeline.scroll-rows", "d", -0.1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, 0, "timeline.scroll-rows", "d", 0.1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Page_Up, 0, "timeline.scroll-rows", "d", -1.0);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Page_Down, 0, "timeline.scroll-rows", "d", 1.0);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, 0, "timeline.zoom-selection", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "timeline.clear-selection", NULL);
+}
+
+static void
+ws_timeline_view_init (WsTimelineView *self)
+{
+  GtkEventController *controller;
+  GtkGesture *gesture;
+
+  self->renderer = ws_timeline_renderer_new ();
+  self->dirty = TRUE;
+  self->zoom_scale = 1.0;
+
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  g_signal_connect (self, "query-tooltip", G_CALLBACK (query_tooltip_cb), NULL);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Thread timeline"),
+                                  -1);
+
+  self->viewport_signals = g_signal_group_new (WS_TYPE_TIMELINE_VIEWPORT);
+  g_signal_group_connect_swapped (self->viewport_signals, "changed", G_CALLBACK (viewport_changed), self);
+  g_signal_group_connect_swapped (self->viewport_signals, "selection-changed", G_CALLBACK (invalidate), self);
+  g_signal_group_connect_swapped (self->viewport_signals, "notify::selected-event", G_CALLBACK (invalidate), self);
+  self->layout_signals = g_signal_group_new (WS_TYPE_TIMELINE_LAYOUT);
+  g_signal_group_connect_swapped (self->layout_signals, "changed", G_CALLBACK (layout_changed), self);
+
+  controller = gtk_event_controller_motion_new ();
+  g_signal_connect_swapped (controller, "motion", G_CALLBACK (motion_cb), self);
+  g_signal_connect_swapped (controller, "leave", G_CALLBACK (leave_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
+  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  g_signal_connect_swapped (controller, "scroll", G_CALLBACK (scroll_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
+  gesture = gtk_gesture_zoom_new ();
+  g_signal_connect_swapped (gesture, "begin", G_CALLBACK (zoom_begin_cb), self);
+  g_signal_connect_swapped (gesture, "scale-changed", G_CALLBACK (zoom_scale_changed_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+
+  gesture = gtk_gesture_drag_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_PRIMARY);
+  g_signal_connect_swapped (gesture, "drag-begin", G_CALLBACK (drag_begin_cb), self);
+  g_signal_connect_swapped (gesture, "drag-update", G_CALLBACK (drag_update_cb), self);
+  g_signal_connect_swapped (gesture, "drag-end", G_CALLBACK (drag_end_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+
+  gesture = gtk_gesture_drag_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_MIDDLE);
+  g_signal_connect_swapped (gesture, "drag-begin", G_CALLBACK (pan_begin_cb), self);
+  g_signal_connect_swapped (gesture, "drag-update", G_CALLBACK (pan_update_cb), self);
+  g_signal_connect_swapped (gesture, "drag-end", G_CALLBACK (pan_end_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+
+  update_accessible_description (self);
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <adwaita.h>
+
+#include "ws-details-pane.h"
+#include "ws-document.h"
+#include "ws-stack-search.h"
+#include "ws-thread-table.h"
+#include "ws-timeline-view.h"
+
+G_BEGIN_DECLS
+
+/**
+ * WsAnalysisKind:
+ * @WS_ANALYSIS_WAIT_GRAPH: StackMine's wait graph of a thread window
+ * @WS_ANALYSIS_READY_TREE: the patent's ready tree of the window's longest
+ *   wait
+ */
+typedef enum {
+  WS_ANALYSIS_WAIT_GRAPH,
+  WS_ANALYSIS_READY_TREE,
+} WsAnalysisKind;
+
+/*
+ * WsWindow: a main window.  A sidebar lists the traces open in it (each
+ * loading in the background with its own progress and Cancel); the
+ * selected one fills the timeline, the details pane and the thread table.
+ * Selecting a window of a thread and choosing Wait Graph or Ready Tree
+ * emits ::analysis-requested with the symptom ⟨trace, thread, t0, t1⟩:
+ * the graph views connect there.
+ */
+#define WS_TYPE_WINDOW (ws_window_get_type ())
+G_DECLARE_FINAL_TYPE (WsWindow, ws_window, WS, WINDOW, AdwApplicationWindow)
+
+WsWindow       *ws_window_new                  (GtkApplication *application);
+WsDocument     *ws_window_open_file            (WsWindow       *self,
+                                                GFile          *file);
+WsDocument     *ws_window_get_current_document (WsWindow       *self);
+GListModel     *ws_window_get_documents        (WsWindow       *self);
+WsTimelineView *ws_window_get_timeline_view    (WsWindow       *self);
+WsDetailsPane  *ws_window_get_details_pane     (WsWindow       *self);
+WsThreadTable  *ws_window_get_thread_table     (WsWindow       *self);
+WsStackSearch  *ws_window_get_search           (WsWindow       *self);
+void            ws_window_set_search_text      (WsWindow       *self,
+                                                const char     *text);
+const char     *ws_window_get_search_status    (WsWindow       *self);
+void            ws_window_show_details_page    (WsWindow       *self,
+                                                const char     *name);
+gboolean        ws_window_export_timeline      (WsWindow       *self,
+                                                const char     *path,
+                                                GError        **error);
+
+G_END_DECLS

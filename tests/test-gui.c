@@ -1,0 +1,489 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The real application window in a real display (Xvfb in the suite): open
+ * a shared real trace, wait for the background load, check the timeline
+ * draws what the trace holds, select a window of a thread, ask for its
+ * ready tree (and build it with the core, as the graph view will), search
+ * a frame and step to a match, look at the thread table, export, switch
+ * to the dark style, and save a screenshot at each step into
+ * WS_SCREENSHOT_DIR.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "ws-application.h"
+#include "ws-error.h"
+#include "ws-ready-tree.h"
+#include "ws-window.h"
+
+/* One application for the whole program: its id can be registered once. */
+static WsApplication *the_app;
+
+typedef struct {
+  WsApplication *app;
+  WsWindow      *window;
+  WsDocument    *document;
+  WsTrace       *trace;
+} Gui;
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop for @ms milliseconds. */
+static void
+spin (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, timeout_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+typedef gboolean (*Condition) (gpointer data);
+
+static void
+wait_until (Condition   condition,
+            gpointer    data,
+            guint       seconds,
+            const char *what)
+{
+  gboolean expired = FALSE;
+  guint id = g_timeout_add_seconds (seconds, timeout_cb, &expired);
+
+  while (!condition (data) && !expired)
+    g_main_context_iteration (NULL, TRUE);
+  if (expired)
+    g_error ("timed out after %u s waiting for %s", seconds, what);
+  g_source_remove (id);
+}
+
+static gboolean
+document_done (gpointer data)
+{
+  return ws_document_get_state (data) != WS_DOCUMENT_LOADING;
+}
+
+static gboolean
+search_done (gpointer data)
+{
+  return ws_window_get_search (data) != NULL;
+}
+
+static GdkTexture *
+render_window (Gui *gui)
+{
+  GtkWidget *widget = GTK_WIDGET (gui->window);
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  g_autoptr(GskRenderNode) node = NULL;
+
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  return gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node,
+                                      &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
+static GdkTexture *
+screenshot (Gui        *gui,
+            const char *name)
+{
+  const char *dir = g_getenv ("WS_SCREENSHOT_DIR");
+  GdkTexture *texture;
+
+  spin (300);   /* let the last changes reach the screen */
+  texture = render_window (gui);
+  if (dir != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_mkdir_with_parents (dir, 0755);
+      g_assert_true (gdk_texture_save_to_png (texture, path));
+      g_test_message ("screenshot: %s", path);
+    }
+  return texture;
+}
+
+/* Counts the pixels of @texture inside @widget's bounds whose colour is
+ * within a small distance of @rgb. */
+static guint
+count_colour (Gui        *gui,
+              GdkTexture *texture,
+              GtkWidget  *widget,
+              guint32     rgb)
+{
+  int w = gdk_texture_get_width (texture), h = gdk_texture_get_height (texture);
+  g_autofree guchar *data = g_malloc ((gsize) w * h * 4);
+  graphene_rect_t bounds;
+  guint n = 0;
+
+  gdk_texture_download (texture, data, w * 4);
+  g_assert_true (gtk_widget_compute_bounds (widget, GTK_WIDGET (gui->window), &bounds));
+  for (int y = MAX ((int) bounds.origin.y, 0); y < MIN ((int) (bounds.origin.y + bounds.size.height), h); y++)
+    for (int x = MAX ((int) bounds.origin.x, 0); x < MIN ((int) (bounds.origin.x + bounds.size.width), w); x++)
+      {
+        const guchar *p = data + (gsize) y * w * 4 + x * 4;   /* B G R A */
+        if (ABS (p[2] - (int) ((rgb >> 16) & 0xff)) <= 6 &&
+            ABS (p[1] - (int) ((rgb >> 8) & 0xff)) <= 6 &&
+            ABS (p[0] - (int) (rgb & 0xff)) <= 6)
+          n++;
+      }
+  return n;
+}
+
+/* Search bands: the palette's yellow blended over a light row. */
+static guint
+count_yellowish (Gui        *gui,
+                 GdkTexture *texture,
+                 GtkWidget  *widget)
+{
+  int w = gdk_texture_get_width (texture), h = gdk_texture_get_height (texture);
+  g_autofree guchar *data = g_malloc ((gsize) w * h * 4);
+  graphene_rect_t bounds;
+  guint n = 0;
+
+  gdk_texture_download (texture, data, w * 4);
+  g_assert_true (gtk_widget_compute_bounds (widget, GTK_WIDGET (gui->window), &bounds));
+  for (int y = MAX ((int) bounds.origin.y, 0); y < MIN ((int) (bounds.origin.y + bounds.size.height), h); y++)
+    for (int x = MAX ((int) bounds.origin.x, 0); x < MIN ((int) (bounds.origin.x + bounds.size.width), w); x++)
+      {
+        const guchar *p = data + (gsize) y * w * 4 + x * 4;   /* B G R A */
+        if (p[2] > 230 && p[1] > 200 && p[1] < 245 && p[0] < 180)
+          n++;
+      }
+  return n;
+}
+
+static guint
+find_thread (WsTrace    *trace,
+             const char *name)
+{
+  for (guint t = 0; t < ws_trace_get_n_threads (trace); t++)
+    if (g_strcmp0 (ws_trace_get_thread (trace, t)->name, name) == 0)
+      return t;
+  return WS_NONE;
+}
+
+typedef struct {
+  guint          calls;
+  WsAnalysisKind kind;
+  WsTrace       *trace;
+  guint          thread;
+  gint64         t0;
+  gint64         t1;
+  guint          tree_nodes;
+  guint          root_thread;
+} Request;
+
+static void
+analysis_requested_cb (WsWindow *window,
+                       int       kind,
+                       WsTrace  *trace,
+                       guint     thread,
+                       gint64    t0,
+                       gint64    t1,
+                       Request  *request)
+{
+  WsSymptom symptom = { thread, t0, t1 };
+  WsReadyTreeOptions options;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsReadyTree) tree = NULL;
+
+  request->calls++;
+  request->kind = kind;
+  request->trace = trace;
+  request->thread = thread;
+  request->t0 = t0;
+  request->t1 = t1;
+
+  /* What the ready tree view does with the symptom. */
+  ws_ready_tree_options_init (&options);
+  options.lock_only = FALSE;
+  tree = ws_ready_tree_build_for_symptom (trace, &symptom, &options, &error);
+  g_assert_no_error (error);
+  request->tree_nodes = ws_ready_tree_get_n_nodes (tree);
+  request->root_thread = ws_ready_tree_get_node (tree, 0)->thread;
+}
+
+static gboolean
+frame_matches (WsTrace    *trace,
+               WsStackId   stack,
+               const char *needle)
+{
+  WsStackTable *stacks = ws_trace_get_stack_table (trace);
+  guint n;
+  const WsFrameId *frames = ws_stack_table_get_stack (stacks, stack, &n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const WsFrame *f = ws_stack_table_get_frame (stacks, frames[i]);
+      g_autofree char *fn = g_ascii_strdown (f->function, -1);
+      g_autofree char *mod = g_ascii_strdown (f->module ? f->module : "", -1);
+      if (strstr (fn, needle) || strstr (mod, needle))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_window (void)
+{
+  Gui gui = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  WsTimelineView *view;
+  WsTimelineViewport *viewport;
+  WsTimelineHit hit;
+  g_autoptr(GdkTexture) shot = NULL;
+  Request request = { 0 };
+  guint worker, longest_wait = WS_NONE, brute = 0, event;
+  WsTime start, t0, t1;
+  double row_y;
+
+  gui.app = the_app;
+  g_assert_nonnull (ws_application_get_settings (gui.app));
+
+  gui.window = ws_window_new (GTK_APPLICATION (gui.app));
+  gtk_window_set_default_size (GTK_WINDOW (gui.window), 1500, 940);
+  gtk_window_present (GTK_WINDOW (gui.window));
+
+  /* Open and wait for the worker thread. */
+  gui.document = ws_window_open_file (gui.window, file);
+  g_assert_true (ws_window_get_current_document (gui.window) == gui.document);
+  wait_until (document_done, gui.document, 60, "the trace to load");
+  g_assert_cmpint (ws_document_get_state (gui.document), ==, WS_DOCUMENT_READY);
+  gui.trace = ws_document_get_trace (gui.document);
+  g_assert_cmpuint (ws_trace_get_n_events (gui.trace), >, 10000);
+  g_assert_nonnull (strstr (gtk_window_get_title (GTK_WINDOW (gui.window)), "py-locks"));
+  /* Opening the same file again shows it rather than loading it twice. */
+  g_assert_true (ws_window_open_file (gui.window, file) == gui.document);
+  g_assert_cmpuint (g_list_model_get_n_items (ws_window_get_documents (gui.window)), ==, 1);
+  /* It is remembered as a recent file. */
+  {
+    g_auto(GStrv) recent = g_settings_get_strv (ws_application_get_settings (gui.app), "recent-files");
+    g_autofree char *uri = g_file_get_uri (file);
+    g_assert_cmpstr (recent[0], ==, uri);
+  }
+
+  view = ws_window_get_timeline_view (gui.window);
+  viewport = ws_timeline_view_get_viewport (view);
+  g_assert_true (viewport == ws_document_get_viewport (gui.document));
+  spin (500);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (view)), >, 800);
+
+  /* 1. The whole trace: the six pylk workers mostly wait (dashed blue)
+   * and run in short bursts (green). */
+  shot = screenshot (&gui, "01-timeline.png");
+  g_assert_cmpuint (count_colour (&gui, shot, GTK_WIDGET (view), 0x1c71d8), >, 2000);
+  g_assert_cmpuint (count_colour (&gui, shot, GTK_WIDGET (view), 0x26a269), >, 100);
+  g_clear_object (&shot);
+
+  /* 2. A window of pylk-w2: 300 ms from 1 s into the trace. */
+  worker = find_thread (gui.trace, "pylk-w2");
+  g_assert_cmpuint (worker, !=, WS_NONE);
+  start = ws_trace_get_start_time (gui.trace);
+  t0 = start + 1000000000;
+  t1 = start + 1300000000;
+
+  /* The widget maps the worker's row where the layout says it is. */
+  {
+    WsTimelineLayout *layout = ws_timeline_view_get_layout (view);
+    const WsTimelineRow *row = ws_timeline_layout_get_row (layout, ws_timeline_layout_find_thread_row (layout, worker));
+    const WsTimelineGeometry *geometry = ws_timeline_renderer_get_geometry (ws_timeline_view_get_renderer (view));
+
+    ws_timeline_view_reveal_thread (view, worker);
+    spin (100);
+    row_y = geometry->ruler_height + row->y - gtk_adjustment_get_value (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view)));
+    g_assert_true (ws_timeline_view_hit_test (view, geometry->label_width + 300, row_y + row->height / 2, &hit));
+    g_assert_cmpuint (hit.thread, ==, worker);
+    g_assert_cmpint (hit.time, ==, ws_timeline_viewport_x_to_time (viewport, 300));
+  }
+
+  ws_timeline_viewport_set_selection (viewport, worker, t0, t1);
+  gtk_widget_activate_action (GTK_WIDGET (gui.window), "win.zoom-selection", NULL);
+  g_assert_cmpint (ws_timeline_viewport_get_begin (viewport), ==, t0);
+  g_assert_cmpint (ws_timeline_viewport_get_end (viewport), ==, t1);
+  g_assert_true (ws_timeline_viewport_can_go_back (viewport));
+  g_assert_nonnull (strstr (ws_details_pane_get_title (ws_window_get_details_pane (gui.window)), "pylk-w2"));
+  g_clear_object (&shot);
+  shot = screenshot (&gui, "02-selected-window.png");
+  g_clear_object (&shot);
+
+  /* 3. Ready tree of the window: the signal carries the symptom, and the
+   * core builds a tree rooted at the worker. */
+  g_signal_connect (gui.window, "analysis-requested", G_CALLBACK (analysis_requested_cb), &request);
+  gtk_widget_activate_action (GTK_WIDGET (gui.window), "win.show-ready-tree", NULL);
+  g_assert_cmpuint (request.calls, ==, 1);
+  g_assert_cmpint (request.kind, ==, WS_ANALYSIS_READY_TREE);
+  g_assert_true (request.trace == gui.trace);
+  g_assert_cmpuint (request.thread, ==, worker);
+  g_assert_cmpint (request.t0, ==, t0);
+  g_assert_cmpint (request.t1, ==, t1);
+  g_assert_cmpuint (request.tree_nodes, >=, 2);
+  g_assert_cmpuint (request.root_thread, ==, worker);
+  gtk_widget_activate_action (GTK_WIDGET (gui.window), "win.show-wait-graph", NULL);
+  g_assert_cmpuint (request.calls, ==, 2);
+  g_assert_cmpint (request.kind, ==, WS_ANALYSIS_WAIT_GRAPH);
+
+  /* Click the longest wait of the window (what the ready tree starts
+   * from): the details show it with its readier's stack, the timeline
+   * draws the arrow. */
+  {
+    WsSymptom symptom = { worker, t0, t1 };
+    longest_wait = ws_symptom_longest_wait (gui.trace, &symptom, NULL);
+    g_assert_cmpuint (longest_wait, !=, WS_NONE);
+  }
+  ws_timeline_viewport_set_selected_event (viewport, longest_wait);
+  ws_timeline_view_reveal_event (view, longest_wait);
+  g_assert_nonnull (strstr (ws_details_pane_get_title (ws_window_get_details_pane (gui.window)), "·"));
+  shot = screenshot (&gui, "03-readier-arrow.png");
+  g_assert_cmpuint (count_colour (&gui, shot, GTK_WIDGET (view), 0xe01b24), >, 20);
+  g_clear_object (&shot);
+
+  /* 4. Search a frame: as many matches as a brute-force scan finds, and
+   * Next selects a matching event and shows its stack. */
+  ws_window_set_search_text (gui.window, "futex_wait");
+  wait_until (search_done, gui.window, 30, "the search");
+  for (guint i = 0; i < ws_trace_get_n_events (gui.trace); i++)
+    if (frame_matches (gui.trace, ws_trace_get_event (gui.trace, i)->stack, "futex_wait"))
+      brute++;
+  g_assert_cmpuint (brute, >, 100);
+  g_assert_cmpuint (ws_stack_search_get_n_matches (ws_window_get_search (gui.window)), ==, brute);
+
+  gtk_widget_activate_action (GTK_WIDGET (gui.window), "win.search-next", NULL);
+  event = ws_timeline_viewport_get_selected_event (viewport);
+  g_assert_cmpuint (event, !=, WS_NONE);
+  g_assert_cmpuint (event, >, longest_wait);
+  g_assert_true (frame_matches (gui.trace, ws_trace_get_event (gui.trace, event)->stack, "futex_wait"));
+  g_assert_nonnull (strstr (ws_details_pane_get_stack_text (ws_window_get_details_pane (gui.window)), "futex_wait"));
+  g_assert_true (g_str_has_prefix (ws_window_get_search_status (gui.window), "Match ") ||
+                 strstr (ws_window_get_search_status (gui.window), " ") != NULL);
+  shot = screenshot (&gui, "04-search.png");
+  g_assert_cmpuint (count_yellowish (&gui, shot, GTK_WIDGET (view)), >, 2000);
+  g_clear_object (&shot);
+
+  /* 5. The thread table: one row per thread with events, most time
+   * asleep first. */
+  gtk_widget_activate_action (GTK_WIDGET (gui.window), "win.zoom-fit", NULL);
+  ws_window_show_details_page (gui.window, "threads");
+  {
+    GListModel *rows = ws_thread_table_get_model (ws_window_get_thread_table (gui.window));
+    guint n = g_list_model_get_n_items (rows);
+    gint64 prev = G_MAXINT64;
+
+    g_assert_cmpuint (n, ==, ws_timeline_layout_get_n_visible_threads (ws_timeline_view_get_layout (view)));
+    for (guint i = 0; i < n; i++)
+      {
+        g_autoptr(GObject) item = g_list_model_get_item (rows, i);
+        gint64 sleep;
+        g_object_get (item, "sleep", &sleep, NULL);
+        g_assert_cmpint (sleep, <=, prev);
+        prev = sleep;
+      }
+  }
+  shot = screenshot (&gui, "05-threads.png");
+  g_clear_object (&shot);
+  ws_window_show_details_page (gui.window, "details");
+
+  /* 6. Export what is shown. */
+  {
+    g_autofree char *dir = g_dir_make_tmp ("ws-gui-XXXXXX", NULL);
+    g_autofree char *png = g_build_filename (dir, "timeline.png", NULL);
+    cairo_surface_t *image;
+
+    g_assert_true (ws_window_export_timeline (gui.window, png, &error));
+    g_assert_no_error (error);
+    image = cairo_image_surface_create_from_png (png);
+    g_assert_cmpint (cairo_surface_status (image), ==, CAIRO_STATUS_SUCCESS);
+    g_assert_cmpint (cairo_image_surface_get_width (image), >=, 1200);
+    cairo_surface_destroy (image);
+    g_assert_false (ws_window_export_timeline (gui.window, "timeline.bmp", &error));
+    g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
+    g_clear_error (&error);
+    g_unlink (png);
+    g_rmdir (dir);
+  }
+
+  /* 7. Dark style: the chart follows. */
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
+  spin (300);
+  shot = screenshot (&gui, "06-dark.png");
+  g_assert_cmpuint (count_colour (&gui, shot, GTK_WIDGET (view), 0x1e1e1e) +
+                    count_colour (&gui, shot, GTK_WIDGET (view), 0x262626), >, 10000);
+  g_assert_cmpuint (count_colour (&gui, shot, GTK_WIDGET (view), 0x62a0ea), >, 1000);
+  g_clear_object (&shot);
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
+
+  /* Closing the trace returns to the welcome page. */
+  gtk_widget_activate_action (GTK_WIDGET (gui.window), "win.close-trace", NULL);
+  g_assert_null (ws_window_get_current_document (gui.window));
+  g_assert_cmpuint (g_list_model_get_n_items (ws_window_get_documents (gui.window)), ==, 0);
+
+  gtk_window_destroy (GTK_WINDOW (gui.window));
+  spin (50);
+}
+
+static void
+test_bad_file (void)
+{
+  WsApplication *app = the_app;
+  g_autofree char *dir = g_dir_make_tmp ("ws-gui-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "broken.perf.txt", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  WsWindow *window;
+  WsDocument *document;
+
+  /* A perf script line cut in the middle of its header. */
+  g_assert_true (g_file_set_contents (path, "pylk-w1 11583/11586 [000] 1986.603075: 1 sched:sched_waking: comm=x pid=\n"
+                                            "garbage that is not perf output\n", -1, NULL));
+  window = ws_window_new (GTK_APPLICATION (app));
+  gtk_window_present (GTK_WINDOW (window));
+
+  document = ws_window_open_file (window, file);
+  wait_until (document_done, document, 30, "the broken trace to fail");
+  g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_FAILED);
+  /* The error names the file (and the importer's line). */
+  g_assert_nonnull (ws_document_get_error (document));
+  g_assert_nonnull (strstr (ws_document_get_error (document)->message, "broken.perf.txt"));
+  spin (200);
+  {
+    Gui gui = { app, window, document, NULL };
+    g_autoptr(GdkTexture) shot = screenshot (&gui, "07-load-error.png");
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin (50);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  the_app = ws_application_new ();
+  g_application_set_flags (G_APPLICATION (the_app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  if (!g_application_register (G_APPLICATION (the_app), NULL, &error))
+    g_error ("could not register the application: %s", error->message);
+
+  g_test_add_func ("/gui/window/timeline-ready-tree-search", test_window);
+  g_test_add_func ("/gui/window/bad-file", test_bad_file);
+
+  status = g_test_run ();
+  g_object_unref (the_app);
+  return status;
+}
