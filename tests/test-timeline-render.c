@@ -265,7 +265,7 @@ test_spans_and_dashes (Fixture       *f,
         ws_timeline_row_bar_extents (top_b, 24, &bar_y, &bar_h);
         if (c >= 300 && c < 340 && y >= bar_y && y < bar_y + bar_h)
           expected = colour_pixel (&f->palette.states[WS_THREAD_STATE_RUN]);
-        else if (c == unwait_col && y >= top_b + 1 && y < top_b + 5)
+        else if (c == unwait_col && y >= top_b + 1 && y < top_b + 4)
           expected = colour_pixel (&f->palette.marks[WS_MARK_UNWAIT]);
         else if (c % 100 == 0 || c % 100 == 99)
           continue;   /* grid lines of the ruler's ticks */

@@ -26,6 +26,7 @@ struct _WsWindow
   AdwWindowTitle       *window_title;
   GtkToggleButton      *sidebar_button;
   GtkToggleButton      *search_button;
+  GtkWidget            *zoom_box;
   GtkSearchBar         *search_bar;
   GtkSearchEntry       *search_entry;
   GtkLabel             *search_status;
@@ -94,6 +95,11 @@ update_actions (WsWindow *self)
 
   for (guint i = 0; i < G_N_ELEMENTS (need_ready); i++)
     gtk_widget_action_set_enabled (GTK_WIDGET (self), need_ready[i], ready);
+  /* Timeline controls only where there is a timeline. */
+  gtk_widget_set_visible (self->zoom_box, ready);
+  gtk_widget_set_visible (GTK_WIDGET (self->search_button), ready);
+  if (!ready)
+    gtk_search_bar_set_search_mode (self->search_bar, FALSE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "zoom-back",
                                  ready && ws_timeline_viewport_can_go_back (ws_document_get_viewport (self->current)));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "search-next", ready && self->search != NULL);
@@ -253,6 +259,11 @@ show_document (WsWindow   *self,
 
     case WS_DOCUMENT_READY:
     default:
+      if (self->settings != NULL)
+        {
+          int height = g_settings_get_int (self->settings, "timeline-row-height");
+          ws_timeline_layout_set_row_height (ws_document_get_layout (document), height, height + 2);
+        }
       if (ws_timeline_view_get_lod (self->timeline_view) != ws_document_get_lod (document))
         {
           ws_timeline_view_set_data (self->timeline_view, ws_document_get_lod (document),
@@ -322,6 +333,8 @@ update_recent_menu (WsWindow *self)
     }
 }
 
+static void close_document (WsWindow *self, WsDocument *document);
+
 static void
 load_cb (GObject      *source,
          GAsyncResult *result,
@@ -343,6 +356,8 @@ load_cb (GObject      *source,
       /* Translators: toast after the user cancelled loading a file */
       g_autofree char *text = g_strdup_printf (_("Stopped loading %s"), ws_document_get_title (document));
       toast (self, text);
+      /* A cancelled load leaves nothing worth a place in the sidebar. */
+      close_document (self, document);
       return;
     }
 
@@ -1006,6 +1021,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, sidebar_button);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, search_button);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, zoom_box);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, search_bar);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, search_entry);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, search_status);
@@ -1108,6 +1124,8 @@ ws_window_new (GtkApplication *application)
       g_settings_bind (settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_DEFAULT);
       g_settings_bind (settings, "show-sidebar", self->sidebar_button, "active", G_SETTINGS_BIND_DEFAULT);
       g_signal_connect_object (settings, "changed::recent-files", G_CALLBACK (update_recent_menu), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (settings, "changed::timeline-row-height", G_CALLBACK (document_state_changed), self,
                                G_CONNECT_SWAPPED);
     }
   update_recent_menu (self);

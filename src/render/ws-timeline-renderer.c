@@ -652,13 +652,24 @@ paint_thread_row (WsTimelineRenderer *self,
   for (guint k = 0; k < WS_N_MARK_KINDS; k++)
     last_col[k] = G_MININT;
   marks = ws_timeline_lod_get_marks (lod, thread, ns_per_px, begin, end, &n);
+  {
+    /* Wake-up ticks on more than a third of the columns would merge into
+     * a solid line that says nothing (and shouts in red): leave them out
+     * until the view is zoomed in far enough to tell them apart.  Hovering
+     * still finds them. */
+    guint n_unwait = 0;
+    for (guint i = 0; i < n; i++)
+      n_unwait += marks[i].kind == WS_MARK_UNWAIT;
+    if (n_unwait * 3 > (guint) rp.n_cols)
+      last_col[WS_MARK_UNWAIT] = G_MAXINT;
+  }
   for (guint i = 0; i < n; i++)
     {
       int col = (int) floor ((double) (marks[i].time - begin) * scale);
       guint kind = marks[i].kind;
       Rect r;
 
-      if (col == last_col[kind] || col < 0 || col >= rp.n_cols)
+      if (col == last_col[kind] || last_col[kind] == G_MAXINT || col < 0 || col >= rp.n_cols)
         continue;
       last_col[kind] = col;
       r.x = rp.x0 + col;
@@ -671,7 +682,7 @@ paint_thread_row (WsTimelineRenderer *self,
           break;
         case WS_MARK_UNWAIT:
           r.y = y + 1;
-          r.h = 4;
+          r.h = 3;
           break;
         case WS_MARK_MARKER:
         default:
