@@ -17,6 +17,7 @@
 #include "ws-synthetic-trace.h"
 #include "ws-test-timeline-trace.h"
 #include "ws-timeline-renderer.h"
+#include "ws-trace-loader.h"
 
 #define CHART_W 800
 #define LABEL_W 220
@@ -552,6 +553,82 @@ test_export (Fixture       *f,
   g_rmdir (dir);
 }
 
+/* waitscope-cli export-timeline draws the same figure from the shell. */
+static void
+test_cli_export (void)
+{
+  const char *cli = g_getenv ("WS_CLI");
+  g_autofree char *trace_path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("ws-cli-export-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "py-locks.png", NULL);
+  g_autofree char *jpg = g_build_filename (dir, "py-locks.jpg", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  g_autoptr(WsTimelineLayout) layout = NULL;
+  g_autoptr(WsTimelineRenderer) renderer = ws_timeline_renderer_new ();
+  WsTimelinePalette palette;
+  g_autofree char *out = NULL, *err = NULL;
+  int wait_status;
+  cairo_surface_t *image;
+  const guint8 *data;
+  guint run = 0;
+
+  if (cli == NULL)
+    {
+      g_test_skip ("WS_CLI not set");
+      return;
+    }
+
+  {
+    const char *argv[] = { cli, "export-timeline", trace_path, "-o", png, "--tid", "11587",
+                           "--from", "1987.6", "--to", "+300ms", "--width", "1400", NULL };
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                                 &out, &err, &wait_status, &error));
+    g_assert_no_error (error);
+    if (!g_spawn_check_wait_status (wait_status, NULL))
+      g_error ("export-timeline failed: %s", err);
+  }
+
+  /* As tall as every row plus ruler, legend and margins. */
+  trace = ws_trace_loader_load (trace_path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  layout = ws_timeline_layout_new (trace);
+  image = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (image), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (image), ==, 1400);
+  g_assert_cmpint (cairo_image_surface_get_height (image), ==,
+                   (int) (RULER_H + ws_timeline_layout_get_height (layout) +
+                          ws_timeline_renderer_measure_legend (renderer, 1400 - 24) + 24));
+
+  /* 300 ms of six workers taking turns: plenty of run-coloured pixels. */
+  ws_timeline_palette_init_light (&palette);
+  cairo_surface_flush (image);
+  data = cairo_image_surface_get_data (image);
+  for (int y = 0; y < cairo_image_surface_get_height (image); y++)
+    for (int x = LABEL_W; x < 1400; x++)
+      {
+        guint32 v = *(const guint32 *) (data + y * cairo_image_surface_get_stride (image) + x * 4);
+        Pixel p = { (v >> 16) & 0xff, (v >> 8) & 0xff, v & 0xff };
+        if (pixel_close (p, colour_pixel (&palette.states[WS_THREAD_STATE_RUN]), 1))
+          run++;
+      }
+  cairo_surface_destroy (image);
+  g_assert_cmpuint (run, >, 2000);
+
+  /* A name Cairo cannot write is a usage error (exit status 2). */
+  {
+    const char *argv[] = { cli, "export-timeline", trace_path, "-o", jpg, NULL };
+    g_clear_pointer (&err, g_free);
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                                 NULL, &err, &wait_status, &error));
+    g_assert_false (g_spawn_check_wait_status (wait_status, NULL));
+    g_assert_nonnull (strstr (err, ".jpg"));
+  }
+
+  g_unlink (png);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -569,6 +646,7 @@ main (int   argc,
   ADD ("export", test_export);
 #undef ADD
   g_test_add_func ("/timeline/render/lod-agrees-with-exact", test_lod_agrees_with_exact);
+  g_test_add_func ("/timeline/render/cli-export", test_cli_export);
 
   return g_test_run ();
 }

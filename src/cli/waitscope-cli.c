@@ -19,6 +19,7 @@ int cli_waitgraph (int argc, char **argv);
 int cli_readytree (int argc, char **argv);
 int cli_critical_path (int argc, char **argv);
 int cli_inspect (int argc, char **argv);
+int cli_export_timeline (int argc, char **argv);
 
 static const CliCommand commands[] = {
   { "convert", cli_convert, N_("Convert a trace to the JSON trace format") },
@@ -28,6 +29,7 @@ static const CliCommand commands[] = {
   { "readytree", cli_readytree, N_("The ready tree of a thread's longest wait, with its anomalous chain") },
   { "critical-path", cli_critical_path, N_("The critical path of a thread in a window") },
   { "inspect", cli_inspect, N_("Over- and under-connections of a wait graph or a trace") },
+  { "export-timeline", cli_export_timeline, N_("The thread timeline as a PNG, SVG or PDF figure") },
   { NULL, NULL, NULL },
 };
 
