@@ -1,0 +1,1074 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The alignment view of a pattern cluster (StackMine §VI): the point of
+ * clustering is that "analysts can more easily recognize the common part
+ * and the variant part of the callstack patterns", so the drawing puts the
+ * patterns side by side, caller at the top, and fills the positions where
+ * all of them agree as one band across the columns.  The variant parts
+ * are per-pattern cells in a second colour, and the gutter names the
+ * segments M1, S1, ID1… as Fig. 3 of the paper does, so that the two kinds
+ * are told apart without colour too.
+ *
+ * The grid is a star alignment: every pattern aligned pairwise to one
+ * centre pattern (the similarity module's optimal alignment), the
+ * insertions relative to the centre merged slot by slot.  It is a picture
+ * of the pairwise alignments, not a new optimum.
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <pango/pangocairo.h>
+#include <string.h>
+
+#include "ws-alignment-renderer.h"
+
+#define CELL_PAD         8.0
+#define EDGE_BAR         4.0
+#define CELL_INSET       1.0
+#define EXPORT_MARGIN   16.0
+
+/* ------------------------------------------------------------------ */
+/* The grid                                                             */
+
+struct _WsAlignmentGrid
+{
+  grefcount        ref_count;
+  guint            n_patterns;
+  GArray          *cells;      /* WsAlignmentCell, n_rows × n_patterns */
+  GArray          *kinds;      /* guint8 WsAlignmentRowKind per row */
+  GStringChunk    *strings;
+  char           **titles;
+  char           **subtitles;
+};
+
+G_DEFINE_BOXED_TYPE (WsAlignmentGrid, ws_alignment_grid, ws_alignment_grid_ref, ws_alignment_grid_unref)
+
+/**
+ * ws_alignment_grid_new:
+ * @n_patterns: the number of columns, at least 1
+ *
+ * Returns: (transfer full): an empty grid
+ */
+WsAlignmentGrid *
+ws_alignment_grid_new (guint n_patterns)
+{
+  WsAlignmentGrid *self;
+
+  g_return_val_if_fail (n_patterns > 0, NULL);
+
+  self = g_new0 (WsAlignmentGrid, 1);
+  g_ref_count_init (&self->ref_count);
+  self->n_patterns = n_patterns;
+  self->cells = g_array_new (FALSE, FALSE, sizeof (WsAlignmentCell));
+  self->kinds = g_array_new (FALSE, FALSE, sizeof (guint8));
+  self->strings = g_string_chunk_new (4096);
+  self->titles = g_new0 (char *, n_patterns);
+  self->subtitles = g_new0 (char *, n_patterns);
+  return self;
+}
+
+WsAlignmentGrid *
+ws_alignment_grid_ref (WsAlignmentGrid *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+ws_alignment_grid_unref (WsAlignmentGrid *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (!g_ref_count_dec (&self->ref_count))
+    return;
+  g_array_unref (self->cells);
+  g_array_unref (self->kinds);
+  g_string_chunk_free (self->strings);
+  g_free (self->titles);
+  g_free (self->subtitles);
+  g_free (self);
+}
+
+/**
+ * ws_alignment_grid_set_title:
+ * @title: (nullable): the column's heading, e.g. "#3 · 1.2 s"
+ * @subtitle: (nullable): a dim second line
+ */
+void
+ws_alignment_grid_set_title (WsAlignmentGrid *self,
+                             guint            pattern,
+                             const char      *title,
+                             const char      *subtitle)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (pattern < self->n_patterns);
+
+  self->titles[pattern] = title ? g_string_chunk_insert_const (self->strings, title) : NULL;
+  self->subtitles[pattern] = subtitle ? g_string_chunk_insert_const (self->strings, subtitle) : NULL;
+}
+
+static gboolean
+same_frame (const WsAlignmentCell *a,
+            const WsAlignmentCell *b)
+{
+  if (a->frame != WS_ALIGNMENT_GAP && b->frame != WS_ALIGNMENT_GAP)
+    return a->frame == b->frame;
+  return g_strcmp0 (a->function, b->function) == 0 && g_strcmp0 (a->module, b->module) == 0;
+}
+
+static gboolean
+is_gap (const WsAlignmentCell *c)
+{
+  return c->frame == WS_ALIGNMENT_GAP && c->function == NULL;
+}
+
+/**
+ * ws_alignment_grid_append_row:
+ * @cells: (array): one cell per pattern
+ *
+ * Appends a position; its kind (common, substitution, insertion/deletion)
+ * follows from the cells.
+ *
+ * Returns: the new row's index
+ */
+guint
+ws_alignment_grid_append_row (WsAlignmentGrid       *self,
+                              const WsAlignmentCell *cells)
+{
+  WsAlignmentRowKind kind = WS_ALIGNMENT_ROW_COMMON;
+  guint8 k;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (cells != NULL, 0);
+
+  for (guint p = 0; p < self->n_patterns; p++)
+    {
+      WsAlignmentCell c = cells[p];
+
+      if (c.function != NULL)
+        c.function = g_string_chunk_insert_const (self->strings, c.function);
+      if (c.module != NULL)
+        c.module = g_string_chunk_insert_const (self->strings, c.module);
+      g_array_append_val (self->cells, c);
+
+      if (is_gap (&cells[p]))
+        kind = WS_ALIGNMENT_ROW_INDEL;
+      else if (kind == WS_ALIGNMENT_ROW_COMMON && !same_frame (&cells[0], &cells[p]))
+        kind = WS_ALIGNMENT_ROW_SUBSTITUTION;
+    }
+  k = kind;
+  g_array_append_val (self->kinds, k);
+  return self->kinds->len - 1;
+}
+
+guint
+ws_alignment_grid_get_n_patterns (WsAlignmentGrid *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->n_patterns;
+}
+
+guint
+ws_alignment_grid_get_n_rows (WsAlignmentGrid *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->kinds->len;
+}
+
+WsAlignmentRowKind
+ws_alignment_grid_get_row_kind (WsAlignmentGrid *self,
+                                guint            row)
+{
+  g_return_val_if_fail (self != NULL, WS_ALIGNMENT_ROW_INDEL);
+  g_return_val_if_fail (row < self->kinds->len, WS_ALIGNMENT_ROW_INDEL);
+  return g_array_index (self->kinds, guint8, row);
+}
+
+/**
+ * ws_alignment_grid_get_cell:
+ * Returns: (transfer none): the cell; a gap has @frame %WS_ALIGNMENT_GAP
+ *   and no function
+ */
+const WsAlignmentCell *
+ws_alignment_grid_get_cell (WsAlignmentGrid *self,
+                            guint            row,
+                            guint            pattern)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (row < self->kinds->len, NULL);
+  g_return_val_if_fail (pattern < self->n_patterns, NULL);
+  return &g_array_index (self->cells, WsAlignmentCell, (gsize) row * self->n_patterns + pattern);
+}
+
+const char *
+ws_alignment_grid_get_title (WsAlignmentGrid *self,
+                             guint            pattern)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (pattern < self->n_patterns, NULL);
+  return self->titles[pattern];
+}
+
+const char *
+ws_alignment_grid_get_subtitle (WsAlignmentGrid *self,
+                                guint            pattern)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (pattern < self->n_patterns, NULL);
+  return self->subtitles[pattern];
+}
+
+guint
+ws_alignment_grid_count_rows (WsAlignmentGrid    *self,
+                              WsAlignmentRowKind  kind)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (self != NULL, 0);
+  for (guint r = 0; r < self->kinds->len; r++)
+    n += g_array_index (self->kinds, guint8, r) == kind;
+  return n;
+}
+
+/**
+ * ws_alignment_grid_get_segment:
+ * @index: (out) (optional): the segment's number among segments of its
+ *   kind, from 1 (M1, M2…; S1…; ID1…)
+ *
+ * Consecutive rows of one kind form a segment (StackMine §VI.A).
+ *
+ * Returns: the first row of the segment holding @row
+ */
+guint
+ws_alignment_grid_get_segment (WsAlignmentGrid *self,
+                               guint            row,
+                               guint           *index)
+{
+  guint counts[3] = { 0, 0, 0 };
+  guint start = 0;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (row < self->kinds->len, 0);
+
+  for (guint r = 0; r <= row; r++)
+    {
+      guint8 k = g_array_index (self->kinds, guint8, r);
+      if (r == 0 || k != g_array_index (self->kinds, guint8, r - 1))
+        {
+          counts[k]++;
+          start = r;
+        }
+    }
+  if (index != NULL)
+    *index = counts[g_array_index (self->kinds, guint8, row)];
+  return start;
+}
+
+/**
+ * ws_alignment_grid_describe:
+ *
+ * Returns: (transfer full): a sentence for screen readers: how many
+ *   patterns, how long the common part is, and its frames
+ */
+char *
+ws_alignment_grid_describe (WsAlignmentGrid *self)
+{
+  GString *s = g_string_new (NULL);
+  guint n_common;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  n_common = ws_alignment_grid_count_rows (self, WS_ALIGNMENT_ROW_COMMON);
+  g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%u pattern aligned in %u positions",
+                                          "%u patterns aligned in %u positions", self->n_patterns),
+                          self->n_patterns, self->kinds->len);
+  g_string_append (s, "; ");
+  g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%u common frame", "%u common frames", n_common),
+                          n_common);
+  if (n_common > 0)
+    {
+      gboolean first = TRUE;
+
+      g_string_append (s, ": ");
+      for (guint r = 0; r < self->kinds->len; r++)
+        if (g_array_index (self->kinds, guint8, r) == WS_ALIGNMENT_ROW_COMMON)
+          {
+            const WsAlignmentCell *c = ws_alignment_grid_get_cell (self, r, 0);
+            if (!first)
+              g_string_append (s, " → ");
+            g_string_append (s, c->function ? c->function : "?");
+            first = FALSE;
+          }
+    }
+  g_string_append_c (s, '.');
+  return g_string_free (s, FALSE);
+}
+
+static WsAlignmentCell
+cell_for (WsStackTable *table,
+          WsFrameId     frame)
+{
+  const WsFrame *f = ws_stack_table_get_frame (table, frame);
+  WsAlignmentCell cell = { frame, f ? f->function : "?", f ? f->module : NULL };
+  return cell;
+}
+
+/**
+ * ws_alignment_grid_new_star:
+ * @table: the table the frames belong to
+ * @patterns: (array length=n_patterns): each pattern's frames, caller first
+ * @lengths: (array length=n_patterns): their lengths
+ * @center: the pattern every other one was aligned to
+ * @center_of: (array length=n_patterns): for pattern k, an array of
+ *   @lengths[k] entries: the position in the centre pattern its frame j is
+ *   aligned with (match or substitution), or -1 if it is an insertion; the
+ *   entry of @center itself is ignored.  Aligned positions must increase.
+ *
+ * Merges pairwise alignments against one centre into one grid (a star
+ * alignment): centre positions become rows; a pattern's insertions between
+ * two centre positions go into extra rows right after the earlier one,
+ * as many as the pattern with the most insertions there needs.
+ *
+ * Returns: (transfer full): the grid, without titles
+ */
+WsAlignmentGrid *
+ws_alignment_grid_new_star (WsStackTable           *table,
+                            const WsFrameId *const *patterns,
+                            const guint            *lengths,
+                            guint                   n_patterns,
+                            guint                   center,
+                            const gint32 *const    *center_of)
+{
+  WsAlignmentGrid *grid;
+  guint n;
+  g_autofree guint *slot_width = NULL;
+  g_autofree guint *ins_count = NULL;    /* n_patterns × (n + 1) */
+  g_autofree gint32 *aligned = NULL;     /* n_patterns × n: frame index in k, or -1 */
+  g_autofree WsAlignmentCell *row = NULL;
+
+  g_return_val_if_fail (WS_IS_STACK_TABLE (table), NULL);
+  g_return_val_if_fail (n_patterns > 0 && center < n_patterns, NULL);
+
+  n = lengths[center];
+  slot_width = g_new0 (guint, n + 1);
+  ins_count = g_new0 (guint, (gsize) n_patterns * (n + 1));
+  aligned = g_new (gint32, (gsize) n_patterns * MAX (n, 1));
+  memset (aligned, 0xff, sizeof (gint32) * n_patterns * MAX (n, 1));
+  row = g_new (WsAlignmentCell, n_patterns);
+
+  for (guint k = 0; k < n_patterns; k++)
+    {
+      gint32 prev = -1;
+
+      if (k == center)
+        {
+          for (guint c = 0; c < n; c++)
+            aligned[(gsize) k * n + c] = c;
+          continue;
+        }
+      for (guint j = 0; j < lengths[k]; j++)
+        {
+          gint32 c = center_of[k][j];
+
+          if (c >= 0 && c < (gint32) n && c > prev)
+            {
+              aligned[(gsize) k * n + c] = j;
+              prev = c;
+            }
+          else
+            {
+              guint *count = &ins_count[(gsize) k * (n + 1) + (prev + 1)];
+              (*count)++;
+              slot_width[prev + 1] = MAX (slot_width[prev + 1], *count);
+            }
+        }
+    }
+
+  grid = ws_alignment_grid_new (n_patterns);
+  {
+    g_autofree guint *next = g_new0 (guint, n_patterns);   /* next frame of k to place */
+
+    for (guint s = 0; s <= n; s++)
+      {
+        /* Insertions of slot s: each pattern's own, top-aligned. */
+        for (guint r = 0; r < slot_width[s]; r++)
+          {
+            for (guint k = 0; k < n_patterns; k++)
+              {
+                WsAlignmentCell gap = { WS_ALIGNMENT_GAP, NULL, NULL };
+                if (r < ins_count[(gsize) k * (n + 1) + s])
+                  row[k] = cell_for (table, patterns[k][next[k]++]);
+                else
+                  row[k] = gap;
+              }
+            ws_alignment_grid_append_row (grid, row);
+          }
+        if (s == n)
+          break;
+        for (guint k = 0; k < n_patterns; k++)
+          {
+            gint32 j = aligned[(gsize) k * n + s];
+            WsAlignmentCell gap = { WS_ALIGNMENT_GAP, NULL, NULL };
+
+            if (j >= 0)
+              {
+                g_assert ((guint) j == next[k]);
+                row[k] = cell_for (table, patterns[k][j]);
+                next[k] = j + 1;
+              }
+            else
+              row[k] = gap;
+          }
+        ws_alignment_grid_append_row (grid, row);
+      }
+  }
+  return grid;
+}
+
+/* ------------------------------------------------------------------ */
+/* Palettes                                                             */
+
+static WsColor
+rgb (guint32 hex,
+     double  alpha)
+{
+  WsColor c = { ((hex >> 16) & 0xff) / 255.0, ((hex >> 8) & 0xff) / 255.0, (hex & 0xff) / 255.0, alpha };
+  return c;
+}
+
+void
+ws_alignment_palette_init_light (WsAlignmentPalette *p)
+{
+  g_return_if_fail (p != NULL);
+
+  p->background = rgb (0xffffff, 1);
+  p->header_background = rgb (0xf6f5f4, 1);
+  p->foreground = rgb (0x241f31, 1);
+  p->dim_foreground = rgb (0x77767b, 1);
+  p->grid = rgb (0xdeddda, 1);
+  /* GNOME palette: green 1 for the common part, yellow 1 for variants. */
+  p->common = rgb (0xc6f0d2, 1);
+  p->common_edge = rgb (0x26a269, 1);
+  p->variant = rgb (0xfbe7b5, 1);
+  p->variant_edge = rgb (0xe5a50a, 1);
+  p->gap = rgb (0xc0bfbc, 1);
+  p->selection = rgb (0x3584e4, 1);
+  p->marked = rgb (0x9141ac, 1);
+  p->hover = rgb (0x000000, 0.06);
+}
+
+void
+ws_alignment_palette_init_dark (WsAlignmentPalette *p)
+{
+  g_return_if_fail (p != NULL);
+
+  p->background = rgb (0x1e1e1e, 1);
+  p->header_background = rgb (0x303030, 1);
+  p->foreground = rgb (0xffffff, 1);
+  p->dim_foreground = rgb (0x9a9996, 1);
+  p->grid = rgb (0x3d3846, 1);
+  p->common = rgb (0x1f4a31, 1);
+  p->common_edge = rgb (0x57e389, 1);
+  p->variant = rgb (0x5a4510, 1);
+  p->variant_edge = rgb (0xf8e45c, 1);
+  p->gap = rgb (0x5e5c64, 1);
+  p->selection = rgb (0x78aeed, 1);
+  p->marked = rgb (0xdc8add, 1);
+  p->hover = rgb (0xffffff, 0.07);
+}
+
+void
+ws_alignment_state_init (WsAlignmentState *state)
+{
+  g_return_if_fail (state != NULL);
+
+  state->selected_pattern = WS_NONE;
+  state->hover_row = WS_NONE;
+  state->hover_pattern = WS_NONE;
+  state->focus_row = WS_NONE;
+  state->focus_pattern = WS_NONE;
+  state->marked = NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* The renderer                                                         */
+
+struct _WsAlignmentRenderer
+{
+  GObject             parent_instance;
+
+  WsAlignmentPalette  palette;
+  PangoContext       *context;
+  char               *family;
+  PangoLayout        *layout;
+  PangoLayout        *bold;
+  PangoLayout        *small;
+
+  /* The column width depends on the grid's labels: measured once per grid. */
+  WsAlignmentGrid    *measured;
+  double              column_width;
+};
+
+G_DEFINE_FINAL_TYPE (WsAlignmentRenderer, ws_alignment_renderer, G_TYPE_OBJECT)
+
+static void
+forget_layouts (WsAlignmentRenderer *self)
+{
+  g_clear_object (&self->layout);
+  g_clear_object (&self->bold);
+  g_clear_object (&self->small);
+  g_clear_pointer (&self->measured, ws_alignment_grid_unref);
+}
+
+static void
+ws_alignment_renderer_finalize (GObject *object)
+{
+  WsAlignmentRenderer *self = WS_ALIGNMENT_RENDERER (object);
+
+  forget_layouts (self);
+  g_clear_object (&self->context);
+  g_free (self->family);
+
+  G_OBJECT_CLASS (ws_alignment_renderer_parent_class)->finalize (object);
+}
+
+static void
+ws_alignment_renderer_class_init (WsAlignmentRendererClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = ws_alignment_renderer_finalize;
+}
+
+static void
+ws_alignment_renderer_init (WsAlignmentRenderer *self)
+{
+  cairo_font_options_t *options;
+
+  ws_alignment_palette_init_light (&self->palette);
+  self->family = g_strdup ("Sans");
+  self->context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
+  options = cairo_font_options_create ();
+  cairo_font_options_set_hint_metrics (options, CAIRO_HINT_METRICS_OFF);
+  cairo_font_options_set_antialias (options, CAIRO_ANTIALIAS_GRAY);
+  pango_cairo_context_set_font_options (self->context, options);
+  cairo_font_options_destroy (options);
+}
+
+WsAlignmentRenderer *
+ws_alignment_renderer_new (void)
+{
+  return g_object_new (WS_TYPE_ALIGNMENT_RENDERER, NULL);
+}
+
+void
+ws_alignment_renderer_set_palette (WsAlignmentRenderer      *self,
+                                   const WsAlignmentPalette *palette)
+{
+  g_return_if_fail (WS_IS_ALIGNMENT_RENDERER (self));
+  g_return_if_fail (palette != NULL);
+  self->palette = *palette;
+}
+
+const WsAlignmentPalette *
+ws_alignment_renderer_get_palette (WsAlignmentRenderer *self)
+{
+  g_return_val_if_fail (WS_IS_ALIGNMENT_RENDERER (self), NULL);
+  return &self->palette;
+}
+
+void
+ws_alignment_renderer_set_font (WsAlignmentRenderer *self,
+                                const char          *family)
+{
+  g_return_if_fail (WS_IS_ALIGNMENT_RENDERER (self));
+  g_return_if_fail (family != NULL);
+
+  if (g_strcmp0 (family, self->family) == 0)
+    return;
+  g_free (self->family);
+  self->family = g_strdup (family);
+  forget_layouts (self);
+}
+
+static PangoLayout *
+make_layout (WsAlignmentRenderer *self,
+             double               size_pt,
+             gboolean             bold)
+{
+  PangoLayout *layout = pango_layout_new (self->context);
+  PangoFontDescription *font = pango_font_description_new ();
+
+  pango_font_description_set_family (font, self->family);
+  pango_font_description_set_size (font, (int) (size_pt * PANGO_SCALE));
+  if (bold)
+    pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
+  pango_layout_set_font_description (layout, font);
+  pango_font_description_free (font);
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+  return layout;
+}
+
+static void
+ensure_layouts (WsAlignmentRenderer *self)
+{
+  if (self->layout != NULL)
+    return;
+  self->layout = make_layout (self, 9.5, FALSE);
+  self->bold = make_layout (self, 10, TRUE);
+  self->small = make_layout (self, 8.5, FALSE);
+}
+
+/* The module's file name is enough to tell "postgres" from the kernel. */
+static const char *
+module_short (const char *module)
+{
+  const char *slash;
+
+  if (module == NULL || *module == '\0' || g_str_equal (module, "[unknown]"))
+    return NULL;
+  slash = strrchr (module, '/');
+  return slash && slash[1] ? slash + 1 : module;
+}
+
+static void
+set_cell_text (WsAlignmentRenderer   *self,
+               const WsAlignmentCell *cell)
+{
+  const char *module = module_short (cell->module);
+  g_autofree char *escaped = g_markup_escape_text (cell->function ? cell->function : "?", -1);
+  g_autofree char *markup = NULL;
+
+  if (module != NULL)
+    {
+      g_autofree char *m = g_markup_escape_text (module, -1);
+      markup = g_strdup_printf ("%s  <span size=\"smaller\" alpha=\"60%%\">%s</span>", escaped, m);
+    }
+  else
+    markup = g_steal_pointer (&escaped);
+  pango_layout_set_markup (self->layout, markup, -1);
+}
+
+/**
+ * ws_alignment_renderer_get_column_width:
+ *
+ * Returns: the width of every pattern column: enough for the longest
+ *   frame label, within 150…320
+ */
+double
+ws_alignment_renderer_get_column_width (WsAlignmentRenderer *self,
+                                        WsAlignmentGrid     *grid)
+{
+  double widest = 0;
+  guint n;
+
+  g_return_val_if_fail (WS_IS_ALIGNMENT_RENDERER (self), 0);
+  g_return_val_if_fail (grid != NULL, 0);
+
+  if (self->measured == grid)
+    return self->column_width;
+
+  ensure_layouts (self);
+  pango_layout_set_width (self->layout, -1);
+  n = grid->kinds->len * grid->n_patterns;
+  for (guint i = 0; i < n; i++)
+    {
+      const WsAlignmentCell *c = &g_array_index (grid->cells, WsAlignmentCell, i);
+      int w;
+
+      if (is_gap (c))
+        continue;
+      set_cell_text (self, c);
+      pango_layout_get_pixel_size (self->layout, &w, NULL);
+      widest = MAX (widest, w);
+      if (widest >= WS_ALIGNMENT_MAX_COLUMN)
+        break;
+    }
+  g_clear_pointer (&self->measured, ws_alignment_grid_unref);
+  self->measured = ws_alignment_grid_ref (grid);
+  self->column_width = CLAMP (widest + 2 * CELL_PAD + EDGE_BAR, WS_ALIGNMENT_MIN_COLUMN, WS_ALIGNMENT_MAX_COLUMN);
+  return self->column_width;
+}
+
+static double
+column_x (WsAlignmentRenderer *self,
+          WsAlignmentGrid     *grid,
+          guint                pattern)
+{
+  return WS_ALIGNMENT_GUTTER_WIDTH + pattern * (ws_alignment_renderer_get_column_width (self, grid) +
+                                                WS_ALIGNMENT_COLUMN_GAP);
+}
+
+/**
+ * ws_alignment_renderer_measure:
+ * @width: (out): the drawing's natural width
+ * @height: (out): its height
+ */
+void
+ws_alignment_renderer_measure (WsAlignmentRenderer *self,
+                               WsAlignmentGrid     *grid,
+                               double              *width,
+                               double              *height)
+{
+  g_return_if_fail (WS_IS_ALIGNMENT_RENDERER (self));
+  g_return_if_fail (grid != NULL);
+
+  if (width != NULL)
+    *width = column_x (self, grid, grid->n_patterns);   /* the last gap is the right margin */
+  if (height != NULL)
+    *height = WS_ALIGNMENT_HEADER_HEIGHT + grid->kinds->len * WS_ALIGNMENT_ROW_HEIGHT + WS_ALIGNMENT_COLUMN_GAP;
+}
+
+/**
+ * ws_alignment_renderer_get_cell_rect:
+ * @rect: (out): where the cell of @pattern in @row is drawn.  A common
+ *   row is drawn as one band, but each pattern's share of it is still
+ *   reported here.
+ *
+ * Returns: %FALSE if @row or @pattern is out of range
+ */
+gboolean
+ws_alignment_renderer_get_cell_rect (WsAlignmentRenderer *self,
+                                     WsAlignmentGrid     *grid,
+                                     guint                row,
+                                     guint                pattern,
+                                     WsAlignmentRect     *rect)
+{
+  g_return_val_if_fail (WS_IS_ALIGNMENT_RENDERER (self), FALSE);
+  g_return_val_if_fail (grid != NULL, FALSE);
+  g_return_val_if_fail (rect != NULL, FALSE);
+
+  if (row >= grid->kinds->len || pattern >= grid->n_patterns)
+    return FALSE;
+  rect->x = column_x (self, grid, pattern);
+  rect->y = WS_ALIGNMENT_HEADER_HEIGHT + row * WS_ALIGNMENT_ROW_HEIGHT;
+  rect->width = ws_alignment_renderer_get_column_width (self, grid);
+  rect->height = WS_ALIGNMENT_ROW_HEIGHT;
+  return TRUE;
+}
+
+/**
+ * ws_alignment_renderer_hit_test:
+ * @row: (out): the row under (@x, @y), or %WS_NONE over the header
+ * @pattern: (out): the column, or %WS_NONE over the gutter or a gap
+ *   between columns
+ *
+ * Returns: %TRUE if the point is over a row or a column heading
+ */
+gboolean
+ws_alignment_renderer_hit_test (WsAlignmentRenderer *self,
+                                WsAlignmentGrid     *grid,
+                                double               x,
+                                double               y,
+                                guint               *row,
+                                guint               *pattern)
+{
+  double cw, stride, col;
+  guint r = WS_NONE, p = WS_NONE;
+
+  g_return_val_if_fail (WS_IS_ALIGNMENT_RENDERER (self), FALSE);
+  g_return_val_if_fail (grid != NULL, FALSE);
+
+  cw = ws_alignment_renderer_get_column_width (self, grid);
+  stride = cw + WS_ALIGNMENT_COLUMN_GAP;
+  if (x >= WS_ALIGNMENT_GUTTER_WIDTH)
+    {
+      col = floor ((x - WS_ALIGNMENT_GUTTER_WIDTH) / stride);
+      if (col < grid->n_patterns && x - WS_ALIGNMENT_GUTTER_WIDTH - col * stride < cw)
+        p = (guint) col;
+    }
+  if (y >= WS_ALIGNMENT_HEADER_HEIGHT)
+    {
+      double rr = floor ((y - WS_ALIGNMENT_HEADER_HEIGHT) / WS_ALIGNMENT_ROW_HEIGHT);
+      if (rr < grid->kinds->len)
+        r = (guint) rr;
+    }
+  if (row != NULL)
+    *row = r;
+  if (pattern != NULL)
+    *pattern = p;
+  return r != WS_NONE || (p != WS_NONE && y >= 0 && y < WS_ALIGNMENT_HEADER_HEIGHT);
+}
+
+static void
+set_source (cairo_t       *cr,
+            const WsColor *c)
+{
+  cairo_set_source_rgba (cr, c->red, c->green, c->blue, c->alpha);
+}
+
+static void
+fill_rect (cairo_t       *cr,
+           const WsColor *c,
+           double         x,
+           double         y,
+           double         w,
+           double         h)
+{
+  set_source (cr, c);
+  cairo_rectangle (cr, x, y, w, h);
+  cairo_fill (cr);
+}
+
+static void
+show_text (WsAlignmentRenderer *self,
+           cairo_t             *cr,
+           PangoLayout         *layout,
+           const WsColor       *color,
+           double               x,
+           double               y,
+           double               width,
+           double               height)
+{
+  int lh;
+
+  pango_layout_set_width (layout, (int) (MAX (width, 1) * PANGO_SCALE));
+  pango_layout_get_pixel_size (layout, NULL, &lh);
+  set_source (cr, color);
+  cairo_move_to (cr, x, y + floor ((height - lh) / 2));
+  pango_cairo_show_layout (cr, layout);
+}
+
+static void
+draw_cell (WsAlignmentRenderer   *self,
+           cairo_t               *cr,
+           const WsAlignmentCell *cell,
+           const WsColor         *fill,
+           const WsColor         *edge,
+           double                 x,
+           double                 y,
+           double                 w)
+{
+  double h = WS_ALIGNMENT_ROW_HEIGHT - 2 * CELL_INSET;
+
+  fill_rect (cr, fill, x, y + CELL_INSET, w, h);
+  fill_rect (cr, edge, x, y + CELL_INSET, EDGE_BAR, h);
+  set_cell_text (self, cell);
+  show_text (self, cr, self->layout, &self->palette.foreground,
+             x + EDGE_BAR + CELL_PAD, y + CELL_INSET, w - EDGE_BAR - 2 * CELL_PAD, h);
+}
+
+static void
+draw_header (WsAlignmentRenderer    *self,
+             cairo_t                *cr,
+             WsAlignmentGrid        *grid,
+             const WsAlignmentState *state,
+             double                  width)
+{
+  double cw = ws_alignment_renderer_get_column_width (self, grid);
+
+  fill_rect (cr, &self->palette.header_background, 0, 0, width, WS_ALIGNMENT_HEADER_HEIGHT);
+  fill_rect (cr, &self->palette.grid, 0, WS_ALIGNMENT_HEADER_HEIGHT - 1, width, 1);
+
+  for (guint p = 0; p < grid->n_patterns; p++)
+    {
+      double x = column_x (self, grid, p);
+      g_autofree char *fallback = NULL;
+      const char *title = grid->titles[p];
+
+      if (title == NULL)
+        /* Translators: heading of a pattern column in the alignment view */
+        title = fallback = g_strdup_printf (_("Pattern %u"), p + 1);
+      pango_layout_set_text (self->bold, title, -1);
+      show_text (self, cr, self->bold, &self->palette.foreground, x + CELL_PAD, 6, cw - 2 * CELL_PAD, 18);
+      if (grid->subtitles[p] != NULL)
+        {
+          pango_layout_set_text (self->small, grid->subtitles[p], -1);
+          show_text (self, cr, self->small, &self->palette.dim_foreground, x + CELL_PAD, 24, cw - 2 * CELL_PAD, 16);
+        }
+      if (p == state->selected_pattern)
+        fill_rect (cr, &self->palette.selection, x, WS_ALIGNMENT_HEADER_HEIGHT - 4, cw, 3);
+    }
+}
+
+static void
+draw_gutter_label (WsAlignmentRenderer *self,
+                   cairo_t             *cr,
+                   WsAlignmentGrid     *grid,
+                   guint                row,
+                   double               y)
+{
+  guint index;
+  g_autofree char *label = NULL;
+  WsAlignmentRowKind kind = ws_alignment_grid_get_row_kind (grid, row);
+
+  if (ws_alignment_grid_get_segment (grid, row, &index) != row)
+    return;
+  switch (kind)
+    {
+    case WS_ALIGNMENT_ROW_COMMON:
+      /* Translators: a match segment of an alignment (StackMine Fig. 3) */
+      label = g_strdup_printf (C_("alignment segment", "M%u"), index);
+      break;
+    case WS_ALIGNMENT_ROW_SUBSTITUTION:
+      /* Translators: a substitution segment of an alignment (StackMine Fig. 3) */
+      label = g_strdup_printf (C_("alignment segment", "S%u"), index);
+      break;
+    case WS_ALIGNMENT_ROW_INDEL:
+    default:
+      /* Translators: an insertion/deletion segment of an alignment (StackMine Fig. 3) */
+      label = g_strdup_printf (C_("alignment segment", "ID%u"), index);
+      break;
+    }
+  pango_layout_set_text (self->small, label, -1);
+  show_text (self, cr, self->small, &self->palette.dim_foreground, 8, y, WS_ALIGNMENT_GUTTER_WIDTH - 12,
+             WS_ALIGNMENT_ROW_HEIGHT);
+  if (row > 0)
+    fill_rect (cr, &self->palette.grid, 4, y, WS_ALIGNMENT_GUTTER_WIDTH - 8, 1);
+}
+
+/**
+ * ws_alignment_renderer_draw:
+ * @state: (nullable): selection and marks, or %NULL for none
+ * @clip_y0: the first y that needs drawing (rows above are skipped)
+ * @clip_y1: the last; pass 0 and G_MAXDOUBLE to draw everything
+ *
+ * Draws @grid with its top-left corner at the origin of @cr.
+ */
+void
+ws_alignment_renderer_draw (WsAlignmentRenderer    *self,
+                            cairo_t                *cr,
+                            WsAlignmentGrid        *grid,
+                            const WsAlignmentState *state,
+                            double                  clip_y0,
+                            double                  clip_y1)
+{
+  WsAlignmentState none;
+  const WsAlignmentPalette *pal = &self->palette;
+  double width, height, cw, band;
+  guint first, last;
+
+  g_return_if_fail (WS_IS_ALIGNMENT_RENDERER (self));
+  g_return_if_fail (cr != NULL);
+  g_return_if_fail (grid != NULL);
+
+  if (state == NULL)
+    {
+      ws_alignment_state_init (&none);
+      state = &none;
+    }
+
+  ensure_layouts (self);
+  ws_alignment_renderer_measure (self, grid, &width, &height);
+  cw = ws_alignment_renderer_get_column_width (self, grid);
+  band = column_x (self, grid, grid->n_patterns - 1) + cw - WS_ALIGNMENT_GUTTER_WIDTH;
+
+  cairo_save (cr);
+  fill_rect (cr, &pal->background, 0, MAX (clip_y0, 0), width, MIN (clip_y1, height) - MAX (clip_y0, 0));
+
+  /* Only rows that meet the clip: a long alignment scrolls. */
+  first = clip_y0 > WS_ALIGNMENT_HEADER_HEIGHT
+          ? (guint) ((clip_y0 - WS_ALIGNMENT_HEADER_HEIGHT) / WS_ALIGNMENT_ROW_HEIGHT) : 0;
+  last = clip_y1 > WS_ALIGNMENT_HEADER_HEIGHT
+         ? (guint) MIN ((clip_y1 - WS_ALIGNMENT_HEADER_HEIGHT) / WS_ALIGNMENT_ROW_HEIGHT + 1, grid->kinds->len)
+         : 0;
+
+  for (guint r = first; r < last; r++)
+    {
+      double y = WS_ALIGNMENT_HEADER_HEIGHT + r * WS_ALIGNMENT_ROW_HEIGHT;
+      WsAlignmentRowKind kind = ws_alignment_grid_get_row_kind (grid, r);
+      gboolean marked = state->marked != NULL && state->marked[r];
+
+      if (r == state->hover_row)
+        fill_rect (cr, &pal->hover, 0, y, width, WS_ALIGNMENT_ROW_HEIGHT);
+      draw_gutter_label (self, cr, grid, r, y);
+
+      if (kind == WS_ALIGNMENT_ROW_COMMON)
+        draw_cell (self, cr, ws_alignment_grid_get_cell (grid, r, 0), &pal->common, &pal->common_edge,
+                   WS_ALIGNMENT_GUTTER_WIDTH, y, band);
+      else
+        for (guint p = 0; p < grid->n_patterns; p++)
+          {
+            const WsAlignmentCell *c = ws_alignment_grid_get_cell (grid, r, p);
+            double x = column_x (self, grid, p);
+
+            if (is_gap (c))
+              {
+                /* The call path goes on through the gap: a thin line. */
+                fill_rect (cr, &pal->gap, floor (x + cw / 2), y, 1, WS_ALIGNMENT_ROW_HEIGHT);
+                continue;
+              }
+            draw_cell (self, cr, c, &pal->variant, &pal->variant_edge, x, y, cw);
+          }
+
+      if (marked)
+        {
+          double x0 = WS_ALIGNMENT_GUTTER_WIDTH, w = band;
+          set_source (cr, &pal->marked);
+          cairo_set_line_width (cr, 2);
+          cairo_rectangle (cr, x0 + 1, y + CELL_INSET + 1, w - 2, WS_ALIGNMENT_ROW_HEIGHT - 2 * CELL_INSET - 2);
+          cairo_stroke (cr);
+        }
+      if (r == state->focus_row && state->focus_pattern < grid->n_patterns)
+        {
+          double x = kind == WS_ALIGNMENT_ROW_COMMON ? WS_ALIGNMENT_GUTTER_WIDTH
+                                                     : column_x (self, grid, state->focus_pattern);
+          double w = kind == WS_ALIGNMENT_ROW_COMMON ? band : cw;
+          static const double dash[] = { 3, 2 };
+
+          set_source (cr, &pal->foreground);
+          cairo_set_line_width (cr, 1);
+          cairo_set_dash (cr, dash, 2, 0);
+          cairo_rectangle (cr, x + 0.5, y + 0.5, w - 1, WS_ALIGNMENT_ROW_HEIGHT - 1);
+          cairo_stroke (cr);
+          cairo_set_dash (cr, NULL, 0, 0);
+        }
+    }
+
+  /* The selected pattern: a ring around its whole column. */
+  if (state->selected_pattern < grid->n_patterns)
+    {
+      double x = column_x (self, grid, state->selected_pattern);
+      set_source (cr, &pal->selection);
+      cairo_set_line_width (cr, 2);
+      cairo_rectangle (cr, x - 2, WS_ALIGNMENT_HEADER_HEIGHT - 1, cw + 4,
+                       grid->kinds->len * WS_ALIGNMENT_ROW_HEIGHT + 3);
+      cairo_stroke (cr);
+    }
+
+  if (clip_y0 < WS_ALIGNMENT_HEADER_HEIGHT)
+    draw_header (self, cr, grid, state, width);
+  cairo_restore (cr);
+}
+
+typedef struct {
+  WsAlignmentRenderer *self;
+  WsAlignmentGrid     *grid;
+} ExportData;
+
+static void
+export_draw (cairo_t  *cr,
+             double    width,
+             double    height,
+             gpointer  user_data)
+{
+  ExportData *ex = user_data;
+
+  set_source (cr, &ex->self->palette.background);
+  cairo_paint (cr);
+  cairo_translate (cr, EXPORT_MARGIN, EXPORT_MARGIN);
+  ws_alignment_renderer_draw (ex->self, cr, ex->grid, NULL, 0, G_MAXDOUBLE);
+}
+
+/**
+ * ws_alignment_renderer_export:
+ *
+ * Writes the whole alignment as a PNG, SVG or PDF figure.
+ */
+gboolean
+ws_alignment_renderer_export (WsAlignmentRenderer  *self,
+                              WsAlignmentGrid      *grid,
+                              const char           *path,
+                              WsExportFormat        format,
+                              GError              **error)
+{
+  ExportData ex = { self, grid };
+  double width, height;
+
+  g_return_val_if_fail (WS_IS_ALIGNMENT_RENDERER (self), FALSE);
+  g_return_val_if_fail (grid != NULL, FALSE);
+
+  ws_alignment_renderer_measure (self, grid, &width, &height);
+  return ws_export_draw (path, format, width + 2 * EXPORT_MARGIN, height + 2 * EXPORT_MARGIN,
+                         export_draw, &ex, error);
+}

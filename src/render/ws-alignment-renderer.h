@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <cairo.h>
+#include <pango/pango.h>
+
+#include "ws-export.h"
+#include "ws-stack-table.h"
+#include "ws-timeline-renderer.h"
+
+G_BEGIN_DECLS
+
+/**
+ * WsAlignmentRowKind:
+ * @WS_ALIGNMENT_ROW_COMMON: every pattern has the same frame here: the
+ *   common part of the cluster (a match segment M of StackMine §VI.A)
+ * @WS_ALIGNMENT_ROW_SUBSTITUTION: every pattern has a frame here, not all
+ *   the same (a substitution segment S)
+ * @WS_ALIGNMENT_ROW_INDEL: some patterns have no frame here (an
+ *   insertion/deletion segment ID)
+ */
+typedef enum {
+  WS_ALIGNMENT_ROW_COMMON,
+  WS_ALIGNMENT_ROW_SUBSTITUTION,
+  WS_ALIGNMENT_ROW_INDEL,
+} WsAlignmentRowKind;
+
+/**
+ * WsAlignmentCell:
+ * @frame: the frame id (any table the caller likes), or %WS_ALIGNMENT_GAP
+ *   where the pattern has no frame at this position
+ * @function: (nullable): its function name; %NULL for a gap
+ * @module: (nullable): its module, shown dimmed after the function
+ */
+typedef struct {
+  guint32     frame;
+  const char *function;
+  const char *module;
+} WsAlignmentCell;
+
+#define WS_ALIGNMENT_GAP G_MAXUINT32
+
+/*
+ * WsAlignmentGrid: the multiple alignment of a cluster's call-stack
+ * patterns as the alignment view shows it: one column per pattern, one
+ * row per aligned position, caller first from the top.  Rows where all
+ * patterns agree are the cluster's common part; the others its variant
+ * parts.  Built once, then immutable; strings are copied.
+ */
+typedef struct _WsAlignmentGrid WsAlignmentGrid;
+
+#define WS_TYPE_ALIGNMENT_GRID (ws_alignment_grid_get_type ())
+GType               ws_alignment_grid_get_type          (void) G_GNUC_CONST;
+
+WsAlignmentGrid    *ws_alignment_grid_new               (guint                  n_patterns);
+WsAlignmentGrid    *ws_alignment_grid_ref               (WsAlignmentGrid       *self);
+void                ws_alignment_grid_unref             (WsAlignmentGrid       *self);
+void                ws_alignment_grid_set_title         (WsAlignmentGrid       *self,
+                                                         guint                  pattern,
+                                                         const char            *title,
+                                                         const char            *subtitle);
+guint               ws_alignment_grid_append_row        (WsAlignmentGrid       *self,
+                                                         const WsAlignmentCell *cells);
+guint               ws_alignment_grid_get_n_patterns    (WsAlignmentGrid       *self);
+guint               ws_alignment_grid_get_n_rows        (WsAlignmentGrid       *self);
+WsAlignmentRowKind  ws_alignment_grid_get_row_kind      (WsAlignmentGrid       *self,
+                                                         guint                  row);
+const WsAlignmentCell *
+                    ws_alignment_grid_get_cell          (WsAlignmentGrid       *self,
+                                                         guint                  row,
+                                                         guint                  pattern);
+const char         *ws_alignment_grid_get_title         (WsAlignmentGrid       *self,
+                                                         guint                  pattern);
+const char         *ws_alignment_grid_get_subtitle      (WsAlignmentGrid       *self,
+                                                         guint                  pattern);
+guint               ws_alignment_grid_count_rows        (WsAlignmentGrid       *self,
+                                                         WsAlignmentRowKind     kind);
+guint               ws_alignment_grid_get_segment       (WsAlignmentGrid       *self,
+                                                         guint                  row,
+                                                         guint                 *index);
+char               *ws_alignment_grid_describe          (WsAlignmentGrid       *self);
+
+WsAlignmentGrid    *ws_alignment_grid_new_star          (WsStackTable          *table,
+                                                         const WsFrameId *const*patterns,
+                                                         const guint           *lengths,
+                                                         guint                  n_patterns,
+                                                         guint                  center,
+                                                         const gint32 *const   *center_of);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsAlignmentGrid, ws_alignment_grid_unref)
+
+/**
+ * WsAlignmentPalette:
+ *
+ * The colours of the alignment view.  Common rows and variant cells are
+ * told apart by fill (and by the segment names in the gutter, for those
+ * who do not see the colours).
+ */
+typedef struct {
+  WsColor background;
+  WsColor header_background;
+  WsColor foreground;
+  WsColor dim_foreground;
+  WsColor grid;
+  WsColor common;
+  WsColor common_edge;
+  WsColor variant;
+  WsColor variant_edge;
+  WsColor gap;
+  WsColor selection;
+  WsColor marked;
+  WsColor hover;
+} WsAlignmentPalette;
+
+void ws_alignment_palette_init_light (WsAlignmentPalette *palette);
+void ws_alignment_palette_init_dark  (WsAlignmentPalette *palette);
+
+/**
+ * WsAlignmentState:
+ * @selected_pattern: the pattern (column) to ring, or %WS_NONE
+ * @hover_row: the row under the pointer, or %WS_NONE
+ * @hover_pattern: the column under the pointer, or %WS_NONE
+ * @focus_row: the keyboard cursor's row, or %WS_NONE
+ * @focus_pattern: the keyboard cursor's column, or %WS_NONE
+ * @marked: (nullable): one byte per row, non-zero for rows whose frames
+ *   the analyst picked for a signature
+ *
+ * What is selected and marked: the interactive state the widget keeps.
+ */
+typedef struct {
+  guint         selected_pattern;
+  guint         hover_row;
+  guint         hover_pattern;
+  guint         focus_row;
+  guint         focus_pattern;
+  const guint8 *marked;
+} WsAlignmentState;
+
+void ws_alignment_state_init (WsAlignmentState *state);
+
+typedef struct {
+  double x;
+  double y;
+  double width;
+  double height;
+} WsAlignmentRect;
+
+#define WS_ALIGNMENT_GUTTER_WIDTH  48.0
+#define WS_ALIGNMENT_HEADER_HEIGHT 48.0
+#define WS_ALIGNMENT_ROW_HEIGHT    24.0
+#define WS_ALIGNMENT_COLUMN_GAP     8.0
+#define WS_ALIGNMENT_MIN_COLUMN   150.0
+#define WS_ALIGNMENT_MAX_COLUMN   320.0
+
+/*
+ * WsAlignmentRenderer: draws a #WsAlignmentGrid into any cairo_t (the
+ * widget, exports, tests).  Each pattern is a column headed by its title;
+ * a common row is one band across all columns, filled with the common
+ * colour; a variant row has one cell per pattern, filled with the variant
+ * colour, and nothing where the pattern has no frame (a thin line keeps
+ * the call path visibly going through).  The gutter names the segments
+ * as the paper does: M1, S1, ID1…
+ */
+#define WS_TYPE_ALIGNMENT_RENDERER (ws_alignment_renderer_get_type ())
+G_DECLARE_FINAL_TYPE (WsAlignmentRenderer, ws_alignment_renderer, WS, ALIGNMENT_RENDERER, GObject)
+
+WsAlignmentRenderer      *ws_alignment_renderer_new           (void);
+void                      ws_alignment_renderer_set_palette   (WsAlignmentRenderer      *self,
+                                                               const WsAlignmentPalette *palette);
+const WsAlignmentPalette *ws_alignment_renderer_get_palette   (WsAlignmentRenderer      *self);
+void                      ws_alignment_renderer_set_font      (WsAlignmentRenderer      *self,
+                                                               const char               *family);
+double                    ws_alignment_renderer_get_column_width (WsAlignmentRenderer   *self,
+                                                               WsAlignmentGrid          *grid);
+void                      ws_alignment_renderer_measure       (WsAlignmentRenderer      *self,
+                                                               WsAlignmentGrid          *grid,
+                                                               double                   *width,
+                                                               double                   *height);
+gboolean                  ws_alignment_renderer_get_cell_rect (WsAlignmentRenderer      *self,
+                                                               WsAlignmentGrid          *grid,
+                                                               guint                     row,
+                                                               guint                     pattern,
+                                                               WsAlignmentRect          *rect);
+gboolean                  ws_alignment_renderer_hit_test      (WsAlignmentRenderer      *self,
+                                                               WsAlignmentGrid          *grid,
+                                                               double                    x,
+                                                               double                    y,
+                                                               guint                    *row,
+                                                               guint                    *pattern);
+void                      ws_alignment_renderer_draw          (WsAlignmentRenderer      *self,
+                                                               cairo_t                  *cr,
+                                                               WsAlignmentGrid          *grid,
+                                                               const WsAlignmentState   *state,
+                                                               double                    clip_y0,
+                                                               double                    clip_y1);
+gboolean                  ws_alignment_renderer_export        (WsAlignmentRenderer      *self,
+                                                               WsAlignmentGrid          *grid,
+                                                               const char               *path,
+                                                               WsExportFormat            format,
+                                                               GError                  **error);
+
+G_END_DECLS
