@@ -309,6 +309,37 @@ ws_pattern_set_sort (WsPatternSet *self)
 }
 
 /**
+ * ws_pattern_set_copy_top:
+ * @n: how many patterns to keep
+ *
+ * For clustering only the costliest patterns of a long list.
+ *
+ * Returns: (transfer full): a new set with the first @n patterns (all if
+ *   fewer), over the same database
+ */
+WsPatternSet *
+ws_pattern_set_copy_top (WsPatternSet *self,
+                         guint         n)
+{
+  WsPatternSet *copy;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  copy = ws_pattern_set_new (self->db, self->lambda);
+  copy->stats = self->stats;
+  n = MIN (n, self->patterns->len);
+  for (guint i = 0; i < n; i++)
+    {
+      WsPattern p = g_array_index (self->patterns, WsPattern, i);
+
+      p.frames = g_memdup2 (p.frames, sizeof (WsFrameId) * MAX (p.n_frames, 1));
+      p.support = g_memdup2 (p.support, sizeof (guint32) * MAX (p.n_support, 1));
+      g_array_append_val (copy->patterns, p);
+    }
+  return copy;
+}
+
+/**
  * ws_pattern_format:
  * @separator: put between frames, e.g. " → "
  *

@@ -72,6 +72,8 @@ guint            ws_pattern_set_add_pattern     (WsPatternSet     *self,
                                                  const WsFrameId  *frames,
                                                  guint             n_frames);
 void             ws_pattern_set_sort            (WsPatternSet     *self);
+WsPatternSet    *ws_pattern_set_copy_top        (WsPatternSet     *self,
+                                                 guint             n);
 char            *ws_pattern_format              (const WsPattern  *pattern,
                                                  WsStackTable     *table,
                                                  const char       *separator);
