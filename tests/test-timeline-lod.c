@@ -78,6 +78,18 @@ test_level0_exact (void)
 
   g_assert_cmpint (ws_thread_state_for_wait (ws_trace_get_event (trace, ids.wait_s)), ==, WS_THREAD_STATE_SLEEP);
   g_assert_cmpint (ws_thread_state_for_wait (ws_trace_get_event (trace, ids.wait_d)), ==, WS_THREAD_STATE_DISK_UNKNOWN);
+  {
+    /* Still open at the end of the recording: no readier yet, nothing lost. */
+    WsEvent open = *ws_trace_get_event (trace, ids.wait_d);
+    open.flags = WS_EVENT_FLAG_UNFINISHED | WS_EVENT_FLAG_UNINTERRUPTIBLE;
+    g_assert_cmpint (ws_thread_state_for_wait (&open), ==, WS_THREAD_STATE_DISK);
+    open.flags = 0;
+    open.state = 'S';
+    g_assert_cmpint (ws_thread_state_for_wait (&open), ==, WS_THREAD_STATE_SLEEP_UNKNOWN);
+    open.state = 'I';
+    open.peer = ids.unwait;
+    g_assert_cmpint (ws_thread_state_for_wait (&open), ==, WS_THREAD_STATE_OTHER);
+  }
 }
 
 /* The state a brute-force recomputation gives bucket [j·B, (j+1)·B) of a

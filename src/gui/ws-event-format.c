@@ -102,7 +102,10 @@ ws_event_format_readier (WsTrace *trace,
       break;
     case WS_READIER_UNKNOWN:
     default:
-      who = g_strdup (_("readier unknown: no wake-up was recorded"));
+      if (e->flags & WS_EVENT_FLAG_UNFINISHED)
+        who = g_strdup (_("still waiting when the recording ended"));
+      else
+        who = g_strdup (_("readier unknown: no wake-up was recorded"));
       break;
     }
 

@@ -87,7 +87,8 @@ ws_timeline_lod_init (WsTimelineLod *self)
  * @wait: a WAIT event
  *
  * Returns: the state a timeline shows for it: S, D or other, with or
- *   without a known readier
+ *   without a known readier (a wait unfinished at the end of the trace
+ *   counts as known: nothing was lost)
  */
 WsThreadState
 ws_thread_state_for_wait (const WsEvent *wait)
@@ -97,7 +98,10 @@ ws_thread_state_for_wait (const WsEvent *wait)
 
   g_return_val_if_fail (wait != NULL, WS_THREAD_STATE_OTHER);
 
-  unknown = wait->peer == WS_NONE || (wait->flags & WS_EVENT_FLAG_READIER_UNKNOWN) != 0;
+  /* A wait still open when the recording stopped has no readier yet; that
+   * is not a lost wake-up (an under-connection), so it is not marked. */
+  unknown = (wait->peer == WS_NONE || (wait->flags & WS_EVENT_FLAG_READIER_UNKNOWN) != 0) &&
+            !(wait->flags & WS_EVENT_FLAG_UNFINISHED);
   if (wait->state == 'D' || (wait->flags & WS_EVENT_FLAG_UNINTERRUPTIBLE) != 0)
     state = WS_THREAD_STATE_DISK;
   else if (wait->state == 'S')

@@ -1151,7 +1151,8 @@ draw_readier_arrow (WsTimelineRenderer *self,
       sx = ex + 6;
       sy = ey;
       label = kind == WS_READIER_HARDWARE ? _("woken from interrupt context (timer or device)")
-                                          : _("readier unknown: no wake-up recorded");
+              : (wait->flags & WS_EVENT_FLAG_UNFINISHED) ? _("still waiting when the recording ended")
+              : _("readier unknown: no wake-up recorded");
     }
 
   if (label != NULL)
