@@ -1,0 +1,1034 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The history store: what detection needs from beyond the traces open now,
+ * in one SQLite database in the user's data directory
+ * ($XDG_DATA_HOME/waitscope/history.sqlite, or $WAITSCOPE_HISTORY):
+ *
+ *   traces         every trace ever recorded, once per content digest
+ *   functions      unigram counts per function (StackMine §VI.C Uni, and
+ *                  the denominators of FBi/BBi)
+ *   bigrams        caller → callee counts of adjacent frames
+ *   totals         the number of callstacks counted
+ *   wait_samples   wait durations per wait signature (mixture models)
+ *   anomaly_flags  the user's anomalous / normal verdicts
+ *
+ * Every write is one transaction (BEGIN IMMEDIATE … COMMIT), the journal is
+ * a WAL with synchronous=FULL: a process killed at any instant leaves the
+ * database as it was before or after the transaction, never between, and
+ * a committed flag survives.  A trace is recorded under its digest inside
+ * the same transaction as its counts, so it is counted exactly once.
+ *
+ * The schema is versioned with PRAGMA user_version; a database written by
+ * a newer Waitscope is refused rather than misread.
+ *
+ * One connection per store, serialised by a mutex: the GUI may record a
+ * trace from a loader thread while a panel reads counts.
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <errno.h>
+#include <sqlite3.h>
+#include <string.h>
+
+#include "ws-error.h"
+#include "ws-history-store.h"
+
+struct _WsHistoryStore
+{
+  GObject  parent_instance;
+
+  char    *path;
+  sqlite3 *db;
+  GMutex   lock;
+};
+
+G_DEFINE_FINAL_TYPE (WsHistoryStore, ws_history_store, G_TYPE_OBJECT)
+
+static const char schema[] =
+  "CREATE TABLE IF NOT EXISTS traces ("
+  "  id INTEGER PRIMARY KEY,"
+  "  digest TEXT NOT NULL UNIQUE,"
+  "  path TEXT,"
+  "  imported_at INTEGER NOT NULL,"
+  "  n_callstacks INTEGER NOT NULL);"
+  "CREATE TABLE IF NOT EXISTS functions ("
+  "  id INTEGER PRIMARY KEY,"
+  "  name TEXT NOT NULL,"
+  "  module TEXT NOT NULL,"
+  "  n_stacks INTEGER NOT NULL DEFAULT 0,"
+  "  n_with_callee INTEGER NOT NULL DEFAULT 0,"
+  "  n_with_caller INTEGER NOT NULL DEFAULT 0,"
+  "  UNIQUE (name, module));"
+  "CREATE TABLE IF NOT EXISTS bigrams ("
+  "  caller INTEGER NOT NULL REFERENCES functions (id),"
+  "  callee INTEGER NOT NULL REFERENCES functions (id),"
+  "  count INTEGER NOT NULL,"
+  "  PRIMARY KEY (caller, callee)) WITHOUT ROWID;"
+  "CREATE TABLE IF NOT EXISTS totals ("
+  "  key TEXT PRIMARY KEY,"
+  "  value INTEGER NOT NULL);"
+  "INSERT OR IGNORE INTO totals VALUES ('n_callstacks', 0);"
+  "CREATE TABLE IF NOT EXISTS wait_samples ("
+  "  id INTEGER PRIMARY KEY,"
+  "  signature TEXT NOT NULL,"
+  "  trace_digest TEXT,"
+  "  duration INTEGER NOT NULL);"
+  "CREATE INDEX IF NOT EXISTS wait_samples_by_signature ON wait_samples (signature);"
+  "CREATE TABLE IF NOT EXISTS anomaly_flags ("
+  "  trace_digest TEXT NOT NULL,"
+  "  event_time INTEGER NOT NULL,"
+  "  tid INTEGER NOT NULL,"
+  "  signature TEXT NOT NULL,"
+  "  flag INTEGER NOT NULL,"
+  "  updated_at INTEGER NOT NULL,"
+  "  PRIMARY KEY (trace_digest, event_time, tid));"
+  "CREATE INDEX IF NOT EXISTS anomaly_flags_by_signature ON anomaly_flags (signature);";
+
+static void
+ws_history_store_finalize (GObject *object)
+{
+  WsHistoryStore *self = WS_HISTORY_STORE (object);
+
+  if (self->db != NULL)
+    sqlite3_close_v2 (self->db);
+  g_free (self->path);
+  g_mutex_clear (&self->lock);
+
+  G_OBJECT_CLASS (ws_history_store_parent_class)->finalize (object);
+}
+
+static void
+ws_history_store_class_init (WsHistoryStoreClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = ws_history_store_finalize;
+}
+
+static void
+ws_history_store_init (WsHistoryStore *self)
+{
+  g_mutex_init (&self->lock);
+}
+
+static gboolean
+sql_error (WsHistoryStore  *self,
+           GError         **error,
+           const char      *what)
+{
+  g_set_error (error, WS_ERROR, WS_ERROR_IO,
+               _("%s: history database error while %s: %s"),
+               self->path, what, sqlite3_errmsg (self->db));
+  return FALSE;
+}
+
+static gboolean
+exec (WsHistoryStore  *self,
+      const char      *sql,
+      const char      *what,
+      GError         **error)
+{
+  if (sqlite3_exec (self->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+    return sql_error (self, error, what);
+  return TRUE;
+}
+
+static sqlite3_stmt *
+prepare (WsHistoryStore  *self,
+         const char      *sql,
+         GError         **error)
+{
+  sqlite3_stmt *stmt = NULL;
+
+  if (sqlite3_prepare_v2 (self->db, sql, -1, &stmt, NULL) != SQLITE_OK)
+    {
+      sql_error (self, error, _("preparing a query"));
+      return NULL;
+    }
+  return stmt;
+}
+
+/**
+ * ws_history_store_default_path:
+ *
+ * Returns: (transfer full): $WAITSCOPE_HISTORY if set, else
+ *   g_get_user_data_dir()/waitscope/history.sqlite
+ */
+char *
+ws_history_store_default_path (void)
+{
+  const char *env = g_getenv ("WAITSCOPE_HISTORY");
+
+  if (env != NULL && *env != '\0')
+    return g_strdup (env);
+  return g_build_filename (g_get_user_data_dir (), "waitscope", "history.sqlite", NULL);
+}
+
+/**
+ * ws_history_store_open:
+ * @path: (nullable): the database file; %NULL for
+ *   ws_history_store_default_path()
+ *
+ * Opens (creating it and its directory if needed) the history database.
+ *
+ * Returns: (transfer full): the store, or %NULL with @error set
+ */
+WsHistoryStore *
+ws_history_store_open (const char  *path,
+                       GError     **error)
+{
+  g_autoptr(WsHistoryStore) self = g_object_new (WS_TYPE_HISTORY_STORE, NULL);
+  g_autofree char *dir = NULL;
+  sqlite3_stmt *stmt;
+  int version;
+
+  self->path = path ? g_strdup (path) : ws_history_store_default_path ();
+
+  dir = g_path_get_dirname (self->path);
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, WS_ERROR, WS_ERROR_IO,
+                   _("%s: cannot create the history directory: %s"), dir, g_strerror (saved));
+      return NULL;
+    }
+
+  if (sqlite3_open_v2 (self->path, &self->db,
+                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                       NULL) != SQLITE_OK)
+    {
+      sql_error (self, error, _("opening"));
+      return NULL;
+    }
+  sqlite3_busy_timeout (self->db, 10000);
+
+  /* WAL + FULL: a commit is durable, and a crash mid-write rolls back. */
+  if (!exec (self, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;",
+             _("setting up"), error))
+    return NULL;
+
+  if ((stmt = prepare (self, "PRAGMA user_version", error)) == NULL)
+    return NULL;
+  if (sqlite3_step (stmt) != SQLITE_ROW)
+    {
+      sqlite3_finalize (stmt);
+      sql_error (self, error, _("reading the schema version"));
+      return NULL;
+    }
+  version = sqlite3_column_int (stmt, 0);
+  sqlite3_finalize (stmt);
+
+  if (version > WS_HISTORY_SCHEMA_VERSION)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   _("%s: the history database has schema version %d, newer than this "
+                     "Waitscope understands (%d); it was left untouched"),
+                   self->path, version, WS_HISTORY_SCHEMA_VERSION);
+      return NULL;
+    }
+
+  if (version < WS_HISTORY_SCHEMA_VERSION)
+    {
+      /* Version 0 is a new file.  Later versions migrate here, each step
+       * in the same transaction as the version bump. */
+      g_autofree char *sql = g_strdup_printf ("BEGIN IMMEDIATE; %s PRAGMA user_version = %d; COMMIT;",
+                                              schema, WS_HISTORY_SCHEMA_VERSION);
+
+      if (!exec (self, sql, _("creating the schema"), error))
+        {
+          sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+          return NULL;
+        }
+    }
+
+  return g_steal_pointer (&self);
+}
+
+const char *
+ws_history_store_get_path (WsHistoryStore *self)
+{
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), NULL);
+  return self->path;
+}
+
+/* ------------------------------------------------------------------ */
+/* Traces and their callstack counts                                    */
+
+static void
+checksum_add_int (GChecksum *sum,
+                  gint64     v)
+{
+  g_checksum_update (sum, (const guchar *) &v, sizeof v);
+}
+
+/**
+ * ws_history_store_trace_digest:
+ *
+ * The identity of a trace in the history: the SHA-256 of its file when it
+ * was read from one that still exists, else of its content (events and
+ * their stacks' frame names), so that recording the same trace twice counts
+ * it once.
+ *
+ * Returns: (transfer full): the hex digest, or %NULL with @error set
+ */
+char *
+ws_history_store_trace_digest (WsTrace  *trace,
+                               GError  **error)
+{
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  const char *path;
+  WsStackTable *table;
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), NULL);
+
+  path = ws_trace_get_path (trace);
+  if (path != NULL && g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      FILE *f = g_fopen (path, "rb");
+      guchar buf[65536];
+      gsize n;
+
+      if (f == NULL)
+        {
+          int saved = errno;
+          g_set_error (error, WS_ERROR, WS_ERROR_IO, _("%s: cannot read: %s"), path, g_strerror (saved));
+          return NULL;
+        }
+      while ((n = fread (buf, 1, sizeof buf, f)) > 0)
+        g_checksum_update (sum, buf, n);
+      if (ferror (f))
+        {
+          fclose (f);
+          g_set_error (error, WS_ERROR, WS_ERROR_IO, _("%s: read error"), path);
+          return NULL;
+        }
+      fclose (f);
+      return g_strdup (g_checksum_get_string (sum));
+    }
+
+  /* No file: hash what the trace holds, independent of interning order. */
+  table = ws_trace_get_stack_table (trace);
+  g_checksum_update (sum, (const guchar *) "waitscope-trace-content-1", -1);
+  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
+    {
+      const WsEvent *e = ws_trace_get_event (trace, i);
+      const WsThread *t = ws_trace_get_thread (trace, e->thread);
+      const WsFrameId *frames;
+      guint n;
+
+      checksum_add_int (sum, e->time);
+      checksum_add_int (sum, e->duration);
+      checksum_add_int (sum, t->tid);
+      checksum_add_int (sum, e->kind);
+      frames = ws_stack_table_get_stack (table, e->stack, &n);
+      checksum_add_int (sum, n);
+      for (guint k = 0; k < n; k++)
+        {
+          const WsFrame *f = ws_stack_table_get_frame (table, frames[k]);
+          g_checksum_update (sum, (const guchar *) f->function, strlen (f->function) + 1);
+          g_checksum_update (sum, (const guchar *) f->module, strlen (f->module) + 1);
+        }
+    }
+  return g_strdup (g_checksum_get_string (sum));
+}
+
+typedef struct {
+  guint64 n_stacks;
+  guint64 n_with_callee;
+  guint64 n_with_caller;
+  gint64  id;          /* row id once written */
+} FrameCounts;
+
+/**
+ * ws_history_store_record_stacks:
+ * @digest: the trace's identity
+ * @path: (nullable): where it was read from, for the record
+ * @stacks: (array length=n_stacks): its callstacks (ids in @table)
+ * @counts: (array length=n_stacks): how many events had each
+ * @newly_recorded: (out) (optional): %FALSE if @digest was recorded before
+ *
+ * Adds a trace's callstacks to the unigram and bigram counts, in one
+ * transaction together with the trace's row, unless the digest is already
+ * there (then nothing changes and the call succeeds).
+ */
+gboolean
+ws_history_store_record_stacks (WsHistoryStore   *self,
+                                const char       *digest,
+                                const char       *path,
+                                WsStackTable     *table,
+                                const WsStackId  *stacks,
+                                const guint64    *counts,
+                                guint             n_stacks,
+                                gboolean         *newly_recorded,
+                                GError          **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(GHashTable) frames = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr(GHashTable) bigrams = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  sqlite3_stmt *stmt = NULL;
+  guint64 total = 0;
+  GHashTableIter iter;
+  gpointer key, value;
+  gboolean exists;
+
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), FALSE);
+  g_return_val_if_fail (digest != NULL, FALSE);
+  g_return_val_if_fail (WS_IS_STACK_TABLE (table), FALSE);
+  g_return_val_if_fail (n_stacks == 0 || (stacks != NULL && counts != NULL), FALSE);
+
+  if (newly_recorded)
+    *newly_recorded = FALSE;
+
+  /* Count in memory first: the transaction then only adds numbers. */
+  for (guint s = 0; s < n_stacks; s++)
+    {
+      guint n;
+      const WsFrameId *f = ws_stack_table_get_stack (table, stacks[s], &n);
+      guint64 w = counts[s];
+
+      if (n == 0 || w == 0)
+        continue;
+      total += w;
+      for (guint j = 0; j < n; j++)
+        {
+          FrameCounts *c = g_hash_table_lookup (frames, GUINT_TO_POINTER (f[j] + 1));
+          gboolean seen = FALSE;
+
+          if (c == NULL)
+            {
+              c = g_new0 (FrameCounts, 1);
+              g_hash_table_insert (frames, GUINT_TO_POINTER (f[j] + 1), c);
+            }
+          for (guint k = 0; k < j && !seen; k++)
+            seen = f[k] == f[j];
+          if (!seen)
+            c->n_stacks += w;
+          if (j + 1 < n)
+            {
+              guint64 bk = ((guint64) f[j] << 32) | f[j + 1];
+              guint64 *b = g_hash_table_lookup (bigrams, &bk);
+
+              c->n_with_callee += w;
+              if (b == NULL)
+                {
+                  b = g_new0 (guint64, 1);
+                  g_hash_table_insert (bigrams, g_memdup2 (&bk, sizeof bk), b);
+                }
+              *b += w;
+            }
+          if (j > 0)
+            c->n_with_caller += w;
+        }
+    }
+
+  locker = g_mutex_locker_new (&self->lock);
+
+  if (!exec (self, "BEGIN IMMEDIATE", _("starting a transaction"), error))
+    return FALSE;
+
+  if ((stmt = prepare (self, "SELECT 1 FROM traces WHERE digest = ?", error)) == NULL)
+    goto fail;
+  sqlite3_bind_text (stmt, 1, digest, -1, SQLITE_TRANSIENT);
+  exists = sqlite3_step (stmt) == SQLITE_ROW;
+  sqlite3_finalize (stmt);
+  stmt = NULL;
+  if (exists)
+    {
+      sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+      return TRUE;
+    }
+
+  if ((stmt = prepare (self, "INSERT INTO traces (digest, path, imported_at, n_callstacks) VALUES (?, ?, ?, ?)", error)) == NULL)
+    goto fail;
+  sqlite3_bind_text (stmt, 1, digest, -1, SQLITE_TRANSIENT);
+  if (path != NULL)
+    sqlite3_bind_text (stmt, 2, path, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64 (stmt, 3, g_get_real_time () / G_USEC_PER_SEC);
+  sqlite3_bind_int64 (stmt, 4, (sqlite3_int64) total);
+  if (sqlite3_step (stmt) != SQLITE_DONE)
+    {
+      sql_error (self, error, _("recording a trace"));
+      goto fail;
+    }
+  sqlite3_finalize (stmt);
+
+  if ((stmt = prepare (self,
+                       "INSERT INTO functions (name, module, n_stacks, n_with_callee, n_with_caller) "
+                       "VALUES (?1, ?2, ?3, ?4, ?5) "
+                       "ON CONFLICT (name, module) DO UPDATE SET "
+                       "  n_stacks = n_stacks + ?3, n_with_callee = n_with_callee + ?4, "
+                       "  n_with_caller = n_with_caller + ?5 "
+                       "RETURNING id", error)) == NULL)
+    goto fail;
+  g_hash_table_iter_init (&iter, frames);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const WsFrame *f = ws_stack_table_get_frame (table, GPOINTER_TO_UINT (key) - 1);
+      FrameCounts *c = value;
+
+      sqlite3_reset (stmt);
+      sqlite3_bind_text (stmt, 1, f->function, -1, SQLITE_STATIC);
+      sqlite3_bind_text (stmt, 2, f->module, -1, SQLITE_STATIC);
+      sqlite3_bind_int64 (stmt, 3, (sqlite3_int64) c->n_stacks);
+      sqlite3_bind_int64 (stmt, 4, (sqlite3_int64) c->n_with_callee);
+      sqlite3_bind_int64 (stmt, 5, (sqlite3_int64) c->n_with_caller);
+      if (sqlite3_step (stmt) != SQLITE_ROW)
+        {
+          sql_error (self, error, _("counting functions"));
+          goto fail;
+        }
+      c->id = sqlite3_column_int64 (stmt, 0);
+      while (sqlite3_step (stmt) == SQLITE_ROW)
+        ;
+    }
+  sqlite3_finalize (stmt);
+
+  if ((stmt = prepare (self,
+                       "INSERT INTO bigrams (caller, callee, count) VALUES (?1, ?2, ?3) "
+                       "ON CONFLICT (caller, callee) DO UPDATE SET count = count + ?3", error)) == NULL)
+    goto fail;
+  g_hash_table_iter_init (&iter, bigrams);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      guint64 bk = *(guint64 *) key;
+      FrameCounts *caller = g_hash_table_lookup (frames, GUINT_TO_POINTER ((guint) (bk >> 32) + 1));
+      FrameCounts *callee = g_hash_table_lookup (frames, GUINT_TO_POINTER ((guint) (bk & 0xffffffffu) + 1));
+
+      sqlite3_reset (stmt);
+      sqlite3_bind_int64 (stmt, 1, caller->id);
+      sqlite3_bind_int64 (stmt, 2, callee->id);
+      sqlite3_bind_int64 (stmt, 3, (sqlite3_int64) *(guint64 *) value);
+      if (sqlite3_step (stmt) != SQLITE_DONE)
+        {
+          sql_error (self, error, _("counting caller–callee pairs"));
+          goto fail;
+        }
+    }
+  sqlite3_finalize (stmt);
+
+  if ((stmt = prepare (self, "UPDATE totals SET value = value + ? WHERE key = 'n_callstacks'", error)) == NULL)
+    goto fail;
+  sqlite3_bind_int64 (stmt, 1, (sqlite3_int64) total);
+  if (sqlite3_step (stmt) != SQLITE_DONE)
+    {
+      sql_error (self, error, _("counting callstacks"));
+      goto fail;
+    }
+  sqlite3_finalize (stmt);
+  stmt = NULL;
+
+  if (!exec (self, "COMMIT", _("committing"), error))
+    goto fail;
+
+  if (newly_recorded)
+    *newly_recorded = TRUE;
+  return TRUE;
+
+fail:
+  if (stmt != NULL)
+    sqlite3_finalize (stmt);
+  sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+  return FALSE;
+}
+
+/**
+ * ws_history_store_record_trace:
+ * @newly_recorded: (out) (optional): %FALSE if the trace was recorded before
+ *
+ * Adds every waiting stack and every sampled running stack of @trace (the
+ * callstacks StackMine mines; exact on-CPU spans are not samples and are
+ * left out) to the history's unigram and bigram counts, once per trace
+ * digest: recording the same trace again changes nothing.
+ */
+gboolean
+ws_history_store_record_trace (WsHistoryStore  *self,
+                               WsTrace         *trace,
+                               gboolean        *newly_recorded,
+                               GError         **error)
+{
+  g_autofree char *digest = NULL;
+  g_autoptr(GHashTable) counts = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) stacks = g_array_new (FALSE, FALSE, sizeof (WsStackId));
+  g_autoptr(GArray) weights = g_array_new (FALSE, FALSE, sizeof (guint64));
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), FALSE);
+  g_return_val_if_fail (WS_IS_TRACE (trace), FALSE);
+
+  if ((digest = ws_history_store_trace_digest (trace, error)) == NULL)
+    return FALSE;
+  if (ws_history_store_has_trace (self, digest))
+    {
+      if (newly_recorded)
+        *newly_recorded = FALSE;
+      return TRUE;
+    }
+
+  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
+    {
+      const WsEvent *e = ws_trace_get_event (trace, i);
+
+      if (e->stack == WS_STACK_EMPTY)
+        continue;
+      if (e->kind != WS_EVENT_WAIT &&
+          !(e->kind == WS_EVENT_RUNNING && !(e->flags & WS_EVENT_FLAG_SPAN)))
+        continue;
+      key = GUINT_TO_POINTER (e->stack);
+      g_hash_table_insert (counts, key, GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (counts, key)) + 1));
+    }
+
+  g_hash_table_iter_init (&iter, counts);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      WsStackId id = GPOINTER_TO_UINT (key);
+      guint64 w = GPOINTER_TO_UINT (value);
+
+      g_array_append_val (stacks, id);
+      g_array_append_val (weights, w);
+    }
+
+  return ws_history_store_record_stacks (self, digest, ws_trace_get_path (trace),
+                                         ws_trace_get_stack_table (trace),
+                                         (const WsStackId *) (gpointer) stacks->data,
+                                         (const guint64 *) (gpointer) weights->data,
+                                         stacks->len, newly_recorded, error);
+}
+
+gboolean
+ws_history_store_has_trace (WsHistoryStore *self,
+                            const char     *digest)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  sqlite3_stmt *stmt;
+  gboolean found;
+
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), FALSE);
+  g_return_val_if_fail (digest != NULL, FALSE);
+
+  locker = g_mutex_locker_new (&self->lock);
+  if ((stmt = prepare (self, "SELECT 1 FROM traces WHERE digest = ?", NULL)) == NULL)
+    return FALSE;
+  sqlite3_bind_text (stmt, 1, digest, -1, SQLITE_TRANSIENT);
+  found = sqlite3_step (stmt) == SQLITE_ROW;
+  sqlite3_finalize (stmt);
+  return found;
+}
+
+static gint64
+query_int (WsHistoryStore *self,
+           const char     *sql)
+{
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->lock);
+  sqlite3_stmt *stmt = prepare (self, sql, NULL);
+  gint64 v = 0;
+
+  if (stmt == NULL)
+    return 0;
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    v = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  return v;
+}
+
+guint
+ws_history_store_get_n_traces (WsHistoryStore *self)
+{
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), 0);
+  return query_int (self, "SELECT COUNT(*) FROM traces");
+}
+
+/**
+ * ws_history_store_get_n_callstacks:
+ *
+ * Returns: the number of callstacks counted, "#callstacks in database" of
+ *   StackMine §VI.C
+ */
+guint64
+ws_history_store_get_n_callstacks (WsHistoryStore *self)
+{
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), 0);
+  return query_int (self, "SELECT value FROM totals WHERE key = 'n_callstacks'");
+}
+
+/**
+ * ws_history_store_lookup_function:
+ * @counts: (out): its counts (zero if never seen)
+ *
+ * Returns: whether the function was ever seen
+ */
+gboolean
+ws_history_store_lookup_function (WsHistoryStore   *self,
+                                  const char       *function,
+                                  const char       *module,
+                                  WsFunctionCounts *counts)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  sqlite3_stmt *stmt;
+  gboolean found;
+
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), FALSE);
+  g_return_val_if_fail (function != NULL && module != NULL && counts != NULL, FALSE);
+
+  memset (counts, 0, sizeof *counts);
+  locker = g_mutex_locker_new (&self->lock);
+  stmt = prepare (self, "SELECT n_stacks, n_with_callee, n_with_caller FROM functions "
+                        "WHERE name = ? AND module = ?", NULL);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_text (stmt, 1, function, -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 2, module, -1, SQLITE_STATIC);
+  if ((found = sqlite3_step (stmt) == SQLITE_ROW))
+    {
+      counts->n_stacks = sqlite3_column_int64 (stmt, 0);
+      counts->n_with_callee = sqlite3_column_int64 (stmt, 1);
+      counts->n_with_caller = sqlite3_column_int64 (stmt, 2);
+    }
+  sqlite3_finalize (stmt);
+  return found;
+}
+
+/**
+ * ws_history_store_lookup_bigram:
+ *
+ * Returns: how often @caller was seen calling @callee directly
+ */
+guint64
+ws_history_store_lookup_bigram (WsHistoryStore *self,
+                                const WsFrame  *caller,
+                                const WsFrame  *callee)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  sqlite3_stmt *stmt;
+  guint64 count = 0;
+
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), 0);
+  g_return_val_if_fail (caller != NULL && callee != NULL, 0);
+
+  locker = g_mutex_locker_new (&self->lock);
+  stmt = prepare (self,
+                  "SELECT b.count FROM bigrams b "
+                  "JOIN functions f1 ON f1.id = b.caller JOIN functions f2 ON f2.id = b.callee "
+                  "WHERE f1.name = ? AND f1.module = ? AND f2.name = ? AND f2.module = ?", NULL);
+  if (stmt == NULL)
+    return 0;
+  sqlite3_bind_text (stmt, 1, caller->function, -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 2, caller->module, -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 3, callee->function, -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 4, callee->module, -1, SQLITE_STATIC);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    count = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  return count;
+}
+
+/**
+ * ws_history_store_fill_similarity:
+ * @frames: (array length=n_frames): the frames whose weights are needed
+ *   (those of the patterns to compare), ids in the model's table
+ *
+ * Loads into @similarity the history's callstack total, the counts of
+ * @frames and the caller → callee counts between them: everything ω needs
+ * for patterns made of @frames.
+ */
+gboolean
+ws_history_store_fill_similarity (WsHistoryStore   *self,
+                                  WsSimilarity     *similarity,
+                                  const WsFrameId  *frames,
+                                  guint             n_frames,
+                                  GError          **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  g_autoptr(GHashTable) frame_of_row = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autofree gint64 *row_ids = NULL;
+  WsStackTable *table;
+  sqlite3_stmt *stmt;
+  guint64 total;
+
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), FALSE);
+  g_return_val_if_fail (WS_IS_SIMILARITY (similarity), FALSE);
+
+  total = ws_history_store_get_n_callstacks (self);
+  ws_similarity_set_n_callstacks (similarity, total);
+  table = ws_similarity_get_stack_table (similarity);
+  row_ids = g_new0 (gint64, MAX (n_frames, 1));
+
+  locker = g_mutex_locker_new (&self->lock);
+
+  stmt = prepare (self, "SELECT id, n_stacks, n_with_callee, n_with_caller FROM functions "
+                        "WHERE name = ? AND module = ?", error);
+  if (stmt == NULL)
+    return FALSE;
+  for (guint i = 0; i < n_frames; i++)
+    {
+      const WsFrame *f = ws_stack_table_get_frame (table, frames[i]);
+
+      sqlite3_reset (stmt);
+      sqlite3_bind_text (stmt, 1, f->function, -1, SQLITE_STATIC);
+      sqlite3_bind_text (stmt, 2, f->module, -1, SQLITE_STATIC);
+      if (sqlite3_step (stmt) == SQLITE_ROW)
+        {
+          WsFunctionCounts c = {
+            sqlite3_column_int64 (stmt, 1),
+            sqlite3_column_int64 (stmt, 2),
+            sqlite3_column_int64 (stmt, 3),
+          };
+
+          row_ids[i] = sqlite3_column_int64 (stmt, 0);
+          ws_similarity_set_function (similarity, frames[i], &c);
+          g_hash_table_insert (frame_of_row, &row_ids[i], GUINT_TO_POINTER (frames[i] + 1));
+        }
+    }
+  sqlite3_finalize (stmt);
+
+  /* Each known frame's callees, kept if the callee is one of @frames. */
+  stmt = prepare (self, "SELECT callee, count FROM bigrams WHERE caller = ?", error);
+  if (stmt == NULL)
+    return FALSE;
+  for (guint i = 0; i < n_frames; i++)
+    {
+      if (row_ids[i] == 0)
+        continue;
+      sqlite3_reset (stmt);
+      sqlite3_bind_int64 (stmt, 1, row_ids[i]);
+      while (sqlite3_step (stmt) == SQLITE_ROW)
+        {
+          gint64 callee = sqlite3_column_int64 (stmt, 0);
+          gpointer f = g_hash_table_lookup (frame_of_row, &callee);
+
+          if (f != NULL)
+            ws_similarity_set_bigram (similarity, frames[i], GPOINTER_TO_UINT (f) - 1,
+                                      sqlite3_column_int64 (stmt, 1));
+        }
+    }
+  sqlite3_finalize (stmt);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Wait samples and anomaly flags                                       */
+
+/**
+ * ws_history_store_add_wait_samples:
+ * @signature: what identifies the wait across traces (e.g. its waiting
+ *   stack's key frames)
+ * @trace_digest: (nullable): the trace they come from
+ * @durations: (array length=n_durations): wait durations (ns)
+ *
+ * Appends samples of a wait's duration, all in one transaction.
+ */
+gboolean
+ws_history_store_add_wait_samples (WsHistoryStore  *self,
+                                   const char      *signature,
+                                   const char      *trace_digest,
+                                   const gint64    *durations,
+                                   guint            n_durations,
+                                   GError         **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  sqlite3_stmt *stmt;
+
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), FALSE);
+  g_return_val_if_fail (signature != NULL, FALSE);
+  g_return_val_if_fail (durations != NULL || n_durations == 0, FALSE);
+
+  locker = g_mutex_locker_new (&self->lock);
+  if (!exec (self, "BEGIN IMMEDIATE", _("starting a transaction"), error))
+    return FALSE;
+  if ((stmt = prepare (self, "INSERT INTO wait_samples (signature, trace_digest, duration) VALUES (?, ?, ?)", error)) == NULL)
+    {
+      sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+      return FALSE;
+    }
+  for (guint i = 0; i < n_durations; i++)
+    {
+      sqlite3_reset (stmt);
+      sqlite3_bind_text (stmt, 1, signature, -1, SQLITE_STATIC);
+      if (trace_digest != NULL)
+        sqlite3_bind_text (stmt, 2, trace_digest, -1, SQLITE_STATIC);
+      else
+        sqlite3_bind_null (stmt, 2);
+      sqlite3_bind_int64 (stmt, 3, durations[i]);
+      if (sqlite3_step (stmt) != SQLITE_DONE)
+        {
+          sql_error (self, error, _("adding wait samples"));
+          sqlite3_finalize (stmt);
+          sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+          return FALSE;
+        }
+    }
+  sqlite3_finalize (stmt);
+  if (!exec (self, "COMMIT", _("committing"), error))
+    {
+      sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * ws_history_store_get_wait_samples:
+ *
+ * Returns: (transfer full) (element-type gint64): every recorded duration
+ *   of the signature, in insertion order, or %NULL with @error set
+ */
+GArray *
+ws_history_store_get_wait_samples (WsHistoryStore  *self,
+                                   const char      *signature,
+                                   GError         **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  GArray *out;
+  sqlite3_stmt *stmt;
+
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), NULL);
+  g_return_val_if_fail (signature != NULL, NULL);
+
+  locker = g_mutex_locker_new (&self->lock);
+  if ((stmt = prepare (self, "SELECT duration FROM wait_samples WHERE signature = ? ORDER BY id", error)) == NULL)
+    return NULL;
+  sqlite3_bind_text (stmt, 1, signature, -1, SQLITE_STATIC);
+  out = g_array_new (FALSE, FALSE, sizeof (gint64));
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      gint64 d = sqlite3_column_int64 (stmt, 0);
+      g_array_append_val (out, d);
+    }
+  sqlite3_finalize (stmt);
+  return out;
+}
+
+/**
+ * ws_history_store_set_flag:
+ * @event_time: the wait's start time in its trace (ns)
+ * @tid: the waiting thread's TID
+ * @signature: the wait's signature (so detection can find all flags of a
+ *   kind of wait)
+ * @flag: the verdict; %WS_ANOMALY_FLAG_NONE removes it
+ *
+ * Saves the user's verdict on one wait, committed before returning.
+ */
+gboolean
+ws_history_store_set_flag (WsHistoryStore  *self,
+                           const char      *trace_digest,
+                           gint64           event_time,
+                           gint32           tid,
+                           const char      *signature,
+                           WsAnomalyFlag    flag,
+                           GError         **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  sqlite3_stmt *stmt;
+  int rc;
+
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), FALSE);
+  g_return_val_if_fail (trace_digest != NULL && signature != NULL, FALSE);
+  g_return_val_if_fail (flag <= WS_ANOMALY_FLAG_NORMAL, FALSE);
+
+  locker = g_mutex_locker_new (&self->lock);
+  if (flag == WS_ANOMALY_FLAG_NONE)
+    stmt = prepare (self, "DELETE FROM anomaly_flags WHERE trace_digest = ?1 AND event_time = ?2 AND tid = ?3", error);
+  else
+    stmt = prepare (self,
+                    "INSERT INTO anomaly_flags (trace_digest, event_time, tid, signature, flag, updated_at) "
+                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
+                    "ON CONFLICT (trace_digest, event_time, tid) DO UPDATE SET "
+                    "  signature = ?4, flag = ?5, updated_at = ?6", error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_text (stmt, 1, trace_digest, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (stmt, 2, event_time);
+  sqlite3_bind_int (stmt, 3, tid);
+  if (flag != WS_ANOMALY_FLAG_NONE)
+    {
+      sqlite3_bind_text (stmt, 4, signature, -1, SQLITE_STATIC);
+      sqlite3_bind_int (stmt, 5, flag);
+      sqlite3_bind_int64 (stmt, 6, g_get_real_time ());
+    }
+  /* A single statement is its own transaction (autocommit). */
+  rc = sqlite3_step (stmt);
+  sqlite3_finalize (stmt);
+  if (rc != SQLITE_DONE)
+    return sql_error (self, error, _("saving an anomaly flag"));
+  return TRUE;
+}
+
+WsAnomalyFlag
+ws_history_store_get_flag (WsHistoryStore *self,
+                           const char     *trace_digest,
+                           gint64          event_time,
+                           gint32          tid)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  sqlite3_stmt *stmt;
+  WsAnomalyFlag flag = WS_ANOMALY_FLAG_NONE;
+
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), WS_ANOMALY_FLAG_NONE);
+  g_return_val_if_fail (trace_digest != NULL, WS_ANOMALY_FLAG_NONE);
+
+  locker = g_mutex_locker_new (&self->lock);
+  stmt = prepare (self, "SELECT flag FROM anomaly_flags WHERE trace_digest = ? AND event_time = ? AND tid = ?", NULL);
+  if (stmt == NULL)
+    return WS_ANOMALY_FLAG_NONE;
+  sqlite3_bind_text (stmt, 1, trace_digest, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (stmt, 2, event_time);
+  sqlite3_bind_int (stmt, 3, tid);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    flag = sqlite3_column_int (stmt, 0);
+  sqlite3_finalize (stmt);
+  return flag;
+}
+
+static void
+anomaly_record_clear (gpointer data)
+{
+  g_free (((WsAnomalyRecord *) data)->trace_digest);
+}
+
+/**
+ * ws_history_store_list_flags:
+ * @signature: (nullable): only this signature's flags; %NULL for all
+ *
+ * Returns: (transfer full) (element-type WsAnomalyRecord): the flags, oldest
+ *   first, or %NULL with @error set
+ */
+GArray *
+ws_history_store_list_flags (WsHistoryStore  *self,
+                             const char      *signature,
+                             GError         **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  sqlite3_stmt *stmt;
+  GArray *out;
+
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), NULL);
+
+  locker = g_mutex_locker_new (&self->lock);
+  stmt = prepare (self,
+                  signature != NULL
+                  ? "SELECT trace_digest, event_time, tid, flag, updated_at FROM anomaly_flags "
+                    "WHERE signature = ? ORDER BY updated_at, rowid"
+                  : "SELECT trace_digest, event_time, tid, flag, updated_at FROM anomaly_flags "
+                    "ORDER BY updated_at, rowid", error);
+  if (stmt == NULL)
+    return NULL;
+  if (signature != NULL)
+    sqlite3_bind_text (stmt, 1, signature, -1, SQLITE_STATIC);
+
+  out = g_array_new (FALSE, TRUE, sizeof (WsAnomalyRecord));
+  g_array_set_clear_func (out, anomaly_record_clear);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      WsAnomalyRecord r;
+
+      r.trace_digest = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+      r.event_time = sqlite3_column_int64 (stmt, 1);
+      r.tid = sqlite3_column_int (stmt, 2);
+      r.flag = sqlite3_column_int (stmt, 3);
+      r.updated_at = sqlite3_column_int64 (stmt, 4);
+      g_array_append_val (out, r);
+    }
+  sqlite3_finalize (stmt);
+  return out;
+}

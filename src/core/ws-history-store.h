@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib-object.h>
+
+#include "ws-similarity.h"
+#include "ws-trace.h"
+
+G_BEGIN_DECLS
+
+/* Version of the on-disk schema (PRAGMA user_version). */
+#define WS_HISTORY_SCHEMA_VERSION 1
+
+/**
+ * WsAnomalyFlag:
+ * @WS_ANOMALY_FLAG_NONE: the user has not judged the wait
+ * @WS_ANOMALY_FLAG_ANOMALOUS: the user marked it anomalous
+ * @WS_ANOMALY_FLAG_NORMAL: the user marked it normal
+ */
+typedef enum {
+  WS_ANOMALY_FLAG_NONE,
+  WS_ANOMALY_FLAG_ANOMALOUS,
+  WS_ANOMALY_FLAG_NORMAL,
+} WsAnomalyFlag;
+
+/**
+ * WsAnomalyRecord:
+ * @trace_digest: the trace's digest (see ws_history_store_trace_digest())
+ * @event_time: the wait's start time in that trace (ns)
+ * @tid: the waiting thread's TID
+ * @flag: a #WsAnomalyFlag
+ * @updated_at: when the flag was set (µs since the epoch)
+ */
+typedef struct {
+  char          *trace_digest;
+  gint64         event_time;
+  gint32         tid;
+  WsAnomalyFlag  flag;
+  gint64         updated_at;
+} WsAnomalyRecord;
+
+#define WS_TYPE_HISTORY_STORE (ws_history_store_get_type ())
+G_DECLARE_FINAL_TYPE (WsHistoryStore, ws_history_store, WS, HISTORY_STORE, GObject)
+
+char            *ws_history_store_default_path     (void);
+WsHistoryStore  *ws_history_store_open             (const char       *path,
+                                                    GError          **error);
+const char      *ws_history_store_get_path         (WsHistoryStore   *self);
+
+char            *ws_history_store_trace_digest     (WsTrace          *trace,
+                                                    GError          **error);
+gboolean         ws_history_store_record_trace     (WsHistoryStore   *self,
+                                                    WsTrace          *trace,
+                                                    gboolean         *newly_recorded,
+                                                    GError          **error);
+gboolean         ws_history_store_record_stacks    (WsHistoryStore   *self,
+                                                    const char       *digest,
+                                                    const char       *path,
+                                                    WsStackTable     *table,
+                                                    const WsStackId  *stacks,
+                                                    const guint64    *counts,
+                                                    guint             n_stacks,
+                                                    gboolean         *newly_recorded,
+                                                    GError          **error);
+gboolean         ws_history_store_has_trace        (WsHistoryStore   *self,
+                                                    const char       *digest);
+guint            ws_history_store_get_n_traces     (WsHistoryStore   *self);
+guint64          ws_history_store_get_n_callstacks (WsHistoryStore   *self);
+gboolean         ws_history_store_lookup_function  (WsHistoryStore   *self,
+                                                    const char       *function,
+                                                    const char       *module,
+                                                    WsFunctionCounts *counts);
+guint64          ws_history_store_lookup_bigram    (WsHistoryStore   *self,
+                                                    const WsFrame    *caller,
+                                                    const WsFrame    *callee);
+gboolean         ws_history_store_fill_similarity  (WsHistoryStore   *self,
+                                                    WsSimilarity     *similarity,
+                                                    const WsFrameId  *frames,
+                                                    guint             n_frames,
+                                                    GError          **error);
+
+gboolean         ws_history_store_add_wait_samples (WsHistoryStore   *self,
+                                                    const char       *signature,
+                                                    const char       *trace_digest,
+                                                    const gint64     *durations,
+                                                    guint             n_durations,
+                                                    GError          **error);
+GArray          *ws_history_store_get_wait_samples (WsHistoryStore   *self,
+                                                    const char       *signature,
+                                                    GError          **error);
+
+gboolean         ws_history_store_set_flag         (WsHistoryStore   *self,
+                                                    const char       *trace_digest,
+                                                    gint64            event_time,
+                                                    gint32            tid,
+                                                    const char       *signature,
+                                                    WsAnomalyFlag     flag,
+                                                    GError          **error);
+WsAnomalyFlag    ws_history_store_get_flag         (WsHistoryStore   *self,
+                                                    const char       *trace_digest,
+                                                    gint64            event_time,
+                                                    gint32            tid);
+GArray          *ws_history_store_list_flags       (WsHistoryStore   *self,
+                                                    const char       *signature,
+                                                    GError          **error);
+
+G_END_DECLS
