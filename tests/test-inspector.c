@@ -5,6 +5,7 @@
 #include "bench/ws-synthetic-waits.h"
 #include "ws-graph-export.h"
 #include "ws-inspector.h"
+#include "ws-perf-importer.h"
 #include "ws-trace-loader.h"
 
 /*
@@ -357,6 +358,37 @@ test_cli (void)
   g_assert_cmpint (ws_test_run_cli ((const char *[]) { "inspect", path, "--format", "dot", NULL }, NULL, NULL), ==, 2);
 }
 
+/* The importer decides which wake-ups are hardware (HW_SERVICE) and the
+ * classifier's interrupt list tells the inspector the same thing: the two
+ * must agree, or the inspector reports "interrupt wake-ups recorded in a
+ * thread" that the importer deliberately kept as thread wake-ups (an ext4
+ * end-io kworker completing a writeback in process context, io-fsync). */
+static void
+test_classifier_agrees_with_importer (void)
+{
+  static const char * const names[] = {
+    "hrtimer_interrupt", "__hrtimer_run_queues", "asm_sysvec_apic_timer_interrupt",
+    "__sysvec_call_function_single", "asm_common_interrupt", "common_interrupt",
+    "handle_softirqs", "__do_softirq", "irq_exit_rcu", "__irq_exit_rcu",
+    "blk_mq_end_request", "blk_complete_reqs", "sched_ttwu_pending",
+    "__flush_smp_call_function_queue", "it_real_fn",
+    /* process-context functions: neither calls them interrupt context */
+    "folio_end_writeback", "ext4_end_io_rsv_work", "process_one_work", "try_to_wake_up",
+    "futex_wake", "do_nanosleep", "schedule", "kthread",
+  };
+  WsFrameClassifier *classifier = ws_frame_classifier_get_default ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      gboolean importer = ws_perf_importer_is_interrupt_frame (names[i]);
+      gboolean inspector = ws_frame_classifier_match (classifier, WS_FRAME_CATEGORY_INTERRUPT, names[i]);
+
+      if (importer != inspector)
+        g_error ("%s: importer says %d, classifier says %d", names[i], importer, inspector);
+      g_assert_cmpint (importer, ==, i < 15);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -369,6 +401,7 @@ main (int   argc,
   g_test_add ("/inspector/export", Fixture, NULL, fixture_setup, test_export, fixture_teardown);
   g_test_add_func ("/inspector/io-fsync-under-connection", test_real_under_connection);
   g_test_add_func ("/inspector/cli", test_cli);
+  g_test_add_func ("/inspector/classifier-agrees-with-importer", test_classifier_agrees_with_importer);
 
   return g_test_run ();
 }

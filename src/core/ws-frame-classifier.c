@@ -70,12 +70,19 @@ static const char * const default_false_run[] = {
 };
 
 static const char * const default_interrupt[] = {
-  "^asm_sysvec_", "^asm_common_interrupt$", "^common_interrupt$", "^__?sysvec_",
-  "^handle_softirqs$", "^__do_softirq$", "^irq_exit", "^__irq_exit_rcu$",
-  "^handle_irq_event", "^blk_mq_end_request", "^blk_mq_complete_request",
-  "^folio_end_writeback$", "^end_bio_bh_io_sync$", "^blk_update_request$",
-  "^vring_interrupt$", "^virtblk_done$",
-  "^__flush_smp_call_function_queue$", "^generic_smp_call_function_single_interrupt$",
+  /* The same entries as the perf importer's interrupt table
+   * (ws_perf_importer_is_interrupt_frame), so that the inspector and the
+   * importer agree on what a hardware wake-up is.  I/O completion functions
+   * that also run in process context (folio_end_writeback from an ext4
+   * end-io kworker) are deliberately absent: there the kworker is the
+   * readier, and the heartbeat list stops the ready tree at it. */
+  "^hrtimer_interrupt$", "^__hrtimer_run_queues$",
+  "^asm_sysvec_", "^__sysvec_", "^asm_common_interrupt$", "^common_interrupt$",
+  "^handle_softirqs$", "^__do_softirq$", "^irq_exit_rcu$", "^__irq_exit_rcu$",
+  "^handle_irq_event", "^vring_interrupt$",
+  "^blk_mq_end_request$", "^blk_complete_reqs$",
+  "^sched_ttwu_pending$", "^__flush_smp_call_function_queue$",
+  "^generic_smp_call_function_single_interrupt$", "^it_real_fn$",
   NULL
 };
 
