@@ -16,6 +16,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "ws-aoi.h"
@@ -26,6 +27,8 @@
 #include "ws-scenario-rules.h"
 #include "ws-trace-loader.h"
 #include "ws-trace-private.h"
+
+#include <sys/wait.h>
 
 /* ------------------------------------------------------------------ */
 /* A hand-built trace                                                   */
@@ -500,6 +503,140 @@ test_py_locks (void)
   g_assert_true (lock_on_top);
 }
 
+/* ------------------------------------------------------------------ */
+/* The command line                                                     */
+
+static JsonObject *
+run_cli (const char *history, const char * const *args, int *status)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_auto(GStrv) env = g_get_environ ();
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  int wait_status;
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("WS_CLI"));
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  env = g_environ_setenv (env, "WAITSCOPE_HISTORY", history, TRUE);
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, env, G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, &out, NULL, &wait_status, &error));
+  g_assert_no_error (error);
+  *status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
+  if (*status != 0)
+    return NULL;
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+/* `mine` and `cluster` print what the library computes, record the trace
+ * in the history once, and reject bad options with status 2. */
+static void
+test_cli (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ws-cli-mine-XXXXXX", &error);
+  g_autofree char *history = g_build_filename (dir, "h.sqlite", NULL);
+  g_autofree char *trace = g_build_filename (g_getenv ("WS_TEST_DATA"), "pg-tpcb.perf.txt.gz", NULL);
+  g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", dir);
+  const char *mine[] = { "mine", trace, "--scope", "scenario:transaction", "--per-instance", "--json", "--top", "0", NULL };
+  const char *cluster[] = { "cluster", trace, "--scope", "scenario:transaction", "--per-instance", "--json",
+                            "--rank", "events", NULL };
+  const char *bad_scope[] = { "mine", trace, "--scope", "bogus", NULL };
+  const char *bad_regex[] = { "mine", trace, "--must", "(", NULL };
+  const char *bad_rank[] = { "cluster", trace, "--rank", "bogus", NULL };
+  g_autoptr(JsonObject) m1 = NULL, m2 = NULL, c = NULL;
+  g_autoptr(WsTrace) t = load ("pg-tpcb");
+  g_autoptr(WsStackDb) db = ws_stack_db_new (ws_trace_get_stack_table (t));
+  g_autoptr(WsAoi) aoi = ws_aoi_new (WS_AOI_WAITING);
+  g_autoptr(WsPatternSet) set = NULL;
+  JsonArray *patterns, *clusters;
+  gint64 lambda, delay = 0;
+  guint n;
+  int status;
+
+  g_assert_no_error (error);
+
+  /* The library's own answer. */
+  n = ws_aoi_extract_instances (aoi, t, "transaction", db);
+  for (guint s = 0; s < n; s++)
+    delay += ws_stack_db_get_stream_delay_total (db, s);
+  lambda = ws_miner_lambda_from_guideline (0.01, delay / n, n);
+  set = ws_miner_mine (db, lambda, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  m1 = run_cli (history, mine, &status);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpint (json_object_get_int_member (m1, "lambda"), ==, lambda);
+  g_assert_cmpint (json_object_get_int_member (m1, "streams"), ==, n);
+  g_assert_cmpint (json_object_get_int_member (m1, "total_delay"), ==, delay);
+  patterns = json_object_get_array_member (m1, "patterns");
+  g_assert_cmpuint (json_array_get_length (patterns), ==, ws_pattern_set_get_n_patterns (set));
+  for (guint i = 0; i < json_array_get_length (patterns); i++)
+    {
+      JsonObject *p = json_array_get_object_element (patterns, i);
+      const WsPattern *ref = ws_pattern_set_get_pattern (set, i);
+      JsonArray *frames = json_object_get_array_member (p, "frames");
+      g_autofree char *last = ws_stack_table_format_frame (ws_trace_get_stack_table (t), ref->frames[ref->n_frames - 1]);
+
+      g_assert_cmpint (json_object_get_int_member (p, "cost"), ==, ref->cost);
+      g_assert_cmpint (json_object_get_int_member (p, "events"), ==, ref->n_events);
+      g_assert_cmpuint (json_array_get_length (frames), ==, ref->n_frames);
+      g_assert_cmpstr (json_array_get_string_element (frames, ref->n_frames - 1), ==, last);
+    }
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (m1, "history"), "newly_recorded"), ==, 1);
+
+  /* Second run: the trace is already in the history. */
+  m2 = run_cli (history, mine, &status);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (m2, "history"), "newly_recorded"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (m2, "history"), "traces"), ==, 1);
+
+  /* Clusters ranked by events: non-increasing; the row-lock cluster holds
+   * both variants. */
+  c = run_cli (history, cluster, &status);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpstr (json_object_get_string_member (c, "weights"), ==, "history");
+  clusters = json_object_get_array_member (c, "clusters");
+  g_assert_cmpuint (json_array_get_length (clusters), <, ws_pattern_set_get_n_patterns (set));
+  for (guint i = 1; i < json_array_get_length (clusters); i++)
+    g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (clusters, i - 1), "events"), >=,
+                     json_object_get_int_member (json_array_get_object_element (clusters, i), "events"));
+  {
+    gboolean found = FALSE;
+
+    for (guint i = 0; i < json_array_get_length (clusters); i++)
+      {
+        JsonObject *cl = json_array_get_object_element (clusters, i);
+        JsonArray *ps = json_object_get_array_member (cl, "patterns");
+        g_autoptr(GString) all = g_string_new (NULL);
+
+        for (guint k = 0; k < json_array_get_length (ps); k++)
+          {
+            JsonArray *fr = json_object_get_array_member (json_array_get_object_element (ps, k), "frames");
+            for (guint x = 0; x < json_array_get_length (fr); x++)
+              g_string_append_printf (all, "%s;", json_array_get_string_element (fr, x));
+          }
+        if (strstr (all->str, "XactLockTableWait") && strstr (all->str, "LockTuple ("))
+          found = TRUE;
+      }
+    g_assert_true (found);
+  }
+
+  g_assert_null (run_cli (history, bad_scope, &status));
+  g_assert_cmpint (status, ==, 2);
+  g_assert_null (run_cli (history, bad_regex, &status));
+  g_assert_cmpint (status, ==, 2);
+  g_assert_null (run_cli (history, bad_rank, &status));
+  g_assert_cmpint (status, ==, 2);
+
+  g_assert_cmpint (system (cmd), ==, 0);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -509,6 +646,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/mining-traces/pg-tpcb", test_pg_tpcb);
   g_test_add_func ("/mining-traces/pg-tpcb-graph-scopes", test_pg_tpcb_graph_scopes);
   g_test_add_func ("/mining-traces/py-locks", test_py_locks);
+  g_test_add_func ("/mining-traces/cli", test_cli);
 
   return g_test_run ();
 }

@@ -20,6 +20,8 @@ int cli_readytree (int argc, char **argv);
 int cli_critical_path (int argc, char **argv);
 int cli_inspect (int argc, char **argv);
 int cli_export_timeline (int argc, char **argv);
+int cli_mine (int argc, char **argv);
+int cli_cluster (int argc, char **argv);
 
 static const CliCommand commands[] = {
   { "convert", cli_convert, N_("Convert a trace to the JSON trace format") },
@@ -30,6 +32,8 @@ static const CliCommand commands[] = {
   { "critical-path", cli_critical_path, N_("The critical path of a thread in a window") },
   { "inspect", cli_inspect, N_("Over- and under-connections of a wait graph or a trace") },
   { "export-timeline", cli_export_timeline, N_("The thread timeline as a PNG, SVG or PDF figure") },
+  { "mine", cli_mine, N_("Costly maximal call-stack patterns of many traces (StackMine)") },
+  { "cluster", cli_cluster, N_("Clusters of similar costly call-stack patterns, ranked") },
   { NULL, NULL, NULL },
 };
 

@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * waitscope-cli cluster TRACE…: mine the costly maximal patterns as `mine`
+ * does, then group the variants of one problem (StackMine §VI): the
+ * alignment similarity weighted by the history's unigram and bigram
+ * counts, agglomerative clustering down to a threshold, and the clusters
+ * ranked by one of the four metrics of §II.B.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "cli-common.h"
+#include "cli-mine.h"
+#include "ws-clusterer.h"
+#include "ws-coverage.h"
+
+int cli_cluster (int argc, char **argv);
+
+/* Weights from the traces open now, when there is no history. */
+static void
+count_loaded (WsSimilarity *sim,
+              GPtrArray    *traces)
+{
+  WsStackTable *table = ws_similarity_get_stack_table (sim);
+
+  for (guint i = 0; i < traces->len; i++)
+    {
+      WsTrace *trace = g_ptr_array_index (traces, i);
+
+      for (guint e = 0; e < ws_trace_get_n_events (trace); e++)
+        {
+          const WsEvent *ev = ws_trace_get_event (trace, e);
+          const WsFrameId *f;
+          guint n;
+
+          if (ev->stack == WS_STACK_EMPTY)
+            continue;
+          if (ev->kind != WS_EVENT_WAIT &&
+              !(ev->kind == WS_EVENT_RUNNING && !(ev->flags & WS_EVENT_FLAG_SPAN)))
+            continue;
+          /* cli_load_traces() shares one table among the traces. */
+          f = ws_stack_table_get_stack (table, ev->stack, &n);
+          ws_similarity_count_stack (sim, f, n, 1);
+        }
+    }
+}
+
+static gboolean
+parse_linkage (const char *text,
+               WsLinkage  *linkage)
+{
+  static const char * const names[] = { "average", "complete", "single" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (g_strcmp0 (text, names[i]) == 0)
+      {
+        *linkage = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static void
+print_json (CliMineOptions *options,
+            CliMineResult  *result,
+            WsClusterSet   *clusters,
+            const char     *linkage,
+            const char     *rank,
+            const char     *weights)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  WsStackTable *table = ws_stack_db_get_stack_table (result->db);
+  guint n = ws_cluster_set_get_n_clusters (clusters);
+  guint shown = options->top == 0 ? n : MIN ((guint) options->top, n);
+
+  json_builder_begin_object (b);
+  cli_mine_json_header (b, options, result);
+  json_builder_set_member_name (b, "threshold");
+  json_builder_add_double_value (b, ws_cluster_set_get_threshold (clusters));
+  json_builder_set_member_name (b, "linkage");
+  json_builder_add_string_value (b, linkage);
+  json_builder_set_member_name (b, "rank");
+  json_builder_add_string_value (b, rank);
+  json_builder_set_member_name (b, "weights");
+  json_builder_add_string_value (b, weights);
+  json_builder_set_member_name (b, "n_clusters");
+  json_builder_add_int_value (b, n);
+  json_builder_set_member_name (b, "clusters");
+  json_builder_begin_array (b);
+  for (guint c = 0; c < shown; c++)
+    {
+      const WsCluster *cl = ws_cluster_set_get_cluster (clusters, c);
+      g_autofree WsFrameId *common = NULL;
+      guint n_common;
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "rank");
+      json_builder_add_int_value (b, c + 1);
+      json_builder_set_member_name (b, "total_cost");
+      json_builder_add_int_value (b, cl->total_cost);
+      json_builder_set_member_name (b, "streams");
+      json_builder_add_int_value (b, cl->n_streams);
+      json_builder_set_member_name (b, "events");
+      json_builder_add_int_value (b, cl->n_events);
+      json_builder_set_member_name (b, "average_cost");
+      json_builder_add_double_value (b, cl->average_cost);
+      json_builder_set_member_name (b, "merge_similarity");
+      json_builder_add_double_value (b, cl->merge_similarity);
+      common = ws_coverage_cluster_common_frames (clusters, c, &n_common);
+      json_builder_set_member_name (b, "common");
+      cli_mine_json_frames (b, table, common, n_common);
+      json_builder_set_member_name (b, "patterns");
+      json_builder_begin_array (b);
+      for (guint k = 0; k < cl->n_patterns; k++)
+        cli_mine_json_pattern (b, table, ws_pattern_set_get_pattern (result->patterns, cl->patterns[k]));
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  cli_print_json (b);
+}
+
+static void
+print_text (CliMineOptions *options,
+            CliMineResult  *result,
+            WsClusterSet   *clusters,
+            const char     *rank)
+{
+  WsStackTable *table = ws_stack_db_get_stack_table (result->db);
+  guint n = ws_cluster_set_get_n_clusters (clusters);
+  guint shown = options->top == 0 ? n : MIN ((guint) options->top, n);
+  g_autofree char *lambda = cli_format_duration (result->lambda);
+
+  printf (_("λ = %s: %u patterns in %u clusters (similarity ≥ %.2f), ranked by %s\n"),
+          lambda, ws_pattern_set_get_n_patterns (result->patterns), n,
+          ws_cluster_set_get_threshold (clusters), rank);
+
+  for (guint c = 0; c < shown; c++)
+    {
+      const WsCluster *cl = ws_cluster_set_get_cluster (clusters, c);
+      g_autofree char *total = cli_format_duration (cl->total_cost);
+      g_autofree char *avg = cli_format_duration ((WsTime) cl->average_cost);
+      g_autofree WsFrameId *common = NULL;
+      guint n_common;
+
+      printf ("\n");
+      printf (_("Cluster %u: total %s, %u streams, %" G_GUINT64_FORMAT " events, average %s, %u patterns\n"),
+              c + 1, total, cl->n_streams, cl->n_events, avg, cl->n_patterns);
+      common = ws_coverage_cluster_common_frames (clusters, c, &n_common);
+      printf ("  %s\n", _("Common frames (caller first):"));
+      cli_mine_print_frames (table, common, n_common, "    ");
+      for (guint k = 0; k < cl->n_patterns; k++)
+        {
+          const WsPattern *p = ws_pattern_set_get_pattern (result->patterns, cl->patterns[k]);
+          g_autofree char *cost = cli_format_duration (p->cost);
+          g_autofree char *text = ws_pattern_format (p, table, " → ");
+
+          printf ("  • %s  %s\n", cost, text);
+        }
+    }
+}
+
+int
+cli_cluster (int    argc,
+             char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(WsSimilarity) sim = NULL;
+  g_autoptr(WsClusterSet) clusters = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *linkage_name = NULL;
+  g_autofree char *rank_name = NULL;
+  const char *weights = "history";
+  CliMineOptions options;
+  CliMineResult result = { 0 };
+  double threshold = 0.6;
+  WsLinkage linkage = WS_LINKAGE_AVERAGE;
+  WsClusterRank rank = WS_CLUSTER_RANK_TOTAL;
+  int status;
+  const GOptionEntry entries[] = {
+    { "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &threshold,
+      N_("Do not merge clusters less similar than this (0…1, default 0.6)"), N_("T") },
+    { "linkage", 0, 0, G_OPTION_ARG_STRING, &linkage_name,
+      N_("average (default), complete or single"), N_("LINKAGE") },
+    { "rank", 0, 0, G_OPTION_ARG_STRING, &rank_name,
+      N_("Rank clusters by total (default), streams, events or average cost"), N_("METRIC") },
+    { NULL }
+  };
+
+  cli_mine_options_init (&options);
+  context = g_option_context_new (_("TRACE… — clusters of similar costly call-stack patterns (StackMine)"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  cli_mine_add_entries (context, &options);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_description (context,
+    _("Mines as `waitscope-cli mine` does, then clusters the patterns: similarity of their "
+      "optimal alignment, each function weighted by how rare it and its caller/callee pairs are "
+      "in every trace ever recorded in the history store (or, with --no-history, in the traces "
+      "given).  A cluster's total cost counts each event whose stack holds one of its patterns "
+      "once."));
+
+  if (!cli_parse_options (context, "cluster", &argc, &argv, &status))
+    goto out;
+  if (threshold < 0 || threshold > 1)
+    {
+      status = cli_usage_error ("cluster", "%s", _("--threshold must be in [0, 1]"));
+      goto out;
+    }
+  if (linkage_name != NULL && !parse_linkage (linkage_name, &linkage))
+    {
+      status = cli_usage_error ("cluster", _("unknown linkage “%s”"), linkage_name);
+      goto out;
+    }
+  if (rank_name != NULL && !ws_cluster_rank_from_string (rank_name, &rank))
+    {
+      status = cli_usage_error ("cluster", _("unknown metric “%s”: use total, streams, events or average"), rank_name);
+      goto out;
+    }
+
+  status = cli_mine_run ("cluster", &options, argc, argv, &result);
+  if (status >= 0)
+    goto out;
+
+  sim = ws_similarity_new (ws_stack_db_get_stack_table (result.db));
+  if (result.history != NULL)
+    {
+      g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (WsFrameId));
+      g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+
+      for (guint i = 0; i < ws_pattern_set_get_n_patterns (result.patterns); i++)
+        {
+          const WsPattern *p = ws_pattern_set_get_pattern (result.patterns, i);
+
+          for (guint k = 0; k < p->n_frames; k++)
+            if (g_hash_table_add (seen, GUINT_TO_POINTER (p->frames[k] + 1)))
+              g_array_append_val (frames, p->frames[k]);
+        }
+      if (!ws_history_store_fill_similarity (result.history, sim, (const WsFrameId *) (gpointer) frames->data,
+                                             frames->len, &error))
+        {
+          status = cli_fail (error);
+          goto out;
+        }
+    }
+  else
+    {
+      count_loaded (sim, result.traces);
+      weights = "loaded traces";
+    }
+
+  clusters = ws_clusterer_cluster (result.patterns, sim, threshold, linkage, NULL, NULL, NULL, &error);
+  if (clusters == NULL)
+    {
+      status = cli_fail (error);
+      goto out;
+    }
+  ws_cluster_set_rank (clusters, rank);
+
+  if (options.json)
+    print_json (&options, &result, clusters, linkage_name ? linkage_name : "average",
+                ws_cluster_rank_to_string (rank), weights);
+  else
+    print_text (&options, &result, clusters, ws_cluster_rank_to_string (rank));
+  status = CLI_EXIT_OK;
+
+out:
+  g_clear_pointer (&clusters, ws_cluster_set_unref);
+  cli_mine_result_clear (&result);
+  cli_mine_options_clear (&options);
+  return status;
+}

@@ -1,0 +1,545 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * waitscope-cli mine TRACE…: the costly maximal call-stack patterns of the
+ * traces' waiting (or running) stacks, StackMine §V, over an area of
+ * interest chosen by scope and content (§IV).  The traces read are
+ * recorded in the history store, whose counts weight `cluster`.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "cli-common.h"
+#include "cli-mine.h"
+#include "ws-aoi.h"
+#include "ws-error.h"
+
+int cli_mine (int argc, char **argv);
+
+void
+cli_mine_options_init (CliMineOptions *options)
+{
+  memset (options, 0, sizeof *options);
+  options->lambda_share = 0.01;
+  options->top = 20;
+}
+
+void
+cli_mine_options_clear (CliMineOptions *options)
+{
+  g_clear_pointer (&options->must, g_strfreev);
+  g_clear_pointer (&options->must_not, g_strfreev);
+  g_clear_pointer (&options->scope, g_free);
+  g_clear_pointer (&options->lambda, g_free);
+  g_clear_pointer (&options->lambda_delay, g_free);
+  g_clear_pointer (&options->history, g_free);
+  g_clear_pointer (&options->scenarios, g_strfreev);
+  g_clear_pointer (&options->scenario_file, g_free);
+}
+
+void
+cli_mine_add_entries (GOptionContext *context,
+                      CliMineOptions *options)
+{
+  const GOptionEntry entries[] = {
+    { "waiting", 0, 0, G_OPTION_ARG_NONE, &options->waiting,
+      N_("Mine waiting stacks (the default)"), NULL },
+    { "running", 0, 0, G_OPTION_ARG_NONE, &options->running,
+      N_("Mine sampled running stacks instead"), NULL },
+    { "must", 0, 0, G_OPTION_ARG_STRING_ARRAY, &options->must,
+      N_("Keep only stacks with a frame matching REGEX (\"function (module)\"); repeatable"), N_("REGEX") },
+    { "must-not", 0, 0, G_OPTION_ARG_STRING_ARRAY, &options->must_not,
+      N_("Drop stacks with a frame matching REGEX; repeatable"), N_("REGEX") },
+    { "scope", 0, 0, G_OPTION_ARG_STRING, &options->scope,
+      N_("all, scenario:NAME, tid:TID[,TID…], waitgraph:NAME or critical-path:NAME (default all)"), N_("SCOPE") },
+    { "per-instance", 0, 0, G_OPTION_ARG_NONE, &options->per_instance,
+      N_("With a scenario scope, make each instance a trace stream of its own"), NULL },
+    { "lambda", 0, 0, G_OPTION_ARG_STRING, &options->lambda,
+      N_("The cost threshold λ (a time: 30s, 12ms, 250000ns; a bare number is seconds)"), N_("TIME") },
+    { "lambda-share", 0, 0, G_OPTION_ARG_DOUBLE, &options->lambda_share,
+      N_("λ by the paper's guideline: this share of the streams (default 0.01)…"), N_("S") },
+    { "lambda-delay", 0, 0, G_OPTION_ARG_STRING, &options->lambda_delay,
+      N_("…times this delay per stream (default: the streams' mean delay)…, times the number of streams"), N_("TIME") },
+    { "top", 0, 0, G_OPTION_ARG_INT, &options->top,
+      N_("Show this many patterns or clusters (default 20; 0 = all)"), N_("N") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &options->json, N_("Print JSON"), NULL },
+    { "history", 0, 0, G_OPTION_ARG_FILENAME, &options->history,
+      N_("The history database (default $WAITSCOPE_HISTORY or ~/.local/share/waitscope/history.sqlite)"), N_("FILE") },
+    { "no-history", 0, 0, G_OPTION_ARG_NONE, &options->no_history,
+      N_("Neither record the traces in the history nor read it"), NULL },
+    { "scenario", 0, 0, G_OPTION_ARG_STRING_ARRAY, &options->scenarios,
+      N_("A scenario rule: begin and end events on one thread"), N_("NAME=BEGIN,END") },
+    { "scenario-file", 0, 0, G_OPTION_ARG_FILENAME, &options->scenario_file,
+      N_("Scenario rules from a key file ([scenario NAME] begin= end=)"), N_("FILE") },
+    { NULL }
+  };
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+}
+
+void
+cli_mine_result_clear (CliMineResult *result)
+{
+  g_clear_pointer (&result->traces, g_ptr_array_unref);
+  g_clear_object (&result->db);
+  g_clear_pointer (&result->patterns, ws_pattern_set_unref);
+  g_clear_object (&result->history);
+}
+
+typedef enum {
+  SCOPE_ALL,
+  SCOPE_SCENARIO,
+  SCOPE_TIDS,
+  SCOPE_WAIT_GRAPH,
+  SCOPE_CRITICAL_PATH,
+} ScopeKind;
+
+static gboolean
+parse_scope (const char  *command,
+             const char  *text,
+             ScopeKind   *kind,
+             char       **name,
+             GArray      *tids,
+             int         *status)
+{
+  static const struct { const char *prefix; ScopeKind kind; } kinds[] = {
+    { "scenario:", SCOPE_SCENARIO },
+    { "waitgraph:", SCOPE_WAIT_GRAPH },
+    { "critical-path:", SCOPE_CRITICAL_PATH },
+  };
+
+  *kind = SCOPE_ALL;
+  if (text == NULL || g_str_equal (text, "all"))
+    return TRUE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    if (g_str_has_prefix (text, kinds[i].prefix) && text[strlen (kinds[i].prefix)] != '\0')
+      {
+        *kind = kinds[i].kind;
+        *name = g_strdup (text + strlen (kinds[i].prefix));
+        return TRUE;
+      }
+
+  if (g_str_has_prefix (text, "tid:"))
+    {
+      g_auto(GStrv) parts = g_strsplit (text + 4, ",", -1);
+
+      for (guint i = 0; parts[i] != NULL; i++)
+        {
+          gint64 v;
+
+          if (!g_ascii_string_to_signed (parts[i], 10, 0, G_MAXINT32, &v, NULL))
+            {
+              *status = cli_usage_error (command, _("“%s” is not a thread id"), parts[i]);
+              return FALSE;
+            }
+          {
+            gint32 tid = v;
+            g_array_append_val (tids, tid);
+          }
+        }
+      *kind = SCOPE_TIDS;
+      return tids->len > 0;
+    }
+
+  *status = cli_usage_error (command, _("unknown scope “%s”: use all, scenario:NAME, tid:TID, "
+                                        "waitgraph:NAME or critical-path:NAME"), text);
+  return FALSE;
+}
+
+/* The scope of one instance, or of all of a scenario's instances. */
+static WsEventSet *
+instance_scope (WsTrace                  *trace,
+                const WsScenarioInstance *inst,
+                ScopeKind                 kind,
+                GError                  **error)
+{
+  WsSymptom symptom = { inst->thread, inst->t0, inst->t1 };
+
+  switch (kind)
+    {
+    case SCOPE_WAIT_GRAPH:
+      return ws_aoi_scope_symptom_graph (trace, &symptom, FALSE, NULL, NULL, error);
+    case SCOPE_CRITICAL_PATH:
+      return ws_aoi_scope_symptom_graph (trace, &symptom, TRUE, NULL, NULL, error);
+    case SCOPE_SCENARIO:
+    default:
+      return ws_aoi_scope_window (trace, inst->thread, inst->t0, inst->t1);
+    }
+}
+
+/* Adds one trace's area of interest to the database. */
+static gboolean
+extract_trace (WsAoi       *aoi,
+               WsTrace     *trace,
+               ScopeKind    kind,
+               const char  *scenario,
+               GArray      *tids,
+               gboolean     per_instance,
+               WsStackDb   *db,
+               GError     **error)
+{
+  g_autoptr(WsEventSet) scope = NULL;
+  guint32 scenario_id;
+  gint64 total = 0, max = 0;
+  guint stream = G_MAXUINT, n_instances = 0;
+
+  if (kind == SCOPE_ALL || kind == SCOPE_TIDS)
+    {
+      stream = ws_stack_db_add_stream (db, ws_trace_get_name (trace));
+      if (kind == SCOPE_TIDS)
+        scope = ws_aoi_scope_threads (trace, (const gint32 *) (gpointer) tids->data, tids->len);
+      ws_aoi_extract (aoi, trace, scope, db, stream);
+      return TRUE;
+    }
+
+  /* Scenario-based scopes: per instance, or the union per trace with the
+   * instances' durations as the stream's delay. */
+  scenario_id = ws_trace_lookup_string (trace, scenario);
+  if (!per_instance)
+    {
+      stream = ws_stack_db_add_stream (db, ws_trace_get_name (trace));
+      scope = ws_event_set_new (ws_trace_get_n_events (trace));
+    }
+
+  for (guint i = 0; scenario_id != WS_NONE && i < ws_trace_get_n_scenario_instances (trace); i++)
+    {
+      const WsScenarioInstance *inst = ws_trace_get_scenario_instance (trace, i);
+      g_autoptr(WsEventSet) part = NULL;
+
+      if (inst->scenario != scenario_id)
+        continue;
+      if ((part = instance_scope (trace, inst, kind, error)) == NULL)
+        return FALSE;
+      n_instances++;
+
+      if (per_instance)
+        {
+          g_autofree char *name = g_strdup_printf ("%s %s #%u", ws_trace_get_name (trace), scenario, n_instances);
+          guint s = ws_stack_db_add_stream (db, name);
+
+          ws_stack_db_set_stream_delay (db, s, inst->t1 - inst->t0, inst->t1 - inst->t0);
+          ws_aoi_extract (aoi, trace, part, db, s);
+        }
+      else
+        {
+          ws_event_set_union (scope, part);
+          total += inst->t1 - inst->t0;
+          max = MAX (max, inst->t1 - inst->t0);
+        }
+    }
+
+  if (!per_instance)
+    {
+      ws_aoi_extract (aoi, trace, scope, db, stream);
+      ws_stack_db_set_stream_delay (db, stream, total, max);
+    }
+  return TRUE;
+}
+
+/**
+ * cli_mine_run:
+ * @argv: argv[1…] are the traces
+ *
+ * Returns: -1 to go on with @result filled, else the exit status (the
+ *   message is printed)
+ */
+int
+cli_mine_run (const char     *command,
+              CliMineOptions *options,
+              int             argc,
+              char          **argv,
+              CliMineResult  *result)
+{
+  g_autoptr(WsScenarioRules) rules = NULL;
+  g_autoptr(WsAoi) aoi = NULL;
+  g_autoptr(GArray) tids = g_array_new (FALSE, FALSE, sizeof (gint32));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *scenario = NULL;
+  ScopeKind kind;
+  guint n_streams;
+  int status = -1;
+
+  memset (result, 0, sizeof *result);
+
+  if (argc < 2)
+    return cli_usage_error (command, "%s", _("no trace given"));
+  if (options->running && options->waiting)
+    return cli_usage_error (command, "%s", _("--waiting and --running exclude each other"));
+  if (options->lambda != NULL && options->lambda_delay != NULL)
+    return cli_usage_error (command, "%s", _("--lambda and --lambda-delay exclude each other"));
+  if (options->lambda_share <= 0 || options->lambda_share > 1)
+    return cli_usage_error (command, "%s", _("--lambda-share must be in (0, 1]"));
+  if (options->top < 0)
+    return cli_usage_error (command, "%s", _("--top must not be negative"));
+  if (!parse_scope (command, options->scope, &kind, &scenario, tids, &status))
+    return status;
+  if (options->per_instance && (kind == SCOPE_ALL || kind == SCOPE_TIDS))
+    return cli_usage_error (command, "%s", _("--per-instance needs a scenario, waitgraph or critical-path scope"));
+
+  aoi = ws_aoi_new (options->running ? WS_AOI_RUNNING : WS_AOI_WAITING);
+  for (guint i = 0; options->must != NULL && options->must[i] != NULL; i++)
+    if (!ws_aoi_add_must (aoi, options->must[i], &error))
+      return cli_usage_error (command, "--must %s: %s", options->must[i], error->message);
+  for (guint i = 0; options->must_not != NULL && options->must_not[i] != NULL; i++)
+    if (!ws_aoi_add_must_not (aoi, options->must_not[i], &error))
+      return cli_usage_error (command, "--must-not %s: %s", options->must_not[i], error->message);
+
+  if ((rules = cli_build_rules (options->scenarios, options->scenario_file, command, &status)) == NULL)
+    return status;
+  if ((result->traces = cli_load_traces (argv + 1, rules, &error)) == NULL)
+    return cli_fail (error);
+
+  /* Every trace read counts in the history (once per content), so that
+   * the similarity weights see all traces ever imported. */
+  if (!options->no_history)
+    {
+      result->history = ws_history_store_open (options->history, &error);
+      if (result->history == NULL)
+        {
+          fprintf (stderr, _("waitscope-cli: warning: %s; the traces are not recorded\n"), error->message);
+          g_clear_error (&error);
+        }
+      for (guint i = 0; result->history != NULL && i < result->traces->len; i++)
+        {
+          gboolean newly = FALSE;
+
+          if (!ws_history_store_record_trace (result->history, g_ptr_array_index (result->traces, i), &newly, &error))
+            {
+              fprintf (stderr, _("waitscope-cli: warning: %s\n"), error->message);
+              g_clear_error (&error);
+            }
+          result->n_recorded += newly;
+        }
+    }
+
+  result->db = ws_stack_db_new (ws_trace_get_stack_table (g_ptr_array_index (result->traces, 0)));
+  for (guint i = 0; i < result->traces->len; i++)
+    if (!extract_trace (aoi, g_ptr_array_index (result->traces, i), kind, scenario, tids,
+                        options->per_instance, result->db, &error))
+      return cli_fail (error);
+
+  n_streams = ws_stack_db_get_n_streams (result->db);
+  for (guint s = 0; s < n_streams; s++)
+    result->total_delay += ws_stack_db_get_stream_delay_total (result->db, s);
+
+  if (options->lambda != NULL)
+    {
+      if (!cli_parse_time (options->lambda, &result->lambda, &error))
+        return cli_usage_error (command, "--lambda: %s", error->message);
+    }
+  else
+    {
+      gint64 delay = n_streams > 0 ? result->total_delay / n_streams : 0;
+
+      if (options->lambda_delay != NULL && !cli_parse_time (options->lambda_delay, &delay, &error))
+        return cli_usage_error (command, "--lambda-delay: %s", error->message);
+      result->lambda = ws_miner_lambda_from_guideline (options->lambda_share, delay, n_streams);
+    }
+  if (result->lambda <= 0)
+    {
+      if (options->lambda != NULL)
+        return cli_usage_error (command, "%s", _("λ must be positive"));
+      result->lambda = 1;   /* an empty area of interest */
+    }
+
+  result->patterns = ws_miner_mine (result->db, result->lambda, NULL, NULL, NULL, &error);
+  if (result->patterns == NULL)
+    return cli_fail (error);
+  return -1;
+}
+
+void
+cli_mine_json_frames (JsonBuilder     *builder,
+                      WsStackTable    *table,
+                      const WsFrameId *frames,
+                      guint            n_frames)
+{
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < n_frames; i++)
+    {
+      g_autofree char *text = ws_stack_table_format_frame (table, frames[i]);
+      json_builder_add_string_value (builder, text);
+    }
+  json_builder_end_array (builder);
+}
+
+void
+cli_mine_json_pattern (JsonBuilder     *builder,
+                       WsStackTable    *table,
+                       const WsPattern *pattern)
+{
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "cost");
+  json_builder_add_int_value (builder, pattern->cost);
+  json_builder_set_member_name (builder, "events");
+  json_builder_add_int_value (builder, pattern->n_events);
+  json_builder_set_member_name (builder, "streams");
+  json_builder_add_int_value (builder, pattern->n_streams);
+  json_builder_set_member_name (builder, "frames");
+  cli_mine_json_frames (builder, table, pattern->frames, pattern->n_frames);
+  json_builder_end_object (builder);
+}
+
+/* The members every mine/cluster JSON document starts with. */
+void
+cli_mine_json_header (JsonBuilder    *b,
+                      CliMineOptions *options,
+                      CliMineResult  *result)
+{
+  const WsMinerStats *st = ws_pattern_set_get_stats (result->patterns);
+
+  json_builder_set_member_name (b, "time_unit");
+  json_builder_add_string_value (b, "ns");
+  json_builder_set_member_name (b, "frame_order");
+  json_builder_add_string_value (b, "caller first");
+  json_builder_set_member_name (b, "stacks");
+  json_builder_add_string_value (b, options->running ? "running" : "waiting");
+  json_builder_set_member_name (b, "scope");
+  json_builder_add_string_value (b, options->scope ? options->scope : "all");
+  json_builder_set_member_name (b, "traces");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < result->traces->len; i++)
+    json_builder_add_string_value (b, ws_trace_get_path (g_ptr_array_index (result->traces, i)));
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "history");
+  if (result->history != NULL)
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "path");
+      json_builder_add_string_value (b, ws_history_store_get_path (result->history));
+      json_builder_set_member_name (b, "traces");
+      json_builder_add_int_value (b, ws_history_store_get_n_traces (result->history));
+      json_builder_set_member_name (b, "newly_recorded");
+      json_builder_add_int_value (b, result->n_recorded);
+      json_builder_end_object (b);
+    }
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "streams");
+  json_builder_add_int_value (b, ws_stack_db_get_n_streams (result->db));
+  json_builder_set_member_name (b, "events");
+  json_builder_add_int_value (b, ws_stack_db_get_n_events (result->db));
+  json_builder_set_member_name (b, "distinct_stacks");
+  json_builder_add_int_value (b, ws_stack_db_get_n_entries (result->db));
+  json_builder_set_member_name (b, "total_cost");
+  json_builder_add_int_value (b, ws_stack_db_get_total_cost (result->db));
+  json_builder_set_member_name (b, "total_delay");
+  json_builder_add_int_value (b, result->total_delay);
+  json_builder_set_member_name (b, "lambda");
+  json_builder_add_int_value (b, result->lambda);
+  json_builder_set_member_name (b, "n_patterns");
+  json_builder_add_int_value (b, ws_pattern_set_get_n_patterns (result->patterns));
+  json_builder_set_member_name (b, "miner");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "sequences");
+  json_builder_add_int_value (b, st->n_sequences);
+  json_builder_set_member_name (b, "items");
+  json_builder_add_int_value (b, st->n_items);
+  json_builder_set_member_name (b, "nodes");
+  json_builder_add_int_value (b, st->n_nodes);
+  json_builder_set_member_name (b, "backscan_pruned");
+  json_builder_add_int_value (b, st->n_backscan_pruned);
+  json_builder_end_object (b);
+}
+
+void
+cli_mine_print_frames (WsStackTable    *table,
+                       const WsFrameId *frames,
+                       guint            n_frames,
+                       const char      *indent)
+{
+  for (guint i = 0; i < n_frames; i++)
+    {
+      g_autofree char *text = ws_stack_table_format_frame (table, frames[i]);
+      printf ("%s%s\n", indent, text);
+    }
+}
+
+static void
+print_text (CliMineOptions *options,
+            CliMineResult  *result)
+{
+  WsStackTable *table = ws_stack_db_get_stack_table (result->db);
+  guint n = ws_pattern_set_get_n_patterns (result->patterns);
+  guint shown = options->top == 0 ? n : MIN ((guint) options->top, n);
+  g_autofree char *lambda = cli_format_duration (result->lambda);
+  g_autofree char *cost = cli_format_duration (ws_stack_db_get_total_cost (result->db));
+
+  printf (_("%u trace streams, %" G_GUINT64_FORMAT " %s stacks (%u distinct), total cost %s\n"),
+          ws_stack_db_get_n_streams (result->db), ws_stack_db_get_n_events (result->db),
+          options->running ? _("running") : _("waiting"),
+          ws_stack_db_get_n_entries (result->db), cost);
+  printf (g_dngettext (GETTEXT_PACKAGE,
+                       "λ = %s: %u maximal pattern of cost ≥ λ (frames caller first)\n",
+                       "λ = %s: %u maximal patterns of cost ≥ λ (frames caller first)\n", n),
+          lambda, n);
+
+  for (guint i = 0; i < shown; i++)
+    {
+      const WsPattern *p = ws_pattern_set_get_pattern (result->patterns, i);
+      g_autofree char *c = cli_format_duration (p->cost);
+
+      printf ("\n#%u  %s  ", i + 1, c);
+      printf (g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " event", "%" G_GUINT64_FORMAT " events", p->n_events),
+              p->n_events);
+      printf ("  ");
+      printf (g_dngettext (GETTEXT_PACKAGE, "%u stream\n", "%u streams\n", p->n_streams), p->n_streams);
+      cli_mine_print_frames (table, p->frames, p->n_frames, "    ");
+    }
+}
+
+int
+cli_mine (int    argc,
+          char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  CliMineOptions options;
+  CliMineResult result = { 0 };
+  int status;
+
+  cli_mine_options_init (&options);
+  context = g_option_context_new (_("TRACE… — costly maximal call-stack patterns (StackMine)"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  cli_mine_add_entries (context, &options);
+  g_option_context_set_description (context,
+    _("A pattern is a subsequence of a call stack (caller first); its cost is the summed cost "
+      "(wait time, or sample periods) of the events whose stack contains it.  Printed: every "
+      "pattern of cost ≥ λ with no super-pattern of cost ≥ λ, by decreasing cost.  Trace streams "
+      "are the traces, or with --per-instance the scenario instances; λ defaults to the paper's "
+      "guideline with a share of 0.01 and the streams' mean delay.  Traces read are recorded in "
+      "the history store."));
+
+  if (!cli_parse_options (context, "mine", &argc, &argv, &status))
+    goto out;
+  status = cli_mine_run ("mine", &options, argc, argv, &result);
+  if (status >= 0)
+    goto out;
+
+  if (options.json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      WsStackTable *table = ws_stack_db_get_stack_table (result.db);
+      guint n = ws_pattern_set_get_n_patterns (result.patterns);
+      guint shown = options.top == 0 ? n : MIN ((guint) options.top, n);
+
+      json_builder_begin_object (b);
+      cli_mine_json_header (b, &options, &result);
+      json_builder_set_member_name (b, "patterns");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < shown; i++)
+        cli_mine_json_pattern (b, table, ws_pattern_set_get_pattern (result.patterns, i));
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+      cli_print_json (b);
+    }
+  else
+    print_text (&options, &result);
+
+  status = CLI_EXIT_OK;
+out:
+  cli_mine_result_clear (&result);
+  cli_mine_options_clear (&options);
+  return status;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+/*
+ * What `waitscope-cli mine` and `cluster` share: the AOI, λ and history
+ * options, and the pipeline load → record in the history → extract the AOI
+ * → mine.
+ */
+
+#include <json-glib/json-glib.h>
+
+#include "ws-history-store.h"
+#include "ws-miner.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  gboolean   running;
+  gboolean   waiting;
+  char     **must;
+  char     **must_not;
+  char      *scope;
+  gboolean   per_instance;
+  char      *lambda;
+  double     lambda_share;
+  char      *lambda_delay;
+  int        top;
+  gboolean   json;
+  char      *history;
+  gboolean   no_history;
+  char     **scenarios;
+  char      *scenario_file;
+} CliMineOptions;
+
+typedef struct {
+  GPtrArray      *traces;       /* WsTrace */
+  WsStackDb      *db;
+  WsPatternSet   *patterns;
+  WsHistoryStore *history;      /* nullable */
+  gint64          lambda;
+  gint64          total_delay;
+  guint           n_recorded;   /* traces newly added to the history */
+} CliMineResult;
+
+void  cli_mine_options_init    (CliMineOptions  *options);
+void  cli_mine_options_clear   (CliMineOptions  *options);
+void  cli_mine_add_entries     (GOptionContext  *context,
+                                CliMineOptions  *options);
+int   cli_mine_run             (const char      *command,
+                                CliMineOptions  *options,
+                                int              argc,
+                                char           **argv,
+                                CliMineResult   *result);
+void  cli_mine_result_clear    (CliMineResult   *result);
+
+void  cli_mine_json_header     (JsonBuilder     *builder,
+                                CliMineOptions  *options,
+                                CliMineResult   *result);
+void  cli_mine_json_pattern    (JsonBuilder     *builder,
+                                WsStackTable    *table,
+                                const WsPattern *pattern);
+void  cli_mine_json_frames     (JsonBuilder     *builder,
+                                WsStackTable    *table,
+                                const WsFrameId *frames,
+                                guint            n_frames);
+void  cli_mine_print_frames    (WsStackTable    *table,
+                                const WsFrameId *frames,
+                                guint            n_frames,
+                                const char      *indent);
+
+G_END_DECLS
