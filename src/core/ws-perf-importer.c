@@ -152,6 +152,7 @@ G_STATIC_ASSERT (sizeof (Record) == 32);
 
 typedef struct {
   GPtrArray *chunks;       /* Record[RECORDS_PER_CHUNK] each */
+  guint      first_cap;    /* records the first chunk has room for */
   guint      n;
   guint      n_switches;
   gboolean   unsorted;
@@ -164,7 +165,19 @@ record_list_append (RecordList   *list,
 {
   guint k = list->n % RECORDS_PER_CHUNK;
 
-  if (k == 0)
+  /* The first chunk starts small and doubles, so a file of a few events
+   * does not allocate 2 MiB for them. */
+  if (list->n == 0)
+    {
+      list->first_cap = 256;
+      g_ptr_array_add (list->chunks, g_new (Record, list->first_cap));
+    }
+  else if (list->n == list->first_cap && list->n < RECORDS_PER_CHUNK)
+    {
+      list->first_cap *= 2;
+      list->chunks->pdata[0] = g_renew (Record, list->chunks->pdata[0], list->first_cap);
+    }
+  else if (k == 0)
     g_ptr_array_add (list->chunks, g_new (Record, RECORDS_PER_CHUNK));
   ((Record *) list->chunks->pdata[list->n / RECORDS_PER_CHUNK])[k] = *r;
   list->n++;
@@ -1455,7 +1468,11 @@ parse_source (Parser       *p,
               GCancellable *cancellable,
               GError      **error)
 {
-  g_autofree guint8 *buf = g_malloc (BUFFER_SIZE);
+  /* Input that fit in the sniffed head (hand-made files, test and fuzz
+   * inputs) needs no more than its size: the full 5 MiB buffer is for
+   * text still to come. */
+  gsize cap = src->gzip || !src->eof ? BUFFER_SIZE : src->head_len + 1;
+  g_autofree guint8 *buf = g_malloc (cap);
   gsize start = 0, end = 0;
   gboolean eof = FALSE;
 
@@ -1521,7 +1538,7 @@ parse_source (Parser       *p,
                             _("import cancelled"));
         }
 
-      status = source_read (src, buf + end, MIN (CHUNK_SIZE, BUFFER_SIZE - end), &n,
+      status = source_read (src, buf + end, MIN (CHUNK_SIZE, cap - end), &n,
                             cancellable, &local_error);
       switch (status)
         {
