@@ -875,7 +875,9 @@ parse_switch (Parser       *p,
 
   p->pending.a = lookup_thread (p, prev_pid, prev_pid == h->tid ? h->pid : -1);
   p->pending.b = lookup_thread (p, next_pid, -1);
-  p->pending.state = *state;
+  /* The kernel's states are ASCII letters (S, D, R+, I…); a byte that is
+   * not one would make a state no JSON trace can hold: unknown, '?'. */
+  p->pending.state = g_ascii_isgraph (*state) ? *state : '?';
   set_thread_name (p, p->pending.a, prev_pid, prev_comm, prev_comm_end - prev_comm, h->time);
   set_thread_name (p, p->pending.b, next_pid, next_comm, next_comm_end - next_comm, h->time);
   return TRUE;
