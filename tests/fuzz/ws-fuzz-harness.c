@@ -1,0 +1,548 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The checks behind every fuzz target (see ws-fuzz-harness.h).  The oracle
+ * is the project's own promise: bad input gives a WS_ERROR whose message
+ * starts with "FILE:LINE: ", good input gives a trace whose references are
+ * all valid, and the JSON format is a lossless copy of the model, so any
+ * trace that loads must write and read back event for event.
+ */
+#include "config.h"
+
+#include <gio/gio.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ws-error.h"
+#include "ws-frame-classifier.h"
+#include "ws-json-trace.h"
+#include "ws-perf-importer.h"
+#include "ws-scenario-rules.h"
+#include "ws-trace-private.h"
+
+#include "ws-fuzz-harness.h"
+
+void
+ws_fuzz_fail (const char *format,
+              ...)
+{
+  va_list args;
+
+  fputs ("ws-fuzz: invariant broken: ", stderr);
+  va_start (args, format);
+  vfprintf (stderr, format, args);
+  va_end (args);
+  fputc ('\n', stderr);
+  fflush (stderr);
+  abort ();
+}
+
+void
+ws_fuzz_init (void)
+{
+  /* A g_return_if_fail() tripped by input is a bug as much as a crash. */
+  g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING | G_LOG_FATAL_MASK);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Errors                                                                     */
+/* ------------------------------------------------------------------------ */
+
+void
+ws_fuzz_check_error (const GError *error,
+                     const char   *name)
+{
+  const char *s;
+  gsize name_len = strlen (name);
+  guint64 line = 0;
+  gboolean digits = FALSE;
+
+  if (error == NULL)
+    ws_fuzz_fail ("a load failed without an error");
+  if (error->domain != WS_ERROR)
+    ws_fuzz_fail ("error from domain %s, not WS_ERROR: %s",
+                  g_quark_to_string (error->domain), error->message);
+  if (error->message == NULL || strncmp (error->message, name, name_len) != 0
+      || error->message[name_len] != ':')
+    ws_fuzz_fail ("error does not start with “%s:”: %s", name, error->message);
+
+  for (s = error->message + name_len + 1; g_ascii_isdigit (*s); s++)
+    {
+      digits = TRUE;
+      line = line * 10 + (*s - '0');
+    }
+  if (!digits || line == 0 || s[0] != ':' || s[1] != ' ')
+    ws_fuzz_fail ("error does not start with “%s:LINE: ”: %s", name, error->message);
+  if (s[2] == '\0')
+    ws_fuzz_fail ("error says nothing after its location: %s", error->message);
+  if (!g_utf8_validate (error->message, -1, NULL))
+    ws_fuzz_fail ("error message is not valid UTF-8");
+}
+
+/* ------------------------------------------------------------------------ */
+/* Traces                                                                     */
+/* ------------------------------------------------------------------------ */
+
+void
+ws_fuzz_check_trace (WsTrace *trace)
+{
+  WsStackTable *stacks = ws_trace_get_stack_table (trace);
+  guint n_events = ws_trace_get_n_events (trace);
+  guint n_threads = ws_trace_get_n_threads (trace);
+  guint n_stacks = ws_stack_table_get_n_stacks (stacks);
+  guint n_frames = ws_stack_table_get_n_frames (stacks);
+  const WsEvent *events = ws_trace_get_events (trace);
+  guint counted[WS_N_EVENT_KINDS] = { 0 };
+  guint in_threads = 0;
+
+  for (guint i = 0; i < n_events; i++)
+    {
+      const WsEvent *e = &events[i];
+      guint n = 0;
+      const WsFrameId *frames;
+
+      if (i > 0 && e->time < events[i - 1].time)
+        ws_fuzz_fail ("event %u is before event %u", i, i - 1);
+      if (e->kind >= WS_N_EVENT_KINDS)
+        ws_fuzz_fail ("event %u: kind %u", i, e->kind);
+      counted[e->kind]++;
+      if (e->thread >= n_threads)
+        ws_fuzz_fail ("event %u: thread %u of %u", i, e->thread, n_threads);
+      if (e->duration < 0)
+        ws_fuzz_fail ("event %u: negative duration", i);
+      if (e->time > 0 && e->duration > G_MAXINT64 - e->time)
+        ws_fuzz_fail ("event %u: end overflows", i);
+      if (e->stack >= n_stacks)
+        ws_fuzz_fail ("event %u: stack %u of %u", i, e->stack, n_stacks);
+      frames = ws_stack_table_get_stack (stacks, e->stack, &n);
+      for (guint k = 0; k < n; k++)
+        if (frames[k] >= n_frames)
+          ws_fuzz_fail ("event %u: frame %u of %u", i, frames[k], n_frames);
+
+      if (e->kind == WS_EVENT_MARKER)
+        {
+          if (e->target != WS_NONE && ws_trace_get_string (trace, e->target) == NULL)
+            ws_fuzz_fail ("marker %u: no string %u", i, e->target);
+          continue;
+        }
+      if ((e->kind == WS_EVENT_UNWAIT || e->kind == WS_EVENT_HW_SERVICE)
+          && e->target != WS_NONE && e->target >= n_threads)
+        ws_fuzz_fail ("event %u: target thread %u of %u", i, e->target, n_threads);
+      if (e->peer != WS_NONE)
+        {
+          const WsEvent *p;
+
+          if (e->peer >= n_events)
+            ws_fuzz_fail ("event %u: peer %u of %u", i, e->peer, n_events);
+          p = &events[e->peer];
+          if (e->kind == WS_EVENT_WAIT && p->kind != WS_EVENT_UNWAIT && p->kind != WS_EVENT_HW_SERVICE)
+            ws_fuzz_fail ("wait %u: peer %u is a %s", i, e->peer, ws_event_kind_to_string (p->kind));
+          if ((e->kind == WS_EVENT_UNWAIT || e->kind == WS_EVENT_HW_SERVICE) && p->kind != WS_EVENT_WAIT)
+            ws_fuzz_fail ("wake-up %u: peer %u is a %s", i, e->peer, ws_event_kind_to_string (p->kind));
+        }
+      if (e->kind == WS_EVENT_WAIT)
+        {
+          guint readier = 0;
+          WsReadierKind kind = ws_trace_wait_readier (trace, i, &readier);
+
+          if (kind == WS_READIER_THREAD && readier >= n_threads)
+            ws_fuzz_fail ("wait %u: readier %u of %u", i, readier, n_threads);
+        }
+    }
+
+  for (guint k = 0; k < WS_N_EVENT_KINDS; k++)
+    if (ws_trace_count_kind (trace, k) != counted[k])
+      ws_fuzz_fail ("count of %s: %u, counted %u", ws_event_kind_to_string (k),
+                    ws_trace_count_kind (trace, k), counted[k]);
+  if (n_events > 0 && (ws_trace_get_start_time (trace) != events[0].time
+                       || ws_trace_get_end_time (trace) < events[n_events - 1].time))
+    ws_fuzz_fail ("time range does not cover the events");
+
+  for (guint t = 0; t < n_threads; t++)
+    {
+      const WsThread *thread = ws_trace_get_thread (trace, t);
+
+      if (thread->name == NULL)
+        ws_fuzz_fail ("thread %u has no name", t);
+      if (thread->process >= ws_trace_get_n_processes (trace))
+        ws_fuzz_fail ("thread %u: process %u", t, thread->process);
+      if (ws_trace_find_thread (trace, thread->tid) != t)
+        ws_fuzz_fail ("thread %u: tid %d finds another thread", t, thread->tid);
+      for (guint k = 0; k < thread->n_events; k++)
+        {
+          guint32 index = thread->events[k];
+
+          if (index >= n_events || events[index].thread != t)
+            ws_fuzz_fail ("thread %u: event list holds %u", t, index);
+          if (k > 0 && index <= thread->events[k - 1])
+            ws_fuzz_fail ("thread %u: event list out of order", t);
+        }
+      in_threads += thread->n_events;
+      /* The binary search the views use must land inside the list. */
+      if (ws_trace_thread_lower_bound (trace, t, thread->first_seen) > thread->n_events)
+        ws_fuzz_fail ("thread %u: lower bound past the end", t);
+    }
+  if (in_threads != n_events)
+    ws_fuzz_fail ("thread event lists hold %u events of %u", in_threads, n_events);
+
+  for (guint k = 0; k < ws_trace_get_n_scenario_instances (trace); k++)
+    {
+      const WsScenarioInstance *inst = ws_trace_get_scenario_instance (trace, k);
+
+      if (inst->thread >= n_threads || inst->t1 < inst->t0
+          || ws_trace_get_string (trace, inst->scenario) == NULL
+          || (inst->begin_event != WS_NONE && inst->begin_event >= n_events)
+          || (inst->end_event != WS_NONE && inst->end_event >= n_events))
+        ws_fuzz_fail ("scenario instance %u is out of range", k);
+    }
+}
+
+/* The writer replaces invalid UTF-8 with U+FFFD; compare what it meant. */
+static gboolean
+same_text (const char *a,
+           const char *b)
+{
+  g_autofree char *va = NULL;
+
+  if (a == NULL || b == NULL)
+    return a == b;
+  if (!g_utf8_validate (a, -1, NULL))
+    a = va = g_utf8_make_valid (a, -1);
+  return strcmp (a, b) == 0;
+}
+
+static void
+check_same_stack (WsStackTable *sa,
+                  WsStackId     a,
+                  WsStackTable *sb,
+                  WsStackId     b,
+                  guint         event)
+{
+  guint na = 0, nb = 0;
+  const WsFrameId *fa = ws_stack_table_get_stack (sa, a, &na);
+  const WsFrameId *fb = ws_stack_table_get_stack (sb, b, &nb);
+
+  if (na != nb)
+    ws_fuzz_fail ("round trip: event %u has %u frames, read back %u", event, na, nb);
+  for (guint k = 0; k < na; k++)
+    {
+      const WsFrame *x = ws_stack_table_get_frame (sa, fa[k]);
+      const WsFrame *y = ws_stack_table_get_frame (sb, fb[k]);
+
+      if (!same_text (x->function, y->function) || !same_text (x->module, y->module))
+        ws_fuzz_fail ("round trip: event %u frame %u is “%s (%s)”, read back “%s (%s)”",
+                      event, k, x->function, x->module, y->function, y->module);
+    }
+}
+
+void
+ws_fuzz_check_round_trip (WsTrace *trace)
+{
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr(GInputStream) in = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) back = NULL;
+  WsStackTable *sa = ws_trace_get_stack_table (trace);
+  WsStackTable *sb;
+  guint n_events = ws_trace_get_n_events (trace);
+  guint n_threads = ws_trace_get_n_threads (trace);
+
+  if (!ws_json_trace_write_stream (trace, out, NULL, &error) || !g_output_stream_close (out, NULL, &error))
+    ws_fuzz_fail ("the JSON writer failed: %s", error->message);
+  bytes = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+  in = g_memory_input_stream_new_from_bytes (bytes);
+  back = ws_json_trace_load_stream (in, "round-trip", NULL, NULL, NULL, NULL, &error);
+  if (back == NULL)
+    ws_fuzz_fail ("what the JSON writer wrote does not read back: %s", error->message);
+  ws_fuzz_check_trace (back);
+  sb = ws_trace_get_stack_table (back);
+
+  if (ws_trace_get_n_events (back) != n_events || ws_trace_get_n_threads (back) != n_threads)
+    ws_fuzz_fail ("round trip: %u events, %u threads; read back %u, %u", n_events, n_threads,
+                  ws_trace_get_n_events (back), ws_trace_get_n_threads (back));
+
+  for (guint t = 0; t < n_threads; t++)
+    {
+      const WsThread *x = ws_trace_get_thread (trace, t);
+      const WsThread *y = ws_trace_get_thread (back, t);
+
+      if (x->tid != y->tid || x->pid != y->pid || !same_text (x->name, y->name))
+        ws_fuzz_fail ("round trip: thread %u is %d/%d “%s”, read back %d/%d “%s”",
+                      t, x->pid, x->tid, x->name, y->pid, y->tid, y->name);
+    }
+
+  for (guint i = 0; i < n_events; i++)
+    {
+      const WsEvent *x = ws_trace_get_event (trace, i);
+      const WsEvent *y = ws_trace_get_event (back, i);
+
+      if (x->time != y->time || x->duration != y->duration || x->thread != y->thread
+          || x->kind != y->kind || x->cpu != y->cpu || x->flags != y->flags
+          || x->state != y->state || x->ready_latency != y->ready_latency || x->peer != y->peer)
+        ws_fuzz_fail ("round trip: event %u differs (kind %u/%u t %" G_GINT64_FORMAT "/%" G_GINT64_FORMAT
+                      " state 0x%02x/0x%02x peer %u/%u)", i, x->kind, y->kind, x->time, y->time,
+                      (guchar) x->state, (guchar) y->state, x->peer, y->peer);
+      if (x->kind == WS_EVENT_MARKER)
+        {
+          if ((x->target == WS_NONE) != (y->target == WS_NONE)
+              || (x->target != WS_NONE && !same_text (ws_trace_get_string (trace, x->target),
+                                                      ws_trace_get_string (back, y->target))))
+            ws_fuzz_fail ("round trip: marker %u has another name", i);
+        }
+      else if (x->target != y->target)
+        ws_fuzz_fail ("round trip: event %u targets thread %u, read back %u", i, x->target, y->target);
+      check_same_stack (sa, x->stack, sb, y->stack, i);
+    }
+
+  if (ws_trace_get_n_scenario_instances (back) != ws_trace_get_n_scenario_instances (trace))
+    ws_fuzz_fail ("round trip: scenario instances differ");
+  for (guint k = 0; k < ws_trace_get_n_scenario_instances (trace); k++)
+    {
+      const WsScenarioInstance *x = ws_trace_get_scenario_instance (trace, k);
+      const WsScenarioInstance *y = ws_trace_get_scenario_instance (back, k);
+
+      if (x->thread != y->thread || x->t0 != y->t0 || x->t1 != y->t1
+          || x->begin_event != y->begin_event || x->end_event != y->end_event
+          || !same_text (ws_trace_get_string (trace, x->scenario), ws_trace_get_string (back, y->scenario)))
+        ws_fuzz_fail ("round trip: scenario instance %u differs", k);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Targets                                                                    */
+/* ------------------------------------------------------------------------ */
+
+static gboolean
+check_load (WsTrace      *trace,
+            const GError *error)
+{
+  if (trace == NULL)
+    {
+      ws_fuzz_check_error (error, WS_FUZZ_INPUT_NAME);
+      return FALSE;
+    }
+  if (error != NULL)
+    ws_fuzz_fail ("a trace and an error: %s", error->message);
+  ws_fuzz_check_trace (trace);
+  ws_fuzz_check_round_trip (trace);
+  return TRUE;
+}
+
+gboolean
+ws_fuzz_perf_text (const guint8 *data,
+                   gsize         size)
+{
+  g_autoptr(GInputStream) in = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  g_autoptr(WsScenarioRules) rules = NULL;
+
+  /* A perf.data file goes to `perf script` in a subprocess: not this
+   * parser, and not something to start a million times. */
+  if (size >= 8 && memcmp (data, "PERFILE2", 8) == 0)
+    return FALSE;
+
+  in = g_memory_input_stream_new_from_data (data, size, NULL);
+  trace = ws_perf_importer_load_stream (in, WS_FUZZ_INPUT_NAME, NULL, NULL, NULL, NULL, &error);
+  if (trace != NULL)
+    {
+      /* What the loader does next: scenario instances from the markers. */
+      rules = ws_scenario_rules_new_default ();
+      ws_scenario_rules_apply (rules, trace);
+    }
+  return check_load (trace, error);
+}
+
+gboolean
+ws_fuzz_json_trace (const guint8 *data,
+                    gsize         size)
+{
+  g_autoptr(GInputStream) in = g_memory_input_stream_new_from_data (data, size, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  g_autoptr(WsScenarioRules) rules = NULL;
+
+  trace = ws_json_trace_load_stream (in, WS_FUZZ_INPUT_NAME, NULL, NULL, NULL, NULL, &error);
+  if (trace != NULL)
+    {
+      rules = ws_scenario_rules_new_default ();
+      ws_scenario_rules_apply (rules, trace);
+    }
+  return check_load (trace, error);
+}
+
+/* The input as a C string: up to its first NUL. */
+static char *
+to_string (const guint8 *data,
+           gsize         size)
+{
+  const guint8 *nul = memchr (data, '\0', size);
+  return g_strndup ((const char *) data, nul ? (gsize) (nul - data) : size);
+}
+
+static void
+check_rules_equal (WsScenarioRules *a,
+                   guint            i,
+                   WsScenarioRules *b,
+                   guint            j)
+{
+  const char * const *ea = ws_scenario_rules_get_ends (a, i);
+  const char * const *eb = ws_scenario_rules_get_ends (b, j);
+
+  if (strcmp (ws_scenario_rules_get_name (a, i), ws_scenario_rules_get_name (b, j)) != 0
+      || strcmp (ws_scenario_rules_get_begin (a, i), ws_scenario_rules_get_begin (b, j)) != 0
+      || !g_strv_equal ((const char * const *) ea, (const char * const *) eb))
+    ws_fuzz_fail ("scenario rule “%s” does not survive its round trip", ws_scenario_rules_get_name (a, i));
+}
+
+/*
+ * The first line is a --scenario NAME=BEGIN,END string, the rest a key
+ * file of [scenario NAME] groups.  Whatever loads must print with
+ * ws_scenario_rules_to_string() into a string that reads back the same,
+ * and must apply to a trace holding its markers.
+ */
+gboolean
+ws_fuzz_scenario_rules (const guint8 *data,
+                        gsize         size)
+{
+  g_autoptr(WsScenarioRules) rules = ws_scenario_rules_new ();
+  g_autoptr(WsScenarioRules) again = ws_scenario_rules_new ();
+  g_autoptr(GKeyFile) key_file = g_key_file_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  g_autofree char *text = to_string (data, size);
+  char *nl = strchr (text, '\n');
+  const char *rest = "";
+  guint n, thread;
+
+  if (nl != NULL)
+    {
+      *nl = '\0';
+      rest = nl + 1;
+    }
+
+  if (!ws_scenario_rules_add_from_string (rules, text, &error))
+    {
+      if (error == NULL || error->domain != WS_ERROR || error->message[0] == '\0')
+        ws_fuzz_fail ("a rule string failed without a WS_ERROR");
+      g_clear_error (&error);
+    }
+  if (g_key_file_load_from_data (key_file, rest, -1, G_KEY_FILE_NONE, NULL)
+      && !ws_scenario_rules_load_key_file (rules, key_file, &error))
+    {
+      if (error == NULL || error->domain != WS_ERROR || error->message[0] == '\0')
+        ws_fuzz_fail ("a rule file failed without a WS_ERROR");
+      g_clear_error (&error);
+    }
+
+  n = ws_scenario_rules_get_n_rules (rules);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *spec = ws_scenario_rules_to_string (rules, i);
+
+      if (!ws_scenario_rules_add_from_string (again, spec, &error))
+        ws_fuzz_fail ("rule %u prints as “%s”, which does not read back: %s", i, spec, error->message);
+      check_rules_equal (rules, i, again, ws_scenario_rules_get_n_rules (again) - 1);
+    }
+
+  /* Every rule's begin then each of its ends, on one thread. */
+  trace = ws_trace_new ("fuzz", NULL);
+  thread = ws_trace_ensure_thread (trace, 1, 1);
+  for (guint i = 0, t = 0; i < n; i++)
+    {
+      const char * const *ends = ws_scenario_rules_get_ends (rules, i);
+      const char *names[1 + WS_SCENARIO_RULES_MAX_ENDS + 1] = { ws_scenario_rules_get_begin (rules, i) };
+      guint k = 1;
+
+      for (guint e = 0; ends[e] != NULL && k < G_N_ELEMENTS (names) - 1; e++)
+        names[k++] = ends[e];
+      for (guint e = 0; e < k; e++)
+        {
+          WsEvent ev = { .time = ++t * 1000, .thread = thread, .kind = WS_EVENT_MARKER,
+                         .peer = WS_NONE, .ready_latency = WS_LATENCY_UNKNOWN };
+          ev.target = ws_trace_intern_string (trace, names[e]);
+          ws_trace_add_event (trace, &ev);
+        }
+    }
+  ws_trace_finish (trace);
+  ws_scenario_rules_apply (rules, trace);
+  ws_fuzz_check_trace (trace);
+  return n > 0;
+}
+
+/*
+ * A key file for ws_frame_classifier_load_key_file().  On error nothing
+ * may change; on success the lists must survive save_to_key_file() and a
+ * reload, and must match names without trouble.
+ */
+gboolean
+ws_fuzz_classifier (const guint8 *data,
+                    gsize         size)
+{
+  g_autoptr(WsFrameClassifier) classifier = ws_frame_classifier_new ();
+  g_autoptr(WsFrameClassifier) again = NULL;
+  g_autoptr(GKeyFile) key_file = g_key_file_new ();
+  g_autoptr(GKeyFile) saved = g_key_file_new ();
+  g_autoptr(GKeyFile) reread = g_key_file_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = to_string (data, size);
+  g_autofree char *saved_text = NULL;
+  g_auto(GStrv) lines = NULL;
+  GStrv before[WS_N_FRAME_CATEGORIES];
+  gboolean loaded;
+
+  if (!g_key_file_load_from_data (key_file, text, -1, G_KEY_FILE_NONE, NULL))
+    return FALSE;
+
+  for (guint c = 0; c < WS_N_FRAME_CATEGORIES; c++)
+    before[c] = ws_frame_classifier_get_patterns (classifier, c);
+
+  loaded = ws_frame_classifier_load_key_file (classifier, key_file, &error);
+  if (!loaded)
+    {
+      if (error == NULL || error->message[0] == '\0')
+        ws_fuzz_fail ("the classifier failed without an error");
+      for (guint c = 0; c < WS_N_FRAME_CATEGORIES; c++)
+        {
+          g_auto(GStrv) after = ws_frame_classifier_get_patterns (classifier, c);
+          if (!g_strv_equal ((const char * const *) before[c], (const char * const *) after))
+            ws_fuzz_fail ("a failed classifier load changed %s", ws_frame_category_to_key (c));
+        }
+    }
+  for (guint c = 0; c < WS_N_FRAME_CATEGORIES; c++)
+    g_strfreev (before[c]);
+  if (!loaded)
+    return FALSE;
+
+  ws_frame_classifier_save_to_key_file (classifier, saved);
+  saved_text = g_key_file_to_data (saved, NULL, NULL);
+  again = ws_frame_classifier_new_empty ();
+  if (!g_key_file_load_from_data (reread, saved_text, -1, G_KEY_FILE_NONE, &error)
+      || !ws_frame_classifier_load_key_file (again, reread, &error))
+    ws_fuzz_fail ("saved classifier lists do not load back: %s\n%s", error->message, saved_text);
+  for (guint c = 0; c < WS_N_FRAME_CATEGORIES; c++)
+    {
+      g_auto(GStrv) a = ws_frame_classifier_get_patterns (classifier, c);
+      g_auto(GStrv) b = ws_frame_classifier_get_patterns (again, c);
+      if (!g_strv_equal ((const char * const *) a, (const char * const *) b))
+        ws_fuzz_fail ("classifier list %s does not survive save and load:\n%s",
+                      ws_frame_category_to_key (c), saved_text);
+    }
+
+  /* Match the patterns against the input's own lines and a few real names. */
+  lines = g_strsplit (text, "\n", 64);
+  for (guint c = 0; c < WS_N_FRAME_CATEGORIES; c++)
+    {
+      static const char * const names[] = {
+        "futex_wait", "hrtimer_wakeup", "kworker/0:1H", "systemd-journald", "", "ProcSleep",
+        /* perf prints comm and symbol bytes as they are: not always UTF-8 */
+        "worker-\xff\xfe", "\xc3(",
+      };
+      for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+        ws_frame_classifier_match (classifier, c, names[i]);
+      for (guint i = 0; lines[i] != NULL; i++)
+        ws_frame_classifier_match (classifier, c, lines[i]);
+    }
+  return TRUE;
+}
