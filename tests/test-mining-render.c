@@ -4,7 +4,8 @@
  * pixel in image surfaces:
  *
  *  - the alignment of a cluster: the star alignment of three patterns
- *    worked out by hand (rows, kinds, segment names M1/S1/ID1), then the
+ *    worked out by hand (rows, kinds, segment names M1/S1/ID1), the same
+ *    grid from the similarity model's own alignments, then the
  *    common band, variant cells, gaps, the selection ring and marks at the
  *    cells the renderer says it drew them;
  *  - the coverage plot: four staircases at the device points the plot maps
@@ -209,6 +210,40 @@ test_alignment_star (void)
 
   text = ws_alignment_grid_describe (c.grid);
   g_assert_cmpstr (text, ==, "3 patterns aligned in 6 positions; 3 common frames: main → run → futex_wait.");
+  cluster_clear (&c);
+}
+
+/* The same cluster aligned by the similarity model itself (no history:
+ * every weight 1): lock_acquire / lock_acquire_slow share 3 of 3 + 4 name
+ * words (libapp, lock, acquire), Sub = 1 - 6/7, cheaper than a deletion
+ * plus an insertion, so they face each other; "start" and "spin" have no
+ * cheaper partner and are insertions.  The grid must be the hand-made one. */
+static void
+test_alignment_aligned (void)
+{
+  Cluster c;
+  g_autoptr(WsSimilarity) similarity = NULL;
+  g_autoptr(WsAlignmentGrid) grid = NULL;
+
+  cluster_init (&c);
+  similarity = ws_similarity_new (c.table);
+  {
+    const WsFrameId p0[] = { c.main, c.run, c.lock, c.futex };
+    const WsFrameId p1[] = { c.main, c.run, c.lock_slow, c.futex };
+    const WsFrameId p2[] = { c.main, c.start, c.run, c.lock, c.spin, c.futex };
+    const WsFrameId *patterns[] = { p0, p1, p2 };
+    const guint lengths[] = { 4, 4, 6 };
+
+    grid = ws_alignment_grid_new_aligned (similarity, patterns, lengths, 3);
+  }
+  g_assert_cmpuint (ws_alignment_grid_get_n_rows (grid), ==, ws_alignment_grid_get_n_rows (c.grid));
+  for (guint r = 0; r < ws_alignment_grid_get_n_rows (grid); r++)
+    {
+      g_assert_cmpint (ws_alignment_grid_get_row_kind (grid, r), ==, ws_alignment_grid_get_row_kind (c.grid, r));
+      for (guint p = 0; p < 3; p++)
+        g_assert_cmpuint (ws_alignment_grid_get_cell (grid, r, p)->frame, ==,
+                          ws_alignment_grid_get_cell (c.grid, r, p)->frame);
+    }
   cluster_clear (&c);
 }
 
@@ -541,6 +576,35 @@ test_coverage_pixels (void)
   canvas_clear (&canvas);
 }
 
+/* An axis shorter than the series cuts them: the steps up to its end are
+ * where they belong, the x title is the one given. */
+static void
+test_coverage_cut (void)
+{
+  g_autoptr(WsCoveragePlot) plot = make_plot ();
+  const WsCoveragePalette *pal = ws_coverage_plot_get_palette (plot);
+  Canvas canvas;
+  WsCoverageRect a;
+  double x, y;
+
+  ws_coverage_plot_set_n_traces (plot, 2);
+  ws_coverage_plot_set_x_title (plot, "first 2 of 4");
+  g_assert_cmpuint (ws_coverage_plot_get_n_traces (plot), ==, 2);
+  ws_coverage_plot_get_area (plot, &a);
+  ws_coverage_plot_to_device (plot, 2, 1, &x, &y);
+  g_assert_cmpfloat_with_epsilon (x, a.x + a.width, 1e-9);
+
+  canvas_init (&canvas, 640, 420);
+  ws_coverage_plot_draw (plot, canvas.cr);
+  ws_coverage_plot_to_device (plot, 1.5, ours[0], &x, &y);
+  assert_pixel (&canvas, x, y, &pal->series[0]);
+  ws_coverage_plot_to_device (plot, 1.5, total[0], &x, &y);
+  assert_pixel (&canvas, x, y, &pal->series[2]);
+  /* Nothing drawn right of the axis' end but the background. */
+  assert_pixel (&canvas, a.x + a.width + 10, a.y + a.height * 0.25, &pal->background);
+  canvas_clear (&canvas);
+}
+
 static void
 test_coverage_describe (void)
 {
@@ -595,10 +659,12 @@ main (int    argc,
 
   g_test_add_func ("/alignment/star", test_alignment_star);
   g_test_add_func ("/alignment/star-shared-slot", test_alignment_star_shared_slot);
+  g_test_add_func ("/alignment/aligned", test_alignment_aligned);
   g_test_add_func ("/alignment/pixels", test_alignment_pixels);
   g_test_add_func ("/alignment/export", test_alignment_export);
   g_test_add_func ("/coverage/mapping", test_coverage_mapping);
   g_test_add_func ("/coverage/pixels", test_coverage_pixels);
+  g_test_add_func ("/coverage/cut", test_coverage_cut);
   g_test_add_func ("/coverage/describe", test_coverage_describe);
   g_test_add_func ("/coverage/export", test_coverage_export);
 

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "ws-alignment-renderer.h"
+#include "ws-similarity.h"
 
 #define CELL_PAD         8.0
 #define EDGE_BAR         4.0
@@ -424,6 +425,57 @@ ws_alignment_grid_new_star (WsStackTable           *table,
         ws_alignment_grid_append_row (grid, row);
       }
   }
+  return grid;
+}
+
+/**
+ * ws_alignment_grid_new_aligned:
+ * @similarity: the similarity model (its table holds the frames)
+ * @patterns: (array length=n_patterns): the cluster's patterns, caller
+ *   first, the one to align to (e.g. the costliest) first
+ * @lengths: (array length=n_patterns): their lengths
+ *
+ * Aligns every pattern to the first with the model's optimal alignment
+ * (StackMine §VI.A: matches and substitutions face each other, the rest
+ * are insertions and deletions) and merges the alignments into one grid
+ * (ws_alignment_grid_new_star()).
+ *
+ * Returns: (transfer full): the grid, without titles
+ */
+WsAlignmentGrid *
+ws_alignment_grid_new_aligned (WsSimilarity           *similarity,
+                               const WsFrameId *const *patterns,
+                               const guint            *lengths,
+                               guint                   n_patterns)
+{
+  g_autofree gint32 **center_of = NULL;
+  WsAlignmentGrid *grid;
+
+  g_return_val_if_fail (WS_IS_SIMILARITY (similarity), NULL);
+  g_return_val_if_fail (n_patterns > 0, NULL);
+
+  center_of = g_new0 (gint32 *, n_patterns);
+  for (guint k = 1; k < n_patterns; k++)
+    {
+      g_autoptr(GArray) steps = ws_similarity_align (similarity, patterns[0], lengths[0],
+                                                     patterns[k], lengths[k], NULL);
+
+      center_of[k] = g_new (gint32, MAX (lengths[k], 1));
+      for (guint j = 0; j < lengths[k]; j++)
+        center_of[k][j] = -1;
+      for (guint i = 0; i < steps->len; i++)
+        {
+          const WsAlignStep *st = &g_array_index (steps, WsAlignStep, i);
+
+          if (st->right != G_MAXUINT32 && st->right < lengths[k] &&
+              (st->op == WS_ALIGN_MATCH || st->op == WS_ALIGN_SUBSTITUTE))
+            center_of[k][st->right] = (gint32) st->left;
+        }
+    }
+  grid = ws_alignment_grid_new_star (ws_similarity_get_stack_table (similarity), patterns, lengths,
+                                     n_patterns, 0, (const gint32 *const *) center_of);
+  for (guint k = 1; k < n_patterns; k++)
+    g_free (center_of[k]);
   return grid;
 }
 

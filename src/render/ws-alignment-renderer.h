@@ -5,6 +5,7 @@
 #include <pango/pango.h>
 
 #include "ws-export.h"
+#include "ws-similarity.h"
 #include "ws-stack-table.h"
 #include "ws-timeline-renderer.h"
 
@@ -86,6 +87,11 @@ WsAlignmentGrid    *ws_alignment_grid_new_star          (WsStackTable          *
                                                          guint                  n_patterns,
                                                          guint                  center,
                                                          const gint32 *const   *center_of);
+
+WsAlignmentGrid    *ws_alignment_grid_new_aligned       (WsSimilarity          *similarity,
+                                                         const WsFrameId *const*patterns,
+                                                         const guint           *lengths,
+                                                         guint                  n_patterns);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsAlignmentGrid, ws_alignment_grid_unref)
 

@@ -48,6 +48,7 @@ struct _WsCoveragePlot
   guint              n_traces;    /* 0: the longest series */
   double             width;
   double             height;
+  char              *x_title;
 };
 
 G_DEFINE_FINAL_TYPE (WsCoveragePlot, ws_coverage_plot, G_TYPE_OBJECT)
@@ -70,6 +71,7 @@ ws_coverage_plot_finalize (GObject *object)
   g_clear_object (&self->title);
   g_clear_object (&self->context);
   g_free (self->family);
+  g_free (self->x_title);
 
   G_OBJECT_CLASS (ws_coverage_plot_parent_class)->finalize (object);
 }
@@ -254,8 +256,8 @@ ws_coverage_plot_set_target (WsCoveragePlot *self,
 
 /**
  * ws_coverage_plot_set_n_traces:
- * @n_traces: the end of the x axis (all trace streams), or 0 for the
- *   longest series
+ * @n_traces: the end of the x axis, or 0 for the longest series; a
+ *   series longer than that is cut at the axis' end
  */
 void
 ws_coverage_plot_set_n_traces (WsCoveragePlot *self,
@@ -272,10 +274,25 @@ ws_coverage_plot_get_n_traces (WsCoveragePlot *self)
 
   g_return_val_if_fail (WS_IS_COVERAGE_PLOT (self), 0);
 
-  n = self->n_traces;
+  if (self->n_traces > 0)
+    return self->n_traces;
+  n = 1;
   for (guint i = 0; i < self->series->len; i++)
     n = MAX (n, g_array_index (self->series, Series, i).n_points);
-  return MAX (n, 1);
+  return n;
+}
+
+/**
+ * ws_coverage_plot_set_x_title:
+ * @title: (nullable): the x axis' title; %NULL for "Trace streams inspected"
+ */
+void
+ws_coverage_plot_set_x_title (WsCoveragePlot *self,
+                              const char     *title)
+{
+  g_return_if_fail (WS_IS_COVERAGE_PLOT (self));
+  g_free (self->x_title);
+  self->x_title = g_strdup (title);
 }
 
 void
@@ -486,7 +503,8 @@ draw_axes (WsCoveragePlot       *self,
 
   /* Axis titles. */
   set_source (cr, &self->palette.foreground);
-  show_centered (self, cr, self->title, _("Trace streams inspected"), a->x + a->width / 2,
+  show_centered (self, cr, self->title, self->x_title ? self->x_title : _("Trace streams inspected"),
+                 a->x + a->width / 2,
                  a->y + a->height + TICK_LENGTH + TICK_LABEL_HEIGHT + 2);
   cairo_save (cr);
   cairo_translate (cr, 2, a->y + a->height / 2);
@@ -527,14 +545,15 @@ draw_series (WsCoveragePlot *self,
              const Series   *s)
 {
   double x, y, prev = 0;
+  guint n = MIN (s->n_points, ws_coverage_plot_get_n_traces (self));
 
-  if (s->n_points == 0)
+  if (n == 0)
     return;
 
   set_style (cr, s);
   ws_coverage_plot_to_device (self, 0, 0, &x, &y);
   cairo_move_to (cr, x, y);
-  for (guint k = 0; k < s->n_points; k++)
+  for (guint k = 0; k < n; k++)
     {
       ws_coverage_plot_to_device (self, k + 1, prev, &x, &y);
       cairo_line_to (cr, x, y);
@@ -545,8 +564,8 @@ draw_series (WsCoveragePlot *self,
   cairo_stroke (cr);
   cairo_set_dash (cr, NULL, 0, 0);
 
-  if (s->n_points <= MARKERS_UP_TO)
-    for (guint k = 0; k < s->n_points; k++)
+  if (n <= MARKERS_UP_TO)
+    for (guint k = 0; k < n; k++)
       {
         ws_coverage_plot_to_device (self, k + 1, s->coverage[k], &x, &y);
         cairo_arc (cr, x, y, s->style == WS_COVERAGE_SERIES_EMPHASIS ? 4 : 3, 0, 2 * G_PI);

@@ -77,6 +77,8 @@ void                     ws_coverage_plot_set_target    (WsCoveragePlot         
 void                     ws_coverage_plot_set_n_traces  (WsCoveragePlot          *self,
                                                          guint                    n_traces);
 guint                    ws_coverage_plot_get_n_traces  (WsCoveragePlot          *self);
+void                     ws_coverage_plot_set_x_title   (WsCoveragePlot          *self,
+                                                         const char              *title);
 void                     ws_coverage_plot_set_size      (WsCoveragePlot          *self,
                                                          double                   width,
                                                          double                   height);

@@ -54,6 +54,76 @@ ws_stack_search_init (WsStackSearch *self)
 {
 }
 
+/* Marks the events whose stack matches: @known gives the answer per stack
+ * id, else a stack matches when one of its frames does. */
+static gboolean
+find_events (WsStackSearch  *self,
+             const guint8   *known,
+             GCancellable   *cancellable,
+             GError        **error)
+{
+  g_autofree guint8 *stack_match = NULL;
+  WsStackTable *stacks = ws_trace_get_stack_table (self->trace);
+  const WsEvent *events;
+  guint n_stacks, n_events, n_threads;
+  g_autofree guint *fill = NULL;
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+
+  /* 0 = not looked at yet, 1 = no, 2 = yes: only stacks that events use
+   * are ever examined. */
+  n_stacks = ws_stack_table_get_n_stacks (stacks);
+  stack_match = g_new0 (guint8, MAX (n_stacks, 1));
+  if (known != NULL)
+    for (guint s = 0; s < n_stacks; s++)
+      stack_match[s] = known[s] ? 2 : 1;
+  events = ws_trace_get_events (self->trace);
+  n_events = ws_trace_get_n_events (self->trace);
+  n_threads = ws_trace_get_n_threads (self->trace);
+  self->event_bits = g_new0 (guint8, n_events / 8 + 1);
+  self->offsets = g_new0 (guint, n_threads + 1);
+
+  for (guint i = 0; i < n_events; i++)
+    {
+      WsStackId stack = events[i].stack;
+
+      if (stack == WS_STACK_EMPTY || stack >= n_stacks)
+        continue;
+      if (stack_match[stack] == 0)
+        {
+          guint n;
+          const WsFrameId *frames = ws_stack_table_get_stack (stacks, stack, &n);
+
+          stack_match[stack] = 1;
+          for (guint k = 0; k < n; k++)
+            if (frames[k] < self->n_frames && self->frame_match[frames[k]])
+              {
+                stack_match[stack] = 2;
+                break;
+              }
+        }
+      if (stack_match[stack] == 2)
+        {
+          self->event_bits[i / 8] |= 1 << (i % 8);
+          self->offsets[events[i].thread + 1]++;
+          self->n_matches++;
+        }
+      if ((i & 0xfffff) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+    }
+
+  for (guint t = 0; t < n_threads; t++)
+    self->offsets[t + 1] += self->offsets[t];
+  self->matches = g_new (guint32, MAX (self->n_matches, 1));
+  fill = g_memdup2 (self->offsets, sizeof (guint) * (n_threads + 1));
+  for (guint i = 0; i < n_events; i++)
+    if (self->event_bits[i / 8] & (1 << (i % 8)))
+      self->matches[fill[events[i].thread]++] = i;
+
+  return TRUE;
+}
+
 /**
  * ws_stack_search_new:
  * @pattern: a Perl regular expression, matched case-insensitively and
@@ -72,11 +142,7 @@ ws_stack_search_new (WsTrace       *trace,
   g_autoptr(WsStackSearch) self = NULL;
   g_autoptr(GRegex) regex = NULL;
   g_autoptr(GError) regex_error = NULL;
-  g_autofree guint8 *stack_match = NULL;
   WsStackTable *stacks;
-  const WsEvent *events;
-  guint n_stacks, n_events, n_threads;
-  g_autofree guint *fill = NULL;
 
   g_return_val_if_fail (WS_IS_TRACE (trace), NULL);
   g_return_val_if_fail (pattern != NULL, NULL);
@@ -108,56 +174,55 @@ ws_stack_search_new (WsTrace       *trace,
         }
     }
 
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+  if (!find_events (self, NULL, cancellable, error))
     return NULL;
+  return g_steal_pointer (&self);
+}
 
-  /* 0 = not looked at yet, 1 = no, 2 = yes: only stacks that events use
-   * are ever examined. */
-  n_stacks = ws_stack_table_get_n_stacks (stacks);
-  stack_match = g_new0 (guint8, MAX (n_stacks, 1));
-  events = ws_trace_get_events (trace);
-  n_events = ws_trace_get_n_events (trace);
-  n_threads = ws_trace_get_n_threads (trace);
-  self->event_bits = g_new0 (guint8, n_events / 8 + 1);
-  self->offsets = g_new0 (guint, n_threads + 1);
+/**
+ * ws_stack_search_new_from_stacks:
+ * @description: what the matches are, shown where the search text would
+ *   be (ws_stack_search_get_pattern())
+ * @stack_match: (array): per stack id of @trace's table, non-zero for a
+ *   stack whose events match
+ * @frame_match: (array) (nullable): per frame id, non-zero for frames to
+ *   show as matching (ws_stack_search_matches_frame())
+ * @cancellable: (nullable):
+ *
+ * Matches decided per stack by the caller, e.g. the stacks that contain a
+ * mined pattern as a subsequence, with the same per-thread and Next /
+ * Previous machinery as a regular-expression search.
+ *
+ * Returns: (transfer full): the matches, or %NULL if cancelled
+ */
+WsStackSearch *
+ws_stack_search_new_from_stacks (WsTrace       *trace,
+                                 const char    *description,
+                                 const guint8  *stack_match,
+                                 const guint8  *frame_match,
+                                 GCancellable  *cancellable,
+                                 GError       **error)
+{
+  g_autoptr(WsStackSearch) self = NULL;
 
-  for (guint i = 0; i < n_events; i++)
-    {
-      WsStackId stack = events[i].stack;
+  g_return_val_if_fail (WS_IS_TRACE (trace), NULL);
+  g_return_val_if_fail (description != NULL, NULL);
+  g_return_val_if_fail (stack_match != NULL, NULL);
 
-      if (stack == WS_STACK_EMPTY || stack >= n_stacks)
-        continue;
-      if (stack_match[stack] == 0)
+  self = g_object_new (WS_TYPE_STACK_SEARCH, NULL);
+  self->trace = g_object_ref (trace);
+  self->pattern = g_strdup (description);
+  self->n_frames = ws_stack_table_get_n_frames (ws_trace_get_stack_table (trace));
+  self->frame_match = g_new0 (guint8, MAX (self->n_frames, 1));
+  if (frame_match != NULL)
+    for (guint f = 0; f < self->n_frames; f++)
+      if (frame_match[f])
         {
-          guint n;
-          const WsFrameId *frames = ws_stack_table_get_stack (stacks, stack, &n);
-
-          stack_match[stack] = 1;
-          for (guint k = 0; k < n; k++)
-            if (frames[k] < self->n_frames && self->frame_match[frames[k]])
-              {
-                stack_match[stack] = 2;
-                break;
-              }
+          self->frame_match[f] = 1;
+          self->n_matching_frames++;
         }
-      if (stack_match[stack] == 2)
-        {
-          self->event_bits[i / 8] |= 1 << (i % 8);
-          self->offsets[events[i].thread + 1]++;
-          self->n_matches++;
-        }
-      if ((i & 0xfffff) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
-        return NULL;
-    }
-
-  for (guint t = 0; t < n_threads; t++)
-    self->offsets[t + 1] += self->offsets[t];
-  self->matches = g_new (guint32, MAX (self->n_matches, 1));
-  fill = g_memdup2 (self->offsets, sizeof (guint) * (n_threads + 1));
-  for (guint i = 0; i < n_events; i++)
-    if (self->event_bits[i / 8] & (1 << (i % 8)))
-      self->matches[fill[events[i].thread]++] = i;
-
+  if (!find_events (self, stack_match, cancellable, error))
+    return NULL;
   return g_steal_pointer (&self);
 }
 

@@ -21,6 +21,12 @@ WsStackSearch *ws_stack_search_new                (WsTrace        *trace,
                                                    const char     *pattern,
                                                    GCancellable   *cancellable,
                                                    GError        **error);
+WsStackSearch *ws_stack_search_new_from_stacks    (WsTrace        *trace,
+                                                   const char     *description,
+                                                   const guint8   *stack_match,
+                                                   const guint8   *frame_match,
+                                                   GCancellable   *cancellable,
+                                                   GError        **error);
 const char    *ws_stack_search_get_pattern        (WsStackSearch  *self);
 WsTrace       *ws_stack_search_get_trace          (WsStackSearch  *self);
 guint          ws_stack_search_get_n_matches      (WsStackSearch  *self);

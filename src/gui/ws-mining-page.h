@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "ws-alignment-view.h"
+#include "ws-clusterer.h"
+#include "ws-coverage-view.h"
+#include "ws-document.h"
+#include "ws-stack-search.h"
+
+G_BEGIN_DECLS
+
+/*
+ * WsMiningPage: the Mining panel (StackMine §III–VII over the open
+ * traces).  On the left, which traces to mine together, the area of
+ * interest (scope and content filters), the cost threshold λ with the
+ * paper's guideline helper, and the clustering threshold.  Mining runs off
+ * the main thread with progress and Cancel (re-running cancels the run in
+ * progress).  On the right, the clusters ranked by one of the four metrics
+ * in a sortable table, each expanding to its patterns; the selected
+ * cluster's patterns aligned (common part and variant parts); marking a
+ * signature; and the bottleneck coverage of the signatures against the
+ * Random, Greedy-Total and Greedy-Max orders.
+ *
+ * "Show Events" finds the events of each mined trace whose stack contains
+ * the selected pattern (for a cluster: any of its patterns) and emits
+ * ::show-events with the matches of the trace to show.
+ */
+#define WS_TYPE_MINING_PAGE (ws_mining_page_get_type ())
+G_DECLARE_FINAL_TYPE (WsMiningPage, ws_mining_page, WS, MINING_PAGE, GtkWidget)
+
+GtkWidget       *ws_mining_page_new               (void);
+void             ws_mining_page_set_documents     (WsMiningPage *self,
+                                                   GListModel   *documents);
+void             ws_mining_page_set_history_path  (WsMiningPage *self,
+                                                   const char   *path);
+void             ws_mining_page_set_lambda        (WsMiningPage *self,
+                                                   gint64        lambda);
+gint64           ws_mining_page_get_lambda        (WsMiningPage *self);
+void             ws_mining_page_run               (WsMiningPage *self);
+void             ws_mining_page_cancel            (WsMiningPage *self);
+gboolean         ws_mining_page_get_busy          (WsMiningPage *self);
+const char      *ws_mining_page_get_status        (WsMiningPage *self);
+WsClusterSet    *ws_mining_page_get_cluster_set   (WsMiningPage *self);
+GtkColumnView   *ws_mining_page_get_cluster_view  (WsMiningPage *self);
+WsAlignmentView *ws_mining_page_get_alignment_view(WsMiningPage *self);
+WsCoverageView  *ws_mining_page_get_coverage_view (WsMiningPage *self);
+void             ws_mining_page_select_cluster    (WsMiningPage *self,
+                                                   guint         rank);
+void             ws_mining_page_show_detail       (WsMiningPage *self,
+                                                   const char   *name);
+gboolean         ws_mining_page_mark_signature    (WsMiningPage *self);
+guint            ws_mining_page_get_n_signatures  (WsMiningPage *self);
+void             ws_mining_page_show_events       (WsMiningPage *self);
+
+G_END_DECLS
