@@ -8,7 +8,9 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ws-error.h"
 #include "ws-json-trace.h"
@@ -40,13 +42,121 @@ set_io_error (GError     **error,
   else if (g_error_matches (io_error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA))
     g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:1: %s (%s)", path,
                  _("corrupt compressed data"), io_error->message);
+  else if (g_error_matches (io_error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY))
+    g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s: %s", path, _("a directory, not a trace file"));
   else
     g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s: %s", path, io_error->message);
+}
+
+/* The first bytes of the text inside a gzip stream, from its first
+ * compressed bytes. */
+static gboolean
+gunzip_head (const guint8  *in,
+             gsize          in_len,
+             guint8        *out,
+             gsize         *out_len,
+             GError       **error)
+{
+  g_autoptr(GZlibDecompressor) gunzip = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+  gsize in_pos = 0;
+
+  *out_len = 0;
+  while (*out_len < SNIFF_BYTES)
+    {
+      g_autoptr(GError) local_error = NULL;
+      gsize n_read = 0, n_written = 0;
+      GConverterResult result;
+
+      result = g_converter_convert (G_CONVERTER (gunzip), in + in_pos, in_len - in_pos,
+                                    out + *out_len, SNIFF_BYTES - *out_len,
+                                    G_CONVERTER_NO_FLAGS, &n_read, &n_written, &local_error);
+      in_pos += n_read;
+      *out_len += n_written;
+      if (result == G_CONVERTER_FINISHED || (result != G_CONVERTER_ERROR && n_read == 0 && n_written == 0))
+        break;
+      if (result == G_CONVERTER_ERROR)
+        {
+          /* A compressed file shorter than the sniffing window, or a head
+           * cut in the middle of a block, legitimately ends here; only one
+           * that yields nothing is an error. */
+          if (*out_len > 0)
+            break;
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* 1 + the number of lines before @at. */
+static guint
+line_of (const guint8 *head,
+         const guint8 *at)
+{
+  guint line = 1;
+
+  for (const guint8 *s = head; s < at && (s = memchr (s, '\n', at - s)) != NULL; s++)
+    line++;
+  return line;
+}
+
+/* The format of a file from its first (raw, maybe compressed) bytes. */
+static WsTraceFormat
+sniff_head (const char    *path,
+            const guint8  *raw,
+            gsize          raw_len,
+            gboolean      *compressed,
+            GError       **error)
+{
+  g_autofree guint8 *text = NULL;
+  const guint8 *head = raw, *nul;
+  gsize len = raw_len;
+
+  if (compressed)
+    *compressed = FALSE;
+
+  if (raw_len >= 2 && raw[0] == 0x1f && raw[1] == 0x8b)
+    {
+      g_autoptr(GError) local_error = NULL;
+
+      if (compressed)
+        *compressed = TRUE;
+      text = g_malloc (SNIFF_BYTES);
+      if (!gunzip_head (raw, raw_len, text, &len, &local_error))
+        {
+          set_io_error (error, path, local_error);
+          return WS_TRACE_FORMAT_UNKNOWN;
+        }
+      head = text;
+    }
+
+  if (len == 0)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_EMPTY, "%s:1: %s", path, _("the file is empty"));
+      return WS_TRACE_FORMAT_UNKNOWN;
+    }
+  if (ws_json_trace_sniff (head, len))
+    return WS_TRACE_FORMAT_JSON;
+  if (len >= 8 && memcmp (head, "PERFILE2", 8) == 0)
+    return WS_TRACE_FORMAT_PERF_DATA;
+  if (ws_perf_importer_sniff (head, len))
+    return WS_TRACE_FORMAT_PERF_TEXT;
+
+  if ((nul = memchr (head, '\0', len)) != NULL)
+    g_set_error (error, WS_ERROR, WS_ERROR_BINARY, "%s:%u: %s", path, line_of (head, nul),
+                 _("binary data that is not a trace Waitscope reads (expected perf script text or a Waitscope JSON trace)"));
+  else
+    g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:1: %s", path,
+                 _("not a trace Waitscope reads (expected perf script text or a Waitscope JSON trace)"));
+  return WS_TRACE_FORMAT_UNKNOWN;
 }
 
 /**
  * ws_trace_loader_sniff:
  * @compressed: (out) (optional): whether the file is gzip-compressed
+ *
+ * Reads the first bytes of @path, so on a pipe or FIFO they are gone
+ * afterwards (ws_trace_loader_load() reads those in one go).
  *
  * Returns: the format of @path from its first bytes; on
  *   %WS_TRACE_FORMAT_UNKNOWN @error says why (unreadable, empty, binary,
@@ -63,7 +173,6 @@ ws_trace_loader_sniff (const char    *path,
   g_autoptr(GError) local_error = NULL;
   g_autofree guint8 *head = g_malloc (SNIFF_BYTES);
   gsize len = 0;
-  gboolean gz = FALSE;
 
   g_return_val_if_fail (path != NULL, WS_TRACE_FORMAT_UNKNOWN);
 
@@ -78,53 +187,105 @@ ws_trace_loader_sniff (const char    *path,
       return WS_TRACE_FORMAT_UNKNOWN;
     }
 
-  if (len >= 2 && head[0] == 0x1f && head[1] == 0x8b)
+  return sniff_head (path, head, len, compressed, error);
+}
+
+/*
+ * A pipe, a FIFO, a terminal, "-" (standard input): what is read cannot be
+ * read again, so the head is sniffed from a buffer in front of the stream
+ * and the importer reads on from that same buffer.
+ */
+static WsTrace *
+load_unseekable (const char      *path,
+                 const char      *name,
+                 WsStackTable    *stacks,
+                 WsProgressFunc   progress,
+                 gpointer         progress_data,
+                 GCancellable    *cancellable,
+                 GError         **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileInputStream) in = NULL;
+  g_autoptr(GInputStream) buffered = NULL;
+  g_autoptr(GError) local_error = NULL;
+  const guint8 *head;
+  gsize len = 0;
+  gboolean compressed = FALSE;
+
+  if ((in = g_file_read (file, cancellable, &local_error)) == NULL)
     {
-      g_autoptr(GZlibDecompressor) gunzip = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
-      g_autoptr(GInputStream) inner = NULL;
-
-      gz = TRUE;
-      if (!g_seekable_seek (G_SEEKABLE (in), 0, G_SEEK_SET, cancellable, &local_error))
-        {
-          set_io_error (error, path, local_error);
-          return WS_TRACE_FORMAT_UNKNOWN;
-        }
-      inner = g_converter_input_stream_new (G_INPUT_STREAM (in), G_CONVERTER (gunzip));
-      /* A compressed file shorter than the sniffing window legitimately
-       * ends here; only a read that yields nothing is an error. */
-      if (!read_head (inner, head, &len, cancellable, &local_error) && len == 0)
-        {
-          set_io_error (error, path, local_error);
-          return WS_TRACE_FORMAT_UNKNOWN;
-        }
+      set_io_error (error, name, local_error);
+      return NULL;
     }
-
-  if (compressed)
-    *compressed = gz;
-
-  if (len == 0)
+  buffered = g_buffered_input_stream_new_sized (G_INPUT_STREAM (in), SNIFF_BYTES);
+  for (;;)
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_EMPTY, "%s:1: %s", path, _("the file is empty"));
-      return WS_TRACE_FORMAT_UNKNOWN;
-    }
-  if (ws_json_trace_sniff (head, len))
-    return WS_TRACE_FORMAT_JSON;
-  if (len >= 8 && memcmp (head, "PERFILE2", 8) == 0)
-    return WS_TRACE_FORMAT_PERF_DATA;
-  if (ws_perf_importer_sniff (head, len))
-    return WS_TRACE_FORMAT_PERF_TEXT;
+      gssize n;
 
-  if (memchr (head, '\0', len) != NULL)
-    g_set_error (error, WS_ERROR, WS_ERROR_BINARY, "%s:1: %s", path,
-                 _("binary data that is not a trace Waitscope reads (expected perf script text or a Waitscope JSON trace)"));
-  else
-    g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:1: %s", path,
-                 _("not a trace Waitscope reads (expected perf script text or a Waitscope JSON trace)"));
-  return WS_TRACE_FORMAT_UNKNOWN;
+      g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (buffered), &len);
+      if (len >= SNIFF_BYTES)
+        break;
+      n = g_buffered_input_stream_fill (G_BUFFERED_INPUT_STREAM (buffered), SNIFF_BYTES - len,
+                                        cancellable, &local_error);
+      if (n < 0)
+        {
+          set_io_error (error, name, local_error);
+          return NULL;
+        }
+      if (n == 0)
+        break;
+    }
+  head = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (buffered), &len);
+
+  switch (sniff_head (name, head, len, &compressed, error))
+    {
+    case WS_TRACE_FORMAT_JSON:
+      if (compressed)
+        {
+          g_autoptr(GZlibDecompressor) gunzip = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+          g_autoptr(GInputStream) text = g_converter_input_stream_new (buffered, G_CONVERTER (gunzip));
+
+          return ws_json_trace_load_stream (text, name, stacks, progress, progress_data, cancellable, error);
+        }
+      return ws_json_trace_load_stream (buffered, name, stacks, progress, progress_data, cancellable, error);
+    case WS_TRACE_FORMAT_PERF_TEXT:
+    case WS_TRACE_FORMAT_PERF_DATA:
+      /* It inflates gzip itself, and copies perf.data to a file for perf. */
+      return ws_perf_importer_load_stream (buffered, name, stacks, progress, progress_data, cancellable, error);
+    case WS_TRACE_FORMAT_UNKNOWN:
+    default:
+      return NULL;
+    }
+}
+
+/* A regular file: sniffed, then opened again by the importer, which can
+ * seek, report progress by position and hand a perf.data path to perf. */
+static WsTrace *
+load_file (const char      *path,
+           WsStackTable    *stacks,
+           WsProgressFunc   progress,
+           gpointer         progress_data,
+           GCancellable    *cancellable,
+           GError         **error)
+{
+  switch (ws_trace_loader_sniff (path, NULL, cancellable, error))
+    {
+    case WS_TRACE_FORMAT_JSON:
+      return ws_json_trace_load (path, stacks, progress, progress_data, cancellable, error);
+    case WS_TRACE_FORMAT_PERF_TEXT:
+    case WS_TRACE_FORMAT_PERF_DATA:
+      /* The perf importer runs `perf script` itself on a perf.data file. */
+      return ws_perf_importer_load (path, stacks, progress, progress_data, cancellable, error);
+    case WS_TRACE_FORMAT_UNKNOWN:
+    default:
+      return NULL;
+    }
 }
 
 /**
  * ws_trace_loader_load_full:
+ * @path: a trace file, a pipe or FIFO, or "-" for standard input (named
+ *   "stdin" in messages)
  * @stacks: (nullable): a stack table to share between traces, or %NULL.
  *   It is not locked: load into one table from one thread at a time.
  * @rules: (nullable): the scenario rules to apply, or %NULL for the
@@ -145,25 +306,18 @@ ws_trace_loader_load_full (const char       *path,
 {
   g_autoptr(WsScenarioRules) default_rules = NULL;
   WsTrace *trace = NULL;
+  GStatBuf st;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (rules == NULL || WS_IS_SCENARIO_RULES (rules), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  switch (ws_trace_loader_sniff (path, NULL, cancellable, error))
-    {
-    case WS_TRACE_FORMAT_JSON:
-      trace = ws_json_trace_load (path, stacks, progress, progress_data, cancellable, error);
-      break;
-    case WS_TRACE_FORMAT_PERF_TEXT:
-    case WS_TRACE_FORMAT_PERF_DATA:
-      /* The perf importer runs `perf script` itself on a perf.data file. */
-      trace = ws_perf_importer_load (path, stacks, progress, progress_data, cancellable, error);
-      break;
-    case WS_TRACE_FORMAT_UNKNOWN:
-    default:
-      break;
-    }
+  if (strcmp (path, "-") == 0)
+    trace = load_unseekable ("/dev/stdin", "stdin", stacks, progress, progress_data, cancellable, error);
+  else if (g_stat (path, &st) == 0 && !S_ISREG (st.st_mode) && !S_ISDIR (st.st_mode))
+    trace = load_unseekable (path, path, stacks, progress, progress_data, cancellable, error);
+  else
+    trace = load_file (path, stacks, progress, progress_data, cancellable, error);
 
   if (trace == NULL)
     return NULL;
