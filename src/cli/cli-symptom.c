@@ -101,6 +101,9 @@ cli_symptom_resolve (const char          *command,
     return cli_usage_error (command, _("give either --tid or --scenario-instance, not both"));
   if (require_symptom && options->scenario_instance < 0 && options->tid == G_MININT)
     return cli_usage_error (command, _("no thread given (--tid TID or --scenario-instance N)"));
+  /* Usage errors before the (possibly long) load, and whatever the file. */
+  if (options->scenario_instance >= 0 && (options->from != NULL || options->to != NULL))
+    return cli_usage_error (command, _("--from/--to do not go with --scenario-instance"));
 
   symptom->thread = WS_NONE;
   symptom->t0 = symptom->t1 = 0;
@@ -109,6 +112,13 @@ cli_symptom_resolve (const char          *command,
   /* "--to +50ms": relative to --from (or to the trace start, see below). */
   if (options->to != NULL && !cli_parse_time (options->to[0] == '+' ? options->to + 1 : options->to, &symptom->t1, &error))
     return cli_usage_error (command, "%s", error->message);
+  if (options->to != NULL && options->to[0] == '+' && symptom->t1 < 0)
+    return cli_usage_error (command, _("the window ends before it starts"));
+  if (options->from != NULL && options->to != NULL && options->to[0] != '+' && symptom->t1 < symptom->t0)
+    return cli_usage_error (command, _("the window ends before it starts"));
+  if (options->from != NULL && options->to != NULL && options->to[0] == '+'
+      && symptom->t0 > 0 && symptom->t1 > G_MAXINT64 - symptom->t0)
+    return cli_usage_error (command, _("invalid time “%s”: out of range"), options->to);
 
   classifier = ws_frame_classifier_new ();
   if (options->classifier_file != NULL &&
@@ -122,8 +132,6 @@ cli_symptom_resolve (const char          *command,
 
   if (options->scenario_instance >= 0)
     {
-      if (options->from != NULL || options->to != NULL)
-        return cli_usage_error (command, _("--from/--to do not go with --scenario-instance"));
       if (!ws_symptom_from_scenario_instance (trace, options->scenario_instance, symptom))
         {
           fprintf (stderr, _("waitscope-cli: %s: no scenario instance %d (the trace has %u)\n"),
@@ -139,7 +147,11 @@ cli_symptom_resolve (const char          *command,
       if (options->to == NULL)
         symptom->t1 = ws_trace_get_end_time (trace);
       else if (options->to[0] == '+')
-        symptom->t1 += symptom->t0;
+        {
+          if (symptom->t0 > 0 && symptom->t1 > G_MAXINT64 - symptom->t0)
+            return cli_usage_error (command, _("invalid time “%s”: out of range"), options->to);
+          symptom->t1 += symptom->t0;
+        }
       if (symptom->t1 < symptom->t0)
         return cli_usage_error (command, _("the window ends before it starts"));
       if (options->tid != G_MININT)
