@@ -1826,9 +1826,16 @@ derive (Parser       *p,
           break;
 
         case REC_SAMPLE:
-          seen_running (&d, r->thread, r, FALSE, TRUE);
-          add_event (&d, WS_EVENT_RUNNING, r, r->thread,
-                     (WsTime) (((guint64) r->b << 32) | r->a));
+          {
+            /* The period column is up to 19 digits: past the largest
+             * time it would make a negative duration or an end that
+             * overflows; no real period comes near, so clamp. */
+            guint64 period = ((guint64) r->b << 32) | r->a;
+
+            seen_running (&d, r->thread, r, FALSE, TRUE);
+            add_event (&d, WS_EVENT_RUNNING, r, r->thread,
+                       (WsTime) MIN (period, (guint64) (G_MAXINT64 - r->time)));
+          }
           break;
 
         case REC_MARKER:
