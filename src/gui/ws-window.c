@@ -11,6 +11,7 @@
 #include "ws-application.h"
 #include "ws-error.h"
 #include "ws-export.h"
+#include "ws-graph-page.h"
 #include "ws-time-format.h"
 #include "ws-timeline-legend.h"
 #include "ws-window.h"
@@ -44,6 +45,8 @@ struct _WsWindow
   GtkStack             *details_stack;
   WsDetailsPane        *details_pane;
   WsThreadTable        *thread_table;
+  WsGraphPage          *graph_page;
+  GtkPaned             *content_paned;
   GMenu                *recent_section;
 
   /* Owned references */
@@ -957,6 +960,50 @@ thread_activated_cb (WsWindow      *self,
   gtk_widget_grab_focus (GTK_WIDGET (self->timeline_view));
 }
 
+/* The graph page (ws-graph-page.c) in the lower pane, given most of the
+ * height so that graph and timeline show together. */
+static void
+show_analysis_cb (WsWindow *self,
+                  int       kind,
+                  WsTrace  *trace,
+                  guint     thread,
+                  gint64    t0,
+                  gint64    t1,
+                  gpointer  user_data)
+{
+  WsSymptom symptom = { thread, t0, t1 };
+  int height = gtk_widget_get_height (GTK_WIDGET (self->content_paned));
+
+  ws_graph_page_show_symptom (self->graph_page, trace, &symptom,
+                              kind == WS_ANALYSIS_WAIT_GRAPH ? WS_GRAPH_MODE_WAIT_GRAPH : WS_GRAPH_MODE_READY_TREE);
+  ws_window_show_details_page (self, "graph");
+  if (height > 0 && gtk_paned_get_position (self->content_paned) > height * 40 / 100)
+    gtk_paned_set_position (self->content_paned, height * 32 / 100);
+}
+
+static void
+graph_show_in_timeline_cb (WsWindow    *self,
+                           guint        thread,
+                           guint        event,
+                           gint64       t0,
+                           gint64       t1,
+                           WsGraphPage *page)
+{
+  if (!is_ready (self) || ws_document_get_trace (self->current) != ws_graph_page_get_trace (page))
+    {
+      toast (self, _("The graph belongs to a trace that is not shown"));
+      return;
+    }
+  if (event != WS_NONE)
+    {
+      ws_timeline_viewport_set_selected_event (ws_document_get_viewport (self->current), event);
+      ws_timeline_view_reveal_event (self->timeline_view, event);
+    }
+  else
+    ws_timeline_view_reveal_thread (self->timeline_view, thread);
+  gtk_widget_grab_focus (GTK_WIDGET (self->timeline_view));
+}
+
 /* ------------------------------------------------------------------ */
 /* GObject                                                              */
 
@@ -1015,6 +1062,7 @@ ws_window_class_init (WsWindowClass *klass)
   g_type_ensure (WS_TYPE_TIMELINE_LEGEND);
   g_type_ensure (WS_TYPE_DETAILS_PANE);
   g_type_ensure (WS_TYPE_THREAD_TABLE);
+  g_type_ensure (WS_TYPE_GRAPH_PAGE);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/waitscope/Waitscope/ws-window.ui");
   gtk_widget_class_bind_template_child (widget_class, WsWindow, toast_overlay);
@@ -1039,6 +1087,8 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, details_stack);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, details_pane);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, thread_table);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, graph_page);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, content_paned);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, recent_section);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
@@ -1097,6 +1147,8 @@ ws_window_init (WsWindow *self)
 
   ws_timeline_legend_set_renderer (self->legend, ws_timeline_view_get_renderer (self->timeline_view));
   g_signal_connect_swapped (self->thread_table, "thread-activated", G_CALLBACK (thread_activated_cb), self);
+  g_signal_connect (self, "analysis-requested", G_CALLBACK (show_analysis_cb), NULL);
+  g_signal_connect_swapped (self->graph_page, "show-in-timeline", G_CALLBACK (graph_show_in_timeline_cb), self);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (drop_cb), self);

@@ -1063,17 +1063,20 @@ draw_node (WsGraphRenderer       *self,
 
   ws_graph_layout_get_node_rect (ws_graph_scene_get_layout (scene), v, &r);
 
+  /* Halo, selection ring and current-match ring keep their distances
+   * from the box in device pixels when zoomed out, so they never merge. */
   if (vp->matches && vp->matches[v])
     {
-      node_shape (cr, kind, r.x, r.y, r.width, r.height, 6);
+      node_shape (cr, kind, r.x, r.y, r.width, r.height, MAX (6, 5.5 / vp->scale));
       set_color (cr, &self->palette.search_match);
       cairo_fill (cr);
     }
   if (v == vp->current_match)
     {
-      node_shape (cr, kind, r.x, r.y, r.width, r.height, 9);
+      /* At least 3 device pixels wide, so that it shows when zoomed out. */
+      node_shape (cr, kind, r.x, r.y, r.width, r.height, MAX (9, 8 / vp->scale));
       set_color (cr, &self->palette.current_match);
-      cairo_set_line_width (cr, 3);
+      cairo_set_line_width (cr, MAX (3, 3 / vp->scale));
       cairo_set_dash (cr, NULL, 0, 0);
       cairo_stroke (cr);
     }
@@ -1110,7 +1113,7 @@ draw_node (WsGraphRenderer       *self,
   if (anomalous)
     {
       set_color (cr, &self->palette.anomalous);
-      cairo_set_line_width (cr, 3.2);
+      cairo_set_line_width (cr, MAX (3.2, 2.5 / vp->scale));
     }
   else
     {
@@ -1122,9 +1125,9 @@ draw_node (WsGraphRenderer       *self,
 
   if (v == vp->selected)
     {
-      node_shape (cr, kind, r.x, r.y, r.width, r.height, anomalous ? 6 : 4.5);
+      node_shape (cr, kind, r.x, r.y, r.width, r.height, MAX (anomalous ? 6 : 4.5, 4 / vp->scale));
       set_color (cr, &self->palette.selection);
-      cairo_set_line_width (cr, 2.6);
+      cairo_set_line_width (cr, MAX (2.6, 2.5 / vp->scale));
       cairo_stroke (cr);
     }
 

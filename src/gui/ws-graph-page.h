@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "ws-graph-view.h"
+#include "ws-wait-graph.h"
+
+G_BEGIN_DECLS
+
+/**
+ * WsGraphMode:
+ * @WS_GRAPH_MODE_READY_TREE: the patent's ready tree of the window's
+ *   longest (lock-related) wait
+ * @WS_GRAPH_MODE_WAIT_GRAPH: StackMine's wait graph of the window
+ */
+typedef enum {
+  WS_GRAPH_MODE_READY_TREE,
+  WS_GRAPH_MODE_WAIT_GRAPH,
+} WsGraphMode;
+
+#define WS_GRAPH_PAGE_DEFAULT_DEPTH 10
+
+/*
+ * WsGraphPage: the wait graph / ready tree view of a symptom ⟨thread, t0,
+ * t1⟩: a toolbar (mode, chain metric, lock-related only, depth limit, a
+ * regular-expression search over the nodes' stacks whose matches Tab /
+ * Shift+Tab, Enter / F3 / Shift+F3 cycle through, zoom and fit, export as
+ * PNG, SVG, PDF, DOT or JSON), the graph (#WsGraphView) or the same nodes
+ * as a table, and a side panel with the selected node's details: its
+ * whole waiting stack and the stack of whoever readied it, and a button
+ * that shows the node in the timeline (::show-in-timeline).
+ *
+ * Graphs are built off the main thread; asking for another one cancels
+ * the one being built.
+ */
+#define WS_TYPE_GRAPH_PAGE (ws_graph_page_get_type ())
+G_DECLARE_FINAL_TYPE (WsGraphPage, ws_graph_page, WS, GRAPH_PAGE, GtkWidget)
+
+GtkWidget      *ws_graph_page_new              (void);
+void            ws_graph_page_show_symptom     (WsGraphPage     *self,
+                                                WsTrace         *trace,
+                                                const WsSymptom *symptom,
+                                                WsGraphMode      mode);
+void            ws_graph_page_set_mode         (WsGraphPage     *self,
+                                                WsGraphMode      mode);
+WsGraphMode     ws_graph_page_get_mode         (WsGraphPage     *self);
+gboolean        ws_graph_page_get_busy         (WsGraphPage     *self);
+WsGraphView    *ws_graph_page_get_view         (WsGraphPage     *self);
+GtkWidget      *ws_graph_page_get_search_entry (WsGraphPage     *self);
+WsGraphScene   *ws_graph_page_get_scene        (WsGraphPage     *self);
+WsTrace        *ws_graph_page_get_trace        (WsGraphPage     *self);
+
+void            ws_graph_page_set_search_text  (WsGraphPage     *self,
+                                                const char      *text);
+void            ws_graph_page_next_match       (WsGraphPage     *self,
+                                                gboolean         forward);
+guint           ws_graph_page_get_n_matches    (WsGraphPage     *self);
+const char     *ws_graph_page_get_match_status (WsGraphPage     *self);
+void            ws_graph_page_select_node      (WsGraphPage     *self,
+                                                guint            node);
+void            ws_graph_page_show_table       (WsGraphPage     *self,
+                                                gboolean         table);
+const char     *ws_graph_page_get_stack_text   (WsGraphPage     *self,
+                                                gboolean         readier);
+gboolean        ws_graph_page_export           (WsGraphPage     *self,
+                                                const char      *path,
+                                                GError         **error);
+
+G_END_DECLS
