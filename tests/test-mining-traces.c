@@ -546,6 +546,9 @@ test_cli (void)
   const char *mine[] = { "mine", trace, "--scope", "scenario:transaction", "--per-instance", "--json", "--top", "0", NULL };
   const char *cluster[] = { "cluster", trace, "--scope", "scenario:transaction", "--per-instance", "--json",
                             "--rank", "events", NULL };
+  const char *with_signature[] = { "cluster", trace, "--scope", "scenario:transaction", "--per-instance", "--json",
+                                   "--signature", "ProcSleep", "--signature", "XLogFlush,fdatasync", NULL };
+  const char *bad_signature[] = { "cluster", trace, "--signature", "no_such_function", NULL };
   const char *bad_scope[] = { "mine", trace, "--scope", "bogus", NULL };
   const char *bad_regex[] = { "mine", trace, "--must", "(", NULL };
   const char *bad_rank[] = { "cluster", trace, "--rank", "bogus", NULL };
@@ -626,6 +629,50 @@ test_cli (void)
       }
     g_assert_true (found);
   }
+
+  /* Signatures: coverage as the library computes it. */
+  {
+    g_autoptr(JsonObject) cs = run_cli (history, with_signature, &status);
+    g_autoptr(WsCoverage) cov = ws_coverage_new (db);
+    WsStackTable *table = ws_trace_get_stack_table (t);
+    WsFrameId proc_sleep = G_MAXUINT32, xlog = G_MAXUINT32, fdatasync = G_MAXUINT32;
+    JsonObject *fig4;
+
+    for (guint e = 0; e < ws_stack_db_get_n_entries (db); e++)
+      {
+        guint nf;
+        const WsFrameId *f = ws_stack_db_get_frames (db, e, &nf);
+
+        for (guint k = 0; k < nf; k++)
+          {
+            const char *fn = ws_stack_table_get_frame (table, f[k])->function;
+
+            if (g_str_equal (fn, "ProcSleep"))
+              proc_sleep = MIN (proc_sleep, f[k]);
+            else if (g_str_equal (fn, "XLogFlush"))
+              xlog = MIN (xlog, f[k]);
+            else if (g_str_equal (fn, "fdatasync"))
+              fdatasync = MIN (fdatasync, f[k]);
+          }
+      }
+    ws_coverage_add_signature (cov, "ProcSleep", &proc_sleep, 1);
+    {
+      WsFrameId pair[2] = { xlog, fdatasync };
+      ws_coverage_add_signature (cov, "XLogFlush,fdatasync", pair, 2);
+    }
+
+    g_assert_cmpint (status, ==, 0);
+    g_assert_cmpfloat_with_epsilon (json_object_get_double_member (cs, "coverage"),
+                                    ws_coverage_get_total_coverage (cov), 1e-9);
+    g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (json_object_get_array_member (cs, "signatures"), 1), "cost"),
+                     ==, ws_coverage_get_signature_cost (cov, 1));
+    fig4 = json_object_get_object_member (cs, "fig4");
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (fig4, "greedy-max")), ==, 4);
+    g_assert_cmpfloat (json_array_get_double_element (json_object_get_array_member (fig4, "stackmine"), 3), ==,
+                       ws_coverage_streams_to_reach (cov, WS_RANKING_STACKMINE, ws_coverage_get_total_coverage (cov), 0, 1));
+  }
+  g_assert_null (run_cli (history, bad_signature, &status));
+  g_assert_cmpint (status, ==, 2);
 
   g_assert_null (run_cli (history, bad_scope, &status));
   g_assert_cmpint (status, ==, 2);

@@ -62,13 +62,148 @@ parse_linkage (const char *text,
   return FALSE;
 }
 
+/* --signature F1,F2,…: each name is a function of the area of interest
+ * (the first frame of that name found in it). */
+static WsCoverage *
+build_coverage (CliMineResult  *result,
+                char          **specs,
+                int            *status)
+{
+  WsStackTable *table = ws_stack_db_get_stack_table (result->db);
+  g_autoptr(WsCoverage) cov = ws_coverage_new (result->db);
+  g_autoptr(GHashTable) by_name = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint e = 0; e < ws_stack_db_get_n_entries (result->db); e++)
+    {
+      guint n;
+      const WsFrameId *f = ws_stack_db_get_frames (result->db, e, &n);
+
+      for (guint k = 0; k < n; k++)
+        {
+          const char *fn = ws_stack_table_get_frame (table, f[k])->function;
+          gpointer old = g_hash_table_lookup (by_name, fn);
+
+          if (old == NULL || GPOINTER_TO_UINT (old) - 1 > f[k])
+            g_hash_table_insert (by_name, (gpointer) fn, GUINT_TO_POINTER (f[k] + 1));
+        }
+    }
+
+  for (guint i = 0; specs[i] != NULL; i++)
+    {
+      g_auto(GStrv) names = g_strsplit (specs[i], ",", -1);
+      g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (WsFrameId));
+
+      for (guint k = 0; names[k] != NULL; k++)
+        {
+          gpointer id = g_hash_table_lookup (by_name, g_strstrip (names[k]));
+          WsFrameId f;
+
+          if (id == NULL)
+            {
+              *status = cli_usage_error ("cluster", _("--signature: no function “%s” in the area of interest"), names[k]);
+              return NULL;
+            }
+          f = GPOINTER_TO_UINT (id) - 1;
+          g_array_append_val (frames, f);
+        }
+      ws_coverage_add_signature (cov, specs[i], (const WsFrameId *) (gpointer) frames->data, frames->len);
+    }
+  return g_steal_pointer (&cov);
+}
+
+/* Fig. 4 at a quarter, half, three quarters and all of the coverage the
+ * signatures reach. */
+static const double fig4_fractions[] = { 0.25, 0.5, 0.75, 1.0 };
+
+static double
+fig4_value (WsCoverage *cov,
+            WsRanking   ranking,
+            double      fraction)
+{
+  return ws_coverage_streams_to_reach (cov, ranking, fraction * ws_coverage_get_total_coverage (cov), 0, 1);
+}
+
+static void
+json_coverage (JsonBuilder *b,
+               WsCoverage  *cov)
+{
+  json_builder_set_member_name (b, "signatures");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < ws_coverage_get_n_signatures (cov); i++)
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, ws_coverage_get_signature_name (cov, i));
+      json_builder_set_member_name (b, "cost");
+      json_builder_add_int_value (b, ws_coverage_get_signature_cost (cov, i));
+      json_builder_set_member_name (b, "streams");
+      json_builder_add_int_value (b, ws_coverage_get_signature_n_streams (cov, i));
+      json_builder_set_member_name (b, "coverage");
+      json_builder_add_double_value (b, ws_coverage_get_signature_coverage (cov, i));
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "coverage");
+  json_builder_add_double_value (b, ws_coverage_get_total_coverage (cov));
+
+  /* Streams to inspect to reach each coverage (-1: never); Random is the
+   * mean of 1000 seeded shuffles, or exact over all orders up to 8
+   * streams. */
+  json_builder_set_member_name (b, "fig4");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "coverage");
+  json_builder_begin_array (b);
+  for (guint k = 0; k < G_N_ELEMENTS (fig4_fractions); k++)
+    json_builder_add_double_value (b, fig4_fractions[k] * ws_coverage_get_total_coverage (cov));
+  json_builder_end_array (b);
+  for (WsRanking r = 0; r < WS_N_RANKINGS; r++)
+    {
+      json_builder_set_member_name (b, ws_ranking_to_string (r));
+      json_builder_begin_array (b);
+      for (guint k = 0; k < G_N_ELEMENTS (fig4_fractions); k++)
+        json_builder_add_double_value (b, fig4_value (cov, r, fig4_fractions[k]));
+      json_builder_end_array (b);
+    }
+  json_builder_end_object (b);
+}
+
+static void
+print_coverage (WsCoverage *cov)
+{
+  printf ("\n%s\n", _("Signatures and bottleneck coverage"));
+  for (guint i = 0; i < ws_coverage_get_n_signatures (cov); i++)
+    {
+      g_autofree char *cost = cli_format_duration (ws_coverage_get_signature_cost (cov, i));
+
+      printf ("  %-40s %10s %6.2f %%  ", ws_coverage_get_signature_name (cov, i), cost,
+              100 * ws_coverage_get_signature_coverage (cov, i));
+      printf (g_dngettext (GETTEXT_PACKAGE, "%u stream\n", "%u streams\n",
+                           ws_coverage_get_signature_n_streams (cov, i)),
+              ws_coverage_get_signature_n_streams (cov, i));
+    }
+  printf (_("  all together: %.2f %%\n"), 100 * ws_coverage_get_total_coverage (cov));
+
+  printf ("\n%s\n  %-14s", _("Trace streams to inspect to reach a coverage (StackMine Fig. 4)"), _("COVERAGE"));
+  for (guint k = 0; k < G_N_ELEMENTS (fig4_fractions); k++)
+    printf (" %9.2f%%", 100 * fig4_fractions[k] * ws_coverage_get_total_coverage (cov));
+  printf ("\n");
+  for (WsRanking r = 0; r < WS_N_RANKINGS; r++)
+    {
+      printf ("  %-14s", ws_ranking_to_string (r));
+      for (guint k = 0; k < G_N_ELEMENTS (fig4_fractions); k++)
+        printf (" %10.1f", fig4_value (cov, r, fig4_fractions[k]));
+      printf ("\n");
+    }
+}
+
 static void
 print_json (CliMineOptions *options,
             CliMineResult  *result,
             WsClusterSet   *clusters,
             const char     *linkage,
             const char     *rank,
-            const char     *weights)
+            const char     *weights,
+            WsCoverage     *coverage)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
   WsStackTable *table = ws_stack_db_get_stack_table (result->db);
@@ -119,6 +254,8 @@ print_json (CliMineOptions *options,
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+  if (coverage != NULL)
+    json_coverage (b, coverage);
   json_builder_end_object (b);
   cli_print_json (b);
 }
@@ -173,6 +310,8 @@ cli_cluster (int    argc,
   g_autoptr(GError) error = NULL;
   g_autofree char *linkage_name = NULL;
   g_autofree char *rank_name = NULL;
+  g_auto(GStrv) signatures = NULL;
+  g_autoptr(WsCoverage) coverage = NULL;
   const char *weights = "history";
   CliMineOptions options;
   CliMineResult result = { 0 };
@@ -187,6 +326,9 @@ cli_cluster (int    argc,
       N_("average (default), complete or single"), N_("LINKAGE") },
     { "rank", 0, 0, G_OPTION_ARG_STRING, &rank_name,
       N_("Rank clusters by total (default), streams, events or average cost"), N_("METRIC") },
+    { "signature", 0, 0, G_OPTION_ARG_STRING_ARRAY, &signatures,
+      N_("A performance signature: functions, caller first; prints its bottleneck coverage and "
+         "the Fig. 4 comparison; repeatable"), N_("F1,F2,…") },
     { NULL }
   };
 
@@ -259,11 +401,18 @@ cli_cluster (int    argc,
     }
   ws_cluster_set_rank (clusters, rank);
 
+  if (signatures != NULL && (coverage = build_coverage (&result, signatures, &status)) == NULL)
+    goto out;
+
   if (options.json)
     print_json (&options, &result, clusters, linkage_name ? linkage_name : "average",
-                ws_cluster_rank_to_string (rank), weights);
+                ws_cluster_rank_to_string (rank), weights, coverage);
   else
-    print_text (&options, &result, clusters, ws_cluster_rank_to_string (rank));
+    {
+      print_text (&options, &result, clusters, ws_cluster_rank_to_string (rank));
+      if (coverage != NULL)
+        print_coverage (coverage);
+    }
   status = CLI_EXIT_OK;
 
 out:
