@@ -56,6 +56,18 @@
  * projected database: P is not closed") likewise only rejects P, never its
  * subtree; it is what the "no costly forward extension" test below does.
  *
+ * Two shortcuts, both consequences of the above:
+ *
+ *   - While counting the items of the projected database, the item just
+ *     before each item's first occurrence is noted; if it is the same item
+ *     e in every sequence, e lies in the last semi-maximum period of the
+ *     child P◇x everywhere, so the child is BackScan-pruned without
+ *     building its projection (the caller of x, in call stacks).
+ *   - Forced extension: if every sequence continues with the same item y
+ *     right after P's first instance, only patterns with prefix P◇y can be
+ *     maximal (proof at mine_node()), so the search descends into P◇y
+ *     alone, with the same sequences, without counting.
+ *
  * Each prefix is a distinct node of the prefix tree, so each pattern is
  * checked once and no candidate set has to be kept.
  */
@@ -1077,8 +1089,10 @@ miner_clear (Miner *m)
  * @progress: (nullable): called from this thread
  *
  * Mines every call-stack pattern P with Cost(P) >= λ that has no
- * super-pattern of cost >= λ.  Safe to run in a worker thread; the
- * database must not be added to meanwhile.
+ * super-pattern of cost >= λ.  Safe to run in a worker thread; neither the
+ * database nor its stack table may be written meanwhile (a table shared
+ * with traces still being imported is written: give the database a table
+ * of its own with ws_stack_db_new (NULL), stacks are then remapped).
  *
  * Returns: (transfer full): the maximal costly patterns by decreasing
  *   cost, or %NULL with %WS_ERROR_CANCELLED
