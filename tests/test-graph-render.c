@@ -626,6 +626,16 @@ test_culling_and_lod (Fixture       *f,
         g_assert_cmpuint (stats.nodes, ==, expect_nodes);
         g_assert_cmpuint (stats.edges, ==, expect_edges);
         g_assert_cmpuint (stats.labels, ==, vp.scale >= WS_GRAPH_TEXT_MIN_SCALE ? expect_nodes : 0);
+        /* Between the two zooms, one-line labels where they fit; none
+         * elsewhere. */
+        if (vp.scale >= WS_GRAPH_TEXT_MIN_SCALE || vp.scale < WS_GRAPH_COMPACT_MIN_SCALE)
+          g_assert_cmpuint (stats.compact_labels, ==, 0);
+        else
+          {
+            g_assert_cmpuint (stats.compact_labels, <=, expect_nodes);
+            if (expect_nodes > 3)
+              g_assert_cmpuint (stats.compact_labels, >, 0);
+          }
         g_assert_cmpint (stats.simplified, ==, WS_SCENE_NODE_HEIGHT * vp.scale < 10);
       }
 

@@ -383,6 +383,13 @@ test_graph_page (void)
   g_assert_cmpuint (count_colour (GTK_WIDGET (window), shot, GTK_WIDGET (view), 0xff7800), >, 50);
   g_clear_object (&shot);
 
+  /* Closer: the current match at actual size, with its full labels. */
+  ws_graph_view_set_zoom (view, 1.0);
+  ws_graph_view_reveal_node (view, second);
+  shot = screenshot (GTK_WIDGET (window), "graph-03-match-actual-size.png");
+  g_assert_cmpuint (count_colour (GTK_WIDGET (window), shot, GTK_WIDGET (view), 0xff7800), >, 100);
+  g_clear_object (&shot);
+
   /* 3. Click a node; show it in the timeline. */
   {
     WsGraphRect r;
@@ -417,7 +424,7 @@ test_graph_page (void)
     g_assert_cmpuint (ws_graph_scene_get_node (scene, ws_graph_view_get_selected_node (view))->layer, ==, 1);
     ws_graph_view_fit (view);
   }
-  shot = screenshot (GTK_WIDGET (window), "graph-03-fit.png");
+  shot = screenshot (GTK_WIDGET (window), "graph-04-fit.png");
   g_clear_object (&shot);
 
   /* 4. Export in every format. */
@@ -471,7 +478,7 @@ test_graph_page (void)
   gtk_test_accessible_assert_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL, "Wait graph");
   /* The search carries over to the new graph. */
   g_assert_cmpuint (ws_graph_page_get_n_matches (page), >, 0);
-  shot = screenshot (GTK_WIDGET (window), "graph-04-wait-graph.png");
+  shot = screenshot (GTK_WIDGET (window), "graph-05-wait-graph.png");
   g_clear_object (&shot);
 
   /* 6. The same nodes as a table. */
@@ -481,7 +488,7 @@ test_graph_page (void)
     GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (table));
     g_assert_cmpuint (g_list_model_get_n_items (model), ==, ws_graph_scene_get_n_nodes (scene));
   }
-  shot = screenshot (GTK_WIDGET (window), "graph-05-table.png");
+  shot = screenshot (GTK_WIDGET (window), "graph-06-table.png");
   g_clear_object (&shot);
   ws_graph_page_show_table (page, FALSE);
 
@@ -490,7 +497,7 @@ test_graph_page (void)
   ready = FALSE;
   ws_graph_page_set_mode (page, WS_GRAPH_MODE_READY_TREE);
   wait_for_flag (&ready, 60, "the ready tree again");
-  shot = screenshot (GTK_WIDGET (window), "graph-06-dark.png");
+  shot = screenshot (GTK_WIDGET (window), "graph-07-dark.png");
   g_assert_cmpuint (count_colour (GTK_WIDGET (window), shot, GTK_WIDGET (view), 0x1e1e1e), >, 10000);
   g_clear_object (&shot);
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);

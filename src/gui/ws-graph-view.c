@@ -17,7 +17,8 @@
 #define KEY_ZOOM_STEP     1.4
 #define KEY_PAN_PX        80.0
 #define WHEEL_PAN_PX      48.0
-#define READABLE_SCALE    0.6
+/* From here on boxes carry at least a one-line label (see the renderer). */
+#define READABLE_SCALE    0.45
 #define INITIAL_SCALE     0.8
 
 struct _WsGraphView

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "ws-graph-renderer.h"
+#include "ws-time-format.h"
 
 #define CORNER_RADIUS      8.0
 #define STRIP_WIDTH        7.0
@@ -48,6 +49,7 @@ struct _WsGraphRenderer
   char             *family;
   PangoLayout      *scratch;
   GPtrArray        *labels;        /* PangoLayout per scene node, or NULL */
+  GPtrArray        *compact;       /* one-line labels, likewise */
   WsGraphScene     *label_scene;   /* the scene @labels belong to */
   GArray           *visible;       /* guint, scratch */
   GArray           *visible_edges; /* guint, scratch */
@@ -70,6 +72,7 @@ static void
 clear_labels (WsGraphRenderer *self)
 {
   g_ptr_array_set_size (self->labels, 0);
+  g_ptr_array_set_size (self->compact, 0);
   g_clear_object (&self->label_scene);
   g_clear_object (&self->scratch);
 }
@@ -81,6 +84,7 @@ ws_graph_renderer_finalize (GObject *object)
 
   clear_labels (self);
   g_ptr_array_unref (self->labels);
+  g_ptr_array_unref (self->compact);
   g_array_unref (self->visible);
   g_array_unref (self->visible_edges);
   g_free (self->grid);
@@ -103,6 +107,7 @@ ws_graph_renderer_init (WsGraphRenderer *self)
 
   ws_graph_palette_init_light (&self->palette);
   self->labels = g_ptr_array_new_with_free_func (unref_label);
+  self->compact = g_ptr_array_new_with_free_func (unref_label);
   self->visible = g_array_new (FALSE, FALSE, sizeof (guint));
   self->visible_edges = g_array_new (FALSE, FALSE, sizeof (guint));
   self->family = g_strdup ("Sans");
@@ -567,6 +572,84 @@ node_label (WsGraphRenderer *self,
   pango_layout_set_spacing (layout, 1 * PANGO_SCALE);
   g_ptr_array_index (self->labels, node) = layout;
   return layout;
+}
+
+/* The one-line label of a box seen from afar: the thread's name and the
+ * duration ("pylk-w1 25.3 ms"), or what woke the wait. */
+static PangoLayout *
+compact_label (WsGraphRenderer *self,
+               WsGraphScene    *scene,
+               guint            node)
+{
+  const WsSceneNode *n = ws_graph_scene_get_node (scene, node);
+  WsTrace *trace = ws_graph_scene_get_trace (scene);
+  PangoLayout *layout;
+  g_autofree char *text = NULL;
+
+  if (self->label_scene != scene)
+    {
+      clear_labels (self);
+      self->label_scene = g_object_ref (scene);
+    }
+  if (self->compact->len <= node)
+    g_ptr_array_set_size (self->compact, ws_graph_scene_get_n_nodes (scene));
+  if ((layout = g_ptr_array_index (self->compact, node)) != NULL)
+    return layout;
+
+  if ((n->kind == WS_SCENE_NODE_WAIT || n->kind == WS_SCENE_NODE_RUN) &&
+      n->thread != WS_NONE && n->thread < ws_trace_get_n_threads (trace))
+    {
+      g_autofree char *d = ws_format_duration (n->duration);
+      const char *name = ws_trace_get_thread (trace, n->thread)->name;
+
+      if (n->flags & WS_SCENE_NODE_FLAG_READIER)
+        text = g_strdup (name ? name : "?");
+      else
+        text = g_strdup_printf ("%s  %s", name ? name : "?", d);
+    }
+  else if (n->kind == WS_SCENE_NODE_UNKNOWN)
+    text = g_strdup ("?");
+  else
+    text = ws_graph_scene_dup_title (scene, node);
+
+  layout = new_layout (self, 7, TRUE);
+  pango_layout_set_text (layout, text, -1);
+  g_ptr_array_index (self->compact, node) = layout;
+  return layout;
+}
+
+/* Between the zoom where full labels are too small to read and the one
+ * where boxes become specks, a box carries one line at a fixed size on
+ * screen, if it fits. */
+static void
+draw_compact_label (WsGraphRenderer       *self,
+                    cairo_t               *cr,
+                    WsGraphScene          *scene,
+                    const WsGraphViewport *vp,
+                    guint                  v,
+                    const WsGraphRect     *r,
+                    gboolean               boxed)
+{
+  double pad = boxed ? STRIP_WIDTH + 4 : HEX_INSET;
+  double room = (r->width - pad - 4) * vp->scale;
+  PangoLayout *label;
+  int lw, lh;
+
+  if (vp->scale < WS_GRAPH_COMPACT_MIN_SCALE)
+    return;
+  label = compact_label (self, scene, v);
+  pango_layout_get_pixel_size (label, &lw, &lh);
+  if (lw > room || lh > r->height * vp->scale)
+    return;
+
+  cairo_save (cr);
+  cairo_translate (cr, r->x + pad, r->y + r->height / 2);
+  cairo_scale (cr, 1 / vp->scale, 1 / vp->scale);
+  set_color (cr, &self->palette.foreground);
+  cairo_move_to (cr, 0, -lh / 2.0);
+  pango_cairo_show_layout (cr, label);
+  cairo_restore (cr);
+  self->stats.compact_labels++;
 }
 
 static PangoLayout *
@@ -1132,7 +1215,10 @@ draw_node (WsGraphRenderer       *self,
     }
 
   if (!text)
-    return;
+    {
+      draw_compact_label (self, cr, scene, vp, v, &r, boxed);
+      return;
+    }
 
   text_x = r.x + (boxed ? STRIP_WIDTH + TEXT_PAD - 2 : HEX_INSET + 2);
   if (kind == WS_SCENE_NODE_UNKNOWN)

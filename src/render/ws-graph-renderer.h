@@ -68,8 +68,11 @@ typedef struct {
 #define WS_GRAPH_HEADER_HEIGHT 26.0
 #define WS_GRAPH_MIN_SCALE      0.002
 #define WS_GRAPH_MAX_SCALE      4.0
-/* Below this zoom boxes carry no text: it would be under ~5 px tall. */
-#define WS_GRAPH_TEXT_MIN_SCALE 0.5
+/* Below this zoom boxes carry no full text (it would be under ~6 px
+ * tall), only a one-line label at a fixed screen size when it fits, down
+ * to WS_GRAPH_COMPACT_MIN_SCALE. */
+#define WS_GRAPH_TEXT_MIN_SCALE    0.5
+#define WS_GRAPH_COMPACT_MIN_SCALE 0.25
 
 void     ws_graph_viewport_init          (WsGraphViewport *vp);
 void     ws_graph_viewport_fit           (WsGraphViewport *vp,
@@ -104,6 +107,7 @@ typedef struct {
   guint nodes;
   guint edges;
   guint labels;
+  guint compact_labels;
   guint cairo_fills;
   gboolean simplified;
 } WsGraphDrawStats;
