@@ -906,10 +906,20 @@ ws_graph_scene_dup_summary (WsGraphScene *self)
   total = ws_format_duration (self->chain_metrics.total);
 
   if (self->kind == WS_GRAPH_SCENE_WAIT_GRAPH)
-    return g_strdup_printf (_("%u nodes (%u waits), %u edges, %u threads; longest-wait chain: %u waits, %s in all"),
-                            self->nodes->len, n_waits, self->edges->len,
-                            ws_wait_graph_get_n_threads (self->graph),
-                            self->chain_metrics.count, total);
+    {
+      g_autoptr(GHashTable) threads = g_hash_table_new (g_direct_hash, g_direct_equal);
+
+      /* The threads shown (the graph may be cut at a generation). */
+      for (guint i = 0; i < self->nodes->len; i++)
+        {
+          const WsSceneNode *n = &g_array_index (self->nodes, WsSceneNode, i);
+          if (n->thread != WS_NONE && (n->kind == WS_SCENE_NODE_RUN || n->kind == WS_SCENE_NODE_WAIT))
+            g_hash_table_add (threads, GUINT_TO_POINTER (n->thread + 1));
+        }
+      return g_strdup_printf (_("%u nodes (%u waits), %u edges, %u threads; longest-wait chain: %u waits, %s in all"),
+                              self->nodes->len, n_waits, self->edges->len, g_hash_table_size (threads),
+                              self->chain_metrics.count, total);
+    }
   return g_strdup_printf (_("%u waits, %u chains; anomalous chain by %s: %u waits, average %s, total %s"),
                           ws_ready_tree_get_n_nodes (self->tree),
                           ws_ready_tree_get_n_chains (self->tree),
