@@ -4,8 +4,8 @@
  * scene plus layout the view builds (off the main thread), and frames
  * drawn into a 1600×1000 image surface at the zooms a user goes through:
  * everything fitted (boxes become specks), the smallest zoom that still
- * draws shapes, a middle zoom without text, and zoom 1 with text (first
- * frame, which lays the labels out, and later ones).
+ * draws shapes, a middle zoom with one-line labels, and zoom 1 with full
+ * text (first frame, which lays the labels out, and later ones).
  *
  *   bench-graph [MIN_NODES]
  *
@@ -118,8 +118,8 @@ time_frames (const char      *what,
       t[i] = now_ms () - t0;
     }
   ws_graph_renderer_get_stats (renderer, &stats);
-  printf ("  frame, %-28s zoom %6.3f  %5u boxes %5u edges %4u labels  first %7.2f  median %6.2f  max %6.2f ms\n",
-          what, vp->scale, stats.nodes, stats.edges, stats.labels, first,
+  printf ("  frame, %-28s zoom %6.3f  %5u boxes %5u edges %4u labels %4u one-line  first %7.2f  median %6.2f  max %6.2f ms\n",
+          what, vp->scale, stats.nodes, stats.edges, stats.labels, stats.compact_labels, first,
           median (t, n_frames), maximum (t, n_frames));
 }
 
@@ -176,7 +176,7 @@ main (int argc, char **argv)
 
   vp.scale = 0.3;
   ws_graph_viewport_center_on (&vp, &root);
-  time_frames ("no text", renderer, scene, &vp, cr, 20);
+  time_frames ("one-line labels", renderer, scene, &vp, cr, 20);
 
   vp.scale = 1;
   ws_graph_viewport_center_on (&vp, &root);
