@@ -23,13 +23,15 @@ typedef gboolean (*FuzzFunc) (const guint8 *data, gsize size);
 
 static const struct {
   const char *target;
+  const char *seeds;     /* its directory in corpus/ */
   FuzzFunc    func;
   gboolean    is_trace;
 } targets[] = {
-  { "perf-text", ws_fuzz_perf_text, TRUE },
-  { "json-trace", ws_fuzz_json_trace, TRUE },
-  { "scenario-rules", ws_fuzz_scenario_rules, FALSE },
-  { "classifier", ws_fuzz_classifier, FALSE },
+  { "perf-text", "perf-text", ws_fuzz_perf_text, TRUE },
+  { "json-trace", "json-trace", ws_fuzz_json_trace, TRUE },
+  { "scenario-rules", "scenario-rules", ws_fuzz_scenario_rules, FALSE },
+  { "classifier", "classifier", ws_fuzz_classifier, FALSE },
+  { "analyses", "json-trace", ws_fuzz_analyses, TRUE },
 };
 
 typedef struct {
@@ -113,7 +115,8 @@ add_cases (const char *kind,
 
   for (guint t = 0; t < G_N_ELEMENTS (targets); t++)
     {
-      g_autofree char *dir_path = g_build_filename (data_dir, "..", "fuzz", kind, targets[t].target, NULL);
+      const char *sub = g_str_equal (kind, "corpus") ? targets[t].seeds : targets[t].target;
+      g_autofree char *dir_path = g_build_filename (data_dir, "..", "fuzz", kind, sub, NULL);
       g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
       g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
       const char *name;

@@ -13,12 +13,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ws-chain.h"
+#include "ws-critical-path.h"
 #include "ws-error.h"
 #include "ws-frame-classifier.h"
+#include "ws-graph-export.h"
+#include "ws-inspector.h"
 #include "ws-json-trace.h"
 #include "ws-perf-importer.h"
+#include "ws-ready-tree.h"
 #include "ws-scenario-rules.h"
 #include "ws-trace-private.h"
+#include "ws-wait-graph.h"
 
 #include "ws-fuzz-harness.h"
 
@@ -372,6 +378,117 @@ ws_fuzz_json_trace (const guint8 *data,
   return check_load (trace, error);
 }
 
+/* An analysis may refuse a symptom, with a WS_ERROR that says why. */
+static void
+check_refusal (const GError *error,
+               const char   *what)
+{
+  if (error == NULL || error->domain != WS_ERROR || error->message == NULL || error->message[0] == '\0')
+    ws_fuzz_fail ("%s failed without a WS_ERROR", what);
+}
+
+/* Everything the CLI does with one symptom. */
+static void
+analyse_symptom (WsTrace         *trace,
+                 const WsSymptom *symptom)
+{
+  g_autoptr(WsWaitGraph) graph = NULL;
+  g_autoptr(WsReadyTree) tree = NULL;
+  g_autoptr(WsCriticalPath) path = NULL;
+  g_autoptr(GError) error = NULL;
+  WsReadyTreeOptions tree_options;
+
+  if ((graph = ws_wait_graph_build (trace, symptom, NULL, NULL, &error)) != NULL)
+    {
+      g_autoptr(JsonNode) json = ws_graph_export_wait_graph_json (graph);
+      g_autofree char *dot = ws_graph_export_wait_graph_dot (graph);
+      g_autoptr(GPtrArray) findings = ws_inspect_wait_graph (graph, NULL);
+      g_autoptr(JsonNode) findings_json = ws_graph_export_findings_json (trace, findings);
+
+      for (guint i = 0; i < ws_wait_graph_get_n_edges (graph); i++)
+        {
+          const WsWaitEdge *edge = ws_wait_graph_get_edge (graph, i);
+          if (edge->from >= ws_wait_graph_get_n_nodes (graph) || edge->to >= ws_wait_graph_get_n_nodes (graph))
+            ws_fuzz_fail ("wait graph edge %u points past the nodes", i);
+        }
+    }
+  else
+    check_refusal (error, "the wait graph");
+  g_clear_error (&error);
+
+  ws_ready_tree_options_init (&tree_options);
+  tree_options.max_nodes = 5000;
+  if ((tree = ws_ready_tree_build_for_symptom (trace, symptom, &tree_options, &error)) != NULL)
+    {
+      for (guint m = 0; m < WS_N_CHAIN_METRICS; m++)
+        {
+          g_autoptr(JsonNode) json = ws_graph_export_ready_tree_json (tree, m);
+          g_autofree char *dot = ws_graph_export_ready_tree_dot (tree, m);
+          guint chain = ws_ready_tree_anomalous_chain (tree, m);
+
+          if (chain != WS_NONE && chain >= ws_ready_tree_get_n_chains (tree))
+            ws_fuzz_fail ("anomalous chain %u of %u", chain, ws_ready_tree_get_n_chains (tree));
+        }
+    }
+  else
+    check_refusal (error, "the ready tree");
+  g_clear_error (&error);
+
+  if ((path = ws_critical_path_build (trace, symptom, NULL, &error)) != NULL)
+    {
+      g_autoptr(JsonNode) json = ws_graph_export_critical_path_json (path);
+      g_autofree char *dot = ws_graph_export_critical_path_dot (path);
+    }
+  else
+    check_refusal (error, "the critical path");
+}
+
+/*
+ * A JSON trace (hand-written traces are the analyses' least trusted
+ * input) through what `waitscope-cli waitgraph|readytree|critical-path|
+ * inspect` do: the whole trace for the first threads and for the first
+ * scenario instances, every export.
+ */
+gboolean
+ws_fuzz_analyses (const guint8 *data,
+                  gsize         size)
+{
+  g_autoptr(GInputStream) in = g_memory_input_stream_new_from_data (data, size, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  g_autoptr(GPtrArray) findings = NULL;
+  g_autoptr(JsonNode) findings_json = NULL;
+
+  trace = ws_json_trace_load_stream (in, WS_FUZZ_INPUT_NAME, NULL, NULL, NULL, NULL, &error);
+  if (trace == NULL)
+    {
+      ws_fuzz_check_error (error, WS_FUZZ_INPUT_NAME);
+      return FALSE;
+    }
+
+  for (guint t = 0; t < MIN (ws_trace_get_n_threads (trace), 4); t++)
+    {
+      WsSymptom symptom = { t, ws_trace_get_start_time (trace), ws_trace_get_end_time (trace) };
+      analyse_symptom (trace, &symptom);
+    }
+  for (guint k = 0; k < MIN (ws_trace_get_n_scenario_instances (trace), 2); k++)
+    {
+      WsSymptom symptom;
+      if (!ws_symptom_from_scenario_instance (trace, k, &symptom))
+        ws_fuzz_fail ("scenario instance %u is not a symptom", k);
+      analyse_symptom (trace, &symptom);
+    }
+
+  findings = ws_inspect_trace (trace, NULL);
+  findings_json = ws_graph_export_findings_json (trace, findings);
+  return TRUE;
+}
+
+/*
+ * @text in a scratch file, loaded with @load_file as a user's file would
+ * be: it must succeed exactly when the key-file route (@loaded) did, and
+ * fail with "PATH:LINE: ".
+ */
 /* The input as a C string: up to its first NUL. */
 static char *
 to_string (const guint8 *data,
@@ -415,6 +532,7 @@ ws_fuzz_scenario_rules (const guint8 *data,
   char *nl = strchr (text, '\n');
   const char *rest = "";
   guint n, thread;
+  gboolean loaded;
 
   if (nl != NULL)
     {
@@ -428,12 +546,13 @@ ws_fuzz_scenario_rules (const guint8 *data,
         ws_fuzz_fail ("a rule string failed without a WS_ERROR");
       g_clear_error (&error);
     }
-  if (g_key_file_load_from_data (key_file, rest, -1, G_KEY_FILE_NONE, NULL)
-      && !ws_scenario_rules_load_key_file (rules, key_file, &error))
+  loaded = g_key_file_load_from_data (key_file, rest, -1, G_KEY_FILE_NONE, NULL);
+  if (loaded && !ws_scenario_rules_load_key_file (rules, key_file, &error))
     {
       if (error == NULL || error->domain != WS_ERROR || error->message[0] == '\0')
         ws_fuzz_fail ("a rule file failed without a WS_ERROR");
       g_clear_error (&error);
+      loaded = FALSE;
     }
 
   n = ws_scenario_rules_get_n_rules (rules);
