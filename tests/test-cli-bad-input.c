@@ -395,6 +395,48 @@ test_convert_keeps_output (void)
   g_unlink (out);
 }
 
+/* --scenario-file and --classifier files: the line at fault, exit 1. */
+static void
+test_settings_files (void)
+{
+  static const struct {
+    const char *option;
+    const char *contents;
+    guint       line;
+    const char *needle;
+  } cases[] = {
+    { "--scenario-file", "# rules\n[scenario ok]\nbegin=a:b\nend=c:d\n\n[scenario bad]\nbegin=x y\nend=e:f\n", 7, "invalid begin event" },
+    { "--scenario-file", "[scenario ok]\nbegin=a:b\nend=c:d\ngarbage here\n", 4, "garbage here" },
+    { "--scenario-file", "\n[scenario no-begin]\nend=c:d\n", 2, "begin" },
+    { "--scenario-file", "[scenario x]\nbegin=a\nend=\n", 3, "end events" },
+    { "--scenario-file", "[scenario x]\nbegin=a\n\0end=b\n", 3, "binary" },
+    { "--classifier", "[other]\nx=1\n\n[classifier]\nlock-frames=^a$;\nlock-frames-extra=(;\n", 6, "Invalid pattern" },
+    { "--classifier", "[classifier]\nfalse-run-frames=^x$\nheartbeat-threads=^ksoftirqd/\\d+$;\n", 3, "\\\\d" },
+    { "--classifier", "[classifier]\n\n# typo\nlock-frame=x\n", 4, "Unknown key" },
+    { "--classifier", "lock-frames=x\n", 1, NULL },
+  };
+  g_autofree char *trace = g_build_filename (g_getenv ("WS_TEST_DATA"), "..", "fuzz", "corpus", "perf-text",
+                                             "pg-tpcb-transaction.txt", NULL);
+  g_autofree char *path = tmp_path ("settings.ini");
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(Run) run = { 0 };
+      gsize len = strlen (cases[i].contents);
+
+      /* The NUL case: the text goes on after it. */
+      if (strstr (cases[i].needle ? cases[i].needle : "", "binary") != NULL)
+        len += 1 + strlen (cases[i].contents + len + 1);
+      g_assert_true (g_file_set_contents (path, cases[i].contents, len, NULL));
+      if (g_str_equal (cases[i].option, "--classifier"))
+        run_cli (&run, NULL, "waitgraph", "--tid", "9056", cases[i].option, path, trace);
+      else
+        run_cli (&run, NULL, "scenarios", cases[i].option, path, trace);
+      assert_input_error (&run, path, cases[i].line, cases[i].needle);
+    }
+  g_unlink (path);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -411,6 +453,7 @@ main (int   argc,
   g_test_add_func ("/cli-bad-input/stdin", test_stdin);
   g_test_add_func ("/cli-bad-input/fifo", test_fifo);
   g_test_add_func ("/cli-bad-input/convert-keeps-output", test_convert_keeps_output);
+  g_test_add_func ("/cli-bad-input/settings-files", test_settings_files);
 
   status = g_test_run ();
   g_rmdir (tmp_dir);

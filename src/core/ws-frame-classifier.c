@@ -16,6 +16,7 @@
 
 #include "ws-error.h"
 #include "ws-frame-classifier.h"
+#include "ws-key-file.h"
 
 /* Per-frame cache byte: bit 7 = computed, bits 0..2 = frame categories. */
 #define FRAME_KNOWN 0x80
@@ -331,23 +332,16 @@ key_to_category (const char      *key,
   return FALSE;
 }
 
-/**
- * ws_frame_classifier_load_key_file:
- *
- * Applies the [classifier] group of @key_file (see the header for the
- * keys).  A file without that group changes nothing.  On error nothing is
- * changed either: the whole group is validated first.
- */
-gboolean
-ws_frame_classifier_load_key_file (WsFrameClassifier  *self,
-                                   GKeyFile           *key_file,
-                                   GError            **error)
+/* The work of ws_frame_classifier_load_key_file(); on error *@bad_key is
+ * the key at fault (%NULL: the group), for the line number. */
+static gboolean
+load_key_file (WsFrameClassifier  *self,
+               GKeyFile           *key_file,
+               char              **bad_key,
+               GError            **error)
 {
   g_auto(GStrv) keys = NULL;
   g_autoptr(WsFrameClassifier) staged = NULL;
-
-  g_return_val_if_fail (WS_IS_FRAME_CLASSIFIER (self), FALSE);
-  g_return_val_if_fail (key_file != NULL, FALSE);
 
   if (!g_key_file_has_group (key_file, WS_FRAME_CLASSIFIER_GROUP))
     return TRUE;
@@ -373,7 +367,10 @@ ws_frame_classifier_load_key_file (WsFrameClassifier  *self,
         WsFrameCategory category;
         gboolean extra;
         g_auto(GStrv) values = NULL;
+        g_autoptr(GError) local_error = NULL;
 
+        g_free (*bad_key);
+        *bad_key = g_strdup (keys[k]);
         if (!key_to_category (keys[k], &category, &extra))
           {
             if (pass == 0)
@@ -388,9 +385,14 @@ ws_frame_classifier_load_key_file (WsFrameClassifier  *self,
         if (extra != (pass == 1))
           continue;
 
-        values = g_key_file_get_string_list (key_file, WS_FRAME_CLASSIFIER_GROUP, keys[k], NULL, error);
+        values = g_key_file_get_string_list (key_file, WS_FRAME_CLASSIFIER_GROUP, keys[k], NULL, &local_error);
         if (values == NULL)
-          return FALSE;
+          {
+            /* Mostly a regex escape that key files do not know (\d, \w). */
+            g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s (%s)", local_error->message,
+                         _("in a key file a pattern's backslash is written twice: \\\\d for \\d"));
+            return FALSE;
+          }
         if (!extra)
           {
             ws_frame_classifier_clear (staged, category);
@@ -405,6 +407,7 @@ ws_frame_classifier_load_key_file (WsFrameClassifier  *self,
           }
       }
 
+  g_clear_pointer (bad_key, g_free);
   for (guint c = 0; c < WS_N_FRAME_CATEGORIES; c++)
     {
       g_auto(GStrv) patterns = ws_frame_classifier_get_patterns (staged, c);
@@ -418,28 +421,53 @@ ws_frame_classifier_load_key_file (WsFrameClassifier  *self,
 }
 
 /**
+ * ws_frame_classifier_load_key_file:
+ *
+ * Applies the [classifier] group of @key_file (see the header for the
+ * keys).  A file without that group changes nothing.  On error nothing is
+ * changed either: the whole group is validated first.
+ */
+gboolean
+ws_frame_classifier_load_key_file (WsFrameClassifier  *self,
+                                   GKeyFile           *key_file,
+                                   GError            **error)
+{
+  g_autofree char *bad_key = NULL;
+
+  g_return_val_if_fail (WS_IS_FRAME_CLASSIFIER (self), FALSE);
+  g_return_val_if_fail (key_file != NULL, FALSE);
+
+  return load_key_file (self, key_file, &bad_key, error);
+}
+
+/**
  * ws_frame_classifier_load_file:
  *
  * Loads a key file from @path, see ws_frame_classifier_load_key_file().
- * Error messages start with the file name.
+ * Error messages start with "PATH:LINE: " (just "PATH: " if it cannot be
+ * read).
  */
 gboolean
 ws_frame_classifier_load_file (WsFrameClassifier  *self,
                                const char         *path,
                                GError            **error)
 {
-  g_autoptr(GKeyFile) key_file = g_key_file_new ();
+  g_autoptr(GKeyFile) key_file = NULL;
   g_autoptr(GError) local_error = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *bad_key = NULL;
+  gsize length = 0;
 
   g_return_val_if_fail (WS_IS_FRAME_CLASSIFIER (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  if (!g_key_file_load_from_file (key_file, path, G_KEY_FILE_NONE, &local_error) ||
-      !ws_frame_classifier_load_key_file (self, key_file, &local_error))
+  if ((key_file = ws_key_file_load (path, &contents, &length, error)) == NULL)
+    return FALSE;
+  if (!load_key_file (self, key_file, &bad_key, &local_error))
     {
-      g_set_error (error, WS_ERROR,
-                   local_error->domain == G_FILE_ERROR ? WS_ERROR_IO : WS_ERROR_PARSE,
-                   "%s: %s", path, local_error->message);
+      guint line = ws_key_file_find_line (contents, length, WS_FRAME_CLASSIFIER_GROUP, bad_key);
+
+      g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:%u: %s", path, MAX (line, 1), local_error->message);
       return FALSE;
     }
   return TRUE;

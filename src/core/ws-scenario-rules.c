@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ws-error.h"
+#include "ws-key-file.h"
 #include "ws-scenario-rules.h"
 
 typedef struct {
@@ -91,6 +92,12 @@ ws_scenario_rules_new_default (void)
 }
 
 static gboolean
+valid_scenario_name (const char *name)
+{
+  return name != NULL && *name != '\0' && strchr (name, '=') == NULL && g_utf8_validate (name, -1, NULL);
+}
+
+static gboolean
 valid_event_name (const char *name)
 {
   /* Commas separate names in rule strings, semicolons in key files. */
@@ -121,7 +128,7 @@ ws_scenario_rules_add (WsScenarioRules    *self,
   g_return_val_if_fail (WS_IS_SCENARIO_RULES (self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (name == NULL || *name == '\0' || strchr (name, '=') != NULL || !g_utf8_validate (name, -1, NULL))
+  if (!valid_scenario_name (name))
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                    _("invalid scenario name “%s”"), name ? name : "");
@@ -202,6 +209,56 @@ ws_scenario_rules_add_from_string (WsScenarioRules *self,
                                 (const char * const *) events + 1, error);
 }
 
+/*
+ * The work of ws_scenario_rules_load_key_file(); on error *@bad_group and
+ * *@bad_key (%NULL: the group header) say where, for the line number.
+ */
+static gboolean
+load_key_file (WsScenarioRules  *self,
+               GKeyFile         *key_file,
+               char            **bad_group,
+               const char      **bad_key,
+               GError          **error)
+{
+  g_auto(GStrv) groups = g_key_file_get_groups (key_file, NULL);
+
+  for (guint i = 0; groups[i] != NULL; i++)
+    {
+      g_autofree char *begin = NULL;
+      g_auto(GStrv) ends = NULL;
+      g_autoptr(GError) local_error = NULL;
+      const char *name;
+
+      if (!g_str_has_prefix (groups[i], "scenario "))
+        continue;
+      name = groups[i] + strlen ("scenario ");
+      *bad_group = g_strdup (groups[i]);
+
+      *bad_key = "begin";
+      if ((begin = g_key_file_get_string (key_file, groups[i], "begin", &local_error)) != NULL)
+        *bad_key = "end";
+      if (begin == NULL
+          || (ends = g_key_file_get_string_list (key_file, groups[i], "end", NULL, &local_error)) == NULL)
+        {
+          g_set_error (error, WS_ERROR, WS_ERROR_MISSING_FIELD,
+                       _("scenario “%s”: %s"), name, local_error->message);
+          return FALSE;
+        }
+      for (guint k = 0; ends[k] != NULL; k++)
+        g_strstrip (ends[k]);
+      g_strstrip (begin);
+      if (!ws_scenario_rules_add (self, name, begin, (const char * const *) ends, error))
+        {
+          *bad_key = !valid_scenario_name (name) ? NULL : !valid_event_name (begin) ? "begin" : "end";
+          return FALSE;
+        }
+      g_clear_pointer (bad_group, g_free);
+    }
+
+  *bad_key = NULL;
+  return TRUE;
+}
+
 /**
  * ws_scenario_rules_load_key_file:
  *
@@ -214,56 +271,44 @@ ws_scenario_rules_load_key_file (WsScenarioRules *self,
                                  GKeyFile        *key_file,
                                  GError         **error)
 {
-  g_auto(GStrv) groups = NULL;
+  g_autofree char *bad_group = NULL;
+  const char *bad_key = NULL;
 
   g_return_val_if_fail (WS_IS_SCENARIO_RULES (self), FALSE);
   g_return_val_if_fail (key_file != NULL, FALSE);
 
-  groups = g_key_file_get_groups (key_file, NULL);
-  for (guint i = 0; groups[i] != NULL; i++)
-    {
-      g_autofree char *begin = NULL;
-      g_auto(GStrv) ends = NULL;
-      g_autoptr(GError) local_error = NULL;
-      const char *name;
-
-      if (!g_str_has_prefix (groups[i], "scenario "))
-        continue;
-      name = groups[i] + strlen ("scenario ");
-
-      if ((begin = g_key_file_get_string (key_file, groups[i], "begin", &local_error)) == NULL
-          || (ends = g_key_file_get_string_list (key_file, groups[i], "end", NULL, &local_error)) == NULL)
-        {
-          g_set_error (error, WS_ERROR, WS_ERROR_MISSING_FIELD,
-                       _("scenario “%s”: %s"), name, local_error->message);
-          return FALSE;
-        }
-      for (guint k = 0; ends[k] != NULL; k++)
-        g_strstrip (ends[k]);
-      if (!ws_scenario_rules_add (self, name, g_strstrip (begin), (const char * const *) ends, error))
-        return FALSE;
-    }
-
-  return TRUE;
+  return load_key_file (self, key_file, &bad_group, &bad_key, error);
 }
 
+/**
+ * ws_scenario_rules_load_file:
+ *
+ * ws_scenario_rules_load_key_file() on the key file @path; error messages
+ * start with "PATH:LINE: " (just "PATH: " if it cannot be read).
+ */
 gboolean
 ws_scenario_rules_load_file (WsScenarioRules *self,
                              const char      *path,
                              GError         **error)
 {
-  g_autoptr(GKeyFile) key_file = g_key_file_new ();
+  g_autoptr(GKeyFile) key_file = NULL;
   g_autoptr(GError) local_error = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *bad_group = NULL;
+  const char *bad_key = NULL;
+  gsize length = 0;
 
   g_return_val_if_fail (WS_IS_SCENARIO_RULES (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  if (!g_key_file_load_from_file (key_file, path, G_KEY_FILE_NONE, &local_error)
-      || !ws_scenario_rules_load_key_file (self, key_file, &local_error))
+  if ((key_file = ws_key_file_load (path, &contents, &length, error)) == NULL)
+    return FALSE;
+  if (!load_key_file (self, key_file, &bad_group, &bad_key, &local_error))
     {
-      g_set_error (error, WS_ERROR,
-                   local_error->domain == WS_ERROR ? local_error->code : WS_ERROR_PARSE,
-                   "%s: %s", path, local_error->message);
+      guint line = ws_key_file_find_line (contents, length, bad_group, bad_key);
+
+      g_set_error (error, WS_ERROR, local_error->domain == WS_ERROR ? local_error->code : WS_ERROR_PARSE,
+                   "%s:%u: %s", path, MAX (line, 1), local_error->message);
       return FALSE;
     }
   return TRUE;

@@ -9,9 +9,11 @@
 #include "config.h"
 
 #include <gio/gio.h>
+#include <glib/gstdio.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ws-chain.h"
 #include "ws-critical-path.h"
@@ -489,6 +491,44 @@ ws_fuzz_analyses (const guint8 *data,
  * be: it must succeed exactly when the key-file route (@loaded) did, and
  * fail with "PATH:LINE: ".
  */
+static gboolean
+rules_load_file (gpointer    self,
+                 const char *path,
+                 GError    **error)
+{
+  return ws_scenario_rules_load_file (self, path, error);
+}
+
+static gboolean
+classifier_load_file (gpointer    self,
+                      const char *path,
+                      GError    **error)
+{
+  return ws_frame_classifier_load_file (self, path, error);
+}
+
+static void
+check_load_file (const char *text,
+                 gboolean    loaded,
+                 gboolean  (*load_file) (gpointer self, const char *path, GError **error),
+                 gpointer    self)
+{
+  g_autofree char *name = g_strdup_printf ("ws-fuzz-%d.ini", (int) getpid ());
+  g_autofree char *path = g_build_filename (g_get_tmp_dir (), name, NULL);
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  if (!g_file_set_contents_full (path, text, -1, G_FILE_SET_CONTENTS_NONE, 0600, &error))
+    ws_fuzz_fail ("cannot write %s: %s", path, error->message);
+  ok = load_file (self, path, &error);
+  g_unlink (path);
+  if (ok != loaded)
+    ws_fuzz_fail ("the file %s where the key file %s: %s", ok ? "loads" : "fails",
+                  loaded ? "loads" : "fails", error ? error->message : "");
+  if (!ok)
+    ws_fuzz_check_error (error, path);
+}
+
 /* The input as a C string: up to its first NUL. */
 static char *
 to_string (const guint8 *data,
@@ -554,6 +594,9 @@ ws_fuzz_scenario_rules (const guint8 *data,
       g_clear_error (&error);
       loaded = FALSE;
     }
+  check_load_file (rest, loaded, rules_load_file, again);
+  g_clear_object (&again);
+  again = ws_scenario_rules_new ();
 
   n = ws_scenario_rules_get_n_rules (rules);
   for (guint i = 0; i < n; i++)
@@ -612,7 +655,11 @@ ws_fuzz_classifier (const guint8 *data,
   gboolean loaded;
 
   if (!g_key_file_load_from_data (key_file, text, -1, G_KEY_FILE_NONE, NULL))
-    return FALSE;
+    {
+      g_autoptr(WsFrameClassifier) scratch = ws_frame_classifier_new_empty ();
+      check_load_file (text, FALSE, classifier_load_file, scratch);
+      return FALSE;
+    }
 
   for (guint c = 0; c < WS_N_FRAME_CATEGORIES; c++)
     before[c] = ws_frame_classifier_get_patterns (classifier, c);
@@ -631,6 +678,10 @@ ws_fuzz_classifier (const guint8 *data,
     }
   for (guint c = 0; c < WS_N_FRAME_CATEGORIES; c++)
     g_strfreev (before[c]);
+  {
+    g_autoptr(WsFrameClassifier) scratch = ws_frame_classifier_new ();
+    check_load_file (text, loaded, classifier_load_file, scratch);
+  }
   if (!loaded)
     return FALSE;
 
