@@ -91,10 +91,13 @@ ws_scenario_rules_new_default (void)
   return self;
 }
 
+/* Also what ws_scenario_rules_to_string() can print and read back: the
+ * string form strips spaces around the name. */
 static gboolean
 valid_scenario_name (const char *name)
 {
-  return name != NULL && *name != '\0' && strchr (name, '=') == NULL && g_utf8_validate (name, -1, NULL);
+  return name != NULL && *name != '\0' && strchr (name, '=') == NULL && g_utf8_validate (name, -1, NULL)
+         && !g_ascii_isspace (name[0]) && !g_ascii_isspace (name[strlen (name) - 1]);
 }
 
 static gboolean
@@ -227,11 +230,12 @@ load_key_file (WsScenarioRules  *self,
       g_autofree char *begin = NULL;
       g_auto(GStrv) ends = NULL;
       g_autoptr(GError) local_error = NULL;
-      const char *name;
+      g_autofree char *name = NULL;
 
       if (!g_str_has_prefix (groups[i], "scenario "))
         continue;
-      name = groups[i] + strlen ("scenario ");
+      /* "[scenario  request ]" names "request", as --scenario does. */
+      name = g_strstrip (g_strdup (groups[i] + strlen ("scenario ")));
       *bad_group = g_strdup (groups[i]);
 
       *bad_key = "begin";
