@@ -299,7 +299,7 @@ test_alignment_pixels (void)
   cw = ws_alignment_renderer_get_column_width (renderer, c.grid);
   g_assert_cmpfloat (cw, >=, WS_ALIGNMENT_MIN_COLUMN);
   g_assert_cmpfloat (cw, <=, WS_ALIGNMENT_MAX_COLUMN);
-  ws_alignment_renderer_measure (renderer, c.grid, &width, &height);
+  ws_alignment_renderer_measure (renderer, c.grid, NULL, &width, &height);
   g_assert_cmpfloat (width, ==, WS_ALIGNMENT_GUTTER_WIDTH + 3 * (cw + WS_ALIGNMENT_COLUMN_GAP));
   g_assert_cmpfloat (height, ==, WS_ALIGNMENT_HEADER_HEIGHT + 6 * WS_ALIGNMENT_ROW_HEIGHT + WS_ALIGNMENT_COLUMN_GAP);
 
@@ -317,7 +317,7 @@ test_alignment_pixels (void)
         WsAlignmentRowKind kind = ws_alignment_grid_get_row_kind (c.grid, r);
         const WsAlignmentCell *cl = ws_alignment_grid_get_cell (c.grid, r, p);
 
-        g_assert_true (ws_alignment_renderer_get_cell_rect (renderer, c.grid, r, p, &cell));
+        g_assert_true (ws_alignment_renderer_get_cell_rect (renderer, c.grid, NULL, r, p, &cell));
         g_assert_cmpfloat (cell.x, ==, WS_ALIGNMENT_GUTTER_WIDTH + p * (cw + WS_ALIGNMENT_COLUMN_GAP));
         g_assert_cmpfloat (cell.y, ==, WS_ALIGNMENT_HEADER_HEIGHT + r * WS_ALIGNMENT_ROW_HEIGHT);
 
@@ -347,38 +347,38 @@ test_alignment_pixels (void)
 
   /* A common row is one band: the gap between columns is filled too; a
    * variant row leaves it empty. */
-  ws_alignment_renderer_get_cell_rect (renderer, c.grid, 0, 0, &cell);
-  ws_alignment_renderer_get_cell_rect (renderer, c.grid, 0, 1, &cell2);
+  ws_alignment_renderer_get_cell_rect (renderer, c.grid, NULL, 0, 0, &cell);
+  ws_alignment_renderer_get_cell_rect (renderer, c.grid, NULL, 0, 1, &cell2);
   assert_pixel (&canvas, cell.x + cell.width + WS_ALIGNMENT_COLUMN_GAP / 2, cell.y + 4, &pal->common);
-  ws_alignment_renderer_get_cell_rect (renderer, c.grid, 3, 0, &cell);
+  ws_alignment_renderer_get_cell_rect (renderer, c.grid, NULL, 3, 0, &cell);
   assert_pixel (&canvas, cell.x + cell.width + WS_ALIGNMENT_COLUMN_GAP / 2, cell.y + 12, &pal->background);
 
   /* The selected pattern's ring (2 px, centred 2 px outside the column),
    * and its bar under the heading. */
-  ws_alignment_renderer_get_cell_rect (renderer, c.grid, 3, 1, &cell);
+  ws_alignment_renderer_get_cell_rect (renderer, c.grid, NULL, 3, 1, &cell);
   assert_pixel (&canvas, cell.x - 2, cell.y + 12, &pal->selection);
   assert_pixel (&canvas, cell.x + cell.width + 1.5, cell.y + 12, &pal->selection);
   assert_pixel (&canvas, cell.x + 20, WS_ALIGNMENT_HEADER_HEIGHT - 3, &pal->selection);
-  ws_alignment_renderer_get_cell_rect (renderer, c.grid, 3, 0, &cell);
+  ws_alignment_renderer_get_cell_rect (renderer, c.grid, NULL, 3, 0, &cell);
   assert_pixel (&canvas, cell.x + 20, WS_ALIGNMENT_HEADER_HEIGHT - 3, &pal->header_background);
 
   /* The marked row's ring. */
-  ws_alignment_renderer_get_cell_rect (renderer, c.grid, 5, 0, &cell);
+  ws_alignment_renderer_get_cell_rect (renderer, c.grid, NULL, 5, 0, &cell);
   assert_pixel (&canvas, cell.x + 40, cell.y + 2, &pal->marked);
   assert_pixel (&canvas, cell.x + 40, cell.y + 6, &pal->common);
 
   /* Hit testing agrees with the cell rectangles. */
-  ws_alignment_renderer_get_cell_rect (renderer, c.grid, 4, 2, &cell);
-  g_assert_true (ws_alignment_renderer_hit_test (renderer, c.grid, cell.x + 10, cell.y + 10, &row, &pattern));
+  ws_alignment_renderer_get_cell_rect (renderer, c.grid, NULL, 4, 2, &cell);
+  g_assert_true (ws_alignment_renderer_hit_test (renderer, c.grid, NULL, cell.x + 10, cell.y + 10, &row, &pattern, NULL));
   g_assert_cmpuint (row, ==, 4);
   g_assert_cmpuint (pattern, ==, 2);
-  g_assert_true (ws_alignment_renderer_hit_test (renderer, c.grid, 10, cell.y + 10, &row, &pattern));
+  g_assert_true (ws_alignment_renderer_hit_test (renderer, c.grid, NULL, 10, cell.y + 10, &row, &pattern, NULL));
   g_assert_cmpuint (row, ==, 4);
   g_assert_cmpuint (pattern, ==, WS_NONE);
-  g_assert_true (ws_alignment_renderer_hit_test (renderer, c.grid, cell.x + 10, 10, &row, &pattern));
+  g_assert_true (ws_alignment_renderer_hit_test (renderer, c.grid, NULL, cell.x + 10, 10, &row, &pattern, NULL));
   g_assert_cmpuint (row, ==, WS_NONE);
   g_assert_cmpuint (pattern, ==, 2);
-  g_assert_false (ws_alignment_renderer_hit_test (renderer, c.grid, cell.x + 10, height + 50, &row, &pattern));
+  g_assert_false (ws_alignment_renderer_hit_test (renderer, c.grid, NULL, cell.x + 10, height + 50, &row, &pattern, NULL));
 
   canvas_clear (&canvas);
 
@@ -394,13 +394,13 @@ test_alignment_pixels (void)
     ws_alignment_renderer_draw (renderer, canvas.cr, c.grid, NULL,
                                 WS_ALIGNMENT_HEADER_HEIGHT + 2 * WS_ALIGNMENT_ROW_HEIGHT,
                                 WS_ALIGNMENT_HEADER_HEIGHT + 4 * WS_ALIGNMENT_ROW_HEIGHT - 1);
-    ws_alignment_renderer_get_cell_rect (renderer, c.grid, 2, 2, &cell);
+    ws_alignment_renderer_get_cell_rect (renderer, c.grid, NULL, 2, 2, &cell);
     assert_pixel (&canvas, cell.x + 6, cell.y + 4, &pal->common);
-    ws_alignment_renderer_get_cell_rect (renderer, c.grid, 3, 2, &cell);
+    ws_alignment_renderer_get_cell_rect (renderer, c.grid, NULL, 3, 2, &cell);
     assert_pixel (&canvas, cell.x + 6, cell.y + 4, &pal->variant);
     {
       WsColor transparent = { 0, 0, 0, 0 };
-      ws_alignment_renderer_get_cell_rect (renderer, c.grid, 5, 0, &cell);
+      ws_alignment_renderer_get_cell_rect (renderer, c.grid, NULL, 5, 0, &cell);
       assert_pixel (&canvas, cell.x + 6, cell.y + 4, &transparent);
       assert_pixel (&canvas, 100, 10, &transparent);   /* header not redrawn */
     }
@@ -408,6 +408,84 @@ test_alignment_pixels (void)
   }
 
   cluster_clear (&c);
+}
+
+/* Eight common frames then a substitution: the common segment folds to
+ * rows 0, a fold line, 6, 7; unfolded, every row is back. */
+static void
+test_alignment_fold (void)
+{
+  g_autoptr(WsStackTable) table = ws_stack_table_new ();
+  g_autoptr(WsAlignmentGrid) grid = ws_alignment_grid_new (2);
+  g_autoptr(WsAlignmentRenderer) renderer = ws_alignment_renderer_new ();
+  const WsAlignmentPalette *pal = ws_alignment_renderer_get_palette (renderer);
+  g_autoptr(GArray) display = NULL;
+  g_autoptr(GArray) full = NULL;
+  WsAlignmentState state;
+  WsAlignmentRect cell;
+  guint8 unfolded[9] = { 0 };
+  static const gint32 expected[] = { 0, -1, 6, 7, 8 };
+  double width, height;
+  guint row, pattern, fold;
+  Canvas canvas;
+
+  for (guint r = 0; r < 8; r++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u", r);
+      WsFrameId f = ws_stack_table_intern_frame (table, name, "app");
+      WsAlignmentCell cells[2] = { { f, name, "app" }, { f, name, "app" } };
+      ws_alignment_grid_append_row (grid, cells);
+    }
+  {
+    WsAlignmentCell cells[2] = { { 100, "left", NULL }, { 101, "right", NULL } };
+    ws_alignment_grid_append_row (grid, cells);
+  }
+
+  ws_alignment_state_init (&state);
+  g_assert_true (state.fold_common);
+  display = ws_alignment_renderer_get_display (renderer, grid, &state);
+  g_assert_cmpuint (display->len, ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < display->len; i++)
+    g_assert_cmpint (g_array_index (display, gint32, i), ==, expected[i]);
+
+  ws_alignment_renderer_measure (renderer, grid, &state, &width, &height);
+  g_assert_cmpfloat (height, ==, WS_ALIGNMENT_HEADER_HEIGHT + 5 * WS_ALIGNMENT_ROW_HEIGHT + WS_ALIGNMENT_COLUMN_GAP);
+  g_assert_false (ws_alignment_renderer_get_cell_rect (renderer, grid, &state, 3, 0, &cell));
+  g_assert_true (ws_alignment_renderer_get_cell_rect (renderer, grid, &state, 6, 1, &cell));
+  g_assert_cmpfloat (cell.y, ==, WS_ALIGNMENT_HEADER_HEIGHT + 2 * WS_ALIGNMENT_ROW_HEIGHT);
+  g_assert_true (ws_alignment_renderer_hit_test (renderer, grid, &state, cell.x + 10,
+                                                 WS_ALIGNMENT_HEADER_HEIGHT + 1.5 * WS_ALIGNMENT_ROW_HEIGHT,
+                                                 &row, &pattern, &fold));
+  g_assert_cmpuint (row, ==, WS_NONE);
+  g_assert_cmpuint (fold, ==, 0);
+
+  /* The fold line: common fill, its edge dashed (edge colour, then fill). */
+  canvas_init (&canvas, (int) ceil (width), (int) ceil (height));
+  ws_alignment_renderer_draw (renderer, canvas.cr, grid, &state, 0, G_MAXDOUBLE);
+  save_png (&canvas, "test-alignment-fold.png");
+  assert_pixel (&canvas, WS_ALIGNMENT_GUTTER_WIDTH + 6, WS_ALIGNMENT_HEADER_HEIGHT + WS_ALIGNMENT_ROW_HEIGHT + 3,
+                &pal->common);
+  assert_pixel (&canvas, WS_ALIGNMENT_GUTTER_WIDTH + 1, WS_ALIGNMENT_HEADER_HEIGHT + WS_ALIGNMENT_ROW_HEIGHT + 2,
+                &pal->common_edge);
+  assert_pixel (&canvas, WS_ALIGNMENT_GUTTER_WIDTH + 1, WS_ALIGNMENT_HEADER_HEIGHT + WS_ALIGNMENT_ROW_HEIGHT + 4,
+                &pal->common);
+  /* The variant row right under rows 6 and 7. */
+  ws_alignment_renderer_get_cell_rect (renderer, grid, &state, 8, 1, &cell);
+  g_assert_cmpfloat (cell.y, ==, WS_ALIGNMENT_HEADER_HEIGHT + 4 * WS_ALIGNMENT_ROW_HEIGHT);
+  assert_pixel (&canvas, cell.x + 6, cell.y + 4, &pal->variant);
+  canvas_clear (&canvas);
+
+  /* Unfolded: all nine rows. */
+  unfolded[0] = 1;
+  state.unfolded = unfolded;
+  full = ws_alignment_renderer_get_display (renderer, grid, &state);
+  g_assert_cmpuint (full->len, ==, 9);
+  g_assert_true (ws_alignment_renderer_get_cell_rect (renderer, grid, &state, 3, 0, &cell));
+  g_assert_cmpfloat (cell.y, ==, WS_ALIGNMENT_HEADER_HEIGHT + 3 * WS_ALIGNMENT_ROW_HEIGHT);
+  /* And without folding at all (NULL state), likewise. */
+  g_clear_pointer (&full, g_array_unref);
+  full = ws_alignment_renderer_get_display (renderer, grid, NULL);
+  g_assert_cmpuint (full->len, ==, 9);
 }
 
 static void
@@ -423,7 +501,7 @@ test_alignment_export (void)
   double width, height;
 
   cluster_init (&c);
-  ws_alignment_renderer_measure (renderer, c.grid, &width, &height);
+  ws_alignment_renderer_measure (renderer, c.grid, NULL, &width, &height);
   g_assert_true (ws_alignment_renderer_export (renderer, c.grid, png, WS_EXPORT_PNG, &error));
   g_assert_no_error (error);
   surface = cairo_image_surface_create_from_png (png);
@@ -487,6 +565,7 @@ test_coverage_mapping (void)
   WsCoverageRect a;
   double x, y;
 
+  g_assert_cmpfloat (ws_coverage_plot_get_target (plot), ==, 0.85);
   ws_coverage_plot_get_area (plot, &a);
   g_assert_cmpfloat (a.width, >, 400);
   g_assert_cmpfloat (a.height, >, 250);
@@ -661,6 +740,7 @@ main (int    argc,
   g_test_add_func ("/alignment/star-shared-slot", test_alignment_star_shared_slot);
   g_test_add_func ("/alignment/aligned", test_alignment_aligned);
   g_test_add_func ("/alignment/pixels", test_alignment_pixels);
+  g_test_add_func ("/alignment/fold", test_alignment_fold);
   g_test_add_func ("/alignment/export", test_alignment_export);
   g_test_add_func ("/coverage/mapping", test_coverage_mapping);
   g_test_add_func ("/coverage/pixels", test_coverage_pixels);

@@ -19,6 +19,7 @@ struct _WsAlignmentView
   WsAlignmentGrid     *grid;
   WsAlignmentState     state;
   GArray              *marked;       /* guint8 per row */
+  GArray              *unfolded;     /* guint8 per row: segment shown in full */
 
   GtkAdjustment       *hadjustment;
   GtkAdjustment       *vadjustment;
@@ -57,6 +58,15 @@ scrollable_iface_init (GtkScrollableInterface *iface)
 {
 }
 
+/* The state the renderer reads, pointing at the current arrays. */
+static const WsAlignmentState *
+state (WsAlignmentView *self)
+{
+  self->state.marked = (const guint8 *) self->marked->data;
+  self->state.unfolded = (const guint8 *) self->unfolded->data;
+  return &self->state;
+}
+
 static double
 hvalue (WsAlignmentView *self)
 {
@@ -77,7 +87,7 @@ configure_adjustments (WsAlignmentView *self)
   int height = gtk_widget_get_height (GTK_WIDGET (self));
 
   if (self->grid != NULL)
-    ws_alignment_renderer_measure (self->renderer, self->grid, &w, &h);
+    ws_alignment_renderer_measure (self->renderer, self->grid, state (self), &w, &h);
 
   if (self->hadjustment != NULL)
     {
@@ -129,7 +139,7 @@ reveal_row (WsAlignmentView *self,
   WsAlignmentRect r;
 
   if (self->grid == NULL ||
-      !ws_alignment_renderer_get_cell_rect (self->renderer, self->grid, row,
+      !ws_alignment_renderer_get_cell_rect (self->renderer, self->grid, state (self), row,
                                             pattern < ws_alignment_grid_get_n_patterns (self->grid) ? pattern : 0, &r))
     return;
   if (self->vadjustment != NULL)
@@ -226,7 +236,7 @@ ws_alignment_view_snapshot (GtkWidget   *widget,
     cairo_set_source_rgba (cr, bg->red, bg->green, bg->blue, bg->alpha);
     cairo_paint (cr);
   }
-  self->state.marked = (const guint8 *) self->marked->data;
+  state (self);
   if (gtk_widget_has_focus (widget) && self->state.focus_row == WS_NONE &&
       ws_alignment_grid_get_n_rows (self->grid) > 0)
     self->state.focus_row = 0;
@@ -234,14 +244,14 @@ ws_alignment_view_snapshot (GtkWidget   *widget,
   /* Rows scroll under a header that stays put. */
   cairo_save (cr);
   cairo_translate (cr, -x0, -y0);
-  ws_alignment_renderer_draw (self->renderer, cr, self->grid, &self->state,
+  ws_alignment_renderer_draw (self->renderer, cr, self->grid, state (self),
                               y0 + WS_ALIGNMENT_HEADER_HEIGHT, y0 + height);
   cairo_restore (cr);
   cairo_save (cr);
   cairo_rectangle (cr, 0, 0, width, WS_ALIGNMENT_HEADER_HEIGHT);
   cairo_clip (cr);
   cairo_translate (cr, -x0, 0);
-  ws_alignment_renderer_draw (self->renderer, cr, self->grid, &self->state, 0, WS_ALIGNMENT_HEADER_HEIGHT - 0.5);
+  ws_alignment_renderer_draw (self->renderer, cr, self->grid, state (self), 0, WS_ALIGNMENT_HEADER_HEIGHT - 0.5);
   cairo_restore (cr);
   cairo_destroy (cr);
 }
@@ -259,7 +269,7 @@ ws_alignment_view_measure (GtkWidget      *widget,
   double w = 400, h = 200;
 
   if (self->grid != NULL)
-    ws_alignment_renderer_measure (self->renderer, self->grid, &w, &h);
+    ws_alignment_renderer_measure (self->renderer, self->grid, state (self), &w, &h);
   /* Scrolled: a small minimum, the whole drawing as natural size. */
   *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 160 : 80;
   *natural = (int) ceil (orientation == GTK_ORIENTATION_HORIZONTAL ? w : h);
@@ -300,6 +310,18 @@ toggle_row (WsAlignmentView *self,
   ws_alignment_view_set_row_marked (self, row, !g_array_index (self->marked, guint8, row));
 }
 
+/* Shows a folded common segment in full, or folds it again. */
+static void
+toggle_fold (WsAlignmentView *self,
+             guint            start)
+{
+  if (start >= self->unfolded->len)
+    return;
+  g_array_index (self->unfolded, guint8, start) ^= 1;
+  configure_adjustments (self);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
 static void
 pressed_cb (GtkGestureClick *gesture,
             int              n_press,
@@ -307,16 +329,21 @@ pressed_cb (GtkGestureClick *gesture,
             double           y,
             WsAlignmentView *self)
 {
-  guint row, pattern;
+  guint row, pattern, fold;
 
   if (self->grid == NULL)
     return;
   gtk_widget_grab_focus (GTK_WIDGET (self));
   if (y < WS_ALIGNMENT_HEADER_HEIGHT)
     y -= vvalue (self);   /* the header does not scroll */
-  if (!ws_alignment_renderer_hit_test (self->renderer, self->grid, x + hvalue (self), y + vvalue (self),
-                                       &row, &pattern))
+  if (!ws_alignment_renderer_hit_test (self->renderer, self->grid, state (self), x + hvalue (self), y + vvalue (self),
+                                       &row, &pattern, &fold))
     return;
+  if (fold != WS_NONE)
+    {
+      toggle_fold (self, fold);
+      return;
+    }
   if (pattern != WS_NONE)
     select_pattern (self, pattern, TRUE);
   if (row != WS_NONE)
@@ -339,7 +366,8 @@ motion_cb (GtkEventControllerMotion *motion,
   guint row = WS_NONE, pattern = WS_NONE;
 
   if (self->grid != NULL && y >= WS_ALIGNMENT_HEADER_HEIGHT)
-    ws_alignment_renderer_hit_test (self->renderer, self->grid, x + hvalue (self), y + vvalue (self), &row, &pattern);
+    ws_alignment_renderer_hit_test (self->renderer, self->grid, state (self), x + hvalue (self), y + vvalue (self),
+                                    &row, &pattern, NULL);
   if (row != self->state.hover_row)
     {
       const WsAlignmentCell *cell = NULL;
@@ -366,21 +394,43 @@ leave_cb (GtkEventControllerMotion *motion,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* The next row shown (not a fold line) from display index @from in
+ * direction @step, or @row itself if none. */
+static guint
+step_row (GArray *display,
+          guint   row,
+          int     step)
+{
+  gint from = -1;
+
+  for (guint i = 0; i < display->len && from < 0; i++)
+    if (g_array_index (display, gint32, i) == (gint32) row)
+      from = i;
+  if (from < 0)
+    return row;
+  for (gint i = from + step; i >= 0 && i < (gint) display->len; i += step)
+    if (g_array_index (display, gint32, i) >= 0)
+      return g_array_index (display, gint32, i);
+  return row;
+}
+
 static gboolean
 key_pressed_cb (GtkEventControllerKey *controller,
                 guint                  keyval,
                 guint                  keycode,
-                GdkModifierType        state,
+                GdkModifierType        modifiers,
                 WsAlignmentView       *self)
 {
+  g_autoptr(GArray) display = NULL;
   guint n_rows, n_patterns, row, pattern;
 
-  if (self->grid == NULL || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK)) != 0)
+  if (self->grid == NULL || (modifiers & (GDK_CONTROL_MASK | GDK_ALT_MASK)) != 0)
     return FALSE;
   n_rows = ws_alignment_grid_get_n_rows (self->grid);
   n_patterns = ws_alignment_grid_get_n_patterns (self->grid);
   if (n_rows == 0)
     return FALSE;
+  display = ws_alignment_renderer_get_display (self->renderer, self->grid, state (self));
   row = self->state.focus_row < n_rows ? self->state.focus_row : 0;
   pattern = self->state.focus_pattern < n_patterns ? self->state.focus_pattern : 0;
 
@@ -388,11 +438,11 @@ key_pressed_cb (GtkEventControllerKey *controller,
     {
     case GDK_KEY_Up:
     case GDK_KEY_KP_Up:
-      row = row > 0 ? row - 1 : 0;
+      row = step_row (display, row, -1);
       break;
     case GDK_KEY_Down:
     case GDK_KEY_KP_Down:
-      row = MIN (row + 1, n_rows - 1);
+      row = step_row (display, row, +1);
       break;
     case GDK_KEY_Left:
     case GDK_KEY_KP_Left:
@@ -412,6 +462,12 @@ key_pressed_cb (GtkEventControllerKey *controller,
       break;
     case GDK_KEY_space:
       toggle_row (self, row);
+      break;
+    case GDK_KEY_Return:
+    case GDK_KEY_KP_Enter:
+      /* Enter folds or unfolds the common segment of the cursor. */
+      if (ws_alignment_grid_get_row_kind (self->grid, row) == WS_ALIGNMENT_ROW_COMMON)
+        toggle_fold (self, ws_alignment_grid_get_segment (self->grid, row, NULL));
       break;
     default:
       return FALSE;
@@ -446,6 +502,7 @@ ws_alignment_view_dispose (GObject *object)
   g_clear_pointer (&self->grid, ws_alignment_grid_unref);
   g_clear_object (&self->renderer);
   g_clear_pointer (&self->marked, g_array_unref);
+  g_clear_pointer (&self->unfolded, g_array_unref);
 
   G_OBJECT_CLASS (ws_alignment_view_parent_class)->dispose (object);
 }
@@ -564,6 +621,7 @@ ws_alignment_view_init (WsAlignmentView *self)
 
   self->renderer = ws_alignment_renderer_new ();
   self->marked = g_array_new (FALSE, TRUE, sizeof (guint8));
+  self->unfolded = g_array_new (FALSE, TRUE, sizeof (guint8));
   ws_alignment_state_init (&self->state);
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
@@ -613,8 +671,12 @@ ws_alignment_view_set_grid (WsAlignmentView *self,
   if (grid != NULL)
     self->grid = ws_alignment_grid_ref (grid);
   g_array_set_size (self->marked, 0);
+  g_array_set_size (self->unfolded, 0);
   if (grid != NULL)
-    g_array_set_size (self->marked, ws_alignment_grid_get_n_rows (grid));
+    {
+      g_array_set_size (self->marked, ws_alignment_grid_get_n_rows (grid));
+      g_array_set_size (self->unfolded, ws_alignment_grid_get_n_rows (grid));
+    }
   self->state.selected_pattern = WS_NONE;
   self->state.hover_row = WS_NONE;
   self->state.focus_row = WS_NONE;

@@ -12,9 +12,11 @@ G_BEGIN_DECLS
  * drawn by #WsAlignmentRenderer), scrollable in both directions
  * (#GtkScrollable).  Clicking a column selects that pattern
  * (::pattern-activated); clicking or pressing Space on a row marks or
- * unmarks its frames for a signature (::marks-changed).  Keyboard: arrows
- * move the cursor (Left/Right also select the pattern), Space marks,
- * Home/End jump to the first / last position.
+ * unmarks its frames for a signature (::marks-changed); clicking the line
+ * of a folded common segment shows it in full.  Keyboard: arrows move the
+ * cursor (Left/Right also select the pattern), Space marks, Enter folds or
+ * unfolds the common segment under the cursor, Home/End jump to the first
+ * / last position.
  */
 #define WS_TYPE_ALIGNMENT_VIEW (ws_alignment_view_get_type ())
 G_DECLARE_FINAL_TYPE (WsAlignmentView, ws_alignment_view, WS, ALIGNMENT_VIEW, GtkWidget)

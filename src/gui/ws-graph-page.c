@@ -1207,6 +1207,30 @@ ws_graph_page_set_search_text (WsGraphPage *self,
   refresh_search (self);
 }
 
+/**
+ * ws_graph_page_set_search:
+ * @search: matches decided elsewhere, e.g. the events holding a mined
+ *   pattern (ws_stack_search_new_from_stacks()); ignored unless of the
+ *   graph's trace
+ *
+ * Highlights @search's matches as if typed; the entry shows its
+ * description, and typing replaces it with a regular-expression search.
+ */
+void
+ws_graph_page_set_search (WsGraphPage   *self,
+                          WsStackSearch *search)
+{
+  g_return_if_fail (WS_IS_GRAPH_PAGE (self));
+  g_return_if_fail (WS_IS_STACK_SEARCH (search));
+
+  if (self->trace == NULL || ws_stack_search_get_trace (search) != self->trace)
+    return;
+  /* refresh_search() keeps a search whose description is the entry's text. */
+  g_set_object (&self->search, search);
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), ws_stack_search_get_pattern (search));
+  refresh_search (self);
+}
+
 guint
 ws_graph_page_get_n_matches (WsGraphPage *self)
 {

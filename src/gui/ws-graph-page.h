@@ -53,6 +53,8 @@ WsTrace        *ws_graph_page_get_trace        (WsGraphPage     *self);
 
 void            ws_graph_page_set_search_text  (WsGraphPage     *self,
                                                 const char      *text);
+void            ws_graph_page_set_search       (WsGraphPage     *self,
+                                                WsStackSearch   *search);
 void            ws_graph_page_next_match       (WsGraphPage     *self,
                                                 gboolean         forward);
 guint           ws_graph_page_get_n_matches    (WsGraphPage     *self);

@@ -517,12 +517,11 @@ job_free (Job *job)
 }
 
 /* The scopes offered, in the combo row's order. */
-typedef enum {
-  SCOPE_WHOLE,
-  SCOPE_INSTANCES,
-  SCOPE_INSTANCE_GRAPHS,
-  SCOPE_SELECTION_GRAPH,
-} Scope;
+typedef WsMiningScope Scope;
+#define SCOPE_WHOLE           WS_MINING_SCOPE_WHOLE_TRACES
+#define SCOPE_INSTANCES       WS_MINING_SCOPE_INSTANCES
+#define SCOPE_INSTANCE_GRAPHS WS_MINING_SCOPE_INSTANCE_GRAPHS
+#define SCOPE_SELECTION_GRAPH WS_MINING_SCOPE_SELECTION_GRAPH
 
 static gboolean
 scope_has_graph (Scope scope)
@@ -884,7 +883,7 @@ setup_cell (GtkSignalListItemFactory *factory,
 
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-      gtk_label_set_width_chars (GTK_LABEL (label), 20);
+      gtk_label_set_width_chars (GTK_LABEL (label), 18);
       gtk_widget_set_hexpand (label, TRUE);
       gtk_widget_add_css_class (count, "dim-label");
       gtk_widget_add_css_class (count, "caption");
@@ -976,8 +975,11 @@ bind_cell (GtkSignalListItemFactory *factory,
     gtk_widget_add_css_class (label, "dim-label");
   if (column == COL_LABEL)
     {
+      /* Kept on the label so that unbind finds it even once the row has
+       * let go of it. */
       signature_changed_cb (item, NULL, GTK_LABEL (label));
       g_signal_connect_object (item, "notify::signature", G_CALLBACK (signature_changed_cb), label, 0);
+      g_object_set_data_full (G_OBJECT (label), "ws-item", g_object_ref (item), g_object_unref);
     }
 }
 
@@ -989,11 +991,12 @@ unbind_cell (GtkSignalListItemFactory *factory,
   if (GPOINTER_TO_UINT (user_data) == COL_LABEL)
     {
       GtkTreeExpander *expander = GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item));
-      GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+      GtkWidget *label = gtk_widget_get_first_child (gtk_tree_expander_get_child (expander));
+      WsMiningItem *item = g_object_get_data (G_OBJECT (label), "ws-item");
 
-      if (row != NULL)
-        g_signal_handlers_disconnect_by_func (row_item (row), signature_changed_cb,
-                                              gtk_widget_get_first_child (gtk_tree_expander_get_child (expander)));
+      if (item != NULL)
+        g_signal_handlers_disconnect_by_func (item, signature_changed_cb, label);
+      g_object_set_data (G_OBJECT (label), "ws-item", NULL);
       gtk_tree_expander_set_list_row (expander, NULL);
     }
 }
@@ -2322,6 +2325,24 @@ ws_mining_page_set_history_path (WsMiningPage *self,
   g_return_if_fail (WS_IS_MINING_PAGE (self));
   g_free (self->history_path);
   self->history_path = g_strdup (path);
+}
+
+void
+ws_mining_page_set_scope (WsMiningPage  *self,
+                          WsMiningScope  scope)
+{
+  g_return_if_fail (WS_IS_MINING_PAGE (self));
+  g_return_if_fail (scope <= WS_MINING_SCOPE_SELECTION_GRAPH);
+  adw_combo_row_set_selected (self->scope_row, scope);
+}
+
+/* The similarity at which patterns share a cluster. */
+void
+ws_mining_page_set_threshold (WsMiningPage *self,
+                              double        threshold)
+{
+  g_return_if_fail (WS_IS_MINING_PAGE (self));
+  gtk_spin_button_set_value (self->threshold_spin, threshold);
 }
 
 /* λ in ns. */

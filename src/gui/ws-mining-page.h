@@ -11,6 +11,25 @@
 
 G_BEGIN_DECLS
 
+/**
+ * WsMiningScope:
+ * @WS_MINING_SCOPE_WHOLE_TRACES: every event; each trace is a stream
+ * @WS_MINING_SCOPE_INSTANCES: each scenario instance's thread in its
+ *   window; each instance is a stream whose delay is its duration
+ * @WS_MINING_SCOPE_INSTANCE_GRAPHS: the wait graph (or critical path) of
+ *   each scenario instance; each instance is a stream
+ * @WS_MINING_SCOPE_SELECTION_GRAPH: the wait graph of the window selected
+ *   in the timeline
+ *
+ * The scope-based extraction of StackMine §IV, as the panel offers it.
+ */
+typedef enum {
+  WS_MINING_SCOPE_WHOLE_TRACES,
+  WS_MINING_SCOPE_INSTANCES,
+  WS_MINING_SCOPE_INSTANCE_GRAPHS,
+  WS_MINING_SCOPE_SELECTION_GRAPH,
+} WsMiningScope;
+
 /*
  * WsMiningPage: the Mining panel (StackMine §III–VII over the open
  * traces).  On the left, which traces to mine together, the area of
@@ -35,6 +54,10 @@ void             ws_mining_page_set_documents     (WsMiningPage *self,
                                                    GListModel   *documents);
 void             ws_mining_page_set_history_path  (WsMiningPage *self,
                                                    const char   *path);
+void             ws_mining_page_set_scope         (WsMiningPage *self,
+                                                   WsMiningScope scope);
+void             ws_mining_page_set_threshold     (WsMiningPage *self,
+                                                   double        threshold);
 void             ws_mining_page_set_lambda        (WsMiningPage *self,
                                                    gint64        lambda);
 gint64           ws_mining_page_get_lambda        (WsMiningPage *self);

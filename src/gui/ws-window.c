@@ -12,6 +12,7 @@
 #include "ws-error.h"
 #include "ws-export.h"
 #include "ws-graph-page.h"
+#include "ws-mining-page.h"
 #include "ws-time-format.h"
 #include "ws-timeline-legend.h"
 #include "ws-window.h"
@@ -45,6 +46,7 @@ struct _WsWindow
   GtkStack             *details_stack;
   WsDetailsPane        *details_pane;
   WsThreadTable        *thread_table;
+  WsMiningPage         *mining_page;
   WsGraphPage          *graph_page;
   GtkPaned             *content_paned;
   GMenu                *recent_section;
@@ -1004,6 +1006,76 @@ graph_show_in_timeline_cb (WsWindow    *self,
   gtk_widget_grab_focus (GTK_WIDGET (self->timeline_view));
 }
 
+/* Mining (ws-mining-page.c): its events of a pattern become the window's
+ * search, so the timeline highlights them and Next / Previous step
+ * through them, and the graph page's search. */
+static void
+mining_show_events_cb (WsWindow      *self,
+                       WsDocument    *document,
+                       WsStackSearch *search,
+                       WsMiningPage  *page)
+{
+  guint position, event;
+
+  if (document != self->current && g_list_store_find (self->documents, document, &position))
+    gtk_list_box_select_row (self->trace_list, gtk_list_box_get_row_at_index (self->trace_list, position));
+  /* The graph page highlights them too if it shows a graph of that trace. */
+  ws_graph_page_set_search (self->graph_page, search);
+  if (!is_ready (self) || ws_document_get_trace (self->current) != ws_stack_search_get_trace (search))
+    return;
+
+  g_cancellable_cancel (self->search_cancellable);
+  self->search_generation++;
+  g_set_object (&self->search, search);
+  ws_timeline_view_set_search (self->timeline_view, search);
+  event = ws_stack_search_next (search, WS_NONE, TRUE);
+  if (event != WS_NONE)
+    {
+      ws_timeline_viewport_set_selected_event (ws_document_get_viewport (self->current), event);
+      ws_timeline_view_reveal_event (self->timeline_view, event);
+    }
+  {
+    /* Translators: search status after "Show Events" of a mined pattern */
+    g_autofree char *text = g_strdup_printf (_("%s: %u events"), ws_stack_search_get_pattern (search),
+                                             ws_stack_search_get_n_matches (search));
+    gtk_label_set_text (self->search_status, text);
+  }
+  update_actions (self);
+}
+
+/* The Mining page wants height: give it most of the pane, as the graph.
+ * Before the pane has a size (the page shown right after loading), try
+ * again once it has been laid out. */
+static gboolean
+give_mining_room (gpointer data)
+{
+  WsWindow *self = data;
+  GtkWidget *paned = gtk_widget_get_ancestor (GTK_WIDGET (self->details_stack), GTK_TYPE_PANED);
+  int height = paned ? gtk_widget_get_height (paned) : 0;
+
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->details_stack), "mining") != 0)
+    return G_SOURCE_REMOVE;
+  if (height == 0)
+    {
+      /* At most a second of retries (the pane may not be shown at all). */
+      guint tries = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self), "ws-mining-room-tries"));
+      g_object_set_data (G_OBJECT (self), "ws-mining-room-tries", GUINT_TO_POINTER (tries + 1));
+      return tries < 20 && gtk_widget_get_mapped (GTK_WIDGET (self)) ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+    }
+  g_object_set_data (G_OBJECT (self), "ws-mining-room-tries", NULL);
+  if (gtk_paned_get_position (GTK_PANED (paned)) > height * 40 / 100)
+    gtk_paned_set_position (GTK_PANED (paned), height * 32 / 100);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+details_page_changed_cb (WsWindow *self)
+{
+  g_object_set_data (G_OBJECT (self), "ws-mining-room-tries", NULL);
+  if (give_mining_room (self) == G_SOURCE_CONTINUE)
+    g_timeout_add_full (G_PRIORITY_DEFAULT, 50, give_mining_room, g_object_ref (self), g_object_unref);
+}
+
 /* ------------------------------------------------------------------ */
 /* GObject                                                              */
 
@@ -1062,6 +1134,7 @@ ws_window_class_init (WsWindowClass *klass)
   g_type_ensure (WS_TYPE_TIMELINE_LEGEND);
   g_type_ensure (WS_TYPE_DETAILS_PANE);
   g_type_ensure (WS_TYPE_THREAD_TABLE);
+  g_type_ensure (WS_TYPE_MINING_PAGE);
   g_type_ensure (WS_TYPE_GRAPH_PAGE);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/waitscope/Waitscope/ws-window.ui");
@@ -1087,6 +1160,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, details_stack);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, details_pane);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, thread_table);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, mining_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, graph_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, content_paned);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, recent_section);
@@ -1147,6 +1221,9 @@ ws_window_init (WsWindow *self)
 
   ws_timeline_legend_set_renderer (self->legend, ws_timeline_view_get_renderer (self->timeline_view));
   g_signal_connect_swapped (self->thread_table, "thread-activated", G_CALLBACK (thread_activated_cb), self);
+  ws_mining_page_set_documents (self->mining_page, G_LIST_MODEL (self->documents));
+  g_signal_connect_swapped (self->mining_page, "show-events", G_CALLBACK (mining_show_events_cb), self);
+  g_signal_connect_swapped (self->details_stack, "notify::visible-child-name", G_CALLBACK (details_page_changed_cb), self);
   g_signal_connect (self, "analysis-requested", G_CALLBACK (show_analysis_cb), NULL);
   g_signal_connect_swapped (self->graph_page, "show-in-timeline", G_CALLBACK (graph_show_in_timeline_cb), self);
 
@@ -1260,4 +1337,15 @@ ws_window_show_details_page (WsWindow   *self,
 {
   g_return_if_fail (WS_IS_WINDOW (self));
   gtk_stack_set_visible_child_name (self->details_stack, name);
+}
+
+/**
+ * ws_window_get_mining_page:
+ * Returns: (transfer none): the Mining page of the lower pane
+ */
+WsMiningPage *
+ws_window_get_mining_page (WsWindow *self)
+{
+  g_return_val_if_fail (WS_IS_WINDOW (self), NULL);
+  return self->mining_page;
 }

@@ -5,6 +5,7 @@
 
 #include "ws-details-pane.h"
 #include "ws-document.h"
+#include "ws-mining-page.h"
 #include "ws-stack-search.h"
 #include "ws-thread-table.h"
 #include "ws-timeline-view.h"
@@ -41,6 +42,7 @@ GListModel     *ws_window_get_documents        (WsWindow       *self);
 WsTimelineView *ws_window_get_timeline_view    (WsWindow       *self);
 WsDetailsPane  *ws_window_get_details_pane     (WsWindow       *self);
 WsThreadTable  *ws_window_get_thread_table     (WsWindow       *self);
+WsMiningPage   *ws_window_get_mining_page      (WsWindow       *self);
 WsStackSearch  *ws_window_get_search           (WsWindow       *self);
 void            ws_window_set_search_text      (WsWindow       *self,
                                                 const char     *text);

@@ -542,6 +542,8 @@ ws_alignment_state_init (WsAlignmentState *state)
   state->focus_row = WS_NONE;
   state->focus_pattern = WS_NONE;
   state->marked = NULL;
+  state->fold_common = TRUE;
+  state->unfolded = NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -751,16 +753,95 @@ column_x (WsAlignmentRenderer *self,
                                                 WS_ALIGNMENT_COLUMN_GAP);
 }
 
+/* Common segments at least this long are folded to their first and last
+ * two frames: the part that tells the patterns apart is the variant
+ * part, and a wait's common callers are often a dozen frames of main
+ * loop. */
+#define FOLD_MIN 6
+
+static gboolean
+segment_folded (WsAlignmentGrid        *grid,
+                const WsAlignmentState *state,
+                guint                   start,
+                guint                   end)
+{
+  return state != NULL && state->fold_common &&
+         g_array_index (grid->kinds, guint8, start) == WS_ALIGNMENT_ROW_COMMON &&
+         end - start + 1 >= FOLD_MIN &&
+         (state->unfolded == NULL || !state->unfolded[start]);
+}
+
+/**
+ * ws_alignment_renderer_get_display:
+ * @state: (nullable): folding state; %NULL shows every row
+ *
+ * The rows as drawn, top to bottom: a grid row index (>= 0), or for the
+ * line standing for the folded middle of a common segment, -1 - the
+ * segment's first row.
+ *
+ * Returns: (transfer full) (element-type gint32):
+ */
+GArray *
+ws_alignment_renderer_get_display (WsAlignmentRenderer    *self,
+                                   WsAlignmentGrid        *grid,
+                                   const WsAlignmentState *state)
+{
+  GArray *rows;
+  guint n;
+
+  g_return_val_if_fail (WS_IS_ALIGNMENT_RENDERER (self), NULL);
+  g_return_val_if_fail (grid != NULL, NULL);
+
+  n = grid->kinds->len;
+  rows = g_array_sized_new (FALSE, FALSE, sizeof (gint32), n);
+  for (guint start = 0; start < n;)
+    {
+      guint end = start;
+
+      while (end + 1 < n && g_array_index (grid->kinds, guint8, end + 1) == g_array_index (grid->kinds, guint8, start))
+        end++;
+      if (segment_folded (grid, state, start, end))
+        {
+          gint32 fold = -1 - (gint32) start, a = start, b = end - 1, c = end;
+          g_array_append_val (rows, a);
+          g_array_append_val (rows, fold);
+          g_array_append_val (rows, b);
+          g_array_append_val (rows, c);
+        }
+      else
+        for (guint r = start; r <= end; r++)
+          {
+            gint32 v = r;
+            g_array_append_val (rows, v);
+          }
+      start = end + 1;
+    }
+  return rows;
+}
+
+/* Where grid row @row is drawn among the display rows, or -1 if folded away. */
+static gint
+display_index (GArray *display,
+               guint   row)
+{
+  for (guint i = 0; i < display->len; i++)
+    if (g_array_index (display, gint32, i) == (gint32) row)
+      return i;
+  return -1;
+}
+
 /**
  * ws_alignment_renderer_measure:
+ * @state: (nullable): folding state
  * @width: (out): the drawing's natural width
  * @height: (out): its height
  */
 void
-ws_alignment_renderer_measure (WsAlignmentRenderer *self,
-                               WsAlignmentGrid     *grid,
-                               double              *width,
-                               double              *height)
+ws_alignment_renderer_measure (WsAlignmentRenderer    *self,
+                               WsAlignmentGrid        *grid,
+                               const WsAlignmentState *state,
+                               double                 *width,
+                               double                 *height)
 {
   g_return_if_fail (WS_IS_ALIGNMENT_RENDERER (self));
   g_return_if_fail (grid != NULL);
@@ -768,32 +849,44 @@ ws_alignment_renderer_measure (WsAlignmentRenderer *self,
   if (width != NULL)
     *width = column_x (self, grid, grid->n_patterns);   /* the last gap is the right margin */
   if (height != NULL)
-    *height = WS_ALIGNMENT_HEADER_HEIGHT + grid->kinds->len * WS_ALIGNMENT_ROW_HEIGHT + WS_ALIGNMENT_COLUMN_GAP;
+    {
+      g_autoptr(GArray) display = ws_alignment_renderer_get_display (self, grid, state);
+      *height = WS_ALIGNMENT_HEADER_HEIGHT + display->len * WS_ALIGNMENT_ROW_HEIGHT + WS_ALIGNMENT_COLUMN_GAP;
+    }
 }
 
 /**
  * ws_alignment_renderer_get_cell_rect:
+ * @state: (nullable): folding state
  * @rect: (out): where the cell of @pattern in @row is drawn.  A common
  *   row is drawn as one band, but each pattern's share of it is still
  *   reported here.
  *
- * Returns: %FALSE if @row or @pattern is out of range
+ * Returns: %FALSE if @row or @pattern is out of range, or @row is folded
+ *   away
  */
 gboolean
-ws_alignment_renderer_get_cell_rect (WsAlignmentRenderer *self,
-                                     WsAlignmentGrid     *grid,
-                                     guint                row,
-                                     guint                pattern,
-                                     WsAlignmentRect     *rect)
+ws_alignment_renderer_get_cell_rect (WsAlignmentRenderer    *self,
+                                     WsAlignmentGrid        *grid,
+                                     const WsAlignmentState *state,
+                                     guint                   row,
+                                     guint                   pattern,
+                                     WsAlignmentRect        *rect)
 {
+  g_autoptr(GArray) display = NULL;
+  gint index;
+
   g_return_val_if_fail (WS_IS_ALIGNMENT_RENDERER (self), FALSE);
   g_return_val_if_fail (grid != NULL, FALSE);
   g_return_val_if_fail (rect != NULL, FALSE);
 
   if (row >= grid->kinds->len || pattern >= grid->n_patterns)
     return FALSE;
+  display = ws_alignment_renderer_get_display (self, grid, state);
+  if ((index = display_index (display, row)) < 0)
+    return FALSE;
   rect->x = column_x (self, grid, pattern);
-  rect->y = WS_ALIGNMENT_HEADER_HEIGHT + row * WS_ALIGNMENT_ROW_HEIGHT;
+  rect->y = WS_ALIGNMENT_HEADER_HEIGHT + index * WS_ALIGNMENT_ROW_HEIGHT;
   rect->width = ws_alignment_renderer_get_column_width (self, grid);
   rect->height = WS_ALIGNMENT_ROW_HEIGHT;
   return TRUE;
@@ -801,22 +894,28 @@ ws_alignment_renderer_get_cell_rect (WsAlignmentRenderer *self,
 
 /**
  * ws_alignment_renderer_hit_test:
- * @row: (out): the row under (@x, @y), or %WS_NONE over the header
- * @pattern: (out): the column, or %WS_NONE over the gutter or a gap
- *   between columns
+ * @state: (nullable): folding state
+ * @row: (out) (optional): the grid row under (@x, @y), or %WS_NONE over
+ *   the header or a fold
+ * @pattern: (out) (optional): the column, or %WS_NONE over the gutter or
+ *   a gap between columns
+ * @fold: (out) (optional): over the line of a folded common segment: the
+ *   segment's first row, else %WS_NONE
  *
- * Returns: %TRUE if the point is over a row or a column heading
+ * Returns: %TRUE if the point is over a row, a fold or a column heading
  */
 gboolean
-ws_alignment_renderer_hit_test (WsAlignmentRenderer *self,
-                                WsAlignmentGrid     *grid,
-                                double               x,
-                                double               y,
-                                guint               *row,
-                                guint               *pattern)
+ws_alignment_renderer_hit_test (WsAlignmentRenderer    *self,
+                                WsAlignmentGrid        *grid,
+                                const WsAlignmentState *state,
+                                double                  x,
+                                double                  y,
+                                guint                  *row,
+                                guint                  *pattern,
+                                guint                  *fold)
 {
   double cw, stride, col;
-  guint r = WS_NONE, p = WS_NONE;
+  guint r = WS_NONE, p = WS_NONE, f = WS_NONE;
 
   g_return_val_if_fail (WS_IS_ALIGNMENT_RENDERER (self), FALSE);
   g_return_val_if_fail (grid != NULL, FALSE);
@@ -831,15 +930,25 @@ ws_alignment_renderer_hit_test (WsAlignmentRenderer *self,
     }
   if (y >= WS_ALIGNMENT_HEADER_HEIGHT)
     {
+      g_autoptr(GArray) display = ws_alignment_renderer_get_display (self, grid, state);
       double rr = floor ((y - WS_ALIGNMENT_HEADER_HEIGHT) / WS_ALIGNMENT_ROW_HEIGHT);
-      if (rr < grid->kinds->len)
-        r = (guint) rr;
+
+      if (rr < display->len)
+        {
+          gint32 v = g_array_index (display, gint32, (guint) rr);
+          if (v >= 0)
+            r = v;
+          else
+            f = -1 - v;
+        }
     }
   if (row != NULL)
     *row = r;
   if (pattern != NULL)
     *pattern = p;
-  return r != WS_NONE || (p != WS_NONE && y >= 0 && y < WS_ALIGNMENT_HEADER_HEIGHT);
+  if (fold != NULL)
+    *fold = f;
+  return r != WS_NONE || f != WS_NONE || (p != WS_NONE && y >= 0 && y < WS_ALIGNMENT_HEADER_HEIGHT);
 }
 
 static void
@@ -969,6 +1078,40 @@ draw_gutter_label (WsAlignmentRenderer *self,
     fill_rect (cr, &self->palette.grid, 4, y, WS_ALIGNMENT_GUTTER_WIDTH - 8, 1);
 }
 
+/* The line standing for the middle of a folded common segment. */
+static void
+draw_fold (WsAlignmentRenderer *self,
+           cairo_t             *cr,
+           WsAlignmentGrid     *grid,
+           guint                start,
+           double               y,
+           double               band)
+{
+  const WsAlignmentPalette *pal = &self->palette;
+  guint end = start;
+  g_autofree char *text = NULL;
+  static const double dash[] = { 2, 2 };
+
+  while (end + 1 < grid->kinds->len && g_array_index (grid->kinds, guint8, end + 1) == WS_ALIGNMENT_ROW_COMMON)
+    end++;
+  fill_rect (cr, &pal->common, WS_ALIGNMENT_GUTTER_WIDTH, y + CELL_INSET, band, WS_ALIGNMENT_ROW_HEIGHT - 2 * CELL_INSET);
+  /* A dashed edge: frames are missing here. */
+  set_source (cr, &pal->common_edge);
+  cairo_set_line_width (cr, EDGE_BAR);
+  cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
+  cairo_move_to (cr, WS_ALIGNMENT_GUTTER_WIDTH + EDGE_BAR / 2, y + CELL_INSET);
+  cairo_line_to (cr, WS_ALIGNMENT_GUTTER_WIDTH + EDGE_BAR / 2, y + WS_ALIGNMENT_ROW_HEIGHT - CELL_INSET);
+  cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+  /* Translators: a folded run of frames all patterns share; click to show */
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "⋯ %u more common frame (click to show)",
+                                       "⋯ %u more common frames (click to show)", end - start - 2),
+                          end - start - 2);
+  pango_layout_set_text (self->small, text, -1);
+  show_text (self, cr, self->small, &pal->dim_foreground, WS_ALIGNMENT_GUTTER_WIDTH + EDGE_BAR + CELL_PAD,
+             y + CELL_INSET, band - EDGE_BAR - 2 * CELL_PAD, WS_ALIGNMENT_ROW_HEIGHT - 2 * CELL_INSET);
+}
+
 /**
  * ws_alignment_renderer_draw:
  * @state: (nullable): selection and marks, or %NULL for none
@@ -987,6 +1130,7 @@ ws_alignment_renderer_draw (WsAlignmentRenderer    *self,
 {
   WsAlignmentState none;
   const WsAlignmentPalette *pal = &self->palette;
+  g_autoptr(GArray) display = NULL;
   double width, height, cw, band;
   guint first, last;
 
@@ -1001,7 +1145,8 @@ ws_alignment_renderer_draw (WsAlignmentRenderer    *self,
     }
 
   ensure_layouts (self);
-  ws_alignment_renderer_measure (self, grid, &width, &height);
+  display = ws_alignment_renderer_get_display (self, grid, state);
+  ws_alignment_renderer_measure (self, grid, state, &width, &height);
   cw = ws_alignment_renderer_get_column_width (self, grid);
   band = column_x (self, grid, grid->n_patterns - 1) + cw - WS_ALIGNMENT_GUTTER_WIDTH;
 
@@ -1012,14 +1157,25 @@ ws_alignment_renderer_draw (WsAlignmentRenderer    *self,
   first = clip_y0 > WS_ALIGNMENT_HEADER_HEIGHT
           ? (guint) ((clip_y0 - WS_ALIGNMENT_HEADER_HEIGHT) / WS_ALIGNMENT_ROW_HEIGHT) : 0;
   last = clip_y1 > WS_ALIGNMENT_HEADER_HEIGHT
-         ? (guint) MIN ((clip_y1 - WS_ALIGNMENT_HEADER_HEIGHT) / WS_ALIGNMENT_ROW_HEIGHT + 1, grid->kinds->len)
+         ? (guint) MIN ((clip_y1 - WS_ALIGNMENT_HEADER_HEIGHT) / WS_ALIGNMENT_ROW_HEIGHT + 1, display->len)
          : 0;
 
-  for (guint r = first; r < last; r++)
+  for (guint d = first; d < last; d++)
     {
-      double y = WS_ALIGNMENT_HEADER_HEIGHT + r * WS_ALIGNMENT_ROW_HEIGHT;
-      WsAlignmentRowKind kind = ws_alignment_grid_get_row_kind (grid, r);
-      gboolean marked = state->marked != NULL && state->marked[r];
+      double y = WS_ALIGNMENT_HEADER_HEIGHT + d * WS_ALIGNMENT_ROW_HEIGHT;
+      gint32 v = g_array_index (display, gint32, d);
+      guint r;
+      WsAlignmentRowKind kind;
+      gboolean marked;
+
+      if (v < 0)
+        {
+          draw_fold (self, cr, grid, -1 - v, y, band);
+          continue;
+        }
+      r = v;
+      kind = ws_alignment_grid_get_row_kind (grid, r);
+      marked = state->marked != NULL && state->marked[r];
 
       if (r == state->hover_row)
         fill_rect (cr, &pal->hover, 0, y, width, WS_ALIGNMENT_ROW_HEIGHT);
@@ -1074,7 +1230,7 @@ ws_alignment_renderer_draw (WsAlignmentRenderer    *self,
       set_source (cr, &pal->selection);
       cairo_set_line_width (cr, 2);
       cairo_rectangle (cr, x - 2, WS_ALIGNMENT_HEADER_HEIGHT - 1, cw + 4,
-                       grid->kinds->len * WS_ALIGNMENT_ROW_HEIGHT + 3);
+                       display->len * WS_ALIGNMENT_ROW_HEIGHT + 3);
       cairo_stroke (cr);
     }
 
@@ -1120,7 +1276,7 @@ ws_alignment_renderer_export (WsAlignmentRenderer  *self,
   g_return_val_if_fail (WS_IS_ALIGNMENT_RENDERER (self), FALSE);
   g_return_val_if_fail (grid != NULL, FALSE);
 
-  ws_alignment_renderer_measure (self, grid, &width, &height);
+  ws_alignment_renderer_measure (self, grid, NULL, &width, &height);
   return ws_export_draw (path, format, width + 2 * EXPORT_MARGIN, height + 2 * EXPORT_MARGIN,
                          export_draw, &ex, error);
 }

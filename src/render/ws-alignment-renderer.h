@@ -130,8 +130,13 @@ void ws_alignment_palette_init_dark  (WsAlignmentPalette *palette);
  * @focus_pattern: the keyboard cursor's column, or %WS_NONE
  * @marked: (nullable): one byte per row, non-zero for rows whose frames
  *   the analyst picked for a signature
+ * @fold_common: fold common segments of 6 rows or more to their first and
+ *   last two rows
+ * @unfolded: (nullable): one byte per row, non-zero at the first row of
+ *   a common segment to show in full anyway
  *
- * What is selected and marked: the interactive state the widget keeps.
+ * What is selected, marked and folded: the interactive state the widget
+ * keeps.
  */
 typedef struct {
   guint         selected_pattern;
@@ -140,6 +145,8 @@ typedef struct {
   guint         focus_row;
   guint         focus_pattern;
   const guint8 *marked;
+  gboolean      fold_common;
+  const guint8 *unfolded;
 } WsAlignmentState;
 
 void ws_alignment_state_init (WsAlignmentState *state);
@@ -165,7 +172,8 @@ typedef struct {
  * colour; a variant row has one cell per pattern, filled with the variant
  * colour, and nothing where the pattern has no frame (a thin line keeps
  * the call path visibly going through).  The gutter names the segments
- * as the paper does: M1, S1, ID1…
+ * as the paper does: M1, S1, ID1…  Long common segments fold to their
+ * first and last two frames around a "⋯ N more" line.
  */
 #define WS_TYPE_ALIGNMENT_RENDERER (ws_alignment_renderer_get_type ())
 G_DECLARE_FINAL_TYPE (WsAlignmentRenderer, ws_alignment_renderer, WS, ALIGNMENT_RENDERER, GObject)
@@ -178,21 +186,28 @@ void                      ws_alignment_renderer_set_font      (WsAlignmentRender
                                                                const char               *family);
 double                    ws_alignment_renderer_get_column_width (WsAlignmentRenderer   *self,
                                                                WsAlignmentGrid          *grid);
+GArray                   *ws_alignment_renderer_get_display   (WsAlignmentRenderer      *self,
+                                                               WsAlignmentGrid          *grid,
+                                                               const WsAlignmentState   *state);
 void                      ws_alignment_renderer_measure       (WsAlignmentRenderer      *self,
                                                                WsAlignmentGrid          *grid,
+                                                               const WsAlignmentState   *state,
                                                                double                   *width,
                                                                double                   *height);
 gboolean                  ws_alignment_renderer_get_cell_rect (WsAlignmentRenderer      *self,
                                                                WsAlignmentGrid          *grid,
+                                                               const WsAlignmentState   *state,
                                                                guint                     row,
                                                                guint                     pattern,
                                                                WsAlignmentRect          *rect);
 gboolean                  ws_alignment_renderer_hit_test      (WsAlignmentRenderer      *self,
                                                                WsAlignmentGrid          *grid,
+                                                               const WsAlignmentState   *state,
                                                                double                    x,
                                                                double                    y,
                                                                guint                    *row,
-                                                               guint                    *pattern);
+                                                               guint                    *pattern,
+                                                               guint                    *fold);
 void                      ws_alignment_renderer_draw          (WsAlignmentRenderer      *self,
                                                                cairo_t                  *cr,
                                                                WsAlignmentGrid          *grid,

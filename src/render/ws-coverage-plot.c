@@ -254,6 +254,14 @@ ws_coverage_plot_set_target (WsCoveragePlot *self,
   self->target = coverage;
 }
 
+/* The all-signatures coverage line, or a negative value. */
+double
+ws_coverage_plot_get_target (WsCoveragePlot *self)
+{
+  g_return_val_if_fail (WS_IS_COVERAGE_PLOT (self), -1);
+  return self->target;
+}
+
 /**
  * ws_coverage_plot_set_n_traces:
  * @n_traces: the end of the x axis, or 0 for the longest series; a

@@ -74,6 +74,7 @@ const WsColor           *ws_coverage_plot_get_series_color (WsCoveragePlot      
                                                          guint                    series);
 void                     ws_coverage_plot_set_target    (WsCoveragePlot          *self,
                                                          double                   coverage);
+double                   ws_coverage_plot_get_target    (WsCoveragePlot          *self);
 void                     ws_coverage_plot_set_n_traces  (WsCoveragePlot          *self,
                                                          guint                    n_traces);
 guint                    ws_coverage_plot_get_n_traces  (WsCoveragePlot          *self);

@@ -1,0 +1,565 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The Mining panel in the real application window under a real display
+ * (Xvfb in the suite): open the shared pg-tpcb trace, open the Mining
+ * page, mine the waiting stacks of its 1,360 transactions (each one a
+ * stream), and check, against the core run independently on the same
+ * trace:
+ *
+ *  - the patterns (count and costs) and the clusters (count, metrics),
+ *  - the table: one row per cluster in rank order, patterns as children,
+ *    sorting by a column,
+ *  - the row-lock wait (XactLockTableWait / LockTuple under heap_update)
+ *    among the top clusters, its caller variants in one cluster, and that
+ *    cluster's alignment,
+ *  - a signature from the cluster's common part, and its coverage,
+ *  - "Show Events": the timeline's matches are exactly the events whose
+ *    stack holds the pattern (brute force over the trace),
+ *  - Cancel, re-running, accessibility, and a screenshot at each step into
+ *    WS_SCREENSHOT_DIR.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "ws-aoi.h"
+#include "ws-application.h"
+#include "ws-coverage.h"
+#include "ws-graph-page.h"
+#include "ws-history-store.h"
+#include "ws-miner.h"
+#include "ws-mining-item.h"
+#include "ws-window.h"
+
+#define LAMBDA     20000000   /* 20 ms */
+#define THRESHOLD  0.5
+
+static WsApplication *the_app;
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+spin (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, timeout_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+wait_for_flag (gboolean   *flag,
+               guint       seconds,
+               const char *what)
+{
+  gboolean expired = FALSE;
+  guint id = g_timeout_add_seconds (seconds, timeout_cb, &expired);
+
+  while (!*flag && !expired)
+    g_main_context_iteration (NULL, TRUE);
+  if (expired)
+    g_error ("timed out after %u s waiting for %s", seconds, what);
+  g_source_remove (id);
+}
+
+static void
+flag_cb (gpointer  instance,
+         gboolean *flag)
+{
+  *flag = TRUE;
+}
+
+static void
+screenshot_after (GtkWidget  *widget,
+                  const char *name,
+                  guint       wait_ms)
+{
+  const char *dir = g_getenv ("WS_SCREENSHOT_DIR");
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *path = NULL;
+  GtkSnapshot *snapshot;
+  int width, height;
+
+  spin (wait_ms);
+  if (dir == NULL)
+    return;
+  width = gtk_widget_get_width (widget);
+  height = gtk_widget_get_height (widget);
+  paintable = gtk_widget_paintable_new (widget);
+  /* The window draws on the next frame; wait for it if it has not yet. */
+  for (guint tries = 0; node == NULL && tries < 20; tries++)
+    {
+      snapshot = gtk_snapshot_new ();
+      gdk_paintable_snapshot (paintable, snapshot, width, height);
+      node = gtk_snapshot_free_to_node (snapshot);
+      if (node == NULL)
+        spin (100);
+    }
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  path = g_build_filename (dir, name, NULL);
+  g_mkdir_with_parents (dir, 0755);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+}
+
+static void
+events_cb (WsMiningPage  *page,
+           WsDocument    *document,
+           WsStackSearch *search,
+           gboolean      *flag)
+{
+  *flag = TRUE;
+}
+
+static void
+screenshot (GtkWidget  *widget,
+            const char *name)
+{
+  screenshot_after (widget, name, 600);   /* past the stacks' crossfades */
+}
+
+static gboolean
+pattern_has (WsPatternSet *set,
+             guint         pattern,
+             const char   *function)
+{
+  WsStackTable *table = ws_stack_db_get_stack_table (ws_pattern_set_get_stack_db (set));
+  const WsPattern *p = ws_pattern_set_get_pattern (set, pattern);
+
+  for (guint k = 0; k < p->n_frames; k++)
+    if (g_strcmp0 (ws_stack_table_get_frame (table, p->frames[k])->function, function) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* The first cluster (in rank order) with a pattern holding @function. */
+static guint
+cluster_with (WsClusterSet *clusters,
+              const char   *function)
+{
+  WsPatternSet *set = ws_cluster_set_get_pattern_set (clusters);
+
+  for (guint c = 0; c < ws_cluster_set_get_n_clusters (clusters); c++)
+    {
+      const WsCluster *cl = ws_cluster_set_get_cluster (clusters, c);
+      for (guint k = 0; k < cl->n_patterns; k++)
+        if (pattern_has (set, cl->patterns[k], function))
+          return c;
+    }
+  return G_MAXUINT;
+}
+
+/* Brute force: the events of @trace whose stack holds @pattern (frames of
+ * another table) as a subsequence, comparing frames by name. */
+static guint
+count_events_with (WsTrace         *trace,
+                   WsStackTable    *pattern_table,
+                   const WsPattern *pattern)
+{
+  WsStackTable *table = ws_trace_get_stack_table (trace);
+  guint n = 0;
+
+  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
+    {
+      const WsEvent *e = ws_trace_get_event (trace, i);
+      guint nf, k = 0;
+      const WsFrameId *frames;
+
+      if (e->stack == WS_STACK_EMPTY)
+        continue;
+      frames = ws_stack_table_get_stack (table, e->stack, &nf);
+      for (guint j = 0; j < nf && k < pattern->n_frames; j++)
+        {
+          const WsFrame *a = ws_stack_table_get_frame (table, frames[j]);
+          const WsFrame *b = ws_stack_table_get_frame (pattern_table, pattern->frames[k]);
+          if (g_strcmp0 (a->function, b->function) == 0 && g_strcmp0 (a->module, b->module) == 0)
+            k++;
+        }
+      n += k == pattern->n_frames;
+    }
+  return n;
+}
+
+/* The first WAIT event whose stack holds @pattern, or WS_NONE. */
+static guint
+first_wait_with (WsTrace         *trace,
+                 WsStackTable    *pattern_table,
+                 const WsPattern *pattern)
+{
+  WsStackTable *table = ws_trace_get_stack_table (trace);
+
+  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
+    {
+      const WsEvent *e = ws_trace_get_event (trace, i);
+      guint nf, k = 0;
+      const WsFrameId *frames;
+
+      if (e->kind != WS_EVENT_WAIT || e->stack == WS_STACK_EMPTY)
+        continue;
+      frames = ws_stack_table_get_stack (table, e->stack, &nf);
+      for (guint j = 0; j < nf && k < pattern->n_frames; j++)
+        {
+          const WsFrame *a = ws_stack_table_get_frame (table, frames[j]);
+          const WsFrame *b = ws_stack_table_get_frame (pattern_table, pattern->frames[k]);
+          if (g_strcmp0 (a->function, b->function) == 0 && g_strcmp0 (a->module, b->module) == 0)
+            k++;
+        }
+      if (k == pattern->n_frames)
+        return i;
+    }
+  return WS_NONE;
+}
+
+static void
+graph_ready_cb (WsGraphPage *page,
+                gboolean    *flag)
+{
+  *flag = TRUE;
+}
+
+static void
+test_mining_page (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "pg-tpcb.perf.txt.gz", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("ws-gui-mining-XXXXXX", NULL);
+  g_autofree char *history = g_build_filename (dir, "history.sqlite", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsStackDb) db = NULL;
+  g_autoptr(WsPatternSet) patterns = NULL;
+  g_autoptr(WsClusterSet) clusters = NULL;
+  g_autoptr(WsSimilarity) similarity = NULL;
+  WsWindow *window;
+  WsDocument *document;
+  WsTrace *trace;
+  WsMiningPage *page;
+  WsClusterSet *shown;
+  WsPatternSet *shown_patterns;
+  GtkColumnView *view;
+  GListModel *rows;
+  gboolean finished = FALSE;
+  guint lock_cluster, tuple_cluster;
+
+  window = ws_window_new (GTK_APPLICATION (the_app));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1440, 900);
+  gtk_window_present (GTK_WINDOW (window));
+
+  document = ws_window_open_file (window, file);
+  while (ws_document_get_state (document) == WS_DOCUMENT_LOADING)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_READY);
+  trace = ws_document_get_trace (document);
+
+  page = ws_window_get_mining_page (window);
+  g_assert_nonnull (page);
+  ws_window_show_details_page (window, "mining");
+  ws_mining_page_set_history_path (page, history);
+  ws_mining_page_set_scope (page, WS_MINING_SCOPE_INSTANCES);
+  ws_mining_page_set_lambda (page, LAMBDA);
+  ws_mining_page_set_threshold (page, THRESHOLD);
+  g_assert_cmpint (ws_mining_page_get_lambda (page), ==, LAMBDA);
+  g_signal_connect (page, "finished", G_CALLBACK (flag_cb), &finished);
+  screenshot (GTK_WIDGET (window), "mining-settings.png");
+
+  /* 1. Mine, off the main thread. */
+  ws_mining_page_run (page);
+  g_assert_true (ws_mining_page_get_busy (page));
+  wait_for_flag (&finished, 120, "mining");
+  g_assert_false (ws_mining_page_get_busy (page));
+  shown = ws_mining_page_get_cluster_set (page);
+  g_assert_nonnull (shown);
+  shown_patterns = ws_cluster_set_get_pattern_set (shown);
+  g_test_message ("status: %s", ws_mining_page_get_status (page));
+
+  /* The same with the core: each transaction a stream, its waiting stacks. */
+  {
+    g_autoptr(WsAoi) aoi = ws_aoi_new (WS_AOI_WAITING);
+    g_autoptr(WsStackTable) table = ws_stack_table_new ();
+    g_autoptr(WsHistoryStore) store = NULL;
+    g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (WsFrameId));
+
+    db = ws_stack_db_new (table);
+    g_assert_cmpuint (ws_aoi_extract_instances (aoi, trace, "transaction", db), ==, 1360);
+    g_assert_cmpuint (ws_stack_db_get_n_streams (ws_pattern_set_get_stack_db (shown_patterns)), ==, 1360);
+    g_assert_cmpint (ws_stack_db_get_total_cost (ws_pattern_set_get_stack_db (shown_patterns)), ==,
+                     ws_stack_db_get_total_cost (db));
+    patterns = ws_miner_mine (db, LAMBDA, NULL, NULL, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (ws_pattern_set_get_n_patterns (shown_patterns), ==, ws_pattern_set_get_n_patterns (patterns));
+    g_assert_cmpuint (ws_pattern_set_get_n_patterns (patterns), >, 0);
+    for (guint p = 0; p < ws_pattern_set_get_n_patterns (patterns); p++)
+      {
+        g_assert_cmpint (ws_pattern_set_get_pattern (shown_patterns, p)->cost, ==,
+                         ws_pattern_set_get_pattern (patterns, p)->cost);
+        g_assert_cmpuint (ws_pattern_set_get_pattern (shown_patterns, p)->n_frames, ==,
+                          ws_pattern_set_get_pattern (patterns, p)->n_frames);
+      }
+
+    /* Function weights from the history store the page recorded into. */
+    store = ws_history_store_open (history, &error);
+    g_assert_no_error (error);
+    g_assert_true (ws_history_store_get_n_traces (store) >= 1);
+    similarity = ws_similarity_new (table);
+    for (guint p = 0; p < ws_pattern_set_get_n_patterns (patterns); p++)
+      {
+        const WsPattern *pat = ws_pattern_set_get_pattern (patterns, p);
+        g_array_append_vals (frames, pat->frames, pat->n_frames);
+      }
+    g_assert_true (ws_history_store_fill_similarity (store, similarity, (const WsFrameId *) frames->data,
+                                                     frames->len, &error));
+    g_assert_no_error (error);
+    clusters = ws_clusterer_cluster (patterns, similarity, THRESHOLD, WS_LINKAGE_AVERAGE, NULL, NULL, NULL, &error);
+    g_assert_no_error (error);
+    ws_cluster_set_rank (clusters, WS_CLUSTER_RANK_TOTAL);
+    g_assert_cmpuint (ws_cluster_set_get_n_clusters (shown), ==, ws_cluster_set_get_n_clusters (clusters));
+    for (guint c = 0; c < ws_cluster_set_get_n_clusters (clusters); c++)
+      {
+        const WsCluster *a = ws_cluster_set_get_cluster (shown, c), *b = ws_cluster_set_get_cluster (clusters, c);
+        g_assert_cmpint (a->total_cost, ==, b->total_cost);
+        g_assert_cmpuint (a->n_streams, ==, b->n_streams);
+        g_assert_cmpuint (a->n_events, ==, b->n_events);
+        g_assert_cmpuint (a->n_patterns, ==, b->n_patterns);
+      }
+  }
+
+  /* 2. The row-lock queue (StackMine's point): XactLockTableWait among
+   * the top clusters, and its caller variant (LockTuple) in the same one. */
+  lock_cluster = cluster_with (shown, "XactLockTableWait");
+  tuple_cluster = cluster_with (shown, "LockTuple");
+  g_test_message ("row lock in cluster %u, LockTuple in %u of %u", lock_cluster + 1, tuple_cluster + 1,
+                  ws_cluster_set_get_n_clusters (shown));
+  g_assert_cmpuint (lock_cluster, <, 3);
+  g_assert_cmpuint (tuple_cluster, ==, lock_cluster);
+
+  /* 3. The table: one collapsed row per cluster, in rank order. */
+  view = ws_mining_page_get_cluster_view (page);
+  rows = G_LIST_MODEL (gtk_column_view_get_model (view));
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, ws_cluster_set_get_n_clusters (shown));
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr(WsMiningItem) item = gtk_tree_list_row_get_item (row);
+      const WsCluster *cl = ws_cluster_set_get_cluster (shown, i);
+
+      g_assert_cmpint (ws_mining_item_get_kind (item), ==, WS_MINING_ITEM_CLUSTER);
+      g_assert_cmpuint (ws_mining_item_get_rank (item), ==, i + 1);
+      g_assert_cmpint (ws_mining_item_get_total_cost (item), ==, cl->total_cost);
+      g_assert_cmpuint (ws_mining_item_get_n_streams (item), ==, cl->n_streams);
+      g_assert_cmpuint (ws_mining_item_get_n_events (item), ==, cl->n_events);
+      g_assert_cmpfloat_with_epsilon (ws_mining_item_get_average_cost (item), cl->average_cost, 1e-6);
+    }
+
+  /* The row-lock cluster selected and expanded: its patterns as children,
+   * its alignment with a common part. */
+  ws_mining_page_select_cluster (page, lock_cluster + 1);
+  {
+    const WsCluster *cl = ws_cluster_set_get_cluster (shown, lock_cluster);
+    WsAlignmentGrid *grid = ws_alignment_view_get_grid (ws_mining_page_get_alignment_view (page));
+
+    g_assert_cmpuint (g_list_model_get_n_items (rows), ==, ws_cluster_set_get_n_clusters (shown) + cl->n_patterns);
+    g_assert_nonnull (grid);
+    g_assert_cmpuint (ws_alignment_grid_get_n_patterns (grid), ==, MIN (cl->n_patterns, 24));
+    g_assert_cmpuint (ws_alignment_grid_count_rows (grid, WS_ALIGNMENT_ROW_COMMON), >, 0);
+    if (cl->n_patterns > 1)
+      g_assert_cmpuint (ws_alignment_grid_count_rows (grid, WS_ALIGNMENT_ROW_COMMON), <,
+                        ws_alignment_grid_get_n_rows (grid));
+  }
+  screenshot (GTK_WIDGET (window), "mining-results.png");
+
+  /* 4. A signature from the cluster's common part: the coverage chart's
+   * line is its coverage, computed here with the core. */
+  g_assert_true (ws_mining_page_mark_signature (page));
+  g_assert_cmpuint (ws_mining_page_get_n_signatures (page), ==, 1);
+  {
+    WsCoveragePlot *plot = ws_coverage_view_get_plot (ws_mining_page_get_coverage_view (page));
+    g_autoptr(WsCoverage) coverage = ws_coverage_new (db);
+    guint n;
+    g_autofree WsFrameId *common = ws_coverage_cluster_common_frames (clusters, lock_cluster, &n);
+
+    g_assert_cmpuint (n, >, 0);
+    ws_coverage_add_signature (coverage, "row lock", common, n);
+    g_test_message ("row-lock signature: %u frames, coverage %.4f", n, ws_coverage_get_total_coverage (coverage));
+    g_assert_cmpuint (ws_coverage_plot_get_n_series (plot), ==, WS_N_RANKINGS);
+    g_assert_cmpfloat_with_epsilon (ws_coverage_plot_get_target (plot), ws_coverage_get_total_coverage (coverage), 1e-12);
+    g_assert_cmpfloat (ws_coverage_plot_get_target (plot), >, 0.3);
+  }
+  ws_mining_page_show_detail (page, "coverage");
+  screenshot (GTK_WIDGET (window), "mining-coverage.png");
+  ws_mining_page_show_detail (page, "alignment");
+
+  /* 5. Show Events of the cluster's costliest pattern (its first child). */
+  {
+    g_autoptr(GtkTreeListRow) row = NULL;
+    g_autoptr(WsMiningItem) item = NULL;
+    const WsCluster *cl = ws_cluster_set_get_cluster (shown, lock_cluster);
+    GtkSelectionModel *selection = gtk_column_view_get_model (view);
+    guint position = G_MAXUINT, expected;
+    WsStackSearch *search;
+    WsGraphPage *graph;
+    gboolean shown_events = FALSE;
+
+    for (guint i = 0; i < g_list_model_get_n_items (rows) && position == G_MAXUINT; i++)
+      {
+        g_autoptr(GtkTreeListRow) r = g_list_model_get_item (rows, i);
+        g_autoptr(WsMiningItem) it = gtk_tree_list_row_get_item (r);
+        if (ws_mining_item_get_kind (it) == WS_MINING_ITEM_PATTERN && ws_mining_item_get_index (it) == cl->patterns[0])
+          position = i;
+      }
+    if (cl->n_patterns > 1)
+      {
+        g_assert_cmpuint (position, !=, G_MAXUINT);
+        gtk_selection_model_select_item (selection, position, TRUE);
+        g_assert_cmpuint (ws_alignment_view_get_selected_pattern (ws_mining_page_get_alignment_view (page)), ==, 0);
+      }
+
+    /* A wait graph open on one of those waits, to be highlighted too. */
+    {
+      WsStackTable *ptable = ws_stack_db_get_stack_table (ws_pattern_set_get_stack_db (shown_patterns));
+      guint wait = first_wait_with (trace, ptable, ws_pattern_set_get_pattern (shown_patterns, cl->patterns[0]));
+      const WsEvent *e;
+      gboolean ready = FALSE;
+
+      g_assert_cmpuint (wait, !=, WS_NONE);
+      e = ws_trace_get_event (trace, wait);
+      /* The graph page is the Mining page's sibling in the lower pane. */
+      graph = WS_GRAPH_PAGE (gtk_stack_get_child_by_name (GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (page))),
+                                                          "graph"));
+      g_assert_nonnull (graph);
+      g_signal_connect (graph, "ready", G_CALLBACK (graph_ready_cb), &ready);
+      ws_timeline_viewport_set_selection (ws_document_get_viewport (document), e->thread,
+                                          e->time - 1000000, e->time + e->duration + 1000000);
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.show-wait-graph", NULL);
+      wait_for_flag (&ready, 60, "the wait graph");
+      ws_window_show_details_page (window, "mining");
+    }
+
+    g_signal_connect (page, "show-events", G_CALLBACK (events_cb), &shown_events);
+    ws_mining_page_show_events (page);
+    wait_for_flag (&shown_events, 60, "the pattern's events");
+    spin (100);
+    search = ws_window_get_search (window);
+    g_assert_nonnull (search);
+    g_assert_true (ws_stack_search_get_trace (search) == trace);
+    expected = count_events_with (trace, ws_stack_db_get_stack_table (ws_pattern_set_get_stack_db (shown_patterns)),
+                                  ws_pattern_set_get_pattern (shown_patterns, cl->patterns[0]));
+    g_test_message ("pattern %u: %u events", cl->patterns[0], expected);
+    g_assert_cmpuint (expected, >, 0);
+    g_assert_cmpuint (ws_stack_search_get_n_matches (search), ==, expected);
+    /* The first match is selected in the timeline. */
+    g_assert_cmpuint (ws_timeline_viewport_get_selected_event (ws_document_get_viewport (document)), ==,
+                      ws_stack_search_next (search, WS_NONE, TRUE));
+    g_assert_true (ws_stack_search_matches_event (search, ws_stack_search_next (search, WS_NONE, TRUE)));
+
+    /* The wait graph highlights the same events among its nodes. */
+    {
+      g_autoptr(GArray) nodes = ws_graph_scene_find_matches (ws_graph_page_get_scene (graph), search);
+      g_test_message ("wait graph: %u of %u nodes hold the pattern", nodes->len,
+                      ws_graph_scene_get_n_nodes (ws_graph_page_get_scene (graph)));
+      g_assert_cmpuint (nodes->len, >, 0);
+      g_assert_cmpuint (ws_graph_page_get_n_matches (graph), ==, nodes->len);
+    }
+  }
+  screenshot (GTK_WIDGET (window), "mining-events.png");
+
+  /* 6. Sorting by a column: the most events first. */
+  {
+    GListModel *columns = gtk_column_view_get_columns (view);
+    g_autoptr(GtkColumnViewColumn) events = g_list_model_get_item (columns, 4);
+    g_autoptr(GtkTreeListRow) first = NULL;
+    g_autoptr(WsMiningItem) item = NULL;
+    guint64 most = 0;
+
+    g_assert_cmpstr (gtk_column_view_column_get_title (events), ==, "Events");
+    gtk_column_view_sort_by_column (view, events, GTK_SORT_ASCENDING);
+    first = g_list_model_get_item (rows, 0);
+    item = gtk_tree_list_row_get_item (first);
+    for (guint c = 0; c < ws_cluster_set_get_n_clusters (shown); c++)
+      most = MAX (most, ws_cluster_set_get_cluster (shown, c)->n_events);
+    g_assert_cmpuint (ws_mining_item_get_n_events (item), ==, most);
+    gtk_column_view_sort_by_column (view, NULL, GTK_SORT_ASCENDING);
+  }
+
+  /* 7. Accessible custom views. */
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (ws_mining_page_get_alignment_view (page)), GTK_ACCESSIBLE_ROLE_IMG);
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (ws_mining_page_get_coverage_view (page)), GTK_ACCESSIBLE_ROLE_IMG);
+  g_assert_true (gtk_test_accessible_has_property (GTK_ACCESSIBLE (ws_mining_page_get_alignment_view (page)),
+                                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION));
+  g_assert_true (gtk_test_accessible_has_property (GTK_ACCESSIBLE (ws_mining_page_get_coverage_view (page)),
+                                                   GTK_ACCESSIBLE_PROPERTY_LABEL));
+
+  /* 8. Cancel a re-run: the previous results stay. */
+  finished = FALSE;
+  ws_mining_page_run (page);
+  g_assert_true (ws_mining_page_get_busy (page));
+  ws_mining_page_cancel (page);
+  wait_for_flag (&finished, 60, "the cancelled run");
+  g_assert_false (ws_mining_page_get_busy (page));
+  g_assert_cmpstr (ws_mining_page_get_status (page), ==, "Mining cancelled");
+  g_assert_true (ws_mining_page_get_cluster_set (page) == shown);
+
+  /* A re-run replaces the results (a new set, the same numbers). */
+  finished = FALSE;
+  ws_mining_page_run (page);
+  screenshot_after (GTK_WIDGET (window), "mining-running.png", 120);
+  wait_for_flag (&finished, 120, "the re-run");
+  g_assert_true (ws_mining_page_get_cluster_set (page) != shown);
+  shown = ws_mining_page_get_cluster_set (page);
+  g_assert_cmpuint (ws_cluster_set_get_n_clusters (shown), ==, ws_cluster_set_get_n_clusters (clusters));
+  /* The signature outlives the run. */
+  g_assert_cmpuint (ws_mining_page_get_n_signatures (page), ==, 1);
+
+  /* 9. The dark style. */
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
+  screenshot (GTK_WIDGET (window), "mining-dark.png");
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin (50);
+  g_unlink (history);
+  {
+    g_autofree char *wal = g_strconcat (history, "-wal", NULL);
+    g_autofree char *shm = g_strconcat (history, "-shm", NULL);
+    g_unlink (wal);
+    g_unlink (shm);
+  }
+  g_rmdir (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      g_print ("1..0 # SKIP no display (run the suite under xvfb-run)\n");
+      return 77;
+    }
+
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  the_app = ws_application_new ();
+  g_application_set_flags (G_APPLICATION (the_app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  if (!g_application_register (G_APPLICATION (the_app), NULL, &error))
+    g_error ("could not register the application: %s", error->message);
+
+  g_test_add_func ("/gui/mining/pg-tpcb-transactions", test_mining_page);
+
+  status = g_test_run ();
+  g_object_unref (the_app);
+  return status;
+}
