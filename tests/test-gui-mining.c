@@ -269,7 +269,26 @@ test_mining_page (void)
   ws_mining_page_set_lambda (page, LAMBDA);
   ws_mining_page_set_threshold (page, THRESHOLD);
   g_assert_cmpint (ws_mining_page_get_lambda (page), ==, LAMBDA);
+
   g_signal_connect (page, "finished", G_CALLBACK (flag_cb), &finished);
+  /* The guideline helper: 10 % of 1 trace × 300 ms = 30 ms (StackMine §V,
+   * scaled down from its 10 % × 0.3 s × 1000 traces = 30 s). */
+  ws_mining_page_set_guideline (page, 0.10, 300000000);
+  gtk_widget_activate_action (GTK_WIDGET (page), "mining.use-guideline", NULL);
+  g_assert_cmpint (ws_mining_page_get_lambda (page), ==, 30000000);
+  ws_mining_page_set_lambda (page, LAMBDA);
+
+  /* A bad content filter: an error naming it, no crash, nothing mined. */
+  ws_mining_page_set_filters (page, "XactLock(", NULL);
+  ws_mining_page_run (page);
+  wait_for_flag (&finished, 60, "the refused run");
+  g_assert_null (ws_mining_page_get_cluster_set (page));
+  g_test_message ("bad filter: %s", ws_mining_page_get_status (page));
+  g_assert_nonnull (strstr (ws_mining_page_get_status (page), "XactLock("));
+  g_assert_true (g_str_has_prefix (ws_mining_page_get_status (page), "Must contain a frame matching: "));
+  screenshot (GTK_WIDGET (window), "mining-bad-filter.png");
+  ws_mining_page_set_filters (page, NULL, NULL);
+  finished = FALSE;
   screenshot (GTK_WIDGET (window), "mining-settings.png");
 
   /* 1. Mine, off the main thread. */

@@ -655,9 +655,16 @@ extract_aoi (Job           *job,
   g_autoptr(GRegex) threads = NULL;
 
   if (job->include && *job->include && !ws_aoi_add_must (aoi, job->include, error))
-    return NULL;
+    {
+      /* Translators: prefix of a regular-expression error, names the filter */
+      g_prefix_error (error, _("Must contain a frame matching: "));
+      return NULL;
+    }
   if (job->exclude && *job->exclude && !ws_aoi_add_must_not (aoi, job->exclude, error))
-    return NULL;
+    {
+      g_prefix_error (error, _("Must not contain a frame matching: "));
+      return NULL;
+    }
   if (job->threads && *job->threads)
     {
       g_autoptr(GError) local = NULL;
@@ -2067,7 +2074,8 @@ scope_changed_cb (WsMiningPage *self)
     N_("What the selected window of a thread waited on"),
   };
 
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->scope_row), _(subtitles[MIN (scope, G_N_ELEMENTS (subtitles) - 1)]));
+  /* The row's subtitle is the chosen scope; what it means, in the tooltip. */
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->scope_row), _(subtitles[MIN (scope, G_N_ELEMENTS (subtitles) - 1)]));
   gtk_widget_set_sensitive (GTK_WIDGET (self->critical_switch), scope_has_graph (scope));
 }
 
@@ -2259,6 +2267,7 @@ ws_mining_page_init (WsMiningPage *self)
     _("Wait graph of the timeline selection"),
     NULL });
   adw_combo_row_set_model (self->scope_row, G_LIST_MODEL (scopes));
+  adw_combo_row_set_use_subtitle (self->scope_row, TRUE);
   g_signal_connect_swapped (self->scope_row, "notify::selected", G_CALLBACK (scope_changed_cb), self);
   scope_changed_cb (self);
 
@@ -2343,6 +2352,39 @@ ws_mining_page_set_threshold (WsMiningPage *self,
 {
   g_return_if_fail (WS_IS_MINING_PAGE (self));
   gtk_spin_button_set_value (self->threshold_spin, threshold);
+}
+
+/**
+ * ws_mining_page_set_filters:
+ * @must: (nullable): a regular expression one frame of a mined stack must
+ *   match ("function (module)")
+ * @must_not: (nullable): one that no frame may match
+ */
+void
+ws_mining_page_set_filters (WsMiningPage *self,
+                            const char   *must,
+                            const char   *must_not)
+{
+  g_return_if_fail (WS_IS_MINING_PAGE (self));
+  gtk_editable_set_text (GTK_EDITABLE (self->include_row), must ? must : "");
+  gtk_editable_set_text (GTK_EDITABLE (self->exclude_row), must_not ? must_not : "");
+}
+
+/**
+ * ws_mining_page_set_guideline:
+ * @share_of_traces: 0…1
+ * @delay_per_trace: ns
+ *
+ * Fills the λ guideline helper (its "Use" button sets λ from it).
+ */
+void
+ws_mining_page_set_guideline (WsMiningPage *self,
+                              double        share_of_traces,
+                              gint64        delay_per_trace)
+{
+  g_return_if_fail (WS_IS_MINING_PAGE (self));
+  gtk_spin_button_set_value (self->share_spin, share_of_traces * 100);
+  gtk_spin_button_set_value (self->delay_spin, delay_per_trace / 1e6);
 }
 
 /* λ in ns. */

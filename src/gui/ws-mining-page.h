@@ -58,6 +58,12 @@ void             ws_mining_page_set_scope         (WsMiningPage *self,
                                                    WsMiningScope scope);
 void             ws_mining_page_set_threshold     (WsMiningPage *self,
                                                    double        threshold);
+void             ws_mining_page_set_filters       (WsMiningPage *self,
+                                                   const char   *must,
+                                                   const char   *must_not);
+void             ws_mining_page_set_guideline     (WsMiningPage *self,
+                                                   double        share_of_traces,
+                                                   gint64        delay_per_trace);
 void             ws_mining_page_set_lambda        (WsMiningPage *self,
                                                    gint64        lambda);
 gint64           ws_mining_page_get_lambda        (WsMiningPage *self);
