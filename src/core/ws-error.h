@@ -34,6 +34,7 @@ typedef enum {
   WS_ERROR_INVALID,
 } WsError;
 
-GQuark ws_error_quark (void);
+GQuark ws_error_quark      (void);
+void   ws_error_make_valid (GError **error);
 
 G_END_DECLS

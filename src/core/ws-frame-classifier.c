@@ -250,6 +250,7 @@ ws_frame_classifier_add_pattern (WsFrameClassifier  *self,
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                    _("Invalid pattern “%s” in %s: %s"),
                    pattern, category_keys[category], local_error->message);
+      ws_error_make_valid (error);
       return FALSE;
     }
 
@@ -378,6 +379,7 @@ load_key_file (WsFrameClassifier  *self,
                 g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                              _("Unknown key “%s” in group [%s] of the classifier configuration"),
                              keys[k], WS_FRAME_CLASSIFIER_GROUP);
+                ws_error_make_valid (error);
                 return FALSE;
               }
             continue;
@@ -391,6 +393,7 @@ load_key_file (WsFrameClassifier  *self,
             /* Mostly a regex escape that key files do not know (\d, \w). */
             g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s (%s)", local_error->message,
                          _("in a key file a pattern's backslash is written twice: \\\\d for \\d"));
+            ws_error_make_valid (error);
             return FALSE;
           }
         if (!extra)
@@ -468,6 +471,7 @@ ws_frame_classifier_load_file (WsFrameClassifier  *self,
       guint line = ws_key_file_find_line (contents, length, WS_FRAME_CLASSIFIER_GROUP, bad_key);
 
       g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:%u: %s", path, MAX (line, 1), local_error->message);
+      ws_error_make_valid (error);
       return FALSE;
     }
   return TRUE;

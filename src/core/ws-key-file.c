@@ -84,12 +84,14 @@ ws_key_file_load_data (const char  *name,
         line++;
       g_set_error (error, WS_ERROR, WS_ERROR_BINARY, "%s:%u: %s", name, line,
                    _("binary data (a NUL byte), not a key file"));
+      ws_error_make_valid (error);
       return NULL;
     }
   if (!g_key_file_load_from_data (key_file, contents, length, G_KEY_FILE_NONE, &local_error))
     {
       g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:%u: %s", name,
                    error_line (contents, length), local_error->message);
+      ws_error_make_valid (error);
       return NULL;
     }
   return g_steal_pointer (&key_file);
@@ -120,6 +122,7 @@ ws_key_file_load (const char  *path,
   if (!g_file_get_contents (path, &text, &len, &local_error))
     {
       g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s: %s", path, local_error->message);
+      ws_error_make_valid (error);
       return NULL;
     }
   if ((key_file = ws_key_file_load_data (path, text, len, error)) == NULL)

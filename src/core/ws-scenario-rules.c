@@ -135,12 +135,14 @@ ws_scenario_rules_add (WsScenarioRules    *self,
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                    _("invalid scenario name “%s”"), name ? name : "");
+      ws_error_make_valid (error);
       return FALSE;
     }
   if (!valid_event_name (begin))
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                    _("scenario “%s”: invalid begin event “%s”"), name, begin ? begin : "");
+      ws_error_make_valid (error);
       return FALSE;
     }
   n_ends = ends ? g_strv_length ((char **) ends) : 0;
@@ -148,6 +150,7 @@ ws_scenario_rules_add (WsScenarioRules    *self,
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                    _("scenario “%s”: give between 1 and %d end events"), name, WS_SCENARIO_RULES_MAX_ENDS);
+      ws_error_make_valid (error);
       return FALSE;
     }
   for (guint k = 0; k < n_ends; k++)
@@ -155,6 +158,7 @@ ws_scenario_rules_add (WsScenarioRules    *self,
       {
         g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                      _("scenario “%s”: invalid end event “%s”"), name, ends[k]);
+        ws_error_make_valid (error);
         return FALSE;
       }
 
@@ -195,6 +199,7 @@ ws_scenario_rules_add_from_string (WsScenarioRules *self,
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                    _("invalid scenario rule “%s”: expected NAME=BEGIN,END"), spec);
+      ws_error_make_valid (error);
       return FALSE;
     }
   name = g_strndup (spec, eq - spec);
@@ -205,6 +210,7 @@ ws_scenario_rules_add_from_string (WsScenarioRules *self,
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                    _("invalid scenario rule “%s”: expected NAME=BEGIN,END"), spec);
+      ws_error_make_valid (error);
       return FALSE;
     }
 
@@ -246,6 +252,7 @@ load_key_file (WsScenarioRules  *self,
         {
           g_set_error (error, WS_ERROR, WS_ERROR_MISSING_FIELD,
                        _("scenario “%s”: %s"), name, local_error->message);
+          ws_error_make_valid (error);
           return FALSE;
         }
       for (guint k = 0; ends[k] != NULL; k++)
@@ -313,6 +320,7 @@ ws_scenario_rules_load_file (WsScenarioRules *self,
 
       g_set_error (error, WS_ERROR, local_error->domain == WS_ERROR ? local_error->code : WS_ERROR_PARSE,
                    "%s:%u: %s", path, MAX (line, 1), local_error->message);
+      ws_error_make_valid (error);
       return FALSE;
     }
   return TRUE;
