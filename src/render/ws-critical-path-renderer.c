@@ -1,0 +1,1261 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The critical path drawn as a Gantt chart of lanes, one per thread it
+ * visits.  A path has one segment per state change along the chain of
+ * readiers, usually tens to a few thousand, so every segment of the
+ * visible span is drawn (at least one pixel wide, so that a short wake-up
+ * hand-off never vanishes), filled state by state with one cairo_fill()
+ * each; the connectors where the path changes thread come last so that
+ * they stay visible over the bars.
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <pango/pangocairo.h>
+
+#include "ws-critical-path-renderer.h"
+#include "ws-time-format.h"
+
+#define LABEL_PAD       8.0
+#define MIN_TICK_PX    90.0
+#define HIT_TOLERANCE   3.0
+#define HIT_MAX_SCAN   256
+#define LEGEND_GAP     12.0
+#define MIN_SPAN       10      /* ns: the deepest zoom */
+
+struct _WsCriticalPathRenderer
+{
+  GObject                parent_instance;
+
+  WsTimelinePalette      palette;
+  WsCriticalPathGeometry geometry;
+  PangoContext          *context;
+  PangoFontDescription  *font;
+  PangoLayout           *scratch;
+
+  WsCriticalPath        *path;
+  GArray                *lanes;         /* guint thread per lane */
+  guint                 *thread_lane;   /* per trace thread, WS_NONE if absent */
+  guint                  n_threads;
+  WsTime                 begin;
+  WsTime                 end;
+  guint                  selected;
+  guint8                *matches;       /* per segment, or NULL */
+};
+
+G_DEFINE_FINAL_TYPE (WsCriticalPathRenderer, ws_critical_path_renderer, G_TYPE_OBJECT)
+
+static void
+ws_critical_path_renderer_finalize (GObject *object)
+{
+  WsCriticalPathRenderer *self = WS_CRITICAL_PATH_RENDERER (object);
+
+  g_clear_object (&self->scratch);
+  g_clear_object (&self->context);
+  g_clear_pointer (&self->font, pango_font_description_free);
+  g_clear_object (&self->path);
+  g_clear_pointer (&self->lanes, g_array_unref);
+  g_clear_pointer (&self->thread_lane, g_free);
+  g_clear_pointer (&self->matches, g_free);
+
+  G_OBJECT_CLASS (ws_critical_path_renderer_parent_class)->finalize (object);
+}
+
+static void
+ws_critical_path_renderer_class_init (WsCriticalPathRendererClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = ws_critical_path_renderer_finalize;
+}
+
+static void
+ws_critical_path_renderer_init (WsCriticalPathRenderer *self)
+{
+  ws_timeline_palette_init_light (&self->palette);
+  self->geometry.margin = 12;
+  self->geometry.summary_height = 60;
+  self->geometry.ruler_height = 28;
+  self->geometry.label_width = 220;
+  self->geometry.lane_height = 30;
+  self->font = pango_font_description_from_string ("Sans 9");
+  self->lanes = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->selected = WS_NONE;
+}
+
+WsCriticalPathRenderer *
+ws_critical_path_renderer_new (void)
+{
+  return g_object_new (WS_TYPE_CRITICAL_PATH_RENDERER, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Style                                                                */
+
+void
+ws_critical_path_renderer_set_palette (WsCriticalPathRenderer  *self,
+                                       const WsTimelinePalette *palette)
+{
+  g_return_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self));
+  g_return_if_fail (palette != NULL);
+  self->palette = *palette;
+}
+
+const WsTimelinePalette *
+ws_critical_path_renderer_get_palette (WsCriticalPathRenderer *self)
+{
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self), NULL);
+  return &self->palette;
+}
+
+/**
+ * ws_critical_path_renderer_set_pango_context:
+ * @context: (nullable): a widget's context, to follow the desktop's font
+ *   settings; %NULL for one independent of the target
+ */
+void
+ws_critical_path_renderer_set_pango_context (WsCriticalPathRenderer *self,
+                                             PangoContext           *context)
+{
+  g_return_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self));
+  if (g_set_object (&self->context, context))
+    g_clear_object (&self->scratch);
+}
+
+void
+ws_critical_path_renderer_set_font (WsCriticalPathRenderer     *self,
+                                    const PangoFontDescription *font)
+{
+  g_return_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self));
+  g_return_if_fail (font != NULL);
+
+  if (pango_font_description_equal (font, self->font))
+    return;
+  pango_font_description_free (self->font);
+  self->font = pango_font_description_copy (font);
+  g_clear_object (&self->scratch);
+}
+
+const WsCriticalPathGeometry *
+ws_critical_path_renderer_get_geometry (WsCriticalPathRenderer *self)
+{
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self), NULL);
+  return &self->geometry;
+}
+
+static PangoContext *
+get_context (WsCriticalPathRenderer *self)
+{
+  if (self->context == NULL)
+    {
+      PangoFontMap *map = pango_cairo_font_map_get_default ();
+      cairo_font_options_t *options = cairo_font_options_create ();
+
+      self->context = pango_font_map_create_context (map);
+      /* The same metrics on screen, in a PDF and in a test. */
+      cairo_font_options_set_hint_metrics (options, CAIRO_HINT_METRICS_OFF);
+      pango_cairo_context_set_font_options (self->context, options);
+      pango_cairo_context_set_resolution (self->context, 96);
+      cairo_font_options_destroy (options);
+    }
+  return self->context;
+}
+
+static PangoLayout *
+get_scratch (WsCriticalPathRenderer *self)
+{
+  if (self->scratch == NULL)
+    {
+      self->scratch = pango_layout_new (get_context (self));
+      pango_layout_set_font_description (self->scratch, self->font);
+    }
+  return self->scratch;
+}
+
+static void
+set_source (cairo_t       *cr,
+            const WsColor *c)
+{
+  cairo_set_source_rgba (cr, c->red, c->green, c->blue, c->alpha);
+}
+
+/* Text whose vertical centre is @y; ellipsized to @max_width if > 0. */
+static void
+show_text (WsCriticalPathRenderer *self,
+           cairo_t                *cr,
+           const char             *text,
+           double                  x,
+           double                  y,
+           double                  max_width,
+           gboolean                right_aligned,
+           gboolean                bold)
+{
+  PangoLayout *layout = get_scratch (self);
+  int w, h;
+
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_set_width (layout, max_width > 0 ? (int) (max_width * PANGO_SCALE) : -1);
+  pango_layout_set_ellipsize (layout, max_width > 0 ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
+  if (bold)
+    {
+      PangoFontDescription *font = pango_font_description_copy (self->font);
+      pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
+      pango_layout_set_font_description (layout, font);
+      pango_font_description_free (font);
+    }
+  pango_layout_get_pixel_size (layout, &w, &h);
+  cairo_move_to (cr, right_aligned ? x - w : x, round (y - h / 2.0));
+  pango_cairo_show_layout (cr, layout);
+  if (bold)
+    pango_layout_set_font_description (layout, self->font);
+}
+
+static double
+text_width (WsCriticalPathRenderer *self,
+            const char             *text)
+{
+  PangoLayout *layout = get_scratch (self);
+  int w, h;
+
+  pango_layout_set_width (layout, -1);
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  return w;
+}
+
+/* ------------------------------------------------------------------ */
+/* Words                                                                */
+
+/**
+ * ws_critical_state_get_label:
+ *
+ * Returns: what @state means, translated ("Running", "Blocked, readier
+ *   unknown"…)
+ */
+const char *
+ws_critical_state_get_label (WsCriticalState state)
+{
+  switch (state)
+    {
+    case WS_CRITICAL_RUNNING:          return _("Running");
+    case WS_CRITICAL_READY:            return _("Ready, waiting for a CPU");
+    case WS_CRITICAL_BLOCKED_HARDWARE: return _("Blocked, woken by hardware");
+    case WS_CRITICAL_BLOCKED_UNKNOWN:  return _("Blocked, readier unknown");
+    case WS_CRITICAL_NO_DATA:          return _("No data");
+    case WS_N_CRITICAL_STATES:
+    default:                           return "?";
+    }
+}
+
+/**
+ * ws_critical_state_get_colour:
+ * @colour: (out): the colour of @state's bars
+ *
+ * The timeline's colours: running and ready as there; a wait ended by
+ * hardware in the disk colour; a wait whose readier is unknown in the
+ * colour the timeline gives such waits; no data in the neutral grey.
+ */
+void
+ws_critical_state_get_colour (WsCriticalState          state,
+                              const WsTimelinePalette *palette,
+                              WsColor                 *colour)
+{
+  g_return_if_fail (palette != NULL);
+  g_return_if_fail (colour != NULL);
+
+  switch (state)
+    {
+    case WS_CRITICAL_RUNNING:          *colour = palette->states[WS_THREAD_STATE_RUN]; break;
+    case WS_CRITICAL_READY:            *colour = palette->states[WS_THREAD_STATE_READY]; break;
+    case WS_CRITICAL_BLOCKED_HARDWARE: *colour = palette->states[WS_THREAD_STATE_DISK]; break;
+    case WS_CRITICAL_BLOCKED_UNKNOWN:  *colour = palette->states[WS_THREAD_STATE_SLEEP_UNKNOWN]; break;
+    case WS_CRITICAL_NO_DATA:
+    case WS_N_CRITICAL_STATES:
+    default:                           *colour = palette->states[WS_THREAD_STATE_OTHER]; break;
+    }
+}
+
+static char *
+thread_name (WsTrace *trace,
+             guint    thread)
+{
+  const WsThread *t = ws_trace_get_thread (trace, thread);
+  /* Translators: thread name and thread id */
+  return g_strdup_printf (_("%s · %d"), t->name ? t->name : "?", t->tid);
+}
+
+static double
+percent (WsTime part,
+         WsTime whole)
+{
+  return whole > 0 ? 100.0 * (double) part / (double) whole : 0;
+}
+
+typedef struct {
+  guint  thread;
+  WsTime time;
+} ThreadTime;
+
+static int
+compare_thread_time (gconstpointer a,
+                     gconstpointer b)
+{
+  const ThreadTime *x = a, *y = b;
+
+  if (x->time != y->time)
+    return x->time > y->time ? -1 : 1;
+  return x->thread < y->thread ? -1 : x->thread > y->thread;
+}
+
+/**
+ * ws_critical_path_dup_thread_summary:
+ * @max_threads: name at most this many threads, the busiest first
+ *
+ * Returns: (transfer full): e.g. "a · 1 700 ns (70 %), b · 2 150 ns
+ *   (15 %), c · 3 150 ns (15 %)"
+ */
+char *
+ws_critical_path_dup_thread_summary (WsCriticalPath *path,
+                                     guint           max_threads)
+{
+  const WsSymptom *s;
+  WsTrace *trace;
+  g_autoptr(GArray) times = NULL;
+  g_autofree guint8 *seen = NULL;
+  GString *out = g_string_new (NULL);
+  guint n;
+
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH (path), NULL);
+
+  trace = ws_critical_path_get_trace (path);
+  s = ws_critical_path_get_symptom (path);
+  n = ws_critical_path_get_n_segments (path);
+  seen = g_new0 (guint8, MAX (ws_trace_get_n_threads (trace), 1));
+  times = g_array_new (FALSE, FALSE, sizeof (ThreadTime));
+  for (guint i = 0; i < n; i++)
+    {
+      const WsCriticalSegment *seg = ws_critical_path_get_segment (path, i);
+      ThreadTime tt;
+
+      if (seen[seg->thread])
+        continue;
+      seen[seg->thread] = 1;
+      tt.thread = seg->thread;
+      tt.time = ws_critical_path_get_thread_time (path, seg->thread);
+      g_array_append_val (times, tt);
+    }
+  g_array_sort (times, compare_thread_time);
+
+  for (guint i = 0; i < times->len && i < max_threads; i++)
+    {
+      const ThreadTime *tt = &g_array_index (times, ThreadTime, i);
+      g_autofree char *name = thread_name (trace, tt->thread);
+      g_autofree char *d = ws_format_duration (tt->time);
+
+      /* Translators: one thread's share of the critical path: name,
+       * duration, percentage */
+      g_string_append_printf (out, _("%s%s %s (%.0f %%)"), i > 0 ? ", " : "", name, d,
+                              percent (tt->time, s->t1 - s->t0));
+    }
+  if (times->len > max_threads)
+    g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, " and %u more thread", " and %u more threads",
+                                              times->len - max_threads),
+                            times->len - max_threads);
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * ws_critical_path_dup_state_summary:
+ *
+ * Returns: (transfer full): the time in each state present, e.g.
+ *   "Running 670 ns (67 %) · Ready, waiting for a CPU 80 ns (8 %) · …"
+ */
+char *
+ws_critical_path_dup_state_summary (WsCriticalPath *path)
+{
+  const WsSymptom *s;
+  GString *out = g_string_new (NULL);
+
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH (path), NULL);
+
+  s = ws_critical_path_get_symptom (path);
+  for (WsCriticalState st = 0; st < WS_N_CRITICAL_STATES; st++)
+    {
+      WsTime t = ws_critical_path_get_state_time (path, st);
+      g_autofree char *d = NULL;
+
+      if (t <= 0)
+        continue;
+      d = ws_format_duration (t);
+      /* Translators: time of the critical path in one state: state,
+       * duration, percentage */
+      g_string_append_printf (out, _("%s%s %s (%.0f %%)"), out->len > 0 ? " · " : "",
+                              ws_critical_state_get_label (st), d, percent (t, s->t1 - s->t0));
+    }
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * ws_critical_path_segment_matches:
+ *
+ * Returns: whether @search matches the wait @segment is in (its event) or
+ *   is on behalf of: a stack search highlights the path where it waited in
+ *   a matching stack and the readiers' work that ended such waits; an
+ *   event search (an inspector finding) the segments of those waits
+ */
+gboolean
+ws_critical_path_segment_matches (WsCriticalPath *path,
+                                  guint           segment,
+                                  WsStackSearch  *search)
+{
+  const WsCriticalSegment *seg;
+
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH (path), FALSE);
+  g_return_val_if_fail (WS_IS_STACK_SEARCH (search), FALSE);
+  g_return_val_if_fail (segment < ws_critical_path_get_n_segments (path), FALSE);
+
+  if (ws_stack_search_get_trace (search) != ws_critical_path_get_trace (path))
+    return FALSE;
+  seg = ws_critical_path_get_segment (path, segment);
+  return (seg->event != WS_NONE && ws_stack_search_matches_event (search, seg->event)) ||
+         (seg->on_behalf_of != WS_NONE && ws_stack_search_matches_event (search, seg->on_behalf_of));
+}
+
+/* ------------------------------------------------------------------ */
+/* The path and its lanes                                               */
+
+typedef struct {
+  guint  thread;
+  guint  depth;
+  WsTime first;
+} LaneKey;
+
+static int
+compare_lanes (gconstpointer a,
+               gconstpointer b,
+               gpointer      data)
+{
+  const LaneKey *x = a, *y = b;
+  guint symptom = GPOINTER_TO_UINT (data);
+
+  if ((x->thread == symptom) != (y->thread == symptom))
+    return x->thread == symptom ? -1 : 1;
+  if (x->depth != y->depth)
+    return x->depth < y->depth ? -1 : 1;
+  if (x->first != y->first)
+    return x->first < y->first ? -1 : 1;
+  return x->thread < y->thread ? -1 : x->thread > y->thread;
+}
+
+/**
+ * ws_critical_path_renderer_set_path:
+ * @path: (nullable):
+ *
+ * Shows @path over its whole window, nothing selected.  Lanes: the
+ * symptom thread first, then the other threads by the fewest readier hops
+ * that reach them, then by the time the path first reaches them.
+ */
+void
+ws_critical_path_renderer_set_path (WsCriticalPathRenderer *self,
+                                    WsCriticalPath         *path)
+{
+  g_autoptr(GArray) keys = NULL;
+  g_autofree guint *key_of = NULL;
+  guint n;
+
+  g_return_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self));
+  g_return_if_fail (path == NULL || WS_IS_CRITICAL_PATH (path));
+
+  g_set_object (&self->path, path);
+  g_array_set_size (self->lanes, 0);
+  g_clear_pointer (&self->thread_lane, g_free);
+  g_clear_pointer (&self->matches, g_free);
+  self->selected = WS_NONE;
+  self->n_threads = 0;
+  self->begin = self->end = 0;
+  if (path == NULL)
+    return;
+
+  self->begin = ws_critical_path_get_symptom (path)->t0;
+  self->end = ws_critical_path_get_symptom (path)->t1;
+  self->n_threads = ws_trace_get_n_threads (ws_critical_path_get_trace (path));
+  self->thread_lane = g_new (guint, MAX (self->n_threads, 1));
+  key_of = g_new (guint, MAX (self->n_threads, 1));
+  for (guint t = 0; t < self->n_threads; t++)
+    self->thread_lane[t] = key_of[t] = WS_NONE;
+
+  keys = g_array_new (FALSE, FALSE, sizeof (LaneKey));
+  n = ws_critical_path_get_n_segments (path);
+  for (guint i = 0; i < n; i++)
+    {
+      const WsCriticalSegment *seg = ws_critical_path_get_segment (path, i);
+
+      if (key_of[seg->thread] == WS_NONE)
+        {
+          LaneKey k = { seg->thread, seg->depth, seg->start };
+          key_of[seg->thread] = keys->len;
+          g_array_append_val (keys, k);
+        }
+      else
+        {
+          LaneKey *k = &g_array_index (keys, LaneKey, key_of[seg->thread]);
+          k->depth = MIN (k->depth, seg->depth);
+        }
+    }
+  /* The symptom thread has a lane even when the path never ran on it. */
+  {
+    guint symptom = ws_critical_path_get_symptom (path)->thread;
+    if (symptom < self->n_threads && key_of[symptom] == WS_NONE)
+      {
+        LaneKey k = { symptom, 0, self->begin };
+        g_array_append_val (keys, k);
+      }
+  }
+  g_array_sort_with_data (keys, compare_lanes, GUINT_TO_POINTER (ws_critical_path_get_symptom (path)->thread));
+  for (guint l = 0; l < keys->len; l++)
+    {
+      guint thread = g_array_index (keys, LaneKey, l).thread;
+      g_array_append_val (self->lanes, thread);
+      self->thread_lane[thread] = l;
+    }
+}
+
+/* Returns: (transfer none) (nullable): */
+WsCriticalPath *
+ws_critical_path_renderer_get_path (WsCriticalPathRenderer *self)
+{
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self), NULL);
+  return self->path;
+}
+
+guint
+ws_critical_path_renderer_get_n_lanes (WsCriticalPathRenderer *self)
+{
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self), 0);
+  return self->lanes->len;
+}
+
+guint
+ws_critical_path_renderer_get_lane_thread (WsCriticalPathRenderer *self,
+                                           guint                   lane)
+{
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self), WS_NONE);
+  g_return_val_if_fail (lane < self->lanes->len, WS_NONE);
+  return g_array_index (self->lanes, guint, lane);
+}
+
+/* Returns: @thread's lane, or %WS_NONE if the path does not visit it. */
+guint
+ws_critical_path_renderer_get_thread_lane (WsCriticalPathRenderer *self,
+                                           guint                   thread)
+{
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self), WS_NONE);
+  return thread < self->n_threads && self->thread_lane ? self->thread_lane[thread] : WS_NONE;
+}
+
+/**
+ * ws_critical_path_renderer_set_visible:
+ *
+ * Shows the time span [@begin, @end] (clamped to the symptom's window, at
+ * least 10 ns long) across the drawing's time axis: the zoom.
+ */
+void
+ws_critical_path_renderer_set_visible (WsCriticalPathRenderer *self,
+                                       WsTime                  begin,
+                                       WsTime                  end)
+{
+  const WsSymptom *s;
+  WsTime span;
+
+  g_return_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self));
+
+  if (self->path == NULL)
+    return;
+  s = ws_critical_path_get_symptom (self->path);
+  span = MAX (MIN (end - begin, s->t1 - s->t0), MIN (MIN_SPAN, s->t1 - s->t0));
+  begin = CLAMP (begin, s->t0, s->t1 - span);
+  self->begin = begin;
+  self->end = begin + span;
+}
+
+void
+ws_critical_path_renderer_get_visible (WsCriticalPathRenderer *self,
+                                       WsTime                 *begin,
+                                       WsTime                 *end)
+{
+  g_return_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self));
+  if (begin)
+    *begin = self->begin;
+  if (end)
+    *end = self->end;
+}
+
+void
+ws_critical_path_renderer_set_selected (WsCriticalPathRenderer *self,
+                                        guint                   segment)
+{
+  g_return_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self));
+  if (self->path == NULL || segment >= ws_critical_path_get_n_segments (self->path))
+    segment = WS_NONE;
+  self->selected = segment;
+}
+
+guint
+ws_critical_path_renderer_get_selected (WsCriticalPathRenderer *self)
+{
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self), WS_NONE);
+  return self->selected;
+}
+
+/**
+ * ws_critical_path_renderer_set_matches:
+ * @matches: (nullable) (element-type guint): segments to highlight
+ */
+void
+ws_critical_path_renderer_set_matches (WsCriticalPathRenderer *self,
+                                       GArray                 *matches)
+{
+  guint n;
+
+  g_return_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self));
+
+  g_clear_pointer (&self->matches, g_free);
+  if (self->path == NULL || matches == NULL || matches->len == 0)
+    return;
+  n = ws_critical_path_get_n_segments (self->path);
+  self->matches = g_new0 (guint8, MAX (n, 1));
+  for (guint i = 0; i < matches->len; i++)
+    if (g_array_index (matches, guint, i) < n)
+      self->matches[g_array_index (matches, guint, i)] = 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Geometry                                                             */
+
+static double
+axis_x (WsCriticalPathRenderer *self)
+{
+  return self->geometry.margin + self->geometry.label_width;
+}
+
+static double
+axis_width (WsCriticalPathRenderer *self,
+            double                  width)
+{
+  return MAX (width - axis_x (self) - self->geometry.margin, 1);
+}
+
+static double
+lanes_y (WsCriticalPathRenderer *self)
+{
+  return self->geometry.margin + self->geometry.summary_height + self->geometry.ruler_height;
+}
+
+double
+ws_critical_path_renderer_time_to_x (WsCriticalPathRenderer *self,
+                                     double                  width,
+                                     WsTime                  time)
+{
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self), 0);
+
+  if (self->end <= self->begin)
+    return axis_x (self);
+  return axis_x (self) + (double) (time - self->begin) / (double) (self->end - self->begin) * axis_width (self, width);
+}
+
+WsTime
+ws_critical_path_renderer_x_to_time (WsCriticalPathRenderer *self,
+                                     double                  width,
+                                     double                  x)
+{
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self), 0);
+  return self->begin + (WsTime) llround ((x - axis_x (self)) / axis_width (self, width) *
+                                         (double) (self->end - self->begin));
+}
+
+/**
+ * ws_critical_path_renderer_get_bar_extents:
+ * @y: (out): top of the bars of @lane
+ * @height: (out): their height
+ */
+void
+ws_critical_path_renderer_get_bar_extents (WsCriticalPathRenderer *self,
+                                           guint                   lane,
+                                           double                 *y,
+                                           double                 *height)
+{
+  g_return_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self));
+  ws_timeline_row_bar_extents (lanes_y (self) + lane * self->geometry.lane_height,
+                               self->geometry.lane_height, y, height);
+}
+
+/* Returns: the lane under @y, or %WS_NONE */
+guint
+ws_critical_path_renderer_lane_at (WsCriticalPathRenderer *self,
+                                   double                  y)
+{
+  double top;
+
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self), WS_NONE);
+
+  top = lanes_y (self);
+  if (y < top || y >= top + self->lanes->len * self->geometry.lane_height)
+    return WS_NONE;
+  return (guint) ((y - top) / self->geometry.lane_height);
+}
+
+/* The segment covering @time (segments touch and are in time order). */
+static guint
+segment_at_time (WsCriticalPath *path,
+                 WsTime          time)
+{
+  guint lo = 0, hi = ws_critical_path_get_n_segments (path);
+  const WsCriticalSegment *segs = ws_critical_path_get_segments (path);
+
+  if (hi == 0)
+    return WS_NONE;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (segs[mid].end <= time)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return MIN (lo, ws_critical_path_get_n_segments (path) - 1);
+}
+
+/**
+ * ws_critical_path_renderer_segment_at:
+ *
+ * Returns: the segment whose bar is under (@x, @y) of a drawing @width
+ *   wide, within a few pixels for very short ones, or %WS_NONE
+ */
+guint
+ws_critical_path_renderer_segment_at (WsCriticalPathRenderer *self,
+                                      double                  width,
+                                      double                  x,
+                                      double                  y)
+{
+  const WsCriticalSegment *segs;
+  guint lane, thread, n, centre, best = WS_NONE;
+  double best_distance = HIT_TOLERANCE + 1;
+
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self), WS_NONE);
+
+  if (self->path == NULL || x < axis_x (self) - HIT_TOLERANCE)
+    return WS_NONE;
+  lane = ws_critical_path_renderer_lane_at (self, y);
+  if (lane == WS_NONE)
+    return WS_NONE;
+  thread = g_array_index (self->lanes, guint, lane);
+  segs = ws_critical_path_get_segments (self->path);
+  n = ws_critical_path_get_n_segments (self->path);
+  centre = segment_at_time (self->path, ws_critical_path_renderer_x_to_time (self, width, x));
+  if (centre == WS_NONE)
+    return WS_NONE;
+
+  /* Look both ways from the segment under the pointer's time for the
+   * nearest bar of this lane. */
+  for (int dir = -1; dir <= 1; dir += 2)
+    for (guint k = 0; k < HIT_MAX_SCAN; k++)
+      {
+        gint64 i = (gint64) centre + dir * (gint64) k;
+        double x0, x1, d;
+
+        if (i < 0 || i >= n || (dir > 0 && k == 0))
+          {
+            if (i < 0 || i >= n)
+              break;
+            continue;
+          }
+        x0 = ws_critical_path_renderer_time_to_x (self, width, segs[i].start);
+        x1 = MAX (ws_critical_path_renderer_time_to_x (self, width, segs[i].end), x0 + 1);
+        d = x < x0 ? x0 - x : x > x1 ? x - x1 : 0;
+        if (d > HIT_TOLERANCE)
+          break;
+        if (segs[i].thread == thread && d < best_distance)
+          {
+            best_distance = d;
+            best = (guint) i;
+          }
+      }
+  return best;
+}
+
+/* ------------------------------------------------------------------ */
+/* Drawing                                                              */
+
+static void
+draw_summary (WsCriticalPathRenderer *self,
+              cairo_t                *cr,
+              double                  width)
+{
+  const WsSymptom *s = ws_critical_path_get_symptom (self->path);
+  WsTrace *trace = ws_critical_path_get_trace (self->path);
+  double x = self->geometry.margin, w = width - 2 * self->geometry.margin;
+  double y = self->geometry.margin, line = self->geometry.summary_height / 3;
+  guint n = ws_critical_path_get_n_segments (self->path);
+  g_autofree char *who = thread_name (trace, s->thread);
+  g_autofree char *span = ws_format_duration (s->t1 - s->t0);
+  g_autofree char *title = NULL;
+  g_autofree char *threads = ws_critical_path_dup_thread_summary (self->path, 6);
+  g_autofree char *states = ws_critical_path_dup_state_summary (self->path);
+  g_autofree char *threads_line = NULL;
+  g_autofree char *states_line = NULL;
+
+  /* Translators: title of the critical path figure: thread, window
+   * length, number of segments, number of threads */
+  title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                        "Critical path of %s over %s: %u segment on %u thread",
+                                        "Critical path of %s over %s: %u segments on %u threads", n),
+                           who, span, n, self->lanes->len);
+  /* Translators: the time of the critical path per thread, then per state */
+  threads_line = g_strdup_printf (_("By thread: %s"), threads);
+  states_line = g_strdup_printf (_("By state: %s"), *states ? states : _("nothing"));
+
+  set_source (cr, &self->palette.foreground);
+  show_text (self, cr, title, x, y + line / 2, w, FALSE, TRUE);
+  set_source (cr, &self->palette.dim_foreground);
+  show_text (self, cr, threads_line, x, y + line * 1.5, w, FALSE, FALSE);
+  show_text (self, cr, states_line, x, y + line * 2.5, w, FALSE, FALSE);
+}
+
+static void
+draw_ruler (WsCriticalPathRenderer *self,
+            cairo_t                *cr,
+            double                  width,
+            double                  lanes_bottom)
+{
+  const WsSymptom *s = ws_critical_path_get_symptom (self->path);
+  double ox = axis_x (self), aw = axis_width (self, width);
+  double top = self->geometry.margin + self->geometry.summary_height;
+  double rh = self->geometry.ruler_height;
+  double ns_per_px = (double) (self->end - self->begin) / aw;
+  WsTickStep tick;
+  WsTime first;
+  g_autofree char *shown = NULL;
+  g_autofree char *corner = NULL;
+
+  ws_tick_step_compute (&tick, MAX (ns_per_px, 1e-3), MIN_TICK_PX, s->t1 - s->t0);
+
+  set_source (cr, &self->palette.header_background);
+  cairo_rectangle (cr, self->geometry.margin, top, width - 2 * self->geometry.margin, rh);
+  cairo_fill (cr);
+
+  /* Grid lines through the lanes at the labelled ticks, minor ticks on
+   * the ruler.  Times read from the start of the window. */
+  first = s->t0 + ((self->begin - s->t0) / tick.minor) * tick.minor;
+  cairo_set_line_width (cr, 1);
+  set_source (cr, &self->palette.dim_foreground);
+  for (WsTime t = first; t <= self->end; t += tick.minor)
+    {
+      double x = floor (ws_critical_path_renderer_time_to_x (self, width, t)) + 0.5;
+      gboolean major = (t - s->t0) % tick.step == 0;
+
+      if (x < ox || x > ox + aw + 1)
+        continue;
+      cairo_move_to (cr, x, top + rh - (major ? 9 : 4));
+      cairo_line_to (cr, x, top + rh);
+    }
+  cairo_stroke (cr);
+
+  set_source (cr, &self->palette.grid);
+  first = s->t0 + ((self->begin - s->t0) / tick.step) * tick.step;
+  for (WsTime t = first; t <= self->end; t += tick.step)
+    {
+      double x = floor (ws_critical_path_renderer_time_to_x (self, width, t)) + 0.5;
+      if (x < ox || x > ox + aw + 1)
+        continue;
+      cairo_move_to (cr, x, top + rh);
+      cairo_line_to (cr, x, lanes_bottom);
+    }
+  cairo_stroke (cr);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, ox, top, aw + self->geometry.margin, rh);
+  cairo_clip (cr);
+  set_source (cr, &self->palette.foreground);
+  for (WsTime t = first; t <= self->end; t += tick.step)
+    {
+      double x = floor (ws_critical_path_renderer_time_to_x (self, width, t));
+      g_autofree char *label = NULL;
+
+      if (x < ox - 60)
+        continue;
+      label = ws_tick_step_format (&tick, t - s->t0);
+      /* A label cut by the right edge reads as another number. */
+      if (x + 4 + text_width (self, label) > width - 2)
+        continue;
+      show_text (self, cr, label, x + 4, top + rh / 2 - 3, -1, FALSE, FALSE);
+    }
+  cairo_restore (cr);
+
+  /* The corner: where the shown span starts within the window. */
+  shown = ws_format_duration (self->end - self->begin);
+  /* Translators: ruler corner of the critical path: the span shown */
+  corner = g_strdup_printf (_("%s shown"), shown);
+  set_source (cr, &self->palette.dim_foreground);
+  show_text (self, cr, corner, ox - LABEL_PAD, top + rh / 2, self->geometry.label_width - 2 * LABEL_PAD,
+             TRUE, FALSE);
+
+  set_source (cr, &self->palette.separator);
+  cairo_rectangle (cr, self->geometry.margin, top + rh - 1, width - 2 * self->geometry.margin, 1);
+  cairo_fill (cr);
+}
+
+static void
+draw_lane_labels (WsCriticalPathRenderer *self,
+                  cairo_t                *cr,
+                  double                  width)
+{
+  WsTrace *trace = ws_critical_path_get_trace (self->path);
+  double lh = self->geometry.lane_height, top = lanes_y (self);
+  double x = self->geometry.margin, ox = axis_x (self);
+
+  for (guint l = 0; l < self->lanes->len; l++)
+    {
+      guint thread = g_array_index (self->lanes, guint, l);
+      double y = top + l * lh;
+      g_autofree char *name = thread_name (trace, thread);
+      g_autofree char *time = ws_format_duration (ws_critical_path_get_thread_time (self->path, thread));
+      double tw = text_width (self, time);
+
+      if (l % 2 == 1)
+        {
+          set_source (cr, &self->palette.row_alternate);
+          cairo_rectangle (cr, x, y, width - 2 * self->geometry.margin, lh);
+          cairo_fill (cr);
+        }
+      set_source (cr, &self->palette.foreground);
+      show_text (self, cr, name, x + LABEL_PAD, y + lh / 2,
+                 self->geometry.label_width - 3 * LABEL_PAD - tw, FALSE, l == 0);
+      set_source (cr, &self->palette.dim_foreground);
+      show_text (self, cr, time, ox - LABEL_PAD, y + lh / 2, -1, TRUE, FALSE);
+    }
+
+  set_source (cr, &self->palette.separator);
+  cairo_rectangle (cr, ox - 1, top, 1, self->lanes->len * lh);
+  cairo_fill (cr);
+}
+
+/* The pixel columns [x0, x1) of a segment, at least one wide. */
+static void
+segment_columns (WsCriticalPathRenderer  *self,
+                 double                   width,
+                 const WsCriticalSegment *seg,
+                 double                  *x0,
+                 double                  *x1)
+{
+  double ox = axis_x (self), right = ox + axis_width (self, width);
+
+  *x0 = round (CLAMP (ws_critical_path_renderer_time_to_x (self, width, seg->start), ox, right));
+  *x1 = round (CLAMP (ws_critical_path_renderer_time_to_x (self, width, seg->end), ox, right));
+  if (*x1 <= *x0)
+    *x1 = *x0 + 1;
+}
+
+static void
+draw_bars (WsCriticalPathRenderer *self,
+           cairo_t                *cr,
+           double                  width)
+{
+  const WsCriticalSegment *segs = ws_critical_path_get_segments (self->path);
+  guint n = ws_critical_path_get_n_segments (self->path);
+  guint first = segment_at_time (self->path, self->begin);
+
+  if (first == WS_NONE)
+    return;
+
+  /* Matches first, as a halo behind the bars. */
+  if (self->matches != NULL)
+    {
+      set_source (cr, &self->palette.search_match);
+      for (guint i = first; i < n && segs[i].start <= self->end; i++)
+        if (self->matches[i])
+          {
+            double x0, x1, by, bh;
+            segment_columns (self, width, &segs[i], &x0, &x1);
+            ws_critical_path_renderer_get_bar_extents (self, self->thread_lane[segs[i].thread], &by, &bh);
+            cairo_rectangle (cr, x0 - 3, by - 4, x1 - x0 + 6, bh + 8);
+          }
+      cairo_fill (cr);
+    }
+
+  for (WsCriticalState st = 0; st < WS_N_CRITICAL_STATES; st++)
+    {
+      WsColor c;
+      gboolean any = FALSE;
+
+      for (guint i = first; i < n && segs[i].start <= self->end; i++)
+        if (segs[i].state == st && segs[i].end > self->begin)
+          {
+            double x0, x1, by, bh;
+            segment_columns (self, width, &segs[i], &x0, &x1);
+            ws_critical_path_renderer_get_bar_extents (self, self->thread_lane[segs[i].thread], &by, &bh);
+            cairo_rectangle (cr, x0, by, x1 - x0, bh);
+            any = TRUE;
+          }
+      if (!any)
+        continue;
+      ws_critical_state_get_colour (st, &self->palette, &c);
+      set_source (cr, &c);
+      cairo_fill (cr);
+    }
+}
+
+/* A vertical line at the hand-off time from the lane the path leaves to
+ * the lane it continues on, with an arrowhead on the latter. */
+static void
+draw_connector (WsCriticalPathRenderer *self,
+                cairo_t                *cr,
+                double                  x,
+                guint                   from_lane,
+                guint                   to_lane)
+{
+  double fy, fh, ty, th, y0, y1, tip;
+
+  ws_critical_path_renderer_get_bar_extents (self, from_lane, &fy, &fh);
+  ws_critical_path_renderer_get_bar_extents (self, to_lane, &ty, &th);
+  if (to_lane > from_lane)
+    {
+      y0 = fy + fh / 2;
+      tip = y1 = ty;
+    }
+  else
+    {
+      y0 = ty + th;
+      y1 = fy + fh / 2;
+      tip = y0;
+    }
+  cairo_rectangle (cr, x - 1, y0, 2, y1 - y0);
+  cairo_fill (cr);
+  /* Arrowhead on the destination bar's edge. */
+  cairo_move_to (cr, x, tip);
+  if (to_lane > from_lane)
+    {
+      cairo_line_to (cr, x - 4, tip - 7);
+      cairo_line_to (cr, x + 4, tip - 7);
+    }
+  else
+    {
+      cairo_line_to (cr, x - 4, tip + 7);
+      cairo_line_to (cr, x + 4, tip + 7);
+    }
+  cairo_close_path (cr);
+  cairo_fill (cr);
+}
+
+static void
+draw_connectors (WsCriticalPathRenderer *self,
+                 cairo_t                *cr,
+                 double                  width)
+{
+  const WsCriticalSegment *segs = ws_critical_path_get_segments (self->path);
+  guint n = ws_critical_path_get_n_segments (self->path);
+  guint first = segment_at_time (self->path, self->begin);
+  double ox = axis_x (self), right = ox + axis_width (self, width);
+
+  if (first == WS_NONE)
+    return;
+  set_source (cr, &self->palette.arrow);
+  for (guint i = MAX (first, 1); i < n && segs[i].start <= self->end; i++)
+    {
+      double x;
+
+      if (segs[i].thread == segs[i - 1].thread)
+        continue;
+      x = round (ws_critical_path_renderer_time_to_x (self, width, segs[i].start));
+      if (x < ox || x > right)
+        continue;
+      draw_connector (self, cr, x, self->thread_lane[segs[i - 1].thread], self->thread_lane[segs[i].thread]);
+    }
+}
+
+static void
+draw_selection (WsCriticalPathRenderer *self,
+                cairo_t                *cr,
+                double                  width)
+{
+  const WsCriticalSegment *seg;
+  double x0, x1, by, bh;
+
+  if (self->selected == WS_NONE)
+    return;
+  seg = ws_critical_path_get_segment (self->path, self->selected);
+  if (seg->end < self->begin || seg->start > self->end)
+    return;
+  segment_columns (self, width, seg, &x0, &x1);
+  ws_critical_path_renderer_get_bar_extents (self, self->thread_lane[seg->thread], &by, &bh);
+  set_source (cr, &self->palette.accent);
+  cairo_set_line_width (cr, 2);
+  cairo_rectangle (cr, x0 - 2, by - 2, x1 - x0 + 4, bh + 4);
+  cairo_stroke (cr);
+}
+
+typedef struct {
+  gboolean     connector;
+  WsCriticalState state;
+  const char  *label;
+} LegendItem;
+
+static double
+legend_layout (WsCriticalPathRenderer *self,
+               cairo_t                *cr,
+               double                  x,
+               double                  y,
+               double                  width)
+{
+  LegendItem items[WS_N_CRITICAL_STATES + 1];
+  PangoLayout *pl = get_scratch (self);
+  double cx = x, cy = y, line_h = 0;
+  guint n = 0;
+
+  for (WsCriticalState st = 0; st < WS_N_CRITICAL_STATES; st++)
+    items[n++] = (LegendItem) { FALSE, st, ws_critical_state_get_label (st) };
+  items[n++] = (LegendItem) { TRUE, 0, _("The path moves to the readier, or back when it wakes the wait") };
+
+  pango_layout_set_width (pl, -1);
+  pango_layout_set_ellipsize (pl, PANGO_ELLIPSIZE_NONE);
+  for (guint i = 0; i < n; i++)
+    {
+      double swatch = items[i].connector ? 10 : 22, item_w;
+      int tw, th;
+
+      pango_layout_set_text (pl, items[i].label, -1);
+      pango_layout_get_pixel_size (pl, &tw, &th);
+      item_w = swatch + 6 + tw + 18;
+      line_h = MAX (line_h, th);
+      if (cx > x && cx + item_w > x + width)
+        {
+          cx = x;
+          cy += line_h + 6;
+        }
+      if (cr != NULL)
+        {
+          double my = floor (cy + th / 2.0);
+
+          if (items[i].connector)
+            {
+              set_source (cr, &self->palette.arrow);
+              cairo_rectangle (cr, cx + 4, my - 7, 2, 12);
+              cairo_fill (cr);
+              cairo_move_to (cr, cx + 5, my + 8);
+              cairo_line_to (cr, cx + 1, my + 2);
+              cairo_line_to (cr, cx + 9, my + 2);
+              cairo_close_path (cr);
+              cairo_fill (cr);
+            }
+          else
+            {
+              WsColor c;
+              ws_critical_state_get_colour (items[i].state, &self->palette, &c);
+              set_source (cr, &c);
+              cairo_rectangle (cr, cx, my - 5, swatch, 10);
+              cairo_fill (cr);
+            }
+          set_source (cr, &self->palette.foreground);
+          cairo_move_to (cr, cx + swatch + 6, cy);
+          pango_cairo_show_layout (cr, pl);
+        }
+      cx += item_w;
+    }
+  return cy + line_h - y;
+}
+
+/**
+ * ws_critical_path_renderer_measure_height:
+ *
+ * Returns: the height a drawing @width wide needs to show every lane and
+ *   the legend
+ */
+double
+ws_critical_path_renderer_measure_height (WsCriticalPathRenderer *self,
+                                          double                  width)
+{
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self), 0);
+
+  return ceil (lanes_y (self) + MAX (self->lanes->len, 1) * self->geometry.lane_height + LEGEND_GAP +
+               legend_layout (self, NULL, 0, 0, width - 2 * self->geometry.margin) + self->geometry.margin);
+}
+
+/**
+ * ws_critical_path_renderer_draw:
+ *
+ * Draws the whole figure at (0, 0), @width × @height (the lanes that do
+ * not fit are cut off: see ws_critical_path_renderer_measure_height()).
+ */
+void
+ws_critical_path_renderer_draw (WsCriticalPathRenderer *self,
+                                cairo_t                *cr,
+                                double                  width,
+                                double                  height)
+{
+  double lanes_bottom;
+
+  g_return_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self));
+  g_return_if_fail (cr != NULL);
+
+  cairo_save (cr);
+  set_source (cr, &self->palette.background);
+  cairo_rectangle (cr, 0, 0, width, height);
+  cairo_fill (cr);
+
+  if (self->path == NULL)
+    {
+      cairo_restore (cr);
+      return;
+    }
+
+  lanes_bottom = lanes_y (self) + self->lanes->len * self->geometry.lane_height;
+  draw_summary (self, cr, width);
+  draw_lane_labels (self, cr, width);
+  draw_ruler (self, cr, width, lanes_bottom);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, axis_x (self) - HIT_TOLERANCE, lanes_y (self) - 4,
+                   axis_width (self, width) + 2 * HIT_TOLERANCE, lanes_bottom - lanes_y (self) + 8);
+  cairo_clip (cr);
+  draw_bars (self, cr, width);
+  draw_connectors (self, cr, width);
+  draw_selection (self, cr, width);
+  cairo_restore (cr);
+
+  set_source (cr, &self->palette.separator);
+  cairo_rectangle (cr, self->geometry.margin, lanes_bottom, width - 2 * self->geometry.margin, 1);
+  cairo_fill (cr);
+  legend_layout (self, cr, self->geometry.margin, lanes_bottom + LEGEND_GAP, width - 2 * self->geometry.margin);
+  cairo_restore (cr);
+}
+
+static void
+draw_export (cairo_t  *cr,
+             double    width,
+             double    height,
+             gpointer  user_data)
+{
+  ws_critical_path_renderer_draw (user_data, cr, width, height);
+}
+
+/**
+ * ws_critical_path_renderer_export:
+ * @width: of the figure; its height fits every lane
+ *
+ * Writes the figure as it would be drawn now (zoom, selection, matches).
+ *
+ * Returns: %TRUE if written
+ */
+gboolean
+ws_critical_path_renderer_export (WsCriticalPathRenderer  *self,
+                                  const char              *path,
+                                  WsExportFormat           format,
+                                  double                   width,
+                                  GError                 **error)
+{
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (width >= 1, FALSE);
+
+  return ws_export_draw (path, format, width, ws_critical_path_renderer_measure_height (self, width),
+                         draw_export, self, error);
+}
