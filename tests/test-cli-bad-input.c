@@ -176,6 +176,26 @@ test_usage_before_load (void)
         g_assert_cmpint (run.status, ==, 2);
         g_assert_null (strstr (run.err, "nonexistent"));
       }
+
+  /* export-timeline's own options, where it is built. */
+  {
+    g_auto(GStrv) listed = list_commands ();
+    static const char * const bad_exports[][5] = {
+      { "export-timeline", "/nonexistent/trace.json" },
+      { "export-timeline", "-o", "figure.gif", "/nonexistent/trace.json" },
+      { "export-timeline", "-o", "figure.png", "--width=5", "/nonexistent/trace.json" },
+    };
+
+    if (g_strv_contains ((const char * const *) listed, "export-timeline"))
+      for (guint i = 0; i < G_N_ELEMENTS (bad_exports); i++)
+        {
+          g_auto(Run) run = { 0 };
+
+          run_cli_v (&run, NULL, bad_exports[i]);
+          g_assert_cmpint (run.status, ==, 2);
+          g_assert_null (strstr (run.err, "nonexistent"));
+        }
+  }
 }
 
 /* Each command with the options it needs, TRACE standing for the file. */

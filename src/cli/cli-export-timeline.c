@@ -52,11 +52,7 @@ cli_export_timeline (int    argc,
 
   if (!cli_parse_options (context, "export-timeline", &argc, &argv, &status))
     goto out;
-  status = cli_symptom_resolve ("export-timeline", &options, argc, argv, FALSE, formats,
-                                &trace, &symptom, &classifier);
-  if (status >= 0)
-    goto out;
-
+  /* Usage errors first: a missing -o is one whatever the trace. */
   if (options.output == NULL)
     {
       status = cli_usage_error ("export-timeline", _("no output file given (-o FILE.png, .svg or .pdf)"));
@@ -72,6 +68,10 @@ cli_export_timeline (int    argc,
       status = cli_usage_error ("export-timeline", _("--width must be between 320 and 20000"));
       goto out;
     }
+  status = cli_symptom_resolve ("export-timeline", &options, argc, argv, FALSE, formats,
+                                &trace, &symptom, &classifier);
+  if (status >= 0)
+    goto out;
 
   lod = ws_timeline_lod_new (trace, NULL, &error);
   if (lod == NULL)
