@@ -8,6 +8,8 @@
  *    grid from the similarity model's own alignments, then the
  *    common band, variant cells, gaps, the selection ring and marks at the
  *    cells the renderer says it drew them;
+ *  - the events of a pattern (ws_stack_search_new_from_stacks()): matched
+ *    per stack as decided, not per frame as a regular expression would;
  *  - the coverage plot: four staircases at the device points the plot maps
  *    them to, the plot background between them, the target line, the
  *    legend order, and the description for screen readers.
@@ -20,6 +22,8 @@
 
 #include "ws-alignment-renderer.h"
 #include "ws-coverage-plot.h"
+#include "ws-stack-search.h"
+#include "ws-test-timeline-trace.h"
 
 /* ------------------------------------------------------------------ */
 /* Pixels                                                               */
@@ -730,6 +734,65 @@ test_coverage_export (void)
   g_rmdir (dir);
 }
 
+/* ------------------------------------------------------------------ */
+/* A pattern's events                                                   */
+
+/* The timeline tests' trace: A's two waits share main→lock_acquire→
+ * futex_wait, B's wake-up has main→unlock→futex_wake.  Matching the
+ * waiting stack only: the two waits, in time order, and not the wake-up
+ * although it shares "main", the one frame marked as matching. */
+static void
+test_pattern_events (void)
+{
+  WsTestTimelineTrace ids;
+  g_autoptr(WsTrace) trace = ws_test_timeline_trace_new (&ids);
+  WsStackTable *table = ws_trace_get_stack_table (trace);
+  const WsEvent *wait = ws_trace_get_event (trace, ids.wait_s);
+  const WsEvent *unwait = ws_trace_get_event (trace, ids.unwait);
+  g_autofree guint8 *stacks = g_new0 (guint8, ws_stack_table_get_n_stacks (table));
+  g_autofree guint8 *frames = g_new0 (guint8, ws_stack_table_get_n_frames (table));
+  g_autoptr(WsStackSearch) search = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint32 *matches;
+  guint n;
+  const WsFrameId *wait_frames = ws_stack_table_get_stack (table, wait->stack, &n);
+
+  g_assert_cmpuint (ws_trace_get_event (trace, ids.wait_d)->stack, ==, wait->stack);
+  stacks[wait->stack] = 1;
+  frames[wait_frames[0]] = 1;   /* "main", in both stacks */
+  search = ws_stack_search_new_from_stacks (trace, "pattern 1.1", stacks, frames, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (ws_stack_search_get_pattern (search), ==, "pattern 1.1");
+  g_assert_cmpuint (ws_stack_search_get_n_matches (search), ==, 2);
+  g_assert_cmpuint (ws_stack_search_get_n_frames (search), ==, 1);
+  g_assert_true (ws_stack_search_matches_frame (search, wait_frames[0]));
+  g_assert_true (ws_stack_search_matches_stack (search, wait->stack));
+  g_assert_false (ws_stack_search_matches_stack (search, unwait->stack));
+  g_assert_false (ws_stack_search_matches_stack (search, WS_STACK_EMPTY));
+  g_assert_true (ws_stack_search_matches_event (search, ids.wait_s));
+  g_assert_true (ws_stack_search_matches_event (search, ids.wait_d));
+  g_assert_false (ws_stack_search_matches_event (search, ids.unwait));
+  matches = ws_stack_search_get_thread_matches (search, ids.thread_a, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpuint (matches[0], ==, ids.wait_s);
+  g_assert_cmpuint (matches[1], ==, ids.wait_d);
+  ws_stack_search_get_thread_matches (search, ids.thread_b, &n);
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_cmpuint (ws_stack_search_next (search, WS_NONE, TRUE), ==, ids.wait_s);
+  g_assert_cmpuint (ws_stack_search_next (search, ids.wait_s, TRUE), ==, ids.wait_d);
+  g_assert_cmpuint (ws_stack_search_next (search, ids.wait_d, TRUE), ==, ids.wait_s);
+  g_assert_cmpuint (ws_stack_search_get_rank (search, ids.wait_d), ==, 1);
+
+  /* A regular expression on "main" matches per frame: all three stacks. */
+  {
+    g_autoptr(WsStackSearch) regex = ws_stack_search_new (trace, "^main$", NULL, &error);
+    g_assert_no_error (error);
+    g_assert_true (ws_stack_search_matches_stack (regex, unwait->stack));
+    g_assert_true (ws_stack_search_matches_event (regex, ids.unwait));
+    g_assert_cmpuint (ws_stack_search_get_n_matches (regex), ==, 3);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -742,6 +805,7 @@ main (int    argc,
   g_test_add_func ("/alignment/pixels", test_alignment_pixels);
   g_test_add_func ("/alignment/fold", test_alignment_fold);
   g_test_add_func ("/alignment/export", test_alignment_export);
+  g_test_add_func ("/pattern-events", test_pattern_events);
   g_test_add_func ("/coverage/mapping", test_coverage_mapping);
   g_test_add_func ("/coverage/pixels", test_coverage_pixels);
   g_test_add_func ("/coverage/cut", test_coverage_cut);

@@ -679,16 +679,9 @@ stack_matches (WsStackTable  *stacks,
                WsStackId      stack,
                WsStackSearch *search)
 {
-  const WsFrameId *frames;
-  guint n;
-
-  if (stack == WS_STACK_EMPTY)
-    return FALSE;
-  frames = ws_stack_table_get_stack (stacks, stack, &n);
-  for (guint k = 0; k < n; k++)
-    if (ws_stack_search_matches_frame (search, frames[k]))
-      return TRUE;
-  return FALSE;
+  /* Per stack, so that a search of whole patterns (a mined pattern's
+   * events) matches what it says and not every stack sharing a frame. */
+  return ws_stack_search_matches_stack (search, stack);
 }
 
 /* Whether a frame of @node's stack, or of the readier's stack that ended

@@ -24,6 +24,8 @@ struct _WsStackSearch
   guint    *offsets;         /* n_threads + 1 */
   guint     n_matches;
   guint8   *event_bits;      /* bitmap over events */
+  guint8   *stack_match;     /* per stack id: 0 not looked at, 1 no, 2 yes */
+  guint     n_stacks;
 };
 
 G_DEFINE_FINAL_TYPE (WsStackSearch, ws_stack_search, G_TYPE_OBJECT)
@@ -39,6 +41,7 @@ ws_stack_search_finalize (GObject *object)
   g_free (self->matches);
   g_free (self->offsets);
   g_free (self->event_bits);
+  g_free (self->stack_match);
 
   G_OBJECT_CLASS (ws_stack_search_parent_class)->finalize (object);
 }
@@ -62,7 +65,7 @@ find_events (WsStackSearch  *self,
              GCancellable   *cancellable,
              GError        **error)
 {
-  g_autofree guint8 *stack_match = NULL;
+  guint8 *stack_match;
   WsStackTable *stacks = ws_trace_get_stack_table (self->trace);
   const WsEvent *events;
   guint n_stacks, n_events, n_threads;
@@ -74,7 +77,8 @@ find_events (WsStackSearch  *self,
   /* 0 = not looked at yet, 1 = no, 2 = yes: only stacks that events use
    * are ever examined. */
   n_stacks = ws_stack_table_get_n_stacks (stacks);
-  stack_match = g_new0 (guint8, MAX (n_stacks, 1));
+  stack_match = self->stack_match = g_new0 (guint8, MAX (n_stacks, 1));
+  self->n_stacks = n_stacks;
   if (known != NULL)
     for (guint s = 0; s < n_stacks; s++)
       stack_match[s] = known[s] ? 2 : 1;
@@ -295,6 +299,35 @@ ws_stack_search_matches_frame (WsStackSearch *self,
 {
   g_return_val_if_fail (WS_IS_STACK_SEARCH (self), FALSE);
   return frame < self->n_frames && self->frame_match[frame];
+}
+
+/**
+ * ws_stack_search_matches_stack:
+ *
+ * Whether events with @stack match: for a regular-expression search, one
+ * of its frames matches; for ws_stack_search_new_from_stacks(), what the
+ * caller decided for it.
+ */
+gboolean
+ws_stack_search_matches_stack (WsStackSearch *self,
+                               WsStackId      stack)
+{
+  const WsFrameId *frames;
+  guint n;
+
+  g_return_val_if_fail (WS_IS_STACK_SEARCH (self), FALSE);
+
+  if (stack == WS_STACK_EMPTY)
+    return FALSE;
+  if (stack < self->n_stacks && self->stack_match[stack] != 0)
+    return self->stack_match[stack] == 2;
+  /* A stack no event of the trace uses: decided by its frames, without
+   * caching, so that the search stays safe to share between threads. */
+  frames = ws_stack_table_get_stack (ws_trace_get_stack_table (self->trace), stack, &n);
+  for (guint k = 0; k < n; k++)
+    if (frames[k] < self->n_frames && self->frame_match[frames[k]])
+      return TRUE;
+  return FALSE;
 }
 
 /**

@@ -38,6 +38,8 @@ gboolean       ws_stack_search_matches_event      (WsStackSearch  *self,
                                                    guint           event);
 gboolean       ws_stack_search_matches_frame      (WsStackSearch  *self,
                                                    WsFrameId       frame);
+gboolean       ws_stack_search_matches_stack      (WsStackSearch  *self,
+                                                   WsStackId       stack);
 guint          ws_stack_search_get_rank           (WsStackSearch  *self,
                                                    guint           event);
 guint          ws_stack_search_next               (WsStackSearch  *self,
