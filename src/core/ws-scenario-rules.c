@@ -244,14 +244,20 @@ load_key_file (WsScenarioRules  *self,
       name = g_strstrip (g_strdup (groups[i] + strlen ("scenario ")));
       *bad_group = g_strdup (groups[i]);
 
+      /* GKeyFile may return part of a value with an error (a bad escape
+       * sequence): the error decides. */
       *bad_key = "begin";
-      if ((begin = g_key_file_get_string (key_file, groups[i], "begin", &local_error)) != NULL)
-        *bad_key = "end";
-      if (begin == NULL
-          || (ends = g_key_file_get_string_list (key_file, groups[i], "end", NULL, &local_error)) == NULL)
+      begin = g_key_file_get_string (key_file, groups[i], "begin", &local_error);
+      if (local_error == NULL)
+        {
+          *bad_key = "end";
+          ends = g_key_file_get_string_list (key_file, groups[i], "end", NULL, &local_error);
+        }
+      if (local_error != NULL || begin == NULL || ends == NULL)
         {
           g_set_error (error, WS_ERROR, WS_ERROR_MISSING_FIELD,
-                       _("scenario “%s”: %s"), name, local_error->message);
+                       _("scenario “%s”: %s"), name,
+                       local_error ? local_error->message : _("no value"));
           ws_error_make_valid (error);
           return FALSE;
         }
