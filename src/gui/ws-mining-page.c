@@ -234,11 +234,15 @@ pattern_label (WsStackTable    *table,
     {
       const WsFrame *f = ws_stack_table_get_frame (table, p->frames[i]);
 
-      if (f == NULL || f->function == NULL || g_str_equal (f->function, "[unknown]"))
+      if (f == NULL)
         continue;
       t[n].position = i;
-      t[n].score = similarity ? ws_similarity_uni (similarity, p->frames[i])
-                              : !is_kernel_module (f->module);
+      /* Unsymbolised frames only when there is nothing else to show. */
+      if (f->function == NULL || g_str_equal (f->function, "[unknown]"))
+        t[n].score = -1;
+      else
+        t[n].score = similarity ? ws_similarity_uni (similarity, p->frames[i])
+                                : !is_kernel_module (f->module);
       n++;
     }
   if (n == 0)
@@ -247,7 +251,10 @@ pattern_label (WsStackTable    *table,
       return g_string_free (s, FALSE);
     }
   qsort (t, n, sizeof (Telling), compare_telling);
-  shown = MIN (n, LABEL_FRAMES);
+  /* Named frames sort first; unsymbolised ones only if there is no other. */
+  shown = 0;
+  while (shown < n && shown < LABEL_FRAMES && (t[shown].score >= 0 || t[0].score < 0))
+    shown++;
   /* Back to call order. */
   for (guint i = 0; i < shown; i++)
     for (guint j = i + 1; j < shown; j++)
@@ -260,9 +267,20 @@ pattern_label (WsStackTable    *table,
   for (guint i = 0; i < shown; i++)
     {
       const WsFrame *f = ws_stack_table_get_frame (table, p->frames[t[i].position]);
+      const char *module = f->module ? strrchr (f->module, '/') : NULL;
+
       if (i > 0)
-        g_string_append (s, i > 0 && t[i].position > t[i - 1].position + 1 ? " … " : " › ");
-      g_string_append (s, f->function);
+        g_string_append (s, t[i].position > t[i - 1].position + 1 ? " … " : " › ");
+      if (f->function != NULL && !g_str_equal (f->function, "[unknown]"))
+        g_string_append (s, f->function);
+      else
+        /* Translators: an unsymbolised frame, with its module */
+        {
+          if (f->module == NULL || f->module[0] == '[')
+            g_string_append (s, "?");
+          else
+            g_string_append_printf (s, _("? in %s"), module ? module + 1 : f->module);
+        }
     }
   return g_string_free (s, FALSE);
 }
