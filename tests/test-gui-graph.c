@@ -72,12 +72,22 @@ screenshot (GtkWidget  *window,
   int width, height;
 
   spin (300);
-  width = gtk_widget_get_width (window);
-  height = gtk_widget_get_height (window);
   paintable = gtk_widget_paintable_new (window);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
+  /* On a loaded machine the window may not be mapped and drawn yet: an
+   * unmapped widget snapshots to no node at all.  Give it up to 10 s. */
+  for (guint attempt = 0; node == NULL && attempt < 100; attempt++)
+    {
+      if (attempt > 0)
+        spin (100);
+      width = gtk_widget_get_width (window);
+      height = gtk_widget_get_height (window);
+      if (!gtk_widget_get_mapped (window) || width <= 0 || height <= 0)
+        continue;
+      snapshot = gtk_snapshot_new ();
+      gdk_paintable_snapshot (paintable, snapshot, width, height);
+      node = gtk_snapshot_free_to_node (snapshot);
+    }
+  g_assert_nonnull (node);
   texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
                                          &GRAPHENE_RECT_INIT (0, 0, width, height));
   if (dir != NULL)

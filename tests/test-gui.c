@@ -88,6 +88,17 @@ render_window (Gui *gui)
 
   gdk_paintable_snapshot (paintable, snapshot, width, height);
   node = gtk_snapshot_free_to_node (snapshot);
+  /* On a loaded machine the window may not have drawn its first frame yet
+   * (no node at all): give it up to 10 s. */
+  for (guint attempt = 0; node == NULL && attempt < 100; attempt++)
+    {
+      spin (100);
+      width = gtk_widget_get_width (widget);
+      height = gtk_widget_get_height (widget);
+      snapshot = gtk_snapshot_new ();
+      gdk_paintable_snapshot (paintable, snapshot, width, height);
+      node = gtk_snapshot_free_to_node (snapshot);
+    }
   g_assert_nonnull (node);
   return gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node,
                                       &GRAPHENE_RECT_INIT (0, 0, width, height));
