@@ -180,7 +180,7 @@ test_usage_before_load (void)
   /* export-timeline's own options, where it is built. */
   {
     g_auto(GStrv) listed = list_commands ();
-    static const char * const bad_exports[][5] = {
+    static const char * const bad_exports[][6] = {   /* NULL-terminated rows */
       { "export-timeline", "/nonexistent/trace.json" },
       { "export-timeline", "-o", "figure.gif", "/nonexistent/trace.json" },
       { "export-timeline", "-o", "figure.png", "--width=5", "/nonexistent/trace.json" },
