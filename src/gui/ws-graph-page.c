@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The wait graph / ready tree page: it owns the request (trace, symptom,
- * mode and options), builds the analysis and its laid-out scene in a
- * worker thread (a newer request cancels the older and a generation
- * counter drops late results), and keeps the graph, the table and the
- * side panel on one selection.
+ * The wait graph / ready tree / critical path page: it owns the request
+ * (trace, symptom, mode and options), builds the analysis (and, for the
+ * graphs, its laid-out scene) in a worker thread (a newer request cancels
+ * the older and a generation counter drops late results), and keeps the
+ * graph or path, the tables and the side panel on one selection.  The
+ * inspector runs in a worker of its own after each build, so that the
+ * graph shows first.
  */
 #include "config.h"
 
@@ -39,6 +41,18 @@ ws_graph_row_new (guint node)
   row->node = node;
   return row;
 }
+
+/* The critical path's segment table. */
+typedef enum {
+  SEGMENT_COLUMN_INDEX,
+  SEGMENT_COLUMN_THREAD,
+  SEGMENT_COLUMN_STATE,
+  SEGMENT_COLUMN_START,
+  SEGMENT_COLUMN_DURATION,
+  SEGMENT_COLUMN_DEPTH,
+  SEGMENT_COLUMN_WAIT,
+  N_SEGMENT_COLUMNS
+} SegmentColumn;
 
 typedef enum {
   COLUMN_LAYER,
@@ -83,10 +97,27 @@ struct _WsGraphPage
   GtkLabel          *readier_heading;
   GtkLabel          *readier_label;
   GtkLabel          *summary_label;
+  WsCriticalPathView *cp_view;
+  GtkColumnView     *segment_table;
+  GtkToggleButton   *inspector_toggle;
+  AdwButtonContent  *inspector_toggle_content;
+  GtkRevealer       *inspector_revealer;
+  GtkLabel          *inspector_scope_label;
+  GtkSpinner        *inspector_spinner;
+  GtkToggleButton   *inspector_graph_button;
+  GtkToggleButton   *inspector_trace_button;
+  GtkListBox        *inspector_list;
 
   /* Owned references */
   WsTrace           *trace;
   WsGraphScene      *scene;
+  WsCriticalPath    *path;
+  GListStore        *segment_rows;
+  GtkSingleSelection *segment_selection;
+  GPtrArray         *findings;          /* WsFinding, or NULL */
+  WsTrace           *inspected_trace;   /* the trace the findings are of */
+  WsTrace           *trace_to_inspect;  /* whole-trace scope */
+  GCancellable      *inspect_cancellable;
   WsStackSearch     *search;
   GArray            *matches;        /* guint scene nodes, reading order */
   GListStore        *rows;
@@ -103,6 +134,13 @@ struct _WsGraphPage
   char              *search_tooltip;
   gboolean           in_selection_sync;
   gboolean           in_request_update;
+  gboolean           in_scope_update;
+  gboolean           in_set_text;
+
+  /* The inspector */
+  WsInspectorScope   inspector_scope;
+  guint              inspect_generation;
+  guint              findings_n_waits;  /* the percentages' denominator */
 };
 
 G_DEFINE_FINAL_TYPE (WsGraphPage, ws_graph_page, GTK_TYPE_WIDGET)
@@ -117,6 +155,8 @@ enum {
 enum {
   SHOW_IN_TIMELINE,
   READY,
+  SHOW_EVENTS,
+  INSPECTED,
   N_SIGNALS
 };
 
@@ -125,6 +165,10 @@ static guint signals[N_SIGNALS];
 
 static void rebuild (WsGraphPage *self);
 static void update_details (WsGraphPage *self);
+static void inspect (WsGraphPage *self,
+                     WsWaitGraph *graph);
+static void show_segment_in_timeline (WsGraphPage *self,
+                                      guint        segment);
 
 static void
 toast (WsGraphPage *self,
@@ -153,6 +197,22 @@ build_job_free (BuildJob *job)
   g_free (job);
 }
 
+/* A build's result: a scene, or a critical path. */
+typedef struct {
+  WsGraphScene   *scene;
+  WsCriticalPath *path;
+} BuildResult;
+
+static void
+build_result_free (BuildResult *result)
+{
+  g_clear_object (&result->scene);
+  g_clear_object (&result->path);
+  g_free (result);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (BuildResult, build_result_free)
+
 static void
 build_thread (GTask        *task,
               gpointer      source_object,
@@ -162,6 +222,22 @@ build_thread (GTask        *task,
   BuildJob *job = task_data;
   g_autoptr(GError) error = NULL;
   WsGraphScene *scene = NULL;
+
+  if (job->mode == WS_GRAPH_MODE_CRITICAL_PATH)
+    {
+      g_autoptr(WsCriticalPath) path = ws_critical_path_build (job->trace, &job->symptom, NULL, &error);
+      BuildResult *result;
+
+      if (path == NULL || g_cancellable_set_error_if_cancelled (cancellable, &error))
+        {
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
+      result = g_new0 (BuildResult, 1);
+      result->path = g_steal_pointer (&path);
+      g_task_return_pointer (task, result, (GDestroyNotify) build_result_free);
+      return;
+    }
 
   if (job->mode == WS_GRAPH_MODE_READY_TREE)
     {
@@ -186,7 +262,11 @@ build_thread (GTask        *task,
   if (scene == NULL)
     g_task_return_error (task, g_steal_pointer (&error));
   else
-    g_task_return_pointer (task, scene, g_object_unref);
+    {
+      BuildResult *result = g_new0 (BuildResult, 1);
+      result->scene = scene;
+      g_task_return_pointer (task, result, (GDestroyNotify) build_result_free);
+    }
 }
 
 static void
@@ -200,7 +280,9 @@ set_busy (WsGraphPage *self,
 static void
 update_zoom_label (WsGraphPage *self)
 {
-  g_autofree char *text = g_strdup_printf ("%.0f %%", 100 * ws_graph_view_get_zoom (self->graph_view));
+  double zoom = self->mode == WS_GRAPH_MODE_CRITICAL_PATH ? ws_critical_path_view_get_zoom (self->cp_view)
+                                                          : ws_graph_view_get_zoom (self->graph_view);
+  g_autofree char *text = g_strdup_printf ("%.0f %%", 100 * zoom);
   gtk_label_set_text (self->zoom_label, text);
 }
 
@@ -216,7 +298,34 @@ fill_table (WsGraphPage *self)
                        rows->pdata, rows->len);
 }
 
+static void
+fill_segment_table (WsGraphPage *self)
+{
+  guint n = self->path ? ws_critical_path_get_n_segments (self->path) : 0;
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (rows, ws_graph_row_new (i));
+  g_list_store_splice (self->segment_rows, 0, g_list_model_get_n_items (G_LIST_MODEL (self->segment_rows)),
+                       rows->pdata, rows->len);
+}
+
 static void refresh_search (WsGraphPage *self);
+static void update_mode_widgets (WsGraphPage *self);
+
+/* Shows @scene or @path (or neither), dropping the other. */
+static void
+set_result (WsGraphPage    *self,
+            WsGraphScene   *scene,
+            WsCriticalPath *path)
+{
+  g_set_object (&self->scene, scene);
+  ws_graph_view_set_scene (self->graph_view, scene);
+  fill_table (self);
+  g_set_object (&self->path, path);
+  ws_critical_path_view_set_path (self->cp_view, path);
+  fill_segment_table (self);
+}
 
 static void
 build_done (GObject      *source,
@@ -226,7 +335,7 @@ build_done (GObject      *source,
   WsGraphPage *self = WS_GRAPH_PAGE (source);
   BuildJob *job = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
-  g_autoptr(WsGraphScene) scene = g_task_propagate_pointer (G_TASK (result), &error);
+  g_autoptr(BuildResult) built = g_task_propagate_pointer (G_TASK (result), &error);
   g_autofree char *summary = NULL;
 
   /* A newer request was made meanwhile: its result is the one to show. */
@@ -234,13 +343,11 @@ build_done (GObject      *source,
     return;
 
   set_busy (self, FALSE);
-  if (scene == NULL)
+  if (built == NULL)
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         return;
-      g_set_object (&self->scene, NULL);
-      ws_graph_view_set_scene (self->graph_view, NULL);
-      fill_table (self);
+      set_result (self, NULL, NULL);
       adw_status_page_set_description (self->error_page, error ? error->message : "");
       gtk_stack_set_visible_child_name (self->state_stack, "error");
       gtk_label_set_text (self->summary_label, "");
@@ -249,16 +356,34 @@ build_done (GObject      *source,
       return;
     }
 
-  g_set_object (&self->scene, scene);
-  ws_graph_view_set_scene (self->graph_view, scene);
-  fill_table (self);
-  summary = ws_graph_scene_dup_summary (scene);
+  set_result (self, built->scene, built->path);
+  if (built->path != NULL)
+    {
+      g_autofree char *threads = ws_critical_path_dup_thread_summary (built->path, 3);
+      guint n = ws_critical_path_get_n_segments (built->path);
+
+      /* Translators: status line of the critical path: segments, then the
+       * busiest threads and their share */
+      summary = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Critical path: %u segment · %s",
+                                              "Critical path: %u segments · %s", n),
+                                 n, threads);
+    }
+  else
+    summary = ws_graph_scene_dup_summary (built->scene);
   gtk_label_set_text (self->summary_label, summary);
+  update_mode_widgets (self);
   gtk_stack_set_visible_child_name (self->state_stack, "graph");
   refresh_search (self);
-  ws_graph_page_select_node (self, ws_graph_scene_get_root (scene));
+  if (built->scene != NULL)
+    ws_graph_page_select_node (self, ws_graph_scene_get_root (built->scene));
+  else
+    ws_graph_page_select_segment (self, WS_NONE);
   update_zoom_label (self);
   g_signal_emit (self, signals[READY], 0);
+
+  if (self->inspector_scope == WS_INSPECTOR_SCOPE_GRAPH)
+    inspect (self, built->scene && ws_graph_scene_get_kind (built->scene) == WS_GRAPH_SCENE_WAIT_GRAPH
+                   ? ws_graph_scene_get_wait_graph (built->scene) : NULL);
 }
 
 static void
@@ -318,6 +443,46 @@ update_match_label (WsGraphPage *self)
   gtk_label_set_text (self->match_label, self->match_status);
 }
 
+/* The scene's nodes (in the order Tab visits them) or the path's
+ * segments (in time order) that the search matches.  A node matches by
+ * its stacks (ws_graph_scene_node_matches()) or by its event, so that a
+ * search of events (an inspector finding) highlights them too. */
+static GArray *
+find_matches (WsGraphPage *self)
+{
+  GArray *matches = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  if (self->search == NULL || ws_stack_search_get_trace (self->search) != self->trace)
+    return matches;
+
+  if (self->scene != NULL)
+    {
+      WsGraphLayout *layout = ws_graph_scene_get_layout (self->scene);
+
+      for (guint l = 0; l < ws_graph_layout_get_n_layers (layout); l++)
+        {
+          guint n;
+          const guint *nodes = ws_graph_layout_get_layer_nodes (layout, l, &n);
+
+          for (guint i = 0; i < n; i++)
+            {
+              const WsSceneNode *node = ws_graph_scene_get_node (self->scene, nodes[i]);
+
+              if ((node->event != WS_NONE && ws_stack_search_matches_event (self->search, node->event)) ||
+                  ws_graph_scene_node_matches (self->scene, nodes[i], self->search))
+                g_array_append_val (matches, nodes[i]);
+            }
+        }
+    }
+  else if (self->path != NULL)
+    {
+      for (guint i = 0; i < ws_critical_path_get_n_segments (self->path); i++)
+        if (ws_critical_path_segment_matches (self->path, i, self->search))
+          g_array_append_val (matches, i);
+    }
+  return matches;
+}
+
 /* Recomputes the matches of the current text on the current scene. */
 static void
 refresh_search (WsGraphPage *self)
@@ -343,14 +508,15 @@ refresh_search (WsGraphPage *self)
           gtk_widget_add_css_class (GTK_WIDGET (self->search_entry), "error");
           gtk_widget_set_tooltip_text (GTK_WIDGET (self->search_entry), error->message);
         }
-      else if (self->scene != NULL)
-        self->matches = ws_graph_scene_find_matches (self->scene, self->search);
+      else
+        self->matches = find_matches (self);
     }
   else
     g_clear_object (&self->search);
 
-  ws_graph_view_set_matches (self->graph_view, self->matches);
+  ws_graph_view_set_matches (self->graph_view, self->scene ? self->matches : NULL);
   ws_graph_view_set_current_match (self->graph_view, WS_NONE);
+  ws_critical_path_view_set_matches (self->cp_view, self->path ? self->matches : NULL);
   update_match_label (self);
   update_details (self);
 }
@@ -359,7 +525,22 @@ static void
 search_changed_cb (WsGraphPage    *self,
                    GtkSearchEntry *entry)
 {
-  refresh_search (self);
+  if (!self->in_set_text)
+    refresh_search (self);
+}
+
+/* Sets the entry's text without the search the entry would start: a
+ * search entry emptied (as setting a text does first) reports it at once,
+ * which would drop a search given by events rather than by its text. */
+static void
+set_entry_text (WsGraphPage *self,
+                const char  *text)
+{
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), text) == 0)
+    return;
+  self->in_set_text = TRUE;
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text);
+  self->in_set_text = FALSE;
 }
 
 /**
@@ -389,9 +570,17 @@ ws_graph_page_next_match (WsGraphPage *self,
     self->current_match = (self->current_match + (forward ? 1 : n - 1)) % n;
 
   node = g_array_index (self->matches, guint, self->current_match);
-  ws_graph_view_set_current_match (self->graph_view, node);
-  ws_graph_page_select_node (self, node);
-  ws_graph_view_reveal_node (self->graph_view, node);
+  if (self->path != NULL)
+    {
+      ws_graph_page_select_segment (self, node);
+      ws_critical_path_view_reveal_segment (self->cp_view, node);
+    }
+  else
+    {
+      ws_graph_view_set_current_match (self->graph_view, node);
+      ws_graph_page_select_node (self, node);
+      ws_graph_view_reveal_node (self->graph_view, node);
+    }
   update_match_label (self);
 }
 
@@ -563,6 +752,153 @@ stop_text (WsReadyStop stop)
 }
 
 static void
+set_stacks_visible (WsGraphPage *self,
+                    gboolean     own,
+                    gboolean     readier)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->stack_heading), own);
+  gtk_widget_set_visible (GTK_WIDGET (self->stack_label), own);
+  gtk_widget_set_visible (GTK_WIDGET (self->readier_heading), readier);
+  gtk_widget_set_visible (GTK_WIDGET (self->readier_label), readier);
+}
+
+static char *
+offset_text (WsGraphPage *self,
+             WsTime       time)
+{
+  return g_strdup_printf (_("+%.6f s"), (time - ws_trace_get_start_time (self->trace)) / 1e9);
+}
+
+/* A WAIT event as "b · 2, 300 ns from +0.000100 s". */
+static char *
+wait_text (WsGraphPage *self,
+           guint        wait)
+{
+  const WsEvent *w = ws_trace_get_event (self->trace, wait);
+  g_autofree char *who = thread_text (self, w->thread);
+  g_autofree char *d = ws_format_duration (w->duration);
+  g_autofree char *at = offset_text (self, w->time);
+
+  /* Translators: a wait: thread, duration, start */
+  return g_strdup_printf (_("%s, %s from %s"), who, d, at);
+}
+
+/* The side panel for the selected critical path segment. */
+static void
+update_segment_details (WsGraphPage *self)
+{
+  guint segment = ws_critical_path_view_get_selected_segment (self->cp_view);
+  const WsCriticalSegment *seg;
+  const WsSymptom *symptom;
+  g_autofree char *thread = NULL;
+  g_autofree char *from = NULL;
+  g_autofree char *to = NULL;
+  g_autofree char *duration = NULL;
+  g_autofree char *share = NULL;
+  g_autofree char *depth = NULL;
+  int row = 0;
+
+  if (segment == WS_NONE)
+    {
+      gtk_label_set_text (self->detail_title, _("Nothing selected"));
+      gtk_label_set_text (self->detail_subtitle, _("Click a segment of the path to see which thread it was on, in what state, and the wait it was on behalf of."));
+      gtk_widget_set_visible (GTK_WIDGET (self->detail_grid), FALSE);
+      set_stacks_visible (self, FALSE, FALSE);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.show-in-timeline", FALSE);
+      return;
+    }
+
+  seg = ws_critical_path_get_segment (self->path, segment);
+  symptom = ws_critical_path_get_symptom (self->path);
+  thread = thread_text (self, seg->thread);
+  gtk_label_set_text (self->detail_title, thread);
+  gtk_label_set_text (self->detail_subtitle, ws_critical_state_get_label (seg->state));
+  gtk_widget_set_visible (GTK_WIDGET (self->detail_grid), TRUE);
+
+  from = offset_text (self, seg->start);
+  to = offset_text (self, seg->end);
+  duration = ws_format_duration (seg->end - seg->start);
+  share = g_strdup_printf (_("%.1f %% of the window"),
+                           symptom->t1 > symptom->t0 ? 100.0 * (seg->end - seg->start) / (symptom->t1 - symptom->t0) : 0);
+  if (seg->depth == 0)
+    depth = g_strdup (_("the thread of interest"));
+  else
+    depth = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u readier hop from the thread of interest",
+                                          "%u readier hops from the thread of interest", seg->depth),
+                             seg->depth);
+
+  grid_row (self, row++, _("Thread"), thread);
+  {
+    const WsThread *t = ws_trace_get_thread (self->trace, seg->thread);
+    const WsProcess *p = ws_trace_get_process (self->trace, t->process);
+    g_autofree char *process = g_strdup_printf ("%s · %d", p && p->name ? p->name : "?", t->pid);
+    grid_row (self, row++, _("Process"), process);
+  }
+  grid_row (self, row++, _("State"), ws_critical_state_get_label (seg->state));
+  grid_row (self, row++, _("From"), from);
+  grid_row (self, row++, _("To"), to);
+  grid_row (self, row++, _("Duration"), duration);
+  grid_row (self, row++, _("Share"), share);
+  grid_row (self, row++, _("Depth"), depth);
+  if (seg->event != WS_NONE)
+    {
+      const WsEvent *e = ws_trace_get_event (self->trace, seg->event);
+      g_autofree char *what = e->kind == WS_EVENT_WAIT ? wait_text (self, seg->event)
+                                                       : g_strdup (_("preempted while runnable"));
+      grid_row (self, row++, e->kind == WS_EVENT_WAIT ? _("In the wait") : _("Event"), what);
+    }
+  if (seg->on_behalf_of != WS_NONE)
+    {
+      g_autofree char *wait = wait_text (self, seg->on_behalf_of);
+      grid_row (self, row++, _("On behalf of"), wait);
+    }
+  else
+    grid_row (self, row++, _("On behalf of"), _("itself (the thread of interest)"));
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.show-in-timeline", TRUE);
+
+  /* Stacks: the wait's own and what ended it; for a readier's work, its
+   * stack when it readied the wait the path is following. */
+  set_stacks_visible (self, FALSE, FALSE);
+  if (seg->event != WS_NONE)
+    {
+      const WsEvent *e = ws_trace_get_event (self->trace, seg->event);
+      g_autofree char *own = stack_markup (self, e->stack);
+
+      gtk_label_set_text (self->stack_heading, e->kind == WS_EVENT_WAIT ? _("Waiting stack") : _("Stack when preempted"));
+      gtk_label_set_markup (self->stack_label, own);
+      gtk_widget_set_visible (GTK_WIDGET (self->stack_heading), TRUE);
+      gtk_widget_set_visible (GTK_WIDGET (self->stack_label), TRUE);
+      if (e->kind == WS_EVENT_WAIT && e->peer != WS_NONE)
+        {
+          const WsEvent *u = ws_trace_get_event (self->trace, e->peer);
+          g_autofree char *readier = stack_markup (self, u->stack);
+
+          gtk_label_set_text (self->readier_heading, u->kind == WS_EVENT_HW_SERVICE
+                                                     ? _("Wake-up stack (interrupt context)")
+                                                     : _("Readier's stack (what woke it)"));
+          gtk_label_set_markup (self->readier_label, readier);
+          gtk_widget_set_visible (GTK_WIDGET (self->readier_heading), TRUE);
+          gtk_widget_set_visible (GTK_WIDGET (self->readier_label), TRUE);
+        }
+    }
+  else if (seg->on_behalf_of != WS_NONE)
+    {
+      const WsEvent *w = ws_trace_get_event (self->trace, seg->on_behalf_of);
+
+      if (w->peer != WS_NONE && ws_trace_get_event (self->trace, w->peer)->thread == seg->thread)
+        {
+          g_autofree char *readier = stack_markup (self, ws_trace_get_event (self->trace, w->peer)->stack);
+
+          gtk_label_set_text (self->readier_heading, _("Its stack when it readied that wait"));
+          gtk_label_set_markup (self->readier_label, readier);
+          gtk_widget_set_visible (GTK_WIDGET (self->readier_heading), TRUE);
+          gtk_widget_set_visible (GTK_WIDGET (self->readier_label), TRUE);
+        }
+    }
+}
+
+static void
 update_details (WsGraphPage *self)
 {
   guint node = ws_graph_view_get_selected_node (self->graph_view);
@@ -579,6 +915,11 @@ update_details (WsGraphPage *self)
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->detail_grid))) != NULL)
     gtk_box_remove (self->detail_grid, child);
 
+  if (self->path != NULL)
+    {
+      update_segment_details (self);
+      return;
+    }
   if (self->scene == NULL || node == WS_NONE)
     {
       gtk_label_set_text (self->detail_title, _("Nothing selected"));
@@ -889,6 +1230,795 @@ add_columns (WsGraphPage *self)
 }
 
 /* ------------------------------------------------------------------ */
+/* The critical path's segments: table and selection                    */
+
+static void
+segment_cell_setup_cb (GtkSignalListItemFactory *factory,
+                       GtkListItem              *item,
+                       gpointer                  data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+  SegmentColumn column = GPOINTER_TO_UINT (data);
+  gboolean number = column == SEGMENT_COLUMN_INDEX || column == SEGMENT_COLUMN_START ||
+                    column == SEGMENT_COLUMN_DURATION || column == SEGMENT_COLUMN_DEPTH;
+
+  gtk_label_set_xalign (GTK_LABEL (label), number ? 1 : 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  if (number)
+    gtk_widget_add_css_class (label, "numeric");
+  gtk_list_item_set_child (item, label);
+}
+
+static char *
+segment_cell_text (WsGraphPage   *self,
+                   guint          segment,
+                   SegmentColumn  column)
+{
+  const WsCriticalSegment *seg = ws_critical_path_get_segment (self->path, segment);
+
+  switch (column)
+    {
+    case SEGMENT_COLUMN_INDEX:
+      return g_strdup_printf ("%u", segment + 1);
+    case SEGMENT_COLUMN_THREAD:
+      return thread_text (self, seg->thread);
+    case SEGMENT_COLUMN_STATE:
+      return g_strdup (ws_critical_state_get_label (seg->state));
+    case SEGMENT_COLUMN_START:
+      {
+        g_autofree char *d = ws_format_duration (seg->start - ws_critical_path_get_symptom (self->path)->t0);
+        return g_strdup_printf ("+%s", d);
+      }
+    case SEGMENT_COLUMN_DURATION:
+      return ws_format_duration (seg->end - seg->start);
+    case SEGMENT_COLUMN_DEPTH:
+      return g_strdup_printf ("%u", seg->depth);
+    case SEGMENT_COLUMN_WAIT:
+      return seg->on_behalf_of == WS_NONE ? g_strdup ("—") : wait_text (self, seg->on_behalf_of);
+    case N_SEGMENT_COLUMNS:
+    default:
+      return g_strdup ("");
+    }
+}
+
+static void
+segment_cell_bind_cb (GtkSignalListItemFactory *factory,
+                      GtkListItem              *item,
+                      gpointer                  data)
+{
+  WsGraphPage *self = g_object_get_data (G_OBJECT (factory), "page");
+  WsGraphRow *row = gtk_list_item_get_item (item);
+  g_autofree char *text = NULL;
+
+  if (self->path == NULL || row->node >= ws_critical_path_get_n_segments (self->path))
+    return;
+  text = segment_cell_text (self, row->node, GPOINTER_TO_UINT (data));
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+}
+
+static int
+compare_segment_rows (gconstpointer a,
+                      gconstpointer b,
+                      gpointer      data)
+{
+  const WsGraphRow *ra = a, *rb = b;
+  WsGraphPage *self = g_object_get_data (G_OBJECT (data), "page");
+  SegmentColumn column = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (data), "column"));
+  const WsCriticalSegment *sa, *sb;
+
+  if (self->path == NULL)
+    return 0;
+  sa = ws_critical_path_get_segment (self->path, ra->node);
+  sb = ws_critical_path_get_segment (self->path, rb->node);
+  switch (column)
+    {
+    case SEGMENT_COLUMN_INDEX:
+    case SEGMENT_COLUMN_START:
+      return (ra->node > rb->node) - (ra->node < rb->node);
+    case SEGMENT_COLUMN_DURATION:
+      return ((sa->end - sa->start) > (sb->end - sb->start)) - ((sa->end - sa->start) < (sb->end - sb->start));
+    case SEGMENT_COLUMN_DEPTH:
+      return (sa->depth > sb->depth) - (sa->depth < sb->depth);
+    case SEGMENT_COLUMN_STATE:
+      return (sa->state > sb->state) - (sa->state < sb->state);
+    case SEGMENT_COLUMN_THREAD:
+    case SEGMENT_COLUMN_WAIT:
+    case N_SEGMENT_COLUMNS:
+    default:
+      {
+        g_autofree char *ta = segment_cell_text (self, ra->node, column);
+        g_autofree char *tb = segment_cell_text (self, rb->node, column);
+        return g_utf8_collate (ta, tb);
+      }
+    }
+}
+
+static void
+segment_table_selection_changed_cb (WsGraphPage        *self,
+                                    GParamSpec         *pspec,
+                                    GtkSingleSelection *selection)
+{
+  WsGraphRow *row = gtk_single_selection_get_selected_item (selection);
+
+  if (self->in_selection_sync || row == NULL)
+    return;
+  self->in_selection_sync = TRUE;
+  ws_critical_path_view_set_selected_segment (self->cp_view, row->node);
+  ws_critical_path_view_reveal_segment (self->cp_view, row->node);
+  self->in_selection_sync = FALSE;
+  update_details (self);
+}
+
+static void
+add_segment_columns (WsGraphPage *self)
+{
+  const char *titles[N_SEGMENT_COLUMNS] = {
+    N_("#"), N_("Thread"), N_("State"), N_("Start"), N_("Duration"), N_("Depth"), N_("On behalf of the wait of"),
+  };
+  g_autoptr(GtkSortListModel) sorted = NULL;
+
+  for (SegmentColumn c = 0; c < N_SEGMENT_COLUMNS; c++)
+    {
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      g_autoptr(GtkColumnViewColumn) column = NULL;
+      GtkSorter *sorter;
+
+      g_object_set_data (G_OBJECT (factory), "page", self);
+      g_signal_connect (factory, "setup", G_CALLBACK (segment_cell_setup_cb), GUINT_TO_POINTER (c));
+      g_signal_connect (factory, "bind", G_CALLBACK (segment_cell_bind_cb), GUINT_TO_POINTER (c));
+      column = gtk_column_view_column_new (_(titles[c]), factory);
+      gtk_column_view_column_set_resizable (column, TRUE);
+      if (c == SEGMENT_COLUMN_WAIT || c == SEGMENT_COLUMN_STATE || c == SEGMENT_COLUMN_THREAD)
+        gtk_column_view_column_set_expand (column, TRUE);
+
+      sorter = GTK_SORTER (gtk_custom_sorter_new (compare_segment_rows, NULL, NULL));
+      g_object_set_data (G_OBJECT (sorter), "page", self);
+      g_object_set_data (G_OBJECT (sorter), "column", GUINT_TO_POINTER (c));
+      gtk_custom_sorter_set_sort_func (GTK_CUSTOM_SORTER (sorter), compare_segment_rows, sorter, NULL);
+      gtk_column_view_column_set_sorter (column, sorter);
+      g_object_unref (sorter);
+
+      gtk_column_view_append_column (self->segment_table, column);
+    }
+
+  sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->segment_rows)),
+                                    g_object_ref (gtk_column_view_get_sorter (self->segment_table)));
+  self->segment_selection = gtk_single_selection_new (G_LIST_MODEL (g_steal_pointer (&sorted)));
+  gtk_single_selection_set_autoselect (self->segment_selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->segment_selection, TRUE);
+  gtk_column_view_set_model (self->segment_table, GTK_SELECTION_MODEL (self->segment_selection));
+  g_signal_connect_object (self->segment_selection, "notify::selected",
+                           G_CALLBACK (segment_table_selection_changed_cb), self, G_CONNECT_SWAPPED);
+}
+
+static void
+sync_segment_table_selection (WsGraphPage *self,
+                              guint        segment)
+{
+  GListModel *model = gtk_single_selection_get_model (self->segment_selection);
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint i = 0; segment != WS_NONE && i < n; i++)
+    {
+      g_autoptr(WsGraphRow) row = g_list_model_get_item (model, i);
+      if (row->node == segment)
+        {
+          gtk_single_selection_set_selected (self->segment_selection, i);
+          return;
+        }
+    }
+  gtk_single_selection_set_selected (self->segment_selection, GTK_INVALID_LIST_POSITION);
+}
+
+static void
+cp_selection_changed_cb (WsGraphPage        *self,
+                         GParamSpec         *pspec,
+                         WsCriticalPathView *view)
+{
+  if (self->in_selection_sync)
+    return;
+  self->in_selection_sync = TRUE;
+  sync_segment_table_selection (self, ws_critical_path_view_get_selected_segment (view));
+  self->in_selection_sync = FALSE;
+  update_details (self);
+}
+
+static void
+segment_activated_cb (WsGraphPage        *self,
+                      guint               segment,
+                      WsCriticalPathView *view)
+{
+  show_segment_in_timeline (self, segment);
+}
+
+/**
+ * ws_graph_page_select_segment:
+ * @segment: a segment of the critical path shown, or %WS_NONE
+ */
+void
+ws_graph_page_select_segment (WsGraphPage *self,
+                              guint        segment)
+{
+  g_return_if_fail (WS_IS_GRAPH_PAGE (self));
+
+  ws_critical_path_view_set_selected_segment (self->cp_view, segment);
+  update_details (self);
+}
+
+/* Returns: the selected segment of the critical path, or %WS_NONE */
+guint
+ws_graph_page_get_selected_segment (WsGraphPage *self)
+{
+  g_return_val_if_fail (WS_IS_GRAPH_PAGE (self), WS_NONE);
+  return self->path ? ws_critical_path_view_get_selected_segment (self->cp_view) : WS_NONE;
+}
+
+/* Returns: (transfer none) (nullable): the critical path shown */
+WsCriticalPath *
+ws_graph_page_get_critical_path (WsGraphPage *self)
+{
+  g_return_val_if_fail (WS_IS_GRAPH_PAGE (self), NULL);
+  return self->path;
+}
+
+/* Returns: (transfer none): */
+WsCriticalPathView *
+ws_graph_page_get_critical_path_view (WsGraphPage *self)
+{
+  g_return_val_if_fail (WS_IS_GRAPH_PAGE (self), NULL);
+  return self->cp_view;
+}
+
+/* The side panel's title (the selected node's or segment's thread). */
+const char *
+ws_graph_page_get_detail_title (WsGraphPage *self)
+{
+  g_return_val_if_fail (WS_IS_GRAPH_PAGE (self), NULL);
+  return gtk_label_get_text (self->detail_title);
+}
+
+/* ------------------------------------------------------------------ */
+/* The inspector                                                        */
+
+typedef struct {
+  WsTrace     *trace;
+  WsWaitGraph *graph;        /* nullable: built from the symptom if not given */
+  WsSymptom    symptom;
+  gboolean     whole_trace;
+  guint        generation;
+} InspectJob;
+
+typedef struct {
+  GPtrArray *findings;
+  guint      n_waits;
+} InspectResult;
+
+static void
+inspect_job_free (InspectJob *job)
+{
+  g_clear_object (&job->trace);
+  g_clear_object (&job->graph);
+  g_free (job);
+}
+
+static void
+inspect_result_free (InspectResult *result)
+{
+  g_clear_pointer (&result->findings, g_ptr_array_unref);
+  g_free (result);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (InspectResult, inspect_result_free)
+
+static void
+inspect_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  InspectJob *job = task_data;
+  InspectResult *result = g_new0 (InspectResult, 1);
+  WsInspectorOptions options;
+
+  ws_inspector_options_init (&options);
+  /* Every wait of a finding, so that all of them can be highlighted. */
+  options.top_n = G_MAXUINT;
+  if (job->whole_trace)
+    {
+      result->findings = ws_inspect_trace (job->trace, &options);
+      result->n_waits = ws_trace_count_kind (job->trace, WS_EVENT_WAIT);
+    }
+  else
+    {
+      g_autoptr(WsWaitGraph) graph = job->graph ? g_object_ref (job->graph) : NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (graph == NULL)
+        graph = ws_wait_graph_build (job->trace, &job->symptom, NULL, cancellable, &error);
+      if (graph == NULL)
+        {
+          inspect_result_free (result);
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
+      result->findings = ws_inspect_wait_graph (graph, &options);
+      for (guint i = 0; i < ws_wait_graph_get_n_nodes (graph); i++)
+        result->n_waits += ws_wait_graph_get_node (graph, i)->kind == WS_WAIT_NODE_WAIT;
+    }
+  g_task_return_pointer (task, result, (GDestroyNotify) inspect_result_free);
+}
+
+static char *
+group_digits (guint n)
+{
+  /* The locale's thousands separator ("1,234" in English). */
+  return g_strdup_printf ("%'u", n);
+}
+
+/**
+ * ws_graph_page_dup_finding_title:
+ *
+ * Returns: (transfer full): the headline of finding @finding, e.g.
+ *   "1,234 waits (30 %) have no recorded readier"
+ */
+char *
+ws_graph_page_dup_finding_title (WsGraphPage *self,
+                                 guint        finding)
+{
+  const WsFinding *f;
+  g_autofree char *count = NULL;
+
+  g_return_val_if_fail (WS_IS_GRAPH_PAGE (self), NULL);
+  g_return_val_if_fail (self->findings != NULL && finding < self->findings->len, NULL);
+
+  f = g_ptr_array_index (self->findings, finding);
+  count = group_digits (f->count);
+  switch (f->kind)
+    {
+    case WS_FINDING_UNDER_CONNECTION:
+      {
+        double pct = self->findings_n_waits > 0 ? 100.0 * f->count / self->findings_n_waits : 0;
+        g_autofree char *share = pct >= 10 || pct == 0 ? g_strdup_printf ("%.0f %%", pct)
+                                                       : g_strdup_printf ("%.1f %%", pct);
+        /* Translators: under-connection headline: number of waits, their
+         * share of all waits */
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s wait (%s) has no recorded readier",
+                                             "%s waits (%s) have no recorded readier", f->count),
+                                count, share);
+      }
+    case WS_FINDING_INTERRUPT_READIER:
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           "%s wake-up from interrupt context is recorded in a thread",
+                                           "%s wake-ups from interrupt context are recorded in a thread", f->count),
+                              count);
+    case WS_FINDING_OVER_CONNECTION:
+    default:
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           "Unrelated processes joined through a daemon or heartbeat thread (%s wait)",
+                                           "Unrelated processes joined through a daemon or heartbeat thread (%s waits)",
+                                           f->count),
+                              count);
+    }
+}
+
+static const char *
+severity_icon (WsSeverity severity)
+{
+  switch (severity)
+    {
+    case WS_SEVERITY_ERROR:   return "dialog-error-symbolic";
+    case WS_SEVERITY_WARNING: return "dialog-warning-symbolic";
+    case WS_SEVERITY_INFO:
+    default:                  return "dialog-information-symbolic";
+    }
+}
+
+static const char *
+severity_name (WsSeverity severity)
+{
+  switch (severity)
+    {
+    case WS_SEVERITY_ERROR:   return _("Error");
+    case WS_SEVERITY_WARNING: return _("Warning");
+    case WS_SEVERITY_INFO:
+    default:                  return _("Information");
+    }
+}
+
+static GtkWidget *
+finding_row (WsGraphPage *self,
+             guint        index)
+{
+  const WsFinding *f = g_ptr_array_index (self->findings, index);
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 10);
+  GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *numbers = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *icon = gtk_image_new_from_icon_name (severity_icon (f->severity));
+  g_autofree char *title = ws_graph_page_dup_finding_title (self, index);
+  g_autofree char *cost = ws_format_duration (f->cost);
+  g_autofree char *count = group_digits (f->count);
+  g_autofree char *count_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s wait", "%s waits", f->count), count);
+  g_autofree char *cost_text = g_strdup_printf (_("%s waited"), cost);
+  g_autofree char *accessible = NULL;
+  GtkWidget *label;
+
+  gtk_widget_set_valign (icon, GTK_ALIGN_START);
+  gtk_widget_set_margin_top (icon, 2);
+  gtk_widget_add_css_class (icon, f->severity == WS_SEVERITY_ERROR ? "error"
+                                  : f->severity == WS_SEVERITY_WARNING ? "warning" : "accent");
+  gtk_widget_set_tooltip_text (icon, severity_name (f->severity));
+  gtk_box_append (GTK_BOX (box), icon);
+
+  label = gtk_label_new (title);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_widget_add_css_class (label, "heading");
+  gtk_box_append (GTK_BOX (text), label);
+  label = gtk_label_new (f->message);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_widget_add_css_class (label, "caption");
+  gtk_box_append (GTK_BOX (text), label);
+  gtk_widget_set_hexpand (text, TRUE);
+  gtk_box_append (GTK_BOX (box), text);
+
+  label = gtk_label_new (count_text);
+  gtk_label_set_xalign (GTK_LABEL (label), 1);
+  gtk_widget_add_css_class (label, "numeric");
+  gtk_box_append (GTK_BOX (numbers), label);
+  label = gtk_label_new (cost_text);
+  gtk_label_set_xalign (GTK_LABEL (label), 1);
+  gtk_widget_add_css_class (label, "numeric");
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_box_append (GTK_BOX (numbers), label);
+  gtk_box_append (GTK_BOX (box), numbers);
+
+  gtk_widget_set_margin_top (box, 4);
+  gtk_widget_set_margin_bottom (box, 4);
+  gtk_widget_set_margin_start (box, 6);
+  gtk_widget_set_margin_end (box, 6);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  g_object_set_data (G_OBJECT (row), "finding", GUINT_TO_POINTER (index));
+  /* Translators: accessible name of an inspector finding: severity,
+   * headline, count, time */
+  accessible = g_strdup_printf (_("%s: %s; %s, %s"), severity_name (f->severity), title, count_text, cost_text);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, accessible,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, f->message, -1);
+  return row;
+}
+
+static void
+update_inspector_toggle (WsGraphPage *self)
+{
+  guint n = self->findings ? self->findings->len : 0;
+  WsSeverity worst = WS_SEVERITY_INFO;
+  g_autofree char *label = NULL;
+
+  for (guint i = 0; i < n; i++)
+    worst = MAX (worst, ((const WsFinding *) g_ptr_array_index (self->findings, i))->severity);
+  if (self->findings == NULL)
+    label = g_strdup (_("_Inspector"));
+  else if (n == 0)
+    label = g_strdup (_("_Inspector: nothing suspicious"));
+  else
+    {
+      guint under = WS_NONE;
+      g_autoptr(GString) text = g_string_new (NULL);
+
+      for (guint i = 0; i < n; i++)
+        if (((const WsFinding *) g_ptr_array_index (self->findings, i))->kind == WS_FINDING_UNDER_CONNECTION)
+          under = i;
+      if (under != WS_NONE)
+        {
+          const WsFinding *f = g_ptr_array_index (self->findings, under);
+          g_autofree char *count = group_digits (f->count);
+
+          /* Translators: the inspector's button in the status line */
+          g_string_printf (text, g_dngettext (GETTEXT_PACKAGE, "_Inspector: %s wait with no readier",
+                                              "_Inspector: %s waits with no readier", f->count), count);
+          if (n > 1)
+            g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, " · %u more finding", " · %u more findings",
+                                                       n - 1), n - 1);
+        }
+      else
+        g_string_printf (text, g_dngettext (GETTEXT_PACKAGE, "_Inspector: %u finding", "_Inspector: %u findings", n), n);
+      label = g_string_free (g_steal_pointer (&text), FALSE);
+    }
+  adw_button_content_set_label (self->inspector_toggle_content, label);
+  adw_button_content_set_icon_name (self->inspector_toggle_content,
+                                    self->findings == NULL ? "dialog-warning-symbolic"
+                                    : n == 0 ? "object-select-symbolic" : severity_icon (worst));
+}
+
+static void
+set_inspector_placeholder (WsGraphPage *self,
+                           const char  *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_widget_set_margin_top (label, 12);
+  gtk_widget_set_margin_bottom (label, 12);
+  gtk_list_box_set_placeholder (self->inspector_list, label);
+}
+
+static void
+fill_findings (WsGraphPage *self)
+{
+  GtkWidget *child;
+
+  self->in_scope_update = TRUE;
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->inspector_list))) != NULL)
+    gtk_list_box_remove (self->inspector_list, child);
+  for (guint i = 0; self->findings && i < self->findings->len; i++)
+    gtk_list_box_append (self->inspector_list, finding_row (self, i));
+  self->in_scope_update = FALSE;
+  update_inspector_toggle (self);
+}
+
+static void
+inspect_done (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  WsGraphPage *self = WS_GRAPH_PAGE (source);
+  InspectJob *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(InspectResult) inspected = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (job->generation != self->inspect_generation)
+    return;
+  gtk_spinner_set_spinning (self->inspector_spinner, FALSE);
+
+  g_clear_pointer (&self->findings, g_ptr_array_unref);
+  if (inspected == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      set_inspector_placeholder (self, error ? error->message : "");
+    }
+  else
+    {
+      self->findings = g_steal_pointer (&inspected->findings);
+      self->findings_n_waits = inspected->n_waits;
+      g_set_object (&self->inspected_trace, job->trace);
+      set_inspector_placeholder (self, _("No suspicious connection found: every wait has a readier, and no "
+                                         "daemon or heartbeat thread joins unrelated processes."));
+    }
+  fill_findings (self);
+  g_signal_emit (self, signals[INSPECTED], 0);
+}
+
+/* Inspects the current scope: @graph is the symptom's wait graph if the
+ * caller has it (built anew otherwise). */
+static void
+inspect (WsGraphPage *self,
+         WsWaitGraph *graph)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *scope = NULL;
+  gboolean whole = self->inspector_scope == WS_INSPECTOR_SCOPE_TRACE;
+  WsTrace *trace = whole ? self->trace_to_inspect : self->trace;
+  InspectJob *job;
+
+  g_cancellable_cancel (self->inspect_cancellable);
+  g_clear_object (&self->inspect_cancellable);
+  self->inspect_generation++;
+  g_clear_pointer (&self->findings, g_ptr_array_unref);
+
+  if (trace == NULL || (!whole && !self->have_symptom))
+    {
+      gtk_spinner_set_spinning (self->inspector_spinner, FALSE);
+      gtk_label_set_text (self->inspector_scope_label, "");
+      set_inspector_placeholder (self, _("Select a window of a thread in the timeline, or inspect the whole trace."));
+      fill_findings (self);
+      return;
+    }
+
+  if (whole)
+    /* Translators: what the inspector looked at: a trace's name */
+    scope = g_strdup_printf (_("every wait of %s"), ws_trace_get_name (trace));
+  else
+    {
+      g_autofree char *who = thread_text (self, self->symptom.thread);
+      g_autofree char *span = ws_format_duration (self->symptom.t1 - self->symptom.t0);
+      g_autofree char *at = offset_text (self, self->symptom.t0);
+      /* Translators: what the inspector looked at: thread, window length, start */
+      scope = g_strdup_printf (_("the wait graph of %s, %s from %s"), who, span, at);
+    }
+  gtk_label_set_text (self->inspector_scope_label, scope);
+  set_inspector_placeholder (self, _("Inspecting…"));
+  fill_findings (self);
+  gtk_spinner_set_spinning (self->inspector_spinner, TRUE);
+
+  self->inspect_cancellable = g_cancellable_new ();
+  job = g_new0 (InspectJob, 1);
+  job->trace = g_object_ref (trace);
+  job->graph = graph ? g_object_ref (graph) : NULL;
+  job->symptom = self->symptom;
+  job->whole_trace = whole;
+  job->generation = self->inspect_generation;
+
+  task = g_task_new (self, self->inspect_cancellable, inspect_done, NULL);
+  g_task_set_source_tag (task, inspect);
+  g_task_set_task_data (task, job, (GDestroyNotify) inspect_job_free);
+  g_task_run_in_thread (task, inspect_thread);
+}
+
+static void
+inspector_scope_toggled_cb (WsGraphPage     *self,
+                            GtkToggleButton *button)
+{
+  WsInspectorScope scope;
+
+  if (!gtk_toggle_button_get_active (button) || self->in_scope_update)
+    return;
+  scope = button == self->inspector_trace_button ? WS_INSPECTOR_SCOPE_TRACE : WS_INSPECTOR_SCOPE_GRAPH;
+  if (scope == self->inspector_scope)
+    return;
+  self->inspector_scope = scope;
+  inspect (self, scope == WS_INSPECTOR_SCOPE_GRAPH && self->scene &&
+                 ws_graph_scene_get_kind (self->scene) == WS_GRAPH_SCENE_WAIT_GRAPH
+                 ? ws_graph_scene_get_wait_graph (self->scene) : NULL);
+}
+
+static void
+finding_selected_cb (WsGraphPage   *self,
+                     GtkListBoxRow *row,
+                     GtkListBox    *list)
+{
+  if (row == NULL || self->in_scope_update)
+    return;
+  ws_graph_page_select_finding (self, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "finding")));
+}
+
+/**
+ * ws_graph_page_select_finding:
+ *
+ * Highlights the waits of finding @finding (an index into
+ * ws_graph_page_get_findings()) in the graph or path shown, as a search
+ * whose matches Tab and F3 step through, selects the first, and emits
+ * ::show-events so that the timeline highlights them too.
+ */
+void
+ws_graph_page_select_finding (WsGraphPage *self,
+                              guint        finding)
+{
+  const WsFinding *f;
+  g_autoptr(WsStackSearch) search = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *description = NULL;
+
+  g_return_if_fail (WS_IS_GRAPH_PAGE (self));
+  g_return_if_fail (self->findings != NULL && finding < self->findings->len);
+
+  f = g_ptr_array_index (self->findings, finding);
+  title = ws_graph_page_dup_finding_title (self, finding);
+  /* Translators: the search text standing for an inspector finding */
+  description = g_strdup_printf (_("Inspector: %s"), title);
+  search = ws_stack_search_new_for_events (self->inspected_trace, description,
+                                           (const guint32 *) f->events->data, f->events->len);
+
+  {
+    GtkListBoxRow *row = gtk_list_box_get_row_at_index (self->inspector_list, finding);
+    if (row != NULL && gtk_list_box_get_selected_row (self->inspector_list) != row)
+      {
+        self->in_scope_update = TRUE;
+        gtk_list_box_select_row (self->inspector_list, row);
+        self->in_scope_update = FALSE;
+      }
+  }
+
+  /* The window may hand the search back (ws_graph_page_set_search()). */
+  g_signal_emit (self, signals[SHOW_EVENTS], 0, search);
+  if (self->inspected_trace == self->trace)
+    {
+      if (self->search != search)
+        {
+          g_set_object (&self->search, search);
+          set_entry_text (self, description);
+          refresh_search (self);
+        }
+      if (self->matches != NULL && self->matches->len > 0)
+        ws_graph_page_next_match (self, TRUE);
+    }
+}
+
+/* Returns: (transfer none) (nullable) (element-type WsFinding): the
+ *   inspector's findings, or %NULL while it works (or has nothing to
+ *   inspect) */
+GPtrArray *
+ws_graph_page_get_findings (WsGraphPage *self)
+{
+  g_return_val_if_fail (WS_IS_GRAPH_PAGE (self), NULL);
+  return self->findings;
+}
+
+/* Whether the inspector is working. */
+gboolean
+ws_graph_page_get_inspecting (WsGraphPage *self)
+{
+  g_return_val_if_fail (WS_IS_GRAPH_PAGE (self), FALSE);
+  return gtk_spinner_get_spinning (self->inspector_spinner);
+}
+
+void
+ws_graph_page_show_inspector (WsGraphPage *self,
+                              gboolean     show)
+{
+  g_return_if_fail (WS_IS_GRAPH_PAGE (self));
+  gtk_toggle_button_set_active (self->inspector_toggle, show);
+}
+
+/**
+ * ws_graph_page_set_inspector_scope:
+ *
+ * Inspects the symptom's wait graph or the whole trace (re-inspecting if
+ * the scope changes).
+ */
+void
+ws_graph_page_set_inspector_scope (WsGraphPage      *self,
+                                   WsInspectorScope  scope)
+{
+  g_return_if_fail (WS_IS_GRAPH_PAGE (self));
+  gtk_toggle_button_set_active (scope == WS_INSPECTOR_SCOPE_TRACE ? self->inspector_trace_button
+                                                                  : self->inspector_graph_button, TRUE);
+}
+
+WsInspectorScope
+ws_graph_page_get_inspector_scope (WsGraphPage *self)
+{
+  g_return_val_if_fail (WS_IS_GRAPH_PAGE (self), WS_INSPECTOR_SCOPE_GRAPH);
+  return self->inspector_scope;
+}
+
+/**
+ * ws_graph_page_inspect_trace:
+ *
+ * Opens the inspector on every wait of @trace (ws_inspect_trace()), with
+ * or without a symptom shown.
+ */
+void
+ws_graph_page_inspect_trace (WsGraphPage *self,
+                             WsTrace     *trace)
+{
+  g_return_if_fail (WS_IS_GRAPH_PAGE (self));
+  g_return_if_fail (WS_IS_TRACE (trace));
+
+  g_set_object (&self->trace_to_inspect, trace);
+  ws_graph_page_show_inspector (self, TRUE);
+  if (self->inspector_scope == WS_INSPECTOR_SCOPE_TRACE)
+    inspect (self, NULL);
+  else
+    ws_graph_page_set_inspector_scope (self, WS_INSPECTOR_SCOPE_TRACE);
+}
+
+static void
+toggle_inspector_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *param)
+{
+  WsGraphPage *self = WS_GRAPH_PAGE (widget);
+  gtk_toggle_button_set_active (self->inspector_toggle, !gtk_toggle_button_get_active (self->inspector_toggle));
+}
+
+static void
+inspector_toggled_cb (WsGraphPage     *self,
+                      GtkToggleButton *toggle)
+{
+  gboolean active = gtk_toggle_button_get_active (toggle);
+
+  gtk_revealer_set_reveal_child (self->inspector_revealer, active);
+  /* Nothing inspected yet (no window chosen when the page was built). */
+  if (active && self->findings == NULL && !gtk_spinner_get_spinning (self->inspector_spinner))
+    inspect (self, NULL);
+}
+
+/* ------------------------------------------------------------------ */
 /* Export                                                               */
 
 static gboolean
@@ -907,9 +2037,9 @@ write_text (const char  *path,
 /**
  * ws_graph_page_export:
  * @path: ends in .png, .svg, .pdf (a picture of the whole graph, with the
- *   selection and search highlights), .dot or .json (the analysis, see
- *   ws-graph-export.h: for a wait graph the whole graph, whatever the
- *   depth shown)
+ *   selection and search highlights; of a critical path, the span shown
+ *   with every lane), .dot or .json (the analysis, see ws-graph-export.h:
+ *   for a wait graph the whole graph, whatever the depth shown)
  *
  * Returns: %TRUE if written
  */
@@ -924,18 +2054,35 @@ ws_graph_page_export (WsGraphPage  *self,
   g_return_val_if_fail (WS_IS_GRAPH_PAGE (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  if (self->scene == NULL)
+  if (self->scene == NULL && self->path == NULL)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("There is no graph to export"));
       return FALSE;
     }
 
   lower = g_ascii_strdown (path, -1);
-  if (ws_export_format_from_path (path, &format))
+  if (self->path != NULL)
+    {
+      if (ws_export_format_from_path (path, &format))
+        return ws_critical_path_renderer_export (ws_critical_path_view_get_renderer (self->cp_view), path, format,
+                                                 MAX (1200, gtk_widget_get_width (GTK_WIDGET (self->cp_view))), error);
+      if (g_str_has_suffix (lower, ".dot") || g_str_has_suffix (lower, ".gv"))
+        {
+          g_autofree char *dot = ws_graph_export_critical_path_dot (self->path);
+          return write_text (path, dot, error);
+        }
+      if (g_str_has_suffix (lower, ".json"))
+        {
+          g_autoptr(JsonNode) node = ws_graph_export_critical_path_json (self->path);
+          g_autofree char *json = ws_graph_export_json_to_string (node);
+          return write_text (path, json, error);
+        }
+    }
+  else if (ws_export_format_from_path (path, &format))
     return ws_graph_renderer_export (ws_graph_view_get_renderer (self->graph_view), self->scene,
                                      ws_graph_view_get_viewport (self->graph_view), path, format, error);
 
-  if (g_str_has_suffix (lower, ".dot") || g_str_has_suffix (lower, ".gv"))
+  else if (g_str_has_suffix (lower, ".dot") || g_str_has_suffix (lower, ".gv"))
     {
       g_autofree char *dot = NULL;
 
@@ -946,7 +2093,7 @@ ws_graph_page_export (WsGraphPage  *self,
         dot = ws_graph_export_wait_graph_dot (ws_graph_scene_get_wait_graph (self->scene));
       return write_text (path, dot, error);
     }
-  if (g_str_has_suffix (lower, ".json"))
+  else if (g_str_has_suffix (lower, ".json"))
     {
       g_autoptr(JsonNode) node = NULL;
       g_autofree char *json = NULL;
@@ -1002,13 +2149,15 @@ export_action (GtkWidget  *widget,
   GtkFileChooserNative *chooser;
   g_autofree char *name = NULL;
 
-  if (self->scene == NULL)
+  if (self->scene == NULL && self->path == NULL)
     return;
 
-  chooser = gtk_file_chooser_native_new (_("Export the Graph"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+  chooser = gtk_file_chooser_native_new (self->path ? _("Export the Critical Path") : _("Export the Graph"),
+                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
                                          GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
   name = g_strdup_printf ("%s.%s",
-                          ws_graph_scene_get_kind (self->scene) == WS_GRAPH_SCENE_READY_TREE ? "ready-tree" : "wait-graph",
+                          self->path ? "critical-path"
+                          : ws_graph_scene_get_kind (self->scene) == WS_GRAPH_SCENE_READY_TREE ? "ready-tree" : "wait-graph",
                           ext);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
@@ -1026,6 +2175,16 @@ zoom_action (GtkWidget  *widget,
 {
   WsGraphPage *self = WS_GRAPH_PAGE (widget);
 
+  if (self->mode == WS_GRAPH_MODE_CRITICAL_PATH)
+    {
+      if (g_str_equal (action_name, "graph.zoom-in"))
+        ws_critical_path_view_zoom (self->cp_view, 1.5);
+      else if (g_str_equal (action_name, "graph.zoom-out"))
+        ws_critical_path_view_zoom (self->cp_view, 1 / 1.5);
+      else
+        ws_critical_path_view_fit (self->cp_view);
+      return;
+    }
   if (g_str_equal (action_name, "graph.zoom-in"))
     ws_graph_view_zoom (self->graph_view, 1.4);
   else if (g_str_equal (action_name, "graph.zoom-out"))
@@ -1040,6 +2199,42 @@ match_action (GtkWidget  *widget,
               GVariant   *param)
 {
   ws_graph_page_next_match (WS_GRAPH_PAGE (widget), g_str_equal (action_name, "graph.next-match"));
+}
+
+/* The thread's exact run span covering @time, or %WS_NONE. */
+static guint
+run_span_at (WsTrace *trace,
+             guint    thread,
+             WsTime   time)
+{
+  const WsThread *t = ws_trace_get_thread (trace, thread);
+  guint pos = ws_trace_thread_lower_bound (trace, thread, time + 1);
+
+  /* Spans do not overlap; a few events back is enough (samples and
+   * wake-ups of others sit between them). */
+  for (guint k = 0; k < 64 && pos > 0; k++)
+    {
+      const WsEvent *e = ws_trace_get_event (trace, t->events[--pos]);
+
+      if (e->kind == WS_EVENT_RUNNING && (e->flags & WS_EVENT_FLAG_SPAN) &&
+          e->time <= time && time < e->time + e->duration)
+        return t->events[pos];
+    }
+  return WS_NONE;
+}
+
+static void
+show_segment_in_timeline (WsGraphPage *self,
+                          guint        segment)
+{
+  const WsCriticalSegment *seg;
+  guint event;
+
+  if (self->path == NULL || segment >= ws_critical_path_get_n_segments (self->path))
+    return;
+  seg = ws_critical_path_get_segment (self->path, segment);
+  event = seg->event != WS_NONE ? seg->event : run_span_at (self->trace, seg->thread, seg->start);
+  g_signal_emit (self, signals[SHOW_IN_TIMELINE], 0, seg->thread, event, (gint64) seg->start, (gint64) seg->end);
 }
 
 static void
@@ -1077,7 +2272,11 @@ show_in_timeline_action (GtkWidget  *widget,
                          GVariant   *param)
 {
   WsGraphPage *self = WS_GRAPH_PAGE (widget);
-  show_in_timeline (self, ws_graph_view_get_selected_node (self->graph_view));
+
+  if (self->path != NULL)
+    show_segment_in_timeline (self, ws_critical_path_view_get_selected_segment (self->cp_view));
+  else
+    show_in_timeline (self, ws_graph_view_get_selected_node (self->graph_view));
 }
 
 static void
@@ -1088,20 +2287,39 @@ node_activated_cb (WsGraphPage *self,
   show_in_timeline (self, node);
 }
 
+/* Which view and which options apply to the mode. */
 static void
-options_changed_cb (WsGraphPage *self)
+update_mode_widgets (WsGraphPage *self)
 {
-  gboolean tree;
+  gboolean tree = self->mode == WS_GRAPH_MODE_READY_TREE;
+  gboolean path = self->mode == WS_GRAPH_MODE_CRITICAL_PATH;
 
-  if (self->in_request_update)
-    return;
-  self->mode = gtk_drop_down_get_selected (self->mode_dropdown) == 1 ? WS_GRAPH_MODE_WAIT_GRAPH
-                                                                     : WS_GRAPH_MODE_READY_TREE;
-  tree = self->mode == WS_GRAPH_MODE_READY_TREE;
-  /* Chains and the lock-only rule belong to the ready tree. */
+  /* Chains and the lock-only rule belong to the ready tree; the path
+   * follows every readier to the start of the window. */
   gtk_widget_set_sensitive (GTK_WIDGET (self->metric_dropdown), tree);
   gtk_widget_set_sensitive (GTK_WIDGET (self->metric_label), tree);
   gtk_widget_set_sensitive (GTK_WIDGET (self->lock_only_check), tree);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->depth_spin), !path);
+  /* The path's segment table is always under it. */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->table_toggle), !path);
+  if (path)
+    gtk_stack_set_visible_child_name (self->view_stack, "critical-path");
+  else
+    gtk_stack_set_visible_child_name (self->view_stack,
+                                      gtk_toggle_button_get_active (self->table_toggle) ? "table" : "graph");
+  update_zoom_label (self);
+}
+
+static void
+options_changed_cb (WsGraphPage *self)
+{
+  guint selected;
+
+  if (self->in_request_update)
+    return;
+  selected = gtk_drop_down_get_selected (self->mode_dropdown);
+  self->mode = selected <= WS_GRAPH_MODE_CRITICAL_PATH ? (WsGraphMode) selected : WS_GRAPH_MODE_READY_TREE;
+  update_mode_widgets (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODE]);
   rebuild (self);
 }
@@ -1132,11 +2350,16 @@ ws_graph_page_show_symptom (WsGraphPage     *self,
   g_return_if_fail (symptom != NULL);
 
   if (g_set_object (&self->trace, trace))
-    g_clear_object (&self->search);
+    {
+      g_clear_object (&self->search);
+      /* The whole-trace inspection follows the trace shown. */
+      if (g_set_object (&self->trace_to_inspect, trace) && self->inspector_scope == WS_INSPECTOR_SCOPE_TRACE)
+        inspect (self, NULL);
+    }
   self->symptom = *symptom;
   self->have_symptom = TRUE;
   self->in_request_update = TRUE;
-  gtk_drop_down_set_selected (self->mode_dropdown, mode == WS_GRAPH_MODE_WAIT_GRAPH ? 1 : 0);
+  gtk_drop_down_set_selected (self->mode_dropdown, mode);
   self->in_request_update = FALSE;
   options_changed_cb (self);
 }
@@ -1146,7 +2369,8 @@ ws_graph_page_set_mode (WsGraphPage *self,
                         WsGraphMode  mode)
 {
   g_return_if_fail (WS_IS_GRAPH_PAGE (self));
-  gtk_drop_down_set_selected (self->mode_dropdown, mode == WS_GRAPH_MODE_WAIT_GRAPH ? 1 : 0);
+  g_return_if_fail (mode <= WS_GRAPH_MODE_CRITICAL_PATH);
+  gtk_drop_down_set_selected (self->mode_dropdown, mode);
 }
 
 WsGraphMode
@@ -1202,7 +2426,7 @@ ws_graph_page_set_search_text (WsGraphPage *self,
 {
   g_return_if_fail (WS_IS_GRAPH_PAGE (self));
 
-  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text ? text : "");
+  set_entry_text (self, text ? text : "");
   /* Not waiting for the entry's typing delay. */
   refresh_search (self);
 }
@@ -1227,7 +2451,7 @@ ws_graph_page_set_search (WsGraphPage   *self,
     return;
   /* refresh_search() keeps a search whose description is the entry's text. */
   g_set_object (&self->search, search);
-  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), ws_stack_search_get_pattern (search));
+  set_entry_text (self, ws_stack_search_get_pattern (search));
   refresh_search (self);
 }
 
@@ -1278,7 +2502,7 @@ static void
 table_toggled_cb (WsGraphPage     *self,
                   GtkToggleButton *toggle)
 {
-  gtk_stack_set_visible_child_name (self->view_stack, gtk_toggle_button_get_active (toggle) ? "table" : "graph");
+  update_mode_widgets (self);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1312,12 +2536,21 @@ ws_graph_page_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_cancellable_cancel (self->inspect_cancellable);
+  g_clear_object (&self->inspect_cancellable);
   /* Late results find a generation that no longer matches. */
   self->generation++;
+  self->inspect_generation++;
 
   gtk_widget_dispose_template (GTK_WIDGET (self), WS_TYPE_GRAPH_PAGE);
   g_clear_object (&self->selection);
   g_clear_object (&self->rows);
+  g_clear_object (&self->segment_selection);
+  g_clear_object (&self->segment_rows);
+  g_clear_object (&self->path);
+  g_clear_pointer (&self->findings, g_ptr_array_unref);
+  g_clear_object (&self->inspected_trace);
+  g_clear_object (&self->trace_to_inspect);
   g_clear_object (&self->scene);
   g_clear_object (&self->search);
   g_clear_object (&self->trace);
@@ -1341,7 +2574,7 @@ ws_graph_page_class_init (WsGraphPageClass *klass)
     g_param_spec_boolean ("busy", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   properties[PROP_MODE] =
-    g_param_spec_int ("mode", NULL, NULL, WS_GRAPH_MODE_READY_TREE, WS_GRAPH_MODE_WAIT_GRAPH,
+    g_param_spec_int ("mode", NULL, NULL, WS_GRAPH_MODE_READY_TREE, WS_GRAPH_MODE_CRITICAL_PATH,
                       WS_GRAPH_MODE_READY_TREE,
                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -1369,7 +2602,27 @@ ws_graph_page_class_init (WsGraphPageClass *klass)
     g_signal_new ("ready", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
+  /**
+   * WsGraphPage::show-events:
+   * @search: the events to highlight (an inspector finding's waits)
+   *
+   * The user chose a finding: the timeline should highlight its events.
+   */
+  signals[SHOW_EVENTS] =
+    g_signal_new ("show-events", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, WS_TYPE_STACK_SEARCH);
+
+  /**
+   * WsGraphPage::inspected:
+   *
+   * The inspector's findings are in (or its error is).
+   */
+  signals[INSPECTED] =
+    g_signal_new ("inspected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
   g_type_ensure (WS_TYPE_GRAPH_VIEW);
+  g_type_ensure (WS_TYPE_CRITICAL_PATH_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/waitscope/Waitscope/ws-graph-page.ui");
   gtk_widget_class_bind_template_child (widget_class, WsGraphPage, toast_overlay);
@@ -1397,6 +2650,16 @@ ws_graph_page_class_init (WsGraphPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsGraphPage, readier_heading);
   gtk_widget_class_bind_template_child (widget_class, WsGraphPage, readier_label);
   gtk_widget_class_bind_template_child (widget_class, WsGraphPage, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, WsGraphPage, cp_view);
+  gtk_widget_class_bind_template_child (widget_class, WsGraphPage, segment_table);
+  gtk_widget_class_bind_template_child (widget_class, WsGraphPage, inspector_toggle);
+  gtk_widget_class_bind_template_child (widget_class, WsGraphPage, inspector_toggle_content);
+  gtk_widget_class_bind_template_child (widget_class, WsGraphPage, inspector_revealer);
+  gtk_widget_class_bind_template_child (widget_class, WsGraphPage, inspector_scope_label);
+  gtk_widget_class_bind_template_child (widget_class, WsGraphPage, inspector_spinner);
+  gtk_widget_class_bind_template_child (widget_class, WsGraphPage, inspector_graph_button);
+  gtk_widget_class_bind_template_child (widget_class, WsGraphPage, inspector_trace_button);
+  gtk_widget_class_bind_template_child (widget_class, WsGraphPage, inspector_list);
 
   gtk_widget_class_install_action (widget_class, "graph.export", "s", export_action);
   gtk_widget_class_install_action (widget_class, "graph.zoom-in", NULL, zoom_action);
@@ -1405,12 +2668,14 @@ ws_graph_page_class_init (WsGraphPageClass *klass)
   gtk_widget_class_install_action (widget_class, "graph.next-match", NULL, match_action);
   gtk_widget_class_install_action (widget_class, "graph.previous-match", NULL, match_action);
   gtk_widget_class_install_action (widget_class, "graph.show-in-timeline", NULL, show_in_timeline_action);
+  gtk_widget_class_install_action (widget_class, "graph.toggle-inspector", NULL, toggle_inspector_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F3, 0, "graph.next-match", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F3, GDK_SHIFT_MASK, "graph.previous-match", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK, "graph.next-match", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_G, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "graph.previous-match", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_i, GDK_CONTROL_MASK, "graph.toggle-inspector", NULL);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "graphpage");
@@ -1424,9 +2689,12 @@ ws_graph_page_init (WsGraphPage *self)
   self->current_match = WS_NONE;
   self->mode = WS_GRAPH_MODE_READY_TREE;
   self->rows = g_list_store_new (WS_TYPE_GRAPH_ROW);
+  self->segment_rows = g_list_store_new (WS_TYPE_GRAPH_ROW);
+  self->inspector_scope = WS_INSPECTOR_SCOPE_GRAPH;
 
   gtk_widget_init_template (GTK_WIDGET (self));
   add_columns (self);
+  add_segment_columns (self);
   self->search_tooltip = g_strdup (gtk_widget_get_tooltip_text (GTK_WIDGET (self->search_entry)));
 
   gtk_spin_button_set_value (self->depth_spin, WS_GRAPH_PAGE_DEFAULT_DEPTH);
@@ -1449,9 +2717,19 @@ ws_graph_page_init (WsGraphPage *self)
   g_signal_connect_swapped (self->graph_view, "notify::selected-node", G_CALLBACK (view_selection_changed_cb), self);
   g_signal_connect_swapped (self->graph_view, "notify::zoom", G_CALLBACK (update_zoom_label), self);
   g_signal_connect_swapped (self->graph_view, "node-activated", G_CALLBACK (node_activated_cb), self);
+  g_signal_connect_swapped (self->cp_view, "notify::selected-segment", G_CALLBACK (cp_selection_changed_cb), self);
+  g_signal_connect_swapped (self->cp_view, "notify::zoom", G_CALLBACK (update_zoom_label), self);
+  g_signal_connect_swapped (self->cp_view, "segment-activated", G_CALLBACK (segment_activated_cb), self);
+
+  g_signal_connect_swapped (self->inspector_toggle, "toggled", G_CALLBACK (inspector_toggled_cb), self);
+  g_signal_connect_swapped (self->inspector_graph_button, "toggled", G_CALLBACK (inspector_scope_toggled_cb), self);
+  g_signal_connect_swapped (self->inspector_trace_button, "toggled", G_CALLBACK (inspector_scope_toggled_cb), self);
+  g_signal_connect_swapped (self->inspector_list, "row-selected", G_CALLBACK (finding_selected_cb), self);
 
   gtk_stack_set_visible_child_name (self->state_stack, "empty");
   update_zoom_label (self);
   update_match_label (self);
   update_details (self);
+  set_inspector_placeholder (self, _("Select a window of a thread in the timeline, or inspect the whole trace."));
+  update_inspector_toggle (self);
 }

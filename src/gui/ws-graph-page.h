@@ -3,7 +3,9 @@
 
 #include <gtk/gtk.h>
 
+#include "ws-critical-path-view.h"
 #include "ws-graph-view.h"
+#include "ws-inspector.h"
 #include "ws-wait-graph.h"
 
 G_BEGIN_DECLS
@@ -13,17 +15,34 @@ G_BEGIN_DECLS
  * @WS_GRAPH_MODE_READY_TREE: the patent's ready tree of the window's
  *   longest (lock-related) wait
  * @WS_GRAPH_MODE_WAIT_GRAPH: StackMine's wait graph of the window
+ * @WS_GRAPH_MODE_CRITICAL_PATH: the sequence of running and waiting spans
+ *   that determined the end of the window (#WsCriticalPath)
+ *
+ * The values are the positions in the page's mode drop-down.
  */
 typedef enum {
   WS_GRAPH_MODE_READY_TREE,
   WS_GRAPH_MODE_WAIT_GRAPH,
+  WS_GRAPH_MODE_CRITICAL_PATH,
 } WsGraphMode;
+
+/**
+ * WsInspectorScope:
+ * @WS_INSPECTOR_SCOPE_GRAPH: the wait graph of the page's symptom
+ *   (ws_inspect_wait_graph())
+ * @WS_INSPECTOR_SCOPE_TRACE: the whole trace (ws_inspect_trace())
+ */
+typedef enum {
+  WS_INSPECTOR_SCOPE_GRAPH,
+  WS_INSPECTOR_SCOPE_TRACE,
+} WsInspectorScope;
 
 #define WS_GRAPH_PAGE_DEFAULT_DEPTH 10
 
 /*
- * WsGraphPage: the wait graph / ready tree view of a symptom ⟨thread, t0,
- * t1⟩: a toolbar (mode, chain metric, lock-related only, depth limit, a
+ * WsGraphPage: the wait graph / ready tree / critical path view of a
+ * symptom ⟨thread, t0, t1⟩: a toolbar (mode, chain metric, lock-related
+ * only, depth limit, a
  * regular-expression search over the nodes' stacks whose matches Tab /
  * Shift+Tab, Enter / F3 / Shift+F3 cycle through, zoom and fit, export as
  * PNG, SVG, PDF, DOT or JSON), the graph (#WsGraphView) or the same nodes
@@ -31,8 +50,17 @@ typedef enum {
  * whole waiting stack and the stack of whoever readied it, and a button
  * that shows the node in the timeline (::show-in-timeline).
  *
- * Graphs are built off the main thread; asking for another one cancels
- * the one being built.
+ * In Critical Path mode the graph gives way to a #WsCriticalPathView with
+ * a table of the path's segments under it; a click on a segment shows it
+ * in the side panel.
+ *
+ * The Inspector (a toolbar toggle, and ws_graph_page_inspect_trace())
+ * lists the over- and under-connections of the symptom's wait graph or of
+ * the whole trace; choosing one highlights its waits in the graph or path
+ * and asks the timeline to highlight them too (::show-events).
+ *
+ * Graphs and inspections are built off the main thread; asking for
+ * another one cancels the one being built.
  */
 #define WS_TYPE_GRAPH_PAGE (ws_graph_page_get_type ())
 G_DECLARE_FINAL_TYPE (WsGraphPage, ws_graph_page, WS, GRAPH_PAGE, GtkWidget)
@@ -68,5 +96,30 @@ const char     *ws_graph_page_get_stack_text   (WsGraphPage     *self,
 gboolean        ws_graph_page_export           (WsGraphPage     *self,
                                                 const char      *path,
                                                 GError         **error);
+
+/* Critical Path mode */
+WsCriticalPath *ws_graph_page_get_critical_path      (WsGraphPage     *self);
+WsCriticalPathView *
+                ws_graph_page_get_critical_path_view (WsGraphPage     *self);
+void            ws_graph_page_select_segment         (WsGraphPage     *self,
+                                                      guint            segment);
+guint           ws_graph_page_get_selected_segment   (WsGraphPage     *self);
+const char     *ws_graph_page_get_detail_title       (WsGraphPage     *self);
+
+/* The inspector */
+void            ws_graph_page_show_inspector         (WsGraphPage     *self,
+                                                      gboolean         show);
+void            ws_graph_page_set_inspector_scope    (WsGraphPage     *self,
+                                                      WsInspectorScope scope);
+WsInspectorScope
+                ws_graph_page_get_inspector_scope    (WsGraphPage     *self);
+void            ws_graph_page_inspect_trace          (WsGraphPage     *self,
+                                                      WsTrace         *trace);
+gboolean        ws_graph_page_get_inspecting         (WsGraphPage     *self);
+GPtrArray      *ws_graph_page_get_findings           (WsGraphPage     *self);
+char           *ws_graph_page_dup_finding_title      (WsGraphPage     *self,
+                                                      guint            finding);
+void            ws_graph_page_select_finding         (WsGraphPage     *self,
+                                                      guint            finding);
 
 G_END_DECLS

@@ -95,7 +95,7 @@ update_actions (WsWindow *self)
   gboolean ready = is_ready (self);
   gboolean selection = ready && ws_timeline_viewport_get_selection (ws_document_get_viewport (self->current), NULL, NULL, NULL);
   static const char *const need_ready[] = {
-    "export-timeline", "zoom-in", "zoom-out", "zoom-fit", "search",
+    "export-timeline", "zoom-in", "zoom-out", "zoom-fit", "search", "inspect-trace",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (need_ready); i++)
@@ -111,6 +111,7 @@ update_actions (WsWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "search-previous", ready && self->search != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "show-wait-graph", selection);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "show-ready-tree", selection);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "show-critical-path", selection);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "zoom-selection", selection);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "clear-selection", ready);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "close-trace", self->current != NULL);
@@ -912,7 +913,9 @@ analysis_action (GtkWidget  *widget,
                  GVariant   *param)
 {
   WsWindow *self = WS_WINDOW (widget);
-  WsAnalysisKind kind = g_str_equal (action_name, "win.show-wait-graph") ? WS_ANALYSIS_WAIT_GRAPH : WS_ANALYSIS_READY_TREE;
+  WsAnalysisKind kind = g_str_equal (action_name, "win.show-wait-graph") ? WS_ANALYSIS_WAIT_GRAPH
+                        : g_str_equal (action_name, "win.show-critical-path") ? WS_ANALYSIS_CRITICAL_PATH
+                        : WS_ANALYSIS_READY_TREE;
   guint thread;
   WsTime t0, t1;
 
@@ -977,7 +980,9 @@ show_analysis_cb (WsWindow *self,
   int height = gtk_widget_get_height (GTK_WIDGET (self->content_paned));
 
   ws_graph_page_show_symptom (self->graph_page, trace, &symptom,
-                              kind == WS_ANALYSIS_WAIT_GRAPH ? WS_GRAPH_MODE_WAIT_GRAPH : WS_GRAPH_MODE_READY_TREE);
+                              kind == WS_ANALYSIS_WAIT_GRAPH ? WS_GRAPH_MODE_WAIT_GRAPH
+                              : kind == WS_ANALYSIS_CRITICAL_PATH ? WS_GRAPH_MODE_CRITICAL_PATH
+                              : WS_GRAPH_MODE_READY_TREE);
   ws_window_show_details_page (self, "graph");
   if (height > 0 && gtk_paned_get_position (self->content_paned) > height * 40 / 100)
     gtk_paned_set_position (self->content_paned, height * 32 / 100);
@@ -1004,6 +1009,36 @@ graph_show_in_timeline_cb (WsWindow    *self,
   else
     ws_timeline_view_reveal_thread (self->timeline_view, thread);
   gtk_widget_grab_focus (GTK_WIDGET (self->timeline_view));
+}
+
+/* The graph page's inspector (ws-graph-page.c) on the whole trace. */
+static void
+inspect_trace_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
+{
+  WsWindow *self = WS_WINDOW (widget);
+
+  if (!is_ready (self))
+    return;
+  ws_graph_page_inspect_trace (self->graph_page, ws_document_get_trace (self->current));
+  ws_window_show_details_page (self, "graph");
+}
+
+static void mining_show_events_cb (WsWindow      *self,
+                                   WsDocument    *document,
+                                   WsStackSearch *search,
+                                   WsMiningPage  *page);
+
+/* An inspector finding's waits: highlighted in the timeline as the
+ * Mining page's events are. */
+static void
+graph_show_events_cb (WsWindow      *self,
+                      WsStackSearch *search,
+                      WsGraphPage   *page)
+{
+  if (is_ready (self) && ws_document_get_trace (self->current) == ws_stack_search_get_trace (search))
+    mining_show_events_cb (self, self->current, search, NULL);
 }
 
 /* Mining (ws-mining-page.c): its events of a pattern become the window's
@@ -1175,6 +1210,8 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, toggle_sidebar_action);
   gtk_widget_class_install_action (widget_class, "win.show-wait-graph", NULL, analysis_action);
   gtk_widget_class_install_action (widget_class, "win.show-ready-tree", NULL, analysis_action);
+  gtk_widget_class_install_action (widget_class, "win.show-critical-path", NULL, analysis_action);
+  gtk_widget_class_install_action (widget_class, "win.inspect-trace", NULL, inspect_trace_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-in", NULL, forward_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-out", NULL, forward_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-fit", NULL, forward_action);
@@ -1226,6 +1263,7 @@ ws_window_init (WsWindow *self)
   g_signal_connect_swapped (self->details_stack, "notify::visible-child-name", G_CALLBACK (details_page_changed_cb), self);
   g_signal_connect (self, "analysis-requested", G_CALLBACK (show_analysis_cb), NULL);
   g_signal_connect_swapped (self->graph_page, "show-in-timeline", G_CALLBACK (graph_show_in_timeline_cb), self);
+  g_signal_connect_swapped (self->graph_page, "show-events", G_CALLBACK (graph_show_events_cb), self);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (drop_cb), self);

@@ -17,10 +17,12 @@ G_BEGIN_DECLS
  * @WS_ANALYSIS_WAIT_GRAPH: StackMine's wait graph of a thread window
  * @WS_ANALYSIS_READY_TREE: the patent's ready tree of the window's longest
  *   wait
+ * @WS_ANALYSIS_CRITICAL_PATH: the critical path of the window
  */
 typedef enum {
   WS_ANALYSIS_WAIT_GRAPH,
   WS_ANALYSIS_READY_TREE,
+  WS_ANALYSIS_CRITICAL_PATH,
 } WsAnalysisKind;
 
 /*

@@ -42,6 +42,7 @@ struct _WsCriticalPathRenderer
   WsTime                 end;
   guint                  selected;
   guint8                *matches;       /* per segment, or NULL */
+  gboolean               label_width_dirty;
 };
 
 G_DEFINE_FINAL_TYPE (WsCriticalPathRenderer, ws_critical_path_renderer, G_TYPE_OBJECT)
@@ -118,7 +119,10 @@ ws_critical_path_renderer_set_pango_context (WsCriticalPathRenderer *self,
 {
   g_return_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self));
   if (g_set_object (&self->context, context))
-    g_clear_object (&self->scratch);
+    {
+      g_clear_object (&self->scratch);
+      self->label_width_dirty = TRUE;
+    }
 }
 
 void
@@ -133,12 +137,22 @@ ws_critical_path_renderer_set_font (WsCriticalPathRenderer     *self,
   pango_font_description_free (self->font);
   self->font = pango_font_description_copy (font);
   g_clear_object (&self->scratch);
+  self->label_width_dirty = TRUE;
 }
 
+static void ensure_label_width (WsCriticalPathRenderer *self);
+
+/**
+ * ws_critical_path_renderer_get_geometry:
+ *
+ * Returns: where things are; the label column fits the lanes' names and
+ *   times of the path shown (within 140 to 300 units)
+ */
 const WsCriticalPathGeometry *
 ws_critical_path_renderer_get_geometry (WsCriticalPathRenderer *self)
 {
   g_return_val_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self), NULL);
+  ensure_label_width (self);
   return &self->geometry;
 }
 
@@ -210,8 +224,9 @@ show_text (WsCriticalPathRenderer *self,
 }
 
 static double
-text_width (WsCriticalPathRenderer *self,
-            const char             *text)
+text_width_full (WsCriticalPathRenderer *self,
+                 const char             *text,
+                 gboolean                bold)
 {
   PangoLayout *layout = get_scratch (self);
   int w, h;
@@ -219,12 +234,31 @@ text_width (WsCriticalPathRenderer *self,
   pango_layout_set_width (layout, -1);
   pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
   pango_layout_set_text (layout, text, -1);
+  if (bold)
+    {
+      PangoFontDescription *font = pango_font_description_copy (self->font);
+      pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
+      pango_layout_set_font_description (layout, font);
+      pango_font_description_free (font);
+    }
   pango_layout_get_pixel_size (layout, &w, &h);
+  if (bold)
+    pango_layout_set_font_description (layout, self->font);
   return w;
+}
+
+static double
+text_width (WsCriticalPathRenderer *self,
+            const char             *text)
+{
+  return text_width_full (self, text, FALSE);
 }
 
 /* ------------------------------------------------------------------ */
 /* Words                                                                */
+
+static char *thread_name (WsTrace *trace,
+                          guint    thread);
 
 /**
  * ws_critical_state_get_label:
@@ -467,6 +501,7 @@ ws_critical_path_renderer_set_path (WsCriticalPathRenderer *self,
   g_return_if_fail (path == NULL || WS_IS_CRITICAL_PATH (path));
 
   g_set_object (&self->path, path);
+  self->label_width_dirty = TRUE;
   g_array_set_size (self->lanes, 0);
   g_clear_pointer (&self->thread_lane, g_free);
   g_clear_pointer (&self->matches, g_free);
@@ -632,9 +667,32 @@ ws_critical_path_renderer_set_matches (WsCriticalPathRenderer *self,
 /* ------------------------------------------------------------------ */
 /* Geometry                                                             */
 
+/* The label column: as wide as the widest lane label (the name, bold on
+ * the symptom's lane, then the time on the path), within bounds. */
+static void
+ensure_label_width (WsCriticalPathRenderer *self)
+{
+  double widest = 0;
+
+  if (!self->label_width_dirty)
+    return;
+  self->label_width_dirty = FALSE;
+  for (guint l = 0; self->path && l < self->lanes->len; l++)
+    {
+      guint thread = g_array_index (self->lanes, guint, l);
+      g_autofree char *name = thread_name (ws_critical_path_get_trace (self->path), thread);
+      g_autofree char *time = ws_format_duration (ws_critical_path_get_thread_time (self->path, thread));
+      double w = text_width_full (self, name, l == 0) + text_width (self, time);
+
+      widest = MAX (widest, w);
+    }
+  self->geometry.label_width = CLAMP (ceil (widest + 4 * LABEL_PAD), 140, 300);
+}
+
 static double
 axis_x (WsCriticalPathRenderer *self)
 {
+  ensure_label_width (self);
   return self->geometry.margin + self->geometry.label_width;
 }
 
@@ -1005,13 +1063,14 @@ draw_bars (WsCriticalPathRenderer *self,
 }
 
 /* A vertical line at the hand-off time from the lane the path leaves to
- * the lane it continues on, with an arrowhead on the latter. */
+ * the lane it continues on, with an arrowhead on the latter if @head. */
 static void
 draw_connector (WsCriticalPathRenderer *self,
                 cairo_t                *cr,
                 double                  x,
                 guint                   from_lane,
-                guint                   to_lane)
+                guint                   to_lane,
+                gboolean                head)
 {
   double fy, fh, ty, th, y0, y1, tip;
 
@@ -1030,6 +1089,8 @@ draw_connector (WsCriticalPathRenderer *self,
     }
   cairo_rectangle (cr, x - 1, y0, 2, y1 - y0);
   cairo_fill (cr);
+  if (!head)
+    return;
   /* Arrowhead on the destination bar's edge. */
   cairo_move_to (cr, x, tip);
   if (to_lane > from_lane)
@@ -1055,6 +1116,7 @@ draw_connectors (WsCriticalPathRenderer *self,
   guint n = ws_critical_path_get_n_segments (self->path);
   guint first = segment_at_time (self->path, self->begin);
   double ox = axis_x (self), right = ox + axis_width (self, width);
+  double last_head = -G_MAXDOUBLE;
 
   if (first == WS_NONE)
     return;
@@ -1062,13 +1124,19 @@ draw_connectors (WsCriticalPathRenderer *self,
   for (guint i = MAX (first, 1); i < n && segs[i].start <= self->end; i++)
     {
       double x;
+      gboolean head;
 
       if (segs[i].thread == segs[i - 1].thread)
         continue;
       x = round (ws_critical_path_renderer_time_to_x (self, width, segs[i].start));
       if (x < ox || x > right)
         continue;
-      draw_connector (self, cr, x, self->thread_lane[segs[i - 1].thread], self->thread_lane[segs[i].thread]);
+      /* Arrowheads only where they do not pile up: zoomed out, a busy path
+       * is a comb of lines, and the heads come back when zooming in. */
+      head = x - last_head >= 10;
+      if (head)
+        last_head = x;
+      draw_connector (self, cr, x, self->thread_lane[segs[i - 1].thread], self->thread_lane[segs[i].thread], head);
     }
 }
 

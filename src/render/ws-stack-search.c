@@ -230,6 +230,68 @@ ws_stack_search_new_from_stacks (WsTrace       *trace,
   return g_steal_pointer (&self);
 }
 
+/**
+ * ws_stack_search_new_for_events:
+ * @description: what the matches are, shown where the search text would
+ *   be (ws_stack_search_get_pattern())
+ * @events: (array length=n_events): event indices of @trace, any order,
+ *   duplicates allowed; out-of-range ones are ignored
+ *
+ * Matches given event by event, e.g. the waits of an inspector finding,
+ * with the same per-thread and Next / Previous machinery as a
+ * regular-expression search.  No frame matches.
+ *
+ * Returns: (transfer full): the matches
+ */
+WsStackSearch *
+ws_stack_search_new_for_events (WsTrace       *trace,
+                                const char    *description,
+                                const guint32 *events,
+                                guint          n_events)
+{
+  WsStackSearch *self;
+  const WsEvent *all;
+  guint n_all, n_threads;
+  g_autofree guint *fill = NULL;
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), NULL);
+  g_return_val_if_fail (description != NULL, NULL);
+  g_return_val_if_fail (events != NULL || n_events == 0, NULL);
+
+  self = g_object_new (WS_TYPE_STACK_SEARCH, NULL);
+  self->trace = g_object_ref (trace);
+  self->pattern = g_strdup (description);
+  self->n_frames = ws_stack_table_get_n_frames (ws_trace_get_stack_table (trace));
+  self->frame_match = g_new0 (guint8, MAX (self->n_frames, 1));
+
+  all = ws_trace_get_events (trace);
+  n_all = ws_trace_get_n_events (trace);
+  n_threads = ws_trace_get_n_threads (trace);
+  self->event_bits = g_new0 (guint8, n_all / 8 + 1);
+  self->offsets = g_new0 (guint, n_threads + 1);
+  for (guint i = 0; i < n_events; i++)
+    {
+      guint32 e = events[i];
+
+      if (e >= n_all || (self->event_bits[e / 8] & (1 << (e % 8))))
+        continue;
+      self->event_bits[e / 8] |= 1 << (e % 8);
+      self->offsets[all[e].thread + 1]++;
+      self->n_matches++;
+    }
+  for (guint t = 0; t < n_threads; t++)
+    self->offsets[t + 1] += self->offsets[t];
+  self->matches = g_new (guint32, MAX (self->n_matches, 1));
+  fill = g_memdup2 (self->offsets, sizeof (guint) * (n_threads + 1));
+  /* Walking the bitmap keeps each thread's matches in time order. */
+  for (guint byte = 0; byte < n_all / 8 + 1; byte++)
+    if (self->event_bits[byte] != 0)
+      for (guint e = byte * 8; e < MIN (byte * 8 + 8, n_all); e++)
+        if (self->event_bits[byte] & (1 << (e % 8)))
+          self->matches[fill[all[e].thread]++] = e;
+  return self;
+}
+
 const char *
 ws_stack_search_get_pattern (WsStackSearch *self)
 {

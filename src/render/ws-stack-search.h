@@ -27,6 +27,10 @@ WsStackSearch *ws_stack_search_new_from_stacks    (WsTrace        *trace,
                                                    const guint8   *frame_match,
                                                    GCancellable   *cancellable,
                                                    GError        **error);
+WsStackSearch *ws_stack_search_new_for_events     (WsTrace        *trace,
+                                                   const char     *description,
+                                                   const guint32  *events,
+                                                   guint           n_events);
 const char    *ws_stack_search_get_pattern        (WsStackSearch  *self);
 WsTrace       *ws_stack_search_get_trace          (WsStackSearch  *self);
 guint          ws_stack_search_get_n_matches      (WsStackSearch  *self);

@@ -1,0 +1,665 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Critical Path mode and the Inspector of the graph page, in the real
+ * application window under a real display (Xvfb in the suite):
+ *
+ * - py-locks: select a window of a pylk-w worker in the timeline, choose
+ *   Critical Path, and check the page's path against the core's, segment
+ *   by segment; click a segment and show it in the timeline; step with
+ *   the keyboard; export every format; look at the pixels.
+ * - io-fsync: open the inspector on fsync-append's wait graph and on the
+ *   whole trace; the under-connection finding must carry the core's
+ *   count, and choosing it highlights exactly its waits in the graph, the
+ *   critical path and the timeline.
+ *
+ * Screenshots of every step go to WS_SCREENSHOT_DIR.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "ws-application.h"
+#include "ws-graph-page.h"
+#include "ws-inspector.h"
+#include "ws-window.h"
+
+static WsApplication *the_app;
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+spin (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, timeout_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+wait_for_flag (gboolean   *flag,
+               guint       seconds,
+               const char *what)
+{
+  gboolean expired = FALSE;
+  guint id = g_timeout_add_seconds (seconds, timeout_cb, &expired);
+
+  while (!*flag && !expired)
+    g_main_context_iteration (NULL, TRUE);
+  if (expired)
+    g_error ("timed out after %u s waiting for %s", seconds, what);
+  g_source_remove (id);
+}
+
+static void
+flag_cb (GObject  *object,
+         gboolean *flag)
+{
+  *flag = TRUE;
+}
+
+static GdkTexture *
+screenshot (GtkWidget  *window,
+            const char *name)
+{
+  const char *dir = g_getenv ("WS_SCREENSHOT_DIR");
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  GtkSnapshot *snapshot;
+  GdkTexture *texture;
+  int width, height;
+
+  spin (300);
+  width = gtk_widget_get_width (window);
+  height = gtk_widget_get_height (window);
+  paintable = gtk_widget_paintable_new (window);
+  /* Under a busy X server the window may not have drawn yet. */
+  for (guint attempt = 0; node == NULL && attempt < 50; attempt++)
+    {
+      if (attempt > 0)
+        spin (100);
+      snapshot = gtk_snapshot_new ();
+      gdk_paintable_snapshot (paintable, snapshot, width, height);
+      node = gtk_snapshot_free_to_node (snapshot);
+    }
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  if (dir != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_mkdir_with_parents (dir, 0755);
+      g_assert_true (gdk_texture_save_to_png (texture, path));
+      g_test_message ("screenshot: %s", path);
+    }
+  return texture;
+}
+
+/* Pixels of @texture inside @widget within 8 of @rgb per channel. */
+static guint
+count_colour (GtkWidget  *window,
+              GdkTexture *texture,
+              GtkWidget  *widget,
+              guint32     rgb)
+{
+  int w = gdk_texture_get_width (texture), h = gdk_texture_get_height (texture);
+  g_autofree guchar *data = g_malloc ((gsize) w * h * 4);
+  graphene_rect_t b;
+  guint n = 0;
+
+  gdk_texture_download (texture, data, w * 4);
+  g_assert_true (gtk_widget_compute_bounds (widget, window, &b));
+  for (int y = MAX ((int) b.origin.y, 0); y < MIN ((int) (b.origin.y + b.size.height), h); y++)
+    for (int x = MAX ((int) b.origin.x, 0); x < MIN ((int) (b.origin.x + b.size.width), w); x++)
+      {
+        const guchar *p = data + (gsize) y * w * 4 + x * 4;   /* B G R A */
+        if (ABS (p[2] - (int) ((rgb >> 16) & 0xff)) <= 8 &&
+            ABS (p[1] - (int) ((rgb >> 8) & 0xff)) <= 8 &&
+            ABS (p[0] - (int) (rgb & 0xff)) <= 8)
+          n++;
+      }
+  return n;
+}
+
+static guint
+find_thread (WsTrace    *trace,
+             const char *name)
+{
+  for (guint t = 0; t < ws_trace_get_n_threads (trace); t++)
+    if (g_strcmp0 (ws_trace_get_thread (trace, t)->name, name) == 0)
+      return t;
+  return WS_NONE;
+}
+
+static gboolean
+press_key_in (GtkWidget       *widget,
+              guint            keyval,
+              GdkModifierType  state)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+  gboolean handled = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_KEY (c))
+        {
+          g_signal_emit_by_name (c, "key-pressed", keyval, 0, state, &handled);
+          if (handled)
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* A click of the primary button at widget point (x, y). */
+static void
+click_at (GtkWidget *widget,
+          double     x,
+          double     y)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_GESTURE_DRAG (c))
+        g_signal_emit_by_name (c, "drag-begin", x, y);
+    }
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_GESTURE_CLICK (c))
+        {
+          g_signal_emit_by_name (c, "pressed", 1, x, y);
+          g_signal_emit_by_name (c, "released", 1, x, y);
+        }
+    }
+}
+
+static GtkWidget *
+find_child_of_type (GtkWidget *root,
+                    GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_child_of_type (c, type);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static WsWindow *
+open_window (const char  *trace_name,
+             WsDocument **document)
+{
+  g_autofree char *base = g_strdup_printf ("%s.perf.txt.gz", trace_name);
+  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), base, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1580, 980);
+  gtk_window_present (GTK_WINDOW (window));
+  *document = ws_window_open_file (window, file);
+  while (ws_document_get_state (*document) == WS_DOCUMENT_LOADING)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (ws_document_get_state (*document), ==, WS_DOCUMENT_READY);
+  spin (300);
+  return window;
+}
+
+static char *
+thread_label (WsTrace *trace,
+              guint    thread)
+{
+  const WsThread *t = ws_trace_get_thread (trace, thread);
+  return g_strdup_printf ("%s · %d", t->name, t->tid);
+}
+
+static void
+test_critical_path (void)
+{
+  g_autoptr(GdkTexture) shot = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsCriticalPath) core = NULL;
+  WsDocument *document;
+  WsWindow *window = open_window ("py-locks", &document);
+  WsTrace *trace = ws_document_get_trace (document);
+  WsTimelineViewport *viewport = ws_document_get_viewport (document);
+  WsGraphPage *page = WS_GRAPH_PAGE (find_child_of_type (GTK_WIDGET (window), WS_TYPE_GRAPH_PAGE));
+  WsCriticalPathView *view;
+  WsCriticalPathRenderer *renderer;
+  WsCriticalPath *path;
+  gboolean ready = FALSE;
+  WsSymptom symptom;
+  guint worker, n, other = WS_NONE;
+
+  g_assert_nonnull (page);
+  view = ws_graph_page_get_critical_path_view (page);
+  renderer = ws_critical_path_view_get_renderer (view);
+  g_signal_connect (page, "ready", G_CALLBACK (flag_cb), &ready);
+
+  /* 1. A 300 ms window of pylk-w2 selected in the timeline; Critical Path
+   * from the selection bar. */
+  worker = find_thread (trace, "pylk-w2");
+  g_assert_cmpuint (worker, !=, WS_NONE);
+  symptom.thread = worker;
+  symptom.t0 = ws_trace_get_start_time (trace) + 1000000000;
+  symptom.t1 = symptom.t0 + 300000000;
+  ws_timeline_viewport_set_selection (viewport, worker, symptom.t0, symptom.t1);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-critical-path", NULL);
+  g_assert_true (ws_graph_page_get_busy (page));
+  wait_for_flag (&ready, 60, "the critical path");
+  g_assert_cmpint (ws_graph_page_get_mode (page), ==, WS_GRAPH_MODE_CRITICAL_PATH);
+  g_assert_true (gtk_widget_is_drawable (GTK_WIDGET (view)));
+
+  /* The same path as the core's, segment by segment. */
+  path = ws_graph_page_get_critical_path (page);
+  g_assert_nonnull (path);
+  g_assert_null (ws_graph_page_get_scene (page));
+  core = ws_critical_path_build (trace, &symptom, NULL, &error);
+  g_assert_no_error (error);
+  n = ws_critical_path_get_n_segments (core);
+  g_test_message ("critical path of pylk-w2: %u segments on %u threads", n,
+                  ws_critical_path_renderer_get_n_lanes (renderer));
+  g_assert_cmpuint (n, >, 10);
+  g_assert_cmpuint (ws_critical_path_get_n_segments (path), ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      const WsCriticalSegment *a = ws_critical_path_get_segment (path, i);
+      const WsCriticalSegment *b = ws_critical_path_get_segment (core, i);
+
+      g_assert_cmpuint (a->thread, ==, b->thread);
+      g_assert_cmpint (a->start, ==, b->start);
+      g_assert_cmpint (a->end, ==, b->end);
+      g_assert_cmpuint (a->state, ==, b->state);
+      if (a->thread != worker && other == WS_NONE)
+        other = i;
+    }
+  /* The path leaves the worker for its readiers (the lock holders). */
+  g_assert_cmpuint (other, !=, WS_NONE);
+  g_assert_cmpuint (ws_critical_path_renderer_get_n_lanes (renderer), >=, 2);
+  g_assert_cmpuint (ws_critical_path_renderer_get_lane_thread (renderer, 0), ==, worker);
+
+  /* The segment table beside it has a row per segment. */
+  {
+    GtkColumnView *table = NULL;
+    GtkWidget *stack = gtk_widget_get_ancestor (gtk_widget_get_parent (GTK_WIDGET (view)), GTK_TYPE_PANED);
+
+    table = GTK_COLUMN_VIEW (find_child_of_type (stack, GTK_TYPE_COLUMN_VIEW));
+    g_assert_nonnull (table);
+    g_assert_true (gtk_widget_is_drawable (GTK_WIDGET (table)));
+    g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (table))), ==, n);
+  }
+
+  /* Accessible, focusable, described. */
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_ROLE_WIDGET);
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL, "Critical path");
+  g_assert_true (gtk_test_accessible_has_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION));
+  g_assert_true (gtk_widget_get_focusable (GTK_WIDGET (view)));
+
+  shot = screenshot (GTK_WIDGET (window), "inspect-01-critical-path.png");
+  /* Running bars (the timeline's green) and connectors (its red). */
+  g_assert_cmpuint (count_colour (GTK_WIDGET (window), shot, GTK_WIDGET (view), 0x26a269), >, 500);
+  g_assert_cmpuint (count_colour (GTK_WIDGET (window), shot, GTK_WIDGET (view), 0xe01b24), >, 20);
+  g_clear_object (&shot);
+
+  /* 2. Click the first segment on a readier: it shows in the side panel;
+   * Show in Timeline selects its event there. */
+  {
+    const WsCriticalSegment *seg = ws_critical_path_get_segment (path, other);
+    double width = gtk_widget_get_width (GTK_WIDGET (view)), x0, x1, y, h;
+    g_autofree char *who = thread_label (trace, seg->thread);
+
+    /* Zoom in on it so that it is wide enough to hit in the middle. */
+    ws_critical_path_renderer_set_visible (renderer, seg->start - (seg->end - seg->start),
+                                           seg->end + (seg->end - seg->start));
+    gtk_widget_queue_draw (GTK_WIDGET (view));
+    x0 = ws_critical_path_renderer_time_to_x (renderer, width, seg->start);
+    x1 = ws_critical_path_renderer_time_to_x (renderer, width, seg->end);
+    ws_critical_path_renderer_get_bar_extents (renderer, ws_critical_path_renderer_get_thread_lane (renderer, seg->thread),
+                                               &y, &h);
+    click_at (GTK_WIDGET (view), (x0 + x1) / 2, y + h / 2);
+    g_assert_cmpuint (ws_graph_page_get_selected_segment (page), ==, other);
+    g_assert_cmpstr (ws_graph_page_get_detail_title (page), ==, who);
+    gtk_widget_activate_action (GTK_WIDGET (page), "graph.show-in-timeline", NULL);
+    if (seg->event != WS_NONE)
+      g_assert_cmpuint (ws_timeline_viewport_get_selected_event (viewport), ==, seg->event);
+    else
+      {
+        /* A run span of that thread covering the segment's start. */
+        guint e = ws_timeline_viewport_get_selected_event (viewport);
+        const WsEvent *ev;
+
+        g_assert_cmpuint (e, !=, WS_NONE);
+        ev = ws_trace_get_event (trace, e);
+        g_assert_cmpuint (ev->thread, ==, seg->thread);
+        g_assert_cmpint (ev->time, <=, seg->start);
+        g_assert_cmpint (ev->time + ev->duration, >, seg->start);
+      }
+    shot = screenshot (GTK_WIDGET (window), "inspect-02-segment-selected.png");
+    /* The selection ring, in the accent colour. */
+    g_assert_cmpuint (count_colour (GTK_WIDGET (window), shot, GTK_WIDGET (view), 0x1c71d8), >, 20);
+    g_clear_object (&shot);
+  }
+
+  /* Keyboard: Right goes to the next segment, F shows the whole window. */
+  g_assert_true (press_key_in (GTK_WIDGET (view), GDK_KEY_Right, 0));
+  g_assert_cmpuint (ws_graph_page_get_selected_segment (page), ==, other + 1);
+  g_assert_true (press_key_in (GTK_WIDGET (view), GDK_KEY_f, 0));
+  g_assert_cmpfloat (ws_critical_path_view_get_zoom (view), ==, 1.0);
+  g_assert_true (press_key_in (GTK_WIDGET (view), GDK_KEY_plus, 0));
+  g_assert_cmpfloat (ws_critical_path_view_get_zoom (view), >, 1.4);
+  gtk_widget_activate_action (GTK_WIDGET (page), "graph.fit", NULL);
+  g_assert_cmpfloat (ws_critical_path_view_get_zoom (view), ==, 1.0);
+
+  /* 3. Export: pictures, DOT, and JSON with the core's segments. */
+  {
+    g_autofree char *dir = g_dir_make_tmp ("ws-gui-inspect-XXXXXX", NULL);
+    const char *names[] = { "cp.png", "cp.svg", "cp.pdf", "cp.dot", "cp.json" };
+    const char *magic[] = { "\x89PNG", "<?xml", "%PDF", "digraph", "{" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+      {
+        g_autofree char *out = g_build_filename (dir, names[i], NULL);
+        g_autofree char *contents = NULL;
+        gsize len;
+
+        g_assert_true (ws_graph_page_export (page, out, &error));
+        g_assert_no_error (error);
+        g_assert_true (g_file_get_contents (out, &contents, &len, NULL));
+        g_assert_true (g_str_has_prefix (contents, magic[i]));
+        if (g_str_has_suffix (names[i], ".json"))
+          {
+            g_autoptr(JsonParser) parser = json_parser_new ();
+            JsonObject *root;
+
+            g_assert_true (json_parser_load_from_data (parser, contents, len, &error));
+            root = json_node_get_object (json_parser_get_root (parser));
+            g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "segments")), ==, n);
+          }
+        g_unlink (out);
+      }
+    g_rmdir (dir);
+  }
+
+  /* 4. The search works on the path too: futex waits and the work of
+   * their readiers on their behalf. */
+  ws_graph_page_set_search_text (page, "futex");
+  {
+    g_autoptr(WsStackSearch) search = ws_stack_search_new (trace, "futex", NULL, NULL);
+    guint expected = 0;
+
+    for (guint i = 0; i < n; i++)
+      expected += ws_critical_path_segment_matches (core, i, search);
+    g_assert_cmpuint (expected, >, 0);
+    g_assert_cmpuint (ws_graph_page_get_n_matches (page), ==, expected);
+  }
+  ws_graph_page_set_search_text (page, "");
+
+  /* 5. Back to the wait graph and again to the path: the mode drop-down. */
+  ready = FALSE;
+  ws_graph_page_set_mode (page, WS_GRAPH_MODE_WAIT_GRAPH);
+  wait_for_flag (&ready, 60, "the wait graph");
+  g_assert_null (ws_graph_page_get_critical_path (page));
+  g_assert_nonnull (ws_graph_page_get_scene (page));
+  ready = FALSE;
+  ws_graph_page_set_mode (page, WS_GRAPH_MODE_CRITICAL_PATH);
+  wait_for_flag (&ready, 60, "the critical path again");
+  g_assert_cmpuint (ws_critical_path_get_n_segments (ws_graph_page_get_critical_path (page)), ==, n);
+
+  /* 6. Dark style. */
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
+  shot = screenshot (GTK_WIDGET (window), "inspect-03-critical-path-dark.png");
+  g_assert_cmpuint (count_colour (GTK_WIDGET (window), shot, GTK_WIDGET (view), 0x1e1e1e), >, 10000);
+  g_assert_cmpuint (count_colour (GTK_WIDGET (window), shot, GTK_WIDGET (view), 0x33d17a), >, 500);
+  g_clear_object (&shot);
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin (50);
+}
+
+static const WsFinding *
+find_kind (GPtrArray     *findings,
+           WsFindingKind  kind,
+           guint         *index)
+{
+  for (guint i = 0; findings && i < findings->len; i++)
+    {
+      const WsFinding *f = g_ptr_array_index (findings, i);
+      if (f->kind == kind)
+        {
+          if (index)
+            *index = i;
+          return f;
+        }
+    }
+  return NULL;
+}
+
+static void
+test_inspector (void)
+{
+  g_autoptr(GdkTexture) shot = NULL;
+  g_autoptr(GError) error = NULL;
+  WsDocument *document;
+  WsWindow *window = open_window ("io-fsync", &document);
+  WsTrace *trace = ws_document_get_trace (document);
+  WsTimelineViewport *viewport = ws_document_get_viewport (document);
+  WsGraphPage *page = WS_GRAPH_PAGE (find_child_of_type (GTK_WIDGET (window), WS_TYPE_GRAPH_PAGE));
+  gboolean ready = FALSE, inspected = FALSE;
+  const WsFinding *under;
+  guint writer, index = 0, n_waits = 0;
+  WsSymptom symptom;
+
+  g_assert_nonnull (page);
+  g_signal_connect (page, "ready", G_CALLBACK (flag_cb), &ready);
+  g_signal_connect (page, "inspected", G_CALLBACK (flag_cb), &inspected);
+
+  /* 1. fsync-append over 300 ms: its wait graph, and the inspector. */
+  writer = find_thread (trace, "fsync-append");
+  g_assert_cmpuint (writer, !=, WS_NONE);
+  symptom.thread = writer;
+  symptom.t0 = ws_trace_get_start_time (trace) + 500000000;
+  symptom.t1 = symptom.t0 + 300000000;
+  ws_timeline_viewport_set_selection (viewport, writer, symptom.t0, symptom.t1);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-wait-graph", NULL);
+  wait_for_flag (&ready, 60, "the wait graph");
+  ws_graph_page_show_inspector (page, TRUE);
+  wait_for_flag (&inspected, 60, "the inspector");
+  g_assert_false (ws_graph_page_get_inspecting (page));
+
+  /* The core's findings for the same graph. */
+  {
+    g_autoptr(WsWaitGraph) graph = ws_wait_graph_build (trace, &symptom, NULL, NULL, &error);
+    g_autoptr(GPtrArray) core = NULL;
+    const WsFinding *expected;
+    GPtrArray *shown = ws_graph_page_get_findings (page);
+    g_autofree char *title = NULL;
+    g_autofree char *want = NULL;
+    double pct;
+
+    g_assert_no_error (error);
+    core = ws_inspect_wait_graph (graph, NULL);
+    for (guint i = 0; i < ws_wait_graph_get_n_nodes (graph); i++)
+      n_waits += ws_wait_graph_get_node (graph, i)->kind == WS_WAIT_NODE_WAIT;
+    expected = find_kind (core, WS_FINDING_UNDER_CONNECTION, NULL);
+    g_assert_nonnull (expected);
+    g_assert_nonnull (shown);
+    g_assert_cmpuint (shown->len, ==, core->len);
+    under = find_kind (shown, WS_FINDING_UNDER_CONNECTION, &index);
+    g_assert_nonnull (under);
+    g_assert_cmpuint (under->count, ==, expected->count);
+    g_assert_cmpint (under->cost, ==, expected->cost);
+    /* All of them listed (the page asks for every one), not a top ten. */
+    g_assert_cmpuint (under->events->len, ==, under->count);
+    g_assert_cmpuint (under->count, >, 100);
+
+    /* The headline: "N waits (P %) have no recorded readier". */
+    pct = 100.0 * under->count / n_waits;
+    want = g_strdup_printf ("%'u waits (%.*f %%) have no recorded readier", under->count, pct >= 10 ? 0 : 1, pct);
+    title = ws_graph_page_dup_finding_title (page, index);
+    g_test_message ("graph under-connection: %s", title);
+    g_assert_cmpstr (title, ==, want);
+  }
+
+  /* The list shows it, with the headline, in the revealed inspector. */
+  {
+    GtkWidget *list = find_child_of_type (GTK_WIDGET (page), GTK_TYPE_LIST_BOX);
+    GtkListBoxRow *row;
+    GtkWidget *revealer = gtk_widget_get_ancestor (list, GTK_TYPE_REVEALER);
+
+    g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (revealer)));
+    spin (500);   /* the slide */
+    g_assert_true (gtk_revealer_get_child_revealed (GTK_REVEALER (revealer)));
+    row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (list), index);
+    g_assert_nonnull (row);
+    g_assert_true (gtk_widget_is_drawable (GTK_WIDGET (row)));
+  }
+
+  /* 2. Choose it: its waits are highlighted in the graph (every node of
+   * one of them) and the timeline's search holds exactly them. */
+  ws_graph_page_select_finding (page, index);
+  {
+    WsGraphScene *scene = ws_graph_page_get_scene (page);
+    g_autoptr(GHashTable) set = g_hash_table_new (g_direct_hash, g_direct_equal);
+    WsStackSearch *search = ws_window_get_search (window);
+    guint nodes = 0;
+
+    for (guint i = 0; i < under->events->len; i++)
+      g_hash_table_add (set, GUINT_TO_POINTER (g_array_index (under->events, guint32, i)));
+    for (guint i = 0; i < ws_graph_scene_get_n_nodes (scene); i++)
+      {
+        const WsSceneNode *node = ws_graph_scene_get_node (scene, i);
+        nodes += node->event != WS_NONE && g_hash_table_contains (set, GUINT_TO_POINTER (node->event));
+      }
+    g_assert_cmpuint (nodes, >, 0);
+    g_assert_cmpuint (ws_graph_page_get_n_matches (page), ==, nodes);
+    g_assert_nonnull (search);
+    g_assert_true (g_str_has_prefix (ws_stack_search_get_pattern (search), "Inspector: "));
+    g_assert_cmpuint (ws_stack_search_get_n_matches (search), ==, under->count);
+    for (guint i = 0; i < under->events->len; i++)
+      g_assert_true (ws_stack_search_matches_event (search, g_array_index (under->events, guint32, i)));
+    /* The first is selected, in the graph and the timeline. */
+    g_assert_cmpuint (ws_graph_view_get_selected_node (ws_graph_page_get_view (page)), !=, WS_NONE);
+    g_assert_true (g_hash_table_contains (set, GUINT_TO_POINTER (ws_timeline_viewport_get_selected_event (viewport))));
+  }
+  shot = screenshot (GTK_WIDGET (window), "inspect-04-inspector-wait-graph.png");
+  g_clear_object (&shot);
+
+  /* 3. The same finding on the critical path: the segments in those
+   * waits, or on their behalf. */
+  ready = FALSE;
+  inspected = FALSE;
+  ws_graph_page_set_mode (page, WS_GRAPH_MODE_CRITICAL_PATH);
+  wait_for_flag (&ready, 60, "the critical path");
+  wait_for_flag (&inspected, 60, "the inspector on the path's window");
+  under = find_kind (ws_graph_page_get_findings (page), WS_FINDING_UNDER_CONNECTION, &index);
+  g_assert_nonnull (under);
+  ws_graph_page_select_finding (page, index);
+  {
+    WsCriticalPath *path = ws_graph_page_get_critical_path (page);
+    g_autoptr(WsStackSearch) search = ws_stack_search_new_for_events (trace, "x", (const guint32 *) under->events->data,
+                                                                      under->events->len);
+    guint expected = 0, unknown = 0;
+
+    for (guint i = 0; i < ws_critical_path_get_n_segments (path); i++)
+      {
+        const WsCriticalSegment *seg = ws_critical_path_get_segment (path, i);
+
+        expected += (seg->event != WS_NONE && ws_stack_search_matches_event (search, seg->event)) ||
+                    (seg->on_behalf_of != WS_NONE && ws_stack_search_matches_event (search, seg->on_behalf_of));
+        /* The path's blocked-unknown segments are such waits. */
+        unknown += seg->state == WS_CRITICAL_BLOCKED_UNKNOWN && ws_stack_search_matches_event (search, seg->event);
+      }
+    g_test_message ("path: %u matches (%s), %u expected, search entry %s", ws_graph_page_get_n_matches (page),
+                    ws_graph_page_get_match_status (page), expected,
+                    gtk_editable_get_text (GTK_EDITABLE (ws_graph_page_get_search_entry (page))));
+    g_assert_cmpuint (unknown, >, 0);
+    g_assert_cmpuint (ws_graph_page_get_n_matches (page), ==, expected);
+    g_assert_cmpuint (ws_graph_page_get_selected_segment (page), !=, WS_NONE);
+  }
+  shot = screenshot (GTK_WIDGET (window), "inspect-05-inspector-critical-path.png");
+  g_clear_object (&shot);
+
+  /* 4. The whole trace, from the window's menu. */
+  inspected = FALSE;
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.inspect-trace", NULL);
+  g_assert_cmpint (ws_graph_page_get_inspector_scope (page), ==, WS_INSPECTOR_SCOPE_TRACE);
+  wait_for_flag (&inspected, 60, "the whole-trace inspection");
+  {
+    g_autoptr(GPtrArray) core = ws_inspect_trace (trace, NULL);
+    const WsFinding *expected = find_kind (core, WS_FINDING_UNDER_CONNECTION, NULL);
+    g_autofree char *title = NULL;
+    g_autofree char *want = NULL;
+    guint waits = ws_trace_count_kind (trace, WS_EVENT_WAIT);
+    double pct;
+
+    under = find_kind (ws_graph_page_get_findings (page), WS_FINDING_UNDER_CONNECTION, &index);
+    g_assert_nonnull (under);
+    g_assert_nonnull (expected);
+    g_assert_cmpuint (ws_graph_page_get_findings (page)->len, ==, core->len);
+    g_assert_cmpuint (under->count, ==, expected->count);
+    pct = 100.0 * under->count / waits;
+    want = g_strdup_printf ("%'u waits (%.*f %%) have no recorded readier", under->count, pct >= 10 ? 0 : 1, pct);
+    title = ws_graph_page_dup_finding_title (page, index);
+    g_test_message ("trace under-connection: %s", title);
+    g_assert_cmpstr (title, ==, want);
+  }
+  shot = screenshot (GTK_WIDGET (window), "inspect-06-inspector-trace.png");
+  g_clear_object (&shot);
+
+  /* Ctrl+I's action hides it. */
+  gtk_widget_activate_action (GTK_WIDGET (page), "graph.toggle-inspector", NULL);
+  {
+    GtkWidget *list = find_child_of_type (GTK_WIDGET (page), GTK_TYPE_LIST_BOX);
+    g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (gtk_widget_get_ancestor (list, GTK_TYPE_REVEALER))));
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin (50);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      g_print ("1..0 # SKIP no display (run the suite under xvfb-run)\n");
+      return 77;
+    }
+
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  the_app = ws_application_new ();
+  g_application_set_flags (G_APPLICATION (the_app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  if (!g_application_register (G_APPLICATION (the_app), NULL, &error))
+    g_error ("could not register the application: %s", error->message);
+
+  g_test_add_func ("/gui/inspect/critical-path-py-locks", test_critical_path);
+  g_test_add_func ("/gui/inspect/inspector-io-fsync", test_inspector);
+
+  status = g_test_run ();
+  g_object_unref (the_app);
+  return status;
+}
