@@ -270,11 +270,17 @@ void
 ws_critical_path_view_set_path (WsCriticalPathView *self,
                                 WsCriticalPath     *path)
 {
+  GtkWidget *scrolled;
+
   g_return_if_fail (WS_IS_CRITICAL_PATH_VIEW (self));
   g_return_if_fail (path == NULL || WS_IS_CRITICAL_PATH (path));
 
   ws_critical_path_renderer_set_path (self->renderer, path);
   gtk_widget_queue_resize (GTK_WIDGET (self));
+  /* A new path starts at its title, not where the last one was scrolled. */
+  scrolled = gtk_widget_get_ancestor (GTK_WIDGET (self), GTK_TYPE_SCROLLED_WINDOW);
+  if (scrolled != NULL)
+    gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)), 0);
   update_accessible (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PATH]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_SEGMENT]);

@@ -769,16 +769,20 @@ offset_text (WsGraphPage *self,
   return g_strdup_printf (_("+%.6f s"), (time - ws_trace_get_start_time (self->trace)) / 1e9);
 }
 
-/* A WAIT event as "b · 2, 300 ns from +0.000100 s". */
+/* A WAIT event as "b · 2, 300 ns" (and "from +0.000100 s" if @when). */
 static char *
 wait_text (WsGraphPage *self,
-           guint        wait)
+           guint        wait,
+           gboolean     when)
 {
   const WsEvent *w = ws_trace_get_event (self->trace, wait);
   g_autofree char *who = thread_text (self, w->thread);
   g_autofree char *d = ws_format_duration (w->duration);
   g_autofree char *at = offset_text (self, w->time);
 
+  if (!when)
+    /* Translators: a wait: thread, duration */
+    return g_strdup_printf (_("%s, %s"), who, d);
   /* Translators: a wait: thread, duration, start */
   return g_strdup_printf (_("%s, %s from %s"), who, d, at);
 }
@@ -823,8 +827,7 @@ update_segment_details (WsGraphPage *self)
   if (seg->depth == 0)
     depth = g_strdup (_("the thread of interest"));
   else
-    depth = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u readier hop from the thread of interest",
-                                          "%u readier hops from the thread of interest", seg->depth),
+    depth = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u readier hop", "%u readier hops", seg->depth),
                              seg->depth);
 
   grid_row (self, row++, _("Thread"), thread);
@@ -843,17 +846,17 @@ update_segment_details (WsGraphPage *self)
   if (seg->event != WS_NONE)
     {
       const WsEvent *e = ws_trace_get_event (self->trace, seg->event);
-      g_autofree char *what = e->kind == WS_EVENT_WAIT ? wait_text (self, seg->event)
+      g_autofree char *what = e->kind == WS_EVENT_WAIT ? wait_text (self, seg->event, TRUE)
                                                        : g_strdup (_("preempted while runnable"));
       grid_row (self, row++, e->kind == WS_EVENT_WAIT ? _("In the wait") : _("Event"), what);
     }
   if (seg->on_behalf_of != WS_NONE)
     {
-      g_autofree char *wait = wait_text (self, seg->on_behalf_of);
+      g_autofree char *wait = wait_text (self, seg->on_behalf_of, TRUE);
       grid_row (self, row++, _("On behalf of"), wait);
     }
   else
-    grid_row (self, row++, _("On behalf of"), _("itself (the thread of interest)"));
+    grid_row (self, row++, _("On behalf of"), _("itself"));
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.show-in-timeline", TRUE);
 
@@ -1274,7 +1277,7 @@ segment_cell_text (WsGraphPage   *self,
     case SEGMENT_COLUMN_DEPTH:
       return g_strdup_printf ("%u", seg->depth);
     case SEGMENT_COLUMN_WAIT:
-      return seg->on_behalf_of == WS_NONE ? g_strdup ("—") : wait_text (self, seg->on_behalf_of);
+      return seg->on_behalf_of == WS_NONE ? g_strdup ("—") : wait_text (self, seg->on_behalf_of, FALSE);
     case N_SEGMENT_COLUMNS:
     default:
       return g_strdup ("");
