@@ -114,6 +114,80 @@ test_counts_by_hand (Fixture *fx, gconstpointer data)
   g_assert_false (ws_history_store_has_trace (store, "t3"));
 }
 
+/*
+ * The by-hand example again (t1: A B C D ×2, A C D ×1; t2: A B A ×1):
+ * 4 functions, 5 distinct pairs (A→B, B→C, C→D, A→C, B→A), 4 callstacks.
+ * In-stack counts A 4, B 3, C 3, D 3: A first, then the ties by name.
+ * Plus 4 wait samples of 2 signatures and 2 flags.
+ */
+static void
+test_stats_and_top (Fixture *fx, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsHistoryStore) store = ws_history_store_open (fx->path, &error);
+  g_autoptr(WsStackTable) table = ws_stack_table_new ();
+  g_autoptr(GArray) top = NULL;
+  WsStackId s1[2], s2[1];
+  guint64 c1[2] = { 2, 1 }, c2[1] = { 1 };
+  gint64 d[3] = { 1, 2, 3 };
+  WsHistoryStats st;
+  const char *expected[] = { "A", "B", "C", "D" };
+  guint64 expected_n[] = { 4, 3, 3, 3 };
+
+  g_assert_no_error (error);
+
+  /* Empty. */
+  g_assert_true (ws_history_store_get_stats (store, &st, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (st.n_traces, ==, 0);
+  g_assert_cmpuint (st.n_callstacks, ==, 0);
+  g_assert_cmpuint (st.n_functions, ==, 0);
+  top = ws_history_store_top_functions (store, 10, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (top->len, ==, 0);
+  g_clear_pointer (&top, g_array_unref);
+
+  s1[0] = stack (table, "A B C D");
+  s1[1] = stack (table, "A C D");
+  s2[0] = stack (table, "A B A");
+  g_assert_true (ws_history_store_record_stacks (store, "t1", NULL, table, s1, c1, 2, NULL, &error));
+  g_assert_true (ws_history_store_record_stacks (store, "t2", NULL, table, s2, c2, 1, NULL, &error));
+  g_assert_true (ws_history_store_record_stacks (store, "t1", NULL, table, s1, c1, 2, NULL, &error));
+  g_assert_true (ws_history_store_add_wait_samples (store, "lock", "t1", d, 3, &error));
+  g_assert_true (ws_history_store_add_wait_samples (store, "io", "t2", d, 1, &error));
+  g_assert_true (ws_history_store_set_flag (store, "t1", 10, 1, "lock", WS_ANOMALY_FLAG_ANOMALOUS, &error));
+  g_assert_true (ws_history_store_set_flag (store, "t1", 20, 1, "lock", WS_ANOMALY_FLAG_NORMAL, &error));
+  g_assert_no_error (error);
+
+  g_assert_true (ws_history_store_get_stats (store, &st, &error));
+  g_assert_cmpuint (st.n_traces, ==, 2);
+  g_assert_cmpuint (st.n_callstacks, ==, 4);
+  g_assert_cmpuint (st.n_functions, ==, 4);
+  g_assert_cmpuint (st.n_bigrams, ==, 5);
+  g_assert_cmpuint (st.n_wait_samples, ==, 4);
+  g_assert_cmpuint (st.n_wait_signatures, ==, 2);
+  g_assert_cmpuint (st.n_flags, ==, 2);
+
+  top = ws_history_store_top_functions (store, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (top->len, ==, 4);
+  for (guint i = 0; i < 4; i++)
+    {
+      const WsHistoryFunction *f = &g_array_index (top, WsHistoryFunction, i);
+      g_assert_cmpstr (f->function, ==, expected[i]);
+      g_assert_cmpstr (f->module, ==, "app");
+      g_assert_cmpuint (f->counts.n_stacks, ==, expected_n[i]);
+    }
+  /* A's other counts, as in counts-by-hand. */
+  g_assert_cmpuint (g_array_index (top, WsHistoryFunction, 0).counts.n_with_callee, ==, 4);
+  g_assert_cmpuint (g_array_index (top, WsHistoryFunction, 0).counts.n_with_caller, ==, 1);
+  g_clear_pointer (&top, g_array_unref);
+
+  top = ws_history_store_top_functions (store, 2, &error);
+  g_assert_cmpuint (top->len, ==, 2);
+  g_assert_cmpstr (g_array_index (top, WsHistoryFunction, 1).function, ==, "B");
+}
+
 /* The weights a model gets from the store, in another stack table (frames
  * are matched by name and module, not by id). */
 static void
@@ -413,6 +487,7 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
 
   g_test_add ("/history-store/counts-by-hand", Fixture, NULL, fixture_setup, test_counts_by_hand, fixture_teardown);
+  g_test_add ("/history-store/stats-and-top", Fixture, NULL, fixture_setup, test_stats_and_top, fixture_teardown);
   g_test_add ("/history-store/fill-similarity", Fixture, NULL, fixture_setup, test_fill_similarity, fixture_teardown);
   g_test_add ("/history-store/record-trace", Fixture, NULL, fixture_setup, test_record_trace, fixture_teardown);
   g_test_add ("/history-store/samples-and-flags", Fixture, NULL, fixture_setup, test_samples_and_flags, fixture_teardown);

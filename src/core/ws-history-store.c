@@ -723,6 +723,113 @@ ws_history_store_lookup_bigram (WsHistoryStore *self,
 }
 
 /**
+ * ws_history_store_get_stats:
+ * @stats: (out): the counts
+ *
+ * Reads every count in one statement, so they describe one state of the
+ * database even while another process records a trace.
+ */
+gboolean
+ws_history_store_get_stats (WsHistoryStore  *self,
+                            WsHistoryStats  *stats,
+                            GError         **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  sqlite3_stmt *stmt;
+  gboolean ok;
+
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), FALSE);
+  g_return_val_if_fail (stats != NULL, FALSE);
+
+  memset (stats, 0, sizeof *stats);
+  locker = g_mutex_locker_new (&self->lock);
+  stmt = prepare (self,
+                  "SELECT (SELECT COUNT(*) FROM traces),"
+                  "       (SELECT value FROM totals WHERE key = 'n_callstacks'),"
+                  "       (SELECT COUNT(*) FROM functions),"
+                  "       (SELECT COUNT(*) FROM bigrams),"
+                  "       (SELECT COUNT(*) FROM wait_samples),"
+                  "       (SELECT COUNT(DISTINCT signature) FROM wait_samples),"
+                  "       (SELECT COUNT(*) FROM anomaly_flags)", error);
+  if (stmt == NULL)
+    return FALSE;
+  if ((ok = sqlite3_step (stmt) == SQLITE_ROW))
+    {
+      stats->n_traces = sqlite3_column_int64 (stmt, 0);
+      stats->n_callstacks = sqlite3_column_int64 (stmt, 1);
+      stats->n_functions = sqlite3_column_int64 (stmt, 2);
+      stats->n_bigrams = sqlite3_column_int64 (stmt, 3);
+      stats->n_wait_samples = sqlite3_column_int64 (stmt, 4);
+      stats->n_wait_signatures = sqlite3_column_int64 (stmt, 5);
+      stats->n_flags = sqlite3_column_int64 (stmt, 6);
+    }
+  else
+    sql_error (self, error, _("counting what it holds"));
+  sqlite3_finalize (stmt);
+  return ok;
+}
+
+static void
+history_function_clear (gpointer data)
+{
+  WsHistoryFunction *f = data;
+
+  g_free (f->function);
+  g_free (f->module);
+}
+
+/**
+ * ws_history_store_top_functions:
+ * @n: how many; 0 for all
+ *
+ * The functions in the most callstacks (the largest unigram counts, the
+ * least telling by StackMine's Uni weight), ties by name then module.
+ *
+ * Returns: (transfer full) (element-type WsHistoryFunction): at most @n
+ *   functions, commonest first, or %NULL with @error set
+ */
+GArray *
+ws_history_store_top_functions (WsHistoryStore  *self,
+                                guint            n,
+                                GError         **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  sqlite3_stmt *stmt;
+  GArray *out;
+  int rc;
+
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), NULL);
+
+  locker = g_mutex_locker_new (&self->lock);
+  stmt = prepare (self, "SELECT name, module, n_stacks, n_with_callee, n_with_caller FROM functions "
+                        "ORDER BY n_stacks DESC, name, module LIMIT ?", error);
+  if (stmt == NULL)
+    return NULL;
+  sqlite3_bind_int64 (stmt, 1, n == 0 ? -1 : (sqlite3_int64) n);
+
+  out = g_array_new (FALSE, TRUE, sizeof (WsHistoryFunction));
+  g_array_set_clear_func (out, history_function_clear);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      WsHistoryFunction f;
+
+      f.function = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+      f.module = g_strdup ((const char *) sqlite3_column_text (stmt, 1));
+      f.counts.n_stacks = sqlite3_column_int64 (stmt, 2);
+      f.counts.n_with_callee = sqlite3_column_int64 (stmt, 3);
+      f.counts.n_with_caller = sqlite3_column_int64 (stmt, 4);
+      g_array_append_val (out, f);
+    }
+  if (rc != SQLITE_DONE)
+    {
+      sql_error (self, error, _("listing functions"));
+      g_clear_pointer (&out, g_array_unref);
+    }
+  sqlite3_finalize (stmt);
+  return out;
+}
+
+/**
  * ws_history_store_fill_similarity:
  * @frames: (array length=n_frames): the frames whose weights are needed
  *   (those of the patterns to compare), ids in the model's table

@@ -39,6 +39,41 @@ typedef struct {
   gint64         updated_at;
 } WsAnomalyRecord;
 
+/**
+ * WsHistoryStats:
+ * @n_traces: traces recorded (one per digest)
+ * @n_callstacks: callstacks counted, "#callstacks in database" of
+ *   StackMine §VI.C
+ * @n_functions: distinct functions (name and module) ever seen in them
+ * @n_bigrams: distinct caller → callee pairs
+ * @n_wait_samples: wait durations kept for the mixture models
+ * @n_wait_signatures: distinct wait signatures among them
+ * @n_flags: the user's anomalous / normal verdicts
+ *
+ * What the history holds, read in one snapshot.
+ */
+typedef struct {
+  guint64 n_traces;
+  guint64 n_callstacks;
+  guint64 n_functions;
+  guint64 n_bigrams;
+  guint64 n_wait_samples;
+  guint64 n_wait_signatures;
+  guint64 n_flags;
+} WsHistoryStats;
+
+/**
+ * WsHistoryFunction:
+ * @function: its name
+ * @module: its module
+ * @counts: its unigram counts
+ */
+typedef struct {
+  char             *function;
+  char             *module;
+  WsFunctionCounts  counts;
+} WsHistoryFunction;
+
 #define WS_TYPE_HISTORY_STORE (ws_history_store_get_type ())
 G_DECLARE_FINAL_TYPE (WsHistoryStore, ws_history_store, WS, HISTORY_STORE, GObject)
 
@@ -73,6 +108,12 @@ gboolean         ws_history_store_lookup_function  (WsHistoryStore   *self,
 guint64          ws_history_store_lookup_bigram    (WsHistoryStore   *self,
                                                     const WsFrame    *caller,
                                                     const WsFrame    *callee);
+gboolean         ws_history_store_get_stats        (WsHistoryStore   *self,
+                                                    WsHistoryStats   *stats,
+                                                    GError          **error);
+GArray          *ws_history_store_top_functions    (WsHistoryStore   *self,
+                                                    guint             n,
+                                                    GError          **error);
 gboolean         ws_history_store_fill_similarity  (WsHistoryStore   *self,
                                                     WsSimilarity     *similarity,
                                                     const WsFrameId  *frames,
