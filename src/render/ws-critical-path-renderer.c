@@ -43,6 +43,11 @@ struct _WsCriticalPathRenderer
   guint                  selected;
   guint8                *matches;       /* per segment, or NULL */
   gboolean               label_width_dirty;
+
+  /* Per path, so that a frame does not walk the path for them */
+  GArray                *lane_time;     /* WsTime per lane */
+  char                  *thread_summary;
+  char                  *state_summary;
 };
 
 G_DEFINE_FINAL_TYPE (WsCriticalPathRenderer, ws_critical_path_renderer, G_TYPE_OBJECT)
@@ -59,6 +64,9 @@ ws_critical_path_renderer_finalize (GObject *object)
   g_clear_pointer (&self->lanes, g_array_unref);
   g_clear_pointer (&self->thread_lane, g_free);
   g_clear_pointer (&self->matches, g_free);
+  g_clear_pointer (&self->lane_time, g_array_unref);
+  g_clear_pointer (&self->thread_summary, g_free);
+  g_clear_pointer (&self->state_summary, g_free);
 
   G_OBJECT_CLASS (ws_critical_path_renderer_parent_class)->finalize (object);
 }
@@ -80,6 +88,7 @@ ws_critical_path_renderer_init (WsCriticalPathRenderer *self)
   self->geometry.lane_height = 30;
   self->font = pango_font_description_from_string ("Sans 9");
   self->lanes = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->lane_time = g_array_new (FALSE, FALSE, sizeof (WsTime));
   self->selected = WS_NONE;
 }
 
@@ -503,6 +512,9 @@ ws_critical_path_renderer_set_path (WsCriticalPathRenderer *self,
   g_set_object (&self->path, path);
   self->label_width_dirty = TRUE;
   g_array_set_size (self->lanes, 0);
+  g_array_set_size (self->lane_time, 0);
+  g_clear_pointer (&self->thread_summary, g_free);
+  g_clear_pointer (&self->state_summary, g_free);
   g_clear_pointer (&self->thread_lane, g_free);
   g_clear_pointer (&self->matches, g_free);
   self->selected = WS_NONE;
@@ -550,9 +562,14 @@ ws_critical_path_renderer_set_path (WsCriticalPathRenderer *self,
   for (guint l = 0; l < keys->len; l++)
     {
       guint thread = g_array_index (keys, LaneKey, l).thread;
+      WsTime time = ws_critical_path_get_thread_time (path, thread);
+
       g_array_append_val (self->lanes, thread);
+      g_array_append_val (self->lane_time, time);
       self->thread_lane[thread] = l;
     }
+  self->thread_summary = ws_critical_path_dup_thread_summary (path, 6);
+  self->state_summary = ws_critical_path_dup_state_summary (path);
 }
 
 /* Returns: (transfer none) (nullable): */
@@ -681,7 +698,7 @@ ensure_label_width (WsCriticalPathRenderer *self)
     {
       guint thread = g_array_index (self->lanes, guint, l);
       g_autofree char *name = thread_name (ws_critical_path_get_trace (self->path), thread);
-      g_autofree char *time = ws_format_duration (ws_critical_path_get_thread_time (self->path, thread));
+      g_autofree char *time = ws_format_duration (g_array_index (self->lane_time, WsTime, l));
       double w = text_width_full (self, name, l == 0) + text_width (self, time);
 
       widest = MAX (widest, w);
@@ -857,8 +874,8 @@ draw_summary (WsCriticalPathRenderer *self,
   g_autofree char *who = thread_name (trace, s->thread);
   g_autofree char *span = ws_format_duration (s->t1 - s->t0);
   g_autofree char *title = NULL;
-  g_autofree char *threads = ws_critical_path_dup_thread_summary (self->path, 6);
-  g_autofree char *states = ws_critical_path_dup_state_summary (self->path);
+  const char *threads = self->thread_summary;
+  const char *states = self->state_summary;
   g_autofree char *threads_line = NULL;
   g_autofree char *states_line = NULL;
 
@@ -976,7 +993,7 @@ draw_lane_labels (WsCriticalPathRenderer *self,
       guint thread = g_array_index (self->lanes, guint, l);
       double y = top + l * lh;
       g_autofree char *name = thread_name (trace, thread);
-      g_autofree char *time = ws_format_duration (ws_critical_path_get_thread_time (self->path, thread));
+      g_autofree char *time = ws_format_duration (g_array_index (self->lane_time, WsTime, l));
       double tw = text_width (self, time);
 
       if (l % 2 == 1)
@@ -1040,30 +1057,74 @@ draw_bars (WsCriticalPathRenderer *self,
       cairo_fill (cr);
     }
 
-  for (WsCriticalState st = 0; st < WS_N_CRITICAL_STATES; st++)
-    {
-      WsColor c;
-      gboolean any = FALSE;
+  /* One pass over the visible segments; per state and lane, one
+   * rectangle per run of touching or overlapping pixel columns, so that
+   * zoomed out thousands of short segments collapse into a few hundred
+   * rectangles, and one fill per state. */
+  {
+    guint n_lanes = MAX (self->lanes->len, 1);
+    g_autofree double *run = g_new (double, 2 * WS_N_CRITICAL_STATES * n_lanes);
+    GArray *rects[WS_N_CRITICAL_STATES];
 
-      for (guint i = first; i < n && segs[i].start <= self->end; i++)
-        if (segs[i].state == st && segs[i].end > self->begin)
+    for (guint k = 0; k < WS_N_CRITICAL_STATES * n_lanes; k++)
+      run[2 * k] = run[2 * k + 1] = -1;
+    for (WsCriticalState st = 0; st < WS_N_CRITICAL_STATES; st++)
+      rects[st] = g_array_new (FALSE, FALSE, sizeof (double) * 3);
+
+    for (guint i = first; i < n && segs[i].start <= self->end; i++)
+      {
+        guint lane = self->thread_lane[segs[i].thread];
+        guint st = MIN (segs[i].state, WS_N_CRITICAL_STATES - 1);
+        double *r = &run[2 * (st * n_lanes + lane)];
+        double x0, x1;
+
+        if (segs[i].end <= self->begin)
+          continue;
+        segment_columns (self, width, &segs[i], &x0, &x1);
+        if (r[1] >= 0 && x0 <= r[1])
           {
-            double x0, x1, by, bh;
-            segment_columns (self, width, &segs[i], &x0, &x1);
-            ws_critical_path_renderer_get_bar_extents (self, self->thread_lane[segs[i].thread], &by, &bh);
-            cairo_rectangle (cr, x0, by, x1 - x0, bh);
-            any = TRUE;
+            r[1] = MAX (r[1], x1);
+            continue;
           }
-      if (!any)
-        continue;
-      ws_critical_state_get_colour (st, &self->palette, &c);
-      set_source (cr, &c);
-      cairo_fill (cr);
-    }
+        if (r[1] >= 0)
+          {
+            double rect[3] = { r[0], r[1], lane };
+            g_array_append_vals (rects[st], rect, 1);
+          }
+        r[0] = x0;
+        r[1] = x1;
+      }
+
+    for (WsCriticalState st = 0; st < WS_N_CRITICAL_STATES; st++)
+      {
+        WsColor c;
+
+        for (guint l = 0; l < self->lanes->len; l++)
+          if (run[2 * (st * n_lanes + l) + 1] >= 0)
+            {
+              double rect[3] = { run[2 * (st * n_lanes + l)], run[2 * (st * n_lanes + l) + 1], l };
+              g_array_append_vals (rects[st], rect, 1);
+            }
+        for (guint k = 0; k < rects[st]->len; k++)
+          {
+            const double *rect = (const double *) rects[st]->data + 3 * k;
+            double by, bh;
+
+            ws_critical_path_renderer_get_bar_extents (self, (guint) rect[2], &by, &bh);
+            cairo_rectangle (cr, rect[0], by, rect[1] - rect[0], bh);
+          }
+        ws_critical_state_get_colour (st, &self->palette, &c);
+        set_source (cr, &c);
+        cairo_fill (cr);
+      }
+    for (WsCriticalState st = 0; st < WS_N_CRITICAL_STATES; st++)
+      g_array_unref (rects[st]);
+  }
 }
 
-/* A vertical line at the hand-off time from the lane the path leaves to
- * the lane it continues on, with an arrowhead on the latter if @head. */
+/* Adds to the path a vertical line at the hand-off time from the lane
+ * the path leaves to the lane it continues on (@head = FALSE), or the
+ * arrowhead on the latter (@head = TRUE).  The caller fills. */
 static void
 draw_connector (WsCriticalPathRenderer *self,
                 cairo_t                *cr,
@@ -1087,10 +1148,11 @@ draw_connector (WsCriticalPathRenderer *self,
       y1 = fy + fh / 2;
       tip = y0;
     }
-  cairo_rectangle (cr, x - 1, y0, 2, y1 - y0);
-  cairo_fill (cr);
   if (!head)
-    return;
+    {
+      cairo_rectangle (cr, x - 1, y0, 2, y1 - y0);
+      return;
+    }
   /* Arrowhead on the destination bar's edge. */
   cairo_move_to (cr, x, tip);
   if (to_lane > from_lane)
@@ -1104,7 +1166,6 @@ draw_connector (WsCriticalPathRenderer *self,
       cairo_line_to (cr, x + 4, tip + 7);
     }
   cairo_close_path (cr);
-  cairo_fill (cr);
 }
 
 static void
@@ -1116,27 +1177,46 @@ draw_connectors (WsCriticalPathRenderer *self,
   guint n = ws_critical_path_get_n_segments (self->path);
   guint first = segment_at_time (self->path, self->begin);
   double ox = axis_x (self), right = ox + axis_width (self, width);
-  double last_head = -G_MAXDOUBLE;
 
   if (first == WS_NONE)
     return;
   set_source (cr, &self->palette.arrow);
-  for (guint i = MAX (first, 1); i < n && segs[i].start <= self->end; i++)
+  /* Lines, then heads: two fills whatever the number of hand-offs. */
+  for (int heads = 0; heads <= 1; heads++)
     {
-      double x;
-      gboolean head;
+      double last_head = -G_MAXDOUBLE, last_x = -1;
+      guint last_from = WS_NONE, last_to = WS_NONE;
 
-      if (segs[i].thread == segs[i - 1].thread)
-        continue;
-      x = round (ws_critical_path_renderer_time_to_x (self, width, segs[i].start));
-      if (x < ox || x > right)
-        continue;
-      /* Arrowheads only where they do not pile up: zoomed out, a busy path
-       * is a comb of lines, and the heads come back when zooming in. */
-      head = x - last_head >= 10;
-      if (head)
-        last_head = x;
-      draw_connector (self, cr, x, self->thread_lane[segs[i - 1].thread], self->thread_lane[segs[i].thread], head);
+      for (guint i = MAX (first, 1); i < n && segs[i].start <= self->end; i++)
+        {
+          guint from, to;
+          double x;
+
+          if (segs[i].thread == segs[i - 1].thread)
+            continue;
+          x = round (ws_critical_path_renderer_time_to_x (self, width, segs[i].start));
+          if (x < ox || x > right)
+            continue;
+          from = self->thread_lane[segs[i - 1].thread];
+          to = self->thread_lane[segs[i].thread];
+          /* The same line in the same pixel column again. */
+          if (x == last_x && from == last_from && to == last_to)
+            continue;
+          last_x = x;
+          last_from = from;
+          last_to = to;
+          if (!heads)
+            draw_connector (self, cr, x, from, to, FALSE);
+          else if (x - last_head >= 10)
+            {
+              /* Arrowheads only where they do not pile up: zoomed out, a
+               * busy path is a comb of lines, and the heads come back
+               * when zooming in. */
+              last_head = x;
+              draw_connector (self, cr, x, from, to, TRUE);
+            }
+        }
+      cairo_fill (cr);
     }
 }
 
