@@ -188,6 +188,24 @@ test_stats_and_top (Fixture *fx, gconstpointer data)
   g_assert_cmpstr (g_array_index (top, WsHistoryFunction, 1).function, ==, "B");
 }
 
+/* A file's digest is the SHA-256 of its bytes (FIPS 180-2's "abc"). */
+static void
+test_file_digest (Fixture *fx, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *file = g_build_filename (fx->dir, "abc.txt", NULL);
+  g_autofree char *missing = g_build_filename (fx->dir, "missing.txt", NULL);
+  g_autofree char *digest = NULL;
+
+  g_assert_true (g_file_set_contents (file, "abc", 3, &error));
+  digest = ws_history_store_file_digest (file, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (digest, ==, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  g_assert_null (ws_history_store_file_digest (missing, &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_IO);
+  g_assert_nonnull (strstr (error->message, missing));
+}
+
 /* The weights a model gets from the store, in another stack table (frames
  * are matched by name and module, not by id). */
 static void
@@ -488,6 +506,7 @@ main (int argc, char *argv[])
 
   g_test_add ("/history-store/counts-by-hand", Fixture, NULL, fixture_setup, test_counts_by_hand, fixture_teardown);
   g_test_add ("/history-store/stats-and-top", Fixture, NULL, fixture_setup, test_stats_and_top, fixture_teardown);
+  g_test_add ("/history-store/file-digest", Fixture, NULL, fixture_setup, test_file_digest, fixture_teardown);
   g_test_add ("/history-store/fill-similarity", Fixture, NULL, fixture_setup, test_fill_similarity, fixture_teardown);
   g_test_add ("/history-store/record-trace", Fixture, NULL, fixture_setup, test_record_trace, fixture_teardown);
   g_test_add ("/history-store/samples-and-flags", Fixture, NULL, fixture_setup, test_samples_and_flags, fixture_teardown);

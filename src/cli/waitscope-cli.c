@@ -22,6 +22,7 @@ int cli_inspect (int argc, char **argv);
 int cli_export_timeline (int argc, char **argv);
 int cli_mine (int argc, char **argv);
 int cli_cluster (int argc, char **argv);
+int cli_history (int argc, char **argv);
 
 static const CliCommand commands[] = {
   { "convert", cli_convert, N_("Convert a trace to the JSON trace format") },
@@ -34,6 +35,7 @@ static const CliCommand commands[] = {
   { "export-timeline", cli_export_timeline, N_("The thread timeline as a PNG, SVG or PDF figure") },
   { "mine", cli_mine, N_("Costly maximal call-stack patterns of many traces (StackMine)") },
   { "cluster", cli_cluster, N_("Clusters of similar costly call-stack patterns, ranked") },
+  { "history", cli_history, N_("The history store: add traces, its counts, the commonest functions") },
   { NULL, NULL, NULL },
 };
 

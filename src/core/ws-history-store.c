@@ -262,6 +262,46 @@ checksum_add_int (GChecksum *sum,
 }
 
 /**
+ * ws_history_store_file_digest:
+ * @path: a regular file
+ *
+ * The digest a trace read from @path is recorded under (see
+ * ws_history_store_trace_digest()), without reading the trace: enough to
+ * ask ws_history_store_has_trace() before parsing a file already known.
+ *
+ * Returns: (transfer full): the hex SHA-256 of the file, or %NULL with
+ *   @error set
+ */
+char *
+ws_history_store_file_digest (const char  *path,
+                              GError     **error)
+{
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  FILE *f;
+  guchar buf[65536];
+  gsize n;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if ((f = g_fopen (path, "rb")) == NULL)
+    {
+      int saved = errno;
+      g_set_error (error, WS_ERROR, WS_ERROR_IO, _("%s: cannot read: %s"), path, g_strerror (saved));
+      return NULL;
+    }
+  while ((n = fread (buf, 1, sizeof buf, f)) > 0)
+    g_checksum_update (sum, buf, n);
+  if (ferror (f))
+    {
+      fclose (f);
+      g_set_error (error, WS_ERROR, WS_ERROR_IO, _("%s: read error"), path);
+      return NULL;
+    }
+  fclose (f);
+  return g_strdup (g_checksum_get_string (sum));
+}
+
+/**
  * ws_history_store_trace_digest:
  *
  * The identity of a trace in the history: the SHA-256 of its file when it
@@ -283,28 +323,7 @@ ws_history_store_trace_digest (WsTrace  *trace,
 
   path = ws_trace_get_path (trace);
   if (path != NULL && g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    {
-      FILE *f = g_fopen (path, "rb");
-      guchar buf[65536];
-      gsize n;
-
-      if (f == NULL)
-        {
-          int saved = errno;
-          g_set_error (error, WS_ERROR, WS_ERROR_IO, _("%s: cannot read: %s"), path, g_strerror (saved));
-          return NULL;
-        }
-      while ((n = fread (buf, 1, sizeof buf, f)) > 0)
-        g_checksum_update (sum, buf, n);
-      if (ferror (f))
-        {
-          fclose (f);
-          g_set_error (error, WS_ERROR, WS_ERROR_IO, _("%s: read error"), path);
-          return NULL;
-        }
-      fclose (f);
-      return g_strdup (g_checksum_get_string (sum));
-    }
+    return ws_history_store_file_digest (path, error);
 
   /* No file: hash what the trace holds, independent of interning order. */
   table = ws_trace_get_stack_table (trace);

@@ -82,6 +82,8 @@ WsHistoryStore  *ws_history_store_open             (const char       *path,
                                                     GError          **error);
 const char      *ws_history_store_get_path         (WsHistoryStore   *self);
 
+char            *ws_history_store_file_digest      (const char       *path,
+                                                    GError          **error);
 char            *ws_history_store_trace_digest     (WsTrace          *trace,
                                                     GError          **error);
 gboolean         ws_history_store_record_trace     (WsHistoryStore   *self,
