@@ -190,6 +190,11 @@ ws_application_startup (GApplication *app)
 
   self->settings = create_settings ();
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions, G_N_ELEMENTS (app_actions), self);
+  if (self->settings != NULL)
+    {
+      g_autoptr(GAction) record = g_settings_create_action (self->settings, "record-history");
+      g_action_map_add_action (G_ACTION_MAP (self), record);
+    }
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (self), accels[i].action, accels[i].accels);
 }

@@ -5,6 +5,7 @@
 
 #include "ws-document.h"
 #include "ws-error.h"
+#include "ws-history-store.h"
 #include "ws-time-format.h"
 #include "ws-trace-loader.h"
 
@@ -23,6 +24,11 @@ struct _WsDocument
   WsTimelineLod      *lod;
   WsTimelineLayout   *layout;
   WsTimelineViewport *viewport;
+
+  /* The history store: whether to record the trace (set before loading),
+   * and why it could not be */
+  gboolean            record_history;
+  GError             *history_error;
 
   /* Progress as the worker reports it, and as the main thread shows it. */
   GMutex              progress_mutex;
@@ -49,8 +55,13 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 typedef struct {
+  gboolean       record_history;
+} LoadJob;
+
+typedef struct {
   WsTrace       *trace;
   WsTimelineLod *lod;
+  GError        *history_error;
 } LoadResult;
 
 static void
@@ -58,6 +69,7 @@ load_result_free (LoadResult *r)
 {
   g_clear_object (&r->trace);
   g_clear_object (&r->lod);
+  g_clear_error (&r->history_error);
   g_free (r);
 }
 
@@ -81,6 +93,7 @@ ws_document_finalize (GObject *object)
   g_free (self->title);
   g_free (self->subtitle);
   g_clear_error (&self->error);
+  g_clear_error (&self->history_error);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->trace);
   g_clear_object (&self->lod);
@@ -267,6 +280,42 @@ ws_document_get_viewport (WsDocument *self)
   return self->viewport;
 }
 
+/**
+ * ws_document_set_record_history:
+ * @record: whether to add the trace to the history store once it is read
+ *
+ * Must be called before ws_document_load_async().  The store is
+ * ws_history_store_default_path() ($WAITSCOPE_HISTORY if set).
+ */
+void
+ws_document_set_record_history (WsDocument *self,
+                                gboolean    record)
+{
+  g_return_if_fail (WS_IS_DOCUMENT (self));
+  g_return_if_fail (self->state == WS_DOCUMENT_LOADING);
+  self->record_history = !!record;
+}
+
+gboolean
+ws_document_get_record_history (WsDocument *self)
+{
+  g_return_val_if_fail (WS_IS_DOCUMENT (self), FALSE);
+  return self->record_history;
+}
+
+/**
+ * ws_document_get_history_error:
+ *
+ * Returns: (nullable): why a loaded trace could not be recorded in the
+ *   history store; the trace itself loaded fine
+ */
+const GError *
+ws_document_get_history_error (WsDocument *self)
+{
+  g_return_val_if_fail (WS_IS_DOCUMENT (self), NULL);
+  return self->history_error;
+}
+
 void
 ws_document_cancel (WsDocument *self)
 {
@@ -325,6 +374,24 @@ progress_cb (double      fraction,
   g_mutex_unlock (&self->progress_mutex);
 }
 
+/* Every trace ever opened counts in the history (once per content), so
+ * that StackMine's function weights see more than the traces open now.
+ * The history is an extra: its failure never fails the load. */
+static void
+record_in_history (WsTrace  *trace,
+                   GError  **error)
+{
+  g_autoptr(WsHistoryStore) store = NULL;
+  g_autoptr(GError) local = NULL;
+
+  store = ws_history_store_open (NULL, &local);
+  if (store == NULL || !ws_history_store_record_trace (store, trace, NULL, &local))
+    {
+      g_warning ("%s: not recorded in the history: %s", ws_trace_get_name (trace), local->message);
+      g_propagate_error (error, g_steal_pointer (&local));
+    }
+}
+
 static void
 load_thread (GTask        *task,
              gpointer      source_object,
@@ -332,6 +399,7 @@ load_thread (GTask        *task,
              GCancellable *cancellable)
 {
   WsDocument *self = source_object;
+  LoadJob *job = task_data;
   g_autofree char *path = g_file_get_path (self->file);
   g_autoptr(GError) error = NULL;
   LoadResult *result;
@@ -360,6 +428,12 @@ load_thread (GTask        *task,
       load_result_free (result);
       g_task_return_error (task, g_steal_pointer (&error));
       return;
+    }
+
+  if (job->record_history && !g_cancellable_is_cancelled (cancellable))
+    {
+      progress_cb (1.0, _("Recording in the history…"), self);
+      record_in_history (result->trace, &result->history_error);
     }
 
   g_task_return_pointer (task, result, (GDestroyNotify) load_result_free);
@@ -403,6 +477,7 @@ load_done (GObject      *source,
 
   self->trace = g_steal_pointer (&result->trace);
   self->lod = g_steal_pointer (&result->lod);
+  self->history_error = g_steal_pointer (&result->history_error);
   load_result_free (result);
 
   g_free (self->title);
@@ -443,6 +518,7 @@ ws_document_load_async (WsDocument          *self,
 {
   GTask *outer;
   g_autoptr(GTask) inner = NULL;
+  LoadJob *job;
 
   g_return_if_fail (WS_IS_DOCUMENT (self));
   g_return_if_fail (self->state == WS_DOCUMENT_LOADING);
@@ -456,6 +532,9 @@ ws_document_load_async (WsDocument          *self,
 
   self->message = (g_free (self->message), g_strdup (_("Reading…")));
   inner = g_task_new (self, self->cancellable, load_done, outer);
+  job = g_new0 (LoadJob, 1);
+  job->record_history = self->record_history;
+  g_task_set_task_data (inner, job, g_free);
   g_task_set_return_on_cancel (inner, FALSE);
   g_task_run_in_thread (inner, load_thread);
 }

@@ -48,5 +48,12 @@ gboolean            ws_document_load_finish  (WsDocument          *self,
                                               GAsyncResult        *result,
                                               GError             **error);
 void                ws_document_cancel       (WsDocument          *self);
+void                ws_document_set_record_history
+                                             (WsDocument          *self,
+                                              gboolean             record);
+gboolean            ws_document_get_record_history
+                                             (WsDocument          *self);
+const GError       *ws_document_get_history_error
+                                             (WsDocument          *self);
 
 G_END_DECLS

@@ -352,7 +352,16 @@ load_cb (GObject      *source,
 
   if (ws_document_load_finish (document, result, &error))
     {
+      const GError *history_error = ws_document_get_history_error (document);
+
       add_recent (self, ws_document_get_file (document));
+      if (history_error != NULL)
+        {
+          /* Translators: toast when a trace opened fine but the history store failed */
+          g_autofree char *text = g_strdup_printf (_("%s was not recorded in the history: %s"),
+                                                   ws_document_get_title (document), history_error->message);
+          toast (self, text);
+        }
       return;
     }
 
@@ -409,6 +418,9 @@ ws_window_open_file (WsWindow *self,
     }
 
   document = ws_document_new (file);
+  /* Without settings (no schema), the schema's default: record. */
+  ws_document_set_record_history (document, self->settings == NULL ||
+                                            g_settings_get_boolean (self->settings, "record-history"));
   g_list_store_append (self->documents, document);
   gtk_list_box_select_row (self->trace_list, gtk_list_box_get_row_at_index (self->trace_list, n));
   ws_document_load_async (document, NULL, load_cb, g_object_ref (self));
