@@ -13,6 +13,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "ws-export-dialog.h"
 #include "ws-graph-export.h"
 #include "ws-graph-page.h"
 #include "ws-time-format.h"
@@ -2115,30 +2116,19 @@ ws_graph_page_export (WsGraphPage  *self,
   return FALSE;
 }
 
-static void
-export_response_cb (GtkNativeDialog *dialog,
-                    int              response,
-                    WsGraphPage     *self)
+static gboolean
+export_to (GtkWidget   *widget,
+           const char  *path,
+           GError     **error)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = file ? g_file_get_path (file) : NULL;
-      g_autoptr(GError) error = NULL;
+  return ws_graph_page_export (WS_GRAPH_PAGE (widget), path, error);
+}
 
-      if (path == NULL)
-        toast (self, _("Only local files can be written"));
-      else if (!ws_graph_page_export (self, path, &error))
-        toast (self, error->message);
-      else
-        {
-          g_autofree char *base = g_path_get_basename (path);
-          g_autofree char *message = g_strdup_printf (_("Exported “%s”"), base);
-          toast (self, message);
-        }
-    }
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
+static void
+export_toast (GtkWidget  *widget,
+              const char *message)
+{
+  toast (WS_GRAPH_PAGE (widget), message);
 }
 
 static void
@@ -2148,24 +2138,17 @@ export_action (GtkWidget  *widget,
 {
   WsGraphPage *self = WS_GRAPH_PAGE (widget);
   const char *ext = g_variant_get_string (param, NULL);
-  GtkRoot *root = gtk_widget_get_root (widget);
-  GtkFileChooserNative *chooser;
   g_autofree char *name = NULL;
 
   if (self->scene == NULL && self->path == NULL)
     return;
 
-  chooser = gtk_file_chooser_native_new (self->path ? _("Export the Critical Path") : _("Export the Graph"),
-                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
   name = g_strdup_printf ("%s.%s",
                           self->path ? "critical-path"
                           : ws_graph_scene_get_kind (self->scene) == WS_GRAPH_SCENE_READY_TREE ? "ready-tree" : "wait-graph",
                           ext);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  g_signal_connect (chooser, "response", G_CALLBACK (export_response_cb), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  ws_export_dialog_show (widget, self->path ? _("Export the Critical Path") : _("Export the Graph"),
+                         name, export_to, export_toast);
 }
 
 /* ------------------------------------------------------------------ */
