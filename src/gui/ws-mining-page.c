@@ -22,6 +22,7 @@
 #include "ws-aoi.h"
 #include "ws-coverage.h"
 #include "ws-error.h"
+#include "ws-export-dialog.h"
 #include <math.h>
 #include "ws-history-store.h"
 #include "ws-miner.h"
@@ -36,6 +37,9 @@
 #define MAX_ALIGNED_PATTERNS 24
 /* Frames named in a table row's label. */
 #define LABEL_FRAMES 3
+/* The exported coverage chart, in points (pixels for PNG). */
+#define COVERAGE_EXPORT_WIDTH  960
+#define COVERAGE_EXPORT_HEIGHT 540
 
 /* ------------------------------------------------------------------ */
 /* A run's result                                                       */
@@ -1836,6 +1840,7 @@ update_coverage_plot (WsMiningPage *self)
         ws_coverage_plot_set_x_title (plot, NULL);
     }
   ws_coverage_view_changed (self->coverage_view);
+  update_actions (self);
 }
 
 static void remove_signature_cb (GtkButton *button, WsMiningPage *self);
@@ -2111,6 +2116,129 @@ update_actions (WsMiningPage *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "mining.cancel", self->busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "mining.show-events", has_item);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "mining.mark-signature", has_item);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "mining.export-alignment", self->grid != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "mining.export-coverage",
+                                 ws_coverage_plot_get_n_series (ws_coverage_view_get_plot (self->coverage_view)) > 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Exporting the figures                                                */
+
+/**
+ * ws_mining_page_export_alignment:
+ * @path: ends in .png, .svg or .pdf
+ *
+ * Writes the alignment shown (the selected cluster's patterns, every row
+ * unfolded) as a figure.
+ *
+ * Returns: %TRUE if written
+ */
+gboolean
+ws_mining_page_export_alignment (WsMiningPage  *self,
+                                 const char    *path,
+                                 GError       **error)
+{
+  WsExportFormat format;
+
+  g_return_val_if_fail (WS_IS_MINING_PAGE (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (self->grid == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("There is no alignment to export: select a cluster"));
+      return FALSE;
+    }
+  if (!ws_export_format_from_path (path, &format))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME,
+                   _("“%s” does not end in .png, .svg or .pdf"), path);
+      return FALSE;
+    }
+  return ws_alignment_renderer_export (ws_alignment_view_get_renderer (self->alignment_view), self->grid,
+                                       path, format, error);
+}
+
+/**
+ * ws_mining_page_export_coverage:
+ * @path: ends in .png, .svg or .pdf
+ *
+ * Writes the bottleneck-coverage chart (StackMine Fig. 4) of the marked
+ * signatures as a 960 × 540 figure.
+ *
+ * Returns: %TRUE if written
+ */
+gboolean
+ws_mining_page_export_coverage (WsMiningPage  *self,
+                                const char    *path,
+                                GError       **error)
+{
+  WsCoveragePlot *plot;
+  WsExportFormat format;
+
+  g_return_val_if_fail (WS_IS_MINING_PAGE (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  plot = ws_coverage_view_get_plot (self->coverage_view);
+  if (ws_coverage_plot_get_n_series (plot) == 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                           _("There is no coverage to export: mark a signature first"));
+      return FALSE;
+    }
+  if (!ws_export_format_from_path (path, &format))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME,
+                   _("“%s” does not end in .png, .svg or .pdf"), path);
+      return FALSE;
+    }
+  return ws_coverage_plot_export (plot, path, format, COVERAGE_EXPORT_WIDTH, COVERAGE_EXPORT_HEIGHT, error);
+}
+
+static gboolean
+export_alignment_to (GtkWidget   *widget,
+                     const char  *path,
+                     GError     **error)
+{
+  return ws_mining_page_export_alignment (WS_MINING_PAGE (widget), path, error);
+}
+
+static gboolean
+export_coverage_to (GtkWidget   *widget,
+                    const char  *path,
+                    GError     **error)
+{
+  return ws_mining_page_export_coverage (WS_MINING_PAGE (widget), path, error);
+}
+
+static void
+export_toast (GtkWidget  *widget,
+              const char *message)
+{
+  toast (WS_MINING_PAGE (widget), message);
+}
+
+static void
+export_alignment_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *param)
+{
+  WsMiningPage *self = WS_MINING_PAGE (widget);
+  g_autofree char *name = NULL;
+
+  if (self->grid == NULL)
+    return;
+  name = g_strdup_printf ("cluster-%u-alignment.%s", self->shown_cluster + 1, g_variant_get_string (param, NULL));
+  ws_export_dialog_show (widget, _("Export the Alignment"), name, export_alignment_to, export_toast);
+}
+
+static void
+export_coverage_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  g_autofree char *name = g_strdup_printf ("coverage.%s", g_variant_get_string (param, NULL));
+
+  ws_export_dialog_show (widget, _("Export the Coverage Chart"), name, export_coverage_to, export_toast);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2259,6 +2387,8 @@ ws_mining_page_class_init (WsMiningPageClass *klass)
   gtk_widget_class_install_action (widget_class, "mining.show-events", NULL, show_events_action);
   gtk_widget_class_install_action (widget_class, "mining.mark-signature", NULL, mark_signature_action);
   gtk_widget_class_install_action (widget_class, "mining.use-guideline", NULL, use_guideline_action);
+  gtk_widget_class_install_action (widget_class, "mining.export-alignment", "s", export_alignment_action);
+  gtk_widget_class_install_action (widget_class, "mining.export-coverage", "s", export_coverage_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "mining.run", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "mining.cancel", NULL);
 }

@@ -82,5 +82,11 @@ void             ws_mining_page_show_detail       (WsMiningPage *self,
 gboolean         ws_mining_page_mark_signature    (WsMiningPage *self);
 guint            ws_mining_page_get_n_signatures  (WsMiningPage *self);
 void             ws_mining_page_show_events       (WsMiningPage *self);
+gboolean         ws_mining_page_export_alignment  (WsMiningPage *self,
+                                                   const char   *path,
+                                                   GError      **error);
+gboolean         ws_mining_page_export_coverage   (WsMiningPage *self,
+                                                   const char   *path,
+                                                   GError      **error);
 
 G_END_DECLS
