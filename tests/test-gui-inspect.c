@@ -22,186 +22,11 @@
 
 #include "ws-application.h"
 #include "ws-graph-page.h"
+#include "ws-gui-test-util.h"
 #include "ws-inspector.h"
 #include "ws-window.h"
 
 static WsApplication *the_app;
-
-static gboolean
-timeout_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-spin (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, timeout_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static void
-wait_for_flag (gboolean   *flag,
-               guint       seconds,
-               const char *what)
-{
-  gboolean expired = FALSE;
-  guint id = g_timeout_add_seconds (seconds, timeout_cb, &expired);
-
-  while (!*flag && !expired)
-    g_main_context_iteration (NULL, TRUE);
-  if (expired)
-    g_error ("timed out after %u s waiting for %s", seconds, what);
-  g_source_remove (id);
-}
-
-static void
-flag_cb (GObject  *object,
-         gboolean *flag)
-{
-  *flag = TRUE;
-}
-
-static GdkTexture *
-screenshot (GtkWidget  *window,
-            const char *name)
-{
-  const char *dir = g_getenv ("WS_SCREENSHOT_DIR");
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  GtkSnapshot *snapshot;
-  GdkTexture *texture;
-  int width, height;
-
-  spin (300);
-  width = gtk_widget_get_width (window);
-  height = gtk_widget_get_height (window);
-  paintable = gtk_widget_paintable_new (window);
-  /* Under a busy X server the window may not have drawn yet. */
-  for (guint attempt = 0; node == NULL && attempt < 50; attempt++)
-    {
-      if (attempt > 0)
-        spin (100);
-      snapshot = gtk_snapshot_new ();
-      gdk_paintable_snapshot (paintable, snapshot, width, height);
-      node = gtk_snapshot_free_to_node (snapshot);
-    }
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-  if (dir != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-      g_mkdir_with_parents (dir, 0755);
-      g_assert_true (gdk_texture_save_to_png (texture, path));
-      g_test_message ("screenshot: %s", path);
-    }
-  return texture;
-}
-
-/* Pixels of @texture inside @widget within 8 of @rgb per channel. */
-static guint
-count_colour (GtkWidget  *window,
-              GdkTexture *texture,
-              GtkWidget  *widget,
-              guint32     rgb)
-{
-  int w = gdk_texture_get_width (texture), h = gdk_texture_get_height (texture);
-  g_autofree guchar *data = g_malloc ((gsize) w * h * 4);
-  graphene_rect_t b;
-  guint n = 0;
-
-  gdk_texture_download (texture, data, w * 4);
-  g_assert_true (gtk_widget_compute_bounds (widget, window, &b));
-  for (int y = MAX ((int) b.origin.y, 0); y < MIN ((int) (b.origin.y + b.size.height), h); y++)
-    for (int x = MAX ((int) b.origin.x, 0); x < MIN ((int) (b.origin.x + b.size.width), w); x++)
-      {
-        const guchar *p = data + (gsize) y * w * 4 + x * 4;   /* B G R A */
-        if (ABS (p[2] - (int) ((rgb >> 16) & 0xff)) <= 8 &&
-            ABS (p[1] - (int) ((rgb >> 8) & 0xff)) <= 8 &&
-            ABS (p[0] - (int) (rgb & 0xff)) <= 8)
-          n++;
-      }
-  return n;
-}
-
-static guint
-find_thread (WsTrace    *trace,
-             const char *name)
-{
-  for (guint t = 0; t < ws_trace_get_n_threads (trace); t++)
-    if (g_strcmp0 (ws_trace_get_thread (trace, t)->name, name) == 0)
-      return t;
-  return WS_NONE;
-}
-
-static gboolean
-press_key_in (GtkWidget       *widget,
-              guint            keyval,
-              GdkModifierType  state)
-{
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-  gboolean handled = FALSE;
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
-
-      if (GTK_IS_EVENT_CONTROLLER_KEY (c))
-        {
-          g_signal_emit_by_name (c, "key-pressed", keyval, 0, state, &handled);
-          if (handled)
-            return TRUE;
-        }
-    }
-  return FALSE;
-}
-
-/* A click of the primary button at widget point (x, y). */
-static void
-click_at (GtkWidget *widget,
-          double     x,
-          double     y)
-{
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
-
-      if (GTK_IS_GESTURE_DRAG (c))
-        g_signal_emit_by_name (c, "drag-begin", x, y);
-    }
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
-
-      if (GTK_IS_GESTURE_CLICK (c))
-        {
-          g_signal_emit_by_name (c, "pressed", 1, x, y);
-          g_signal_emit_by_name (c, "released", 1, x, y);
-        }
-    }
-}
-
-static GtkWidget *
-find_child_of_type (GtkWidget *root,
-                    GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_child_of_type (c, type);
-      if (found)
-        return found;
-    }
-  return NULL;
-}
 
 static WsWindow *
 open_window (const char  *trace_name,
@@ -218,7 +43,7 @@ open_window (const char  *trace_name,
   while (ws_document_get_state (*document) == WS_DOCUMENT_LOADING)
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpint (ws_document_get_state (*document), ==, WS_DOCUMENT_READY);
-  spin (300);
+  ws_gui_test_spin (300);
   return window;
 }
 
@@ -240,7 +65,7 @@ test_critical_path (void)
   WsWindow *window = open_window ("py-locks", &document);
   WsTrace *trace = ws_document_get_trace (document);
   WsTimelineViewport *viewport = ws_document_get_viewport (document);
-  WsGraphPage *page = WS_GRAPH_PAGE (find_child_of_type (GTK_WIDGET (window), WS_TYPE_GRAPH_PAGE));
+  WsGraphPage *page = WS_GRAPH_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_GRAPH_PAGE));
   WsCriticalPathView *view;
   WsCriticalPathRenderer *renderer;
   WsCriticalPath *path;
@@ -251,11 +76,11 @@ test_critical_path (void)
   g_assert_nonnull (page);
   view = ws_graph_page_get_critical_path_view (page);
   renderer = ws_critical_path_view_get_renderer (view);
-  g_signal_connect (page, "ready", G_CALLBACK (flag_cb), &ready);
+  g_signal_connect (page, "ready", G_CALLBACK (ws_gui_test_flag_cb), &ready);
 
   /* 1. A 300 ms window of pylk-w2 selected in the timeline; Critical Path
    * from the selection bar. */
-  worker = find_thread (trace, "pylk-w2");
+  worker = ws_gui_test_find_thread (trace, "pylk-w2");
   g_assert_cmpuint (worker, !=, WS_NONE);
   symptom.thread = worker;
   symptom.t0 = ws_trace_get_start_time (trace) + 1000000000;
@@ -263,7 +88,7 @@ test_critical_path (void)
   ws_timeline_viewport_set_selection (viewport, worker, symptom.t0, symptom.t1);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-critical-path", NULL);
   g_assert_true (ws_graph_page_get_busy (page));
-  wait_for_flag (&ready, 60, "the critical path");
+  ws_gui_test_wait_for_flag (&ready, 60, "the critical path");
   g_assert_cmpint (ws_graph_page_get_mode (page), ==, WS_GRAPH_MODE_CRITICAL_PATH);
   g_assert_true (gtk_widget_is_drawable (GTK_WIDGET (view)));
 
@@ -300,7 +125,7 @@ test_critical_path (void)
     GtkColumnView *table = NULL;
     GtkWidget *stack = gtk_widget_get_ancestor (gtk_widget_get_parent (GTK_WIDGET (view)), GTK_TYPE_PANED);
 
-    table = GTK_COLUMN_VIEW (find_child_of_type (stack, GTK_TYPE_COLUMN_VIEW));
+    table = GTK_COLUMN_VIEW (ws_gui_test_find_child (stack, GTK_TYPE_COLUMN_VIEW));
     g_assert_nonnull (table);
     g_assert_true (gtk_widget_is_drawable (GTK_WIDGET (table)));
     g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (table))), ==, n);
@@ -312,10 +137,10 @@ test_critical_path (void)
   g_assert_true (gtk_test_accessible_has_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION));
   g_assert_true (gtk_widget_get_focusable (GTK_WIDGET (view)));
 
-  shot = screenshot (GTK_WIDGET (window), "inspect-01-critical-path.png");
+  shot = ws_gui_test_screenshot (GTK_WIDGET (window), "inspect-01-critical-path.png");
   /* Running bars (the timeline's green) and connectors (its red). */
-  g_assert_cmpuint (count_colour (GTK_WIDGET (window), shot, GTK_WIDGET (view), 0x26a269), >, 500);
-  g_assert_cmpuint (count_colour (GTK_WIDGET (window), shot, GTK_WIDGET (view), 0xe01b24), >, 20);
+  g_assert_cmpuint (ws_gui_test_count_colour (GTK_WIDGET (window), shot, GTK_WIDGET (view), 0x26a269, 8), >, 500);
+  g_assert_cmpuint (ws_gui_test_count_colour (GTK_WIDGET (window), shot, GTK_WIDGET (view), 0xe01b24, 8), >, 20);
   g_clear_object (&shot);
 
   /* 2. Click the first segment on a readier: it shows in the side panel;
@@ -333,7 +158,7 @@ test_critical_path (void)
     x1 = ws_critical_path_renderer_time_to_x (renderer, width, seg->end);
     ws_critical_path_renderer_get_bar_extents (renderer, ws_critical_path_renderer_get_thread_lane (renderer, seg->thread),
                                                &y, &h);
-    click_at (GTK_WIDGET (view), (x0 + x1) / 2, y + h / 2);
+    ws_gui_test_click_at (GTK_WIDGET (view), (x0 + x1) / 2, y + h / 2);
     g_assert_cmpuint (ws_graph_page_get_selected_segment (page), ==, other);
     g_assert_cmpstr (ws_graph_page_get_detail_title (page), ==, who);
     gtk_widget_activate_action (GTK_WIDGET (page), "graph.show-in-timeline", NULL);
@@ -351,18 +176,18 @@ test_critical_path (void)
         g_assert_cmpint (ev->time, <=, seg->start);
         g_assert_cmpint (ev->time + ev->duration, >, seg->start);
       }
-    shot = screenshot (GTK_WIDGET (window), "inspect-02-segment-selected.png");
+    shot = ws_gui_test_screenshot (GTK_WIDGET (window), "inspect-02-segment-selected.png");
     /* The selection ring, in the accent colour. */
-    g_assert_cmpuint (count_colour (GTK_WIDGET (window), shot, GTK_WIDGET (view), 0x1c71d8), >, 20);
+    g_assert_cmpuint (ws_gui_test_count_colour (GTK_WIDGET (window), shot, GTK_WIDGET (view), 0x1c71d8, 8), >, 20);
     g_clear_object (&shot);
   }
 
   /* Keyboard: Right goes to the next segment, F shows the whole window. */
-  g_assert_true (press_key_in (GTK_WIDGET (view), GDK_KEY_Right, 0));
+  g_assert_true (ws_gui_test_press_key_in (GTK_WIDGET (view), GDK_KEY_Right, 0));
   g_assert_cmpuint (ws_graph_page_get_selected_segment (page), ==, other + 1);
-  g_assert_true (press_key_in (GTK_WIDGET (view), GDK_KEY_f, 0));
+  g_assert_true (ws_gui_test_press_key_in (GTK_WIDGET (view), GDK_KEY_f, 0));
   g_assert_cmpfloat (ws_critical_path_view_get_zoom (view), ==, 1.0);
-  g_assert_true (press_key_in (GTK_WIDGET (view), GDK_KEY_plus, 0));
+  g_assert_true (ws_gui_test_press_key_in (GTK_WIDGET (view), GDK_KEY_plus, 0));
   g_assert_cmpfloat (ws_critical_path_view_get_zoom (view), >, 1.4);
   gtk_widget_activate_action (GTK_WIDGET (page), "graph.fit", NULL);
   g_assert_cmpfloat (ws_critical_path_view_get_zoom (view), ==, 1.0);
@@ -414,24 +239,24 @@ test_critical_path (void)
   /* 5. Back to the wait graph and again to the path: the mode drop-down. */
   ready = FALSE;
   ws_graph_page_set_mode (page, WS_GRAPH_MODE_WAIT_GRAPH);
-  wait_for_flag (&ready, 60, "the wait graph");
+  ws_gui_test_wait_for_flag (&ready, 60, "the wait graph");
   g_assert_null (ws_graph_page_get_critical_path (page));
   g_assert_nonnull (ws_graph_page_get_scene (page));
   ready = FALSE;
   ws_graph_page_set_mode (page, WS_GRAPH_MODE_CRITICAL_PATH);
-  wait_for_flag (&ready, 60, "the critical path again");
+  ws_gui_test_wait_for_flag (&ready, 60, "the critical path again");
   g_assert_cmpuint (ws_critical_path_get_n_segments (ws_graph_page_get_critical_path (page)), ==, n);
 
   /* 6. Dark style. */
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
-  shot = screenshot (GTK_WIDGET (window), "inspect-03-critical-path-dark.png");
-  g_assert_cmpuint (count_colour (GTK_WIDGET (window), shot, GTK_WIDGET (view), 0x1e1e1e), >, 10000);
-  g_assert_cmpuint (count_colour (GTK_WIDGET (window), shot, GTK_WIDGET (view), 0x33d17a), >, 500);
+  shot = ws_gui_test_screenshot (GTK_WIDGET (window), "inspect-03-critical-path-dark.png");
+  g_assert_cmpuint (ws_gui_test_count_colour (GTK_WIDGET (window), shot, GTK_WIDGET (view), 0x1e1e1e, 8), >, 10000);
+  g_assert_cmpuint (ws_gui_test_count_colour (GTK_WIDGET (window), shot, GTK_WIDGET (view), 0x33d17a, 8), >, 500);
   g_clear_object (&shot);
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
 
   gtk_window_destroy (GTK_WINDOW (window));
-  spin (50);
+  ws_gui_test_spin (50);
 }
 
 static const WsFinding *
@@ -461,27 +286,27 @@ test_inspector (void)
   WsWindow *window = open_window ("io-fsync", &document);
   WsTrace *trace = ws_document_get_trace (document);
   WsTimelineViewport *viewport = ws_document_get_viewport (document);
-  WsGraphPage *page = WS_GRAPH_PAGE (find_child_of_type (GTK_WIDGET (window), WS_TYPE_GRAPH_PAGE));
+  WsGraphPage *page = WS_GRAPH_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_GRAPH_PAGE));
   gboolean ready = FALSE, inspected = FALSE;
   const WsFinding *under;
   guint writer, index = 0, n_waits = 0;
   WsSymptom symptom;
 
   g_assert_nonnull (page);
-  g_signal_connect (page, "ready", G_CALLBACK (flag_cb), &ready);
-  g_signal_connect (page, "inspected", G_CALLBACK (flag_cb), &inspected);
+  g_signal_connect (page, "ready", G_CALLBACK (ws_gui_test_flag_cb), &ready);
+  g_signal_connect (page, "inspected", G_CALLBACK (ws_gui_test_flag_cb), &inspected);
 
   /* 1. fsync-append over 300 ms: its wait graph, and the inspector. */
-  writer = find_thread (trace, "fsync-append");
+  writer = ws_gui_test_find_thread (trace, "fsync-append");
   g_assert_cmpuint (writer, !=, WS_NONE);
   symptom.thread = writer;
   symptom.t0 = ws_trace_get_start_time (trace) + 500000000;
   symptom.t1 = symptom.t0 + 300000000;
   ws_timeline_viewport_set_selection (viewport, writer, symptom.t0, symptom.t1);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-wait-graph", NULL);
-  wait_for_flag (&ready, 60, "the wait graph");
+  ws_gui_test_wait_for_flag (&ready, 60, "the wait graph");
   ws_graph_page_show_inspector (page, TRUE);
-  wait_for_flag (&inspected, 60, "the inspector");
+  ws_gui_test_wait_for_flag (&inspected, 60, "the inspector");
   g_assert_false (ws_graph_page_get_inspecting (page));
 
   /* The core's findings for the same graph. */
@@ -520,12 +345,12 @@ test_inspector (void)
 
   /* The list shows it, with the headline, in the revealed inspector. */
   {
-    GtkWidget *list = find_child_of_type (GTK_WIDGET (page), GTK_TYPE_LIST_BOX);
+    GtkWidget *list = ws_gui_test_find_child (GTK_WIDGET (page), GTK_TYPE_LIST_BOX);
     GtkListBoxRow *row;
     GtkWidget *revealer = gtk_widget_get_ancestor (list, GTK_TYPE_REVEALER);
 
     g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (revealer)));
-    spin (500);   /* the slide */
+    ws_gui_test_spin (500);   /* the slide */
     g_assert_true (gtk_revealer_get_child_revealed (GTK_REVEALER (revealer)));
     row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (list), index);
     g_assert_nonnull (row);
@@ -559,7 +384,7 @@ test_inspector (void)
     g_assert_cmpuint (ws_graph_view_get_selected_node (ws_graph_page_get_view (page)), !=, WS_NONE);
     g_assert_true (g_hash_table_contains (set, GUINT_TO_POINTER (ws_timeline_viewport_get_selected_event (viewport))));
   }
-  shot = screenshot (GTK_WIDGET (window), "inspect-04-inspector-wait-graph.png");
+  shot = ws_gui_test_screenshot (GTK_WIDGET (window), "inspect-04-inspector-wait-graph.png");
   g_clear_object (&shot);
 
   /* 3. The same finding on the critical path: the segments in those
@@ -567,8 +392,8 @@ test_inspector (void)
   ready = FALSE;
   inspected = FALSE;
   ws_graph_page_set_mode (page, WS_GRAPH_MODE_CRITICAL_PATH);
-  wait_for_flag (&ready, 60, "the critical path");
-  wait_for_flag (&inspected, 60, "the inspector on the path's window");
+  ws_gui_test_wait_for_flag (&ready, 60, "the critical path");
+  ws_gui_test_wait_for_flag (&inspected, 60, "the inspector on the path's window");
   under = find_kind (ws_graph_page_get_findings (page), WS_FINDING_UNDER_CONNECTION, &index);
   g_assert_nonnull (under);
   ws_graph_page_select_finding (page, index);
@@ -594,14 +419,14 @@ test_inspector (void)
     g_assert_cmpuint (ws_graph_page_get_n_matches (page), ==, expected);
     g_assert_cmpuint (ws_graph_page_get_selected_segment (page), !=, WS_NONE);
   }
-  shot = screenshot (GTK_WIDGET (window), "inspect-05-inspector-critical-path.png");
+  shot = ws_gui_test_screenshot (GTK_WIDGET (window), "inspect-05-inspector-critical-path.png");
   g_clear_object (&shot);
 
   /* 4. The whole trace, from the window's menu. */
   inspected = FALSE;
   gtk_widget_activate_action (GTK_WIDGET (window), "win.inspect-trace", NULL);
   g_assert_cmpint (ws_graph_page_get_inspector_scope (page), ==, WS_INSPECTOR_SCOPE_TRACE);
-  wait_for_flag (&inspected, 60, "the whole-trace inspection");
+  ws_gui_test_wait_for_flag (&inspected, 60, "the whole-trace inspection");
   {
     g_autoptr(GPtrArray) core = ws_inspect_trace (trace, NULL);
     const WsFinding *expected = find_kind (core, WS_FINDING_UNDER_CONNECTION, NULL);
@@ -621,40 +446,27 @@ test_inspector (void)
     g_test_message ("trace under-connection: %s", title);
     g_assert_cmpstr (title, ==, want);
   }
-  shot = screenshot (GTK_WIDGET (window), "inspect-06-inspector-trace.png");
+  shot = ws_gui_test_screenshot (GTK_WIDGET (window), "inspect-06-inspector-trace.png");
   g_clear_object (&shot);
 
   /* Ctrl+I's action hides it. */
   gtk_widget_activate_action (GTK_WIDGET (page), "graph.toggle-inspector", NULL);
   {
-    GtkWidget *list = find_child_of_type (GTK_WIDGET (page), GTK_TYPE_LIST_BOX);
+    GtkWidget *list = ws_gui_test_find_child (GTK_WIDGET (page), GTK_TYPE_LIST_BOX);
     g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (gtk_widget_get_ancestor (list, GTK_TYPE_REVEALER))));
   }
 
   gtk_window_destroy (GTK_WINDOW (window));
-  spin (50);
+  ws_gui_test_spin (50);
 }
 
 int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
   int status;
 
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      g_print ("1..0 # SKIP no display (run the suite under xvfb-run)\n");
-      return 77;
-    }
-
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
-
-  the_app = ws_application_new ();
-  g_application_set_flags (G_APPLICATION (the_app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (the_app), NULL, &error))
-    g_error ("could not register the application: %s", error->message);
+  the_app = ws_gui_test_init (&argc, &argv);
 
   g_test_add_func ("/gui/inspect/critical-path-py-locks", test_critical_path);
   g_test_add_func ("/gui/inspect/inspector-io-fsync", test_inspector);

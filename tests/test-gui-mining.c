@@ -27,6 +27,7 @@
 #include "ws-application.h"
 #include "ws-coverage.h"
 #include "ws-graph-page.h"
+#include "ws-gui-test-util.h"
 #include "ws-history-store.h"
 #include "ws-miner.h"
 #include "ws-mining-item.h"
@@ -37,80 +38,15 @@
 
 static WsApplication *the_app;
 
-static gboolean
-timeout_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-spin (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, timeout_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static void
-wait_for_flag (gboolean   *flag,
-               guint       seconds,
-               const char *what)
-{
-  gboolean expired = FALSE;
-  guint id = g_timeout_add_seconds (seconds, timeout_cb, &expired);
-
-  while (!*flag && !expired)
-    g_main_context_iteration (NULL, TRUE);
-  if (expired)
-    g_error ("timed out after %u s waiting for %s", seconds, what);
-  g_source_remove (id);
-}
-
-static void
-flag_cb (gpointer  instance,
-         gboolean *flag)
-{
-  *flag = TRUE;
-}
-
+/* Only when screenshots are kept: this test counts no pixels. */
 static void
 screenshot_after (GtkWidget  *widget,
                   const char *name,
                   guint       wait_ms)
 {
-  const char *dir = g_getenv ("WS_SCREENSHOT_DIR");
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autofree char *path = NULL;
-  GtkSnapshot *snapshot;
-  int width, height;
-
-  spin (wait_ms);
-  if (dir == NULL)
-    return;
-  width = gtk_widget_get_width (widget);
-  height = gtk_widget_get_height (widget);
-  paintable = gtk_widget_paintable_new (widget);
-  /* The window draws on the next frame; wait for it if it has not yet. */
-  for (guint tries = 0; node == NULL && tries < 20; tries++)
-    {
-      snapshot = gtk_snapshot_new ();
-      gdk_paintable_snapshot (paintable, snapshot, width, height);
-      node = gtk_snapshot_free_to_node (snapshot);
-      if (node == NULL)
-        spin (100);
-    }
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-  path = g_build_filename (dir, name, NULL);
-  g_mkdir_with_parents (dir, 0755);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
+  ws_gui_test_spin (wait_ms);
+  if (g_getenv ("WS_SCREENSHOT_DIR") != NULL)
+    g_object_unref (ws_gui_test_screenshot_now (widget, name));
 }
 
 static void
@@ -247,13 +183,6 @@ first_wait_with (WsTrace         *trace,
 }
 
 static void
-graph_ready_cb (WsGraphPage *page,
-                gboolean    *flag)
-{
-  *flag = TRUE;
-}
-
-static void
 test_mining_page (void)
 {
   g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "pg-tpcb.perf.txt.gz", NULL);
@@ -295,7 +224,7 @@ test_mining_page (void)
   ws_mining_page_set_threshold (page, THRESHOLD);
   g_assert_cmpint (ws_mining_page_get_lambda (page), ==, LAMBDA);
 
-  g_signal_connect (page, "finished", G_CALLBACK (flag_cb), &finished);
+  g_signal_connect (page, "finished", G_CALLBACK (ws_gui_test_flag_cb), &finished);
   /* The guideline helper: 10 % of 1 trace × 300 ms = 30 ms (StackMine §V,
    * scaled down from its 10 % × 0.3 s × 1000 traces = 30 s). */
   ws_mining_page_set_guideline (page, 0.10, 300000000);
@@ -306,7 +235,7 @@ test_mining_page (void)
   /* A bad content filter: an error naming it, no crash, nothing mined. */
   ws_mining_page_set_filters (page, "XactLock(", NULL);
   ws_mining_page_run (page);
-  wait_for_flag (&finished, 60, "the refused run");
+  ws_gui_test_wait_for_flag (&finished, 60, "the refused run");
   g_assert_null (ws_mining_page_get_cluster_set (page));
   g_test_message ("bad filter: %s", ws_mining_page_get_status (page));
   g_assert_nonnull (strstr (ws_mining_page_get_status (page), "XactLock("));
@@ -319,7 +248,7 @@ test_mining_page (void)
   /* 1. Mine, off the main thread. */
   ws_mining_page_run (page);
   g_assert_true (ws_mining_page_get_busy (page));
-  wait_for_flag (&finished, 120, "mining");
+  ws_gui_test_wait_for_flag (&finished, 120, "mining");
   g_assert_false (ws_mining_page_get_busy (page));
   shown = ws_mining_page_get_cluster_set (page);
   g_assert_nonnull (shown);
@@ -480,18 +409,18 @@ test_mining_page (void)
       graph = WS_GRAPH_PAGE (gtk_stack_get_child_by_name (GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (page))),
                                                           "graph"));
       g_assert_nonnull (graph);
-      g_signal_connect (graph, "ready", G_CALLBACK (graph_ready_cb), &ready);
+      g_signal_connect (graph, "ready", G_CALLBACK (ws_gui_test_flag_cb), &ready);
       ws_timeline_viewport_set_selection (ws_document_get_viewport (document), e->thread,
                                           e->time - 1000000, e->time + e->duration + 1000000);
       gtk_widget_activate_action (GTK_WIDGET (window), "win.show-wait-graph", NULL);
-      wait_for_flag (&ready, 60, "the wait graph");
+      ws_gui_test_wait_for_flag (&ready, 60, "the wait graph");
       ws_window_show_details_page (window, "mining");
     }
 
     g_signal_connect (page, "show-events", G_CALLBACK (events_cb), &shown_events);
     ws_mining_page_show_events (page);
-    wait_for_flag (&shown_events, 60, "the pattern's events");
-    spin (100);
+    ws_gui_test_wait_for_flag (&shown_events, 60, "the pattern's events");
+    ws_gui_test_spin (100);
     search = ws_window_get_search (window);
     g_assert_nonnull (search);
     g_assert_true (ws_stack_search_get_trace (search) == trace);
@@ -559,7 +488,7 @@ test_mining_page (void)
   ws_mining_page_run (page);
   g_assert_true (ws_mining_page_get_busy (page));
   ws_mining_page_cancel (page);
-  wait_for_flag (&finished, 60, "the cancelled run");
+  ws_gui_test_wait_for_flag (&finished, 60, "the cancelled run");
   g_assert_false (ws_mining_page_get_busy (page));
   g_assert_cmpstr (ws_mining_page_get_status (page), ==, "Mining cancelled");
   g_assert_true (ws_mining_page_get_cluster_set (page) == shown);
@@ -568,7 +497,7 @@ test_mining_page (void)
   finished = FALSE;
   ws_mining_page_run (page);
   screenshot_after (GTK_WIDGET (window), "mining-running.png", 120);
-  wait_for_flag (&finished, 120, "the re-run");
+  ws_gui_test_wait_for_flag (&finished, 120, "the re-run");
   g_assert_true (ws_mining_page_get_cluster_set (page) != shown);
   shown = ws_mining_page_get_cluster_set (page);
   g_assert_cmpuint (ws_cluster_set_get_n_clusters (shown), ==, ws_cluster_set_get_n_clusters (clusters));
@@ -581,7 +510,7 @@ test_mining_page (void)
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
 
   gtk_window_destroy (GTK_WINDOW (window));
-  spin (50);
+  ws_gui_test_spin (50);
   g_unlink (history);
   {
     g_autofree char *wal = g_strconcat (history, "-wal", NULL);
@@ -596,22 +525,9 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
   int status;
 
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      g_print ("1..0 # SKIP no display (run the suite under xvfb-run)\n");
-      return 77;
-    }
-
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
-
-  the_app = ws_application_new ();
-  g_application_set_flags (G_APPLICATION (the_app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (the_app), NULL, &error))
-    g_error ("could not register the application: %s", error->message);
+  the_app = ws_gui_test_init (&argc, &argv);
 
   g_test_add_func ("/gui/mining/pg-tpcb-transactions", test_mining_page);
 

@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ws-gui-test-util.h"
+
+/* GTK, libadwaita and one registered application for the whole program
+ * (its id can be registered once).  Without a display there is no GUI
+ * test: meson counts exit status 77 as skipped. */
+WsApplication *
+ws_gui_test_init (int    *argc,
+                  char ***argv)
+{
+  g_autoptr(GError) error = NULL;
+  WsApplication *app;
+
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      g_print ("1..0 # SKIP no display (run the suite under xvfb-run)\n");
+      exit (77);
+    }
+
+  gtk_test_init (argc, argv, NULL);
+  adw_init ();
+
+  app = ws_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  if (!g_application_register (G_APPLICATION (app), NULL, &error))
+    g_error ("could not register the application: %s", error->message);
+  return app;
+}
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop for @ms milliseconds. */
+void
+ws_gui_test_spin (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, timeout_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+void
+ws_gui_test_wait_until (WsGuiTestCondition  condition,
+                        gpointer            data,
+                        guint               seconds,
+                        const char         *what)
+{
+  gboolean expired = FALSE;
+  guint id = g_timeout_add_seconds (seconds, timeout_cb, &expired);
+
+  while (!condition (data) && !expired)
+    g_main_context_iteration (NULL, TRUE);
+  if (expired)
+    g_error ("timed out after %u s waiting for %s", seconds, what);
+  g_source_remove (id);
+}
+
+static gboolean
+flag_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+void
+ws_gui_test_wait_for_flag (gboolean   *flag,
+                           guint       seconds,
+                           const char *what)
+{
+  ws_gui_test_wait_until (flag_set, flag, seconds, what);
+}
+
+/* For signals without arguments: sets the flag it was connected with. */
+void
+ws_gui_test_flag_cb (gpointer  instance,
+                     gboolean *flag)
+{
+  *flag = TRUE;
+}
+
+/* The window as it is on screen.  On a loaded machine it may not be
+ * mapped and drawn yet (an unmapped widget snapshots to no node at all):
+ * give it up to 10 s. */
+GdkTexture *
+ws_gui_test_render (GtkWidget *window)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (window);
+  g_autoptr(GskRenderNode) node = NULL;
+  int width = 0, height = 0;
+
+  for (guint attempt = 0; node == NULL && attempt < 100; attempt++)
+    {
+      GtkSnapshot *snapshot;
+
+      if (attempt > 0)
+        ws_gui_test_spin (100);
+      width = gtk_widget_get_width (window);
+      height = gtk_widget_get_height (window);
+      if (!gtk_widget_get_mapped (window) || width <= 0 || height <= 0)
+        continue;
+      snapshot = gtk_snapshot_new ();
+      gdk_paintable_snapshot (paintable, snapshot, width, height);
+      node = gtk_snapshot_free_to_node (snapshot);
+    }
+  g_assert_nonnull (node);
+  return gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (window)), node,
+                                      &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
+/* Renders the window now and saves it as @name in WS_SCREENSHOT_DIR, if
+ * set. */
+GdkTexture *
+ws_gui_test_screenshot_now (GtkWidget  *window,
+                            const char *name)
+{
+  const char *dir = g_getenv ("WS_SCREENSHOT_DIR");
+  GdkTexture *texture = ws_gui_test_render (window);
+
+  if (dir != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_mkdir_with_parents (dir, 0755);
+      g_assert_true (gdk_texture_save_to_png (texture, path));
+      g_test_message ("screenshot: %s", path);
+    }
+  return texture;
+}
+
+GdkTexture *
+ws_gui_test_screenshot (GtkWidget  *window,
+                        const char *name)
+{
+  ws_gui_test_spin (300);   /* let the last changes reach the screen */
+  return ws_gui_test_screenshot_now (window, name);
+}
+
+/* Pixels of @texture (a render of @window) inside @widget's bounds for
+ * which @test holds. */
+guint
+ws_gui_test_count_pixels (GtkWidget      *window,
+                          GdkTexture     *texture,
+                          GtkWidget      *widget,
+                          WsGuiTestPixel  test,
+                          gpointer        data)
+{
+  int w = gdk_texture_get_width (texture), h = gdk_texture_get_height (texture);
+  g_autofree guchar *pixels = g_malloc ((gsize) w * h * 4);
+  graphene_rect_t b;
+  guint n = 0;
+
+  gdk_texture_download (texture, pixels, w * 4);
+  g_assert_true (gtk_widget_compute_bounds (widget, window, &b));
+  for (int y = MAX ((int) b.origin.y, 0); y < MIN ((int) (b.origin.y + b.size.height), h); y++)
+    for (int x = MAX ((int) b.origin.x, 0); x < MIN ((int) (b.origin.x + b.size.width), w); x++)
+      if (test (pixels + (gsize) y * w * 4 + x * 4, data))
+        n++;
+  return n;
+}
+
+typedef struct {
+  guint32 rgb;
+  int     tolerance;
+} Colour;
+
+static gboolean
+near_colour (const guchar *p,   /* B G R A */
+             gpointer      data)
+{
+  const Colour *c = data;
+
+  return ABS (p[2] - (int) ((c->rgb >> 16) & 0xff)) <= c->tolerance &&
+         ABS (p[1] - (int) ((c->rgb >> 8) & 0xff)) <= c->tolerance &&
+         ABS (p[0] - (int) (c->rgb & 0xff)) <= c->tolerance;
+}
+
+/* Pixels inside @widget within @tolerance of @rgb in every channel. */
+guint
+ws_gui_test_count_colour (GtkWidget  *window,
+                          GdkTexture *texture,
+                          GtkWidget  *widget,
+                          guint32     rgb,
+                          int         tolerance)
+{
+  Colour c = { rgb, tolerance };
+
+  return ws_gui_test_count_pixels (window, texture, widget, near_colour, &c);
+}
+
+/* A key press as it reaches @widget: its key controllers in turn until
+ * one handles it.  A search entry's own handler is the capture-phase one. */
+gboolean
+ws_gui_test_press_key_in (GtkWidget       *widget,
+                          guint            keyval,
+                          GdkModifierType  state)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+  gboolean handled = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_KEY (c) &&
+          (gtk_event_controller_get_propagation_phase (c) == GTK_PHASE_CAPTURE || !GTK_IS_SEARCH_ENTRY (widget)))
+        {
+          g_signal_emit_by_name (c, "key-pressed", keyval, 0, state, &handled);
+          if (handled)
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* A click of the primary button at widget point (x, y): the widget's drag
+ * gestures begin there, then its click gestures' press and release. */
+void
+ws_gui_test_click_at (GtkWidget *widget,
+                      double     x,
+                      double     y)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_GESTURE_DRAG (c))
+        g_signal_emit_by_name (c, "drag-begin", x, y);
+    }
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_GESTURE_CLICK (c))
+        {
+          g_signal_emit_by_name (c, "pressed", 1, x, y);
+          g_signal_emit_by_name (c, "released", 1, x, y);
+        }
+    }
+}
+
+/* The first widget of @type in @root's tree, depth first. */
+GtkWidget *
+ws_gui_test_find_child (GtkWidget *root,
+                        GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = ws_gui_test_find_child (c, type);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+guint
+ws_gui_test_find_thread (WsTrace    *trace,
+                         const char *name)
+{
+  for (guint t = 0; t < ws_trace_get_n_threads (trace); t++)
+    if (g_strcmp0 (ws_trace_get_thread (trace, t)->name, name) == 0)
+      return t;
+  return WS_NONE;
+}
+
+/* Whether a frame of @stack has @needle (lower case) in its function or
+ * module name, ignoring case. */
+gboolean
+ws_gui_test_stack_has (WsTrace    *trace,
+                       WsStackId   stack,
+                       const char *needle)
+{
+  WsStackTable *stacks = ws_trace_get_stack_table (trace);
+  const WsFrameId *frames;
+  guint n;
+
+  if (stack == WS_STACK_EMPTY)
+    return FALSE;
+  frames = ws_stack_table_get_stack (stacks, stack, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      const WsFrame *f = ws_stack_table_get_frame (stacks, frames[i]);
+      g_autofree char *fn = g_ascii_strdown (f->function, -1);
+      g_autofree char *mod = g_ascii_strdown (f->module ? f->module : "", -1);
+      if (strstr (fn, needle) || strstr (mod, needle))
+        return TRUE;
+    }
+  return FALSE;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "ws-application.h"
+#include "ws-trace.h"
+
+G_BEGIN_DECLS
+
+/*
+ * What the GUI tests share: running the main loop, waiting with a time
+ * limit, rendering the window once its first frame exists, counting
+ * pixels, and emulating key presses and clicks through a widget's own
+ * controllers.
+ */
+
+typedef gboolean (*WsGuiTestCondition) (gpointer data);
+typedef gboolean (*WsGuiTestPixel) (const guchar *bgra,
+                                    gpointer      data);
+
+WsApplication *ws_gui_test_init           (int                 *argc,
+                                           char              ***argv);
+void           ws_gui_test_spin           (guint                ms);
+void           ws_gui_test_wait_until     (WsGuiTestCondition   condition,
+                                           gpointer             data,
+                                           guint                seconds,
+                                           const char          *what);
+void           ws_gui_test_wait_for_flag  (gboolean            *flag,
+                                           guint                seconds,
+                                           const char          *what);
+void           ws_gui_test_flag_cb        (gpointer             instance,
+                                           gboolean            *flag);
+GdkTexture    *ws_gui_test_render         (GtkWidget           *window);
+GdkTexture    *ws_gui_test_screenshot_now (GtkWidget           *window,
+                                           const char          *name);
+GdkTexture    *ws_gui_test_screenshot     (GtkWidget           *window,
+                                           const char          *name);
+guint          ws_gui_test_count_pixels   (GtkWidget           *window,
+                                           GdkTexture          *texture,
+                                           GtkWidget           *widget,
+                                           WsGuiTestPixel       test,
+                                           gpointer             data);
+guint          ws_gui_test_count_colour   (GtkWidget           *window,
+                                           GdkTexture          *texture,
+                                           GtkWidget           *widget,
+                                           guint32              rgb,
+                                           int                  tolerance);
+gboolean       ws_gui_test_press_key_in   (GtkWidget           *widget,
+                                           guint                keyval,
+                                           GdkModifierType      state);
+void           ws_gui_test_click_at       (GtkWidget           *widget,
+                                           double               x,
+                                           double               y);
+GtkWidget     *ws_gui_test_find_child     (GtkWidget           *root,
+                                           GType                type);
+guint          ws_gui_test_find_thread    (WsTrace             *trace,
+                                           const char          *name);
+gboolean       ws_gui_test_stack_has      (WsTrace             *trace,
+                                           WsStackId            stack,
+                                           const char          *needle);
+
+G_END_DECLS
