@@ -29,11 +29,7 @@ cli_critical_path (int    argc,
   WsSymptom symptom;
   int status;
 
-  cli_symptom_options_init (&options);
-  context = g_option_context_new (_("[TRACE] — the critical path of a thread in a time window"));
-  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
-  cli_symptom_add_entries (context, &options);
-  g_option_context_set_description (context,
+  context = cli_symptom_context_new (&options, _("[TRACE] — the critical path of a thread in a time window"),
     _("Walking back from the end of the window: while the thread runs (or is runnable) it is "
       "on the path; when it is blocked, the path follows the thread that readied it back to the "
       "start of the wait.  Waits ended by hardware or by an unrecorded wake-up stay on the "
@@ -49,8 +45,7 @@ cli_critical_path (int    argc,
   path = ws_critical_path_build (trace, &symptom, classifier, &error);
   if (path == NULL)
     {
-      fprintf (stderr, "waitscope-cli: %s\n", error->message);
-      status = 1;
+      status = cli_fail (error);
       goto out;
     }
 

@@ -71,16 +71,12 @@ cli_inspect (int    argc,
     { NULL }
   };
 
-  cli_symptom_options_init (&options);
-  context = g_option_context_new (_("[TRACE] — over- and under-connections of a wait graph"));
-  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
-  cli_symptom_add_entries (context, &options);
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_description (context,
+  context = cli_symptom_context_new (&options, _("[TRACE] — over- and under-connections of a wait graph"),
     _("With --tid or --scenario-instance, inspects the wait graph of that symptom: processes "
       "joined only through daemon or heartbeat threads, wake-ups from interrupt context "
       "recorded in a thread, waits with no recorded readier.  Without them, the last two over "
       "the whole trace.  Formats: text (default), json."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 
   if (!cli_parse_options (context, "inspect", &argc, &argv, &status))
     goto out;
@@ -102,8 +98,7 @@ cli_inspect (int    argc,
       graph = ws_wait_graph_build (trace, &symptom, classifier, NULL, &error);
       if (graph == NULL)
         {
-          fprintf (stderr, "waitscope-cli: %s\n", error->message);
-          status = 1;
+          status = cli_fail (error);
           goto out;
         }
       findings = ws_inspect_wait_graph (graph, &inspector_options);

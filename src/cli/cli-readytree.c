@@ -49,17 +49,13 @@ cli_readytree (int    argc,
     { NULL }
   };
 
-  cli_symptom_options_init (&options);
-  context = g_option_context_new (_("[TRACE] — the ready tree of a thread's longest wait in a window"));
-  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
-  cli_symptom_add_entries (context, &options);
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_description (context,
+  context = cli_symptom_context_new (&options, _("[TRACE] — the ready tree of a thread's longest wait in a window"),
     _("The root is the thread's longest wait starting in the window.  The children of a wait "
       "are the waits of the thread that readied it which overlap it before the wake-up; "
       "expansion stops at timer / interrupt / heartbeat wake-ups (false runs), unknown "
       "readiers, the depth limit, the start of the trace and, with --lock-only, waits that "
       "are not lock-related.  Formats: json (default), dot."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 
   if (!cli_parse_options (context, "readytree", &argc, &argv, &status))
     goto out;
@@ -89,8 +85,7 @@ cli_readytree (int    argc,
     tree = ws_ready_tree_build_for_symptom (trace, &symptom, &tree_options, &error);
   if (tree == NULL)
     {
-      fprintf (stderr, "waitscope-cli: %s\n", error->message);
-      status = 1;
+      status = cli_fail (error);
       goto out;
     }
 

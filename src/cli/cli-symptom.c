@@ -63,6 +63,21 @@ cli_symptom_add_entries (GOptionContext    *context,
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 }
 
+GOptionContext *
+cli_symptom_context_new (CliSymptomOptions *options,
+                         const char        *parameter_string,
+                         const char        *description)
+{
+  GOptionContext *context;
+
+  cli_symptom_options_init (options);
+  context = g_option_context_new (parameter_string);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  cli_symptom_add_entries (context, options);
+  g_option_context_set_description (context, description);
+  return context;
+}
+
 int
 cli_symptom_resolve (const char          *command,
                      CliSymptomOptions   *options,
@@ -183,10 +198,7 @@ cli_symptom_write (CliSymptomOptions *options,
       return fflush (stdout) == 0 ? 0 : 1;
     }
   if (!g_file_set_contents (options->output, text, -1, &error))
-    {
-      fprintf (stderr, "waitscope-cli: %s\n", error->message);
-      return 1;
-    }
+    return cli_fail (error);
   return 0;
 }
 

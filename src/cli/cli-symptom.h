@@ -32,6 +32,11 @@ void      cli_symptom_options_clear   (CliSymptomOptions *options);
 /* Adds --trace --tid --from --to --scenario-instance --format -o --classifier. */
 void      cli_symptom_add_entries     (GOptionContext    *context,
                                        CliSymptomOptions *options);
+/* Initialises @options and returns a context holding their entries, in
+ * GETTEXT_PACKAGE, with @parameter_string and @description (translated). */
+GOptionContext *cli_symptom_context_new (CliSymptomOptions *options,
+                                         const char        *parameter_string,
+                                         const char        *description);
 
 /*
  * cli_symptom_resolve:

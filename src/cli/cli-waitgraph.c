@@ -28,11 +28,7 @@ cli_waitgraph (int    argc,
   WsSymptom symptom;
   int status;
 
-  cli_symptom_options_init (&options);
-  context = g_option_context_new (_("[TRACE] — the wait graph of a thread in a time window"));
-  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
-  cli_symptom_add_entries (context, &options);
-  g_option_context_set_description (context,
+  context = cli_symptom_context_new (&options, _("[TRACE] — the wait graph of a thread in a time window"),
     _("Nodes are the running and waiting events of the thread inside the window, then, "
       "for every wait, the events of its readier that end inside it, repeated until nothing "
       "is added (StackMine, Fig. 2).  Waits ended by hardware or by no recorded wake-up point "
@@ -48,8 +44,7 @@ cli_waitgraph (int    argc,
   graph = ws_wait_graph_build (trace, &symptom, classifier, NULL, &error);
   if (graph == NULL)
     {
-      fprintf (stderr, "waitscope-cli: %s\n", error->message);
-      status = 1;
+      status = cli_fail (error);
       goto out;
     }
 
