@@ -9,12 +9,15 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 #include <string.h>
 
 #include "cli-common.h"
 #include "cli-mine.h"
+#include "ws-alignment-renderer.h"
 #include "ws-clusterer.h"
 #include "ws-coverage.h"
+#include "ws-coverage-plot.h"
 
 int cli_cluster (int argc, char **argv);
 
@@ -196,6 +199,107 @@ print_coverage (WsCoverage *cov)
     }
 }
 
+/* ------------------------------------------------------------------ */
+/* Figures, as the Mining page draws them                               */
+
+/* Columns of an aligned figure: more is unreadable (as in the GUI). */
+#define FIGURE_MAX_PATTERNS 24
+#define COVERAGE_FIGURE_WIDTH  960
+#define COVERAGE_FIGURE_HEIGHT 540
+
+static gboolean
+check_figure_path (const char *option,
+                   const char *path,
+                   int        *status)
+{
+  WsExportFormat format;
+
+  if (path == NULL || ws_export_format_from_path (path, &format))
+    return TRUE;
+  *status = cli_usage_error ("cluster", _("%s: “%s” does not end in .png, .svg or .pdf"), option, path);
+  return FALSE;
+}
+
+/* The cluster's patterns (the costliest first) aligned to its costliest. */
+static gboolean
+write_alignment (CliMineResult  *result,
+                 WsClusterSet   *clusters,
+                 WsSimilarity   *sim,
+                 guint           cluster,
+                 const char     *path,
+                 GError        **error)
+{
+  const WsCluster *cl = ws_cluster_set_get_cluster (clusters, cluster);
+  guint n = MIN (cl->n_patterns, FIGURE_MAX_PATTERNS);
+  g_autofree const WsFrameId **frames = g_new0 (const WsFrameId *, n);
+  g_autofree guint *lengths = g_new0 (guint, n);
+  g_autoptr(WsAlignmentGrid) grid = NULL;
+  g_autoptr(WsAlignmentRenderer) renderer = ws_alignment_renderer_new ();
+  WsExportFormat format;
+
+  for (guint k = 0; k < n; k++)
+    {
+      const WsPattern *p = ws_pattern_set_get_pattern (result->patterns, cl->patterns[k]);
+      frames[k] = p->frames;
+      lengths[k] = p->n_frames;
+    }
+  grid = ws_alignment_grid_new_aligned (sim, frames, lengths, n);
+  for (guint k = 0; k < n; k++)
+    {
+      const WsPattern *p = ws_pattern_set_get_pattern (result->patterns, cl->patterns[k]);
+      g_autofree char *cost = cli_format_duration (p->cost);
+      g_autofree char *title = g_strdup_printf ("%u.%u · %s", cluster + 1, k + 1, cost);
+      g_autofree char *subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u stream · %" G_GUINT64_FORMAT " events",
+                                                                "%u streams · %" G_GUINT64_FORMAT " events", p->n_streams),
+                                                   p->n_streams, p->n_events);
+      ws_alignment_grid_set_title (grid, k, title, subtitle);
+    }
+  ws_export_format_from_path (path, &format);
+  return ws_alignment_renderer_export (renderer, grid, path, format, error);
+}
+
+/* StackMine Fig. 4: coverage after 1, 2, … streams for each order, up to
+ * where every order has reached the signatures' coverage (with a margin). */
+static gboolean
+write_coverage (CliMineResult  *result,
+                WsCoverage     *cov,
+                const char     *path,
+                GError        **error)
+{
+  static const char * const names[] = {
+    N_("StackMine ranking"), N_("Random"), N_("Greedy-Total"), N_("Greedy-Max"),
+  };
+  static const WsCoverageSeriesStyle styles[] = {
+    WS_COVERAGE_SERIES_EMPHASIS, WS_COVERAGE_SERIES_DASHED, WS_COVERAGE_SERIES_SOLID, WS_COVERAGE_SERIES_SOLID,
+  };
+  g_autoptr(WsCoveragePlot) plot = ws_coverage_plot_new ();
+  double total = ws_coverage_get_total_coverage (cov);
+  guint n_streams = ws_stack_db_get_n_streams (result->db);
+  double last = 0;
+  guint shown;
+  WsExportFormat format;
+
+  for (WsRanking r = 0; r < WS_N_RANKINGS; r++)
+    {
+      g_autoptr(GArray) curve = ws_coverage_curve (cov, r, 0, 1);
+      /* The curve starts at k = 0 (nothing inspected); the plot at k = 1. */
+      ws_coverage_plot_add_series (plot, _(names[r]), (const double *) (gpointer) curve->data + 1,
+                                   curve->len - 1, styles[r]);
+      last = MAX (last, ws_coverage_streams_to_reach (cov, r, total, 0, 1));
+    }
+  shown = last < 0 ? n_streams : MIN (n_streams, MAX (10, (guint) ceil (last * 1.25)));
+  ws_coverage_plot_set_target (plot, total);
+  ws_coverage_plot_set_n_traces (plot, shown);
+  if (shown < n_streams)
+    {
+      g_autofree char *title = g_strdup_printf (_("Trace streams inspected (first %u of %u; flat after)"),
+                                                shown, n_streams);
+      ws_coverage_plot_set_x_title (plot, title);
+    }
+  ws_export_format_from_path (path, &format);
+  return ws_coverage_plot_export (plot, path, format, COVERAGE_FIGURE_WIDTH, COVERAGE_FIGURE_HEIGHT, error);
+}
+
 static void
 print_json (CliMineOptions *options,
             CliMineResult  *result,
@@ -312,6 +416,9 @@ cli_cluster (int    argc,
   g_autofree char *rank_name = NULL;
   g_auto(GStrv) signatures = NULL;
   g_autoptr(WsCoverage) coverage = NULL;
+  g_autofree char *alignment_figure = NULL;
+  g_autofree char *coverage_figure = NULL;
+  int figure_cluster = 1;
   const char *weights = "history";
   CliMineOptions options;
   CliMineResult result = { 0 };
@@ -329,6 +436,12 @@ cli_cluster (int    argc,
     { "signature", 0, 0, G_OPTION_ARG_STRING_ARRAY, &signatures,
       N_("A performance signature: functions, caller first; prints its bottleneck coverage and "
          "the Fig. 4 comparison; repeatable"), N_("F1,F2,…") },
+    { "alignment-figure", 0, 0, G_OPTION_ARG_FILENAME, &alignment_figure,
+      N_("Draw a cluster's patterns aligned (as the Mining page does) to FILE.png, .svg or .pdf"), N_("FILE") },
+    { "figure-cluster", 0, 0, G_OPTION_ARG_INT, &figure_cluster,
+      N_("The cluster (by rank) that --alignment-figure draws (default 1)"), N_("N") },
+    { "coverage-figure", 0, 0, G_OPTION_ARG_FILENAME, &coverage_figure,
+      N_("Draw the signatures' bottleneck coverage (StackMine Fig. 4) to FILE.png, .svg or .pdf"), N_("FILE") },
     { NULL }
   };
 
@@ -359,6 +472,19 @@ cli_cluster (int    argc,
   if (rank_name != NULL && !ws_cluster_rank_from_string (rank_name, &rank))
     {
       status = cli_usage_error ("cluster", _("unknown metric “%s”: use total, streams, events or average"), rank_name);
+      goto out;
+    }
+  if (!check_figure_path ("--alignment-figure", alignment_figure, &status) ||
+      !check_figure_path ("--coverage-figure", coverage_figure, &status))
+    goto out;
+  if (figure_cluster < 1)
+    {
+      status = cli_usage_error ("cluster", "%s", _("--figure-cluster counts from 1"));
+      goto out;
+    }
+  if (coverage_figure != NULL && signatures == NULL)
+    {
+      status = cli_usage_error ("cluster", "%s", _("--coverage-figure needs at least one --signature"));
       goto out;
     }
 
@@ -403,6 +529,26 @@ cli_cluster (int    argc,
 
   if (signatures != NULL && (coverage = build_coverage (&result, signatures, &status)) == NULL)
     goto out;
+
+  if (alignment_figure != NULL)
+    {
+      if ((guint) figure_cluster > ws_cluster_set_get_n_clusters (clusters))
+        {
+          status = cli_usage_error ("cluster", _("--figure-cluster %d: there are %u clusters"), figure_cluster,
+                                    ws_cluster_set_get_n_clusters (clusters));
+          goto out;
+        }
+      if (!write_alignment (&result, clusters, sim, figure_cluster - 1, alignment_figure, &error))
+        {
+          status = cli_fail (error);
+          goto out;
+        }
+    }
+  if (coverage_figure != NULL && !write_coverage (&result, coverage, coverage_figure, &error))
+    {
+      status = cli_fail (error);
+      goto out;
+    }
 
   if (options.json)
     print_json (&options, &result, clusters, linkage_name ? linkage_name : "average",
