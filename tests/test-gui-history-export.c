@@ -13,11 +13,11 @@
  */
 #include "config.h"
 
-#include <adwaita.h>
 #include <glib/gstdio.h>
 #include <string.h>
 
 #include "ws-application.h"
+#include "ws-gui-test-util.h"
 #include "ws-history-store.h"
 #include "ws-window.h"
 
@@ -28,32 +28,6 @@
 
 static WsApplication *the_app;
 static char *tmp_dir;
-
-static gboolean
-timeout_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-wait_for_flag (gboolean *flag, guint seconds, const char *what)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (seconds, timeout_cb, &timed_out);
-
-  while (!*flag && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  if (timed_out)
-    g_error ("timed out waiting for %s", what);
-  g_source_remove (id);
-}
-
-static void
-flag_cb (gpointer instance, gboolean *flag)
-{
-  *flag = TRUE;
-}
 
 static WsDocument *
 open_and_wait (WsWindow *window, const char *name)
@@ -244,9 +218,9 @@ test_mining_export (void)
   g_clear_error (&error);
   g_assert_false (g_file_test (align_png, G_FILE_TEST_EXISTS));
 
-  g_signal_connect (page, "finished", G_CALLBACK (flag_cb), &finished);
+  g_signal_connect (page, "finished", G_CALLBACK (ws_gui_test_flag_cb), &finished);
   ws_mining_page_run (page);
-  wait_for_flag (&finished, 120, "mining py-locks");
+  ws_gui_test_wait_for_flag (&finished, 120, "mining py-locks");
   g_assert_nonnull (ws_mining_page_get_cluster_set (page));
   g_assert_cmpuint (ws_cluster_set_get_n_clusters (ws_mining_page_get_cluster_set (page)), >, 0);
   ws_mining_page_select_cluster (page, 1);
@@ -321,18 +295,7 @@ main (int   argc,
   g_autofree char *cmd = NULL;
   int status;
 
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      g_print ("1..0 # SKIP no display (run the suite under xvfb-run)\n");
-      return 77;
-    }
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
-
-  the_app = ws_application_new ();
-  g_application_set_flags (G_APPLICATION (the_app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (the_app), NULL, &error))
-    g_error ("could not register the application: %s", error->message);
+  the_app = ws_gui_test_init (&argc, &argv);
   tmp_dir = g_dir_make_tmp ("ws-gui-history-XXXXXX", &error);
   g_assert_no_error (error);
 
