@@ -196,6 +196,24 @@ test_usage_before_load (void)
           g_assert_null (strstr (run.err, "nonexistent"));
         }
   }
+
+  /* mine and cluster: a malformed λ is a usage error, found before loading. */
+  {
+    static const char * const bad_mining[][5] = {   /* NULL-terminated rows */
+      { "mine", "--lambda=abc", "/nonexistent/trace.json" },
+      { "mine", "--lambda-delay=12 ms", "/nonexistent/trace.json" },
+      { "cluster", "--lambda=abc", "/nonexistent/trace.json" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (bad_mining); i++)
+      {
+        g_auto(Run) run = { 0 };
+
+        run_cli_v (&run, NULL, bad_mining[i]);
+        g_assert_cmpint (run.status, ==, 2);
+        g_assert_null (strstr (run.err, "nonexistent"));
+      }
+  }
 }
 
 /* Each command with the options it needs, TRACE standing for the file. */

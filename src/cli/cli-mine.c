@@ -273,6 +273,15 @@ cli_mine_run (const char     *command,
     return cli_usage_error (command, "%s", _("--lambda-share must be in (0, 1]"));
   if (options->top < 0)
     return cli_usage_error (command, "%s", _("--top must not be negative"));
+  /* Usage errors exit 2 before any trace is read, whatever the traces hold. */
+  {
+    WsTime scratch;
+
+    if (options->lambda != NULL && !cli_parse_time (options->lambda, &scratch, &error))
+      return cli_usage_error (command, "--lambda: %s", error->message);
+    if (options->lambda_delay != NULL && !cli_parse_time (options->lambda_delay, &scratch, &error))
+      return cli_usage_error (command, "--lambda-delay: %s", error->message);
+  }
   if (!parse_scope (command, options->scope, &kind, &scenario, tids, &status))
     return status;
   if (options->per_instance && (kind == SCOPE_ALL || kind == SCOPE_TIDS))
