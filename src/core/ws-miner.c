@@ -1117,8 +1117,10 @@ ws_miner_mine (WsStackDb       *db,
     {
       /* λ = 0 makes every subsequence of every stack "costly". */
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                   _("The cost threshold λ must be positive (got %" G_GINT64_FORMAT " ns)"),
-                   lambda);
+                   /* %lld, not G_GINT64_FORMAT: xgettext cannot see through
+                    * the GLib macro and the catalogue would lose the directive. */
+                   _("The cost threshold λ must be positive (got %lld ns)"),
+                   (long long) lambda);
       return NULL;
     }
 
