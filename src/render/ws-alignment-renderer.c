@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "ws-alignment-renderer.h"
+#include "ws-render-util.h"
 #include "ws-similarity.h"
 
 #define CELL_PAD         8.0
@@ -482,33 +483,25 @@ ws_alignment_grid_new_aligned (WsSimilarity           *similarity,
 /* ------------------------------------------------------------------ */
 /* Palettes                                                             */
 
-static WsColor
-rgb (guint32 hex,
-     double  alpha)
-{
-  WsColor c = { ((hex >> 16) & 0xff) / 255.0, ((hex >> 8) & 0xff) / 255.0, (hex & 0xff) / 255.0, alpha };
-  return c;
-}
-
 void
 ws_alignment_palette_init_light (WsAlignmentPalette *p)
 {
   g_return_if_fail (p != NULL);
 
-  p->background = rgb (0xffffff, 1);
-  p->header_background = rgb (0xf6f5f4, 1);
-  p->foreground = rgb (0x241f31, 1);
-  p->dim_foreground = rgb (0x77767b, 1);
-  p->grid = rgb (0xdeddda, 1);
+  p->background = ws_render_rgb (0xffffff, 1);
+  p->header_background = ws_render_rgb (0xf6f5f4, 1);
+  p->foreground = ws_render_rgb (0x241f31, 1);
+  p->dim_foreground = ws_render_rgb (0x77767b, 1);
+  p->grid = ws_render_rgb (0xdeddda, 1);
   /* GNOME palette: green 1 for the common part, yellow 1 for variants. */
-  p->common = rgb (0xc6f0d2, 1);
-  p->common_edge = rgb (0x26a269, 1);
-  p->variant = rgb (0xfbe7b5, 1);
-  p->variant_edge = rgb (0xe5a50a, 1);
-  p->gap = rgb (0xc0bfbc, 1);
-  p->selection = rgb (0x3584e4, 1);
-  p->marked = rgb (0x9141ac, 1);
-  p->hover = rgb (0x000000, 0.06);
+  p->common = ws_render_rgb (0xc6f0d2, 1);
+  p->common_edge = ws_render_rgb (0x26a269, 1);
+  p->variant = ws_render_rgb (0xfbe7b5, 1);
+  p->variant_edge = ws_render_rgb (0xe5a50a, 1);
+  p->gap = ws_render_rgb (0xc0bfbc, 1);
+  p->selection = ws_render_rgb (0x3584e4, 1);
+  p->marked = ws_render_rgb (0x9141ac, 1);
+  p->hover = ws_render_rgb (0x000000, 0.06);
 }
 
 void
@@ -516,19 +509,19 @@ ws_alignment_palette_init_dark (WsAlignmentPalette *p)
 {
   g_return_if_fail (p != NULL);
 
-  p->background = rgb (0x1e1e1e, 1);
-  p->header_background = rgb (0x303030, 1);
-  p->foreground = rgb (0xffffff, 1);
-  p->dim_foreground = rgb (0x9a9996, 1);
-  p->grid = rgb (0x3d3846, 1);
-  p->common = rgb (0x1f4a31, 1);
-  p->common_edge = rgb (0x57e389, 1);
-  p->variant = rgb (0x5a4510, 1);
-  p->variant_edge = rgb (0xf8e45c, 1);
-  p->gap = rgb (0x5e5c64, 1);
-  p->selection = rgb (0x78aeed, 1);
-  p->marked = rgb (0xdc8add, 1);
-  p->hover = rgb (0xffffff, 0.07);
+  p->background = ws_render_rgb (0x1e1e1e, 1);
+  p->header_background = ws_render_rgb (0x303030, 1);
+  p->foreground = ws_render_rgb (0xffffff, 1);
+  p->dim_foreground = ws_render_rgb (0x9a9996, 1);
+  p->grid = ws_render_rgb (0x3d3846, 1);
+  p->common = ws_render_rgb (0x1f4a31, 1);
+  p->common_edge = ws_render_rgb (0x57e389, 1);
+  p->variant = ws_render_rgb (0x5a4510, 1);
+  p->variant_edge = ws_render_rgb (0xf8e45c, 1);
+  p->gap = ws_render_rgb (0x5e5c64, 1);
+  p->selection = ws_render_rgb (0x78aeed, 1);
+  p->marked = ws_render_rgb (0xdc8add, 1);
+  p->hover = ws_render_rgb (0xffffff, 0.07);
 }
 
 void
@@ -952,13 +945,6 @@ ws_alignment_renderer_hit_test (WsAlignmentRenderer    *self,
 }
 
 static void
-set_source (cairo_t       *cr,
-            const WsColor *c)
-{
-  cairo_set_source_rgba (cr, c->red, c->green, c->blue, c->alpha);
-}
-
-static void
 fill_rect (cairo_t       *cr,
            const WsColor *c,
            double         x,
@@ -966,7 +952,7 @@ fill_rect (cairo_t       *cr,
            double         w,
            double         h)
 {
-  set_source (cr, c);
+  ws_render_set_source (cr, c);
   cairo_rectangle (cr, x, y, w, h);
   cairo_fill (cr);
 }
@@ -985,7 +971,7 @@ show_text (WsAlignmentRenderer *self,
 
   pango_layout_set_width (layout, (int) (MAX (width, 1) * PANGO_SCALE));
   pango_layout_get_pixel_size (layout, NULL, &lh);
-  set_source (cr, color);
+  ws_render_set_source (cr, color);
   cairo_move_to (cr, x, y + floor ((height - lh) / 2));
   pango_cairo_show_layout (cr, layout);
 }
@@ -1096,7 +1082,7 @@ draw_fold (WsAlignmentRenderer *self,
     end++;
   fill_rect (cr, &pal->common, WS_ALIGNMENT_GUTTER_WIDTH, y + CELL_INSET, band, WS_ALIGNMENT_ROW_HEIGHT - 2 * CELL_INSET);
   /* A dashed edge: frames are missing here. */
-  set_source (cr, &pal->common_edge);
+  ws_render_set_source (cr, &pal->common_edge);
   cairo_set_line_width (cr, EDGE_BAR);
   cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
   cairo_move_to (cr, WS_ALIGNMENT_GUTTER_WIDTH + EDGE_BAR / 2, y + CELL_INSET);
@@ -1202,7 +1188,7 @@ ws_alignment_renderer_draw (WsAlignmentRenderer    *self,
       if (marked)
         {
           double x0 = WS_ALIGNMENT_GUTTER_WIDTH, w = band;
-          set_source (cr, &pal->marked);
+          ws_render_set_source (cr, &pal->marked);
           cairo_set_line_width (cr, 2);
           cairo_rectangle (cr, x0 + 1, y + CELL_INSET + 1, w - 2, WS_ALIGNMENT_ROW_HEIGHT - 2 * CELL_INSET - 2);
           cairo_stroke (cr);
@@ -1214,7 +1200,7 @@ ws_alignment_renderer_draw (WsAlignmentRenderer    *self,
           double w = kind == WS_ALIGNMENT_ROW_COMMON ? band : cw;
           static const double dash[] = { 3, 2 };
 
-          set_source (cr, &pal->foreground);
+          ws_render_set_source (cr, &pal->foreground);
           cairo_set_line_width (cr, 1);
           cairo_set_dash (cr, dash, 2, 0);
           cairo_rectangle (cr, x + 0.5, y + 0.5, w - 1, WS_ALIGNMENT_ROW_HEIGHT - 1);
@@ -1227,7 +1213,7 @@ ws_alignment_renderer_draw (WsAlignmentRenderer    *self,
   if (state->selected_pattern < grid->n_patterns)
     {
       double x = column_x (self, grid, state->selected_pattern);
-      set_source (cr, &pal->selection);
+      ws_render_set_source (cr, &pal->selection);
       cairo_set_line_width (cr, 2);
       cairo_rectangle (cr, x - 2, WS_ALIGNMENT_HEADER_HEIGHT - 1, cw + 4,
                        display->len * WS_ALIGNMENT_ROW_HEIGHT + 3);
@@ -1252,7 +1238,7 @@ export_draw (cairo_t  *cr,
 {
   ExportData *ex = user_data;
 
-  set_source (cr, &ex->self->palette.background);
+  ws_render_set_source (cr, &ex->self->palette.background);
   cairo_paint (cr);
   cairo_translate (cr, EXPORT_MARGIN, EXPORT_MARGIN);
   ws_alignment_renderer_draw (ex->self, cr, ex->grid, NULL, 0, G_MAXDOUBLE);

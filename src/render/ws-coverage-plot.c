@@ -13,6 +13,7 @@
 #include <pango/pangocairo.h>
 
 #include "ws-coverage-plot.h"
+#include "ws-render-util.h"
 
 #define MARGIN_TOP        14.0
 #define MARGIN_RIGHT      20.0
@@ -108,31 +109,23 @@ ws_coverage_plot_new (void)
   return g_object_new (WS_TYPE_COVERAGE_PLOT, NULL);
 }
 
-static WsColor
-rgb (guint32 hex,
-     double  alpha)
-{
-  WsColor c = { ((hex >> 16) & 0xff) / 255.0, ((hex >> 8) & 0xff) / 255.0, (hex & 0xff) / 255.0, alpha };
-  return c;
-}
-
 void
 ws_coverage_palette_init_light (WsCoveragePalette *p)
 {
   g_return_if_fail (p != NULL);
 
-  p->background = rgb (0xffffff, 1);
-  p->plot_background = rgb (0xfafafa, 1);
-  p->foreground = rgb (0x241f31, 1);
-  p->dim_foreground = rgb (0x5e5c64, 1);
-  p->grid = rgb (0xe6e5e3, 1);
-  p->axis = rgb (0x77767b, 1);
-  p->target = rgb (0x26a269, 1);
+  p->background = ws_render_rgb (0xffffff, 1);
+  p->plot_background = ws_render_rgb (0xfafafa, 1);
+  p->foreground = ws_render_rgb (0x241f31, 1);
+  p->dim_foreground = ws_render_rgb (0x5e5c64, 1);
+  p->grid = ws_render_rgb (0xe6e5e3, 1);
+  p->axis = ws_render_rgb (0x77767b, 1);
+  p->target = ws_render_rgb (0x26a269, 1);
   /* Ours in the accent blue; baselines in clearly different hues. */
-  p->series[0] = rgb (0x1c71d8, 1);
-  p->series[1] = rgb (0x77767b, 1);
-  p->series[2] = rgb (0xe66100, 1);
-  p->series[3] = rgb (0x9141ac, 1);
+  p->series[0] = ws_render_rgb (0x1c71d8, 1);
+  p->series[1] = ws_render_rgb (0x77767b, 1);
+  p->series[2] = ws_render_rgb (0xe66100, 1);
+  p->series[3] = ws_render_rgb (0x9141ac, 1);
 }
 
 void
@@ -140,17 +133,17 @@ ws_coverage_palette_init_dark (WsCoveragePalette *p)
 {
   g_return_if_fail (p != NULL);
 
-  p->background = rgb (0x1e1e1e, 1);
-  p->plot_background = rgb (0x242424, 1);
-  p->foreground = rgb (0xffffff, 1);
-  p->dim_foreground = rgb (0xc0bfbc, 1);
-  p->grid = rgb (0x3a3a3a, 1);
-  p->axis = rgb (0x9a9996, 1);
-  p->target = rgb (0x57e389, 1);
-  p->series[0] = rgb (0x62a0ea, 1);
-  p->series[1] = rgb (0xc0bfbc, 1);
-  p->series[2] = rgb (0xffa348, 1);
-  p->series[3] = rgb (0xdc8add, 1);
+  p->background = ws_render_rgb (0x1e1e1e, 1);
+  p->plot_background = ws_render_rgb (0x242424, 1);
+  p->foreground = ws_render_rgb (0xffffff, 1);
+  p->dim_foreground = ws_render_rgb (0xc0bfbc, 1);
+  p->grid = ws_render_rgb (0x3a3a3a, 1);
+  p->axis = ws_render_rgb (0x9a9996, 1);
+  p->target = ws_render_rgb (0x57e389, 1);
+  p->series[0] = ws_render_rgb (0x62a0ea, 1);
+  p->series[1] = ws_render_rgb (0xc0bfbc, 1);
+  p->series[2] = ws_render_rgb (0xffa348, 1);
+  p->series[3] = ws_render_rgb (0xdc8add, 1);
 }
 
 void
@@ -413,13 +406,6 @@ ws_coverage_plot_to_device (WsCoveragePlot *self,
     *py = a.y + a.height - CLAMP (coverage, 0, 1) * a.height;
 }
 
-static void
-set_source (cairo_t       *cr,
-            const WsColor *c)
-{
-  cairo_set_source_rgba (cr, c->red, c->green, c->blue, c->alpha);
-}
-
 /* 1, 2 or 5 × 10^k streams between labelled ticks, labels >= @min_px apart. */
 static guint
 tick_step (guint  n,
@@ -467,13 +453,13 @@ draw_axes (WsCoveragePlot       *self,
       g_autofree char *label = g_strdup_printf (C_("coverage axis tick", "%u %%"), pct);
       int w, h;
 
-      set_source (cr, &self->palette.grid);
+      ws_render_set_source (cr, &self->palette.grid);
       cairo_move_to (cr, a->x, y);
       cairo_line_to (cr, a->x + a->width, y);
       cairo_set_line_width (cr, 1);
       cairo_stroke (cr);
 
-      set_source (cr, &self->palette.dim_foreground);
+      ws_render_set_source (cr, &self->palette.dim_foreground);
       pango_layout_set_text (self->layout, label, -1);
       pango_layout_get_pixel_size (self->layout, &w, &h);
       cairo_move_to (cr, a->x - TICK_LENGTH - 4 - w, y - h / 2.0);
@@ -488,21 +474,21 @@ draw_axes (WsCoveragePlot       *self,
 
       if (k > 0)
         {
-          set_source (cr, &self->palette.grid);
+          ws_render_set_source (cr, &self->palette.grid);
           cairo_move_to (cr, x, a->y);
           cairo_line_to (cr, x, a->y + a->height);
           cairo_stroke (cr);
         }
-      set_source (cr, &self->palette.axis);
+      ws_render_set_source (cr, &self->palette.axis);
       cairo_move_to (cr, x, a->y + a->height);
       cairo_line_to (cr, x, a->y + a->height + TICK_LENGTH);
       cairo_stroke (cr);
-      set_source (cr, &self->palette.dim_foreground);
+      ws_render_set_source (cr, &self->palette.dim_foreground);
       show_centered (self, cr, self->layout, label, x, a->y + a->height + TICK_LENGTH + 1);
     }
 
   /* The axes themselves. */
-  set_source (cr, &self->palette.axis);
+  ws_render_set_source (cr, &self->palette.axis);
   cairo_set_line_width (cr, 1);
   cairo_move_to (cr, round (a->x) + 0.5, a->y);
   cairo_line_to (cr, round (a->x) + 0.5, round (a->y + a->height) + 0.5);
@@ -510,7 +496,7 @@ draw_axes (WsCoveragePlot       *self,
   cairo_stroke (cr);
 
   /* Axis titles. */
-  set_source (cr, &self->palette.foreground);
+  ws_render_set_source (cr, &self->palette.foreground);
   show_centered (self, cr, self->title, self->x_title ? self->x_title : _("Trace streams inspected"),
                  a->x + a->width / 2,
                  a->y + a->height + TICK_LENGTH + TICK_LABEL_HEIGHT + 2);
@@ -527,7 +513,7 @@ set_style (cairo_t       *cr,
 {
   static const double dash[] = { 6, 4 };
 
-  set_source (cr, &s->color);
+  ws_render_set_source (cr, &s->color);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
   switch (s->style)
     {
@@ -605,7 +591,7 @@ draw_legend (WsCoveragePlot       *self,
       cairo_stroke (cr);
       cairo_set_dash (cr, NULL, 0, 0);
 
-      set_source (cr, &self->palette.foreground);
+      ws_render_set_source (cr, &self->palette.foreground);
       pango_layout_set_text (self->layout, s->label, -1);
       pango_layout_get_pixel_size (self->layout, NULL, &th);
       cairo_move_to (cr, x + LEGEND_SWATCH + 6, y + (LEGEND_ROW - th) / 2);
@@ -633,10 +619,10 @@ ws_coverage_plot_draw (WsCoveragePlot *self,
   ws_coverage_plot_get_area (self, &a);
 
   cairo_save (cr);
-  set_source (cr, &self->palette.background);
+  ws_render_set_source (cr, &self->palette.background);
   cairo_rectangle (cr, 0, 0, self->width, self->height);
   cairo_fill (cr);
-  set_source (cr, &self->palette.plot_background);
+  ws_render_set_source (cr, &self->palette.plot_background);
   cairo_rectangle (cr, a.x, a.y, a.width, a.height);
   cairo_fill (cr);
 
@@ -650,7 +636,7 @@ ws_coverage_plot_draw (WsCoveragePlot *self,
       int w;
 
       ws_coverage_plot_to_device (self, 0, self->target, NULL, &y);
-      set_source (cr, &self->palette.target);
+      ws_render_set_source (cr, &self->palette.target);
       cairo_set_line_width (cr, 1.5);
       cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
       cairo_set_dash (cr, dots, 2, 0);

@@ -15,6 +15,7 @@
 #include <pango/pangocairo.h>
 
 #include "ws-critical-path-renderer.h"
+#include "ws-render-util.h"
 #include "ws-time-format.h"
 
 #define LABEL_PAD       8.0
@@ -169,17 +170,7 @@ static PangoContext *
 get_context (WsCriticalPathRenderer *self)
 {
   if (self->context == NULL)
-    {
-      PangoFontMap *map = pango_cairo_font_map_get_default ();
-      cairo_font_options_t *options = cairo_font_options_create ();
-
-      self->context = pango_font_map_create_context (map);
-      /* The same metrics on screen, in a PDF and in a test. */
-      cairo_font_options_set_hint_metrics (options, CAIRO_HINT_METRICS_OFF);
-      pango_cairo_context_set_font_options (self->context, options);
-      pango_cairo_context_set_resolution (self->context, 96);
-      cairo_font_options_destroy (options);
-    }
+    self->context = ws_render_label_context_new ();
   return self->context;
 }
 
@@ -194,13 +185,6 @@ get_scratch (WsCriticalPathRenderer *self)
   return self->scratch;
 }
 
-static void
-set_source (cairo_t       *cr,
-            const WsColor *c)
-{
-  cairo_set_source_rgba (cr, c->red, c->green, c->blue, c->alpha);
-}
-
 /* Text whose vertical centre is @y; ellipsized to @max_width if > 0. */
 static void
 show_text (WsCriticalPathRenderer *self,
@@ -212,24 +196,8 @@ show_text (WsCriticalPathRenderer *self,
            gboolean                right_aligned,
            gboolean                bold)
 {
-  PangoLayout *layout = get_scratch (self);
-  int w, h;
-
-  pango_layout_set_text (layout, text, -1);
-  pango_layout_set_width (layout, max_width > 0 ? (int) (max_width * PANGO_SCALE) : -1);
-  pango_layout_set_ellipsize (layout, max_width > 0 ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
-  if (bold)
-    {
-      PangoFontDescription *font = pango_font_description_copy (self->font);
-      pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
-      pango_layout_set_font_description (layout, font);
-      pango_font_description_free (font);
-    }
-  pango_layout_get_pixel_size (layout, &w, &h);
-  cairo_move_to (cr, right_aligned ? x - w : x, round (y - h / 2.0));
-  pango_cairo_show_layout (cr, layout);
-  if (bold)
-    pango_layout_set_font_description (layout, self->font);
+  ws_render_show_label (cr, get_scratch (self), self->font, text, x, y, max_width,
+                        right_aligned, bold, TRUE);
 }
 
 static double
@@ -889,9 +857,9 @@ draw_summary (WsCriticalPathRenderer *self,
   threads_line = g_strdup_printf (_("By thread: %s"), threads);
   states_line = g_strdup_printf (_("By state: %s"), *states ? states : _("nothing"));
 
-  set_source (cr, &self->palette.foreground);
+  ws_render_set_source (cr, &self->palette.foreground);
   show_text (self, cr, title, x, y + line / 2, w, FALSE, TRUE);
-  set_source (cr, &self->palette.dim_foreground);
+  ws_render_set_source (cr, &self->palette.dim_foreground);
   show_text (self, cr, threads_line, x, y + line * 1.5, w, FALSE, FALSE);
   show_text (self, cr, states_line, x, y + line * 2.5, w, FALSE, FALSE);
 }
@@ -914,7 +882,7 @@ draw_ruler (WsCriticalPathRenderer *self,
 
   ws_tick_step_compute (&tick, MAX (ns_per_px, 1e-3), MIN_TICK_PX, s->t1 - s->t0);
 
-  set_source (cr, &self->palette.header_background);
+  ws_render_set_source (cr, &self->palette.header_background);
   cairo_rectangle (cr, self->geometry.margin, top, width - 2 * self->geometry.margin, rh);
   cairo_fill (cr);
 
@@ -922,7 +890,7 @@ draw_ruler (WsCriticalPathRenderer *self,
    * the ruler.  Times read from the start of the window. */
   first = s->t0 + ((self->begin - s->t0) / tick.minor) * tick.minor;
   cairo_set_line_width (cr, 1);
-  set_source (cr, &self->palette.dim_foreground);
+  ws_render_set_source (cr, &self->palette.dim_foreground);
   for (WsTime t = first; t <= self->end; t += tick.minor)
     {
       double x = floor (ws_critical_path_renderer_time_to_x (self, width, t)) + 0.5;
@@ -935,7 +903,7 @@ draw_ruler (WsCriticalPathRenderer *self,
     }
   cairo_stroke (cr);
 
-  set_source (cr, &self->palette.grid);
+  ws_render_set_source (cr, &self->palette.grid);
   first = s->t0 + ((self->begin - s->t0) / tick.step) * tick.step;
   for (WsTime t = first; t <= self->end; t += tick.step)
     {
@@ -950,7 +918,7 @@ draw_ruler (WsCriticalPathRenderer *self,
   cairo_save (cr);
   cairo_rectangle (cr, ox, top, aw + self->geometry.margin, rh);
   cairo_clip (cr);
-  set_source (cr, &self->palette.foreground);
+  ws_render_set_source (cr, &self->palette.foreground);
   for (WsTime t = first; t <= self->end; t += tick.step)
     {
       double x = floor (ws_critical_path_renderer_time_to_x (self, width, t));
@@ -970,11 +938,11 @@ draw_ruler (WsCriticalPathRenderer *self,
   shown = ws_format_duration (self->end - self->begin);
   /* Translators: ruler corner of the critical path: the span shown */
   corner = g_strdup_printf (_("%s shown"), shown);
-  set_source (cr, &self->palette.dim_foreground);
+  ws_render_set_source (cr, &self->palette.dim_foreground);
   show_text (self, cr, corner, ox - LABEL_PAD, top + rh / 2, self->geometry.label_width - 2 * LABEL_PAD,
              TRUE, FALSE);
 
-  set_source (cr, &self->palette.separator);
+  ws_render_set_source (cr, &self->palette.separator);
   cairo_rectangle (cr, self->geometry.margin, top + rh - 1, width - 2 * self->geometry.margin, 1);
   cairo_fill (cr);
 }
@@ -998,18 +966,18 @@ draw_lane_labels (WsCriticalPathRenderer *self,
 
       if (l % 2 == 1)
         {
-          set_source (cr, &self->palette.row_alternate);
+          ws_render_set_source (cr, &self->palette.row_alternate);
           cairo_rectangle (cr, x, y, width - 2 * self->geometry.margin, lh);
           cairo_fill (cr);
         }
-      set_source (cr, &self->palette.foreground);
+      ws_render_set_source (cr, &self->palette.foreground);
       show_text (self, cr, name, x + LABEL_PAD, y + lh / 2,
                  self->geometry.label_width - 3 * LABEL_PAD - tw, FALSE, l == 0);
-      set_source (cr, &self->palette.dim_foreground);
+      ws_render_set_source (cr, &self->palette.dim_foreground);
       show_text (self, cr, time, ox - LABEL_PAD, y + lh / 2, -1, TRUE, FALSE);
     }
 
-  set_source (cr, &self->palette.separator);
+  ws_render_set_source (cr, &self->palette.separator);
   cairo_rectangle (cr, ox - 1, top, 1, self->lanes->len * lh);
   cairo_fill (cr);
 }
@@ -1045,7 +1013,7 @@ draw_bars (WsCriticalPathRenderer *self,
   /* Matches first, as a halo behind the bars. */
   if (self->matches != NULL)
     {
-      set_source (cr, &self->palette.search_match);
+      ws_render_set_source (cr, &self->palette.search_match);
       for (guint i = first; i < n && segs[i].start <= self->end; i++)
         if (self->matches[i])
           {
@@ -1114,7 +1082,7 @@ draw_bars (WsCriticalPathRenderer *self,
             cairo_rectangle (cr, rect[0], by, rect[1] - rect[0], bh);
           }
         ws_critical_state_get_colour (st, &self->palette, &c);
-        set_source (cr, &c);
+        ws_render_set_source (cr, &c);
         cairo_fill (cr);
       }
     for (WsCriticalState st = 0; st < WS_N_CRITICAL_STATES; st++)
@@ -1180,7 +1148,7 @@ draw_connectors (WsCriticalPathRenderer *self,
 
   if (first == WS_NONE)
     return;
-  set_source (cr, &self->palette.arrow);
+  ws_render_set_source (cr, &self->palette.arrow);
   /* Lines, then heads: two fills whatever the number of hand-offs. */
   for (int heads = 0; heads <= 1; heads++)
     {
@@ -1235,7 +1203,7 @@ draw_selection (WsCriticalPathRenderer *self,
     return;
   segment_columns (self, width, seg, &x0, &x1);
   ws_critical_path_renderer_get_bar_extents (self, self->thread_lane[seg->thread], &by, &bh);
-  set_source (cr, &self->palette.accent);
+  ws_render_set_source (cr, &self->palette.accent);
   cairo_set_line_width (cr, 2);
   cairo_rectangle (cr, x0 - 2, by - 2, x1 - x0 + 4, bh + 4);
   cairo_stroke (cr);
@@ -1285,7 +1253,7 @@ legend_layout (WsCriticalPathRenderer *self,
 
           if (items[i].connector)
             {
-              set_source (cr, &self->palette.arrow);
+              ws_render_set_source (cr, &self->palette.arrow);
               cairo_rectangle (cr, cx + 4, my - 7, 2, 12);
               cairo_fill (cr);
               cairo_move_to (cr, cx + 5, my + 8);
@@ -1298,11 +1266,11 @@ legend_layout (WsCriticalPathRenderer *self,
             {
               WsColor c;
               ws_critical_state_get_colour (items[i].state, &self->palette, &c);
-              set_source (cr, &c);
+              ws_render_set_source (cr, &c);
               cairo_rectangle (cr, cx, my - 5, swatch, 10);
               cairo_fill (cr);
             }
-          set_source (cr, &self->palette.foreground);
+          ws_render_set_source (cr, &self->palette.foreground);
           cairo_move_to (cr, cx + swatch + 6, cy);
           pango_cairo_show_layout (cr, pl);
         }
@@ -1345,7 +1313,7 @@ ws_critical_path_renderer_draw (WsCriticalPathRenderer *self,
   g_return_if_fail (cr != NULL);
 
   cairo_save (cr);
-  set_source (cr, &self->palette.background);
+  ws_render_set_source (cr, &self->palette.background);
   cairo_rectangle (cr, 0, 0, width, height);
   cairo_fill (cr);
 
@@ -1369,7 +1337,7 @@ ws_critical_path_renderer_draw (WsCriticalPathRenderer *self,
   draw_selection (self, cr, width);
   cairo_restore (cr);
 
-  set_source (cr, &self->palette.separator);
+  ws_render_set_source (cr, &self->palette.separator);
   cairo_rectangle (cr, self->geometry.margin, lanes_bottom, width - 2 * self->geometry.margin, 1);
   cairo_fill (cr);
   legend_layout (self, cr, self->geometry.margin, lanes_bottom + LEGEND_GAP, width - 2 * self->geometry.margin);

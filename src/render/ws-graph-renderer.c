@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "ws-graph-renderer.h"
+#include "ws-render-util.h"
 #include "ws-time-format.h"
 
 #define CORNER_RADIUS      8.0
@@ -133,14 +134,6 @@ ws_graph_renderer_new (void)
 /* ------------------------------------------------------------------ */
 /* Palettes                                                             */
 
-static WsColor
-rgb (guint32 hex,
-     double  alpha)
-{
-  WsColor c = { ((hex >> 16) & 0xff) / 255.0, ((hex >> 8) & 0xff) / 255.0, (hex & 0xff) / 255.0, alpha };
-  return c;
-}
-
 static void
 from_timeline (WsGraphPalette          *p,
                const WsTimelinePalette *t)
@@ -164,16 +157,16 @@ ws_graph_palette_init_light (WsGraphPalette *p)
 
   ws_timeline_palette_init_light (&t);
   from_timeline (p, &t);
-  p->band = rgb (0x000000, 0.035);
-  p->edge = rgb (0x3d3846, 0.55);
-  p->hardware = rgb (0x813d9c, 1);
-  p->timer = rgb (0x865e3c, 1);
-  p->unknown = rgb (0x77767b, 1);
-  p->anomalous = rgb (0xe01b24, 1);
-  p->search_match = rgb (0xf6d32d, 0.85);
-  p->current_match = rgb (0xff7800, 1);
+  p->band = ws_render_rgb (0x000000, 0.035);
+  p->edge = ws_render_rgb (0x3d3846, 0.55);
+  p->hardware = ws_render_rgb (0x813d9c, 1);
+  p->timer = ws_render_rgb (0x865e3c, 1);
+  p->unknown = ws_render_rgb (0x77767b, 1);
+  p->anomalous = ws_render_rgb (0xe01b24, 1);
+  p->search_match = ws_render_rgb (0xf6d32d, 0.85);
+  p->current_match = ws_render_rgb (0xff7800, 1);
   /* Not the accent: S waits are already blue. */
-  p->selection = rgb (0x241f31, 1);
+  p->selection = ws_render_rgb (0x241f31, 1);
 }
 
 void
@@ -185,15 +178,15 @@ ws_graph_palette_init_dark (WsGraphPalette *p)
 
   ws_timeline_palette_init_dark (&t);
   from_timeline (p, &t);
-  p->band = rgb (0xffffff, 0.04);
-  p->edge = rgb (0xdeddda, 0.50);
-  p->hardware = rgb (0xc061cb, 1);
-  p->timer = rgb (0xcdab8f, 1);
-  p->unknown = rgb (0x9a9996, 1);
-  p->anomalous = rgb (0xff7b63, 1);
-  p->search_match = rgb (0xf6d32d, 0.60);
-  p->current_match = rgb (0xffa348, 1);
-  p->selection = rgb (0xffffff, 1);
+  p->band = ws_render_rgb (0xffffff, 0.04);
+  p->edge = ws_render_rgb (0xdeddda, 0.50);
+  p->hardware = ws_render_rgb (0xc061cb, 1);
+  p->timer = ws_render_rgb (0xcdab8f, 1);
+  p->unknown = ws_render_rgb (0x9a9996, 1);
+  p->anomalous = ws_render_rgb (0xff7b63, 1);
+  p->search_match = ws_render_rgb (0xf6d32d, 0.60);
+  p->current_match = ws_render_rgb (0xffa348, 1);
+  p->selection = ws_render_rgb (0xffffff, 1);
 }
 
 void
@@ -355,13 +348,6 @@ ws_graph_viewport_node_visible (const WsGraphViewport *vp,
 
 /* ------------------------------------------------------------------ */
 /* Shapes                                                               */
-
-static inline void
-set_color (cairo_t       *cr,
-           const WsColor *c)
-{
-  cairo_set_source_rgba (cr, c->red, c->green, c->blue, c->alpha);
-}
 
 static inline void
 set_color_alpha (cairo_t       *cr,
@@ -645,7 +631,7 @@ draw_compact_label (WsGraphRenderer       *self,
   cairo_save (cr);
   cairo_translate (cr, r->x + pad, r->y + r->height / 2);
   cairo_scale (cr, 1 / vp->scale, 1 / vp->scale);
-  set_color (cr, &self->palette.foreground);
+  ws_render_set_source (cr, &self->palette.foreground);
   cairo_move_to (cr, 0, -lh / 2.0);
   pango_cairo_show_layout (cr, label);
   cairo_restore (cr);
@@ -884,7 +870,7 @@ draw_edges (WsGraphRenderer       *self,
         }
       if (!any)
         continue;
-      set_color (cr, color);
+      ws_render_set_source (cr, color);
       cairo_set_line_width (cr, width);
       cairo_set_dash (cr, NULL, 0, 0);
       cairo_stroke (cr);
@@ -1053,7 +1039,7 @@ draw_nodes_simplified (WsGraphRenderer       *self,
         }
       if (any)
         {
-          set_color (cr, &self->palette.search_match);
+          ws_render_set_source (cr, &self->palette.search_match);
           cairo_fill (cr);
           self->stats.cairo_fills++;
         }
@@ -1077,7 +1063,7 @@ draw_nodes_simplified (WsGraphRenderer       *self,
         }
       if (any)
         {
-          set_color (cr, colors[c]);
+          ws_render_set_source (cr, colors[c]);
           cairo_fill (cr);
           self->stats.cairo_fills++;
         }
@@ -1099,7 +1085,7 @@ draw_nodes_simplified (WsGraphRenderer       *self,
       }
     if (any)
       {
-        set_color (cr, &self->palette.anomalous);
+        ws_render_set_source (cr, &self->palette.anomalous);
         cairo_set_line_width (cr, MAX (3, 2 / vp->scale));
         cairo_stroke (cr);
         self->stats.cairo_fills++;
@@ -1110,7 +1096,7 @@ draw_nodes_simplified (WsGraphRenderer       *self,
       WsGraphRect r;
       ws_graph_layout_get_node_rect (layout, vp->selected, &r);
       cairo_rectangle (cr, r.x - halo, r.y - halo, r.width + 2 * halo, r.height + 2 * halo);
-      set_color (cr, &self->palette.selection);
+      ws_render_set_source (cr, &self->palette.selection);
       cairo_set_line_width (cr, 2.5 / vp->scale);
       cairo_stroke (cr);
     }
@@ -1119,7 +1105,7 @@ draw_nodes_simplified (WsGraphRenderer       *self,
       WsGraphRect r;
       ws_graph_layout_get_node_rect (layout, vp->current_match, &r);
       cairo_rectangle (cr, r.x - 2 * halo, r.y - 2 * halo, r.width + 4 * halo, r.height + 4 * halo);
-      set_color (cr, &self->palette.current_match);
+      ws_render_set_source (cr, &self->palette.current_match);
       cairo_set_line_width (cr, 2.5 / vp->scale);
       cairo_stroke (cr);
     }
@@ -1151,14 +1137,14 @@ draw_node (WsGraphRenderer       *self,
   if (vp->matches && vp->matches[v])
     {
       node_shape (cr, kind, r.x, r.y, r.width, r.height, MAX (6, 5.5 / vp->scale));
-      set_color (cr, &self->palette.search_match);
+      ws_render_set_source (cr, &self->palette.search_match);
       cairo_fill (cr);
     }
   if (v == vp->current_match)
     {
       /* At least 3 device pixels wide, so that it shows when zoomed out. */
       node_shape (cr, kind, r.x, r.y, r.width, r.height, MAX (9, 8 / vp->scale));
-      set_color (cr, &self->palette.current_match);
+      ws_render_set_source (cr, &self->palette.current_match);
       cairo_set_line_width (cr, MAX (3, 3 / vp->scale));
       cairo_set_dash (cr, NULL, 0, 0);
       cairo_stroke (cr);
@@ -1186,7 +1172,7 @@ draw_node (WsGraphRenderer       *self,
       cairo_save (cr);
       cairo_new_path (cr);
       left_strip (cr, r.x, r.y, r.height);
-      set_color (cr, color);
+      ws_render_set_source (cr, color);
       cairo_fill (cr);
       cairo_restore (cr);
       node_shape (cr, kind, r.x, r.y, r.width, r.height, 0);
@@ -1195,12 +1181,12 @@ draw_node (WsGraphRenderer       *self,
   set_outline_dash (cr, kind);
   if (anomalous)
     {
-      set_color (cr, &self->palette.anomalous);
+      ws_render_set_source (cr, &self->palette.anomalous);
       cairo_set_line_width (cr, MAX (3.2, 2.5 / vp->scale));
     }
   else
     {
-      set_color (cr, color);
+      ws_render_set_source (cr, color);
       cairo_set_line_width (cr, 1.6);
     }
   cairo_stroke (cr);
@@ -1209,7 +1195,7 @@ draw_node (WsGraphRenderer       *self,
   if (v == vp->selected)
     {
       node_shape (cr, kind, r.x, r.y, r.width, r.height, MAX (anomalous ? 6 : 4.5, 4 / vp->scale));
-      set_color (cr, &self->palette.selection);
+      ws_render_set_source (cr, &self->palette.selection);
       cairo_set_line_width (cr, MAX (2.6, 2.5 / vp->scale));
       cairo_stroke (cr);
     }
@@ -1232,7 +1218,7 @@ draw_node (WsGraphRenderer       *self,
       pango_font_description_free (font);
       pango_layout_set_text (q, "?", -1);
       pango_layout_get_pixel_size (q, &qw, &qh);
-      set_color (cr, &self->palette.unknown);
+      ws_render_set_source (cr, &self->palette.unknown);
       cairo_move_to (cr, r.x + 12, r.y + (r.height - qh) / 2);
       pango_cairo_show_layout (cr, q);
       text_x = r.x + 12 + qw + 8;
@@ -1244,7 +1230,7 @@ draw_node (WsGraphRenderer       *self,
     int lw, lh;
 
     pango_layout_get_pixel_size (label, &lw, &lh);
-    set_color (cr, &self->palette.foreground);
+    ws_render_set_source (cr, &self->palette.foreground);
     cairo_move_to (cr, text_x, r.y + (r.height - lh) / 2);
     pango_cairo_show_layout (cr, label);
     self->stats.labels++;
@@ -1279,7 +1265,7 @@ draw_bands (WsGraphRenderer   *self,
       else
         cairo_rectangle (cr, visible->x, start - gap_half, visible->width, size + 2 * gap_half);
     }
-  set_color (cr, &self->palette.band);
+  ws_render_set_source (cr, &self->palette.band);
   cairo_fill (cr);
 }
 
@@ -1294,10 +1280,10 @@ draw_header (WsGraphRenderer       *self,
   PangoFontDescription *font = pango_font_description_new ();
   guint n_layers = ws_graph_layout_get_n_layers (layout);
 
-  set_color (cr, &self->palette.header_background);
+  ws_render_set_source (cr, &self->palette.header_background);
   cairo_rectangle (cr, 0, 0, vp->width, WS_GRAPH_HEADER_HEIGHT);
   cairo_fill (cr);
-  set_color (cr, &self->palette.dim_foreground);
+  ws_render_set_source (cr, &self->palette.dim_foreground);
   cairo_rectangle (cr, 0, WS_GRAPH_HEADER_HEIGHT - 1, vp->width, 1);
   cairo_fill (cr);
 
@@ -1325,7 +1311,7 @@ draw_header (WsGraphRenderer       *self,
       pango_layout_get_pixel_size (text, &tw, &th);
       if (x1 - x0 < 24)
         continue;
-      set_color (cr, &self->palette.dim_foreground);
+      ws_render_set_source (cr, &self->palette.dim_foreground);
       cairo_move_to (cr, x0 + (x1 - x0 - tw) / 2, (WS_GRAPH_HEADER_HEIGHT - th) / 2);
       pango_cairo_show_layout (cr, text);
     }
@@ -1363,7 +1349,7 @@ ws_graph_renderer_draw (WsGraphRenderer       *self,
   memset (&self->stats, 0, sizeof self->stats);
 
   cairo_save (cr);
-  set_color (cr, &self->palette.background);
+  ws_render_set_source (cr, &self->palette.background);
   cairo_rectangle (cr, 0, 0, v.width, v.height);
   cairo_fill (cr);
 
@@ -1503,13 +1489,13 @@ legend (WsGraphRenderer *self,
               set_color_alpha (cr, c, 0.2);
               cairo_fill_preserve (cr);
               set_outline_dash (cr, fake.kind);
-              set_color (cr, c);
+              ws_render_set_source (cr, c);
               cairo_set_line_width (cr, 1.5);
               cairo_stroke (cr);
               break;
             case LEGEND_EDGE:
             case LEGEND_ANOMALOUS:
-              set_color (cr, item == LEGEND_EDGE ? &self->palette.edge : &self->palette.anomalous);
+              ws_render_set_source (cr, item == LEGEND_EDGE ? &self->palette.edge : &self->palette.anomalous);
               cairo_set_line_width (cr, item == LEGEND_EDGE ? 1.5 : 3.5);
               cairo_move_to (cr, sx, sy + LEGEND_SWATCH_H / 2);
               cairo_line_to (cr, sx + LEGEND_SWATCH_W - 6, sy + LEGEND_SWATCH_H / 2);
@@ -1521,13 +1507,13 @@ legend (WsGraphRenderer *self,
             case N_LEGEND_ITEMS:
             default:
               rounded_rect (cr, sx, sy, LEGEND_SWATCH_W, LEGEND_SWATCH_H, 4);
-              set_color (cr, &self->palette.search_match);
+              ws_render_set_source (cr, &self->palette.search_match);
               cairo_fill (cr);
               break;
             }
           cairo_restore (cr);
 
-          set_color (cr, &self->palette.foreground);
+          ws_render_set_source (cr, &self->palette.foreground);
           cairo_move_to (cr, x + LEGEND_SWATCH_W + 6, y + (LEGEND_ROW - th) / 2);
           pango_cairo_show_layout (cr, text);
         }
@@ -1577,7 +1563,7 @@ draw_export (cairo_t  *cr,
   PangoFontDescription *font = pango_font_description_new ();
   int tw, th;
 
-  set_color (cr, &self->palette.background);
+  ws_render_set_source (cr, &self->palette.background);
   cairo_paint (cr);
 
   pango_font_description_set_family (font, self->family);
@@ -1589,7 +1575,7 @@ draw_export (cairo_t  *cr,
   pango_layout_set_ellipsize (text, PANGO_ELLIPSIZE_END);
   pango_layout_set_text (text, summary, -1);
   pango_layout_get_pixel_size (text, &tw, &th);
-  set_color (cr, &self->palette.foreground);
+  ws_render_set_source (cr, &self->palette.foreground);
   cairo_move_to (cr, EXPORT_MARGIN, (ex->title_height - th) / 2);
   pango_cairo_show_layout (cr, text);
 

@@ -18,6 +18,7 @@
 #include <math.h>
 #include <pango/pangocairo.h>
 
+#include "ws-render-util.h"
 #include "ws-time-format.h"
 #include "ws-timeline-renderer.h"
 
@@ -123,14 +124,6 @@ ws_timeline_renderer_new (void)
 /* ------------------------------------------------------------------ */
 /* Palettes                                                             */
 
-static WsColor
-rgb (guint32 hex,
-     double  alpha)
-{
-  WsColor c = { ((hex >> 16) & 0xff) / 255.0, ((hex >> 8) & 0xff) / 255.0, (hex & 0xff) / 255.0, alpha };
-  return c;
-}
-
 static void
 set_state_colours (WsTimelinePalette *p,
                    guint32            run,
@@ -139,11 +132,11 @@ set_state_colours (WsTimelinePalette *p,
                    guint32            disk,
                    guint32            other)
 {
-  p->states[WS_THREAD_STATE_RUN] = rgb (run, 1);
-  p->states[WS_THREAD_STATE_READY] = rgb (ready, 1);
-  p->states[WS_THREAD_STATE_SLEEP] = p->states[WS_THREAD_STATE_SLEEP_UNKNOWN] = rgb (sleep, 1);
-  p->states[WS_THREAD_STATE_DISK] = p->states[WS_THREAD_STATE_DISK_UNKNOWN] = rgb (disk, 1);
-  p->states[WS_THREAD_STATE_OTHER] = p->states[WS_THREAD_STATE_OTHER_UNKNOWN] = rgb (other, 1);
+  p->states[WS_THREAD_STATE_RUN] = ws_render_rgb (run, 1);
+  p->states[WS_THREAD_STATE_READY] = ws_render_rgb (ready, 1);
+  p->states[WS_THREAD_STATE_SLEEP] = p->states[WS_THREAD_STATE_SLEEP_UNKNOWN] = ws_render_rgb (sleep, 1);
+  p->states[WS_THREAD_STATE_DISK] = p->states[WS_THREAD_STATE_DISK_UNKNOWN] = ws_render_rgb (disk, 1);
+  p->states[WS_THREAD_STATE_OTHER] = p->states[WS_THREAD_STATE_OTHER_UNKNOWN] = ws_render_rgb (other, 1);
 }
 
 /* GNOME palette colours, so the chart sits well in an Adwaita window. */
@@ -152,22 +145,22 @@ ws_timeline_palette_init_light (WsTimelinePalette *p)
 {
   g_return_if_fail (p != NULL);
 
-  p->background = rgb (0xffffff, 1);
-  p->row_alternate = rgb (0xf4f4f6, 1);
-  p->header_background = rgb (0xe8e8eb, 1);
-  p->foreground = rgb (0x000000, 0.80);
-  p->dim_foreground = rgb (0x000000, 0.55);
-  p->grid = rgb (0x000000, 0.07);
-  p->separator = rgb (0x000000, 0.15);
+  p->background = ws_render_rgb (0xffffff, 1);
+  p->row_alternate = ws_render_rgb (0xf4f4f6, 1);
+  p->header_background = ws_render_rgb (0xe8e8eb, 1);
+  p->foreground = ws_render_rgb (0x000000, 0.80);
+  p->dim_foreground = ws_render_rgb (0x000000, 0.55);
+  p->grid = ws_render_rgb (0x000000, 0.07);
+  p->separator = ws_render_rgb (0x000000, 0.15);
   set_state_colours (p, 0x26a269, 0xe5a50a, 0x1c71d8, 0xc64600, 0x77767b);
-  p->marks[WS_MARK_SAMPLE] = rgb (0x26a269, 1);
-  p->marks[WS_MARK_UNWAIT] = rgb (0xc01c28, 1);
-  p->marks[WS_MARK_MARKER] = rgb (0x813d9c, 1);
-  p->selection = rgb (0x3584e4, 0.20);
-  p->accent = rgb (0x1c71d8, 1);
-  p->arrow = rgb (0xe01b24, 1);
-  p->hover = rgb (0x000000, 0.75);
-  p->search_match = rgb (0xf6d32d, 0.45);
+  p->marks[WS_MARK_SAMPLE] = ws_render_rgb (0x26a269, 1);
+  p->marks[WS_MARK_UNWAIT] = ws_render_rgb (0xc01c28, 1);
+  p->marks[WS_MARK_MARKER] = ws_render_rgb (0x813d9c, 1);
+  p->selection = ws_render_rgb (0x3584e4, 0.20);
+  p->accent = ws_render_rgb (0x1c71d8, 1);
+  p->arrow = ws_render_rgb (0xe01b24, 1);
+  p->hover = ws_render_rgb (0x000000, 0.75);
+  p->search_match = ws_render_rgb (0xf6d32d, 0.45);
 }
 
 void
@@ -175,22 +168,22 @@ ws_timeline_palette_init_dark (WsTimelinePalette *p)
 {
   g_return_if_fail (p != NULL);
 
-  p->background = rgb (0x1e1e1e, 1);
-  p->row_alternate = rgb (0x262626, 1);
-  p->header_background = rgb (0x303034, 1);
-  p->foreground = rgb (0xffffff, 0.90);
-  p->dim_foreground = rgb (0xffffff, 0.55);
-  p->grid = rgb (0xffffff, 0.07);
-  p->separator = rgb (0xffffff, 0.14);
+  p->background = ws_render_rgb (0x1e1e1e, 1);
+  p->row_alternate = ws_render_rgb (0x262626, 1);
+  p->header_background = ws_render_rgb (0x303034, 1);
+  p->foreground = ws_render_rgb (0xffffff, 0.90);
+  p->dim_foreground = ws_render_rgb (0xffffff, 0.55);
+  p->grid = ws_render_rgb (0xffffff, 0.07);
+  p->separator = ws_render_rgb (0xffffff, 0.14);
   set_state_colours (p, 0x33d17a, 0xf8e45c, 0x62a0ea, 0xffa348, 0x9a9996);
-  p->marks[WS_MARK_SAMPLE] = rgb (0x33d17a, 1);
-  p->marks[WS_MARK_UNWAIT] = rgb (0xf66151, 1);
-  p->marks[WS_MARK_MARKER] = rgb (0xdc8add, 1);
-  p->selection = rgb (0x78aeed, 0.24);
-  p->accent = rgb (0x78aeed, 1);
-  p->arrow = rgb (0xff7b63, 1);
-  p->hover = rgb (0xffffff, 0.80);
-  p->search_match = rgb (0xf6d32d, 0.32);
+  p->marks[WS_MARK_SAMPLE] = ws_render_rgb (0x33d17a, 1);
+  p->marks[WS_MARK_UNWAIT] = ws_render_rgb (0xf66151, 1);
+  p->marks[WS_MARK_MARKER] = ws_render_rgb (0xdc8add, 1);
+  p->selection = ws_render_rgb (0x78aeed, 0.24);
+  p->accent = ws_render_rgb (0x78aeed, 1);
+  p->arrow = ws_render_rgb (0xff7b63, 1);
+  p->hover = ws_render_rgb (0xffffff, 0.80);
+  p->search_match = ws_render_rgb (0xf6d32d, 0.32);
 }
 
 void
@@ -334,13 +327,6 @@ ws_timeline_state_dash (WsThreadState  state,
     }
 }
 
-static void
-set_source (cairo_t       *cr,
-            const WsColor *c)
-{
-  cairo_set_source_rgba (cr, c->red, c->green, c->blue, c->alpha);
-}
-
 /* A one-pixel-high repeating dash, anchored at the time axis' origin so
  * that dashes stand still while the view pans by whole pixels. */
 static cairo_pattern_t *
@@ -354,7 +340,7 @@ get_dash_pattern (WsTimelineRenderer *self,
       cairo_t *cr = cairo_create (surface);
       cairo_matrix_t matrix;
 
-      set_source (cr, &self->palette.states[state]);
+      ws_render_set_source (cr, &self->palette.states[state]);
       cairo_rectangle (cr, 0, 0, on, 1);
       cairo_fill (cr);
       cairo_destroy (cr);
@@ -373,18 +359,7 @@ static PangoContext *
 get_context (WsTimelineRenderer *self)
 {
   if (self->context == NULL)
-    {
-      PangoFontMap *map = pango_cairo_font_map_get_default ();
-      cairo_font_options_t *options = cairo_font_options_create ();
-
-      self->context = pango_font_map_create_context (map);
-      /* Metrics must not depend on the target: a PDF and the screen lay
-       * out the same labels. */
-      cairo_font_options_set_hint_metrics (options, CAIRO_HINT_METRICS_OFF);
-      pango_cairo_context_set_font_options (self->context, options);
-      pango_cairo_context_set_resolution (self->context, 96);
-      cairo_font_options_destroy (options);
-    }
+    self->context = ws_render_label_context_new ();
   return self->context;
 }
 
@@ -409,24 +384,8 @@ show_text (WsTimelineRenderer *self,
            gboolean            right_aligned,
            gboolean            bold)
 {
-  PangoLayout *layout = get_scratch (self);
-  int w, h;
-
-  pango_layout_set_text (layout, text, -1);
-  pango_layout_set_width (layout, max_width > 0 ? (int) (max_width * PANGO_SCALE) : -1);
-  pango_layout_set_ellipsize (layout, max_width > 0 ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
-  if (bold)
-    {
-      PangoFontDescription *font = pango_font_description_copy (self->font);
-      pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
-      pango_layout_set_font_description (layout, font);
-      pango_font_description_free (font);
-    }
-  pango_layout_get_pixel_size (layout, &w, &h);
-  cairo_move_to (cr, right_aligned ? x - w : x, y - h / 2.0);
-  pango_cairo_show_layout (cr, layout);
-  if (bold)
-    pango_layout_set_font_description (layout, self->font);
+  ws_render_show_label (cr, get_scratch (self), self->font, text, x, y, max_width,
+                        right_aligned, bold, FALSE);
 }
 
 /* ------------------------------------------------------------------ */
@@ -948,7 +907,7 @@ flush_rects (WsTimelineRenderer *self,
 
   if (self->match_rects->len > 0)
     {
-      set_source (cr, &self->palette.search_match);
+      ws_render_set_source (cr, &self->palette.search_match);
       fill_rects (cr, self->match_rects);
     }
   for (guint s = 0; s < WS_N_THREAD_STATES; s++)
@@ -956,7 +915,7 @@ flush_rects (WsTimelineRenderer *self,
       if (self->rects[s]->len == 0)
         continue;
       if (s == WS_THREAD_STATE_RUN)
-        set_source (cr, &self->palette.states[s]);
+        ws_render_set_source (cr, &self->palette.states[s]);
       else
         cairo_set_source (cr, get_dash_pattern (self, s));
       fill_rects (cr, self->rects[s]);
@@ -965,7 +924,7 @@ flush_rects (WsTimelineRenderer *self,
     {
       if (self->mark_rects[k]->len == 0)
         continue;
-      set_source (cr, &self->palette.marks[k]);
+      ws_render_set_source (cr, &self->palette.marks[k]);
       fill_rects (cr, self->mark_rects[k]);
     }
 }
@@ -1060,7 +1019,7 @@ outline_event (WsTimelineRenderer *self,
     }
 
   cairo_save (cr);
-  set_source (cr, colour);
+  ws_render_set_source (cr, colour);
   cairo_set_line_width (cr, line_width);
   cairo_rectangle (cr, round (x0) - line_width / 2, bar_y - 2 - line_width / 2,
                    round (x1) - round (x0) + line_width, bar_h + 4 + line_width);
@@ -1115,7 +1074,7 @@ draw_readier_arrow (WsTimelineRenderer *self,
   kind = ws_trace_wait_readier (trace, wait_index, &readier);
 
   cairo_save (cr);
-  set_source (cr, &self->palette.arrow);
+  ws_render_set_source (cr, &self->palette.arrow);
   cairo_set_line_width (cr, 2);
 
   if (kind == WS_READIER_THREAD && (readier_row = thread_display_row (layout, trace, readier)) != NULL)
@@ -1164,9 +1123,9 @@ draw_readier_arrow (WsTimelineRenderer *self,
       pango_layout_set_width (pl, -1);
       pango_layout_get_pixel_size (pl, &w, &h);
       cairo_rectangle (cr, sx + 2, sy - h - 6, w + 8, h + 4);
-      set_source (cr, &self->palette.background);
+      ws_render_set_source (cr, &self->palette.background);
       cairo_fill_preserve (cr);
-      set_source (cr, &self->palette.arrow);
+      ws_render_set_source (cr, &self->palette.arrow);
       cairo_set_line_width (cr, 1);
       cairo_stroke (cr);
       cairo_move_to (cr, sx + 6, sy - h - 4);
@@ -1200,7 +1159,7 @@ draw_grid_and_ruler (WsTimelineRenderer *self,
   if (!ruler)
     {
       /* Grid lines at the labelled ticks, through the rows. */
-      set_source (cr, &self->palette.grid);
+      ws_render_set_source (cr, &self->palette.grid);
       first = origin + ((begin - origin) / tick.step) * tick.step;
       for (WsTime t = first; t <= end; t += tick.step)
         {
@@ -1215,11 +1174,11 @@ draw_grid_and_ruler (WsTimelineRenderer *self,
       return;
     }
 
-  set_source (cr, &self->palette.header_background);
+  ws_render_set_source (cr, &self->palette.header_background);
   cairo_rectangle (cr, ox, 0, width - ox, rh);
   cairo_fill (cr);
 
-  set_source (cr, &self->palette.dim_foreground);
+  ws_render_set_source (cr, &self->palette.dim_foreground);
   cairo_set_line_width (cr, 1);
   first = origin + ((begin - origin) / tick.minor) * tick.minor;
   for (WsTime t = first; t <= end; t += tick.minor)
@@ -1237,7 +1196,7 @@ draw_grid_and_ruler (WsTimelineRenderer *self,
   cairo_save (cr);
   cairo_rectangle (cr, ox, 0, width - ox, rh);
   cairo_clip (cr);
-  set_source (cr, &self->palette.foreground);
+  ws_render_set_source (cr, &self->palette.foreground);
   first = origin + ((begin - origin) / tick.step) * tick.step;
   for (WsTime t = first; t <= end; t += tick.step)
     {
@@ -1250,7 +1209,7 @@ draw_grid_and_ruler (WsTimelineRenderer *self,
     }
   cairo_restore (cr);
 
-  set_source (cr, &self->palette.separator);
+  ws_render_set_source (cr, &self->palette.separator);
   cairo_rectangle (cr, 0, rh - 1, width, 1);
   cairo_fill (cr);
 }
@@ -1265,10 +1224,10 @@ draw_corner (WsTimelineRenderer *self,
   g_autofree char *text = NULL;
   double rh = self->geometry.ruler_height;
 
-  set_source (cr, &self->palette.header_background);
+  ws_render_set_source (cr, &self->palette.header_background);
   cairo_rectangle (cr, 0, 0, self->geometry.label_width, rh);
   cairo_fill (cr);
-  set_source (cr, &self->palette.dim_foreground);
+  ws_render_set_source (cr, &self->palette.dim_foreground);
   /* Translators: top-left corner of the timeline: the visible time span */
   text = g_strdup_printf (_("%s shown"), span);
   show_text (self, cr, text, self->geometry.label_width - LABEL_PAD, rh / 2 - 1,
@@ -1327,7 +1286,7 @@ ws_timeline_renderer_draw (WsTimelineRenderer *self,
   cairo_save (cr);
   cairo_rectangle (cr, 0, 0, width, height);
   cairo_clip (cr);
-  set_source (cr, &self->palette.background);
+  ws_render_set_source (cr, &self->palette.background);
   cairo_paint (cr);
 
   first_row = ws_timeline_layout_row_at_y (layout, MAX (scroll_y, 0));
@@ -1344,16 +1303,16 @@ ws_timeline_renderer_draw (WsTimelineRenderer *self,
         break;
       if (row->kind == WS_TIMELINE_ROW_PROCESS)
         {
-          set_source (cr, &self->palette.header_background);
+          ws_render_set_source (cr, &self->palette.header_background);
           cairo_rectangle (cr, 0, y, width, row->height);
           cairo_fill (cr);
-          set_source (cr, &self->palette.separator);
+          ws_render_set_source (cr, &self->palette.separator);
           cairo_rectangle (cr, 0, y, width, 1);
           cairo_fill (cr);
         }
       else if (((guint) (row->y / row->height)) % 2 == 1)
         {
-          set_source (cr, &self->palette.row_alternate);
+          ws_render_set_source (cr, &self->palette.row_alternate);
           cairo_rectangle (cr, 0, y, width, row->height);
           cairo_fill (cr);
         }
@@ -1380,7 +1339,7 @@ ws_timeline_renderer_draw (WsTimelineRenderer *self,
         x1 = x0 + 1;
       /* A band on the thread only: the window is a symptom of that
        * thread; the edges are drawn across all rows further down. */
-      set_source (cr, &self->palette.selection);
+      ws_render_set_source (cr, &self->palette.selection);
       if (row != NULL)
         {
           cairo_rectangle (cr, x0, row_top (self, row, scroll_y), x1 - x0, row->height);
@@ -1406,7 +1365,7 @@ ws_timeline_renderer_draw (WsTimelineRenderer *self,
       double x0 = ox + floor (ws_timeline_viewport_time_to_x (viewport, sel_t0)) + 0.5;
       double x1 = ox + floor (ws_timeline_viewport_time_to_x (viewport, sel_t1)) + 0.5;
 
-      set_source (cr, &self->palette.accent);
+      ws_render_set_source (cr, &self->palette.accent);
       cairo_set_line_width (cr, 1);
       cairo_move_to (cr, x0, rh);
       cairo_line_to (cr, x0, height);
@@ -1446,7 +1405,7 @@ ws_timeline_renderer_draw (WsTimelineRenderer *self,
         {
           /* Disclosure triangle. */
           double cx = 9, cy = y + row->height / 2;
-          set_source (cr, &self->palette.dim_foreground);
+          ws_render_set_source (cr, &self->palette.dim_foreground);
           if (collapsed)
             {
               cairo_move_to (cr, cx - 2.5, cy - 4.5);
@@ -1464,20 +1423,20 @@ ws_timeline_renderer_draw (WsTimelineRenderer *self,
         }
       else if (has_sel && row->index == sel_thread)
         {
-          set_source (cr, &self->palette.selection);
+          ws_render_set_source (cr, &self->palette.selection);
           cairo_rectangle (cr, 0, y, ox, row->height);
           cairo_fill (cr);
         }
 
       label = get_row_label (self, trace, row, collapsed);
       pango_layout_get_pixel_size (label, &lw, &lh);
-      set_source (cr, &self->palette.foreground);
+      ws_render_set_source (cr, &self->palette.foreground);
       cairo_move_to (cr, is_process ? PROCESS_INDENT : THREAD_INDENT, y + (row->height - lh) / 2);
       pango_cairo_show_layout (cr, label);
     }
   cairo_restore (cr);
 
-  set_source (cr, &self->palette.separator);
+  ws_render_set_source (cr, &self->palette.separator);
   cairo_rectangle (cr, ox - 1, 0, 1, height);
   cairo_fill (cr);
 
@@ -1497,7 +1456,7 @@ ws_timeline_renderer_draw (WsTimelineRenderer *self,
       int tw, th;
       double cx, px;
 
-      set_source (cr, &self->palette.selection);
+      ws_render_set_source (cr, &self->palette.selection);
       cairo_rectangle (cr, x0, 0, MAX (x1 - x0, 1), rh);
       cairo_fill (cr);
 
@@ -1507,13 +1466,13 @@ ws_timeline_renderer_draw (WsTimelineRenderer *self,
       pango_layout_get_pixel_size (pl, &tw, &th);
       cx = CLAMP ((MAX (x0, ox) + MIN (x1, width)) / 2, ox + tw / 2.0 + 6, width - tw / 2.0 - 6);
       px = round (cx - tw / 2.0 - 6);
-      set_source (cr, &self->palette.accent);
+      ws_render_set_source (cr, &self->palette.accent);
       cairo_new_sub_path (cr);
       cairo_arc (cr, px + 8, rh / 2, 8, G_PI / 2, 3 * G_PI / 2);
       cairo_arc (cr, px + tw + 4, rh / 2, 8, -G_PI / 2, G_PI / 2);
       cairo_close_path (cr);
       cairo_fill (cr);
-      set_source (cr, &self->palette.background);
+      ws_render_set_source (cr, &self->palette.background);
       cairo_move_to (cr, px + 6, rh / 2 - th / 2.0);
       pango_cairo_show_layout (cr, pl);
       cairo_restore (cr);
@@ -1582,7 +1541,7 @@ legend_layout (WsTimelineRenderer *self,
 
           if (items[i].kind == 0 && items[i].which == WS_THREAD_STATE_RUN)
             {
-              set_source (cr, &self->palette.states[items[i].which]);
+              ws_render_set_source (cr, &self->palette.states[items[i].which]);
               cairo_rectangle (cr, cx, floor (my) - 5, swatch, 10);
               cairo_fill (cr);
             }
@@ -1603,12 +1562,12 @@ legend_layout (WsTimelineRenderer *self,
             }
           else
             {
-              set_source (cr, &self->palette.marks[items[i].which]);
+              ws_render_set_source (cr, &self->palette.marks[items[i].which]);
               for (int k = 0; k < 3; k++)
                 cairo_rectangle (cr, cx + 4 + k * 6, floor (my) - 5, 1, 10);
               cairo_fill (cr);
             }
-          set_source (cr, &self->palette.foreground);
+          ws_render_set_source (cr, &self->palette.foreground);
           cairo_move_to (cr, cx + swatch + 6, cy);
           pango_layout_set_text (pl, items[i].label, -1);
           pango_cairo_show_layout (cr, pl);

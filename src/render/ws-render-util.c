@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <pango/pangocairo.h>
+
+#include "ws-render-util.h"
+
+/* A Pango context whose metrics do not depend on the target: a PDF, the
+ * screen and a test lay out the same labels at the same widths. */
+PangoContext *
+ws_render_label_context_new (void)
+{
+  PangoFontMap *map = pango_cairo_font_map_get_default ();
+  cairo_font_options_t *options = cairo_font_options_create ();
+  PangoContext *context = pango_font_map_create_context (map);
+
+  cairo_font_options_set_hint_metrics (options, CAIRO_HINT_METRICS_OFF);
+  pango_cairo_context_set_font_options (context, options);
+  pango_cairo_context_set_resolution (context, 96);
+  cairo_font_options_destroy (options);
+  return context;
+}
+
+/*
+ * ws_render_show_label:
+ * @layout: a scratch layout set to @font; left set to @font on return
+ * @y: the label's vertical centre (rounded to a whole pixel if @round_y)
+ * @max_width: ellipsize past this width; 0 for no limit
+ *
+ * Draws @text in @layout from x (or ending at x if @right_aligned).
+ */
+void
+ws_render_show_label (cairo_t                    *cr,
+                      PangoLayout                *layout,
+                      const PangoFontDescription *font,
+                      const char                 *text,
+                      double                      x,
+                      double                      y,
+                      double                      max_width,
+                      gboolean                    right_aligned,
+                      gboolean                    bold,
+                      gboolean                    round_y)
+{
+  double top;
+  int w, h;
+
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_set_width (layout, max_width > 0 ? (int) (max_width * PANGO_SCALE) : -1);
+  pango_layout_set_ellipsize (layout, max_width > 0 ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
+  if (bold)
+    {
+      PangoFontDescription *bold_font = pango_font_description_copy (font);
+      pango_font_description_set_weight (bold_font, PANGO_WEIGHT_BOLD);
+      pango_layout_set_font_description (layout, bold_font);
+      pango_font_description_free (bold_font);
+    }
+  pango_layout_get_pixel_size (layout, &w, &h);
+  top = y - h / 2.0;
+  cairo_move_to (cr, right_aligned ? x - w : x, round_y ? round (top) : top);
+  pango_cairo_show_layout (cr, layout);
+  if (bold)
+    pango_layout_set_font_description (layout, font);
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+/*
+ * Drawing helpers the renderers share: colours from 0xRRGGBB, a colour as
+ * Cairo's source, and one-line labels laid out with the same metrics on
+ * screen, in a PDF and in a test.
+ */
+
+#include <cairo.h>
+#include <pango/pango.h>
+
+#include "ws-timeline-renderer.h"
+
+G_BEGIN_DECLS
+
+/* Inline: the renderers call these per rectangle. */
+static inline WsColor
+ws_render_rgb (guint32 hex,
+               double  alpha)
+{
+  WsColor c = { ((hex >> 16) & 0xff) / 255.0, ((hex >> 8) & 0xff) / 255.0, (hex & 0xff) / 255.0, alpha };
+  return c;
+}
+
+static inline void
+ws_render_set_source (cairo_t       *cr,
+                      const WsColor *c)
+{
+  cairo_set_source_rgba (cr, c->red, c->green, c->blue, c->alpha);
+}
+
+PangoContext *ws_render_label_context_new (void);
+void          ws_render_show_label        (cairo_t                    *cr,
+                                           PangoLayout                *layout,
+                                           const PangoFontDescription *font,
+                                           const char                 *text,
+                                           double                      x,
+                                           double                      y,
+                                           double                      max_width,
+                                           gboolean                    right_aligned,
+                                           gboolean                    bold,
+                                           gboolean                    round_y);
+
+G_END_DECLS
