@@ -249,9 +249,9 @@ write_alignment (CliMineResult  *result,
       const WsPattern *p = ws_pattern_set_get_pattern (result->patterns, cl->patterns[k]);
       g_autofree char *cost = cli_format_duration (p->cost);
       g_autofree char *title = g_strdup_printf ("%u.%u · %s", cluster + 1, k + 1, cost);
-      g_autofree char *subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u stream · %" G_GUINT64_FORMAT " events",
-                                                                "%u streams · %" G_GUINT64_FORMAT " events", p->n_streams),
-                                                   p->n_streams, p->n_events);
+      g_autofree char *subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u stream · %llu events",
+                                                                "%u streams · %llu events", p->n_streams),
+                                                   p->n_streams, (unsigned long long) p->n_events);
       ws_alignment_grid_set_title (grid, k, title, subtitle);
     }
   ws_export_format_from_path (path, &format);
@@ -388,8 +388,8 @@ print_text (CliMineOptions *options,
       guint n_common;
 
       printf ("\n");
-      printf (_("Cluster %u: total %s, %u streams, %" G_GUINT64_FORMAT " events, average %s, %u patterns\n"),
-              c + 1, total, cl->n_streams, cl->n_events, avg, cl->n_patterns);
+      printf (_("Cluster %u: total %s, %u streams, %llu events, average %s, %u patterns\n"),
+              c + 1, total, cl->n_streams, (unsigned long long) cl->n_events, avg, cl->n_patterns);
       common = ws_coverage_cluster_common_frames (clusters, c, &n_common);
       printf ("  %s\n", _("Common frames (caller first):"));
       cli_mine_print_frames (table, common, n_common, "    ");

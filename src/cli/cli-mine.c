@@ -476,8 +476,8 @@ print_text (CliMineOptions *options,
   g_autofree char *lambda = cli_format_duration (result->lambda);
   g_autofree char *cost = cli_format_duration (ws_stack_db_get_total_cost (result->db));
 
-  printf (_("%u trace streams, %" G_GUINT64_FORMAT " %s stacks (%u distinct), total cost %s\n"),
-          ws_stack_db_get_n_streams (result->db), ws_stack_db_get_n_events (result->db),
+  printf (_("%u trace streams, %llu %s stacks (%u distinct), total cost %s\n"),
+          ws_stack_db_get_n_streams (result->db), (unsigned long long) ws_stack_db_get_n_events (result->db),
           options->running ? _("running") : _("waiting"),
           ws_stack_db_get_n_entries (result->db), cost);
   printf (g_dngettext (GETTEXT_PACKAGE,
@@ -491,8 +491,8 @@ print_text (CliMineOptions *options,
       g_autofree char *c = cli_format_duration (p->cost);
 
       printf ("\n#%u  %s  ", i + 1, c);
-      printf (g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " event", "%" G_GUINT64_FORMAT " events", p->n_events),
-              p->n_events);
+      printf (g_dngettext (GETTEXT_PACKAGE, "%llu event", "%llu events", p->n_events),
+              (unsigned long long) p->n_events);
       printf ("  ");
       printf (g_dngettext (GETTEXT_PACKAGE, "%u stream\n", "%u streams\n", p->n_streams), p->n_streams);
       cli_mine_print_frames (table, p->frames, p->n_frames, "    ");

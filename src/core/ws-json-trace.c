@@ -681,8 +681,8 @@ to_int64 (Reader      *r,
                         _("%s: expected an integer, found “%s”"), what, r->num);
   if (v < min || v > max)
     return reader_fail (r, WS_ERROR_PARSE, tok->line,
-                        _("%s: %s is out of range (%" G_GINT64_FORMAT " … %" G_GINT64_FORMAT ")"),
-                        what, r->num, min, max);
+                        _("%s: %s is out of range (%lld … %lld)"),
+                        what, r->num, (long long) min, (long long) max);
   *out = v;
   return TRUE;
 }
@@ -1387,8 +1387,8 @@ parse_document (Reader *r)
             return FALSE;
           if (version > WS_JSON_TRACE_VERSION || version < 1)
             return reader_fail (r, WS_ERROR_PARSE, line,
-                                _("format version %" G_GINT64_FORMAT " is not supported (this Waitscope reads version %d)"),
-                                version, WS_JSON_TRACE_VERSION);
+                                _("format version %lld is not supported (this Waitscope reads version %d)"),
+                                (long long) version, WS_JSON_TRACE_VERSION);
           r->seen_version = TRUE;
         }
       else if (strcmp (key, "name") == 0)
