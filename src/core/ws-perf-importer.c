@@ -974,17 +974,26 @@ parse_task_line (Parser     *p,
     }
 }
 
+/* Makes room in a per-frame or per-stack cache (0 = not yet known) for
+ * @index; only reached when a new id first appears. */
+static void
+grow_irq_cache (guint8 **cache,
+                gsize   *cache_len,
+                guint    index)
+{
+  gsize len = MAX (*cache_len * 2, (gsize) index + 1024);
+
+  *cache = g_realloc (*cache, len);
+  memset (*cache + *cache_len, 0, len - *cache_len);
+  *cache_len = len;
+}
+
 static inline gboolean
 frame_is_interrupt (Parser    *p,
                     WsFrameId  frame)
 {
   if (frame >= p->frame_irq_len)
-    {
-      gsize len = MAX (p->frame_irq_len * 2, frame + 1024);
-      p->frame_irq = g_realloc (p->frame_irq, len);
-      memset (p->frame_irq + p->frame_irq_len, 0, len - p->frame_irq_len);
-      p->frame_irq_len = len;
-    }
+    grow_irq_cache (&p->frame_irq, &p->frame_irq_len, frame);
   if (p->frame_irq[frame] == 0)
     {
       const WsFrame *f = ws_stack_table_get_frame (p->stacks, frame);
@@ -998,12 +1007,7 @@ stack_is_interrupt (Parser    *p,
                     WsStackId  stack)
 {
   if (stack >= p->stack_irq_len)
-    {
-      gsize len = MAX (p->stack_irq_len * 2, stack + 1024);
-      p->stack_irq = g_realloc (p->stack_irq, len);
-      memset (p->stack_irq + p->stack_irq_len, 0, len - p->stack_irq_len);
-      p->stack_irq_len = len;
-    }
+    grow_irq_cache (&p->stack_irq, &p->stack_irq_len, stack);
   if (p->stack_irq[stack] == 0)
     {
       guint n;
