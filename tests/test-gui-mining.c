@@ -96,37 +96,6 @@ cluster_with (WsClusterSet *clusters,
   return G_MAXUINT;
 }
 
-/* Brute force: the events of @trace whose stack holds @pattern (frames of
- * another table) as a subsequence, comparing frames by name. */
-static guint
-count_events_with (WsTrace         *trace,
-                   WsStackTable    *pattern_table,
-                   const WsPattern *pattern)
-{
-  WsStackTable *table = ws_trace_get_stack_table (trace);
-  guint n = 0;
-
-  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
-    {
-      const WsEvent *e = ws_trace_get_event (trace, i);
-      guint nf, k = 0;
-      const WsFrameId *frames;
-
-      if (e->stack == WS_STACK_EMPTY)
-        continue;
-      frames = ws_stack_table_get_stack (table, e->stack, &nf);
-      for (guint j = 0; j < nf && k < pattern->n_frames; j++)
-        {
-          const WsFrame *a = ws_stack_table_get_frame (table, frames[j]);
-          const WsFrame *b = ws_stack_table_get_frame (pattern_table, pattern->frames[k]);
-          if (g_strcmp0 (a->function, b->function) == 0 && g_strcmp0 (a->module, b->module) == 0)
-            k++;
-        }
-      n += k == pattern->n_frames;
-    }
-  return n;
-}
-
 /* Whether @stack of @trace holds @pattern (frames of another table) as a
  * subsequence, comparing frames by name. */
 static gboolean
@@ -152,31 +121,30 @@ stack_holds (WsTrace         *trace,
   return k == pattern->n_frames;
 }
 
+/* Brute force: the events of @trace whose stack holds @pattern. */
+static guint
+count_events_with (WsTrace         *trace,
+                   WsStackTable    *pattern_table,
+                   const WsPattern *pattern)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
+    n += stack_holds (trace, ws_trace_get_event (trace, i)->stack, pattern_table, pattern);
+  return n;
+}
+
 /* The first WAIT event whose stack holds @pattern, or WS_NONE. */
 static guint
 first_wait_with (WsTrace         *trace,
                  WsStackTable    *pattern_table,
                  const WsPattern *pattern)
 {
-  WsStackTable *table = ws_trace_get_stack_table (trace);
-
   for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
     {
       const WsEvent *e = ws_trace_get_event (trace, i);
-      guint nf, k = 0;
-      const WsFrameId *frames;
 
-      if (e->kind != WS_EVENT_WAIT || e->stack == WS_STACK_EMPTY)
-        continue;
-      frames = ws_stack_table_get_stack (table, e->stack, &nf);
-      for (guint j = 0; j < nf && k < pattern->n_frames; j++)
-        {
-          const WsFrame *a = ws_stack_table_get_frame (table, frames[j]);
-          const WsFrame *b = ws_stack_table_get_frame (pattern_table, pattern->frames[k]);
-          if (g_strcmp0 (a->function, b->function) == 0 && g_strcmp0 (a->module, b->module) == 0)
-            k++;
-        }
-      if (k == pattern->n_frames)
+      if (e->kind == WS_EVENT_WAIT && stack_holds (trace, e->stack, pattern_table, pattern))
         return i;
     }
   return WS_NONE;
