@@ -590,16 +590,9 @@ ws_alignment_renderer_class_init (WsAlignmentRendererClass *klass)
 static void
 ws_alignment_renderer_init (WsAlignmentRenderer *self)
 {
-  cairo_font_options_t *options;
-
   ws_alignment_palette_init_light (&self->palette);
   self->family = g_strdup ("Sans");
-  self->context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
-  options = cairo_font_options_create ();
-  cairo_font_options_set_hint_metrics (options, CAIRO_HINT_METRICS_OFF);
-  cairo_font_options_set_antialias (options, CAIRO_ANTIALIAS_GRAY);
-  pango_cairo_context_set_font_options (self->context, options);
-  cairo_font_options_destroy (options);
+  self->context = ws_render_figure_context_new ();
 }
 
 WsAlignmentRenderer *

@@ -86,8 +86,6 @@ ws_coverage_plot_class_init (WsCoveragePlotClass *klass)
 static void
 ws_coverage_plot_init (WsCoveragePlot *self)
 {
-  cairo_font_options_t *options;
-
   ws_coverage_palette_init_light (&self->palette);
   self->series = g_array_new (FALSE, TRUE, sizeof (Series));
   g_array_set_clear_func (self->series, series_clear);
@@ -95,12 +93,7 @@ ws_coverage_plot_init (WsCoveragePlot *self)
   self->width = 640;
   self->height = 400;
   self->family = g_strdup ("Sans");
-  self->context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
-  options = cairo_font_options_create ();
-  cairo_font_options_set_hint_metrics (options, CAIRO_HINT_METRICS_OFF);
-  cairo_font_options_set_antialias (options, CAIRO_ANTIALIAS_GRAY);
-  pango_cairo_context_set_font_options (self->context, options);
-  cairo_font_options_destroy (options);
+  self->context = ws_render_figure_context_new ();
 }
 
 WsCoveragePlot *

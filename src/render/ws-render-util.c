@@ -22,6 +22,22 @@ ws_render_label_context_new (void)
   return context;
 }
 
+/* The context of the mining figures (alignment, coverage): unhinted
+ * metrics too, and greyscale antialiasing, which a PNG, a PDF and the
+ * screen render alike. */
+PangoContext *
+ws_render_figure_context_new (void)
+{
+  PangoContext *context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
+  cairo_font_options_t *options = cairo_font_options_create ();
+
+  cairo_font_options_set_hint_metrics (options, CAIRO_HINT_METRICS_OFF);
+  cairo_font_options_set_antialias (options, CAIRO_ANTIALIAS_GRAY);
+  pango_cairo_context_set_font_options (context, options);
+  cairo_font_options_destroy (options);
+  return context;
+}
+
 /*
  * ws_render_show_label:
  * @layout: a scratch layout set to @font; left set to @font on return

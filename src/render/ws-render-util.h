@@ -31,6 +31,7 @@ ws_render_set_source (cairo_t       *cr,
 }
 
 PangoContext *ws_render_label_context_new (void);
+PangoContext *ws_render_figure_context_new (void);
 void          ws_render_show_label        (cairo_t                    *cr,
                                            PangoLayout                *layout,
                                            const PangoFontDescription *font,
