@@ -1093,7 +1093,8 @@ draw_fold (WsAlignmentRenderer *self,
 
 /**
  * ws_alignment_renderer_draw:
- * @state: (nullable): selection and marks, or %NULL for none
+ * @state: (nullable): selection, marks and folds, or %NULL for none
+ *   (every row shown, as ws_alignment_renderer_measure() counts them)
  * @clip_y0: the first y that needs drawing (rows above are skipped)
  * @clip_y1: the last; pass 0 and G_MAXDOUBLE to draw everything
  *
@@ -1119,7 +1120,10 @@ ws_alignment_renderer_draw (WsAlignmentRenderer    *self,
 
   if (state == NULL)
     {
+      /* As ws_alignment_renderer_get_display() and _measure() take it:
+       * every row shown.  An exported figure has no fold to click. */
       ws_alignment_state_init (&none);
+      none.fold_common = FALSE;
       state = &none;
     }
 
