@@ -420,9 +420,9 @@ history_top_functions (int    argc,
     }
   else
     {
-      printf (g_dngettext (GETTEXT_PACKAGE, "The commonest functions of %" G_GUINT64_FORMAT " callstack (history: %s)\n",
-                           "The commonest functions of %" G_GUINT64_FORMAT " callstacks (history: %s)\n", total),
-              total, path);
+      printf (g_dngettext (GETTEXT_PACKAGE, "The commonest functions of %llu callstack (history: %s)\n",
+                           "The commonest functions of %llu callstacks (history: %s)\n", total),
+              (unsigned long long) total, path);
       if (top->len > 0)
         printf ("  %4s %12s %8s  %s\n", "#", _("STACKS"), _("SHARE"), _("FUNCTION (MODULE)"));
       for (guint i = 0; i < top->len; i++)
