@@ -94,12 +94,12 @@ add_one (WsHistoryStore *store,
         goto fail;
       if (ws_history_store_has_trace (store, o->digest))
         return;
-      g_clear_pointer (&o->digest, g_free);
     }
 
   if ((trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error)) == NULL)
     goto fail;
-  if ((o->digest = ws_history_store_trace_digest (trace, &error)) == NULL)
+  /* Standard input or a pipe: known by its content. */
+  if (o->digest == NULL && (o->digest = ws_history_store_trace_digest (trace, &error)) == NULL)
     goto fail;
   if (!ws_history_store_record_trace (store, trace, &o->newly, &error))
     goto fail;
