@@ -97,6 +97,23 @@ find_primary_menu_button (GtkWidget *root)
   return NULL;
 }
 
+/* The menu button whose menu offers @action. */
+static GtkWidget *
+find_menu_button_with (GtkWidget *root, const char *action)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_MENU_BUTTON (c) && gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (c)) != NULL &&
+          menu_has_action (gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (c)), action))
+        return c;
+      if ((found = find_menu_button_with (c, action)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 test_record_setting (void)
 {
@@ -224,6 +241,10 @@ test_mining_export (void)
   g_assert_nonnull (ws_mining_page_get_cluster_set (page));
   g_assert_cmpuint (ws_cluster_set_get_n_clusters (ws_mining_page_get_cluster_set (page)), >, 0);
   ws_mining_page_select_cluster (page, 1);
+  ws_mining_page_show_detail (page, "alignment");
+  g_assert_nonnull (find_menu_button_with (GTK_WIDGET (page), "mining.export-alignment"));
+  g_assert_nonnull (find_menu_button_with (GTK_WIDGET (page), "mining.export-coverage"));
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "mining-export-alignment.png"));
 
   /* The alignment: the size the renderer measures plus the margin, mostly
    * background, with the common part's fill where the grid has common rows. */
@@ -266,6 +287,8 @@ test_mining_export (void)
   /* The coverage chart, once a signature gives it curves: 960 × 540. */
   g_assert_true (ws_mining_page_mark_signature (page));
   g_assert_cmpuint (ws_mining_page_get_n_signatures (page), ==, 1);
+  ws_mining_page_show_detail (page, "coverage");
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "mining-export-coverage.png"));
   cp = ws_coverage_plot_get_palette (ws_coverage_view_get_plot (ws_mining_page_get_coverage_view (page)));
   g_assert_true (ws_mining_page_export_coverage (page, cov_png, &error));
   g_assert_no_error (error);
