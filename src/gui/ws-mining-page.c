@@ -1112,9 +1112,9 @@ build_grid (WsMiningPage *self,
       g_autofree char *cost = format_cost (p->cost);
       g_autofree char *title = g_strdup_printf ("%u.%u · %s", cluster + 1, k + 1, cost);
       /* Translators: under a pattern's heading in the alignment */
-      g_autofree char *subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u trace · %" G_GUINT64_FORMAT " events",
-                                                                "%u traces · %" G_GUINT64_FORMAT " events", p->n_streams),
-                                                   p->n_streams, p->n_events);
+      g_autofree char *subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u trace · %llu events",
+                                                                "%u traces · %llu events", p->n_streams),
+                                                   p->n_streams, (unsigned long long) p->n_events);
       ws_alignment_grid_set_title (grid, k, title, subtitle);
     }
   return grid;
@@ -1606,8 +1606,8 @@ events_done (GObject      *source,
 
       if (result->n_traces > 1)
         /* Translators: events of the shown trace, then events and traces overall */
-        text = g_strdup_printf (_("%u events in %s (%" G_GUINT64_FORMAT " in %u traces)"),
-                                n, ws_document_get_title (document), result->n_matches, result->n_traces);
+        text = g_strdup_printf (_("%u events in %s (%llu in %u traces)"),
+                                n, ws_document_get_title (document), (unsigned long long) result->n_matches, result->n_traces);
       else
         text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u event in %s", "%u events in %s", n),
                                 n, ws_document_get_title (document));
