@@ -176,7 +176,10 @@ add_wait_json (JsonBuilder *b,
   json_builder_set_member_name (b, "thread");
   json_builder_add_string_value (b, thread->name);
   json_builder_set_member_name (b, "pid");
-  json_builder_add_int_value (b, thread->pid);
+  if (thread->pid >= 0)
+    json_builder_add_int_value (b, thread->pid);
+  else
+    json_builder_add_null_value (b);   /* never recorded */
   json_builder_set_member_name (b, "time");
   json_builder_add_int_value (b, e->time);
   json_builder_set_member_name (b, "cost");
@@ -273,7 +276,10 @@ add_trace_json (JsonBuilder *b,
       json_builder_set_member_name (b, "tid");
       json_builder_add_int_value (b, t->tid);
       json_builder_set_member_name (b, "pid");
-      json_builder_add_int_value (b, t->pid);
+      if (t->pid >= 0)
+        json_builder_add_int_value (b, t->pid);
+      else
+        json_builder_add_null_value (b);   /* never recorded */
       json_builder_set_member_name (b, "name");
       json_builder_add_string_value (b, t->name);
       json_builder_set_member_name (b, "process");
@@ -369,8 +375,12 @@ print_trace_text (WsTrace *trace,
       g_autofree char *wait = cli_format_duration (s->wait_total);
       g_autofree char *run = cli_format_duration (s->run_total);
 
-      printf ("  %8d %8d  %-16s %-16s %6u %8u %12s %12s %8u\n",
-              t->tid, t->pid, t->name, process ? process : "", s->waits, s->unknown,
+      /* A thread seen only as a wake-up or switch-in target never told
+       * perf its pid: say so rather than print -1. */
+      g_autofree char *pid = t->pid >= 0 ? g_strdup_printf ("%d", t->pid) : g_strdup ("?");
+
+      printf ("  %8d %8s  %-16s %-16s %6u %8u %12s %12s %8u\n",
+              t->tid, pid, t->name, process ? process : "", s->waits, s->unknown,
               wait, run, s->samples);
     }
 
