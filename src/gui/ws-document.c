@@ -6,6 +6,7 @@
 #include "ws-document.h"
 #include "ws-error.h"
 #include "ws-history-store.h"
+#include "ws-progress-relay.h"
 #include "ws-time-format.h"
 #include "ws-trace-loader.h"
 
@@ -31,10 +32,7 @@ struct _WsDocument
   GError             *history_error;
 
   /* Progress as the worker reports it, and as the main thread shows it. */
-  GMutex              progress_mutex;
-  double              pending_fraction;
-  char               *pending_message;
-  guint               progress_idle;
+  WsProgressRelay    *progress_relay;
   double              progress;
   char               *message;
 };
@@ -53,6 +51,10 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+static void progress_published (double      fraction,
+                                const char *message,
+                                gpointer    user_data);
 
 typedef struct {
   gboolean       record_history;
@@ -79,7 +81,7 @@ ws_document_dispose (GObject *object)
   WsDocument *self = WS_DOCUMENT (object);
 
   g_cancellable_cancel (self->cancellable);
-  g_clear_handle_id (&self->progress_idle, g_source_remove);
+  ws_progress_relay_cancel_pending (self->progress_relay);
 
   G_OBJECT_CLASS (ws_document_parent_class)->dispose (object);
 }
@@ -99,8 +101,7 @@ ws_document_finalize (GObject *object)
   g_clear_object (&self->lod);
   g_clear_object (&self->layout);
   g_clear_object (&self->viewport);
-  g_mutex_clear (&self->progress_mutex);
-  g_free (self->pending_message);
+  g_clear_object (&self->progress_relay);
   g_free (self->message);
 
   G_OBJECT_CLASS (ws_document_parent_class)->finalize (object);
@@ -172,7 +173,7 @@ ws_document_class_init (WsDocumentClass *klass)
 static void
 ws_document_init (WsDocument *self)
 {
-  g_mutex_init (&self->progress_mutex);
+  self->progress_relay = ws_progress_relay_new (progress_published, self, NULL);
   self->cancellable = g_cancellable_new ();
   self->state = WS_DOCUMENT_LOADING;
   self->message = g_strdup (_("Waiting…"));
@@ -323,21 +324,17 @@ ws_document_cancel (WsDocument *self)
   g_cancellable_cancel (self->cancellable);
 }
 
-static gboolean
-progress_idle_cb (gpointer data)
+/* On the main thread, the latest of the worker's reports (the worker
+ * reports through the relay, which coalesces them into one idle). */
+static void
+progress_published (double      fraction,
+                    const char *message,
+                    gpointer    user_data)
 {
-  WsDocument *self = data;
-  double fraction;
-  g_autofree char *message = NULL;
-
-  g_mutex_lock (&self->progress_mutex);
-  fraction = self->pending_fraction;
-  message = g_steal_pointer (&self->pending_message);
-  self->progress_idle = 0;
-  g_mutex_unlock (&self->progress_mutex);
+  WsDocument *self = user_data;
 
   if (self->state != WS_DOCUMENT_LOADING)
-    return G_SOURCE_REMOVE;
+    return;
   if (fraction >= 0 && fraction != self->progress)
     {
       self->progress = CLAMP (fraction, 0, 1);
@@ -346,32 +343,9 @@ progress_idle_cb (gpointer data)
   if (message != NULL && g_strcmp0 (message, self->message) != 0)
     {
       g_free (self->message);
-      self->message = g_steal_pointer (&message);
+      self->message = g_strdup (message);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MESSAGE]);
     }
-  return G_SOURCE_REMOVE;
-}
-
-/* Called from the worker thread: keep the latest report and make sure one
- * idle callback will publish it, however many reports arrive meanwhile. */
-static void
-progress_cb (double      fraction,
-             const char *message,
-             gpointer    user_data)
-{
-  WsDocument *self = user_data;
-
-  g_mutex_lock (&self->progress_mutex);
-  self->pending_fraction = fraction;
-  if (message != NULL)
-    {
-      g_free (self->pending_message);
-      self->pending_message = g_strdup (message);
-    }
-  if (self->progress_idle == 0)
-    self->progress_idle = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, progress_idle_cb,
-                                           g_object_ref (self), g_object_unref);
-  g_mutex_unlock (&self->progress_mutex);
 }
 
 /* Every trace ever opened counts in the history (once per content), so
@@ -413,7 +387,8 @@ load_thread (GTask        *task,
     }
 
   result = g_new0 (LoadResult, 1);
-  result->trace = ws_trace_loader_load (path, NULL, progress_cb, self, cancellable, &error);
+  result->trace = ws_trace_loader_load (path, NULL, ws_progress_relay_report, self->progress_relay,
+                                        cancellable, &error);
   if (result->trace == NULL)
     {
       load_result_free (result);
@@ -421,7 +396,7 @@ load_thread (GTask        *task,
       return;
     }
 
-  progress_cb (1.0, _("Preparing the timeline…"), self);
+  ws_progress_relay_report (1.0, _("Preparing the timeline…"), self->progress_relay);
   result->lod = ws_timeline_lod_new (result->trace, cancellable, &error);
   if (result->lod == NULL)
     {
@@ -432,7 +407,7 @@ load_thread (GTask        *task,
 
   if (job->record_history && !g_cancellable_is_cancelled (cancellable))
     {
-      progress_cb (1.0, _("Recording in the history…"), self);
+      ws_progress_relay_report (1.0, _("Recording in the history…"), self->progress_relay);
       record_in_history (result->trace, &result->history_error);
     }
 

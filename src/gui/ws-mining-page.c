@@ -28,6 +28,7 @@
 #include "ws-miner.h"
 #include "ws-mining-item.h"
 #include "ws-mining-page.h"
+#include "ws-progress-relay.h"
 #include "ws-similarity.h"
 #include "ws-stack-db.h"
 #include "ws-time-format.h"
@@ -135,10 +136,7 @@ struct _WsMiningPage
   /* The run in progress */
   guint                generation;
   gboolean             busy;
-  GMutex               progress_mutex;
-  double               pending_fraction;
-  char                *pending_message;
-  guint                progress_idle;
+  WsProgressRelay     *progress_relay;
 
   guint                shown_cluster;    /* cluster index in the alignment */
 
@@ -442,21 +440,17 @@ use_guideline_action (GtkWidget  *widget,
 /* ------------------------------------------------------------------ */
 /* Progress                                                             */
 
-static gboolean
-progress_idle_cb (gpointer data)
+/* On the main thread, the latest of the worker's reports, coalesced by
+ * the relay into one idle. */
+static void
+progress_published (double      fraction,
+                    const char *message,
+                    gpointer    user_data)
 {
-  WsMiningPage *self = data;
-  double fraction;
-  g_autofree char *message = NULL;
-
-  g_mutex_lock (&self->progress_mutex);
-  fraction = self->pending_fraction;
-  message = g_steal_pointer (&self->pending_message);
-  self->progress_idle = 0;
-  g_mutex_unlock (&self->progress_mutex);
+  WsMiningPage *self = user_data;
 
   if (!self->busy || self->progress_bar == NULL)
-    return G_SOURCE_REMOVE;
+    return;
   if (fraction >= 0)
     gtk_progress_bar_set_fraction (self->progress_bar, CLAMP (fraction, 0, 1));
   else
@@ -466,7 +460,6 @@ progress_idle_cb (gpointer data)
       gtk_progress_bar_set_text (self->progress_bar, message);
       set_status (self, message);
     }
-  return G_SOURCE_REMOVE;
 }
 
 typedef struct {
@@ -475,23 +468,13 @@ typedef struct {
   double        scale;
 } Stage;
 
-/* From the worker: keep the latest report, one idle publishes it. */
+/* From the worker: the relay keeps the latest report, one idle publishes it. */
 static void
 report (WsMiningPage *self,
         double        fraction,
         const char   *message)
 {
-  g_mutex_lock (&self->progress_mutex);
-  self->pending_fraction = fraction;
-  if (message != NULL)
-    {
-      g_free (self->pending_message);
-      self->pending_message = g_strdup (message);
-    }
-  if (self->progress_idle == 0)
-    self->progress_idle = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, progress_idle_cb,
-                                           g_object_ref (self), g_object_unref);
-  g_mutex_unlock (&self->progress_mutex);
+  ws_progress_relay_report (fraction, message, self->progress_relay);
 }
 
 static void
@@ -2253,7 +2236,7 @@ ws_mining_page_dispose (GObject *object)
   g_cancellable_cancel (self->events_cancellable);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->events_cancellable);
-  g_clear_handle_id (&self->progress_idle, g_source_remove);
+  ws_progress_relay_cancel_pending (self->progress_relay);
   if (self->trace_list != NULL)
     gtk_list_box_bind_model (self->trace_list, NULL, NULL, NULL, NULL);
 
@@ -2279,8 +2262,7 @@ ws_mining_page_finalize (GObject *object)
 {
   WsMiningPage *self = WS_MINING_PAGE (object);
 
-  g_mutex_clear (&self->progress_mutex);
-  g_free (self->pending_message);
+  g_clear_object (&self->progress_relay);
   g_free (self->history_path);
   g_free (self->status);
 
@@ -2401,7 +2383,7 @@ ws_mining_page_init (WsMiningPage *self)
   GtkTreeListRowSorter *sorter;
   GtkSortListModel *sorted;
 
-  g_mutex_init (&self->progress_mutex);
+  self->progress_relay = ws_progress_relay_new (progress_published, self, NULL);
   self->unchecked = g_hash_table_new (NULL, NULL);
   self->shown_cluster = G_MAXUINT;
   self->signatures = g_ptr_array_new_with_free_func (signature_free);
