@@ -396,7 +396,10 @@ build_processes (WsTrace *self)
 
       process.pid = threads[order[i]].pid;
       process.threads = &order[i];
-      while (j < n && threads[order[j]].pid == process.pid)
+      /* A thread whose pid was never recorded (seen only as a wake-up or
+       * switch-in target) is a process of its own, not one of a bag of
+       * unrelated "pid -1" threads. */
+      while (j < n && threads[order[j]].pid == process.pid && (process.pid >= 0 || j == i))
         {
           threads[order[j]].process = self->processes->len;
           j++;
