@@ -10,7 +10,8 @@
  * - io-fsync: open the inspector on fsync-append's wait graph and on the
  *   whole trace; the under-connection finding must carry the core's
  *   count, and choosing it highlights exactly its waits in the graph, the
- *   critical path and the timeline.
+ *   critical path and the timeline; the findings export as JSON and
+ *   Markdown.
  *
  * Screenshots of every step go to WS_SCREENSHOT_DIR.
  */
@@ -448,6 +449,70 @@ test_inspector (void)
   }
   shot = ws_gui_test_screenshot (GTK_WIDGET (window), "inspect-06-inspector-trace.png");
   g_clear_object (&shot);
+
+  /* 5. Export the findings shown: JSON with as many findings as the
+   * panel, the same kinds and counts in the same order; Markdown with one
+   * numbered headline each. */
+  {
+    g_autofree char *dir = g_dir_make_tmp ("ws-findings-XXXXXX", &error);
+    g_autofree char *json_path = NULL;
+    g_autofree char *md_path = NULL;
+    g_autofree char *md = NULL;
+    g_autofree char *bad_path = NULL;
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    g_auto(GStrv) lines = NULL;
+    GPtrArray *shown = ws_graph_page_get_findings (page);
+    JsonArray *array;
+    guint numbered = 0;
+
+    g_assert_no_error (error);
+    json_path = g_build_filename (dir, "findings.json", NULL);
+    md_path = g_build_filename (dir, "findings.md", NULL);
+    bad_path = g_build_filename (dir, "findings.png", NULL);
+    g_assert_true (ws_graph_page_export_findings (page, json_path, &error));
+    g_assert_no_error (error);
+    g_assert_true (json_parser_load_from_file (parser, json_path, &error));
+    g_assert_no_error (error);
+    g_assert_true (JSON_NODE_HOLDS_ARRAY (json_parser_get_root (parser)));
+    array = json_node_get_array (json_parser_get_root (parser));
+    g_assert_cmpuint (json_array_get_length (array), ==, shown->len);
+    g_assert_cmpuint (shown->len, >, 0);
+    for (guint i = 0; i < shown->len; i++)
+      {
+        const WsFinding *f = g_ptr_array_index (shown, i);
+        JsonObject *o = json_array_get_object_element (array, i);
+
+        g_assert_cmpstr (json_object_get_string_member (o, "kind"), ==, ws_finding_kind_to_string (f->kind));
+        g_assert_cmpint (json_object_get_int_member (o, "count"), ==, f->count);
+        g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "threads")), ==, f->threads->len);
+      }
+    g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (array, index), "count"), ==,
+                     under->count);
+
+    g_assert_true (ws_graph_page_export_findings (page, md_path, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_get_contents (md_path, &md, NULL, &error));
+    g_assert_no_error (error);
+    lines = g_strsplit (md, "\n", -1);
+    for (guint i = 0; lines[i] != NULL; i++)
+      {
+        g_autofree char *prefix = g_strdup_printf ("%u. **", numbered + 1);
+        numbered += g_str_has_prefix (lines[i], prefix);
+      }
+    g_assert_cmpuint (numbered, ==, shown->len);
+    {
+      g_autofree char *title = ws_graph_page_dup_finding_title (page, index);
+      g_assert_nonnull (strstr (md, title));
+    }
+
+    g_assert_false (ws_graph_page_export_findings (page, bad_path, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME);
+    g_clear_error (&error);
+    g_assert_false (g_file_test (bad_path, G_FILE_TEST_EXISTS));
+    g_unlink (json_path);
+    g_unlink (md_path);
+    g_rmdir (dir);
+  }
 
   /* Ctrl+I's action hides it. */
   gtk_widget_activate_action (GTK_WIDGET (page), "graph.toggle-inspector", NULL);

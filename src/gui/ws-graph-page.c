@@ -1761,6 +1761,7 @@ fill_findings (WsGraphPage *self)
   for (guint i = 0; self->findings && i < self->findings->len; i++)
     gtk_list_box_append (self->inspector_list, finding_row (self, i));
   self->in_scope_update = FALSE;
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.export-findings", self->findings != NULL);
   update_inspector_toggle (self);
 }
 
@@ -2116,6 +2117,108 @@ ws_graph_page_export (WsGraphPage  *self,
   return FALSE;
 }
 
+static const char *
+severity_label (WsSeverity severity)
+{
+  switch (severity)
+    {
+    case WS_SEVERITY_ERROR:
+      return _("Error");
+    case WS_SEVERITY_WARNING:
+      return _("Warning");
+    case WS_SEVERITY_INFO:
+    default:
+      return _("Note");
+    }
+}
+
+/* The findings as a Markdown list: each headline as shown in the panel,
+ * then the inspector's explanation and the threads involved. */
+static char *
+findings_markdown (WsGraphPage *self)
+{
+  GString *text = g_string_new (NULL);
+
+  /* Translators: heading of the exported inspector findings; then what was inspected */
+  g_string_append_printf (text, "# %s\n\n%s\n\n", _("Inspector findings"),
+                          gtk_label_get_text (self->inspector_scope_label));
+  for (guint i = 0; i < self->findings->len; i++)
+    {
+      const WsFinding *f = g_ptr_array_index (self->findings, i);
+      g_autofree char *title = ws_graph_page_dup_finding_title (self, i);
+
+      g_string_append_printf (text, "%u. **%s:** %s\n", i + 1, severity_label (f->severity), title);
+      if (f->message != NULL && *f->message != '\0')
+        g_string_append_printf (text, "   %s\n", f->message);
+      if (f->threads != NULL && f->threads->len > 0)
+        {
+          /* Translators: label before the list of threads of a finding */
+          g_string_append_printf (text, "   %s", _("Threads:"));
+          for (guint t = 0; t < f->threads->len; t++)
+            {
+              const WsThread *thread = ws_trace_get_thread (self->inspected_trace,
+                                                            g_array_index (f->threads, guint32, t));
+              g_string_append_printf (text, "%s %s (%d)", t > 0 ? "," : "",
+                                      thread->name ? thread->name : "?", thread->tid);
+            }
+          g_string_append_c (text, '\n');
+        }
+    }
+  if (self->findings->len == 0)
+    g_string_append_printf (text, "%s\n", _("No suspicious connection found."));
+  return g_string_free (text, FALSE);
+}
+
+/**
+ * ws_graph_page_export_findings:
+ * @path: ends in .json (ws_graph_export_findings_json()) or .md / .txt
+ *   (a Markdown list of the headlines shown in the panel)
+ *
+ * Writes the inspector's current findings.
+ *
+ * Returns: %TRUE if written
+ */
+gboolean
+ws_graph_page_export_findings (WsGraphPage  *self,
+                               const char   *path,
+                               GError      **error)
+{
+  g_autofree char *lower = NULL;
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (WS_IS_GRAPH_PAGE (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (self->findings == NULL || self->inspected_trace == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("There are no findings to export"));
+      return FALSE;
+    }
+  lower = g_ascii_strdown (path, -1);
+  if (g_str_has_suffix (lower, ".json"))
+    {
+      g_autoptr(JsonNode) node = ws_graph_export_findings_json (self->inspected_trace, self->findings);
+      text = ws_graph_export_json_to_string (node);
+    }
+  else if (g_str_has_suffix (lower, ".md") || g_str_has_suffix (lower, ".txt"))
+    text = findings_markdown (self);
+  else
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME,
+                   _("“%s” does not end in .json, .md or .txt"), path);
+      return FALSE;
+    }
+  return write_text (path, text, error);
+}
+
+static gboolean
+export_findings_to (GtkWidget   *widget,
+                    const char  *path,
+                    GError     **error)
+{
+  return ws_graph_page_export_findings (WS_GRAPH_PAGE (widget), path, error);
+}
+
 static gboolean
 export_to (GtkWidget   *widget,
            const char  *path,
@@ -2149,6 +2252,20 @@ export_action (GtkWidget  *widget,
                           ext);
   ws_export_dialog_show (widget, self->path ? _("Export the Critical Path") : _("Export the Graph"),
                          name, export_to, export_toast);
+}
+
+static void
+export_findings_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  WsGraphPage *self = WS_GRAPH_PAGE (widget);
+  g_autofree char *name = NULL;
+
+  if (self->findings == NULL)
+    return;
+  name = g_strdup_printf ("findings.%s", g_variant_get_string (param, NULL));
+  ws_export_dialog_show (widget, _("Export the Findings"), name, export_findings_to, export_toast);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2648,6 +2765,7 @@ ws_graph_page_class_init (WsGraphPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsGraphPage, inspector_list);
 
   gtk_widget_class_install_action (widget_class, "graph.export", "s", export_action);
+  gtk_widget_class_install_action (widget_class, "graph.export-findings", "s", export_findings_action);
   gtk_widget_class_install_action (widget_class, "graph.zoom-in", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "graph.zoom-out", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "graph.fit", NULL, zoom_action);
@@ -2679,6 +2797,7 @@ ws_graph_page_init (WsGraphPage *self)
   self->inspector_scope = WS_INSPECTOR_SCOPE_GRAPH;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.export-findings", FALSE);
   add_columns (self);
   add_segment_columns (self);
   self->search_tooltip = g_strdup (gtk_widget_get_tooltip_text (GTK_WIDGET (self->search_entry)));

@@ -117,6 +117,9 @@ void            ws_graph_page_inspect_trace          (WsGraphPage     *self,
                                                       WsTrace         *trace);
 gboolean        ws_graph_page_get_inspecting         (WsGraphPage     *self);
 GPtrArray      *ws_graph_page_get_findings           (WsGraphPage     *self);
+gboolean        ws_graph_page_export_findings        (WsGraphPage     *self,
+                                                      const char      *path,
+                                                      GError         **error);
 char           *ws_graph_page_dup_finding_title      (WsGraphPage     *self,
                                                       guint            finding);
 void            ws_graph_page_select_finding         (WsGraphPage     *self,
