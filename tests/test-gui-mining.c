@@ -489,6 +489,166 @@ test_mining_page (void)
   g_rmdir (dir);
 }
 
+static const char *mining_keys[] = {
+  "mining-scope", "mining-stack-kind", "mining-must-match", "mining-must-not-match", "mining-threads",
+  "mining-lambda-share", "mining-lambda-delay", "mining-threshold", "mining-rank",
+};
+
+/* The memory backend lives as long as the process: earlier tests' choices
+ * stay in the settings unless reset. */
+static void
+reset_mining_settings (void)
+{
+  GSettings *settings = ws_application_get_settings (the_app);
+
+  for (guint i = 0; i < G_N_ELEMENTS (mining_keys); i++)
+    g_settings_reset (settings, mining_keys[i]);
+}
+
+/* A window with py-locks open, its Mining page set to mine the whole trace. */
+static WsWindow *
+open_py_locks (WsMiningPage **page)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
+  WsDocument *document;
+
+  gtk_window_present (GTK_WINDOW (window));
+  document = ws_window_open_file (window, file);
+  while (ws_document_get_state (document) == WS_DOCUMENT_LOADING)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_READY);
+  *page = ws_window_get_mining_page (window);
+  ws_window_show_details_page (window, "mining");
+  return window;
+}
+
+static void
+mine_and_wait (WsMiningPage *page)
+{
+  gboolean finished = FALSE;
+  gulong id = g_signal_connect (page, "finished", G_CALLBACK (ws_gui_test_flag_cb), &finished);
+
+  ws_mining_page_run (page);
+  ws_gui_test_wait_for_flag (&finished, 60, "a mining run");
+  g_signal_handler_disconnect (page, id);
+  g_test_message ("mined: %s", ws_mining_page_get_status (page));
+  g_assert_nonnull (ws_mining_page_get_cluster_set (page));
+}
+
+static guint64
+store_n_traces (const char *history)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsHistoryStore) store = ws_history_store_open (history, &error);
+  WsHistoryStats stats;
+
+  g_assert_no_error (error);
+  g_assert_true (ws_history_store_get_stats (store, &stats, &error));
+  g_assert_no_error (error);
+  return stats.n_traces;
+}
+
+/* The "record-history" setting off: mining reads the store but adds
+ * nothing to it (and creates none); on: the mined trace is recorded. */
+static void
+test_mining_record_history (void)
+{
+  GSettings *settings = ws_application_get_settings (the_app);
+  g_autofree char *dir = g_dir_make_tmp ("ws-gui-mining-history-XXXXXX", NULL);
+  g_autofree char *history = g_build_filename (dir, "history.sqlite", NULL);
+  WsMiningPage *page;
+  WsWindow *window;
+
+  g_assert_nonnull (settings);
+  reset_mining_settings ();
+  g_settings_set_boolean (settings, "record-history", FALSE);
+  window = open_py_locks (&page);
+  ws_mining_page_set_history_path (page, history);
+  ws_mining_page_set_scope (page, WS_MINING_SCOPE_WHOLE_TRACES);
+  ws_mining_page_set_filters (page, NULL, NULL);
+  ws_mining_page_set_lambda (page, 1000000);
+
+  /* Off, no store: none is created. */
+  mine_and_wait (page);
+  g_assert_false (g_file_test (history, G_FILE_TEST_EXISTS));
+
+  /* Off, an empty store: still empty after the run. */
+  g_assert_cmpuint (store_n_traces (history), ==, 0);
+  mine_and_wait (page);
+  g_assert_cmpuint (store_n_traces (history), ==, 0);
+
+  /* On: the mined trace is recorded, once. */
+  g_settings_set_boolean (settings, "record-history", TRUE);
+  mine_and_wait (page);
+  g_assert_cmpuint (store_n_traces (history), ==, 1);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_spin (50);
+  g_settings_reset (settings, "record-history");
+  {
+    g_autofree char *wal = g_strconcat (history, "-wal", NULL);
+    g_autofree char *shm = g_strconcat (history, "-shm", NULL);
+    g_unlink (history);
+    g_unlink (wal);
+    g_unlink (shm);
+  }
+  g_rmdir (dir);
+}
+
+static GtkWidget *
+page_child (WsMiningPage *page,
+            const char   *name)
+{
+  return GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (page), WS_TYPE_MINING_PAGE, name));
+}
+
+/* The mining settings set on one page show on a page created later. */
+static void
+test_mining_settings_kept (void)
+{
+  GSettings *settings = ws_application_get_settings (the_app);
+  WsWindow *window;
+  WsMiningPage *page;
+
+  reset_mining_settings ();
+  window = ws_window_new (GTK_APPLICATION (the_app));
+  page = ws_window_get_mining_page (window);
+
+  /* A fresh page shows the schema's defaults. */
+  g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (page_child (page, "scope_row"))), ==, 0);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (page_child (page, "threshold_spin"))), ==, 0.5);
+
+  ws_mining_page_set_scope (page, WS_MINING_SCOPE_INSTANCE_GRAPHS);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (page_child (page, "kind_row")), 1);
+  ws_mining_page_set_filters (page, "Lock", "^idle");
+  gtk_editable_set_text (GTK_EDITABLE (page_child (page, "threads_row")), "postgres");
+  ws_mining_page_set_guideline (page, 0.25, 1500000);
+  ws_mining_page_set_threshold (page, 0.75);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (page_child (page, "rank_dropdown")), 3);
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  g_assert_cmpuint (g_settings_get_uint (settings, "mining-scope"), ==, WS_MINING_SCOPE_INSTANCE_GRAPHS);
+  g_assert_cmpfloat (g_settings_get_double (settings, "mining-lambda-delay"), ==, 1.5);
+
+  window = ws_window_new (GTK_APPLICATION (the_app));
+  page = ws_window_get_mining_page (window);
+  g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (page_child (page, "scope_row"))), ==,
+                    WS_MINING_SCOPE_INSTANCE_GRAPHS);
+  g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (page_child (page, "kind_row"))), ==, 1);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (page_child (page, "include_row"))), ==, "Lock");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (page_child (page, "exclude_row"))), ==, "^idle");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (page_child (page, "threads_row"))), ==, "postgres");
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (page_child (page, "share_spin"))), ==, 25);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (page_child (page, "delay_spin"))), ==, 1.5);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (page_child (page, "threshold_spin"))), ==, 0.75);
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (page_child (page, "rank_dropdown"))), ==, 3);
+  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_spin (50);
+  reset_mining_settings ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -498,6 +658,8 @@ main (int   argc,
   the_app = ws_gui_test_init (&argc, &argv);
 
   g_test_add_func ("/gui/mining/pg-tpcb-transactions", test_mining_page);
+  g_test_add_func ("/gui/mining/record-history", test_mining_record_history);
+  g_test_add_func ("/gui/mining/settings-kept", test_mining_settings_kept);
 
   status = g_test_run ();
   g_object_unref (the_app);

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "ws-aoi.h"
+#include "ws-application.h"
 #include "ws-coverage.h"
 #include "ws-error.h"
 #include "ws-export-dialog.h"
@@ -124,6 +125,7 @@ struct _WsMiningPage
   GListModel          *documents;
   GHashTable          *unchecked;        /* WsDocument* the user left out */
   char                *history_path;
+  GSettings           *settings;         /* NULL without the schema */
   GCancellable        *cancellable;
   GCancellable        *events_cancellable;
   Result              *result;
@@ -503,6 +505,7 @@ typedef struct {
   double        threshold;
   WsClusterRank rank;
   char         *history_path;
+  gboolean      record_history;       /* the "record-history" setting */
   guint         generation;
   WsDocument   *selection_document;   /* SCOPE_SELECTION_GRAPH: where, or NULL */
   WsSymptom     selection;
@@ -701,7 +704,9 @@ extract_aoi (Job           *job,
 }
 
 /* Function weights from every trace ever imported (the history store),
- * as StackMine §VI.C asks; without a store, from the mined stacks. */
+ * as StackMine §VI.C asks; without a store, from the mined stacks.  With
+ * the "record-history" setting off the mined traces are not added to the
+ * store, which is then only read, and not even created when missing. */
 static WsSimilarity *
 make_similarity (Job          *job,
                  WsStackDb    *db,
@@ -715,13 +720,16 @@ make_similarity (Job          *job,
   g_autofree char *path = job->history_path ? g_strdup (job->history_path) : ws_history_store_default_path ();
 
   *history_used = FALSE;
-  store = ws_history_store_open (path, &error);
+  if (job->record_history || g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    store = ws_history_store_open (path, &error);
+  else
+    g_set_error (&error, WS_ERROR, WS_ERROR_IO, "%s", _("history recording is off and there is no store yet"));
   if (store != NULL)
     {
       g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
       g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (WsFrameId));
 
-      for (guint i = 0; i < job->traces->len && error == NULL; i++)
+      for (guint i = 0; job->record_history && i < job->traces->len && error == NULL; i++)
         ws_history_store_record_trace (store, g_ptr_array_index (job->traces, i), NULL, &error);
       for (guint p = 0; p < ws_pattern_set_get_n_patterns (patterns); p++)
         {
@@ -1357,6 +1365,8 @@ ws_mining_page_run (WsMiningPage *self)
   job->threshold = gtk_spin_button_get_value (self->threshold_spin);
   job->rank = gtk_drop_down_get_selected (self->rank_dropdown);
   job->history_path = g_strdup (self->history_path);
+  /* Without settings (no schema), the schema's default: record. */
+  job->record_history = self->settings == NULL || g_settings_get_boolean (self->settings, "record-history");
   job->generation = self->generation;
   {
     GtkWidget *window = gtk_widget_get_ancestor (GTK_WIDGET (self), WS_TYPE_WINDOW);
@@ -2242,6 +2252,7 @@ ws_mining_page_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), WS_TYPE_MINING_PAGE);
 
+  g_clear_object (&self->settings);
   g_clear_object (&self->documents);
   g_clear_object (&self->selection);
   g_clear_object (&self->roots);
@@ -2375,6 +2386,33 @@ ws_mining_page_class_init (WsMiningPageClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "mining.cancel", NULL);
 }
 
+/* The mining settings outlive the page: each widget is bound to its key
+ * of the application's settings (restored now, saved on every change). */
+static void
+bind_settings (WsMiningPage *self)
+{
+  static const struct { const char *key; gsize offset; const char *property; } bindings[] = {
+    { "mining-scope", G_STRUCT_OFFSET (WsMiningPage, scope_row), "selected" },
+    { "mining-stack-kind", G_STRUCT_OFFSET (WsMiningPage, kind_row), "selected" },
+    { "mining-must-match", G_STRUCT_OFFSET (WsMiningPage, include_row), "text" },
+    { "mining-must-not-match", G_STRUCT_OFFSET (WsMiningPage, exclude_row), "text" },
+    { "mining-threads", G_STRUCT_OFFSET (WsMiningPage, threads_row), "text" },
+    { "mining-lambda-share", G_STRUCT_OFFSET (WsMiningPage, share_spin), "value" },
+    { "mining-lambda-delay", G_STRUCT_OFFSET (WsMiningPage, delay_spin), "value" },
+    { "mining-threshold", G_STRUCT_OFFSET (WsMiningPage, threshold_spin), "value" },
+    { "mining-rank", G_STRUCT_OFFSET (WsMiningPage, rank_dropdown), "selected" },
+  };
+  GApplication *app = g_application_get_default ();
+  GSettings *settings = WS_IS_APPLICATION (app) ? ws_application_get_settings (WS_APPLICATION (app)) : NULL;
+
+  if (settings == NULL)
+    return;
+  self->settings = g_object_ref (settings);
+  for (guint i = 0; i < G_N_ELEMENTS (bindings); i++)
+    g_settings_bind (settings, bindings[i].key, G_STRUCT_MEMBER (GObject *, self, bindings[i].offset),
+                     bindings[i].property, G_SETTINGS_BIND_DEFAULT);
+}
+
 static void
 ws_mining_page_init (WsMiningPage *self)
 {
@@ -2418,6 +2456,7 @@ ws_mining_page_init (WsMiningPage *self)
   g_signal_connect_swapped (self->selection, "notify::selected-item", G_CALLBACK (selection_changed_cb), self);
 
   g_object_bind_property (self->settings_button, "active", self->settings_box, "visible", G_BINDING_SYNC_CREATE);
+  bind_settings (self);
   g_signal_connect_swapped (self->alignment_view, "pattern-activated", G_CALLBACK (alignment_pattern_activated_cb), self);
   g_signal_connect_swapped (self->rank_dropdown, "notify::selected", G_CALLBACK (rank_changed_cb), self);
   g_signal_connect_swapped (self->share_spin, "value-changed", G_CALLBACK (update_guideline), self);
