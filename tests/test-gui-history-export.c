@@ -114,6 +114,12 @@ find_menu_button_with (GtkWidget *root, const char *action)
   return NULL;
 }
 
+static gboolean
+coverage_ready (gpointer page)
+{
+  return !ws_mining_page_get_coverage_busy (page);
+}
+
 static void
 test_record_setting (void)
 {
@@ -287,6 +293,14 @@ test_mining_export (void)
   /* The coverage chart, once a signature gives it curves: 960 × 540. */
   g_assert_true (ws_mining_page_mark_signature (page));
   g_assert_cmpuint (ws_mining_page_get_n_signatures (page), ==, 1);
+  /* The curves are computed in a thread: the chart says so meanwhile. */
+  g_assert_true (ws_mining_page_get_coverage_busy (page));
+  g_assert_cmpuint (ws_coverage_plot_get_n_series (ws_coverage_view_get_plot (ws_mining_page_get_coverage_view (page))), ==, 0);
+  g_assert_false (ws_mining_page_export_coverage (page, cov_png, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PENDING);
+  g_clear_error (&error);
+  g_assert_false (g_file_test (cov_png, G_FILE_TEST_EXISTS));
+  ws_gui_test_wait_until (coverage_ready, page, 60, "the coverage curves");
   ws_mining_page_show_detail (page, "coverage");
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "mining-export-coverage.png"));
   cp = ws_coverage_plot_get_palette (ws_coverage_view_get_plot (ws_mining_page_get_coverage_view (page)));

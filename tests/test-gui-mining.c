@@ -150,6 +150,12 @@ first_wait_with (WsTrace         *trace,
   return WS_NONE;
 }
 
+static gboolean
+coverage_ready (gpointer page)
+{
+  return !ws_mining_page_get_coverage_busy (page);
+}
+
 static void
 test_mining_page (void)
 {
@@ -322,6 +328,10 @@ test_mining_page (void)
    * line is its coverage, computed here with the core. */
   g_assert_true (ws_mining_page_mark_signature (page));
   g_assert_cmpuint (ws_mining_page_get_n_signatures (page), ==, 1);
+  /* The curves are computed in a thread: the chart says so meanwhile. */
+  g_assert_true (ws_mining_page_get_coverage_busy (page));
+  g_assert_cmpuint (ws_coverage_plot_get_n_series (ws_coverage_view_get_plot (ws_mining_page_get_coverage_view (page))), ==, 0);
+  ws_gui_test_wait_until (coverage_ready, page, 60, "the coverage curves");
   {
     WsCoveragePlot *plot = ws_coverage_view_get_plot (ws_mining_page_get_coverage_view (page));
     g_autoptr(WsCoverage) coverage = ws_coverage_new (db);

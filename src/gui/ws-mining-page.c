@@ -147,6 +147,10 @@ struct _WsMiningPage
   WsCoverage          *coverage;
   GArray              *signature_index;  /* guint per signature: index in coverage, or G_MAXUINT */
   GHashTable          *signed_patterns;  /* costliest pattern (+1) of clusters given a signature */
+  struct _Curves      *curves;           /* of coverage, once computed; NULL meanwhile */
+  GCancellable        *coverage_cancellable;
+  guint                coverage_generation;
+  GtkWidget           *coverage_busy;    /* "Computing…" over the chart */
 };
 
 G_DEFINE_FINAL_TYPE (WsMiningPage, ws_mining_page, GTK_TYPE_WIDGET)
@@ -155,6 +159,7 @@ enum {
   PROP_0,
   PROP_BUSY,
   PROP_STATUS,
+  PROP_COVERAGE_BUSY,
   N_PROPS
 };
 
@@ -1748,6 +1753,105 @@ grid_cell (GtkGrid    *grid,
   gtk_grid_attach (grid, label, column, row, 1, 1);
 }
 
+/* What the chart and the table show, computed off the main thread: the
+ * Random curve averages 1000 shuffles, and each "streams to reach" runs
+ * the orders again, which takes seconds on thousands of streams. */
+typedef struct _Curves {
+  GArray *curve[WS_N_RANKINGS];    /* double, k = 0…n */
+  double  to_half[WS_N_RANKINGS];  /* streams to reach half the total, or -1 */
+  double  to_full[WS_N_RANKINGS];
+  double  total;
+  guint   n_streams;
+} Curves;
+
+static void
+curves_free (Curves *curves)
+{
+  for (guint r = 0; r < WS_N_RANKINGS; r++)
+    g_clear_pointer (&curves->curve[r], g_array_unref);
+  g_free (curves);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Curves, curves_free)
+
+/* The coverage is not changed once its signatures are added (the page
+ * builds a new one for each change), so the worker reads it unlocked. */
+static void
+curves_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  WsCoverage *coverage = task_data;
+  g_autoptr(Curves) curves = g_new0 (Curves, 1);
+
+  curves->total = ws_coverage_get_total_coverage (coverage);
+  for (guint r = 0; r < WS_N_RANKINGS; r++)
+    {
+      if (g_task_return_error_if_cancelled (task))
+        return;
+      curves->curve[r] = ws_coverage_curve (coverage, r, 0, 1);
+      curves->to_half[r] = ws_coverage_streams_to_reach (coverage, r, curves->total / 2, 0, 1);
+      curves->to_full[r] = ws_coverage_streams_to_reach (coverage, r, curves->total, 0, 1);
+    }
+  curves->n_streams = curves->curve[0]->len - 1;
+  g_task_return_pointer (task, g_steal_pointer (&curves), (GDestroyNotify) curves_free);
+}
+
+static void update_coverage_plot (WsMiningPage *self);
+static void update_coverage_table (WsMiningPage *self);
+
+static void
+curves_done (GObject      *source,
+             GAsyncResult *res,
+             gpointer      user_data)
+{
+  WsMiningPage *self = WS_MINING_PAGE (source);
+  g_autoptr(GError) error = NULL;
+  Curves *curves = g_task_propagate_pointer (G_TASK (res), &error);
+
+  /* A newer computation (or none: signatures removed) supersedes this. */
+  if (curves == NULL || GPOINTER_TO_UINT (user_data) != self->coverage_generation)
+    {
+      g_clear_pointer (&curves, curves_free);
+      return;
+    }
+  g_clear_pointer (&self->curves, curves_free);
+  self->curves = curves;
+  gtk_widget_set_visible (self->coverage_busy, FALSE);
+  update_coverage_plot (self);
+  update_coverage_table (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COVERAGE_BUSY]);
+}
+
+/* Drops the curves shown and, if there are signatures, computes the new
+ * ones in a thread, dropping any computation still running. */
+static void
+start_curves (WsMiningPage *self)
+{
+  g_autoptr(GTask) task = NULL;
+  gboolean was_busy = gtk_widget_get_visible (self->coverage_busy);
+  gboolean busy = self->coverage != NULL && ws_coverage_get_n_signatures (self->coverage) > 0;
+
+  g_cancellable_cancel (self->coverage_cancellable);
+  g_clear_object (&self->coverage_cancellable);
+  g_clear_pointer (&self->curves, curves_free);
+  self->coverage_generation++;
+  gtk_widget_set_visible (self->coverage_busy, busy);
+  update_coverage_plot (self);
+  update_coverage_table (self);
+  if (busy)
+    {
+      self->coverage_cancellable = g_cancellable_new ();
+      task = g_task_new (self, self->coverage_cancellable, curves_done, GUINT_TO_POINTER (self->coverage_generation));
+      g_task_set_source_tag (task, start_curves);
+      g_task_set_task_data (task, g_object_ref (self->coverage), g_object_unref);
+      g_task_run_in_thread (task, curves_thread);
+    }
+  if (busy != was_busy)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COVERAGE_BUSY]);
+}
+
 /* The table beside the chart: per technique, the coverage after one
  * stream and the streams needed for half and for all of the signatures'
  * coverage (Fig. 4's y values at those x). */
@@ -1758,13 +1862,14 @@ update_coverage_table (WsMiningPage *self)
   double total;
   g_autofree char *half_head = NULL;
   g_autofree char *full_head = NULL;
+  Curves *curves = self->curves;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->coverage_table))) != NULL)
     gtk_grid_remove (self->coverage_table, child);
-  if (self->coverage == NULL || ws_coverage_get_n_signatures (self->coverage) == 0)
+  if (curves == NULL)
     return;
 
-  total = ws_coverage_get_total_coverage (self->coverage);
+  total = curves->total;
   {
     g_autofree char *h = percent (total / 2);
     g_autofree char *f = percent (total);
@@ -1778,10 +1883,10 @@ update_coverage_table (WsMiningPage *self)
   grid_cell (self->coverage_table, full_head, 3, 0, TRUE);
   for (guint r = 0; r < WS_N_RANKINGS; r++)
     {
-      g_autoptr(GArray) curve = ws_coverage_curve (self->coverage, r, 0, 1);
+      GArray *curve = curves->curve[r];
       g_autofree char *first = percent (curve->len > 1 ? g_array_index (curve, double, 1) : 0);
-      g_autofree char *half = streams_text (ws_coverage_streams_to_reach (self->coverage, r, total / 2, 0, 1));
-      g_autofree char *full = streams_text (ws_coverage_streams_to_reach (self->coverage, r, total, 0, 1));
+      g_autofree char *half = streams_text (curves->to_half[r]);
+      g_autofree char *full = streams_text (curves->to_full[r]);
 
       grid_cell (self->coverage_table, _(ranking_names[r]), 0, r + 1, FALSE);
       grid_cell (self->coverage_table, first, 1, r + 1, FALSE);
@@ -1794,9 +1899,10 @@ static void
 update_coverage_plot (WsMiningPage *self)
 {
   WsCoveragePlot *plot = ws_coverage_view_get_plot (self->coverage_view);
+  Curves *curves = self->curves;
 
   ws_coverage_plot_clear (plot);
-  if (self->coverage != NULL && ws_coverage_get_n_signatures (self->coverage) > 0)
+  if (curves != NULL)
     {
       static const WsCoverageSeriesStyle styles[] = {
         WS_COVERAGE_SERIES_EMPHASIS, WS_COVERAGE_SERIES_DASHED, WS_COVERAGE_SERIES_SOLID, WS_COVERAGE_SERIES_SOLID,
@@ -1804,13 +1910,13 @@ update_coverage_plot (WsMiningPage *self)
 
       for (guint r = 0; r < WS_N_RANKINGS; r++)
         {
-          g_autoptr(GArray) curve = ws_coverage_curve (self->coverage, r, 0, 1);
+          GArray *curve = curves->curve[r];
           /* The curve starts at k = 0 (nothing inspected); the plot at k = 1. */
           ws_coverage_plot_add_series (plot, _(ranking_names[r]), (const double *) curve->data + 1,
                                        curve->len - 1, styles[r]);
         }
-      double total = ws_coverage_get_total_coverage (self->coverage);
-      guint n_streams = ws_stack_db_get_n_streams (self->result->db);
+      double total = curves->total;
+      guint n_streams = curves->n_streams;
       double last = 0;
       guint shown;
 
@@ -1818,7 +1924,7 @@ update_coverage_plot (WsMiningPage *self)
        * are flat: show the streams up to there (with a margin), not all
        * 1,360 transactions of a trace. */
       for (guint r = 0; r < WS_N_RANKINGS; r++)
-        last = MAX (last, ws_coverage_streams_to_reach (self->coverage, r, total, 0, 1));
+        last = MAX (last, curves->to_full[r]);
       shown = last < 0 ? n_streams : MIN (n_streams, MAX (10, (guint) ceil (last * 1.25)));
       ws_coverage_plot_set_target (plot, total);
       ws_coverage_plot_set_n_traces (plot, shown);
@@ -1931,8 +2037,7 @@ rebuild_coverage (WsMiningPage *self)
         }
     }
   update_signature_list (self);
-  update_coverage_plot (self);
-  update_coverage_table (self);
+  start_curves (self);
 }
 
 static void
@@ -2172,6 +2277,12 @@ ws_mining_page_export_coverage (WsMiningPage  *self,
   g_return_val_if_fail (path != NULL, FALSE);
 
   plot = ws_coverage_view_get_plot (self->coverage_view);
+  if (ws_mining_page_get_coverage_busy (self))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_PENDING,
+                           _("The coverage is still being computed: export it when the chart shows"));
+      return FALSE;
+    }
   if (ws_coverage_plot_get_n_series (plot) == 0)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,
@@ -2244,6 +2355,9 @@ ws_mining_page_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_cancellable_cancel (self->events_cancellable);
+  g_cancellable_cancel (self->coverage_cancellable);
+  g_clear_object (&self->coverage_cancellable);
+  g_clear_pointer (&self->curves, curves_free);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->events_cancellable);
   ws_progress_relay_cancel_pending (self->progress_relay);
@@ -2296,6 +2410,9 @@ ws_mining_page_get_property (GObject    *object,
     case PROP_STATUS:
       g_value_set_string (value, self->status);
       break;
+    case PROP_COVERAGE_BUSY:
+      g_value_set_boolean (value, ws_mining_page_get_coverage_busy (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -2317,6 +2434,15 @@ ws_mining_page_class_init (WsMiningPageClass *klass)
   properties[PROP_STATUS] =
     g_param_spec_string ("status", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * WsMiningPage:coverage-busy:
+   *
+   * Whether the coverage curves of the marked signatures are being
+   * computed (the chart and table are empty meanwhile).
+   */
+  properties[PROP_COVERAGE_BUSY] =
+    g_param_spec_boolean ("coverage-busy", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -2346,6 +2472,7 @@ ws_mining_page_class_init (WsMiningPageClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/waitscope/Waitscope/ws-mining-page.ui");
   gtk_widget_class_bind_template_child (widget_class, WsMiningPage, outer_paned);
   gtk_widget_class_bind_template_child (widget_class, WsMiningPage, settings_box);
+  gtk_widget_class_bind_template_child (widget_class, WsMiningPage, coverage_busy);
   gtk_widget_class_bind_template_child (widget_class, WsMiningPage, settings_button);
   gtk_widget_class_bind_template_child (widget_class, WsMiningPage, trace_list);
   gtk_widget_class_bind_template_child (widget_class, WsMiningPage, scope_row);
@@ -2577,6 +2704,18 @@ ws_mining_page_get_busy (WsMiningPage *self)
 {
   g_return_val_if_fail (WS_IS_MINING_PAGE (self), FALSE);
   return self->busy;
+}
+
+/**
+ * ws_mining_page_get_coverage_busy:
+ *
+ * Returns: whether the coverage chart's curves are still being computed
+ */
+gboolean
+ws_mining_page_get_coverage_busy (WsMiningPage *self)
+{
+  g_return_val_if_fail (WS_IS_MINING_PAGE (self), FALSE);
+  return self->coverage_busy != NULL && gtk_widget_get_visible (self->coverage_busy);
 }
 
 /**

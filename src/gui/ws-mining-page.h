@@ -75,6 +75,7 @@ WsClusterSet    *ws_mining_page_get_cluster_set   (WsMiningPage *self);
 GtkColumnView   *ws_mining_page_get_cluster_view  (WsMiningPage *self);
 WsAlignmentView *ws_mining_page_get_alignment_view(WsMiningPage *self);
 WsCoverageView  *ws_mining_page_get_coverage_view (WsMiningPage *self);
+gboolean         ws_mining_page_get_coverage_busy (WsMiningPage *self);
 void             ws_mining_page_select_cluster    (WsMiningPage *self,
                                                    guint         rank);
 void             ws_mining_page_show_detail       (WsMiningPage *self,
