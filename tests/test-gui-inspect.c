@@ -12,6 +12,9 @@
  *   count, and choosing it highlights exactly its waits in the graph, the
  *   critical path and the timeline; the findings export as JSON and
  *   Markdown.
+ * - the inspector tests' hand-built daemon-bridge trace (test-inspector.c),
+ *   saved as JSON and opened: choosing its over-connection highlights the
+ *   bridging dbus-daemon thread's row in the timeline.
  *
  * Screenshots of every step go to WS_SCREENSHOT_DIR.
  */
@@ -21,10 +24,12 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "bench/ws-synthetic-waits.h"
 #include "ws-application.h"
 #include "ws-graph-page.h"
 #include "ws-gui-test-util.h"
 #include "ws-inspector.h"
+#include "ws-json-trace.h"
 #include "ws-window.h"
 
 static WsApplication *the_app;
@@ -525,6 +530,151 @@ test_inspector (void)
   ws_gui_test_spin (50);
 }
 
+/* The daemon-bridge trace of test-inspector.c (see its comment): app
+ * waits on app-w, which waits on dbus-daemon, which waits on other; the
+ * daemon alone joins {app, db} and {other}. */
+static WsTestTrace *
+daemon_bridge_trace (void)
+{
+  WsTestTrace *tt = ws_test_trace_new ();
+  WsStackId timer = ws_test_trace_stack (tt, "asm_sysvec_apic_timer_interrupt;hrtimer_interrupt;__hrtimer_run_queues;hrtimer_wakeup;try_to_wake_up");
+  guint A = ws_test_trace_thread (tt, 100, 100, "app");
+  guint AW = ws_test_trace_thread (tt, 101, 100, "app-w");
+  guint D = ws_test_trace_thread (tt, 200, 200, "db");
+  guint O = ws_test_trace_thread (tt, 300, 300, "other");
+  guint B = ws_test_trace_thread (tt, 50, 50, "dbus-daemon");
+  guint K = ws_test_trace_thread (tt, 60, 60, "kworker/0:1");
+  guint w1, w2, w3, w4, w5, w6, w7;
+
+  ws_test_trace_run (tt, A, 0, 10, 0);
+  w1 = ws_test_trace_wait (tt, A, 10, 100, 0);
+  ws_test_trace_run (tt, A, 100, 110, 0);
+  w2 = ws_test_trace_wait (tt, A, 110, 200, 0);
+  ws_test_trace_run (tt, A, 200, 210, 0);
+  w5 = ws_test_trace_wait (tt, A, 210, 300, 0);
+  ws_test_trace_run (tt, A, 300, 310, 0);
+  w7 = ws_test_trace_wait (tt, A, 310, 400, 0);
+  ws_test_trace_run (tt, A, 400, 410, 0);
+  ws_test_trace_wait (tt, A, 410, 500, 0);
+  ws_test_trace_run (tt, A, 500, 510, 0);
+  ws_test_trace_run (tt, AW, 20, 50, 0);
+  w3 = ws_test_trace_wait (tt, AW, 50, 90, 0);
+  ws_test_trace_run (tt, AW, 90, 120, 0);
+  ws_test_trace_run (tt, B, 40, 60, 0);
+  w4 = ws_test_trace_wait (tt, B, 60, 85, 0);
+  ws_test_trace_run (tt, B, 85, 95, 0);
+  ws_test_trace_run (tt, O, 0, 70, 0);
+  ws_test_trace_run (tt, O, 70, 100, 0);
+  ws_test_trace_run (tt, D, 120, 150, 0);
+  ws_test_trace_run (tt, D, 150, 420, 0);
+  ws_test_trace_run (tt, K, 220, 240, 0);
+  w6 = ws_test_trace_wait (tt, K, 240, 290, 0);
+  ws_test_trace_run (tt, K, 290, 310, 0);
+  ws_test_trace_wake (tt, AW, w1, 0);
+  ws_test_trace_wake (tt, D, w2, 0);
+  ws_test_trace_wake (tt, B, w3, 0);
+  ws_test_trace_wake (tt, O, w4, 0);
+  ws_test_trace_wake (tt, K, w5, 0);
+  ws_test_trace_wake (tt, D, w6, 0);
+  ws_test_trace_wake (tt, D, w7, timer);
+  ws_test_trace_finish (tt);
+  return tt;
+}
+
+static void
+test_over_connection_threads (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ws-bridge-XXXXXX", &error);
+  g_autofree char *path = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GdkTexture) shot = NULL;
+  WsTestTrace *tt = daemon_bridge_trace ();
+  WsWindow *window;
+  WsDocument *document;
+  WsTrace *trace;
+  WsTimelineViewport *viewport;
+  WsGraphPage *page;
+  gboolean ready = FALSE, inspected = FALSE;
+  const WsFinding *over, *under;
+  guint over_index = 0, under_index = 0, app, daemon;
+  GArray *threads;
+
+  g_assert_no_error (error);
+  path = g_build_filename (dir, "daemon-bridge.json", NULL);
+  g_assert_true (ws_json_trace_save (ws_test_trace_get_trace (tt), path, NULL, &error));
+  g_assert_no_error (error);
+  ws_test_trace_free (tt);
+
+  window = ws_window_new (GTK_APPLICATION (the_app));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1580, 980);
+  gtk_window_present (GTK_WINDOW (window));
+  file = g_file_new_for_path (path);
+  document = ws_window_open_file (window, file);
+  while (ws_document_get_state (document) == WS_DOCUMENT_LOADING)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_READY);
+  ws_gui_test_spin (300);
+  trace = ws_document_get_trace (document);
+  viewport = ws_document_get_viewport (document);
+  page = WS_GRAPH_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_GRAPH_PAGE));
+  g_assert_nonnull (page);
+  g_signal_connect (page, "ready", G_CALLBACK (ws_gui_test_flag_cb), &ready);
+  g_signal_connect (page, "inspected", G_CALLBACK (ws_gui_test_flag_cb), &inspected);
+
+  /* ⟨app, 0, 510⟩: the wait graph of test-inspector.c, and its findings. */
+  app = ws_gui_test_find_thread (trace, "app");
+  daemon = ws_gui_test_find_thread (trace, "dbus-daemon");
+  g_assert_cmpuint (app, !=, WS_NONE);
+  g_assert_cmpuint (daemon, !=, WS_NONE);
+  ws_timeline_viewport_set_selection (viewport, app, ws_trace_get_start_time (trace), ws_trace_get_start_time (trace) + 510);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-wait-graph", NULL);
+  ws_gui_test_wait_for_flag (&ready, 60, "the wait graph");
+  ws_graph_page_show_inspector (page, TRUE);
+  ws_gui_test_wait_for_flag (&inspected, 60, "the inspector");
+  over = find_kind (ws_graph_page_get_findings (page), WS_FINDING_OVER_CONNECTION, &over_index);
+  under = find_kind (ws_graph_page_get_findings (page), WS_FINDING_UNDER_CONNECTION, &under_index);
+  g_assert_nonnull (over);
+  g_assert_nonnull (under);
+  /* The bridge is dbus-daemon alone, through w3 and w4. */
+  g_assert_cmpuint (over->threads->len, ==, 1);
+  g_assert_cmpuint (g_array_index (over->threads, guint32, 0), ==, daemon);
+  g_assert_cmpuint (over->count, ==, 2);
+  g_assert_null (ws_graph_page_get_bridging_threads (page));
+  g_assert_cmpuint (ws_timeline_viewport_get_n_highlighted_threads (viewport), ==, 0);
+
+  /* Choosing it: its two waits are the timeline's search, and the
+   * daemon's row is highlighted, no other. */
+  ws_graph_page_select_finding (page, over_index);
+  threads = ws_graph_page_get_bridging_threads (page);
+  g_assert_true (threads == over->threads);
+  g_assert_cmpuint (ws_stack_search_get_n_matches (ws_window_get_search (window)), ==, 2);
+  g_assert_cmpuint (ws_timeline_viewport_get_n_highlighted_threads (viewport), ==, 1);
+  g_assert_true (ws_timeline_viewport_is_thread_highlighted (viewport, daemon));
+  for (guint t = 0; t < ws_trace_get_n_threads (trace); t++)
+    g_assert_true (ws_timeline_viewport_is_thread_highlighted (viewport, t) == (t == daemon));
+  shot = ws_gui_test_screenshot (GTK_WIDGET (window), "inspect-07-over-connection-threads.png");
+  g_clear_object (&shot);
+
+  /* The under-connection (w8 of app, which the finding lists as its
+   * thread) bridges nothing: the highlight goes. */
+  g_assert_cmpuint (under->threads->len, ==, 1);
+  ws_graph_page_select_finding (page, under_index);
+  g_assert_null (ws_graph_page_get_bridging_threads (page));
+  g_assert_cmpuint (ws_stack_search_get_n_matches (ws_window_get_search (window)), ==, 1);
+  g_assert_cmpuint (ws_timeline_viewport_get_n_highlighted_threads (viewport), ==, 0);
+  g_assert_false (ws_timeline_viewport_is_thread_highlighted (viewport, daemon));
+
+  /* Back to the over-connection: the daemon's row again. */
+  ws_graph_page_select_finding (page, over_index);
+  g_assert_true (ws_timeline_viewport_is_thread_highlighted (viewport, daemon));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_spin (50);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -535,6 +685,7 @@ main (int   argc,
 
   g_test_add_func ("/gui/inspect/critical-path-py-locks", test_critical_path);
   g_test_add_func ("/gui/inspect/inspector-io-fsync", test_inspector);
+  g_test_add_func ("/gui/inspect/over-connection-threads", test_over_connection_threads);
 
   status = g_test_run ();
   g_object_unref (the_app);

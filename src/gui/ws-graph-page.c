@@ -142,6 +142,7 @@ struct _WsGraphPage
   WsInspectorScope   inspector_scope;
   guint              inspect_generation;
   guint              findings_n_waits;  /* the percentages' denominator */
+  guint              selected_finding;  /* index chosen last, or WS_NONE */
 };
 
 G_DEFINE_FINAL_TYPE (WsGraphPage, ws_graph_page, GTK_TYPE_WIDGET)
@@ -1761,6 +1762,7 @@ fill_findings (WsGraphPage *self)
   for (guint i = 0; self->findings && i < self->findings->len; i++)
     gtk_list_box_append (self->inspector_list, finding_row (self, i));
   self->in_scope_update = FALSE;
+  self->selected_finding = WS_NONE;
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.export-findings", self->findings != NULL);
   update_inspector_toggle (self);
 }
@@ -1882,6 +1884,26 @@ finding_selected_cb (WsGraphPage   *self,
 }
 
 /**
+ * ws_graph_page_get_bridging_threads:
+ *
+ * Returns: (transfer none) (nullable) (element-type guint32): if the
+ *   finding chosen last is an over-connection, its bridging daemon or
+ *   heartbeat threads (thread indices); else %NULL
+ */
+GArray *
+ws_graph_page_get_bridging_threads (WsGraphPage *self)
+{
+  const WsFinding *f;
+
+  g_return_val_if_fail (WS_IS_GRAPH_PAGE (self), NULL);
+
+  if (self->findings == NULL || self->selected_finding >= self->findings->len)
+    return NULL;
+  f = g_ptr_array_index (self->findings, self->selected_finding);
+  return f->kind == WS_FINDING_OVER_CONNECTION ? f->threads : NULL;
+}
+
+/**
  * ws_graph_page_select_finding:
  *
  * Highlights the waits of finding @finding (an index into
@@ -1918,7 +1940,9 @@ ws_graph_page_select_finding (WsGraphPage *self,
       }
   }
 
-  /* The window may hand the search back (ws_graph_page_set_search()). */
+  self->selected_finding = finding;
+  /* The window may hand the search back (ws_graph_page_set_search()), and
+   * marks the finding's threads in the timeline. */
   g_signal_emit (self, signals[SHOW_EVENTS], 0, search);
   if (self->inspected_trace == self->trace)
     {
@@ -2797,6 +2821,7 @@ ws_graph_page_init (WsGraphPage *self)
   self->inspector_scope = WS_INSPECTOR_SCOPE_GRAPH;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->selected_finding = WS_NONE;
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.export-findings", FALSE);
   add_columns (self);
   add_segment_columns (self);

@@ -124,5 +124,6 @@ char           *ws_graph_page_dup_finding_title      (WsGraphPage     *self,
                                                       guint            finding);
 void            ws_graph_page_select_finding         (WsGraphPage     *self,
                                                       guint            finding);
+GArray         *ws_graph_page_get_bridging_threads   (WsGraphPage     *self);
 
 G_END_DECLS

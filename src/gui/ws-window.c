@@ -1049,8 +1049,16 @@ graph_show_events_cb (WsWindow      *self,
                       WsStackSearch *search,
                       WsGraphPage   *page)
 {
+  GArray *threads = ws_graph_page_get_bridging_threads (page);
+
   if (is_ready (self) && ws_document_get_trace (self->current) == ws_stack_search_get_trace (search))
-    mining_show_events_cb (self, self->current, search, NULL);
+    {
+      mining_show_events_cb (self, self->current, search, NULL);
+      /* Over-connections: the bridging threads' rows too. */
+      ws_timeline_viewport_set_highlighted_threads (ws_document_get_viewport (self->current),
+                                                    threads ? (const guint32 *) threads->data : NULL,
+                                                    threads ? threads->len : 0);
+    }
 }
 
 /* Mining (ws-mining-page.c): its events of a pattern become the window's
@@ -1071,6 +1079,7 @@ mining_show_events_cb (WsWindow      *self,
   if (!is_ready (self) || ws_document_get_trace (self->current) != ws_stack_search_get_trace (search))
     return;
 
+  ws_timeline_viewport_set_highlighted_threads (ws_document_get_viewport (self->current), NULL, 0);
   g_cancellable_cancel (self->search_cancellable);
   self->search_generation++;
   g_set_object (&self->search, search);

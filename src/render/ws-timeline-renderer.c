@@ -1421,7 +1421,8 @@ ws_timeline_renderer_draw (WsTimelineRenderer *self,
           cairo_close_path (cr);
           cairo_fill (cr);
         }
-      else if (has_sel && row->index == sel_thread)
+      else if ((has_sel && row->index == sel_thread) ||
+               ws_timeline_viewport_is_thread_highlighted (viewport, row->index))
         {
           ws_render_set_source (cr, &self->palette.selection);
           cairo_rectangle (cr, 0, y, ox, row->height);

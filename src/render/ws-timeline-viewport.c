@@ -35,6 +35,8 @@ struct _WsTimelineViewport
 
   guint   hovered_event;
   guint   selected_event;
+
+  GHashTable *highlighted_threads;  /* thread index + 1, or NULL when none */
 };
 
 G_DEFINE_FINAL_TYPE (WsTimelineViewport, ws_timeline_viewport, G_TYPE_OBJECT)
@@ -66,6 +68,7 @@ ws_timeline_viewport_finalize (GObject *object)
   WsTimelineViewport *self = WS_TIMELINE_VIEWPORT (object);
 
   g_array_unref (self->history);
+  g_clear_pointer (&self->highlighted_threads, g_hash_table_unref);
 
   G_OBJECT_CLASS (ws_timeline_viewport_parent_class)->finalize (object);
 }
@@ -517,6 +520,54 @@ ws_timeline_viewport_clear_selection (WsTimelineViewport *self)
   self->sel_t0 = self->sel_t1 = 0;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_SELECTION]);
   g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+}
+
+/**
+ * ws_timeline_viewport_set_highlighted_threads:
+ * @threads: (array length=n_threads) (nullable): thread indices
+ * @n_threads: how many; 0 clears the highlight
+ *
+ * Marks whole thread rows, e.g. the bridging threads of an inspector
+ * finding, apart from the one selected thread window.  Emits
+ * ::selection-changed.
+ */
+void
+ws_timeline_viewport_set_highlighted_threads (WsTimelineViewport *self,
+                                              const guint32      *threads,
+                                              guint               n_threads)
+{
+  g_return_if_fail (WS_IS_TIMELINE_VIEWPORT (self));
+  g_return_if_fail (threads != NULL || n_threads == 0);
+
+  if (self->highlighted_threads == NULL && n_threads == 0)
+    return;
+  g_clear_pointer (&self->highlighted_threads, g_hash_table_unref);
+  if (n_threads > 0)
+    {
+      self->highlighted_threads = g_hash_table_new (g_direct_hash, g_direct_equal);
+      /* + 1: thread 0 must not be the NULL key */
+      for (guint i = 0; i < n_threads; i++)
+        g_hash_table_add (self->highlighted_threads, GUINT_TO_POINTER (threads[i] + 1));
+    }
+  g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+}
+
+gboolean
+ws_timeline_viewport_is_thread_highlighted (WsTimelineViewport *self,
+                                            guint               thread)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEWPORT (self), FALSE);
+
+  return self->highlighted_threads != NULL && thread != WS_NONE &&
+         g_hash_table_contains (self->highlighted_threads, GUINT_TO_POINTER (thread + 1));
+}
+
+guint
+ws_timeline_viewport_get_n_highlighted_threads (WsTimelineViewport *self)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEWPORT (self), 0);
+
+  return self->highlighted_threads ? g_hash_table_size (self->highlighted_threads) : 0;
 }
 
 void

@@ -70,6 +70,13 @@ gboolean ws_timeline_viewport_get_selection     (WsTimelineViewport *self,
                                                  WsTime             *t1);
 void     ws_timeline_viewport_clear_selection   (WsTimelineViewport *self);
 
+void     ws_timeline_viewport_set_highlighted_threads   (WsTimelineViewport *self,
+                                                         const guint32      *threads,
+                                                         guint               n_threads);
+gboolean ws_timeline_viewport_is_thread_highlighted     (WsTimelineViewport *self,
+                                                         guint               thread);
+guint    ws_timeline_viewport_get_n_highlighted_threads (WsTimelineViewport *self);
+
 void     ws_timeline_viewport_set_hovered_event (WsTimelineViewport *self,
                                                  guint               event);
 guint    ws_timeline_viewport_get_hovered_event (WsTimelineViewport *self);
