@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "ws-application.h"
+#include "ws-coverage.h"
 #include "ws-gui-test-util.h"
 #include "ws-history-store.h"
 #include "ws-window.h"
@@ -118,6 +119,15 @@ static gboolean
 coverage_ready (gpointer page)
 {
   return !ws_mining_page_get_coverage_busy (page);
+}
+
+static void
+count_idle_cb (WsMiningPage *page,
+               GParamSpec   *pspec,
+               guint        *n_idle)
+{
+  if (!ws_mining_page_get_coverage_busy (page))
+    (*n_idle)++;
 }
 
 static void
@@ -320,6 +330,28 @@ test_mining_export (void)
   g_assert_true (ws_mining_page_export_coverage (page, cov_svg, &error));
   g_assert_no_error (error);
   assert_starts_with (cov_svg, "<?xml");
+
+  /* Two more signatures marked back to back: the first computation is
+   * superseded, so the chart leaves "Computing…" once, with the curves of
+   * all three. */
+  g_assert_cmpuint (ws_cluster_set_get_n_clusters (ws_mining_page_get_cluster_set (page)), >=, 3);
+  {
+    guint n_idle = 0;
+    gulong id = g_signal_connect (page, "notify::coverage-busy", G_CALLBACK (count_idle_cb), &n_idle);
+
+    ws_mining_page_select_cluster (page, 2);
+    g_assert_true (ws_mining_page_mark_signature (page));
+    g_assert_true (ws_mining_page_get_coverage_busy (page));
+    ws_mining_page_select_cluster (page, 3);
+    g_assert_true (ws_mining_page_mark_signature (page));
+    g_assert_cmpuint (ws_mining_page_get_n_signatures (page), ==, 3);
+    ws_gui_test_wait_until (coverage_ready, page, 60, "the coverage curves of three signatures");
+    ws_gui_test_spin (200);
+    g_assert_cmpuint (n_idle, ==, 1);
+    g_assert_cmpuint (ws_coverage_plot_get_n_series (ws_coverage_view_get_plot (ws_mining_page_get_coverage_view (page))),
+                      ==, WS_N_RANKINGS);
+    g_signal_handler_disconnect (page, id);
+  }
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
