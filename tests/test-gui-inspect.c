@@ -669,6 +669,17 @@ test_over_connection_threads (void)
   ws_graph_page_select_finding (page, over_index);
   g_assert_true (ws_timeline_viewport_is_thread_highlighted (viewport, daemon));
 
+  /* Escape in the timeline clears it, as it clears the selection. */
+  gtk_widget_activate_action (GTK_WIDGET (ws_window_get_timeline_view (window)), "timeline.clear-selection", NULL);
+  g_assert_cmpuint (ws_timeline_viewport_get_n_highlighted_threads (viewport), ==, 0);
+
+  /* A search typed in the window replaces the finding's: so do its rows. */
+  ws_graph_page_select_finding (page, over_index);
+  g_assert_true (ws_timeline_viewport_is_thread_highlighted (viewport, daemon));
+  ws_window_set_search_text (window, "try_to_wake_up");
+  ws_gui_test_spin (500);   /* the entry's search delay */
+  g_assert_cmpuint (ws_timeline_viewport_get_n_highlighted_threads (viewport), ==, 0);
+
   gtk_window_destroy (GTK_WINDOW (window));
   ws_gui_test_spin (50);
   g_unlink (path);

@@ -802,6 +802,7 @@ clear_selection_action (GtkWidget  *widget,
     return;
   ws_timeline_viewport_clear_selection (self->viewport);
   ws_timeline_viewport_set_selected_event (self->viewport, WS_NONE);
+  ws_timeline_viewport_set_highlighted_threads (self->viewport, NULL, 0);
   invalidate (self);
 }
 

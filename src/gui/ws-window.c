@@ -602,6 +602,8 @@ start_search (WsWindow   *self,
   self->search_generation++;
   g_clear_object (&self->search);
   ws_timeline_view_set_search (self->timeline_view, NULL);
+  if (self->current != NULL)   /* a finding's bridging threads go with its search */
+    ws_timeline_viewport_set_highlighted_threads (ws_document_get_viewport (self->current), NULL, 0);
   gtk_widget_remove_css_class (GTK_WIDGET (self->search_entry), "error");
   update_actions (self);
 
