@@ -43,7 +43,8 @@ typedef enum {
  *   the processes (with a thread in the graph) of the groups the bridge
  *   joins, in index order
  * @threads: (element-type guint32): OVER_CONNECTION: the bridging daemon /
- *   heartbeat threads; INTERRUPT_READIER: the interrupted threads
+ *   heartbeat threads; INTERRUPT_READIER: the interrupted threads;
+ *   UNDER_CONNECTION: the threads of the waits listed in @events
  * @events: (element-type guint32): the events involved: for an
  *   over-connection the WAIT events whose edges cross the bridge, for an
  *   under-connection the waits with unknown readier, longest first (at
