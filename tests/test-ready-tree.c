@@ -489,10 +489,13 @@ test_classifier_defaults (void)
     "sem_post@GLIBC_2.2.5", "futex_wait", "__futex_abstimed_wait_common", "__lll_lock_wait",
     "pthread_cond_signal@@GLIBC_2.3.2", "___pthread_cond_timedwait64", "__new_sem_wait_slow64",
     "PyThread_acquire_lock_timed", "take_gil", "rwsem_down_read_slowpath", "__mutex_lock.constprop.0",
-    "io_schedule", "ep_poll", "LWLockAcquire", "LockAcquireExtended", "ProcSleep", "XactLockTableWait",
+    "LWLockAcquire", "LockAcquireExtended", "ProcSleep", "XactLockTableWait",
     "LockReleaseAll", "ProcReleaseLocks",
   };
-  const char *not_lock[] = { "do_nanosleep", "PyObject_Free", "ProcSleepX", "schedule", "[unknown]", "secure_read" };
+  /* Disk waits and epoll are not locks (issue 8): a PostgreSQL pg_sleep
+   * and every latch wait go through epoll_wait. */
+  const char *not_lock[] = { "do_nanosleep", "PyObject_Free", "ProcSleepX", "schedule", "[unknown]", "secure_read",
+                             "io_schedule", "ep_poll", "do_epoll_wait", "epoll_wait", "WaitLatch" };
 
   for (guint i = 0; i < G_N_ELEMENTS (lock); i++)
     g_assert_true (ws_frame_classifier_match (c, WS_FRAME_CATEGORY_LOCK, lock[i]));

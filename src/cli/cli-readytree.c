@@ -28,7 +28,7 @@ cli_readytree (int    argc,
   g_autofree char *metric_name = NULL;
   CliSymptomOptions options;
   WsReadyTreeOptions tree_options;
-  WsChainMetric metric = WS_CHAIN_METRIC_AVERAGE;
+  WsChainMetric metric = WS_CHAIN_METRIC_DEFAULT;
   WsSymptom symptom;
   gboolean lock_only = FALSE;
   int max_depth = WS_READY_TREE_DEFAULT_MAX_DEPTH;
@@ -43,7 +43,7 @@ cli_readytree (int    argc,
     { "max-nodes", 0, 0, G_OPTION_ARG_INT, &max_nodes,
       N_("Stop growing the tree at N nodes (default 100000)"), "N" },
     { "chain-metric", 0, 0, G_OPTION_ARG_STRING, &metric_name,
-      N_("How the anomalous chain is chosen: average (default), median, total, count or max"), N_("METRIC") },
+      N_("How the anomalous chain is chosen: cause (default: the chain ending where the top cause was spent), average, median, total, count or max"), N_("METRIC") },
     { "event", 0, 0, G_OPTION_ARG_INT, &root_event,
       N_("Start from this wait event (an index from waitgraph's output) instead of the longest wait"), N_("INDEX") },
     { NULL }

@@ -23,8 +23,10 @@ int cli_export_timeline (int argc, char **argv);
 int cli_mine (int argc, char **argv);
 int cli_cluster (int argc, char **argv);
 int cli_history (int argc, char **argv);
+int cli_why (int argc, char **argv);
 
 static const CliCommand commands[] = {
+  { "why", cli_why, N_("What held a delay up: its causes, top cause first") },
   { "convert", cli_convert, N_("Convert a trace to the JSON trace format") },
   { "info", cli_info, N_("What a trace holds: threads, waits, the costliest waits") },
   { "scenarios", cli_scenarios, N_("Scenario instances and their durations") },

@@ -410,7 +410,7 @@ rebuild (WsGraphPage *self)
   job->depth = (guint) gtk_spin_button_get_value_as_int (self->depth_spin);
   job->generation = ++self->generation;
   if (job->metric >= WS_N_CHAIN_METRICS)
-    job->metric = WS_CHAIN_METRIC_AVERAGE;
+    job->metric = WS_CHAIN_METRIC_DEFAULT;
 
   gtk_stack_set_visible_child_name (self->state_stack, "building");
   set_busy (self, TRUE);

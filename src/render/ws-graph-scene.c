@@ -262,7 +262,7 @@ ws_graph_scene_new_for_wait_graph_full (WsWaitGraph            *graph,
   self->kind = WS_GRAPH_SCENE_WAIT_GRAPH;
   self->graph = g_object_ref (graph);
   self->trace = g_object_ref (ws_wait_graph_get_trace (graph));
-  self->metric = WS_CHAIN_METRIC_AVERAGE;
+  self->metric = WS_CHAIN_METRIC_DEFAULT;
   stacks = ws_trace_get_stack_table (self->trace);
   n_nodes = ws_wait_graph_get_n_nodes (graph);
   n_edges = ws_wait_graph_get_n_edges (graph);

@@ -17,6 +17,13 @@ G_BEGIN_DECLS
  * @WS_CHAIN_METRIC_COUNT: number of nodes (waits) on the chain
  * @WS_CHAIN_METRIC_MAX: longest single wait (the patent warns the root's
  *   wait often dominates it)
+ * @WS_CHAIN_METRIC_CAUSE: the chain that ends where the root wait's top
+ *   cause was spent (ws-attribution.h): the most time of that cause on
+ *   the leaf's thread (or, for a leaf whose readier ran, on the readier)
+ *   inside the leaf wait; ties and trees where no chain ends there go by
+ *   @WS_CHAIN_METRIC_TOTAL.  The default: the patent's average lets a
+ *   short chain ending in a trivial leaf beat the chain to the real cause,
+ *   since the root's own long wait counts in every chain.
  *
  * How to rank the root-to-leaf chains of a ready tree.
  */
@@ -26,8 +33,11 @@ typedef enum {
   WS_CHAIN_METRIC_TOTAL,
   WS_CHAIN_METRIC_COUNT,
   WS_CHAIN_METRIC_MAX,
+  WS_CHAIN_METRIC_CAUSE,
   WS_N_CHAIN_METRICS
 } WsChainMetric;
+
+#define WS_CHAIN_METRIC_DEFAULT WS_CHAIN_METRIC_CAUSE
 
 /**
  * WsChainMetrics:
@@ -59,6 +69,8 @@ void          ws_ready_tree_get_chain_metrics (WsReadyTree          *tree,
  * ws_ready_tree_anomalous_chain:
  * Returns: the chain (see ws_ready_tree_get_chain()) with the largest
  *   @metric; ties go to the lowest chain index.  %WS_NONE for an empty tree.
+ *   ws_chain_metrics_get() gives the total for %WS_CHAIN_METRIC_CAUSE (a
+ *   chain's value under it depends on the whole tree).
  */
 guint         ws_ready_tree_anomalous_chain   (WsReadyTree          *tree,
                                                WsChainMetric         metric);

@@ -118,6 +118,22 @@ ws_event_set_union (WsEventSet       *self,
     self->bits[i] |= other->bits[i];
 }
 
+/**
+ * ws_event_set_intersect:
+ *
+ * Keeps in @self only the events also in @other (same trace).
+ */
+void
+ws_event_set_intersect (WsEventSet       *self,
+                        const WsEventSet *other)
+{
+  g_return_if_fail (self != NULL && other != NULL);
+  g_return_if_fail (self->n_events == other->n_events);
+
+  for (guint i = 0; i <= self->n_events / 64; i++)
+    self->bits[i] &= other->bits[i];
+}
+
 guint
 ws_event_set_get_n_events (const WsEventSet *self)
 {
@@ -300,8 +316,9 @@ critical_path_events (WsTrace        *trace,
 
 /**
  * ws_aoi_scope_symptom_graph:
- * @critical_path_only: only the events on the critical path, the more
- *   aggressive reduction StackMine §IV mentions
+ * @critical_path_only: only the events of the wait graph that are also on
+ *   the critical path, the more aggressive reduction StackMine §IV
+ *   mentions (always a subset of the wait graph's events)
  * @classifier: (nullable): for the wake kinds; %NULL = the default
  * @cancellable: (nullable): for the wait graph build
  *
@@ -319,18 +336,33 @@ ws_aoi_scope_symptom_graph (WsTrace            *trace,
   g_return_val_if_fail (WS_IS_TRACE (trace), NULL);
   g_return_val_if_fail (symptom != NULL, NULL);
 
-  if (critical_path_only)
-    {
-      g_autoptr(WsCriticalPath) path = ws_critical_path_build (trace, symptom, classifier, error);
+  {
+    g_autoptr(WsWaitGraph) graph = ws_wait_graph_build (trace, symptom, classifier, cancellable, error);
+    g_autoptr(WsCriticalPath) path = NULL;
+    WsEventSet *set;
 
-      return path != NULL ? critical_path_events (trace, path) : NULL;
-    }
-  else
-    {
-      g_autoptr(WsWaitGraph) graph = ws_wait_graph_build (trace, symptom, classifier, cancellable, error);
+    if (graph == NULL)
+      return NULL;
+    set = ws_aoi_scope_wait_graph (graph);
+    if (!critical_path_only)
+      return set;
 
-      return graph != NULL ? ws_aoi_scope_wait_graph (graph) : NULL;
+    /* StackMine's reduction keeps the critical paths *of the wait graph*:
+     * the path also passes through waits outside it (one that began before
+     * t0 and only spends its ready latency inside the window), which must
+     * not widen the scope. */
+    if ((path = ws_critical_path_build (trace, symptom, classifier, error)) == NULL)
+      {
+        ws_event_set_free (set);
+        return NULL;
+      }
+    {
+      g_autoptr(WsEventSet) on_path = critical_path_events (trace, path);
+
+      ws_event_set_intersect (set, on_path);
+      return set;
     }
+  }
 }
 
 /* ------------------------------------------------------------------ */

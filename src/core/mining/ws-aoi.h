@@ -45,6 +45,8 @@ gboolean     ws_event_set_contains     (const WsEventSet *self,
 guint        ws_event_set_count        (const WsEventSet *self);
 void         ws_event_set_union        (WsEventSet       *self,
                                         const WsEventSet *other);
+void         ws_event_set_intersect    (WsEventSet       *self,
+                                        const WsEventSet *other);
 guint        ws_event_set_get_n_events (const WsEventSet *self);
 
 WsEventSet  *ws_aoi_scope_threads      (WsTrace          *trace,

@@ -37,9 +37,16 @@
  *     segments, so that X_{j-1} → X_j is always a caller → callee pair of
  *     one pattern.
  *
- * Words (for Sub): a frame's name is "module!function" as in the paper's
- * Windows names (module = the DSO's base name up to its first dot:
- * "libc.so.6" → "libc", "[kernel.kallsyms]" → "kernel").  It is split at
+ * Words (for Sub): Sub compares *function names*.  The paper's Windows
+ * names are "module!function", but counting the module as words made two
+ * unrelated functions of one module (postgres!ProcSleep and
+ * postgres!heap_update) half-similar, so the module is only a tie-breaker:
+ * Sub(f1, f2) = Sub of the function names, plus WS_SIMILARITY_MODULE_COST
+ * (capped at 1) when the modules differ — the same function name in two
+ * DSOs is close but not identical.  A frame with no symbol ("[unknown]")
+ * has nothing but its module to go by, so its words are "unknown" and the
+ * module's.  The module is the DSO's base name up to its first dot:
+ * "libc.so.6" → "libc", "[kernel.kallsyms]" → "kernel".  A name is split at
  * every character that is not a letter or digit (so "::", "!", "_", "." and
  * "@" all separate words) and at CamelCase boundaries (a capital after a
  * lower-case letter or digit, and the last capital of an acronym before a
@@ -212,6 +219,24 @@ ws_similarity_sub_names (const char *name1,
   return 1.0 - 2.0 * common / (double) (na + nb);
 }
 
+/* The base name of a frame's module, cut at its first dot (see above). */
+static char *
+module_base (const WsFrame *frame)
+{
+  const char *module = frame->module ? frame->module : "";
+  const char *slash;
+  gsize len;
+
+  if ((slash = strrchr (module, '/')) != NULL)
+    module = slash + 1;
+  while (*module == '[' || *module == '(')
+    module++;
+  for (len = 0; module[len] != '\0' && module[len] != '.' &&
+                module[len] != ']' && module[len] != ')'; len++)
+    ;
+  return g_strndup (module, len);
+}
+
 /**
  * ws_similarity_frame_name:
  *
@@ -222,20 +247,27 @@ ws_similarity_sub_names (const char *name1,
 char *
 ws_similarity_frame_name (const WsFrame *frame)
 {
-  const char *module, *slash;
-  gsize len;
+  g_autofree char *module = NULL;
 
   g_return_val_if_fail (frame != NULL, NULL);
 
-  module = frame->module ? frame->module : "";
-  if ((slash = strrchr (module, '/')) != NULL)
-    module = slash + 1;
-  while (*module == '[' || *module == '(')
-    module++;
-  for (len = 0; module[len] != '\0' && module[len] != '.' &&
-                module[len] != ']' && module[len] != ')'; len++)
-    ;
-  return g_strdup_printf ("%.*s!%s", (int) len, module, frame->function ? frame->function : "");
+  module = module_base (frame);
+  return g_strdup_printf ("%s!%s", module, frame->function ? frame->function : "");
+}
+
+/* What Sub() splits into words: the function name, or for a frame with no
+ * symbol "unknown" and its module (all there is to tell two apart). */
+static char *
+sub_name (const WsFrame *frame)
+{
+  const char *function = frame->function ? frame->function : "";
+
+  if (*function == '\0' || g_str_equal (function, "[unknown]"))
+    {
+      g_autofree char *module = module_base (frame);
+      return g_strdup_printf ("unknown %s", module);
+    }
+  return g_strdup (function);
 }
 
 static int
@@ -246,13 +278,32 @@ compare_guint32 (gconstpointer a,
   return x < y ? -1 : x > y;
 }
 
-/* Sorted word ids of a frame's name, [0] = their number.  Cached. */
+/* Interns @word (under the lock), returning its id. */
+static guint32
+word_id (WsSimilarity *self,
+         const char   *word)
+{
+  gpointer id = g_hash_table_lookup (self->word_ids, word);
+
+  if (id == NULL)
+    {
+      id = GUINT_TO_POINTER (g_hash_table_size (self->word_ids) + 1);
+      g_hash_table_insert (self->word_ids, g_strdup (word), id);
+    }
+  return GPOINTER_TO_UINT (id) - 1;
+}
+
+/* Sorted word ids of a frame's name, [0] = their number n, [n + 1] = the
+ * id of its module (interned as "!module", which no word can be).
+ * Cached. */
 static const guint32 *
 frame_words (WsSimilarity *self,
              WsFrameId     f)
 {
   g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->lock);
   g_autofree char *name = NULL;
+  g_autofree char *module = NULL;
+  g_autofree char *module_key = NULL;
   g_auto(GStrv) words = NULL;
   guint32 *ids;
   guint n;
@@ -260,23 +311,17 @@ frame_words (WsSimilarity *self,
   if (f < self->frame_words->len && g_ptr_array_index (self->frame_words, f) != NULL)
     return g_ptr_array_index (self->frame_words, f);
 
-  name = ws_similarity_frame_name (ws_stack_table_get_frame (self->table, f));
+  name = sub_name (ws_stack_table_get_frame (self->table, f));
   words = ws_similarity_split_words (name);
   n = g_strv_length (words);
-  ids = g_new (guint32, n + 1);
+  ids = g_new (guint32, n + 2);
   ids[0] = n;
   for (guint i = 0; i < n; i++)
-    {
-      gpointer id = g_hash_table_lookup (self->word_ids, words[i]);
-
-      if (id == NULL)
-        {
-          id = GUINT_TO_POINTER (g_hash_table_size (self->word_ids) + 1);
-          g_hash_table_insert (self->word_ids, g_strdup (words[i]), id);
-        }
-      ids[i + 1] = GPOINTER_TO_UINT (id) - 1;
-    }
+    ids[i + 1] = word_id (self, words[i]);
   qsort (ids + 1, n, sizeof (guint32), compare_guint32);
+  module = module_base (ws_stack_table_get_frame (self->table, f));
+  module_key = g_strconcat ("!", module, NULL);
+  ids[n + 1] = word_id (self, module_key);
 
   if (f >= self->frame_words->len)
     g_ptr_array_set_size (self->frame_words, f + 1);
@@ -292,7 +337,7 @@ frame_words (WsSimilarity *self,
  * word id.
  *
  * Returns: (transfer none) (array length=n_words): the ids of the words of
- *   the frame's "module!function" name, sorted
+ *   the frame's function name (see above), sorted
  */
 const guint32 *
 ws_similarity_get_words (WsSimilarity *self,
@@ -312,8 +357,9 @@ ws_similarity_get_words (WsSimilarity *self,
 /**
  * ws_similarity_sub:
  *
- * Returns: Sub(f1, f2) on the frames' "module!function" names; 0 when
- *   @f1 == @f2
+ * Returns: Sub(f1, f2) on the frames' function names, plus
+ *   %WS_SIMILARITY_MODULE_COST when their modules differ (at most 1); 0
+ *   when @f1 == @f2
  */
 double
 ws_similarity_sub (WsSimilarity *self,
@@ -341,7 +387,8 @@ ws_similarity_sub (WsSimilarity *self,
       else
         j++;
     }
-  return 1.0 - 2.0 * common / (double) (a[0] + b[0]);
+  return MIN (1.0, 1.0 - 2.0 * common / (double) (a[0] + b[0]) +
+                   (a[a[0] + 1] == b[b[0] + 1] ? 0.0 : WS_SIMILARITY_MODULE_COST));
 }
 
 /* ------------------------------------------------------------------ */

@@ -53,6 +53,10 @@ typedef struct {
   guint64 n_with_caller;
 } WsFunctionCounts;
 
+/* What Sub() adds when two frames' modules differ: a tie-breaker between
+ * equally named functions, never enough to make different names similar. */
+#define WS_SIMILARITY_MODULE_COST 0.1
+
 #define WS_TYPE_SIMILARITY (ws_similarity_get_type ())
 G_DECLARE_FINAL_TYPE (WsSimilarity, ws_similarity, WS, SIMILARITY, GObject)
 

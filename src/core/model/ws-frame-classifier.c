@@ -54,8 +54,10 @@ static const char * const default_lock[] = {
   "^rwsem_down_", "^rwsem_wake", "^down_read", "^down_write", "^up_read$", "^up_write$",
   "^__mutex_lock", "^mutex_lock", "^__mutex_unlock", "^mutex_unlock",
   "^_*rt_mutex_", "^_*percpu_down_", "^__down(_|$)",
-  /* waits the patent's configuration file would list beside locks */
-  "^io_schedule", "^ep_poll$", "^do_epoll_wait", "^epoll_wait",
+  /* Not io_schedule, epoll or poll: every disk wait and every PostgreSQL
+   * latch wait (a plain pg_sleep included) goes through them, so listing
+   * them made nearly every wait "lock-related" (issue 8).  Row and
+   * heavyweight locks are found by their user frames below instead. */
   /* PostgreSQL heavyweight and lightweight locks */
   "^LWLock", "^LockAcquire", "^LockRelease", "^ProcSleep$", "^ProcReleaseLocks",
   "^ProcLockWakeup", "^ProcWakeup", "^XactLockTableWait", "^LockTuple",

@@ -11,7 +11,7 @@ G_BEGIN_DECLS
  * WsFrameCategory:
  * @WS_FRAME_CATEGORY_LOCK: function names of lock acquire/release and other
  *   synchronisation waits (futex, pthread mutexes and condition variables,
- *   kernel rwsem/mutex, io_schedule, epoll, PostgreSQL LWLock/LockAcquire/
+ *   kernel rwsem/mutex, PostgreSQL LWLock/LockAcquire/
  *   ProcSleep…).  A wait is *lock-related* when its waiting stack or its
  *   unwait stack holds one of them (the patent's test).
  * @WS_FRAME_CATEGORY_FALSE_RUN: function names of timer wake-ups (hrtimer,

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "ws-critical-path.h"
+#include "ws-frame-classifier.h"
+#include "ws-progress.h"
+#include "ws-trace.h"
+#include "ws-wait-graph.h"
+
+G_BEGIN_DECLS
+
+/**
+ * WsCauseKind:
+ * @WS_CAUSE_RUNNING: the deepest thread was on a CPU (its signature is
+ *   its process name; @top_function says where most samples fell)
+ * @WS_CAUSE_READY: it was runnable but waiting for a CPU
+ * @WS_CAUSE_BLOCKED: it was blocked in a wait that nothing recorded
+ *   explains further: woken by a timer, a device, or by nobody recorded
+ *   (the share of each is kept in #WsCause)
+ * @WS_CAUSE_NO_DATA: before the deepest thread's first recorded event
+ *
+ * What a moment of a delay was spent on, at the end of the readier walk.
+ */
+typedef enum {
+  WS_CAUSE_RUNNING,
+  WS_CAUSE_READY,
+  WS_CAUSE_BLOCKED,
+  WS_CAUSE_NO_DATA,
+  WS_N_CAUSE_KINDS
+} WsCauseKind;
+
+/**
+ * WsCauseThread:
+ * @trace: the trace (not owned: the attribution keeps its traces alive)
+ * @thread: thread index in @trace
+ * @time: time of the cause spent on that thread (ns)
+ */
+typedef struct {
+  WsTrace *trace;
+  guint    thread;
+  WsTime   time;
+} WsCauseThread;
+
+/**
+ * WsCause:
+ * @key: what causes are summed by: kind, state and signature, e.g.
+ *   "blocked D fdatasync ← XLogFlush"; equal across traces
+ * @label: the translated sentence shown to people ("uninterruptible in
+ *   fdatasync ← XLogFlush")
+ * @kind: a #WsCauseKind
+ * @state: BLOCKED: the scheduler state letter of the wait ('S', 'D'…)
+ * @signature: BLOCKED: the user-space blocking frame and its caller
+ *   ("fdatasync ← XLogFlush"), else the kernel blocking function;
+ *   RUNNING: the process name; else ""
+ * @kernel_function: BLOCKED: the kernel function the costliest wait
+ *   blocked in, below the scheduler ("folio_wait_bit"), or %NULL
+ * @top_function: RUNNING: the function most of the sampled time was in
+ *   (user space preferred), or %NULL when no CPU sample fell inside
+ * @time: total time (ns)
+ * @share: @time / the attributed total, 0 … 1
+ * @timer_time, @device_time, @unknown_time: BLOCKED: how much of @time was
+ *   in waits woken by a timer, by a device (interrupt), or by nobody
+ *   recorded; RUNNING/READY/NO_DATA: 0
+ * @n_symptoms: how many of the attributed symptoms it appears in
+ * @threads: (element-type WsCauseThread): the threads it was spent on,
+ *   most time first
+ * @example_trace, @example_event: the costliest single piece: the WAIT
+ *   event (BLOCKED, READY) or the first sample (RUNNING) — %WS_NONE if
+ *   none — in that trace, for "show me"
+ * @example_stack: (array zero-terminated=1): that piece's stack as
+ *   "function (module)" lines, caller first, or an empty array
+ *
+ * One cause of a delay.
+ */
+typedef struct {
+  char         *key;
+  char         *label;
+  WsCauseKind   kind;
+  char          state;
+  char         *signature;
+  char         *kernel_function;
+  char         *top_function;
+  WsTime        time;
+  double        share;
+  WsTime        timer_time;
+  WsTime        device_time;
+  WsTime        unknown_time;
+  guint         n_symptoms;
+  GArray       *threads;
+  WsTrace      *example_trace;
+  guint         example_event;
+  char        **example_stack;
+} WsCause;
+
+/**
+ * WsAttributionTarget:
+ * @trace: the trace
+ * @symptom: the delay to explain: a thread and a window (one wait's span,
+ *   one scenario instance, or any window)
+ * @instance: the scenario instance it came from, or %WS_NONE
+ */
+typedef struct {
+  WsTrace  *trace;
+  WsSymptom symptom;
+  guint     instance;
+} WsAttributionTarget;
+
+/**
+ * WsAttributionSettings:
+ * @classifier: (nullable): wake kinds for the walk (see
+ *   ws_critical_path_build()); %NULL = the default lists
+ * @cancellable: (nullable): polled between targets
+ * @progress: (nullable): called every few targets
+ * @progress_data: its user data
+ *
+ * Initialise with ws_attribution_settings_init().
+ */
+typedef struct {
+  WsFrameClassifier *classifier;
+  GCancellable      *cancellable;
+  WsProgressFunc     progress;
+  gpointer           progress_data;
+} WsAttributionSettings;
+
+void ws_attribution_settings_init (WsAttributionSettings *settings);
+
+/*
+ * WsAttribution: root-cause attribution of delays.  For each target, the
+ * critical path (ws_critical_path_build()) walks back from the end of the
+ * window through the readiers to the deepest thread that was holding
+ * things up at each moment; every piece of the path is given a cause (see
+ * #WsCause and docs/attribution.md) and the pieces are summed by cause
+ * over all targets, of any number of traces.  Causes are sorted by time,
+ * largest first.  Immutable once computed.
+ */
+#define WS_TYPE_ATTRIBUTION (ws_attribution_get_type ())
+G_DECLARE_FINAL_TYPE (WsAttribution, ws_attribution, WS, ATTRIBUTION, GObject)
+
+/*
+ * ws_attribution_compute:
+ * @targets: (element-type WsAttributionTarget): what to explain
+ * @settings: (nullable): %NULL for the defaults
+ *
+ * The one entry point, used by `waitscope-cli why` and the GUI.
+ *
+ * Returns: (transfer full): the attribution, or %NULL with @error set
+ *   (WS_ERROR_INVALID for a bad thread or window, WS_ERROR_CANCELLED)
+ */
+WsAttribution  *ws_attribution_compute        (GArray                      *targets,
+                                               const WsAttributionSettings *settings,
+                                               GError                     **error);
+
+guint           ws_attribution_get_n_causes   (WsAttribution *self);
+const WsCause  *ws_attribution_get_cause      (WsAttribution *self,
+                                               guint          index);
+/* Index of the cause with @key, or %WS_NONE. */
+guint           ws_attribution_find_cause     (WsAttribution *self,
+                                               const char    *key);
+/* The summed duration of all targets' windows (ns). */
+WsTime          ws_attribution_get_total      (WsAttribution *self);
+guint           ws_attribution_get_n_targets  (WsAttribution *self);
+
+/*
+ * ws_attribution_segment_cause_key:
+ * The cause key (see #WsCause) one critical-path segment is given.
+ *
+ * Returns: (transfer full): the key
+ */
+char           *ws_attribution_segment_cause_key (WsTrace                 *trace,
+                                                  const WsCriticalSegment *segment,
+                                                  WsFrameClassifier       *classifier);
+
+/*
+ * ws_attribution_wait_signature:
+ * @kernel_function: (out) (optional) (transfer full): the kernel blocking
+ *   function, or %NULL
+ *
+ * The signature of a waiting stack: "blocking frame ← caller" in user
+ * space (see docs/attribution.md), else the kernel blocking function, else
+ * "".
+ *
+ * Returns: (transfer full): the signature
+ */
+char           *ws_attribution_wait_signature (WsTrace    *trace,
+                                               WsStackId   stack,
+                                               char      **kernel_function);
+
+/*
+ * Target pickers.  Scenario instances of all @traces (a GPtrArray of
+ * WsTrace), slowest first: the @k slowest, or all slower than @threshold,
+ * or the slowest @fraction (at least one).  @scenario %NULL = any.
+ */
+GArray         *ws_attribution_targets_slowest      (GPtrArray   *traces,
+                                                     const char  *scenario,
+                                                     guint        k);
+GArray         *ws_attribution_targets_slower_than  (GPtrArray   *traces,
+                                                     const char  *scenario,
+                                                     WsTime       threshold);
+GArray         *ws_attribution_targets_slowest_share (GPtrArray  *traces,
+                                                     const char  *scenario,
+                                                     double       fraction);
+/*
+ * ws_attribution_targets_waiting_threads:
+ * Without scenarios: the @k threads of each trace that spent longest
+ * blocked in waits another thread ended (heartbeat threads such as
+ * kworkers and waits ended by timers, devices or nobody left out: those
+ * are threads idling, not threads held up by others), each over its whole
+ * recorded life.
+ */
+GArray         *ws_attribution_targets_waiting_threads (GPtrArray        *traces,
+                                                        WsFrameClassifier *classifier,
+                                                        guint              k);
+
+G_END_DECLS
