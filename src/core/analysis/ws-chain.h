@@ -3,7 +3,7 @@
 
 #include <glib.h>
 
-#include "ws-ready-tree.h"
+#include "ws-trace.h"
 
 G_BEGIN_DECLS
 
@@ -18,12 +18,10 @@ G_BEGIN_DECLS
  * @WS_CHAIN_METRIC_MAX: longest single wait (the patent warns the root's
  *   wait often dominates it)
  * @WS_CHAIN_METRIC_CAUSE: the chain that ends where the root wait's top
- *   cause was spent (ws-attribution.h): the most time of that cause on
- *   the leaf's thread (or, for a leaf whose readier ran, on the readier)
- *   inside the leaf wait; ties and trees where no chain ends there go by
- *   @WS_CHAIN_METRIC_TOTAL.  The default: the patent's average lets a
- *   short chain ending in a trivial leaf beat the chain to the real cause,
- *   since the root's own long wait counts in every chain.
+ *   cause was spent (see ws_ready_tree_cause_chain()); a chain's value
+ *   under it is its total.  The default: the patent's average lets a short
+ *   chain ending in a trivial leaf beat the chain to the real cause, since
+ *   the root's own long wait counts in every chain.
  *
  * How to rank the root-to-leaf chains of a ready tree.
  */
@@ -37,6 +35,7 @@ typedef enum {
   WS_N_CHAIN_METRICS
 } WsChainMetric;
 
+/* The metric used when none is chosen (CLI, GUI, exports). */
 #define WS_CHAIN_METRIC_DEFAULT WS_CHAIN_METRIC_CAUSE
 
 /**
@@ -62,20 +61,15 @@ void          ws_chain_metrics_compute        (const WsTime         *waits,
 double        ws_chain_metrics_get            (const WsChainMetrics *metrics,
                                                WsChainMetric         metric);
 
-void          ws_ready_tree_get_chain_metrics (WsReadyTree          *tree,
-                                               guint                 chain,
-                                               WsChainMetrics       *metrics);
-/*
- * ws_ready_tree_anomalous_chain:
- * Returns: the chain (see ws_ready_tree_get_chain()) with the largest
- *   @metric; ties go to the lowest chain index.  %WS_NONE for an empty tree.
- *   ws_chain_metrics_get() gives the total for %WS_CHAIN_METRIC_CAUSE (a
- *   chain's value under it depends on the whole tree).
- */
-guint         ws_ready_tree_anomalous_chain   (WsReadyTree          *tree,
-                                               WsChainMetric         metric);
-
+/* The metrics in enum order, with their names, labels and descriptions,
+ * come from one table in ws-chain.c: lists of metrics (the GUI's dropdown,
+ * the CLI's help) are built from it, never typed again. */
 const char   *ws_chain_metric_to_string       (WsChainMetric         metric);
+/* Translated, for a menu or dropdown ("Average wait"). */
+const char   *ws_chain_metric_get_label       (WsChainMetric         metric);
+/* Translated, one line: what choosing this metric means. */
+const char   *ws_chain_metric_get_description (WsChainMetric         metric);
+char         *ws_chain_metric_dup_names       (const char           *separator);
 gboolean      ws_chain_metric_from_string     (const char           *str,
                                                WsChainMetric        *metric);
 
