@@ -375,6 +375,7 @@ print_text (CliMineOptions *options,
   guint shown = options->top == 0 ? n : MIN ((guint) options->top, n);
   g_autofree char *lambda = cli_format_duration (result->lambda);
 
+  cli_mine_print_scope_note (options, result);
   printf (_("λ = %s: %u patterns in %u clusters (similarity ≥ %.2f), ranked by %s\n"),
           lambda, ws_pattern_set_get_n_patterns (result->patterns), n,
           ws_cluster_set_get_threshold (clusters), rank);

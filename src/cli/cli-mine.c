@@ -52,7 +52,8 @@ cli_mine_add_entries (GOptionContext *context,
     { "must-not", 0, 0, G_OPTION_ARG_STRING_ARRAY, &options->must_not,
       N_("Drop stacks with a frame matching REGEX; repeatable"), N_("REGEX") },
     { "scope", 0, 0, G_OPTION_ARG_STRING, &options->scope,
-      N_("all, scenario:NAME, tid:TID[,TID…], waitgraph:NAME or critical-path:NAME (default all)"), N_("SCOPE") },
+      N_("delaying (the default: every wait that delayed another thread, no idle loops), all, scenario:NAME, "
+         "tid:TID[,TID…], waitgraph:NAME or critical-path:NAME"), N_("SCOPE") },
     { "per-instance", 0, 0, G_OPTION_ARG_NONE, &options->per_instance,
       N_("With a scenario scope, make each instance a trace stream of its own"), NULL },
     { "lambda", 0, 0, G_OPTION_ARG_STRING, &options->lambda,
@@ -88,6 +89,7 @@ cli_mine_result_clear (CliMineResult *result)
 }
 
 typedef enum {
+  SCOPE_DELAYING,
   SCOPE_ALL,
   SCOPE_SCENARIO,
   SCOPE_TIDS,
@@ -109,8 +111,13 @@ parse_scope (const char  *command,
     { "critical-path:", SCOPE_CRITICAL_PATH },
   };
 
+  /* The default leaves out the waits that delayed nobody (issue 8): with
+   * them, idle loops of kernel workers ranked first on every trace. */
+  *kind = SCOPE_DELAYING;
+  if (text == NULL || g_str_equal (text, "delaying"))
+    return TRUE;
   *kind = SCOPE_ALL;
-  if (text == NULL || g_str_equal (text, "all"))
+  if (g_str_equal (text, "all"))
     return TRUE;
 
   for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
@@ -143,7 +150,7 @@ parse_scope (const char  *command,
       return tids->len > 0;
     }
 
-  *status = cli_usage_error (command, _("unknown scope “%s”: use all, scenario:NAME, tid:TID, "
+  *status = cli_usage_error (command, _("unknown scope “%s”: use delaying, all, scenario:NAME, tid:TID, "
                                         "waitgraph:NAME or critical-path:NAME"), text);
   return FALSE;
 }
@@ -170,26 +177,49 @@ instance_scope (WsTrace                  *trace,
 }
 
 /* Adds one trace's area of interest to the database. */
+/* The default scope, counting the waits it leaves out into @result. */
+static WsEventSet *
+delaying_scope (WsTrace       *trace,
+                CliMineResult *result)
+{
+  WsEventSet *scope = ws_aoi_scope_delaying (trace, NULL);
+
+  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
+    {
+      const WsEvent *e = ws_trace_get_event (trace, i);
+
+      if (e->kind == WS_EVENT_WAIT && !ws_event_set_contains (scope, i))
+        {
+          result->n_left_out++;
+          result->left_out_time += e->duration;
+        }
+    }
+  return scope;
+}
+
 static gboolean
-extract_trace (WsAoi       *aoi,
-               WsTrace     *trace,
-               ScopeKind    kind,
-               const char  *scenario,
-               GArray      *tids,
-               gboolean     per_instance,
-               WsStackDb   *db,
-               GError     **error)
+extract_trace (WsAoi         *aoi,
+               WsTrace       *trace,
+               ScopeKind      kind,
+               const char    *scenario,
+               GArray        *tids,
+               gboolean       per_instance,
+               WsStackDb     *db,
+               CliMineResult *result,
+               GError       **error)
 {
   g_autoptr(WsEventSet) scope = NULL;
   guint32 scenario_id;
   gint64 total = 0, max = 0;
   guint stream = G_MAXUINT, n_instances = 0;
 
-  if (kind == SCOPE_ALL || kind == SCOPE_TIDS)
+  if (kind == SCOPE_ALL || kind == SCOPE_TIDS || kind == SCOPE_DELAYING)
     {
       stream = ws_stack_db_add_stream (db, ws_trace_get_name (trace));
       if (kind == SCOPE_TIDS)
         scope = ws_aoi_scope_threads (trace, (const gint32 *) (gpointer) tids->data, tids->len);
+      else if (kind == SCOPE_DELAYING)
+        scope = delaying_scope (trace, result);
       ws_aoi_extract (aoi, trace, scope, db, stream);
       return TRUE;
     }
@@ -213,6 +243,7 @@ extract_trace (WsAoi       *aoi,
       if ((part = instance_scope (trace, inst, kind, error)) == NULL)
         return FALSE;
       n_instances++;
+      result->n_instances++;
 
       if (per_instance)
         {
@@ -284,7 +315,7 @@ cli_mine_run (const char     *command,
   }
   if (!parse_scope (command, options->scope, &kind, &scenario, tids, &status))
     return status;
-  if (options->per_instance && (kind == SCOPE_ALL || kind == SCOPE_TIDS))
+  if (options->per_instance && (kind == SCOPE_ALL || kind == SCOPE_TIDS || kind == SCOPE_DELAYING))
     return cli_usage_error (command, "%s", _("--per-instance needs a scenario, waitgraph or critical-path scope"));
 
   aoi = ws_aoi_new (options->running ? WS_AOI_RUNNING : WS_AOI_WAITING);
@@ -326,7 +357,7 @@ cli_mine_run (const char     *command,
   result->db = ws_stack_db_new (ws_trace_get_stack_table (g_ptr_array_index (result->traces, 0)));
   for (guint i = 0; i < result->traces->len; i++)
     if (!extract_trace (aoi, g_ptr_array_index (result->traces, i), kind, scenario, tids,
-                        options->per_instance, result->db, &error))
+                        options->per_instance, result->db, result, &error))
       return cli_fail (error);
 
   n_streams = ws_stack_db_get_n_streams (result->db);
@@ -391,6 +422,80 @@ cli_mine_json_pattern (JsonBuilder     *builder,
   json_builder_end_object (builder);
 }
 
+/* "transaction (1368), other (2)": the scenarios the traces hold. */
+static char *
+scenarios_present (GPtrArray *traces)
+{
+  g_autoptr(GHashTable) counts = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GList) names = NULL;
+  GString *out = g_string_new (NULL);
+
+  for (guint t = 0; t < traces->len; t++)
+    {
+      WsTrace *trace = g_ptr_array_index (traces, t);
+
+      for (guint i = 0; i < ws_trace_get_n_scenario_instances (trace); i++)
+        {
+          const char *name = ws_trace_get_string (trace, ws_trace_get_scenario_instance (trace, i)->scenario);
+          g_hash_table_insert (counts, (gpointer) name,
+                               GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (counts, name)) + 1));
+        }
+    }
+  names = g_list_sort (g_hash_table_get_keys (counts), (GCompareFunc) g_strcmp0);
+  for (GList *l = names; l != NULL; l = l->next)
+    g_string_append_printf (out, "%s%s (%u)", out->len ? ", " : "", (char *) l->data,
+                            GPOINTER_TO_UINT (g_hash_table_lookup (counts, l->data)));
+  return g_string_free (out, FALSE);
+}
+
+/* What the scope left out or why it is empty, translated; NULL if nothing
+ * needs saying. */
+static char *
+scope_note (CliMineOptions *options,
+            CliMineResult  *result)
+{
+  const char *scope = options->scope;
+  ScopeKind kind = SCOPE_ALL;
+  g_autofree char *name = NULL;
+  g_autoptr(GArray) tids = g_array_new (FALSE, FALSE, sizeof (gint32));
+  int status;
+
+  if (!parse_scope ("", scope, &kind, &name, tids, &status))
+    return NULL;
+  if (kind == SCOPE_DELAYING && result->n_left_out > 0)
+    {
+      g_autofree char *time = cli_format_duration (result->left_out_time);
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           "Left out %llu wait (%s) that delayed no other thread (idle loops, daemons "
+                                           "waiting for work); --scope all includes it.",
+                                           "Left out %llu waits (%s) that delayed no other thread (idle loops, daemons "
+                                           "waiting for work); --scope all includes them.", result->n_left_out),
+                              (unsigned long long) result->n_left_out, time);
+    }
+  if ((kind == SCOPE_SCENARIO || kind == SCOPE_WAIT_GRAPH || kind == SCOPE_CRITICAL_PATH) && result->n_instances == 0)
+    {
+      g_autofree char *present = scenarios_present (result->traces);
+
+      if (present[0] == '\0')
+        return g_strdup_printf (_("Scope “%s” matches nothing: the traces have no scenario instances. "
+                                  "Use --scope delaying (the default), all or tid:TID, or define a scenario "
+                                  "with --scenario NAME=BEGIN,END."), scope);
+      return g_strdup_printf (_("Scope “%s” matches nothing: no instance of scenario “%s”. The traces have: %s."),
+                              scope, name, present);
+    }
+  return NULL;
+}
+
+void
+cli_mine_print_scope_note (CliMineOptions *options,
+                           CliMineResult  *result)
+{
+  g_autofree char *note = scope_note (options, result);
+
+  if (note != NULL)
+    printf ("%s\n", note);
+}
+
 /* The members every mine/cluster JSON document starts with. */
 void
 cli_mine_json_header (JsonBuilder    *b,
@@ -406,7 +511,23 @@ cli_mine_json_header (JsonBuilder    *b,
   json_builder_set_member_name (b, "stacks");
   json_builder_add_string_value (b, options->running ? "running" : "waiting");
   json_builder_set_member_name (b, "scope");
-  json_builder_add_string_value (b, options->scope ? options->scope : "all");
+  json_builder_add_string_value (b, options->scope ? options->scope : "delaying");
+  {
+    g_autofree char *note = scope_note (options, result);
+
+    json_builder_set_member_name (b, "scope_note");
+    if (note != NULL)
+      json_builder_add_string_value (b, note);
+    else
+      json_builder_add_null_value (b);
+  }
+  json_builder_set_member_name (b, "left_out");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "waits");
+  json_builder_add_int_value (b, result->n_left_out);
+  json_builder_set_member_name (b, "time");
+  json_builder_add_int_value (b, result->left_out_time);
+  json_builder_end_object (b);
   json_builder_set_member_name (b, "traces");
   json_builder_begin_array (b);
   for (guint i = 0; i < result->traces->len; i++)
@@ -480,6 +601,7 @@ print_text (CliMineOptions *options,
           ws_stack_db_get_n_streams (result->db), (unsigned long long) ws_stack_db_get_n_events (result->db),
           options->running ? _("running") : _("waiting"),
           ws_stack_db_get_n_entries (result->db), cost);
+  cli_mine_print_scope_note (options, result);
   printf (g_dngettext (GETTEXT_PACKAGE,
                        "λ = %s: %u maximal pattern of cost ≥ λ (frames caller first)\n",
                        "λ = %s: %u maximal patterns of cost ≥ λ (frames caller first)\n", n),

@@ -40,6 +40,9 @@ typedef struct {
   gint64          lambda;
   gint64          total_delay;
   guint           n_recorded;   /* traces newly added to the history */
+  guint64         n_left_out;   /* default scope: waits that delayed no other thread */
+  gint64          left_out_time;
+  guint           n_instances;  /* scenario scopes: instances found */
 } CliMineResult;
 
 void  cli_mine_options_init    (CliMineOptions  *options);
@@ -56,6 +59,10 @@ void  cli_mine_result_clear    (CliMineResult   *result);
 void  cli_mine_json_header     (JsonBuilder     *builder,
                                 CliMineOptions  *options,
                                 CliMineResult   *result);
+/* The note saying what the default scope left out, or that a scenario
+ * scope matched nothing; nothing when there is nothing to say. */
+void  cli_mine_print_scope_note (CliMineOptions *options,
+                                 CliMineResult  *result);
 void  cli_mine_json_pattern    (JsonBuilder     *builder,
                                 WsStackTable    *table,
                                 const WsPattern *pattern);

@@ -972,9 +972,9 @@ compare_thread_waits (gconstpointer a,
 
 /* The recording tool itself: `perf record … -- sleep N` waits the whole
  * window for its `sleep`, which would make the sleep everyone's cause. */
-static gboolean
-is_recorder (WsTrace *trace,
-             guint    thread)
+gboolean
+ws_attribution_is_recorder (WsTrace *trace,
+                            guint    thread)
 {
   const char *name = process_name (trace, thread);
 
@@ -995,7 +995,7 @@ thread_waits (WsTrace           *trace,
       const WsThread *th = ws_trace_get_thread (trace, t);
       ThreadWait tw = { t, 0 };
 
-      if (is_recorder (trace, t) ||
+      if (ws_attribution_is_recorder (trace, t) ||
           ws_frame_classifier_is_heartbeat_thread (classifier, trace, t) ||
           ws_frame_classifier_is_daemon_process (classifier, trace, th->process))
         continue;

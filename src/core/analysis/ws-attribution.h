@@ -188,6 +188,15 @@ char           *ws_attribution_wait_signature (WsTrace    *trace,
                                                char      **kernel_function);
 
 /*
+ * ws_attribution_is_recorder:
+ * Whether @thread belongs to the recording tool (perf): `perf record …
+ * -- sleep N` waits the whole window for its `sleep`, which is nobody's
+ * delay but would otherwise look like one.
+ */
+gboolean        ws_attribution_is_recorder    (WsTrace     *trace,
+                                               guint        thread);
+
+/*
  * Target pickers.  Scenario instances of all @traces (a GPtrArray of
  * WsTrace), slowest first: the @k slowest, or all slower than @threshold,
  * or the slowest @fraction (at least one).  @scenario %NULL = any.

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "ws-aoi.h"
+#include "ws-attribution.h"
 #include "ws-critical-path.h"
 #include "ws-error.h"
 
@@ -171,6 +172,74 @@ ws_aoi_scope_threads (WsTrace      *trace,
       thread = ws_trace_get_thread (trace, t);
       for (guint k = 0; k < thread->n_events; k++)
         ws_event_set_add (set, thread->events[k]);
+    }
+  return set;
+}
+
+/* Marks the waits of @readier that overlap [from, until): they delayed
+ * the thread it readied at @until.  A thread's waits are disjoint and in
+ * time order, so the walk goes back from @until until one ends by @from. */
+static void
+add_overlapping_waits (WsEventSet *set,
+                       WsTrace    *trace,
+                       guint       readier,
+                       WsTime      from,
+                       WsTime      until)
+{
+  const WsThread *th = ws_trace_get_thread (trace, readier);
+
+  for (guint k = ws_trace_thread_lower_bound (trace, readier, until); k > 0; k--)
+    {
+      const WsEvent *e = ws_trace_get_event (trace, th->events[k - 1]);
+
+      if (e->kind != WS_EVENT_WAIT)
+        continue;
+      if (e->time + e->duration <= from)
+        break;
+      ws_event_set_add (set, th->events[k - 1]);
+    }
+}
+
+/**
+ * ws_aoi_scope_delaying:
+ * @classifier: (nullable): the wake kinds; %NULL = the default lists
+ *
+ * The default scope of mining: every RUNNING event, and the waits that
+ * delayed another thread — a wait W of thread X is kept when X readied
+ * some thread Y (a THREAD wake-up, not a timer, device or heartbeat
+ * thread's) whose wait overlapped W, i.e. W is a child of Y's wait in a
+ * ready tree.  What it leaves out are the waits nobody waited through:
+ * idle loops of worker threads, daemons waiting for work, a client's
+ * think time, and whatever only the recording tool (perf waiting for its
+ * `sleep`) waited for.
+ *
+ * Returns: (transfer full): the scope
+ */
+WsEventSet *
+ws_aoi_scope_delaying (WsTrace           *trace,
+                       WsFrameClassifier *classifier)
+{
+  WsEventSet *set;
+  guint n;
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), NULL);
+
+  if (classifier == NULL)
+    classifier = ws_frame_classifier_get_default ();
+  n = ws_trace_get_n_events (trace);
+  set = ws_event_set_new (n);
+  for (guint i = 0; i < n; i++)
+    {
+      const WsEvent *e = ws_trace_get_event (trace, i);
+      guint readier = WS_NONE;
+
+      if (e->kind == WS_EVENT_RUNNING)
+        ws_event_set_add (set, i);
+      else if (e->kind == WS_EVENT_WAIT && e->duration > 0 &&
+               !ws_attribution_is_recorder (trace, e->thread) &&
+               ws_frame_classifier_classify_wake (classifier, trace, i, &readier) == WS_WAKE_THREAD &&
+               readier != WS_NONE && readier != e->thread)
+        add_overlapping_waits (set, trace, readier, e->time, e->time + e->duration);
     }
   return set;
 }

@@ -52,6 +52,8 @@ guint        ws_event_set_get_n_events (const WsEventSet *self);
 WsEventSet  *ws_aoi_scope_threads      (WsTrace          *trace,
                                         const gint32     *tids,
                                         guint             n_tids);
+WsEventSet  *ws_aoi_scope_delaying     (WsTrace          *trace,
+                                        WsFrameClassifier *classifier);
 WsEventSet  *ws_aoi_scope_window       (WsTrace          *trace,
                                         guint             thread,
                                         WsTime            t0,

@@ -1,0 +1,510 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Root-cause attribution (ws-attribution.c, `waitscope-cli why`) and the
+ * defaults that build on it (the cause chain, the default mining scope),
+ * on the shared real traces.
+ *
+ * The top cause is checked against an independent tally written here: the
+ * critical path's segments are sorted into categories by looking for the
+ * functions the workload is known to block in (the traces' README says
+ * what each workload does) — no signature code of the library is used —
+ * and the attribution's top cause must be the category with most time,
+ * with the same time.
+ */
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "bench/ws-synthetic-waits.h"
+#include "ws-attribution.h"
+#include "ws-chain.h"
+#include "ws-critical-path.h"
+#include "ws-ready-tree.h"
+#include "ws-scenario-rules.h"
+#include "ws-trace-loader.h"
+
+static WsTrace *
+load (const char *name)
+{
+  const char *dir = g_getenv ("WS_TEST_DATA");
+  g_autofree char *path = NULL;
+  g_autoptr(WsScenarioRules) rules = ws_scenario_rules_new_default ();
+  g_autoptr(GError) error = NULL;
+  WsTrace *trace;
+
+  if (dir == NULL)
+    return NULL;
+  path = g_build_filename (dir, name, NULL);
+  trace = ws_trace_loader_load_full (path, NULL, rules, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  return trace;
+}
+
+static gboolean
+stack_has (WsTrace    *trace,
+           WsStackId   stack,
+           const char *function)
+{
+  WsStackTable *table = ws_trace_get_stack_table (trace);
+  const WsFrameId *frames;
+  guint n = 0;
+
+  if (stack == WS_STACK_EMPTY)
+    return FALSE;
+  frames = ws_stack_table_get_stack (table, stack, &n);
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (ws_stack_table_get_frame (table, frames[i])->function, function))
+      return TRUE;
+  return FALSE;
+}
+
+/* A category of critical-path time, decided by the test alone. */
+typedef struct {
+  const char *name;
+  char        state;          /* blocked: the wait's state; 0 = any */
+  const char *functions[3];   /* blocked: the waiting stack holds them all */
+  const char *label_part;     /* what the attribution's label must say */
+} Category;
+
+/* The category the test gives a critical-path segment: a blocked wait by
+ * the functions in its stack, running time by the process that ran, and
+ * "ready" / "other". */
+static char *
+categorise (WsTrace                 *trace,
+            const WsCriticalSegment *seg,
+            const Category          *categories,
+            guint                    n_categories)
+{
+  if (seg->state == WS_CRITICAL_RUNNING)
+    {
+      const WsThread *th = ws_trace_get_thread (trace, seg->thread);
+      return g_strdup_printf ("running %s", ws_trace_get_process (trace, th->process)->name);
+    }
+  if (seg->state == WS_CRITICAL_READY)
+    return g_strdup ("ready");
+  if (seg->state == WS_CRITICAL_BLOCKED_HARDWARE || seg->state == WS_CRITICAL_BLOCKED_UNKNOWN)
+    {
+      const WsEvent *w = ws_trace_get_event (trace, seg->event);
+
+      for (guint c = 0; c < n_categories; c++)
+        {
+          gboolean all = categories[c].state == 0 || categories[c].state == w->state;
+
+          for (guint f = 0; all && f < 3 && categories[c].functions[f] != NULL; f++)
+            all = stack_has (trace, w->stack, categories[c].functions[f]);
+          if (all)
+            return g_strdup (categories[c].name);
+        }
+    }
+  return g_strdup ("other");
+}
+
+/* Tally of the critical paths of @targets by category; returns the
+ * largest category's name, with its time in @time. */
+static char *
+tally (GArray         *targets,
+       const Category *categories,
+       guint           n_categories,
+       WsTime         *time)
+{
+  g_autoptr(GHashTable) sums = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  GHashTableIter iter;
+  gpointer key, value;
+  const char *best = NULL;
+
+  for (guint t = 0; t < targets->len; t++)
+    {
+      const WsAttributionTarget *target = &g_array_index (targets, WsAttributionTarget, t);
+      g_autoptr(WsCriticalPath) path = ws_critical_path_build (target->trace, &target->symptom, NULL, NULL);
+
+      g_assert_nonnull (path);
+      for (guint s = 0; s < ws_critical_path_get_n_segments (path); s++)
+        {
+          const WsCriticalSegment *seg = ws_critical_path_get_segment (path, s);
+          char *name = categorise (target->trace, seg, categories, n_categories);
+          WsTime *sum = g_hash_table_lookup (sums, name);
+
+          if (sum == NULL)
+            g_hash_table_insert (sums, name, (sum = g_new0 (WsTime, 1)));
+          else
+            g_free (name);
+          *sum += seg->end - seg->start;
+        }
+    }
+  *time = 0;
+  g_hash_table_iter_init (&iter, sums);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (*(WsTime *) value > *time)
+      {
+        best = key;
+        *time = *(WsTime *) value;
+      }
+  return g_strdup (best);
+}
+
+static WsAttribution *
+attribute (GArray *targets)
+{
+  g_autoptr(GError) error = NULL;
+  WsAttribution *attr = ws_attribution_compute (targets, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (attr);
+  return attr;
+}
+
+/* The attribution's top cause is the test's top category, same time. */
+static void
+assert_top (GArray         *targets,
+            const Category *categories,
+            guint           n_categories,
+            guint           expected)
+{
+  g_autoptr(WsAttribution) attr = attribute (targets);
+  const WsCause *top = ws_attribution_get_cause (attr, 0);
+  WsTime time = 0;
+  g_autofree char *best = tally (targets, categories, n_categories, &time);
+  WsTime total = 0;
+
+  g_test_message ("top cause: %s, %" G_GINT64_FORMAT " ns (%.1f %%); tally: %s, %" G_GINT64_FORMAT " ns",
+                  top->label, top->time, 100 * top->share, best, time);
+  g_assert_cmpstr (best, ==, categories[expected].name);
+  g_assert_nonnull (strstr (top->label, categories[expected].label_part));
+  g_assert_cmpint (top->kind, ==, WS_CAUSE_BLOCKED);
+  g_assert_cmpint (top->state, ==, categories[expected].state);
+  g_assert_cmpint (top->time, ==, time);
+
+  /* Shares add up to the windows' total: nothing lost, nothing counted twice. */
+  for (guint i = 0; i < ws_attribution_get_n_causes (attr); i++)
+    total += ws_attribution_get_cause (attr, i)->time;
+  g_assert_cmpint (total, <=, ws_attribution_get_total (attr));
+  g_assert_cmpint (total, >=, ws_attribution_get_total (attr) - 64 * (gint64) targets->len);
+}
+
+/* pg-tpcb: the slowest transaction waited, through the row lock's
+ * holders, mostly for the WAL flush at commit. */
+static void
+test_pg_slowest (void)
+{
+  static const Category cats[] = {
+    { "wal-flush", 'D', { "fdatasync", "XLogFlush" }, "fdatasync ← XLogFlush" },
+    { "row-lock", 'S', { "ProcSleep" }, "ProcSleep" },
+    { "client", 'S', { "secure_read" }, "secure_read" },
+  };
+  g_autoptr(WsTrace) trace = load ("pg-tpcb.perf.txt.gz");
+  g_autoptr(GPtrArray) traces = g_ptr_array_new ();
+  g_autoptr(GArray) targets = NULL;
+
+  if (trace == NULL)
+    {
+      g_test_skip ("WS_TEST_DATA not set");
+      return;
+    }
+  g_ptr_array_add (traces, trace);
+  targets = ws_attribution_targets_slowest (traces, "transaction", 1);
+  g_assert_cmpuint (targets->len, ==, 1);
+  assert_top (targets, cats, G_N_ELEMENTS (cats), 0);
+  g_array_unref (g_steal_pointer (&targets));
+
+  /* The slowest 10 % together say the same. */
+  targets = ws_attribution_targets_slowest_share (traces, "transaction", 0.10);
+  g_assert_cmpuint (targets->len, ==, (ws_trace_get_n_scenario_instances (trace) + 5) / 10);
+  assert_top (targets, cats, G_N_ELEMENTS (cats), 0);
+}
+
+/* Summing over several instances is the sum of the single ones. */
+static void
+test_sum_of_instances (void)
+{
+  g_autoptr(WsTrace) trace = load ("pg-tpcb.perf.txt.gz");
+  g_autoptr(GPtrArray) traces = g_ptr_array_new ();
+  g_autoptr(GArray) targets = NULL;
+  g_autoptr(WsAttribution) all = NULL;
+  g_autoptr(GHashTable) sums = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  if (trace == NULL)
+    {
+      g_test_skip ("WS_TEST_DATA not set");
+      return;
+    }
+  g_ptr_array_add (traces, trace);
+  targets = ws_attribution_targets_slowest (traces, NULL, 5);
+  all = attribute (targets);
+  for (guint t = 0; t < targets->len; t++)
+    {
+      g_autoptr(GArray) one = g_array_new (FALSE, FALSE, sizeof (WsAttributionTarget));
+      g_autoptr(WsAttribution) attr = NULL;
+
+      g_array_append_val (one, g_array_index (targets, WsAttributionTarget, t));
+      attr = attribute (one);
+      for (guint i = 0; i < ws_attribution_get_n_causes (attr); i++)
+        {
+          const WsCause *c = ws_attribution_get_cause (attr, i);
+          WsTime *sum = g_hash_table_lookup (sums, c->key);
+
+          if (sum == NULL)
+            g_hash_table_insert (sums, g_strdup (c->key), (sum = g_new0 (WsTime, 1)));
+          *sum += c->time;
+        }
+    }
+  g_assert_cmpuint (g_hash_table_size (sums), ==, ws_attribution_get_n_causes (all));
+  for (guint i = 0; i < ws_attribution_get_n_causes (all); i++)
+    {
+      const WsCause *c = ws_attribution_get_cause (all, i);
+      WsTime *sum = g_hash_table_lookup (sums, c->key);
+
+      g_assert_nonnull (sum);
+      g_assert_cmpint (c->time, ==, *sum);
+      g_assert_cmpuint (c->n_symptoms, <=, targets->len);
+      if (i > 0)
+        g_assert_cmpint (c->time, <=, ws_attribution_get_cause (all, i - 1)->time);
+    }
+}
+
+/* py-locks: the longest lock wait of pylk-w2 was held up by the holder
+ * sleeping (time.sleep while holding the lock) more than by anything it
+ * blocked in. */
+static void
+test_py_lock_wait (void)
+{
+  static const Category cats[] = {
+    { "sleep", 'S', { "do_nanosleep" }, "clock_nanosleep" },
+    { "futex", 'S', { "futex_wait" }, "futex" },
+  };
+  g_autoptr(WsTrace) trace = load ("py-locks.perf.txt.gz");
+  g_autoptr(GArray) targets = g_array_new (FALSE, FALSE, sizeof (WsAttributionTarget));
+  WsAttributionTarget target = { NULL, { 0 }, WS_NONE };
+  guint thread, longest = WS_NONE;
+  const WsThread *th;
+
+  if (trace == NULL)
+    {
+      g_test_skip ("WS_TEST_DATA not set");
+      return;
+    }
+  thread = ws_trace_find_thread (trace, 11587);
+  g_assert_cmpuint (thread, !=, WS_NONE);
+  th = ws_trace_get_thread (trace, thread);
+  for (guint k = 0; k < th->n_events; k++)
+    {
+      const WsEvent *e = ws_trace_get_event (trace, th->events[k]);
+      if (e->kind == WS_EVENT_WAIT && stack_has (trace, e->stack, "futex_wait") &&
+          (longest == WS_NONE || e->duration > ws_trace_get_event (trace, longest)->duration))
+        longest = th->events[k];
+    }
+  g_assert_cmpuint (longest, !=, WS_NONE);
+  target.trace = trace;
+  target.symptom.thread = thread;
+  target.symptom.t0 = ws_trace_get_event (trace, longest)->time;
+  target.symptom.t1 = target.symptom.t0 + ws_trace_get_event (trace, longest)->duration;
+  g_array_append_val (targets, target);
+
+  /* The tally's top may be a blocked category or running/ready; this
+   * wait's is the holders' sleep. */
+  assert_top (targets, cats, G_N_ELEMENTS (cats), 0);
+}
+
+/* io-fsync, no scenarios: the threads that waited longest for other
+ * threads were held up by the dd loops' dsync writes (cache flushes). */
+static void
+test_io_default (void)
+{
+  static const Category cats[] = {
+    { "dsync-write", 'D', { "ksys_write" }, "uninterruptible in write" },
+    { "fsync", 'D', { "do_fsync" }, "fsync" },
+    { "sleep", 'S', { "do_nanosleep" }, "clock_nanosleep" },
+  };
+  g_autoptr(WsTrace) trace = load ("io-fsync.perf.txt.gz");
+  g_autoptr(GPtrArray) traces = g_ptr_array_new ();
+  g_autoptr(GArray) targets = NULL;
+
+  if (trace == NULL)
+    {
+      g_test_skip ("WS_TEST_DATA not set");
+      return;
+    }
+  g_ptr_array_add (traces, trace);
+  g_assert_cmpuint (ws_trace_get_n_scenario_instances (trace), ==, 0);
+  targets = ws_attribution_targets_waiting_threads (traces, NULL, 3);
+  g_assert_cmpuint (targets->len, ==, 3);
+  for (guint t = 0; t < targets->len; t++)
+    g_assert_false (ws_attribution_is_recorder (trace, g_array_index (targets, WsAttributionTarget, t).symptom.thread));
+  assert_top (targets, cats, G_N_ELEMENTS (cats), 0);
+}
+
+/* The CLI prints the same top cause, in text and valid JSON. */
+static void
+test_cli (void)
+{
+  const char *dir = g_getenv ("WS_TEST_DATA");
+  g_autofree char *path = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *json = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *top;
+
+  if (dir == NULL || g_getenv ("WS_CLI") == NULL)
+    {
+      g_test_skip ("WS_TEST_DATA or WS_CLI not set");
+      return;
+    }
+  path = g_build_filename (dir, "pg-tpcb.perf.txt.gz", NULL);
+  g_assert_cmpint (ws_test_run_cli ((const char *[]) { "why", "--trace", path, "--slowest", "1", NULL }, &out, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "uninterruptible in fdatasync ← XLogFlush"));
+  g_assert_cmpint (ws_test_run_cli ((const char *[]) { "why", path, "--scenario-instance", "0", "--json", NULL }, &json, NULL), ==, 0);
+  g_assert_true (g_utf8_validate (json, -1, NULL));
+  json_parser_load_from_data (parser, json, -1, &error);
+  g_assert_no_error (error);
+  top = json_array_get_object_element (json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "causes"), 0);
+  g_assert_cmpfloat (json_object_get_double_member (top, "share"), >, 0.0);
+
+  /* Usage errors exit 2, a missing instance 1. */
+  g_assert_cmpint (ws_test_run_cli ((const char *[]) { "why", path, "--slowest", "3", "--tid", "1", NULL }, NULL, NULL), ==, 2);
+  g_assert_cmpint (ws_test_run_cli ((const char *[]) { "why", path, "--scenario-instance", "99999", NULL }, NULL, NULL), ==, 1);
+  g_assert_cmpint (ws_test_run_cli ((const char *[]) { "why", NULL }, NULL, NULL), ==, 2);
+}
+
+/* The case of issue 8: on a backend's longest wait (a row-lock wait) the
+ * patent's average picks a two-wait chain, whose leaf held up none of the
+ * root's top cause; the default chain ends where that cause was spent. */
+static void
+test_cause_chain (void)
+{
+  g_autoptr(WsTrace) trace = load ("pg-tpcb.perf.txt.gz");
+  g_autoptr(WsReadyTree) tree = NULL;
+  g_autoptr(WsCriticalPath) path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) one = g_array_new (FALSE, FALSE, sizeof (WsAttributionTarget));
+  g_autoptr(WsAttribution) attr = NULL;
+  WsAttributionTarget target = { NULL, { 0 }, WS_NONE };
+  WsSymptom symptom;
+  const WsReadyNode *root;
+  guint average, cause, thread;
+  WsTime on_cause = 0, on_average = 0;
+  const WsCause *top;
+
+  if (trace == NULL)
+    {
+      g_test_skip ("WS_TEST_DATA not set");
+      return;
+    }
+  thread = ws_trace_find_thread (trace, 9054);
+  symptom = (WsSymptom) { thread, ws_trace_get_start_time (trace), ws_trace_get_end_time (trace) };
+  tree = ws_ready_tree_build_for_symptom (trace, &symptom, NULL, &error);
+  g_assert_no_error (error);
+  root = ws_ready_tree_get_node (tree, 0);
+  g_assert_true (stack_has (trace, root->stack, "ProcSleep"));
+
+  average = ws_ready_tree_anomalous_chain (tree, WS_CHAIN_METRIC_AVERAGE);
+  cause = ws_ready_tree_anomalous_chain (tree, WS_CHAIN_METRIC_DEFAULT);
+  g_assert_cmpint (WS_CHAIN_METRIC_DEFAULT, ==, WS_CHAIN_METRIC_CAUSE);
+  g_assert_cmpuint (average, !=, cause);
+
+  /* The root's top cause, and how much of it each chain's leaf holds. */
+  target.trace = trace;
+  target.symptom = (WsSymptom) { root->thread, root->time, root->time + root->duration };
+  g_array_append_val (one, target);
+  attr = attribute (one);
+  top = ws_attribution_get_cause (attr, 0);
+  g_test_message ("root %.3f ms, top cause %s", root->duration / 1e6, top->label);
+  path = ws_critical_path_build (trace, &target.symptom, NULL, NULL);
+  for (guint s = 0; s < ws_critical_path_get_n_segments (path); s++)
+    {
+      const WsCriticalSegment *seg = ws_critical_path_get_segment (path, s);
+      g_autofree char *key = ws_attribution_segment_cause_key (trace, seg, NULL);
+      const WsReadyNode *la = ws_ready_tree_get_node (tree, ws_ready_tree_get_chain_leaf (tree, average));
+      const WsReadyNode *lc = ws_ready_tree_get_node (tree, ws_ready_tree_get_chain_leaf (tree, cause));
+
+      if (!g_str_equal (key, top->key))
+        continue;
+      if (seg->thread == lc->thread || seg->thread == lc->readier_thread)
+        on_cause += MAX (0, MIN (seg->end, lc->time + lc->duration) - MAX (seg->start, lc->time));
+      if (seg->thread == la->thread || seg->thread == la->readier_thread)
+        on_average += MAX (0, MIN (seg->end, la->time + la->duration) - MAX (seg->start, la->time));
+    }
+  g_assert_cmpint (on_cause, >, 0);
+  g_assert_cmpint (on_cause, >, on_average);
+  {
+    guint n = 0;
+    g_autofree guint32 *nodes = ws_ready_tree_get_chain (tree, average, &n);
+    g_assert_cmpuint (n, ==, 2);
+  }
+}
+
+/* With no options, `cluster` must not rank first waits that delayed
+ * nobody: on every shared trace the top cluster is not a worker thread's
+ * idle loop, and the output says what was left out.  A scenario scope
+ * that matches nothing says so and names the scenarios there are. */
+static void
+test_default_cluster (void)
+{
+  static const char * const traces[] = {
+    "pg-tpcb.perf.txt.gz", "py-locks.perf.txt.gz", "py-locks-dwarf.perf.txt.gz", "io-fsync.perf.txt.gz", "build.perf.txt.gz",
+  };
+  static const char * const idle[] = {
+    "worker_thread (", "smpboot_thread_fn (", "rcu_gp_kthread (", "kthread_worker_fn (", "rescuer_thread (",
+    "ksoftirqd", "cpuhp_thread_fun (", "do_idle (",
+  };
+  const char *dir = g_getenv ("WS_TEST_DATA");
+
+  if (dir == NULL || g_getenv ("WS_CLI") == NULL)
+    {
+      g_test_skip ("WS_TEST_DATA or WS_CLI not set");
+      return;
+    }
+  for (guint t = 0; t < G_N_ELEMENTS (traces); t++)
+    {
+      g_autofree char *path = g_build_filename (dir, traces[t], NULL);
+      g_autofree char *out = NULL;
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(GError) error = NULL;
+      JsonObject *root, *top;
+      JsonArray *patterns;
+
+      g_assert_cmpint (ws_test_run_cli ((const char *[]) { "cluster", path, "--json", "--no-history", NULL }, &out, NULL), ==, 0);
+      json_parser_load_from_data (parser, out, -1, &error);
+      g_assert_no_error (error);
+      root = json_node_get_object (json_parser_get_root (parser));
+      g_assert_cmpstr (json_object_get_string_member (root, "scope"), ==, "delaying");
+      g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (root, "left_out"), "waits"), >, 0);
+      g_assert_nonnull (strstr (json_object_get_string_member (root, "scope_note"), "--scope all"));
+      g_assert_cmpint (json_object_get_int_member (root, "n_clusters"), >, 0);
+      top = json_array_get_object_element (json_object_get_array_member (root, "clusters"), 0);
+      patterns = json_object_get_array_member (top, "patterns");
+      for (guint p = 0; p < json_array_get_length (patterns); p++)
+        {
+          JsonArray *frames = json_object_get_array_member (json_array_get_object_element (patterns, p), "frames");
+
+          for (guint f = 0; f < json_array_get_length (frames); f++)
+            for (guint i = 0; i < G_N_ELEMENTS (idle); i++)
+              if (strstr (json_array_get_string_element (frames, f), idle[i]) != NULL)
+                g_error ("%s: the default top cluster is an idle loop (%s)", traces[t], json_array_get_string_element (frames, f));
+        }
+    }
+
+  {
+    g_autofree char *path = g_build_filename (dir, "pg-tpcb.perf.txt.gz", NULL);
+    g_autofree char *out = NULL;
+
+    g_assert_cmpint (ws_test_run_cli ((const char *[]) { "mine", path, "--scope", "scenario:nosuch", "--no-history", NULL }, &out, NULL), ==, 0);
+    g_assert_nonnull (strstr (out, "matches nothing"));
+    g_assert_nonnull (strstr (out, "transaction ("));
+  }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/attribution/pg-slowest", test_pg_slowest);
+  g_test_add_func ("/attribution/sum-of-instances", test_sum_of_instances);
+  g_test_add_func ("/attribution/py-lock-wait", test_py_lock_wait);
+  g_test_add_func ("/attribution/io-default", test_io_default);
+  g_test_add_func ("/attribution/cli", test_cli);
+  g_test_add_func ("/attribution/cause-chain", test_cause_chain);
+  g_test_add_func ("/attribution/default-cluster", test_default_cluster);
+
+  return g_test_run ();
+}
