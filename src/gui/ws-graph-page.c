@@ -220,7 +220,7 @@ rebuild (WsGraphPage *self)
   job->lock_only = gtk_check_button_get_active (self->lock_only_check);
   job->depth = (guint) gtk_spin_button_get_value_as_int (self->depth_spin);
   if (job->metric >= WS_N_CHAIN_METRICS)
-    job->metric = WS_CHAIN_METRIC_AVERAGE;
+    job->metric = WS_CHAIN_METRIC_DEFAULT;
 
   gtk_stack_set_visible_child_name (self->state_stack, "building");
   ws_worker_run (self->worker, self, job, (GDestroyNotify) ws_graph_request_free, ws_graph_request_run_in_thread,
@@ -1044,6 +1044,19 @@ connect_signals (WsGraphPage *self)
   g_signal_connect_swapped (self->inspector_panel, "finding-selected", G_CALLBACK (finding_selected_cb), self);
 }
 
+/* The dropdown's items are the core's metric table, in enum order, so the
+ * selected position is the metric. */
+static void
+fill_metric_dropdown (GtkDropDown *dropdown)
+{
+  g_autoptr(GtkStringList) labels = gtk_string_list_new (NULL);
+
+  for (guint m = 0; m < WS_N_CHAIN_METRICS; m++)
+    gtk_string_list_append (labels, ws_chain_metric_get_label (m));
+  gtk_drop_down_set_model (dropdown, G_LIST_MODEL (labels));
+  gtk_drop_down_set_selected (dropdown, WS_CHAIN_METRIC_DEFAULT);
+}
+
 static void
 ws_graph_page_init (WsGraphPage *self)
 {
@@ -1059,6 +1072,7 @@ ws_graph_page_init (WsGraphPage *self)
                                                                   &self->shown);
   self->search = ws_graph_search_new (self->search_entry, self->match_label);
   gtk_spin_button_set_value (self->depth_spin, WS_GRAPH_PAGE_DEFAULT_DEPTH);
+  fill_metric_dropdown (self->metric_dropdown);
   connect_signals (self);
 
   gtk_stack_set_visible_child_name (self->state_stack, "empty");

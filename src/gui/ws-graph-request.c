@@ -8,7 +8,10 @@
 
 #include <glib/gi18n.h>
 
+#include "ws-critical-path-run.h"
 #include "ws-graph-request.h"
+#include "ws-ready-tree-run.h"
+#include "ws-wait-graph-run.h"
 
 void
 ws_graph_request_free (WsGraphRequest *job)
@@ -27,27 +30,30 @@ ws_graph_result_free (WsGraphResult *result)
 
 
 static WsGraphScene *
-build_scene (WsGraphRequest      *job,
-             GCancellable  *cancellable,
-             GError       **error)
+build_scene (WsGraphRequest *job,
+             GCancellable   *cancellable,
+             GError        **error)
 {
   if (job->mode == WS_GRAPH_MODE_READY_TREE)
     {
-      WsReadyTreeOptions options;
+      WsReadyTreeSettings settings;
       g_autoptr(WsReadyTree) tree = NULL;
 
-      ws_ready_tree_options_init (&options);
-      options.lock_only = job->lock_only;
-      options.max_depth = job->depth;
-      tree = ws_ready_tree_build_for_symptom (job->trace, &job->symptom, &options, error);
+      ws_ready_tree_settings_init (&settings, &job->symptom);
+      settings.options.lock_only = job->lock_only;
+      settings.options.max_depth = job->depth;
+      tree = ws_ready_tree_run (job->trace, &settings, cancellable, NULL, NULL, error);
       if (tree == NULL || g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
       return ws_graph_scene_new_for_ready_tree (tree, job->metric, WS_GRAPH_LAYOUT_LEFT_TO_RIGHT);
     }
   else
     {
-      g_autoptr(WsWaitGraph) graph = ws_wait_graph_build (job->trace, &job->symptom, NULL, cancellable, error);
+      WsWaitGraphSettings settings;
+      g_autoptr(WsWaitGraph) graph = NULL;
 
+      ws_wait_graph_settings_init (&settings, &job->symptom);
+      graph = ws_wait_graph_run (job->trace, &settings, cancellable, NULL, NULL, error);
       if (graph == NULL || g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
       return ws_graph_scene_new_for_wait_graph_full (graph, job->depth, WS_GRAPH_LAYOUT_LEFT_TO_RIGHT);
@@ -57,9 +63,9 @@ build_scene (WsGraphRequest      *job,
 /* A GTaskThreadFunc: @task_data is the WsGraphRequest; returns a WsGraphResult. */
 void
 ws_graph_request_run_in_thread (GTask        *task,
-              gpointer      source_object,
-              gpointer      task_data,
-              GCancellable *cancellable)
+                                gpointer      source_object,
+                                gpointer      task_data,
+                                GCancellable *cancellable)
 {
   WsGraphRequest *job = task_data;
   g_autoptr(GError) error = NULL;
@@ -67,7 +73,10 @@ ws_graph_request_run_in_thread (GTask        *task,
 
   if (job->mode == WS_GRAPH_MODE_CRITICAL_PATH)
     {
-      result->path = ws_critical_path_build (job->trace, &job->symptom, NULL, &error);
+      WsCriticalPathSettings settings;
+
+      ws_critical_path_settings_init (&settings, &job->symptom);
+      result->path = ws_critical_path_run (job->trace, &settings, cancellable, NULL, NULL, &error);
       if (result->path != NULL)
         g_cancellable_set_error_if_cancelled (cancellable, &error);
     }

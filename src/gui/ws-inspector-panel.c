@@ -14,6 +14,7 @@
 #include "ws-export-dialog.h"
 #include "ws-graph-export.h"
 #include "ws-inspector-panel.h"
+#include "ws-inspector-run.h"
 #include "ws-time-format.h"
 #include "ws-worker.h"
 
@@ -66,11 +67,6 @@ typedef struct {
   gboolean     whole_trace;
 } InspectJob;
 
-typedef struct {
-  GPtrArray *findings;
-  guint      n_waits;
-} InspectResult;
-
 static void
 inspect_job_free (InspectJob *job)
 {
@@ -79,15 +75,8 @@ inspect_job_free (InspectJob *job)
   g_free (job);
 }
 
-static void
-inspect_result_free (InspectResult *result)
-{
-  g_clear_pointer (&result->findings, g_ptr_array_unref);
-  g_free (result);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (InspectResult, inspect_result_free)
-
+/* The core's inspector run: the whole trace, or the symptom's wait graph
+ * (reusing the page's when it has built it). */
 static void
 inspect_thread (GTask        *task,
                 gpointer      source_object,
@@ -95,35 +84,19 @@ inspect_thread (GTask        *task,
                 GCancellable *cancellable)
 {
   InspectJob *job = task_data;
-  InspectResult *result = g_new0 (InspectResult, 1);
-  WsInspectorOptions options;
+  WsInspectorSettings settings;
+  GError *error = NULL;
+  WsInspectorResult *result;
 
-  ws_inspector_options_init (&options);
+  ws_inspector_settings_init (&settings, job->whole_trace ? NULL : &job->symptom);
+  settings.graph = job->whole_trace ? NULL : job->graph;
   /* Every wait of a finding, so that all of them can be highlighted. */
-  options.top_n = G_MAXUINT;
-  if (job->whole_trace)
-    {
-      result->findings = ws_inspect_trace (job->trace, &options);
-      result->n_waits = ws_trace_count_kind (job->trace, WS_EVENT_WAIT);
-    }
+  settings.options.top_n = G_MAXUINT;
+  result = ws_inspector_run (job->trace, &settings, cancellable, NULL, NULL, &error);
+  if (result == NULL)
+    g_task_return_error (task, error);
   else
-    {
-      g_autoptr(WsWaitGraph) graph = job->graph ? g_object_ref (job->graph) : NULL;
-      g_autoptr(GError) error = NULL;
-
-      if (graph == NULL)
-        graph = ws_wait_graph_build (job->trace, &job->symptom, NULL, cancellable, &error);
-      if (graph == NULL)
-        {
-          inspect_result_free (result);
-          g_task_return_error (task, g_steal_pointer (&error));
-          return;
-        }
-      result->findings = ws_inspect_wait_graph (graph, &options);
-      for (guint i = 0; i < ws_wait_graph_get_n_nodes (graph); i++)
-        result->n_waits += ws_wait_graph_get_node (graph, i)->kind == WS_WAIT_NODE_WAIT;
-    }
-  g_task_return_pointer (task, result, (GDestroyNotify) inspect_result_free);
+    g_task_return_pointer (task, result, (GDestroyNotify) ws_inspector_result_free);
 }
 
 /* ------------------------------------------------------------------ */
@@ -374,7 +347,7 @@ inspect_done (gpointer  owner,
 {
   WsInspectorPanel *self = WS_INSPECTOR_PANEL (owner);
   InspectJob *job = job_data;
-  g_autoptr(InspectResult) inspected = result;
+  g_autoptr(WsInspectorResult) inspected = result;
 
   gtk_spinner_set_spinning (self->inspector_spinner, FALSE);
   g_clear_pointer (&self->findings, g_ptr_array_unref);
