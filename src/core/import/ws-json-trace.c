@@ -19,6 +19,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "ws-importer.h"
 #include "ws-json-private.h"
 
 /* "function (module)" as perf prints a frame, or a bare function name. */
@@ -995,3 +996,30 @@ ws_json_trace_sniff (const guint8 *head,
   return i < len && head[i] == '{';
 }
 
+
+static WsTrace *
+json_load_stream (GInputStream   *stream,
+                  const char     *display_name,
+                  gboolean        compressed,
+                  WsStackTable   *stacks,
+                  WsProgressFunc  progress,
+                  gpointer        progress_data,
+                  GCancellable   *cancellable,
+                  GError        **error)
+{
+  g_autoptr(GInputStream) text = ws_importer_text_stream (stream, compressed);
+
+  return ws_json_trace_load_stream (text, display_name, stacks, progress, progress_data,
+                                    cancellable, error);
+}
+
+static const char * const json_patterns[] = { "*.json", "*.json.gz", NULL };
+
+const WsImporter ws_json_importer = {
+  .id = "json",
+  .name = N_("Waitscope JSON trace"),
+  .patterns = json_patterns,
+  .sniff = ws_json_trace_sniff,
+  .load_file = ws_json_trace_load,
+  .load_stream = json_load_stream,
+};

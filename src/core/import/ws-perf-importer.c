@@ -23,6 +23,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "ws-importer.h"
 #include "ws-perf-private.h"
 
 /*
@@ -361,3 +362,31 @@ ws_perf_importer_sniff (const guint8 *head,
     return ws_perf_parse_header (s, nl ? nl : end, &h);
   }
 }
+
+static WsTrace *
+perf_load_stream (GInputStream   *stream,
+                  const char     *display_name,
+                  gboolean        compressed,
+                  WsStackTable   *stacks,
+                  WsProgressFunc  progress,
+                  gpointer        progress_data,
+                  GCancellable   *cancellable,
+                  GError        **error)
+{
+  /* It inflates gzip itself, and copies perf.data to a file for perf. */
+  return ws_perf_importer_load_stream (stream, display_name, stacks, progress, progress_data,
+                                       cancellable, error);
+}
+
+static const char * const perf_patterns[] = {
+  "*.perf.txt", "*.perf.txt.gz", "*.txt", "*.txt.gz", "*.data", "*.perf", NULL
+};
+
+const WsImporter ws_perf_importer = {
+  .id = "perf",
+  .name = N_("perf script text or perf.data"),
+  .patterns = perf_patterns,
+  .sniff = ws_perf_importer_sniff,
+  .load_file = ws_perf_importer_load,
+  .load_stream = perf_load_stream,
+};
