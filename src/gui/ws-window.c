@@ -11,6 +11,7 @@
 #include "ws-error.h"
 #include "ws-export.h"
 #include "ws-graph-page.h"
+#include "ws-importer.h"
 #include "ws-mining-page.h"
 #include "ws-time-format.h"
 #include "ws-timeline-legend.h"
@@ -706,6 +707,20 @@ open_response_cb (GtkNativeDialog *dialog,
   g_object_unref (dialog);
 }
 
+/* @importer's file-name patterns, or every importer's when %NULL. */
+static void
+add_importer_patterns (GtkFileFilter    *filter,
+                       const WsImporter *importer)
+{
+  guint n;
+  const WsImporter * const *importers = ws_importers_get (&n);
+
+  for (guint i = 0; i < n; i++)
+    if (importer == NULL || importers[i] == importer)
+      for (guint k = 0; importers[i]->patterns[k] != NULL; k++)
+        gtk_file_filter_add_pattern (filter, importers[i]->patterns[k]);
+}
+
 static void
 open_action (GtkWidget  *widget,
              const char *action_name,
@@ -714,22 +729,28 @@ open_action (GtkWidget  *widget,
   WsWindow *self = WS_WINDOW (widget);
   GtkFileChooserNative *chooser;
   GtkFileFilter *filter;
+  const WsImporter * const *importers;
+  guint n_importers;
 
   chooser = gtk_file_chooser_native_new (_("Open Traces"), GTK_WINDOW (self),
                                          GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
   gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
 
+  /* One filter for every format the importer registry reads, then one each. */
   filter = gtk_file_filter_new ();
-  gtk_file_filter_set_name (filter, _("Traces (perf script text, Waitscope JSON)"));
-  gtk_file_filter_add_pattern (filter, "*.perf.txt");
-  gtk_file_filter_add_pattern (filter, "*.perf.txt.gz");
-  gtk_file_filter_add_pattern (filter, "*.txt");
-  gtk_file_filter_add_pattern (filter, "*.txt.gz");
-  gtk_file_filter_add_pattern (filter, "*.json");
-  gtk_file_filter_add_pattern (filter, "*.json.gz");
-  gtk_file_filter_add_pattern (filter, "*.data");
+  gtk_file_filter_set_name (filter, _("All Traces"));
+  add_importer_patterns (filter, NULL);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
   g_object_unref (filter);
+  importers = ws_importers_get (&n_importers);
+  for (guint i = 0; i < n_importers; i++)
+    {
+      filter = gtk_file_filter_new ();
+      gtk_file_filter_set_name (filter, _(importers[i]->name));
+      add_importer_patterns (filter, importers[i]);
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+      g_object_unref (filter);
+    }
   filter = gtk_file_filter_new ();
   gtk_file_filter_set_name (filter, _("All Files"));
   gtk_file_filter_add_pattern (filter, "*");
