@@ -125,7 +125,7 @@ test_graph_page (void)
     g_assert_cmpuint (ws_graph_scene_get_node (scene, 0)->event, ==, ws_ready_tree_get_node (tree, 0)->event);
     g_assert_cmpuint (ws_graph_scene_get_node (scene, 0)->thread, ==, worker);
     g_assert_cmpuint (ws_graph_scene_get_anomalous_chain (scene), ==,
-                      ws_ready_tree_anomalous_chain (tree, WS_CHAIN_METRIC_AVERAGE));
+                      ws_ready_tree_anomalous_chain (tree, WS_CHAIN_METRIC_DEFAULT));
   }
   /* The root is selected, its stacks in the side panel. */
   g_assert_cmpuint (ws_graph_view_get_selected_node (view), ==, 0);
