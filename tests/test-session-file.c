@@ -36,28 +36,28 @@ make_session (guint *trace_index)
   g_autoptr(GError) error = NULL;
   g_autofree char *trace = data_path ("py-locks.perf.txt.gz");
   WsSessionFile *session = ws_session_file_new ();
-  g_autoptr(WsFinding) tl = ws_finding_new (WS_FINDING_KIND_TIMELINE);
-  g_autoptr(WsFinding) rt = ws_finding_new (WS_FINDING_KIND_READY_TREE);
+  g_autoptr(WsPin) tl = ws_pin_new (WS_PIN_KIND_TIMELINE);
+  g_autoptr(WsPin) rt = ws_pin_new (WS_PIN_KIND_READY_TREE);
 
   g_assert_true (ws_session_file_add_trace (session, trace, "py-locks", trace_index, &error));
   g_assert_no_error (error);
   ws_session_file_set_title (session, "Review");
 
-  ws_finding_add_trace (tl, *trace_index);
-  ws_finding_set_tid (tl, 11588);
-  ws_finding_set_window (tl, 1987000000000, 1987050000000);
-  ws_finding_set_title (tl, "Timeline “window”");
-  ws_finding_set_note (tl, "Line one\n**bold** and *em* — ünïcode");
-  ws_finding_list_append (ws_session_file_get_findings (session), tl);
+  ws_pin_add_trace (tl, *trace_index);
+  ws_pin_set_tid (tl, 11588);
+  ws_pin_set_window (tl, 1987000000000, 1987050000000);
+  ws_pin_set_title (tl, "Timeline “window”");
+  ws_pin_set_note (tl, "Line one\n**bold** and *em* — ünïcode");
+  ws_pin_list_append (ws_session_file_get_findings (session), tl);
 
-  ws_finding_add_trace (rt, *trace_index);
-  ws_finding_set_tid (rt, 11588);
-  ws_finding_set_window (rt, 1987000000000, 1988000000000);
-  ws_finding_set_event (rt, 1234);
-  ws_finding_set_setting_string (rt, "chain_metric", "max");
-  ws_finding_set_setting_bool (rt, "lock_only", TRUE);
-  ws_finding_set_setting_int (rt, "max_depth", 12);
-  ws_finding_list_append (ws_session_file_get_findings (session), rt);
+  ws_pin_add_trace (rt, *trace_index);
+  ws_pin_set_tid (rt, 11588);
+  ws_pin_set_window (rt, 1987000000000, 1988000000000);
+  ws_pin_set_event (rt, 1234);
+  ws_pin_set_setting_string (rt, "chain_metric", "max");
+  ws_pin_set_setting_bool (rt, "lock_only", TRUE);
+  ws_pin_set_setting_int (rt, "max_depth", 12);
+  ws_pin_list_append (ws_session_file_get_findings (session), rt);
 
   json_object_set_string_member (ws_session_file_get_view_state (session), "page", "graph");
   return session;
@@ -71,7 +71,7 @@ test_round_trip (void)
   g_autofree char *path = g_build_filename (dir, "review.waitscope", NULL);
   g_autoptr(WsSessionFile) session = NULL;
   g_autoptr(WsSessionFile) back = NULL;
-  WsFinding *f;
+  WsPin *f;
   WsTime t0, t1;
   guint ti;
 
@@ -89,26 +89,26 @@ test_round_trip (void)
   g_assert_cmpstr (ws_session_file_get_trace (back, 0)->sha256, ==,
                    "90523eb9f516d580e4902bd00f7041f3cc554194e14789dea7fa65dcd5ad04d9");
   g_assert_cmpint (ws_session_file_get_trace (back, 0)->size, ==, 169740);
-  g_assert_cmpuint (ws_finding_list_get_n (ws_session_file_get_findings (back)), ==, 2);
-  g_assert_false (ws_finding_list_can_undo (ws_session_file_get_findings (back)));
+  g_assert_cmpuint (ws_pin_list_get_n (ws_session_file_get_findings (back)), ==, 2);
+  g_assert_false (ws_pin_list_can_undo (ws_session_file_get_findings (back)));
 
-  f = ws_finding_list_get (ws_session_file_get_findings (back), 0);
-  g_assert_cmpstr (ws_finding_get_kind (f), ==, "timeline");
-  g_assert_cmpstr (ws_finding_get_title (f), ==, "Timeline “window”");
-  g_assert_cmpstr (ws_finding_get_note (f), ==, "Line one\n**bold** and *em* — ünïcode");
-  g_assert_cmpint (ws_finding_get_tid (f), ==, 11588);
-  g_assert_true (ws_finding_get_window (f, &t0, &t1));
+  f = ws_pin_list_get (ws_session_file_get_findings (back), 0);
+  g_assert_cmpstr (ws_pin_get_kind (f), ==, "timeline");
+  g_assert_cmpstr (ws_pin_get_title (f), ==, "Timeline “window”");
+  g_assert_cmpstr (ws_pin_get_note (f), ==, "Line one\n**bold** and *em* — ünïcode");
+  g_assert_cmpint (ws_pin_get_tid (f), ==, 11588);
+  g_assert_true (ws_pin_get_window (f, &t0, &t1));
   g_assert_cmpint (t0, ==, 1987000000000);
   g_assert_cmpint (t1, ==, 1987050000000);
-  g_assert_cmpint (ws_finding_get_event (f), ==, WS_FINDING_NONE);
+  g_assert_cmpint (ws_pin_get_event (f), ==, WS_PIN_NONE);
 
-  f = ws_finding_list_get (ws_session_file_get_findings (back), 1);
-  g_assert_cmpstr (ws_finding_get_id (f), ==,
-                   ws_finding_get_id (ws_finding_list_get (ws_session_file_get_findings (session), 1)));
-  g_assert_cmpint (ws_finding_get_event (f), ==, 1234);
-  g_assert_cmpstr (ws_finding_get_setting_string (f, "chain_metric", NULL), ==, "max");
-  g_assert_true (ws_finding_get_setting_bool (f, "lock_only", FALSE));
-  g_assert_cmpint (ws_finding_get_setting_int (f, "max_depth", 0), ==, 12);
+  f = ws_pin_list_get (ws_session_file_get_findings (back), 1);
+  g_assert_cmpstr (ws_pin_get_id (f), ==,
+                   ws_pin_get_id (ws_pin_list_get (ws_session_file_get_findings (session), 1)));
+  g_assert_cmpint (ws_pin_get_event (f), ==, 1234);
+  g_assert_cmpstr (ws_pin_get_setting_string (f, "chain_metric", NULL), ==, "max");
+  g_assert_true (ws_pin_get_setting_bool (f, "lock_only", FALSE));
+  g_assert_cmpint (ws_pin_get_setting_int (f, "max_depth", 0), ==, 12);
   g_assert_cmpstr (json_object_get_string_member (ws_session_file_get_view_state (back), "page"), ==, "graph");
 
   g_unlink (path);
@@ -126,15 +126,15 @@ test_version_1 (void)
   g_autofree char *expected = data_path ("py-locks.perf.txt.gz");
   g_autofree char *expected_canon = g_canonicalize_filename (expected, NULL);
   gboolean relocated = FALSE;
-  WsFinding *f;
+  WsPin *f;
 
   g_assert_no_error (error);
   g_assert_cmpstr (ws_session_file_get_title (session), ==, "py-locks: who holds the lock");
-  g_assert_cmpuint (ws_finding_list_get_n (ws_session_file_get_findings (session)), ==, 2);
-  f = ws_finding_list_get (ws_session_file_get_findings (session), 1);
-  g_assert_cmpstr (ws_finding_get_kind (f), ==, WS_FINDING_KIND_READY_TREE);
-  g_assert_cmpstr (ws_finding_get_setting_string (f, "chain_metric", NULL), ==, "max");
-  g_assert_nonnull (ws_finding_kind_lookup (ws_finding_get_kind (f)));
+  g_assert_cmpuint (ws_pin_list_get_n (ws_session_file_get_findings (session)), ==, 2);
+  f = ws_pin_list_get (ws_session_file_get_findings (session), 1);
+  g_assert_cmpstr (ws_pin_get_kind (f), ==, WS_PIN_KIND_READY_TREE);
+  g_assert_cmpstr (ws_pin_get_setting_string (f, "chain_metric", NULL), ==, "max");
+  g_assert_nonnull (ws_pin_kind_lookup (ws_pin_get_kind (f)));
 
   g_assert_true (ws_session_file_resolve_trace (session, 0, &relocated, &error));
   g_assert_no_error (error);
@@ -213,7 +213,7 @@ test_damaged (void)
   /* The good session is untouched by all that. */
   again = ws_session_file_load (good, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (ws_finding_list_get_n (ws_session_file_get_findings (again)), ==, 2);
+  g_assert_cmpuint (ws_pin_list_get_n (ws_session_file_get_findings (again)), ==, 2);
   g_unlink (good);
   g_rmdir (dir);
 }
@@ -237,7 +237,7 @@ test_atomic_save (void)
   session = make_session (&ti);
   g_assert_true (ws_session_file_save (session, path, &error));
   g_assert_cmpint (g_stat (path, &before), ==, 0);
-  ws_finding_list_remove (ws_session_file_get_findings (session), 0);
+  ws_pin_list_remove (ws_session_file_get_findings (session), 0);
   g_assert_true (ws_session_file_save (session, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpint (g_stat (path, &after), ==, 0);
@@ -258,7 +258,7 @@ test_atomic_save (void)
 
   back = ws_session_file_load (path, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (ws_finding_list_get_n (ws_session_file_get_findings (back)), ==, 1);
+  g_assert_cmpuint (ws_pin_list_get_n (ws_session_file_get_findings (back)), ==, 1);
   g_unlink (blocker);
   g_unlink (path);
   g_rmdir (dir);
@@ -313,57 +313,57 @@ count_change (guint *changes)
 }
 
 static const char *
-title_at (WsFindingList *list,
+title_at (WsPinList *list,
           guint          i)
 {
-  return ws_finding_get_title (ws_finding_list_get (list, i));
+  return ws_pin_get_title (ws_pin_list_get (list, i));
 }
 
 static void
 test_undo (void)
 {
-  g_autoptr(WsFindingList) list = ws_finding_list_new ();
-  g_autoptr(WsFinding) a = ws_finding_new (WS_FINDING_KIND_TIMELINE);
-  g_autoptr(WsFinding) b = ws_finding_new (WS_FINDING_KIND_WAIT_GRAPH);
-  g_autoptr(WsFinding) c = ws_finding_new (WS_FINDING_KIND_CRITICAL_PATH);
+  g_autoptr(WsPinList) list = ws_pin_list_new ();
+  g_autoptr(WsPin) a = ws_pin_new (WS_PIN_KIND_TIMELINE);
+  g_autoptr(WsPin) b = ws_pin_new (WS_PIN_KIND_WAIT_GRAPH);
+  g_autoptr(WsPin) c = ws_pin_new (WS_PIN_KIND_CRITICAL_PATH);
   guint changes = 0;
 
   g_signal_connect_swapped (list, "changed", G_CALLBACK (count_change), &changes);
-  ws_finding_set_title (a, "A");
-  ws_finding_set_title (b, "B");
-  ws_finding_set_title (c, "C");
-  ws_finding_list_append (list, a);
-  ws_finding_list_append (list, b);
-  ws_finding_list_append (list, c);
+  ws_pin_set_title (a, "A");
+  ws_pin_set_title (b, "B");
+  ws_pin_set_title (c, "C");
+  ws_pin_list_append (list, a);
+  ws_pin_list_append (list, b);
+  ws_pin_list_append (list, c);
   g_assert_cmpuint (changes, ==, 3);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), ==, 3);
 
-  ws_finding_list_move (list, 2, 0);
+  ws_pin_list_move (list, 2, 0);
   g_assert_cmpstr (title_at (list, 0), ==, "C");
   g_assert_cmpstr (title_at (list, 1), ==, "A");
-  ws_finding_list_edit (list, 1, "A2", "note");
+  ws_pin_list_edit (list, 1, "A2", "note");
   g_assert_cmpstr (title_at (list, 1), ==, "A2");
   /* Editing the finding itself still tells autosave. */
   changes = 0;
-  ws_finding_set_note (ws_finding_list_get (list, 0), "direct");
+  ws_pin_set_note (ws_pin_list_get (list, 0), "direct");
   g_assert_cmpuint (changes, ==, 1);
-  ws_finding_list_remove (list, 2);
-  g_assert_cmpuint (ws_finding_list_get_n (list), ==, 2);
+  ws_pin_list_remove (list, 2);
+  g_assert_cmpuint (ws_pin_list_get_n (list), ==, 2);
 
-  g_assert_true (ws_finding_list_undo (list));   /* the remove */
-  g_assert_cmpuint (ws_finding_list_get_n (list), ==, 3);
+  g_assert_true (ws_pin_list_undo (list));   /* the remove */
+  g_assert_cmpuint (ws_pin_list_get_n (list), ==, 3);
   g_assert_cmpstr (title_at (list, 2), ==, "B");
-  g_assert_true (ws_finding_list_undo (list));   /* the edit */
+  g_assert_true (ws_pin_list_undo (list));   /* the edit */
   g_assert_cmpstr (title_at (list, 1), ==, "A");
-  g_assert_cmpstr (ws_finding_get_note (ws_finding_list_get (list, 1)), ==, "");
-  g_assert_true (ws_finding_list_undo (list));   /* the move */
+  g_assert_cmpstr (ws_pin_get_note (ws_pin_list_get (list, 1)), ==, "");
+  g_assert_true (ws_pin_list_undo (list));   /* the move */
   g_assert_cmpstr (title_at (list, 0), ==, "A");
   g_assert_cmpstr (title_at (list, 2), ==, "C");
-  g_assert_cmpuint (ws_finding_list_find (list, ws_finding_get_id (c)), ==, 2);
-  while (ws_finding_list_undo (list))
+  g_assert_cmpuint (ws_pin_list_find (list, ws_pin_get_id (c)), ==, 2);
+  while (ws_pin_list_undo (list))
     ;
-  g_assert_cmpuint (ws_finding_list_get_n (list), ==, 0);
-  g_assert_false (ws_finding_list_can_undo (list));
+  g_assert_cmpuint (ws_pin_list_get_n (list), ==, 0);
+  g_assert_false (ws_pin_list_can_undo (list));
 }
 
 /* Autosave: the recovery copy stands for the session's own file, is found
@@ -379,14 +379,14 @@ test_recovery (void)
   g_autoptr(WsSessionFile) recovered = NULL;
   g_autoptr(GPtrArray) found = NULL;
   g_autoptr(GPtrArray) after = NULL;
-  g_autoptr(WsFinding) extra = ws_finding_new (WS_FINDING_KIND_WAIT_GRAPH);
+  g_autoptr(WsPin) extra = ws_pin_new (WS_PIN_KIND_WAIT_GRAPH);
   guint ti;
 
   g_setenv ("WAITSCOPE_RECOVERY_DIR", rdir, TRUE);
   session = make_session (&ti);
   g_assert_true (ws_session_file_save (session, path, &error));
-  ws_finding_set_title (extra, "added after the save");
-  ws_finding_list_append (ws_session_file_get_findings (session), extra);
+  ws_pin_set_title (extra, "added after the save");
+  ws_pin_list_append (ws_session_file_get_findings (session), extra);
   g_assert_true (ws_session_file_save_recovery (session, &error));
   g_assert_no_error (error);
   g_assert_true (ws_session_file_get_dirty (session));
@@ -399,7 +399,7 @@ test_recovery (void)
   g_assert_true (ws_session_file_is_recovery (recovered));
   g_assert_true (ws_session_file_get_dirty (recovered));
   g_assert_cmpstr (ws_session_file_get_path (recovered), ==, path);
-  g_assert_cmpuint (ws_finding_list_get_n (ws_session_file_get_findings (recovered)), ==, 3);
+  g_assert_cmpuint (ws_pin_list_get_n (ws_session_file_get_findings (recovered)), ==, 3);
 
   g_assert_true (ws_session_file_save (recovered, NULL, &error));
   g_assert_no_error (error);

@@ -27,7 +27,7 @@ struct _WsSessionFile
   char          *path;            /* nullable: never saved */
   char          *title;
   GArray        *traces;          /* WsSessionTrace */
-  WsFindingList *findings;
+  WsPinList *findings;
   JsonObject    *view_state;
   JsonObject    *settings;
   char          *recovery_path;   /* nullable until the first autosave */
@@ -58,7 +58,7 @@ trace_clear (gpointer data)
 }
 
 static void
-findings_changed (WsFindingList *list,
+findings_changed (WsPinList *list,
                   WsSessionFile *self)
 {
   ws_session_file_set_dirty (self, TRUE);
@@ -124,7 +124,7 @@ ws_session_file_init (WsSessionFile *self)
   self->title = g_strdup ("");
   self->traces = g_array_new (FALSE, TRUE, sizeof (WsSessionTrace));
   g_array_set_clear_func (self->traces, trace_clear);
-  self->findings = ws_finding_list_new ();
+  self->findings = ws_pin_list_new ();
   g_signal_connect_object (self->findings, "changed", G_CALLBACK (findings_changed), self, 0);
   self->view_state = json_object_new ();
   self->settings = json_object_new ();
@@ -179,7 +179,7 @@ ws_session_file_set_title (WsSessionFile *self,
 }
 
 /* Returns: (transfer none) */
-WsFindingList *
+WsPinList *
 ws_session_file_get_findings (WsSessionFile *self)
 {
   g_return_val_if_fail (WS_IS_SESSION_FILE (self), NULL);
@@ -578,8 +578,8 @@ to_data (WsSessionFile *self,
   add_traces (b, self, base_path);
   json_builder_set_member_name (b, "findings");
   json_builder_begin_array (b);
-  for (guint i = 0; i < ws_finding_list_get_n (self->findings); i++)
-    json_builder_add_value (b, ws_finding_to_json (ws_finding_list_get (self->findings, i)));
+  for (guint i = 0; i < ws_pin_list_get_n (self->findings); i++)
+    json_builder_add_value (b, ws_pin_to_json (ws_pin_list_get (self->findings, i)));
   json_builder_end_array (b);
   add_object (b, "view_state", self->view_state);
   add_object (b, "settings", self->settings);
@@ -859,7 +859,7 @@ read_array (WsSessionFile *self,
     {
       JsonNode *e = json_array_get_element (array, i);
       g_autoptr(GError) local = NULL;
-      g_autoptr(WsFinding) finding = NULL;
+      g_autoptr(WsPin) finding = NULL;
 
       if (!findings)
         {
@@ -867,13 +867,13 @@ read_array (WsSessionFile *self,
             return FALSE;
           continue;
         }
-      finding = ws_finding_new_from_json (e, self->traces->len, &local);
+      finding = ws_pin_new_from_json (e, self->traces->len, &local);
       if (finding == NULL)
         {
           g_autofree char *what = g_strdup_printf (_("finding %u: %s"), i, local->message);
           return bad (error, path, what);
         }
-      ws_finding_list_append (self->findings, finding);
+      ws_pin_list_append (self->findings, finding);
     }
   return TRUE;
 }
@@ -915,9 +915,9 @@ check_header (JsonObject  *root,
   if (v > WS_SESSION_FILE_VERSION)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                   _("“%s” was written by a newer Waitscope (session version %" G_GINT64_FORMAT
-                     "); this one reads versions up to %d"),
-                   path, v, WS_SESSION_FILE_VERSION);
+                   _("“%s” was written by a newer Waitscope (session version %lld); "
+                     "this one reads versions up to %d"),
+                   path, (long long) v, WS_SESSION_FILE_VERSION);
       return FALSE;
     }
   if (v < 1)
@@ -1022,7 +1022,7 @@ ws_session_file_load (const char  *path,
     self->path = g_canonicalize_filename (path, NULL);
 
   /* Loading appended the findings: that is not a change one can undo. */
-  ws_finding_list_clear_undo (self->findings);
+  ws_pin_list_clear_undo (self->findings);
   self->dirty = self->is_recovery;
   return g_steal_pointer (&self);
 }

@@ -3,7 +3,7 @@
 
 #include <json-glib/json-glib.h>
 
-#include "ws-finding-list.h"
+#include "ws-pin-list.h"
 
 G_BEGIN_DECLS
 
@@ -50,7 +50,7 @@ const char           *ws_session_file_get_path         (WsSessionFile  *self);
 const char           *ws_session_file_get_title        (WsSessionFile  *self);
 void                  ws_session_file_set_title        (WsSessionFile  *self,
                                                         const char     *title);
-WsFindingList        *ws_session_file_get_findings     (WsSessionFile  *self);
+WsPinList        *ws_session_file_get_findings     (WsSessionFile  *self);
 JsonObject           *ws_session_file_get_view_state   (WsSessionFile  *self);
 JsonObject           *ws_session_file_get_settings     (WsSessionFile  *self);
 gboolean              ws_session_file_get_dirty        (WsSessionFile  *self);

@@ -3,17 +3,17 @@
 
 #include <json-glib/json-glib.h>
 
-#include "ws-finding-kind.h"
+#include "ws-pin-kind.h"
 #include "ws-trace.h"
 
 G_BEGIN_DECLS
 
 /* No thread / no event / no scenario instance. */
-#define WS_FINDING_NO_TID   G_MININT32
-#define WS_FINDING_NONE     (-1)
+#define WS_PIN_NO_TID   G_MININT32
+#define WS_PIN_NONE     (-1)
 
 /**
- * WsFinding:
+ * WsPin:
  *
  * One pinned piece of evidence: which view of which trace(s), on which
  * thread and window, from which event, with which settings (chain metric,
@@ -22,67 +22,67 @@ G_BEGIN_DECLS
  * stay exact and vector in the report.  Traces are indices into the
  * session's trace list (#WsSessionFile).
  */
-#define WS_TYPE_FINDING (ws_finding_get_type ())
-G_DECLARE_FINAL_TYPE (WsFinding, ws_finding, WS, FINDING, GObject)
+#define WS_TYPE_PIN (ws_pin_get_type ())
+G_DECLARE_FINAL_TYPE (WsPin, ws_pin, WS, PIN, GObject)
 
-WsFinding   *ws_finding_new              (const char  *kind);
-WsFinding   *ws_finding_copy             (WsFinding   *self);
+WsPin   *ws_pin_new              (const char  *kind);
+WsPin   *ws_pin_copy             (WsPin   *self);
 
-const char  *ws_finding_get_id           (WsFinding   *self);
-const char  *ws_finding_get_kind         (WsFinding   *self);
-const char  *ws_finding_get_title        (WsFinding   *self);
-void         ws_finding_set_title        (WsFinding   *self,
+const char  *ws_pin_get_id           (WsPin   *self);
+const char  *ws_pin_get_kind         (WsPin   *self);
+const char  *ws_pin_get_title        (WsPin   *self);
+void         ws_pin_set_title        (WsPin   *self,
                                           const char  *title);
-const char  *ws_finding_get_note         (WsFinding   *self);
-void         ws_finding_set_note         (WsFinding   *self,
+const char  *ws_pin_get_note         (WsPin   *self);
+void         ws_pin_set_note         (WsPin   *self,
                                           const char  *note);
-GDateTime   *ws_finding_get_created      (WsFinding   *self);
+GDateTime   *ws_pin_get_created      (WsPin   *self);
 
-guint        ws_finding_get_n_traces     (WsFinding   *self);
-guint        ws_finding_get_trace        (WsFinding   *self,
+guint        ws_pin_get_n_traces     (WsPin   *self);
+guint        ws_pin_get_trace        (WsPin   *self,
                                           guint        i);
-void         ws_finding_add_trace        (WsFinding   *self,
+void         ws_pin_add_trace        (WsPin   *self,
                                           guint        trace);
 
-gint32       ws_finding_get_tid          (WsFinding   *self);
-void         ws_finding_set_tid          (WsFinding   *self,
+gint32       ws_pin_get_tid          (WsPin   *self);
+void         ws_pin_set_tid          (WsPin   *self,
                                           gint32       tid);
-gboolean     ws_finding_get_window       (WsFinding   *self,
+gboolean     ws_pin_get_window       (WsPin   *self,
                                           WsTime      *t0,
                                           WsTime      *t1);
-void         ws_finding_set_window       (WsFinding   *self,
+void         ws_pin_set_window       (WsPin   *self,
                                           WsTime       t0,
                                           WsTime       t1);
-gint64       ws_finding_get_event        (WsFinding   *self);
-void         ws_finding_set_event        (WsFinding   *self,
+gint64       ws_pin_get_event        (WsPin   *self);
+void         ws_pin_set_event        (WsPin   *self,
                                           gint64       event);
-gint64       ws_finding_get_scenario_instance (WsFinding *self);
-void         ws_finding_set_scenario_instance (WsFinding *self,
+gint64       ws_pin_get_scenario_instance (WsPin *self);
+void         ws_pin_set_scenario_instance (WsPin *self,
                                           gint64       instance);
 
 /* Settings of the view (chain_metric, lock_only, direction, scope…). */
-JsonObject  *ws_finding_get_settings     (WsFinding   *self);
-const char  *ws_finding_get_setting_string  (WsFinding  *self,
+JsonObject  *ws_pin_get_settings     (WsPin   *self);
+const char  *ws_pin_get_setting_string  (WsPin  *self,
                                              const char *name,
                                              const char *fallback);
-gint64       ws_finding_get_setting_int     (WsFinding  *self,
+gint64       ws_pin_get_setting_int     (WsPin  *self,
                                              const char *name,
                                              gint64      fallback);
-gboolean     ws_finding_get_setting_bool    (WsFinding  *self,
+gboolean     ws_pin_get_setting_bool    (WsPin  *self,
                                              const char *name,
                                              gboolean    fallback);
-void         ws_finding_set_setting_string  (WsFinding  *self,
+void         ws_pin_set_setting_string  (WsPin  *self,
                                              const char *name,
                                              const char *value);
-void         ws_finding_set_setting_int     (WsFinding  *self,
+void         ws_pin_set_setting_int     (WsPin  *self,
                                              const char *name,
                                              gint64      value);
-void         ws_finding_set_setting_bool    (WsFinding  *self,
+void         ws_pin_set_setting_bool    (WsPin  *self,
                                              const char *name,
                                              gboolean    value);
 
-JsonNode    *ws_finding_to_json          (WsFinding   *self);
-WsFinding   *ws_finding_new_from_json    (JsonNode    *node,
+JsonNode    *ws_pin_to_json          (WsPin   *self);
+WsPin   *ws_pin_new_from_json    (JsonNode    *node,
                                           guint        n_traces,
                                           GError     **error);
 

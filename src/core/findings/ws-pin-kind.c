@@ -8,19 +8,19 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "ws-finding-kind.h"
+#include "ws-pin-kind.h"
 
-static const WsFindingKindInfo builtin_kinds[] = {
-  { WS_FINDING_KIND_TIMELINE, N_("Timeline window"), FALSE, FALSE },
-  { WS_FINDING_KIND_WAIT_GRAPH, N_("Wait graph"), TRUE, FALSE },
-  { WS_FINDING_KIND_READY_TREE, N_("Ready tree"), TRUE, FALSE },
-  { WS_FINDING_KIND_CRITICAL_PATH, N_("Critical path"), TRUE, FALSE },
-  { WS_FINDING_KIND_ALIGNMENT, N_("Cluster alignment"), FALSE, TRUE },
-  { WS_FINDING_KIND_COVERAGE, N_("Bottleneck coverage"), FALSE, TRUE },
+static const WsPinKindInfo builtin_kinds[] = {
+  { WS_PIN_KIND_TIMELINE, N_("Timeline window"), FALSE, FALSE },
+  { WS_PIN_KIND_WAIT_GRAPH, N_("Wait graph"), TRUE, FALSE },
+  { WS_PIN_KIND_READY_TREE, N_("Ready tree"), TRUE, FALSE },
+  { WS_PIN_KIND_CRITICAL_PATH, N_("Critical path"), TRUE, FALSE },
+  { WS_PIN_KIND_ALIGNMENT, N_("Cluster alignment"), FALSE, TRUE },
+  { WS_PIN_KIND_COVERAGE, N_("Bottleneck coverage"), FALSE, TRUE },
 };
 
 static GMutex registry_lock;
-static GPtrArray *registry;   /* WsFindingKindInfo*, owned copies */
+static GPtrArray *registry;   /* WsPinKindInfo*, owned copies */
 
 static void
 ensure_registry (void)
@@ -33,13 +33,13 @@ ensure_registry (void)
 }
 
 /**
- * ws_finding_kind_register:
+ * ws_pin_kind_register:
  * @info: the kind; copied, its strings must be static
  *
  * Registers (or replaces) a pinnable view kind.
  */
 void
-ws_finding_kind_register (const WsFindingKindInfo *info)
+ws_pin_kind_register (const WsPinKindInfo *info)
 {
   g_return_if_fail (info != NULL && info->name != NULL && info->label != NULL);
 
@@ -47,7 +47,7 @@ ws_finding_kind_register (const WsFindingKindInfo *info)
   ensure_registry ();
   for (guint i = 0; i < registry->len; i++)
     {
-      const WsFindingKindInfo *k = g_ptr_array_index (registry, i);
+      const WsPinKindInfo *k = g_ptr_array_index (registry, i);
       if (g_str_equal (k->name, info->name))
         {
           g_ptr_array_remove_index (registry, i);
@@ -60,14 +60,14 @@ ws_finding_kind_register (const WsFindingKindInfo *info)
 }
 
 /**
- * ws_finding_kind_lookup:
+ * ws_pin_kind_lookup:
  *
  * Returns: (nullable): the kind named @name, %NULL if none is registered
  */
-const WsFindingKindInfo *
-ws_finding_kind_lookup (const char *name)
+const WsPinKindInfo *
+ws_pin_kind_lookup (const char *name)
 {
-  const WsFindingKindInfo *found = NULL;
+  const WsPinKindInfo *found = NULL;
 
   g_return_val_if_fail (name != NULL, NULL);
 
@@ -75,7 +75,7 @@ ws_finding_kind_lookup (const char *name)
   ensure_registry ();
   for (guint i = 0; i < registry->len && found == NULL; i++)
     {
-      const WsFindingKindInfo *k = g_ptr_array_index (registry, i);
+      const WsPinKindInfo *k = g_ptr_array_index (registry, i);
       if (g_str_equal (k->name, name))
         found = k;
     }
@@ -84,14 +84,14 @@ ws_finding_kind_lookup (const char *name)
 }
 
 GPtrArray *
-ws_finding_kind_list (void)
+ws_pin_kind_list (void)
 {
   GPtrArray *names = g_ptr_array_new ();
 
   g_mutex_lock (&registry_lock);
   ensure_registry ();
   for (guint i = 0; i < registry->len; i++)
-    g_ptr_array_add (names, (gpointer) ((const WsFindingKindInfo *) g_ptr_array_index (registry, i))->name);
+    g_ptr_array_add (names, (gpointer) ((const WsPinKindInfo *) g_ptr_array_index (registry, i))->name);
   g_mutex_unlock (&registry_lock);
   return names;
 }

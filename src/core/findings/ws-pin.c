@@ -10,9 +10,9 @@
 #include <glib/gi18n-lib.h>
 
 #include "ws-error.h"
-#include "ws-finding.h"
+#include "ws-pin.h"
 
-struct _WsFinding
+struct _WsPin
 {
   GObject     parent_instance;
 
@@ -31,7 +31,7 @@ struct _WsFinding
   JsonObject *settings;
 };
 
-G_DEFINE_FINAL_TYPE (WsFinding, ws_finding, G_TYPE_OBJECT)
+G_DEFINE_FINAL_TYPE (WsPin, ws_pin, G_TYPE_OBJECT)
 
 enum {
   PROP_0,
@@ -43,9 +43,9 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 static void
-ws_finding_finalize (GObject *object)
+ws_pin_finalize (GObject *object)
 {
-  WsFinding *self = WS_FINDING (object);
+  WsPin *self = WS_PIN (object);
 
   g_free (self->id);
   g_free (self->kind);
@@ -55,16 +55,16 @@ ws_finding_finalize (GObject *object)
   g_clear_pointer (&self->traces, g_array_unref);
   g_clear_pointer (&self->settings, json_object_unref);
 
-  G_OBJECT_CLASS (ws_finding_parent_class)->finalize (object);
+  G_OBJECT_CLASS (ws_pin_parent_class)->finalize (object);
 }
 
 static void
-ws_finding_get_property (GObject    *object,
+ws_pin_get_property (GObject    *object,
                          guint       prop_id,
                          GValue     *value,
                          GParamSpec *pspec)
 {
-  WsFinding *self = WS_FINDING (object);
+  WsPin *self = WS_PIN (object);
 
   switch (prop_id)
     {
@@ -80,20 +80,20 @@ ws_finding_get_property (GObject    *object,
 }
 
 static void
-ws_finding_set_property (GObject      *object,
+ws_pin_set_property (GObject      *object,
                          guint         prop_id,
                          const GValue *value,
                          GParamSpec   *pspec)
 {
-  WsFinding *self = WS_FINDING (object);
+  WsPin *self = WS_PIN (object);
 
   switch (prop_id)
     {
     case PROP_TITLE:
-      ws_finding_set_title (self, g_value_get_string (value));
+      ws_pin_set_title (self, g_value_get_string (value));
       break;
     case PROP_NOTE:
-      ws_finding_set_note (self, g_value_get_string (value));
+      ws_pin_set_note (self, g_value_get_string (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -101,13 +101,13 @@ ws_finding_set_property (GObject      *object,
 }
 
 static void
-ws_finding_class_init (WsFindingClass *klass)
+ws_pin_class_init (WsPinClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
-  object_class->finalize = ws_finding_finalize;
-  object_class->get_property = ws_finding_get_property;
-  object_class->set_property = ws_finding_set_property;
+  object_class->finalize = ws_pin_finalize;
+  object_class->get_property = ws_pin_get_property;
+  object_class->set_property = ws_pin_set_property;
 
   properties[PROP_TITLE] =
     g_param_spec_string ("title", NULL, NULL, "",
@@ -119,78 +119,78 @@ ws_finding_class_init (WsFindingClass *klass)
 }
 
 static void
-ws_finding_init (WsFinding *self)
+ws_pin_init (WsPin *self)
 {
   self->id = g_uuid_string_random ();
   self->title = g_strdup ("");
   self->note = g_strdup ("");
   self->created = g_date_time_new_now_utc ();
   self->traces = g_array_new (FALSE, FALSE, sizeof (guint));
-  self->tid = WS_FINDING_NO_TID;
-  self->event = WS_FINDING_NONE;
-  self->scenario_instance = WS_FINDING_NONE;
+  self->tid = WS_PIN_NO_TID;
+  self->event = WS_PIN_NONE;
+  self->scenario_instance = WS_PIN_NONE;
   self->settings = json_object_new ();
 }
 
 /**
- * ws_finding_new:
- * @kind: a view kind name (see ws-finding-kind.h)
+ * ws_pin_new:
+ * @kind: a view kind name (see ws-pin-kind.h)
  *
  * Returns: (transfer full): an empty pin of that kind, with a fresh id
  */
-WsFinding *
-ws_finding_new (const char *kind)
+WsPin *
+ws_pin_new (const char *kind)
 {
-  WsFinding *self;
+  WsPin *self;
 
   g_return_val_if_fail (kind != NULL, NULL);
 
-  self = g_object_new (WS_TYPE_FINDING, NULL);
+  self = g_object_new (WS_TYPE_PIN, NULL);
   self->kind = g_strdup (kind);
   return self;
 }
 
 /* A deep copy with the same id: the undo history keeps these. */
-WsFinding *
-ws_finding_copy (WsFinding *self)
+WsPin *
+ws_pin_copy (WsPin *self)
 {
   g_autoptr(JsonNode) node = NULL;
-  WsFinding *copy;
+  WsPin *copy;
 
-  g_return_val_if_fail (WS_IS_FINDING (self), NULL);
+  g_return_val_if_fail (WS_IS_PIN (self), NULL);
 
-  node = ws_finding_to_json (self);
-  copy = ws_finding_new_from_json (node, G_MAXUINT, NULL);
+  node = ws_pin_to_json (self);
+  copy = ws_pin_new_from_json (node, G_MAXUINT, NULL);
   g_assert (copy != NULL);
   return copy;
 }
 
 const char *
-ws_finding_get_id (WsFinding *self)
+ws_pin_get_id (WsPin *self)
 {
-  g_return_val_if_fail (WS_IS_FINDING (self), NULL);
+  g_return_val_if_fail (WS_IS_PIN (self), NULL);
   return self->id;
 }
 
 const char *
-ws_finding_get_kind (WsFinding *self)
+ws_pin_get_kind (WsPin *self)
 {
-  g_return_val_if_fail (WS_IS_FINDING (self), NULL);
+  g_return_val_if_fail (WS_IS_PIN (self), NULL);
   return self->kind;
 }
 
 const char *
-ws_finding_get_title (WsFinding *self)
+ws_pin_get_title (WsPin *self)
 {
-  g_return_val_if_fail (WS_IS_FINDING (self), NULL);
+  g_return_val_if_fail (WS_IS_PIN (self), NULL);
   return self->title;
 }
 
 void
-ws_finding_set_title (WsFinding  *self,
+ws_pin_set_title (WsPin  *self,
                       const char *title)
 {
-  g_return_if_fail (WS_IS_FINDING (self));
+  g_return_if_fail (WS_IS_PIN (self));
 
   if (title == NULL)
     title = "";
@@ -202,17 +202,17 @@ ws_finding_set_title (WsFinding  *self,
 }
 
 const char *
-ws_finding_get_note (WsFinding *self)
+ws_pin_get_note (WsPin *self)
 {
-  g_return_val_if_fail (WS_IS_FINDING (self), NULL);
+  g_return_val_if_fail (WS_IS_PIN (self), NULL);
   return self->note;
 }
 
 void
-ws_finding_set_note (WsFinding  *self,
+ws_pin_set_note (WsPin  *self,
                      const char *note)
 {
-  g_return_if_fail (WS_IS_FINDING (self));
+  g_return_if_fail (WS_IS_PIN (self));
 
   if (note == NULL)
     note = "";
@@ -224,58 +224,58 @@ ws_finding_set_note (WsFinding  *self,
 }
 
 GDateTime *
-ws_finding_get_created (WsFinding *self)
+ws_pin_get_created (WsPin *self)
 {
-  g_return_val_if_fail (WS_IS_FINDING (self), NULL);
+  g_return_val_if_fail (WS_IS_PIN (self), NULL);
   return self->created;
 }
 
 guint
-ws_finding_get_n_traces (WsFinding *self)
+ws_pin_get_n_traces (WsPin *self)
 {
-  g_return_val_if_fail (WS_IS_FINDING (self), 0);
+  g_return_val_if_fail (WS_IS_PIN (self), 0);
   return self->traces->len;
 }
 
 guint
-ws_finding_get_trace (WsFinding *self,
+ws_pin_get_trace (WsPin *self,
                       guint      i)
 {
-  g_return_val_if_fail (WS_IS_FINDING (self), 0);
+  g_return_val_if_fail (WS_IS_PIN (self), 0);
   g_return_val_if_fail (i < self->traces->len, 0);
   return g_array_index (self->traces, guint, i);
 }
 
 void
-ws_finding_add_trace (WsFinding *self,
+ws_pin_add_trace (WsPin *self,
                       guint      trace)
 {
-  g_return_if_fail (WS_IS_FINDING (self));
+  g_return_if_fail (WS_IS_PIN (self));
   g_array_append_val (self->traces, trace);
 }
 
 gint32
-ws_finding_get_tid (WsFinding *self)
+ws_pin_get_tid (WsPin *self)
 {
-  g_return_val_if_fail (WS_IS_FINDING (self), WS_FINDING_NO_TID);
+  g_return_val_if_fail (WS_IS_PIN (self), WS_PIN_NO_TID);
   return self->tid;
 }
 
 void
-ws_finding_set_tid (WsFinding *self,
+ws_pin_set_tid (WsPin *self,
                     gint32     tid)
 {
-  g_return_if_fail (WS_IS_FINDING (self));
+  g_return_if_fail (WS_IS_PIN (self));
   self->tid = tid;
 }
 
 /* Returns: %FALSE if the pin has no window (the whole trace). */
 gboolean
-ws_finding_get_window (WsFinding *self,
+ws_pin_get_window (WsPin *self,
                        WsTime    *t0,
                        WsTime    *t1)
 {
-  g_return_val_if_fail (WS_IS_FINDING (self), FALSE);
+  g_return_val_if_fail (WS_IS_PIN (self), FALSE);
 
   if (t0)
     *t0 = self->t0;
@@ -285,11 +285,11 @@ ws_finding_get_window (WsFinding *self,
 }
 
 void
-ws_finding_set_window (WsFinding *self,
+ws_pin_set_window (WsPin *self,
                        WsTime     t0,
                        WsTime     t1)
 {
-  g_return_if_fail (WS_IS_FINDING (self));
+  g_return_if_fail (WS_IS_PIN (self));
   g_return_if_fail (t1 >= t0);
 
   self->has_window = TRUE;
@@ -298,50 +298,50 @@ ws_finding_set_window (WsFinding *self,
 }
 
 gint64
-ws_finding_get_event (WsFinding *self)
+ws_pin_get_event (WsPin *self)
 {
-  g_return_val_if_fail (WS_IS_FINDING (self), WS_FINDING_NONE);
+  g_return_val_if_fail (WS_IS_PIN (self), WS_PIN_NONE);
   return self->event;
 }
 
 void
-ws_finding_set_event (WsFinding *self,
+ws_pin_set_event (WsPin *self,
                       gint64     event)
 {
-  g_return_if_fail (WS_IS_FINDING (self));
-  self->event = event < 0 ? WS_FINDING_NONE : event;
+  g_return_if_fail (WS_IS_PIN (self));
+  self->event = event < 0 ? WS_PIN_NONE : event;
 }
 
 gint64
-ws_finding_get_scenario_instance (WsFinding *self)
+ws_pin_get_scenario_instance (WsPin *self)
 {
-  g_return_val_if_fail (WS_IS_FINDING (self), WS_FINDING_NONE);
+  g_return_val_if_fail (WS_IS_PIN (self), WS_PIN_NONE);
   return self->scenario_instance;
 }
 
 void
-ws_finding_set_scenario_instance (WsFinding *self,
+ws_pin_set_scenario_instance (WsPin *self,
                                   gint64     instance)
 {
-  g_return_if_fail (WS_IS_FINDING (self));
-  self->scenario_instance = instance < 0 ? WS_FINDING_NONE : instance;
+  g_return_if_fail (WS_IS_PIN (self));
+  self->scenario_instance = instance < 0 ? WS_PIN_NONE : instance;
 }
 
 JsonObject *
-ws_finding_get_settings (WsFinding *self)
+ws_pin_get_settings (WsPin *self)
 {
-  g_return_val_if_fail (WS_IS_FINDING (self), NULL);
+  g_return_val_if_fail (WS_IS_PIN (self), NULL);
   return self->settings;
 }
 
 const char *
-ws_finding_get_setting_string (WsFinding  *self,
+ws_pin_get_setting_string (WsPin  *self,
                                const char *name,
                                const char *fallback)
 {
   JsonNode *node;
 
-  g_return_val_if_fail (WS_IS_FINDING (self), fallback);
+  g_return_val_if_fail (WS_IS_PIN (self), fallback);
 
   node = json_object_get_member (self->settings, name);
   if (node == NULL || json_node_get_value_type (node) != G_TYPE_STRING)
@@ -350,13 +350,13 @@ ws_finding_get_setting_string (WsFinding  *self,
 }
 
 gint64
-ws_finding_get_setting_int (WsFinding  *self,
+ws_pin_get_setting_int (WsPin  *self,
                             const char *name,
                             gint64      fallback)
 {
   JsonNode *node;
 
-  g_return_val_if_fail (WS_IS_FINDING (self), fallback);
+  g_return_val_if_fail (WS_IS_PIN (self), fallback);
 
   node = json_object_get_member (self->settings, name);
   if (node == NULL || json_node_get_value_type (node) != G_TYPE_INT64)
@@ -365,13 +365,13 @@ ws_finding_get_setting_int (WsFinding  *self,
 }
 
 gboolean
-ws_finding_get_setting_bool (WsFinding  *self,
+ws_pin_get_setting_bool (WsPin  *self,
                              const char *name,
                              gboolean    fallback)
 {
   JsonNode *node;
 
-  g_return_val_if_fail (WS_IS_FINDING (self), fallback);
+  g_return_val_if_fail (WS_IS_PIN (self), fallback);
 
   node = json_object_get_member (self->settings, name);
   if (node == NULL || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
@@ -380,31 +380,31 @@ ws_finding_get_setting_bool (WsFinding  *self,
 }
 
 void
-ws_finding_set_setting_string (WsFinding  *self,
+ws_pin_set_setting_string (WsPin  *self,
                                const char *name,
                                const char *value)
 {
-  g_return_if_fail (WS_IS_FINDING (self));
+  g_return_if_fail (WS_IS_PIN (self));
   g_return_if_fail (name != NULL && value != NULL);
   json_object_set_string_member (self->settings, name, value);
 }
 
 void
-ws_finding_set_setting_int (WsFinding  *self,
+ws_pin_set_setting_int (WsPin  *self,
                             const char *name,
                             gint64      value)
 {
-  g_return_if_fail (WS_IS_FINDING (self));
+  g_return_if_fail (WS_IS_PIN (self));
   g_return_if_fail (name != NULL);
   json_object_set_int_member (self->settings, name, value);
 }
 
 void
-ws_finding_set_setting_bool (WsFinding  *self,
+ws_pin_set_setting_bool (WsPin  *self,
                              const char *name,
                              gboolean    value)
 {
-  g_return_if_fail (WS_IS_FINDING (self));
+  g_return_if_fail (WS_IS_PIN (self));
   g_return_if_fail (name != NULL);
   json_object_set_boolean_member (self->settings, name, value);
 }
@@ -413,12 +413,12 @@ ws_finding_set_setting_bool (WsFinding  *self,
 /* JSON (one element of the session file's "findings")                */
 
 JsonNode *
-ws_finding_to_json (WsFinding *self)
+ws_pin_to_json (WsPin *self)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autofree char *created = NULL;
 
-  g_return_val_if_fail (WS_IS_FINDING (self), NULL);
+  g_return_val_if_fail (WS_IS_PIN (self), NULL);
 
   created = g_date_time_format_iso8601 (self->created);
   json_builder_begin_object (b);
@@ -437,7 +437,7 @@ ws_finding_to_json (WsFinding *self)
   for (guint i = 0; i < self->traces->len; i++)
     json_builder_add_int_value (b, g_array_index (self->traces, guint, i));
   json_builder_end_array (b);
-  if (self->tid != WS_FINDING_NO_TID)
+  if (self->tid != WS_PIN_NO_TID)
     {
       json_builder_set_member_name (b, "tid");
       json_builder_add_int_value (b, self->tid);
@@ -452,12 +452,12 @@ ws_finding_to_json (WsFinding *self)
       json_builder_add_int_value (b, self->t1);
       json_builder_end_object (b);
     }
-  if (self->event != WS_FINDING_NONE)
+  if (self->event != WS_PIN_NONE)
     {
       json_builder_set_member_name (b, "event");
       json_builder_add_int_value (b, self->event);
     }
-  if (self->scenario_instance != WS_FINDING_NONE)
+  if (self->scenario_instance != WS_PIN_NONE)
     {
       json_builder_set_member_name (b, "scenario_instance");
       json_builder_add_int_value (b, self->scenario_instance);
@@ -522,7 +522,7 @@ member_string (JsonObject  *obj,
 }
 
 static gboolean
-read_traces (WsFinding   *self,
+read_traces (WsPin   *self,
              JsonObject  *obj,
              guint        n_traces,
              GError     **error)
@@ -542,15 +542,15 @@ read_traces (WsFinding   *self,
         return fail (error, _("“traces” must be an array of trace indices"));
       t = json_node_get_int (e);
       if (t < 0 || (guint64) t >= n_traces)
-        return fail (error, _("trace index %" G_GINT64_FORMAT " is out of range (the session lists %u traces)"),
-                     t, n_traces);
-      ws_finding_add_trace (self, (guint) t);
+        return fail (error, _("trace index %lld is out of range (the session lists %u traces)"),
+                     (long long) t, n_traces);
+      ws_pin_add_trace (self, (guint) t);
     }
   return TRUE;
 }
 
 static gboolean
-read_window (WsFinding   *self,
+read_window (WsPin   *self,
              JsonObject  *obj,
              GError     **error)
 {
@@ -567,16 +567,16 @@ read_window (WsFinding   *self,
     return FALSE;
   if (t1 < t0)
     return fail (error, _("the window ends before it starts"));
-  ws_finding_set_window (self, t0, t1);
+  ws_pin_set_window (self, t0, t1);
   return TRUE;
 }
 
 static gboolean
-read_ids (WsFinding   *self,
+read_ids (WsPin   *self,
           JsonObject  *obj,
           GError     **error)
 {
-  gint64 tid = WS_FINDING_NO_TID, event = WS_FINDING_NONE, instance = WS_FINDING_NONE;
+  gint64 tid = WS_PIN_NO_TID, event = WS_PIN_NONE, instance = WS_PIN_NONE;
   const char *id = NULL, *created = NULL;
 
   if (!member_string (obj, "id", FALSE, &id, error) ||
@@ -585,7 +585,7 @@ read_ids (WsFinding   *self,
       !member_int (obj, "event", FALSE, &event, error) ||
       !member_int (obj, "scenario_instance", FALSE, &instance, error))
     return FALSE;
-  if (tid != WS_FINDING_NO_TID && (tid < G_MININT32 || tid > G_MAXINT32))
+  if (tid != WS_PIN_NO_TID && (tid < G_MININT32 || tid > G_MAXINT32))
     return fail (error, _("“tid” is out of range"));
   if (id != NULL && *id != '\0')
     {
@@ -601,24 +601,24 @@ read_ids (WsFinding   *self,
       self->created = g_steal_pointer (&dt);
     }
   self->tid = (gint32) tid;
-  ws_finding_set_event (self, event);
-  ws_finding_set_scenario_instance (self, instance);
+  ws_pin_set_event (self, event);
+  ws_pin_set_scenario_instance (self, instance);
   return TRUE;
 }
 
 /**
- * ws_finding_new_from_json:
+ * ws_pin_new_from_json:
  * @n_traces: how many traces the session lists (indices are checked)
  *
  * Returns: (transfer full) (nullable): the pin, or %NULL with @error
  *   saying which member is wrong (the caller adds file and position)
  */
-WsFinding *
-ws_finding_new_from_json (JsonNode  *node,
+WsPin *
+ws_pin_new_from_json (JsonNode  *node,
                           guint      n_traces,
                           GError   **error)
 {
-  g_autoptr(WsFinding) self = NULL;
+  g_autoptr(WsPin) self = NULL;
   JsonObject *obj;
   JsonNode *settings;
   const char *kind = NULL, *title = "", *note = "";
@@ -641,9 +641,9 @@ ws_finding_new_from_json (JsonNode  *node,
       return NULL;
     }
 
-  self = ws_finding_new (kind);
-  ws_finding_set_title (self, title);
-  ws_finding_set_note (self, note);
+  self = ws_pin_new (kind);
+  ws_pin_set_title (self, title);
+  ws_pin_set_note (self, note);
   if (!read_ids (self, obj, error) || !read_traces (self, obj, n_traces, error) ||
       !read_window (self, obj, error))
     return NULL;

@@ -7,21 +7,21 @@
  */
 #include "config.h"
 
-#include "ws-finding-list.h"
+#include "ws-pin-list.h"
 
 #define MAX_UNDO 100
 
-struct _WsFindingList
+struct _WsPinList
 {
   GObject    parent_instance;
 
-  GPtrArray *items;   /* WsFinding, owned */
-  GPtrArray *undo;    /* GPtrArray of WsFinding copies, oldest first */
+  GPtrArray *items;   /* WsPin, owned */
+  GPtrArray *undo;    /* GPtrArray of WsPin copies, oldest first */
 };
 
 static void list_model_iface_init (GListModelInterface *iface);
 
-G_DEFINE_FINAL_TYPE_WITH_CODE (WsFindingList, ws_finding_list, G_TYPE_OBJECT,
+G_DEFINE_FINAL_TYPE_WITH_CODE (WsPinList, ws_pin_list, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init))
 
 enum {
@@ -34,20 +34,20 @@ static guint signals[N_SIGNALS];
 static GType
 get_item_type (GListModel *model)
 {
-  return WS_TYPE_FINDING;
+  return WS_TYPE_PIN;
 }
 
 static guint
 get_n_items (GListModel *model)
 {
-  return WS_FINDING_LIST (model)->items->len;
+  return WS_PIN_LIST (model)->items->len;
 }
 
 static gpointer
 get_item (GListModel *model,
           guint       position)
 {
-  WsFindingList *self = WS_FINDING_LIST (model);
+  WsPinList *self = WS_PIN_LIST (model);
 
   if (position >= self->items->len)
     return NULL;
@@ -63,16 +63,16 @@ list_model_iface_init (GListModelInterface *iface)
 }
 
 static void
-finding_notify (WsFinding     *finding,
+finding_notify (WsPin     *finding,
                 GParamSpec    *pspec,
-                WsFindingList *self)
+                WsPinList *self)
 {
   g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
 }
 
 static void
-watch (WsFindingList *self,
-       WsFinding     *finding)
+watch (WsPinList *self,
+       WsPin     *finding)
 {
   g_signal_connect_object (finding, "notify", G_CALLBACK (finding_notify), self, 0);
 }
@@ -85,22 +85,22 @@ unwatch (gpointer data,
 }
 
 static void
-ws_finding_list_dispose (GObject *object)
+ws_pin_list_dispose (GObject *object)
 {
-  WsFindingList *self = WS_FINDING_LIST (object);
+  WsPinList *self = WS_PIN_LIST (object);
 
   if (self->items != NULL)
     g_ptr_array_foreach (self->items, unwatch, self);
   g_clear_pointer (&self->items, g_ptr_array_unref);
   g_clear_pointer (&self->undo, g_ptr_array_unref);
 
-  G_OBJECT_CLASS (ws_finding_list_parent_class)->dispose (object);
+  G_OBJECT_CLASS (ws_pin_list_parent_class)->dispose (object);
 }
 
 static void
-ws_finding_list_class_init (WsFindingListClass *klass)
+ws_pin_list_class_init (WsPinListClass *klass)
 {
-  G_OBJECT_CLASS (klass)->dispose = ws_finding_list_dispose;
+  G_OBJECT_CLASS (klass)->dispose = ws_pin_list_dispose;
 
   signals[SIGNAL_CHANGED] =
     g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -108,32 +108,32 @@ ws_finding_list_class_init (WsFindingListClass *klass)
 }
 
 static void
-ws_finding_list_init (WsFindingList *self)
+ws_pin_list_init (WsPinList *self)
 {
   self->items = g_ptr_array_new_with_free_func (g_object_unref);
   self->undo = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
 }
 
-WsFindingList *
-ws_finding_list_new (void)
+WsPinList *
+ws_pin_list_new (void)
 {
-  return g_object_new (WS_TYPE_FINDING_LIST, NULL);
+  return g_object_new (WS_TYPE_PIN_LIST, NULL);
 }
 
 static void
-push_undo (WsFindingList *self)
+push_undo (WsPinList *self)
 {
   GPtrArray *snapshot = g_ptr_array_new_full (self->items->len, g_object_unref);
 
   for (guint i = 0; i < self->items->len; i++)
-    g_ptr_array_add (snapshot, ws_finding_copy (g_ptr_array_index (self->items, i)));
+    g_ptr_array_add (snapshot, ws_pin_copy (g_ptr_array_index (self->items, i)));
   g_ptr_array_add (self->undo, snapshot);
   if (self->undo->len > MAX_UNDO)
     g_ptr_array_remove_index (self->undo, 0);
 }
 
 static void
-changed (WsFindingList *self,
+changed (WsPinList *self,
          guint          position,
          guint          removed,
          guint          added)
@@ -143,41 +143,41 @@ changed (WsFindingList *self,
 }
 
 guint
-ws_finding_list_get_n (WsFindingList *self)
+ws_pin_list_get_n (WsPinList *self)
 {
-  g_return_val_if_fail (WS_IS_FINDING_LIST (self), 0);
+  g_return_val_if_fail (WS_IS_PIN_LIST (self), 0);
   return self->items->len;
 }
 
 /* Returns: (transfer none): the finding at @position */
-WsFinding *
-ws_finding_list_get (WsFindingList *self,
+WsPin *
+ws_pin_list_get (WsPinList *self,
                      guint          position)
 {
-  g_return_val_if_fail (WS_IS_FINDING_LIST (self), NULL);
+  g_return_val_if_fail (WS_IS_PIN_LIST (self), NULL);
   g_return_val_if_fail (position < self->items->len, NULL);
   return g_ptr_array_index (self->items, position);
 }
 
 /* Returns: the position of the finding with @id, or G_MAXUINT */
 guint
-ws_finding_list_find (WsFindingList *self,
+ws_pin_list_find (WsPinList *self,
                       const char    *id)
 {
-  g_return_val_if_fail (WS_IS_FINDING_LIST (self), G_MAXUINT);
+  g_return_val_if_fail (WS_IS_PIN_LIST (self), G_MAXUINT);
 
   for (guint i = 0; i < self->items->len; i++)
-    if (g_strcmp0 (ws_finding_get_id (g_ptr_array_index (self->items, i)), id) == 0)
+    if (g_strcmp0 (ws_pin_get_id (g_ptr_array_index (self->items, i)), id) == 0)
       return i;
   return G_MAXUINT;
 }
 
 void
-ws_finding_list_append (WsFindingList *self,
-                        WsFinding     *finding)
+ws_pin_list_append (WsPinList *self,
+                        WsPin     *finding)
 {
-  g_return_if_fail (WS_IS_FINDING_LIST (self));
-  g_return_if_fail (WS_IS_FINDING (finding));
+  g_return_if_fail (WS_IS_PIN_LIST (self));
+  g_return_if_fail (WS_IS_PIN (finding));
 
   push_undo (self);
   g_ptr_array_add (self->items, g_object_ref (finding));
@@ -186,10 +186,10 @@ ws_finding_list_append (WsFindingList *self,
 }
 
 void
-ws_finding_list_remove (WsFindingList *self,
+ws_pin_list_remove (WsPinList *self,
                         guint          position)
 {
-  g_return_if_fail (WS_IS_FINDING_LIST (self));
+  g_return_if_fail (WS_IS_PIN_LIST (self));
   g_return_if_fail (position < self->items->len);
 
   push_undo (self);
@@ -199,13 +199,13 @@ ws_finding_list_remove (WsFindingList *self,
 }
 
 void
-ws_finding_list_move (WsFindingList *self,
+ws_pin_list_move (WsPinList *self,
                       guint          from,
                       guint          to)
 {
   gpointer item;
 
-  g_return_if_fail (WS_IS_FINDING_LIST (self));
+  g_return_if_fail (WS_IS_PIN_LIST (self));
   g_return_if_fail (from < self->items->len && to < self->items->len);
 
   if (from == to)
@@ -218,34 +218,34 @@ ws_finding_list_move (WsFindingList *self,
 
 /* An undoable edit: title and/or note (%NULL keeps one as it is). */
 void
-ws_finding_list_edit (WsFindingList *self,
+ws_pin_list_edit (WsPinList *self,
                       guint          position,
                       const char    *title,
                       const char    *note)
 {
-  WsFinding *finding;
+  WsPin *finding;
 
-  g_return_if_fail (WS_IS_FINDING_LIST (self));
+  g_return_if_fail (WS_IS_PIN_LIST (self));
   g_return_if_fail (position < self->items->len);
 
   finding = g_ptr_array_index (self->items, position);
-  if ((title == NULL || g_str_equal (title, ws_finding_get_title (finding))) &&
-      (note == NULL || g_str_equal (note, ws_finding_get_note (finding))))
+  if ((title == NULL || g_str_equal (title, ws_pin_get_title (finding))) &&
+      (note == NULL || g_str_equal (note, ws_pin_get_note (finding))))
     return;
   push_undo (self);
   if (title != NULL)
-    ws_finding_set_title (finding, title);
+    ws_pin_set_title (finding, title);
   if (note != NULL)
-    ws_finding_set_note (finding, note);
+    ws_pin_set_note (finding, note);
 }
 
 /* Empties the list and its undo history (a new or reopened session). */
 void
-ws_finding_list_clear (WsFindingList *self)
+ws_pin_list_clear (WsPinList *self)
 {
   guint n;
 
-  g_return_if_fail (WS_IS_FINDING_LIST (self));
+  g_return_if_fail (WS_IS_PIN_LIST (self));
 
   n = self->items->len;
   g_ptr_array_foreach (self->items, unwatch, self);
@@ -256,26 +256,26 @@ ws_finding_list_clear (WsFindingList *self)
 }
 
 void
-ws_finding_list_clear_undo (WsFindingList *self)
+ws_pin_list_clear_undo (WsPinList *self)
 {
-  g_return_if_fail (WS_IS_FINDING_LIST (self));
+  g_return_if_fail (WS_IS_PIN_LIST (self));
   g_ptr_array_set_size (self->undo, 0);
 }
 
 gboolean
-ws_finding_list_can_undo (WsFindingList *self)
+ws_pin_list_can_undo (WsPinList *self)
 {
-  g_return_val_if_fail (WS_IS_FINDING_LIST (self), FALSE);
+  g_return_val_if_fail (WS_IS_PIN_LIST (self), FALSE);
   return self->undo->len > 0;
 }
 
 gboolean
-ws_finding_list_undo (WsFindingList *self)
+ws_pin_list_undo (WsPinList *self)
 {
   g_autoptr(GPtrArray) snapshot = NULL;
   guint n_old;
 
-  g_return_val_if_fail (WS_IS_FINDING_LIST (self), FALSE);
+  g_return_val_if_fail (WS_IS_PIN_LIST (self), FALSE);
 
   if (self->undo->len == 0)
     return FALSE;
@@ -285,7 +285,7 @@ ws_finding_list_undo (WsFindingList *self)
   g_ptr_array_set_size (self->items, 0);
   for (guint i = 0; i < snapshot->len; i++)
     {
-      WsFinding *finding = g_ptr_array_index (snapshot, i);
+      WsPin *finding = g_ptr_array_index (snapshot, i);
       g_ptr_array_add (self->items, g_object_ref (finding));
       watch (self, finding);
     }
