@@ -12,16 +12,18 @@
 #include <string.h>
 
 #include "ws-chain.h"
+#include "ws-critical-path-run.h"
 #include "ws-critical-path-renderer.h"
 #include "ws-error.h"
 #include "ws-graph-renderer.h"
 #include "ws-graph-scene.h"
-#include "ws-ready-tree.h"
+#include "ws-ready-tree-run.h"
 #include "ws-report-figure.h"
 #include "ws-time-format.h"
 #include "ws-timeline-layout.h"
 #include "ws-timeline-lod.h"
 #include "ws-timeline-viewport.h"
+#include "ws-wait-graph-run.h"
 
 #define TIMELINE_WIDTH      1600.0
 #define CRITICAL_PATH_WIDTH 1400.0
@@ -281,9 +283,12 @@ build_wait_graph (const WsReportContext *ctx,
                   GError               **error)
 {
   WsTrace *trace = g_ptr_array_index (ctx->traces, 0);
-  g_autoptr(WsWaitGraph) graph = ws_wait_graph_build (trace, &ctx->symptom, NULL, NULL, error);
+  g_autoptr(WsWaitGraph) graph = NULL;
   g_autoptr(WsGraphScene) scene = NULL;
+  WsWaitGraphSettings settings;
 
+  ws_wait_graph_settings_init (&settings, &ctx->symptom);
+  graph = ws_wait_graph_run (trace, &settings, NULL, NULL, NULL, error);
   if (graph == NULL)
     return FALSE;
   scene = ws_graph_scene_new_for_wait_graph (graph, WS_GRAPH_LAYOUT_LEFT_TO_RIGHT);
@@ -331,7 +336,7 @@ build_ready_tree (const WsReportContext *ctx,
   WsTrace *trace = g_ptr_array_index (ctx->traces, 0);
   g_autoptr(WsReadyTree) tree = NULL;
   g_autoptr(WsGraphScene) scene = NULL;
-  WsReadyTreeOptions options;
+  WsReadyTreeSettings settings;
   WsChainMetric metric = WS_CHAIN_METRIC_AVERAGE;
   gint64 event = ws_pin_get_event (ctx->finding);
   const char *metric_name = ws_pin_get_setting_string (ctx->finding, "chain_metric", "average");
@@ -341,13 +346,13 @@ build_ready_tree (const WsReportContext *ctx,
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("unknown chain metric “%s”"), metric_name);
       return FALSE;
     }
-  ws_ready_tree_options_init (&options);
-  options.lock_only = ws_pin_get_setting_bool (ctx->finding, "lock_only", FALSE);
-  options.max_depth = CLAMP (ws_pin_get_setting_int (ctx->finding, "max_depth", options.max_depth), 0, G_MAXUINT16);
+  ws_ready_tree_settings_init (&settings, &ctx->symptom);
+  settings.options.lock_only = ws_pin_get_setting_bool (ctx->finding, "lock_only", FALSE);
+  settings.options.max_depth = CLAMP (ws_pin_get_setting_int (ctx->finding, "max_depth", settings.options.max_depth),
+                                      0, G_MAXUINT16);
   if (event >= 0)
-    tree = ws_ready_tree_build (trace, event, &options, error);
-  else
-    tree = ws_ready_tree_build_for_symptom (trace, &ctx->symptom, &options, error);
+    settings.root_event = event;
+  tree = ws_ready_tree_run (trace, &settings, NULL, NULL, NULL, error);
   if (tree == NULL)
     return FALSE;
   scene = ws_graph_scene_new_for_ready_tree (tree, metric, WS_GRAPH_LAYOUT_LEFT_TO_RIGHT);
@@ -374,12 +379,15 @@ build_critical_path (const WsReportContext *ctx,
                      GError               **error)
 {
   WsTrace *trace = g_ptr_array_index (ctx->traces, 0);
-  g_autoptr(WsCriticalPath) path = ws_critical_path_build (trace, &ctx->symptom, NULL, error);
+  g_autoptr(WsCriticalPath) path = NULL;
   g_autoptr(WsCriticalPathRenderer) renderer = NULL;
+  WsCriticalPathSettings settings;
   g_autofree char *states = NULL;
   g_autofree char *threads = NULL;
   ExportJob job = { ctx };
 
+  ws_critical_path_settings_init (&settings, &ctx->symptom);
+  path = ws_critical_path_run (trace, &settings, NULL, NULL, NULL, error);
   if (path == NULL)
     return FALSE;
   renderer = ws_critical_path_renderer_new ();
