@@ -13,6 +13,7 @@
 #include "ws-graph-page.h"
 #include "ws-importer.h"
 #include "ws-mining-page.h"
+#include "ws-overview-page.h"
 #include "ws-time-format.h"
 #include "ws-timeline-legend.h"
 #include "ws-window.h"
@@ -47,6 +48,7 @@ struct _WsWindow
   WsDetailsPane        *details_pane;
   WsThreadTable        *thread_table;
   WsMiningPage         *mining_page;
+  WsOverviewPage       *overview_page;
   WsGraphPage          *graph_page;
   GtkPaned             *content_paned;
   GMenu                *recent_section;
@@ -357,6 +359,9 @@ load_cb (GObject      *source,
       const GError *history_error = ws_document_get_history_error (document);
 
       add_recent (self, ws_document_get_file (document));
+      /* The first answer (ws-overview-page.c) is what a newly opened trace
+       * shows under the timeline. */
+      ws_window_show_details_page (self, "overview");
       if (history_error != NULL)
         {
           /* Translators: toast when a trace opened fine but the history store failed */
@@ -999,6 +1004,13 @@ thread_activated_cb (WsWindow      *self,
   gtk_widget_grab_focus (GTK_WIDGET (self->timeline_view));
 }
 
+/* The Overview's cluster row: the Mining page. */
+static void
+overview_show_mining_cb (WsWindow *self)
+{
+  ws_window_show_details_page (self, "mining");
+}
+
 /* The graph page (ws-graph-page.c) in the lower pane, given most of the
  * height so that graph and timeline show together. */
 static void
@@ -1215,6 +1227,7 @@ ws_window_class_init (WsWindowClass *klass)
   g_type_ensure (WS_TYPE_THREAD_TABLE);
   g_type_ensure (WS_TYPE_MINING_PAGE);
   g_type_ensure (WS_TYPE_GRAPH_PAGE);
+  g_type_ensure (WS_TYPE_OVERVIEW_PAGE);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/waitscope/Waitscope/ws-window.ui");
   gtk_widget_class_bind_template_child (widget_class, WsWindow, toast_overlay);
@@ -1240,6 +1253,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, details_pane);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, thread_table);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, mining_page);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, overview_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, graph_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, content_paned);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, recent_section);
@@ -1306,6 +1320,8 @@ ws_window_init (WsWindow *self)
   g_signal_connect_swapped (self->mining_page, "show-events", G_CALLBACK (mining_show_events_cb), self);
   g_signal_connect_swapped (self->details_stack, "notify::visible-child-name", G_CALLBACK (details_page_changed_cb), self);
   g_signal_connect (self, "analysis-requested", G_CALLBACK (show_analysis_cb), NULL);
+  g_signal_connect_swapped (self->overview_page, "show-analysis", G_CALLBACK (show_analysis_cb), self);
+  g_signal_connect_swapped (self->overview_page, "show-mining", G_CALLBACK (overview_show_mining_cb), self);
   g_signal_connect_swapped (self->graph_page, "show-in-timeline", G_CALLBACK (graph_show_in_timeline_cb), self);
   g_signal_connect_swapped (self->graph_page, "show-events", G_CALLBACK (graph_show_events_cb), self);
 
@@ -1354,6 +1370,7 @@ ws_window_new (GtkApplication *application)
   /* The pages share the window's state through the session, settings included. */
   ws_session_set_settings (self->session, settings);
   ws_mining_page_set_session (self->mining_page, self->session);
+  ws_overview_page_set_session (self->overview_page, self->session);
   ws_graph_page_set_session (self->graph_page, self->session);
   update_recent_menu (self);
   return self;

@@ -270,6 +270,23 @@ user_signature (WsStackTable    *table,
 }
 
 char *
+ws_attribution_frames_signature (WsStackTable    *table,
+                                 const WsFrameId *frames,
+                                 guint            n)
+{
+  g_autofree char *kernel = NULL;
+  char *user;
+
+  g_return_val_if_fail (WS_IS_STACK_TABLE (table), NULL);
+
+  user = user_signature (table, frames, n);
+  if (user != NULL)
+    return user;
+  kernel = kernel_blocking_function (table, frames, n);
+  return g_strdup (kernel != NULL ? kernel : "");
+}
+
+char *
 ws_attribution_wait_signature (WsTrace    *trace,
                                WsStackId   stack,
                                char      **kernel_function)

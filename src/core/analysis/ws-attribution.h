@@ -187,6 +187,12 @@ char           *ws_attribution_wait_signature (WsTrace    *trace,
                                                WsStackId   stack,
                                                char      **kernel_function);
 
+/* The same signature for a call stack given as frames (caller first) of
+ * @table, e.g. a mined pattern.  Returns: (transfer full). */
+char           *ws_attribution_frames_signature (WsStackTable    *table,
+                                                 const WsFrameId *frames,
+                                                 guint            n);
+
 /*
  * ws_attribution_is_recorder:
  * Whether @thread belongs to the recording tool (perf): `perf record …
@@ -214,9 +220,9 @@ GArray         *ws_attribution_targets_slowest_share (GPtrArray  *traces,
  * ws_attribution_targets_waiting_threads:
  * Without scenarios: the @k threads of each trace that spent longest
  * blocked in waits another thread ended (heartbeat threads such as
- * kworkers and waits ended by timers, devices or nobody left out: those
- * are threads idling, not threads held up by others), each over its whole
- * recorded life.
+ * kworkers, daemons, the recorder, and waits ended by timers, devices or
+ * nobody left out: those are threads idling, not threads held up by
+ * others), each over its whole recorded life.
  */
 GArray         *ws_attribution_targets_waiting_threads (GPtrArray        *traces,
                                                         WsFrameClassifier *classifier,

@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The Overview's first answer (ws-overview.h): instances, the slowest with
+ * their top causes, the attribution over the slowest 10 % (or the threads
+ * that waited longest for others), and the top cluster of the waits that
+ * delayed someone.  Everything here is computed by the analyses' own entry
+ * points; this file only picks the targets and keeps the results.
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "ws-aoi.h"
+#include "ws-clusterer.h"
+#include "ws-error.h"
+#include "ws-miner.h"
+#include "ws-overview.h"
+#include "ws-similarity.h"
+#include "ws-stack-db.h"
+
+#define SLOWEST_SHARE 0.10
+#define WAITING_THREADS 3
+#define CLUSTER_THRESHOLD 0.6      /* as `waitscope-cli cluster` */
+#define LAMBDA_SHARE 0.01          /* as `waitscope-cli mine` */
+
+struct _WsOverview
+{
+  GObject            parent_instance;
+
+  GPtrArray         *traces;       /* WsTrace, owned */
+  GArray            *durations;    /* WsTime, ascending */
+  GArray            *slowest;      /* WsOverviewInstance */
+  GArray            *targets;      /* WsAttributionTarget */
+  WsAttribution     *attribution;
+  char              *explained;
+  WsOverviewCluster *cluster;      /* nullable */
+};
+
+G_DEFINE_FINAL_TYPE (WsOverview, ws_overview, G_TYPE_OBJECT)
+
+static void
+cluster_free (WsOverviewCluster *cluster)
+{
+  g_free (cluster->label);
+  g_strfreev (cluster->frames);
+  g_free (cluster);
+}
+
+static void
+ws_overview_finalize (GObject *object)
+{
+  WsOverview *self = WS_OVERVIEW (object);
+
+  for (guint i = 0; i < self->slowest->len; i++)
+    g_free (g_array_index (self->slowest, WsOverviewInstance, i).top_cause);
+  g_array_unref (self->slowest);
+  g_array_unref (self->durations);
+  g_clear_pointer (&self->targets, g_array_unref);
+  g_clear_object (&self->attribution);
+  g_free (self->explained);
+  g_clear_pointer (&self->cluster, cluster_free);
+  g_ptr_array_unref (self->traces);
+
+  G_OBJECT_CLASS (ws_overview_parent_class)->finalize (object);
+}
+
+static void
+ws_overview_class_init (WsOverviewClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = ws_overview_finalize;
+}
+
+static void
+ws_overview_init (WsOverview *self)
+{
+  self->traces = g_ptr_array_new_with_free_func (g_object_unref);
+  self->durations = g_array_new (FALSE, FALSE, sizeof (WsTime));
+  self->slowest = g_array_new (FALSE, TRUE, sizeof (WsOverviewInstance));
+}
+
+static int
+compare_time (gconstpointer a,
+              gconstpointer b)
+{
+  WsTime x = *(const WsTime *) a, y = *(const WsTime *) b;
+  return x < y ? -1 : x > y;
+}
+
+static gboolean
+add_slowest (WsOverview                  *self,
+             const WsAttributionSettings *settings,
+             GError                     **error)
+{
+  g_autoptr(GArray) slowest = ws_attribution_targets_slowest (self->traces, NULL, WS_OVERVIEW_N_SLOWEST);
+
+  for (guint i = 0; i < slowest->len; i++)
+    {
+      g_autoptr(GArray) one = g_array_new (FALSE, FALSE, sizeof (WsAttributionTarget));
+      g_autoptr(WsAttribution) attr = NULL;
+      WsOverviewInstance inst = { g_array_index (slowest, WsAttributionTarget, i), NULL, 0.0 };
+
+      g_array_append_val (one, inst.target);
+      if ((attr = ws_attribution_compute (one, settings, error)) == NULL)
+        return FALSE;
+      if (ws_attribution_get_n_causes (attr) > 0)
+        {
+          inst.top_cause = g_strdup (ws_attribution_get_cause (attr, 0)->label);
+          inst.top_share = ws_attribution_get_cause (attr, 0)->share;
+        }
+      g_array_append_val (self->slowest, inst);
+    }
+  return TRUE;
+}
+
+/* The stack table's frames of a pattern as "function (module)" lines. */
+static char **
+pattern_lines (WsStackTable    *table,
+               const WsPattern *p)
+{
+  GStrvBuilder *b = g_strv_builder_new ();
+  char **out;
+
+  for (guint i = 0; i < p->n_frames; i++)
+    {
+      g_autofree char *line = ws_stack_table_format_frame (table, p->frames[i]);
+      g_strv_builder_add (b, line);
+    }
+  out = g_strv_builder_end (b);
+  g_strv_builder_unref (b);
+  return out;
+}
+
+/* Mines and clusters the default scope (waits that delayed someone) of
+ * every trace; the top cluster by total cost, or none. */
+static WsOverviewCluster *
+top_cluster (GPtrArray    *traces,
+             GCancellable *cancellable,
+             GError      **error)
+{
+  g_autoptr(WsStackTable) table = ws_stack_table_new ();
+  g_autoptr(WsStackDb) db = ws_stack_db_new (table);
+  g_autoptr(WsAoi) aoi = ws_aoi_new (WS_AOI_WAITING);
+  g_autoptr(WsPatternSet) patterns = NULL;
+  g_autoptr(WsSimilarity) sim = NULL;
+  WsClusterSet *clusters;
+  WsOverviewCluster *out;
+  const WsCluster *c;
+  const WsPattern *best = NULL;
+  gint64 delay = 0;
+  guint64 n_left = 0;
+  gint64 left_time = 0;
+
+  for (guint t = 0; t < traces->len; t++)
+    {
+      WsTrace *trace = g_ptr_array_index (traces, t);
+      g_autoptr(WsEventSet) scope = ws_aoi_scope_delaying (trace, NULL);
+      guint stream = ws_stack_db_add_stream (db, ws_trace_get_name (trace));
+
+      for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
+        if (ws_trace_get_event (trace, i)->kind == WS_EVENT_WAIT && !ws_event_set_contains (scope, i))
+          {
+            n_left++;
+            left_time += ws_trace_get_event (trace, i)->duration;
+          }
+      ws_aoi_extract (aoi, trace, scope, db, stream);
+      delay += ws_stack_db_get_stream_delay_total (db, stream);
+    }
+  delay /= MAX (1u, ws_stack_db_get_n_streams (db));
+  patterns = ws_miner_mine (db, MAX (1, ws_miner_lambda_from_guideline (LAMBDA_SHARE, delay, ws_stack_db_get_n_streams (db))),
+                            cancellable, NULL, NULL, error);
+  if (patterns == NULL)
+    return NULL;
+  sim = ws_similarity_new (table);
+  clusters = ws_clusterer_cluster (patterns, sim, CLUSTER_THRESHOLD, WS_LINKAGE_AVERAGE, cancellable, NULL, NULL, error);
+  if (clusters == NULL)
+    return NULL;
+  ws_cluster_set_rank (clusters, WS_CLUSTER_RANK_TOTAL);
+
+  out = g_new0 (WsOverviewCluster, 1);
+  out->n_left_out = n_left;
+  out->left_out_time = left_time;
+  if (ws_cluster_set_get_n_clusters (clusters) == 0)
+    {
+      out->frames = g_new0 (char *, 1);
+      ws_cluster_set_unref (clusters);
+      return out;
+    }
+  c = ws_cluster_set_get_cluster (clusters, 0);
+  for (guint i = 0; i < c->n_patterns; i++)
+    {
+      const WsPattern *p = ws_pattern_set_get_pattern (patterns, c->patterns[i]);
+      if (best == NULL || p->cost > best->cost)
+        best = p;
+    }
+  out->total_cost = c->total_cost;
+  out->n_events = c->n_events;
+  out->n_patterns = c->n_patterns;
+  out->frames = pattern_lines (table, best);
+  out->label = ws_attribution_frames_signature (table, best->frames, best->n_frames);
+  ws_cluster_set_unref (clusters);
+  return out;
+}
+
+WsOverview *
+ws_overview_compute (GPtrArray                   *traces,
+                     const WsAttributionSettings *settings,
+                     GError                     **error)
+{
+  g_autoptr(WsOverview) self = NULL;
+  WsAttributionSettings defaults;
+
+  g_return_val_if_fail (traces != NULL, NULL);
+
+  if (settings == NULL)
+    {
+      ws_attribution_settings_init (&defaults);
+      settings = &defaults;
+    }
+  self = g_object_new (WS_TYPE_OVERVIEW, NULL);
+  for (guint t = 0; t < traces->len; t++)
+    {
+      WsTrace *trace = g_ptr_array_index (traces, t);
+
+      g_ptr_array_add (self->traces, g_object_ref (trace));
+      for (guint i = 0; i < ws_trace_get_n_scenario_instances (trace); i++)
+        {
+          const WsScenarioInstance *inst = ws_trace_get_scenario_instance (trace, i);
+          WsTime d = inst->t1 - inst->t0;
+          g_array_append_val (self->durations, d);
+        }
+    }
+  g_array_sort (self->durations, compare_time);
+
+  if (!add_slowest (self, settings, error))
+    return NULL;
+  if (self->durations->len > 0)
+    {
+      self->targets = ws_attribution_targets_slowest_share (self->traces, NULL, SLOWEST_SHARE);
+      self->explained = g_strdup_printf (_("the slowest 10 %% of the scenario instances (%u of %u)"),
+                                         self->targets->len, self->durations->len);
+    }
+  else
+    {
+      self->targets = ws_attribution_targets_waiting_threads (self->traces, settings->classifier, WAITING_THREADS);
+      self->explained = g_strdup_printf (_("no scenario instances: the %u threads that waited longest for other threads"),
+                                         self->targets->len);
+    }
+  if ((self->attribution = ws_attribution_compute (self->targets, settings, error)) == NULL)
+    return NULL;
+
+  self->cluster = top_cluster (self->traces, settings->cancellable, error);
+  if (self->cluster == NULL)
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+const WsTime *
+ws_overview_get_durations (WsOverview *self,
+                           guint      *n)
+{
+  g_return_val_if_fail (WS_IS_OVERVIEW (self), NULL);
+  *n = self->durations->len;
+  return (const WsTime *) (gconstpointer) self->durations->data;
+}
+
+guint
+ws_overview_get_n_slowest (WsOverview *self)
+{
+  g_return_val_if_fail (WS_IS_OVERVIEW (self), 0);
+  return self->slowest->len;
+}
+
+const WsOverviewInstance *
+ws_overview_get_slowest (WsOverview *self,
+                         guint       index)
+{
+  g_return_val_if_fail (WS_IS_OVERVIEW (self), NULL);
+  g_return_val_if_fail (index < self->slowest->len, NULL);
+  return &g_array_index (self->slowest, WsOverviewInstance, index);
+}
+
+WsAttribution *
+ws_overview_get_attribution (WsOverview *self)
+{
+  g_return_val_if_fail (WS_IS_OVERVIEW (self), NULL);
+  return self->attribution;
+}
+
+const char *
+ws_overview_get_explained (WsOverview *self)
+{
+  g_return_val_if_fail (WS_IS_OVERVIEW (self), NULL);
+  return self->explained;
+}
+
+GArray *
+ws_overview_get_targets (WsOverview *self)
+{
+  g_return_val_if_fail (WS_IS_OVERVIEW (self), NULL);
+  return self->targets;
+}
+
+const WsOverviewCluster *
+ws_overview_get_top_cluster (WsOverview *self)
+{
+  g_return_val_if_fail (WS_IS_OVERVIEW (self), NULL);
+  return self->cluster;
+}

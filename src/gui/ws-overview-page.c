@@ -1,0 +1,590 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The Overview page (ws-overview-page.h): what ws_overview_compute() finds,
+ * as clickable rows.  The computation runs in a GTask thread; a newer run
+ * cancels the older one and a generation counter drops stale results.
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "ws-overview-page.h"
+#include "ws-overview.h"
+#include "ws-time-format.h"
+#include "ws-window.h"
+
+#define N_CAUSES_SHOWN 5
+#define N_BINS 40
+
+struct _WsOverviewPage
+{
+  GtkWidget       parent_instance;
+
+  /* Template widgets */
+  GtkWidget      *scroller;
+  GtkSpinner     *spinner;
+  GtkLabel       *status_label;
+  GtkLabel       *causes_title;
+  GtkListBox     *causes_list;
+  GtkLabel       *cluster_title;
+  GtkListBox     *cluster_list;
+  GtkBox         *extra_box;
+  GtkLabel       *instances_title;
+  GtkDrawingArea *histogram;
+  GtkListBox     *slowest_list;
+
+  /* Owned references */
+  WsSession      *session;
+  WsOverview     *overview;
+  GCancellable   *cancellable;
+  GHashTable     *watched;       /* WsDocument whose state we follow */
+  guint           idle_id;
+  guint           generation;
+  gboolean        busy;
+};
+
+G_DEFINE_FINAL_TYPE (WsOverviewPage, ws_overview_page, GTK_TYPE_WIDGET)
+
+enum { SIGNAL_SHOW_ANALYSIS, SIGNAL_SHOW_MINING, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+/* What a row opens when activated. */
+typedef struct {
+  int      kind;        /* WsAnalysisKind, or -1 for the Mining page */
+  WsTrace *trace;       /* owned */
+  guint    thread;
+  gint64   t0;
+  gint64   t1;
+} RowTarget;
+
+static void
+row_target_free (gpointer data)
+{
+  RowTarget *t = data;
+
+  g_clear_object (&t->trace);
+  g_free (t);
+}
+
+static void
+clear_list (GtkListBox *list)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (list))) != NULL)
+    gtk_list_box_remove (list, child);
+}
+
+static void
+row_activated_cb (WsOverviewPage *self,
+                  GtkListBoxRow  *row)
+{
+  RowTarget *t = g_object_get_data (G_OBJECT (row), "ws-target");
+
+  if (t == NULL)
+    return;
+  if (t->kind < 0)
+    g_signal_emit (self, signals[SIGNAL_SHOW_MINING], 0);
+  else
+    g_signal_emit (self, signals[SIGNAL_SHOW_ANALYSIS], 0, t->kind, t->trace, t->thread, t->t0, t->t1);
+}
+
+static void
+add_row (GtkListBox  *list,
+         const char  *title,
+         const char  *subtitle,
+         int          kind,
+         const WsAttributionTarget *target)
+{
+  GtkWidget *row = adw_action_row_new ();
+  RowTarget *t = g_new0 (RowTarget, 1);
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  if (subtitle != NULL)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), gtk_image_new_from_icon_name ("go-next-symbolic"));
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+  t->kind = kind;
+  if (target != NULL)
+    {
+      t->trace = g_object_ref (target->trace);
+      t->thread = target->symptom.thread;
+      t->t0 = target->symptom.t0;
+      t->t1 = target->symptom.t1;
+    }
+  g_object_set_data_full (G_OBJECT (row), "ws-target", t, row_target_free);
+  gtk_list_box_append (list, row);
+}
+
+static void
+add_placeholder (GtkListBox *list,
+                 const char *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_widget_set_margin_top (label, 12);
+  gtk_widget_set_margin_bottom (label, 12);
+  gtk_list_box_set_placeholder (list, label);
+}
+
+/* ------------------------------------------------------------------ */
+/* Filling the page                                                     */
+
+static char *
+thread_names (const WsCause *c)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint k = 0; k < c->threads->len && k < 3; k++)
+    {
+      const WsCauseThread *t = &g_array_index (c->threads, WsCauseThread, k);
+      const WsThread *th = ws_trace_get_thread (t->trace, t->thread);
+      g_string_append_printf (s, "%s%s %d", k ? ", " : "", th->name ? th->name : "?", th->tid);
+    }
+  if (c->threads->len > 3)
+    g_string_append_printf (s, ngettext (" and %u more thread", " and %u more threads", c->threads->len - 3),
+                            c->threads->len - 3);
+  return g_string_free (s, FALSE);
+}
+
+/* The first target whose window the cause was read from: the slowest. */
+static void
+fill_causes (WsOverviewPage *self)
+{
+  WsAttribution *attr = ws_overview_get_attribution (self->overview);
+  GArray *targets = ws_overview_get_targets (self->overview);
+  g_autofree char *total = ws_format_duration (ws_attribution_get_total (attr));
+  g_autofree char *title = g_strdup_printf (_("Top causes over %s (%s in all)"),
+                                            ws_overview_get_explained (self->overview), total);
+
+  gtk_label_set_text (self->causes_title, title);
+  clear_list (self->causes_list);
+  for (guint i = 0; i < ws_attribution_get_n_causes (attr) && i < N_CAUSES_SHOWN; i++)
+    {
+      const WsCause *c = ws_attribution_get_cause (attr, i);
+      g_autofree char *time = ws_format_duration (c->time);
+      g_autofree char *who = thread_names (c);
+      g_autofree char *row_title = g_strdup_printf ("%.1f %%  %s", 100.0 * c->share, c->label);
+      g_autofree char *subtitle = NULL;
+
+      if (c->kernel_function != NULL && g_strcmp0 (c->kernel_function, c->signature) != 0)
+        subtitle = g_strdup_printf (_("%s on %s; in the kernel: %s — show the critical path"), time, who, c->kernel_function);
+      else
+        subtitle = g_strdup_printf (_("%s on %s — show the critical path"), time, who);
+      add_row (self->causes_list, row_title, subtitle, WS_ANALYSIS_CRITICAL_PATH,
+               targets->len > 0 ? &g_array_index (targets, WsAttributionTarget, 0) : NULL);
+    }
+}
+
+static void
+fill_slowest (WsOverviewPage *self)
+{
+  guint n = 0;
+  const WsTime *durations = ws_overview_get_durations (self->overview, &n);
+
+  clear_list (self->slowest_list);
+  if (n == 0)
+    {
+      gtk_label_set_text (self->instances_title,
+                          _("No scenario instances (no transaction or other scenario markers in the traces): "
+                            "the causes are those of the threads that waited longest for other threads."));
+      gtk_widget_set_visible (GTK_WIDGET (self->histogram), FALSE);
+      return;
+    }
+  {
+    g_autofree char *p50 = ws_format_duration (durations[n / 2]);
+    g_autofree char *p90 = ws_format_duration (durations[MIN (n - 1, n * 9 / 10)]);
+    g_autofree char *max = ws_format_duration (durations[n - 1]);
+    g_autofree char *title = g_strdup_printf (ngettext ("%u scenario instance: median %s, 90th percentile %s, slowest %s",
+                                                        "%u scenario instances: median %s, 90th percentile %s, slowest %s", n),
+                                              n, p50, p90, max);
+    gtk_label_set_text (self->instances_title, title);
+  }
+  gtk_widget_set_visible (GTK_WIDGET (self->histogram), TRUE);
+  for (guint i = 0; i < ws_overview_get_n_slowest (self->overview); i++)
+    {
+      const WsOverviewInstance *inst = ws_overview_get_slowest (self->overview, i);
+      g_autofree char *d = ws_format_duration (inst->target.symptom.t1 - inst->target.symptom.t0);
+      const WsThread *th = ws_trace_get_thread (inst->target.trace, inst->target.symptom.thread);
+      g_autofree char *title = g_strdup_printf (_("Instance %u: %s (%s %d)"), inst->target.instance, d,
+                                                th->name ? th->name : "?", th->tid);
+      g_autofree char *subtitle = g_strdup_printf (_("Top cause: %s (%.0f %%) — show the ready tree"),
+                                                   inst->top_cause ? inst->top_cause : "?", 100.0 * inst->top_share);
+
+      add_row (self->slowest_list, title, subtitle, WS_ANALYSIS_READY_TREE, &inst->target);
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self->histogram));
+}
+
+static void
+fill_cluster (WsOverviewPage *self)
+{
+  const WsOverviewCluster *c = ws_overview_get_top_cluster (self->overview);
+  g_autofree char *left = NULL;
+  g_autofree char *title = NULL;
+
+  clear_list (self->cluster_list);
+  if (c == NULL)
+    return;
+  left = ws_format_duration (c->left_out_time);
+  title = g_strdup_printf (ngettext ("Top cluster of the waits that delayed another thread (%llu idle wait, %s, left out)",
+                                     "Top cluster of the waits that delayed another thread (%llu idle waits, %s, left out)",
+                                     c->n_left_out),
+                           (unsigned long long) c->n_left_out, left);
+  gtk_label_set_text (self->cluster_title, title);
+  if (c->label != NULL)
+    {
+      g_autofree char *cost = ws_format_duration (c->total_cost);
+      g_autofree char *row_title = g_strdup_printf (_("Waiting in %s"), c->label);
+      g_autofree char *subtitle = g_strdup_printf (ngettext ("%s in %llu waits, %u pattern — open in Mining",
+                                                             "%s in %llu waits, %u patterns — open in Mining",
+                                                             c->n_patterns),
+                                                   cost, (unsigned long long) c->n_events, c->n_patterns);
+      g_autofree char *tooltip = g_strjoinv ("\n", c->frames);
+
+      add_row (self->cluster_list, row_title, subtitle, -1, NULL);
+      gtk_widget_set_tooltip_text (gtk_widget_get_last_child (GTK_WIDGET (self->cluster_list)), tooltip);
+    }
+}
+
+static void
+fill (WsOverviewPage *self)
+{
+  WsAttribution *attr = ws_overview_get_attribution (self->overview);
+
+  if (ws_attribution_get_n_causes (attr) > 0)
+    {
+      g_autofree char *text = g_strdup_printf (_("Mostly %s."), ws_attribution_get_cause (attr, 0)->label);
+      gtk_label_set_text (self->status_label, text);
+    }
+  else
+    gtk_label_set_text (self->status_label, _("Nothing waited in these traces."));
+  fill_causes (self);
+  fill_slowest (self);
+  fill_cluster (self);
+}
+
+/* ------------------------------------------------------------------ */
+/* The histogram                                                        */
+
+static void
+draw_histogram (GtkDrawingArea *area,
+                cairo_t        *cr,
+                int             width,
+                int             height,
+                gpointer        user_data)
+{
+  WsOverviewPage *self = user_data;
+  guint counts[N_BINS] = { 0 }, n = 0, peak = 1;
+  const WsTime *d;
+  GdkRGBA fg;
+
+  if (self->overview == NULL || (d = ws_overview_get_durations (self->overview, &n), n == 0))
+    return;
+  for (guint i = 0; i < n; i++)
+    {
+      guint b = MIN (N_BINS - 1, (guint) ((double) d[i] / MAX (1, d[n - 1]) * N_BINS));
+      peak = MAX (peak, ++counts[b]);
+    }
+  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (area)), &fg);
+  for (guint b = 0; b < N_BINS; b++)
+    {
+      double h = (height - 14.0) * counts[b] / peak;
+      double bw = (double) width / N_BINS;
+
+      /* The slowest 10 % (what the causes explain) stand out. */
+      cairo_set_source_rgba (cr, 0.21, 0.52, 0.89, b >= N_BINS * 0.9 || (double) b / N_BINS * d[n - 1] >= d[n * 9 / 10] ? 1.0 : 0.55);
+      cairo_rectangle (cr, b * bw + 1, height - 14 - h, bw - 2, h);
+      cairo_fill (cr);
+    }
+  {
+    g_autofree char *max = ws_format_duration (d[n - 1]);
+    cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.7);
+    cairo_set_font_size (cr, 10);
+    cairo_move_to (cr, 0, height - 2);
+    cairo_show_text (cr, "0");
+    cairo_move_to (cr, MAX (0, width - 8.0 * strlen (max)), height - 2);
+    cairo_show_text (cr, max);
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* Computing                                                            */
+
+typedef struct {
+  GPtrArray *traces;
+  guint      generation;
+} Job;
+
+static void
+job_free (Job *job)
+{
+  g_ptr_array_unref (job->traces);
+  g_free (job);
+}
+
+static void
+compute_thread (GTask        *task,
+                gpointer      source,
+                gpointer      data,
+                GCancellable *cancellable)
+{
+  Job *job = data;
+  WsAttributionSettings settings;
+  GError *error = NULL;
+  WsOverview *overview;
+
+  ws_attribution_settings_init (&settings);
+  settings.cancellable = cancellable;
+  overview = ws_overview_compute (job->traces, &settings, &error);
+  if (overview == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, overview, g_object_unref);
+}
+
+static void
+compute_done (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  WsOverviewPage *self = WS_OVERVIEW_PAGE (source);
+  Job *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsOverview) overview = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (job->generation != self->generation)
+    return;   /* superseded */
+  self->busy = FALSE;
+  gtk_spinner_stop (self->spinner);
+  if (overview == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        gtk_label_set_text (self->status_label, error->message);
+      return;
+    }
+  g_set_object (&self->overview, overview);
+  fill (self);
+}
+
+static gboolean
+recompute_idle (gpointer data)
+{
+  WsOverviewPage *self = data;
+  GListModel *docs = self->session ? ws_session_get_documents (self->session) : NULL;
+  g_autoptr(GTask) task = NULL;
+  Job *job;
+
+  self->idle_id = 0;
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->generation++;
+
+  job = g_new0 (Job, 1);
+  job->traces = g_ptr_array_new_with_free_func (g_object_unref);
+  job->generation = self->generation;
+  for (guint i = 0; docs != NULL && i < g_list_model_get_n_items (docs); i++)
+    {
+      g_autoptr(WsDocument) doc = g_list_model_get_item (docs, i);
+      if (ws_document_get_state (doc) == WS_DOCUMENT_READY && ws_document_get_trace (doc) != NULL)
+        g_ptr_array_add (job->traces, g_object_ref (ws_document_get_trace (doc)));
+    }
+  if (job->traces->len == 0)
+    {
+      job_free (job);
+      self->busy = FALSE;
+      gtk_spinner_stop (self->spinner);
+      return G_SOURCE_REMOVE;
+    }
+
+  self->cancellable = g_cancellable_new ();
+  self->busy = TRUE;
+  gtk_spinner_start (self->spinner);
+  gtk_label_set_text (self->status_label, _("Walking back through the readiers of the slowest delays…"));
+  task = g_task_new (self, self->cancellable, compute_done, NULL);
+  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
+  g_task_run_in_thread (task, compute_thread);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+queue_recompute (WsOverviewPage *self)
+{
+  if (self->idle_id == 0)
+    self->idle_id = g_idle_add (recompute_idle, self);
+  self->busy = TRUE;
+}
+
+static void
+watch_documents (WsOverviewPage *self)
+{
+  GListModel *docs = ws_session_get_documents (self->session);
+
+  for (guint i = 0; i < g_list_model_get_n_items (docs); i++)
+    {
+      g_autoptr(WsDocument) doc = g_list_model_get_item (docs, i);
+
+      if (g_hash_table_add (self->watched, doc))
+        g_signal_connect_object (doc, "notify::state", G_CALLBACK (queue_recompute), self, G_CONNECT_SWAPPED);
+    }
+}
+
+static void
+documents_changed_cb (WsOverviewPage *self)
+{
+  watch_documents (self);
+  queue_recompute (self);
+}
+
+/* ------------------------------------------------------------------ */
+/* GObject                                                              */
+
+static void
+ws_overview_page_dispose (GObject *object)
+{
+  WsOverviewPage *self = WS_OVERVIEW_PAGE (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->idle_id, g_source_remove);
+  gtk_widget_dispose_template (GTK_WIDGET (self), WS_TYPE_OVERVIEW_PAGE);
+  g_clear_object (&self->overview);
+  g_clear_object (&self->session);
+  g_clear_pointer (&self->watched, g_hash_table_unref);
+
+  G_OBJECT_CLASS (ws_overview_page_parent_class)->dispose (object);
+}
+
+static void
+ws_overview_page_class_init (WsOverviewPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ws_overview_page_dispose;
+
+  signals[SIGNAL_SHOW_ANALYSIS] =
+    g_signal_new ("show-analysis", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 5, G_TYPE_INT, WS_TYPE_TRACE, G_TYPE_UINT, G_TYPE_INT64, G_TYPE_INT64);
+  signals[SIGNAL_SHOW_MINING] =
+    g_signal_new ("show-mining", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/waitscope/Waitscope/ws-overview-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, WsOverviewPage, scroller);
+  gtk_widget_class_bind_template_child (widget_class, WsOverviewPage, spinner);
+  gtk_widget_class_bind_template_child (widget_class, WsOverviewPage, status_label);
+  gtk_widget_class_bind_template_child (widget_class, WsOverviewPage, causes_title);
+  gtk_widget_class_bind_template_child (widget_class, WsOverviewPage, causes_list);
+  gtk_widget_class_bind_template_child (widget_class, WsOverviewPage, cluster_title);
+  gtk_widget_class_bind_template_child (widget_class, WsOverviewPage, cluster_list);
+  gtk_widget_class_bind_template_child (widget_class, WsOverviewPage, extra_box);
+  gtk_widget_class_bind_template_child (widget_class, WsOverviewPage, instances_title);
+  gtk_widget_class_bind_template_child (widget_class, WsOverviewPage, histogram);
+  gtk_widget_class_bind_template_child (widget_class, WsOverviewPage, slowest_list);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "overview");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static void
+ws_overview_page_init (WsOverviewPage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->watched = g_hash_table_new (NULL, NULL);
+  gtk_drawing_area_set_draw_func (self->histogram, draw_histogram, self, NULL);
+  add_placeholder (self->causes_list, _("No trace is open yet."));
+  add_placeholder (self->slowest_list, _("No scenario instances."));
+  add_placeholder (self->cluster_list, _("No costly pattern among the waits that delayed another thread."));
+  g_signal_connect_swapped (self->causes_list, "row-activated", G_CALLBACK (row_activated_cb), self);
+  g_signal_connect_swapped (self->slowest_list, "row-activated", G_CALLBACK (row_activated_cb), self);
+  g_signal_connect_swapped (self->cluster_list, "row-activated", G_CALLBACK (row_activated_cb), self);
+}
+
+GtkWidget *
+ws_overview_page_new (void)
+{
+  return g_object_new (WS_TYPE_OVERVIEW_PAGE, NULL);
+}
+
+void
+ws_overview_page_set_session (WsOverviewPage *self,
+                              WsSession      *session)
+{
+  g_return_if_fail (WS_IS_OVERVIEW_PAGE (self));
+  g_return_if_fail (session == NULL || WS_IS_SESSION (session));
+
+  if (self->session == session)
+    return;
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (ws_session_get_documents (self->session), self);
+  g_set_object (&self->session, session);
+  if (session == NULL)
+    return;
+  g_signal_connect_object (ws_session_get_documents (session), "items-changed",
+                           G_CALLBACK (documents_changed_cb), self, G_CONNECT_SWAPPED);
+  documents_changed_cb (self);
+}
+
+gboolean
+ws_overview_page_get_busy (WsOverviewPage *self)
+{
+  g_return_val_if_fail (WS_IS_OVERVIEW_PAGE (self), FALSE);
+  return self->busy;
+}
+
+const char *
+ws_overview_page_get_top_cause (WsOverviewPage *self)
+{
+  WsAttribution *attr;
+
+  g_return_val_if_fail (WS_IS_OVERVIEW_PAGE (self), NULL);
+  if (self->overview == NULL)
+    return NULL;
+  attr = ws_overview_get_attribution (self->overview);
+  return ws_attribution_get_n_causes (attr) > 0 ? ws_attribution_get_cause (attr, 0)->label : NULL;
+}
+
+GtkListBox *
+ws_overview_page_get_causes_list (WsOverviewPage *self)
+{
+  g_return_val_if_fail (WS_IS_OVERVIEW_PAGE (self), NULL);
+  return self->causes_list;
+}
+
+GtkListBox *
+ws_overview_page_get_slowest_list (WsOverviewPage *self)
+{
+  g_return_val_if_fail (WS_IS_OVERVIEW_PAGE (self), NULL);
+  return self->slowest_list;
+}
+
+GtkListBox *
+ws_overview_page_get_cluster_list (WsOverviewPage *self)
+{
+  g_return_val_if_fail (WS_IS_OVERVIEW_PAGE (self), NULL);
+  return self->cluster_list;
+}
+
+void
+ws_overview_page_add_section (WsOverviewPage *self,
+                              const char     *title,
+                              GtkWidget      *child)
+{
+  GtkWidget *label;
+
+  g_return_if_fail (WS_IS_OVERVIEW_PAGE (self));
+  g_return_if_fail (GTK_IS_WIDGET (child));
+
+  label = gtk_label_new (title);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_widget_set_margin_top (label, 6);
+  gtk_widget_add_css_class (label, "heading");
+  gtk_box_append (self->extra_box, label);
+  gtk_box_append (self->extra_box, child);
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "ws-session.h"
+
+G_BEGIN_DECLS
+
+/*
+ * WsOverviewPage: the first answer to "what made it slow?" for the traces
+ * of a session (ws-overview.h): the top causes over the slowest 10 % of the
+ * scenario instances (or, without instances, over the threads that waited
+ * longest for other threads), the latency histogram and the slowest
+ * instances with their top causes, the top cluster of the waits that
+ * delayed another thread, and room for further first answers
+ * (ws_overview_page_add_section()).  Every line is one click from the view
+ * that proves it: a cause opens the critical path it was read from, an
+ * instance its ready tree with the anomalous chain, the cluster the Mining
+ * page.  Recomputed off the main thread whenever a trace finishes loading
+ * or is closed.
+ *
+ * Signals:
+ *  - "show-analysis" (int kind, WsTrace *trace, guint thread, gint64 t0,
+ *    gint64 t1): open the analysis (a #WsAnalysisKind of ws-window.h) of
+ *    that thread window;
+ *  - "show-mining": open the Mining page on the default scope.
+ */
+#define WS_TYPE_OVERVIEW_PAGE (ws_overview_page_get_type ())
+G_DECLARE_FINAL_TYPE (WsOverviewPage, ws_overview_page, WS, OVERVIEW_PAGE, GtkWidget)
+
+GtkWidget      *ws_overview_page_new             (void);
+void            ws_overview_page_set_session     (WsOverviewPage *self,
+                                                  WsSession      *session);
+gboolean        ws_overview_page_get_busy        (WsOverviewPage *self);
+/* The label of the top cause shown, or %NULL before the first answer. */
+const char     *ws_overview_page_get_top_cause   (WsOverviewPage *self);
+/* The rows a user clicks: causes, slowest instances, the cluster. */
+GtkListBox     *ws_overview_page_get_causes_list (WsOverviewPage *self);
+GtkListBox     *ws_overview_page_get_slowest_list(WsOverviewPage *self);
+GtkListBox     *ws_overview_page_get_cluster_list(WsOverviewPage *self);
+/*
+ * ws_overview_page_add_section:
+ * Appends a titled section (for later first answers: the top contrast
+ * pattern, the top anomaly) below the top cluster.
+ */
+void            ws_overview_page_add_section     (WsOverviewPage *self,
+                                                  const char     *title,
+                                                  GtkWidget      *child);
+
+G_END_DECLS

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The Overview page in the real window: opening a trace shows it with no
+ * further action, its top cause is the one the core attribution finds
+ * over the slowest 10 % of the instances (pg-tpcb: the WAL flush) or over
+ * the threads that waited longest (io-fsync: dd's dsync writes), and one
+ * click on a row opens the view that proves it.  Screenshots are kept.
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <string.h>
+
+#include "ws-attribution.h"
+#include "ws-graph-page.h"
+#include "ws-gui-test-util.h"
+#include "ws-overview-page.h"
+#include "ws-window.h"
+
+static WsApplication *the_app;
+
+static WsWindow *
+open_window (const char  *trace_name,
+             WsDocument **document)
+{
+  g_autofree char *base = g_strdup_printf ("%s.perf.txt.gz", trace_name);
+  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), base, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1580, 980);
+  gtk_window_present (GTK_WINDOW (window));
+  *document = ws_window_open_file (window, file);
+  while (ws_document_get_state (*document) == WS_DOCUMENT_LOADING)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (ws_document_get_state (*document), ==, WS_DOCUMENT_READY);
+  return window;
+}
+
+static gboolean
+answered (gpointer data)
+{
+  WsOverviewPage *page = data;
+  return !ws_overview_page_get_busy (page) && ws_overview_page_get_top_cause (page) != NULL;
+}
+
+static WsOverviewPage *
+overview_of (WsWindow *window)
+{
+  GtkWidget *page = ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_OVERVIEW_PAGE);
+
+  g_assert_nonnull (page);
+  ws_gui_test_wait_until (answered, page, 240, "the overview's first answer");
+  ws_gui_test_spin (300);
+  return WS_OVERVIEW_PAGE (page);
+}
+
+/* The core's answer, computed here the way `waitscope-cli why` does. */
+static char *
+core_top_cause (WsTrace *trace)
+{
+  g_autoptr(GPtrArray) traces = g_ptr_array_new ();
+  g_autoptr(GArray) targets = NULL;
+  g_autoptr(WsAttribution) attr = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_ptr_array_add (traces, trace);
+  targets = ws_attribution_targets_slowest_share (traces, NULL, 0.10);
+  if (targets->len == 0)
+    {
+      g_array_unref (targets);
+      targets = ws_attribution_targets_waiting_threads (traces, NULL, 3);
+    }
+  attr = ws_attribution_compute (targets, NULL, &error);
+  g_assert_no_error (error);
+  return g_strdup (ws_attribution_get_cause (attr, 0)->label);
+}
+
+/* The title of the first row of @list. */
+static const char *
+first_title (GtkListBox *list)
+{
+  GtkListBoxRow *row = gtk_list_box_get_row_at_index (list, 0);
+
+  g_assert_nonnull (row);
+  return adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row));
+}
+
+static gboolean
+graph_shows (gpointer data)
+{
+  return ws_graph_page_get_trace (data) != NULL && !ws_graph_page_get_busy (data);
+}
+
+static void
+test_pg_overview (void)
+{
+  WsDocument *document = NULL;
+  WsWindow *window = open_window ("pg-tpcb", &document);
+  WsOverviewPage *page = overview_of (window);
+  g_autofree char *expected = core_top_cause (ws_document_get_trace (document));
+  GtkWidget *graph;
+  g_autoptr(GdkTexture) shot = NULL;
+
+  /* Shown on opening, no action needed; the top cause is on screen. */
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (page)));
+  g_assert_cmpstr (ws_overview_page_get_top_cause (page), ==, expected);
+  g_assert_nonnull (strstr (expected, "fdatasync ← XLogFlush"));
+  g_assert_nonnull (strstr (first_title (ws_overview_page_get_causes_list (page)), expected));
+  g_assert_nonnull (strstr (first_title (ws_overview_page_get_slowest_list (page)), "Instance"));
+  g_assert_nonnull (strstr (first_title (ws_overview_page_get_cluster_list (page)), "ProcSleep"));
+  shot = ws_gui_test_screenshot (GTK_WIDGET (window), "overview-pg-tpcb");
+  g_assert_nonnull (shot);
+
+  /* One click: the slowest instance's ready tree, in the graph page. */
+  graph = ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_GRAPH_PAGE);
+  g_signal_emit_by_name (ws_overview_page_get_slowest_list (page), "row-activated",
+                         gtk_list_box_get_row_at_index (ws_overview_page_get_slowest_list (page), 0));
+  ws_gui_test_wait_until (graph_shows, graph, 60, "the slowest instance's ready tree");
+  g_assert_true (gtk_widget_get_mapped (graph));
+  g_assert_cmpint (ws_graph_page_get_mode (WS_GRAPH_PAGE (graph)), ==, WS_GRAPH_MODE_READY_TREE);
+  ws_gui_test_spin (300);
+  g_clear_object (&shot);
+  shot = ws_gui_test_screenshot (GTK_WIDGET (window), "overview-pg-tpcb-ready-tree");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_io_overview (void)
+{
+  WsDocument *document = NULL;
+  WsWindow *window = open_window ("io-fsync", &document);
+  WsOverviewPage *page = overview_of (window);
+  g_autofree char *expected = core_top_cause (ws_document_get_trace (document));
+  g_autoptr(GdkTexture) shot = NULL;
+
+  g_assert_cmpstr (ws_overview_page_get_top_cause (page), ==, expected);
+  g_assert_nonnull (strstr (expected, "uninterruptible in write"));
+  g_assert_nonnull (strstr (first_title (ws_overview_page_get_causes_list (page)), expected));
+  shot = ws_gui_test_screenshot (GTK_WIDGET (window), "overview-io-fsync");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  the_app = ws_gui_test_init (&argc, &argv);
+  if (g_getenv ("WS_TEST_DATA") == NULL)
+    return 77;
+
+  g_test_add_func ("/gui/overview/pg-tpcb", test_pg_overview);
+  g_test_add_func ("/gui/overview/io-fsync", test_io_overview);
+
+  return g_test_run ();
+}
