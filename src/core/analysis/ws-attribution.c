@@ -994,8 +994,12 @@ ws_attribution_is_recorder (WsTrace *trace,
                             guint    thread)
 {
   const char *name = process_name (trace, thread);
+  const char *own = ws_trace_get_thread (trace, thread)->name;
 
-  return g_str_equal (name, "perf") || g_str_has_prefix (name, "perf-");
+  /* The process may be named by the shell that exec'd perf: its threads'
+   * own names tell. */
+  return g_str_equal (name, "perf") || g_str_has_prefix (name, "perf-") ||
+         g_strcmp0 (own, "perf") == 0 || (own != NULL && g_str_has_prefix (own, "perf-"));
 }
 
 /* Time each thread spent blocked in waits another (non-heartbeat) thread

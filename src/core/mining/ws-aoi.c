@@ -210,8 +210,8 @@ add_overlapping_waits (WsEventSet *set,
  * thread's) whose wait overlapped W, i.e. W is a child of Y's wait in a
  * ready tree.  What it leaves out are the waits nobody waited through:
  * idle loops of worker threads, daemons waiting for work, a client's
- * think time, and whatever only the recording tool (perf waiting for its
- * `sleep`) waited for.
+ * think time, and the recording tool's own waits and whatever only it
+ * (perf waiting for its `sleep`) waited for.
  *
  * Returns: (transfer full): the scope
  */
@@ -238,7 +238,7 @@ ws_aoi_scope_delaying (WsTrace           *trace,
       else if (e->kind == WS_EVENT_WAIT && e->duration > 0 &&
                !ws_attribution_is_recorder (trace, e->thread) &&
                ws_frame_classifier_classify_wake (classifier, trace, i, &readier) == WS_WAKE_THREAD &&
-               readier != WS_NONE && readier != e->thread)
+               readier != WS_NONE && readier != e->thread && !ws_attribution_is_recorder (trace, readier))
         add_overlapping_waits (set, trace, readier, e->time, e->time + e->duration);
     }
   return set;
