@@ -1686,6 +1686,87 @@ is_span_event (const WsEvent *e)
          (e->kind == WS_EVENT_RUNNING && (e->flags & WS_EVENT_FLAG_SPAN));
 }
 
+/* Candidates for the event under the pointer at time @t of one thread. */
+typedef struct {
+  guint  containing;   /* the span holding t */
+  guint  longest;      /* the longest wait near t */
+  guint  nearest;      /* the nearest instant event within the tolerance */
+  WsTime longest_dur, nearest_dist;
+} HitCandidates;
+
+static void
+consider_event (WsTimelineRenderer *self,
+                WsTrace            *trace,
+                guint               i,
+                WsTime              t,
+                WsTime              tol,
+                HitCandidates      *h)
+{
+  const WsEvent *e = ws_trace_get_event (trace, i);
+  WsTime e0, e1;
+
+  if (!ws_timeline_renderer_get_event_extents (self, trace, i, &e0, &e1))
+    return;
+  if (is_span_event (e))
+    {
+      if (e0 <= t && t < MAX (e1, e0 + 1) && h->containing == WS_NONE)
+        h->containing = i;
+      if (e->kind == WS_EVENT_WAIT && e->duration > h->longest_dur)
+        {
+          h->longest = i;
+          h->longest_dur = e->duration;
+        }
+    }
+  else if (e->kind != WS_EVENT_HW_SERVICE)
+    {
+      WsTime dist = ABS (e->time - t);
+      if (dist <= tol && dist < h->nearest_dist)
+        {
+          h->nearest = i;
+          h->nearest_dist = dist;
+        }
+    }
+}
+
+/* The event of @thread under the pointer at @t: the span holding t if it
+ * is wide enough to aim at, else the longest wait within a few pixels,
+ * else the nearest instant event. */
+static guint
+event_at (WsTimelineRenderer *self,
+          WsTrace            *trace,
+          guint               thread_index,
+          WsTime              t,
+          double              ns_per_px)
+{
+  const WsThread *thread = ws_trace_get_thread (trace, thread_index);
+  WsTime tol = (WsTime) ceil (HIT_TOLERANCE * ns_per_px);
+  HitCandidates h = { WS_NONE, WS_NONE, WS_NONE, -1, G_MAXINT64 };
+  guint k = ws_trace_thread_lower_bound (trace, thread_index, t + tol + 1);
+
+  for (guint scanned = 0; k > 0 && scanned < HIT_MAX_SCAN; scanned++)
+    {
+      guint i = thread->events[--k];
+      const WsEvent *e = ws_trace_get_event (trace, i);
+      WsTime e0, e1;
+
+      /* Spans of one thread do not overlap: nothing earlier reaches t. */
+      if (is_span_event (e) && ws_timeline_renderer_get_event_extents (self, trace, i, &e0, &e1) &&
+          e1 < t - tol)
+        break;
+      consider_event (self, trace, i, t, tol, &h);
+    }
+
+  if (h.containing != WS_NONE)
+    {
+      WsTime c0, c1;
+      ws_timeline_renderer_get_event_extents (self, trace, h.containing, &c0, &c1);
+      /* Wide enough to aim at: take it as it is. */
+      if ((double) (c1 - c0) / ns_per_px >= 2 || h.longest == WS_NONE)
+        return h.containing;
+    }
+  return h.longest != WS_NONE ? h.longest : h.nearest;
+}
+
 /**
  * ws_timeline_renderer_hit_test:
  * @x: in the coordinates ws_timeline_renderer_draw() used
@@ -1706,14 +1787,7 @@ ws_timeline_renderer_hit_test (WsTimelineRenderer *self,
                                double              y,
                                WsTimelineHit      *hit)
 {
-  WsTrace *trace;
   const WsTimelineRow *row;
-  const WsThread *thread;
-  const WsEvent *events;
-  double ns_per_px;
-  WsTime t, tol;
-  guint k, containing = WS_NONE, longest = WS_NONE, nearest = WS_NONE;
-  WsTime longest_dur = -1, nearest_dist = G_MAXINT64;
 
   g_return_if_fail (WS_IS_TIMELINE_RENDERER (self));
   g_return_if_fail (hit != NULL);
@@ -1738,58 +1812,6 @@ ws_timeline_renderer_hit_test (WsTimelineRenderer *self,
   if (hit->in_labels)
     return;
 
-  trace = ws_timeline_lod_get_trace (lod);
-  thread = ws_trace_get_thread (trace, row->index);
-  events = ws_trace_get_events (trace);
-  ns_per_px = ws_timeline_viewport_get_ns_per_px (viewport);
-  t = hit->time;
-  tol = (WsTime) ceil (HIT_TOLERANCE * ns_per_px);
-
-  k = ws_trace_thread_lower_bound (trace, row->index, t + tol + 1);
-  for (guint scanned = 0; k > 0 && scanned < HIT_MAX_SCAN; scanned++)
-    {
-      guint i = thread->events[--k];
-      const WsEvent *e = &events[i];
-      WsTime e0, e1;
-
-      if (!ws_timeline_renderer_get_event_extents (self, trace, i, &e0, &e1))
-        continue;
-      if (is_span_event (e))
-        {
-          if (e1 < t - tol)
-            break;  /* spans of one thread do not overlap: nothing earlier reaches t */
-          if (e0 <= t && t < MAX (e1, e0 + 1) && containing == WS_NONE)
-            containing = i;
-          if (e->kind == WS_EVENT_WAIT && e->duration > longest_dur)
-            {
-              longest = i;
-              longest_dur = e->duration;
-            }
-        }
-      else if (e->kind != WS_EVENT_HW_SERVICE)
-        {
-          WsTime dist = ABS (e->time - t);
-          if (dist <= tol && dist < nearest_dist)
-            {
-              nearest = i;
-              nearest_dist = dist;
-            }
-        }
-    }
-
-  if (containing != WS_NONE)
-    {
-      WsTime c0, c1;
-      ws_timeline_renderer_get_event_extents (self, trace, containing, &c0, &c1);
-      /* Wide enough to aim at: take it as it is. */
-      if ((double) (c1 - c0) / ns_per_px >= 2 || longest == WS_NONE)
-        {
-          hit->event = containing;
-          return;
-        }
-    }
-  if (longest != WS_NONE)
-    hit->event = longest;
-  else
-    hit->event = nearest;
+  hit->event = event_at (self, ws_timeline_lod_get_trace (lod), row->index, hit->time,
+                        ws_timeline_viewport_get_ns_per_px (viewport));
 }
