@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -18,6 +19,7 @@
 #include "ws-clusterer.h"
 #include "ws-miner.h"
 #include "ws-similarity.h"
+#include "ws-trace.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 # define WS_UNDER_ASAN 1
@@ -284,6 +286,113 @@ test_cli_deep_stack (void)
   g_unlink (path);
 }
 
+static char *
+write_temp (const char *suffix,
+            const char *contents)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *templ = g_strdup_printf ("ws-hostile-XXXXXX%s", suffix);
+  char *path = g_build_filename (g_get_tmp_dir (), templ, NULL);
+  int fd = g_mkstemp (path);
+
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+/* Exit 1, with FILE:LINE: and the words "out of range". */
+static void
+assert_rejected (const char *path,
+                 guint       line,
+                 const char *what)
+{
+  g_auto(Run) run = { 0 };
+  g_autofree char *where = g_strdup_printf ("%s:%u: ", path, line);
+
+  run_cli (&run, "info", path);
+  g_assert_true (WIFEXITED (run.status));
+  g_assert_cmpint (WEXITSTATUS (run.status), ==, 1);
+  g_assert_nonnull (strstr (run.err, where));
+  g_assert_nonnull (strstr (run.err, "out of range"));
+  if (what != NULL)
+    g_assert_nonnull (strstr (run.err, what));
+  g_assert_null (strstr (run.err, "no timestamp"));
+}
+
+#define JSON_HEAD "{\"format\": \"waitscope-trace\", \"version\": 1,\n" \
+                  "\"threads\": [{\"tid\": 1, \"pid\": 1, \"name\": \"a\"}],\n"
+
+/* Times near INT64_MIN / INT64_MAX are refused where they are read. */
+static void
+test_times_out_of_range (void)
+{
+  const char *json[] = {
+    JSON_HEAD "\"events\": [\n{\"kind\": \"wait\", \"t\": -9223372036854775808, \"dur\": 5, \"tid\": 1}]}\n",
+    JSON_HEAD "\"events\": [\n{\"kind\": \"wait\", \"t\": 9223372036854775807, \"dur\": 5, \"tid\": 1}]}\n",
+    JSON_HEAD "\"events\": [\n{\"kind\": \"wait\", \"t\": 0, \"dur\": 9223372036854775807, \"tid\": 1}]}\n",
+    JSON_HEAD "\"events\": [{\"kind\": \"marker\", \"t\": 0, \"tid\": 1, \"name\": \"b\"}],\n"
+              "\"scenario_instances\": [\n{\"scenario\": \"s\", \"tid\": 1, \"t0\": 0, "
+              "\"t1\": 9223372036854775000, \"begin\": 0, \"end\": 0}]}\n",
+  };
+  const char *perf =
+    "python3 12345/12345 [000] 1000.000001: sched:sched_switch: prev_comm=python3 prev_pid=12345 "
+    "prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+    "python3 12345/12345 [000] 9223372036.854775: sched:sched_switch: prev_comm=python3 prev_pid=12345 "
+    "prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n";
+  g_autofree char *perf_path = write_temp (".txt", perf);
+
+  for (guint i = 0; i < G_N_ELEMENTS (json); i++)
+    {
+      g_autofree char *path = write_temp (".json", json[i]);
+
+      assert_rejected (path, i < 3 ? 4 : 5, NULL);
+      g_unlink (path);
+    }
+  assert_rejected (perf_path, 2, "timestamp");
+  g_unlink (perf_path);
+}
+
+/* The extreme times that are accepted give exact spans, and no command
+ * dies on them (UBSan, in the sanitizer build, checks the arithmetic). */
+static void
+test_times_at_limits (void)
+{
+  g_autofree char *path = write_temp (".json",
+    JSON_HEAD "\"events\": [{\"kind\": \"wait\", \"t\": -2305843009213693952, "
+              "\"dur\": 2305843009213693952, \"tid\": 1, \"stack\": [\"f (m)\"]},\n"
+              "{\"kind\": \"wait\", \"t\": 2305843009213693952, \"dur\": 2305843009213693952, "
+              "\"tid\": 1, \"stack\": [\"g (m)\"]}]}\n");
+  const char *commands[] = { "info", "scenarios", "inspect", "mine", "cluster", "waitgraph",
+                             "readytree", "critical-path" };
+  g_auto(Run) run = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *trace;
+
+  run_cli (&run, "info", "--json", path);
+  g_assert_true (g_spawn_check_wait_status (run.status, NULL));
+  json_parser_load_from_data (parser, run.out, -1, &error);
+  g_assert_no_error (error);
+  trace = json_array_get_object_element (json_object_get_array_member (
+            json_node_get_object (json_parser_get_root (parser)), "traces"), 0);
+  g_assert_cmpint (json_object_get_int_member (trace, "start"), ==, WS_TIME_MIN);
+  g_assert_cmpint (json_object_get_int_member (trace, "end"), ==, 2 * WS_TIME_MAX);
+  g_assert_cmpint (json_object_get_int_member (trace, "duration"), ==, 2 * WS_TIME_MAX - WS_TIME_MIN);
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      g_auto(Run) each = { 0 };
+
+      run_cli (&each, commands[i], "--json", path);
+      /* Exit 0, or 1/2 with a message: never a signal. */
+      g_assert_true (WIFEXITED (each.status));
+      g_assert_cmpint (WEXITSTATUS (each.status), <=, 2);
+    }
+  g_unlink (path);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -294,5 +403,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/hostile/cluster-20k-frames-bounded", test_cluster_20k_bounded);
   g_test_add_func ("/hostile/align-deep-view", test_align_deep_view);
   g_test_add_func ("/hostile/cli-deep-stack", test_cli_deep_stack);
+  g_test_add_func ("/hostile/times-out-of-range", test_times_out_of_range);
+  g_test_add_func ("/hostile/times-at-limits", test_times_at_limits);
   return g_test_run ();
 }

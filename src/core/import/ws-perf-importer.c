@@ -607,7 +607,7 @@ parse_timestamp (const char *s,
   guint64 sec, frac = 0;
   const char *f;
 
-  if ((s = parse_u64 (s, end, &sec)) == NULL || sec > 9000000000ull)
+  if ((s = parse_u64 (s, end, &sec)) == NULL || sec > (guint64) WS_TIME_MAX / 1000000000)
     return NULL;
   if (s < end && *s == '.')
     {
@@ -622,6 +622,8 @@ parse_timestamp (const char *s,
   if (s >= end || *s != ':')
     return NULL;
   *ns = (gint64) sec * 1000000000 + (gint64) frac;
+  if (*ns > WS_TIME_MAX)   /* see WS_TIME_MAX */
+    return NULL;
   return s + 1;
 }
 
@@ -697,12 +699,30 @@ parse_header (const char *line,
   return FALSE;
 }
 
+/* "SECONDS.FRACTION:" whatever its size (parse_timestamp() refuses times
+ * beyond WS_TIME_MAX). */
+static gboolean
+looks_like_timestamp (const char *s,
+                      const char *end)
+{
+  const char *d = s;
+
+  while (s < end && g_ascii_isdigit (*s))
+    s++;
+  if (s == d || s >= end || *s != '.')
+    return FALSE;
+  d = ++s;
+  while (s < end && g_ascii_isdigit (*s))
+    s++;
+  return s > d && s < end && *s == ':';
+}
+
 /* For the error message: which part of "PID/TID [cpu] time:" is missing. */
 static const char *
 describe_bad_header (const char *line,
                      const char *end)
 {
-  gboolean have_cpu = FALSE, have_time = FALSE, have_tid = FALSE;
+  gboolean have_cpu = FALSE, have_time = FALSE, have_tid = FALSE, have_big_time = FALSE;
 
   for (const char *s = line; s < end; s++)
     {
@@ -716,6 +736,8 @@ describe_bad_header (const char *line,
         {
           if (parse_timestamp (s, end, &t) != NULL && memchr (s, '.', end - s) != NULL)
             have_time = TRUE;
+          else if (looks_like_timestamp (s, end))
+            have_big_time = TRUE;
           if ((q = parse_u64 (s, end, &v)) != NULL && q < end && *q == '/')
             have_tid = TRUE;
         }
@@ -725,6 +747,8 @@ describe_bad_header (const char *line,
     return NULL;
   if (!have_cpu)
     return _("the event header has no [cpu] field");
+  if (!have_time && have_big_time)
+    return _("the event timestamp is out of range (at most 2305843009 seconds)");
   if (!have_time)
     return _("the event header has no timestamp (seconds:)");
   if (!have_tid)
@@ -1831,14 +1855,14 @@ derive (Parser       *p,
 
         case REC_SAMPLE:
           {
-            /* The period column is up to 19 digits: past the largest
-             * time it would make a negative duration or an end that
+            /* The period column is up to 19 digits: past WS_TIME_MAX
+             * it would make a negative duration or an end that
              * overflows; no real period comes near, so clamp. */
             guint64 period = ((guint64) r->b << 32) | r->a;
 
             seen_running (&d, r->thread, r, FALSE, TRUE);
             add_event (&d, WS_EVENT_RUNNING, r, r->thread,
-                       (WsTime) MIN (period, (guint64) (G_MAXINT64 - r->time)));
+                       (WsTime) MIN (period, (guint64) (WS_TIME_MAX - r->time)));
           }
           break;
 
