@@ -21,6 +21,7 @@ packages=(
   libgtk-4-dev libadwaita-1-dev
   desktop-file-utils appstream
   xvfb xauth dbus dbus-x11 imagemagick graphviz
+  python3-sklearn
   linux-perf
 )
 

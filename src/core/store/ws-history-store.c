@@ -643,6 +643,28 @@ ws_history_store_record_trace (WsHistoryStore  *self,
                                GError         **error)
 {
   g_autofree char *digest = NULL;
+
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), FALSE);
+  g_return_val_if_fail (WS_IS_TRACE (trace), FALSE);
+
+  if ((digest = ws_history_store_trace_digest (trace, error)) == NULL)
+    return FALSE;
+  return ws_history_store_record_trace_digest (self, trace, digest, newly_recorded, error);
+}
+
+/**
+ * ws_history_store_record_trace_digest:
+ * @digest: @trace's digest, already computed
+ *
+ * ws_history_store_record_trace() without hashing the trace again.
+ */
+gboolean
+ws_history_store_record_trace_digest (WsHistoryStore  *self,
+                                      WsTrace         *trace,
+                                      const char      *digest,
+                                      gboolean        *newly_recorded,
+                                      GError         **error)
+{
   g_autoptr(GHashTable) counts = g_hash_table_new (NULL, NULL);
   g_autoptr(GArray) stacks = g_array_new (FALSE, FALSE, sizeof (WsStackId));
   g_autoptr(GArray) weights = g_array_new (FALSE, FALSE, sizeof (guint64));
@@ -651,9 +673,8 @@ ws_history_store_record_trace (WsHistoryStore  *self,
 
   g_return_val_if_fail (WS_IS_HISTORY_STORE (self), FALSE);
   g_return_val_if_fail (WS_IS_TRACE (trace), FALSE);
+  g_return_val_if_fail (digest != NULL, FALSE);
 
-  if ((digest = ws_history_store_trace_digest (trace, error)) == NULL)
-    return FALSE;
   if (ws_history_store_has_trace (self, digest))
     {
       if (newly_recorded)

@@ -119,6 +119,11 @@ gboolean         ws_history_store_record_trace     (WsHistoryStore   *self,
                                                     WsTrace          *trace,
                                                     gboolean         *newly_recorded,
                                                     GError          **error);
+gboolean         ws_history_store_record_trace_digest (WsHistoryStore *self,
+                                                    WsTrace          *trace,
+                                                    const char       *digest,
+                                                    gboolean         *newly_recorded,
+                                                    GError          **error);
 gboolean         ws_history_store_record_stacks    (WsHistoryStore   *self,
                                                     const char       *digest,
                                                     const char       *path,
