@@ -13,6 +13,8 @@
 #include <math.h>
 
 #include "ws-anomaly-detector.h"
+#include "ws-ready-tree-run.h"
+#include "ws-symptom.h"
 #include "ws-trace-loader.h"
 
 static char *
@@ -293,6 +295,53 @@ test_detect_reads_only (void)
   g_assert_cmpuint (ws_anomaly_result_count_anomalous (result, 0), >, 0);
 }
 
+/* "Most anomalous waits": the chain with the most marked nodes wins,
+ * whatever its average; marks from a real detection reach the tree. */
+static void
+test_chain_metric (void)
+{
+  g_autoptr(WsTrace) trace = load ("pg-tpcb.perf.txt.gz");
+  g_autoptr(WsReadyTree) tree = NULL;
+  g_autoptr(WsAnomalyResult) result = NULL;
+  guint avg_chain, other = WS_NONE, n, marked;
+  g_autofree guint32 *nodes = NULL;
+
+  for (guint i = 0; i < ws_trace_get_n_scenario_instances (trace) && tree == NULL; i++)
+    {
+      g_autoptr(WsReadyTree) t = NULL;
+      WsReadyTreeSettings settings;
+      WsSymptom symptom;
+
+      if (!ws_symptom_from_scenario_instance (trace, i, &symptom))
+        continue;
+      ws_ready_tree_settings_init (&settings, &symptom);
+      t = ws_ready_tree_run (trace, &settings, NULL, NULL, NULL, NULL);
+      if (t != NULL && ws_ready_tree_get_n_chains (t) >= 3)
+        tree = g_steal_pointer (&t);
+    }
+  g_assert_nonnull (tree);
+
+  avg_chain = ws_ready_tree_anomalous_chain (tree, WS_CHAIN_METRIC_AVERAGE);
+  g_assert_cmpuint (ws_ready_tree_anomalous_chain (tree, WS_CHAIN_METRIC_ANOMALOUS), ==, avg_chain);
+  for (guint c = 0; c < ws_ready_tree_get_n_chains (tree) && other == WS_NONE; c++)
+    if (c != avg_chain)
+      other = c;
+  nodes = ws_ready_tree_get_chain (tree, other, &n);
+  ws_ready_tree_mark_anomalous (tree, nodes[n - 1], TRUE);
+  g_assert_cmpuint (ws_ready_tree_anomalous_chain (tree, WS_CHAIN_METRIC_ANOMALOUS), !=, avg_chain);
+  ws_ready_tree_mark_anomalous (tree, nodes[n - 1], FALSE);
+  g_assert_cmpuint (ws_ready_tree_anomalous_chain (tree, WS_CHAIN_METRIC_ANOMALOUS), ==, avg_chain);
+
+  result = detect (NULL, trace);
+  marked = ws_anomaly_result_mark_ready_tree (result, 0, tree);
+  for (guint i = 0; i < ws_ready_tree_get_n_nodes (tree); i++)
+    {
+      const WsWaitScore *s = ws_anomaly_result_lookup (result, 0, ws_ready_tree_get_node (tree, i)->event);
+      g_assert_cmpint (ws_ready_tree_is_anomalous (tree, i), ==, s != NULL && s->anomalous);
+    }
+  g_test_message ("%u of %u nodes anomalous", marked, ws_ready_tree_get_n_nodes (tree));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -303,5 +352,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/anomaly/history/once-and-bounded", test_history_once_and_bounded);
   g_test_add_func ("/anomaly/detect/reads-only", test_detect_reads_only);
   g_test_add_func ("/anomaly/learning-rule", test_learning_rule);
+  g_test_add_func ("/anomaly/chain-metric", test_chain_metric);
   return g_test_run ();
 }

@@ -14,12 +14,13 @@
  *    the signature's data when it has at least min_samples, else on its
  *    pool's (same kernel blocking function), else on everything ("*").
  * 3. Threshold: the base cut is the log-duration c0 with P(D ≥ c0) = the
- *    threshold setting.  Flags move it (the learning rule):
- *      lo = longest wait flagged normal, hi = shortest flagged anomalous;
- *      if c0 ≤ lo: cut = midpoint of lo and hi if there is an hi, else
- *                  lo + 0.1 (10 % longer than the longest normal one);
- *      if c0 > hi: cut = hi;
- *      (flags that contradict each other, lo ≥ hi, leave c0.)
+ *    threshold setting.  Flags move it (the learning rule): the cut is
+ *    the one that misjudges the fewest flagged waits of the signature
+ *    (normal ones at or above it, anomalous ones below it), and among
+ *    those the closest to c0; moved up past a wait flagged normal it
+ *    lands 0.1 above it (10 % longer), or halfway to the next flagged
+ *    wait if that is nearer; moved down it lands on the wait flagged
+ *    anomalous.
  *    Every wait of the signature at least as long as the cut is anomalous,
  *    flagged or not: a verdict on one wait generalises to all waits of
  *    its kind at least as long (anomalous) or at most as long (normal).
@@ -401,25 +402,67 @@ fallback (Detection   *det,
   return fit;
 }
 
-/* The learning rule (see the top of this file). */
+typedef struct {
+  double x;
+  gboolean anomalous;
+} Flagged;
+
+static int
+compare_flagged (const void *a,
+                 const void *b)
+{
+  double x = ((const Flagged *) a)->x, y = ((const Flagged *) b)->x;
+  return x < y ? -1 : x > y;
+}
+
+/* The learning rule (see the top of this file): the cut that misjudges
+ * the fewest flagged waits, as close to the model's own cut as that
+ * allows.  Between two neighbouring flagged durations a and b every cut in
+ * (a, b] misjudges the same flags. */
 static double
 learn_cut (double  base,
            GArray *normal,
            GArray *anomalous)
 {
-  double lo = -G_MAXDOUBLE, hi = G_MAXDOUBLE;
+  guint n_normal = normal ? normal->len : 0, n_anomalous = anomalous ? anomalous->len : 0;
+  guint n = n_normal + n_anomalous, errors, best_errors;
+  g_autofree Flagged *f = NULL;
+  double best = base;
 
-  for (guint i = 0; normal != NULL && i < normal->len; i++)
-    lo = MAX (lo, g_array_index (normal, double, i));
-  for (guint i = 0; anomalous != NULL && i < anomalous->len; i++)
-    hi = MIN (hi, g_array_index (anomalous, double, i));
-  if (lo >= hi)
+  if (n == 0)
     return base;
-  if (base <= lo)
-    return hi < G_MAXDOUBLE ? (lo + hi) / 2 : lo + CUT_MARGIN;
-  if (base > hi)
-    return hi;
-  return base;
+  f = g_new (Flagged, n);
+  for (guint i = 0; i < n_normal; i++)
+    f[i] = (Flagged) { g_array_index (normal, double, i), FALSE };
+  for (guint i = 0; i < n_anomalous; i++)
+    f[n_normal + i] = (Flagged) { g_array_index (anomalous, double, i), TRUE };
+  qsort (f, n, sizeof (Flagged), compare_flagged);
+
+  /* Errors of a cut below every flag: each normal flag is misjudged. */
+  errors = n_normal;
+  best_errors = G_MAXUINT;
+  for (guint i = 0; i <= n; i++)
+    {
+      /* Cuts in (f[i-1], f[i]]: flags below are normal, from f[i] on anomalous. */
+      double a = i > 0 ? f[i - 1].x : -G_MAXDOUBLE, b = i < n ? f[i].x : G_MAXDOUBLE, c;
+
+      if (i > 0)
+        errors += f[i - 1].anomalous ? 1 : -1;
+      if (i > 0 && i < n && f[i].x == f[i - 1].x)
+        continue;
+      if (base > a && base <= b)
+        c = base;
+      else if (base <= a)
+        c = b < G_MAXDOUBLE ? MIN (a + CUT_MARGIN, (a + b) / 2) : a + CUT_MARGIN;
+      else
+        c = b;
+      if (errors < best_errors || (errors == best_errors && fabs (c - base) < fabs (best - base)))
+        {
+          best_errors = errors;
+          best = c;
+        }
+    }
+  return best;
 }
 
 static gboolean
@@ -856,4 +899,34 @@ ws_anomaly_result_make_flag (WsAnomalyResult *self,
   flag->duration = e->duration;
   flag->flag = verdict;
   return TRUE;
+}
+
+/**
+ * ws_anomaly_result_mark_ready_tree:
+ * @trace: the index of the tree's trace among the result's
+ *
+ * Marks every node of @tree whose wait is anomalous (flag, else model),
+ * for %WS_CHAIN_METRIC_ANOMALOUS and for display.
+ *
+ * Returns: how many nodes were marked
+ */
+guint
+ws_anomaly_result_mark_ready_tree (WsAnomalyResult *self,
+                                   guint            trace,
+                                   WsReadyTree     *tree)
+{
+  guint marked = 0;
+
+  g_return_val_if_fail (WS_IS_ANOMALY_RESULT (self), 0);
+  g_return_val_if_fail (WS_IS_READY_TREE (tree), 0);
+
+  for (guint i = 0; i < ws_ready_tree_get_n_nodes (tree); i++)
+    {
+      const WsWaitScore *s = ws_anomaly_result_lookup (self, trace, ws_ready_tree_get_node (tree, i)->event);
+      gboolean anomalous = s != NULL && s->anomalous;
+
+      ws_ready_tree_mark_anomalous (tree, i, anomalous);
+      marked += anomalous;
+    }
+  return marked;
 }

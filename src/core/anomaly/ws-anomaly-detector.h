@@ -6,6 +6,7 @@
 #include "ws-gmm.h"
 #include "ws-history-store.h"
 #include "ws-progress.h"
+#include "ws-ready-tree.h"
 #include "ws-trace.h"
 #include "ws-wait-signature.h"
 
@@ -137,5 +138,8 @@ gboolean         ws_anomaly_result_make_flag      (WsAnomalyResult          *sel
                                                    guint                     event,
                                                    WsAnomalyFlag             verdict,
                                                    WsWaitFlag               *flag);
+guint            ws_anomaly_result_mark_ready_tree (WsAnomalyResult         *self,
+                                                   guint                     trace,
+                                                   WsReadyTree              *tree);
 
 G_END_DECLS
