@@ -713,7 +713,7 @@ test_bad_values (void)
   assert_doc_error (HEAD "\"name\": \"bad \xff\xfe utf-8\"}", WS_ERROR_PARSE, 3, "UTF-8");
   assert_doc_error (HEAD "\"name\": \"x\"}\n{}", WS_ERROR_PARSE, 4, "after the end");
   assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"wait\", \"t\": 9000000000000000000, \"dur\": 1000000000000000000, \"tid\": 1}]}",
-                    WS_ERROR_PARSE, 4, "beyond the largest time");
+                    WS_ERROR_PARSE, 4, "out of range");
   assert_doc_error ("{\"format\": \"chrome-trace\", \"version\": 1}", WS_ERROR_PARSE, 1, "“chrome-trace”");
   assert_doc_error ("{\"format\": \"waitscope-trace\", \"version\": 2}", WS_ERROR_PARSE, 1, "version 2");
   assert_doc_error ("\n[1, 2]", WS_ERROR_PARSE, 2, "does not start with “{”");
@@ -922,7 +922,7 @@ test_loader_hand_built (void)
   g_autofree char *gz_path = tmp_path ("loader.json.gz");
   gboolean compressed = TRUE;
 
-  g_assert_cmpint (ws_trace_loader_sniff (path, &compressed, NULL, &error), ==, WS_TRACE_FORMAT_JSON);
+  g_assert_true (ws_trace_loader_sniff (path, &compressed, NULL, &error) == &ws_json_importer);
   g_assert_no_error (error);
   g_assert_false (compressed);
 
@@ -937,7 +937,7 @@ test_loader_hand_built (void)
   /* A converted trace carries its instances; loading it again applies the
    * rule to nothing more. */
   g_assert_true (ws_json_trace_save (trace, gz_path, NULL, &error));
-  g_assert_cmpint (ws_trace_loader_sniff (gz_path, &compressed, NULL, &error), ==, WS_TRACE_FORMAT_JSON);
+  g_assert_true (ws_trace_loader_sniff (gz_path, &compressed, NULL, &error) == &ws_json_importer);
   g_assert_true (compressed);
   gz = ws_trace_loader_load (gz_path, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
@@ -954,7 +954,7 @@ test_loader_perf (void)
   guint n, starts = 0, commits = 0;
   guint32 start_id, commit_id;
 
-  g_assert_cmpint (ws_trace_loader_sniff (path, &compressed, NULL, &error), ==, WS_TRACE_FORMAT_PERF_TEXT);
+  g_assert_true (ws_trace_loader_sniff (path, &compressed, NULL, &error) == &ws_perf_importer);
   g_assert_true (compressed);
   trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);

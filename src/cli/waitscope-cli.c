@@ -26,6 +26,8 @@ int cli_history (int argc, char **argv);
 int cli_anomalies (int argc, char **argv);
 int cli_flag (int argc, char **argv);
 int cli_model (int argc, char **argv);
+int cli_session (int argc, char **argv);
+int cli_report (int argc, char **argv);
 
 static const CliCommand commands[] = {
   { "convert", cli_convert, N_("Convert a trace to the JSON trace format") },
@@ -42,6 +44,8 @@ static const CliCommand commands[] = {
   { "anomalies", cli_anomalies, N_("Every wait scored against its signature's history: anomalous waits and flags") },
   { "flag", cli_flag, N_("Flag waits anomalous or normal, unflag them, list the flags") },
   { "model", cli_model, N_("The mixture model of a wait signature's history") },
+  { "session", cli_session, N_("Session files: new, pin a view, show (findings for reviews)") },
+  { "report", cli_report, N_("A session's findings as one HTML file or a multi-page PDF") },
   { NULL, NULL, NULL },
 };
 
