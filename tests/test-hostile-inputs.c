@@ -393,6 +393,69 @@ test_times_at_limits (void)
   g_unlink (path);
 }
 
+/* Replaces every @from in @s by @to. */
+static void
+replace_all (GString    *s,
+             const char *from,
+             const char *to)
+{
+  g_string_replace (s, from, to, 0);
+}
+
+/*
+ * Names that are not UTF-8 (a thread's comm, symbols, a module, the file
+ * name itself) come out of every --json output as valid UTF-8 JSON, with
+ * U+FFFD for the bad bytes.
+ */
+static void
+test_json_output_is_utf8 (void)
+{
+  g_autofree char *seed = g_build_filename (g_getenv ("WS_TEST_DATA"), "..", "fuzz", "corpus", "perf-text",
+                                            "py-locks-start.txt", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("ws-hostile-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "bad-\xff-name.txt", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GString) s = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *by_path[] = { "info", "scenarios", "mine", "cluster" };
+  const char *by_tid[] = { "waitgraph", "readytree", "critical-path", "inspect" };
+
+  g_file_get_contents (seed, &contents, NULL, &error);
+  g_assert_no_error (error);
+  s = g_string_new (contents);
+  replace_all (s, "perf 11591/11591", "pe\xffrf 11591/11591");
+  replace_all (s, "perf:11591/11591", "pe\xffrf:11591/11591");
+  replace_all (s, "comm=migration/0", "comm=migra\xfe\xfftion/0");
+  replace_all (s, "schedule", "sche\xc3" "dule");
+  replace_all (s, "([kernel.kallsyms])", "([ker\xe9nel.kallsyms])");
+  g_file_set_contents (path, s->str, s->len, &error);
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < G_N_ELEMENTS (by_path) + G_N_ELEMENTS (by_tid); i++)
+    {
+      g_auto(Run) run = { 0 };
+      g_autoptr(JsonParser) parser = json_parser_new ();
+
+      if (i < G_N_ELEMENTS (by_path))
+        run_cli (&run, by_path[i], "--json", path);
+      else
+        run_cli (&run, by_tid[i - G_N_ELEMENTS (by_path)], "--tid", "11591", "--format", "json",
+                 "--trace", path);
+      g_test_message ("%s", i < G_N_ELEMENTS (by_path) ? by_path[i] : by_tid[i - G_N_ELEMENTS (by_path)]);
+      g_assert_true (g_spawn_check_wait_status (run.status, NULL));
+      g_assert_true (g_utf8_validate (run.out, -1, NULL));
+      json_parser_load_from_data (parser, run.out, -1, &error);
+      g_assert_no_error (error);
+      if (i == 0)
+        {
+          g_assert_nonnull (strstr (run.out, "bad-\xef\xbf\xbd-name"));   /* the path */
+          g_assert_nonnull (strstr (run.out, "sche\xef\xbf\xbd" "dule"));   /* a symbol */
+        }
+    }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -405,5 +468,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/hostile/cli-deep-stack", test_cli_deep_stack);
   g_test_add_func ("/hostile/times-out-of-range", test_times_out_of_range);
   g_test_add_func ("/hostile/times-at-limits", test_times_at_limits);
+  g_test_add_func ("/hostile/json-output-is-utf8", test_json_output_is_utf8);
   return g_test_run ();
 }

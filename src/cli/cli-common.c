@@ -6,6 +6,7 @@
 
 #include "cli-common.h"
 #include "ws-error.h"
+#include "ws-json-text.h"
 #include "ws-trace-loader.h"
 
 /**
@@ -327,14 +328,8 @@ cli_print_stack (FILE         *out,
 void
 cli_print_json (JsonBuilder *builder)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(JsonNode) root = json_builder_get_root (builder);
-  g_autofree char *text = NULL;
+  g_autofree char *text = ws_json_text_from_node (root);
 
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_indent (generator, 2);
-  json_generator_set_root (generator, root);
-  text = json_generator_to_data (generator, NULL);
   fputs (text, stdout);
-  fputc ('\n', stdout);
 }
