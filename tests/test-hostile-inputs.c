@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,7 +20,9 @@
 #include "ws-clusterer.h"
 #include "ws-miner.h"
 #include "ws-similarity.h"
+#include "ws-error.h"
 #include "ws-trace.h"
+#include "ws-trace-loader.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 # define WS_UNDER_ASAN 1
@@ -456,6 +459,57 @@ test_json_output_is_utf8 (void)
   g_rmdir (dir);
 }
 
+/* A FIFO nobody writes to: the CLI gives up after WAITSCOPE_FIFO_TIMEOUT
+ * seconds with a message; the loader returns as soon as it is cancelled
+ * (the GUI's Cancel). */
+static gpointer
+load_in_thread (gpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  WsTrace *trace = ws_trace_loader_load (g_object_get_data (data, "path"), NULL, NULL, NULL, data, &error);
+
+  g_assert_null (trace);
+  g_assert_error (error, WS_ERROR, WS_ERROR_CANCELLED);
+  return NULL;
+}
+
+static void
+test_fifo_without_writer (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-hostile-XXXXXX", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "trace.fifo", NULL);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "WAITSCOPE_FIFO_TIMEOUT", "1", TRUE);
+  const char *argv[] = { g_getenv ("WS_CLI"), "info", fifo, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(GError) error = NULL;
+  GThread *thread;
+  gint64 start;
+  int status;
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+
+  start = g_get_monotonic_time ();
+  g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 1);
+  g_assert_nonnull (strstr (err, fifo));
+  g_assert_nonnull (strstr (err, "nothing was written to it within 1 second"));
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 20 * G_USEC_PER_SEC);
+
+  g_object_set_data_full (G_OBJECT (cancellable), "path", g_strdup (fifo), g_free);
+  thread = g_thread_new ("load", load_in_thread, cancellable);
+  g_usleep (300 * 1000);
+  start = g_get_monotonic_time ();
+  g_cancellable_cancel (cancellable);
+  g_thread_join (thread);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 5 * G_USEC_PER_SEC);
+
+  g_unlink (fifo);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -469,5 +523,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/hostile/times-out-of-range", test_times_out_of_range);
   g_test_add_func ("/hostile/times-at-limits", test_times_at_limits);
   g_test_add_func ("/hostile/json-output-is-utf8", test_json_output_is_utf8);
+  g_test_add_func ("/hostile/fifo-without-writer", test_fifo_without_writer);
   return g_test_run ();
 }
