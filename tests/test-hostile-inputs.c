@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <glib/gstdio.h>
+#include <sqlite3.h>
 #include <json-glib/json-glib.h>
 
 #include "ws-clusterer.h"
@@ -510,6 +511,106 @@ test_fifo_without_writer (void)
   g_rmdir (dir);
 }
 
+/* An SQLite file with one table and the given user_version. */
+static void
+make_sqlite (const char *path,
+             int         version)
+{
+  sqlite3 *db = NULL;
+  g_autofree char *sql = g_strdup_printf ("CREATE TABLE mine (x INTEGER); INSERT INTO mine VALUES (42); "
+                                          "PRAGMA user_version = %d;", version);
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+}
+
+static GBytes *
+file_bytes (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  char *contents = NULL;
+  gsize len = 0;
+
+  g_file_get_contents (path, &contents, &len, &error);
+  g_assert_no_error (error);
+  return g_bytes_new_take (contents, len);
+}
+
+/*
+ * Read-only history commands never write, and a refused file stays byte
+ * for byte what it was: an SQLite file that is not a history (user_version
+ * 0) and one from a newer Waitscope (user_version 99), under `history
+ * stats`, `history top-functions` and, for the newer one, `history add`;
+ * a real store under `history stats`.
+ */
+static void
+test_history_untouched (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-hostile-XXXXXX", NULL);
+  g_autofree char *foreign = g_build_filename (dir, "foreign.sqlite", NULL);
+  g_autofree char *future = g_build_filename (dir, "future.sqlite", NULL);
+  g_autofree char *real = g_build_filename (dir, "real.sqlite", NULL);
+  g_autofree char *trace = g_build_filename (g_getenv ("WS_TEST_DATA"), "..", "fuzz", "corpus", "perf-text",
+                                             "py-locks-start.txt", NULL);
+  struct { const char *path; const char *action; const char *says; } cases[] = {
+    { foreign, "stats", "not a Waitscope history" },
+    { foreign, "top-functions", "not a Waitscope history" },
+    { future, "stats", "newer than this" },
+    { future, "top-functions", "newer than this" },
+    { future, "add", "newer than this" },
+  };
+  g_autoptr(GBytes) before = NULL;
+  g_autoptr(GBytes) after = NULL;
+
+  make_sqlite (foreign, 0);
+  make_sqlite (future, 99);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(Run) run = { 0 };
+      g_autoptr(GBytes) was = file_bytes (cases[i].path);
+      g_autoptr(GBytes) is = NULL;
+      g_autofree char *opt = g_strdup_printf ("--history=%s", cases[i].path);
+
+      if (g_str_equal (cases[i].action, "add"))
+        run_cli (&run, "history", "add", opt, trace);
+      else
+        run_cli (&run, "history", cases[i].action, opt);
+      g_test_message ("history %s on %s: %s", cases[i].action, cases[i].path, run.err);
+      g_assert_true (WIFEXITED (run.status));
+      g_assert_cmpint (WEXITSTATUS (run.status), ==, 1);
+      g_assert_nonnull (strstr (run.err, cases[i].says));
+      is = file_bytes (cases[i].path);
+      g_assert_true (g_bytes_equal (was, is));
+    }
+
+  /* A real store: recorded once, then only read. */
+  {
+    g_auto(Run) add = { 0 };
+    g_auto(Run) stats = { 0 };
+    g_autofree char *opt = g_strdup_printf ("--history=%s", real);
+
+    run_cli (&add, "history", "add", opt, trace);
+    g_assert_true (g_spawn_check_wait_status (add.status, NULL));
+    before = file_bytes (real);
+    run_cli (&stats, "history", "stats", opt);
+    g_assert_true (g_spawn_check_wait_status (stats.status, NULL));
+    after = file_bytes (real);
+    g_assert_true (g_bytes_equal (before, after));
+  }
+
+  for (const char *const *f = (const char *const[]) { foreign, future, real, NULL }; *f != NULL; f++)
+    {
+      g_autofree char *wal = g_strconcat (*f, "-wal", NULL);
+      g_autofree char *shm = g_strconcat (*f, "-shm", NULL);
+
+      g_unlink (*f);
+      g_unlink (wal);
+      g_unlink (shm);
+    }
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -524,5 +625,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/hostile/times-at-limits", test_times_at_limits);
   g_test_add_func ("/hostile/json-output-is-utf8", test_json_output_is_utf8);
   g_test_add_func ("/hostile/fifo-without-writer", test_fifo_without_writer);
+  g_test_add_func ("/hostile/history-untouched", test_history_untouched);
   return g_test_run ();
 }

@@ -723,8 +723,10 @@ make_similarity (Job          *job,
   g_autofree char *path = job->history_path ? g_strdup (job->history_path) : ws_history_store_default_path ();
 
   *history_used = FALSE;
-  if (job->record_history || g_file_test (path, G_FILE_TEST_IS_REGULAR))
+  if (job->record_history)
     store = ws_history_store_open (path, &error);
+  else if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    store = ws_history_store_open_read_only (path, &error);
   else
     g_set_error (&error, WS_ERROR, WS_ERROR_IO, "%s", _("history recording is off and there is no store yet"));
   if (store != NULL)
