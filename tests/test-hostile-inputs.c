@@ -611,6 +611,32 @@ test_history_untouched (void)
   g_rmdir (dir);
 }
 
+/* "info -- -x" reads the file "-x". */
+static void
+test_double_dash (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-hostile-XXXXXX", NULL);
+  g_autofree char *seed = g_build_filename (g_getenv ("WS_TEST_DATA"), "..", "fuzz", "corpus", "perf-text",
+                                            "py-locks-start.txt", NULL);
+  g_autofree char *dash = g_build_filename (dir, "-x", NULL);
+  g_autofree char *contents = NULL, *out = NULL, *err = NULL;
+  const char *argv[] = { g_getenv ("WS_CLI"), "info", "--", "-x", NULL };
+  g_autoptr(GError) error = NULL;
+  gsize len;
+  int status;
+
+  g_file_get_contents (seed, &contents, &len, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (dash, contents, len, &error);
+  g_assert_no_error (error);
+  g_spawn_sync (dir, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_true (g_str_has_prefix (out, "-x (-x)"));
+  g_unlink (dash);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -626,5 +652,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/hostile/json-output-is-utf8", test_json_output_is_utf8);
   g_test_add_func ("/hostile/fifo-without-writer", test_fifo_without_writer);
   g_test_add_func ("/hostile/history-untouched", test_history_untouched);
+  g_test_add_func ("/hostile/double-dash", test_double_dash);
   return g_test_run ();
 }

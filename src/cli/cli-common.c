@@ -65,6 +65,16 @@ cli_parse_options (GOptionContext   *context,
       *status = cli_usage_error (command, "%s", error->message);
       return FALSE;
     }
+
+  /* GOption stops at "--" but leaves it in place: drop it, so that
+   * "info -- -x" reads a file called "-x", not one called "--". */
+  for (int i = 1; i < *argc; i++)
+    if (strcmp ((*argv)[i], "--") == 0)
+      {
+        memmove (&(*argv)[i], &(*argv)[i + 1], sizeof (char *) * (*argc - i));
+        (*argc)--;
+        break;
+      }
   return TRUE;
 }
 
