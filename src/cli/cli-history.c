@@ -56,7 +56,7 @@ open_existing (const char  *path,
 {
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     return NULL;
-  return ws_history_store_open (path, error);
+  return ws_history_store_open_read_only (path, error);
 }
 
 /* ------------------------------------------------------------------ */

@@ -203,12 +203,58 @@ ws_history_store_default_path (void)
   return g_build_filename (g_get_user_data_dir (), "waitscope", "history.sqlite", NULL);
 }
 
+/* PRAGMA user_version: 0 for a file no Waitscope has set up. */
+static gboolean
+read_schema_version (WsHistoryStore  *self,
+                     int             *version,
+                     GError         **error)
+{
+  sqlite3_stmt *stmt;
+
+  if ((stmt = prepare (self, "PRAGMA user_version", error)) == NULL)
+    return FALSE;
+  if (sqlite3_step (stmt) != SQLITE_ROW)
+    {
+      sqlite3_finalize (stmt);
+      sql_error (self, error, _("reading the schema version"));
+      return FALSE;
+    }
+  *version = sqlite3_column_int (stmt, 0);
+  sqlite3_finalize (stmt);
+
+  if (*version > WS_HISTORY_SCHEMA_VERSION)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   _("%s: the history database has schema version %d, newer than this "
+                     "Waitscope understands (%d); it was left untouched"),
+                   self->path, *version, WS_HISTORY_SCHEMA_VERSION);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+open_connection (WsHistoryStore  *self,
+                 int              flags,
+                 GError         **error)
+{
+  if (sqlite3_open_v2 (self->path, &self->db, flags | SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK)
+    {
+      sql_error (self, error, _("opening"));
+      return FALSE;
+    }
+  sqlite3_busy_timeout (self->db, 10000);
+  return TRUE;
+}
+
 /**
  * ws_history_store_open:
- * @path: (nullable): the database file; %NULL for
+ * @path: (nullable): the database file, or %NULL for
  *   ws_history_store_default_path()
  *
  * Opens (creating it and its directory if needed) the history database.
+ * A database of a newer schema is refused before anything is written to
+ * it, not even the switch to WAL.
  *
  * Returns: (transfer full): the store, or %NULL with @error set
  */
@@ -218,7 +264,6 @@ ws_history_store_open (const char  *path,
 {
   g_autoptr(WsHistoryStore) self = g_object_new (WS_TYPE_HISTORY_STORE, NULL);
   g_autofree char *dir = NULL;
-  sqlite3_stmt *stmt;
   int version;
 
   self->path = path ? g_strdup (path) : ws_history_store_default_path ();
@@ -232,39 +277,14 @@ ws_history_store_open (const char  *path,
       return NULL;
     }
 
-  if (sqlite3_open_v2 (self->path, &self->db,
-                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
-                       NULL) != SQLITE_OK)
-    {
-      sql_error (self, error, _("opening"));
-      return NULL;
-    }
-  sqlite3_busy_timeout (self->db, 10000);
+  if (!open_connection (self, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, error) ||
+      !read_schema_version (self, &version, error))
+    return NULL;
 
   /* WAL + FULL: a commit is durable, and a crash mid-write rolls back. */
   if (!exec (self, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;",
              _("setting up"), error))
     return NULL;
-
-  if ((stmt = prepare (self, "PRAGMA user_version", error)) == NULL)
-    return NULL;
-  if (sqlite3_step (stmt) != SQLITE_ROW)
-    {
-      sqlite3_finalize (stmt);
-      sql_error (self, error, _("reading the schema version"));
-      return NULL;
-    }
-  version = sqlite3_column_int (stmt, 0);
-  sqlite3_finalize (stmt);
-
-  if (version > WS_HISTORY_SCHEMA_VERSION)
-    {
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                   _("%s: the history database has schema version %d, newer than this "
-                     "Waitscope understands (%d); it was left untouched"),
-                   self->path, version, WS_HISTORY_SCHEMA_VERSION);
-      return NULL;
-    }
 
   if (version < WS_HISTORY_SCHEMA_VERSION)
     {
@@ -282,6 +302,41 @@ ws_history_store_open (const char  *path,
         }
     }
 
+  return g_steal_pointer (&self);
+}
+
+/**
+ * ws_history_store_open_read_only:
+ * @path: (nullable): an existing database file, or %NULL for
+ *   ws_history_store_default_path()
+ *
+ * Opens the history database for the commands that only read it (their
+ * documentation promises so): nothing is created, migrated or switched,
+ * and a read-only file or directory is fine.  Writing through the store
+ * fails.
+ *
+ * Returns: (transfer full): the store, or %NULL with @error set (also for
+ *   a file that is not a Waitscope history)
+ */
+WsHistoryStore *
+ws_history_store_open_read_only (const char  *path,
+                                 GError     **error)
+{
+  g_autoptr(WsHistoryStore) self = g_object_new (WS_TYPE_HISTORY_STORE, NULL);
+  int version;
+
+  self->path = path ? g_strdup (path) : ws_history_store_default_path ();
+
+  if (!open_connection (self, SQLITE_OPEN_READONLY, error) ||
+      !read_schema_version (self, &version, error))
+    return NULL;
+  if (version < WS_HISTORY_SCHEMA_VERSION)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   _("%s: not a Waitscope history database (schema version %d); it was left untouched"),
+                   self->path, version);
+      return NULL;
+    }
   return g_steal_pointer (&self);
 }
 
