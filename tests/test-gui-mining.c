@@ -690,7 +690,7 @@ cli_cluster_json (const char *trace,
   g_autofree char *out = NULL;
   g_autofree char *lambda = g_strdup_printf ("%dns", 1000000);
   g_autofree char *threshold = g_strdup_printf ("%g", THRESHOLD);
-  const char *argv[] = { g_getenv ("WS_CLI"), "cluster", trace, "--lambda", lambda, "--threshold", threshold,
+  const char *argv[] = { g_getenv ("WS_CLI"), "cluster", trace, "--scope", "all", "--lambda", lambda, "--threshold", threshold,
                          "--history", history, "--top", "0", "--json", NULL };
   int status;
 

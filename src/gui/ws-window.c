@@ -365,8 +365,10 @@ load_cb (GObject      *source,
 
       ws_window_add_recent (self, ws_document_get_file (document));
       /* The first answer (ws-overview-page.c) is what a newly opened trace
-       * shows under the timeline. */
-      ws_window_show_details_page (self, "overview");
+       * shows under the timeline, unless a page was chosen (a reopened
+       * session restores its own). */
+      if (g_strcmp0 (gtk_stack_get_visible_child_name (self->details_stack), "details") == 0)
+        ws_window_show_details_page (self, "overview");
       if (history_error != NULL)
         {
           /* Translators: toast when a trace opened fine but the history store failed */
