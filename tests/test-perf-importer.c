@@ -767,6 +767,8 @@ check_snippet_trace (WsTrace *trace)
         g_assert_cmpint (ws_trace_get_thread (trace, e->target)->tid, ==, x->target_tid);
       else if (x->kind == WS_EVENT_MARKER)
         g_assert_cmpuint (e->target, ==, marker);
+      else if (x->kind == WS_EVENT_RUNNING && !(x->flags & WS_EVENT_FLAG_SPAN))
+        g_assert_nonnull (ws_trace_get_string (trace, e->target));   /* the sample's event name */
       else
         g_assert_cmpuint (e->target, ==, WS_NONE);
       if (x->kind == WS_EVENT_WAIT)

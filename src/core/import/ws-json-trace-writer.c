@@ -36,9 +36,16 @@ writer_maybe_flush (Writer *w)
 
 /* A JSON string literal.  Invalid UTF-8 (a damaged symbol table) cannot be
  * written as JSON; it is replaced by U+FFFD as g_utf8_make_valid() does. */
-static void
-append_string (GString    *buf,
-               const char *str)
+/**
+ * ws_json_append_string:
+ * @buf: where to append
+ * @str: (nullable): the string (invalid UTF-8 is repaired)
+ *
+ * Appends @str as a JSON string literal, or null.
+ */
+void
+ws_json_append_string (GString    *buf,
+                       const char *str)
 {
   g_autofree char *valid = NULL;
 
@@ -78,7 +85,7 @@ append_member_string (GString    *buf,
                       const char *value)
 {
   g_string_append_printf (buf, ", \"%s\": ", key);
-  append_string (buf, value);
+  ws_json_append_string (buf, value);
 }
 
 static void
@@ -92,7 +99,7 @@ write_event (Writer        *w,
   guint n_threads = ws_trace_get_n_threads (trace);
 
   g_string_append (b, "    {\"kind\": ");
-  append_string (b, ws_event_kind_to_string (e->kind));
+  ws_json_append_string (b, ws_event_kind_to_string (e->kind));
   g_string_append_printf (b, ", \"t\": %" G_GINT64_FORMAT, e->time);
   if (e->duration != 0)
     g_string_append_printf (b, ", \"dur\": %" G_GINT64_FORMAT, e->duration);
@@ -109,7 +116,7 @@ write_event (Writer        *w,
     g_string_append_printf (b, ", \"peer\": %u", e->peer);
   else if (explicit_null_peer)
     g_string_append (b, ", \"peer\": null");
-  if (e->kind == WS_EVENT_MARKER)
+  if (e->kind == WS_EVENT_MARKER || e->kind == WS_EVENT_RUNNING)
     {
       if (e->target != WS_NONE)
         append_member_string (b, "name", ws_trace_get_string (trace, e->target));
@@ -134,7 +141,7 @@ write_event (Writer        *w,
           first = FALSE;
           if (ws_json_flag_names[bit] == NULL)
             g_snprintf (name, sizeof name, "bit%u", bit);
-          append_string (b, ws_json_flag_names[bit] ? ws_json_flag_names[bit] : name);
+          ws_json_append_string (b, ws_json_flag_names[bit] ? ws_json_flag_names[bit] : name);
         }
       g_string_append_c (b, ']');
     }
@@ -206,7 +213,7 @@ ws_json_trace_write_stream (WsTrace       *trace,
   w.buf = g_string_sized_new (2 * READ_CHUNK);
   g_string_append_printf (w.buf, "{\n  \"format\": \"%s\",\n  \"version\": %d,\n  \"name\": ",
                           WS_JSON_TRACE_FORMAT, WS_JSON_TRACE_VERSION);
-  append_string (w.buf, ws_trace_get_name (trace));
+  ws_json_append_string (w.buf, ws_trace_get_name (trace));
 
   g_string_append (w.buf, ",\n  \"frames\": [");
   for (guint f = 0, k = 0; f < n_table_frames && w.error == NULL; f++)
@@ -217,7 +224,7 @@ ws_json_trace_write_stream (WsTrace       *trace,
         continue;
       frame = ws_stack_table_get_frame (stacks, f);
       g_string_append (w.buf, k++ ? ",\n    {\"function\": " : "\n    {\"function\": ");
-      append_string (w.buf, frame->function);
+      ws_json_append_string (w.buf, frame->function);
       append_member_string (w.buf, "module", frame->module);
       g_string_append_c (w.buf, '}');
       writer_maybe_flush (&w);
@@ -284,7 +291,7 @@ ws_json_trace_write_stream (WsTrace       *trace,
       const WsScenarioInstance *inst = ws_trace_get_scenario_instance (trace, k);
 
       g_string_append (w.buf, k ? ",\n    {\"scenario\": " : "\n    {\"scenario\": ");
-      append_string (w.buf, ws_trace_get_string (trace, inst->scenario));
+      ws_json_append_string (w.buf, ws_trace_get_string (trace, inst->scenario));
       g_string_append_printf (w.buf, ", \"tid\": %d, \"t0\": %" G_GINT64_FORMAT ", \"t1\": %" G_GINT64_FORMAT,
                               ws_trace_get_thread (trace, inst->thread)->tid, inst->t0, inst->t1);
       if (inst->begin_event != WS_NONE)

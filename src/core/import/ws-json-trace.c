@@ -482,12 +482,12 @@ parse_event (Reader *r,
   if (ev.time > 0 && ev.duration > G_MAXINT64 - ev.time)
     return ws_json_reader_fail (r, WS_ERROR_PARSE, line,
                         _("event %u: t + dur is beyond the largest time"), index);
-  if (ev.kind == WS_EVENT_MARKER && (bits & RAW_HAS_TARGET))
+  if ((ev.kind == WS_EVENT_MARKER || ev.kind == WS_EVENT_RUNNING) && (bits & RAW_HAS_TARGET))
     return ws_json_reader_fail (r, WS_ERROR_PARSE, target_line,
-                        _("event %u: a marker has a “name”, not a “target”"), index);
-  if (ev.kind != WS_EVENT_MARKER && has_name)
+                        _("event %u: a marker or sample has a “name”, not a “target”"), index);
+  if (ev.kind != WS_EVENT_MARKER && ev.kind != WS_EVENT_RUNNING && has_name)
     return ws_json_reader_fail (r, WS_ERROR_PARSE, line,
-                        _("event %u: only markers have a “name”"), index);
+                        _("event %u: only markers and samples have a “name”"), index);
   if (has_name && (bits & RAW_HAS_TARGET))
     return ws_json_reader_fail (r, WS_ERROR_PARSE, line,
                         _("event %u: both “name” and “target”"), index);
