@@ -12,6 +12,7 @@
 
 #include "cli-common.h"
 #include "cli-mine.h"
+#include "ws-perf-importer.h"
 #include "ws-aoi.h"
 #include "ws-error.h"
 
@@ -238,6 +239,40 @@ extract_trace (WsAoi       *aoi,
   return TRUE;
 }
 
+static WsAoi *
+make_aoi (const char     *command,
+          CliMineOptions *options,
+          int            *status)
+{
+  g_autoptr(GError) error = NULL;
+  WsAoi *aoi = ws_aoi_new (options->running ? WS_AOI_RUNNING : WS_AOI_WAITING);
+
+  for (guint i = 0; options->must != NULL && options->must[i] != NULL; i++)
+    if (!ws_aoi_add_must (aoi, options->must[i], &error))
+      {
+        *status = cli_usage_error (command, "--must %s: %s", options->must[i], error->message);
+        ws_aoi_free (aoi);
+        return NULL;
+      }
+  for (guint i = 0; options->must_not != NULL && options->must_not[i] != NULL; i++)
+    if (!ws_aoi_add_must_not (aoi, options->must_not[i], &error))
+      {
+        *status = cli_usage_error (command, "--must-not %s: %s", options->must_not[i], error->message);
+        ws_aoi_free (aoi);
+        return NULL;
+      }
+  return aoi;
+}
+
+static gboolean
+traces_have_waits (GPtrArray *traces)
+{
+  for (guint i = 0; i < traces->len; i++)
+    if (ws_trace_count_kind (g_ptr_array_index (traces, i), WS_EVENT_WAIT) > 0)
+      return TRUE;
+  return FALSE;
+}
+
 /**
  * cli_mine_run:
  * @argv: argv[1…] are the traces
@@ -287,18 +322,25 @@ cli_mine_run (const char     *command,
   if (options->per_instance && (kind == SCOPE_ALL || kind == SCOPE_TIDS))
     return cli_usage_error (command, "%s", _("--per-instance needs a scenario, waitgraph or critical-path scope"));
 
-  aoi = ws_aoi_new (options->running ? WS_AOI_RUNNING : WS_AOI_WAITING);
-  for (guint i = 0; options->must != NULL && options->must[i] != NULL; i++)
-    if (!ws_aoi_add_must (aoi, options->must[i], &error))
-      return cli_usage_error (command, "--must %s: %s", options->must[i], error->message);
-  for (guint i = 0; options->must_not != NULL && options->must_not[i] != NULL; i++)
-    if (!ws_aoi_add_must_not (aoi, options->must_not[i], &error))
-      return cli_usage_error (command, "--must-not %s: %s", options->must_not[i], error->message);
+  if ((aoi = make_aoi (command, options, &status)) == NULL)
+    return status;
 
   if ((rules = cli_build_rules (options->scenarios, options->scenario_file, command, &status)) == NULL)
     return status;
   if ((result->traces = cli_load_traces (argv + 1, rules, &error)) == NULL)
     return cli_fail (error);
+
+  /* A profile of samples alone has no waits: mine what it has, and say
+   * how to record waits. */
+  if (!options->running && !options->waiting && !traces_have_waits (result->traces))
+    {
+      options->running = TRUE;
+      g_clear_pointer (&aoi, ws_aoi_free);
+      if ((aoi = make_aoi (command, options, &status)) == NULL)
+        return status;
+      fprintf (stderr, "%s\n%s\n    %s\n", _("waitscope-cli: no waits in these traces (no sched_switch events): mining sampled running stacks (--running)."),
+               _("To see waits, record the scheduler events with call stacks:"), WS_PERF_RECORD_WAITS_COMMAND);
+    }
 
   /* Every trace read counts in the history (once per content), so that
    * the similarity weights see all traces ever imported. */
