@@ -10,6 +10,8 @@
 
 #include "ws-application.h"
 #include "ws-error.h"
+#include "ws-chrome-trace.h"
+#include "ws-export-dialog.h"
 #include "ws-export.h"
 #include "ws-graph-page.h"
 #include "ws-importer.h"
@@ -96,7 +98,7 @@ update_actions (WsWindow *self)
   gboolean ready = is_ready (self);
   gboolean selection = ready && ws_timeline_viewport_get_selection (ws_document_get_viewport (self->current), NULL, NULL, NULL);
   static const char *const need_ready[] = {
-    "export-timeline", "zoom-in", "zoom-out", "zoom-fit", "search", "inspect-trace",
+    "export-timeline", "export-chrome", "zoom-in", "zoom-out", "zoom-fit", "search", "inspect-trace",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (need_ready); i++)
@@ -891,6 +893,43 @@ export_timeline_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
+static gboolean
+export_chrome_func (GtkWidget   *widget,
+                    const char  *path,
+                    GError     **error)
+{
+  WsWindow *self = WS_WINDOW (widget);
+
+  if (!is_ready (self))
+    {
+      g_set_error_literal (error, WS_ERROR, WS_ERROR_INVALID, _("No trace is shown"));
+      return FALSE;
+    }
+  return ws_chrome_trace_save (ws_document_get_trace (self->current), path, NULL, error);
+}
+
+static void
+export_chrome_toast (GtkWidget  *widget,
+                     const char *message)
+{
+  toast (WS_WINDOW (widget), message);
+}
+
+/* The whole trace as Chrome trace events, for ui.perfetto.dev. */
+static void
+export_chrome_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
+{
+  WsWindow *self = WS_WINDOW (widget);
+  g_autofree char *name = NULL;
+
+  if (!is_ready (self))
+    return;
+  name = g_strdup_printf ("%s.chrome.json", ws_document_get_title (self->current));
+  ws_export_dialog_show (widget, _("Export for Perfetto"), name, export_chrome_func, export_chrome_toast);
+}
+
 static void
 forward_action (GtkWidget  *widget,
                 const char *action_name,
@@ -1248,6 +1287,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.close-trace", NULL, close_trace_action);
   gtk_widget_class_install_action (widget_class, "win.cancel-load", NULL, cancel_load_action);
   gtk_widget_class_install_action (widget_class, "win.export-timeline", NULL, export_timeline_action);
+  gtk_widget_class_install_action (widget_class, "win.export-chrome", NULL, export_chrome_action);
   gtk_widget_class_install_action (widget_class, "win.search", NULL, toggle_search_action);
   gtk_widget_class_install_action (widget_class, "win.search-next", NULL, search_step_action);
   gtk_widget_class_install_action (widget_class, "win.search-previous", NULL, search_step_action);
