@@ -25,6 +25,8 @@ int cli_cluster (int argc, char **argv);
 int cli_history (int argc, char **argv);
 int cli_collapse (int argc, char **argv);
 int cli_export_chrome (int argc, char **argv);
+int cli_session (int argc, char **argv);
+int cli_report (int argc, char **argv);
 
 static const CliCommand commands[] = {
   { "convert", cli_convert, N_("Convert a trace to the JSON trace format") },
@@ -40,6 +42,8 @@ static const CliCommand commands[] = {
   { "mine", cli_mine, N_("Costly maximal call-stack patterns of many traces (StackMine)") },
   { "cluster", cli_cluster, N_("Clusters of similar costly call-stack patterns, ranked") },
   { "history", cli_history, N_("The history store: add traces, its counts, the commonest functions") },
+  { "session", cli_session, N_("Session files: new, pin a view, show (findings for reviews)") },
+  { "report", cli_report, N_("A session's findings as one HTML file or a multi-page PDF") },
   { NULL, NULL, NULL },
 };
 

@@ -78,10 +78,28 @@ is_time_token (const Token *t,
          parse_timestamp (t->start, t->end, ns) == t->end;
 }
 
+/* "SECONDS.FRACTION:" whatever its size (parse_timestamp() refuses times
+ * beyond WS_TIME_MAX). */
+static gboolean
+looks_like_timestamp (const Token *t)
+{
+  const char *s = t->start, *d = s;
+
+  while (s < t->end && g_ascii_isdigit (*s))
+    s++;
+  if (s == d || s >= t->end || *s != '.')
+    return FALSE;
+  d = ++s;
+  while (s < t->end && g_ascii_isdigit (*s))
+    s++;
+  return s > d && s + 1 == t->end && *s == ':';
+}
+
+/* An event name: anything ending in ':' but a timestamp. */
 static gboolean
 is_event_token (const Token *t)
 {
-  return t->end - t->start >= 2 && t->end[-1] == ':';
+  return t->end - t->start >= 2 && t->end[-1] == ':' && !looks_like_timestamp (t);
 }
 
 static gboolean
@@ -284,6 +302,7 @@ ws_perf_describe_bad_header (const char *line,
   Token tokens[MAX_TOKENS];
   guint n = tokenize (line, end, tokens, MAX_TOKENS);
   gboolean have_time = FALSE, have_tid = FALSE, have_cpu = FALSE, have_event = FALSE;
+  gboolean have_big_time = FALSE;
 
   for (guint i = 0; i < n; i++)
     {
@@ -293,6 +312,8 @@ ws_perf_describe_bad_header (const char *line,
 
       if (is_time_token (&tokens[i], &t))
         have_time = TRUE;
+      else if (looks_like_timestamp (&tokens[i]))
+        have_big_time = TRUE;
       else if (is_id_token (&tokens[i], &pid, &tid))
         have_tid = TRUE;
       else if (is_cpu_token (&tokens[i], &cpu))
@@ -301,8 +322,10 @@ ws_perf_describe_bad_header (const char *line,
         have_event = TRUE;
     }
 
-  if (!have_time && !have_tid && !have_cpu)
+  if (!have_time && !have_tid && !have_cpu && !have_big_time)
     return NULL;
+  if (have_big_time)
+    return _("the event timestamp is out of range (at most 2305843009 seconds)");
   if (!have_tid)
     return _("the event header has no PID/TID field");
   if (!have_event)
