@@ -62,6 +62,8 @@ choose_fields (const char *perf,
       out == NULL)
     return g_strdup ("comm,tid,pid,cpu,time,event,trace,ip,sym,dso,period");
 
+  if (strstr (out, "sample_type: ") == NULL)
+    return g_strdup ("comm,tid,pid,cpu,time,event,trace,ip,sym,dso,period");
   lines = g_strsplit (out, "\n", -1);
   fields = g_string_new ("comm,tid,pid");
   if (all_have (lines, "CPU"))
