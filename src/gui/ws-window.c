@@ -15,6 +15,7 @@
 #include "ws-graph-page.h"
 #include "ws-importer.h"
 #include "ws-mining-page.h"
+#include "ws-perf-importer.h"
 #include "ws-time-format.h"
 #include "ws-timeline-legend.h"
 #include "ws-window.h"
@@ -365,6 +366,18 @@ load_cb (GObject      *source,
           g_autofree char *text = g_strdup_printf (_("%s was not recorded in the history: %s"),
                                                    ws_document_get_title (document), history_error->message);
           toast (self, text);
+        }
+      if (ws_trace_count_kind (ws_document_get_trace (document), WS_EVENT_WAIT) == 0)
+        {
+          /* A profile of samples alone: say what would show waits. */
+          g_autofree char *text = g_strdup_printf (_("%s has CPU samples but no waits"),
+                                                   ws_document_get_title (document));
+          AdwToast *t = adw_toast_new (text);
+
+          adw_toast_set_button_label (t, _("How to Record Waits"));
+          adw_toast_set_action_name (t, "win.record-waits-help");
+          adw_toast_set_timeout (t, 10);
+          adw_toast_overlay_add_toast (self->toast_overlay, t);
         }
       return;
     }
@@ -914,6 +927,27 @@ export_chrome_toast (GtkWidget  *widget,
   toast (WS_WINDOW (widget), message);
 }
 
+/* The exact perf record line that records waits, selectable. */
+static void
+record_waits_help_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *param)
+{
+  AdwMessageDialog *dialog;
+  GtkWidget *label = gtk_label_new (WS_PERF_RECORD_WAITS_COMMAND);
+
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (widget), _("Recording Waits"),
+                                                       _("Waits come from the scheduler's events with call stacks. "
+                                                         "Record them as root, then open perf.data:")));
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD);
+  gtk_widget_add_css_class (label, "monospace");
+  adw_message_dialog_set_extra_child (dialog, label);
+  adw_message_dialog_add_response (dialog, "close", _("_Close"));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 /* The whole trace as Chrome trace events, for ui.perfetto.dev. */
 static void
 export_chrome_action (GtkWidget  *widget,
@@ -1288,6 +1322,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.cancel-load", NULL, cancel_load_action);
   gtk_widget_class_install_action (widget_class, "win.export-timeline", NULL, export_timeline_action);
   gtk_widget_class_install_action (widget_class, "win.export-chrome", NULL, export_chrome_action);
+  gtk_widget_class_install_action (widget_class, "win.record-waits-help", NULL, record_waits_help_action);
   gtk_widget_class_install_action (widget_class, "win.search", NULL, toggle_search_action);
   gtk_widget_class_install_action (widget_class, "win.search-next", NULL, search_step_action);
   gtk_widget_class_install_action (widget_class, "win.search-previous", NULL, search_step_action);
