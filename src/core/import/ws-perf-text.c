@@ -932,6 +932,42 @@ parse_line (Parser     *p,
   return parse_other_line (p, line, end, error);
 }
 
+/* The next chunk of text into buf + end; errors name the line reached
+ * (the lines already in the buffer counted). */
+static gboolean
+read_more (Parser       *p,
+           Source       *src,
+           guint8       *buf,
+           gsize         end,
+           gsize         room,
+           gsize        *n,
+           GCancellable *cancellable,
+           GError      **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  switch (ws_perf_source_read (src, buf + end, room, n, cancellable, &local_error))
+    {
+    case SOURCE_OK:
+      return TRUE;
+    case SOURCE_IO_ERROR:
+      return ws_perf_set_error (error, p->display_name, p->line_no + 1,
+                                g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+                                ? WS_ERROR_CANCELLED : WS_ERROR_IO,
+                                "%s", local_error->message);
+    case SOURCE_TRUNCATED:
+      return ws_perf_set_error (error, p->display_name,
+                                p->line_no + 1 + ws_perf_count_lines (buf, buf + end), WS_ERROR_TRUNCATED,
+                                _("the gzip data ends early: the file was cut short"));
+    case SOURCE_CORRUPT:
+    default:
+      return ws_perf_set_error (error, p->display_name,
+                                p->line_no + 1 + ws_perf_count_lines (buf, buf + end), WS_ERROR_PARSE,
+                                _("corrupt gzip data: %s"),
+                                src->z.msg ? src->z.msg : _("invalid compressed data"));
+    }
+}
+
 /* Reads and parses the whole text. */
 gboolean
 ws_perf_parse_source (Parser       *p,
@@ -951,7 +987,6 @@ ws_perf_parse_source (Parser       *p,
   for (;;)
     {
       gsize rem, n = 0;
-      SourceStatus status;
       GError *local_error = NULL;
       const guint8 *nul;
 
@@ -1010,31 +1045,8 @@ ws_perf_parse_source (Parser       *p,
                             _("import cancelled"));
         }
 
-      status = ws_perf_source_read (src, buf + end, MIN (CHUNK_SIZE, cap - end), &n,
-                            cancellable, &local_error);
-      switch (status)
-        {
-        case SOURCE_OK:
-          break;
-        case SOURCE_IO_ERROR:
-          {
-            WsError code = g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
-                           ? WS_ERROR_CANCELLED : WS_ERROR_IO;
-            ws_perf_set_error (error, p->display_name, p->line_no + 1, code, "%s", local_error->message);
-            g_clear_error (&local_error);
-            return FALSE;
-          }
-        case SOURCE_TRUNCATED:
-          return ws_perf_set_error (error, p->display_name,
-                            p->line_no + 1 + ws_perf_count_lines (buf, buf + end), WS_ERROR_TRUNCATED,
-                            _("the gzip data ends early: the file was cut short"));
-        case SOURCE_CORRUPT:
-        default:
-          return ws_perf_set_error (error, p->display_name,
-                            p->line_no + 1 + ws_perf_count_lines (buf, buf + end), WS_ERROR_PARSE,
-                            _("corrupt gzip data: %s"),
-                            src->z.msg ? src->z.msg : _("invalid compressed data"));
-        }
+      if (!read_more (p, src, buf, end, MIN (CHUNK_SIZE, cap - end), &n, cancellable, error))
+        return FALSE;
 
       if (n == 0)
         eof = TRUE;
