@@ -192,6 +192,13 @@ ws_application_startup (GApplication *app)
     { "win.zoom-fit", { "<Control>0", NULL } },
     { "win.zoom-back", { "<Alt>Left", NULL } },
     { "win.toggle-sidebar", { "F9", NULL } },
+    { "win.flag-anomalous", { "<Control><Alt>a", NULL } },
+    { "win.flag-normal", { "<Control><Alt>n", NULL } },
+    { "win.unflag", { "<Control><Alt>u", NULL } },
+    { "win.undo-flag", { "<Control><Alt>z", NULL } },
+    { "win.show-wait-model", { "<Control><Alt>m", NULL } },
+    { "win.show-flags", { "<Control><Alt>l", NULL } },
+    { "win.anomaly-colours", { "<Control><Alt>c", NULL } },
   };
 
   G_APPLICATION_CLASS (ws_application_parent_class)->startup (app);

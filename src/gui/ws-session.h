@@ -39,4 +39,7 @@ void          ws_session_set_history_path     (WsSession   *self,
 char         *ws_session_dup_history_path     (WsSession   *self);
 gboolean      ws_session_get_record_history   (WsSession   *self);
 
+typedef struct _WsAnomalyState WsAnomalyState;
+WsAnomalyState *ws_session_get_anomaly_state  (WsSession   *self);
+
 G_END_DECLS
