@@ -199,6 +199,10 @@ ws_application_startup (GApplication *app)
     { "win.show-wait-model", { "<Control><Alt>m", NULL } },
     { "win.show-flags", { "<Control><Alt>l", NULL } },
     { "win.anomaly-colours", { "<Control><Alt>c", NULL } },
+    { "win.pin-view", { "<Control>d", NULL } },
+    { "win.save-session", { "<Control>s", NULL } },
+    { "win.open-session", { "<Control><Shift>o", NULL } },
+    { "win.present", { "F5", NULL } },
   };
 
   G_APPLICATION_CLASS (ws_application_parent_class)->startup (app);

@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 
 #include "ws-document.h"
+#include "ws-session-file.h"
 
 G_BEGIN_DECLS
 
@@ -41,5 +42,8 @@ gboolean      ws_session_get_record_history   (WsSession   *self);
 
 typedef struct _WsAnomalyState WsAnomalyState;
 WsAnomalyState *ws_session_get_anomaly_state  (WsSession   *self);
+WsSessionFile *ws_session_get_session_file    (WsSession     *self);
+void          ws_session_set_session_file     (WsSession     *self,
+                                               WsSessionFile *session_file);
 
 G_END_DECLS

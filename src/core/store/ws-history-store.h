@@ -101,6 +101,8 @@ typedef struct {
 G_DECLARE_FINAL_TYPE (WsHistoryStore, ws_history_store, WS, HISTORY_STORE, GObject)
 
 char            *ws_history_store_default_path     (void);
+WsHistoryStore  *ws_history_store_open_read_only   (const char       *path,
+                                                    GError          **error);
 WsHistoryStore  *ws_history_store_open             (const char       *path,
                                                     GError          **error);
 const char      *ws_history_store_get_path         (WsHistoryStore   *self);
