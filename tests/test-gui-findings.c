@@ -245,6 +245,17 @@ test_findings (void)
   ws_gui_test_spin (300);
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "findings-list.png"));
   g_assert_true (ws_findings_page_save (page, session, NULL));
+  {
+    /* The saved session is in the recent list (Open Recent opens it). */
+    GSettings *settings = ws_session_get_settings (ws_window_get_session (window));
+    g_autofree char *uri = g_file_get_uri (session_file);
+
+    if (settings != NULL)
+      {
+        g_auto(GStrv) recent = g_settings_get_strv (settings, "recent-files");
+        g_assert_true (g_strv_contains ((const char * const *) recent, uri));
+      }
+  }
   g_clear_pointer (&copies, g_ptr_array_unref);
   copies = ws_session_file_list_recoveries ();
   g_assert_cmpuint (copies->len, ==, 0);

@@ -11,6 +11,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ws-error.h"
 #include "ws-findings-page.h"
 #include "ws-presentation.h"
 #include "ws-report.h"
@@ -388,11 +389,17 @@ ws_findings_page_add_pin (WsFindingsPage *self,
   set_message (self, NULL);
 }
 
+static void ask_relocation (WsFindingsPage *self,
+                            guint           index);
+
 /* Opens the session's traces in the window; a missing or changed trace
- * is named in the message (the session stays open without it). */
+ * is named in the message (the session stays open without it), and the
+ * first missing one is asked for. */
 static void
 open_traces (WsFindingsPage *self)
 {
+  guint missing = G_MAXUINT;
+
   g_autoptr(GString) problems = g_string_new (NULL);
 
   for (guint i = 0; i < ws_session_file_get_n_traces (self->file); i++)
@@ -403,12 +410,16 @@ open_traces (WsFindingsPage *self)
       if (!ws_session_file_resolve_trace (self->file, i, NULL, &error))
         {
           g_string_append_printf (problems, "%s%s", problems->len ? "\n" : "", error->message);
+          if (missing == G_MAXUINT && g_error_matches (error, WS_ERROR, WS_ERROR_IO))
+            missing = i;
           continue;
         }
       file = g_file_new_for_path (ws_session_file_get_trace (self->file, i)->path);
       g_signal_emit (self, signals[SIGNAL_OPEN_TRACE], 0, file);
     }
   set_message (self, problems->str);
+  if (missing != G_MAXUINT)
+    ask_relocation (self, missing);
 }
 
 gboolean
@@ -599,6 +610,37 @@ export_chosen (WsFindingsPage *self,
       g_autofree char *text = g_strdup_printf (_("Report written to %s"), path);
       set_message (self, text);
     }
+}
+
+/* The user's answer for a moved trace: accepted only with the same bytes. */
+static void
+relocate_chosen (WsFindingsPage *self,
+                 GFile          *file)
+{
+  guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self), "ws-relocate-index"));
+  g_autofree char *path = g_file_get_path (file);
+  g_autoptr(GError) error = NULL;
+
+  if (path == NULL || index >= ws_session_file_get_n_traces (self->file))
+    return;
+  if (!ws_session_file_relocate_trace (self->file, index, path, &error))
+    {
+      set_message (self, error->message);
+      return;
+    }
+  set_message (self, NULL);
+  g_signal_emit (self, signals[SIGNAL_OPEN_TRACE], 0, file);
+}
+
+static void
+ask_relocation (WsFindingsPage *self,
+                guint           index)
+{
+  g_autofree char *title = g_strdup_printf (_("Where Is the Trace “%s” Now?"),
+                                            ws_session_file_get_trace (self->file, index)->name);
+
+  g_object_set_data (G_OBJECT (self), "ws-relocate-index", GUINT_TO_POINTER (index));
+  choose_file (self, title, GTK_FILE_CHOOSER_ACTION_OPEN, NULL, "*", relocate_chosen);
 }
 
 static void

@@ -205,11 +205,38 @@ restore_view_state_cb (WsWindow       *self,
     }
 }
 
+/* A session saved or opened joins the recent list (the menu's Open
+ * Recent and the start screen's). */
+static void
+session_path_cb (WsWindow *self)
+{
+  WsSessionFile *file = ws_session_get_session_file (ws_window_get_session (self));
+  const char *path = ws_session_file_get_path (file);
+
+  if (path != NULL && !ws_session_file_is_recovery (file))
+    {
+      g_autoptr(GFile) gfile = g_file_new_for_path (path);
+      ws_window_add_recent (self, gfile);
+    }
+}
+
+static void
+session_file_cb (WsWindow *self)
+{
+  WsSessionFile *file = ws_session_get_session_file (ws_window_get_session (self));
+
+  g_signal_connect_object (file, "notify::path", G_CALLBACK (session_path_cb), self, G_CONNECT_SWAPPED);
+  session_path_cb (self);
+}
+
 void
 ws_window_findings_init (WsWindow       *self,
                          WsFindingsPage *page)
 {
   ws_findings_page_set_session (page, ws_window_get_session (self));
+  g_signal_connect_object (ws_window_get_session (self), "notify::session-file", G_CALLBACK (session_file_cb),
+                           self, G_CONNECT_SWAPPED);
+  session_file_cb (self);
   g_signal_connect_object (page, "open-trace", G_CALLBACK (open_trace_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (page, "show-pin", G_CALLBACK (show_pin_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (page, "collect-view-state", G_CALLBACK (collect_view_state_cb), self, G_CONNECT_SWAPPED);

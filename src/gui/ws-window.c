@@ -293,9 +293,10 @@ show_document (WsWindow   *self,
   update_actions (self);
 }
 
-static void
-add_recent (WsWindow *self,
-            GFile    *file)
+/* Recent traces and sessions alike (app.open-recent opens either). */
+void
+ws_window_add_recent (WsWindow *self,
+                      GFile    *file)
 {
   g_autofree char *uri = g_file_get_uri (file);
   g_auto(GStrv) old = NULL;
@@ -360,7 +361,7 @@ load_cb (GObject      *source,
     {
       const GError *history_error = ws_document_get_history_error (document);
 
-      add_recent (self, ws_document_get_file (document));
+      ws_window_add_recent (self, ws_document_get_file (document));
       if (history_error != NULL)
         {
           /* Translators: toast when a trace opened fine but the history store failed */

@@ -43,6 +43,8 @@ WsWindow       *ws_window_new                  (GtkApplication *application);
 WsDocument     *ws_window_open_file            (WsWindow       *self,
                                                 GFile          *file);
 WsSession      *ws_window_get_session          (WsWindow       *self);
+void            ws_window_add_recent           (WsWindow       *self,
+                                                GFile          *file);
 WsDocument     *ws_window_get_current_document (WsWindow       *self);
 GListModel     *ws_window_get_documents        (WsWindow       *self);
 WsTimelineView *ws_window_get_timeline_view    (WsWindow       *self);
