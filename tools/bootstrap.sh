@@ -25,6 +25,7 @@ packages=(
   libgtk-4-dev libadwaita-1-dev
   desktop-file-utils appstream
   xvfb xauth dbus dbus-x11 imagemagick graphviz poppler-utils
+  python3-sklearn
   linux-perf
 )
 
