@@ -15,6 +15,7 @@
 #include "ws-time-format.h"
 #include "ws-anomaly-plot.h"
 #include "ws-timeline-view.h"
+#include "ws-view-gestures.h"
 
 #define HISTORY_COALESCE_USEC (700 * 1000)
 #define DRAG_THRESHOLD        4.0
@@ -1095,8 +1096,18 @@ ws_timeline_view_class_init (WsTimelineViewClass *klass)
 static void
 ws_timeline_view_init (WsTimelineView *self)
 {
-  GtkEventController *controller;
-  GtkGesture *gesture;
+  static const WsViewGestures gestures = {
+    .drag_button = GDK_BUTTON_PRIMARY,
+    .drag_begin = G_CALLBACK (drag_begin_cb),
+    .drag_update = G_CALLBACK (drag_update_cb),
+    .drag_end = G_CALLBACK (drag_end_cb),
+    .zoom_begin = G_CALLBACK (zoom_begin_cb),
+    .zoom_scale_changed = G_CALLBACK (zoom_scale_changed_cb),
+    .scroll = G_CALLBACK (scroll_cb),
+    .motion = G_CALLBACK (motion_cb),
+    .leave = G_CALLBACK (leave_cb),
+    .swapped = TRUE,
+  };
 
   self->renderer = ws_timeline_renderer_new ();
   self->dirty = TRUE;
@@ -1117,33 +1128,10 @@ ws_timeline_view_init (WsTimelineView *self)
   self->layout_signals = g_signal_group_new (WS_TYPE_TIMELINE_LAYOUT);
   g_signal_group_connect_swapped (self->layout_signals, "changed", G_CALLBACK (layout_changed), self);
 
-  controller = gtk_event_controller_motion_new ();
-  g_signal_connect_swapped (controller, "motion", G_CALLBACK (motion_cb), self);
-  g_signal_connect_swapped (controller, "leave", G_CALLBACK (leave_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
-
-  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
-  g_signal_connect_swapped (controller, "scroll", G_CALLBACK (scroll_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
-
-  gesture = gtk_gesture_zoom_new ();
-  g_signal_connect_swapped (gesture, "begin", G_CALLBACK (zoom_begin_cb), self);
-  g_signal_connect_swapped (gesture, "scale-changed", G_CALLBACK (zoom_scale_changed_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
-
-  gesture = gtk_gesture_drag_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_PRIMARY);
-  g_signal_connect_swapped (gesture, "drag-begin", G_CALLBACK (drag_begin_cb), self);
-  g_signal_connect_swapped (gesture, "drag-update", G_CALLBACK (drag_update_cb), self);
-  g_signal_connect_swapped (gesture, "drag-end", G_CALLBACK (drag_end_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
-
-  gesture = gtk_gesture_drag_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_MIDDLE);
-  g_signal_connect_swapped (gesture, "drag-begin", G_CALLBACK (pan_begin_cb), self);
-  g_signal_connect_swapped (gesture, "drag-update", G_CALLBACK (pan_update_cb), self);
-  g_signal_connect_swapped (gesture, "drag-end", G_CALLBACK (pan_end_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+  ws_view_gestures_attach (GTK_WIDGET (self), &gestures, self);
+  /* The middle button pans whatever the primary button's drag does. */
+  ws_view_gestures_add_drag (GTK_WIDGET (self), GDK_BUTTON_MIDDLE, G_CALLBACK (pan_begin_cb),
+                             G_CALLBACK (pan_update_cb), G_CALLBACK (pan_end_cb), self, TRUE);
 
   update_accessible_description (self);
 }
