@@ -23,6 +23,9 @@ int cli_export_timeline (int argc, char **argv);
 int cli_mine (int argc, char **argv);
 int cli_cluster (int argc, char **argv);
 int cli_history (int argc, char **argv);
+int cli_impact (int argc, char **argv);
+int cli_awg (int argc, char **argv);
+int cli_contrast (int argc, char **argv);
 
 static const CliCommand commands[] = {
   { "convert", cli_convert, N_("Convert a trace to the JSON trace format") },
@@ -35,6 +38,9 @@ static const CliCommand commands[] = {
   { "export-timeline", cli_export_timeline, N_("The thread timeline as a PNG, SVG or PDF figure") },
   { "mine", cli_mine, N_("Costly maximal call-stack patterns of many traces (StackMine)") },
   { "cluster", cli_cluster, N_("Clusters of similar costly call-stack patterns, ranked") },
+  { "impact", cli_impact, N_("How much time chosen components cost a scenario (impact analysis)") },
+  { "awg", cli_awg, N_("The aggregated wait graph of a scenario's instances (text, JSON or DOT)") },
+  { "contrast", cli_contrast, N_("Contrast patterns: what slow instances do that fast ones do not") },
   { "history", cli_history, N_("The history store: add traces, its counts, the commonest functions") },
   { NULL, NULL, NULL },
 };
