@@ -74,7 +74,7 @@ static void
 ws_signatures_init (WsSignatures *self)
 {
   self->names = g_ptr_array_new_with_free_func (g_free);
-  self->ids = g_hash_table_new (g_str_hash, g_str_equal);
+  self->ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->caches = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, trace_cache_free);
 }
 
@@ -145,9 +145,10 @@ ws_signatures_intern (WsSignatures *self,
   if ((found = g_hash_table_lookup (self->ids, name)) != NULL)
     return GPOINTER_TO_UINT (found) - 1;
 
-  copy = g_strdup (name);
+  /* Names reach JSON and labels: never invalid UTF-8, whatever the trace held. */
+  copy = g_utf8_validate (name, -1, NULL) ? g_strdup (name) : g_utf8_make_valid (name, -1);
   g_ptr_array_add (self->names, copy);
-  g_hash_table_insert (self->ids, copy, GUINT_TO_POINTER (self->names->len));
+  g_hash_table_insert (self->ids, g_strdup (name), GUINT_TO_POINTER (self->names->len));
   return self->names->len - 1;
 }
 
