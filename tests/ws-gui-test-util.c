@@ -138,11 +138,33 @@ ws_gui_test_screenshot_now (GtkWidget  *window,
   return texture;
 }
 
+static gboolean
+any_stack_in_transition (GtkWidget *widget)
+{
+  if (GTK_IS_STACK (widget) && gtk_stack_get_transition_running (GTK_STACK (widget)))
+    return TRUE;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (any_stack_in_transition (child))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+stacks_settled (gpointer window)
+{
+  return !any_stack_in_transition (window);
+}
+
 GdkTexture *
 ws_gui_test_screenshot (GtkWidget  *window,
                         const char *name)
 {
   ws_gui_test_spin (300);   /* let the last changes reach the screen */
+  /* On a loaded machine a stack's crossfade (the loading page giving way
+   * to the document) can outlast that: a half-faded page is not what the
+   * user ends up seeing. */
+  ws_gui_test_wait_until (stacks_settled, window, 20, "stack transitions to finish");
   return ws_gui_test_screenshot_now (window, name);
 }
 

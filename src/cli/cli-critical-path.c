@@ -10,7 +10,7 @@
 
 #include "cli-common.h"
 #include "cli-symptom.h"
-#include "ws-critical-path.h"
+#include "ws-critical-path-run.h"
 #include "ws-graph-export.h"
 
 int cli_critical_path (int argc, char **argv);
@@ -26,6 +26,7 @@ cli_critical_path (int    argc,
   g_autoptr(WsFrameClassifier) classifier = NULL;
   g_autoptr(WsCriticalPath) path = NULL;
   CliSymptomOptions options;
+  WsCriticalPathSettings settings;
   WsSymptom symptom;
   int status;
 
@@ -42,7 +43,9 @@ cli_critical_path (int    argc,
   if (status >= 0)
     goto out;
 
-  path = ws_critical_path_build (trace, &symptom, classifier, &error);
+  ws_critical_path_settings_init (&settings, &symptom);
+  settings.classifier = classifier;
+  path = ws_critical_path_run (trace, &settings, NULL, NULL, NULL, &error);
   if (path == NULL)
     {
       status = cli_fail (error);

@@ -13,8 +13,7 @@
 #include "cli-common.h"
 #include "cli-symptom.h"
 #include "ws-graph-export.h"
-#include "ws-inspector.h"
-#include "ws-wait-graph.h"
+#include "ws-inspector-run.h"
 
 int cli_inspect (int argc, char **argv);
 
@@ -59,10 +58,9 @@ cli_inspect (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(WsTrace) trace = NULL;
   g_autoptr(WsFrameClassifier) classifier = NULL;
-  g_autoptr(WsWaitGraph) graph = NULL;
-  g_autoptr(GPtrArray) findings = NULL;
+  g_autoptr(WsInspectorResult) result = NULL;
   CliSymptomOptions options;
-  WsInspectorOptions inspector_options;
+  WsInspectorSettings settings;
   WsSymptom symptom;
   int top_n = 10;
   int status;
@@ -90,30 +88,24 @@ cli_inspect (int    argc,
   if (status >= 0)
     goto out;
 
-  ws_inspector_options_init (&inspector_options);
-  inspector_options.classifier = classifier;
-  inspector_options.top_n = top_n;
-  if (symptom.thread != WS_NONE)
+  ws_inspector_settings_init (&settings, &symptom);
+  settings.options.classifier = classifier;
+  settings.options.top_n = top_n;
+  result = ws_inspector_run (trace, &settings, NULL, NULL, NULL, &error);
+  if (result == NULL)
     {
-      graph = ws_wait_graph_build (trace, &symptom, classifier, NULL, &error);
-      if (graph == NULL)
-        {
-          status = cli_fail (error);
-          goto out;
-        }
-      findings = ws_inspect_wait_graph (graph, &inspector_options);
+      status = cli_fail (error);
+      goto out;
     }
-  else
-    findings = ws_inspect_trace (trace, &inspector_options);
 
   if (g_str_equal (options.format, "json"))
     {
-      g_autoptr(JsonNode) json = ws_graph_export_findings_json (trace, findings);
+      g_autoptr(JsonNode) json = ws_graph_export_findings_json (trace, result->findings);
       status = cli_symptom_write_json (&options, json);
     }
   else
     {
-      g_autofree char *text = findings_to_text (trace, findings);
+      g_autofree char *text = findings_to_text (trace, result->findings);
       status = cli_symptom_write (&options, text);
     }
 

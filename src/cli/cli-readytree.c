@@ -11,7 +11,7 @@
 #include "cli-symptom.h"
 #include "ws-chain.h"
 #include "ws-graph-export.h"
-#include "ws-ready-tree.h"
+#include "ws-ready-tree-run.h"
 
 int cli_readytree (int argc, char **argv);
 
@@ -27,8 +27,8 @@ cli_readytree (int    argc,
   g_autoptr(WsReadyTree) tree = NULL;
   g_autofree char *metric_name = NULL;
   CliSymptomOptions options;
-  WsReadyTreeOptions tree_options;
-  WsChainMetric metric = WS_CHAIN_METRIC_AVERAGE;
+  WsReadyTreeSettings settings;
+  WsChainMetric metric = WS_CHAIN_METRIC_DEFAULT;
   WsSymptom symptom;
   gboolean lock_only = FALSE;
   int max_depth = WS_READY_TREE_DEFAULT_MAX_DEPTH;
@@ -61,7 +61,8 @@ cli_readytree (int    argc,
     goto out;
   if (metric_name != NULL && !ws_chain_metric_from_string (metric_name, &metric))
     {
-      status = cli_usage_error ("readytree", _("unknown chain metric “%s”"), metric_name);
+      g_autofree char *names = ws_chain_metric_dup_names (", ");
+      status = cli_usage_error ("readytree", _("unknown chain metric “%s” (expected one of %s)"), metric_name, names);
       goto out;
     }
   if (max_depth < 0 || max_depth > G_MAXUINT16 || max_nodes < 1)
@@ -74,15 +75,13 @@ cli_readytree (int    argc,
   if (status >= 0)
     goto out;
 
-  ws_ready_tree_options_init (&tree_options);
-  tree_options.lock_only = lock_only;
-  tree_options.max_depth = max_depth;
-  tree_options.max_nodes = max_nodes;
-  tree_options.classifier = classifier;
-  if (root_event >= 0)
-    tree = ws_ready_tree_build (trace, root_event, &tree_options, &error);
-  else
-    tree = ws_ready_tree_build_for_symptom (trace, &symptom, &tree_options, &error);
+  ws_ready_tree_settings_init (&settings, &symptom);
+  settings.root_event = root_event >= 0 ? (guint) root_event : WS_NONE;
+  settings.options.lock_only = lock_only;
+  settings.options.max_depth = max_depth;
+  settings.options.max_nodes = max_nodes;
+  settings.options.classifier = classifier;
+  tree = ws_ready_tree_run (trace, &settings, NULL, NULL, NULL, &error);
   if (tree == NULL)
     {
       status = cli_fail (error);

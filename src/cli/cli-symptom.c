@@ -78,6 +78,129 @@ cli_symptom_context_new (CliSymptomOptions *options,
   return context;
 }
 
+/* TRACE as the lone positional argument, or --trace. */
+static int
+resolve_trace_path (const char        *command,
+                    CliSymptomOptions *options,
+                    int                argc,
+                    char             **argv)
+{
+  if (options->trace_path == NULL && argc == 2)
+    options->trace_path = g_strdup (argv[1]);
+  else if (argc > 1)
+    return cli_usage_error (command, _("unexpected argument “%s”"), argv[1]);
+  if (options->trace_path == NULL)
+    return cli_usage_error (command, _("no trace given (--trace FILE)"));
+  return -1;
+}
+
+static int
+resolve_format (const char         *command,
+                CliSymptomOptions  *options,
+                const char * const *formats)
+{
+  g_autofree char *list = NULL;
+
+  if (options->format == NULL)
+    options->format = g_strdup (formats[0]);
+  if (g_strv_contains (formats, options->format))
+    return -1;
+  list = g_strjoinv ("|", (char **) formats);
+  return cli_usage_error (command, _("unknown format “%s” (expected %s)"), options->format, list);
+}
+
+/* Usage errors before the (possibly long) load, and whatever the file. */
+static int
+check_symptom_options (const char        *command,
+                       CliSymptomOptions *options,
+                       gboolean           require_symptom)
+{
+  if (options->scenario_instance >= 0 && options->tid != G_MININT)
+    return cli_usage_error (command, _("give either --tid or --scenario-instance, not both"));
+  if (require_symptom && options->scenario_instance < 0 && options->tid == G_MININT)
+    return cli_usage_error (command, _("no thread given (--tid TID or --scenario-instance N)"));
+  if (options->scenario_instance >= 0 && (options->from != NULL || options->to != NULL))
+    return cli_usage_error (command, _("--from/--to do not go with --scenario-instance"));
+  return -1;
+}
+
+/* Whether the window's end t0 + d overflows a WsTime. */
+static gboolean
+sum_overflows (WsTime t0,
+               WsTime d)
+{
+  return t0 > 0 && d > G_MAXINT64 - t0;
+}
+
+/* --from and --to as typed, before the trace gives the defaults. */
+static int
+parse_window (const char        *command,
+              CliSymptomOptions *options,
+              WsSymptom         *symptom)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean relative = options->to != NULL && options->to[0] == '+';
+
+  symptom->thread = WS_NONE;
+  symptom->t0 = symptom->t1 = 0;
+  if (options->from != NULL && !cli_parse_time (options->from, &symptom->t0, &error))
+    return cli_usage_error (command, "%s", error->message);
+  /* "--to +50ms": relative to --from (or to the trace start, see below). */
+  if (options->to != NULL && !cli_parse_time (relative ? options->to + 1 : options->to, &symptom->t1, &error))
+    return cli_usage_error (command, "%s", error->message);
+  if (relative && symptom->t1 < 0)
+    return cli_usage_error (command, _("the window ends before it starts"));
+  if (options->from == NULL || options->to == NULL)
+    return -1;
+  if (!relative && symptom->t1 < symptom->t0)
+    return cli_usage_error (command, _("the window ends before it starts"));
+  if (relative && sum_overflows (symptom->t0, symptom->t1))
+    return cli_usage_error (command, _("invalid time “%s”: out of range"), options->to);
+  return -1;
+}
+
+static int
+resolve_scenario_instance (CliSymptomOptions *options,
+                           WsTrace           *trace,
+                           WsSymptom         *symptom)
+{
+  if (ws_symptom_from_scenario_instance (trace, options->scenario_instance, symptom))
+    return -1;
+  fprintf (stderr, _("waitscope-cli: %s: no scenario instance %d (the trace has %u)\n"),
+           options->trace_path, options->scenario_instance,
+           ws_trace_get_n_scenario_instances (trace));
+  return 1;
+}
+
+/* Fills in the window's defaults from the trace and finds the thread. */
+static int
+resolve_thread_window (const char        *command,
+                       CliSymptomOptions *options,
+                       WsTrace           *trace,
+                       WsSymptom         *symptom)
+{
+  if (options->from == NULL)
+    symptom->t0 = ws_trace_get_start_time (trace);
+  if (options->to == NULL)
+    symptom->t1 = ws_trace_get_end_time (trace);
+  else if (options->to[0] == '+')
+    {
+      if (sum_overflows (symptom->t0, symptom->t1))
+        return cli_usage_error (command, _("invalid time “%s”: out of range"), options->to);
+      symptom->t1 += symptom->t0;
+    }
+  if (symptom->t1 < symptom->t0)
+    return cli_usage_error (command, _("the window ends before it starts"));
+  if (options->tid == G_MININT)
+    return -1;
+  symptom->thread = ws_trace_find_thread (trace, options->tid);
+  if (symptom->thread != WS_NONE)
+    return -1;
+  fprintf (stderr, _("waitscope-cli: %s: no thread with tid %d in the trace\n"),
+           options->trace_path, options->tid);
+  return 1;
+}
+
 int
 cli_symptom_resolve (const char          *command,
                      CliSymptomOptions   *options,
@@ -93,47 +216,13 @@ cli_symptom_resolve (const char          *command,
   g_autoptr(WsTrace) trace = NULL;
   g_autoptr(WsFrameClassifier) classifier = NULL;
   g_autoptr(WsScenarioRules) rules = NULL;
-  gboolean format_ok = FALSE;
+  int status;
 
-  if (options->trace_path == NULL && argc == 2)
-    options->trace_path = g_strdup (argv[1]);
-  else if (argc > 1)
-    return cli_usage_error (command, _("unexpected argument “%s”"), argv[1]);
-  if (options->trace_path == NULL)
-    return cli_usage_error (command, _("no trace given (--trace FILE)"));
-
-  if (options->format == NULL)
-    options->format = g_strdup (formats[0]);
-  for (guint i = 0; formats[i] != NULL; i++)
-    format_ok |= g_str_equal (options->format, formats[i]);
-  if (!format_ok)
-    {
-      g_autofree char *list = g_strjoinv ("|", (char **) formats);
-      return cli_usage_error (command, _("unknown format “%s” (expected %s)"), options->format, list);
-    }
-
-  if (options->scenario_instance >= 0 && options->tid != G_MININT)
-    return cli_usage_error (command, _("give either --tid or --scenario-instance, not both"));
-  if (require_symptom && options->scenario_instance < 0 && options->tid == G_MININT)
-    return cli_usage_error (command, _("no thread given (--tid TID or --scenario-instance N)"));
-  /* Usage errors before the (possibly long) load, and whatever the file. */
-  if (options->scenario_instance >= 0 && (options->from != NULL || options->to != NULL))
-    return cli_usage_error (command, _("--from/--to do not go with --scenario-instance"));
-
-  symptom->thread = WS_NONE;
-  symptom->t0 = symptom->t1 = 0;
-  if (options->from != NULL && !cli_parse_time (options->from, &symptom->t0, &error))
-    return cli_usage_error (command, "%s", error->message);
-  /* "--to +50ms": relative to --from (or to the trace start, see below). */
-  if (options->to != NULL && !cli_parse_time (options->to[0] == '+' ? options->to + 1 : options->to, &symptom->t1, &error))
-    return cli_usage_error (command, "%s", error->message);
-  if (options->to != NULL && options->to[0] == '+' && symptom->t1 < 0)
-    return cli_usage_error (command, _("the window ends before it starts"));
-  if (options->from != NULL && options->to != NULL && options->to[0] != '+' && symptom->t1 < symptom->t0)
-    return cli_usage_error (command, _("the window ends before it starts"));
-  if (options->from != NULL && options->to != NULL && options->to[0] == '+'
-      && symptom->t0 > 0 && symptom->t1 > G_MAXINT64 - symptom->t0)
-    return cli_usage_error (command, _("invalid time “%s”: out of range"), options->to);
+  if ((status = resolve_trace_path (command, options, argc, argv)) >= 0 ||
+      (status = resolve_format (command, options, formats)) >= 0 ||
+      (status = check_symptom_options (command, options, require_symptom)) >= 0 ||
+      (status = parse_window (command, options, symptom)) >= 0)
+    return status;
 
   classifier = ws_frame_classifier_new ();
   if (options->classifier_file != NULL &&
@@ -146,40 +235,11 @@ cli_symptom_resolve (const char          *command,
     return cli_fail (error);
 
   if (options->scenario_instance >= 0)
-    {
-      if (!ws_symptom_from_scenario_instance (trace, options->scenario_instance, symptom))
-        {
-          fprintf (stderr, _("waitscope-cli: %s: no scenario instance %d (the trace has %u)\n"),
-                   options->trace_path, options->scenario_instance,
-                   ws_trace_get_n_scenario_instances (trace));
-          return 1;
-        }
-    }
+    status = resolve_scenario_instance (options, trace, symptom);
   else
-    {
-      if (options->from == NULL)
-        symptom->t0 = ws_trace_get_start_time (trace);
-      if (options->to == NULL)
-        symptom->t1 = ws_trace_get_end_time (trace);
-      else if (options->to[0] == '+')
-        {
-          if (symptom->t0 > 0 && symptom->t1 > G_MAXINT64 - symptom->t0)
-            return cli_usage_error (command, _("invalid time “%s”: out of range"), options->to);
-          symptom->t1 += symptom->t0;
-        }
-      if (symptom->t1 < symptom->t0)
-        return cli_usage_error (command, _("the window ends before it starts"));
-      if (options->tid != G_MININT)
-        {
-          symptom->thread = ws_trace_find_thread (trace, options->tid);
-          if (symptom->thread == WS_NONE)
-            {
-              fprintf (stderr, _("waitscope-cli: %s: no thread with tid %d in the trace\n"),
-                       options->trace_path, options->tid);
-              return 1;
-            }
-        }
-    }
+    status = resolve_thread_window (command, options, trace, symptom);
+  if (status >= 0)
+    return status;
 
   *trace_out = g_steal_pointer (&trace);
   *classifier_out = g_steal_pointer (&classifier);

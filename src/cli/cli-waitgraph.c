@@ -10,7 +10,7 @@
 #include "cli-common.h"
 #include "cli-symptom.h"
 #include "ws-graph-export.h"
-#include "ws-wait-graph.h"
+#include "ws-wait-graph-run.h"
 
 int cli_waitgraph (int argc, char **argv);
 
@@ -25,6 +25,7 @@ cli_waitgraph (int    argc,
   g_autoptr(WsFrameClassifier) classifier = NULL;
   g_autoptr(WsWaitGraph) graph = NULL;
   CliSymptomOptions options;
+  WsWaitGraphSettings settings;
   WsSymptom symptom;
   int status;
 
@@ -41,7 +42,9 @@ cli_waitgraph (int    argc,
   if (status >= 0)
     goto out;
 
-  graph = ws_wait_graph_build (trace, &symptom, classifier, NULL, &error);
+  ws_wait_graph_settings_init (&settings, &symptom);
+  settings.classifier = classifier;
+  graph = ws_wait_graph_run (trace, &settings, NULL, NULL, NULL, &error);
   if (graph == NULL)
     {
       status = cli_fail (error);

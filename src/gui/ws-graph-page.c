@@ -410,7 +410,7 @@ rebuild (WsGraphPage *self)
   job->depth = (guint) gtk_spin_button_get_value_as_int (self->depth_spin);
   job->generation = ++self->generation;
   if (job->metric >= WS_N_CHAIN_METRICS)
-    job->metric = WS_CHAIN_METRIC_AVERAGE;
+    job->metric = WS_CHAIN_METRIC_DEFAULT;
 
   gtk_stack_set_visible_child_name (self->state_stack, "building");
   set_busy (self, TRUE);
@@ -2809,6 +2809,19 @@ ws_graph_page_class_init (WsGraphPageClass *klass)
   gtk_widget_class_set_css_name (widget_class, "graphpage");
 }
 
+/* The dropdown's items are the core's metric table, in enum order, so the
+ * selected position is the metric. */
+static void
+fill_metric_dropdown (GtkDropDown *dropdown)
+{
+  g_autoptr(GtkStringList) labels = gtk_string_list_new (NULL);
+
+  for (guint m = 0; m < WS_N_CHAIN_METRICS; m++)
+    gtk_string_list_append (labels, ws_chain_metric_get_label (m));
+  gtk_drop_down_set_model (dropdown, G_LIST_MODEL (labels));
+  gtk_drop_down_set_selected (dropdown, WS_CHAIN_METRIC_DEFAULT);
+}
+
 static void
 ws_graph_page_init (WsGraphPage *self)
 {
@@ -2828,6 +2841,7 @@ ws_graph_page_init (WsGraphPage *self)
   self->search_tooltip = g_strdup (gtk_widget_get_tooltip_text (GTK_WIDGET (self->search_entry)));
 
   gtk_spin_button_set_value (self->depth_spin, WS_GRAPH_PAGE_DEFAULT_DEPTH);
+  fill_metric_dropdown (self->metric_dropdown);
 
   g_signal_connect_swapped (self->mode_dropdown, "notify::selected", G_CALLBACK (options_changed_cb), self);
   g_signal_connect_swapped (self->metric_dropdown, "notify::selected", G_CALLBACK (options_changed_cb), self);

@@ -8,11 +8,6 @@
  * are per-pattern cells in a second colour, and the gutter names the
  * segments M1, S1, ID1… as Fig. 3 of the paper does, so that the two kinds
  * are told apart without colour too.
- *
- * The grid is a star alignment: every pattern aligned pairwise to one
- * centre pattern (the similarity module's optimal alignment), the
- * insertions relative to the centre merged slot by slot.  It is a picture
- * of the pairwise alignments, not a new optimum.
  */
 #include "config.h"
 
@@ -29,456 +24,6 @@
 #define EDGE_BAR         4.0
 #define CELL_INSET       1.0
 #define EXPORT_MARGIN   16.0
-
-/* ------------------------------------------------------------------ */
-/* The grid                                                             */
-
-struct _WsAlignmentGrid
-{
-  grefcount        ref_count;
-  guint            n_patterns;
-  GArray          *cells;      /* WsAlignmentCell, n_rows × n_patterns */
-  GArray          *kinds;      /* guint8 WsAlignmentRowKind per row */
-  GStringChunk    *strings;
-  char           **titles;
-  char           **subtitles;
-};
-
-G_DEFINE_BOXED_TYPE (WsAlignmentGrid, ws_alignment_grid, ws_alignment_grid_ref, ws_alignment_grid_unref)
-
-/**
- * ws_alignment_grid_new:
- * @n_patterns: the number of columns, at least 1
- *
- * Returns: (transfer full): an empty grid
- */
-WsAlignmentGrid *
-ws_alignment_grid_new (guint n_patterns)
-{
-  WsAlignmentGrid *self;
-
-  g_return_val_if_fail (n_patterns > 0, NULL);
-
-  self = g_new0 (WsAlignmentGrid, 1);
-  g_ref_count_init (&self->ref_count);
-  self->n_patterns = n_patterns;
-  self->cells = g_array_new (FALSE, FALSE, sizeof (WsAlignmentCell));
-  self->kinds = g_array_new (FALSE, FALSE, sizeof (guint8));
-  self->strings = g_string_chunk_new (4096);
-  self->titles = g_new0 (char *, n_patterns);
-  self->subtitles = g_new0 (char *, n_patterns);
-  return self;
-}
-
-WsAlignmentGrid *
-ws_alignment_grid_ref (WsAlignmentGrid *self)
-{
-  g_return_val_if_fail (self != NULL, NULL);
-  g_ref_count_inc (&self->ref_count);
-  return self;
-}
-
-void
-ws_alignment_grid_unref (WsAlignmentGrid *self)
-{
-  g_return_if_fail (self != NULL);
-
-  if (!g_ref_count_dec (&self->ref_count))
-    return;
-  g_array_unref (self->cells);
-  g_array_unref (self->kinds);
-  g_string_chunk_free (self->strings);
-  g_free (self->titles);
-  g_free (self->subtitles);
-  g_free (self);
-}
-
-/**
- * ws_alignment_grid_set_title:
- * @title: (nullable): the column's heading, e.g. "#3 · 1.2 s"
- * @subtitle: (nullable): a dim second line
- */
-void
-ws_alignment_grid_set_title (WsAlignmentGrid *self,
-                             guint            pattern,
-                             const char      *title,
-                             const char      *subtitle)
-{
-  g_return_if_fail (self != NULL);
-  g_return_if_fail (pattern < self->n_patterns);
-
-  self->titles[pattern] = title ? g_string_chunk_insert_const (self->strings, title) : NULL;
-  self->subtitles[pattern] = subtitle ? g_string_chunk_insert_const (self->strings, subtitle) : NULL;
-}
-
-static gboolean
-same_frame (const WsAlignmentCell *a,
-            const WsAlignmentCell *b)
-{
-  if (a->frame != WS_ALIGNMENT_GAP && b->frame != WS_ALIGNMENT_GAP)
-    return a->frame == b->frame;
-  return g_strcmp0 (a->function, b->function) == 0 && g_strcmp0 (a->module, b->module) == 0;
-}
-
-static gboolean
-is_gap (const WsAlignmentCell *c)
-{
-  return c->frame == WS_ALIGNMENT_GAP && c->function == NULL;
-}
-
-/**
- * ws_alignment_grid_append_row:
- * @cells: (array): one cell per pattern
- *
- * Appends a position; its kind (common, substitution, insertion/deletion)
- * follows from the cells.
- *
- * Returns: the new row's index
- */
-guint
-ws_alignment_grid_append_row (WsAlignmentGrid       *self,
-                              const WsAlignmentCell *cells)
-{
-  WsAlignmentRowKind kind = WS_ALIGNMENT_ROW_COMMON;
-  guint8 k;
-
-  g_return_val_if_fail (self != NULL, 0);
-  g_return_val_if_fail (cells != NULL, 0);
-
-  for (guint p = 0; p < self->n_patterns; p++)
-    {
-      WsAlignmentCell c = cells[p];
-
-      if (c.function != NULL)
-        c.function = g_string_chunk_insert_const (self->strings, c.function);
-      if (c.module != NULL)
-        c.module = g_string_chunk_insert_const (self->strings, c.module);
-      g_array_append_val (self->cells, c);
-
-      if (is_gap (&cells[p]))
-        kind = WS_ALIGNMENT_ROW_INDEL;
-      else if (kind == WS_ALIGNMENT_ROW_COMMON && !same_frame (&cells[0], &cells[p]))
-        kind = WS_ALIGNMENT_ROW_SUBSTITUTION;
-    }
-  k = kind;
-  g_array_append_val (self->kinds, k);
-  return self->kinds->len - 1;
-}
-
-guint
-ws_alignment_grid_get_n_patterns (WsAlignmentGrid *self)
-{
-  g_return_val_if_fail (self != NULL, 0);
-  return self->n_patterns;
-}
-
-guint
-ws_alignment_grid_get_n_rows (WsAlignmentGrid *self)
-{
-  g_return_val_if_fail (self != NULL, 0);
-  return self->kinds->len;
-}
-
-WsAlignmentRowKind
-ws_alignment_grid_get_row_kind (WsAlignmentGrid *self,
-                                guint            row)
-{
-  g_return_val_if_fail (self != NULL, WS_ALIGNMENT_ROW_INDEL);
-  g_return_val_if_fail (row < self->kinds->len, WS_ALIGNMENT_ROW_INDEL);
-  return g_array_index (self->kinds, guint8, row);
-}
-
-/**
- * ws_alignment_grid_get_cell:
- * Returns: (transfer none): the cell; a gap has @frame %WS_ALIGNMENT_GAP
- *   and no function
- */
-const WsAlignmentCell *
-ws_alignment_grid_get_cell (WsAlignmentGrid *self,
-                            guint            row,
-                            guint            pattern)
-{
-  g_return_val_if_fail (self != NULL, NULL);
-  g_return_val_if_fail (row < self->kinds->len, NULL);
-  g_return_val_if_fail (pattern < self->n_patterns, NULL);
-  return &g_array_index (self->cells, WsAlignmentCell, (gsize) row * self->n_patterns + pattern);
-}
-
-const char *
-ws_alignment_grid_get_title (WsAlignmentGrid *self,
-                             guint            pattern)
-{
-  g_return_val_if_fail (self != NULL, NULL);
-  g_return_val_if_fail (pattern < self->n_patterns, NULL);
-  return self->titles[pattern];
-}
-
-const char *
-ws_alignment_grid_get_subtitle (WsAlignmentGrid *self,
-                                guint            pattern)
-{
-  g_return_val_if_fail (self != NULL, NULL);
-  g_return_val_if_fail (pattern < self->n_patterns, NULL);
-  return self->subtitles[pattern];
-}
-
-guint
-ws_alignment_grid_count_rows (WsAlignmentGrid    *self,
-                              WsAlignmentRowKind  kind)
-{
-  guint n = 0;
-
-  g_return_val_if_fail (self != NULL, 0);
-  for (guint r = 0; r < self->kinds->len; r++)
-    n += g_array_index (self->kinds, guint8, r) == kind;
-  return n;
-}
-
-/**
- * ws_alignment_grid_get_segment:
- * @index: (out) (optional): the segment's number among segments of its
- *   kind, from 1 (M1, M2…; S1…; ID1…)
- *
- * Consecutive rows of one kind form a segment (StackMine §VI.A).
- *
- * Returns: the first row of the segment holding @row
- */
-guint
-ws_alignment_grid_get_segment (WsAlignmentGrid *self,
-                               guint            row,
-                               guint           *index)
-{
-  guint counts[3] = { 0, 0, 0 };
-  guint start = 0;
-
-  g_return_val_if_fail (self != NULL, 0);
-  g_return_val_if_fail (row < self->kinds->len, 0);
-
-  for (guint r = 0; r <= row; r++)
-    {
-      guint8 k = g_array_index (self->kinds, guint8, r);
-      if (r == 0 || k != g_array_index (self->kinds, guint8, r - 1))
-        {
-          counts[k]++;
-          start = r;
-        }
-    }
-  if (index != NULL)
-    *index = counts[g_array_index (self->kinds, guint8, row)];
-  return start;
-}
-
-/**
- * ws_alignment_grid_describe:
- *
- * Returns: (transfer full): a sentence for screen readers: how many
- *   patterns, how long the common part is, and its frames
- */
-char *
-ws_alignment_grid_describe (WsAlignmentGrid *self)
-{
-  GString *s = g_string_new (NULL);
-  guint n_common;
-
-  g_return_val_if_fail (self != NULL, NULL);
-
-  n_common = ws_alignment_grid_count_rows (self, WS_ALIGNMENT_ROW_COMMON);
-  g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%u pattern aligned in %u positions",
-                                          "%u patterns aligned in %u positions", self->n_patterns),
-                          self->n_patterns, self->kinds->len);
-  g_string_append (s, "; ");
-  g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%u common frame", "%u common frames", n_common),
-                          n_common);
-  if (n_common > 0)
-    {
-      gboolean first = TRUE;
-
-      g_string_append (s, ": ");
-      for (guint r = 0; r < self->kinds->len; r++)
-        if (g_array_index (self->kinds, guint8, r) == WS_ALIGNMENT_ROW_COMMON)
-          {
-            const WsAlignmentCell *c = ws_alignment_grid_get_cell (self, r, 0);
-            if (!first)
-              g_string_append (s, " → ");
-            g_string_append (s, c->function ? c->function : "?");
-            first = FALSE;
-          }
-    }
-  g_string_append_c (s, '.');
-  return g_string_free (s, FALSE);
-}
-
-static WsAlignmentCell
-cell_for (WsStackTable *table,
-          WsFrameId     frame)
-{
-  const WsFrame *f = ws_stack_table_get_frame (table, frame);
-  WsAlignmentCell cell = { frame, f ? f->function : "?", f ? f->module : NULL };
-  return cell;
-}
-
-/**
- * ws_alignment_grid_new_star:
- * @table: the table the frames belong to
- * @patterns: (array length=n_patterns): each pattern's frames, caller first
- * @lengths: (array length=n_patterns): their lengths
- * @center: the pattern every other one was aligned to
- * @center_of: (array length=n_patterns): for pattern k, an array of
- *   @lengths[k] entries: the position in the centre pattern its frame j is
- *   aligned with (match or substitution), or -1 if it is an insertion; the
- *   entry of @center itself is ignored.  Aligned positions must increase.
- *
- * Merges pairwise alignments against one centre into one grid (a star
- * alignment): centre positions become rows; a pattern's insertions between
- * two centre positions go into extra rows right after the earlier one,
- * as many as the pattern with the most insertions there needs.
- *
- * Returns: (transfer full): the grid, without titles
- */
-WsAlignmentGrid *
-ws_alignment_grid_new_star (WsStackTable           *table,
-                            const WsFrameId *const *patterns,
-                            const guint            *lengths,
-                            guint                   n_patterns,
-                            guint                   center,
-                            const gint32 *const    *center_of)
-{
-  WsAlignmentGrid *grid;
-  guint n;
-  g_autofree guint *slot_width = NULL;
-  g_autofree guint *ins_count = NULL;    /* n_patterns × (n + 1) */
-  g_autofree gint32 *aligned = NULL;     /* n_patterns × n: frame index in k, or -1 */
-  g_autofree WsAlignmentCell *row = NULL;
-
-  g_return_val_if_fail (WS_IS_STACK_TABLE (table), NULL);
-  g_return_val_if_fail (n_patterns > 0 && center < n_patterns, NULL);
-
-  n = lengths[center];
-  slot_width = g_new0 (guint, n + 1);
-  ins_count = g_new0 (guint, (gsize) n_patterns * (n + 1));
-  aligned = g_new (gint32, (gsize) n_patterns * MAX (n, 1));
-  memset (aligned, 0xff, sizeof (gint32) * n_patterns * MAX (n, 1));
-  row = g_new (WsAlignmentCell, n_patterns);
-
-  for (guint k = 0; k < n_patterns; k++)
-    {
-      gint32 prev = -1;
-
-      if (k == center)
-        {
-          for (guint c = 0; c < n; c++)
-            aligned[(gsize) k * n + c] = c;
-          continue;
-        }
-      for (guint j = 0; j < lengths[k]; j++)
-        {
-          gint32 c = center_of[k][j];
-
-          if (c >= 0 && c < (gint32) n && c > prev)
-            {
-              aligned[(gsize) k * n + c] = j;
-              prev = c;
-            }
-          else
-            {
-              guint *count = &ins_count[(gsize) k * (n + 1) + (prev + 1)];
-              (*count)++;
-              slot_width[prev + 1] = MAX (slot_width[prev + 1], *count);
-            }
-        }
-    }
-
-  grid = ws_alignment_grid_new (n_patterns);
-  {
-    g_autofree guint *next = g_new0 (guint, n_patterns);   /* next frame of k to place */
-
-    for (guint s = 0; s <= n; s++)
-      {
-        /* Insertions of slot s: each pattern's own, top-aligned. */
-        for (guint r = 0; r < slot_width[s]; r++)
-          {
-            for (guint k = 0; k < n_patterns; k++)
-              {
-                WsAlignmentCell gap = { WS_ALIGNMENT_GAP, NULL, NULL };
-                if (r < ins_count[(gsize) k * (n + 1) + s])
-                  row[k] = cell_for (table, patterns[k][next[k]++]);
-                else
-                  row[k] = gap;
-              }
-            ws_alignment_grid_append_row (grid, row);
-          }
-        if (s == n)
-          break;
-        for (guint k = 0; k < n_patterns; k++)
-          {
-            gint32 j = aligned[(gsize) k * n + s];
-            WsAlignmentCell gap = { WS_ALIGNMENT_GAP, NULL, NULL };
-
-            if (j >= 0)
-              {
-                g_assert ((guint) j == next[k]);
-                row[k] = cell_for (table, patterns[k][j]);
-                next[k] = j + 1;
-              }
-            else
-              row[k] = gap;
-          }
-        ws_alignment_grid_append_row (grid, row);
-      }
-  }
-  return grid;
-}
-
-/**
- * ws_alignment_grid_new_aligned:
- * @similarity: the similarity model (its table holds the frames)
- * @patterns: (array length=n_patterns): the cluster's patterns, caller
- *   first, the one to align to (e.g. the costliest) first
- * @lengths: (array length=n_patterns): their lengths
- *
- * Aligns every pattern to the first with the model's optimal alignment
- * (StackMine §VI.A: matches and substitutions face each other, the rest
- * are insertions and deletions) and merges the alignments into one grid
- * (ws_alignment_grid_new_star()).
- *
- * Returns: (transfer full): the grid, without titles
- */
-WsAlignmentGrid *
-ws_alignment_grid_new_aligned (WsSimilarity           *similarity,
-                               const WsFrameId *const *patterns,
-                               const guint            *lengths,
-                               guint                   n_patterns)
-{
-  g_autofree gint32 **center_of = NULL;
-  WsAlignmentGrid *grid;
-
-  g_return_val_if_fail (WS_IS_SIMILARITY (similarity), NULL);
-  g_return_val_if_fail (n_patterns > 0, NULL);
-
-  center_of = g_new0 (gint32 *, n_patterns);
-  for (guint k = 1; k < n_patterns; k++)
-    {
-      g_autoptr(GArray) steps = ws_similarity_align (similarity, patterns[0], lengths[0],
-                                                     patterns[k], lengths[k], NULL);
-
-      center_of[k] = g_new (gint32, MAX (lengths[k], 1));
-      for (guint j = 0; j < lengths[k]; j++)
-        center_of[k][j] = -1;
-      for (guint i = 0; i < steps->len; i++)
-        {
-          const WsAlignStep *st = &g_array_index (steps, WsAlignStep, i);
-
-          if (st->right != G_MAXUINT32 && st->right < lengths[k] &&
-              (st->op == WS_ALIGN_MATCH || st->op == WS_ALIGN_SUBSTITUTE))
-            center_of[k][st->right] = (gint32) st->left;
-        }
-    }
-  grid = ws_alignment_grid_new_star (ws_similarity_get_stack_table (similarity), patterns, lengths,
-                                     n_patterns, 0, (const gint32 *const *) center_of);
-  for (guint k = 1; k < n_patterns; k++)
-    g_free (center_of[k]);
-  return grid;
-}
 
 /* ------------------------------------------------------------------ */
 /* Palettes                                                             */
@@ -710,13 +255,14 @@ ws_alignment_renderer_get_column_width (WsAlignmentRenderer *self,
 
   ensure_layouts (self);
   pango_layout_set_width (self->layout, -1);
-  n = grid->kinds->len * grid->n_patterns;
+  n = ws_alignment_grid_get_n_rows (grid) * ws_alignment_grid_get_n_patterns (grid);
   for (guint i = 0; i < n; i++)
     {
-      const WsAlignmentCell *c = &g_array_index (grid->cells, WsAlignmentCell, i);
+      const WsAlignmentCell *c = ws_alignment_grid_get_cell (grid, i / ws_alignment_grid_get_n_patterns (grid),
+                                                             i % ws_alignment_grid_get_n_patterns (grid));
       int w;
 
-      if (is_gap (c))
+      if (ws_alignment_cell_is_gap (c))
         continue;
       set_cell_text (self, c);
       pango_layout_get_pixel_size (self->layout, &w, NULL);
@@ -752,7 +298,7 @@ segment_folded (WsAlignmentGrid        *grid,
                 guint                   end)
 {
   return state != NULL && state->fold_common &&
-         g_array_index (grid->kinds, guint8, start) == WS_ALIGNMENT_ROW_COMMON &&
+         ws_alignment_grid_get_row_kind (grid, start) == WS_ALIGNMENT_ROW_COMMON &&
          end - start + 1 >= FOLD_MIN &&
          (state->unfolded == NULL || !state->unfolded[start]);
 }
@@ -778,13 +324,13 @@ ws_alignment_renderer_get_display (WsAlignmentRenderer    *self,
   g_return_val_if_fail (WS_IS_ALIGNMENT_RENDERER (self), NULL);
   g_return_val_if_fail (grid != NULL, NULL);
 
-  n = grid->kinds->len;
+  n = ws_alignment_grid_get_n_rows (grid);
   rows = g_array_sized_new (FALSE, FALSE, sizeof (gint32), n);
   for (guint start = 0; start < n;)
     {
       guint end = start;
 
-      while (end + 1 < n && g_array_index (grid->kinds, guint8, end + 1) == g_array_index (grid->kinds, guint8, start))
+      while (end + 1 < n && ws_alignment_grid_get_row_kind (grid, end + 1) == ws_alignment_grid_get_row_kind (grid, start))
         end++;
       if (segment_folded (grid, state, start, end))
         {
@@ -833,7 +379,7 @@ ws_alignment_renderer_measure (WsAlignmentRenderer    *self,
   g_return_if_fail (grid != NULL);
 
   if (width != NULL)
-    *width = column_x (self, grid, grid->n_patterns);   /* the last gap is the right margin */
+    *width = column_x (self, grid, ws_alignment_grid_get_n_patterns (grid));   /* the last gap is the right margin */
   if (height != NULL)
     {
       g_autoptr(GArray) display = ws_alignment_renderer_get_display (self, grid, state);
@@ -866,7 +412,7 @@ ws_alignment_renderer_get_cell_rect (WsAlignmentRenderer    *self,
   g_return_val_if_fail (grid != NULL, FALSE);
   g_return_val_if_fail (rect != NULL, FALSE);
 
-  if (row >= grid->kinds->len || pattern >= grid->n_patterns)
+  if (row >= ws_alignment_grid_get_n_rows (grid) || pattern >= ws_alignment_grid_get_n_patterns (grid))
     return FALSE;
   display = ws_alignment_renderer_get_display (self, grid, state);
   if ((index = display_index (display, row)) < 0)
@@ -911,7 +457,7 @@ ws_alignment_renderer_hit_test (WsAlignmentRenderer    *self,
   if (x >= WS_ALIGNMENT_GUTTER_WIDTH)
     {
       col = floor ((x - WS_ALIGNMENT_GUTTER_WIDTH) / stride);
-      if (col < grid->n_patterns && x - WS_ALIGNMENT_GUTTER_WIDTH - col * stride < cw)
+      if (col < ws_alignment_grid_get_n_patterns (grid) && x - WS_ALIGNMENT_GUTTER_WIDTH - col * stride < cw)
         p = (guint) col;
     }
   if (y >= WS_ALIGNMENT_HEADER_HEIGHT)
@@ -1000,20 +546,20 @@ draw_header (WsAlignmentRenderer    *self,
   fill_rect (cr, &self->palette.header_background, 0, 0, width, WS_ALIGNMENT_HEADER_HEIGHT);
   fill_rect (cr, &self->palette.grid, 0, WS_ALIGNMENT_HEADER_HEIGHT - 1, width, 1);
 
-  for (guint p = 0; p < grid->n_patterns; p++)
+  for (guint p = 0; p < ws_alignment_grid_get_n_patterns (grid); p++)
     {
       double x = column_x (self, grid, p);
       g_autofree char *fallback = NULL;
-      const char *title = grid->titles[p];
+      const char *title = ws_alignment_grid_get_title (grid, p);
 
       if (title == NULL)
         /* Translators: heading of a pattern column in the alignment view */
         title = fallback = g_strdup_printf (_("Pattern %u"), p + 1);
       pango_layout_set_text (self->bold, title, -1);
       show_text (self, cr, self->bold, &self->palette.foreground, x + CELL_PAD, 6, cw - 2 * CELL_PAD, 18);
-      if (grid->subtitles[p] != NULL)
+      if (ws_alignment_grid_get_subtitle (grid, p) != NULL)
         {
-          pango_layout_set_text (self->small, grid->subtitles[p], -1);
+          pango_layout_set_text (self->small, ws_alignment_grid_get_subtitle (grid, p), -1);
           show_text (self, cr, self->small, &self->palette.dim_foreground, x + CELL_PAD, 24, cw - 2 * CELL_PAD, 16);
         }
       if (p == state->selected_pattern)
@@ -1071,7 +617,7 @@ draw_fold (WsAlignmentRenderer *self,
   g_autofree char *text = NULL;
   static const double dash[] = { 2, 2 };
 
-  while (end + 1 < grid->kinds->len && g_array_index (grid->kinds, guint8, end + 1) == WS_ALIGNMENT_ROW_COMMON)
+  while (end + 1 < ws_alignment_grid_get_n_rows (grid) && ws_alignment_grid_get_row_kind (grid, end + 1) == WS_ALIGNMENT_ROW_COMMON)
     end++;
   fill_rect (cr, &pal->common, WS_ALIGNMENT_GUTTER_WIDTH, y + CELL_INSET, band, WS_ALIGNMENT_ROW_HEIGHT - 2 * CELL_INSET);
   /* A dashed edge: frames are missing here. */
@@ -1131,7 +677,7 @@ ws_alignment_renderer_draw (WsAlignmentRenderer    *self,
   display = ws_alignment_renderer_get_display (self, grid, state);
   ws_alignment_renderer_measure (self, grid, state, &width, &height);
   cw = ws_alignment_renderer_get_column_width (self, grid);
-  band = column_x (self, grid, grid->n_patterns - 1) + cw - WS_ALIGNMENT_GUTTER_WIDTH;
+  band = column_x (self, grid, ws_alignment_grid_get_n_patterns (grid) - 1) + cw - WS_ALIGNMENT_GUTTER_WIDTH;
 
   cairo_save (cr);
   fill_rect (cr, &pal->background, 0, MAX (clip_y0, 0), width, MIN (clip_y1, height) - MAX (clip_y0, 0));
@@ -1168,12 +714,12 @@ ws_alignment_renderer_draw (WsAlignmentRenderer    *self,
         draw_cell (self, cr, ws_alignment_grid_get_cell (grid, r, 0), &pal->common, &pal->common_edge,
                    WS_ALIGNMENT_GUTTER_WIDTH, y, band);
       else
-        for (guint p = 0; p < grid->n_patterns; p++)
+        for (guint p = 0; p < ws_alignment_grid_get_n_patterns (grid); p++)
           {
             const WsAlignmentCell *c = ws_alignment_grid_get_cell (grid, r, p);
             double x = column_x (self, grid, p);
 
-            if (is_gap (c))
+            if (ws_alignment_cell_is_gap (c))
               {
                 /* The call path goes on through the gap: a thin line. */
                 fill_rect (cr, &pal->gap, floor (x + cw / 2), y, 1, WS_ALIGNMENT_ROW_HEIGHT);
@@ -1190,7 +736,7 @@ ws_alignment_renderer_draw (WsAlignmentRenderer    *self,
           cairo_rectangle (cr, x0 + 1, y + CELL_INSET + 1, w - 2, WS_ALIGNMENT_ROW_HEIGHT - 2 * CELL_INSET - 2);
           cairo_stroke (cr);
         }
-      if (r == state->focus_row && state->focus_pattern < grid->n_patterns)
+      if (r == state->focus_row && state->focus_pattern < ws_alignment_grid_get_n_patterns (grid))
         {
           double x = kind == WS_ALIGNMENT_ROW_COMMON ? WS_ALIGNMENT_GUTTER_WIDTH
                                                      : column_x (self, grid, state->focus_pattern);
@@ -1207,7 +753,7 @@ ws_alignment_renderer_draw (WsAlignmentRenderer    *self,
     }
 
   /* The selected pattern: a ring around its whole column. */
-  if (state->selected_pattern < grid->n_patterns)
+  if (state->selected_pattern < ws_alignment_grid_get_n_patterns (grid))
     {
       double x = column_x (self, grid, state->selected_pattern);
       ws_render_set_source (cr, &pal->selection);

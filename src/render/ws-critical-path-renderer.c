@@ -232,30 +232,16 @@ text_width (WsCriticalPathRenderer *self,
 }
 
 /* ------------------------------------------------------------------ */
-/* Words                                                                */
+/* Words and colours                                                    */
 
-static char *thread_name (WsTrace *trace,
-                          guint    thread);
-
-/**
- * ws_critical_state_get_label:
- *
- * Returns: what @state means, translated ("Running", "Blocked, readier
- *   unknown"…)
- */
-const char *
-ws_critical_state_get_label (WsCriticalState state)
+/* As the core's summaries name a thread (ws-critical-path.c). */
+static char *
+thread_name (WsTrace *trace,
+             guint    thread)
 {
-  switch (state)
-    {
-    case WS_CRITICAL_RUNNING:          return _("Running");
-    case WS_CRITICAL_READY:            return _("Ready, waiting for a CPU");
-    case WS_CRITICAL_BLOCKED_HARDWARE: return _("Blocked, woken by hardware");
-    case WS_CRITICAL_BLOCKED_UNKNOWN:  return _("Blocked, readier unknown");
-    case WS_CRITICAL_NO_DATA:          return _("No data");
-    case WS_N_CRITICAL_STATES:
-    default:                           return "?";
-    }
+  const WsThread *t = ws_trace_get_thread (trace, thread);
+  /* Translators: thread name and thread id */
+  return g_strdup_printf (_("%s · %d"), t->name ? t->name : "?", t->tid);
 }
 
 /**
@@ -284,126 +270,6 @@ ws_critical_state_get_colour (WsCriticalState          state,
     case WS_N_CRITICAL_STATES:
     default:                           *colour = palette->states[WS_THREAD_STATE_OTHER]; break;
     }
-}
-
-static char *
-thread_name (WsTrace *trace,
-             guint    thread)
-{
-  const WsThread *t = ws_trace_get_thread (trace, thread);
-  /* Translators: thread name and thread id */
-  return g_strdup_printf (_("%s · %d"), t->name ? t->name : "?", t->tid);
-}
-
-static double
-percent (WsTime part,
-         WsTime whole)
-{
-  return whole > 0 ? 100.0 * (double) part / (double) whole : 0;
-}
-
-typedef struct {
-  guint  thread;
-  WsTime time;
-} ThreadTime;
-
-static int
-compare_thread_time (gconstpointer a,
-                     gconstpointer b)
-{
-  const ThreadTime *x = a, *y = b;
-
-  if (x->time != y->time)
-    return x->time > y->time ? -1 : 1;
-  return x->thread < y->thread ? -1 : x->thread > y->thread;
-}
-
-/**
- * ws_critical_path_dup_thread_summary:
- * @max_threads: name at most this many threads, the busiest first
- *
- * Returns: (transfer full): e.g. "a · 1 700 ns (70 %), b · 2 150 ns
- *   (15 %), c · 3 150 ns (15 %)"
- */
-char *
-ws_critical_path_dup_thread_summary (WsCriticalPath *path,
-                                     guint           max_threads)
-{
-  const WsSymptom *s;
-  WsTrace *trace;
-  g_autoptr(GArray) times = NULL;
-  g_autofree guint8 *seen = NULL;
-  GString *out = g_string_new (NULL);
-  guint n;
-
-  g_return_val_if_fail (WS_IS_CRITICAL_PATH (path), NULL);
-
-  trace = ws_critical_path_get_trace (path);
-  s = ws_critical_path_get_symptom (path);
-  n = ws_critical_path_get_n_segments (path);
-  seen = g_new0 (guint8, MAX (ws_trace_get_n_threads (trace), 1));
-  times = g_array_new (FALSE, FALSE, sizeof (ThreadTime));
-  for (guint i = 0; i < n; i++)
-    {
-      const WsCriticalSegment *seg = ws_critical_path_get_segment (path, i);
-      ThreadTime tt;
-
-      if (seen[seg->thread])
-        continue;
-      seen[seg->thread] = 1;
-      tt.thread = seg->thread;
-      tt.time = ws_critical_path_get_thread_time (path, seg->thread);
-      g_array_append_val (times, tt);
-    }
-  g_array_sort (times, compare_thread_time);
-
-  for (guint i = 0; i < times->len && i < max_threads; i++)
-    {
-      const ThreadTime *tt = &g_array_index (times, ThreadTime, i);
-      g_autofree char *name = thread_name (trace, tt->thread);
-      g_autofree char *d = ws_format_duration (tt->time);
-
-      /* Translators: one thread's share of the critical path: name,
-       * duration, percentage */
-      g_string_append_printf (out, _("%s%s %s (%.0f %%)"), i > 0 ? ", " : "", name, d,
-                              percent (tt->time, s->t1 - s->t0));
-    }
-  if (times->len > max_threads)
-    g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, " and %u more thread", " and %u more threads",
-                                              times->len - max_threads),
-                            times->len - max_threads);
-  return g_string_free (out, FALSE);
-}
-
-/**
- * ws_critical_path_dup_state_summary:
- *
- * Returns: (transfer full): the time in each state present, e.g.
- *   "Running 670 ns (67 %) · Ready, waiting for a CPU 80 ns (8 %) · …"
- */
-char *
-ws_critical_path_dup_state_summary (WsCriticalPath *path)
-{
-  const WsSymptom *s;
-  GString *out = g_string_new (NULL);
-
-  g_return_val_if_fail (WS_IS_CRITICAL_PATH (path), NULL);
-
-  s = ws_critical_path_get_symptom (path);
-  for (WsCriticalState st = 0; st < WS_N_CRITICAL_STATES; st++)
-    {
-      WsTime t = ws_critical_path_get_state_time (path, st);
-      g_autofree char *d = NULL;
-
-      if (t <= 0)
-        continue;
-      d = ws_format_duration (t);
-      /* Translators: time of the critical path in one state: state,
-       * duration, percentage */
-      g_string_append_printf (out, _("%s%s %s (%.0f %%)"), out->len > 0 ? " · " : "",
-                              ws_critical_state_get_label (st), d, percent (t, s->t1 - s->t0));
-    }
-  return g_string_free (out, FALSE);
 }
 
 /**

@@ -118,14 +118,11 @@ guint           ws_critical_path_renderer_segment_at        (WsCriticalPathRende
                                                              double                      x,
                                                              double                      y);
 
-/* Words, shared by the drawing, the GUI's side panel and the table. */
-const char     *ws_critical_state_get_label                 (WsCriticalState             state);
+/* Colours and search matches of the path's segments (the words are in core,
+ * ws-critical-path.h). */
 void            ws_critical_state_get_colour                (WsCriticalState             state,
                                                              const WsTimelinePalette    *palette,
                                                              WsColor                    *colour);
-char           *ws_critical_path_dup_thread_summary         (WsCriticalPath             *path,
-                                                             guint                       max_threads);
-char           *ws_critical_path_dup_state_summary          (WsCriticalPath             *path);
 gboolean        ws_critical_path_segment_matches            (WsCriticalPath             *path,
                                                              guint                       segment,
                                                              WsStackSearch              *search);

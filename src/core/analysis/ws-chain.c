@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "ws-chain.h"
 
 static int
@@ -44,82 +46,87 @@ ws_chain_metrics_compute (const WsTime   *waits,
                           : ((double) sorted[n / 2 - 1] + (double) sorted[n / 2]) / 2.0;
 }
 
+/*
+ * The one table of chain metrics: the enum's order, the names the CLI and
+ * the JSON export use, the labels of the GUI's dropdown and what each one
+ * means.  Everything that lists the metrics walks this table, so a new
+ * metric is one row here plus its enum value.
+ */
+typedef struct {
+  const char *name;
+  const char *label;
+  const char *description;
+  double    (*get) (const WsChainMetrics *metrics);
+} MetricInfo;
+
+static double get_average (const WsChainMetrics *m) { return m->average; }
+static double get_median  (const WsChainMetrics *m) { return m->median; }
+static double get_total   (const WsChainMetrics *m) { return (double) m->total; }
+static double get_count   (const WsChainMetrics *m) { return (double) m->count; }
+static double get_max     (const WsChainMetrics *m) { return (double) m->max; }
+
+static const MetricInfo metric_info[WS_N_CHAIN_METRICS] = {
+  [WS_CHAIN_METRIC_AVERAGE] = { "average", N_("Average wait"),
+                                N_("Mean wait of the chain: every thread on it waited long"), get_average },
+  [WS_CHAIN_METRIC_MEDIAN]  = { "median", N_("Median wait"),
+                                N_("Median wait of the chain: one outlier does not decide"), get_median },
+  [WS_CHAIN_METRIC_TOTAL]   = { "total", N_("Total wait"),
+                                N_("Sum of the chain's waits: long chains win"), get_total },
+  [WS_CHAIN_METRIC_COUNT]   = { "count", N_("Wait count"),
+                                N_("Number of waits on the chain: the deepest chain wins"), get_count },
+  [WS_CHAIN_METRIC_MAX]     = { "max", N_("Longest wait"),
+                                N_("Longest single wait of the chain (often the root's)"), get_max },
+};
+
 double
 ws_chain_metrics_get (const WsChainMetrics *metrics,
                       WsChainMetric         metric)
 {
   g_return_val_if_fail (metrics != NULL, 0.0);
+  g_return_val_if_fail (metric < WS_N_CHAIN_METRICS, 0.0);
 
-  switch (metric)
-    {
-    case WS_CHAIN_METRIC_AVERAGE: return metrics->average;
-    case WS_CHAIN_METRIC_MEDIAN:  return metrics->median;
-    case WS_CHAIN_METRIC_TOTAL:   return (double) metrics->total;
-    case WS_CHAIN_METRIC_COUNT:   return (double) metrics->count;
-    case WS_CHAIN_METRIC_MAX:     return (double) metrics->max;
-    default:
-      g_return_val_if_reached (0.0);
-    }
+  return metric_info[metric].get (metrics);
 }
-
-void
-ws_ready_tree_get_chain_metrics (WsReadyTree    *tree,
-                                 guint           chain,
-                                 WsChainMetrics *metrics)
-{
-  g_autofree guint32 *nodes = NULL;
-  g_autofree WsTime *waits = NULL;
-  guint n = 0;
-
-  g_return_if_fail (WS_IS_READY_TREE (tree));
-  g_return_if_fail (chain < ws_ready_tree_get_n_chains (tree));
-  g_return_if_fail (metrics != NULL);
-
-  nodes = ws_ready_tree_get_chain (tree, chain, &n);
-  waits = g_new (WsTime, n);
-  for (guint i = 0; i < n; i++)
-    waits[i] = ws_ready_tree_get_node (tree, nodes[i])->duration;
-  ws_chain_metrics_compute (waits, n, metrics);
-}
-
-guint
-ws_ready_tree_anomalous_chain (WsReadyTree   *tree,
-                               WsChainMetric  metric)
-{
-  guint best = WS_NONE;
-  double best_value = 0.0;
-  guint n_chains;
-
-  g_return_val_if_fail (WS_IS_READY_TREE (tree), WS_NONE);
-  g_return_val_if_fail (metric < WS_N_CHAIN_METRICS, WS_NONE);
-
-  n_chains = ws_ready_tree_get_n_chains (tree);
-  for (guint c = 0; c < n_chains; c++)
-    {
-      WsChainMetrics m;
-      double value;
-
-      ws_ready_tree_get_chain_metrics (tree, c, &m);
-      value = ws_chain_metrics_get (&m, metric);
-      if (best == WS_NONE || value > best_value)
-        {
-          best = c;
-          best_value = value;
-        }
-    }
-
-  return best;
-}
-
-static const char * const metric_names[WS_N_CHAIN_METRICS] = {
-  "average", "median", "total", "count", "max",
-};
 
 const char *
 ws_chain_metric_to_string (WsChainMetric metric)
 {
   g_return_val_if_fail (metric < WS_N_CHAIN_METRICS, NULL);
-  return metric_names[metric];
+  return metric_info[metric].name;
+}
+
+const char *
+ws_chain_metric_get_label (WsChainMetric metric)
+{
+  g_return_val_if_fail (metric < WS_N_CHAIN_METRICS, NULL);
+  return _(metric_info[metric].label);
+}
+
+const char *
+ws_chain_metric_get_description (WsChainMetric metric)
+{
+  g_return_val_if_fail (metric < WS_N_CHAIN_METRICS, NULL);
+  return _(metric_info[metric].description);
+}
+
+/**
+ * ws_chain_metric_dup_names:
+ *
+ * Returns: (transfer full): the metric names in enum order, joined by
+ *   @separator (for usage messages), e.g. "average, median, total"
+ */
+char *
+ws_chain_metric_dup_names (const char *separator)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < WS_N_CHAIN_METRICS; i++)
+    {
+      if (i > 0)
+        g_string_append (out, separator);
+      g_string_append (out, metric_info[i].name);
+    }
+  return g_string_free (out, FALSE);
 }
 
 gboolean
@@ -129,7 +136,7 @@ ws_chain_metric_from_string (const char    *str,
   g_return_val_if_fail (metric != NULL, FALSE);
 
   for (guint i = 0; i < WS_N_CHAIN_METRICS; i++)
-    if (g_strcmp0 (str, metric_names[i]) == 0)
+    if (g_strcmp0 (str, metric_info[i].name) == 0)
       {
         *metric = i;
         return TRUE;

@@ -3,7 +3,7 @@
 
 #include <glib.h>
 
-#include "ws-ready-tree.h"
+#include "ws-trace.h"
 
 G_BEGIN_DECLS
 
@@ -29,6 +29,9 @@ typedef enum {
   WS_N_CHAIN_METRICS
 } WsChainMetric;
 
+/* The metric used when none is chosen (CLI, GUI, exports). */
+#define WS_CHAIN_METRIC_DEFAULT WS_CHAIN_METRIC_AVERAGE
+
 /**
  * WsChainMetrics:
  * @count: number of waits on the chain (root and leaf included)
@@ -52,18 +55,15 @@ void          ws_chain_metrics_compute        (const WsTime         *waits,
 double        ws_chain_metrics_get            (const WsChainMetrics *metrics,
                                                WsChainMetric         metric);
 
-void          ws_ready_tree_get_chain_metrics (WsReadyTree          *tree,
-                                               guint                 chain,
-                                               WsChainMetrics       *metrics);
-/*
- * ws_ready_tree_anomalous_chain:
- * Returns: the chain (see ws_ready_tree_get_chain()) with the largest
- *   @metric; ties go to the lowest chain index.  %WS_NONE for an empty tree.
- */
-guint         ws_ready_tree_anomalous_chain   (WsReadyTree          *tree,
-                                               WsChainMetric         metric);
-
+/* The metrics in enum order, with their names, labels and descriptions,
+ * come from one table in ws-chain.c: lists of metrics (the GUI's dropdown,
+ * the CLI's help) are built from it, never typed again. */
 const char   *ws_chain_metric_to_string       (WsChainMetric         metric);
+/* Translated, for a menu or dropdown ("Average wait"). */
+const char   *ws_chain_metric_get_label       (WsChainMetric         metric);
+/* Translated, one line: what choosing this metric means. */
+const char   *ws_chain_metric_get_description (WsChainMetric         metric);
+char         *ws_chain_metric_dup_names       (const char           *separator);
 gboolean      ws_chain_metric_from_string     (const char           *str,
                                                WsChainMetric        *metric);
 

@@ -26,6 +26,7 @@
 
 #include "ws-critical-path.h"
 #include "ws-error.h"
+#include "ws-time-format.h"
 
 struct _WsCriticalPath
 {
@@ -124,6 +125,147 @@ last_off_cpu_before (WsTrace       *trace,
   return WS_NONE;
 }
 
+/* The walk back from t1: a stack of frames (the symptom thread, then each
+ * readier followed) and the time @c the path has been explained down to. */
+typedef struct {
+  WsCriticalPath    *self;
+  WsTrace           *trace;
+  const WsEvent     *events;
+  WsFrameClassifier *classifier;
+  GArray            *frames;   /* Frame */
+  GHashTable        *active;   /* waits jumped through by the frames on the stack */
+  WsTime             c;
+} Walker;
+
+/* Emits [MAX (from, bound), c) of the top frame in @state and moves c there. */
+static void
+walk_emit (Walker         *w,
+           WsTime          from,
+           WsCriticalState state,
+           guint32         event)
+{
+  const Frame *f = &g_array_index (w->frames, Frame, w->frames->len - 1);
+
+  from = MAX (from, f->bound);
+  emit (w->self->segments, f->thread, from, w->c, state, event, f, w->frames->len - 1);
+  w->c = from;
+}
+
+/* No WAIT or PREEMPT before c: running since first seen, nothing known
+ * before that. */
+static void
+walk_never_off_cpu (Walker *w,
+                    Frame  *f)
+{
+  const WsThread *t = ws_trace_get_thread (w->trace, f->thread);
+  WsTime from = MAX (t->first_seen, f->bound);
+
+  if (from < w->c)
+    walk_emit (w, from, WS_CRITICAL_RUNNING, WS_NONE);
+  else
+    walk_emit (w, f->bound, WS_CRITICAL_NO_DATA, WS_NONE);
+}
+
+static void
+walk_preempt (Walker *w,
+              guint   v)
+{
+  const WsEvent *p = &w->events[v];
+  WsTime back = p->time + MAX (p->duration, 0);
+
+  if (w->c > back)
+    walk_emit (w, back, WS_CRITICAL_RUNNING, WS_NONE);
+  else
+    walk_emit (w, p->time, WS_CRITICAL_READY, v);
+}
+
+/* A WAIT: blocked until the wake-up, then ready for the latency, then
+ * running.  While blocked the path jumps to the readier, unless the wake-up
+ * came from no thread (or that jump would go round in a circle). */
+static void
+walk_wait (Walker *w,
+           Frame  *f,
+           guint   v)
+{
+  const WsEvent *e = &w->events[v];
+  WsTime wake = e->time + MAX (e->duration, 0);
+  WsTime latency = e->ready_latency == WS_LATENCY_UNKNOWN ? 0 : e->ready_latency;
+  guint readier = WS_NONE;
+  WsWakeKind kind;
+
+  if (w->c > wake + latency)
+    {
+      walk_emit (w, wake + latency, WS_CRITICAL_RUNNING, WS_NONE);
+      return;
+    }
+  if (w->c > wake)
+    {
+      walk_emit (w, wake, WS_CRITICAL_READY, v);
+      return;
+    }
+
+  kind = ws_frame_classifier_classify_wake (w->classifier, w->trace, v, &readier);
+  if ((kind == WS_WAKE_THREAD || kind == WS_WAKE_HEARTBEAT) &&
+      readier != WS_NONE && readier != f->thread &&
+      !g_hash_table_contains (w->active, GUINT_TO_POINTER (v)))
+    {
+      Frame next = { readier, MAX (e->time, f->bound), v };
+
+      g_hash_table_add (w->active, GUINT_TO_POINTER (v));
+      g_array_append_val (w->frames, next);   /* @f is invalid from here */
+      return;
+    }
+
+  walk_emit (w, e->time,
+             kind == WS_WAKE_TIMER || kind == WS_WAKE_INTERRUPT ? WS_CRITICAL_BLOCKED_HARDWARE
+                                                                 : WS_CRITICAL_BLOCKED_UNKNOWN,
+             v);
+}
+
+static void
+walk (Walker *w)
+{
+  while (w->frames->len > 0)
+    {
+      Frame *f = &g_array_index (w->frames, Frame, w->frames->len - 1);
+      guint v;
+
+      if (w->c <= f->bound)
+        {
+          if (f->on_behalf_of != WS_NONE)
+            g_hash_table_remove (w->active, GUINT_TO_POINTER (f->on_behalf_of));
+          g_array_set_size (w->frames, w->frames->len - 1);
+          continue;
+        }
+
+      v = last_off_cpu_before (w->trace, w->events, f->thread, w->c);
+      if (v == WS_NONE)
+        walk_never_off_cpu (w, f);
+      else if (w->events[v].kind == WS_EVENT_PREEMPT)
+        walk_preempt (w, v);
+      else
+        walk_wait (w, f, v);
+    }
+}
+
+static gboolean
+check_symptom (WsTrace         *trace,
+               const WsSymptom *symptom,
+               GError         **error)
+{
+  if (symptom->thread >= ws_trace_get_n_threads (trace))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("No thread with index %u in the trace"), symptom->thread);
+      return FALSE;
+    }
+  if (symptom->t1 < symptom->t0)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("The time window ends before it starts"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 WsCriticalPath *
 ws_critical_path_build (WsTrace           *trace,
                         const WsSymptom   *symptom,
@@ -132,141 +274,35 @@ ws_critical_path_build (WsTrace           *trace,
 {
   g_autoptr(WsCriticalPath) self = NULL;
   g_autoptr(GArray) frames = NULL;
-  g_autoptr(GHashTable) active = NULL;   /* waits jumped through by the frames on the stack */
-  const WsEvent *events;
-  WsTime c;
+  g_autoptr(GHashTable) active = NULL;
   Frame root;
+  Walker w;
 
   g_return_val_if_fail (WS_IS_TRACE (trace), NULL);
   g_return_val_if_fail (symptom != NULL, NULL);
   g_return_val_if_fail (classifier == NULL || WS_IS_FRAME_CLASSIFIER (classifier), NULL);
 
-  if (symptom->thread >= ws_trace_get_n_threads (trace))
-    {
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("No thread with index %u in the trace"), symptom->thread);
-      return NULL;
-    }
-  if (symptom->t1 < symptom->t0)
-    {
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("The time window ends before it starts"));
-      return NULL;
-    }
-
-  if (classifier == NULL)
-    classifier = ws_frame_classifier_get_default ();
+  if (!check_symptom (trace, symptom, error))
+    return NULL;
 
   self = g_object_new (WS_TYPE_CRITICAL_PATH, NULL);
   self->trace = g_object_ref (trace);
   self->symptom = *symptom;
 
-  events = ws_trace_get_events (trace);
   frames = g_array_new (FALSE, FALSE, sizeof (Frame));
   active = g_hash_table_new (g_direct_hash, g_direct_equal);
-  root.thread = symptom->thread;
-  root.bound = symptom->t0;
-  root.on_behalf_of = WS_NONE;
+  root = (Frame) { symptom->thread, symptom->t0, WS_NONE };
   g_array_append_val (frames, root);
-  c = symptom->t1;
-
-  while (frames->len > 0)
-    {
-      Frame *f = &g_array_index (frames, Frame, frames->len - 1);
-      guint depth = frames->len - 1;
-      const WsThread *t;
-      guint v;
-
-      if (c <= f->bound)
-        {
-          if (f->on_behalf_of != WS_NONE)
-            g_hash_table_remove (active, GUINT_TO_POINTER (f->on_behalf_of));
-          g_array_set_size (frames, frames->len - 1);
-          continue;
-        }
-
-      t = ws_trace_get_thread (trace, f->thread);
-      v = last_off_cpu_before (trace, events, f->thread, c);
-
-      if (v == WS_NONE)
-        {
-          /* Running since first seen; nothing known before that. */
-          WsTime from = MAX (t->first_seen, f->bound);
-
-          if (from < c)
-            {
-              emit (self->segments, f->thread, from, c, WS_CRITICAL_RUNNING, WS_NONE, f, depth);
-              c = from;
-            }
-          else
-            {
-              emit (self->segments, f->thread, f->bound, c, WS_CRITICAL_NO_DATA, WS_NONE, f, depth);
-              c = f->bound;
-            }
-          continue;
-        }
-
-      if (events[v].kind == WS_EVENT_PREEMPT)
-        {
-          WsTime back = events[v].time + MAX (events[v].duration, 0);
-
-          if (c > back)
-            {
-              WsTime from = MAX (back, f->bound);
-              emit (self->segments, f->thread, from, c, WS_CRITICAL_RUNNING, WS_NONE, f, depth);
-              c = from;
-            }
-          else
-            {
-              WsTime from = MAX (events[v].time, f->bound);
-              emit (self->segments, f->thread, from, c, WS_CRITICAL_READY, v, f, depth);
-              c = from;
-            }
-          continue;
-        }
-
-      /* A WAIT: blocked until wake, then ready for the latency, then running. */
-      {
-        const WsEvent *w = &events[v];
-        WsTime wake = w->time + MAX (w->duration, 0);
-        WsTime latency = w->ready_latency == WS_LATENCY_UNKNOWN ? 0 : w->ready_latency;
-        WsTime from;
-        guint readier = WS_NONE;
-        WsWakeKind kind;
-
-        if (c > wake + latency)
-          {
-            from = MAX (wake + latency, f->bound);
-            emit (self->segments, f->thread, from, c, WS_CRITICAL_RUNNING, WS_NONE, f, depth);
-            c = from;
-            continue;
-          }
-        if (c > wake)
-          {
-            from = MAX (wake, f->bound);
-            emit (self->segments, f->thread, from, c, WS_CRITICAL_READY, v, f, depth);
-            c = from;
-            continue;
-          }
-
-        from = MAX (w->time, f->bound);
-        kind = ws_frame_classifier_classify_wake (classifier, trace, v, &readier);
-        if ((kind == WS_WAKE_THREAD || kind == WS_WAKE_HEARTBEAT) &&
-            readier != WS_NONE && readier != f->thread &&
-            !g_hash_table_contains (active, GUINT_TO_POINTER (v)))
-          {
-            Frame next = { readier, from, v };
-
-            g_hash_table_add (active, GUINT_TO_POINTER (v));
-            g_array_append_val (frames, next);   /* @f is invalid from here */
-            continue;
-          }
-
-        emit (self->segments, f->thread, from, c,
-              kind == WS_WAKE_TIMER || kind == WS_WAKE_INTERRUPT ? WS_CRITICAL_BLOCKED_HARDWARE
-                                                                  : WS_CRITICAL_BLOCKED_UNKNOWN,
-              v, f, depth);
-        c = from;
-      }
-    }
+  w = (Walker) {
+    .self = self,
+    .trace = trace,
+    .events = ws_trace_get_events (trace),
+    .classifier = classifier ? classifier : ws_frame_classifier_get_default (),
+    .frames = frames,
+    .active = active,
+    .c = symptom->t1,
+  };
+  walk (&w);
 
   /* Produced from t1 back to t0: reverse into time order. */
   for (guint lo = 0, hi = self->segments->len; hi > lo + 1; lo++, hi--)
@@ -357,4 +393,145 @@ ws_critical_state_to_string (WsCriticalState state)
 
   g_return_val_if_fail (state < WS_N_CRITICAL_STATES, NULL);
   return names[state];
+}
+
+/**
+ * ws_critical_state_get_label:
+ *
+ * Returns: what @state means, translated ("Running", "Blocked, readier
+ *   unknown"…)
+ */
+const char *
+ws_critical_state_get_label (WsCriticalState state)
+{
+  switch (state)
+    {
+    case WS_CRITICAL_RUNNING:          return _("Running");
+    case WS_CRITICAL_READY:            return _("Ready, waiting for a CPU");
+    case WS_CRITICAL_BLOCKED_HARDWARE: return _("Blocked, woken by hardware");
+    case WS_CRITICAL_BLOCKED_UNKNOWN:  return _("Blocked, readier unknown");
+    case WS_CRITICAL_NO_DATA:          return _("No data");
+    case WS_N_CRITICAL_STATES:
+    default:                           return "?";
+    }
+}
+
+static char *
+thread_name (WsTrace *trace,
+             guint    thread)
+{
+  const WsThread *t = ws_trace_get_thread (trace, thread);
+  /* Translators: thread name and thread id */
+  return g_strdup_printf (_("%s · %d"), t->name ? t->name : "?", t->tid);
+}
+
+static double
+percent (WsTime part,
+         WsTime whole)
+{
+  return whole > 0 ? 100.0 * (double) part / (double) whole : 0;
+}
+
+typedef struct {
+  guint  thread;
+  WsTime time;
+} ThreadTime;
+
+static int
+compare_thread_time (gconstpointer a,
+                     gconstpointer b)
+{
+  const ThreadTime *x = a, *y = b;
+
+  if (x->time != y->time)
+    return x->time > y->time ? -1 : 1;
+  return x->thread < y->thread ? -1 : x->thread > y->thread;
+}
+
+/**
+ * ws_critical_path_dup_thread_summary:
+ * @max_threads: name at most this many threads, the busiest first
+ *
+ * Returns: (transfer full): e.g. "a · 1 700 ns (70 %), b · 2 150 ns
+ *   (15 %), c · 3 150 ns (15 %)"
+ */
+char *
+ws_critical_path_dup_thread_summary (WsCriticalPath *path,
+                                     guint           max_threads)
+{
+  const WsSymptom *s;
+  WsTrace *trace;
+  g_autoptr(GArray) times = NULL;
+  g_autofree guint8 *seen = NULL;
+  GString *out = g_string_new (NULL);
+  guint n;
+
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH (path), NULL);
+
+  trace = ws_critical_path_get_trace (path);
+  s = ws_critical_path_get_symptom (path);
+  n = ws_critical_path_get_n_segments (path);
+  seen = g_new0 (guint8, MAX (ws_trace_get_n_threads (trace), 1));
+  times = g_array_new (FALSE, FALSE, sizeof (ThreadTime));
+  for (guint i = 0; i < n; i++)
+    {
+      const WsCriticalSegment *seg = ws_critical_path_get_segment (path, i);
+      ThreadTime tt;
+
+      if (seen[seg->thread])
+        continue;
+      seen[seg->thread] = 1;
+      tt.thread = seg->thread;
+      tt.time = ws_critical_path_get_thread_time (path, seg->thread);
+      g_array_append_val (times, tt);
+    }
+  g_array_sort (times, compare_thread_time);
+
+  for (guint i = 0; i < times->len && i < max_threads; i++)
+    {
+      const ThreadTime *tt = &g_array_index (times, ThreadTime, i);
+      g_autofree char *name = thread_name (trace, tt->thread);
+      g_autofree char *d = ws_format_duration (tt->time);
+
+      /* Translators: one thread's share of the critical path: name,
+       * duration, percentage */
+      g_string_append_printf (out, _("%s%s %s (%.0f %%)"), i > 0 ? ", " : "", name, d,
+                              percent (tt->time, s->t1 - s->t0));
+    }
+  if (times->len > max_threads)
+    g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, " and %u more thread", " and %u more threads",
+                                              times->len - max_threads),
+                            times->len - max_threads);
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * ws_critical_path_dup_state_summary:
+ *
+ * Returns: (transfer full): the time in each state present, e.g.
+ *   "Running 670 ns (67 %) · Ready, waiting for a CPU 80 ns (8 %) · …"
+ */
+char *
+ws_critical_path_dup_state_summary (WsCriticalPath *path)
+{
+  const WsSymptom *s;
+  GString *out = g_string_new (NULL);
+
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH (path), NULL);
+
+  s = ws_critical_path_get_symptom (path);
+  for (WsCriticalState st = 0; st < WS_N_CRITICAL_STATES; st++)
+    {
+      WsTime t = ws_critical_path_get_state_time (path, st);
+      g_autofree char *d = NULL;
+
+      if (t <= 0)
+        continue;
+      d = ws_format_duration (t);
+      /* Translators: time of the critical path in one state: state,
+       * duration, percentage */
+      g_string_append_printf (out, _("%s%s %s (%.0f %%)"), out->len > 0 ? " · " : "",
+                              ws_critical_state_get_label (st), d, percent (t, s->t1 - s->t0));
+    }
+  return g_string_free (out, FALSE);
 }

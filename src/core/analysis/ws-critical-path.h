@@ -100,5 +100,12 @@ WsTime                   ws_critical_path_get_state_time (WsCriticalPath *self,
                                                           WsCriticalState state);
 
 const char              *ws_critical_state_to_string     (WsCriticalState state);
+/* What @state means, translated ("Running", "Blocked, readier unknown"…). */
+const char              *ws_critical_state_get_label     (WsCriticalState state);
+/* For a person: the busiest threads of the path, and the time per state
+ * (see ws-critical-path.c for examples). */
+char                    *ws_critical_path_dup_thread_summary (WsCriticalPath *path,
+                                                          guint           max_threads);
+char                    *ws_critical_path_dup_state_summary  (WsCriticalPath *path);
 
 G_END_DECLS

@@ -155,6 +155,235 @@ add_index_array (JsonBuilder *b,
   json_builder_end_array (b);
 }
 
+/* ------------------------------------------------------------------ */
+/* Records as tables of fields                                          */
+
+/*
+ * Every kind of record the JSON holds (a wait-graph node, a ready-tree
+ * node, a chain, a critical-path segment, a finding) is written from one
+ * table of fields: the table gives the keys and their order, and each
+ * entry's writer knows where the value comes from and when it is left out.
+ * A new field is one row here (and a word in ws-graph-export.h's summary
+ * of the shapes, which follows these tables' order).
+ */
+typedef struct {
+  JsonBuilder    *b;
+  WsTrace        *trace;
+  GHashTable     *used;        /* stack ids referred to, for "stacks" */
+  gpointer        source;      /* the graph, tree or path */
+  const gboolean *anomalous;   /* ready tree: nodes on the anomalous chain */
+} Out;
+
+typedef void (*FieldWriter) (Out          *o,
+                             const char   *key,
+                             gconstpointer record,
+                             guint         index);
+
+typedef struct {
+  const char  *key;      /* a thread's fields: the prefix of "tid" and "thread" */
+  FieldWriter  write;
+} Field;
+
+static void
+add_record (Out          *o,
+            const Field  *fields,
+            guint         n_fields,
+            gconstpointer record,
+            guint         index)
+{
+  json_builder_begin_object (o->b);
+  for (guint f = 0; f < n_fields; f++)
+    fields[f].write (o, fields[f].key, record, index);
+  json_builder_end_object (o->b);
+}
+
+static void
+add_index_or_null (JsonBuilder *b,
+                   const char  *key,
+                   guint32      value)
+{
+  json_builder_set_member_name (b, key);
+  if (value != WS_NONE)
+    json_builder_add_int_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
+/* One line per field: FIELD (writer name, record type, statement using
+ * o, key, r (the record) and i (its index)). */
+#define FIELD(name, Type, ...)                                                  \
+  static void                                                                   \
+  name (Out *o, const char *key, gconstpointer record, guint i)                 \
+  {                                                                             \
+    G_GNUC_UNUSED const Type *r = record;                                       \
+    (void) i;                                                                   \
+    __VA_ARGS__;                                                                \
+  }
+
+/* Wait-graph nodes. */
+FIELD (wn_id,           WsWaitNode, add_int (o->b, key, i))
+FIELD (wn_kind,         WsWaitNode, add_string (o->b, key, ws_wait_node_kind_to_string (r->kind)))
+FIELD (wn_event,        WsWaitNode, add_index_or_null (o->b, key, r->event))
+FIELD (wn_thread,       WsWaitNode, add_thread (o->b, o->trace, key, r->thread))
+FIELD (wn_time,         WsWaitNode, add_int (o->b, key, r->time))
+FIELD (wn_duration,     WsWaitNode, add_int (o->b, key, r->duration))
+FIELD (wn_duration_ms,  WsWaitNode, add_double (o->b, key, r->duration / 1e6))
+FIELD (wn_generation,   WsWaitNode, add_int (o->b, key, r->generation))
+FIELD (wn_symptom,      WsWaitNode, if (r->flags & WS_WAIT_NODE_FLAG_SYMPTOM) add_bool (o->b, key, TRUE))
+FIELD (wn_sample,       WsWaitNode, if (r->kind == WS_WAIT_NODE_RUN)
+                                      add_bool (o->b, key, (r->flags & WS_WAIT_NODE_FLAG_SAMPLE) != 0))
+FIELD (wn_wake,         WsWaitNode, if (r->kind == WS_WAIT_NODE_WAIT)
+                                      add_string (o->b, key, ws_wake_kind_to_string (r->wake)))
+FIELD (wn_lock,         WsWaitNode, if (r->kind == WS_WAIT_NODE_WAIT)
+                                      add_bool (o->b, key, (r->flags & WS_WAIT_NODE_FLAG_LOCK) != 0))
+FIELD (wn_readier,      WsWaitNode, if (r->kind == WS_WAIT_NODE_WAIT)
+                                      add_thread (o->b, o->trace, key, r->readier_thread))
+FIELD (wn_stack,        WsWaitNode, add_stack_ref (o->b, o->used, key, r->stack))
+FIELD (wn_unwait_stack, WsWaitNode, if (r->kind == WS_WAIT_NODE_WAIT)
+                                      add_stack_ref (o->b, o->used, key, r->unwait_stack))
+
+static const Field wait_node_fields[] = {
+  { "id", wn_id }, { "kind", wn_kind }, { "event", wn_event }, { "", wn_thread },
+  { "time", wn_time }, { "duration", wn_duration }, { "duration_ms", wn_duration_ms },
+  { "generation", wn_generation }, { "symptom", wn_symptom }, { "sample", wn_sample },
+  { "wake", wn_wake }, { "lock", wn_lock }, { "readier_", wn_readier },
+  { "stack", wn_stack }, { "unwait_stack", wn_unwait_stack },
+};
+
+FIELD (we_from, WsWaitEdge, add_int (o->b, key, r->from))
+FIELD (we_to,   WsWaitEdge, add_int (o->b, key, r->to))
+
+static const Field wait_edge_fields[] = {
+  { "from", we_from }, { "to", we_to },
+};
+
+/* Ready-tree nodes. */
+FIELD (rn_id,           WsReadyNode, add_int (o->b, key, i))
+FIELD (rn_parent,       WsReadyNode, add_index_or_null (o->b, key, r->parent))
+FIELD (rn_depth,        WsReadyNode, add_int (o->b, key, r->depth))
+FIELD (rn_event,        WsReadyNode, add_int (o->b, key, r->event))
+FIELD (rn_thread,       WsReadyNode, add_thread (o->b, o->trace, key, r->thread))
+FIELD (rn_time,         WsReadyNode, add_int (o->b, key, r->time))
+FIELD (rn_duration,     WsReadyNode, add_int (o->b, key, r->duration))
+FIELD (rn_duration_ms,  WsReadyNode, add_double (o->b, key, r->duration / 1e6))
+FIELD (rn_wake,         WsReadyNode, add_string (o->b, key, ws_wake_kind_to_string (r->wake)))
+FIELD (rn_stop,         WsReadyNode, add_string (o->b, key, ws_ready_stop_to_string (r->stop)))
+FIELD (rn_lock_related, WsReadyNode, add_bool (o->b, key, r->lock_related))
+FIELD (rn_readier,      WsReadyNode, add_thread (o->b, o->trace, key, r->readier_thread))
+FIELD (rn_anomalous,    WsReadyNode, add_bool (o->b, key, o->anomalous[i]))
+FIELD (rn_stack,        WsReadyNode, add_stack_ref (o->b, o->used, key, r->stack))
+FIELD (rn_unwait_stack, WsReadyNode, add_stack_ref (o->b, o->used, key, r->unwait_stack))
+
+static const Field ready_node_fields[] = {
+  { "id", rn_id }, { "parent", rn_parent }, { "depth", rn_depth }, { "event", rn_event },
+  { "", rn_thread }, { "time", rn_time }, { "duration", rn_duration },
+  { "duration_ms", rn_duration_ms }, { "wake", rn_wake }, { "stop", rn_stop },
+  { "lock_related", rn_lock_related }, { "readier_", rn_readier }, { "anomalous", rn_anomalous },
+  { "stack", rn_stack }, { "unwait_stack", rn_unwait_stack },
+};
+
+/* Chains: the record is the chain's WsChainMetrics, @i the chain. */
+static void
+chain_nodes (Out          *o,
+             const char   *key,
+             gconstpointer record,
+             guint         i)
+{
+  g_autofree guint32 *nodes = NULL;
+  guint n = 0;
+
+  nodes = ws_ready_tree_get_chain (o->source, i, &n);
+  json_builder_set_member_name (o->b, key);
+  json_builder_begin_array (o->b);
+  for (guint k = 0; k < n; k++)
+    json_builder_add_int_value (o->b, nodes[k]);
+  json_builder_end_array (o->b);
+}
+
+FIELD (ch_leaf,    WsChainMetrics, add_int (o->b, key, ws_ready_tree_get_chain_leaf (o->source, i)))
+FIELD (ch_count,   WsChainMetrics, add_int (o->b, key, r->count))
+FIELD (ch_total,   WsChainMetrics, add_int (o->b, key, r->total))
+FIELD (ch_max,     WsChainMetrics, add_int (o->b, key, r->max))
+FIELD (ch_average, WsChainMetrics, add_double (o->b, key, r->average))
+FIELD (ch_median,  WsChainMetrics, add_double (o->b, key, r->median))
+
+static const Field chain_fields[] = {
+  { "leaf", ch_leaf }, { "nodes", chain_nodes }, { "count", ch_count }, { "total", ch_total },
+  { "max", ch_max }, { "average", ch_average }, { "median", ch_median },
+};
+
+/* Critical-path segments. */
+FIELD (cs_thread,       WsCriticalSegment, add_thread (o->b, o->trace, key, r->thread))
+FIELD (cs_start,        WsCriticalSegment, add_int (o->b, key, r->start))
+FIELD (cs_end,          WsCriticalSegment, add_int (o->b, key, r->end))
+FIELD (cs_duration_ms,  WsCriticalSegment, add_double (o->b, key, (r->end - r->start) / 1e6))
+FIELD (cs_state,        WsCriticalSegment, add_string (o->b, key, ws_critical_state_to_string (r->state)))
+FIELD (cs_depth,        WsCriticalSegment, add_int (o->b, key, r->depth))
+FIELD (cs_event,        WsCriticalSegment, if (r->event != WS_NONE) add_int (o->b, key, r->event))
+FIELD (cs_on_behalf_of, WsCriticalSegment, if (r->on_behalf_of != WS_NONE) add_int (o->b, key, r->on_behalf_of))
+
+static const Field segment_fields[] = {
+  { "", cs_thread }, { "start", cs_start }, { "end", cs_end }, { "duration_ms", cs_duration_ms },
+  { "state", cs_state }, { "depth", cs_depth }, { "event", cs_event }, { "on_behalf_of", cs_on_behalf_of },
+};
+
+/* Inspector findings. */
+static void
+finding_processes (Out          *o,
+                   const char   *key,
+                   gconstpointer record,
+                   guint         i)
+{
+  const WsFinding *f = record;
+
+  json_builder_set_member_name (o->b, key);
+  json_builder_begin_array (o->b);
+  for (guint p = 0; p < f->processes->len; p++)
+    {
+      const WsProcess *proc = ws_trace_get_process (o->trace, g_array_index (f->processes, guint32, p));
+      json_builder_begin_object (o->b);
+      add_int (o->b, "pid", proc->pid);
+      add_string (o->b, "name", proc->name);
+      json_builder_end_object (o->b);
+    }
+  json_builder_end_array (o->b);
+}
+
+static void
+finding_threads (Out          *o,
+                 const char   *key,
+                 gconstpointer record,
+                 guint         i)
+{
+  const WsFinding *f = record;
+
+  json_builder_set_member_name (o->b, key);
+  json_builder_begin_array (o->b);
+  for (guint t = 0; t < f->threads->len; t++)
+    {
+      json_builder_begin_object (o->b);
+      add_thread (o->b, o->trace, "", g_array_index (f->threads, guint32, t));
+      json_builder_end_object (o->b);
+    }
+  json_builder_end_array (o->b);
+}
+
+FIELD (fi_kind,     WsFinding, add_string (o->b, key, ws_finding_kind_to_string (r->kind)))
+FIELD (fi_severity, WsFinding, add_string (o->b, key, ws_severity_to_string (r->severity)))
+FIELD (fi_message,  WsFinding, add_string (o->b, key, r->message))
+FIELD (fi_count,    WsFinding, add_int (o->b, key, r->count))
+FIELD (fi_cost,     WsFinding, add_int (o->b, key, r->cost))
+FIELD (fi_cost_ms,  WsFinding, add_double (o->b, key, r->cost / 1e6))
+FIELD (fi_events,   WsFinding, add_index_array (o->b, key, r->events))
+
+static const Field finding_fields[] = {
+  { "kind", fi_kind }, { "severity", fi_severity }, { "message", fi_message },
+  { "count", fi_count }, { "cost", fi_cost }, { "cost_ms", fi_cost_ms },
+  { "processes", finding_processes }, { "threads", finding_threads }, { "events", fi_events },
+};
+
+#undef FIELD
+
 /**
  * ws_graph_export_wait_graph_json:
  *
@@ -167,12 +396,14 @@ ws_graph_export_wait_graph_json (WsWaitGraph *graph)
   g_autoptr(GHashTable) used = g_hash_table_new (g_direct_hash, g_direct_equal);
   WsTrace *trace;
   guint n_nodes, n_edges;
+  Out o;
 
   g_return_val_if_fail (WS_IS_WAIT_GRAPH (graph), NULL);
 
   trace = ws_wait_graph_get_trace (graph);
   n_nodes = ws_wait_graph_get_n_nodes (graph);
   n_edges = ws_wait_graph_get_n_edges (graph);
+  o = (Out) { .b = b, .trace = trace, .used = used, .source = graph };
 
   json_builder_begin_object (b);
   add_string (b, "trace", ws_trace_get_name (trace));
@@ -185,50 +416,13 @@ ws_graph_export_wait_graph_json (WsWaitGraph *graph)
   json_builder_set_member_name (b, "nodes");
   json_builder_begin_array (b);
   for (guint i = 0; i < n_nodes; i++)
-    {
-      const WsWaitNode *n = ws_wait_graph_get_node (graph, i);
-
-      json_builder_begin_object (b);
-      add_int (b, "id", i);
-      add_string (b, "kind", ws_wait_node_kind_to_string (n->kind));
-      json_builder_set_member_name (b, "event");
-      if (n->event != WS_NONE)
-        json_builder_add_int_value (b, n->event);
-      else
-        json_builder_add_null_value (b);
-      add_thread (b, trace, "", n->thread);
-      add_int (b, "time", n->time);
-      add_int (b, "duration", n->duration);
-      add_double (b, "duration_ms", n->duration / 1e6);
-      add_int (b, "generation", n->generation);
-      if (n->flags & WS_WAIT_NODE_FLAG_SYMPTOM)
-        add_bool (b, "symptom", TRUE);
-      if (n->kind == WS_WAIT_NODE_RUN)
-        add_bool (b, "sample", (n->flags & WS_WAIT_NODE_FLAG_SAMPLE) != 0);
-      if (n->kind == WS_WAIT_NODE_WAIT)
-        {
-          add_string (b, "wake", ws_wake_kind_to_string (n->wake));
-          add_bool (b, "lock", (n->flags & WS_WAIT_NODE_FLAG_LOCK) != 0);
-          add_thread (b, trace, "readier_", n->readier_thread);
-        }
-      add_stack_ref (b, used, "stack", n->stack);
-      if (n->kind == WS_WAIT_NODE_WAIT)
-        add_stack_ref (b, used, "unwait_stack", n->unwait_stack);
-      json_builder_end_object (b);
-    }
+    add_record (&o, wait_node_fields, G_N_ELEMENTS (wait_node_fields), ws_wait_graph_get_node (graph, i), i);
   json_builder_end_array (b);
 
   json_builder_set_member_name (b, "edges");
   json_builder_begin_array (b);
   for (guint i = 0; i < n_edges; i++)
-    {
-      const WsWaitEdge *e = ws_wait_graph_get_edge (graph, i);
-
-      json_builder_begin_object (b);
-      add_int (b, "from", e->from);
-      add_int (b, "to", e->to);
-      json_builder_end_object (b);
-    }
+    add_record (&o, wait_edge_fields, G_N_ELEMENTS (wait_edge_fields), ws_wait_graph_get_edge (graph, i), i);
   json_builder_end_array (b);
   add_stacks (b, trace, used);
   json_builder_end_object (b);
@@ -411,6 +605,7 @@ ws_graph_export_ready_tree_json (WsReadyTree   *tree,
   g_autofree gboolean *anomalous = NULL;
   WsTrace *trace;
   guint chain, n_nodes, n_chains;
+  Out o;
 
   g_return_val_if_fail (WS_IS_READY_TREE (tree), NULL);
   g_return_val_if_fail (metric < WS_N_CHAIN_METRICS, NULL);
@@ -419,71 +614,29 @@ ws_graph_export_ready_tree_json (WsReadyTree   *tree,
   n_nodes = ws_ready_tree_get_n_nodes (tree);
   n_chains = ws_ready_tree_get_n_chains (tree);
   anomalous = anomalous_nodes (tree, metric, &chain);
+  o = (Out) { .b = b, .trace = trace, .used = used, .source = tree, .anomalous = anomalous };
 
   json_builder_begin_object (b);
   add_string (b, "trace", ws_trace_get_name (trace));
   add_string (b, "metric", ws_chain_metric_to_string (metric));
-  json_builder_set_member_name (b, "anomalous_chain");
-  if (chain != WS_NONE)
-    json_builder_add_int_value (b, chain);
-  else
-    json_builder_add_null_value (b);
+  add_index_or_null (b, "anomalous_chain", chain);
   add_int (b, "n_nodes", n_nodes);
   add_int (b, "max_depth", ws_ready_tree_get_max_depth (tree));
 
   json_builder_set_member_name (b, "nodes");
   json_builder_begin_array (b);
   for (guint i = 0; i < n_nodes; i++)
-    {
-      const WsReadyNode *n = ws_ready_tree_get_node (tree, i);
-
-      json_builder_begin_object (b);
-      add_int (b, "id", i);
-      json_builder_set_member_name (b, "parent");
-      if (n->parent != WS_NONE)
-        json_builder_add_int_value (b, n->parent);
-      else
-        json_builder_add_null_value (b);
-      add_int (b, "depth", n->depth);
-      add_int (b, "event", n->event);
-      add_thread (b, trace, "", n->thread);
-      add_int (b, "time", n->time);
-      add_int (b, "duration", n->duration);
-      add_double (b, "duration_ms", n->duration / 1e6);
-      add_string (b, "wake", ws_wake_kind_to_string (n->wake));
-      add_string (b, "stop", ws_ready_stop_to_string (n->stop));
-      add_bool (b, "lock_related", n->lock_related);
-      add_thread (b, trace, "readier_", n->readier_thread);
-      add_bool (b, "anomalous", anomalous[i]);
-      add_stack_ref (b, used, "stack", n->stack);
-      add_stack_ref (b, used, "unwait_stack", n->unwait_stack);
-      json_builder_end_object (b);
-    }
+    add_record (&o, ready_node_fields, G_N_ELEMENTS (ready_node_fields), ws_ready_tree_get_node (tree, i), i);
   json_builder_end_array (b);
 
   json_builder_set_member_name (b, "chains");
   json_builder_begin_array (b);
   for (guint c = 0; c < n_chains; c++)
     {
-      g_autofree guint32 *nodes = NULL;
       WsChainMetrics m;
-      guint n = 0;
 
-      nodes = ws_ready_tree_get_chain (tree, c, &n);
       ws_ready_tree_get_chain_metrics (tree, c, &m);
-      json_builder_begin_object (b);
-      add_int (b, "leaf", ws_ready_tree_get_chain_leaf (tree, c));
-      json_builder_set_member_name (b, "nodes");
-      json_builder_begin_array (b);
-      for (guint i = 0; i < n; i++)
-        json_builder_add_int_value (b, nodes[i]);
-      json_builder_end_array (b);
-      add_int (b, "count", m.count);
-      add_int (b, "total", m.total);
-      add_int (b, "max", m.max);
-      add_double (b, "average", m.average);
-      add_double (b, "median", m.median);
-      json_builder_end_object (b);
+      add_record (&o, chain_fields, G_N_ELEMENTS (chain_fields), &m, c);
     }
   json_builder_end_array (b);
   add_stacks (b, trace, used);
@@ -565,11 +718,13 @@ ws_graph_export_critical_path_json (WsCriticalPath *path)
   g_autoptr(GHashTable) seen = g_hash_table_new (g_direct_hash, g_direct_equal);
   WsTrace *trace;
   guint n;
+  Out o;
 
   g_return_val_if_fail (WS_IS_CRITICAL_PATH (path), NULL);
 
   trace = ws_critical_path_get_trace (path);
   n = ws_critical_path_get_n_segments (path);
+  o = (Out) { .b = b, .trace = trace, .source = path };
 
   json_builder_begin_object (b);
   add_string (b, "trace", ws_trace_get_name (trace));
@@ -582,19 +737,7 @@ ws_graph_export_critical_path_json (WsCriticalPath *path)
     {
       const WsCriticalSegment *s = ws_critical_path_get_segment (path, i);
 
-      json_builder_begin_object (b);
-      add_thread (b, trace, "", s->thread);
-      add_int (b, "start", s->start);
-      add_int (b, "end", s->end);
-      add_double (b, "duration_ms", (s->end - s->start) / 1e6);
-      add_string (b, "state", ws_critical_state_to_string (s->state));
-      add_int (b, "depth", s->depth);
-      if (s->event != WS_NONE)
-        add_int (b, "event", s->event);
-      if (s->on_behalf_of != WS_NONE)
-        add_int (b, "on_behalf_of", s->on_behalf_of);
-      json_builder_end_object (b);
-
+      add_record (&o, segment_fields, G_N_ELEMENTS (segment_fields), s, i);
       if (!g_hash_table_contains (seen, GUINT_TO_POINTER (s->thread)))
         {
           g_hash_table_add (seen, GUINT_TO_POINTER (s->thread));
@@ -684,45 +827,15 @@ ws_graph_export_findings_json (WsTrace   *trace,
                                GPtrArray *findings)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
+  Out o;
 
   g_return_val_if_fail (WS_IS_TRACE (trace), NULL);
   g_return_val_if_fail (findings != NULL, NULL);
 
+  o = (Out) { .b = b, .trace = trace };
   json_builder_begin_array (b);
   for (guint i = 0; i < findings->len; i++)
-    {
-      const WsFinding *f = g_ptr_array_index (findings, i);
-
-      json_builder_begin_object (b);
-      add_string (b, "kind", ws_finding_kind_to_string (f->kind));
-      add_string (b, "severity", ws_severity_to_string (f->severity));
-      add_string (b, "message", f->message);
-      add_int (b, "count", f->count);
-      add_int (b, "cost", f->cost);
-      add_double (b, "cost_ms", f->cost / 1e6);
-      json_builder_set_member_name (b, "processes");
-      json_builder_begin_array (b);
-      for (guint p = 0; p < f->processes->len; p++)
-        {
-          const WsProcess *proc = ws_trace_get_process (trace, g_array_index (f->processes, guint32, p));
-          json_builder_begin_object (b);
-          add_int (b, "pid", proc->pid);
-          add_string (b, "name", proc->name);
-          json_builder_end_object (b);
-        }
-      json_builder_end_array (b);
-      json_builder_set_member_name (b, "threads");
-      json_builder_begin_array (b);
-      for (guint t = 0; t < f->threads->len; t++)
-        {
-          json_builder_begin_object (b);
-          add_thread (b, trace, "", g_array_index (f->threads, guint32, t));
-          json_builder_end_object (b);
-        }
-      json_builder_end_array (b);
-      add_index_array (b, "events", f->events);
-      json_builder_end_object (b);
-    }
+    add_record (&o, finding_fields, G_N_ELEMENTS (finding_fields), g_ptr_array_index (findings, i), i);
   json_builder_end_array (b);
 
   return json_builder_get_root (b);

@@ -196,6 +196,31 @@ collect_leaves (WsReadyTree *self)
  *
  * See the header for the expansion rule and the stop conditions.
  */
+/* Why @node stays a leaf whatever its readier did, or NONE to expand it. */
+static WsReadyStop
+stop_before_expanding (const WsReadyNode        *node,
+                       const WsReadyTreeOptions *options)
+{
+  if (options->lock_only && node->depth > 0 && !node->lock_related)
+    return WS_READY_STOP_NOT_LOCK_RELATED;
+  switch (node->wake)
+    {
+    case WS_WAKE_THREAD:
+      break;
+    case WS_WAKE_TIMER:
+    case WS_WAKE_HEARTBEAT:
+      return WS_READY_STOP_FALSE_RUN;
+    case WS_WAKE_INTERRUPT:
+      return WS_READY_STOP_HARDWARE;
+    case WS_WAKE_UNKNOWN:
+    default:
+      return WS_READY_STOP_UNKNOWN_READIER;
+    }
+  if (node->depth >= options->max_depth)
+    return WS_READY_STOP_DEPTH_LIMIT;
+  return WS_READY_STOP_NONE;
+}
+
 WsReadyTree *
 ws_ready_tree_build (WsTrace                  *trace,
                      guint                     root_wait,
@@ -247,32 +272,9 @@ ws_ready_tree_build (WsTrace                  *trace,
 
       self->max_depth = MAX (self->max_depth, node->depth);
 
-      if (options->lock_only && node->depth > 0 && !node->lock_related)
-        {
-          node->stop = WS_READY_STOP_NOT_LOCK_RELATED;
-          continue;
-        }
-      switch (node->wake)
-        {
-        case WS_WAKE_THREAD:
-          break;
-        case WS_WAKE_TIMER:
-        case WS_WAKE_HEARTBEAT:
-          node->stop = WS_READY_STOP_FALSE_RUN;
-          continue;
-        case WS_WAKE_INTERRUPT:
-          node->stop = WS_READY_STOP_HARDWARE;
-          continue;
-        case WS_WAKE_UNKNOWN:
-        default:
-          node->stop = WS_READY_STOP_UNKNOWN_READIER;
-          continue;
-        }
-      if (node->depth >= options->max_depth)
-        {
-          node->stop = WS_READY_STOP_DEPTH_LIMIT;
-          continue;
-        }
+      node->stop = stop_before_expanding (node, options);
+      if (node->stop != WS_READY_STOP_NONE)
+        continue;
 
       lo = MAX (node->time, root_time);
       g_array_set_size (children, 0);
@@ -428,4 +430,53 @@ ws_ready_stop_to_string (WsReadyStop stop)
 
   g_return_val_if_fail (stop < WS_N_READY_STOPS, NULL);
   return names[stop];
+}
+
+void
+ws_ready_tree_get_chain_metrics (WsReadyTree    *tree,
+                                 guint           chain,
+                                 WsChainMetrics *metrics)
+{
+  g_autofree guint32 *nodes = NULL;
+  g_autofree WsTime *waits = NULL;
+  guint n = 0;
+
+  g_return_if_fail (WS_IS_READY_TREE (tree));
+  g_return_if_fail (chain < ws_ready_tree_get_n_chains (tree));
+  g_return_if_fail (metrics != NULL);
+
+  nodes = ws_ready_tree_get_chain (tree, chain, &n);
+  waits = g_new (WsTime, n);
+  for (guint i = 0; i < n; i++)
+    waits[i] = ws_ready_tree_get_node (tree, nodes[i])->duration;
+  ws_chain_metrics_compute (waits, n, metrics);
+}
+
+guint
+ws_ready_tree_anomalous_chain (WsReadyTree   *tree,
+                               WsChainMetric  metric)
+{
+  guint best = WS_NONE;
+  double best_value = 0.0;
+  guint n_chains;
+
+  g_return_val_if_fail (WS_IS_READY_TREE (tree), WS_NONE);
+  g_return_val_if_fail (metric < WS_N_CHAIN_METRICS, WS_NONE);
+
+  n_chains = ws_ready_tree_get_n_chains (tree);
+  for (guint c = 0; c < n_chains; c++)
+    {
+      WsChainMetrics m;
+      double value;
+
+      ws_ready_tree_get_chain_metrics (tree, c, &m);
+      value = ws_chain_metrics_get (&m, metric);
+      if (best == WS_NONE || value > best_value)
+        {
+          best = c;
+          best_value = value;
+        }
+    }
+
+  return best;
 }

@@ -3,6 +3,7 @@
 
 #include <glib-object.h>
 
+#include "ws-chain.h"
 #include "ws-frame-classifier.h"
 #include "ws-trace.h"
 #include "ws-wait-graph.h"
@@ -168,6 +169,18 @@ guint              ws_ready_tree_get_chain_leaf    (WsReadyTree *self,
 guint32           *ws_ready_tree_get_chain         (WsReadyTree *self,
                                                     guint        chain,
                                                     guint       *n_nodes);
+
+/* The metrics of chain @chain's wait costs (see ws-chain.h). */
+void               ws_ready_tree_get_chain_metrics (WsReadyTree   *tree,
+                                                    guint          chain,
+                                                    WsChainMetrics *metrics);
+/*
+ * ws_ready_tree_anomalous_chain:
+ * Returns: the chain with the largest @metric; ties go to the lowest chain
+ *   index.  %WS_NONE for an empty tree.
+ */
+guint              ws_ready_tree_anomalous_chain   (WsReadyTree   *tree,
+                                                    WsChainMetric  metric);
 
 const char        *ws_ready_stop_to_string         (WsReadyStop  stop);
 

@@ -4,44 +4,10 @@
 #include <gio/gio.h>
 
 #include "ws-frame-classifier.h"
+#include "ws-symptom.h"
 #include "ws-trace.h"
 
 G_BEGIN_DECLS
-
-/**
- * WsSymptom:
- * @thread: thread index of the thread of interest
- * @t0: start of the time window (ns)
- * @t1: end of the time window (ns), >= @t0
- *
- * StackMine's symptom ⟨T, t0, t1⟩: thread T performed badly in [t0, t1].
- */
-typedef struct {
-  guint32 thread;
-  WsTime  t0;
-  WsTime  t1;
-} WsSymptom;
-
-/*
- * ws_symptom_from_scenario_instance:
- * Fills @symptom with the thread and window of scenario instance @instance
- * (0-based).  Returns FALSE (and leaves @symptom alone) if it does not exist.
- */
-gboolean  ws_symptom_from_scenario_instance (WsTrace          *trace,
-                                             guint             instance,
-                                             WsSymptom        *symptom);
-
-/*
- * ws_symptom_longest_wait:
- * @lock_classifier: (nullable): if set, only waits that are lock-related
- *   under it count (the patent's "longest lock-related wait")
- *
- * Returns: the index of the longest WAIT event of the symptom's thread that
- * *starts* in [t0, t1), ties to the earliest, or %WS_NONE if there is none.
- */
-guint     ws_symptom_longest_wait           (WsTrace           *trace,
-                                             const WsSymptom   *symptom,
-                                             WsFrameClassifier *lock_classifier);
 
 /**
  * WsWaitNodeKind:
@@ -155,7 +121,7 @@ G_DECLARE_FINAL_TYPE (WsWaitGraph, ws_wait_graph, WS, WAIT_GRAPH, GObject)
  * @cancellable: (nullable): polled between generations
  *
  * Returns: (transfer full): the graph, or %NULL with @error set
- *   (WS_ERROR_INVALID for a bad thread or window, WS_ERROR_CANCELLED)
+ *   (WS_ERROR_INVALID for a bad thread or window, G_IO_ERROR_CANCELLED)
  */
 WsWaitGraph        *ws_wait_graph_build          (WsTrace           *trace,
                                                   const WsSymptom   *symptom,

@@ -19,4 +19,15 @@ typedef void (*WsProgressFunc) (double      fraction,
                                 const char *message,
                                 gpointer    user_data);
 
+/* Calls @func if there is one: runs take a nullable progress callback. */
+static inline void
+ws_progress_report (WsProgressFunc  func,
+                    gpointer        user_data,
+                    double          fraction,
+                    const char     *message)
+{
+  if (func != NULL)
+    func (fraction, message, user_data);
+}
+
 G_END_DECLS

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Human-readable times for the views: durations with three significant
+ * Human-readable times for every front-end (core summaries, views, CLI): durations with three significant
  * digits in the unit people expect (ns, µs, ms, s), and the "nice" tick
  * steps of a time ruler (1, 2, 5 × 10^k), labelled in one unit with just
  * enough decimals to tell neighbouring ticks apart.

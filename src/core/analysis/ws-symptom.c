@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * WsSymptom: the ⟨thread, t0, t1⟩ every analysis of one trace starts from,
+ * and the two ways of getting one that are not typed in by hand.
+ */
+#include "config.h"
+
+#include "ws-symptom.h"
+
+/**
+ * ws_symptom_from_scenario_instance:
+ *
+ * Returns: whether scenario instance @instance exists
+ */
+gboolean
+ws_symptom_from_scenario_instance (WsTrace   *trace,
+                                   guint      instance,
+                                   WsSymptom *symptom)
+{
+  const WsScenarioInstance *inst;
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), FALSE);
+  g_return_val_if_fail (symptom != NULL, FALSE);
+
+  if (instance >= ws_trace_get_n_scenario_instances (trace))
+    return FALSE;
+
+  inst = ws_trace_get_scenario_instance (trace, instance);
+  symptom->thread = inst->thread;
+  symptom->t0 = inst->t0;
+  symptom->t1 = inst->t1;
+  return TRUE;
+}
+
+guint
+ws_symptom_longest_wait (WsTrace           *trace,
+                         const WsSymptom   *symptom,
+                         WsFrameClassifier *lock_classifier)
+{
+  const WsThread *thread;
+  const WsEvent *events;
+  guint best = WS_NONE;
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), WS_NONE);
+  g_return_val_if_fail (symptom != NULL, WS_NONE);
+
+  if (symptom->thread >= ws_trace_get_n_threads (trace))
+    return WS_NONE;
+
+  thread = ws_trace_get_thread (trace, symptom->thread);
+  events = ws_trace_get_events (trace);
+  for (guint k = ws_trace_thread_lower_bound (trace, symptom->thread, symptom->t0);
+       k < thread->n_events && events[thread->events[k]].time < symptom->t1;
+       k++)
+    {
+      guint i = thread->events[k];
+
+      if (events[i].kind != WS_EVENT_WAIT)
+        continue;
+      if (best != WS_NONE && events[i].duration <= events[best].duration)
+        continue;
+      if (lock_classifier != NULL && !ws_frame_classifier_is_lock_wait (lock_classifier, trace, i))
+        continue;
+      best = i;
+    }
+
+  return best;
+}
