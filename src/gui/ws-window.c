@@ -13,6 +13,7 @@
 #include "ws-export.h"
 #include "ws-graph-page.h"
 #include "ws-mining-page.h"
+#include "ws-contrast-page.h"
 #include "ws-time-format.h"
 #include "ws-timeline-legend.h"
 #include "ws-window.h"
@@ -47,6 +48,7 @@ struct _WsWindow
   WsDetailsPane        *details_pane;
   WsThreadTable        *thread_table;
   WsMiningPage         *mining_page;
+  WsContrastPage       *contrast_page;
   WsGraphPage          *graph_page;
   GtkPaned             *content_paned;
   GMenu                *recent_section;
@@ -1039,6 +1041,17 @@ inspect_trace_action (GtkWidget  *widget,
   ws_window_show_details_page (self, "graph");
 }
 
+/* Contrast (ws-contrast-page.c): the ready tree of a slow instance. */
+static void
+contrast_ready_tree_cb (WsWindow *self,
+                        WsTrace  *trace,
+                        guint     thread,
+                        gint64    t0,
+                        gint64    t1)
+{
+  g_signal_emit_by_name (self, "analysis-requested", WS_ANALYSIS_READY_TREE, trace, thread, t0, t1);
+}
+
 static void mining_show_events_cb (WsWindow      *self,
                                    WsDocument    *document,
                                    WsStackSearch *search,
@@ -1110,8 +1123,11 @@ give_mining_room (gpointer data)
   WsWindow *self = data;
   GtkWidget *paned = gtk_widget_get_ancestor (GTK_WIDGET (self->details_stack), GTK_TYPE_PANED);
   int height = paned ? gtk_widget_get_height (paned) : 0;
+  const char *page = gtk_stack_get_visible_child_name (self->details_stack);
+  /* The Contrast page shows two graphs and three lists: nearly all of it. */
+  int share = g_strcmp0 (page, "contrast") == 0 ? 10 : 32;
 
-  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->details_stack), "mining") != 0)
+  if (g_strcmp0 (page, "mining") != 0 && g_strcmp0 (page, "contrast") != 0)
     return G_SOURCE_REMOVE;
   if (height == 0)
     {
@@ -1121,8 +1137,8 @@ give_mining_room (gpointer data)
       return tries < 20 && gtk_widget_get_mapped (GTK_WIDGET (self)) ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
     }
   g_object_set_data (G_OBJECT (self), "ws-mining-room-tries", NULL);
-  if (gtk_paned_get_position (GTK_PANED (paned)) > height * 40 / 100)
-    gtk_paned_set_position (GTK_PANED (paned), height * 32 / 100);
+  if (gtk_paned_get_position (GTK_PANED (paned)) > height * (share + 8) / 100)
+    gtk_paned_set_position (GTK_PANED (paned), height * share / 100);
   return G_SOURCE_REMOVE;
 }
 
@@ -1193,6 +1209,7 @@ ws_window_class_init (WsWindowClass *klass)
   g_type_ensure (WS_TYPE_DETAILS_PANE);
   g_type_ensure (WS_TYPE_THREAD_TABLE);
   g_type_ensure (WS_TYPE_MINING_PAGE);
+  g_type_ensure (WS_TYPE_CONTRAST_PAGE);
   g_type_ensure (WS_TYPE_GRAPH_PAGE);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/waitscope/Waitscope/ws-window.ui");
@@ -1219,6 +1236,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, details_pane);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, thread_table);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, mining_page);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, contrast_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, graph_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, content_paned);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, recent_section);
@@ -1282,6 +1300,8 @@ ws_window_init (WsWindow *self)
   ws_timeline_legend_set_renderer (self->legend, ws_timeline_view_get_renderer (self->timeline_view));
   g_signal_connect_swapped (self->thread_table, "thread-activated", G_CALLBACK (thread_activated_cb), self);
   ws_mining_page_set_documents (self->mining_page, G_LIST_MODEL (self->documents));
+  ws_contrast_page_set_documents (self->contrast_page, G_LIST_MODEL (self->documents));
+  g_signal_connect_swapped (self->contrast_page, "open-ready-tree", G_CALLBACK (contrast_ready_tree_cb), self);
   g_signal_connect_swapped (self->mining_page, "show-events", G_CALLBACK (mining_show_events_cb), self);
   g_signal_connect_swapped (self->details_stack, "notify::visible-child-name", G_CALLBACK (details_page_changed_cb), self);
   g_signal_connect (self, "analysis-requested", G_CALLBACK (show_analysis_cb), NULL);

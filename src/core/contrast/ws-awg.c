@@ -646,7 +646,7 @@ static const char *
 sig_text (WsAwg *self, WsSigId sig)
 {
   const char *name = ws_signatures_get_name (self->signatures, sig);
-  return name != NULL ? name : "·";
+  return name != NULL ? name : "(no component frame)";
 }
 
 char *
