@@ -18,11 +18,22 @@
 #include "ws-application.h"
 #include "ws-graph-page.h"
 #include "ws-gui-test-util.h"
+#include "ws-node-details.h"
 #include "ws-window.h"
 
 static WsApplication *the_app;
 
 /* The search halo: the palette's yellow over a light background. */
+/* The page's side panel, found in the widget tree. */
+static WsNodeDetails *
+details_of (WsGraphPage *page)
+{
+  GtkWidget *details = ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_NODE_DETAILS);
+
+  g_assert_nonnull (details);
+  return WS_NODE_DETAILS (details);
+}
+
 static gboolean
 yellowish (const guchar *p,   /* B G R A */
            gpointer      data)
@@ -72,7 +83,7 @@ test_graph_page (void)
 
   page = WS_GRAPH_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_GRAPH_PAGE));
   g_assert_nonnull (page);
-  view = ws_graph_page_get_view (page);
+  view = WS_GRAPH_VIEW (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_GRAPH_VIEW));
   g_signal_connect (page, "ready", G_CALLBACK (ws_gui_test_flag_cb), &ready);
 
   /* 1. A 300 ms window of pylk-w2, selected in the timeline; Ready Tree. */
@@ -118,8 +129,8 @@ test_graph_page (void)
   }
   /* The root is selected, its stacks in the side panel. */
   g_assert_cmpuint (ws_graph_view_get_selected_node (view), ==, 0);
-  g_assert_nonnull (strstr (ws_graph_page_get_stack_text (page, FALSE), "__schedule"));
-  g_assert_cmpstr (ws_graph_page_get_stack_text (page, TRUE), !=, "");
+  g_assert_nonnull (strstr (ws_node_details_get_stack_text (details_of (page), FALSE), "__schedule"));
+  g_assert_cmpstr (ws_node_details_get_stack_text (details_of (page), TRUE), !=, "");
 
   /* An accessible, focusable view with a name and a description. */
   gtk_test_accessible_assert_role (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_ROLE_WIDGET);
@@ -135,7 +146,7 @@ test_graph_page (void)
 
   /* 2. Search "futex": as many matches as a brute-force scan of the
    * nodes' stacks finds; Tab, Tab, Shift+Tab, Enter, F3 step through. */
-  entry = ws_graph_page_get_search_entry (page);
+  entry = ws_gui_test_find_named (GTK_WIDGET (page), "graph-search");
   g_assert_nonnull (entry);
   gtk_widget_grab_focus (entry);
   gtk_editable_set_text (GTK_EDITABLE (entry), "futex");
@@ -169,8 +180,8 @@ test_graph_page (void)
   /* The selected match's stacks hold the frame, highlighted. */
   {
     const WsSceneNode *n = ws_graph_scene_get_node (scene, second);
-    g_autofree char *own = g_ascii_strdown (ws_graph_page_get_stack_text (page, FALSE), -1);
-    g_autofree char *readier = g_ascii_strdown (ws_graph_page_get_stack_text (page, TRUE), -1);
+    g_autofree char *own = g_ascii_strdown (ws_node_details_get_stack_text (details_of (page), FALSE), -1);
+    g_autofree char *readier = g_ascii_strdown (ws_node_details_get_stack_text (details_of (page), TRUE), -1);
 
     g_assert_true (strstr (own, "futex") || strstr (readier, "futex"));
     g_assert_true (ws_gui_test_stack_has (trace, n->stack, "futex") || ws_gui_test_stack_has (trace, n->unwait_stack, "futex"));

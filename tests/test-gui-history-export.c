@@ -239,7 +239,7 @@ test_mining_export (void)
 
   page = ws_window_get_mining_page (window);
   ws_window_show_details_page (window, "mining");
-  ws_mining_page_set_history_path (page, history);
+  ws_session_set_history_path (ws_window_get_session (window), history);
   ws_mining_page_set_lambda (page, LAMBDA);
 
   /* Nothing mined yet: nothing to export, said so. */

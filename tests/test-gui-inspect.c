@@ -28,11 +28,22 @@
 #include "ws-application.h"
 #include "ws-graph-page.h"
 #include "ws-gui-test-util.h"
+#include "ws-node-details.h"
 #include "ws-inspector.h"
 #include "ws-json-trace.h"
 #include "ws-window.h"
 
 static WsApplication *the_app;
+
+/* The page's side panel, found in the widget tree. */
+static WsNodeDetails *
+details_of (WsGraphPage *page)
+{
+  GtkWidget *details = ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_NODE_DETAILS);
+
+  g_assert_nonnull (details);
+  return WS_NODE_DETAILS (details);
+}
 
 static WsWindow *
 open_window (const char  *trace_name,
@@ -80,7 +91,7 @@ test_critical_path (void)
   guint worker, n, other = WS_NONE;
 
   g_assert_nonnull (page);
-  view = ws_graph_page_get_critical_path_view (page);
+  view = WS_CRITICAL_PATH_VIEW (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_CRITICAL_PATH_VIEW));
   renderer = ws_critical_path_view_get_renderer (view);
   g_signal_connect (page, "ready", G_CALLBACK (ws_gui_test_flag_cb), &ready);
 
@@ -166,7 +177,7 @@ test_critical_path (void)
                                                &y, &h);
     ws_gui_test_click_at (GTK_WIDGET (view), (x0 + x1) / 2, y + h / 2);
     g_assert_cmpuint (ws_graph_page_get_selected_segment (page), ==, other);
-    g_assert_cmpstr (ws_graph_page_get_detail_title (page), ==, who);
+    g_assert_cmpstr (ws_node_details_get_title (details_of (page)), ==, who);
     gtk_widget_activate_action (GTK_WIDGET (page), "graph.show-in-timeline", NULL);
     if (seg->event != WS_NONE)
       g_assert_cmpuint (ws_timeline_viewport_get_selected_event (viewport), ==, seg->event);
@@ -265,6 +276,16 @@ test_critical_path (void)
   ws_gui_test_spin (50);
 }
 
+/* The page's Inspector, found as a user finds it: in the widget tree. */
+static WsInspectorPanel *
+inspector_of (WsGraphPage *page)
+{
+  GtkWidget *panel = ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_INSPECTOR_PANEL);
+
+  g_assert_nonnull (panel);
+  return WS_INSPECTOR_PANEL (panel);
+}
+
 static const WsFinding *
 find_kind (GPtrArray     *findings,
            WsFindingKind  kind,
@@ -313,14 +334,14 @@ test_inspector (void)
   ws_gui_test_wait_for_flag (&ready, 60, "the wait graph");
   ws_graph_page_show_inspector (page, TRUE);
   ws_gui_test_wait_for_flag (&inspected, 60, "the inspector");
-  g_assert_false (ws_graph_page_get_inspecting (page));
+  g_assert_false (ws_inspector_panel_get_busy (inspector_of (page)));
 
   /* The core's findings for the same graph. */
   {
     g_autoptr(WsWaitGraph) graph = ws_wait_graph_build (trace, &symptom, NULL, NULL, &error);
     g_autoptr(GPtrArray) core = NULL;
     const WsFinding *expected;
-    GPtrArray *shown = ws_graph_page_get_findings (page);
+    GPtrArray *shown = ws_inspector_panel_get_findings (inspector_of (page));
     g_autofree char *title = NULL;
     g_autofree char *want = NULL;
     double pct;
@@ -344,7 +365,7 @@ test_inspector (void)
     /* The headline: "N waits (P %) have no recorded readier". */
     pct = 100.0 * under->count / n_waits;
     want = g_strdup_printf ("%'u waits (%.*f %%) have no recorded readier", under->count, pct >= 10 ? 0 : 1, pct);
-    title = ws_graph_page_dup_finding_title (page, index);
+    title = ws_inspector_panel_dup_finding_title (inspector_of (page), index);
     g_test_message ("graph under-connection: %s", title);
     g_assert_cmpstr (title, ==, want);
   }
@@ -365,7 +386,7 @@ test_inspector (void)
 
   /* 2. Choose it: its waits are highlighted in the graph (every node of
    * one of them) and the timeline's search holds exactly them. */
-  ws_graph_page_select_finding (page, index);
+  ws_inspector_panel_select_finding (inspector_of (page), index);
   {
     WsGraphScene *scene = ws_graph_page_get_scene (page);
     g_autoptr(GHashTable) set = g_hash_table_new (g_direct_hash, g_direct_equal);
@@ -387,7 +408,7 @@ test_inspector (void)
     for (guint i = 0; i < under->events->len; i++)
       g_assert_true (ws_stack_search_matches_event (search, g_array_index (under->events, guint32, i)));
     /* The first is selected, in the graph and the timeline. */
-    g_assert_cmpuint (ws_graph_view_get_selected_node (ws_graph_page_get_view (page)), !=, WS_NONE);
+    g_assert_cmpuint (ws_graph_view_get_selected_node (WS_GRAPH_VIEW (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_GRAPH_VIEW))), !=, WS_NONE);
     g_assert_true (g_hash_table_contains (set, GUINT_TO_POINTER (ws_timeline_viewport_get_selected_event (viewport))));
   }
   shot = ws_gui_test_screenshot (GTK_WIDGET (window), "inspect-04-inspector-wait-graph.png");
@@ -400,9 +421,9 @@ test_inspector (void)
   ws_graph_page_set_mode (page, WS_GRAPH_MODE_CRITICAL_PATH);
   ws_gui_test_wait_for_flag (&ready, 60, "the critical path");
   ws_gui_test_wait_for_flag (&inspected, 60, "the inspector on the path's window");
-  under = find_kind (ws_graph_page_get_findings (page), WS_FINDING_UNDER_CONNECTION, &index);
+  under = find_kind (ws_inspector_panel_get_findings (inspector_of (page)), WS_FINDING_UNDER_CONNECTION, &index);
   g_assert_nonnull (under);
-  ws_graph_page_select_finding (page, index);
+  ws_inspector_panel_select_finding (inspector_of (page), index);
   {
     WsCriticalPath *path = ws_graph_page_get_critical_path (page);
     g_autoptr(WsStackSearch) search = ws_stack_search_new_for_events (trace, "x", (const guint32 *) under->events->data,
@@ -420,7 +441,7 @@ test_inspector (void)
       }
     g_test_message ("path: %u matches (%s), %u expected, search entry %s", ws_graph_page_get_n_matches (page),
                     ws_graph_page_get_match_status (page), expected,
-                    gtk_editable_get_text (GTK_EDITABLE (ws_graph_page_get_search_entry (page))));
+                    gtk_editable_get_text (GTK_EDITABLE (ws_gui_test_find_named (GTK_WIDGET (page), "graph-search"))));
     g_assert_cmpuint (unknown, >, 0);
     g_assert_cmpuint (ws_graph_page_get_n_matches (page), ==, expected);
     g_assert_cmpuint (ws_graph_page_get_selected_segment (page), !=, WS_NONE);
@@ -431,7 +452,7 @@ test_inspector (void)
   /* 4. The whole trace, from the window's menu. */
   inspected = FALSE;
   gtk_widget_activate_action (GTK_WIDGET (window), "win.inspect-trace", NULL);
-  g_assert_cmpint (ws_graph_page_get_inspector_scope (page), ==, WS_INSPECTOR_SCOPE_TRACE);
+  g_assert_cmpint (ws_inspector_panel_get_scope (inspector_of (page)), ==, WS_INSPECTOR_SCOPE_TRACE);
   ws_gui_test_wait_for_flag (&inspected, 60, "the whole-trace inspection");
   {
     g_autoptr(GPtrArray) core = ws_inspect_trace (trace, NULL);
@@ -441,14 +462,14 @@ test_inspector (void)
     guint waits = ws_trace_count_kind (trace, WS_EVENT_WAIT);
     double pct;
 
-    under = find_kind (ws_graph_page_get_findings (page), WS_FINDING_UNDER_CONNECTION, &index);
+    under = find_kind (ws_inspector_panel_get_findings (inspector_of (page)), WS_FINDING_UNDER_CONNECTION, &index);
     g_assert_nonnull (under);
     g_assert_nonnull (expected);
-    g_assert_cmpuint (ws_graph_page_get_findings (page)->len, ==, core->len);
+    g_assert_cmpuint (ws_inspector_panel_get_findings (inspector_of (page))->len, ==, core->len);
     g_assert_cmpuint (under->count, ==, expected->count);
     pct = 100.0 * under->count / waits;
     want = g_strdup_printf ("%'u waits (%.*f %%) have no recorded readier", under->count, pct >= 10 ? 0 : 1, pct);
-    title = ws_graph_page_dup_finding_title (page, index);
+    title = ws_inspector_panel_dup_finding_title (inspector_of (page), index);
     g_test_message ("trace under-connection: %s", title);
     g_assert_cmpstr (title, ==, want);
   }
@@ -466,7 +487,7 @@ test_inspector (void)
     g_autofree char *bad_path = NULL;
     g_autoptr(JsonParser) parser = json_parser_new ();
     g_auto(GStrv) lines = NULL;
-    GPtrArray *shown = ws_graph_page_get_findings (page);
+    GPtrArray *shown = ws_inspector_panel_get_findings (inspector_of (page));
     JsonArray *array;
     guint numbered = 0;
 
@@ -474,7 +495,7 @@ test_inspector (void)
     json_path = g_build_filename (dir, "findings.json", NULL);
     md_path = g_build_filename (dir, "findings.md", NULL);
     bad_path = g_build_filename (dir, "findings.png", NULL);
-    g_assert_true (ws_graph_page_export_findings (page, json_path, &error));
+    g_assert_true (ws_inspector_panel_export_findings (inspector_of (page), json_path, &error));
     g_assert_no_error (error);
     g_assert_true (json_parser_load_from_file (parser, json_path, &error));
     g_assert_no_error (error);
@@ -494,7 +515,7 @@ test_inspector (void)
     g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (array, index), "count"), ==,
                      under->count);
 
-    g_assert_true (ws_graph_page_export_findings (page, md_path, &error));
+    g_assert_true (ws_inspector_panel_export_findings (inspector_of (page), md_path, &error));
     g_assert_no_error (error);
     g_assert_true (g_file_get_contents (md_path, &md, NULL, &error));
     g_assert_no_error (error);
@@ -506,11 +527,11 @@ test_inspector (void)
       }
     g_assert_cmpuint (numbered, ==, shown->len);
     {
-      g_autofree char *title = ws_graph_page_dup_finding_title (page, index);
+      g_autofree char *title = ws_inspector_panel_dup_finding_title (inspector_of (page), index);
       g_assert_nonnull (strstr (md, title));
     }
 
-    g_assert_false (ws_graph_page_export_findings (page, bad_path, &error));
+    g_assert_false (ws_inspector_panel_export_findings (inspector_of (page), bad_path, &error));
     g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME);
     g_clear_error (&error);
     g_assert_false (g_file_test (bad_path, G_FILE_TEST_EXISTS));
@@ -632,8 +653,8 @@ test_over_connection_threads (void)
   ws_gui_test_wait_for_flag (&ready, 60, "the wait graph");
   ws_graph_page_show_inspector (page, TRUE);
   ws_gui_test_wait_for_flag (&inspected, 60, "the inspector");
-  over = find_kind (ws_graph_page_get_findings (page), WS_FINDING_OVER_CONNECTION, &over_index);
-  under = find_kind (ws_graph_page_get_findings (page), WS_FINDING_UNDER_CONNECTION, &under_index);
+  over = find_kind (ws_inspector_panel_get_findings (inspector_of (page)), WS_FINDING_OVER_CONNECTION, &over_index);
+  under = find_kind (ws_inspector_panel_get_findings (inspector_of (page)), WS_FINDING_UNDER_CONNECTION, &under_index);
   g_assert_nonnull (over);
   g_assert_nonnull (under);
   /* The bridge is dbus-daemon alone, through w3 and w4. */
@@ -645,7 +666,7 @@ test_over_connection_threads (void)
 
   /* Choosing it: its two waits are the timeline's search, and the
    * daemon's row is highlighted, no other. */
-  ws_graph_page_select_finding (page, over_index);
+  ws_inspector_panel_select_finding (inspector_of (page), over_index);
   threads = ws_graph_page_get_bridging_threads (page);
   g_assert_true (threads == over->threads);
   g_assert_cmpuint (ws_stack_search_get_n_matches (ws_window_get_search (window)), ==, 2);
@@ -659,14 +680,14 @@ test_over_connection_threads (void)
   /* The under-connection (w8 of app, which the finding lists as its
    * thread) bridges nothing: the highlight goes. */
   g_assert_cmpuint (under->threads->len, ==, 1);
-  ws_graph_page_select_finding (page, under_index);
+  ws_inspector_panel_select_finding (inspector_of (page), under_index);
   g_assert_null (ws_graph_page_get_bridging_threads (page));
   g_assert_cmpuint (ws_stack_search_get_n_matches (ws_window_get_search (window)), ==, 1);
   g_assert_cmpuint (ws_timeline_viewport_get_n_highlighted_threads (viewport), ==, 0);
   g_assert_false (ws_timeline_viewport_is_thread_highlighted (viewport, daemon));
 
   /* Back to the over-connection: the daemon's row again. */
-  ws_graph_page_select_finding (page, over_index);
+  ws_inspector_panel_select_finding (inspector_of (page), over_index);
   g_assert_true (ws_timeline_viewport_is_thread_highlighted (viewport, daemon));
 
   /* Escape in the timeline clears it, as it clears the selection. */
@@ -674,7 +695,7 @@ test_over_connection_threads (void)
   g_assert_cmpuint (ws_timeline_viewport_get_n_highlighted_threads (viewport), ==, 0);
 
   /* A search typed in the window replaces the finding's: so do its rows. */
-  ws_graph_page_select_finding (page, over_index);
+  ws_inspector_panel_select_finding (inspector_of (page), over_index);
   g_assert_true (ws_timeline_viewport_is_thread_highlighted (viewport, daemon));
   ws_window_set_search_text (window, "try_to_wake_up");
   ws_gui_test_spin (500);   /* the entry's search delay */

@@ -192,7 +192,7 @@ test_mining_page (void)
   page = ws_window_get_mining_page (window);
   g_assert_nonnull (page);
   ws_window_show_details_page (window, "mining");
-  ws_mining_page_set_history_path (page, history);
+  ws_session_set_history_path (ws_window_get_session (window), history);
   ws_mining_page_set_scope (page, WS_MINING_SCOPE_INSTANCES);
   ws_mining_page_set_lambda (page, LAMBDA);
   ws_mining_page_set_threshold (page, THRESHOLD);
@@ -575,7 +575,7 @@ test_mining_record_history (void)
   reset_mining_settings ();
   g_settings_set_boolean (settings, "record-history", FALSE);
   window = open_py_locks (&page);
-  ws_mining_page_set_history_path (page, history);
+  ws_session_set_history_path (ws_window_get_session (window), history);
   ws_mining_page_set_scope (page, WS_MINING_SCOPE_WHOLE_TRACES);
   ws_mining_page_set_filters (page, NULL, NULL);
   ws_mining_page_set_lambda (page, 1000000);

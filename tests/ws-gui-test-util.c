@@ -289,6 +289,24 @@ ws_gui_test_find_child (GtkWidget *root,
   return NULL;
 }
 
+/* The first widget named @name (gtk_widget_set_name(), "name" in a
+ * template) under @root: for widgets whose type is not unique, such as
+ * a page's search entry beside its drop-downs' own. */
+GtkWidget *
+ws_gui_test_find_named (GtkWidget  *root,
+                        const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = ws_gui_test_find_named (c, name);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
 guint
 ws_gui_test_find_thread (WsTrace    *trace,
                          const char *name)

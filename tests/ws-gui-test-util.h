@@ -54,6 +54,8 @@ void           ws_gui_test_click_at       (GtkWidget           *widget,
                                            double               y);
 GtkWidget     *ws_gui_test_find_child     (GtkWidget           *root,
                                            GType                type);
+GtkWidget     *ws_gui_test_find_named     (GtkWidget           *root,
+                                           const char          *name);
 guint          ws_gui_test_find_thread    (WsTrace             *trace,
                                            const char          *name);
 gboolean       ws_gui_test_stack_has      (WsTrace             *trace,

@@ -20,7 +20,7 @@ packages=(
   libglib2.0-dev libglib2.0-dev-bin libjson-glib-dev libgsl-dev libsqlite3-dev zlib1g-dev
   libgtk-4-dev libadwaita-1-dev
   desktop-file-utils appstream
-  xvfb xauth dbus dbus-x11 imagemagick graphviz
+  xvfb xauth dbus dbus-x11 imagemagick graphviz poppler-utils
   linux-perf
 )
 

@@ -26,6 +26,8 @@ int cli_history (int argc, char **argv);
 int cli_impact (int argc, char **argv);
 int cli_awg (int argc, char **argv);
 int cli_contrast (int argc, char **argv);
+int cli_session (int argc, char **argv);
+int cli_report (int argc, char **argv);
 
 static const CliCommand commands[] = {
   { "convert", cli_convert, N_("Convert a trace to the JSON trace format") },
@@ -42,6 +44,8 @@ static const CliCommand commands[] = {
   { "awg", cli_awg, N_("The aggregated wait graph of a scenario's instances (text, JSON or DOT)") },
   { "contrast", cli_contrast, N_("Contrast patterns: what slow instances do that fast ones do not") },
   { "history", cli_history, N_("The history store: add traces, its counts, the commonest functions") },
+  { "session", cli_session, N_("Session files: new, pin a view, show (findings for reviews)") },
+  { "report", cli_report, N_("A session's findings as one HTML file or a multi-page PDF") },
   { NULL, NULL, NULL },
 };
 

@@ -16,6 +16,14 @@ struct _WsApplication
 
 G_DEFINE_FINAL_TYPE (WsApplication, ws_application, ADW_TYPE_APPLICATION)
 
+enum {
+  PROP_0,
+  PROP_SETTINGS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 /**
  * ws_application_get_demo_file:
  *
@@ -207,11 +215,34 @@ ws_application_dispose (GObject *object)
 }
 
 static void
+ws_application_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_SETTINGS:
+      g_value_set_object (value, WS_APPLICATION (object)->settings);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 ws_application_class_init (WsApplicationClass *klass)
 {
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
   G_OBJECT_CLASS (klass)->dispose = ws_application_dispose;
+  G_OBJECT_CLASS (klass)->get_property = ws_application_get_property;
+
+  /* How windows find the settings without knowing this class. */
+  properties[PROP_SETTINGS] =
+    g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (G_OBJECT_CLASS (klass), N_PROPS, properties);
   app_class->activate = ws_application_activate;
   app_class->open = ws_application_open;
   app_class->startup = ws_application_startup;

@@ -7,10 +7,12 @@
 #include "ws-awg-view.h"
 #include "ws-contrast-page.h"
 #include "ws-document.h"
+#include "ws-error.h"
 #include "ws-duration-histogram.h"
 #include "ws-export-dialog.h"
 #include "ws-progress-relay.h"
 #include "ws-time-format.h"
+#include "ws-worker.h"
 
 #define MAX_PATTERN_ROWS 200
 #define MAX_INSTANCE_ROWS 500
@@ -46,16 +48,16 @@ struct _WsContrastPage
   GtkListBox          *impact_list;
 
   /* Owned references */
+  WsSession           *session;
   GListModel          *documents;
   GtkStringList       *scenarios;
   WsInstanceSet       *instances;
-  GCancellable        *cancellable;
+  WsWorker            *worker;
   WsProgressRelay     *relay;
   WsContrastResult    *result;
   GArray              *impact;
   GArray              *shown_instances;  /* guint32, slow-class indices, as listed */
 
-  guint                generation;
   gboolean             busy;
   gboolean             syncing;
 };
@@ -206,7 +208,6 @@ typedef struct {
   WsTime         t_slow;
   GStrv          impact_components;
   WsProgressRelay *relay;
-  guint          generation;
 } Job;
 
 typedef struct {
@@ -282,12 +283,13 @@ set_busy (WsContrastPage *self, gboolean busy)
     }
 }
 
+/* @data is a weak reference: a job may report after the page is gone. */
 static void
 progress_cb (double fraction, const char *message, gpointer data)
 {
-  WsContrastPage *self = data;
+  g_autoptr(WsContrastPage) self = g_weak_ref_get (data);
 
-  if (!self->busy)
+  if (self == NULL || !self->busy)
     return;
   if (fraction >= 0)
     gtk_progress_bar_set_fraction (self->progress_bar, fraction);
@@ -405,25 +407,22 @@ show_result (WsContrastPage *self)
     ws_contrast_page_select_pattern (self, 0);
 }
 
+/* The worker calls this for the newest run only: a superseded run's
+ * result is dropped before it gets here. */
 static void
-analyse_done (GObject      *source,
-              GAsyncResult *res,
-              gpointer      data)
+analyse_done (gpointer  owner,
+              gpointer  result,
+              GError   *error,
+              gpointer  job)
 {
-  g_autoptr(WsContrastPage) self = data;
-  g_autoptr(GError) error = NULL;
-  Job *job = g_task_get_task_data (G_TASK (res));
-  Outcome *o = g_task_propagate_pointer (G_TASK (res), &error);
+  WsContrastPage *self = owner;
+  Outcome *o = result;
 
-  if (job->generation != self->generation)
-    {
-      g_clear_pointer (&o, outcome_free);
-      return;   /* a newer run superseded this one */
-    }
   set_busy (self, FALSE);
   if (o == NULL)
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+          && !g_error_matches (error, WS_ERROR, WS_ERROR_CANCELLED))
         gtk_label_set_text (self->summary_label, error->message);
       else
         gtk_label_set_text (self->summary_label, _("Cancelled."));
@@ -455,7 +454,6 @@ impact_components (WsContrastPage *self, const char *component)
 void
 ws_contrast_page_run (WsContrastPage *self)
 {
-  g_autoptr(GTask) task = NULL;
   const char *component;
   Job *job;
 
@@ -467,10 +465,6 @@ ws_contrast_page_run (WsContrastPage *self)
       gtk_label_set_text (self->summary_label, _("Choose a scenario with instances and give components first."));
       return;
     }
-  if (self->cancellable)
-    g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-  self->cancellable = g_cancellable_new ();
 
   job = g_new0 (Job, 1);
   job->instances = g_object_ref (self->instances);
@@ -481,19 +475,15 @@ ws_contrast_page_run (WsContrastPage *self)
   job->t_slow = MAX (job->t_slow, job->t_fast);
   job->impact_components = impact_components (self, component);
   job->relay = g_object_ref (self->relay);
-  job->generation = ++self->generation;
 
   set_busy (self, TRUE);
-  task = g_task_new (NULL, self->cancellable, analyse_done, g_object_ref (self));
-  g_task_set_task_data (task, job, job_free);
-  g_task_run_in_thread (task, analyse_thread);
+  ws_worker_run (self->worker, self, job, job_free, analyse_thread, analyse_done);
 }
 
 static void
 cancel_clicked_cb (WsContrastPage *self)
 {
-  if (self->cancellable)
-    g_cancellable_cancel (self->cancellable);
+  ws_worker_cancel (self->worker);
 }
 
 /* ---- a chosen pattern ---- */
@@ -693,6 +683,13 @@ pane_max_cb (WsContrastPage *self)
     gtk_paned_set_position (self->vpaned, MIN (max, height * 58 / 100));
 }
 
+static void
+free_weak_ref (gpointer data)
+{
+  g_weak_ref_clear (data);
+  g_free (data);
+}
+
 /* ---- GObject ---- */
 
 static void
@@ -700,14 +697,18 @@ ws_contrast_page_dispose (GObject *object)
 {
   WsContrastPage *self = WS_CONTRAST_PAGE (object);
 
-  if (self->cancellable)
-    g_cancellable_cancel (self->cancellable);
-  self->generation++;
+  /* A job still running: its late reports and result land nowhere. */
+  if (self->worker)
+    ws_worker_drop (self->worker);
+  self->busy = FALSE;
+  if (self->documents)
+    g_signal_handlers_disconnect_by_data (self->documents, self);
   if (self->relay)
     ws_progress_relay_cancel_pending (self->relay);
   g_clear_object (&self->relay);
-  g_clear_object (&self->cancellable);
+  g_clear_object (&self->worker);
   g_clear_object (&self->documents);
+  g_clear_object (&self->session);
   g_clear_object (&self->instances);
   g_clear_object (&self->result);
   g_clear_pointer (&self->impact, g_array_unref);
@@ -782,7 +783,13 @@ ws_contrast_page_init (WsContrastPage *self)
   self->scenarios = gtk_string_list_new (NULL);
   gtk_drop_down_set_model (self->scenario_dropdown, G_LIST_MODEL (self->scenarios));
   g_object_unref (self->scenarios);   /* the drop-down holds it */
-  self->relay = ws_progress_relay_new (progress_cb, self, NULL);
+  {
+    GWeakRef *weak = g_new0 (GWeakRef, 1);
+
+    g_weak_ref_init (weak, self);
+    self->relay = ws_progress_relay_new (progress_cb, weak, free_weak_ref);
+  }
+  self->worker = ws_worker_new ();
 
   g_signal_connect_swapped (self->scenario_dropdown, "notify::selected", G_CALLBACK (load_instances), self);
   g_signal_connect_swapped (self->histogram, "thresholds-changed", G_CALLBACK (histogram_changed_cb), self);
@@ -815,6 +822,18 @@ ws_contrast_page_set_documents (WsContrastPage *self,
   if (documents)
     g_signal_connect_swapped (documents, "items-changed", G_CALLBACK (documents_changed_cb), self);
   documents_changed_cb (self);
+}
+
+void
+ws_contrast_page_set_session (WsContrastPage *self,
+                              WsSession      *session)
+{
+  g_return_if_fail (WS_IS_CONTRAST_PAGE (self));
+  g_return_if_fail (session == NULL || WS_IS_SESSION (session));
+
+  if (!g_set_object (&self->session, session))
+    return;
+  ws_contrast_page_set_documents (self, session ? ws_session_get_documents (session) : NULL);
 }
 
 void

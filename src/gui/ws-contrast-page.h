@@ -5,6 +5,7 @@
 
 #include "ws-contrast.h"
 #include "ws-impact.h"
+#include "ws-session.h"
 
 G_BEGIN_DECLS
 
@@ -17,12 +18,16 @@ G_BEGIN_DECLS
  * the impact of each component.  Choosing a pattern highlights its paths in
  * both graphs and lists the slow instances it occurs in; one button asks
  * for the ready tree of the slowest ("open-ready-tree": trace, thread, t0,
- * t1).  The page is given its documents; it never looks for its window.
+ * t1).  The page is given its session (the open documents); it never
+ * looks for its window.
  */
 #define WS_TYPE_CONTRAST_PAGE (ws_contrast_page_get_type ())
 G_DECLARE_FINAL_TYPE (WsContrastPage, ws_contrast_page, WS, CONTRAST_PAGE, GtkWidget)
 
 GtkWidget        *ws_contrast_page_new             (void);
+/* (nullable) */
+void              ws_contrast_page_set_session     (WsContrastPage *self,
+                                                    WsSession      *session);
 /* @documents: (element-type WsDocument) (nullable) */
 void              ws_contrast_page_set_documents   (WsContrastPage *self,
                                                     GListModel     *documents);

@@ -191,3 +191,46 @@ ws_event_format_markup (WsTrace *trace,
     g_string_append_printf (out, "\n<tt><small>%s</small></tt>", stack_e);
   return g_string_free (out, FALSE);
 }
+
+/**
+ * ws_event_format_thread_short:
+ * Returns: (transfer full): "name · tid", or "none" for %WS_NONE
+ */
+char *
+ws_event_format_thread_short (WsTrace *trace,
+                              guint    thread)
+{
+  const WsThread *t;
+
+  if (thread == WS_NONE || thread >= ws_trace_get_n_threads (trace))
+    return g_strdup (_("none"));
+  t = ws_trace_get_thread (trace, thread);
+  /* Translators: thread name and thread id */
+  return g_strdup_printf (_("%s · %d"), t->name ? t->name : "?", t->tid);
+}
+
+/* Returns: (transfer full): @time from the trace's start, "+0.000100 s" */
+char *
+ws_event_format_offset (WsTrace *trace,
+                        gint64   time)
+{
+  return g_strdup_printf (_("+%.6f s"), (time - ws_trace_get_start_time (trace)) / 1e9);
+}
+
+/* A WAIT event as "b · 2, 300 ns" (and "from +0.000100 s" if @when). */
+char *
+ws_event_format_wait (WsTrace  *trace,
+                      guint     wait,
+                      gboolean  when)
+{
+  const WsEvent *w = ws_trace_get_event (trace, wait);
+  g_autofree char *who = ws_event_format_thread_short (trace, w->thread);
+  g_autofree char *d = ws_format_duration (w->duration);
+  g_autofree char *at = ws_event_format_offset (trace, w->time);
+
+  if (!when)
+    /* Translators: a wait: thread, duration */
+    return g_strdup_printf (_("%s, %s"), who, d);
+  /* Translators: a wait: thread, duration, start */
+  return g_strdup_printf (_("%s, %s from %s"), who, d, at);
+}

@@ -22,4 +22,13 @@ char *ws_event_format_markup      (WsTrace *trace,
                                    guint    event,
                                    guint    max_frames);
 
+/* The graph page's words: "name · tid", "+1.000000 s", "name · tid, 2 ms". */
+char *ws_event_format_thread_short(WsTrace *trace,
+                                   guint    thread);
+char *ws_event_format_offset      (WsTrace *trace,
+                                   gint64   time);
+char *ws_event_format_wait        (WsTrace *trace,
+                                   guint    wait,
+                                   gboolean when);
+
 G_END_DECLS

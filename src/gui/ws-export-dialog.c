@@ -109,3 +109,24 @@ ws_export_dialog_show (GtkWidget    *widget,
   g_signal_connect (chooser, "response", G_CALLBACK (response_cb), r);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
+
+/**
+ * ws_export_write_text:
+ *
+ * Writes @text (DOT, JSON, Markdown) to @path, with an error that names
+ * the file.
+ *
+ * Returns: %TRUE if written
+ */
+gboolean
+ws_export_write_text (const char  *path,
+                      const char  *text,
+                      GError     **error)
+{
+  g_autoptr(GError) local = NULL;
+
+  if (g_file_set_contents (path, text, -1, &local))
+    return TRUE;
+  g_set_error (error, local->domain, local->code, _("Could not write “%s”: %s"), path, local->message);
+  return FALSE;
+}

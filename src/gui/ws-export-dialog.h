@@ -32,4 +32,8 @@ void ws_export_dialog_show (GtkWidget    *widget,
                             WsExportFunc  export_func,
                             WsToastFunc   toast_func);
 
+gboolean ws_export_write_text (const char  *path,
+                               const char  *text,
+                               GError     **error);
+
 G_END_DECLS

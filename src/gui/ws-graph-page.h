@@ -4,38 +4,13 @@
 #include <gtk/gtk.h>
 
 #include "ws-critical-path-view.h"
+#include "ws-graph-request.h"
 #include "ws-graph-view.h"
-#include "ws-inspector.h"
+#include "ws-inspector-panel.h"
+#include "ws-session.h"
 #include "ws-wait-graph.h"
 
 G_BEGIN_DECLS
-
-/**
- * WsGraphMode:
- * @WS_GRAPH_MODE_READY_TREE: the patent's ready tree of the window's
- *   longest (lock-related) wait
- * @WS_GRAPH_MODE_WAIT_GRAPH: StackMine's wait graph of the window
- * @WS_GRAPH_MODE_CRITICAL_PATH: the sequence of running and waiting spans
- *   that determined the end of the window (#WsCriticalPath)
- *
- * The values are the positions in the page's mode drop-down.
- */
-typedef enum {
-  WS_GRAPH_MODE_READY_TREE,
-  WS_GRAPH_MODE_WAIT_GRAPH,
-  WS_GRAPH_MODE_CRITICAL_PATH,
-} WsGraphMode;
-
-/**
- * WsInspectorScope:
- * @WS_INSPECTOR_SCOPE_GRAPH: the wait graph of the page's symptom
- *   (ws_inspect_wait_graph())
- * @WS_INSPECTOR_SCOPE_TRACE: the whole trace (ws_inspect_trace())
- */
-typedef enum {
-  WS_INSPECTOR_SCOPE_GRAPH,
-  WS_INSPECTOR_SCOPE_TRACE,
-} WsInspectorScope;
 
 #define WS_GRAPH_PAGE_DEFAULT_DEPTH 10
 
@@ -66,6 +41,8 @@ typedef enum {
 G_DECLARE_FINAL_TYPE (WsGraphPage, ws_graph_page, WS, GRAPH_PAGE, GtkWidget)
 
 GtkWidget      *ws_graph_page_new              (void);
+void            ws_graph_page_set_session      (WsGraphPage     *self,
+                                                WsSession       *session);
 void            ws_graph_page_show_symptom     (WsGraphPage     *self,
                                                 WsTrace         *trace,
                                                 const WsSymptom *symptom,
@@ -74,8 +51,6 @@ void            ws_graph_page_set_mode         (WsGraphPage     *self,
                                                 WsGraphMode      mode);
 WsGraphMode     ws_graph_page_get_mode         (WsGraphPage     *self);
 gboolean        ws_graph_page_get_busy         (WsGraphPage     *self);
-WsGraphView    *ws_graph_page_get_view         (WsGraphPage     *self);
-GtkWidget      *ws_graph_page_get_search_entry (WsGraphPage     *self);
 WsGraphScene   *ws_graph_page_get_scene        (WsGraphPage     *self);
 WsTrace        *ws_graph_page_get_trace        (WsGraphPage     *self);
 
@@ -91,39 +66,21 @@ void            ws_graph_page_select_node      (WsGraphPage     *self,
                                                 guint            node);
 void            ws_graph_page_show_table       (WsGraphPage     *self,
                                                 gboolean         table);
-const char     *ws_graph_page_get_stack_text   (WsGraphPage     *self,
-                                                gboolean         readier);
 gboolean        ws_graph_page_export           (WsGraphPage     *self,
                                                 const char      *path,
                                                 GError         **error);
 
 /* Critical Path mode */
 WsCriticalPath *ws_graph_page_get_critical_path      (WsGraphPage     *self);
-WsCriticalPathView *
-                ws_graph_page_get_critical_path_view (WsGraphPage     *self);
 void            ws_graph_page_select_segment         (WsGraphPage     *self,
                                                       guint            segment);
 guint           ws_graph_page_get_selected_segment   (WsGraphPage     *self);
-const char     *ws_graph_page_get_detail_title       (WsGraphPage     *self);
 
 /* The inspector */
 void            ws_graph_page_show_inspector         (WsGraphPage     *self,
                                                       gboolean         show);
-void            ws_graph_page_set_inspector_scope    (WsGraphPage     *self,
-                                                      WsInspectorScope scope);
-WsInspectorScope
-                ws_graph_page_get_inspector_scope    (WsGraphPage     *self);
 void            ws_graph_page_inspect_trace          (WsGraphPage     *self,
                                                       WsTrace         *trace);
-gboolean        ws_graph_page_get_inspecting         (WsGraphPage     *self);
-GPtrArray      *ws_graph_page_get_findings           (WsGraphPage     *self);
-gboolean        ws_graph_page_export_findings        (WsGraphPage     *self,
-                                                      const char      *path,
-                                                      GError         **error);
-char           *ws_graph_page_dup_finding_title      (WsGraphPage     *self,
-                                                      guint            finding);
-void            ws_graph_page_select_finding         (WsGraphPage     *self,
-                                                      guint            finding);
 GArray         *ws_graph_page_get_bridging_threads   (WsGraphPage     *self);
 
 G_END_DECLS

@@ -20,7 +20,6 @@
 #include <string.h>
 
 #include "ws-aoi.h"
-#include "ws-application.h"
 #include "ws-coverage.h"
 #include "ws-error.h"
 #include "ws-export-dialog.h"
@@ -33,7 +32,6 @@
 #include "ws-similarity.h"
 #include "ws-stack-db.h"
 #include "ws-time-format.h"
-#include "ws-window.h"
 
 /* Columns of the alignment view: more is unreadable; the table has all. */
 #define MAX_ALIGNED_PATTERNS 24
@@ -122,10 +120,10 @@ struct _WsMiningPage
   GtkGrid             *coverage_table;
 
   /* Owned references */
-  GListModel          *documents;
+  WsSession           *session;          /* open traces, settings, history store */
+  GListModel          *documents;        /* the session's */
   GHashTable          *unchecked;        /* WsDocument* the user left out */
-  char                *history_path;
-  GSettings           *settings;         /* NULL without the schema */
+  GSettings           *settings;         /* the session's; NULL without the schema */
   GCancellable        *cancellable;
   GCancellable        *events_cancellable;
   Result              *result;
@@ -1369,13 +1367,11 @@ ws_mining_page_run (WsMiningPage *self)
   job->lambda = ws_mining_page_get_lambda (self);
   job->threshold = gtk_spin_button_get_value (self->threshold_spin);
   job->rank = gtk_drop_down_get_selected (self->rank_dropdown);
-  job->history_path = g_strdup (self->history_path);
-  /* Without settings (no schema), the schema's default: record. */
-  job->record_history = self->settings == NULL || g_settings_get_boolean (self->settings, "record-history");
+  job->history_path = self->session ? g_strdup (ws_session_get_history_path (self->session)) : NULL;
+  job->record_history = self->session == NULL || ws_session_get_record_history (self->session);
   job->generation = self->generation;
   {
-    GtkWidget *window = gtk_widget_get_ancestor (GTK_WIDGET (self), WS_TYPE_WINDOW);
-    WsDocument *current = window ? ws_window_get_current_document (WS_WINDOW (window)) : NULL;
+    WsDocument *current = self->session ? ws_session_get_current_document (self->session) : NULL;
     guint thread;
     WsTime t0, t1;
 
@@ -1640,7 +1636,6 @@ ws_mining_page_show_events (WsMiningPage *self)
   WsMiningItem *item;
   EventsJob *job;
   g_autoptr(GTask) task = NULL;
-  GtkWidget *window;
 
   g_return_if_fail (WS_IS_MINING_PAGE (self));
 
@@ -1667,10 +1662,9 @@ ws_mining_page_show_events (WsMiningPage *self)
       job->label = g_strdup_printf (_("cluster %u"), ws_mining_item_get_index (item) + 1);
     }
 
-  window = gtk_widget_get_ancestor (GTK_WIDGET (self), WS_TYPE_WINDOW);
-  if (window != NULL)
+  if (self->session != NULL)
     {
-      WsDocument *current = ws_window_get_current_document (WS_WINDOW (window));
+      WsDocument *current = ws_session_get_current_document (self->session);
       for (guint s = 0; s < self->result->documents->len; s++)
         if (g_ptr_array_index (self->result->documents, s) == current)
           job->prefer = s;
@@ -2368,6 +2362,7 @@ ws_mining_page_dispose (GObject *object)
 
   g_clear_object (&self->settings);
   g_clear_object (&self->documents);
+  g_clear_object (&self->session);
   g_clear_object (&self->selection);
   g_clear_object (&self->roots);
   g_clear_pointer (&self->result, result_unref);
@@ -2388,7 +2383,6 @@ ws_mining_page_finalize (GObject *object)
   WsMiningPage *self = WS_MINING_PAGE (object);
 
   g_clear_object (&self->progress_relay);
-  g_free (self->history_path);
   g_free (self->status);
 
   G_OBJECT_CLASS (ws_mining_page_parent_class)->finalize (object);
@@ -2529,12 +2523,11 @@ bind_settings (WsMiningPage *self)
     { "mining-threshold", G_STRUCT_OFFSET (WsMiningPage, threshold_spin), "value" },
     { "mining-rank", G_STRUCT_OFFSET (WsMiningPage, rank_dropdown), "selected" },
   };
-  GApplication *app = g_application_get_default ();
-  GSettings *settings = WS_IS_APPLICATION (app) ? ws_application_get_settings (WS_APPLICATION (app)) : NULL;
+  GSettings *settings = ws_session_get_settings (self->session);
 
-  if (settings == NULL)
+  if (settings == NULL || settings == self->settings)
     return;
-  self->settings = g_object_ref (settings);
+  g_set_object (&self->settings, settings);
   for (guint i = 0; i < G_N_ELEMENTS (bindings); i++)
     g_settings_bind (settings, bindings[i].key, G_STRUCT_MEMBER (GObject *, self, bindings[i].offset),
                      bindings[i].property, G_SETTINGS_BIND_DEFAULT);
@@ -2583,7 +2576,6 @@ ws_mining_page_init (WsMiningPage *self)
   g_signal_connect_swapped (self->selection, "notify::selected-item", G_CALLBACK (selection_changed_cb), self);
 
   g_object_bind_property (self->settings_button, "active", self->settings_box, "visible", G_BINDING_SYNC_CREATE);
-  bind_settings (self);
   g_signal_connect_swapped (self->alignment_view, "pattern-activated", G_CALLBACK (alignment_pattern_activated_cb), self);
   g_signal_connect_swapped (self->rank_dropdown, "notify::selected", G_CALLBACK (rank_changed_cb), self);
   g_signal_connect_swapped (self->share_spin, "value-changed", G_CALLBACK (update_guideline), self);
@@ -2600,36 +2592,30 @@ ws_mining_page_new (void)
 }
 
 /**
- * ws_mining_page_set_documents:
- * @documents: (nullable): a list of #WsDocument (the window's open traces)
+ * ws_mining_page_set_session:
+ * @session: the window's shared state: the traces offered for mining are
+ *   its documents, the settings restore and keep the page's choices, and
+ *   its history store weights the similarity
  */
 void
-ws_mining_page_set_documents (WsMiningPage *self,
-                              GListModel   *documents)
+ws_mining_page_set_session (WsMiningPage *self,
+                            WsSession    *session)
 {
-  g_return_if_fail (WS_IS_MINING_PAGE (self));
+  GListModel *documents;
 
+  g_return_if_fail (WS_IS_MINING_PAGE (self));
+  g_return_if_fail (WS_IS_SESSION (session));
+
+  if (!g_set_object (&self->session, session))
+    return;
+  bind_settings (self);
+  documents = ws_session_get_documents (session);
   if (!g_set_object (&self->documents, documents))
     return;
   gtk_list_box_bind_model (self->trace_list, documents, create_trace_row, self, NULL);
-  if (documents != NULL)
-    g_signal_connect_object (documents, "items-changed", G_CALLBACK (update_guideline), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (documents, "items-changed", G_CALLBACK (update_guideline), self, G_CONNECT_SWAPPED);
   update_guideline (self);
   update_actions (self);
-}
-
-/**
- * ws_mining_page_set_history_path:
- * @path: (nullable): the history store to read function statistics from
- *   and record mined traces in; %NULL for the user's default store
- */
-void
-ws_mining_page_set_history_path (WsMiningPage *self,
-                                 const char   *path)
-{
-  g_return_if_fail (WS_IS_MINING_PAGE (self));
-  g_free (self->history_path);
-  self->history_path = g_strdup (path);
 }
 
 void

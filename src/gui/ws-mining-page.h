@@ -7,6 +7,7 @@
 #include "ws-clusterer.h"
 #include "ws-coverage-view.h"
 #include "ws-document.h"
+#include "ws-session.h"
 #include "ws-stack-search.h"
 
 G_BEGIN_DECLS
@@ -50,10 +51,8 @@ typedef enum {
 G_DECLARE_FINAL_TYPE (WsMiningPage, ws_mining_page, WS, MINING_PAGE, GtkWidget)
 
 GtkWidget       *ws_mining_page_new               (void);
-void             ws_mining_page_set_documents     (WsMiningPage *self,
-                                                   GListModel   *documents);
-void             ws_mining_page_set_history_path  (WsMiningPage *self,
-                                                   const char   *path);
+void             ws_mining_page_set_session       (WsMiningPage *self,
+                                                   WsSession    *session);
 void             ws_mining_page_set_scope         (WsMiningPage *self,
                                                    WsMiningScope scope);
 void             ws_mining_page_set_threshold     (WsMiningPage *self,

@@ -8,10 +8,10 @@
 
 #include <glib/gi18n.h>
 
-#include "ws-application.h"
 #include "ws-error.h"
 #include "ws-export.h"
 #include "ws-graph-page.h"
+#include "ws-importer.h"
 #include "ws-mining-page.h"
 #include "ws-contrast-page.h"
 #include "ws-time-format.h"
@@ -54,7 +54,8 @@ struct _WsWindow
   GMenu                *recent_section;
 
   /* Owned references */
-  GListStore           *documents;
+  WsSession            *session;
+  GListStore           *documents;      /* the session's, which the window edits */
   WsDocument           *current;
   GSignalGroup         *document_signals;
   GSignalGroup         *viewport_signals;
@@ -231,6 +232,7 @@ show_document (WsWindow   *self,
   if (self->current != document)
     {
       g_set_object (&self->current, document);
+      ws_session_set_current_document (self->session, document);
       g_signal_group_set_target (self->document_signals, document);
       g_clear_object (&self->search);
       ws_timeline_view_set_search (self->timeline_view, NULL);
@@ -420,9 +422,7 @@ ws_window_open_file (WsWindow *self,
     }
 
   document = ws_document_new (file);
-  /* Without settings (no schema), the schema's default: record. */
-  ws_document_set_record_history (document, self->settings == NULL ||
-                                            g_settings_get_boolean (self->settings, "record-history"));
+  ws_document_set_record_history (document, ws_session_get_record_history (self->session));
   g_list_store_append (self->documents, document);
   gtk_list_box_select_row (self->trace_list, gtk_list_box_get_row_at_index (self->trace_list, n));
   ws_document_load_async (document, NULL, load_cb, g_object_ref (self));
@@ -709,6 +709,20 @@ open_response_cb (GtkNativeDialog *dialog,
   g_object_unref (dialog);
 }
 
+/* @importer's file-name patterns, or every importer's when %NULL. */
+static void
+add_importer_patterns (GtkFileFilter    *filter,
+                       const WsImporter *importer)
+{
+  guint n;
+  const WsImporter * const *importers = ws_importers_get (&n);
+
+  for (guint i = 0; i < n; i++)
+    if (importer == NULL || importers[i] == importer)
+      for (guint k = 0; importers[i]->patterns[k] != NULL; k++)
+        gtk_file_filter_add_pattern (filter, importers[i]->patterns[k]);
+}
+
 static void
 open_action (GtkWidget  *widget,
              const char *action_name,
@@ -717,22 +731,28 @@ open_action (GtkWidget  *widget,
   WsWindow *self = WS_WINDOW (widget);
   GtkFileChooserNative *chooser;
   GtkFileFilter *filter;
+  const WsImporter * const *importers;
+  guint n_importers;
 
   chooser = gtk_file_chooser_native_new (_("Open Traces"), GTK_WINDOW (self),
                                          GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
   gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
 
+  /* One filter for every format the importer registry reads, then one each. */
   filter = gtk_file_filter_new ();
-  gtk_file_filter_set_name (filter, _("Traces (perf script text, Waitscope JSON)"));
-  gtk_file_filter_add_pattern (filter, "*.perf.txt");
-  gtk_file_filter_add_pattern (filter, "*.perf.txt.gz");
-  gtk_file_filter_add_pattern (filter, "*.txt");
-  gtk_file_filter_add_pattern (filter, "*.txt.gz");
-  gtk_file_filter_add_pattern (filter, "*.json");
-  gtk_file_filter_add_pattern (filter, "*.json.gz");
-  gtk_file_filter_add_pattern (filter, "*.data");
+  gtk_file_filter_set_name (filter, _("All Traces"));
+  add_importer_patterns (filter, NULL);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
   g_object_unref (filter);
+  importers = ws_importers_get (&n_importers);
+  for (guint i = 0; i < n_importers; i++)
+    {
+      filter = gtk_file_filter_new ();
+      gtk_file_filter_set_name (filter, _(importers[i]->name));
+      add_importer_patterns (filter, importers[i]);
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+      g_object_unref (filter);
+    }
   filter = gtk_file_filter_new ();
   gtk_file_filter_set_name (filter, _("All Files"));
   gtk_file_filter_add_pattern (filter, "*");
@@ -1177,6 +1197,7 @@ ws_window_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), WS_TYPE_WINDOW);
   g_clear_object (&self->documents);
+  g_clear_object (&self->session);
 
   G_OBJECT_CLASS (ws_window_parent_class)->dispose (object);
 }
@@ -1269,7 +1290,8 @@ ws_window_init (WsWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->documents = g_list_store_new (WS_TYPE_DOCUMENT);
+  self->session = ws_session_new (NULL);
+  self->documents = g_object_ref (G_LIST_STORE (ws_session_get_documents (self->session)));
   gtk_list_box_bind_model (self->trace_list, G_LIST_MODEL (self->documents), create_row, self, NULL);
   g_signal_connect_swapped (self->trace_list, "row-selected", G_CALLBACK (row_selected_cb), self);
   g_object_bind_property (self->sidebar_button, "active", self->sidebar, "visible", G_BINDING_SYNC_CREATE);
@@ -1299,8 +1321,6 @@ ws_window_init (WsWindow *self)
 
   ws_timeline_legend_set_renderer (self->legend, ws_timeline_view_get_renderer (self->timeline_view));
   g_signal_connect_swapped (self->thread_table, "thread-activated", G_CALLBACK (thread_activated_cb), self);
-  ws_mining_page_set_documents (self->mining_page, G_LIST_MODEL (self->documents));
-  ws_contrast_page_set_documents (self->contrast_page, G_LIST_MODEL (self->documents));
   g_signal_connect_swapped (self->contrast_page, "open-ready-tree", G_CALLBACK (contrast_ready_tree_cb), self);
   g_signal_connect_swapped (self->mining_page, "show-events", G_CALLBACK (mining_show_events_cb), self);
   g_signal_connect_swapped (self->details_stack, "notify::visible-child-name", G_CALLBACK (details_page_changed_cb), self);
@@ -1315,6 +1335,18 @@ ws_window_init (WsWindow *self)
   show_document (self, NULL);
 }
 
+/* The application's settings, asked for by property so that the window
+ * needs no header of the application's (which creates windows). */
+static GSettings *
+application_settings (GtkApplication *application)
+{
+  GSettings *settings = NULL;
+
+  if (application != NULL && g_object_class_find_property (G_OBJECT_GET_CLASS (application), "settings") != NULL)
+    g_object_get (application, "settings", &settings, NULL);
+  return settings;
+}
+
 /**
  * ws_window_new:
  * @application: a #WsApplication (its settings keep the window size and
@@ -1324,11 +1356,11 @@ WsWindow *
 ws_window_new (GtkApplication *application)
 {
   WsWindow *self = g_object_new (WS_TYPE_WINDOW, "application", application, NULL);
-  GSettings *settings = WS_IS_APPLICATION (application) ? ws_application_get_settings (WS_APPLICATION (application)) : NULL;
+  GSettings *settings = application_settings (application);
 
   if (settings != NULL)
     {
-      self->settings = g_object_ref (settings);
+      self->settings = settings;
       g_settings_bind (settings, "window-width", self, "default-width", G_SETTINGS_BIND_DEFAULT);
       g_settings_bind (settings, "window-height", self, "default-height", G_SETTINGS_BIND_DEFAULT);
       g_settings_bind (settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_DEFAULT);
@@ -1338,8 +1370,24 @@ ws_window_new (GtkApplication *application)
       g_signal_connect_object (settings, "changed::timeline-row-height", G_CALLBACK (document_state_changed), self,
                                G_CONNECT_SWAPPED);
     }
+  /* The pages share the window's state through the session, settings included. */
+  ws_session_set_settings (self->session, settings);
+  ws_mining_page_set_session (self->mining_page, self->session);
+  ws_graph_page_set_session (self->graph_page, self->session);
+  ws_contrast_page_set_session (self->contrast_page, self->session);
   update_recent_menu (self);
   return self;
+}
+
+/**
+ * ws_window_get_session:
+ * Returns: (transfer none): the state the window's pages share
+ */
+WsSession *
+ws_window_get_session (WsWindow *self)
+{
+  g_return_val_if_fail (WS_IS_WINDOW (self), NULL);
+  return self->session;
 }
 
 /**

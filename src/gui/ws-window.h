@@ -6,6 +6,7 @@
 #include "ws-details-pane.h"
 #include "ws-document.h"
 #include "ws-mining-page.h"
+#include "ws-session.h"
 #include "ws-stack-search.h"
 #include "ws-thread-table.h"
 #include "ws-timeline-view.h"
@@ -39,6 +40,7 @@ G_DECLARE_FINAL_TYPE (WsWindow, ws_window, WS, WINDOW, AdwApplicationWindow)
 WsWindow       *ws_window_new                  (GtkApplication *application);
 WsDocument     *ws_window_open_file            (WsWindow       *self,
                                                 GFile          *file);
+WsSession      *ws_window_get_session          (WsWindow       *self);
 WsDocument     *ws_window_get_current_document (WsWindow       *self);
 GListModel     *ws_window_get_documents        (WsWindow       *self);
 WsTimelineView *ws_window_get_timeline_view    (WsWindow       *self);

@@ -52,6 +52,128 @@ check_status (cairo_status_t   status,
   return FALSE;
 }
 
+/* Set while ws_export_record() runs an exporter on this thread: its
+ * ws_export_draw() then records instead of writing.  A hook rather than a
+ * second entry point in every renderer, so a report's figure is the view's
+ * export, sized and laid out by the same code. */
+static GPrivate recording_target;
+
+static gboolean
+record_draw (WsExportRecording *rec,
+             double             width,
+             double             height,
+             WsExportDrawFunc   draw,
+             gpointer           user_data,
+             const char        *path,
+             GError           **error)
+{
+  cairo_rectangle_t extents = { 0, 0, width, height };
+  cairo_surface_t *surface = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, &extents);
+  cairo_t *cr = cairo_create (surface);
+  cairo_status_t status;
+
+  draw (cr, width, height, user_data);
+  status = cairo_status (cr);
+  cairo_destroy (cr);
+  if (!check_status (status, path, error))
+    {
+      cairo_surface_destroy (surface);
+      return FALSE;
+    }
+  ws_export_recording_clear (rec);
+  rec->surface = surface;
+  rec->width = width;
+  rec->height = height;
+  return TRUE;
+}
+
+/**
+ * ws_export_record:
+ * @export_func: (scope call): runs one view's export (any path, SVG format)
+ * @recording: (out caller-allocates): the figure; clear it with
+ *   ws_export_recording_clear()
+ *
+ * Returns: %FALSE with @error if the exporter failed or drew nothing
+ */
+gboolean
+ws_export_record (WsExportRecordFunc export_func,
+                  gpointer           user_data,
+                  WsExportRecording *recording,
+                  GError           **error)
+{
+  gboolean ok;
+
+  g_return_val_if_fail (export_func != NULL, FALSE);
+  g_return_val_if_fail (recording != NULL, FALSE);
+  g_return_val_if_fail (g_private_get (&recording_target) == NULL, FALSE);
+
+  memset (recording, 0, sizeof *recording);
+  g_private_set (&recording_target, recording);
+  ok = export_func (user_data, error);
+  g_private_set (&recording_target, NULL);
+  if (ok && recording->surface == NULL)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("The view drew no figure"));
+      return FALSE;
+    }
+  return ok;
+}
+
+void
+ws_export_recording_clear (WsExportRecording *recording)
+{
+  g_return_if_fail (recording != NULL);
+  g_clear_pointer (&recording->surface, cairo_surface_destroy);
+  recording->width = recording->height = 0;
+}
+
+static cairo_status_t
+append_to_string (void                *closure,
+                  const unsigned char *data,
+                  unsigned int         length)
+{
+  g_string_append_len (closure, (const char *) data, length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+/**
+ * ws_export_recording_to_svg:
+ * @id_prefix: prepended to every id Cairo writes (glyphs, clips, images),
+ *   so several figures can live in one HTML document
+ *
+ * Returns: (transfer full): the figure as an <svg> element, without the XML
+ *   declaration, ready to inline
+ */
+char *
+ws_export_recording_to_svg (WsExportRecording *recording,
+                            const char        *id_prefix)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GRegex) ids = NULL;
+  g_autofree char *replacement = NULL;
+  cairo_surface_t *svg;
+  cairo_t *cr;
+  const char *start;
+
+  g_return_val_if_fail (recording != NULL && recording->surface != NULL, NULL);
+  g_return_val_if_fail (id_prefix != NULL, NULL);
+
+  svg = cairo_svg_surface_create_for_stream (append_to_string, out, recording->width, recording->height);
+  cairo_svg_surface_set_document_unit (svg, CAIRO_SVG_UNIT_PT);
+  cr = cairo_create (svg);
+  cairo_set_source_surface (cr, recording->surface, 0, 0);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  cairo_surface_finish (svg);
+  cairo_surface_destroy (svg);
+
+  /* id="x", url(#x) and href="#x" all name ids: prefix the three alike. */
+  ids = g_regex_new ("(id=\"|url\\(#|href=\"#)", 0, 0, NULL);
+  replacement = g_strdup_printf ("\\1%s-", id_prefix);
+  start = strstr (out->str, "<svg");
+  return g_regex_replace (ids, start ? start : out->str, -1, 0, replacement, 0, NULL);
+}
+
 /**
  * ws_export_draw:
  * @path: the file to write (replaced if it exists)
@@ -77,6 +199,9 @@ ws_export_draw (const char        *path,
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (draw != NULL, FALSE);
   g_return_val_if_fail (width >= 1 && height >= 1, FALSE);
+
+  if (g_private_get (&recording_target) != NULL)
+    return record_draw (g_private_get (&recording_target), width, height, draw, user_data, path, error);
 
   switch (format)
     {

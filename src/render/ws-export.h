@@ -52,4 +52,34 @@ gboolean ws_export_timeline         (const char        *path,
                                      double             width,
                                      GError           **error);
 
+/**
+ * WsExportRecording:
+ * @surface: (nullable): a recording surface holding the figure, in
+ *   points, (0, 0) at the top left; owned
+ * @width: the figure's width, as its exporter chose it
+ * @height: its height
+ *
+ * A figure captured instead of written, so a report can place it on a page
+ * (PDF) or write it into a document (inline SVG) at the size and with the
+ * drawing the view's own export uses.
+ */
+typedef struct {
+  cairo_surface_t *surface;
+  double           width;
+  double           height;
+} WsExportRecording;
+
+/* Calls a view's export function (any *_export () that ends in
+ * ws_export_draw()); returns its result. */
+typedef gboolean (*WsExportRecordFunc) (gpointer   user_data,
+                                  GError   **error);
+
+gboolean ws_export_record           (WsExportRecordFunc       export_func,
+                                     gpointer           user_data,
+                                     WsExportRecording *recording,
+                                     GError           **error);
+void     ws_export_recording_clear  (WsExportRecording *recording);
+char    *ws_export_recording_to_svg (WsExportRecording *recording,
+                                     const char        *id_prefix);
+
 G_END_DECLS

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Opening a trace whatever its format: the first bytes (looked at inside a
- * gzip stream) decide between the JSON reader and the perf importer; the
+ * gzip stream) choose the importer from the registry (ws-importer.c); the
  * scenario rules are applied to the result.  The asynchronous variant runs
  * the same code in a GTask thread for the GUI.
  */
@@ -13,8 +13,7 @@
 #include <sys/stat.h>
 
 #include "ws-error.h"
-#include "ws-json-trace.h"
-#include "ws-perf-importer.h"
+#include "ws-importer.h"
 #include "ws-trace-loader.h"
 
 #define SNIFF_BYTES 4096
@@ -100,8 +99,8 @@ line_of (const guint8 *head,
   return line;
 }
 
-/* The format of a file from its first (raw, maybe compressed) bytes. */
-static WsTraceFormat
+/* The importer for a file from its first (raw, maybe compressed) bytes. */
+static const WsImporter *
 sniff_head (const char    *path,
             const guint8  *raw,
             gsize          raw_len,
@@ -109,6 +108,8 @@ sniff_head (const char    *path,
             GError       **error)
 {
   g_autofree guint8 *text = NULL;
+  g_autofree char *formats = NULL;
+  const WsImporter *importer;
   const guint8 *head = raw, *nul;
   gsize len = raw_len;
 
@@ -125,7 +126,7 @@ sniff_head (const char    *path,
       if (!gunzip_head (raw, raw_len, text, &len, &local_error))
         {
           set_io_error (error, path, local_error);
-          return WS_TRACE_FORMAT_UNKNOWN;
+          return NULL;
         }
       head = text;
     }
@@ -133,22 +134,25 @@ sniff_head (const char    *path,
   if (len == 0)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_EMPTY, "%s:1: %s", path, _("the file is empty"));
-      return WS_TRACE_FORMAT_UNKNOWN;
+      return NULL;
     }
-  if (ws_json_trace_sniff (head, len))
-    return WS_TRACE_FORMAT_JSON;
-  if (len >= 8 && memcmp (head, "PERFILE2", 8) == 0)
-    return WS_TRACE_FORMAT_PERF_DATA;
-  if (ws_perf_importer_sniff (head, len))
-    return WS_TRACE_FORMAT_PERF_TEXT;
+  if ((importer = ws_importers_sniff (head, len)) != NULL)
+    return importer;
 
+  formats = ws_importers_describe ();
   if ((nul = memchr (head, '\0', len)) != NULL)
-    g_set_error (error, WS_ERROR, WS_ERROR_BINARY, "%s:%u: %s", path, line_of (head, nul),
-                 _("binary data that is not a trace Waitscope reads (expected perf script text or a Waitscope JSON trace)"));
+    {
+      /* TRANSLATORS: %s lists the formats read, e.g. "perf script text or perf.data, Waitscope JSON trace" */
+      g_autofree char *why = g_strdup_printf (_("binary data that is not a trace Waitscope reads (expected one of: %s)"), formats);
+      g_set_error (error, WS_ERROR, WS_ERROR_BINARY, "%s:%u: %s", path, line_of (head, nul), why);
+    }
   else
-    g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:1: %s", path,
-                 _("not a trace Waitscope reads (expected perf script text or a Waitscope JSON trace)"));
-  return WS_TRACE_FORMAT_UNKNOWN;
+    {
+      /* TRANSLATORS: %s lists the formats read, e.g. "perf script text or perf.data, Waitscope JSON trace" */
+      g_autofree char *why = g_strdup_printf (_("not a trace Waitscope reads (expected one of: %s)"), formats);
+      g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:1: %s", path, why);
+    }
+  return NULL;
 }
 
 /**
@@ -158,11 +162,11 @@ sniff_head (const char    *path,
  * Reads the first bytes of @path, so on a pipe or FIFO they are gone
  * afterwards (ws_trace_loader_load() reads those in one go).
  *
- * Returns: the format of @path from its first bytes; on
- *   %WS_TRACE_FORMAT_UNKNOWN @error says why (unreadable, empty, binary,
- *   or just not a trace)
+ * Returns: (transfer none) (nullable): the importer for @path from its
+ *   first bytes; on %NULL @error says why (unreadable, empty, binary, or
+ *   just not a trace)
  */
-WsTraceFormat
+const WsImporter *
 ws_trace_loader_sniff (const char    *path,
                        gboolean      *compressed,
                        GCancellable  *cancellable,
@@ -174,7 +178,7 @@ ws_trace_loader_sniff (const char    *path,
   g_autofree guint8 *head = g_malloc (SNIFF_BYTES);
   gsize len = 0;
 
-  g_return_val_if_fail (path != NULL, WS_TRACE_FORMAT_UNKNOWN);
+  g_return_val_if_fail (path != NULL, NULL);
 
   if (compressed)
     *compressed = FALSE;
@@ -184,7 +188,7 @@ ws_trace_loader_sniff (const char    *path,
       || !read_head (G_INPUT_STREAM (in), head, &len, cancellable, &local_error))
     {
       set_io_error (error, path, local_error);
-      return WS_TRACE_FORMAT_UNKNOWN;
+      return NULL;
     }
 
   return sniff_head (path, head, len, compressed, error);
@@ -208,6 +212,7 @@ load_unseekable (const char      *path,
   g_autoptr(GFileInputStream) in = NULL;
   g_autoptr(GInputStream) buffered = NULL;
   g_autoptr(GError) local_error = NULL;
+  const WsImporter *importer;
   const guint8 *head;
   gsize len = 0;
   gboolean compressed = FALSE;
@@ -237,25 +242,10 @@ load_unseekable (const char      *path,
     }
   head = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (buffered), &len);
 
-  switch (sniff_head (name, head, len, &compressed, error))
-    {
-    case WS_TRACE_FORMAT_JSON:
-      if (compressed)
-        {
-          g_autoptr(GZlibDecompressor) gunzip = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
-          g_autoptr(GInputStream) text = g_converter_input_stream_new (buffered, G_CONVERTER (gunzip));
-
-          return ws_json_trace_load_stream (text, name, stacks, progress, progress_data, cancellable, error);
-        }
-      return ws_json_trace_load_stream (buffered, name, stacks, progress, progress_data, cancellable, error);
-    case WS_TRACE_FORMAT_PERF_TEXT:
-    case WS_TRACE_FORMAT_PERF_DATA:
-      /* It inflates gzip itself, and copies perf.data to a file for perf. */
-      return ws_perf_importer_load_stream (buffered, name, stacks, progress, progress_data, cancellable, error);
-    case WS_TRACE_FORMAT_UNKNOWN:
-    default:
-      return NULL;
-    }
+  if ((importer = sniff_head (name, head, len, &compressed, error)) == NULL)
+    return NULL;
+  return importer->load_stream (buffered, name, compressed, stacks, progress, progress_data,
+                                cancellable, error);
 }
 
 /* A regular file: sniffed, then opened again by the importer, which can
@@ -268,18 +258,11 @@ load_file (const char      *path,
            GCancellable    *cancellable,
            GError         **error)
 {
-  switch (ws_trace_loader_sniff (path, NULL, cancellable, error))
-    {
-    case WS_TRACE_FORMAT_JSON:
-      return ws_json_trace_load (path, stacks, progress, progress_data, cancellable, error);
-    case WS_TRACE_FORMAT_PERF_TEXT:
-    case WS_TRACE_FORMAT_PERF_DATA:
-      /* The perf importer runs `perf script` itself on a perf.data file. */
-      return ws_perf_importer_load (path, stacks, progress, progress_data, cancellable, error);
-    case WS_TRACE_FORMAT_UNKNOWN:
-    default:
-      return NULL;
-    }
+  const WsImporter *importer = ws_trace_loader_sniff (path, NULL, cancellable, error);
+
+  if (importer == NULL)
+    return NULL;
+  return importer->load_file (path, stacks, progress, progress_data, cancellable, error);
 }
 
 /**

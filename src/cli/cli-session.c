@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * waitscope-cli session new|pin|show: make and read .waitscope session
+ * files without the GUI, so findings can be scripted (and the report
+ * tested) from the command line.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli-common.h"
+#include "ws-chain.h"
+#include "ws-session-file.h"
+#include "ws-trace-loader.h"
+
+static int
+session_new (int    argc,
+             char **argv)
+{
+  g_autoptr(GOptionContext) context = g_option_context_new (_("SESSION TRACE… — a new session file with these traces"));
+  g_autoptr(WsSessionFile) session = ws_session_file_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *title = NULL;
+  gboolean force = FALSE;
+  int status;
+  const GOptionEntry entries[] = {
+    { "title", 0, 0, G_OPTION_ARG_STRING, &title, N_("The report's title"), N_("TEXT") },
+    { "force", 'f', 0, G_OPTION_ARG_NONE, &force, N_("Replace an existing session file"), NULL },
+    { NULL }
+  };
+
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!cli_parse_options (context, "session new", &argc, &argv, &status))
+    return status;
+  if (argc < 3)
+    return cli_usage_error ("session new", _("give the session file and at least one trace"));
+  if (!force && g_file_test (argv[1], G_FILE_TEST_EXISTS))
+    {
+      fprintf (stderr, _("waitscope-cli: “%s” already exists (--force replaces it)\n"), argv[1]);
+      return CLI_EXIT_INPUT;
+    }
+  ws_session_file_set_title (session, title);
+  for (int i = 2; i < argc; i++)
+    {
+      g_autoptr(WsTrace) trace = ws_trace_loader_load_full (argv[i], NULL, NULL, NULL, NULL, NULL, &error);
+      if (trace == NULL ||
+          !ws_session_file_add_trace (session, argv[i], ws_trace_get_name (trace), NULL, &error))
+        return cli_fail (error);
+    }
+  if (!ws_session_file_save (session, argv[1], &error))
+    return cli_fail (error);
+  return CLI_EXIT_OK;
+}
+
+typedef struct {
+  char     *view;
+  char     *trace;
+  int       tid;
+  char     *from;
+  char     *to;
+  gint64    event;
+  int       scenario_instance;
+  char     *chain_metric;
+  gboolean  lock_only;
+  char     *title;
+  char     *note;
+} PinOptions;
+
+static void
+pin_options_clear (PinOptions *o)
+{
+  g_free (o->view);
+  g_free (o->trace);
+  g_free (o->from);
+  g_free (o->to);
+  g_free (o->chain_metric);
+  g_free (o->title);
+  g_free (o->note);
+}
+
+/* --trace N (an index of the session) or a path (found or added). */
+static int
+pin_trace (WsSessionFile *session,
+           const char    *spec,
+           guint         *index)
+{
+  g_autoptr(GError) error = NULL;
+  char *end = NULL;
+  guint64 n;
+
+  if (spec == NULL)
+    spec = "0";
+  n = g_ascii_strtoull (spec, &end, 10);
+  if (end != spec && *end == '\0')
+    {
+      if (n >= ws_session_file_get_n_traces (session))
+        return cli_usage_error ("session pin", _("--trace %s: the session has %u traces"), spec,
+                                ws_session_file_get_n_traces (session));
+      *index = n;
+      return -1;
+    }
+  if (!ws_session_file_add_trace (session, spec, NULL, index, &error))
+    return cli_fail (error);
+  return -1;
+}
+
+/* Checks the pin against the trace itself: the thread must exist. */
+static int
+pin_check_trace (WsSessionFile *session,
+                 guint          index,
+                 PinOptions    *o)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+
+  if (!ws_session_file_resolve_trace (session, index, NULL, &error))
+    return cli_fail (error);
+  trace = ws_trace_loader_load_full (ws_session_file_get_trace (session, index)->path, NULL, NULL,
+                                     NULL, NULL, NULL, &error);
+  if (trace == NULL)
+    return cli_fail (error);
+  if (o->tid != G_MININT && ws_trace_find_thread (trace, o->tid) == WS_NONE)
+    {
+      fprintf (stderr, _("waitscope-cli: %s: no thread with tid %d in the trace\n"),
+               ws_session_file_get_trace (session, index)->path, o->tid);
+      return CLI_EXIT_INPUT;
+    }
+  if (o->event >= (gint64) ws_trace_get_n_events (trace))
+    {
+      fprintf (stderr, _("waitscope-cli: %s: no event %lld (the trace has %u)\n"),
+               ws_session_file_get_trace (session, index)->path, (long long) o->event, ws_trace_get_n_events (trace));
+      return CLI_EXIT_INPUT;
+    }
+  return -1;
+}
+
+static int
+pin_fill (WsPin  *finding,
+          PinOptions *o)
+{
+  g_autoptr(GError) error = NULL;
+  WsTime t0 = 0, t1 = 0;
+  WsChainMetric metric;
+
+  if (o->tid != G_MININT)
+    ws_pin_set_tid (finding, o->tid);
+  if ((o->from == NULL) != (o->to == NULL))
+    return cli_usage_error ("session pin", _("give both --from and --to, or neither"));
+  if (o->from != NULL)
+    {
+      if (!cli_parse_time (o->from, &t0, &error) ||
+          !cli_parse_time (o->to[0] == '+' ? o->to + 1 : o->to, &t1, &error))
+        return cli_usage_error ("session pin", "%s", error->message);
+      if (o->to[0] == '+')
+        t1 += t0;
+      if (t1 < t0)
+        return cli_usage_error ("session pin", _("the window ends before it starts"));
+      ws_pin_set_window (finding, t0, t1);
+    }
+  if (o->chain_metric != NULL)
+    {
+      if (!ws_chain_metric_from_string (o->chain_metric, &metric))
+        return cli_usage_error ("session pin", _("unknown chain metric “%s”"), o->chain_metric);
+      ws_pin_set_setting_string (finding, "chain_metric", o->chain_metric);
+    }
+  if (o->lock_only)
+    ws_pin_set_setting_bool (finding, "lock_only", TRUE);
+  ws_pin_set_event (finding, o->event);
+  ws_pin_set_scenario_instance (finding, o->scenario_instance);
+  ws_pin_set_title (finding, o->title);
+  ws_pin_set_note (finding, o->note);
+  return -1;
+}
+
+static int
+session_pin (int    argc,
+             char **argv)
+{
+  g_autoptr(GOptionContext) context = g_option_context_new (_("SESSION --view KIND … — pin a view to the session's findings"));
+  g_autoptr(WsSessionFile) session = NULL;
+  g_autoptr(WsPin) finding = NULL;
+  g_autoptr(GError) error = NULL;
+  PinOptions o = { .tid = G_MININT, .event = -1, .scenario_instance = -1 };
+  guint index = 0;
+  int status;
+  const GOptionEntry entries[] = {
+    { "view", 0, 0, G_OPTION_ARG_STRING, &o.view, N_("timeline, wait-graph, ready-tree or critical-path"), N_("KIND") },
+    { "trace", 0, 0, G_OPTION_ARG_FILENAME, &o.trace, N_("The session's trace N (default 0), or a trace file to add"), N_("N|FILE") },
+    { "tid", 0, 0, G_OPTION_ARG_INT, &o.tid, N_("The thread"), N_("TID") },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &o.from, N_("Start of the window (seconds as perf prints them, or with a unit)"), N_("TIME") },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &o.to, N_("End of the window, or +DURATION after --from"), N_("TIME") },
+    { "event", 0, 0, G_OPTION_ARG_INT64, &o.event, N_("The root wait of a ready tree (an event index)"), N_("INDEX") },
+    { "scenario-instance", 0, 0, G_OPTION_ARG_INT, &o.scenario_instance, N_("Scenario instance N as thread and window"), "N" },
+    { "chain-metric", 0, 0, G_OPTION_ARG_STRING, &o.chain_metric, N_("Ready tree: average, median, total, count or max"), N_("METRIC") },
+    { "lock-only", 0, 0, G_OPTION_ARG_NONE, &o.lock_only, N_("Ready tree: lock-related waits only"), NULL },
+    { "title", 0, 0, G_OPTION_ARG_STRING, &o.title, N_("The finding's title"), N_("TEXT") },
+    { "note", 0, 0, G_OPTION_ARG_STRING, &o.note, N_("Its note (*em*, **strong**, `code`, “- ” list items)"), N_("TEXT") },
+    { NULL }
+  };
+
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!cli_parse_options (context, "session pin", &argc, &argv, &status))
+    goto out;
+  status = CLI_EXIT_USAGE;
+  if (argc != 2)
+    status = cli_usage_error ("session pin", _("give one session file"));
+  else if (o.view == NULL || ws_pin_kind_lookup (o.view) == NULL)
+    status = cli_usage_error ("session pin", _("--view must name a view kind (timeline, wait-graph, ready-tree, critical-path)"));
+  else if (o.scenario_instance >= 0 && (o.tid != G_MININT || o.from != NULL))
+    status = cli_usage_error ("session pin", _("--scenario-instance does not go with --tid, --from or --to"));
+  if (status == CLI_EXIT_USAGE && argc == 2 && o.view != NULL && ws_pin_kind_lookup (o.view) != NULL &&
+      !(o.scenario_instance >= 0 && (o.tid != G_MININT || o.from != NULL)))
+    status = -1;
+  if (status >= 0)
+    goto out;
+
+  finding = ws_pin_new (o.view);
+  if ((status = pin_fill (finding, &o)) >= 0)
+    goto out;
+  session = ws_session_file_load (argv[1], &error);
+  if (session == NULL)
+    {
+      status = cli_fail (error);
+      goto out;
+    }
+  if ((status = pin_trace (session, o.trace, &index)) >= 0 || (status = pin_check_trace (session, index, &o)) >= 0)
+    goto out;
+  ws_pin_add_trace (finding, index);
+  ws_pin_list_append (ws_session_file_get_findings (session), finding);
+  status = ws_session_file_save (session, NULL, &error) ? CLI_EXIT_OK : cli_fail (error);
+  if (status == CLI_EXIT_OK)
+    printf ("%u\n", ws_pin_list_get_n (ws_session_file_get_findings (session)) - 1);
+
+out:
+  pin_options_clear (&o);
+  return status;
+}
+
+static int
+session_show (int    argc,
+              char **argv)
+{
+  g_autoptr(GOptionContext) context = g_option_context_new (_("SESSION — the traces and findings of a session file"));
+  g_autoptr(WsSessionFile) session = NULL;
+  g_autoptr(GError) error = NULL;
+  WsPinList *list;
+  gboolean json = FALSE;
+  int status;
+  const GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the session document as JSON"), NULL },
+    { NULL }
+  };
+
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!cli_parse_options (context, "session show", &argc, &argv, &status))
+    return status;
+  if (argc != 2)
+    return cli_usage_error ("session show", _("give one session file"));
+  session = ws_session_file_load (argv[1], &error);
+  if (session == NULL)
+    return cli_fail (error);
+  if (json)
+    {
+      g_autofree char *data = ws_session_file_to_data (session);
+      fputs (data, stdout);
+      return CLI_EXIT_OK;
+    }
+  printf ("%s\n", ws_session_file_get_title (session));
+  for (guint i = 0; i < ws_session_file_get_n_traces (session); i++)
+    printf (_("  trace %u  %s  %s\n"), i, ws_session_file_get_trace (session, i)->name,
+            ws_session_file_get_trace (session, i)->path);
+  list = ws_session_file_get_findings (session);
+  for (guint i = 0; i < ws_pin_list_get_n (list); i++)
+    {
+      WsPin *f = ws_pin_list_get (list, i);
+      printf ("  %2u. %-14s %s\n", i, ws_pin_get_kind (f), ws_pin_get_title (f));
+    }
+  return CLI_EXIT_OK;
+}
+
+int cli_session (int argc, char **argv);
+
+int
+cli_session (int    argc,
+             char **argv)
+{
+  if (argc >= 2 && g_str_equal (argv[1], "new"))
+    return session_new (argc - 1, argv + 1);
+  if (argc >= 2 && g_str_equal (argv[1], "pin"))
+    return session_pin (argc - 1, argv + 1);
+  if (argc >= 2 && g_str_equal (argv[1], "show"))
+    return session_show (argc - 1, argv + 1);
+  if (argc >= 2 && (g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h")))
+    {
+      printf ("%s\n", _("Usage: waitscope-cli session new|pin|show … (each has --help)"));
+      return CLI_EXIT_OK;
+    }
+  return cli_usage_error ("session", _("expected new, pin or show"));
+}

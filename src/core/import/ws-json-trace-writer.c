@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Writing a trace in the JSON trace format, streamed: one frame, stack,
+ * thread or event per line.
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "ws-json-private.h"
+
+typedef struct {
+  GOutputStream *out;
+  GCancellable  *cancellable;
+  GString       *buf;
+  GError        *error;
+} Writer;
+
+static gboolean
+writer_flush (Writer *w)
+{
+  if (w->error == NULL && w->buf->len > 0)
+    g_output_stream_write_all (w->out, w->buf->str, w->buf->len, NULL, w->cancellable, &w->error);
+  g_string_truncate (w->buf, 0);
+  return w->error == NULL;
+}
+
+static inline gboolean
+writer_maybe_flush (Writer *w)
+{
+  if (w->buf->len >= READ_CHUNK)
+    return writer_flush (w);
+  return w->error == NULL;
+}
+
+/* A JSON string literal.  Invalid UTF-8 (a damaged symbol table) cannot be
+ * written as JSON; it is replaced by U+FFFD as g_utf8_make_valid() does. */
+static void
+append_string (GString    *buf,
+               const char *str)
+{
+  g_autofree char *valid = NULL;
+
+  if (str == NULL)
+    {
+      g_string_append (buf, "null");
+      return;
+    }
+  if (!g_utf8_validate (str, -1, NULL))
+    str = valid = g_utf8_make_valid (str, -1);
+
+  g_string_append_c (buf, '"');
+  for (const guchar *p = (const guchar *) str; *p; p++)
+    {
+      switch (*p)
+        {
+        case '"':  g_string_append (buf, "\\\""); break;
+        case '\\': g_string_append (buf, "\\\\"); break;
+        case '\n': g_string_append (buf, "\\n"); break;
+        case '\r': g_string_append (buf, "\\r"); break;
+        case '\t': g_string_append (buf, "\\t"); break;
+        case '\b': g_string_append (buf, "\\b"); break;
+        case '\f': g_string_append (buf, "\\f"); break;
+        default:
+          if (*p < 0x20)
+            g_string_append_printf (buf, "\\u%04x", *p);
+          else
+            g_string_append_c (buf, *p);
+        }
+    }
+  g_string_append_c (buf, '"');
+}
+
+static void
+append_member_string (GString    *buf,
+                      const char *key,
+                      const char *value)
+{
+  g_string_append_printf (buf, ", \"%s\": ", key);
+  append_string (buf, value);
+}
+
+static void
+write_event (Writer        *w,
+             WsTrace       *trace,
+             const WsEvent *e,
+             const guint32 *stack_ids,
+             gboolean       explicit_null_peer)
+{
+  GString *b = w->buf;
+  guint n_threads = ws_trace_get_n_threads (trace);
+
+  g_string_append (b, "    {\"kind\": ");
+  append_string (b, ws_event_kind_to_string (e->kind));
+  g_string_append_printf (b, ", \"t\": %" G_GINT64_FORMAT, e->time);
+  if (e->duration != 0)
+    g_string_append_printf (b, ", \"dur\": %" G_GINT64_FORMAT, e->duration);
+  g_string_append_printf (b, ", \"tid\": %d, \"cpu\": %u",
+                          ws_trace_get_thread (trace, e->thread)->tid, e->cpu);
+  if (e->stack != WS_STACK_EMPTY)
+    g_string_append_printf (b, ", \"stack\": %u", stack_ids[e->stack]);
+  if (e->state != '\0')
+    {
+      char state[2] = { e->state, '\0' };
+      append_member_string (b, "state", state);
+    }
+  if (e->peer != WS_NONE)
+    g_string_append_printf (b, ", \"peer\": %u", e->peer);
+  else if (explicit_null_peer)
+    g_string_append (b, ", \"peer\": null");
+  if (e->kind == WS_EVENT_MARKER)
+    {
+      if (e->target != WS_NONE)
+        append_member_string (b, "name", ws_trace_get_string (trace, e->target));
+    }
+  else if (e->target != WS_NONE && e->target < n_threads)
+    g_string_append_printf (b, ", \"target\": %d", ws_trace_get_thread (trace, e->target)->tid);
+  if (e->ready_latency != WS_LATENCY_UNKNOWN)
+    g_string_append_printf (b, ", \"latency\": %u", e->ready_latency);
+  if (e->flags != 0)
+    {
+      gboolean first = TRUE;
+
+      g_string_append (b, ", \"flags\": [");
+      for (guint bit = 0; bit < 8; bit++)
+        {
+          char name[8];
+
+          if (!(e->flags & (1u << bit)))
+            continue;
+          if (!first)
+            g_string_append (b, ", ");
+          first = FALSE;
+          if (ws_json_flag_names[bit] == NULL)
+            g_snprintf (name, sizeof name, "bit%u", bit);
+          append_string (b, ws_json_flag_names[bit] ? ws_json_flag_names[bit] : name);
+        }
+      g_string_append_c (b, ']');
+    }
+  g_string_append_c (b, '}');
+}
+
+/**
+ * ws_json_trace_write_stream:
+ *
+ * Writes @trace as a Waitscope JSON trace, one frame, stack, thread or
+ * event per line.  Only the frames and stacks the trace uses are written
+ * (a stack table may be shared by many traces), renumbered densely in the
+ * order of their ids in the table.
+ */
+gboolean
+ws_json_trace_write_stream (WsTrace       *trace,
+                            GOutputStream *stream,
+                            GCancellable  *cancellable,
+                            GError       **error)
+{
+  WsStackTable *stacks;
+  Writer w = { .out = stream, .cancellable = cancellable };
+  g_autofree guint32 *stack_ids = NULL;
+  g_autofree guint32 *frame_ids = NULL;
+  g_autofree guint8 *pointed = NULL;
+  guint n_table_stacks, n_table_frames, n_events, n_stacks = 0, n_frames = 0;
+  const WsEvent *events;
+  gboolean ok;
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), FALSE);
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  stacks = ws_trace_get_stack_table (trace);
+  n_table_stacks = ws_stack_table_get_n_stacks (stacks);
+  n_table_frames = ws_stack_table_get_n_frames (stacks);
+  n_events = ws_trace_get_n_events (trace);
+  events = ws_trace_get_events (trace);
+
+  /* Which stacks and frames this trace uses, and which unwaits a wait
+   * points to (for the explicit "peer": null, see resolve()). */
+  stack_ids = g_new (guint32, MAX (n_table_stacks, 1));
+  frame_ids = g_new (guint32, MAX (n_table_frames, 1));
+  pointed = g_new0 (guint8, MAX (n_events, 1));
+  memset (stack_ids, 0xff, sizeof (guint32) * MAX (n_table_stacks, 1));
+  memset (frame_ids, 0xff, sizeof (guint32) * MAX (n_table_frames, 1));
+  stack_ids[WS_STACK_EMPTY] = 0;
+  for (guint i = 0; i < n_events; i++)
+    {
+      if (events[i].stack < n_table_stacks)
+        stack_ids[events[i].stack] = 0;
+      if (events[i].kind == WS_EVENT_WAIT && events[i].peer < n_events)
+        pointed[events[i].peer] = 1;
+    }
+  for (guint s = 0; s < n_table_stacks; s++)
+    if (stack_ids[s] != G_MAXUINT32)
+      {
+        guint n;
+        const WsFrameId *f = ws_stack_table_get_stack (stacks, s, &n);
+
+        stack_ids[s] = n_stacks++;
+        for (guint k = 0; k < n; k++)
+          frame_ids[f[k]] = 0;
+      }
+  for (guint f = 0; f < n_table_frames; f++)
+    if (frame_ids[f] != G_MAXUINT32)
+      frame_ids[f] = n_frames++;
+
+  w.buf = g_string_sized_new (2 * READ_CHUNK);
+  g_string_append_printf (w.buf, "{\n  \"format\": \"%s\",\n  \"version\": %d,\n  \"name\": ",
+                          WS_JSON_TRACE_FORMAT, WS_JSON_TRACE_VERSION);
+  append_string (w.buf, ws_trace_get_name (trace));
+
+  g_string_append (w.buf, ",\n  \"frames\": [");
+  for (guint f = 0, k = 0; f < n_table_frames && w.error == NULL; f++)
+    {
+      const WsFrame *frame;
+
+      if (frame_ids[f] == G_MAXUINT32)
+        continue;
+      frame = ws_stack_table_get_frame (stacks, f);
+      g_string_append (w.buf, k++ ? ",\n    {\"function\": " : "\n    {\"function\": ");
+      append_string (w.buf, frame->function);
+      append_member_string (w.buf, "module", frame->module);
+      g_string_append_c (w.buf, '}');
+      writer_maybe_flush (&w);
+    }
+  g_string_append (w.buf, n_frames ? "\n  ],\n  \"stacks\": [" : "],\n  \"stacks\": [");
+
+  for (guint s = 0, k = 0; s < n_table_stacks && w.error == NULL; s++)
+    {
+      const WsFrameId *f;
+      guint n;
+
+      if (stack_ids[s] == G_MAXUINT32)
+        continue;
+      f = ws_stack_table_get_stack (stacks, s, &n);
+      g_string_append (w.buf, k++ ? ",\n    [" : "\n    [");
+      for (guint j = 0; j < n; j++)
+        g_string_append_printf (w.buf, j ? ", %u" : "%u", frame_ids[f[j]]);
+      g_string_append_c (w.buf, ']');
+      writer_maybe_flush (&w);
+    }
+
+  g_string_append (w.buf, "\n  ],\n  \"processes\": [");
+  for (guint p = 0; p < ws_trace_get_n_processes (trace); p++)
+    {
+      const WsProcess *process = ws_trace_get_process (trace, p);
+
+      g_string_append_printf (w.buf, "%s\n    {\"pid\": %d", p ? "," : "", process->pid);
+      if (process->name != NULL)
+        append_member_string (w.buf, "name", process->name);
+      g_string_append_c (w.buf, '}');
+      writer_maybe_flush (&w);
+    }
+
+  g_string_append (w.buf, ws_trace_get_n_processes (trace) ? "\n  ],\n  \"threads\": [" : "],\n  \"threads\": [");
+  for (guint t = 0; t < ws_trace_get_n_threads (trace); t++)
+    {
+      const WsThread *thread = ws_trace_get_thread (trace, t);
+
+      g_string_append_printf (w.buf, "%s\n    {\"tid\": %d, \"pid\": %d", t ? "," : "",
+                              thread->tid, thread->pid);
+      if (thread->name != NULL)
+        append_member_string (w.buf, "name", thread->name);
+      g_string_append_c (w.buf, '}');
+      writer_maybe_flush (&w);
+    }
+
+  g_string_append (w.buf, ws_trace_get_n_threads (trace) ? "\n  ],\n  \"events\": [" : "],\n  \"events\": [");
+  for (guint i = 0; i < n_events && w.error == NULL; i++)
+    {
+      const WsEvent *e = &events[i];
+      gboolean explicit_null = pointed[i] && e->peer == WS_NONE
+                               && (e->kind == WS_EVENT_UNWAIT || e->kind == WS_EVENT_HW_SERVICE);
+
+      g_string_append (w.buf, i ? ",\n" : "\n");
+      write_event (&w, trace, e, stack_ids, explicit_null);
+      if ((i & 0xfff) == 0 && g_cancellable_set_error_if_cancelled (cancellable, &w.error))
+        break;
+      writer_maybe_flush (&w);
+    }
+
+  g_string_append (w.buf, n_events ? "\n  ],\n  \"scenario_instances\": [" : "],\n  \"scenario_instances\": [");
+  for (guint k = 0; k < ws_trace_get_n_scenario_instances (trace); k++)
+    {
+      const WsScenarioInstance *inst = ws_trace_get_scenario_instance (trace, k);
+
+      g_string_append (w.buf, k ? ",\n    {\"scenario\": " : "\n    {\"scenario\": ");
+      append_string (w.buf, ws_trace_get_string (trace, inst->scenario));
+      g_string_append_printf (w.buf, ", \"tid\": %d, \"t0\": %" G_GINT64_FORMAT ", \"t1\": %" G_GINT64_FORMAT,
+                              ws_trace_get_thread (trace, inst->thread)->tid, inst->t0, inst->t1);
+      if (inst->begin_event != WS_NONE)
+        g_string_append_printf (w.buf, ", \"begin\": %u", inst->begin_event);
+      if (inst->end_event != WS_NONE)
+        g_string_append_printf (w.buf, ", \"end\": %u", inst->end_event);
+      g_string_append_c (w.buf, '}');
+      writer_maybe_flush (&w);
+    }
+  g_string_append (w.buf, ws_trace_get_n_scenario_instances (trace) ? "\n  ]\n}\n" : "]\n}\n");
+
+  writer_flush (&w);
+  g_string_free (w.buf, TRUE);
+
+  ok = w.error == NULL;
+  if (!ok)
+    g_propagate_error (error, w.error);
+  return ok;
+}
+
+/**
+ * ws_json_trace_save:
+ * @path: where to write; a name ending in ".gz" is gzip-compressed
+ *
+ * Writes through a temporary file renamed into place at the end, so a
+ * failed or cancelled save never leaves a half-written trace behind (nor
+ * destroys the file it would have replaced).
+ */
+gboolean
+ws_json_trace_save (WsTrace       *trace,
+                    const char    *path,
+                    GCancellable  *cancellable,
+                    GError       **error)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileOutputStream) out = NULL;
+  g_autoptr(GOutputStream) stream = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  file = g_file_new_for_path (path);
+  out = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, cancellable, &local_error);
+  if (out == NULL)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s: %s", path, local_error->message);
+      return FALSE;
+    }
+
+  if (g_str_has_suffix (path, ".gz"))
+    {
+      g_autoptr(GZlibCompressor) gzip = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6);
+      stream = g_converter_output_stream_new (G_OUTPUT_STREAM (out), G_CONVERTER (gzip));
+    }
+  else
+    stream = g_object_ref (G_OUTPUT_STREAM (out));
+
+  if (!ws_json_trace_write_stream (trace, stream, cancellable, &local_error)
+      || !g_output_stream_close (stream, cancellable, &local_error))
+    {
+      g_autoptr(GCancellable) abandon = g_cancellable_new ();
+
+      /* Closing with a cancelled cancellable discards the temporary file
+       * and keeps whatever was at @path before. */
+      g_cancellable_cancel (abandon);
+      g_output_stream_close (G_OUTPUT_STREAM (out), abandon, NULL);
+
+      if (local_error->domain == WS_ERROR)
+        g_propagate_error (error, g_steal_pointer (&local_error));
+      else if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_set_error (error, WS_ERROR, WS_ERROR_CANCELLED, "%s: %s", path, _("cancelled"));
+      else
+        g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s: %s", path, local_error->message);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+

@@ -1,0 +1,400 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The columns of the graph page's node table and segment table: cell
+ * text, alignment and sort order.  They read what is shown through a
+ * WsGraphShown owned by the page, so that a new graph needs only new rows.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ws-event-format.h"
+#include "ws-graph-columns.h"
+#include "ws-time-format.h"
+
+struct _WsGraphRow
+{
+  GObject  parent_instance;
+  guint    index;
+};
+
+G_DEFINE_FINAL_TYPE (WsGraphRow, ws_graph_row, G_TYPE_OBJECT)
+
+static void ws_graph_row_class_init (WsGraphRowClass *klass) { }
+static void ws_graph_row_init (WsGraphRow *self) { }
+
+WsGraphRow *
+ws_graph_row_new (guint index)
+{
+  WsGraphRow *row = g_object_new (WS_TYPE_GRAPH_ROW, NULL);
+  row->index = index;
+  return row;
+}
+
+guint
+ws_graph_row_get_index (WsGraphRow *row)
+{
+  g_return_val_if_fail (WS_IS_GRAPH_ROW (row), WS_NONE);
+  return row->index;
+}
+
+/* Replaces the rows by 0 … @n - 1. */
+void
+ws_graph_columns_fill (GListStore *rows,
+                       guint       n)
+{
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (items, ws_graph_row_new (i));
+  g_list_store_splice (rows, 0, g_list_model_get_n_items (G_LIST_MODEL (rows)), items->pdata, items->len);
+}
+
+/* Selects the row holding @index (unselects for none). */
+void
+ws_graph_columns_select_index (GtkSingleSelection *selection,
+                               guint               index)
+{
+  GListModel *model = gtk_single_selection_get_model (selection);
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint i = 0; index != WS_NONE && i < n; i++)
+    {
+      g_autoptr(WsGraphRow) row = g_list_model_get_item (model, i);
+      if (row->index == index)
+        {
+          gtk_single_selection_set_selected (selection, i);
+          return;
+        }
+    }
+  gtk_single_selection_set_selected (selection, GTK_INVALID_LIST_POSITION);
+}
+
+/* ------------------------------------------------------------------ */
+/* Nodes                                                                */
+
+typedef enum {
+  COLUMN_LAYER,
+  COLUMN_KIND,
+  COLUMN_THREAD,
+  COLUMN_START,
+  COLUMN_DURATION,
+  COLUMN_FRAME,
+  COLUMN_FLAGS,
+  N_COLUMNS
+} Column;
+
+static void
+cell_setup_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *item,
+               gpointer                  data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+  Column column = GPOINTER_TO_UINT (data);
+
+  gtk_label_set_xalign (GTK_LABEL (label), column == COLUMN_DURATION || column == COLUMN_START ? 1 : 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  if (column == COLUMN_FRAME)
+    gtk_widget_add_css_class (label, "monospace");
+  if (column == COLUMN_DURATION || column == COLUMN_START)
+    gtk_widget_add_css_class (label, "numeric");
+  gtk_list_item_set_child (item, label);
+}
+
+static char *
+flags_text (const WsGraphShown *shown,
+            const WsSceneNode  *n,
+            guint               node)
+{
+  gboolean chain = (n->flags & WS_SCENE_NODE_FLAG_ANOMALOUS) != 0;
+  gboolean match = FALSE;
+
+  for (guint i = 0; shown->matches && i < shown->matches->len; i++)
+    match |= g_array_index (shown->matches, guint, i) == node;
+  return g_strdup_printf ("%s%s%s", chain ? _("anomalous chain") : "",
+                          chain && match ? ", " : "", match ? _("match") : "");
+}
+
+static char *
+cell_text (const WsGraphShown *shown,
+           guint               node,
+           Column              column)
+{
+  const WsSceneNode *n = ws_graph_scene_get_node (shown->scene, node);
+
+  switch (column)
+    {
+    case COLUMN_LAYER:
+      return g_strdup_printf ("%u", n->layer);
+    case COLUMN_KIND:
+      return ws_graph_scene_dup_detail (shown->scene, node);
+    case COLUMN_THREAD:
+      return ws_graph_scene_dup_title (shown->scene, node);
+    case COLUMN_START:
+      return g_strdup_printf ("%.6f s", (n->time - ws_trace_get_start_time (shown->trace)) / 1e9);
+    case COLUMN_DURATION:
+      return ws_format_duration (n->duration);
+    case COLUMN_FRAME:
+      return g_strdup (ws_graph_scene_get_frame_name (shown->scene, node) ?: "");
+    case COLUMN_FLAGS:
+      return flags_text (shown, n, node);
+    case N_COLUMNS:
+    default:
+      return g_strdup ("");
+    }
+}
+
+static void
+cell_bind_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *item,
+              gpointer                  data)
+{
+  const WsGraphShown *shown = g_object_get_data (G_OBJECT (factory), "shown");
+  WsGraphRow *row = gtk_list_item_get_item (item);
+  g_autofree char *text = NULL;
+
+  if (shown->scene == NULL || row->index >= ws_graph_scene_get_n_nodes (shown->scene))
+    return;
+  text = cell_text (shown, row->index, GPOINTER_TO_UINT (data));
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+}
+
+static int
+compare_rows (gconstpointer a,
+              gconstpointer b,
+              gpointer      data)
+{
+  const WsGraphRow *ra = a, *rb = b;
+  const WsGraphShown *shown = g_object_get_data (G_OBJECT (data), "shown");
+  Column column = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (data), "column"));
+  const WsSceneNode *na, *nb;
+
+  if (shown->scene == NULL)
+    return 0;
+  na = ws_graph_scene_get_node (shown->scene, ra->index);
+  nb = ws_graph_scene_get_node (shown->scene, rb->index);
+  switch (column)
+    {
+    case COLUMN_LAYER:    return (na->layer > nb->layer) - (na->layer < nb->layer);
+    case COLUMN_START:    return (na->time > nb->time) - (na->time < nb->time);
+    case COLUMN_DURATION: return (na->duration > nb->duration) - (na->duration < nb->duration);
+    case COLUMN_KIND:
+    case COLUMN_THREAD:
+    case COLUMN_FRAME:
+    case COLUMN_FLAGS:
+    case N_COLUMNS:
+    default:
+      {
+        g_autofree char *ta = cell_text (shown, ra->index, column);
+        g_autofree char *tb = cell_text (shown, rb->index, column);
+        return g_utf8_collate (ta, tb);
+      }
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Segments                                                             */
+
+typedef enum {
+  SEGMENT_COLUMN_INDEX,
+  SEGMENT_COLUMN_THREAD,
+  SEGMENT_COLUMN_STATE,
+  SEGMENT_COLUMN_START,
+  SEGMENT_COLUMN_DURATION,
+  SEGMENT_COLUMN_DEPTH,
+  SEGMENT_COLUMN_WAIT,
+  N_SEGMENT_COLUMNS
+} SegmentColumn;
+
+static void
+segment_cell_setup_cb (GtkSignalListItemFactory *factory,
+                       GtkListItem              *item,
+                       gpointer                  data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+  SegmentColumn column = GPOINTER_TO_UINT (data);
+  gboolean number = column == SEGMENT_COLUMN_INDEX || column == SEGMENT_COLUMN_START ||
+                    column == SEGMENT_COLUMN_DURATION || column == SEGMENT_COLUMN_DEPTH;
+
+  gtk_label_set_xalign (GTK_LABEL (label), number ? 1 : 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  if (number)
+    gtk_widget_add_css_class (label, "numeric");
+  gtk_list_item_set_child (item, label);
+}
+
+static char *
+segment_cell_text (const WsGraphShown *shown,
+                   guint               segment,
+                   SegmentColumn       column)
+{
+  const WsCriticalSegment *seg = ws_critical_path_get_segment (shown->path, segment);
+
+  switch (column)
+    {
+    case SEGMENT_COLUMN_INDEX:
+      return g_strdup_printf ("%u", segment + 1);
+    case SEGMENT_COLUMN_THREAD:
+      return ws_event_format_thread_short (shown->trace, seg->thread);
+    case SEGMENT_COLUMN_STATE:
+      return g_strdup (ws_critical_state_get_label (seg->state));
+    case SEGMENT_COLUMN_START:
+      {
+        g_autofree char *d = ws_format_duration (seg->start - ws_critical_path_get_symptom (shown->path)->t0);
+        return g_strdup_printf ("+%s", d);
+      }
+    case SEGMENT_COLUMN_DURATION:
+      return ws_format_duration (seg->end - seg->start);
+    case SEGMENT_COLUMN_DEPTH:
+      return g_strdup_printf ("%u", seg->depth);
+    case SEGMENT_COLUMN_WAIT:
+      return seg->on_behalf_of == WS_NONE ? g_strdup ("—")
+                                          : ws_event_format_wait (shown->trace, seg->on_behalf_of, FALSE);
+    case N_SEGMENT_COLUMNS:
+    default:
+      return g_strdup ("");
+    }
+}
+
+static void
+segment_cell_bind_cb (GtkSignalListItemFactory *factory,
+                      GtkListItem              *item,
+                      gpointer                  data)
+{
+  const WsGraphShown *shown = g_object_get_data (G_OBJECT (factory), "shown");
+  WsGraphRow *row = gtk_list_item_get_item (item);
+  g_autofree char *text = NULL;
+
+  if (shown->path == NULL || row->index >= ws_critical_path_get_n_segments (shown->path))
+    return;
+  text = segment_cell_text (shown, row->index, GPOINTER_TO_UINT (data));
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+}
+
+#define CMP(a, b) (((a) > (b)) - ((a) < (b)))
+
+static int
+compare_segment_rows (gconstpointer a,
+                      gconstpointer b,
+                      gpointer      data)
+{
+  const WsGraphRow *ra = a, *rb = b;
+  const WsGraphShown *shown = g_object_get_data (G_OBJECT (data), "shown");
+  SegmentColumn column = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (data), "column"));
+  const WsCriticalSegment *sa, *sb;
+
+  if (shown->path == NULL)
+    return 0;
+  sa = ws_critical_path_get_segment (shown->path, ra->index);
+  sb = ws_critical_path_get_segment (shown->path, rb->index);
+  switch (column)
+    {
+    case SEGMENT_COLUMN_INDEX:
+    case SEGMENT_COLUMN_START:
+      return CMP (ra->index, rb->index);
+    case SEGMENT_COLUMN_DURATION:
+      return CMP (sa->end - sa->start, sb->end - sb->start);
+    case SEGMENT_COLUMN_DEPTH:
+      return CMP (sa->depth, sb->depth);
+    case SEGMENT_COLUMN_STATE:
+      return CMP (sa->state, sb->state);
+    case SEGMENT_COLUMN_THREAD:
+    case SEGMENT_COLUMN_WAIT:
+    case N_SEGMENT_COLUMNS:
+    default:
+      {
+        g_autofree char *ta = segment_cell_text (shown, ra->index, column);
+        g_autofree char *tb = segment_cell_text (shown, rb->index, column);
+        return g_utf8_collate (ta, tb);
+      }
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Building a table                                                     */
+
+typedef struct {
+  const char        *title;
+  gboolean           expand;
+} ColumnSpec;
+
+static GtkSingleSelection *
+add_columns (GtkColumnView      *table,
+             GListStore         *rows,
+             const WsGraphShown *shown,
+             const ColumnSpec   *specs,
+             guint               n_specs,
+             GCallback           setup,
+             GCallback           bind,
+             GCompareDataFunc    compare)
+{
+  g_autoptr(GtkSortListModel) sorted = NULL;
+  GtkSingleSelection *selection;
+
+  for (guint c = 0; c < n_specs; c++)
+    {
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      g_autoptr(GtkColumnViewColumn) column = NULL;
+      GtkSorter *sorter;
+
+      g_object_set_data (G_OBJECT (factory), "shown", (gpointer) shown);
+      g_signal_connect (factory, "setup", setup, GUINT_TO_POINTER (c));
+      g_signal_connect (factory, "bind", bind, GUINT_TO_POINTER (c));
+      column = gtk_column_view_column_new (_(specs[c].title), factory);
+      gtk_column_view_column_set_resizable (column, TRUE);
+      gtk_column_view_column_set_expand (column, specs[c].expand);
+
+      sorter = GTK_SORTER (gtk_custom_sorter_new (compare, NULL, NULL));
+      g_object_set_data (G_OBJECT (sorter), "shown", (gpointer) shown);
+      g_object_set_data (G_OBJECT (sorter), "column", GUINT_TO_POINTER (c));
+      gtk_custom_sorter_set_sort_func (GTK_CUSTOM_SORTER (sorter), compare, sorter, NULL);
+      gtk_column_view_column_set_sorter (column, sorter);
+      g_object_unref (sorter);
+
+      gtk_column_view_append_column (table, column);
+    }
+
+  sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (rows)),
+                                    g_object_ref (gtk_column_view_get_sorter (table)));
+  selection = gtk_single_selection_new (G_LIST_MODEL (g_steal_pointer (&sorted)));
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_single_selection_set_can_unselect (selection, TRUE);
+  gtk_column_view_set_model (table, GTK_SELECTION_MODEL (selection));
+  return selection;
+}
+
+/**
+ * ws_graph_columns_add_node_columns:
+ * @shown: read by the cells; must outlive @table
+ *
+ * Returns: (transfer full): the table's selection, over @rows sorted by
+ *   the column the user chose
+ */
+GtkSingleSelection *
+ws_graph_columns_add_node_columns (GtkColumnView      *table,
+                                   GListStore         *rows,
+                                   const WsGraphShown *shown)
+{
+  static const ColumnSpec specs[N_COLUMNS] = {
+    { N_("Depth"), FALSE }, { N_("What"), TRUE }, { N_("Thread"), FALSE }, { N_("Start"), FALSE },
+    { N_("Duration"), FALSE }, { N_("Frame"), TRUE }, { N_("Highlight"), FALSE },
+  };
+
+  return add_columns (table, rows, shown, specs, N_COLUMNS, G_CALLBACK (cell_setup_cb),
+                      G_CALLBACK (cell_bind_cb), compare_rows);
+}
+
+/* As ws_graph_columns_add_node_columns(), for the critical path's segments. */
+GtkSingleSelection *
+ws_graph_columns_add_segment_columns (GtkColumnView      *table,
+                                      GListStore         *rows,
+                                      const WsGraphShown *shown)
+{
+  static const ColumnSpec specs[N_SEGMENT_COLUMNS] = {
+    { N_("#"), FALSE }, { N_("Thread"), TRUE }, { N_("State"), TRUE }, { N_("Start"), FALSE },
+    { N_("Duration"), FALSE }, { N_("Depth"), FALSE }, { N_("On behalf of the wait of"), TRUE },
+  };
+
+  return add_columns (table, rows, shown, specs, N_SEGMENT_COLUMNS, G_CALLBACK (segment_cell_setup_cb),
+                      G_CALLBACK (segment_cell_bind_cb), compare_segment_rows);
+}

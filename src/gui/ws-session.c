@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The state a window's pages share.  It is a plain object, not a widget:
+ * the window owns it and gives it to each page, which is how a page finds
+ * the open traces, the one in view, the settings and the history store
+ * without reaching up to its window (which made the only import circle,
+ * application ↔ window ↔ mining page).
+ */
+#include "config.h"
+
+#include "ws-history-store.h"
+#include "ws-session.h"
+
+struct _WsSession
+{
+  GObject      parent_instance;
+
+  GListStore  *documents;
+  WsDocument  *current;
+  GSettings   *settings;
+  char        *history_path;
+};
+
+G_DEFINE_FINAL_TYPE (WsSession, ws_session, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_CURRENT_DOCUMENT,
+  PROP_HISTORY_PATH,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+ws_session_get_property (GObject    *object,
+                         guint       prop_id,
+                         GValue     *value,
+                         GParamSpec *pspec)
+{
+  WsSession *self = WS_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_CURRENT_DOCUMENT:
+      g_value_set_object (value, self->current);
+      break;
+    case PROP_HISTORY_PATH:
+      g_value_set_string (value, self->history_path);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ws_session_set_property (GObject      *object,
+                         guint         prop_id,
+                         const GValue *value,
+                         GParamSpec   *pspec)
+{
+  WsSession *self = WS_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_CURRENT_DOCUMENT:
+      ws_session_set_current_document (self, g_value_get_object (value));
+      break;
+    case PROP_HISTORY_PATH:
+      ws_session_set_history_path (self, g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ws_session_dispose (GObject *object)
+{
+  WsSession *self = WS_SESSION (object);
+
+  g_clear_object (&self->current);
+  g_clear_object (&self->documents);
+  g_clear_object (&self->settings);
+  g_clear_pointer (&self->history_path, g_free);
+
+  G_OBJECT_CLASS (ws_session_parent_class)->dispose (object);
+}
+
+static void
+ws_session_class_init (WsSessionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->get_property = ws_session_get_property;
+  object_class->set_property = ws_session_set_property;
+  object_class->dispose = ws_session_dispose;
+
+  properties[PROP_CURRENT_DOCUMENT] =
+    g_param_spec_object ("current-document", NULL, NULL, WS_TYPE_DOCUMENT,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_HISTORY_PATH] =
+    g_param_spec_string ("history-path", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+ws_session_init (WsSession *self)
+{
+  self->documents = g_list_store_new (WS_TYPE_DOCUMENT);
+}
+
+/**
+ * ws_session_new:
+ * @settings: (nullable): the application's settings, %NULL when the schema
+ *   is missing (every page then uses the schema's defaults)
+ *
+ * Returns: (transfer full): an empty session
+ */
+WsSession *
+ws_session_new (GSettings *settings)
+{
+  WsSession *self = g_object_new (WS_TYPE_SESSION, NULL);
+
+  g_return_val_if_fail (settings == NULL || G_IS_SETTINGS (settings), self);
+  if (settings != NULL)
+    self->settings = g_object_ref (settings);
+  return self;
+}
+
+/**
+ * ws_session_get_documents:
+ * Returns: (transfer none): the open traces, a list of #WsDocument in the
+ *   order they were opened
+ */
+GListModel *
+ws_session_get_documents (WsSession *self)
+{
+  g_return_val_if_fail (WS_IS_SESSION (self), NULL);
+  return G_LIST_MODEL (self->documents);
+}
+
+void
+ws_session_add_document (WsSession  *self,
+                         WsDocument *document)
+{
+  g_return_if_fail (WS_IS_SESSION (self));
+  g_return_if_fail (WS_IS_DOCUMENT (document));
+  g_list_store_append (self->documents, document);
+}
+
+/* Removes @document; the current document stays until it is replaced. */
+void
+ws_session_remove_document (WsSession  *self,
+                            WsDocument *document)
+{
+  guint position;
+
+  g_return_if_fail (WS_IS_SESSION (self));
+  if (g_list_store_find (self->documents, document, &position))
+    g_list_store_remove (self->documents, position);
+}
+
+/**
+ * ws_session_get_current_document:
+ * Returns: (transfer none) (nullable): the trace the window shows
+ */
+WsDocument *
+ws_session_get_current_document (WsSession *self)
+{
+  g_return_val_if_fail (WS_IS_SESSION (self), NULL);
+  return self->current;
+}
+
+void
+ws_session_set_current_document (WsSession  *self,
+                                 WsDocument *document)
+{
+  g_return_if_fail (WS_IS_SESSION (self));
+  g_return_if_fail (document == NULL || WS_IS_DOCUMENT (document));
+
+  if (g_set_object (&self->current, document))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CURRENT_DOCUMENT]);
+}
+
+/**
+ * ws_session_get_settings:
+ * Returns: (transfer none) (nullable): the application's settings
+ */
+GSettings *
+ws_session_get_settings (WsSession *self)
+{
+  g_return_val_if_fail (WS_IS_SESSION (self), NULL);
+  return self->settings;
+}
+
+/**
+ * ws_session_set_settings:
+ * @settings: (nullable): the application's settings
+ *
+ * Set once, by the window that owns the session, before it hands the
+ * session to its pages (they bind their widgets to the settings then).
+ */
+void
+ws_session_set_settings (WsSession *self,
+                         GSettings *settings)
+{
+  g_return_if_fail (WS_IS_SESSION (self));
+  g_return_if_fail (settings == NULL || G_IS_SETTINGS (settings));
+  g_set_object (&self->settings, settings);
+}
+
+/**
+ * ws_session_get_history_path:
+ * Returns: (nullable): the history store chosen for this session, or %NULL
+ *   for the user's default one (ws_history_store_default_path())
+ */
+const char *
+ws_session_get_history_path (WsSession *self)
+{
+  g_return_val_if_fail (WS_IS_SESSION (self), NULL);
+  return self->history_path;
+}
+
+void
+ws_session_set_history_path (WsSession  *self,
+                             const char *path)
+{
+  g_return_if_fail (WS_IS_SESSION (self));
+
+  if (g_strcmp0 (self->history_path, path) == 0)
+    return;
+  g_free (self->history_path);
+  self->history_path = g_strdup (path);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HISTORY_PATH]);
+}
+
+/**
+ * ws_session_dup_history_path:
+ * Returns: (transfer full): the history store's file: the one set, else
+ *   the default ($WAITSCOPE_HISTORY, else the user's data directory)
+ */
+char *
+ws_session_dup_history_path (WsSession *self)
+{
+  g_return_val_if_fail (WS_IS_SESSION (self), NULL);
+  return self->history_path ? g_strdup (self->history_path) : ws_history_store_default_path ();
+}
+
+/* Whether opened and mined traces are recorded in the history store:
+ * the "record-history" setting, or its default (yes) without settings. */
+gboolean
+ws_session_get_record_history (WsSession *self)
+{
+  g_return_val_if_fail (WS_IS_SESSION (self), TRUE);
+  return self->settings == NULL || g_settings_get_boolean (self->settings, "record-history");
+}

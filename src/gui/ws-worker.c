@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * One job at a time, off the main thread.  A new job cancels the one
+ * running (its thread polls the cancellable) and bumps the generation;
+ * when a thread finishes, its result is handed on only if its generation
+ * is still the newest, so a slow superseded job never overwrites a newer
+ * answer (Hotspot's job tracker does the same).
+ */
+#include "config.h"
+
+#include "ws-worker.h"
+
+struct _WsWorker
+{
+  GObject        parent_instance;
+
+  GCancellable  *cancellable;
+  guint          generation;
+  gboolean       busy;
+};
+
+G_DEFINE_FINAL_TYPE (WsWorker, ws_worker, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_BUSY,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+typedef struct {
+  WsWorker      *worker;
+  guint          generation;
+  WsWorkerDone   done;
+} Call;
+
+static void
+set_busy (WsWorker *self,
+          gboolean  busy)
+{
+  if (self->busy == busy)
+    return;
+  self->busy = busy;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+static void
+job_done (GObject      *source,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  Call *call = user_data;
+  WsWorker *self = call->worker;
+  g_autoptr(GError) error = NULL;
+  gpointer value;
+
+  /* Superseded: GTask frees the value it was never asked for. */
+  if (call->generation != self->generation)
+    goto out;
+
+  set_busy (self, FALSE);
+  value = g_task_propagate_pointer (G_TASK (result), &error);
+  call->done (source, value, error, g_task_get_task_data (G_TASK (result)));
+
+out:
+  g_object_unref (call->worker);
+  g_free (call);
+}
+
+static void
+ws_worker_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_BUSY:
+      g_value_set_boolean (value, WS_WORKER (object)->busy);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ws_worker_dispose (GObject *object)
+{
+  WsWorker *self = WS_WORKER (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+
+  G_OBJECT_CLASS (ws_worker_parent_class)->dispose (object);
+}
+
+static void
+ws_worker_class_init (WsWorkerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->get_property = ws_worker_get_property;
+  object_class->dispose = ws_worker_dispose;
+
+  properties[PROP_BUSY] =
+    g_param_spec_boolean ("busy", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+ws_worker_init (WsWorker *self)
+{
+}
+
+WsWorker *
+ws_worker_new (void)
+{
+  return g_object_new (WS_TYPE_WORKER, NULL);
+}
+
+/**
+ * ws_worker_run:
+ * @owner: a #GObject, the task's source object (kept alive until the
+ *   thread returns) and @done's first argument
+ * @job: (transfer full): the job's data, the thread's task data
+ * @job_free: frees @job once the task is done with it
+ * @thread_func: runs in a thread; returns with g_task_return_pointer() or
+ *   g_task_return_error() and polls the task's cancellable
+ * @done: called with the result if this job is still the newest
+ *
+ * Cancels the job running, if any, and starts @job.
+ */
+void
+ws_worker_run (WsWorker        *self,
+               gpointer         owner,
+               gpointer         job,
+               GDestroyNotify   job_free,
+               GTaskThreadFunc  thread_func,
+               WsWorkerDone     done)
+{
+  g_autoptr(GTask) task = NULL;
+  Call *call;
+
+  g_return_if_fail (WS_IS_WORKER (self));
+  g_return_if_fail (G_IS_OBJECT (owner));
+  g_return_if_fail (thread_func != NULL && done != NULL);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+
+  call = g_new0 (Call, 1);
+  call->worker = g_object_ref (self);
+  call->generation = ++self->generation;
+  call->done = done;
+
+  task = g_task_new (owner, self->cancellable, job_done, call);
+  g_task_set_source_tag (task, ws_worker_run);
+  g_task_set_task_data (task, job, job_free);
+  /* The callback always runs, so that the generation check frees the call. */
+  g_task_set_return_on_cancel (task, FALSE);
+  set_busy (self, TRUE);
+  g_task_run_in_thread (task, thread_func);
+}
+
+/* Asks the running job to stop; its callback still comes (with the
+ * cancellation error, or a result if it finished first). */
+void
+ws_worker_cancel (WsWorker *self)
+{
+  g_return_if_fail (WS_IS_WORKER (self));
+  g_cancellable_cancel (self->cancellable);
+}
+
+/* Stops the running job and drops its result without a callback (a page
+ * going away, or an input that no longer exists). */
+void
+ws_worker_drop (WsWorker *self)
+{
+  g_return_if_fail (WS_IS_WORKER (self));
+  g_cancellable_cancel (self->cancellable);
+  self->generation++;
+  set_busy (self, FALSE);
+}
+
+gboolean
+ws_worker_get_busy (WsWorker *self)
+{
+  g_return_val_if_fail (WS_IS_WORKER (self), FALSE);
+  return self->busy;
+}
+
+/* The newest job's generation (each ws_worker_run() and ws_worker_drop()
+ * changes it): a caller that must tell a late answer apart compares it. */
+guint
+ws_worker_get_generation (WsWorker *self)
+{
+  g_return_val_if_fail (WS_IS_WORKER (self), 0);
+  return self->generation;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "ws-report.h"
+
+G_BEGIN_DECLS
+
+struct _WsReport
+{
+  GObject        parent_instance;
+
+  WsSessionFile *session;
+  GPtrArray     *traces;    /* WsTrace or NULL (unused by any finding), by session index */
+  GPtrArray     *figures;   /* WsReportFigure or NULL, by finding */
+  GPtrArray     *errors;    /* char* or NULL: why a finding has no figure */
+  gboolean       dark;
+};
+
+G_END_DECLS

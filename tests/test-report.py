@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Findings end to end through waitscope-cli: a session made with
+`session new` and four `session pin`s on py-locks, its report as HTML
+(parsed: every finding's figure is an inline SVG, nothing refers outside
+the file, ids are unique, the note's markup and the facts are text) and as
+PDF (pdfinfo page count, pdftotext finds the titles: text is selectable);
+the session file and the committed v1 file against docs/session-format.schema.json;
+damaged sessions and a different trace give exit 1 with the file's name."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from html.parser import HTMLParser
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(here)
+cli = os.environ["WS_CLI"]
+data = os.environ["WS_TEST_DATA"]
+trace = os.path.join(data, "py-locks.perf.txt.gz")
+failures = 0
+
+
+def check(ok, what):
+    global failures
+    print(("ok " if ok else "FAIL ") + what)
+    if not ok:
+        failures += 1
+
+
+def run(*args, expect=0):
+    p = subprocess.run([cli, *args], capture_output=True, text=True)
+    if p.returncode != expect:
+        print(f"FAIL {' '.join(args)}: exit {p.returncode}, expected {expect}\n{p.stderr}")
+        global failures
+        failures += 1
+    return p
+
+
+PINS = [
+    ("timeline", ["--tid", "11588", "--from", "1987.0", "--to", "+50ms"], "Workers take turns",
+     "Each *worker* runs, then **waits** on the lock.\n\n- six workers\n- one `futex`"),
+    ("wait-graph", ["--tid", "11588", "--from", "1987.0", "--to", "+20ms"], "Who w3 waits on", "w2 <readies> w3 & more"),
+    ("ready-tree", ["--tid", "11588", "--from", "1987.0", "--to", "1988.0", "--chain-metric", "max"],
+     "The chain behind w3's longest wait", "By **max**."),
+    ("critical-path", ["--tid", "11588", "--from", "1987.0", "--to", "+50ms"], "Critical path of w3", ""),
+]
+
+
+class Html(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.sections = []   # per finding: data-view of its figure, svg count
+        self.ids = []
+        self.external = []
+        self.tags = {}
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.tags[tag] = self.tags.get(tag, 0) + 1
+        if tag == "section" and a.get("class") == "finding":
+            self.sections.append({"view": None, "svg": 0})
+        if tag == "figure" and self.sections:
+            self.sections[-1]["view"] = a.get("data-view")
+        if tag == "svg" and self.sections:
+            self.sections[-1]["svg"] += 1
+        if "id" in a:
+            self.ids.append(a["id"])
+        for k in ("src", "href", "xlink:href", "action", "poster"):
+            v = a.get(k)
+            if v is not None and not v.startswith("#") and not v.startswith("data:"):
+                self.external.append((tag, k, v))
+
+
+def check_html(path):
+    text = open(path, encoding="utf-8").read()
+    p = Html()
+    p.feed(text)
+    check(len(p.sections) == len(PINS), f"HTML has {len(p.sections)} finding sections")
+    for (view, _, title, _), s in zip(PINS, p.sections):
+        check(s["view"] == view and s["svg"] == 1, f"finding “{title}”: an inline SVG of the {view}")
+    check(not p.external, f"no reference outside the file {p.external[:3]}")
+    check(not any(t in p.tags for t in ("script", "link", "iframe", "object", "embed")), "no script, link or embed")
+    check(not re.search(r"url\((?!#)", text) and "@import" not in text, "no external url() in styles")
+    check(len(p.ids) == len(set(p.ids)), f"{len(p.ids)} ids, all unique across figures")
+    check("<strong>waits</strong>" in text and "<li>one <code>futex</code></li>" in text, "note markup as HTML")
+    check("w2 &lt;readies&gt; w3 &amp; more" in text, "note text escaped")
+    check("Stacks, caller first" in text and "__schedule" in text, "stacks listed")
+    check("Appendix" in text and "90523eb9f516d580e4902bd00f7041f3cc554194e14789dea7fa65dcd5ad04d9" in text,
+          "appendix names the trace and its hash")
+
+
+def check_pdf(path):
+    info = subprocess.run(["pdfinfo", path], capture_output=True, text=True)
+    pages = int(re.search(r"^Pages:\s+(\d+)", info.stdout, re.M).group(1))
+    check(pages == 2 + 2 * len(PINS), f"PDF has {pages} pages (title, 2 per finding, appendix)")
+    txt = subprocess.run(["pdftotext", path, "-"], capture_output=True, text=True).stdout
+    for _, _, title, _ in PINS:
+        check(title in txt, f"PDF text has “{title}”")
+    check("the facts behind it" in txt and "Appendix" in txt, "PDF facts pages and appendix")
+
+
+def check_schema(paths):
+    try:
+        import jsonschema
+    except ImportError:
+        print("jsonschema not installed: schema checks skipped")
+        return
+    schema = json.load(open(os.path.join(root, "docs", "session-format.schema.json")))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    v = jsonschema.Draft202012Validator(schema)
+    for p in paths:
+        errors = list(v.iter_errors(json.load(open(p))))
+        check(not errors, f"{os.path.basename(p)} valid against the schema {errors[:1]}")
+    bad = json.load(open(paths[0]))
+    bad["traces"][0]["sha256"] = "xyz"
+    check(list(v.iter_errors(bad)), "a bad hash fails the schema")
+
+
+def check_errors(tmp, session):
+    text = open(session).read()
+    cut = os.path.join(tmp, "cut.waitscope")
+    open(cut, "w").write(text[: len(text) // 2])
+    p = run("report", cut, "-o", os.path.join(tmp, "x.html"), expect=1)
+    check(cut in p.stderr and "truncated" in p.stderr, "truncated session: exit 1 naming the file")
+    check(not os.path.exists(os.path.join(tmp, "x.html")), "no report written from it")
+    run("report", session, expect=2)
+    run("report", session, "-o", os.path.join(tmp, "x.txt"), expect=2)
+    run("session", "pin", session, "--view", "nonsense", expect=2)
+    run("session", "pin", session, "--view", "timeline", "--tid", "424242", expect=1)
+    # The trace replaced by a different file under the same name: refused.
+    moved = os.path.join(tmp, "moved")
+    os.mkdir(moved)
+    shutil.copy(trace, os.path.join(moved, "py-locks.perf.txt.gz"))
+    run("session", "new", os.path.join(moved, "s.waitscope"), os.path.join(moved, "py-locks.perf.txt.gz"))
+    shutil.copy(os.path.join(data, "io-fsync.perf.txt.gz"), os.path.join(moved, "py-locks.perf.txt.gz"))
+    p = run("session", "pin", os.path.join(moved, "s.waitscope"), "--view", "timeline", expect=1)
+    check("content differs" in p.stderr and "py-locks.perf.txt.gz" in p.stderr, "a different trace is refused")
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="ws-report-")
+    session = os.path.join(tmp, "review.waitscope")
+    run("session", "new", session, trace, "--title", "py-locks review")
+    for view, args, title, note in PINS:
+        run("session", "pin", session, "--view", view, *args, "--title", title, "--note", note)
+    shown = json.loads(run("session", "show", session, "--json").stdout)
+    check(len(shown["findings"]) == len(PINS), "session show --json lists every pin")
+    check(shown["findings"][2]["settings"].get("chain_metric") == "max", "the chain metric is kept")
+    html = os.path.join(tmp, "review.html")
+    pdf = os.path.join(tmp, "review.pdf")
+    run("report", session, "-o", html)
+    run("report", session, "-o", pdf)
+    check_html(html)
+    check_pdf(pdf)
+    check_schema([session, os.path.join(data, "session-v1.waitscope")])
+    check_errors(tmp, session)
+    # The committed v1 session, its trace found again beside it.
+    run("report", os.path.join(data, "session-v1.waitscope"), "-o", os.path.join(tmp, "v1.html"))
+    keep = os.environ.get("WS_SCREENSHOT_DIR")
+    if keep:
+        os.makedirs(keep, exist_ok=True)
+        shutil.copy(pdf, os.path.join(keep, "report.pdf"))
+        shutil.copy(html, os.path.join(keep, "report.html"))
+    shutil.rmtree(tmp)
+    return 1 if failures else 0
+
+
+if shutil.which("pdfinfo") is None:
+    print("pdfinfo (poppler-utils) not installed: skipped")
+    sys.exit(77)
+sys.exit(main())
