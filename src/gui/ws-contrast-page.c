@@ -10,6 +10,7 @@
 #include "ws-error.h"
 #include "ws-duration-histogram.h"
 #include "ws-export-dialog.h"
+#include "ws-pattern-coverage-view.h"
 #include "ws-progress-relay.h"
 #include "ws-time-format.h"
 #include "ws-worker.h"
@@ -44,6 +45,7 @@ struct _WsContrastPage
   GtkListBox          *pattern_list;
   GtkListBox          *instance_list;
   GtkButton           *open_button;
+  WsPatternCoverageView *coverage_view;
   GtkEntry            *impact_entry;
   GtkListBox          *impact_list;
 
@@ -400,6 +402,7 @@ show_result (WsContrastPage *self)
     gtk_list_box_append (self->pattern_list, pattern_row (self->result, i));
   show_summary (self);
   show_impact (self);
+  ws_pattern_coverage_view_set_result (self->coverage_view, self->result);
   gtk_widget_set_sensitive (GTK_WIDGET (self->export_button), TRUE);
   g_clear_pointer (&self->shown_instances, g_array_unref);
   update_actions (self);
@@ -740,6 +743,7 @@ ws_contrast_page_class_init (WsContrastPageClass *klass)
 
   g_type_ensure (WS_TYPE_AWG_VIEW);
   g_type_ensure (WS_TYPE_DURATION_HISTOGRAM);
+  g_type_ensure (WS_TYPE_PATTERN_COVERAGE_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/waitscope/Waitscope/ws-contrast-page.ui");
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, root_box);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, scenario_dropdown);
@@ -763,6 +767,7 @@ ws_contrast_page_class_init (WsContrastPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, pattern_list);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, instance_list);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, open_button);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, coverage_view);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, impact_entry);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, impact_list);
   gtk_widget_class_install_action (widget_class, "contrast.run", NULL, run_action);
