@@ -19,6 +19,7 @@
 #include "ws-application.h"
 #include "ws-coverage.h"
 #include "ws-gui-test-util.h"
+#include "ws-mining-form.h"
 #include "ws-history-store.h"
 #include "ws-window.h"
 
@@ -29,6 +30,16 @@
 
 static WsApplication *the_app;
 static char *tmp_dir;
+
+/* The page's form, found in the widget tree as a user finds it. */
+static WsMiningForm *
+form_of (WsMiningPage *page)
+{
+  GtkWidget *form = ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_MINING_FORM);
+
+  g_assert_nonnull (form);
+  return WS_MINING_FORM (form);
+}
 
 static WsDocument *
 open_and_wait (WsWindow *window, const char *name)
@@ -240,7 +251,7 @@ test_mining_export (void)
   page = ws_window_get_mining_page (window);
   ws_window_show_details_page (window, "mining");
   ws_session_set_history_path (ws_window_get_session (window), history);
-  ws_mining_page_set_lambda (page, LAMBDA);
+  ws_mining_form_set_lambda (form_of (page), LAMBDA);
 
   /* Nothing mined yet: nothing to export, said so. */
   g_assert_false (ws_mining_page_export_alignment (page, align_png, &error));
@@ -264,7 +275,7 @@ test_mining_export (void)
 
   /* The alignment: the size the renderer measures plus the margin, mostly
    * background, with the common part's fill where the grid has common rows. */
-  view = ws_mining_page_get_alignment_view (page);
+  view = WS_ALIGNMENT_VIEW (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_ALIGNMENT_VIEW));
   grid = ws_alignment_view_get_grid (view);
   g_assert_nonnull (grid);
   renderer = ws_alignment_view_get_renderer (view);
@@ -305,7 +316,7 @@ test_mining_export (void)
   g_assert_cmpuint (ws_mining_page_get_n_signatures (page), ==, 1);
   /* The curves are computed in a thread: the chart says so meanwhile. */
   g_assert_true (ws_mining_page_get_coverage_busy (page));
-  g_assert_cmpuint (ws_coverage_plot_get_n_series (ws_coverage_view_get_plot (ws_mining_page_get_coverage_view (page))), ==, 0);
+  g_assert_cmpuint (ws_coverage_plot_get_n_series (ws_coverage_view_get_plot (WS_COVERAGE_VIEW (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_COVERAGE_VIEW)))), ==, 0);
   g_assert_false (ws_mining_page_export_coverage (page, cov_png, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PENDING);
   g_clear_error (&error);
@@ -313,7 +324,7 @@ test_mining_export (void)
   ws_gui_test_wait_until (coverage_ready, page, 60, "the coverage curves");
   ws_mining_page_show_detail (page, "coverage");
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "mining-export-coverage.png"));
-  cp = ws_coverage_plot_get_palette (ws_coverage_view_get_plot (ws_mining_page_get_coverage_view (page)));
+  cp = ws_coverage_plot_get_palette (ws_coverage_view_get_plot (WS_COVERAGE_VIEW (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_COVERAGE_VIEW))));
   g_assert_true (ws_mining_page_export_coverage (page, cov_png, &error));
   g_assert_no_error (error);
   surface = cairo_image_surface_create_from_png (cov_png);
@@ -348,7 +359,7 @@ test_mining_export (void)
     ws_gui_test_wait_until (coverage_ready, page, 60, "the coverage curves of three signatures");
     ws_gui_test_spin (200);
     g_assert_cmpuint (n_idle, ==, 1);
-    g_assert_cmpuint (ws_coverage_plot_get_n_series (ws_coverage_view_get_plot (ws_mining_page_get_coverage_view (page))),
+    g_assert_cmpuint (ws_coverage_plot_get_n_series (ws_coverage_view_get_plot (WS_COVERAGE_VIEW (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_COVERAGE_VIEW)))),
                       ==, WS_N_RANKINGS);
     g_signal_handler_disconnect (page, id);
   }

@@ -16,11 +16,14 @@
  *  - "Show Events": the timeline's matches are exactly the events whose
  *    stack holds the pattern (brute force over the trace),
  *  - Cancel, re-running, accessibility, and a screenshot at each step into
- *    WS_SCREENSHOT_DIR.
+ *    WS_SCREENSHOT_DIR,
+ *  - and that `waitscope-cli cluster --json` with the same settings gives
+ *    the same λ, streams, patterns and clusters (one core run for both).
  */
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "ws-aoi.h"
@@ -30,6 +33,7 @@
 #include "ws-gui-test-util.h"
 #include "ws-history-store.h"
 #include "ws-miner.h"
+#include "ws-mining-form.h"
 #include "ws-mining-item.h"
 #include "ws-window.h"
 
@@ -39,6 +43,16 @@
 static WsApplication *the_app;
 
 /* Only when screenshots are kept: this test counts no pixels. */
+/* The page's form, found in the widget tree as a user finds it. */
+static WsMiningForm *
+form_of (WsMiningPage *page)
+{
+  GtkWidget *form = ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_MINING_FORM);
+
+  g_assert_nonnull (form);
+  return WS_MINING_FORM (form);
+}
+
 static void
 screenshot_after (GtkWidget  *widget,
                   const char *name,
@@ -193,21 +207,22 @@ test_mining_page (void)
   g_assert_nonnull (page);
   ws_window_show_details_page (window, "mining");
   ws_session_set_history_path (ws_window_get_session (window), history);
-  ws_mining_page_set_scope (page, WS_MINING_SCOPE_INSTANCES);
-  ws_mining_page_set_lambda (page, LAMBDA);
-  ws_mining_page_set_threshold (page, THRESHOLD);
-  g_assert_cmpint (ws_mining_page_get_lambda (page), ==, LAMBDA);
+  ws_mining_form_set_scope (form_of (page), WS_MINING_SCOPE_INSTANCES);
+  ws_mining_form_set_lambda (form_of (page), LAMBDA);
+  ws_mining_form_set_threshold (form_of (page), THRESHOLD);
+  g_assert_cmpint (ws_mining_form_get_lambda (form_of (page)), ==, LAMBDA);
 
   g_signal_connect (page, "finished", G_CALLBACK (ws_gui_test_flag_cb), &finished);
   /* The guideline helper: 10 % of 1 trace × 300 ms = 30 ms (StackMine §V,
    * scaled down from its 10 % × 0.3 s × 1000 traces = 30 s). */
-  ws_mining_page_set_guideline (page, 0.10, 300000000);
-  gtk_widget_activate_action (GTK_WIDGET (page), "mining.use-guideline", NULL);
-  g_assert_cmpint (ws_mining_page_get_lambda (page), ==, 30000000);
-  ws_mining_page_set_lambda (page, LAMBDA);
+  ws_mining_form_set_guideline (form_of (page), 0.10, 300000000);
+  gtk_widget_activate_action (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_MINING_FORM), "form.use-guideline",
+                              NULL);
+  g_assert_cmpint (ws_mining_form_get_lambda (form_of (page)), ==, 30000000);
+  ws_mining_form_set_lambda (form_of (page), LAMBDA);
 
   /* A bad content filter: an error naming it, no crash, nothing mined. */
-  ws_mining_page_set_filters (page, "XactLock(", NULL);
+  ws_mining_form_set_filters (form_of (page), "XactLock(", NULL);
   ws_mining_page_run (page);
   ws_gui_test_wait_for_flag (&finished, 60, "the refused run");
   g_assert_null (ws_mining_page_get_cluster_set (page));
@@ -215,7 +230,7 @@ test_mining_page (void)
   g_assert_nonnull (strstr (ws_mining_page_get_status (page), "XactLock("));
   g_assert_true (g_str_has_prefix (ws_mining_page_get_status (page), "Must contain a frame matching: "));
   screenshot (GTK_WIDGET (window), "mining-bad-filter.png");
-  ws_mining_page_set_filters (page, NULL, NULL);
+  ws_mining_form_set_filters (form_of (page), NULL, NULL);
   finished = FALSE;
   screenshot (GTK_WIDGET (window), "mining-settings.png");
 
@@ -290,7 +305,7 @@ test_mining_page (void)
   g_assert_cmpuint (tuple_cluster, ==, lock_cluster);
 
   /* 3. The table: one collapsed row per cluster, in rank order. */
-  view = ws_mining_page_get_cluster_view (page);
+  view = GTK_COLUMN_VIEW (ws_gui_test_find_child (GTK_WIDGET (page), GTK_TYPE_COLUMN_VIEW));
   rows = G_LIST_MODEL (gtk_column_view_get_model (view));
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, ws_cluster_set_get_n_clusters (shown));
   for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
@@ -312,7 +327,7 @@ test_mining_page (void)
   ws_mining_page_select_cluster (page, lock_cluster + 1);
   {
     const WsCluster *cl = ws_cluster_set_get_cluster (shown, lock_cluster);
-    WsAlignmentGrid *grid = ws_alignment_view_get_grid (ws_mining_page_get_alignment_view (page));
+    WsAlignmentGrid *grid = ws_alignment_view_get_grid (WS_ALIGNMENT_VIEW (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_ALIGNMENT_VIEW)));
 
     g_assert_cmpuint (g_list_model_get_n_items (rows), ==, ws_cluster_set_get_n_clusters (shown) + cl->n_patterns);
     g_assert_nonnull (grid);
@@ -330,10 +345,10 @@ test_mining_page (void)
   g_assert_cmpuint (ws_mining_page_get_n_signatures (page), ==, 1);
   /* The curves are computed in a thread: the chart says so meanwhile. */
   g_assert_true (ws_mining_page_get_coverage_busy (page));
-  g_assert_cmpuint (ws_coverage_plot_get_n_series (ws_coverage_view_get_plot (ws_mining_page_get_coverage_view (page))), ==, 0);
+  g_assert_cmpuint (ws_coverage_plot_get_n_series (ws_coverage_view_get_plot (WS_COVERAGE_VIEW (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_COVERAGE_VIEW)))), ==, 0);
   ws_gui_test_wait_until (coverage_ready, page, 60, "the coverage curves");
   {
-    WsCoveragePlot *plot = ws_coverage_view_get_plot (ws_mining_page_get_coverage_view (page));
+    WsCoveragePlot *plot = ws_coverage_view_get_plot (WS_COVERAGE_VIEW (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_COVERAGE_VIEW)));
     g_autoptr(WsCoverage) coverage = ws_coverage_new (db);
     guint n;
     g_autofree WsFrameId *common = ws_coverage_cluster_common_frames (clusters, lock_cluster, &n);
@@ -371,7 +386,7 @@ test_mining_page (void)
       {
         g_assert_cmpuint (position, !=, G_MAXUINT);
         gtk_selection_model_select_item (selection, position, TRUE);
-        g_assert_cmpuint (ws_alignment_view_get_selected_pattern (ws_mining_page_get_alignment_view (page)), ==, 0);
+        g_assert_cmpuint (ws_alignment_view_get_selected_pattern (WS_ALIGNMENT_VIEW (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_ALIGNMENT_VIEW))), ==, 0);
       }
 
     /* A wait graph open on one of those waits, to be highlighted too. */
@@ -454,11 +469,11 @@ test_mining_page (void)
   }
 
   /* 7. Accessible custom views. */
-  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (ws_mining_page_get_alignment_view (page)), GTK_ACCESSIBLE_ROLE_IMG);
-  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (ws_mining_page_get_coverage_view (page)), GTK_ACCESSIBLE_ROLE_IMG);
-  g_assert_true (gtk_test_accessible_has_property (GTK_ACCESSIBLE (ws_mining_page_get_alignment_view (page)),
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (WS_ALIGNMENT_VIEW (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_ALIGNMENT_VIEW))), GTK_ACCESSIBLE_ROLE_IMG);
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (WS_COVERAGE_VIEW (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_COVERAGE_VIEW))), GTK_ACCESSIBLE_ROLE_IMG);
+  g_assert_true (gtk_test_accessible_has_property (GTK_ACCESSIBLE (WS_ALIGNMENT_VIEW (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_ALIGNMENT_VIEW))),
                                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION));
-  g_assert_true (gtk_test_accessible_has_property (GTK_ACCESSIBLE (ws_mining_page_get_coverage_view (page)),
+  g_assert_true (gtk_test_accessible_has_property (GTK_ACCESSIBLE (WS_COVERAGE_VIEW (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_COVERAGE_VIEW))),
                                                    GTK_ACCESSIBLE_PROPERTY_LABEL));
 
   /* 8. Cancel a re-run: the previous results stay. */
@@ -576,9 +591,9 @@ test_mining_record_history (void)
   g_settings_set_boolean (settings, "record-history", FALSE);
   window = open_py_locks (&page);
   ws_session_set_history_path (ws_window_get_session (window), history);
-  ws_mining_page_set_scope (page, WS_MINING_SCOPE_WHOLE_TRACES);
-  ws_mining_page_set_filters (page, NULL, NULL);
-  ws_mining_page_set_lambda (page, 1000000);
+  ws_mining_form_set_scope (form_of (page), WS_MINING_SCOPE_WHOLE_TRACES);
+  ws_mining_form_set_filters (form_of (page), NULL, NULL);
+  ws_mining_form_set_lambda (form_of (page), 1000000);
 
   /* Off, no store: none is created. */
   mine_and_wait (page);
@@ -611,7 +626,13 @@ static GtkWidget *
 page_child (WsMiningPage *page,
             const char   *name)
 {
-  return GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (page), WS_TYPE_MINING_PAGE, name));
+  GtkWidget *form = ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_MINING_FORM);
+  GObject *child = gtk_widget_get_template_child (form, WS_TYPE_MINING_FORM, name);
+
+  /* The form's choices, else the results' (the rank). */
+  if (child == NULL)
+    child = gtk_widget_get_template_child (GTK_WIDGET (page), WS_TYPE_MINING_PAGE, name);
+  return GTK_WIDGET (child);
 }
 
 /* The mining settings set on one page show on a page created later. */
@@ -630,12 +651,12 @@ test_mining_settings_kept (void)
   g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (page_child (page, "scope_row"))), ==, 0);
   g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (page_child (page, "threshold_spin"))), ==, 0.5);
 
-  ws_mining_page_set_scope (page, WS_MINING_SCOPE_INSTANCE_GRAPHS);
+  ws_mining_form_set_scope (form_of (page), WS_MINING_SCOPE_INSTANCE_GRAPHS);
   adw_combo_row_set_selected (ADW_COMBO_ROW (page_child (page, "kind_row")), 1);
-  ws_mining_page_set_filters (page, "Lock", "^idle");
+  ws_mining_form_set_filters (form_of (page), "Lock", "^idle");
   gtk_editable_set_text (GTK_EDITABLE (page_child (page, "threads_row")), "postgres");
-  ws_mining_page_set_guideline (page, 0.25, 1500000);
-  ws_mining_page_set_threshold (page, 0.75);
+  ws_mining_form_set_guideline (form_of (page), 0.25, 1500000);
+  ws_mining_form_set_threshold (form_of (page), 0.75);
   gtk_drop_down_set_selected (GTK_DROP_DOWN (page_child (page, "rank_dropdown")), 3);
   gtk_window_destroy (GTK_WINDOW (window));
 
@@ -659,6 +680,123 @@ test_mining_settings_kept (void)
   reset_mining_settings ();
 }
 
+/* `waitscope-cli cluster --json` on the same trace and settings. */
+static JsonObject *
+cli_cluster_json (const char *trace,
+                  const char *history)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *lambda = g_strdup_printf ("%dns", 1000000);
+  g_autofree char *threshold = g_strdup_printf ("%g", THRESHOLD);
+  const char *argv[] = { g_getenv ("WS_CLI"), "cluster", trace, "--lambda", lambda, "--threshold", threshold,
+                         "--history", history, "--top", "0", "--json", NULL };
+  int status;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                               &out, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+/* A pattern of the GUI's run against one of the CLI's JSON. */
+static void
+assert_same_pattern (WsStackTable    *table,
+                     const WsPattern *p,
+                     JsonObject      *json)
+{
+  JsonArray *frames = json_object_get_array_member (json, "frames");
+
+  g_assert_cmpint (json_object_get_int_member (json, "cost"), ==, p->cost);
+  g_assert_cmpint (json_object_get_int_member (json, "events"), ==, p->n_events);
+  g_assert_cmpint (json_object_get_int_member (json, "streams"), ==, p->n_streams);
+  g_assert_cmpuint (json_array_get_length (frames), ==, p->n_frames);
+  for (guint k = 0; k < p->n_frames; k++)
+    {
+      g_autofree char *frame = ws_stack_table_format_frame (table, p->frames[k]);
+      g_assert_cmpstr (json_array_get_string_element (frames, k), ==, frame);
+    }
+}
+
+/* The Mining page and `waitscope-cli cluster` call the one core run
+ * (ws_mining_run()): the same settings give the same λ, streams, weights,
+ * patterns and clusters, cluster by cluster and frame by frame. */
+static void
+test_mining_same_as_cli (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-gui-mining-cli-XXXXXX", NULL);
+  g_autofree char *history = g_build_filename (dir, "history.sqlite", NULL);
+  g_autofree char *trace = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+  g_autoptr(JsonObject) cli = NULL;
+  WsClusterSet *clusters;
+  WsPatternSet *set;
+  WsStackDb *db;
+  JsonArray *json_clusters;
+  WsMiningPage *page;
+  WsWindow *window;
+
+  if (g_getenv ("WS_CLI") == NULL)
+    {
+      g_test_skip ("WS_CLI is not set");
+      return;
+    }
+  reset_mining_settings ();
+  window = open_py_locks (&page);
+  ws_session_set_history_path (ws_window_get_session (window), history);
+  ws_mining_form_set_scope (form_of (page), WS_MINING_SCOPE_WHOLE_TRACES);
+  ws_mining_form_set_filters (form_of (page), NULL, NULL);
+  ws_mining_form_set_lambda (form_of (page), 1000000);
+  ws_mining_form_set_threshold (form_of (page), THRESHOLD);
+  mine_and_wait (page);
+
+  /* The GUI recorded the trace; the CLI finds it there: the same weights. */
+  cli = cli_cluster_json (trace, history);
+  clusters = ws_mining_page_get_cluster_set (page);
+  set = ws_cluster_set_get_pattern_set (clusters);
+  db = ws_pattern_set_get_stack_db (set);
+  g_assert_cmpstr (json_object_get_string_member (cli, "weights"), ==, "history");
+  g_assert_cmpint (json_object_get_int_member (cli, "lambda"), ==, 1000000);
+  g_assert_cmpint (json_object_get_int_member (cli, "streams"), ==, ws_stack_db_get_n_streams (db));
+  g_assert_cmpint (json_object_get_int_member (cli, "events"), ==, ws_stack_db_get_n_events (db));
+  g_assert_cmpint (json_object_get_int_member (cli, "total_cost"), ==, ws_stack_db_get_total_cost (db));
+  g_assert_cmpint (json_object_get_int_member (cli, "n_patterns"), ==, ws_pattern_set_get_n_patterns (set));
+  g_assert_cmpint (json_object_get_int_member (cli, "n_clusters"), ==, ws_cluster_set_get_n_clusters (clusters));
+  g_assert_cmpuint (ws_cluster_set_get_n_clusters (clusters), >, 1);
+
+  json_clusters = json_object_get_array_member (cli, "clusters");
+  for (guint c = 0; c < ws_cluster_set_get_n_clusters (clusters); c++)
+    {
+      const WsCluster *cl = ws_cluster_set_get_cluster (clusters, c);
+      JsonObject *jc = json_array_get_object_element (json_clusters, c);
+      JsonArray *patterns = json_object_get_array_member (jc, "patterns");
+
+      g_assert_cmpint (json_object_get_int_member (jc, "total_cost"), ==, cl->total_cost);
+      g_assert_cmpint (json_object_get_int_member (jc, "streams"), ==, cl->n_streams);
+      g_assert_cmpint (json_object_get_int_member (jc, "events"), ==, cl->n_events);
+      g_assert_cmpuint (json_array_get_length (patterns), ==, cl->n_patterns);
+      for (guint k = 0; k < cl->n_patterns; k++)
+        assert_same_pattern (ws_stack_db_get_stack_table (db), ws_pattern_set_get_pattern (set, cl->patterns[k]),
+                             json_array_get_object_element (patterns, k));
+    }
+  g_test_message ("GUI and CLI: %u patterns in %u clusters, identical", ws_pattern_set_get_n_patterns (set),
+                  ws_cluster_set_get_n_clusters (clusters));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_spin (50);
+  {
+    g_autofree char *wal = g_strconcat (history, "-wal", NULL);
+    g_autofree char *shm = g_strconcat (history, "-shm", NULL);
+    g_unlink (history);
+    g_unlink (wal);
+    g_unlink (shm);
+  }
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -670,6 +808,7 @@ main (int   argc,
   g_test_add_func ("/gui/mining/pg-tpcb-transactions", test_mining_page);
   g_test_add_func ("/gui/mining/record-history", test_mining_record_history);
   g_test_add_func ("/gui/mining/settings-kept", test_mining_settings_kept);
+  g_test_add_func ("/gui/mining/same-as-cli", test_mining_same_as_cli);
 
   status = g_test_run ();
   g_object_unref (the_app);

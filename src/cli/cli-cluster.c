@@ -21,35 +21,6 @@
 
 int cli_cluster (int argc, char **argv);
 
-/* Weights from the traces open now, when there is no history. */
-static void
-count_loaded (WsSimilarity *sim,
-              GPtrArray    *traces)
-{
-  WsStackTable *table = ws_similarity_get_stack_table (sim);
-
-  for (guint i = 0; i < traces->len; i++)
-    {
-      WsTrace *trace = g_ptr_array_index (traces, i);
-
-      for (guint e = 0; e < ws_trace_get_n_events (trace); e++)
-        {
-          const WsEvent *ev = ws_trace_get_event (trace, e);
-          const WsFrameId *f;
-          guint n;
-
-          if (ev->stack == WS_STACK_EMPTY)
-            continue;
-          if (ev->kind != WS_EVENT_WAIT &&
-              !(ev->kind == WS_EVENT_RUNNING && !(ev->flags & WS_EVENT_FLAG_SPAN)))
-            continue;
-          /* cli_load_traces() shares one table among the traces. */
-          f = ws_stack_table_get_stack (table, ev->stack, &n);
-          ws_similarity_count_stack (sim, f, n, 1);
-        }
-    }
-}
-
 static gboolean
 parse_linkage (const char *text,
                WsLinkage  *linkage)
@@ -63,55 +34,6 @@ parse_linkage (const char *text,
         return TRUE;
       }
   return FALSE;
-}
-
-/* --signature F1,F2,…: each name is a function of the area of interest
- * (the first frame of that name found in it). */
-static WsCoverage *
-build_coverage (CliMineResult  *result,
-                char          **specs,
-                int            *status)
-{
-  WsStackTable *table = ws_stack_db_get_stack_table (result->db);
-  g_autoptr(WsCoverage) cov = ws_coverage_new (result->db);
-  g_autoptr(GHashTable) by_name = g_hash_table_new (g_str_hash, g_str_equal);
-
-  for (guint e = 0; e < ws_stack_db_get_n_entries (result->db); e++)
-    {
-      guint n;
-      const WsFrameId *f = ws_stack_db_get_frames (result->db, e, &n);
-
-      for (guint k = 0; k < n; k++)
-        {
-          const char *fn = ws_stack_table_get_frame (table, f[k])->function;
-          gpointer old = g_hash_table_lookup (by_name, fn);
-
-          if (old == NULL || GPOINTER_TO_UINT (old) - 1 > f[k])
-            g_hash_table_insert (by_name, (gpointer) fn, GUINT_TO_POINTER (f[k] + 1));
-        }
-    }
-
-  for (guint i = 0; specs[i] != NULL; i++)
-    {
-      g_auto(GStrv) names = g_strsplit (specs[i], ",", -1);
-      g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (WsFrameId));
-
-      for (guint k = 0; names[k] != NULL; k++)
-        {
-          gpointer id = g_hash_table_lookup (by_name, g_strstrip (names[k]));
-          WsFrameId f;
-
-          if (id == NULL)
-            {
-              *status = cli_usage_error ("cluster", _("--signature: no function “%s” in the area of interest"), names[k]);
-              return NULL;
-            }
-          f = GPOINTER_TO_UINT (id) - 1;
-          g_array_append_val (frames, f);
-        }
-      ws_coverage_add_signature (cov, specs[i], (const WsFrameId *) (gpointer) frames->data, frames->len);
-    }
-  return g_steal_pointer (&cov);
 }
 
 /* Fig. 4 at a quarter, half, three quarters and all of the coverage the
@@ -409,18 +331,19 @@ cli_cluster (int    argc,
              char **argv)
 {
   g_autoptr(GOptionContext) context = NULL;
-  g_autoptr(WsSimilarity) sim = NULL;
-  g_autoptr(WsClusterSet) clusters = NULL;
+  WsSimilarity *sim = NULL;
+  WsClusterSet *clusters = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *linkage_name = NULL;
   g_autofree char *rank_name = NULL;
   g_auto(GStrv) signatures = NULL;
-  g_autoptr(WsCoverage) coverage = NULL;
+  WsCoverage *coverage = NULL;
   g_autofree char *alignment_figure = NULL;
   g_autofree char *coverage_figure = NULL;
   int figure_cluster = 1;
-  const char *weights = "history";
+  const char *weights;
   CliMineOptions options;
+  WsMiningSettings settings;
   CliMineResult result = { 0 };
   double threshold = 0.6;
   WsLinkage linkage = WS_LINKAGE_AVERAGE;
@@ -446,6 +369,7 @@ cli_cluster (int    argc,
   };
 
   cli_mine_options_init (&options);
+  ws_mining_settings_init (&settings);
   context = g_option_context_new (_("TRACE… — clusters of similar costly call-stack patterns (StackMine)"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   cli_mine_add_entries (context, &options);
@@ -488,47 +412,18 @@ cli_cluster (int    argc,
       goto out;
     }
 
-  status = cli_mine_run ("cluster", &options, argc, argv, &result);
+  settings.cluster = TRUE;
+  settings.threshold = threshold;
+  settings.linkage = linkage;
+  settings.rank = rank;
+  settings.signatures = (const char *const *) signatures;
+  status = cli_mine_run ("cluster", &options, &settings, argc, argv, &result);
   if (status >= 0)
     goto out;
-
-  sim = ws_similarity_new (ws_stack_db_get_stack_table (result.db));
-  if (result.history != NULL)
-    {
-      g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (WsFrameId));
-      g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
-
-      for (guint i = 0; i < ws_pattern_set_get_n_patterns (result.patterns); i++)
-        {
-          const WsPattern *p = ws_pattern_set_get_pattern (result.patterns, i);
-
-          for (guint k = 0; k < p->n_frames; k++)
-            if (g_hash_table_add (seen, GUINT_TO_POINTER (p->frames[k] + 1)))
-              g_array_append_val (frames, p->frames[k]);
-        }
-      if (!ws_history_store_fill_similarity (result.history, sim, (const WsFrameId *) (gpointer) frames->data,
-                                             frames->len, &error))
-        {
-          status = cli_fail (error);
-          goto out;
-        }
-    }
-  else
-    {
-      count_loaded (sim, result.traces);
-      weights = "loaded traces";
-    }
-
-  clusters = ws_clusterer_cluster (result.patterns, sim, threshold, linkage, NULL, NULL, NULL, &error);
-  if (clusters == NULL)
-    {
-      status = cli_fail (error);
-      goto out;
-    }
-  ws_cluster_set_rank (clusters, rank);
-
-  if (signatures != NULL && (coverage = build_coverage (&result, signatures, &status)) == NULL)
-    goto out;
+  sim = result.run->similarity;
+  clusters = result.run->clusters;
+  coverage = result.run->coverage;
+  weights = ws_mining_weights_to_string (result.run->weights);
 
   if (alignment_figure != NULL)
     {
@@ -562,7 +457,6 @@ cli_cluster (int    argc,
   status = CLI_EXIT_OK;
 
 out:
-  g_clear_pointer (&clusters, ws_cluster_set_unref);
   cli_mine_result_clear (&result);
   cli_mine_options_clear (&options);
   return status;

@@ -137,88 +137,133 @@ cli_load_traces (char            **paths,
  * Parses exactly (decimal arithmetic, no floating point), so "1986.603075s"
  * is 1986603075000 ns.  Digits finer than a nanosecond are an error.
  */
+typedef enum {
+  TIME_OK,
+  TIME_INVALID,
+  TIME_PRECISION,
+  TIME_RANGE,
+} TimeStatus;
+
+/* A decimal number as typed: whole part, up to nine fraction digits. */
+typedef struct {
+  gboolean negative;
+  guint64  whole;
+  guint64  frac;
+  int      frac_digits;   /* digits kept in @frac */
+} TimeNumber;
+
+static const struct { const char *suffix; gint64 scale; int digits; } time_units[] = {
+  { "ns", 1, 0 }, { "us", 1000, 3 }, { "µs", 1000, 3 }, { "ms", 1000000, 6 },
+  { "s", 1000000000, 9 }, { "", 1000000000, 9 },
+};
+
+/* Reads the number at *@p and leaves *@p on what follows (the unit). */
+static TimeStatus
+parse_time_number (const char **p,
+                   TimeNumber  *n)
+{
+  const char *q = *p;
+  int n_whole = 0, n_frac = 0;
+
+  while (g_ascii_isspace (*q))
+    q++;
+  if (*q == '-' || *q == '+')
+    n->negative = *q++ == '-';
+  for (; g_ascii_isdigit (*q); q++, n_whole++)
+    {
+      if (n->whole > (guint64) (G_MAXINT64 - (*q - '0')) / 10)
+        return TIME_RANGE;
+      n->whole = n->whole * 10 + (*q - '0');
+    }
+  if (*q == '.')
+    for (q++; g_ascii_isdigit (*q); q++, n_frac++)
+      {
+        if (n_frac < 9)
+          {
+            n->frac = n->frac * 10 + (*q - '0');
+            n->frac_digits++;
+          }
+        else if (*q != '0')
+          return TIME_PRECISION;
+      }
+  *p = q;
+  return n_whole + n_frac == 0 ? TIME_INVALID : TIME_OK;
+}
+
+/* @n in units of @scale ns with @digits fraction digits, in ns.  Fraction
+ * digits beyond the unit's resolution must be zeros. */
+static TimeStatus
+scale_time_number (TimeNumber *n,
+                   gint64      scale,
+                   int         digits,
+                   WsTime     *out)
+{
+  guint64 value;
+
+  for (; n->frac_digits > digits; n->frac_digits--)
+    {
+      if (n->frac % 10 != 0)
+        return TIME_PRECISION;
+      n->frac /= 10;
+    }
+  for (; n->frac_digits < digits; n->frac_digits++)
+    n->frac *= 10;
+
+  if (n->whole > (guint64) G_MAXINT64 / scale)
+    return TIME_RANGE;
+  value = n->whole * scale + n->frac;
+  if (value > (guint64) G_MAXINT64)
+    return TIME_RANGE;
+  *out = n->negative ? -(gint64) value : (gint64) value;
+  return TIME_OK;
+}
+
+static gboolean
+time_error (TimeStatus   status,
+            const char  *text,
+            GError     **error)
+{
+  switch (status)
+    {
+    case TIME_OK:
+      return TRUE;
+    case TIME_PRECISION:
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   _("invalid time “%s”: finer than a nanosecond"), text);
+      break;
+    case TIME_RANGE:
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("invalid time “%s”: out of range"), text);
+      break;
+    case TIME_INVALID:
+    default:
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   _("invalid time “%s”: expected a number with an optional unit s, ms, us or ns"), text);
+      break;
+    }
+  return FALSE;
+}
+
 gboolean
 cli_parse_time (const char *text,
                 WsTime     *out,
                 GError    **error)
 {
-  static const struct { const char *suffix; gint64 scale; int digits; } units[] = {
-    { "ns", 1, 0 }, { "us", 1000, 3 }, { "µs", 1000, 3 }, { "ms", 1000000, 6 },
-    { "s", 1000000000, 9 }, { "", 1000000000, 9 },
-  };
+  TimeNumber n = { FALSE, 0, 0, 0 };
   const char *p = text;
-  gboolean negative = FALSE;
-  guint64 whole = 0, frac = 0;
-  int n_whole = 0, n_frac = 0, frac_digits_kept = 0;
+  TimeStatus status;
   guint u;
-  guint64 value;
 
   g_return_val_if_fail (text != NULL, FALSE);
 
-  while (g_ascii_isspace (*p))
-    p++;
-  if (*p == '-' || *p == '+')
-    negative = *p++ == '-';
-  for (; g_ascii_isdigit (*p); p++, n_whole++)
-    {
-      if (whole > (guint64) (G_MAXINT64 - (*p - '0')) / 10)
-        goto range;
-      whole = whole * 10 + (*p - '0');
-    }
-  if (*p == '.')
-    for (p++; g_ascii_isdigit (*p); p++, n_frac++)
-      {
-        if (n_frac < 9)
-          {
-            frac = frac * 10 + (*p - '0');
-            frac_digits_kept++;
-          }
-        else if (*p != '0')
-          goto precision;
-      }
-  if (n_whole + n_frac == 0)
-    goto invalid;
-
-  for (u = 0; u < G_N_ELEMENTS (units); u++)
-    if (g_str_equal (p, units[u].suffix))
+  status = parse_time_number (&p, &n);
+  if (status != TIME_OK)
+    return time_error (status, text, error);
+  for (u = 0; u < G_N_ELEMENTS (time_units); u++)
+    if (g_str_equal (p, time_units[u].suffix))
       break;
-  if (u == G_N_ELEMENTS (units))
-    goto invalid;
-
-  /* Fraction digits beyond the unit's resolution must be zeros. */
-  if (frac_digits_kept > units[u].digits)
-    {
-      for (int k = frac_digits_kept; k > units[u].digits; k--)
-        {
-          if (frac % 10 != 0)
-            goto precision;
-          frac /= 10;
-        }
-      frac_digits_kept = units[u].digits;
-    }
-  for (int k = frac_digits_kept; k < units[u].digits; k++)
-    frac *= 10;
-
-  if (whole > (guint64) G_MAXINT64 / units[u].scale)
-    goto range;
-  value = whole * units[u].scale + frac;
-  if (value > (guint64) G_MAXINT64)
-    goto range;
-
-  *out = negative ? -(gint64) value : (gint64) value;
-  return TRUE;
-
-invalid:
-  g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-               _("invalid time “%s”: expected a number with an optional unit s, ms, us or ns"), text);
-  return FALSE;
-precision:
-  g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-               _("invalid time “%s”: finer than a nanosecond"), text);
-  return FALSE;
-range:
-  g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("invalid time “%s”: out of range"), text);
-  return FALSE;
+  if (u == G_N_ELEMENTS (time_units))
+    return time_error (TIME_INVALID, text, error);
+  return time_error (scale_time_number (&n, time_units[u].scale, time_units[u].digits, out), text, error);
 }
 
 /**

@@ -109,6 +109,74 @@ fail:
   o->error = g_strdup (error->message);
 }
 
+static void
+print_add_json (const char *path,
+                GArray     *outcomes,
+                guint       n_new,
+                guint       n_known,
+                guint       n_failed)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "history");
+  json_builder_add_string_value (b, path);
+  json_builder_set_member_name (b, "new");
+  json_builder_add_int_value (b, n_new);
+  json_builder_set_member_name (b, "known");
+  json_builder_add_int_value (b, n_known);
+  json_builder_set_member_name (b, "failed");
+  json_builder_add_int_value (b, n_failed);
+  json_builder_set_member_name (b, "traces");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < outcomes->len; i++)
+    {
+      AddOutcome *o = &g_array_index (outcomes, AddOutcome, i);
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "path");
+      json_builder_add_string_value (b, o->path);
+      json_builder_set_member_name (b, "status");
+      json_builder_add_string_value (b, o->error ? "failed" : o->newly ? "new" : "known");
+      json_builder_set_member_name (b, "digest");
+      if (o->digest != NULL)
+        json_builder_add_string_value (b, o->digest);
+      else
+        json_builder_add_null_value (b);
+      if (o->error != NULL)
+        {
+          json_builder_set_member_name (b, "error");
+          json_builder_add_string_value (b, o->error);
+        }
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  cli_print_json (b);
+}
+
+static void
+print_add_text (const char *path,
+                GArray     *outcomes,
+                guint       n_new,
+                guint       n_known,
+                guint       n_failed)
+{
+  for (guint i = 0; i < outcomes->len; i++)
+    {
+      AddOutcome *o = &g_array_index (outcomes, AddOutcome, i);
+
+      if (o->error == NULL)
+        /* Translators: one line per trace of `history add`: new or already known */
+        printf ("  %-6s %s\n", o->newly ? _("new") : _("known"), o->path);
+    }
+  printf (g_dngettext (GETTEXT_PACKAGE, "%u new trace recorded", "%u new traces recorded", n_new), n_new);
+  printf (g_dngettext (GETTEXT_PACKAGE, ", %u already known", ", %u already known", n_known), n_known);
+  if (n_failed > 0)
+    printf (g_dngettext (GETTEXT_PACKAGE, ", %u could not be read", ", %u could not be read", n_failed), n_failed);
+  printf (_(" (history: %s)\n"), path);
+}
+
 static int
 history_add (int    argc,
              char **argv)
@@ -167,61 +235,9 @@ history_add (int    argc,
     }
 
   if (options.json)
-    {
-      g_autoptr(JsonBuilder) b = json_builder_new ();
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "history");
-      json_builder_add_string_value (b, path);
-      json_builder_set_member_name (b, "new");
-      json_builder_add_int_value (b, n_new);
-      json_builder_set_member_name (b, "known");
-      json_builder_add_int_value (b, n_known);
-      json_builder_set_member_name (b, "failed");
-      json_builder_add_int_value (b, n_failed);
-      json_builder_set_member_name (b, "traces");
-      json_builder_begin_array (b);
-      for (guint i = 0; i < outcomes->len; i++)
-        {
-          AddOutcome *o = &g_array_index (outcomes, AddOutcome, i);
-
-          json_builder_begin_object (b);
-          json_builder_set_member_name (b, "path");
-          json_builder_add_string_value (b, o->path);
-          json_builder_set_member_name (b, "status");
-          json_builder_add_string_value (b, o->error ? "failed" : o->newly ? "new" : "known");
-          json_builder_set_member_name (b, "digest");
-          if (o->digest != NULL)
-            json_builder_add_string_value (b, o->digest);
-          else
-            json_builder_add_null_value (b);
-          if (o->error != NULL)
-            {
-              json_builder_set_member_name (b, "error");
-              json_builder_add_string_value (b, o->error);
-            }
-          json_builder_end_object (b);
-        }
-      json_builder_end_array (b);
-      json_builder_end_object (b);
-      cli_print_json (b);
-    }
+    print_add_json (path, outcomes, n_new, n_known, n_failed);
   else
-    {
-      for (guint i = 0; i < outcomes->len; i++)
-        {
-          AddOutcome *o = &g_array_index (outcomes, AddOutcome, i);
-
-          if (o->error == NULL)
-            /* Translators: one line per trace of `history add`: new or already known */
-            printf ("  %-6s %s\n", o->newly ? _("new") : _("known"), o->path);
-        }
-      printf (g_dngettext (GETTEXT_PACKAGE, "%u new trace recorded", "%u new traces recorded", n_new), n_new);
-      printf (g_dngettext (GETTEXT_PACKAGE, ", %u already known", ", %u already known", n_known), n_known);
-      if (n_failed > 0)
-        printf (g_dngettext (GETTEXT_PACKAGE, ", %u could not be read", ", %u could not be read", n_failed), n_failed);
-      printf (_(" (history: %s)\n"), path);
-    }
+    print_add_text (path, outcomes, n_new, n_known, n_failed);
   status = n_failed > 0 ? CLI_EXIT_INPUT : CLI_EXIT_OK;
 
 out:
@@ -326,6 +342,63 @@ out:
 /* ------------------------------------------------------------------ */
 /* top-functions                                                        */
 
+static void
+print_top_json (const char *path,
+                GArray     *top,
+                guint64     total)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "history");
+  json_builder_add_string_value (b, path);
+  json_builder_set_member_name (b, "callstacks");
+  json_builder_add_int_value (b, total);
+  json_builder_set_member_name (b, "functions");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < top->len; i++)
+    {
+      const WsHistoryFunction *f = &g_array_index (top, WsHistoryFunction, i);
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "function");
+      json_builder_add_string_value (b, f->function);
+      json_builder_set_member_name (b, "module");
+      json_builder_add_string_value (b, f->module);
+      json_builder_set_member_name (b, "stacks");
+      json_builder_add_int_value (b, f->counts.n_stacks);
+      json_builder_set_member_name (b, "with_callee");
+      json_builder_add_int_value (b, f->counts.n_with_callee);
+      json_builder_set_member_name (b, "with_caller");
+      json_builder_add_int_value (b, f->counts.n_with_caller);
+      json_builder_set_member_name (b, "share");
+      json_builder_add_double_value (b, total ? (double) f->counts.n_stacks / total : 0);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  cli_print_json (b);
+}
+
+static void
+print_top_text (const char *path,
+                GArray     *top,
+                guint64     total)
+{
+  printf (g_dngettext (GETTEXT_PACKAGE, "The commonest functions of %llu callstack (history: %s)\n",
+                       "The commonest functions of %llu callstacks (history: %s)\n", total),
+          (unsigned long long) total, path);
+  if (top->len > 0)
+    printf ("  %4s %12s %8s  %s\n", "#", _("STACKS"), _("SHARE"), _("FUNCTION (MODULE)"));
+  for (guint i = 0; i < top->len; i++)
+    {
+      const WsHistoryFunction *f = &g_array_index (top, WsHistoryFunction, i);
+
+      printf ("  %4u %12" G_GUINT64_FORMAT " %7.2f%%  %s (%s)\n", i + 1, f->counts.n_stacks,
+              total ? 100.0 * f->counts.n_stacks / total : 0.0, f->function, f->module);
+    }
+}
+
 static int
 history_top_functions (int    argc,
                        char **argv)
@@ -385,54 +458,9 @@ history_top_functions (int    argc,
     top = g_array_new (FALSE, TRUE, sizeof (WsHistoryFunction));
 
   if (options.json)
-    {
-      g_autoptr(JsonBuilder) b = json_builder_new ();
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "history");
-      json_builder_add_string_value (b, path);
-      json_builder_set_member_name (b, "callstacks");
-      json_builder_add_int_value (b, total);
-      json_builder_set_member_name (b, "functions");
-      json_builder_begin_array (b);
-      for (guint i = 0; i < top->len; i++)
-        {
-          const WsHistoryFunction *f = &g_array_index (top, WsHistoryFunction, i);
-
-          json_builder_begin_object (b);
-          json_builder_set_member_name (b, "function");
-          json_builder_add_string_value (b, f->function);
-          json_builder_set_member_name (b, "module");
-          json_builder_add_string_value (b, f->module);
-          json_builder_set_member_name (b, "stacks");
-          json_builder_add_int_value (b, f->counts.n_stacks);
-          json_builder_set_member_name (b, "with_callee");
-          json_builder_add_int_value (b, f->counts.n_with_callee);
-          json_builder_set_member_name (b, "with_caller");
-          json_builder_add_int_value (b, f->counts.n_with_caller);
-          json_builder_set_member_name (b, "share");
-          json_builder_add_double_value (b, total ? (double) f->counts.n_stacks / total : 0);
-          json_builder_end_object (b);
-        }
-      json_builder_end_array (b);
-      json_builder_end_object (b);
-      cli_print_json (b);
-    }
+    print_top_json (path, top, total);
   else
-    {
-      printf (g_dngettext (GETTEXT_PACKAGE, "The commonest functions of %llu callstack (history: %s)\n",
-                           "The commonest functions of %llu callstacks (history: %s)\n", total),
-              (unsigned long long) total, path);
-      if (top->len > 0)
-        printf ("  %4s %12s %8s  %s\n", "#", _("STACKS"), _("SHARE"), _("FUNCTION (MODULE)"));
-      for (guint i = 0; i < top->len; i++)
-        {
-          const WsHistoryFunction *f = &g_array_index (top, WsHistoryFunction, i);
-
-          printf ("  %4u %12" G_GUINT64_FORMAT " %7.2f%%  %s (%s)\n", i + 1, f->counts.n_stacks,
-                  total ? 100.0 * f->counts.n_stacks / total : 0.0, f->function, f->module);
-        }
-    }
+    print_top_text (path, top, total);
   status = CLI_EXIT_OK;
 
 out:

@@ -12,7 +12,6 @@
 
 #include "cli-common.h"
 #include "cli-mine.h"
-#include "ws-aoi.h"
 #include "ws-error.h"
 
 int cli_mine (int argc, char **argv);
@@ -81,43 +80,37 @@ cli_mine_add_entries (GOptionContext *context,
 void
 cli_mine_result_clear (CliMineResult *result)
 {
-  g_clear_pointer (&result->traces, g_ptr_array_unref);
-  g_clear_object (&result->db);
-  g_clear_pointer (&result->patterns, ws_pattern_set_unref);
-  g_clear_object (&result->history);
+  g_clear_pointer (&result->run, ws_mining_result_unref);
+  memset (result, 0, sizeof *result);
 }
 
-typedef enum {
-  SCOPE_ALL,
-  SCOPE_SCENARIO,
-  SCOPE_TIDS,
-  SCOPE_WAIT_GRAPH,
-  SCOPE_CRITICAL_PATH,
-} ScopeKind;
-
+/* --scope: all, tid:TID[,TID…], scenario:NAME, waitgraph:NAME or
+ * critical-path:NAME, into @settings (@name and @tids keep the strings
+ * and ids the settings borrow). */
 static gboolean
-parse_scope (const char  *command,
-             const char  *text,
-             ScopeKind   *kind,
-             char       **name,
-             GArray      *tids,
-             int         *status)
+parse_scope (const char       *command,
+             const char       *text,
+             WsMiningSettings *settings,
+             char            **name,
+             GArray           *tids,
+             int              *status)
 {
-  static const struct { const char *prefix; ScopeKind kind; } kinds[] = {
-    { "scenario:", SCOPE_SCENARIO },
-    { "waitgraph:", SCOPE_WAIT_GRAPH },
-    { "critical-path:", SCOPE_CRITICAL_PATH },
+  static const struct { const char *prefix; WsMiningRunScope scope; gboolean critical; } kinds[] = {
+    { "scenario:", WS_MINING_RUN_SCOPE_INSTANCES, FALSE },
+    { "waitgraph:", WS_MINING_RUN_SCOPE_INSTANCE_GRAPHS, FALSE },
+    { "critical-path:", WS_MINING_RUN_SCOPE_INSTANCE_GRAPHS, TRUE },
   };
 
-  *kind = SCOPE_ALL;
+  settings->scope = WS_MINING_RUN_SCOPE_ALL;
   if (text == NULL || g_str_equal (text, "all"))
     return TRUE;
 
   for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
     if (g_str_has_prefix (text, kinds[i].prefix) && text[strlen (kinds[i].prefix)] != '\0')
       {
-        *kind = kinds[i].kind;
-        *name = g_strdup (text + strlen (kinds[i].prefix));
+        settings->scope = kinds[i].scope;
+        settings->critical_path = kinds[i].critical;
+        settings->scenario = *name = g_strdup (text + strlen (kinds[i].prefix));
         return TRUE;
       }
 
@@ -128,18 +121,18 @@ parse_scope (const char  *command,
       for (guint i = 0; parts[i] != NULL; i++)
         {
           gint64 v;
+          gint32 tid;
 
           if (!g_ascii_string_to_signed (parts[i], 10, 0, G_MAXINT32, &v, NULL))
             {
               *status = cli_usage_error (command, _("“%s” is not a thread id"), parts[i]);
               return FALSE;
             }
-          {
-            gint32 tid = v;
-            g_array_append_val (tids, tid);
-          }
+          tid = v;
+          g_array_append_val (tids, tid);
         }
-      *kind = SCOPE_TIDS;
+      settings->tids = (const gint32 *) (gpointer) tids->data;
+      settings->n_tids = tids->len;
       return tids->len > 0;
     }
 
@@ -148,120 +141,15 @@ parse_scope (const char  *command,
   return FALSE;
 }
 
-/* The scope of one instance, or of all of a scenario's instances. */
-static WsEventSet *
-instance_scope (WsTrace                  *trace,
-                const WsScenarioInstance *inst,
-                ScopeKind                 kind,
-                GError                  **error)
+/* The option checks that need no trace: usage errors exit 2 before any
+ * trace is read, whatever the traces hold. */
+static int
+check_options (const char     *command,
+               CliMineOptions *options,
+               int             argc)
 {
-  WsSymptom symptom = { inst->thread, inst->t0, inst->t1 };
-
-  switch (kind)
-    {
-    case SCOPE_WAIT_GRAPH:
-      return ws_aoi_scope_symptom_graph (trace, &symptom, FALSE, NULL, NULL, error);
-    case SCOPE_CRITICAL_PATH:
-      return ws_aoi_scope_symptom_graph (trace, &symptom, TRUE, NULL, NULL, error);
-    case SCOPE_SCENARIO:
-    default:
-      return ws_aoi_scope_window (trace, inst->thread, inst->t0, inst->t1);
-    }
-}
-
-/* Adds one trace's area of interest to the database. */
-static gboolean
-extract_trace (WsAoi       *aoi,
-               WsTrace     *trace,
-               ScopeKind    kind,
-               const char  *scenario,
-               GArray      *tids,
-               gboolean     per_instance,
-               WsStackDb   *db,
-               GError     **error)
-{
-  g_autoptr(WsEventSet) scope = NULL;
-  guint32 scenario_id;
-  gint64 total = 0, max = 0;
-  guint stream = G_MAXUINT, n_instances = 0;
-
-  if (kind == SCOPE_ALL || kind == SCOPE_TIDS)
-    {
-      stream = ws_stack_db_add_stream (db, ws_trace_get_name (trace));
-      if (kind == SCOPE_TIDS)
-        scope = ws_aoi_scope_threads (trace, (const gint32 *) (gpointer) tids->data, tids->len);
-      ws_aoi_extract (aoi, trace, scope, db, stream);
-      return TRUE;
-    }
-
-  /* Scenario-based scopes: per instance, or the union per trace with the
-   * instances' durations as the stream's delay. */
-  scenario_id = ws_trace_lookup_string (trace, scenario);
-  if (!per_instance)
-    {
-      stream = ws_stack_db_add_stream (db, ws_trace_get_name (trace));
-      scope = ws_event_set_new (ws_trace_get_n_events (trace));
-    }
-
-  for (guint i = 0; scenario_id != WS_NONE && i < ws_trace_get_n_scenario_instances (trace); i++)
-    {
-      const WsScenarioInstance *inst = ws_trace_get_scenario_instance (trace, i);
-      g_autoptr(WsEventSet) part = NULL;
-
-      if (inst->scenario != scenario_id)
-        continue;
-      if ((part = instance_scope (trace, inst, kind, error)) == NULL)
-        return FALSE;
-      n_instances++;
-
-      if (per_instance)
-        {
-          g_autofree char *name = g_strdup_printf ("%s %s #%u", ws_trace_get_name (trace), scenario, n_instances);
-          guint s = ws_stack_db_add_stream (db, name);
-
-          ws_stack_db_set_stream_delay (db, s, inst->t1 - inst->t0, inst->t1 - inst->t0);
-          ws_aoi_extract (aoi, trace, part, db, s);
-        }
-      else
-        {
-          ws_event_set_union (scope, part);
-          total += inst->t1 - inst->t0;
-          max = MAX (max, inst->t1 - inst->t0);
-        }
-    }
-
-  if (!per_instance)
-    {
-      ws_aoi_extract (aoi, trace, scope, db, stream);
-      ws_stack_db_set_stream_delay (db, stream, total, max);
-    }
-  return TRUE;
-}
-
-/**
- * cli_mine_run:
- * @argv: argv[1…] are the traces
- *
- * Returns: -1 to go on with @result filled, else the exit status (the
- *   message is printed)
- */
-int
-cli_mine_run (const char     *command,
-              CliMineOptions *options,
-              int             argc,
-              char          **argv,
-              CliMineResult  *result)
-{
-  g_autoptr(WsScenarioRules) rules = NULL;
-  g_autoptr(WsAoi) aoi = NULL;
-  g_autoptr(GArray) tids = g_array_new (FALSE, FALSE, sizeof (gint32));
   g_autoptr(GError) error = NULL;
-  g_autofree char *scenario = NULL;
-  ScopeKind kind;
-  guint n_streams;
-  int status = -1;
-
-  memset (result, 0, sizeof *result);
+  WsTime scratch;
 
   if (argc < 2)
     return cli_usage_error (command, "%s", _("no trace given"));
@@ -273,89 +161,89 @@ cli_mine_run (const char     *command,
     return cli_usage_error (command, "%s", _("--lambda-share must be in (0, 1]"));
   if (options->top < 0)
     return cli_usage_error (command, "%s", _("--top must not be negative"));
-  /* Usage errors exit 2 before any trace is read, whatever the traces hold. */
-  {
-    WsTime scratch;
+  if (options->lambda != NULL && !cli_parse_time (options->lambda, &scratch, &error))
+    return cli_usage_error (command, "--lambda: %s", error->message);
+  if (options->lambda != NULL && scratch <= 0)
+    return cli_usage_error (command, "%s", _("λ must be positive"));
+  if (options->lambda_delay != NULL && !cli_parse_time (options->lambda_delay, &scratch, &error))
+    return cli_usage_error (command, "--lambda-delay: %s", error->message);
+  return -1;
+}
 
-    if (options->lambda != NULL && !cli_parse_time (options->lambda, &scratch, &error))
-      return cli_usage_error (command, "--lambda: %s", error->message);
-    if (options->lambda_delay != NULL && !cli_parse_time (options->lambda_delay, &scratch, &error))
-      return cli_usage_error (command, "--lambda-delay: %s", error->message);
-  }
-  if (!parse_scope (command, options->scope, &kind, &scenario, tids, &status))
+/* The options' part of the settings (λ, stacks, filters, history). */
+static void
+fill_settings (CliMineOptions   *options,
+               WsMiningSettings *settings)
+{
+  settings->stacks = options->running ? WS_AOI_RUNNING : WS_AOI_WAITING;
+  settings->must = (const char *const *) options->must;
+  settings->must_not = (const char *const *) options->must_not;
+  settings->per_instance = options->per_instance;
+  settings->lambda_share = options->lambda_share;
+  if (options->lambda != NULL)
+    cli_parse_time (options->lambda, &settings->lambda, NULL);
+  if (options->lambda_delay != NULL)
+    cli_parse_time (options->lambda_delay, &settings->lambda_delay, NULL);
+  settings->history_path = options->history;
+  settings->read_history = !options->no_history;
+  settings->record_history = !options->no_history;
+}
+
+/**
+ * cli_mine_run:
+ * @settings: what the command adds (clustering, signatures); the options
+ *   fill in the rest
+ * @argv: argv[1…] are the traces
+ *
+ * Returns: -1 to go on with @result filled, else the exit status (the
+ *   message is printed)
+ */
+int
+cli_mine_run (const char       *command,
+              CliMineOptions   *options,
+              WsMiningSettings *settings,
+              int               argc,
+              char            **argv,
+              CliMineResult    *result)
+{
+  g_autoptr(WsScenarioRules) rules = NULL;
+  g_autoptr(GArray) tids = g_array_new (FALSE, FALSE, sizeof (gint32));
+  g_autoptr(GPtrArray) traces = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *scenario = NULL;
+  int status;
+
+  memset (result, 0, sizeof *result);
+  if ((status = check_options (command, options, argc)) >= 0)
     return status;
-  if (options->per_instance && (kind == SCOPE_ALL || kind == SCOPE_TIDS))
+  if (!parse_scope (command, options->scope, settings, &scenario, tids, &status))
+    return status;
+  if (options->per_instance && settings->scope == WS_MINING_RUN_SCOPE_ALL)
     return cli_usage_error (command, "%s", _("--per-instance needs a scenario, waitgraph or critical-path scope"));
-
-  aoi = ws_aoi_new (options->running ? WS_AOI_RUNNING : WS_AOI_WAITING);
-  for (guint i = 0; options->must != NULL && options->must[i] != NULL; i++)
-    if (!ws_aoi_add_must (aoi, options->must[i], &error))
-      return cli_usage_error (command, "--must %s: %s", options->must[i], error->message);
-  for (guint i = 0; options->must_not != NULL && options->must_not[i] != NULL; i++)
-    if (!ws_aoi_add_must_not (aoi, options->must_not[i], &error))
-      return cli_usage_error (command, "--must-not %s: %s", options->must_not[i], error->message);
+  fill_settings (options, settings);
+  if (!ws_mining_settings_check (settings, &error))
+    return cli_usage_error (command, "%s", error->message);
 
   if ((rules = cli_build_rules (options->scenarios, options->scenario_file, command, &status)) == NULL)
     return status;
-  if ((result->traces = cli_load_traces (argv + 1, rules, &error)) == NULL)
+  if ((traces = cli_load_traces (argv + 1, rules, &error)) == NULL)
     return cli_fail (error);
 
-  /* Every trace read counts in the history (once per content), so that
-   * the similarity weights see all traces ever imported. */
-  if (!options->no_history)
-    {
-      result->history = ws_history_store_open (options->history, &error);
-      if (result->history == NULL)
-        {
-          fprintf (stderr, _("waitscope-cli: warning: %s; the traces are not recorded\n"), error->message);
-          g_clear_error (&error);
-        }
-      for (guint i = 0; result->history != NULL && i < result->traces->len; i++)
-        {
-          gboolean newly = FALSE;
+  result->run = ws_mining_run (traces, settings, NULL, NULL, NULL, &error);
+  if (result->run == NULL)
+    /* Settings were checked: what is left invalid is a --signature. */
+    return g_error_matches (error, WS_ERROR, WS_ERROR_INVALID)
+           ? cli_usage_error (command, "--signature: %s", error->message) : cli_fail (error);
+  for (guint i = 0; i < result->run->warnings->len; i++)
+    fprintf (stderr, _("waitscope-cli: warning: %s\n"), (const char *) g_ptr_array_index (result->run->warnings, i));
 
-          if (!ws_history_store_record_trace (result->history, g_ptr_array_index (result->traces, i), &newly, &error))
-            {
-              fprintf (stderr, _("waitscope-cli: warning: %s\n"), error->message);
-              g_clear_error (&error);
-            }
-          result->n_recorded += newly;
-        }
-    }
-
-  result->db = ws_stack_db_new (ws_trace_get_stack_table (g_ptr_array_index (result->traces, 0)));
-  for (guint i = 0; i < result->traces->len; i++)
-    if (!extract_trace (aoi, g_ptr_array_index (result->traces, i), kind, scenario, tids,
-                        options->per_instance, result->db, &error))
-      return cli_fail (error);
-
-  n_streams = ws_stack_db_get_n_streams (result->db);
-  for (guint s = 0; s < n_streams; s++)
-    result->total_delay += ws_stack_db_get_stream_delay_total (result->db, s);
-
-  if (options->lambda != NULL)
-    {
-      if (!cli_parse_time (options->lambda, &result->lambda, &error))
-        return cli_usage_error (command, "--lambda: %s", error->message);
-    }
-  else
-    {
-      gint64 delay = n_streams > 0 ? result->total_delay / n_streams : 0;
-
-      if (options->lambda_delay != NULL && !cli_parse_time (options->lambda_delay, &delay, &error))
-        return cli_usage_error (command, "--lambda-delay: %s", error->message);
-      result->lambda = ws_miner_lambda_from_guideline (options->lambda_share, delay, n_streams);
-    }
-  if (result->lambda <= 0)
-    {
-      if (options->lambda != NULL)
-        return cli_usage_error (command, "%s", _("λ must be positive"));
-      result->lambda = 1;   /* an empty area of interest */
-    }
-
-  result->patterns = ws_miner_mine (result->db, result->lambda, NULL, NULL, NULL, &error);
-  if (result->patterns == NULL)
-    return cli_fail (error);
+  result->traces = result->run->traces;
+  result->db = result->run->db;
+  result->patterns = result->run->patterns;
+  result->history = result->run->history;
+  result->lambda = result->run->lambda;
+  result->total_delay = result->run->total_delay;
+  result->n_recorded = result->run->n_recorded;
   return -1;
 }
 
@@ -506,9 +394,11 @@ cli_mine (int    argc,
   g_autoptr(GOptionContext) context = NULL;
   CliMineOptions options;
   CliMineResult result = { 0 };
+  WsMiningSettings settings;
   int status;
 
   cli_mine_options_init (&options);
+  ws_mining_settings_init (&settings);
   context = g_option_context_new (_("TRACE… — costly maximal call-stack patterns (StackMine)"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   cli_mine_add_entries (context, &options);
@@ -522,7 +412,7 @@ cli_mine (int    argc,
 
   if (!cli_parse_options (context, "mine", &argc, &argv, &status))
     goto out;
-  status = cli_mine_run ("mine", &options, argc, argv, &result);
+  status = cli_mine_run ("mine", &options, &settings, argc, argv, &result);
   if (status >= 0)
     goto out;
 

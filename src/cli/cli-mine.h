@@ -3,14 +3,15 @@
 
 /*
  * What `waitscope-cli mine` and `cluster` share: the AOI, λ and history
- * options, and the pipeline load → record in the history → extract the AOI
- * → mine.
+ * options turned into WsMiningSettings, the traces loaded, and the core's
+ * one mining run (ws_mining_run(), which the GUI's Mining page calls too).
  */
 
 #include <json-glib/json-glib.h>
 
 #include "ws-history-store.h"
 #include "ws-miner.h"
+#include "ws-mining-run.h"
 
 G_BEGIN_DECLS
 
@@ -32,7 +33,9 @@ typedef struct {
   char      *scenario_file;
 } CliMineOptions;
 
+/* The run's result, with its members at hand (borrowed from @run). */
 typedef struct {
+  WsMiningResult *run;
   GPtrArray      *traces;       /* WsTrace */
   WsStackDb      *db;
   WsPatternSet   *patterns;
@@ -48,6 +51,7 @@ void  cli_mine_add_entries     (GOptionContext  *context,
                                 CliMineOptions  *options);
 int   cli_mine_run             (const char      *command,
                                 CliMineOptions  *options,
+                                WsMiningSettings *settings,
                                 int              argc,
                                 char           **argv,
                                 CliMineResult   *result);

@@ -7,29 +7,11 @@
 #include "ws-clusterer.h"
 #include "ws-coverage-view.h"
 #include "ws-document.h"
+#include "ws-mining-form.h"
 #include "ws-session.h"
 #include "ws-stack-search.h"
 
 G_BEGIN_DECLS
-
-/**
- * WsMiningScope:
- * @WS_MINING_SCOPE_WHOLE_TRACES: every event; each trace is a stream
- * @WS_MINING_SCOPE_INSTANCES: each scenario instance's thread in its
- *   window; each instance is a stream whose delay is its duration
- * @WS_MINING_SCOPE_INSTANCE_GRAPHS: the wait graph (or critical path) of
- *   each scenario instance; each instance is a stream
- * @WS_MINING_SCOPE_SELECTION_GRAPH: the wait graph of the window selected
- *   in the timeline
- *
- * The scope-based extraction of StackMine §IV, as the panel offers it.
- */
-typedef enum {
-  WS_MINING_SCOPE_WHOLE_TRACES,
-  WS_MINING_SCOPE_INSTANCES,
-  WS_MINING_SCOPE_INSTANCE_GRAPHS,
-  WS_MINING_SCOPE_SELECTION_GRAPH,
-} WsMiningScope;
 
 /*
  * WsMiningPage: the Mining panel (StackMine §III–VII over the open
@@ -53,27 +35,11 @@ G_DECLARE_FINAL_TYPE (WsMiningPage, ws_mining_page, WS, MINING_PAGE, GtkWidget)
 GtkWidget       *ws_mining_page_new               (void);
 void             ws_mining_page_set_session       (WsMiningPage *self,
                                                    WsSession    *session);
-void             ws_mining_page_set_scope         (WsMiningPage *self,
-                                                   WsMiningScope scope);
-void             ws_mining_page_set_threshold     (WsMiningPage *self,
-                                                   double        threshold);
-void             ws_mining_page_set_filters       (WsMiningPage *self,
-                                                   const char   *must,
-                                                   const char   *must_not);
-void             ws_mining_page_set_guideline     (WsMiningPage *self,
-                                                   double        share_of_traces,
-                                                   gint64        delay_per_trace);
-void             ws_mining_page_set_lambda        (WsMiningPage *self,
-                                                   gint64        lambda);
-gint64           ws_mining_page_get_lambda        (WsMiningPage *self);
 void             ws_mining_page_run               (WsMiningPage *self);
 void             ws_mining_page_cancel            (WsMiningPage *self);
 gboolean         ws_mining_page_get_busy          (WsMiningPage *self);
 const char      *ws_mining_page_get_status        (WsMiningPage *self);
 WsClusterSet    *ws_mining_page_get_cluster_set   (WsMiningPage *self);
-GtkColumnView   *ws_mining_page_get_cluster_view  (WsMiningPage *self);
-WsAlignmentView *ws_mining_page_get_alignment_view(WsMiningPage *self);
-WsCoverageView  *ws_mining_page_get_coverage_view (WsMiningPage *self);
 gboolean         ws_mining_page_get_coverage_busy (WsMiningPage *self);
 void             ws_mining_page_select_cluster    (WsMiningPage *self,
                                                    guint         rank);

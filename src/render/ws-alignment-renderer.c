@@ -637,6 +637,90 @@ draw_fold (WsAlignmentRenderer *self,
              y + CELL_INSET, band - EDGE_BAR - 2 * CELL_PAD, WS_ALIGNMENT_ROW_HEIGHT - 2 * CELL_INSET);
 }
 
+/* The variant cells of row @r, one per pattern; a gap is a thin line, as
+ * the call path goes on through it. */
+static void
+draw_variant_cells (WsAlignmentRenderer *self,
+                    cairo_t             *cr,
+                    WsAlignmentGrid     *grid,
+                    guint                r,
+                    double               y)
+{
+  const WsAlignmentPalette *pal = &self->palette;
+  double cw = ws_alignment_renderer_get_column_width (self, grid);
+
+  for (guint p = 0; p < ws_alignment_grid_get_n_patterns (grid); p++)
+    {
+      const WsAlignmentCell *c = ws_alignment_grid_get_cell (grid, r, p);
+      double x = column_x (self, grid, p);
+
+      if (ws_alignment_cell_is_gap (c))
+        fill_rect (cr, &pal->gap, floor (x + cw / 2), y, 1, WS_ALIGNMENT_ROW_HEIGHT);
+      else
+        draw_cell (self, cr, c, &pal->variant, &pal->variant_edge, x, y, cw);
+    }
+}
+
+/* The keyboard focus: a dashed ring around the focused cell (the whole
+ * band on a common row). */
+static void
+draw_focus (WsAlignmentRenderer    *self,
+            cairo_t                *cr,
+            WsAlignmentGrid        *grid,
+            const WsAlignmentState *state,
+            WsAlignmentRowKind      kind,
+            double                  y,
+            double                  band)
+{
+  static const double dash[] = { 3, 2 };
+  gboolean common = kind == WS_ALIGNMENT_ROW_COMMON;
+  double x = common ? WS_ALIGNMENT_GUTTER_WIDTH : column_x (self, grid, state->focus_pattern);
+  double w = common ? band : ws_alignment_renderer_get_column_width (self, grid);
+
+  ws_render_set_source (cr, &self->palette.foreground);
+  cairo_set_line_width (cr, 1);
+  cairo_set_dash (cr, dash, 2, 0);
+  cairo_rectangle (cr, x + 0.5, y + 0.5, w - 1, WS_ALIGNMENT_ROW_HEIGHT - 1);
+  cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+}
+
+/* Grid row @r at @y: hover, gutter label, cells, mark and focus. */
+static void
+draw_row (WsAlignmentRenderer    *self,
+          cairo_t                *cr,
+          WsAlignmentGrid        *grid,
+          const WsAlignmentState *state,
+          guint                   r,
+          double                  y,
+          double                  width,
+          double                  band)
+{
+  const WsAlignmentPalette *pal = &self->palette;
+  WsAlignmentRowKind kind = ws_alignment_grid_get_row_kind (grid, r);
+
+  if (r == state->hover_row)
+    fill_rect (cr, &pal->hover, 0, y, width, WS_ALIGNMENT_ROW_HEIGHT);
+  draw_gutter_label (self, cr, grid, r, y);
+
+  if (kind == WS_ALIGNMENT_ROW_COMMON)
+    draw_cell (self, cr, ws_alignment_grid_get_cell (grid, r, 0), &pal->common, &pal->common_edge,
+               WS_ALIGNMENT_GUTTER_WIDTH, y, band);
+  else
+    draw_variant_cells (self, cr, grid, r, y);
+
+  if (state->marked != NULL && state->marked[r])
+    {
+      ws_render_set_source (cr, &pal->marked);
+      cairo_set_line_width (cr, 2);
+      cairo_rectangle (cr, WS_ALIGNMENT_GUTTER_WIDTH + 1, y + CELL_INSET + 1, band - 2,
+                       WS_ALIGNMENT_ROW_HEIGHT - 2 * CELL_INSET - 2);
+      cairo_stroke (cr);
+    }
+  if (r == state->focus_row && state->focus_pattern < ws_alignment_grid_get_n_patterns (grid))
+    draw_focus (self, cr, grid, state, kind, y, band);
+}
+
 /**
  * ws_alignment_renderer_draw:
  * @state: (nullable): selection, marks and folds, or %NULL for none
@@ -693,63 +777,11 @@ ws_alignment_renderer_draw (WsAlignmentRenderer    *self,
     {
       double y = WS_ALIGNMENT_HEADER_HEIGHT + d * WS_ALIGNMENT_ROW_HEIGHT;
       gint32 v = g_array_index (display, gint32, d);
-      guint r;
-      WsAlignmentRowKind kind;
-      gboolean marked;
 
       if (v < 0)
-        {
-          draw_fold (self, cr, grid, -1 - v, y, band);
-          continue;
-        }
-      r = v;
-      kind = ws_alignment_grid_get_row_kind (grid, r);
-      marked = state->marked != NULL && state->marked[r];
-
-      if (r == state->hover_row)
-        fill_rect (cr, &pal->hover, 0, y, width, WS_ALIGNMENT_ROW_HEIGHT);
-      draw_gutter_label (self, cr, grid, r, y);
-
-      if (kind == WS_ALIGNMENT_ROW_COMMON)
-        draw_cell (self, cr, ws_alignment_grid_get_cell (grid, r, 0), &pal->common, &pal->common_edge,
-                   WS_ALIGNMENT_GUTTER_WIDTH, y, band);
+        draw_fold (self, cr, grid, -1 - v, y, band);
       else
-        for (guint p = 0; p < ws_alignment_grid_get_n_patterns (grid); p++)
-          {
-            const WsAlignmentCell *c = ws_alignment_grid_get_cell (grid, r, p);
-            double x = column_x (self, grid, p);
-
-            if (ws_alignment_cell_is_gap (c))
-              {
-                /* The call path goes on through the gap: a thin line. */
-                fill_rect (cr, &pal->gap, floor (x + cw / 2), y, 1, WS_ALIGNMENT_ROW_HEIGHT);
-                continue;
-              }
-            draw_cell (self, cr, c, &pal->variant, &pal->variant_edge, x, y, cw);
-          }
-
-      if (marked)
-        {
-          double x0 = WS_ALIGNMENT_GUTTER_WIDTH, w = band;
-          ws_render_set_source (cr, &pal->marked);
-          cairo_set_line_width (cr, 2);
-          cairo_rectangle (cr, x0 + 1, y + CELL_INSET + 1, w - 2, WS_ALIGNMENT_ROW_HEIGHT - 2 * CELL_INSET - 2);
-          cairo_stroke (cr);
-        }
-      if (r == state->focus_row && state->focus_pattern < ws_alignment_grid_get_n_patterns (grid))
-        {
-          double x = kind == WS_ALIGNMENT_ROW_COMMON ? WS_ALIGNMENT_GUTTER_WIDTH
-                                                     : column_x (self, grid, state->focus_pattern);
-          double w = kind == WS_ALIGNMENT_ROW_COMMON ? band : cw;
-          static const double dash[] = { 3, 2 };
-
-          ws_render_set_source (cr, &pal->foreground);
-          cairo_set_line_width (cr, 1);
-          cairo_set_dash (cr, dash, 2, 0);
-          cairo_rectangle (cr, x + 0.5, y + 0.5, w - 1, WS_ALIGNMENT_ROW_HEIGHT - 1);
-          cairo_stroke (cr);
-          cairo_set_dash (cr, NULL, 0, 0);
-        }
+        draw_row (self, cr, grid, state, v, y, width, band);
     }
 
   /* The selected pattern: a ring around its whole column. */

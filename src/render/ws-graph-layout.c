@@ -724,87 +724,90 @@ route_edges (WsGraphLayout *self)
   self->point_start[n_edges] = self->points->len;
 }
 
-/**
- * ws_graph_layout_run:
- *
- * Lays the graph out.  Adding nodes or edges or changing a setting
- * afterwards drops the result until the next run.
- */
-void
-ws_graph_layout_run (WsGraphLayout *self)
+/* Sizes along the axes of this direction, and the number of layers. */
+static void
+prepare_vertices (WsGraphLayout *self)
 {
-  guint n_edges, n_vertices;
-  g_autofree guint *fill = NULL;
-  GArray *segments;
+  gboolean lr = self->direction == WS_GRAPH_LAYOUT_LEFT_TO_RIGHT;
 
-  g_return_if_fail (WS_IS_GRAPH_LAYOUT (self));
-
-  clear_results (self);
-  n_edges = self->edges->len;
-
-  /* Sizes along the axes of this direction. */
   for (guint v = 0; v < self->n_nodes; v++)
     {
       Vertex *x = vtx (self, v);
-      gboolean lr = self->direction == WS_GRAPH_LAYOUT_LEFT_TO_RIGHT;
 
       x->breadth = lr ? x->height : x->width;
       x->depth = lr ? x->width : x->height;
+      self->n_layers = MAX (self->n_layers, x->layer + 1);
     }
+}
 
-  for (guint v = 0; v < self->n_nodes; v++)
-    self->n_layers = MAX (self->n_layers, vtx (self, v)->layer + 1);
+/* Edge @e spanning several layers becomes a chain of dummy vertices, one
+ * per layer crossed, joined by segments from the upper to the lower
+ * layer. */
+static void
+split_edge (WsGraphLayout *self,
+            guint          e,
+            GArray        *segments)
+{
+  const Edge *edge = &g_array_index (self->edges, Edge, e);
+  guint la = vtx (self, edge->from)->layer, lb = vtx (self, edge->to)->layer;
+  guint lo, hi, prev;
+  Edge last;
 
-  /* 1. Dummies and segments. */
-  segments = g_array_new (FALSE, FALSE, sizeof (Edge));
+  if (edge->from == edge->to || la == lb)
+    {
+      self->edge_shape[e] = edge->from == edge->to ? WS_GRAPH_EDGE_LOOP : WS_GRAPH_EDGE_FLAT;
+      return;
+    }
+  self->edge_shape[e] = la < lb ? WS_GRAPH_EDGE_FORWARD : WS_GRAPH_EDGE_BACKWARD;
+  lo = la < lb ? edge->from : edge->to;
+  hi = la < lb ? edge->to : edge->from;
+
+  g_array_append_val (self->chain, lo);
+  prev = lo;
+  for (guint l = MIN (la, lb) + 1; l < MAX (la, lb); l++)
+    {
+      Vertex d = { 0 };
+      guint dv = self->vertices->len;
+      Edge s = { prev, dv };
+
+      d.breadth = self->dummy_breadth;
+      d.layer = l;
+      g_array_append_val (self->vertices, d);
+      g_array_append_val (self->chain, dv);
+      g_array_append_val (segments, s);
+      prev = dv;
+    }
+  last = (Edge) { prev, hi };
+  g_array_append_val (segments, last);
+  g_array_append_val (self->chain, hi);
+}
+
+/* 1. Dummies and segments. */
+static GArray *
+split_edges (WsGraphLayout *self)
+{
+  guint n_edges = self->edges->len;
+  GArray *segments = g_array_new (FALSE, FALSE, sizeof (Edge));
+
   self->edge_shape = g_new0 (guint8, MAX (n_edges, 1));
   self->chain_start = g_new (guint, n_edges + 1);
   for (guint e = 0; e < n_edges; e++)
     {
-      const Edge *edge = &g_array_index (self->edges, Edge, e);
-      guint la = vtx (self, edge->from)->layer, lb = vtx (self, edge->to)->layer;
-      guint lo, hi, prev;
-
       self->chain_start[e] = self->chain->len;
-      if (edge->from == edge->to)
-        {
-          self->edge_shape[e] = WS_GRAPH_EDGE_LOOP;
-          continue;
-        }
-      if (la == lb)
-        {
-          self->edge_shape[e] = WS_GRAPH_EDGE_FLAT;
-          continue;
-        }
-      self->edge_shape[e] = la < lb ? WS_GRAPH_EDGE_FORWARD : WS_GRAPH_EDGE_BACKWARD;
-      lo = la < lb ? edge->from : edge->to;
-      hi = la < lb ? edge->to : edge->from;
-
-      g_array_append_val (self->chain, lo);
-      prev = lo;
-      for (guint l = MIN (la, lb) + 1; l < MAX (la, lb); l++)
-        {
-          Vertex d = { 0 };
-          guint dv = self->vertices->len;
-          Edge s = { prev, dv };
-
-          d.breadth = self->dummy_breadth;
-          d.layer = l;
-          g_array_append_val (self->vertices, d);
-          g_array_append_val (self->chain, dv);
-          g_array_append_val (segments, s);
-          prev = dv;
-        }
-      {
-        Edge s = { prev, hi };
-        g_array_append_val (segments, s);
-      }
-      g_array_append_val (self->chain, hi);
+      split_edge (self, e, segments);
     }
   self->chain_start[n_edges] = self->chain->len;
-  n_vertices = self->vertices->len;
+  return segments;
+}
 
-  /* CSR adjacency, both ways. */
+/* CSR adjacency of the segments, both ways. */
+static void
+build_adjacency (WsGraphLayout *self,
+                 GArray        *segments)
+{
+  guint n_vertices = self->vertices->len;
+  g_autofree guint *fill = g_new (guint, n_vertices + 1);
+
   self->up_start = g_new0 (guint, n_vertices + 1);
   self->down_start = g_new0 (guint, n_vertices + 1);
   for (guint s = 0; s < segments->len; s++)
@@ -820,7 +823,6 @@ ws_graph_layout_run (WsGraphLayout *self)
     }
   self->down_adj = g_new (guint, MAX (segments->len, 1));
   self->up_adj = g_new (guint, MAX (segments->len, 1));
-  fill = g_new (guint, n_vertices + 1);
   memcpy (fill, self->down_start, sizeof (guint) * (n_vertices + 1));
   for (guint s = 0; s < segments->len; s++)
     {
@@ -833,10 +835,16 @@ ws_graph_layout_run (WsGraphLayout *self)
       const Edge *seg = &g_array_index (segments, Edge, s);
       self->up_adj[fill[seg->to]++] = seg->from;
     }
-  g_array_unref (segments);
+}
 
-  /* Initial order: input order, dummies after the nodes (a counting sort
-   * by layer keeps index order). */
+/* Initial order: input order, dummies after the nodes (a counting sort by
+ * layer keeps index order). */
+static void
+initial_order (WsGraphLayout *self)
+{
+  guint n_vertices = self->vertices->len;
+  g_autofree guint *fill = g_new (guint, self->n_layers + 1);
+
   self->layer_start = g_new0 (guint, self->n_layers + 1);
   for (guint v = 0; v < n_vertices; v++)
     self->layer_start[vtx (self, v)->layer + 1]++;
@@ -850,17 +858,12 @@ ws_graph_layout_run (WsGraphLayout *self)
       x->order = fill[x->layer] - self->layer_start[x->layer];
       self->layer_vertices[fill[x->layer]++] = v;
     }
+}
 
-  if (self->n_layers > 0)
-    {
-      /* 2. Crossing reduction. */
-      reduce_crossings (self);
-
-      /* 3. Positions along the layers. */
-      assign_positions (self);
-    }
-
-  /* 4. Layers one after the other. */
+/* 4. Layers one after the other. */
+static void
+stack_layers (WsGraphLayout *self)
+{
   self->layer_offset = g_new0 (double, self->n_layers + 1);
   self->layer_depth = g_new0 (double, self->n_layers + 1);
   for (guint v = 0; v < self->n_nodes; v++)
@@ -877,8 +880,12 @@ ws_graph_layout_run (WsGraphLayout *self)
                        : self->layer_offset[self->n_layers - 1] + self->layer_depth[self->n_layers - 1] + self->margin;
   if (self->n_layers == 0)
     self->extent_order = 2 * self->margin;
+}
 
-  /* Real nodes per layer, in order, for hit tests and culling. */
+/* Real nodes per layer, in order, for hit tests and culling. */
+static void
+index_layer_nodes (WsGraphLayout *self)
+{
   self->node_start = g_new0 (guint, self->n_layers + 1);
   self->layer_nodes = g_new (guint, MAX (self->n_nodes, 1));
   for (guint l = 0, k = 0; l < self->n_layers; l++)
@@ -889,7 +896,35 @@ ws_graph_layout_run (WsGraphLayout *self)
           self->layer_nodes[k++] = self->layer_vertices[i];
       self->node_start[l + 1] = k;
     }
+}
 
+/**
+ * ws_graph_layout_run:
+ *
+ * Lays the graph out.  Adding nodes or edges or changing a setting
+ * afterwards drops the result until the next run.
+ */
+void
+ws_graph_layout_run (WsGraphLayout *self)
+{
+  g_autoptr(GArray) segments = NULL;
+
+  g_return_if_fail (WS_IS_GRAPH_LAYOUT (self));
+
+  clear_results (self);
+  prepare_vertices (self);
+  segments = split_edges (self);
+  build_adjacency (self, segments);
+  initial_order (self);
+  if (self->n_layers > 0)
+    {
+      /* 2. Crossing reduction. */
+      reduce_crossings (self);
+      /* 3. Positions along the layers. */
+      assign_positions (self);
+    }
+  stack_layers (self);
+  index_layer_nodes (self);
   route_edges (self);
 
   self->laid_out = TRUE;

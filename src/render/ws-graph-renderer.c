@@ -786,17 +786,18 @@ edge_class (WsGraphScene          *scene,
   return EDGE_NORMAL;
 }
 
+/* The edges whose bounds meet the visible rectangle (grown by an arrow's
+ * length), into self->visible_edges.  When the space between two layers
+ * is a couple of pixels, edges are a grey smear that says nothing; only
+ * the chain stays. */
 static void
-draw_edges (WsGraphRenderer       *self,
-            cairo_t               *cr,
-            WsGraphScene          *scene,
-            const WsGraphViewport *vp,
-            const WsGraphRect     *visible,
-            gboolean               simplified)
+collect_visible_edges (WsGraphRenderer       *self,
+                       WsGraphScene          *scene,
+                       const WsGraphViewport *vp,
+                       const WsGraphRect     *visible)
 {
   WsGraphLayout *layout = ws_graph_scene_get_layout (scene);
   guint n_edges = ws_graph_scene_get_n_edges (scene);
-  gboolean arrows = ARROW_LENGTH * vp->scale >= 3;
   gboolean all_edges = TRUE;
   WsGraphRect grown = *visible;
   double pad = ARROW_LENGTH + 4;
@@ -805,9 +806,6 @@ draw_edges (WsGraphRenderer       *self,
   grown.y -= pad;
   grown.width += 2 * pad;
   grown.height += 2 * pad;
-
-  /* When the space between two layers is a couple of pixels, edges are
-   * a grey smear that says nothing; only the chain stays. */
   if (ws_graph_layout_get_n_layers (layout) > 1)
     {
       double s0, d0, s1;
@@ -828,69 +826,102 @@ draw_edges (WsGraphRenderer       *self,
         g_array_append_val (self->visible_edges, e);
     }
   self->stats.edges = self->visible_edges->len;
+}
 
+static void
+edge_style (WsGraphRenderer       *self,
+            EdgeClass              cls,
+            const WsGraphViewport *vp,
+            double                *width,
+            double                *arrow,
+            const WsColor        **color)
+{
+  switch (cls)
+    {
+    case EDGE_ANOMALOUS:
+      *width = MAX (3.5, 2.0 / vp->scale);
+      *arrow = ARROW_LENGTH * 1.4;
+      *color = &self->palette.anomalous;
+      break;
+    case EDGE_SELECTED:
+      *width = MAX (2.4, 1.5 / vp->scale);
+      *arrow = ARROW_LENGTH * 1.2;
+      *color = &self->palette.selection;
+      break;
+    case EDGE_NORMAL:
+    default:
+      *width = MAX (1.3, 0.8 / vp->scale);
+      *arrow = ARROW_LENGTH;
+      *color = &self->palette.edge;
+      break;
+    }
+}
+
+/* The visible edges of class @cls: one stroke for the lines, one fill for
+ * the arrowheads. */
+static void
+draw_edge_class (WsGraphRenderer       *self,
+                 cairo_t               *cr,
+                 WsGraphScene          *scene,
+                 const WsGraphViewport *vp,
+                 EdgeClass              cls,
+                 gboolean               arrows,
+                 gboolean               simplified)
+{
+  WsGraphLayout *layout = ws_graph_scene_get_layout (scene);
+  double width, arrow;
+  const WsColor *color;
+  gboolean any = FALSE;
+
+  edge_style (self, cls, vp, &width, &arrow, &color);
+  cairo_new_path (cr);
+  for (guint i = 0; i < self->visible_edges->len; i++)
+    {
+      guint e = g_array_index (self->visible_edges, guint, i);
+
+      if (edge_class (scene, e, vp) != cls)
+        continue;
+      edge_path (cr, layout, e, simplified);
+      any = TRUE;
+    }
+  if (!any)
+    return;
+  ws_render_set_source (cr, color);
+  cairo_set_line_width (cr, width);
+  cairo_set_dash (cr, NULL, 0, 0);
+  cairo_stroke (cr);
+  self->stats.cairo_fills++;
+
+  if (!arrows)
+    return;
+  for (guint i = 0; i < self->visible_edges->len; i++)
+    {
+      guint e = g_array_index (self->visible_edges, guint, i);
+      double tx, ty, dx, dy;
+
+      if (edge_class (scene, e, vp) == cls &&
+          edge_tip (layout, e, simplified, &tx, &ty, &dx, &dy))
+        arrow_path (cr, tx, ty, dx, dy, arrow);
+    }
+  cairo_fill (cr);
+  self->stats.cairo_fills++;
+}
+
+static void
+draw_edges (WsGraphRenderer       *self,
+            cairo_t               *cr,
+            WsGraphScene          *scene,
+            const WsGraphViewport *vp,
+            const WsGraphRect     *visible,
+            gboolean               simplified)
+{
+  gboolean arrows = ARROW_LENGTH * vp->scale >= 3;
+
+  collect_visible_edges (self, scene, vp, visible);
   if (simplified)
     cairo_set_antialias (cr, CAIRO_ANTIALIAS_FAST);
-
   for (EdgeClass cls = EDGE_NORMAL; cls <= EDGE_ANOMALOUS; cls++)
-    {
-      double width, arrow;
-      const WsColor *color;
-      gboolean any = FALSE;
-
-      switch (cls)
-        {
-        case EDGE_ANOMALOUS:
-          width = MAX (3.5, 2.0 / vp->scale);
-          arrow = ARROW_LENGTH * 1.4;
-          color = &self->palette.anomalous;
-          break;
-        case EDGE_SELECTED:
-          width = MAX (2.4, 1.5 / vp->scale);
-          arrow = ARROW_LENGTH * 1.2;
-          color = &self->palette.selection;
-          break;
-        case EDGE_NORMAL:
-        default:
-          width = MAX (1.3, 0.8 / vp->scale);
-          arrow = ARROW_LENGTH;
-          color = &self->palette.edge;
-          break;
-        }
-
-      cairo_new_path (cr);
-      for (guint i = 0; i < self->visible_edges->len; i++)
-        {
-          guint e = g_array_index (self->visible_edges, guint, i);
-
-          if (edge_class (scene, e, vp) != cls)
-            continue;
-          edge_path (cr, layout, e, simplified);
-          any = TRUE;
-        }
-      if (!any)
-        continue;
-      ws_render_set_source (cr, color);
-      cairo_set_line_width (cr, width);
-      cairo_set_dash (cr, NULL, 0, 0);
-      cairo_stroke (cr);
-      self->stats.cairo_fills++;
-
-      if (!arrows)
-        continue;
-      for (guint i = 0; i < self->visible_edges->len; i++)
-        {
-          guint e = g_array_index (self->visible_edges, guint, i);
-          double tx, ty, dx, dy;
-
-          if (edge_class (scene, e, vp) == cls &&
-              edge_tip (layout, e, simplified, &tx, &ty, &dx, &dy))
-            arrow_path (cr, tx, ty, dx, dy, arrow);
-        }
-      cairo_fill (cr);
-      self->stats.cairo_fills++;
-    }
-
+    draw_edge_class (self, cr, scene, vp, cls, arrows, simplified);
   cairo_set_antialias (cr, CAIRO_ANTIALIAS_DEFAULT);
 }
 
@@ -906,57 +937,53 @@ enum {
   N_DOTS
 };
 
+/* The dot of node @v: the strongest reason to see it. */
+static guint8
+node_dot (WsGraphRenderer       *self,
+          const WsSceneNode     *n,
+          guint                  v,
+          const WsGraphViewport *vp,
+          const WsColor * const *colors)
+{
+  const WsColor *c;
+
+  if (n->flags & WS_SCENE_NODE_FLAG_ANOMALOUS)
+    return DOT_ANOMALOUS;
+  if (v == vp->selected || v == vp->current_match)
+    return DOT_SELECTED;
+  if (vp->matches && vp->matches[v])
+    return DOT_MATCH;
+  c = node_color (self, n);
+  for (guint k = DOT_RUN; k <= DOT_UNKNOWN; k++)
+    if (colors[k] == c)
+      return k;
+  return DOT_UNKNOWN;
+}
+
+/* The used part of the dot grid, in device pixels. */
+typedef struct {
+  int min_x, max_x, min_y, max_y;
+} DotBounds;
+
 static void
-draw_nodes_dots (WsGraphRenderer       *self,
-                 cairo_t               *cr,
-                 WsGraphScene          *scene,
-                 const WsGraphViewport *vp)
+mark_node_dots (WsGraphRenderer       *self,
+                WsGraphScene          *scene,
+                const WsGraphViewport *vp,
+                const WsColor * const *colors,
+                int                    gw,
+                int                    gh,
+                DotBounds             *bounds)
 {
   WsGraphLayout *layout = ws_graph_scene_get_layout (scene);
-  int gw = (int) ceil (vp->width), gh = (int) ceil (vp->height) + 1;
-  int min_x = gw, max_x = -1, min_y = gh, max_y = -1;
-  const WsColor *colors[N_DOTS] = {
-    NULL, &self->palette.run, &self->palette.sleep, &self->palette.disk,
-    &self->palette.hardware, &self->palette.timer, &self->palette.unknown,
-    &self->palette.search_match, &self->palette.selection, &self->palette.anomalous,
-  };
-  double hh = vp->show_header ? WS_GRAPH_HEADER_HEIGHT : 0;
-  guint8 *grid;
-
-  if (gw <= 0 || gh <= 0)
-    return;
-  if (self->grid_size < (gsize) gw * gh)
-    {
-      g_free (self->grid);
-      self->grid_size = (gsize) gw * gh;
-      self->grid = g_malloc (self->grid_size);
-    }
-  grid = self->grid;
-  memset (grid, 0, (gsize) gw * gh);
+  guint8 *grid = self->grid;
 
   for (guint i = 0; i < self->visible->len; i++)
     {
       guint v = g_array_index (self->visible, guint, i);
-      const WsSceneNode *n = ws_graph_scene_get_node (scene, v);
+      guint8 dot = node_dot (self, ws_graph_scene_get_node (scene, v), v, vp, colors);
       WsGraphRect r;
       double dx0, dy0, dx1, dy1;
       int x0, y0, x1, y1;
-      guint8 dot;
-
-      if (n->flags & WS_SCENE_NODE_FLAG_ANOMALOUS)
-        dot = DOT_ANOMALOUS;
-      else if (v == vp->selected || v == vp->current_match)
-        dot = DOT_SELECTED;
-      else if (vp->matches && vp->matches[v])
-        dot = DOT_MATCH;
-      else
-        {
-          const WsColor *c = node_color (self, n);
-          dot = DOT_UNKNOWN;
-          for (guint k = DOT_RUN; k <= DOT_UNKNOWN; k++)
-            if (colors[k] == c)
-              dot = k;
-        }
 
       ws_graph_layout_get_node_rect (layout, v, &r);
       ws_graph_viewport_to_device (vp, r.x, r.y, &dx0, &dy0);
@@ -969,11 +996,69 @@ draw_nodes_dots (WsGraphRenderer       *self,
         for (int x = x0; x <= x1; x++)
           if (grid[y * gw + x] < dot)
             grid[y * gw + x] = dot;
-      min_x = MIN (min_x, x0);
-      max_x = MAX (max_x, x1);
-      min_y = MIN (min_y, y0);
-      max_y = MAX (max_y, y1);
+      bounds->min_x = MIN (bounds->min_x, x0);
+      bounds->max_x = MAX (bounds->max_x, x1);
+      bounds->min_y = MIN (bounds->min_y, y0);
+      bounds->max_y = MAX (bounds->max_y, y1);
     }
+}
+
+/* One path per dot colour: its runs of pixels, row by row. */
+static void
+fill_dots (WsGraphRenderer       *self,
+           cairo_t               *cr,
+           guint8                 d,
+           const WsColor         *c,
+           int                    gw,
+           const DotBounds       *b)
+{
+  const guint8 *grid = self->grid;
+  gboolean any = FALSE;
+
+  for (int y = b->min_y; y <= b->max_y; y++)
+    for (int x = b->min_x; x <= b->max_x; x++)
+      if (grid[y * gw + x] == d)
+        {
+          int run = x;
+          while (run + 1 <= b->max_x && grid[y * gw + run + 1] == d)
+            run++;
+          cairo_rectangle (cr, x, y, run - x + 1, 1);
+          x = run;
+          any = TRUE;
+        }
+  if (any)
+    {
+      cairo_set_source_rgb (cr, c->red, c->green, c->blue);
+      cairo_fill (cr);
+      self->stats.cairo_fills++;
+    }
+}
+
+static void
+draw_nodes_dots (WsGraphRenderer       *self,
+                 cairo_t               *cr,
+                 WsGraphScene          *scene,
+                 const WsGraphViewport *vp)
+{
+  int gw = (int) ceil (vp->width), gh = (int) ceil (vp->height) + 1;
+  DotBounds bounds = { gw, -1, gh, -1 };
+  const WsColor *colors[N_DOTS] = {
+    NULL, &self->palette.run, &self->palette.sleep, &self->palette.disk,
+    &self->palette.hardware, &self->palette.timer, &self->palette.unknown,
+    &self->palette.search_match, &self->palette.selection, &self->palette.anomalous,
+  };
+  double hh = vp->show_header ? WS_GRAPH_HEADER_HEIGHT : 0;
+
+  if (gw <= 0 || gh <= 0)
+    return;
+  if (self->grid_size < (gsize) gw * gh)
+    {
+      g_free (self->grid);
+      self->grid_size = (gsize) gw * gh;
+      self->grid = g_malloc (self->grid_size);
+    }
+  memset (self->grid, 0, (gsize) gw * gh);
+  mark_node_dots (self, scene, vp, colors, gw, gh, &bounds);
 
   /* The grid is in device pixels: draw it so. */
   cairo_save (cr);
@@ -981,30 +1066,75 @@ draw_nodes_dots (WsGraphRenderer       *self,
   cairo_translate (cr, vp->x * vp->scale, vp->y * vp->scale - hh);
   cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
   for (guint d = DOT_RUN; d < N_DOTS; d++)
-    {
-      gboolean any = FALSE;
-
-      for (int y = min_y; y <= max_y; y++)
-        for (int x = min_x; x <= max_x; x++)
-          if (grid[y * gw + x] == d)
-            {
-              int run = x;
-              while (run + 1 <= max_x && grid[y * gw + run + 1] == d)
-                run++;
-              cairo_rectangle (cr, x, y, run - x + 1, 1);
-              x = run;
-              any = TRUE;
-            }
-      if (any)
-        {
-          const WsColor *c = colors[d];
-          cairo_set_source_rgb (cr, c->red, c->green, c->blue);
-          cairo_fill (cr);
-          self->stats.cairo_fills++;
-        }
-    }
+    fill_dots (self, cr, d, colors[d], gw, &bounds);
   cairo_restore (cr);
   self->stats.nodes = self->visible->len;
+}
+
+/* Adds the rectangles of the visible nodes @keep accepts, grown by @grow;
+ * returns whether there was any. */
+static gboolean
+add_node_rects (WsGraphRenderer *self,
+                cairo_t         *cr,
+                WsGraphScene    *scene,
+                gboolean       (*keep) (WsGraphRenderer *, WsGraphScene *, const WsGraphViewport *, guint, gconstpointer),
+                const WsGraphViewport *vp,
+                gconstpointer    data,
+                double           grow)
+{
+  WsGraphLayout *layout = ws_graph_scene_get_layout (scene);
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < self->visible->len; i++)
+    {
+      guint v = g_array_index (self->visible, guint, i);
+      WsGraphRect r;
+
+      if (!keep (self, scene, vp, v, data))
+        continue;
+      ws_graph_layout_get_node_rect (layout, v, &r);
+      cairo_rectangle (cr, r.x - grow, r.y - grow, r.width + 2 * grow, r.height + 2 * grow);
+      any = TRUE;
+    }
+  return any;
+}
+
+static gboolean
+is_match (WsGraphRenderer *self, WsGraphScene *scene, const WsGraphViewport *vp, guint v, gconstpointer data)
+{
+  return vp->matches[v];
+}
+
+static gboolean
+has_colour (WsGraphRenderer *self, WsGraphScene *scene, const WsGraphViewport *vp, guint v, gconstpointer data)
+{
+  return node_color (self, ws_graph_scene_get_node (scene, v)) == data;
+}
+
+static gboolean
+is_anomalous (WsGraphRenderer *self, WsGraphScene *scene, const WsGraphViewport *vp, guint v, gconstpointer data)
+{
+  return (ws_graph_scene_get_node (scene, v)->flags & WS_SCENE_NODE_FLAG_ANOMALOUS) != 0;
+}
+
+/* A ring @grow outside node @v, if it is in the scene. */
+static void
+ring_node (cairo_t       *cr,
+           WsGraphScene  *scene,
+           guint          v,
+           double         grow,
+           const WsColor *colour,
+           double         line_width)
+{
+  WsGraphRect r;
+
+  if (v == WS_NONE || v >= ws_graph_scene_get_n_nodes (scene))
+    return;
+  ws_graph_layout_get_node_rect (ws_graph_scene_get_layout (scene), v, &r);
+  cairo_rectangle (cr, r.x - grow, r.y - grow, r.width + 2 * grow, r.height + 2 * grow);
+  ws_render_set_source (cr, colour);
+  cairo_set_line_width (cr, line_width);
+  cairo_stroke (cr);
 }
 
 static void
@@ -1013,7 +1143,6 @@ draw_nodes_simplified (WsGraphRenderer       *self,
                        WsGraphScene          *scene,
                        const WsGraphViewport *vp)
 {
-  WsGraphLayout *layout = ws_graph_scene_get_layout (scene);
   const WsColor *colors[] = {
     &self->palette.run, &self->palette.sleep, &self->palette.disk,
     &self->palette.hardware, &self->palette.timer, &self->palette.unknown,
@@ -1023,117 +1152,48 @@ draw_nodes_simplified (WsGraphRenderer       *self,
   cairo_set_antialias (cr, CAIRO_ANTIALIAS_FAST);
 
   /* Halos first, so that matches stand out even as specks. */
-  if (vp->matches)
+  if (vp->matches && add_node_rects (self, cr, scene, is_match, vp, NULL, halo))
     {
-      gboolean any = FALSE;
-      for (guint i = 0; i < self->visible->len; i++)
-        {
-          guint v = g_array_index (self->visible, guint, i);
-          WsGraphRect r;
-
-          if (!vp->matches[v])
-            continue;
-          ws_graph_layout_get_node_rect (layout, v, &r);
-          cairo_rectangle (cr, r.x - halo, r.y - halo, r.width + 2 * halo, r.height + 2 * halo);
-          any = TRUE;
-        }
-      if (any)
-        {
-          ws_render_set_source (cr, &self->palette.search_match);
-          cairo_fill (cr);
-          self->stats.cairo_fills++;
-        }
+      ws_render_set_source (cr, &self->palette.search_match);
+      cairo_fill (cr);
+      self->stats.cairo_fills++;
     }
-
   for (guint c = 0; c < G_N_ELEMENTS (colors); c++)
-    {
-      gboolean any = FALSE;
-
-      for (guint i = 0; i < self->visible->len; i++)
-        {
-          guint v = g_array_index (self->visible, guint, i);
-          const WsSceneNode *n = ws_graph_scene_get_node (scene, v);
-          WsGraphRect r;
-
-          if (node_color (self, n) != colors[c])
-            continue;
-          ws_graph_layout_get_node_rect (layout, v, &r);
-          cairo_rectangle (cr, r.x, r.y, r.width, r.height);
-          any = TRUE;
-        }
-      if (any)
-        {
-          ws_render_set_source (cr, colors[c]);
-          cairo_fill (cr);
-          self->stats.cairo_fills++;
-        }
-    }
-
-  /* The chain and the selection as outlines. */
-  {
-    gboolean any = FALSE;
-    for (guint i = 0; i < self->visible->len; i++)
+    if (add_node_rects (self, cr, scene, has_colour, vp, colors[c], 0))
       {
-        guint v = g_array_index (self->visible, guint, i);
-        WsGraphRect r;
-
-        if (!(ws_graph_scene_get_node (scene, v)->flags & WS_SCENE_NODE_FLAG_ANOMALOUS))
-          continue;
-        ws_graph_layout_get_node_rect (layout, v, &r);
-        cairo_rectangle (cr, r.x, r.y, r.width, r.height);
-        any = TRUE;
-      }
-    if (any)
-      {
-        ws_render_set_source (cr, &self->palette.anomalous);
-        cairo_set_line_width (cr, MAX (3, 2 / vp->scale));
-        cairo_stroke (cr);
+        ws_render_set_source (cr, colors[c]);
+        cairo_fill (cr);
         self->stats.cairo_fills++;
       }
-  }
-  if (vp->selected != WS_NONE && vp->selected < ws_graph_scene_get_n_nodes (scene))
+
+  /* The chain and the selection as outlines. */
+  if (add_node_rects (self, cr, scene, is_anomalous, vp, NULL, 0))
     {
-      WsGraphRect r;
-      ws_graph_layout_get_node_rect (layout, vp->selected, &r);
-      cairo_rectangle (cr, r.x - halo, r.y - halo, r.width + 2 * halo, r.height + 2 * halo);
-      ws_render_set_source (cr, &self->palette.selection);
-      cairo_set_line_width (cr, 2.5 / vp->scale);
+      ws_render_set_source (cr, &self->palette.anomalous);
+      cairo_set_line_width (cr, MAX (3, 2 / vp->scale));
       cairo_stroke (cr);
+      self->stats.cairo_fills++;
     }
-  if (vp->current_match != WS_NONE && vp->current_match < ws_graph_scene_get_n_nodes (scene))
-    {
-      WsGraphRect r;
-      ws_graph_layout_get_node_rect (layout, vp->current_match, &r);
-      cairo_rectangle (cr, r.x - 2 * halo, r.y - 2 * halo, r.width + 4 * halo, r.height + 4 * halo);
-      ws_render_set_source (cr, &self->palette.current_match);
-      cairo_set_line_width (cr, 2.5 / vp->scale);
-      cairo_stroke (cr);
-    }
+  ring_node (cr, scene, vp->selected, halo, &self->palette.selection, 2.5 / vp->scale);
+  ring_node (cr, scene, vp->current_match, 2 * halo, &self->palette.current_match, 2.5 / vp->scale);
 
   cairo_set_antialias (cr, CAIRO_ANTIALIAS_DEFAULT);
   self->stats.nodes = self->visible->len;
 }
 
+/* Halo and current-match ring (behind the body).  They keep their
+ * distances from the box in device pixels when zoomed out, so they never
+ * merge. */
 static void
-draw_node (WsGraphRenderer       *self,
-           cairo_t               *cr,
-           WsGraphScene          *scene,
-           const WsGraphViewport *vp,
-           guint                  v,
-           gboolean               text)
+draw_node_rings (WsGraphRenderer       *self,
+                 cairo_t               *cr,
+                 const WsGraphViewport *vp,
+                 guint                  v,
+                 WsSceneNodeKind        kind,
+                 const WsGraphRect     *rect)
 {
-  const WsSceneNode *n = ws_graph_scene_get_node (scene, v);
-  WsSceneNodeKind kind = n->kind;
-  const WsColor *color = node_color (self, n);
-  gboolean anomalous = (n->flags & WS_SCENE_NODE_FLAG_ANOMALOUS) != 0;
-  gboolean boxed = kind == WS_SCENE_NODE_WAIT || kind == WS_SCENE_NODE_RUN;
-  WsGraphRect r;
-  double text_x;
+  WsGraphRect r = *rect;
 
-  ws_graph_layout_get_node_rect (ws_graph_scene_get_layout (scene), v, &r);
-
-  /* Halo, selection ring and current-match ring keep their distances
-   * from the box in device pixels when zoomed out, so they never merge. */
   if (vp->matches && vp->matches[v])
     {
       node_shape (cr, kind, r.x, r.y, r.width, r.height, MAX (6, 5.5 / vp->scale));
@@ -1149,6 +1209,23 @@ draw_node (WsGraphRenderer       *self,
       cairo_set_dash (cr, NULL, 0, 0);
       cairo_stroke (cr);
     }
+}
+
+/* The box: tinted body, state strip, outline (red on the chain), and the
+ * selection ring. */
+static void
+draw_node_body (WsGraphRenderer       *self,
+                cairo_t               *cr,
+                const WsGraphViewport *vp,
+                guint                  v,
+                const WsSceneNode     *n,
+                const WsGraphRect     *rect)
+{
+  WsGraphRect r = *rect;
+  WsSceneNodeKind kind = n->kind;
+  const WsColor *color = node_color (self, n);
+  gboolean anomalous = (n->flags & WS_SCENE_NODE_FLAG_ANOMALOUS) != 0;
+  gboolean boxed = kind == WS_SCENE_NODE_WAIT || kind == WS_SCENE_NODE_RUN;
 
   /* Body: the background tinted with the kind's colour, mixed once here
    * rather than composited by two fills. */
@@ -1199,12 +1276,20 @@ draw_node (WsGraphRenderer       *self,
       cairo_set_line_width (cr, MAX (2.6, 2.5 / vp->scale));
       cairo_stroke (cr);
     }
+}
 
-  if (!text)
-    {
-      draw_compact_label (self, cr, scene, vp, v, &r, boxed);
-      return;
-    }
+/* The label inside the box (and the "?" of an unknown readier). */
+static void
+draw_node_text (WsGraphRenderer   *self,
+                cairo_t           *cr,
+                WsGraphScene      *scene,
+                guint              v,
+                WsSceneNodeKind    kind,
+                gboolean           boxed,
+                const WsGraphRect *rect)
+{
+  WsGraphRect r = *rect;
+  double text_x;
 
   text_x = r.x + (boxed ? STRIP_WIDTH + TEXT_PAD - 2 : HEX_INSET + 2);
   if (kind == WS_SCENE_NODE_UNKNOWN)
@@ -1235,6 +1320,28 @@ draw_node (WsGraphRenderer       *self,
     pango_cairo_show_layout (cr, label);
     self->stats.labels++;
   }
+}
+
+
+static void
+draw_node (WsGraphRenderer       *self,
+           cairo_t               *cr,
+           WsGraphScene          *scene,
+           const WsGraphViewport *vp,
+           guint                  v,
+           gboolean               text)
+{
+  const WsSceneNode *n = ws_graph_scene_get_node (scene, v);
+  gboolean boxed = n->kind == WS_SCENE_NODE_WAIT || n->kind == WS_SCENE_NODE_RUN;
+  WsGraphRect r;
+
+  ws_graph_layout_get_node_rect (ws_graph_scene_get_layout (scene), v, &r);
+  draw_node_rings (self, cr, vp, v, n->kind, &r);
+  draw_node_body (self, cr, vp, v, n, &r);
+  if (text)
+    draw_node_text (self, cr, scene, v, n->kind, boxed, &r);
+  else
+    draw_compact_label (self, cr, scene, vp, v, &r, boxed);
 }
 
 static void
@@ -1430,6 +1537,65 @@ legend_text (LegendItem item)
 
 /* Lays the items out in rows of @width; draws them when @cr is set.
  * Returns the height used. */
+/* The swatch of legend item @item, its top left corner at (sx, sy). */
+static void
+draw_legend_swatch (WsGraphRenderer *self,
+                    cairo_t         *cr,
+                    LegendItem       item,
+                    double           sx,
+                    double           sy)
+{
+  WsSceneNode fake = { 0 };
+  const WsColor *c;
+
+  cairo_save (cr);
+  switch (item)
+    {
+    case LEGEND_WAIT_S:
+    case LEGEND_WAIT_D:
+    case LEGEND_RUN:
+    case LEGEND_TIMER:
+    case LEGEND_HARDWARE:
+    case LEGEND_UNKNOWN:
+      fake.kind = item == LEGEND_RUN ? WS_SCENE_NODE_RUN
+                : item == LEGEND_TIMER ? WS_SCENE_NODE_TIMER
+                : item == LEGEND_HARDWARE ? WS_SCENE_NODE_HARDWARE
+                : item == LEGEND_UNKNOWN ? WS_SCENE_NODE_UNKNOWN
+                : WS_SCENE_NODE_WAIT;
+      fake.flags = item == LEGEND_WAIT_D ? WS_SCENE_NODE_FLAG_DISK : 0;
+      c = node_color (self, &fake);
+      if (fake.kind == WS_SCENE_NODE_TIMER || fake.kind == WS_SCENE_NODE_HARDWARE)
+        hexagon (cr, sx, sy, LEGEND_SWATCH_W, LEGEND_SWATCH_H);
+      else
+        rounded_rect (cr, sx, sy, LEGEND_SWATCH_W, LEGEND_SWATCH_H, 4);
+      set_color_alpha (cr, c, 0.2);
+      cairo_fill_preserve (cr);
+      set_outline_dash (cr, fake.kind);
+      ws_render_set_source (cr, c);
+      cairo_set_line_width (cr, 1.5);
+      cairo_stroke (cr);
+      break;
+    case LEGEND_EDGE:
+    case LEGEND_ANOMALOUS:
+      ws_render_set_source (cr, item == LEGEND_EDGE ? &self->palette.edge : &self->palette.anomalous);
+      cairo_set_line_width (cr, item == LEGEND_EDGE ? 1.5 : 3.5);
+      cairo_move_to (cr, sx, sy + LEGEND_SWATCH_H / 2);
+      cairo_line_to (cr, sx + LEGEND_SWATCH_W - 6, sy + LEGEND_SWATCH_H / 2);
+      cairo_stroke (cr);
+      arrow_path (cr, sx + LEGEND_SWATCH_W, sy + LEGEND_SWATCH_H / 2, 1, 0, 8);
+      cairo_fill (cr);
+      break;
+    case LEGEND_MATCH:
+    case N_LEGEND_ITEMS:
+    default:
+      rounded_rect (cr, sx, sy, LEGEND_SWATCH_W, LEGEND_SWATCH_H, 4);
+      ws_render_set_source (cr, &self->palette.search_match);
+      cairo_fill (cr);
+      break;
+    }
+  cairo_restore (cr);
+}
+
 static double
 legend (WsGraphRenderer *self,
         cairo_t         *cr,
@@ -1462,56 +1628,7 @@ legend (WsGraphRenderer *self,
 
       if (cr)
         {
-          double sx = x, sy = y + (LEGEND_ROW - LEGEND_SWATCH_H) / 2;
-          WsSceneNode fake = { 0 };
-          const WsColor *c;
-
-          cairo_save (cr);
-          switch (item)
-            {
-            case LEGEND_WAIT_S:
-            case LEGEND_WAIT_D:
-            case LEGEND_RUN:
-            case LEGEND_TIMER:
-            case LEGEND_HARDWARE:
-            case LEGEND_UNKNOWN:
-              fake.kind = item == LEGEND_RUN ? WS_SCENE_NODE_RUN
-                        : item == LEGEND_TIMER ? WS_SCENE_NODE_TIMER
-                        : item == LEGEND_HARDWARE ? WS_SCENE_NODE_HARDWARE
-                        : item == LEGEND_UNKNOWN ? WS_SCENE_NODE_UNKNOWN
-                        : WS_SCENE_NODE_WAIT;
-              fake.flags = item == LEGEND_WAIT_D ? WS_SCENE_NODE_FLAG_DISK : 0;
-              c = node_color (self, &fake);
-              if (fake.kind == WS_SCENE_NODE_TIMER || fake.kind == WS_SCENE_NODE_HARDWARE)
-                hexagon (cr, sx, sy, LEGEND_SWATCH_W, LEGEND_SWATCH_H);
-              else
-                rounded_rect (cr, sx, sy, LEGEND_SWATCH_W, LEGEND_SWATCH_H, 4);
-              set_color_alpha (cr, c, 0.2);
-              cairo_fill_preserve (cr);
-              set_outline_dash (cr, fake.kind);
-              ws_render_set_source (cr, c);
-              cairo_set_line_width (cr, 1.5);
-              cairo_stroke (cr);
-              break;
-            case LEGEND_EDGE:
-            case LEGEND_ANOMALOUS:
-              ws_render_set_source (cr, item == LEGEND_EDGE ? &self->palette.edge : &self->palette.anomalous);
-              cairo_set_line_width (cr, item == LEGEND_EDGE ? 1.5 : 3.5);
-              cairo_move_to (cr, sx, sy + LEGEND_SWATCH_H / 2);
-              cairo_line_to (cr, sx + LEGEND_SWATCH_W - 6, sy + LEGEND_SWATCH_H / 2);
-              cairo_stroke (cr);
-              arrow_path (cr, sx + LEGEND_SWATCH_W, sy + LEGEND_SWATCH_H / 2, 1, 0, 8);
-              cairo_fill (cr);
-              break;
-            case LEGEND_MATCH:
-            case N_LEGEND_ITEMS:
-            default:
-              rounded_rect (cr, sx, sy, LEGEND_SWATCH_W, LEGEND_SWATCH_H, 4);
-              ws_render_set_source (cr, &self->palette.search_match);
-              cairo_fill (cr);
-              break;
-            }
-          cairo_restore (cr);
+          draw_legend_swatch (self, cr, item, x, y + (LEGEND_ROW - LEGEND_SWATCH_H) / 2);
 
           ws_render_set_source (cr, &self->palette.foreground);
           cairo_move_to (cr, x + LEGEND_SWATCH_W + 6, y + (LEGEND_ROW - th) / 2);

@@ -239,81 +239,64 @@ ws_graph_scene_new_for_wait_graph (WsWaitGraph            *graph,
   return ws_graph_scene_new_for_wait_graph_full (graph, G_MAXUINT, direction);
 }
 
-/**
- * ws_graph_scene_new_for_wait_graph_full:
- * @max_generation: leave out nodes of later generations (the waits that
- *   point at them are flagged %WS_SCENE_NODE_FLAG_TRUNCATED)
- *
- * Returns: (transfer full): the scene, laid out
- */
-WsGraphScene *
-ws_graph_scene_new_for_wait_graph_full (WsWaitGraph            *graph,
-                                        guint                   max_generation,
-                                        WsGraphLayoutDirection  direction)
+static WsSceneNode
+wait_scene_node (WsGraphScene     *self,
+                 WsStackTable     *stacks,
+                 const WsWaitNode *w,
+                 guint             i)
 {
-  g_autoptr(WsGraphScene) self = NULL;
-  WsStackTable *stacks;
-  guint n_nodes, n_edges, start, current;
-  g_autofree guint *scene_of = NULL;
+  WsSceneNode n = {
+    .source = i,
+    .event = w->event,
+    .thread = w->thread,
+    .time = w->time,
+    .duration = w->duration,
+    .stack = w->stack,
+    .unwait_stack = w->unwait_stack,
+    .readier_thread = w->readier_thread,
+    .layer = w->generation,
+    .wake = w->wake,
+    .stop = WS_READY_STOP_NONE,
+  };
 
-  g_return_val_if_fail (WS_IS_WAIT_GRAPH (graph), NULL);
-
-  self = g_object_new (WS_TYPE_GRAPH_SCENE, NULL);
-  self->kind = WS_GRAPH_SCENE_WAIT_GRAPH;
-  self->graph = g_object_ref (graph);
-  self->trace = g_object_ref (ws_wait_graph_get_trace (graph));
-  self->metric = WS_CHAIN_METRIC_AVERAGE;
-  stacks = ws_trace_get_stack_table (self->trace);
-  n_nodes = ws_wait_graph_get_n_nodes (graph);
-  n_edges = ws_wait_graph_get_n_edges (graph);
-  scene_of = g_new (guint, MAX (n_nodes, 1));
-
-  for (guint i = 0; i < n_nodes; i++)
+  switch ((WsWaitNodeKind) w->kind)
     {
-      const WsWaitNode *w = ws_wait_graph_get_node (graph, i);
-      WsSceneNode n = {
-        .source = i,
-        .event = w->event,
-        .thread = w->thread,
-        .time = w->time,
-        .duration = w->duration,
-        .stack = w->stack,
-        .unwait_stack = w->unwait_stack,
-        .readier_thread = w->readier_thread,
-        .layer = w->generation,
-        .wake = w->wake,
-        .stop = WS_READY_STOP_NONE,
-      };
-
-      switch ((WsWaitNodeKind) w->kind)
-        {
-        case WS_WAIT_NODE_RUN:
-          n.kind = WS_SCENE_NODE_RUN;
-          if (w->flags & WS_WAIT_NODE_FLAG_SAMPLE)
-            n.flags |= WS_SCENE_NODE_FLAG_SAMPLE;
-          break;
-        case WS_WAIT_NODE_WAIT:
-          n.kind = WS_SCENE_NODE_WAIT;
-          n.state = event_state (self->trace, w->event);
-          if (n.state == 'D')
-            n.flags |= WS_SCENE_NODE_FLAG_DISK;
-          break;
-        case WS_WAIT_NODE_HW_SERVICE:
-          n.kind = WS_SCENE_NODE_HARDWARE;
-          break;
-        case WS_WAIT_NODE_UNKNOWN_READIER:
-        default:
-          n.kind = WS_SCENE_NODE_UNKNOWN;
-          n.wake = WS_WAKE_UNKNOWN;
-          break;
-        }
-      if (w->flags & WS_WAIT_NODE_FLAG_SYMPTOM)
-        n.flags |= WS_SCENE_NODE_FLAG_SYMPTOM;
-      if (w->flags & WS_WAIT_NODE_FLAG_LOCK)
-        n.flags |= WS_SCENE_NODE_FLAG_LOCK;
-      n.label_frame = ws_graph_scene_interesting_frame (stacks, n.stack);
-      scene_of[i] = w->generation <= max_generation ? add_node (self, &n) : WS_NONE;
+    case WS_WAIT_NODE_RUN:
+      n.kind = WS_SCENE_NODE_RUN;
+      if (w->flags & WS_WAIT_NODE_FLAG_SAMPLE)
+        n.flags |= WS_SCENE_NODE_FLAG_SAMPLE;
+      break;
+    case WS_WAIT_NODE_WAIT:
+      n.kind = WS_SCENE_NODE_WAIT;
+      n.state = event_state (self->trace, w->event);
+      if (n.state == 'D')
+        n.flags |= WS_SCENE_NODE_FLAG_DISK;
+      break;
+    case WS_WAIT_NODE_HW_SERVICE:
+      n.kind = WS_SCENE_NODE_HARDWARE;
+      break;
+    case WS_WAIT_NODE_UNKNOWN_READIER:
+    default:
+      n.kind = WS_SCENE_NODE_UNKNOWN;
+      n.wake = WS_WAKE_UNKNOWN;
+      break;
     }
+  if (w->flags & WS_WAIT_NODE_FLAG_SYMPTOM)
+    n.flags |= WS_SCENE_NODE_FLAG_SYMPTOM;
+  if (w->flags & WS_WAIT_NODE_FLAG_LOCK)
+    n.flags |= WS_SCENE_NODE_FLAG_LOCK;
+  n.label_frame = ws_graph_scene_interesting_frame (stacks, n.stack);
+  return n;
+}
+
+/* The graph's edges between nodes in the scene; a node whose readiers
+ * were cut off by the generation limit is marked truncated. */
+static void
+add_wait_graph_edges (WsGraphScene *self,
+                      WsWaitGraph  *graph,
+                      const guint  *scene_of)
+{
+  guint n_edges = ws_wait_graph_get_n_edges (graph);
 
   for (guint e = 0; e < n_edges; e++)
     {
@@ -339,57 +322,239 @@ ws_graph_scene_new_for_wait_graph_full (WsWaitGraph            *graph,
         }
       add_edge (self, scene_of[edge->from], scene_of[edge->to]);
     }
+}
 
-  /* The longest-wait chain, always one generation further, so that it
-   * reads left to right and cannot loop. */
-  start = ws_symptom_longest_wait (self->trace, ws_wait_graph_get_symptom (graph), NULL);
-  current = start == WS_NONE ? WS_NONE : ws_wait_graph_find_event (graph, start);
+/* The next node of the longest-wait chain after wait @current: among its
+ * readiers one generation further, the longest wait; without waits, the
+ * first node (what the readier was doing) ends the chain. */
+static guint
+next_in_wait_chain (WsWaitGraph *graph,
+                    guint        current)
+{
+  const WsWaitNode *c = ws_wait_graph_get_node (graph, current);
+  const WsWaitEdge *out;
+  guint n_out, best = WS_NONE;
+  WsTime best_duration = -1;
+
+  out = ws_wait_graph_get_out_edges (graph, current, &n_out);
+  for (guint k = 0; k < n_out; k++)
+    {
+      const WsWaitNode *t = ws_wait_graph_get_node (graph, out[k].to);
+      WsTime d = t->kind == WS_WAIT_NODE_WAIT ? t->duration : -1;
+
+      if (t->generation != c->generation + 1)
+        continue;
+      if (best == WS_NONE || d > best_duration)
+        {
+          best = out[k].to;
+          best_duration = d;
+        }
+    }
+  return best;
+}
+
+/* The longest-wait chain, always one generation further, so that it reads
+ * left to right and cannot loop; and its metrics. */
+static void
+find_wait_chain (WsGraphScene *self,
+                 WsWaitGraph  *graph,
+                 const guint  *scene_of)
+{
+  guint start = ws_symptom_longest_wait (self->trace, ws_wait_graph_get_symptom (graph), NULL);
+  guint current = start == WS_NONE ? WS_NONE : ws_wait_graph_find_event (graph, start);
+  g_autofree WsTime *costs = NULL;
+  guint n_waits = 0;
+
   while (current != WS_NONE && scene_of[current] != WS_NONE)
     {
-      const WsWaitNode *c = ws_wait_graph_get_node (graph, current);
-      const WsWaitEdge *out;
-      guint n_out, best = WS_NONE;
-      WsTime best_duration = -1;
-
       g_array_append_val (self->chain, scene_of[current]);
-      if (c->kind != WS_WAIT_NODE_WAIT)
+      if (ws_wait_graph_get_node (graph, current)->kind != WS_WAIT_NODE_WAIT)
         break;
-      out = ws_wait_graph_get_out_edges (graph, current, &n_out);
-      for (guint k = 0; k < n_out; k++)
-        {
-          const WsWaitNode *t = ws_wait_graph_get_node (graph, out[k].to);
-          WsTime d = t->kind == WS_WAIT_NODE_WAIT ? t->duration : -1;
-
-          if (t->generation != c->generation + 1)
-            continue;
-          /* Prefer the longest wait; without waits, the first node
-           * (what the readier was doing) ends the chain. */
-          if (best == WS_NONE || d > best_duration)
-            {
-              best = out[k].to;
-              best_duration = d;
-            }
-        }
-      current = best;
+      current = next_in_wait_chain (graph, current);
     }
-  if (self->chain->len > 0)
+  if (self->chain->len == 0)
+    return;
+
+  costs = g_new (WsTime, self->chain->len);
+  for (guint i = 0; i < self->chain->len; i++)
     {
-      g_autofree WsTime *costs = g_new (WsTime, self->chain->len);
-      guint n_waits = 0;
-
-      for (guint i = 0; i < self->chain->len; i++)
-        {
-          const WsSceneNode *n = &g_array_index (self->nodes, WsSceneNode,
-                                                 g_array_index (self->chain, guint, i));
-          if (n->kind == WS_SCENE_NODE_WAIT)
-            costs[n_waits++] = n->duration;
-        }
-      ws_chain_metrics_compute (costs, n_waits, &self->chain_metrics);
+      const WsSceneNode *n = &g_array_index (self->nodes, WsSceneNode, g_array_index (self->chain, guint, i));
+      if (n->kind == WS_SCENE_NODE_WAIT)
+        costs[n_waits++] = n->duration;
     }
+  ws_chain_metrics_compute (costs, n_waits, &self->chain_metrics);
+}
+
+/**
+ * ws_graph_scene_new_for_wait_graph_full:
+ * @max_generation: leave out nodes of later generations (the waits that
+ *   point at them are flagged %WS_SCENE_NODE_FLAG_TRUNCATED)
+ *
+ * Returns: (transfer full): the scene, laid out
+ */
+WsGraphScene *
+ws_graph_scene_new_for_wait_graph_full (WsWaitGraph            *graph,
+                                        guint                   max_generation,
+                                        WsGraphLayoutDirection  direction)
+{
+  g_autoptr(WsGraphScene) self = NULL;
+  WsStackTable *stacks;
+  guint n_nodes;
+  g_autofree guint *scene_of = NULL;
+
+  g_return_val_if_fail (WS_IS_WAIT_GRAPH (graph), NULL);
+
+  self = g_object_new (WS_TYPE_GRAPH_SCENE, NULL);
+  self->kind = WS_GRAPH_SCENE_WAIT_GRAPH;
+  self->graph = g_object_ref (graph);
+  self->trace = g_object_ref (ws_wait_graph_get_trace (graph));
+  self->metric = WS_CHAIN_METRIC_AVERAGE;
+  stacks = ws_trace_get_stack_table (self->trace);
+  n_nodes = ws_wait_graph_get_n_nodes (graph);
+  scene_of = g_new (guint, MAX (n_nodes, 1));
+
+  for (guint i = 0; i < n_nodes; i++)
+    {
+      const WsWaitNode *w = ws_wait_graph_get_node (graph, i);
+      WsSceneNode n = wait_scene_node (self, stacks, w, i);
+
+      scene_of[i] = w->generation <= max_generation ? add_node (self, &n) : WS_NONE;
+    }
+  add_wait_graph_edges (self, graph, scene_of);
+  find_wait_chain (self, graph, scene_of);
   mark_chain (self);
 
   build_layout (self, direction, TRUE);
   return g_steal_pointer (&self);
+}
+
+static WsSceneNode
+ready_scene_node (WsGraphScene      *self,
+                  WsStackTable      *stacks,
+                  const WsReadyNode *r,
+                  guint              i)
+{
+  WsSceneNode n = {
+    .source = i,
+    .event = r->event,
+    .thread = r->thread,
+    .time = r->time,
+    .duration = r->duration,
+    .stack = r->stack,
+    .unwait_stack = r->unwait_stack,
+    .readier_thread = r->readier_thread,
+    .layer = r->depth,
+    .kind = WS_SCENE_NODE_WAIT,
+    .wake = r->wake,
+    .stop = r->stop,
+    .state = event_state (self->trace, r->event),
+  };
+
+  if (i == 0)
+    n.flags |= WS_SCENE_NODE_FLAG_SYMPTOM;
+  if (r->lock_related)
+    n.flags |= WS_SCENE_NODE_FLAG_LOCK;
+  if (n.state == 'D')
+    n.flags |= WS_SCENE_NODE_FLAG_DISK;
+  n.label_frame = ws_graph_scene_interesting_frame (stacks, n.stack);
+  return n;
+}
+
+/* The box after leaf @i saying who or what readied it, if the tree looked
+ * at that: FALSE for the depth or node limit, the trace start, a wait that
+ * is not lock-related (the leaf's own box says why). */
+static gboolean
+readier_scene_node (const WsReadyNode *r,
+                    guint              i,
+                    WsSceneNode       *n)
+{
+  *n = (WsSceneNode) {
+    .source = i,
+    .event = r->unwait_event,
+    .thread = WS_NONE,
+    .time = r->time + r->duration,
+    .stack = r->unwait_stack,
+    .unwait_stack = WS_STACK_EMPTY,
+    .readier_thread = WS_NONE,
+    .layer = r->depth + 1U,
+    .wake = r->wake,
+    .stop = WS_READY_STOP_NONE,
+    .flags = WS_SCENE_NODE_FLAG_READIER,
+  };
+
+  switch ((WsReadyStop) r->stop)
+    {
+    case WS_READY_STOP_READIER_RAN:
+      n->kind = WS_SCENE_NODE_RUN;
+      n->thread = r->readier_thread;
+      return TRUE;
+    case WS_READY_STOP_FALSE_RUN:
+      n->kind = WS_SCENE_NODE_TIMER;
+      /* A heartbeat thread is a thread; a timer's "readier" is just
+       * whatever the interrupt happened to interrupt. */
+      if (r->wake == WS_WAKE_HEARTBEAT)
+        n->thread = r->readier_thread;
+      return TRUE;
+    case WS_READY_STOP_HARDWARE:
+      n->kind = WS_SCENE_NODE_HARDWARE;
+      return TRUE;
+    case WS_READY_STOP_UNKNOWN_READIER:
+      n->kind = WS_SCENE_NODE_UNKNOWN;
+      n->event = WS_NONE;
+      n->stack = WS_STACK_EMPTY;
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/* The tree's edges, and a readier box after each leaf that has one;
+ * @readier_of_leaf gets its scene node. */
+static void
+add_ready_tree_edges (WsGraphScene *self,
+                      WsReadyTree  *tree,
+                      WsStackTable *stacks,
+                      guint        *readier_of_leaf)
+{
+  guint n_tree = ws_ready_tree_get_n_nodes (tree);
+
+  for (guint i = 0; i < n_tree; i++)
+    {
+      const WsReadyNode *r = ws_ready_tree_get_node (tree, i);
+      WsSceneNode n;
+
+      if (r->parent != WS_NONE)
+        add_edge (self, r->parent, i);
+      if (r->n_children > 0 || !readier_scene_node (r, i, &n))
+        continue;
+      n.label_frame = ws_graph_scene_interesting_frame (stacks, n.stack);
+      readier_of_leaf[i] = add_node (self, &n);
+      add_edge (self, i, readier_of_leaf[i]);
+    }
+}
+
+/* The anomalous chain under the scene's metric, with the readier box that
+ * ends it. */
+static void
+find_anomalous_chain (WsGraphScene *self,
+                      WsReadyTree  *tree,
+                      const guint  *readier_of_leaf)
+{
+  g_autofree guint32 *chain = NULL;
+  guint n_chain;
+
+  self->chain_index = ws_ready_tree_anomalous_chain (tree, self->metric);
+  if (self->chain_index == WS_NONE)
+    return;
+  chain = ws_ready_tree_get_chain (tree, self->chain_index, &n_chain);
+  for (guint i = 0; i < n_chain; i++)
+    {
+      guint v = chain[i];
+      g_array_append_val (self->chain, v);
+    }
+  if (n_chain > 0 && readier_of_leaf[chain[n_chain - 1]] != WS_NONE)
+    g_array_append_val (self->chain, readier_of_leaf[chain[n_chain - 1]]);
+  ws_ready_tree_get_chain_metrics (tree, self->chain_index, &self->chain_metrics);
 }
 
 /**
@@ -422,102 +587,13 @@ ws_graph_scene_new_for_ready_tree (WsReadyTree            *tree,
 
   for (guint i = 0; i < n_tree; i++)
     {
-      const WsReadyNode *r = ws_ready_tree_get_node (tree, i);
-      WsSceneNode n = {
-        .source = i,
-        .event = r->event,
-        .thread = r->thread,
-        .time = r->time,
-        .duration = r->duration,
-        .stack = r->stack,
-        .unwait_stack = r->unwait_stack,
-        .readier_thread = r->readier_thread,
-        .layer = r->depth,
-        .kind = WS_SCENE_NODE_WAIT,
-        .wake = r->wake,
-        .stop = r->stop,
-        .state = event_state (self->trace, r->event),
-      };
+      WsSceneNode n = ready_scene_node (self, stacks, ws_ready_tree_get_node (tree, i), i);
 
-      if (i == 0)
-        n.flags |= WS_SCENE_NODE_FLAG_SYMPTOM;
-      if (r->lock_related)
-        n.flags |= WS_SCENE_NODE_FLAG_LOCK;
-      if (n.state == 'D')
-        n.flags |= WS_SCENE_NODE_FLAG_DISK;
-      n.label_frame = ws_graph_scene_interesting_frame (stacks, n.stack);
       add_node (self, &n);
       readier_of_leaf[i] = WS_NONE;
     }
-
-  for (guint i = 0; i < n_tree; i++)
-    {
-      const WsReadyNode *r = ws_ready_tree_get_node (tree, i);
-      WsSceneNode n = {
-        .source = i,
-        .event = r->unwait_event,
-        .thread = WS_NONE,
-        .time = r->time + r->duration,
-        .stack = r->unwait_stack,
-        .unwait_stack = WS_STACK_EMPTY,
-        .readier_thread = WS_NONE,
-        .layer = r->depth + 1U,
-        .wake = r->wake,
-        .stop = WS_READY_STOP_NONE,
-        .flags = WS_SCENE_NODE_FLAG_READIER,
-      };
-
-      if (r->parent != WS_NONE)
-        add_edge (self, r->parent, i);
-      if (r->n_children > 0)
-        continue;
-
-      switch ((WsReadyStop) r->stop)
-        {
-        case WS_READY_STOP_READIER_RAN:
-          n.kind = WS_SCENE_NODE_RUN;
-          n.thread = r->readier_thread;
-          break;
-        case WS_READY_STOP_FALSE_RUN:
-          n.kind = WS_SCENE_NODE_TIMER;
-          /* A heartbeat thread is a thread; a timer's "readier" is just
-           * whatever the interrupt happened to interrupt. */
-          if (r->wake == WS_WAKE_HEARTBEAT)
-            n.thread = r->readier_thread;
-          break;
-        case WS_READY_STOP_HARDWARE:
-          n.kind = WS_SCENE_NODE_HARDWARE;
-          break;
-        case WS_READY_STOP_UNKNOWN_READIER:
-          n.kind = WS_SCENE_NODE_UNKNOWN;
-          n.event = WS_NONE;
-          n.stack = WS_STACK_EMPTY;
-          break;
-        default:
-          /* Depth or node limit, trace start, not lock-related: the
-           * readier was not looked at; the box says why. */
-          continue;
-        }
-      n.label_frame = ws_graph_scene_interesting_frame (stacks, n.stack);
-      readier_of_leaf[i] = add_node (self, &n);
-      add_edge (self, i, readier_of_leaf[i]);
-    }
-
-  self->chain_index = ws_ready_tree_anomalous_chain (tree, metric);
-  if (self->chain_index != WS_NONE)
-    {
-      guint n_chain;
-      g_autofree guint32 *chain = ws_ready_tree_get_chain (tree, self->chain_index, &n_chain);
-
-      for (guint i = 0; i < n_chain; i++)
-        {
-          guint v = chain[i];
-          g_array_append_val (self->chain, v);
-        }
-      if (n_chain > 0 && readier_of_leaf[chain[n_chain - 1]] != WS_NONE)
-        g_array_append_val (self->chain, readier_of_leaf[chain[n_chain - 1]]);
-      ws_ready_tree_get_chain_metrics (tree, self->chain_index, &self->chain_metrics);
-    }
+  add_ready_tree_edges (self, tree, stacks, readier_of_leaf);
+  find_anomalous_chain (self, tree, readier_of_leaf);
   mark_chain (self);
 
   build_layout (self, direction, FALSE);

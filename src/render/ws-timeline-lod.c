@@ -364,6 +364,118 @@ build_mark_level (const WsLodMark *marks,
 }
 
 static void
+add_wait (ThreadLod     *lod,
+          GArray        *segs,
+          const WsEvent *e,
+          WsTime         end)
+{
+  WsThreadState state = ws_thread_state_for_wait (e);
+  guint bin = (state - WS_THREAD_STATE_SLEEP) % 3;
+
+  append_seg (segs, e->time, end, state);
+  lod->stats.wait[bin] += end - e->time;
+  lod->stats.n_waits++;
+  lod->stats.longest_wait = MAX (lod->stats.longest_wait, end - e->time);
+  if (ws_thread_state_is_unknown (state))
+    lod->stats.n_unknown++;
+  if (e->ready_latency != WS_LATENCY_UNKNOWN && e->ready_latency > 0)
+    {
+      append_seg (segs, end, end + e->ready_latency, WS_THREAD_STATE_READY);
+      lod->stats.ready += e->ready_latency;
+    }
+}
+
+/* Level 0 of one event: a state segment or a mark, and the thread's
+ * statistics. */
+static void
+add_event (ThreadLod     *lod,
+           GArray        *segs,
+           GArray        *marks,
+           const WsEvent *e)
+{
+  WsTime end = e->time + MAX (e->duration, 0);
+  WsLodMark mark = { e->time, 0 };
+
+  switch ((WsEventKind) e->kind)
+    {
+    case WS_EVENT_RUNNING:
+      if (e->flags & WS_EVENT_FLAG_SPAN)
+        {
+          append_seg (segs, e->time, end, WS_THREAD_STATE_RUN);
+          lod->stats.run += end - e->time;
+          return;
+        }
+      mark.kind = WS_MARK_SAMPLE;
+      lod->stats.n_samples++;
+      break;
+    case WS_EVENT_WAIT:
+      add_wait (lod, segs, e, end);
+      return;
+    case WS_EVENT_PREEMPT:
+      append_seg (segs, e->time, end, WS_THREAD_STATE_READY);
+      lod->stats.ready += end - e->time;
+      return;
+    case WS_EVENT_UNWAIT:
+      if (e->flags & WS_EVENT_FLAG_ECHO)
+        return;
+      mark.kind = WS_MARK_UNWAIT;
+      break;
+    case WS_EVENT_MARKER:
+      mark.kind = WS_MARK_MARKER;
+      break;
+    case WS_EVENT_HW_SERVICE:
+    case WS_N_EVENT_KINDS:
+    default:
+      return;
+    }
+  g_array_append_val (marks, mark);
+}
+
+/* A coarser segment level at @bucket, kept only if it drops at least a
+ * quarter of the segments; returns the count now kept. */
+static guint
+add_seg_level (ThreadLod *lod,
+               WsTime     bucket,
+               guint      kept)
+{
+  SegLevel *prev = &lod->seg_levels[lod->n_seg_levels - 1];
+  GArray *level = build_seg_level (prev->segs, prev->n, bucket);
+  SegLevel *l;
+
+  if (level->len * 4 > kept * 3)
+    {
+      g_array_unref (level);
+      return kept;
+    }
+  l = &lod->seg_levels[lod->n_seg_levels++];
+  l->bucket = bucket;
+  l->n = level->len;
+  l->segs = (WsStateSegment *) (gpointer) g_array_free (level, FALSE);
+  return l->n;
+}
+
+static guint
+add_mark_level (ThreadLod *lod,
+                WsTime     bucket,
+                guint      kept)
+{
+  MarkLevel *prev = &lod->mark_levels[lod->n_mark_levels - 1];
+  GArray *level = build_mark_level (prev->marks, prev->n, bucket);
+  MarkLevel *l;
+
+  if (level->len * 4 > kept * 3)
+    {
+      g_array_unref (level);
+      return kept;
+    }
+  l = &lod->mark_levels[lod->n_mark_levels++];
+  l->bucket = bucket;
+  l->n = level->len;
+  l->marks = (WsLodMark *) (gpointer) g_array_free (level, FALSE);
+  return l->n;
+}
+
+static void
 build_thread (WsTimelineLod *self,
               guint          thread,
               WsTime         span)
@@ -376,70 +488,7 @@ build_thread (WsTimelineLod *self,
   guint kept_segs, kept_marks;
 
   for (guint k = 0; k < t->n_events; k++)
-    {
-      const WsEvent *e = &events[t->events[k]];
-      WsTime end = e->time + MAX (e->duration, 0);
-      WsLodMark mark = { e->time, 0 };
-
-      switch ((WsEventKind) e->kind)
-        {
-        case WS_EVENT_RUNNING:
-          if (e->flags & WS_EVENT_FLAG_SPAN)
-            {
-              append_seg (segs, e->time, end, WS_THREAD_STATE_RUN);
-              lod->stats.run += end - e->time;
-            }
-          else
-            {
-              mark.kind = WS_MARK_SAMPLE;
-              g_array_append_val (marks, mark);
-              lod->stats.n_samples++;
-            }
-          break;
-
-        case WS_EVENT_WAIT:
-          {
-            WsThreadState state = ws_thread_state_for_wait (e);
-            guint bin = (state - WS_THREAD_STATE_SLEEP) % 3;
-
-            append_seg (segs, e->time, end, state);
-            lod->stats.wait[bin] += end - e->time;
-            lod->stats.n_waits++;
-            lod->stats.longest_wait = MAX (lod->stats.longest_wait, end - e->time);
-            if (ws_thread_state_is_unknown (state))
-              lod->stats.n_unknown++;
-            if (e->ready_latency != WS_LATENCY_UNKNOWN && e->ready_latency > 0)
-              {
-                append_seg (segs, end, end + e->ready_latency, WS_THREAD_STATE_READY);
-                lod->stats.ready += e->ready_latency;
-              }
-          }
-          break;
-
-        case WS_EVENT_PREEMPT:
-          append_seg (segs, e->time, end, WS_THREAD_STATE_READY);
-          lod->stats.ready += end - e->time;
-          break;
-
-        case WS_EVENT_UNWAIT:
-          if (e->flags & WS_EVENT_FLAG_ECHO)
-            break;
-          mark.kind = WS_MARK_UNWAIT;
-          g_array_append_val (marks, mark);
-          break;
-
-        case WS_EVENT_MARKER:
-          mark.kind = WS_MARK_MARKER;
-          g_array_append_val (marks, mark);
-          break;
-
-        case WS_EVENT_HW_SERVICE:
-        case WS_N_EVENT_KINDS:
-        default:
-          break;
-        }
-    }
-
+    add_event (lod, segs, marks, &events[t->events[k]]);
   normalize_level0 (segs);
 
   lod->seg_levels[0].bucket = 0;
@@ -460,40 +509,10 @@ build_thread (WsTimelineLod *self,
        bucket <= MAX (span / 64, WS_TIMELINE_LOD_BASE_BUCKET) && lod->n_seg_levels < MAX_LEVELS;
        bucket *= LEVEL_FACTOR)
     {
-      SegLevel *prev = &lod->seg_levels[lod->n_seg_levels - 1];
-      MarkLevel *mprev = &lod->mark_levels[lod->n_mark_levels - 1];
-
       if (kept_segs > 16)
-        {
-          GArray *level = build_seg_level (prev->segs, prev->n, bucket);
-
-          if (level->len * 4 <= kept_segs * 3)
-            {
-              SegLevel *l = &lod->seg_levels[lod->n_seg_levels++];
-              l->bucket = bucket;
-              l->n = level->len;
-              l->segs = (WsStateSegment *) (gpointer) g_array_free (level, FALSE);
-              kept_segs = l->n;
-            }
-          else
-            g_array_unref (level);
-        }
-
+        kept_segs = add_seg_level (lod, bucket, kept_segs);
       if (kept_marks > 16 && lod->n_mark_levels < MAX_LEVELS)
-        {
-          GArray *level = build_mark_level (mprev->marks, mprev->n, bucket);
-
-          if (level->len * 4 <= kept_marks * 3)
-            {
-              MarkLevel *l = &lod->mark_levels[lod->n_mark_levels++];
-              l->bucket = bucket;
-              l->n = level->len;
-              l->marks = (WsLodMark *) (gpointer) g_array_free (level, FALSE);
-              kept_marks = l->n;
-            }
-          else
-            g_array_unref (level);
-        }
+        kept_marks = add_mark_level (lod, bucket, kept_marks);
     }
 
   for (guint l = 0; l < lod->n_seg_levels; l++)

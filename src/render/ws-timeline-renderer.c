@@ -520,6 +520,207 @@ row_flush_col (RowPainter *rp)
   rp->cur_col = G_MININT;
 }
 
+/* Adds the state segment [x0, x1) (pixels, clipped) to the row: whole
+ * columns as runs, the partial columns at its ends to the accumulators. */
+static void
+row_add_segment (RowPainter           *rp,
+                 const WsStateSegment *seg,
+                 double                x0,
+                 double                x1)
+{
+  int s = seg->state;
+  int c0 = (int) floor (x0);
+  int c1 = (int) floor (x1);
+
+  if (c0 != rp->cur_col)
+    {
+      row_flush_col (rp);
+      rp->cur_col = c0;
+    }
+  if (seg->mixed)
+    {
+      /* A coarse bucket: add its mix of states, split between the
+       * (at most two) columns it touches. */
+      const guint8 *cover = seg->cover;
+      float w0 = c0 == c1 ? x1 - x0 : (c0 + 1) - x0;
+
+      for (int k = 0; k < WS_N_THREAD_STATES; k++)
+        rp->acc[k] += cover[k] * w0;
+      if (c0 == c1)
+        return;
+      row_flush_col (rp);
+      if (c1 > c0 + 1)
+        row_emit_cols (rp, c0 + 1, c1, s);
+      rp->cur_col = c1;
+      w0 = x1 - c1;
+      for (int k = 0; k < WS_N_THREAD_STATES; k++)
+        rp->acc[k] += cover[k] * w0;
+      return;
+    }
+  if (c0 == c1)
+    {
+      rp->acc[s] += 255 * (x1 - x0);
+      return;
+    }
+  rp->acc[s] += 255 * ((c0 + 1) - x0);
+  row_flush_col (rp);
+  if (c1 > c0 + 1)
+    row_emit_cols (rp, c0 + 1, c1, s);
+  rp->cur_col = c1;
+  rp->acc[s] += 255 * (x1 - c1);
+}
+
+static void
+paint_row_states (RowPainter         *rp,
+                  WsTimelineLod      *lod,
+                  WsTimelineViewport *viewport,
+                  guint               thread,
+                  double              width)
+{
+  WsTime begin = ws_timeline_viewport_get_begin (viewport);
+  WsTime end = ws_timeline_viewport_get_end (viewport);
+  double ns_per_px = ws_timeline_viewport_get_ns_per_px (viewport);
+  double scale = 1.0 / ns_per_px;
+  const WsStateSegment *segs;
+  guint n;
+
+  segs = ws_timeline_lod_get_segments (lod, thread, ns_per_px, begin, end, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      double x0 = MAX ((double) (segs[i].t0 - begin) * scale, -1.0);
+      double x1 = MIN ((double) (segs[i].t1 - begin) * scale, width + 1.0);
+
+      if (x1 > x0)
+        row_add_segment (rp, &segs[i], x0, x1);
+    }
+  row_flush_col (rp);
+  row_emit_rle (rp);
+}
+
+/* Marks: one per kind per pixel column. */
+static void
+paint_row_marks (RowPainter         *rp,
+                 WsTimelineLod      *lod,
+                 WsTimelineViewport *viewport,
+                 guint               thread,
+                 double              y,
+                 double              h)
+{
+  WsTime begin = ws_timeline_viewport_get_begin (viewport);
+  double ns_per_px = ws_timeline_viewport_get_ns_per_px (viewport);
+  double scale = 1.0 / ns_per_px;
+  int last_col[WS_N_MARK_KINDS];
+  const WsLodMark *marks;
+  guint n, n_unwait = 0;
+
+  for (guint k = 0; k < WS_N_MARK_KINDS; k++)
+    last_col[k] = G_MININT;
+  marks = ws_timeline_lod_get_marks (lod, thread, ns_per_px, begin, ws_timeline_viewport_get_end (viewport), &n);
+  /* Wake-up ticks on more than a third of the columns would merge into a
+   * solid line that says nothing (and shouts in red): leave them out until
+   * the view is zoomed in far enough to tell them apart.  Hovering still
+   * finds them. */
+  for (guint i = 0; i < n; i++)
+    n_unwait += marks[i].kind == WS_MARK_UNWAIT;
+  if (n_unwait * 3 > (guint) rp->n_cols)
+    last_col[WS_MARK_UNWAIT] = G_MAXINT;
+
+  for (guint i = 0; i < n; i++)
+    {
+      int col = (int) floor ((double) (marks[i].time - begin) * scale);
+      guint kind = marks[i].kind;
+      Rect r = { rp->x0 + col, y + 1, 1, 3 };
+
+      if (col == last_col[kind] || last_col[kind] == G_MAXINT || col < 0 || col >= rp->n_cols)
+        continue;
+      last_col[kind] = col;
+      if (kind == WS_MARK_SAMPLE)
+        r.y = y + h - 4;
+      else if (kind != WS_MARK_UNWAIT)
+        r.h = h - 2;   /* a marker: the row's height */
+      g_array_append_val (rp->self->mark_rects[kind], r);
+    }
+}
+
+/* The first of @matches[lo…n) whose event starts at or after @t. */
+static guint
+first_match_from (const WsEvent  *events,
+                  const guint32  *matches,
+                  guint           lo,
+                  guint           n,
+                  WsTime          t)
+{
+  guint hi = n;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (events[matches[mid]].time < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* Search matches: a band behind each matching event, at most one per pixel
+ * column; skipping ahead by binary search keeps this O(pixels) even when
+ * every event matches. */
+static void
+paint_row_matches (RowPainter         *rp,
+                   WsTimelineLod      *lod,
+                   WsTimelineViewport *viewport,
+                   guint               thread,
+                   double              y,
+                   double              h,
+                   double              width)
+{
+  WsTime begin = ws_timeline_viewport_get_begin (viewport);
+  double ns_per_px = ws_timeline_viewport_get_ns_per_px (viewport);
+  double scale = 1.0 / ns_per_px;
+  const WsEvent *events = ws_trace_get_events (ws_timeline_lod_get_trace (lod));
+  guint n_matches;
+  const guint32 *matches = ws_stack_search_get_thread_matches (rp->self->search, thread, &n_matches);
+  int last = G_MININT;
+  guint lo;
+
+  /* Events of a thread mostly do not overlap: start one event early so a
+   * long wait that began before the view is still marked. */
+  lo = first_match_from (events, matches, 0, n_matches, begin - (WsTime) (ns_per_px * 2));
+  if (lo > 0)
+    lo--;
+
+  for (guint i = lo; i < n_matches; i++)
+    {
+      const WsEvent *e = &events[matches[i]];
+      double x0 = (double) (e->time - begin) * scale;
+      double x1 = (double) (e->time + MAX (e->duration, 0) - begin) * scale;
+      WsTime next;
+      Rect r;
+
+      if (x0 >= width)
+        break;
+      if (x1 < 0)
+        continue;
+      x0 = MAX (floor (x0), 0);
+      x1 = MIN (MAX (ceil (x1), x0 + 1), width);
+      if ((int) x1 <= last)
+        continue;
+      x0 = MAX (x0, last);
+      r.x = rp->x0 + x0;
+      r.w = x1 - x0;
+      r.y = y + 1;
+      r.h = h - 2;
+      g_array_append_val (rp->self->match_rects, r);
+      last = (int) x1;
+
+      /* Skip the matches that would land in columns already covered. */
+      next = begin + (WsTime) (last * ns_per_px);
+      if (i + 1 < n_matches && events[matches[i + 1]].time < next)
+        i = first_match_from (events, matches, i + 1, n_matches, next) - 1;
+    }
+}
+
 static void
 paint_thread_row (WsTimelineRenderer *self,
                   WsTimelineLod      *lod,
@@ -529,16 +730,8 @@ paint_thread_row (WsTimelineRenderer *self,
                   double              h,
                   double              width)
 {
-  WsTime begin = ws_timeline_viewport_get_begin (viewport);
-  WsTime end = ws_timeline_viewport_get_end (viewport);
-  double ns_per_px = ws_timeline_viewport_get_ns_per_px (viewport);
-  double scale = 1.0 / ns_per_px;
   double bar_y, bar_h, line_y, line_h;
   RowPainter rp = { 0 };
-  const WsStateSegment *segs;
-  const WsLodMark *marks;
-  guint n;
-  int last_col[WS_N_MARK_KINDS];
 
   ws_timeline_row_bar_extents (y, h, &bar_y, &bar_h);
   ws_timeline_row_line_extents (y, h, &line_y, &line_h);
@@ -552,172 +745,10 @@ paint_thread_row (WsTimelineRenderer *self,
   rp.cur_col = G_MININT;
   rp.rle_state = -1;
 
-  segs = ws_timeline_lod_get_segments (lod, thread, ns_per_px, begin, end, &n);
-  for (guint i = 0; i < n; i++)
-    {
-      double x0 = (double) (segs[i].t0 - begin) * scale;
-      double x1 = (double) (segs[i].t1 - begin) * scale;
-      int s = segs[i].state;
-      int c0, c1;
-
-      x0 = MAX (x0, -1.0);
-      x1 = MIN (x1, width + 1.0);
-      if (x1 <= x0)
-        continue;
-      c0 = (int) floor (x0);
-      c1 = (int) floor (x1);
-
-      if (c0 != rp.cur_col)
-        {
-          row_flush_col (&rp);
-          rp.cur_col = c0;
-        }
-      if (segs[i].mixed)
-        {
-          /* A coarse bucket: add its mix of states, split between the
-           * (at most two) columns it touches. */
-          const guint8 *cover = segs[i].cover;
-          float w0 = c0 == c1 ? x1 - x0 : (c0 + 1) - x0;
-
-          for (int k = 0; k < WS_N_THREAD_STATES; k++)
-            rp.acc[k] += cover[k] * w0;
-          if (c0 == c1)
-            continue;
-          row_flush_col (&rp);
-          if (c1 > c0 + 1)
-            row_emit_cols (&rp, c0 + 1, c1, s);
-          rp.cur_col = c1;
-          w0 = x1 - c1;
-          for (int k = 0; k < WS_N_THREAD_STATES; k++)
-            rp.acc[k] += cover[k] * w0;
-          continue;
-        }
-      if (c0 == c1)
-        {
-          rp.acc[s] += 255 * (x1 - x0);
-          continue;
-        }
-      rp.acc[s] += 255 * ((c0 + 1) - x0);
-      row_flush_col (&rp);
-      if (c1 > c0 + 1)
-        row_emit_cols (&rp, c0 + 1, c1, s);
-      rp.cur_col = c1;
-      rp.acc[s] += 255 * (x1 - c1);
-    }
-  row_flush_col (&rp);
-  row_emit_rle (&rp);
-
-  /* Marks: one per kind per pixel column. */
-  for (guint k = 0; k < WS_N_MARK_KINDS; k++)
-    last_col[k] = G_MININT;
-  marks = ws_timeline_lod_get_marks (lod, thread, ns_per_px, begin, end, &n);
-  {
-    /* Wake-up ticks on more than a third of the columns would merge into
-     * a solid line that says nothing (and shouts in red): leave them out
-     * until the view is zoomed in far enough to tell them apart.  Hovering
-     * still finds them. */
-    guint n_unwait = 0;
-    for (guint i = 0; i < n; i++)
-      n_unwait += marks[i].kind == WS_MARK_UNWAIT;
-    if (n_unwait * 3 > (guint) rp.n_cols)
-      last_col[WS_MARK_UNWAIT] = G_MAXINT;
-  }
-  for (guint i = 0; i < n; i++)
-    {
-      int col = (int) floor ((double) (marks[i].time - begin) * scale);
-      guint kind = marks[i].kind;
-      Rect r;
-
-      if (col == last_col[kind] || last_col[kind] == G_MAXINT || col < 0 || col >= rp.n_cols)
-        continue;
-      last_col[kind] = col;
-      r.x = rp.x0 + col;
-      r.w = 1;
-      switch (kind)
-        {
-        case WS_MARK_SAMPLE:
-          r.y = y + h - 4;
-          r.h = 3;
-          break;
-        case WS_MARK_UNWAIT:
-          r.y = y + 1;
-          r.h = 3;
-          break;
-        case WS_MARK_MARKER:
-        default:
-          r.y = y + 1;
-          r.h = h - 2;
-          break;
-        }
-      g_array_append_val (self->mark_rects[kind], r);
-    }
-
-  /* Search matches: a band behind each matching event, at most one per
-   * pixel column; skipping ahead by binary search keeps this O(pixels)
-   * even when every event matches. */
+  paint_row_states (&rp, lod, viewport, thread, width);
+  paint_row_marks (&rp, lod, viewport, thread, y, h);
   if (self->search != NULL)
-    {
-      WsTrace *trace = ws_timeline_lod_get_trace (lod);
-      const WsEvent *events = ws_trace_get_events (trace);
-      guint n_matches;
-      const guint32 *matches = ws_stack_search_get_thread_matches (self->search, thread, &n_matches);
-      guint lo = 0, hi = n_matches;
-      int last = G_MININT;
-      WsTime from = begin - (WsTime) (ns_per_px * 2);
-
-      /* Events of a thread mostly do not overlap: start one event early
-       * so a long wait that began before the view is still marked. */
-      while (lo < hi)
-        {
-          guint mid = lo + (hi - lo) / 2;
-          if (events[matches[mid]].time < from)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
-      if (lo > 0)
-        lo--;
-
-      for (guint i = lo; i < n_matches; i++)
-        {
-          const WsEvent *e = &events[matches[i]];
-          double x0 = (double) (e->time - begin) * scale;
-          double x1 = (double) (e->time + MAX (e->duration, 0) - begin) * scale;
-          Rect r;
-
-          if (x0 >= width)
-            break;
-          if (x1 < 0)
-            continue;
-          x0 = MAX (floor (x0), 0);
-          x1 = MIN (MAX (ceil (x1), x0 + 1), width);
-          if ((int) x1 <= last)
-            continue;
-          x0 = MAX (x0, last);
-          r.x = rp.x0 + x0;
-          r.w = x1 - x0;
-          r.y = y + 1;
-          r.h = h - 2;
-          g_array_append_val (self->match_rects, r);
-          last = (int) x1;
-
-          /* Skip the matches that would land in columns already covered. */
-          if (i + 1 < n_matches && events[matches[i + 1]].time < begin + (WsTime) (last * ns_per_px))
-            {
-              WsTime next = begin + (WsTime) (last * ns_per_px);
-              guint a = i + 1, b = n_matches;
-              while (a < b)
-                {
-                  guint mid = a + (b - a) / 2;
-                  if (events[matches[mid]].time < next)
-                    a = mid + 1;
-                  else
-                    b = mid;
-                }
-              i = a - 1;
-            }
-        }
-    }
+    paint_row_matches (&rp, lod, viewport, thread, y, h, width);
 }
 
 static void
@@ -1237,21 +1268,239 @@ draw_corner (WsTimelineRenderer *self,
 /* ------------------------------------------------------------------ */
 /* Drawing                                                              */
 
-/**
- * ws_timeline_renderer_draw:
- * @cr: where to draw; (0, 0) is the top-left corner of the timeline
- * @lod: the levels of detail of the trace
- * @layout: its rows
- * @viewport: the visible span; its width must be @width minus the label
- *   column
- * @scroll_y: how far the rows are scrolled down, in pixels
- * @width: width of the area to draw
- * @height: its height, ruler included
- *
- * Draws the ruler, the label column and every row that is at least
- * partly inside @height, with the selection, hovered and selected events
- * and search matches of @viewport / the renderer.
- */
+/* One frame of the timeline, as ws_timeline_renderer_draw() was asked. */
+typedef struct {
+  WsTimelineRenderer *self;
+  cairo_t            *cr;
+  WsTimelineLod      *lod;
+  WsTimelineLayout   *layout;
+  WsTimelineViewport *viewport;
+  WsTrace            *trace;
+  double              scroll_y, width, height;
+  double              ox, rh, chart_w;   /* label column, ruler, chart width */
+  guint               first_row, n_rows;
+  gboolean            has_sel;
+  guint               sel_thread;
+  WsTime              sel_t0, sel_t1;
+} Frame;
+
+/* Row backgrounds, full width. */
+static void
+draw_row_backgrounds (Frame *f)
+{
+  for (guint r = f->first_row; r < f->n_rows; r++)
+    {
+      const WsTimelineRow *row = ws_timeline_layout_get_row (f->layout, r);
+      double y = row_top (f->self, row, f->scroll_y);
+
+      if (y >= f->height)
+        break;
+      if (row->kind == WS_TIMELINE_ROW_PROCESS)
+        {
+          ws_render_set_source (f->cr, &f->self->palette.header_background);
+          cairo_rectangle (f->cr, 0, y, f->width, row->height);
+          cairo_fill (f->cr);
+          ws_render_set_source (f->cr, &f->self->palette.separator);
+          cairo_rectangle (f->cr, 0, y, f->width, 1);
+          cairo_fill (f->cr);
+        }
+      else if (((guint) (row->y / row->height)) % 2 == 1)
+        {
+          ws_render_set_source (f->cr, &f->self->palette.row_alternate);
+          cairo_rectangle (f->cr, 0, y, f->width, row->height);
+          cairo_fill (f->cr);
+        }
+    }
+}
+
+/* A band on the selected thread only: the window is a symptom of that
+ * thread; the edges are drawn across all rows by draw_selection_edges(). */
+static void
+draw_selection_band (Frame *f)
+{
+  const WsTimelineRow *row = thread_display_row (f->layout, f->trace, f->sel_thread);
+  double x0 = f->ox + ws_timeline_viewport_time_to_x (f->viewport, f->sel_t0);
+  double x1 = f->ox + ws_timeline_viewport_time_to_x (f->viewport, f->sel_t1);
+
+  x0 = MAX (x0, f->ox - 2);
+  x1 = MIN (x1, f->width + 2);
+  if (x1 - x0 < 1)
+    x1 = x0 + 1;
+  ws_render_set_source (f->cr, &f->self->palette.selection);
+  if (row != NULL)
+    {
+      cairo_rectangle (f->cr, x0, row_top (f->self, row, f->scroll_y), x1 - x0, row->height);
+      cairo_fill (f->cr);
+    }
+}
+
+static void
+draw_selection_edges (Frame *f)
+{
+  double x0 = f->ox + floor (ws_timeline_viewport_time_to_x (f->viewport, f->sel_t0)) + 0.5;
+  double x1 = f->ox + floor (ws_timeline_viewport_time_to_x (f->viewport, f->sel_t1)) + 0.5;
+
+  ws_render_set_source (f->cr, &f->self->palette.accent);
+  cairo_set_line_width (f->cr, 1);
+  cairo_move_to (f->cr, x0, f->rh);
+  cairo_line_to (f->cr, x0, f->height);
+  cairo_move_to (f->cr, x1, f->rh);
+  cairo_line_to (f->cr, x1, f->height);
+  cairo_stroke (f->cr);
+}
+
+/* Row contents, clipped to the chart: states, marks, matches, the
+ * selection, and the hovered and selected events. */
+static void
+draw_chart (Frame *f)
+{
+  guint hovered, selected;
+
+  cairo_save (f->cr);
+  cairo_rectangle (f->cr, f->ox, f->rh, f->chart_w, MAX (f->height - f->rh, 0));
+  cairo_clip (f->cr);
+
+  if (f->has_sel)
+    draw_selection_band (f);
+  for (guint r = f->first_row; r < f->n_rows; r++)
+    {
+      const WsTimelineRow *row = ws_timeline_layout_get_row (f->layout, r);
+      double y = row_top (f->self, row, f->scroll_y);
+
+      if (y >= f->height)
+        break;
+      if (row->kind == WS_TIMELINE_ROW_THREAD)
+        paint_thread_row (f->self, f->lod, f->viewport, row->index, y, row->height, f->chart_w);
+    }
+  flush_rects (f->self, f->cr);
+  if (f->has_sel)
+    draw_selection_edges (f);
+
+  hovered = ws_timeline_viewport_get_hovered_event (f->viewport);
+  selected = ws_timeline_viewport_get_selected_event (f->viewport);
+  if (hovered != WS_NONE && hovered != selected)
+    outline_event (f->self, f->cr, f->layout, f->viewport, f->trace, hovered, f->scroll_y, &f->self->palette.hover, 1);
+  if (selected != WS_NONE && selected < ws_trace_get_n_events (f->trace))
+    {
+      outline_event (f->self, f->cr, f->layout, f->viewport, f->trace, selected, f->scroll_y, &f->self->palette.accent, 2);
+      draw_readier_arrow (f->self, f->cr, f->layout, f->viewport, f->trace, selected, f->scroll_y);
+    }
+  cairo_restore (f->cr);
+}
+
+static void
+draw_disclosure_triangle (Frame    *f,
+                          double    cy,
+                          gboolean  collapsed)
+{
+  double cx = 9;
+
+  ws_render_set_source (f->cr, &f->self->palette.dim_foreground);
+  if (collapsed)
+    {
+      cairo_move_to (f->cr, cx - 2.5, cy - 4.5);
+      cairo_line_to (f->cr, cx + 2.5, cy);
+      cairo_line_to (f->cr, cx - 2.5, cy + 4.5);
+    }
+  else
+    {
+      cairo_move_to (f->cr, cx - 4.5, cy - 2.5);
+      cairo_line_to (f->cr, cx + 4.5, cy - 2.5);
+      cairo_line_to (f->cr, cx, cy + 2.5);
+    }
+  cairo_close_path (f->cr);
+  cairo_fill (f->cr);
+}
+
+static void
+draw_row_label (Frame               *f,
+                const WsTimelineRow *row,
+                double               y)
+{
+  gboolean is_process = row->kind == WS_TIMELINE_ROW_PROCESS;
+  gboolean collapsed = is_process && ws_timeline_layout_get_collapsed (f->layout, row->index);
+  PangoLayout *label;
+  int lw, lh;
+
+  if (is_process)
+    draw_disclosure_triangle (f, y + row->height / 2, collapsed);
+  else if ((f->has_sel && row->index == f->sel_thread) ||
+           ws_timeline_viewport_is_thread_highlighted (f->viewport, row->index))
+    {
+      ws_render_set_source (f->cr, &f->self->palette.selection);
+      cairo_rectangle (f->cr, 0, y, f->ox, row->height);
+      cairo_fill (f->cr);
+    }
+
+  label = get_row_label (f->self, f->trace, row, collapsed);
+  pango_layout_get_pixel_size (label, &lw, &lh);
+  ws_render_set_source (f->cr, &f->self->palette.foreground);
+  cairo_move_to (f->cr, is_process ? PROCESS_INDENT : THREAD_INDENT, y + (row->height - lh) / 2);
+  pango_cairo_show_layout (f->cr, label);
+}
+
+/* The label column, clipped below the ruler, and its right edge. */
+static void
+draw_labels (Frame *f)
+{
+  cairo_save (f->cr);
+  cairo_rectangle (f->cr, 0, f->rh, f->ox, MAX (f->height - f->rh, 0));
+  cairo_clip (f->cr);
+  for (guint r = f->first_row; r < f->n_rows; r++)
+    {
+      const WsTimelineRow *row = ws_timeline_layout_get_row (f->layout, r);
+      double y = row_top (f->self, row, f->scroll_y);
+
+      if (y >= f->height)
+        break;
+      draw_row_label (f, row, y);
+    }
+  cairo_restore (f->cr);
+
+  ws_render_set_source (f->cr, &f->self->palette.separator);
+  cairo_rectangle (f->cr, f->ox - 1, 0, 1, f->height);
+  cairo_fill (f->cr);
+}
+
+/* The selection on the ruler, with its length in a pill over the tick
+ * labels. */
+static void
+draw_selection_on_ruler (Frame *f)
+{
+  cairo_t *cr = f->cr;
+  double x0 = f->ox + ws_timeline_viewport_time_to_x (f->viewport, f->sel_t0);
+  double x1 = f->ox + ws_timeline_viewport_time_to_x (f->viewport, f->sel_t1);
+  g_autofree char *dur = ws_format_duration (f->sel_t1 - f->sel_t0);
+  PangoLayout *pl;
+  double rh = f->rh, cx, px;
+  int tw, th;
+
+  cairo_save (cr);
+  cairo_rectangle (cr, f->ox, 0, f->chart_w, rh);
+  cairo_clip (cr);
+  pl = get_scratch (f->self);
+
+  ws_render_set_source (cr, &f->self->palette.selection);
+  cairo_rectangle (cr, x0, 0, MAX (x1 - x0, 1), rh);
+  cairo_fill (cr);
+
+  pango_layout_set_text (pl, dur, -1);
+  pango_layout_set_width (pl, -1);
+  pango_layout_get_pixel_size (pl, &tw, &th);
+  cx = CLAMP ((MAX (x0, f->ox) + MIN (x1, f->width)) / 2, f->ox + tw / 2.0 + 6, f->width - tw / 2.0 - 6);
+  px = round (cx - tw / 2.0 - 6);
+  ws_render_set_source (cr, &f->self->palette.accent);
+  cairo_new_sub_path (cr);
+  cairo_arc (cr, px + 8, rh / 2, 8, G_PI / 2, 3 * G_PI / 2);
+  cairo_arc (cr, px + tw + 4, rh / 2, 8, -G_PI / 2, G_PI / 2);
+  cairo_close_path (cr);
+  cairo_fill (cr);
+  ws_render_set_source (cr, &f->self->palette.background);
+  cairo_move_to (cr, px + 6, rh / 2 - th / 2.0);
+  pango_cairo_show_layout (cr, pl);
+  cairo_restore (cr);
+}
+
 void
 ws_timeline_renderer_draw (WsTimelineRenderer *self,
                            cairo_t            *cr,
@@ -1262,12 +1511,7 @@ ws_timeline_renderer_draw (WsTimelineRenderer *self,
                            double              width,
                            double              height)
 {
-  WsTrace *trace;
-  double ox, rh, chart_w;
-  guint first_row, n_rows;
-  guint sel_thread, hovered, selected;
-  WsTime sel_t0, sel_t1;
-  gboolean has_sel;
+  Frame f;
 
   g_return_if_fail (WS_IS_TIMELINE_RENDERER (self));
   g_return_if_fail (cr != NULL);
@@ -1275,13 +1519,19 @@ ws_timeline_renderer_draw (WsTimelineRenderer *self,
   g_return_if_fail (WS_IS_TIMELINE_LAYOUT (layout));
   g_return_if_fail (WS_IS_TIMELINE_VIEWPORT (viewport));
 
-  trace = ws_timeline_lod_get_trace (lod);
-  ox = self->geometry.label_width;
-  rh = self->geometry.ruler_height;
-  chart_w = MAX (width - ox, 1);
-  /* Whole pixels: crisp edges, and the fast fill path relies on it. */
-  scroll_y = round (scroll_y);
-  n_rows = ws_timeline_layout_get_n_rows (layout);
+  f = (Frame) {
+    .self = self, .cr = cr, .lod = lod, .layout = layout, .viewport = viewport,
+    .trace = ws_timeline_lod_get_trace (lod),
+    /* Whole pixels: crisp edges, and the fast fill path relies on it. */
+    .scroll_y = round (scroll_y), .width = width, .height = height,
+    .ox = self->geometry.label_width, .rh = self->geometry.ruler_height,
+    .chart_w = MAX (width - self->geometry.label_width, 1),
+    .n_rows = ws_timeline_layout_get_n_rows (layout),
+  };
+  f.first_row = ws_timeline_layout_row_at_y (layout, MAX (f.scroll_y, 0));
+  if (f.first_row == WS_NONE)
+    f.first_row = f.n_rows;
+  f.has_sel = ws_timeline_viewport_get_selection (viewport, &f.sel_thread, &f.sel_t0, &f.sel_t1);
 
   cairo_save (cr);
   cairo_rectangle (cr, 0, 0, width, height);
@@ -1289,195 +1539,16 @@ ws_timeline_renderer_draw (WsTimelineRenderer *self,
   ws_render_set_source (cr, &self->palette.background);
   cairo_paint (cr);
 
-  first_row = ws_timeline_layout_row_at_y (layout, MAX (scroll_y, 0));
-  if (first_row == WS_NONE)
-    first_row = n_rows;
-
-  /* Row backgrounds, full width. */
-  for (guint r = first_row, k = 0; r < n_rows; r++, k++)
-    {
-      const WsTimelineRow *row = ws_timeline_layout_get_row (layout, r);
-      double y = row_top (self, row, scroll_y);
-
-      if (y >= height)
-        break;
-      if (row->kind == WS_TIMELINE_ROW_PROCESS)
-        {
-          ws_render_set_source (cr, &self->palette.header_background);
-          cairo_rectangle (cr, 0, y, width, row->height);
-          cairo_fill (cr);
-          ws_render_set_source (cr, &self->palette.separator);
-          cairo_rectangle (cr, 0, y, width, 1);
-          cairo_fill (cr);
-        }
-      else if (((guint) (row->y / row->height)) % 2 == 1)
-        {
-          ws_render_set_source (cr, &self->palette.row_alternate);
-          cairo_rectangle (cr, 0, y, width, row->height);
-          cairo_fill (cr);
-        }
-    }
-
+  draw_row_backgrounds (&f);
   draw_grid_and_ruler (self, cr, viewport, width, height, FALSE);
-
-  has_sel = ws_timeline_viewport_get_selection (viewport, &sel_thread, &sel_t0, &sel_t1);
-
-  /* Row contents, clipped to the chart. */
-  cairo_save (cr);
-  cairo_rectangle (cr, ox, rh, chart_w, MAX (height - rh, 0));
-  cairo_clip (cr);
-
-  if (has_sel)
-    {
-      const WsTimelineRow *row = thread_display_row (layout, trace, sel_thread);
-      double x0 = ox + ws_timeline_viewport_time_to_x (viewport, sel_t0);
-      double x1 = ox + ws_timeline_viewport_time_to_x (viewport, sel_t1);
-
-      x0 = MAX (x0, ox - 2);
-      x1 = MIN (x1, width + 2);
-      if (x1 - x0 < 1)
-        x1 = x0 + 1;
-      /* A band on the thread only: the window is a symptom of that
-       * thread; the edges are drawn across all rows further down. */
-      ws_render_set_source (cr, &self->palette.selection);
-      if (row != NULL)
-        {
-          cairo_rectangle (cr, x0, row_top (self, row, scroll_y), x1 - x0, row->height);
-          cairo_fill (cr);
-        }
-    }
-
-  for (guint r = first_row; r < n_rows; r++)
-    {
-      const WsTimelineRow *row = ws_timeline_layout_get_row (layout, r);
-      double y = row_top (self, row, scroll_y);
-
-      if (y >= height)
-        break;
-      if (row->kind == WS_TIMELINE_ROW_THREAD)
-        paint_thread_row (self, lod, viewport, row->index, y, row->height, chart_w);
-    }
-
-  flush_rects (self, cr);
-
-  if (has_sel)
-    {
-      double x0 = ox + floor (ws_timeline_viewport_time_to_x (viewport, sel_t0)) + 0.5;
-      double x1 = ox + floor (ws_timeline_viewport_time_to_x (viewport, sel_t1)) + 0.5;
-
-      ws_render_set_source (cr, &self->palette.accent);
-      cairo_set_line_width (cr, 1);
-      cairo_move_to (cr, x0, rh);
-      cairo_line_to (cr, x0, height);
-      cairo_move_to (cr, x1, rh);
-      cairo_line_to (cr, x1, height);
-      cairo_stroke (cr);
-    }
-
-  hovered = ws_timeline_viewport_get_hovered_event (viewport);
-  selected = ws_timeline_viewport_get_selected_event (viewport);
-  if (hovered != WS_NONE && hovered != selected)
-    outline_event (self, cr, layout, viewport, trace, hovered, scroll_y, &self->palette.hover, 1);
-  if (selected != WS_NONE && selected < ws_trace_get_n_events (trace))
-    {
-      outline_event (self, cr, layout, viewport, trace, selected, scroll_y, &self->palette.accent, 2);
-      draw_readier_arrow (self, cr, layout, viewport, trace, selected, scroll_y);
-    }
-  cairo_restore (cr);
-
-  /* Label column. */
-  cairo_save (cr);
-  cairo_rectangle (cr, 0, rh, ox, MAX (height - rh, 0));
-  cairo_clip (cr);
-  for (guint r = first_row; r < n_rows; r++)
-    {
-      const WsTimelineRow *row = ws_timeline_layout_get_row (layout, r);
-      double y = row_top (self, row, scroll_y);
-      gboolean is_process = row->kind == WS_TIMELINE_ROW_PROCESS;
-      gboolean collapsed = is_process && ws_timeline_layout_get_collapsed (layout, row->index);
-      PangoLayout *label;
-      int lw, lh;
-
-      if (y >= height)
-        break;
-
-      if (is_process)
-        {
-          /* Disclosure triangle. */
-          double cx = 9, cy = y + row->height / 2;
-          ws_render_set_source (cr, &self->palette.dim_foreground);
-          if (collapsed)
-            {
-              cairo_move_to (cr, cx - 2.5, cy - 4.5);
-              cairo_line_to (cr, cx + 2.5, cy);
-              cairo_line_to (cr, cx - 2.5, cy + 4.5);
-            }
-          else
-            {
-              cairo_move_to (cr, cx - 4.5, cy - 2.5);
-              cairo_line_to (cr, cx + 4.5, cy - 2.5);
-              cairo_line_to (cr, cx, cy + 2.5);
-            }
-          cairo_close_path (cr);
-          cairo_fill (cr);
-        }
-      else if ((has_sel && row->index == sel_thread) ||
-               ws_timeline_viewport_is_thread_highlighted (viewport, row->index))
-        {
-          ws_render_set_source (cr, &self->palette.selection);
-          cairo_rectangle (cr, 0, y, ox, row->height);
-          cairo_fill (cr);
-        }
-
-      label = get_row_label (self, trace, row, collapsed);
-      pango_layout_get_pixel_size (label, &lw, &lh);
-      ws_render_set_source (cr, &self->palette.foreground);
-      cairo_move_to (cr, is_process ? PROCESS_INDENT : THREAD_INDENT, y + (row->height - lh) / 2);
-      pango_cairo_show_layout (cr, label);
-    }
-  cairo_restore (cr);
-
-  ws_render_set_source (cr, &self->palette.separator);
-  cairo_rectangle (cr, ox - 1, 0, 1, height);
-  cairo_fill (cr);
+  draw_chart (&f);
+  draw_labels (&f);
 
   /* Ruler on top of everything that scrolled under it. */
   draw_corner (self, cr, viewport);
   draw_grid_and_ruler (self, cr, viewport, width, height, TRUE);
-  if (has_sel)
-    {
-      double x0 = ox + ws_timeline_viewport_time_to_x (viewport, sel_t0);
-      double x1 = ox + ws_timeline_viewport_time_to_x (viewport, sel_t1);
-      g_autofree char *dur = ws_format_duration (sel_t1 - sel_t0);
-
-      cairo_save (cr);
-      cairo_rectangle (cr, ox, 0, chart_w, rh);
-      cairo_clip (cr);
-      PangoLayout *pl = get_scratch (self);
-      int tw, th;
-      double cx, px;
-
-      ws_render_set_source (cr, &self->palette.selection);
-      cairo_rectangle (cr, x0, 0, MAX (x1 - x0, 1), rh);
-      cairo_fill (cr);
-
-      /* The window's length in a pill over the tick labels. */
-      pango_layout_set_text (pl, dur, -1);
-      pango_layout_set_width (pl, -1);
-      pango_layout_get_pixel_size (pl, &tw, &th);
-      cx = CLAMP ((MAX (x0, ox) + MIN (x1, width)) / 2, ox + tw / 2.0 + 6, width - tw / 2.0 - 6);
-      px = round (cx - tw / 2.0 - 6);
-      ws_render_set_source (cr, &self->palette.accent);
-      cairo_new_sub_path (cr);
-      cairo_arc (cr, px + 8, rh / 2, 8, G_PI / 2, 3 * G_PI / 2);
-      cairo_arc (cr, px + tw + 4, rh / 2, 8, -G_PI / 2, G_PI / 2);
-      cairo_close_path (cr);
-      cairo_fill (cr);
-      ws_render_set_source (cr, &self->palette.background);
-      cairo_move_to (cr, px + 6, rh / 2 - th / 2.0);
-      pango_cairo_show_layout (cr, pl);
-      cairo_restore (cr);
-    }
+  if (f.has_sel)
+    draw_selection_on_ruler (&f);
 
   cairo_restore (cr);
 }
@@ -1615,6 +1686,87 @@ is_span_event (const WsEvent *e)
          (e->kind == WS_EVENT_RUNNING && (e->flags & WS_EVENT_FLAG_SPAN));
 }
 
+/* Candidates for the event under the pointer at time @t of one thread. */
+typedef struct {
+  guint  containing;   /* the span holding t */
+  guint  longest;      /* the longest wait near t */
+  guint  nearest;      /* the nearest instant event within the tolerance */
+  WsTime longest_dur, nearest_dist;
+} HitCandidates;
+
+static void
+consider_event (WsTimelineRenderer *self,
+                WsTrace            *trace,
+                guint               i,
+                WsTime              t,
+                WsTime              tol,
+                HitCandidates      *h)
+{
+  const WsEvent *e = ws_trace_get_event (trace, i);
+  WsTime e0, e1;
+
+  if (!ws_timeline_renderer_get_event_extents (self, trace, i, &e0, &e1))
+    return;
+  if (is_span_event (e))
+    {
+      if (e0 <= t && t < MAX (e1, e0 + 1) && h->containing == WS_NONE)
+        h->containing = i;
+      if (e->kind == WS_EVENT_WAIT && e->duration > h->longest_dur)
+        {
+          h->longest = i;
+          h->longest_dur = e->duration;
+        }
+    }
+  else if (e->kind != WS_EVENT_HW_SERVICE)
+    {
+      WsTime dist = ABS (e->time - t);
+      if (dist <= tol && dist < h->nearest_dist)
+        {
+          h->nearest = i;
+          h->nearest_dist = dist;
+        }
+    }
+}
+
+/* The event of @thread under the pointer at @t: the span holding t if it
+ * is wide enough to aim at, else the longest wait within a few pixels,
+ * else the nearest instant event. */
+static guint
+event_at (WsTimelineRenderer *self,
+          WsTrace            *trace,
+          guint               thread_index,
+          WsTime              t,
+          double              ns_per_px)
+{
+  const WsThread *thread = ws_trace_get_thread (trace, thread_index);
+  WsTime tol = (WsTime) ceil (HIT_TOLERANCE * ns_per_px);
+  HitCandidates h = { WS_NONE, WS_NONE, WS_NONE, -1, G_MAXINT64 };
+  guint k = ws_trace_thread_lower_bound (trace, thread_index, t + tol + 1);
+
+  for (guint scanned = 0; k > 0 && scanned < HIT_MAX_SCAN; scanned++)
+    {
+      guint i = thread->events[--k];
+      const WsEvent *e = ws_trace_get_event (trace, i);
+      WsTime e0, e1;
+
+      /* Spans of one thread do not overlap: nothing earlier reaches t. */
+      if (is_span_event (e) && ws_timeline_renderer_get_event_extents (self, trace, i, &e0, &e1) &&
+          e1 < t - tol)
+        break;
+      consider_event (self, trace, i, t, tol, &h);
+    }
+
+  if (h.containing != WS_NONE)
+    {
+      WsTime c0, c1;
+      ws_timeline_renderer_get_event_extents (self, trace, h.containing, &c0, &c1);
+      /* Wide enough to aim at: take it as it is. */
+      if ((double) (c1 - c0) / ns_per_px >= 2 || h.longest == WS_NONE)
+        return h.containing;
+    }
+  return h.longest != WS_NONE ? h.longest : h.nearest;
+}
+
 /**
  * ws_timeline_renderer_hit_test:
  * @x: in the coordinates ws_timeline_renderer_draw() used
@@ -1635,14 +1787,7 @@ ws_timeline_renderer_hit_test (WsTimelineRenderer *self,
                                double              y,
                                WsTimelineHit      *hit)
 {
-  WsTrace *trace;
   const WsTimelineRow *row;
-  const WsThread *thread;
-  const WsEvent *events;
-  double ns_per_px;
-  WsTime t, tol;
-  guint k, containing = WS_NONE, longest = WS_NONE, nearest = WS_NONE;
-  WsTime longest_dur = -1, nearest_dist = G_MAXINT64;
 
   g_return_if_fail (WS_IS_TIMELINE_RENDERER (self));
   g_return_if_fail (hit != NULL);
@@ -1667,58 +1812,6 @@ ws_timeline_renderer_hit_test (WsTimelineRenderer *self,
   if (hit->in_labels)
     return;
 
-  trace = ws_timeline_lod_get_trace (lod);
-  thread = ws_trace_get_thread (trace, row->index);
-  events = ws_trace_get_events (trace);
-  ns_per_px = ws_timeline_viewport_get_ns_per_px (viewport);
-  t = hit->time;
-  tol = (WsTime) ceil (HIT_TOLERANCE * ns_per_px);
-
-  k = ws_trace_thread_lower_bound (trace, row->index, t + tol + 1);
-  for (guint scanned = 0; k > 0 && scanned < HIT_MAX_SCAN; scanned++)
-    {
-      guint i = thread->events[--k];
-      const WsEvent *e = &events[i];
-      WsTime e0, e1;
-
-      if (!ws_timeline_renderer_get_event_extents (self, trace, i, &e0, &e1))
-        continue;
-      if (is_span_event (e))
-        {
-          if (e1 < t - tol)
-            break;  /* spans of one thread do not overlap: nothing earlier reaches t */
-          if (e0 <= t && t < MAX (e1, e0 + 1) && containing == WS_NONE)
-            containing = i;
-          if (e->kind == WS_EVENT_WAIT && e->duration > longest_dur)
-            {
-              longest = i;
-              longest_dur = e->duration;
-            }
-        }
-      else if (e->kind != WS_EVENT_HW_SERVICE)
-        {
-          WsTime dist = ABS (e->time - t);
-          if (dist <= tol && dist < nearest_dist)
-            {
-              nearest = i;
-              nearest_dist = dist;
-            }
-        }
-    }
-
-  if (containing != WS_NONE)
-    {
-      WsTime c0, c1;
-      ws_timeline_renderer_get_event_extents (self, trace, containing, &c0, &c1);
-      /* Wide enough to aim at: take it as it is. */
-      if ((double) (c1 - c0) / ns_per_px >= 2 || longest == WS_NONE)
-        {
-          hit->event = containing;
-          return;
-        }
-    }
-  if (longest != WS_NONE)
-    hit->event = longest;
-  else
-    hit->event = nearest;
+  hit->event = event_at (self, ws_timeline_lod_get_trace (lod), row->index, hit->time,
+                        ws_timeline_viewport_get_ns_per_px (viewport));
 }

@@ -282,82 +282,110 @@ is_interrupt_in_thread_context (WsTrace *trace,
          w->peer != WS_NONE && ws_trace_get_event (trace, w->peer)->kind == WS_EVENT_UNWAIT;
 }
 
-/**
- * ws_inspect_wait_graph:
- *
- * See the header.
- */
-GPtrArray *
-ws_inspect_wait_graph (WsWaitGraph              *graph,
-                       const WsInspectorOptions *options)
-{
-  WsInspectorOptions defaults;
+/* The wait graph's threads, grouped for the over-connection check.
+ * Entities: processes 0..n_processes-1 (an ordinary thread stands for its
+ * process), then one per noise (daemon or heartbeat) thread. */
+typedef struct {
+  WsTrace           *trace;
   WsFrameClassifier *classifier;
-  WsTrace *trace;
-  GPtrArray *findings;
-  const WsWaitNode *nodes;
-  guint n_nodes, n_edges, n_threads, n_processes, n_ids;
-  g_autofree guint *groups = NULL;      /* union-find: related non-noise entities */
-  g_autofree guint *noise_sets = NULL;  /* union-find: connected noise threads */
-  g_autofree guint8 *noise = NULL;      /* per thread: 0 unknown, 1 no, 2 yes */
-  g_autofree guint8 *present = NULL;    /* per thread: appears in the graph */
-  g_autoptr(GArray) bridges = NULL;     /* (noise thread, group entity, wait event) triples */
-  g_autoptr(GArray) unknown = NULL;
-  g_autoptr(GArray) interrupted = NULL;
-  WsTime total_wait = 0;
+  guint              n_threads;
+  guint              n_processes;
+  guint             *groups;      /* union-find: related non-noise entities */
+  guint             *noise_sets;  /* union-find: connected noise threads */
+  guint8            *noise;       /* per thread: 0 unknown, 1 no, 2 yes */
+  guint8            *present;     /* per thread: appears in the graph */
+  GArray            *bridges;     /* (noise thread, group entity, wait event) triples */
+} Connections;
 
-  g_return_val_if_fail (WS_IS_WAIT_GRAPH (graph), NULL);
+static void
+connections_init (Connections       *c,
+                  WsTrace           *trace,
+                  WsFrameClassifier *classifier)
+{
+  guint n_ids;
 
-  if (options == NULL)
-    {
-      ws_inspector_options_init (&defaults);
-      options = &defaults;
-    }
-  classifier = options->classifier ? options->classifier : ws_frame_classifier_get_default ();
-
-  trace = ws_wait_graph_get_trace (graph);
-  findings = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_finding_free);
-  nodes = ws_wait_graph_get_nodes (graph);
-  n_nodes = ws_wait_graph_get_n_nodes (graph);
-  n_edges = ws_wait_graph_get_n_edges (graph);
-  n_threads = ws_trace_get_n_threads (trace);
-  n_processes = ws_trace_get_n_processes (trace);
-
-  /* Entities: processes 0..n_processes-1 (non-noise threads join their
-   * process), then one per noise thread. */
-  n_ids = n_processes + n_threads;
-  groups = g_new (guint, MAX (n_ids, 1));
-  noise_sets = g_new (guint, MAX (n_ids, 1));
+  c->trace = trace;
+  c->classifier = classifier;
+  c->n_threads = ws_trace_get_n_threads (trace);
+  c->n_processes = ws_trace_get_n_processes (trace);
+  n_ids = c->n_processes + c->n_threads;
+  c->groups = g_new (guint, MAX (n_ids, 1));
+  c->noise_sets = g_new (guint, MAX (n_ids, 1));
   for (guint i = 0; i < n_ids; i++)
-    groups[i] = noise_sets[i] = i;
-  noise = g_new0 (guint8, MAX (n_threads, 1));
-  present = g_new0 (guint8, MAX (n_threads, 1));
+    c->groups[i] = c->noise_sets[i] = i;
+  c->noise = g_new0 (guint8, MAX (c->n_threads, 1));
+  c->present = g_new0 (guint8, MAX (c->n_threads, 1));
+  c->bridges = g_array_new (FALSE, FALSE, sizeof (guint32));
+}
 
-#define IS_NOISE(th) \
-  (noise[th] ? noise[th] == 2 \
-             : (noise[th] = (ws_frame_classifier_is_heartbeat_thread (classifier, trace, th) || \
-                             ws_frame_classifier_is_daemon_process (classifier, trace, \
-                                                                    ws_trace_get_thread (trace, th)->process)) ? 2 : 1) == 2)
-#define ENTITY(th) (IS_NOISE (th) ? n_processes + (th) : ws_trace_get_thread (trace, th)->process)
+static void
+connections_clear (Connections *c)
+{
+  g_free (c->groups);
+  g_free (c->noise_sets);
+  g_free (c->noise);
+  g_free (c->present);
+  g_array_unref (c->bridges);
+}
 
-  bridges = g_array_new (FALSE, FALSE, sizeof (guint32));
-  unknown = g_array_new (FALSE, FALSE, sizeof (guint32));
-  interrupted = g_array_new (FALSE, FALSE, sizeof (guint32));
+/* Classified once per thread, on first use. */
+static gboolean
+is_noise (Connections *c,
+          guint        th)
+{
+  if (c->noise[th] == 0)
+    {
+      guint process = ws_trace_get_thread (c->trace, th)->process;
+      gboolean noise = ws_frame_classifier_is_heartbeat_thread (c->classifier, c->trace, th) ||
+                       ws_frame_classifier_is_daemon_process (c->classifier, c->trace, process);
+      c->noise[th] = noise ? 2 : 1;
+    }
+  return c->noise[th] == 2;
+}
+
+static guint
+entity (Connections *c,
+        guint        th)
+{
+  return is_noise (c, th) ? c->n_processes + th : ws_trace_get_thread (c->trace, th)->process;
+}
+
+/* Marks the threads present, adds up the wait cost and sorts out the waits
+ * with no readier and those blamed on an interrupted thread. */
+static WsTime
+scan_waits (Connections      *c,
+            const WsWaitNode *nodes,
+            guint             n_nodes,
+            GArray           *unknown,
+            GArray           *interrupted)
+{
+  WsTime total_wait = 0;
 
   for (guint i = 0; i < n_nodes; i++)
     {
       const WsWaitNode *n = &nodes[i];
 
       if (n->kind == WS_WAIT_NODE_RUN || n->kind == WS_WAIT_NODE_WAIT)
-        present[n->thread] = 1;
+        c->present[n->thread] = 1;
       if (n->kind != WS_WAIT_NODE_WAIT)
         continue;
       total_wait += n->duration;
       if (n->wake == WS_WAKE_UNKNOWN)
         g_array_append_val (unknown, n->event);
-      else if (is_interrupt_in_thread_context (trace, n->event, n->wake))
+      else if (is_interrupt_in_thread_context (c->trace, n->event, n->wake))
         g_array_append_val (interrupted, n->event);
     }
+  return total_wait;
+}
+
+/* Edges between ordinary threads join their groups, edges between noise
+ * threads their noise sets; an edge between the two is a bridge. */
+static void
+connect_edges (Connections      *c,
+               WsWaitGraph      *graph,
+               const WsWaitNode *nodes)
+{
+  guint n_edges = ws_wait_graph_get_n_edges (graph);
 
   for (guint e = 0; e < n_edges; e++)
     {
@@ -370,116 +398,188 @@ ws_inspect_wait_graph (WsWaitGraph              *graph,
       if (to->kind != WS_WAIT_NODE_RUN && to->kind != WS_WAIT_NODE_WAIT)
         continue;
 
-      from_noise = IS_NOISE (from->thread);
-      to_noise = IS_NOISE (to->thread);
+      from_noise = is_noise (c, from->thread);
+      to_noise = is_noise (c, to->thread);
       if (!from_noise && !to_noise)
-        uf_union (groups, ENTITY (from->thread), ENTITY (to->thread));
+        uf_union (c->groups, entity (c, from->thread), entity (c, to->thread));
       else if (from_noise && to_noise)
-        uf_union (noise_sets, ENTITY (from->thread), ENTITY (to->thread));
+        uf_union (c->noise_sets, entity (c, from->thread), entity (c, to->thread));
       else
         {
           guint32 triple[3] = {
             from_noise ? from->thread : to->thread,
-            from_noise ? ENTITY (to->thread) : ENTITY (from->thread),
+            from_noise ? entity (c, to->thread) : entity (c, from->thread),
             from->event,
           };
-          g_array_append_vals (bridges, triple, 3);
+          g_array_append_vals (c->bridges, triple, 3);
         }
     }
+}
 
-  /* One finding per connected set of noise threads touching >= 2 groups. */
-  {
-    g_autoptr(GHashTable) by_set = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
-                                                          (GDestroyNotify) g_array_unref);
-    g_autoptr(GList) keys = NULL;
+/* Bridges by the noise set of their noise thread: set -> GArray of triples. */
+static GHashTable *
+bridges_by_noise_set (Connections *c)
+{
+  GHashTable *by_set = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
+                                              (GDestroyNotify) g_array_unref);
 
-    for (guint b = 0; b < bridges->len; b += 3)
-      {
-        guint32 *triple = &g_array_index (bridges, guint32, b);
-        guint set = uf_find (noise_sets, n_processes + triple[0]);
-        GArray *list = g_hash_table_lookup (by_set, GUINT_TO_POINTER (set));
+  for (guint b = 0; b < c->bridges->len; b += 3)
+    {
+      guint32 *triple = &g_array_index (c->bridges, guint32, b);
+      guint set = uf_find (c->noise_sets, c->n_processes + triple[0]);
+      GArray *list = g_hash_table_lookup (by_set, GUINT_TO_POINTER (set));
 
-        if (list == NULL)
-          {
-            list = g_array_new (FALSE, FALSE, sizeof (guint32));
-            g_hash_table_insert (by_set, GUINT_TO_POINTER (set), list);
-          }
-        g_array_append_vals (list, triple, 3);
-      }
+      if (list == NULL)
+        {
+          list = g_array_new (FALSE, FALSE, sizeof (guint32));
+          g_hash_table_insert (by_set, GUINT_TO_POINTER (set), list);
+        }
+      g_array_append_vals (list, triple, 3);
+    }
+  return by_set;
+}
 
-    keys = g_hash_table_get_keys (by_set);
-    keys = g_list_sort (keys, compare_keys);
-    for (GList *l = keys; l != NULL; l = l->next)
-      {
-        GArray *list = g_hash_table_lookup (by_set, l->data);
-        g_autoptr(GArray) group_roots = g_array_new (FALSE, FALSE, sizeof (guint32));
-        g_autoptr(GString) joined = g_string_new (NULL);
-        g_autoptr(GString) via = g_string_new (NULL);
-        WsFinding *f;
+static gboolean
+contains_u32 (GArray  *a,
+              guint32  value)
+{
+  for (guint i = 0; i < a->len; i++)
+    if (g_array_index (a, guint32, i) == value)
+      return TRUE;
+  return FALSE;
+}
 
-        for (guint b = 0; b < list->len; b += 3)
-          {
-            guint32 root = uf_find (groups, g_array_index (list, guint32, b + 1));
-            g_array_append_val (group_roots, root);
-          }
-        sort_unique (group_roots);
-        if (group_roots->len < 2)
-          continue;
+/* The processes of the joined groups that appear in the graph, and the
+ * noise threads of set @set that do. */
+static void
+fill_over_connection (Connections *c,
+                      WsFinding   *f,
+                      GArray      *group_roots,
+                      guint        set)
+{
+  for (guint th = 0; th < c->n_threads; th++)
+    {
+      guint32 process;
 
-        f = finding_new (WS_FINDING_OVER_CONNECTION, WS_SEVERITY_WARNING);
-        /* The processes of the joined groups that appear in the graph. */
-        for (guint th = 0; th < n_threads; th++)
-          {
-            guint32 process;
-            guint32 root;
+      if (!c->present[th] || is_noise (c, th))
+        continue;
+      process = ws_trace_get_thread (c->trace, th)->process;
+      if (contains_u32 (group_roots, uf_find (c->groups, process)))
+        g_array_append_val (f->processes, process);
+    }
+  sort_unique (f->processes);
+  for (guint th = 0; th < c->n_threads; th++)
+    if (c->present[th] && is_noise (c, th) && uf_find (c->noise_sets, c->n_processes + th) == set)
+      g_array_append_val (f->threads, th);
+}
 
-            if (!present[th] || IS_NOISE (th))
-              continue;
-            process = ws_trace_get_thread (trace, th)->process;
-            root = uf_find (groups, process);
-            for (guint g = 0; g < group_roots->len; g++)
-              if (g_array_index (group_roots, guint32, g) == root)
-                {
-                  g_array_append_val (f->processes, process);
-                  break;
-                }
-          }
-        sort_unique (f->processes);
-        for (guint th = 0; th < n_threads; th++)
-          if (present[th] && IS_NOISE (th) &&
-              uf_find (noise_sets, n_processes + th) == GPOINTER_TO_UINT (l->data))
-            g_array_append_val (f->threads, th);
-        for (guint b = 0; b < list->len; b += 3)
-          g_array_append_val (f->events, g_array_index (list, guint32, b + 2));
-        sort_unique (f->events);
-        f->count = f->events->len;
-        f->cost = sum_wait_costs (trace, f->events);
+static char *
+over_connection_message (WsTrace   *trace,
+                         WsFinding *f)
+{
+  g_autoptr(GString) joined = g_string_new (NULL);
+  g_autoptr(GString) via = g_string_new (NULL);
 
-        for (guint p = 0; p < f->processes->len; p++)
-          {
-            g_autofree char *s = describe_process (trace, g_array_index (f->processes, guint32, p));
-            g_string_append_printf (joined, "%s%s", p ? ", " : "", s);
-          }
-        for (guint t = 0; t < f->threads->len; t++)
-          {
-            g_autofree char *s = describe_thread (trace, g_array_index (f->threads, guint32, t));
-            g_string_append_printf (via, "%s%s", t ? ", " : "", s);
-          }
-        f->message = g_strdup_printf (_("Unrelated processes %s are joined only through daemon or heartbeat threads %s: suspicious over-connection"),
-                                      joined->str, via->str);
+  for (guint p = 0; p < f->processes->len; p++)
+    {
+      g_autofree char *s = describe_process (trace, g_array_index (f->processes, guint32, p));
+      g_string_append_printf (joined, "%s%s", p ? ", " : "", s);
+    }
+  for (guint t = 0; t < f->threads->len; t++)
+    {
+      g_autofree char *s = describe_thread (trace, g_array_index (f->threads, guint32, t));
+      g_string_append_printf (via, "%s%s", t ? ", " : "", s);
+    }
+  return g_strdup_printf (_("Unrelated processes %s are joined only through daemon or heartbeat threads %s: suspicious over-connection"),
+                          joined->str, via->str);
+}
+
+/* The finding for one connected set of noise threads, or NULL when its
+ * bridges touch fewer than two groups. */
+static WsFinding *
+over_connection (Connections *c,
+                 guint        set,
+                 GArray      *list)
+{
+  g_autoptr(GArray) group_roots = g_array_new (FALSE, FALSE, sizeof (guint32));
+  WsFinding *f;
+
+  for (guint b = 0; b < list->len; b += 3)
+    {
+      guint32 root = uf_find (c->groups, g_array_index (list, guint32, b + 1));
+      g_array_append_val (group_roots, root);
+    }
+  sort_unique (group_roots);
+  if (group_roots->len < 2)
+    return NULL;
+
+  f = finding_new (WS_FINDING_OVER_CONNECTION, WS_SEVERITY_WARNING);
+  fill_over_connection (c, f, group_roots, set);
+  for (guint b = 0; b < list->len; b += 3)
+    g_array_append_val (f->events, g_array_index (list, guint32, b + 2));
+  sort_unique (f->events);
+  f->count = f->events->len;
+  f->cost = sum_wait_costs (c->trace, f->events);
+  f->message = over_connection_message (c->trace, f);
+  return f;
+}
+
+/* One finding per connected set of noise threads touching >= 2 groups. */
+static void
+over_connections (Connections *c,
+                  GPtrArray   *findings)
+{
+  g_autoptr(GHashTable) by_set = bridges_by_noise_set (c);
+  g_autoptr(GList) keys = g_list_sort (g_hash_table_get_keys (by_set), compare_keys);
+
+  for (GList *l = keys; l != NULL; l = l->next)
+    {
+      WsFinding *f = over_connection (c, GPOINTER_TO_UINT (l->data), g_hash_table_lookup (by_set, l->data));
+      if (f != NULL)
         g_ptr_array_add (findings, f);
-      }
-  }
+    }
+}
 
-#undef ENTITY
-#undef IS_NOISE
+/**
+ * ws_inspect_wait_graph:
+ *
+ * See the header.
+ */
+GPtrArray *
+ws_inspect_wait_graph (WsWaitGraph              *graph,
+                       const WsInspectorOptions *options)
+{
+  WsInspectorOptions defaults;
+  WsFrameClassifier *classifier;
+  GPtrArray *findings;
+  const WsWaitNode *nodes;
+  g_autoptr(GArray) unknown = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) interrupted = g_array_new (FALSE, FALSE, sizeof (guint32));
+  Connections c;
+  WsFinding *under;
+  WsTime total_wait;
 
-  interrupt_readiers (trace, interrupted, findings);
-  {
-    WsFinding *f = under_connection (trace, unknown, total_wait, options);
-    if (f != NULL)
-      g_ptr_array_add (findings, f);
-  }
+  g_return_val_if_fail (WS_IS_WAIT_GRAPH (graph), NULL);
+
+  if (options == NULL)
+    {
+      ws_inspector_options_init (&defaults);
+      options = &defaults;
+    }
+  classifier = options->classifier ? options->classifier : ws_frame_classifier_get_default ();
+
+  findings = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_finding_free);
+  nodes = ws_wait_graph_get_nodes (graph);
+  connections_init (&c, ws_wait_graph_get_trace (graph), classifier);
+  total_wait = scan_waits (&c, nodes, ws_wait_graph_get_n_nodes (graph), unknown, interrupted);
+  connect_edges (&c, graph, nodes);
+  over_connections (&c, findings);
+  connections_clear (&c);
+
+  interrupt_readiers (c.trace, interrupted, findings);
+  under = under_connection (c.trace, unknown, total_wait, options);
+  if (under != NULL)
+    g_ptr_array_add (findings, under);
 
   g_ptr_array_sort (findings, compare_findings);
   return findings;

@@ -196,6 +196,13 @@ parse_folded_line (Folder     *f,
   stack_end = count_at;
   s = memchr (line, ';', stack_end - line);
   t = lookup_thread (f, line, (s ? s : stack_end) - line);
+  /* A thread's samples are laid end to end: they must end by WS_TIME_MAX. */
+  if ((WsTime) count >= WS_TIME_MAX - t->next_time)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:%" G_GUINT64_FORMAT ": %s", f->display_name,
+                   f->line_no, _("the thread’s counts add up beyond the largest time: out of range"));
+      return FALSE;
+    }
   g_array_set_size (f->frames, 0);
   while (s != NULL && s < stack_end)
     {

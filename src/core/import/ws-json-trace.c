@@ -378,13 +378,13 @@ parse_event (Reader *r,
         }
       else if (strcmp (key, "t") == 0)
         {
-          if (!ws_json_read_int (r, "t", G_MININT64, G_MAXINT64, &ev.time))
+          if (!ws_json_read_int (r, "t", WS_TIME_MIN, WS_TIME_MAX, &ev.time))
             return FALSE;
           has_time = TRUE;
         }
       else if (strcmp (key, "dur") == 0)
         {
-          if (!ws_json_read_int (r, "dur", 0, G_MAXINT64, &ev.duration))
+          if (!ws_json_read_int (r, "dur", 0, WS_TIME_MAX, &ev.duration))
             return FALSE;
         }
       else if (strcmp (key, "tid") == 0)
@@ -567,13 +567,13 @@ parse_instances (Reader *r)
             }
           else if (strcmp (key, "t0") == 0)
             {
-              if (!ws_json_read_int (r, "t0", G_MININT64, G_MAXINT64, &raw.inst.t0))
+              if (!ws_json_read_int (r, "t0", WS_TIME_MIN, WS_TIME_MAX, &raw.inst.t0))
                 return FALSE;
               has_t0 = TRUE;
             }
           else if (strcmp (key, "t1") == 0)
             {
-              if (!ws_json_read_int (r, "t1", G_MININT64, G_MAXINT64, &raw.inst.t1))
+              if (!ws_json_read_int (r, "t1", WS_TIME_MIN, WS_TIME_MAX, &raw.inst.t1))
                 return FALSE;
               has_t1 = TRUE;
             }

@@ -279,14 +279,14 @@ ws_perf_derive (Parser       *p,
 
         case REC_SAMPLE:
           {
-            /* The period column is up to 19 digits: past the largest
-             * time it would make a negative duration or an end that
+            /* The period column is up to 19 digits: past WS_TIME_MAX
+             * it would make a negative duration or an end that
              * overflows; no real period comes near, so clamp. */
             guint64 period = ((guint64) r->b << 32) | r->a;
 
             seen_running (&d, r->thread, r, FALSE, TRUE);
             add_event (&d, WS_EVENT_RUNNING, r, r->thread,
-                       (WsTime) MIN (period, (guint64) (G_MAXINT64 - r->time)));
+                       (WsTime) MIN (period, (guint64) (WS_TIME_MAX - r->time)));
           }
           break;
 

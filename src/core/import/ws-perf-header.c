@@ -71,12 +71,30 @@ ws_perf_parse_header (const char *line,
   return FALSE;
 }
 
+/* "SECONDS.FRACTION:" whatever its size (parse_timestamp() refuses times
+ * beyond WS_TIME_MAX). */
+static gboolean
+looks_like_timestamp (const char *s,
+                      const char *end)
+{
+  const char *d = s;
+
+  while (s < end && g_ascii_isdigit (*s))
+    s++;
+  if (s == d || s >= end || *s != '.')
+    return FALSE;
+  d = ++s;
+  while (s < end && g_ascii_isdigit (*s))
+    s++;
+  return s > d && s < end && *s == ':';
+}
+
 /* For the error message: which part of "PID/TID [cpu] time:" is missing. */
 const char *
 ws_perf_describe_bad_header (const char *line,
                      const char *end)
 {
-  gboolean have_cpu = FALSE, have_time = FALSE, have_tid = FALSE;
+  gboolean have_cpu = FALSE, have_time = FALSE, have_tid = FALSE, have_big_time = FALSE;
 
   for (const char *s = line; s < end; s++)
     {
@@ -90,6 +108,8 @@ ws_perf_describe_bad_header (const char *line,
         {
           if (parse_timestamp (s, end, &t) != NULL && memchr (s, '.', end - s) != NULL)
             have_time = TRUE;
+          else if (looks_like_timestamp (s, end))
+            have_big_time = TRUE;
           if ((q = parse_u64 (s, end, &v)) != NULL && q < end && *q == '/')
             have_tid = TRUE;
         }
@@ -99,6 +119,8 @@ ws_perf_describe_bad_header (const char *line,
     return NULL;
   if (!have_cpu)
     return _("the event header has no [cpu] field");
+  if (!have_time && have_big_time)
+    return _("the event timestamp is out of range (at most 2305843009 seconds)");
   if (!have_time)
     return _("the event header has no timestamp (seconds:)");
   if (!have_tid)

@@ -260,7 +260,7 @@ parse_timestamp (const char *s,
   guint64 sec, frac = 0;
   const char *f;
 
-  if ((s = parse_u64 (s, end, &sec)) == NULL || sec > 9000000000ull)
+  if ((s = parse_u64 (s, end, &sec)) == NULL || sec > (guint64) WS_TIME_MAX / 1000000000)
     return NULL;
   if (s < end && *s == '.')
     {
@@ -275,6 +275,8 @@ parse_timestamp (const char *s,
   if (s >= end || *s != ':')
     return NULL;
   *ns = (gint64) sec * 1000000000 + (gint64) frac;
+  if (*ns > WS_TIME_MAX)   /* see WS_TIME_MAX */
+    return NULL;
   return s + 1;
 }
 

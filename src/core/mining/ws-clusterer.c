@@ -217,6 +217,12 @@ ws_cluster_rank_from_string (const char    *str,
 /* ------------------------------------------------------------------ */
 /* Pairwise similarities                                                */
 
+/* Sub() pairs tabulated once and kept while they number at most this
+ * many (16 bytes each).  Thousands of frames sharing one word (a hostile
+ * trace) would make the table quadratic; past the budget each row is
+ * recomputed when a pattern needs it instead: slower, never gigabytes. */
+#define SPARSE_BUDGET (4u << 20)
+
 typedef struct {
   guint32 other;   /* local frame index */
   double  sub;
@@ -224,11 +230,229 @@ typedef struct {
 
 enum { OP_MATCH, OP_SUB, OP_DEL, OP_INS };
 
-static const WsPattern *
-pattern (WsPatternSet *set,
-         guint         i)
+/*
+ * The state of ws_clusterer_similarities().  Patterns are compared on
+ * their aligned views (ws_similarity_view(), at most
+ * WS_SIMILARITY_MAX_DEPTH frames), so every table below is bounded by
+ * that depth times the number of distinct frames, whatever the input.
+ */
+typedef struct {
+  WsPatternSet  *set;
+  WsSimilarity  *similarity;
+  guint          n;
+  guint          max_len;        /* the longest view */
+
+  /* Local frames: the distinct frames of the views. */
+  GArray        *frames;         /* local -> WsFrameId */
+  guint32       *local_of;       /* frame id -> local + 1 */
+  guint          n_local;
+
+  /* Per pattern: its view. */
+  WsFrameId    **view;
+  guint         *len;
+  guint32      **local;          /* the view's local frames */
+  double       **omega;          /* ω per position × 4 neighbour cases */
+
+  /* Sub() < 1 only between frames sharing a word. */
+  GHashTable    *by_word;        /* word id + 1 -> GArray of local */
+  GPtrArray     *sparse;         /* local -> GArray of SubEntry; NULL past the budget */
+  GArray        *scratch;        /* SubEntry, a row computed on demand */
+  guint32       *stamp;
+
+  /* Row a's Sub(a_i, y) for every local y, 1 where no word is shared. */
+  double        *rowsub;
+  /* Alignment matrix by columns: d[j * (la + 1) + i]; the traceback's
+   * steps, stored from the end of the arrays. */
+  double        *d;
+  guint8        *ops;
+  guint32       *li, *ri;
+} Pairs;
+
+static void
+pairs_clear (Pairs *p)
 {
-  return ws_pattern_set_get_pattern (set, i);
+  for (guint k = 0; p->view != NULL && k < p->n; k++)
+    {
+      g_free (p->view[k]);
+      g_free (p->local[k]);
+      g_free (p->omega[k]);
+    }
+  g_clear_pointer (&p->view, g_free);
+  g_clear_pointer (&p->local, g_free);
+  g_clear_pointer (&p->omega, g_free);
+  g_clear_pointer (&p->len, g_free);
+  g_clear_pointer (&p->frames, g_array_unref);
+  g_clear_pointer (&p->local_of, g_free);
+  g_clear_pointer (&p->by_word, g_hash_table_unref);
+  g_clear_pointer (&p->sparse, g_ptr_array_unref);
+  g_clear_pointer (&p->scratch, g_array_unref);
+  g_clear_pointer (&p->stamp, g_free);
+  g_clear_pointer (&p->rowsub, g_free);
+  g_clear_pointer (&p->d, g_free);
+  g_clear_pointer (&p->ops, g_free);
+  g_clear_pointer (&p->li, g_free);
+  g_clear_pointer (&p->ri, g_free);
+}
+
+/* Views, local frame indices and the ω of every view position for the
+ * four cases "has a neighbour before / after in its segment". */
+static void
+pairs_init_views (Pairs *p)
+{
+  WsStackTable *table = ws_stack_db_get_stack_table (ws_pattern_set_get_stack_db (p->set));
+
+  p->frames = g_array_new (FALSE, FALSE, sizeof (WsFrameId));
+  p->local_of = g_new0 (guint32, MAX (ws_stack_table_get_n_frames (table), 1));
+  p->view = g_new0 (WsFrameId *, p->n);
+  p->len = g_new0 (guint, p->n);
+  p->local = g_new0 (guint32 *, p->n);
+  p->omega = g_new0 (double *, p->n);
+
+  for (guint k = 0; k < p->n; k++)
+    {
+      const WsPattern *pat = ws_pattern_set_get_pattern (p->set, k);
+      guint len;
+      WsFrameId *v;
+
+      v = p->view[k] = g_new (WsFrameId, MAX (MIN (pat->n_frames, WS_SIMILARITY_MAX_DEPTH), 1));
+      len = p->len[k] = ws_similarity_view (pat->frames, pat->n_frames, v);
+      p->max_len = MAX (p->max_len, len);
+      p->local[k] = g_new (guint32, MAX (len, 1));
+      p->omega[k] = g_new (double, MAX (len, 1) * 4);
+      for (guint j = 0; j < len; j++)
+        {
+          WsFrameId f = v[j];
+          WsFrameId prev = j > 0 ? v[j - 1] : WS_FRAME_NONE;
+          WsFrameId next = j + 1 < len ? v[j + 1] : WS_FRAME_NONE;
+          double *om = p->omega[k] + j * 4;
+
+          if (p->local_of[f] == 0)
+            {
+              g_array_append_val (p->frames, f);
+              p->local_of[f] = ++p->n_local;
+            }
+          p->local[k][j] = p->local_of[f] - 1;
+          om[0] = ws_similarity_weight (p->similarity, WS_FRAME_NONE, f, WS_FRAME_NONE);
+          om[1] = ws_similarity_weight (p->similarity, prev, f, WS_FRAME_NONE);
+          om[2] = ws_similarity_weight (p->similarity, WS_FRAME_NONE, f, next);
+          om[3] = ws_similarity_weight (p->similarity, prev, f, next);
+        }
+    }
+}
+
+/* The local frames sharing a word with local frame @u (not @u itself),
+ * with their Sub(), into @row. */
+static void
+compute_sub_row (Pairs  *p,
+                 guint   u,
+                 GArray *row)
+{
+  WsFrameId fu = g_array_index (p->frames, WsFrameId, u);
+  guint nw;
+  const guint32 *w = ws_similarity_get_words (p->similarity, fu, &nw);
+
+  g_array_set_size (row, 0);
+  for (guint k = 0; k < nw; k++)
+    {
+      GArray *list = g_hash_table_lookup (p->by_word, GUINT_TO_POINTER (w[k] + 1));
+
+      for (guint x = 0; x < list->len; x++)
+        {
+          guint32 v = g_array_index (list, guint32, x);
+          SubEntry e;
+
+          if (v == u || p->stamp[v] == u + 1)
+            continue;
+          p->stamp[v] = u + 1;
+          e.other = v;
+          e.sub = ws_similarity_sub (p->similarity, fu, g_array_index (p->frames, WsFrameId, v));
+          g_array_append_val (row, e);
+        }
+    }
+  /* The next call for the same u must see every v again. */
+  for (guint x = 0; x < row->len; x++)
+    p->stamp[g_array_index (row, SubEntry, x).other] = 0;
+}
+
+/* Frames by word; then every frame's Sub() row, if they fit the budget. */
+static void
+pairs_init_words (Pairs *p)
+{
+  guint64 pairs = 0;
+
+  p->by_word = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  p->stamp = g_new0 (guint32, MAX (p->n_local, 1));
+  p->scratch = g_array_new (FALSE, FALSE, sizeof (SubEntry));
+
+  for (guint u = 0; u < p->n_local; u++)
+    {
+      guint nw;
+      const guint32 *w = ws_similarity_get_words (p->similarity, g_array_index (p->frames, WsFrameId, u), &nw);
+
+      for (guint k = 0; k < nw; k++)
+        {
+          GArray *list = g_hash_table_lookup (p->by_word, GUINT_TO_POINTER (w[k] + 1));
+
+          if (list == NULL)
+            {
+              list = g_array_new (FALSE, FALSE, sizeof (guint32));
+              g_hash_table_insert (p->by_word, GUINT_TO_POINTER (w[k] + 1), list);
+            }
+          if (list->len == 0 || g_array_index (list, guint32, list->len - 1) != u)
+            g_array_append_val (list, u);
+        }
+    }
+
+  /* An upper bound on the table's size: every pair of frames per word. */
+  {
+    GHashTableIter it;
+    gpointer value;
+
+    g_hash_table_iter_init (&it, p->by_word);
+    while (g_hash_table_iter_next (&it, NULL, &value))
+      pairs += (guint64) ((GArray *) value)->len * ((GArray *) value)->len;
+  }
+  if (pairs > SPARSE_BUDGET)
+    return;
+
+  p->sparse = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  for (guint u = 0; u < p->n_local; u++)
+    {
+      GArray *row = g_array_new (FALSE, FALSE, sizeof (SubEntry));
+
+      compute_sub_row (p, u, row);
+      g_ptr_array_add (p->sparse, row);
+    }
+}
+
+static GArray *
+sub_row (Pairs *p,
+         guint  u)
+{
+  if (p->sparse != NULL)
+    return g_ptr_array_index (p->sparse, u);
+  compute_sub_row (p, u, p->scratch);
+  return p->scratch;
+}
+
+/* Scatters (or, with @reset, clears) row a's Sub() values into rowsub. */
+static void
+scatter_rows (Pairs    *p,
+              guint     a,
+              gboolean  reset)
+{
+  for (guint i = 0; i < p->len[a]; i++)
+    {
+      GArray *row = sub_row (p, p->local[a][i]);
+      double *r = p->rowsub + (gsize) i * p->n_local;
+
+      for (guint x = 0; x < row->len; x++)
+        {
+          const SubEntry *e = &g_array_index (row, SubEntry, x);
+
+          r[e->other] = reset ? 1.0 : e->sub;
+        }
+    }
 }
 
 static int
@@ -236,15 +460,176 @@ compare_lex (gconstpointer a,
              gconstpointer b,
              gpointer      user_data)
 {
-  const WsPattern *x = pattern (user_data, *(const guint *) a);
-  const WsPattern *y = pattern (user_data, *(const guint *) b);
+  const Pairs *p = user_data;
+  guint x = *(const guint *) a, y = *(const guint *) b;
 
-  for (guint i = 0; i < x->n_frames && i < y->n_frames; i++)
-    if (x->frames[i] != y->frames[i])
-      return x->frames[i] < y->frames[i] ? -1 : 1;
-  if (x->n_frames != y->n_frames)
-    return x->n_frames < y->n_frames ? -1 : 1;
-  return *(const guint *) a < *(const guint *) b ? -1 : 1;
+  for (guint i = 0; i < p->len[x] && i < p->len[y]; i++)
+    if (p->view[x][i] != p->view[y][i])
+      return p->view[x][i] < p->view[y][i] ? -1 : 1;
+  if (p->len[x] != p->len[y])
+    return p->len[x] < p->len[y] ? -1 : 1;
+  return x < y ? -1 : 1;
+}
+
+/* Columns @from… of the alignment matrix of (a, b); the earlier ones are
+ * those of the previous b, which shares them. */
+static void
+fill_columns (Pairs *p,
+              guint  a,
+              guint  b,
+              guint  from)
+{
+  guint la = p->len[a], lb = p->len[b], rows = la + 1;
+  gsize stride = p->n_local;
+  const guint32 *la_local = p->local[a], *lb_local = p->local[b];
+  double *d = p->d;
+
+  for (guint j = from; j <= lb; j++)
+    {
+      double *col = d + (gsize) j * rows, *left = col - rows;
+      guint32 y = lb_local[j - 1];
+      const double *sub = p->rowsub + y;
+
+      col[0] = j;
+      for (guint i = 1; i <= la; i++)
+        {
+          double c = la_local[i - 1] == y ? 0.0 : sub[(gsize) (i - 1) * stride];
+          double diag = left[i - 1] + c;
+          double up = col[i - 1] + 1.0;
+          double lf = left[i] + 1.0;
+
+          col[i] = MIN (diag, MIN (up, lf));
+        }
+    }
+}
+
+/* Traceback, as ws_similarity_align(): diagonal, then deletion, then
+ * insertion.  Returns the number of steps, stored at the end of the
+ * arrays (la + lb slots). */
+static guint
+traceback (Pairs *p,
+           guint  a,
+           guint  b)
+{
+  guint la = p->len[a], lb = p->len[b], rows = la + 1, cap = la + lb, ns = 0;
+  const guint32 *la_local = p->local[a], *lb_local = p->local[b];
+  const double *d = p->d, *rowsub = p->rowsub;
+  gsize stride = p->n_local;
+  guint8 *ops = p->ops;
+  guint32 *li = p->li, *ri = p->ri;
+  guint i = la, j = lb;
+
+  while (i > 0 || j > 0)
+    {
+      double here = d[(gsize) j * rows + i];
+      guint k = cap - 1 - ns++;
+
+      if (i > 0 && j > 0)
+        {
+          gboolean same = la_local[i - 1] == lb_local[j - 1];
+          double c = same ? 0.0 : rowsub[(gsize) (i - 1) * stride + lb_local[j - 1]];
+
+          if (fabs (here - (d[(gsize) (j - 1) * rows + i - 1] + c)) < 1e-9)
+            {
+              ops[k] = same ? OP_MATCH : OP_SUB;
+              li[k] = --i;
+              ri[k] = --j;
+              continue;
+            }
+        }
+      if (i > 0 && fabs (here - (d[(gsize) j * rows + i - 1] + 1.0)) < 1e-9)
+        {
+          ops[k] = OP_DEL;
+          li[k] = --i;
+        }
+      else
+        {
+          ops[k] = OP_INS;
+          ri[k] = --j;
+        }
+    }
+  return ns;
+}
+
+/* Sim(A) of the @ns steps just traced, as ws_similarity_sim_of_alignment()
+ * (same order of additions, so the same double). */
+static double
+sim_of_steps (Pairs *p,
+              guint  a,
+              guint  b,
+              guint  ns)
+{
+  guint cap = p->len[a] + p->len[b], n_match = 0;
+  const guint8 *ops = p->ops;
+  const guint32 *li = p->li, *ri = p->ri, *lb_local = p->local[b];
+  gsize stride = p->n_local;
+  double wm = 0, wid = 0, ws = 0;
+
+  if (ns == 0)
+    return 1.0;
+
+  for (guint k = cap - ns; k < cap; k++)
+    {
+      guint v = (k > cap - ns && ops[k - 1] == ops[k] ? 1 : 0) |
+                (k + 1 < cap && ops[k + 1] == ops[k] ? 2 : 0);
+      const double *oa = p->omega[a] + v, *ob = p->omega[b] + v;
+
+      switch (ops[k])
+        {
+        case OP_MATCH:
+          n_match++;
+          wm += oa[li[k] * 4];
+          break;
+        case OP_DEL:
+          wid += oa[li[k] * 4];
+          break;
+        case OP_INS:
+          wid += ob[ri[k] * 4];
+          break;
+        case OP_SUB:
+        default:
+          ws += p->rowsub[(gsize) li[k] * stride + lb_local[ri[k]]] *
+                (oa[li[k] * 4] + ob[ri[k] * 4]) / 2.0;
+          break;
+        }
+    }
+  if (wm + wid + ws < EPS)
+    return (double) n_match / ns;
+  return wm / (wm + wid + ws);
+}
+
+/* Row a of the matrix against every later pattern in @ord. */
+static void
+similarities_of_row (Pairs        *p,
+                     const guint  *ord,
+                     guint         ai,
+                     double       *matrix)
+{
+  guint a = ord[ai], prev_b = G_MAXUINT, valid = 0;   /* columns 0..valid are up to date */
+
+  matrix[(gsize) a * p->n + a] = 1.0;
+  scatter_rows (p, a, FALSE);
+  for (guint i = 0; i <= p->len[a]; i++)
+    p->d[i] = i;
+
+  for (guint bi = ai + 1; bi < p->n; bi++)
+    {
+      guint b = ord[bi], lcp = 0;
+      double sim;
+
+      if (prev_b != G_MAXUINT)
+        while (lcp < p->len[prev_b] && lcp < p->len[b] && p->view[prev_b][lcp] == p->view[b][lcp])
+          lcp++;
+      fill_columns (p, a, b, MIN (lcp, valid) + 1);
+      valid = p->len[b];
+      prev_b = b;
+
+      sim = sim_of_steps (p, a, b, traceback (p, a, b));
+      matrix[(gsize) a * p->n + b] = sim;
+      matrix[(gsize) b * p->n + a] = sim;
+    }
+
+  scatter_rows (p, a, TRUE);
 }
 
 /**
@@ -252,7 +637,8 @@ compare_lex (gconstpointer a,
  * @cancellable: (nullable): polled after each row
  * @progress: (nullable): called from this thread
  *
- * Sim(A) of every pair of patterns (StackMine §VI.B).
+ * Sim(A) of every pair of patterns (StackMine §VI.B), on their aligned
+ * views (ws_similarity_view()).
  *
  * Returns: (transfer full): the n×n matrix, row-major, 1 on the diagonal,
  *   or %NULL with %WS_ERROR_CANCELLED
@@ -265,297 +651,68 @@ ws_clusterer_similarities (WsPatternSet    *set,
                            gpointer         progress_data,
                            GError         **error)
 {
-  guint n, max_len = 0, n_local = 0, total_frames;
+  Pairs p = { 0 };
   g_autofree double *matrix = NULL;
   g_autofree guint *ord = NULL;
-  g_autofree guint32 *local_of = NULL;   /* frame id -> local index + 1 */
-  g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (WsFrameId));
-  g_autoptr(GPtrArray) sparse = NULL;    /* local -> GArray of SubEntry */
-  g_autofree double **omega = NULL;      /* pattern -> n_frames × 4 */
-  g_autofree guint32 **local = NULL;     /* pattern -> local frame indices */
-  g_autofree double *rowsub = NULL;
-  g_autofree double *d = NULL;
-  g_autofree guint8 *ops = NULL;
-  g_autofree guint32 *li = NULL, *ri = NULL;
-  WsStackTable *table;
   gint64 last_progress = 0;
+  gsize cells;
 
   g_return_val_if_fail (set != NULL, NULL);
   g_return_val_if_fail (WS_IS_SIMILARITY (similarity), NULL);
 
-  n = ws_pattern_set_get_n_patterns (set);
-  matrix = g_new (double, MAX ((gsize) n * n, 1));
-  if (n == 0)
+  p.set = set;
+  p.similarity = similarity;
+  p.n = ws_pattern_set_get_n_patterns (set);
+  matrix = g_new (double, MAX ((gsize) p.n * p.n, 1));
+  if (p.n == 0)
     return g_steal_pointer (&matrix);
 
-  table = ws_stack_db_get_stack_table (ws_pattern_set_get_stack_db (set));
-  total_frames = ws_stack_table_get_n_frames (table);
-  local_of = g_new0 (guint32, MAX (total_frames, 1));
-
-  /* Local frame indices and per-pattern tables. */
-  omega = g_new0 (double *, n);
-  local = g_new0 (guint32 *, n);
-  for (guint p = 0; p < n; p++)
-    {
-      const WsPattern *pat = pattern (set, p);
-
-      max_len = MAX (max_len, pat->n_frames);
-      local[p] = g_new (guint32, MAX (pat->n_frames, 1));
-      omega[p] = g_new (double, MAX (pat->n_frames, 1) * 4);
-      for (guint j = 0; j < pat->n_frames; j++)
-        {
-          WsFrameId f = pat->frames[j];
-          WsFrameId prev = j > 0 ? pat->frames[j - 1] : WS_FRAME_NONE;
-          WsFrameId next = j + 1 < pat->n_frames ? pat->frames[j + 1] : WS_FRAME_NONE;
-
-          if (local_of[f] == 0)
-            {
-              g_array_append_val (frames, f);
-              local_of[f] = ++n_local;
-            }
-          local[p][j] = local_of[f] - 1;
-          omega[p][j * 4 + 0] = ws_similarity_weight (similarity, WS_FRAME_NONE, f, WS_FRAME_NONE);
-          omega[p][j * 4 + 1] = ws_similarity_weight (similarity, prev, f, WS_FRAME_NONE);
-          omega[p][j * 4 + 2] = ws_similarity_weight (similarity, WS_FRAME_NONE, f, next);
-          omega[p][j * 4 + 3] = ws_similarity_weight (similarity, prev, f, next);
-        }
-    }
-
-  /* Sub < 1 only between frames sharing a word: tabulate those pairs. */
-  {
-    g_autoptr(GHashTable) by_word = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
-    g_autofree guint32 *stamp = g_new0 (guint32, n_local);
-
-    for (guint u = 0; u < n_local; u++)
-      {
-        guint nw;
-        const guint32 *w = ws_similarity_get_words (similarity, g_array_index (frames, WsFrameId, u), &nw);
-
-        for (guint k = 0; k < nw; k++)
-          {
-            GArray *list = g_hash_table_lookup (by_word, GUINT_TO_POINTER (w[k] + 1));
-
-            if (list == NULL)
-              {
-                list = g_array_new (FALSE, FALSE, sizeof (guint32));
-                g_hash_table_insert (by_word, GUINT_TO_POINTER (w[k] + 1), list);
-              }
-            if (list->len == 0 || g_array_index (list, guint32, list->len - 1) != u)
-              g_array_append_val (list, u);
-          }
-      }
-
-    sparse = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-    for (guint u = 0; u < n_local; u++)
-      {
-        GArray *row = g_array_new (FALSE, FALSE, sizeof (SubEntry));
-        WsFrameId fu = g_array_index (frames, WsFrameId, u);
-        guint nw;
-        const guint32 *w = ws_similarity_get_words (similarity, fu, &nw);
-
-        for (guint k = 0; k < nw; k++)
-          {
-            GArray *list = g_hash_table_lookup (by_word, GUINT_TO_POINTER (w[k] + 1));
-
-            for (guint x = 0; x < list->len; x++)
-              {
-                guint32 v = g_array_index (list, guint32, x);
-                SubEntry e;
-
-                if (v == u || stamp[v] == u + 1)
-                  continue;
-                stamp[v] = u + 1;
-                e.other = v;
-                e.sub = ws_similarity_sub (similarity, fu, g_array_index (frames, WsFrameId, v));
-                g_array_append_val (row, e);
-              }
-          }
-        g_ptr_array_add (sparse, row);
-      }
-  }
+  pairs_init_views (&p);
+  pairs_init_words (&p);
 
   /* Lexicographic order: consecutive patterns share prefixes. */
-  ord = g_new (guint, n);
-  for (guint p = 0; p < n; p++)
-    ord[p] = p;
-  g_qsort_with_data (ord, n, sizeof (guint), compare_lex, set);
+  ord = g_new (guint, p.n);
+  for (guint k = 0; k < p.n; k++)
+    ord[k] = k;
+  g_qsort_with_data (ord, p.n, sizeof (guint), compare_lex, &p);
 
-  rowsub = g_new (double, (gsize) MAX (max_len, 1) * n_local);
-  for (gsize k = 0; k < (gsize) MAX (max_len, 1) * n_local; k++)
-    rowsub[k] = 1.0;
-  d = g_new (double, (gsize) (max_len + 1) * (max_len + 1));
-  ops = g_new (guint8, 2 * max_len + 1);
-  li = g_new (guint32, 2 * max_len + 1);
-  ri = g_new (guint32, 2 * max_len + 1);
+  cells = (gsize) MAX (p.max_len, 1) * p.n_local;
+  p.rowsub = g_new (double, cells);
+  for (gsize k = 0; k < cells; k++)
+    p.rowsub[k] = 1.0;
+  p.d = g_new (double, (gsize) (p.max_len + 1) * (p.max_len + 1));
+  p.ops = g_new (guint8, 2 * p.max_len + 1);
+  p.li = g_new (guint32, 2 * p.max_len + 1);
+  p.ri = g_new (guint32, 2 * p.max_len + 1);
 
-  for (guint ai = 0; ai < n; ai++)
+  for (guint ai = 0; ai < p.n; ai++)
     {
-      guint a = ord[ai];
-      const WsPattern *pa = pattern (set, a);
-      guint la = pa->n_frames, rows = la + 1;
-      const guint32 *la_local = local[a];
-      const WsPattern *prev_b = NULL;
-      guint valid = 0;   /* columns 0..valid of d are up to date */
-
       if (cancellable != NULL && g_cancellable_is_cancelled (cancellable))
         {
-          for (guint p = 0; p < n; p++)
-            {
-              g_free (omega[p]);
-              g_free (local[p]);
-            }
+          pairs_clear (&p);
           g_set_error_literal (error, WS_ERROR, WS_ERROR_CANCELLED, _("Clustering was cancelled"));
           return NULL;
         }
 
-      matrix[(gsize) a * n + a] = 1.0;
-
-      for (guint i = 0; i < la; i++)
-        {
-          GArray *row = g_ptr_array_index (sparse, la_local[i]);
-          double *r = rowsub + (gsize) i * n_local;
-
-          for (guint x = 0; x < row->len; x++)
-            r[g_array_index (row, SubEntry, x).other] = g_array_index (row, SubEntry, x).sub;
-        }
-
-      for (guint i = 0; i <= la; i++)
-        d[i] = i;
-
-      for (guint bi = ai + 1; bi < n; bi++)
-        {
-          guint b = ord[bi];
-          const WsPattern *pb = pattern (set, b);
-          guint lb = pb->n_frames, lcp = 0, ns = 0, cap = la + lb;
-          const guint32 *lb_local = local[b];
-          guint i, j;
-          double wm = 0, wid = 0, ws = 0, sim;
-          guint n_match = 0;
-
-          if (prev_b != NULL)
-            while (lcp < prev_b->n_frames && lcp < lb && prev_b->frames[lcp] == pb->frames[lcp])
-              lcp++;
-          lcp = MIN (lcp, valid);
-
-          for (j = lcp + 1; j <= lb; j++)
-            {
-              double *col = d + (gsize) j * rows, *left = col - rows;
-              guint32 y = lb_local[j - 1];
-
-              col[0] = j;
-              for (i = 1; i <= la; i++)
-                {
-                  double c = la_local[i - 1] == y ? 0.0 : rowsub[(gsize) (i - 1) * n_local + y];
-                  double diag = left[i - 1] + c;
-                  double up = col[i - 1] + 1.0;
-                  double lf = left[i] + 1.0;
-
-                  col[i] = MIN (diag, MIN (up, lf));
-                }
-            }
-          valid = lb;
-          prev_b = pb;
-
-          /* Traceback, as ws_similarity_align(): diagonal, then deletion,
-           * then insertion; steps are stored from the end of the arrays. */
-          i = la;
-          j = lb;
-          while (i > 0 || j > 0)
-            {
-              double here = d[(gsize) j * rows + i];
-              guint k = cap - 1 - ns++;
-
-              if (i > 0 && j > 0)
-                {
-                  gboolean same = la_local[i - 1] == lb_local[j - 1];
-                  double c = same ? 0.0 : rowsub[(gsize) (i - 1) * n_local + lb_local[j - 1]];
-
-                  if (fabs (here - (d[(gsize) (j - 1) * rows + i - 1] + c)) < 1e-9)
-                    {
-                      ops[k] = same ? OP_MATCH : OP_SUB;
-                      li[k] = --i;
-                      ri[k] = --j;
-                      continue;
-                    }
-                }
-              if (i > 0 && fabs (here - (d[(gsize) j * rows + i - 1] + 1.0)) < 1e-9)
-                {
-                  ops[k] = OP_DEL;
-                  li[k] = --i;
-                }
-              else
-                {
-                  ops[k] = OP_INS;
-                  ri[k] = --j;
-                }
-            }
-
-          /* Sim(A), as ws_similarity_sim_of_alignment(). */
-          for (guint k = cap - ns; k < cap; k++)
-            {
-              guint v = (k > cap - ns && ops[k - 1] == ops[k] ? 1 : 0) |
-                        (k + 1 < cap && ops[k + 1] == ops[k] ? 2 : 0);
-
-              switch (ops[k])
-                {
-                case OP_MATCH:
-                  n_match++;
-                  wm += omega[a][li[k] * 4 + v];
-                  break;
-                case OP_DEL:
-                  wid += omega[a][li[k] * 4 + v];
-                  break;
-                case OP_INS:
-                  wid += omega[b][ri[k] * 4 + v];
-                  break;
-                case OP_SUB:
-                default:
-                  ws += rowsub[(gsize) li[k] * n_local + lb_local[ri[k]]] *
-                        (omega[a][li[k] * 4 + v] + omega[b][ri[k] * 4 + v]) / 2.0;
-                  break;
-                }
-            }
-          if (ns == 0)
-            sim = 1.0;
-          else if (wm + wid + ws < EPS)
-            sim = (double) n_match / ns;
-          else
-            sim = wm / (wm + wid + ws);
-
-          matrix[(gsize) a * n + b] = sim;
-          matrix[(gsize) b * n + a] = sim;
-        }
-
-      for (guint i = 0; i < la; i++)
-        {
-          GArray *row = g_ptr_array_index (sparse, la_local[i]);
-          double *r = rowsub + (gsize) i * n_local;
-
-          for (guint x = 0; x < row->len; x++)
-            r[g_array_index (row, SubEntry, x).other] = 1.0;
-        }
+      similarities_of_row (&p, ord, ai, matrix);
 
       if (progress != NULL)
         {
           gint64 now = g_get_monotonic_time ();
 
-          if (now - last_progress > 100 * G_TIME_SPAN_MILLISECOND || ai + 1 == n)
+          if (now - last_progress > 100 * G_TIME_SPAN_MILLISECOND || ai + 1 == p.n)
             {
               /* Row ai has n - ai - 1 pairs: pairs done so far. */
-              double done = (double) (ai + 1) * (2.0 * n - ai - 2) / 2.0;
+              double done = (double) (ai + 1) * (2.0 * p.n - ai - 2) / 2.0;
 
               last_progress = now;
-              progress (done / MAX ((double) n * (n - 1) / 2.0, 1.0),
+              progress (done / MAX ((double) p.n * (p.n - 1) / 2.0, 1.0),
                         _("Comparing call-stack patterns"), progress_data);
             }
         }
     }
 
-  for (guint p = 0; p < n; p++)
-    {
-      g_free (omega[p]);
-      g_free (local[p]);
-    }
+  pairs_clear (&p);
   return g_steal_pointer (&matrix);
 }
 
@@ -576,45 +733,61 @@ uf_find (guint *parent,
   return x;
 }
 
-/**
- * ws_clusterer_agglomerate:
- * @matrix: (inout): n×n symmetric similarities; overwritten
- * @threshold: clusters are not merged below this similarity
- * @merge_similarity: (out caller-allocates) (optional): n slots; slot c
- *   receives cluster c's last merge similarity (1 for a singleton)
- *
- * Agglomerative hierarchical clustering, stopped at @threshold.
- *
- * Returns: (transfer full): the cluster of each item, numbered 0, 1… in
- *   order of each cluster's lowest item
- */
-guint *
-ws_clusterer_agglomerate (double    *matrix,
-                          guint      n,
-                          double     threshold,
-                          WsLinkage  linkage,
-                          double    *merge_similarity)
+/* Merges clusters x < y of the matrix into x, with the Lance-Williams
+ * update of the linkage. */
+static void
+merge_rows (double         *matrix,
+            guint           n,
+            const gboolean *active,
+            const guint    *size,
+            guint           x,
+            guint           y,
+            WsLinkage       linkage)
+{
+  for (guint c = 0; c < n; c++)
+    {
+      double sx, sy, s;
+
+      if (!active[c] || c == x || c == y)
+        continue;
+      sx = matrix[(gsize) x * n + c];
+      sy = matrix[(gsize) y * n + c];
+      switch (linkage)
+        {
+        case WS_LINKAGE_COMPLETE:
+          s = MIN (sx, sy);
+          break;
+        case WS_LINKAGE_SINGLE:
+          s = MAX (sx, sy);
+          break;
+        case WS_LINKAGE_AVERAGE:
+        default:
+          s = (size[x] * sx + size[y] * sy) / (size[x] + size[y]);
+          break;
+        }
+      matrix[(gsize) x * n + c] = s;
+      matrix[(gsize) c * n + x] = s;
+    }
+}
+
+/* The nearest-neighbour chain: every merge, in the order found. */
+static GArray *
+nn_chain (double    *matrix,
+          guint      n,
+          WsLinkage  linkage)
 {
   g_autofree gboolean *active = g_new (gboolean, MAX (n, 1));
   g_autofree guint *size = g_new (guint, MAX (n, 1));
   g_autofree guint *chain = g_new (guint, MAX (n, 1) + 1);
-  g_autofree guint *parent = g_new (guint, MAX (n, 1));
-  g_autofree guint *number = g_new (guint, MAX (n, 1));
-  g_autoptr(GArray) merges = g_array_new (FALSE, FALSE, sizeof (Merge));
-  guint *assignment = g_new (guint, MAX (n, 1));
-  guint chain_len = 0, remaining = n, n_clusters = 0, first_active = 0;
-
-  g_return_val_if_fail (matrix != NULL || n == 0, assignment);
+  GArray *merges = g_array_new (FALSE, FALSE, sizeof (Merge));
+  guint chain_len = 0, remaining = n, first_active = 0;
 
   for (guint i = 0; i < n; i++)
     {
       active[i] = TRUE;
       size[i] = 1;
-      parent[i] = i;
-      number[i] = G_MAXUINT;
     }
 
-  /* Nearest-neighbour chain. */
   while (remaining > 1)
     {
       guint top, prev, best = G_MAXUINT;
@@ -650,35 +823,12 @@ ws_clusterer_agglomerate (double    *matrix,
         }
 
       /* top and prev are mutual nearest neighbours: merge into the lower
-       * index, with the Lance-Williams update of the linkage. */
+       * index. */
       {
         guint x = MIN (top, prev), y = MAX (top, prev);
         Merge mg = { x, y, best_sim };
 
-        for (guint c = 0; c < n; c++)
-          {
-            double sx, sy, s;
-
-            if (!active[c] || c == x || c == y)
-              continue;
-            sx = matrix[(gsize) x * n + c];
-            sy = matrix[(gsize) y * n + c];
-            switch (linkage)
-              {
-              case WS_LINKAGE_COMPLETE:
-                s = MIN (sx, sy);
-                break;
-              case WS_LINKAGE_SINGLE:
-                s = MAX (sx, sy);
-                break;
-              case WS_LINKAGE_AVERAGE:
-              default:
-                s = (size[x] * sx + size[y] * sy) / (size[x] + size[y]);
-                break;
-              }
-            matrix[(gsize) x * n + c] = s;
-            matrix[(gsize) c * n + x] = s;
-          }
+        merge_rows (matrix, n, active, size, x, y, linkage);
         size[x] += size[y];
         active[y] = FALSE;
         remaining--;
@@ -686,14 +836,44 @@ ws_clusterer_agglomerate (double    *matrix,
         g_array_append_val (merges, mg);
       }
     }
+  return merges;
+}
 
-  if (merge_similarity != NULL)
-    for (guint i = 0; i < n; i++)
-      merge_similarity[i] = 1.0;
+/**
+ * ws_clusterer_agglomerate:
+ * @matrix: (inout): n×n symmetric similarities; overwritten
+ * @threshold: clusters are not merged below this similarity
+ * @merge_similarity: (out caller-allocates) (optional): n slots; slot c
+ *   receives cluster c's last merge similarity (1 for a singleton)
+ *
+ * Agglomerative hierarchical clustering, stopped at @threshold.
+ *
+ * Returns: (transfer full): the cluster of each item, numbered 0, 1… in
+ *   order of each cluster's lowest item
+ */
+guint *
+ws_clusterer_agglomerate (double    *matrix,
+                          guint      n,
+                          double     threshold,
+                          WsLinkage  linkage,
+                          double    *merge_similarity)
+{
+  g_autofree guint *parent = g_new (guint, MAX (n, 1));
+  g_autofree guint *number = g_new (guint, MAX (n, 1));
+  g_autoptr(GArray) merges = NULL;
+  guint *assignment = g_new (guint, MAX (n, 1));
+  guint n_clusters = 0;
 
-  /* The clusters at the threshold: components of the merges >= it.  A
-   * merge's similarity is its cluster's last one only if no later merge
-   * >= threshold grows that cluster, hence the second pass. */
+  g_return_val_if_fail (matrix != NULL || n == 0, assignment);
+
+  merges = nn_chain (matrix, n, linkage);
+  for (guint i = 0; i < n; i++)
+    {
+      parent[i] = i;
+      number[i] = G_MAXUINT;
+    }
+
+  /* The clusters at the threshold: components of the merges >= it. */
   for (guint m = 0; m < merges->len; m++)
     {
       const Merge *mg = &g_array_index (merges, Merge, m);
@@ -713,8 +893,12 @@ ws_clusterer_agglomerate (double    *matrix,
 
   if (merge_similarity != NULL)
     {
-      /* The lowest merge similarity inside a cluster is its last merge
-       * (merges within a cluster are >= threshold and monotone). */
+      /* A merge's similarity is its cluster's last one only if no later
+       * merge >= threshold grows that cluster: the lowest merge
+       * similarity inside a cluster is its last merge (merges within a
+       * cluster are >= threshold and monotone). */
+      for (guint i = 0; i < n; i++)
+        merge_similarity[i] = 1.0;
       for (guint m = 0; m < merges->len; m++)
         {
           const Merge *mg = &g_array_index (merges, Merge, m);

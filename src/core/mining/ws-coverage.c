@@ -318,6 +318,106 @@ compare_ranked (gconstpointer a,
   return x->index < y->index ? -1 : x->index > y->index;
 }
 
+/* The stream where signature @s costs most among those not inspected yet,
+ * or G_MAXUINT if it explains no event there. */
+static guint
+costliest_stream (WsCoverage     *self,
+                  guint           s,
+                  const gboolean *inspected,
+                  guint           n_streams)
+{
+  guint best = G_MAXUINT;
+  gint64 best_cost = -1;
+
+  for (guint t = 0; t < n_streams; t++)
+    if (!inspected[t] && present (self, s, t) && cost_in (self, s, t) > best_cost)
+      {
+        best = t;
+        best_cost = cost_in (self, s, t);
+      }
+  return best;
+}
+
+/* StackMine's ranking: signatures by coverage; for the first one not yet
+ * revealed, inspect the stream where it costs most; the streams that
+ * reveal nothing new come last. */
+static void
+order_stackmine (WsCoverage *self,
+                 GArray     *order,
+                 guint       n_streams)
+{
+  guint n_sigs = self->signatures->len;
+  g_autofree Ranked *sigs = g_new (Ranked, MAX (n_sigs, 1));
+  g_autofree gboolean *revealed = g_new0 (gboolean, MAX (n_sigs, 1));
+  g_autofree gboolean *inspected = g_new0 (gboolean, MAX (n_streams, 1));
+
+  for (guint i = 0; i < n_sigs; i++)
+    {
+      sigs[i].index = i;
+      sigs[i].key = ws_coverage_get_signature_coverage (self, i);
+    }
+  qsort (sigs, n_sigs, sizeof (Ranked), compare_ranked);
+
+  for (guint r = 0; r < n_sigs; r++)
+    {
+      guint s = sigs[r].index, best;
+
+      if (revealed[s])
+        continue;
+      best = costliest_stream (self, s, inspected, n_streams);
+      if (best == G_MAXUINT)
+        continue;   /* explains no event at all */
+      g_array_append_val (order, best);
+      inspected[best] = TRUE;
+      for (guint x = 0; x < n_sigs; x++)
+        if (present (self, x, best))
+          revealed[x] = TRUE;
+    }
+  for (guint t = 0; t < n_streams; t++)
+    if (!inspected[t])
+      g_array_append_val (order, t);
+}
+
+static void
+order_greedy (WsCoverage *self,
+              WsRanking   ranking,
+              GArray     *order,
+              guint       n_streams)
+{
+  g_autofree Ranked *streams = g_new (Ranked, MAX (n_streams, 1));
+
+  for (guint t = 0; t < n_streams; t++)
+    {
+      streams[t].index = t;
+      streams[t].key = ranking == WS_RANKING_GREEDY_TOTAL
+                       ? (double) ws_stack_db_get_stream_delay_total (self->db, t)
+                       : (double) ws_stack_db_get_stream_delay_max (self->db, t);
+    }
+  qsort (streams, n_streams, sizeof (Ranked), compare_ranked);
+  for (guint t = 0; t < n_streams; t++)
+    g_array_append_val (order, streams[t].index);
+}
+
+/* A Fisher–Yates shuffle, reproducible from @seed. */
+static void
+order_random (GArray  *order,
+              guint    n_streams,
+              guint32  seed)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+
+  for (guint t = 0; t < n_streams; t++)
+    g_array_append_val (order, t);
+  for (guint t = n_streams; t > 1; t--)
+    {
+      guint j = g_rand_int_range (rand, 0, t);
+      guint tmp = g_array_index (order, guint, t - 1);
+
+      g_array_index (order, guint, t - 1) = g_array_index (order, guint, j);
+      g_array_index (order, guint, j) = tmp;
+    }
+}
+
 /**
  * ws_coverage_stream_order:
  * @seed: for %WS_RANKING_RANDOM
@@ -330,95 +430,27 @@ ws_coverage_stream_order (WsCoverage *self,
                           WsRanking   ranking,
                           guint32     seed)
 {
-  guint n_streams, n_sigs;
+  guint n_streams;
   GArray *order;
-  g_autofree gboolean *inspected = NULL;
 
   g_return_val_if_fail (WS_IS_COVERAGE (self), NULL);
 
   n_streams = ws_stack_db_get_n_streams (self->db);
-  n_sigs = self->signatures->len;
   order = g_array_sized_new (FALSE, FALSE, sizeof (guint), n_streams);
-  inspected = g_new0 (gboolean, MAX (n_streams, 1));
-
   switch (ranking)
     {
     case WS_RANKING_STACKMINE:
-      {
-        g_autofree Ranked *sigs = g_new (Ranked, MAX (n_sigs, 1));
-        g_autofree gboolean *revealed = g_new0 (gboolean, MAX (n_sigs, 1));
-
-        for (guint i = 0; i < n_sigs; i++)
-          {
-            sigs[i].index = i;
-            sigs[i].key = ws_coverage_get_signature_coverage (self, i);
-          }
-        qsort (sigs, n_sigs, sizeof (Ranked), compare_ranked);
-
-        for (guint r = 0; r < n_sigs; r++)
-          {
-            guint s = sigs[r].index, best = G_MAXUINT;
-            gint64 best_cost = -1;
-
-            if (revealed[s])
-              continue;
-            for (guint t = 0; t < n_streams; t++)
-              if (!inspected[t] && present (self, s, t) && cost_in (self, s, t) > best_cost)
-                {
-                  best = t;
-                  best_cost = cost_in (self, s, t);
-                }
-            if (best == G_MAXUINT)
-              continue;   /* explains no event at all */
-            g_array_append_val (order, best);
-            inspected[best] = TRUE;
-            for (guint x = 0; x < n_sigs; x++)
-              if (present (self, x, best))
-                revealed[x] = TRUE;
-          }
-        for (guint t = 0; t < n_streams; t++)
-          if (!inspected[t])
-            g_array_append_val (order, t);
-      }
+      order_stackmine (self, order, n_streams);
       break;
-
     case WS_RANKING_GREEDY_TOTAL:
     case WS_RANKING_GREEDY_MAX:
-      {
-        g_autofree Ranked *streams = g_new (Ranked, MAX (n_streams, 1));
-
-        for (guint t = 0; t < n_streams; t++)
-          {
-            streams[t].index = t;
-            streams[t].key = ranking == WS_RANKING_GREEDY_TOTAL
-                             ? (double) ws_stack_db_get_stream_delay_total (self->db, t)
-                             : (double) ws_stack_db_get_stream_delay_max (self->db, t);
-          }
-        qsort (streams, n_streams, sizeof (Ranked), compare_ranked);
-        for (guint t = 0; t < n_streams; t++)
-          g_array_append_val (order, streams[t].index);
-      }
+      order_greedy (self, ranking, order, n_streams);
       break;
-
     case WS_RANKING_RANDOM:
     default:
-      {
-        g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
-
-        for (guint t = 0; t < n_streams; t++)
-          g_array_append_val (order, t);
-        for (guint t = n_streams; t > 1; t--)
-          {
-            guint j = g_rand_int_range (rand, 0, t);
-            guint tmp = g_array_index (order, guint, t - 1);
-
-            g_array_index (order, guint, t - 1) = g_array_index (order, guint, j);
-            g_array_index (order, guint, j) = tmp;
-          }
-      }
+      order_random (order, n_streams, seed);
       break;
     }
-
   return order;
 }
 

@@ -65,7 +65,7 @@
  *     building its projection (the caller of x, in call stacks).
  *   - Forced extension: if every sequence continues with the same item y
  *     right after P's first instance, only patterns with prefix P◇y can be
- *     maximal (proof at mine_node()), so the search descends into P◇y
+ *     maximal (proof at force_extension()), so the search descends into P◇y
  *     alone, with the same sequences, without counting.
  *
  * Each prefix is a distinct node of the prefix tree, so each pattern is
@@ -416,7 +416,7 @@ typedef struct {
   gint64  cost;
 } Ext;
 
-/* No single item right before x in every sequence (see mine_node()). */
+/* No single item right before x in every sequence (see count_extensions()). */
 #define PRED_MIXED G_MAXUINT32
 
 typedef struct {
@@ -527,9 +527,6 @@ backscan_prune (Miner      *m,
 
   g_array_set_size (m->first, n);
   g_array_set_size (m->last, n);
-  /* Each period of the first sequence holds at most max_len candidates
-   * (periods may overlap when P_i repeats). */
-  g_array_set_size (m->cand, (gsize) n * m->max_len);
   first = (guint32 *) (gpointer) m->first->data;
   lf = (guint32 *) (gpointer) m->last->data;
 
@@ -564,11 +561,17 @@ backscan_prune (Miner      *m,
 
           if (p == 0)
             {
-              guint32 *cand = (guint32 *) (gpointer) m->cand->data;
+              guint32 *cand;
 
+              /* The candidates grow with the periods actually seen, not
+               * n × max_len up front: for a prefix thousands of frames
+               * deep that product alone would be gigabytes. */
               st = next_stamp (m);
               m->cand_start[i] = i == 0 ? 0 : m->cand_start[i - 1] + m->cand_len[i - 1];
               m->cand_len[i] = 0;
+              if (hi > lo && m->cand->len < m->cand_start[i] + (hi - lo))
+                g_array_set_size (m->cand, m->cand_start[i] + (hi - lo));
+              cand = (guint32 *) (gpointer) m->cand->data;
               for (guint k = lo; k < hi; k++)
                 if (m->stamp[seq[k]] != st)
                   {
@@ -725,98 +728,116 @@ emit_pattern (Miner      *m,
   m->stats->n_maximal++;
 }
 
+/*
+ * One node of the depth-first search over prefixes.  The search keeps its
+ * nodes on an explicit stack rather than the C stack: a prefix grows one
+ * frame per level, so a 50,000-frame call stack is a 50,000-level search
+ * (forced extensions, below), far deeper than any thread's stack allows.
+ * A node owns its children's projections until its last child is done,
+ * which is what the levels[] links need.
+ */
+typedef struct {
+  const Proj *proj;         /* owned by the parent node (or the caller) */
+  guint       n_proj;
+  Ext        *ext;          /* the children to visit, by item */
+  guint       n_ext;
+  Proj       *children;     /* their projections, one after the other */
+  guint32    *child_start;  /* n_ext + 1 */
+  guint       next;         /* the next child to visit */
+  gboolean    forced;       /* the single child is a forced extension */
+} Node;
+
 static void
-mine_node (Miner      *m,
-           const Proj *proj,
-           guint       n_proj,
-           gint64      cost,
-           gboolean    forced)
+node_clear (Node *node)
 {
-  g_autofree Ext *ext = NULL;
-  g_autofree Proj *children = NULL;
-  g_autofree guint32 *child_start = NULL;
-  guint n_ext = 0, total = 0;
-  gboolean has_forward = FALSE;
+  g_clear_pointer (&node->ext, g_free);
+  g_clear_pointer (&node->children, g_free);
+  g_clear_pointer (&node->child_start, g_free);
+  node->n_ext = 0;
+}
 
-  m->stats->n_nodes++;
-  if ((m->stats->n_nodes & 1023) == 0 && m->cancellable != NULL &&
-      g_cancellable_is_cancelled (m->cancellable))
-    m->cancelled = TRUE;
-  if (m->cancelled)
-    return;
+/*
+ * Forced extension: if every supporting sequence continues with the same
+ * item y right after the first instance of P, only patterns with prefix
+ * P◇y can be maximal.  Proof: let Q = P◇γ with γ_1 != y be costly.  In
+ * every S containing Q, γ occurs after P's first instance, and cannot
+ * start on y's position, so P◇y◇γ ⊑ S too: Cost(P◇y◇γ) >= Cost(Q) >= λ.
+ * P◇y keeps P's supporting set (and cost), so descend at once without
+ * counting or building the other children.  Deep call chains shared by
+ * all the stacks of a node are walked in O(stacks) per frame this way.
+ *
+ * Returns: whether @node got that single child
+ */
+static gboolean
+force_extension (Miner  *m,
+                 Node   *node,
+                 gint64  cost)
+{
+  guint32 y = G_MAXUINT32;
 
-  m->levels[m->prefix_len] = proj;
+  if (node->n_proj == 0)
+    return FALSE;
 
-  /* A forced child (below) has the semi-maximum periods of its parent,
-   * which passed BackScan. */
-  if (m->prefix_len > 0 && !forced && backscan_prune (m, proj, n_proj))
-    {
-      m->stats->n_backscan_pruned++;
-      return;
-    }
-
-  /*
-   * Forced extension: if every supporting sequence continues with the same
-   * item y right after the first instance of P, only patterns with prefix
-   * P◇y can be maximal.  Proof: let Q = P◇γ with γ_1 != y be costly.  In
-   * every S containing Q, γ occurs after P's first instance, and cannot
-   * start on y's position, so P◇y◇γ ⊑ S too: Cost(P◇y◇γ) >= Cost(Q) >= λ.
-   * P◇y keeps P's supporting set (and cost), so descend at once without
-   * counting or building the other children.  Deep call chains shared by
-   * all the stacks of a node are walked in O(stacks) per frame this way.
-   */
-  if (n_proj > 0)
-    {
-      guint32 y = G_MAXUINT32;
-      gboolean all_same = TRUE;
-
-      for (guint p = 0; p < n_proj && all_same; p++)
-        {
-          guint len;
-          const guint32 *seq = seq_items (m, proj[p].seq, &len);
-
-          if (proj[p].pos >= len)
-            all_same = FALSE;
-          else if (y == G_MAXUINT32)
-            y = seq[proj[p].pos];
-          else if (seq[proj[p].pos] != y)
-            all_same = FALSE;
-        }
-
-      if (all_same)
-        {
-          g_autofree Proj *next = g_new (Proj, n_proj);
-
-          for (guint p = 0; p < n_proj; p++)
-            {
-              next[p].seq = proj[p].seq;
-              next[p].pos = proj[p].pos + 1;
-              next[p].parent = p;
-            }
-          m->stats->n_forced++;
-          m->prefix[m->prefix_len++] = y;
-          mine_node (m, next, n_proj, cost, TRUE);
-          m->prefix_len--;
-          return;
-        }
-    }
-
-  /* Forward extensions: the cost of each item in the projected database,
-   * every sequence counted once per item.
-   *
-   * On the way, note for each item x the item just before the first x
-   * after P, if that is the same item e in every sequence: e then lies in
-   * the last semi-maximum period of P◇x (between the end of P's first
-   * instance and x) everywhere, which is BackScan's condition, so P◇x is
-   * pruned before its projection is even built.  This catches the
-   * commonest case, x's caller, at no extra scan. */
-  for (guint p = 0; p < n_proj; p++)
+  for (guint p = 0; p < node->n_proj; p++)
     {
       guint len;
-      const guint32 *seq = seq_items (m, proj[p].seq, &len);
-      gint64 c = m->seq_cost[proj[p].seq];
+      const guint32 *seq = seq_items (m, node->proj[p].seq, &len);
+
+      if (node->proj[p].pos >= len)
+        return FALSE;
+      if (y == G_MAXUINT32)
+        y = seq[node->proj[p].pos];
+      else if (seq[node->proj[p].pos] != y)
+        return FALSE;
+    }
+
+  node->children = g_new (Proj, node->n_proj);
+  for (guint p = 0; p < node->n_proj; p++)
+    {
+      node->children[p].seq = node->proj[p].seq;
+      node->children[p].pos = node->proj[p].pos + 1;
+      node->children[p].parent = p;
+    }
+  node->ext = g_new (Ext, 1);
+  node->ext[0].item = y;
+  node->ext[0].count = node->n_proj;
+  node->ext[0].cost = cost;
+  node->n_ext = 1;
+  node->child_start = g_new (guint32, 2);
+  node->child_start[0] = 0;
+  node->child_start[1] = node->n_proj;
+  node->forced = TRUE;
+  m->stats->n_forced++;
+  return TRUE;
+}
+
+/*
+ * Forward extensions: the cost of each item in the projected database,
+ * every sequence counted once per item; the costly ones that survive go
+ * to node->ext.
+ *
+ * On the way, note for each item x the item just before the first x
+ * after P, if that is the same item e in every sequence: e then lies in
+ * the last semi-maximum period of P◇x (between the end of P's first
+ * instance and x) everywhere, which is BackScan's condition, so P◇x is
+ * pruned before its projection is even built.  This catches the
+ * commonest case, x's caller, at no extra scan.
+ *
+ * Returns: whether any costly forward extension exists (pruned or not)
+ */
+static gboolean
+count_extensions (Miner *m,
+                  Node  *node)
+{
+  gboolean has_forward = FALSE;
+
+  for (guint p = 0; p < node->n_proj; p++)
+    {
+      guint len;
+      const guint32 *seq = seq_items (m, node->proj[p].seq, &len);
+      gint64 c = m->seq_cost[node->proj[p].seq];
       guint32 st = next_stamp (m);
-      guint pos = proj[p].pos;
+      guint pos = node->proj[p].pos;
 
       for (guint k = pos; k < len; k++)
         {
@@ -838,7 +859,7 @@ mine_node (Miner      *m,
         }
     }
 
-  ext = g_new (Ext, m->touched->len + 1);
+  node->ext = g_new (Ext, m->touched->len + 1);
   for (guint t = 0; t < m->touched->len; t++)
     {
       guint32 it = g_array_index (m->touched, guint32, t);
@@ -854,114 +875,188 @@ mine_node (Miner      *m,
             }
           else
             {
-              ext[n_ext].item = it;
-              ext[n_ext].count = m->icount[it];
-              ext[n_ext].cost = m->icost[it];
-              n_ext++;
+              node->ext[node->n_ext].item = it;
+              node->ext[node->n_ext].count = m->icount[it];
+              node->ext[node->n_ext].cost = m->icost[it];
+              node->n_ext++;
             }
         }
       m->icost[it] = 0;
       m->icount[it] = 0;
     }
   g_array_set_size (m->touched, 0);
+  return has_forward;
+}
 
-  if (!has_forward)
+/* Every surviving child's projection, in one pass over the projected
+ * database. */
+static void
+project_children (Miner *m,
+                  Node  *node)
+{
+  g_autofree guint32 *fill = NULL;
+  guint total = 0;
+
+  qsort (node->ext, node->n_ext, sizeof (Ext), compare_ext);
+  node->child_start = g_new (guint32, node->n_ext + 1);
+  for (guint i = 0; i < node->n_ext; i++)
     {
-      if (m->prefix_len == 0)
-        return;
-      m->stats->n_candidates++;
-      if (!has_backward_extension (m, proj, n_proj))
-        emit_pattern (m, proj, n_proj, cost);
+      node->child_start[i] = total;
+      total += node->ext[i].count;
+      m->slot[node->ext[i].item] = i + 1;
+    }
+  node->child_start[node->n_ext] = total;
+  node->children = g_new (Proj, MAX (total, 1));
+  fill = g_memdup2 (node->child_start, sizeof (guint32) * (node->n_ext + 1));
+
+  for (guint p = 0; p < node->n_proj; p++)
+    {
+      guint len;
+      const guint32 *seq = seq_items (m, node->proj[p].seq, &len);
+      guint32 st = next_stamp (m);
+
+      for (guint k = node->proj[p].pos; k < len; k++)
+        {
+          guint32 it = seq[k];
+          guint32 sl = m->slot[it];
+          Proj *child;
+
+          if (sl == 0 || m->stamp[it] == st)
+            continue;
+          m->stamp[it] = st;
+          child = &node->children[fill[sl - 1]++];
+          child->seq = node->proj[p].seq;
+          child->pos = k + 1;
+          child->parent = p;
+        }
+    }
+
+  for (guint i = 0; i < node->n_ext; i++)
+    m->slot[node->ext[i].item] = 0;
+}
+
+/*
+ * Visits the node of the current prefix: prunes it, emits it when it is
+ * maximal, or leaves the children to visit in node->ext.  @forced: the
+ * node is a forced child, whose semi-maximum periods are those of its
+ * parent, which passed BackScan.
+ */
+static void
+expand_node (Miner   *m,
+             Node    *node,
+             gint64   cost,
+             gboolean forced)
+{
+  m->stats->n_nodes++;
+  if ((m->stats->n_nodes & 1023) == 0 && m->cancellable != NULL &&
+      g_cancellable_is_cancelled (m->cancellable))
+    m->cancelled = TRUE;
+  if (m->cancelled)
+    return;
+
+  m->levels[m->prefix_len] = node->proj;
+
+  if (m->prefix_len > 0 && !forced && backscan_prune (m, node->proj, node->n_proj))
+    {
+      m->stats->n_backscan_pruned++;
       return;
     }
 
-  /* A costly forward extension exists: the prefix is not maximal.  Build
-   * every surviving child's projection in one pass over the projected
-   * database. */
-  qsort (ext, n_ext, sizeof (Ext), compare_ext);
-  child_start = g_new (guint32, n_ext + 1);
-  for (guint i = 0; i < n_ext; i++)
+  if (force_extension (m, node, cost))
+    return;
+
+  if (!count_extensions (m, node))
     {
-      child_start[i] = total;
-      total += ext[i].count;
-      m->slot[ext[i].item] = i + 1;
+      /* No costly forward extension: maximal unless a backward one is. */
+      node->n_ext = 0;
+      if (m->prefix_len == 0)
+        return;
+      m->stats->n_candidates++;
+      if (!has_backward_extension (m, node->proj, node->n_proj))
+        emit_pattern (m, node->proj, node->n_proj, cost);
+      return;
     }
-  child_start[n_ext] = total;
-  children = g_new (Proj, MAX (total, 1));
 
-  {
-    g_autofree guint32 *fill = g_memdup2 (child_start, sizeof (guint32) * n_ext);
-
-    for (guint p = 0; p < n_proj; p++)
-      {
-        guint len;
-        const guint32 *seq = seq_items (m, proj[p].seq, &len);
-        guint32 st = next_stamp (m);
-
-        for (guint k = proj[p].pos; k < len; k++)
-          {
-            guint32 it = seq[k];
-            guint32 sl = m->slot[it];
-
-            if (sl == 0 || m->stamp[it] == st)
-              continue;
-            m->stamp[it] = st;
-            children[fill[sl - 1]].seq = proj[p].seq;
-            children[fill[sl - 1]].pos = k + 1;
-            children[fill[sl - 1]].parent = p;
-            fill[sl - 1]++;
-          }
-      }
-  }
-
-  for (guint i = 0; i < n_ext; i++)
-    m->slot[ext[i].item] = 0;
-
+  /* A costly forward extension exists: the prefix is not maximal. */
+  project_children (m, node);
   if (m->progress_depth == G_MAXUINT)
     m->progress_depth = m->prefix_len;
+}
 
-  for (guint i = 0; i < n_ext && !m->cancelled; i++)
+/* After child node->next - 1 of @node is done, at the first branching
+ * level, at most ten times a second. */
+static void
+report_progress (Miner      *m,
+                 const Node *node)
+{
+  gint64 now;
+
+  if (node->forced || m->progress == NULL || m->prefix_len != m->progress_depth)
+    return;
+
+  now = g_get_monotonic_time ();
+  if (now - m->last_progress > 100 * G_TIME_SPAN_MILLISECOND || node->next == node->n_ext)
     {
-      m->prefix[m->prefix_len++] = ext[i].item;
-      mine_node (m, children + child_start[i], ext[i].count, ext[i].cost, FALSE);
-      m->prefix_len--;
+      m->last_progress = now;
+      m->progress ((double) node->next / node->n_ext, _("Mining costly call-stack patterns"),
+                   m->progress_data);
+    }
+}
 
-      if (m->prefix_len == m->progress_depth && m->progress != NULL)
+/* The depth-first search from the empty prefix.  A prefix is never longer
+ * than the longest sequence, so max_len + 1 nodes are enough. */
+static void
+mine (Miner      *m,
+      const Proj *root,
+      guint       n_root,
+      gint64      root_cost)
+{
+  g_autofree Node *nodes = g_new0 (Node, (gsize) m->max_len + 2);
+  guint depth = 1;
+
+  nodes[0].proj = root;
+  nodes[0].n_proj = n_root;
+  expand_node (m, &nodes[0], root_cost, FALSE);
+
+  while (depth > 0)
+    {
+      Node *top = &nodes[depth - 1];
+
+      if (top->next < top->n_ext && !m->cancelled)
         {
-          gint64 now = g_get_monotonic_time ();
+          guint i = top->next++;
+          Node *child = &nodes[depth++];
 
-          if (now - m->last_progress > 100 * G_TIME_SPAN_MILLISECOND || i + 1 == n_ext)
-            {
-              m->last_progress = now;
-              m->progress ((double) (i + 1) / n_ext, _("Mining costly call-stack patterns"),
-                           m->progress_data);
-            }
+          g_assert (depth <= m->max_len + 2);
+          memset (child, 0, sizeof *child);
+          child->proj = top->children + top->child_start[i];
+          child->n_proj = top->ext[i].count;
+          m->prefix[m->prefix_len++] = top->ext[i].item;
+          expand_node (m, child, top->ext[i].cost, top->forced);
+          continue;
+        }
+
+      node_clear (top);
+      if (--depth > 0)
+        {
+          m->prefix_len--;
+          report_progress (m, &nodes[depth - 1]);
         }
     }
 }
 
-/*
- * Builds the sequences: frames of cost < λ dropped, stacks that become
- * identical merged (interning the reduced sequences in a scratch table
- * does the merging), and the database entries behind each sequence kept
- * for the supports.
- */
-static gboolean
-prepare (Miner     *m,
-         WsStackDb *db)
+/* Items: the frames whose own cost (each stack counted once) reaches λ.
+ * Returns the deepest stack's depth. */
+static guint
+choose_items (Miner     *m,
+              WsStackDb *db,
+              guint32   *item_of_frame)
 {
-  WsStackTable *table = ws_stack_db_get_stack_table (db);
   guint n_entries = ws_stack_db_get_n_entries (db);
-  guint n_frames = ws_stack_table_get_n_frames (table);
+  guint n_frames = ws_stack_table_get_n_frames (ws_stack_db_get_stack_table (db));
   g_autofree gint64 *fcost = g_new0 (gint64, MAX (n_frames, 1));
   g_autofree guint32 *fstamp = g_new0 (guint32, MAX (n_frames, 1));
-  g_autofree guint32 *item_of_frame = g_new0 (guint32, MAX (n_frames, 1));
-  g_autofree guint32 *seq_of_entry = g_new (guint32, MAX (n_entries, 1));
-  g_autofree WsFrameId *buf = NULL;
-  g_autoptr(WsStackTable) scratch = ws_stack_table_new ();
-  g_autoptr(GArray) seq_cost = g_array_new (FALSE, TRUE, sizeof (gint64));
-  guint max_depth = 0, n_seqs;
-  gsize total_items = 0;
+  guint max_depth = 0;
 
   for (guint e = 0; e < n_entries; e++)
     {
@@ -985,7 +1080,55 @@ prepare (Miner     *m,
         m->item_frame[m->n_items] = f;
         item_of_frame[f] = ++m->n_items;
       }
+  return max_depth;
+}
 
+/* The database entries behind each sequence, by counting sort. */
+static void
+index_entries (Miner         *m,
+               const guint32 *seq_of_entry,
+               guint          n_entries)
+{
+  guint n_seqs = m->n_seqs;
+  g_autofree guint32 *fill = NULL;
+
+  m->seq_entry_start = g_new0 (guint32, n_seqs + 2);
+  for (guint e = 0; e < n_entries; e++)
+    if (seq_of_entry[e] != 0)
+      m->seq_entry_start[seq_of_entry[e] + 1]++;
+  for (guint s = 1; s <= n_seqs + 1; s++)
+    m->seq_entry_start[s] += m->seq_entry_start[s - 1];
+  m->seq_entries = g_new (guint32, MAX (m->seq_entry_start[n_seqs + 1], 1));
+  fill = g_memdup2 (m->seq_entry_start, sizeof (guint32) * (n_seqs + 1));
+  for (guint e = 0; e < n_entries; e++)
+    if (seq_of_entry[e] != 0)
+      m->seq_entries[fill[seq_of_entry[e]]++] = e;
+  /* Shift so that sequence s owns [start[s], start[s+1]). */
+  memmove (m->seq_entry_start, m->seq_entry_start + 1, sizeof (guint32) * (n_seqs + 1));
+}
+
+/*
+ * Builds the sequences: frames of cost < λ dropped, stacks that become
+ * identical merged (interning the reduced sequences in a scratch table
+ * does the merging), and the database entries behind each sequence kept
+ * for the supports.
+ */
+static gboolean
+prepare (Miner     *m,
+         WsStackDb *db)
+{
+  WsStackTable *table = ws_stack_db_get_stack_table (db);
+  guint n_entries = ws_stack_db_get_n_entries (db);
+  guint n_frames = ws_stack_table_get_n_frames (table);
+  g_autofree guint32 *item_of_frame = g_new0 (guint32, MAX (n_frames, 1));
+  g_autofree guint32 *seq_of_entry = g_new (guint32, MAX (n_entries, 1));
+  g_autofree WsFrameId *buf = NULL;
+  g_autoptr(WsStackTable) scratch = ws_stack_table_new ();
+  g_autoptr(GArray) seq_cost = g_array_new (FALSE, TRUE, sizeof (gint64));
+  guint max_depth, n_seqs;
+  gsize total_items = 0;
+
+  max_depth = choose_items (m, db, item_of_frame);
   buf = g_new (WsFrameId, MAX (max_depth, 1));
   for (guint e = 0; e < n_entries; e++)
     {
@@ -1034,24 +1177,7 @@ prepare (Miner     *m,
       memcpy (m->items + m->seq_start[s], ids, n * sizeof (guint32));
     }
 
-  /* Entries per sequence, by counting sort. */
-  m->seq_entry_start = g_new0 (guint32, n_seqs + 2);
-  for (guint e = 0; e < n_entries; e++)
-    if (seq_of_entry[e] != 0)
-      m->seq_entry_start[seq_of_entry[e] + 1]++;
-  for (guint s = 1; s <= n_seqs + 1; s++)
-    m->seq_entry_start[s] += m->seq_entry_start[s - 1];
-  m->seq_entries = g_new (guint32, MAX (m->seq_entry_start[n_seqs + 1], 1));
-  {
-    g_autofree guint32 *fill = g_memdup2 (m->seq_entry_start, sizeof (guint32) * (n_seqs + 1));
-
-    for (guint e = 0; e < n_entries; e++)
-      if (seq_of_entry[e] != 0)
-        m->seq_entries[fill[seq_of_entry[e]]++] = e;
-  }
-  /* Shift so that sequence s owns [start[s], start[s+1]). */
-  memmove (m->seq_entry_start, m->seq_entry_start + 1, sizeof (guint32) * (n_seqs + 1));
-
+  index_entries (m, seq_of_entry, n_entries);
   return TRUE;
 }
 
@@ -1167,7 +1293,7 @@ ws_miner_mine (WsStackDb       *db,
       root[s].parent = 0;
     }
 
-  mine_node (&m, root, m.n_seqs, root_cost, FALSE);
+  mine (&m, root, m.n_seqs, root_cost);
   miner_clear (&m);
 
   if (m.cancelled || g_cancellable_is_cancelled (cancellable))

@@ -570,16 +570,73 @@ ws_similarity_weight (WsSimilarity *self,
 /* Alignment and Sim(A)                                                 */
 
 /**
+ * ws_similarity_view:
+ * @frames: (array length=n_frames): a pattern, caller first
+ * @view: (out caller-allocates): room for MIN (@n_frames,
+ *   %WS_SIMILARITY_MAX_DEPTH) frames
+ *
+ * The frames an alignment compares: all of them up to
+ * %WS_SIMILARITY_MAX_DEPTH, else the outermost and the innermost half of
+ * that many, which keeps the thread's entry and the wait itself (a
+ * deeper pattern is a recursion, and the cut middle is its repetition).
+ *
+ * Returns: the view's length
+ */
+guint
+ws_similarity_view (const WsFrameId *frames,
+                    guint            n_frames,
+                    WsFrameId       *view)
+{
+  guint half = WS_SIMILARITY_MAX_DEPTH / 2;
+
+  g_return_val_if_fail (frames != NULL || n_frames == 0, 0);
+  g_return_val_if_fail (view != NULL || n_frames == 0, 0);
+
+  if (n_frames <= WS_SIMILARITY_MAX_DEPTH)
+    {
+      if (n_frames > 0)
+        memcpy (view, frames, sizeof (WsFrameId) * n_frames);
+      return n_frames;
+    }
+  memcpy (view, frames, sizeof (WsFrameId) * half);
+  memcpy (view + half, frames + n_frames - half, sizeof (WsFrameId) * half);
+  return 2 * half;
+}
+
+/**
+ * ws_similarity_view_index:
+ * @n_frames: the pattern's length
+ * @k: a position in its view
+ *
+ * Returns: the pattern position that view position @k shows
+ */
+guint
+ws_similarity_view_index (guint n_frames,
+                          guint k)
+{
+  guint half = WS_SIMILARITY_MAX_DEPTH / 2;
+
+  if (n_frames <= WS_SIMILARITY_MAX_DEPTH || k < half)
+    return k;
+  return k + (n_frames - 2 * half);
+}
+
+static GArray *align_views (WsSimilarity *self, const WsFrameId *left, guint n_left,
+                            const WsFrameId *right, guint n_right, double *cost);
+
+/**
  * ws_similarity_align:
  * @cost: (out) (optional): the alignment's total cost
  *
  * The optimal alignment of §VI.A.  Among equally cheap alignments the
  * traceback (from the ends) prefers a diagonal step (match or
  * substitution), then a deletion, then an insertion, so results are
- * reproducible.
+ * reproducible.  Patterns deeper than %WS_SIMILARITY_MAX_DEPTH are
+ * aligned on their views (ws_similarity_view()); the frames cut from
+ * their middle appear in no step.
  *
  * Returns: (transfer full) (element-type WsAlignStep): the steps, first
- *   frames first
+ *   frames first, with pattern positions
  */
 GArray *
 ws_similarity_align (WsSimilarity    *self,
@@ -589,12 +646,47 @@ ws_similarity_align (WsSimilarity    *self,
                      guint            n_right,
                      double          *cost)
 {
+  g_autofree WsFrameId *lv = g_new (WsFrameId, MAX (MIN (n_left, WS_SIMILARITY_MAX_DEPTH), 1));
+  g_autofree WsFrameId *rv = g_new (WsFrameId, MAX (MIN (n_right, WS_SIMILARITY_MAX_DEPTH), 1));
+  guint nl, nr;
+  GArray *steps;
+
+  g_return_val_if_fail (WS_IS_SIMILARITY (self), NULL);
+  g_return_val_if_fail (left != NULL || n_left == 0, NULL);
+  g_return_val_if_fail (right != NULL || n_right == 0, NULL);
+
+  nl = ws_similarity_view (left, n_left, lv);
+  nr = ws_similarity_view (right, n_right, rv);
+  steps = align_views (self, lv, nl, rv, nr, cost);
+
+  /* Back to pattern positions: the frames cut from a deep pattern's
+   * middle take no part in the alignment. */
+  for (guint k = 0; k < steps->len; k++)
+    {
+      WsAlignStep *st = &g_array_index (steps, WsAlignStep, k);
+
+      if (st->left != G_MAXUINT32)
+        st->left = ws_similarity_view_index (n_left, st->left);
+      if (st->right != G_MAXUINT32)
+        st->right = ws_similarity_view_index (n_right, st->right);
+    }
+  return steps;
+}
+
+/* The optimal alignment of two views, at most WS_SIMILARITY_MAX_DEPTH
+ * frames each, so the matrix stays small. */
+static GArray *
+align_views (WsSimilarity    *self,
+             const WsFrameId *left,
+             guint            n_left,
+             const WsFrameId *right,
+             guint            n_right,
+             double          *cost)
+{
   guint w = n_right + 1;
   g_autofree double *d = g_new (double, (gsize) (n_left + 1) * w);
   GArray *steps;
   guint i = n_left, j = n_right;
-
-  g_return_val_if_fail (WS_IS_SIMILARITY (self), NULL);
 
   for (guint jj = 0; jj <= n_right; jj++)
     d[jj] = jj;

@@ -11,6 +11,13 @@ G_BEGIN_DECLS
  * last function. */
 #define WS_FRAME_NONE G_MAXUINT32
 
+/* Patterns deeper than this many frames are aligned on their outermost
+ * and innermost WS_SIMILARITY_MAX_DEPTH / 2 frames only (their aligned
+ * view, ws_similarity_view()): the alignment's time and memory grow with
+ * the product of the two depths, and real call stacks are far shallower
+ * (perf records at most 127 frames by default). */
+#define WS_SIMILARITY_MAX_DEPTH 512u
+
 /**
  * WsAlignOp:
  * @WS_ALIGN_MATCH: the same function in both patterns (cost 0)
@@ -82,6 +89,11 @@ void            ws_similarity_count_stack      (WsSimilarity        *self,
 const guint32  *ws_similarity_get_words        (WsSimilarity        *self,
                                                 WsFrameId            f,
                                                 guint               *n_words);
+guint           ws_similarity_view             (const WsFrameId     *frames,
+                                                guint                n_frames,
+                                                WsFrameId           *view);
+guint           ws_similarity_view_index       (guint                n_frames,
+                                                guint                k);
 double          ws_similarity_sub              (WsSimilarity        *self,
                                                 WsFrameId            f1,
                                                 WsFrameId            f2);

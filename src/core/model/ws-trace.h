@@ -10,6 +10,13 @@ G_BEGIN_DECLS
 /* All times are nanoseconds on the trace's own clock (perf: since boot). */
 typedef gint64 WsTime;
 
+/* The times a trace may hold: within 2^61 ns (73 years) of zero, and
+ * durations up to as long, so that no time + duration, nor any difference
+ * of two such sums, can overflow 64 bits.  Both importers reject the rest
+ * with the file and line. */
+#define WS_TIME_MIN (-(G_GINT64_CONSTANT (1) << 61))
+#define WS_TIME_MAX (G_GINT64_CONSTANT (1) << 61)
+
 #define WS_NONE G_MAXUINT32
 #define WS_LATENCY_UNKNOWN G_MAXUINT32
 

@@ -358,6 +358,192 @@ typedef struct {
   gint64  id;          /* row id once written */
 } FrameCounts;
 
+/* Adds one callstack of weight @w to the in-memory counts. */
+static void
+count_stack (GHashTable      *frames,
+             GHashTable      *bigrams,
+             const WsFrameId *f,
+             guint            n,
+             guint64          w)
+{
+  for (guint j = 0; j < n; j++)
+    {
+      FrameCounts *c = g_hash_table_lookup (frames, GUINT_TO_POINTER (f[j] + 1));
+      gboolean seen = FALSE;
+
+      if (c == NULL)
+        {
+          c = g_new0 (FrameCounts, 1);
+          g_hash_table_insert (frames, GUINT_TO_POINTER (f[j] + 1), c);
+        }
+      for (guint k = 0; k < j && !seen; k++)
+        seen = f[k] == f[j];
+      if (!seen)
+        c->n_stacks += w;
+      if (j + 1 < n)
+        {
+          guint64 bk = ((guint64) f[j] << 32) | f[j + 1];
+          guint64 *b = g_hash_table_lookup (bigrams, &bk);
+
+          c->n_with_callee += w;
+          if (b == NULL)
+            {
+              b = g_new0 (guint64, 1);
+              g_hash_table_insert (bigrams, g_memdup2 (&bk, sizeof bk), b);
+            }
+          *b += w;
+        }
+      if (j > 0)
+        c->n_with_caller += w;
+    }
+}
+
+static gboolean
+trace_recorded (WsHistoryStore *self,
+                const char     *digest,
+                gboolean       *exists,
+                GError        **error)
+{
+  sqlite3_stmt *stmt = prepare (self, "SELECT 1 FROM traces WHERE digest = ?", error);
+
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_text (stmt, 1, digest, -1, SQLITE_TRANSIENT);
+  *exists = sqlite3_step (stmt) == SQLITE_ROW;
+  sqlite3_finalize (stmt);
+  return TRUE;
+}
+
+/* Steps @stmt once expecting @expected; finalizes it either way. */
+static gboolean
+step_once (WsHistoryStore *self,
+           sqlite3_stmt   *stmt,
+           int             expected,
+           const char     *doing,
+           GError        **error)
+{
+  gboolean ok = sqlite3_step (stmt) == expected;
+
+  if (!ok)
+    sql_error (self, error, doing);
+  sqlite3_finalize (stmt);
+  return ok;
+}
+
+static gboolean
+insert_trace_row (WsHistoryStore *self,
+                  const char     *digest,
+                  const char     *path,
+                  guint64         total,
+                  GError        **error)
+{
+  sqlite3_stmt *stmt = prepare (self, "INSERT INTO traces (digest, path, imported_at, n_callstacks) VALUES (?, ?, ?, ?)", error);
+
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_text (stmt, 1, digest, -1, SQLITE_TRANSIENT);
+  if (path != NULL)
+    sqlite3_bind_text (stmt, 2, path, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64 (stmt, 3, g_get_real_time () / G_USEC_PER_SEC);
+  sqlite3_bind_int64 (stmt, 4, (sqlite3_int64) total);
+  return step_once (self, stmt, SQLITE_DONE, _("recording a trace"), error);
+}
+
+/* Adds the function counts, and notes each function's row id for the
+ * bigrams. */
+static gboolean
+add_function_counts (WsHistoryStore *self,
+                     WsStackTable   *table,
+                     GHashTable     *frames,
+                     GError        **error)
+{
+  sqlite3_stmt *stmt;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  if ((stmt = prepare (self,
+                       "INSERT INTO functions (name, module, n_stacks, n_with_callee, n_with_caller) "
+                       "VALUES (?1, ?2, ?3, ?4, ?5) "
+                       "ON CONFLICT (name, module) DO UPDATE SET "
+                       "  n_stacks = n_stacks + ?3, n_with_callee = n_with_callee + ?4, "
+                       "  n_with_caller = n_with_caller + ?5 "
+                       "RETURNING id", error)) == NULL)
+    return FALSE;
+  g_hash_table_iter_init (&iter, frames);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const WsFrame *f = ws_stack_table_get_frame (table, GPOINTER_TO_UINT (key) - 1);
+      FrameCounts *c = value;
+
+      sqlite3_reset (stmt);
+      sqlite3_bind_text (stmt, 1, f->function, -1, SQLITE_STATIC);
+      sqlite3_bind_text (stmt, 2, f->module, -1, SQLITE_STATIC);
+      sqlite3_bind_int64 (stmt, 3, (sqlite3_int64) c->n_stacks);
+      sqlite3_bind_int64 (stmt, 4, (sqlite3_int64) c->n_with_callee);
+      sqlite3_bind_int64 (stmt, 5, (sqlite3_int64) c->n_with_caller);
+      if (sqlite3_step (stmt) != SQLITE_ROW)
+        {
+          sql_error (self, error, _("counting functions"));
+          sqlite3_finalize (stmt);
+          return FALSE;
+        }
+      c->id = sqlite3_column_int64 (stmt, 0);
+      while (sqlite3_step (stmt) == SQLITE_ROW)
+        ;
+    }
+  sqlite3_finalize (stmt);
+  return TRUE;
+}
+
+static gboolean
+add_bigram_counts (WsHistoryStore *self,
+                   GHashTable     *frames,
+                   GHashTable     *bigrams,
+                   GError        **error)
+{
+  sqlite3_stmt *stmt;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  if ((stmt = prepare (self,
+                       "INSERT INTO bigrams (caller, callee, count) VALUES (?1, ?2, ?3) "
+                       "ON CONFLICT (caller, callee) DO UPDATE SET count = count + ?3", error)) == NULL)
+    return FALSE;
+  g_hash_table_iter_init (&iter, bigrams);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      guint64 bk = *(guint64 *) key;
+      FrameCounts *caller = g_hash_table_lookup (frames, GUINT_TO_POINTER ((guint) (bk >> 32) + 1));
+      FrameCounts *callee = g_hash_table_lookup (frames, GUINT_TO_POINTER ((guint) (bk & 0xffffffffu) + 1));
+
+      sqlite3_reset (stmt);
+      sqlite3_bind_int64 (stmt, 1, caller->id);
+      sqlite3_bind_int64 (stmt, 2, callee->id);
+      sqlite3_bind_int64 (stmt, 3, (sqlite3_int64) *(guint64 *) value);
+      if (sqlite3_step (stmt) != SQLITE_DONE)
+        {
+          sql_error (self, error, _("counting caller–callee pairs"));
+          sqlite3_finalize (stmt);
+          return FALSE;
+        }
+    }
+  sqlite3_finalize (stmt);
+  return TRUE;
+}
+
+static gboolean
+add_total (WsHistoryStore *self,
+           guint64         total,
+           GError        **error)
+{
+  sqlite3_stmt *stmt = prepare (self, "UPDATE totals SET value = value + ? WHERE key = 'n_callstacks'", error);
+
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, (sqlite3_int64) total);
+  return step_once (self, stmt, SQLITE_DONE, _("counting callstacks"), error);
+}
+
 /**
  * ws_history_store_record_stacks:
  * @digest: the trace's identity
@@ -384,11 +570,8 @@ ws_history_store_record_stacks (WsHistoryStore   *self,
   g_autoptr(GMutexLocker) locker = NULL;
   g_autoptr(GHashTable) frames = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   g_autoptr(GHashTable) bigrams = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  sqlite3_stmt *stmt = NULL;
   guint64 total = 0;
-  GHashTableIter iter;
-  gpointer key, value;
-  gboolean exists;
+  gboolean exists = FALSE;
 
   g_return_val_if_fail (WS_IS_HISTORY_STORE (self), FALSE);
   g_return_val_if_fail (digest != NULL, FALSE);
@@ -403,140 +586,29 @@ ws_history_store_record_stacks (WsHistoryStore   *self,
     {
       guint n;
       const WsFrameId *f = ws_stack_table_get_stack (table, stacks[s], &n);
-      guint64 w = counts[s];
 
-      if (n == 0 || w == 0)
+      if (n == 0 || counts[s] == 0)
         continue;
-      total += w;
-      for (guint j = 0; j < n; j++)
-        {
-          FrameCounts *c = g_hash_table_lookup (frames, GUINT_TO_POINTER (f[j] + 1));
-          gboolean seen = FALSE;
-
-          if (c == NULL)
-            {
-              c = g_new0 (FrameCounts, 1);
-              g_hash_table_insert (frames, GUINT_TO_POINTER (f[j] + 1), c);
-            }
-          for (guint k = 0; k < j && !seen; k++)
-            seen = f[k] == f[j];
-          if (!seen)
-            c->n_stacks += w;
-          if (j + 1 < n)
-            {
-              guint64 bk = ((guint64) f[j] << 32) | f[j + 1];
-              guint64 *b = g_hash_table_lookup (bigrams, &bk);
-
-              c->n_with_callee += w;
-              if (b == NULL)
-                {
-                  b = g_new0 (guint64, 1);
-                  g_hash_table_insert (bigrams, g_memdup2 (&bk, sizeof bk), b);
-                }
-              *b += w;
-            }
-          if (j > 0)
-            c->n_with_caller += w;
-        }
+      total += counts[s];
+      count_stack (frames, bigrams, f, n, counts[s]);
     }
 
   locker = g_mutex_locker_new (&self->lock);
 
   if (!exec (self, "BEGIN IMMEDIATE", _("starting a transaction"), error))
     return FALSE;
-
-  if ((stmt = prepare (self, "SELECT 1 FROM traces WHERE digest = ?", error)) == NULL)
+  if (!trace_recorded (self, digest, &exists, error))
     goto fail;
-  sqlite3_bind_text (stmt, 1, digest, -1, SQLITE_TRANSIENT);
-  exists = sqlite3_step (stmt) == SQLITE_ROW;
-  sqlite3_finalize (stmt);
-  stmt = NULL;
   if (exists)
     {
       sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
       return TRUE;
     }
-
-  if ((stmt = prepare (self, "INSERT INTO traces (digest, path, imported_at, n_callstacks) VALUES (?, ?, ?, ?)", error)) == NULL)
-    goto fail;
-  sqlite3_bind_text (stmt, 1, digest, -1, SQLITE_TRANSIENT);
-  if (path != NULL)
-    sqlite3_bind_text (stmt, 2, path, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_int64 (stmt, 3, g_get_real_time () / G_USEC_PER_SEC);
-  sqlite3_bind_int64 (stmt, 4, (sqlite3_int64) total);
-  if (sqlite3_step (stmt) != SQLITE_DONE)
-    {
-      sql_error (self, error, _("recording a trace"));
-      goto fail;
-    }
-  sqlite3_finalize (stmt);
-
-  if ((stmt = prepare (self,
-                       "INSERT INTO functions (name, module, n_stacks, n_with_callee, n_with_caller) "
-                       "VALUES (?1, ?2, ?3, ?4, ?5) "
-                       "ON CONFLICT (name, module) DO UPDATE SET "
-                       "  n_stacks = n_stacks + ?3, n_with_callee = n_with_callee + ?4, "
-                       "  n_with_caller = n_with_caller + ?5 "
-                       "RETURNING id", error)) == NULL)
-    goto fail;
-  g_hash_table_iter_init (&iter, frames);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    {
-      const WsFrame *f = ws_stack_table_get_frame (table, GPOINTER_TO_UINT (key) - 1);
-      FrameCounts *c = value;
-
-      sqlite3_reset (stmt);
-      sqlite3_bind_text (stmt, 1, f->function, -1, SQLITE_STATIC);
-      sqlite3_bind_text (stmt, 2, f->module, -1, SQLITE_STATIC);
-      sqlite3_bind_int64 (stmt, 3, (sqlite3_int64) c->n_stacks);
-      sqlite3_bind_int64 (stmt, 4, (sqlite3_int64) c->n_with_callee);
-      sqlite3_bind_int64 (stmt, 5, (sqlite3_int64) c->n_with_caller);
-      if (sqlite3_step (stmt) != SQLITE_ROW)
-        {
-          sql_error (self, error, _("counting functions"));
-          goto fail;
-        }
-      c->id = sqlite3_column_int64 (stmt, 0);
-      while (sqlite3_step (stmt) == SQLITE_ROW)
-        ;
-    }
-  sqlite3_finalize (stmt);
-
-  if ((stmt = prepare (self,
-                       "INSERT INTO bigrams (caller, callee, count) VALUES (?1, ?2, ?3) "
-                       "ON CONFLICT (caller, callee) DO UPDATE SET count = count + ?3", error)) == NULL)
-    goto fail;
-  g_hash_table_iter_init (&iter, bigrams);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    {
-      guint64 bk = *(guint64 *) key;
-      FrameCounts *caller = g_hash_table_lookup (frames, GUINT_TO_POINTER ((guint) (bk >> 32) + 1));
-      FrameCounts *callee = g_hash_table_lookup (frames, GUINT_TO_POINTER ((guint) (bk & 0xffffffffu) + 1));
-
-      sqlite3_reset (stmt);
-      sqlite3_bind_int64 (stmt, 1, caller->id);
-      sqlite3_bind_int64 (stmt, 2, callee->id);
-      sqlite3_bind_int64 (stmt, 3, (sqlite3_int64) *(guint64 *) value);
-      if (sqlite3_step (stmt) != SQLITE_DONE)
-        {
-          sql_error (self, error, _("counting caller–callee pairs"));
-          goto fail;
-        }
-    }
-  sqlite3_finalize (stmt);
-
-  if ((stmt = prepare (self, "UPDATE totals SET value = value + ? WHERE key = 'n_callstacks'", error)) == NULL)
-    goto fail;
-  sqlite3_bind_int64 (stmt, 1, (sqlite3_int64) total);
-  if (sqlite3_step (stmt) != SQLITE_DONE)
-    {
-      sql_error (self, error, _("counting callstacks"));
-      goto fail;
-    }
-  sqlite3_finalize (stmt);
-  stmt = NULL;
-
-  if (!exec (self, "COMMIT", _("committing"), error))
+  if (!insert_trace_row (self, digest, path, total, error) ||
+      !add_function_counts (self, table, frames, error) ||
+      !add_bigram_counts (self, frames, bigrams, error) ||
+      !add_total (self, total, error) ||
+      !exec (self, "COMMIT", _("committing"), error))
     goto fail;
 
   if (newly_recorded)
@@ -544,8 +616,6 @@ ws_history_store_record_stacks (WsHistoryStore   *self,
   return TRUE;
 
 fail:
-  if (stmt != NULL)
-    sqlite3_finalize (stmt);
   sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
   return FALSE;
 }

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * A Mining page run: the page's choices as the core's mining settings,
+ * run in a thread by the core's one mining entry point.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ws-error.h"
+#include "ws-mining-request.h"
+
+struct _WsMiningRequest {
+  WsProgressRelay *progress;   /* a reference: progress goes there */
+  GPtrArray    *documents;
+  GPtrArray    *traces;
+  gboolean      running;       /* running stacks, else waiting stacks */
+  char         *include;
+  char         *exclude;
+  char         *threads;
+  gboolean      critical_path;
+  guint         scope;
+  gint64        lambda;
+  double        threshold;
+  WsClusterRank rank;
+  char         *history_path;
+  gboolean      record_history;       /* the "record-history" setting */
+  guint         generation;
+  WsDocument   *selection_document;   /* SCOPE_SELECTION_GRAPH: where, or NULL */
+  WsSymptom     selection;
+};
+
+void
+ws_mining_request_free (WsMiningRequest *job)
+{
+  g_object_unref (job->progress);
+  g_ptr_array_unref (job->documents);
+  g_ptr_array_unref (job->traces);
+  g_free (job->include);
+  g_free (job->exclude);
+  g_free (job->threads);
+  g_free (job->history_path);
+  g_free (job);
+}
+
+static WsMiningShown *
+shown_new (GPtrArray      *documents,
+            WsMiningResult *run)
+{
+  WsMiningShown *r = g_new0 (WsMiningShown, 1);
+
+  g_ref_count_init (&r->ref_count);
+  r->run = ws_mining_result_ref (run);
+  r->documents = g_ptr_array_ref (documents);
+  r->traces = run->traces;
+  r->db = run->db;
+  r->patterns = run->patterns;
+  r->clusters = run->clusters;
+  r->similarity = run->similarity;
+  r->lambda = run->lambda;
+  r->history_used = run->weights == WS_MINING_WEIGHTS_HISTORY;
+  r->elapsed_us = run->elapsed_us;
+  return r;
+}
+
+WsMiningShown *
+ws_mining_shown_ref (WsMiningShown *r)
+{
+  g_ref_count_inc (&r->ref_count);
+  return r;
+}
+
+void
+ws_mining_shown_unref (WsMiningShown *r)
+{
+  if (!g_ref_count_dec (&r->ref_count))
+    return;
+  g_ptr_array_unref (r->documents);
+  ws_mining_result_unref (r->run);
+  g_free (r);
+}
+
+
+
+/**
+ * ws_mining_request_new:
+ * @documents: (element-type WsDocument): the loaded traces chosen
+ * @session: (nullable): where the history store and the timeline's
+ *   selection come from
+ * @progress: where the run reports
+ */
+WsMiningRequest *
+ws_mining_request_new (WsMiningForm    *form,
+                       GPtrArray       *documents,
+                       WsSession       *session,
+                       WsClusterRank    rank,
+                       WsProgressRelay *progress)
+{
+  WsMiningRequest *job = g_new0 (WsMiningRequest, 1);
+  WsDocument *current = session ? ws_session_get_current_document (session) : NULL;
+  guint thread;
+  WsTime t0, t1;
+
+  job->progress = g_object_ref (progress);
+  job->documents = g_ptr_array_ref (documents);
+  job->traces = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < documents->len; i++)
+    g_ptr_array_add (job->traces, g_object_ref (ws_document_get_trace (g_ptr_array_index (documents, i))));
+  job->running = ws_mining_form_get_running (form);
+  job->include = g_strdup (ws_mining_form_get_must (form));
+  job->exclude = g_strdup (ws_mining_form_get_must_not (form));
+  job->threads = g_strdup (ws_mining_form_get_threads (form));
+  job->critical_path = ws_mining_form_get_critical_path (form);
+  job->scope = ws_mining_form_get_scope (form);
+  job->lambda = ws_mining_form_get_lambda (form);
+  job->threshold = ws_mining_form_get_threshold (form);
+  job->rank = rank;
+  job->history_path = session ? g_strdup (ws_session_get_history_path (session)) : NULL;
+  job->record_history = session == NULL || ws_session_get_record_history (session);
+  if (current != NULL && ws_document_get_state (current) == WS_DOCUMENT_READY &&
+      ws_timeline_viewport_get_selection (ws_document_get_viewport (current), &thread, &t0, &t1))
+    {
+      job->selection_document = current;
+      job->selection = (WsSymptom) { thread, t0, t1 };
+    }
+  return job;
+}
+
+/* The scopes offered, in the combo row's order. */
+typedef WsMiningScope Scope;
+#define SCOPE_WHOLE           WS_MINING_SCOPE_WHOLE_TRACES
+#define SCOPE_INSTANCES       WS_MINING_SCOPE_INSTANCES
+#define SCOPE_INSTANCE_GRAPHS WS_MINING_SCOPE_INSTANCE_GRAPHS
+#define SCOPE_SELECTION_GRAPH WS_MINING_SCOPE_SELECTION_GRAPH
+
+/* The page's choices as the core's mining settings (the strings stay
+ * the job's).  Each scenario instance is a stream of its own. */
+static void
+job_settings (WsMiningRequest  *job,
+              WsMiningSettings *settings,
+              const char      **must,
+              const char      **must_not)
+{
+  static const WsMiningRunScope scopes[] = {
+    [SCOPE_WHOLE] = WS_MINING_RUN_SCOPE_ALL,
+    [SCOPE_INSTANCES] = WS_MINING_RUN_SCOPE_INSTANCES,
+    [SCOPE_INSTANCE_GRAPHS] = WS_MINING_RUN_SCOPE_INSTANCE_GRAPHS,
+    [SCOPE_SELECTION_GRAPH] = WS_MINING_RUN_SCOPE_SYMPTOM_GRAPH,
+  };
+
+  ws_mining_settings_init (settings);
+  settings->stacks = job->running ? WS_AOI_RUNNING : WS_AOI_WAITING;
+  must[0] = job->include && *job->include ? job->include : NULL;
+  must_not[0] = job->exclude && *job->exclude ? job->exclude : NULL;
+  settings->must = must;
+  settings->must_not = must_not;
+  settings->thread_names = job->threads;
+  settings->scope = scopes[MIN (job->scope, SCOPE_SELECTION_GRAPH)];
+  settings->per_instance = TRUE;
+  settings->critical_path = job->critical_path;
+  for (guint i = 0; i < job->documents->len; i++)
+    if (job->documents->pdata[i] == job->selection_document)
+      settings->symptom_trace = i;
+  settings->symptom = job->selection;
+  settings->lambda = job->lambda;
+  settings->cluster = TRUE;
+  settings->threshold = job->threshold;
+  settings->rank = job->rank;
+  settings->history_path = job->history_path;
+  settings->record_history = job->record_history;
+}
+
+
+/* A GTaskThreadFunc: the core's mining run (ws_mining_run(), as
+ * `waitscope-cli cluster`); returns a WsMiningShown. */
+void
+ws_mining_request_run_in_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  WsMiningRequest *job = task_data;
+  g_autoptr(WsMiningResult) run = NULL;
+  g_autoptr(WsMiningShown) result = NULL;
+  g_autoptr(GError) error = NULL;
+  WsMiningSettings settings;
+  const char *must[2] = { NULL, NULL }, *must_not[2] = { NULL, NULL };
+
+  if (job->scope == SCOPE_SELECTION_GRAPH && job->selection_document == NULL)
+    {
+      g_task_return_new_error (task, WS_ERROR, WS_ERROR_INVALID, "%s",
+                               _("Select a window of a thread in the timeline first: its wait graph is the scope"));
+      return;
+    }
+  job_settings (job, &settings, must, must_not);
+  run = ws_mining_run (job->traces, &settings, cancellable, ws_progress_relay_report, job->progress, &error);
+  if (run == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  for (guint i = 0; i < run->warnings->len; i++)
+    g_message ("Mining: %s", (const char *) g_ptr_array_index (run->warnings, i));
+  result = shown_new (job->documents, run);
+  g_task_return_pointer (task, g_steal_pointer (&result), (GDestroyNotify) ws_mining_shown_unref);
+}
+
