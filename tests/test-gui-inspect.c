@@ -276,6 +276,12 @@ test_critical_path (void)
   ws_gui_test_spin (50);
 }
 
+static gboolean
+child_revealed (gpointer revealer)
+{
+  return gtk_revealer_get_child_revealed (GTK_REVEALER (revealer));
+}
+
 /* The page's Inspector, found as a user finds it: in the widget tree. */
 static WsInspectorPanel *
 inspector_of (WsGraphPage *page)
@@ -377,7 +383,8 @@ test_inspector (void)
     GtkWidget *revealer = gtk_widget_get_ancestor (list, GTK_TYPE_REVEALER);
 
     g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (revealer)));
-    ws_gui_test_spin (500);   /* the slide */
+    /* The slide takes 250 ms, longer on a loaded machine. */
+    ws_gui_test_wait_until (child_revealed, revealer, 10, "the inspector's slide");
     g_assert_true (gtk_revealer_get_child_revealed (GTK_REVEALER (revealer)));
     row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (list), index);
     g_assert_nonnull (row);

@@ -192,6 +192,10 @@ ws_application_startup (GApplication *app)
     { "win.zoom-fit", { "<Control>0", NULL } },
     { "win.zoom-back", { "<Alt>Left", NULL } },
     { "win.toggle-sidebar", { "F9", NULL } },
+    { "win.pin-view", { "<Control>d", NULL } },
+    { "win.save-session", { "<Control>s", NULL } },
+    { "win.open-session", { "<Control><Shift>o", NULL } },
+    { "win.present", { "F5", NULL } },
   };
 
   G_APPLICATION_CLASS (ws_application_parent_class)->startup (app);

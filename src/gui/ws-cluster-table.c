@@ -40,20 +40,15 @@ compare_telling (gconstpointer a,
   return x->position > y->position ? -1 : x->position < y->position;
 }
 
-/* A pattern in a table row: its few most telling frames, in call order.
- * "Telling" is StackMine's unigram weight Uni(f) (how unlikely f is a
- * common-purpose function: the scheduler's functions are in most waiting
- * stacks, XactLockTableWait in few); nearer the leaf breaks ties.  Without
- * statistics, frames outside the kernel count as telling.  The whole
- * pattern goes in the tooltip. */
-char *
-ws_pattern_dup_label (WsStackTable    *table,
-                      WsSimilarity    *similarity,
-                      const WsPattern *p)
+/* The pattern's named frames (and, with none named, the others) scored
+ * by how telling they are, most telling first.  Returns how many. */
+static guint
+score_frames (WsStackTable    *table,
+              WsSimilarity    *similarity,
+              const WsPattern *p,
+              Telling         *t)
 {
-  g_autofree Telling *t = g_new (Telling, MAX (p->n_frames, 1));
-  guint n = 0, shown;
-  GString *s = g_string_new (NULL);
+  guint n = 0;
 
   for (guint i = 0; i < p->n_frames; i++)
     {
@@ -70,42 +65,63 @@ ws_pattern_dup_label (WsStackTable    *table,
                                 : !is_kernel_module (f->module);
       n++;
     }
+  qsort (t, n, sizeof (Telling), compare_telling);
+  return n;
+}
+
+static int
+compare_position (gconstpointer a,
+                  gconstpointer b)
+{
+  const Telling *x = a, *y = b;
+  return (x->position > y->position) - (x->position < y->position);
+}
+
+static void
+append_frame (GString       *s,
+              const WsFrame *f)
+{
+  const char *module = f->module ? strrchr (f->module, '/') : NULL;
+
+  if (f->function != NULL && !g_str_equal (f->function, "[unknown]"))
+    g_string_append (s, f->function);
+  else if (f->module == NULL || f->module[0] == '[')
+    g_string_append (s, "?");
+  else
+    /* Translators: an unsymbolised frame, with its module */
+    g_string_append_printf (s, _("? in %s"), module ? module + 1 : f->module);
+}
+
+/* A pattern in a table row: its few most telling frames, in call order.
+ * "Telling" is StackMine's unigram weight Uni(f) (how unlikely f is a
+ * common-purpose function: the scheduler's functions are in most waiting
+ * stacks, XactLockTableWait in few); nearer the leaf breaks ties.  Without
+ * statistics, frames outside the kernel count as telling.  The whole
+ * pattern goes in the tooltip. */
+char *
+ws_pattern_dup_label (WsStackTable    *table,
+                      WsSimilarity    *similarity,
+                      const WsPattern *p)
+{
+  g_autofree Telling *t = g_new (Telling, MAX (p->n_frames, 1));
+  guint n = score_frames (table, similarity, p, t), shown = 0;
+  GString *s = g_string_new (NULL);
+
   if (n == 0)
     {
       g_string_append (s, "?");
       return g_string_free (s, FALSE);
     }
-  qsort (t, n, sizeof (Telling), compare_telling);
   /* Named frames sort first; unsymbolised ones only if there is no other. */
-  shown = 0;
   while (shown < n && shown < LABEL_FRAMES && (t[shown].score >= 0 || t[0].score < 0))
     shown++;
   /* Back to call order. */
-  for (guint i = 0; i < shown; i++)
-    for (guint j = i + 1; j < shown; j++)
-      if (t[j].position < t[i].position)
-        {
-          Telling tmp = t[i];
-          t[i] = t[j];
-          t[j] = tmp;
-        }
+  qsort (t, shown, sizeof (Telling), compare_position);
   for (guint i = 0; i < shown; i++)
     {
-      const WsFrame *f = ws_stack_table_get_frame (table, p->frames[t[i].position]);
-      const char *module = f->module ? strrchr (f->module, '/') : NULL;
-
       if (i > 0)
         g_string_append (s, t[i].position > t[i - 1].position + 1 ? " … " : " › ");
-      if (f->function != NULL && !g_str_equal (f->function, "[unknown]"))
-        g_string_append (s, f->function);
-      else
-        /* Translators: an unsymbolised frame, with its module */
-        {
-          if (f->module == NULL || f->module[0] == '[')
-            g_string_append (s, "?");
-          else
-            g_string_append_printf (s, _("? in %s"), module ? module + 1 : f->module);
-        }
+      append_frame (s, ws_stack_table_get_frame (table, p->frames[t[i].position]));
     }
   return g_string_free (s, FALSE);
 }

@@ -71,6 +71,91 @@ ws_graph_columns_select_index (GtkSingleSelection *selection,
 }
 
 /* ------------------------------------------------------------------ */
+/* One selection in the table and the drawing                           */
+
+typedef struct {
+  GtkSingleSelection *selection;   /* weak: this is its data */
+  gpointer            view;
+  char               *property;
+  WsGraphIndexFunc    select;
+  WsGraphIndexFunc    reveal;
+  GCallback           changed;
+  gpointer            changed_data;
+  gboolean            in_sync;
+} SelectionSync;
+
+static void
+sync_free (gpointer data)
+{
+  SelectionSync *sync = data;
+
+  g_free (sync->property);
+  g_free (sync);
+}
+
+/* Connected swapped, so that it goes with @selection. */
+static void
+view_changed_cb (GtkSingleSelection *selection,
+                 GParamSpec         *pspec,
+                 GObject            *view)
+{
+  SelectionSync *sync = g_object_get_data (G_OBJECT (selection), "ws-selection-sync");
+  guint index = WS_NONE;
+
+  if (sync == NULL || sync->in_sync)
+    return;
+  g_object_get (view, sync->property, &index, NULL);
+  sync->in_sync = TRUE;
+  ws_graph_columns_select_index (sync->selection, index);
+  sync->in_sync = FALSE;
+  ((void (*) (gpointer)) sync->changed) (sync->changed_data);
+}
+
+static void
+table_changed_cb (GtkSingleSelection *selection,
+                  GParamSpec         *pspec,
+                  SelectionSync      *sync)
+{
+  WsGraphRow *row = gtk_single_selection_get_selected_item (selection);
+
+  if (sync->in_sync || row == NULL)
+    return;
+  sync->in_sync = TRUE;
+  sync->select (sync->view, row->index);
+  sync->reveal (sync->view, row->index);
+  sync->in_sync = FALSE;
+  ((void (*) (gpointer)) sync->changed) (sync->changed_data);
+}
+
+/**
+ * ws_graph_columns_bind_selection:
+ * @view: a drawn view whose @property (guint) is its selected item
+ * @select: selects an item in @view
+ * @reveal: scrolls @view to an item chosen in the table
+ * @changed: called with @changed_data after either side changed
+ *
+ * Keeps the table's selection and the drawing's on the same item, for as
+ * long as @selection lives.
+ */
+void
+ws_graph_columns_bind_selection (GtkSingleSelection *selection,
+                                 gpointer            view,
+                                 const char         *property,
+                                 WsGraphIndexFunc    select,
+                                 WsGraphIndexFunc    reveal,
+                                 GCallback           changed,
+                                 gpointer            changed_data)
+{
+  SelectionSync *sync = g_new0 (SelectionSync, 1);
+  g_autofree char *signal = g_strdup_printf ("notify::%s", property);
+
+  *sync = (SelectionSync) { selection, view, g_strdup (property), select, reveal, changed, changed_data, FALSE };
+  g_object_set_data_full (G_OBJECT (selection), "ws-selection-sync", sync, sync_free);
+  g_signal_connect (selection, "notify::selected", G_CALLBACK (table_changed_cb), sync);
+  g_signal_connect_object (view, signal, G_CALLBACK (view_changed_cb), selection, G_CONNECT_SWAPPED);
+}
+
+/* ------------------------------------------------------------------ */
 /* Nodes                                                                */
 
 typedef enum {

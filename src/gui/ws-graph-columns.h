@@ -40,4 +40,20 @@ GtkSingleSelection *ws_graph_columns_add_segment_columns
 void                ws_graph_columns_select_index     (GtkSingleSelection *selection,
                                                        guint               index);
 
+/**
+ * WsGraphIndexFunc:
+ * @view: the drawn view
+ * @index: a node or segment, or %WS_NONE
+ */
+typedef void (*WsGraphIndexFunc) (gpointer view,
+                                  guint    index);
+
+void                ws_graph_columns_bind_selection   (GtkSingleSelection *selection,
+                                                       gpointer            view,
+                                                       const char         *property,
+                                                       WsGraphIndexFunc    select,
+                                                       WsGraphIndexFunc    reveal,
+                                                       GCallback           changed,
+                                                       gpointer            changed_data);
+
 G_END_DECLS

@@ -69,7 +69,6 @@ struct _WsGraphPage
   WsSymptom          symptom;
   gboolean           have_symptom;
   WsGraphMode        mode;
-  gboolean           in_selection_sync;
   gboolean           in_request_update;
 };
 
@@ -278,37 +277,6 @@ ws_graph_page_next_match (WsGraphPage *self,
 /* ------------------------------------------------------------------ */
 /* Selection, kept the same in graph and table                          */
 
-static void
-view_selection_changed_cb (WsGraphPage *self,
-                           GParamSpec  *pspec,
-                           WsGraphView *view)
-{
-  if (self->in_selection_sync)
-    return;
-  self->in_selection_sync = TRUE;
-  ws_graph_columns_select_index (self->selection, ws_graph_view_get_selected_node (view));
-  self->in_selection_sync = FALSE;
-  update_details (self);
-}
-
-static void
-table_selection_changed_cb (WsGraphPage        *self,
-                            GParamSpec         *pspec,
-                            GtkSingleSelection *selection)
-{
-  WsGraphRow *row = gtk_single_selection_get_selected_item (selection);
-  guint node;
-
-  if (self->in_selection_sync || row == NULL)
-    return;
-  node = ws_graph_row_get_index (row);
-  self->in_selection_sync = TRUE;
-  ws_graph_view_set_selected_node (self->graph_view, node);
-  ws_graph_view_reveal_node (self->graph_view, node);
-  self->in_selection_sync = FALSE;
-  update_details (self);
-}
-
 /**
  * ws_graph_page_select_node:
  * @node: a scene node, or %WS_NONE
@@ -320,37 +288,6 @@ ws_graph_page_select_node (WsGraphPage *self,
   g_return_if_fail (WS_IS_GRAPH_PAGE (self));
 
   ws_graph_view_set_selected_node (self->graph_view, node);
-  update_details (self);
-}
-
-static void
-segment_table_selection_changed_cb (WsGraphPage        *self,
-                                    GParamSpec         *pspec,
-                                    GtkSingleSelection *selection)
-{
-  WsGraphRow *row = gtk_single_selection_get_selected_item (selection);
-  guint segment;
-
-  if (self->in_selection_sync || row == NULL)
-    return;
-  segment = ws_graph_row_get_index (row);
-  self->in_selection_sync = TRUE;
-  ws_critical_path_view_set_selected_segment (self->cp_view, segment);
-  ws_critical_path_view_reveal_segment (self->cp_view, segment);
-  self->in_selection_sync = FALSE;
-  update_details (self);
-}
-
-static void
-cp_selection_changed_cb (WsGraphPage        *self,
-                         GParamSpec         *pspec,
-                         WsCriticalPathView *view)
-{
-  if (self->in_selection_sync)
-    return;
-  self->in_selection_sync = TRUE;
-  ws_graph_columns_select_index (self->segment_selection, ws_critical_path_view_get_selected_segment (view));
-  self->in_selection_sync = FALSE;
   update_details (self);
 }
 
@@ -1027,17 +964,17 @@ connect_signals (WsGraphPage *self)
   g_signal_connect_swapped (self->search, "match-activated", G_CALLBACK (match_activated_cb), self);
 
   g_signal_connect_swapped (self->table_toggle, "toggled", G_CALLBACK (update_mode_widgets), self);
-  g_signal_connect_swapped (self->graph_view, "notify::selected-node", G_CALLBACK (view_selection_changed_cb), self);
   g_signal_connect_swapped (self->graph_view, "notify::zoom", G_CALLBACK (update_zoom_label), self);
   g_signal_connect_swapped (self->graph_view, "node-activated", G_CALLBACK (node_activated_cb), self);
-  g_signal_connect_swapped (self->cp_view, "notify::selected-segment", G_CALLBACK (cp_selection_changed_cb), self);
   g_signal_connect_swapped (self->cp_view, "notify::zoom", G_CALLBACK (update_zoom_label), self);
   g_signal_connect_swapped (self->cp_view, "segment-activated", G_CALLBACK (segment_activated_cb), self);
-  g_signal_connect_object (self->selection, "notify::selected", G_CALLBACK (table_selection_changed_cb),
-                           self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->segment_selection, "notify::selected",
-                           G_CALLBACK (segment_table_selection_changed_cb), self, G_CONNECT_SWAPPED);
-
+  ws_graph_columns_bind_selection (self->selection, self->graph_view, "selected-node",
+                                   (WsGraphIndexFunc) ws_graph_view_set_selected_node,
+                                   (WsGraphIndexFunc) ws_graph_view_reveal_node, G_CALLBACK (update_details), self);
+  ws_graph_columns_bind_selection (self->segment_selection, self->cp_view, "selected-segment",
+                                   (WsGraphIndexFunc) ws_critical_path_view_set_selected_segment,
+                                   (WsGraphIndexFunc) ws_critical_path_view_reveal_segment,
+                                   G_CALLBACK (update_details), self);
   g_signal_connect_swapped (self->inspector_toggle, "toggled", G_CALLBACK (inspector_toggled_cb), self);
   g_signal_connect_swapped (self->inspector_panel, "findings-changed", G_CALLBACK (findings_changed_cb), self);
   g_signal_connect_swapped (self->inspector_panel, "inspected", G_CALLBACK (inspected_cb), self);

@@ -19,6 +19,7 @@ struct _WsSession
   WsDocument  *current;
   GSettings   *settings;
   char        *history_path;
+  WsSessionFile *session_file;   /* the findings and what Save writes */
 };
 
 G_DEFINE_FINAL_TYPE (WsSession, ws_session, G_TYPE_OBJECT)
@@ -27,6 +28,7 @@ enum {
   PROP_0,
   PROP_CURRENT_DOCUMENT,
   PROP_HISTORY_PATH,
+  PROP_SESSION_FILE,
   N_PROPS
 };
 
@@ -47,6 +49,9 @@ ws_session_get_property (GObject    *object,
       break;
     case PROP_HISTORY_PATH:
       g_value_set_string (value, self->history_path);
+      break;
+    case PROP_SESSION_FILE:
+      g_value_set_object (value, self->session_file);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -83,6 +88,7 @@ ws_session_dispose (GObject *object)
   g_clear_object (&self->documents);
   g_clear_object (&self->settings);
   g_clear_pointer (&self->history_path, g_free);
+  g_clear_object (&self->session_file);
 
   G_OBJECT_CLASS (ws_session_parent_class)->dispose (object);
 }
@@ -102,6 +108,10 @@ ws_session_class_init (WsSessionClass *klass)
   properties[PROP_HISTORY_PATH] =
     g_param_spec_string ("history-path", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* Read-only through GObject: ws_session_set_session_file() replaces it. */
+  properties[PROP_SESSION_FILE] =
+    g_param_spec_object ("session-file", NULL, NULL, WS_TYPE_SESSION_FILE,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -109,6 +119,7 @@ static void
 ws_session_init (WsSession *self)
 {
   self->documents = g_list_store_new (WS_TYPE_DOCUMENT);
+  self->session_file = ws_session_file_new ();
 }
 
 /**
@@ -255,4 +266,31 @@ ws_session_get_record_history (WsSession *self)
 {
   g_return_val_if_fail (WS_IS_SESSION (self), TRUE);
   return self->settings == NULL || g_settings_get_boolean (self->settings, "record-history");
+}
+
+/**
+ * ws_session_get_session_file:
+ *
+ * The findings (pins) of this window and the `.waitscope` file they are
+ * saved to.  Replaced as a whole when a session file is opened
+ * (`notify::session-file`); a page that shows findings follows it.
+ *
+ * Returns: (transfer none): the session file, never %NULL
+ */
+WsSessionFile *
+ws_session_get_session_file (WsSession *self)
+{
+  g_return_val_if_fail (WS_IS_SESSION (self), NULL);
+  return self->session_file;
+}
+
+void
+ws_session_set_session_file (WsSession     *self,
+                             WsSessionFile *session_file)
+{
+  g_return_if_fail (WS_IS_SESSION (self));
+  g_return_if_fail (WS_IS_SESSION_FILE (session_file));
+
+  if (g_set_object (&self->session_file, session_file))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION_FILE]);
 }

@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 
 #include "ws-document.h"
+#include "ws-session-file.h"
 
 G_BEGIN_DECLS
 
@@ -38,5 +39,9 @@ void          ws_session_set_history_path     (WsSession   *self,
                                                const char  *path);
 char         *ws_session_dup_history_path     (WsSession   *self);
 gboolean      ws_session_get_record_history   (WsSession   *self);
+
+WsSessionFile *ws_session_get_session_file    (WsSession     *self);
+void          ws_session_set_session_file     (WsSession     *self,
+                                               WsSessionFile *session_file);
 
 G_END_DECLS

@@ -10,7 +10,10 @@
 
 #include "ws-error.h"
 #include "ws-export.h"
+#include "ws-findings-page.h"
 #include "ws-graph-page.h"
+#include "ws-pin-capture.h"
+#include "ws-window-findings.h"
 #include "ws-importer.h"
 #include "ws-mining-page.h"
 #include "ws-contrast-page.h"
@@ -50,6 +53,7 @@ struct _WsWindow
   WsMiningPage         *mining_page;
   WsContrastPage       *contrast_page;
   WsGraphPage          *graph_page;
+  WsFindingsPage       *findings_page;
   GtkPaned             *content_paned;
   GMenu                *recent_section;
 
@@ -291,9 +295,10 @@ show_document (WsWindow   *self,
   update_actions (self);
 }
 
-static void
-add_recent (WsWindow *self,
-            GFile    *file)
+/* Recent traces and sessions alike (app.open-recent opens either). */
+void
+ws_window_add_recent (WsWindow *self,
+                      GFile    *file)
 {
   g_autofree char *uri = g_file_get_uri (file);
   g_auto(GStrv) old = NULL;
@@ -358,7 +363,7 @@ load_cb (GObject      *source,
     {
       const GError *history_error = ws_document_get_history_error (document);
 
-      add_recent (self, ws_document_get_file (document));
+      ws_window_add_recent (self, ws_document_get_file (document));
       if (history_error != NULL)
         {
           /* Translators: toast when a trace opened fine but the history store failed */
@@ -409,6 +414,9 @@ ws_window_open_file (WsWindow *self,
   g_return_val_if_fail (WS_IS_WINDOW (self), NULL);
   g_return_val_if_fail (G_IS_FILE (file), NULL);
 
+  /* Command line, drag and drop, recent list: a session opens as one. */
+  if (ws_window_findings_open_session (self, self->findings_page, file))
+    return NULL;
   n = g_list_model_get_n_items (G_LIST_MODEL (self->documents));
   for (guint i = 0; i < n; i++)
     {
@@ -1232,6 +1240,7 @@ ws_window_class_init (WsWindowClass *klass)
   g_type_ensure (WS_TYPE_MINING_PAGE);
   g_type_ensure (WS_TYPE_CONTRAST_PAGE);
   g_type_ensure (WS_TYPE_GRAPH_PAGE);
+  g_type_ensure (WS_TYPE_FINDINGS_PAGE);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/waitscope/Waitscope/ws-window.ui");
   gtk_widget_class_bind_template_child (widget_class, WsWindow, toast_overlay);
@@ -1259,6 +1268,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, mining_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, contrast_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, graph_page);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, findings_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, content_paned);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, recent_section);
 
@@ -1273,6 +1283,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.show-wait-graph", NULL, analysis_action);
   gtk_widget_class_install_action (widget_class, "win.show-ready-tree", NULL, analysis_action);
   gtk_widget_class_install_action (widget_class, "win.show-critical-path", NULL, analysis_action);
+  ws_window_findings_install_actions (widget_class);
   gtk_widget_class_install_action (widget_class, "win.inspect-trace", NULL, inspect_trace_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-in", NULL, forward_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-out", NULL, forward_action);
@@ -1374,6 +1385,7 @@ ws_window_new (GtkApplication *application)
   ws_session_set_settings (self->session, settings);
   ws_mining_page_set_session (self->mining_page, self->session);
   ws_graph_page_set_session (self->graph_page, self->session);
+  ws_window_findings_init (self, self->findings_page);
   ws_contrast_page_set_session (self->contrast_page, self->session);
   update_recent_menu (self);
   return self;
@@ -1477,4 +1489,28 @@ ws_window_get_mining_page (WsWindow *self)
 {
   g_return_val_if_fail (WS_IS_WINDOW (self), NULL);
   return self->mining_page;
+}
+
+/* Returns: (transfer none): the graph page */
+WsGraphPage *
+ws_window_get_graph_page (WsWindow *self)
+{
+  g_return_val_if_fail (WS_IS_WINDOW (self), NULL);
+  return self->graph_page;
+}
+
+/* Returns: (transfer none): the Findings page */
+WsFindingsPage *
+ws_window_get_findings_page (WsWindow *self)
+{
+  g_return_val_if_fail (WS_IS_WINDOW (self), NULL);
+  return self->findings_page;
+}
+
+/* Returns: (transfer none): the name of the page the details stack shows */
+const char *
+ws_window_get_details_page (WsWindow *self)
+{
+  g_return_val_if_fail (WS_IS_WINDOW (self), NULL);
+  return gtk_stack_get_visible_child_name (self->details_stack);
 }

@@ -5,6 +5,8 @@
 
 #include "ws-details-pane.h"
 #include "ws-document.h"
+#include "ws-findings-page.h"
+#include "ws-graph-page.h"
 #include "ws-mining-page.h"
 #include "ws-session.h"
 #include "ws-stack-search.h"
@@ -41,12 +43,17 @@ WsWindow       *ws_window_new                  (GtkApplication *application);
 WsDocument     *ws_window_open_file            (WsWindow       *self,
                                                 GFile          *file);
 WsSession      *ws_window_get_session          (WsWindow       *self);
+void            ws_window_add_recent           (WsWindow       *self,
+                                                GFile          *file);
 WsDocument     *ws_window_get_current_document (WsWindow       *self);
 GListModel     *ws_window_get_documents        (WsWindow       *self);
 WsTimelineView *ws_window_get_timeline_view    (WsWindow       *self);
 WsDetailsPane  *ws_window_get_details_pane     (WsWindow       *self);
 WsThreadTable  *ws_window_get_thread_table     (WsWindow       *self);
 WsMiningPage   *ws_window_get_mining_page      (WsWindow       *self);
+WsGraphPage    *ws_window_get_graph_page       (WsWindow       *self);
+WsFindingsPage *ws_window_get_findings_page    (WsWindow       *self);
+const char     *ws_window_get_details_page     (WsWindow       *self);
 WsStackSearch  *ws_window_get_search           (WsWindow       *self);
 void            ws_window_set_search_text      (WsWindow       *self,
                                                 const char     *text);

@@ -206,11 +206,8 @@ text_width_full (WsCriticalPathRenderer *self,
                  gboolean                bold)
 {
   PangoLayout *layout = get_scratch (self);
-  int w, h;
+  int w;
 
-  pango_layout_set_width (layout, -1);
-  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
-  pango_layout_set_text (layout, text, -1);
   if (bold)
     {
       PangoFontDescription *font = pango_font_description_copy (self->font);
@@ -218,7 +215,7 @@ text_width_full (WsCriticalPathRenderer *self,
       pango_layout_set_font_description (layout, font);
       pango_font_description_free (font);
     }
-  pango_layout_get_pixel_size (layout, &w, &h);
+  ws_render_measure_text (layout, text, &w, NULL);
   if (bold)
     pango_layout_set_font_description (layout, self->font);
   return w;
@@ -1090,29 +1087,21 @@ legend_layout (WsCriticalPathRenderer *self,
 {
   LegendItem items[WS_N_CRITICAL_STATES + 1];
   PangoLayout *pl = get_scratch (self);
-  double cx = x, cy = y, line_h = 0;
+  WsRenderFlow flow;
   guint n = 0;
 
   for (WsCriticalState st = 0; st < WS_N_CRITICAL_STATES; st++)
     items[n++] = (LegendItem) { FALSE, st, ws_critical_state_get_label (st) };
   items[n++] = (LegendItem) { TRUE, 0, _("The path moves to the readier, or back when it wakes the wait") };
 
-  pango_layout_set_width (pl, -1);
-  pango_layout_set_ellipsize (pl, PANGO_ELLIPSIZE_NONE);
+  ws_render_flow_init (&flow, x, y, width);
   for (guint i = 0; i < n; i++)
     {
-      double swatch = items[i].connector ? 10 : 22, item_w;
+      double swatch = items[i].connector ? 10 : 22, cx, cy;
       int tw, th;
 
-      pango_layout_set_text (pl, items[i].label, -1);
-      pango_layout_get_pixel_size (pl, &tw, &th);
-      item_w = swatch + 6 + tw + 18;
-      line_h = MAX (line_h, th);
-      if (cx > x && cx + item_w > x + width)
-        {
-          cx = x;
-          cy += line_h + 6;
-        }
+      ws_render_measure_text (pl, items[i].label, &tw, &th);
+      ws_render_flow_place (&flow, swatch + 6 + tw + 18, th, &cx, &cy);
       if (cr != NULL)
         {
           double my = floor (cy + th / 2.0);
@@ -1140,9 +1129,8 @@ legend_layout (WsCriticalPathRenderer *self,
           cairo_move_to (cr, cx + swatch + 6, cy);
           pango_cairo_show_layout (cr, pl);
         }
-      cx += item_w;
     }
-  return cy + line_h - y;
+  return ws_render_flow_get_height (&flow);
 }
 
 /**

@@ -78,3 +78,51 @@ ws_render_show_label (cairo_t                    *cr,
   if (bold)
     pango_layout_set_font_description (layout, font);
 }
+
+/* The size of @text on one line, neither wrapped nor ellipsized. */
+void
+ws_render_measure_text (PangoLayout *layout,
+                        const char  *text,
+                        int         *width,
+                        int         *height)
+{
+  pango_layout_set_width (layout, -1);
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, width, height);
+}
+
+void
+ws_render_flow_init (WsRenderFlow *flow,
+                     double        x,
+                     double        y,
+                     double        width)
+{
+  *flow = (WsRenderFlow) { x, y, width, x, y, 0 };
+}
+
+/* Where the next item goes; the first item of a line never wraps. */
+void
+ws_render_flow_place (WsRenderFlow *flow,
+                      double        item_width,
+                      double        item_height,
+                      double       *x,
+                      double       *y)
+{
+  flow->line_height = MAX (flow->line_height, item_height);
+  if (flow->x > flow->x0 && flow->x + item_width > flow->x0 + flow->width)
+    {
+      flow->x = flow->x0;
+      flow->y += flow->line_height + 6;
+    }
+  *x = flow->x;
+  *y = flow->y;
+  flow->x += item_width;
+}
+
+/* The height the items took, from the first line's top. */
+double
+ws_render_flow_get_height (const WsRenderFlow *flow)
+{
+  return flow->y + flow->line_height - flow->y0;
+}

@@ -3,8 +3,8 @@
 
 /*
  * Drawing helpers the renderers share: colours from 0xRRGGBB, a colour as
- * Cairo's source, and one-line labels laid out with the same metrics on
- * screen, in a PDF and in a test.
+ * Cairo's source, one-line labels laid out with the same metrics on
+ * screen, in a PDF and in a test, their measure, and legends' flow.
  */
 
 #include <cairo.h>
@@ -29,6 +29,37 @@ ws_render_set_source (cairo_t       *cr,
 {
   cairo_set_source_rgba (cr, c->red, c->green, c->blue, c->alpha);
 }
+
+/**
+ * WsRenderFlow:
+ *
+ * Items laid out left to right, wrapping to a new line (6 px under the
+ * tallest item so far) when the next one would pass the right edge: the
+ * legends of the timeline and of the critical path.
+ */
+typedef struct {
+  double x0;
+  double y0;
+  double width;
+  double x;
+  double y;
+  double line_height;
+} WsRenderFlow;
+
+void          ws_render_flow_init         (WsRenderFlow               *flow,
+                                           double                      x,
+                                           double                      y,
+                                           double                      width);
+void          ws_render_flow_place        (WsRenderFlow               *flow,
+                                           double                      item_width,
+                                           double                      item_height,
+                                           double                     *x,
+                                           double                     *y);
+double        ws_render_flow_get_height   (const WsRenderFlow         *flow);
+void          ws_render_measure_text      (PangoLayout                *layout,
+                                           const char                 *text,
+                                           int                        *width,
+                                           int                        *height);
 
 PangoContext *ws_render_label_context_new (void);
 PangoContext *ws_render_figure_context_new (void);

@@ -1589,24 +1589,16 @@ legend_layout (WsTimelineRenderer *self,
   LegendItem items[16];
   guint n = legend_items (items);
   PangoLayout *pl = get_scratch (self);
-  double cx = x, cy = y, line_h = 0;
+  WsRenderFlow flow;
 
-  pango_layout_set_width (pl, -1);
-  pango_layout_set_ellipsize (pl, PANGO_ELLIPSIZE_NONE);
+  ws_render_flow_init (&flow, x, y, width);
   for (guint i = 0; i < n; i++)
     {
-      double swatch = 22, item_w;
+      double swatch = 22, cx, cy;
       int tw, th;
 
-      pango_layout_set_text (pl, items[i].label, -1);
-      pango_layout_get_pixel_size (pl, &tw, &th);
-      item_w = swatch + 6 + tw + 18;
-      line_h = MAX (line_h, th);
-      if (cx > x && cx + item_w > x + width)
-        {
-          cx = x;
-          cy += line_h + 6;
-        }
+      ws_render_measure_text (pl, items[i].label, &tw, &th);
+      ws_render_flow_place (&flow, swatch + 6 + tw + 18, th, &cx, &cy);
       if (cr != NULL)
         {
           double my = cy + th / 2.0;
@@ -1644,9 +1636,8 @@ legend_layout (WsTimelineRenderer *self,
           pango_layout_set_text (pl, items[i].label, -1);
           pango_cairo_show_layout (cr, pl);
         }
-      cx += item_w;
     }
-  return cy + line_h - y;
+  return ws_render_flow_get_height (&flow);
 }
 
 /**

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Pinning a view: read back the inputs of what is on screen (the
+ * timeline's selection or visible span; the graph page's symptom, root
+ * wait and chain metric) so the pin redraws the same figure later.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ws-pin-capture.h"
+
+static char *
+default_title (const char *kind,
+               WsTrace    *trace,
+               gint32      tid)
+{
+  const WsPinKindInfo *info = ws_pin_kind_lookup (kind);
+  guint thread = tid != WS_PIN_NO_TID ? ws_trace_find_thread (trace, tid) : WS_NONE;
+
+  if (thread == WS_NONE)
+    return g_strdup (_(info->label));
+  return g_strdup_printf (_("%s of %s (%d)"), _(info->label), ws_trace_get_thread (trace, thread)->name, tid);
+}
+
+WsPin *
+ws_pin_capture_timeline (WsDocument *document)
+{
+  WsTimelineViewport *viewport;
+  WsTrace *trace;
+  WsPin *pin;
+  guint thread;
+  WsTime t0, t1;
+
+  g_return_val_if_fail (WS_IS_DOCUMENT (document), NULL);
+
+  trace = ws_document_get_trace (document);
+  viewport = ws_document_get_viewport (document);
+  if (trace == NULL || viewport == NULL)
+    return NULL;
+  pin = ws_pin_new (WS_PIN_KIND_TIMELINE);
+  /* The selection is what the user pointed at; else what is on screen. */
+  if (ws_timeline_viewport_get_selection (viewport, &thread, &t0, &t1))
+    {
+      ws_pin_set_tid (pin, ws_trace_get_thread (trace, thread)->tid);
+      ws_pin_set_window (pin, t0, t1);
+    }
+  else
+    ws_pin_set_window (pin, ws_timeline_viewport_get_begin (viewport), ws_timeline_viewport_get_end (viewport));
+  {
+    g_autofree char *title = default_title (WS_PIN_KIND_TIMELINE, trace, ws_pin_get_tid (pin));
+    ws_pin_set_title (pin, title);
+  }
+  return pin;
+}
+
+static void
+set_symptom (WsPin           *pin,
+             WsTrace         *trace,
+             const WsSymptom *symptom)
+{
+  if (symptom->thread != WS_NONE)
+    ws_pin_set_tid (pin, ws_trace_get_thread (trace, symptom->thread)->tid);
+  ws_pin_set_window (pin, symptom->t0, MAX (symptom->t0, symptom->t1));
+}
+
+static WsPin *
+capture_ready_tree (WsGraphScene *scene)
+{
+  WsReadyTree *tree = ws_graph_scene_get_ready_tree (scene);
+  WsTrace *trace = ws_ready_tree_get_trace (tree);
+  const WsReadyNode *root = ws_ready_tree_get_node (tree, 0);
+  WsPin *pin = ws_pin_new (WS_PIN_KIND_READY_TREE);
+
+  ws_pin_set_tid (pin, ws_trace_get_thread (trace, root->thread)->tid);
+  ws_pin_set_window (pin, root->time, root->time + root->duration);
+  ws_pin_set_event (pin, root->event);
+  ws_pin_set_setting_string (pin, "chain_metric", ws_chain_metric_to_string (ws_graph_scene_get_metric (scene)));
+  return pin;
+}
+
+WsPin *
+ws_pin_capture_graph (WsGraphPage *page)
+{
+  WsGraphScene *scene = ws_graph_page_get_scene (page);
+  WsCriticalPath *path = ws_graph_page_get_critical_path (page);
+  WsTrace *trace = ws_graph_page_get_trace (page);
+  WsGraphMode mode = ws_graph_page_get_mode (page);
+  WsPin *pin = NULL;
+
+  if (trace == NULL)
+    return NULL;
+  if (mode == WS_GRAPH_MODE_CRITICAL_PATH && path != NULL)
+    {
+      pin = ws_pin_new (WS_PIN_KIND_CRITICAL_PATH);
+      set_symptom (pin, trace, ws_critical_path_get_symptom (path));
+    }
+  else if (scene != NULL && ws_graph_scene_get_kind (scene) == WS_GRAPH_SCENE_WAIT_GRAPH)
+    {
+      pin = ws_pin_new (WS_PIN_KIND_WAIT_GRAPH);
+      set_symptom (pin, trace, ws_wait_graph_get_symptom (ws_graph_scene_get_wait_graph (scene)));
+    }
+  else if (scene != NULL && ws_graph_scene_get_kind (scene) == WS_GRAPH_SCENE_READY_TREE)
+    pin = capture_ready_tree (scene);
+  if (pin != NULL)
+    {
+      g_autofree char *title = default_title (ws_pin_get_kind (pin), trace, ws_pin_get_tid (pin));
+      ws_pin_set_title (pin, title);
+    }
+  return pin;
+}

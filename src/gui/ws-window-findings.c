@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The window's part in findings, kept out of ws-window.c: pin what the
+ * window shows (Ctrl+D), save / open sessions, present (F5), show a pin
+ * again in its view, and the view state saved with the session.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ws-pin-capture.h"
+#include "ws-window-findings.h"
+
+/* The Findings tab appears once there is something to show in it, so a
+ * window without findings keeps its room for the timeline. */
+static void
+reveal_findings (WsWindow *self,
+                 gboolean  show)
+{
+  GtkWidget *page = GTK_WIDGET (ws_window_get_findings_page (self));
+  GtkWidget *stack = gtk_widget_get_parent (page);
+
+  if (GTK_IS_STACK (stack))
+    gtk_stack_page_set_visible (gtk_stack_get_page (GTK_STACK (stack), page), TRUE);
+  if (show)
+    ws_window_show_details_page (self, "findings");
+}
+
+/* The graph page's view when it is the page shown, else the timeline. */
+static void
+pin_view (WsWindow *self)
+{
+  WsDocument *document = ws_window_get_current_document (self);
+  WsFindingsPage *page = ws_window_get_findings_page (self);
+  g_autoptr(WsPin) pin = NULL;
+
+  if (document == NULL || ws_document_get_state (document) != WS_DOCUMENT_READY)
+    return;
+  if (g_strcmp0 (ws_window_get_details_page (self), "graph") == 0)
+    pin = ws_pin_capture_graph (ws_window_get_graph_page (self));
+  if (pin == NULL)
+    pin = ws_pin_capture_timeline (document);
+  if (pin != NULL)
+    {
+      ws_findings_page_add_pin (page, pin, ws_document_get_file (document));
+      reveal_findings (self, FALSE);
+    }
+}
+
+static void
+findings_action (GtkWidget  *widget,
+                 const char *name,
+                 GVariant   *param)
+{
+  WsWindow *self = WS_WINDOW (widget);
+  GtkWidget *page = GTK_WIDGET (ws_window_get_findings_page (self));
+
+  if (g_str_equal (name, "win.pin-view"))
+    pin_view (self);
+  else if (g_str_equal (name, "win.present"))
+    ws_findings_page_present (WS_FINDINGS_PAGE (page));
+  else if (g_str_equal (name, "win.save-session"))
+    gtk_widget_activate_action (page, "findings.save", NULL);
+  else if (g_str_equal (name, "win.open-session"))
+    gtk_widget_activate_action (page, "findings.open", NULL);
+  else if (g_str_equal (name, "win.export-report"))
+    gtk_widget_activate_action (page, "findings.export", NULL);
+  else if (g_str_equal (name, "win.show-findings"))
+    reveal_findings (self, TRUE);
+}
+
+void
+ws_window_findings_install_actions (GtkWidgetClass *widget_class)
+{
+  static const char * const names[] = {
+    "win.pin-view", "win.present", "win.save-session", "win.open-session", "win.export-report", "win.show-findings",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    gtk_widget_class_install_action (widget_class, names[i], NULL, findings_action);
+}
+
+static void
+open_trace_cb (WsWindow       *self,
+               GFile          *file,
+               WsFindingsPage *page)
+{
+  ws_window_open_file (self, file);
+}
+
+/* The pin's thread and window selected in the timeline; graph views are
+ * asked for through the window's own actions, which use that selection. */
+static void
+apply_pin (WsWindow *self,
+           WsPin    *pin)
+{
+  WsDocument *document = ws_window_get_current_document (self);
+  WsTrace *trace = document ? ws_document_get_trace (document) : NULL;
+  WsTimelineViewport *viewport;
+  const char *kind = ws_pin_get_kind (pin);
+  guint thread;
+  WsTime t0, t1;
+
+  if (trace == NULL || !ws_pin_get_window (pin, &t0, &t1))
+    return;
+  viewport = ws_document_get_viewport (document);
+  thread = ws_pin_get_tid (pin) != WS_PIN_NO_TID ? ws_trace_find_thread (trace, ws_pin_get_tid (pin)) : WS_NONE;
+  ws_timeline_viewport_set_visible (viewport, t0, MAX (t1, t0 + WS_TIMELINE_MIN_SPAN));
+  if (thread == WS_NONE)
+    return;
+  ws_timeline_viewport_set_selection (viewport, thread, t0, t1);
+  if (g_str_equal (kind, WS_PIN_KIND_WAIT_GRAPH))
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.show-wait-graph", NULL);
+  else if (g_str_equal (kind, WS_PIN_KIND_READY_TREE))
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.show-ready-tree", NULL);
+  else if (g_str_equal (kind, WS_PIN_KIND_CRITICAL_PATH))
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.show-critical-path", NULL);
+}
+
+static void
+show_pin_cb (WsWindow       *self,
+             WsPin          *pin,
+             GFile          *trace,
+             WsFindingsPage *page)
+{
+  WsDocument *document = ws_window_open_file (self, trace);
+
+  /* A trace still loading: the pin is shown again once it is ready. */
+  if (document != NULL && ws_document_get_state (document) == WS_DOCUMENT_READY)
+    apply_pin (self, pin);
+}
+
+static void
+collect_view_state_cb (WsWindow       *self,
+                       JsonObject     *state,
+                       WsFindingsPage *page)
+{
+  WsDocument *document = ws_window_get_current_document (self);
+  const char *shown = ws_window_get_details_page (self);
+
+  if (shown != NULL)
+    json_object_set_string_member (state, "page", shown);
+  if (document != NULL && ws_document_get_state (document) == WS_DOCUMENT_READY)
+    {
+      WsTimelineViewport *viewport = ws_document_get_viewport (document);
+      JsonObject *span = json_object_new ();
+      g_autofree char *path = g_file_get_path (ws_document_get_file (document));
+
+      json_object_set_int_member (span, "from_ns", ws_timeline_viewport_get_begin (viewport));
+      json_object_set_int_member (span, "to_ns", ws_timeline_viewport_get_end (viewport));
+      json_object_set_object_member (state, "timeline", span);
+      if (path != NULL)
+        json_object_set_string_member (state, "current_trace", path);
+    }
+}
+
+static void
+restore_when_ready_cb (WsDocument *document,
+                       GParamSpec *pspec,
+                       JsonObject *span)
+{
+  if (ws_document_get_state (document) != WS_DOCUMENT_READY)
+    return;
+  g_signal_handlers_disconnect_by_func (document, restore_when_ready_cb, span);
+  ws_timeline_viewport_set_visible (ws_document_get_viewport (document),
+                                    json_object_get_int_member (span, "from_ns"),
+                                    json_object_get_int_member (span, "to_ns"));
+}
+
+static void
+span_free (gpointer  data,
+           GClosure *closure)
+{
+  json_object_unref (data);
+}
+
+static void
+restore_view_state_cb (WsWindow       *self,
+                       JsonObject     *state,
+                       WsFindingsPage *page)
+{
+  const char *shown = json_object_get_string_member_with_default (state, "page", NULL);
+  const char *current = json_object_get_string_member_with_default (state, "current_trace", NULL);
+  JsonNode *span = json_object_get_member (state, "timeline");
+
+  if (shown != NULL && g_str_equal (shown, "findings"))
+    reveal_findings (self, TRUE);
+  else if (shown != NULL && (g_str_equal (shown, "details") || g_str_equal (shown, "threads") ||
+                             g_str_equal (shown, "graph") || g_str_equal (shown, "mining")))
+    ws_window_show_details_page (self, shown);
+  if (current != NULL && span != NULL && JSON_NODE_HOLDS_OBJECT (span))
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (current);
+      WsDocument *document = ws_window_open_file (self, file);
+      JsonObject *copy = json_object_ref (json_node_get_object (span));
+
+      if (document == NULL)
+        {
+          json_object_unref (copy);
+          return;
+        }
+      g_signal_connect_data (document, "notify::state", G_CALLBACK (restore_when_ready_cb), copy,
+                             span_free, 0);
+      restore_when_ready_cb (document, NULL, copy);
+    }
+}
+
+/* A session saved or opened joins the recent list (the menu's Open
+ * Recent and the start screen's). */
+static void
+session_path_cb (WsWindow *self)
+{
+  WsSessionFile *file = ws_session_get_session_file (ws_window_get_session (self));
+  const char *path = ws_session_file_get_path (file);
+
+  if (path != NULL && !ws_session_file_is_recovery (file))
+    {
+      g_autoptr(GFile) gfile = g_file_new_for_path (path);
+      ws_window_add_recent (self, gfile);
+    }
+}
+
+static void
+session_file_cb (WsWindow *self)
+{
+  WsSessionFile *file = ws_session_get_session_file (ws_window_get_session (self));
+
+  g_signal_connect_object (file, "notify::path", G_CALLBACK (session_path_cb), self, G_CONNECT_SWAPPED);
+  session_path_cb (self);
+}
+
+void
+ws_window_findings_init (WsWindow       *self,
+                         WsFindingsPage *page)
+{
+  ws_findings_page_set_session (page, ws_window_get_session (self));
+  g_signal_connect_object (ws_window_get_session (self), "notify::session-file", G_CALLBACK (session_file_cb),
+                           self, G_CONNECT_SWAPPED);
+  session_file_cb (self);
+  g_signal_connect_object (page, "open-trace", G_CALLBACK (open_trace_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (page, "show-pin", G_CALLBACK (show_pin_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (page, "collect-view-state", G_CALLBACK (collect_view_state_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (page, "restore-view-state", G_CALLBACK (restore_view_state_cb), self, G_CONNECT_SWAPPED);
+}
+
+/* Returns: %TRUE if @file is a session (opened here, or the error shown). */
+gboolean
+ws_window_findings_open_session (WsWindow       *self,
+                                 WsFindingsPage *page,
+                                 GFile          *file)
+{
+  g_autofree char *name = g_file_get_basename (file);
+
+  if (name == NULL || !g_str_has_suffix (name, ".waitscope"))
+    return FALSE;
+  ws_findings_page_open_session (page, file, NULL);
+  reveal_findings (self, TRUE);
+  return TRUE;
+}

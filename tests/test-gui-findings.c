@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Findings in the real window under Xvfb: three views of py-locks pinned
+ * (timeline window, ready tree, critical path) with notes, autosaved,
+ * undone, saved, presented, the window closed; the session reopened from
+ * its file (as from the command line) with its pins and view state; both
+ * report forms exported and checked.  Screenshots in WS_SCREENSHOT_DIR.
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ws-application.h"
+#include "ws-findings-page.h"
+#include "ws-gui-test-util.h"
+#include "ws-presentation.h"
+#include "ws-window.h"
+
+static WsApplication *the_app;
+
+#define T0 1987000000000LL
+
+static gboolean
+document_ready (gpointer data)
+{
+  return ws_document_get_state (data) != WS_DOCUMENT_LOADING;
+}
+
+static WsWindow *
+new_window (void)
+{
+  WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1580, 980);
+  gtk_window_present (GTK_WINDOW (window));
+  return window;
+}
+
+static void
+select_window (WsWindow *window,
+               WsTime    t0,
+               WsTime    t1)
+{
+  WsDocument *document = ws_window_get_current_document (window);
+  WsTrace *trace = ws_document_get_trace (document);
+
+  ws_timeline_viewport_set_selection (ws_document_get_viewport (document),
+                                      ws_trace_find_thread (trace, 11588), t0, t1);
+}
+
+static void
+pin_graph (WsWindow   *window,
+           const char *action)
+{
+  WsGraphPage *graph = ws_window_get_graph_page (window);
+  gboolean ready = FALSE;
+  gulong id = g_signal_connect (graph, "ready", G_CALLBACK (ws_gui_test_flag_cb), &ready);
+
+  gtk_widget_activate_action (GTK_WIDGET (window), action, NULL);
+  ws_gui_test_wait_for_flag (&ready, 60, action);
+  g_signal_handler_disconnect (graph, id);
+  g_assert_cmpstr (ws_window_get_details_page (window), ==, "graph");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.pin-view", NULL);
+}
+
+static WsPinList *
+pins_of (WsWindow *window)
+{
+  return ws_session_file_get_findings (ws_session_get_session_file (ws_window_get_session (window)));
+}
+
+static guint
+count_in_file (const char *path,
+               const char *needle)
+{
+  g_autofree char *text = NULL;
+  guint n = 0;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  for (const char *p = strstr (text, needle); p != NULL; p = strstr (p + 1, needle))
+    n++;
+  return n;
+}
+
+static void
+pin_three (WsWindow       *window,
+           WsFindingsPage *page)
+{
+  WsPinList *list = pins_of (window);
+
+  select_window (window, T0, T0 + 50000000);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.pin-view", NULL);
+  g_assert_cmpuint (ws_pin_list_get_n (list), ==, 1);
+  g_assert_cmpstr (ws_pin_get_kind (ws_pin_list_get (list, 0)), ==, WS_PIN_KIND_TIMELINE);
+  ws_findings_page_set_note_text (page, "Workers take turns", "Each *worker* runs, then **waits** on the lock.");
+
+  select_window (window, T0, T0 + 1000000000);
+  pin_graph (window, "win.show-ready-tree");
+  g_assert_cmpuint (ws_pin_list_get_n (list), ==, 2);
+  g_assert_cmpstr (ws_pin_get_kind (ws_pin_list_get (list, 1)), ==, WS_PIN_KIND_READY_TREE);
+  g_assert_cmpint (ws_pin_get_event (ws_pin_list_get (list, 1)), >=, 0);
+  ws_findings_page_set_note_text (page, "The chain behind w3", "- root: a futex wait\n- ranked by average");
+
+  select_window (window, T0, T0 + 50000000);
+  pin_graph (window, "win.show-critical-path");
+  g_assert_cmpuint (ws_pin_list_get_n (list), ==, 3);
+  g_assert_cmpstr (ws_pin_get_kind (ws_pin_list_get (list, 2)), ==, WS_PIN_KIND_CRITICAL_PATH);
+  ws_findings_page_set_note_text (page, "Critical path of w3", "Half of it is `ready`, waiting for a CPU.");
+}
+
+static void
+check_undo (WsWindow       *window,
+            WsFindingsPage *page)
+{
+  WsPinList *list = pins_of (window);
+
+  ws_findings_page_select (page, 0);
+  gtk_widget_activate_action (GTK_WIDGET (page), "findings.delete", NULL);
+  g_assert_cmpuint (ws_pin_list_get_n (list), ==, 2);
+  gtk_widget_activate_action (GTK_WIDGET (page), "findings.undo", NULL);
+  g_assert_cmpuint (ws_pin_list_get_n (list), ==, 3);
+  g_assert_cmpstr (ws_pin_get_title (ws_pin_list_get (list, 0)), ==, "Workers take turns");
+}
+
+static void
+present (WsWindow       *window,
+         WsFindingsPage *page)
+{
+  GtkWindow *shown = NULL;
+  GListModel *toplevels = gtk_window_get_toplevels ();   /* (transfer none) */
+
+  ws_findings_page_present (page);
+  ws_gui_test_spin (800);
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+      if (WS_IS_PRESENTATION (w))
+        shown = GTK_WINDOW (w);
+    }
+  g_assert_nonnull (shown);
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (shown), "findings-present-light.png"));
+  g_assert_true (ws_gui_test_press_key_in (GTK_WIDGET (shown), GDK_KEY_Right, 0));
+  /* It starts on the selected finding (the second). */
+  g_assert_cmpuint (ws_presentation_get_position (WS_PRESENTATION (shown)), ==, 2);
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
+  ws_gui_test_spin (1500);
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (shown), "findings-present-dark.png"));
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
+  g_assert_true (ws_gui_test_press_key_in (GTK_WIDGET (shown), GDK_KEY_Escape, 0));
+  ws_gui_test_spin (200);
+}
+
+static void
+check_reopened (WsWindow   *window,
+                const char *session)
+{
+  WsPinList *list = pins_of (window);
+  WsDocument *document;
+  WsTimelineViewport *viewport;
+  g_autoptr(WsSessionFile) saved = ws_session_file_load (session, NULL);
+  JsonObject *span = json_object_get_object_member (ws_session_file_get_view_state (saved), "timeline");
+
+  g_assert_cmpuint (ws_pin_list_get_n (list), ==, 3);
+  g_assert_cmpstr (ws_pin_get_title (ws_pin_list_get (list, 1)), ==, "The chain behind w3");
+  g_assert_cmpstr (ws_pin_get_note (ws_pin_list_get (list, 2)), ==, "Half of it is `ready`, waiting for a CPU.");
+  g_assert_cmpstr (ws_pin_get_setting_string (ws_pin_list_get (list, 1), "chain_metric", NULL), ==, "average");
+  g_assert_cmpint (ws_pin_get_tid (ws_pin_list_get (list, 2)), ==, 11588);
+
+  document = ws_window_get_current_document (window);
+  g_assert_nonnull (document);
+  ws_gui_test_wait_until (document_ready, document, 60, "the session's trace to load");
+  ws_gui_test_spin (300);
+  viewport = ws_document_get_viewport (document);
+  g_assert_cmpint (ws_timeline_viewport_get_begin (viewport), ==, json_object_get_int_member (span, "from_ns"));
+  g_assert_cmpint (ws_timeline_viewport_get_end (viewport), ==, json_object_get_int_member (span, "to_ns"));
+  g_assert_cmpstr (ws_window_get_details_page (window), ==, "findings");
+}
+
+static void
+check_reports (WsFindingsPage *page,
+               const char     *dir)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *html = g_build_filename (dir, "report.html", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "report.pdf", NULL);
+  g_autofree char *pdfinfo = g_find_program_in_path ("pdfinfo");
+
+  g_assert_true (ws_findings_page_export_report (page, html, &error));
+  g_assert_no_error (error);
+  g_assert_true (ws_findings_page_export_report (page, pdf, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_in_file (html, "<svg "), ==, 3);
+  g_assert_cmpuint (count_in_file (html, "<section class=\"finding\""), ==, 3);
+  g_assert_cmpuint (count_in_file (html, " src="), ==, 0);
+  g_assert_cmpuint (count_in_file (html, "<strong>waits</strong>"), ==, 1);
+  if (pdfinfo != NULL)
+    {
+      g_autofree char *out = NULL;
+      const char *argv[] = { pdfinfo, pdf, NULL };
+
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, 0, NULL, NULL, &out, NULL, NULL, NULL));
+      const char *pages = strstr (out, "Pages:");
+
+      g_assert_nonnull (pages);
+      /* Title page, two pages per finding, the appendix. */
+      g_assert_cmpint (atoi (pages + 6), ==, 8);
+    }
+}
+
+static void
+test_findings (void)
+{
+  g_autofree char *trace_path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+  g_autoptr(GFile) trace = g_file_new_for_path (trace_path);
+  g_autofree char *dir = g_dir_make_tmp ("ws-gui-findings-XXXXXX", NULL);
+  g_autofree char *recovery = g_build_filename (dir, "recovery", NULL);
+  g_autofree char *session = g_build_filename (dir, "review.waitscope", NULL);
+  g_autoptr(GFile) session_file = g_file_new_for_path (session);
+  g_autoptr(GPtrArray) copies = NULL;
+  WsWindow *window;
+  WsFindingsPage *page;
+  WsDocument *document;
+
+  g_setenv ("WAITSCOPE_RECOVERY_DIR", recovery, TRUE);
+  window = new_window ();
+  page = ws_window_get_findings_page (window);
+  document = ws_window_open_file (window, trace);
+  ws_gui_test_wait_until (document_ready, document, 60, "py-locks to load");
+  ws_gui_test_spin (300);
+
+  pin_three (window, page);
+  /* Autosave: a couple of seconds after the last change the recovery copy
+   * holds all three notes, so a kill -9 now would lose nothing. */
+  ws_gui_test_spin (2600);
+  copies = ws_session_file_list_recoveries ();
+  g_assert_cmpuint (copies->len, ==, 1);
+  g_assert_cmpuint (count_in_file (g_ptr_array_index (copies, 0), "waiting for a CPU"), ==, 1);
+  check_undo (window, page);
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-findings", NULL);
+  ws_findings_page_select (page, 1);
+  ws_gui_test_spin (300);
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "findings-list.png"));
+  g_assert_true (ws_findings_page_save (page, session, NULL));
+  {
+    /* The saved session is in the recent list (Open Recent opens it). */
+    GSettings *settings = ws_session_get_settings (ws_window_get_session (window));
+    g_autofree char *uri = g_file_get_uri (session_file);
+
+    if (settings != NULL)
+      {
+        g_auto(GStrv) recent = g_settings_get_strv (settings, "recent-files");
+        g_assert_true (g_strv_contains ((const char * const *) recent, uri));
+      }
+  }
+  g_clear_pointer (&copies, g_ptr_array_unref);
+  copies = ws_session_file_list_recoveries ();
+  g_assert_cmpuint (copies->len, ==, 0);
+  present (window, page);
+  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_spin (300);
+
+  /* Reopened as the command line would (a .waitscope file to open). */
+  window = new_window ();
+  page = ws_window_get_findings_page (window);
+  g_assert_null (ws_window_open_file (window, session_file));
+  check_reopened (window, session);
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "findings-reopened.png"));
+  check_reports (page, dir);
+  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_spin (200);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  the_app = ws_gui_test_init (&argc, &argv);
+  g_test_add_func ("/gui/findings/pin-save-reopen-present-export", test_findings);
+  status = g_test_run ();
+  g_object_unref (the_app);
+  return status;
+}
