@@ -23,11 +23,11 @@ int cli_export_timeline (int argc, char **argv);
 int cli_mine (int argc, char **argv);
 int cli_cluster (int argc, char **argv);
 int cli_history (int argc, char **argv);
+int cli_session (int argc, char **argv);
+int cli_report (int argc, char **argv);
 int cli_impact (int argc, char **argv);
 int cli_awg (int argc, char **argv);
 int cli_contrast (int argc, char **argv);
-int cli_session (int argc, char **argv);
-int cli_report (int argc, char **argv);
 
 static const CliCommand commands[] = {
   { "convert", cli_convert, N_("Convert a trace to the JSON trace format") },

@@ -12,11 +12,11 @@
 #include "ws-export.h"
 #include "ws-findings-page.h"
 #include "ws-graph-page.h"
+#include "ws-contrast-page.h"
 #include "ws-pin-capture.h"
 #include "ws-window-findings.h"
 #include "ws-importer.h"
 #include "ws-mining-page.h"
-#include "ws-contrast-page.h"
 #include "ws-time-format.h"
 #include "ws-timeline-legend.h"
 #include "ws-window.h"
@@ -51,9 +51,9 @@ struct _WsWindow
   WsDetailsPane        *details_pane;
   WsThreadTable        *thread_table;
   WsMiningPage         *mining_page;
-  WsContrastPage       *contrast_page;
   WsGraphPage          *graph_page;
   WsFindingsPage       *findings_page;
+  WsContrastPage       *contrast_page;
   GtkPaned             *content_paned;
   GMenu                *recent_section;
 
@@ -1266,9 +1266,9 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, details_pane);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, thread_table);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, mining_page);
-  gtk_widget_class_bind_template_child (widget_class, WsWindow, contrast_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, graph_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, findings_page);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, contrast_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, content_paned);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, recent_section);
 
