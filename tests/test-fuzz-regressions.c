@@ -32,6 +32,7 @@ static const struct {
   { "scenario-rules", "scenario-rules", ws_fuzz_scenario_rules, FALSE },
   { "classifier", "classifier", ws_fuzz_classifier, FALSE },
   { "analyses", "json-trace", ws_fuzz_analyses, TRUE },
+  { "mining", "mining", ws_fuzz_mining, FALSE },
 };
 
 typedef struct {

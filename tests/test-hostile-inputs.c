@@ -10,16 +10,20 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
+#include <sqlite3.h>
 #include <json-glib/json-glib.h>
 
 #include "ws-clusterer.h"
 #include "ws-miner.h"
 #include "ws-similarity.h"
+#include "ws-error.h"
 #include "ws-trace.h"
+#include "ws-trace-loader.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 # define WS_UNDER_ASAN 1
@@ -393,6 +397,246 @@ test_times_at_limits (void)
   g_unlink (path);
 }
 
+/* Replaces every @from in @s by @to. */
+static void
+replace_all (GString    *s,
+             const char *from,
+             const char *to)
+{
+  g_string_replace (s, from, to, 0);
+}
+
+/*
+ * Names that are not UTF-8 (a thread's comm, symbols, a module, the file
+ * name itself) come out of every --json output as valid UTF-8 JSON, with
+ * U+FFFD for the bad bytes.
+ */
+static void
+test_json_output_is_utf8 (void)
+{
+  g_autofree char *seed = g_build_filename (g_getenv ("WS_TEST_DATA"), "..", "fuzz", "corpus", "perf-text",
+                                            "py-locks-start.txt", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("ws-hostile-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "bad-\xff-name.txt", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GString) s = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *by_path[] = { "info", "scenarios", "mine", "cluster" };
+  const char *by_tid[] = { "waitgraph", "readytree", "critical-path", "inspect" };
+
+  g_file_get_contents (seed, &contents, NULL, &error);
+  g_assert_no_error (error);
+  s = g_string_new (contents);
+  replace_all (s, "perf 11591/11591", "pe\xffrf 11591/11591");
+  replace_all (s, "perf:11591/11591", "pe\xffrf:11591/11591");
+  replace_all (s, "comm=migration/0", "comm=migra\xfe\xfftion/0");
+  replace_all (s, "schedule", "sche\xc3" "dule");
+  replace_all (s, "([kernel.kallsyms])", "([ker\xe9nel.kallsyms])");
+  g_file_set_contents (path, s->str, s->len, &error);
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < G_N_ELEMENTS (by_path) + G_N_ELEMENTS (by_tid); i++)
+    {
+      g_auto(Run) run = { 0 };
+      g_autoptr(JsonParser) parser = json_parser_new ();
+
+      if (i < G_N_ELEMENTS (by_path))
+        run_cli (&run, by_path[i], "--json", path);
+      else
+        run_cli (&run, by_tid[i - G_N_ELEMENTS (by_path)], "--tid", "11591", "--format", "json",
+                 "--trace", path);
+      g_test_message ("%s", i < G_N_ELEMENTS (by_path) ? by_path[i] : by_tid[i - G_N_ELEMENTS (by_path)]);
+      g_assert_true (g_spawn_check_wait_status (run.status, NULL));
+      g_assert_true (g_utf8_validate (run.out, -1, NULL));
+      json_parser_load_from_data (parser, run.out, -1, &error);
+      g_assert_no_error (error);
+      if (i == 0)
+        {
+          g_assert_nonnull (strstr (run.out, "bad-\xef\xbf\xbd-name"));   /* the path */
+          g_assert_nonnull (strstr (run.out, "sche\xef\xbf\xbd" "dule"));   /* a symbol */
+        }
+    }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* A FIFO nobody writes to: the CLI gives up after WAITSCOPE_FIFO_TIMEOUT
+ * seconds with a message; the loader returns as soon as it is cancelled
+ * (the GUI's Cancel). */
+static gpointer
+load_in_thread (gpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  WsTrace *trace = ws_trace_loader_load (g_object_get_data (data, "path"), NULL, NULL, NULL, data, &error);
+
+  g_assert_null (trace);
+  g_assert_error (error, WS_ERROR, WS_ERROR_CANCELLED);
+  return NULL;
+}
+
+static void
+test_fifo_without_writer (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-hostile-XXXXXX", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "trace.fifo", NULL);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "WAITSCOPE_FIFO_TIMEOUT", "1", TRUE);
+  const char *argv[] = { g_getenv ("WS_CLI"), "info", fifo, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(GError) error = NULL;
+  GThread *thread;
+  gint64 start;
+  int status;
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+
+  start = g_get_monotonic_time ();
+  g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 1);
+  g_assert_nonnull (strstr (err, fifo));
+  g_assert_nonnull (strstr (err, "nothing was written to it within 1 second"));
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 20 * G_USEC_PER_SEC);
+
+  g_object_set_data_full (G_OBJECT (cancellable), "path", g_strdup (fifo), g_free);
+  thread = g_thread_new ("load", load_in_thread, cancellable);
+  g_usleep (300 * 1000);
+  start = g_get_monotonic_time ();
+  g_cancellable_cancel (cancellable);
+  g_thread_join (thread);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 5 * G_USEC_PER_SEC);
+
+  g_unlink (fifo);
+  g_rmdir (dir);
+}
+
+/* An SQLite file with one table and the given user_version. */
+static void
+make_sqlite (const char *path,
+             int         version)
+{
+  sqlite3 *db = NULL;
+  g_autofree char *sql = g_strdup_printf ("CREATE TABLE mine (x INTEGER); INSERT INTO mine VALUES (42); "
+                                          "PRAGMA user_version = %d;", version);
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+}
+
+static GBytes *
+file_bytes (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  char *contents = NULL;
+  gsize len = 0;
+
+  g_file_get_contents (path, &contents, &len, &error);
+  g_assert_no_error (error);
+  return g_bytes_new_take (contents, len);
+}
+
+/*
+ * Read-only history commands never write, and a refused file stays byte
+ * for byte what it was: an SQLite file that is not a history (user_version
+ * 0) and one from a newer Waitscope (user_version 99), under `history
+ * stats`, `history top-functions` and, for the newer one, `history add`;
+ * a real store under `history stats`.
+ */
+static void
+test_history_untouched (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-hostile-XXXXXX", NULL);
+  g_autofree char *foreign = g_build_filename (dir, "foreign.sqlite", NULL);
+  g_autofree char *future = g_build_filename (dir, "future.sqlite", NULL);
+  g_autofree char *real = g_build_filename (dir, "real.sqlite", NULL);
+  g_autofree char *trace = g_build_filename (g_getenv ("WS_TEST_DATA"), "..", "fuzz", "corpus", "perf-text",
+                                             "py-locks-start.txt", NULL);
+  struct { const char *path; const char *action; const char *says; } cases[] = {
+    { foreign, "stats", "not a Waitscope history" },
+    { foreign, "top-functions", "not a Waitscope history" },
+    { future, "stats", "newer than this" },
+    { future, "top-functions", "newer than this" },
+    { future, "add", "newer than this" },
+  };
+  g_autoptr(GBytes) before = NULL;
+  g_autoptr(GBytes) after = NULL;
+
+  make_sqlite (foreign, 0);
+  make_sqlite (future, 99);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(Run) run = { 0 };
+      g_autoptr(GBytes) was = file_bytes (cases[i].path);
+      g_autoptr(GBytes) is = NULL;
+      g_autofree char *opt = g_strdup_printf ("--history=%s", cases[i].path);
+
+      if (g_str_equal (cases[i].action, "add"))
+        run_cli (&run, "history", "add", opt, trace);
+      else
+        run_cli (&run, "history", cases[i].action, opt);
+      g_test_message ("history %s on %s: %s", cases[i].action, cases[i].path, run.err);
+      g_assert_true (WIFEXITED (run.status));
+      g_assert_cmpint (WEXITSTATUS (run.status), ==, 1);
+      g_assert_nonnull (strstr (run.err, cases[i].says));
+      is = file_bytes (cases[i].path);
+      g_assert_true (g_bytes_equal (was, is));
+    }
+
+  /* A real store: recorded once, then only read. */
+  {
+    g_auto(Run) add = { 0 };
+    g_auto(Run) stats = { 0 };
+    g_autofree char *opt = g_strdup_printf ("--history=%s", real);
+
+    run_cli (&add, "history", "add", opt, trace);
+    g_assert_true (g_spawn_check_wait_status (add.status, NULL));
+    before = file_bytes (real);
+    run_cli (&stats, "history", "stats", opt);
+    g_assert_true (g_spawn_check_wait_status (stats.status, NULL));
+    after = file_bytes (real);
+    g_assert_true (g_bytes_equal (before, after));
+  }
+
+  for (const char *const *f = (const char *const[]) { foreign, future, real, NULL }; *f != NULL; f++)
+    {
+      g_autofree char *wal = g_strconcat (*f, "-wal", NULL);
+      g_autofree char *shm = g_strconcat (*f, "-shm", NULL);
+
+      g_unlink (*f);
+      g_unlink (wal);
+      g_unlink (shm);
+    }
+  g_rmdir (dir);
+}
+
+/* "info -- -x" reads the file "-x". */
+static void
+test_double_dash (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-hostile-XXXXXX", NULL);
+  g_autofree char *seed = g_build_filename (g_getenv ("WS_TEST_DATA"), "..", "fuzz", "corpus", "perf-text",
+                                            "py-locks-start.txt", NULL);
+  g_autofree char *dash = g_build_filename (dir, "-x", NULL);
+  g_autofree char *contents = NULL, *out = NULL, *err = NULL;
+  const char *argv[] = { g_getenv ("WS_CLI"), "info", "--", "-x", NULL };
+  g_autoptr(GError) error = NULL;
+  gsize len;
+  int status;
+
+  g_file_get_contents (seed, &contents, &len, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (dash, contents, len, &error);
+  g_assert_no_error (error);
+  g_spawn_sync (dir, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_true (g_str_has_prefix (out, "-x (-x)"));
+  g_unlink (dash);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -405,5 +649,9 @@ main (int argc, char *argv[])
   g_test_add_func ("/hostile/cli-deep-stack", test_cli_deep_stack);
   g_test_add_func ("/hostile/times-out-of-range", test_times_out_of_range);
   g_test_add_func ("/hostile/times-at-limits", test_times_at_limits);
+  g_test_add_func ("/hostile/json-output-is-utf8", test_json_output_is_utf8);
+  g_test_add_func ("/hostile/fifo-without-writer", test_fifo_without_writer);
+  g_test_add_func ("/hostile/history-untouched", test_history_untouched);
+  g_test_add_func ("/hostile/double-dash", test_double_dash);
   return g_test_run ();
 }

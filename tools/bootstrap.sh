@@ -5,6 +5,10 @@
 #   tools/bootstrap.sh run    build and open the application on the demo trace
 #   tools/bootstrap.sh test   build and run the whole test suite
 #   tools/bootstrap.sh bench  build and run the benchmarks
+#   tools/bootstrap.sh sanitize  the core, CLI and render suites again, built
+#                             with AddressSanitizer + UndefinedBehaviorSanitizer
+#   tools/bootstrap.sh summary   one "N passed, N failed, N skipped" line over
+#                             the last test and sanitize runs
 #
 # It installs only what is missing (Debian packages), configures the build
 # directory once and rebuilds it incrementally after that.
@@ -21,6 +25,7 @@ packages=(
   libgtk-4-dev libadwaita-1-dev
   desktop-file-utils appstream
   xvfb xauth dbus dbus-x11 imagemagick graphviz poppler-utils
+  python3-sklearn
   linux-perf
 )
 
@@ -41,6 +46,24 @@ if [ ! -f "$builddir/build.ninja" ]; then
 fi
 ninja -C "$builddir"
 
+# "N passed, N failed, N skipped" over the given meson test logs (those
+# that exist).
+summary() {
+  python3 - "$@" <<'PY' || true
+import json, os, sys
+ok = fail = skip = 0
+for path in sys.argv[1:]:
+    if not os.path.exists(path):
+        continue
+    for line in open(path):
+        r = json.loads(line)["result"]
+        if r in ("OK", "EXPECTEDFAIL"): ok += 1
+        elif r == "SKIP": skip += 1
+        else: fail += 1
+print(f"{ok} passed, {fail} failed, {skip} skipped")
+PY
+}
+
 case "$job" in
   run)
     demo="$here/data/demo/py-locks.perf.txt.gz"
@@ -57,23 +80,36 @@ case "$job" in
     xvfb-run -a -s "-screen 0 1600x1000x24" dbus-run-session -- \
       meson test -C "$builddir" --print-errorlogs --no-rebuild --num-processes 2 || status=$?
     # A closing line any CI reader understands.
-    python3 - "$builddir/meson-logs/testlog.json" <<'PY' || true
-import json, sys
-ok = fail = skip = 0
-for line in open(sys.argv[1]):
-    r = json.loads(line)["result"]
-    if r in ("OK", "EXPECTEDFAIL"): ok += 1
-    elif r == "SKIP": skip += 1
-    else: fail += 1
-print(f"{ok} passed, {fail} failed, {skip} skipped")
-PY
+    summary "$builddir/meson-logs/testlog.json"
     exit $status
+    ;;
+  sanitize)
+    # A build directory of its own (debug, ASan + UBSan, no GUI: GTK's own
+    # allocations would drown the reports and double the build time).
+    # Any UBSan report fails the test; LSan leak reports too, except those
+    # in the fontconfig and pango caches (tools/lsan.supp).
+    sdir=${WS_SANITIZE_BUILDDIR:-build-sanitize}
+    if [ ! -f "$sdir/build.ninja" ]; then
+      meson setup "$sdir" --buildtype=debug -Db_sanitize=address,undefined -Db_lundef=false -Dgui=false
+    fi
+    ninja -C "$sdir"
+    status=0
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    LSAN_OPTIONS=suppressions="$here/tools/lsan.supp":print_suppressions=0 \
+      meson test -C "$sdir" --print-errorlogs --no-rebuild --num-processes 2 --timeout-multiplier 4 \
+        --suite core --suite cli --suite render || status=$?
+    summary "$sdir/meson-logs/testlog.json"
+    exit $status
+    ;;
+  summary)
+    summary "$builddir/meson-logs/testlog.json" "${WS_SANITIZE_BUILDDIR:-build-sanitize}/meson-logs/testlog.json"
     ;;
   bench)
     exec meson test -C "$builddir" --benchmark --verbose --no-rebuild --timeout-multiplier 10
     ;;
   *)
-    echo "usage: $0 run|test|bench" >&2
+    echo "usage: $0 run|test|bench|sanitize|summary" >&2
     exit 2
     ;;
 esac

@@ -6,6 +6,7 @@
 
 #include "cli-common.h"
 #include "ws-error.h"
+#include "ws-json-text.h"
 #include "ws-trace-loader.h"
 
 /**
@@ -64,6 +65,16 @@ cli_parse_options (GOptionContext   *context,
       *status = cli_usage_error (command, "%s", error->message);
       return FALSE;
     }
+
+  /* GOption stops at "--" but leaves it in place: drop it, so that
+   * "info -- -x" reads a file called "-x", not one called "--". */
+  for (int i = 1; i < *argc; i++)
+    if (strcmp ((*argv)[i], "--") == 0)
+      {
+        memmove (&(*argv)[i], &(*argv)[i + 1], sizeof (char *) * (*argc - i));
+        (*argc)--;
+        break;
+      }
   return TRUE;
 }
 
@@ -372,14 +383,8 @@ cli_print_stack (FILE         *out,
 void
 cli_print_json (JsonBuilder *builder)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(JsonNode) root = json_builder_get_root (builder);
-  g_autofree char *text = NULL;
+  g_autofree char *text = ws_json_text_from_node (root);
 
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_indent (generator, 2);
-  json_generator_set_root (generator, root);
-  text = json_generator_to_data (generator, NULL);
   fputs (text, stdout);
-  fputc ('\n', stdout);
 }

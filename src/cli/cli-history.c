@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cli-common.h"
+#include "ws-anomaly-detector.h"
 #include "ws-error.h"
 #include "ws-history-store.h"
 #include "ws-trace-loader.h"
@@ -55,7 +56,7 @@ open_existing (const char  *path,
 {
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     return NULL;
-  return ws_history_store_open (path, error);
+  return ws_history_store_open_read_only (path, error);
 }
 
 /* ------------------------------------------------------------------ */
@@ -86,13 +87,17 @@ add_one (WsHistoryStore *store,
 {
   g_autoptr(WsTrace) trace = NULL;
   g_autoptr(GError) error = NULL;
+  WsAnomalySettings settings;
+  gboolean waits_new = FALSE;
 
+  ws_anomaly_settings_init (&settings);
   o->path = path;
   if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
     {
       if ((o->digest = ws_history_store_file_digest (path, &error)) == NULL)
         goto fail;
-      if (ws_history_store_has_trace (store, o->digest))
+      if (ws_history_store_has_trace (store, o->digest)
+          && ws_history_store_has_waits (store, o->digest, settings.signature_depth))
         return;
     }
 
@@ -101,8 +106,12 @@ add_one (WsHistoryStore *store,
   /* Standard input or a pipe: known by its content. */
   if (o->digest == NULL && (o->digest = ws_history_store_trace_digest (trace, &error)) == NULL)
     goto fail;
-  if (!ws_history_store_record_trace (store, trace, &o->newly, &error))
+  if (!ws_history_store_record_trace_digest (store, trace, o->digest, &o->newly, &error))
     goto fail;
+  /* And its waits, for the anomaly models (once per content too). */
+  if (!ws_anomaly_record_trace (store, trace, o->digest, &settings, &waits_new, NULL, &error))
+    goto fail;
+  o->newly = o->newly || waits_new;
   return;
 
 fail:

@@ -8,12 +8,38 @@
 #include <glib/gi18n.h>
 
 #include "cli-common.h"
+#include "ws-anomaly-detector.h"
 #include "cli-symptom.h"
 #include "ws-chain.h"
 #include "ws-graph-export.h"
 #include "ws-ready-tree-run.h"
 
 int cli_readytree (int argc, char **argv);
+
+/* Scores the trace's waits (history store read, never written) and marks
+ * the tree's anomalous nodes; returns -1 on success, an exit status else. */
+static int
+mark_anomalous (WsTrace     *trace,
+                WsReadyTree *tree)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *digest = ws_history_store_trace_digest (trace, &error);
+  g_autofree char *path = ws_history_store_default_path ();
+  g_autoptr(WsHistoryStore) store = NULL;
+  g_autoptr(WsAnomalyResult) result = NULL;
+  WsAnomalySettings settings;
+
+  if (digest == NULL)
+    return cli_fail (error);
+  if (g_file_test (path, G_FILE_TEST_EXISTS) && (store = ws_history_store_open (path, &error)) == NULL)
+    return cli_fail (error);
+  ws_anomaly_settings_init (&settings);
+  result = ws_anomaly_detect (&trace, (const char * const *) &digest, 1, store, &settings, NULL, NULL, NULL, &error);
+  if (result == NULL)
+    return cli_fail (error);
+  ws_anomaly_result_mark_ready_tree (result, 0, tree);
+  return -1;
+}
 
 int
 cli_readytree (int    argc,
@@ -87,6 +113,11 @@ cli_readytree (int    argc,
       status = cli_fail (error);
       goto out;
     }
+
+  /* "Most anomalous waits" needs the anomaly models (read-only). */
+  if (metric == WS_CHAIN_METRIC_ANOMALOUS && (status = mark_anomalous (trace, tree)) >= 0)
+    goto out;
+  status = -1;
 
   if (g_str_equal (options.format, "dot"))
     {

@@ -14,6 +14,7 @@
 #include "cli-common.h"
 #include "cli-symptom.h"
 #include "ws-error.h"
+#include "ws-json-text.h"
 #include "ws-scenario-rules.h"
 #include "ws-trace-loader.h"
 
@@ -266,14 +267,7 @@ int
 cli_symptom_write_json (CliSymptomOptions *options,
                         JsonNode          *node)
 {
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autofree char *text = NULL;
-  g_autofree char *with_newline = NULL;
+  g_autofree char *text = ws_json_text_from_node (node);
 
-  json_generator_set_root (gen, node);
-  json_generator_set_pretty (gen, TRUE);
-  json_generator_set_indent (gen, 2);
-  text = json_generator_to_data (gen, NULL);
-  with_newline = g_strconcat (text, "\n", NULL);
-  return cli_symptom_write (options, with_newline);
+  return cli_symptom_write (options, text);
 }

@@ -23,6 +23,9 @@ int cli_export_timeline (int argc, char **argv);
 int cli_mine (int argc, char **argv);
 int cli_cluster (int argc, char **argv);
 int cli_history (int argc, char **argv);
+int cli_anomalies (int argc, char **argv);
+int cli_flag (int argc, char **argv);
+int cli_model (int argc, char **argv);
 int cli_session (int argc, char **argv);
 int cli_report (int argc, char **argv);
 int cli_impact (int argc, char **argv);
@@ -44,6 +47,9 @@ static const CliCommand commands[] = {
   { "awg", cli_awg, N_("The aggregated wait graph of a scenario's instances (text, JSON or DOT)") },
   { "contrast", cli_contrast, N_("Contrast patterns: what slow instances do that fast ones do not") },
   { "history", cli_history, N_("The history store: add traces, its counts, the commonest functions") },
+  { "anomalies", cli_anomalies, N_("Every wait scored against its signature's history: anomalous waits and flags") },
+  { "flag", cli_flag, N_("Flag waits anomalous or normal, unflag them, list the flags") },
+  { "model", cli_model, N_("The mixture model of a wait signature's history") },
   { "session", cli_session, N_("Session files: new, pin a view, show (findings for reviews)") },
   { "report", cli_report, N_("A session's findings as one HTML file or a multi-page PDF") },
   { NULL, NULL, NULL },

@@ -190,7 +190,8 @@ ws_document_new (GFile *file)
   self = g_object_new (WS_TYPE_DOCUMENT, NULL);
   self->file = g_object_ref (file);
   basename = g_file_get_basename (file);
-  self->title = g_strdup (basename ? basename : "?");
+  /* A file name need not be UTF-8; GTK labels must be. */
+  self->title = basename ? g_filename_display_name (basename) : g_strdup ("?");
   /* Translators: sidebar subtitle of a trace that is being read */
   self->subtitle = g_strdup (_("Loading…"));
   return self;

@@ -37,6 +37,8 @@ gboolean  ws_fuzz_classifier       (const guint8 *data,
                                     gsize         size);
 gboolean  ws_fuzz_analyses         (const guint8 *data,
                                     gsize         size);
+gboolean  ws_fuzz_mining           (const guint8 *data,
+                                    gsize         size);
 
 void      ws_fuzz_check_error      (const GError *error,
                                     const char   *name);

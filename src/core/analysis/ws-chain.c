@@ -64,6 +64,8 @@ static double get_median  (const WsChainMetrics *m) { return m->median; }
 static double get_total   (const WsChainMetrics *m) { return (double) m->total; }
 static double get_count   (const WsChainMetrics *m) { return (double) m->count; }
 static double get_max     (const WsChainMetrics *m) { return (double) m->max; }
+/* The count, then the average as a tie-break below one unit. */
+static double get_anomalous (const WsChainMetrics *m) { return m->n_anomalous + m->average / (1.0 + m->average); }
 
 static const MetricInfo metric_info[WS_N_CHAIN_METRICS] = {
   [WS_CHAIN_METRIC_AVERAGE] = { "average", N_("Average wait"),
@@ -76,6 +78,9 @@ static const MetricInfo metric_info[WS_N_CHAIN_METRICS] = {
                                 N_("Number of waits on the chain: the deepest chain wins"), get_count },
   [WS_CHAIN_METRIC_MAX]     = { "max", N_("Longest wait"),
                                 N_("Longest single wait of the chain (often the root's)"), get_max },
+  [WS_CHAIN_METRIC_ANOMALOUS] = { "anomalous", N_("Most anomalous waits"),
+                                  N_("Number of waits the anomaly models or your flags call anomalous"),
+                                  get_anomalous },
 };
 
 double

@@ -15,6 +15,10 @@ G_BEGIN_DECLS
  *   for an even count)
  * @WS_CHAIN_METRIC_TOTAL: sum of the wait costs
  * @WS_CHAIN_METRIC_COUNT: number of nodes (waits) on the chain
+ * @WS_CHAIN_METRIC_ANOMALOUS: number of anomalous waits on the chain (the
+ *   patent's "greatest number of anomalous wait periods"; anomalous as
+ *   marked by ws_ready_tree_mark_anomalous() from the anomaly models and
+ *   the analyst's flags), ties to the longer average wait
  * @WS_CHAIN_METRIC_MAX: longest single wait (the patent warns the root's
  *   wait often dominates it)
  *
@@ -26,6 +30,7 @@ typedef enum {
   WS_CHAIN_METRIC_TOTAL,
   WS_CHAIN_METRIC_COUNT,
   WS_CHAIN_METRIC_MAX,
+  WS_CHAIN_METRIC_ANOMALOUS,
   WS_N_CHAIN_METRICS
 } WsChainMetric;
 
@@ -39,9 +44,11 @@ typedef enum {
  * @max: the longest one (ns)
  * @average: @total / @count (ns)
  * @median: median cost (ns)
+ * @n_anomalous: waits on the chain marked anomalous
  */
 typedef struct {
   guint   count;
+  guint   n_anomalous;
   WsTime  total;
   WsTime  max;
   double  average;

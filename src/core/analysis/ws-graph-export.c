@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "ws-graph-export.h"
+#include "ws-json-text.h"
 
 static void
 add_thread (JsonBuilder *b,
@@ -849,14 +850,7 @@ ws_graph_export_findings_json (WsTrace   *trace,
 char *
 ws_graph_export_json_to_string (JsonNode *node)
 {
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autofree char *text = NULL;
-
   g_return_val_if_fail (node != NULL, NULL);
 
-  json_generator_set_root (gen, node);
-  json_generator_set_pretty (gen, TRUE);
-  json_generator_set_indent (gen, 2);
-  text = json_generator_to_data (gen, NULL);
-  return g_strconcat (text, "\n", NULL);
+  return ws_json_text_from_node (node);
 }

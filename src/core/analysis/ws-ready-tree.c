@@ -23,6 +23,7 @@ struct _WsReadyTree
   GArray   *nodes;     /* WsReadyNode */
   GArray   *leaves;    /* guint32 node indices, depth-first order */
   guint     max_depth;
+  GHashTable *anomalous; /* node index + 1 → set: marked by the anomaly models */
 };
 
 G_DEFINE_FINAL_TYPE (WsReadyTree, ws_ready_tree, G_TYPE_OBJECT)
@@ -35,6 +36,7 @@ ws_ready_tree_finalize (GObject *object)
   g_clear_object (&self->trace);
   g_array_unref (self->nodes);
   g_array_unref (self->leaves);
+  g_clear_pointer (&self->anomalous, g_hash_table_unref);
 
   G_OBJECT_CLASS (ws_ready_tree_parent_class)->finalize (object);
 }
@@ -450,6 +452,38 @@ ws_ready_tree_get_chain_metrics (WsReadyTree    *tree,
   for (guint i = 0; i < n; i++)
     waits[i] = ws_ready_tree_get_node (tree, nodes[i])->duration;
   ws_chain_metrics_compute (waits, n, metrics);
+  for (guint i = 0; i < n; i++)
+    metrics->n_anomalous += ws_ready_tree_is_anomalous (tree, nodes[i]);
+}
+
+/**
+ * ws_ready_tree_mark_anomalous:
+ * @anomalous: whether node @node's wait is anomalous
+ *
+ * Marks a node for %WS_CHAIN_METRIC_ANOMALOUS and for display; the anomaly
+ * detector (src/core/anomaly) decides, the tree only remembers.
+ */
+void
+ws_ready_tree_mark_anomalous (WsReadyTree *tree,
+                              guint        node,
+                              gboolean     anomalous)
+{
+  g_return_if_fail (WS_IS_READY_TREE (tree));
+
+  if (tree->anomalous == NULL)
+    tree->anomalous = g_hash_table_new (NULL, NULL);
+  if (anomalous)
+    g_hash_table_add (tree->anomalous, GUINT_TO_POINTER (node + 1));
+  else
+    g_hash_table_remove (tree->anomalous, GUINT_TO_POINTER (node + 1));
+}
+
+gboolean
+ws_ready_tree_is_anomalous (WsReadyTree *tree,
+                            guint        node)
+{
+  g_return_val_if_fail (WS_IS_READY_TREE (tree), FALSE);
+  return tree->anomalous != NULL && g_hash_table_contains (tree->anomalous, GUINT_TO_POINTER (node + 1));
 }
 
 guint

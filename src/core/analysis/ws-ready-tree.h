@@ -170,6 +170,11 @@ guint32           *ws_ready_tree_get_chain         (WsReadyTree *self,
                                                     guint        chain,
                                                     guint       *n_nodes);
 
+void               ws_ready_tree_mark_anomalous    (WsReadyTree   *tree,
+                                                    guint          node,
+                                                    gboolean       anomalous);
+gboolean           ws_ready_tree_is_anomalous      (WsReadyTree   *tree,
+                                                    guint          node);
 /* The metrics of chain @chain's wait costs (see ws-chain.h). */
 void               ws_ready_tree_get_chain_metrics (WsReadyTree   *tree,
                                                     guint          chain,

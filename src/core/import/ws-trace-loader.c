@@ -7,10 +7,15 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <gio/gunixinputstream.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "ws-error.h"
 #include "ws-importer.h"
@@ -194,6 +199,80 @@ ws_trace_loader_sniff (const char    *path,
   return sniff_head (path, head, len, compressed, error);
 }
 
+/* How long a FIFO may go without a writer: WAITSCOPE_FIFO_TIMEOUT
+ * seconds, 30 by default. */
+static guint
+fifo_timeout (void)
+{
+  const char *env = g_getenv ("WAITSCOPE_FIFO_TIMEOUT");
+  guint64 v;
+
+  if (env != NULL && g_ascii_string_to_unsigned (env, 10, 1, 24 * 3600, &v, NULL))
+    return (guint) v;
+  return 30;
+}
+
+/*
+ * A FIFO with no writer blocks open() until one comes: forever, and
+ * beyond the reach of any cancellable.  So it is opened without blocking
+ * and polled in 100 ms slices that look at @cancellable, until a writer
+ * has written (or come and gone: POLLHUP, then the read sees the end) or
+ * the timeout passes; then reads block as usual.
+ */
+static GInputStream *
+open_fifo (const char    *path,
+           const char    *name,
+           GCancellable  *cancellable,
+           GError       **error)
+{
+  int fd = g_open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
+  guint timeout = fifo_timeout ();
+  gint64 deadline = g_get_monotonic_time () + timeout * G_USEC_PER_SEC;
+
+  if (fd < 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s: %s", name, g_strerror (saved));
+      return NULL;
+    }
+
+  for (;;)
+    {
+      struct pollfd p = { .fd = fd, .events = POLLIN };
+      int r = poll (&p, 1, 100);
+
+      if (r > 0)
+        break;
+      if (r < 0 && errno != EINTR)
+        {
+          int saved = errno;
+
+          g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s: %s", name, g_strerror (saved));
+          close (fd);
+          return NULL;
+        }
+      if (g_cancellable_is_cancelled (cancellable))
+        {
+          g_set_error (error, WS_ERROR, WS_ERROR_CANCELLED, "%s: %s", name, _("cancelled"));
+          close (fd);
+          return NULL;
+        }
+      if (g_get_monotonic_time () >= deadline)
+        {
+          g_set_error (error, WS_ERROR, WS_ERROR_IO,
+                       ngettext ("%s: a FIFO, and nothing was written to it within %u second",
+                                 "%s: a FIFO, and nothing was written to it within %u seconds", timeout),
+                       name, timeout);
+          close (fd);
+          return NULL;
+        }
+    }
+
+  fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK);
+  return g_unix_input_stream_new (fd, TRUE);
+}
+
 /*
  * A pipe, a FIFO, a terminal, "-" (standard input): what is read cannot be
  * read again, so the head is sniffed from a buffer in front of the stream
@@ -209,20 +288,26 @@ load_unseekable (const char      *path,
                  GError         **error)
 {
   g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileInputStream) in = NULL;
+  g_autoptr(GInputStream) in = NULL;
   g_autoptr(GInputStream) buffered = NULL;
   g_autoptr(GError) local_error = NULL;
   const WsImporter *importer;
   const guint8 *head;
   gsize len = 0;
   gboolean compressed = FALSE;
+  GStatBuf st;
 
-  if ((in = g_file_read (file, cancellable, &local_error)) == NULL)
+  if (strcmp (path, "/dev/stdin") != 0 && g_stat (path, &st) == 0 && S_ISFIFO (st.st_mode))
+    {
+      if ((in = open_fifo (path, name, cancellable, error)) == NULL)
+        return NULL;
+    }
+  else if ((in = G_INPUT_STREAM (g_file_read (file, cancellable, &local_error))) == NULL)
     {
       set_io_error (error, name, local_error);
       return NULL;
     }
-  buffered = g_buffered_input_stream_new_sized (G_INPUT_STREAM (in), SNIFF_BYTES);
+  buffered = g_buffered_input_stream_new_sized (in, SNIFF_BYTES);
   for (;;)
     {
       gssize n;

@@ -246,7 +246,9 @@ use_history (WsMiningResult         *result,
     return;
   if (!settings->record_history && !g_file_test (path, G_FILE_TEST_IS_REGULAR))
     return;
-  result->history = ws_history_store_open (path, &error);
+  /* Only read: a store that is not to be recorded in is never written. */
+  result->history = settings->record_history ? ws_history_store_open (path, &error)
+                                             : ws_history_store_open_read_only (path, &error);
   if (result->history == NULL)
     {
       warn (result, _("%s; the traces are not recorded"), error->message);

@@ -169,6 +169,17 @@ ws_stack_table_intern_frame_len (WsStackTable *self,
         return id;
     }
 
+  /* Frames are shown in GTK widgets and written as JSON, which both want
+   * UTF-8: an invalid name is interned as its U+FFFD-substituted form
+   * (the raw bytes miss, and come here, each time; only bad names pay). */
+  if (!g_utf8_validate_len (function, function_len, NULL) || !g_utf8_validate_len (module, module_len, NULL))
+    {
+      g_autofree char *vf = g_utf8_make_valid (function, function_len);
+      g_autofree char *vm = g_utf8_make_valid (module, module_len);
+
+      return ws_stack_table_intern_frame_len (self, vf, strlen (vf), vm, strlen (vm));
+    }
+
   frame.function = g_string_chunk_insert_len (self->strings, function, function_len);
   frame.module = g_string_chunk_insert_len (self->strings, module, module_len);
   lens[0] = function_len;

@@ -100,10 +100,24 @@ ws_trace_new (const char   *path,
   /* "pg-tpcb.perf.txt.gz" -> "pg-tpcb": the name analysts call it by. */
   if ((dot = strchr (base, '.')) != NULL && dot != base)
     *dot = '\0';
-  self->name = g_strdup (base);
+  self->name = g_utf8_make_valid (base, -1);
   self->stacks = stacks ? g_object_ref (stacks) : ws_stack_table_new ();
 
   return self;
+}
+
+/* Names are shown in GTK widgets and written as JSON, which both want
+ * UTF-8: bytes that are not become U+FFFD, as the JSON writer does. */
+static const char *
+insert_valid (GStringChunk *chunk,
+              const char   *name)
+{
+  g_autofree char *valid = NULL;
+
+  if (g_utf8_validate (name, -1, NULL))
+    return g_string_chunk_insert_const (chunk, name);
+  valid = g_utf8_make_valid (name, -1);
+  return g_string_chunk_insert_const (chunk, valid);
 }
 
 const char *
@@ -142,7 +156,7 @@ ws_trace_set_name (WsTrace    *self,
   if (name != NULL && *name != '\0')
     {
       g_free (self->name);
-      self->name = g_strdup (name);
+      self->name = g_utf8_make_valid (name, -1);
     }
 }
 
@@ -158,6 +172,12 @@ ws_trace_intern_string (WsTrace    *self,
 
   if ((id = g_hash_table_lookup (self->string_ids, str)) != NULL)
     return GPOINTER_TO_UINT (id) - 1;
+  if (!g_utf8_validate (str, -1, NULL))
+    {
+      g_autofree char *valid = g_utf8_make_valid (str, -1);
+
+      return ws_trace_intern_string (self, valid);
+    }
 
   copy = g_string_chunk_insert_const (self->string_chunk, str);
   g_ptr_array_add (self->strings, (gpointer) copy);
@@ -226,8 +246,7 @@ ws_trace_set_thread_name (WsTrace    *self,
   g_return_if_fail (thread < self->threads->len);
 
   if (name != NULL && *name != '\0')
-    g_array_index (self->threads, WsThread, thread).name =
-      g_string_chunk_insert_const (self->string_chunk, name);
+    g_array_index (self->threads, WsThread, thread).name = insert_valid (self->string_chunk, name);
 }
 
 void
@@ -239,7 +258,7 @@ ws_trace_set_process_name (WsTrace    *self,
 
   if (name != NULL && *name != '\0')
     g_hash_table_insert (self->process_names, GINT_TO_POINTER (pid),
-                         (gpointer) g_string_chunk_insert_const (self->string_chunk, name));
+                         (gpointer) insert_valid (self->string_chunk, name));
 }
 
 guint

@@ -33,7 +33,7 @@
 #include <string.h>
 
 #include "ws-error.h"
-#include "ws-history-store.h"
+#include "ws-history-store-private.h"
 
 struct _WsHistoryStore
 {
@@ -85,6 +85,24 @@ static const char schema[] =
   "  updated_at INTEGER NOT NULL,"
   "  PRIMARY KEY (trace_digest, event_time, tid));"
   "CREATE INDEX IF NOT EXISTS anomaly_flags_by_signature ON anomaly_flags (signature);";
+
+/* Version 2: bounded wait history (a reservoir per signature, pool and the
+ * global pool), the traces whose waits were recorded at which signature
+ * depth, and each flagged wait's duration (so detection can learn from a
+ * flag without the trace open).  See ws-history-store-waits.c. */
+static const char schema_v2[] =
+  "ALTER TABLE wait_samples ADD COLUMN slot INTEGER;"
+  "CREATE UNIQUE INDEX IF NOT EXISTS wait_samples_by_slot ON wait_samples (signature, slot);"
+  "CREATE TABLE IF NOT EXISTS wait_reservoirs ("
+  "  signature TEXT PRIMARY KEY,"
+  "  n_seen INTEGER NOT NULL);"
+  "CREATE TABLE IF NOT EXISTS wait_traces ("
+  "  digest TEXT NOT NULL,"
+  "  depth INTEGER NOT NULL,"
+  "  n_waits INTEGER NOT NULL,"
+  "  recorded_at INTEGER NOT NULL,"
+  "  PRIMARY KEY (digest, depth));"
+  "ALTER TABLE anomaly_flags ADD COLUMN duration INTEGER NOT NULL DEFAULT 0;";
 
 static void
 ws_history_store_finalize (GObject *object)
@@ -148,6 +166,27 @@ prepare (WsHistoryStore  *self,
   return stmt;
 }
 
+/* For ws-history-store-waits.c, which shares the connection and its lock. */
+sqlite3 *
+ws_history_store_get_db (WsHistoryStore *self)
+{
+  return self->db;
+}
+
+GMutex *
+ws_history_store_get_lock (WsHistoryStore *self)
+{
+  return &self->lock;
+}
+
+gboolean
+ws_history_store_sql_error (WsHistoryStore  *self,
+                            GError         **error,
+                            const char      *what)
+{
+  return sql_error (self, error, what);
+}
+
 /**
  * ws_history_store_default_path:
  *
@@ -164,12 +203,58 @@ ws_history_store_default_path (void)
   return g_build_filename (g_get_user_data_dir (), "waitscope", "history.sqlite", NULL);
 }
 
+/* PRAGMA user_version: 0 for a file no Waitscope has set up. */
+static gboolean
+read_schema_version (WsHistoryStore  *self,
+                     int             *version,
+                     GError         **error)
+{
+  sqlite3_stmt *stmt;
+
+  if ((stmt = prepare (self, "PRAGMA user_version", error)) == NULL)
+    return FALSE;
+  if (sqlite3_step (stmt) != SQLITE_ROW)
+    {
+      sqlite3_finalize (stmt);
+      sql_error (self, error, _("reading the schema version"));
+      return FALSE;
+    }
+  *version = sqlite3_column_int (stmt, 0);
+  sqlite3_finalize (stmt);
+
+  if (*version > WS_HISTORY_SCHEMA_VERSION)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   _("%s: the history database has schema version %d, newer than this "
+                     "Waitscope understands (%d); it was left untouched"),
+                   self->path, *version, WS_HISTORY_SCHEMA_VERSION);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+open_connection (WsHistoryStore  *self,
+                 int              flags,
+                 GError         **error)
+{
+  if (sqlite3_open_v2 (self->path, &self->db, flags | SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK)
+    {
+      sql_error (self, error, _("opening"));
+      return FALSE;
+    }
+  sqlite3_busy_timeout (self->db, 10000);
+  return TRUE;
+}
+
 /**
  * ws_history_store_open:
- * @path: (nullable): the database file; %NULL for
+ * @path: (nullable): the database file, or %NULL for
  *   ws_history_store_default_path()
  *
  * Opens (creating it and its directory if needed) the history database.
+ * A database of a newer schema is refused before anything is written to
+ * it, not even the switch to WAL.
  *
  * Returns: (transfer full): the store, or %NULL with @error set
  */
@@ -179,7 +264,6 @@ ws_history_store_open (const char  *path,
 {
   g_autoptr(WsHistoryStore) self = g_object_new (WS_TYPE_HISTORY_STORE, NULL);
   g_autofree char *dir = NULL;
-  sqlite3_stmt *stmt;
   int version;
 
   self->path = path ? g_strdup (path) : ws_history_store_default_path ();
@@ -193,46 +277,23 @@ ws_history_store_open (const char  *path,
       return NULL;
     }
 
-  if (sqlite3_open_v2 (self->path, &self->db,
-                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
-                       NULL) != SQLITE_OK)
-    {
-      sql_error (self, error, _("opening"));
-      return NULL;
-    }
-  sqlite3_busy_timeout (self->db, 10000);
+  if (!open_connection (self, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, error) ||
+      !read_schema_version (self, &version, error))
+    return NULL;
 
   /* WAL + FULL: a commit is durable, and a crash mid-write rolls back. */
   if (!exec (self, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;",
              _("setting up"), error))
     return NULL;
 
-  if ((stmt = prepare (self, "PRAGMA user_version", error)) == NULL)
-    return NULL;
-  if (sqlite3_step (stmt) != SQLITE_ROW)
-    {
-      sqlite3_finalize (stmt);
-      sql_error (self, error, _("reading the schema version"));
-      return NULL;
-    }
-  version = sqlite3_column_int (stmt, 0);
-  sqlite3_finalize (stmt);
-
-  if (version > WS_HISTORY_SCHEMA_VERSION)
-    {
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                   _("%s: the history database has schema version %d, newer than this "
-                     "Waitscope understands (%d); it was left untouched"),
-                   self->path, version, WS_HISTORY_SCHEMA_VERSION);
-      return NULL;
-    }
-
   if (version < WS_HISTORY_SCHEMA_VERSION)
     {
       /* Version 0 is a new file.  Later versions migrate here, each step
        * in the same transaction as the version bump. */
-      g_autofree char *sql = g_strdup_printf ("BEGIN IMMEDIATE; %s PRAGMA user_version = %d; COMMIT;",
-                                              schema, WS_HISTORY_SCHEMA_VERSION);
+      g_autofree char *sql = g_strdup_printf ("BEGIN IMMEDIATE; %s %s PRAGMA user_version = %d; COMMIT;",
+                                              version < 1 ? schema : "",
+                                              version < 2 ? schema_v2 : "",
+                                              WS_HISTORY_SCHEMA_VERSION);
 
       if (!exec (self, sql, _("creating the schema"), error))
         {
@@ -241,6 +302,41 @@ ws_history_store_open (const char  *path,
         }
     }
 
+  return g_steal_pointer (&self);
+}
+
+/**
+ * ws_history_store_open_read_only:
+ * @path: (nullable): an existing database file, or %NULL for
+ *   ws_history_store_default_path()
+ *
+ * Opens the history database for the commands that only read it (their
+ * documentation promises so): nothing is created, migrated or switched,
+ * and a read-only file or directory is fine.  Writing through the store
+ * fails.
+ *
+ * Returns: (transfer full): the store, or %NULL with @error set (also for
+ *   a file that is not a Waitscope history)
+ */
+WsHistoryStore *
+ws_history_store_open_read_only (const char  *path,
+                                 GError     **error)
+{
+  g_autoptr(WsHistoryStore) self = g_object_new (WS_TYPE_HISTORY_STORE, NULL);
+  int version;
+
+  self->path = path ? g_strdup (path) : ws_history_store_default_path ();
+
+  if (!open_connection (self, SQLITE_OPEN_READONLY, error) ||
+      !read_schema_version (self, &version, error))
+    return NULL;
+  if (version < WS_HISTORY_SCHEMA_VERSION)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   _("%s: not a Waitscope history database (schema version %d); it was left untouched"),
+                   self->path, version);
+      return NULL;
+    }
   return g_steal_pointer (&self);
 }
 
@@ -276,9 +372,24 @@ char *
 ws_history_store_file_digest (const char  *path,
                               GError     **error)
 {
+  return ws_history_store_file_digest_full (path, NULL, error);
+}
+
+/**
+ * ws_history_store_file_digest_full:
+ * @cancellable: (nullable): checked between blocks
+ *
+ * ws_history_store_file_digest(), cancellable: hashing a 150 MB trace takes
+ * most of a second, which closing its tab must not wait for.
+ */
+char *
+ws_history_store_file_digest_full (const char    *path,
+                                   GCancellable  *cancellable,
+                                   GError       **error)
+{
   g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
   FILE *f;
-  guchar buf[65536];
+  g_autofree guchar *buf = g_malloc (1 << 20);
   gsize n;
 
   g_return_val_if_fail (path != NULL, NULL);
@@ -289,8 +400,15 @@ ws_history_store_file_digest (const char  *path,
       g_set_error (error, WS_ERROR, WS_ERROR_IO, _("%s: cannot read: %s"), path, g_strerror (saved));
       return NULL;
     }
-  while ((n = fread (buf, 1, sizeof buf, f)) > 0)
-    g_checksum_update (sum, buf, n);
+  while ((n = fread (buf, 1, 1 << 20, f)) > 0)
+    {
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        {
+          fclose (f);
+          return NULL;
+        }
+      g_checksum_update (sum, buf, n);
+    }
   if (ferror (f))
     {
       fclose (f);
@@ -315,6 +433,20 @@ char *
 ws_history_store_trace_digest (WsTrace  *trace,
                                GError  **error)
 {
+  return ws_history_store_trace_digest_full (trace, NULL, error);
+}
+
+/**
+ * ws_history_store_trace_digest_full:
+ * @cancellable: (nullable): checked while hashing
+ *
+ * ws_history_store_trace_digest(), cancellable.
+ */
+char *
+ws_history_store_trace_digest_full (WsTrace       *trace,
+                                    GCancellable  *cancellable,
+                                    GError       **error)
+{
   g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
   const char *path;
   WsStackTable *table;
@@ -323,7 +455,7 @@ ws_history_store_trace_digest (WsTrace  *trace,
 
   path = ws_trace_get_path (trace);
   if (path != NULL && g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    return ws_history_store_file_digest (path, error);
+    return ws_history_store_file_digest_full (path, cancellable, error);
 
   /* No file: hash what the trace holds, independent of interning order. */
   table = ws_trace_get_stack_table (trace);
@@ -636,6 +768,28 @@ ws_history_store_record_trace (WsHistoryStore  *self,
                                GError         **error)
 {
   g_autofree char *digest = NULL;
+
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), FALSE);
+  g_return_val_if_fail (WS_IS_TRACE (trace), FALSE);
+
+  if ((digest = ws_history_store_trace_digest (trace, error)) == NULL)
+    return FALSE;
+  return ws_history_store_record_trace_digest (self, trace, digest, newly_recorded, error);
+}
+
+/**
+ * ws_history_store_record_trace_digest:
+ * @digest: @trace's digest, already computed
+ *
+ * ws_history_store_record_trace() without hashing the trace again.
+ */
+gboolean
+ws_history_store_record_trace_digest (WsHistoryStore  *self,
+                                      WsTrace         *trace,
+                                      const char      *digest,
+                                      gboolean        *newly_recorded,
+                                      GError         **error)
+{
   g_autoptr(GHashTable) counts = g_hash_table_new (NULL, NULL);
   g_autoptr(GArray) stacks = g_array_new (FALSE, FALSE, sizeof (WsStackId));
   g_autoptr(GArray) weights = g_array_new (FALSE, FALSE, sizeof (guint64));
@@ -644,9 +798,8 @@ ws_history_store_record_trace (WsHistoryStore  *self,
 
   g_return_val_if_fail (WS_IS_HISTORY_STORE (self), FALSE);
   g_return_val_if_fail (WS_IS_TRACE (trace), FALSE);
+  g_return_val_if_fail (digest != NULL, FALSE);
 
-  if ((digest = ws_history_store_trace_digest (trace, error)) == NULL)
-    return FALSE;
   if (ws_history_store_has_trace (self, digest))
     {
       if (newly_recorded)

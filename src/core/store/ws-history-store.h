@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-#include <glib-object.h>
+#include <gio/gio.h>
 
 #include "ws-similarity.h"
 #include "ws-trace.h"
@@ -9,7 +9,7 @@
 G_BEGIN_DECLS
 
 /* Version of the on-disk schema (PRAGMA user_version). */
-#define WS_HISTORY_SCHEMA_VERSION 1
+#define WS_HISTORY_SCHEMA_VERSION 2
 
 /**
  * WsAnomalyFlag:
@@ -38,6 +38,29 @@ typedef struct {
   WsAnomalyFlag  flag;
   gint64         updated_at;
 } WsAnomalyRecord;
+
+/**
+ * WsWaitFlag:
+ * @trace_digest: the trace's digest
+ * @event_time: the wait's start time in that trace (ns)
+ * @tid: the waiting thread's TID
+ * @signature: the wait's signature (see ws-wait-signature.h)
+ * @duration: the wait's duration (ns), so a flag teaches the model even
+ *   when its trace is not open
+ * @flag: a #WsAnomalyFlag
+ * @updated_at: when it was set (µs since the epoch; filled by listing)
+ */
+typedef struct {
+  char          *trace_digest;
+  gint64         event_time;
+  gint32         tid;
+  char          *signature;
+  gint64         duration;
+  WsAnomalyFlag  flag;
+  gint64         updated_at;
+} WsWaitFlag;
+
+void ws_wait_flag_clear (WsWaitFlag *flag);
 
 /**
  * WsHistoryStats:
@@ -78,6 +101,8 @@ typedef struct {
 G_DECLARE_FINAL_TYPE (WsHistoryStore, ws_history_store, WS, HISTORY_STORE, GObject)
 
 char            *ws_history_store_default_path     (void);
+WsHistoryStore  *ws_history_store_open_read_only   (const char       *path,
+                                                    GError          **error);
 WsHistoryStore  *ws_history_store_open             (const char       *path,
                                                     GError          **error);
 const char      *ws_history_store_get_path         (WsHistoryStore   *self);
@@ -86,8 +111,19 @@ char            *ws_history_store_file_digest      (const char       *path,
                                                     GError          **error);
 char            *ws_history_store_trace_digest     (WsTrace          *trace,
                                                     GError          **error);
+char            *ws_history_store_file_digest_full (const char       *path,
+                                                    GCancellable     *cancellable,
+                                                    GError          **error);
+char            *ws_history_store_trace_digest_full (WsTrace         *trace,
+                                                    GCancellable     *cancellable,
+                                                    GError          **error);
 gboolean         ws_history_store_record_trace     (WsHistoryStore   *self,
                                                     WsTrace          *trace,
+                                                    gboolean         *newly_recorded,
+                                                    GError          **error);
+gboolean         ws_history_store_record_trace_digest (WsHistoryStore *self,
+                                                    WsTrace          *trace,
+                                                    const char       *digest,
                                                     gboolean         *newly_recorded,
                                                     GError          **error);
 gboolean         ws_history_store_record_stacks    (WsHistoryStore   *self,
@@ -144,6 +180,31 @@ WsAnomalyFlag    ws_history_store_get_flag         (WsHistoryStore   *self,
                                                     gint64            event_time,
                                                     gint32            tid);
 GArray          *ws_history_store_list_flags       (WsHistoryStore   *self,
+                                                    const char       *signature,
+                                                    GError          **error);
+
+/* Wait history and flags (ws-history-store-waits.c) */
+gboolean         ws_history_store_has_waits        (WsHistoryStore   *self,
+                                                    const char       *digest,
+                                                    guint             depth);
+gboolean         ws_history_store_record_wait_samples (WsHistoryStore *self,
+                                                    const char       *digest,
+                                                    guint             depth,
+                                                    const char * const *keys,
+                                                    GArray * const   *samples,
+                                                    guint             n_keys,
+                                                    guint             capacity,
+                                                    gboolean         *newly_recorded,
+                                                    GCancellable     *cancellable,
+                                                    GError          **error);
+GArray          *ws_history_store_get_reservoir    (WsHistoryStore   *self,
+                                                    const char       *key,
+                                                    guint64          *n_seen,
+                                                    GError          **error);
+gboolean         ws_history_store_flag_wait        (WsHistoryStore   *self,
+                                                    const WsWaitFlag *flag,
+                                                    GError          **error);
+GArray          *ws_history_store_list_wait_flags  (WsHistoryStore   *self,
                                                     const char       *signature,
                                                     GError          **error);
 

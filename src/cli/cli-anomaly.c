@@ -1,0 +1,457 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * waitscope-cli anomalies TRACE…: every finished wait scored against its
+ * signature's mixture model (history + the traces given + the analyst's
+ * flags), through the same core entry point as the GUI,
+ * ws_anomaly_detect().
+ *
+ * waitscope-cli model show SIGNATURE: the mixture the history gives one
+ * signature (or "pool:FUNCTION", or "*").
+ *
+ * Both only read the history store: a store that does not exist yet is
+ * not created, and nothing is recorded.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "cli-anomaly.h"
+#include "cli-common.h"
+#include "ws-anomaly-detector.h"
+#include "ws-error.h"
+
+int cli_anomalies (int argc, char **argv);
+int cli_model (int argc, char **argv);
+
+void
+cli_anomaly_add_entries (GOptionContext    *context,
+                         CliAnomalyOptions *options)
+{
+  const GOptionEntry entries[] = {
+    { "history", 0, 0, G_OPTION_ARG_FILENAME, &options->history,
+      N_("The history database (default $WAITSCOPE_HISTORY or ~/.local/share/waitscope/history.sqlite)"), N_("FILE") },
+    { "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &options->threshold,
+      N_("Anomalous when P(D ≥ d) is at most this (default 0.05)"), N_("P") },
+    { "depth", 0, 0, G_OPTION_ARG_INT, &options->depth,
+      N_("User-space frames in a wait signature (default 2)"), N_("N") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &options->json, N_("Print JSON"), NULL },
+    { NULL }
+  };
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+}
+
+/* Fills @settings from the options; FALSE (usage error printed) if out of range. */
+gboolean
+cli_anomaly_settings (CliAnomalyOptions *options,
+                      const char        *command,
+                      WsAnomalySettings *settings,
+                      int               *status)
+{
+  ws_anomaly_settings_init (settings);
+  if (options->threshold != 0)
+    {
+      if (!(options->threshold > 0 && options->threshold < 1))
+        {
+          *status = cli_usage_error (command, _("--threshold must be between 0 and 1, not %g"), options->threshold);
+          return FALSE;
+        }
+      settings->threshold = options->threshold;
+    }
+  if (options->depth != 0)
+    {
+      if (options->depth < 1 || options->depth > WS_WAIT_SIGNATURE_MAX_DEPTH)
+        {
+          *status = cli_usage_error (command, _("--depth must be between 1 and %d"), WS_WAIT_SIGNATURE_MAX_DEPTH);
+          return FALSE;
+        }
+      settings->signature_depth = options->depth;
+    }
+  return TRUE;
+}
+
+/**
+ * cli_anomaly_open_store:
+ * @create: open for writing (created if missing); else %NULL without an
+ *   error when there is no store yet
+ */
+WsHistoryStore *
+cli_anomaly_open_store (CliAnomalyOptions  *options,
+                        gboolean            create,
+                        GError            **error)
+{
+  g_autofree char *path = options->history ? g_strdup (options->history) : ws_history_store_default_path ();
+
+  if (!create && !g_file_test (path, G_FILE_TEST_EXISTS))
+    return NULL;
+  return ws_history_store_open (path, error);
+}
+
+void
+cli_json_add_text (JsonBuilder *b,
+                   const char  *member,
+                   const char  *text)
+{
+  json_builder_set_member_name (b, member);
+  if (text == NULL)
+    json_builder_add_null_value (b);
+  else if (g_utf8_validate (text, -1, NULL))
+    json_builder_add_string_value (b, text);
+  else
+    {
+      g_autofree char *valid = g_utf8_make_valid (text, -1);
+      json_builder_add_string_value (b, valid);
+    }
+}
+
+const char *
+cli_anomaly_flag_name (WsAnomalyFlag flag)
+{
+  switch (flag)
+    {
+    case WS_ANOMALY_FLAG_ANOMALOUS: return "anomalous";
+    case WS_ANOMALY_FLAG_NORMAL:    return "normal";
+    default:                        return "none";
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* anomalies                                                            */
+
+static void
+json_add_model (JsonBuilder          *b,
+                const WsAnomalyModel *m)
+{
+  json_builder_begin_object (b);
+  cli_json_add_text (b, "signature", m->key);
+  cli_json_add_text (b, "pool", m->pool);
+  json_builder_set_member_name (b, "level");
+  json_builder_add_string_value (b, ws_model_level_to_string (m->level));
+  json_builder_set_member_name (b, "n_samples");
+  json_builder_add_int_value (b, m->samples ? m->samples->len : 0);
+  json_builder_set_member_name (b, "n_history");
+  json_builder_add_int_value (b, m->n_history);
+  json_builder_set_member_name (b, "n_current");
+  json_builder_add_int_value (b, m->n_current);
+  json_builder_set_member_name (b, "flagged_normal");
+  json_builder_add_int_value (b, m->n_flagged_normal);
+  json_builder_set_member_name (b, "flagged_anomalous");
+  json_builder_add_int_value (b, m->n_flagged_anomalous);
+  json_builder_set_member_name (b, "threshold");
+  json_builder_add_double_value (b, m->threshold);
+  json_builder_set_member_name (b, "anomalous_from_ns");
+  if (m->gmm.n_components > 0)
+    json_builder_add_int_value (b, (gint64) ceil (exp (MIN (m->cut, 60.0))));
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "bic");
+  json_builder_add_double_value (b, m->gmm.bic);
+  json_builder_set_member_name (b, "mean_log_likelihood");
+  json_builder_add_double_value (b, m->gmm.mean_log_likelihood);
+  json_builder_set_member_name (b, "components");
+  json_builder_begin_array (b);
+  for (guint k = 0; k < m->gmm.n_components; k++)
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "weight");
+      json_builder_add_double_value (b, m->gmm.components[k].weight);
+      json_builder_set_member_name (b, "mean_log_ns");
+      json_builder_add_double_value (b, m->gmm.components[k].mean);
+      json_builder_set_member_name (b, "sd_log_ns");
+      json_builder_add_double_value (b, sqrt (m->gmm.components[k].variance));
+      json_builder_set_member_name (b, "median_ns");
+      json_builder_add_int_value (b, (gint64) llround (exp (MIN (m->gmm.components[k].mean, 60.0))));
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}
+
+static void
+json_add_wait (JsonBuilder       *b,
+               WsAnomalyResult   *result,
+               guint              t,
+               const WsWaitScore *s)
+{
+  WsTrace *trace = ws_anomaly_result_get_trace (result, t);
+  const WsEvent *e = ws_trace_get_event (trace, s->event);
+  const WsThread *th = ws_trace_get_thread (trace, e->thread);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "event");
+  json_builder_add_int_value (b, s->event);
+  json_builder_set_member_name (b, "tid");
+  json_builder_add_int_value (b, th->tid);
+  cli_json_add_text (b, "thread", th->name);
+  json_builder_set_member_name (b, "time_ns");
+  json_builder_add_int_value (b, e->time);
+  json_builder_set_member_name (b, "duration_ns");
+  json_builder_add_int_value (b, e->duration);
+  cli_json_add_text (b, "signature", ws_anomaly_result_get_model (result, s->model)->key);
+  json_builder_set_member_name (b, "score");
+  json_builder_add_double_value (b, s->score);
+  json_builder_set_member_name (b, "model_anomalous");
+  json_builder_add_boolean_value (b, s->model_anomalous);
+  json_builder_set_member_name (b, "flag");
+  json_builder_add_string_value (b, cli_anomaly_flag_name (s->flag));
+  json_builder_set_member_name (b, "anomalous");
+  json_builder_add_boolean_value (b, s->anomalous);
+  json_builder_end_object (b);
+}
+
+static void
+print_json (WsAnomalyResult   *result,
+            GPtrArray         *traces,
+            const char        *history,
+            gboolean           all)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  const WsAnomalySettings *settings = ws_anomaly_result_get_settings (result);
+
+  json_builder_begin_object (b);
+  cli_json_add_text (b, "history", history);
+  json_builder_set_member_name (b, "threshold");
+  json_builder_add_double_value (b, settings->threshold);
+  json_builder_set_member_name (b, "signature_depth");
+  json_builder_add_int_value (b, settings->signature_depth);
+  json_builder_set_member_name (b, "traces");
+  json_builder_begin_array (b);
+  for (guint t = 0; t < traces->len; t++)
+    {
+      guint n;
+      const WsWaitScore *s = ws_anomaly_result_get_scores (result, t, &n);
+
+      json_builder_begin_object (b);
+      cli_json_add_text (b, "path", ws_trace_get_path (g_ptr_array_index (traces, t)));
+      cli_json_add_text (b, "digest", ws_anomaly_result_get_digest (result, t));
+      json_builder_set_member_name (b, "n_waits");
+      json_builder_add_int_value (b, n);
+      json_builder_set_member_name (b, "n_anomalous");
+      json_builder_add_int_value (b, ws_anomaly_result_count_anomalous (result, t));
+      json_builder_set_member_name (b, "waits");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < n; i++)
+        if (all || s[i].anomalous || s[i].flag != WS_ANOMALY_FLAG_NONE)
+          json_add_wait (b, result, t, &s[i]);
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "models");
+  json_builder_begin_array (b);
+  for (guint m = 0; m < ws_anomaly_result_get_n_models (result); m++)
+    json_add_model (b, ws_anomaly_result_get_model (result, m));
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  cli_print_json (b);
+}
+
+typedef struct {
+  guint  trace;
+  const WsWaitScore *score;
+} Ranked;
+
+static int
+compare_ranked (gconstpointer a,
+                gconstpointer b)
+{
+  double x = ((const Ranked *) a)->score->score, y = ((const Ranked *) b)->score->score;
+  return x < y ? -1 : x > y;
+}
+
+static void
+print_text (WsAnomalyResult *result,
+            GPtrArray       *traces,
+            int              top)
+{
+  g_autoptr(GArray) ranked = g_array_new (FALSE, FALSE, sizeof (Ranked));
+
+  for (guint t = 0; t < traces->len; t++)
+    {
+      guint n;
+      const WsWaitScore *s = ws_anomaly_result_get_scores (result, t, &n);
+
+      printf (_("%s: %u waits, %u anomalous\n"), ws_trace_get_name (g_ptr_array_index (traces, t)),
+              n, ws_anomaly_result_count_anomalous (result, t));
+      for (guint i = 0; i < n; i++)
+        if (s[i].anomalous)
+          {
+            Ranked r = { t, &s[i] };
+            g_array_append_val (ranked, r);
+          }
+    }
+  g_array_sort (ranked, compare_ranked);
+  if (ranked->len > 0)
+    printf ("%s\n", _("  P(D≥d)     duration     tid  time              flag       signature"));
+  for (guint i = 0; i < ranked->len && (top <= 0 || i < (guint) top); i++)
+    {
+      Ranked *r = &g_array_index (ranked, Ranked, i);
+      WsTrace *trace = ws_anomaly_result_get_trace (result, r->trace);
+      const WsEvent *e = ws_trace_get_event (trace, r->score->event);
+      g_autofree char *dur = cli_format_duration (e->duration);
+      g_autofree char *when = cli_format_timestamp (e->time);
+
+      printf ("  %-10.3g %10s %7d  %-16s  %-9s  %s\n", r->score->score, dur,
+              ws_trace_get_thread (trace, e->thread)->tid, when,
+              cli_anomaly_flag_name (r->score->flag),
+              ws_anomaly_result_get_model (result, r->score->model)->key);
+    }
+}
+
+int
+cli_anomalies (int    argc,
+               char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GPtrArray) traces = NULL;
+  g_autoptr(GPtrArray) digests = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(WsHistoryStore) store = NULL;
+  g_autoptr(WsAnomalyResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  CliAnomalyOptions options = { 0 };
+  WsAnomalySettings settings;
+  gboolean all = FALSE;
+  int top = 20, status;
+  const GOptionEntry entries[] = {
+    { "all", 0, 0, G_OPTION_ARG_NONE, &all, N_("JSON: every wait, not only the anomalous and flagged ones"), NULL },
+    { "top", 0, 0, G_OPTION_ARG_INT, &top, N_("Text: list the N most anomalous waits (default 20, 0 for all)"), N_("N") },
+    { NULL }
+  };
+
+  context = g_option_context_new (_("TRACE… — score every wait against its signature's history"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  cli_anomaly_add_entries (context, &options);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_description (context,
+    _("Each finished wait is scored by P(D ≥ d) under a Gaussian mixture of its signature's "
+      "log-durations (the history store's samples, the waits of the traces given, and the waits "
+      "flagged normal); it is anomalous at or below the threshold, as moved by the flags of "
+      "`waitscope-cli flag`.  Reads the history, never writes it."));
+  if (!cli_parse_options (context, "anomalies", &argc, &argv, &status))
+    goto out;
+  if (argc < 2)
+    {
+      status = cli_usage_error ("anomalies", "%s", _("no trace given"));
+      goto out;
+    }
+  if (!cli_anomaly_settings (&options, "anomalies", &settings, &status))
+    goto out;
+  if ((traces = cli_load_traces (argv + 1, NULL, &error)) == NULL)
+    {
+      status = cli_fail (error);
+      goto out;
+    }
+  for (guint t = 0; t < traces->len; t++)
+    {
+      char *digest = ws_history_store_trace_digest (g_ptr_array_index (traces, t), &error);
+      if (digest == NULL)
+        {
+          status = cli_fail (error);
+          goto out;
+        }
+      g_ptr_array_add (digests, digest);
+    }
+  store = cli_anomaly_open_store (&options, FALSE, &error);
+  if (error != NULL)
+    {
+      status = cli_fail (error);
+      goto out;
+    }
+  result = ws_anomaly_detect ((WsTrace * const *) traces->pdata, (const char * const *) digests->pdata,
+                              traces->len, store, &settings, NULL, NULL, NULL, &error);
+  if (result == NULL)
+    {
+      status = cli_fail (error);
+      goto out;
+    }
+  if (options.json)
+    print_json (result, traces, store ? ws_history_store_get_path (store) : NULL, all);
+  else
+    print_text (result, traces, top);
+  status = CLI_EXIT_OK;
+
+out:
+  g_free (options.history);
+  return status;
+}
+
+/* ------------------------------------------------------------------ */
+/* model show                                                           */
+
+static void
+print_model_text (const WsAnomalyModel *m)
+{
+  g_autofree char *from = cli_format_duration ((WsTime) ceil (exp (MIN (m->cut, 60.0))));
+
+  printf (_("signature  %s\n"), m->key);
+  printf (_("pool       %s\n"), m->pool);
+  printf (_("samples    %u (history %u), fitted at the %s level\n"), m->samples ? m->samples->len : 0,
+          m->n_history, ws_model_level_to_string (m->level));
+  printf (_("flags      %u normal, %u anomalous\n"), m->n_flagged_normal, m->n_flagged_anomalous);
+  printf (_("threshold  P(D ≥ d) ≤ %.4g: anomalous from %s\n"), m->threshold, from);
+  printf (_("mixture    K = %u, BIC %.1f, mean log-likelihood %.4f\n"), m->gmm.n_components, m->gmm.bic,
+          m->gmm.mean_log_likelihood);
+  for (guint k = 0; k < m->gmm.n_components; k++)
+    {
+      g_autofree char *median = cli_format_duration ((WsTime) llround (exp (MIN (m->gmm.components[k].mean, 60.0))));
+      printf (_("  component %u: weight %.3f, median %s, σ %.3f (log ns)\n"), k + 1,
+              m->gmm.components[k].weight, median, sqrt (m->gmm.components[k].variance));
+    }
+}
+
+int
+cli_model (int    argc,
+           char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(WsHistoryStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  CliAnomalyOptions options = { 0 };
+  WsAnomalySettings settings;
+  WsAnomalyModel model = { 0 };
+  int status;
+
+  context = g_option_context_new (_("show SIGNATURE — the mixture model the history gives a wait signature"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  cli_anomaly_add_entries (context, &options);
+  g_option_context_set_description (context,
+    _("SIGNATURE is as `anomalies` prints it (user frames caller first, then | and the kernel "
+      "blocking function), or pool:FUNCTION for a pool, or * for every wait."));
+  if (!cli_parse_options (context, "model", &argc, &argv, &status))
+    goto out;
+  if (argc != 3 || strcmp (argv[1], "show") != 0)
+    {
+      status = cli_usage_error ("model", "%s", _("usage: model show SIGNATURE"));
+      goto out;
+    }
+  if (!cli_anomaly_settings (&options, "model", &settings, &status))
+    goto out;
+  if ((store = cli_anomaly_open_store (&options, FALSE, &error)) == NULL)
+    {
+      if (error == NULL)
+        g_set_error (&error, WS_ERROR, WS_ERROR_INVALID, _("%s: the history store holds no waits yet"), argv[2]);
+      status = cli_fail (error);
+      goto out;
+    }
+  if (!ws_anomaly_fit_key (store, argv[2], &settings, &model, NULL, &error))
+    {
+      status = cli_fail (error);
+      goto out;
+    }
+  if (options.json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      json_add_model (b, &model);
+      cli_print_json (b);
+    }
+  else
+    print_model_text (&model);
+  ws_anomaly_model_clear (&model);
+  status = CLI_EXIT_OK;
+
+out:
+  g_free (options.history);
+  return status;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "ws-anomaly-detector.h"
+
+G_BEGIN_DECLS
+
+/* Options shared by `anomalies`, `model` and `flag`. */
+typedef struct {
+  char     *history;
+  double    threshold;
+  int       depth;
+  gboolean  json;
+} CliAnomalyOptions;
+
+void            cli_anomaly_add_entries (GOptionContext    *context,
+                                         CliAnomalyOptions *options);
+gboolean        cli_anomaly_settings    (CliAnomalyOptions *options,
+                                         const char        *command,
+                                         WsAnomalySettings *settings,
+                                         int               *status);
+WsHistoryStore *cli_anomaly_open_store  (CliAnomalyOptions *options,
+                                         gboolean           create,
+                                         GError           **error);
+void            cli_json_add_text       (JsonBuilder       *builder,
+                                         const char        *member,
+                                         const char        *text);
+const char     *cli_anomaly_flag_name   (WsAnomalyFlag      flag);
+
+G_END_DECLS

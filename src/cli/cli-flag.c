@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * waitscope-cli flag add|remove|list: the analyst's verdicts on single
+ * waits, as the GUI saves them.  A wait is named by its thread and a time
+ * inside it (`--wait 11588@1987.25`).  Each flag is committed on its own
+ * before its line is printed, so a line on stdout means the flag is on
+ * disk, whatever happens next.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli-anomaly.h"
+#include "cli-common.h"
+#include "ws-error.h"
+#include "ws-trace-loader.h"
+
+int cli_flag (int argc, char **argv);
+
+/* The finished wait of thread @tid that covers @time (or starts at it). */
+static guint
+find_wait (WsTrace *trace,
+           gint32   tid,
+           WsTime   time)
+{
+  guint thread = ws_trace_find_thread (trace, tid);
+  const WsThread *th;
+
+  if (thread == WS_NONE)
+    return WS_NONE;
+  th = ws_trace_get_thread (trace, thread);
+  for (guint i = 0; i < th->n_events; i++)
+    {
+      const WsEvent *e = ws_trace_get_event (trace, th->events[i]);
+
+      if (ws_wait_is_scored (e) && e->time <= time && (time < e->time + e->duration || time == e->time))
+        return th->events[i];
+    }
+  return WS_NONE;
+}
+
+static gboolean
+parse_wait (const char  *spec,
+            gint32      *tid,
+            WsTime      *time,
+            GError     **error)
+{
+  const char *at = strchr (spec, '@');
+  char *end;
+  gint64 v;
+
+  if (at == NULL)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("--wait %s: expected TID@TIME"), spec);
+      return FALSE;
+    }
+  v = g_ascii_strtoll (spec, &end, 10);
+  if (end != at || v <= 0 || v > G_MAXINT32)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("--wait %s: bad thread id"), spec);
+      return FALSE;
+    }
+  *tid = (gint32) v;
+  return cli_parse_time (at + 1, time, error);
+}
+
+static int
+flag_set (int           argc,
+          char        **argv,
+          WsAnomalyFlag verdict_default,
+          const char   *command)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(WsHistoryStore) store = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *digest = NULL;
+  g_auto(GStrv) waits = NULL;
+  CliAnomalyOptions options = { 0 };
+  WsAnomalySettings settings;
+  gboolean anomalous = FALSE, normal = FALSE;
+  WsAnomalyFlag verdict = verdict_default;
+  int status;
+  const GOptionEntry entries[] = {
+    { "wait", 'w', 0, G_OPTION_ARG_STRING_ARRAY, &waits, N_("The wait: thread id @ a time inside it (repeatable)"), N_("TID@TIME") },
+    { "anomalous", 0, 0, G_OPTION_ARG_NONE, &anomalous, N_("add: flag as anomalous"), NULL },
+    { "normal", 0, 0, G_OPTION_ARG_NONE, &normal, N_("add: flag as not anomalous"), NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new (_("TRACE --wait TID@TIME… — flag waits (add) or unflag them (remove)"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  cli_anomaly_add_entries (context, &options);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!cli_parse_options (context, command, &argc, &argv, &status))
+    goto out;
+  if (argc != 2 || waits == NULL)
+    {
+      status = cli_usage_error (command, "%s", _("give one trace and at least one --wait"));
+      goto out;
+    }
+  if (verdict_default != WS_ANOMALY_FLAG_NONE)
+    {
+      if (anomalous == normal)
+        {
+          status = cli_usage_error (command, "%s", _("give exactly one of --anomalous and --normal"));
+          goto out;
+        }
+      verdict = anomalous ? WS_ANOMALY_FLAG_ANOMALOUS : WS_ANOMALY_FLAG_NORMAL;
+    }
+  if (!cli_anomaly_settings (&options, command, &settings, &status))
+    goto out;
+  if ((trace = ws_trace_loader_load (argv[1], NULL, NULL, NULL, NULL, &error)) == NULL
+      || (digest = ws_history_store_trace_digest (trace, &error)) == NULL
+      || (store = cli_anomaly_open_store (&options, TRUE, &error)) == NULL)
+    {
+      status = cli_fail (error);
+      goto out;
+    }
+  for (guint i = 0; waits[i] != NULL; i++)
+    {
+      WsWaitFlag flag = { 0 };
+      g_autofree char *signature = NULL;
+      const WsEvent *e;
+      WsTime time;
+      gint32 tid;
+      guint event;
+
+      if (!parse_wait (waits[i], &tid, &time, &error))
+        {
+          status = cli_fail (error);
+          goto out;
+        }
+      if ((event = find_wait (trace, tid, time)) == WS_NONE)
+        {
+          g_set_error (&error, WS_ERROR, WS_ERROR_INVALID,
+                       _("%s: thread %d has no finished wait at %s"), argv[1], tid, waits[i]);
+          status = cli_fail (error);
+          goto out;
+        }
+      e = ws_trace_get_event (trace, event);
+      signature = ws_wait_signature_for_stack (ws_trace_get_stack_table (trace), e->stack,
+                                               settings.signature_depth, NULL);
+      flag.trace_digest = digest;
+      flag.event_time = e->time;
+      flag.tid = tid;
+      flag.signature = signature;
+      flag.duration = e->duration;
+      flag.flag = verdict;
+      if (!ws_history_store_flag_wait (store, &flag, &error))
+        {
+          status = cli_fail (error);
+          goto out;
+        }
+      /* Printed after the commit: a line means the flag is durable. */
+      printf ("%s %d@%" G_GINT64_FORMAT "ns %s\n", cli_anomaly_flag_name (verdict), tid, e->time, signature);
+      fflush (stdout);
+    }
+  status = CLI_EXIT_OK;
+
+out:
+  g_free (options.history);
+  return status;
+}
+
+static int
+flag_list (int    argc,
+           char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(WsHistoryStore) store = NULL;
+  g_autoptr(GArray) flags = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *signature = NULL;
+  CliAnomalyOptions options = { 0 };
+  int status;
+  const GOptionEntry entries[] = {
+    { "signature", 0, 0, G_OPTION_ARG_STRING, &signature, N_("Only this signature's flags"), N_("SIGNATURE") },
+    { NULL }
+  };
+
+  context = g_option_context_new (_("— the flags in the history store, oldest first"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  cli_anomaly_add_entries (context, &options);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!cli_parse_options (context, "flag list", &argc, &argv, &status))
+    goto out;
+  if (argc != 1)
+    {
+      status = cli_usage_error ("flag list", "%s", _("no arguments expected"));
+      goto out;
+    }
+  store = cli_anomaly_open_store (&options, FALSE, &error);
+  if (error != NULL)
+    {
+      status = cli_fail (error);
+      goto out;
+    }
+  flags = store ? ws_history_store_list_wait_flags (store, signature, &error)
+                : g_array_new (FALSE, TRUE, sizeof (WsWaitFlag));
+  if (flags == NULL)
+    {
+      status = cli_fail (error);
+      goto out;
+    }
+  if (options.json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+
+      json_builder_begin_array (b);
+      for (guint i = 0; i < flags->len; i++)
+        {
+          const WsWaitFlag *f = &g_array_index (flags, WsWaitFlag, i);
+
+          json_builder_begin_object (b);
+          cli_json_add_text (b, "digest", f->trace_digest);
+          json_builder_set_member_name (b, "tid");
+          json_builder_add_int_value (b, f->tid);
+          json_builder_set_member_name (b, "time_ns");
+          json_builder_add_int_value (b, f->event_time);
+          json_builder_set_member_name (b, "duration_ns");
+          json_builder_add_int_value (b, f->duration);
+          cli_json_add_text (b, "signature", f->signature);
+          json_builder_set_member_name (b, "flag");
+          json_builder_add_string_value (b, cli_anomaly_flag_name (f->flag));
+          json_builder_set_member_name (b, "updated_at_us");
+          json_builder_add_int_value (b, f->updated_at);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      cli_print_json (b);
+    }
+  else
+    for (guint i = 0; i < flags->len; i++)
+      {
+        const WsWaitFlag *f = &g_array_index (flags, WsWaitFlag, i);
+        g_autofree char *dur = cli_format_duration (f->duration);
+        g_autofree char *when = cli_format_timestamp (f->event_time);
+
+        printf ("%-9s %7d  %-16s %10s  %.12s  %s\n", cli_anomaly_flag_name (f->flag), f->tid, when, dur,
+                f->trace_digest, f->signature);
+      }
+  status = CLI_EXIT_OK;
+
+out:
+  g_free (options.history);
+  return status;
+}
+
+int
+cli_flag (int    argc,
+          char **argv)
+{
+  if (argc >= 2 && strcmp (argv[1], "add") == 0)
+    return flag_set (argc - 1, argv + 1, WS_ANOMALY_FLAG_ANOMALOUS, "flag add");
+  if (argc >= 2 && strcmp (argv[1], "remove") == 0)
+    return flag_set (argc - 1, argv + 1, WS_ANOMALY_FLAG_NONE, "flag remove");
+  if (argc >= 2 && strcmp (argv[1], "list") == 0)
+    return flag_list (argc - 1, argv + 1);
+  if (argc >= 2 && (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0))
+    {
+      printf ("%s\n", _("Usage: waitscope-cli flag add|remove|list [OPTION…]"));
+      return CLI_EXIT_OK;
+    }
+  return cli_usage_error ("flag", "%s", _("expected add, remove or list"));
+}

@@ -1,0 +1,932 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Anomaly detection that learns from the analyst (the ready-tree patent's
+ * "Anomaly Detection" and "Interactive User Interface"): one entry point,
+ * ws_anomaly_detect(), shared by the CLI and the GUI.
+ *
+ * For every signature among the waits of the traces analysed:
+ *
+ * 1. Normal data: the signature's reservoir in the history store (less the
+ *    samples of waits flagged anomalous), plus the waits of the traces
+ *    analysed whose waits are not in the history yet (less those flagged
+ *    anomalous), plus every wait flagged normal (it joins the data).
+ * 2. Model: a Gaussian mixture on the log-durations (ws-gmm.c), fitted on
+ *    the signature's data when it has at least min_samples, else on its
+ *    pool's (same kernel blocking function), else on everything ("*").
+ * 3. Threshold: the base cut is the log-duration c0 with P(D ≥ c0) = the
+ *    threshold setting.  Flags move it (the learning rule): the cut is
+ *    the one that misjudges the fewest flagged waits of the signature
+ *    (normal ones at or above it, anomalous ones below it), and among
+ *    those the closest to c0; moved up past a wait flagged normal it
+ *    lands 0.1 above it (10 % longer), or halfway to the next flagged
+ *    wait if that is nearer; moved down it lands on the wait flagged
+ *    anomalous.
+ *    Every wait of the signature at least as long as the cut is anomalous,
+ *    flagged or not: a verdict on one wait generalises to all waits of
+ *    its kind at least as long (anomalous) or at most as long (normal).
+ * 4. Score of a wait: P(D ≥ d) under its model; the signature's learned
+ *    threshold is P(D ≥ cut).  A flagged wait shows its flag.
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "ws-anomaly-detector.h"
+#include "ws-error.h"
+
+#define CUT_MARGIN 0.1  /* log units: 10 % longer than the longest normal wait */
+
+struct _WsAnomalyResult
+{
+  GObject            parent_instance;
+
+  WsAnomalySettings  settings;
+  GPtrArray         *traces;      /* WsTrace */
+  GPtrArray         *digests;     /* char * */
+  GArray            *models;      /* WsAnomalyModel */
+  GPtrArray         *scores;      /* GArray of WsWaitScore per trace, by event */
+  GPtrArray         *signatures;  /* WsWaitSignatures per trace */
+};
+
+G_DEFINE_FINAL_TYPE (WsAnomalyResult, ws_anomaly_result, G_TYPE_OBJECT)
+
+void
+ws_anomaly_settings_init (WsAnomalySettings *settings)
+{
+  g_return_if_fail (settings != NULL);
+
+  settings->signature_depth = WS_WAIT_SIGNATURE_DEFAULT_DEPTH;
+  settings->threshold = 0.05;
+  settings->reservoir_size = 4096;
+  settings->min_samples = 30;
+  ws_gmm_settings_init (&settings->gmm);
+}
+
+const char *
+ws_model_level_to_string (WsModelLevel level)
+{
+  switch (level)
+    {
+    case WS_MODEL_LEVEL_SIGNATURE: return "signature";
+    case WS_MODEL_LEVEL_POOL:      return "pool";
+    case WS_MODEL_LEVEL_GLOBAL:    return "global";
+    default:                       return "?";
+    }
+}
+
+void
+ws_anomaly_model_clear (WsAnomalyModel *model)
+{
+  g_clear_pointer (&model->key, g_free);
+  g_clear_pointer (&model->pool, g_free);
+  g_clear_pointer (&model->samples, g_array_unref);
+}
+
+static void
+model_clear (gpointer data)
+{
+  ws_anomaly_model_clear (data);
+}
+
+static void
+ws_anomaly_result_finalize (GObject *object)
+{
+  WsAnomalyResult *self = WS_ANOMALY_RESULT (object);
+
+  g_ptr_array_unref (self->traces);
+  g_ptr_array_unref (self->digests);
+  g_array_unref (self->models);
+  g_ptr_array_unref (self->scores);
+  g_ptr_array_unref (self->signatures);
+
+  G_OBJECT_CLASS (ws_anomaly_result_parent_class)->finalize (object);
+}
+
+static void
+ws_anomaly_result_class_init (WsAnomalyResultClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = ws_anomaly_result_finalize;
+}
+
+static void
+ws_anomaly_result_init (WsAnomalyResult *self)
+{
+  self->traces = g_ptr_array_new_with_free_func (g_object_unref);
+  self->digests = g_ptr_array_new_with_free_func (g_free);
+  self->models = g_array_new (FALSE, TRUE, sizeof (WsAnomalyModel));
+  g_array_set_clear_func (self->models, model_clear);
+  self->scores = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  self->signatures = g_ptr_array_new_with_free_func (g_object_unref);
+}
+
+static inline double
+log_duration (gint64 d)
+{
+  return log ((double) MAX (d, 1));
+}
+
+static char *
+pool_key (const char *pool)
+{
+  return g_strconcat ("pool:", pool, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Recording                                                            */
+
+static void
+append_sample (GHashTable *by_key,
+               const char *key,
+               gint64      duration)
+{
+  GArray *a = g_hash_table_lookup (by_key, key);
+
+  if (a == NULL)
+    {
+      a = g_array_new (FALSE, FALSE, sizeof (gint64));
+      g_hash_table_insert (by_key, g_strdup (key), a);
+    }
+  g_array_append_val (a, duration);
+}
+
+/* Every scored wait's duration under its signature, its pool and "*". */
+static GHashTable *
+collect_samples (WsWaitSignatures *sigs)
+{
+  WsTrace *trace = ws_wait_signatures_get_trace (sigs);
+  GHashTable *by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
+  g_autoptr(GPtrArray) pools = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint s = 0; s < ws_wait_signatures_get_n (sigs); s++)
+    g_ptr_array_add (pools, pool_key (ws_wait_signatures_get_pool (sigs, s)));
+  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
+    {
+      guint s = ws_wait_signatures_of_event (sigs, i);
+      gint64 d;
+
+      if (s == WS_NONE)
+        continue;
+      d = ws_trace_get_event (trace, i)->duration;
+      append_sample (by_key, ws_wait_signatures_get_key (sigs, s), d);
+      append_sample (by_key, g_ptr_array_index (pools, s), d);
+      append_sample (by_key, WS_WAIT_POOL_GLOBAL, d);
+    }
+  return by_key;
+}
+
+/**
+ * ws_anomaly_record_trace:
+ * @digest: the trace's digest (ws_history_store_trace_digest_full())
+ * @newly_recorded: (out) (optional): %FALSE if its waits were recorded
+ *   before at this signature depth
+ *
+ * Adds the durations of @trace's waits to the history's reservoirs, once
+ * per trace content and signature depth.
+ */
+gboolean
+ws_anomaly_record_trace (WsHistoryStore          *store,
+                         WsTrace                 *trace,
+                         const char              *digest,
+                         const WsAnomalySettings *settings,
+                         gboolean                *newly_recorded,
+                         GCancellable            *cancellable,
+                         GError                 **error)
+{
+  g_autoptr(WsWaitSignatures) sigs = NULL;
+  g_autoptr(GHashTable) by_key = NULL;
+  g_autoptr(GPtrArray) keys = g_ptr_array_new ();
+  g_autoptr(GPtrArray) samples = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (store), FALSE);
+  g_return_val_if_fail (WS_IS_TRACE (trace), FALSE);
+  g_return_val_if_fail (digest != NULL && settings != NULL, FALSE);
+
+  if (newly_recorded)
+    *newly_recorded = FALSE;
+  if (ws_history_store_has_waits (store, digest, settings->signature_depth))
+    return TRUE;
+
+  sigs = ws_wait_signatures_new (trace, settings->signature_depth);
+  by_key = collect_samples (sigs);
+  g_hash_table_iter_init (&iter, by_key);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      g_ptr_array_add (keys, key);
+      g_ptr_array_add (samples, value);
+    }
+  return ws_history_store_record_wait_samples (store, digest, settings->signature_depth,
+                                               (const char * const *) keys->pdata,
+                                               (GArray * const *) samples->pdata, keys->len,
+                                               settings->reservoir_size, newly_recorded,
+                                               cancellable, error);
+}
+
+/* ------------------------------------------------------------------ */
+/* Detection                                                            */
+
+typedef struct {
+  GArray *samples;     /* double, log-ns */
+  guint   n_history;
+  guint   n_current;
+  WsGmm   gmm;
+  gboolean fitted;
+} Fit;
+
+typedef struct {
+  WsHistoryStore          *store;
+  const WsAnomalySettings *settings;
+  GCancellable            *cancellable;
+  GHashTable              *current;          /* key → GArray gint64 */
+  GHashTable              *flag_of_wait;     /* "digest/time/tid" → flag */
+  GHashTable              *normal_flags;     /* signature → GArray double */
+  GHashTable              *anomalous_flags;  /* signature → GArray double */
+  GHashTable              *fallbacks;        /* pool key or "*" → Fit */
+} Detection;
+
+static void
+fit_free (gpointer data)
+{
+  Fit *fit = data;
+
+  g_clear_pointer (&fit->samples, g_array_unref);
+  g_free (fit);
+}
+
+static char *
+wait_key (const char *digest,
+          gint64      time,
+          gint32      tid)
+{
+  return g_strdup_printf ("%s/%" G_GINT64_FORMAT "/%d", digest, time, tid);
+}
+
+static void
+append_log (GHashTable *by_key,
+            const char *key,
+            double      value)
+{
+  GArray *a = g_hash_table_lookup (by_key, key);
+
+  if (a == NULL)
+    {
+      a = g_array_new (FALSE, FALSE, sizeof (double));
+      g_hash_table_insert (by_key, g_strdup (key), a);
+    }
+  g_array_append_val (a, value);
+}
+
+static gboolean
+load_flags (Detection  *det,
+            GError    **error)
+{
+  g_autoptr(GArray) flags = NULL;
+
+  if (det->store == NULL)
+    return TRUE;
+  if ((flags = ws_history_store_list_wait_flags (det->store, NULL, error)) == NULL)
+    return FALSE;
+  for (guint i = 0; i < flags->len; i++)
+    {
+      const WsWaitFlag *f = &g_array_index (flags, WsWaitFlag, i);
+
+      g_hash_table_insert (det->flag_of_wait, wait_key (f->trace_digest, f->event_time, f->tid),
+                           GINT_TO_POINTER (f->flag));
+      append_log (f->flag == WS_ANOMALY_FLAG_NORMAL ? det->normal_flags : det->anomalous_flags,
+                  f->signature, log_duration (f->duration));
+    }
+  return TRUE;
+}
+
+static WsAnomalyFlag
+flag_of (Detection  *det,
+         const char *digest,
+         WsTrace    *trace,
+         guint       event)
+{
+  const WsEvent *e = ws_trace_get_event (trace, event);
+  g_autofree char *key = wait_key (digest, e->time, ws_trace_get_thread (trace, e->thread)->tid);
+
+  return GPOINTER_TO_INT (g_hash_table_lookup (det->flag_of_wait, key));
+}
+
+/* The waits of a trace not yet in the history count as current data. */
+static void
+add_current (Detection        *det,
+             WsWaitSignatures *sigs,
+             const char       *digest)
+{
+  WsTrace *trace = ws_wait_signatures_get_trace (sigs);
+
+  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
+    {
+      guint s = ws_wait_signatures_of_event (sigs, i);
+      g_autofree char *pool = NULL;
+      gint64 d;
+
+      if (s == WS_NONE || flag_of (det, digest, trace, i) == WS_ANOMALY_FLAG_ANOMALOUS)
+        continue;
+      d = ws_trace_get_event (trace, i)->duration;
+      pool = pool_key (ws_wait_signatures_get_pool (sigs, s));
+      append_sample (det->current, ws_wait_signatures_get_key (sigs, s), d);
+      append_sample (det->current, pool, d);
+      append_sample (det->current, WS_WAIT_POOL_GLOBAL, d);
+    }
+}
+
+static gboolean
+gather (Detection  *det,
+        const char *key,
+        GArray     *extra,
+        Fit        *fit,
+        GError    **error)
+{
+  GArray *current = g_hash_table_lookup (det->current, key);
+
+  fit->samples = g_array_new (FALSE, FALSE, sizeof (double));
+  if (det->store != NULL)
+    {
+      g_autoptr(GArray) history = ws_history_store_get_reservoir (det->store, key, NULL, error);
+
+      if (history == NULL)
+        return FALSE;
+      for (guint i = 0; i < history->len; i++)
+        {
+          double v = log_duration (g_array_index (history, gint64, i));
+          g_array_append_val (fit->samples, v);
+        }
+      fit->n_history = history->len;
+    }
+  for (guint i = 0; current != NULL && i < current->len; i++)
+    {
+      double v = log_duration (g_array_index (current, gint64, i));
+      g_array_append_val (fit->samples, v);
+    }
+  fit->n_current = current ? current->len : 0;
+  if (extra != NULL)
+    g_array_append_vals (fit->samples, extra->data, extra->len);
+  return TRUE;
+}
+
+static gboolean
+fit_samples (Detection  *det,
+             Fit        *fit,
+             GError    **error)
+{
+  if (fit->samples->len == 0)
+    return TRUE;
+  if (!ws_gmm_fit ((const double *) (gpointer) fit->samples->data, fit->samples->len,
+                   &det->settings->gmm, &fit->gmm, det->cancellable, error))
+    return FALSE;
+  fit->fitted = TRUE;
+  return TRUE;
+}
+
+/* The pool's or the global fit, computed once. */
+static Fit *
+fallback (Detection   *det,
+          const char  *key,
+          GError     **error)
+{
+  Fit *fit = g_hash_table_lookup (det->fallbacks, key);
+
+  if (fit != NULL)
+    return fit;
+  fit = g_new0 (Fit, 1);
+  g_hash_table_insert (det->fallbacks, g_strdup (key), fit);
+  if (!gather (det, key, NULL, fit, error) || !fit_samples (det, fit, error))
+    return NULL;
+  return fit;
+}
+
+typedef struct {
+  double x;
+  gboolean anomalous;
+} Flagged;
+
+static int
+compare_flagged (const void *a,
+                 const void *b)
+{
+  double x = ((const Flagged *) a)->x, y = ((const Flagged *) b)->x;
+  return x < y ? -1 : x > y;
+}
+
+/* The learning rule (see the top of this file): the cut that misjudges
+ * the fewest flagged waits, as close to the model's own cut as that
+ * allows.  Between two neighbouring flagged durations a and b every cut in
+ * (a, b] misjudges the same flags. */
+static double
+learn_cut (double  base,
+           GArray *normal,
+           GArray *anomalous)
+{
+  guint n_normal = normal ? normal->len : 0, n_anomalous = anomalous ? anomalous->len : 0;
+  guint n = n_normal + n_anomalous, errors, best_errors;
+  g_autofree Flagged *f = NULL;
+  double best = base;
+
+  if (n == 0)
+    return base;
+  f = g_new (Flagged, n);
+  for (guint i = 0; i < n_normal; i++)
+    f[i] = (Flagged) { g_array_index (normal, double, i), FALSE };
+  for (guint i = 0; i < n_anomalous; i++)
+    f[n_normal + i] = (Flagged) { g_array_index (anomalous, double, i), TRUE };
+  qsort (f, n, sizeof (Flagged), compare_flagged);
+
+  /* Errors of a cut below every flag: each normal flag is misjudged. */
+  errors = n_normal;
+  best_errors = G_MAXUINT;
+  for (guint i = 0; i <= n; i++)
+    {
+      /* Cuts in (f[i-1], f[i]]: flags below are normal, from f[i] on anomalous. */
+      double a = i > 0 ? f[i - 1].x : -G_MAXDOUBLE, b = i < n ? f[i].x : G_MAXDOUBLE, c;
+
+      if (i > 0)
+        errors += f[i - 1].anomalous ? 1 : -1;
+      if (i > 0 && i < n && f[i].x == f[i - 1].x)
+        continue;
+      if (base > a && base <= b)
+        c = base;
+      else if (base <= a)
+        c = b < G_MAXDOUBLE ? MIN (a + CUT_MARGIN, (a + b) / 2) : a + CUT_MARGIN;
+      else
+        c = b;
+      if (errors < best_errors || (errors == best_errors && fabs (c - base) < fabs (best - base)))
+        {
+          best_errors = errors;
+          best = c;
+        }
+    }
+  return best;
+}
+
+static gboolean
+build_model (Detection       *det,
+             const char      *key,
+             const char      *pool,
+             WsAnomalyModel  *model,
+             GError         **error)
+{
+  GArray *normal = g_hash_table_lookup (det->normal_flags, key);
+  GArray *anomalous = g_hash_table_lookup (det->anomalous_flags, key);
+  g_autofree char *pkey = pool_key (pool);
+  Fit own = { 0 };
+  Fit *used = &own;
+
+  model->key = g_strdup (key);
+  model->pool = g_strdup (pool);
+  model->n_flagged_normal = normal ? normal->len : 0;
+  model->n_flagged_anomalous = anomalous ? anomalous->len : 0;
+  if (!gather (det, key, normal, &own, error))
+    {
+      g_clear_pointer (&own.samples, g_array_unref);
+      return FALSE;
+    }
+  model->level = WS_MODEL_LEVEL_SIGNATURE;
+  if (own.samples->len < det->settings->min_samples)
+    {
+      model->level = WS_MODEL_LEVEL_POOL;
+      if ((used = fallback (det, pkey, error)) != NULL && used->samples->len < det->settings->min_samples)
+        {
+          model->level = WS_MODEL_LEVEL_GLOBAL;
+          used = fallback (det, WS_WAIT_POOL_GLOBAL, error);
+        }
+      if (used == NULL)
+        {
+          g_clear_pointer (&own.samples, g_array_unref);
+          return FALSE;
+        }
+    }
+  else if (!fit_samples (det, &own, error))
+    {
+      g_clear_pointer (&own.samples, g_array_unref);
+      return FALSE;
+    }
+
+  model->gmm = used->gmm;
+  model->samples = g_array_ref (used->samples);
+  model->n_history = used->n_history;
+  model->n_current = used->n_current;
+  g_clear_pointer (&own.samples, g_array_unref);
+  if (!used->fitted)
+    {
+      model->base_cut = model->cut = G_MAXDOUBLE;
+      model->threshold = 0;
+      return TRUE;
+    }
+  model->base_cut = ws_gmm_tail_quantile (&model->gmm, det->settings->threshold);
+  model->cut = learn_cut (model->base_cut, normal, anomalous);
+  model->threshold = ws_gmm_upper_tail (&model->gmm, model->cut);
+  return TRUE;
+}
+
+static void
+score_trace (WsAnomalyResult  *self,
+             Detection        *det,
+             guint             t,
+             const guint      *model_of_signature)
+{
+  WsWaitSignatures *sigs = g_ptr_array_index (self->signatures, t);
+  WsTrace *trace = g_ptr_array_index (self->traces, t);
+  const char *digest = g_ptr_array_index (self->digests, t);
+  GArray *scores = g_array_new (FALSE, TRUE, sizeof (WsWaitScore));
+
+  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
+    {
+      guint s = ws_wait_signatures_of_event (sigs, i);
+      const WsAnomalyModel *m;
+      WsWaitScore sc = { 0 };
+      double x;
+
+      if (s == WS_NONE)
+        continue;
+      sc.event = i;
+      sc.model = model_of_signature[s];
+      m = &g_array_index (self->models, WsAnomalyModel, sc.model);
+      x = log_duration (ws_trace_get_event (trace, i)->duration);
+      sc.score = m->gmm.n_components > 0 ? ws_gmm_upper_tail (&m->gmm, x) : 1.0;
+      sc.model_anomalous = m->gmm.n_components > 0 && x >= m->cut;
+      sc.flag = flag_of (det, digest, trace, i);
+      sc.anomalous = sc.flag == WS_ANOMALY_FLAG_NONE ? sc.model_anomalous
+                                                     : sc.flag == WS_ANOMALY_FLAG_ANOMALOUS;
+      g_array_append_val (scores, sc);
+    }
+  g_ptr_array_add (self->scores, scores);
+}
+
+static void
+detection_clear (Detection *det)
+{
+  g_clear_pointer (&det->current, g_hash_table_unref);
+  g_clear_pointer (&det->flag_of_wait, g_hash_table_unref);
+  g_clear_pointer (&det->normal_flags, g_hash_table_unref);
+  g_clear_pointer (&det->anomalous_flags, g_hash_table_unref);
+  g_clear_pointer (&det->fallbacks, g_hash_table_unref);
+}
+
+/* Signature index of every trace → model index, one model per key. */
+static guint **
+assign_models (WsAnomalyResult *self,
+               GPtrArray       *keys,
+               GPtrArray       *pools)
+{
+  g_autoptr(GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
+  guint **map = g_new0 (guint *, self->traces->len);
+
+  for (guint t = 0; t < self->traces->len; t++)
+    {
+      WsWaitSignatures *sigs = g_ptr_array_index (self->signatures, t);
+
+      map[t] = g_new (guint, MAX (ws_wait_signatures_get_n (sigs), 1));
+      for (guint s = 0; s < ws_wait_signatures_get_n (sigs); s++)
+        {
+          const char *key = ws_wait_signatures_get_key (sigs, s);
+          gpointer found = g_hash_table_lookup (index, key);
+
+          if (found == NULL)
+            {
+              g_ptr_array_add (keys, (gpointer) key);
+              g_ptr_array_add (pools, (gpointer) ws_wait_signatures_get_pool (sigs, s));
+              found = GUINT_TO_POINTER (keys->len);
+              g_hash_table_insert (index, (gpointer) key, found);
+            }
+          map[t][s] = GPOINTER_TO_UINT (found) - 1;
+        }
+    }
+  return map;
+}
+
+static gboolean
+detect_all (WsAnomalyResult  *self,
+            Detection        *det,
+            WsProgressFunc    progress,
+            gpointer          progress_data,
+            GError          **error)
+{
+  g_autoptr(GPtrArray) keys = g_ptr_array_new ();
+  g_autoptr(GPtrArray) pools = g_ptr_array_new ();
+  guint **map;
+  gboolean ok = TRUE;
+
+  for (guint t = 0; t < self->traces->len; t++)
+    {
+      const char *digest = g_ptr_array_index (self->digests, t);
+
+      if (det->store == NULL || !ws_history_store_has_waits (det->store, digest, det->settings->signature_depth))
+        add_current (det, g_ptr_array_index (self->signatures, t), digest);
+    }
+
+  map = assign_models (self, keys, pools);
+  g_array_set_size (self->models, keys->len);
+  for (guint m = 0; m < keys->len && ok; m++)
+    {
+      if (progress != NULL && (m % 16 == 0))
+        progress ((double) m / keys->len, _("Fitting the wait models…"), progress_data);
+      ok = build_model (det, g_ptr_array_index (keys, m), g_ptr_array_index (pools, m),
+                        &g_array_index (self->models, WsAnomalyModel, m), error);
+    }
+  for (guint t = 0; t < self->traces->len && ok; t++)
+    score_trace (self, det, t, map[t]);
+  for (guint t = 0; t < self->traces->len; t++)
+    g_free (map[t]);
+  g_free (map);
+  return ok;
+}
+
+/**
+ * ws_anomaly_detect:
+ * @traces: (array length=n_traces): the traces whose waits to score
+ * @digests: (array length=n_traces): their digests (the identity flags
+ *   are saved under)
+ * @store: (nullable): the history store: its wait history and flags; with
+ *   %NULL only the traces themselves are the data and nothing is flagged
+ * @progress: (nullable): progress callback
+ *
+ * Fits a model per wait signature and scores every finished wait of
+ * @traces (see the top of this file).  Reads the store, never writes it.
+ *
+ * Returns: (transfer full): the scores and models, or %NULL with @error
+ *   set (cancelled included)
+ */
+WsAnomalyResult *
+ws_anomaly_detect (WsTrace * const         *traces,
+                   const char * const      *digests,
+                   guint                    n_traces,
+                   WsHistoryStore          *store,
+                   const WsAnomalySettings *settings,
+                   WsProgressFunc           progress,
+                   gpointer                 progress_data,
+                   GCancellable            *cancellable,
+                   GError                 **error)
+{
+  g_autoptr(WsAnomalyResult) self = NULL;
+  Detection det = { 0 };
+  gboolean ok;
+
+  g_return_val_if_fail (n_traces == 0 || (traces != NULL && digests != NULL), NULL);
+  g_return_val_if_fail (store == NULL || WS_IS_HISTORY_STORE (store), NULL);
+  g_return_val_if_fail (settings != NULL, NULL);
+  g_return_val_if_fail (settings->threshold > 0 && settings->threshold < 1, NULL);
+
+  self = g_object_new (WS_TYPE_ANOMALY_RESULT, NULL);
+  self->settings = *settings;
+  for (guint t = 0; t < n_traces; t++)
+    {
+      g_ptr_array_add (self->traces, g_object_ref (traces[t]));
+      g_ptr_array_add (self->digests, g_strdup (digests[t]));
+      g_ptr_array_add (self->signatures, ws_wait_signatures_new (traces[t], settings->signature_depth));
+    }
+
+  det.store = store;
+  det.settings = &self->settings;
+  det.cancellable = cancellable;
+  det.current = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
+  det.flag_of_wait = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  det.normal_flags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
+  det.anomalous_flags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
+  det.fallbacks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fit_free);
+
+  ok = load_flags (&det, error) && detect_all (self, &det, progress, progress_data, error);
+  detection_clear (&det);
+  if (!ok)
+    return NULL;
+  if (progress != NULL)
+    progress (1.0, NULL, progress_data);
+  return g_steal_pointer (&self);
+}
+
+/**
+ * ws_anomaly_fit_key:
+ * @key: a signature, "pool:…" or "*"
+ * @model: (out caller-allocates): the model fitted on exactly that key's
+ *   history (no fallback), with the flags of a signature applied
+ *
+ * What `waitscope-cli model show` prints: the model the history alone
+ * gives a signature.
+ */
+gboolean
+ws_anomaly_fit_key (WsHistoryStore          *store,
+                    const char              *key,
+                    const WsAnomalySettings *settings,
+                    WsAnomalyModel          *model,
+                    GCancellable            *cancellable,
+                    GError                 **error)
+{
+  Detection det = { 0 };
+  const char *bar = strchr (key, '|');
+  gboolean ok;
+
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (store), FALSE);
+  g_return_val_if_fail (key != NULL && model != NULL, FALSE);
+
+  memset (model, 0, sizeof *model);
+  det.store = store;
+  det.settings = settings;
+  det.cancellable = cancellable;
+  det.current = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
+  det.flag_of_wait = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  det.normal_flags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
+  det.anomalous_flags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
+  det.fallbacks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fit_free);
+  ok = load_flags (&det, error)
+       && build_model (&det, key, bar ? bar + 1 : key, model, error);
+  detection_clear (&det);
+  if (ok && model->gmm.n_components == 0)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   _("%s: the history holds no waits of this signature"), key);
+      ws_anomaly_model_clear (model);
+      return FALSE;
+    }
+  return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading the result                                                   */
+
+const WsAnomalySettings *
+ws_anomaly_result_get_settings (WsAnomalyResult *self)
+{
+  g_return_val_if_fail (WS_IS_ANOMALY_RESULT (self), NULL);
+  return &self->settings;
+}
+
+guint
+ws_anomaly_result_get_n_traces (WsAnomalyResult *self)
+{
+  g_return_val_if_fail (WS_IS_ANOMALY_RESULT (self), 0);
+  return self->traces->len;
+}
+
+WsTrace *
+ws_anomaly_result_get_trace (WsAnomalyResult *self,
+                             guint            trace)
+{
+  g_return_val_if_fail (WS_IS_ANOMALY_RESULT (self), NULL);
+  g_return_val_if_fail (trace < self->traces->len, NULL);
+  return g_ptr_array_index (self->traces, trace);
+}
+
+const char *
+ws_anomaly_result_get_digest (WsAnomalyResult *self,
+                              guint            trace)
+{
+  g_return_val_if_fail (WS_IS_ANOMALY_RESULT (self), NULL);
+  g_return_val_if_fail (trace < self->digests->len, NULL);
+  return g_ptr_array_index (self->digests, trace);
+}
+
+/* Returns: the index of @trace among the result's, or %WS_NONE */
+guint
+ws_anomaly_result_find_trace (WsAnomalyResult *self,
+                              WsTrace         *trace)
+{
+  guint index;
+
+  g_return_val_if_fail (WS_IS_ANOMALY_RESULT (self), WS_NONE);
+  return g_ptr_array_find (self->traces, trace, &index) ? index : WS_NONE;
+}
+
+guint
+ws_anomaly_result_get_n_models (WsAnomalyResult *self)
+{
+  g_return_val_if_fail (WS_IS_ANOMALY_RESULT (self), 0);
+  return self->models->len;
+}
+
+const WsAnomalyModel *
+ws_anomaly_result_get_model (WsAnomalyResult *self,
+                             guint            model)
+{
+  g_return_val_if_fail (WS_IS_ANOMALY_RESULT (self), NULL);
+  g_return_val_if_fail (model < self->models->len, NULL);
+  return &g_array_index (self->models, WsAnomalyModel, model);
+}
+
+/**
+ * ws_anomaly_result_get_scores:
+ * @n_scores: (out): how many
+ *
+ * Returns: (array length=n_scores): the scores of a trace's finished
+ *   waits, by event index
+ */
+const WsWaitScore *
+ws_anomaly_result_get_scores (WsAnomalyResult *self,
+                              guint            trace,
+                              guint           *n_scores)
+{
+  GArray *scores;
+
+  g_return_val_if_fail (WS_IS_ANOMALY_RESULT (self), NULL);
+  g_return_val_if_fail (trace < self->scores->len, NULL);
+  scores = g_ptr_array_index (self->scores, trace);
+  *n_scores = scores->len;
+  return (const WsWaitScore *) (gpointer) scores->data;
+}
+
+/* Returns: (nullable): the score of @event, %NULL if it is not a scored wait */
+const WsWaitScore *
+ws_anomaly_result_lookup (WsAnomalyResult *self,
+                          guint            trace,
+                          guint            event)
+{
+  const WsWaitScore *s;
+  guint n, lo = 0, hi;
+
+  g_return_val_if_fail (WS_IS_ANOMALY_RESULT (self), NULL);
+  if (trace >= self->scores->len)
+    return NULL;
+  s = ws_anomaly_result_get_scores (self, trace, &n);
+  hi = n;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (s[mid].event < event)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < n && s[lo].event == event ? &s[lo] : NULL;
+}
+
+guint
+ws_anomaly_result_count_anomalous (WsAnomalyResult *self,
+                                   guint            trace)
+{
+  const WsWaitScore *s;
+  guint n, count = 0;
+
+  g_return_val_if_fail (WS_IS_ANOMALY_RESULT (self), 0);
+  s = ws_anomaly_result_get_scores (self, trace, &n);
+  for (guint i = 0; i < n; i++)
+    count += s[i].anomalous;
+  return count;
+}
+
+/**
+ * ws_anomaly_result_make_flag:
+ * @verdict: the flag to give the wait (%WS_ANOMALY_FLAG_NONE to remove)
+ * @flag: (out caller-allocates): the record to hand to
+ *   ws_history_store_flag_wait(); clear with ws_wait_flag_clear()
+ *
+ * Returns: %FALSE if @event is not a scored wait of @trace
+ */
+gboolean
+ws_anomaly_result_make_flag (WsAnomalyResult *self,
+                             guint            trace,
+                             guint            event,
+                             WsAnomalyFlag    verdict,
+                             WsWaitFlag      *flag)
+{
+  const WsWaitScore *s = ws_anomaly_result_lookup (self, trace, event);
+  WsTrace *t;
+  const WsEvent *e;
+
+  memset (flag, 0, sizeof *flag);
+  if (s == NULL)
+    return FALSE;
+  t = g_ptr_array_index (self->traces, trace);
+  e = ws_trace_get_event (t, event);
+  flag->trace_digest = g_strdup (g_ptr_array_index (self->digests, trace));
+  flag->event_time = e->time;
+  flag->tid = ws_trace_get_thread (t, e->thread)->tid;
+  flag->signature = g_strdup (g_array_index (self->models, WsAnomalyModel, s->model).key);
+  flag->duration = e->duration;
+  flag->flag = verdict;
+  return TRUE;
+}
+
+/**
+ * ws_anomaly_result_mark_ready_tree:
+ * @trace: the index of the tree's trace among the result's
+ *
+ * Marks every node of @tree whose wait is anomalous (flag, else model),
+ * for %WS_CHAIN_METRIC_ANOMALOUS and for display.
+ *
+ * Returns: how many nodes were marked
+ */
+guint
+ws_anomaly_result_mark_ready_tree (WsAnomalyResult *self,
+                                   guint            trace,
+                                   WsReadyTree     *tree)
+{
+  guint marked = 0;
+
+  g_return_val_if_fail (WS_IS_ANOMALY_RESULT (self), 0);
+  g_return_val_if_fail (WS_IS_READY_TREE (tree), 0);
+
+  for (guint i = 0; i < ws_ready_tree_get_n_nodes (tree); i++)
+    {
+      const WsWaitScore *s = ws_anomaly_result_lookup (self, trace, ws_ready_tree_get_node (tree, i)->event);
+      gboolean anomalous = s != NULL && s->anomalous;
+
+      ws_ready_tree_mark_anomalous (tree, i, anomalous);
+      marked += anomalous;
+    }
+  return marked;
+}

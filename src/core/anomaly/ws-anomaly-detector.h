@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "ws-gmm.h"
+#include "ws-history-store.h"
+#include "ws-progress.h"
+#include "ws-ready-tree.h"
+#include "ws-trace.h"
+#include "ws-wait-signature.h"
+
+G_BEGIN_DECLS
+
+/**
+ * WsAnomalySettings:
+ * @signature_depth: user-space frames per wait signature (default 2)
+ * @threshold: a wait is anomalous when P(D ≥ d) under its model is at most
+ *   this (default 0.05, the patent's 5 %), before flags move it
+ * @reservoir_size: wait samples kept per signature in the history
+ * @min_samples: a signature with fewer samples uses its pool's model
+ *   (same kernel blocking function), and a pool with fewer the global one
+ * @gmm: the mixture fit's settings
+ */
+typedef struct {
+  guint         signature_depth;
+  double        threshold;
+  guint         reservoir_size;
+  guint         min_samples;
+  WsGmmSettings gmm;
+} WsAnomalySettings;
+
+typedef enum {
+  WS_MODEL_LEVEL_SIGNATURE,
+  WS_MODEL_LEVEL_POOL,
+  WS_MODEL_LEVEL_GLOBAL,
+} WsModelLevel;
+
+/**
+ * WsAnomalyModel:
+ * @key: the wait signature
+ * @pool: its pool (kernel blocking function)
+ * @level: whose data the mixture was fitted on
+ * @gmm: the mixture, on log-nanoseconds
+ * @samples: (element-type double): the log-durations fitted
+ * @base_cut: log-duration where P(D ≥ d) = the settings' threshold
+ * @cut: log-duration from which a wait is anomalous, after the flags
+ * @threshold: P(D ≥ exp(@cut)): the signature's learned threshold
+ * @n_history: samples that came from the history store
+ * @n_current: samples from the traces analysed, not yet in the history
+ * @n_flagged_normal: waits of this signature flagged normal
+ * @n_flagged_anomalous: … flagged anomalous
+ */
+typedef struct {
+  char         *key;
+  char         *pool;
+  WsModelLevel  level;
+  WsGmm         gmm;
+  GArray       *samples;
+  double        base_cut;
+  double        cut;
+  double        threshold;
+  guint         n_history;
+  guint         n_current;
+  guint         n_flagged_normal;
+  guint         n_flagged_anomalous;
+} WsAnomalyModel;
+
+/**
+ * WsWaitScore:
+ * @event: the wait's event index in its trace
+ * @model: index of its #WsAnomalyModel
+ * @score: P(D ≥ d) under the model
+ * @flag: the analyst's verdict, if any
+ * @model_anomalous: d ≥ the signature's learned cut
+ * @anomalous: the verdict shown: the flag if there is one, else the model's
+ */
+typedef struct {
+  guint          event;
+  guint          model;
+  double         score;
+  WsAnomalyFlag  flag;
+  gboolean       model_anomalous;
+  gboolean       anomalous;
+} WsWaitScore;
+
+void         ws_anomaly_settings_init     (WsAnomalySettings *settings);
+const char  *ws_model_level_to_string     (WsModelLevel       level);
+
+#define WS_TYPE_ANOMALY_RESULT (ws_anomaly_result_get_type ())
+G_DECLARE_FINAL_TYPE (WsAnomalyResult, ws_anomaly_result, WS, ANOMALY_RESULT, GObject)
+
+WsAnomalyResult *ws_anomaly_detect                (WsTrace * const          *traces,
+                                                   const char * const       *digests,
+                                                   guint                     n_traces,
+                                                   WsHistoryStore           *store,
+                                                   const WsAnomalySettings  *settings,
+                                                   WsProgressFunc            progress,
+                                                   gpointer                  progress_data,
+                                                   GCancellable             *cancellable,
+                                                   GError                  **error);
+gboolean         ws_anomaly_record_trace          (WsHistoryStore           *store,
+                                                   WsTrace                  *trace,
+                                                   const char               *digest,
+                                                   const WsAnomalySettings  *settings,
+                                                   gboolean                 *newly_recorded,
+                                                   GCancellable             *cancellable,
+                                                   GError                  **error);
+gboolean         ws_anomaly_fit_key               (WsHistoryStore           *store,
+                                                   const char               *key,
+                                                   const WsAnomalySettings  *settings,
+                                                   WsAnomalyModel           *model,
+                                                   GCancellable             *cancellable,
+                                                   GError                  **error);
+void             ws_anomaly_model_clear           (WsAnomalyModel           *model);
+
+const WsAnomalySettings *ws_anomaly_result_get_settings (WsAnomalyResult *self);
+guint            ws_anomaly_result_get_n_traces   (WsAnomalyResult          *self);
+WsTrace         *ws_anomaly_result_get_trace      (WsAnomalyResult          *self,
+                                                   guint                     trace);
+const char      *ws_anomaly_result_get_digest     (WsAnomalyResult          *self,
+                                                   guint                     trace);
+guint            ws_anomaly_result_find_trace     (WsAnomalyResult          *self,
+                                                   WsTrace                  *trace);
+guint            ws_anomaly_result_get_n_models   (WsAnomalyResult          *self);
+const WsAnomalyModel *ws_anomaly_result_get_model (WsAnomalyResult          *self,
+                                                   guint                     model);
+const WsWaitScore *ws_anomaly_result_get_scores   (WsAnomalyResult          *self,
+                                                   guint                     trace,
+                                                   guint                    *n_scores);
+const WsWaitScore *ws_anomaly_result_lookup       (WsAnomalyResult          *self,
+                                                   guint                     trace,
+                                                   guint                     event);
+guint            ws_anomaly_result_count_anomalous (WsAnomalyResult         *self,
+                                                   guint                     trace);
+gboolean         ws_anomaly_result_make_flag      (WsAnomalyResult          *self,
+                                                   guint                     trace,
+                                                   guint                     event,
+                                                   WsAnomalyFlag             verdict,
+                                                   WsWaitFlag               *flag);
+guint            ws_anomaly_result_mark_ready_tree (WsAnomalyResult         *self,
+                                                   guint                     trace,
+                                                   WsReadyTree              *tree);
+
+G_END_DECLS

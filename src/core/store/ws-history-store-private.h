@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <sqlite3.h>
+
+#include "ws-history-store.h"
+
+G_BEGIN_DECLS
+
+/* Shared by the files that make up the store: one connection, one lock. */
+sqlite3  *ws_history_store_get_db    (WsHistoryStore  *self);
+GMutex   *ws_history_store_get_lock  (WsHistoryStore  *self);
+gboolean  ws_history_store_sql_error (WsHistoryStore  *self,
+                                      GError         **error,
+                                      const char      *what);
+
+G_END_DECLS

@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Anomaly detection: the mixture fit recovers a known mixture and picks
+ * its K by BIC; the tail, its quantile and the tabulated tail agree with
+ * GSL; waits go into the history once per trace, bounded per signature;
+ * detection never writes; and the learning rule: a flag changes the wait
+ * flagged and the unflagged waits of its kind, after a reopen too.
+ */
+#include "config.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+
+#include "ws-anomaly-detector.h"
+#include "ws-ready-tree-run.h"
+#include "ws-symptom.h"
+#include "ws-trace-loader.h"
+
+static char *
+data_path (const char *name)
+{
+  return g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
+}
+
+static char *
+tmp_store (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ws-anomaly-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  return g_build_filename (dir, "history.sqlite", NULL);
+}
+
+static void
+test_gmm_recovers_mixture (void)
+{
+  gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
+  g_autofree double *x = g_new (double, 6000);
+  WsGmmSettings s;
+  WsGmm gmm;
+
+  gsl_rng_set (rng, 7);
+  for (guint i = 0; i < 6000; i++)
+    x[i] = i % 10 < 7 ? 10 + gsl_ran_gaussian (rng, 0.5) : 14 + gsl_ran_gaussian (rng, 0.3);
+  gsl_rng_free (rng);
+  ws_gmm_settings_init (&s);
+  g_assert_true (ws_gmm_fit (x, 6000, &s, &gmm, NULL, NULL));
+  g_assert_cmpuint (gmm.n_components, ==, 2);
+  g_assert_cmpfloat_with_epsilon (gmm.components[0].mean, 10, 0.05);
+  g_assert_cmpfloat_with_epsilon (gmm.components[1].mean, 14, 0.05);
+  g_assert_cmpfloat_with_epsilon (gmm.components[0].weight, 0.7, 0.02);
+  g_assert_cmpfloat_with_epsilon (sqrt (gmm.components[1].variance), 0.3, 0.03);
+  g_assert_true (gmm.converged);
+}
+
+static void
+test_gmm_tail (void)
+{
+  WsGmm gmm = { 2, { { 0.6, 10, 0.25 }, { 0.4, 13, 1.0 } } };
+  g_autofree double *x = g_new (double, 100000);
+  g_autofree double *fast = g_new (double, 100000);
+  double worst = 0;
+
+  for (double p = 0.5; p > 1e-9; p /= 7)
+    g_assert_cmpfloat_with_epsilon (ws_gmm_upper_tail (&gmm, ws_gmm_tail_quantile (&gmm, p)) / p, 1, 1e-6);
+  g_assert_cmpfloat (ws_gmm_upper_tail (&gmm, 11), >, ws_gmm_upper_tail (&gmm, 12));
+  for (guint i = 0; i < 100000; i++)
+    x[i] = 5 + 15.0 * i / 100000;
+  ws_gmm_upper_tail_many (&gmm, x, 100000, fast);
+  for (guint i = 0; i < 100000; i++)
+    {
+      double exact = ws_gmm_upper_tail (&gmm, x[i]);
+      if (exact > 1e-300)
+        worst = MAX (worst, fabs (fast[i] - exact) / exact);
+    }
+  g_test_message ("tabulated tail: worst relative error %.3g", worst);
+  g_assert_cmpfloat (worst, <, 1e-6);
+}
+
+static WsTrace *
+load (const char *name)
+{
+  g_autofree char *path = data_path (name);
+  g_autoptr(GError) error = NULL;
+  WsTrace *trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  return trace;
+}
+
+static void
+test_signature (void)
+{
+  g_autoptr(WsTrace) trace = load ("pg-tpcb.perf.txt.gz");
+  g_autoptr(WsWaitSignatures) sigs = ws_wait_signatures_new (trace, 2);
+  gboolean found = FALSE;
+
+  /* A backend waiting for a client: libc's epoll_wait and its caller
+   * above the kernel's do_epoll_wait; the scheduler frames are skipped. */
+  for (guint s = 0; s < ws_wait_signatures_get_n (sigs); s++)
+    if (g_strcmp0 (ws_wait_signatures_get_key (sigs, s), "secure_read;epoll_wait|do_epoll_wait") == 0)
+      {
+        found = TRUE;
+        g_assert_cmpstr (ws_wait_signatures_get_pool (sigs, s), ==, "do_epoll_wait");
+      }
+  g_assert_true (found);
+  for (guint s = 0; s < ws_wait_signatures_get_n (sigs); s++)
+    g_assert_false (g_str_has_suffix (ws_wait_signatures_get_key (sigs, s), "|schedule"));
+}
+
+static void
+test_history_once_and_bounded (void)
+{
+  g_autofree char *path = tmp_store ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsHistoryStore) store = ws_history_store_open (path, &error);
+  g_autoptr(WsTrace) trace = load ("py-locks.perf.txt.gz");
+  g_autoptr(WsWaitSignatures) sigs = NULL;
+  g_autoptr(GArray) kept = NULL;
+  WsAnomalySettings settings;
+  gboolean newly = FALSE;
+  guint64 seen = 0, n_waits = 0;
+
+  ws_anomaly_settings_init (&settings);
+  settings.reservoir_size = 64;
+  g_assert_true (ws_anomaly_record_trace (store, trace, "digest-a", &settings, &newly, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (newly);
+  g_assert_true (ws_anomaly_record_trace (store, trace, "digest-a", &settings, &newly, NULL, &error));
+  g_assert_false (newly);
+
+  kept = ws_history_store_get_reservoir (store, WS_WAIT_POOL_GLOBAL, &seen, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
+    n_waits += ws_wait_is_scored (ws_trace_get_event (trace, i));
+  g_assert_cmpuint (seen, ==, n_waits);
+  g_assert_cmpuint (kept->len, ==, 64);
+
+  /* A second trace content: offered again, still 64 kept. */
+  g_assert_true (ws_anomaly_record_trace (store, trace, "digest-b", &settings, &newly, NULL, &error));
+  g_assert_true (newly);
+  g_clear_pointer (&kept, g_array_unref);
+  kept = ws_history_store_get_reservoir (store, WS_WAIT_POOL_GLOBAL, &seen, &error);
+  g_assert_cmpuint (seen, ==, 2 * n_waits);
+  g_assert_cmpuint (kept->len, ==, 64);
+}
+
+static WsAnomalyResult *
+detect (WsHistoryStore *store,
+        WsTrace        *trace)
+{
+  g_autoptr(GError) error = NULL;
+  const char *digest = "trace-1";
+  WsAnomalySettings settings;
+  WsAnomalyResult *result;
+
+  ws_anomaly_settings_init (&settings);
+  result = ws_anomaly_detect (&trace, &digest, 1, store, &settings, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  return result;
+}
+
+/* The longest model-anomalous or the longest normal wait of the busiest
+ * signature whose model is its own. */
+static const WsWaitScore *
+pick (WsAnomalyResult *result,
+      gboolean         anomalous,
+      guint            model)
+{
+  WsTrace *trace = ws_anomaly_result_get_trace (result, 0);
+  const WsWaitScore *s, *best = NULL;
+  guint n;
+
+  s = ws_anomaly_result_get_scores (result, 0, &n);
+  for (guint i = 0; i < n; i++)
+    if (s[i].model == model && s[i].model_anomalous == anomalous
+        && (best == NULL || (anomalous ? ws_trace_get_event (trace, s[i].event)->duration
+                                         < ws_trace_get_event (trace, best->event)->duration
+                                       : ws_trace_get_event (trace, s[i].event)->duration
+                                         > ws_trace_get_event (trace, best->event)->duration)))
+      best = &s[i];
+  g_assert_nonnull (best);
+  return best;
+}
+
+/* The signature-level model with the most model-anomalous waits. */
+static guint
+busiest_model (WsAnomalyResult *result)
+{
+  g_autofree guint *count = g_new0 (guint, ws_anomaly_result_get_n_models (result));
+  const WsWaitScore *s;
+  guint n, best = WS_NONE;
+
+  s = ws_anomaly_result_get_scores (result, 0, &n);
+  for (guint i = 0; i < n; i++)
+    if (s[i].model_anomalous && ws_anomaly_result_get_model (result, s[i].model)->level == WS_MODEL_LEVEL_SIGNATURE)
+      count[s[i].model]++;
+  for (guint m = 0; m < ws_anomaly_result_get_n_models (result); m++)
+    if (count[m] > 0 && (best == WS_NONE || count[m] > count[best]))
+      best = m;
+  g_assert_cmpuint (best, !=, WS_NONE);
+  return best;
+}
+
+static void
+flag (WsHistoryStore  *store,
+      WsAnomalyResult *result,
+      guint            event,
+      WsAnomalyFlag    verdict)
+{
+  g_autoptr(GError) error = NULL;
+  WsWaitFlag f;
+
+  g_assert_true (ws_anomaly_result_make_flag (result, 0, event, verdict, &f));
+  g_assert_true (ws_history_store_flag_wait (store, &f, &error));
+  g_assert_no_error (error);
+  ws_wait_flag_clear (&f);
+}
+
+static void
+test_learning_rule (void)
+{
+  g_autofree char *path = tmp_store ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsHistoryStore) store = ws_history_store_open (path, &error);
+  g_autoptr(WsTrace) trace = load ("pg-tpcb.perf.txt.gz");
+  g_autoptr(WsAnomalyResult) before = detect (store, trace);
+  g_autoptr(WsAnomalyResult) after = NULL;
+  g_autoptr(WsAnomalyResult) reopened = NULL;
+  guint m = busiest_model (before);
+  guint normal_event = pick (before, TRUE, m)->event;      /* shortest anomalous */
+  gint64 normal_d = ws_trace_get_event (trace, normal_event)->duration;
+  guint n, n_generalised = 0;
+  const WsWaitScore *s;
+
+  g_test_message ("signature %s", ws_anomaly_result_get_model (before, m)->key);
+
+  /* Flagged normal: no longer anomalous, and neither is any unflagged
+   * wait of its kind up to its length. */
+  flag (store, before, normal_event, WS_ANOMALY_FLAG_NORMAL);
+  after = detect (store, trace);
+  g_assert_false (ws_anomaly_result_lookup (after, 0, normal_event)->anomalous);
+  g_assert_false (ws_anomaly_result_lookup (after, 0, normal_event)->model_anomalous);
+  s = ws_anomaly_result_get_scores (after, 0, &n);
+  for (guint i = 0; i < n; i++)
+    if (s[i].model == m && ws_trace_get_event (trace, s[i].event)->duration <= normal_d)
+      {
+        g_assert_false (s[i].model_anomalous);
+        n_generalised += ws_anomaly_result_lookup (before, 0, s[i].event)->model_anomalous;
+      }
+  g_test_message ("flag normal: %u other waits of the kind no longer anomalous", n_generalised);
+
+  /* The longest normal wait flagged anomalous: anomalous, and so is every
+   * unflagged wait of its kind at least as long. */
+  {
+    g_autoptr(WsAnomalyResult) third = NULL;
+    guint anomalous_event = pick (after, FALSE, m)->event;
+    gint64 anomalous_d = ws_trace_get_event (trace, anomalous_event)->duration;
+
+    if (anomalous_event == normal_event)
+      return;
+    flag (store, after, anomalous_event, WS_ANOMALY_FLAG_ANOMALOUS);
+    third = detect (store, trace);
+    g_assert_true (ws_anomaly_result_lookup (third, 0, anomalous_event)->anomalous);
+    s = ws_anomaly_result_get_scores (third, 0, &n);
+    for (guint i = 0; i < n; i++)
+      if (s[i].model == m && ws_trace_get_event (trace, s[i].event)->duration >= anomalous_d)
+        g_assert_true (s[i].model_anomalous || s[i].flag == WS_ANOMALY_FLAG_NORMAL);
+  }
+
+  /* Reopened: the flags are still there and still count. */
+  g_clear_object (&store);
+  store = ws_history_store_open (path, &error);
+  reopened = detect (store, trace);
+  g_assert_cmpint (ws_anomaly_result_lookup (reopened, 0, normal_event)->flag, ==, WS_ANOMALY_FLAG_NORMAL);
+  g_assert_false (ws_anomaly_result_lookup (reopened, 0, normal_event)->anomalous);
+}
+
+static void
+test_detect_reads_only (void)
+{
+  g_autofree char *path = tmp_store ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsHistoryStore) store = ws_history_store_open (path, &error);
+  g_autoptr(WsTrace) trace = load ("py-locks.perf.txt.gz");
+  g_autoptr(WsAnomalyResult) result = NULL;
+  WsHistoryStats a, b;
+
+  g_assert_true (ws_history_store_get_stats (store, &a, &error));
+  result = detect (store, trace);
+  g_assert_true (ws_history_store_get_stats (store, &b, &error));
+  g_assert_cmpmem (&a, sizeof a, &b, sizeof b);
+  g_assert_cmpuint (ws_anomaly_result_count_anomalous (result, 0), >, 0);
+}
+
+/* "Most anomalous waits": the chain with the most marked nodes wins,
+ * whatever its average; marks from a real detection reach the tree. */
+static void
+test_chain_metric (void)
+{
+  g_autoptr(WsTrace) trace = load ("pg-tpcb.perf.txt.gz");
+  g_autoptr(WsReadyTree) tree = NULL;
+  g_autoptr(WsAnomalyResult) result = NULL;
+  guint avg_chain, other = WS_NONE, n, marked;
+  g_autofree guint32 *nodes = NULL;
+
+  for (guint i = 0; i < ws_trace_get_n_scenario_instances (trace) && tree == NULL; i++)
+    {
+      g_autoptr(WsReadyTree) t = NULL;
+      WsReadyTreeSettings settings;
+      WsSymptom symptom;
+
+      if (!ws_symptom_from_scenario_instance (trace, i, &symptom))
+        continue;
+      ws_ready_tree_settings_init (&settings, &symptom);
+      t = ws_ready_tree_run (trace, &settings, NULL, NULL, NULL, NULL);
+      if (t != NULL && ws_ready_tree_get_n_chains (t) >= 3)
+        tree = g_steal_pointer (&t);
+    }
+  g_assert_nonnull (tree);
+
+  avg_chain = ws_ready_tree_anomalous_chain (tree, WS_CHAIN_METRIC_AVERAGE);
+  g_assert_cmpuint (ws_ready_tree_anomalous_chain (tree, WS_CHAIN_METRIC_ANOMALOUS), ==, avg_chain);
+  for (guint c = 0; c < ws_ready_tree_get_n_chains (tree) && other == WS_NONE; c++)
+    if (c != avg_chain)
+      other = c;
+  nodes = ws_ready_tree_get_chain (tree, other, &n);
+  ws_ready_tree_mark_anomalous (tree, nodes[n - 1], TRUE);
+  g_assert_cmpuint (ws_ready_tree_anomalous_chain (tree, WS_CHAIN_METRIC_ANOMALOUS), !=, avg_chain);
+  ws_ready_tree_mark_anomalous (tree, nodes[n - 1], FALSE);
+  g_assert_cmpuint (ws_ready_tree_anomalous_chain (tree, WS_CHAIN_METRIC_ANOMALOUS), ==, avg_chain);
+
+  result = detect (NULL, trace);
+  marked = ws_anomaly_result_mark_ready_tree (result, 0, tree);
+  for (guint i = 0; i < ws_ready_tree_get_n_nodes (tree); i++)
+    {
+      const WsWaitScore *s = ws_anomaly_result_lookup (result, 0, ws_ready_tree_get_node (tree, i)->event);
+      g_assert_cmpint (ws_ready_tree_is_anomalous (tree, i), ==, s != NULL && s->anomalous);
+    }
+  g_test_message ("%u of %u nodes anomalous", marked, ws_ready_tree_get_n_nodes (tree));
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/anomaly/gmm/recovers-mixture", test_gmm_recovers_mixture);
+  g_test_add_func ("/anomaly/gmm/tail", test_gmm_tail);
+  g_test_add_func ("/anomaly/signature", test_signature);
+  g_test_add_func ("/anomaly/history/once-and-bounded", test_history_once_and_bounded);
+  g_test_add_func ("/anomaly/detect/reads-only", test_detect_reads_only);
+  g_test_add_func ("/anomaly/learning-rule", test_learning_rule);
+  g_test_add_func ("/anomaly/chain-metric", test_chain_metric);
+  return g_test_run ();
+}

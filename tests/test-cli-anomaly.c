@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * waitscope-cli anomalies, flag and model: the real binary (env WS_CLI) on
+ * a real trace.  `anomalies` reads only (no store is created); a wait the
+ * model calls anomalous, flagged normal, is no longer anomalous and shows
+ * its flag; `flag list` lists it and `flag remove` takes it back; `model
+ * show` prints a signature's mixture once the trace is in the history;
+ * bad options are usage errors (2), a missing trace bad input (1).
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <sys/wait.h>
+
+static char *dir, *history;
+
+static char *
+run (int *status, ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  char *out = NULL;
+  int wait_status;
+  const char *arg;
+  va_list ap;
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("WS_CLI"));
+  va_start (ap, status);
+  while ((arg = va_arg (ap, const char *)) != NULL)
+    g_ptr_array_add (argv, (gpointer) arg);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, &out, NULL, &wait_status, &error));
+  g_assert_no_error (error);
+  *status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
+  return out;
+}
+
+static JsonNode *
+parse (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_utf8_validate (text, -1, NULL));
+  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
+  g_assert_no_error (error);
+  return json_node_ref (json_parser_get_root (parser));
+}
+
+static JsonObject *
+first_trace (JsonNode *root)
+{
+  return json_array_get_object_element (json_object_get_array_member (json_node_get_object (root), "traces"), 0);
+}
+
+static void
+test_flag_roundtrip (void)
+{
+  g_autofree char *trace = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+  g_autofree char *out = NULL, *wait = NULL, *signature = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  JsonArray *waits;
+  JsonObject *w;
+  gint64 tid, time;
+  int status;
+
+  out = run (&status, "anomalies", trace, "--json", "--history", history, NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_false (g_file_test (history, G_FILE_TEST_EXISTS));
+  root = parse (out);
+  g_assert_cmpint (json_object_get_int_member (first_trace (root), "n_anomalous"), >, 0);
+  waits = json_object_get_array_member (first_trace (root), "waits");
+  w = json_array_get_object_element (waits, 0);
+  g_assert_true (json_object_get_boolean_member (w, "anomalous"));
+  tid = json_object_get_int_member (w, "tid");
+  time = json_object_get_int_member (w, "time_ns");
+  signature = g_strdup (json_object_get_string_member (w, "signature"));
+  wait = g_strdup_printf ("%" G_GINT64_FORMAT "@%" G_GINT64_FORMAT "ns", tid, time);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&root, json_node_unref);
+
+  out = run (&status, "flag", "add", trace, "--normal", "--wait", wait, "--history", history, NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (g_str_has_prefix (out, "normal "));
+  g_clear_pointer (&out, g_free);
+
+  out = run (&status, "anomalies", trace, "--json", "--all", "--history", history, NULL);
+  root = parse (out);
+  waits = json_object_get_array_member (first_trace (root), "waits");
+  for (guint i = 0; i < json_array_get_length (waits); i++)
+    {
+      w = json_array_get_object_element (waits, i);
+      if (json_object_get_int_member (w, "tid") == tid && json_object_get_int_member (w, "time_ns") == time)
+        {
+          g_assert_cmpstr (json_object_get_string_member (w, "flag"), ==, "normal");
+          g_assert_false (json_object_get_boolean_member (w, "anomalous"));
+          g_assert_false (json_object_get_boolean_member (w, "model_anomalous"));
+        }
+    }
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&root, json_node_unref);
+
+  out = run (&status, "flag", "list", "--json", "--history", history, NULL);
+  root = parse (out);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (root)), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (json_node_get_array (root), 0),
+                                                  "signature"), ==, signature);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&root, json_node_unref);
+
+  g_free (run (&status, "flag", "remove", trace, "--wait", wait, "--history", history, NULL));
+  g_assert_cmpint (status, ==, 0);
+  out = run (&status, "flag", "list", "--json", "--history", history, NULL);
+  root = parse (out);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (root)), ==, 0);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&root, json_node_unref);
+
+  /* model show: once the trace's waits are in the history. */
+  out = run (&status, "model", "show", signature, "--history", history, NULL);
+  g_assert_cmpint (status, ==, 1);
+  g_free (out);
+  g_free (run (&status, "history", "add", trace, "--history", history, NULL));
+  g_assert_cmpint (status, ==, 0);
+  out = run (&status, "model", "show", signature, "--json", "--history", history, NULL);
+  g_assert_cmpint (status, ==, 0);
+  root = parse (out);
+  g_assert_cmpint (json_array_get_length (json_object_get_array_member (json_node_get_object (root), "components")), >=, 1);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (root), "n_history"), >, 0);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&root, json_node_unref);
+}
+
+static void
+test_errors (void)
+{
+  g_autofree char *trace = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+  int status;
+
+  g_free (run (&status, "anomalies", trace, "--threshold", "1.5", NULL));
+  g_assert_cmpint (status, ==, 2);
+  g_free (run (&status, "anomalies", NULL));
+  g_assert_cmpint (status, ==, 2);
+  g_free (run (&status, "anomalies", "/nonexistent/trace.perf.txt", NULL));
+  g_assert_cmpint (status, ==, 1);
+  g_free (run (&status, "flag", "add", trace, "--wait", "1@1", "--history", history, NULL));
+  g_assert_cmpint (status, ==, 2);
+  g_free (run (&status, "flag", "add", trace, "--anomalous", "--wait", "1@1", "--history", history, NULL));
+  g_assert_cmpint (status, ==, 1);
+  g_free (run (&status, "flag", "frob", NULL));
+  g_assert_cmpint (status, ==, 2);
+  g_free (run (&status, "model", "show", NULL));
+  g_assert_cmpint (status, ==, 2);
+}
+
+int
+main (int argc, char *argv[])
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  dir = g_dir_make_tmp ("ws-cli-anomaly-XXXXXX", NULL);
+  history = g_build_filename (dir, "h.sqlite", NULL);
+  g_test_add_func ("/cli/anomaly/flag-roundtrip", test_flag_roundtrip);
+  g_test_add_func ("/cli/anomaly/errors", test_errors);
+  status = g_test_run ();
+  g_free (history);
+  g_free (dir);
+  return status;
+}

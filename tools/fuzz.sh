@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# tools/fuzz.sh SECONDS [TARGET…]
+#
+# Builds the libFuzzer targets of tests/fuzz with clang (build-fuzz/, ASan +
+# UBSan) and runs each for SECONDS, one after the other, on a scratch corpus
+# seeded from tests/fuzz/corpus.  Findings land in $WS_FUZZ_DIR (default
+# /tmp/waitscope-fuzz) as TARGET-crash-…; see tests/fuzz/README.md for what
+# to do with them.  Exit 1 if any target found something.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here"
+seconds=${1:?usage: tools/fuzz.sh SECONDS [TARGET…]}
+shift
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(perf-text json-trace scenario-rules classifier analyses mining)
+builddir=${WS_FUZZ_BUILDDIR:-build-fuzz}
+out=${WS_FUZZ_DIR:-/tmp/waitscope-fuzz}
+
+if [ ! -f "$builddir/build.ninja" ]; then
+  CC=clang meson setup "$builddir" -Dfuzzing=true -Dgui=false
+fi
+ninja -C "$builddir" $(printf 'tests/fuzz/fuzz-%s ' "${targets[@]}")
+
+seeds_of() {
+  case "$1" in
+    analyses) echo json-trace ;;
+    *) echo "$1" ;;
+  esac
+}
+
+# Deep stacks need long inputs in the text formats; the mining recipe
+# reaches them in a few bytes.
+status=0
+for t in "${targets[@]}"; do
+  mkdir -p "$out/$t"
+  echo "fuzz-$t: $seconds s"
+  "$builddir/tests/fuzz/fuzz-$t" -max_total_time="$seconds" -rss_limit_mb=2048 \
+    -max_len=262144 -timeout=30 -jobs=1 -workers=1 -print_final_stats=1 \
+    -artifact_prefix="$out/$t-" "$out/$t" "tests/fuzz/corpus/$(seeds_of "$t")" 2>&1 \
+    | grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY|ws-fuzz|.*invariant)' || true
+  if ls "$out/$t"-crash-* "$out/$t"-leak-* "$out/$t"-timeout-* "$out/$t"-oom-* >/dev/null 2>&1; then
+    echo "fuzz-$t: FOUND SOMETHING, see $out/$t-*"
+    status=1
+  fi
+done
+exit $status
