@@ -23,7 +23,7 @@ struct _WsContrastPage
   GtkWidget            parent_instance;
 
   /* Template widgets */
-  GtkWidget           *root_box;
+  GtkWidget           *root_scroller;   /* the page shrinks with the pane, never the pane with it */
   GtkDropDown         *scenario_dropdown;
   GtkEntry            *component_entry;
   GtkCheckButton      *widen_check;
@@ -716,7 +716,7 @@ ws_contrast_page_dispose (GObject *object)
   g_clear_object (&self->result);
   g_clear_pointer (&self->impact, g_array_unref);
   g_clear_pointer (&self->shown_instances, g_array_unref);
-  g_clear_pointer (&self->root_box, gtk_widget_unparent);
+  g_clear_pointer (&self->root_scroller, gtk_widget_unparent);
   G_OBJECT_CLASS (ws_contrast_page_parent_class)->dispose (object);
 }
 
@@ -745,7 +745,7 @@ ws_contrast_page_class_init (WsContrastPageClass *klass)
   g_type_ensure (WS_TYPE_DURATION_HISTOGRAM);
   g_type_ensure (WS_TYPE_PATTERN_COVERAGE_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/waitscope/Waitscope/ws-contrast-page.ui");
-  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, root_box);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, root_scroller);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, scenario_dropdown);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, component_entry);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, widen_check);
