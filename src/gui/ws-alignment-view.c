@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ws-alignment-view.h"
+#include "ws-view-gestures.h"
 
 struct _WsAlignmentView
 {
@@ -616,8 +617,14 @@ ws_alignment_view_class_init (WsAlignmentViewClass *klass)
 static void
 ws_alignment_view_init (WsAlignmentView *self)
 {
-  GtkGesture *click;
-  GtkEventController *motion, *keys, *focus;
+  static const WsViewGestures gestures = {
+    .click_button = GDK_BUTTON_PRIMARY,
+    .pressed = G_CALLBACK (pressed_cb),
+    .motion = G_CALLBACK (motion_cb),
+    .leave = G_CALLBACK (leave_cb),
+    .key_pressed = G_CALLBACK (key_pressed_cb),
+    .focus_changed = G_CALLBACK (focus_changed_cb),
+  };
 
   self->renderer = ws_alignment_renderer_new ();
   self->marked = g_array_new (FALSE, TRUE, sizeof (guint8));
@@ -626,20 +633,7 @@ ws_alignment_view_init (WsAlignmentView *self)
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
 
-  click = gtk_gesture_click_new ();
-  g_signal_connect (click, "pressed", G_CALLBACK (pressed_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
-  motion = gtk_event_controller_motion_new ();
-  g_signal_connect (motion, "motion", G_CALLBACK (motion_cb), self);
-  g_signal_connect (motion, "leave", G_CALLBACK (leave_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), motion);
-  keys = gtk_event_controller_key_new ();
-  g_signal_connect (keys, "key-pressed", G_CALLBACK (key_pressed_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), keys);
-  focus = gtk_event_controller_focus_new ();
-  g_signal_connect_swapped (focus, "enter", G_CALLBACK (focus_changed_cb), self);
-  g_signal_connect_swapped (focus, "leave", G_CALLBACK (focus_changed_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), focus);
+  ws_view_gestures_attach (GTK_WIDGET (self), &gestures, self);
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Alignment of the cluster's patterns"),

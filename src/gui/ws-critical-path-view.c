@@ -13,6 +13,7 @@
 
 #include "ws-critical-path-view.h"
 #include "ws-time-format.h"
+#include "ws-view-gestures.h"
 
 #define WHEEL_ZOOM_STEP 1.25
 #define KEY_ZOOM_STEP   1.5
@@ -769,8 +770,21 @@ ws_critical_path_view_class_init (WsCriticalPathViewClass *klass)
 static void
 ws_critical_path_view_init (WsCriticalPathView *self)
 {
-  GtkEventController *controller;
-  GtkGesture *gesture;
+  static const WsViewGestures gestures = {
+    .click_button = GDK_BUTTON_PRIMARY,
+    .pressed = G_CALLBACK (click_pressed_cb),
+    .released = G_CALLBACK (click_released_cb),
+    .drag_button = 0,   /* any button pans */
+    .drag_begin = G_CALLBACK (drag_begin_cb),
+    .drag_update = G_CALLBACK (drag_update_cb),
+    .drag_end = G_CALLBACK (drag_end_cb),
+    .zoom_begin = G_CALLBACK (zoom_begin_cb),
+    .zoom_scale_changed = G_CALLBACK (zoom_scale_changed_cb),
+    .scroll = G_CALLBACK (scroll_cb),
+    .enter = G_CALLBACK (motion_cb),
+    .motion = G_CALLBACK (motion_cb),
+    .key_pressed = G_CALLBACK (key_pressed_cb),
+  };
 
   self->renderer = ws_critical_path_renderer_new ();
 
@@ -779,36 +793,7 @@ ws_critical_path_view_init (WsCriticalPathView *self)
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   g_signal_connect (self, "query-tooltip", G_CALLBACK (query_tooltip_cb), self);
 
-  gesture = gtk_gesture_click_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_PRIMARY);
-  g_signal_connect (gesture, "pressed", G_CALLBACK (click_pressed_cb), self);
-  g_signal_connect (gesture, "released", G_CALLBACK (click_released_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
-
-  gesture = gtk_gesture_drag_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), 0);
-  g_signal_connect (gesture, "drag-begin", G_CALLBACK (drag_begin_cb), self);
-  g_signal_connect (gesture, "drag-update", G_CALLBACK (drag_update_cb), self);
-  g_signal_connect (gesture, "drag-end", G_CALLBACK (drag_end_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
-
-  gesture = gtk_gesture_zoom_new ();
-  g_signal_connect (gesture, "begin", G_CALLBACK (zoom_begin_cb), self);
-  g_signal_connect (gesture, "scale-changed", G_CALLBACK (zoom_scale_changed_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
-
-  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
-  g_signal_connect (controller, "scroll", G_CALLBACK (scroll_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
-
-  controller = gtk_event_controller_motion_new ();
-  g_signal_connect (controller, "enter", G_CALLBACK (motion_cb), self);
-  g_signal_connect (controller, "motion", G_CALLBACK (motion_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
-
-  controller = gtk_event_controller_key_new ();
-  g_signal_connect (controller, "key-pressed", G_CALLBACK (key_pressed_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+  ws_view_gestures_attach (GTK_WIDGET (self), &gestures, self);
 
   update_accessible (self);
 }

@@ -13,6 +13,7 @@
 
 #include "ws-graph-view.h"
 
+#include "ws-view-gestures.h"
 #define WHEEL_ZOOM_STEP   1.2
 #define KEY_ZOOM_STEP     1.4
 #define KEY_PAN_PX        80.0
@@ -950,8 +951,21 @@ ws_graph_view_class_init (WsGraphViewClass *klass)
 static void
 ws_graph_view_init (WsGraphView *self)
 {
-  GtkEventController *controller;
-  GtkGesture *gesture;
+  static const WsViewGestures gestures = {
+    .click_button = GDK_BUTTON_PRIMARY,
+    .pressed = G_CALLBACK (click_pressed_cb),
+    .released = G_CALLBACK (click_released_cb),
+    .drag_button = 0,   /* any button pans */
+    .drag_begin = G_CALLBACK (drag_begin_cb),
+    .drag_update = G_CALLBACK (drag_update_cb),
+    .drag_end = G_CALLBACK (drag_end_cb),
+    .zoom_begin = G_CALLBACK (zoom_begin_cb),
+    .zoom_scale_changed = G_CALLBACK (zoom_scale_changed_cb),
+    .scroll = G_CALLBACK (scroll_cb),
+    .enter = G_CALLBACK (motion_cb),
+    .motion = G_CALLBACK (motion_cb),
+    .key_pressed = G_CALLBACK (key_pressed_cb),
+  };
 
   self->renderer = ws_graph_renderer_new ();
   ws_graph_viewport_init (&self->vp);
@@ -961,36 +975,7 @@ ws_graph_view_init (WsGraphView *self)
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   g_signal_connect (self, "query-tooltip", G_CALLBACK (query_tooltip_cb), self);
 
-  gesture = gtk_gesture_click_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_PRIMARY);
-  g_signal_connect (gesture, "pressed", G_CALLBACK (click_pressed_cb), self);
-  g_signal_connect (gesture, "released", G_CALLBACK (click_released_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
-
-  gesture = gtk_gesture_drag_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), 0);
-  g_signal_connect (gesture, "drag-begin", G_CALLBACK (drag_begin_cb), self);
-  g_signal_connect (gesture, "drag-update", G_CALLBACK (drag_update_cb), self);
-  g_signal_connect (gesture, "drag-end", G_CALLBACK (drag_end_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
-
-  gesture = gtk_gesture_zoom_new ();
-  g_signal_connect (gesture, "begin", G_CALLBACK (zoom_begin_cb), self);
-  g_signal_connect (gesture, "scale-changed", G_CALLBACK (zoom_scale_changed_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
-
-  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
-  g_signal_connect (controller, "scroll", G_CALLBACK (scroll_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
-
-  controller = gtk_event_controller_motion_new ();
-  g_signal_connect (controller, "enter", G_CALLBACK (motion_cb), self);
-  g_signal_connect (controller, "motion", G_CALLBACK (motion_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
-
-  controller = gtk_event_controller_key_new ();
-  g_signal_connect (controller, "key-pressed", G_CALLBACK (key_pressed_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+  ws_view_gestures_attach (GTK_WIDGET (self), &gestures, self);
 
   update_accessible (self);
 }

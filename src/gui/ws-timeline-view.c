@@ -13,7 +13,9 @@
 
 #include "ws-event-format.h"
 #include "ws-time-format.h"
+#include "ws-anomaly-plot.h"
 #include "ws-timeline-view.h"
+#include "ws-view-gestures.h"
 
 #define HISTORY_COALESCE_USEC (700 * 1000)
 #define DRAG_THRESHOLD        4.0
@@ -35,6 +37,8 @@ struct _WsTimelineView
   GtkAdjustment      *hadjustment;
   GtkAdjustment      *vadjustment;
   GdkTexture         *texture;
+  WsAnomalyResult    *anomalies;      /* (nullable) waits coloured by score */
+  guint               anomaly_trace;
 
   /* Scrolling */
   guint               hscroll_policy : 1;
@@ -318,6 +322,25 @@ ws_timeline_view_set_data (WsTimelineView     *self,
     gtk_adjustment_set_value (self->vadjustment, 0);
   configure_adjustments (self);
   update_accessible_description (self);
+  invalidate (self);
+}
+
+/**
+ * ws_timeline_view_set_anomalies:
+ * @result: (nullable): anomaly scores whose trace @trace is the one shown;
+ *   %NULL to colour no wait
+ *
+ * Marks each wait with the colour of its anomaly score, with a legend.
+ */
+void
+ws_timeline_view_set_anomalies (WsTimelineView  *self,
+                                WsAnomalyResult *result,
+                                guint            trace)
+{
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+
+  g_set_object (&self->anomalies, result);
+  self->anomaly_trace = trace;
   invalidate (self);
 }
 
@@ -908,6 +931,14 @@ ws_timeline_view_snapshot (GtkWidget   *widget,
       cr = cairo_create (surface);
       ws_timeline_renderer_draw (self->renderer, cr, self->lod, self->layout, self->viewport,
                                  scroll_y (self), width, height);
+      if (self->anomalies != NULL)
+        {
+          ws_anomaly_overlay_draw (cr, ws_timeline_renderer_get_geometry (self->renderer), self->layout,
+                                   self->viewport, scroll_y (self), width, height, self->anomalies,
+                                   self->anomaly_trace);
+          ws_anomaly_overlay_legend (cr, width - 340, height - 22, ws_anomaly_result_get_settings (self->anomalies)->threshold,
+                                     self->dark);
+        }
       cairo_destroy (cr);
       cairo_surface_finish (surface);
       cairo_surface_destroy (surface);
@@ -941,6 +972,7 @@ ws_timeline_view_dispose (GObject *object)
   g_clear_object (&self->layout);
   g_clear_object (&self->viewport);
   g_clear_object (&self->texture);
+  g_clear_object (&self->anomalies);
   g_clear_object (&self->renderer);
 
   G_OBJECT_CLASS (ws_timeline_view_parent_class)->dispose (object);
@@ -1064,8 +1096,18 @@ ws_timeline_view_class_init (WsTimelineViewClass *klass)
 static void
 ws_timeline_view_init (WsTimelineView *self)
 {
-  GtkEventController *controller;
-  GtkGesture *gesture;
+  static const WsViewGestures gestures = {
+    .drag_button = GDK_BUTTON_PRIMARY,
+    .drag_begin = G_CALLBACK (drag_begin_cb),
+    .drag_update = G_CALLBACK (drag_update_cb),
+    .drag_end = G_CALLBACK (drag_end_cb),
+    .zoom_begin = G_CALLBACK (zoom_begin_cb),
+    .zoom_scale_changed = G_CALLBACK (zoom_scale_changed_cb),
+    .scroll = G_CALLBACK (scroll_cb),
+    .motion = G_CALLBACK (motion_cb),
+    .leave = G_CALLBACK (leave_cb),
+    .swapped = TRUE,
+  };
 
   self->renderer = ws_timeline_renderer_new ();
   self->dirty = TRUE;
@@ -1086,33 +1128,10 @@ ws_timeline_view_init (WsTimelineView *self)
   self->layout_signals = g_signal_group_new (WS_TYPE_TIMELINE_LAYOUT);
   g_signal_group_connect_swapped (self->layout_signals, "changed", G_CALLBACK (layout_changed), self);
 
-  controller = gtk_event_controller_motion_new ();
-  g_signal_connect_swapped (controller, "motion", G_CALLBACK (motion_cb), self);
-  g_signal_connect_swapped (controller, "leave", G_CALLBACK (leave_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
-
-  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
-  g_signal_connect_swapped (controller, "scroll", G_CALLBACK (scroll_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
-
-  gesture = gtk_gesture_zoom_new ();
-  g_signal_connect_swapped (gesture, "begin", G_CALLBACK (zoom_begin_cb), self);
-  g_signal_connect_swapped (gesture, "scale-changed", G_CALLBACK (zoom_scale_changed_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
-
-  gesture = gtk_gesture_drag_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_PRIMARY);
-  g_signal_connect_swapped (gesture, "drag-begin", G_CALLBACK (drag_begin_cb), self);
-  g_signal_connect_swapped (gesture, "drag-update", G_CALLBACK (drag_update_cb), self);
-  g_signal_connect_swapped (gesture, "drag-end", G_CALLBACK (drag_end_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
-
-  gesture = gtk_gesture_drag_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_MIDDLE);
-  g_signal_connect_swapped (gesture, "drag-begin", G_CALLBACK (pan_begin_cb), self);
-  g_signal_connect_swapped (gesture, "drag-update", G_CALLBACK (pan_update_cb), self);
-  g_signal_connect_swapped (gesture, "drag-end", G_CALLBACK (pan_end_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+  ws_view_gestures_attach (GTK_WIDGET (self), &gestures, self);
+  /* The middle button pans whatever the primary button's drag does. */
+  ws_view_gestures_add_drag (GTK_WIDGET (self), GDK_BUTTON_MIDDLE, G_CALLBACK (pan_begin_cb),
+                             G_CALLBACK (pan_update_cb), G_CALLBACK (pan_end_cb), self, TRUE);
 
   update_accessible_description (self);
 }

@@ -20,6 +20,7 @@
 #include "ws-time-format.h"
 #include "ws-timeline-legend.h"
 #include "ws-window.h"
+#include "ws-window-anomaly.h"
 
 #define MAX_RECENT 10
 
@@ -1291,6 +1292,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.zoom-back", NULL, forward_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-selection", NULL, forward_action);
   gtk_widget_class_install_action (widget_class, "win.clear-selection", NULL, forward_action);
+  ws_window_anomaly_install (widget_class);
 }
 
 static void
@@ -1387,6 +1389,7 @@ ws_window_new (GtkApplication *application)
   ws_graph_page_set_session (self->graph_page, self->session);
   ws_window_findings_init (self, self->findings_page);
   ws_contrast_page_set_session (self->contrast_page, self->session);
+  ws_window_anomaly_attach (self);
   update_recent_menu (self);
   return self;
 }
@@ -1400,6 +1403,14 @@ ws_window_get_session (WsWindow *self)
 {
   g_return_val_if_fail (WS_IS_WINDOW (self), NULL);
   return self->session;
+}
+
+void
+ws_window_show_toast (WsWindow   *self,
+                      const char *message)
+{
+  g_return_if_fail (WS_IS_WINDOW (self));
+  toast (self, message);
 }
 
 /**
