@@ -11,6 +11,7 @@
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <string.h>
 #include <sys/wait.h>
 
 static char *dir, *history;
@@ -132,6 +133,17 @@ test_flag_roundtrip (void)
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (root), "n_history"), >, 0);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&root, json_node_unref);
+
+  /* The model view as a figure (the patent's Fig. 6). */
+  {
+    g_autofree char *svg = g_build_filename (dir, "model.svg", NULL);
+    g_autofree char *text = NULL;
+
+    g_free (run (&status, "model", "show", signature, "--figure", svg, "--history", history, NULL));
+    g_assert_cmpint (status, ==, 0);
+    g_assert_true (g_file_get_contents (svg, &text, NULL, NULL));
+    g_assert_nonnull (strstr (text, "<svg"));
+  }
 }
 
 static void

@@ -20,6 +20,7 @@
 #include "cli-anomaly.h"
 #include "cli-common.h"
 #include "ws-anomaly-detector.h"
+#include "ws-anomaly-plot.h"
 #include "ws-error.h"
 
 int cli_anomalies (int argc, char **argv);
@@ -411,11 +412,18 @@ cli_model (int    argc,
   CliAnomalyOptions options = { 0 };
   WsAnomalySettings settings;
   WsAnomalyModel model = { 0 };
+  g_autofree char *figure = NULL;
   int status;
+  const GOptionEntry entries[] = {
+    { "figure", 0, 0, G_OPTION_ARG_FILENAME, &figure,
+      N_("Also draw the model view (history histogram, mixture, threshold) as PNG, SVG or PDF"), N_("FILE") },
+    { NULL }
+  };
 
   context = g_option_context_new (_("show SIGNATURE — the mixture model the history gives a wait signature"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   cli_anomaly_add_entries (context, &options);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_description (context,
     _("SIGNATURE is as `anomalies` prints it (user frames caller first, then | and the kernel "
       "blocking function), or pool:FUNCTION for a pool, or * for every wait."));
@@ -437,6 +445,12 @@ cli_model (int    argc,
     }
   if (!ws_anomaly_fit_key (store, argv[2], &settings, &model, NULL, &error))
     {
+      status = cli_fail (error);
+      goto out;
+    }
+  if (figure != NULL && !ws_anomaly_plot_export (figure, &model, NAN, 800, 480, &error))
+    {
+      ws_anomaly_model_clear (&model);
       status = cli_fail (error);
       goto out;
     }

@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ws-anomaly-detector.h"
 #include "ws-document.h"
 #include "ws-error.h"
 #include "ws-history-store.h"
@@ -30,6 +31,7 @@ struct _WsDocument
    * and why it could not be */
   gboolean            record_history;
   GError             *history_error;
+  char               *digest;    /* the trace's identity for the history and flags */
 
   /* Progress as the worker reports it, and as the main thread shows it. */
   WsProgressRelay    *progress_relay;
@@ -64,6 +66,7 @@ typedef struct {
   WsTrace       *trace;
   WsTimelineLod *lod;
   GError        *history_error;
+  char          *digest;
 } LoadResult;
 
 static void
@@ -72,6 +75,7 @@ load_result_free (LoadResult *r)
   g_clear_object (&r->trace);
   g_clear_object (&r->lod);
   g_clear_error (&r->history_error);
+  g_free (r->digest);
   g_free (r);
 }
 
@@ -96,6 +100,7 @@ ws_document_finalize (GObject *object)
   g_free (self->subtitle);
   g_clear_error (&self->error);
   g_clear_error (&self->history_error);
+  g_clear_pointer (&self->digest, g_free);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->trace);
   g_clear_object (&self->lod);
@@ -306,6 +311,19 @@ ws_document_get_record_history (WsDocument *self)
 }
 
 /**
+ * ws_document_get_digest:
+ *
+ * Returns: (nullable): the loaded trace's digest (see
+ *   ws_history_store_trace_digest()), the key of its flags
+ */
+const char *
+ws_document_get_digest (WsDocument *self)
+{
+  g_return_val_if_fail (WS_IS_DOCUMENT (self), NULL);
+  return self->digest;
+}
+
+/**
  * ws_document_get_history_error:
  *
  * Returns: (nullable): why a loaded trace could not be recorded in the
@@ -353,14 +371,19 @@ progress_published (double      fraction,
  * that StackMine's function weights see more than the traces open now.
  * The history is an extra: its failure never fails the load. */
 static void
-record_in_history (WsTrace  *trace,
-                   GError  **error)
+record_in_history (WsTrace     *trace,
+                   const char  *digest,
+                   GError     **error)
 {
   g_autoptr(WsHistoryStore) store = NULL;
   g_autoptr(GError) local = NULL;
+  WsAnomalySettings settings;
 
+  /* The waits too: the anomaly models' history (once per content). */
+  ws_anomaly_settings_init (&settings);
   store = ws_history_store_open (NULL, &local);
-  if (store == NULL || !ws_history_store_record_trace (store, trace, NULL, &local))
+  if (store == NULL || !ws_history_store_record_trace_digest (store, trace, digest, NULL, &local)
+      || !ws_anomaly_record_trace (store, trace, digest, &settings, NULL, NULL, &local))
     {
       g_warning ("%s: not recorded in the history: %s", ws_trace_get_name (trace), local->message);
       g_propagate_error (error, g_steal_pointer (&local));
@@ -406,10 +429,19 @@ load_thread (GTask        *task,
       return;
     }
 
+  /* Hashed once, cancellably: the history and the flags know a trace by it. */
+  ws_progress_relay_report (1.0, _("Identifying the trace…"), self->progress_relay);
+  result->digest = ws_history_store_trace_digest_full (result->trace, cancellable, &error);
+  if (result->digest == NULL)
+    {
+      load_result_free (result);
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
   if (job->record_history && !g_cancellable_is_cancelled (cancellable))
     {
       ws_progress_relay_report (1.0, _("Recording in the history…"), self->progress_relay);
-      record_in_history (result->trace, &result->history_error);
+      record_in_history (result->trace, result->digest, &result->history_error);
     }
 
   g_task_return_pointer (task, result, (GDestroyNotify) load_result_free);
@@ -454,6 +486,7 @@ load_done (GObject      *source,
   self->trace = g_steal_pointer (&result->trace);
   self->lod = g_steal_pointer (&result->lod);
   self->history_error = g_steal_pointer (&result->history_error);
+  self->digest = g_steal_pointer (&result->digest);
   load_result_free (result);
 
   g_free (self->title);

@@ -35,6 +35,7 @@ WsDocumentState     ws_document_get_state    (WsDocument          *self);
 double              ws_document_get_progress (WsDocument          *self);
 const char         *ws_document_get_message  (WsDocument          *self);
 const GError       *ws_document_get_error    (WsDocument          *self);
+const char         *ws_document_get_digest   (WsDocument          *self);
 WsTrace            *ws_document_get_trace    (WsDocument          *self);
 WsTimelineLod      *ws_document_get_lod      (WsDocument          *self);
 WsTimelineLayout   *ws_document_get_layout   (WsDocument          *self);

@@ -17,6 +17,7 @@
 #include "ws-export-dialog.h"
 #include "ws-graph-columns.h"
 #include "ws-graph-figure.h"
+#include "ws-anomaly-state.h"
 #include "ws-graph-page.h"
 #include "ws-graph-request.h"
 #include "ws-graph-search.h"
@@ -220,6 +221,17 @@ rebuild (WsGraphPage *self)
   job->depth = (guint) gtk_spin_button_get_value_as_int (self->depth_spin);
   if (job->metric >= WS_N_CHAIN_METRICS)
     job->metric = WS_CHAIN_METRIC_DEFAULT;
+  if (self->session != NULL)
+    {
+      WsAnomalyResult *scores = ws_anomaly_state_get_result (ws_session_get_anomaly_state (self->session));
+      guint t = scores ? ws_anomaly_result_find_trace (scores, self->shown.trace) : WS_NONE;
+
+      if (t != WS_NONE)
+        {
+          job->anomalies = g_object_ref (scores);
+          job->anomaly_trace = t;
+        }
+    }
 
   gtk_stack_set_visible_child_name (self->state_stack, "building");
   ws_worker_run (self->worker, self, job, (GDestroyNotify) ws_graph_request_free, ws_graph_request_run_in_thread,
@@ -646,6 +658,14 @@ ws_graph_page_new (void)
   return g_object_new (WS_TYPE_GRAPH_PAGE, NULL);
 }
 
+static void
+anomalies_changed_cb (WsGraphPage *self)
+{
+  if (self->mode == WS_GRAPH_MODE_READY_TREE
+      && gtk_drop_down_get_selected (self->metric_dropdown) == WS_CHAIN_METRIC_ANOMALOUS)
+    rebuild (self);
+}
+
 /**
  * ws_graph_page_set_session:
  * @session: (nullable): the window's shared state
@@ -657,6 +677,11 @@ ws_graph_page_set_session (WsGraphPage *self,
   g_return_if_fail (WS_IS_GRAPH_PAGE (self));
   g_return_if_fail (session == NULL || WS_IS_SESSION (session));
   g_set_object (&self->session, session);
+  /* A flag changes which waits are anomalous: the anomalous chain is
+   * chosen again when that is the metric. */
+  if (session != NULL)
+    g_signal_connect_object (ws_session_get_anomaly_state (session), "changed",
+                             G_CALLBACK (anomalies_changed_cb), self, G_CONNECT_SWAPPED);
 }
 
 /**

@@ -17,6 +17,7 @@ void
 ws_graph_request_free (WsGraphRequest *job)
 {
   g_clear_object (&job->trace);
+  g_clear_object (&job->anomalies);
   g_free (job);
 }
 
@@ -45,6 +46,9 @@ build_scene (WsGraphRequest *job,
       tree = ws_ready_tree_run (job->trace, &settings, cancellable, NULL, NULL, error);
       if (tree == NULL || g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
+      /* For the "most anomalous waits" chain metric. */
+      if (job->anomalies != NULL)
+        ws_anomaly_result_mark_ready_tree (job->anomalies, job->anomaly_trace, tree);
       return ws_graph_scene_new_for_ready_tree (tree, job->metric, WS_GRAPH_LAYOUT_LEFT_TO_RIGHT);
     }
   else

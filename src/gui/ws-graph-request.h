@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "ws-anomaly-detector.h"
 #include "ws-critical-path-renderer.h"
 #include "ws-graph-scene.h"
 
@@ -36,6 +37,8 @@ typedef struct {
   WsChainMetric  metric;
   gboolean       lock_only;
   guint          depth;
+  WsAnomalyResult *anomalies;     /* (nullable): marks the ready tree's anomalous waits */
+  guint          anomaly_trace;
 } WsGraphRequest;
 
 typedef struct {

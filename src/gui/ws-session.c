@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "ws-history-store.h"
+#include "ws-anomaly-state.h"
 #include "ws-session.h"
 
 struct _WsSession
@@ -19,6 +20,7 @@ struct _WsSession
   WsDocument  *current;
   GSettings   *settings;
   char        *history_path;
+  WsAnomalyState *anomaly_state;  /* created on first use */
   WsSessionFile *session_file;   /* the findings and what Save writes */
 };
 
@@ -84,6 +86,7 @@ ws_session_dispose (GObject *object)
 {
   WsSession *self = WS_SESSION (object);
 
+  g_clear_object (&self->anomaly_state);
   g_clear_object (&self->current);
   g_clear_object (&self->documents);
   g_clear_object (&self->settings);
@@ -266,6 +269,40 @@ ws_session_get_record_history (WsSession *self)
 {
   g_return_val_if_fail (WS_IS_SESSION (self), TRUE);
   return self->settings == NULL || g_settings_get_boolean (self->settings, "record-history");
+}
+
+/**
+ * ws_session_get_anomaly_state:
+ *
+ * The anomaly models and flags of the session's traces, shared by every
+ * page (created on first use; it scores each trace once loaded).
+ *
+ * Returns: (transfer none): the state
+ */
+WsAnomalyState *
+ws_session_get_anomaly_state (WsSession *self)
+{
+  g_return_val_if_fail (WS_IS_SESSION (self), NULL);
+
+  if (self->anomaly_state == NULL)
+    {
+      g_autofree char *path = ws_session_dup_history_path (self);
+      WsAnomalySettings settings;
+
+      ws_anomaly_settings_init (&settings);
+      if (self->settings != NULL)
+        {
+          settings.threshold = CLAMP (g_settings_get_double (self->settings, "anomaly-threshold"), 1e-6, 0.5);
+          settings.signature_depth = CLAMP (g_settings_get_uint (self->settings, "anomaly-signature-depth"),
+                                            1, WS_WAIT_SIGNATURE_MAX_DEPTH);
+        }
+      self->anomaly_state = ws_anomaly_state_new ();
+      ws_anomaly_state_set_history_path (self->anomaly_state, path);
+      ws_anomaly_state_set_settings (self->anomaly_state, &settings);
+      ws_anomaly_state_set_documents (self->anomaly_state, G_LIST_MODEL (self->documents));
+      ws_anomaly_state_refresh (self->anomaly_state);
+    }
+  return self->anomaly_state;
 }
 
 /**

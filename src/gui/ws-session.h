@@ -40,6 +40,8 @@ void          ws_session_set_history_path     (WsSession   *self,
 char         *ws_session_dup_history_path     (WsSession   *self);
 gboolean      ws_session_get_record_history   (WsSession   *self);
 
+typedef struct _WsAnomalyState WsAnomalyState;
+WsAnomalyState *ws_session_get_anomaly_state  (WsSession   *self);
 WsSessionFile *ws_session_get_session_file    (WsSession     *self);
 void          ws_session_set_session_file     (WsSession     *self,
                                                WsSessionFile *session_file);

@@ -13,6 +13,7 @@
 
 #include "ws-event-format.h"
 #include "ws-time-format.h"
+#include "ws-anomaly-plot.h"
 #include "ws-timeline-view.h"
 #include "ws-view-gestures.h"
 
@@ -36,6 +37,8 @@ struct _WsTimelineView
   GtkAdjustment      *hadjustment;
   GtkAdjustment      *vadjustment;
   GdkTexture         *texture;
+  WsAnomalyResult    *anomalies;      /* (nullable) waits coloured by score */
+  guint               anomaly_trace;
 
   /* Scrolling */
   guint               hscroll_policy : 1;
@@ -319,6 +322,25 @@ ws_timeline_view_set_data (WsTimelineView     *self,
     gtk_adjustment_set_value (self->vadjustment, 0);
   configure_adjustments (self);
   update_accessible_description (self);
+  invalidate (self);
+}
+
+/**
+ * ws_timeline_view_set_anomalies:
+ * @result: (nullable): anomaly scores whose trace @trace is the one shown;
+ *   %NULL to colour no wait
+ *
+ * Marks each wait with the colour of its anomaly score, with a legend.
+ */
+void
+ws_timeline_view_set_anomalies (WsTimelineView  *self,
+                                WsAnomalyResult *result,
+                                guint            trace)
+{
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+
+  g_set_object (&self->anomalies, result);
+  self->anomaly_trace = trace;
   invalidate (self);
 }
 
@@ -909,6 +931,14 @@ ws_timeline_view_snapshot (GtkWidget   *widget,
       cr = cairo_create (surface);
       ws_timeline_renderer_draw (self->renderer, cr, self->lod, self->layout, self->viewport,
                                  scroll_y (self), width, height);
+      if (self->anomalies != NULL)
+        {
+          ws_anomaly_overlay_draw (cr, ws_timeline_renderer_get_geometry (self->renderer), self->layout,
+                                   self->viewport, scroll_y (self), width, height, self->anomalies,
+                                   self->anomaly_trace);
+          ws_anomaly_overlay_legend (cr, width - 340, height - 22, ws_anomaly_result_get_settings (self->anomalies)->threshold,
+                                     self->dark);
+        }
       cairo_destroy (cr);
       cairo_surface_finish (surface);
       cairo_surface_destroy (surface);
@@ -942,6 +972,7 @@ ws_timeline_view_dispose (GObject *object)
   g_clear_object (&self->layout);
   g_clear_object (&self->viewport);
   g_clear_object (&self->texture);
+  g_clear_object (&self->anomalies);
   g_clear_object (&self->renderer);
 
   G_OBJECT_CLASS (ws_timeline_view_parent_class)->dispose (object);

@@ -3,6 +3,8 @@
 
 #include <gtk/gtk.h>
 
+#include "ws-anomaly-detector.h"
+
 #include "ws-stack-search.h"
 #include "ws-timeline-layout.h"
 #include "ws-timeline-lod.h"
@@ -51,5 +53,9 @@ gboolean            ws_timeline_view_hit_test         (WsTimelineView     *self,
 char               *ws_timeline_view_dup_event_markup (WsTimelineView     *self,
                                                       guint               event,
                                                       guint               max_frames);
+
+void                ws_timeline_view_set_anomalies (WsTimelineView  *self,
+                                                    WsAnomalyResult *result,
+                                                    guint            trace);
 
 G_END_DECLS

@@ -9,6 +9,8 @@
 #include <glib/gi18n.h>
 
 #include "ws-error.h"
+#include "ws-chrome-trace.h"
+#include "ws-export-dialog.h"
 #include "ws-export.h"
 #include "ws-findings-page.h"
 #include "ws-graph-page.h"
@@ -16,9 +18,11 @@
 #include "ws-window-findings.h"
 #include "ws-importer.h"
 #include "ws-mining-page.h"
+#include "ws-perf-importer.h"
 #include "ws-time-format.h"
 #include "ws-timeline-legend.h"
 #include "ws-window.h"
+#include "ws-window-anomaly.h"
 
 #define MAX_RECENT 10
 
@@ -100,7 +104,7 @@ update_actions (WsWindow *self)
   gboolean ready = is_ready (self);
   gboolean selection = ready && ws_timeline_viewport_get_selection (ws_document_get_viewport (self->current), NULL, NULL, NULL);
   static const char *const need_ready[] = {
-    "export-timeline", "zoom-in", "zoom-out", "zoom-fit", "search", "inspect-trace",
+    "export-timeline", "export-chrome", "zoom-in", "zoom-out", "zoom-fit", "search", "inspect-trace",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (need_ready); i++)
@@ -368,6 +372,18 @@ load_cb (GObject      *source,
           g_autofree char *text = g_strdup_printf (_("%s was not recorded in the history: %s"),
                                                    ws_document_get_title (document), history_error->message);
           toast (self, text);
+        }
+      if (ws_trace_count_kind (ws_document_get_trace (document), WS_EVENT_WAIT) == 0)
+        {
+          /* A profile of samples alone: say what would show waits. */
+          g_autofree char *text = g_strdup_printf (_("%s has CPU samples but no waits"),
+                                                   ws_document_get_title (document));
+          AdwToast *t = adw_toast_new (text);
+
+          adw_toast_set_button_label (t, _("How to Record Waits"));
+          adw_toast_set_action_name (t, "win.record-waits-help");
+          adw_toast_set_timeout (t, 10);
+          adw_toast_overlay_add_toast (self->toast_overlay, t);
         }
       return;
     }
@@ -898,6 +914,64 @@ export_timeline_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
+static gboolean
+export_chrome_func (GtkWidget   *widget,
+                    const char  *path,
+                    GError     **error)
+{
+  WsWindow *self = WS_WINDOW (widget);
+
+  if (!is_ready (self))
+    {
+      g_set_error_literal (error, WS_ERROR, WS_ERROR_INVALID, _("No trace is shown"));
+      return FALSE;
+    }
+  return ws_chrome_trace_save (ws_document_get_trace (self->current), path, NULL, error);
+}
+
+static void
+export_chrome_toast (GtkWidget  *widget,
+                     const char *message)
+{
+  toast (WS_WINDOW (widget), message);
+}
+
+/* The exact perf record line that records waits, selectable. */
+static void
+record_waits_help_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *param)
+{
+  AdwMessageDialog *dialog;
+  GtkWidget *label = gtk_label_new (WS_PERF_RECORD_WAITS_COMMAND);
+
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (widget), _("Recording Waits"),
+                                                       _("Waits come from the scheduler's events with call stacks. "
+                                                         "Record them as root, then open perf.data:")));
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD);
+  gtk_widget_add_css_class (label, "monospace");
+  adw_message_dialog_set_extra_child (dialog, label);
+  adw_message_dialog_add_response (dialog, "close", _("_Close"));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* The whole trace as Chrome trace events, for ui.perfetto.dev. */
+static void
+export_chrome_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
+{
+  WsWindow *self = WS_WINDOW (widget);
+  g_autofree char *name = NULL;
+
+  if (!is_ready (self))
+    return;
+  name = g_strdup_printf ("%s.chrome.json", ws_document_get_title (self->current));
+  ws_export_dialog_show (widget, _("Export for Perfetto"), name, export_chrome_func, export_chrome_toast);
+}
+
 static void
 forward_action (GtkWidget  *widget,
                 const char *action_name,
@@ -1258,6 +1332,8 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.close-trace", NULL, close_trace_action);
   gtk_widget_class_install_action (widget_class, "win.cancel-load", NULL, cancel_load_action);
   gtk_widget_class_install_action (widget_class, "win.export-timeline", NULL, export_timeline_action);
+  gtk_widget_class_install_action (widget_class, "win.export-chrome", NULL, export_chrome_action);
+  gtk_widget_class_install_action (widget_class, "win.record-waits-help", NULL, record_waits_help_action);
   gtk_widget_class_install_action (widget_class, "win.search", NULL, toggle_search_action);
   gtk_widget_class_install_action (widget_class, "win.search-next", NULL, search_step_action);
   gtk_widget_class_install_action (widget_class, "win.search-previous", NULL, search_step_action);
@@ -1273,6 +1349,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.zoom-back", NULL, forward_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-selection", NULL, forward_action);
   gtk_widget_class_install_action (widget_class, "win.clear-selection", NULL, forward_action);
+  ws_window_anomaly_install (widget_class);
 }
 
 static void
@@ -1367,6 +1444,7 @@ ws_window_new (GtkApplication *application)
   ws_mining_page_set_session (self->mining_page, self->session);
   ws_graph_page_set_session (self->graph_page, self->session);
   ws_window_findings_init (self, self->findings_page);
+  ws_window_anomaly_attach (self);
   update_recent_menu (self);
   return self;
 }
@@ -1380,6 +1458,14 @@ ws_window_get_session (WsWindow *self)
 {
   g_return_val_if_fail (WS_IS_WINDOW (self), NULL);
   return self->session;
+}
+
+void
+ws_window_show_toast (WsWindow   *self,
+                      const char *message)
+{
+  g_return_if_fail (WS_IS_WINDOW (self));
+  toast (self, message);
 }
 
 /**

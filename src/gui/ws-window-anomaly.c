@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The window's anomaly actions, kept apart from ws-window.c (which is
+ * already long): flag the selected wait anomalous or not anomalous, remove
+ * its flag, undo the last flag, show its model (Fig. 6), list the flags,
+ * and colour the timeline by anomaly score.  They act on the wait selected
+ * in the timeline of the current trace, through the session only.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ws-anomaly-state.h"
+#include "ws-flags-window.h"
+#include "ws-model-window.h"
+#include "ws-window-anomaly.h"
+
+static WsDocument *
+current_wait (WsWindow *self,
+              guint    *event)
+{
+  WsSession *session = ws_window_get_session (self);
+  WsDocument *doc = ws_session_get_current_document (session);
+
+  if (doc == NULL || ws_document_get_viewport (doc) == NULL)
+    return NULL;
+  *event = ws_timeline_viewport_get_selected_event (ws_document_get_viewport (doc));
+  return *event == WS_NONE ? NULL : doc;
+}
+
+static void
+flag_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  WsWindow *self = WS_WINDOW (widget);
+  WsAnomalyState *state = ws_session_get_anomaly_state (ws_window_get_session (self));
+  g_autoptr(GError) error = NULL;
+  WsAnomalyFlag verdict = g_str_equal (action_name, "win.flag-anomalous") ? WS_ANOMALY_FLAG_ANOMALOUS
+                        : g_str_equal (action_name, "win.flag-normal") ? WS_ANOMALY_FLAG_NORMAL
+                        : WS_ANOMALY_FLAG_NONE;
+  WsDocument *doc;
+  guint event;
+
+  if ((doc = current_wait (self, &event)) == NULL)
+    {
+      ws_window_show_toast (self, _("Select a wait in the timeline first"));
+      return;
+    }
+  if (!ws_anomaly_state_flag (state, doc, event, verdict, &error))
+    ws_window_show_toast (self, error->message);
+  else
+    ws_window_show_toast (self, verdict == WS_ANOMALY_FLAG_ANOMALOUS ? _("Flagged anomalous")
+                                : verdict == WS_ANOMALY_FLAG_NORMAL ? _("Flagged not anomalous")
+                                : _("Flag removed"));
+}
+
+static void
+undo_flag_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  WsWindow *self = WS_WINDOW (widget);
+  WsAnomalyState *state = ws_session_get_anomaly_state (ws_window_get_session (self));
+  g_autoptr(GError) error = NULL;
+
+  if (!ws_anomaly_state_can_undo (state))
+    ws_window_show_toast (self, _("No flag to undo"));
+  else if (!ws_anomaly_state_undo (state, &error))
+    ws_window_show_toast (self, error->message);
+  else
+    ws_window_show_toast (self, _("Flag undone"));
+}
+
+static void
+show_model_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  WsWindow *self = WS_WINDOW (widget);
+  WsAnomalyState *state = ws_session_get_anomaly_state (ws_window_get_session (self));
+  const WsWaitScore *score;
+  WsDocument *doc;
+  guint event;
+
+  if ((doc = current_wait (self, &event)) == NULL
+      || (score = ws_anomaly_state_lookup (state, doc, event)) == NULL)
+    {
+      ws_window_show_toast (self, _("Select a finished wait in the timeline first"));
+      return;
+    }
+  gtk_window_present (GTK_WINDOW (ws_model_window_new (GTK_WINDOW (self), ws_anomaly_state_get_result (state), score,
+                                                       ws_trace_get_event (ws_document_get_trace (doc), event)->duration)));
+}
+
+static void
+show_flags_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  WsWindow *self = WS_WINDOW (widget);
+
+  gtk_window_present (GTK_WINDOW (ws_flags_window_new (GTK_WINDOW (self), ws_window_get_session (self))));
+}
+
+static void
+anomaly_colours_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  WsWindow *self = WS_WINDOW (widget);
+  gboolean on = !GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self), "ws-anomaly-colours-off"));
+
+  g_object_set_data (G_OBJECT (self), "ws-anomaly-colours-off", GINT_TO_POINTER (on));
+  ws_window_anomaly_update (self);
+}
+
+void
+ws_window_anomaly_install (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.flag-anomalous", NULL, flag_action);
+  gtk_widget_class_install_action (widget_class, "win.flag-normal", NULL, flag_action);
+  gtk_widget_class_install_action (widget_class, "win.unflag", NULL, flag_action);
+  gtk_widget_class_install_action (widget_class, "win.undo-flag", NULL, undo_flag_action);
+  gtk_widget_class_install_action (widget_class, "win.show-wait-model", NULL, show_model_action);
+  gtk_widget_class_install_action (widget_class, "win.show-flags", NULL, show_flags_action);
+  gtk_widget_class_install_action (widget_class, "win.anomaly-colours", NULL, anomaly_colours_action);
+}
+
+/**
+ * ws_window_anomaly_update:
+ *
+ * Hands the current trace's scores to the timeline (or none when the
+ * colours are off); called when the scores or the current trace change.
+ */
+void
+ws_window_anomaly_update (WsWindow *self)
+{
+  WsSession *session = ws_window_get_session (self);
+  WsAnomalyState *state = ws_session_get_anomaly_state (session);
+  WsDocument *doc = ws_session_get_current_document (session);
+  guint trace = doc ? ws_anomaly_state_find_trace (state, doc) : WS_NONE;
+  gboolean off = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self), "ws-anomaly-colours-off"));
+
+  ws_timeline_view_set_anomalies (ws_window_get_timeline_view (self),
+                                  trace == WS_NONE || off ? NULL : ws_anomaly_state_get_result (state), trace);
+}
+
+void
+ws_window_anomaly_attach (WsWindow *self)
+{
+  WsSession *session = ws_window_get_session (self);
+
+  g_signal_connect_object (ws_session_get_anomaly_state (session), "changed",
+                           G_CALLBACK (ws_window_anomaly_update), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::current-document",
+                           G_CALLBACK (ws_window_anomaly_update), self, G_CONNECT_SWAPPED);
+}
