@@ -229,7 +229,6 @@ test_missing_fields (Fixture       *f,
     const char *name;
     const char *header;
   } cases[] = {
-    { "no-cpu", "perf  9061/9061  1668.104773:          1 sched:sched_switch: prev_comm=perf prev_pid=9061 prev_prio=120 prev_state=D ==> next_comm=migration/0 next_pid=18 next_prio=0" },
     { "no-time", "perf  9061/9061  [000]          1 sched:sched_switch: prev_comm=perf prev_pid=9061 prev_prio=120 prev_state=D ==> next_comm=migration/0 next_pid=18 next_prio=0" },
     { "no-tid", "perf  [000]  1668.104773:          1 sched:sched_switch: prev_comm=perf prev_pid=9061 prev_prio=120 prev_state=D ==> next_comm=migration/0 next_pid=18 next_prio=0" },
     { "no-event", "perf  9061/9061  [000]  1668.104773:          1" },
@@ -263,7 +262,7 @@ test_line_numbers_past_cached_stacks (Fixture       *f,
   g_string_append_len (s, good_text, event3 - good_text);
   for (guint i = 0; i < 50; i++)
     g_string_append_len (s, event2, event3 - event2);
-  g_string_append (s, "perf  9061/9061  1668.104900:          1 sched:sched_waking: comm=x pid=1\n\n");
+  g_string_append (s, "perf  9061/9061  [000]  1668.104900:          1 sched:sched_waking: comm=x prio=1\n\n");
   path = write_file (f, "cached.txt", s->str, s->len);
   expect_error (path, WS_ERROR_MISSING_FIELD, 8 + 50 * 4 + 1);
 }

@@ -12,6 +12,7 @@
 
 #include "cli-common.h"
 #include "cli-mine.h"
+#include "ws-perf-importer.h"
 #include "ws-error.h"
 
 int cli_mine (int argc, char **argv);
@@ -189,6 +190,15 @@ fill_settings (CliMineOptions   *options,
   settings->record_history = !options->no_history;
 }
 
+static gboolean
+traces_have_waits (GPtrArray *traces)
+{
+  for (guint i = 0; i < traces->len; i++)
+    if (ws_trace_count_kind (g_ptr_array_index (traces, i), WS_EVENT_WAIT) > 0)
+      return TRUE;
+  return FALSE;
+}
+
 /**
  * cli_mine_run:
  * @settings: what the command adds (clustering, signatures); the options
@@ -228,6 +238,17 @@ cli_mine_run (const char       *command,
     return status;
   if ((traces = cli_load_traces (argv + 1, rules, &error)) == NULL)
     return cli_fail (error);
+
+  /* A profile of samples alone has no waits: mine what it has, and say
+   * how to record waits. */
+  if (!options->running && !options->waiting && !traces_have_waits (traces))
+    {
+      options->running = TRUE;
+      settings->stacks = WS_AOI_RUNNING;
+      fprintf (stderr, "%s\n%s\n    %s\n",
+               _("waitscope-cli: no waits in these traces (no sched_switch events): mining sampled running stacks (--running)."),
+               _("To see waits, record the scheduler events with call stacks:"), WS_PERF_RECORD_WAITS_COMMAND);
+    }
 
   result->run = ws_mining_run (traces, settings, NULL, NULL, NULL, &error);
   if (result->run == NULL)

@@ -23,6 +23,8 @@ int cli_export_timeline (int argc, char **argv);
 int cli_mine (int argc, char **argv);
 int cli_cluster (int argc, char **argv);
 int cli_history (int argc, char **argv);
+int cli_collapse (int argc, char **argv);
+int cli_export_chrome (int argc, char **argv);
 int cli_anomalies (int argc, char **argv);
 int cli_flag (int argc, char **argv);
 int cli_model (int argc, char **argv);
@@ -40,6 +42,8 @@ static const CliCommand commands[] = {
   { "readytree", cli_readytree, N_("The ready tree of a thread's longest wait, with its anomalous chain") },
   { "critical-path", cli_critical_path, N_("The critical path of a thread in a window") },
   { "inspect", cli_inspect, N_("Over- and under-connections of a wait graph or a trace") },
+  { "collapse", cli_collapse, N_("Folded stacks for flame graphs (samples as stackcollapse-perf.pl, or waits)") },
+  { "export-chrome", cli_export_chrome, N_("The trace as Chrome / Perfetto trace event JSON") },
   { "export-timeline", cli_export_timeline, N_("The thread timeline as a PNG, SVG or PDF figure") },
   { "mine", cli_mine, N_("Costly maximal call-stack patterns of many traces (StackMine)") },
   { "cluster", cli_cluster, N_("Clusters of similar costly call-stack patterns, ranked") },

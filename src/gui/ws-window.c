@@ -9,6 +9,8 @@
 #include <glib/gi18n.h>
 
 #include "ws-error.h"
+#include "ws-chrome-trace.h"
+#include "ws-export-dialog.h"
 #include "ws-export.h"
 #include "ws-findings-page.h"
 #include "ws-graph-page.h"
@@ -17,6 +19,7 @@
 #include "ws-window-findings.h"
 #include "ws-importer.h"
 #include "ws-mining-page.h"
+#include "ws-perf-importer.h"
 #include "ws-time-format.h"
 #include "ws-timeline-legend.h"
 #include "ws-window.h"
@@ -103,7 +106,7 @@ update_actions (WsWindow *self)
   gboolean ready = is_ready (self);
   gboolean selection = ready && ws_timeline_viewport_get_selection (ws_document_get_viewport (self->current), NULL, NULL, NULL);
   static const char *const need_ready[] = {
-    "export-timeline", "zoom-in", "zoom-out", "zoom-fit", "search", "inspect-trace",
+    "export-timeline", "export-chrome", "zoom-in", "zoom-out", "zoom-fit", "search", "inspect-trace",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (need_ready); i++)
@@ -371,6 +374,18 @@ load_cb (GObject      *source,
           g_autofree char *text = g_strdup_printf (_("%s was not recorded in the history: %s"),
                                                    ws_document_get_title (document), history_error->message);
           toast (self, text);
+        }
+      if (ws_trace_count_kind (ws_document_get_trace (document), WS_EVENT_WAIT) == 0)
+        {
+          /* A profile of samples alone: say what would show waits. */
+          g_autofree char *text = g_strdup_printf (_("%s has CPU samples but no waits"),
+                                                   ws_document_get_title (document));
+          AdwToast *t = adw_toast_new (text);
+
+          adw_toast_set_button_label (t, _("How to Record Waits"));
+          adw_toast_set_action_name (t, "win.record-waits-help");
+          adw_toast_set_timeout (t, 10);
+          adw_toast_overlay_add_toast (self->toast_overlay, t);
         }
       return;
     }
@@ -901,6 +916,64 @@ export_timeline_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
+static gboolean
+export_chrome_func (GtkWidget   *widget,
+                    const char  *path,
+                    GError     **error)
+{
+  WsWindow *self = WS_WINDOW (widget);
+
+  if (!is_ready (self))
+    {
+      g_set_error_literal (error, WS_ERROR, WS_ERROR_INVALID, _("No trace is shown"));
+      return FALSE;
+    }
+  return ws_chrome_trace_save (ws_document_get_trace (self->current), path, NULL, error);
+}
+
+static void
+export_chrome_toast (GtkWidget  *widget,
+                     const char *message)
+{
+  toast (WS_WINDOW (widget), message);
+}
+
+/* The exact perf record line that records waits, selectable. */
+static void
+record_waits_help_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *param)
+{
+  AdwMessageDialog *dialog;
+  GtkWidget *label = gtk_label_new (WS_PERF_RECORD_WAITS_COMMAND);
+
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (widget), _("Recording Waits"),
+                                                       _("Waits come from the scheduler's events with call stacks. "
+                                                         "Record them as root, then open perf.data:")));
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD);
+  gtk_widget_add_css_class (label, "monospace");
+  adw_message_dialog_set_extra_child (dialog, label);
+  adw_message_dialog_add_response (dialog, "close", _("_Close"));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* The whole trace as Chrome trace events, for ui.perfetto.dev. */
+static void
+export_chrome_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
+{
+  WsWindow *self = WS_WINDOW (widget);
+  g_autofree char *name = NULL;
+
+  if (!is_ready (self))
+    return;
+  name = g_strdup_printf ("%s.chrome.json", ws_document_get_title (self->current));
+  ws_export_dialog_show (widget, _("Export for Perfetto"), name, export_chrome_func, export_chrome_toast);
+}
+
 static void
 forward_action (GtkWidget  *widget,
                 const char *action_name,
@@ -1277,6 +1350,8 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.close-trace", NULL, close_trace_action);
   gtk_widget_class_install_action (widget_class, "win.cancel-load", NULL, cancel_load_action);
   gtk_widget_class_install_action (widget_class, "win.export-timeline", NULL, export_timeline_action);
+  gtk_widget_class_install_action (widget_class, "win.export-chrome", NULL, export_chrome_action);
+  gtk_widget_class_install_action (widget_class, "win.record-waits-help", NULL, record_waits_help_action);
   gtk_widget_class_install_action (widget_class, "win.search", NULL, toggle_search_action);
   gtk_widget_class_install_action (widget_class, "win.search-next", NULL, search_step_action);
   gtk_widget_class_install_action (widget_class, "win.search-previous", NULL, search_step_action);

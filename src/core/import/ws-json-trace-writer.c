@@ -36,9 +36,16 @@ writer_maybe_flush (Writer *w)
 
 /* A JSON string literal.  Invalid UTF-8 (a damaged symbol table) cannot be
  * written as JSON; it is replaced by U+FFFD as g_utf8_make_valid() does. */
-static void
-append_string (GString    *buf,
-               const char *str)
+/**
+ * ws_json_append_string:
+ * @buf: where to append
+ * @str: (nullable): the string (invalid UTF-8 is repaired)
+ *
+ * Appends @str as a JSON string literal, or null.
+ */
+void
+ws_json_append_string (GString    *buf,
+                       const char *str)
 {
   g_autofree char *valid = NULL;
 
@@ -78,7 +85,7 @@ append_member_string (GString    *buf,
                       const char *value)
 {
   g_string_append_printf (buf, ", \"%s\": ", key);
-  append_string (buf, value);
+  ws_json_append_string (buf, value);
 }
 
 static void
@@ -92,7 +99,7 @@ write_event (Writer        *w,
   guint n_threads = ws_trace_get_n_threads (trace);
 
   g_string_append (b, "    {\"kind\": ");
-  append_string (b, ws_event_kind_to_string (e->kind));
+  ws_json_append_string (b, ws_event_kind_to_string (e->kind));
   g_string_append_printf (b, ", \"t\": %" G_GINT64_FORMAT, e->time);
   if (e->duration != 0)
     g_string_append_printf (b, ", \"dur\": %" G_GINT64_FORMAT, e->duration);
@@ -109,7 +116,7 @@ write_event (Writer        *w,
     g_string_append_printf (b, ", \"peer\": %u", e->peer);
   else if (explicit_null_peer)
     g_string_append (b, ", \"peer\": null");
-  if (e->kind == WS_EVENT_MARKER)
+  if (e->kind == WS_EVENT_MARKER || e->kind == WS_EVENT_RUNNING)
     {
       if (e->target != WS_NONE)
         append_member_string (b, "name", ws_trace_get_string (trace, e->target));
@@ -134,11 +141,187 @@ write_event (Writer        *w,
           first = FALSE;
           if (ws_json_flag_names[bit] == NULL)
             g_snprintf (name, sizeof name, "bit%u", bit);
-          append_string (b, ws_json_flag_names[bit] ? ws_json_flag_names[bit] : name);
+          ws_json_append_string (b, ws_json_flag_names[bit] ? ws_json_flag_names[bit] : name);
         }
       g_string_append_c (b, ']');
     }
   g_string_append_c (b, '}');
+}
+
+/* Which stacks and frames the trace uses, numbered densely, and which
+ * unwaits a wait points to (for the explicit "peer": null, see resolve()). */
+typedef struct {
+  WsTrace       *trace;
+  WsStackTable  *stacks;
+  guint32       *stack_ids;
+  guint32       *frame_ids;
+  guint8        *pointed;
+  guint          n_table_stacks;
+  guint          n_table_frames;
+  guint          n_stacks;
+  guint          n_frames;
+} Numbering;
+
+static void
+numbering_init (Numbering *nb,
+                WsTrace   *trace)
+{
+  const WsEvent *events = ws_trace_get_events (trace);
+  guint n_events = ws_trace_get_n_events (trace);
+
+  memset (nb, 0, sizeof *nb);
+  nb->trace = trace;
+  nb->stacks = ws_trace_get_stack_table (trace);
+  nb->n_table_stacks = ws_stack_table_get_n_stacks (nb->stacks);
+  nb->n_table_frames = ws_stack_table_get_n_frames (nb->stacks);
+  nb->stack_ids = g_new (guint32, MAX (nb->n_table_stacks, 1));
+  nb->frame_ids = g_new (guint32, MAX (nb->n_table_frames, 1));
+  nb->pointed = g_new0 (guint8, MAX (n_events, 1));
+  memset (nb->stack_ids, 0xff, sizeof (guint32) * MAX (nb->n_table_stacks, 1));
+  memset (nb->frame_ids, 0xff, sizeof (guint32) * MAX (nb->n_table_frames, 1));
+  nb->stack_ids[WS_STACK_EMPTY] = 0;
+  for (guint i = 0; i < n_events; i++)
+    {
+      if (events[i].stack < nb->n_table_stacks)
+        nb->stack_ids[events[i].stack] = 0;
+      if (events[i].kind == WS_EVENT_WAIT && events[i].peer < n_events)
+        nb->pointed[events[i].peer] = 1;
+    }
+  for (guint s = 0; s < nb->n_table_stacks; s++)
+    if (nb->stack_ids[s] != G_MAXUINT32)
+      {
+        guint n;
+        const WsFrameId *f = ws_stack_table_get_stack (nb->stacks, s, &n);
+
+        nb->stack_ids[s] = nb->n_stacks++;
+        for (guint k = 0; k < n; k++)
+          nb->frame_ids[f[k]] = 0;
+      }
+  for (guint f = 0; f < nb->n_table_frames; f++)
+    if (nb->frame_ids[f] != G_MAXUINT32)
+      nb->frame_ids[f] = nb->n_frames++;
+}
+
+static void
+numbering_clear (Numbering *nb)
+{
+  g_free (nb->stack_ids);
+  g_free (nb->frame_ids);
+  g_free (nb->pointed);
+}
+
+static void
+write_frames_and_stacks (Writer          *w,
+                         const Numbering *nb)
+{
+  g_string_append (w->buf, ",\n  \"frames\": [");
+  for (guint f = 0, k = 0; f < nb->n_table_frames && w->error == NULL; f++)
+    {
+      const WsFrame *frame;
+
+      if (nb->frame_ids[f] == G_MAXUINT32)
+        continue;
+      frame = ws_stack_table_get_frame (nb->stacks, f);
+      g_string_append (w->buf, k++ ? ",\n    {\"function\": " : "\n    {\"function\": ");
+      ws_json_append_string (w->buf, frame->function);
+      append_member_string (w->buf, "module", frame->module);
+      g_string_append_c (w->buf, '}');
+      writer_maybe_flush (w);
+    }
+  g_string_append (w->buf, nb->n_frames ? "\n  ],\n  \"stacks\": [" : "],\n  \"stacks\": [");
+
+  for (guint s = 0, k = 0; s < nb->n_table_stacks && w->error == NULL; s++)
+    {
+      const WsFrameId *f;
+      guint n;
+
+      if (nb->stack_ids[s] == G_MAXUINT32)
+        continue;
+      f = ws_stack_table_get_stack (nb->stacks, s, &n);
+      g_string_append (w->buf, k++ ? ",\n    [" : "\n    [");
+      for (guint j = 0; j < n; j++)
+        g_string_append_printf (w->buf, j ? ", %u" : "%u", nb->frame_ids[f[j]]);
+      g_string_append_c (w->buf, ']');
+      writer_maybe_flush (w);
+    }
+  g_string_append (w->buf, "\n  ]");
+}
+
+static void
+write_processes_and_threads (Writer  *w,
+                             WsTrace *trace)
+{
+  g_string_append (w->buf, ",\n  \"processes\": [");
+  for (guint p = 0; p < ws_trace_get_n_processes (trace); p++)
+    {
+      const WsProcess *process = ws_trace_get_process (trace, p);
+
+      g_string_append_printf (w->buf, "%s\n    {\"pid\": %d", p ? "," : "", process->pid);
+      if (process->name != NULL)
+        append_member_string (w->buf, "name", process->name);
+      g_string_append_c (w->buf, '}');
+      writer_maybe_flush (w);
+    }
+
+  g_string_append (w->buf, ws_trace_get_n_processes (trace) ? "\n  ],\n  \"threads\": [" : "],\n  \"threads\": [");
+  for (guint t = 0; t < ws_trace_get_n_threads (trace); t++)
+    {
+      const WsThread *thread = ws_trace_get_thread (trace, t);
+
+      g_string_append_printf (w->buf, "%s\n    {\"tid\": %d, \"pid\": %d", t ? "," : "",
+                              thread->tid, thread->pid);
+      if (thread->name != NULL)
+        append_member_string (w->buf, "name", thread->name);
+      g_string_append_c (w->buf, '}');
+      writer_maybe_flush (w);
+    }
+  g_string_append (w->buf, ws_trace_get_n_threads (trace) ? "\n  ]" : "]");
+}
+
+static void
+write_events (Writer          *w,
+              const Numbering *nb)
+{
+  const WsEvent *events = ws_trace_get_events (nb->trace);
+  guint n_events = ws_trace_get_n_events (nb->trace);
+
+  g_string_append (w->buf, ",\n  \"events\": [");
+  for (guint i = 0; i < n_events && w->error == NULL; i++)
+    {
+      const WsEvent *e = &events[i];
+      gboolean explicit_null = nb->pointed[i] && e->peer == WS_NONE
+                               && (e->kind == WS_EVENT_UNWAIT || e->kind == WS_EVENT_HW_SERVICE);
+
+      g_string_append (w->buf, i ? ",\n" : "\n");
+      write_event (w, nb->trace, e, nb->stack_ids, explicit_null);
+      if ((i & 0xfff) == 0 && g_cancellable_set_error_if_cancelled (w->cancellable, &w->error))
+        break;
+      writer_maybe_flush (w);
+    }
+  g_string_append (w->buf, n_events ? "\n  ]" : "]");
+}
+
+static void
+write_instances (Writer  *w,
+                 WsTrace *trace)
+{
+  g_string_append (w->buf, ",\n  \"scenario_instances\": [");
+  for (guint k = 0; k < ws_trace_get_n_scenario_instances (trace); k++)
+    {
+      const WsScenarioInstance *inst = ws_trace_get_scenario_instance (trace, k);
+
+      g_string_append (w->buf, k ? ",\n    {\"scenario\": " : "\n    {\"scenario\": ");
+      ws_json_append_string (w->buf, ws_trace_get_string (trace, inst->scenario));
+      g_string_append_printf (w->buf, ", \"tid\": %d, \"t0\": %" G_GINT64_FORMAT ", \"t1\": %" G_GINT64_FORMAT,
+                              ws_trace_get_thread (trace, inst->thread)->tid, inst->t0, inst->t1);
+      if (inst->begin_event != WS_NONE)
+        g_string_append_printf (w->buf, ", \"begin\": %u", inst->begin_event);
+      if (inst->end_event != WS_NONE)
+        g_string_append_printf (w->buf, ", \"end\": %u", inst->end_event);
+      g_string_append_c (w->buf, '}');
+      writer_maybe_flush (w);
+    }
+  g_string_append (w->buf, ws_trace_get_n_scenario_instances (trace) ? "\n  ]\n}\n" : "]\n}\n");
 }
 
 /**
@@ -155,149 +338,26 @@ ws_json_trace_write_stream (WsTrace       *trace,
                             GCancellable  *cancellable,
                             GError       **error)
 {
-  WsStackTable *stacks;
   Writer w = { .out = stream, .cancellable = cancellable };
-  g_autofree guint32 *stack_ids = NULL;
-  g_autofree guint32 *frame_ids = NULL;
-  g_autofree guint8 *pointed = NULL;
-  guint n_table_stacks, n_table_frames, n_events, n_stacks = 0, n_frames = 0;
-  const WsEvent *events;
+  Numbering nb;
   gboolean ok;
 
   g_return_val_if_fail (WS_IS_TRACE (trace), FALSE);
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  stacks = ws_trace_get_stack_table (trace);
-  n_table_stacks = ws_stack_table_get_n_stacks (stacks);
-  n_table_frames = ws_stack_table_get_n_frames (stacks);
-  n_events = ws_trace_get_n_events (trace);
-  events = ws_trace_get_events (trace);
-
-  /* Which stacks and frames this trace uses, and which unwaits a wait
-   * points to (for the explicit "peer": null, see resolve()). */
-  stack_ids = g_new (guint32, MAX (n_table_stacks, 1));
-  frame_ids = g_new (guint32, MAX (n_table_frames, 1));
-  pointed = g_new0 (guint8, MAX (n_events, 1));
-  memset (stack_ids, 0xff, sizeof (guint32) * MAX (n_table_stacks, 1));
-  memset (frame_ids, 0xff, sizeof (guint32) * MAX (n_table_frames, 1));
-  stack_ids[WS_STACK_EMPTY] = 0;
-  for (guint i = 0; i < n_events; i++)
-    {
-      if (events[i].stack < n_table_stacks)
-        stack_ids[events[i].stack] = 0;
-      if (events[i].kind == WS_EVENT_WAIT && events[i].peer < n_events)
-        pointed[events[i].peer] = 1;
-    }
-  for (guint s = 0; s < n_table_stacks; s++)
-    if (stack_ids[s] != G_MAXUINT32)
-      {
-        guint n;
-        const WsFrameId *f = ws_stack_table_get_stack (stacks, s, &n);
-
-        stack_ids[s] = n_stacks++;
-        for (guint k = 0; k < n; k++)
-          frame_ids[f[k]] = 0;
-      }
-  for (guint f = 0; f < n_table_frames; f++)
-    if (frame_ids[f] != G_MAXUINT32)
-      frame_ids[f] = n_frames++;
-
+  numbering_init (&nb, trace);
   w.buf = g_string_sized_new (2 * READ_CHUNK);
   g_string_append_printf (w.buf, "{\n  \"format\": \"%s\",\n  \"version\": %d,\n  \"name\": ",
                           WS_JSON_TRACE_FORMAT, WS_JSON_TRACE_VERSION);
-  append_string (w.buf, ws_trace_get_name (trace));
-
-  g_string_append (w.buf, ",\n  \"frames\": [");
-  for (guint f = 0, k = 0; f < n_table_frames && w.error == NULL; f++)
-    {
-      const WsFrame *frame;
-
-      if (frame_ids[f] == G_MAXUINT32)
-        continue;
-      frame = ws_stack_table_get_frame (stacks, f);
-      g_string_append (w.buf, k++ ? ",\n    {\"function\": " : "\n    {\"function\": ");
-      append_string (w.buf, frame->function);
-      append_member_string (w.buf, "module", frame->module);
-      g_string_append_c (w.buf, '}');
-      writer_maybe_flush (&w);
-    }
-  g_string_append (w.buf, n_frames ? "\n  ],\n  \"stacks\": [" : "],\n  \"stacks\": [");
-
-  for (guint s = 0, k = 0; s < n_table_stacks && w.error == NULL; s++)
-    {
-      const WsFrameId *f;
-      guint n;
-
-      if (stack_ids[s] == G_MAXUINT32)
-        continue;
-      f = ws_stack_table_get_stack (stacks, s, &n);
-      g_string_append (w.buf, k++ ? ",\n    [" : "\n    [");
-      for (guint j = 0; j < n; j++)
-        g_string_append_printf (w.buf, j ? ", %u" : "%u", frame_ids[f[j]]);
-      g_string_append_c (w.buf, ']');
-      writer_maybe_flush (&w);
-    }
-
-  g_string_append (w.buf, "\n  ],\n  \"processes\": [");
-  for (guint p = 0; p < ws_trace_get_n_processes (trace); p++)
-    {
-      const WsProcess *process = ws_trace_get_process (trace, p);
-
-      g_string_append_printf (w.buf, "%s\n    {\"pid\": %d", p ? "," : "", process->pid);
-      if (process->name != NULL)
-        append_member_string (w.buf, "name", process->name);
-      g_string_append_c (w.buf, '}');
-      writer_maybe_flush (&w);
-    }
-
-  g_string_append (w.buf, ws_trace_get_n_processes (trace) ? "\n  ],\n  \"threads\": [" : "],\n  \"threads\": [");
-  for (guint t = 0; t < ws_trace_get_n_threads (trace); t++)
-    {
-      const WsThread *thread = ws_trace_get_thread (trace, t);
-
-      g_string_append_printf (w.buf, "%s\n    {\"tid\": %d, \"pid\": %d", t ? "," : "",
-                              thread->tid, thread->pid);
-      if (thread->name != NULL)
-        append_member_string (w.buf, "name", thread->name);
-      g_string_append_c (w.buf, '}');
-      writer_maybe_flush (&w);
-    }
-
-  g_string_append (w.buf, ws_trace_get_n_threads (trace) ? "\n  ],\n  \"events\": [" : "],\n  \"events\": [");
-  for (guint i = 0; i < n_events && w.error == NULL; i++)
-    {
-      const WsEvent *e = &events[i];
-      gboolean explicit_null = pointed[i] && e->peer == WS_NONE
-                               && (e->kind == WS_EVENT_UNWAIT || e->kind == WS_EVENT_HW_SERVICE);
-
-      g_string_append (w.buf, i ? ",\n" : "\n");
-      write_event (&w, trace, e, stack_ids, explicit_null);
-      if ((i & 0xfff) == 0 && g_cancellable_set_error_if_cancelled (cancellable, &w.error))
-        break;
-      writer_maybe_flush (&w);
-    }
-
-  g_string_append (w.buf, n_events ? "\n  ],\n  \"scenario_instances\": [" : "],\n  \"scenario_instances\": [");
-  for (guint k = 0; k < ws_trace_get_n_scenario_instances (trace); k++)
-    {
-      const WsScenarioInstance *inst = ws_trace_get_scenario_instance (trace, k);
-
-      g_string_append (w.buf, k ? ",\n    {\"scenario\": " : "\n    {\"scenario\": ");
-      append_string (w.buf, ws_trace_get_string (trace, inst->scenario));
-      g_string_append_printf (w.buf, ", \"tid\": %d, \"t0\": %" G_GINT64_FORMAT ", \"t1\": %" G_GINT64_FORMAT,
-                              ws_trace_get_thread (trace, inst->thread)->tid, inst->t0, inst->t1);
-      if (inst->begin_event != WS_NONE)
-        g_string_append_printf (w.buf, ", \"begin\": %u", inst->begin_event);
-      if (inst->end_event != WS_NONE)
-        g_string_append_printf (w.buf, ", \"end\": %u", inst->end_event);
-      g_string_append_c (w.buf, '}');
-      writer_maybe_flush (&w);
-    }
-  g_string_append (w.buf, ws_trace_get_n_scenario_instances (trace) ? "\n  ]\n}\n" : "]\n}\n");
-
+  ws_json_append_string (w.buf, ws_trace_get_name (trace));
+  write_frames_and_stacks (&w, &nb);
+  write_processes_and_threads (&w, trace);
+  write_events (&w, &nb);
+  write_instances (&w, trace);
   writer_flush (&w);
   g_string_free (w.buf, TRUE);
+  numbering_clear (&nb);
 
   ok = w.error == NULL;
   if (!ok)

@@ -482,12 +482,12 @@ parse_event (Reader *r,
   if (ev.time > 0 && ev.duration > G_MAXINT64 - ev.time)
     return ws_json_reader_fail (r, WS_ERROR_PARSE, line,
                         _("event %u: t + dur is beyond the largest time"), index);
-  if (ev.kind == WS_EVENT_MARKER && (bits & RAW_HAS_TARGET))
+  if ((ev.kind == WS_EVENT_MARKER || ev.kind == WS_EVENT_RUNNING) && (bits & RAW_HAS_TARGET))
     return ws_json_reader_fail (r, WS_ERROR_PARSE, target_line,
-                        _("event %u: a marker has a “name”, not a “target”"), index);
-  if (ev.kind != WS_EVENT_MARKER && has_name)
+                        _("event %u: a marker or sample has a “name”, not a “target”"), index);
+  if (ev.kind != WS_EVENT_MARKER && ev.kind != WS_EVENT_RUNNING && has_name)
     return ws_json_reader_fail (r, WS_ERROR_PARSE, line,
-                        _("event %u: only markers have a “name”"), index);
+                        _("event %u: only markers and samples have a “name”"), index);
   if (has_name && (bits & RAW_HAS_TARGET))
     return ws_json_reader_fail (r, WS_ERROR_PARSE, line,
                         _("event %u: both “name” and “target”"), index);
@@ -725,14 +725,12 @@ parse_document (Reader *r)
   return TRUE;
 }
 
+/* The file's stacks interned, by file stack id. */
 static gboolean
-resolve (Reader *r)
+resolve_stacks (Reader  *r,
+                guint32 *stack_map)
 {
-  guint n_events = r->event_lines->len;
   guint n_stacks = r->stack_lines->len;
-  g_autofree guint32 *stack_map = g_new (guint32, MAX (n_stacks, 1));
-  const guint32 *lines = (const guint32 *) (gconstpointer) r->event_lines->data;
-  const guint8 *bits = (const guint8 *) (gconstpointer) r->event_bits->data;
   g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (WsFrameId));
 
   stack_map[0] = WS_STACK_EMPTY;
@@ -753,74 +751,72 @@ resolve (Reader *r)
       stack_map[s] = ws_stack_table_intern_stack (r->stacks, (const WsFrameId *) (gpointer) frames->data,
                                                   frames->len);
     }
+  return TRUE;
+}
 
-  for (guint i = 0; i < n_events; i++)
+/* One event's raw thread, target, stack and peer made model indices. */
+static gboolean
+resolve_event (Reader        *r,
+               guint          i,
+               const guint32 *stack_map)
+{
+  guint n_events = r->event_lines->len;
+  guint n_stacks = r->stack_lines->len;
+  const guint32 *lines = (const guint32 *) (gconstpointer) r->event_lines->data;
+  const guint8 *bits = (const guint8 *) (gconstpointer) r->event_bits->data;
+  WsEvent *e = ws_trace_peek_event (r->trace, i);
+  guint thread;
+
+  if ((thread = ws_trace_find_thread (r->trace, (gint32) e->thread)) == WS_NONE)
+    return ws_json_reader_fail (r, WS_ERROR_INVALID, lines[i],
+                        _("event %u: thread %d is not listed in “threads”"), i, (gint32) e->thread);
+  e->thread = thread;
+
+  if (bits[i] & RAW_HAS_TARGET)
     {
-      WsEvent *e = ws_trace_peek_event (r->trace, i);
-      guint thread;
-
-      if ((i & 0xffff) == 0 && g_cancellable_is_cancelled (r->cancellable))
-        return ws_json_reader_fail (r, WS_ERROR_CANCELLED, lines[i], "%s", _("cancelled"));
-
-      if ((thread = ws_trace_find_thread (r->trace, (gint32) e->thread)) == WS_NONE)
+      if ((thread = ws_trace_find_thread (r->trace, (gint32) e->target)) == WS_NONE)
         return ws_json_reader_fail (r, WS_ERROR_INVALID, lines[i],
-                            _("event %u: thread %d is not listed in “threads”"), i, (gint32) e->thread);
-      e->thread = thread;
-
-      if (bits[i] & RAW_HAS_TARGET)
-        {
-          if ((thread = ws_trace_find_thread (r->trace, (gint32) e->target)) == WS_NONE)
-            return ws_json_reader_fail (r, WS_ERROR_INVALID, lines[i],
-                                _("event %u: target thread %d is not listed in “threads”"),
-                                i, (gint32) e->target);
-          e->target = thread;
-        }
-
-      if (bits[i] & RAW_STACK_IS_FILE_ID)
-        {
-          /* Stack 0 is the empty stack, whether or not "stacks" lists it. */
-          if (e->stack != 0 && e->stack >= n_stacks)
-            return ws_json_reader_fail (r, WS_ERROR_INVALID, lines[i],
-                                _("event %u: stack %u does not exist (there are %u stacks)"),
-                                i, e->stack, n_stacks);
-          e->stack = stack_map[e->stack];
-        }
-
-      /* Marker peers are not event links (the model does not remap them). */
-      if (e->peer != WS_NONE && e->kind != WS_EVENT_MARKER)
-        {
-          const WsEvent *p;
-
-          if (e->peer >= n_events)
-            return ws_json_reader_fail (r, WS_ERROR_INVALID, lines[i],
-                                _("event %u: peer event %u does not exist (there are %u events)"),
-                                i, e->peer, n_events);
-          p = ws_trace_peek_event (r->trace, e->peer);
-          if (e->kind == WS_EVENT_WAIT && p->kind != WS_EVENT_UNWAIT && p->kind != WS_EVENT_HW_SERVICE)
-            return ws_json_reader_fail (r, WS_ERROR_INVALID, lines[i],
-                                _("event %u: the peer of a wait must be an unwait or hw-service event, event %u is a %s"),
-                                i, e->peer, ws_event_kind_to_string (p->kind));
-          if ((e->kind == WS_EVENT_UNWAIT || e->kind == WS_EVENT_HW_SERVICE) && p->kind != WS_EVENT_WAIT)
-            return ws_json_reader_fail (r, WS_ERROR_INVALID, lines[i],
-                                _("event %u: the peer of an unwait or hw-service event must be a wait, event %u is a %s"),
-                                i, e->peer, ws_event_kind_to_string (p->kind));
-        }
+                            _("event %u: target thread %d is not listed in “threads”"),
+                            i, (gint32) e->target);
+      e->target = thread;
     }
 
-  /* Hand-written traces may give the link on the wait only ("peer" absent
-   * on the unwait): fill in the back link.  The writer writes "peer": null
-   * where the model has none, so a written trace reads back unchanged. */
-  for (guint i = 0; i < n_events; i++)
+  if (bits[i] & RAW_STACK_IS_FILE_ID)
     {
-      WsEvent *e = ws_trace_peek_event (r->trace, i);
-
-      if (e->kind == WS_EVENT_WAIT && e->peer != WS_NONE)
-        {
-          WsEvent *p = ws_trace_peek_event (r->trace, e->peer);
-          if ((bits[e->peer] & RAW_PEER_ABSENT) && p->peer == WS_NONE)
-            p->peer = i;
-        }
+      /* Stack 0 is the empty stack, whether or not "stacks" lists it. */
+      if (e->stack != 0 && e->stack >= n_stacks)
+        return ws_json_reader_fail (r, WS_ERROR_INVALID, lines[i],
+                            _("event %u: stack %u does not exist (there are %u stacks)"),
+                            i, e->stack, n_stacks);
+      e->stack = stack_map[e->stack];
     }
+
+  /* Marker peers are not event links (the model does not remap them). */
+  if (e->peer != WS_NONE && e->kind != WS_EVENT_MARKER)
+    {
+      const WsEvent *p;
+
+      if (e->peer >= n_events)
+        return ws_json_reader_fail (r, WS_ERROR_INVALID, lines[i],
+                            _("event %u: peer event %u does not exist (there are %u events)"),
+                            i, e->peer, n_events);
+      p = ws_trace_peek_event (r->trace, e->peer);
+      if (e->kind == WS_EVENT_WAIT && p->kind != WS_EVENT_UNWAIT && p->kind != WS_EVENT_HW_SERVICE)
+        return ws_json_reader_fail (r, WS_ERROR_INVALID, lines[i],
+                            _("event %u: the peer of a wait must be an unwait or hw-service event, event %u is a %s"),
+                            i, e->peer, ws_event_kind_to_string (p->kind));
+      if ((e->kind == WS_EVENT_UNWAIT || e->kind == WS_EVENT_HW_SERVICE) && p->kind != WS_EVENT_WAIT)
+        return ws_json_reader_fail (r, WS_ERROR_INVALID, lines[i],
+                            _("event %u: the peer of an unwait or hw-service event must be a wait, event %u is a %s"),
+                            i, e->peer, ws_event_kind_to_string (p->kind));
+    }
+  return TRUE;
+}
+
+static gboolean
+resolve_instances (Reader *r)
+{
+  guint n_events = r->event_lines->len;
 
   for (guint k = 0; k < r->instances->len; k++)
     {
@@ -842,8 +838,43 @@ resolve (Reader *r)
       raw->inst.thread = thread;
       ws_trace_add_scenario_instance (r->trace, &raw->inst);
     }
-
   return TRUE;
+}
+
+static gboolean
+resolve (Reader *r)
+{
+  guint n_events = r->event_lines->len;
+  g_autofree guint32 *stack_map = g_new (guint32, MAX (r->stack_lines->len, 1));
+  const guint32 *lines = (const guint32 *) (gconstpointer) r->event_lines->data;
+  const guint8 *bits = (const guint8 *) (gconstpointer) r->event_bits->data;
+
+  if (!resolve_stacks (r, stack_map))
+    return FALSE;
+  for (guint i = 0; i < n_events; i++)
+    {
+      if ((i & 0xffff) == 0 && g_cancellable_is_cancelled (r->cancellable))
+        return ws_json_reader_fail (r, WS_ERROR_CANCELLED, lines[i], "%s", _("cancelled"));
+      if (!resolve_event (r, i, stack_map))
+        return FALSE;
+    }
+
+  /* Hand-written traces may give the link on the wait only ("peer" absent
+   * on the unwait): fill in the back link.  The writer writes "peer": null
+   * where the model has none, so a written trace reads back unchanged. */
+  for (guint i = 0; i < n_events; i++)
+    {
+      WsEvent *e = ws_trace_peek_event (r->trace, i);
+
+      if (e->kind == WS_EVENT_WAIT && e->peer != WS_NONE)
+        {
+          WsEvent *p = ws_trace_peek_event (r->trace, e->peer);
+          if ((bits[e->peer] & RAW_PEER_ABSENT) && p->peer == WS_NONE)
+            p->peer = i;
+        }
+    }
+
+  return resolve_instances (r);
 }
 
 static WsTrace *

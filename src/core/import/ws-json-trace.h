@@ -38,6 +38,8 @@ gboolean  ws_json_trace_save         (WsTrace        *trace,
                                       const char     *path,
                                       GCancellable   *cancellable,
                                       GError        **error);
+void      ws_json_append_string      (GString        *buf,
+                                      const char     *str);
 gboolean  ws_json_trace_write_stream (WsTrace        *trace,
                                       GOutputStream  *stream,
                                       GCancellable   *cancellable,

@@ -56,6 +56,9 @@ typedef struct {
   ThreadRun         *runs;
   guint32            idle;
   WsPerfImportStats *stats;
+  /* On-CPU spans come from sched_switch pairs; a profile of samples alone
+   * has none, and each of its samples is its one running event. */
+  gboolean           spans;
 } Deriver;
 
 static inline guint
@@ -122,7 +125,7 @@ seen_running (Deriver      *d,
       e->duration = r->time - e->time;
       run->open_preempt = WS_NONE;
     }
-  if (start_span && run->open_span == WS_NONE)
+  if (start_span && d->spans && run->open_span == WS_NONE)
     {
       Record span = *r;
       span.stack = WS_STACK_EMPTY;
@@ -232,7 +235,8 @@ ws_perf_derive (Parser       *p,
   guint n = records->n;
   guint n_threads = ws_trace_get_n_threads (p->trace);
   g_autofree ThreadRun *runs = g_new (ThreadRun, MAX (n_threads, 1));
-  Deriver d = { p->trace, runs, ws_trace_find_thread (p->trace, 0), &p->stats };
+  Deriver d = { p->trace, runs, ws_trace_find_thread (p->trace, 0), &p->stats,
+                records->n_switches > 0 };
   WsTime end_time = records->max_time;
 
   record_list_sort (records);
@@ -284,9 +288,12 @@ ws_perf_derive (Parser       *p,
              * overflows; no real period comes near, so clamp. */
             guint64 period = ((guint64) r->b << 32) | r->a;
 
+            guint index;
+
             seen_running (&d, r->thread, r, FALSE, TRUE);
-            add_event (&d, WS_EVENT_RUNNING, r, r->thread,
-                       (WsTime) MIN (period, (guint64) (WS_TIME_MAX - r->time)));
+            index = add_event (&d, WS_EVENT_RUNNING, r, r->thread,
+                               (WsTime) MIN (period, (guint64) (WS_TIME_MAX - r->time)));
+            ws_trace_peek_event (p->trace, index)->target = r->name;
           }
           break;
 
@@ -324,6 +331,15 @@ ws_perf_derive (Parser       *p,
 void
 ws_perf_apply_thread_info (Parser *p)
 {
+  /* Comms per event only for threads that had more than one. */
+  for (guint i = 0; i < p->comm_changes->len; i++)
+    {
+      const CommChange *c = &g_array_index (p->comm_changes, CommChange, i);
+
+      if (g_array_index (p->names, ThreadName, c->thread).n_comms > 1)
+        ws_trace_add_thread_comm (p->trace, c->thread, c->time, c->name);
+    }
+
   guint n_threads = ws_trace_get_n_threads (p->trace);
 
   for (guint i = 0; i < n_threads; i++)

@@ -352,15 +352,25 @@ ws_perf_importer_sniff (const guint8 *head,
   if (memchr (head, '\0', len) != NULL)
     return FALSE;
 
+  /* The first line that is not blank or a "# ..." comment (perf script
+   * --header) must be an event header. */
   s = (const char *) head;
   end = s + len;
-  while (s < end && (*s == '\n' || *s == '\r'))
-    s++;
-  nl = memchr (s, '\n', end - s);
-  {
-    Header h;
-    return ws_perf_parse_header (s, nl ? nl : end, &h);
-  }
+  for (;;)
+    {
+      Header h;
+
+      while (s < end && (*s == '\n' || *s == '\r'))
+        s++;
+      if (s >= end)
+        return FALSE;
+      nl = memchr (s, '\n', end - s);
+      if (*s != '#')
+        return ws_perf_parse_header (s, nl ? nl : end, &h);
+      if (nl == NULL)
+        return FALSE;
+      s = nl + 1;
+    }
 }
 
 static WsTrace *

@@ -48,6 +48,7 @@ typedef struct {
   guint32 stack;
   guint32 a;
   guint32 b;
+  guint32 name;    /* SAMPLE: the event's name (string id) */
   guint16 cpu;
   guint8  type;
   gchar   state;
@@ -141,7 +142,17 @@ typedef struct {
   char   *name;
   gsize   name_len;
   gint64  name_time;
+  char   *comm;         /* the comm of its last event header, in file order */
+  gsize   comm_len;
+  guint   n_comms;      /* how many times that changed */
 } ThreadName;
+
+/* A thread's header comm from @time on. */
+typedef struct {
+  guint32  thread;
+  gint64   time;
+  char    *name;
+} CommChange;
 
 /* From PERF_RECORD_FORK/COMM/EXIT task lines, keyed by tid. */
 typedef struct {
@@ -173,6 +184,7 @@ typedef struct {
   RecordList      records;
   GArray         *names;         /* ThreadName, by thread index */
   GHashTable     *tasks;         /* tid -> TaskInfo */
+  GArray         *comm_changes;  /* CommChange */
 
   /* The event being read: its header, then its frames (leaf first). */
   Record          pending;
@@ -202,7 +214,9 @@ typedef struct {
   gsize           stack_irq_len;
 
   guint64         line_no;
-  gboolean        last_line;     /* the current line had no '\n' */
+  gboolean        last_line;
+  guint           n_headers;     /* event headers read */
+  gboolean        untimed;       /* the first header had no timestamp */     /* the current line had no '\n' */
   WsPerfImportStats stats;
 } Parser;
 
@@ -281,14 +295,22 @@ parse_timestamp (const char *s,
 }
 
 
+/* One event header line, as ws_perf_parse_header() found it. */
 typedef struct {
   const char *comm;
   gsize       comm_len;
-  gint32      pid;
+  gint32      pid;         /* -1 when the layout has TID (or PID) alone */
   gint32      tid;
   guint       cpu;
   gint64      time;
-  const char *rest;        /* after "time:" */
+  guint64     period;
+  const char *event;       /* the name, without its ':' */
+  gsize       event_len;
+  const char *rest;        /* after "event: " (fields, or a sample's "ip sym (dso)") */
+  gboolean    has_cpu;
+  gboolean    has_time;
+  gboolean    has_period;
+  gboolean    task_line;   /* a PERF_RECORD_* line; rest points at it */
 } Header;
 
 typedef struct {

@@ -13,6 +13,72 @@
 
 #include "ws-perf-private.h"
 
+/* Whether every "sample_type: A|B|…" line of `perf evlist -v` has @bit. */
+static gboolean
+all_have (char       **lines,
+          const char  *bit)
+{
+  gboolean any = FALSE;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *st = strstr (lines[i], "sample_type: ");
+      g_autofree char *pattern = NULL;
+      const char *end;
+      g_autofree char *types = NULL;
+
+      if (st == NULL || g_str_has_prefix (lines[i], "dummy:"))
+        continue;
+      st += 13;
+      end = strchr (st, ',');
+      types = g_strconcat ("|", end ? g_strndup (st, end - st) : g_strdup (st), "|", NULL);
+      pattern = g_strconcat ("|", bit, "|", NULL);
+      if (strstr (types, pattern) == NULL)
+        return FALSE;
+      any = TRUE;
+    }
+  return any;
+}
+
+/*
+ * The fields to ask `perf script` for: only those every event of the file
+ * recorded, since perf refuses the whole file otherwise ("Samples for
+ * 'cpu-clock' event do not have CPU attribute set", a recording made
+ * without -a).  `perf evlist -v` says what each event has; if it cannot,
+ * the full list is tried.
+ */
+static char *
+choose_fields (const char *perf,
+               const char *path)
+{
+  const char *argv[] = { perf, "evlist", "-v", "-i", path, NULL };
+  g_autofree char *out = NULL;
+  g_auto(GStrv) lines = NULL;
+  int status = -1;
+  GString *fields;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                     &out, NULL, &status, NULL) || !g_spawn_check_wait_status (status, NULL) ||
+      out == NULL)
+    return g_strdup ("comm,tid,pid,cpu,time,event,trace,ip,sym,dso,period");
+
+  if (strstr (out, "sample_type: ") == NULL)
+    return g_strdup ("comm,tid,pid,cpu,time,event,trace,ip,sym,dso,period");
+  lines = g_strsplit (out, "\n", -1);
+  fields = g_string_new ("comm,tid,pid");
+  if (all_have (lines, "CPU"))
+    g_string_append (fields, ",cpu");
+  if (all_have (lines, "TIME"))
+    g_string_append (fields, ",time");
+  g_string_append (fields, ",event");
+  if (strstr (out, "type: 2,") != NULL)   /* a tracepoint: its fields */
+    g_string_append (fields, ",trace");
+  g_string_append (fields, ",ip,sym,dso");
+  if (all_have (lines, "PERIOD"))
+    g_string_append (fields, ",period");
+  return g_string_free (fields, FALSE);
+}
+
 /*
  * A perf.data file is read through `perf script` (it knows the symbols,
  * the build-id cache and every format version), parsed as a stream.
@@ -35,6 +101,7 @@ ws_perf_script_load (const char        *display_name,
   g_autofree char *stderr_path = NULL;
   g_autofree char *stderr_text = NULL;
   g_autoptr(WsTrace) trace = NULL;
+  g_autofree char *fields = NULL;
   int fd;
 
   if (perf == NULL)
@@ -46,6 +113,8 @@ ws_perf_script_load (const char        *display_name,
                    display_name);
       return NULL;
     }
+
+  fields = choose_fields (perf, path);
 
   /* perf's warnings go to a file: a full stderr pipe would block it. */
   fd = g_file_open_tmp ("waitscope-perf-XXXXXX.txt", &stderr_path, &local_error);
@@ -60,7 +129,7 @@ ws_perf_script_load (const char        *display_name,
   g_subprocess_launcher_set_stderr_file_path (launcher, stderr_path);
   subprocess = g_subprocess_launcher_spawn (launcher, &local_error,
                                             perf, "script", "-f", "-i", path,
-                                            "-F", "comm,tid,pid,cpu,time,event,trace,ip,sym,dso,period",
+                                            "-F", fields,
                                             "--show-task-events", NULL);
   if (subprocess == NULL)
     {

@@ -33,6 +33,7 @@ ws_perf_parser_init (Parser       *p,
   p->records.max_time = G_MININT64;
   p->names = g_array_new (FALSE, TRUE, sizeof (ThreadName));
   p->tasks = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, task_info_free);
+  p->comm_changes = g_array_new (FALSE, FALSE, sizeof (CommChange));
   p->frames_cap = 256;
   p->frames = g_new (WsFrameId, p->frames_cap);
   for (guint i = 0; i < TID_CACHE_SIZE; i++)
@@ -47,7 +48,13 @@ ws_perf_parser_clear (Parser *p)
   if (p->records.chunks)
     g_ptr_array_unref (p->records.chunks);
   for (guint i = 0; p->names && i < p->names->len; i++)
-    g_free (g_array_index (p->names, ThreadName, i).name);
+    {
+      g_free (g_array_index (p->names, ThreadName, i).name);
+      g_free (g_array_index (p->names, ThreadName, i).comm);
+    }
+  for (guint i = 0; p->comm_changes && i < p->comm_changes->len; i++)
+    g_free (g_array_index (p->comm_changes, CommChange, i).name);
+  g_clear_pointer (&p->comm_changes, g_array_unref);
   if (p->names)
     g_array_unref (p->names);
   g_clear_pointer (&p->tasks, g_hash_table_unref);
@@ -115,6 +122,34 @@ set_thread_name (Parser     *p,
   g_free (n->name);
   n->name = g_strndup (name, len);
   n->name_len = len;
+}
+
+/* The comm an event header names, when it is not the one the thread's
+ * previous header named (exec renamed it). */
+static inline void
+note_comm (Parser     *p,
+           guint32     thread,
+           gint32      tid,
+           const char *comm,
+           gsize       len,
+           gint64      time)
+{
+  ThreadName *n;
+  CommChange change;
+
+  if (tid == 0 || len == 0 || is_placeholder_comm (comm, len))
+    return;
+  n = &g_array_index (p->names, ThreadName, thread);
+  if (n->comm != NULL && n->comm_len == len && memcmp (n->comm, comm, len) == 0)
+    return;
+  g_free (n->comm);
+  n->comm = g_strndup (comm, len);
+  n->comm_len = len;
+  n->n_comms++;
+  change.thread = thread;
+  change.time = time;
+  change.name = g_strndup (comm, len);
+  g_array_append_val (p->comm_changes, change);
 }
 
 /* Four independent multiply chains, so the CPU overlaps them; each step
@@ -289,7 +324,12 @@ lookup_event_name (Parser     *p,
            strcmp (copy, "sched:sched_wakeup_new") == 0)
     type = REC_WAKEUP;
   else if (!is_tracepoint_name (name, len))
-    type = REC_SAMPLE;
+    {
+      /* Samples keep their event's name: profiles of several events
+       * (cycles and instructions) are told apart by it. */
+      type = REC_SAMPLE;
+      *marker_id = ws_trace_intern_string (p->trace, copy);
+    }
   else
     {
       type = REC_MARKER;
@@ -597,19 +637,29 @@ try_stack_block (Parser     *p,
   return 0;
 }
 
-/* "\t ffffffff813b4986 try_to_wake_up ([kernel.kallsyms])" */
-static gboolean
-parse_frame (Parser     *p,
-             const char *line,
-             const char *end,
-             GError    **error)
+/* "__d_lookup_rcu+0x32" -> "__d_lookup_rcu": perf's symoff, which would
+ * make every sampled address a function of its own. */
+static const char *
+strip_offset (const char *sym,
+              const char *end)
 {
-  const char *s = line + 1, *sym, *sym_end = end, *mod = NULL, *mod_end = NULL;
+  const char *s = end;
 
-  if (!p->have_pending)
-    return ws_perf_set_error (error, p->display_name, p->line_no, WS_ERROR_PARSE,
-                      _("a stack frame line outside of any event"));
-  p->block_lines++;
+  while (s > sym && g_ascii_isxdigit (s[-1]))
+    s--;
+  if (s < end && s - sym >= 3 && s[-1] == 'x' && s[-2] == '0' && s[-3] == '+')
+    return s - 3;
+  return end;
+}
+
+/* Interns "ADDRESS SYMBOL (MODULE)" (any part may be missing) from @s and
+ * adds it to the pending event's frames. */
+static void
+add_frame (Parser     *p,
+           const char *s,
+           const char *end)
+{
+  const char *sym, *sym_end = end, *mod = NULL, *mod_end = NULL;
 
   while (s < end && (*s == ' ' || *s == '\t'))
     s++;
@@ -641,11 +691,7 @@ parse_frame (Parser     *p,
             sym_end--;
         }
     }
-  else if (p->last_line)
-    {
-      /* The file ends inside this frame: drop it, keep the event. */
-      return TRUE;
-    }
+  sym_end = strip_offset (sym, sym_end);
 
   if (p->n_frames == p->frames_cap)
     {
@@ -656,7 +702,99 @@ parse_frame (Parser     *p,
     ws_stack_table_intern_frame_len (p->stacks,
                                      sym_end > sym ? sym : NULL, sym_end - sym,
                                      mod, mod ? (gsize) (mod_end - mod) : 0);
+}
+
+/* "\t ffffffff813b4986 try_to_wake_up ([kernel.kallsyms])" */
+static gboolean
+parse_frame (Parser     *p,
+             const char *line,
+             const char *end,
+             GError    **error)
+{
+  if (!p->have_pending)
+    return ws_perf_set_error (error, p->display_name, p->line_no, WS_ERROR_PARSE,
+                              _("a stack frame line outside of any event"));
+  p->block_lines++;
+
+  /* The file ends inside this frame (no module yet): drop it, keep the event. */
+  if (p->last_line && !(end > line && end[-1] == ')'))
+    return TRUE;
+  add_frame (p, line + 1, end);
   return TRUE;
+}
+
+static gboolean
+report_bad_header (Parser     *p,
+                   const char *line,
+                   const char *end,
+                   GError    **error)
+{
+  const char *why;
+
+  if (has_control_bytes (line, end))
+    return ws_perf_set_error (error, p->display_name, p->line_no, WS_ERROR_BINARY,
+                              _("binary data, not perf script text"));
+  if (p->last_line)
+    return ws_perf_set_error (error, p->display_name, p->line_no, WS_ERROR_TRUNCATED,
+                              _("the file ends in the middle of an event header"));
+  why = ws_perf_describe_bad_header (line, end);
+  if (why == NULL)
+    return ws_perf_set_error (error, p->display_name, p->line_no, WS_ERROR_PARSE,
+                              _("not a perf script event header (expected “comm PID/TID [cpu] seconds: period event: fields”)"));
+  return ws_perf_set_error (error, p->display_name, p->line_no, WS_ERROR_MISSING_FIELD, "%s", why);
+}
+
+/*
+ * The first event header fixes whether the file has timestamps: a later
+ * one without is damage (a file mixing layouts has no single clock).  A
+ * layout without time gets one made up from the order of the events,
+ * 1 µs apart, so its samples still make a timeline.
+ */
+static gboolean
+check_time (Parser  *p,
+            Header  *h,
+            GError **error)
+{
+  if (p->n_headers++ == 0)
+    p->untimed = !h->has_time;
+  if (h->has_time == !p->untimed)
+    {
+      if (p->untimed)
+        h->time = (gint64) p->n_headers * 1000;
+      return TRUE;
+    }
+  if (p->last_line)
+    return ws_perf_set_error (error, p->display_name, p->line_no, WS_ERROR_TRUNCATED,
+                              _("the file ends in the middle of an event header"));
+  if (p->untimed)
+    return ws_perf_set_error (error, p->display_name, p->line_no, WS_ERROR_PARSE,
+                              _("the event header has a timestamp, but the first one had none"));
+  return ws_perf_set_error (error, p->display_name, p->line_no, WS_ERROR_MISSING_FIELD,
+                            _("the event header has no timestamp (seconds:)"));
+}
+
+/* sched_switch / sched_waking / sched_wakeup fields; a field missing from
+ * the file's last, unterminated line means the file was cut there. */
+static gboolean
+parse_sched_fields (Parser       *p,
+                    const Header *h,
+                    const char   *end,
+                    RecordType    type,
+                    GError      **error)
+{
+  GError *field_error = NULL;
+
+  if (type == REC_SWITCH ? parse_switch (p, h, h->rest, end, &field_error)
+                         : parse_wake (p, h, h->rest, end, &field_error))
+    return TRUE;
+  if (!p->last_line)
+    {
+      g_propagate_error (error, field_error);
+      return FALSE;
+    }
+  g_error_free (field_error);
+  return ws_perf_set_error (error, p->display_name, p->line_no, WS_ERROR_TRUNCATED,
+                            _("the file ends in the middle of an event header"));
 }
 
 static gboolean
@@ -666,96 +804,57 @@ parse_event_header (Parser     *p,
                     GError    **error)
 {
   Header h;
-  const char *s, *name, *name_end;
-  guint64 period = 1;
   guint32 marker_id;
   RecordType type;
 
   flush_pending (p, NULL);
 
   if (!ws_perf_parse_header (line, end, &h))
+    return report_bad_header (p, line, end, error);
+  if (h.task_line)
     {
-      const char *why;
-
-      if (has_control_bytes (line, end))
-        return ws_perf_set_error (error, p->display_name, p->line_no, WS_ERROR_BINARY,
-                          _("binary data, not perf script text"));
-      if (p->last_line)
-        return ws_perf_set_error (error, p->display_name, p->line_no, WS_ERROR_TRUNCATED,
-                          _("the file ends in the middle of an event header"));
-      why = ws_perf_describe_bad_header (line, end);
-      if (why == NULL)
-        return ws_perf_set_error (error, p->display_name, p->line_no, WS_ERROR_PARSE,
-                          _("not a perf script event header (expected “comm PID/TID [cpu] seconds: period event: fields”)"));
-      return ws_perf_set_error (error, p->display_name, p->line_no, WS_ERROR_MISSING_FIELD, "%s", why);
-    }
-
-  s = skip_spaces (h.rest, end);
-  if (end - s >= 12 && memcmp (s, "PERF_RECORD_", 12) == 0)
-    {
-      parse_task_line (p, s, end, h.time);
+      parse_task_line (p, h.rest, end, h.time);
       return TRUE;
     }
+  if (!check_time (p, &h, error))
+    return FALSE;
 
-  if (s < end && g_ascii_isdigit (*s))
-    {
-      if ((s = parse_u64 (s, end, &period)) == NULL)
-        return FALSE;
-      s = skip_spaces (s, end);
-    }
-  name = s;
-  while (s < end && *s != ' ')
-    s++;
-  name_end = s;
-  if (name_end == name || name_end[-1] != ':' || name_end - name < 2)
-    {
-      if (p->last_line)
-        return ws_perf_set_error (error, p->display_name, p->line_no, WS_ERROR_TRUNCATED,
-                          _("the file ends in the middle of an event header"));
-      return ws_perf_set_error (error, p->display_name, p->line_no, WS_ERROR_MISSING_FIELD,
-                        _("the event header has no event name (“event:”)"));
-    }
-  name_end--;   /* the colon */
-  if (s < end)
-    s++;
-
-  type = lookup_event_name (p, name, name_end - name, &marker_id);
+  type = lookup_event_name (p, h.event, h.event_len, &marker_id);
 
   p->pending.time = h.time;
   p->pending.thread = lookup_thread (p, h.tid, h.pid);
   p->pending.stack = WS_STACK_EMPTY;
   p->pending.a = p->pending.b = WS_NONE;
+  p->pending.name = WS_NONE;
   p->pending.cpu = h.cpu;
   p->pending.type = type;
   p->pending.state = 0;
   p->pending_line = p->line_no;
   p->n_frames = 0;
   set_thread_name (p, p->pending.thread, h.tid, h.comm, h.comm_len, h.time);
+  note_comm (p, p->pending.thread, h.tid, h.comm, h.comm_len, h.time);
 
   switch (type)
     {
     case REC_SWITCH:
     case REC_WAKING:
     case REC_WAKEUP:
-      {
-        GError *field_error = NULL;
-
-        if (type == REC_SWITCH ? parse_switch (p, &h, s, end, &field_error)
-                               : parse_wake (p, &h, s, end, &field_error))
-          break;
-        if (!p->last_line)
-          {
-            g_propagate_error (error, field_error);
-            return FALSE;
-          }
-        /* A field missing from the file's last, unterminated line: cut. */
-        g_error_free (field_error);
-        return ws_perf_set_error (error, p->display_name, p->line_no, WS_ERROR_TRUNCATED,
-                          _("the file ends in the middle of an event header"));
-      }
+      if (!parse_sched_fields (p, &h, end, type, error))
+        return FALSE;
+      break;
     case REC_SAMPLE:
-      p->pending.a = (guint32) period;
-      p->pending.b = (guint32) (period >> 32);
+      {
+        /* Without a period column every sample counts 1. */
+        guint64 period = h.has_period ? h.period : 1;
+        const char *rest = skip_spaces (h.rest, end);
+
+        p->pending.a = (guint32) period;
+        p->pending.b = (guint32) (period >> 32);
+        p->pending.name = marker_id;
+        /* No call graph printed: the sample's "ip sym (dso)" is here. */
+        if (rest < end)
+          add_frame (p, rest, end);
+      }
       break;
     case REC_MARKER:
     default:
@@ -764,9 +863,53 @@ parse_event_header (Parser     *p,
     }
 
   p->have_pending = TRUE;
-  p->want_block = TRUE;
+  p->want_block = p->n_frames == 0;
   p->stats.records++;
   return TRUE;
+}
+
+/* A line of a frame printed with spaces instead of a tab, or with no
+ * indent at all (old perf versions, text pasted from elsewhere): an
+ * address, then a space or the end. */
+static gboolean
+looks_like_frame (const char *s,
+                  const char *end)
+{
+  const char *start;
+
+  while (s < end && (*s == ' ' || *s == '\t'))
+    s++;
+  start = s;
+  while (s < end && g_ascii_isxdigit (*s))
+    s++;
+  return s > start && (s == end || *s == ' ');
+}
+
+static gboolean
+parse_other_line (Parser     *p,
+                  const char *line,
+                  const char *end,
+                  GError    **error)
+{
+  Header h;
+
+  if (line[0] == '#')
+    return TRUE;   /* perf script --header, or a comment */
+  if (!p->have_pending || ws_perf_parse_header (line, end, &h))
+    return parse_event_header (p, line, end, error);
+  if (looks_like_frame (line, end))
+    {
+      p->block_lines++;
+      add_frame (p, line, end);
+      return TRUE;
+    }
+  if (line[0] == ' ')
+    {
+      /* -F +srcline: "  file.c:123" under its frame. */
+      p->block_lines++;
+      return TRUE;
+    }
+  return parse_event_header (p, line, end, error);
 }
 
 static inline gboolean
@@ -786,9 +929,46 @@ parse_line (Parser     *p,
     }
   if (line[0] == '\t')
     return parse_frame (p, line, end, error);
-  return parse_event_header (p, line, end, error);
+  return parse_other_line (p, line, end, error);
 }
 
+/* The next chunk of text into buf + end; errors name the line reached
+ * (the lines already in the buffer counted). */
+static gboolean
+read_more (Parser       *p,
+           Source       *src,
+           guint8       *buf,
+           gsize         end,
+           gsize         room,
+           gsize        *n,
+           GCancellable *cancellable,
+           GError      **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  switch (ws_perf_source_read (src, buf + end, room, n, cancellable, &local_error))
+    {
+    case SOURCE_OK:
+      return TRUE;
+    case SOURCE_IO_ERROR:
+      return ws_perf_set_error (error, p->display_name, p->line_no + 1,
+                                g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+                                ? WS_ERROR_CANCELLED : WS_ERROR_IO,
+                                "%s", local_error->message);
+    case SOURCE_TRUNCATED:
+      return ws_perf_set_error (error, p->display_name,
+                                p->line_no + 1 + ws_perf_count_lines (buf, buf + end), WS_ERROR_TRUNCATED,
+                                _("the gzip data ends early: the file was cut short"));
+    case SOURCE_CORRUPT:
+    default:
+      return ws_perf_set_error (error, p->display_name,
+                                p->line_no + 1 + ws_perf_count_lines (buf, buf + end), WS_ERROR_PARSE,
+                                _("corrupt gzip data: %s"),
+                                src->z.msg ? src->z.msg : _("invalid compressed data"));
+    }
+}
+
+/* Reads and parses the whole text. */
 gboolean
 ws_perf_parse_source (Parser       *p,
               Source       *src,
@@ -807,7 +987,6 @@ ws_perf_parse_source (Parser       *p,
   for (;;)
     {
       gsize rem, n = 0;
-      SourceStatus status;
       GError *local_error = NULL;
       const guint8 *nul;
 
@@ -866,31 +1045,8 @@ ws_perf_parse_source (Parser       *p,
                             _("import cancelled"));
         }
 
-      status = ws_perf_source_read (src, buf + end, MIN (CHUNK_SIZE, cap - end), &n,
-                            cancellable, &local_error);
-      switch (status)
-        {
-        case SOURCE_OK:
-          break;
-        case SOURCE_IO_ERROR:
-          {
-            WsError code = g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
-                           ? WS_ERROR_CANCELLED : WS_ERROR_IO;
-            ws_perf_set_error (error, p->display_name, p->line_no + 1, code, "%s", local_error->message);
-            g_clear_error (&local_error);
-            return FALSE;
-          }
-        case SOURCE_TRUNCATED:
-          return ws_perf_set_error (error, p->display_name,
-                            p->line_no + 1 + ws_perf_count_lines (buf, buf + end), WS_ERROR_TRUNCATED,
-                            _("the gzip data ends early: the file was cut short"));
-        case SOURCE_CORRUPT:
-        default:
-          return ws_perf_set_error (error, p->display_name,
-                            p->line_no + 1 + ws_perf_count_lines (buf, buf + end), WS_ERROR_PARSE,
-                            _("corrupt gzip data: %s"),
-                            src->z.msg ? src->z.msg : _("invalid compressed data"));
-        }
+      if (!read_more (p, src, buf, end, MIN (CHUNK_SIZE, cap - end), &n, cancellable, error))
+        return FALSE;
 
       if (n == 0)
         eof = TRUE;

@@ -25,6 +25,10 @@ guint     ws_trace_ensure_thread     (WsTrace      *self,
 void      ws_trace_set_thread_name   (WsTrace      *self,
                                       guint         thread,
                                       const char   *name);
+void      ws_trace_add_thread_comm   (WsTrace      *self,
+                                      guint         thread,
+                                      WsTime        time,
+                                      const char   *name);
 void      ws_trace_set_process_name  (WsTrace      *self,
                                       gint32        pid,
                                       const char   *name);

@@ -26,6 +26,7 @@ struct _WsTrace
   guint32       *thread_event_index;  /* all per-thread lists, concatenated */
   guint32       *process_thread_index;
   GArray        *instances;     /* WsScenarioInstance */
+  GHashTable    *comm_changes;  /* thread index -> GArray of CommChange, or NULL */
 
   GStringChunk  *string_chunk;
   GPtrArray     *strings;       /* id -> const char * */
@@ -38,6 +39,12 @@ struct _WsTrace
 };
 
 G_DEFINE_FINAL_TYPE (WsTrace, ws_trace, G_TYPE_OBJECT)
+
+/* A thread's comm from @time on (exec renames a thread: "perf" → "sleep"). */
+typedef struct {
+  WsTime      time;
+  const char *name;
+} CommChange;
 
 static void
 ws_trace_finalize (GObject *object)
@@ -55,6 +62,7 @@ ws_trace_finalize (GObject *object)
   g_free (self->thread_event_index);
   g_free (self->process_thread_index);
   g_array_unref (self->instances);
+  g_clear_pointer (&self->comm_changes, g_hash_table_unref);
   g_string_chunk_free (self->string_chunk);
   g_ptr_array_unref (self->strings);
   g_hash_table_unref (self->string_ids);
@@ -247,6 +255,75 @@ ws_trace_set_thread_name (WsTrace    *self,
 
   if (name != NULL && *name != '\0')
     g_array_index (self->threads, WsThread, thread).name = insert_valid (self->string_chunk, name);
+}
+
+/**
+ * ws_trace_add_thread_comm:
+ * @time: from when @thread was called @name
+ *
+ * Records a comm the thread had for part of the trace (perf prints each
+ * event's comm; exec changes it), for outputs that name each event by the
+ * comm it had, as stackcollapse-perf.pl does.  The thread's name stays its
+ * last one.
+ */
+void
+ws_trace_add_thread_comm (WsTrace    *self,
+                          guint       thread,
+                          WsTime      time,
+                          const char *name)
+{
+  CommChange change;
+  GArray *changes;
+
+  g_return_if_fail (WS_IS_TRACE (self));
+  g_return_if_fail (thread < self->threads->len);
+
+  if (name == NULL || *name == '\0')
+    return;
+  if (self->comm_changes == NULL)
+    self->comm_changes = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
+                                                (GDestroyNotify) g_array_unref);
+  changes = g_hash_table_lookup (self->comm_changes, GUINT_TO_POINTER (thread));
+  if (changes == NULL)
+    {
+      changes = g_array_new (FALSE, FALSE, sizeof (CommChange));
+      g_hash_table_insert (self->comm_changes, GUINT_TO_POINTER (thread), changes);
+    }
+  change.time = time;
+  change.name = g_string_chunk_insert_const (self->string_chunk, name);
+  g_array_append_val (changes, change);
+}
+
+/**
+ * ws_trace_get_thread_comm_at:
+ *
+ * Returns: (nullable): the comm @thread had at @time: the latest one
+ *   recorded at or before @time (the first one before any), else its name
+ */
+const char *
+ws_trace_get_thread_comm_at (WsTrace *self,
+                             guint    thread,
+                             WsTime   time)
+{
+  GArray *changes;
+  const CommChange *best = NULL, *first = NULL;
+
+  g_return_val_if_fail (WS_IS_TRACE (self), NULL);
+  g_return_val_if_fail (thread < self->threads->len, NULL);
+
+  changes = self->comm_changes ? g_hash_table_lookup (self->comm_changes, GUINT_TO_POINTER (thread)) : NULL;
+  for (guint i = 0; changes != NULL && i < changes->len; i++)
+    {
+      const CommChange *c = &g_array_index (changes, CommChange, i);
+
+      if (first == NULL || c->time < first->time)
+        first = c;
+      if (c->time <= time && (best == NULL || c->time >= best->time))
+        best = c;
+    }
+  if (best == NULL)
+    best = first;
+  return best ? best->name : g_array_index (self->threads, WsThread, thread).name;
 }
 
 void

@@ -151,6 +151,9 @@ const WsThread         *ws_trace_get_thread            (WsTrace     *self,
                                                         guint        index);
 guint                   ws_trace_find_thread           (WsTrace     *self,
                                                         gint32       tid);
+const char             *ws_trace_get_thread_comm_at    (WsTrace     *self,
+                                                        guint        thread,
+                                                        WsTime       time);
 guint                   ws_trace_get_n_processes       (WsTrace     *self);
 const WsProcess        *ws_trace_get_process           (WsTrace     *self,
                                                         guint        index);

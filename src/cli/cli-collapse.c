@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * waitscope-cli collapse TRACE: folded stacks for flame graphs.  Samples
+ * as stackcollapse-perf.pl folds them (the same lines for the same perf
+ * text); --waits for off-CPU time, --waker to append the waker's stack as
+ * offwaketime does.
+ */
+#include "config.h"
+
+#include <stdio.h>
+
+#include <glib/gi18n.h>
+
+#include "cli-commands.h"
+#include "cli-common.h"
+#include "ws-collapse.h"
+#include "ws-trace-loader.h"
+
+static gboolean
+has_samples (WsTrace *trace)
+{
+  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
+    {
+      const WsEvent *e = ws_trace_get_event (trace, i);
+      if (e->kind == WS_EVENT_RUNNING && !(e->flags & WS_EVENT_FLAG_SPAN))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static int
+write_output (WsTrace                 *trace,
+              const WsCollapseOptions *options,
+              const char              *output)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileOutputStream) out = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (output == NULL || g_strcmp0 (output, "-") == 0)
+    {
+      g_autoptr(GPtrArray) lines = ws_collapse_lines (trace, options, NULL);
+
+      for (guint i = 0; i < lines->len; i++)
+        printf ("%s\n", (const char *) g_ptr_array_index (lines, i));
+      return CLI_EXIT_OK;
+    }
+  file = g_file_new_for_path (output);
+  out = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error);
+  if (out == NULL || !ws_collapse_write (trace, options, G_OUTPUT_STREAM (out), NULL, &error) ||
+      !g_output_stream_close (G_OUTPUT_STREAM (out), NULL, &error))
+    {
+      fprintf (stderr, "waitscope-cli: %s: %s\n", output, error->message);
+      return CLI_EXIT_INPUT;
+    }
+  return CLI_EXIT_OK;
+}
+
+int
+cli_collapse (int    argc,
+              char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *event = NULL;
+  gboolean waits = FALSE, waker = FALSE, pid = FALSE, tid = FALSE, ns = FALSE;
+  WsCollapseOptions options;
+  int status;
+  const GOptionEntry entries[] = {
+    { "waits", 0, 0, G_OPTION_ARG_NONE, &waits,
+      N_("Fold waits (off-CPU time, in microseconds) instead of samples"), NULL },
+    { "waker", 0, 0, G_OPTION_ARG_NONE, &waker,
+      N_("With --waits: append “--”, the waker's stack (leaf first) and its name, as offwaketime does"), NULL },
+    { "ns", 0, 0, G_OPTION_ARG_NONE, &ns, N_("With --waits: count nanoseconds, not microseconds"), NULL },
+    { "event", 0, 0, G_OPTION_ARG_STRING, &event,
+      N_("Fold only this sample event (default: the first one, as stackcollapse-perf.pl)"), N_("NAME") },
+    { "pid", 0, 0, G_OPTION_ARG_NONE, &pid, N_("Name the first frame “comm-PID”"), NULL },
+    { "tid", 0, 0, G_OPTION_ARG_NONE, &tid, N_("Name the first frame “comm-PID/TID”"), NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write here instead of standard output"), N_("FILE") },
+    { NULL }
+  };
+
+  context = g_option_context_new (_("TRACE — folded stacks for flame graphs"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_description (context,
+    _("Each line is “comm;caller;…;leaf COUNT”.  Samples are folded as stackcollapse-perf.pl folds the "
+      "same perf script text (COUNT: the sample periods, or 1 per sample without a period column); "
+      "waits are folded as off-CPU time."));
+  if (!cli_parse_options (context, "collapse", &argc, &argv, &status))
+    return status;
+  if (argc != 2)
+    return cli_usage_error ("collapse", "%s", argc < 2 ? _("no trace given") : _("give one trace"));
+  if (waker)
+    waits = TRUE;
+
+  if ((trace = ws_trace_loader_load (argv[1], NULL, NULL, NULL, NULL, &error)) == NULL)
+    return cli_fail (error);
+
+  ws_collapse_options_init (&options);
+  if (!waits && !has_samples (trace))
+    {
+      /* A scheduler recording without a sampling event still has waits. */
+      fprintf (stderr, "%s\n", _("waitscope-cli collapse: the trace has no CPU samples; folding its waits (--waits)"));
+      waits = TRUE;
+    }
+  options.mode = waits ? WS_COLLAPSE_WAITS : WS_COLLAPSE_SAMPLES;
+  options.with_waker = waker;
+  options.wait_unit_ns = ns ? 1 : 1000;
+  options.event = event;
+  options.name = tid ? WS_COLLAPSE_NAME_TID : pid ? WS_COLLAPSE_NAME_PID : WS_COLLAPSE_NAME_COMM;
+  return write_output (trace, &options, output);
+}

@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * A trace as Chrome trace events.  Each thread is a track (pid/tid, named
+ * by metadata events).  On-CPU spans, waits and preemptions are complete
+ * slices ("X") -- they never overlap on one thread, so they nest as the
+ * format requires; waits carry their state.  A wake-up is a zero-length
+ * slice on the waker's track with a flow (v2: bind_id, flow_out) to the
+ * wait it ended (flow_in), so Perfetto draws an arrow from waker to
+ * waiter.  CPU samples and markers are instant events.  Scenario instances
+ * are async slices ("b"/"e" with an id): they may cross slice boundaries,
+ * which async tracks allow.  Times are microseconds with ns precision.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "ws-chrome-trace.h"
+#include "ws-error.h"
+#include "ws-json-trace.h"
+
+typedef struct {
+  WsTrace       *trace;
+  WsStackTable  *stacks;
+  GOutputStream *out;
+  GCancellable  *cancellable;
+  GString       *buf;
+  GError        *error;
+  gboolean       first;
+} Writer;
+
+static void
+flush (Writer  *w,
+       gboolean force)
+{
+  if (w->error != NULL || (!force && w->buf->len < 256 * 1024))
+    return;
+  g_output_stream_write_all (w->out, w->buf->str, w->buf->len, NULL, w->cancellable, &w->error);
+  g_string_truncate (w->buf, 0);
+}
+
+/* Starts one event object: {"ph": PH, "pid": …, "tid": …, "ts": … */
+static void
+begin_event (Writer     *w,
+             const char *ph,
+             guint       thread,
+             WsTime      time)
+{
+  const WsThread *t = ws_trace_get_thread (w->trace, thread);
+
+  g_string_append (w->buf, w->first ? "\n    {" : ",\n    {");
+  w->first = FALSE;
+  g_string_append_printf (w->buf, "\"ph\": \"%s\", \"pid\": %d, \"tid\": %d, \"ts\": %" G_GINT64_FORMAT ".%03d",
+                          ph, t->pid >= 0 ? t->pid : t->tid, t->tid,
+                          time / 1000, (int) (((time % 1000) + 1000) % 1000));
+}
+
+static void
+append_member (Writer     *w,
+               const char *key,
+               const char *value)
+{
+  g_string_append_printf (w->buf, ", \"%s\": ", key);
+  ws_json_append_string (w->buf, value);
+}
+
+static void
+append_duration (Writer *w,
+                 WsTime  duration)
+{
+  duration = MAX (duration, 0);
+  g_string_append_printf (w->buf, ", \"dur\": %" G_GINT64_FORMAT ".%03d",
+                          duration / 1000, (int) (duration % 1000));
+}
+
+/* "args": {"stack": [leaf first, as perf and Perfetto show stacks], …} */
+static void
+append_args (Writer        *w,
+             const WsEvent *e,
+             const char    *extra_key,
+             const char    *extra_value)
+{
+  guint n = 0;
+  const WsFrameId *frames = e->stack != WS_STACK_EMPTY
+                            ? ws_stack_table_get_stack (w->stacks, e->stack, &n) : NULL;
+
+  g_string_append (w->buf, ", \"args\": {");
+  if (extra_key != NULL)
+    {
+      g_string_append_printf (w->buf, "\"%s\": ", extra_key);
+      ws_json_append_string (w->buf, extra_value);
+      g_string_append (w->buf, n > 0 ? ", " : "");
+    }
+  if (n > 0)
+    {
+      g_string_append (w->buf, "\"stack\": [");
+      for (guint k = 0; k < n; k++)
+        {
+          g_autofree char *frame = ws_stack_table_format_frame (w->stacks, frames[n - 1 - k]);
+          if (k > 0)
+            g_string_append (w->buf, ", ");
+          ws_json_append_string (w->buf, frame);
+        }
+      g_string_append_c (w->buf, ']');
+    }
+  g_string_append_c (w->buf, '}');
+}
+
+static void
+write_metadata (Writer *w)
+{
+  for (guint i = 0; i < ws_trace_get_n_threads (w->trace); i++)
+    {
+      const WsThread *t = ws_trace_get_thread (w->trace, i);
+      g_autofree char *name = g_strdup_printf ("%s %d", t->name ? t->name : "?", t->tid);
+
+      begin_event (w, "M", i, 0);
+      append_member (w, "name", "thread_name");
+      g_string_append (w->buf, ", \"args\": {\"name\": ");
+      ws_json_append_string (w->buf, name);
+      g_string_append (w->buf, "}}");
+    }
+  for (guint i = 0; i < ws_trace_get_n_processes (w->trace); i++)
+    {
+      const WsProcess *p = ws_trace_get_process (w->trace, i);
+
+      if (p->n_threads == 0)
+        continue;
+      begin_event (w, "M", p->threads[0], 0);
+      append_member (w, "name", "process_name");
+      g_string_append (w->buf, ", \"args\": {\"name\": ");
+      ws_json_append_string (w->buf, p->name ? p->name : "?");
+      g_string_append (w->buf, "}}");
+    }
+}
+
+static void
+write_wait (Writer        *w,
+            guint          index,
+            const WsEvent *e)
+{
+  char state[2] = { e->state ? e->state : '?', '\0' };
+  g_autofree char *name = g_strdup_printf ("Waiting (%s)", state);
+
+  begin_event (w, "X", e->thread, e->time);
+  append_duration (w, e->duration);
+  append_member (w, "name", name);
+  append_member (w, "cat", "wait");
+  if (e->peer != WS_NONE && ws_trace_get_event (w->trace, e->peer)->kind == WS_EVENT_UNWAIT)
+    g_string_append_printf (w->buf, ", \"bind_id\": \"0x%x\", \"flow_in\": true", e->peer);
+  append_args (w, e, "state", state);
+  g_string_append_c (w->buf, '}');
+}
+
+static void
+write_wakeup (Writer        *w,
+              guint          index,
+              const WsEvent *e)
+{
+  const WsThread *target = e->target != WS_NONE ? ws_trace_get_thread (w->trace, e->target) : NULL;
+  g_autofree char *name = target ? g_strdup_printf ("Wake-up → %s %d", target->name ? target->name : "?", target->tid)
+                                 : g_strdup ("Wake-up");
+
+  begin_event (w, "X", e->thread, e->time);
+  append_duration (w, 0);
+  append_member (w, "name", name);
+  append_member (w, "cat", "wakeup");
+  /* Only a wake-up that ended a wait starts a flow: echoes end none. */
+  if (e->peer != WS_NONE)
+    g_string_append_printf (w->buf, ", \"bind_id\": \"0x%x\", \"flow_out\": true", index);
+  append_args (w, e, NULL, NULL);
+  g_string_append_c (w->buf, '}');
+}
+
+static void
+write_event (Writer        *w,
+             guint          index,
+             const WsEvent *e)
+{
+  switch (e->kind)
+    {
+    case WS_EVENT_RUNNING:
+      if (e->flags & WS_EVENT_FLAG_SPAN)
+        {
+          begin_event (w, "X", e->thread, e->time);
+          append_duration (w, e->duration);
+          append_member (w, "name", "Running");
+          append_member (w, "cat", "run");
+          g_string_append_c (w->buf, '}');
+        }
+      else
+        {
+          begin_event (w, "i", e->thread, e->time);
+          g_string_append (w->buf, ", \"s\": \"t\"");
+          append_member (w, "name", "Sample");
+          append_member (w, "cat", "sample");
+          append_args (w, e, "event", e->target != WS_NONE ? ws_trace_get_string (w->trace, e->target) : NULL);
+          g_string_append_c (w->buf, '}');
+        }
+      break;
+    case WS_EVENT_WAIT:
+      write_wait (w, index, e);
+      break;
+    case WS_EVENT_UNWAIT:
+    case WS_EVENT_HW_SERVICE:
+      if (e->kind == WS_EVENT_UNWAIT)
+        write_wakeup (w, index, e);
+      break;
+    case WS_EVENT_PREEMPT:
+      begin_event (w, "X", e->thread, e->time);
+      append_duration (w, e->duration);
+      append_member (w, "name", "Preempted (R)");
+      append_member (w, "cat", "preempt");
+      g_string_append_c (w->buf, '}');
+      break;
+    case WS_EVENT_MARKER:
+    default:
+      begin_event (w, "i", e->thread, e->time);
+      g_string_append (w->buf, ", \"s\": \"t\"");
+      append_member (w, "name", e->target != WS_NONE ? ws_trace_get_string (w->trace, e->target) : "marker");
+      append_member (w, "cat", "marker");
+      g_string_append_c (w->buf, '}');
+      break;
+    }
+}
+
+static void
+write_instances (Writer *w)
+{
+  for (guint i = 0; i < ws_trace_get_n_scenario_instances (w->trace); i++)
+    {
+      const WsScenarioInstance *inst = ws_trace_get_scenario_instance (w->trace, i);
+      const char *name = ws_trace_get_string (w->trace, inst->scenario);
+
+      for (guint k = 0; k < 2; k++)
+        {
+          begin_event (w, k == 0 ? "b" : "e", inst->thread, k == 0 ? inst->t0 : inst->t1);
+          append_member (w, "name", name ? name : "scenario");
+          append_member (w, "cat", "scenario");
+          g_string_append_printf (w->buf, ", \"id\": \"0x%x\"}", i);
+        }
+    }
+}
+
+/**
+ * ws_chrome_trace_write:
+ *
+ * Writes @trace as Chrome trace event JSON to @out.
+ *
+ * Returns: %FALSE with @error set if writing failed or was cancelled
+ */
+gboolean
+ws_chrome_trace_write (WsTrace       *trace,
+                       GOutputStream *out,
+                       GCancellable  *cancellable,
+                       GError       **error)
+{
+  Writer w = { trace, NULL, out, cancellable, NULL, NULL, TRUE };
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), FALSE);
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (out), FALSE);
+
+  w.stacks = ws_trace_get_stack_table (trace);
+  w.buf = g_string_sized_new (512 * 1024);
+  g_string_append (w.buf, "{\"displayTimeUnit\": \"ns\", \"otherData\": {\"producer\": \"waitscope\", \"source\": ");
+  ws_json_append_string (w.buf, ws_trace_get_name (trace));
+  g_string_append (w.buf, "},\n  \"traceEvents\": [");
+  write_metadata (&w);
+  for (guint i = 0; i < ws_trace_get_n_events (trace) && w.error == NULL; i++)
+    {
+      write_event (&w, i, ws_trace_get_event (trace, i));
+      flush (&w, FALSE);
+    }
+  write_instances (&w);
+  g_string_append (w.buf, "\n  ]\n}\n");
+  flush (&w, TRUE);
+  g_string_free (w.buf, TRUE);
+  if (w.error != NULL)
+    {
+      g_propagate_error (error, w.error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * ws_chrome_trace_save:
+ * @path: the file to write (replaced atomically)
+ *
+ * Returns: %FALSE with @error set (a %WS_ERROR naming @path) on failure
+ */
+gboolean
+ws_chrome_trace_save (WsTrace       *trace,
+                      const char    *path,
+                      GCancellable  *cancellable,
+                      GError       **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileOutputStream) out = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  out = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, cancellable, &local_error);
+  if (out == NULL ||
+      !ws_chrome_trace_write (trace, G_OUTPUT_STREAM (out), cancellable, &local_error) ||
+      !g_output_stream_close (G_OUTPUT_STREAM (out), cancellable, &local_error))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s: %s", path, local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * A profile of CPU samples alone in the real window: it opens as a
+ * timeline of samples, the window offers "How to Record Waits" with the
+ * exact perf record line.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "ws-application.h"
+#include "ws-gui-test-util.h"
+#include "ws-perf-importer.h"
+#include "ws-window.h"
+
+static WsApplication *the_app;
+
+static gboolean
+has_label_with (GtkWidget  *root,
+                const char *text)
+{
+  if (GTK_IS_LABEL (root) && strstr (gtk_label_get_label (GTK_LABEL (root)), text) != NULL)
+    return TRUE;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (has_label_with (c, text))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_sample_profile (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "layouts", "cpu-default.txt", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GdkTexture) shot = NULL;
+  WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
+  GtkWindow *dialog = NULL;
+  WsDocument *document;
+  GListModel *toplevels;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
+  gtk_window_present (GTK_WINDOW (window));
+  document = ws_window_open_file (window, file);
+  while (ws_document_get_state (document) == WS_DOCUMENT_LOADING)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_READY);
+  g_assert_cmpuint (ws_trace_count_kind (ws_document_get_trace (document), WS_EVENT_RUNNING), ==, 40);
+  ws_gui_test_spin (300);
+  shot = ws_gui_test_screenshot (GTK_WIDGET (window), "profile-01-samples.png");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.record-waits-help", NULL));
+  ws_gui_test_spin (300);
+  toplevels = gtk_window_get_toplevels ();
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
+      if (ADW_IS_MESSAGE_DIALOG (w))
+        dialog = w;
+    }
+  g_assert_nonnull (dialog);
+  g_assert_true (has_label_with (GTK_WIDGET (dialog), WS_PERF_RECORD_WAITS_COMMAND));
+  g_clear_object (&shot);
+  shot = ws_gui_test_screenshot (GTK_WIDGET (dialog), "profile-02-record-waits.png");
+  gtk_window_destroy (dialog);
+  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_spin (50);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  the_app = ws_gui_test_init (&argc, &argv);
+  g_test_add_func ("/gui/profile/samples-only", test_sample_profile);
+  status = g_test_run ();
+  g_object_unref (the_app);
+  return status;
+}
