@@ -328,7 +328,8 @@ test_cancel (void)
   g_autoptr(WsDocument) document = NULL;
   Gui gui = { app, window, NULL, NULL };
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 760);
+  /* Tall enough for the dd rows under five tabs and their legend. */
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 900);
   gtk_window_present (GTK_WINDOW (window));
   ws_gui_test_spin (200);
 

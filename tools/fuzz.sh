@@ -34,12 +34,13 @@ seeds_of() {
 # Deep stacks need long inputs in the text formats; the mining recipe
 # reaches them in a few bytes.
 status=0
+# libFuzzer writes fuzz-N.log where it runs: not in the tree.
 for t in "${targets[@]}"; do
   mkdir -p "$out/$t"
   echo "fuzz-$t: $seconds s"
-  "$builddir/tests/fuzz/fuzz-$t" -max_total_time="$seconds" -rss_limit_mb=2048 \
+  (cd "$out" && "$here/$builddir/tests/fuzz/fuzz-$t" -max_total_time="$seconds" -rss_limit_mb=2048 \
     -max_len=262144 -timeout=30 -jobs=1 -workers=1 -print_final_stats=1 \
-    -artifact_prefix="$out/$t-" "$out/$t" "tests/fuzz/corpus/$(seeds_of "$t")" 2>&1 \
+    -artifact_prefix="$out/$t-" "$out/$t" "$here/tests/fuzz/corpus/$(seeds_of "$t")") 2>&1 \
     | grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY|ws-fuzz|.*invariant)' || true
   if ls "$out/$t"-crash-* "$out/$t"-leak-* "$out/$t"-timeout-* "$out/$t"-oom-* >/dev/null 2>&1; then
     echo "fuzz-$t: FOUND SOMETHING, see $out/$t-*"

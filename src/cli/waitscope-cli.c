@@ -31,6 +31,9 @@ int cli_flag (int argc, char **argv);
 int cli_model (int argc, char **argv);
 int cli_session (int argc, char **argv);
 int cli_report (int argc, char **argv);
+int cli_impact (int argc, char **argv);
+int cli_awg (int argc, char **argv);
+int cli_contrast (int argc, char **argv);
 
 static const CliCommand commands[] = {
   { "why", cli_why, N_("What held a delay up: its causes, top cause first") },
@@ -46,6 +49,9 @@ static const CliCommand commands[] = {
   { "export-timeline", cli_export_timeline, N_("The thread timeline as a PNG, SVG or PDF figure") },
   { "mine", cli_mine, N_("Costly maximal call-stack patterns of many traces (StackMine)") },
   { "cluster", cli_cluster, N_("Clusters of similar costly call-stack patterns, ranked") },
+  { "impact", cli_impact, N_("How much time chosen components cost a scenario (impact analysis)") },
+  { "awg", cli_awg, N_("The aggregated wait graph of a scenario's instances (text, JSON or DOT)") },
+  { "contrast", cli_contrast, N_("Contrast patterns: what slow instances do that fast ones do not") },
   { "history", cli_history, N_("The history store: add traces, its counts, the commonest functions") },
   { "anomalies", cli_anomalies, N_("Every wait scored against its signature's history: anomalous waits and flags") },
   { "flag", cli_flag, N_("Flag waits anomalous or normal, unflag them, list the flags") },

@@ -14,6 +14,7 @@
 #include "ws-export.h"
 #include "ws-findings-page.h"
 #include "ws-graph-page.h"
+#include "ws-contrast-page.h"
 #include "ws-pin-capture.h"
 #include "ws-window-findings.h"
 #include "ws-importer.h"
@@ -58,6 +59,7 @@ struct _WsWindow
   WsOverviewPage       *overview_page;
   WsGraphPage          *graph_page;
   WsFindingsPage       *findings_page;
+  WsContrastPage       *contrast_page;
   GtkPaned             *content_paned;
   GMenu                *recent_section;
 
@@ -1155,6 +1157,17 @@ inspect_trace_action (GtkWidget  *widget,
   ws_window_show_details_page (self, "graph");
 }
 
+/* Contrast (ws-contrast-page.c): the ready tree of a slow instance. */
+static void
+contrast_ready_tree_cb (WsWindow *self,
+                        WsTrace  *trace,
+                        guint     thread,
+                        gint64    t0,
+                        gint64    t1)
+{
+  g_signal_emit_by_name (self, "analysis-requested", WS_ANALYSIS_READY_TREE, trace, thread, t0, t1);
+}
+
 static void mining_show_events_cb (WsWindow      *self,
                                    WsDocument    *document,
                                    WsStackSearch *search,
@@ -1226,8 +1239,11 @@ give_mining_room (gpointer data)
   WsWindow *self = data;
   GtkWidget *paned = gtk_widget_get_ancestor (GTK_WIDGET (self->details_stack), GTK_TYPE_PANED);
   int height = paned ? gtk_widget_get_height (paned) : 0;
+  const char *page = gtk_stack_get_visible_child_name (self->details_stack);
+  /* The Contrast page shows two graphs and three lists: nearly all of it. */
+  int share = g_strcmp0 (page, "contrast") == 0 ? 10 : 32;
 
-  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->details_stack), "mining") != 0)
+  if (g_strcmp0 (page, "mining") != 0 && g_strcmp0 (page, "contrast") != 0)
     return G_SOURCE_REMOVE;
   if (height == 0)
     {
@@ -1237,8 +1253,8 @@ give_mining_room (gpointer data)
       return tries < 20 && gtk_widget_get_mapped (GTK_WIDGET (self)) ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
     }
   g_object_set_data (G_OBJECT (self), "ws-mining-room-tries", NULL);
-  if (gtk_paned_get_position (GTK_PANED (paned)) > height * 40 / 100)
-    gtk_paned_set_position (GTK_PANED (paned), height * 32 / 100);
+  if (gtk_paned_get_position (GTK_PANED (paned)) > height * (share + 8) / 100)
+    gtk_paned_set_position (GTK_PANED (paned), height * share / 100);
   return G_SOURCE_REMOVE;
 }
 
@@ -1310,6 +1326,7 @@ ws_window_class_init (WsWindowClass *klass)
   g_type_ensure (WS_TYPE_DETAILS_PANE);
   g_type_ensure (WS_TYPE_THREAD_TABLE);
   g_type_ensure (WS_TYPE_MINING_PAGE);
+  g_type_ensure (WS_TYPE_CONTRAST_PAGE);
   g_type_ensure (WS_TYPE_GRAPH_PAGE);
   g_type_ensure (WS_TYPE_OVERVIEW_PAGE);
   g_type_ensure (WS_TYPE_FINDINGS_PAGE);
@@ -1341,6 +1358,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, overview_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, graph_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, findings_page);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, contrast_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, content_paned);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, recent_section);
 
@@ -1407,6 +1425,7 @@ ws_window_init (WsWindow *self)
 
   ws_timeline_legend_set_renderer (self->legend, ws_timeline_view_get_renderer (self->timeline_view));
   g_signal_connect_swapped (self->thread_table, "thread-activated", G_CALLBACK (thread_activated_cb), self);
+  g_signal_connect_swapped (self->contrast_page, "open-ready-tree", G_CALLBACK (contrast_ready_tree_cb), self);
   g_signal_connect_swapped (self->mining_page, "show-events", G_CALLBACK (mining_show_events_cb), self);
   g_signal_connect_swapped (self->details_stack, "notify::visible-child-name", G_CALLBACK (details_page_changed_cb), self);
   g_signal_connect (self, "analysis-requested", G_CALLBACK (show_analysis_cb), NULL);
@@ -1463,6 +1482,7 @@ ws_window_new (GtkApplication *application)
   ws_overview_page_set_session (self->overview_page, self->session);
   ws_graph_page_set_session (self->graph_page, self->session);
   ws_window_findings_init (self, self->findings_page);
+  ws_contrast_page_set_session (self->contrast_page, self->session);
   ws_window_anomaly_attach (self);
   update_recent_menu (self);
   return self;

@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * waitscope-cli contrast: the causality analysis of the cost-propagation
+ * paper (§4.2): contrast patterns between fast and slow instances of a
+ * scenario, ranked by P.C/P.N, with ITC, TTC and the top-n % coverage.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+
+#include "cli-common.h"
+#include "cli-contrast-common.h"
+#include "ws-contrast.h"
+#include "ws-error.h"
+
+static void
+add_set (JsonBuilder *b, WsSignatures *sigs, const char *name, const WsSigId *v, guint n)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n; i++)
+    json_builder_add_string_value (b, ws_signatures_get_name (sigs, v[i]));
+  json_builder_end_array (b);
+}
+
+static void
+add_int (JsonBuilder *b, const char *name, gint64 v)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, v);
+}
+
+static void
+json_summary (JsonBuilder *b, WsContrastResult *r, const char *scenario, const char *component)
+{
+  guint mf, ms, mc;
+
+  json_builder_set_member_name (b, "scenario");
+  json_builder_add_string_value (b, scenario);
+  json_builder_set_member_name (b, "component");
+  json_builder_add_string_value (b, component);
+  json_builder_set_member_name (b, "time_unit");
+  json_builder_add_string_value (b, "ns");
+  json_builder_set_member_name (b, "classes");
+  json_builder_add_string_value (b, ws_contrast_result_get_by_class (r) ? "by-trace"
+                                 : ws_contrast_result_get_thresholds_proposed (r) ? "proposed-thresholds"
+                                 : "thresholds");
+  add_int (b, "t_fast", ws_contrast_result_get_t_fast (r));
+  add_int (b, "t_slow", ws_contrast_result_get_t_slow (r));
+  add_int (b, "fast_instances", ws_instance_set_get_n (ws_contrast_result_get_fast (r)));
+  add_int (b, "slow_instances", ws_instance_set_get_n (ws_contrast_result_get_slow (r)));
+  add_int (b, "k", ws_contrast_result_get_k (r));
+  ws_contrast_result_get_meta_counts (r, &mf, &ms, &mc);
+  add_int (b, "meta_patterns_fast", mf);
+  add_int (b, "meta_patterns_slow", ms);
+  add_int (b, "contrast_meta_patterns", mc);
+  add_int (b, "awg_fast_nodes", ws_awg_get_n_nodes (ws_contrast_result_get_awg_fast (r)));
+  add_int (b, "awg_slow_nodes", ws_awg_get_n_nodes (ws_contrast_result_get_awg_slow (r)));
+  add_int (b, "slow_component_cost", ws_contrast_result_get_total_cost (r));
+  json_builder_set_member_name (b, "itc");
+  json_builder_add_double_value (b, ws_contrast_result_get_itc (r));
+  json_builder_set_member_name (b, "ttc");
+  json_builder_add_double_value (b, ws_contrast_result_get_ttc (r));
+  json_builder_set_member_name (b, "coverage_top_percent");
+  json_builder_begin_array (b);
+  for (guint pct = 1; pct <= 100; pct++)
+    json_builder_add_double_value (b, ws_contrast_result_get_coverage (r, pct));
+  json_builder_end_array (b);
+}
+
+static void
+print_json (WsContrastResult *r, const char *scenario, const char *component, guint top)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  WsSignatures *sigs = ws_contrast_result_get_signatures (r);
+  guint n = ws_contrast_result_get_n_patterns (r);
+
+  json_builder_begin_object (b);
+  json_summary (b, r, scenario, component);
+  add_int (b, "patterns_total", n);
+  json_builder_set_member_name (b, "patterns");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < MIN (n, top); i++)
+    {
+      const WsContrastPattern *p = ws_contrast_result_get_pattern (r, i);
+      g_autoptr(GArray) inst = ws_contrast_result_dup_pattern_instances (r, i);
+
+      json_builder_begin_object (b);
+      add_int (b, "rank", i + 1);
+      add_set (b, sigs, "wait", p->w, p->n_w);
+      add_set (b, sigs, "unwait", p->u, p->n_u);
+      add_set (b, sigs, "running", p->r, p->n_r);
+      add_int (b, "c", p->c);
+      add_int (b, "n", (gint64) p->n);
+      add_int (b, "c_per_n", p->n ? p->c / (gint64) p->n : 0);
+      add_int (b, "c_max", p->c_max);
+      json_builder_set_member_name (b, "high_impact");
+      json_builder_add_boolean_value (b, p->high_impact);
+      add_int (b, "slow_instances", inst->len);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  cli_print_json (b);
+}
+
+static void
+print_set (WsSignatures *sigs, const char *label, const WsSigId *v, guint n)
+{
+  printf ("        %-8s {", label);
+  for (guint i = 0; i < n; i++)
+    printf ("%s%s", i ? ", " : "", ws_signatures_get_name (sigs, v[i]));
+  printf ("}\n");
+}
+
+static void
+print_header (WsContrastResult *r, const char *scenario, const char *component)
+{
+  g_autofree char *tf = cli_format_duration (ws_contrast_result_get_t_fast (r));
+  g_autofree char *ts = cli_format_duration (ws_contrast_result_get_t_slow (r));
+  g_autofree char *total = cli_format_duration (ws_contrast_result_get_total_cost (r));
+  guint nf = ws_instance_set_get_n (ws_contrast_result_get_fast (r));
+  guint ns = ws_instance_set_get_n (ws_contrast_result_get_slow (r));
+  guint mf, ms, mc;
+
+  printf (_("Contrast of scenario “%s”, component “%s”\n"), scenario, component);
+  if (ws_contrast_result_get_by_class (r))
+    printf (_("Classes by trace: fast %u instances (median %s), slow %u instances (median %s)\n"), nf, tf, ns, ts);
+  else if (ws_contrast_result_get_thresholds_proposed (r))
+    printf (_("Thresholds proposed from the durations (give --fast-below/--slow-above to choose): "
+              "T_fast = %s (median), T_slow = %s (90th percentile); fast %u, slow %u instances\n"), tf, ts, nf, ns);
+  else
+    printf (_("T_fast = %s, T_slow = %s; fast %u, slow %u instances\n"), tf, ts, nf, ns);
+  ws_contrast_result_get_meta_counts (r, &mf, &ms, &mc);
+  printf (_("Meta-patterns (k = %u): fast %u, slow %u, contrast %u\n"), ws_contrast_result_get_k (r), mf, ms, mc);
+  printf (_("%u contrast patterns; ITC %.1f %%, TTC %.1f %% of the slow class's component cost %s\n"),
+          ws_contrast_result_get_n_patterns (r), 100 * ws_contrast_result_get_itc (r),
+          100 * ws_contrast_result_get_ttc (r), total);
+  printf (_("Coverage of the top 10 %% / 20 %% / 30 %% of patterns: %.1f %% / %.1f %% / %.1f %%\n\n"),
+          100 * ws_contrast_result_get_coverage (r, 10), 100 * ws_contrast_result_get_coverage (r, 20),
+          100 * ws_contrast_result_get_coverage (r, 30));
+}
+
+static void
+print_text (WsContrastResult *r, const char *scenario, const char *component, guint top)
+{
+  WsSignatures *sigs = ws_contrast_result_get_signatures (r);
+  guint n = ws_contrast_result_get_n_patterns (r);
+
+  print_header (r, scenario, component);
+  printf ("  %4s %12s %12s %8s %5s  %s\n", _("RANK"), _("C/N"), _("C"), _("N"), _("HIGH"), _("PATTERN"));
+  for (guint i = 0; i < MIN (n, top); i++)
+    {
+      const WsContrastPattern *p = ws_contrast_result_get_pattern (r, i);
+      g_autofree char *cn = cli_format_duration (p->n ? p->c / (gint64) p->n : 0);
+      g_autofree char *c = cli_format_duration (p->c);
+
+      printf ("  %4u %12s %12s %8" G_GUINT64_FORMAT " %5s\n", i + 1, cn, c, p->n, p->high_impact ? _("yes") : _("no"));
+      print_set (sigs, _("wait"), p->w, p->n_w);
+      print_set (sigs, _("unwait"), p->u, p->n_u);
+      print_set (sigs, _("running"), p->r, p->n_r);
+    }
+}
+
+typedef struct {
+  char **fast;
+  char **slow;
+  char  *fast_below;
+  char  *slow_above;
+  int    k;
+  int    top;
+} ContrastArgs;
+
+static int
+run (ContrastArgs *a, CliContrastOptions *o, char **positional)
+{
+  g_autoptr(GPtrArray) traces = NULL;
+  g_autoptr(WsInstanceSet) all = NULL, fast = NULL, slow = NULL;
+  g_autoptr(WsContrastResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) paths = NULL;
+  WsContrastSettings s = { 0 };
+  gboolean by_trace = a->fast != NULL || a->slow != NULL;
+  guint n_fast = a->fast ? g_strv_length (a->fast) : 0;
+  int status;
+
+  if (by_trace && (a->fast == NULL || a->slow == NULL || positional[0] != NULL))
+    return cli_usage_error ("contrast", "%s", _("give both --fast and --slow traces, and no other trace"));
+  if (!by_trace && positional[0] == NULL)
+    return cli_usage_error ("contrast", "%s", _("no trace given"));
+  if ((a->fast_below && !cli_parse_time (a->fast_below, &s.t_fast, &error))
+      || (a->slow_above && !cli_parse_time (a->slow_above, &s.t_slow, &error)))
+    return cli_usage_error ("contrast", "%s", error->message);
+
+  if (by_trace)
+    {
+      GStrvBuilder *sb = g_strv_builder_new ();
+      g_strv_builder_addv (sb, (const char **) a->fast);
+      g_strv_builder_addv (sb, (const char **) a->slow);
+      paths = g_strv_builder_end (sb);
+      g_strv_builder_unref (sb);
+    }
+  if (!cli_contrast_load (by_trace ? paths : positional, o, "contrast", &traces, &status))
+    return status;
+
+  s.component = o->components[0];
+  s.widen = o->widen;
+  s.k = a->k > 0 ? (guint) a->k : WS_CONTRAST_DEFAULT_K;
+  if (by_trace)
+    {
+      s.fast = fast = cli_contrast_instances (traces, 0, n_fast, o->scenario_name);
+      s.slow = slow = cli_contrast_instances (traces, n_fast, traces->len, o->scenario_name);
+    }
+  else
+    s.instances = all = cli_contrast_instances (traces, 0, traces->len, o->scenario_name);
+
+  if ((result = ws_contrast_run (&s, NULL, NULL, NULL, &error)) == NULL)
+    {
+      if (g_error_matches (error, WS_ERROR, WS_ERROR_INVALID))
+        return cli_usage_error ("contrast", "%s", error->message);
+      return cli_fail (error);
+    }
+  if (o->json)
+    print_json (result, o->scenario_name, s.component, (guint) MAX (a->top, 0));
+  else
+    print_text (result, o->scenario_name, s.component, (guint) MAX (a->top, 0));
+  return CLI_EXIT_OK;
+}
+
+int
+cli_contrast (int    argc,
+              char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_auto(CliContrastOptions) o = { 0 };
+  ContrastArgs a = { .k = WS_CONTRAST_DEFAULT_K, .top = 10 };
+  int status, ret;
+  const GOptionEntry entries[] = {
+    { "fast-below", 0, 0, G_OPTION_ARG_STRING, &a.fast_below, N_("T_fast: instances lasting at most this are fast"), N_("TIME") },
+    { "slow-above", 0, 0, G_OPTION_ARG_STRING, &a.slow_above, N_("T_slow: instances lasting at least this are slow"), N_("TIME") },
+    { "fast", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &a.fast, N_("A trace whose instances are all the fast class"), N_("TRACE") },
+    { "slow", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &a.slow, N_("A trace whose instances are all the slow class"), N_("TRACE") },
+    { "k", 'k', 0, G_OPTION_ARG_INT, &a.k, N_("Longest path segment of a meta-pattern (default 5)"), N_("K") },
+    { "top", 0, 0, G_OPTION_ARG_INT, &a.top, N_("Patterns shown (default 10)"), N_("N") },
+    { NULL }
+  };
+
+  context = g_option_context_new (_("TRACE… — contrast patterns between fast and slow scenario instances"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  cli_contrast_add_options (context, &o);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_description (context,
+    _("Without thresholds, T_fast is the median and T_slow the 90th percentile of the durations. "
+      "With --fast/--slow the classes are whole traces and the thresholds their medians."));
+  if (!cli_parse_options (context, "contrast", &argc, &argv, &status))
+    return status;
+  if (a.k < 1 || a.k > 16)
+    return cli_usage_error ("contrast", "%s", _("-k must be between 1 and 16"));
+  ret = run (&a, &o, argv + 1);
+  g_strfreev (a.fast);
+  g_strfreev (a.slow);
+  g_free (a.fast_below);
+  g_free (a.slow_above);
+  return ret;
+}

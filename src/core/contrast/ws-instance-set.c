@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <string.h>
+
+#include "ws-instance-set.h"
+
+struct _WsInstanceSet
+{
+  GObject     parent_instance;
+
+  GArray     *refs;      /* WsInstanceRef */
+  GPtrArray  *traces;    /* owned references */
+  GArray     *sorted;    /* WsTime, built on demand */
+};
+
+G_DEFINE_FINAL_TYPE (WsInstanceSet, ws_instance_set, G_TYPE_OBJECT)
+
+static void
+ws_instance_set_finalize (GObject *object)
+{
+  WsInstanceSet *self = WS_INSTANCE_SET (object);
+
+  g_array_unref (self->refs);
+  g_ptr_array_unref (self->traces);
+  g_clear_pointer (&self->sorted, g_array_unref);
+
+  G_OBJECT_CLASS (ws_instance_set_parent_class)->finalize (object);
+}
+
+static void
+ws_instance_set_class_init (WsInstanceSetClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = ws_instance_set_finalize;
+}
+
+static void
+ws_instance_set_init (WsInstanceSet *self)
+{
+  self->refs = g_array_new (FALSE, FALSE, sizeof (WsInstanceRef));
+  self->traces = g_ptr_array_new_with_free_func (g_object_unref);
+}
+
+WsInstanceSet *
+ws_instance_set_new (void)
+{
+  return g_object_new (WS_TYPE_INSTANCE_SET, NULL);
+}
+
+static void
+hold_trace (WsInstanceSet *self,
+            WsTrace       *trace)
+{
+  if (self->traces->len == 0 || g_ptr_array_index (self->traces, self->traces->len - 1) != trace)
+    if (!g_ptr_array_find (self->traces, trace, NULL))
+      g_ptr_array_add (self->traces, g_object_ref (trace));
+}
+
+void
+ws_instance_set_add (WsInstanceSet *self,
+                     WsTrace       *trace,
+                     guint          index)
+{
+  const WsScenarioInstance *inst;
+  WsInstanceRef ref;
+
+  g_return_if_fail (WS_IS_INSTANCE_SET (self));
+  g_return_if_fail (WS_IS_TRACE (trace));
+  g_return_if_fail (index < ws_trace_get_n_scenario_instances (trace));
+
+  inst = ws_trace_get_scenario_instance (trace, index);
+  hold_trace (self, trace);
+  ref.trace = trace;
+  ref.index = index;
+  ref.duration = inst->t1 - inst->t0;
+  g_array_append_val (self->refs, ref);
+  g_clear_pointer (&self->sorted, g_array_unref);
+}
+
+guint
+ws_instance_set_add_trace (WsInstanceSet *self,
+                           WsTrace       *trace,
+                           const char    *scenario)
+{
+  guint32 id;
+  guint added = 0;
+
+  g_return_val_if_fail (WS_IS_INSTANCE_SET (self), 0);
+  g_return_val_if_fail (WS_IS_TRACE (trace), 0);
+  g_return_val_if_fail (scenario != NULL, 0);
+
+  id = ws_trace_lookup_string (trace, scenario);
+  if (id == WS_NONE)
+    return 0;
+  for (guint i = 0; i < ws_trace_get_n_scenario_instances (trace); i++)
+    if (ws_trace_get_scenario_instance (trace, i)->scenario == id)
+      {
+        ws_instance_set_add (self, trace, i);
+        added++;
+      }
+  return added;
+}
+
+WsInstanceSet *
+ws_instance_set_filter (WsInstanceSet *self,
+                        WsTime         at_least,
+                        WsTime         at_most)
+{
+  WsInstanceSet *out;
+
+  g_return_val_if_fail (WS_IS_INSTANCE_SET (self), NULL);
+
+  out = ws_instance_set_new ();
+  for (guint i = 0; i < self->refs->len; i++)
+    {
+      const WsInstanceRef *r = &g_array_index (self->refs, WsInstanceRef, i);
+
+      if ((at_least < 0 || r->duration >= at_least) && (at_most < 0 || r->duration <= at_most))
+        ws_instance_set_add (out, r->trace, r->index);
+    }
+  return out;
+}
+
+guint
+ws_instance_set_get_n (WsInstanceSet *self)
+{
+  g_return_val_if_fail (WS_IS_INSTANCE_SET (self), 0);
+  return self->refs->len;
+}
+
+const WsInstanceRef *
+ws_instance_set_get (WsInstanceSet *self,
+                     guint          i)
+{
+  g_return_val_if_fail (WS_IS_INSTANCE_SET (self), NULL);
+  g_return_val_if_fail (i < self->refs->len, NULL);
+  return &g_array_index (self->refs, WsInstanceRef, i);
+}
+
+static int
+compare_time (gconstpointer a,
+              gconstpointer b)
+{
+  WsTime ta = *(const WsTime *) a, tb = *(const WsTime *) b;
+  return ta < tb ? -1 : ta > tb;
+}
+
+const WsTime *
+ws_instance_set_get_sorted_durations (WsInstanceSet *self)
+{
+  g_return_val_if_fail (WS_IS_INSTANCE_SET (self), NULL);
+
+  if (self->sorted == NULL)
+    {
+      self->sorted = g_array_sized_new (FALSE, FALSE, sizeof (WsTime), self->refs->len);
+      for (guint i = 0; i < self->refs->len; i++)
+        g_array_append_val (self->sorted, g_array_index (self->refs, WsInstanceRef, i).duration);
+      g_array_sort (self->sorted, compare_time);
+    }
+  return (const WsTime *) (gconstpointer) self->sorted->data;
+}
+
+/* Nearest-rank percentile; 0 for an empty set. */
+WsTime
+ws_instance_set_percentile (WsInstanceSet *self,
+                            double         fraction)
+{
+  const WsTime *sorted;
+  guint n, rank;
+
+  g_return_val_if_fail (WS_IS_INSTANCE_SET (self), 0);
+  n = self->refs->len;
+  if (n == 0)
+    return 0;
+  sorted = ws_instance_set_get_sorted_durations (self);
+  rank = (guint) CLAMP (fraction * n + 0.999999, 1, n);
+  return sorted[rank - 1];
+}
+
+guint
+ws_instance_set_get_longest (WsInstanceSet *self)
+{
+  guint best = WS_NONE;
+
+  g_return_val_if_fail (WS_IS_INSTANCE_SET (self), WS_NONE);
+  for (guint i = 0; i < self->refs->len; i++)
+    if (best == WS_NONE
+        || g_array_index (self->refs, WsInstanceRef, i).duration > g_array_index (self->refs, WsInstanceRef, best).duration)
+      best = i;
+  return best;
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
+GStrv
+ws_instance_set_list_scenarios (GPtrArray *traces)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+  for (guint t = 0; traces != NULL && t < traces->len; t++)
+    {
+      WsTrace *trace = g_ptr_array_index (traces, t);
+
+      for (guint i = 0; i < ws_trace_get_n_scenario_instances (trace); i++)
+        {
+          const char *name = ws_trace_get_string (trace, ws_trace_get_scenario_instance (trace, i)->scenario);
+
+          if (name != NULL && g_hash_table_add (seen, (gpointer) name))
+            g_ptr_array_add (names, g_strdup (name));
+        }
+    }
+  g_ptr_array_sort (names, compare_names);
+  g_ptr_array_add (names, NULL);
+  return (GStrv) g_ptr_array_free (g_steal_pointer (&names), FALSE);
+}

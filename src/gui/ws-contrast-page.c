@@ -1,0 +1,895 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ws-awg-export.h"
+#include "ws-awg-view.h"
+#include "ws-contrast-page.h"
+#include "ws-document.h"
+#include "ws-error.h"
+#include "ws-duration-histogram.h"
+#include "ws-export-dialog.h"
+#include "ws-pattern-coverage-view.h"
+#include "ws-progress-relay.h"
+#include "ws-time-format.h"
+#include "ws-worker.h"
+
+#define MAX_PATTERN_ROWS 200
+#define MAX_INSTANCE_ROWS 500
+
+struct _WsContrastPage
+{
+  GtkWidget            parent_instance;
+
+  /* Template widgets */
+  GtkWidget           *root_scroller;   /* the page shrinks with the pane, never the pane with it */
+  GtkDropDown         *scenario_dropdown;
+  GtkEntry            *component_entry;
+  GtkCheckButton      *widen_check;
+  GtkButton           *run_button;
+  GtkButton           *cancel_button;
+  WsDurationHistogram *histogram;
+  GtkSpinButton       *fast_spin;
+  GtkSpinButton       *slow_spin;
+  GtkLabel            *class_label;
+  GtkProgressBar      *progress_bar;
+  GtkLabel            *summary_label;
+  GtkSearchEntry      *search_entry;
+  GtkMenuButton       *export_button;
+  GtkPaned            *vpaned;
+  GtkLabel            *fast_title;
+  GtkLabel            *slow_title;
+  WsAwgView           *fast_view;
+  WsAwgView           *slow_view;
+  GtkListBox          *pattern_list;
+  GtkListBox          *instance_list;
+  GtkButton           *open_button;
+  WsPatternCoverageView *coverage_view;
+  GtkEntry            *impact_entry;
+  GtkListBox          *impact_list;
+
+  /* Owned references */
+  WsSession           *session;
+  GListModel          *documents;
+  GtkStringList       *scenarios;
+  WsInstanceSet       *instances;
+  WsWorker            *worker;
+  WsProgressRelay     *relay;
+  WsContrastResult    *result;
+  GArray              *impact;
+  GArray              *shown_instances;  /* guint32, slow-class indices, as listed */
+
+  gboolean             busy;
+  gboolean             syncing;
+};
+
+G_DEFINE_FINAL_TYPE (WsContrastPage, ws_contrast_page, GTK_TYPE_WIDGET)
+
+enum { SIGNAL_OPEN_READY_TREE, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+static void
+update_actions (WsContrastPage *self)
+{
+  gboolean have = self->instances != NULL && ws_instance_set_get_n (self->instances) > 0;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "contrast.run", have && !self->busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "contrast.cancel", self->busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "contrast.open-slowest",
+                                 self->shown_instances != NULL && self->shown_instances->len > 0);
+}
+
+/* ---- scenarios and instances ---- */
+
+static GPtrArray *
+ready_traces (WsContrastPage *self)
+{
+  GPtrArray *traces = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; self->documents && i < g_list_model_get_n_items (self->documents); i++)
+    {
+      g_autoptr(WsDocument) doc = g_list_model_get_item (self->documents, i);
+
+      if (ws_document_get_state (doc) == WS_DOCUMENT_READY && ws_document_get_trace (doc) != NULL)
+        g_ptr_array_add (traces, g_object_ref (ws_document_get_trace (doc)));
+    }
+  return traces;
+}
+
+static const char *
+current_scenario (WsContrastPage *self)
+{
+  GObject *item = gtk_drop_down_get_selected_item (self->scenario_dropdown);
+  return item ? gtk_string_object_get_string (GTK_STRING_OBJECT (item)) : NULL;
+}
+
+static void
+update_class_label (WsContrastPage *self)
+{
+  g_autofree char *text = NULL;
+  guint nf = 0, ns = 0;
+
+  ws_duration_histogram_count_classes (self->histogram, &nf, &ns);
+  text = g_strdup_printf (_("%u fast · %u slow of %u"), nf, ns,
+                          self->instances ? ws_instance_set_get_n (self->instances) : 0);
+  gtk_label_set_text (self->class_label, text);
+}
+
+static void
+load_instances (WsContrastPage *self)
+{
+  g_autoptr(GPtrArray) traces = ready_traces (self);
+  g_autoptr(GArray) durations = g_array_new (FALSE, FALSE, sizeof (WsTime));
+  const char *scenario = current_scenario (self);
+
+  g_clear_object (&self->instances);
+  self->instances = ws_instance_set_new ();
+  for (guint i = 0; scenario && i < traces->len; i++)
+    ws_instance_set_add_trace (self->instances, g_ptr_array_index (traces, i), scenario);
+  for (guint i = 0; i < ws_instance_set_get_n (self->instances); i++)
+    g_array_append_val (durations, ws_instance_set_get (self->instances, i)->duration);
+  ws_duration_histogram_set_durations (self->histogram, (const WsTime *) (gpointer) durations->data, durations->len);
+  /* The defaults the CLI proposes too: the median and the 90th percentile. */
+  ws_contrast_page_set_thresholds (self,
+                                   ws_instance_set_percentile (self->instances, WS_CONTRAST_FAST_PERCENTILE),
+                                   ws_instance_set_percentile (self->instances, WS_CONTRAST_SLOW_PERCENTILE));
+  update_class_label (self);
+  update_actions (self);
+}
+
+static void
+refresh_scenarios (WsContrastPage *self)
+{
+  g_autoptr(GPtrArray) traces = ready_traces (self);
+  g_auto(GStrv) names = ws_instance_set_list_scenarios (traces);
+  g_autofree char *keep = g_strdup (current_scenario (self));
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->scenarios));
+
+  gtk_string_list_splice (self->scenarios, 0, n, (const char * const *) names);
+  for (guint i = 0; keep && names[i]; i++)
+    if (g_strcmp0 (names[i], keep) == 0)
+      gtk_drop_down_set_selected (self->scenario_dropdown, i);
+  load_instances (self);
+}
+
+static void
+document_state_cb (WsContrastPage *self)
+{
+  if (!self->busy)
+    refresh_scenarios (self);
+}
+
+static void
+documents_changed_cb (WsContrastPage *self)
+{
+  for (guint i = 0; self->documents && i < g_list_model_get_n_items (self->documents); i++)
+    {
+      g_autoptr(WsDocument) doc = g_list_model_get_item (self->documents, i);
+
+      if (g_object_get_data (G_OBJECT (doc), "ws-contrast-page") == self)
+        continue;
+      g_object_set_data (G_OBJECT (doc), "ws-contrast-page", self);
+      g_signal_connect_object (doc, "notify::state", G_CALLBACK (document_state_cb), self, G_CONNECT_SWAPPED);
+    }
+  refresh_scenarios (self);
+}
+
+/* ---- thresholds ---- */
+
+static void
+histogram_changed_cb (WsContrastPage *self)
+{
+  WsTime tf, ts;
+
+  ws_duration_histogram_get_thresholds (self->histogram, &tf, &ts);
+  self->syncing = TRUE;
+  gtk_spin_button_set_value (self->fast_spin, tf / 1e6);
+  gtk_spin_button_set_value (self->slow_spin, ts / 1e6);
+  self->syncing = FALSE;
+  update_class_label (self);
+}
+
+static void
+spin_changed_cb (WsContrastPage *self)
+{
+  if (self->syncing)
+    return;
+  ws_duration_histogram_set_thresholds (self->histogram,
+                                        (WsTime) (gtk_spin_button_get_value (self->fast_spin) * 1e6),
+                                        (WsTime) (gtk_spin_button_get_value (self->slow_spin) * 1e6));
+}
+
+/* ---- the analysis, off the main thread ---- */
+
+typedef struct {
+  WsInstanceSet *instances;
+  char          *component;
+  gboolean       widen;
+  WsTime         t_fast;
+  WsTime         t_slow;
+  GStrv          impact_components;
+  WsProgressRelay *relay;
+} Job;
+
+typedef struct {
+  WsContrastResult *result;
+  GArray           *impact;
+} Outcome;
+
+static void
+job_free (gpointer data)
+{
+  Job *job = data;
+
+  g_clear_object (&job->instances);
+  g_free (job->component);
+  g_strfreev (job->impact_components);
+  g_clear_object (&job->relay);
+  g_free (job);
+}
+
+static void
+outcome_free (gpointer data)
+{
+  Outcome *o = data;
+
+  g_clear_object (&o->result);
+  g_clear_pointer (&o->impact, g_array_unref);
+  g_free (o);
+}
+
+static void
+analyse_thread (GTask        *task,
+                gpointer      source,
+                gpointer      data,
+                GCancellable *cancellable)
+{
+  Job *job = data;
+  Outcome *o = g_new0 (Outcome, 1);
+  WsContrastSettings s = { 0 };
+  WsImpactSettings is = { 0 };
+  GError *error = NULL;
+
+  s.component = job->component;
+  s.widen = job->widen;
+  s.t_fast = job->t_fast;
+  s.t_slow = job->t_slow;
+  s.instances = job->instances;
+  o->result = ws_contrast_run (&s, cancellable, ws_progress_relay_report, job->relay, &error);
+  if (o->result != NULL)
+    {
+      is.components = (const char * const *) job->impact_components;
+      o->impact = ws_impact_run (job->instances, &is, cancellable, NULL, NULL, &error);
+    }
+  if (error != NULL)
+    {
+      outcome_free (o);
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_return_pointer (task, o, outcome_free);
+}
+
+static void
+set_busy (WsContrastPage *self, gboolean busy)
+{
+  self->busy = busy;
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), busy);
+  gtk_widget_set_visible (GTK_WIDGET (self->cancel_button), busy);
+  update_actions (self);
+  if (busy)
+    {
+      gtk_progress_bar_set_fraction (self->progress_bar, 0);
+      gtk_progress_bar_set_text (self->progress_bar, _("Building wait graphs"));
+    }
+}
+
+/* @data is a weak reference: a job may report after the page is gone. */
+static void
+progress_cb (double fraction, const char *message, gpointer data)
+{
+  g_autoptr(WsContrastPage) self = g_weak_ref_get (data);
+
+  if (self == NULL || !self->busy)
+    return;
+  if (fraction >= 0)
+    gtk_progress_bar_set_fraction (self->progress_bar, fraction);
+  if (message != NULL)
+    gtk_progress_bar_set_text (self->progress_bar, message);
+}
+
+static char *
+format_set (WsSignatures *sigs, const WsSigId *v, guint n)
+{
+  GString *s = g_string_new ("{");
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (s, "%s%s", i ? ", " : "", ws_signatures_get_name (sigs, v[i]));
+  g_string_append_c (s, '}');
+  return g_string_free (s, FALSE);
+}
+
+static GtkWidget *
+pattern_row (WsContrastResult *r, guint rank)
+{
+  const WsContrastPattern *p = ws_contrast_result_get_pattern (r, rank);
+  WsSignatures *sigs = ws_contrast_result_get_signatures (r);
+  g_autofree char *w = format_set (sigs, p->w, p->n_w);
+  g_autofree char *u = format_set (sigs, p->u, p->n_u);
+  g_autofree char *run = format_set (sigs, p->r, p->n_r);
+  g_autofree char *cn = ws_format_duration (p->n ? p->c / (gint64) p->n : 0);
+  g_autofree char *c = ws_format_duration (p->c);
+  g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, p->n);
+  g_autofree char *markup = g_markup_printf_escaped (
+    _("<b>#%u</b>  C/N %s · C %s · N %s%s\n"
+      "<small>wait %s\nunwait %s\nrunning <b>%s</b></small>"),
+    rank + 1, cn, c, n, p->high_impact ? _(" · high impact") : "", w, u, run);
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_markup (GTK_LABEL (label), markup);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_widget_set_margin_top (label, 3);
+  gtk_widget_set_margin_bottom (label, 3);
+  return label;
+}
+
+static void
+list_clear (GtkListBox *list)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (list))) != NULL)
+    gtk_list_box_remove (list, child);
+}
+
+static void
+show_impact (WsContrastPage *self)
+{
+  list_clear (self->impact_list);
+  for (guint i = 0; self->impact && i < self->impact->len; i++)
+    {
+      const WsImpact *m = &g_array_index (self->impact, WsImpact, i);
+      g_autofree char *wait = ws_format_duration (m->d_wait);
+      g_autofree char *dist = ws_format_duration (m->d_waitdist);
+      g_autofree char *markup = g_markup_printf_escaped (
+        _("<b>%s</b>\nIA_wait %.1f %% · IA_run %.1f %% · IA_opt %.1f %%\n"
+          "<small>D_wait %s, D_waitdist %s, D_wait/D_waitdist %.2f</small>"),
+        m->component, 100 * m->ia_wait, 100 * m->ia_run, 100 * m->ia_opt, wait, dist, m->wait_ratio);
+      GtkWidget *label = gtk_label_new (NULL);
+
+      gtk_label_set_markup (GTK_LABEL (label), markup);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_list_box_append (self->impact_list, label);
+    }
+}
+
+static void
+show_summary (WsContrastPage *self)
+{
+  WsContrastResult *r = self->result;
+  g_autofree char *tf = ws_format_duration (ws_contrast_result_get_t_fast (r));
+  g_autofree char *ts = ws_format_duration (ws_contrast_result_get_t_slow (r));
+  g_autofree char *text = NULL, *ft = NULL, *st = NULL;
+  guint mf, ms, mc;
+
+  ws_contrast_result_get_meta_counts (r, &mf, &ms, &mc);
+  text = g_strdup_printf (_("T_fast %s, T_slow %s: %u fast, %u slow instances. Meta-patterns (k = %u): "
+                            "%u fast, %u slow, %u contrast. %u contrast patterns; ITC %.1f %%, TTC %.1f %%; "
+                            "the top 10 %% of patterns cover %.1f %%."),
+                          tf, ts, ws_instance_set_get_n (ws_contrast_result_get_fast (r)),
+                          ws_instance_set_get_n (ws_contrast_result_get_slow (r)), ws_contrast_result_get_k (r),
+                          mf, ms, mc, ws_contrast_result_get_n_patterns (r), 100 * ws_contrast_result_get_itc (r),
+                          100 * ws_contrast_result_get_ttc (r), 100 * ws_contrast_result_get_coverage (r, 10));
+  gtk_label_set_text (self->summary_label, text);
+  ft = g_strdup_printf (_("AWG fast — %u nodes"), ws_awg_get_n_nodes (ws_contrast_result_get_awg_fast (r)));
+  st = g_strdup_printf (_("AWG slow — %u nodes"), ws_awg_get_n_nodes (ws_contrast_result_get_awg_slow (r)));
+  gtk_label_set_text (self->fast_title, ft);
+  gtk_label_set_text (self->slow_title, st);
+}
+
+static void
+show_result (WsContrastPage *self)
+{
+  guint n = ws_contrast_result_get_n_patterns (self->result);
+
+  ws_awg_view_set_awg (self->fast_view, ws_contrast_result_get_awg_fast (self->result));
+  ws_awg_view_set_awg (self->slow_view, ws_contrast_result_get_awg_slow (self->result));
+  list_clear (self->pattern_list);
+  list_clear (self->instance_list);
+  for (guint i = 0; i < MIN (n, MAX_PATTERN_ROWS); i++)
+    gtk_list_box_append (self->pattern_list, pattern_row (self->result, i));
+  show_summary (self);
+  show_impact (self);
+  ws_pattern_coverage_view_set_result (self->coverage_view, self->result);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->export_button), TRUE);
+  g_clear_pointer (&self->shown_instances, g_array_unref);
+  update_actions (self);
+  if (n > 0)
+    ws_contrast_page_select_pattern (self, 0);
+}
+
+/* The worker calls this for the newest run only: a superseded run's
+ * result is dropped before it gets here. */
+static void
+analyse_done (gpointer  owner,
+              gpointer  result,
+              GError   *error,
+              gpointer  job)
+{
+  WsContrastPage *self = owner;
+  Outcome *o = result;
+
+  set_busy (self, FALSE);
+  if (o == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+          && !g_error_matches (error, WS_ERROR, WS_ERROR_CANCELLED))
+        gtk_label_set_text (self->summary_label, error->message);
+      else
+        gtk_label_set_text (self->summary_label, _("Cancelled."));
+      return;
+    }
+  g_set_object (&self->result, o->result);
+  g_clear_pointer (&self->impact, g_array_unref);
+  self->impact = g_steal_pointer (&o->impact);
+  outcome_free (o);
+  show_result (self);
+}
+
+static GStrv
+impact_components (WsContrastPage *self, const char *component)
+{
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+  g_auto(GStrv) more = g_strsplit (gtk_editable_get_text (GTK_EDITABLE (self->impact_entry)), ";", -1);
+
+  g_strv_builder_add (b, component);
+  for (guint i = 0; more[i]; i++)
+    {
+      g_strstrip (more[i]);
+      if (*more[i])
+        g_strv_builder_add (b, more[i]);
+    }
+  return g_strv_builder_end (b);
+}
+
+void
+ws_contrast_page_run (WsContrastPage *self)
+{
+  const char *component;
+  Job *job;
+
+  g_return_if_fail (WS_IS_CONTRAST_PAGE (self));
+
+  component = gtk_editable_get_text (GTK_EDITABLE (self->component_entry));
+  if (self->instances == NULL || ws_instance_set_get_n (self->instances) == 0 || *component == '\0')
+    {
+      gtk_label_set_text (self->summary_label, _("Choose a scenario with instances and give components first."));
+      return;
+    }
+
+  job = g_new0 (Job, 1);
+  job->instances = g_object_ref (self->instances);
+  job->component = g_strdup (component);
+  job->widen = gtk_check_button_get_active (self->widen_check);
+  ws_duration_histogram_get_thresholds (self->histogram, &job->t_fast, &job->t_slow);
+  job->t_fast = MAX (job->t_fast, 1);
+  job->t_slow = MAX (job->t_slow, job->t_fast);
+  job->impact_components = impact_components (self, component);
+  job->relay = g_object_ref (self->relay);
+
+  set_busy (self, TRUE);
+  ws_worker_run (self->worker, self, job, job_free, analyse_thread, analyse_done);
+}
+
+static void
+cancel_clicked_cb (WsContrastPage *self)
+{
+  ws_worker_cancel (self->worker);
+}
+
+/* ---- a chosen pattern ---- */
+
+static int
+compare_duration_desc (gconstpointer a, gconstpointer b, gpointer data)
+{
+  WsInstanceSet *set = data;
+  WsTime x = ws_instance_set_get (set, *(const guint32 *) a)->duration;
+  WsTime y = ws_instance_set_get (set, *(const guint32 *) b)->duration;
+  return x > y ? -1 : x < y;
+}
+
+static void
+list_instances (WsContrastPage *self, guint rank)
+{
+  WsInstanceSet *slow = ws_contrast_result_get_slow (self->result);
+
+  g_clear_pointer (&self->shown_instances, g_array_unref);
+  self->shown_instances = ws_contrast_result_dup_pattern_instances (self->result, rank);
+  g_array_sort_with_data (self->shown_instances, compare_duration_desc, slow);
+  list_clear (self->instance_list);
+  for (guint i = 0; i < MIN (self->shown_instances->len, MAX_INSTANCE_ROWS); i++)
+    {
+      const WsInstanceRef *ref = ws_instance_set_get (slow, g_array_index (self->shown_instances, guint32, i));
+      const WsScenarioInstance *inst = ws_trace_get_scenario_instance (ref->trace, ref->index);
+      const WsThread *thread = ws_trace_get_thread (ref->trace, inst->thread);
+      g_autofree char *d = ws_format_duration (ref->duration);
+      g_autofree char *text = g_strdup_printf (_("%s · %s %d · %s"), ws_trace_get_name (ref->trace),
+                                               thread->name ? thread->name : "?", thread->tid, d);
+      GtkWidget *label = gtk_label_new (text);
+
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_list_box_append (self->instance_list, label);
+    }
+  update_actions (self);
+}
+
+void
+ws_contrast_page_select_pattern (WsContrastPage *self,
+                                 guint           rank)
+{
+  const WsContrastPattern *p;
+  GtkListBoxRow *row;
+
+  g_return_if_fail (WS_IS_CONTRAST_PAGE (self));
+  if (self->result == NULL || rank >= ws_contrast_result_get_n_patterns (self->result))
+    return;
+
+  p = ws_contrast_result_get_pattern (self->result, rank);
+  ws_awg_view_set_highlight (self->slow_view, p->slow_leaves);
+  ws_awg_view_set_highlight (self->fast_view, p->fast_leaves);
+  list_instances (self, rank);
+  row = gtk_list_box_get_row_at_index (self->pattern_list, rank);
+  if (row != NULL && gtk_list_box_get_selected_row (self->pattern_list) != row)
+    gtk_list_box_select_row (self->pattern_list, row);
+}
+
+static void
+pattern_selected_cb (WsContrastPage *self, GtkListBoxRow *row)
+{
+  if (row != NULL)
+    ws_contrast_page_select_pattern (self, gtk_list_box_row_get_index (row));
+}
+
+static void
+emit_ready_tree (WsContrastPage *self, guint slow_index)
+{
+  const WsInstanceRef *ref = ws_instance_set_get (ws_contrast_result_get_slow (self->result), slow_index);
+  const WsScenarioInstance *inst = ws_trace_get_scenario_instance (ref->trace, ref->index);
+
+  g_signal_emit (self, signals[SIGNAL_OPEN_READY_TREE], 0, ref->trace, inst->thread, inst->t0, inst->t1);
+}
+
+static void
+open_clicked_cb (WsContrastPage *self)
+{
+  if (self->shown_instances != NULL && self->shown_instances->len > 0)
+    emit_ready_tree (self, g_array_index (self->shown_instances, guint32, 0));   /* sorted slowest first */
+}
+
+static void
+instance_activated_cb (WsContrastPage *self, GtkListBoxRow *row)
+{
+  guint i = gtk_list_box_row_get_index (row);
+
+  if (self->shown_instances != NULL && i < self->shown_instances->len)
+    emit_ready_tree (self, g_array_index (self->shown_instances, guint32, i));
+}
+
+/* ---- search and export ---- */
+
+static void
+search_changed_cb (WsContrastPage *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+  g_autoptr(GRegex) regex = *text ? g_regex_new (text, G_REGEX_CASELESS, 0, NULL) : NULL;
+  guint nf = ws_awg_view_set_search (self->fast_view, regex);
+  guint ns = ws_awg_view_set_search (self->slow_view, regex);
+  g_autofree char *tip = regex ? g_strdup_printf (_("%u matches in AWG fast, %u in AWG slow"), nf, ns) : NULL;
+
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->search_entry), tip);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->search_entry), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  tip ? tip : "", -1);
+}
+
+static gboolean
+export_view (WsAwgView *view, const char *path, GError **error)
+{
+  WsAwgRenderer *renderer = ws_awg_view_get_renderer (view);
+
+  if (renderer == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Nothing to export yet"));
+      return FALSE;
+    }
+  return ws_awg_renderer_export (renderer, path, error);
+}
+
+static gboolean
+export_fast (GtkWidget *widget, const char *path, GError **error)
+{
+  return export_view (WS_CONTRAST_PAGE (widget)->fast_view, path, error);
+}
+
+static gboolean
+export_slow (GtkWidget *widget, const char *path, GError **error)
+{
+  return export_view (WS_CONTRAST_PAGE (widget)->slow_view, path, error);
+}
+
+static gboolean
+export_slow_data (GtkWidget *widget, const char *path, GError **error)
+{
+  WsContrastPage *self = WS_CONTRAST_PAGE (widget);
+  WsAwg *awg = self->result ? ws_contrast_result_get_awg_slow (self->result) : NULL;
+  g_autofree char *text = NULL;
+
+  if (awg == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Nothing to export yet"));
+      return FALSE;
+    }
+  if (g_str_has_suffix (path, ".json"))
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonGenerator) gen = json_generator_new ();
+      g_autoptr(JsonNode) root = NULL;
+
+      ws_awg_export_json (awg, b);
+      root = json_builder_get_root (b);
+      json_generator_set_root (gen, root);
+      json_generator_set_pretty (gen, TRUE);
+      text = json_generator_to_data (gen, NULL);
+    }
+  else
+    text = ws_awg_export_dot (awg, "awg-slow", NULL);
+  return g_file_set_contents (path, text, -1, error);
+}
+
+static void
+export_action (GtkWidget *widget, const char *action, GVariant *param)
+{
+  if (g_str_equal (action, "contrast.export-fast"))
+    ws_export_dialog_show (widget, _("Export AWG fast"), "awg-fast.svg", export_fast, NULL);
+  else if (g_str_equal (action, "contrast.export-slow"))
+    ws_export_dialog_show (widget, _("Export AWG slow"), "awg-slow.svg", export_slow, NULL);
+  else
+    ws_export_dialog_show (widget, _("Export AWG slow data"), "awg-slow.dot", export_slow_data, NULL);
+}
+
+static void
+run_action (GtkWidget *widget, const char *action, GVariant *param)
+{
+  WsContrastPage *self = WS_CONTRAST_PAGE (widget);
+
+  if (g_str_equal (action, "contrast.run"))
+    ws_contrast_page_run (self);
+  else if (g_str_equal (action, "contrast.cancel"))
+    cancel_clicked_cb (self);
+  else
+    open_clicked_cb (self);
+}
+
+/* The graphs get 58 % of the pane's height whenever it is resized: a
+ * position given before the first allocation is not kept. */
+static void
+pane_max_cb (WsContrastPage *self)
+{
+  int max = 0;
+
+  g_object_get (self->vpaned, "max-position", &max, NULL);
+
+  int height = gtk_widget_get_height (GTK_WIDGET (self->vpaned));
+
+  if (max > 100 && height > 0)
+    gtk_paned_set_position (self->vpaned, MIN (max, height * 58 / 100));
+}
+
+static void
+free_weak_ref (gpointer data)
+{
+  g_weak_ref_clear (data);
+  g_free (data);
+}
+
+/* ---- GObject ---- */
+
+static void
+ws_contrast_page_dispose (GObject *object)
+{
+  WsContrastPage *self = WS_CONTRAST_PAGE (object);
+
+  /* A job still running: its late reports and result land nowhere. */
+  if (self->worker)
+    ws_worker_drop (self->worker);
+  self->busy = FALSE;
+  if (self->documents)
+    g_signal_handlers_disconnect_by_data (self->documents, self);
+  if (self->relay)
+    ws_progress_relay_cancel_pending (self->relay);
+  g_clear_object (&self->relay);
+  g_clear_object (&self->worker);
+  g_clear_object (&self->documents);
+  g_clear_object (&self->session);
+  g_clear_object (&self->instances);
+  g_clear_object (&self->result);
+  g_clear_pointer (&self->impact, g_array_unref);
+  g_clear_pointer (&self->shown_instances, g_array_unref);
+  g_clear_pointer (&self->root_scroller, gtk_widget_unparent);
+  G_OBJECT_CLASS (ws_contrast_page_parent_class)->dispose (object);
+}
+
+static void
+ws_contrast_page_class_init (WsContrastPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ws_contrast_page_dispose;
+
+  /**
+   * WsContrastPage::open-ready-tree:
+   * @trace: the trace of the instance
+   * @thread: its thread index
+   * @t0: its start
+   * @t1: its end
+   *
+   * The user asked for the ready tree of a slow instance.
+   */
+  signals[SIGNAL_OPEN_READY_TREE] = g_signal_new ("open-ready-tree", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                                  0, NULL, NULL, NULL, G_TYPE_NONE, 4,
+                                                  WS_TYPE_TRACE, G_TYPE_UINT, G_TYPE_INT64, G_TYPE_INT64);
+
+  g_type_ensure (WS_TYPE_AWG_VIEW);
+  g_type_ensure (WS_TYPE_DURATION_HISTOGRAM);
+  g_type_ensure (WS_TYPE_PATTERN_COVERAGE_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/waitscope/Waitscope/ws-contrast-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, root_scroller);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, scenario_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, component_entry);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, widen_check);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, run_button);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, cancel_button);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, histogram);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, fast_spin);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, slow_spin);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, class_label);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, export_button);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, vpaned);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, fast_title);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, slow_title);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, fast_view);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, slow_view);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, pattern_list);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, instance_list);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, open_button);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, coverage_view);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, impact_entry);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, impact_list);
+  gtk_widget_class_install_action (widget_class, "contrast.run", NULL, run_action);
+  gtk_widget_class_install_action (widget_class, "contrast.cancel", NULL, run_action);
+  gtk_widget_class_install_action (widget_class, "contrast.open-slowest", NULL, run_action);
+  gtk_widget_class_install_action (widget_class, "contrast.export-fast", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "contrast.export-slow", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "contrast.export-slow-data", NULL, export_action);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "contrastpage");
+}
+
+static void
+ws_contrast_page_init (WsContrastPage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->scenarios = gtk_string_list_new (NULL);
+  gtk_drop_down_set_model (self->scenario_dropdown, G_LIST_MODEL (self->scenarios));
+  g_object_unref (self->scenarios);   /* the drop-down holds it */
+  {
+    GWeakRef *weak = g_new0 (GWeakRef, 1);
+
+    g_weak_ref_init (weak, self);
+    self->relay = ws_progress_relay_new (progress_cb, weak, free_weak_ref);
+  }
+  self->worker = ws_worker_new ();
+
+  g_signal_connect_swapped (self->scenario_dropdown, "notify::selected", G_CALLBACK (load_instances), self);
+  g_signal_connect_swapped (self->histogram, "thresholds-changed", G_CALLBACK (histogram_changed_cb), self);
+  g_signal_connect_swapped (self->fast_spin, "value-changed", G_CALLBACK (spin_changed_cb), self);
+  g_signal_connect_swapped (self->slow_spin, "value-changed", G_CALLBACK (spin_changed_cb), self);
+  g_signal_connect_swapped (self->component_entry, "activate", G_CALLBACK (ws_contrast_page_run), self);
+  g_signal_connect_swapped (self->pattern_list, "row-selected", G_CALLBACK (pattern_selected_cb), self);
+  g_signal_connect_swapped (self->instance_list, "row-activated", G_CALLBACK (instance_activated_cb), self);
+  g_signal_connect_swapped (self->search_entry, "search-changed", G_CALLBACK (search_changed_cb), self);
+  g_signal_connect_swapped (self->vpaned, "notify::max-position", G_CALLBACK (pane_max_cb), self);
+  update_actions (self);
+  update_class_label (self);
+}
+
+GtkWidget *
+ws_contrast_page_new (void)
+{
+  return g_object_new (WS_TYPE_CONTRAST_PAGE, NULL);
+}
+
+void
+ws_contrast_page_set_documents (WsContrastPage *self,
+                                GListModel     *documents)
+{
+  g_return_if_fail (WS_IS_CONTRAST_PAGE (self));
+
+  if (self->documents)
+    g_signal_handlers_disconnect_by_data (self->documents, self);
+  g_set_object (&self->documents, documents);
+  if (documents)
+    g_signal_connect_swapped (documents, "items-changed", G_CALLBACK (documents_changed_cb), self);
+  documents_changed_cb (self);
+}
+
+void
+ws_contrast_page_set_session (WsContrastPage *self,
+                              WsSession      *session)
+{
+  g_return_if_fail (WS_IS_CONTRAST_PAGE (self));
+  g_return_if_fail (session == NULL || WS_IS_SESSION (session));
+
+  if (!g_set_object (&self->session, session))
+    return;
+  ws_contrast_page_set_documents (self, session ? ws_session_get_documents (session) : NULL);
+}
+
+void
+ws_contrast_page_set_scenario (WsContrastPage *self,
+                               const char     *scenario)
+{
+  guint n;
+
+  g_return_if_fail (WS_IS_CONTRAST_PAGE (self));
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->scenarios));
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (gtk_string_list_get_string (self->scenarios, i), scenario) == 0)
+      gtk_drop_down_set_selected (self->scenario_dropdown, i);
+}
+
+void
+ws_contrast_page_set_component (WsContrastPage *self,
+                                const char     *component)
+{
+  g_return_if_fail (WS_IS_CONTRAST_PAGE (self));
+  gtk_editable_set_text (GTK_EDITABLE (self->component_entry), component ? component : "");
+}
+
+void
+ws_contrast_page_set_impact_components (WsContrastPage *self,
+                                        const char     *components)
+{
+  g_return_if_fail (WS_IS_CONTRAST_PAGE (self));
+  gtk_editable_set_text (GTK_EDITABLE (self->impact_entry), components ? components : "");
+}
+
+void
+ws_contrast_page_set_thresholds (WsContrastPage *self,
+                                 WsTime          t_fast,
+                                 WsTime          t_slow)
+{
+  g_return_if_fail (WS_IS_CONTRAST_PAGE (self));
+  ws_duration_histogram_set_thresholds (self->histogram, t_fast, t_slow);
+  histogram_changed_cb (self);
+}
+
+gboolean
+ws_contrast_page_get_busy (WsContrastPage *self)
+{
+  g_return_val_if_fail (WS_IS_CONTRAST_PAGE (self), FALSE);
+  return self->busy;
+}
+
+WsContrastResult *
+ws_contrast_page_get_result (WsContrastPage *self)
+{
+  g_return_val_if_fail (WS_IS_CONTRAST_PAGE (self), NULL);
+  return self->result;
+}

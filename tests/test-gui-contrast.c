@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The Contrast page in the real window under a real display (Xvfb in the
+ * suite): open the recorded PostgreSQL pair (pgbench alone, and with an
+ * fsync-heavy neighbour on the same small disk), choose the transactions
+ * and the postgres component, set T_fast and T_slow, analyse, and check
+ * against the core run on the same instances: the classes, the ranked
+ * patterns (the top one names the disk), the two graphs, the highlighted
+ * paths and slow instances of the chosen pattern, the ready tree asked for
+ * the slowest, Cancel; with a screenshot into WS_SCREENSHOT_DIR.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "ws-awg-view.h"
+#include "ws-contrast-page.h"
+#include "ws-duration-histogram.h"
+#include "ws-gui-test-util.h"
+#include "ws-window.h"
+
+#define MS 1000000
+
+static WsApplication *the_app;
+
+static gboolean
+not_busy (gpointer data)
+{
+  return !ws_contrast_page_get_busy (data);
+}
+
+static gboolean
+has_instances (gpointer data)
+{
+  guint nf = 0, ns = 0;
+  ws_duration_histogram_count_classes (data, &nf, &ns);
+  return nf + ns > 0;
+}
+
+static void
+ready_tree_cb (WsContrastPage *page, WsTrace *trace, guint thread, gint64 t0, gint64 t1, gint64 *duration)
+{
+  *duration = t1 - t0;
+}
+
+/* The @index-th descendant of @root of @type, depth first. */
+static GtkWidget *
+nth_child (GtkWidget *root, GType type, guint *index)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (c, type) && (*index)-- == 0)
+        return c;
+      if ((found = nth_child (c, type, index)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static WsDocument *
+open_and_wait (WsWindow *window, const char *name)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  WsDocument *document = ws_window_open_file (window, file);
+
+  while (ws_document_get_state (document) == WS_DOCUMENT_LOADING)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_READY);
+  return document;
+}
+
+static WsContrastResult *
+core_result (WsTrace *a, WsTrace *b, WsTime t_fast, WsTime t_slow)
+{
+  g_autoptr(WsInstanceSet) set = ws_instance_set_new ();
+  g_autoptr(GError) error = NULL;
+  WsContrastSettings s = { .component = "postgres", .t_fast = t_fast, .t_slow = t_slow };
+  WsContrastResult *r;
+
+  ws_instance_set_add_trace (set, a, "transaction");
+  ws_instance_set_add_trace (set, b, "transaction");
+  s.instances = set;
+  r = ws_contrast_run (&s, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  return r;
+}
+
+static void
+test_contrast_page (void)
+{
+  WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
+  WsDocument *fast_doc, *slow_doc;
+  WsContrastPage *page;
+  WsDurationHistogram *histogram;
+  WsContrastResult *shown;
+  g_autoptr(WsContrastResult) expect = NULL;
+  g_autofree char *top_shown = NULL, *top_expect = NULL;
+  GtkWidget *view;
+  gint64 asked = 0;
+  guint nf, ns;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
+  gtk_window_present (GTK_WINDOW (window));
+  fast_doc = open_and_wait (window, "pg-contrast-fast.perf.txt.gz");
+  slow_doc = open_and_wait (window, "pg-contrast-slow.perf.txt.gz");
+
+  page = WS_CONTRAST_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_CONTRAST_PAGE));
+  g_assert_nonnull (page);
+  ws_window_show_details_page (window, "contrast");
+  histogram = WS_DURATION_HISTOGRAM (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_DURATION_HISTOGRAM));
+  ws_contrast_page_set_scenario (page, "transaction");
+  ws_gui_test_wait_until (has_instances, histogram, 30, "the transactions of both traces");
+
+  /* Thresholds: the class counts follow. */
+  ws_contrast_page_set_thresholds (page, 40 * MS, 120 * MS);
+  ws_duration_histogram_count_classes (histogram, &nf, &ns);
+  expect = core_result (ws_document_get_trace (fast_doc), ws_document_get_trace (slow_doc), 40 * MS, 120 * MS);
+  g_assert_cmpuint (nf, ==, ws_instance_set_get_n (ws_contrast_result_get_fast (expect)));
+  g_assert_cmpuint (ns, ==, ws_instance_set_get_n (ws_contrast_result_get_slow (expect)));
+
+  /* Cancel at once: nothing shown, the page idle again. */
+  ws_contrast_page_set_component (page, "postgres");
+  gtk_widget_activate_action (GTK_WIDGET (page), "contrast.run", NULL);
+  g_assert_true (ws_contrast_page_get_busy (page));
+  gtk_widget_activate_action (GTK_WIDGET (page), "contrast.cancel", NULL);
+  ws_gui_test_wait_until (not_busy, page, 60, "the cancelled analysis");
+  g_assert_null (ws_contrast_page_get_result (page));
+
+  ws_contrast_page_set_impact_components (page, "XLogFlush|XLogBackgroundFlush; LockAcquire|ProcSleep");
+  ws_contrast_page_run (page);
+  ws_gui_test_wait_until (not_busy, page, 120, "the contrast analysis");
+
+  shown = ws_contrast_page_get_result (page);
+  g_assert_nonnull (shown);
+  g_assert_cmpuint (ws_contrast_result_get_n_patterns (shown), ==, ws_contrast_result_get_n_patterns (expect));
+  g_assert_cmpuint (ws_awg_get_n_nodes (ws_contrast_result_get_awg_slow (shown)), ==,
+                    ws_awg_get_n_nodes (ws_contrast_result_get_awg_slow (expect)));
+  top_shown = ws_contrast_result_format_pattern (shown, ws_contrast_result_get_top_pattern (shown));
+  top_expect = ws_contrast_result_format_pattern (expect, ws_contrast_result_get_top_pattern (expect));
+  g_test_message ("top pattern %s", top_shown);
+  g_assert_cmpstr (top_shown, ==, top_expect);
+  g_assert_true (ws_contrast_pattern_has (shown, ws_contrast_result_get_top_pattern (shown), 2, "DiskService"));
+
+  /* The first pattern is chosen: its paths lit in the slow graph, which
+   * scrolls to show them. */
+  {
+    guint second = 1;
+    view = nth_child (GTK_WIDGET (page), WS_TYPE_AWG_VIEW, &second);
+  }
+  g_assert_nonnull (view);
+  g_assert_true (ws_awg_view_get_renderer (WS_AWG_VIEW (view)) != NULL);
+  g_assert_true (ws_awg_renderer_get_awg (ws_awg_view_get_renderer (WS_AWG_VIEW (view)))
+                 == ws_contrast_result_get_awg_slow (shown));
+  ws_contrast_page_select_pattern (page, 1);
+  ws_contrast_page_select_pattern (page, 0);
+  g_assert_cmpuint (ws_awg_renderer_get_n_highlighted (ws_awg_view_get_renderer (WS_AWG_VIEW (view))), >=, 2);
+  ws_gui_test_spin (600);
+  {
+    GtkAdjustment *h = gtk_scrolled_window_get_hadjustment (
+      GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (view, GTK_TYPE_SCROLLED_WINDOW)));
+    g_test_message ("slow view scrolled to x %.0f of %.0f", gtk_adjustment_get_value (h), gtk_adjustment_get_upper (h));
+  }
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "contrast-page"));
+  {
+    GtkWidget *paned = ws_gui_test_find_child (GTK_WIDGET (page), GTK_TYPE_PANED);
+    int min = 0, nat = 0;
+    gtk_widget_measure (GTK_WIDGET (page), GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (GTK_WIDGET (page)), &min, &nat, NULL, NULL);
+    g_test_message ("page %d (min %d nat %d), paned %d at %d", gtk_widget_get_height (GTK_WIDGET (page)), min, nat,
+                    gtk_widget_get_height (paned), gtk_paned_get_position (GTK_PANED (paned)));
+    /* Both the graphs and the lists below them get room. */
+    g_assert_cmpint (gtk_paned_get_position (GTK_PANED (paned)), >, 150);
+    g_assert_cmpint (gtk_paned_get_position (GTK_PANED (paned)), <, gtk_widget_get_height (paned) - 150);
+  }
+
+  /* The ready tree of the slowest instance holding it. */
+  g_signal_connect (page, "open-ready-tree", G_CALLBACK (ready_tree_cb), &asked);
+  {
+    g_autoptr(GArray) inst = ws_contrast_result_dup_pattern_instances (shown, 0);
+    WsInstanceSet *slow = ws_contrast_result_get_slow (shown);
+    WsTime longest = 0;
+
+    g_assert_cmpuint (inst->len, >, 0);
+    for (guint i = 0; i < inst->len; i++)
+      longest = MAX (longest, ws_instance_set_get (slow, g_array_index (inst, guint32, i))->duration);
+    gtk_widget_activate_action (GTK_WIDGET (page), "contrast.open-slowest", NULL);
+    g_assert_cmpint (asked, ==, longest);
+  }
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "contrast-ready-tree"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  the_app = ws_gui_test_init (&argc, &argv);
+  g_test_add_func ("/gui/contrast/pg-pair", test_contrast_page);
+  status = g_test_run ();
+  g_object_unref (the_app);
+  return status;
+}
