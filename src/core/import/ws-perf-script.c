@@ -26,12 +26,14 @@ all_have (char       **lines,
       g_autofree char *pattern = NULL;
       const char *end;
       g_autofree char *types = NULL;
+      g_autofree char *field = NULL;
 
       if (st == NULL || g_str_has_prefix (lines[i], "dummy:"))
         continue;
       st += 13;
       end = strchr (st, ',');
-      types = g_strconcat ("|", end ? g_strndup (st, end - st) : g_strdup (st), "|", NULL);
+      field = end ? g_strndup (st, end - st) : g_strdup (st);
+      types = g_strconcat ("|", field, "|", NULL);
       pattern = g_strconcat ("|", bit, "|", NULL);
       if (strstr (types, pattern) == NULL)
         return FALSE;
