@@ -30,6 +30,23 @@ document_ready (gpointer data)
   return ws_document_get_state (data) != WS_DOCUMENT_LOADING;
 }
 
+/* True once the autosave has written a recovery copy that holds all three
+ * notes (the last pinned one is the CPU wait).  Autosave runs a couple of
+ * seconds after the last change; under load it can take longer, so the
+ * test polls instead of sleeping a fixed time. */
+static gboolean
+recovery_has_all_pins (gpointer data)
+{
+  g_autoptr(GPtrArray) copies = ws_session_file_list_recoveries ();
+  g_autofree char *text = NULL;
+
+  (void) data;
+  if (copies->len != 1
+      || !g_file_get_contents (g_ptr_array_index (copies, 0), &text, NULL, NULL))
+    return FALSE;
+  return strstr (text, "waiting for a CPU") != NULL;
+}
+
 static WsWindow *
 new_window (void)
 {
@@ -237,7 +254,7 @@ test_findings (void)
   pin_three (window, page);
   /* Autosave: a couple of seconds after the last change the recovery copy
    * holds all three notes, so a kill -9 now would lose nothing. */
-  ws_gui_test_spin (2600);
+  ws_gui_test_wait_until (recovery_has_all_pins, NULL, 30, "the autosave recovery copy");
   copies = ws_session_file_list_recoveries ();
   g_assert_cmpuint (copies->len, ==, 1);
   g_assert_cmpuint (count_in_file (g_ptr_array_index (copies, 0), "waiting for a CPU"), ==, 1);
