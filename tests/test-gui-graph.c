@@ -133,7 +133,7 @@ test_graph_page (void)
   g_assert_cmpstr (ws_node_details_get_stack_text (details_of (page), TRUE), !=, "");
 
   /* An accessible, focusable view with a name and a description. */
-  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_ROLE_WIDGET);
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_ROLE_TREE);
   gtk_test_accessible_assert_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL, "Ready tree");
   g_assert_true (gtk_test_accessible_has_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION));
   g_assert_true (gtk_widget_get_focusable (GTK_WIDGET (view)));

@@ -149,7 +149,7 @@ test_critical_path (void)
   }
 
   /* Accessible, focusable, described. */
-  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_ROLE_WIDGET);
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_ROLE_LIST);
   gtk_test_accessible_assert_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL, "Critical path");
   g_assert_true (gtk_test_accessible_has_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION));
   g_assert_true (gtk_widget_get_focusable (GTK_WIDGET (view)));

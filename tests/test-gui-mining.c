@@ -469,7 +469,7 @@ test_mining_page (void)
   }
 
   /* 7. Accessible custom views. */
-  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (WS_ALIGNMENT_VIEW (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_ALIGNMENT_VIEW))), GTK_ACCESSIBLE_ROLE_IMG);
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (WS_ALIGNMENT_VIEW (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_ALIGNMENT_VIEW))), GTK_ACCESSIBLE_ROLE_GRID);
   gtk_test_accessible_assert_role (GTK_ACCESSIBLE (WS_COVERAGE_VIEW (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_COVERAGE_VIEW))), GTK_ACCESSIBLE_ROLE_IMG);
   g_assert_true (gtk_test_accessible_has_property (GTK_ACCESSIBLE (WS_ALIGNMENT_VIEW (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_ALIGNMENT_VIEW))),
                                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION));

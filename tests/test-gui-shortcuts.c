@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ws-graph-page.h"
+#include "ws-mining-page.h"
 #include "ws-gui-test-util.h"
 #include "ws-timeline-view.h"
 
@@ -70,6 +71,22 @@ load_overlay (Overlay *overlay)
 
           if (parts[i][0] == '\0')
             continue;
+          /* "<Alt>1...7": a range of keys, as GtkShortcutLabel shows it. */
+          if (strstr (parts[i], "...") != NULL)
+            {
+              g_auto(GStrv) ends = g_strsplit (parts[i], "...", 2);
+              guint last;
+
+              if (!gtk_accelerator_parse (ends[0], &keyval, &mods) || !gtk_accelerator_parse (ends[1], &last, NULL) ||
+                  last < keyval || last - keyval > 20)
+                g_error ("the shortcuts window lists the range \"%s\", which does not parse", parts[i]);
+              for (; keyval <= last; keyval++)
+                {
+                  key = make_key (keyval, mods);
+                  g_array_append_val (overlay->keys, key);
+                }
+              continue;
+            }
           if (!gtk_accelerator_parse (parts[i], &keyval, &mods))
             g_error ("the shortcuts window lists \"%s\", which does not parse", parts[i]);
           key = make_key (keyval, mods);
@@ -141,10 +158,11 @@ test_application_accels (void)
             g_error ("%s (%s) is not in the shortcuts window", accels[j], actions[i]);
         }
     }
-  /* ws-application.c registers 25 accelerators for 24 actions (7 of them
-   * the anomaly flags' and views'), and GtkApplication adds Ctrl+? for
+  /* ws-application.c registers 35 accelerators for 34 actions (7 of them
+   * the anomaly flags' and views', 3 the analyses of the selected window,
+   * 7 the pages of the lower pane), and GtkApplication adds Ctrl+? for
    * win.show-help-overlay. */
-  g_assert_cmpuint (n_accels, ==, 26);
+  g_assert_cmpuint (n_accels, ==, 36);
 
   /* And the reverse: an entry naming an action without an accelerator
    * would show an empty row. */
@@ -204,13 +222,17 @@ test_widget_bindings (void)
   Overlay overlay;
   GtkWidget *timeline = g_object_ref_sink (ws_timeline_view_new ());
   GtkWidget *graph = g_object_ref_sink (ws_graph_page_new ());
+  GtkWidget *mining = g_object_ref_sink (ws_mining_page_new ());
 
   load_overlay (&overlay);
-  /* ws_timeline_view_class_init binds 16 keys, ws_graph_page_class_init 5. */
-  g_assert_cmpuint (check_class_bindings (&overlay, timeline), ==, 16);
+  /* ws_timeline_view_class_init binds 12 keys and ws_timeline_keys_install
+   * 10 more, ws_graph_page_class_init 5, ws_mining_page_class_init 2. */
+  g_assert_cmpuint (check_class_bindings (&overlay, timeline), ==, 22);
   g_assert_cmpuint (check_class_bindings (&overlay, graph), ==, 5);
+  g_assert_cmpuint (check_class_bindings (&overlay, mining), ==, 2);
   g_object_unref (timeline);
   g_object_unref (graph);
+  g_object_unref (mining);
   overlay_clear (&overlay);
 }
 

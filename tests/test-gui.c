@@ -146,9 +146,9 @@ test_window (void)
   ws_gui_test_spin (500);
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (view)), >, 800);
 
-  /* The chart is an accessible image with a name and a description of
+  /* The chart is an accessible grid (threads by time) with a name and a description of
    * what it shows; it takes the keyboard focus. */
-  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_ROLE_IMG);
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_ROLE_GRID);
   gtk_test_accessible_assert_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL, "Thread timeline");
   g_assert_true (gtk_test_accessible_has_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION));
   g_assert_true (gtk_widget_get_focusable (GTK_WIDGET (view)));

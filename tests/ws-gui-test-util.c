@@ -11,6 +11,43 @@
 /* GTK, libadwaita and one registered application for the whole program
  * (its id can be registered once).  Without a display there is no GUI
  * test: meson counts exit status 77 as skipped. */
+static gboolean
+toolkit_domain (const char *domain)
+{
+  static const char *const domains[] = {
+    "Gtk", "Gdk", "Gsk", "Adwaita", "GLib", "GLib-GObject", "GLib-GIO", "Pango", "GdkPixbuf",
+  };
+
+  for (guint i = 0; domain != NULL && i < G_N_ELEMENTS (domains); i++)
+    if (strcmp (domain, domains[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* A warning or critical from the toolkit fails the test, whatever the
+ * always-fatal mask says (structured messages from GTK do not all go
+ * through it): a test that prints "GtkLabel … reported min width -3" is a
+ * failing test, not a noisy one. */
+static GLogWriterOutput
+fail_on_toolkit_warnings (GLogLevelFlags   level,
+                          const GLogField *fields,
+                          gsize            n_fields,
+                          gpointer         data)
+{
+  const char *domain = NULL;
+
+  for (gsize i = 0; i < n_fields; i++)
+    if (strcmp (fields[i].key, "GLIB_DOMAIN") == 0)
+      domain = fields[i].value;
+  g_log_writer_default (level, fields, n_fields, data);
+  if ((level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING)) != 0 && toolkit_domain (domain))
+    {
+      g_printerr ("a GUI test must not make %s warnings (above); failing\n", domain);
+      abort ();
+    }
+  return G_LOG_WRITER_HANDLED;
+}
+
 WsApplication *
 ws_gui_test_init (int    *argc,
                   char ***argv)
@@ -23,6 +60,7 @@ ws_gui_test_init (int    *argc,
       g_print ("1..0 # SKIP no display (run the suite under xvfb-run)\n");
       exit (77);
     }
+  g_log_set_writer_func (fail_on_toolkit_warnings, NULL, NULL);
 
   gtk_test_init (argc, argv, NULL);
   adw_init ();
@@ -243,6 +281,38 @@ ws_gui_test_press_key_in (GtkWidget       *widget,
         }
     }
   return FALSE;
+}
+
+/* A key press as @widget's shortcut controllers (its class's key
+ * bindings) see it: the first shortcut whose trigger is exactly this key
+ * and whose action runs handles it; otherwise its key controllers. */
+gboolean
+ws_gui_test_press_shortcut_in (GtkWidget       *widget,
+                               guint            keyval,
+                               GdkModifierType  state)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (c))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (c)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (c), j);
+          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+
+          if (GTK_IS_KEYVAL_TRIGGER (trigger) &&
+              gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval &&
+              gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == state &&
+              gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, widget,
+                                            gtk_shortcut_get_arguments (shortcut)))
+            return TRUE;
+        }
+    }
+  return ws_gui_test_press_key_in (widget, keyval, state);
 }
 
 /* A click of the primary button at widget point (x, y): the widget's drag

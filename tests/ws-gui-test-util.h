@@ -49,6 +49,9 @@ guint          ws_gui_test_count_colour   (GtkWidget           *window,
 gboolean       ws_gui_test_press_key_in   (GtkWidget           *widget,
                                            guint                keyval,
                                            GdkModifierType      state);
+gboolean       ws_gui_test_press_shortcut_in (GtkWidget        *widget,
+                                              guint             keyval,
+                                              GdkModifierType   state);
 void           ws_gui_test_click_at       (GtkWidget           *widget,
                                            double               x,
                                            double               y);

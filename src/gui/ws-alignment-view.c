@@ -174,7 +174,25 @@ update_accessible (WsAlignmentView *self)
   if (self->grid == NULL)
     desc = g_strdup (_("No cluster selected"));
   else
-    desc = ws_alignment_grid_describe (self->grid);
+    {
+      g_autofree char *summary = ws_alignment_grid_describe (self->grid);
+      guint row = self->state.focus_row, pattern = self->state.focus_pattern;
+
+      if (row < ws_alignment_grid_get_n_rows (self->grid) && pattern < ws_alignment_grid_get_n_patterns (self->grid))
+        {
+          const WsAlignmentCell *cell = ws_alignment_grid_get_cell (self->grid, row, pattern);
+
+          /* Translators: accessible description of the alignment: summary,
+           * then the cursor's row, pattern title, frame, and whether the row
+           * is marked */
+          desc = g_strdup_printf (_("%s Cursor: row %u, %s: %s%s."), summary, row + 1,
+                                  ws_alignment_grid_get_title (self->grid, pattern),
+                                  ws_alignment_cell_is_gap (cell) ? _("no frame") : cell->function,
+                                  ws_alignment_view_get_row_marked (self, row) ? _(", marked") : "");
+        }
+      else
+        desc = g_steal_pointer (&summary);
+    }
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, desc, -1);
 }
 
@@ -477,6 +495,7 @@ key_pressed_cb (GtkEventControllerKey *controller,
   self->state.focus_pattern = pattern;
   reveal_row (self, row, pattern);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+  update_accessible (self);
   return TRUE;
 }
 
@@ -611,7 +630,8 @@ ws_alignment_view_class_init (WsAlignmentViewClass *klass)
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   gtk_widget_class_set_css_name (widget_class, "alignmentview");
-  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+  /* Rows (aligned positions) by columns (patterns), walked with a cursor. */
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GRID);
 }
 
 static void

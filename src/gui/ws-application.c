@@ -203,6 +203,16 @@ ws_application_startup (GApplication *app)
     { "win.save-session", { "<Control>s", NULL } },
     { "win.open-session", { "<Control><Shift>o", NULL } },
     { "win.present", { "F5", NULL } },
+    { "win.show-wait-graph", { "<Control><Shift>w", NULL } },
+    { "win.show-ready-tree", { "<Control><Shift>r", NULL } },
+    { "win.show-critical-path", { "<Control><Shift>p", NULL } },
+    { "win.details-page::overview", { "<Alt>1", NULL } },
+    { "win.details-page::details", { "<Alt>2", NULL } },
+    { "win.details-page::threads", { "<Alt>3", NULL } },
+    { "win.details-page::graph", { "<Alt>4", NULL } },
+    { "win.details-page::mining", { "<Alt>5", NULL } },
+    { "win.details-page::contrast", { "<Alt>6", NULL } },
+    { "win.details-page::findings", { "<Alt>7", NULL } },
   };
 
   G_APPLICATION_CLASS (ws_application_parent_class)->startup (app);

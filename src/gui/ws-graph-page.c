@@ -840,6 +840,9 @@ ws_graph_page_dispose (GObject *object)
     ws_worker_drop (self->worker);
   g_clear_object (&self->worker);
   g_clear_object (&self->search);
+  /* The panel says its findings changed as it goes away: not to us. */
+  if (self->inspector_panel != NULL)
+    g_signal_handlers_disconnect_by_data (self->inspector_panel, self);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), WS_TYPE_GRAPH_PAGE);
   g_clear_object (&self->selection);

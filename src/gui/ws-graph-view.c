@@ -945,7 +945,8 @@ ws_graph_view_class_init (WsGraphViewClass *klass)
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
 
   gtk_widget_class_set_css_name (widget_class, "graphview");
-  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_WIDGET);
+  /* Nodes walked parent to child and sibling to sibling, like a tree. */
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_TREE);
 }
 
 static void

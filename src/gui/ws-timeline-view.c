@@ -14,6 +14,7 @@
 #include "ws-event-format.h"
 #include "ws-time-format.h"
 #include "ws-anomaly-plot.h"
+#include "ws-timeline-keys.h"
 #include "ws-timeline-view.h"
 #include "ws-view-gestures.h"
 
@@ -122,11 +123,15 @@ update_accessible_description (WsTimelineView *self)
                                                   ws_timeline_viewport_get_begin (self->viewport));
       g_autofree char *from = ws_format_duration (ws_timeline_viewport_get_begin (self->viewport) - origin);
 
-      /* Translators: accessible description of the timeline chart */
+      g_autofree char *selection = ws_timeline_keys_describe_selection (self);
+
+      /* Translators: accessible description of the timeline chart; the
+       * last %s is the selection in words, or nothing */
       desc = g_strdup_printf (_("Run and wait timeline of %u threads in %u processes of %s, "
-                                "showing %s from %s after the start. The Threads table lists the same data."),
+                                "showing %s from %s after the start. The Threads table lists the same data. %s"),
                               ws_timeline_layout_get_n_visible_threads (self->layout),
-                              ws_trace_get_n_processes (trace), ws_trace_get_name (trace), span, from);
+                              ws_trace_get_n_processes (trace), ws_trace_get_name (trace), span, from,
+                              selection != NULL ? selection : "");
     }
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, desc,
@@ -1064,7 +1069,8 @@ ws_timeline_view_class_init (WsTimelineViewClass *klass)
   g_object_class_override_property (object_class, PROP_VSCROLL_POLICY, "vscroll-policy");
 
   gtk_widget_class_set_css_name (widget_class, "timeline");
-  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+  /* A grid of threads by time whose selected wait is the keyboard cursor. */
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GRID);
 
   gtk_widget_class_install_action (widget_class, "timeline.zoom-in", NULL, zoom_in_action);
   gtk_widget_class_install_action (widget_class, "timeline.zoom-out", NULL, zoom_out_action);
@@ -1083,10 +1089,8 @@ ws_timeline_view_class_init (WsTimelineViewClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, 0, "timeline.zoom-fit", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_0, 0, "timeline.zoom-fit", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_BackSpace, 0, "timeline.back", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "timeline.pan", "d", -KEY_PAN_FRACTION);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "timeline.pan", "d", KEY_PAN_FRACTION);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, 0, "timeline.scroll-rows", "d", -0.1);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, 0, "timeline.scroll-rows", "d", 0.1);
+  /* Left/Right/Up/Down pan and scroll, or walk the waits (ws-timeline-keys.c). */
+  ws_timeline_keys_install (widget_class);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Page_Up, 0, "timeline.scroll-rows", "d", -1.0);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Page_Down, 0, "timeline.scroll-rows", "d", 1.0);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, 0, "timeline.zoom-selection", NULL);
@@ -1125,6 +1129,10 @@ ws_timeline_view_init (WsTimelineView *self)
   g_signal_group_connect_swapped (self->viewport_signals, "changed", G_CALLBACK (viewport_changed), self);
   g_signal_group_connect_swapped (self->viewport_signals, "selection-changed", G_CALLBACK (invalidate), self);
   g_signal_group_connect_swapped (self->viewport_signals, "notify::selected-event", G_CALLBACK (invalidate), self);
+  g_signal_group_connect_swapped (self->viewport_signals, "selection-changed",
+                                  G_CALLBACK (update_accessible_description), self);
+  g_signal_group_connect_swapped (self->viewport_signals, "notify::selected-event",
+                                  G_CALLBACK (update_accessible_description), self);
   self->layout_signals = g_signal_group_new (WS_TYPE_TIMELINE_LAYOUT);
   g_signal_group_connect_swapped (self->layout_signals, "changed", G_CALLBACK (layout_changed), self);
 

@@ -1058,6 +1058,24 @@ analysis_action (GtkWidget  *widget,
                  thread, (gint64) t0, (gint64) t1);
 }
 
+/* Alt+1…7: a page of the lower pane, with the keyboard focus in it. */
+static void
+details_page_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  WsWindow *self = WS_WINDOW (widget);
+  GtkWidget *page = gtk_stack_get_child_by_name (self->details_stack, g_variant_get_string (param, NULL));
+
+  if (page == NULL || !gtk_stack_page_get_visible (gtk_stack_get_page (self->details_stack, page)) || !is_ready (self))
+    {
+      gtk_widget_error_bell (widget);
+      return;
+    }
+  gtk_stack_set_visible_child (self->details_stack, page);
+  gtk_widget_child_focus (page, GTK_DIR_TAB_FORWARD);
+}
+
 /* ------------------------------------------------------------------ */
 /* Drag and drop                                                        */
 
@@ -1375,6 +1393,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.show-wait-graph", NULL, analysis_action);
   gtk_widget_class_install_action (widget_class, "win.show-ready-tree", NULL, analysis_action);
   gtk_widget_class_install_action (widget_class, "win.show-critical-path", NULL, analysis_action);
+  gtk_widget_class_install_action (widget_class, "win.details-page", "s", details_page_action);
   ws_window_findings_install_actions (widget_class);
   gtk_widget_class_install_action (widget_class, "win.inspect-trace", NULL, inspect_trace_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-in", NULL, forward_action);
@@ -1401,7 +1420,9 @@ ws_window_init (WsWindow *self)
   g_object_bind_property (self->sidebar_button, "active", self->sidebar, "visible", G_BINDING_SYNC_CREATE);
 
   gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
-  gtk_search_bar_set_key_capture_widget (self->search_bar, GTK_WIDGET (self));
+  /* No type-to-search: the views' single-letter keys (f fits the graph,
+   * z zooms to the selection) must never land in an unfocused entry.
+   * Ctrl+F opens the search. */
   g_object_bind_property (self->search_bar, "search-mode-enabled", self->search_button, "active",
                           G_BINDING_SYNC_CREATE);
   g_signal_connect_swapped (self->search_entry, "search-changed", G_CALLBACK (search_changed_cb), self);
