@@ -79,9 +79,16 @@ update_accessible (WsAwgView *self)
       guint n_roots = 0;
 
       ws_awg_get_roots (awg, &n_roots);
-      text = g_strdup_printf (_("%u nodes, %u roots, from %u wait graphs; %u paths highlighted"),
-                              ws_awg_get_n_nodes (awg), n_roots, ws_awg_get_n_graphs (awg),
-                              ws_awg_renderer_get_n_highlighted (self->renderer));
+      guint n_nodes = ws_awg_get_n_nodes (awg), n_graphs = ws_awg_get_n_graphs (awg);
+      guint n_paths = ws_awg_renderer_get_n_highlighted (self->renderer);
+      g_autofree char *nodes = g_strdup_printf (ngettext ("%u node", "%u nodes", n_nodes), n_nodes);
+      g_autofree char *roots = g_strdup_printf (ngettext ("%u root", "%u roots", n_roots), n_roots);
+      g_autofree char *graphs = g_strdup_printf (ngettext ("%u wait graph", "%u wait graphs", n_graphs), n_graphs);
+      g_autofree char *paths = g_strdup_printf (ngettext ("%u path highlighted", "%u paths highlighted", n_paths),
+                                                n_paths);
+
+      /* Translators: aggregated wait graph: nodes, roots, graphs; paths */
+      text = g_strdup_printf (_("%s, %s, from %s; %s"), nodes, roots, graphs, paths);
     }
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
 }

@@ -138,9 +138,10 @@ ws_details_pane_show_event (WsDetailsPane *self,
   {
     g_autofree char *pname = g_markup_escape_text (p && p->name ? p->name : "?", -1);
     g_autofree char *readier_e = readier ? g_markup_escape_text (readier, -1) : NULL;
+    g_autofree char *pid = ws_format_pid (t->pid);
     /* Translators: details pane: thread, process, pid, time from trace start, CPU */
-    summary = g_strdup_printf (_("<b>%s</b> of %s (%d) · at +%s · CPU %u"),
-                               thread_e, pname, t->pid, at, e->cpu);
+    summary = g_strdup_printf (_("<b>%s</b> of %s (%s) · at +%s · CPU %u"),
+                               thread_e, pname, pid, at, e->cpu);
     if (readier_e != NULL)
       {
         char *tmp = g_strdup_printf ("%s\n%s", summary, readier_e);

@@ -494,10 +494,13 @@ load_done (GObject      *source,
   {
     g_autofree char *span = ws_format_duration (ws_trace_get_end_time (self->trace) -
                                                 ws_trace_get_start_time (self->trace));
+    guint n_events = ws_trace_get_n_events (self->trace);
+    guint n_threads = ws_trace_get_n_threads (self->trace);
+    g_autofree char *events = g_strdup_printf (ngettext ("%u event", "%u events", n_events), n_events);
+    g_autofree char *threads = g_strdup_printf (ngettext ("%u thread", "%u threads", n_threads), n_threads);
+
     /* Translators: sidebar subtitle: events, threads, time span */
-    self->subtitle = g_strdup_printf (_("%u events · %u threads · %s"),
-                                      ws_trace_get_n_events (self->trace),
-                                      ws_trace_get_n_threads (self->trace), span);
+    self->subtitle = g_strdup_printf (_("%s · %s · %s"), events, threads, span);
   }
   self->layout = ws_timeline_layout_new (self->trace);
   self->viewport = ws_timeline_viewport_new ();

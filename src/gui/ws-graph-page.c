@@ -717,6 +717,37 @@ ws_graph_page_show_symptom (WsGraphPage     *self,
   options_changed_cb (self);
 }
 
+/**
+ * ws_graph_page_forget_trace:
+ * @trace: a trace being closed
+ *
+ * If the page shows (or is building) a graph of @trace, it drops it and
+ * its inspection and shows its empty state: a closed trace's tree must not
+ * stay under another trace's title, nor be rebuilt by the page's controls.
+ */
+void
+ws_graph_page_forget_trace (WsGraphPage *self,
+                            WsTrace     *trace)
+{
+  g_return_if_fail (WS_IS_GRAPH_PAGE (self));
+
+  if (trace == NULL || self->shown.trace != trace)
+    return;
+  ws_worker_drop (self->worker);
+  set_busy (self, FALSE);
+  ws_graph_search_clear (self->search);
+  self->have_symptom = FALSE;
+  g_clear_object (&self->shown.trace);
+  set_result (self, NULL, NULL);
+  gtk_label_set_text (self->summary_label, "");
+  gtk_stack_set_visible_child_name (self->state_stack, "empty");
+  ws_inspector_panel_set_symptom (self->inspector_panel, NULL, NULL, NULL);
+  ws_inspector_panel_set_whole_trace (self->inspector_panel, NULL);
+  ws_inspector_panel_inspect (self->inspector_panel);
+  update_mode_widgets (self);
+  update_details (self);
+}
+
 void
 ws_graph_page_set_mode (WsGraphPage *self,
                         WsGraphMode  mode)

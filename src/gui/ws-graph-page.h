@@ -50,6 +50,8 @@ void            ws_graph_page_show_symptom     (WsGraphPage     *self,
 void            ws_graph_page_set_mode         (WsGraphPage     *self,
                                                 WsGraphMode      mode);
 WsGraphMode     ws_graph_page_get_mode         (WsGraphPage     *self);
+void            ws_graph_page_forget_trace     (WsGraphPage     *self,
+                                                WsTrace         *trace);
 gboolean        ws_graph_page_get_busy         (WsGraphPage     *self);
 WsGraphScene   *ws_graph_page_get_scene        (WsGraphPage     *self);
 WsTrace        *ws_graph_page_get_trace        (WsGraphPage     *self);

@@ -111,9 +111,9 @@ wake_text (WsWakeKind wake)
   switch (wake)
     {
     case WS_WAKE_THREAD:    return _("a thread");
-    case WS_WAKE_TIMER:     return _("a timer (false run)");
+    case WS_WAKE_TIMER:     return _("a timer (the wait ran out)");
     case WS_WAKE_INTERRUPT: return _("an interrupt (hardware)");
-    case WS_WAKE_HEARTBEAT: return _("a heartbeat thread (false run)");
+    case WS_WAKE_HEARTBEAT: return _("a heartbeat thread (a routine wake-up, not a cause)");
     case WS_WAKE_UNKNOWN:
     default:                return _("not recorded");
     }
@@ -128,7 +128,7 @@ stop_text (WsReadyStop stop)
     case WS_READY_STOP_NOT_LOCK_RELATED: return _("not lock-related");
     case WS_READY_STOP_DEPTH_LIMIT:      return _("depth limit");
     case WS_READY_STOP_TRACE_START:      return _("the readier's history starts before the trace");
-    case WS_READY_STOP_FALSE_RUN:        return _("woken by a timer or heartbeat (false run)");
+    case WS_READY_STOP_FALSE_RUN:        return _("woken by a timer or a routine wake-up, not by another thread’s work");
     case WS_READY_STOP_HARDWARE:         return _("woken by hardware");
     case WS_READY_STOP_UNKNOWN_READIER:  return _("no wake-up recorded");
     case WS_READY_STOP_NODE_LIMIT:       return _("node limit");
@@ -192,7 +192,8 @@ process_row (WsNodeDetails *self,
 {
   const WsThread *t = ws_trace_get_thread (self->trace, thread);
   const WsProcess *p = ws_trace_get_process (self->trace, t->process);
-  g_autofree char *process = g_strdup_printf ("%s · %d", p && p->name ? p->name : "?", t->pid);
+  g_autofree char *pid = ws_format_pid (t->pid);
+  g_autofree char *process = g_strdup_printf ("%s · %s", p && p->name ? p->name : "?", pid);
 
   grid_row (self, row, _("Process"), process);
 }

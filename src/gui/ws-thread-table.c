@@ -173,7 +173,7 @@ bind_cb (GtkSignalListItemFactory *factory,
   if (kind == COLUMN_TEXT)
     text = g_value_dup_string (&value);
   else if (kind == COLUMN_DURATION)
-    text = g_value_get_int64 (&value) ? ws_format_duration (g_value_get_int64 (&value)) : g_strdup ("—");
+    text = g_value_get_int64 (&value) ? g_strdup_printf ("%.3f", g_value_get_int64 (&value) / 1e6) : g_strdup ("—");
   else
     text = g_strdup_printf ("%" G_GINT64_FORMAT, g_value_get_int64 (&value));
   gtk_label_set_text (label, text);
@@ -222,20 +222,28 @@ ws_thread_table_class_init (WsThreadTableClass *klass)
 }
 
 static void
+sort_changed_cb (WsThreadTable *self)
+{
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (self->scroller)), 0);
+}
+
+static void
 ws_thread_table_init (WsThreadTable *self)
 {
   const ColumnSpec columns[] = {
     { _("Thread"), "name", COLUMN_TEXT, TRUE },
     { _("TID"), "tid", COLUMN_NUMBER, FALSE },
     { _("Process"), "process", COLUMN_TEXT, TRUE },
-    { _("Running"), "run", COLUMN_DURATION, FALSE },
-    { _("Ready"), "ready", COLUMN_DURATION, FALSE },
-    { _("Sleeping (S)"), "sleep", COLUMN_DURATION, FALSE },
-    { _("Disk (D)"), "disk", COLUMN_DURATION, FALSE },
-    { _("Other waits"), "other", COLUMN_DURATION, FALSE },
+    /* One unit for every duration, in the headers, so that the column
+     * reads as numbers that line up ("1.2 s" beside "980 ms" did not). */
+    { _("Running, ms"), "run", COLUMN_DURATION, FALSE },
+    { _("Ready, ms"), "ready", COLUMN_DURATION, FALSE },
+    { _("Sleeping (S), ms"), "sleep", COLUMN_DURATION, FALSE },
+    { _("Disk (D), ms"), "disk", COLUMN_DURATION, FALSE },
+    { _("Other waits, ms"), "other", COLUMN_DURATION, FALSE },
     { _("Waits"), "waits", COLUMN_NUMBER, FALSE },
     { _("Readier unknown"), "unknown", COLUMN_NUMBER, FALSE },
-    { _("Longest wait"), "longest", COLUMN_DURATION, FALSE },
+    { _("Longest wait, ms"), "longest", COLUMN_DURATION, FALSE },
   };
   GtkSelectionModel *selection;
   GtkColumnViewColumn *sort_column = NULL;
@@ -290,6 +298,9 @@ ws_thread_table_init (WsThreadTable *self)
   self->scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), GTK_WIDGET (self->column_view));
   gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
+  /* A new order starts at its top, not wherever the old one was scrolled. */
+  g_signal_connect_object (gtk_column_view_get_sorter (self->column_view), "changed",
+                           G_CALLBACK (sort_changed_cb), self, G_CONNECT_SWAPPED);
 }
 
 GtkWidget *
@@ -329,8 +340,10 @@ ws_thread_table_set_lod (WsThreadTable *self,
       item = g_object_new (WS_TYPE_THREAD_ITEM, NULL);
       item->thread = t;
       item->name = g_strdup (thread->name);
-      item->process = process && process->name ? g_strdup_printf ("%s (%d)", process->name, process->pid)
-                                               : g_strdup_printf ("%d", thread->pid);
+      g_autofree char *pid = ws_format_pid (process != NULL ? process->pid : thread->pid);
+
+      item->process = process && process->name ? g_strdup_printf ("%s (%s)", process->name, pid)
+                                               : g_strdup (pid);
       item->tid = thread->tid;
       item->run = stats->run;
       item->ready = stats->ready;

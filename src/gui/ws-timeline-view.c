@@ -725,9 +725,10 @@ query_tooltip_cb (WsTimelineView *self,
           const WsProcess *p = t->process != WS_NONE ? ws_trace_get_process (trace, t->process) : NULL;
           g_autofree char *name = g_markup_escape_text (t->name ? t->name : "?", -1);
           g_autofree char *pname = g_markup_escape_text (p && p->name ? p->name : "?", -1);
+          g_autofree char *pid = ws_format_pid (t->pid);
 
           /* Translators: tooltip of a thread label: thread, tid, process, pid */
-          markup = g_strdup_printf (_("<b>%s</b>  thread %d\nprocess %s (%d)"), name, t->tid, pname, t->pid);
+          markup = g_strdup_printf (_("<b>%s</b>  thread %d\nprocess %s (%s)"), name, t->tid, pname, pid);
         }
       else
         /* Translators: tooltip of a process header */

@@ -469,6 +469,8 @@ close_document (WsWindow   *self,
   if (!g_list_store_find (self->documents, document, &position))
     return;
   ws_document_cancel (document);
+  /* Pages that showed it show it no more. */
+  ws_graph_page_forget_trace (self->graph_page, ws_document_get_trace (document));
   g_list_store_remove (self->documents, position);
   if (document == self->current)
     {
@@ -1222,7 +1224,14 @@ mining_show_events_cb (WsWindow      *self,
   guint position, event;
 
   if (document != self->current && g_list_store_find (self->documents, document, &position))
-    gtk_list_box_select_row (self->trace_list, gtk_list_box_get_row_at_index (self->trace_list, position));
+    {
+      /* Translators: toast when Show Events brings another trace up */
+      g_autofree char *text = g_strdup_printf (_("Switched to %s to show its events"),
+                                               ws_document_get_title (document));
+
+      gtk_list_box_select_row (self->trace_list, gtk_list_box_get_row_at_index (self->trace_list, position));
+      toast (self, text);
+    }
   /* The graph page highlights them too if it shows a graph of that trace. */
   ws_graph_page_set_search (self->graph_page, search);
   if (!is_ready (self) || ws_document_get_trace (self->current) != ws_stack_search_get_trace (search))

@@ -917,8 +917,10 @@ ws_graph_scene_dup_detail (WsGraphScene *self,
       g_string_assign (s, _("Hardware wake-up"));
       break;
     case WS_SCENE_NODE_TIMER:
-      g_string_assign (s, n->wake == WS_WAKE_HEARTBEAT ? _("Heartbeat, false run")
-                                                       : _("Timer, false run"));
+      /* Plain words for the papers' "false run": nothing worth following
+       * woke the thread. */
+      g_string_assign (s, n->wake == WS_WAKE_HEARTBEAT ? _("Routine wake-up")
+                                                       : _("Timer ran out"));
       break;
     case WS_SCENE_NODE_UNKNOWN:
     case WS_N_SCENE_NODE_KINDS:
@@ -985,15 +987,32 @@ ws_graph_scene_dup_summary (WsGraphScene *self)
           if (n->thread != WS_NONE && (n->kind == WS_SCENE_NODE_RUN || n->kind == WS_SCENE_NODE_WAIT))
             g_hash_table_add (threads, GUINT_TO_POINTER (n->thread + 1));
         }
-      return g_strdup_printf (_("%u nodes (%u waits), %u edges, %u threads; longest-wait chain: %u waits, %s in all"),
-                              self->nodes->len, n_waits, self->edges->len, g_hash_table_size (threads),
-                              self->chain_metrics.count, total);
+      g_autofree char *nodes = g_strdup_printf (ngettext ("%u node", "%u nodes", self->nodes->len), self->nodes->len);
+      g_autofree char *waits = g_strdup_printf (ngettext ("%u wait", "%u waits", n_waits), n_waits);
+      g_autofree char *edges = g_strdup_printf (ngettext ("%u edge", "%u edges", self->edges->len), self->edges->len);
+      guint n_threads = g_hash_table_size (threads);
+      g_autofree char *thread_text = g_strdup_printf (ngettext ("%u thread", "%u threads", n_threads), n_threads);
+      g_autofree char *chain = g_strdup_printf (ngettext ("%u wait", "%u waits", self->chain_metrics.count),
+                                                self->chain_metrics.count);
+
+      /* Translators: wait graph summary: "12 nodes (5 waits), 11 edges,
+       * 3 threads; longest-wait chain: 4 waits, 1.2 s in all" */
+      return g_strdup_printf (_("%s (%s), %s, %s; longest-wait chain: %s, %s in all"),
+                              nodes, waits, edges, thread_text, chain, total);
     }
-  return g_strdup_printf (_("%u waits, %u chains; anomalous chain by %s: %u waits, average %s, total %s"),
-                          ws_ready_tree_get_n_nodes (self->tree),
-                          ws_ready_tree_get_n_chains (self->tree),
-                          ws_chain_metric_to_string (self->metric),
-                          self->chain_metrics.count, avg, total);
+  {
+    guint n_nodes = ws_ready_tree_get_n_nodes (self->tree);
+    guint n_chains = ws_ready_tree_get_n_chains (self->tree);
+    g_autofree char *waits = g_strdup_printf (ngettext ("%u wait", "%u waits", n_nodes), n_nodes);
+    g_autofree char *chains = g_strdup_printf (ngettext ("%u chain", "%u chains", n_chains), n_chains);
+    g_autofree char *chain = g_strdup_printf (ngettext ("%u wait", "%u waits", self->chain_metrics.count),
+                                              self->chain_metrics.count);
+
+    /* Translators: ready tree summary: "40 waits, 1 chain; anomalous chain
+     * by cause: 4 waits, average 2 ms, total 8 ms" */
+    return g_strdup_printf (_("%s, %s; anomalous chain by %s: %s, average %s, total %s"),
+                            waits, chains, ws_chain_metric_to_string (self->metric), chain, avg, total);
+  }
 }
 
 const char *

@@ -417,12 +417,13 @@ get_row_label (WsTimelineRenderer  *self,
     {
       const WsProcess *p = ws_trace_get_process (trace, row->index);
       g_autofree char *name = g_markup_escape_text (p->name ? p->name : _("unknown"), -1);
+      g_autofree char *pid = ws_format_pid (p->pid);
 
       /* Translators: process header in the timeline: name, pid, thread count */
-      markup = g_strdup_printf (ngettext ("<b>%s</b>  <span alpha=\"60%%\">%d · %u thread</span>",
-                                          "<b>%s</b>  <span alpha=\"60%%\">%d · %u threads</span>",
+      markup = g_strdup_printf (ngettext ("<b>%s</b>  <span alpha=\"60%%\">%s · %u thread</span>",
+                                          "<b>%s</b>  <span alpha=\"60%%\">%s · %u threads</span>",
                                           p->n_threads),
-                                name, p->pid, p->n_threads);
+                                name, pid, p->n_threads);
       pango_layout_set_width (layout, (int) ((self->geometry.label_width - PROCESS_INDENT - LABEL_PAD) * PANGO_SCALE));
     }
   else

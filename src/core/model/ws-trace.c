@@ -755,6 +755,20 @@ static const char * const kind_names[WS_N_EVENT_KINDS] = {
   "running", "wait", "unwait", "hw-service", "preempt", "marker",
 };
 
+/**
+ * ws_format_pid:
+ * @pid: a process id, negative when the trace did not record it (perf
+ *   layouts with a TID only)
+ *
+ * Returns: (transfer full): the pid as the CLI and the GUI print it, "?"
+ *   when unknown
+ */
+char *
+ws_format_pid (gint32 pid)
+{
+  return pid >= 0 ? g_strdup_printf ("%d", pid) : g_strdup ("?");
+}
+
 const char *
 ws_event_kind_to_string (WsEventKind kind)
 {

@@ -174,6 +174,7 @@ WsReadierKind           ws_trace_wait_readier          (WsTrace     *self,
                                                         guint        wait_event,
                                                         guint       *readier_thread);
 const char             *ws_event_kind_to_string        (WsEventKind  kind);
+char                   *ws_format_pid                  (gint32       pid);
 gboolean                ws_event_kind_from_string      (const char  *str,
                                                         WsEventKind *kind);
 gsize                   ws_trace_get_memory_size       (WsTrace     *self);
