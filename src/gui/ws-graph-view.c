@@ -269,6 +269,22 @@ ws_graph_view_get_scene (WsGraphView *self)
   return self->scene;
 }
 
+/**
+ * ws_graph_view_set_anomalies:
+ * @anomalies: (nullable): the anomaly layer of the scene shown
+ *
+ * Draws the anomaly marks, the chain through anomalous waits and their
+ * legend (they are the renderer's, so exports show them too).
+ */
+void
+ws_graph_view_set_anomalies (WsGraphView      *self,
+                             WsGraphAnomalies *anomalies)
+{
+  g_return_if_fail (WS_IS_GRAPH_VIEW (self));
+  ws_graph_renderer_set_anomalies (self->renderer, anomalies);
+  invalidate (self);
+}
+
 /* Returns: (transfer none): the renderer (for exports in the same colours) */
 WsGraphRenderer *
 ws_graph_view_get_renderer (WsGraphView *self)
@@ -692,6 +708,17 @@ zoom_scale_changed_cb (GtkGestureZoom *gesture,
   set_scale (self, self->zoom_start_scale * scale / self->vp.scale, cx, cy);
 }
 
+static char *
+ws_graph_view_dup_anomaly_text (WsGraphView *self,
+                                guint        node)
+{
+  WsGraphAnomalies *anomalies = ws_graph_renderer_get_anomalies (self->renderer);
+
+  if (anomalies == NULL || ws_graph_anomalies_get_scene (anomalies) != self->scene)
+    return NULL;
+  return ws_graph_anomalies_dup_describe (anomalies, node);
+}
+
 static gboolean
 query_tooltip_cb (GtkWidget   *widget,
                   int          x,
@@ -704,6 +731,7 @@ query_tooltip_cb (GtkWidget   *widget,
   g_autofree char *title = NULL;
   g_autofree char *detail = NULL;
   g_autofree char *text = NULL;
+  g_autofree char *anomaly = NULL;
   const char *frame;
 
   if (node == WS_NONE || self->scene == NULL)
@@ -712,6 +740,13 @@ query_tooltip_cb (GtkWidget   *widget,
   detail = ws_graph_scene_dup_detail (self->scene, node);
   frame = ws_graph_scene_get_frame_name (self->scene, node);
   text = g_strdup_printf ("%s\n%s%s%s", title, detail, frame ? "\n" : "", frame ? frame : "");
+  anomaly = ws_graph_view_dup_anomaly_text (self, node);
+  if (anomaly != NULL)
+    {
+      char *with = g_strconcat (text, "\n", anomaly, NULL);
+      g_free (text);
+      text = with;
+    }
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
 }
@@ -773,6 +808,37 @@ ws_graph_view_size_allocate (GtkWidget *widget,
   invalidate (self);
 }
 
+/* The anomaly marks' legend, bottom left over the graph (the exports put
+ * it under the figure with the others). */
+static void
+snapshot_anomaly_legend (WsGraphView *self,
+                         GtkSnapshot *snapshot,
+                         int          width,
+                         int          height)
+{
+  WsGraphAnomalies *anomalies = ws_graph_renderer_get_anomalies (self->renderer);
+  const WsGraphPalette *p = ws_graph_renderer_get_palette (self->renderer);
+  double w = MIN (width - 16, 720), h;
+  cairo_t *cr;
+
+  if (anomalies == NULL || ws_graph_anomalies_get_scene (anomalies) != self->scene || w < 120)
+    return;
+  h = ws_graph_anomalies_draw_legend (anomalies, NULL, NULL, &p->foreground, 0, 0, w - 16);
+  /* In a short view the legend would hide the graph: the tooltip and the
+   * side panel still say what a mark means. */
+  if (h * 4 > height)
+    return;
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (8, height - h - 16, w, h + 8));
+  cairo_rectangle (cr, 8, height - h - 16, w, h + 8);
+  cairo_set_source_rgba (cr, p->background.red, p->background.green, p->background.blue, 0.88);
+  cairo_fill_preserve (cr);
+  cairo_set_source_rgba (cr, p->foreground.red, p->foreground.green, p->foreground.blue, 0.25);
+  cairo_set_line_width (cr, 1);
+  cairo_stroke (cr);
+  ws_graph_anomalies_draw_legend (anomalies, cr, NULL, &p->foreground, 16, height - h - 12, w - 16);
+  cairo_destroy (cr);
+}
+
 static void
 ws_graph_view_snapshot (GtkWidget   *widget,
                         GtkSnapshot *snapshot)
@@ -816,6 +882,7 @@ ws_graph_view_snapshot (GtkWidget   *widget,
     }
 
   gtk_snapshot_append_texture (snapshot, self->texture, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  snapshot_anomaly_legend (self, snapshot, width, height);
 
   if (gtk_widget_has_visible_focus (widget))
     {

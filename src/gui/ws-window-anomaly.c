@@ -4,7 +4,8 @@
  * already long): flag the selected wait anomalous or not anomalous, remove
  * its flag, undo the last flag, show its model (Fig. 6), list the flags,
  * and colour the timeline by anomaly score.  They act on the wait selected
- * in the timeline of the current trace, through the session only.
+ * in the timeline of the current trace, or on the Graph page's selected
+ * node when the focus is on that page, through the session only.
  */
 #include "config.h"
 
@@ -15,13 +16,30 @@
 #include "ws-model-window.h"
 #include "ws-window-anomaly.h"
 
+/* The Graph page's selected wait when the keyboard focus is on that page
+ * (its graph, table or side panel), so that the same keys flag a node. */
+static WsDocument *
+graph_wait (WsWindow *self,
+            guint    *event)
+{
+  GtkWidget *page = GTK_WIDGET (ws_window_get_graph_page (self));
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+
+  if (page == NULL || focus == NULL || (focus != page && !gtk_widget_is_ancestor (focus, page)))
+    return NULL;
+  return ws_graph_flags_get_selected_wait (ws_graph_page_get_flags (WS_GRAPH_PAGE (page)), event);
+}
+
 static WsDocument *
 current_wait (WsWindow *self,
               guint    *event)
 {
   WsSession *session = ws_window_get_session (self);
   WsDocument *doc = ws_session_get_current_document (session);
+  WsDocument *graph_doc = graph_wait (self, event);
 
+  if (graph_doc != NULL)
+    return graph_doc;
   if (doc == NULL || ws_document_get_viewport (doc) == NULL)
     return NULL;
   *event = ws_timeline_viewport_get_selected_event (ws_document_get_viewport (doc));
@@ -44,7 +62,7 @@ flag_action (GtkWidget  *widget,
 
   if ((doc = current_wait (self, &event)) == NULL)
     {
-      ws_window_show_toast (self, _("Select a wait in the timeline first"));
+      ws_window_show_toast (self, _("Select a wait in the timeline or the graph first"));
       return;
     }
   if (!ws_anomaly_state_flag (state, doc, event, verdict, &error))
@@ -86,7 +104,7 @@ show_model_action (GtkWidget  *widget,
   if ((doc = current_wait (self, &event)) == NULL
       || (score = ws_anomaly_state_lookup (state, doc, event)) == NULL)
     {
-      ws_window_show_toast (self, _("Select a finished wait in the timeline first"));
+      ws_window_show_toast (self, _("Select a finished wait in the timeline or the graph first"));
       return;
     }
   gtk_window_present (GTK_WINDOW (ws_model_window_new (GTK_WINDOW (self), ws_anomaly_state_get_result (state), score,
