@@ -164,6 +164,41 @@ ws_window_anomaly_update (WsWindow *self)
                                   trace == WS_NONE || off ? NULL : ws_anomaly_state_get_result (state), trace);
 }
 
+static void
+recording_cb (WsDocument *document,
+              GParamSpec *pspec,
+              WsWindow   *self)
+{
+  const GError *error = ws_document_get_history_error (document);
+
+  if (ws_document_get_recording (document) || error == NULL)
+    return;
+  {
+    /* Translators: toast when a trace opened fine but the history store failed */
+    g_autofree char *text = g_strdup_printf (_("%s was not recorded in the history: %s"),
+                                             ws_document_get_title (document), error->message);
+    ws_window_show_toast (self, text);
+  }
+}
+
+/**
+ * ws_window_anomaly_prepare_document:
+ *
+ * Before @document loads: its wait history is recorded at the signature
+ * depth of the settings, in the background once it shows; a failure to
+ * record is said in a toast then.
+ */
+void
+ws_window_anomaly_prepare_document (WsWindow   *self,
+                                    WsDocument *document)
+{
+  GSettings *settings = ws_session_get_settings (ws_window_get_session (self));
+
+  if (settings != NULL)
+    ws_document_set_signature_depth (document, g_settings_get_uint (settings, "anomaly-signature-depth"));
+  g_signal_connect_object (document, "notify::recording", G_CALLBACK (recording_cb), self, 0);
+}
+
 void
 ws_window_anomaly_attach (WsWindow *self)
 {
