@@ -9,6 +9,7 @@
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "ws-anomaly-state.h"
 #include "ws-graph-flags.h"
@@ -25,6 +26,7 @@ struct _WsGraphFlags
   WsGraphAnomalies   *anomalies; /* (nullable): the layer of the scene shown */
   GSimpleActionGroup *actions;
   GtkWidget          *menu;      /* GtkPopoverMenu, a child of the view */
+  GtkWidget          *legend;    /* GtkDrawingArea in the side panel */
 };
 
 G_DEFINE_FINAL_TYPE (WsGraphFlags, ws_graph_flags, G_TYPE_OBJECT)
@@ -96,6 +98,8 @@ scene_changed (WsGraphFlags *self)
   if (t != WS_NONE)
     self->anomalies = ws_graph_anomalies_new (scene, result, t);
   ws_graph_view_set_anomalies (self->view, self->anomalies);
+  gtk_widget_set_visible (self->legend, self->anomalies != NULL && ws_graph_anomalies_get_n_marked (self->anomalies) > 0);
+  gtk_widget_queue_resize (self->legend);
   update_actions (self);
 }
 
@@ -414,6 +418,40 @@ attach_input (WsGraphFlags *self)
   gtk_widget_set_parent (self->menu, GTK_WIDGET (self->view));
 }
 
+static void
+draw_legend (GtkDrawingArea *area,
+             cairo_t        *cr,
+             int             width,
+             int             height,
+             gpointer        data)
+{
+  WsGraphFlags *self = data;
+  GdkRGBA fg;
+  WsColor colour;
+
+  if (self->anomalies == NULL)
+    return;
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (area)), &fg);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  colour = (WsColor) { fg.red, fg.green, fg.blue, fg.alpha };
+  ws_graph_anomalies_draw_legend (self->anomalies, cr, NULL, &colour, 0, 0, width);
+}
+
+static void
+legend_resized (GtkDrawingArea *area,
+                int             width,
+                int             height,
+                gpointer        data)
+{
+  WsGraphFlags *self = data;
+
+  if (self->anomalies != NULL)
+    gtk_drawing_area_set_content_height (area, (int) ceil (ws_graph_anomalies_draw_legend (self->anomalies, NULL, NULL,
+                                                                                      &(WsColor) { 0, 0, 0, 1 },
+                                                                                      0, 0, width)));
+}
+
 /**
  * ws_graph_flags_new:
  * @page: the Graph page (its "graphflag" actions go there)
@@ -422,8 +460,9 @@ attach_input (WsGraphFlags *self)
  * Returns: (transfer full): the page's anomaly helper
  */
 WsGraphFlags *
-ws_graph_flags_new (GtkWidget   *page,
-                    WsGraphView *view)
+ws_graph_flags_new (GtkWidget     *page,
+                    WsGraphView   *view,
+                    WsNodeDetails *details)
 {
   static const GActionEntry entries[] = {
     { "flag-anomalous", flag_activated, NULL, NULL, NULL, { 0 } },
@@ -442,6 +481,17 @@ ws_graph_flags_new (GtkWidget   *page,
   g_action_map_add_action_entries (G_ACTION_MAP (self->actions), entries, G_N_ELEMENTS (entries), self);
   gtk_widget_insert_action_group (page, "graphflag", G_ACTION_GROUP (self->actions));
   attach_input (self);
+  self->legend = gtk_drawing_area_new ();
+  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->legend), 88);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->legend), draw_legend, self, NULL);
+  g_signal_connect (self->legend, "resize", G_CALLBACK (legend_resized), self);
+  gtk_widget_set_visible (self->legend, FALSE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->legend), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Legend of the anomaly marks: a vermillion triangle for an anomalous wait, "
+                                    "with a black pennant when you flagged it, a green tick for a wait you "
+                                    "flagged not anomalous, a purple band along the chain through anomalous waits"),
+                                  -1);
+  ws_node_details_add_extra (details, self->legend);
   g_signal_connect_object (view, "notify::scene", G_CALLBACK (scene_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (view, "notify::selected-node", G_CALLBACK (update_actions), self, G_CONNECT_SWAPPED);
   update_actions (self);

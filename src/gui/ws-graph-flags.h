@@ -15,6 +15,7 @@ G_BEGIN_DECLS
  * ws-graph-page.c.  It gives the graph view the anomaly layer of the
  * scene shown (marks, the chain through anomalous waits, the legend),
  * made again whenever the scene or the scores change (after each flag),
+ * and the legend of the marks in the side panel when the graph has any,
  * and lets the analyst flag the selected node: a context menu (right
  * click, Menu or Shift+F10 on the graph) and the window's flag keys
  * (Ctrl+Alt+A / N / U act on the graph's node when the graph has the
@@ -27,7 +28,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (WsGraphFlags, ws_graph_flags, WS, GRAPH_FLAGS, GObject)
 
 WsGraphFlags     *ws_graph_flags_new               (GtkWidget     *page,
-                                                    WsGraphView   *view);
+                                                    WsGraphView   *view,
+                                                    WsNodeDetails *details);
 void              ws_graph_flags_set_session       (WsGraphFlags  *self,
                                                     WsSession     *session);
 WsGraphAnomalies *ws_graph_flags_get_anomalies     (WsGraphFlags  *self);

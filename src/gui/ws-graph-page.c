@@ -1048,7 +1048,7 @@ ws_graph_page_init (WsGraphPage *self)
   self->segment_selection = ws_graph_columns_add_segment_columns (self->segment_table, self->segment_rows,
                                                                   &self->shown);
   self->search = ws_graph_search_new (self->search_entry, self->match_label);
-  self->flags = ws_graph_flags_new (GTK_WIDGET (self), self->graph_view);
+  self->flags = ws_graph_flags_new (GTK_WIDGET (self), self->graph_view, self->details);
   gtk_spin_button_set_value (self->depth_spin, WS_GRAPH_PAGE_DEFAULT_DEPTH);
   fill_metric_dropdown (self->metric_dropdown);
   connect_signals (self);

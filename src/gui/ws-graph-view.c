@@ -808,37 +808,6 @@ ws_graph_view_size_allocate (GtkWidget *widget,
   invalidate (self);
 }
 
-/* The anomaly marks' legend, bottom left over the graph (the exports put
- * it under the figure with the others). */
-static void
-snapshot_anomaly_legend (WsGraphView *self,
-                         GtkSnapshot *snapshot,
-                         int          width,
-                         int          height)
-{
-  WsGraphAnomalies *anomalies = ws_graph_renderer_get_anomalies (self->renderer);
-  const WsGraphPalette *p = ws_graph_renderer_get_palette (self->renderer);
-  double w = MIN (width - 16, 720), h;
-  cairo_t *cr;
-
-  if (anomalies == NULL || ws_graph_anomalies_get_scene (anomalies) != self->scene || w < 120)
-    return;
-  h = ws_graph_anomalies_draw_legend (anomalies, NULL, NULL, &p->foreground, 0, 0, w - 16);
-  /* In a short view the legend would hide the graph: the tooltip and the
-   * side panel still say what a mark means. */
-  if (h * 4 > height)
-    return;
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (8, height - h - 16, w, h + 8));
-  cairo_rectangle (cr, 8, height - h - 16, w, h + 8);
-  cairo_set_source_rgba (cr, p->background.red, p->background.green, p->background.blue, 0.88);
-  cairo_fill_preserve (cr);
-  cairo_set_source_rgba (cr, p->foreground.red, p->foreground.green, p->foreground.blue, 0.25);
-  cairo_set_line_width (cr, 1);
-  cairo_stroke (cr);
-  ws_graph_anomalies_draw_legend (anomalies, cr, NULL, &p->foreground, 16, height - h - 12, w - 16);
-  cairo_destroy (cr);
-}
-
 static void
 ws_graph_view_snapshot (GtkWidget   *widget,
                         GtkSnapshot *snapshot)
@@ -882,7 +851,6 @@ ws_graph_view_snapshot (GtkWidget   *widget,
     }
 
   gtk_snapshot_append_texture (snapshot, self->texture, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  snapshot_anomaly_legend (self, snapshot, width, height);
 
   if (gtk_widget_has_visible_focus (widget))
     {

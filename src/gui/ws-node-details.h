@@ -33,6 +33,8 @@ gboolean    ws_node_details_show_segment   (WsNodeDetails  *self,
 void        ws_node_details_add_row        (WsNodeDetails  *self,
                                             const char     *name,
                                             const char     *value);
+void        ws_node_details_add_extra      (WsNodeDetails  *self,
+                                            GtkWidget      *widget);
 const char *ws_node_details_get_title      (WsNodeDetails  *self);
 const char *ws_node_details_get_stack_text (WsNodeDetails  *self,
                                             gboolean        readier);

@@ -46,6 +46,7 @@ struct _WsGraphAnomalies
   GArray          *chain;       /* guint: scene nodes, from the symptom */
   guint8          *chain_edges; /* per scene edge */
   guint            n_anomalous;
+  guint            n_marked;
 };
 
 G_DEFINE_FINAL_TYPE (WsGraphAnomalies, ws_graph_anomalies, G_TYPE_OBJECT)
@@ -254,6 +255,7 @@ ws_graph_anomalies_new (WsGraphScene    *scene,
     {
       self->marks[v] = mark_of (node_score (self, v));
       self->n_anomalous += is_anomalous_mark (self->marks[v]);
+      self->n_marked += self->marks[v] != WS_GRAPH_MARK_NONE;
     }
   find_chain (self);
   return self;
@@ -297,6 +299,14 @@ ws_graph_anomalies_get_n_anomalous (WsGraphAnomalies *self)
 {
   g_return_val_if_fail (WS_IS_GRAPH_ANOMALIES (self), 0);
   return self->n_anomalous;
+}
+
+/* How many nodes carry a mark (anomalous, or flagged either way). */
+guint
+ws_graph_anomalies_get_n_marked (WsGraphAnomalies *self)
+{
+  g_return_val_if_fail (WS_IS_GRAPH_ANOMALIES (self), 0);
+  return self->n_marked;
 }
 
 /* Returns: (array length=n_nodes): the chain's scene nodes, from the
@@ -606,7 +616,7 @@ legend_text (guint item)
 {
   switch (item)
     {
-    case 0:  return _("Anomalous wait (P(D ≥ d) below its threshold)");
+    case 0:  return _("Anomalous wait (model)");
     case 1:  return _("Flagged anomalous");
     case 2:  return _("Flagged not anomalous");
     default: return _("Chain through anomalous waits");

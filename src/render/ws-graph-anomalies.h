@@ -55,6 +55,7 @@ WsGraphMark        ws_graph_anomalies_get_mark       (WsGraphAnomalies *self,
 const WsWaitScore *ws_graph_anomalies_get_score      (WsGraphAnomalies *self,
                                                       guint             node);
 guint              ws_graph_anomalies_get_n_anomalous (WsGraphAnomalies *self);
+guint              ws_graph_anomalies_get_n_marked   (WsGraphAnomalies *self);
 const guint       *ws_graph_anomalies_get_chain      (WsGraphAnomalies *self,
                                                       guint            *n_nodes);
 gboolean           ws_graph_anomalies_edge_on_chain  (WsGraphAnomalies *self,
