@@ -115,6 +115,7 @@ struct _WsThreadTable
 
   GtkWidget      *scroller;
   GtkColumnView  *column_view;
+  guint           scroll_idle;
   GListStore     *store;
   GtkSortListModel *sorted;
 };
@@ -195,6 +196,7 @@ ws_thread_table_dispose (GObject *object)
 {
   WsThreadTable *self = WS_THREAD_TABLE (object);
 
+  g_clear_handle_id (&self->scroll_idle, g_source_remove);
   g_clear_pointer (&self->scroller, gtk_widget_unparent);
   g_clear_object (&self->store);
 
@@ -221,10 +223,24 @@ ws_thread_table_class_init (WsThreadTableClass *klass)
   gtk_widget_class_set_css_name (widget_class, "threadtable");
 }
 
+static gboolean
+scroll_to_top_idle (gpointer data)
+{
+  WsThreadTable *self = data;
+
+  self->scroll_idle = 0;
+  if (self->scroller != NULL)
+    gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (self->scroller)), 0);
+  return G_SOURCE_REMOVE;
+}
+
+/* After the list has taken the new order (scrolling while it re-sorts
+ * makes GTK 4.8 warn that it cannot scroll there). */
 static void
 sort_changed_cb (WsThreadTable *self)
 {
-  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (self->scroller)), 0);
+  if (self->scroller != NULL && self->scroll_idle == 0)
+    self->scroll_idle = g_idle_add (scroll_to_top_idle, self);
 }
 
 static void
