@@ -1008,7 +1008,8 @@ parse (const char  *path,
                      _("“%s” is not a valid Waitscope session: damaged or truncated JSON: %s"), path, msg);
       return NULL;
     }
-  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  /* Blank text parses to no root at all. */
+  if (json_parser_get_root (parser) == NULL || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     {
       bad (error, path, _("the document is not a JSON object"));
       return NULL;

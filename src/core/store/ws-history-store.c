@@ -134,9 +134,13 @@ sql_error (WsHistoryStore  *self,
            GError         **error,
            const char      *what)
 {
+  /* SQLite quotes a damaged file's own bytes (a schema's names) in its
+   * messages: they reach the terminal and --json output, so make them UTF-8. */
+  g_autofree char *message = g_utf8_make_valid (sqlite3_errmsg (self->db), -1);
+
   g_set_error (error, WS_ERROR, WS_ERROR_IO,
                _("%s: history database error while %s: %s"),
-               self->path, what, sqlite3_errmsg (self->db));
+               self->path, what, message);
   return FALSE;
 }
 
