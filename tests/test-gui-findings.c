@@ -141,6 +141,10 @@ pin_three (WsWindow       *window,
 {
   WsPinList *list = pins_of (window);
 
+  /* What Ctrl+D pins follows the page shown: on the Overview it is the
+   * attribution once that is computed, which a loaded machine may or may
+   * not have finished by now.  The timeline pin is wanted here. */
+  ws_window_show_details_page (window, "details");
   select_window (window, T0, T0 + 50000000);
   pin_and_wait (window, 1);
   g_assert_cmpuint (ws_pin_list_get_n (list), ==, 1);
