@@ -27,6 +27,25 @@ overview_show_mining_cb (WsWindow *self)
   ws_window_show_details_page (self, "mining");
 }
 
+/* The lower pane is given room (the divider moved up to @share % of the
+ * height) at most once per window: moving it each time an analysis ran or
+ * a page was chosen made the buttons jump under the pointer, and undid
+ * where the user had put the divider. */
+static void
+give_room (WsWindow *self,
+           GtkPaned *paned,
+           int       share)
+{
+  int height = gtk_widget_get_height (GTK_WIDGET (paned));
+
+  if (height <= 0 || g_object_get_data (G_OBJECT (self), "ws-pane-arranged") != NULL)
+    return;
+  g_object_set_data (G_OBJECT (self), "ws-pane-arranged", GINT_TO_POINTER (1));
+  if (gtk_paned_get_position (paned) <= height * (share + 8) / 100)
+    return;
+  gtk_paned_set_position (paned, height * share / 100);
+}
+
 /* The graph page (ws-graph-page.c) in the lower pane, given most of the
  * height so that graph and timeline show together. */
 static void
@@ -46,8 +65,8 @@ show_analysis_cb (WsWindow *self,
                               : kind == WS_ANALYSIS_CRITICAL_PATH ? WS_GRAPH_MODE_CRITICAL_PATH
                               : WS_GRAPH_MODE_READY_TREE);
   ws_window_show_details_page (self, "graph");
-  if (height > 0 && gtk_paned_get_position (self->content_paned) > height * 40 / 100)
-    gtk_paned_set_position (self->content_paned, height * 32 / 100);
+  if (height > 0)
+    give_room (self, self->content_paned, 32);
 }
 
 static void
@@ -176,8 +195,7 @@ give_mining_room (gpointer data)
       return tries < 20 && gtk_widget_get_mapped (GTK_WIDGET (self)) ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
     }
   g_object_set_data (G_OBJECT (self), "ws-mining-room-tries", NULL);
-  if (gtk_paned_get_position (GTK_PANED (paned)) > height * (share + 8) / 100)
-    gtk_paned_set_position (GTK_PANED (paned), height * share / 100);
+  give_room (self, GTK_PANED (paned), share);
   return G_SOURCE_REMOVE;
 }
 
