@@ -1063,9 +1063,11 @@ connect_signals (WsGraphPage *self)
                                    (WsGraphIndexFunc) ws_critical_path_view_reveal_segment,
                                    G_CALLBACK (update_details), self);
   g_signal_connect_swapped (self->inspector_toggle, "toggled", G_CALLBACK (inspector_toggled_cb), self);
-  g_signal_connect_swapped (self->inspector_panel, "findings-changed", G_CALLBACK (findings_changed_cb), self);
-  g_signal_connect_swapped (self->inspector_panel, "inspected", G_CALLBACK (inspected_cb), self);
-  g_signal_connect_swapped (self->inspector_panel, "finding-selected", G_CALLBACK (finding_selected_cb), self);
+  /* An inspection running in a worker keeps the panel alive past the
+   * page: its late signals must not reach a finalized page. */
+  g_signal_connect_object (self->inspector_panel, "findings-changed", G_CALLBACK (findings_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->inspector_panel, "inspected", G_CALLBACK (inspected_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->inspector_panel, "finding-selected", G_CALLBACK (finding_selected_cb), self, G_CONNECT_SWAPPED);
 }
 
 /* The dropdown's items are the core's metric table, in enum order, so the

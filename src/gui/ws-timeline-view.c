@@ -447,6 +447,29 @@ ws_timeline_view_zoom_to_selection (WsTimelineView *self)
 }
 
 /**
+ * ws_timeline_view_zoom_to_span:
+ *
+ * Shows [@t0, @t1) of @thread with a third of its length of room on
+ * each side (remembering the previous span) and scrolls to its row.
+ */
+void
+ws_timeline_view_zoom_to_span (WsTimelineView *self,
+                               guint           thread,
+                               WsTime          t0,
+                               WsTime          t1)
+{
+  WsTime margin;
+
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+  if (self->viewport == NULL)
+    return;
+  margin = MAX ((t1 - t0) / 3, WS_TIMELINE_MIN_SPAN / 2);
+  ws_timeline_view_reveal_thread (self, thread);
+  ws_timeline_viewport_push_history (self->viewport);
+  ws_timeline_viewport_set_visible (self->viewport, t0 - margin, t1 + margin);
+}
+
+/**
  * ws_timeline_view_hit_test:
  * @x: widget coordinates
  * @y: widget coordinates

@@ -37,9 +37,9 @@ legend_items (LegendItem *items)
   items[n++] = (LegendItem) { ITEM_STATE, WS_THREAD_STATE_OTHER, _("Other wait") };
   items[n++] = (LegendItem) { ITEM_STATE, WS_THREAD_STATE_SLEEP_UNKNOWN, _("Readier unknown") };
   /* Translators: legend of the wait thickness, on a log scale */
-  items[n++] = (LegendItem) { ITEM_DURATION, 0, _("Wait 1 ms · 10 ms · 100 ms · 1 s") };
+  items[n++] = (LegendItem) { ITEM_DURATION, 0, _("Wait 1 ms → 1 s") };
   /* Translators: legend of the mark over the longest waits of a trace */
-  items[n++] = (LegendItem) { ITEM_LONG_WAIT, 0, _("Longest waits (top 1 in 100)") };
+  items[n++] = (LegendItem) { ITEM_LONG_WAIT, 0, _("Longest waits") };
   items[n++] = (LegendItem) { ITEM_SCENARIO, 0, _("Scenario instance") };
   items[n++] = (LegendItem) { ITEM_MARK, WS_MARK_UNWAIT, _("Woke a thread") };
   items[n++] = (LegendItem) { ITEM_MARK, WS_MARK_SAMPLE, _("CPU sample") };
