@@ -40,7 +40,7 @@ legend_items (LegendItem *items)
   items[n++] = (LegendItem) { ITEM_DURATION, 0, _("Wait 1 ms → 1 s") };
   /* Translators: legend of the mark over the longest waits of a trace */
   items[n++] = (LegendItem) { ITEM_LONG_WAIT, 0, _("Longest waits") };
-  items[n++] = (LegendItem) { ITEM_SCENARIO, 0, _("Scenario instance") };
+  items[n++] = (LegendItem) { ITEM_SCENARIO, 0, _("Scenario") };
   items[n++] = (LegendItem) { ITEM_MARK, WS_MARK_UNWAIT, _("Woke a thread") };
   items[n++] = (LegendItem) { ITEM_MARK, WS_MARK_SAMPLE, _("CPU sample") };
   items[n++] = (LegendItem) { ITEM_MARK, WS_MARK_MARKER, _("Marker") };
@@ -63,7 +63,7 @@ draw_duration_ramp (WsTimelineRenderer *self,
       double h = round (ws_timeline_wait_thickness (d, 3, 12));
 
       cairo_set_source_rgba (cr, c->red, c->green, c->blue, ws_timeline_duration_band_alpha (band));
-      cairo_rectangle (cr, x + band * 9, my - round (h / 2), 7, h);
+      cairo_rectangle (cr, x + band * 8, my - round (h / 2), 6, h);
       cairo_fill (cr);
     }
 }
@@ -125,7 +125,7 @@ draw_swatch (WsTimelineRenderer *self,
     default:
       ws_render_set_source (cr, &self->palette.marks[item->which]);
       for (int k = 0; k < 3; k++)
-        cairo_rectangle (cr, cx + 4 + k * 6, my - 5, 1, 10);
+        cairo_rectangle (cr, cx + 3 + k * 5, my - 5, 1, 10);
       cairo_fill (cr);
       break;
     }
@@ -146,18 +146,18 @@ legend_layout (WsTimelineRenderer *self,
   ws_render_flow_init (&flow, x, y, width);
   for (guint i = 0; i < n; i++)
     {
-      double swatch = items[i].kind == ITEM_DURATION ? 34 : 22, cx, cy;
+      double swatch = items[i].kind == ITEM_DURATION ? 32 : 18, cx, cy;
       int tw, th;
 
       ws_render_measure_text (pl, items[i].label, &tw, &th);
-      ws_render_flow_place (&flow, swatch + 6 + tw + 18, th, &cx, &cy);
+      ws_render_flow_place (&flow, swatch + 5 + tw + 12, th, &cx, &cy);
       if (cr != NULL)
         {
           double my = cy + th / 2.0;
 
           draw_swatch (self, cr, &items[i], cx, floor (my), swatch);
           ws_render_set_source (cr, &self->palette.foreground);
-          cairo_move_to (cr, cx + swatch + 6, cy);
+          cairo_move_to (cr, cx + swatch + 5, cy);
           pango_layout_set_text (pl, items[i].label, -1);
           pango_cairo_show_layout (cr, pl);
         }
