@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "ws-time-format.h"
 #include "ws-timeline-view-private.h"
 #include "ws-view-gestures.h"
 
@@ -223,6 +224,16 @@ query_tooltip_cb (WsTimelineView *self,
       else
         /* Translators: tooltip of a process header */
         markup = g_strdup (_("Click to collapse or expand this process"));
+    }
+  else if (hit.instance != WS_NONE)
+    {
+      WsTrace *trace = ws_timeline_lod_get_trace (self->lod);
+      const WsScenarioInstance *si = ws_trace_get_scenario_instance (trace, hit.instance);
+      g_autofree char *dur = ws_format_duration (si->t1 - si->t0);
+      g_autofree char *name = g_markup_escape_text (ws_trace_get_string (trace, si->scenario), -1);
+
+      /* Translators: tooltip of a scenario instance's slice: name, duration */
+      markup = g_strdup_printf (_("<b>%s</b>  %s\nClick to select its window"), name, dur);
     }
   else if (hit.event != WS_NONE)
     markup = ws_timeline_view_dup_event_markup (self, hit.event, 4);
