@@ -158,11 +158,11 @@ test_application_accels (void)
             g_error ("%s (%s) is not in the shortcuts window", accels[j], actions[i]);
         }
     }
-  /* ws-application.c registers 35 accelerators for 34 actions (7 of them
+  /* ws-application.c registers 36 accelerators for 35 actions (7 of them
    * the anomaly flags' and views', 3 the analyses of the selected window,
-   * 7 the pages of the lower pane), and GtkApplication adds Ctrl+? for
-   * win.show-help-overlay. */
-  g_assert_cmpuint (n_accels, ==, 36);
+   * 7 the pages of the lower pane, Ctrl+L the Slowest list), and
+   * GtkApplication adds Ctrl+? for win.show-help-overlay. */
+  g_assert_cmpuint (n_accels, ==, 37);
 
   /* And the reverse: an entry naming an action without an accelerator
    * would show an empty row. */
@@ -225,9 +225,10 @@ test_widget_bindings (void)
   GtkWidget *mining = g_object_ref_sink (ws_mining_page_new ());
 
   load_overlay (&overlay);
-  /* ws_timeline_view_class_init binds 12 keys and ws_timeline_keys_install
-   * 10 more, ws_graph_page_class_init 5, ws_mining_page_class_init 2. */
-  g_assert_cmpuint (check_class_bindings (&overlay, timeline), ==, 22);
+  /* ws_timeline_view_class_init binds 14 keys (Menu and Shift+F10 open a
+   * wait's context menu) and ws_timeline_keys_install 10 more,
+   * ws_graph_page_class_init 5, ws_mining_page_class_init 2. */
+  g_assert_cmpuint (check_class_bindings (&overlay, timeline), ==, 24);
   g_assert_cmpuint (check_class_bindings (&overlay, graph), ==, 5);
   g_assert_cmpuint (check_class_bindings (&overlay, mining), ==, 2);
   g_object_unref (timeline);

@@ -215,6 +215,7 @@ ws_application_startup (GApplication *app)
     { "win.details-page::mining", { "<Alt>5", NULL } },
     { "win.details-page::contrast", { "<Alt>6", NULL } },
     { "win.details-page::findings", { "<Alt>7", NULL } },
+    { "win.show-slowest", { "<Control>l", NULL } },
   };
 
   G_APPLICATION_CLASS (ws_application_parent_class)->startup (app);
