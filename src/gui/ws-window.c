@@ -17,6 +17,7 @@
 #include "ws-contrast-page.h"
 #include "ws-pin-capture.h"
 #include "ws-window-findings.h"
+#include "ws-window-record.h"
 #include "ws-importer.h"
 #include "ws-mining-page.h"
 #include "ws-overview-page.h"
@@ -938,6 +939,20 @@ export_chrome_func (GtkWidget   *widget,
   return ws_chrome_trace_save (ws_document_get_trace (self->current), path, NULL, error);
 }
 
+/**
+ * ws_window_export_chrome:
+ *
+ * Writes the shown trace as Chrome / Perfetto trace JSON to @path, as
+ * "Export for Perfetto…" does once a file is chosen.
+ */
+gboolean
+ws_window_export_chrome (WsWindow    *self,
+                         const char  *path,
+                         GError     **error)
+{
+  return export_chrome_func (GTK_WIDGET (self), path, error);
+}
+
 static void
 export_chrome_toast (GtkWidget  *widget,
                      const char *message)
@@ -1330,6 +1345,7 @@ ws_window_class_init (WsWindowClass *klass)
   g_type_ensure (WS_TYPE_GRAPH_PAGE);
   g_type_ensure (WS_TYPE_OVERVIEW_PAGE);
   g_type_ensure (WS_TYPE_FINDINGS_PAGE);
+  ws_window_record_install_actions (widget_class);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/waitscope/Waitscope/ws-window.ui");
   gtk_widget_class_bind_template_child (widget_class, WsWindow, toast_overlay);
@@ -1482,6 +1498,7 @@ ws_window_new (GtkApplication *application)
   ws_overview_page_set_session (self->overview_page, self->session);
   ws_graph_page_set_session (self->graph_page, self->session);
   ws_window_findings_init (self, self->findings_page);
+  ws_window_record_init (self, settings);
   ws_contrast_page_set_session (self->contrast_page, self->session);
   ws_window_anomaly_attach (self);
   update_recent_menu (self);

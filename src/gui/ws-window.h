@@ -63,5 +63,8 @@ void            ws_window_show_details_page    (WsWindow       *self,
 gboolean        ws_window_export_timeline      (WsWindow       *self,
                                                 const char     *path,
                                                 GError        **error);
+gboolean        ws_window_export_chrome        (WsWindow       *self,
+                                                const char     *path,
+                                                GError        **error);
 
 G_END_DECLS
