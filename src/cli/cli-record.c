@@ -90,6 +90,7 @@ static int
 run_recorder (WsRecorder *recorder)
 {
   g_autoptr(GError) error = NULL;
+  g_autofree char *size = NULL;
   struct sigaction action = { 0 }, old_action;
   const char *message;
   GStatBuf st;
@@ -112,8 +113,9 @@ run_recorder (WsRecorder *recorder)
     }
   if (g_stat (ws_recorder_get_output (recorder), &st) != 0)
     st.st_size = 0;
-  printf (_("Recorded %s (%.1f MB). Open it with “waitscope %s” or “waitscope-cli info %s”.\n"),
-          ws_recorder_get_output (recorder), st.st_size / 1e6,
+  size = g_format_size (st.st_size);
+  printf (_("Recorded %s (%s). Open it with “waitscope %s” or “waitscope-cli info %s”.\n"),
+          ws_recorder_get_output (recorder), size,
           ws_recorder_get_output (recorder), ws_recorder_get_output (recorder));
   return CLI_EXIT_OK;
 }
