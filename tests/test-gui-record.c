@@ -120,6 +120,23 @@ test_record_page (void)
   ws_record_page_set_command (page, "sh -c 'sleep 0.2; sleep 0.1'");
   g_assert_true (g_str_has_suffix (ws_record_page_get_perf_line (page), "-o perf.data -- sh -c 'sleep 0.2; sleep 0.1'"));
   g_assert_false (strstr (ws_record_page_get_perf_line (page), " -a ") != NULL);
+  /* Not allowed here: the page says why and what to change, and cannot start. */
+  {
+    WsRecordSystem user = { 1000, 2, FALSE, (char *) "/usr/bin/perf", NULL, NULL };
+    g_autoptr(GdkTexture) denied = NULL;
+
+    ws_record_page_set_system (page, &user);
+    g_assert_nonnull (strstr (ws_record_page_get_access_message (page), "perf_event_paranoid is 2"));
+    g_assert_false (gtk_widget_activate_action (GTK_WIDGET (page), "record.start", NULL) &&
+                    ws_record_page_get_running (page));
+    denied = ws_gui_test_screenshot (GTK_WIDGET (window), "record-02b-not-allowed.png");
+    user.pkexec = (char *) "/usr/bin/pkexec";
+    ws_record_page_set_system (page, &user);
+    g_assert_nonnull (strstr (ws_record_page_get_access_message (page), "pkexec"));
+    ws_record_page_set_system (page, system);
+    if (ws_record_access_decide (system, NULL) == WS_RECORD_ACCESS_DIRECT)
+      g_assert_cmpstr (ws_record_page_get_access_message (page), ==, "");
+  }
   /* Back returns to the welcome page. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "record.close", NULL));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (main_stack (window)), ==, "welcome");

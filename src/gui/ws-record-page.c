@@ -405,14 +405,26 @@ build_controls (WsRecordPage *self,
   gtk_box_append (GTK_BOX (content), GTK_WIDGET (self->status));
 }
 
+/* Whether perf may record here, said before the start. */
+static void
+update_access (WsRecordPage *self)
+{
+  g_autofree char *message = NULL;
+  WsRecordAccessKind kind = ws_record_access_decide (self->system, &message);
+
+  gtk_label_set_text (self->access_label, message ? message : "");
+  gtk_widget_remove_css_class (GTK_WIDGET (self->access_label), "warning");
+  gtk_widget_remove_css_class (GTK_WIDGET (self->access_label), "error");
+  gtk_widget_add_css_class (GTK_WIDGET (self->access_label),
+                            kind == WS_RECORD_ACCESS_PKEXEC ? "warning" : "error");
+  gtk_widget_set_visible (GTK_WIDGET (self->access_label), message != NULL);
+}
+
 static void
 build_command_line (WsRecordPage *self,
                     GtkWidget    *content)
 {
-  const char *message = NULL;
-  WsRecordAccessKind kind;
   GtkWidget *label = gtk_label_new (_("Command Line"));
-  g_autofree char *access = NULL;
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_widget_add_css_class (label, "heading");
@@ -427,16 +439,12 @@ build_command_line (WsRecordPage *self,
   gtk_widget_add_css_class (GTK_WIDGET (self->perf_line), "ws-record-line");
   gtk_box_append (GTK_BOX (content), GTK_WIDGET (self->perf_line));
 
-  kind = ws_record_access_decide (self->system, &access);
-  message = access;
-  self->access_label = GTK_LABEL (gtk_label_new (message));
+  self->access_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_wrap (self->access_label, TRUE);
   gtk_label_set_xalign (self->access_label, 0);
   gtk_label_set_selectable (self->access_label, TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->access_label),
-                            kind == WS_RECORD_ACCESS_PKEXEC ? "warning" : "error");
-  gtk_widget_set_visible (GTK_WIDGET (self->access_label), message != NULL);
   gtk_box_append (GTK_BOX (content), GTK_WIDGET (self->access_label));
+  update_access (self);
 }
 
 static void
@@ -550,6 +558,25 @@ const char *
 ws_record_page_get_status (WsRecordPage *self)
 {
   return self->status_text ? self->status_text : "";
+}
+
+/* What this machine allows, instead of what was probed (tests show the
+ * pkexec and denied cases with it). */
+void
+ws_record_page_set_system (WsRecordPage         *self,
+                           const WsRecordSystem *system)
+{
+  ws_record_system_free (self->system);
+  self->system = ws_record_system_copy (system);
+  update_access (self);
+  form_changed (self);
+}
+
+/* The access message shown, "" when perf may record directly. */
+const char *
+ws_record_page_get_access_message (WsRecordPage *self)
+{
+  return gtk_label_get_text (self->access_label);
 }
 
 gboolean

@@ -3,6 +3,8 @@
 
 #include <gtk/gtk.h>
 
+#include "ws-record-access.h"
+
 G_BEGIN_DECLS
 
 /*
@@ -27,5 +29,8 @@ void         ws_record_page_set_duration      (WsRecordPage *self,
 const char  *ws_record_page_get_perf_line     (WsRecordPage *self);
 const char  *ws_record_page_get_status        (WsRecordPage *self);
 gboolean     ws_record_page_get_running       (WsRecordPage *self);
+void         ws_record_page_set_system        (WsRecordPage         *self,
+                                               const WsRecordSystem *system);
+const char  *ws_record_page_get_access_message (WsRecordPage *self);
 
 G_END_DECLS

@@ -73,6 +73,17 @@ ws_record_system_probe (void)
   return system;
 }
 
+WsRecordSystem *
+ws_record_system_copy (const WsRecordSystem *system)
+{
+  WsRecordSystem *copy = g_memdup2 (system, sizeof *system);
+
+  copy->perf = g_strdup (system->perf);
+  copy->pkexec = g_strdup (system->pkexec);
+  copy->host_prefix = g_strdupv (system->host_prefix);
+  return copy;
+}
+
 void
 ws_record_system_free (WsRecordSystem *system)
 {

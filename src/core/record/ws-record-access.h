@@ -46,6 +46,7 @@ typedef struct {
 } WsRecordSystem;
 
 WsRecordSystem     *ws_record_system_probe   (void);
+WsRecordSystem     *ws_record_system_copy    (const WsRecordSystem *system);
 void                ws_record_system_free    (WsRecordSystem       *system);
 WsRecordAccessKind  ws_record_access_decide  (const WsRecordSystem *system,
                                               char                **message);
