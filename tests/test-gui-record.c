@@ -174,12 +174,20 @@ int
 main (int   argc,
       char *argv[])
 {
+  g_autofree char *data_home = g_dir_make_tmp ("ws-gui-record-XXXXXX", NULL);
+  g_autofree char *recordings = g_build_filename (data_home, "waitscope", "recordings", NULL);
+  g_autofree char *waitscope = g_path_get_dirname (recordings);
   int status;
 
+  /* Recordings go to a scratch directory, not the user's data directory. */
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
   the_app = ws_gui_test_init (&argc, &argv);
   g_test_add_func ("/gui/record/welcome", test_welcome);
   g_test_add_func ("/gui/record/record-page", test_record_page);
   status = g_test_run ();
   g_object_unref (the_app);
+  g_rmdir (recordings);
+  g_rmdir (waitscope);
+  g_rmdir (data_home);
   return status;
 }
