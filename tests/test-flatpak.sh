@@ -7,6 +7,9 @@ set -u
 src=${WS_SOURCE_ROOT:?}
 manifest="$src/flatpak/io.github.waitscope.Waitscope.Devel.json"
 command -v flatpak-builder >/dev/null || { echo "flatpak-builder not installed"; exit 77; }
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir" || exit 1    # flatpak-builder leaves .flatpak-builder/ where it runs
 shown=$(flatpak-builder --show-manifest "$manifest") || { echo "flatpak-builder cannot read the manifest"; exit 1; }
 python3 - "$shown" <<'PY' || exit 1
 import json, sys
@@ -20,6 +23,4 @@ if ! flatpak info "$sdk" >/dev/null 2>&1 && ! flatpak info --user "$sdk" >/dev/n
   echo "$sdk is not installed here: the manifest reads, the build was not tried"
   exit 0
 fi
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
 flatpak-builder --disable-rofiles-fuse --state-dir="$dir/state" "$dir/app" "$manifest"

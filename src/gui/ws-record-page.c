@@ -252,6 +252,12 @@ close_action (GtkWidget  *widget,
   g_signal_emit (widget, signals[SIGNAL_CLOSE], 0);
 }
 
+static void
+entry_activated (WsRecordPage *self)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self), "record.start", NULL);
+}
+
 /* A row of the boxed list: @prefix (a radio) and an optional @suffix. */
 static GtkWidget *
 form_row (const char *title,
@@ -261,6 +267,7 @@ form_row (const char *title,
 {
   GtkWidget *row = adw_action_row_new ();
 
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
   if (subtitle != NULL)
     adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
@@ -333,6 +340,8 @@ build_target (WsRecordPage *self,
     g_signal_connect_swapped (*c, "toggled", G_CALLBACK (form_changed), self);
   g_signal_connect_swapped (self->command_check, "toggled", G_CALLBACK (command_toggled), self);
   g_signal_connect_swapped (entry, "changed", G_CALLBACK (form_changed), self);
+  /* Enter in the command starts the recording, as the button would. */
+  g_signal_connect_swapped (entry, "activate", G_CALLBACK (entry_activated), self);
   g_signal_connect_swapped (pid, "value-changed", G_CALLBACK (form_changed), self);
 }
 

@@ -38,7 +38,8 @@ clear_list (GtkListBox *list)
     gtk_list_box_remove (list, child);
 }
 
-/* "~/traces" rather than "/home/me/traces". */
+/* "~/traces" rather than "/home/me/traces", valid UTF-8 whatever bytes
+ * the file system holds. */
 static char *
 display_dir (GFile *file)
 {
@@ -49,8 +50,22 @@ display_dir (GFile *file)
   if (path == NULL)
     return parent ? g_file_get_parse_name (parent) : g_strdup ("");
   if (g_str_has_prefix (path, home) && (path[strlen (home)] == '/' || path[strlen (home)] == '\0'))
-    return g_strconcat ("~", path + strlen (home), NULL);
-  return g_steal_pointer (&path);
+    {
+      g_autofree char *rest = g_filename_display_name (path + strlen (home));
+      return g_strconcat ("~", rest, NULL);
+    }
+  return g_filename_display_name (path);
+}
+
+/* The file's name as text (its bytes need not be UTF-8). */
+static char *
+display_name (GFile *file)
+{
+  g_autofree char *path = g_file_get_path (file);
+
+  if (path != NULL)
+    return g_filename_display_basename (path);
+  return g_file_get_parse_name (file);
 }
 
 static GtkWidget *
@@ -58,14 +73,15 @@ recent_row (const char *uri,
             gboolean    session)
 {
   g_autoptr(GFile) file = g_file_new_for_uri (uri);
-  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *name = display_name (file);
   g_autofree char *dir = display_dir (file);
   GtkWidget *row = adw_action_row_new ();
   GtkWidget *icon = gtk_image_new_from_icon_name (session ? "view-list-bullet-symbolic" : "document-open-recent-symbolic");
   GtkWidget *arrow = gtk_image_new_from_icon_name ("go-next-symbolic");
 
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
+  /* Plain text: a file name may hold "&" or "<". */
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), dir);
   adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), arrow);
