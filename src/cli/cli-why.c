@@ -90,8 +90,8 @@ why_context_new (WhyOptions *o)
       "the deepest thread holding things up at each moment, and sums those moments by cause: "
       "what that thread was blocked in (its user-space blocking frame and caller, or its kernel "
       "function), what it was running, or that it waited for a CPU.  Without a selection: the "
-      "slowest 10 % of the scenario instances, or, with none, the threads that waited longest "
-      "for other threads."));
+      "slowest 10 % of the scenario instances, or, with none, the threads of the program held up "
+      "most (by its own threads, its I/O, or waiting for a CPU)."));
   return context;
 }
 
@@ -196,7 +196,7 @@ pick_targets (WhyOptions        *o,
         {
           g_array_unref (*targets);
           *targets = ws_attribution_targets_waiting_threads (traces, classifier, DEFAULT_THREADS);
-          *what = g_strdup_printf (_("no scenario instances: the %u threads that waited longest for other threads"),
+          *what = g_strdup_printf (_("no scenario instances: the %u threads held up longest, of the program held up most"),
                                    (*targets)->len);
         }
     }
