@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <adwaita.h>
 #include <glib/gi18n.h>
 
 #include "ws-error.h"
@@ -16,6 +17,7 @@
 #include "ws-presentation.h"
 #include "ws-report.h"
 #include "ws-time-format.h"
+#include "ws-trace-hasher.h"
 
 #define AUTOSAVE_DELAY_S  2
 #define COMMIT_DELAY_MS 400
@@ -36,6 +38,10 @@ struct _WsFindingsPage
   WsSession     *session;
   WsSessionFile *file;
   WsPin         *editing;   /* the pin the editor was loaded from */
+
+  WsTraceHasher *hasher;
+  GCancellable  *hashing;   /* the pins waiting for their trace's hash */
+  GQueue         pending;   /* Pending*, in the order pinned */
 
   guint          selected;
   guint          autosave_id;
@@ -366,31 +372,143 @@ ws_findings_page_set_session (WsFindingsPage *self,
  *
  * Appends @pin and selects it, so its title can be typed at once.
  */
+/* A pin whose trace is being hashed on a worker thread. */
+typedef struct {
+  WsPin         *pin;
+  WsSessionFile *file;     /* the session it was pinned in */
+  char          *path;
+  char          *sha256;   /* set when hashed */
+  gint64         size;
+  char          *error;    /* set when hashing failed */
+} Pending;
+
+static void
+pending_free (Pending *p)
+{
+  g_object_unref (p->pin);
+  g_object_unref (p->file);
+  g_free (p->path);
+  g_free (p->sha256);
+  g_free (p->error);
+  g_free (p);
+}
+
+/* Pins are appended in the order they were made, each once its hash (and
+ * those of the pins before it) is known. */
+static void
+flush_pending (WsFindingsPage *self)
+{
+  Pending *p;
+
+  while ((p = g_queue_peek_head (&self->pending)) != NULL && (p->sha256 != NULL || p->error != NULL))
+    {
+      g_queue_pop_head (&self->pending);
+      if (p->error != NULL)
+        set_message (self, p->error);
+      else if (p->file == self->file)
+        {
+          guint index;
+
+          ws_session_file_add_trace_hashed (self->file, p->path, NULL, p->sha256, p->size, &index);
+          ws_pin_add_trace (p->pin, index);
+          ws_pin_list_append (pins (self), p->pin);
+          ws_findings_page_select (self, ws_pin_list_get_n (pins (self)) - 1);
+          set_message (self, NULL);
+        }
+      pending_free (p);
+    }
+}
+
+typedef struct {
+  WsFindingsPage *self;   /* a reference: the page outlives the hash */
+  Pending        *pending;
+} HashCall;
+
+static void
+hashed_cb (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  HashCall *call = user_data;
+  g_autoptr(WsFindingsPage) self = call->self;
+  g_autoptr(GError) error = NULL;
+  Pending *p = call->pending;
+  gint64 size = 0;
+  char *sha = ws_trace_hasher_hash_finish (WS_TRACE_HASHER (source), result, &size, &error);
+
+  g_free (call);
+  /* Cancelled (the page disposed or another session opened): @p is gone
+   * with the queue; a cancelled task always returns an error. */
+  if (sha == NULL && (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+                      g_error_matches (error, WS_ERROR, WS_ERROR_CANCELLED)))
+    return;
+  p->sha256 = sha;
+  p->size = size;
+  if (sha == NULL)
+    p->error = g_strdup (error->message);
+  flush_pending (self);
+}
+
+static void
+cancel_pending (WsFindingsPage *self)
+{
+  if (self->hashing != NULL)
+    g_cancellable_cancel (self->hashing);
+  g_clear_object (&self->hashing);
+  g_queue_clear_full (&self->pending, (GDestroyNotify) pending_free);
+}
+
+/**
+ * ws_findings_page_add_pin:
+ * @trace: the file of the trace the pin is on (recorded by content hash)
+ *
+ * Appends @pin and selects it, so its title can be typed at once.  The
+ * trace's content is hashed on a worker thread first: the pin appears
+ * when that is done (at once for a trace hashed before), in the order
+ * pinned; ws_findings_page_get_n_pending() counts those still waiting.
+ */
 void
 ws_findings_page_add_pin (WsFindingsPage *self,
                           WsPin          *pin,
                           GFile          *trace)
 {
-  g_autoptr(GError) error = NULL;
   g_autofree char *path = g_file_get_path (trace);
-  guint index;
+  Pending *p;
 
   g_return_if_fail (WS_IS_FINDINGS_PAGE (self));
   g_return_if_fail (WS_IS_PIN (pin));
 
-  if (path == NULL || !ws_session_file_add_trace (self->file, path, NULL, &index, &error))
+  if (path == NULL)
     {
-      set_message (self, error ? error->message : _("Only a trace in a local file can be pinned"));
+      set_message (self, _("Only a trace in a local file can be pinned"));
       return;
     }
-  ws_pin_add_trace (pin, index);
-  ws_pin_list_append (pins (self), pin);
-  ws_findings_page_select (self, ws_pin_list_get_n (pins (self)) - 1);
-  set_message (self, NULL);
+  p = g_new0 (Pending, 1);
+  p->pin = g_object_ref (pin);
+  p->file = g_object_ref (self->file);
+  p->path = g_steal_pointer (&path);
+  g_queue_push_tail (&self->pending, p);
+  if (self->hashing == NULL)
+    self->hashing = g_cancellable_new ();
+  set_message (self, _("Pinning: checking the trace’s content…"));
+  {
+    HashCall *call = g_new0 (HashCall, 1);
+
+    call->self = g_object_ref (self);
+    call->pending = p;
+    ws_trace_hasher_hash_async (self->hasher, p->path, self->hashing, hashed_cb, call);
+  }
 }
 
-static void ask_relocation (WsFindingsPage *self,
-                            guint           index);
+/* The pins made but not yet in the list (their trace is being hashed). */
+guint
+ws_findings_page_get_n_pending (WsFindingsPage *self)
+{
+  g_return_val_if_fail (WS_IS_FINDINGS_PAGE (self), 0);
+  return g_queue_get_length (&self->pending);
+}
+
+static void ask_next_missing (WsFindingsPage *self);
 
 /* Opens the session's traces in the window; a missing or changed trace
  * is named in the message (the session stays open without it), and the
@@ -398,9 +516,10 @@ static void ask_relocation (WsFindingsPage *self,
 static void
 open_traces (WsFindingsPage *self)
 {
-  guint missing = G_MAXUINT;
-
+  GArray *missing = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GString) problems = g_string_new (NULL);
+
+  g_object_set_data_full (G_OBJECT (self), "ws-missing", missing, (GDestroyNotify) g_array_unref);
 
   for (guint i = 0; i < ws_session_file_get_n_traces (self->file); i++)
     {
@@ -410,16 +529,15 @@ open_traces (WsFindingsPage *self)
       if (!ws_session_file_resolve_trace (self->file, i, NULL, &error))
         {
           g_string_append_printf (problems, "%s%s", problems->len ? "\n" : "", error->message);
-          if (missing == G_MAXUINT && g_error_matches (error, WS_ERROR, WS_ERROR_IO))
-            missing = i;
+          if (g_error_matches (error, WS_ERROR, WS_ERROR_IO))
+            g_array_append_val (missing, i);
           continue;
         }
       file = g_file_new_for_path (ws_session_file_get_trace (self->file, i)->path);
       g_signal_emit (self, signals[SIGNAL_OPEN_TRACE], 0, file);
     }
   set_message (self, problems->str);
-  if (missing != G_MAXUINT)
-    ask_relocation (self, missing);
+  ask_next_missing (self);
 }
 
 gboolean
@@ -443,6 +561,7 @@ ws_findings_page_open_session (WsFindingsPage  *self,
     }
   if (self->file != NULL)
     ws_session_file_discard_recovery (self->file);
+  cancel_pending (self);   /* pins of the session being replaced */
   ws_session_set_session_file (self->session, loaded);
   open_traces (self);
   g_signal_emit (self, signals[SIGNAL_RESTORE_VIEW_STATE], 0, ws_session_file_get_view_state (loaded));
@@ -612,35 +731,232 @@ export_chosen (WsFindingsPage *self,
     }
 }
 
-/* The user's answer for a moved trace: accepted only with the same bytes. */
-static void
-relocate_chosen (WsFindingsPage *self,
-                 GFile          *file)
-{
-  guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self), "ws-relocate-index"));
-  g_autofree char *path = g_file_get_path (file);
-  g_autoptr(GError) error = NULL;
+static void ask_locate (WsFindingsPage *self,
+                        guint           index,
+                        const char     *refusal);
 
-  if (path == NULL || index >= ws_session_file_get_n_traces (self->file))
+/* The traces still missing after opening a session, asked for one by one. */
+static void
+ask_next_missing (WsFindingsPage *self)
+{
+  GArray *missing = g_object_get_data (G_OBJECT (self), "ws-missing");
+
+  if (missing == NULL || missing->len == 0)
     return;
-  if (!ws_session_file_relocate_trace (self->file, index, path, &error))
-    {
-      set_message (self, error->message);
-      return;
-    }
-  set_message (self, NULL);
-  g_signal_emit (self, signals[SIGNAL_OPEN_TRACE], 0, file);
+  ask_locate (self, g_array_index (missing, guint, 0), NULL);
 }
 
 static void
-ask_relocation (WsFindingsPage *self,
-                guint           index)
+drop_missing (WsFindingsPage *self,
+              guint           index)
 {
-  g_autofree char *title = g_strdup_printf (_("Where Is the Trace “%s” Now?"),
-                                            ws_session_file_get_trace (self->file, index)->name);
+  GArray *missing = g_object_get_data (G_OBJECT (self), "ws-missing");
 
+  for (guint i = 0; missing != NULL && i < missing->len; i++)
+    if (g_array_index (missing, guint, i) == index)
+      g_array_remove_index (missing, i--);
+}
+
+/**
+ * ws_findings_page_locate_trace:
+ *
+ * The user's answer for the missing trace @index: accepted (and opened)
+ * only if @file has the bytes the session was saved with; otherwise the
+ * error names both and the user is asked again.
+ */
+gboolean
+ws_findings_page_locate_trace (WsFindingsPage  *self,
+                               guint            index,
+                               GFile           *file,
+                               GError         **error)
+{
+  g_autofree char *path = g_file_get_path (file);
+  g_autoptr(GError) local = NULL;
+
+  g_return_val_if_fail (WS_IS_FINDINGS_PAGE (self), FALSE);
+
+  if (index >= ws_session_file_get_n_traces (self->file))
+    return FALSE;
+  if (path == NULL)
+    g_set_error (&local, WS_ERROR, WS_ERROR_IO, _("Only a trace in a local file can be used"));
+  else
+    ws_session_file_relocate_trace (self->file, index, path, &local);
+  if (local != NULL)
+    {
+      set_message (self, local->message);
+      ask_locate (self, index, local->message);
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  set_message (self, NULL);
+  drop_missing (self, index);
+  g_signal_emit (self, signals[SIGNAL_OPEN_TRACE], 0, file);
+  ask_next_missing (self);
+  return TRUE;
+}
+
+static void
+locate_chosen (WsFindingsPage *self,
+               GFile          *file)
+{
+  guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self), "ws-relocate-index"));
+
+  ws_findings_page_locate_trace (self, index, file, NULL);
+}
+
+static void
+locate_response_cb (AdwMessageDialog *dialog,
+                    const char       *response,
+                    WsFindingsPage   *self)
+{
+  guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (dialog), "ws-index"));
+  g_autofree char *title = NULL;
+
+  if (!g_str_equal (response, "locate"))
+    {
+      /* Skipped: the session stays open without it, the next is asked for. */
+      drop_missing (self, index);
+      ask_next_missing (self);
+      return;
+    }
+  if (index >= ws_session_file_get_n_traces (self->file))
+    return;
+  title = g_strdup_printf (_("Where Is the Trace “%s” Now?"), ws_session_file_get_trace (self->file, index)->name);
   g_object_set_data (G_OBJECT (self), "ws-relocate-index", GUINT_TO_POINTER (index));
-  choose_file (self, title, GTK_FILE_CHOOSER_ACTION_OPEN, NULL, "*", relocate_chosen);
+  choose_file (self, title, GTK_FILE_CHOOSER_ACTION_OPEN, NULL, "*", locate_chosen);
+}
+
+/* "The trace … is missing": Skip, or Locate… it (a file chooser). After a
+ * refused file, the same question with the reason. */
+static void
+ask_locate (WsFindingsPage *self,
+            guint           index,
+            const char     *refusal)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  const WsSessionTrace *t = ws_session_file_get_trace (self->file, index);
+  g_autofree char *body = NULL;
+  AdwMessageDialog *dialog;
+
+  if (refusal != NULL)
+    body = g_strdup_printf (_("%s\n\nChoose the file that holds the trace “%s”, or skip it."), refusal, t->name);
+  else
+    body = g_strdup_printf (_("The trace “%s” is no longer at “%s” nor beside the session file. "
+                              "Locate it to see its findings, or skip it."), t->name, t->path);
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                                       refusal ? _("Not the Same Trace") : _("Trace Missing"),
+                                                       body));
+  adw_message_dialog_add_responses (dialog, "skip", _("_Skip"), "locate", _("_Locate…"), NULL);
+  adw_message_dialog_set_response_appearance (dialog, "locate", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (dialog, "locate");
+  adw_message_dialog_set_close_response (dialog, "skip");
+  g_object_set_data (G_OBJECT (dialog), "ws-index", GUINT_TO_POINTER (index));
+  g_signal_connect_object (dialog, "response", G_CALLBACK (locate_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* ------------------------------------------------------------------ */
+/* Closing with unsaved findings                                        */
+
+/**
+ * ws_findings_page_has_unsaved:
+ *
+ * Whether closing now would lose work: findings (or a saved session's
+ * changes) not written to a session file, counting a note being typed
+ * and pins whose trace is still being hashed.
+ */
+gboolean
+ws_findings_page_has_unsaved (WsFindingsPage *self)
+{
+  g_return_val_if_fail (WS_IS_FINDINGS_PAGE (self), FALSE);
+
+  commit_edit (self);
+  if (!g_queue_is_empty (&self->pending))
+    return TRUE;
+  if (!ws_session_file_get_dirty (self->file))
+    return FALSE;
+  return ws_pin_list_get_n (pins (self)) > 0 || ws_session_file_get_path (self->file) != NULL;
+}
+
+/* The user chose to lose the changes: no recovery copy to offer later. */
+void
+ws_findings_page_discard (WsFindingsPage *self)
+{
+  g_return_if_fail (WS_IS_FINDINGS_PAGE (self));
+
+  g_clear_handle_id (&self->autosave_id, g_source_remove);
+  g_clear_handle_id (&self->commit_id, g_source_remove);
+  cancel_pending (self);
+  ws_session_file_discard_recovery (self->file);
+  ws_session_file_set_dirty (self->file, FALSE);
+}
+
+static void
+save_chosen_for_task (GtkNativeDialog *dialog,
+                      int              response,
+                      gpointer         user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  WsFindingsPage *self = g_task_get_source_object (task);
+  g_autoptr(GError) error = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
+
+      if (path != NULL && ws_findings_page_save (self, path, &error))
+        g_task_return_boolean (task, TRUE);
+      else if (error != NULL)
+        g_task_return_error (task, g_steal_pointer (&error));
+      else
+        g_task_return_boolean (task, FALSE);
+    }
+  else
+    g_task_return_boolean (task, FALSE);
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+/**
+ * ws_findings_page_save_async:
+ *
+ * Save, as the Save button does: in place when the session has a file,
+ * else after asking where.  Finishes %FALSE (no error) when the user
+ * cancelled the file chooser.
+ */
+void
+ws_findings_page_save_async (WsFindingsPage      *self,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (self, NULL, callback, user_data);
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkFileChooserNative *dialog;
+  GError *error = NULL;
+
+  if (ws_session_file_get_path (self->file) != NULL)
+    {
+      if (ws_findings_page_save (self, NULL, &error))
+        g_task_return_boolean (task, TRUE);
+      else
+        g_task_return_error (task, error);
+      return;
+    }
+  dialog = gtk_file_chooser_native_new (_("Save Session"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, NULL, NULL);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), _("findings.waitscope"));
+  g_signal_connect (dialog, "response", G_CALLBACK (save_chosen_for_task), g_steal_pointer (&task));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+gboolean
+ws_findings_page_save_finish (WsFindingsPage  *self,
+                              GAsyncResult    *result,
+                              GError         **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 static void
@@ -703,6 +1019,8 @@ ws_findings_page_dispose (GObject *object)
   WsFindingsPage *self = WS_FINDINGS_PAGE (object);
 
   g_clear_handle_id (&self->commit_id, g_source_remove);
+  cancel_pending (self);
+  g_clear_object (&self->hasher);
   if (self->list != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->list, self);
@@ -837,6 +1155,8 @@ ws_findings_page_init (WsFindingsPage *self)
   gtk_widget_set_margin_top (GTK_WIDGET (self), 6);
   gtk_widget_set_margin_bottom (GTK_WIDGET (self), 6);
   self->selected = G_MAXUINT;
+  self->hasher = ws_trace_hasher_new ();
+  g_queue_init (&self->pending);
 
   gtk_box_append (GTK_BOX (self), build_toolbar (self));
   self->message = GTK_LABEL (gtk_label_new (NULL));

@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "ws-critical-path-view.h"
+#include "ws-graph-flags.h"
 #include "ws-graph-request.h"
 #include "ws-graph-view.h"
 #include "ws-inspector-panel.h"
@@ -53,6 +54,7 @@ WsGraphMode     ws_graph_page_get_mode         (WsGraphPage     *self);
 gboolean        ws_graph_page_get_busy         (WsGraphPage     *self);
 WsGraphScene   *ws_graph_page_get_scene        (WsGraphPage     *self);
 WsTrace        *ws_graph_page_get_trace        (WsGraphPage     *self);
+WsGraphFlags   *ws_graph_page_get_flags        (WsGraphPage     *self);
 
 void            ws_graph_page_set_search_text  (WsGraphPage     *self,
                                                 const char      *text);

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <adwaita.h>
 #include <glib/gi18n.h>
 
 #include "ws-pin-capture.h"
@@ -229,6 +230,84 @@ session_file_cb (WsWindow *self)
   session_path_cb (self);
 }
 
+/* ------------------------------------------------------------------ */
+/* Closing with unsaved findings: Save / Discard / Cancel               */
+
+#define CLOSE_CONFIRMED "ws-close-confirmed"
+
+static void
+close_now (WsWindow *self)
+{
+  g_object_set_data (G_OBJECT (self), CLOSE_CONFIRMED, GINT_TO_POINTER (TRUE));
+  gtk_window_close (GTK_WINDOW (self));
+}
+
+static gboolean
+close_idle (gpointer data)
+{
+  close_now (data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+saved_before_close_cb (GObject      *source,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(WsWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  /* Not saved (cancelled, or the error is shown in the Findings tab): stay. */
+  if (ws_findings_page_save_finish (WS_FINDINGS_PAGE (source), result, &error))
+    close_now (self);
+  else
+    reveal_findings (self, TRUE);
+}
+
+static void
+close_response_cb (AdwMessageDialog *dialog,
+                   const char       *response,
+                   WsWindow         *self)
+{
+  WsFindingsPage *page = ws_window_get_findings_page (self);
+
+  if (g_str_equal (response, "save"))
+    ws_findings_page_save_async (page, saved_before_close_cb, g_object_ref (self));
+  else if (g_str_equal (response, "discard"))
+    {
+      ws_findings_page_discard (page);
+      /* Once the dialog has closed: it is transient for this window. */
+      g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, close_idle, g_object_ref (self), g_object_unref);
+    }
+}
+
+static gboolean
+close_request_cb (WsWindow *self)
+{
+  WsFindingsPage *page = ws_window_get_findings_page (self);
+  WsSessionFile *file = ws_session_get_session_file (ws_window_get_session (self));
+  const char *path = ws_session_file_get_path (file);
+  g_autofree char *name = path ? g_path_get_basename (path) : NULL;
+  g_autofree char *body = NULL;
+  AdwMessageDialog *dialog;
+
+  if (g_object_get_data (G_OBJECT (self), CLOSE_CONFIRMED) || !ws_findings_page_has_unsaved (page))
+    return FALSE;
+  body = name != NULL
+         ? g_strdup_printf (_("The findings in “%s” have changes that are not saved. Discarded changes are lost."), name)
+         : g_strdup (_("The findings of this window are not saved in a session file. Discarded findings are lost."));
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), _("Save Findings?"), body));
+  adw_message_dialog_add_responses (dialog, "cancel", _("_Cancel"), "discard", _("_Discard"),
+                                    "save", _("_Save"), NULL);
+  adw_message_dialog_set_response_appearance (dialog, "discard", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_response_appearance (dialog, "save", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (dialog, "save");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (close_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+  return TRUE;
+}
+
 void
 ws_window_findings_init (WsWindow       *self,
                          WsFindingsPage *page)
@@ -241,6 +320,7 @@ ws_window_findings_init (WsWindow       *self,
   g_signal_connect_object (page, "show-pin", G_CALLBACK (show_pin_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (page, "collect-view-state", G_CALLBACK (collect_view_state_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (page, "restore-view-state", G_CALLBACK (restore_view_state_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect (self, "close-request", G_CALLBACK (close_request_cb), NULL);
 }
 
 /* Returns: %TRUE if @file is a session (opened here, or the error shown). */

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * How the window wires its lower pane's pages together: the thread table,
+ * Overview, graph, Contrast and Mining pages ask for each other and for
+ * the timeline through signals connected here, and pages that want
+ * height get most of the pane.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ws-window-private.h"
+
+static void
+thread_activated_cb (WsWindow      *self,
+                     guint          thread,
+                     WsThreadTable *table)
+{
+  ws_timeline_view_reveal_thread (self->timeline_view, thread);
+  gtk_widget_grab_focus (GTK_WIDGET (self->timeline_view));
+}
+
+/* The Overview's cluster row: the Mining page. */
+static void
+overview_show_mining_cb (WsWindow *self)
+{
+  ws_window_show_details_page (self, "mining");
+}
+
+/* The graph page (ws-graph-page.c) in the lower pane, given most of the
+ * height so that graph and timeline show together. */
+static void
+show_analysis_cb (WsWindow *self,
+                  int       kind,
+                  WsTrace  *trace,
+                  guint     thread,
+                  gint64    t0,
+                  gint64    t1,
+                  gpointer  user_data)
+{
+  WsSymptom symptom = { thread, t0, t1 };
+  int height = gtk_widget_get_height (GTK_WIDGET (self->content_paned));
+
+  ws_graph_page_show_symptom (self->graph_page, trace, &symptom,
+                              kind == WS_ANALYSIS_WAIT_GRAPH ? WS_GRAPH_MODE_WAIT_GRAPH
+                              : kind == WS_ANALYSIS_CRITICAL_PATH ? WS_GRAPH_MODE_CRITICAL_PATH
+                              : WS_GRAPH_MODE_READY_TREE);
+  ws_window_show_details_page (self, "graph");
+  if (height > 0 && gtk_paned_get_position (self->content_paned) > height * 40 / 100)
+    gtk_paned_set_position (self->content_paned, height * 32 / 100);
+}
+
+static void
+graph_show_in_timeline_cb (WsWindow    *self,
+                           guint        thread,
+                           guint        event,
+                           gint64       t0,
+                           gint64       t1,
+                           WsGraphPage *page)
+{
+  if (!_ws_window_is_ready (self) || ws_document_get_trace (self->current) != ws_graph_page_get_trace (page))
+    {
+      ws_window_show_toast (self, _("The graph belongs to a trace that is not shown"));
+      return;
+    }
+  if (event != WS_NONE)
+    {
+      ws_timeline_viewport_set_selected_event (ws_document_get_viewport (self->current), event);
+      ws_timeline_view_reveal_event (self->timeline_view, event);
+    }
+  else
+    ws_timeline_view_reveal_thread (self->timeline_view, thread);
+  gtk_widget_grab_focus (GTK_WIDGET (self->timeline_view));
+}
+
+/* Contrast (ws-contrast-page.c): the ready tree of a slow instance. */
+static void
+contrast_ready_tree_cb (WsWindow *self,
+                        WsTrace  *trace,
+                        guint     thread,
+                        gint64    t0,
+                        gint64    t1)
+{
+  g_signal_emit_by_name (self, "analysis-requested", WS_ANALYSIS_READY_TREE, trace, thread, t0, t1);
+}
+
+static void mining_show_events_cb (WsWindow      *self,
+                                   WsDocument    *document,
+                                   WsStackSearch *search,
+                                   WsMiningPage  *page);
+
+/* An inspector finding's waits: highlighted in the timeline as the
+ * Mining page's events are. */
+static void
+graph_show_events_cb (WsWindow      *self,
+                      WsStackSearch *search,
+                      WsGraphPage   *page)
+{
+  GArray *threads = ws_graph_page_get_bridging_threads (page);
+
+  if (_ws_window_is_ready (self) && ws_document_get_trace (self->current) == ws_stack_search_get_trace (search))
+    {
+      mining_show_events_cb (self, self->current, search, NULL);
+      /* Over-connections: the bridging threads' rows too. */
+      ws_timeline_viewport_set_highlighted_threads (ws_document_get_viewport (self->current),
+                                                    threads ? (const guint32 *) threads->data : NULL,
+                                                    threads ? threads->len : 0);
+    }
+}
+
+/* Mining (ws-mining-page.c): its events of a pattern become the window's
+ * search, so the timeline highlights them and Next / Previous step
+ * through them, and the graph page's search. */
+static void
+mining_show_events_cb (WsWindow      *self,
+                       WsDocument    *document,
+                       WsStackSearch *search,
+                       WsMiningPage  *page)
+{
+  guint position, event;
+
+  if (document != self->current && g_list_store_find (self->documents, document, &position))
+    gtk_list_box_select_row (self->trace_list, gtk_list_box_get_row_at_index (self->trace_list, position));
+  /* The graph page highlights them too if it shows a graph of that trace. */
+  ws_graph_page_set_search (self->graph_page, search);
+  if (!_ws_window_is_ready (self) || ws_document_get_trace (self->current) != ws_stack_search_get_trace (search))
+    return;
+
+  ws_timeline_viewport_set_highlighted_threads (ws_document_get_viewport (self->current), NULL, 0);
+  g_cancellable_cancel (self->search_cancellable);
+  self->search_generation++;
+  g_set_object (&self->search, search);
+  ws_timeline_view_set_search (self->timeline_view, search);
+  event = ws_stack_search_next (search, WS_NONE, TRUE);
+  if (event != WS_NONE)
+    {
+      ws_timeline_viewport_set_selected_event (ws_document_get_viewport (self->current), event);
+      ws_timeline_view_reveal_event (self->timeline_view, event);
+    }
+  {
+    /* Translators: search status after "Show Events" of a mined pattern */
+    g_autofree char *text = g_strdup_printf (_("%s: %u events"), ws_stack_search_get_pattern (search),
+                                             ws_stack_search_get_n_matches (search));
+    gtk_label_set_text (self->search_status, text);
+  }
+  _ws_window_update_actions (self);
+}
+
+/* The Mining page wants height: give it most of the pane, as the graph.
+ * Before the pane has a size (the page shown right after loading), try
+ * again once it has been laid out. */
+static gboolean
+give_mining_room (gpointer data)
+{
+  WsWindow *self = data;
+  GtkWidget *paned = gtk_widget_get_ancestor (GTK_WIDGET (self->details_stack), GTK_TYPE_PANED);
+  int height = paned ? gtk_widget_get_height (paned) : 0;
+  const char *page = gtk_stack_get_visible_child_name (self->details_stack);
+  /* The Contrast page shows two graphs and three lists: nearly all of it. */
+  int share = g_strcmp0 (page, "contrast") == 0 ? 10 : 32;
+
+  if (g_strcmp0 (page, "mining") != 0 && g_strcmp0 (page, "contrast") != 0)
+    return G_SOURCE_REMOVE;
+  if (height == 0)
+    {
+      /* At most a second of retries (the pane may not be shown at all). */
+      guint tries = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self), "ws-mining-room-tries"));
+      g_object_set_data (G_OBJECT (self), "ws-mining-room-tries", GUINT_TO_POINTER (tries + 1));
+      return tries < 20 && gtk_widget_get_mapped (GTK_WIDGET (self)) ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+    }
+  g_object_set_data (G_OBJECT (self), "ws-mining-room-tries", NULL);
+  if (gtk_paned_get_position (GTK_PANED (paned)) > height * (share + 8) / 100)
+    gtk_paned_set_position (GTK_PANED (paned), height * share / 100);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+details_page_changed_cb (WsWindow *self)
+{
+  g_object_set_data (G_OBJECT (self), "ws-mining-room-tries", NULL);
+  if (give_mining_room (self) == G_SOURCE_CONTINUE)
+    g_timeout_add_full (G_PRIORITY_DEFAULT, 50, give_mining_room, g_object_ref (self), g_object_unref);
+}
+
+void
+_ws_window_pages_init (WsWindow *self)
+{
+  g_signal_connect_swapped (self->thread_table, "thread-activated", G_CALLBACK (thread_activated_cb), self);
+  g_signal_connect_swapped (self->contrast_page, "open-ready-tree", G_CALLBACK (contrast_ready_tree_cb), self);
+  g_signal_connect_swapped (self->mining_page, "show-events", G_CALLBACK (mining_show_events_cb), self);
+  g_signal_connect_swapped (self->details_stack, "notify::visible-child-name", G_CALLBACK (details_page_changed_cb), self);
+  g_signal_connect (self, "analysis-requested", G_CALLBACK (show_analysis_cb), NULL);
+  g_signal_connect_swapped (self->overview_page, "show-analysis", G_CALLBACK (show_analysis_cb), self);
+  g_signal_connect_swapped (self->overview_page, "show-mining", G_CALLBACK (overview_show_mining_cb), self);
+  g_signal_connect_swapped (self->graph_page, "show-in-timeline", G_CALLBACK (graph_show_in_timeline_cb), self);
+  g_signal_connect_swapped (self->graph_page, "show-events", G_CALLBACK (graph_show_events_cb), self);
+}
+
+/**
+ * ws_window_show_details_page:
+ * @name: "details" or "threads"
+ */
+void
+ws_window_show_details_page (WsWindow   *self,
+                             const char *name)
+{
+  g_return_if_fail (WS_IS_WINDOW (self));
+  gtk_stack_set_visible_child_name (self->details_stack, name);
+}
+
+/**
+ * ws_window_get_mining_page:
+ * Returns: (transfer none): the Mining page of the lower pane
+ */
+WsMiningPage *
+ws_window_get_mining_page (WsWindow *self)
+{
+  g_return_val_if_fail (WS_IS_WINDOW (self), NULL);
+  return self->mining_page;
+}
+
+/* Returns: (transfer none): the graph page */
+WsGraphPage *
+ws_window_get_graph_page (WsWindow *self)
+{
+  g_return_val_if_fail (WS_IS_WINDOW (self), NULL);
+  return self->graph_page;
+}
+
+/* Returns: (transfer none): the Findings page */
+WsFindingsPage *
+ws_window_get_findings_page (WsWindow *self)
+{
+  g_return_val_if_fail (WS_IS_WINDOW (self), NULL);
+  return self->findings_page;
+}
+
+/* Returns: (transfer none): the name of the page the details stack shows */
+const char *
+ws_window_get_details_page (WsWindow *self)
+{
+  g_return_val_if_fail (WS_IS_WINDOW (self), NULL);
+  return gtk_stack_get_visible_child_name (self->details_stack);
+}

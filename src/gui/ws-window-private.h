@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+/*
+ * Shared by the files the main window is split into (one job each, as
+ * gnome-text-editor splits its window): ws-window.c (the object, the
+ * selection bar), ws-window-actions.c, ws-window-documents.c,
+ * ws-window-files.c, ws-window-pages.c and ws-window-search.c.
+ */
+
+#include "ws-contrast-page.h"
+#include "ws-overview-page.h"
+#include "ws-timeline-legend.h"
+#include "ws-window.h"
+#include "ws-window-anomaly.h"   /* ws_window_show_toast() */
+
+G_BEGIN_DECLS
+
+struct _WsWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  /* Template widgets */
+  AdwToastOverlay      *toast_overlay;
+  AdwWindowTitle       *window_title;
+  GtkToggleButton      *sidebar_button;
+  GtkToggleButton      *search_button;
+  GtkWidget            *zoom_box;
+  GtkSearchBar         *search_bar;
+  GtkSearchEntry       *search_entry;
+  GtkLabel             *search_status;
+  GtkWidget            *sidebar;
+  GtkListBox           *trace_list;
+  GtkStack             *main_stack;
+  AdwStatusPage        *loading_page;
+  AdwStatusPage        *error_page;
+  GtkProgressBar       *load_progress;
+  GtkScrolledWindow    *timeline_scroller;
+  WsTimelineView       *timeline_view;
+  GtkRevealer          *selection_revealer;
+  GtkLabel             *selection_label;
+  WsTimelineLegend     *legend;
+  GtkStack             *details_stack;
+  WsDetailsPane        *details_pane;
+  WsThreadTable        *thread_table;
+  WsMiningPage         *mining_page;
+  WsOverviewPage       *overview_page;
+  WsGraphPage          *graph_page;
+  WsFindingsPage       *findings_page;
+  WsContrastPage       *contrast_page;
+  GtkPaned             *content_paned;
+  GMenu                *recent_section;
+
+  /* Owned references */
+  WsSession            *session;
+  GListStore           *documents;      /* the session's, which the window edits */
+  WsDocument           *current;
+  GSignalGroup         *document_signals;
+  GSignalGroup         *viewport_signals;
+  GSettings            *settings;
+  GCancellable         *search_cancellable;
+  WsStackSearch        *search;
+  guint                 search_generation;
+};
+
+/* ws-window.c */
+void     _ws_window_update_selection         (WsWindow       *self);
+void     _ws_window_update_details           (WsWindow       *self);
+
+/* ws-window-actions.c */
+gboolean _ws_window_is_ready                 (WsWindow       *self);
+void     _ws_window_update_actions           (WsWindow       *self);
+void     _ws_window_class_actions_init       (GtkWidgetClass *widget_class);
+
+/* ws-window-documents.c */
+void     _ws_window_documents_init           (WsWindow       *self);
+void     _ws_window_show_document            (WsWindow       *self,
+                                              WsDocument     *document);
+void     _ws_window_close_document           (WsWindow       *self,
+                                              WsDocument     *document);
+void     _ws_window_document_state_changed   (WsWindow       *self);
+void     _ws_window_update_title             (WsWindow       *self);
+void     _ws_window_update_loading_page      (WsWindow       *self);
+
+/* ws-window-files.c */
+void     _ws_window_class_files_init         (GtkWidgetClass *widget_class);
+void     _ws_window_files_init               (WsWindow       *self);
+void     _ws_window_update_recent_menu       (WsWindow       *self);
+
+/* ws-window-pages.c */
+void     _ws_window_pages_init               (WsWindow       *self);
+
+/* ws-window-search.c */
+void     _ws_window_class_search_init        (GtkWidgetClass *widget_class);
+void     _ws_window_search_init              (WsWindow       *self);
+
+G_END_DECLS

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The window's search bar: a stack search of the current trace run in a
+ * thread (results of a search typed past are dropped), Tab / Shift+Tab
+ * and Next / Previous stepping through the matches in the timeline.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ws-window-private.h"
+
+typedef struct {
+  WsTrace *trace;
+  char    *pattern;
+  guint    generation;
+} SearchJob;
+
+static void
+search_job_free (SearchJob *job)
+{
+  g_clear_object (&job->trace);
+  g_free (job->pattern);
+  g_free (job);
+}
+
+static void
+search_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  SearchJob *job = task_data;
+  GError *error = NULL;
+  WsStackSearch *search = ws_stack_search_new (job->trace, job->pattern, cancellable, &error);
+
+  if (search == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, search, g_object_unref);
+}
+
+static void
+search_done (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  WsWindow *self = WS_WINDOW (source);
+  SearchJob *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsStackSearch) search = g_task_propagate_pointer (G_TASK (result), &error);
+
+  /* Drop the results of a search the user has typed past. */
+  if (job->generation != self->search_generation)
+    return;
+
+  gtk_widget_remove_css_class (GTK_WIDGET (self->search_entry), "error");
+  if (search == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      gtk_widget_add_css_class (GTK_WIDGET (self->search_entry), "error");
+      gtk_label_set_text (self->search_status, _("Invalid expression"));
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->search_status), error->message);
+      return;
+    }
+
+  g_set_object (&self->search, search);
+  ws_timeline_view_set_search (self->timeline_view, search);
+  {
+    guint n = ws_stack_search_get_n_matches (search);
+    g_autofree char *text = NULL;
+
+    if (n == 0)
+      text = g_strdup (_("No matches"));
+    else
+      /* Translators: search status: matching events, matching frames */
+      text = g_strdup_printf (ngettext ("%u event, %u frames", "%u events, %u frames", n),
+                              n, ws_stack_search_get_n_frames (search));
+    gtk_label_set_text (self->search_status, text);
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->search_status), NULL);
+    if (n == 0)
+      gtk_widget_add_css_class (GTK_WIDGET (self->search_entry), "error");
+  }
+  _ws_window_update_actions (self);
+}
+
+static void
+start_search (WsWindow   *self,
+              const char *text)
+{
+  g_autoptr(GTask) task = NULL;
+  SearchJob *job;
+
+  g_cancellable_cancel (self->search_cancellable);
+  g_clear_object (&self->search_cancellable);
+  self->search_generation++;
+  g_clear_object (&self->search);
+  ws_timeline_view_set_search (self->timeline_view, NULL);
+  if (self->current != NULL)   /* a finding's bridging threads go with its search */
+    ws_timeline_viewport_set_highlighted_threads (ws_document_get_viewport (self->current), NULL, 0);
+  gtk_widget_remove_css_class (GTK_WIDGET (self->search_entry), "error");
+  _ws_window_update_actions (self);
+
+  if (!_ws_window_is_ready (self) || text == NULL || *text == '\0')
+    {
+      gtk_label_set_text (self->search_status, "");
+      return;
+    }
+
+  job = g_new0 (SearchJob, 1);
+  job->trace = g_object_ref (ws_document_get_trace (self->current));
+  job->pattern = g_strdup (text);
+  job->generation = self->search_generation;
+  self->search_cancellable = g_cancellable_new ();
+  gtk_label_set_text (self->search_status, _("Searching…"));
+
+  task = g_task_new (self, self->search_cancellable, search_done, NULL);
+  g_task_set_task_data (task, job, (GDestroyNotify) search_job_free);
+  g_task_run_in_thread (task, search_thread);
+}
+
+static void
+search_changed_cb (WsWindow       *self,
+                   GtkSearchEntry *entry)
+{
+  start_search (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
+}
+
+static void
+search_step (WsWindow *self,
+             gboolean  forward)
+{
+  WsTimelineViewport *viewport;
+  guint event;
+
+  if (self->search == NULL || !_ws_window_is_ready (self))
+    return;
+  viewport = ws_document_get_viewport (self->current);
+  event = ws_stack_search_next (self->search, ws_timeline_viewport_get_selected_event (viewport), forward);
+  if (event == WS_NONE)
+    return;
+
+  ws_timeline_viewport_set_selected_event (viewport, event);
+  ws_timeline_view_reveal_event (self->timeline_view, event);
+  ws_window_show_details_page (self, "details");
+  {
+    /* Translators: search status: "match 3 of 120" */
+    g_autofree char *text = g_strdup_printf (_("Match %u of %u"),
+                                             ws_stack_search_get_rank (self->search, event) + 1,
+                                             ws_stack_search_get_n_matches (self->search));
+    gtk_label_set_text (self->search_status, text);
+  }
+}
+
+static gboolean
+search_key_cb (WsWindow              *self,
+               guint                  keyval,
+               guint                  keycode,
+               GdkModifierType        state,
+               GtkEventControllerKey *controller)
+{
+  /* Tab cycles through the matches, as in the ready-tree patent. */
+  if (keyval == GDK_KEY_Tab || keyval == GDK_KEY_ISO_Left_Tab)
+    {
+      search_step (self, keyval == GDK_KEY_Tab && !(state & GDK_SHIFT_MASK));
+      return TRUE;
+    }
+  if (keyval == GDK_KEY_Return && (state & GDK_SHIFT_MASK))
+    {
+      search_step (self, FALSE);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+search_activate_cb (WsWindow       *self,
+                    GtkSearchEntry *entry)
+{
+  search_step (self, TRUE);
+}
+
+static void
+search_step_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  search_step (WS_WINDOW (widget), g_str_equal (action_name, "win.search-next"));
+}
+
+static void
+toggle_search_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
+{
+  WsWindow *self = WS_WINDOW (widget);
+  gboolean on = !gtk_search_bar_get_search_mode (self->search_bar);
+
+  gtk_search_bar_set_search_mode (self->search_bar, on);
+  if (on)
+    gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+void
+_ws_window_class_search_init (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.search", NULL, toggle_search_action);
+  gtk_widget_class_install_action (widget_class, "win.search-next", NULL, search_step_action);
+  gtk_widget_class_install_action (widget_class, "win.search-previous", NULL, search_step_action);
+}
+
+void
+_ws_window_search_init (WsWindow *self)
+{
+  GtkEventController *keys;
+
+  gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
+  gtk_search_bar_set_key_capture_widget (self->search_bar, GTK_WIDGET (self));
+  g_object_bind_property (self->search_bar, "search-mode-enabled", self->search_button, "active",
+                          G_BINDING_SYNC_CREATE);
+  g_signal_connect_swapped (self->search_entry, "search-changed", G_CALLBACK (search_changed_cb), self);
+  g_signal_connect_swapped (self->search_entry, "activate", G_CALLBACK (search_activate_cb), self);
+  keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect_swapped (keys, "key-pressed", G_CALLBACK (search_key_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->search_entry), keys);
+}
+
+/**
+ * ws_window_get_search:
+ * Returns: (transfer none) (nullable): the finished search, if any
+ */
+WsStackSearch *
+ws_window_get_search (WsWindow *self)
+{
+  g_return_val_if_fail (WS_IS_WINDOW (self), NULL);
+  return self->search;
+}
+
+void
+ws_window_set_search_text (WsWindow   *self,
+                           const char *text)
+{
+  g_return_if_fail (WS_IS_WINDOW (self));
+  gtk_search_bar_set_search_mode (self->search_bar, TRUE);
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text);
+}
+
+const char *
+ws_window_get_search_status (WsWindow *self)
+{
+  g_return_val_if_fail (WS_IS_WINDOW (self), NULL);
+  return gtk_label_get_text (self->search_status);
+}
