@@ -255,7 +255,7 @@ pick_targets (WhyOptions        *o,
         {
           g_array_unref (*targets);
           *targets = ws_attribution_targets_waiting_threads (traces, classifier, DEFAULT_THREADS);
-          *what = g_strdup_printf (_("no scenario instances: the %u threads held up longest, of the program held up most"),
+          *what = g_strdup_printf (_("the %u threads held up longest of the program held up most (no scenario instances)"),
                                    (*targets)->len);
         }
     }
