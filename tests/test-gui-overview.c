@@ -89,7 +89,7 @@ first_title (GtkListBox *list)
 static gboolean
 graph_shows (gpointer data)
 {
-  return ws_graph_page_get_trace (data) != NULL && !ws_graph_page_get_busy (data);
+  return ws_graph_page_get_trace (data) != NULL && !ws_gui_test_graph_busy (data);
 }
 
 static void
@@ -118,7 +118,7 @@ test_pg_overview (void)
                          gtk_list_box_get_row_at_index (ws_overview_page_get_slowest_list (page), 0));
   ws_gui_test_wait_until (graph_shows, graph, 60, "the slowest instance's ready tree");
   g_assert_true (gtk_widget_get_mapped (graph));
-  g_assert_cmpint (ws_graph_page_get_mode (WS_GRAPH_PAGE (graph)), ==, WS_GRAPH_MODE_READY_TREE);
+  g_assert_cmpint (ws_gui_test_graph_mode (WS_GRAPH_PAGE (graph)), ==, WS_GRAPH_MODE_READY_TREE);
   ws_gui_test_spin (300);
   g_clear_object (&shot);
   shot = ws_gui_test_screenshot (GTK_WIDGET (window), "overview-pg-tpcb-ready-tree");
