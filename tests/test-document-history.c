@@ -63,6 +63,9 @@ load (const char *name, gboolean record)
   while (!done)
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpint (ws_document_get_state (doc), ==, WS_DOCUMENT_READY);
+  /* The history is written in the background once the trace shows. */
+  while (ws_document_get_recording (doc))
+    g_main_context_iteration (NULL, TRUE);
   return doc;
 }
 

@@ -33,6 +33,8 @@ static const struct {
   { "classifier", "classifier", ws_fuzz_classifier, FALSE },
   { "analyses", "json-trace", ws_fuzz_analyses, TRUE },
   { "mining", "mining", ws_fuzz_mining, FALSE },
+  { "session-file", "session-file", ws_fuzz_session_file, FALSE },
+  { "history-store", "history-store", ws_fuzz_history_store, FALSE },
 };
 
 typedef struct {

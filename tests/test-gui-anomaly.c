@@ -8,12 +8,23 @@
  * the timeline's red changes; undo restores it; flagged again, the flag is
  * still there after the window is closed and the trace opened again.
  * Screenshots: anomaly-before.png, anomaly-after.png.
+ *
+ * On the Graph page: the ready tree of the most anomalous wait marks its
+ * anomalous waits (vermillion triangles and rings, the chain through
+ * them) and the side panel gives the score, signature and model; the
+ * root flagged not anomalous from the graph (its "graphflag" action, as
+ * the context menu does, then Ctrl+Alt+A's window action with the focus on
+ * the graph) is saved in the history store, the models are fitted again
+ * and the drawing follows (a bluish-green tick, fewer vermillion pixels).
+ * Screenshots: graph-anomalies-before.png, graph-anomalies-after.png.
  */
 #include "config.h"
 
 #include <glib/gstdio.h>
 
 #include "ws-anomaly-state.h"
+#include "ws-graph-page.h"
+#include "ws-node-details.h"
 #include "ws-gui-test-util.h"
 #include "ws-ready-tree-run.h"
 #include "ws-session.h"
@@ -165,6 +176,169 @@ test_flag_in_window (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+typedef struct {
+  WsGraphPage *page;
+  guint        node;
+  WsGraphMark  mark;
+} GraphMark;
+
+static gboolean
+graph_built (gpointer data)
+{
+  WsGraphPage *page = data;
+  return !ws_gui_test_graph_busy (page) && ws_graph_page_get_shown (page)->scene != NULL
+         && ws_graph_flags_get_anomalies (ws_graph_page_get_flags (page)) != NULL;
+}
+
+static gboolean
+node_marked (gpointer data)
+{
+  GraphMark *m = data;
+  WsGraphAnomalies *a = ws_graph_flags_get_anomalies (ws_graph_page_get_flags (m->page));
+  return a != NULL && ws_graph_anomalies_get_mark (a, m->node) == m->mark;
+}
+
+static GtkWidget *
+graph_view_of (WsGraphPage *page)
+{
+  return ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_GRAPH_VIEW);
+}
+
+/* The text of the details row named @name, or NULL. */
+static const char *
+details_value (WsGraphPage *page,
+               const char  *name)
+{
+  GtkWidget *details = ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_NODE_DETAILS);
+  GtkWidget *w = details;
+
+  /* Walk the widget tree depth first: a row is a box of two labels. */
+  while (w != NULL)
+    {
+      GtkWidget *next;
+
+      if (GTK_IS_LABEL (w) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (w)), name) == 0
+          && GTK_IS_LABEL (gtk_widget_get_next_sibling (w)))
+        return gtk_label_get_text (GTK_LABEL (gtk_widget_get_next_sibling (w)));
+      next = gtk_widget_get_first_child (w);
+      while (next == NULL && w != details)
+        {
+          next = gtk_widget_get_next_sibling (w);
+          if (next == NULL)
+            w = gtk_widget_get_parent (w);
+        }
+      if (next == NULL)
+        break;
+      w = next;
+    }
+  return NULL;
+}
+
+static void
+test_flag_on_graph (void)
+{
+  WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
+  WsGraphPage *page = ws_window_get_graph_page (window);
+  WsAnomalyState *state;
+  WsGraphAnomalies *anomalies;
+  WsDocument *doc;
+  const WsEvent *e;
+  WsSymptom symptom;
+  GraphMark m;
+  guint event, root, n_chain, orange_before, orange_after, green_after, n_flags_before;
+  g_autoptr(GdkTexture) before = NULL;
+  g_autoptr(GdkTexture) after = NULL;
+  g_autoptr(GArray) flags = NULL;
+  const char *verdict;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1500, 950);
+  gtk_window_present (GTK_WINDOW (window));
+  doc = open_and_score (window);
+  state = ws_session_get_anomaly_state (ws_window_get_session (window));
+  flags = ws_anomaly_state_list_flags (state, NULL);
+  n_flags_before = flags->len;
+  g_clear_pointer (&flags, g_array_unref);
+
+  /* The ready tree of the most anomalous wait. */
+  event = most_anomalous (state, doc);
+  e = ws_trace_get_event (ws_document_get_trace (doc), event);
+  symptom = (WsSymptom) { e->thread, e->time, e->time + e->duration };
+  ws_window_show_details_page (window, "graph");
+  ws_graph_page_show_symptom (page, ws_document_get_trace (doc), &symptom, WS_GRAPH_MODE_READY_TREE);
+  ws_gui_test_wait_until (graph_built, page, 120, "the ready tree and its anomaly marks");
+  /* A short timeline, a tall graph. */
+  {
+    GtkWidget *sidebar = ws_gui_test_find_child (GTK_WIDGET (window), GTK_TYPE_PANED);
+    GtkWidget *content = ws_gui_test_find_child (gtk_paned_get_end_child (GTK_PANED (sidebar)), GTK_TYPE_PANED);
+
+    if (content != NULL)
+      gtk_paned_set_position (GTK_PANED (content), 120);
+    ws_graph_view_fit (WS_GRAPH_VIEW (graph_view_of (page)));
+  }
+  anomalies = ws_graph_flags_get_anomalies (ws_graph_page_get_flags (page));
+  root = ws_graph_scene_get_root (ws_graph_page_get_shown (page)->scene);
+  g_assert_cmpuint (ws_graph_anomalies_get_n_anomalous (anomalies), >=, 1);
+  g_assert_cmpint (ws_graph_anomalies_get_mark (anomalies, root), ==, WS_GRAPH_MARK_ANOMALOUS);
+  ws_graph_anomalies_get_chain (anomalies, &n_chain);
+  g_assert_cmpuint (n_chain, >=, 1);
+
+  /* The side panel of the root gives its score and model. */
+  ws_graph_page_select_node (page, root);
+  g_assert_cmpstr (details_value (page, "Anomaly"), ==, "anomalous (model)");
+  g_assert_nonnull (details_value (page, "P(D ≥ d)"));
+  g_assert_nonnull (details_value (page, "Signature"));
+  g_assert_nonnull (details_value (page, "Model"));
+  g_test_message ("root: P = %s, signature %s, model %s", details_value (page, "P(D ≥ d)"),
+                  details_value (page, "Signature"), details_value (page, "Model"));
+
+  before = ws_gui_test_screenshot (GTK_WIDGET (window), "graph-anomalies-before");
+  orange_before = ws_gui_test_count_colour (GTK_WIDGET (window), before, graph_view_of (page), 0xd55e00, 12);
+  g_test_message ("before: %u anomalous nodes, chain of %u, %u vermillion pixels",
+                  ws_graph_anomalies_get_n_anomalous (anomalies), n_chain, orange_before);
+  g_assert_cmpuint (orange_before, >, 0);
+
+  /* Flag the root not anomalous from the graph, as its context menu does. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "graphflag.flag-normal", NULL));
+  m = (GraphMark) { page, root, WS_GRAPH_MARK_FLAGGED_NORMAL };
+  ws_gui_test_wait_until (node_marked, &m, 120, "the graph to show the root flagged not anomalous");
+  g_assert_cmpint (ws_anomaly_state_lookup (state, doc, event)->flag, ==, WS_ANOMALY_FLAG_NORMAL);
+  flags = ws_anomaly_state_list_flags (state, NULL);
+  g_assert_cmpuint (flags->len, ==, n_flags_before + 1);
+  verdict = details_value (page, "Anomaly");
+  g_assert_cmpstr (verdict, ==, "not anomalous (your flag)");
+
+  after = ws_gui_test_screenshot (GTK_WIDGET (window), "graph-anomalies-after");
+  orange_after = ws_gui_test_count_colour (GTK_WIDGET (window), after, graph_view_of (page), 0xd55e00, 12);
+  green_after = ws_gui_test_count_colour (GTK_WIDGET (window), after, graph_view_of (page), 0x009e73, 12);
+  g_test_message ("after: %u anomalous nodes, %u vermillion, %u green pixels",
+                  ws_graph_anomalies_get_n_anomalous (ws_graph_flags_get_anomalies (ws_graph_page_get_flags (page))),
+                  orange_after, green_after);
+  g_assert_cmpuint (green_after, >, 0);
+  g_assert_cmpuint (orange_after, <, orange_before);
+
+  /* The window's flag key acts on the graph's node when the graph has the
+   * focus: flag the root anomalous. */
+  gtk_widget_grab_focus (graph_view_of (page));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.flag-anomalous", NULL));
+  m.mark = WS_GRAPH_MARK_FLAGGED_ANOMALOUS;
+  ws_gui_test_wait_until (node_marked, &m, 120, "the graph to show the root flagged anomalous");
+  g_assert_cmpint (ws_anomaly_state_lookup (state, doc, event)->flag, ==, WS_ANOMALY_FLAG_ANOMALOUS);
+
+  /* The context menu opens on the selected node from the keyboard. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "graphflag.menu", NULL));
+  ws_gui_test_spin (100);
+  g_assert_true (gtk_widget_get_visible (ws_gui_test_find_child (graph_view_of (page), GTK_TYPE_POPOVER_MENU)));
+  ws_gui_test_screenshot (GTK_WIDGET (window), "graph-anomalies-menu");
+  gtk_popover_popdown (GTK_POPOVER (ws_gui_test_find_child (graph_view_of (page), GTK_TYPE_POPOVER_MENU)));
+
+  /* Leave no flag behind for the other test. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "graphflag.unflag", NULL));
+  m.mark = WS_GRAPH_MARK_ANOMALOUS;
+  ws_gui_test_wait_until (node_marked, &m, 120, "the root's flag to go");
+  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_spin (100);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -176,6 +350,7 @@ main (int   argc,
 
   g_setenv ("WAITSCOPE_HISTORY", history, TRUE);
   the_app = ws_gui_test_init (&argc, &argv);
+  g_test_add_func ("/gui/anomaly/graph-flag", test_flag_on_graph);
   g_test_add_func ("/gui/anomaly/flag", test_flag_in_window);
   status = g_test_run ();
   g_object_unref (the_app);

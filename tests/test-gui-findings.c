@@ -14,8 +14,12 @@
 #include <string.h>
 
 #include "ws-application.h"
+#include "ws-anomaly-state.h"
 #include "ws-findings-page.h"
+#include "ws-model-window.h"
+#include "ws-overview-page.h"
 #include "ws-chain.h"
+#include "ws-error.h"
 #include "ws-gui-test-util.h"
 #include "ws-presentation.h"
 #include "ws-window.h"
@@ -81,13 +85,41 @@ pin_graph (WsWindow   *window,
   ws_gui_test_wait_for_flag (&ready, 60, action);
   g_signal_handler_disconnect (graph, id);
   g_assert_cmpstr (ws_window_get_details_page (window), ==, "graph");
-  gtk_widget_activate_action (GTK_WIDGET (window), "win.pin-view", NULL);
 }
 
 static WsPinList *
 pins_of (WsWindow *window)
 {
   return ws_session_file_get_findings (ws_session_get_session_file (ws_window_get_session (window)));
+}
+
+typedef struct {
+  WsWindow *window;
+  guint     n;
+} PinCount;
+
+static gboolean
+has_pins (gpointer data)
+{
+  PinCount *c = data;
+
+  return ws_pin_list_get_n (pins_of (c->window)) >= c->n;
+}
+
+/* Pinning hashes the trace on a worker thread: the pin is not in the list
+ * when the action returns (the main loop has not run), only later. */
+static void
+pin_and_wait (WsWindow *window,
+              guint     n)
+{
+  WsFindingsPage *page = ws_window_get_findings_page (window);
+  PinCount count = { window, n };
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.pin-view", NULL);
+  g_assert_cmpuint (ws_pin_list_get_n (pins_of (window)), ==, n - 1);
+  g_assert_cmpuint (ws_findings_page_get_n_pending (page), ==, 1);
+  ws_gui_test_wait_until (has_pins, &count, 60, "the pin's trace to be hashed");
+  g_assert_cmpuint (ws_findings_page_get_n_pending (page), ==, 0);
 }
 
 static guint
@@ -110,13 +142,14 @@ pin_three (WsWindow       *window,
   WsPinList *list = pins_of (window);
 
   select_window (window, T0, T0 + 50000000);
-  gtk_widget_activate_action (GTK_WIDGET (window), "win.pin-view", NULL);
+  pin_and_wait (window, 1);
   g_assert_cmpuint (ws_pin_list_get_n (list), ==, 1);
   g_assert_cmpstr (ws_pin_get_kind (ws_pin_list_get (list, 0)), ==, WS_PIN_KIND_TIMELINE);
   ws_findings_page_set_note_text (page, "Workers take turns", "Each *worker* runs, then **waits** on the lock.");
 
   select_window (window, T0, T0 + 1000000000);
   pin_graph (window, "win.show-ready-tree");
+  pin_and_wait (window, 2);
   g_assert_cmpuint (ws_pin_list_get_n (list), ==, 2);
   g_assert_cmpstr (ws_pin_get_kind (ws_pin_list_get (list, 1)), ==, WS_PIN_KIND_READY_TREE);
   g_assert_cmpint (ws_pin_get_event (ws_pin_list_get (list, 1)), >=, 0);
@@ -124,6 +157,7 @@ pin_three (WsWindow       *window,
 
   select_window (window, T0, T0 + 50000000);
   pin_graph (window, "win.show-critical-path");
+  pin_and_wait (window, 3);
   g_assert_cmpuint (ws_pin_list_get_n (list), ==, 3);
   g_assert_cmpstr (ws_pin_get_kind (ws_pin_list_get (list, 2)), ==, WS_PIN_KIND_CRITICAL_PATH);
   ws_findings_page_set_note_text (page, "Critical path of w3", "Half of it is `ready`, waiting for a CPU.");
@@ -294,6 +328,341 @@ test_findings (void)
   ws_gui_test_spin (200);
 }
 
+/* ------------------------------------------------------------------ */
+/* Closing with unsaved findings; a moved trace                         */
+
+static AdwMessageDialog *
+find_alert (GtkWindow  *parent,
+            const char *response)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();   /* (transfer none) */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (w) && gtk_widget_get_visible (GTK_WIDGET (w))
+          && gtk_window_get_transient_for (GTK_WINDOW (w)) == parent
+          && adw_message_dialog_has_response (ADW_MESSAGE_DIALOG (w), response))
+        return ADW_MESSAGE_DIALOG (w);
+    }
+  return NULL;
+}
+
+typedef struct {
+  GtkWindow  *parent;
+  const char *response;
+} AlertQuery;
+
+static gboolean
+alert_shown (gpointer data)
+{
+  AlertQuery *q = data;
+
+  return find_alert (q->parent, q->response) != NULL;
+}
+
+static AdwMessageDialog *
+wait_for_alert (GtkWindow  *parent,
+                const char *response)
+{
+  AlertQuery q = { parent, response };
+
+  ws_gui_test_wait_until (alert_shown, &q, 30, response);
+  return find_alert (parent, response);
+}
+
+static gboolean
+is_null (gpointer data)
+{
+  return *(gpointer *) data == NULL;
+}
+
+static WsWindow *
+window_with_pin (GFile *trace)
+{
+  WsWindow *window = new_window ();
+  WsDocument *document = ws_window_open_file (window, trace);
+
+  ws_gui_test_wait_until (document_ready, document, 60, "py-locks to load");
+  select_window (window, T0, T0 + 50000000);
+  pin_and_wait (window, 1);
+  return window;
+}
+
+static void
+test_close_asks (void)
+{
+  g_autofree char *trace_path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+  g_autoptr(GFile) trace = g_file_new_for_path (trace_path);
+  g_autofree char *dir = g_dir_make_tmp ("ws-gui-close-XXXXXX", NULL);
+  g_autofree char *recovery = g_build_filename (dir, "recovery", NULL);
+  g_autofree char *session = g_build_filename (dir, "close.waitscope", NULL);
+  g_autoptr(GPtrArray) copies = NULL;
+  AdwMessageDialog *alert;
+  WsWindow *window;
+  gpointer alive;
+
+  g_setenv ("WAITSCOPE_RECOVERY_DIR", recovery, TRUE);
+
+  /* Cancel keeps the window; Save writes the session, then closes. */
+  window = window_with_pin (trace);
+  alive = window;
+  g_object_add_weak_pointer (G_OBJECT (window), &alive);
+  gtk_window_close (GTK_WINDOW (window));
+  alert = wait_for_alert (GTK_WINDOW (window), "discard");
+  g_assert_true (adw_message_dialog_has_response (alert, "save"));
+  g_assert_true (adw_message_dialog_has_response (alert, "cancel"));
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (alert), "findings-close-asks.png"));
+  adw_message_dialog_response (alert, "cancel");
+  ws_gui_test_spin (200);
+  g_assert_nonnull (alive);
+  g_assert_true (ws_findings_page_save (ws_window_get_findings_page (window), session, NULL));
+  ws_findings_page_set_note_text (ws_window_get_findings_page (window), "Edited after saving", "unsaved");
+  gtk_window_close (GTK_WINDOW (window));
+  adw_message_dialog_response (wait_for_alert (GTK_WINDOW (window), "save"), "save");
+  ws_gui_test_wait_until (is_null, &alive, 30, "the window to close after saving");
+  g_assert_cmpuint (count_in_file (session, "Edited after saving"), ==, 1);
+
+  /* Discard closes and leaves no recovery copy behind. */
+  window = window_with_pin (trace);
+  alive = window;
+  g_object_add_weak_pointer (G_OBJECT (window), &alive);
+  gtk_window_close (GTK_WINDOW (window));
+  adw_message_dialog_response (wait_for_alert (GTK_WINDOW (window), "discard"), "discard");
+  ws_gui_test_wait_until (is_null, &alive, 30, "the window to close after discarding");
+  copies = ws_session_file_list_recoveries ();
+  g_assert_cmpuint (copies->len, ==, 0);
+
+  /* Nothing unsaved: closes at once. */
+  window = new_window ();
+  alive = window;
+  g_object_add_weak_pointer (G_OBJECT (window), &alive);
+  gtk_window_close (GTK_WINDOW (window));
+  ws_gui_test_wait_until (is_null, &alive, 30, "a window without findings to close");
+}
+
+static gboolean
+document_at (gpointer data)
+{
+  WsWindow *window = ((gpointer *) data)[0];
+  const char *path = ((gpointer *) data)[1];
+  WsDocument *document = ws_window_get_current_document (window);
+  g_autofree char *shown = document ? g_file_get_path (ws_document_get_file (document)) : NULL;
+
+  return shown != NULL && g_str_equal (shown, path) && ws_document_get_state (document) == WS_DOCUMENT_READY;
+}
+
+static void
+test_locate_moved_trace (void)
+{
+  g_autofree char *trace_path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+  g_autofree char *other_path = g_build_filename (g_getenv ("WS_TEST_DATA"), "hand-built.json", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("ws-gui-locate-XXXXXX", NULL);
+  g_autofree char *first = g_build_filename (dir, "py-locks.perf.txt.gz", NULL);
+  g_autofree char *sessions = g_build_filename (dir, "sessions", NULL);
+  g_autofree char *session = g_build_filename (sessions, "moved.waitscope", NULL);
+  g_autofree char *moved = g_build_filename (dir, "elsewhere.perf.txt.gz", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(WsSessionFile) file = ws_session_file_new ();
+  g_autoptr(WsPin) pin = ws_pin_new (WS_PIN_KIND_TIMELINE);
+  g_autoptr(GFile) session_file = g_file_new_for_path (session);
+  g_autoptr(GFile) wrong = g_file_new_for_path (other_path);
+  g_autoptr(GFile) right = g_file_new_for_path (moved);
+  g_autoptr(GError) error = NULL;
+  AdwMessageDialog *alert;
+  WsFindingsPage *page;
+  WsWindow *window;
+  gsize length;
+  guint index;
+  gpointer query[2];
+
+  /* A session saved with the trace in one place, the trace then moved
+   * (and renamed, so the beside-the-session look-up cannot find it). */
+  g_assert_true (g_file_get_contents (trace_path, &contents, &length, NULL));
+  g_assert_true (g_file_set_contents (first, contents, length, NULL));
+  g_assert_cmpint (g_mkdir (sessions, 0700), ==, 0);
+  g_assert_true (ws_session_file_add_trace (file, first, "py-locks", &index, &error));
+  ws_pin_add_trace (pin, index);
+  ws_pin_set_tid (pin, 11588);
+  ws_pin_set_window (pin, T0, T0 + 50000000);
+  ws_pin_set_title (pin, "Before the move");
+  ws_pin_list_append (ws_session_file_get_findings (file), pin);
+  g_assert_true (ws_session_file_save (file, session, &error));
+  g_assert_cmpint (g_rename (first, moved), ==, 0);
+
+  window = new_window ();
+  page = ws_window_get_findings_page (window);
+  g_assert_null (ws_window_open_file (window, session_file));
+  alert = wait_for_alert (GTK_WINDOW (window), "locate");
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (alert), "py-locks"));
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (alert), "findings-locate.png"));
+  /* As if Locate… was clicked: the question goes, the chooser answers. */
+  gtk_window_destroy (GTK_WINDOW (alert));
+
+  /* Another file: refused with a clear message, and asked again. */
+  g_assert_false (ws_findings_page_locate_trace (page, 0, wrong, &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "is not the trace “py-locks”"));
+  g_clear_error (&error);
+  alert = wait_for_alert (GTK_WINDOW (window), "locate");
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (alert), "its content differs"));
+  gtk_window_destroy (GTK_WINDOW (alert));
+
+  /* The same bytes under a new name: accepted, opened, the session changed. */
+  g_assert_true (ws_findings_page_locate_trace (page, 0, right, &error));
+  g_assert_no_error (error);
+  query[0] = window;
+  query[1] = moved;
+  ws_gui_test_wait_until (document_at, query, 60, "the relocated trace to open");
+  g_assert_cmpstr (ws_session_file_get_trace (ws_session_get_session_file (ws_window_get_session (window)), 0)->path,
+                   ==, moved);
+  g_assert_true (ws_session_file_get_dirty (ws_session_get_session_file (ws_window_get_session (window))));
+  ws_findings_page_discard (page);
+  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_spin (200);
+}
+
+/* ------------------------------------------------------------------ */
+/* The wait model and the Overview's attribution                        */
+
+static gboolean
+overview_done (gpointer data)
+{
+  WsOverviewPage *page = data;
+
+  return !ws_overview_page_get_busy (page) && ws_overview_page_get_top_cause (page) != NULL;
+}
+
+typedef struct {
+  WsWindow *window;
+  WsDocument *document;
+  guint event;
+} ModelQuery;
+
+static gboolean
+scored (gpointer data)
+{
+  ModelQuery *q = data;
+  WsAnomalyState *state = ws_session_get_anomaly_state (ws_window_get_session (q->window));
+
+  return !ws_anomaly_state_get_busy (state) && ws_anomaly_state_lookup (state, q->document, q->event) != NULL;
+}
+
+static GtkWindow *
+find_model_window (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+      if (WS_IS_MODEL_WINDOW (w))
+        return GTK_WINDOW (w);
+    }
+  return NULL;
+}
+
+static gboolean
+model_shown (gpointer data)
+{
+  return find_model_window () != NULL;
+}
+
+static GtkButton *
+find_icon_button (GtkWidget  *root,
+                  const char *icon)
+{
+  if (GTK_IS_BUTTON (root) && g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (root)), icon) == 0)
+    return GTK_BUTTON (root);
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkButton *b = find_icon_button (c, icon);
+      if (b != NULL)
+        return b;
+    }
+  return NULL;
+}
+
+/* A wait of w3 (11588) in the first second. */
+static guint
+a_wait (WsTrace *trace)
+{
+  guint thread = ws_trace_find_thread (trace, 11588);
+  const WsThread *t = ws_trace_get_thread (trace, thread);
+
+  for (guint i = 0; i < t->n_events; i++)
+    {
+      const WsEvent *e = ws_trace_get_event (trace, t->events[i]);
+      if (e->kind == WS_EVENT_WAIT && e->time >= T0 && e->duration > 0)
+        return t->events[i];
+    }
+  g_assert_not_reached ();
+}
+
+static void
+test_pin_model_and_attribution (void)
+{
+  g_autofree char *trace_path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+  g_autoptr(GFile) trace = g_file_new_for_path (trace_path);
+  g_autofree char *dir = g_dir_make_tmp ("ws-gui-pins-XXXXXX", NULL);
+  g_autofree char *html = g_build_filename (dir, "pins.html", NULL);
+  WsWindow *window = new_window ();
+  WsFindingsPage *page = ws_window_get_findings_page (window);
+  WsDocument *document = ws_window_open_file (window, trace);
+  WsOverviewPage *overview;
+  WsPinList *list = pins_of (window);
+  GtkWindow *model;
+  ModelQuery q;
+  PinCount two = { window, 2 };
+  g_autoptr(GError) error = NULL;
+
+  ws_gui_test_wait_until (document_ready, document, 60, "py-locks to load");
+
+  /* The Overview's attribution, over the traces open. */
+  ws_window_show_details_page (window, "overview");
+  overview = WS_OVERVIEW_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_OVERVIEW_PAGE));
+  ws_gui_test_wait_until (overview_done, overview, 120, "the overview");
+  pin_and_wait (window, 1);
+  g_assert_cmpstr (ws_pin_get_kind (ws_pin_list_get (list, 0)), ==, WS_PIN_KIND_ATTRIBUTION);
+  g_assert_cmpuint (ws_pin_get_n_traces (ws_pin_list_get (list, 0)), ==, 1);
+
+  /* The model of one wait, pinned from the Wait Model window's button. */
+  q.window = window;
+  q.document = document;
+  q.event = a_wait (ws_document_get_trace (document));
+  ws_gui_test_wait_until (scored, &q, 120, "the anomaly scores");
+  ws_timeline_viewport_set_selected_event (ws_document_get_viewport (document), q.event);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-wait-model", NULL);
+  ws_gui_test_wait_until (model_shown, NULL, 30, "the wait model window");
+  model = find_model_window ();
+  g_signal_emit_by_name (find_icon_button (GTK_WIDGET (model), "view-pin-symbolic"), "clicked");
+  ws_gui_test_wait_until (has_pins, &two, 60, "the model's pin");
+  g_assert_cmpstr (ws_pin_get_kind (ws_pin_list_get (list, 1)), ==, WS_PIN_KIND_ANOMALY_MODEL);
+  g_assert_cmpint (ws_pin_get_event (ws_pin_list_get (list, 1)), ==, q.event);
+  gtk_window_destroy (model);
+
+  /* Both redrawn in the report, in vector. */
+  g_assert_true (ws_findings_page_export_report (page, html, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_in_file (html, "<svg "), ==, 2);
+  g_assert_cmpuint (count_in_file (html, "data-view=\"attribution\""), ==, 1);
+  g_assert_cmpuint (count_in_file (html, "data-view=\"anomaly-model\""), ==, 1);
+
+  /* One click reopens each view. */
+  ws_window_show_details_page (window, "details");
+  g_signal_emit_by_name (page, "show-pin", ws_pin_list_get (list, 0), trace);
+  g_assert_cmpstr (ws_window_get_details_page (window), ==, "overview");
+  g_signal_emit_by_name (page, "show-pin", ws_pin_list_get (list, 1), trace);
+  ws_gui_test_wait_until (model_shown, NULL, 30, "the wait model window again");
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (find_model_window ()), "findings-model-reopened.png"));
+  gtk_window_destroy (find_model_window ());
+
+  ws_findings_page_discard (page);
+  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_spin (200);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -302,6 +671,9 @@ main (int   argc,
 
   the_app = ws_gui_test_init (&argc, &argv);
   g_test_add_func ("/gui/findings/pin-save-reopen-present-export", test_findings);
+  g_test_add_func ("/gui/findings/close-asks-to-save", test_close_asks);
+  g_test_add_func ("/gui/findings/locate-moved-trace", test_locate_moved_trace);
+  g_test_add_func ("/gui/findings/pin-model-and-attribution", test_pin_model_and_attribution);
   status = g_test_run ();
   g_object_unref (the_app);
   return status;

@@ -51,6 +51,9 @@ open_and_wait (WsWindow *window, const char *name)
   while (ws_document_get_state (document) == WS_DOCUMENT_LOADING)
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_READY);
+  /* The history is written in the background once the trace shows. */
+  while (ws_document_get_recording (document))
+    g_main_context_iteration (NULL, TRUE);
   return document;
 }
 

@@ -440,9 +440,7 @@ build_awkward_trace (void)
                      .target = WS_NONE, .ready_latency = 0, .cpu = 65535, .kind = WS_EVENT_WAIT,
                      .flags = 0xff, .state = 'D',
                      .stack = ws_stack_table_intern_stack (stacks, frames, G_N_ELEMENTS (frames)) };
-    /* An unwait with no back link although a wait names it: written as
-     * "peer": null so that the reader does not fill one in. */
-    WsEvent unwait = { .time = 10, .thread = t1, .peer = WS_NONE, .target = t0,
+    WsEvent unwait = { .time = 10, .thread = t1, .peer = 0, .target = t0,
                        .ready_latency = WS_LATENCY_UNKNOWN, .kind = WS_EVENT_UNWAIT,
                        .stack = ws_stack_table_intern_stack (stacks, frames + 1, 2) };
     WsEvent marker = { .time = 10, .thread = t1, .peer = 12345, .kind = WS_EVENT_MARKER,
@@ -503,8 +501,7 @@ test_writer_checked_by_json_glib (void)
   g_assert_cmpstr (json_array_get_string_element (flags, 1), ==, "readier-unknown");
   g_assert_cmpstr (json_array_get_string_element (flags, 7), ==, "bit7");
   ev = json_array_get_object_element (events, 1);
-  g_assert_true (json_object_has_member (ev, "peer"));
-  g_assert_true (json_object_get_null_member (ev, "peer"));
+  g_assert_cmpint (json_object_get_int_member (ev, "peer"), ==, 0);
   g_assert_cmpint (json_object_get_int_member (ev, "target"), ==, 7);
   ev = json_array_get_object_element (events, 2);
   g_assert_cmpstr (json_object_get_string_member (ev, "name"), ==, awkward_names[2]);
@@ -681,6 +678,36 @@ test_bad_references (void)
                     "\"scenario_instances\": [{\"scenario\": \"x\", \"tid\": 1, \"t0\": 1, \"t1\": 1, \"end\": 4}]}",
                     WS_ERROR_INVALID, 5, "event 4 does not exist");
   assert_doc_error (HEAD "\"threads\": [{\"tid\": 1}]}", WS_ERROR_PARSE, 3, "tid 1 is listed twice");
+}
+
+/* Peers must name each other; a scenario is delimited by markers. */
+static void
+test_bad_links (void)
+{
+  /* An unwait naming a wait that names another unwait. */
+  assert_doc_error (HEAD "\"events\": [\n"
+                    "{\"kind\": \"wait\", \"t\": 1, \"dur\": 5, \"tid\": 1, \"peer\": 2},\n"
+                    "{\"kind\": \"unwait\", \"t\": 3, \"tid\": 1, \"target\": 1, \"peer\": 0},\n"
+                    "{\"kind\": \"unwait\", \"t\": 6, \"tid\": 1, \"target\": 1, \"peer\": 0}]}",
+                    WS_ERROR_INVALID, 5, "event 1: its peer, event 0, does not point back at it (the peer of event 0 is event 2)");
+  /* A wait naming an unwait that says it ended nothing. */
+  assert_doc_error (HEAD "\"events\": [\n"
+                    "{\"kind\": \"wait\", \"t\": 1, \"dur\": 5, \"tid\": 1, \"peer\": 1},\n"
+                    "{\"kind\": \"unwait\", \"t\": 6, \"tid\": 1, \"target\": 1, \"peer\": null}]}",
+                    WS_ERROR_INVALID, 4, "event 0: its peer, event 1, does not point back at it (event 1 names no peer)");
+  /* A hw-service naming a wait that names nobody. */
+  assert_doc_error (HEAD "\"events\": [\n"
+                    "{\"kind\": \"wait\", \"t\": 1, \"dur\": 5, \"tid\": 1},\n"
+                    "{\"kind\": \"hw-service\", \"t\": 6, \"tid\": 1, \"target\": 1, \"peer\": 0}]}",
+                    WS_ERROR_INVALID, 5, "event 1: its peer, event 0, does not point back");
+  assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"wait\", \"t\": 1, \"tid\": 1},\n"
+                    "{\"kind\": \"marker\", \"t\": 2, \"tid\": 1, \"name\": \"end\"}],\n"
+                    "\"scenario_instances\": [\n{\"scenario\": \"x\", \"tid\": 1, \"t0\": 1, \"t1\": 2, \"begin\": 0, \"end\": 1}]}",
+                    WS_ERROR_INVALID, 7, "scenario instance 0: “begin” must be a marker event, event 0 is a wait");
+  assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"marker\", \"t\": 1, \"tid\": 1, \"name\": \"b\"},\n"
+                    "{\"kind\": \"running\", \"t\": 2, \"tid\": 1}],\n"
+                    "\"scenario_instances\": [\n{\"scenario\": \"x\", \"tid\": 1, \"t0\": 1, \"t1\": 2, \"begin\": 0, \"end\": 1}]}",
+                    WS_ERROR_INVALID, 7, "“end” must be a marker event, event 1 is a running");
 }
 
 static void
@@ -1278,6 +1305,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/json-trace/bad/missing-field", test_bad_missing_field);
   g_test_add_func ("/json-trace/bad/empty", test_bad_empty);
   g_test_add_func ("/json-trace/bad/references", test_bad_references);
+  g_test_add_func ("/json-trace/bad/links", test_bad_links);
   g_test_add_func ("/json-trace/bad/values", test_bad_values);
   g_test_add_func ("/json-trace/bad/deep-nesting", test_bad_deep_nesting);
   g_test_add_func ("/json-trace/bad/huge-line", test_huge_line);

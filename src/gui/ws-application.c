@@ -108,9 +108,11 @@ quit_action (GSimpleAction *action,
 {
   GList *windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (user_data)));
 
-  /* Close windows properly, so they save their size. */
+  /* Close windows properly, so they save their size; a window with
+   * unsaved findings asks first (Save / Discard / Cancel) and stays open
+   * if the user cancels. */
   for (GList *l = windows; l != NULL; l = l->next)
-    gtk_window_destroy (l->data);
+    gtk_window_close (l->data);
   g_list_free (windows);
 }
 

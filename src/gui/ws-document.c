@@ -30,6 +30,8 @@ struct _WsDocument
   /* The history store: whether to record the trace (set before loading),
    * and why it could not be */
   gboolean            record_history;
+  guint               signature_depth;  /* of the wait history recorded */
+  gboolean            recording;        /* in the background, once shown */
   GError             *history_error;
   char               *digest;    /* the trace's identity for the history and flags */
 
@@ -49,6 +51,7 @@ enum {
   PROP_PROGRESS,
   PROP_MESSAGE,
   PROP_LOADING,
+  PROP_RECORDING,
   N_PROPS
 };
 
@@ -59,13 +62,8 @@ static void progress_published (double      fraction,
                                 gpointer    user_data);
 
 typedef struct {
-  gboolean       record_history;
-} LoadJob;
-
-typedef struct {
   WsTrace       *trace;
   WsTimelineLod *lod;
-  GError        *history_error;
   char          *digest;
 } LoadResult;
 
@@ -74,7 +72,6 @@ load_result_free (LoadResult *r)
 {
   g_clear_object (&r->trace);
   g_clear_object (&r->lod);
-  g_clear_error (&r->history_error);
   g_free (r->digest);
   g_free (r);
 }
@@ -137,6 +134,9 @@ ws_document_get_property (GObject    *object,
     case PROP_MESSAGE:
       g_value_set_string (value, self->message);
       break;
+    case PROP_RECORDING:
+      g_value_set_boolean (value, self->recording);
+      break;
     case PROP_LOADING:
       g_value_set_boolean (value, self->state == WS_DOCUMENT_LOADING);
       break;
@@ -169,6 +169,9 @@ ws_document_class_init (WsDocumentClass *klass)
   properties[PROP_MESSAGE] =
     g_param_spec_string ("message", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_RECORDING] =
+    g_param_spec_boolean ("recording", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   properties[PROP_LOADING] =
     g_param_spec_boolean ("loading", NULL, NULL, TRUE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
@@ -181,6 +184,7 @@ ws_document_init (WsDocument *self)
   self->progress_relay = ws_progress_relay_new (progress_published, self, NULL);
   self->cancellable = g_cancellable_new ();
   self->state = WS_DOCUMENT_LOADING;
+  self->signature_depth = WS_WAIT_SIGNATURE_DEFAULT_DEPTH;
   self->message = g_strdup (_("Waiting…"));
 }
 
@@ -311,6 +315,33 @@ ws_document_get_record_history (WsDocument *self)
 }
 
 /**
+ * ws_document_set_signature_depth:
+ * @depth: the wait-signature depth the wait history is recorded at (the
+ *   "anomaly-signature-depth" setting); set before loading
+ */
+void
+ws_document_set_signature_depth (WsDocument *self,
+                                 guint       depth)
+{
+  g_return_if_fail (WS_IS_DOCUMENT (self));
+  self->signature_depth = CLAMP (depth, 1, WS_WAIT_SIGNATURE_MAX_DEPTH);
+}
+
+/**
+ * ws_document_get_recording:
+ *
+ * Returns: whether the trace, shown, is still being recorded in the
+ *   history store (in the background; ::notify::recording when done,
+ *   and ws_document_get_history_error() then says if it failed)
+ */
+gboolean
+ws_document_get_recording (WsDocument *self)
+{
+  g_return_val_if_fail (WS_IS_DOCUMENT (self), FALSE);
+  return self->recording;
+}
+
+/**
  * ws_document_get_digest:
  *
  * Returns: (nullable): the loaded trace's digest (see
@@ -367,27 +398,83 @@ progress_published (double      fraction,
     }
 }
 
-/* Every trace ever opened counts in the history (once per content), so
- * that StackMine's function weights see more than the traces open now.
- * The history is an extra: its failure never fails the load. */
+/* What the background recording needs. */
+typedef struct {
+  WsTrace *trace;
+  char    *digest;
+  guint    depth;
+} RecordJob;
+
 static void
-record_in_history (WsTrace     *trace,
-                   const char  *digest,
-                   GError     **error)
+record_job_free (RecordJob *job)
 {
+  g_object_unref (job->trace);
+  g_free (job->digest);
+  g_free (job);
+}
+
+/* Every trace ever opened counts in the history (once per content), so
+ * that StackMine's function weights see more than the traces open now;
+ * its waits feed the anomaly models' history.  It runs once the trace is
+ * shown (recording pg-tpcb's 26K waits takes ~0.7 s, mostly the commit):
+ * nothing on screen needs it first — the anomaly models count the waits
+ * of a trace not yet recorded as its own data.  The history is an extra:
+ * its failure never fails the load. */
+static void
+record_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  RecordJob *job = task_data;
   g_autoptr(WsHistoryStore) store = NULL;
   g_autoptr(GError) local = NULL;
   WsAnomalySettings settings;
 
-  /* The waits too: the anomaly models' history (once per content). */
   ws_anomaly_settings_init (&settings);
+  settings.signature_depth = job->depth;
   store = ws_history_store_open (NULL, &local);
-  if (store == NULL || !ws_history_store_record_trace_digest (store, trace, digest, NULL, &local)
-      || !ws_anomaly_record_trace (store, trace, digest, &settings, NULL, NULL, &local))
+  if (store == NULL || !ws_history_store_record_trace_digest (store, job->trace, job->digest, NULL, &local)
+      || !ws_anomaly_record_trace (store, job->trace, job->digest, &settings, NULL, cancellable, &local))
     {
-      g_warning ("%s: not recorded in the history: %s", ws_trace_get_name (trace), local->message);
-      g_propagate_error (error, g_steal_pointer (&local));
+      if (!g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_warning ("%s: not recorded in the history: %s", ws_trace_get_name (job->trace), local->message);
+      g_task_return_error (task, g_steal_pointer (&local));
+      return;
     }
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+record_done (GObject      *source,
+             GAsyncResult *res,
+             gpointer      user_data)
+{
+  WsDocument *self = WS_DOCUMENT (source);
+  GError *error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (res), &error))
+    {
+      g_clear_error (&self->history_error);
+      self->history_error = error;
+    }
+  self->recording = FALSE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RECORDING]);
+}
+
+static void
+start_recording (WsDocument *self)
+{
+  g_autoptr(GTask) task = g_task_new (self, self->cancellable, record_done, NULL);
+  RecordJob *job = g_new0 (RecordJob, 1);
+
+  job->trace = g_object_ref (self->trace);
+  job->digest = g_strdup (self->digest);
+  job->depth = self->signature_depth;
+  g_task_set_task_data (task, job, (GDestroyNotify) record_job_free);
+  self->recording = TRUE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RECORDING]);
+  g_task_run_in_thread (task, record_thread);
 }
 
 static void
@@ -397,7 +484,6 @@ load_thread (GTask        *task,
              GCancellable *cancellable)
 {
   WsDocument *self = source_object;
-  LoadJob *job = task_data;
   g_autofree char *path = g_file_get_path (self->file);
   g_autoptr(GError) error = NULL;
   LoadResult *result;
@@ -438,12 +524,6 @@ load_thread (GTask        *task,
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
-  if (job->record_history && !g_cancellable_is_cancelled (cancellable))
-    {
-      ws_progress_relay_report (1.0, _("Recording in the history…"), self->progress_relay);
-      record_in_history (result->trace, result->digest, &result->history_error);
-    }
-
   g_task_return_pointer (task, result, (GDestroyNotify) load_result_free);
 }
 
@@ -485,7 +565,6 @@ load_done (GObject      *source,
 
   self->trace = g_steal_pointer (&result->trace);
   self->lod = g_steal_pointer (&result->lod);
-  self->history_error = g_steal_pointer (&result->history_error);
   self->digest = g_steal_pointer (&result->digest);
   load_result_free (result);
 
@@ -509,6 +588,8 @@ load_done (GObject      *source,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUBTITLE]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
   set_state (self, WS_DOCUMENT_READY);
+  if (self->record_history)
+    start_recording (self);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -527,7 +608,6 @@ ws_document_load_async (WsDocument          *self,
 {
   GTask *outer;
   g_autoptr(GTask) inner = NULL;
-  LoadJob *job;
 
   g_return_if_fail (WS_IS_DOCUMENT (self));
   g_return_if_fail (self->state == WS_DOCUMENT_LOADING);
@@ -541,9 +621,6 @@ ws_document_load_async (WsDocument          *self,
 
   self->message = (g_free (self->message), g_strdup (_("Reading…")));
   inner = g_task_new (self, self->cancellable, load_done, outer);
-  job = g_new0 (LoadJob, 1);
-  job->record_history = self->record_history;
-  g_task_set_task_data (inner, job, g_free);
   g_task_set_return_on_cancel (inner, FALSE);
   g_task_run_in_thread (inner, load_thread);
 }

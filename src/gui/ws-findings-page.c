@@ -9,39 +9,19 @@
  */
 #include "config.h"
 
+#include <adwaita.h>
 #include <glib/gi18n.h>
 
 #include "ws-error.h"
-#include "ws-findings-page.h"
+#include "ws-findings-page-private.h"
 #include "ws-presentation.h"
 #include "ws-report.h"
 #include "ws-time-format.h"
+#include "ws-trace-hasher.h"
 
 #define AUTOSAVE_DELAY_S  2
 #define COMMIT_DELAY_MS 400
 
-struct _WsFindingsPage
-{
-  GtkBox         parent_instance;
-
-  /* Widgets */
-  GtkLabel      *message;
-  GtkLabel      *session_label;
-  GtkListBox    *list;
-  GtkWidget     *editor;
-  GtkEntry      *title_entry;
-  GtkTextView   *note_view;
-
-  /* Owned references */
-  WsSession     *session;
-  WsSessionFile *file;
-  WsPin         *editing;   /* the pin the editor was loaded from */
-
-  guint          selected;
-  guint          autosave_id;
-  guint          commit_id;
-  gboolean       updating_editor;
-};
 
 G_DEFINE_FINAL_TYPE (WsFindingsPage, ws_findings_page, GTK_TYPE_BOX)
 
@@ -55,15 +35,22 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-static WsPinList *
-pins (WsFindingsPage *self)
+void
+_ws_findings_page_emit_open_trace (WsFindingsPage *self,
+                                   GFile          *file)
+{
+  g_signal_emit (self, signals[SIGNAL_OPEN_TRACE], 0, file);
+}
+
+WsPinList *
+_ws_findings_page_pins (WsFindingsPage *self)
 {
   return ws_session_file_get_findings (self->file);
 }
 
-static void
-set_message (WsFindingsPage *self,
-             const char     *text)
+void
+_ws_findings_page_set_message (WsFindingsPage *self,
+                               const char     *text)
 {
   gtk_label_set_text (self->message, text ? text : "");
   gtk_widget_set_visible (GTK_WIDGET (self->message), text != NULL && *text != '\0');
@@ -79,7 +66,7 @@ ws_findings_page_get_message (WsFindingsPage *self)
 static void
 update_state (WsFindingsPage *self)
 {
-  WsPinList *list = pins (self);
+  WsPinList *list = _ws_findings_page_pins (self);
   guint n = ws_pin_list_get_n (list);
   const char *path = ws_session_file_get_path (self->file);
   g_autofree char *base = path ? g_path_get_basename (path) : g_strdup (_("Unsaved session"));
@@ -156,8 +143,8 @@ dup_note_text (WsFindingsPage *self)
   return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
 }
 
-static void
-commit_edit (WsFindingsPage *self)
+void
+_ws_findings_page_commit_edit (WsFindingsPage *self)
 {
   g_autofree char *note = NULL;
   guint at;
@@ -165,11 +152,11 @@ commit_edit (WsFindingsPage *self)
   g_clear_handle_id (&self->commit_id, g_source_remove);
   /* By identity, not position: after a delete or an undo the position may
    * hold another pin, which must not receive this editor's text. */
-  at = self->editing ? ws_pin_list_find (pins (self), ws_pin_get_id (self->editing)) : G_MAXUINT;
-  if (at == G_MAXUINT || ws_pin_list_get (pins (self), at) != self->editing)
+  at = self->editing ? ws_pin_list_find (_ws_findings_page_pins (self), ws_pin_get_id (self->editing)) : G_MAXUINT;
+  if (at == G_MAXUINT || ws_pin_list_get (_ws_findings_page_pins (self), at) != self->editing)
     return;
   note = dup_note_text (self);
-  ws_pin_list_edit (pins (self), at, gtk_editable_get_text (GTK_EDITABLE (self->title_entry)), note);
+  ws_pin_list_edit (_ws_findings_page_pins (self), at, gtk_editable_get_text (GTK_EDITABLE (self->title_entry)), note);
   update_state (self);
 }
 
@@ -179,7 +166,7 @@ commit_timeout (gpointer data)
   WsFindingsPage *self = data;
 
   self->commit_id = 0;
-  commit_edit (self);
+  _ws_findings_page_commit_edit (self);
   return G_SOURCE_REMOVE;
 }
 
@@ -195,7 +182,7 @@ editor_changed_cb (WsFindingsPage *self)
 static void
 load_editor (WsFindingsPage *self)
 {
-  WsPinList *list = pins (self);
+  WsPinList *list = _ws_findings_page_pins (self);
   WsPin *pin = self->selected < ws_pin_list_get_n (list) ? ws_pin_list_get (list, self->selected) : NULL;
 
   g_set_object (&self->editing, pin);
@@ -212,7 +199,7 @@ row_selected_cb (WsFindingsPage *self,
 {
   if (self->file == NULL)
     return;
-  commit_edit (self);
+  _ws_findings_page_commit_edit (self);
   self->selected = row ? (guint) gtk_list_box_row_get_index (row) : G_MAXUINT;
   load_editor (self);
 }
@@ -235,7 +222,7 @@ ws_findings_page_set_note_text (WsFindingsPage *self,
 
   gtk_editable_set_text (GTK_EDITABLE (self->title_entry), title);
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->note_view), note, -1);
-  commit_edit (self);
+  _ws_findings_page_commit_edit (self);
 }
 
 static GFile *
@@ -251,7 +238,7 @@ static void
 row_activated_cb (WsFindingsPage *self,
                   GtkListBoxRow  *row)
 {
-  WsPin *pin = ws_pin_list_get (pins (self), gtk_list_box_row_get_index (row));
+  WsPin *pin = ws_pin_list_get (_ws_findings_page_pins (self), gtk_list_box_row_get_index (row));
   g_autoptr(GFile) trace = pin_trace_file (self, pin);
 
   if (trace != NULL)
@@ -273,7 +260,7 @@ ws_findings_page_autosave_now (WsFindingsPage *self)
     return TRUE;
   if (!ws_session_file_save_recovery (self->file, &error))
     {
-      set_message (self, error->message);
+      _ws_findings_page_set_message (self, error->message);
       return FALSE;
     }
   return TRUE;
@@ -305,7 +292,7 @@ list_changed_cb (WsFindingsPage *self,
 {
   /* Keep the selection on the same position (after undo: the same pin). */
   g_clear_handle_id (&self->commit_id, g_source_remove);
-  if (self->selected < ws_pin_list_get_n (pins (self)))
+  if (self->selected < ws_pin_list_get_n (_ws_findings_page_pins (self)))
     ws_findings_page_select (self, self->selected);
   else
     self->selected = G_MAXUINT;
@@ -319,14 +306,14 @@ set_file (WsFindingsPage *self,
   if (self->file != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->file, self);
-      g_signal_handlers_disconnect_by_data (pins (self), self);
+      g_signal_handlers_disconnect_by_data (_ws_findings_page_pins (self), self);
     }
   g_set_object (&self->file, file);
   self->selected = G_MAXUINT;
-  gtk_list_box_bind_model (self->list, G_LIST_MODEL (pins (self)), create_row, NULL, NULL);
+  gtk_list_box_bind_model (self->list, G_LIST_MODEL (_ws_findings_page_pins (self)), create_row, NULL, NULL);
   g_signal_connect_object (file, "notify::dirty", G_CALLBACK (file_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (pins (self), "changed", G_CALLBACK (file_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (pins (self), "items-changed", G_CALLBACK (list_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (_ws_findings_page_pins (self), "changed", G_CALLBACK (file_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (_ws_findings_page_pins (self), "items-changed", G_CALLBACK (list_changed_cb), self, G_CONNECT_SWAPPED);
   load_editor (self);
 }
 
@@ -354,43 +341,12 @@ ws_findings_page_set_session (WsFindingsPage *self,
   recoveries = ws_session_file_list_recoveries ();
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "findings.recover", recoveries->len > 0);
   if (recoveries->len > 0)
-    set_message (self, _("Findings from a session that did not close cleanly were kept: use Recover to reopen them."));
+    _ws_findings_page_set_message (self, _("Findings from a session that did not close cleanly were kept: use Recover to reopen them."));
 }
 
 /* ------------------------------------------------------------------ */
 /* Pins, sessions, reports                                              */
 
-/**
- * ws_findings_page_add_pin:
- * @trace: the file of the trace the pin is on (recorded by content hash)
- *
- * Appends @pin and selects it, so its title can be typed at once.
- */
-void
-ws_findings_page_add_pin (WsFindingsPage *self,
-                          WsPin          *pin,
-                          GFile          *trace)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = g_file_get_path (trace);
-  guint index;
-
-  g_return_if_fail (WS_IS_FINDINGS_PAGE (self));
-  g_return_if_fail (WS_IS_PIN (pin));
-
-  if (path == NULL || !ws_session_file_add_trace (self->file, path, NULL, &index, &error))
-    {
-      set_message (self, error ? error->message : _("Only a trace in a local file can be pinned"));
-      return;
-    }
-  ws_pin_add_trace (pin, index);
-  ws_pin_list_append (pins (self), pin);
-  ws_findings_page_select (self, ws_pin_list_get_n (pins (self)) - 1);
-  set_message (self, NULL);
-}
-
-static void ask_relocation (WsFindingsPage *self,
-                            guint           index);
 
 /* Opens the session's traces in the window; a missing or changed trace
  * is named in the message (the session stays open without it), and the
@@ -398,9 +354,10 @@ static void ask_relocation (WsFindingsPage *self,
 static void
 open_traces (WsFindingsPage *self)
 {
-  guint missing = G_MAXUINT;
-
+  GArray *missing = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GString) problems = g_string_new (NULL);
+
+  g_object_set_data_full (G_OBJECT (self), "ws-missing", missing, (GDestroyNotify) g_array_unref);
 
   for (guint i = 0; i < ws_session_file_get_n_traces (self->file); i++)
     {
@@ -410,16 +367,15 @@ open_traces (WsFindingsPage *self)
       if (!ws_session_file_resolve_trace (self->file, i, NULL, &error))
         {
           g_string_append_printf (problems, "%s%s", problems->len ? "\n" : "", error->message);
-          if (missing == G_MAXUINT && g_error_matches (error, WS_ERROR, WS_ERROR_IO))
-            missing = i;
+          if (g_error_matches (error, WS_ERROR, WS_ERROR_IO))
+            g_array_append_val (missing, i);
           continue;
         }
       file = g_file_new_for_path (ws_session_file_get_trace (self->file, i)->path);
       g_signal_emit (self, signals[SIGNAL_OPEN_TRACE], 0, file);
     }
-  set_message (self, problems->str);
-  if (missing != G_MAXUINT)
-    ask_relocation (self, missing);
+  _ws_findings_page_set_message (self, problems->str);
+  _ws_findings_page_ask_next_missing (self);
 }
 
 gboolean
@@ -436,17 +392,18 @@ ws_findings_page_open_session (WsFindingsPage  *self,
   loaded = path ? ws_session_file_load (path, &local) : NULL;
   if (loaded == NULL)
     {
-      set_message (self, local ? local->message : _("Only a session in a local file can be opened"));
+      _ws_findings_page_set_message (self, local ? local->message : _("Only a session in a local file can be opened"));
       if (local != NULL)
         g_propagate_error (error, g_steal_pointer (&local));
       return FALSE;
     }
   if (self->file != NULL)
     ws_session_file_discard_recovery (self->file);
+  _ws_findings_page_cancel_pending (self);   /* pins of the session being replaced */
   ws_session_set_session_file (self->session, loaded);
   open_traces (self);
   g_signal_emit (self, signals[SIGNAL_RESTORE_VIEW_STATE], 0, ws_session_file_get_view_state (loaded));
-  if (ws_pin_list_get_n (pins (self)) > 0)
+  if (ws_pin_list_get_n (_ws_findings_page_pins (self)) > 0)
     ws_findings_page_select (self, 0);
   gtk_recent_manager_add_item (gtk_recent_manager_get_default (), g_file_get_uri (file));
   return TRUE;
@@ -461,16 +418,16 @@ ws_findings_page_save (WsFindingsPage  *self,
 
   g_return_val_if_fail (WS_IS_FINDINGS_PAGE (self), FALSE);
 
-  commit_edit (self);
+  _ws_findings_page_commit_edit (self);
   g_signal_emit (self, signals[SIGNAL_COLLECT_VIEW_STATE], 0, ws_session_file_get_view_state (self->file));
   if (!ws_session_file_save (self->file, path, &local))
     {
-      set_message (self, local->message);
+      _ws_findings_page_set_message (self, local->message);
       g_propagate_error (error, g_steal_pointer (&local));
       return FALSE;
     }
   g_clear_handle_id (&self->autosave_id, g_source_remove);
-  set_message (self, NULL);
+  _ws_findings_page_set_message (self, NULL);
   update_state (self);
   return TRUE;
 }
@@ -485,11 +442,11 @@ ws_findings_page_export_report (WsFindingsPage  *self,
 
   g_return_val_if_fail (WS_IS_FINDINGS_PAGE (self), FALSE);
 
-  commit_edit (self);
+  _ws_findings_page_commit_edit (self);
   report = ws_report_new (self->file, &local);
   if (report == NULL || !ws_report_write (report, path, &local))
     {
-      set_message (self, local->message);
+      _ws_findings_page_set_message (self, local->message);
       g_propagate_error (error, g_steal_pointer (&local));
       return FALSE;
     }
@@ -506,17 +463,17 @@ ws_findings_page_present (WsFindingsPage *self)
 
   g_return_if_fail (WS_IS_FINDINGS_PAGE (self));
 
-  commit_edit (self);
-  if (ws_pin_list_get_n (pins (self)) == 0)
+  _ws_findings_page_commit_edit (self);
+  if (ws_pin_list_get_n (_ws_findings_page_pins (self)) == 0)
     return;
   report = ws_report_new (self->file, &error);
   if (report == NULL)
     {
-      set_message (self, error->message);
+      _ws_findings_page_set_message (self, error->message);
       return;
     }
   window = ws_presentation_new (report, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                self->selected < ws_pin_list_get_n (pins (self)) ? self->selected : 0);
+                                self->selected < ws_pin_list_get_n (_ws_findings_page_pins (self)) ? self->selected : 0);
   gtk_window_present (window);
 }
 
@@ -539,7 +496,6 @@ ws_findings_page_recover (WsFindingsPage *self)
 /* ------------------------------------------------------------------ */
 /* Actions                                                              */
 
-typedef void (*ChosenFunc) (WsFindingsPage *self, GFile *file);
 
 static void
 chooser_response_cb (GtkNativeDialog *dialog,
@@ -547,7 +503,7 @@ chooser_response_cb (GtkNativeDialog *dialog,
                      gpointer         user_data)
 {
   WsFindingsPage *self = user_data;
-  ChosenFunc func = g_object_get_data (G_OBJECT (dialog), "ws-chosen");
+  WsFindingsChosenFunc func = g_object_get_data (G_OBJECT (dialog), "ws-chosen");
 
   if (response == GTK_RESPONSE_ACCEPT)
     {
@@ -559,13 +515,13 @@ chooser_response_cb (GtkNativeDialog *dialog,
   g_object_unref (self);
 }
 
-static void
-choose_file (WsFindingsPage       *self,
-             const char           *title,
-             GtkFileChooserAction  action,
-             const char           *suggested,
-             const char           *pattern,
-             ChosenFunc            func)
+void
+_ws_findings_page_choose_file (WsFindingsPage       *self,
+                               const char           *title,
+                               GtkFileChooserAction  action,
+                               const char           *suggested,
+                               const char           *pattern,
+                               WsFindingsChosenFunc            func)
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   GtkFileChooserNative *dialog;
@@ -608,39 +564,8 @@ export_chosen (WsFindingsPage *self,
   if (path != NULL && ws_findings_page_export_report (self, path, NULL))
     {
       g_autofree char *text = g_strdup_printf (_("Report written to %s"), path);
-      set_message (self, text);
+      _ws_findings_page_set_message (self, text);
     }
-}
-
-/* The user's answer for a moved trace: accepted only with the same bytes. */
-static void
-relocate_chosen (WsFindingsPage *self,
-                 GFile          *file)
-{
-  guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self), "ws-relocate-index"));
-  g_autofree char *path = g_file_get_path (file);
-  g_autoptr(GError) error = NULL;
-
-  if (path == NULL || index >= ws_session_file_get_n_traces (self->file))
-    return;
-  if (!ws_session_file_relocate_trace (self->file, index, path, &error))
-    {
-      set_message (self, error->message);
-      return;
-    }
-  set_message (self, NULL);
-  g_signal_emit (self, signals[SIGNAL_OPEN_TRACE], 0, file);
-}
-
-static void
-ask_relocation (WsFindingsPage *self,
-                guint           index)
-{
-  g_autofree char *title = g_strdup_printf (_("Where Is the Trace “%s” Now?"),
-                                            ws_session_file_get_trace (self->file, index)->name);
-
-  g_object_set_data (G_OBJECT (self), "ws-relocate-index", GUINT_TO_POINTER (index));
-  choose_file (self, title, GTK_FILE_CHOOSER_ACTION_OPEN, NULL, "*", relocate_chosen);
 }
 
 static void
@@ -651,14 +576,14 @@ page_action (GtkWidget  *widget,
   WsFindingsPage *self = WS_FINDINGS_PAGE (widget);
 
   if (g_str_equal (name, "findings.open"))
-    choose_file (self, _("Open Session"), GTK_FILE_CHOOSER_ACTION_OPEN, NULL, "*.waitscope", open_chosen);
+    _ws_findings_page_choose_file (self, _("Open Session"), GTK_FILE_CHOOSER_ACTION_OPEN, NULL, "*.waitscope", open_chosen);
   else if (g_str_equal (name, "findings.save") && ws_session_file_get_path (self->file) != NULL)
     ws_findings_page_save (self, NULL, NULL);
   else if (g_str_equal (name, "findings.save") || g_str_equal (name, "findings.save-as"))
-    choose_file (self, _("Save Session"), GTK_FILE_CHOOSER_ACTION_SAVE, _("findings.waitscope"), "*.waitscope",
+    _ws_findings_page_choose_file (self, _("Save Session"), GTK_FILE_CHOOSER_ACTION_SAVE, _("findings.waitscope"), "*.waitscope",
                  save_chosen);
   else if (g_str_equal (name, "findings.export"))
-    choose_file (self, _("Export Report (.html or .pdf)"), GTK_FILE_CHOOSER_ACTION_SAVE, _("report.html"),
+    _ws_findings_page_choose_file (self, _("Export Report (.html or .pdf)"), GTK_FILE_CHOOSER_ACTION_SAVE, _("report.html"),
                  "*.html", export_chosen);
   else if (g_str_equal (name, "findings.present"))
     ws_findings_page_present (self);
@@ -674,21 +599,21 @@ edit_action (GtkWidget  *widget,
   WsFindingsPage *self = WS_FINDINGS_PAGE (widget);
   guint at = self->selected;
 
-  commit_edit (self);
+  _ws_findings_page_commit_edit (self);
   if (g_str_equal (name, "findings.undo"))
-    ws_pin_list_undo (pins (self));
-  else if (at >= ws_pin_list_get_n (pins (self)))
+    ws_pin_list_undo (_ws_findings_page_pins (self));
+  else if (at >= ws_pin_list_get_n (_ws_findings_page_pins (self)))
     return;
   else if (g_str_equal (name, "findings.delete"))
-    ws_pin_list_remove (pins (self), at);
+    ws_pin_list_remove (_ws_findings_page_pins (self), at);
   else if (g_str_equal (name, "findings.up") && at > 0)
     {
-      ws_pin_list_move (pins (self), at, at - 1);
+      ws_pin_list_move (_ws_findings_page_pins (self), at, at - 1);
       ws_findings_page_select (self, at - 1);
     }
-  else if (g_str_equal (name, "findings.down") && at + 1 < ws_pin_list_get_n (pins (self)))
+  else if (g_str_equal (name, "findings.down") && at + 1 < ws_pin_list_get_n (_ws_findings_page_pins (self)))
     {
-      ws_pin_list_move (pins (self), at, at + 1);
+      ws_pin_list_move (_ws_findings_page_pins (self), at, at + 1);
       ws_findings_page_select (self, at + 1);
     }
   update_state (self);
@@ -703,6 +628,8 @@ ws_findings_page_dispose (GObject *object)
   WsFindingsPage *self = WS_FINDINGS_PAGE (object);
 
   g_clear_handle_id (&self->commit_id, g_source_remove);
+  _ws_findings_page_cancel_pending (self);
+  g_clear_object (&self->hasher);
   if (self->list != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->list, self);
@@ -717,7 +644,7 @@ ws_findings_page_dispose (GObject *object)
   if (self->file != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->file, self);
-      g_signal_handlers_disconnect_by_data (pins (self), self);
+      g_signal_handlers_disconnect_by_data (_ws_findings_page_pins (self), self);
     }
   g_clear_object (&self->file);
   g_clear_object (&self->session);
@@ -837,6 +764,8 @@ ws_findings_page_init (WsFindingsPage *self)
   gtk_widget_set_margin_top (GTK_WIDGET (self), 6);
   gtk_widget_set_margin_bottom (GTK_WIDGET (self), 6);
   self->selected = G_MAXUINT;
+  self->hasher = ws_trace_hasher_new ();
+  g_queue_init (&self->pending);
 
   gtk_box_append (GTK_BOX (self), build_toolbar (self));
   self->message = GTK_LABEL (gtk_label_new (NULL));

@@ -24,6 +24,10 @@ void      ws_findings_page_set_session    (WsFindingsPage *self,
 void      ws_findings_page_add_pin        (WsFindingsPage *self,
                                            WsPin          *pin,
                                            GFile          *trace);
+void      ws_findings_page_add_pin_traces (WsFindingsPage *self,
+                                           WsPin          *pin,
+                                           GFile         **traces,
+                                           guint           n_traces);
 gboolean  ws_findings_page_open_session   (WsFindingsPage *self,
                                            GFile          *file,
                                            GError        **error);
@@ -42,5 +46,18 @@ void      ws_findings_page_set_note_text  (WsFindingsPage *self,
                                            const char     *title,
                                            const char     *note);
 const char *ws_findings_page_get_message  (WsFindingsPage *self);
+guint     ws_findings_page_get_n_pending  (WsFindingsPage *self);
+gboolean  ws_findings_page_has_unsaved    (WsFindingsPage *self);
+gboolean  ws_findings_page_locate_trace   (WsFindingsPage  *self,
+                                           guint            index,
+                                           GFile           *file,
+                                           GError         **error);
+void      ws_findings_page_discard        (WsFindingsPage *self);
+void      ws_findings_page_save_async     (WsFindingsPage      *self,
+                                           GAsyncReadyCallback  callback,
+                                           gpointer             user_data);
+gboolean  ws_findings_page_save_finish    (WsFindingsPage  *self,
+                                           GAsyncResult    *result,
+                                           GError         **error);
 
 G_END_DECLS

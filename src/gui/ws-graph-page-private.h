@@ -55,6 +55,7 @@ struct _WsGraphPage
   GtkSingleSelection *segment_selection;
   WsGraphSearch     *search;
   WsWorker          *worker;
+  WsGraphFlags      *flags;          /* anomaly marks and flags on nodes */
 
   /* The request */
   WsSymptom          symptom;

@@ -15,6 +15,7 @@
 #include <glib/gi18n.h>
 
 #include "ws-graph-columns.h"
+#include "ws-graph-flags.h"
 #include "ws-anomaly-state.h"
 #include "ws-graph-page-private.h"
 #include "ws-graph-request.h"
@@ -82,8 +83,11 @@ update_details (WsGraphPage *self)
     shown = ws_node_details_show_segment (self->details, self->shown.trace, self->shown.path,
                                           ws_critical_path_view_get_selected_segment (self->cp_view), search);
   else
-    shown = ws_node_details_show_node (self->details, self->shown.trace, self->shown.scene,
-                                       ws_graph_view_get_selected_node (self->graph_view), search);
+    {
+      shown = ws_node_details_show_node (self->details, self->shown.trace, self->shown.scene,
+                                         ws_graph_view_get_selected_node (self->graph_view), search);
+      ws_graph_flags_fill_details (self->flags, self->details, ws_graph_view_get_selected_node (self->graph_view));
+    }
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.show-in-timeline", shown);
 }
 
@@ -534,6 +538,7 @@ ws_graph_page_set_session (WsGraphPage *self,
   g_return_if_fail (WS_IS_GRAPH_PAGE (self));
   g_return_if_fail (session == NULL || WS_IS_SESSION (session));
   g_set_object (&self->session, session);
+  ws_graph_flags_set_session (self->flags, session);
   /* A flag changes which waits are anomalous: the anomalous chain is
    * chosen again when that is the metric. */
   if (session != NULL)
@@ -585,6 +590,14 @@ ws_graph_page_set_mode (WsGraphPage *self,
 
 
 
+
+/* Returns: (transfer none): the anomaly marks and flags of the graph */
+WsGraphFlags *
+ws_graph_page_get_flags (WsGraphPage *self)
+{
+  g_return_val_if_fail (WS_IS_GRAPH_PAGE (self), NULL);
+  return self->flags;
+}
 
 /* Returns: (transfer none) (nullable): */
 WsTrace *
@@ -680,6 +693,7 @@ ws_graph_page_dispose (GObject *object)
     ws_worker_drop (self->worker);
   g_clear_object (&self->worker);
   g_clear_object (&self->search);
+  g_clear_object (&self->flags);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), WS_TYPE_GRAPH_PAGE);
   g_clear_object (&self->selection);
@@ -872,6 +886,7 @@ ws_graph_page_init (WsGraphPage *self)
   self->segment_selection = ws_graph_columns_add_segment_columns (self->segment_table, self->segment_rows,
                                                                   &self->shown);
   self->search = ws_graph_search_new (self->search_entry, self->match_label);
+  self->flags = ws_graph_flags_new (GTK_WIDGET (self), self->graph_view, self->details);
   gtk_spin_button_set_value (self->depth_spin, WS_GRAPH_PAGE_DEFAULT_DEPTH);
   fill_metric_dropdown (self->metric_dropdown);
   connect_signals (self);

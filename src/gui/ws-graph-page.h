@@ -5,6 +5,7 @@
 
 #include "ws-critical-path-view.h"
 #include "ws-graph-columns.h"
+#include "ws-graph-flags.h"
 #include "ws-graph-request.h"
 #include "ws-graph-view.h"
 #include "ws-inspector-panel.h"
@@ -52,6 +53,7 @@ void            ws_graph_page_set_mode         (WsGraphPage     *self,
                                                 WsGraphMode      mode);
 WsTrace        *ws_graph_page_get_trace        (WsGraphPage     *self);
 const WsGraphShown *ws_graph_page_get_shown    (WsGraphPage     *self);
+WsGraphFlags   *ws_graph_page_get_flags        (WsGraphPage     *self);
 
 void            ws_graph_page_set_search_text  (WsGraphPage     *self,
                                                 const char      *text);

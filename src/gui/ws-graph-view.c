@@ -269,6 +269,22 @@ ws_graph_view_get_scene (WsGraphView *self)
   return self->scene;
 }
 
+/**
+ * ws_graph_view_set_anomalies:
+ * @anomalies: (nullable): the anomaly layer of the scene shown
+ *
+ * Draws the anomaly marks, the chain through anomalous waits and their
+ * legend (they are the renderer's, so exports show them too).
+ */
+void
+ws_graph_view_set_anomalies (WsGraphView      *self,
+                             WsGraphAnomalies *anomalies)
+{
+  g_return_if_fail (WS_IS_GRAPH_VIEW (self));
+  ws_graph_renderer_set_anomalies (self->renderer, anomalies);
+  invalidate (self);
+}
+
 /* Returns: (transfer none): the renderer (for exports in the same colours) */
 WsGraphRenderer *
 ws_graph_view_get_renderer (WsGraphView *self)
@@ -692,6 +708,17 @@ zoom_scale_changed_cb (GtkGestureZoom *gesture,
   set_scale (self, self->zoom_start_scale * scale / self->vp.scale, cx, cy);
 }
 
+static char *
+ws_graph_view_dup_anomaly_text (WsGraphView *self,
+                                guint        node)
+{
+  WsGraphAnomalies *anomalies = ws_graph_renderer_get_anomalies (self->renderer);
+
+  if (anomalies == NULL || ws_graph_anomalies_get_scene (anomalies) != self->scene)
+    return NULL;
+  return ws_graph_anomalies_dup_describe (anomalies, node);
+}
+
 static gboolean
 query_tooltip_cb (GtkWidget   *widget,
                   int          x,
@@ -704,6 +731,7 @@ query_tooltip_cb (GtkWidget   *widget,
   g_autofree char *title = NULL;
   g_autofree char *detail = NULL;
   g_autofree char *text = NULL;
+  g_autofree char *anomaly = NULL;
   const char *frame;
 
   if (node == WS_NONE || self->scene == NULL)
@@ -712,6 +740,13 @@ query_tooltip_cb (GtkWidget   *widget,
   detail = ws_graph_scene_dup_detail (self->scene, node);
   frame = ws_graph_scene_get_frame_name (self->scene, node);
   text = g_strdup_printf ("%s\n%s%s%s", title, detail, frame ? "\n" : "", frame ? frame : "");
+  anomaly = ws_graph_view_dup_anomaly_text (self, node);
+  if (anomaly != NULL)
+    {
+      char *with = g_strconcat (text, "\n", anomaly, NULL);
+      g_free (text);
+      text = with;
+    }
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
 }

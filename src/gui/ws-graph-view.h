@@ -47,6 +47,8 @@ double           ws_graph_view_get_zoom          (WsGraphView   *self);
 void             ws_graph_view_fit               (WsGraphView   *self);
 void             ws_graph_view_reveal_node       (WsGraphView   *self,
                                                   guint          node);
+void             ws_graph_view_set_anomalies     (WsGraphView   *self,
+                                                  WsGraphAnomalies *anomalies);
 guint            ws_graph_view_node_at           (WsGraphView   *self,
                                                   double         x,
                                                   double         y);

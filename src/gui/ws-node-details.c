@@ -433,6 +433,34 @@ ws_node_details_show_node (WsNodeDetails *self,
   return TRUE;
 }
 
+/**
+ * ws_node_details_add_row:
+ *
+ * Adds one "name  value" line under those of the node shown (the anomaly
+ * rows of the Graph page's WsGraphFlags).
+ */
+void
+ws_node_details_add_row (WsNodeDetails *self,
+                         const char    *name,
+                         const char    *value)
+{
+  g_return_if_fail (WS_IS_NODE_DETAILS (self));
+  grid_row (self, 0, name, value);
+}
+
+/**
+ * ws_node_details_add_extra:
+ * @widget: shown under the details' rows (the anomaly legend)
+ */
+void
+ws_node_details_add_extra (WsNodeDetails *self,
+                           GtkWidget     *widget)
+{
+  g_return_if_fail (WS_IS_NODE_DETAILS (self));
+  gtk_box_insert_child_after (GTK_BOX (gtk_widget_get_parent (GTK_WIDGET (self->detail_grid))), widget,
+                              GTK_WIDGET (self->detail_grid));
+}
+
 /* The panel's title (the selected node's or segment's thread). */
 const char *
 ws_node_details_get_title (WsNodeDetails *self)

@@ -30,6 +30,11 @@ gboolean    ws_node_details_show_segment   (WsNodeDetails  *self,
                                             WsCriticalPath *path,
                                             guint           segment,
                                             WsStackSearch  *search);
+void        ws_node_details_add_row        (WsNodeDetails  *self,
+                                            const char     *name,
+                                            const char     *value);
+void        ws_node_details_add_extra      (WsNodeDetails  *self,
+                                            GtkWidget      *widget);
 const char *ws_node_details_get_title      (WsNodeDetails  *self);
 const char *ws_node_details_get_stack_text (WsNodeDetails  *self,
                                             gboolean        readier);

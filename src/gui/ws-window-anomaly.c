@@ -4,7 +4,8 @@
  * already long): flag the selected wait anomalous or not anomalous, remove
  * its flag, undo the last flag, show its model (Fig. 6), list the flags,
  * and colour the timeline by anomaly score.  They act on the wait selected
- * in the timeline of the current trace, through the session only.
+ * in the timeline of the current trace, or on the Graph page's selected
+ * node when the focus is on that page, through the session only.
  */
 #include "config.h"
 
@@ -15,13 +16,30 @@
 #include "ws-model-window.h"
 #include "ws-window-anomaly.h"
 
+/* The Graph page's selected wait when the keyboard focus is on that page
+ * (its graph, table or side panel), so that the same keys flag a node. */
+static WsDocument *
+graph_wait (WsWindow *self,
+            guint    *event)
+{
+  GtkWidget *page = GTK_WIDGET (ws_window_get_graph_page (self));
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+
+  if (page == NULL || focus == NULL || (focus != page && !gtk_widget_is_ancestor (focus, page)))
+    return NULL;
+  return ws_graph_flags_get_selected_wait (ws_graph_page_get_flags (WS_GRAPH_PAGE (page)), event);
+}
+
 static WsDocument *
 current_wait (WsWindow *self,
               guint    *event)
 {
   WsSession *session = ws_window_get_session (self);
   WsDocument *doc = ws_session_get_current_document (session);
+  WsDocument *graph_doc = graph_wait (self, event);
 
+  if (graph_doc != NULL)
+    return graph_doc;
   if (doc == NULL || ws_document_get_viewport (doc) == NULL)
     return NULL;
   *event = ws_timeline_viewport_get_selected_event (ws_document_get_viewport (doc));
@@ -44,7 +62,7 @@ flag_action (GtkWidget  *widget,
 
   if ((doc = current_wait (self, &event)) == NULL)
     {
-      ws_window_show_toast (self, _("Select a wait in the timeline first"));
+      ws_window_show_toast (self, _("Select a wait in the timeline or the graph first"));
       return;
     }
   if (!ws_anomaly_state_flag (state, doc, event, verdict, &error))
@@ -86,7 +104,7 @@ show_model_action (GtkWidget  *widget,
   if ((doc = current_wait (self, &event)) == NULL
       || (score = ws_anomaly_state_lookup (state, doc, event)) == NULL)
     {
-      ws_window_show_toast (self, _("Select a finished wait in the timeline first"));
+      ws_window_show_toast (self, _("Select a finished wait in the timeline or the graph first"));
       return;
     }
   gtk_window_present (GTK_WINDOW (ws_model_window_new (GTK_WINDOW (self), ws_anomaly_state_get_result (state), score,
@@ -144,6 +162,41 @@ ws_window_anomaly_update (WsWindow *self)
 
   ws_timeline_view_set_anomalies (ws_window_get_timeline_view (self),
                                   trace == WS_NONE || off ? NULL : ws_anomaly_state_get_result (state), trace);
+}
+
+static void
+recording_cb (WsDocument *document,
+              GParamSpec *pspec,
+              WsWindow   *self)
+{
+  const GError *error = ws_document_get_history_error (document);
+
+  if (ws_document_get_recording (document) || error == NULL)
+    return;
+  {
+    /* Translators: toast when a trace opened fine but the history store failed */
+    g_autofree char *text = g_strdup_printf (_("%s was not recorded in the history: %s"),
+                                             ws_document_get_title (document), error->message);
+    ws_window_show_toast (self, text);
+  }
+}
+
+/**
+ * ws_window_anomaly_prepare_document:
+ *
+ * Before @document loads: its wait history is recorded at the signature
+ * depth of the settings, in the background once it shows; a failure to
+ * record is said in a toast then.
+ */
+void
+ws_window_anomaly_prepare_document (WsWindow   *self,
+                                    WsDocument *document)
+{
+  GSettings *settings = ws_session_get_settings (ws_window_get_session (self));
+
+  if (settings != NULL)
+    ws_document_set_signature_depth (document, g_settings_get_uint (settings, "anomaly-signature-depth"));
+  g_signal_connect_object (document, "notify::recording", G_CALLBACK (recording_cb), self, 0);
 }
 
 void

@@ -10,6 +10,8 @@ G_BEGIN_DECLS
 void            ws_window_anomaly_install    (GtkWidgetClass *widget_class);
 void            ws_window_anomaly_attach     (WsWindow       *self);
 void            ws_window_anomaly_update     (WsWindow       *self);
+void            ws_window_anomaly_prepare_document (WsWindow   *self,
+                                              WsDocument     *document);
 
 /* From ws-window.c, for the files that make up the window. */
 void            ws_window_show_toast         (WsWindow       *self,

@@ -11,6 +11,7 @@
 #include "ws-error.h"
 #include "ws-importer.h"
 #include "ws-window-findings.h"
+#include "ws-window-anomaly.h"
 #include "ws-window-private.h"
 
 #define MAX_RECENT 10
@@ -55,7 +56,9 @@ _ws_window_update_recent_menu (WsWindow *self)
   for (guint i = 0; recent[i] != NULL; i++)
     {
       g_autoptr(GFile) file = g_file_new_for_uri (recent[i]);
-      g_autofree char *name = g_file_get_basename (file);
+      g_autofree char *base = g_file_get_basename (file);
+      /* File names are bytes; a menu label must be UTF-8. */
+      g_autofree char *name = g_filename_display_name (base ? base : recent[i]);
       g_autoptr(GMenuItem) item = g_menu_item_new (name, NULL);
 
       g_menu_item_set_action_and_target (item, "app.open-recent", "s", recent[i]);
@@ -79,21 +82,12 @@ load_cb (GObject      *source,
 
   if (ws_document_load_finish (document, result, &error))
     {
-      const GError *history_error = ws_document_get_history_error (document);
-
       ws_window_add_recent (self, ws_document_get_file (document));
       /* The first answer (ws-overview-page.c) is what a newly opened trace
        * shows under the timeline, unless a page was chosen (a reopened
        * session restores its own). */
       if (g_strcmp0 (gtk_stack_get_visible_child_name (self->details_stack), "details") == 0)
         ws_window_show_details_page (self, "overview");
-      if (history_error != NULL)
-        {
-          /* Translators: toast when a trace opened fine but the history store failed */
-          g_autofree char *text = g_strdup_printf (_("%s was not recorded in the history: %s"),
-                                                   ws_document_get_title (document), history_error->message);
-          ws_window_show_toast (self, text);
-        }
       if (ws_trace_count_kind (ws_document_get_trace (document), WS_EVENT_WAIT) == 0)
         {
           /* A profile of samples alone: say what would show waits. */
@@ -166,6 +160,7 @@ ws_window_open_file (WsWindow *self,
 
   document = ws_document_new (file);
   ws_document_set_record_history (document, ws_session_get_record_history (self->session));
+  ws_window_anomaly_prepare_document (self, document);
   g_list_store_append (self->documents, document);
   gtk_list_box_select_row (self->trace_list, gtk_list_box_get_row_at_index (self->trace_list, n));
   ws_document_load_async (document, NULL, load_cb, g_object_ref (self));

@@ -20,6 +20,7 @@
 #include <pango/pangocairo.h>
 #include <string.h>
 
+#include "ws-graph-anomalies.h"
 #include "ws-graph-renderer.h"
 #include "ws-graph-shapes.h"
 #include "ws-render-util.h"
@@ -55,6 +56,7 @@ struct _WsGraphRenderer
   guint8           *grid;          /* draw_nodes_dots(), scratch */
   gsize             grid_size;
   WsGraphDrawStats  stats;
+  WsGraphAnomalies *anomalies;     /* (nullable): ws-graph-anomalies.c */
 };
 
 G_DEFINE_FINAL_TYPE (WsGraphRenderer, ws_graph_renderer, G_TYPE_OBJECT)
@@ -82,6 +84,7 @@ ws_graph_renderer_finalize (GObject *object)
   WsGraphRenderer *self = WS_GRAPH_RENDERER (object);
 
   clear_labels (self);
+  g_clear_object (&self->anomalies);
   g_ptr_array_unref (self->labels);
   g_ptr_array_unref (self->compact);
   g_array_unref (self->visible);
@@ -1171,6 +1174,8 @@ ws_graph_renderer_draw (WsGraphRenderer       *self,
 
   simplified = WS_SCENE_NODE_HEIGHT * v.scale < SIMPLE_BELOW_PX;
   self->stats.simplified = simplified;
+  if (self->anomalies != NULL && ws_graph_anomalies_get_scene (self->anomalies) == scene)
+    ws_graph_anomalies_draw_chain (self->anomalies, cr, v.scale);
   draw_edges (self, cr, scene, &v, &visible, simplified);
 
   g_array_set_size (self->visible, 0);
@@ -1187,6 +1192,9 @@ ws_graph_renderer_draw (WsGraphRenderer       *self,
         draw_node (self, cr, scene, &v, g_array_index (self->visible, guint, i), text);
       self->stats.nodes = self->visible->len;
     }
+  if (self->anomalies != NULL && ws_graph_anomalies_get_scene (self->anomalies) == scene
+      && WS_SCENE_NODE_HEIGHT * v.scale >= DOTS_BELOW_PX)
+    ws_graph_anomalies_draw_marks (self->anomalies, cr, v.scale, self->visible);
   cairo_restore (cr);
 
   if (v.show_header)
@@ -1330,7 +1338,31 @@ legend (WsGraphRenderer *self,
         }
       x += item_w;
     }
-  return y + LEGEND_ROW - y0;
+  y += LEGEND_ROW;
+  if (self->anomalies != NULL)
+    y += ws_graph_anomalies_draw_legend (self->anomalies, cr, self->family, &self->palette.foreground, x0, y, width);
+  return y - y0;
+}
+
+/**
+ * ws_graph_renderer_set_anomalies:
+ * @anomalies: (nullable): the anomaly layer of the scene drawn (marks,
+ *   chain through anomalous waits, legend items); ignored for other scenes
+ */
+void
+ws_graph_renderer_set_anomalies (WsGraphRenderer  *self,
+                                 WsGraphAnomalies *anomalies)
+{
+  g_return_if_fail (WS_IS_GRAPH_RENDERER (self));
+  g_set_object (&self->anomalies, anomalies);
+}
+
+/* Returns: (transfer none) (nullable): */
+WsGraphAnomalies *
+ws_graph_renderer_get_anomalies (WsGraphRenderer *self)
+{
+  g_return_val_if_fail (WS_IS_GRAPH_RENDERER (self), NULL);
+  return self->anomalies;
 }
 
 double

@@ -5,6 +5,7 @@
 #include <pango/pango.h>
 
 #include "ws-export.h"
+#include "ws-graph-anomalies.h"
 #include "ws-graph-palette.h"
 #include "ws-graph-scene.h"
 #include "ws-graph-viewport.h"
@@ -52,6 +53,9 @@ void                  ws_graph_renderer_draw           (WsGraphRenderer       *s
                                                         const WsGraphViewport *vp);
 void                  ws_graph_renderer_get_stats      (WsGraphRenderer       *self,
                                                         WsGraphDrawStats      *stats);
+void                  ws_graph_renderer_set_anomalies  (WsGraphRenderer       *self,
+                                                        WsGraphAnomalies      *anomalies);
+WsGraphAnomalies     *ws_graph_renderer_get_anomalies  (WsGraphRenderer       *self);
 double                ws_graph_renderer_measure_legend (WsGraphRenderer       *self,
                                                         double                 width);
 double                ws_graph_renderer_draw_legend    (WsGraphRenderer       *self,

@@ -39,6 +39,11 @@ gboolean  ws_fuzz_analyses         (const guint8 *data,
                                     gsize         size);
 gboolean  ws_fuzz_mining           (const guint8 *data,
                                     gsize         size);
+/* ws-fuzz-files.c */
+gboolean  ws_fuzz_session_file     (const guint8 *data,
+                                    gsize         size);
+gboolean  ws_fuzz_history_store    (const guint8 *data,
+                                    gsize         size);
 
 void      ws_fuzz_check_error      (const GError *error,
                                     const char   *name);

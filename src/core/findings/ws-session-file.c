@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "ws-error.h"
+#include "ws-json-text.h"
 #include "ws-session-file.h"
 
 struct _WsSessionFile
@@ -269,6 +270,22 @@ ws_session_file_hash_file (const char  *path,
                            gint64      *size,
                            GError     **error)
 {
+  return ws_session_file_hash_file_full (path, size, NULL, error);
+}
+
+/**
+ * ws_session_file_hash_file_full:
+ * @cancellable: (nullable): looked at between megabytes
+ *
+ * ws_session_file_hash_file() for a worker thread: a trace of gigabytes
+ * takes seconds to hash, and closing the window must not wait for it.
+ */
+char *
+ws_session_file_hash_file_full (const char    *path,
+                                gint64        *size,
+                                GCancellable  *cancellable,
+                                GError       **error)
+{
   g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
   g_autofree guchar *buf = g_malloc (1 << 20);
   gint64 total = 0;
@@ -284,6 +301,12 @@ ws_session_file_hash_file (const char  *path,
     }
   while ((n = fread (buf, 1, 1 << 20, f)) > 0)
     {
+      if (g_cancellable_is_cancelled (cancellable))
+        {
+          fclose (f);
+          g_set_error (error, WS_ERROR, WS_ERROR_CANCELLED, _("Hashing “%s” was cancelled"), path);
+          return NULL;
+        }
       g_checksum_update (sum, buf, n);
       total += n;
     }
@@ -316,7 +339,6 @@ ws_session_file_add_trace (WsSessionFile  *self,
 {
   g_autofree char *canonical = NULL;
   g_autofree char *sha = NULL;
-  WsSessionTrace t = { 0 };
   gint64 size = 0;
 
   g_return_val_if_fail (WS_IS_SESSION_FILE (self), FALSE);
@@ -326,23 +348,48 @@ ws_session_file_add_trace (WsSessionFile  *self,
   sha = ws_session_file_hash_file (canonical, &size, error);
   if (sha == NULL)
     return FALSE;
+  ws_session_file_add_trace_hashed (self, canonical, name, sha, size, index);
+  return TRUE;
+}
+
+/**
+ * ws_session_file_add_trace_hashed:
+ * @sha256: the file's hex SHA-256, from ws_session_file_hash_file()
+ * @index: (out) (optional): its index in the session
+ *
+ * ws_session_file_add_trace() with the hash already computed, so the
+ * application can hash a large trace on a worker thread and record it on
+ * the main one.
+ */
+void
+ws_session_file_add_trace_hashed (WsSessionFile *self,
+                                  const char    *path,
+                                  const char    *name,
+                                  const char    *sha256,
+                                  gint64         size,
+                                  guint         *index)
+{
+  WsSessionTrace t = { 0 };
+
+  g_return_if_fail (WS_IS_SESSION_FILE (self));
+  g_return_if_fail (path != NULL && sha256 != NULL);
+
   for (guint i = 0; i < self->traces->len; i++)
-    if (g_str_equal (g_array_index (self->traces, WsSessionTrace, i).sha256, sha))
+    if (g_str_equal (g_array_index (self->traces, WsSessionTrace, i).sha256, sha256))
       {
         if (index)
           *index = i;
-        return TRUE;
+        return;
       }
 
-  t.path = g_steal_pointer (&canonical);
-  t.sha256 = g_steal_pointer (&sha);
+  t.path = g_canonicalize_filename (path, NULL);
+  t.sha256 = g_ascii_strdown (sha256, -1);
   t.size = size;
   t.name = name ? g_strdup (name) : g_path_get_basename (t.path);
   g_array_append_val (self->traces, t);
   if (index)
     *index = self->traces->len - 1;
   ws_session_file_set_dirty (self, TRUE);
-  return TRUE;
 }
 
 /* 1: same content, 0: different, -1: unreadable (error set). */
@@ -557,11 +604,9 @@ to_data (WsSessionFile *self,
          gboolean       recovery)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   g_autofree char *saved = g_date_time_format_iso8601 (now);
-  g_autofree char *text = NULL;
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "format");
@@ -597,11 +642,9 @@ to_data (WsSessionFile *self,
   json_builder_end_object (b);
 
   root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  json_generator_set_indent (gen, 2);
-  text = json_generator_to_data (gen, NULL);
-  return g_strconcat (text, "\n", NULL);
+  /* The one JSON writer: a trace path that is not UTF-8 must not make
+   * the session a file the reader refuses. */
+  return ws_json_text_from_node (root);
 }
 
 /* Returns: (transfer full): the document as it would be saved in place */
@@ -956,16 +999,20 @@ parse (const char  *path,
       const char *what = strstr (msg, "error: ");
       guint line = 0, column = 0;
 
+      /* json-glib quotes the bad text and may cut a character in two. */
+      g_autofree char *valid = g_utf8_make_valid (what ? what + 7 : msg, -1);
+
       if (sscanf (msg, "<data>:%u:%u:", &line, &column) == 2 && what != NULL)
         g_set_error (error, WS_ERROR, WS_ERROR_PARSE,
                      _("“%s” is not a valid Waitscope session: damaged or truncated JSON at line %u, column %u: %s"),
-                     path, line, column, what + 7);
+                     path, line, column, valid);
       else
         g_set_error (error, WS_ERROR, WS_ERROR_PARSE,
-                     _("“%s” is not a valid Waitscope session: damaged or truncated JSON: %s"), path, msg);
+                     _("“%s” is not a valid Waitscope session: damaged or truncated JSON: %s"), path, valid);
       return NULL;
     }
-  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  /* Blank text parses to no root at all. */
+  if (json_parser_get_root (parser) == NULL || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     {
       bad (error, path, _("the document is not a JSON object"));
       return NULL;

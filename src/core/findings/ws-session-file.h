@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
 #include "ws-pin-list.h"
@@ -67,6 +68,12 @@ gboolean              ws_session_file_add_trace        (WsSessionFile  *self,
                                                         const char     *name,
                                                         guint          *index,
                                                         GError        **error);
+void                  ws_session_file_add_trace_hashed (WsSessionFile  *self,
+                                                        const char     *path,
+                                                        const char     *name,
+                                                        const char     *sha256,
+                                                        gint64          size,
+                                                        guint          *index);
 gboolean              ws_session_file_resolve_trace    (WsSessionFile  *self,
                                                         guint           index,
                                                         gboolean       *relocated,
@@ -78,6 +85,10 @@ gboolean              ws_session_file_relocate_trace   (WsSessionFile  *self,
 
 char                 *ws_session_file_hash_file        (const char     *path,
                                                         gint64         *size,
+                                                        GError        **error);
+char                 *ws_session_file_hash_file_full   (const char     *path,
+                                                        gint64         *size,
+                                                        GCancellable   *cancellable,
                                                         GError        **error);
 
 /* Autosave: a recovery copy outside the user's file, removed on save. */

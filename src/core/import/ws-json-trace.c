@@ -829,6 +829,58 @@ resolve_event (Reader        *r,
   return TRUE;
 }
 
+/* A link the other end does not return (a wait naming an unwait that
+ * names another wait, or "peer": null) would make the readier of a wait
+ * depend on which end the analysis starts from: refuse it. */
+static gboolean
+check_peers_point_back (Reader *r)
+{
+  guint n_events = r->event_lines->len;
+  const guint32 *lines = (const guint32 *) (gconstpointer) r->event_lines->data;
+
+  for (guint i = 0; i < n_events; i++)
+    {
+      const WsEvent *e = ws_trace_peek_event (r->trace, i);
+      const WsEvent *p;
+
+      if (e->peer == WS_NONE || e->kind == WS_EVENT_MARKER)
+        continue;
+      p = ws_trace_peek_event (r->trace, e->peer);
+      if (p->peer == i)
+        continue;
+      if (p->peer == WS_NONE)
+        return ws_json_reader_fail (r, WS_ERROR_INVALID, lines[i],
+                                    _("event %u: its peer, event %u, does not point back at it "
+                                      "(event %u names no peer)"),
+                                    i, e->peer, e->peer);
+      return ws_json_reader_fail (r, WS_ERROR_INVALID, lines[i],
+                                  _("event %u: its peer, event %u, does not point back at it "
+                                    "(the peer of event %u is event %u)"),
+                                  i, e->peer, e->peer, p->peer);
+    }
+  return TRUE;
+}
+
+/* A scenario instance is delimited by recorded markers; a wait or a run
+ * as its begin is a file that means something else than it says. */
+static gboolean
+check_instance_event (Reader      *r,
+                      RawInstance *raw,
+                      guint        event,
+                      const char  *member)
+{
+  const WsEvent *e;
+
+  if (event == WS_NONE)
+    return TRUE;
+  e = ws_trace_peek_event (r->trace, event);
+  if (e->kind == WS_EVENT_MARKER)
+    return TRUE;
+  return ws_json_reader_fail (r, WS_ERROR_INVALID, raw->line,
+                              _("scenario instance %u: “%s” must be a marker event, event %u is a %s"),
+                              raw->index, member, event, ws_event_kind_to_string (e->kind));
+}
+
 static gboolean
 resolve_instances (Reader *r)
 {
@@ -851,6 +903,9 @@ resolve_instances (Reader *r)
                             raw->inst.begin_event != WS_NONE && raw->inst.begin_event >= n_events
                             ? raw->inst.begin_event : raw->inst.end_event,
                             n_events);
+      if (!check_instance_event (r, raw, raw->inst.begin_event, "begin")
+          || !check_instance_event (r, raw, raw->inst.end_event, "end"))
+        return FALSE;
       raw->inst.thread = thread;
       ws_trace_add_scenario_instance (r->trace, &raw->inst);
     }
@@ -890,7 +945,7 @@ resolve (Reader *r)
         }
     }
 
-  return resolve_instances (r);
+  return check_peers_point_back (r) && resolve_instances (r);
 }
 
 static WsTrace *
