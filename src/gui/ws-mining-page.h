@@ -8,6 +8,7 @@
 #include "ws-coverage-view.h"
 #include "ws-document.h"
 #include "ws-mining-form.h"
+#include "ws-mining-request.h"
 #include "ws-session.h"
 #include "ws-stack-search.h"
 
@@ -49,5 +50,10 @@ gboolean         ws_mining_page_export_alignment  (WsMiningPage *self,
 gboolean         ws_mining_page_export_coverage   (WsMiningPage *self,
                                                    const char   *path,
                                                    GError      **error);
+WsMiningShown   *ws_mining_page_get_shown         (WsMiningPage *self);
+guint            ws_mining_page_get_shown_cluster (WsMiningPage *self);
+gboolean         ws_mining_page_select_cluster_index (WsMiningPage *self,
+                                                   guint         cluster);
+WsMiningForm    *ws_mining_page_get_form          (WsMiningPage *self);
 
 G_END_DECLS

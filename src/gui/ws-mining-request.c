@@ -9,6 +9,7 @@
 
 #include "ws-error.h"
 #include "ws-mining-request.h"
+#include "ws-pin-mining.h"
 
 struct _WsMiningRequest {
   WsProgressRelay *progress;   /* a reference: progress goes there */
@@ -77,6 +78,7 @@ ws_mining_shown_unref (WsMiningShown *r)
     return;
   g_ptr_array_unref (r->documents);
   ws_mining_result_unref (r->run);
+  g_clear_object (&r->pin);
   g_free (r);
 }
 
@@ -202,6 +204,9 @@ ws_mining_request_run_in_thread (GTask        *task,
   for (guint i = 0; i < run->warnings->len; i++)
     g_message ("Mining: %s", (const char *) g_ptr_array_index (run->warnings, i));
   result = shown_new (job->documents, run);
+  /* What a pin of one of its clusters records (ws-pin-mining.c) */
+  result->pin = ws_pin_new (WS_PIN_KIND_ALIGNMENT);
+  ws_pin_set_mining (result->pin, &settings, run);
   g_task_return_pointer (task, g_steal_pointer (&result), (GDestroyNotify) ws_mining_shown_unref);
 }
 
