@@ -924,6 +924,14 @@ ws_mining_page_set_session (WsMiningPage *self,
 
 
 
+/* Whether a run is in progress (pins wait for it: ws-mining-pin.c). */
+gboolean
+ws_mining_page_get_busy (WsMiningPage *self)
+{
+  g_return_val_if_fail (WS_IS_MINING_PAGE (self), FALSE);
+  return self->busy;
+}
+
 /* Selects the cluster of @rank (1-based) in the table as it is sorted. */
 void
 ws_mining_page_select_cluster (WsMiningPage *self,
