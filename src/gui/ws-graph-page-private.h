@@ -59,6 +59,7 @@ struct _WsGraphPage
 
   /* The request */
   WsSymptom          symptom;
+  guint              root_event;      /* a wait's own ready tree, or WS_NONE */
   gboolean           have_symptom;
   WsGraphMode        mode;
   gboolean           in_request_update;
