@@ -289,6 +289,10 @@ test_findings (void)
   document = ws_window_open_file (window, trace);
   ws_gui_test_wait_until (document_ready, document, 60, "py-locks to load");
   ws_gui_test_spin (300);
+  /* The timeline's details, not the Overview: on the Overview, once its
+   * answer is in (how soon depends on the machine), "pin view" pins the
+   * attribution instead of the timeline. */
+  ws_window_show_details_page (window, "details");
 
   pin_three (window, page);
   /* Autosave: a couple of seconds after the last change the recovery copy

@@ -346,6 +346,19 @@ mine_done (gpointer  owner,
  * progress.
  */
 void
+ws_mining_page_run_scope (WsMiningPage  *self,
+                          WsMiningScope  scope)
+{
+  g_return_if_fail (WS_IS_MINING_PAGE (self));
+
+  /* A run under way is the user's: it is not replaced. */
+  if (ws_mining_page_get_busy (self))
+    return;
+  ws_mining_form_set_scope (self->form, scope);
+  ws_mining_page_run (self);
+}
+
+void
 ws_mining_page_run (WsMiningPage *self)
 {
   g_autoptr(GPtrArray) chosen = NULL;

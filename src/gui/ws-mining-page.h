@@ -37,6 +37,10 @@ GtkWidget       *ws_mining_page_new               (void);
 void             ws_mining_page_set_session       (WsMiningPage *self,
                                                    WsSession    *session);
 void             ws_mining_page_run               (WsMiningPage *self);
+/* Chooses @scope in the form and runs (the Overview's cluster row: the
+ * default scope its cluster was mined with). */
+void             ws_mining_page_run_scope         (WsMiningPage *self,
+                                                   WsMiningScope scope);
 void             ws_mining_page_cancel            (WsMiningPage *self);
 gboolean         ws_mining_page_get_busy          (WsMiningPage *self);
 void             ws_mining_page_select_cluster    (WsMiningPage *self,

@@ -143,13 +143,6 @@ job_settings (WsMiningRequest  *job,
               const char      **must,
               const char      **must_not)
 {
-  static const WsMiningRunScope scopes[] = {
-    [SCOPE_WHOLE] = WS_MINING_RUN_SCOPE_ALL,
-    [SCOPE_INSTANCES] = WS_MINING_RUN_SCOPE_INSTANCES,
-    [SCOPE_INSTANCE_GRAPHS] = WS_MINING_RUN_SCOPE_INSTANCE_GRAPHS,
-    [SCOPE_SELECTION_GRAPH] = WS_MINING_RUN_SCOPE_SYMPTOM_GRAPH,
-  };
-
   ws_mining_settings_init (settings);
   settings->stacks = job->running ? WS_AOI_RUNNING : WS_AOI_WAITING;
   must[0] = job->include && *job->include ? job->include : NULL;
@@ -157,7 +150,7 @@ job_settings (WsMiningRequest  *job,
   settings->must = must;
   settings->must_not = must_not;
   settings->thread_names = job->threads;
-  settings->scope = scopes[MIN (job->scope, SCOPE_SELECTION_GRAPH)];
+  settings->scope = ws_mining_scope_to_run_scope (job->scope);
   settings->per_instance = TRUE;
   settings->critical_path = job->critical_path;
   for (guint i = 0; i < job->documents->len; i++)

@@ -16,6 +16,8 @@ static void
 overview_show_mining_cb (WsWindow *self)
 {
   ws_window_show_details_page (self, "mining");
+  /* The row names the top cluster of the default scope: mine it. */
+  ws_mining_page_run_scope (self->mining_page, ws_mining_scope_default ());
 }
 
 /* The graph page (ws-graph-page.c) in the lower pane, given most of the
