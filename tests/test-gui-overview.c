@@ -97,7 +97,7 @@ graph_shows (gpointer data)
 static gboolean
 mining_done (gpointer data)
 {
-  return !ws_mining_page_get_busy (data) && ws_mining_page_get_status (data) != NULL;
+  return !ws_mining_page_get_busy (data) && ws_gui_test_mining_status (data) != NULL;
 }
 
 /* One click on the cluster row mines, on the Mining page, with the scope
@@ -123,7 +123,7 @@ check_cluster_row_mines (WsWindow       *window,
   g_assert_cmpint (ws_mining_form_get_scope (WS_MINING_FORM (form)), ==, WS_MINING_SCOPE_DELAYING);
   ws_gui_test_wait_until (mining_done, mining, 600, "mining from the Overview's cluster row");
   g_assert_true (gtk_widget_get_mapped (mining));
-  g_test_message ("mining: %s", ws_mining_page_get_status (WS_MINING_PAGE (mining)));
+  g_test_message ("mining: %s", ws_gui_test_mining_status (WS_MINING_PAGE (mining)));
 }
 
 static void
