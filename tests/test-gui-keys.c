@@ -156,7 +156,7 @@ test_timeline_keys (void)
   g_signal_connect (page, "ready", G_CALLBACK (ws_gui_test_flag_cb), &ready);
   press_accel (window, "<Control><Shift>r");
   ws_gui_test_wait_for_flag (&ready, 60, "the ready tree");
-  g_assert_nonnull (ws_graph_page_get_scene (page));
+  g_assert_nonnull (ws_graph_page_get_shown (page)->scene);
   g_assert_cmpstr (ws_window_get_details_page (window), ==, "graph");
 
   /* Alt+3 and Alt+4: pages of the lower pane, the focus inside them. */

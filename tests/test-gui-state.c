@@ -66,17 +66,17 @@ test_close_clears_graph (void)
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-ready-tree", NULL);
   ws_gui_test_wait_for_flag (&ready, 60, "the ready tree");
   g_assert_true (ws_graph_page_get_trace (page) == trace);
-  g_assert_nonnull (ws_graph_page_get_scene (page));
+  g_assert_nonnull (ws_graph_page_get_shown (page)->scene);
 
   /* Closing py-locks shows io-fsync; the Graph page no longer shows
    * py-locks' tree, and its controls do not bring it back. */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.close-trace", NULL);
   g_assert_true (ws_window_get_current_document (window) == other);
   g_assert_null (ws_graph_page_get_trace (page));
-  g_assert_null (ws_graph_page_get_scene (page));
+  g_assert_null (ws_graph_page_get_shown (page)->scene);
   ws_graph_page_set_mode (page, WS_GRAPH_MODE_WAIT_GRAPH);
-  g_assert_false (ws_graph_page_get_busy (page));
-  g_assert_null (ws_graph_page_get_scene (page));
+  g_assert_false (ws_gui_test_graph_busy (page));
+  g_assert_null (ws_graph_page_get_shown (page)->scene);
   shot = ws_gui_test_screenshot (GTK_WIDGET (window), "state-closed-graph.png");
   gtk_window_destroy (GTK_WINDOW (window));
 }
