@@ -14,7 +14,10 @@
 #include <string.h>
 
 #include "ws-application.h"
+#include "ws-anomaly-state.h"
 #include "ws-findings-page.h"
+#include "ws-model-window.h"
+#include "ws-overview-page.h"
 #include "ws-chain.h"
 #include "ws-error.h"
 #include "ws-gui-test-util.h"
@@ -520,6 +523,146 @@ test_locate_moved_trace (void)
   ws_gui_test_spin (200);
 }
 
+/* ------------------------------------------------------------------ */
+/* The wait model and the Overview's attribution                        */
+
+static gboolean
+overview_done (gpointer data)
+{
+  WsOverviewPage *page = data;
+
+  return !ws_overview_page_get_busy (page) && ws_overview_page_get_top_cause (page) != NULL;
+}
+
+typedef struct {
+  WsWindow *window;
+  WsDocument *document;
+  guint event;
+} ModelQuery;
+
+static gboolean
+scored (gpointer data)
+{
+  ModelQuery *q = data;
+  WsAnomalyState *state = ws_session_get_anomaly_state (ws_window_get_session (q->window));
+
+  return !ws_anomaly_state_get_busy (state) && ws_anomaly_state_lookup (state, q->document, q->event) != NULL;
+}
+
+static GtkWindow *
+find_model_window (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+      if (WS_IS_MODEL_WINDOW (w))
+        return GTK_WINDOW (w);
+    }
+  return NULL;
+}
+
+static gboolean
+model_shown (gpointer data)
+{
+  return find_model_window () != NULL;
+}
+
+static GtkButton *
+find_icon_button (GtkWidget  *root,
+                  const char *icon)
+{
+  if (GTK_IS_BUTTON (root) && g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (root)), icon) == 0)
+    return GTK_BUTTON (root);
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkButton *b = find_icon_button (c, icon);
+      if (b != NULL)
+        return b;
+    }
+  return NULL;
+}
+
+/* A wait of w3 (11588) in the first second. */
+static guint
+a_wait (WsTrace *trace)
+{
+  guint thread = ws_trace_find_thread (trace, 11588);
+  const WsThread *t = ws_trace_get_thread (trace, thread);
+
+  for (guint i = 0; i < t->n_events; i++)
+    {
+      const WsEvent *e = ws_trace_get_event (trace, t->events[i]);
+      if (e->kind == WS_EVENT_WAIT && e->time >= T0 && e->duration > 0)
+        return t->events[i];
+    }
+  g_assert_not_reached ();
+}
+
+static void
+test_pin_model_and_attribution (void)
+{
+  g_autofree char *trace_path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+  g_autoptr(GFile) trace = g_file_new_for_path (trace_path);
+  g_autofree char *dir = g_dir_make_tmp ("ws-gui-pins-XXXXXX", NULL);
+  g_autofree char *html = g_build_filename (dir, "pins.html", NULL);
+  WsWindow *window = new_window ();
+  WsFindingsPage *page = ws_window_get_findings_page (window);
+  WsDocument *document = ws_window_open_file (window, trace);
+  WsOverviewPage *overview;
+  WsPinList *list = pins_of (window);
+  GtkWindow *model;
+  ModelQuery q;
+  PinCount two = { window, 2 };
+  g_autoptr(GError) error = NULL;
+
+  ws_gui_test_wait_until (document_ready, document, 60, "py-locks to load");
+
+  /* The Overview's attribution, over the traces open. */
+  ws_window_show_details_page (window, "overview");
+  overview = WS_OVERVIEW_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_OVERVIEW_PAGE));
+  ws_gui_test_wait_until (overview_done, overview, 120, "the overview");
+  pin_and_wait (window, 1);
+  g_assert_cmpstr (ws_pin_get_kind (ws_pin_list_get (list, 0)), ==, WS_PIN_KIND_ATTRIBUTION);
+  g_assert_cmpuint (ws_pin_get_n_traces (ws_pin_list_get (list, 0)), ==, 1);
+
+  /* The model of one wait, pinned from the Wait Model window's button. */
+  q.window = window;
+  q.document = document;
+  q.event = a_wait (ws_document_get_trace (document));
+  ws_gui_test_wait_until (scored, &q, 120, "the anomaly scores");
+  ws_timeline_viewport_set_selected_event (ws_document_get_viewport (document), q.event);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-wait-model", NULL);
+  ws_gui_test_wait_until (model_shown, NULL, 30, "the wait model window");
+  model = find_model_window ();
+  g_signal_emit_by_name (find_icon_button (GTK_WIDGET (model), "view-pin-symbolic"), "clicked");
+  ws_gui_test_wait_until (has_pins, &two, 60, "the model's pin");
+  g_assert_cmpstr (ws_pin_get_kind (ws_pin_list_get (list, 1)), ==, WS_PIN_KIND_ANOMALY_MODEL);
+  g_assert_cmpint (ws_pin_get_event (ws_pin_list_get (list, 1)), ==, q.event);
+  gtk_window_destroy (model);
+
+  /* Both redrawn in the report, in vector. */
+  g_assert_true (ws_findings_page_export_report (page, html, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_in_file (html, "<svg "), ==, 2);
+  g_assert_cmpuint (count_in_file (html, "data-view=\"attribution\""), ==, 1);
+  g_assert_cmpuint (count_in_file (html, "data-view=\"anomaly-model\""), ==, 1);
+
+  /* One click reopens each view. */
+  ws_window_show_details_page (window, "details");
+  g_signal_emit_by_name (page, "show-pin", ws_pin_list_get (list, 0), trace);
+  g_assert_cmpstr (ws_window_get_details_page (window), ==, "overview");
+  g_signal_emit_by_name (page, "show-pin", ws_pin_list_get (list, 1), trace);
+  ws_gui_test_wait_until (model_shown, NULL, 30, "the wait model window again");
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (find_model_window ()), "findings-model-reopened.png"));
+  gtk_window_destroy (find_model_window ());
+
+  ws_findings_page_discard (page);
+  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_spin (200);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -530,6 +673,7 @@ main (int   argc,
   g_test_add_func ("/gui/findings/pin-save-reopen-present-export", test_findings);
   g_test_add_func ("/gui/findings/close-asks-to-save", test_close_asks);
   g_test_add_func ("/gui/findings/locate-moved-trace", test_locate_moved_trace);
+  g_test_add_func ("/gui/findings/pin-model-and-attribution", test_pin_model_and_attribution);
   status = g_test_run ();
   g_object_unref (the_app);
   return status;

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Findings end to end through waitscope-cli: a session made with
-`session new` and four `session pin`s on py-locks, its report as HTML
+`session new` and six `session pin`s on py-locks (timeline, wait graph,
+ready tree, critical path, wait model, root-cause attribution), its report as HTML
 (parsed: every finding's figure is an inline SVG, nothing refers outside
 the file, ids are unique, the note's markup and the facts are text) and as
 PDF (pdfinfo page count, pdftotext finds the titles: text is selectable);
@@ -89,6 +90,8 @@ def check_html(path):
     check("<strong>waits</strong>" in text and "<li>one <code>futex</code></li>" in text, "note markup as HTML")
     check("w2 &lt;readies&gt; w3 &amp; more" in text, "note text escaped")
     check("Stacks, caller first" in text and "__schedule" in text, "stacks listed")
+    check("Wait signature" in text and "P(D ≥ d)" in text, "the wait model's facts")
+    check("Cause 1" in text and "Time explained" in text, "the attribution's facts")
     check("Appendix" in text and "90523eb9f516d580e4902bd00f7041f3cc554194e14789dea7fa65dcd5ad04d9" in text,
           "appendix names the trace and its hash")
 
@@ -141,9 +144,20 @@ def check_errors(tmp, session):
     check("content differs" in p.stderr and "py-locks.perf.txt.gz" in p.stderr, "a different trace is refused")
 
 
+def add_model_and_attribution_pins():
+    """The wait model of the trace's longest wait, and the Overview's
+    root-cause attribution, redrawn from the trace like the others."""
+    info = json.loads(run("info", trace, "--top", "1", "--json").stdout)
+    top = info["traces"][0]["top_waits"][0] if "traces" in info else info["top_waits"][0]
+    PINS.append(("anomaly-model", ["--tid", str(top["tid"]), "--event", str(top["event"])],
+                 "The model of the longest wait", "Far out in the *tail*."))
+    PINS.append(("attribution", [], "What the time went to", "Mostly **waiting**."))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="ws-report-")
     session = os.path.join(tmp, "review.waitscope")
+    add_model_and_attribution_pins()
     run("session", "new", session, trace, "--title", "py-locks review")
     for view, args, title, note in PINS:
         run("session", "pin", session, "--view", view, *args, "--title", title, "--note", note)

@@ -187,12 +187,12 @@ session_pin (int    argc,
   guint index = 0;
   int status;
   const GOptionEntry entries[] = {
-    { "view", 0, 0, G_OPTION_ARG_STRING, &o.view, N_("timeline, wait-graph, ready-tree or critical-path"), N_("KIND") },
+    { "view", 0, 0, G_OPTION_ARG_STRING, &o.view, N_("timeline, wait-graph, ready-tree, critical-path, anomaly-model or attribution"), N_("KIND") },
     { "trace", 0, 0, G_OPTION_ARG_FILENAME, &o.trace, N_("The session's trace N (default 0), or a trace file to add"), N_("N|FILE") },
     { "tid", 0, 0, G_OPTION_ARG_INT, &o.tid, N_("The thread"), N_("TID") },
     { "from", 0, 0, G_OPTION_ARG_STRING, &o.from, N_("Start of the window (seconds as perf prints them, or with a unit)"), N_("TIME") },
     { "to", 0, 0, G_OPTION_ARG_STRING, &o.to, N_("End of the window, or +DURATION after --from"), N_("TIME") },
-    { "event", 0, 0, G_OPTION_ARG_INT64, &o.event, N_("The root wait of a ready tree (an event index)"), N_("INDEX") },
+    { "event", 0, 0, G_OPTION_ARG_INT64, &o.event, N_("The root wait of a ready tree, or the wait of an anomaly model (an event index)"), N_("INDEX") },
     { "scenario-instance", 0, 0, G_OPTION_ARG_INT, &o.scenario_instance, N_("Scenario instance N as thread and window"), "N" },
     { "chain-metric", 0, 0, G_OPTION_ARG_STRING, &o.chain_metric, N_("Ready tree: average, median, total, count or max"), N_("METRIC") },
     { "lock-only", 0, 0, G_OPTION_ARG_NONE, &o.lock_only, N_("Ready tree: lock-related waits only"), NULL },
@@ -209,7 +209,7 @@ session_pin (int    argc,
   if (argc != 2)
     status = cli_usage_error ("session pin", _("give one session file"));
   else if (o.view == NULL || ws_pin_kind_lookup (o.view) == NULL)
-    status = cli_usage_error ("session pin", _("--view must name a view kind (timeline, wait-graph, ready-tree, critical-path)"));
+    status = cli_usage_error ("session pin", _("--view must name a view kind (timeline, wait-graph, ready-tree, critical-path, anomaly-model, attribution)"));
   else if (o.scenario_instance >= 0 && (o.tid != G_MININT || o.from != NULL))
     status = cli_usage_error ("session pin", _("--scenario-instance does not go with --tid, --from or --to"));
   if (status == CLI_EXIT_USAGE && argc == 2 && o.view != NULL && ws_pin_kind_lookup (o.view) != NULL &&

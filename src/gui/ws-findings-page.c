@@ -13,7 +13,7 @@
 #include <glib/gi18n.h>
 
 #include "ws-error.h"
-#include "ws-findings-page.h"
+#include "ws-findings-page-private.h"
 #include "ws-presentation.h"
 #include "ws-report.h"
 #include "ws-time-format.h"
@@ -22,32 +22,6 @@
 #define AUTOSAVE_DELAY_S  2
 #define COMMIT_DELAY_MS 400
 
-struct _WsFindingsPage
-{
-  GtkBox         parent_instance;
-
-  /* Widgets */
-  GtkLabel      *message;
-  GtkLabel      *session_label;
-  GtkListBox    *list;
-  GtkWidget     *editor;
-  GtkEntry      *title_entry;
-  GtkTextView   *note_view;
-
-  /* Owned references */
-  WsSession     *session;
-  WsSessionFile *file;
-  WsPin         *editing;   /* the pin the editor was loaded from */
-
-  WsTraceHasher *hasher;
-  GCancellable  *hashing;   /* the pins waiting for their trace's hash */
-  GQueue         pending;   /* Pending*, in the order pinned */
-
-  guint          selected;
-  guint          autosave_id;
-  guint          commit_id;
-  gboolean       updating_editor;
-};
 
 G_DEFINE_FINAL_TYPE (WsFindingsPage, ws_findings_page, GTK_TYPE_BOX)
 
@@ -61,15 +35,22 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-static WsPinList *
-pins (WsFindingsPage *self)
+void
+_ws_findings_page_emit_open_trace (WsFindingsPage *self,
+                                   GFile          *file)
+{
+  g_signal_emit (self, signals[SIGNAL_OPEN_TRACE], 0, file);
+}
+
+WsPinList *
+_ws_findings_page_pins (WsFindingsPage *self)
 {
   return ws_session_file_get_findings (self->file);
 }
 
-static void
-set_message (WsFindingsPage *self,
-             const char     *text)
+void
+_ws_findings_page_set_message (WsFindingsPage *self,
+                               const char     *text)
 {
   gtk_label_set_text (self->message, text ? text : "");
   gtk_widget_set_visible (GTK_WIDGET (self->message), text != NULL && *text != '\0');
@@ -85,7 +66,7 @@ ws_findings_page_get_message (WsFindingsPage *self)
 static void
 update_state (WsFindingsPage *self)
 {
-  WsPinList *list = pins (self);
+  WsPinList *list = _ws_findings_page_pins (self);
   guint n = ws_pin_list_get_n (list);
   const char *path = ws_session_file_get_path (self->file);
   g_autofree char *base = path ? g_path_get_basename (path) : g_strdup (_("Unsaved session"));
@@ -162,8 +143,8 @@ dup_note_text (WsFindingsPage *self)
   return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
 }
 
-static void
-commit_edit (WsFindingsPage *self)
+void
+_ws_findings_page_commit_edit (WsFindingsPage *self)
 {
   g_autofree char *note = NULL;
   guint at;
@@ -171,11 +152,11 @@ commit_edit (WsFindingsPage *self)
   g_clear_handle_id (&self->commit_id, g_source_remove);
   /* By identity, not position: after a delete or an undo the position may
    * hold another pin, which must not receive this editor's text. */
-  at = self->editing ? ws_pin_list_find (pins (self), ws_pin_get_id (self->editing)) : G_MAXUINT;
-  if (at == G_MAXUINT || ws_pin_list_get (pins (self), at) != self->editing)
+  at = self->editing ? ws_pin_list_find (_ws_findings_page_pins (self), ws_pin_get_id (self->editing)) : G_MAXUINT;
+  if (at == G_MAXUINT || ws_pin_list_get (_ws_findings_page_pins (self), at) != self->editing)
     return;
   note = dup_note_text (self);
-  ws_pin_list_edit (pins (self), at, gtk_editable_get_text (GTK_EDITABLE (self->title_entry)), note);
+  ws_pin_list_edit (_ws_findings_page_pins (self), at, gtk_editable_get_text (GTK_EDITABLE (self->title_entry)), note);
   update_state (self);
 }
 
@@ -185,7 +166,7 @@ commit_timeout (gpointer data)
   WsFindingsPage *self = data;
 
   self->commit_id = 0;
-  commit_edit (self);
+  _ws_findings_page_commit_edit (self);
   return G_SOURCE_REMOVE;
 }
 
@@ -201,7 +182,7 @@ editor_changed_cb (WsFindingsPage *self)
 static void
 load_editor (WsFindingsPage *self)
 {
-  WsPinList *list = pins (self);
+  WsPinList *list = _ws_findings_page_pins (self);
   WsPin *pin = self->selected < ws_pin_list_get_n (list) ? ws_pin_list_get (list, self->selected) : NULL;
 
   g_set_object (&self->editing, pin);
@@ -218,7 +199,7 @@ row_selected_cb (WsFindingsPage *self,
 {
   if (self->file == NULL)
     return;
-  commit_edit (self);
+  _ws_findings_page_commit_edit (self);
   self->selected = row ? (guint) gtk_list_box_row_get_index (row) : G_MAXUINT;
   load_editor (self);
 }
@@ -241,7 +222,7 @@ ws_findings_page_set_note_text (WsFindingsPage *self,
 
   gtk_editable_set_text (GTK_EDITABLE (self->title_entry), title);
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->note_view), note, -1);
-  commit_edit (self);
+  _ws_findings_page_commit_edit (self);
 }
 
 static GFile *
@@ -257,7 +238,7 @@ static void
 row_activated_cb (WsFindingsPage *self,
                   GtkListBoxRow  *row)
 {
-  WsPin *pin = ws_pin_list_get (pins (self), gtk_list_box_row_get_index (row));
+  WsPin *pin = ws_pin_list_get (_ws_findings_page_pins (self), gtk_list_box_row_get_index (row));
   g_autoptr(GFile) trace = pin_trace_file (self, pin);
 
   if (trace != NULL)
@@ -279,7 +260,7 @@ ws_findings_page_autosave_now (WsFindingsPage *self)
     return TRUE;
   if (!ws_session_file_save_recovery (self->file, &error))
     {
-      set_message (self, error->message);
+      _ws_findings_page_set_message (self, error->message);
       return FALSE;
     }
   return TRUE;
@@ -311,7 +292,7 @@ list_changed_cb (WsFindingsPage *self,
 {
   /* Keep the selection on the same position (after undo: the same pin). */
   g_clear_handle_id (&self->commit_id, g_source_remove);
-  if (self->selected < ws_pin_list_get_n (pins (self)))
+  if (self->selected < ws_pin_list_get_n (_ws_findings_page_pins (self)))
     ws_findings_page_select (self, self->selected);
   else
     self->selected = G_MAXUINT;
@@ -325,14 +306,14 @@ set_file (WsFindingsPage *self,
   if (self->file != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->file, self);
-      g_signal_handlers_disconnect_by_data (pins (self), self);
+      g_signal_handlers_disconnect_by_data (_ws_findings_page_pins (self), self);
     }
   g_set_object (&self->file, file);
   self->selected = G_MAXUINT;
-  gtk_list_box_bind_model (self->list, G_LIST_MODEL (pins (self)), create_row, NULL, NULL);
+  gtk_list_box_bind_model (self->list, G_LIST_MODEL (_ws_findings_page_pins (self)), create_row, NULL, NULL);
   g_signal_connect_object (file, "notify::dirty", G_CALLBACK (file_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (pins (self), "changed", G_CALLBACK (file_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (pins (self), "items-changed", G_CALLBACK (list_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (_ws_findings_page_pins (self), "changed", G_CALLBACK (file_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (_ws_findings_page_pins (self), "items-changed", G_CALLBACK (list_changed_cb), self, G_CONNECT_SWAPPED);
   load_editor (self);
 }
 
@@ -360,155 +341,12 @@ ws_findings_page_set_session (WsFindingsPage *self,
   recoveries = ws_session_file_list_recoveries ();
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "findings.recover", recoveries->len > 0);
   if (recoveries->len > 0)
-    set_message (self, _("Findings from a session that did not close cleanly were kept: use Recover to reopen them."));
+    _ws_findings_page_set_message (self, _("Findings from a session that did not close cleanly were kept: use Recover to reopen them."));
 }
 
 /* ------------------------------------------------------------------ */
 /* Pins, sessions, reports                                              */
 
-/**
- * ws_findings_page_add_pin:
- * @trace: the file of the trace the pin is on (recorded by content hash)
- *
- * Appends @pin and selects it, so its title can be typed at once.
- */
-/* A pin whose trace is being hashed on a worker thread. */
-typedef struct {
-  WsPin         *pin;
-  WsSessionFile *file;     /* the session it was pinned in */
-  char          *path;
-  char          *sha256;   /* set when hashed */
-  gint64         size;
-  char          *error;    /* set when hashing failed */
-} Pending;
-
-static void
-pending_free (Pending *p)
-{
-  g_object_unref (p->pin);
-  g_object_unref (p->file);
-  g_free (p->path);
-  g_free (p->sha256);
-  g_free (p->error);
-  g_free (p);
-}
-
-/* Pins are appended in the order they were made, each once its hash (and
- * those of the pins before it) is known. */
-static void
-flush_pending (WsFindingsPage *self)
-{
-  Pending *p;
-
-  while ((p = g_queue_peek_head (&self->pending)) != NULL && (p->sha256 != NULL || p->error != NULL))
-    {
-      g_queue_pop_head (&self->pending);
-      if (p->error != NULL)
-        set_message (self, p->error);
-      else if (p->file == self->file)
-        {
-          guint index;
-
-          ws_session_file_add_trace_hashed (self->file, p->path, NULL, p->sha256, p->size, &index);
-          ws_pin_add_trace (p->pin, index);
-          ws_pin_list_append (pins (self), p->pin);
-          ws_findings_page_select (self, ws_pin_list_get_n (pins (self)) - 1);
-          set_message (self, NULL);
-        }
-      pending_free (p);
-    }
-}
-
-typedef struct {
-  WsFindingsPage *self;   /* a reference: the page outlives the hash */
-  Pending        *pending;
-} HashCall;
-
-static void
-hashed_cb (GObject      *source,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  HashCall *call = user_data;
-  g_autoptr(WsFindingsPage) self = call->self;
-  g_autoptr(GError) error = NULL;
-  Pending *p = call->pending;
-  gint64 size = 0;
-  char *sha = ws_trace_hasher_hash_finish (WS_TRACE_HASHER (source), result, &size, &error);
-
-  g_free (call);
-  /* Cancelled (the page disposed or another session opened): @p is gone
-   * with the queue; a cancelled task always returns an error. */
-  if (sha == NULL && (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
-                      g_error_matches (error, WS_ERROR, WS_ERROR_CANCELLED)))
-    return;
-  p->sha256 = sha;
-  p->size = size;
-  if (sha == NULL)
-    p->error = g_strdup (error->message);
-  flush_pending (self);
-}
-
-static void
-cancel_pending (WsFindingsPage *self)
-{
-  if (self->hashing != NULL)
-    g_cancellable_cancel (self->hashing);
-  g_clear_object (&self->hashing);
-  g_queue_clear_full (&self->pending, (GDestroyNotify) pending_free);
-}
-
-/**
- * ws_findings_page_add_pin:
- * @trace: the file of the trace the pin is on (recorded by content hash)
- *
- * Appends @pin and selects it, so its title can be typed at once.  The
- * trace's content is hashed on a worker thread first: the pin appears
- * when that is done (at once for a trace hashed before), in the order
- * pinned; ws_findings_page_get_n_pending() counts those still waiting.
- */
-void
-ws_findings_page_add_pin (WsFindingsPage *self,
-                          WsPin          *pin,
-                          GFile          *trace)
-{
-  g_autofree char *path = g_file_get_path (trace);
-  Pending *p;
-
-  g_return_if_fail (WS_IS_FINDINGS_PAGE (self));
-  g_return_if_fail (WS_IS_PIN (pin));
-
-  if (path == NULL)
-    {
-      set_message (self, _("Only a trace in a local file can be pinned"));
-      return;
-    }
-  p = g_new0 (Pending, 1);
-  p->pin = g_object_ref (pin);
-  p->file = g_object_ref (self->file);
-  p->path = g_steal_pointer (&path);
-  g_queue_push_tail (&self->pending, p);
-  if (self->hashing == NULL)
-    self->hashing = g_cancellable_new ();
-  set_message (self, _("Pinning: checking the trace’s content…"));
-  {
-    HashCall *call = g_new0 (HashCall, 1);
-
-    call->self = g_object_ref (self);
-    call->pending = p;
-    ws_trace_hasher_hash_async (self->hasher, p->path, self->hashing, hashed_cb, call);
-  }
-}
-
-/* The pins made but not yet in the list (their trace is being hashed). */
-guint
-ws_findings_page_get_n_pending (WsFindingsPage *self)
-{
-  g_return_val_if_fail (WS_IS_FINDINGS_PAGE (self), 0);
-  return g_queue_get_length (&self->pending);
-}
-
-static void ask_next_missing (WsFindingsPage *self);
 
 /* Opens the session's traces in the window; a missing or changed trace
  * is named in the message (the session stays open without it), and the
@@ -536,8 +374,8 @@ open_traces (WsFindingsPage *self)
       file = g_file_new_for_path (ws_session_file_get_trace (self->file, i)->path);
       g_signal_emit (self, signals[SIGNAL_OPEN_TRACE], 0, file);
     }
-  set_message (self, problems->str);
-  ask_next_missing (self);
+  _ws_findings_page_set_message (self, problems->str);
+  _ws_findings_page_ask_next_missing (self);
 }
 
 gboolean
@@ -554,18 +392,18 @@ ws_findings_page_open_session (WsFindingsPage  *self,
   loaded = path ? ws_session_file_load (path, &local) : NULL;
   if (loaded == NULL)
     {
-      set_message (self, local ? local->message : _("Only a session in a local file can be opened"));
+      _ws_findings_page_set_message (self, local ? local->message : _("Only a session in a local file can be opened"));
       if (local != NULL)
         g_propagate_error (error, g_steal_pointer (&local));
       return FALSE;
     }
   if (self->file != NULL)
     ws_session_file_discard_recovery (self->file);
-  cancel_pending (self);   /* pins of the session being replaced */
+  _ws_findings_page_cancel_pending (self);   /* pins of the session being replaced */
   ws_session_set_session_file (self->session, loaded);
   open_traces (self);
   g_signal_emit (self, signals[SIGNAL_RESTORE_VIEW_STATE], 0, ws_session_file_get_view_state (loaded));
-  if (ws_pin_list_get_n (pins (self)) > 0)
+  if (ws_pin_list_get_n (_ws_findings_page_pins (self)) > 0)
     ws_findings_page_select (self, 0);
   gtk_recent_manager_add_item (gtk_recent_manager_get_default (), g_file_get_uri (file));
   return TRUE;
@@ -580,16 +418,16 @@ ws_findings_page_save (WsFindingsPage  *self,
 
   g_return_val_if_fail (WS_IS_FINDINGS_PAGE (self), FALSE);
 
-  commit_edit (self);
+  _ws_findings_page_commit_edit (self);
   g_signal_emit (self, signals[SIGNAL_COLLECT_VIEW_STATE], 0, ws_session_file_get_view_state (self->file));
   if (!ws_session_file_save (self->file, path, &local))
     {
-      set_message (self, local->message);
+      _ws_findings_page_set_message (self, local->message);
       g_propagate_error (error, g_steal_pointer (&local));
       return FALSE;
     }
   g_clear_handle_id (&self->autosave_id, g_source_remove);
-  set_message (self, NULL);
+  _ws_findings_page_set_message (self, NULL);
   update_state (self);
   return TRUE;
 }
@@ -604,11 +442,11 @@ ws_findings_page_export_report (WsFindingsPage  *self,
 
   g_return_val_if_fail (WS_IS_FINDINGS_PAGE (self), FALSE);
 
-  commit_edit (self);
+  _ws_findings_page_commit_edit (self);
   report = ws_report_new (self->file, &local);
   if (report == NULL || !ws_report_write (report, path, &local))
     {
-      set_message (self, local->message);
+      _ws_findings_page_set_message (self, local->message);
       g_propagate_error (error, g_steal_pointer (&local));
       return FALSE;
     }
@@ -625,17 +463,17 @@ ws_findings_page_present (WsFindingsPage *self)
 
   g_return_if_fail (WS_IS_FINDINGS_PAGE (self));
 
-  commit_edit (self);
-  if (ws_pin_list_get_n (pins (self)) == 0)
+  _ws_findings_page_commit_edit (self);
+  if (ws_pin_list_get_n (_ws_findings_page_pins (self)) == 0)
     return;
   report = ws_report_new (self->file, &error);
   if (report == NULL)
     {
-      set_message (self, error->message);
+      _ws_findings_page_set_message (self, error->message);
       return;
     }
   window = ws_presentation_new (report, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                self->selected < ws_pin_list_get_n (pins (self)) ? self->selected : 0);
+                                self->selected < ws_pin_list_get_n (_ws_findings_page_pins (self)) ? self->selected : 0);
   gtk_window_present (window);
 }
 
@@ -658,7 +496,6 @@ ws_findings_page_recover (WsFindingsPage *self)
 /* ------------------------------------------------------------------ */
 /* Actions                                                              */
 
-typedef void (*ChosenFunc) (WsFindingsPage *self, GFile *file);
 
 static void
 chooser_response_cb (GtkNativeDialog *dialog,
@@ -666,7 +503,7 @@ chooser_response_cb (GtkNativeDialog *dialog,
                      gpointer         user_data)
 {
   WsFindingsPage *self = user_data;
-  ChosenFunc func = g_object_get_data (G_OBJECT (dialog), "ws-chosen");
+  WsFindingsChosenFunc func = g_object_get_data (G_OBJECT (dialog), "ws-chosen");
 
   if (response == GTK_RESPONSE_ACCEPT)
     {
@@ -678,13 +515,13 @@ chooser_response_cb (GtkNativeDialog *dialog,
   g_object_unref (self);
 }
 
-static void
-choose_file (WsFindingsPage       *self,
-             const char           *title,
-             GtkFileChooserAction  action,
-             const char           *suggested,
-             const char           *pattern,
-             ChosenFunc            func)
+void
+_ws_findings_page_choose_file (WsFindingsPage       *self,
+                               const char           *title,
+                               GtkFileChooserAction  action,
+                               const char           *suggested,
+                               const char           *pattern,
+                               WsFindingsChosenFunc            func)
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   GtkFileChooserNative *dialog;
@@ -727,236 +564,8 @@ export_chosen (WsFindingsPage *self,
   if (path != NULL && ws_findings_page_export_report (self, path, NULL))
     {
       g_autofree char *text = g_strdup_printf (_("Report written to %s"), path);
-      set_message (self, text);
+      _ws_findings_page_set_message (self, text);
     }
-}
-
-static void ask_locate (WsFindingsPage *self,
-                        guint           index,
-                        const char     *refusal);
-
-/* The traces still missing after opening a session, asked for one by one. */
-static void
-ask_next_missing (WsFindingsPage *self)
-{
-  GArray *missing = g_object_get_data (G_OBJECT (self), "ws-missing");
-
-  if (missing == NULL || missing->len == 0)
-    return;
-  ask_locate (self, g_array_index (missing, guint, 0), NULL);
-}
-
-static void
-drop_missing (WsFindingsPage *self,
-              guint           index)
-{
-  GArray *missing = g_object_get_data (G_OBJECT (self), "ws-missing");
-
-  for (guint i = 0; missing != NULL && i < missing->len; i++)
-    if (g_array_index (missing, guint, i) == index)
-      g_array_remove_index (missing, i--);
-}
-
-/**
- * ws_findings_page_locate_trace:
- *
- * The user's answer for the missing trace @index: accepted (and opened)
- * only if @file has the bytes the session was saved with; otherwise the
- * error names both and the user is asked again.
- */
-gboolean
-ws_findings_page_locate_trace (WsFindingsPage  *self,
-                               guint            index,
-                               GFile           *file,
-                               GError         **error)
-{
-  g_autofree char *path = g_file_get_path (file);
-  g_autoptr(GError) local = NULL;
-
-  g_return_val_if_fail (WS_IS_FINDINGS_PAGE (self), FALSE);
-
-  if (index >= ws_session_file_get_n_traces (self->file))
-    return FALSE;
-  if (path == NULL)
-    g_set_error (&local, WS_ERROR, WS_ERROR_IO, _("Only a trace in a local file can be used"));
-  else
-    ws_session_file_relocate_trace (self->file, index, path, &local);
-  if (local != NULL)
-    {
-      set_message (self, local->message);
-      ask_locate (self, index, local->message);
-      g_propagate_error (error, g_steal_pointer (&local));
-      return FALSE;
-    }
-  set_message (self, NULL);
-  drop_missing (self, index);
-  g_signal_emit (self, signals[SIGNAL_OPEN_TRACE], 0, file);
-  ask_next_missing (self);
-  return TRUE;
-}
-
-static void
-locate_chosen (WsFindingsPage *self,
-               GFile          *file)
-{
-  guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self), "ws-relocate-index"));
-
-  ws_findings_page_locate_trace (self, index, file, NULL);
-}
-
-static void
-locate_response_cb (AdwMessageDialog *dialog,
-                    const char       *response,
-                    WsFindingsPage   *self)
-{
-  guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (dialog), "ws-index"));
-  g_autofree char *title = NULL;
-
-  if (!g_str_equal (response, "locate"))
-    {
-      /* Skipped: the session stays open without it, the next is asked for. */
-      drop_missing (self, index);
-      ask_next_missing (self);
-      return;
-    }
-  if (index >= ws_session_file_get_n_traces (self->file))
-    return;
-  title = g_strdup_printf (_("Where Is the Trace “%s” Now?"), ws_session_file_get_trace (self->file, index)->name);
-  g_object_set_data (G_OBJECT (self), "ws-relocate-index", GUINT_TO_POINTER (index));
-  choose_file (self, title, GTK_FILE_CHOOSER_ACTION_OPEN, NULL, "*", locate_chosen);
-}
-
-/* "The trace … is missing": Skip, or Locate… it (a file chooser). After a
- * refused file, the same question with the reason. */
-static void
-ask_locate (WsFindingsPage *self,
-            guint           index,
-            const char     *refusal)
-{
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  const WsSessionTrace *t = ws_session_file_get_trace (self->file, index);
-  g_autofree char *body = NULL;
-  AdwMessageDialog *dialog;
-
-  if (refusal != NULL)
-    body = g_strdup_printf (_("%s\n\nChoose the file that holds the trace “%s”, or skip it."), refusal, t->name);
-  else
-    body = g_strdup_printf (_("The trace “%s” is no longer at “%s” nor beside the session file. "
-                              "Locate it to see its findings, or skip it."), t->name, t->path);
-  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                                       refusal ? _("Not the Same Trace") : _("Trace Missing"),
-                                                       body));
-  adw_message_dialog_add_responses (dialog, "skip", _("_Skip"), "locate", _("_Locate…"), NULL);
-  adw_message_dialog_set_response_appearance (dialog, "locate", ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_default_response (dialog, "locate");
-  adw_message_dialog_set_close_response (dialog, "skip");
-  g_object_set_data (G_OBJECT (dialog), "ws-index", GUINT_TO_POINTER (index));
-  g_signal_connect_object (dialog, "response", G_CALLBACK (locate_response_cb), self, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-/* ------------------------------------------------------------------ */
-/* Closing with unsaved findings                                        */
-
-/**
- * ws_findings_page_has_unsaved:
- *
- * Whether closing now would lose work: findings (or a saved session's
- * changes) not written to a session file, counting a note being typed
- * and pins whose trace is still being hashed.
- */
-gboolean
-ws_findings_page_has_unsaved (WsFindingsPage *self)
-{
-  g_return_val_if_fail (WS_IS_FINDINGS_PAGE (self), FALSE);
-
-  commit_edit (self);
-  if (!g_queue_is_empty (&self->pending))
-    return TRUE;
-  if (!ws_session_file_get_dirty (self->file))
-    return FALSE;
-  return ws_pin_list_get_n (pins (self)) > 0 || ws_session_file_get_path (self->file) != NULL;
-}
-
-/* The user chose to lose the changes: no recovery copy to offer later. */
-void
-ws_findings_page_discard (WsFindingsPage *self)
-{
-  g_return_if_fail (WS_IS_FINDINGS_PAGE (self));
-
-  g_clear_handle_id (&self->autosave_id, g_source_remove);
-  g_clear_handle_id (&self->commit_id, g_source_remove);
-  cancel_pending (self);
-  ws_session_file_discard_recovery (self->file);
-  ws_session_file_set_dirty (self->file, FALSE);
-}
-
-static void
-save_chosen_for_task (GtkNativeDialog *dialog,
-                      int              response,
-                      gpointer         user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  WsFindingsPage *self = g_task_get_source_object (task);
-  g_autoptr(GError) error = NULL;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = g_file_get_path (file);
-
-      if (path != NULL && ws_findings_page_save (self, path, &error))
-        g_task_return_boolean (task, TRUE);
-      else if (error != NULL)
-        g_task_return_error (task, g_steal_pointer (&error));
-      else
-        g_task_return_boolean (task, FALSE);
-    }
-  else
-    g_task_return_boolean (task, FALSE);
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
-}
-
-/**
- * ws_findings_page_save_async:
- *
- * Save, as the Save button does: in place when the session has a file,
- * else after asking where.  Finishes %FALSE (no error) when the user
- * cancelled the file chooser.
- */
-void
-ws_findings_page_save_async (WsFindingsPage      *self,
-                             GAsyncReadyCallback  callback,
-                             gpointer             user_data)
-{
-  g_autoptr(GTask) task = g_task_new (self, NULL, callback, user_data);
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkFileChooserNative *dialog;
-  GError *error = NULL;
-
-  if (ws_session_file_get_path (self->file) != NULL)
-    {
-      if (ws_findings_page_save (self, NULL, &error))
-        g_task_return_boolean (task, TRUE);
-      else
-        g_task_return_error (task, error);
-      return;
-    }
-  dialog = gtk_file_chooser_native_new (_("Save Session"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                        GTK_FILE_CHOOSER_ACTION_SAVE, NULL, NULL);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), _("findings.waitscope"));
-  g_signal_connect (dialog, "response", G_CALLBACK (save_chosen_for_task), g_steal_pointer (&task));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
-}
-
-gboolean
-ws_findings_page_save_finish (WsFindingsPage  *self,
-                              GAsyncResult    *result,
-                              GError         **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 static void
@@ -967,14 +576,14 @@ page_action (GtkWidget  *widget,
   WsFindingsPage *self = WS_FINDINGS_PAGE (widget);
 
   if (g_str_equal (name, "findings.open"))
-    choose_file (self, _("Open Session"), GTK_FILE_CHOOSER_ACTION_OPEN, NULL, "*.waitscope", open_chosen);
+    _ws_findings_page_choose_file (self, _("Open Session"), GTK_FILE_CHOOSER_ACTION_OPEN, NULL, "*.waitscope", open_chosen);
   else if (g_str_equal (name, "findings.save") && ws_session_file_get_path (self->file) != NULL)
     ws_findings_page_save (self, NULL, NULL);
   else if (g_str_equal (name, "findings.save") || g_str_equal (name, "findings.save-as"))
-    choose_file (self, _("Save Session"), GTK_FILE_CHOOSER_ACTION_SAVE, _("findings.waitscope"), "*.waitscope",
+    _ws_findings_page_choose_file (self, _("Save Session"), GTK_FILE_CHOOSER_ACTION_SAVE, _("findings.waitscope"), "*.waitscope",
                  save_chosen);
   else if (g_str_equal (name, "findings.export"))
-    choose_file (self, _("Export Report (.html or .pdf)"), GTK_FILE_CHOOSER_ACTION_SAVE, _("report.html"),
+    _ws_findings_page_choose_file (self, _("Export Report (.html or .pdf)"), GTK_FILE_CHOOSER_ACTION_SAVE, _("report.html"),
                  "*.html", export_chosen);
   else if (g_str_equal (name, "findings.present"))
     ws_findings_page_present (self);
@@ -990,21 +599,21 @@ edit_action (GtkWidget  *widget,
   WsFindingsPage *self = WS_FINDINGS_PAGE (widget);
   guint at = self->selected;
 
-  commit_edit (self);
+  _ws_findings_page_commit_edit (self);
   if (g_str_equal (name, "findings.undo"))
-    ws_pin_list_undo (pins (self));
-  else if (at >= ws_pin_list_get_n (pins (self)))
+    ws_pin_list_undo (_ws_findings_page_pins (self));
+  else if (at >= ws_pin_list_get_n (_ws_findings_page_pins (self)))
     return;
   else if (g_str_equal (name, "findings.delete"))
-    ws_pin_list_remove (pins (self), at);
+    ws_pin_list_remove (_ws_findings_page_pins (self), at);
   else if (g_str_equal (name, "findings.up") && at > 0)
     {
-      ws_pin_list_move (pins (self), at, at - 1);
+      ws_pin_list_move (_ws_findings_page_pins (self), at, at - 1);
       ws_findings_page_select (self, at - 1);
     }
-  else if (g_str_equal (name, "findings.down") && at + 1 < ws_pin_list_get_n (pins (self)))
+  else if (g_str_equal (name, "findings.down") && at + 1 < ws_pin_list_get_n (_ws_findings_page_pins (self)))
     {
-      ws_pin_list_move (pins (self), at, at + 1);
+      ws_pin_list_move (_ws_findings_page_pins (self), at, at + 1);
       ws_findings_page_select (self, at + 1);
     }
   update_state (self);
@@ -1019,7 +628,7 @@ ws_findings_page_dispose (GObject *object)
   WsFindingsPage *self = WS_FINDINGS_PAGE (object);
 
   g_clear_handle_id (&self->commit_id, g_source_remove);
-  cancel_pending (self);
+  _ws_findings_page_cancel_pending (self);
   g_clear_object (&self->hasher);
   if (self->list != NULL)
     {
@@ -1035,7 +644,7 @@ ws_findings_page_dispose (GObject *object)
   if (self->file != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->file, self);
-      g_signal_handlers_disconnect_by_data (pins (self), self);
+      g_signal_handlers_disconnect_by_data (_ws_findings_page_pins (self), self);
     }
   g_clear_object (&self->file);
   g_clear_object (&self->session);

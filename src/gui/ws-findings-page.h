@@ -24,6 +24,10 @@ void      ws_findings_page_set_session    (WsFindingsPage *self,
 void      ws_findings_page_add_pin        (WsFindingsPage *self,
                                            WsPin          *pin,
                                            GFile          *trace);
+void      ws_findings_page_add_pin_traces (WsFindingsPage *self,
+                                           WsPin          *pin,
+                                           GFile         **traces,
+                                           guint           n_traces);
 gboolean  ws_findings_page_open_session   (WsFindingsPage *self,
                                            GFile          *file,
                                            GError        **error);

@@ -79,6 +79,15 @@ toast_cb (GtkWidget  *widget,
 }
 
 static void
+pin_clicked_cb (WsModelWindow *self)
+{
+  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
+
+  if (parent != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (parent), "win.pin-wait-model", NULL);
+}
+
+static void
 export_clicked_cb (WsModelWindow *self)
 {
   ws_export_dialog_show (GTK_WIDGET (self), _("Export the Wait Model"), "wait-model.svg", export_cb, toast_cb);
@@ -128,6 +137,12 @@ ws_model_window_new (GtkWindow         *parent,
   gtk_widget_set_tooltip_text (button, _("Save the figure as PNG, SVG or PDF"));
   g_signal_connect_swapped (button, "clicked", G_CALLBACK (export_clicked_cb), self);
   adw_header_bar_pack_end (ADW_HEADER_BAR (header), button);
+  /* Pinning is the main window's (it knows the trace and the findings). */
+  button = gtk_button_new_from_icon_name ("view-pin-symbolic");
+  gtk_widget_set_tooltip_text (button, _("Pin this model to the findings"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Pin"), -1);
+  g_signal_connect_swapped (button, "clicked", G_CALLBACK (pin_clicked_cb), self);
+  adw_header_bar_pack_start (ADW_HEADER_BAR (header), button);
   gtk_box_append (GTK_BOX (box), header);
 
   self->area = gtk_drawing_area_new ();

@@ -56,7 +56,9 @@ _ws_window_update_recent_menu (WsWindow *self)
   for (guint i = 0; recent[i] != NULL; i++)
     {
       g_autoptr(GFile) file = g_file_new_for_uri (recent[i]);
-      g_autofree char *name = g_file_get_basename (file);
+      g_autofree char *base = g_file_get_basename (file);
+      /* File names are bytes; a menu label must be UTF-8. */
+      g_autofree char *name = g_filename_display_name (base ? base : recent[i]);
       g_autoptr(GMenuItem) item = g_menu_item_new (name, NULL);
 
       g_menu_item_set_action_and_target (item, "app.open-recent", "s", recent[i]);

@@ -9,7 +9,11 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include <math.h>
+
+#include "ws-anomaly-state.h"
 #include "ws-pin-capture.h"
+#include "ws-window-private.h"
 #include "ws-window-findings.h"
 
 /* The Findings tab appears once there is something to show in it, so a
@@ -27,7 +31,35 @@ reveal_findings (WsWindow *self,
     ws_window_show_details_page (self, "findings");
 }
 
-/* The graph page's view when it is the page shown, else the timeline. */
+/* The Overview's attribution: over every trace open and loaded, as the
+ * page computes it. */
+static gboolean
+pin_attribution (WsWindow *self)
+{
+  GListModel *documents = ws_window_get_documents (self);
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(WsPin) pin = NULL;
+
+  if (ws_overview_page_get_busy (self->overview_page) || ws_overview_page_get_top_cause (self->overview_page) == NULL)
+    return FALSE;
+  for (guint i = 0; i < g_list_model_get_n_items (documents); i++)
+    {
+      g_autoptr(WsDocument) document = g_list_model_get_item (documents, i);
+
+      if (ws_document_get_state (document) == WS_DOCUMENT_READY)
+        g_ptr_array_add (files, g_object_ref (ws_document_get_file (document)));
+    }
+  if (files->len == 0)
+    return FALSE;
+  pin = ws_pin_new (WS_PIN_KIND_ATTRIBUTION);
+  ws_pin_set_title (pin, _("What the time went to"));
+  ws_findings_page_add_pin_traces (ws_window_get_findings_page (self), pin, (GFile **) files->pdata, files->len);
+  reveal_findings (self, FALSE);
+  return TRUE;
+}
+
+/* The graph page's view when it is the page shown, the Overview's
+ * attribution on the Overview, else the timeline. */
 static void
 pin_view (WsWindow *self)
 {
@@ -35,6 +67,8 @@ pin_view (WsWindow *self)
   WsFindingsPage *page = ws_window_get_findings_page (self);
   g_autoptr(WsPin) pin = NULL;
 
+  if (g_strcmp0 (ws_window_get_details_page (self), "overview") == 0 && pin_attribution (self))
+    return;
   if (document == NULL || ws_document_get_state (document) != WS_DOCUMENT_READY)
     return;
   if (g_strcmp0 (ws_window_get_details_page (self), "graph") == 0)
@@ -48,6 +82,50 @@ pin_view (WsWindow *self)
     }
 }
 
+/* The model of the wait selected in the timeline (the Wait Model window's
+ * Pin button, or the action with a wait selected). */
+static void
+pin_wait_model (WsWindow *self)
+{
+  WsDocument *document = ws_window_get_current_document (self);
+  WsAnomalyState *state = ws_session_get_anomaly_state (ws_window_get_session (self));
+  WsAnomalyResult *result = ws_anomaly_state_get_result (state);
+  g_autoptr(WsPin) pin = NULL;
+  const WsEvent *e;
+  WsTrace *trace;
+  guint event;
+
+  if (document == NULL || ws_document_get_state (document) != WS_DOCUMENT_READY)
+    return;
+  trace = ws_document_get_trace (document);
+  event = ws_timeline_viewport_get_selected_event (ws_document_get_viewport (document));
+  if (event == WS_NONE || ws_trace_get_event (trace, event)->kind != WS_EVENT_WAIT)
+    {
+      ws_window_show_toast (self, _("Select a finished wait in the timeline first"));
+      return;
+    }
+  e = ws_trace_get_event (trace, event);
+  pin = ws_pin_new (WS_PIN_KIND_ANOMALY_MODEL);
+  ws_pin_set_tid (pin, ws_trace_get_thread (trace, e->thread)->tid);
+  ws_pin_set_window (pin, e->time, e->time + e->duration);
+  ws_pin_set_event (pin, event);
+  if (result != NULL)
+    {
+      const WsAnomalySettings *settings = ws_anomaly_result_get_settings (result);
+
+      ws_pin_set_setting_int (pin, "threshold_ppm", (gint64) llround (settings->threshold * 1e6));
+      ws_pin_set_setting_int (pin, "signature_depth", settings->signature_depth);
+    }
+  {
+    g_autofree char *title = g_strdup_printf (_("Model of a wait of %s (%d)"),
+                                              ws_trace_get_thread (trace, e->thread)->name,
+                                              ws_trace_get_thread (trace, e->thread)->tid);
+    ws_pin_set_title (pin, title);
+  }
+  ws_findings_page_add_pin (ws_window_get_findings_page (self), pin, ws_document_get_file (document));
+  reveal_findings (self, FALSE);
+}
+
 static void
 findings_action (GtkWidget  *widget,
                  const char *name,
@@ -58,6 +136,8 @@ findings_action (GtkWidget  *widget,
 
   if (g_str_equal (name, "win.pin-view"))
     pin_view (self);
+  else if (g_str_equal (name, "win.pin-wait-model"))
+    pin_wait_model (self);
   else if (g_str_equal (name, "win.present"))
     ws_findings_page_present (WS_FINDINGS_PAGE (page));
   else if (g_str_equal (name, "win.save-session"))
@@ -74,7 +154,7 @@ void
 ws_window_findings_install_actions (GtkWidgetClass *widget_class)
 {
   static const char * const names[] = {
-    "win.pin-view", "win.present", "win.save-session", "win.open-session", "win.export-report", "win.show-findings",
+    "win.pin-view", "win.pin-wait-model", "win.present", "win.save-session", "win.open-session", "win.export-report", "win.show-findings",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
@@ -102,6 +182,11 @@ apply_pin (WsWindow *self,
   guint thread;
   WsTime t0, t1;
 
+  if (g_str_equal (kind, WS_PIN_KIND_ATTRIBUTION))
+    {
+      ws_window_show_details_page (self, "overview");
+      return;
+    }
   if (trace == NULL || !ws_pin_get_window (pin, &t0, &t1))
     return;
   viewport = ws_document_get_viewport (document);
@@ -116,6 +201,12 @@ apply_pin (WsWindow *self,
     gtk_widget_activate_action (GTK_WIDGET (self), "win.show-ready-tree", NULL);
   else if (g_str_equal (kind, WS_PIN_KIND_CRITICAL_PATH))
     gtk_widget_activate_action (GTK_WIDGET (self), "win.show-critical-path", NULL);
+  else if (g_str_equal (kind, WS_PIN_KIND_ANOMALY_MODEL) && ws_pin_get_event (pin) >= 0
+           && ws_pin_get_event (pin) < ws_trace_get_n_events (trace))
+    {
+      ws_timeline_viewport_set_selected_event (viewport, ws_pin_get_event (pin));
+      gtk_widget_activate_action (GTK_WIDGET (self), "win.show-wait-model", NULL);
+    }
 }
 
 static void

@@ -18,7 +18,7 @@
 #include "ws-graph-renderer.h"
 #include "ws-graph-scene.h"
 #include "ws-ready-tree-run.h"
-#include "ws-report-figure.h"
+#include "ws-report-figure-private.h"
 #include "ws-time-format.h"
 #include "ws-timeline-layout.h"
 #include "ws-timeline-lod.h"
@@ -96,6 +96,21 @@ ws_report_figure_add_stack (WsReportFigure *figure,
   g_ptr_array_add (figure->stacks, s);
 }
 
+/* A stack already formatted ("function (module)" lines, caller first). */
+void
+ws_report_figure_add_frames (WsReportFigure     *figure,
+                             const char         *title,
+                             const char * const *frames)
+{
+  WsReportStack *s = g_new0 (WsReportStack, 1);
+
+  s->title = g_strdup (title);
+  s->frames = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; frames[i] != NULL; i++)
+    g_ptr_array_add (s->frames, g_strdup (frames[i]));
+  g_ptr_array_add (figure->stacks, s);
+}
+
 char *
 ws_report_format_thread (WsTrace *trace,
                          guint    thread)
@@ -147,6 +162,16 @@ add_wait_facts (WsReportFigure *figure,
   if (e->peer != WS_NONE)
     ws_report_figure_add_stack (figure, title_unwait, ws_trace_get_stack_table (trace),
                                 ws_trace_get_event (trace, e->peer)->stack);
+}
+
+/* One wait: who, how long, who woke it, both stacks. */
+void
+ws_report_figure_add_wait (WsReportFigure *figure,
+                           WsTrace        *trace,
+                           guint           wait,
+                           const char     *what)
+{
+  add_wait_facts (figure, trace, wait, what);
 }
 
 /* The thread's waits that start in the window: count, total, longest. */
@@ -425,6 +450,7 @@ ensure_builders (void)
   g_hash_table_insert (builders, (gpointer) WS_PIN_KIND_WAIT_GRAPH, build_wait_graph);
   g_hash_table_insert (builders, (gpointer) WS_PIN_KIND_READY_TREE, build_ready_tree);
   g_hash_table_insert (builders, (gpointer) WS_PIN_KIND_CRITICAL_PATH, build_critical_path);
+  ws_report_figure_register_views (builders);
 }
 
 static WsReportFigureBuilder

@@ -17,6 +17,8 @@ static const WsPinKindInfo builtin_kinds[] = {
   { WS_PIN_KIND_CRITICAL_PATH, N_("Critical path"), TRUE, FALSE },
   { WS_PIN_KIND_ALIGNMENT, N_("Cluster alignment"), FALSE, TRUE },
   { WS_PIN_KIND_COVERAGE, N_("Bottleneck coverage"), FALSE, TRUE },
+  { WS_PIN_KIND_ANOMALY_MODEL, N_("Wait model"), TRUE, FALSE },
+  { WS_PIN_KIND_ATTRIBUTION, N_("Root-cause attribution"), FALSE, TRUE },
 };
 
 static GMutex registry_lock;

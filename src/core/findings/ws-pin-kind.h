@@ -30,6 +30,8 @@ typedef struct {
 #define WS_PIN_KIND_CRITICAL_PATH "critical-path"
 #define WS_PIN_KIND_ALIGNMENT     "alignment"
 #define WS_PIN_KIND_COVERAGE      "coverage"
+#define WS_PIN_KIND_ANOMALY_MODEL "anomaly-model"
+#define WS_PIN_KIND_ATTRIBUTION   "attribution"
 
 void                     ws_pin_kind_register (const WsPinKindInfo *info);
 const WsPinKindInfo *ws_pin_kind_lookup   (const char              *name);

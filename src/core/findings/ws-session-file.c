@@ -999,16 +999,20 @@ parse (const char  *path,
       const char *what = strstr (msg, "error: ");
       guint line = 0, column = 0;
 
+      /* json-glib quotes the bad text and may cut a character in two. */
+      g_autofree char *valid = g_utf8_make_valid (what ? what + 7 : msg, -1);
+
       if (sscanf (msg, "<data>:%u:%u:", &line, &column) == 2 && what != NULL)
         g_set_error (error, WS_ERROR, WS_ERROR_PARSE,
                      _("“%s” is not a valid Waitscope session: damaged or truncated JSON at line %u, column %u: %s"),
-                     path, line, column, what + 7);
+                     path, line, column, valid);
       else
         g_set_error (error, WS_ERROR, WS_ERROR_PARSE,
-                     _("“%s” is not a valid Waitscope session: damaged or truncated JSON: %s"), path, msg);
+                     _("“%s” is not a valid Waitscope session: damaged or truncated JSON: %s"), path, valid);
       return NULL;
     }
-  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  /* Blank text parses to no root at all. */
+  if (json_parser_get_root (parser) == NULL || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     {
       bad (error, path, _("the document is not a JSON object"));
       return NULL;

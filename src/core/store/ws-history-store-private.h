@@ -13,5 +13,7 @@ GMutex   *ws_history_store_get_lock  (WsHistoryStore  *self);
 gboolean  ws_history_store_sql_error (WsHistoryStore  *self,
                                       GError         **error,
                                       const char      *what);
+char     *ws_history_store_column_text (sqlite3_stmt  *stmt,
+                                        int            column);
 
 G_END_DECLS

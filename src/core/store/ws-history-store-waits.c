@@ -405,10 +405,10 @@ ws_history_store_list_wait_flags (WsHistoryStore  *self,
     {
       WsWaitFlag f;
 
-      f.trace_digest = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+      f.trace_digest = ws_history_store_column_text (stmt, 0);
       f.event_time = sqlite3_column_int64 (stmt, 1);
       f.tid = sqlite3_column_int (stmt, 2);
-      f.signature = g_strdup ((const char *) sqlite3_column_text (stmt, 3));
+      f.signature = ws_history_store_column_text (stmt, 3);
       f.duration = sqlite3_column_int64 (stmt, 4);
       f.flag = sqlite3_column_int (stmt, 5);
       f.updated_at = sqlite3_column_int64 (stmt, 6);

@@ -134,10 +134,31 @@ sql_error (WsHistoryStore  *self,
            GError         **error,
            const char      *what)
 {
+  /* SQLite quotes a damaged file's own bytes (a schema's names) in its
+   * messages: they reach the terminal and --json output, so make them UTF-8. */
+  g_autofree char *message = g_utf8_make_valid (sqlite3_errmsg (self->db), -1);
+
   g_set_error (error, WS_ERROR, WS_ERROR_IO,
                _("%s: history database error while %s: %s"),
-               self->path, what, sqlite3_errmsg (self->db));
+               self->path, what, message);
   return FALSE;
+}
+
+/* A text column as UTF-8: the store only ever writes UTF-8 names, but a
+ * damaged or foreign file can hold any bytes, and these names reach the
+ * terminal and --json output. */
+char *
+ws_history_store_column_text (sqlite3_stmt *stmt,
+                              int           column)
+{
+  const char *text = (const char *) sqlite3_column_text (stmt, column);
+  int length = sqlite3_column_bytes (stmt, column);
+
+  if (text == NULL)
+    return NULL;
+  if (g_utf8_validate_len (text, length, NULL) && memchr (text, '\0', length) == NULL)
+    return g_strndup (text, length);
+  return g_utf8_make_valid (text, length);
 }
 
 static gboolean
@@ -1055,8 +1076,8 @@ ws_history_store_top_functions (WsHistoryStore  *self,
     {
       WsHistoryFunction f;
 
-      f.function = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
-      f.module = g_strdup ((const char *) sqlite3_column_text (stmt, 1));
+      f.function = ws_history_store_column_text (stmt, 0);
+      f.module = ws_history_store_column_text (stmt, 1);
       f.counts.n_stacks = sqlite3_column_int64 (stmt, 2);
       f.counts.n_with_callee = sqlite3_column_int64 (stmt, 3);
       f.counts.n_with_caller = sqlite3_column_int64 (stmt, 4);
@@ -1371,7 +1392,7 @@ ws_history_store_list_flags (WsHistoryStore  *self,
     {
       WsAnomalyRecord r;
 
-      r.trace_digest = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+      r.trace_digest = ws_history_store_column_text (stmt, 0);
       r.event_time = sqlite3_column_int64 (stmt, 1);
       r.tid = sqlite3_column_int (stmt, 2);
       r.flag = sqlite3_column_int (stmt, 3);
