@@ -141,6 +141,9 @@ pin_three (WsWindow       *window,
 {
   WsPinList *list = pins_of (window);
 
+  /* A timeline pin: the Overview, shown once the trace loads, would pin
+   * its attribution as soon as it is computed (a race with the pin). */
+  ws_window_show_details_page (window, "details");
   select_window (window, T0, T0 + 50000000);
   pin_and_wait (window, 1);
   g_assert_cmpuint (ws_pin_list_get_n (list), ==, 1);
