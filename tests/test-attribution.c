@@ -364,6 +364,69 @@ test_cli (void)
   g_assert_cmpint (ws_test_run_cli ((const char *[]) { "why", NULL }, NULL, NULL), ==, 2);
 }
 
+/* One wait as the target: --event INDEX and --tid TID --at TIME name the
+ * same wait, explain exactly its span, and agree with the library on it. */
+static void
+test_cli_one_wait (void)
+{
+  const char *dir = g_getenv ("WS_TEST_DATA");
+  g_autoptr(WsTrace) trace = load ("py-locks.perf.txt.gz");
+  g_autofree char *path = NULL;
+  g_autofree char *by_event = NULL;
+  g_autofree char *by_time = NULL;
+  g_autofree char *index = NULL;
+  g_autofree char *tid = NULL;
+  g_autofree char *at = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GArray) one = g_array_new (FALSE, FALSE, sizeof (WsAttributionTarget));
+  g_autoptr(WsAttribution) attr = NULL;
+  g_autoptr(GError) error = NULL;
+  WsAttributionTarget target = { NULL, { 0 }, WS_NONE };
+  WsSymptom whole;
+  JsonObject *root;
+  const WsEvent *e;
+  guint wait;
+
+  if (trace == NULL || dir == NULL || g_getenv ("WS_CLI") == NULL)
+    {
+      g_test_skip ("WS_TEST_DATA or WS_CLI not set");
+      return;
+    }
+  path = g_build_filename (dir, "py-locks.perf.txt.gz", NULL);
+  whole = (WsSymptom) { ws_trace_find_thread (trace, 11587), ws_trace_get_start_time (trace), ws_trace_get_end_time (trace) };
+  wait = ws_symptom_longest_wait (trace, &whole, NULL);
+  g_assert_cmpuint (wait, !=, WS_NONE);
+  e = ws_trace_get_event (trace, wait);
+  /* The wait holds a moment in its middle, and that moment finds it. */
+  g_assert_cmpuint (ws_symptom_wait_at (trace, e->thread, e->time + e->duration / 2), ==, wait);
+  g_assert_cmpuint (ws_symptom_wait_at (trace, e->thread, e->time + e->duration), !=, wait);
+
+  index = g_strdup_printf ("%u", wait);
+  tid = g_strdup_printf ("%d", ws_trace_get_thread (trace, e->thread)->tid);
+  at = g_strdup_printf ("%" G_GINT64_FORMAT "ns", e->time + e->duration / 2);
+  g_assert_cmpint (ws_test_run_cli ((const char *[]) { "why", path, "--event", index, "--json", NULL }, &by_event, NULL), ==, 0);
+  g_assert_cmpint (ws_test_run_cli ((const char *[]) { "why", path, "--tid", tid, "--at", at, "--json", NULL }, &by_time, NULL), ==, 0);
+  g_assert_cmpstr (by_event, ==, by_time);
+
+  json_parser_load_from_data (parser, by_event, -1, &error);
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpint (json_object_get_int_member (root, "total"), ==, e->duration);
+  target.trace = trace;
+  g_assert_true (ws_symptom_from_wait (trace, wait, &target.symptom));
+  g_array_append_val (one, target);
+  attr = attribute (one);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (json_object_get_array_member (root, "causes"), 0), "label"),
+                   ==, ws_attribution_get_cause (attr, 0)->label);
+
+  /* --at needs --tid; a non-wait is bad input. */
+  g_assert_cmpint (ws_test_run_cli ((const char *[]) { "why", path, "--at", at, NULL }, NULL, NULL), ==, 2);
+  g_assert_cmpint (ws_test_run_cli ((const char *[]) { "why", path, "--event", index, "--slowest", "2", NULL }, NULL, NULL), ==, 2);
+  g_assert_cmpint (ws_test_run_cli ((const char *[]) { "why", path, "--event", "0", NULL }, NULL, NULL), ==,
+                   ws_trace_get_event (trace, 0)->kind == WS_EVENT_WAIT ? 0 : 1);
+  g_assert_cmpint (ws_test_run_cli ((const char *[]) { "why", path, "--event", "999999999", NULL }, NULL, NULL), ==, 1);
+}
+
 /* The case of issue 8: on a backend's longest wait (a row-lock wait) the
  * patent's average picks a two-wait chain, whose leaf held up none of the
  * root's top cause; the default chain ends where that cause was spent. */
@@ -503,6 +566,7 @@ main (int    argc,
   g_test_add_func ("/attribution/py-lock-wait", test_py_lock_wait);
   g_test_add_func ("/attribution/io-default", test_io_default);
   g_test_add_func ("/attribution/cli", test_cli);
+  g_test_add_func ("/attribution/cli-one-wait", test_cli_one_wait);
   g_test_add_func ("/attribution/cause-chain", test_cause_chain);
   g_test_add_func ("/attribution/default-cluster", test_default_cluster);
 

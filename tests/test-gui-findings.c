@@ -16,6 +16,7 @@
 #include "ws-application.h"
 #include "ws-anomaly-state.h"
 #include "ws-findings-page.h"
+#include "ws-mining-page.h"
 #include "ws-model-window.h"
 #include "ws-overview-page.h"
 #include "ws-chain.h"
@@ -141,8 +142,9 @@ pin_three (WsWindow       *window,
 {
   WsPinList *list = pins_of (window);
 
-  /* A timeline pin: the Overview, shown once the trace loads, would pin
-   * its attribution as soon as it is computed (a race with the pin). */
+  /* A loaded trace opens on the Overview, where Ctrl+D pins the
+   * attribution once it is computed: the timeline's pin is asked for from
+   * the Details tab, however fast the Overview is. */
   ws_window_show_details_page (window, "details");
   select_window (window, T0, T0 + 50000000);
   pin_and_wait (window, 1);
@@ -287,6 +289,10 @@ test_findings (void)
   document = ws_window_open_file (window, trace);
   ws_gui_test_wait_until (document_ready, document, 60, "py-locks to load");
   ws_gui_test_spin (300);
+  /* The timeline's details, not the Overview: on the Overview, once its
+   * answer is in (how soon depends on the machine), "pin view" pins the
+   * attribution instead of the timeline. */
+  ws_window_show_details_page (window, "details");
 
   pin_three (window, page);
   /* Autosave: a couple of seconds after the last change the recovery copy
@@ -666,6 +672,93 @@ test_pin_model_and_attribution (void)
   ws_gui_test_spin (200);
 }
 
+/* ------------------------------------------------------------------ */
+/* A Mining cluster with its alignment                                  */
+
+static gboolean
+mined (gpointer data)
+{
+  return !ws_mining_page_get_busy (data) && ws_mining_page_get_cluster_set (data) != NULL;
+}
+
+typedef struct {
+  WsMiningPage *page;
+  guint cluster;
+  double threshold;
+} ClusterShown;
+
+static gboolean
+cluster_shown (gpointer data)
+{
+  ClusterShown *c = data;
+
+  return !ws_mining_page_get_busy (c->page) && ws_mining_page_get_shown_cluster (c->page) == c->cluster &&
+         ws_mining_form_get_threshold (ws_mining_page_get_form (c->page)) == c->threshold;
+}
+
+static void
+test_pin_mining_cluster (void)
+{
+  g_autofree char *trace_path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+  g_autoptr(GFile) trace = g_file_new_for_path (trace_path);
+  g_autofree char *dir = g_dir_make_tmp ("ws-gui-mining-pin-XXXXXX", NULL);
+  g_autofree char *html = g_build_filename (dir, "mining.html", NULL);
+  WsWindow *window = new_window ();
+  WsFindingsPage *page = ws_window_get_findings_page (window);
+  WsDocument *document = ws_window_open_file (window, trace);
+  WsMiningPage *mining = ws_window_get_mining_page (window);
+  WsPinList *list = pins_of (window);
+  PinCount one = { window, 1 };
+  ClusterShown want = { mining, 1, 0.6 };
+  g_autoptr(GError) error = NULL;
+  WsPin *pin;
+
+  ws_gui_test_wait_until (document_ready, document, 60, "py-locks to load");
+  ws_window_show_details_page (window, "mining");
+  ws_mining_form_set_threshold (ws_mining_page_get_form (mining), 0.6);
+  ws_mining_page_run (mining);
+  ws_gui_test_wait_until (mined, mining, 120, "mining");
+  g_assert_cmpuint (ws_cluster_set_get_n_clusters (ws_mining_page_get_cluster_set (mining)), >=, 2);
+
+  /* The second cluster, pinned with the page's own Pin button. */
+  g_assert_true (ws_mining_page_select_cluster_index (mining, 1));
+  ws_gui_test_wait_until (cluster_shown, &want, 30, "the second cluster's alignment");
+  g_signal_emit_by_name (find_icon_button (GTK_WIDGET (mining), "view-pin-symbolic"), "clicked");
+  ws_gui_test_wait_until (has_pins, &one, 60, "the cluster's pin");
+  pin = ws_pin_list_get (list, 0);
+  g_assert_cmpstr (ws_pin_get_kind (pin), ==, WS_PIN_KIND_ALIGNMENT);
+  g_assert_cmpint (ws_pin_get_setting_int (pin, "cluster", -1), ==, 1);
+  g_assert_cmpint (ws_pin_get_setting_int (pin, "lambda", 0), >, 0);
+  g_assert_nonnull (ws_pin_get_setting_string (pin, "cluster_signature", NULL));
+
+  /* Redrawn in the report from the trace, in vector. */
+  g_assert_true (ws_findings_page_export_report (page, html, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_in_file (html, "data-view=\"alignment\""), ==, 1);
+  g_assert_cmpuint (count_in_file (html, "<svg "), ==, 1);
+  g_assert_cmpuint (count_in_file (html, "Frames in common"), ==, 1);
+
+  /* One click reopens the page with the cluster: at once on the same run… */
+  ws_mining_page_select_cluster_index (mining, 0);
+  ws_window_show_details_page (window, "details");
+  g_signal_emit_by_name (page, "show-pin", pin, trace);
+  g_assert_cmpstr (ws_window_get_details_page (window), ==, "mining");
+  ws_gui_test_wait_until (cluster_shown, &want, 30, "the pinned cluster selected");
+
+  /* …and after mining again with the pin's settings on another run. */
+  ws_mining_form_set_threshold (ws_mining_page_get_form (mining), 0.3);
+  ws_mining_page_run (mining);
+  ws_gui_test_wait_until (mined, mining, 120, "mining at another threshold");
+  ws_window_show_details_page (window, "details");
+  g_signal_emit_by_name (page, "show-pin", pin, trace);
+  ws_gui_test_wait_until (cluster_shown, &want, 120, "the pin's run and cluster");
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "findings-mining-reopened.png"));
+
+  ws_findings_page_discard (page);
+  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_spin (200);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -677,6 +770,7 @@ main (int   argc,
   g_test_add_func ("/gui/findings/close-asks-to-save", test_close_asks);
   g_test_add_func ("/gui/findings/locate-moved-trace", test_locate_moved_trace);
   g_test_add_func ("/gui/findings/pin-model-and-attribution", test_pin_model_and_attribution);
+  g_test_add_func ("/gui/findings/pin-mining-cluster", test_pin_mining_cluster);
   status = g_test_run ();
   g_object_unref (the_app);
   return status;

@@ -254,6 +254,8 @@ test_mining_export (void)
   page = ws_window_get_mining_page (window);
   ws_window_show_details_page (window, "mining");
   ws_session_set_history_path (ws_window_get_session (window), history);
+  /* Enough clusters for three signatures: the whole trace. */
+  ws_mining_form_set_scope (form_of (page), WS_MINING_SCOPE_WHOLE_TRACES);
   ws_mining_form_set_lambda (form_of (page), LAMBDA);
 
   /* Nothing mined yet: nothing to export, said so. */

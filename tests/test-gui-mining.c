@@ -647,8 +647,10 @@ test_mining_settings_kept (void)
   window = ws_window_new (GTK_APPLICATION (the_app));
   page = ws_window_get_mining_page (window);
 
-  /* A fresh page shows the schema's defaults. */
-  g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (page_child (page, "scope_row"))), ==, 0);
+  /* A fresh page shows the defaults: the core's scope (the waits that
+   * delayed another thread, as `waitscope-cli mine`), the schema's rest. */
+  g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (page_child (page, "scope_row"))), ==, WS_MINING_SCOPE_DELAYING);
+  g_assert_cmpuint (ws_mining_form_get_scope (form_of (page)), ==, ws_mining_scope_default ());
   g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (page_child (page, "threshold_spin"))), ==, 0.5);
 
   ws_mining_form_set_scope (form_of (page), WS_MINING_SCOPE_INSTANCE_GRAPHS);

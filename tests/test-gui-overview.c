@@ -13,6 +13,8 @@
 
 #include "ws-attribution.h"
 #include "ws-graph-page.h"
+#include "ws-mining-form.h"
+#include "ws-mining-page.h"
 #include "ws-gui-test-util.h"
 #include "ws-overview-page.h"
 #include "ws-window.h"
@@ -92,6 +94,38 @@ graph_shows (gpointer data)
   return ws_graph_page_get_trace (data) != NULL && !ws_graph_page_get_busy (data);
 }
 
+static gboolean
+mining_done (gpointer data)
+{
+  return !ws_mining_page_get_busy (data) && ws_mining_page_get_status (data) != NULL;
+}
+
+/* One click on the cluster row mines, on the Mining page, with the scope
+ * the row's cluster came from: the default one of the core, the CLI and
+ * the page (issue 8: no idle loops). */
+static void
+check_cluster_row_mines (WsWindow       *window,
+                         WsOverviewPage *page)
+{
+  GtkWidget *mining = ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_MINING_PAGE);
+  GtkWidget *form = ws_gui_test_find_child (mining, WS_TYPE_MINING_FORM);
+  WsMiningSettings defaults;
+
+  ws_mining_settings_init (&defaults);
+  g_assert_cmpint (defaults.scope, ==, WS_MINING_RUN_SCOPE_DELAYING);
+  g_assert_cmpint (ws_mining_scope_to_run_scope (ws_mining_scope_default ()), ==, defaults.scope);
+  /* The page starts on it too, before any click. */
+  g_assert_cmpint (ws_mining_form_get_scope (WS_MINING_FORM (form)), ==, WS_MINING_SCOPE_DELAYING);
+
+  ws_mining_form_set_scope (WS_MINING_FORM (form), WS_MINING_SCOPE_WHOLE_TRACES);
+  g_signal_emit_by_name (ws_overview_page_get_cluster_list (page), "row-activated",
+                         gtk_list_box_get_row_at_index (ws_overview_page_get_cluster_list (page), 0));
+  g_assert_cmpint (ws_mining_form_get_scope (WS_MINING_FORM (form)), ==, WS_MINING_SCOPE_DELAYING);
+  ws_gui_test_wait_until (mining_done, mining, 600, "mining from the Overview's cluster row");
+  g_assert_true (gtk_widget_get_mapped (mining));
+  g_test_message ("mining: %s", ws_mining_page_get_status (WS_MINING_PAGE (mining)));
+}
+
 static void
 test_pg_overview (void)
 {
@@ -122,6 +156,10 @@ test_pg_overview (void)
   ws_gui_test_spin (300);
   g_clear_object (&shot);
   shot = ws_gui_test_screenshot (GTK_WIDGET (window), "overview-pg-tpcb-ready-tree");
+
+  check_cluster_row_mines (window, page);
+  g_clear_object (&shot);
+  shot = ws_gui_test_screenshot (GTK_WIDGET (window), "overview-pg-tpcb-mining");
 
   gtk_window_destroy (GTK_WINDOW (window));
 }

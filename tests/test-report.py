@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Findings end to end through waitscope-cli: a session made with
 `session new` and six `session pin`s on py-locks (timeline, wait graph,
-ready tree, critical path, wait model, root-cause attribution), its report as HTML
+ready tree, critical path, wait model, root-cause attribution, a Mining
+cluster's alignment), its report as HTML
 (parsed: every finding's figure is an inline SVG, nothing refers outside
 the file, ids are unique, the note's markup and the facts are text) and as
 PDF (pdfinfo page count, pdftotext finds the titles: text is selectable);
@@ -92,6 +93,9 @@ def check_html(path):
     check("Stacks, caller first" in text and "__schedule" in text, "stacks listed")
     check("Wait signature" in text and "P(D ≥ d)" in text, "the wait model's facts")
     check("Cause 1" in text and "Time explained" in text, "the attribution's facts")
+    check("Frames in common" in text, "the cluster's facts")
+    check("2 of " in text and "Cost threshold λ" in text and "The costliest pattern, caller first" in text,
+          "the pinned cluster (the second) redrawn, its λ and costliest pattern")
     check("Appendix" in text and "90523eb9f516d580e4902bd00f7041f3cc554194e14789dea7fa65dcd5ad04d9" in text,
           "appendix names the trace and its hash")
 
@@ -134,6 +138,8 @@ def check_errors(tmp, session):
     run("report", session, "-o", os.path.join(tmp, "x.txt"), expect=2)
     run("session", "pin", session, "--view", "nonsense", expect=2)
     run("session", "pin", session, "--view", "timeline", "--tid", "424242", expect=1)
+    p = run("session", "pin", session, "--view", "alignment", "--cluster", "999", expect=1)
+    check("no cluster 999" in p.stderr and "py-locks.perf.txt.gz" in p.stderr, "a cluster mining did not find: exit 1")
     # The trace replaced by a different file under the same name: refused.
     moved = os.path.join(tmp, "moved")
     os.mkdir(moved)
@@ -152,6 +158,7 @@ def add_model_and_attribution_pins():
     PINS.append(("anomaly-model", ["--tid", str(top["tid"]), "--event", str(top["event"])],
                  "The model of the longest wait", "Far out in the *tail*."))
     PINS.append(("attribution", [], "What the time went to", "Mostly **waiting**."))
+    PINS.append(("alignment", ["--cluster", "1"], "The second cluster", "Its patterns *aligned*."))
 
 
 def main():

@@ -103,10 +103,11 @@ parse_scope (const char       *command,
     { "critical-path:", WS_MINING_RUN_SCOPE_INSTANCE_GRAPHS, TRUE },
   };
 
-  /* The default leaves out the waits that delayed nobody (issue 8): with
-   * them, idle loops of kernel workers ranked first on every trace. */
+  /* No --scope: ws_mining_settings_init()'s default (delaying). */
+  if (text == NULL)
+    return TRUE;
   settings->scope = WS_MINING_RUN_SCOPE_DELAYING;
-  if (text == NULL || g_str_equal (text, "delaying"))
+  if (g_str_equal (text, "delaying"))
     return TRUE;
   settings->scope = WS_MINING_RUN_SCOPE_ALL;
   if (g_str_equal (text, "all"))

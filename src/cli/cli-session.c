@@ -12,6 +12,7 @@
 
 #include "cli-common.h"
 #include "ws-chain.h"
+#include "ws-pin-mining.h"
 #include "ws-session-file.h"
 #include "ws-trace-loader.h"
 
@@ -65,6 +66,7 @@ typedef struct {
   int       scenario_instance;
   char     *chain_metric;
   gboolean  lock_only;
+  int       cluster;
   char     *title;
   char     *note;
 } PinOptions;
@@ -107,10 +109,45 @@ pin_trace (WsSessionFile *session,
   return -1;
 }
 
+/* A cluster of the Mining page: mined with the defaults of the core (the
+ * history only read), so the pin records the λ and the cluster's
+ * costliest pattern the report finds it again by. */
+static int
+pin_cluster (WsSessionFile *session,
+             guint          index,
+             WsTrace       *trace,
+             WsPin         *finding,
+             PinOptions    *o)
+{
+  g_autoptr(GPtrArray) traces = g_ptr_array_new ();
+  g_autoptr(WsMiningResult) run = NULL;
+  g_autoptr(GError) error = NULL;
+  WsMiningSettings settings;
+
+  ws_mining_settings_init (&settings);
+  settings.cluster = TRUE;
+  settings.record_history = FALSE;
+  g_ptr_array_add (traces, trace);
+  run = ws_mining_run (traces, &settings, NULL, NULL, NULL, &error);
+  if (run == NULL)
+    return cli_fail (error);
+  if (run->clusters == NULL || (guint) MAX (o->cluster, 0) >= ws_cluster_set_get_n_clusters (run->clusters))
+    {
+      fprintf (stderr, _("waitscope-cli: %s: no cluster %d (mining found %u)\n"),
+               ws_session_file_get_trace (session, index)->path, MAX (o->cluster, 0),
+               run->clusters ? ws_cluster_set_get_n_clusters (run->clusters) : 0);
+      return CLI_EXIT_INPUT;
+    }
+  ws_pin_set_mining (finding, &settings, run);
+  ws_pin_set_cluster (finding, run, MAX (o->cluster, 0));
+  return -1;
+}
+
 /* Checks the pin against the trace itself: the thread must exist. */
 static int
 pin_check_trace (WsSessionFile *session,
                  guint          index,
+                 WsPin         *finding,
                  PinOptions    *o)
 {
   g_autoptr(GError) error = NULL;
@@ -134,6 +171,8 @@ pin_check_trace (WsSessionFile *session,
                ws_session_file_get_trace (session, index)->path, (long long) o->event, ws_trace_get_n_events (trace));
       return CLI_EXIT_INPUT;
     }
+  if (g_str_equal (ws_pin_get_kind (finding), WS_PIN_KIND_ALIGNMENT))
+    return pin_cluster (session, index, trace, finding, o);
   return -1;
 }
 
@@ -183,11 +222,11 @@ session_pin (int    argc,
   g_autoptr(WsSessionFile) session = NULL;
   g_autoptr(WsPin) finding = NULL;
   g_autoptr(GError) error = NULL;
-  PinOptions o = { .tid = G_MININT, .event = -1, .scenario_instance = -1 };
+  PinOptions o = { .tid = G_MININT, .event = -1, .scenario_instance = -1, .cluster = -1 };
   guint index = 0;
   int status;
   const GOptionEntry entries[] = {
-    { "view", 0, 0, G_OPTION_ARG_STRING, &o.view, N_("timeline, wait-graph, ready-tree, critical-path, anomaly-model or attribution"), N_("KIND") },
+    { "view", 0, 0, G_OPTION_ARG_STRING, &o.view, N_("timeline, wait-graph, ready-tree, critical-path, anomaly-model, attribution or alignment"), N_("KIND") },
     { "trace", 0, 0, G_OPTION_ARG_FILENAME, &o.trace, N_("The session's trace N (default 0), or a trace file to add"), N_("N|FILE") },
     { "tid", 0, 0, G_OPTION_ARG_INT, &o.tid, N_("The thread"), N_("TID") },
     { "from", 0, 0, G_OPTION_ARG_STRING, &o.from, N_("Start of the window (seconds as perf prints them, or with a unit)"), N_("TIME") },
@@ -196,6 +235,7 @@ session_pin (int    argc,
     { "scenario-instance", 0, 0, G_OPTION_ARG_INT, &o.scenario_instance, N_("Scenario instance N as thread and window"), "N" },
     { "chain-metric", 0, 0, G_OPTION_ARG_STRING, &o.chain_metric, N_("Ready tree: average, median, total, count or max"), N_("METRIC") },
     { "lock-only", 0, 0, G_OPTION_ARG_NONE, &o.lock_only, N_("Ready tree: lock-related waits only"), NULL },
+    { "cluster", 0, 0, G_OPTION_ARG_INT, &o.cluster, N_("Alignment: the cluster, from 0 (the Mining page’s cluster N+1)"), "N" },
     { "title", 0, 0, G_OPTION_ARG_STRING, &o.title, N_("The finding's title"), N_("TEXT") },
     { "note", 0, 0, G_OPTION_ARG_STRING, &o.note, N_("Its note (*em*, **strong**, `code`, “- ” list items)"), N_("TEXT") },
     { NULL }
@@ -209,7 +249,7 @@ session_pin (int    argc,
   if (argc != 2)
     status = cli_usage_error ("session pin", _("give one session file"));
   else if (o.view == NULL || ws_pin_kind_lookup (o.view) == NULL)
-    status = cli_usage_error ("session pin", _("--view must name a view kind (timeline, wait-graph, ready-tree, critical-path, anomaly-model, attribution)"));
+    status = cli_usage_error ("session pin", _("--view must name a view kind (timeline, wait-graph, ready-tree, critical-path, anomaly-model, attribution, alignment)"));
   else if (o.scenario_instance >= 0 && (o.tid != G_MININT || o.from != NULL))
     status = cli_usage_error ("session pin", _("--scenario-instance does not go with --tid, --from or --to"));
   if (status == CLI_EXIT_USAGE && argc == 2 && o.view != NULL && ws_pin_kind_lookup (o.view) != NULL &&
@@ -227,7 +267,7 @@ session_pin (int    argc,
       status = cli_fail (error);
       goto out;
     }
-  if ((status = pin_trace (session, o.trace, &index)) >= 0 || (status = pin_check_trace (session, index, &o)) >= 0)
+  if ((status = pin_trace (session, o.trace, &index)) >= 0 || (status = pin_check_trace (session, index, finding, &o)) >= 0)
     goto out;
   ws_pin_add_trace (finding, index);
   ws_pin_list_append (ws_session_file_get_findings (session), finding);

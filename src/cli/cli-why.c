@@ -23,6 +23,8 @@ typedef struct {
   int      tid;
   char    *from;
   char    *to;
+  char    *at;
+  int      event;
   int      scenario_instance;
   int      slowest;
   char    *slower_than;
@@ -40,6 +42,7 @@ why_options_clear (WhyOptions *o)
   g_strfreev (o->traces);
   g_free (o->from);
   g_free (o->to);
+  g_free (o->at);
   g_free (o->slower_than);
   g_free (o->scenario);
   g_free (o->classifier_file);
@@ -58,6 +61,10 @@ why_context_new (WhyOptions *o)
       N_("Start of the window (1986.6, 12ms…); default: trace start"), N_("TIME") },
     { "to", 0, 0, G_OPTION_ARG_STRING, &o->to,
       N_("End of the window, or +DURATION after --from; default: trace end"), N_("TIME") },
+    { "at", 0, 0, G_OPTION_ARG_STRING, &o->at,
+      N_("With --tid: explain the thread's wait in progress at TIME"), N_("TIME") },
+    { "event", 0, 0, G_OPTION_ARG_INT, &o->event,
+      N_("Explain this wait event (an index, as readytree --event takes)"), N_("INDEX") },
     { "scenario-instance", 0, 0, G_OPTION_ARG_INT, &o->scenario_instance,
       N_("Explain scenario instance N (0-based, one trace)"), "N" },
     { "slowest", 0, 0, G_OPTION_ARG_INT, &o->slowest,
@@ -81,6 +88,7 @@ why_context_new (WhyOptions *o)
   memset (o, 0, sizeof *o);
   o->tid = G_MININT;
   o->scenario_instance = -1;
+  o->event = -1;
   o->slowest = -1;
   o->top = 10;
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
@@ -90,8 +98,8 @@ why_context_new (WhyOptions *o)
       "the deepest thread holding things up at each moment, and sums those moments by cause: "
       "what that thread was blocked in (its user-space blocking frame and caller, or its kernel "
       "function), what it was running, or that it waited for a CPU.  Without a selection: the "
-      "slowest 10 % of the scenario instances, or, with none, the threads that waited longest "
-      "for other threads."));
+      "slowest 10 % of the scenario instances, or, with none, the threads of the program held up "
+      "most (by its own threads, its I/O, or waiting for a CPU)."));
   return context;
 }
 
@@ -101,20 +109,25 @@ check_usage (WhyOptions *o,
              WsTime     *threshold)
 {
   g_autoptr(GError) error = NULL;
-  guint n_selectors = (o->tid != G_MININT) + (o->scenario_instance >= 0) + (o->slowest >= 0) + (o->slower_than != NULL);
+  guint n_selectors = (o->tid != G_MININT) + (o->event >= 0) + (o->scenario_instance >= 0) + (o->slowest >= 0) +
+                      (o->slower_than != NULL);
 
   if (n_selectors > 1)
-    return cli_usage_error ("why", "%s", _("give one of --tid, --scenario-instance, --slowest, --slower-than"));
-  if ((o->from != NULL || o->to != NULL) && o->tid == G_MININT)
-    return cli_usage_error ("why", "%s", _("--from/--to go with --tid"));
+    return cli_usage_error ("why", "%s", _("give one of --tid, --event, --scenario-instance, --slowest, --slower-than"));
+  if ((o->from != NULL || o->to != NULL || o->at != NULL) && o->tid == G_MININT)
+    return cli_usage_error ("why", "%s", _("--from/--to and --at go with --tid"));
+  if (o->at != NULL && (o->from != NULL || o->to != NULL))
+    return cli_usage_error ("why", "%s", _("give --at or --from/--to, not both"));
+  if (o->event < -1)
+    return cli_usage_error ("why", "%s", _("--event must not be negative"));
   if (o->slowest == 0)
     return cli_usage_error ("why", "%s", _("--slowest must be at least 1"));
   if (o->top < 0)
     return cli_usage_error ("why", "%s", _("--top must not be negative"));
   if (o->slower_than != NULL && !cli_parse_time (o->slower_than, threshold, &error))
     return cli_usage_error ("why", "--slower-than: %s", error->message);
-  if ((o->tid != G_MININT || o->scenario_instance >= 0) && g_strv_length (o->traces) != 1)
-    return cli_usage_error ("why", "%s", _("--tid and --scenario-instance need exactly one trace"));
+  if ((o->tid != G_MININT || o->event >= 0 || o->scenario_instance >= 0) && g_strv_length (o->traces) != 1)
+    return cli_usage_error ("why", "%s", _("--tid, --event and --scenario-instance need exactly one trace"));
   return -1;
 }
 
@@ -145,6 +158,47 @@ window_target (WhyOptions *o,
   return -1;
 }
 
+/* One wait: --event INDEX, or --tid TID --at TIME.  Returns -1 to go on. */
+static int
+wait_target (WhyOptions *o,
+             WsTrace    *trace,
+             GArray     *targets,
+             char      **what)
+{
+  g_autoptr(GError) error = NULL;
+  WsAttributionTarget t = { trace, { 0 }, WS_NONE };
+  guint event = o->event >= 0 ? (guint) o->event : WS_NONE;
+
+  if (o->at != NULL)
+    {
+      WsTime at;
+      guint thread = ws_trace_find_thread (trace, o->tid);
+
+      if (!cli_parse_time (o->at, &at, &error))
+        return cli_usage_error ("why", "--at: %s", error->message);
+      if (thread == WS_NONE)
+        {
+          fprintf (stderr, _("waitscope-cli: %s: no thread with tid %d in the trace\n"), ws_trace_get_path (trace), o->tid);
+          return CLI_EXIT_INPUT;
+        }
+      event = ws_symptom_wait_at (trace, thread, at);
+      if (event == WS_NONE)
+        {
+          fprintf (stderr, _("waitscope-cli: %s: thread %d was not waiting at %s\n"), ws_trace_get_path (trace), o->tid, o->at);
+          return CLI_EXIT_INPUT;
+        }
+    }
+  if (!ws_symptom_from_wait (trace, event, &t.symptom))
+    {
+      fprintf (stderr, _("waitscope-cli: %s: event %d is not a wait (the trace has %u events)\n"),
+               ws_trace_get_path (trace), o->event, ws_trace_get_n_events (trace));
+      return CLI_EXIT_INPUT;
+    }
+  g_array_append_val (targets, t);
+  *what = g_strdup_printf (_("wait event %u of thread %d"), event, ws_trace_get_thread (trace, t.symptom.thread)->tid);
+  return -1;
+}
+
 /* What to explain, and a sentence saying so.  Returns -1 to go on. */
 static int
 pick_targets (WhyOptions        *o,
@@ -156,6 +210,11 @@ pick_targets (WhyOptions        *o,
 {
   WsTrace *first = g_ptr_array_index (traces, 0);
 
+  if (o->event >= 0 || o->at != NULL)
+    {
+      *targets = g_array_new (FALSE, FALSE, sizeof (WsAttributionTarget));
+      return wait_target (o, first, *targets, what);
+    }
   if (o->tid != G_MININT)
     {
       *targets = g_array_new (FALSE, FALSE, sizeof (WsAttributionTarget));
@@ -196,7 +255,7 @@ pick_targets (WhyOptions        *o,
         {
           g_array_unref (*targets);
           *targets = ws_attribution_targets_waiting_threads (traces, classifier, DEFAULT_THREADS);
-          *what = g_strdup_printf (_("no scenario instances: the %u threads that waited longest for other threads"),
+          *what = g_strdup_printf (_("the %u threads held up longest of the program held up most (no scenario instances)"),
                                    (*targets)->len);
         }
     }

@@ -206,6 +206,7 @@ ws_application_startup (GApplication *app)
     { "win.save-session", { "<Control>s", NULL } },
     { "win.open-session", { "<Control><Shift>o", NULL } },
     { "win.present", { "F5", NULL } },
+    { "win.show-slowest", { "<Control>l", NULL } },
   };
 
   G_APPLICATION_CLASS (ws_application_parent_class)->startup (app);

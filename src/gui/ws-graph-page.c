@@ -70,6 +70,7 @@ struct _WsGraphPage
 
   /* The request */
   WsSymptom          symptom;
+  guint              root_event;      /* a wait's own ready tree, or WS_NONE */
   gboolean           have_symptom;
   WsGraphMode        mode;
   gboolean           in_request_update;
@@ -220,6 +221,7 @@ rebuild (WsGraphPage *self)
   job = g_new0 (WsGraphRequest, 1);
   job->trace = g_object_ref (self->shown.trace);
   job->symptom = self->symptom;
+  job->root_event = self->root_event;
   job->mode = self->mode;
   job->metric = gtk_drop_down_get_selected (self->metric_dropdown);
   job->lock_only = gtk_check_button_get_active (self->lock_only_check);
@@ -690,6 +692,32 @@ ws_graph_page_set_session (WsGraphPage *self,
                              G_CALLBACK (anomalies_changed_cb), self, G_CONNECT_SWAPPED);
 }
 
+static void
+show_symptom_full (WsGraphPage     *self,
+                   WsTrace         *trace,
+                   const WsSymptom *symptom,
+                   guint            root_event,
+                   WsGraphMode      mode)
+{
+  if (g_set_object (&self->shown.trace, trace))
+    {
+      ws_graph_search_clear (self->search);
+      /* The whole-trace inspection follows the trace shown. */
+      if (ws_inspector_panel_set_whole_trace (self->inspector_panel, trace) &&
+          ws_inspector_panel_get_scope (self->inspector_panel) == WS_INSPECTOR_SCOPE_TRACE)
+        ws_inspector_panel_inspect (self->inspector_panel);
+    }
+  self->symptom = *symptom;
+  self->root_event = root_event;
+  self->have_symptom = TRUE;
+  ws_inspector_panel_set_symptom (self->inspector_panel, trace, symptom, NULL);
+  self->in_request_update = TRUE;
+  gtk_drop_down_set_selected (self->mode_dropdown, mode);
+  self->in_request_update = FALSE;
+  options_changed_cb (self);
+}
+
+
 /**
  * ws_graph_page_show_symptom:
  *
@@ -706,21 +734,55 @@ ws_graph_page_show_symptom (WsGraphPage     *self,
   g_return_if_fail (WS_IS_TRACE (trace));
   g_return_if_fail (symptom != NULL);
 
-  if (g_set_object (&self->shown.trace, trace))
-    {
-      ws_graph_search_clear (self->search);
-      /* The whole-trace inspection follows the trace shown. */
-      if (ws_inspector_panel_set_whole_trace (self->inspector_panel, trace) &&
-          ws_inspector_panel_get_scope (self->inspector_panel) == WS_INSPECTOR_SCOPE_TRACE)
-        ws_inspector_panel_inspect (self->inspector_panel);
-    }
-  self->symptom = *symptom;
-  self->have_symptom = TRUE;
-  ws_inspector_panel_set_symptom (self->inspector_panel, trace, symptom, NULL);
-  self->in_request_update = TRUE;
-  gtk_drop_down_set_selected (self->mode_dropdown, mode);
-  self->in_request_update = FALSE;
-  options_changed_cb (self);
+  show_symptom_full (self, trace, symptom, WS_NONE, mode);
+}
+
+/**
+ * ws_graph_page_show_event:
+ * @event: a WAIT event of @trace
+ *
+ * Shows the @mode analysis of one wait: its own ready tree (the wait is
+ * the root), or the wait graph or critical path of its thread over the
+ * wait's span.
+ */
+void
+ws_graph_page_show_event (WsGraphPage *self,
+                          WsTrace     *trace,
+                          guint        event,
+                          WsGraphMode  mode)
+{
+  const WsEvent *e;
+  WsSymptom symptom;
+
+  g_return_if_fail (WS_IS_GRAPH_PAGE (self));
+  g_return_if_fail (WS_IS_TRACE (trace));
+  g_return_if_fail (event < ws_trace_get_n_events (trace));
+
+  e = ws_trace_get_event (trace, event);
+  symptom = (WsSymptom) { e->thread, e->time, e->time + MAX (e->duration, 1) };
+  show_symptom_full (self, trace, &symptom, e->kind == WS_EVENT_WAIT ? event : WS_NONE, mode);
+}
+
+/**
+ * ws_graph_page_get_symptom:
+ * @symptom: (out caller-allocates):
+ * @root_event: (out) (optional): the wait whose own ready tree is asked
+ *   for, or %WS_NONE
+ *
+ * Returns: %FALSE if nothing was asked for yet
+ */
+gboolean
+ws_graph_page_get_symptom (WsGraphPage *self,
+                           WsSymptom   *symptom,
+                           guint       *root_event)
+{
+  g_return_val_if_fail (WS_IS_GRAPH_PAGE (self), FALSE);
+  g_return_val_if_fail (symptom != NULL, FALSE);
+
+  *symptom = self->symptom;
+  if (root_event != NULL)
+    *root_event = self->root_event;
+  return self->have_symptom;
 }
 
 void
@@ -1016,9 +1078,11 @@ connect_signals (WsGraphPage *self)
                                    (WsGraphIndexFunc) ws_critical_path_view_reveal_segment,
                                    G_CALLBACK (update_details), self);
   g_signal_connect_swapped (self->inspector_toggle, "toggled", G_CALLBACK (inspector_toggled_cb), self);
-  g_signal_connect_swapped (self->inspector_panel, "findings-changed", G_CALLBACK (findings_changed_cb), self);
-  g_signal_connect_swapped (self->inspector_panel, "inspected", G_CALLBACK (inspected_cb), self);
-  g_signal_connect_swapped (self->inspector_panel, "finding-selected", G_CALLBACK (finding_selected_cb), self);
+  /* An inspection running in a worker keeps the panel alive past the
+   * page: its late signals must not reach a finalized page. */
+  g_signal_connect_object (self->inspector_panel, "findings-changed", G_CALLBACK (findings_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->inspector_panel, "inspected", G_CALLBACK (inspected_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->inspector_panel, "finding-selected", G_CALLBACK (finding_selected_cb), self, G_CONNECT_SWAPPED);
 }
 
 /* The dropdown's items are the core's metric table, in enum order, so the
@@ -1038,6 +1102,7 @@ static void
 ws_graph_page_init (WsGraphPage *self)
 {
   self->mode = WS_GRAPH_MODE_READY_TREE;
+  self->root_event = WS_NONE;
   self->rows = g_list_store_new (WS_TYPE_GRAPH_ROW);
   self->segment_rows = g_list_store_new (WS_TYPE_GRAPH_ROW);
   self->worker = ws_worker_new ();

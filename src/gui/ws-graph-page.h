@@ -48,6 +48,13 @@ void            ws_graph_page_show_symptom     (WsGraphPage     *self,
                                                 WsTrace         *trace,
                                                 const WsSymptom *symptom,
                                                 WsGraphMode      mode);
+void            ws_graph_page_show_event       (WsGraphPage     *self,
+                                                WsTrace         *trace,
+                                                guint           event,
+                                                WsGraphMode      mode);
+gboolean        ws_graph_page_get_symptom      (WsGraphPage     *self,
+                                                WsSymptom       *symptom,
+                                                guint           *root_event);
 void            ws_graph_page_set_mode         (WsGraphPage     *self,
                                                 WsGraphMode      mode);
 WsGraphMode     ws_graph_page_get_mode         (WsGraphPage     *self);

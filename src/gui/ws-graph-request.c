@@ -41,6 +41,7 @@ build_scene (WsGraphRequest *job,
       g_autoptr(WsReadyTree) tree = NULL;
 
       ws_ready_tree_settings_init (&settings, &job->symptom);
+      settings.root_event = job->root_event;
       settings.options.lock_only = job->lock_only;
       settings.options.max_depth = job->depth;
       tree = ws_ready_tree_run (job->trace, &settings, cancellable, NULL, NULL, error);

@@ -33,6 +33,7 @@ typedef enum {
 typedef struct {
   WsTrace       *trace;
   WsSymptom      symptom;
+  guint          root_event;      /* the ready tree's root wait, or WS_NONE */
   WsGraphMode    mode;
   WsChainMetric  metric;
   gboolean       lock_only;

@@ -183,6 +183,7 @@ scope_changed_cb (WsMiningForm *self)
     N_("Each instance's thread in its window; each instance is a stream"),
     N_("What each instance waited on, through its readiers; each instance is a stream"),
     N_("What the selected window of a thread waited on"),
+    N_("Every running sample and the waits that delayed another thread; idle loops and daemons waiting for work left out"),
   };
 
   /* The row's subtitle is the chosen scope; what it means, in the tooltip. */
@@ -216,6 +217,40 @@ bind_settings (WsMiningForm *self)
   for (guint i = 0; i < G_N_ELEMENTS (bindings); i++)
     g_settings_bind (settings, bindings[i].key, G_STRUCT_MEMBER (GObject *, self, bindings[i].offset),
                      bindings[i].property, G_SETTINGS_BIND_DEFAULT);
+  /* Until the user chooses a scope, the core's default is the choice
+   * (one default for the CLI and the page, whatever the schema says). */
+  {
+    g_autoptr(GVariant) chosen = g_settings_get_user_value (settings, "mining-scope");
+
+    if (chosen == NULL)
+      adw_combo_row_set_selected (self->scope_row, ws_mining_scope_default ());
+  }
+}
+
+WsMiningRunScope
+ws_mining_scope_to_run_scope (WsMiningScope scope)
+{
+  static const WsMiningRunScope run_scopes[] = {
+    [WS_MINING_SCOPE_WHOLE_TRACES] = WS_MINING_RUN_SCOPE_ALL,
+    [WS_MINING_SCOPE_INSTANCES] = WS_MINING_RUN_SCOPE_INSTANCES,
+    [WS_MINING_SCOPE_INSTANCE_GRAPHS] = WS_MINING_RUN_SCOPE_INSTANCE_GRAPHS,
+    [WS_MINING_SCOPE_SELECTION_GRAPH] = WS_MINING_RUN_SCOPE_SYMPTOM_GRAPH,
+    [WS_MINING_SCOPE_DELAYING] = WS_MINING_RUN_SCOPE_DELAYING,
+  };
+
+  return run_scopes[MIN (scope, WS_MINING_SCOPE_DELAYING)];
+}
+
+WsMiningScope
+ws_mining_scope_default (void)
+{
+  WsMiningSettings defaults;
+
+  ws_mining_settings_init (&defaults);
+  for (WsMiningScope s = WS_MINING_SCOPE_WHOLE_TRACES; s <= WS_MINING_SCOPE_DELAYING; s++)
+    if (ws_mining_scope_to_run_scope (s) == defaults.scope)
+      return s;
+  return WS_MINING_SCOPE_WHOLE_TRACES;
 }
 
 /**
@@ -259,8 +294,8 @@ ws_mining_form_dup_chosen (WsMiningForm *self)
 WsMiningScope
 ws_mining_form_get_scope (WsMiningForm *self)
 {
-  g_return_val_if_fail (WS_IS_MINING_FORM (self), WS_MINING_SCOPE_WHOLE_TRACES);
-  return MIN (adw_combo_row_get_selected (self->scope_row), WS_MINING_SCOPE_SELECTION_GRAPH);
+  g_return_val_if_fail (WS_IS_MINING_FORM (self), WS_MINING_SCOPE_DELAYING);
+  return MIN (adw_combo_row_get_selected (self->scope_row), WS_MINING_SCOPE_DELAYING);
 }
 
 void
@@ -268,7 +303,7 @@ ws_mining_form_set_scope (WsMiningForm  *self,
                           WsMiningScope  scope)
 {
   g_return_if_fail (WS_IS_MINING_FORM (self));
-  g_return_if_fail (scope <= WS_MINING_SCOPE_SELECTION_GRAPH);
+  g_return_if_fail (scope <= WS_MINING_SCOPE_DELAYING);
   adw_combo_row_set_selected (self->scope_row, scope);
 }
 
@@ -445,10 +480,12 @@ ws_mining_form_init (WsMiningForm *self)
     _("Scenario instances"),
     _("Wait graphs of scenario instances"),
     _("Wait graph of the timeline selection"),
+    _("Waits that delayed another thread"),
     NULL });
   adw_combo_row_set_model (self->scope_row, G_LIST_MODEL (scopes));
   adw_combo_row_set_use_subtitle (self->scope_row, TRUE);
   g_signal_connect_swapped (self->scope_row, "notify::selected", G_CALLBACK (scope_changed_cb), self);
+  adw_combo_row_set_selected (self->scope_row, ws_mining_scope_default ());
   scope_changed_cb (self);
   g_signal_connect_swapped (self->share_spin, "value-changed", G_CALLBACK (update_guideline), self);
   g_signal_connect_swapped (self->delay_spin, "value-changed", G_CALLBACK (update_guideline), self);

@@ -3,6 +3,8 @@
 
 #include <gtk/gtk.h>
 
+#include "ws-mining-run.h"
+
 #include "ws-session.h"
 
 G_BEGIN_DECLS
@@ -16,6 +18,10 @@ G_BEGIN_DECLS
  *   each scenario instance; each instance is a stream
  * @WS_MINING_SCOPE_SELECTION_GRAPH: the wait graph of the window selected
  *   in the timeline
+ * @WS_MINING_SCOPE_DELAYING: every running sample and the waits that
+ *   delayed another thread, no idle loops; each trace is a stream.  The
+ *   default (the core's, ws_mining_settings_init()); last so that stored
+ *   choices keep their meaning
  *
  * The scope-based extraction of StackMine §IV, as the panel offers it.
  */
@@ -24,6 +30,7 @@ typedef enum {
   WS_MINING_SCOPE_INSTANCES,
   WS_MINING_SCOPE_INSTANCE_GRAPHS,
   WS_MINING_SCOPE_SELECTION_GRAPH,
+  WS_MINING_SCOPE_DELAYING,
 } WsMiningScope;
 
 /*
@@ -60,5 +67,10 @@ void           ws_mining_form_set_guideline   (WsMiningForm  *self,
 double         ws_mining_form_get_threshold   (WsMiningForm  *self);
 void           ws_mining_form_set_threshold   (WsMiningForm  *self,
                                                double         threshold);
+
+/* The core's scope for a panel's scope, and the panel's scope that
+ * stands for the core's default (ws_mining_settings_init()). */
+WsMiningRunScope ws_mining_scope_to_run_scope (WsMiningScope scope);
+WsMiningScope    ws_mining_scope_default      (void);
 
 G_END_DECLS

@@ -344,6 +344,19 @@ mine_done (gpointer  owner,
  * progress.
  */
 void
+ws_mining_page_run_scope (WsMiningPage  *self,
+                          WsMiningScope  scope)
+{
+  g_return_if_fail (WS_IS_MINING_PAGE (self));
+
+  /* A run under way is the user's: it is not replaced. */
+  if (ws_mining_page_get_busy (self))
+    return;
+  ws_mining_form_set_scope (self->form, scope);
+  ws_mining_page_run (self);
+}
+
+void
 ws_mining_page_run (WsMiningPage *self)
 {
   g_autoptr(GPtrArray) chosen = NULL;
@@ -987,4 +1000,47 @@ ws_mining_page_show_detail (WsMiningPage *self,
 {
   g_return_if_fail (WS_IS_MINING_PAGE (self));
   gtk_stack_set_visible_child_name (self->detail_stack, name);
+}
+
+/* For pins (ws-mining-pin.c): the run shown, the cluster whose alignment
+ * is shown, selecting a cluster by index, and the form. */
+WsMiningShown *
+ws_mining_page_get_shown (WsMiningPage *self)
+{
+  g_return_val_if_fail (WS_IS_MINING_PAGE (self), NULL);
+  return self->result;
+}
+
+guint
+ws_mining_page_get_shown_cluster (WsMiningPage *self)
+{
+  g_return_val_if_fail (WS_IS_MINING_PAGE (self), G_MAXUINT);
+  return ws_cluster_alignment_get_cluster (self->alignment);
+}
+
+gboolean
+ws_mining_page_select_cluster_index (WsMiningPage *self,
+                                     guint         cluster)
+{
+  GListModel *model = G_LIST_MODEL (self->selection);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (model, i);
+      WsMiningItem *item = ws_cluster_table_row_item (row);
+
+      if (ws_mining_item_get_kind (item) == WS_MINING_ITEM_CLUSTER && ws_mining_item_get_cluster (item) == cluster)
+        {
+          gtk_single_selection_set_selected (self->selection, i);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+WsMiningForm *
+ws_mining_page_get_form (WsMiningPage *self)
+{
+  g_return_val_if_fail (WS_IS_MINING_PAGE (self), NULL);
+  return self->form;
 }

@@ -8,6 +8,7 @@
 #include "ws-coverage-view.h"
 #include "ws-document.h"
 #include "ws-mining-form.h"
+#include "ws-mining-request.h"
 #include "ws-session.h"
 #include "ws-stack-search.h"
 
@@ -36,6 +37,10 @@ GtkWidget       *ws_mining_page_new               (void);
 void             ws_mining_page_set_session       (WsMiningPage *self,
                                                    WsSession    *session);
 void             ws_mining_page_run               (WsMiningPage *self);
+/* Chooses @scope in the form and runs (the Overview's cluster row: the
+ * default scope its cluster was mined with). */
+void             ws_mining_page_run_scope         (WsMiningPage *self,
+                                                   WsMiningScope scope);
 void             ws_mining_page_cancel            (WsMiningPage *self);
 gboolean         ws_mining_page_get_busy          (WsMiningPage *self);
 const char      *ws_mining_page_get_status        (WsMiningPage *self);
@@ -54,5 +59,10 @@ gboolean         ws_mining_page_export_alignment  (WsMiningPage *self,
 gboolean         ws_mining_page_export_coverage   (WsMiningPage *self,
                                                    const char   *path,
                                                    GError      **error);
+WsMiningShown   *ws_mining_page_get_shown         (WsMiningPage *self);
+guint            ws_mining_page_get_shown_cluster (WsMiningPage *self);
+gboolean         ws_mining_page_select_cluster_index (WsMiningPage *self,
+                                                   guint         cluster);
+WsMiningForm    *ws_mining_page_get_form          (WsMiningPage *self);
 
 G_END_DECLS

@@ -9,6 +9,7 @@
 
 #include "ws-error.h"
 #include "ws-mining-request.h"
+#include "ws-pin-mining.h"
 
 struct _WsMiningRequest {
   WsProgressRelay *progress;   /* a reference: progress goes there */
@@ -77,6 +78,7 @@ ws_mining_shown_unref (WsMiningShown *r)
     return;
   g_ptr_array_unref (r->documents);
   ws_mining_result_unref (r->run);
+  g_clear_object (&r->pin);
   g_free (r);
 }
 
@@ -141,13 +143,6 @@ job_settings (WsMiningRequest  *job,
               const char      **must,
               const char      **must_not)
 {
-  static const WsMiningRunScope scopes[] = {
-    [SCOPE_WHOLE] = WS_MINING_RUN_SCOPE_ALL,
-    [SCOPE_INSTANCES] = WS_MINING_RUN_SCOPE_INSTANCES,
-    [SCOPE_INSTANCE_GRAPHS] = WS_MINING_RUN_SCOPE_INSTANCE_GRAPHS,
-    [SCOPE_SELECTION_GRAPH] = WS_MINING_RUN_SCOPE_SYMPTOM_GRAPH,
-  };
-
   ws_mining_settings_init (settings);
   settings->stacks = job->running ? WS_AOI_RUNNING : WS_AOI_WAITING;
   must[0] = job->include && *job->include ? job->include : NULL;
@@ -155,7 +150,7 @@ job_settings (WsMiningRequest  *job,
   settings->must = must;
   settings->must_not = must_not;
   settings->thread_names = job->threads;
-  settings->scope = scopes[MIN (job->scope, SCOPE_SELECTION_GRAPH)];
+  settings->scope = ws_mining_scope_to_run_scope (job->scope);
   settings->per_instance = TRUE;
   settings->critical_path = job->critical_path;
   for (guint i = 0; i < job->documents->len; i++)
@@ -202,6 +197,9 @@ ws_mining_request_run_in_thread (GTask        *task,
   for (guint i = 0; i < run->warnings->len; i++)
     g_message ("Mining: %s", (const char *) g_ptr_array_index (run->warnings, i));
   result = shown_new (job->documents, run);
+  /* What a pin of one of its clusters records (ws-pin-mining.c) */
+  result->pin = ws_pin_new (WS_PIN_KIND_ALIGNMENT);
+  ws_pin_set_mining (result->pin, &settings, run);
   g_task_return_pointer (task, g_steal_pointer (&result), (GDestroyNotify) ws_mining_shown_unref);
 }
 

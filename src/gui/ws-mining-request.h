@@ -5,6 +5,7 @@
 
 #include "ws-mining-form.h"
 #include "ws-mining-run.h"
+#include "ws-pin.h"
 #include "ws-progress-relay.h"
 #include "ws-session.h"
 
@@ -35,6 +36,7 @@ typedef struct {
   gint64          lambda;
   gboolean        history_used;
   gint64          elapsed_us;
+  WsPin          *pin;          /* an alignment pin of the run, no cluster yet */
 } WsMiningShown;
 
 WsMiningRequest *ws_mining_request_new            (WsMiningForm    *form,

@@ -97,7 +97,11 @@ ws_timeline_legend_init (WsTimelineLegend *self)
                                   _("Green solid bars: running. Dashed lines: waiting, blue when sleeping (S), "
                                     "orange in uninterruptible disk waits (D), grey for other waits; dotted when "
                                     "no wake-up was recorded. Yellow dots: ready to run but not on a CPU. "
-                                    "Red ticks: the thread woke another thread."),
+                                    "Red ticks: the thread woke another thread. A wait of 1 ms or more is also shaded, "
+                                    "thicker and darker the longer it lasted, on a log scale from 1 ms to 1 s, with "
+                                    "its duration written on it when it fits; a black triangle marks the longest "
+                                    "waits of the trace (its 1 % longest) at any zoom. Purple slices above a "
+                                    "thread: its scenario instances, darker the slower, with name and duration."),
                                   -1);
 }
 

@@ -14,51 +14,7 @@
 #include "ws-event-format.h"
 #include "ws-time-format.h"
 #include "ws-anomaly-plot.h"
-#include "ws-timeline-view.h"
-#include "ws-view-gestures.h"
-
-#define HISTORY_COALESCE_USEC (700 * 1000)
-#define DRAG_THRESHOLD        4.0
-#define WHEEL_ZOOM_STEP       1.25
-#define KEY_ZOOM_STEP         1.5
-#define KEY_PAN_FRACTION      0.15
-
-struct _WsTimelineView
-{
-  GtkWidget           parent_instance;
-
-  /* Owned references */
-  WsTimelineRenderer *renderer;
-  WsTimelineLod      *lod;
-  WsTimelineLayout   *layout;
-  WsTimelineViewport *viewport;
-  GSignalGroup       *viewport_signals;
-  GSignalGroup       *layout_signals;
-  GtkAdjustment      *hadjustment;
-  GtkAdjustment      *vadjustment;
-  GdkTexture         *texture;
-  WsAnomalyResult    *anomalies;      /* (nullable) waits coloured by score */
-  guint               anomaly_trace;
-
-  /* Scrolling */
-  guint               hscroll_policy : 1;
-  guint               vscroll_policy : 1;
-  guint               in_adjustment_update : 1;
-  guint               dirty : 1;
-  guint               dark : 1;
-
-  /* Pointer */
-  double              pointer_x;
-  double              pointer_y;
-  double              drag_x;
-  double              drag_y;
-  WsTimelineHit       drag_hit;
-  gboolean            selecting;
-  double              pan_h;
-  double              pan_v;
-  double              zoom_scale;
-  gint64              last_history_push;
-};
+#include "ws-timeline-view-private.h"
 
 static void scrollable_iface_init (GtkScrollableInterface *iface);
 
@@ -77,11 +33,12 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+guint ws_timeline_view_signals[N_VIEW_SIGNALS];
 
 static void scrollable_iface_init (GtkScrollableInterface *iface) { }
 
-static double
-label_width (WsTimelineView *self)
+double
+ws_timeline_view_label_width (WsTimelineView *self)
 {
   return ws_timeline_renderer_get_geometry (self->renderer)->label_width;
 }
@@ -92,8 +49,8 @@ ruler_height (WsTimelineView *self)
   return ws_timeline_renderer_get_geometry (self->renderer)->ruler_height;
 }
 
-static void
-invalidate (WsTimelineView *self)
+void
+ws_timeline_view_invalidate (WsTimelineView *self)
 {
   self->dirty = TRUE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -160,7 +117,7 @@ configure_adjustments (WsTimelineView *self)
         {
           /* Pixels at the current zoom: the scrollbar pans through time. */
           double ns_per_px = ws_timeline_viewport_get_ns_per_px (self->viewport);
-          double page = MAX (width - label_width (self), 1);
+          double page = MAX (width - ws_timeline_view_label_width (self), 1);
           double upper = (ws_timeline_viewport_get_max (self->viewport) -
                           ws_timeline_viewport_get_min (self->viewport)) / ns_per_px;
           double value = (ws_timeline_viewport_get_begin (self->viewport) -
@@ -191,14 +148,14 @@ hadjustment_value_changed (WsTimelineView *self,
   self->in_adjustment_update = TRUE;
   ws_timeline_viewport_set_visible (self->viewport, begin, begin + span);
   self->in_adjustment_update = FALSE;
-  invalidate (self);
+  ws_timeline_view_invalidate (self);
 }
 
 static void
 vadjustment_value_changed (WsTimelineView *self,
                            GtkAdjustment  *adjustment)
 {
-  invalidate (self);
+  ws_timeline_view_invalidate (self);
 }
 
 static void
@@ -221,8 +178,8 @@ set_adjustment (WsTimelineView  *self,
   configure_adjustments (self);
 }
 
-static double
-scroll_y (WsTimelineView *self)
+double
+ws_timeline_view_scroll_y (WsTimelineView *self)
 {
   return self->vadjustment ? round (gtk_adjustment_get_value (self->vadjustment)) : 0;
 }
@@ -236,7 +193,14 @@ viewport_changed (WsTimelineView     *self,
 {
   configure_adjustments (self);
   update_accessible_description (self);
-  invalidate (self);
+  ws_timeline_view_invalidate (self);
+}
+
+static void
+selected_event_changed (WsTimelineView *self)
+{
+  ws_timeline_view_update_wait_actions (self);
+  ws_timeline_view_invalidate (self);
 }
 
 static void
@@ -244,7 +208,7 @@ layout_changed (WsTimelineView   *self,
                 WsTimelineLayout *layout)
 {
   configure_adjustments (self);
-  invalidate (self);
+  ws_timeline_view_invalidate (self);
 }
 
 /* ------------------------------------------------------------------ */
@@ -261,8 +225,8 @@ maybe_push_history (WsTimelineView *self)
   self->last_history_push = now;
 }
 
-static void
-zoom_about (WsTimelineView *self,
+void
+ws_timeline_view_zoom_about (WsTimelineView *self,
             double          factor,
             double          widget_x)
 {
@@ -270,15 +234,15 @@ zoom_about (WsTimelineView *self,
 
   if (self->viewport == NULL)
     return;
-  chart_x = CLAMP (widget_x - label_width (self), 0, ws_timeline_viewport_get_width (self->viewport));
+  chart_x = CLAMP (widget_x - ws_timeline_view_label_width (self), 0, ws_timeline_viewport_get_width (self->viewport));
   maybe_push_history (self);
   ws_timeline_viewport_zoom (self->viewport, factor, chart_x);
 }
 
-static double
-chart_middle (WsTimelineView *self)
+double
+ws_timeline_view_chart_middle (WsTimelineView *self)
 {
-  return label_width (self) + (gtk_widget_get_width (GTK_WIDGET (self)) - label_width (self)) / 2;
+  return ws_timeline_view_label_width (self) + (gtk_widget_get_width (GTK_WIDGET (self)) - ws_timeline_view_label_width (self)) / 2;
 }
 
 /* ------------------------------------------------------------------ */
@@ -317,12 +281,13 @@ ws_timeline_view_set_data (WsTimelineView     *self,
   ws_timeline_renderer_set_search (self->renderer, NULL);
 
   if (viewport != NULL)
-    ws_timeline_viewport_set_width (viewport, MAX (gtk_widget_get_width (GTK_WIDGET (self)) - label_width (self), 1));
+    ws_timeline_viewport_set_width (viewport, MAX (gtk_widget_get_width (GTK_WIDGET (self)) - ws_timeline_view_label_width (self), 1));
   if (self->vadjustment != NULL)
     gtk_adjustment_set_value (self->vadjustment, 0);
   configure_adjustments (self);
   update_accessible_description (self);
-  invalidate (self);
+  ws_timeline_view_update_wait_actions (self);
+  ws_timeline_view_invalidate (self);
 }
 
 /**
@@ -341,7 +306,7 @@ ws_timeline_view_set_anomalies (WsTimelineView  *self,
 
   g_set_object (&self->anomalies, result);
   self->anomaly_trace = trace;
-  invalidate (self);
+  ws_timeline_view_invalidate (self);
 }
 
 WsTimelineLod *
@@ -382,7 +347,7 @@ ws_timeline_view_set_search (WsTimelineView *self,
 {
   g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
   ws_timeline_renderer_set_search (self->renderer, search);
-  invalidate (self);
+  ws_timeline_view_invalidate (self);
 }
 
 /**
@@ -482,6 +447,29 @@ ws_timeline_view_zoom_to_selection (WsTimelineView *self)
 }
 
 /**
+ * ws_timeline_view_zoom_to_span:
+ *
+ * Shows [@t0, @t1) of @thread with a third of its length of room on
+ * each side (remembering the previous span) and scrolls to its row.
+ */
+void
+ws_timeline_view_zoom_to_span (WsTimelineView *self,
+                               guint           thread,
+                               WsTime          t0,
+                               WsTime          t1)
+{
+  WsTime margin;
+
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+  if (self->viewport == NULL)
+    return;
+  margin = MAX ((t1 - t0) / 3, WS_TIMELINE_MIN_SPAN / 2);
+  ws_timeline_view_reveal_thread (self, thread);
+  ws_timeline_viewport_push_history (self->viewport);
+  ws_timeline_viewport_set_visible (self->viewport, t0 - margin, t1 + margin);
+}
+
+/**
  * ws_timeline_view_hit_test:
  * @x: widget coordinates
  * @y: widget coordinates
@@ -499,7 +487,7 @@ ws_timeline_view_hit_test (WsTimelineView *self,
   if (self->lod == NULL)
     return FALSE;
   ws_timeline_renderer_hit_test (self->renderer, self->lod, self->layout, self->viewport,
-                                 scroll_y (self), x, y, hit);
+                                 ws_timeline_view_scroll_y (self), x, y, hit);
   return TRUE;
 }
 
@@ -521,312 +509,6 @@ ws_timeline_view_dup_event_markup (WsTimelineView *self,
   if (event >= ws_trace_get_n_events (trace))
     return NULL;
   return ws_event_format_markup (trace, event, max_frames);
-}
-
-/* ------------------------------------------------------------------ */
-/* Input                                                                */
-
-static void
-motion_cb (WsTimelineView           *self,
-           double                    x,
-           double                    y,
-           GtkEventControllerMotion *controller)
-{
-  WsTimelineHit hit;
-
-  self->pointer_x = x;
-  self->pointer_y = y;
-  if (self->selecting || !ws_timeline_view_hit_test (self, x, y, &hit))
-    return;
-  if (ws_timeline_viewport_get_hovered_event (self->viewport) != hit.event)
-    {
-      ws_timeline_viewport_set_hovered_event (self->viewport, hit.event);
-      invalidate (self);
-    }
-}
-
-static void
-leave_cb (WsTimelineView           *self,
-          GtkEventControllerMotion *controller)
-{
-  if (self->viewport != NULL && ws_timeline_viewport_get_hovered_event (self->viewport) != WS_NONE)
-    {
-      ws_timeline_viewport_set_hovered_event (self->viewport, WS_NONE);
-      invalidate (self);
-    }
-}
-
-static gboolean
-scroll_cb (WsTimelineView           *self,
-           double                    dx,
-           double                    dy,
-           GtkEventControllerScroll *controller)
-{
-  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
-
-  if (self->viewport == NULL || !(state & GDK_CONTROL_MASK))
-    return FALSE;   /* plain scrolling: the scrolled window moves the adjustments */
-
-  zoom_about (self, pow (WHEEL_ZOOM_STEP, -dy), self->pointer_x);
-  return TRUE;
-}
-
-static void
-zoom_begin_cb (WsTimelineView *self,
-               GdkEventSequence *sequence,
-               GtkGesture     *gesture)
-{
-  self->zoom_scale = 1.0;
-}
-
-static void
-zoom_scale_changed_cb (WsTimelineView *self,
-                       double          scale,
-                       GtkGestureZoom *gesture)
-{
-  double cx, cy;
-
-  if (self->viewport == NULL || scale <= 0)
-    return;
-  if (!gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &cx, &cy))
-    cx = chart_middle (self);
-  zoom_about (self, scale / self->zoom_scale, cx);
-  self->zoom_scale = scale;
-}
-
-static void
-drag_begin_cb (WsTimelineView *self,
-               double          x,
-               double          y,
-               GtkGestureDrag *gesture)
-{
-  gtk_widget_grab_focus (GTK_WIDGET (self));
-  self->drag_x = x;
-  self->drag_y = y;
-  self->selecting = FALSE;
-  if (!ws_timeline_view_hit_test (self, x, y, &self->drag_hit))
-    gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
-}
-
-static void
-drag_update_cb (WsTimelineView *self,
-                double          dx,
-                double          dy,
-                GtkGestureDrag *gesture)
-{
-  double lw = label_width (self);
-  WsTime t0, t1;
-
-  if (self->drag_hit.thread == WS_NONE || self->drag_hit.in_labels || self->viewport == NULL)
-    return;
-  if (!self->selecting && fabs (dx) < DRAG_THRESHOLD)
-    return;
-
-  self->selecting = TRUE;
-  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
-  t0 = ws_timeline_viewport_x_to_time (self->viewport, self->drag_x - lw);
-  t1 = ws_timeline_viewport_x_to_time (self->viewport, MAX (self->drag_x + dx, lw) - lw);
-  ws_timeline_viewport_set_selection (self->viewport, self->drag_hit.thread, t0, t1);
-  invalidate (self);
-}
-
-static void
-drag_end_cb (WsTimelineView *self,
-             double          dx,
-             double          dy,
-             GtkGestureDrag *gesture)
-{
-  const WsTimelineRow *row;
-
-  if (self->viewport == NULL)
-    return;
-  if (self->selecting)
-    {
-      self->selecting = FALSE;
-      return;
-    }
-
-  /* A click. */
-  if (self->drag_hit.row == WS_NONE)
-    return;
-  row = ws_timeline_layout_get_row (self->layout, self->drag_hit.row);
-  if (row->kind == WS_TIMELINE_ROW_PROCESS)
-    {
-      ws_timeline_layout_set_collapsed (self->layout, row->index,
-                                        !ws_timeline_layout_get_collapsed (self->layout, row->index));
-      return;
-    }
-  if (!self->drag_hit.in_labels)
-    {
-      ws_timeline_viewport_set_selected_event (self->viewport, self->drag_hit.event);
-      invalidate (self);
-    }
-}
-
-static void
-pan_begin_cb (WsTimelineView *self,
-              double          x,
-              double          y,
-              GtkGestureDrag *gesture)
-{
-  self->pan_h = self->hadjustment ? gtk_adjustment_get_value (self->hadjustment) : 0;
-  self->pan_v = self->vadjustment ? gtk_adjustment_get_value (self->vadjustment) : 0;
-  gtk_widget_set_cursor_from_name (GTK_WIDGET (self), "grabbing");
-}
-
-static void
-pan_update_cb (WsTimelineView *self,
-               double          dx,
-               double          dy,
-               GtkGestureDrag *gesture)
-{
-  if (self->hadjustment)
-    gtk_adjustment_set_value (self->hadjustment, self->pan_h - dx);
-  if (self->vadjustment)
-    gtk_adjustment_set_value (self->vadjustment, self->pan_v - dy);
-}
-
-static void
-pan_end_cb (WsTimelineView *self,
-            double          dx,
-            double          dy,
-            GtkGestureDrag *gesture)
-{
-  gtk_widget_set_cursor (GTK_WIDGET (self), NULL);
-}
-
-static gboolean
-query_tooltip_cb (WsTimelineView *self,
-                  int             x,
-                  int             y,
-                  gboolean        keyboard,
-                  GtkTooltip     *tooltip)
-{
-  WsTimelineHit hit;
-  g_autofree char *markup = NULL;
-  GdkRectangle area = { x - 2, y - 2, 5, 5 };
-
-  if (keyboard || !ws_timeline_view_hit_test (self, x, y, &hit))
-    return FALSE;
-
-  if (hit.in_labels && hit.row != WS_NONE)
-    {
-      WsTrace *trace = ws_timeline_lod_get_trace (self->lod);
-      const WsTimelineRow *row = ws_timeline_layout_get_row (self->layout, hit.row);
-
-      if (row->kind == WS_TIMELINE_ROW_THREAD)
-        {
-          const WsThread *t = ws_trace_get_thread (trace, row->index);
-          const WsProcess *p = t->process != WS_NONE ? ws_trace_get_process (trace, t->process) : NULL;
-          g_autofree char *name = g_markup_escape_text (t->name ? t->name : "?", -1);
-          g_autofree char *pname = g_markup_escape_text (p && p->name ? p->name : "?", -1);
-
-          /* Translators: tooltip of a thread label: thread, tid, process, pid */
-          markup = g_strdup_printf (_("<b>%s</b>  thread %d\nprocess %s (%d)"), name, t->tid, pname, t->pid);
-        }
-      else
-        /* Translators: tooltip of a process header */
-        markup = g_strdup (_("Click to collapse or expand this process"));
-    }
-  else if (hit.event != WS_NONE)
-    markup = ws_timeline_view_dup_event_markup (self, hit.event, 4);
-
-  if (markup == NULL)
-    return FALSE;
-  gtk_tooltip_set_markup (tooltip, markup);
-  gtk_tooltip_set_tip_area (tooltip, &area);
-  return TRUE;
-}
-
-/* ------------------------------------------------------------------ */
-/* Actions                                                              */
-
-static void
-zoom_in_action (GtkWidget  *widget,
-                const char *action_name,
-                GVariant   *param)
-{
-  zoom_about (WS_TIMELINE_VIEW (widget), KEY_ZOOM_STEP, chart_middle (WS_TIMELINE_VIEW (widget)));
-}
-
-static void
-zoom_out_action (GtkWidget  *widget,
-                 const char *action_name,
-                 GVariant   *param)
-{
-  zoom_about (WS_TIMELINE_VIEW (widget), 1 / KEY_ZOOM_STEP, chart_middle (WS_TIMELINE_VIEW (widget)));
-}
-
-static void
-zoom_fit_action (GtkWidget  *widget,
-                 const char *action_name,
-                 GVariant   *param)
-{
-  WsTimelineView *self = WS_TIMELINE_VIEW (widget);
-
-  if (self->viewport == NULL)
-    return;
-  ws_timeline_viewport_push_history (self->viewport);
-  ws_timeline_viewport_zoom_to_fit (self->viewport);
-}
-
-static void
-back_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *param)
-{
-  WsTimelineView *self = WS_TIMELINE_VIEW (widget);
-
-  if (self->viewport != NULL)
-    ws_timeline_viewport_go_back (self->viewport);
-}
-
-static void
-pan_action (GtkWidget  *widget,
-            const char *action_name,
-            GVariant   *param)
-{
-  WsTimelineView *self = WS_TIMELINE_VIEW (widget);
-  double fraction = g_variant_get_double (param);
-
-  if (self->viewport != NULL)
-    ws_timeline_viewport_pan (self->viewport, fraction * ws_timeline_viewport_get_width (self->viewport));
-}
-
-static void
-scroll_rows_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *param)
-{
-  WsTimelineView *self = WS_TIMELINE_VIEW (widget);
-  double pages = g_variant_get_double (param);
-  double step = fabs (pages) < 1 ? 24 : gtk_adjustment_get_page_increment (self->vadjustment);
-
-  gtk_adjustment_set_value (self->vadjustment,
-                            gtk_adjustment_get_value (self->vadjustment) + (pages < 0 ? -step : step));
-}
-
-static void
-zoom_selection_action (GtkWidget  *widget,
-                       const char *action_name,
-                       GVariant   *param)
-{
-  ws_timeline_view_zoom_to_selection (WS_TIMELINE_VIEW (widget));
-}
-
-static void
-clear_selection_action (GtkWidget  *widget,
-                        const char *action_name,
-                        GVariant   *param)
-{
-  WsTimelineView *self = WS_TIMELINE_VIEW (widget);
-
-  if (self->viewport == NULL)
-    return;
-  ws_timeline_viewport_clear_selection (self->viewport);
-  ws_timeline_viewport_set_selected_event (self->viewport, WS_NONE);
-  ws_timeline_viewport_set_highlighted_threads (self->viewport, NULL, 0);
-  invalidate (self);
 }
 
 /* ------------------------------------------------------------------ */
@@ -857,7 +539,7 @@ update_style (WsTimelineView *self)
   ws_timeline_renderer_set_pango_context (self->renderer, pango);
   if (font != NULL)
     ws_timeline_renderer_set_font (self->renderer, font);
-  invalidate (self);
+  ws_timeline_view_invalidate (self);
 }
 
 static void
@@ -881,8 +563,8 @@ ws_timeline_view_measure (GtkWidget      *widget,
 
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
-      *minimum = (int) label_width (self) + 200;
-      *natural = (int) label_width (self) + 900;
+      *minimum = (int) ws_timeline_view_label_width (self) + 200;
+      *natural = (int) ws_timeline_view_label_width (self) + 900;
     }
   else
     {
@@ -900,9 +582,11 @@ ws_timeline_view_size_allocate (GtkWidget *widget,
   WsTimelineView *self = WS_TIMELINE_VIEW (widget);
 
   if (self->viewport != NULL)
-    ws_timeline_viewport_set_width (self->viewport, MAX (width - label_width (self), 1));
+    ws_timeline_viewport_set_width (self->viewport, MAX (width - ws_timeline_view_label_width (self), 1));
   configure_adjustments (self);
-  invalidate (self);
+  ws_timeline_view_invalidate (self);
+  if (self->wait_menu != NULL)
+    gtk_popover_present (GTK_POPOVER (self->wait_menu));
 }
 
 static void
@@ -930,11 +614,11 @@ ws_timeline_view_snapshot (GtkWidget   *widget,
       cairo_surface_set_device_scale (surface, scale, scale);
       cr = cairo_create (surface);
       ws_timeline_renderer_draw (self->renderer, cr, self->lod, self->layout, self->viewport,
-                                 scroll_y (self), width, height);
+                                 ws_timeline_view_scroll_y (self), width, height);
       if (self->anomalies != NULL)
         {
           ws_anomaly_overlay_draw (cr, ws_timeline_renderer_get_geometry (self->renderer), self->layout,
-                                   self->viewport, scroll_y (self), width, height, self->anomalies,
+                                   self->viewport, ws_timeline_view_scroll_y (self), width, height, self->anomalies,
                                    self->anomaly_trace);
           ws_anomaly_overlay_legend (cr, width - 340, height - 22, ws_anomaly_result_get_settings (self->anomalies)->threshold,
                                      self->dark);
@@ -974,6 +658,7 @@ ws_timeline_view_dispose (GObject *object)
   g_clear_object (&self->texture);
   g_clear_object (&self->anomalies);
   g_clear_object (&self->renderer);
+  g_clear_pointer (&self->wait_menu, gtk_widget_unparent);
 
   G_OBJECT_CLASS (ws_timeline_view_parent_class)->dispose (object);
 }
@@ -1066,72 +751,43 @@ ws_timeline_view_class_init (WsTimelineViewClass *klass)
   gtk_widget_class_set_css_name (widget_class, "timeline");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 
-  gtk_widget_class_install_action (widget_class, "timeline.zoom-in", NULL, zoom_in_action);
-  gtk_widget_class_install_action (widget_class, "timeline.zoom-out", NULL, zoom_out_action);
-  gtk_widget_class_install_action (widget_class, "timeline.zoom-fit", NULL, zoom_fit_action);
-  gtk_widget_class_install_action (widget_class, "timeline.back", NULL, back_action);
-  gtk_widget_class_install_action (widget_class, "timeline.pan", "d", pan_action);
-  gtk_widget_class_install_action (widget_class, "timeline.scroll-rows", "d", scroll_rows_action);
-  gtk_widget_class_install_action (widget_class, "timeline.zoom-selection", NULL, zoom_selection_action);
-  gtk_widget_class_install_action (widget_class, "timeline.clear-selection", NULL, clear_selection_action);
+  /**
+   * WsTimelineView::analyse-wait:
+   * @mode: the #WsGraphMode asked for
+   * @event: the WAIT event it is asked about
+   *
+   * "Ready Tree of This Wait", "Wait Graph…" or "Critical Path…" was
+   * chosen in a wait's context menu.
+   */
+  ws_timeline_view_signals[ANALYSE_WAIT] =
+    g_signal_new ("analyse-wait", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_UINT);
 
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, 0, "timeline.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, 0, "timeline.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, 0, "timeline.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, 0, "timeline.zoom-out", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, 0, "timeline.zoom-out", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, 0, "timeline.zoom-fit", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_0, 0, "timeline.zoom-fit", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_BackSpace, 0, "timeline.back", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "timeline.pan", "d", -KEY_PAN_FRACTION);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "timeline.pan", "d", KEY_PAN_FRACTION);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, 0, "timeline.scroll-rows", "d", -0.1);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, 0, "timeline.scroll-rows", "d", 0.1);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Page_Up, 0, "timeline.scroll-rows", "d", -1.0);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Page_Down, 0, "timeline.scroll-rows", "d", 1.0);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, 0, "timeline.zoom-selection", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "timeline.clear-selection", NULL);
+  ws_timeline_view_class_init_actions (widget_class);
 }
 
 static void
 ws_timeline_view_init (WsTimelineView *self)
 {
-  static const WsViewGestures gestures = {
-    .drag_button = GDK_BUTTON_PRIMARY,
-    .drag_begin = G_CALLBACK (drag_begin_cb),
-    .drag_update = G_CALLBACK (drag_update_cb),
-    .drag_end = G_CALLBACK (drag_end_cb),
-    .zoom_begin = G_CALLBACK (zoom_begin_cb),
-    .zoom_scale_changed = G_CALLBACK (zoom_scale_changed_cb),
-    .scroll = G_CALLBACK (scroll_cb),
-    .motion = G_CALLBACK (motion_cb),
-    .leave = G_CALLBACK (leave_cb),
-    .swapped = TRUE,
-  };
-
   self->renderer = ws_timeline_renderer_new ();
+  self->menu_event = WS_NONE;
   self->dirty = TRUE;
   self->zoom_scale = 1.0;
 
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
-  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
-  g_signal_connect (self, "query-tooltip", G_CALLBACK (query_tooltip_cb), NULL);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Thread timeline"),
                                   -1);
 
   self->viewport_signals = g_signal_group_new (WS_TYPE_TIMELINE_VIEWPORT);
   g_signal_group_connect_swapped (self->viewport_signals, "changed", G_CALLBACK (viewport_changed), self);
-  g_signal_group_connect_swapped (self->viewport_signals, "selection-changed", G_CALLBACK (invalidate), self);
-  g_signal_group_connect_swapped (self->viewport_signals, "notify::selected-event", G_CALLBACK (invalidate), self);
+  g_signal_group_connect_swapped (self->viewport_signals, "selection-changed", G_CALLBACK (ws_timeline_view_invalidate), self);
+  g_signal_group_connect_swapped (self->viewport_signals, "notify::selected-event", G_CALLBACK (selected_event_changed), self);
   self->layout_signals = g_signal_group_new (WS_TYPE_TIMELINE_LAYOUT);
   g_signal_group_connect_swapped (self->layout_signals, "changed", G_CALLBACK (layout_changed), self);
 
-  ws_view_gestures_attach (GTK_WIDGET (self), &gestures, self);
-  /* The middle button pans whatever the primary button's drag does. */
-  ws_view_gestures_add_drag (GTK_WIDGET (self), GDK_BUTTON_MIDDLE, G_CALLBACK (pan_begin_cb),
-                             G_CALLBACK (pan_update_cb), G_CALLBACK (pan_end_cb), self, TRUE);
-
+  ws_timeline_view_init_input (self);
   update_accessible_description (self);
+  ws_timeline_view_update_wait_actions (self);
 }

@@ -46,6 +46,10 @@ void                ws_timeline_view_reveal_event     (WsTimelineView     *self,
 void                ws_timeline_view_reveal_thread    (WsTimelineView     *self,
                                                       guint               thread);
 void                ws_timeline_view_zoom_to_selection(WsTimelineView     *self);
+void                ws_timeline_view_zoom_to_span     (WsTimelineView     *self,
+                                                      guint               thread,
+                                                      WsTime              t0,
+                                                      WsTime              t1);
 gboolean            ws_timeline_view_hit_test         (WsTimelineView     *self,
                                                       double              x,
                                                       double              y,

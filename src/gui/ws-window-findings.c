@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "ws-anomaly-state.h"
+#include "ws-mining-pin.h"
 #include "ws-pin-capture.h"
 #include "ws-window-private.h"
 #include "ws-window-findings.h"
@@ -58,8 +59,27 @@ pin_attribution (WsWindow *self)
   return TRUE;
 }
 
+/* The Mining page's cluster shown, with its alignment, over the traces
+ * mined. */
+static gboolean
+pin_mining (WsWindow *self)
+{
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(WsPin) pin = ws_mining_pin_capture (self->mining_page, files);
+
+  if (pin == NULL)
+    {
+      ws_window_show_toast (self, _("Mine, then select a cluster to pin it"));
+      return TRUE;
+    }
+  ws_findings_page_add_pin_traces (ws_window_get_findings_page (self), pin, (GFile **) files->pdata, files->len);
+  reveal_findings (self, FALSE);
+  return TRUE;
+}
+
 /* The graph page's view when it is the page shown, the Overview's
- * attribution on the Overview, else the timeline. */
+ * attribution on the Overview, the Mining page's cluster, else the
+ * timeline. */
 static void
 pin_view (WsWindow *self)
 {
@@ -68,6 +88,8 @@ pin_view (WsWindow *self)
   g_autoptr(WsPin) pin = NULL;
 
   if (g_strcmp0 (ws_window_get_details_page (self), "overview") == 0 && pin_attribution (self))
+    return;
+  if (g_strcmp0 (ws_window_get_details_page (self), "mining") == 0 && pin_mining (self))
     return;
   if (document == NULL || ws_document_get_state (document) != WS_DOCUMENT_READY)
     return;
@@ -185,6 +207,13 @@ apply_pin (WsWindow *self,
   if (g_str_equal (kind, WS_PIN_KIND_ATTRIBUTION))
     {
       ws_window_show_details_page (self, "overview");
+      return;
+    }
+  if (g_str_equal (kind, WS_PIN_KIND_ALIGNMENT))
+    {
+      ws_window_show_details_page (self, "mining");
+      ws_mining_page_show_detail (self->mining_page, "alignment");
+      ws_mining_pin_apply (self->mining_page, pin);
       return;
     }
   if (trace == NULL || !ws_pin_get_window (pin, &t0, &t1))

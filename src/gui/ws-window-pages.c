@@ -11,20 +11,13 @@
 
 #include "ws-window-private.h"
 
-static void
-thread_activated_cb (WsWindow      *self,
-                     guint          thread,
-                     WsThreadTable *table)
-{
-  ws_timeline_view_reveal_thread (self->timeline_view, thread);
-  gtk_widget_grab_focus (GTK_WIDGET (self->timeline_view));
-}
-
 /* The Overview's cluster row: the Mining page. */
 static void
 overview_show_mining_cb (WsWindow *self)
 {
   ws_window_show_details_page (self, "mining");
+  /* The row names the top cluster of the default scope: mine it. */
+  ws_mining_page_run_scope (self->mining_page, ws_mining_scope_default ());
 }
 
 /* The graph page (ws-graph-page.c) in the lower pane, given most of the
@@ -185,7 +178,6 @@ details_page_changed_cb (WsWindow *self)
 void
 _ws_window_pages_init (WsWindow *self)
 {
-  g_signal_connect_swapped (self->thread_table, "thread-activated", G_CALLBACK (thread_activated_cb), self);
   g_signal_connect_swapped (self->contrast_page, "open-ready-tree", G_CALLBACK (contrast_ready_tree_cb), self);
   g_signal_connect_swapped (self->mining_page, "show-events", G_CALLBACK (mining_show_events_cb), self);
   g_signal_connect_swapped (self->details_stack, "notify::visible-child-name", G_CALLBACK (details_page_changed_cb), self);

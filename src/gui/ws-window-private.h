@@ -10,6 +10,7 @@
 
 #include "ws-contrast-page.h"
 #include "ws-overview-page.h"
+#include "ws-slowest-list.h"
 #include "ws-timeline-legend.h"
 #include "ws-window.h"
 #include "ws-window-anomaly.h"   /* ws_window_show_toast() */
@@ -50,6 +51,8 @@ struct _WsWindow
   WsContrastPage       *contrast_page;
   GtkPaned             *content_paned;
   GMenu                *recent_section;
+  GtkMenuButton        *slowest_button;   /* ws-window-slowest.c */
+  WsSlowestList        *slowest_list;
 
   /* Owned references */
   WsSession            *session;
@@ -89,6 +92,12 @@ void     _ws_window_update_recent_menu       (WsWindow       *self);
 
 /* ws-window-pages.c */
 void     _ws_window_pages_init               (WsWindow       *self);
+
+/* ws-window-slowest.c */
+void     _ws_window_class_slowest_init       (GtkWidgetClass *widget_class);
+void     _ws_window_slowest_init             (WsWindow       *self);
+void     _ws_window_show_wait                (WsWindow       *self,
+                                              guint           event);
 
 /* ws-window-search.c */
 void     _ws_window_class_search_init        (GtkWidgetClass *widget_class);

@@ -191,6 +191,7 @@ ws_window_class_init (WsWindowClass *klass)
   _ws_window_class_files_init (widget_class);
   _ws_window_class_actions_init (widget_class);
   _ws_window_class_search_init (widget_class);
+  _ws_window_class_slowest_init (widget_class);
   ws_window_findings_install_actions (widget_class);
   ws_window_anomaly_install (widget_class);
 }
@@ -214,6 +215,7 @@ ws_window_init (WsWindow *self)
 
   ws_timeline_legend_set_renderer (self->legend, ws_timeline_view_get_renderer (self->timeline_view));
   _ws_window_pages_init (self);
+  _ws_window_slowest_init (self);
   _ws_window_files_init (self);
 
   _ws_window_show_document (self, NULL);

@@ -9,6 +9,7 @@
 #include "ws-graph-page.h"
 #include "ws-mining-page.h"
 #include "ws-session.h"
+#include "ws-slowest-list.h"
 #include "ws-stack-search.h"
 #include "ws-thread-table.h"
 #include "ws-timeline-view.h"
@@ -60,6 +61,7 @@ void            ws_window_set_search_text      (WsWindow       *self,
 const char     *ws_window_get_search_status    (WsWindow       *self);
 void            ws_window_show_details_page    (WsWindow       *self,
                                                 const char     *name);
+WsSlowestList  *ws_window_get_slowest_list     (WsWindow       *self);
 gboolean        ws_window_export_timeline      (WsWindow       *self,
                                                 const char     *path,
                                                 GError        **error);

@@ -15,5 +15,6 @@ void ws_report_figure_add_frames       (WsReportFigure     *figure,
                                         const char         *title,
                                         const char * const *frames);
 void ws_report_figure_register_views   (GHashTable         *builders);
+void ws_report_figure_register_mining  (GHashTable         *builders);
 
 G_END_DECLS

@@ -451,6 +451,7 @@ ensure_builders (void)
   g_hash_table_insert (builders, (gpointer) WS_PIN_KIND_READY_TREE, build_ready_tree);
   g_hash_table_insert (builders, (gpointer) WS_PIN_KIND_CRITICAL_PATH, build_critical_path);
   ws_report_figure_register_views (builders);
+  ws_report_figure_register_mining (builders);
 }
 
 static WsReportFigureBuilder

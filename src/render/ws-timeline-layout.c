@@ -20,6 +20,7 @@ struct _WsTimelineLayout
   GArray   *rows;              /* WsTimelineRow */
   guint    *thread_row;        /* thread index -> row, or WS_NONE */
   guint    *process_row;       /* process index -> row */
+  gboolean *has_instances;     /* per thread: scenario instances, a lane */
   double    thread_height;
   double    process_height;
   guint     n_visible_threads;
@@ -45,6 +46,7 @@ ws_timeline_layout_finalize (GObject *object)
   g_array_unref (self->rows);
   g_free (self->thread_row);
   g_free (self->process_row);
+  g_free (self->has_instances);
   g_clear_object (&self->trace);
 
   G_OBJECT_CLASS (ws_timeline_layout_parent_class)->finalize (object);
@@ -106,7 +108,7 @@ rebuild (WsTimelineLayout *self)
     {
       guint p = self->process_order[i];
       const WsProcess *process = ws_trace_get_process (self->trace, p);
-      WsTimelineRow row = { WS_TIMELINE_ROW_PROCESS, p, y, self->process_height };
+      WsTimelineRow row = { WS_TIMELINE_ROW_PROCESS, p, y, self->process_height, 0 };
 
       if (self->events_per_process[p] == 0)
         continue;
@@ -121,7 +123,8 @@ rebuild (WsTimelineLayout *self)
       for (guint k = 0; k < process->n_threads; k++)
         {
           guint t = process->threads[k];
-          WsTimelineRow trow = { WS_TIMELINE_ROW_THREAD, t, y, self->thread_height };
+          double lane = self->has_instances[t] ? WS_TIMELINE_LANE_HEIGHT : 0;
+          WsTimelineRow trow = { WS_TIMELINE_ROW_THREAD, t, y, self->thread_height + lane, lane };
 
           if (ws_trace_get_thread (self->trace, t)->n_events == 0)
             continue;
@@ -171,6 +174,14 @@ ws_timeline_layout_new (WsTrace *trace)
   self->process_row = g_new (guint, MAX (self->n_processes, 1));
   for (guint p = 0; p < self->n_processes; p++)
     self->process_row[p] = WS_NONE;
+  /* Threads that ran scenario instances get a lane for their slices. */
+  self->has_instances = g_new0 (gboolean, MAX (n_threads, 1));
+  for (guint i = 0; i < ws_trace_get_n_scenario_instances (trace); i++)
+    {
+      guint t = ws_trace_get_scenario_instance (trace, i)->thread;
+      if (t < n_threads)
+        self->has_instances[t] = TRUE;
+    }
   rebuild (self);
 
   return self;

@@ -18,13 +18,19 @@ typedef enum {
  * @index: the process or thread index in the trace
  * @y: top of the row, in pixels from the top of the first row
  * @height: the row's height
+ * @lane: of which the top @lane pixels are the lane of its scenario
+ *   instances (0 for a thread without any, and for process headers)
  */
 typedef struct {
   WsTimelineRowKind kind;
   guint             index;
   double            y;
   double            height;
+  double            lane;
 } WsTimelineRow;
+
+/* The height of the scenario-instance lane above a thread's states. */
+#define WS_TIMELINE_LANE_HEIGHT 18
 
 /*
  * WsTimelineLayout: the vertical layout of a timeline: one header row per

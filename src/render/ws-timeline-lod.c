@@ -20,6 +20,8 @@
 
 #define LEVEL_FACTOR 4
 #define MAX_LEVELS   24
+#define MAX_WAIT_LEVELS 12
+#define LONG_WAIT_QUANTILE 0.99
 
 typedef struct {
   WsTime          bucket;      /* 0 = exact */
@@ -33,11 +35,24 @@ typedef struct {
   guint      n;
 } MarkLevel;
 
+/* Waits of at least @min_duration, by start time. */
+typedef struct {
+  WsTime     min_duration;
+  WsLodWait *waits;
+  guint      n;
+} WaitLevel;
+
 typedef struct {
   SegLevel      seg_levels[MAX_LEVELS];
   guint         n_seg_levels;
   MarkLevel     mark_levels[MAX_LEVELS];
   guint         n_mark_levels;
+  WaitLevel     wait_levels[MAX_WAIT_LEVELS];
+  guint         n_wait_levels;
+  WsLodWait    *long_waits;
+  guint         n_long_waits;
+  guint32      *instances;     /* scenario instances of the thread, by t0 */
+  guint         n_instances;
   WsThreadStats stats;
 } ThreadLod;
 
@@ -49,6 +64,8 @@ struct _WsTimelineLod
   ThreadLod *threads;
   guint      n_threads;
   gsize      memory;
+  WsTime     long_threshold;
+  WsTime     slowest_instance;
 };
 
 G_DEFINE_FINAL_TYPE (WsTimelineLod, ws_timeline_lod, G_TYPE_OBJECT)
@@ -64,6 +81,10 @@ ws_timeline_lod_finalize (GObject *object)
         g_free (self->threads[t].seg_levels[l].segs);
       for (guint l = 0; l < self->threads[t].n_mark_levels; l++)
         g_free (self->threads[t].mark_levels[l].marks);
+      for (guint l = 0; l < self->threads[t].n_wait_levels; l++)
+        g_free (self->threads[t].wait_levels[l].waits);
+      g_free (self->threads[t].long_waits);
+      g_free (self->threads[t].instances);
     }
   g_free (self->threads);
   g_clear_object (&self->trace);
@@ -363,19 +384,41 @@ build_mark_level (const WsLodMark *marks,
   return out;
 }
 
+/* What level 0 is built from, per thread, and the durations of every
+ * wait of the trace for the long-wait threshold. */
+typedef struct {
+  GArray *segs;        /* WsStateSegment */
+  GArray *marks;       /* WsLodMark */
+  GArray *waits;       /* WsLodWait of at least WS_TIMELINE_LOD_MIN_WAIT */
+  GArray *durations;   /* WsTime, every wait of the trace */
+} Level0;
+
 static void
 add_wait (ThreadLod     *lod,
-          GArray        *segs,
+          Level0        *l0,
           const WsEvent *e,
+          guint          index,
           WsTime         end)
 {
   WsThreadState state = ws_thread_state_for_wait (e);
   guint bin = (state - WS_THREAD_STATE_SLEEP) % 3;
+  GArray *segs = l0->segs;
+  WsTime duration = end - e->time;
 
   append_seg (segs, e->time, end, state);
   lod->stats.wait[bin] += end - e->time;
   lod->stats.n_waits++;
-  lod->stats.longest_wait = MAX (lod->stats.longest_wait, end - e->time);
+  if (duration > lod->stats.longest_wait || lod->stats.longest_wait_event == WS_NONE)
+    {
+      lod->stats.longest_wait = duration;
+      lod->stats.longest_wait_event = index;
+    }
+  g_array_append_val (l0->durations, duration);
+  if (duration >= WS_TIMELINE_LOD_MIN_WAIT)
+    {
+      WsLodWait w = { e->time, end, index, state };
+      g_array_append_val (l0->waits, w);
+    }
   if (ws_thread_state_is_unknown (state))
     lod->stats.n_unknown++;
   if (e->ready_latency != WS_LATENCY_UNKNOWN && e->ready_latency > 0)
@@ -389,10 +432,11 @@ add_wait (ThreadLod     *lod,
  * statistics. */
 static void
 add_event (ThreadLod     *lod,
-           GArray        *segs,
-           GArray        *marks,
-           const WsEvent *e)
+           Level0        *l0,
+           const WsEvent *e,
+           guint          index)
 {
+  GArray *segs = l0->segs;
   WsTime end = e->time + MAX (e->duration, 0);
   WsLodMark mark = { e->time, 0 };
 
@@ -409,7 +453,7 @@ add_event (ThreadLod     *lod,
       lod->stats.n_samples++;
       break;
     case WS_EVENT_WAIT:
-      add_wait (lod, segs, e, end);
+      add_wait (lod, l0, e, index, end);
       return;
     case WS_EVENT_PREEMPT:
       append_seg (segs, e->time, end, WS_THREAD_STATE_READY);
@@ -428,7 +472,7 @@ add_event (ThreadLod     *lod,
     default:
       return;
     }
-  g_array_append_val (marks, mark);
+  g_array_append_val (l0->marks, mark);
 }
 
 /* A coarser segment level at @bucket, kept only if it drops at least a
@@ -475,21 +519,74 @@ add_mark_level (ThreadLod *lod,
   return l->n;
 }
 
+static int
+compare_wait_start (gconstpointer a,
+                    gconstpointer b)
+{
+  const WsLodWait *wa = a, *wb = b;
+
+  return wa->t0 < wb->t0 ? -1 : wa->t0 > wb->t0;
+}
+
+/* The duration index of one thread: level k holds the waits of at least
+ * 4^k ms, so that a zoomed-out frame walks only waits a pixel wide. */
+static void
+build_wait_levels (ThreadLod *lod,
+                   GArray    *waits)
+{
+  WsTime min = WS_TIMELINE_LOD_MIN_WAIT;
+
+  g_array_sort (waits, compare_wait_start);
+  lod->wait_levels[0].min_duration = min;
+  lod->wait_levels[0].n = waits->len;
+  lod->wait_levels[0].waits = (WsLodWait *) (gpointer) g_array_free (waits, FALSE);
+  lod->n_wait_levels = 1;
+
+  while (lod->n_wait_levels < MAX_WAIT_LEVELS)
+    {
+      const WaitLevel *prev = &lod->wait_levels[lod->n_wait_levels - 1];
+      WaitLevel *next = &lod->wait_levels[lod->n_wait_levels];
+      guint n = 0;
+
+      min *= LEVEL_FACTOR;
+      next->waits = g_new (WsLodWait, MAX (prev->n, 1));
+      for (guint i = 0; i < prev->n; i++)
+        if (prev->waits[i].t1 - prev->waits[i].t0 >= min)
+          next->waits[n++] = prev->waits[i];
+      if (n == prev->n || n == 0)
+        {
+          /* Nothing dropped: the finer level serves this scale too. */
+          g_free (next->waits);
+          next->waits = NULL;
+          if (n == 0)
+            break;
+          continue;
+        }
+      next->n = n;
+      next->min_duration = min;
+      lod->n_wait_levels++;
+    }
+}
+
 static void
 build_thread (WsTimelineLod *self,
               guint          thread,
-              WsTime         span)
+              WsTime         span,
+              GArray        *durations)
 {
   const WsThread *t = ws_trace_get_thread (self->trace, thread);
   const WsEvent *events = ws_trace_get_events (self->trace);
   ThreadLod *lod = &self->threads[thread];
   GArray *segs = g_array_sized_new (FALSE, FALSE, sizeof (WsStateSegment), t->n_events);
   GArray *marks = g_array_new (FALSE, FALSE, sizeof (WsLodMark));
+  Level0 l0 = { segs, marks, g_array_new (FALSE, FALSE, sizeof (WsLodWait)), durations };
   guint kept_segs, kept_marks;
 
+  lod->stats.longest_wait_event = WS_NONE;
   for (guint k = 0; k < t->n_events; k++)
-    add_event (lod, segs, marks, &events[t->events[k]]);
+    add_event (lod, &l0, &events[t->events[k]], t->events[k]);
   normalize_level0 (segs);
+  build_wait_levels (lod, l0.waits);
 
   lod->seg_levels[0].bucket = 0;
   lod->seg_levels[0].n = segs->len;
@@ -519,6 +616,89 @@ build_thread (WsTimelineLod *self,
     self->memory += lod->seg_levels[l].n * sizeof (WsStateSegment);
   for (guint l = 0; l < lod->n_mark_levels; l++)
     self->memory += lod->mark_levels[l].n * sizeof (WsLodMark);
+  for (guint l = 0; l < lod->n_wait_levels; l++)
+    self->memory += lod->wait_levels[l].n * sizeof (WsLodWait);
+}
+
+static int
+compare_time (gconstpointer a,
+              gconstpointer b)
+{
+  WsTime ta = *(const WsTime *) a, tb = *(const WsTime *) b;
+
+  return ta < tb ? -1 : ta > tb;
+}
+
+/* "Long" is relative to the trace: the longest 1 % of its waits, and
+ * never under the duration index's 1 ms. */
+static void
+mark_long_waits (WsTimelineLod *self,
+                 GArray        *durations)
+{
+  WsTime threshold = WS_TIMELINE_LOD_MIN_WAIT;
+
+  if (durations->len > 0)
+    {
+      g_array_sort (durations, compare_time);
+      threshold = MAX (threshold, g_array_index (durations, WsTime,
+                                                 (guint) (LONG_WAIT_QUANTILE * (durations->len - 1))));
+    }
+  self->long_threshold = threshold;
+
+  for (guint t = 0; t < self->n_threads; t++)
+    {
+      ThreadLod *lod = &self->threads[t];
+      const WaitLevel *all = &lod->wait_levels[0];
+
+      lod->long_waits = g_new (WsLodWait, MAX (all->n, 1));
+      for (guint i = 0; i < all->n; i++)
+        if (all->waits[i].t1 - all->waits[i].t0 >= threshold)
+          lod->long_waits[lod->n_long_waits++] = all->waits[i];
+      self->memory += lod->n_long_waits * sizeof (WsLodWait);
+    }
+}
+
+static int
+compare_instance_start (gconstpointer a,
+                        gconstpointer b,
+                        gpointer      user_data)
+{
+  WsTrace *trace = user_data;
+  WsTime ta = ws_trace_get_scenario_instance (trace, *(const guint32 *) a)->t0;
+  WsTime tb = ws_trace_get_scenario_instance (trace, *(const guint32 *) b)->t0;
+
+  return ta < tb ? -1 : ta > tb;
+}
+
+/* Each thread's scenario instances, by start, for the slices drawn on
+ * its row. */
+static void
+index_instances (WsTimelineLod *self)
+{
+  guint n = ws_trace_get_n_scenario_instances (self->trace);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const WsScenarioInstance *si = ws_trace_get_scenario_instance (self->trace, i);
+      if (si->thread < self->n_threads)
+        self->threads[si->thread].n_instances++;
+      self->slowest_instance = MAX (self->slowest_instance, si->t1 - si->t0);
+    }
+  for (guint t = 0; t < self->n_threads; t++)
+    {
+      self->threads[t].instances = self->threads[t].n_instances ? g_new (guint32, self->threads[t].n_instances) : NULL;
+      self->threads[t].n_instances = 0;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      guint thread = ws_trace_get_scenario_instance (self->trace, i)->thread;
+      if (thread < self->n_threads)
+        self->threads[thread].instances[self->threads[thread].n_instances++] = i;
+    }
+  for (guint t = 0; t < self->n_threads; t++)
+    if (self->threads[t].n_instances > 1)
+      g_qsort_with_data (self->threads[t].instances, self->threads[t].n_instances, sizeof (guint32),
+                         compare_instance_start, self->trace);
 }
 
 /**
@@ -536,6 +716,7 @@ ws_timeline_lod_new (WsTrace       *trace,
                      GError       **error)
 {
   g_autoptr(WsTimelineLod) self = NULL;
+  g_autoptr(GArray) durations = g_array_new (FALSE, FALSE, sizeof (WsTime));
   WsTime span;
 
   g_return_val_if_fail (WS_IS_TRACE (trace), NULL);
@@ -553,8 +734,10 @@ ws_timeline_lod_new (WsTrace       *trace,
           g_set_error_literal (error, WS_ERROR, WS_ERROR_CANCELLED, _("Cancelled"));
           return NULL;
         }
-      build_thread (self, t, span);
+      build_thread (self, t, span, durations);
     }
+  mark_long_waits (self, durations);
+  index_instances (self);
   self->memory += self->n_threads * sizeof (ThreadLod);
 
   return g_steal_pointer (&self);
@@ -749,4 +932,179 @@ ws_timeline_lod_get_memory_size (WsTimelineLod *self)
 {
   g_return_val_if_fail (WS_IS_TIMELINE_LOD (self), 0);
   return self->memory;
+}
+
+/* First wait with t1 > @time. */
+static guint
+waits_lower_bound (const WsLodWait *waits,
+                   guint            n,
+                   WsTime           time)
+{
+  guint lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (waits[mid].t1 <= time)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static const WsLodWait *
+waits_slice (const WsLodWait *waits,
+             guint            n,
+             WsTime           t0,
+             WsTime           t1,
+             guint           *n_waits)
+{
+  guint first = waits_lower_bound (waits, n, t0), last = first;
+
+  /* Waits of one thread do not overlap: the starts are sorted too. */
+  while (last < n && waits[last].t0 < t1)
+    last++;
+  *n_waits = last - first;
+  return waits + first;
+}
+
+/**
+ * ws_timeline_lod_get_waits:
+ * @ns_per_px: the scale of the view
+ * @n_waits: (out):
+ *
+ * The duration index: waits of at least %WS_TIMELINE_LOD_MIN_WAIT
+ * overlapping [@t0, @t1), from the coarsest level whose waits are still
+ * at least about a pixel wide, so a frame touches O(pixels) of them.
+ *
+ * Returns: (transfer none) (array length=n_waits): the waits, by start
+ */
+const WsLodWait *
+ws_timeline_lod_get_waits (WsTimelineLod *self,
+                           guint          thread,
+                           double         ns_per_px,
+                           WsTime         t0,
+                           WsTime         t1,
+                           guint         *n_waits)
+{
+  const ThreadLod *lod;
+  guint l;
+
+  g_return_val_if_fail (WS_IS_TIMELINE_LOD (self), NULL);
+  g_return_val_if_fail (thread < self->n_threads, NULL);
+  g_return_val_if_fail (n_waits != NULL, NULL);
+
+  lod = &self->threads[thread];
+  for (l = lod->n_wait_levels - 1; l > 0; l--)
+    if ((double) lod->wait_levels[l].min_duration <= ns_per_px)
+      break;
+  return waits_slice (lod->wait_levels[l].waits, lod->wait_levels[l].n, t0, t1, n_waits);
+}
+
+/**
+ * ws_timeline_lod_get_long_waits:
+ * @n_waits: (out):
+ *
+ * Returns: (transfer none) (array length=n_waits): the thread's long waits
+ *   (see ws_timeline_lod_get_long_wait_threshold()) overlapping
+ *   [@t0, @t1), at every zoom
+ */
+const WsLodWait *
+ws_timeline_lod_get_long_waits (WsTimelineLod *self,
+                                guint          thread,
+                                WsTime         t0,
+                                WsTime         t1,
+                                guint         *n_waits)
+{
+  const ThreadLod *lod;
+
+  g_return_val_if_fail (WS_IS_TIMELINE_LOD (self), NULL);
+  g_return_val_if_fail (thread < self->n_threads, NULL);
+  g_return_val_if_fail (n_waits != NULL, NULL);
+
+  lod = &self->threads[thread];
+  return waits_slice (lod->long_waits, lod->n_long_waits, t0, t1, n_waits);
+}
+
+/**
+ * ws_timeline_lod_get_long_wait_threshold:
+ *
+ * Returns: the duration from which a wait counts as long: the 99th
+ *   percentile of the trace's waits, at least %WS_TIMELINE_LOD_MIN_WAIT
+ */
+WsTime
+ws_timeline_lod_get_long_wait_threshold (WsTimelineLod *self)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_LOD (self), 0);
+  return self->long_threshold;
+}
+
+static int
+compare_wait_duration_desc (gconstpointer a,
+                            gconstpointer b)
+{
+  const WsLodWait *wa = a, *wb = b;
+  WsTime da = wa->t1 - wa->t0, db = wb->t1 - wb->t0;
+
+  if (da != db)
+    return da > db ? -1 : 1;
+  return wa->event < wb->event ? -1 : wa->event > wb->event;
+}
+
+/**
+ * ws_timeline_lod_dup_longest_waits:
+ * @max: how many at most
+ *
+ * Returns: (transfer full) (element-type WsLodWait): the @max longest
+ *   waits of the trace of at least %WS_TIMELINE_LOD_MIN_WAIT, longest first
+ */
+GArray *
+ws_timeline_lod_dup_longest_waits (WsTimelineLod *self,
+                                   guint          max)
+{
+  GArray *out;
+
+  g_return_val_if_fail (WS_IS_TIMELINE_LOD (self), NULL);
+
+  out = g_array_new (FALSE, FALSE, sizeof (WsLodWait));
+  for (guint t = 0; t < self->n_threads; t++)
+    g_array_append_vals (out, self->threads[t].wait_levels[0].waits, self->threads[t].wait_levels[0].n);
+  g_array_sort (out, compare_wait_duration_desc);
+  if (out->len > max)
+    g_array_set_size (out, max);
+  return out;
+}
+
+/**
+ * ws_timeline_lod_get_thread_instances:
+ * @n_instances: (out):
+ *
+ * Returns: (transfer none) (array length=n_instances): the indices of the
+ *   scenario instances of @thread, by start time
+ */
+const guint32 *
+ws_timeline_lod_get_thread_instances (WsTimelineLod *self,
+                                      guint          thread,
+                                      guint         *n_instances)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_LOD (self), NULL);
+  g_return_val_if_fail (thread < self->n_threads, NULL);
+  g_return_val_if_fail (n_instances != NULL, NULL);
+
+  *n_instances = self->threads[thread].n_instances;
+  return self->threads[thread].instances;
+}
+
+/**
+ * ws_timeline_lod_get_slowest_instance:
+ *
+ * Returns: the duration of the trace's longest scenario instance, 0
+ *   without any
+ */
+WsTime
+ws_timeline_lod_get_slowest_instance (WsTimelineLod *self)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_LOD (self), 0);
+  return self->slowest_instance;
 }

@@ -85,6 +85,7 @@ typedef struct {
  * @n_unknown: waits with no recorded wake-up (readier unknown)
  * @n_samples: CPU samples
  * @longest_wait: the longest single wait, ns
+ * @longest_wait_event: its event index, or %WS_NONE without waits
  *
  * Per-thread totals, shown by the thread table beside the timeline.
  */
@@ -96,7 +97,26 @@ typedef struct {
   guint  n_unknown;
   guint  n_samples;
   WsTime longest_wait;
+  guint  longest_wait_event;
 } WsThreadStats;
+
+/**
+ * WsLodWait:
+ * @t0: start of the wait
+ * @t1: its end (without the ready latency that follows)
+ * @event: the WAIT event's index
+ * @state: its #WsThreadState
+ *
+ * One wait of the duration index: the waits long enough to be encoded
+ * by thickness (at least %WS_TIMELINE_LOD_MIN_WAIT), kept apart from the
+ * state segments so that coarse levels never merge them away.
+ */
+typedef struct {
+  WsTime  t0;
+  WsTime  t1;
+  guint32 event;
+  guint8  state;
+} WsLodWait;
 
 /*
  * WsTimelineLod: per-thread state segments at several levels of detail,
@@ -140,11 +160,33 @@ const WsThreadStats  *ws_timeline_lod_get_stats       (WsTimelineLod  *self,
                                                        guint           thread);
 gsize                 ws_timeline_lod_get_memory_size (WsTimelineLod  *self);
 
+const WsLodWait      *ws_timeline_lod_get_waits       (WsTimelineLod  *self,
+                                                       guint           thread,
+                                                       double          ns_per_px,
+                                                       WsTime          t0,
+                                                       WsTime          t1,
+                                                       guint          *n_waits);
+const WsLodWait      *ws_timeline_lod_get_long_waits  (WsTimelineLod  *self,
+                                                       guint           thread,
+                                                       WsTime          t0,
+                                                       WsTime          t1,
+                                                       guint          *n_waits);
+WsTime                ws_timeline_lod_get_long_wait_threshold (WsTimelineLod *self);
+WsTime                ws_timeline_lod_get_slowest_instance (WsTimelineLod *self);
+GArray               *ws_timeline_lod_dup_longest_waits (WsTimelineLod *self,
+                                                       guint           max);
+const guint32        *ws_timeline_lod_get_thread_instances (WsTimelineLod *self,
+                                                       guint           thread,
+                                                       guint          *n_instances);
+
 WsThreadState         ws_thread_state_for_wait        (const WsEvent  *wait);
 gboolean              ws_thread_state_is_wait         (WsThreadState   state);
 gboolean              ws_thread_state_is_unknown      (WsThreadState   state);
 const char           *ws_thread_state_get_label       (WsThreadState   state);
 
 #define WS_TIMELINE_LOD_BASE_BUCKET 256
+
+/* Waits at least this long (1 ms) are in the duration index. */
+#define WS_TIMELINE_LOD_MIN_WAIT (G_GINT64_CONSTANT (1000000))
 
 G_END_DECLS

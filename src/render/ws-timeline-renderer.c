@@ -20,42 +20,8 @@
 
 #include "ws-render-util.h"
 #include "ws-time-format.h"
-#include "ws-timeline-renderer.h"
-
-#define PROCESS_INDENT  18.0
-#define THREAD_INDENT   26.0
-#define LABEL_PAD        8.0
-#define MIN_TICK_PX     90.0
-#define HIT_TOLERANCE    3.0
-#define HIT_MAX_SCAN   512
-
-typedef struct {
-  float x;
-  float y;
-  float w;
-  float h;
-} Rect;
-
-struct _WsTimelineRenderer
-{
-  GObject               parent_instance;
-
-  WsTimelinePalette     palette;
-  WsTimelineGeometry    geometry;
-
-  PangoContext         *context;
-  PangoFontDescription *font;
-  PangoLayout          *scratch;        /* ruler labels, legend */
-  GHashTable           *label_cache;    /* row key -> PangoLayout */
-  gconstpointer         label_trace;    /* the trace the cache belongs to */
-
-  cairo_pattern_t      *dash[WS_N_THREAD_STATES];
-  GArray               *rects[WS_N_THREAD_STATES];
-  GArray               *mark_rects[WS_N_MARK_KINDS];
-  GArray               *match_rects;
-
-  WsStackSearch        *search;
-};
+#include "ws-timeline-fill.h"
+#include "ws-timeline-renderer-private.h"
 
 G_DEFINE_FINAL_TYPE (WsTimelineRenderer, ws_timeline_renderer, G_TYPE_OBJECT)
 
@@ -89,6 +55,7 @@ ws_timeline_renderer_finalize (GObject *object)
   for (guint k = 0; k < WS_N_MARK_KINDS; k++)
     g_array_unref (self->mark_rects[k]);
   g_array_unref (self->match_rects);
+  ws_timeline_durations_finalize (self);
   g_clear_object (&self->search);
 
   G_OBJECT_CLASS (ws_timeline_renderer_parent_class)->finalize (object);
@@ -109,81 +76,17 @@ ws_timeline_renderer_init (WsTimelineRenderer *self)
   self->label_cache = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_object_unref);
   self->font = pango_font_description_from_string ("Sans 9");
   for (guint s = 0; s < WS_N_THREAD_STATES; s++)
-    self->rects[s] = g_array_new (FALSE, FALSE, sizeof (Rect));
+    self->rects[s] = g_array_new (FALSE, FALSE, sizeof (WsFillRect));
   for (guint k = 0; k < WS_N_MARK_KINDS; k++)
-    self->mark_rects[k] = g_array_new (FALSE, FALSE, sizeof (Rect));
-  self->match_rects = g_array_new (FALSE, FALSE, sizeof (Rect));
+    self->mark_rects[k] = g_array_new (FALSE, FALSE, sizeof (WsFillRect));
+  self->match_rects = g_array_new (FALSE, FALSE, sizeof (WsFillRect));
+  ws_timeline_durations_init (self);
 }
 
 WsTimelineRenderer *
 ws_timeline_renderer_new (void)
 {
   return g_object_new (WS_TYPE_TIMELINE_RENDERER, NULL);
-}
-
-/* ------------------------------------------------------------------ */
-/* Palettes                                                             */
-
-static void
-set_state_colours (WsTimelinePalette *p,
-                   guint32            run,
-                   guint32            ready,
-                   guint32            sleep,
-                   guint32            disk,
-                   guint32            other)
-{
-  p->states[WS_THREAD_STATE_RUN] = ws_render_rgb (run, 1);
-  p->states[WS_THREAD_STATE_READY] = ws_render_rgb (ready, 1);
-  p->states[WS_THREAD_STATE_SLEEP] = p->states[WS_THREAD_STATE_SLEEP_UNKNOWN] = ws_render_rgb (sleep, 1);
-  p->states[WS_THREAD_STATE_DISK] = p->states[WS_THREAD_STATE_DISK_UNKNOWN] = ws_render_rgb (disk, 1);
-  p->states[WS_THREAD_STATE_OTHER] = p->states[WS_THREAD_STATE_OTHER_UNKNOWN] = ws_render_rgb (other, 1);
-}
-
-/* GNOME palette colours, so the chart sits well in an Adwaita window. */
-void
-ws_timeline_palette_init_light (WsTimelinePalette *p)
-{
-  g_return_if_fail (p != NULL);
-
-  p->background = ws_render_rgb (0xffffff, 1);
-  p->row_alternate = ws_render_rgb (0xf4f4f6, 1);
-  p->header_background = ws_render_rgb (0xe8e8eb, 1);
-  p->foreground = ws_render_rgb (0x000000, 0.80);
-  p->dim_foreground = ws_render_rgb (0x000000, 0.55);
-  p->grid = ws_render_rgb (0x000000, 0.07);
-  p->separator = ws_render_rgb (0x000000, 0.15);
-  set_state_colours (p, 0x26a269, 0xe5a50a, 0x1c71d8, 0xc64600, 0x77767b);
-  p->marks[WS_MARK_SAMPLE] = ws_render_rgb (0x26a269, 1);
-  p->marks[WS_MARK_UNWAIT] = ws_render_rgb (0xc01c28, 1);
-  p->marks[WS_MARK_MARKER] = ws_render_rgb (0x813d9c, 1);
-  p->selection = ws_render_rgb (0x3584e4, 0.20);
-  p->accent = ws_render_rgb (0x1c71d8, 1);
-  p->arrow = ws_render_rgb (0xe01b24, 1);
-  p->hover = ws_render_rgb (0x000000, 0.75);
-  p->search_match = ws_render_rgb (0xf6d32d, 0.45);
-}
-
-void
-ws_timeline_palette_init_dark (WsTimelinePalette *p)
-{
-  g_return_if_fail (p != NULL);
-
-  p->background = ws_render_rgb (0x1e1e1e, 1);
-  p->row_alternate = ws_render_rgb (0x262626, 1);
-  p->header_background = ws_render_rgb (0x303034, 1);
-  p->foreground = ws_render_rgb (0xffffff, 0.90);
-  p->dim_foreground = ws_render_rgb (0xffffff, 0.55);
-  p->grid = ws_render_rgb (0xffffff, 0.07);
-  p->separator = ws_render_rgb (0xffffff, 0.14);
-  set_state_colours (p, 0x33d17a, 0xf8e45c, 0x62a0ea, 0xffa348, 0x9a9996);
-  p->marks[WS_MARK_SAMPLE] = ws_render_rgb (0x33d17a, 1);
-  p->marks[WS_MARK_UNWAIT] = ws_render_rgb (0xf66151, 1);
-  p->marks[WS_MARK_MARKER] = ws_render_rgb (0xdc8add, 1);
-  p->selection = ws_render_rgb (0x78aeed, 0.24);
-  p->accent = ws_render_rgb (0x78aeed, 1);
-  p->arrow = ws_render_rgb (0xff7b63, 1);
-  p->hover = ws_render_rgb (0xffffff, 0.80);
-  p->search_match = ws_render_rgb (0xf6d32d, 0.32);
 }
 
 void
@@ -329,9 +232,9 @@ ws_timeline_state_dash (WsThreadState  state,
 
 /* A one-pixel-high repeating dash, anchored at the time axis' origin so
  * that dashes stand still while the view pans by whole pixels. */
-static cairo_pattern_t *
-get_dash_pattern (WsTimelineRenderer *self,
-                  WsThreadState       state)
+cairo_pattern_t *
+ws_timeline_renderer_get_dash (WsTimelineRenderer *self,
+                               WsThreadState       state)
 {
   if (self->dash[state] == NULL)
     {
@@ -363,8 +266,8 @@ get_context (WsTimelineRenderer *self)
   return self->context;
 }
 
-static PangoLayout *
-get_scratch (WsTimelineRenderer *self)
+PangoLayout *
+ws_timeline_renderer_get_scratch (WsTimelineRenderer *self)
 {
   if (self->scratch == NULL)
     {
@@ -384,7 +287,7 @@ show_text (WsTimelineRenderer *self,
            gboolean            right_aligned,
            gboolean            bold)
 {
-  ws_render_show_label (cr, get_scratch (self), self->font, text, x, y, max_width,
+  ws_render_show_label (cr, ws_timeline_renderer_get_scratch (self), self->font, text, x, y, max_width,
                         right_aligned, bold, FALSE);
 }
 
@@ -455,7 +358,7 @@ typedef struct {
 static void
 row_emit_rle (RowPainter *rp)
 {
-  Rect r;
+  WsFillRect r;
   int c0, c1;
 
   if (rp->rle_state < 0)
@@ -629,7 +532,7 @@ paint_row_marks (RowPainter         *rp,
     {
       int col = (int) floor ((double) (marks[i].time - begin) * scale);
       guint kind = marks[i].kind;
-      Rect r = { rp->x0 + col, y + 1, 1, 3 };
+      WsFillRect r = { rp->x0 + col, y + 1, 1, 3 };
 
       if (col == last_col[kind] || last_col[kind] == G_MAXINT || col < 0 || col >= rp->n_cols)
         continue;
@@ -696,7 +599,7 @@ paint_row_matches (RowPainter         *rp,
       double x0 = (double) (e->time - begin) * scale;
       double x1 = (double) (e->time + MAX (e->duration, 0) - begin) * scale;
       WsTime next;
-      Rect r;
+      WsFillRect r;
 
       if (x0 >= width)
         break;
@@ -752,186 +655,23 @@ paint_thread_row (WsTimelineRenderer *self,
 }
 
 static void
-fill_rects (cairo_t *cr,
-            GArray  *rects)
-{
-  const Rect *r = (const Rect *) (gconstpointer) rects->data;
-
-  if (rects->len == 0)
-    return;
-  for (guint i = 0; i < rects->len; i++)
-    cairo_rectangle (cr, r[i].x, r[i].y, r[i].w, r[i].h);
-  cairo_fill (cr);
-  g_array_set_size (rects, 0);
-}
-
-/* ------------------------------------------------------------------ */
-/* Filling                                                              */
-
-/*
- * Cairo spends about half a microsecond per rectangle (path, tessellation,
- * one pixman composite per box, more with a repeating dash pattern); a
- * zoomed-out frame has tens of thousands of one-pixel columns.  When the
- * target is an image surface and the transformation a translation, the
- * rectangles are written straight into its pixels instead, which costs a
- * few nanoseconds per pixel.  Vector targets (SVG, PDF) keep the Cairo
- * path; the tests check both give the same pixels.
- */
-typedef struct {
-  guint32 *data;
-  int      stride;          /* in pixels */
-  double   scale;           /* device pixels per user pixel */
-  double   tx, ty;          /* user -> device: (u + t) * scale */
-  int      clip_x0, clip_y0, clip_x1, clip_y1;
-} FastTarget;
-
-static gboolean
-fast_target_init (FastTarget *ft,
-                  cairo_t    *cr)
-{
-  cairo_surface_t *target = cairo_get_group_target (cr);
-  cairo_rectangle_list_t *clips;
-  cairo_format_t format;
-  cairo_matrix_t m;
-  double sx, sy, offx, offy, x0, y0, x1, y1;
-
-  if (target != cairo_get_target (cr) || cairo_surface_get_type (target) != CAIRO_SURFACE_TYPE_IMAGE)
-    return FALSE;
-  format = cairo_image_surface_get_format (target);
-  if (format != CAIRO_FORMAT_ARGB32 && format != CAIRO_FORMAT_RGB24)
-    return FALSE;
-  cairo_get_matrix (cr, &m);
-  cairo_surface_get_device_scale (target, &sx, &sy);
-  cairo_surface_get_device_offset (target, &offx, &offy);
-  if (m.xx != 1 || m.yy != 1 || m.xy != 0 || m.yx != 0 || sx != sy || sx < 1 || sx != floor (sx))
-    return FALSE;
-
-  ft->scale = sx;
-  ft->tx = m.x0 + offx / sx;
-  ft->ty = m.y0 + offy / sx;
-  if (ft->tx * sx != floor (ft->tx * sx) || ft->ty * sx != floor (ft->ty * sx))
-    return FALSE;
-
-  /* Only a clip made of one rectangle can be honoured by hand. */
-  clips = cairo_copy_clip_rectangle_list (cr);
-  if (clips->status != CAIRO_STATUS_SUCCESS || clips->num_rectangles != 1)
-    {
-      cairo_rectangle_list_destroy (clips);
-      return FALSE;
-    }
-  x0 = clips->rectangles[0].x;
-  y0 = clips->rectangles[0].y;
-  x1 = x0 + clips->rectangles[0].width;
-  y1 = y0 + clips->rectangles[0].height;
-  cairo_rectangle_list_destroy (clips);
-
-  ft->clip_x0 = MAX ((int) ceil ((x0 + ft->tx) * sx), 0);
-  ft->clip_y0 = MAX ((int) ceil ((y0 + ft->ty) * sx), 0);
-  ft->clip_x1 = MIN ((int) floor ((x1 + ft->tx) * sx), cairo_image_surface_get_width (target));
-  ft->clip_y1 = MIN ((int) floor ((y1 + ft->ty) * sx), cairo_image_surface_get_height (target));
-
-  cairo_surface_flush (target);
-  ft->data = (guint32 *) (gpointer) cairo_image_surface_get_data (target);
-  ft->stride = cairo_image_surface_get_stride (target) / 4;
-  return ft->data != NULL;
-}
-
-static inline guint32
-premultiplied (const WsColor *c)
-{
-  double a = CLAMP (c->alpha, 0, 1);
-
-  return ((guint32) lround (a * 255) << 24) |
-         ((guint32) lround (c->red * a * 255) << 16) |
-         ((guint32) lround (c->green * a * 255) << 8) |
-         (guint32) lround (c->blue * a * 255);
-}
-
-static inline guint32
-over (guint32 src,
-      guint32 dst)
-{
-  guint32 inv = 255 - (src >> 24);
-  guint32 out = 0;
-
-  for (int shift = 0; shift < 32; shift += 8)
-    {
-      guint32 d = (dst >> shift) & 0xff;
-      guint32 t = d * inv + 0x80;
-      guint32 v = ((src >> shift) & 0xff) + ((t + (t >> 8)) >> 8);
-      out |= MIN (v, 255) << shift;
-    }
-  return out;
-}
-
-/* @on/@off: a dash anchored at user x = @phase_x, or on = 0 for solid.
- * Rectangles are whole user pixels (the painter made them so). */
-static void
-fast_fill (const FastTarget *ft,
-           GArray           *rects,
-           const WsColor    *colour,
-           guint             on,
-           guint             off,
-           double            phase_x)
-{
-  const Rect *r = (const Rect *) (gconstpointer) rects->data;
-  guint32 src = premultiplied (colour);
-  gboolean opaque = (src >> 24) == 0xff;
-  int period = on + off;
-  int s = (int) ft->scale;
-  int tx = (int) (ft->tx * s), ty = (int) (ft->ty * s);
-  int phase = (int) phase_x;
-
-  for (guint i = 0; i < rects->len; i++)
-    {
-      int ux0 = (int) r[i].x, ux1 = (int) (r[i].x + r[i].w);
-      int y0 = MAX ((int) r[i].y * s + ty, ft->clip_y0);
-      int y1 = MIN ((int) (r[i].y + r[i].h) * s + ty, ft->clip_y1);
-      int m;
-
-      if (y1 <= y0)
-        continue;
-      m = period ? (ux0 - phase) % period : 0;
-      if (m < 0)
-        m += period;
-
-      /* One user column at a time: the dash is decided once per column,
-       * then s device pixels wide are filled on every row. */
-      for (int ux = ux0; ux < ux1; ux++, m = (period && ++m == period) ? 0 : m)
-        {
-          int x0, x1;
-
-          if (on != 0 && m >= (int) on)
-            continue;
-          x0 = MAX (ux * s + tx, ft->clip_x0);
-          x1 = MIN ((ux + 1) * s + tx, ft->clip_x1);
-          for (int y = y0; y < y1; y++)
-            {
-              guint32 *row = ft->data + (gsize) y * ft->stride;
-              for (int x = x0; x < x1; x++)
-                row[x] = opaque ? src : over (src, row[x]);
-            }
-        }
-    }
-  g_array_set_size (rects, 0);
-}
-
-static void
 flush_rects (WsTimelineRenderer *self,
              cairo_t            *cr)
 {
-  FastTarget ft;
+  WsFillTarget ft;
 
-  if (fast_target_init (&ft, cr))
+  /* Under the states, so that each wait's dashes show through its shade. */
+  ws_timeline_durations_flush (self, cr);
+  if (ws_fill_target_init (&ft, cr))
     {
-      fast_fill (&ft, self->match_rects, &self->palette.search_match, 0, 0, 0);
+      ws_fill_rects_fast (&ft, self->match_rects, &self->palette.search_match, 0, 0, 0);
       for (guint s = 0; s < WS_N_THREAD_STATES; s++)
         {
           guint off, on = ws_timeline_state_dash (s, &off);
-          fast_fill (&ft, self->rects[s], &self->palette.states[s], on, off, self->geometry.label_width);
+          ws_fill_rects_fast (&ft, self->rects[s], &self->palette.states[s], on, off, self->geometry.label_width);
         }
       for (guint k = 0; k < WS_N_MARK_KINDS; k++)
-        fast_fill (&ft, self->mark_rects[k], &self->palette.marks[k], 0, 0, 0);
+        ws_fill_rects_fast (&ft, self->mark_rects[k], &self->palette.marks[k], 0, 0, 0);
       cairo_surface_mark_dirty (cairo_get_target (cr));
       return;
     }
@@ -939,7 +679,7 @@ flush_rects (WsTimelineRenderer *self,
   if (self->match_rects->len > 0)
     {
       ws_render_set_source (cr, &self->palette.search_match);
-      fill_rects (cr, self->match_rects);
+      ws_fill_rects_cairo (cr, self->match_rects);
     }
   for (guint s = 0; s < WS_N_THREAD_STATES; s++)
     {
@@ -948,15 +688,15 @@ flush_rects (WsTimelineRenderer *self,
       if (s == WS_THREAD_STATE_RUN)
         ws_render_set_source (cr, &self->palette.states[s]);
       else
-        cairo_set_source (cr, get_dash_pattern (self, s));
-      fill_rects (cr, self->rects[s]);
+        cairo_set_source (cr, ws_timeline_renderer_get_dash (self, s));
+      ws_fill_rects_cairo (cr, self->rects[s]);
     }
   for (guint k = 0; k < WS_N_MARK_KINDS; k++)
     {
       if (self->mark_rects[k]->len == 0)
         continue;
       ws_render_set_source (cr, &self->palette.marks[k]);
-      fill_rects (cr, self->mark_rects[k]);
+      ws_fill_rects_cairo (cr, self->mark_rects[k]);
     }
 }
 
@@ -1036,8 +776,8 @@ outline_event (WsTimelineRenderer *self,
   if (row == NULL)
     return;
 
-  y = row_top (self, row, scroll_y);
-  ws_timeline_row_bar_extents (y, row->height, &bar_y, &bar_h);
+  y = row_top (self, row, scroll_y) + row->lane;
+  ws_timeline_row_bar_extents (y, row->height - row->lane, &bar_y, &bar_h);
   x0 = self->geometry.label_width + ws_timeline_viewport_time_to_x (viewport, t0);
   x1 = self->geometry.label_width + ws_timeline_viewport_time_to_x (viewport, t1);
   x0 = MAX (x0, self->geometry.label_width - 4);
@@ -1101,7 +841,7 @@ draw_readier_arrow (WsTimelineRenderer *self,
     return;
 
   ex = ox + ws_timeline_viewport_time_to_x (viewport, wait->time + MAX (wait->duration, 0));
-  ey = row_top (self, wait_row, scroll_y) + wait_row->height / 2;
+  ey = row_top (self, wait_row, scroll_y) + wait_row->lane + (wait_row->height - wait_row->lane) / 2;
   kind = ws_trace_wait_readier (trace, wait_index, &readier);
 
   cairo_save (cr);
@@ -1115,7 +855,7 @@ draw_readier_arrow (WsTimelineRenderer *self,
       double dir;
 
       sx = ox + ws_timeline_viewport_time_to_x (viewport, unwait->time);
-      sy = row_top (self, readier_row, scroll_y) + readier_row->height / 2;
+      sy = row_top (self, readier_row, scroll_y) + readier_row->lane + (readier_row->height - readier_row->lane) / 2;
       dir = sy < ey ? 1 : -1;
 
       cairo_arc (cr, sx, sy, 3.5, 0, 2 * G_PI);
@@ -1124,7 +864,8 @@ draw_readier_arrow (WsTimelineRenderer *self,
         {
           /* Stop at the edge of the wait's bar so the head stays visible. */
           double bar_y, bar_h, tip;
-          ws_timeline_row_bar_extents (row_top (self, wait_row, scroll_y), wait_row->height, &bar_y, &bar_h);
+          ws_timeline_row_bar_extents (row_top (self, wait_row, scroll_y) + wait_row->lane,
+                                       wait_row->height - wait_row->lane, &bar_y, &bar_h);
           tip = dir > 0 ? bar_y - 1 : bar_y + bar_h + 1;
           cairo_move_to (cr, sx, sy);
           cairo_curve_to (cr, sx + 18, sy + dir * 10, ex + 18, tip - dir * 14, ex, tip);
@@ -1147,7 +888,7 @@ draw_readier_arrow (WsTimelineRenderer *self,
 
   if (label != NULL)
     {
-      PangoLayout *pl = get_scratch (self);
+      PangoLayout *pl = ws_timeline_renderer_get_scratch (self);
       int w, h;
 
       pango_layout_set_text (pl, label, -1);
@@ -1304,7 +1045,7 @@ draw_row_backgrounds (Frame *f)
           cairo_rectangle (f->cr, 0, y, f->width, 1);
           cairo_fill (f->cr);
         }
-      else if (((guint) (row->y / row->height)) % 2 == 1)
+      else if (r % 2 == 1)
         {
           ws_render_set_source (f->cr, &f->self->palette.row_alternate);
           cairo_rectangle (f->cr, 0, y, f->width, row->height);
@@ -1369,10 +1110,16 @@ draw_chart (Frame *f)
 
       if (y >= f->height)
         break;
-      if (row->kind == WS_TIMELINE_ROW_THREAD)
-        paint_thread_row (f->self, f->lod, f->viewport, row->index, y, row->height, f->chart_w);
+      if (row->kind != WS_TIMELINE_ROW_THREAD)
+        continue;
+      paint_thread_row (f->self, f->lod, f->viewport, row->index, y + row->lane, row->height - row->lane, f->chart_w);
+      ws_timeline_durations_paint_row (f->self, f->lod, f->viewport, row->index, y + row->lane,
+                                       row->height - row->lane, f->chart_w);
+      if (row->lane > 0)
+        ws_timeline_slices_draw_row (f->self, f->cr, f->lod, f->viewport, row->index, y, row->lane, f->chart_w);
     }
   flush_rects (f->self, f->cr);
+  ws_timeline_durations_draw_labels (f->self, f->cr);
   if (f->has_sel)
     draw_selection_edges (f);
 
@@ -1435,7 +1182,7 @@ draw_row_label (Frame               *f,
   label = get_row_label (f->self, f->trace, row, collapsed);
   pango_layout_get_pixel_size (label, &lw, &lh);
   ws_render_set_source (f->cr, &f->self->palette.foreground);
-  cairo_move_to (f->cr, is_process ? PROCESS_INDENT : THREAD_INDENT, y + (row->height - lh) / 2);
+  cairo_move_to (f->cr, is_process ? PROCESS_INDENT : THREAD_INDENT, y + row->lane + (row->height - row->lane - lh) / 2);
   pango_cairo_show_layout (f->cr, label);
 }
 
@@ -1478,7 +1225,7 @@ draw_selection_on_ruler (Frame *f)
   cairo_save (cr);
   cairo_rectangle (cr, f->ox, 0, f->chart_w, rh);
   cairo_clip (cr);
-  pl = get_scratch (f->self);
+  pl = ws_timeline_renderer_get_scratch (f->self);
 
   ws_render_set_source (cr, &f->self->palette.selection);
   cairo_rectangle (cr, x0, 0, MAX (x1 - x0, 1), rh);
@@ -1551,258 +1298,4 @@ ws_timeline_renderer_draw (WsTimelineRenderer *self,
     draw_selection_on_ruler (&f);
 
   cairo_restore (cr);
-}
-
-/* ------------------------------------------------------------------ */
-/* Legend                                                               */
-
-typedef struct {
-  int         kind;   /* 0 state, 1 mark, 2 search */
-  int         which;
-  const char *label;
-} LegendItem;
-
-static guint
-legend_items (LegendItem *items)
-{
-  guint n = 0;
-
-  items[n++] = (LegendItem) { 0, WS_THREAD_STATE_RUN, _("Running") };
-  items[n++] = (LegendItem) { 0, WS_THREAD_STATE_READY, _("Ready") };
-  items[n++] = (LegendItem) { 0, WS_THREAD_STATE_SLEEP, _("Sleeping (S)") };
-  items[n++] = (LegendItem) { 0, WS_THREAD_STATE_DISK, _("Disk / uninterruptible (D)") };
-  items[n++] = (LegendItem) { 0, WS_THREAD_STATE_OTHER, _("Other wait") };
-  items[n++] = (LegendItem) { 0, WS_THREAD_STATE_SLEEP_UNKNOWN, _("Readier unknown") };
-  items[n++] = (LegendItem) { 1, WS_MARK_UNWAIT, _("Woke a thread") };
-  items[n++] = (LegendItem) { 1, WS_MARK_SAMPLE, _("CPU sample") };
-  items[n++] = (LegendItem) { 1, WS_MARK_MARKER, _("Marker") };
-  return n;
-}
-
-static double
-legend_layout (WsTimelineRenderer *self,
-               cairo_t            *cr,
-               double              x,
-               double              y,
-               double              width)
-{
-  LegendItem items[16];
-  guint n = legend_items (items);
-  PangoLayout *pl = get_scratch (self);
-  WsRenderFlow flow;
-
-  ws_render_flow_init (&flow, x, y, width);
-  for (guint i = 0; i < n; i++)
-    {
-      double swatch = 22, cx, cy;
-      int tw, th;
-
-      ws_render_measure_text (pl, items[i].label, &tw, &th);
-      ws_render_flow_place (&flow, swatch + 6 + tw + 18, th, &cx, &cy);
-      if (cr != NULL)
-        {
-          double my = cy + th / 2.0;
-
-          if (items[i].kind == 0 && items[i].which == WS_THREAD_STATE_RUN)
-            {
-              ws_render_set_source (cr, &self->palette.states[items[i].which]);
-              cairo_rectangle (cr, cx, floor (my) - 5, swatch, 10);
-              cairo_fill (cr);
-            }
-          else if (items[i].kind == 0)
-            {
-              cairo_matrix_t matrix;
-              cairo_pattern_t *p = get_dash_pattern (self, items[i].which);
-
-              cairo_save (cr);
-              cairo_matrix_init_translate (&matrix, -cx, 0);
-              cairo_pattern_set_matrix (p, &matrix);
-              cairo_set_source (cr, p);
-              cairo_rectangle (cr, cx, floor (my) - 1, swatch, 3);
-              cairo_fill (cr);
-              cairo_matrix_init_translate (&matrix, -self->geometry.label_width, 0);
-              cairo_pattern_set_matrix (p, &matrix);
-              cairo_restore (cr);
-            }
-          else
-            {
-              ws_render_set_source (cr, &self->palette.marks[items[i].which]);
-              for (int k = 0; k < 3; k++)
-                cairo_rectangle (cr, cx + 4 + k * 6, floor (my) - 5, 1, 10);
-              cairo_fill (cr);
-            }
-          ws_render_set_source (cr, &self->palette.foreground);
-          cairo_move_to (cr, cx + swatch + 6, cy);
-          pango_layout_set_text (pl, items[i].label, -1);
-          pango_cairo_show_layout (cr, pl);
-        }
-    }
-  return ws_render_flow_get_height (&flow);
-}
-
-/**
- * ws_timeline_renderer_draw_legend:
- *
- * Draws what each colour and dash means, wrapping at @width.
- *
- * Returns: the height used
- */
-double
-ws_timeline_renderer_draw_legend (WsTimelineRenderer *self,
-                                  cairo_t            *cr,
-                                  double              x,
-                                  double              y,
-                                  double              width)
-{
-  g_return_val_if_fail (WS_IS_TIMELINE_RENDERER (self), 0);
-  g_return_val_if_fail (cr != NULL, 0);
-  return legend_layout (self, cr, x, y, width);
-}
-
-double
-ws_timeline_renderer_measure_legend (WsTimelineRenderer *self,
-                                     double              width)
-{
-  g_return_val_if_fail (WS_IS_TIMELINE_RENDERER (self), 0);
-  return legend_layout (self, NULL, 0, 0, width);
-}
-
-/* ------------------------------------------------------------------ */
-/* Hit testing                                                          */
-
-static gboolean
-is_span_event (const WsEvent *e)
-{
-  return e->kind == WS_EVENT_WAIT || e->kind == WS_EVENT_PREEMPT ||
-         (e->kind == WS_EVENT_RUNNING && (e->flags & WS_EVENT_FLAG_SPAN));
-}
-
-/* Candidates for the event under the pointer at time @t of one thread. */
-typedef struct {
-  guint  containing;   /* the span holding t */
-  guint  longest;      /* the longest wait near t */
-  guint  nearest;      /* the nearest instant event within the tolerance */
-  WsTime longest_dur, nearest_dist;
-} HitCandidates;
-
-static void
-consider_event (WsTimelineRenderer *self,
-                WsTrace            *trace,
-                guint               i,
-                WsTime              t,
-                WsTime              tol,
-                HitCandidates      *h)
-{
-  const WsEvent *e = ws_trace_get_event (trace, i);
-  WsTime e0, e1;
-
-  if (!ws_timeline_renderer_get_event_extents (self, trace, i, &e0, &e1))
-    return;
-  if (is_span_event (e))
-    {
-      if (e0 <= t && t < MAX (e1, e0 + 1) && h->containing == WS_NONE)
-        h->containing = i;
-      if (e->kind == WS_EVENT_WAIT && e->duration > h->longest_dur)
-        {
-          h->longest = i;
-          h->longest_dur = e->duration;
-        }
-    }
-  else if (e->kind != WS_EVENT_HW_SERVICE)
-    {
-      WsTime dist = ABS (e->time - t);
-      if (dist <= tol && dist < h->nearest_dist)
-        {
-          h->nearest = i;
-          h->nearest_dist = dist;
-        }
-    }
-}
-
-/* The event of @thread under the pointer at @t: the span holding t if it
- * is wide enough to aim at, else the longest wait within a few pixels,
- * else the nearest instant event. */
-static guint
-event_at (WsTimelineRenderer *self,
-          WsTrace            *trace,
-          guint               thread_index,
-          WsTime              t,
-          double              ns_per_px)
-{
-  const WsThread *thread = ws_trace_get_thread (trace, thread_index);
-  WsTime tol = (WsTime) ceil (HIT_TOLERANCE * ns_per_px);
-  HitCandidates h = { WS_NONE, WS_NONE, WS_NONE, -1, G_MAXINT64 };
-  guint k = ws_trace_thread_lower_bound (trace, thread_index, t + tol + 1);
-
-  for (guint scanned = 0; k > 0 && scanned < HIT_MAX_SCAN; scanned++)
-    {
-      guint i = thread->events[--k];
-      const WsEvent *e = ws_trace_get_event (trace, i);
-      WsTime e0, e1;
-
-      /* Spans of one thread do not overlap: nothing earlier reaches t. */
-      if (is_span_event (e) && ws_timeline_renderer_get_event_extents (self, trace, i, &e0, &e1) &&
-          e1 < t - tol)
-        break;
-      consider_event (self, trace, i, t, tol, &h);
-    }
-
-  if (h.containing != WS_NONE)
-    {
-      WsTime c0, c1;
-      ws_timeline_renderer_get_event_extents (self, trace, h.containing, &c0, &c1);
-      /* Wide enough to aim at: take it as it is. */
-      if ((double) (c1 - c0) / ns_per_px >= 2 || h.longest == WS_NONE)
-        return h.containing;
-    }
-  return h.longest != WS_NONE ? h.longest : h.nearest;
-}
-
-/**
- * ws_timeline_renderer_hit_test:
- * @x: in the coordinates ws_timeline_renderer_draw() used
- * @y: likewise
- * @hit: (out caller-allocates): what is there
- *
- * Finds the event under a point.  When the view is zoomed out so far that
- * many events share the pixel, the longest wait near the point wins: that
- * is what a person hovering a dense stretch is after.
- */
-void
-ws_timeline_renderer_hit_test (WsTimelineRenderer *self,
-                               WsTimelineLod      *lod,
-                               WsTimelineLayout   *layout,
-                               WsTimelineViewport *viewport,
-                               double              scroll_y,
-                               double              x,
-                               double              y,
-                               WsTimelineHit      *hit)
-{
-  const WsTimelineRow *row;
-
-  g_return_if_fail (WS_IS_TIMELINE_RENDERER (self));
-  g_return_if_fail (hit != NULL);
-
-  scroll_y = round (scroll_y);
-  hit->row = WS_NONE;
-  hit->thread = WS_NONE;
-  hit->event = WS_NONE;
-  hit->time = ws_timeline_viewport_x_to_time (viewport, x - self->geometry.label_width);
-  hit->in_labels = x < self->geometry.label_width;
-  hit->in_ruler = y < self->geometry.ruler_height;
-
-  if (hit->in_ruler)
-    return;
-  hit->row = ws_timeline_layout_row_at_y (layout, y - self->geometry.ruler_height + scroll_y);
-  if (hit->row == WS_NONE)
-    return;
-  row = ws_timeline_layout_get_row (layout, hit->row);
-  if (row->kind != WS_TIMELINE_ROW_THREAD)
-    return;
-  hit->thread = row->index;
-  if (hit->in_labels)
-    return;
-
-  hit->event = event_at (self, ws_timeline_lod_get_trace (lod), row->index, hit->time,
-                        ws_timeline_viewport_get_ns_per_px (viewport));
 }

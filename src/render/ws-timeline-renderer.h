@@ -39,6 +39,7 @@ typedef struct {
   WsColor arrow;
   WsColor hover;
   WsColor search_match;
+  WsColor scenario;
 } WsTimelinePalette;
 
 void ws_timeline_palette_init_light (WsTimelinePalette *palette);
@@ -63,6 +64,8 @@ typedef struct {
  * @thread: its thread, or %WS_NONE (process header, label column…)
  * @event: the event under the point (a wait, run span, ready period or
  *   mark within a few pixels), or %WS_NONE
+ * @instance: the scenario instance under the point (in a thread's lane),
+ *   or %WS_NONE
  * @time: the time under the point
  * @in_labels: the point is over the label column
  * @in_ruler: the point is over the ruler
@@ -71,6 +74,7 @@ typedef struct {
   guint    row;
   guint    thread;
   guint    event;
+  guint    instance;
   WsTime   time;
   gboolean in_labels;
   gboolean in_ruler;

@@ -218,11 +218,15 @@ GArray         *ws_attribution_targets_slowest_share (GPtrArray  *traces,
                                                      double       fraction);
 /*
  * ws_attribution_targets_waiting_threads:
- * Without scenarios: the @k threads of each trace that spent longest
- * blocked in waits another thread ended (heartbeat threads such as
- * kworkers, daemons, the recorder, and waits ended by timers, devices or
- * nobody left out: those are threads idling, not threads held up by
- * others), each over its whole recorded life.
+ * Without scenarios: the @k threads held up longest of the program (the
+ * threads sharing a process name) held up most in each trace, each over
+ * its whole recorded life.  A thread is held up while blocked in a wait
+ * its own program ended (a lock hand-off; a timed lock wait such as the
+ * GIL's counts for the holder that ends its retries), in its own I/O
+ * (uninterruptible), in a wait another program ended, or runnable without
+ * a CPU; the last two count for the program in the share of its busy time
+ * the thread ran (see docs/attribution.md).  Heartbeat threads such as
+ * kworkers, daemons and the recorder are left out.
  */
 GArray         *ws_attribution_targets_waiting_threads (GPtrArray        *traces,
                                                         WsFrameClassifier *classifier,

@@ -179,6 +179,45 @@ walk_preempt (Walker *w,
     walk_emit (w, p->time, WS_CRITICAL_READY, v);
 }
 
+guint
+ws_critical_path_timed_out_lock_holder (WsTrace           *trace,
+                                        WsFrameClassifier *classifier,
+                                        guint              wait_event)
+{
+  const WsEvent *events;
+  const WsThread *t;
+  guint thread, k;
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), WS_NONE);
+
+  if (classifier == NULL)
+    classifier = ws_frame_classifier_get_default ();
+  events = ws_trace_get_events (trace);
+  thread = events[wait_event].thread;
+  t = ws_trace_get_thread (trace, thread);
+  if (ws_frame_classifier_classify_wake (classifier, trace, wait_event, NULL) != WS_WAKE_TIMER ||
+      !ws_frame_classifier_is_lock_wait (classifier, trace, wait_event))
+    return WS_NONE;
+
+  for (k = ws_trace_thread_lower_bound (trace, thread, events[wait_event].time); k < t->n_events; k++)
+    {
+      guint i = t->events[k];
+      guint readier = WS_NONE;
+      WsWakeKind kind;
+
+      if (i == wait_event || events[i].kind != WS_EVENT_WAIT || events[i].time < events[wait_event].time)
+        continue;
+      if (!ws_frame_classifier_is_lock_wait (classifier, trace, i))
+        return WS_NONE;
+      kind = ws_frame_classifier_classify_wake (classifier, trace, i, &readier);
+      if (kind == WS_WAKE_THREAD && readier != WS_NONE && readier != thread)
+        return readier;
+      if (kind != WS_WAKE_TIMER)
+        return WS_NONE;
+    }
+  return WS_NONE;
+}
+
 /* A WAIT: blocked until the wake-up, then ready for the latency, then
  * running.  While blocked the path jumps to the readier, unless the wake-up
  * came from no thread (or that jump would go round in a circle). */
@@ -205,6 +244,21 @@ walk_wait (Walker *w,
     }
 
   kind = ws_frame_classifier_classify_wake (w->classifier, w->trace, v, &readier);
+  if (kind == WS_WAKE_TIMER)
+    {
+      guint holder = ws_critical_path_timed_out_lock_holder (w->trace, w->classifier, v);
+
+      if (holder != WS_NONE)
+        {
+          kind = WS_WAKE_THREAD;
+          readier = holder;
+        }
+    }
+  /* An uninterruptible wait (the thread's own I/O) that a kernel worker
+   * ended was ended by the I/O path: the worker's own delays (a CPU for
+   * its completion work) are that I/O's, not another thread's. */
+  if (kind == WS_WAKE_HEARTBEAT && ((e->flags & WS_EVENT_FLAG_UNINTERRUPTIBLE) || e->state == 'D'))
+    kind = WS_WAKE_INTERRUPT;
   if ((kind == WS_WAKE_THREAD || kind == WS_WAKE_HEARTBEAT) &&
       readier != WS_NONE && readier != f->thread &&
       !g_hash_table_contains (w->active, GUINT_TO_POINTER (v)))

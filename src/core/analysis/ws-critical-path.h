@@ -108,4 +108,22 @@ char                    *ws_critical_path_dup_thread_summary (WsCriticalPath *pa
                                                           guint           max_threads);
 char                    *ws_critical_path_dup_state_summary  (WsCriticalPath *path);
 
+/*
+ * ws_critical_path_timed_out_lock_holder:
+ * @wait_event: a WAIT event
+ *
+ * A lock wait that a timer ended (CPython's GIL waits 5 ms, asks the
+ * holder to let go and waits again; any timed lock wait) was held up by
+ * the lock's holder, not by the timer.  The holder is taken to be the
+ * thread that ends the retries: the readier of the first of the thread's
+ * following waits that a thread ended, as long as every wait up to it is
+ * a lock wait a timer ended.  The walk follows that thread.
+ *
+ * Returns: the holder's thread index, or %WS_NONE (not a timed-out lock
+ *   wait, or its retries did not end by a thread)
+ */
+guint ws_critical_path_timed_out_lock_holder (WsTrace           *trace,
+                                              WsFrameClassifier *classifier,
+                                              guint              wait_event);
+
 G_END_DECLS

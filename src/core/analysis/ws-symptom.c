@@ -66,3 +66,51 @@ ws_symptom_longest_wait (WsTrace           *trace,
 
   return best;
 }
+
+gboolean
+ws_symptom_from_wait (WsTrace   *trace,
+                      guint      event,
+                      WsSymptom *symptom)
+{
+  const WsEvent *e;
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), FALSE);
+  g_return_val_if_fail (symptom != NULL, FALSE);
+
+  if (event >= ws_trace_get_n_events (trace))
+    return FALSE;
+  e = ws_trace_get_event (trace, event);
+  if (e->kind != WS_EVENT_WAIT)
+    return FALSE;
+  symptom->thread = e->thread;
+  symptom->t0 = e->time;
+  symptom->t1 = e->time + MAX (e->duration, 0);
+  return TRUE;
+}
+
+guint
+ws_symptom_wait_at (WsTrace *trace,
+                    guint    thread,
+                    WsTime   time)
+{
+  const WsThread *t;
+  const WsEvent *events;
+  guint k;
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), WS_NONE);
+
+  if (thread >= ws_trace_get_n_threads (trace))
+    return WS_NONE;
+  t = ws_trace_get_thread (trace, thread);
+  events = ws_trace_get_events (trace);
+  /* Events are sorted by start: the wait holding @time is the latest one
+   * starting at or before it that has not ended. */
+  for (k = ws_trace_thread_lower_bound (trace, thread, time + 1); k > 0; k--)
+    {
+      const WsEvent *e = &events[t->events[k - 1]];
+
+      if (e->kind == WS_EVENT_WAIT)
+        return e->time + MAX (e->duration, 0) > time ? t->events[k - 1] : WS_NONE;
+    }
+  return WS_NONE;
+}

@@ -43,4 +43,23 @@ guint     ws_symptom_longest_wait           (WsTrace           *trace,
                                              const WsSymptom   *symptom,
                                              WsFrameClassifier *lock_classifier);
 
+/*
+ * ws_symptom_from_wait:
+ * Fills @symptom with the thread of WAIT event @event and its span
+ * (switch-out to wake-up).  Returns FALSE (and leaves @symptom alone) if
+ * @event is not a wait of @trace.
+ */
+gboolean  ws_symptom_from_wait              (WsTrace           *trace,
+                                             guint              event,
+                                             WsSymptom         *symptom);
+
+/*
+ * ws_symptom_wait_at:
+ * Returns: the WAIT event of @thread whose span holds @time (switch-out ≤
+ *   @time < wake-up; the latest such), or %WS_NONE.
+ */
+guint     ws_symptom_wait_at                (WsTrace           *trace,
+                                             guint              thread,
+                                             WsTime             time);
+
 G_END_DECLS

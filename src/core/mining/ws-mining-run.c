@@ -66,7 +66,8 @@ stage_cb (double      fraction,
 /**
  * ws_mining_settings_init:
  *
- * The defaults: waiting stacks, every event, λ by the guideline with a
+ * The defaults: waiting stacks, the waits that delayed another thread
+ * (%WS_MINING_RUN_SCOPE_DELAYING) and every running sample, λ by the guideline with a
  * share of 0.01 and the streams' mean delay, no clustering (threshold 0.6,
  * average linkage, ranked by total cost when asked), the default history
  * store read and recorded in.
@@ -78,7 +79,9 @@ ws_mining_settings_init (WsMiningSettings *settings)
 
   memset (settings, 0, sizeof *settings);
   settings->stacks = WS_AOI_WAITING;
-  settings->scope = WS_MINING_RUN_SCOPE_ALL;
+  /* The one default of the CLI and the Mining page (issue 8): with every
+   * wait, idle loops of kernel workers ranked first on every trace. */
+  settings->scope = WS_MINING_RUN_SCOPE_DELAYING;
   settings->lambda_share = 0.01;
   settings->threshold = 0.6;
   settings->linkage = WS_LINKAGE_AVERAGE;

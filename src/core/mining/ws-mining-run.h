@@ -25,7 +25,8 @@ G_BEGIN_DECLS
  *
  * @WS_MINING_RUN_SCOPE_DELAYING: every running sample and the waits that
  *   delayed another thread (ws_aoi_scope_delaying()); a stream per trace.
- *   What `waitscope-cli mine` and `cluster` use by default: the waits it
+ *   The default of ws_mining_settings_init(), so of `waitscope-cli mine`
+ *   and `cluster` and of the Mining page: the waits it
  *   leaves out (idle loops, daemons waiting for work) are counted in
  *   #WsMiningResult
  *

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * What a pin of the Mining page records: the run's settings (so the report
+ * and the page rerun ws_mining_run() on the pinned traces) and which
+ * cluster.  A cluster is named by its index and by its costliest pattern's
+ * frames: the index alone can move when the similarity's weights come
+ * from a history that has grown since, the frames cannot.
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "ws-error.h"
+#include "ws-pin-mining.h"
+
+/**
+ * ws_pin_set_mining:
+ * @settings: the settings @run was made with
+ * @run: the run; its λ is kept rather than the guideline's inputs, so
+ *   that a rerun mines the same patterns
+ */
+void
+ws_pin_set_mining (WsPin                  *pin,
+                   const WsMiningSettings *settings,
+                   WsMiningResult         *run)
+{
+  const WsThread *thread;
+  WsTrace *trace;
+
+  ws_pin_set_setting_bool (pin, "running", settings->stacks == WS_AOI_RUNNING);
+  if (settings->must != NULL && settings->must[0] != NULL)
+    ws_pin_set_setting_string (pin, "must", settings->must[0]);
+  if (settings->must_not != NULL && settings->must_not[0] != NULL)
+    ws_pin_set_setting_string (pin, "must_not", settings->must_not[0]);
+  if (settings->thread_names != NULL && *settings->thread_names != '\0')
+    ws_pin_set_setting_string (pin, "threads", settings->thread_names);
+  ws_pin_set_setting_int (pin, "scope", settings->scope);
+  ws_pin_set_setting_bool (pin, "per_instance", settings->per_instance);
+  ws_pin_set_setting_bool (pin, "critical_path", settings->critical_path);
+  ws_pin_set_setting_int (pin, "lambda", run->lambda);
+  ws_pin_set_setting_int (pin, "threshold_ppm", (gint64) (settings->threshold * 1e6 + 0.5));
+  ws_pin_set_setting_int (pin, "linkage", settings->linkage);
+  ws_pin_set_setting_int (pin, "rank", settings->rank);
+  if (settings->scope != WS_MINING_RUN_SCOPE_SYMPTOM_GRAPH || settings->symptom_trace >= run->traces->len)
+    return;
+  trace = g_ptr_array_index (run->traces, settings->symptom_trace);
+  if (settings->symptom.thread >= ws_trace_get_n_threads (trace))
+    return;
+  thread = ws_trace_get_thread (trace, settings->symptom.thread);
+  ws_pin_set_setting_int (pin, "symptom_trace", settings->symptom_trace);
+  ws_pin_set_tid (pin, thread->tid);
+  ws_pin_set_window (pin, settings->symptom.t0, settings->symptom.t1);
+}
+
+static char *
+dup_setting (WsPin      *pin,
+             const char *name)
+{
+  const char *s = ws_pin_get_setting_string (pin, name, NULL);
+
+  return s != NULL && *s != '\0' ? g_strdup (s) : NULL;
+}
+
+/* The symptom of a graph scope: the pinned thread and window, looked up
+ * in the pinned trace. */
+static gboolean
+get_symptom (WsPin            *pin,
+             GPtrArray        *traces,
+             WsMiningSettings *s,
+             GError          **error)
+{
+  gint64 index = ws_pin_get_setting_int (pin, "symptom_trace", 0);
+  WsTime t0, t1;
+  guint thread;
+
+  if (index < 0 || index >= traces->len || !ws_pin_get_window (pin, &t0, &t1))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s", _("the pin's wait-graph scope names no trace and window"));
+      return FALSE;
+    }
+  thread = ws_trace_find_thread (g_ptr_array_index (traces, index), ws_pin_get_tid (pin));
+  if (thread == WS_NONE)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("the pin's thread %d is not in its trace"), ws_pin_get_tid (pin));
+      return FALSE;
+    }
+  s->symptom_trace = index;
+  s->symptom = (WsSymptom) { thread, t0, t1 };
+  return TRUE;
+}
+
+/**
+ * ws_pin_get_mining:
+ * @traces: (element-type WsTrace): the pin's traces, in its order
+ *
+ * The settings to rerun @pin's mining with.  The history store is only
+ * read: redrawing a finding records nothing.
+ */
+gboolean
+ws_pin_get_mining (WsPin        *pin,
+                   GPtrArray    *traces,
+                   WsPinMining  *out,
+                   GError      **error)
+{
+  WsMiningSettings *s = &out->settings;
+
+  memset (out, 0, sizeof *out);
+  ws_mining_settings_init (s);
+  s->stacks = ws_pin_get_setting_bool (pin, "running", FALSE) ? WS_AOI_RUNNING : WS_AOI_WAITING;
+  out->must[0] = dup_setting (pin, "must");
+  out->must_not[0] = dup_setting (pin, "must_not");
+  out->threads = dup_setting (pin, "threads");
+  s->must = (const char * const *) out->must;
+  s->must_not = (const char * const *) out->must_not;
+  s->thread_names = out->threads;
+  s->scope = CLAMP (ws_pin_get_setting_int (pin, "scope", s->scope), WS_MINING_RUN_SCOPE_ALL, WS_MINING_RUN_SCOPE_DELAYING);
+  s->per_instance = ws_pin_get_setting_bool (pin, "per_instance", TRUE);
+  s->critical_path = ws_pin_get_setting_bool (pin, "critical_path", FALSE);
+  s->lambda = MAX (0, ws_pin_get_setting_int (pin, "lambda", 0));
+  s->cluster = TRUE;
+  s->threshold = CLAMP (ws_pin_get_setting_int (pin, "threshold_ppm", s->threshold * 1e6) / 1e6, 0.0, 1.0);
+  s->linkage = CLAMP (ws_pin_get_setting_int (pin, "linkage", s->linkage), WS_LINKAGE_AVERAGE, WS_LINKAGE_SINGLE);
+  s->rank = CLAMP (ws_pin_get_setting_int (pin, "rank", s->rank), WS_CLUSTER_RANK_TOTAL, WS_CLUSTER_RANK_AVERAGE);
+  s->record_history = FALSE;
+  if (s->scope == WS_MINING_RUN_SCOPE_SYMPTOM_GRAPH && !get_symptom (pin, traces, s, error))
+    {
+      ws_pin_mining_clear (out);
+      return FALSE;
+    }
+  return ws_mining_settings_check (s, error);
+}
+
+void
+ws_pin_mining_clear (WsPinMining *mining)
+{
+  g_clear_pointer (&mining->must[0], g_free);
+  g_clear_pointer (&mining->must_not[0], g_free);
+  g_clear_pointer (&mining->threads, g_free);
+}
+
+/**
+ * ws_mining_cluster_signature:
+ *
+ * The frames of @cluster's costliest pattern, caller first, one
+ * "function (module)" a line; %NULL without such a cluster.
+ */
+char *
+ws_mining_cluster_signature (WsMiningResult *run,
+                             guint           cluster)
+{
+  WsStackTable *table;
+  const WsCluster *cl;
+  const WsPattern *p;
+  GString *s;
+
+  if (run->clusters == NULL || cluster >= ws_cluster_set_get_n_clusters (run->clusters))
+    return NULL;
+  cl = ws_cluster_set_get_cluster (run->clusters, cluster);
+  if (cl->n_patterns == 0)
+    return NULL;
+  p = ws_pattern_set_get_pattern (run->patterns, cl->patterns[0]);
+  table = ws_stack_db_get_stack_table (run->db);
+  s = g_string_new (NULL);
+  for (guint i = 0; i < p->n_frames; i++)
+    {
+      g_autofree char *frame = ws_stack_table_format_frame (table, p->frames[i]);
+
+      g_string_append_printf (s, "%s%s", i ? "\n" : "", frame);
+    }
+  return g_string_free (s, FALSE);
+}
+
+void
+ws_pin_set_cluster (WsPin          *pin,
+                    WsMiningResult *run,
+                    guint           cluster)
+{
+  g_autofree char *signature = ws_mining_cluster_signature (run, cluster);
+
+  ws_pin_set_setting_int (pin, "cluster", cluster);
+  if (signature != NULL)
+    ws_pin_set_setting_string (pin, "cluster_signature", signature);
+}
+
+/**
+ * ws_pin_find_cluster:
+ *
+ * The cluster of @run that @pin names: the one whose costliest pattern
+ * has the pinned frames, else the pinned index; %G_MAXUINT if neither.
+ */
+guint
+ws_pin_find_cluster (WsPin          *pin,
+                     WsMiningResult *run)
+{
+  const char *signature = ws_pin_get_setting_string (pin, "cluster_signature", NULL);
+  gint64 index = ws_pin_get_setting_int (pin, "cluster", 0);
+  guint n = run->clusters ? ws_cluster_set_get_n_clusters (run->clusters) : 0;
+
+  for (guint i = 0; signature != NULL && i < n; i++)
+    {
+      g_autofree char *s = ws_mining_cluster_signature (run, i);
+
+      if (g_strcmp0 (s, signature) == 0)
+        return i;
+    }
+  return index >= 0 && index < n ? (guint) index : G_MAXUINT;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "ws-mining-run.h"
+#include "ws-pin.h"
+
+G_BEGIN_DECLS
+
+/**
+ * WsPinMining:
+ * @settings: the mining run a pin records, ready for ws_mining_run()
+ *
+ * A mining pin's settings read back; its strings are owned by it (free
+ * with ws_pin_mining_clear()).
+ */
+typedef struct {
+  WsMiningSettings settings;
+  /*< private >*/
+  char *must[2];
+  char *must_not[2];
+  char *threads;
+} WsPinMining;
+
+void      ws_pin_set_mining        (WsPin                  *pin,
+                                    const WsMiningSettings *settings,
+                                    WsMiningResult         *run);
+gboolean  ws_pin_get_mining        (WsPin                  *pin,
+                                    GPtrArray              *traces,
+                                    WsPinMining            *out,
+                                    GError                **error);
+void      ws_pin_mining_clear      (WsPinMining            *mining);
+void      ws_pin_set_cluster       (WsPin                  *pin,
+                                    WsMiningResult         *run,
+                                    guint                   cluster);
+guint     ws_pin_find_cluster      (WsPin                  *pin,
+                                    WsMiningResult         *run);
+char     *ws_mining_cluster_signature (WsMiningResult      *run,
+                                    guint                   cluster);
+
+G_END_DECLS

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The first answer names the cause, on real traces whose cause is known
+ * because the workload was written to have it (tests/data/causes, made by
+ * tests/data/workloads/record.sh; docs/attribution.md has the table).
+ * None of these traces has scenario instances: `waitscope-cli why` and the
+ * Overview start from the threads the picker chooses, so each test checks
+ * both that the picker chose the workload's threads and that the top cause
+ * over them is the known one.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "ws-attribution.h"
+#include "ws-scenario-rules.h"
+#include "ws-trace-loader.h"
+
+/* What a trace's top cause must be. */
+typedef struct {
+  const char  *file;
+  const char  *program;     /* the workload's threads: name prefix */
+  WsCauseKind  kind;
+  char         state;       /* BLOCKED: the wait's state */
+  const char  *signature;   /* substring of the cause's signature, or NULL */
+  const char  *function;    /* RUNNING: substring of the top function, or NULL */
+} Expected;
+
+static WsTrace *
+load (const char *file)
+{
+  const char *dir = g_getenv ("WS_TEST_DATA");
+  g_autofree char *path = NULL;
+  g_autoptr(WsScenarioRules) rules = ws_scenario_rules_new_default ();
+  g_autoptr(GError) error = NULL;
+  WsTrace *trace;
+
+  if (dir == NULL)
+    return NULL;
+  path = g_build_filename (dir, "causes", file, NULL);
+  trace = ws_trace_loader_load_full (path, NULL, rules, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  return trace;
+}
+
+/* The name of @thread or of its process starts with @prefix. */
+static gboolean
+is_program (WsTrace    *trace,
+            guint       thread,
+            const char *prefix)
+{
+  const WsThread *t = ws_trace_get_thread (trace, thread);
+  const WsProcess *p = ws_trace_get_process (trace, t->process);
+
+  return (t->name != NULL && g_str_has_prefix (t->name, prefix)) ||
+         (p->name != NULL && g_str_has_prefix (p->name, prefix));
+}
+
+static void
+check (gconstpointer data)
+{
+  const Expected *x = data;
+  g_autoptr(WsTrace) trace = load (x->file);
+  g_autoptr(GPtrArray) traces = g_ptr_array_new ();
+  g_autoptr(GArray) targets = NULL;
+  g_autoptr(WsAttribution) attribution = NULL;
+  g_autoptr(GError) error = NULL;
+  const WsCause *top;
+
+  if (trace == NULL)
+    {
+      g_test_skip ("WS_TEST_DATA not set");
+      return;
+    }
+  g_assert_cmpuint (ws_trace_get_n_scenario_instances (trace), ==, 0);
+  g_ptr_array_add (traces, trace);
+
+  targets = ws_attribution_targets_waiting_threads (traces, NULL, 3);
+  g_assert_cmpuint (targets->len, >, 0);
+  for (guint i = 0; i < targets->len; i++)
+    g_assert_true (is_program (trace, g_array_index (targets, WsAttributionTarget, i).symptom.thread, x->program));
+
+  attribution = ws_attribution_compute (targets, NULL, &error);
+  g_assert_no_error (error);
+  top = ws_attribution_get_cause (attribution, 0);
+  g_test_message ("%s: %s (%.1f %%)", x->file, top->label, 100 * top->share);
+  g_assert_cmpint (top->kind, ==, x->kind);
+  if (x->kind == WS_CAUSE_BLOCKED)
+    g_assert_cmpint (top->state, ==, x->state);
+  if (x->signature != NULL)
+    g_assert_nonnull (strstr (top->signature, x->signature));
+  if (x->function != NULL)
+    g_assert_nonnull (top->top_function != NULL ? strstr (top->top_function, x->function) : NULL);
+  /* The first answer is an answer: it holds most of the delay. */
+  g_assert_cmpfloat (top->share, >, 0.5);
+}
+
+static const Expected cases[] = {
+  /* Python threads contend a lock whose holder computes in Python; the
+   * woken waiter's GIL waits time out while the holder keeps the GIL. */
+  { "py-lock-cpu.perf.txt.gz", "pylc-", WS_CAUSE_RUNNING, 0, "pylc-", "_PyEval_EvalFrameDefault" },
+  /* Pure-Python threads serialised by the GIL alone (timed GIL waits). */
+  { "py-gil.perf.txt.gz", "pygil-", WS_CAUSE_RUNNING, 0, "pygil-", "_PyEval_EvalFrameDefault" },
+  /* PostgreSQL backends queue on one row lock whose holder computes. */
+  { "pg-rowlock.perf.txt.gz", "postgres", WS_CAUSE_RUNNING, 0, "postgres", NULL },
+  /* A mutex held across write + fsync: the disk. */
+  { "fsync-writer.perf.txt.gz", "fsw-", WS_CAUSE_BLOCKED, 'D', "fsync", NULL },
+  /* A mutex held across a 2 ms nanosleep. */
+  { "sleep-cs.perf.txt.gz", "slcs-", WS_CAUSE_BLOCKED, 'S', "nanosleep", NULL },
+  /* Eight compute loops on two CPUs: waiting for a CPU is the answer. */
+  { "oversub.perf.txt.gz", "ovs-", WS_CAUSE_READY, 0, NULL, NULL },
+};
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/why-causes/%.*s", (int) strcspn (cases[i].file, "."), cases[i].file);
+      g_test_add_data_func (name, &cases[i], check);
+    }
+  return g_test_run ();
+}
