@@ -3,8 +3,8 @@
  * The one entry point per analysis (ws_*_run): on the real pg-tpcb and
  * py-locks traces each gives exactly what the builder it wraps gives, and
  * what waitscope-cli prints for the same settings; progress goes from 0 to
- * 1; a cancelled run returns nothing, whether cancelled before it starts
- * or while it reports its first step.
+ * 1; a cancelled run returns nothing, whether cancelled before it starts,
+ * while it reports its first step, or inside its long loop.
  */
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
@@ -62,6 +62,8 @@ typedef struct {
   GArray  *fractions;
   guint    n_messages;
   gboolean cancel_on_first;
+  gboolean cancel_mid;       /* at the first report strictly between 0 and 1 */
+  double   cancelled_at;
   GCancellable *cancellable;
 } Progress;
 
@@ -76,6 +78,11 @@ progress_cb (double      fraction,
   p->n_messages += message != NULL && *message != '\0';
   if (p->cancel_on_first)
     g_cancellable_cancel (p->cancellable);
+  if (p->cancel_mid && fraction > 0.0 && fraction < 1.0 && !g_cancellable_is_cancelled (p->cancellable))
+    {
+      p->cancelled_at = fraction;
+      g_cancellable_cancel (p->cancellable);
+    }
 }
 
 static void
@@ -84,6 +91,8 @@ progress_init (Progress *p)
   p->fractions = g_array_new (FALSE, FALSE, sizeof (double));
   p->n_messages = 0;
   p->cancel_on_first = FALSE;
+  p->cancel_mid = FALSE;
+  p->cancelled_at = -1.0;
   p->cancellable = g_cancellable_new ();
 }
 
@@ -393,6 +402,68 @@ test_progress_and_cancel (void)
     }
 }
 
+/* Whether a whole run of @run on @s reports several times from inside its
+ * long loop (fractions strictly between 0 and 1). */
+static gboolean
+reports_from_loop (Run        run,
+                   WsTrace   *trace,
+                   WsSymptom *s)
+{
+  Progress p;
+  guint inside = 0;
+
+  progress_init (&p);
+  if (run_one (run, trace, s, p.cancellable, &p, NULL))
+    for (guint i = 0; i < p.fractions->len; i++)
+      inside += g_array_index (p.fractions, double, i) > 0.0 && g_array_index (p.fractions, double, i) < 1.0;
+  progress_clear (&p);
+  return inside >= 3;
+}
+
+/* Cancelled while it grows the tree, walks the path or classifies the
+ * waits (not before it starts), each run stops there, with no further
+ * report, and fails with G_IO_ERROR_CANCELLED. */
+static void
+test_cancel_inside_loops (void)
+{
+  g_autoptr(WsTrace) trace = load ("pg-tpcb.perf.txt.gz");
+  const Run runs[] = { READY_TREE, CRITICAL_PATH, INSPECTOR_TRACE };
+
+  if (trace == NULL)
+    {
+      g_test_skip ("WS_TEST_DATA not set");
+      return;
+    }
+  for (guint r = 0; r < G_N_ELEMENTS (runs); r++)
+    {
+      WsSymptom s = { WS_NONE, 0, 0 };
+      gboolean found = FALSE;
+      Progress p;
+      g_autoptr(GError) error = NULL;
+
+      /* A symptom whose run is long enough to report from its loop: the
+       * whole trace of some thread. */
+      for (guint t = 0; t < ws_trace_get_n_threads (trace) && !found; t++)
+        {
+          s = (WsSymptom) { t, ws_trace_get_start_time (trace), ws_trace_get_end_time (trace) };
+          found = reports_from_loop (runs[r], trace, &s);
+        }
+      g_test_message ("run %d: thread %u reports from its loop", runs[r], s.thread);
+      g_assert_true (found);
+
+      progress_init (&p);
+      p.cancel_mid = TRUE;
+      g_assert_false (run_one (runs[r], trace, &s, p.cancellable, &p, &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+      g_assert_cmpfloat (p.cancelled_at, >, 0.0);
+      g_assert_cmpfloat (p.cancelled_at, <, 1.0);
+      /* The loop stopped there: no report after the one that cancelled. */
+      g_assert_cmpfloat (g_array_index (p.fractions, double, p.fractions->len - 1), ==, p.cancelled_at);
+      assert_no_completion (&p);
+      progress_clear (&p);
+    }
+}
+
 /* Bad settings are errors, not crashes, whichever entry point. */
 static void
 test_errors (void)
@@ -464,6 +535,7 @@ main (int    argc,
   g_test_add_func ("/analysis-run/inspector-scopes", test_inspector_scopes);
   g_test_add_func ("/analysis-run/same-as-cli", test_same_as_cli);
   g_test_add_func ("/analysis-run/progress-and-cancel", test_progress_and_cancel);
+  g_test_add_func ("/analysis-run/cancel-inside-loops", test_cancel_inside_loops);
   g_test_add_func ("/analysis-run/errors", test_errors);
   g_test_add_func ("/analysis-run/chain-metric-table", test_chain_metric_table);
 

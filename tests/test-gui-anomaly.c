@@ -186,7 +186,7 @@ static gboolean
 graph_built (gpointer data)
 {
   WsGraphPage *page = data;
-  return !ws_graph_page_get_busy (page) && ws_graph_page_get_scene (page) != NULL
+  return !ws_gui_test_graph_busy (page) && ws_graph_page_get_shown (page)->scene != NULL
          && ws_graph_flags_get_anomalies (ws_graph_page_get_flags (page)) != NULL;
 }
 
@@ -276,7 +276,7 @@ test_flag_on_graph (void)
     ws_graph_view_fit (WS_GRAPH_VIEW (graph_view_of (page)));
   }
   anomalies = ws_graph_flags_get_anomalies (ws_graph_page_get_flags (page));
-  root = ws_graph_scene_get_root (ws_graph_page_get_scene (page));
+  root = ws_graph_scene_get_root (ws_graph_page_get_shown (page)->scene);
   g_assert_cmpuint (ws_graph_anomalies_get_n_anomalous (anomalies), >=, 1);
   g_assert_cmpint (ws_graph_anomalies_get_mark (anomalies, root), ==, WS_GRAPH_MARK_ANOMALOUS);
   ws_graph_anomalies_get_chain (anomalies, &n_chain);

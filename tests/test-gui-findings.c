@@ -678,7 +678,7 @@ test_pin_model_and_attribution (void)
 static gboolean
 mined (gpointer data)
 {
-  return !ws_mining_page_get_busy (data) && ws_mining_page_get_cluster_set (data) != NULL;
+  return !ws_mining_page_get_busy (data) && ws_gui_test_mining_cluster_set (data) != NULL;
 }
 
 typedef struct {
@@ -718,7 +718,7 @@ test_pin_mining_cluster (void)
   ws_mining_form_set_threshold (ws_mining_page_get_form (mining), 0.6);
   ws_mining_page_run (mining);
   ws_gui_test_wait_until (mined, mining, 120, "mining");
-  g_assert_cmpuint (ws_cluster_set_get_n_clusters (ws_mining_page_get_cluster_set (mining)), >=, 2);
+  g_assert_cmpuint (ws_cluster_set_get_n_clusters (ws_gui_test_mining_cluster_set (mining)), >=, 2);
 
   /* The second cluster, pinned with the page's own Pin button. */
   g_assert_true (ws_mining_page_select_cluster_index (mining, 1));

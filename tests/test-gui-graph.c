@@ -95,13 +95,13 @@ test_graph_page (void)
   symptom.t1 = start + 1300000000;
   ws_timeline_viewport_set_selection (viewport, worker, symptom.t0, symptom.t1);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-ready-tree", NULL);
-  g_assert_true (ws_graph_page_get_busy (page));
+  g_assert_true (ws_gui_test_graph_busy (page));
   ws_gui_test_wait_for_flag (&ready, 60, "the ready tree");
-  g_assert_false (ws_graph_page_get_busy (page));
+  g_assert_false (ws_gui_test_graph_busy (page));
   g_assert_true (gtk_widget_is_drawable (GTK_WIDGET (view)));
 
   /* The same tree as the core builds with the page's defaults. */
-  scene = ws_graph_page_get_scene (page);
+  scene = ws_graph_page_get_shown (page)->scene;
   g_assert_nonnull (scene);
   g_assert_cmpint (ws_graph_scene_get_kind (scene), ==, WS_GRAPH_SCENE_READY_TREE);
   {
@@ -150,7 +150,7 @@ test_graph_page (void)
   g_assert_nonnull (entry);
   gtk_widget_grab_focus (entry);
   gtk_editable_set_text (GTK_EDITABLE (entry), "futex");
-  while (ws_graph_page_get_match_status (page)[0] == '\0')
+  while (ws_gui_test_graph_match_status (page)[0] == '\0')
     g_main_context_iteration (NULL, TRUE);   /* the entry's typing delay */
   for (guint i = 0; i < ws_graph_scene_get_n_nodes (scene); i++)
     {
@@ -159,22 +159,22 @@ test_graph_page (void)
         n_matches++;
     }
   g_assert_cmpuint (n_matches, >=, 3);
-  g_assert_cmpuint (ws_graph_page_get_n_matches (page), ==, n_matches);
+  g_assert_cmpuint (ws_gui_test_graph_n_matches (page), ==, n_matches);
 
   g_assert_true (ws_gui_test_press_key_in (entry, GDK_KEY_Tab, 0));
-  g_assert_cmpstr (ws_graph_page_get_match_status (page), ==, g_strdup_printf ("1 of %u", n_matches));
+  g_assert_cmpstr (ws_gui_test_graph_match_status (page), ==, g_strdup_printf ("1 of %u", n_matches));
   first = ws_graph_view_get_current_match (view);
   g_assert_cmpuint (ws_graph_view_get_selected_node (view), ==, first);
   g_assert_true (ws_gui_test_press_key_in (entry, GDK_KEY_Tab, 0));
   second = ws_graph_view_get_current_match (view);
   g_assert_cmpuint (second, !=, first);
-  g_assert_cmpstr (ws_graph_page_get_match_status (page), ==, g_strdup_printf ("2 of %u", n_matches));
+  g_assert_cmpstr (ws_gui_test_graph_match_status (page), ==, g_strdup_printf ("2 of %u", n_matches));
   g_assert_true (ws_gui_test_press_key_in (entry, GDK_KEY_ISO_Left_Tab, GDK_SHIFT_MASK));
   g_assert_cmpuint (ws_graph_view_get_current_match (view), ==, first);
   g_signal_emit_by_name (entry, "activate");
   g_assert_cmpuint (ws_graph_view_get_current_match (view), ==, second);
   gtk_widget_activate_action (GTK_WIDGET (page), "graph.next-match", NULL);   /* F3 */
-  g_assert_cmpstr (ws_graph_page_get_match_status (page), ==, g_strdup_printf ("3 of %u", n_matches));
+  g_assert_cmpstr (ws_gui_test_graph_match_status (page), ==, g_strdup_printf ("3 of %u", n_matches));
   gtk_widget_activate_action (GTK_WIDGET (page), "graph.previous-match", NULL);   /* Shift+F3 */
   g_assert_cmpuint (ws_graph_view_get_current_match (view), ==, second);
   /* The selected match's stacks hold the frame, highlighted. */
@@ -273,7 +273,7 @@ test_graph_page (void)
   ready = FALSE;
   ws_graph_page_set_mode (page, WS_GRAPH_MODE_WAIT_GRAPH);
   ws_gui_test_wait_for_flag (&ready, 60, "the wait graph");
-  scene = ws_graph_page_get_scene (page);
+  scene = ws_graph_page_get_shown (page)->scene;
   g_assert_cmpint (ws_graph_scene_get_kind (scene), ==, WS_GRAPH_SCENE_WAIT_GRAPH);
   {
     g_autoptr(WsWaitGraph) graph = ws_wait_graph_build (trace, &symptom, NULL, NULL, &error);
@@ -286,7 +286,7 @@ test_graph_page (void)
   }
   gtk_test_accessible_assert_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL, "Wait graph");
   /* The search carries over to the new graph. */
-  g_assert_cmpuint (ws_graph_page_get_n_matches (page), >, 0);
+  g_assert_cmpuint (ws_gui_test_graph_n_matches (page), >, 0);
   shot = ws_gui_test_screenshot (GTK_WIDGET (window), "graph-05-wait-graph.png");
   g_clear_object (&shot);
 

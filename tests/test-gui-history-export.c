@@ -132,7 +132,7 @@ find_menu_button_with (GtkWidget *root, const char *action)
 static gboolean
 coverage_ready (gpointer page)
 {
-  return !ws_mining_page_get_coverage_busy (page);
+  return !ws_gui_test_mining_coverage_busy (page);
 }
 
 static void
@@ -140,7 +140,7 @@ count_idle_cb (WsMiningPage *page,
                GParamSpec   *pspec,
                guint        *n_idle)
 {
-  if (!ws_mining_page_get_coverage_busy (page))
+  if (!ws_gui_test_mining_coverage_busy (page))
     (*n_idle)++;
 }
 
@@ -270,8 +270,8 @@ test_mining_export (void)
   g_signal_connect (page, "finished", G_CALLBACK (ws_gui_test_flag_cb), &finished);
   ws_mining_page_run (page);
   ws_gui_test_wait_for_flag (&finished, 120, "mining py-locks");
-  g_assert_nonnull (ws_mining_page_get_cluster_set (page));
-  g_assert_cmpuint (ws_cluster_set_get_n_clusters (ws_mining_page_get_cluster_set (page)), >, 0);
+  g_assert_nonnull (ws_gui_test_mining_cluster_set (page));
+  g_assert_cmpuint (ws_cluster_set_get_n_clusters (ws_gui_test_mining_cluster_set (page)), >, 0);
   ws_mining_page_select_cluster (page, 1);
   ws_mining_page_show_detail (page, "alignment");
   g_assert_nonnull (find_menu_button_with (GTK_WIDGET (page), "mining.export-alignment"));
@@ -318,9 +318,9 @@ test_mining_export (void)
 
   /* The coverage chart, once a signature gives it curves: 960 × 540. */
   g_assert_true (ws_mining_page_mark_signature (page));
-  g_assert_cmpuint (ws_mining_page_get_n_signatures (page), ==, 1);
+  g_assert_cmpuint (ws_gui_test_mining_n_signatures (page), ==, 1);
   /* The curves are computed in a thread: the chart says so meanwhile. */
-  g_assert_true (ws_mining_page_get_coverage_busy (page));
+  g_assert_true (ws_gui_test_mining_coverage_busy (page));
   g_assert_cmpuint (ws_coverage_plot_get_n_series (ws_coverage_view_get_plot (WS_COVERAGE_VIEW (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_COVERAGE_VIEW)))), ==, 0);
   g_assert_false (ws_mining_page_export_coverage (page, cov_png, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PENDING);
@@ -350,17 +350,17 @@ test_mining_export (void)
   /* Two more signatures marked back to back: the first computation is
    * superseded, so the chart leaves "Computing…" once, with the curves of
    * all three. */
-  g_assert_cmpuint (ws_cluster_set_get_n_clusters (ws_mining_page_get_cluster_set (page)), >=, 3);
+  g_assert_cmpuint (ws_cluster_set_get_n_clusters (ws_gui_test_mining_cluster_set (page)), >=, 3);
   {
     guint n_idle = 0;
     gulong id = g_signal_connect (page, "notify::coverage-busy", G_CALLBACK (count_idle_cb), &n_idle);
 
     ws_mining_page_select_cluster (page, 2);
     g_assert_true (ws_mining_page_mark_signature (page));
-    g_assert_true (ws_mining_page_get_coverage_busy (page));
+    g_assert_true (ws_gui_test_mining_coverage_busy (page));
     ws_mining_page_select_cluster (page, 3);
     g_assert_true (ws_mining_page_mark_signature (page));
-    g_assert_cmpuint (ws_mining_page_get_n_signatures (page), ==, 3);
+    g_assert_cmpuint (ws_gui_test_mining_n_signatures (page), ==, 3);
     ws_gui_test_wait_until (coverage_ready, page, 60, "the coverage curves of three signatures");
     ws_gui_test_spin (200);
     g_assert_cmpuint (n_idle, ==, 1);

@@ -104,15 +104,15 @@ test_critical_path (void)
   symptom.t1 = symptom.t0 + 300000000;
   ws_timeline_viewport_set_selection (viewport, worker, symptom.t0, symptom.t1);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-critical-path", NULL);
-  g_assert_true (ws_graph_page_get_busy (page));
+  g_assert_true (ws_gui_test_graph_busy (page));
   ws_gui_test_wait_for_flag (&ready, 60, "the critical path");
-  g_assert_cmpint (ws_graph_page_get_mode (page), ==, WS_GRAPH_MODE_CRITICAL_PATH);
+  g_assert_cmpint (ws_gui_test_graph_mode (page), ==, WS_GRAPH_MODE_CRITICAL_PATH);
   g_assert_true (gtk_widget_is_drawable (GTK_WIDGET (view)));
 
   /* The same path as the core's, segment by segment. */
-  path = ws_graph_page_get_critical_path (page);
+  path = ws_graph_page_get_shown (page)->path;
   g_assert_nonnull (path);
-  g_assert_null (ws_graph_page_get_scene (page));
+  g_assert_null (ws_graph_page_get_shown (page)->scene);
   core = ws_critical_path_build (trace, &symptom, NULL, &error);
   g_assert_no_error (error);
   n = ws_critical_path_get_n_segments (core);
@@ -176,7 +176,7 @@ test_critical_path (void)
     ws_critical_path_renderer_get_bar_extents (renderer, ws_critical_path_renderer_get_thread_lane (renderer, seg->thread),
                                                &y, &h);
     ws_gui_test_click_at (GTK_WIDGET (view), (x0 + x1) / 2, y + h / 2);
-    g_assert_cmpuint (ws_graph_page_get_selected_segment (page), ==, other);
+    g_assert_cmpuint (ws_gui_test_graph_selected_segment (page), ==, other);
     g_assert_cmpstr (ws_node_details_get_title (details_of (page)), ==, who);
     gtk_widget_activate_action (GTK_WIDGET (page), "graph.show-in-timeline", NULL);
     if (seg->event != WS_NONE)
@@ -201,7 +201,7 @@ test_critical_path (void)
 
   /* Keyboard: Right goes to the next segment, F shows the whole window. */
   g_assert_true (ws_gui_test_press_key_in (GTK_WIDGET (view), GDK_KEY_Right, 0));
-  g_assert_cmpuint (ws_graph_page_get_selected_segment (page), ==, other + 1);
+  g_assert_cmpuint (ws_gui_test_graph_selected_segment (page), ==, other + 1);
   g_assert_true (ws_gui_test_press_key_in (GTK_WIDGET (view), GDK_KEY_f, 0));
   g_assert_cmpfloat (ws_critical_path_view_get_zoom (view), ==, 1.0);
   g_assert_true (ws_gui_test_press_key_in (GTK_WIDGET (view), GDK_KEY_plus, 0));
@@ -249,7 +249,7 @@ test_critical_path (void)
     for (guint i = 0; i < n; i++)
       expected += ws_critical_path_segment_matches (core, i, search);
     g_assert_cmpuint (expected, >, 0);
-    g_assert_cmpuint (ws_graph_page_get_n_matches (page), ==, expected);
+    g_assert_cmpuint (ws_gui_test_graph_n_matches (page), ==, expected);
   }
   ws_graph_page_set_search_text (page, "");
 
@@ -257,12 +257,12 @@ test_critical_path (void)
   ready = FALSE;
   ws_graph_page_set_mode (page, WS_GRAPH_MODE_WAIT_GRAPH);
   ws_gui_test_wait_for_flag (&ready, 60, "the wait graph");
-  g_assert_null (ws_graph_page_get_critical_path (page));
-  g_assert_nonnull (ws_graph_page_get_scene (page));
+  g_assert_null (ws_graph_page_get_shown (page)->path);
+  g_assert_nonnull (ws_graph_page_get_shown (page)->scene);
   ready = FALSE;
   ws_graph_page_set_mode (page, WS_GRAPH_MODE_CRITICAL_PATH);
   ws_gui_test_wait_for_flag (&ready, 60, "the critical path again");
-  g_assert_cmpuint (ws_critical_path_get_n_segments (ws_graph_page_get_critical_path (page)), ==, n);
+  g_assert_cmpuint (ws_critical_path_get_n_segments (ws_graph_page_get_shown (page)->path), ==, n);
 
   /* 6. Dark style. */
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
@@ -395,7 +395,7 @@ test_inspector (void)
    * one of them) and the timeline's search holds exactly them. */
   ws_inspector_panel_select_finding (inspector_of (page), index);
   {
-    WsGraphScene *scene = ws_graph_page_get_scene (page);
+    WsGraphScene *scene = ws_graph_page_get_shown (page)->scene;
     g_autoptr(GHashTable) set = g_hash_table_new (g_direct_hash, g_direct_equal);
     WsStackSearch *search = ws_window_get_search (window);
     guint nodes = 0;
@@ -408,7 +408,7 @@ test_inspector (void)
         nodes += node->event != WS_NONE && g_hash_table_contains (set, GUINT_TO_POINTER (node->event));
       }
     g_assert_cmpuint (nodes, >, 0);
-    g_assert_cmpuint (ws_graph_page_get_n_matches (page), ==, nodes);
+    g_assert_cmpuint (ws_gui_test_graph_n_matches (page), ==, nodes);
     g_assert_nonnull (search);
     g_assert_true (g_str_has_prefix (ws_stack_search_get_pattern (search), "Inspector: "));
     g_assert_cmpuint (ws_stack_search_get_n_matches (search), ==, under->count);
@@ -432,7 +432,7 @@ test_inspector (void)
   g_assert_nonnull (under);
   ws_inspector_panel_select_finding (inspector_of (page), index);
   {
-    WsCriticalPath *path = ws_graph_page_get_critical_path (page);
+    WsCriticalPath *path = ws_graph_page_get_shown (page)->path;
     g_autoptr(WsStackSearch) search = ws_stack_search_new_for_events (trace, "x", (const guint32 *) under->events->data,
                                                                       under->events->len);
     guint expected = 0, unknown = 0;
@@ -446,12 +446,12 @@ test_inspector (void)
         /* The path's blocked-unknown segments are such waits. */
         unknown += seg->state == WS_CRITICAL_BLOCKED_UNKNOWN && ws_stack_search_matches_event (search, seg->event);
       }
-    g_test_message ("path: %u matches (%s), %u expected, search entry %s", ws_graph_page_get_n_matches (page),
-                    ws_graph_page_get_match_status (page), expected,
+    g_test_message ("path: %u matches (%s), %u expected, search entry %s", ws_gui_test_graph_n_matches (page),
+                    ws_gui_test_graph_match_status (page), expected,
                     gtk_editable_get_text (GTK_EDITABLE (ws_gui_test_find_named (GTK_WIDGET (page), "graph-search"))));
     g_assert_cmpuint (unknown, >, 0);
-    g_assert_cmpuint (ws_graph_page_get_n_matches (page), ==, expected);
-    g_assert_cmpuint (ws_graph_page_get_selected_segment (page), !=, WS_NONE);
+    g_assert_cmpuint (ws_gui_test_graph_n_matches (page), ==, expected);
+    g_assert_cmpuint (ws_gui_test_graph_selected_segment (page), !=, WS_NONE);
   }
   shot = ws_gui_test_screenshot (GTK_WIDGET (window), "inspect-05-inspector-critical-path.png");
   g_clear_object (&shot);

@@ -167,7 +167,7 @@ first_wait_with (WsTrace         *trace,
 static gboolean
 coverage_ready (gpointer page)
 {
-  return !ws_mining_page_get_coverage_busy (page);
+  return !ws_gui_test_mining_coverage_busy (page);
 }
 
 static void
@@ -225,10 +225,10 @@ test_mining_page (void)
   ws_mining_form_set_filters (form_of (page), "XactLock(", NULL);
   ws_mining_page_run (page);
   ws_gui_test_wait_for_flag (&finished, 60, "the refused run");
-  g_assert_null (ws_mining_page_get_cluster_set (page));
-  g_test_message ("bad filter: %s", ws_mining_page_get_status (page));
-  g_assert_nonnull (strstr (ws_mining_page_get_status (page), "XactLock("));
-  g_assert_true (g_str_has_prefix (ws_mining_page_get_status (page), "Must contain a frame matching: "));
+  g_assert_null (ws_gui_test_mining_cluster_set (page));
+  g_test_message ("bad filter: %s", ws_gui_test_mining_status (page));
+  g_assert_nonnull (strstr (ws_gui_test_mining_status (page), "XactLock("));
+  g_assert_true (g_str_has_prefix (ws_gui_test_mining_status (page), "Must contain a frame matching: "));
   screenshot (GTK_WIDGET (window), "mining-bad-filter.png");
   ws_mining_form_set_filters (form_of (page), NULL, NULL);
   finished = FALSE;
@@ -236,13 +236,13 @@ test_mining_page (void)
 
   /* 1. Mine, off the main thread. */
   ws_mining_page_run (page);
-  g_assert_true (ws_mining_page_get_busy (page));
+  g_assert_true (ws_gui_test_mining_busy (page));
   ws_gui_test_wait_for_flag (&finished, 120, "mining");
-  g_assert_false (ws_mining_page_get_busy (page));
-  shown = ws_mining_page_get_cluster_set (page);
+  g_assert_false (ws_gui_test_mining_busy (page));
+  shown = ws_gui_test_mining_cluster_set (page);
   g_assert_nonnull (shown);
   shown_patterns = ws_cluster_set_get_pattern_set (shown);
-  g_test_message ("status: %s", ws_mining_page_get_status (page));
+  g_test_message ("status: %s", ws_gui_test_mining_status (page));
 
   /* The same with the core: each transaction a stream, its waiting stacks. */
   {
@@ -342,9 +342,9 @@ test_mining_page (void)
   /* 4. A signature from the cluster's common part: the coverage chart's
    * line is its coverage, computed here with the core. */
   g_assert_true (ws_mining_page_mark_signature (page));
-  g_assert_cmpuint (ws_mining_page_get_n_signatures (page), ==, 1);
+  g_assert_cmpuint (ws_gui_test_mining_n_signatures (page), ==, 1);
   /* The curves are computed in a thread: the chart says so meanwhile. */
-  g_assert_true (ws_mining_page_get_coverage_busy (page));
+  g_assert_true (ws_gui_test_mining_coverage_busy (page));
   g_assert_cmpuint (ws_coverage_plot_get_n_series (ws_coverage_view_get_plot (WS_COVERAGE_VIEW (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_COVERAGE_VIEW)))), ==, 0);
   ws_gui_test_wait_until (coverage_ready, page, 60, "the coverage curves");
   {
@@ -430,7 +430,7 @@ test_mining_page (void)
     /* The wait graph highlights its nodes whose stack (or whose readier's
      * stack) holds the pattern, brute force over the nodes, and no other. */
     {
-      WsGraphScene *scene = ws_graph_page_get_scene (graph);
+      WsGraphScene *scene = ws_graph_page_get_shown (graph)->scene;
       WsStackTable *ptable = ws_stack_db_get_stack_table (ws_pattern_set_get_stack_db (shown_patterns));
       const WsPattern *pat = ws_pattern_set_get_pattern (shown_patterns, cl->patterns[0]);
       guint holding = 0;
@@ -442,7 +442,7 @@ test_mining_page (void)
         }
       g_test_message ("wait graph: %u of %u nodes hold the pattern", holding, ws_graph_scene_get_n_nodes (scene));
       g_assert_cmpuint (holding, >, 0);
-      g_assert_cmpuint (ws_graph_page_get_n_matches (graph), ==, holding);
+      g_assert_cmpuint (ws_gui_test_graph_n_matches (graph), ==, holding);
     }
   }
   screenshot (GTK_WIDGET (window), "mining-events.png");
@@ -479,23 +479,23 @@ test_mining_page (void)
   /* 8. Cancel a re-run: the previous results stay. */
   finished = FALSE;
   ws_mining_page_run (page);
-  g_assert_true (ws_mining_page_get_busy (page));
+  g_assert_true (ws_gui_test_mining_busy (page));
   ws_mining_page_cancel (page);
   ws_gui_test_wait_for_flag (&finished, 60, "the cancelled run");
-  g_assert_false (ws_mining_page_get_busy (page));
-  g_assert_cmpstr (ws_mining_page_get_status (page), ==, "Mining cancelled");
-  g_assert_true (ws_mining_page_get_cluster_set (page) == shown);
+  g_assert_false (ws_gui_test_mining_busy (page));
+  g_assert_cmpstr (ws_gui_test_mining_status (page), ==, "Mining cancelled");
+  g_assert_true (ws_gui_test_mining_cluster_set (page) == shown);
 
   /* A re-run replaces the results (a new set, the same numbers). */
   finished = FALSE;
   ws_mining_page_run (page);
   screenshot_after (GTK_WIDGET (window), "mining-running.png", 120);
   ws_gui_test_wait_for_flag (&finished, 120, "the re-run");
-  g_assert_true (ws_mining_page_get_cluster_set (page) != shown);
-  shown = ws_mining_page_get_cluster_set (page);
+  g_assert_true (ws_gui_test_mining_cluster_set (page) != shown);
+  shown = ws_gui_test_mining_cluster_set (page);
   g_assert_cmpuint (ws_cluster_set_get_n_clusters (shown), ==, ws_cluster_set_get_n_clusters (clusters));
   /* The signature outlives the run. */
-  g_assert_cmpuint (ws_mining_page_get_n_signatures (page), ==, 1);
+  g_assert_cmpuint (ws_gui_test_mining_n_signatures (page), ==, 1);
 
   /* 9. The dark style. */
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
@@ -558,8 +558,8 @@ mine_and_wait (WsMiningPage *page)
   ws_mining_page_run (page);
   ws_gui_test_wait_for_flag (&finished, 60, "a mining run");
   g_signal_handler_disconnect (page, id);
-  g_test_message ("mined: %s", ws_mining_page_get_status (page));
-  g_assert_nonnull (ws_mining_page_get_cluster_set (page));
+  g_test_message ("mined: %s", ws_gui_test_mining_status (page));
+  g_assert_nonnull (ws_gui_test_mining_cluster_set (page));
 }
 
 static guint64
@@ -757,7 +757,7 @@ test_mining_same_as_cli (void)
 
   /* The GUI recorded the trace; the CLI finds it there: the same weights. */
   cli = cli_cluster_json (trace, history);
-  clusters = ws_mining_page_get_cluster_set (page);
+  clusters = ws_gui_test_mining_cluster_set (page);
   set = ws_cluster_set_get_pattern_set (clusters);
   db = ws_pattern_set_get_stack_db (set);
   g_assert_cmpstr (json_object_get_string_member (cli, "weights"), ==, "history");

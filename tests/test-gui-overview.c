@@ -91,13 +91,13 @@ first_title (GtkListBox *list)
 static gboolean
 graph_shows (gpointer data)
 {
-  return ws_graph_page_get_trace (data) != NULL && !ws_graph_page_get_busy (data);
+  return ws_graph_page_get_trace (data) != NULL && !ws_gui_test_graph_busy (data);
 }
 
 static gboolean
 mining_done (gpointer data)
 {
-  return !ws_mining_page_get_busy (data) && ws_mining_page_get_status (data) != NULL;
+  return !ws_mining_page_get_busy (data) && ws_gui_test_mining_status (data) != NULL;
 }
 
 /* One click on the cluster row mines, on the Mining page, with the scope
@@ -123,7 +123,7 @@ check_cluster_row_mines (WsWindow       *window,
   g_assert_cmpint (ws_mining_form_get_scope (WS_MINING_FORM (form)), ==, WS_MINING_SCOPE_DELAYING);
   ws_gui_test_wait_until (mining_done, mining, 600, "mining from the Overview's cluster row");
   g_assert_true (gtk_widget_get_mapped (mining));
-  g_test_message ("mining: %s", ws_mining_page_get_status (WS_MINING_PAGE (mining)));
+  g_test_message ("mining: %s", ws_gui_test_mining_status (WS_MINING_PAGE (mining)));
 }
 
 static void
@@ -152,7 +152,7 @@ test_pg_overview (void)
                          gtk_list_box_get_row_at_index (ws_overview_page_get_slowest_list (page), 0));
   ws_gui_test_wait_until (graph_shows, graph, 60, "the slowest instance's ready tree");
   g_assert_true (gtk_widget_get_mapped (graph));
-  g_assert_cmpint (ws_graph_page_get_mode (WS_GRAPH_PAGE (graph)), ==, WS_GRAPH_MODE_READY_TREE);
+  g_assert_cmpint (ws_gui_test_graph_mode (WS_GRAPH_PAGE (graph)), ==, WS_GRAPH_MODE_READY_TREE);
   ws_gui_test_spin (300);
   g_clear_object (&shot);
   shot = ws_gui_test_screenshot (GTK_WIDGET (window), "overview-pg-tpcb-ready-tree");

@@ -105,8 +105,8 @@ static gboolean
 graph_ready (gpointer data)
 {
   WsGraphPage *page = data;
-  return !ws_graph_page_get_busy (page) &&
-         (ws_graph_page_get_scene (page) != NULL || ws_graph_page_get_critical_path (page) != NULL);
+  return !ws_gui_test_graph_busy (page) &&
+         (ws_graph_page_get_shown (page)->scene != NULL || ws_graph_page_get_shown (page)->path != NULL);
 }
 
 static void
@@ -123,7 +123,7 @@ ask_for (WsWindow    *window,
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (ws_window_get_timeline_view (window)), action, NULL));
   g_assert_cmpstr (ws_window_get_details_page (window), ==, "graph");
-  g_assert_cmpint (ws_graph_page_get_mode (page), ==, mode);
+  g_assert_cmpint (ws_gui_test_graph_mode (page), ==, mode);
   g_assert_true (ws_graph_page_get_symptom (page, &symptom, &root));
   g_assert_cmpuint (symptom.thread, ==, e->thread);
   g_assert_cmpint (symptom.t0, ==, e->time);
@@ -208,14 +208,14 @@ test_pg_slowest (void)
 
   ask_for (window, "timeline.ready-tree", WS_GRAPH_MODE_READY_TREE, event);
   {
-    WsReadyTree *tree = ws_graph_scene_get_ready_tree (ws_graph_page_get_scene (ws_window_get_graph_page (window)));
+    WsReadyTree *tree = ws_graph_scene_get_ready_tree (ws_graph_page_get_shown (ws_window_get_graph_page (window))->scene);
     g_assert_cmpuint (ws_ready_tree_get_node (tree, 0)->event, ==, event);
   }
   g_clear_object (&shot);
   shot = ws_gui_test_screenshot (GTK_WIDGET (window), "slowest-pg-tpcb-ready-tree.png");
   ask_for (window, "timeline.wait-graph", WS_GRAPH_MODE_WAIT_GRAPH, event);
   ask_for (window, "timeline.critical-path", WS_GRAPH_MODE_CRITICAL_PATH, event);
-  g_assert_nonnull (ws_graph_page_get_critical_path (ws_window_get_graph_page (window)));
+  g_assert_nonnull (ws_graph_page_get_shown (ws_window_get_graph_page (window))->path);
 
   g_clear_object (&shot);
   gtk_window_destroy (GTK_WINDOW (window));

@@ -14,6 +14,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <json-glib/json-glib.h>
+
 #include "ws-application.h"
 #include "ws-error.h"
 #include "ws-gui-test-util.h"
@@ -97,6 +99,51 @@ analysis_requested_cb (WsWindow *window,
   g_assert_no_error (error);
   request->tree_nodes = ws_ready_tree_get_n_nodes (tree);
   request->root_thread = ws_ready_tree_get_node (tree, 0)->thread;
+}
+
+/* "Export for Perfetto…": the shown trace as trace-event JSON, one wait
+ * slice per wait of the trace, and each flow that starts at a wake-up
+ * ends at a wait and the other way round. */
+static void
+check_perfetto_export (Gui        *gui,
+                       const char *dir)
+{
+  g_autofree char *path = g_build_filename (dir, "trace.chrome.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GHashTable) outs = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) ins = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GError) error = NULL;
+  JsonArray *events;
+  GHashTableIter iter;
+  gpointer id;
+  guint waits = 0;
+
+  g_assert_true (ws_window_export_chrome (gui->window, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (json_parser_load_from_file (parser, path, &error));
+  g_assert_no_error (error);
+  events = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "traceEvents");
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *e = json_array_get_object_element (events, i);
+      const char *ph = json_object_get_string_member (e, "ph");
+      const char *bind = json_object_get_string_member_with_default (e, "bind_id", NULL);
+
+      if (g_str_equal (ph, "X") && g_str_has_prefix (json_object_get_string_member (e, "name"), "Waiting"))
+        waits++;
+      if (bind != NULL && json_object_get_boolean_member_with_default (e, "flow_out", FALSE))
+        g_hash_table_add (outs, (gpointer) bind);
+      if (bind != NULL && json_object_get_boolean_member_with_default (e, "flow_in", FALSE))
+        g_hash_table_add (ins, (gpointer) bind);
+    }
+  g_test_message ("Perfetto export: %u wait slices, %u flows", waits, g_hash_table_size (outs));
+  g_assert_cmpuint (waits, ==, ws_trace_count_kind (gui->trace, WS_EVENT_WAIT));
+  g_assert_cmpuint (g_hash_table_size (outs), >, 100);
+  g_assert_cmpuint (g_hash_table_size (ins), ==, g_hash_table_size (outs));
+  g_hash_table_iter_init (&iter, ins);
+  while (g_hash_table_iter_next (&iter, &id, NULL))
+    g_assert_true (g_hash_table_contains (outs, id));
+  g_unlink (path);
 }
 
 static void
@@ -296,6 +343,7 @@ test_window (void)
     g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
     g_clear_error (&error);
     g_unlink (png);
+    check_perfetto_export (&gui, dir);
     g_rmdir (dir);
   }
 

@@ -27,3 +27,41 @@ assert counts["unwait"] + counts["hw-service"] > 0, "no wake-ups in a real recor
 names = {th["name"] for th in t["threads"]}
 assert "sleep" in names or "sh" in names, names
 PY
+[ $? -eq 0 ] || exit 1
+
+# waitscope-cli record: the line it prints is the one hints print, usage
+# errors exit 2, and a real short command recorded here (without -a, so
+# cpu-clock samples carry no CPU) opens with its waits.
+line=$("$cli" record --system --print -o perf.data)
+[ "$line" = "perf record -g -a -e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup -e cpu-clock/freq=499,name=cpu-clock/ -o perf.data -- sleep 5" ] \
+  || { echo "record --print: $line"; exit 1; }
+"$cli" record >/dev/null 2>&1; [ $? -eq 2 ] || { echo "record without a target must exit 2"; exit 1; }
+"$cli" record --system --pid 1 >/dev/null 2>&1; [ $? -eq 2 ] || { echo "two targets must exit 2"; exit 1; }
+"$cli" record -o "$dir/cmd.data" -- sh -c 'sleep 0.1; sleep 0.1' >"$dir/record.log" 2>&1 \
+  || { echo "record failed:"; cat "$dir/record.log"; exit 1; }
+grep -q "Recorded $dir/cmd.data" "$dir/record.log" || { cat "$dir/record.log"; exit 1; }
+"$cli" info --json "$dir/cmd.data" >"$dir/cmd.json" || { echo "info of the recording failed"; exit 1; }
+python3 - "$dir/cmd.json" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))["traces"][0]
+print("recorded command:", t["events"])
+assert t["events"]["wait"] > 0 and t["waits_recorded"] is True and t["record_waits_command"] is None
+assert any(th["name"] == "sleep" and th["waits"] > 0 for th in t["threads"]), t["threads"]
+PY
+[ $? -eq 0 ] || exit 1
+
+# A CPU profile without -a and without scheduler events: it opens, and
+# info says what to record to see waits (text and JSON).
+timeout 60 perf record -q -g -o "$dir/cpu.data" -- sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done' \
+  >"$dir/perf2.log" 2>&1 || { cat "$dir/perf2.log"; exit 1; }
+"$cli" info "$dir/cpu.data" >"$dir/cpu.txt" || { echo "info of a profile without -a failed"; exit 1; }
+grep -q "To see waits, record the scheduler events with call stacks:" "$dir/cpu.txt" \
+  && grep -q -- "-e sched:sched_switch" "$dir/cpu.txt" || { cat "$dir/cpu.txt"; exit 1; }
+"$cli" info --json "$dir/cpu.data" >"$dir/cpu.json" || exit 1
+python3 - "$dir/cpu.json" "$line" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))["traces"][0]
+print("profile:", t["events"])
+assert t["events"]["running"] > 0 and t["events"]["wait"] == 0
+assert t["waits_recorded"] is False and t["record_waits_command"] == sys.argv[2]
+PY

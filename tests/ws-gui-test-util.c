@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ws-gui-test-util.h"
+#include "ws-signature-panel.h"
 
 /* GTK, libadwaita and one registered application for the whole program
  * (its id can be registered once).  Without a display there is no GUI
@@ -340,4 +341,102 @@ ws_gui_test_stack_has (WsTrace    *trace,
         return TRUE;
     }
   return FALSE;
+}
+
+gboolean
+ws_gui_test_graph_busy (WsGraphPage *page)
+{
+  gboolean busy = FALSE;
+
+  g_object_get (page, "busy", &busy, NULL);
+  return busy;
+}
+
+WsGraphMode
+ws_gui_test_graph_mode (WsGraphPage *page)
+{
+  int mode = WS_GRAPH_MODE_READY_TREE;
+
+  g_object_get (page, "mode", &mode, NULL);
+  return mode;
+}
+
+guint
+ws_gui_test_graph_n_matches (WsGraphPage *page)
+{
+  const WsGraphShown *shown = ws_graph_page_get_shown (page);
+
+  return shown->matches ? shown->matches->len : 0;
+}
+
+/* The "n of m" label beside the search entry. */
+const char *
+ws_gui_test_graph_match_status (WsGraphPage *page)
+{
+  GtkWidget *label = ws_gui_test_find_named (GTK_WIDGET (page), "graph-match-status");
+
+  g_assert_true (GTK_IS_LABEL (label));
+  return gtk_label_get_text (GTK_LABEL (label));
+}
+
+/* The segment selected in the critical path view, %WS_NONE when no path shows. */
+guint
+ws_gui_test_graph_selected_segment (WsGraphPage *page)
+{
+  GtkWidget *view = ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_CRITICAL_PATH_VIEW);
+
+  g_assert_nonnull (view);
+  if (ws_graph_page_get_shown (page)->path == NULL)
+    return WS_NONE;
+  return ws_critical_path_view_get_selected_segment (WS_CRITICAL_PATH_VIEW (view));
+}
+
+gboolean
+ws_gui_test_mining_busy (WsMiningPage *page)
+{
+  gboolean busy = FALSE;
+
+  g_object_get (page, "busy", &busy, NULL);
+  return busy;
+}
+
+gboolean
+ws_gui_test_mining_coverage_busy (WsMiningPage *page)
+{
+  gboolean busy = FALSE;
+
+  g_object_get (page, "coverage-busy", &busy, NULL);
+  return busy;
+}
+
+/* Returns: (transfer none) (nullable): the page's status, valid until the next call */
+const char *
+ws_gui_test_mining_status (WsMiningPage *page)
+{
+  char *status = NULL;
+
+  g_object_get (page, "status", &status, NULL);
+  g_object_set_data_full (G_OBJECT (page), "ws-gui-test-status", status, g_free);
+  return status;
+}
+
+/* Returns: (transfer none) (nullable): the page keeps its own reference */
+WsClusterSet *
+ws_gui_test_mining_cluster_set (WsMiningPage *page)
+{
+  WsClusterSet *clusters = NULL;
+
+  g_object_get (page, "cluster-set", &clusters, NULL);
+  if (clusters != NULL)
+    ws_cluster_set_unref (clusters);
+  return clusters;
+}
+
+guint
+ws_gui_test_mining_n_signatures (WsMiningPage *page)
+{
+  GtkWidget *panel = ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_SIGNATURE_PANEL);
+
+  g_assert_nonnull (panel);
+  return ws_signature_panel_get_n_signatures (WS_SIGNATURE_PANEL (panel));
 }

@@ -4,6 +4,8 @@
 #include <gtk/gtk.h>
 
 #include "ws-application.h"
+#include "ws-graph-page.h"
+#include "ws-mining-page.h"
 #include "ws-trace.h"
 
 G_BEGIN_DECLS
@@ -61,5 +63,20 @@ guint          ws_gui_test_find_thread    (WsTrace             *trace,
 gboolean       ws_gui_test_stack_has      (WsTrace             *trace,
                                            WsStackId            stack,
                                            const char          *needle);
+
+/* A graph page as a user sees it: its model (ws_graph_page_get_shown()),
+ * its properties and its widgets, not getters written for tests. */
+gboolean       ws_gui_test_graph_busy             (WsGraphPage         *page);
+WsGraphMode    ws_gui_test_graph_mode             (WsGraphPage         *page);
+guint          ws_gui_test_graph_n_matches        (WsGraphPage         *page);
+const char    *ws_gui_test_graph_match_status     (WsGraphPage         *page);
+guint          ws_gui_test_graph_selected_segment (WsGraphPage         *page);
+
+/* The same for the Mining page: its properties and its signature panel. */
+gboolean       ws_gui_test_mining_busy            (WsMiningPage        *page);
+gboolean       ws_gui_test_mining_coverage_busy   (WsMiningPage        *page);
+const char    *ws_gui_test_mining_status          (WsMiningPage        *page);
+WsClusterSet  *ws_gui_test_mining_cluster_set     (WsMiningPage        *page);
+guint          ws_gui_test_mining_n_signatures    (WsMiningPage        *page);
 
 G_END_DECLS

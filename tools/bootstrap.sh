@@ -68,9 +68,15 @@ case "$job" in
   run)
     demo="$here/data/demo/py-locks.perf.txt.gz"
     if [ -x "$builddir/src/gui/waitscope" ]; then
+      # No display: a window under Xvfb would run forever unseen.  Say so
+      # and show what the CLI can, instead.
       if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
-        exec xvfb-run -a dbus-run-session "$builddir/src/gui/waitscope" "$demo"
+        echo "bootstrap: no display (neither DISPLAY nor WAYLAND_DISPLAY is set): cannot open the window." >&2
+        echo "bootstrap: run it from a desktop session, or try the command line:" >&2
+        echo "  $builddir/src/cli/waitscope-cli info $demo" >&2
+        exit 1
       fi
+      # The demo is opened explicitly: a plain start shows the welcome page.
       exec "$builddir/src/gui/waitscope" "$demo"
     fi
     exec "$builddir/src/cli/waitscope-cli" info "$demo"

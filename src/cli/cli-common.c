@@ -388,3 +388,52 @@ cli_print_json (JsonBuilder *builder)
 
   fputs (text, stdout);
 }
+
+/**
+ * cli_write_trace:
+ *
+ * The whole of a command described by @writer: options, the trace given,
+ * and @writer's save into -o FILE.
+ *
+ * Returns: the exit status
+ */
+int
+cli_write_trace (const CliTraceWriter *writer,
+                 int                   argc,
+                 char                **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(WsScenarioRules) rules = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) scenarios = NULL;
+  g_autofree char *rules_file = NULL;
+  g_autofree char *output = NULL;
+  int status;
+  const GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, writer->output_help, N_("FILE") },
+    { "scenario", 0, 0, G_OPTION_ARG_STRING_ARRAY, &scenarios,
+      N_("A scenario rule: begin and end events on one thread"), N_("NAME=BEGIN,END") },
+    { "scenario-file", 0, 0, G_OPTION_ARG_FILENAME, &rules_file,
+      N_("Scenario rules from a key file ([scenario NAME] begin= end=)"), N_("FILE") },
+    { NULL }
+  };
+
+  context = g_option_context_new (writer->parameter);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  if (!cli_parse_options (context, writer->command, &argc, &argv, &status))
+    return status;
+  if (argc != 2)
+    return cli_usage_error (writer->command, "%s", argc < 2 ? writer->no_input : writer->many_inputs);
+  if (output == NULL)
+    return cli_usage_error (writer->command, "%s", writer->no_output);
+
+  if ((rules = cli_build_rules (scenarios, rules_file, writer->command, &status)) == NULL)
+    return status;
+  if ((trace = ws_trace_loader_load_full (argv[1], NULL, rules, NULL, NULL, NULL, &error)) == NULL)
+    return cli_fail (error);
+  if (!writer->save (trace, output, NULL, &error))
+    return cli_fail (error);
+  return CLI_EXIT_OK;
+}

@@ -56,4 +56,27 @@ void             cli_print_stack         (FILE                *out,
                                           const char          *indent);
 void             cli_print_json          (JsonBuilder         *builder);
 
+/*
+ * CliTraceWriter: a command that loads one trace (with the scenario
+ * options) and writes it in another format to -o FILE: convert and
+ * export-chrome differ only in these.
+ */
+typedef gboolean (*CliTraceSaveFunc) (WsTrace       *trace,
+                                      const char    *path,
+                                      GCancellable  *cancellable,
+                                      GError       **error);
+typedef struct {
+  const char       *command;
+  const char       *parameter;     /* the usage line, translated */
+  const char       *output_help;   /* N_(): the option context translates it */
+  const char       *no_input;      /* usage errors, translated */
+  const char       *many_inputs;
+  const char       *no_output;
+  CliTraceSaveFunc  save;
+} CliTraceWriter;
+
+int              cli_write_trace         (const CliTraceWriter *writer,
+                                          int                   argc,
+                                          char                **argv);
+
 G_END_DECLS

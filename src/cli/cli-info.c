@@ -11,6 +11,7 @@
 
 #include "cli-commands.h"
 #include "cli-common.h"
+#include "ws-perf-importer.h"
 #include "ws-trace.h"
 
 typedef struct {
@@ -259,6 +260,14 @@ add_trace_json (JsonBuilder *b,
       json_builder_add_int_value (b, ws_trace_count_kind (trace, k));
     }
   json_builder_end_object (b);
+  /* A profile of samples alone: what to record to see waits. */
+  json_builder_set_member_name (b, "waits_recorded");
+  json_builder_add_boolean_value (b, ws_trace_count_kind (trace, WS_EVENT_WAIT) > 0);
+  json_builder_set_member_name (b, "record_waits_command");
+  if (ws_trace_count_kind (trace, WS_EVENT_WAIT) > 0)
+    json_builder_add_null_value (b);
+  else
+    json_builder_add_string_value (b, WS_PERF_RECORD_WAITS_COMMAND);
   json_builder_set_member_name (b, "n_processes");
   json_builder_add_int_value (b, ws_trace_get_n_processes (trace));
   json_builder_set_member_name (b, "n_scenario_instances");
@@ -364,6 +373,10 @@ print_trace_text (WsTrace *trace,
   printf ("\n");
   printf (_("  threads      %u in %u processes\n"), n_threads, ws_trace_get_n_processes (trace));
   printf (_("  scenarios    %u instances\n"), ws_trace_get_n_scenario_instances (trace));
+  if (ws_trace_count_kind (trace, WS_EVENT_WAIT) == 0)
+    printf ("  %s\n  %s\n      %s\n",
+            _("no waits     this trace has no scheduler events (sched_switch): CPU samples only."),
+            _("To see waits, record the scheduler events with call stacks:"), WS_PERF_RECORD_WAITS_COMMAND);
   printf ("\n  %8s %8s  %-16s %-16s %6s %8s %12s %12s %8s\n",
           _("TID"), _("PID"), _("THREAD"), _("PROCESS"), _("WAITS"), _("UNKNOWN"),
           _("WAIT TOTAL"), _("RUN TOTAL"), _("SAMPLES"));

@@ -34,9 +34,11 @@ int cli_report (int argc, char **argv);
 int cli_impact (int argc, char **argv);
 int cli_awg (int argc, char **argv);
 int cli_contrast (int argc, char **argv);
+int cli_record (int argc, char **argv);
 
 static const CliCommand commands[] = {
   { "why", cli_why, N_("What held a delay up: its causes, top cause first") },
+  { "record", cli_record, N_("Record waits with perf: a command, a pid or the whole system") },
   { "convert", cli_convert, N_("Convert a trace to the JSON trace format") },
   { "info", cli_info, N_("What a trace holds: threads, waits, the costliest waits") },
   { "scenarios", cli_scenarios, N_("Scenario instances and their durations") },

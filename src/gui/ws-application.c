@@ -57,15 +57,10 @@ ws_application_activate (GApplication *app)
   WsApplication *self = WS_APPLICATION (app);
   WsWindow *window = get_window (self, FALSE);
 
+  /* A plain start shows the welcome page (open, record, the demo, the
+   * recent files): opening the demo every time hid the user's own work. */
   if (window == NULL)
-    {
-      g_autoptr(GFile) demo = ws_application_get_demo_file ();
-
-      window = get_window (self, TRUE);
-      /* A first start shows something real, not an empty window. */
-      if (g_file_query_exists (demo, NULL))
-        ws_window_open_file (window, demo);
-    }
+    window = get_window (self, TRUE);
   gtk_window_present (GTK_WINDOW (window));
 }
 

@@ -169,23 +169,6 @@ typedef enum {
   N_COLUMNS
 } Column;
 
-static void
-cell_setup_cb (GtkSignalListItemFactory *factory,
-               GtkListItem              *item,
-               gpointer                  data)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-  Column column = GPOINTER_TO_UINT (data);
-
-  gtk_label_set_xalign (GTK_LABEL (label), column == COLUMN_DURATION || column == COLUMN_START ? 1 : 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  if (column == COLUMN_FRAME)
-    gtk_widget_add_css_class (label, "monospace");
-  if (column == COLUMN_DURATION || column == COLUMN_START)
-    gtk_widget_add_css_class (label, "numeric");
-  gtk_list_item_set_child (item, label);
-}
-
 static char *
 flags_text (const WsGraphShown *shown,
             const WsSceneNode  *n,
@@ -203,11 +186,11 @@ flags_text (const WsGraphShown *shown,
 static char *
 cell_text (const WsGraphShown *shown,
            guint               node,
-           Column              column)
+           guint               column)
 {
   const WsSceneNode *n = ws_graph_scene_get_node (shown->scene, node);
 
-  switch (column)
+  switch ((Column) column)
     {
     case COLUMN_LAYER:
       return g_strdup_printf ("%u", n->layer);
@@ -227,21 +210,6 @@ cell_text (const WsGraphShown *shown,
     default:
       return g_strdup ("");
     }
-}
-
-static void
-cell_bind_cb (GtkSignalListItemFactory *factory,
-              GtkListItem              *item,
-              gpointer                  data)
-{
-  const WsGraphShown *shown = g_object_get_data (G_OBJECT (factory), "shown");
-  WsGraphRow *row = gtk_list_item_get_item (item);
-  g_autofree char *text = NULL;
-
-  if (shown->scene == NULL || row->index >= ws_graph_scene_get_n_nodes (shown->scene))
-    return;
-  text = cell_text (shown, row->index, GPOINTER_TO_UINT (data));
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
 }
 
 static int
@@ -291,31 +259,14 @@ typedef enum {
   N_SEGMENT_COLUMNS
 } SegmentColumn;
 
-static void
-segment_cell_setup_cb (GtkSignalListItemFactory *factory,
-                       GtkListItem              *item,
-                       gpointer                  data)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-  SegmentColumn column = GPOINTER_TO_UINT (data);
-  gboolean number = column == SEGMENT_COLUMN_INDEX || column == SEGMENT_COLUMN_START ||
-                    column == SEGMENT_COLUMN_DURATION || column == SEGMENT_COLUMN_DEPTH;
-
-  gtk_label_set_xalign (GTK_LABEL (label), number ? 1 : 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  if (number)
-    gtk_widget_add_css_class (label, "numeric");
-  gtk_list_item_set_child (item, label);
-}
-
 static char *
 segment_cell_text (const WsGraphShown *shown,
                    guint               segment,
-                   SegmentColumn       column)
+                   guint               column)
 {
   const WsCriticalSegment *seg = ws_critical_path_get_segment (shown->path, segment);
 
-  switch (column)
+  switch ((SegmentColumn) column)
     {
     case SEGMENT_COLUMN_INDEX:
       return g_strdup_printf ("%u", segment + 1);
@@ -339,21 +290,6 @@ segment_cell_text (const WsGraphShown *shown,
     default:
       return g_strdup ("");
     }
-}
-
-static void
-segment_cell_bind_cb (GtkSignalListItemFactory *factory,
-                      GtkListItem              *item,
-                      gpointer                  data)
-{
-  const WsGraphShown *shown = g_object_get_data (G_OBJECT (factory), "shown");
-  WsGraphRow *row = gtk_list_item_get_item (item);
-  g_autofree char *text = NULL;
-
-  if (shown->path == NULL || row->index >= ws_critical_path_get_n_segments (shown->path))
-    return;
-  text = segment_cell_text (shown, row->index, GPOINTER_TO_UINT (data));
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
 }
 
 #define CMP(a, b) (((a) > (b)) - ((a) < (b)))
@@ -399,53 +335,103 @@ compare_segment_rows (gconstpointer a,
 /* Building a table                                                     */
 
 typedef struct {
-  const char        *title;
-  gboolean           expand;
+  const char *title;
+  gboolean    expand;
+  gboolean    numeric;     /* right-aligned, tabular figures */
+  gboolean    monospace;
 } ColumnSpec;
 
+/* One kind of table: its columns, how many rows what is shown has, a
+ * cell's text and the order of two rows. */
+typedef struct {
+  const ColumnSpec *columns;
+  guint             n_columns;
+  guint           (*n_rows) (const WsGraphShown *shown);
+  char           *(*text)   (const WsGraphShown *shown,
+                             guint               row,
+                             guint               column);
+  GCompareDataFunc  compare;
+} TableSpec;
+
+static void
+cell_setup_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *item,
+               const ColumnSpec         *spec)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), spec->numeric ? 1 : 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  if (spec->monospace)
+    gtk_widget_add_css_class (label, "monospace");
+  if (spec->numeric)
+    gtk_widget_add_css_class (label, "numeric");
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+cell_bind_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *item,
+              gpointer                  data)
+{
+  const WsGraphShown *shown = g_object_get_data (G_OBJECT (factory), "shown");
+  const TableSpec *table = g_object_get_data (G_OBJECT (factory), "table");
+  WsGraphRow *row = gtk_list_item_get_item (item);
+  g_autofree char *text = NULL;
+
+  if (row->index >= table->n_rows (shown))
+    return;
+  text = table->text (shown, row->index, GPOINTER_TO_UINT (data));
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+}
+
 static GtkSingleSelection *
-add_columns (GtkColumnView      *table,
+add_columns (GtkColumnView      *view,
              GListStore         *rows,
              const WsGraphShown *shown,
-             const ColumnSpec   *specs,
-             guint               n_specs,
-             GCallback           setup,
-             GCallback           bind,
-             GCompareDataFunc    compare)
+             const TableSpec    *table)
 {
   g_autoptr(GtkSortListModel) sorted = NULL;
   GtkSingleSelection *selection;
 
-  for (guint c = 0; c < n_specs; c++)
+  for (guint c = 0; c < table->n_columns; c++)
     {
+      const ColumnSpec *spec = &table->columns[c];
       GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
       g_autoptr(GtkColumnViewColumn) column = NULL;
       GtkSorter *sorter;
 
       g_object_set_data (G_OBJECT (factory), "shown", (gpointer) shown);
-      g_signal_connect (factory, "setup", setup, GUINT_TO_POINTER (c));
-      g_signal_connect (factory, "bind", bind, GUINT_TO_POINTER (c));
-      column = gtk_column_view_column_new (_(specs[c].title), factory);
+      g_object_set_data (G_OBJECT (factory), "table", (gpointer) table);
+      g_signal_connect (factory, "setup", G_CALLBACK (cell_setup_cb), (gpointer) spec);
+      g_signal_connect (factory, "bind", G_CALLBACK (cell_bind_cb), GUINT_TO_POINTER (c));
+      column = gtk_column_view_column_new (_(spec->title), factory);
       gtk_column_view_column_set_resizable (column, TRUE);
-      gtk_column_view_column_set_expand (column, specs[c].expand);
+      gtk_column_view_column_set_expand (column, spec->expand);
 
-      sorter = GTK_SORTER (gtk_custom_sorter_new (compare, NULL, NULL));
+      sorter = GTK_SORTER (gtk_custom_sorter_new (table->compare, NULL, NULL));
       g_object_set_data (G_OBJECT (sorter), "shown", (gpointer) shown);
       g_object_set_data (G_OBJECT (sorter), "column", GUINT_TO_POINTER (c));
-      gtk_custom_sorter_set_sort_func (GTK_CUSTOM_SORTER (sorter), compare, sorter, NULL);
+      gtk_custom_sorter_set_sort_func (GTK_CUSTOM_SORTER (sorter), table->compare, sorter, NULL);
       gtk_column_view_column_set_sorter (column, sorter);
       g_object_unref (sorter);
 
-      gtk_column_view_append_column (table, column);
+      gtk_column_view_append_column (view, column);
     }
 
   sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (rows)),
-                                    g_object_ref (gtk_column_view_get_sorter (table)));
+                                    g_object_ref (gtk_column_view_get_sorter (view)));
   selection = gtk_single_selection_new (G_LIST_MODEL (g_steal_pointer (&sorted)));
   gtk_single_selection_set_autoselect (selection, FALSE);
   gtk_single_selection_set_can_unselect (selection, TRUE);
-  gtk_column_view_set_model (table, GTK_SELECTION_MODEL (selection));
+  gtk_column_view_set_model (view, GTK_SELECTION_MODEL (selection));
   return selection;
+}
+
+static guint
+n_nodes (const WsGraphShown *shown)
+{
+  return shown->scene ? ws_graph_scene_get_n_nodes (shown->scene) : 0;
 }
 
 /**
@@ -460,13 +446,20 @@ ws_graph_columns_add_node_columns (GtkColumnView      *table,
                                    GListStore         *rows,
                                    const WsGraphShown *shown)
 {
-  static const ColumnSpec specs[N_COLUMNS] = {
-    { N_("Depth"), FALSE }, { N_("What"), TRUE }, { N_("Thread"), FALSE }, { N_("Start"), FALSE },
-    { N_("Duration"), FALSE }, { N_("Frame"), TRUE }, { N_("Highlight"), FALSE },
+  static const ColumnSpec columns[N_COLUMNS] = {
+    { N_("Depth"), FALSE, FALSE, FALSE }, { N_("What"), TRUE, FALSE, FALSE }, { N_("Thread"), FALSE, FALSE, FALSE },
+    { N_("Start"), FALSE, TRUE, FALSE }, { N_("Duration"), FALSE, TRUE, FALSE }, { N_("Frame"), TRUE, FALSE, TRUE },
+    { N_("Highlight"), FALSE, FALSE, FALSE },
   };
+  static const TableSpec spec = { columns, N_COLUMNS, n_nodes, cell_text, compare_rows };
 
-  return add_columns (table, rows, shown, specs, N_COLUMNS, G_CALLBACK (cell_setup_cb),
-                      G_CALLBACK (cell_bind_cb), compare_rows);
+  return add_columns (table, rows, shown, &spec);
+}
+
+static guint
+n_segments (const WsGraphShown *shown)
+{
+  return shown->path ? ws_critical_path_get_n_segments (shown->path) : 0;
 }
 
 /* As ws_graph_columns_add_node_columns(), for the critical path's segments. */
@@ -475,11 +468,12 @@ ws_graph_columns_add_segment_columns (GtkColumnView      *table,
                                       GListStore         *rows,
                                       const WsGraphShown *shown)
 {
-  static const ColumnSpec specs[N_SEGMENT_COLUMNS] = {
-    { N_("#"), FALSE }, { N_("Thread"), TRUE }, { N_("State"), TRUE }, { N_("Start"), FALSE },
-    { N_("Duration"), FALSE }, { N_("Depth"), FALSE }, { N_("On behalf of the wait of"), TRUE },
+  static const ColumnSpec columns[N_SEGMENT_COLUMNS] = {
+    { N_("#"), FALSE, TRUE, FALSE }, { N_("Thread"), TRUE, FALSE, FALSE }, { N_("State"), TRUE, FALSE, FALSE },
+    { N_("Start"), FALSE, TRUE, FALSE }, { N_("Duration"), FALSE, TRUE, FALSE }, { N_("Depth"), FALSE, TRUE, FALSE },
+    { N_("On behalf of the wait of"), TRUE, FALSE, FALSE },
   };
+  static const TableSpec spec = { columns, N_SEGMENT_COLUMNS, n_segments, segment_cell_text, compare_segment_rows };
 
-  return add_columns (table, rows, shown, specs, N_SEGMENT_COLUMNS, G_CALLBACK (segment_cell_setup_cb),
-                      G_CALLBACK (segment_cell_bind_cb), compare_segment_rows);
+  return add_columns (table, rows, shown, &spec);
 }

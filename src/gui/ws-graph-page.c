@@ -7,74 +7,23 @@
  * tables (WsGraphColumns) and the side panel (WsNodeDetails) on one
  * selection.  The search bar is a WsGraphSearch; the Inspector a
  * WsInspectorPanel that inspects after each build, so that the graph
- * shows first.
+ * shows first.  The export actions are in ws-graph-page-export.c.
  */
 #include "config.h"
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
-#include "ws-export-dialog.h"
 #include "ws-graph-columns.h"
-#include "ws-graph-figure.h"
 #include "ws-graph-flags.h"
 #include "ws-anomaly-state.h"
-#include "ws-graph-page.h"
+#include "ws-graph-page-private.h"
 #include "ws-graph-request.h"
 #include "ws-graph-search.h"
 #include "ws-node-details.h"
 #include "ws-time-format.h"
 #include "ws-timeline-target.h"
 #include "ws-worker.h"
-
-struct _WsGraphPage
-{
-  GtkWidget          parent_instance;
-
-  /* Template widgets */
-  AdwToastOverlay   *toast_overlay;
-  GtkDropDown       *mode_dropdown;
-  GtkLabel          *metric_label;
-  GtkDropDown       *metric_dropdown;
-  GtkCheckButton    *lock_only_check;
-  GtkSpinButton     *depth_spin;
-  GtkSearchEntry    *search_entry;
-  GtkLabel          *match_label;
-  GtkLabel          *zoom_label;
-  GtkStack          *state_stack;
-  GtkStack          *view_stack;
-  GtkToggleButton   *table_toggle;
-  AdwStatusPage     *error_page;
-  GtkSpinner        *spinner;
-  WsGraphView       *graph_view;
-  GtkColumnView     *table;
-  WsNodeDetails     *details;
-  GtkLabel          *summary_label;
-  WsCriticalPathView *cp_view;
-  GtkColumnView     *segment_table;
-  GtkToggleButton   *inspector_toggle;
-  AdwButtonContent  *inspector_toggle_content;
-  GtkRevealer       *inspector_revealer;
-  WsInspectorPanel  *inspector_panel;
-
-  /* Owned references */
-  WsSession         *session;
-  WsGraphShown       shown;          /* trace, scene, path (owned) and the matches */
-  GListStore        *rows;
-  GtkSingleSelection *selection;
-  GListStore        *segment_rows;
-  GtkSingleSelection *segment_selection;
-  WsGraphSearch     *search;
-  WsWorker          *worker;
-  WsGraphFlags      *flags;          /* anomaly marks and flags on nodes */
-
-  /* The request */
-  WsSymptom          symptom;
-  guint              root_event;      /* a wait's own ready tree, or WS_NONE */
-  gboolean           have_symptom;
-  WsGraphMode        mode;
-  gboolean           in_request_update;
-};
 
 G_DEFINE_FINAL_TYPE (WsGraphPage, ws_graph_page, GTK_TYPE_WIDGET)
 
@@ -96,9 +45,9 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-static void
-toast (WsGraphPage *self,
-       const char  *message)
+void
+_ws_graph_page_toast (WsGraphPage *self,
+                      const char  *message)
 {
   adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (message));
 }
@@ -334,21 +283,7 @@ ws_graph_page_select_segment (WsGraphPage *self,
   update_details (self);
 }
 
-/* Returns: the selected segment of the critical path, or %WS_NONE */
-guint
-ws_graph_page_get_selected_segment (WsGraphPage *self)
-{
-  g_return_val_if_fail (WS_IS_GRAPH_PAGE (self), WS_NONE);
-  return self->shown.path ? ws_critical_path_view_get_selected_segment (self->cp_view) : WS_NONE;
-}
 
-/* Returns: (transfer none) (nullable): the critical path shown */
-WsCriticalPath *
-ws_graph_page_get_critical_path (WsGraphPage *self)
-{
-  g_return_val_if_fail (WS_IS_GRAPH_PAGE (self), NULL);
-  return self->shown.path;
-}
 
 /* ------------------------------------------------------------------ */
 /* The inspector                                                        */
@@ -452,86 +387,6 @@ inspector_toggled_cb (WsGraphPage     *self,
   if (active && ws_inspector_panel_get_findings (self->inspector_panel) == NULL &&
       !ws_inspector_panel_get_busy (self->inspector_panel))
     ws_inspector_panel_inspect (self->inspector_panel);
-}
-
-/* ------------------------------------------------------------------ */
-/* Export                                                               */
-
-/**
- * ws_graph_page_export:
- * @path: ends in .png, .svg, .pdf, .dot or .json (see ws_graph_figure_export())
- *
- * Returns: %TRUE if written
- */
-gboolean
-ws_graph_page_export (WsGraphPage  *self,
-                      const char   *path,
-                      GError      **error)
-{
-  g_return_val_if_fail (WS_IS_GRAPH_PAGE (self), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
-
-  if (self->shown.path != NULL)
-    return ws_graph_figure_export_path (self->cp_view, self->shown.path, path, error);
-  return ws_graph_figure_export_scene (self->graph_view, self->shown.scene, path, error);
-}
-
-static gboolean
-export_findings_to (GtkWidget   *widget,
-                    const char  *path,
-                    GError     **error)
-{
-  return ws_inspector_panel_export_findings (WS_GRAPH_PAGE (widget)->inspector_panel, path, error);
-}
-
-static gboolean
-export_to (GtkWidget   *widget,
-           const char  *path,
-           GError     **error)
-{
-  return ws_graph_page_export (WS_GRAPH_PAGE (widget), path, error);
-}
-
-static void
-export_toast (GtkWidget  *widget,
-              const char *message)
-{
-  toast (WS_GRAPH_PAGE (widget), message);
-}
-
-static void
-export_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *param)
-{
-  WsGraphPage *self = WS_GRAPH_PAGE (widget);
-  const char *ext = g_variant_get_string (param, NULL);
-  g_autofree char *name = NULL;
-
-  if (self->shown.scene == NULL && self->shown.path == NULL)
-    return;
-
-  name = g_strdup_printf ("%s.%s",
-                          self->shown.path ? "critical-path"
-                          : ws_graph_scene_get_kind (self->shown.scene) == WS_GRAPH_SCENE_READY_TREE ? "ready-tree"
-                          : "wait-graph",
-                          ext);
-  ws_export_dialog_show (widget, self->shown.path ? _("Export the Critical Path") : _("Export the Graph"),
-                         name, export_to, export_toast);
-}
-
-static void
-export_findings_action (GtkWidget  *widget,
-                        const char *action_name,
-                        GVariant   *param)
-{
-  WsGraphPage *self = WS_GRAPH_PAGE (widget);
-  g_autofree char *name = NULL;
-
-  if (ws_inspector_panel_get_findings (self->inspector_panel) == NULL)
-    return;
-  name = g_strdup_printf ("findings.%s", g_variant_get_string (param, NULL));
-  ws_export_dialog_show (widget, _("Export the Findings"), name, export_findings_to, export_toast);
 }
 
 /* ------------------------------------------------------------------ */
@@ -794,28 +649,8 @@ ws_graph_page_set_mode (WsGraphPage *self,
   gtk_drop_down_set_selected (self->mode_dropdown, mode);
 }
 
-WsGraphMode
-ws_graph_page_get_mode (WsGraphPage *self)
-{
-  g_return_val_if_fail (WS_IS_GRAPH_PAGE (self), WS_GRAPH_MODE_READY_TREE);
-  return self->mode;
-}
 
-/* Whether a graph is being built. */
-gboolean
-ws_graph_page_get_busy (WsGraphPage *self)
-{
-  g_return_val_if_fail (WS_IS_GRAPH_PAGE (self), FALSE);
-  return gtk_spinner_get_spinning (self->spinner);
-}
 
-/* Returns: (transfer none) (nullable): the scene shown */
-WsGraphScene *
-ws_graph_page_get_scene (WsGraphPage *self)
-{
-  g_return_val_if_fail (WS_IS_GRAPH_PAGE (self), NULL);
-  return self->shown.scene;
-}
 
 /* Returns: (transfer none): the anomaly marks and flags of the graph */
 WsGraphFlags *
@@ -831,6 +666,22 @@ ws_graph_page_get_trace (WsGraphPage *self)
 {
   g_return_val_if_fail (WS_IS_GRAPH_PAGE (self), NULL);
   return self->shown.trace;
+}
+
+/**
+ * ws_graph_page_get_shown:
+ *
+ * What the page shows, the model its views and tables draw from: the
+ * trace, the scene (wait graph or ready tree) or critical path built
+ * last, and the search's matches.  Pins are captured from it.
+ *
+ * Returns: (transfer none): valid until the page shows something else
+ */
+const WsGraphShown *
+ws_graph_page_get_shown (WsGraphPage *self)
+{
+  g_return_val_if_fail (WS_IS_GRAPH_PAGE (self), NULL);
+  return &self->shown;
 }
 
 void
@@ -858,20 +709,7 @@ ws_graph_page_set_search (WsGraphPage   *self,
   ws_graph_search_set_search (self->search, search);
 }
 
-guint
-ws_graph_page_get_n_matches (WsGraphPage *self)
-{
-  g_return_val_if_fail (WS_IS_GRAPH_PAGE (self), 0);
-  return ws_graph_search_get_n_matches (self->search);
-}
 
-/* The text of the "n of m" label. */
-const char *
-ws_graph_page_get_match_status (WsGraphPage *self)
-{
-  g_return_val_if_fail (WS_IS_GRAPH_PAGE (self), NULL);
-  return ws_graph_search_get_status (self->search);
-}
 
 /* Shows the nodes as a table (the accessible alternative) or as a graph. */
 void
@@ -896,7 +734,7 @@ ws_graph_page_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_BUSY:
-      g_value_set_boolean (value, ws_graph_page_get_busy (self));
+      g_value_set_boolean (value, gtk_spinner_get_spinning (self->spinner));
       break;
     case PROP_MODE:
       g_value_set_int (value, self->mode);
@@ -1033,8 +871,7 @@ ws_graph_page_class_init (WsGraphPageClass *klass)
   g_type_ensure (WS_TYPE_INSPECTOR_PANEL);
   bind_template (widget_class);
 
-  gtk_widget_class_install_action (widget_class, "graph.export", "s", export_action);
-  gtk_widget_class_install_action (widget_class, "graph.export-findings", "s", export_findings_action);
+  _ws_graph_page_class_export_init (widget_class);
   gtk_widget_class_install_action (widget_class, "graph.zoom-in", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "graph.zoom-out", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "graph.fit", NULL, zoom_action);

@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "ws-critical-path-view.h"
+#include "ws-graph-columns.h"
 #include "ws-graph-flags.h"
 #include "ws-graph-request.h"
 #include "ws-graph-view.h"
@@ -57,10 +58,8 @@ gboolean        ws_graph_page_get_symptom      (WsGraphPage     *self,
                                                 guint           *root_event);
 void            ws_graph_page_set_mode         (WsGraphPage     *self,
                                                 WsGraphMode      mode);
-WsGraphMode     ws_graph_page_get_mode         (WsGraphPage     *self);
-gboolean        ws_graph_page_get_busy         (WsGraphPage     *self);
-WsGraphScene   *ws_graph_page_get_scene        (WsGraphPage     *self);
 WsTrace        *ws_graph_page_get_trace        (WsGraphPage     *self);
+const WsGraphShown *ws_graph_page_get_shown    (WsGraphPage     *self);
 WsGraphFlags   *ws_graph_page_get_flags        (WsGraphPage     *self);
 
 void            ws_graph_page_set_search_text  (WsGraphPage     *self,
@@ -69,8 +68,6 @@ void            ws_graph_page_set_search       (WsGraphPage     *self,
                                                 WsStackSearch   *search);
 void            ws_graph_page_next_match       (WsGraphPage     *self,
                                                 gboolean         forward);
-guint           ws_graph_page_get_n_matches    (WsGraphPage     *self);
-const char     *ws_graph_page_get_match_status (WsGraphPage     *self);
 void            ws_graph_page_select_node      (WsGraphPage     *self,
                                                 guint            node);
 void            ws_graph_page_show_table       (WsGraphPage     *self,
@@ -80,10 +77,8 @@ gboolean        ws_graph_page_export           (WsGraphPage     *self,
                                                 GError         **error);
 
 /* Critical Path mode */
-WsCriticalPath *ws_graph_page_get_critical_path      (WsGraphPage     *self);
 void            ws_graph_page_select_segment         (WsGraphPage     *self,
                                                       guint            segment);
-guint           ws_graph_page_get_selected_segment   (WsGraphPage     *self);
 
 /* The inspector */
 void            ws_graph_page_show_inspector         (WsGraphPage     *self,

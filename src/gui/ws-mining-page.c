@@ -94,6 +94,7 @@ enum {
   PROP_BUSY,
   PROP_STATUS,
   PROP_COVERAGE_BUSY,
+  PROP_CLUSTER_SET,
   N_PROPS
 };
 
@@ -328,6 +329,7 @@ mine_done (gpointer  owner,
 
   g_clear_pointer (&self->result, result_unref);
   self->result = result;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CLUSTER_SET]);
   g_hash_table_remove_all (self->signed_patterns);
   show_results (self);
   ws_signature_panel_set_db (self->signature_panel, result->db);
@@ -598,12 +600,6 @@ ws_mining_page_mark_signature (WsMiningPage *self)
   return TRUE;
 }
 
-guint
-ws_mining_page_get_n_signatures (WsMiningPage *self)
-{
-  g_return_val_if_fail (WS_IS_MINING_PAGE (self), 0);
-  return ws_signature_panel_get_n_signatures (self->signature_panel);
-}
 
 static void
 mark_signature_action (GtkWidget  *widget,
@@ -778,8 +774,11 @@ ws_mining_page_get_property (GObject    *object,
     case PROP_STATUS:
       g_value_set_string (value, self->status);
       break;
+    case PROP_CLUSTER_SET:
+      g_value_set_boxed (value, self->result ? self->result->clusters : NULL);
+      break;
     case PROP_COVERAGE_BUSY:
-      g_value_set_boolean (value, ws_mining_page_get_coverage_busy (self));
+      g_value_set_boolean (value, ws_signature_panel_get_busy (self->signature_panel));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -811,6 +810,15 @@ ws_mining_page_class_init (WsMiningPageClass *klass)
   properties[PROP_COVERAGE_BUSY] =
     g_param_spec_boolean ("coverage-busy", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * WsMiningPage:cluster-set:
+   *
+   * The last finished run's clusters, ranked (a cancelled or failed run
+   * keeps the one before).
+   */
+  properties[PROP_CLUSTER_SET] =
+    g_param_spec_boxed ("cluster-set", NULL, NULL, WS_TYPE_CLUSTER_SET,
+                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -925,45 +933,16 @@ ws_mining_page_set_session (WsMiningPage *self,
   update_actions (self);
 }
 
+
+
+
+
+/* Whether a run is in progress (pins wait for it: ws-mining-pin.c). */
 gboolean
 ws_mining_page_get_busy (WsMiningPage *self)
 {
   g_return_val_if_fail (WS_IS_MINING_PAGE (self), FALSE);
   return self->busy;
-}
-
-/**
- * ws_mining_page_get_coverage_busy:
- *
- * Returns: whether the coverage chart's curves are still being computed
- */
-gboolean
-ws_mining_page_get_coverage_busy (WsMiningPage *self)
-{
-  g_return_val_if_fail (WS_IS_MINING_PAGE (self), FALSE);
-  return ws_signature_panel_get_busy (self->signature_panel);
-}
-
-/**
- * ws_mining_page_get_status:
- * Returns: (nullable): the last progress message, summary or error
- */
-const char *
-ws_mining_page_get_status (WsMiningPage *self)
-{
-  g_return_val_if_fail (WS_IS_MINING_PAGE (self), NULL);
-  return self->status;
-}
-
-/**
- * ws_mining_page_get_cluster_set:
- * Returns: (transfer none) (nullable): the last run's clusters, ranked
- */
-WsClusterSet *
-ws_mining_page_get_cluster_set (WsMiningPage *self)
-{
-  g_return_val_if_fail (WS_IS_MINING_PAGE (self), NULL);
-  return self->result ? self->result->clusters : NULL;
 }
 
 /* Selects the cluster of @rank (1-based) in the table as it is sorted. */

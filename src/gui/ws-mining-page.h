@@ -43,15 +43,11 @@ void             ws_mining_page_run_scope         (WsMiningPage *self,
                                                    WsMiningScope scope);
 void             ws_mining_page_cancel            (WsMiningPage *self);
 gboolean         ws_mining_page_get_busy          (WsMiningPage *self);
-const char      *ws_mining_page_get_status        (WsMiningPage *self);
-WsClusterSet    *ws_mining_page_get_cluster_set   (WsMiningPage *self);
-gboolean         ws_mining_page_get_coverage_busy (WsMiningPage *self);
 void             ws_mining_page_select_cluster    (WsMiningPage *self,
                                                    guint         rank);
 void             ws_mining_page_show_detail       (WsMiningPage *self,
                                                    const char   *name);
 gboolean         ws_mining_page_mark_signature    (WsMiningPage *self);
-guint            ws_mining_page_get_n_signatures  (WsMiningPage *self);
 void             ws_mining_page_show_events       (WsMiningPage *self);
 gboolean         ws_mining_page_export_alignment  (WsMiningPage *self,
                                                    const char   *path,

@@ -82,14 +82,17 @@ capture_ready_tree (WsGraphScene *scene)
 WsPin *
 ws_pin_capture_graph (WsGraphPage *page)
 {
-  WsGraphScene *scene = ws_graph_page_get_scene (page);
-  WsCriticalPath *path = ws_graph_page_get_critical_path (page);
-  WsTrace *trace = ws_graph_page_get_trace (page);
-  WsGraphMode mode = ws_graph_page_get_mode (page);
+  const WsGraphShown *shown = ws_graph_page_get_shown (page);
+  WsGraphScene *scene = shown->scene;
+  WsCriticalPath *path = shown->path;
+  WsTrace *trace = shown->trace;
+  int mode;
   WsPin *pin = NULL;
 
   if (trace == NULL)
     return NULL;
+  /* The mode chosen, not the path: a path stays shown while another mode builds. */
+  g_object_get (page, "mode", &mode, NULL);
   if (mode == WS_GRAPH_MODE_CRITICAL_PATH && path != NULL)
     {
       pin = ws_pin_new (WS_PIN_KIND_CRITICAL_PATH);

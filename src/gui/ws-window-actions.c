@@ -196,6 +196,20 @@ export_chrome_func (GtkWidget   *widget,
   return ws_chrome_trace_save (ws_document_get_trace (self->current), path, NULL, error);
 }
 
+/**
+ * ws_window_export_chrome:
+ *
+ * Writes the shown trace as Chrome / Perfetto trace JSON to @path, as
+ * "Export for Perfetto…" does once a file is chosen.
+ */
+gboolean
+ws_window_export_chrome (WsWindow    *self,
+                         const char  *path,
+                         GError     **error)
+{
+  return export_chrome_func (GTK_WIDGET (self), path, error);
+}
+
 static void
 export_chrome_toast (GtkWidget  *widget,
                      const char *message)

@@ -18,6 +18,7 @@
 #include "ws-time-format.h"
 #include "ws-timeline-legend.h"
 #include "ws-window-anomaly.h"
+#include "ws-window-record.h"
 #include "ws-window-findings.h"
 #include "ws-window-private.h"
 
@@ -156,6 +157,7 @@ ws_window_class_init (WsWindowClass *klass)
   g_type_ensure (WS_TYPE_GRAPH_PAGE);
   g_type_ensure (WS_TYPE_OVERVIEW_PAGE);
   g_type_ensure (WS_TYPE_FINDINGS_PAGE);
+  ws_window_record_install_actions (widget_class);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/waitscope/Waitscope/ws-window.ui");
   gtk_widget_class_bind_template_child (widget_class, WsWindow, toast_overlay);
@@ -262,6 +264,7 @@ ws_window_new (GtkApplication *application)
   ws_overview_page_set_session (self->overview_page, self->session);
   ws_graph_page_set_session (self->graph_page, self->session);
   ws_window_findings_init (self, self->findings_page);
+  ws_window_record_init (self, settings);
   ws_contrast_page_set_session (self->contrast_page, self->session);
   ws_window_anomaly_attach (self);
   _ws_window_update_recent_menu (self);

@@ -65,5 +65,8 @@ WsSlowestList  *ws_window_get_slowest_list     (WsWindow       *self);
 gboolean        ws_window_export_timeline      (WsWindow       *self,
                                                 const char     *path,
                                                 GError        **error);
+gboolean        ws_window_export_chrome        (WsWindow       *self,
+                                                const char     *path,
+                                                GError        **error);
 
 G_END_DECLS

@@ -22,12 +22,10 @@
 
 #include "ws-graph-anomalies.h"
 #include "ws-graph-renderer.h"
+#include "ws-graph-shapes.h"
 #include "ws-render-util.h"
 #include "ws-time-format.h"
 
-#define CORNER_RADIUS      8.0
-#define STRIP_WIDTH        7.0
-#define HEX_INSET         16.0
 #define TEXT_PAD          10.0
 #define FLAT_BOW          36.0
 #define ARROW_LENGTH      10.0
@@ -134,64 +132,6 @@ ws_graph_renderer_new (void)
   return g_object_new (WS_TYPE_GRAPH_RENDERER, NULL);
 }
 
-/* ------------------------------------------------------------------ */
-/* Palettes                                                             */
-
-static void
-from_timeline (WsGraphPalette          *p,
-               const WsTimelinePalette *t)
-{
-  p->background = t->background;
-  p->header_background = t->header_background;
-  p->foreground = t->foreground;
-  p->dim_foreground = t->dim_foreground;
-  p->run = t->states[WS_THREAD_STATE_RUN];
-  p->sleep = t->states[WS_THREAD_STATE_SLEEP];
-  p->disk = t->states[WS_THREAD_STATE_DISK];
-  p->search_match = t->search_match;
-}
-
-void
-ws_graph_palette_init_light (WsGraphPalette *p)
-{
-  WsTimelinePalette t;
-
-  g_return_if_fail (p != NULL);
-
-  ws_timeline_palette_init_light (&t);
-  from_timeline (p, &t);
-  p->band = ws_render_rgb (0x000000, 0.035);
-  p->edge = ws_render_rgb (0x3d3846, 0.55);
-  p->hardware = ws_render_rgb (0x813d9c, 1);
-  p->timer = ws_render_rgb (0x865e3c, 1);
-  p->unknown = ws_render_rgb (0x77767b, 1);
-  p->anomalous = ws_render_rgb (0xe01b24, 1);
-  p->search_match = ws_render_rgb (0xf6d32d, 0.85);
-  p->current_match = ws_render_rgb (0xff7800, 1);
-  /* Not the accent: S waits are already blue. */
-  p->selection = ws_render_rgb (0x241f31, 1);
-}
-
-void
-ws_graph_palette_init_dark (WsGraphPalette *p)
-{
-  WsTimelinePalette t;
-
-  g_return_if_fail (p != NULL);
-
-  ws_timeline_palette_init_dark (&t);
-  from_timeline (p, &t);
-  p->band = ws_render_rgb (0xffffff, 0.04);
-  p->edge = ws_render_rgb (0xdeddda, 0.50);
-  p->hardware = ws_render_rgb (0xc061cb, 1);
-  p->timer = ws_render_rgb (0xcdab8f, 1);
-  p->unknown = ws_render_rgb (0x9a9996, 1);
-  p->anomalous = ws_render_rgb (0xff7b63, 1);
-  p->search_match = ws_render_rgb (0xf6d32d, 0.60);
-  p->current_match = ws_render_rgb (0xffa348, 1);
-  p->selection = ws_render_rgb (0xffffff, 1);
-}
-
 void
 ws_graph_renderer_set_palette (WsGraphRenderer      *self,
                                const WsGraphPalette *palette)
@@ -234,253 +174,7 @@ ws_graph_renderer_get_stats (WsGraphRenderer  *self,
 }
 
 /* ------------------------------------------------------------------ */
-/* Viewport                                                             */
-
-void
-ws_graph_viewport_init (WsGraphViewport *vp)
-{
-  g_return_if_fail (vp != NULL);
-
-  vp->scale = 1;
-  vp->x = vp->y = 0;
-  vp->width = vp->height = 0;
-  vp->selected = WS_NONE;
-  vp->current_match = WS_NONE;
-  vp->matches = NULL;
-  vp->show_header = TRUE;
-}
-
-static double
-header_height (const WsGraphViewport *vp)
-{
-  return vp->show_header ? WS_GRAPH_HEADER_HEIGHT : 0;
-}
-
-void
-ws_graph_viewport_to_layout (const WsGraphViewport *vp,
-                             double                 px,
-                             double                 py,
-                             double                *lx,
-                             double                *ly)
-{
-  g_return_if_fail (vp != NULL);
-  *lx = vp->x + px / vp->scale;
-  *ly = vp->y + (py - header_height (vp)) / vp->scale;
-}
-
-void
-ws_graph_viewport_to_device (const WsGraphViewport *vp,
-                             double                 lx,
-                             double                 ly,
-                             double                *px,
-                             double                *py)
-{
-  g_return_if_fail (vp != NULL);
-  *px = (lx - vp->x) * vp->scale;
-  *py = header_height (vp) + (ly - vp->y) * vp->scale;
-}
-
-/**
- * ws_graph_viewport_fit:
- * @max_scale: do not zoom in further than this (1: small graphs stay at
- *   their natural size)
- *
- * Zooms and scrolls so that the whole scene shows, centred.
- */
-void
-ws_graph_viewport_fit (WsGraphViewport *vp,
-                       WsGraphScene    *scene,
-                       double           max_scale)
-{
-  double bw, bh, w, h;
-
-  g_return_if_fail (vp != NULL);
-  g_return_if_fail (WS_IS_GRAPH_SCENE (scene));
-
-  ws_graph_layout_get_bounds (ws_graph_scene_get_layout (scene), &bw, &bh);
-  w = MAX (vp->width, 1);
-  h = MAX (vp->height - header_height (vp), 1);
-  vp->scale = CLAMP (MIN (MIN (w / bw, h / bh), max_scale), WS_GRAPH_MIN_SCALE, WS_GRAPH_MAX_SCALE);
-  vp->x = (bw - w / vp->scale) / 2;
-  vp->y = (bh - h / vp->scale) / 2;
-}
-
-/* Multiplies the zoom by @factor keeping the layout point under device
- * point (@px, @py) where it is. */
-void
-ws_graph_viewport_zoom_at (WsGraphViewport *vp,
-                           double           factor,
-                           double           px,
-                           double           py)
-{
-  double lx, ly;
-
-  g_return_if_fail (vp != NULL);
-
-  ws_graph_viewport_to_layout (vp, px, py, &lx, &ly);
-  vp->scale = CLAMP (vp->scale * factor, WS_GRAPH_MIN_SCALE, WS_GRAPH_MAX_SCALE);
-  vp->x = lx - px / vp->scale;
-  vp->y = ly - (py - header_height (vp)) / vp->scale;
-}
-
-void
-ws_graph_viewport_center_on (WsGraphViewport   *vp,
-                             const WsGraphRect *rect)
-{
-  g_return_if_fail (vp != NULL);
-  g_return_if_fail (rect != NULL);
-
-  vp->x = rect->x + rect->width / 2 - vp->width / (2 * vp->scale);
-  vp->y = rect->y + rect->height / 2 - (vp->height - header_height (vp)) / (2 * vp->scale);
-}
-
-/* Whether @rect (layout units) lies entirely inside the drawn area. */
-gboolean
-ws_graph_viewport_node_visible (const WsGraphViewport *vp,
-                                const WsGraphRect     *rect)
-{
-  double x0, y0, x1, y1;
-
-  g_return_val_if_fail (vp != NULL, FALSE);
-  g_return_val_if_fail (rect != NULL, FALSE);
-
-  ws_graph_viewport_to_device (vp, rect->x, rect->y, &x0, &y0);
-  ws_graph_viewport_to_device (vp, rect->x + rect->width, rect->y + rect->height, &x1, &y1);
-  return x0 >= 0 && y0 >= header_height (vp) && x1 <= vp->width && y1 <= vp->height;
-}
-
-/* ------------------------------------------------------------------ */
-/* Shapes                                                               */
-
-static inline void
-set_color_alpha (cairo_t       *cr,
-                 const WsColor *c,
-                 double         alpha)
-{
-  cairo_set_source_rgba (cr, c->red, c->green, c->blue, c->alpha * alpha);
-}
-
-static void
-rounded_rect (cairo_t *cr,
-              double   x,
-              double   y,
-              double   w,
-              double   h,
-              double   r)
-{
-  r = MIN (r, MIN (w, h) / 2);
-  cairo_new_sub_path (cr);
-  cairo_arc (cr, x + w - r, y + r, r, -G_PI / 2, 0);
-  cairo_arc (cr, x + w - r, y + h - r, r, 0, G_PI / 2);
-  cairo_arc (cr, x + r, y + h - r, r, G_PI / 2, G_PI);
-  cairo_arc (cr, x + r, y + r, r, G_PI, 3 * G_PI / 2);
-  cairo_close_path (cr);
-}
-
-/* The part of a rounded_rect() box left of x + STRIP_WIDTH: the strip
- * is narrower than the corner radius, so it is bounded by the two left
- * corner arcs. */
-static void
-left_strip (cairo_t *cr,
-            double   x,
-            double   y,
-            double   h)
-{
-  double r = MIN (CORNER_RADIUS, h / 2);
-  double a;
-
-  if (STRIP_WIDTH >= r)
-    {
-      cairo_rectangle (cr, x, y, STRIP_WIDTH, h);
-      return;
-    }
-  a = acos ((STRIP_WIDTH - r) / r);   /* angle of the strip's edge */
-  cairo_new_sub_path (cr);
-  cairo_arc_negative (cr, x + r, y + r, r, -a, G_PI);
-  cairo_arc_negative (cr, x + r, y + h - r, r, G_PI, a);
-  cairo_close_path (cr);
-}
-
-static void
-hexagon (cairo_t *cr,
-         double   x,
-         double   y,
-         double   w,
-         double   h)
-{
-  double inset = MIN (HEX_INSET, w / 4);
-
-  cairo_new_sub_path (cr);
-  cairo_move_to (cr, x + inset, y);
-  cairo_line_to (cr, x + w - inset, y);
-  cairo_line_to (cr, x + w, y + h / 2);
-  cairo_line_to (cr, x + w - inset, y + h);
-  cairo_line_to (cr, x + inset, y + h);
-  cairo_line_to (cr, x, y + h / 2);
-  cairo_close_path (cr);
-}
-
-static void
-node_shape (cairo_t          *cr,
-            WsSceneNodeKind   kind,
-            double            x,
-            double            y,
-            double            w,
-            double            h,
-            double            grow)
-{
-  if (kind == WS_SCENE_NODE_HARDWARE || kind == WS_SCENE_NODE_TIMER)
-    hexagon (cr, x - grow, y - grow, w + 2 * grow, h + 2 * grow);
-  else
-    rounded_rect (cr, x - grow, y - grow, w + 2 * grow, h + 2 * grow, CORNER_RADIUS + grow);
-}
-
-static const WsColor *
-node_color (WsGraphRenderer   *self,
-            const WsSceneNode *n)
-{
-  switch ((WsSceneNodeKind) n->kind)
-    {
-    case WS_SCENE_NODE_RUN:      return &self->palette.run;
-    case WS_SCENE_NODE_WAIT:     return (n->flags & WS_SCENE_NODE_FLAG_DISK) ? &self->palette.disk
-                                                                              : &self->palette.sleep;
-    case WS_SCENE_NODE_HARDWARE: return &self->palette.hardware;
-    case WS_SCENE_NODE_TIMER:    return &self->palette.timer;
-    case WS_SCENE_NODE_UNKNOWN:
-    case WS_N_SCENE_NODE_KINDS:
-    default:                     return &self->palette.unknown;
-    }
-}
-
-/* Waits are dashed (the patent's convention, as in the timeline), false
- * runs dash-dotted, unknown readiers dotted, the rest solid. */
-static void
-set_outline_dash (cairo_t         *cr,
-                  WsSceneNodeKind  kind)
-{
-  static const double wait_dash[] = { 7, 4 };
-  static const double timer_dash[] = { 8, 3, 2, 3 };
-  static const double unknown_dash[] = { 2, 3.5 };
-
-  switch (kind)
-    {
-    case WS_SCENE_NODE_WAIT:
-      cairo_set_dash (cr, wait_dash, G_N_ELEMENTS (wait_dash), 0);
-      break;
-    case WS_SCENE_NODE_TIMER:
-      cairo_set_dash (cr, timer_dash, G_N_ELEMENTS (timer_dash), 0);
-      break;
-    case WS_SCENE_NODE_UNKNOWN:
-      cairo_set_dash (cr, unknown_dash, G_N_ELEMENTS (unknown_dash), 0);
-      break;
-    case WS_SCENE_NODE_RUN:
-    case WS_SCENE_NODE_HARDWARE:
-    case WS_N_SCENE_NODE_KINDS:
-    default:
-      cairo_set_dash (cr, NULL, 0, 0);
-      break;
-    }
-}
+/* Culling                                                              */
 
 static gboolean
 rects_meet (const WsGraphRect *a,
@@ -619,7 +313,7 @@ draw_compact_label (WsGraphRenderer       *self,
                     const WsGraphRect     *r,
                     gboolean               boxed)
 {
-  double pad = boxed ? STRIP_WIDTH + 4 : HEX_INSET;
+  double pad = boxed ? WS_GRAPH_STRIP_WIDTH + 4 : WS_GRAPH_HEX_INSET;
   double room = (r->width - pad - 4) * vp->scale;
   PangoLayout *label;
   int lw, lh;
@@ -956,7 +650,7 @@ node_dot (WsGraphRenderer       *self,
     return DOT_SELECTED;
   if (vp->matches && vp->matches[v])
     return DOT_MATCH;
-  c = node_color (self, n);
+  c = ws_graph_palette_node_color (&self->palette, n);
   for (guint k = DOT_RUN; k <= DOT_UNKNOWN; k++)
     if (colors[k] == c)
       return k;
@@ -1111,7 +805,7 @@ is_match (WsGraphRenderer *self, WsGraphScene *scene, const WsGraphViewport *vp,
 static gboolean
 has_colour (WsGraphRenderer *self, WsGraphScene *scene, const WsGraphViewport *vp, guint v, gconstpointer data)
 {
-  return node_color (self, ws_graph_scene_get_node (scene, v)) == data;
+  return ws_graph_palette_node_color (&self->palette, ws_graph_scene_get_node (scene, v)) == data;
 }
 
 static gboolean
@@ -1199,14 +893,14 @@ draw_node_rings (WsGraphRenderer       *self,
 
   if (vp->matches && vp->matches[v])
     {
-      node_shape (cr, kind, r.x, r.y, r.width, r.height, MAX (6, 5.5 / vp->scale));
+      ws_graph_shape_node (cr, kind, r.x, r.y, r.width, r.height, MAX (6, 5.5 / vp->scale));
       ws_render_set_source (cr, &self->palette.search_match);
       cairo_fill (cr);
     }
   if (v == vp->current_match)
     {
       /* At least 3 device pixels wide, so that it shows when zoomed out. */
-      node_shape (cr, kind, r.x, r.y, r.width, r.height, MAX (9, 8 / vp->scale));
+      ws_graph_shape_node (cr, kind, r.x, r.y, r.width, r.height, MAX (9, 8 / vp->scale));
       ws_render_set_source (cr, &self->palette.current_match);
       cairo_set_line_width (cr, MAX (3, 3 / vp->scale));
       cairo_set_dash (cr, NULL, 0, 0);
@@ -1226,13 +920,13 @@ draw_node_body (WsGraphRenderer       *self,
 {
   WsGraphRect r = *rect;
   WsSceneNodeKind kind = n->kind;
-  const WsColor *color = node_color (self, n);
+  const WsColor *color = ws_graph_palette_node_color (&self->palette, n);
   gboolean anomalous = (n->flags & WS_SCENE_NODE_FLAG_ANOMALOUS) != 0;
   gboolean boxed = kind == WS_SCENE_NODE_WAIT || kind == WS_SCENE_NODE_RUN;
 
   /* Body: the background tinted with the kind's colour, mixed once here
    * rather than composited by two fills. */
-  node_shape (cr, kind, r.x, r.y, r.width, r.height, 0);
+  ws_graph_shape_node (cr, kind, r.x, r.y, r.width, r.height, 0);
   {
     const WsColor *bg = &self->palette.background;
     double t = NODE_TINT * color->alpha;
@@ -1251,14 +945,14 @@ draw_node_body (WsGraphRenderer       *self,
     {
       cairo_save (cr);
       cairo_new_path (cr);
-      left_strip (cr, r.x, r.y, r.height);
+      ws_graph_shape_left_strip (cr, r.x, r.y, r.height);
       ws_render_set_source (cr, color);
       cairo_fill (cr);
       cairo_restore (cr);
-      node_shape (cr, kind, r.x, r.y, r.width, r.height, 0);
+      ws_graph_shape_node (cr, kind, r.x, r.y, r.width, r.height, 0);
     }
 
-  set_outline_dash (cr, kind);
+  ws_graph_shape_set_dash (cr, kind);
   if (anomalous)
     {
       ws_render_set_source (cr, &self->palette.anomalous);
@@ -1274,7 +968,7 @@ draw_node_body (WsGraphRenderer       *self,
 
   if (v == vp->selected)
     {
-      node_shape (cr, kind, r.x, r.y, r.width, r.height, MAX (anomalous ? 6 : 4.5, 4 / vp->scale));
+      ws_graph_shape_node (cr, kind, r.x, r.y, r.width, r.height, MAX (anomalous ? 6 : 4.5, 4 / vp->scale));
       ws_render_set_source (cr, &self->palette.selection);
       cairo_set_line_width (cr, MAX (2.6, 2.5 / vp->scale));
       cairo_stroke (cr);
@@ -1294,7 +988,7 @@ draw_node_text (WsGraphRenderer   *self,
   WsGraphRect r = *rect;
   double text_x;
 
-  text_x = r.x + (boxed ? STRIP_WIDTH + TEXT_PAD - 2 : HEX_INSET + 2);
+  text_x = r.x + (boxed ? WS_GRAPH_STRIP_WIDTH + TEXT_PAD - 2 : WS_GRAPH_HEX_INSET + 2);
   if (kind == WS_SCENE_NODE_UNKNOWN)
     {
       PangoLayout *q = scratch_layout (self);
@@ -1313,7 +1007,7 @@ draw_node_text (WsGraphRenderer   *self,
     }
 
   {
-    double right = r.x + r.width - (boxed ? TEXT_PAD : HEX_INSET);
+    double right = r.x + r.width - (boxed ? TEXT_PAD : WS_GRAPH_HEX_INSET);
     PangoLayout *label = node_label (self, scene, v, right - text_x);
     int lw, lh;
 
@@ -1455,7 +1149,7 @@ ws_graph_renderer_draw (WsGraphRenderer       *self,
   v = *vp;
   if (ws_graph_layout_get_direction (layout) != WS_GRAPH_LAYOUT_LEFT_TO_RIGHT)
     v.show_header = FALSE;
-  hh = header_height (&v);
+  hh = ws_graph_viewport_get_header_height (&v);
   memset (&self->stats, 0, sizeof self->stats);
 
   cairo_save (cr);
@@ -1571,14 +1265,14 @@ draw_legend_swatch (WsGraphRenderer *self,
                 : item == LEGEND_UNKNOWN ? WS_SCENE_NODE_UNKNOWN
                 : WS_SCENE_NODE_WAIT;
       fake.flags = item == LEGEND_WAIT_D ? WS_SCENE_NODE_FLAG_DISK : 0;
-      c = node_color (self, &fake);
+      c = ws_graph_palette_node_color (&self->palette, &fake);
       if (fake.kind == WS_SCENE_NODE_TIMER || fake.kind == WS_SCENE_NODE_HARDWARE)
-        hexagon (cr, sx, sy, LEGEND_SWATCH_W, LEGEND_SWATCH_H);
+        ws_graph_shape_hexagon (cr, sx, sy, LEGEND_SWATCH_W, LEGEND_SWATCH_H);
       else
-        rounded_rect (cr, sx, sy, LEGEND_SWATCH_W, LEGEND_SWATCH_H, 4);
-      set_color_alpha (cr, c, 0.2);
+        ws_graph_shape_rounded_rect (cr, sx, sy, LEGEND_SWATCH_W, LEGEND_SWATCH_H, 4);
+      ws_graph_shape_set_color (cr, c, 0.2);
       cairo_fill_preserve (cr);
-      set_outline_dash (cr, fake.kind);
+      ws_graph_shape_set_dash (cr, fake.kind);
       ws_render_set_source (cr, c);
       cairo_set_line_width (cr, 1.5);
       cairo_stroke (cr);
@@ -1596,7 +1290,7 @@ draw_legend_swatch (WsGraphRenderer *self,
     case LEGEND_MATCH:
     case N_LEGEND_ITEMS:
     default:
-      rounded_rect (cr, sx, sy, LEGEND_SWATCH_W, LEGEND_SWATCH_H, 4);
+      ws_graph_shape_rounded_rect (cr, sx, sy, LEGEND_SWATCH_W, LEGEND_SWATCH_H, 4);
       ws_render_set_source (cr, &self->palette.search_match);
       cairo_fill (cr);
       break;

@@ -13,10 +13,7 @@ void
 ws_critical_path_settings_init (WsCriticalPathSettings *settings,
                                 const WsSymptom        *symptom)
 {
-  g_return_if_fail (settings != NULL);
-
-  settings->symptom = symptom ? *symptom : (WsSymptom) { WS_NONE, 0, 0 };
-  settings->classifier = NULL;
+  ws_symptom_settings_init (settings, symptom);
 }
 
 WsCriticalPath *
@@ -36,7 +33,8 @@ ws_critical_path_run (WsTrace                      *trace,
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
 
-  path = ws_critical_path_build (trace, &settings->symptom, settings->classifier, error);
+  path = ws_critical_path_build_full (trace, &settings->symptom, settings->classifier, cancellable,
+                                      progress, progress_data, error);
   if (path == NULL || g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
 

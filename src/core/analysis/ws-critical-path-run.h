@@ -19,10 +19,7 @@ G_BEGIN_DECLS
  * Everything a critical path depends on.  Initialise with
  * ws_critical_path_settings_init().
  */
-typedef struct {
-  WsSymptom          symptom;
-  WsFrameClassifier *classifier;
-} WsCriticalPathSettings;
+typedef WsSymptomSettings WsCriticalPathSettings;
 
 void            ws_critical_path_settings_init (WsCriticalPathSettings       *settings,
                                                 const WsSymptom              *symptom);

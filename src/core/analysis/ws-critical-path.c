@@ -135,6 +135,7 @@ typedef struct {
   GArray            *frames;   /* Frame */
   GHashTable        *active;   /* waits jumped through by the frames on the stack */
   WsTime             c;
+  WsProgressLoop     loop;     /* how far back from t1 toward t0 */
 } Walker;
 
 /* Emits [MAX (from, bound), c) of the top frame in @state and moves c there. */
@@ -276,14 +277,21 @@ walk_wait (Walker *w,
              v);
 }
 
-static void
-walk (Walker *w)
+/* Returns: %FALSE if cancelled (@error set) */
+static gboolean
+walk (Walker  *w,
+      GError **error)
 {
+  const WsSymptom *s = &w->self->symptom;
+  double span = MAX (s->t1 - s->t0, 1);
+
   while (w->frames->len > 0)
     {
       Frame *f = &g_array_index (w->frames, Frame, w->frames->len - 1);
       guint v;
 
+      if (!ws_progress_loop_step (&w->loop, (s->t1 - w->c) / span, error))
+        return FALSE;
       if (w->c <= f->bound)
         {
           if (f->on_behalf_of != WS_NONE)
@@ -300,6 +308,7 @@ walk (Walker *w)
       else
         walk_wait (w, f, v);
     }
+  return TRUE;
 }
 
 static gboolean
@@ -325,6 +334,27 @@ ws_critical_path_build (WsTrace           *trace,
                         const WsSymptom   *symptom,
                         WsFrameClassifier *classifier,
                         GError           **error)
+{
+  return ws_critical_path_build_full (trace, symptom, classifier, NULL, NULL, NULL, error);
+}
+
+/**
+ * ws_critical_path_build_full:
+ * @cancellable: (nullable): checked as the walk goes back in time
+ * @progress: (nullable): told how far back from t1 toward t0 the path is
+ *   explained (between 0 and 0.95 of the run)
+ *
+ * As ws_critical_path_build(), cancellable: %NULL with
+ * %G_IO_ERROR_CANCELLED once @cancellable is cancelled.
+ */
+WsCriticalPath *
+ws_critical_path_build_full (WsTrace           *trace,
+                             const WsSymptom   *symptom,
+                             WsFrameClassifier *classifier,
+                             GCancellable      *cancellable,
+                             WsProgressFunc     progress,
+                             gpointer           progress_data,
+                             GError           **error)
 {
   g_autoptr(WsCriticalPath) self = NULL;
   g_autoptr(GArray) frames = NULL;
@@ -356,7 +386,9 @@ ws_critical_path_build (WsTrace           *trace,
     .active = active,
     .c = symptom->t1,
   };
-  walk (&w);
+  ws_progress_loop_init (&w.loop, cancellable, progress, progress_data, 0.0, 0.95, _("Walking the critical path"));
+  if (!walk (&w, error))
+    return NULL;
 
   /* Produced from t1 back to t0: reverse into time order. */
   for (guint lo = 0, hi = self->segments->len; hi > lo + 1; lo++, hi--)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-#include <glib-object.h>
+#include <gio/gio.h>
 
 #include "ws-frame-classifier.h"
+#include "ws-progress.h"
 #include "ws-trace.h"
 #include "ws-wait-graph.h"
 
@@ -85,6 +86,13 @@ WsCriticalPath          *ws_critical_path_build          (WsTrace           *tra
                                                           const WsSymptom   *symptom,
                                                           WsFrameClassifier *classifier,
                                                           GError           **error);
+WsCriticalPath          *ws_critical_path_build_full     (WsTrace           *trace,
+                                                         const WsSymptom   *symptom,
+                                                         WsFrameClassifier *classifier,
+                                                         GCancellable      *cancellable,
+                                                         WsProgressFunc     progress,
+                                                         gpointer           progress_data,
+                                                         GError           **error);
 
 WsTrace                 *ws_critical_path_get_trace      (WsCriticalPath *self);
 const WsSymptom         *ws_critical_path_get_symptom    (WsCriticalPath *self);

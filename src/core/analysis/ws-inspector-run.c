@@ -15,7 +15,7 @@ ws_inspector_settings_init (WsInspectorSettings *settings,
 {
   g_return_if_fail (settings != NULL);
 
-  settings->symptom = symptom ? *symptom : (WsSymptom) { WS_NONE, 0, 0 };
+  settings->symptom = ws_symptom_or_none (symptom);
   settings->graph = NULL;
   ws_inspector_options_init (&settings->options);
 }
@@ -71,7 +71,9 @@ ws_inspector_run (WsTrace                   *trace,
       ws_progress_report (progress, progress_data, 0.0, _("Inspecting every wait of the trace"));
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
-      result->findings = ws_inspect_trace (trace, &settings->options);
+      result->findings = ws_inspect_trace_full (trace, &settings->options, cancellable, progress, progress_data, error);
+      if (result->findings == NULL)
+        return NULL;
       result->n_waits = ws_trace_count_kind (trace, WS_EVENT_WAIT);
     }
   else

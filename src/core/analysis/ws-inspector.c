@@ -594,14 +594,35 @@ GPtrArray *
 ws_inspect_trace (WsTrace                  *trace,
                   const WsInspectorOptions *options)
 {
+  return ws_inspect_trace_full (trace, options, NULL, NULL, NULL, NULL);
+}
+
+/**
+ * ws_inspect_trace_full:
+ * @cancellable: (nullable): checked as the waits are classified
+ * @progress: (nullable): told of the share of the events classified
+ *   (between 0 and 0.95 of the run)
+ *
+ * As ws_inspect_trace(), cancellable: %NULL with %G_IO_ERROR_CANCELLED
+ * once @cancellable is cancelled.
+ */
+GPtrArray *
+ws_inspect_trace_full (WsTrace                  *trace,
+                       const WsInspectorOptions *options,
+                       GCancellable             *cancellable,
+                       WsProgressFunc            progress,
+                       gpointer                  progress_data,
+                       GError                  **error)
+{
   WsInspectorOptions defaults;
   WsFrameClassifier *classifier;
-  GPtrArray *findings;
+  g_autoptr(GPtrArray) findings = NULL;
   const WsEvent *events;
   guint n;
   g_autoptr(GArray) unknown = NULL;
   g_autoptr(GArray) interrupted = NULL;
   WsTime total_wait = 0;
+  WsProgressLoop loop;
 
   g_return_val_if_fail (WS_IS_TRACE (trace), NULL);
 
@@ -618,10 +639,13 @@ ws_inspect_trace (WsTrace                  *trace,
   unknown = g_array_new (FALSE, FALSE, sizeof (guint32));
   interrupted = g_array_new (FALSE, FALSE, sizeof (guint32));
 
+  ws_progress_loop_init (&loop, cancellable, progress, progress_data, 0.0, 0.95, _("Inspecting every wait of the trace"));
   for (guint32 i = 0; i < n; i++)
     {
       WsWakeKind wake;
 
+      if (!ws_progress_loop_step (&loop, (double) i / n, error))
+        return NULL;
       if (events[i].kind != WS_EVENT_WAIT)
         continue;
       total_wait += MAX (events[i].duration, 0);
@@ -640,7 +664,7 @@ ws_inspect_trace (WsTrace                  *trace,
   }
 
   g_ptr_array_sort (findings, compare_findings);
-  return findings;
+  return g_steal_pointer (&findings);
 }
 
 const char *

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-#include <glib-object.h>
+#include <gio/gio.h>
 
 #include "ws-frame-classifier.h"
+#include "ws-progress.h"
 #include "ws-trace.h"
 #include "ws-wait-graph.h"
 
@@ -116,6 +117,12 @@ GPtrArray  *ws_inspect_wait_graph         (WsWaitGraph              *graph,
  */
 GPtrArray  *ws_inspect_trace              (WsTrace                  *trace,
                                            const WsInspectorOptions *options);
+GPtrArray  *ws_inspect_trace_full         (WsTrace                  *trace,
+                                           const WsInspectorOptions *options,
+                                           GCancellable             *cancellable,
+                                           WsProgressFunc            progress,
+                                           gpointer                  progress_data,
+                                           GError                  **error);
 
 const char *ws_finding_kind_to_string     (WsFindingKind             kind);
 const char *ws_severity_to_string         (WsSeverity                severity);

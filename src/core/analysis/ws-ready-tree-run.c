@@ -15,7 +15,7 @@ ws_ready_tree_settings_init (WsReadyTreeSettings *settings,
 {
   g_return_if_fail (settings != NULL);
 
-  settings->symptom = symptom ? *symptom : (WsSymptom) { WS_NONE, 0, 0 };
+  settings->symptom = ws_symptom_or_none (symptom);
   settings->root_event = WS_NONE;
   ws_ready_tree_options_init (&settings->options);
 }
@@ -29,6 +29,7 @@ ws_ready_tree_run (WsTrace                   *trace,
                    GError                   **error)
 {
   g_autoptr(WsReadyTree) tree = NULL;
+  guint root;
 
   g_return_val_if_fail (WS_IS_TRACE (trace), NULL);
   g_return_val_if_fail (settings != NULL, NULL);
@@ -37,10 +38,10 @@ ws_ready_tree_run (WsTrace                   *trace,
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
 
-  if (settings->root_event != WS_NONE)
-    tree = ws_ready_tree_build (trace, settings->root_event, &settings->options, error);
-  else
-    tree = ws_ready_tree_build_for_symptom (trace, &settings->symptom, &settings->options, error);
+  root = settings->root_event;
+  if (root == WS_NONE && (root = ws_ready_tree_find_root (trace, &settings->symptom, &settings->options, error)) == WS_NONE)
+    return NULL;
+  tree = ws_ready_tree_build_full (trace, root, &settings->options, cancellable, progress, progress_data, error);
   if (tree == NULL || g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
 

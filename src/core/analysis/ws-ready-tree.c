@@ -230,10 +230,32 @@ ws_ready_tree_build (WsTrace                  *trace,
                      const WsReadyTreeOptions *options,
                      GError                  **error)
 {
+  return ws_ready_tree_build_full (trace, root_wait, options, NULL, NULL, NULL, error);
+}
+
+/**
+ * ws_ready_tree_build_full:
+ * @cancellable: (nullable): checked as the tree grows
+ * @progress: (nullable): told of the share of the nodes found so far that
+ *   have been expanded (between 0 and 0.95 of the run)
+ *
+ * As ws_ready_tree_build(), cancellable: %NULL with %G_IO_ERROR_CANCELLED
+ * once @cancellable is cancelled.
+ */
+WsReadyTree *
+ws_ready_tree_build_full (WsTrace                  *trace,
+                          guint                     root_wait,
+                          const WsReadyTreeOptions *options,
+                          GCancellable             *cancellable,
+                          WsProgressFunc            progress,
+                          gpointer                  progress_data,
+                          GError                  **error)
+{
   g_autoptr(WsReadyTree) self = NULL;
   g_autoptr(GHashTable) prefix_max = NULL;
   g_autoptr(GArray) children = NULL;
   WsReadyTreeOptions defaults;
+  WsProgressLoop loop;
   WsReadyNode root;
   WsTime root_time;
   Builder b;
@@ -268,11 +290,14 @@ ws_ready_tree_build (WsTrace                  *trace,
   g_array_append_val (self->nodes, root);
 
   children = g_array_new (FALSE, FALSE, sizeof (guint32));
+  ws_progress_loop_init (&loop, cancellable, progress, progress_data, 0.0, 0.95, _("Building the ready tree"));
   for (guint i = 0; i < self->nodes->len; i++)
     {
       WsReadyNode *node = &g_array_index (self->nodes, WsReadyNode, i);
       WsTime lo;
 
+      if (!ws_progress_loop_step (&loop, (double) i / self->nodes->len, error))
+        return NULL;
       self->max_depth = MAX (self->max_depth, node->depth);
 
       node->stop = stop_before_expanding (node, options);
@@ -318,16 +343,36 @@ ws_ready_tree_build_for_symptom (WsTrace                  *trace,
                                  const WsReadyTreeOptions *options,
                                  GError                  **error)
 {
+  guint root = ws_ready_tree_find_root (trace, symptom, options, error);
+
+  if (root == WS_NONE)
+    return NULL;
+  return ws_ready_tree_build (trace, root, options, error);
+}
+
+/**
+ * ws_ready_tree_find_root:
+ *
+ * The wait ws_ready_tree_build_for_symptom() starts from.
+ *
+ * Returns: a WAIT event index, or %WS_NONE with WS_ERROR_INVALID
+ */
+guint
+ws_ready_tree_find_root (WsTrace                  *trace,
+                         const WsSymptom          *symptom,
+                         const WsReadyTreeOptions *options,
+                         GError                  **error)
+{
   WsFrameClassifier *lock_classifier = NULL;
   guint root;
 
-  g_return_val_if_fail (WS_IS_TRACE (trace), NULL);
-  g_return_val_if_fail (symptom != NULL, NULL);
+  g_return_val_if_fail (WS_IS_TRACE (trace), WS_NONE);
+  g_return_val_if_fail (symptom != NULL, WS_NONE);
 
   if (symptom->thread >= ws_trace_get_n_threads (trace))
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("No thread with index %u in the trace"), symptom->thread);
-      return NULL;
+      return WS_NONE;
     }
 
   if (options != NULL && options->lock_only)
@@ -341,10 +386,9 @@ ws_ready_tree_build_for_symptom (WsTrace                  *trace,
                    lock_classifier ? _("Thread %d (%s) has no lock-related wait in the window")
                                    : _("Thread %d (%s) has no wait in the window"),
                    t->tid, t->name);
-      return NULL;
+      return WS_NONE;
     }
-
-  return ws_ready_tree_build (trace, root, options, error);
+  return root;
 }
 
 WsTrace *

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-#include <glib-object.h>
+#include <gio/gio.h>
 
 #include "ws-chain.h"
 #include "ws-frame-classifier.h"
+#include "ws-progress.h"
 #include "ws-trace.h"
 #include "ws-wait-graph.h"
 
@@ -148,6 +149,17 @@ WsReadyTree       *ws_ready_tree_build             (WsTrace                  *tr
 WsReadyTree       *ws_ready_tree_build_for_symptom (WsTrace                  *trace,
                                                     const WsSymptom          *symptom,
                                                     const WsReadyTreeOptions *options,
+                                                    GError                  **error);
+guint              ws_ready_tree_find_root         (WsTrace                  *trace,
+                                                    const WsSymptom          *symptom,
+                                                    const WsReadyTreeOptions *options,
+                                                    GError                  **error);
+WsReadyTree       *ws_ready_tree_build_full        (WsTrace                  *trace,
+                                                    guint                     root_wait,
+                                                    const WsReadyTreeOptions *options,
+                                                    GCancellable             *cancellable,
+                                                    WsProgressFunc            progress,
+                                                    gpointer                  progress_data,
                                                     GError                  **error);
 
 WsTrace           *ws_ready_tree_get_trace         (WsReadyTree *self);

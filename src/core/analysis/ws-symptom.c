@@ -7,6 +7,30 @@
 
 #include "ws-symptom.h"
 
+/* @symptom, or the empty one (thread %WS_NONE) that settings start from
+ * when there is none yet. */
+WsSymptom
+ws_symptom_or_none (const WsSymptom *symptom)
+{
+  return symptom ? *symptom : (WsSymptom) { WS_NONE, 0, 0 };
+}
+
+/**
+ * ws_symptom_settings_init:
+ * @symptom: (nullable): the symptom, or none yet
+ *
+ * The default classifier and @symptom.
+ */
+void
+ws_symptom_settings_init (WsSymptomSettings *settings,
+                          const WsSymptom   *symptom)
+{
+  g_return_if_fail (settings != NULL);
+
+  settings->symptom = ws_symptom_or_none (symptom);
+  settings->classifier = NULL;
+}
+
 /**
  * ws_symptom_from_scenario_instance:
  *

@@ -22,6 +22,25 @@ typedef struct {
   WsTime  t1;
 } WsSymptom;
 
+/**
+ * WsSymptomSettings:
+ * @symptom: the thread and window to explain
+ * @classifier: (nullable): lock flags and wake kinds; %NULL =
+ *   ws_frame_classifier_get_default()
+ *
+ * Everything an analysis that needs only a symptom depends on: the wait
+ * graph's and the critical path's settings are these.  The other runs'
+ * settings start with the same @symptom.
+ */
+typedef struct {
+  WsSymptom          symptom;
+  WsFrameClassifier *classifier;
+} WsSymptomSettings;
+
+void      ws_symptom_settings_init          (WsSymptomSettings *settings,
+                                             const WsSymptom   *symptom);
+WsSymptom ws_symptom_or_none                (const WsSymptom   *symptom);
+
 /*
  * ws_symptom_from_scenario_instance:
  * Fills @symptom with the thread and window of scenario instance @instance

@@ -13,10 +13,7 @@ void
 ws_wait_graph_settings_init (WsWaitGraphSettings *settings,
                              const WsSymptom     *symptom)
 {
-  g_return_if_fail (settings != NULL);
-
-  settings->symptom = symptom ? *symptom : (WsSymptom) { WS_NONE, 0, 0 };
-  settings->classifier = NULL;
+  ws_symptom_settings_init (settings, symptom);
 }
 
 WsWaitGraph *

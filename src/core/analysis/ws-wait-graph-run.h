@@ -19,10 +19,7 @@ G_BEGIN_DECLS
  * Everything a wait graph depends on.  Initialise with
  * ws_wait_graph_settings_init().
  */
-typedef struct {
-  WsSymptom          symptom;
-  WsFrameClassifier *classifier;
-} WsWaitGraphSettings;
+typedef WsSymptomSettings WsWaitGraphSettings;
 
 void         ws_wait_graph_settings_init (WsWaitGraphSettings       *settings,
                                           const WsSymptom           *symptom);

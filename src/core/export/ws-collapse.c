@@ -109,6 +109,11 @@ ws_collapse_tidy_function (const char *function,
 
   g_return_val_if_fail (function != NULL, NULL);
 
+  /* An empty symbol (old perf's "ADDR  (MODULE)"): stackcollapse-perf.pl's
+   * pattern takes the second of the two spaces for the name. */
+  if (function[0] == '\0')
+    return g_strdup (" ");
+
   parts = g_strsplit (function, "->", -1);
   for (guint i = 0; parts[i] != NULL; i++)
     {

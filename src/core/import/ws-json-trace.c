@@ -154,54 +154,101 @@ parse_stacks (Reader *r)
     }
 }
 
+/* The members of a process or thread object that the reader keeps: its
+ * ids and its name (a process's "tid" is skipped like any other member). */
+typedef struct {
+  gboolean has_tid, has_pid;
+  gint64   tid, pid;
+  char    *name;
+} Identity;
+
+static gboolean
+read_identity (Reader   *r,
+               gboolean  with_tid,
+               Identity *id)
+{
+  gboolean first_member = TRUE, more;
+  Token tok;
+
+  while (ws_json_iter_object (r, &first_member, &more) && more)
+    {
+      if (with_tid && strcmp (r->str->str, "tid") == 0)
+        {
+          if (!ws_json_read_int (r, "tid", G_MININT32, G_MAXINT32, &id->tid))
+            return FALSE;
+          id->has_tid = TRUE;
+        }
+      else if (strcmp (r->str->str, "pid") == 0)
+        {
+          if (!ws_json_read_int (r, "pid", G_MININT32, G_MAXINT32, &id->pid))
+            return FALSE;
+          id->has_pid = TRUE;
+        }
+      else if (strcmp (r->str->str, "name") == 0)
+        {
+          if (!ws_json_read_string (r, "name"))
+            return FALSE;
+          g_free (id->name);
+          id->name = g_strdup (r->str->str);
+        }
+      else if (!ws_json_next_token (r, FALSE, &tok) || !ws_json_skip_value (r, &tok, 1))
+        return FALSE;
+    }
+  return !r->error;
+}
+
+/* Starts element @index of a "processes" or "threads" array (@what): its
+ * identity members, and the line it starts on.  Sets *@end at the end of
+ * the array. */
+static gboolean
+next_identity (Reader     *r,
+               gboolean   *first,
+               const char *what,
+               guint       index,
+               gboolean    with_tid,
+               Identity   *id,
+               guint      *line,
+               gboolean   *end)
+{
+  Token tok;
+
+  *end = FALSE;
+  if (!ws_json_next_element (r, first, FALSE, &tok))
+    return FALSE;
+  if (tok.type == TOK_RBRACKET)
+    {
+      *end = TRUE;
+      return TRUE;
+    }
+  if (!ws_json_expect_object (r, &tok, what, index))
+    return FALSE;
+  *line = tok.line;
+  return read_identity (r, with_tid, id);
+}
+
 static gboolean
 parse_processes (Reader *r)
 {
   gboolean first = TRUE;
-  Token tok;
 
   if (!ws_json_begin_array (r, "processes"))
     return FALSE;
 
   for (guint index = 0;; index++)
     {
+      Identity id = { 0 };
       g_autofree char *name = NULL;
-      gboolean first_member = TRUE, more, has_pid = FALSE;
-      gint64 pid = 0;
-      guint line;
+      gboolean end, ok;
+      guint line = 0;
 
-      if (!ws_json_next_element (r, &first, FALSE, &tok))
-        return FALSE;
-      if (tok.type == TOK_RBRACKET)
-        return TRUE;
-      if (!ws_json_expect_object (r, &tok, _("process"), index))
-        return FALSE;
-      line = tok.line;
-
-      while (ws_json_iter_object (r, &first_member, &more) && more)
-        {
-          if (strcmp (r->str->str, "pid") == 0)
-            {
-              if (!ws_json_read_int (r, "pid", G_MININT32, G_MAXINT32, &pid))
-                return FALSE;
-              has_pid = TRUE;
-            }
-          else if (strcmp (r->str->str, "name") == 0)
-            {
-              if (!ws_json_read_string (r, "name"))
-                return FALSE;
-              g_free (name);
-              name = g_strdup (r->str->str);
-            }
-          else if (!ws_json_next_token (r, FALSE, &tok) || !ws_json_skip_value (r, &tok, 1))
-            return FALSE;
-        }
-      if (r->error)
-        return FALSE;
-      if (!has_pid)
+      ok = next_identity (r, &first, _("process"), index, FALSE, &id, &line, &end);
+      name = id.name;
+      if (!ok || end)
+        return ok;
+      if (!id.has_pid)
         return ws_json_reader_fail (r, WS_ERROR_MISSING_FIELD, line,
                             _("%s %u: missing member “%s”"), _("process"), index, "pid");
-      ws_trace_set_process_name (r->trace, pid, name);
+      ws_trace_set_process_name (r->trace, id.pid, name);
     }
 }
 
@@ -209,61 +256,30 @@ static gboolean
 parse_threads (Reader *r)
 {
   gboolean first = TRUE;
-  Token tok;
 
   if (!ws_json_begin_array (r, "threads"))
     return FALSE;
 
   for (guint index = 0;; index++)
     {
+      Identity id = { 0 };
       g_autofree char *name = NULL;
-      gboolean first_member = TRUE, more, has_tid = FALSE, has_pid = FALSE;
-      gint64 tid = 0, pid = 0;
-      guint line, thread;
+      gboolean end, ok;
+      guint line = 0, thread;
 
-      if (!ws_json_next_element (r, &first, FALSE, &tok))
-        return FALSE;
-      if (tok.type == TOK_RBRACKET)
-        return TRUE;
-      if (!ws_json_expect_object (r, &tok, _("thread"), index))
-        return FALSE;
-      line = tok.line;
-
-      while (ws_json_iter_object (r, &first_member, &more) && more)
-        {
-          if (strcmp (r->str->str, "tid") == 0)
-            {
-              if (!ws_json_read_int (r, "tid", G_MININT32, G_MAXINT32, &tid))
-                return FALSE;
-              has_tid = TRUE;
-            }
-          else if (strcmp (r->str->str, "pid") == 0)
-            {
-              if (!ws_json_read_int (r, "pid", G_MININT32, G_MAXINT32, &pid))
-                return FALSE;
-              has_pid = TRUE;
-            }
-          else if (strcmp (r->str->str, "name") == 0)
-            {
-              if (!ws_json_read_string (r, "name"))
-                return FALSE;
-              g_free (name);
-              name = g_strdup (r->str->str);
-            }
-          else if (!ws_json_next_token (r, FALSE, &tok) || !ws_json_skip_value (r, &tok, 1))
-            return FALSE;
-        }
-      if (r->error)
-        return FALSE;
-      if (!has_tid)
+      ok = next_identity (r, &first, _("thread"), index, TRUE, &id, &line, &end);
+      name = id.name;
+      if (!ok || end)
+        return ok;
+      if (!id.has_tid)
         return ws_json_reader_fail (r, WS_ERROR_MISSING_FIELD, line,
                             _("%s %u: missing member “%s”"), _("thread"), index, "tid");
-      if (ws_trace_find_thread (r->trace, tid) != WS_NONE)
+      if (ws_trace_find_thread (r->trace, id.tid) != WS_NONE)
         return ws_json_reader_fail (r, WS_ERROR_PARSE, line,
-                            _("thread %u: tid %d is listed twice"), index, (int) tid);
+                            _("thread %u: tid %d is listed twice"), index, (int) id.tid);
 
       /* A hand-written single-threaded process need not repeat its pid. */
-      thread = ws_trace_ensure_thread (r->trace, tid, has_pid ? pid : tid);
+      thread = ws_trace_ensure_thread (r->trace, id.tid, id.has_pid ? id.pid : id.tid);
       ws_trace_set_thread_name (r->trace, thread, name);
     }
 }

@@ -49,17 +49,46 @@ all_have (char       **lines,
  * without -a).  `perf evlist -v` says what each event has; if it cannot,
  * the full list is tried.
  */
+/*
+ * The perf command: the one in PATH, or inside a Flatpak sandbox (which
+ * has no perf) the host's, through `flatpak-spawn --host` (the manifest
+ * grants talking to org.freedesktop.Flatpak).  %NULL when there is none.
+ */
+static GStrv
+perf_command (void)
+{
+  g_autofree char *perf = g_find_program_in_path ("perf");
+
+  if (perf != NULL)
+    return g_strdupv ((char *[]) { perf, NULL });
+  if (g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS))
+    return g_strdupv ((char *[]) { (char *) "flatpak-spawn", (char *) "--host", (char *) "perf", NULL });
+  return NULL;
+}
+
+/* @perf followed by @args. */
+static GStrv
+perf_argv (GStrv               perf,
+           const char * const *args)
+{
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+
+  g_strv_builder_addv (b, (const char **) perf);
+  g_strv_builder_addv (b, (const char **) args);
+  return g_strv_builder_end (b);
+}
+
 static char *
-choose_fields (const char *perf,
+choose_fields (GStrv       perf,
                const char *path)
 {
-  const char *argv[] = { perf, "evlist", "-v", "-i", path, NULL };
+  g_auto(GStrv) argv = perf_argv (perf, (const char *[]) { "evlist", "-v", "-i", path, NULL });
   g_autofree char *out = NULL;
   g_auto(GStrv) lines = NULL;
   int status = -1;
   GString *fields;
 
-  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+  if (!g_spawn_sync (NULL, argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL | G_SPAWN_SEARCH_PATH, NULL, NULL,
                      &out, NULL, &status, NULL) || !g_spawn_check_wait_status (status, NULL) ||
       out == NULL)
     return g_strdup ("comm,tid,pid,cpu,time,event,trace,ip,sym,dso,period");
@@ -99,7 +128,8 @@ ws_perf_script_load (const char        *display_name,
   g_autoptr(GSubprocess) subprocess = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GError) perf_error = NULL;
-  g_autofree char *perf = g_find_program_in_path ("perf");
+  g_auto(GStrv) perf = perf_command ();
+  g_auto(GStrv) argv = NULL;
   g_autofree char *stderr_path = NULL;
   g_autofree char *stderr_text = NULL;
   g_autoptr(WsTrace) trace = NULL;
@@ -129,10 +159,9 @@ ws_perf_script_load (const char        *display_name,
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
   g_subprocess_launcher_set_stderr_file_path (launcher, stderr_path);
-  subprocess = g_subprocess_launcher_spawn (launcher, &local_error,
-                                            perf, "script", "-f", "-i", path,
-                                            "-F", fields,
-                                            "--show-task-events", NULL);
+  argv = perf_argv (perf, (const char *[]) { "script", "-f", "-i", path, "-F", fields,
+                                            "--show-task-events", NULL });
+  subprocess = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv, &local_error);
   if (subprocess == NULL)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_IO, _("%s:1: could not run perf script: %s"),

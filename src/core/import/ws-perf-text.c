@@ -698,9 +698,12 @@ add_frame (Parser     *p,
       p->frames_cap *= 2;
       p->frames = g_renew (WsFrameId, p->frames, p->frames_cap);
     }
+  /* Old perf printed an unresolved symbol as nothing, "ADDR  (MODULE)":
+   * kept as an empty name (not "[unknown]"), so that folded stacks write
+   * it as stackcollapse-perf.pl does.  No module either: "[unknown]". */
   p->frames[p->n_frames++] =
     ws_stack_table_intern_frame_len (p->stacks,
-                                     sym_end > sym ? sym : NULL, sym_end - sym,
+                                     sym_end > sym || mod != NULL ? sym : NULL, sym_end - sym,
                                      mod, mod ? (gsize) (mod_end - mod) : 0);
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
@@ -29,5 +29,34 @@ ws_progress_report (WsProgressFunc  func,
   if (func != NULL)
     func (fraction, message, user_data);
 }
+
+/*
+ * WsProgressLoop: the cancel check and progress report of one long loop
+ * of a run (growing a ready tree, walking a critical path, classifying
+ * every wait), so that each loop does both the same way: every 16 steps
+ * it checks @cancellable, and reports when the fraction has grown by 1 %
+ * of the part [@from, @to] of the run's progress the loop covers.
+ */
+typedef struct {
+  GCancellable   *cancellable;
+  WsProgressFunc  progress;
+  gpointer        progress_data;
+  const char     *message;
+  double          from;
+  double          to;
+  double          reported;
+  guint           tick;
+} WsProgressLoop;
+
+void     ws_progress_loop_init (WsProgressLoop *loop,
+                                GCancellable   *cancellable,
+                                WsProgressFunc  progress,
+                                gpointer        progress_data,
+                                double          from,
+                                double          to,
+                                const char     *message);
+gboolean ws_progress_loop_step (WsProgressLoop *loop,
+                                double          done,
+                                GError        **error);
 
 G_END_DECLS

@@ -48,6 +48,6 @@ perf script -i pfa.data | trim 40 > page-faults.txt
 perf script -i sched.data -F comm,tid,pid,cpu,time,event,trace,ip,sym,dso,period --show-task-events | trim 150 > sched-full.txt
 perf script -i sched.data -F comm,tid,time,event,trace,ip,sym,dso | trim 150 > sched-tid-nocpu.txt
 for f in cpu-default cpu-pidtid-cpu-period cpu-tid cpu-pid cpu-symoff cpu-srcline cpu-notime \
-         cpu-task-mmap-events page-faults old-period-nocpu old-unindented-notime; do
+         cpu-task-mmap-events page-faults old-period-nocpu old-unindented-notime old-empty-symbol; do
   perl stackcollapse-perf.pl "$f.txt" > "$f.folded"
 done
