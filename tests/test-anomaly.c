@@ -278,6 +278,50 @@ test_learning_rule (void)
   g_assert_false (ws_anomaly_result_lookup (reopened, 0, normal_event)->anomalous);
 }
 
+/* Scores are tail probabilities under each kind's own model, so they
+ * compare across kinds: the most anomalous wait of one signature flagged
+ * normal raises the shared bar, and other signatures' models, with no
+ * flag of their own, call fewer (never more) waits anomalous. */
+static void
+test_learning_across_signatures (void)
+{
+  g_autofree char *path = tmp_store ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsHistoryStore) store = ws_history_store_open (path, &error);
+  g_autoptr(WsTrace) trace = load ("pg-tpcb.perf.txt.gz");
+  g_autoptr(WsAnomalyResult) before = detect (store, trace);
+  g_autoptr(WsAnomalyResult) after = NULL;
+  guint m = busiest_model (before), n, worst = WS_NONE, n_moved = 0, n_before = 0, n_after = 0;
+  const WsWaitScore *b = ws_anomaly_result_get_scores (before, 0, &n), *a;
+
+  for (guint i = 0; i < n; i++)
+    if (b[i].model == m && (worst == WS_NONE || b[i].score < b[worst].score))
+      worst = i;
+  flag (store, before, b[worst].event, WS_ANOMALY_FLAG_NORMAL);
+  after = detect (store, trace);
+  a = ws_anomaly_result_get_scores (after, 0, &n);
+  for (guint k = 0; k < ws_anomaly_result_get_n_models (after); k++)
+    {
+      const WsAnomalyModel *mb = ws_anomaly_result_get_model (before, k);
+      const WsAnomalyModel *ma = ws_anomaly_result_get_model (after, k);
+
+      g_assert_cmpstr (ma->key, ==, mb->key);
+      if (k != m && ma->level == WS_MODEL_LEVEL_SIGNATURE)
+        n_moved += ma->threshold < mb->threshold;
+    }
+  for (guint i = 0; i < n; i++)
+    if (b[i].model != m)
+      {
+        n_before += b[i].model_anomalous;
+        n_after += a[i].model_anomalous;
+        g_assert_true (a[i].model_anomalous <= b[i].model_anomalous);
+      }
+  g_test_message ("P = %.3g flagged normal: %u other signatures' thresholds lowered, their anomalous waits %u -> %u",
+                  b[worst].score, n_moved, n_before, n_after);
+  g_assert_cmpuint (n_moved, >=, 1);
+  g_assert_cmpuint (n_after, <, n_before);
+}
+
 static void
 test_detect_reads_only (void)
 {
@@ -352,6 +396,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/anomaly/history/once-and-bounded", test_history_once_and_bounded);
   g_test_add_func ("/anomaly/detect/reads-only", test_detect_reads_only);
   g_test_add_func ("/anomaly/learning-rule", test_learning_rule);
+  g_test_add_func ("/anomaly/learning-across-signatures", test_learning_across_signatures);
   g_test_add_func ("/anomaly/chain-metric", test_chain_metric);
   return g_test_run ();
 }

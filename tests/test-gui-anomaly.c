@@ -335,6 +335,21 @@ test_flag_on_graph (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "graphflag.unflag", NULL));
   m.mark = WS_GRAPH_MARK_ANOMALOUS;
   ws_gui_test_wait_until (node_marked, &m, 120, "the root's flag to go");
+
+  /* The wait graph of the same window marks its anomalous waits too. */
+  ws_graph_page_set_mode (page, WS_GRAPH_MODE_WAIT_GRAPH);
+  ws_gui_test_wait_until (graph_built, page, 120, "the wait graph and its anomaly marks");
+  g_assert_cmpint (ws_graph_scene_get_kind (ws_graph_page_get_shown (page)->scene), ==, WS_GRAPH_SCENE_WAIT_GRAPH);
+  ws_graph_view_fit (WS_GRAPH_VIEW (graph_view_of (page)));
+  anomalies = ws_graph_flags_get_anomalies (ws_graph_page_get_flags (page));
+  g_assert_cmpuint (ws_graph_anomalies_get_n_anomalous (anomalies), >=, 1);
+  g_clear_object (&before);
+  before = ws_gui_test_screenshot (GTK_WIDGET (window), "graph-anomalies-wait-graph");
+  orange_before = ws_gui_test_count_colour (GTK_WIDGET (window), before, graph_view_of (page), 0xd55e00, 12);
+  g_test_message ("wait graph: %u nodes, %u anomalous, %u vermillion pixels",
+                  ws_graph_scene_get_n_nodes (ws_graph_page_get_shown (page)->scene),
+                  ws_graph_anomalies_get_n_anomalous (anomalies), orange_before);
+  g_assert_cmpuint (orange_before, >, 0);
   gtk_window_destroy (GTK_WINDOW (window));
   ws_gui_test_spin (100);
 }

@@ -196,6 +196,7 @@ ws_application_startup (GApplication *app)
     { "win.show-wait-model", { "<Control><Alt>m", NULL } },
     { "win.show-flags", { "<Control><Alt>l", NULL } },
     { "win.anomaly-colours", { "<Control><Alt>c", NULL } },
+    { "win.preferences", { "<Control>comma", NULL } },
     { "win.pin-view", { "<Control>d", NULL } },
     { "win.save-session", { "<Control>s", NULL } },
     { "win.open-session", { "<Control><Shift>o", NULL } },

@@ -269,13 +269,8 @@ ws_graph_view_get_scene (WsGraphView *self)
   return self->scene;
 }
 
-/**
- * ws_graph_view_set_anomalies:
- * @anomalies: (nullable): the anomaly layer of the scene shown
- *
- * Draws the anomaly marks, the chain through anomalous waits and their
- * legend (they are the renderer's, so exports show them too).
- */
+/* @anomalies: (nullable): the scene's anomaly layer, drawn by the
+ * renderer (so exports show it too) */
 void
 ws_graph_view_set_anomalies (WsGraphView      *self,
                              WsGraphAnomalies *anomalies)
@@ -708,17 +703,6 @@ zoom_scale_changed_cb (GtkGestureZoom *gesture,
   set_scale (self, self->zoom_start_scale * scale / self->vp.scale, cx, cy);
 }
 
-static char *
-ws_graph_view_dup_anomaly_text (WsGraphView *self,
-                                guint        node)
-{
-  WsGraphAnomalies *anomalies = ws_graph_renderer_get_anomalies (self->renderer);
-
-  if (anomalies == NULL || ws_graph_anomalies_get_scene (anomalies) != self->scene)
-    return NULL;
-  return ws_graph_anomalies_dup_describe (anomalies, node);
-}
-
 static gboolean
 query_tooltip_cb (GtkWidget   *widget,
                   int          x,
@@ -732,6 +716,7 @@ query_tooltip_cb (GtkWidget   *widget,
   g_autofree char *detail = NULL;
   g_autofree char *text = NULL;
   g_autofree char *anomaly = NULL;
+  WsGraphAnomalies *anomalies;
   const char *frame;
 
   if (node == WS_NONE || self->scene == NULL)
@@ -740,7 +725,10 @@ query_tooltip_cb (GtkWidget   *widget,
   detail = ws_graph_scene_dup_detail (self->scene, node);
   frame = ws_graph_scene_get_frame_name (self->scene, node);
   text = g_strdup_printf ("%s\n%s%s%s", title, detail, frame ? "\n" : "", frame ? frame : "");
-  anomaly = ws_graph_view_dup_anomaly_text (self, node);
+  /* The anomaly verdict of a scored wait, when the layer is this scene's. */
+  anomalies = ws_graph_renderer_get_anomalies (self->renderer);
+  if (anomalies != NULL && ws_graph_anomalies_get_scene (anomalies) == self->scene)
+    anomaly = ws_graph_anomalies_dup_describe (anomalies, node);
   if (anomaly != NULL)
     {
       char *with = g_strconcat (text, "\n", anomaly, NULL);

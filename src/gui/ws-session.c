@@ -271,6 +271,29 @@ ws_session_get_record_history (WsSession *self)
   return self->settings == NULL || g_settings_get_boolean (self->settings, "record-history");
 }
 
+/* The anomaly settings of the application's settings (or the defaults). */
+static void
+anomaly_settings (WsSession         *self,
+                  WsAnomalySettings *settings)
+{
+  ws_anomaly_settings_init (settings);
+  if (self->settings == NULL)
+    return;
+  settings->threshold = CLAMP (g_settings_get_double (self->settings, "anomaly-threshold"), 1e-6, 0.5);
+  settings->signature_depth = CLAMP (g_settings_get_uint (self->settings, "anomaly-signature-depth"),
+                                     1, WS_WAIT_SIGNATURE_MAX_DEPTH);
+}
+
+/* A changed threshold or depth applies at once: every wait is scored again. */
+static void
+anomaly_settings_changed_cb (WsSession *self)
+{
+  WsAnomalySettings settings;
+
+  anomaly_settings (self, &settings);
+  ws_anomaly_state_set_settings (self->anomaly_state, &settings);
+}
+
 /**
  * ws_session_get_anomaly_state:
  *
@@ -289,18 +312,19 @@ ws_session_get_anomaly_state (WsSession *self)
       g_autofree char *path = ws_session_dup_history_path (self);
       WsAnomalySettings settings;
 
-      ws_anomaly_settings_init (&settings);
-      if (self->settings != NULL)
-        {
-          settings.threshold = CLAMP (g_settings_get_double (self->settings, "anomaly-threshold"), 1e-6, 0.5);
-          settings.signature_depth = CLAMP (g_settings_get_uint (self->settings, "anomaly-signature-depth"),
-                                            1, WS_WAIT_SIGNATURE_MAX_DEPTH);
-        }
+      anomaly_settings (self, &settings);
       self->anomaly_state = ws_anomaly_state_new ();
       ws_anomaly_state_set_history_path (self->anomaly_state, path);
       ws_anomaly_state_set_settings (self->anomaly_state, &settings);
       ws_anomaly_state_set_documents (self->anomaly_state, G_LIST_MODEL (self->documents));
       ws_anomaly_state_refresh (self->anomaly_state);
+      if (self->settings != NULL)
+        {
+          g_signal_connect_object (self->settings, "changed::anomaly-threshold",
+                                   G_CALLBACK (anomaly_settings_changed_cb), self, G_CONNECT_SWAPPED);
+          g_signal_connect_object (self->settings, "changed::anomaly-signature-depth",
+                                   G_CALLBACK (anomaly_settings_changed_cb), self, G_CONNECT_SWAPPED);
+        }
     }
   return self->anomaly_state;
 }

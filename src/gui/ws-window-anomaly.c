@@ -14,6 +14,7 @@
 #include "ws-anomaly-state.h"
 #include "ws-flags-window.h"
 #include "ws-model-window.h"
+#include "ws-preferences-window.h"
 #include "ws-window-anomaly.h"
 
 /* The Graph page's selected wait when the keyboard focus is on that page
@@ -121,16 +122,50 @@ show_flags_action (GtkWidget  *widget,
   gtk_window_present (GTK_WINDOW (ws_flags_window_new (GTK_WINDOW (self), ws_window_get_session (self))));
 }
 
+/* The colours are the "anomaly-colours" setting (Preferences shows it
+ * too); without settings, a per-window switch. */
+static gboolean
+colours_off (WsWindow *self)
+{
+  GSettings *settings = ws_session_get_settings (ws_window_get_session (self));
+
+  if (settings != NULL)
+    return !g_settings_get_boolean (settings, "anomaly-colours");
+  return GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self), "ws-anomaly-colours-off"));
+}
+
 static void
 anomaly_colours_action (GtkWidget  *widget,
                         const char *action_name,
                         GVariant   *parameter)
 {
   WsWindow *self = WS_WINDOW (widget);
-  gboolean on = !GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self), "ws-anomaly-colours-off"));
+  GSettings *settings = ws_session_get_settings (ws_window_get_session (self));
+  gboolean off = colours_off (self);
 
-  g_object_set_data (G_OBJECT (self), "ws-anomaly-colours-off", GINT_TO_POINTER (on));
-  ws_window_anomaly_update (self);
+  if (settings != NULL)
+    g_settings_set_boolean (settings, "anomaly-colours", off);   /* changed:: updates */
+  else
+    {
+      g_object_set_data (G_OBJECT (self), "ws-anomaly-colours-off", GINT_TO_POINTER (!off));
+      ws_window_anomaly_update (self);
+    }
+}
+
+static void
+preferences_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  WsWindow *self = WS_WINDOW (widget);
+  GSettings *settings = ws_session_get_settings (ws_window_get_session (self));
+
+  if (settings == NULL)
+    {
+      ws_window_show_toast (self, _("The settings schema is not installed"));
+      return;
+    }
+  gtk_window_present (GTK_WINDOW (ws_preferences_window_new (GTK_WINDOW (self), settings)));
 }
 
 void
@@ -143,6 +178,9 @@ ws_window_anomaly_install (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.show-wait-model", NULL, show_model_action);
   gtk_widget_class_install_action (widget_class, "win.show-flags", NULL, show_flags_action);
   gtk_widget_class_install_action (widget_class, "win.anomaly-colours", NULL, anomaly_colours_action);
+  /* Here with the anomaly settings it mostly shows (ws-window.c is being
+   * split): every setting of the schema. */
+  gtk_widget_class_install_action (widget_class, "win.preferences", NULL, preferences_action);
 }
 
 /**
@@ -158,7 +196,7 @@ ws_window_anomaly_update (WsWindow *self)
   WsAnomalyState *state = ws_session_get_anomaly_state (session);
   WsDocument *doc = ws_session_get_current_document (session);
   guint trace = doc ? ws_anomaly_state_find_trace (state, doc) : WS_NONE;
-  gboolean off = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self), "ws-anomaly-colours-off"));
+  gboolean off = colours_off (self);
 
   ws_timeline_view_set_anomalies (ws_window_get_timeline_view (self),
                                   trace == WS_NONE || off ? NULL : ws_anomaly_state_get_result (state), trace);
@@ -208,4 +246,7 @@ ws_window_anomaly_attach (WsWindow *self)
                            G_CALLBACK (ws_window_anomaly_update), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::current-document",
                            G_CALLBACK (ws_window_anomaly_update), self, G_CONNECT_SWAPPED);
+  if (ws_session_get_settings (session) != NULL)
+    g_signal_connect_object (ws_session_get_settings (session), "changed::anomaly-colours",
+                             G_CALLBACK (ws_window_anomaly_update), self, G_CONNECT_SWAPPED);
 }

@@ -13,14 +13,20 @@
  * 2. Model: a Gaussian mixture on the log-durations (ws-gmm.c), fitted on
  *    the signature's data when it has at least min_samples, else on its
  *    pool's (same kernel blocking function), else on everything ("*").
- * 3. Threshold: the base cut is the log-duration c0 with P(D ≥ c0) = the
- *    threshold setting.  Flags move it (the learning rule): the cut is
- *    the one that misjudges the fewest flagged waits of the signature
- *    (normal ones at or above it, anomalous ones below it), and among
- *    those the closest to c0; moved up past a wait flagged normal it
- *    lands 0.1 above it (10 % longer), or halfway to the next flagged
- *    wait if that is nearer; moved down it lands on the wait flagged
- *    anomalous.
+ * 3. Threshold (the learning rule, in two levels like the models'
+ *    fallback).  Every flag is a verdict on "a wait this improbable":
+ *    scores are tail probabilities under each signature's own model, so
+ *    they compare across signatures.  First the shared threshold τ*: the
+ *    one that misjudges the fewest flags of every signature by their
+ *    scores (a wait flagged normal with P(D ≥ d) ≤ τ*, or flagged
+ *    anomalous above it), and among those the closest to the threshold
+ *    setting.  Then each signature's cut, in its log-durations: the one
+ *    that misjudges the fewest flags, its own counting 1 and the other
+ *    signatures' 1/4 (placed where this signature's model gives them the
+ *    same P(D ≥ d)), and among those the closest to c0, where
+ *    P(D ≥ c0) = τ*; moved up past a wait flagged normal it lands 0.1
+ *    above it (10 % longer), or halfway to the next flagged wait if that
+ *    is nearer; moved down it lands on the wait flagged anomalous.
  *    Every wait of the signature at least as long as the cut is anomalous,
  *    flagged or not: a verdict on one wait generalises to all waits of
  *    its kind at least as long (anomalous) or at most as long (normal).
@@ -37,6 +43,7 @@
 #include "ws-error.h"
 
 #define CUT_MARGIN 0.1  /* log units: 10 % longer than the longest normal wait */
+#define OTHER_FLAG_WEIGHT 0.25  /* another signature's flag, against one of its own */
 
 struct _WsAnomalyResult
 {
@@ -405,6 +412,7 @@ fallback (Detection   *det,
 typedef struct {
   double x;
   gboolean anomalous;
+  double weight;
 } Flagged;
 
 static int
@@ -416,38 +424,30 @@ compare_flagged (const void *a,
 }
 
 /* The learning rule (see the top of this file): the cut that misjudges
- * the fewest flagged waits, as close to the model's own cut as that
- * allows.  Between two neighbouring flagged durations a and b every cut in
- * (a, b] misjudges the same flags. */
+ * the fewest flagged waits (by weight), as close to @base as that allows.
+ * Between two neighbouring flagged values a and b every cut in (a, b]
+ * misjudges the same flags.  @f is sorted here. */
 static double
-learn_cut (double  base,
-           GArray *normal,
-           GArray *anomalous)
+learn_cut_flags (double   base,
+                 Flagged *f,
+                 guint    n)
 {
-  guint n_normal = normal ? normal->len : 0, n_anomalous = anomalous ? anomalous->len : 0;
-  guint n = n_normal + n_anomalous, errors, best_errors;
-  g_autofree Flagged *f = NULL;
-  double best = base;
+  double errors = 0, best_errors = G_MAXDOUBLE, best = base;
 
   if (n == 0)
     return base;
-  f = g_new (Flagged, n);
-  for (guint i = 0; i < n_normal; i++)
-    f[i] = (Flagged) { g_array_index (normal, double, i), FALSE };
-  for (guint i = 0; i < n_anomalous; i++)
-    f[n_normal + i] = (Flagged) { g_array_index (anomalous, double, i), TRUE };
   qsort (f, n, sizeof (Flagged), compare_flagged);
 
   /* Errors of a cut below every flag: each normal flag is misjudged. */
-  errors = n_normal;
-  best_errors = G_MAXUINT;
+  for (guint i = 0; i < n; i++)
+    errors += f[i].anomalous ? 0 : f[i].weight;
   for (guint i = 0; i <= n; i++)
     {
       /* Cuts in (f[i-1], f[i]]: flags below are normal, from f[i] on anomalous. */
       double a = i > 0 ? f[i - 1].x : -G_MAXDOUBLE, b = i < n ? f[i].x : G_MAXDOUBLE, c;
 
       if (i > 0)
-        errors += f[i - 1].anomalous ? 1 : -1;
+        errors += f[i - 1].anomalous ? f[i - 1].weight : -f[i - 1].weight;
       if (i > 0 && i < n && f[i].x == f[i - 1].x)
         continue;
       if (base > a && base <= b)
@@ -456,13 +456,39 @@ learn_cut (double  base,
         c = b < G_MAXDOUBLE ? MIN (a + CUT_MARGIN, (a + b) / 2) : a + CUT_MARGIN;
       else
         c = b;
-      if (errors < best_errors || (errors == best_errors && fabs (c - base) < fabs (best - base)))
+      if (errors < best_errors - 1e-9 || (fabs (errors - best_errors) <= 1e-9 && fabs (c - base) < fabs (best - base)))
         {
           best_errors = errors;
           best = c;
         }
     }
   return best;
+}
+
+static void
+append_flags (GArray   *f,
+              GArray   *values,
+              gboolean  anomalous,
+              double    weight)
+{
+  for (guint i = 0; values != NULL && i < values->len; i++)
+    {
+      Flagged one = { g_array_index (values, double, i), anomalous, weight };
+      g_array_append_val (f, one);
+    }
+}
+
+/* The cut from one signature's own flags alone (model show). */
+static double
+learn_cut (double  base,
+           GArray *normal,
+           GArray *anomalous)
+{
+  g_autoptr(GArray) f = g_array_new (FALSE, FALSE, sizeof (Flagged));
+
+  append_flags (f, normal, FALSE, 1);
+  append_flags (f, anomalous, TRUE, 1);
+  return learn_cut_flags (base, (Flagged *) (gpointer) f->data, f->len);
 }
 
 static gboolean
@@ -523,6 +549,84 @@ build_model (Detection       *det,
   model->cut = learn_cut (model->base_cut, normal, anomalous);
   model->threshold = ws_gmm_upper_tail (&model->gmm, model->cut);
   return TRUE;
+}
+
+/* A flag's verdict as its own model scores it. */
+typedef struct {
+  double   p;           /* P(D ≥ d) under its signature's model */
+  gboolean anomalous;
+  guint    model;
+} FlagScore;
+
+/* The second level of the learning rule: @model's cut from its own flags
+ * (weight 1) and the other signatures' (OTHER_FLAG_WEIGHT, placed where
+ * this model gives them their score), nearest the cut of @tau. */
+static void
+learn_model_cut (Detection      *det,
+                 WsAnomalyModel *model,
+                 guint           m,
+                 GArray         *scores,
+                 double          tau)
+{
+  g_autoptr(GArray) f = g_array_new (FALSE, FALSE, sizeof (Flagged));
+  double base;
+
+  if (model->gmm.n_components == 0)
+    return;
+  base = tau == det->settings->threshold ? model->base_cut : ws_gmm_tail_quantile (&model->gmm, tau);
+  append_flags (f, g_hash_table_lookup (det->normal_flags, model->key), FALSE, 1);
+  append_flags (f, g_hash_table_lookup (det->anomalous_flags, model->key), TRUE, 1);
+  for (guint i = 0; i < scores->len; i++)
+    {
+      const FlagScore *fs = &g_array_index (scores, FlagScore, i);
+      Flagged other = { 0, fs->anomalous, OTHER_FLAG_WEIGHT };
+
+      if (fs->model == m)
+        continue;
+      other.x = ws_gmm_tail_quantile (&model->gmm, fs->p);
+      g_array_append_val (f, other);
+    }
+  model->cut = learn_cut_flags (base, (Flagged *) (gpointer) f->data, f->len);
+  model->threshold = ws_gmm_upper_tail (&model->gmm, model->cut);
+}
+
+/* The learning rule over every signature scored (see the top of this
+ * file): the shared threshold τ* from every flag's score, then each
+ * signature's cut. */
+static void
+learn_thresholds (WsAnomalyResult *self,
+                  Detection       *det)
+{
+  g_autoptr(GArray) scores = g_array_new (FALSE, FALSE, sizeof (FlagScore));
+  g_autoptr(GArray) global = g_array_new (FALSE, FALSE, sizeof (Flagged));
+  double tau;
+
+  for (guint m = 0; m < self->models->len; m++)
+    {
+      const WsAnomalyModel *model = &g_array_index (self->models, WsAnomalyModel, m);
+      GArray *lists[2] = { g_hash_table_lookup (det->normal_flags, model->key),
+                           g_hash_table_lookup (det->anomalous_flags, model->key) };
+
+      if (model->gmm.n_components == 0)
+        continue;
+      for (guint a = 0; a < 2; a++)
+        for (guint i = 0; lists[a] != NULL && i < lists[a]->len; i++)
+          {
+            /* Kept inside what the root finder can bracket. */
+            double p = CLAMP (ws_gmm_upper_tail (&model->gmm, g_array_index (lists[a], double, i)), 1e-12, 1 - 1e-12);
+            FlagScore fs = { p, a == 1, m };
+            Flagged g = { -log (p), a == 1, 1 };
+
+            g_array_append_val (scores, fs);
+            g_array_append_val (global, g);
+          }
+    }
+  if (scores->len == 0)
+    return;   /* build_model()'s cuts stand */
+  tau = exp (-learn_cut_flags (-log (det->settings->threshold), (Flagged *) (gpointer) global->data, global->len));
+  tau = CLAMP (tau, 1e-12, 1 - 1e-12);
+  for (guint m = 0; m < self->models->len; m++)
+    learn_model_cut (det, &g_array_index (self->models, WsAnomalyModel, m), m, scores, tau);
 }
 
 static void
@@ -630,6 +734,8 @@ detect_all (WsAnomalyResult  *self,
       ok = build_model (det, g_ptr_array_index (keys, m), g_ptr_array_index (pools, m),
                         &g_array_index (self->models, WsAnomalyModel, m), error);
     }
+  if (ok)
+    learn_thresholds (self, det);
   for (guint t = 0; t < self->traces->len && ok; t++)
     score_trace (self, det, t, map[t]);
   for (guint t = 0; t < self->traces->len; t++)

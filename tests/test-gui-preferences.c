@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The Preferences window in the real application under a display (Xvfb
+ * in the suite): win.preferences opens it; every key of the GSettings
+ * schema a person chooses has its row (the window's size and the recent
+ * list are remembered, not chosen); rows write their keys and the changes
+ * apply at once: a higher anomaly threshold scores the open trace again
+ * with more anomalous waits, the colours switch takes the anomaly colours
+ * off the timeline, the timeline's row height follows.
+ * Screenshot: preferences.png.
+ */
+#include "config.h"
+
+#include "ws-anomaly-state.h"
+#include "ws-gui-test-util.h"
+#include "ws-preferences-window.h"
+#include "ws-session.h"
+#include "ws-window.h"
+
+static WsApplication *the_app;
+
+typedef struct {
+  WsAnomalyState *state;
+  WsDocument     *doc;
+  double          threshold;
+} Scored;
+
+static gboolean
+scored (gpointer data)
+{
+  Scored *s = data;
+  WsAnomalyResult *r = ws_anomaly_state_get_result (s->state);
+
+  return !ws_anomaly_state_get_busy (s->state) && r != NULL && ws_anomaly_state_find_trace (s->state, s->doc) != WS_NONE
+         && (s->threshold == 0 || ws_anomaly_result_get_settings (r)->threshold == s->threshold);
+}
+
+static GtkWidget *
+find_preferences (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();   /* (transfer none) */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) w = g_list_model_get_item (toplevels, i);
+      if (WS_IS_PREFERENCES_WINDOW (w))
+        return w;
+    }
+  return NULL;
+}
+
+static gboolean
+preferences_shown (gpointer data)
+{
+  GtkWidget *w = find_preferences ();
+  return w != NULL && gtk_widget_get_mapped (w);
+}
+
+static void
+test_preferences (void)
+{
+  WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
+  WsSession *session = ws_window_get_session (window);
+  GSettings *settings = ws_session_get_settings (session);
+  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_auto(GStrv) keys = NULL;
+  GtkWidget *prefs, *threshold, *colours, *height;
+  WsDocument *doc;
+  Scored s;
+  guint before, after, red_on, red_off;
+  g_autoptr(GdkTexture) on = NULL;
+  g_autoptr(GdkTexture) off = NULL;
+
+  g_assert_nonnull (settings);
+  gtk_window_present (GTK_WINDOW (window));
+  doc = ws_window_open_file (window, file);
+  s = (Scored) { ws_session_get_anomaly_state (session), doc, 0 };
+  while (ws_document_get_state (doc) == WS_DOCUMENT_LOADING)
+    g_main_context_iteration (NULL, TRUE);
+  ws_gui_test_wait_until (scored, &s, 120, "the waits to be scored");
+  before = ws_anomaly_result_count_anomalous (ws_anomaly_state_get_result (s.state),
+                                              ws_anomaly_state_find_trace (s.state, doc));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.preferences", NULL));
+  ws_gui_test_wait_until (preferences_shown, NULL, 30, "the Preferences window");
+  prefs = find_preferences ();
+
+  /* Every chosen key has a row named after it. */
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  for (guint i = 0; keys[i] != NULL; i++)
+    {
+      if (g_str_has_prefix (keys[i], "window-") || g_str_equal (keys[i], "recent-files"))
+        continue;
+      if (ws_gui_test_find_named (prefs, keys[i]) == NULL)
+        g_error ("no row for the setting %s", keys[i]);
+    }
+  ws_gui_test_screenshot (prefs, "preferences");
+
+  /* The threshold, shown in %, applies at once. */
+  threshold = ws_gui_test_find_named (prefs, "anomaly-threshold");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (threshold), 20);
+  g_assert_cmpfloat_with_epsilon (g_settings_get_double (settings, "anomaly-threshold"), 0.2, 1e-9);
+  s.threshold = 0.2;
+  ws_gui_test_wait_until (scored, &s, 120, "the waits to be scored at 20 %");
+  after = ws_anomaly_result_count_anomalous (ws_anomaly_state_get_result (s.state),
+                                             ws_anomaly_state_find_trace (s.state, doc));
+  g_test_message ("anomalous waits: %u at 5 %%, %u at 20 %%", before, after);
+  g_assert_cmpuint (after, >, before);
+
+  /* The colours switch. */
+  on = ws_gui_test_screenshot (GTK_WIDGET (window), "preferences-colours-on");
+  red_on = ws_gui_test_count_colour (GTK_WIDGET (window), on,
+                                     ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_TIMELINE_VIEW), 0xe01b24, 10);
+  colours = ws_gui_test_find_named (prefs, "anomaly-colours");
+  gtk_switch_set_active (GTK_SWITCH (colours), FALSE);
+  g_assert_false (g_settings_get_boolean (settings, "anomaly-colours"));
+  off = ws_gui_test_screenshot (GTK_WIDGET (window), "preferences-colours-off");
+  red_off = ws_gui_test_count_colour (GTK_WIDGET (window), off,
+                                      ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_TIMELINE_VIEW), 0xe01b24, 10);
+  g_test_message ("anomaly red in the timeline: %u with colours, %u without", red_on, red_off);
+  g_assert_cmpuint (red_off, <, red_on);
+
+  /* Row height. */
+  height = ws_gui_test_find_named (prefs, "timeline-row-height");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (height), 30);
+  g_assert_cmpint (g_settings_get_int (settings, "timeline-row-height"), ==, 30);
+
+  g_settings_reset (settings, "anomaly-threshold");
+  g_settings_reset (settings, "anomaly-colours");
+  g_settings_reset (settings, "timeline-row-height");
+  gtk_window_destroy (GTK_WINDOW (prefs));
+  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_spin (100);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ws-gui-prefs-XXXXXX", &error);
+  g_autofree char *history = g_build_filename (dir, "history.sqlite", NULL);
+  int status;
+
+  g_setenv ("WAITSCOPE_HISTORY", history, TRUE);
+  the_app = ws_gui_test_init (&argc, &argv);
+  g_test_add_func ("/gui/preferences", test_preferences);
+  status = g_test_run ();
+  g_object_unref (the_app);
+  return status;
+}
