@@ -115,7 +115,8 @@ struct _WsThreadTable
 
   GtkWidget      *scroller;
   GtkColumnView  *column_view;
-  guint           scroll_idle;
+  guint           scroll_tick;      /* tick callback id, 0 when none */
+  guint           scroll_frames;    /* frames seen since the re-sort */
   GListStore     *store;
   GtkSortListModel *sorted;
 };
@@ -196,7 +197,9 @@ ws_thread_table_dispose (GObject *object)
 {
   WsThreadTable *self = WS_THREAD_TABLE (object);
 
-  g_clear_handle_id (&self->scroll_idle, g_source_remove);
+  if (self->scroll_tick != 0 && self->scroller != NULL)
+    gtk_widget_remove_tick_callback (self->scroller, self->scroll_tick);
+  self->scroll_tick = 0;
   g_clear_pointer (&self->scroller, gtk_widget_unparent);
   g_clear_object (&self->store);
 
@@ -223,24 +226,34 @@ ws_thread_table_class_init (WsThreadTableClass *klass)
   gtk_widget_class_set_css_name (widget_class, "threadtable");
 }
 
+/* Scroll back to the top once the list has laid out its new order: the
+ * re-sort's rows are laid out in the frame after it, and scrolling before
+ * that makes GTK 4.8 warn that it "failed to scroll to given position"
+ * (an idle can run before that frame on a loaded machine), so wait for the
+ * second frame. */
 static gboolean
-scroll_to_top_idle (gpointer data)
+scroll_to_top_tick (GtkWidget     *scroller,
+                    GdkFrameClock *clock,
+                    gpointer       data)
 {
   WsThreadTable *self = data;
 
-  self->scroll_idle = 0;
-  if (self->scroller != NULL)
-    gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (self->scroller)), 0);
+  (void) clock;
+  if (++self->scroll_frames < 2)
+    return G_SOURCE_CONTINUE;
+  self->scroll_tick = 0;
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller)), 0);
   return G_SOURCE_REMOVE;
 }
 
-/* After the list has taken the new order (scrolling while it re-sorts
- * makes GTK 4.8 warn that it cannot scroll there). */
 static void
 sort_changed_cb (WsThreadTable *self)
 {
-  if (self->scroller != NULL && self->scroll_idle == 0)
-    self->scroll_idle = g_idle_add (scroll_to_top_idle, self);
+  if (self->scroller == NULL)
+    return;
+  self->scroll_frames = 0;
+  if (self->scroll_tick == 0)
+    self->scroll_tick = gtk_widget_add_tick_callback (self->scroller, scroll_to_top_tick, self, NULL);
 }
 
 static void
