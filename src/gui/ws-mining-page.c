@@ -352,7 +352,7 @@ ws_mining_page_run_scope (WsMiningPage  *self,
   g_return_if_fail (WS_IS_MINING_PAGE (self));
 
   /* A run under way is the user's: it is not replaced. */
-  if (ws_mining_page_get_busy (self))
+  if (self->busy)
     return;
   ws_mining_form_set_scope (self->form, scope);
   ws_mining_page_run (self);
@@ -936,14 +936,6 @@ ws_mining_page_set_session (WsMiningPage *self,
 
 
 
-
-/* Whether a run is in progress (pins wait for it: ws-mining-pin.c). */
-gboolean
-ws_mining_page_get_busy (WsMiningPage *self)
-{
-  g_return_val_if_fail (WS_IS_MINING_PAGE (self), FALSE);
-  return self->busy;
-}
 
 /* Selects the cluster of @rank (1-based) in the table as it is sorted. */
 void
