@@ -738,6 +738,7 @@ draw_ruler (WsCriticalPathRenderer *self,
   double top = self->geometry.margin + self->geometry.summary_height;
   double rh = self->geometry.ruler_height;
   double ns_per_px = (double) (self->end - self->begin) / aw;
+  double last_right = -G_MAXDOUBLE;
   WsTickStep tick;
   WsTime first;
   g_autofree char *shown = NULL;
@@ -784,16 +785,20 @@ draw_ruler (WsCriticalPathRenderer *self,
   ws_render_set_source (cr, &self->palette.foreground);
   for (WsTime t = first; t <= self->end; t += tick.step)
     {
-      double x = floor (ws_critical_path_renderer_time_to_x (self, width, t));
+      double x = floor (ws_critical_path_renderer_time_to_x (self, width, t)) + 4;
       g_autofree char *label = NULL;
+      double w;
 
-      if (x < ox - 60)
+      if (x < ox + 2)
         continue;
       label = ws_tick_step_format (&tick, t - s->t0);
-      /* A label cut by the right edge reads as another number. */
-      if (x + 4 + text_width (self, label) > width - 2)
+      w = text_width (self, label);
+      /* A label cut by either edge reads as another number ("150 ms" as
+       * "50 ms"); one over its neighbour reads as nothing. */
+      if (x + w > width - 2 || x < last_right + 8)
         continue;
-      show_text (self, cr, label, x + 4, top + rh / 2 - 3, -1, FALSE, FALSE);
+      show_text (self, cr, label, x, top + rh / 2 - 3, -1, FALSE, FALSE);
+      last_right = x + w;
     }
   cairo_restore (cr);
 
