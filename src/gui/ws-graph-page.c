@@ -142,6 +142,8 @@ build_done (gpointer  owner,
   set_result (self, built->scene, built->path);
   summary = ws_graph_result_dup_summary (built);
   gtk_label_set_text (self->summary_label, summary);
+  /* Whole in the tooltip when the status line cuts it short. */
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->summary_label), summary);
   update_mode_widgets (self);
   gtk_stack_set_visible_child_name (self->state_stack, "graph");
   ws_graph_search_refresh (self->search);
