@@ -217,7 +217,6 @@ sized (gpointer data)
 
   if (surface == NULL || !gtk_widget_get_mapped (window))
     return FALSE;
-  g_printerr ("size %d %d / %d %d\n", gtk_widget_get_width (window), gtk_widget_get_height (window), gdk_surface_get_width (surface), gdk_surface_get_height (surface));
   return gdk_surface_get_width (surface) == want->width && gdk_surface_get_height (surface) == want->height;
 }
 
