@@ -22,9 +22,14 @@
 
 #include "ws-graph-page.h"
 #include "ws-gui-test-util.h"
+#include "ws-mining-form.h"
 #include "ws-mining-page.h"
 #include "ws-overview-page.h"
+#include "ws-findings-page.h"
+#include "ws-pin-list.h"
 #include "ws-preferences-window.h"
+#include "ws-session.h"
+#include "ws-session-file.h"
 #include "ws-window.h"
 
 static WsApplication *the_app;
@@ -34,6 +39,7 @@ typedef struct {
 } Size;
 
 static const Size sizes[] = { { 1280, 720 }, { 1920, 1080 } };
+static const Size *current_size = &sizes[0];   /* of the main window, in the screenshots' names */
 
 /* ------------------------------------------------------------------ */
 /* The checks                                                           */
@@ -178,9 +184,7 @@ check_page (GtkWidget  *window,
             GPtrArray  *problems)
 {
   AdwStyleManager *style = adw_style_manager_get_default ();
-  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
-  g_autofree char *name = g_strdup_printf ("layout-%s-%dx%d-%s.png", page, gdk_surface_get_width (surface),
-                                           gdk_surface_get_height (surface),
+  g_autofree char *name = g_strdup_printf ("layout-%s-%dx%d-%s.png", page, current_size->width, current_size->height,
                                            adw_style_manager_get_dark (style) ? "dark" : "light");
   g_autoptr(GdkTexture) shot = NULL;
 
@@ -310,17 +314,153 @@ preferences_shown (gpointer data)
   return w != NULL && gtk_widget_get_mapped (w);
 }
 
-static void
-check_details_pages (WsWindow  *window,
-                     GPtrArray *problems)
+typedef struct {
+  WsWindow  *window;
+  GPtrArray *problems;
+} Fixture;
+
+static WsGraphPage *
+graph_of (Fixture *fx)
 {
-  static const char *const plain[] = { "overview", "details", "threads", "mining", "contrast" };
+  return ws_window_get_graph_page (fx->window);
+}
+
+static void
+set_inspector (Fixture  *fx,
+               gboolean  shown)
+{
+  GtkWidget *revealer = ws_gui_test_find_child (GTK_WIDGET (graph_of (fx)), GTK_TYPE_REVEALER);
+
+  /* The graph page's first revealer is the inspector's. */
+  g_assert_nonnull (revealer);
+  if (gtk_revealer_get_reveal_child (GTK_REVEALER (revealer)) != shown)
+    gtk_widget_activate_action (GTK_WIDGET (graph_of (fx)), "graph.toggle-inspector", NULL);
+  g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (revealer)) == shown);
+}
+
+/* The Graph page in each of its modes, the ready tree fitted, and with the
+ * inspector open under them. */
+static void
+check_graph_pages (Fixture *fx)
+{
+  GtkWidget *window = GTK_WIDGET (fx->window);
+
+  show_analysis (fx->window, "win.show-ready-tree");
+  set_inspector (fx, FALSE);
+  check_page (window, "ready-tree", fx->problems);
+  gtk_widget_activate_action (GTK_WIDGET (graph_of (fx)), "graph.fit", NULL);
+  check_page (window, "ready-tree-fit", fx->problems);
+  set_inspector (fx, TRUE);
+  check_page (window, "ready-tree-inspector", fx->problems);
+  set_inspector (fx, FALSE);
+  show_analysis (fx->window, "win.show-critical-path");
+  check_page (window, "critical-path", fx->problems);
+  set_inspector (fx, TRUE);
+  check_page (window, "critical-path-inspector", fx->problems);
+  set_inspector (fx, FALSE);
+}
+
+static gboolean
+popover_shown (gpointer data)
+{
+  GtkWidget *popover = ws_gui_test_find_child (data, GTK_TYPE_POPOVER);
+  return popover != NULL && gtk_widget_get_mapped (popover);
+}
+
+static GtkWidget *
+find_icon_button (GtkWidget  *root,
+                  const char *icon)
+{
+  if (GTK_IS_TOGGLE_BUTTON (root) && g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (root)), icon) == 0)
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_icon_button (c, icon);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+widget_mapped (gpointer widget)
+{
+  return gtk_widget_get_mapped (widget);
+}
+
+/* The Mining page's scope list, open: its items were cut short. */
+static void
+check_scope_list (Fixture *fx)
+{
+  GtkWidget *mining = GTK_WIDGET (ws_window_get_mining_page (fx->window));
+  GtkWidget *toggle = find_icon_button (mining, "sidebar-show-symbolic");
+  GtkWidget *row;
+  GtkWidget *popover;
+
+  ws_window_show_details_page (fx->window, "mining");
+  /* With results, the settings are behind a toggle (and hidden again
+   * after: the page is checked as it opens with results). */
+  g_assert_nonnull (toggle);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle), TRUE);
+  ws_gui_test_wait_until (widget_mapped, ws_gui_test_find_child (mining, WS_TYPE_MINING_FORM), 20, "the mining settings");
+  row = ws_gui_test_find_child (mining, ADW_TYPE_COMBO_ROW);
+  g_assert_nonnull (row);
+  g_signal_emit_by_name (row, "activate");
+  ws_gui_test_wait_until (popover_shown, row, 20, "the scope list");
+  popover = ws_gui_test_find_child (row, GTK_TYPE_POPOVER);
+  check_page (popover, "scope-list", fx->problems);
+  gtk_popover_popdown (GTK_POPOVER (popover));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle), FALSE);
+}
+
+static void
+check_details_pages (Fixture *fx)
+{
+  static const char *const plain[] = { "overview", "details", "threads", "mining", "contrast", "findings" };
 
   for (guint i = 0; i < G_N_ELEMENTS (plain); i++)
     {
-      ws_window_show_details_page (window, plain[i]);
-      check_page (GTK_WIDGET (window), plain[i], problems);
+      ws_window_show_details_page (fx->window, plain[i]);
+      check_page (GTK_WIDGET (fx->window), plain[i], fx->problems);
     }
+  check_graph_pages (fx);
+}
+
+/* A second window with no trace: the Welcome page, the Record page, and
+ * the Preferences window over it. */
+static void
+check_window_pages (const Size *size,
+                    GPtrArray  *problems)
+{
+  WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
+  GtkWidget *prefs;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), size->width, size->height);
+  gtk_window_present (GTK_WINDOW (window));
+  resize (GTK_WIDGET (window), size);
+  check_page (GTK_WIDGET (window), "welcome", problems);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.record", NULL);
+  check_page (GTK_WIDGET (window), "record", problems);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.preferences", NULL);
+  ws_gui_test_wait_until (preferences_shown, NULL, 30, "the Preferences window");
+  prefs = find_preferences ();
+  check_page (prefs, "preferences", problems);
+  gtk_window_destroy (GTK_WINDOW (prefs));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static WsPinList *
+pins_of (WsWindow *window)
+{
+  return ws_session_file_get_findings (ws_session_get_session_file (ws_window_get_session (window)));
+}
+
+static gboolean
+pinned (gpointer data)
+{
+  WsWindow *window = data;
+
+  return ws_pin_list_get_n (pins_of (window)) > 0 && ws_findings_page_get_n_pending (ws_window_get_findings_page (window)) == 0;
 }
 
 static void
@@ -329,56 +469,43 @@ test_layout (void)
   g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "pg-tpcb.perf.txt.gz", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
-  WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
+  Fixture fx = { ws_window_new (GTK_APPLICATION (the_app)), problems };
   WsDocument *document;
   WsMiningPage *mining;
-  GtkWidget *prefs;
 
   set_dark (FALSE);
-  gtk_window_set_default_size (GTK_WINDOW (window), sizes[0].width, sizes[0].height);
-  gtk_window_present (GTK_WINDOW (window));
-  resize (GTK_WIDGET (window), &sizes[0]);
-  check_page (GTK_WIDGET (window), "welcome", problems);
+  gtk_window_set_default_size (GTK_WINDOW (fx.window), sizes[0].width, sizes[0].height);
+  gtk_window_present (GTK_WINDOW (fx.window));
+  resize (GTK_WIDGET (fx.window), &sizes[0]);
 
-  document = ws_window_open_file (window, file);
+  document = ws_window_open_file (fx.window, file);
   while (ws_document_get_state (document) == WS_DOCUMENT_LOADING)
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_READY);
-  ws_gui_test_wait_until (overview_answered, ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_OVERVIEW_PAGE),
+  ws_gui_test_wait_until (overview_answered, ws_gui_test_find_child (GTK_WIDGET (fx.window), WS_TYPE_OVERVIEW_PAGE),
                           240, "the overview's first answer");
 
-  mining = ws_window_get_mining_page (window);
-  ws_window_show_details_page (window, "mining");
-  check_page (GTK_WIDGET (window), "mining-empty", problems);
+  /* The Mining page before and after mining; a finding pinned. */
+  mining = ws_window_get_mining_page (fx.window);
+  ws_window_show_details_page (fx.window, "mining");
+  check_page (GTK_WIDGET (fx.window), "mining-empty", problems);
   ws_mining_page_run (mining);
   ws_gui_test_wait_until (mined, mining, 600, "mining");
-
-  select_slowest (window);
-  show_analysis (window, "win.show-ready-tree");
-  check_page (GTK_WIDGET (window), "ready-tree", problems);
-  gtk_widget_activate_action (GTK_WIDGET (ws_window_get_graph_page (window)), "graph.fit", NULL);
-  check_page (GTK_WIDGET (window), "ready-tree-fit", problems);
-  gtk_widget_activate_action (GTK_WIDGET (ws_window_get_graph_page (window)), "graph.toggle-inspector", NULL);
-  check_page (GTK_WIDGET (window), "ready-tree-inspector", problems);
-  show_analysis (window, "win.show-critical-path");
-  check_page (GTK_WIDGET (window), "critical-path", problems);
-  gtk_widget_activate_action (GTK_WIDGET (ws_window_get_graph_page (window)), "graph.toggle-inspector", NULL);
-  check_page (GTK_WIDGET (window), "critical-path-no-inspector", problems);
+  select_slowest (fx.window);
+  show_analysis (fx.window, "win.show-ready-tree");
+  gtk_widget_activate_action (GTK_WIDGET (fx.window), "win.pin-view", NULL);
+  ws_gui_test_wait_until (pinned, fx.window, 60, "the pinned finding");
 
   for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
     for (int dark = 0; dark < 2; dark++)
       {
-        resize (GTK_WIDGET (window), &sizes[s]);
+        current_size = &sizes[s];
+        resize (GTK_WIDGET (fx.window), &sizes[s]);
         set_dark (dark);
-        check_details_pages (window, problems);
+        check_details_pages (&fx);
+        check_scope_list (&fx);
+        check_window_pages (&sizes[s], problems);
       }
-
-  gtk_widget_activate_action (GTK_WIDGET (window), "win.record", NULL);
-  check_page (GTK_WIDGET (window), "record", problems);
-  gtk_widget_activate_action (GTK_WIDGET (window), "win.preferences", NULL);
-  ws_gui_test_wait_until (preferences_shown, NULL, 30, "the Preferences window");
-  prefs = find_preferences ();
-  check_page (prefs, "preferences", problems);
 
   for (guint i = 0; i < problems->len; i++)
     g_printerr ("%s\n", (char *) g_ptr_array_index (problems, i));
