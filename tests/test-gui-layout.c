@@ -290,7 +290,7 @@ show_analysis (WsWindow   *window,
 static gboolean
 mined (gpointer data)
 {
-  return !ws_mining_page_get_busy (data) && ws_gui_test_mining_status (data) != NULL;
+  return !ws_gui_test_mining_busy (data) && ws_gui_test_mining_status (data) != NULL;
 }
 
 static GtkWidget *
