@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "ws-anomaly-state.h"
 #include "ws-overview-page.h"
 #include "ws-overview.h"
 #include "ws-time-format.h"
@@ -26,6 +27,7 @@ struct _WsOverviewPage
   GtkWidget      *scroller;
   GtkSpinner     *spinner;
   GtkLabel       *status_label;
+  GtkLabel       *pick_label;
   GtkLabel       *causes_title;
   GtkListBox     *causes_list;
   GtkLabel       *cluster_title;
@@ -34,10 +36,13 @@ struct _WsOverviewPage
   GtkLabel       *instances_title;
   GtkDrawingArea *histogram;
   GtkListBox     *slowest_list;
+  GtkListBox     *contrast_list;   /* the sections added below the cluster */
+  GtkListBox     *anomaly_list;
 
   /* Owned references */
   WsSession      *session;
   WsOverview     *overview;
+  WsOverviewContrast *contrast;
   GCancellable   *cancellable;
   GHashTable     *watched;       /* WsDocument whose state we follow */
   guint           idle_id;
@@ -47,7 +52,10 @@ struct _WsOverviewPage
 
 G_DEFINE_FINAL_TYPE (WsOverviewPage, ws_overview_page, GTK_TYPE_WIDGET)
 
-enum { SIGNAL_SHOW_ANALYSIS, SIGNAL_SHOW_MINING, N_SIGNALS };
+enum { SIGNAL_SHOW_ANALYSIS, SIGNAL_SHOW_MINING, SIGNAL_SHOW_CONTRAST, N_SIGNALS };
+
+/* What a row opens: an analysis (a WsAnalysisKind), or one of these. */
+enum { TARGET_MINING = -1, TARGET_CONTRAST = -2 };
 static guint signals[N_SIGNALS];
 
 /* What a row opens when activated. */
@@ -85,9 +93,11 @@ row_activated_cb (WsOverviewPage *self,
 
   if (t == NULL)
     return;
-  if (t->kind < 0)
+  if (t->kind == TARGET_MINING)
     g_signal_emit (self, signals[SIGNAL_SHOW_MINING], 0);
-  else
+  else if (t->kind == TARGET_CONTRAST && self->contrast != NULL)
+    g_signal_emit (self, signals[SIGNAL_SHOW_CONTRAST], 0, self->contrast->scenario, self->contrast->component);
+  else if (t->kind >= 0)
     g_signal_emit (self, signals[SIGNAL_SHOW_ANALYSIS], 0, t->kind, t->trace, t->thread, t->t0, t->t1);
 }
 
@@ -247,9 +257,120 @@ fill_cluster (WsOverviewPage *self)
                                                    cost, (unsigned long long) c->n_events, c->n_patterns);
       g_autofree char *tooltip = g_strjoinv ("\n", c->frames);
 
-      add_row (self->cluster_list, row_title, subtitle, -1, NULL);
+      add_row (self->cluster_list, row_title, subtitle, TARGET_MINING, NULL);
       gtk_widget_set_tooltip_text (gtk_widget_get_last_child (GTK_WIDGET (self->cluster_list)), tooltip);
     }
+}
+
+/* The top contrast pattern: the Contrast page, run on the same scenario
+ * and component, lists it first. */
+static void
+fill_contrast (WsOverviewPage *self)
+{
+  const WsOverviewContrast *c = self->contrast;
+  g_autofree char *fast = NULL, *slow = NULL, *per = NULL, *subtitle = NULL;
+
+  clear_list (self->contrast_list);
+  if (c == NULL || c->pattern == NULL)
+    return;
+  fast = ws_format_duration (c->t_fast);
+  slow = ws_format_duration (c->t_slow);
+  per = ws_format_duration (c->cost_per_occurrence);
+  subtitle = g_strdup_printf (ngettext ("%s per occurrence, %llu occurrence%s; component “%s”, the %u slow instances "
+                                        "(≥ %s) against the %u fast (≤ %s) — open in Contrast",
+                                        "%s per occurrence, %llu occurrences%s; component “%s”, the %u slow instances "
+                                        "(≥ %s) against the %u fast (≤ %s) — open in Contrast",
+                                        c->occurrences),
+                              per, (unsigned long long) c->occurrences,
+                              c->high_impact ? _(", high impact") : "",
+                              c->component, c->n_slow, slow, c->n_fast, fast);
+  add_row (self->contrast_list, c->pattern, subtitle, TARGET_CONTRAST, NULL);
+}
+
+/* Anomalous waits that delayed nobody are left out of the summary, as the
+ * thread picker leaves them out: perf waiting for its `sleep`, kernel
+ * workers idling, daemons waiting for work, and sleeps that ended on their
+ * own timer (a 1.5 s nanosleep is what the program asked for). */
+static gboolean
+worth_showing (WsTrace *trace,
+               guint    event)
+{
+  WsFrameClassifier *classifier = ws_frame_classifier_get_default ();
+  guint thread = ws_trace_get_event (trace, event)->thread;
+
+  return !ws_attribution_is_recorder (trace, thread) &&
+         !ws_frame_classifier_is_heartbeat_thread (classifier, trace, thread) &&
+         !ws_frame_classifier_is_daemon_process (classifier, trace, ws_trace_get_thread (trace, thread)->process) &&
+         ws_frame_classifier_classify_wake (classifier, trace, event, NULL) != WS_WAKE_TIMER;
+}
+
+/* The most surprising anomalous wait of @result (lowest P(D ≥ d)), and how
+ * many waits are anomalous in all (those worth showing).  Returns the
+ * trace index, or WS_NONE. */
+static guint
+worst_anomaly (WsAnomalyResult    *result,
+               const WsWaitScore **worst,
+               guint              *n_anomalous)
+{
+  guint worst_trace = WS_NONE;
+
+  *worst = NULL;
+  *n_anomalous = 0;
+  for (guint t = 0; t < ws_anomaly_result_get_n_traces (result); t++)
+    {
+      WsTrace *trace = ws_anomaly_result_get_trace (result, t);
+      guint n = 0;
+      const WsWaitScore *scores = ws_anomaly_result_get_scores (result, t, &n);
+
+      for (guint i = 0; i < n; i++)
+        {
+          if (!scores[i].anomalous || !worth_showing (trace, scores[i].event))
+            continue;
+          (*n_anomalous)++;
+          if (*worst == NULL || scores[i].score < (*worst)->score)
+            {
+              *worst = &scores[i];
+              worst_trace = t;
+            }
+        }
+    }
+  return worst_trace;
+}
+
+/* The anomaly summary, from the session's anomaly state (scored in the
+ * background like this page): a click opens the worst wait's ready tree,
+ * where the anomalous waits are marked. */
+static void
+fill_anomalies (WsOverviewPage *self)
+{
+  WsAnomalyState *state = self->session ? ws_session_get_anomaly_state (self->session) : NULL;
+  WsAnomalyResult *result = state ? ws_anomaly_state_get_result (state) : NULL;
+  const WsWaitScore *worst = NULL;
+  guint n = 0, trace_index;
+  WsAttributionTarget target = { NULL, { 0 }, WS_NONE };
+
+  clear_list (self->anomaly_list);
+  if (result == NULL || (trace_index = worst_anomaly (result, &worst, &n)) == WS_NONE)
+    return;
+  target.trace = ws_anomaly_result_get_trace (result, trace_index);
+  {
+    const WsEvent *e = ws_trace_get_event (target.trace, worst->event);
+    const WsThread *th = ws_trace_get_thread (target.trace, e->thread);
+    const WsAnomalyModel *model = ws_anomaly_result_get_model (result, worst->model);
+    g_autofree char *d = ws_format_duration (MAX (e->duration, 0));
+    g_autofree char *title = g_strdup_printf (ngettext ("%u anomalous wait that another thread or a device ended; "
+                                                        "the most unusual: %s in %s",
+                                                        "%u anomalous waits that another thread or a device ended; "
+                                                        "the most unusual: %s in %s", n),
+                                              n, d, model->key);
+    g_autofree char *subtitle = g_strdup_printf (_("%s %d, P(as long or longer) = %.2g — show its ready tree"),
+                                                 th->name ? th->name : "?", th->tid, worst->score);
+
+    target.symptom.thread = e->thread;
+    target.symptom.t0 = e->time;
+    target.symptom.t1 = e->time + MAX (e->duration, 0);
+    add_row (self->anomaly_list, title, subtitle, WS_ANALYSIS_READY_TREE, &target);
+  }
 }
 
 static void
@@ -264,9 +385,14 @@ fill (WsOverviewPage *self)
     }
   else
     gtk_label_set_text (self->status_label, _("Nothing waited in these traces."));
+  gtk_label_set_text (self->pick_label, ws_overview_get_pick_reason (self->overview)
+                                        ? ws_overview_get_pick_reason (self->overview) : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->pick_label), ws_overview_get_pick_reason (self->overview) != NULL);
   fill_causes (self);
   fill_slowest (self);
   fill_cluster (self);
+  fill_contrast (self);
+  fill_anomalies (self);
 }
 
 /* ------------------------------------------------------------------ */
@@ -317,14 +443,16 @@ draw_histogram (GtkDrawingArea *area,
 /* Computing                                                            */
 
 typedef struct {
-  GPtrArray *traces;
-  guint      generation;
+  GPtrArray          *traces;
+  guint               generation;
+  WsOverviewContrast *contrast;   /* out */
 } Job;
 
 static void
 job_free (Job *job)
 {
   g_ptr_array_unref (job->traces);
+  ws_overview_contrast_free (job->contrast);
   g_free (job);
 }
 
@@ -342,6 +470,9 @@ compute_thread (GTask        *task,
   ws_attribution_settings_init (&settings);
   settings.cancellable = cancellable;
   overview = ws_overview_compute (job->traces, &settings, &error);
+  /* The contrast line is one more answer: if it fails, the others stand. */
+  if (overview != NULL)
+    job->contrast = ws_overview_top_contrast (job->traces, NULL, cancellable, NULL);
   if (overview == NULL)
     g_task_return_error (task, error);
   else
@@ -369,6 +500,8 @@ compute_done (GObject      *source,
       return;
     }
   g_set_object (&self->overview, overview);
+  g_clear_pointer (&self->contrast, ws_overview_contrast_free);
+  self->contrast = g_steal_pointer (&job->contrast);
   fill (self);
 }
 
@@ -454,6 +587,7 @@ ws_overview_page_dispose (GObject *object)
   g_clear_handle_id (&self->idle_id, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), WS_TYPE_OVERVIEW_PAGE);
   g_clear_object (&self->overview);
+  g_clear_pointer (&self->contrast, ws_overview_contrast_free);
   g_clear_object (&self->session);
   g_clear_pointer (&self->watched, g_hash_table_unref);
 
@@ -473,11 +607,15 @@ ws_overview_page_class_init (WsOverviewPageClass *klass)
                   G_TYPE_NONE, 5, G_TYPE_INT, WS_TYPE_TRACE, G_TYPE_UINT, G_TYPE_INT64, G_TYPE_INT64);
   signals[SIGNAL_SHOW_MINING] =
     g_signal_new ("show-mining", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SIGNAL_SHOW_CONTRAST] =
+    g_signal_new ("show-contrast", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/waitscope/Waitscope/ws-overview-page.ui");
   gtk_widget_class_bind_template_child (widget_class, WsOverviewPage, scroller);
   gtk_widget_class_bind_template_child (widget_class, WsOverviewPage, spinner);
   gtk_widget_class_bind_template_child (widget_class, WsOverviewPage, status_label);
+  gtk_widget_class_bind_template_child (widget_class, WsOverviewPage, pick_label);
   gtk_widget_class_bind_template_child (widget_class, WsOverviewPage, causes_title);
   gtk_widget_class_bind_template_child (widget_class, WsOverviewPage, causes_list);
   gtk_widget_class_bind_template_child (widget_class, WsOverviewPage, cluster_title);
@@ -489,6 +627,23 @@ ws_overview_page_class_init (WsOverviewPageClass *klass)
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "overview");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+/* A boxed list below the cluster (ws_overview_page_add_section()). */
+static GtkListBox *
+new_section_list (WsOverviewPage *self,
+                  const char     *title,
+                  const char     *placeholder)
+{
+  GtkWidget *list = gtk_list_box_new ();
+
+  gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
+  gtk_widget_add_css_class (list, "boxed-list");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (list), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
+  add_placeholder (GTK_LIST_BOX (list), placeholder);
+  g_signal_connect_swapped (list, "row-activated", G_CALLBACK (row_activated_cb), self);
+  ws_overview_page_add_section (self, title, list);
+  return GTK_LIST_BOX (list);
 }
 
 static void
@@ -503,6 +658,11 @@ ws_overview_page_init (WsOverviewPage *self)
   g_signal_connect_swapped (self->causes_list, "row-activated", G_CALLBACK (row_activated_cb), self);
   g_signal_connect_swapped (self->slowest_list, "row-activated", G_CALLBACK (row_activated_cb), self);
   g_signal_connect_swapped (self->cluster_list, "row-activated", G_CALLBACK (row_activated_cb), self);
+
+  self->contrast_list = new_section_list (self, _("Top contrast pattern between the slow and fast instances"),
+                                          _("No scenario instances to contrast, or no pattern only the slow ones have."));
+  self->anomaly_list = new_section_list (self, _("Anomalous waits"),
+                                         _("No anomalous wait (or the wait models are still being fitted)."));
 }
 
 GtkWidget *
@@ -521,12 +681,17 @@ ws_overview_page_set_session (WsOverviewPage *self,
   if (self->session == session)
     return;
   if (self->session != NULL)
-    g_signal_handlers_disconnect_by_data (ws_session_get_documents (self->session), self);
+    {
+      g_signal_handlers_disconnect_by_data (ws_session_get_documents (self->session), self);
+      g_signal_handlers_disconnect_by_data (ws_session_get_anomaly_state (self->session), self);
+    }
   g_set_object (&self->session, session);
   if (session == NULL)
     return;
   g_signal_connect_object (ws_session_get_documents (session), "items-changed",
                            G_CALLBACK (documents_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (ws_session_get_anomaly_state (session), "changed",
+                           G_CALLBACK (fill_anomalies), self, G_CONNECT_SWAPPED);
   documents_changed_cb (self);
 }
 
@@ -561,6 +726,27 @@ ws_overview_page_get_slowest_list (WsOverviewPage *self)
 {
   g_return_val_if_fail (WS_IS_OVERVIEW_PAGE (self), NULL);
   return self->slowest_list;
+}
+
+GtkListBox *
+ws_overview_page_get_contrast_list (WsOverviewPage *self)
+{
+  g_return_val_if_fail (WS_IS_OVERVIEW_PAGE (self), NULL);
+  return self->contrast_list;
+}
+
+GtkListBox *
+ws_overview_page_get_anomaly_list (WsOverviewPage *self)
+{
+  g_return_val_if_fail (WS_IS_OVERVIEW_PAGE (self), NULL);
+  return self->anomaly_list;
+}
+
+const char *
+ws_overview_page_get_pick_reason (WsOverviewPage *self)
+{
+  g_return_val_if_fail (WS_IS_OVERVIEW_PAGE (self), NULL);
+  return self->overview != NULL ? ws_overview_get_pick_reason (self->overview) : NULL;
 }
 
 GtkListBox *

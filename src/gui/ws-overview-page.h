@@ -24,7 +24,9 @@ G_BEGIN_DECLS
  *  - "show-analysis" (int kind, WsTrace *trace, guint thread, gint64 t0,
  *    gint64 t1): open the analysis (a #WsAnalysisKind of ws-window.h) of
  *    that thread window;
- *  - "show-mining": open the Mining page on the default scope.
+ *  - "show-mining": open the Mining page on the default scope;
+ *  - "show-contrast" (const char *scenario, const char *component): open
+ *    the Contrast page and run it on that scenario and component.
  */
 #define WS_TYPE_OVERVIEW_PAGE (ws_overview_page_get_type ())
 G_DECLARE_FINAL_TYPE (WsOverviewPage, ws_overview_page, WS, OVERVIEW_PAGE, GtkWidget)
@@ -39,6 +41,13 @@ const char     *ws_overview_page_get_top_cause   (WsOverviewPage *self);
 GtkListBox     *ws_overview_page_get_causes_list (WsOverviewPage *self);
 GtkListBox     *ws_overview_page_get_slowest_list(WsOverviewPage *self);
 GtkListBox     *ws_overview_page_get_cluster_list(WsOverviewPage *self);
+/* The sections below the cluster: the top contrast pattern (scenario
+ * instances only) and the anomaly summary (count and the worst wait). */
+GtkListBox     *ws_overview_page_get_contrast_list (WsOverviewPage *self);
+GtkListBox     *ws_overview_page_get_anomaly_list  (WsOverviewPage *self);
+/* (nullable): without scenario instances, which program the causes start
+ * from and why, as shown under the first answer. */
+const char     *ws_overview_page_get_pick_reason   (WsOverviewPage *self);
 /*
  * ws_overview_page_add_section:
  * Appends a titled section (for later first answers: the top contrast

@@ -20,6 +20,19 @@ overview_show_mining_cb (WsWindow *self)
   ws_mining_page_run_scope (self->mining_page, ws_mining_scope_default ());
 }
 
+/* The Overview's contrast row: the Contrast page, run on the scenario and
+ * component the row was computed with, lists that pattern first. */
+static void
+overview_show_contrast_cb (WsWindow   *self,
+                           const char *scenario,
+                           const char *component)
+{
+  ws_window_show_details_page (self, "contrast");
+  ws_contrast_page_set_scenario (self->contrast_page, scenario);
+  ws_contrast_page_set_component (self->contrast_page, component);
+  ws_contrast_page_run (self->contrast_page);
+}
+
 /* The lower pane is given room (the divider moved up to @share % of the
  * height) at most once per window: moving it each time an analysis ran or
  * a page was chosen made the buttons jump under the pointer, and undid
@@ -209,6 +222,7 @@ _ws_window_pages_init (WsWindow *self)
   g_signal_connect (self, "analysis-requested", G_CALLBACK (show_analysis_cb), NULL);
   g_signal_connect_swapped (self->overview_page, "show-analysis", G_CALLBACK (show_analysis_cb), self);
   g_signal_connect_swapped (self->overview_page, "show-mining", G_CALLBACK (overview_show_mining_cb), self);
+  g_signal_connect_swapped (self->overview_page, "show-contrast", G_CALLBACK (overview_show_contrast_cb), self);
   g_signal_connect_swapped (self->graph_page, "show-in-timeline", G_CALLBACK (graph_show_in_timeline_cb), self);
   g_signal_connect_swapped (self->graph_page, "show-events", G_CALLBACK (graph_show_events_cb), self);
 }

@@ -13,6 +13,7 @@
 
 #include "ws-aoi.h"
 #include "ws-clusterer.h"
+#include "ws-contrast.h"
 #include "ws-error.h"
 #include "ws-miner.h"
 #include "ws-overview.h"
@@ -34,6 +35,7 @@ struct _WsOverview
   GArray            *targets;      /* WsAttributionTarget */
   WsAttribution     *attribution;
   char              *explained;
+  char              *pick_reason;  /* nullable */
   WsOverviewCluster *cluster;      /* nullable */
 };
 
@@ -59,6 +61,7 @@ ws_overview_finalize (GObject *object)
   g_clear_pointer (&self->targets, g_array_unref);
   g_clear_object (&self->attribution);
   g_free (self->explained);
+  g_free (self->pick_reason);
   g_clear_pointer (&self->cluster, cluster_free);
   g_ptr_array_unref (self->traces);
 
@@ -242,7 +245,18 @@ ws_overview_compute (GPtrArray                   *traces,
     }
   else
     {
-      self->targets = ws_attribution_targets_waiting_threads (self->traces, settings->classifier, WAITING_THREADS);
+      g_autoptr(GPtrArray) picks = NULL;
+      g_autoptr(GString) reason = g_string_new (NULL);
+
+      self->targets = ws_attribution_targets_waiting_threads_full (self->traces, settings->classifier,
+                                                                   WAITING_THREADS, &picks);
+      for (guint i = 0; i < picks->len; i++)
+        {
+          g_autofree char *one = ws_thread_pick_describe (g_ptr_array_index (picks, i));
+          g_string_append_printf (reason, "%s%s", i > 0 ? " " : "", one);
+        }
+      if (reason->len > 0)
+        self->pick_reason = g_string_free (g_steal_pointer (&reason), FALSE);
       self->explained = g_strdup_printf (_("the %u threads held up longest of the program held up most (no scenario instances)"),
                                          self->targets->len);
     }
@@ -301,9 +315,84 @@ ws_overview_get_targets (WsOverview *self)
   return self->targets;
 }
 
+const char *
+ws_overview_get_pick_reason (WsOverview *self)
+{
+  g_return_val_if_fail (WS_IS_OVERVIEW (self), NULL);
+  return self->pick_reason;
+}
+
 const WsOverviewCluster *
 ws_overview_get_top_cluster (WsOverview *self)
 {
   g_return_val_if_fail (WS_IS_OVERVIEW (self), NULL);
   return self->cluster;
+}
+
+/* ------------------------------------------------------------------ */
+/* The top contrast pattern                                             */
+
+void
+ws_overview_contrast_free (WsOverviewContrast *contrast)
+{
+  if (contrast == NULL)
+    return;
+  g_free (contrast->scenario);
+  g_free (contrast->component);
+  g_free (contrast->pattern);
+  g_free (contrast);
+}
+
+WsOverviewContrast *
+ws_overview_top_contrast (GPtrArray         *traces,
+                          WsFrameClassifier *classifier,
+                          GCancellable      *cancellable,
+                          GError           **error)
+{
+  g_autoptr(GArray) slowest = NULL;
+  g_autoptr(WsInstanceSet) instances = ws_instance_set_new ();
+  g_autoptr(WsContrastResult) result = NULL;
+  g_autoptr(WsOverviewContrast) out = NULL;
+  const WsAttributionTarget *top;
+  const WsScenarioInstance *inst;
+  const WsContrastPattern *pattern;
+  const WsThread *th;
+  const WsProcess *process;
+  WsContrastSettings settings = { 0 };
+
+  g_return_val_if_fail (traces != NULL, NULL);
+
+  slowest = ws_attribution_targets_slowest (traces, NULL, 1);
+  if (slowest->len == 0)
+    return NULL;
+  top = &g_array_index (slowest, WsAttributionTarget, 0);
+  inst = ws_trace_get_scenario_instance (top->trace, top->instance);
+  th = ws_trace_get_thread (top->trace, top->symptom.thread);
+  process = th->process < ws_trace_get_n_processes (top->trace) ? ws_trace_get_process (top->trace, th->process) : NULL;
+
+  out = g_new0 (WsOverviewContrast, 1);
+  out->scenario = g_strdup (ws_trace_get_string (top->trace, inst->scenario));
+  out->component = g_regex_escape_string (process != NULL && process->name != NULL ? process->name
+                                          : th->name != NULL ? th->name : "", -1);
+  for (guint t = 0; t < traces->len; t++)
+    ws_instance_set_add_trace (instances, g_ptr_array_index (traces, t), out->scenario);
+
+  settings.component = out->component;
+  settings.instances = instances;
+  settings.classifier = classifier;
+  if ((result = ws_contrast_run (&settings, cancellable, NULL, NULL, error)) == NULL)
+    return NULL;
+  out->n_patterns = ws_contrast_result_get_n_patterns (result);
+  out->t_fast = ws_contrast_result_get_t_fast (result);
+  out->t_slow = ws_contrast_result_get_t_slow (result);
+  out->n_fast = ws_instance_set_get_n (ws_contrast_result_get_fast (result));
+  out->n_slow = ws_instance_set_get_n (ws_contrast_result_get_slow (result));
+  if ((pattern = ws_contrast_result_get_top_pattern (result)) != NULL)
+    {
+      out->pattern = ws_contrast_result_format_pattern (result, pattern);
+      out->cost_per_occurrence = pattern->n > 0 ? pattern->c / (WsTime) pattern->n : pattern->c;
+      out->occurrences = pattern->n;
+      out->high_impact = pattern->high_impact;
+    }
+  return g_steal_pointer (&out);
 }

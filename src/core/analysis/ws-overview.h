@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 
 #include "ws-attribution.h"
+#include "ws-frame-classifier.h"
 #include "ws-progress.h"
 #include "ws-trace.h"
 
@@ -42,6 +43,55 @@ typedef struct {
   guint64  n_left_out;
   gint64   left_out_time;
 } WsOverviewCluster;
+
+/**
+ * WsOverviewContrast:
+ * @scenario: the scenario contrasted (that of the slowest instance)
+ * @component: the component regex: the slowest instance's program
+ * @pattern: the top contrast pattern, "⟨{w…}, {u…}, {r…}⟩", or %NULL when
+ *   the run found none
+ * @cost_per_occurrence: its P.C / P.N (ns)
+ * @occurrences: its P.N
+ * @high_impact: its costliest execution is longer than @t_slow
+ * @n_patterns: contrast patterns found
+ * @t_fast, @t_slow: the proposed thresholds (median, 90th percentile)
+ * @n_fast, @n_slow: instances in each class
+ *
+ * The top contrast pattern between fast and slow scenario instances, with
+ * the defaults of `waitscope-cli contrast` (ws_overview_top_contrast()).
+ */
+typedef struct {
+  char    *scenario;
+  char    *component;
+  char    *pattern;
+  WsTime   cost_per_occurrence;
+  guint64  occurrences;
+  gboolean high_impact;
+  guint    n_patterns;
+  WsTime   t_fast;
+  WsTime   t_slow;
+  guint    n_fast;
+  guint    n_slow;
+} WsOverviewContrast;
+
+void ws_overview_contrast_free (WsOverviewContrast *contrast);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsOverviewContrast, ws_overview_contrast_free)
+
+/*
+ * ws_overview_top_contrast:
+ * @classifier: (nullable)
+ * The Overview's contrast line: contrast the fast and slow instances of the
+ * slowest instance's scenario, component = that instance's program (its
+ * process name, as `contrast --component postgres`).  Separate from
+ * ws_overview_compute() because it costs as much again: reports that
+ * embed the overview's causes do not pay for it.
+ * Returns: (transfer full) (nullable): %NULL without scenario instances
+ *   (no error) or with @error set
+ */
+WsOverviewContrast       *ws_overview_top_contrast       (GPtrArray         *traces,
+                                                          WsFrameClassifier *classifier,
+                                                          GCancellable      *cancellable,
+                                                          GError           **error);
 
 /*
  * WsOverview: the first answer to "what made it slow?" for a set of traces
@@ -83,6 +133,9 @@ WsAttribution            *ws_overview_get_attribution    (WsOverview *self);
 const char               *ws_overview_get_explained      (WsOverview *self);
 /* The targets the attribution summed, slowest first. */
 GArray                   *ws_overview_get_targets        (WsOverview *self);
+/* (nullable): without scenario instances, one sentence per trace saying
+ * which program the causes start from and why (ws_thread_pick_describe()). */
+const char               *ws_overview_get_pick_reason    (WsOverview *self);
 /* (nullable): no cluster when nothing was mined. */
 const WsOverviewCluster  *ws_overview_get_top_cluster    (WsOverview *self);
 
