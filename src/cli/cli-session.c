@@ -11,8 +11,8 @@
 #include <stdlib.h>
 
 #include "cli-common.h"
+#include "cli-session.h"
 #include "ws-chain.h"
-#include "ws-pin-mining.h"
 #include "ws-session-file.h"
 #include "ws-trace-loader.h"
 
@@ -56,33 +56,6 @@ session_new (int    argc,
   return CLI_EXIT_OK;
 }
 
-typedef struct {
-  char     *view;
-  char     *trace;
-  int       tid;
-  char     *from;
-  char     *to;
-  gint64    event;
-  int       scenario_instance;
-  char     *chain_metric;
-  gboolean  lock_only;
-  int       cluster;
-  char     *title;
-  char     *note;
-} PinOptions;
-
-static void
-pin_options_clear (PinOptions *o)
-{
-  g_free (o->view);
-  g_free (o->trace);
-  g_free (o->from);
-  g_free (o->to);
-  g_free (o->chain_metric);
-  g_free (o->title);
-  g_free (o->note);
-}
-
 /* --trace N (an index of the session) or a path (found or added). */
 static int
 pin_trace (WsSessionFile *session,
@@ -109,76 +82,66 @@ pin_trace (WsSessionFile *session,
   return -1;
 }
 
-/* A cluster of the Mining page: mined with the defaults of the core (the
- * history only read), so the pin records the λ and the cluster's
- * costliest pattern the report finds it again by. */
+/* The pin's traces, checked against the session and loaded. */
 static int
-pin_cluster (WsSessionFile *session,
-             guint          index,
-             WsTrace       *trace,
+load_traces (WsSessionFile *session,
              WsPin         *finding,
-             PinOptions    *o)
+             GPtrArray     *traces)
 {
-  g_autoptr(GPtrArray) traces = g_ptr_array_new ();
-  g_autoptr(WsMiningResult) run = NULL;
-  g_autoptr(GError) error = NULL;
-  WsMiningSettings settings;
-
-  ws_mining_settings_init (&settings);
-  settings.cluster = TRUE;
-  settings.record_history = FALSE;
-  g_ptr_array_add (traces, trace);
-  run = ws_mining_run (traces, &settings, NULL, NULL, NULL, &error);
-  if (run == NULL)
-    return cli_fail (error);
-  if (run->clusters == NULL || (guint) MAX (o->cluster, 0) >= ws_cluster_set_get_n_clusters (run->clusters))
+  for (guint k = 0; k < ws_pin_get_n_traces (finding); k++)
     {
-      fprintf (stderr, _("waitscope-cli: %s: no cluster %d (mining found %u)\n"),
-               ws_session_file_get_trace (session, index)->path, MAX (o->cluster, 0),
-               run->clusters ? ws_cluster_set_get_n_clusters (run->clusters) : 0);
-      return CLI_EXIT_INPUT;
+      g_autoptr(GError) error = NULL;
+      guint index = ws_pin_get_trace (finding, k);
+      WsTrace *trace;
+
+      if (!ws_session_file_resolve_trace (session, index, NULL, &error))
+        return cli_fail (error);
+      trace = ws_trace_loader_load_full (ws_session_file_get_trace (session, index)->path, NULL, NULL,
+                                         NULL, NULL, NULL, &error);
+      if (trace == NULL)
+        return cli_fail (error);
+      g_ptr_array_add (traces, trace);
     }
-  ws_pin_set_mining (finding, &settings, run);
-  ws_pin_set_cluster (finding, run, MAX (o->cluster, 0));
   return -1;
 }
 
-/* Checks the pin against the trace itself: the thread must exist. */
+/* Checks the pin against its traces (the thread and event must be in the
+ * first) and, for the views that rerun an analysis, runs it. */
 static int
-pin_check_trace (WsSessionFile *session,
-                 guint          index,
-                 WsPin         *finding,
-                 PinOptions    *o)
+pin_check_traces (WsSessionFile *session,
+                  WsPin         *finding,
+                  CliPinOptions *o)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = NULL;
+  g_autoptr(GPtrArray) traces = g_ptr_array_new_with_free_func (g_object_unref);
+  const char *kind = ws_pin_get_kind (finding);
+  const char *path = ws_session_file_get_trace (session, ws_pin_get_trace (finding, 0))->path;
+  WsTrace *trace;
+  int status;
 
-  if (!ws_session_file_resolve_trace (session, index, NULL, &error))
-    return cli_fail (error);
-  trace = ws_trace_loader_load_full (ws_session_file_get_trace (session, index)->path, NULL, NULL,
-                                     NULL, NULL, NULL, &error);
-  if (trace == NULL)
-    return cli_fail (error);
+  if ((status = load_traces (session, finding, traces)) >= 0)
+    return status;
+  trace = g_ptr_array_index (traces, 0);
   if (o->tid != G_MININT && ws_trace_find_thread (trace, o->tid) == WS_NONE)
     {
-      fprintf (stderr, _("waitscope-cli: %s: no thread with tid %d in the trace\n"),
-               ws_session_file_get_trace (session, index)->path, o->tid);
+      fprintf (stderr, _("waitscope-cli: %s: no thread with tid %d in the trace\n"), path, o->tid);
       return CLI_EXIT_INPUT;
     }
   if (o->event >= (gint64) ws_trace_get_n_events (trace))
     {
       fprintf (stderr, _("waitscope-cli: %s: no event %lld (the trace has %u)\n"),
-               ws_session_file_get_trace (session, index)->path, (long long) o->event, ws_trace_get_n_events (trace));
+               path, (long long) o->event, ws_trace_get_n_events (trace));
       return CLI_EXIT_INPUT;
     }
-  if (g_str_equal (ws_pin_get_kind (finding), WS_PIN_KIND_ALIGNMENT))
-    return pin_cluster (session, index, trace, finding, o);
+  if (g_str_equal (kind, WS_PIN_KIND_ALIGNMENT) || g_str_equal (kind, WS_PIN_KIND_COVERAGE))
+    return cli_pin_mining (finding, traces, o);
+  if (g_str_equal (kind, WS_PIN_KIND_CONTRAST) || g_str_equal (kind, WS_PIN_KIND_AWG))
+    return cli_pin_contrast (finding, traces, o);
   return -1;
 }
 
 static int
-pin_fill (WsPin  *finding,
-          PinOptions *o)
+pin_fill (WsPin         *finding,
+          CliPinOptions *o)
 {
   g_autoptr(GError) error = NULL;
   WsTime t0 = 0, t1 = 0;
@@ -214,6 +177,24 @@ pin_fill (WsPin  *finding,
   return -1;
 }
 
+/* Every --trace, in order (the session's trace 0 without one). */
+static int
+pin_traces (WsSessionFile *session,
+            char         **specs,
+            WsPin         *finding)
+{
+  for (guint i = 0; specs == NULL ? i == 0 : specs[i] != NULL; i++)
+    {
+      guint index = 0;
+      int status = pin_trace (session, specs ? specs[i] : NULL, &index);
+
+      if (status >= 0)
+        return status;
+      ws_pin_add_trace (finding, index);
+    }
+  return -1;
+}
+
 static int
 session_pin (int    argc,
              char **argv)
@@ -222,12 +203,11 @@ session_pin (int    argc,
   g_autoptr(WsSessionFile) session = NULL;
   g_autoptr(WsPin) finding = NULL;
   g_autoptr(GError) error = NULL;
-  PinOptions o = { .tid = G_MININT, .event = -1, .scenario_instance = -1, .cluster = -1 };
-  guint index = 0;
+  CliPinOptions o = { .tid = G_MININT, .event = -1, .scenario_instance = -1, .cluster = -1, .pattern = -1 };
   int status;
   const GOptionEntry entries[] = {
-    { "view", 0, 0, G_OPTION_ARG_STRING, &o.view, N_("timeline, wait-graph, ready-tree, critical-path, anomaly-model, attribution or alignment"), N_("KIND") },
-    { "trace", 0, 0, G_OPTION_ARG_FILENAME, &o.trace, N_("The session's trace N (default 0), or a trace file to add"), N_("N|FILE") },
+    { "view", 0, 0, G_OPTION_ARG_STRING, &o.view, N_("timeline, wait-graph, ready-tree, critical-path, anomaly-model, attribution, alignment, coverage, contrast or awg"), N_("KIND") },
+    { "trace", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.traces, N_("The session's trace N (default 0), or a trace file to add; repeat for the views over several traces"), N_("N|FILE") },
     { "tid", 0, 0, G_OPTION_ARG_INT, &o.tid, N_("The thread"), N_("TID") },
     { "from", 0, 0, G_OPTION_ARG_STRING, &o.from, N_("Start of the window (seconds as perf prints them, or with a unit)"), N_("TIME") },
     { "to", 0, 0, G_OPTION_ARG_STRING, &o.to, N_("End of the window, or +DURATION after --from"), N_("TIME") },
@@ -243,13 +223,14 @@ session_pin (int    argc,
 
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_add_group (context, cli_pin_view_options (&o));
   if (!cli_parse_options (context, "session pin", &argc, &argv, &status))
     goto out;
   status = CLI_EXIT_USAGE;
   if (argc != 2)
     status = cli_usage_error ("session pin", _("give one session file"));
   else if (o.view == NULL || ws_pin_kind_lookup (o.view) == NULL)
-    status = cli_usage_error ("session pin", _("--view must name a view kind (timeline, wait-graph, ready-tree, critical-path, anomaly-model, attribution, alignment)"));
+    status = cli_usage_error ("session pin", _("--view must name a view kind (timeline, wait-graph, ready-tree, critical-path, anomaly-model, attribution, alignment, coverage, contrast, awg)"));
   else if (o.scenario_instance >= 0 && (o.tid != G_MININT || o.from != NULL))
     status = cli_usage_error ("session pin", _("--scenario-instance does not go with --tid, --from or --to"));
   if (status == CLI_EXIT_USAGE && argc == 2 && o.view != NULL && ws_pin_kind_lookup (o.view) != NULL &&
@@ -267,16 +248,15 @@ session_pin (int    argc,
       status = cli_fail (error);
       goto out;
     }
-  if ((status = pin_trace (session, o.trace, &index)) >= 0 || (status = pin_check_trace (session, index, finding, &o)) >= 0)
+  if ((status = pin_traces (session, o.traces, finding)) >= 0 || (status = pin_check_traces (session, finding, &o)) >= 0)
     goto out;
-  ws_pin_add_trace (finding, index);
   ws_pin_list_append (ws_session_file_get_findings (session), finding);
   status = ws_session_file_save (session, NULL, &error) ? CLI_EXIT_OK : cli_fail (error);
   if (status == CLI_EXIT_OK)
     printf ("%u\n", ws_pin_list_get_n (ws_session_file_get_findings (session)) - 1);
 
 out:
-  pin_options_clear (&o);
+  cli_pin_options_clear (&o);
   return status;
 }
 

@@ -106,20 +106,27 @@ finished_cb (WsMiningPage *page,
   g_signal_handler_disconnect (page, p->handler);
 }
 
-/* The form set as the pin says (what it can show: scope, filters, λ and
- * threshold). */
+/* The form set as the pin says: the area of interest (scope, stack kind,
+ * threads, critical path, filters), λ and the threshold.  The pin stores
+ * the core's scope; the form offers the same ones under its own names. */
 static void
 set_form (WsMiningForm *form,
           WsPin        *pin)
 {
-  gint64 scope = ws_pin_get_setting_int (pin, "scope", WS_MINING_SCOPE_WHOLE_TRACES);
+  WsMiningSettings defaults;
+  gint64 scope;
 
-  ws_mining_form_set_scope (form, scope <= WS_MINING_SCOPE_SELECTION_GRAPH ? (WsMiningScope) scope
-                                                                          : WS_MINING_SCOPE_WHOLE_TRACES);
+  ws_mining_settings_init (&defaults);
+  scope = ws_pin_get_setting_int (pin, "scope", defaults.scope);
+  ws_mining_form_set_scope (form, ws_mining_scope_from_run_scope (CLAMP (scope, WS_MINING_RUN_SCOPE_ALL,
+                                                                         WS_MINING_RUN_SCOPE_DELAYING)));
+  ws_mining_form_set_running (form, ws_pin_get_setting_bool (pin, "running", FALSE));
+  ws_mining_form_set_threads (form, ws_pin_get_setting_string (pin, "threads", ""));
+  ws_mining_form_set_critical_path (form, ws_pin_get_setting_bool (pin, "critical_path", FALSE));
   ws_mining_form_set_filters (form, ws_pin_get_setting_string (pin, "must", ""),
                               ws_pin_get_setting_string (pin, "must_not", ""));
   ws_mining_form_set_lambda (form, ws_pin_get_setting_int (pin, "lambda", 0));
-  ws_mining_form_set_threshold (form, ws_pin_get_setting_int (pin, "threshold_ppm", 600000) / 1e6);
+  ws_mining_form_set_threshold (form, ws_pin_get_setting_int (pin, "threshold_ppm", (gint64) (defaults.threshold * 1e6 + 0.5)) / 1e6);
 }
 
 /**

@@ -36,5 +36,14 @@ guint     ws_pin_find_cluster      (WsPin                  *pin,
                                     WsMiningResult         *run);
 char     *ws_mining_cluster_signature (WsMiningResult      *run,
                                     guint                   cluster);
+void      ws_pin_add_signature     (WsPin                  *pin,
+                                    const char             *name,
+                                    WsStackTable           *table,
+                                    const WsFrameId        *frames,
+                                    guint                   n_frames);
+guint     ws_pin_get_n_signatures  (WsPin                  *pin);
+WsCoverage *ws_pin_get_coverage    (WsPin                  *pin,
+                                    WsMiningResult         *run,
+                                    guint                  *n_missing);
 
 G_END_DECLS
