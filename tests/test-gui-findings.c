@@ -716,6 +716,9 @@ test_pin_mining_cluster (void)
   ws_gui_test_wait_until (document_ready, document, 60, "py-locks to load");
   ws_window_show_details_page (window, "mining");
   ws_mining_form_set_threshold (ws_mining_page_get_form (mining), 0.6);
+  /* Choices of the area of interest the pin must bring back. */
+  ws_mining_form_set_threads (ws_mining_page_get_form (mining), ".");
+  ws_mining_form_set_critical_path (ws_mining_page_get_form (mining), TRUE);
   ws_mining_page_run (mining);
   ws_gui_test_wait_until (mined, mining, 120, "mining");
   g_assert_cmpuint (ws_cluster_set_get_n_clusters (ws_gui_test_mining_cluster_set (mining)), >=, 2);
@@ -730,6 +733,9 @@ test_pin_mining_cluster (void)
   g_assert_cmpint (ws_pin_get_setting_int (pin, "cluster", -1), ==, 1);
   g_assert_cmpint (ws_pin_get_setting_int (pin, "lambda", 0), >, 0);
   g_assert_nonnull (ws_pin_get_setting_string (pin, "cluster_signature", NULL));
+  g_assert_cmpstr (ws_pin_get_setting_string (pin, "threads", NULL), ==, ".");
+  g_assert_true (ws_pin_get_setting_bool (pin, "critical_path", FALSE));
+  g_assert_false (ws_pin_get_setting_bool (pin, "running", TRUE));
 
   /* Redrawn in the report from the trace, in vector. */
   g_assert_true (ws_findings_page_export_report (page, html, &error));
@@ -745,13 +751,22 @@ test_pin_mining_cluster (void)
   g_assert_cmpstr (ws_window_get_details_page (window), ==, "mining");
   ws_gui_test_wait_until (cluster_shown, &want, 30, "the pinned cluster selected");
 
-  /* …and after mining again with the pin's settings on another run. */
+  /* …and after mining again with the pin's settings on another run: the
+   * form set back as pinned (stack kind, threads, critical path too). */
   ws_mining_form_set_threshold (ws_mining_page_get_form (mining), 0.3);
   ws_mining_page_run (mining);
   ws_gui_test_wait_until (mined, mining, 120, "mining at another threshold");
+  ws_mining_form_set_threads (ws_mining_page_get_form (mining), "");
+  ws_mining_form_set_critical_path (ws_mining_page_get_form (mining), FALSE);
+  ws_mining_form_set_running (ws_mining_page_get_form (mining), TRUE);
   ws_window_show_details_page (window, "details");
   g_signal_emit_by_name (page, "show-pin", pin, trace);
   ws_gui_test_wait_until (cluster_shown, &want, 120, "the pin's run and cluster");
+  g_assert_cmpstr (ws_mining_form_get_threads (ws_mining_page_get_form (mining)), ==, ".");
+  g_assert_true (ws_mining_form_get_critical_path (ws_mining_page_get_form (mining)));
+  g_assert_false (ws_mining_form_get_running (ws_mining_page_get_form (mining)));
+  g_assert_cmpint (ws_mining_scope_to_run_scope (ws_mining_form_get_scope (ws_mining_page_get_form (mining))), ==,
+                   ws_pin_get_setting_int (pin, "scope", -1));
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "findings-mining-reopened.png"));
 
   ws_findings_page_discard (page);
