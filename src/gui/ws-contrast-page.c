@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "ws-awg-export.h"
 #include "ws-awg-view.h"
@@ -59,6 +60,11 @@ struct _WsContrastPage
   WsContrastResult    *result;
   GArray              *impact;
   GArray              *shown_instances;  /* guint32, slow-class indices, as listed */
+  WsInstanceSet       *result_instances; /* what the result classified, for pins */
+  char                *result_scenario;
+  char                *result_component;
+  gboolean             result_widen;
+  guint                selected_pattern; /* rank, or G_MAXUINT */
 
   gboolean             busy;
   gboolean             syncing;
@@ -66,7 +72,7 @@ struct _WsContrastPage
 
 G_DEFINE_FINAL_TYPE (WsContrastPage, ws_contrast_page, GTK_TYPE_WIDGET)
 
-enum { SIGNAL_OPEN_READY_TREE, N_SIGNALS };
+enum { SIGNAL_OPEN_READY_TREE, SIGNAL_FINISHED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static void
@@ -204,6 +210,7 @@ spin_changed_cb (WsContrastPage *self)
 
 typedef struct {
   WsInstanceSet *instances;
+  char          *scenario;
   char          *component;
   gboolean       widen;
   WsTime         t_fast;
@@ -223,6 +230,7 @@ job_free (gpointer data)
   Job *job = data;
 
   g_clear_object (&job->instances);
+  g_free (job->scenario);
   g_free (job->component);
   g_strfreev (job->impact_components);
   g_clear_object (&job->relay);
@@ -394,6 +402,7 @@ show_result (WsContrastPage *self)
 {
   guint n = ws_contrast_result_get_n_patterns (self->result);
 
+  self->selected_pattern = G_MAXUINT;
   ws_awg_view_set_awg (self->fast_view, ws_contrast_result_get_awg_fast (self->result));
   ws_awg_view_set_awg (self->slow_view, ws_contrast_result_get_awg_slow (self->result));
   list_clear (self->pattern_list);
@@ -420,6 +429,7 @@ analyse_done (gpointer  owner,
 {
   WsContrastPage *self = owner;
   Outcome *o = result;
+  Job *j = job;
 
   set_busy (self, FALSE);
   if (o == NULL)
@@ -429,13 +439,21 @@ analyse_done (gpointer  owner,
         gtk_label_set_text (self->summary_label, error->message);
       else
         gtk_label_set_text (self->summary_label, _("Cancelled."));
+      g_signal_emit (self, signals[SIGNAL_FINISHED], 0);
       return;
     }
   g_set_object (&self->result, o->result);
+  g_set_object (&self->result_instances, j->instances);
+  g_free (self->result_scenario);
+  self->result_scenario = g_strdup (j->scenario);
+  g_free (self->result_component);
+  self->result_component = g_strdup (j->component);
+  self->result_widen = j->widen;
   g_clear_pointer (&self->impact, g_array_unref);
   self->impact = g_steal_pointer (&o->impact);
   outcome_free (o);
   show_result (self);
+  g_signal_emit (self, signals[SIGNAL_FINISHED], 0);
 }
 
 static GStrv
@@ -471,6 +489,7 @@ ws_contrast_page_run (WsContrastPage *self)
 
   job = g_new0 (Job, 1);
   job->instances = g_object_ref (self->instances);
+  job->scenario = g_strdup (current_scenario (self));
   job->component = g_strdup (component);
   job->widen = gtk_check_button_get_active (self->widen_check);
   ws_duration_histogram_get_thresholds (self->histogram, &job->t_fast, &job->t_slow);
@@ -537,6 +556,7 @@ ws_contrast_page_select_pattern (WsContrastPage *self,
     return;
 
   p = ws_contrast_result_get_pattern (self->result, rank);
+  self->selected_pattern = rank;
   ws_awg_view_set_highlight (self->slow_view, p->slow_leaves);
   ws_awg_view_set_highlight (self->fast_view, p->fast_leaves);
   list_instances (self, rank);
@@ -716,6 +736,9 @@ ws_contrast_page_dispose (GObject *object)
   g_clear_object (&self->result);
   g_clear_pointer (&self->impact, g_array_unref);
   g_clear_pointer (&self->shown_instances, g_array_unref);
+  g_clear_object (&self->result_instances);
+  g_clear_pointer (&self->result_scenario, g_free);
+  g_clear_pointer (&self->result_component, g_free);
   g_clear_pointer (&self->root_scroller, gtk_widget_unparent);
   G_OBJECT_CLASS (ws_contrast_page_parent_class)->dispose (object);
 }
@@ -740,6 +763,14 @@ ws_contrast_page_class_init (WsContrastPageClass *klass)
   signals[SIGNAL_OPEN_READY_TREE] = g_signal_new ("open-ready-tree", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                                   0, NULL, NULL, NULL, G_TYPE_NONE, 4,
                                                   WS_TYPE_TRACE, G_TYPE_UINT, G_TYPE_INT64, G_TYPE_INT64);
+
+  /**
+   * WsContrastPage::finished:
+   *
+   * An analysis ended: its result shown, or failed or cancelled.
+   */
+  signals[SIGNAL_FINISHED] = g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                           0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   g_type_ensure (WS_TYPE_AWG_VIEW);
   g_type_ensure (WS_TYPE_DURATION_HISTOGRAM);
@@ -805,6 +836,7 @@ ws_contrast_page_init (WsContrastPage *self)
   g_signal_connect_swapped (self->instance_list, "row-activated", G_CALLBACK (instance_activated_cb), self);
   g_signal_connect_swapped (self->search_entry, "search-changed", G_CALLBACK (search_changed_cb), self);
   g_signal_connect_swapped (self->vpaned, "notify::max-position", G_CALLBACK (pane_max_cb), self);
+  self->selected_pattern = G_MAXUINT;
   update_actions (self);
   update_class_label (self);
 }
@@ -892,4 +924,49 @@ ws_contrast_page_get_result (WsContrastPage *self)
 {
   g_return_val_if_fail (WS_IS_CONTRAST_PAGE (self), NULL);
   return self->result;
+}
+
+void
+ws_contrast_page_set_widen (WsContrastPage *self,
+                            gboolean        widen)
+{
+  g_return_if_fail (WS_IS_CONTRAST_PAGE (self));
+  gtk_check_button_set_active (self->widen_check, widen);
+}
+
+/* The rank of the pattern chosen in the list, or G_MAXUINT. */
+guint
+ws_contrast_page_get_selected_pattern (WsContrastPage *self)
+{
+  g_return_val_if_fail (WS_IS_CONTRAST_PAGE (self), G_MAXUINT);
+  return self->result != NULL ? self->selected_pattern : G_MAXUINT;
+}
+
+/**
+ * ws_contrast_page_get_result_settings:
+ * @instances: (out) (transfer none): the instances the result classified
+ * @scenario: (out) (transfer none): their scenario
+ * @settings: (out): the component and widening it ran with (strings
+ *   borrowed from the page)
+ *
+ * What the result shown was made from, for a pin.
+ *
+ * Returns: %FALSE when there is no result
+ */
+gboolean
+ws_contrast_page_get_result_settings (WsContrastPage      *self,
+                                      WsInstanceSet      **instances,
+                                      const char         **scenario,
+                                      WsContrastSettings  *settings)
+{
+  g_return_val_if_fail (WS_IS_CONTRAST_PAGE (self), FALSE);
+  if (self->result == NULL || self->result_scenario == NULL)
+    return FALSE;
+  *instances = self->result_instances;
+  *scenario = self->result_scenario;
+  memset (settings, 0, sizeof *settings);
+  settings->component = self->result_component;
+  settings->widen = self->result_widen;
+  settings->instances = self->result_instances;
+  return TRUE;
 }

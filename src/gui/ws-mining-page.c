@@ -981,6 +981,22 @@ ws_mining_page_show_detail (WsMiningPage *self,
   gtk_stack_set_visible_child_name (self->detail_stack, name);
 }
 
+/* The detail shown: "alignment" or "coverage". */
+const char *
+ws_mining_page_get_detail (WsMiningPage *self)
+{
+  g_return_val_if_fail (WS_IS_MINING_PAGE (self), NULL);
+  return gtk_stack_get_visible_child_name (self->detail_stack);
+}
+
+/* For coverage pins (ws-mining-pin.c). */
+WsSignaturePanel *
+ws_mining_page_get_signature_panel (WsMiningPage *self)
+{
+  g_return_val_if_fail (WS_IS_MINING_PAGE (self), NULL);
+  return self->signature_panel;
+}
+
 /* For pins (ws-mining-pin.c): the run shown, the cluster whose alignment
  * is shown, selecting a cluster by index, and the form. */
 WsMiningShown *

@@ -14,6 +14,7 @@
 #include "ws-coverage-figure.h"
 #include "ws-export.h"
 #include "ws-pattern-events.h"
+#include "ws-pin-mining.h"
 #include "ws-signature-panel.h"
 #include "ws-worker.h"
 
@@ -387,6 +388,54 @@ ws_signature_panel_add (WsSignaturePanel *self,
   g_ptr_array_add (self->signatures, sig);
   rebuild_coverage (self);
   return g_array_index (self->signature_index, guint, self->signatures->len - 1);
+}
+
+/**
+ * ws_signature_panel_pin:
+ *
+ * Adds the signatures to @pin (a coverage pin), by their frames' names.
+ */
+void
+ws_signature_panel_pin (WsSignaturePanel *self,
+                        WsPin            *pin)
+{
+  g_return_if_fail (WS_IS_SIGNATURE_PANEL (self));
+
+  for (guint i = 0; i < self->signatures->len; i++)
+    {
+      Signature *sig = g_ptr_array_index (self->signatures, i);
+
+      ws_pin_add_signature_keys (pin, sig->name, (const char * const *) sig->keys);
+    }
+}
+
+/**
+ * ws_signature_panel_set_pinned:
+ *
+ * Replaces the signatures with @pin's (reopening a coverage pin) and
+ * matches them in the run shown.
+ */
+void
+ws_signature_panel_set_pinned (WsSignaturePanel *self,
+                               WsPin            *pin)
+{
+  g_return_if_fail (WS_IS_SIGNATURE_PANEL (self));
+
+  g_ptr_array_set_size (self->signatures, 0);
+  for (guint i = 0; i < ws_pin_get_n_signatures (pin); i++)
+    {
+      const char *name = NULL;
+      GStrv keys = ws_pin_get_signature_keys (pin, i, &name);
+      Signature *sig;
+
+      if (keys == NULL)
+        continue;
+      sig = g_new0 (Signature, 1);
+      sig->name = g_strdup (name);
+      sig->keys = keys;
+      g_ptr_array_add (self->signatures, sig);
+    }
+  rebuild_coverage (self);
 }
 
 guint

@@ -10,6 +10,8 @@
 
 #include <glib/gi18n-lib.h>
 
+#include <string.h>
+
 #include "ws-error.h"
 #include "ws-pin-mining.h"
 
@@ -228,11 +230,43 @@ signatures (WsPin    *pin,
 }
 
 /**
+ * ws_pin_add_signature_keys:
+ * @keys: (array zero-terminated=1): the frames, caller first, each
+ *   "function\x1fmodule" (as the Mining page keeps its signatures)
+ *
+ * Adds a signature whose bottleneck coverage the pin charts.
+ */
+void
+ws_pin_add_signature_keys (WsPin              *pin,
+                           const char         *name,
+                           const char * const *keys)
+{
+  JsonObject *sig = json_object_new ();
+  JsonArray *list = json_array_new ();
+
+  g_return_if_fail (WS_IS_PIN (pin) && name != NULL && keys != NULL);
+
+  for (guint k = 0; keys[k] != NULL; k++)
+    {
+      const char *sep = strchr (keys[k], '\x1f');
+      JsonObject *frame = json_object_new ();
+      g_autofree char *function = sep ? g_strndup (keys[k], sep - keys[k]) : g_strdup (keys[k]);
+
+      json_object_set_string_member (frame, "function", function);
+      json_object_set_string_member (frame, "module", sep ? sep + 1 : "");
+      json_array_add_object_element (list, frame);
+    }
+  json_object_set_string_member (sig, "name", name);
+  json_object_set_array_member (sig, "frames", list);
+  json_array_add_object_element (signatures (pin, TRUE), sig);
+}
+
+static char *frame_key (const char *function, const char *module);
+
+/**
  * ws_pin_add_signature:
  * @table: the table @frames are in
  * @frames: (array length=n_frames): the signature's frames, caller first
- *
- * Adds a signature whose bottleneck coverage the pin charts.
  */
 void
 ws_pin_add_signature (WsPin           *pin,
@@ -241,23 +275,54 @@ ws_pin_add_signature (WsPin           *pin,
                       const WsFrameId *frames,
                       guint            n_frames)
 {
-  JsonObject *sig = json_object_new ();
-  JsonArray *list = json_array_new ();
-
-  g_return_if_fail (WS_IS_PIN (pin) && name != NULL);
+  g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
 
   for (guint k = 0; k < n_frames; k++)
     {
       const WsFrame *f = ws_stack_table_get_frame (table, frames[k]);
-      JsonObject *frame = json_object_new ();
 
-      json_object_set_string_member (frame, "function", f->function ? f->function : "");
-      json_object_set_string_member (frame, "module", f->module ? f->module : "");
-      json_array_add_object_element (list, frame);
+      g_ptr_array_add (keys, frame_key (f->function, f->module));
     }
-  json_object_set_string_member (sig, "name", name);
-  json_object_set_array_member (sig, "frames", list);
-  json_array_add_object_element (signatures (pin, TRUE), sig);
+  g_ptr_array_add (keys, NULL);
+  ws_pin_add_signature_keys (pin, name, (const char * const *) keys->pdata);
+}
+
+/**
+ * ws_pin_get_signature_keys:
+ * @name: (out) (transfer none): its name
+ *
+ * Returns: (transfer full) (nullable): signature @i's frames as
+ *   "function\x1fmodule" keys, caller first; %NULL if malformed
+ */
+GStrv
+ws_pin_get_signature_keys (WsPin       *pin,
+                           guint        i,
+                           const char **name)
+{
+  JsonArray *list = signatures (pin, FALSE);
+  g_autoptr(GStrvBuilder) keys = g_strv_builder_new ();
+  JsonObject *sig;
+  JsonNode *frames;
+
+  if (list == NULL || i >= json_array_get_length (list) || !JSON_NODE_HOLDS_OBJECT (json_array_get_element (list, i)))
+    return NULL;
+  sig = json_array_get_object_element (list, i);
+  frames = json_object_get_member (sig, "frames");
+  if (frames == NULL || !JSON_NODE_HOLDS_ARRAY (frames))
+    return NULL;
+  *name = json_object_get_string_member_with_default (sig, "name", "");
+  for (guint k = 0; k < json_array_get_length (json_node_get_array (frames)); k++)
+    {
+      JsonNode *f = json_array_get_element (json_node_get_array (frames), k);
+      g_autofree char *key = NULL;
+
+      if (!JSON_NODE_HOLDS_OBJECT (f))
+        return NULL;
+      key = frame_key (json_object_get_string_member_with_default (json_node_get_object (f), "function", ""),
+                       json_object_get_string_member_with_default (json_node_get_object (f), "module", ""));
+      g_strv_builder_add (keys, key);
+    }
+  return g_strv_builder_end (keys);
 }
 
 guint

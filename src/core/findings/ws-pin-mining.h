@@ -41,6 +41,12 @@ void      ws_pin_add_signature     (WsPin                  *pin,
                                     WsStackTable           *table,
                                     const WsFrameId        *frames,
                                     guint                   n_frames);
+void      ws_pin_add_signature_keys (WsPin                 *pin,
+                                    const char             *name,
+                                    const char * const     *keys);
+GStrv     ws_pin_get_signature_keys (WsPin                 *pin,
+                                    guint                   i,
+                                    const char            **name);
 guint     ws_pin_get_n_signatures  (WsPin                  *pin);
 WsCoverage *ws_pin_get_coverage    (WsPin                  *pin,
                                     WsMiningResult         *run,
