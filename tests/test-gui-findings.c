@@ -807,7 +807,7 @@ coverage_ready (gpointer data)
   WsMiningPage *page = data;
   WsSignaturePanel *panel = ws_mining_page_get_signature_panel (page);
 
-  return !ws_mining_page_get_busy (page) && ws_signature_panel_get_n_signatures (panel) > 0 &&
+  return !ws_gui_test_mining_busy (page) && ws_signature_panel_get_n_signatures (panel) > 0 &&
          !ws_signature_panel_get_busy (panel);
 }
 

@@ -117,10 +117,15 @@ export_coverage (gpointer  user_data,
   return ws_coverage_plot_export (user_data, "figure.svg", WS_EXPORT_SVG, COVERAGE_WIDTH, COVERAGE_HEIGHT, error);
 }
 
+/* "after 1 stream", "after 2.5 streams" (Random averages), "never". */
 static char *
 streams_text (double streams)
 {
-  return streams < 0 ? g_strdup (_("never")) : g_strdup_printf ("%.3g", streams);
+  if (streams < 0)
+    return g_strdup (_("never"));
+  if (streams == 1)
+    return g_strdup (_("after 1 stream"));
+  return g_strdup_printf (_("after %.3g streams"), streams);
 }
 
 static void
@@ -151,7 +156,7 @@ add_coverage_facts (WsReportFigure         *figure,
       GArray *curve = curves->curve[r];
       g_autofree char *half = streams_text (curves->to_half[r]);
       g_autofree char *full = streams_text (curves->to_full[r]);
-      g_autofree char *value = g_strdup_printf (_("%.1f %% after 1 stream; %s streams to half, %s to all of it"),
+      g_autofree char *value = g_strdup_printf (_("%.1f %% after 1 stream; half of it reached %s, all of it %s"),
                                                 100 * (curve->len > 1 ? g_array_index (curve, double, 1) : 0), half, full);
 
       ws_report_figure_add_fact (figure, ws_coverage_ranking_label (r), value);
