@@ -273,8 +273,13 @@ show_results (WsMiningPage *self)
                              patterns, n_clusters, lambda, total);
   gtk_label_set_text (self->summary_label, summary);
   {
-    g_autofree char *tip = g_strdup_printf (_("%u stacks from %u traces, mined and clustered in %.2f s. Function weights from %s."),
-                                            ws_stack_db_get_n_entries (r->db), r->traces->len, r->elapsed_us / 1e6,
+    guint n_stacks = ws_stack_db_get_n_entries (r->db);
+    g_autofree char *stacks = g_strdup_printf (ngettext ("%u stack", "%u stacks", n_stacks), n_stacks);
+    /* Translators: the first %s is "120 stacks" */
+    g_autofree char *tip = g_strdup_printf (ngettext ("%s from %u trace, mined and clustered in %.2f s. Function weights from %s.",
+                                                      "%s from %u traces, mined and clustered in %.2f s. Function weights from %s.",
+                                                      r->traces->len),
+                                            stacks, r->traces->len, r->elapsed_us / 1e6,
                                             r->history_used ? _("the history of every imported trace")
                                                             : _("these traces only (no history store)"));
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->summary_label), tip);
@@ -454,9 +459,14 @@ events_done (gpointer  owner,
   n = ws_stack_search_get_n_matches (events->search);
   if (events->n_traces > 1)
     /* Translators: events of the shown trace, then events and traces overall */
-    text = g_strdup_printf (_("%u events in %s (%llu in %u traces)"),
-                            n, ws_document_get_title (document), (unsigned long long) events->n_matches,
-                            events->n_traces);
+    {
+      g_autofree char *here = g_strdup_printf (ngettext ("%u event in %s", "%u events in %s", n),
+                                               n, ws_document_get_title (document));
+
+      /* Translators: %s is "12 events in trace.perf.txt" */
+      text = g_strdup_printf (ngettext ("%s (%llu in %u trace)", "%s (%llu in %u traces)", events->n_traces),
+                              here, (unsigned long long) events->n_matches, events->n_traces);
+    }
   else
     text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u event in %s", "%u events in %s", n),
                             n, ws_document_get_title (document));
