@@ -13,9 +13,9 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
-#include "bench/ws-synthetic-waits.h"
 #include "ws-critical-path-run.h"
 #include "ws-scenario-rules.h"
+#include "ws-cli-test-util.h"
 #include "ws-trace-loader.h"
 #include "ws-wait-graph-run.h"
 
@@ -24,7 +24,7 @@
 static char *
 trace_path (void)
 {
-  return g_build_filename (g_getenv ("WS_TEST_DATA"), TRACE_NAME, NULL);
+  return ws_cli_test_data_path (TRACE_NAME);
 }
 
 static WsTrace *
@@ -70,13 +70,13 @@ run_json (const char *command,
 {
   g_autofree char *path = trace_path ();
   g_autofree char *index = g_strdup_printf ("%u", event);
-  g_autofree char *out = NULL;
+  g_auto(WsCliRun) run = { 0 };
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
 
-  g_assert_cmpint (ws_test_run_cli ((const char *[]) { command, "--trace", path, "--event", index, NULL }, &out, NULL),
-                   ==, 0);
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  ws_cli_run (&run, command, "--trace", path, "--event", index, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, run.out, -1, &error));
   g_assert_no_error (error);
   return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
 }
@@ -161,6 +161,20 @@ test_critical_path_event (void)
   g_test_message ("critical-path --event %u: %u segments", wait, ws_critical_path_get_n_segments (path));
 }
 
+/* The exit status of waitscope-cli FIRST … (NULL-terminated). */
+static int
+status_of (const char *first,
+           ...)
+{
+  g_auto(WsCliRun) run = { 0 };
+  va_list args;
+
+  va_start (args, first);
+  ws_cli_run_valist (&run, NULL, first, args);
+  va_end (args);
+  return run.status;
+}
+
 /* DOT works with --event too; a non-wait or out-of-range index is bad
  * input (1); a negative one or --event with --tid/--from/--scenario-instance
  * is a usage error (2). */
@@ -179,23 +193,23 @@ test_event_errors (void)
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     {
       const char *c = commands[i];
-      g_autofree char *dot = NULL;
-      g_autofree char *err = NULL;
+      g_auto(WsCliRun) dot = { 0 };
+      g_auto(WsCliRun) not_wait = { 0 };
 
-      g_assert_cmpint (ws_test_run_cli ((const char *[]) { c, path, "--event", w, "--format", "dot", NULL }, &dot, NULL),
-                       ==, 0);
-      g_assert_true (g_str_has_prefix (dot, "digraph "));
-      g_assert_cmpint (ws_test_run_cli ((const char *[]) { c, path, "--event", o, NULL }, NULL, &err), ==, 1);
-      g_assert_nonnull (strstr (err, "is not a wait"));
-      g_assert_nonnull (strstr (err, TRACE_NAME));
-      g_assert_cmpint (ws_test_run_cli ((const char *[]) { c, path, "--event", "999999999", NULL }, NULL, NULL), ==, 1);
-      g_assert_cmpint (ws_test_run_cli ((const char *[]) { c, path, "--event", "-3", NULL }, NULL, NULL), ==, 2);
-      g_assert_cmpint (ws_test_run_cli ((const char *[]) { c, path, "--event", w, "--tid", "1", NULL }, NULL, NULL), ==, 2);
-      g_assert_cmpint (ws_test_run_cli ((const char *[]) { c, path, "--event", w, "--from", "+0", NULL }, NULL, NULL), ==, 2);
-      g_assert_cmpint (ws_test_run_cli ((const char *[]) { c, path, "--event", w, "--scenario-instance", "0", NULL }, NULL,
-                                        NULL), ==, 2);
+      ws_cli_run (&dot, c, path, "--event", w, "--format", "dot", NULL);
+      g_assert_cmpint (dot.status, ==, 0);
+      g_assert_true (g_str_has_prefix (dot.out, "digraph "));
+      ws_cli_run (&not_wait, c, path, "--event", o, NULL);
+      g_assert_cmpint (not_wait.status, ==, 1);
+      g_assert_nonnull (strstr (not_wait.err, "is not a wait"));
+      g_assert_nonnull (strstr (not_wait.err, TRACE_NAME));
+      g_assert_cmpint (status_of (c, path, "--event", "999999999", NULL), ==, 1);
+      g_assert_cmpint (status_of (c, path, "--event", "-3", NULL), ==, 2);
+      g_assert_cmpint (status_of (c, path, "--event", w, "--tid", "1", NULL), ==, 2);
+      g_assert_cmpint (status_of (c, path, "--event", w, "--from", "+0", NULL), ==, 2);
+      g_assert_cmpint (status_of (c, path, "--event", w, "--scenario-instance", "0", NULL), ==, 2);
       /* Without --event a thread is still required. */
-      g_assert_cmpint (ws_test_run_cli ((const char *[]) { c, path, NULL }, NULL, NULL), ==, 2);
+      g_assert_cmpint (status_of (c, path, NULL), ==, 2);
     }
 }
 

@@ -198,6 +198,26 @@ node_marked (gpointer data)
   return a != NULL && ws_graph_anomalies_get_mark (a, m->node) == m->mark;
 }
 
+/* Anomalous waits on the page's chain through anomalous waits; the chain
+ * is empty or ends on one (it is cut after its last anomalous wait). */
+static guint
+chain_marks (WsGraphPage *page)
+{
+  WsGraphAnomalies *a = ws_graph_flags_get_anomalies (ws_graph_page_get_flags (page));
+  guint n, count = 0;
+  const guint *chain = ws_graph_anomalies_get_chain (a, &n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      WsGraphMark mark = ws_graph_anomalies_get_mark (a, chain[i]);
+      count += mark == WS_GRAPH_MARK_ANOMALOUS || mark == WS_GRAPH_MARK_FLAGGED_ANOMALOUS;
+    }
+  if (n > 0)
+    g_assert_true (ws_graph_anomalies_get_mark (a, chain[n - 1]) == WS_GRAPH_MARK_ANOMALOUS
+                   || ws_graph_anomalies_get_mark (a, chain[n - 1]) == WS_GRAPH_MARK_FLAGGED_ANOMALOUS);
+  return count;
+}
+
 static GtkWidget *
 graph_view_of (WsGraphPage *page)
 {
@@ -245,7 +265,8 @@ test_flag_on_graph (void)
   const WsEvent *e;
   WsSymptom symptom;
   GraphMark m;
-  guint event, root, n_chain, orange_before, orange_after, green_after, n_flags_before;
+  guint event, root, n_chain, orange_before, orange_after, green_after, n_flags_before, on_chain;
+  g_autoptr(WsGraphAnomalies) first_layer = NULL;
   g_autoptr(GdkTexture) before = NULL;
   g_autoptr(GdkTexture) after = NULL;
   g_autoptr(GArray) flags = NULL;
@@ -281,6 +302,8 @@ test_flag_on_graph (void)
   g_assert_cmpint (ws_graph_anomalies_get_mark (anomalies, root), ==, WS_GRAPH_MARK_ANOMALOUS);
   ws_graph_anomalies_get_chain (anomalies, &n_chain);
   g_assert_cmpuint (n_chain, >=, 1);
+  on_chain = chain_marks (page);
+  first_layer = g_object_ref (anomalies);
 
   /* The side panel of the root gives its score and model. */
   ws_graph_page_select_node (page, root);
@@ -306,6 +329,21 @@ test_flag_on_graph (void)
   g_assert_cmpuint (flags->len, ==, n_flags_before + 1);
   verdict = details_value (page, "Anomaly");
   g_assert_cmpstr (verdict, ==, "not anomalous (your flag)");
+  /* The chain is selected again from the new marks: the root, on every
+   * path, is no longer anomalous, nor are the shorter waits of its kind;
+   * the chain is empty exactly when no node is anomalous, and otherwise
+   * ends on an anomalous one (chain_marks() checks). */
+  g_assert_true (ws_graph_flags_get_anomalies (ws_graph_page_get_flags (page)) != first_layer);
+  {
+    WsGraphAnomalies *now = ws_graph_flags_get_anomalies (ws_graph_page_get_flags (page));
+    guint n_now;
+
+    ws_graph_anomalies_get_chain (now, &n_now);
+    g_test_message ("chain: %u anomalous waits, %u after the root flagged normal (%u anomalous nodes)",
+                    on_chain, chain_marks (page), ws_graph_anomalies_get_n_anomalous (now));
+    g_assert_cmpuint (chain_marks (page), <, on_chain);
+    g_assert_cmpint (n_now == 0, ==, ws_graph_anomalies_get_n_anomalous (now) == 0);
+  }
 
   after = ws_gui_test_screenshot (GTK_WIDGET (window), "graph-anomalies-after");
   orange_after = ws_gui_test_count_colour (GTK_WIDGET (window), after, graph_view_of (page), 0xd55e00, 12);
@@ -323,6 +361,10 @@ test_flag_on_graph (void)
   m.mark = WS_GRAPH_MARK_FLAGGED_ANOMALOUS;
   ws_gui_test_wait_until (node_marked, &m, 120, "the graph to show the root flagged anomalous");
   g_assert_cmpint (ws_anomaly_state_lookup (state, doc, event)->flag, ==, WS_ANOMALY_FLAG_ANOMALOUS);
+  /* … and selected again after this flag too: the root counts again. */
+  g_test_message ("chain: %u anomalous waits after the root flagged anomalous", chain_marks (page));
+  g_assert_cmpuint (chain_marks (page), >=, 1);
+  g_assert_cmpuint (ws_graph_anomalies_get_chain (ws_graph_flags_get_anomalies (ws_graph_page_get_flags (page)), &n_chain)[0], ==, root);
 
   /* The context menu opens on the selected node from the keyboard. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "graphflag.menu", NULL));

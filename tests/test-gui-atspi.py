@@ -15,6 +15,7 @@ python3-gi + gir1.2-atspi-2.0 packages; exits 77 (skip) only when one of
 those is missing, saying which.
 """
 import os
+import re
 import subprocess
 import sys
 import time
@@ -114,55 +115,68 @@ def find(root, pred):
     return [a for a in walk(root) if pred(a)]
 
 
-def showing(acc):
+def states(acc):
     try:
-        return acc.get_state_set().contains(Atspi.StateType.SHOWING)
+        return acc.get_state_set()
     except Exception:
-        return False
+        return None
 
 
-def focused_in(root):
-    for a in walk(root):
-        try:
-            if a.get_state_set().contains(Atspi.StateType.FOCUSED):
-                return a
-        except Exception:
-            pass
+def has_state(acc, state):
+    st = states(acc)
+    return st is not None and st.contains(state)
+
+
+def focused_among(accs):
+    for a in accs:
+        if has_state(a, Atspi.StateType.FOCUSED):
+            return a
     return None
+
+
+def description(acc):
+    try:
+        return acc.get_description() or ""
+    except Exception:
+        return ""
 
 
 def describe(acc):
     if acc is None:
         return "nothing"
-    return f"{Atspi.Role(role(acc)).value_nick if role(acc) is not None else '?'} “{name(acc)}”"
+    r = role(acc)
+    return f"{Atspi.Role(r).value_nick if r is not None else '?'} “{name(acc)}”"
 
 
 KEY_SYMS = {"Tab": 0xff09, "Menu": 0xff67, "Escape": 0xff1b, "Return": 0xff0d,
             "bracketright": 0x5d, "Alt_L": 0xffe9, "Control_L": 0xffe3, "Shift_L": 0xffe1,
-            "F10": 0xffc7}
+            "5": 0x35, "r": 0x72}
+
+
+MASKS = {"Shift_L": 1 << 0, "Control_L": 1 << 2, "Alt_L": 1 << 3}
 
 
 def key(sym, mods=()):
-    """A real key press through the X server (XTest), modifiers held."""
-    for m in mods:
-        Atspi.generate_keyboard_event(KEY_SYMS[m], None, Atspi.KeySynthType.SYM | Atspi.KeySynthType.PRESS)
-    code = KEY_SYMS.get(sym, sym if isinstance(sym, int) else None)
-    if code is None:
-        code = ord(sym)
-    Atspi.generate_keyboard_event(code, None, Atspi.KeySynthType.SYM)
-    for m in reversed(mods):
-        Atspi.generate_keyboard_event(KEY_SYMS[m], None, Atspi.KeySynthType.SYM | Atspi.KeySynthType.RELEASE)
+    """A real key press through the X server (XTest); modifiers are locked
+    around it (at-spi synthesises a keysym as a press and release)."""
+    mask = sum(MASKS[m] for m in mods)
+    if mask:
+        Atspi.generate_keyboard_event(mask, None, Atspi.KeySynthType.LOCKMODIFIERS)
+    Atspi.generate_keyboard_event(KEY_SYMS[sym], None, Atspi.KeySynthType.SYM)
+    if mask:
+        Atspi.generate_keyboard_event(mask, None, Atspi.KeySynthType.UNLOCKMODIFIERS)
 
 
 def start_bus():
     """The accessibility bus, started now (as a session would at login)."""
     bus = subprocess.Popen([LAUNCHER, "--launch-immediately"], stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
+
     def address():
         r = subprocess.run(["dbus-send", "--session", "--print-reply", "--dest=org.a11y.Bus", "/org/a11y/bus",
                             "org.a11y.Bus.GetAddress"], capture_output=True, text=True)
         return r.returncode == 0 and "unix:" in r.stdout
-    if not wait_for("the accessibility bus", address, 30):
+    if not wait_for("the accessibility bus", address, 60):
         bus.terminate()
         skip("at-spi-bus-launcher did not come up on the session bus")
     return bus
@@ -206,72 +220,104 @@ def find_app():
     return None
 
 
+def first(accs, pred):
+    return next((a for a in accs if pred(a)), None)
+
+
+def bad_button_name(acc):
+    """A name a screen reader should not read: none, a class name
+    ("GtkImage"), a mnemonic underscore ("_Open"), or the same words twice."""
+    n = name(acc).strip()
+    words = n.split()
+    half = len(words) // 2
+    return (not n or re.match(r"^Gtk[A-Z]", n) is not None or re.search(r"(^|\s)_\w", n) is not None
+            or (len(words) % 2 == 0 and half > 0 and words[:half] == words[half:]))
+
+
 def run_checks(app_proc):
     app = wait_for("the application on the accessibility bus", find_app)
     if app is None:
         return
-    print(f"application: {describe(app)}, {len(children(app))} window(s)")
-    # The trace loads, then the timeline shows it.
+    print(f"application: {describe(app)}")
+    # The trace loads, then the timeline shows it ("timeline of" in its
+    # description, set once it has data).
     timeline = wait_for("the timeline (table “Thread timeline”)",
-                        lambda: next(iter(find(app, lambda a: role(a) == Atspi.Role.TABLE
-                                               and name(a) == "Thread timeline" and showing(a))), None))
+                        lambda: first(walk(app), lambda a: role(a) == Atspi.Role.TABLE and name(a) == "Thread timeline"))
     if timeline is None:
         return
-    check(True, f"the timeline is {describe(timeline)}")
-    desc = timeline.get_description() or ""
-    check("timeline of" in desc, f"the timeline's description says what it shows: {desc[:120]}")
+    check(wait_for("the timeline to describe the trace", lambda: "timeline of" in description(timeline), 60) is not None,
+          f"the timeline is {describe(timeline)}: {description(timeline)[:90]}…")
 
-    # Named buttons: every push or toggle button showing has a name.
-    buttons = [a for a in find(app, lambda a: role(a) in (Atspi.Role.PUSH_BUTTON, Atspi.Role.TOGGLE_BUTTON))
-               if showing(a)]
-    unnamed = [b for b in buttons if not name(b).strip()]
-    check(len(buttons) >= 5 and not unnamed,
-          f"{len(buttons)} buttons showing, all named" + (f" (unnamed: {len(unnamed)})" if unnamed else ""))
-    for wanted in ("Open", "Main Menu"):
-        check(any(name(b).replace("_", "") == wanted for b in buttons), f"a button named “{wanted}”")
+    everything = walk(app)
+    print(f"{len(everything)} accessible objects in the window")
+    graph = first(everything, lambda a: role(a) == Atspi.Role.TREE and name(a) in ("Wait graph", "Ready tree"))
+    check(graph is not None, f"the graph view is a tree named “Wait graph”: {describe(graph)}")
+    path = first(everything, lambda a: role(a) == Atspi.Role.LIST and name(a) == "Critical path")
+    check(path is not None, f"the critical path is a list named “Critical path”: {describe(path)}")
+    align = first(everything, lambda a: role(a) == Atspi.Role.TABLE and name(a) == "Alignment of the cluster's patterns")
+    check(align is not None, f"the Mining alignment is a table with its name: {describe(align)}")
+    threads = first(everything, lambda a: role(a) == Atspi.Role.TREE_TABLE and name(a).startswith("Threads"))
+    check(threads is not None, f"the Threads table: {describe(threads)}")
 
-    # Focus: the timeline takes it; ] picks a wait (the description
-    # follows); Alt+4 shows the Graph page and Ctrl+Shift+R builds the ready
-    # tree of the selected wait's window.
-    timeline.get_component_iface() and timeline.grab_focus()
-    wait_for("the timeline to have the focus",
-             lambda: timeline.get_state_set().contains(Atspi.StateType.FOCUSED), 20) or \
-        print("(grab_focus over AT-SPI not honoured; clicking instead)")
-    if not timeline.get_state_set().contains(Atspi.StateType.FOCUSED):
-        ext = timeline.get_extents(Atspi.CoordType.SCREEN)
-        Atspi.generate_mouse_event(ext.x + ext.width * 2 // 3, ext.y + 5, "b1c")
-        wait_for("the timeline to have the focus after a click",
-                 lambda: timeline.get_state_set().contains(Atspi.StateType.FOCUSED), 20)
-    check(timeline.get_state_set().contains(Atspi.StateType.FOCUSED), "the timeline has the keyboard focus")
+    # Every button has a name a person would read.
+    buttons = [a for a in everything if role(a) in (Atspi.Role.PUSH_BUTTON, Atspi.Role.TOGGLE_BUTTON)
+               and role(a.get_parent()) != Atspi.Role.COMBO_BOX]
+    bad = [describe(b) + " in " + describe(b.get_parent()) for b in buttons if bad_button_name(b)]
+    check(len(buttons) >= 30 and not bad,
+          f"{len(buttons)} buttons, each with a name" + ("; badly named: " + ", ".join(bad[:12]) if bad else ""))
+    for wanted in ("Open", "Main Menu", "Show Open Traces (F9)", "Zoom In (+)", "Wait Graph", "Ready Tree"):
+        check(any(name(b) == wanted for b in buttons), f"a button named “{wanted}”")
+
+    # Focus moves with the keyboard: Tab walks the window until the
+    # timeline has it (real key presses through the X server).
+    focusable = [a for a in everything if has_state(a, Atspi.StateType.FOCUSABLE)]
+    seen = []
+    for _ in range(60):
+        now = focused_among([timeline] + focusable)
+        if now is not None and (not seen or seen[-1] != now):
+            seen.append(now)
+        if now == timeline:
+            break
+        key("Tab")
+        wait_for("the focus to move", lambda: focused_among([timeline] + focusable) != now, 10)
+    check(len(seen) >= 3, "Tab moves the focus: " + " → ".join(describe(a) for a in seen[:8]) + (" …" if len(seen) > 8 else ""))
+    if not check(has_state(timeline, Atspi.StateType.FOCUSED), "Tab reaches the timeline"):
+        return
+
+    # ] selects a wait, Return makes it the window: the description says so.
     key("bracketright")
-    check(wait_for("the description to name the selected wait",
-                   lambda: "Selected: " in (timeline.get_description() or ""), 20) is not None,
-          "] selects a wait and the description says so")
+    check(wait_for("the description to name the selected wait", lambda: "Selected: " in description(timeline), 20)
+          is not None, "] selects a wait and the timeline's description names it")
     key("Return")
+    check(wait_for("the description to give the window", lambda: "Window: " in description(timeline), 20)
+          is not None, "Return makes it the selected window")
+
+    # The Menu key opens the wait's menu with its three analyses.
+    key("Menu")
+    menu = wait_for("the wait's menu", lambda: [name(a) for a in walk(app) if role(a) == Atspi.Role.MENU_ITEM], 30) or []
+    check(all(i in menu for i in ("Ready Tree of This Wait", "Wait Graph…", "Critical Path…")),
+          f"the Menu key opens the wait's menu: {menu}")
+    key("Escape")
+    wait_for("the menu to close", lambda: not [a for a in walk(app) if role(a) == Atspi.Role.MENU_ITEM], 30)
+    print(f"after Escape: focus on the timeline {has_state(timeline, Atspi.StateType.FOCUSED)}; {description(timeline)[-80:]}")
+    # Escape may also have cleared the selection: select the window again.
+    key("bracketright")
+    key("Return")
+    wait_for("the window again", lambda: "Window: " in description(timeline), 20)
+
+    # Ctrl+Shift+R: the ready tree of the window on the Graph page.
     key("r", ("Control_L", "Shift_L"))
-    tree = wait_for("the graph view (tree)",
-                    lambda: next(iter(find(app, lambda a: role(a) == Atspi.Role.TREE and showing(a))), None), 60)
-    if tree is not None:
-        check(name(tree) != "", f"the graph view is {describe(tree)}")
-    # Tab moves the focus on from wherever it is.
-    before = focused_in(app)
-    key("Tab")
-    after = wait_for("the focus to move with Tab",
-                     lambda: (lambda f: f if f is not None and f != before else None)(focused_in(app)), 20)
-    check(after is not None, f"Tab moves the focus from {describe(before)} to {describe(after)}")
+    check(wait_for("the graph view to show the ready tree",
+                   lambda: name(graph) == "Ready tree" and "Nothing to show" not in description(graph), 60) is not None,
+          f"Ctrl+Shift+R: the graph view is {describe(graph)}: {description(graph)[:90]}…")
 
-    critical = find(app, lambda a: role(a) == Atspi.Role.LIST and name(a).startswith("Critical path"))
-    check(bool(critical), "the critical-path view is a list named “Critical path”")
-
-    # Mining: Alt+5, Ctrl+Return mines the open trace; the alignment of the
-    # top cluster is a table with its name.
+    # Alt+5 then Ctrl+Return: Mining runs on the open trace and the
+    # alignment describes the top cluster.
     key("5", ("Alt_L",))
     key("Return", ("Control_L",))
-    align = wait_for("the Mining alignment (table)",
-                     lambda: next(iter(find(app, lambda a: role(a) == Atspi.Role.TABLE
-                                            and name(a).startswith("Alignment"))), None), 120)
-    if align is not None:
-        check(True, f"the alignment is {describe(align)}")
+    check(wait_for("the alignment to show a cluster",
+                   lambda: description(align) != "" and "No cluster selected" not in description(align), 180) is not None,
+          f"Ctrl+Return mines; the alignment: {description(align)[:90]}…")
 
 
 if __name__ == "__main__":

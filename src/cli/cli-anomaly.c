@@ -37,6 +37,10 @@ cli_anomaly_add_entries (GOptionContext    *context,
       N_("Anomalous when P(D ≥ d) is at most this (default 0.05)"), N_("P") },
     { "depth", 0, 0, G_OPTION_ARG_INT, &options->depth,
       N_("User-space frames in a wait signature (default 2)"), N_("N") },
+    { "flag-prior", 0, 0, G_OPTION_ARG_DOUBLE, &options->flag_prior,
+      N_("Learning rule: flags a pool of signatures needs to move its bar halfway to what they say (default 4)"), N_("K") },
+    { "flag-max-shift", 0, 0, G_OPTION_ARG_DOUBLE, &options->flag_max_shift,
+      N_("Learning rule: the most other signatures' flags move a bar, in nats of −ln P (default ln 10)"), N_("NATS") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &options->json, N_("Print JSON"), NULL },
     { NULL }
   };
@@ -60,6 +64,18 @@ cli_anomaly_settings (CliAnomalyOptions *options,
           return FALSE;
         }
       settings->threshold = options->threshold;
+    }
+  if (options->flag_prior != 0 || options->flag_max_shift != 0)
+    {
+      if (options->flag_prior < 0 || options->flag_max_shift < 0 || isnan (options->flag_prior) || isnan (options->flag_max_shift))
+        {
+          *status = cli_usage_error (command, _("--flag-prior and --flag-max-shift must be positive"));
+          return FALSE;
+        }
+      if (options->flag_prior != 0)
+        settings->flag_prior = options->flag_prior;
+      if (options->flag_max_shift != 0)
+        settings->flag_max_shift = options->flag_max_shift;
     }
   if (options->depth != 0)
     {
@@ -142,6 +158,8 @@ json_add_model (JsonBuilder          *b,
   json_builder_add_int_value (b, m->n_flagged_anomalous);
   json_builder_set_member_name (b, "threshold");
   json_builder_add_double_value (b, m->threshold);
+  json_builder_set_member_name (b, "pool_threshold");
+  json_builder_add_double_value (b, m->pool_threshold);
   json_builder_set_member_name (b, "anomalous_from_ns");
   if (m->gmm.n_components > 0)
     json_builder_add_int_value (b, (gint64) ceil (exp (MIN (m->cut, 60.0))));
@@ -217,6 +235,10 @@ print_json (WsAnomalyResult   *result,
   json_builder_add_double_value (b, settings->threshold);
   json_builder_set_member_name (b, "signature_depth");
   json_builder_add_int_value (b, settings->signature_depth);
+  json_builder_set_member_name (b, "flag_prior");
+  json_builder_add_double_value (b, settings->flag_prior);
+  json_builder_set_member_name (b, "flag_max_shift");
+  json_builder_add_double_value (b, settings->flag_max_shift);
   json_builder_set_member_name (b, "traces");
   json_builder_begin_array (b);
   for (guint t = 0; t < traces->len; t++)

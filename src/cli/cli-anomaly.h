@@ -12,6 +12,8 @@ typedef struct {
   char     *history;
   double    threshold;
   int       depth;
+  double    flag_prior;
+  double    flag_max_shift;
   gboolean  json;
 } CliAnomalyOptions;
 

@@ -13,23 +13,25 @@
  * 2. Model: a Gaussian mixture on the log-durations (ws-gmm.c), fitted on
  *    the signature's data when it has at least min_samples, else on its
  *    pool's (same kernel blocking function), else on everything ("*").
- * 3. Threshold (the learning rule, in two levels like the models'
- *    fallback).  Every flag is a verdict on "a wait this improbable":
- *    scores are tail probabilities under each signature's own model, so
- *    they compare across signatures.  First the shared threshold τ*: the
- *    one that misjudges the fewest flags of every signature by their
- *    scores (a wait flagged normal with P(D ≥ d) ≤ τ*, or flagged
- *    anomalous above it), and among those the closest to the threshold
- *    setting.  Then each signature's cut, in its log-durations: the one
- *    that misjudges the fewest flags, its own counting 1 and the other
- *    signatures' 1/4 (placed where this signature's model gives them the
- *    same P(D ≥ d)), and among those the closest to c0, where
- *    P(D ≥ c0) = τ*; moved up past a wait flagged normal it lands 0.1
- *    above it (10 % longer), or halfway to the next flagged wait if that
- *    is nearer; moved down it lands on the wait flagged anomalous.
- *    Every wait of the signature at least as long as the cut is anomalous,
- *    flagged or not: a verdict on one wait generalises to all waits of
- *    its kind at least as long (anomalous) or at most as long (normal).
+ * 3. Threshold (the learning rule, in three levels like the models'
+ *    fallback; docs/anomaly-detection.md says why).  Scores are tail
+ *    probabilities under each signature's own model, so a flag is a
+ *    verdict on "a wait this improbable" that compares across kinds, on
+ *    the surprise s = −ln P(D ≥ d).  The global bar starts at the
+ *    setting's −ln threshold and moves toward the bar that misjudges the
+ *    fewest of all flags, by at most flag_max_shift and only n / (n +
+ *    flag_prior) of the way (n flags); each pool's bar (same kernel
+ *    blocking function) moves from the global one the same way, by its
+ *    own flags.  Then each signature's cut, in its log-durations: the one
+ *    that misjudges the fewest of its own flags, nearest where its pool's
+ *    bar falls on its model.  Moved up past a wait flagged normal it
+ *    lands 0.1 above it (10 % longer), or halfway to the next flagged
+ *    wait if that is nearer; moved down it lands on the wait flagged
+ *    anomalous.  Every wait of the signature at least as long as the cut
+ *    is anomalous, flagged or not: a verdict on one wait generalises to
+ *    all waits of its kind at least as long (anomalous) or at most as
+ *    long (normal); other kinds' flags only shade a signature's bar, by
+ *    a bounded amount.
  * 4. Score of a wait: P(D ≥ d) under its model; the signature's learned
  *    threshold is P(D ≥ cut).  A flagged wait shows its flag.
  */
@@ -40,10 +42,9 @@
 #include <string.h>
 
 #include "ws-anomaly-detector.h"
+#include "ws-anomaly-learning.h"
 #include "ws-error.h"
 
-#define CUT_MARGIN 0.1  /* log units: 10 % longer than the longest normal wait */
-#define OTHER_FLAG_WEIGHT 0.25  /* another signature's flag, against one of its own */
 
 struct _WsAnomalyResult
 {
@@ -68,6 +69,8 @@ ws_anomaly_settings_init (WsAnomalySettings *settings)
   settings->threshold = 0.05;
   settings->reservoir_size = 4096;
   settings->min_samples = 30;
+  settings->flag_prior = WS_ANOMALY_DEFAULT_FLAG_PRIOR;
+  settings->flag_max_shift = WS_ANOMALY_DEFAULT_FLAG_MAX_SHIFT;
   ws_gmm_settings_init (&settings->gmm);
 }
 
@@ -251,6 +254,7 @@ typedef struct {
   GHashTable              *flag_of_wait;     /* "digest/time/tid" → flag */
   GHashTable              *normal_flags;     /* signature → GArray double */
   GHashTable              *anomalous_flags;  /* signature → GArray double */
+  GHashTable              *own_flags;        /* signature → GArray WsLearnFlag, oldest first */
   GHashTable              *fallbacks;        /* pool key or "*" → Fit */
 } Detection;
 
@@ -286,6 +290,24 @@ append_log (GHashTable *by_key,
   g_array_append_val (a, value);
 }
 
+/* The flags come from the store oldest first. */
+static void
+append_own_flag (GHashTable *by_key,
+                 const char *key,
+                 double      x,
+                 gboolean    anomalous)
+{
+  GArray *a = g_hash_table_lookup (by_key, key);
+  WsLearnFlag f = { x, anomalous, 1 };
+
+  if (a == NULL)
+    {
+      a = g_array_new (FALSE, FALSE, sizeof (WsLearnFlag));
+      g_hash_table_insert (by_key, g_strdup (key), a);
+    }
+  g_array_append_val (a, f);
+}
+
 static gboolean
 load_flags (Detection  *det,
             GError    **error)
@@ -304,6 +326,7 @@ load_flags (Detection  *det,
                            GINT_TO_POINTER (f->flag));
       append_log (f->flag == WS_ANOMALY_FLAG_NORMAL ? det->normal_flags : det->anomalous_flags,
                   f->signature, log_duration (f->duration));
+      append_own_flag (det->own_flags, f->signature, log_duration (f->duration), f->flag == WS_ANOMALY_FLAG_ANOMALOUS);
     }
   return TRUE;
 }
@@ -409,86 +432,29 @@ fallback (Detection   *det,
   return fit;
 }
 
-typedef struct {
-  double x;
-  gboolean anomalous;
-  double weight;
-} Flagged;
-
-static int
-compare_flagged (const void *a,
-                 const void *b)
-{
-  double x = ((const Flagged *) a)->x, y = ((const Flagged *) b)->x;
-  return x < y ? -1 : x > y;
-}
-
-/* The learning rule (see the top of this file): the cut that misjudges
- * the fewest flagged waits (by weight), as close to @base as that allows.
- * Between two neighbouring flagged values a and b every cut in (a, b]
- * misjudges the same flags.  @f is sorted here. */
+/* A signature's cut from its own flags alone, nearest @base (the cut its
+ * pool's bar gives it, or the setting's).  Each flag counts 1, plus a
+ * little more the later it was given (at most 1/4 in all): a majority of
+ * flags always wins, but between as many flags on either side of a cut
+ * the analyst's latest verdict holds — flagging a wait moves the cut to
+ * it unless more of the signature's flags say otherwise. */
 static double
-learn_cut_flags (double   base,
-                 Flagged *f,
-                 guint    n)
+learn_cut (Detection  *det,
+           double      base,
+           const char *key)
 {
-  double errors = 0, best_errors = G_MAXDOUBLE, best = base;
+  GArray *own = g_hash_table_lookup (det->own_flags, key);
+  g_autoptr(GArray) f = NULL;
+  guint n;
 
-  if (n == 0)
+  if (own == NULL || own->len == 0)
     return base;
-  qsort (f, n, sizeof (Flagged), compare_flagged);
-
-  /* Errors of a cut below every flag: each normal flag is misjudged. */
-  for (guint i = 0; i < n; i++)
-    errors += f[i].anomalous ? 0 : f[i].weight;
-  for (guint i = 0; i <= n; i++)
-    {
-      /* Cuts in (f[i-1], f[i]]: flags below are normal, from f[i] on anomalous. */
-      double a = i > 0 ? f[i - 1].x : -G_MAXDOUBLE, b = i < n ? f[i].x : G_MAXDOUBLE, c;
-
-      if (i > 0)
-        errors += f[i - 1].anomalous ? f[i - 1].weight : -f[i - 1].weight;
-      if (i > 0 && i < n && f[i].x == f[i - 1].x)
-        continue;
-      if (base > a && base <= b)
-        c = base;
-      else if (base <= a)
-        c = b < G_MAXDOUBLE ? MIN (a + CUT_MARGIN, (a + b) / 2) : a + CUT_MARGIN;
-      else
-        c = b;
-      if (errors < best_errors - 1e-9 || (fabs (errors - best_errors) <= 1e-9 && fabs (c - base) < fabs (best - base)))
-        {
-          best_errors = errors;
-          best = c;
-        }
-    }
-  return best;
-}
-
-static void
-append_flags (GArray   *f,
-              GArray   *values,
-              gboolean  anomalous,
-              double    weight)
-{
-  for (guint i = 0; values != NULL && i < values->len; i++)
-    {
-      Flagged one = { g_array_index (values, double, i), anomalous, weight };
-      g_array_append_val (f, one);
-    }
-}
-
-/* The cut from one signature's own flags alone (model show). */
-static double
-learn_cut (double  base,
-           GArray *normal,
-           GArray *anomalous)
-{
-  g_autoptr(GArray) f = g_array_new (FALSE, FALSE, sizeof (Flagged));
-
-  append_flags (f, normal, FALSE, 1);
-  append_flags (f, anomalous, TRUE, 1);
-  return learn_cut_flags (base, (Flagged *) (gpointer) f->data, f->len);
+  n = own->len;
+  f = g_array_sized_new (FALSE, FALSE, sizeof (WsLearnFlag), n);
+  g_array_append_vals (f, own->data, n);
+  for (guint k = 0; k < n; k++)
+    g_array_index (f, WsLearnFlag, k).weight = 1 + 0.5 * (k + 1) / ((double) n * (n + 1));
+  return ws_anomaly_learn_cut (base, (WsLearnFlag *) (gpointer) f->data, n);
 }
 
 static gboolean
@@ -546,87 +512,82 @@ build_model (Detection       *det,
       return TRUE;
     }
   model->base_cut = ws_gmm_tail_quantile (&model->gmm, det->settings->threshold);
-  model->cut = learn_cut (model->base_cut, normal, anomalous);
+  model->pool_threshold = det->settings->threshold;
+  model->cut = learn_cut (det, model->base_cut, key);
   model->threshold = ws_gmm_upper_tail (&model->gmm, model->cut);
   return TRUE;
 }
 
-/* A flag's verdict as its own model scores it. */
-typedef struct {
-  double   p;           /* P(D ≥ d) under its signature's model */
-  gboolean anomalous;
-  guint    model;
-} FlagScore;
-
-/* The second level of the learning rule: @model's cut from its own flags
- * (weight 1) and the other signatures' (OTHER_FLAG_WEIGHT, placed where
- * this model gives them their score), nearest the cut of @tau. */
+/* The pool and global levels of the learning rule (see the top of this
+ * file): every flag as the surprise −ln P(D ≥ d) its own signature's
+ * model gives it, so that flags of different kinds compare. */
 static void
-learn_model_cut (Detection      *det,
-                 WsAnomalyModel *model,
-                 guint           m,
-                 GArray         *scores,
-                 double          tau)
+collect_surprises (WsAnomalyResult *self,
+                   Detection       *det,
+                   GArray          *all,
+                   GHashTable      *by_pool)
 {
-  g_autoptr(GArray) f = g_array_new (FALSE, FALSE, sizeof (Flagged));
-  double base;
-
-  if (model->gmm.n_components == 0)
-    return;
-  base = tau == det->settings->threshold ? model->base_cut : ws_gmm_tail_quantile (&model->gmm, tau);
-  append_flags (f, g_hash_table_lookup (det->normal_flags, model->key), FALSE, 1);
-  append_flags (f, g_hash_table_lookup (det->anomalous_flags, model->key), TRUE, 1);
-  for (guint i = 0; i < scores->len; i++)
-    {
-      const FlagScore *fs = &g_array_index (scores, FlagScore, i);
-      Flagged other = { 0, fs->anomalous, OTHER_FLAG_WEIGHT };
-
-      if (fs->model == m)
-        continue;
-      other.x = ws_gmm_tail_quantile (&model->gmm, fs->p);
-      g_array_append_val (f, other);
-    }
-  model->cut = learn_cut_flags (base, (Flagged *) (gpointer) f->data, f->len);
-  model->threshold = ws_gmm_upper_tail (&model->gmm, model->cut);
-}
-
-/* The learning rule over every signature scored (see the top of this
- * file): the shared threshold τ* from every flag's score, then each
- * signature's cut. */
-static void
-learn_thresholds (WsAnomalyResult *self,
-                  Detection       *det)
-{
-  g_autoptr(GArray) scores = g_array_new (FALSE, FALSE, sizeof (FlagScore));
-  g_autoptr(GArray) global = g_array_new (FALSE, FALSE, sizeof (Flagged));
-  double tau;
-
   for (guint m = 0; m < self->models->len; m++)
     {
       const WsAnomalyModel *model = &g_array_index (self->models, WsAnomalyModel, m);
       GArray *lists[2] = { g_hash_table_lookup (det->normal_flags, model->key),
                            g_hash_table_lookup (det->anomalous_flags, model->key) };
+      GArray *pool;
 
       if (model->gmm.n_components == 0)
         continue;
+      if ((pool = g_hash_table_lookup (by_pool, model->pool)) == NULL)
+        {
+          pool = g_array_new (FALSE, FALSE, sizeof (WsLearnFlag));
+          g_hash_table_insert (by_pool, model->pool, pool);
+        }
       for (guint a = 0; a < 2; a++)
         for (guint i = 0; lists[a] != NULL && i < lists[a]->len; i++)
           {
             /* Kept inside what the root finder can bracket. */
             double p = CLAMP (ws_gmm_upper_tail (&model->gmm, g_array_index (lists[a], double, i)), 1e-12, 1 - 1e-12);
-            FlagScore fs = { p, a == 1, m };
-            Flagged g = { -log (p), a == 1, 1 };
+            WsLearnFlag f = { -log (p), a == 1, 1 };
 
-            g_array_append_val (scores, fs);
-            g_array_append_val (global, g);
+            g_array_append_val (all, f);
+            g_array_append_val (pool, f);
           }
     }
-  if (scores->len == 0)
+}
+
+/* The learning rule over every signature scored: the global bar from
+ * every flag, each pool's bar from its own flags shrunk toward the
+ * global one, then each signature's cut from its own flags, nearest
+ * where its pool's bar falls on its model. */
+static void
+learn_thresholds (WsAnomalyResult *self,
+                  Detection       *det)
+{
+  const WsAnomalySettings *st = det->settings;
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (WsLearnFlag));
+  g_autoptr(GHashTable) by_pool = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) g_array_unref);
+  double base = -log (st->threshold), global;
+
+  collect_surprises (self, det, all, by_pool);
+  if (all->len == 0)
     return;   /* build_model()'s cuts stand */
-  tau = exp (-learn_cut_flags (-log (det->settings->threshold), (Flagged *) (gpointer) global->data, global->len));
-  tau = CLAMP (tau, 1e-12, 1 - 1e-12);
+  global = ws_anomaly_learn_shrink (base, (WsLearnFlag *) (gpointer) all->data, all->len,
+                                    st->flag_prior, st->flag_max_shift);
   for (guint m = 0; m < self->models->len; m++)
-    learn_model_cut (det, &g_array_index (self->models, WsAnomalyModel, m), m, scores, tau);
+    {
+      WsAnomalyModel *model = &g_array_index (self->models, WsAnomalyModel, m);
+      GArray *pool = g_hash_table_lookup (by_pool, model->pool);
+      double bar, prior;
+
+      if (model->gmm.n_components == 0)
+        continue;
+      bar = ws_anomaly_learn_shrink (global, (WsLearnFlag *) (gpointer) pool->data, pool->len,
+                                     st->flag_prior, st->flag_max_shift);
+      bar = CLAMP (bar, 1e-12, -log (1e-12));
+      prior = bar == base ? model->base_cut : ws_gmm_tail_quantile (&model->gmm, exp (-bar));
+      model->pool_threshold = exp (-bar);
+      model->cut = learn_cut (det, prior, model->key);
+      model->threshold = ws_gmm_upper_tail (&model->gmm, model->cut);
+    }
 }
 
 static void
@@ -670,6 +631,7 @@ detection_clear (Detection *det)
   g_clear_pointer (&det->flag_of_wait, g_hash_table_unref);
   g_clear_pointer (&det->normal_flags, g_hash_table_unref);
   g_clear_pointer (&det->anomalous_flags, g_hash_table_unref);
+  g_clear_pointer (&det->own_flags, g_hash_table_unref);
   g_clear_pointer (&det->fallbacks, g_hash_table_unref);
 }
 
@@ -778,6 +740,7 @@ ws_anomaly_detect (WsTrace * const         *traces,
   g_return_val_if_fail (store == NULL || WS_IS_HISTORY_STORE (store), NULL);
   g_return_val_if_fail (settings != NULL, NULL);
   g_return_val_if_fail (settings->threshold > 0 && settings->threshold < 1, NULL);
+  g_return_val_if_fail (settings->flag_prior > 0 && settings->flag_max_shift >= 0, NULL);
 
   self = g_object_new (WS_TYPE_ANOMALY_RESULT, NULL);
   self->settings = *settings;
@@ -795,6 +758,7 @@ ws_anomaly_detect (WsTrace * const         *traces,
   det.flag_of_wait = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   det.normal_flags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   det.anomalous_flags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
+  det.own_flags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   det.fallbacks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fit_free);
 
   ok = load_flags (&det, error) && detect_all (self, &det, progress, progress_data, error);
@@ -838,6 +802,7 @@ ws_anomaly_fit_key (WsHistoryStore          *store,
   det.flag_of_wait = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   det.normal_flags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   det.anomalous_flags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
+  det.own_flags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   det.fallbacks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fit_free);
   ok = load_flags (&det, error)
        && build_model (&det, key, bar ? bar + 1 : key, model, error);

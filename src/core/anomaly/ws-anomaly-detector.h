@@ -20,6 +20,13 @@ G_BEGIN_DECLS
  * @reservoir_size: wait samples kept per signature in the history
  * @min_samples: a signature with fewer samples uses its pool's model
  *   (same kernel blocking function), and a pool with fewer the global one
+ * @flag_prior: the learning rule's prior strength, in flags: a pool of
+ *   signatures (or all of them) with n flags moves its bar n / (n +
+ *   @flag_prior) of the way from its parent's bar toward what its flags
+ *   say (docs/anomaly-detection.md)
+ * @flag_max_shift: the most, in nats of surprise −ln P(D ≥ d), that the
+ *   flags of other signatures may move a signature's bar (default ln 10:
+ *   one decade of probability)
  * @gmm: the mixture fit's settings
  */
 typedef struct {
@@ -27,8 +34,13 @@ typedef struct {
   double        threshold;
   guint         reservoir_size;
   guint         min_samples;
+  double        flag_prior;
+  double        flag_max_shift;
   WsGmmSettings gmm;
 } WsAnomalySettings;
+
+#define WS_ANOMALY_DEFAULT_FLAG_PRIOR 4.0
+#define WS_ANOMALY_DEFAULT_FLAG_MAX_SHIFT G_LN10
 
 typedef enum {
   WS_MODEL_LEVEL_SIGNATURE,
@@ -44,6 +56,9 @@ typedef enum {
  * @gmm: the mixture, on log-nanoseconds
  * @samples: (element-type double): the log-durations fitted
  * @base_cut: log-duration where P(D ≥ d) = the settings' threshold
+ * @pool_threshold: the bar on P(D ≥ d) that the flags of its pool and of
+ *   all signatures set it, before its own flags (the settings' threshold
+ *   with no flag)
  * @cut: log-duration from which a wait is anomalous, after the flags
  * @threshold: P(D ≥ exp(@cut)): the signature's learned threshold
  * @n_history: samples that came from the history store
@@ -58,6 +73,7 @@ typedef struct {
   WsGmm         gmm;
   GArray       *samples;
   double        base_cut;
+  double        pool_threshold;
   double        cut;
   double        threshold;
   guint         n_history;

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/**
+ * WsLearnFlag:
+ * @x: where the flagged wait lies on the scale the cut is learned on
+ *   (a log-duration for a signature's cut, the surprise −ln P(D ≥ d) for
+ *   the pool and global levels); larger is more anomalous
+ * @anomalous: the analyst's verdict
+ * @weight: how much misjudging it costs
+ */
+typedef struct {
+  double   x;
+  gboolean anomalous;
+  double   weight;
+} WsLearnFlag;
+
+double ws_anomaly_learn_cut    (double       base,
+                                WsLearnFlag *flags,
+                                guint        n_flags);
+double ws_anomaly_learn_shrink (double       parent,
+                                WsLearnFlag *flags,
+                                guint        n_flags,
+                                double       prior_flags,
+                                double       max_shift);
+
+G_END_DECLS
