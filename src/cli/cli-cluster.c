@@ -247,10 +247,16 @@ print_text (CliMineOptions *options,
   guint n = ws_cluster_set_get_n_clusters (clusters);
   guint shown = options->top == 0 ? n : MIN ((guint) options->top, n);
   g_autofree char *lambda = cli_format_duration (result->lambda);
+  g_autofree char *patterns = NULL;
 
   cli_mine_print_scope_note (options, result);
-  printf (_("λ = %s: %u patterns in %u clusters (similarity ≥ %.2f), ranked by %s\n"),
-          lambda, ws_pattern_set_get_n_patterns (result->patterns), n,
+  patterns = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u pattern", "%u patterns",
+                                           ws_pattern_set_get_n_patterns (result->patterns)),
+                              ws_pattern_set_get_n_patterns (result->patterns));
+  /* Translators: the second %s is "37 patterns" */
+  printf (g_dngettext (GETTEXT_PACKAGE, "λ = %s: %s in %u cluster (similarity ≥ %.2f), ranked by %s\n",
+                       "λ = %s: %s in %u clusters (similarity ≥ %.2f), ranked by %s\n", n),
+          lambda, patterns, n,
           ws_cluster_set_get_threshold (clusters), rank);
 
   for (guint c = 0; c < shown; c++)
@@ -262,8 +268,18 @@ print_text (CliMineOptions *options,
       guint n_common;
 
       printf ("\n");
-      printf (_("Cluster %u: total %s, %u streams, %llu events, average %s, %u patterns\n"),
-              c + 1, total, cl->n_streams, (unsigned long long) cl->n_events, avg, cl->n_patterns);
+      {
+        g_autofree char *streams = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u stream", "%u streams", cl->n_streams),
+                                                    cl->n_streams);
+        g_autofree char *events = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%llu event", "%llu events", cl->n_events),
+                                                   (unsigned long long) cl->n_events);
+        g_autofree char *patterns = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u pattern", "%u patterns",
+                                                                  cl->n_patterns), cl->n_patterns);
+
+        /* Translators: cluster number, total cost, "3 streams", "120 events",
+         * average cost, "4 patterns" */
+        printf (_("Cluster %u: total %s, %s, %s, average %s, %s\n"), c + 1, total, streams, events, avg, patterns);
+      }
       common = ws_coverage_cluster_common_frames (clusters, c, &n_common);
       printf ("  %s\n", _("Common frames (caller first):"));
       cli_mine_print_frames (table, common, n_common, "    ");
@@ -335,7 +351,10 @@ write_figures (ClusterOptions *o,
   if (o->alignment_figure != NULL)
     {
       if ((guint) o->figure_cluster > ws_cluster_set_get_n_clusters (clusters))
-        return cli_usage_error ("cluster", _("--figure-cluster %d: there are %u clusters"), o->figure_cluster,
+        return cli_usage_error ("cluster", g_dngettext (GETTEXT_PACKAGE, "--figure-cluster %d: there is %u cluster",
+                                                              "--figure-cluster %d: there are %u clusters",
+                                                              ws_cluster_set_get_n_clusters (clusters)),
+                                o->figure_cluster,
                                 ws_cluster_set_get_n_clusters (clusters));
       if (!write_alignment (clusters, result->run->similarity, o->figure_cluster - 1,
                             o->alignment_figure, &error))

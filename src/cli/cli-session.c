@@ -72,7 +72,9 @@ pin_trace (WsSessionFile *session,
   if (end != spec && *end == '\0')
     {
       if (n >= ws_session_file_get_n_traces (session))
-        return cli_usage_error ("session pin", _("--trace %s: the session has %u traces"), spec,
+        return cli_usage_error ("session pin", g_dngettext (GETTEXT_PACKAGE, "--trace %s: the session has %u trace",
+                                                                   "--trace %s: the session has %u traces",
+                                                                   ws_session_file_get_n_traces (session)), spec,
                                 ws_session_file_get_n_traces (session));
       *index = n;
       return -1;

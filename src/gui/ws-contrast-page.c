@@ -382,17 +382,31 @@ show_summary (WsContrastPage *self)
   g_autofree char *text = NULL, *ft = NULL, *st = NULL;
   guint mf, ms, mc;
 
+  guint n_fast = ws_instance_set_get_n (ws_contrast_result_get_fast (r));
+  guint n_slow = ws_instance_set_get_n (ws_contrast_result_get_slow (r));
+  guint n_patterns = ws_contrast_result_get_n_patterns (r);
+  guint n_fast_nodes = ws_awg_get_n_nodes (ws_contrast_result_get_awg_fast (r));
+  guint n_slow_nodes = ws_awg_get_n_nodes (ws_contrast_result_get_awg_slow (r));
+  g_autofree char *classes = NULL, *patterns = NULL;
+
   ws_contrast_result_get_meta_counts (r, &mf, &ms, &mc);
-  text = g_strdup_printf (_("T_fast %s, T_slow %s: %u fast, %u slow instances. Meta-patterns (k = %u): "
-                            "%u fast, %u slow, %u contrast. %u contrast patterns; ITC %.1f %%, TTC %.1f %%; "
+  /* Translators: the contrast summary's classes; the noun goes with the
+   * slow count */
+  classes = g_strdup_printf (ngettext ("%u fast, %u slow instance", "%u fast, %u slow instances", n_slow),
+                             n_fast, n_slow);
+  patterns = g_strdup_printf (ngettext ("%u contrast pattern", "%u contrast patterns", n_patterns), n_patterns);
+  /* Translators: the contrast summary; the first %s after the colon are
+   * the classes ("3 fast, 5 slow instances"), the one after the
+   * meta-patterns the number of contrast patterns */
+  text = g_strdup_printf (_("T_fast %s, T_slow %s: %s. Meta-patterns (k = %u): "
+                            "%u fast, %u slow, %u contrast. %s; ITC %.1f %%, TTC %.1f %%; "
                             "the top 10 %% of patterns cover %.1f %%."),
-                          tf, ts, ws_instance_set_get_n (ws_contrast_result_get_fast (r)),
-                          ws_instance_set_get_n (ws_contrast_result_get_slow (r)), ws_contrast_result_get_k (r),
-                          mf, ms, mc, ws_contrast_result_get_n_patterns (r), 100 * ws_contrast_result_get_itc (r),
+                          tf, ts, classes, ws_contrast_result_get_k (r),
+                          mf, ms, mc, patterns, 100 * ws_contrast_result_get_itc (r),
                           100 * ws_contrast_result_get_ttc (r), 100 * ws_contrast_result_get_coverage (r, 10));
   gtk_label_set_text (self->summary_label, text);
-  ft = g_strdup_printf (_("AWG fast — %u nodes"), ws_awg_get_n_nodes (ws_contrast_result_get_awg_fast (r)));
-  st = g_strdup_printf (_("AWG slow — %u nodes"), ws_awg_get_n_nodes (ws_contrast_result_get_awg_slow (r)));
+  ft = g_strdup_printf (ngettext ("AWG fast — %u node", "AWG fast — %u nodes", n_fast_nodes), n_fast_nodes);
+  st = g_strdup_printf (ngettext ("AWG slow — %u node", "AWG slow — %u nodes", n_slow_nodes), n_slow_nodes);
   gtk_label_set_text (self->fast_title, ft);
   gtk_label_set_text (self->slow_title, st);
 }
@@ -606,7 +620,8 @@ search_changed_cb (WsContrastPage *self)
   g_autoptr(GRegex) regex = *text ? g_regex_new (text, G_REGEX_CASELESS, 0, NULL) : NULL;
   guint nf = ws_awg_view_set_search (self->fast_view, regex);
   guint ns = ws_awg_view_set_search (self->slow_view, regex);
-  g_autofree char *tip = regex ? g_strdup_printf (_("%u matches in AWG fast, %u in AWG slow"), nf, ns) : NULL;
+  g_autofree char *tip = regex ? g_strdup_printf (ngettext ("%u match in AWG fast, %u in AWG slow",
+                                                                    "%u matches in AWG fast, %u in AWG slow", nf), nf, ns) : NULL;
 
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->search_entry), tip);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->search_entry), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
