@@ -12,32 +12,10 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
-#include <sys/wait.h>
+
+#include "ws-cli-test-util.h"
 
 static char *dir, *history;
-
-static char *
-run (int *status, ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  char *out = NULL;
-  int wait_status;
-  const char *arg;
-  va_list ap;
-
-  g_ptr_array_add (argv, (gpointer) g_getenv ("WS_CLI"));
-  va_start (ap, status);
-  while ((arg = va_arg (ap, const char *)) != NULL)
-    g_ptr_array_add (argv, (gpointer) arg);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDERR_TO_DEV_NULL,
-                               NULL, NULL, &out, NULL, &wait_status, &error));
-  g_assert_no_error (error);
-  *status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
-  return out;
-}
 
 static JsonNode *
 parse (const char *text)
@@ -60,7 +38,7 @@ first_trace (JsonNode *root)
 static void
 test_flag_roundtrip (void)
 {
-  g_autofree char *trace = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+  g_autofree char *trace = ws_cli_test_data_path ("py-locks.perf.txt.gz");
   g_autofree char *out = NULL, *wait = NULL, *signature = NULL;
   g_autoptr(JsonNode) root = NULL;
   JsonArray *waits;
@@ -68,7 +46,7 @@ test_flag_roundtrip (void)
   gint64 tid, time;
   int status;
 
-  out = run (&status, "anomalies", trace, "--json", "--history", history, NULL);
+  out = ws_cli_run_stdout (&status, "anomalies", trace, "--json", "--history", history, NULL);
   g_assert_cmpint (status, ==, 0);
   g_assert_false (g_file_test (history, G_FILE_TEST_EXISTS));
   root = parse (out);
@@ -83,12 +61,12 @@ test_flag_roundtrip (void)
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&root, json_node_unref);
 
-  out = run (&status, "flag", "add", trace, "--normal", "--wait", wait, "--history", history, NULL);
+  out = ws_cli_run_stdout (&status, "flag", "add", trace, "--normal", "--wait", wait, "--history", history, NULL);
   g_assert_cmpint (status, ==, 0);
   g_assert_true (g_str_has_prefix (out, "normal "));
   g_clear_pointer (&out, g_free);
 
-  out = run (&status, "anomalies", trace, "--json", "--all", "--history", history, NULL);
+  out = ws_cli_run_stdout (&status, "anomalies", trace, "--json", "--all", "--history", history, NULL);
   root = parse (out);
   waits = json_object_get_array_member (first_trace (root), "waits");
   for (guint i = 0; i < json_array_get_length (waits); i++)
@@ -104,7 +82,7 @@ test_flag_roundtrip (void)
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&root, json_node_unref);
 
-  out = run (&status, "flag", "list", "--json", "--history", history, NULL);
+  out = ws_cli_run_stdout (&status, "flag", "list", "--json", "--history", history, NULL);
   root = parse (out);
   g_assert_cmpuint (json_array_get_length (json_node_get_array (root)), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (json_node_get_array (root), 0),
@@ -112,21 +90,21 @@ test_flag_roundtrip (void)
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&root, json_node_unref);
 
-  g_free (run (&status, "flag", "remove", trace, "--wait", wait, "--history", history, NULL));
+  g_free (ws_cli_run_stdout (&status, "flag", "remove", trace, "--wait", wait, "--history", history, NULL));
   g_assert_cmpint (status, ==, 0);
-  out = run (&status, "flag", "list", "--json", "--history", history, NULL);
+  out = ws_cli_run_stdout (&status, "flag", "list", "--json", "--history", history, NULL);
   root = parse (out);
   g_assert_cmpuint (json_array_get_length (json_node_get_array (root)), ==, 0);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&root, json_node_unref);
 
   /* model show: once the trace's waits are in the history. */
-  out = run (&status, "model", "show", signature, "--history", history, NULL);
+  out = ws_cli_run_stdout (&status, "model", "show", signature, "--history", history, NULL);
   g_assert_cmpint (status, ==, 1);
   g_free (out);
-  g_free (run (&status, "history", "add", trace, "--history", history, NULL));
+  g_free (ws_cli_run_stdout (&status, "history", "add", trace, "--history", history, NULL));
   g_assert_cmpint (status, ==, 0);
-  out = run (&status, "model", "show", signature, "--json", "--history", history, NULL);
+  out = ws_cli_run_stdout (&status, "model", "show", signature, "--json", "--history", history, NULL);
   g_assert_cmpint (status, ==, 0);
   root = parse (out);
   g_assert_cmpint (json_array_get_length (json_object_get_array_member (json_node_get_object (root), "components")), >=, 1);
@@ -139,7 +117,7 @@ test_flag_roundtrip (void)
     g_autofree char *svg = g_build_filename (dir, "model.svg", NULL);
     g_autofree char *text = NULL;
 
-    g_free (run (&status, "model", "show", signature, "--figure", svg, "--history", history, NULL));
+    g_free (ws_cli_run_stdout (&status, "model", "show", signature, "--figure", svg, "--history", history, NULL));
     g_assert_cmpint (status, ==, 0);
     g_assert_true (g_file_get_contents (svg, &text, NULL, NULL));
     g_assert_nonnull (strstr (text, "<svg"));
@@ -149,22 +127,22 @@ test_flag_roundtrip (void)
 static void
 test_errors (void)
 {
-  g_autofree char *trace = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+  g_autofree char *trace = ws_cli_test_data_path ("py-locks.perf.txt.gz");
   int status;
 
-  g_free (run (&status, "anomalies", trace, "--threshold", "1.5", NULL));
+  g_free (ws_cli_run_stdout (&status, "anomalies", trace, "--threshold", "1.5", NULL));
   g_assert_cmpint (status, ==, 2);
-  g_free (run (&status, "anomalies", NULL));
+  g_free (ws_cli_run_stdout (&status, "anomalies", NULL));
   g_assert_cmpint (status, ==, 2);
-  g_free (run (&status, "anomalies", "/nonexistent/trace.perf.txt", NULL));
+  g_free (ws_cli_run_stdout (&status, "anomalies", "/nonexistent/trace.perf.txt", NULL));
   g_assert_cmpint (status, ==, 1);
-  g_free (run (&status, "flag", "add", trace, "--wait", "1@1", "--history", history, NULL));
+  g_free (ws_cli_run_stdout (&status, "flag", "add", trace, "--wait", "1@1", "--history", history, NULL));
   g_assert_cmpint (status, ==, 2);
-  g_free (run (&status, "flag", "add", trace, "--anomalous", "--wait", "1@1", "--history", history, NULL));
+  g_free (ws_cli_run_stdout (&status, "flag", "add", trace, "--anomalous", "--wait", "1@1", "--history", history, NULL));
   g_assert_cmpint (status, ==, 1);
-  g_free (run (&status, "flag", "frob", NULL));
+  g_free (ws_cli_run_stdout (&status, "flag", "frob", NULL));
   g_assert_cmpint (status, ==, 2);
-  g_free (run (&status, "model", "show", NULL));
+  g_free (ws_cli_run_stdout (&status, "model", "show", NULL));
   g_assert_cmpint (status, ==, 2);
 }
 

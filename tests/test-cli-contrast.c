@@ -9,52 +9,11 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
-#include <sys/wait.h>
 
-typedef struct {
-  int   status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_free (run->out);
-  g_free (run->err);
-}
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-static char *
-data_path (const char *name)
-{
-  return g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
-}
-
-static void
-run_cli (Run *run, ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  const char *arg;
-  int wait_status;
-  va_list args;
-
-  g_ptr_array_add (argv, (gpointer) g_getenv ("WS_CLI"));
-  va_start (args, run);
-  while ((arg = va_arg (args, const char *)) != NULL)
-    g_ptr_array_add (argv, (gpointer) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                &run->out, &run->err, &wait_status, &error);
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  run->status = WEXITSTATUS (wait_status);
-}
+#include "ws-cli-test-util.h"
 
 static JsonObject *
-parse_object (const Run *run, JsonParser *parser)
+parse_object (const WsCliRun *run, JsonParser *parser)
 {
   g_autoptr(GError) error = NULL;
 
@@ -79,12 +38,12 @@ array_has (JsonArray *a, const char *s)
 static void
 test_contrast_json (void)
 {
-  g_autofree char *path = data_path ("paper-case.json");
+  g_autofree char *path = ws_cli_test_data_path ("paper-case.json");
   g_autoptr(JsonParser) parser = json_parser_new ();
-  g_auto(Run) run = { 0 };
+  g_auto(WsCliRun) run = { 0 };
   JsonObject *o, *top;
 
-  run_cli (&run, "contrast", "--component", "\\.sys\\)", "--fast-below", "300ms", "--slow-above", "500ms",
+  ws_cli_run (&run, "contrast", "--component", "\\.sys\\)", "--fast-below", "300ms", "--slow-above", "500ms",
            "--json", path, NULL);
   o = parse_object (&run, parser);
   g_assert_cmpstr (json_object_get_string_member (o, "classes"), ==, "thresholds");
@@ -104,10 +63,10 @@ test_contrast_json (void)
 static void
 test_contrast_proposed (void)
 {
-  g_autofree char *path = data_path ("paper-case.json");
-  g_auto(Run) run = { 0 };
+  g_autofree char *path = ws_cli_test_data_path ("paper-case.json");
+  g_auto(WsCliRun) run = { 0 };
 
-  run_cli (&run, "contrast", "--component", "\\.sys\\)", path, NULL);
+  ws_cli_run (&run, "contrast", "--component", "\\.sys\\)", path, NULL);
   g_assert_cmpint (run.status, ==, 0);
   /* The text says the thresholds were proposed, and from what. */
   g_assert_nonnull (strstr (run.out, "median"));
@@ -117,15 +76,15 @@ test_contrast_proposed (void)
 static void
 test_impact_and_awg_json (void)
 {
-  g_autofree char *path = data_path ("paper-case.json");
+  g_autofree char *path = ws_cli_test_data_path ("paper-case.json");
   g_autoptr(JsonParser) p1 = json_parser_new ();
   g_autoptr(JsonParser) p2 = json_parser_new ();
-  g_auto(Run) impact = { 0 };
-  g_auto(Run) awg = { 0 };
-  g_auto(Run) dot = { 0 };
+  g_auto(WsCliRun) impact = { 0 };
+  g_auto(WsCliRun) awg = { 0 };
+  g_auto(WsCliRun) dot = { 0 };
   JsonObject *o, *row;
 
-  run_cli (&impact, "impact", "--component", "\\.sys\\)", "--component", "se\\.sys", "--json", path, NULL);
+  ws_cli_run (&impact, "impact", "--component", "\\.sys\\)", "--component", "se\\.sys", "--json", path, NULL);
   o = parse_object (&impact, p1);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "components")), ==, 2);
   row = json_array_get_object_element (json_object_get_array_member (o, "components"), 1);
@@ -133,12 +92,12 @@ test_impact_and_awg_json (void)
   g_assert_cmpint (json_object_get_int_member (row, "d_wait"), ==, 2100000000);
   g_assert_cmpint (json_object_get_int_member (row, "instances"), ==, 11);
 
-  run_cli (&awg, "awg", "--component", "\\.sys\\)", "--above", "500ms", "--format", "json", path, NULL);
+  ws_cli_run (&awg, "awg", "--component", "\\.sys\\)", "--above", "500ms", "--format", "json", path, NULL);
   o = parse_object (&awg, p2);
   g_assert_cmpint (json_object_get_int_member (o, "graphs"), ==, 5);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "nodes")), ==, 10);
 
-  run_cli (&dot, "awg", "--component", "\\.sys\\)", "--format", "dot", path, NULL);
+  ws_cli_run (&dot, "awg", "--component", "\\.sys\\)", "--format", "dot", path, NULL);
   g_assert_cmpint (dot.status, ==, 0);
   g_assert_true (g_str_has_prefix (dot.out, "digraph"));
   g_assert_nonnull (strstr (dot.out, "DiskService"));
@@ -147,7 +106,7 @@ test_impact_and_awg_json (void)
 static void
 test_errors (void)
 {
-  g_autofree char *path = data_path ("paper-case.json");
+  g_autofree char *path = ws_cli_test_data_path ("paper-case.json");
   g_autofree char *bad = g_build_filename (g_get_tmp_dir (), "ws-contrast-bad.json", NULL);
   const char *usage[][8] = {
     { "contrast", path, NULL },                                              /* no component */
@@ -161,15 +120,15 @@ test_errors (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (usage); i++)
     {
-      g_auto(Run) run = { 0 };
-      run_cli (&run, usage[i][0], usage[i][1], usage[i][2], usage[i][3], usage[i][4], usage[i][5], usage[i][6], NULL);
+      g_auto(WsCliRun) run = { 0 };
+      ws_cli_run (&run, usage[i][0], usage[i][1], usage[i][2], usage[i][3], usage[i][4], usage[i][5], usage[i][6], NULL);
       g_assert_cmpint (run.status, ==, 2);
     }
 
   g_assert_true (g_file_set_contents (bad, "{\"format\": \"waitscope-trace\",\n \"version\": 1,\n \"events\": [}\n", -1, NULL));
   {
-    g_auto(Run) run = { 0 };
-    run_cli (&run, "contrast", "--component", "x", bad, NULL);
+    g_auto(WsCliRun) run = { 0 };
+    ws_cli_run (&run, "contrast", "--component", "x", bad, NULL);
     g_assert_cmpint (run.status, ==, 1);
     g_assert_nonnull (strstr (run.err, "ws-contrast-bad.json:"));
   }

@@ -12,36 +12,13 @@
 
 #include <json-glib/json-glib.h>
 #include <string.h>
-#include <sys/wait.h>
+
+#include "ws-cli-test-util.h"
 
 #include "ws-alignment-renderer.h"
 #include "ws-coverage-plot.h"
 
 #define MARGIN 16   /* around an exported alignment */
-
-static char *
-run (int *status, ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  char *out = NULL;
-  int wait_status;
-  const char *arg;
-  va_list ap;
-
-  g_ptr_array_add (argv, (gpointer) g_getenv ("WS_CLI"));
-  va_start (ap, status);
-  while ((arg = va_arg (ap, const char *)) != NULL)
-    g_ptr_array_add (argv, (gpointer) arg);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
-
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDERR_TO_DEV_NULL,
-                               NULL, NULL, &out, NULL, &wait_status, &error));
-  g_assert_no_error (error);
-  *status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
-  return out;
-}
 
 static guint
 count_colour (cairo_surface_t *surface, const WsColor *c)
@@ -68,7 +45,7 @@ count_colour (cairo_surface_t *surface, const WsColor *c)
 static void
 test_figures (void)
 {
-  g_autofree char *trace = g_build_filename (g_getenv ("WS_TEST_DATA"), "pg-tpcb.perf.txt.gz", NULL);
+  g_autofree char *trace = ws_cli_test_data_path ("pg-tpcb.perf.txt.gz");
   g_autofree char *dir = g_dir_make_tmp ("ws-cli-figures-XXXXXX", NULL);
   g_autofree char *history = g_build_filename (dir, "h.sqlite", NULL);
   g_autofree char *a_png = g_build_filename (dir, "alignment.png", NULL);
@@ -85,7 +62,7 @@ test_figures (void)
   guint n_patterns, longest = 0, all_frames = 0;
   int status, w, h;
 
-  out = run (&status, "cluster", trace, "--scope", "scenario:transaction", "--per-instance", "--lambda", "20ms",
+  out = ws_cli_run_stdout (&status, "cluster", trace, "--scope", "scenario:transaction", "--per-instance", "--lambda", "20ms",
              "--threshold", "0.5", "--signature", "XactLockTableWait", "--history", history, "--json", "--top", "1",
              "--alignment-figure", a_png, "--coverage-figure", c_png, NULL);
   g_assert_cmpint (status, ==, 0);
@@ -145,7 +122,7 @@ test_figures (void)
   cairo_surface_destroy (surface);
 
   /* SVG by the extension; another cluster by rank. */
-  g_free (run (&status, "cluster", trace, "--scope", "scenario:transaction", "--per-instance", "--lambda", "20ms",
+  g_free (ws_cli_run_stdout (&status, "cluster", trace, "--scope", "scenario:transaction", "--per-instance", "--lambda", "20ms",
                "--history", history, "--alignment-figure", a_svg, "--figure-cluster", "2", NULL));
   g_assert_cmpint (status, ==, 0);
   g_assert_true (g_file_get_contents (a_svg, &svg, NULL, &error));
@@ -163,11 +140,11 @@ test_figures (void)
 
     for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
       {
-        g_free (run (&status, "cluster", missing, "--history", history, bad[i][0], bad[i][1], bad[i][2], bad[i][3],
+        g_free (ws_cli_run_stdout (&status, "cluster", missing, "--history", history, bad[i][0], bad[i][1], bad[i][2], bad[i][3],
                      NULL));
         g_assert_cmpint (status, ==, 2);
       }
-    g_free (run (&status, "cluster", trace, "--scope", "scenario:transaction", "--per-instance", "--lambda", "20ms",
+    g_free (ws_cli_run_stdout (&status, "cluster", trace, "--scope", "scenario:transaction", "--per-instance", "--lambda", "20ms",
                  "--history", history, "--alignment-figure", a_png, "--figure-cluster", "100000", NULL));
     g_assert_cmpint (status, ==, 2);
   }

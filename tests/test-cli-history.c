@@ -11,8 +11,8 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
-#include <sys/wait.h>
 
+#include "ws-cli-test-util.h"
 #include "ws-history-store.h"
 #include "ws-trace-loader.h"
 
@@ -42,37 +42,25 @@ fixture_teardown (Fixture *fx, gconstpointer data)
   g_free (fx->decoy);
 }
 
-static char *
-data_file (const char *name)
-{
-  return g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
-}
-
-/* Runs waitscope-cli ARGS…; returns its stdout, the exit status in
- * @status and, if asked, its stderr. */
+/* Runs waitscope-cli ARGS… away from the user's history (the decoy);
+ * returns its stdout, the exit status in @status and, if asked, its
+ * stderr. */
 static char *
 run (Fixture *fx, int *status, char **err, ...)
 {
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "WAITSCOPE_HISTORY", fx->decoy, TRUE);
-  g_autoptr(GError) error = NULL;
-  char *out = NULL;
-  int wait_status;
-  const char *arg;
+  g_auto(WsCliRun) cli = { 0 };
+  const char *first;
   va_list ap;
 
-  g_ptr_array_add (argv, (gpointer) g_getenv ("WS_CLI"));
   va_start (ap, err);
-  while ((arg = va_arg (ap, const char *)) != NULL)
-    g_ptr_array_add (argv, (gpointer) arg);
+  first = va_arg (ap, const char *);
+  ws_cli_run_valist (&cli, (const char * const *) env, first, ap);
   va_end (ap);
-  g_ptr_array_add (argv, NULL);
-
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, env, err ? 0 : G_SPAWN_STDERR_TO_DEV_NULL,
-                               NULL, NULL, &out, err, &wait_status, &error));
-  g_assert_no_error (error);
-  *status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
-  return out;
+  *status = cli.status;
+  if (err != NULL)
+    *err = g_steal_pointer (&cli.err);
+  return g_steal_pointer (&cli.out);
 }
 
 static JsonObject *
@@ -164,8 +152,8 @@ compare_ranked (gconstpointer a, gconstpointer b)
 static void
 test_add_stats_top (Fixture *fx, gconstpointer data)
 {
-  g_autofree char *py = data_file ("py-locks.perf.txt.gz");
-  g_autofree char *build = data_file ("build.perf.txt.gz");
+  g_autofree char *py = ws_cli_test_data_path ("py-locks.perf.txt.gz");
+  g_autofree char *build = ws_cli_test_data_path ("build.perf.txt.gz");
   g_autofree char *copy = g_build_filename (fx->dir, "copy-of-py-locks.perf.txt.gz", NULL);
   g_autofree char *contents = NULL;
   g_autofree char *out = NULL, *err = NULL;
@@ -286,7 +274,7 @@ test_add_stats_top (Fixture *fx, gconstpointer data)
 static void
 test_errors_and_env (Fixture *fx, gconstpointer data)
 {
-  g_autofree char *py = data_file ("py-locks.perf.txt.gz");
+  g_autofree char *py = ws_cli_test_data_path ("py-locks.perf.txt.gz");
   g_autofree char *missing = g_build_filename (fx->dir, "missing.perf.txt", NULL);
   g_autofree char *out = NULL, *err = NULL;
   g_autoptr(WsHistoryStore) store = NULL;

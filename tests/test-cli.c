@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli-common.h"
+#include "ws-cli-test-util.h"
 #include "ws-error.h"
 
 #define BASE G_GINT64_CONSTANT (1000000000000)
@@ -20,61 +21,14 @@
 
 static char *tmp_dir;
 
-typedef struct {
-  int   status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_free (run->out);
-  g_free (run->err);
-}
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-static char *
-data_path (const char *name)
-{
-  return g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
-}
-
 static char *
 tmp_path (const char *name)
 {
   return g_build_filename (tmp_dir, name, NULL);
 }
 
-/* Runs waitscope-cli with the NULL-terminated arguments. */
-static void
-run_cli (Run *run,
-         ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  const char *cli = g_getenv ("WS_CLI");
-  const char *arg;
-  int wait_status;
-  va_list args;
-
-  g_assert_nonnull (cli);
-  g_ptr_array_add (argv, (gpointer) cli);
-  va_start (args, run);
-  while ((arg = va_arg (args, const char *)) != NULL)
-    g_ptr_array_add (argv, (gpointer) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                &run->out, &run->err, &wait_status, &error);
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  run->status = WEXITSTATUS (wait_status);
-}
-
 static JsonNode *
-parse_output (const Run *run)
+parse_output (const WsCliRun *run)
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
@@ -167,13 +121,13 @@ assert_top_wait (JsonArray  *waits,
 static void
 test_info_hand_built (void)
 {
-  g_autofree char *path = data_path ("hand-built.json");
-  g_auto(Run) run = { 0 };
+  g_autofree char *path = ws_cli_test_data_path ("hand-built.json");
+  g_auto(WsCliRun) run = { 0 };
   g_autoptr(JsonNode) root = NULL;
   JsonObject *trace, *events;
   JsonArray *threads, *waits, *stack;
 
-  run_cli (&run, "info", "--json", "--top", "6", path, NULL);
+  ws_cli_run (&run, "info", "--json", "--top", "6", path, NULL);
   root = parse_output (&run);
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (root), "stack_order"), ==, "leaf-first");
   trace = json_array_get_object_element (json_object_get_array_member (json_node_get_object (root), "traces"), 0);
@@ -226,9 +180,9 @@ test_info_hand_built (void)
 
   /* --top limits the list. */
   {
-    g_auto(Run) top = { 0 };
+    g_auto(WsCliRun) top = { 0 };
     g_autoptr(JsonNode) top_root = NULL;
-    run_cli (&top, "info", "--json", "--top", "2", path, NULL);
+    ws_cli_run (&top, "info", "--json", "--top", "2", path, NULL);
     top_root = parse_output (&top);
     trace = json_array_get_object_element (json_object_get_array_member (json_node_get_object (top_root), "traces"), 0);
     g_assert_cmpuint (json_array_get_length (json_object_get_array_member (trace, "top_waits")), ==, 2);
@@ -238,10 +192,10 @@ test_info_hand_built (void)
 static void
 test_info_text (void)
 {
-  g_autofree char *path = data_path ("hand-built.json");
-  g_auto(Run) run = { 0 };
+  g_autofree char *path = ws_cli_test_data_path ("hand-built.json");
+  g_auto(WsCliRun) run = { 0 };
 
-  run_cli (&run, "info", path, NULL);
+  ws_cli_run (&run, "info", path, NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_nonnull (strstr (run.out, "28: 10 running, 6 wait, 2 unwait, 2 hw-service, 1 preempt, 7 marker"));
   g_assert_nonnull (strstr (run.out, "readier: hardware/interrupt"));
@@ -254,14 +208,14 @@ test_info_text (void)
 static void
 test_scenarios_hand_built (void)
 {
-  g_autofree char *path = data_path ("hand-built.json");
-  g_auto(Run) run = { 0 };
+  g_autofree char *path = ws_cli_test_data_path ("hand-built.json");
+  g_auto(WsCliRun) run = { 0 };
   g_autoptr(JsonNode) root = NULL;
   JsonArray *instances, *summary;
   JsonObject *s;
   static const gint64 expect[][2] = { { 10, 590 }, { 700, 1300 }, { 1350, 1390 } };
 
-  run_cli (&run, "scenarios", "--json", path, NULL);
+  ws_cli_run (&run, "scenarios", "--json", path, NULL);
   root = parse_output (&run);
   instances = json_object_get_array_member (json_array_get_object_element (
       json_object_get_array_member (json_node_get_object (root), "traces"), 0), "instances");
@@ -291,17 +245,17 @@ test_scenarios_hand_built (void)
 static void
 test_scenarios_user_rules (void)
 {
-  g_autofree char *path = data_path ("hand-built.json");
+  g_autofree char *path = ws_cli_test_data_path ("hand-built.json");
   g_autofree char *rules = tmp_path ("rules.ini");
-  g_auto(Run) run = { 0 };
-  g_auto(Run) text = { 0 };
+  g_auto(WsCliRun) run = { 0 };
+  g_auto(WsCliRun) text = { 0 };
   g_autoptr(JsonNode) root = NULL;
   JsonArray *summary;
 
   g_assert_true (g_file_set_contents (rules, "[scenario locked]\nbegin=sdt_postgresql:transaction__start\n"
                                       "end=sdt_postgresql:transaction__abort\n", -1, NULL));
   /* Two traces (the same file twice): the summary pools them. */
-  run_cli (&run, "scenarios", "--json", "--scenario", "committed=sdt_postgresql:transaction__start,"
+  ws_cli_run (&run, "scenarios", "--json", "--scenario", "committed=sdt_postgresql:transaction__start,"
            "sdt_postgresql:transaction__commit", "--scenario-file", rules, path, path, NULL);
   root = parse_output (&run);
   summary = json_object_get_array_member (json_node_get_object (root), "summary");
@@ -318,7 +272,7 @@ test_scenarios_user_rules (void)
   g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (summary, 2), "count"), ==, 4);
   g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (summary, 2), "min"), ==, 580000);
 
-  run_cli (&text, "scenarios", path, NULL);
+  ws_cli_run (&text, "scenarios", path, NULL);
   g_assert_cmpint (text.status, ==, 0);
   g_assert_nonnull (strstr (text.out, "3 scenario instances"));
   g_assert_nonnull (strstr (text.out, "40.00 µs"));
@@ -329,12 +283,12 @@ test_scenarios_user_rules (void)
 static void
 test_scenarios_pg_tpcb (void)
 {
-  g_autofree char *path = data_path ("pg-tpcb.perf.txt.gz");
-  g_auto(Run) run = { 0 };
+  g_autofree char *path = ws_cli_test_data_path ("pg-tpcb.perf.txt.gz");
+  g_auto(WsCliRun) run = { 0 };
   g_autoptr(JsonNode) root = NULL;
   JsonObject *s;
 
-  run_cli (&run, "scenarios", "--json", path, NULL);
+  ws_cli_run (&run, "scenarios", "--json", path, NULL);
   root = parse_output (&run);
   s = json_array_get_object_element (json_object_get_array_member (json_node_get_object (root), "summary"), 0);
   g_assert_cmpstr (json_object_get_string_member (s, "scenario"), ==, "transaction");
@@ -351,14 +305,14 @@ static void
 assert_same_info (const char *a,
                   const char *b)
 {
-  g_auto(Run) ra = { 0 };
-  g_auto(Run) rb = { 0 };
+  g_auto(WsCliRun) ra = { 0 };
+  g_auto(WsCliRun) rb = { 0 };
   g_autoptr(JsonNode) na = NULL;
   g_autoptr(JsonNode) nb = NULL;
   JsonObject *ta, *tb;
 
-  run_cli (&ra, "info", "--json", "--top", "20", a, NULL);
-  run_cli (&rb, "info", "--json", "--top", "20", b, NULL);
+  ws_cli_run (&ra, "info", "--json", "--top", "20", a, NULL);
+  ws_cli_run (&rb, "info", "--json", "--top", "20", b, NULL);
   na = parse_output (&ra);
   nb = parse_output (&rb);
   ta = json_array_get_object_element (json_object_get_array_member (json_node_get_object (na), "traces"), 0);
@@ -373,17 +327,17 @@ assert_same_info (const char *a,
 static void
 test_convert (void)
 {
-  g_autofree char *hand = data_path ("hand-built.json");
-  g_autofree char *perf = data_path ("py-locks.perf.txt.gz");
+  g_autofree char *hand = ws_cli_test_data_path ("hand-built.json");
+  g_autofree char *perf = ws_cli_test_data_path ("py-locks.perf.txt.gz");
   g_autofree char *out = tmp_path ("hand.json");
   g_autofree char *out_gz = tmp_path ("py-locks.json.gz");
   g_autofree char *again = tmp_path ("py-locks-again.json");
-  g_auto(Run) r1 = { 0 };
-  g_auto(Run) r2 = { 0 };
-  g_auto(Run) r3 = { 0 };
+  g_auto(WsCliRun) r1 = { 0 };
+  g_auto(WsCliRun) r2 = { 0 };
+  g_auto(WsCliRun) r3 = { 0 };
   g_autofree char *contents = NULL;
 
-  run_cli (&r1, "convert", hand, "-o", out, NULL);
+  ws_cli_run (&r1, "convert", hand, "-o", out, NULL);
   g_assert_cmpint (r1.status, ==, 0);
   g_assert_cmpstr (r1.out, ==, "");
   assert_same_info (hand, out);
@@ -391,12 +345,12 @@ test_convert (void)
   g_assert_true (g_file_get_contents (out, &contents, NULL, NULL));
   g_assert_nonnull (strstr (contents, "\"scenario_instances\": [\n    {\"scenario\": \"transaction\""));
 
-  run_cli (&r2, "convert", perf, "-o", out_gz, NULL);
+  ws_cli_run (&r2, "convert", perf, "-o", out_gz, NULL);
   g_assert_cmpint (r2.status, ==, 0);
   assert_same_info (perf, out_gz);
 
   /* JSON → JSON. */
-  run_cli (&r3, "convert", out_gz, "--output", again, NULL);
+  ws_cli_run (&r3, "convert", out_gz, "--output", again, NULL);
   g_assert_cmpint (r3.status, ==, 0);
   assert_same_info (perf, again);
 }
@@ -408,15 +362,15 @@ assert_bad_input (const char *command,
                   guint       line,
                   const char *detail)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(WsCliRun) run = { 0 };
   g_autofree char *prefix = line ? g_strdup_printf ("waitscope-cli: %s:%u: ", path, line)
                                  : g_strdup_printf ("waitscope-cli: %s", path);
   g_autofree char *out = tmp_path ("never-written.json");
 
   if (g_str_equal (command, "convert"))
-    run_cli (&run, command, path, "-o", out, NULL);
+    ws_cli_run (&run, command, path, "-o", out, NULL);
   else
-    run_cli (&run, command, path, NULL);
+    ws_cli_run (&run, command, path, NULL);
   g_assert_cmpint (run.status, ==, 1);
   g_assert_cmpstr (run.out, ==, "");
   if (!g_str_has_prefix (run.err, prefix))
@@ -429,7 +383,7 @@ assert_bad_input (const char *command,
 static void
 test_bad_input (void)
 {
-  g_autofree char *hand = data_path ("hand-built.json");
+  g_autofree char *hand = ws_cli_test_data_path ("hand-built.json");
   g_autofree char *contents = NULL;
   g_autofree char *truncated = tmp_path ("truncated.json");
   g_autofree char *garbage = tmp_path ("garbage.bin");
@@ -439,7 +393,7 @@ test_bad_input (void)
   g_autofree char *gz = tmp_path ("cut.json.gz");
   g_autofree char *gz_full = tmp_path ("full.json.gz");
   g_autoptr(GString) doc = g_string_new (NULL);
-  g_auto(Run) conv = { 0 };
+  g_auto(WsCliRun) conv = { 0 };
   char bytes[2048];
   gsize len;
 
@@ -457,7 +411,7 @@ test_bad_input (void)
   g_string_append (doc, "\"}]}\n");
   g_assert_true (g_file_set_contents (huge, doc->str, doc->len, NULL));
 
-  run_cli (&conv, "convert", hand, "-o", gz_full, NULL);
+  ws_cli_run (&conv, "convert", hand, "-o", gz_full, NULL);
   g_assert_cmpint (conv.status, ==, 0);
   g_free (contents);
   g_assert_true (g_file_get_contents (gz_full, &contents, &len, NULL));
@@ -479,32 +433,20 @@ static void
 assert_usage_error (const char *first,
                     ...)
 {
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  const char *arg = first;
-  int wait_status;
+  g_auto(WsCliRun) run = { 0 };
   va_list args;
 
-  g_ptr_array_add (argv, (gpointer) g_getenv ("WS_CLI"));
   va_start (args, first);
-  for (; arg != NULL; arg = va_arg (args, const char *))
-    g_ptr_array_add (argv, (gpointer) arg);
+  ws_cli_run_valist (&run, NULL, first, args);
   va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &wait_status, &error);
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  g_assert_cmpint (WEXITSTATUS (wait_status), ==, 2);
-  g_assert_cmpstr (err, !=, "");
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_cmpstr (run.err, !=, "");
 }
 
 static void
 test_usage_errors (void)
 {
-  g_autofree char *hand = data_path ("hand-built.json");
+  g_autofree char *hand = ws_cli_test_data_path ("hand-built.json");
 
   assert_usage_error (NULL, NULL);
   assert_usage_error ("frobnicate", NULL);
@@ -523,14 +465,14 @@ test_usage_errors (void)
 static void
 test_help (void)
 {
-  g_auto(Run) run = { 0 };
-  g_auto(Run) info = { 0 };
+  g_auto(WsCliRun) run = { 0 };
+  g_auto(WsCliRun) info = { 0 };
 
-  run_cli (&run, "--help", NULL);
+  ws_cli_run (&run, "--help", NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_nonnull (strstr (run.out, "convert"));
   g_assert_nonnull (strstr (run.out, "scenarios"));
-  run_cli (&info, "info", "--help", NULL);
+  ws_cli_run (&info, "info", "--help", NULL);
   g_assert_cmpint (info.status, ==, 0);
   g_assert_nonnull (strstr (info.out, "--top"));
 }

@@ -678,7 +678,7 @@ test_pin_model_and_attribution (void)
 static gboolean
 mined (gpointer data)
 {
-  return !ws_mining_page_get_busy (data) && ws_gui_test_mining_cluster_set (data) != NULL;
+  return !ws_gui_test_mining_busy (data) && ws_gui_test_mining_cluster_set (data) != NULL;
 }
 
 typedef struct {
@@ -692,7 +692,7 @@ cluster_shown (gpointer data)
 {
   ClusterShown *c = data;
 
-  return !ws_mining_page_get_busy (c->page) && ws_mining_page_get_shown_cluster (c->page) == c->cluster &&
+  return !ws_gui_test_mining_busy (c->page) && ws_mining_page_get_shown_cluster (c->page) == c->cluster &&
          ws_mining_form_get_threshold (ws_mining_page_get_form (c->page)) == c->threshold;
 }
 

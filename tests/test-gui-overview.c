@@ -97,7 +97,7 @@ graph_shows (gpointer data)
 static gboolean
 mining_done (gpointer data)
 {
-  return !ws_mining_page_get_busy (data) && ws_gui_test_mining_status (data) != NULL;
+  return !ws_gui_test_mining_busy (data) && ws_gui_test_mining_status (data) != NULL;
 }
 
 /* One click on the cluster row mines, on the Mining page, with the scope

@@ -327,44 +327,123 @@ print_text (CliMineOptions *options,
     }
 }
 
+/* The options of `cluster` beyond those of `mine`. */
+typedef struct {
+  double         threshold;
+  char          *linkage_name;
+  char          *rank_name;
+  char         **signatures;
+  char          *alignment_figure;
+  char          *coverage_figure;
+  int            figure_cluster;
+  WsLinkage      linkage;
+  WsClusterRank  rank;
+} ClusterOptions;
+
+static void
+cluster_options_clear (ClusterOptions *o)
+{
+  g_free (o->linkage_name);
+  g_free (o->rank_name);
+  g_strfreev (o->signatures);
+  g_free (o->alignment_figure);
+  g_free (o->coverage_figure);
+}
+
+/* The checks made before any trace is read: -1, or the usage error's
+ * status. */
+static int
+check_options (ClusterOptions *o)
+{
+  int status;
+
+  if (o->threshold < 0 || o->threshold > 1)
+    return cli_usage_error ("cluster", "%s", _("--threshold must be in [0, 1]"));
+  if (o->linkage_name != NULL && !parse_linkage (o->linkage_name, &o->linkage))
+    return cli_usage_error ("cluster", _("unknown linkage “%s”"), o->linkage_name);
+  if (o->rank_name != NULL && !ws_cluster_rank_from_string (o->rank_name, &o->rank))
+    return cli_usage_error ("cluster", _("unknown metric “%s”: use total, streams, events or average"), o->rank_name);
+  if (!check_figure_path ("--alignment-figure", o->alignment_figure, &status) ||
+      !check_figure_path ("--coverage-figure", o->coverage_figure, &status))
+    return status;
+  if (o->figure_cluster < 1)
+    return cli_usage_error ("cluster", "%s", _("--figure-cluster counts from 1"));
+  if (o->coverage_figure != NULL && o->signatures == NULL)
+    return cli_usage_error ("cluster", "%s", _("--coverage-figure needs at least one --signature"));
+  return -1;
+}
+
+/* The figures asked for: -1, or the exit status of a failure. */
+static int
+write_figures (ClusterOptions *o,
+               CliMineResult  *result)
+{
+  WsClusterSet *clusters = result->run->clusters;
+  g_autoptr(GError) error = NULL;
+
+  if (o->alignment_figure != NULL)
+    {
+      if ((guint) o->figure_cluster > ws_cluster_set_get_n_clusters (clusters))
+        return cli_usage_error ("cluster", _("--figure-cluster %d: there are %u clusters"), o->figure_cluster,
+                                ws_cluster_set_get_n_clusters (clusters));
+      if (!write_alignment (result, clusters, result->run->similarity, o->figure_cluster - 1,
+                            o->alignment_figure, &error))
+        return cli_fail (error);
+    }
+  if (o->coverage_figure != NULL && !write_coverage (result, result->run->coverage, o->coverage_figure, &error))
+    return cli_fail (error);
+  return -1;
+}
+
+static void
+print_result (CliMineOptions *options,
+              ClusterOptions *o,
+              CliMineResult  *result)
+{
+  WsClusterSet *clusters = result->run->clusters;
+  WsCoverage *coverage = result->run->coverage;
+
+  if (options->json)
+    print_json (options, result, clusters, o->linkage_name ? o->linkage_name : "average",
+                ws_cluster_rank_to_string (o->rank), ws_mining_weights_to_string (result->run->weights), coverage);
+  else
+    {
+      print_text (options, result, clusters, ws_cluster_rank_to_string (o->rank));
+      if (coverage != NULL)
+        print_coverage (coverage);
+    }
+}
+
 int
 cli_cluster (int    argc,
              char **argv)
 {
   g_autoptr(GOptionContext) context = NULL;
-  WsSimilarity *sim = NULL;
-  WsClusterSet *clusters = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *linkage_name = NULL;
-  g_autofree char *rank_name = NULL;
-  g_auto(GStrv) signatures = NULL;
-  WsCoverage *coverage = NULL;
-  g_autofree char *alignment_figure = NULL;
-  g_autofree char *coverage_figure = NULL;
-  int figure_cluster = 1;
-  const char *weights;
   CliMineOptions options;
   WsMiningSettings settings;
   CliMineResult result = { 0 };
-  double threshold = 0.6;
-  WsLinkage linkage = WS_LINKAGE_AVERAGE;
-  WsClusterRank rank = WS_CLUSTER_RANK_TOTAL;
+  ClusterOptions o = {
+    .threshold = 0.6,
+    .figure_cluster = 1,
+    .linkage = WS_LINKAGE_AVERAGE,
+    .rank = WS_CLUSTER_RANK_TOTAL,
+  };
   int status;
   const GOptionEntry entries[] = {
-    { "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &threshold,
+    { "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &o.threshold,
       N_("Do not merge clusters less similar than this (0…1, default 0.6)"), N_("T") },
-    { "linkage", 0, 0, G_OPTION_ARG_STRING, &linkage_name,
+    { "linkage", 0, 0, G_OPTION_ARG_STRING, &o.linkage_name,
       N_("average (default), complete or single"), N_("LINKAGE") },
-    { "rank", 0, 0, G_OPTION_ARG_STRING, &rank_name,
+    { "rank", 0, 0, G_OPTION_ARG_STRING, &o.rank_name,
       N_("Rank clusters by total (default), streams, events or average cost"), N_("METRIC") },
-    { "signature", 0, 0, G_OPTION_ARG_STRING_ARRAY, &signatures,
+    { "signature", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.signatures,
       N_("A performance signature: functions, caller first; prints its bottleneck coverage and "
          "the Fig. 4 comparison; repeatable"), N_("F1,F2,…") },
-    { "alignment-figure", 0, 0, G_OPTION_ARG_FILENAME, &alignment_figure,
+    { "alignment-figure", 0, 0, G_OPTION_ARG_FILENAME, &o.alignment_figure,
       N_("Draw a cluster's patterns aligned (as the Mining page does) to FILE.png, .svg or .pdf"), N_("FILE") },
-    { "figure-cluster", 0, 0, G_OPTION_ARG_INT, &figure_cluster,
+    { "figure-cluster", 0, 0, G_OPTION_ARG_INT, &o.figure_cluster,
       N_("The cluster (by rank) that --alignment-figure draws (default 1)"), N_("N") },
-    { "coverage-figure", 0, 0, G_OPTION_ARG_FILENAME, &coverage_figure,
+    { "coverage-figure", 0, 0, G_OPTION_ARG_FILENAME, &o.coverage_figure,
       N_("Draw the signatures' bottleneck coverage (StackMine Fig. 4) to FILE.png, .svg or .pdf"), N_("FILE") },
     { NULL }
   };
@@ -382,83 +461,23 @@ cli_cluster (int    argc,
       "given).  A cluster's total cost counts each event whose stack holds one of its patterns "
       "once."));
 
-  if (!cli_parse_options (context, "cluster", &argc, &argv, &status))
+  if (!cli_parse_options (context, "cluster", &argc, &argv, &status) || (status = check_options (&o)) >= 0)
     goto out;
-  if (threshold < 0 || threshold > 1)
-    {
-      status = cli_usage_error ("cluster", "%s", _("--threshold must be in [0, 1]"));
-      goto out;
-    }
-  if (linkage_name != NULL && !parse_linkage (linkage_name, &linkage))
-    {
-      status = cli_usage_error ("cluster", _("unknown linkage “%s”"), linkage_name);
-      goto out;
-    }
-  if (rank_name != NULL && !ws_cluster_rank_from_string (rank_name, &rank))
-    {
-      status = cli_usage_error ("cluster", _("unknown metric “%s”: use total, streams, events or average"), rank_name);
-      goto out;
-    }
-  if (!check_figure_path ("--alignment-figure", alignment_figure, &status) ||
-      !check_figure_path ("--coverage-figure", coverage_figure, &status))
-    goto out;
-  if (figure_cluster < 1)
-    {
-      status = cli_usage_error ("cluster", "%s", _("--figure-cluster counts from 1"));
-      goto out;
-    }
-  if (coverage_figure != NULL && signatures == NULL)
-    {
-      status = cli_usage_error ("cluster", "%s", _("--coverage-figure needs at least one --signature"));
-      goto out;
-    }
 
   settings.cluster = TRUE;
-  settings.threshold = threshold;
-  settings.linkage = linkage;
-  settings.rank = rank;
-  settings.signatures = (const char *const *) signatures;
-  status = cli_mine_run ("cluster", &options, &settings, argc, argv, &result);
-  if (status >= 0)
+  settings.threshold = o.threshold;
+  settings.linkage = o.linkage;
+  settings.rank = o.rank;
+  settings.signatures = (const char *const *) o.signatures;
+  if ((status = cli_mine_run ("cluster", &options, &settings, argc, argv, &result)) >= 0 ||
+      (status = write_figures (&o, &result)) >= 0)
     goto out;
-  sim = result.run->similarity;
-  clusters = result.run->clusters;
-  coverage = result.run->coverage;
-  weights = ws_mining_weights_to_string (result.run->weights);
-
-  if (alignment_figure != NULL)
-    {
-      if ((guint) figure_cluster > ws_cluster_set_get_n_clusters (clusters))
-        {
-          status = cli_usage_error ("cluster", _("--figure-cluster %d: there are %u clusters"), figure_cluster,
-                                    ws_cluster_set_get_n_clusters (clusters));
-          goto out;
-        }
-      if (!write_alignment (&result, clusters, sim, figure_cluster - 1, alignment_figure, &error))
-        {
-          status = cli_fail (error);
-          goto out;
-        }
-    }
-  if (coverage_figure != NULL && !write_coverage (&result, coverage, coverage_figure, &error))
-    {
-      status = cli_fail (error);
-      goto out;
-    }
-
-  if (options.json)
-    print_json (&options, &result, clusters, linkage_name ? linkage_name : "average",
-                ws_cluster_rank_to_string (rank), weights, coverage);
-  else
-    {
-      print_text (&options, &result, clusters, ws_cluster_rank_to_string (rank));
-      if (coverage != NULL)
-        print_coverage (coverage);
-    }
+  print_result (&options, &o, &result);
   status = CLI_EXIT_OK;
 
 out:
   cli_mine_result_clear (&result);
   cli_mine_options_clear (&options);
+  cluster_options_clear (&o);
   return status;
 }

@@ -172,6 +172,39 @@ typedef struct {
   int    top;
 } ContrastArgs;
 
+/* The usage checks, and T_fast / T_slow into @s: -1, or the exit status. */
+static int
+check_args (ContrastArgs *a, char **positional, WsContrastSettings *s)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean by_trace = a->fast != NULL || a->slow != NULL;
+
+  if (by_trace && (a->fast == NULL || a->slow == NULL || positional[0] != NULL))
+    return cli_usage_error ("contrast", "%s", _("give both --fast and --slow traces, and no other trace"));
+  if (!by_trace && positional[0] == NULL)
+    return cli_usage_error ("contrast", "%s", _("no trace given"));
+  if ((a->fast_below && !cli_parse_time (a->fast_below, &s->t_fast, &error))
+      || (a->slow_above && !cli_parse_time (a->slow_above, &s->t_slow, &error)))
+    return cli_usage_error ("contrast", "%s", error->message);
+  return -1;
+}
+
+/* The traces to load: the fast ones then the slow ones, or those given. */
+static GStrv
+dup_paths (ContrastArgs *a, char **positional)
+{
+  g_autoptr(GStrvBuilder) sb = g_strv_builder_new ();
+
+  if (a->fast != NULL)
+    {
+      g_strv_builder_addv (sb, (const char **) a->fast);
+      g_strv_builder_addv (sb, (const char **) a->slow);
+    }
+  else
+    g_strv_builder_addv (sb, (const char **) positional);
+  return g_strv_builder_end (sb);
+}
+
 static int
 run (ContrastArgs *a, CliContrastOptions *o, char **positional)
 {
@@ -181,33 +214,19 @@ run (ContrastArgs *a, CliContrastOptions *o, char **positional)
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) paths = NULL;
   WsContrastSettings s = { 0 };
-  gboolean by_trace = a->fast != NULL || a->slow != NULL;
   guint n_fast = a->fast ? g_strv_length (a->fast) : 0;
   int status;
 
-  if (by_trace && (a->fast == NULL || a->slow == NULL || positional[0] != NULL))
-    return cli_usage_error ("contrast", "%s", _("give both --fast and --slow traces, and no other trace"));
-  if (!by_trace && positional[0] == NULL)
-    return cli_usage_error ("contrast", "%s", _("no trace given"));
-  if ((a->fast_below && !cli_parse_time (a->fast_below, &s.t_fast, &error))
-      || (a->slow_above && !cli_parse_time (a->slow_above, &s.t_slow, &error)))
-    return cli_usage_error ("contrast", "%s", error->message);
-
-  if (by_trace)
-    {
-      GStrvBuilder *sb = g_strv_builder_new ();
-      g_strv_builder_addv (sb, (const char **) a->fast);
-      g_strv_builder_addv (sb, (const char **) a->slow);
-      paths = g_strv_builder_end (sb);
-      g_strv_builder_unref (sb);
-    }
-  if (!cli_contrast_load (by_trace ? paths : positional, o, "contrast", &traces, &status))
+  if ((status = check_args (a, positional, &s)) >= 0)
+    return status;
+  paths = dup_paths (a, positional);
+  if (!cli_contrast_load (paths, o, "contrast", &traces, &status))
     return status;
 
   s.component = o->components[0];
   s.widen = o->widen;
   s.k = a->k > 0 ? (guint) a->k : WS_CONTRAST_DEFAULT_K;
-  if (by_trace)
+  if (a->fast != NULL)
     {
       s.fast = fast = cli_contrast_instances (traces, 0, n_fast, o->scenario_name);
       s.slow = slow = cli_contrast_instances (traces, n_fast, traces->len, o->scenario_name);

@@ -214,16 +214,50 @@ pin_fill (WsPin  *finding,
   return -1;
 }
 
+/* The checks on the arguments as a whole: -1, or the usage error's status. */
+static int
+check_pin_args (int         argc,
+                PinOptions *o)
+{
+  if (argc != 2)
+    return cli_usage_error ("session pin", _("give one session file"));
+  if (o->view == NULL || ws_pin_kind_lookup (o->view) == NULL)
+    return cli_usage_error ("session pin", _("--view must name a view kind (timeline, wait-graph, ready-tree, critical-path, anomaly-model, attribution, alignment)"));
+  if (o->scenario_instance >= 0 && (o->tid != G_MININT || o->from != NULL))
+    return cli_usage_error ("session pin", _("--scenario-instance does not go with --tid, --from or --to"));
+  return -1;
+}
+
+/* Adds @finding, on the trace the options name, to the session file at
+ * @path, saves it and prints the finding's index. */
+static int
+pin_to_session (const char *path,
+                WsPin      *finding,
+                PinOptions *o)
+{
+  g_autoptr(WsSessionFile) session = NULL;
+  g_autoptr(GError) error = NULL;
+  guint index = 0;
+  int status;
+
+  if ((session = ws_session_file_load (path, &error)) == NULL)
+    return cli_fail (error);
+  if ((status = pin_trace (session, o->trace, &index)) >= 0 || (status = pin_check_trace (session, index, finding, o)) >= 0)
+    return status;
+  ws_pin_add_trace (finding, index);
+  ws_pin_list_append (ws_session_file_get_findings (session), finding);
+  if (!ws_session_file_save (session, NULL, &error))
+    return cli_fail (error);
+  printf ("%u\n", ws_pin_list_get_n (ws_session_file_get_findings (session)) - 1);
+  return CLI_EXIT_OK;
+}
+
 static int
 session_pin (int    argc,
              char **argv)
 {
   g_autoptr(GOptionContext) context = g_option_context_new (_("SESSION --view KIND … — pin a view to the session's findings"));
-  g_autoptr(WsSessionFile) session = NULL;
-  g_autoptr(WsPin) finding = NULL;
-  g_autoptr(GError) error = NULL;
   PinOptions o = { .tid = G_MININT, .event = -1, .scenario_instance = -1, .cluster = -1 };
-  guint index = 0;
   int status;
   const GOptionEntry entries[] = {
     { "view", 0, 0, G_OPTION_ARG_STRING, &o.view, N_("timeline, wait-graph, ready-tree, critical-path, anomaly-model, attribution or alignment"), N_("KIND") },
@@ -243,39 +277,14 @@ session_pin (int    argc,
 
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  if (!cli_parse_options (context, "session pin", &argc, &argv, &status))
-    goto out;
-  status = CLI_EXIT_USAGE;
-  if (argc != 2)
-    status = cli_usage_error ("session pin", _("give one session file"));
-  else if (o.view == NULL || ws_pin_kind_lookup (o.view) == NULL)
-    status = cli_usage_error ("session pin", _("--view must name a view kind (timeline, wait-graph, ready-tree, critical-path, anomaly-model, attribution, alignment)"));
-  else if (o.scenario_instance >= 0 && (o.tid != G_MININT || o.from != NULL))
-    status = cli_usage_error ("session pin", _("--scenario-instance does not go with --tid, --from or --to"));
-  if (status == CLI_EXIT_USAGE && argc == 2 && o.view != NULL && ws_pin_kind_lookup (o.view) != NULL &&
-      !(o.scenario_instance >= 0 && (o.tid != G_MININT || o.from != NULL)))
-    status = -1;
-  if (status >= 0)
-    goto out;
-
-  finding = ws_pin_new (o.view);
-  if ((status = pin_fill (finding, &o)) >= 0)
-    goto out;
-  session = ws_session_file_load (argv[1], &error);
-  if (session == NULL)
+  if (cli_parse_options (context, "session pin", &argc, &argv, &status) &&
+      (status = check_pin_args (argc, &o)) < 0)
     {
-      status = cli_fail (error);
-      goto out;
-    }
-  if ((status = pin_trace (session, o.trace, &index)) >= 0 || (status = pin_check_trace (session, index, finding, &o)) >= 0)
-    goto out;
-  ws_pin_add_trace (finding, index);
-  ws_pin_list_append (ws_session_file_get_findings (session), finding);
-  status = ws_session_file_save (session, NULL, &error) ? CLI_EXIT_OK : cli_fail (error);
-  if (status == CLI_EXIT_OK)
-    printf ("%u\n", ws_pin_list_get_n (ws_session_file_get_findings (session)) - 1);
+      g_autoptr(WsPin) finding = ws_pin_new (o.view);
 
-out:
+      if ((status = pin_fill (finding, &o)) < 0)
+        status = pin_to_session (argv[1], finding, &o);
+    }
   pin_options_clear (&o);
   return status;
 }

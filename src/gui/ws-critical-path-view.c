@@ -26,11 +26,8 @@ struct _WsCriticalPathView
   /* Owned references */
   WsCriticalPathRenderer *renderer;
 
-  /* Gestures */
-  double                  pointer_x;
+  /* Where a drag started: the first time shown */
   WsTime                  drag_begin;
-  gboolean                dragging;
-  double                  zoom_start;
 };
 
 G_DEFINE_FINAL_TYPE (WsCriticalPathView, ws_critical_path_view, GTK_TYPE_WIDGET)
@@ -364,13 +361,14 @@ select_and_reveal (WsCriticalPathView *self,
   ws_critical_path_view_reveal_segment (self, segment);
 }
 
+/* The path's own keys (zoom and Enter are the shared navigation's):
+ * Left / Right step through the segments, with Ctrl they pan. */
 static gboolean
-key_pressed_cb (GtkEventControllerKey *controller,
-                guint                  keyval,
-                guint                  keycode,
-                GdkModifierType        state,
-                WsCriticalPathView    *self)
+nav_key_pressed (GtkWidget       *widget,
+                 guint            keyval,
+                 GdkModifierType  state)
 {
+  WsCriticalPathView *self = WS_CRITICAL_PATH_VIEW (widget);
   guint n = n_segments (self), sel = ws_critical_path_renderer_get_selected (self->renderer);
   gboolean ctrl = (state & GDK_CONTROL_MASK) != 0;
   WsTime begin, end;
@@ -401,172 +399,121 @@ key_pressed_cb (GtkEventControllerKey *controller,
     case GDK_KEY_End:
       select_and_reveal (self, n - 1);
       return TRUE;
-    case GDK_KEY_plus:
-    case GDK_KEY_equal:
-    case GDK_KEY_KP_Add:
-      ws_critical_path_view_zoom (self, KEY_ZOOM_STEP);
-      return TRUE;
-    case GDK_KEY_minus:
-    case GDK_KEY_KP_Subtract:
-      ws_critical_path_view_zoom (self, 1 / KEY_ZOOM_STEP);
-      return TRUE;
     case GDK_KEY_0:
     case GDK_KEY_KP_0:
     case GDK_KEY_f:
     case GDK_KEY_F:
       ws_critical_path_view_fit (self);
       return TRUE;
-    case GDK_KEY_Return:
-    case GDK_KEY_KP_Enter:
-    case GDK_KEY_ISO_Enter:
-      if (sel != WS_NONE)
-        g_signal_emit (self, signals[SEGMENT_ACTIVATED], 0, sel);
-      return sel != WS_NONE;
     default:
       return FALSE;
     }
 }
 
-static void
-click_pressed_cb (GtkGestureClick    *gesture,
-                  int                 n_press,
-                  double              x,
-                  double              y,
-                  WsCriticalPathView *self)
+/* ------------------------------------------------------------------ */
+/* The shared navigation's hooks (ws-view-gestures.h)                   */
+
+static gboolean
+nav_has_content (GtkWidget *widget)
 {
-  gtk_widget_grab_focus (GTK_WIDGET (self));
-  if (n_press == 2)
-    {
-      guint segment = ws_critical_path_view_segment_at (self, x, y);
-      if (segment != WS_NONE)
-        g_signal_emit (self, signals[SEGMENT_ACTIVATED], 0, segment);
-    }
+  return n_segments (WS_CRITICAL_PATH_VIEW (widget)) > 0;
+}
+
+static guint
+nav_item_at (GtkWidget *widget,
+             double     x,
+             double     y)
+{
+  return ws_critical_path_view_segment_at (WS_CRITICAL_PATH_VIEW (widget), x, y);
+}
+
+static guint
+nav_get_selected (GtkWidget *widget)
+{
+  return ws_critical_path_renderer_get_selected (WS_CRITICAL_PATH_VIEW (widget)->renderer);
 }
 
 static void
-click_released_cb (GtkGestureClick    *gesture,
-                   int                 n_press,
-                   double              x,
-                   double              y,
-                   WsCriticalPathView *self)
+nav_select (GtkWidget *widget,
+            guint      segment)
 {
-  /* On release, so that the end of a drag does not select. */
-  if (n_press == 1 && !self->dragging)
-    ws_critical_path_view_set_selected_segment (self, ws_critical_path_view_segment_at (self, x, y));
+  ws_critical_path_view_set_selected_segment (WS_CRITICAL_PATH_VIEW (widget), segment);
 }
 
 static void
-drag_begin_cb (GtkGestureDrag     *gesture,
-               double              x,
-               double              y,
-               WsCriticalPathView *self)
+nav_activate (GtkWidget *widget,
+              guint      segment)
 {
+  g_signal_emit (widget, signals[SEGMENT_ACTIVATED], 0, segment);
+}
+
+static char *
+nav_dup_tooltip (GtkWidget *widget,
+                 guint      segment)
+{
+  return ws_critical_path_view_dup_segment_text (WS_CRITICAL_PATH_VIEW (widget), segment);
+}
+
+static double
+nav_get_zoom (GtkWidget *widget)
+{
+  return ws_critical_path_view_get_zoom (WS_CRITICAL_PATH_VIEW (widget));
+}
+
+static void
+nav_zoom (GtkWidget *widget,
+          double     factor)
+{
+  ws_critical_path_view_zoom (WS_CRITICAL_PATH_VIEW (widget), factor);
+}
+
+/* Time zooms about @x; the lanes do not zoom. */
+static void
+nav_zoom_at (GtkWidget *widget,
+             double     factor,
+             double     x,
+             double     y)
+{
+  zoom_about (WS_CRITICAL_PATH_VIEW (widget), factor, x);
+}
+
+static void
+nav_drag_begin (GtkWidget *widget)
+{
+  WsCriticalPathView *self = WS_CRITICAL_PATH_VIEW (widget);
+
   ws_critical_path_renderer_get_visible (self->renderer, &self->drag_begin, NULL);
-  self->dragging = FALSE;
 }
 
+/* Time follows the pointer; the lanes' scrolled window scrolls them. */
 static void
-drag_update_cb (GtkGestureDrag     *gesture,
-                double              dx,
-                double              dy,
-                WsCriticalPathView *self)
+nav_drag_pan (GtkWidget *widget,
+              double     dx,
+              double     dy)
 {
-  double width = gtk_widget_get_width (GTK_WIDGET (self));
+  WsCriticalPathView *self = WS_CRITICAL_PATH_VIEW (widget);
+  double width = gtk_widget_get_width (widget);
   WsTime begin, end, delta;
 
-  if (!self->dragging && fabs (dx) < 4)
-    return;
-  if (!self->dragging)
-    gtk_widget_set_cursor_from_name (GTK_WIDGET (self), "grabbing");
-  self->dragging = TRUE;
   ws_critical_path_renderer_get_visible (self->renderer, &begin, &end);
   delta = ws_critical_path_renderer_x_to_time (self->renderer, width, dx) -
           ws_critical_path_renderer_x_to_time (self->renderer, width, 0);
   set_visible (self, self->drag_begin - delta, self->drag_begin - delta + (end - begin));
 }
 
-static void
-drag_end_cb (GtkGestureDrag     *gesture,
-             double              dx,
-             double              dy,
-             WsCriticalPathView *self)
-{
-  /* self->dragging stays set until the next press: the click gesture's
-   * release may come after this. */
-  gtk_widget_set_cursor (GTK_WIDGET (self), NULL);
-}
-
-static void
-motion_cb (GtkEventControllerMotion *controller,
-           double                    x,
-           double                    y,
-           WsCriticalPathView       *self)
-{
-  self->pointer_x = x;
-}
-
 static gboolean
-scroll_cb (GtkEventControllerScroll *controller,
-           double                    dx,
-           double                    dy,
-           WsCriticalPathView       *self)
+nav_scroll_pan (GtkWidget *widget,
+                double     dx,
+                double     dy,
+                gboolean   pixels)
 {
-  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
-  gboolean pixels = gtk_event_controller_scroll_get_unit (controller) == GDK_SCROLL_UNIT_SURFACE;
+  WsCriticalPathView *self = WS_CRITICAL_PATH_VIEW (widget);
   WsTime begin, end;
 
-  if (path (self) == NULL)
-    return FALSE;
-  if (state & GDK_CONTROL_MASK)
-    {
-      zoom_about (self, pixels ? exp (-dy / 200.0) : pow (WHEEL_ZOOM_STEP, -dy), self->pointer_x);
-      return TRUE;
-    }
-  if ((state & GDK_SHIFT_MASK) && dx == 0)
-    dx = dy;
-  else if (dx == 0)
+  if (dx == 0)
     return FALSE;   /* the lanes' scrolled window scrolls */
   ws_critical_path_renderer_get_visible (self->renderer, &begin, &end);
   pan_by (self, (WsTime) (dx * (pixels ? 1.0 / 400 : 0.1) * (end - begin)));
-  return TRUE;
-}
-
-static void
-zoom_begin_cb (GtkGesture         *gesture,
-               GdkEventSequence   *sequence,
-               WsCriticalPathView *self)
-{
-  self->zoom_start = ws_critical_path_view_get_zoom (self);
-}
-
-static void
-zoom_scale_changed_cb (GtkGestureZoom     *gesture,
-                       double              scale,
-                       WsCriticalPathView *self)
-{
-  double cx, cy;
-
-  if (!gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &cx, &cy))
-    cx = gtk_widget_get_width (GTK_WIDGET (self)) / 2.0;
-  zoom_about (self, self->zoom_start * scale / ws_critical_path_view_get_zoom (self), cx);
-}
-
-static gboolean
-query_tooltip_cb (GtkWidget          *widget,
-                  int                 x,
-                  int                 y,
-                  gboolean            keyboard,
-                  GtkTooltip         *tooltip,
-                  WsCriticalPathView *self)
-{
-  guint segment = keyboard ? ws_critical_path_renderer_get_selected (self->renderer)
-                           : ws_critical_path_view_segment_at (self, x, y);
-  g_autofree char *text = NULL;
-
-  if (segment == WS_NONE)
-    return FALSE;
-  text = ws_critical_path_view_dup_segment_text (self, segment);
-  gtk_tooltip_set_text (tooltip, text);
   return TRUE;
 }
 
@@ -661,16 +608,7 @@ ws_critical_path_view_snapshot (GtkWidget   *widget,
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   ws_critical_path_renderer_draw (self->renderer, cr, width, height);
   cairo_destroy (cr);
-
-  if (gtk_widget_has_visible_focus (widget))
-    {
-      GskRoundedRect outline;
-      const GdkRGBA focus = { 0.21, 0.52, 0.89, 0.5 };
-
-      gsk_rounded_rect_init_from_rect (&outline, &GRAPHENE_RECT_INIT (1, 1, width - 2, height - 2), 0);
-      gtk_snapshot_append_border (snapshot, &outline, (float[4]) { 2, 2, 2, 2 },
-                                  (GdkRGBA[4]) { focus, focus, focus, focus });
-    }
+  ws_view_append_focus_ring (widget, snapshot);
 }
 
 static void
@@ -771,30 +709,27 @@ ws_critical_path_view_class_init (WsCriticalPathViewClass *klass)
 static void
 ws_critical_path_view_init (WsCriticalPathView *self)
 {
-  static const WsViewGestures gestures = {
-    .click_button = GDK_BUTTON_PRIMARY,
-    .pressed = G_CALLBACK (click_pressed_cb),
-    .released = G_CALLBACK (click_released_cb),
-    .drag_button = 0,   /* any button pans */
-    .drag_begin = G_CALLBACK (drag_begin_cb),
-    .drag_update = G_CALLBACK (drag_update_cb),
-    .drag_end = G_CALLBACK (drag_end_cb),
-    .zoom_begin = G_CALLBACK (zoom_begin_cb),
-    .zoom_scale_changed = G_CALLBACK (zoom_scale_changed_cb),
-    .scroll = G_CALLBACK (scroll_cb),
-    .enter = G_CALLBACK (motion_cb),
-    .motion = G_CALLBACK (motion_cb),
-    .key_pressed = G_CALLBACK (key_pressed_cb),
+  static const WsViewNavigation navigation = {
+    .has_content = nav_has_content,
+    .item_at = nav_item_at,
+    .get_selected = nav_get_selected,
+    .select = nav_select,
+    .activate = nav_activate,
+    .dup_tooltip = nav_dup_tooltip,
+    .get_zoom = nav_get_zoom,
+    .zoom = nav_zoom,
+    .zoom_at = nav_zoom_at,
+    .drag_begin = nav_drag_begin,
+    .drag_pan = nav_drag_pan,
+    .scroll_pan = nav_scroll_pan,
+    .key_pressed = nav_key_pressed,
+    .wheel_zoom_step = WHEEL_ZOOM_STEP,
+    .key_zoom_step = KEY_ZOOM_STEP,
+    .drag_horizontal = TRUE,
   };
 
   self->renderer = ws_critical_path_renderer_new ();
-
-  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
-  gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
-  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
-  g_signal_connect (self, "query-tooltip", G_CALLBACK (query_tooltip_cb), self);
-
-  ws_view_gestures_attach (GTK_WIDGET (self), &gestures, self);
+  ws_view_navigation_attach (GTK_WIDGET (self), &navigation);
 
   update_accessible (self);
 }

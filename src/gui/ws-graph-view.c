@@ -38,13 +38,9 @@ struct _WsGraphView
   gboolean         dirty;
   guint            notify_zoom_source;
 
-  /* Gestures */
-  double           pointer_x;
-  double           pointer_y;
+  /* Where a drag started (layout units) */
   double           drag_x;
   double           drag_y;
-  gboolean         dragging;
-  double           zoom_start_scale;
 };
 
 G_DEFINE_FINAL_TYPE (WsGraphView, ws_graph_view, GTK_TYPE_WIDGET)
@@ -499,28 +495,20 @@ select_and_reveal (WsGraphView *self,
   ws_graph_view_reveal_node (self, node);
 }
 
+/* The graph's own keys (zoom and Enter are the shared navigation's):
+ * arrows walk the graph from the selection, or pan without one. */
 static gboolean
-key_pressed_cb (GtkEventControllerKey *controller,
-                guint                  keyval,
-                guint                  keycode,
-                GdkModifierType        state,
-                WsGraphView           *self)
+nav_key_pressed (GtkWidget       *widget,
+                 guint            keyval,
+                 GdkModifierType  state)
 {
+  WsGraphView *self = WS_GRAPH_VIEW (widget);
   gboolean ctrl = (state & GDK_CONTROL_MASK) != 0;
   guint sel = self->vp.selected;
   gboolean navigate = self->scene != NULL && sel != WS_NONE && !ctrl;
 
   switch (keyval)
     {
-    case GDK_KEY_plus:
-    case GDK_KEY_equal:
-    case GDK_KEY_KP_Add:
-      ws_graph_view_zoom (self, KEY_ZOOM_STEP);
-      return TRUE;
-    case GDK_KEY_minus:
-    case GDK_KEY_KP_Subtract:
-      ws_graph_view_zoom (self, 1 / KEY_ZOOM_STEP);
-      return TRUE;
     case GDK_KEY_0:
     case GDK_KEY_KP_0:
       ws_graph_view_set_zoom (self, 1);
@@ -533,8 +521,6 @@ key_pressed_cb (GtkEventControllerKey *controller,
       if (self->scene)
         select_and_reveal (self, ws_graph_scene_get_root (self->scene));
       return TRUE;
-    case GDK_KEY_Return:
-    case GDK_KEY_KP_Enter:
     case GDK_KEY_space:
       if (sel != WS_NONE)
         g_signal_emit (self, signals[NODE_ACTIVATED], 0, sel);
@@ -574,169 +560,118 @@ key_pressed_cb (GtkEventControllerKey *controller,
 }
 
 /* ------------------------------------------------------------------ */
-/* Pointer                                                              */
+/* The shared navigation's hooks (ws-view-gestures.h)                   */
 
-static void
-click_pressed_cb (GtkGestureClick *gesture,
-                  int              n_press,
-                  double           x,
-                  double           y,
-                  WsGraphView     *self)
+static gboolean
+nav_has_content (GtkWidget *widget)
 {
-  gtk_widget_grab_focus (GTK_WIDGET (self));
-  if (n_press == 2)
-    {
-      guint node = ws_graph_view_node_at (self, x, y);
-      if (node != WS_NONE)
-        g_signal_emit (self, signals[NODE_ACTIVATED], 0, node);
-    }
+  return WS_GRAPH_VIEW (widget)->scene != NULL;
+}
+
+static guint
+nav_item_at (GtkWidget *widget,
+             double     x,
+             double     y)
+{
+  return ws_graph_view_node_at (WS_GRAPH_VIEW (widget), x, y);
+}
+
+static guint
+nav_get_selected (GtkWidget *widget)
+{
+  return WS_GRAPH_VIEW (widget)->vp.selected;
 }
 
 static void
-click_released_cb (GtkGestureClick *gesture,
-                   int              n_press,
-                   double           x,
-                   double           y,
-                   WsGraphView     *self)
+nav_select (GtkWidget *widget,
+            guint      node)
 {
-  /* On release, so that the end of a drag does not select. */
-  if (n_press == 1 && !self->dragging)
-    ws_graph_view_set_selected_node (self, ws_graph_view_node_at (self, x, y));
+  ws_graph_view_set_selected_node (WS_GRAPH_VIEW (widget), node);
 }
 
 static void
-drag_begin_cb (GtkGestureDrag *gesture,
-               double          x,
-               double          y,
-               WsGraphView    *self)
+nav_activate (GtkWidget *widget,
+              guint      node)
 {
+  g_signal_emit (widget, signals[NODE_ACTIVATED], 0, node);
+}
+
+static double
+nav_get_zoom (GtkWidget *widget)
+{
+  return WS_GRAPH_VIEW (widget)->vp.scale;
+}
+
+static void
+nav_zoom (GtkWidget *widget,
+          double     factor)
+{
+  ws_graph_view_zoom (WS_GRAPH_VIEW (widget), factor);
+}
+
+static void
+nav_zoom_at (GtkWidget *widget,
+             double     factor,
+             double     x,
+             double     y)
+{
+  set_scale (WS_GRAPH_VIEW (widget), factor, x, y);
+}
+
+static void
+nav_drag_begin (GtkWidget *widget)
+{
+  WsGraphView *self = WS_GRAPH_VIEW (widget);
+
   self->drag_x = self->vp.x;
   self->drag_y = self->vp.y;
-  self->dragging = FALSE;
 }
 
 static void
-drag_update_cb (GtkGestureDrag *gesture,
-                double          dx,
-                double          dy,
-                WsGraphView    *self)
+nav_drag_pan (GtkWidget *widget,
+              double     dx,
+              double     dy)
 {
-  if (!self->dragging && hypot (dx, dy) < 4)
-    return;
-  if (!self->dragging)
-    gtk_widget_set_cursor_from_name (GTK_WIDGET (self), "grabbing");
-  self->dragging = TRUE;
+  WsGraphView *self = WS_GRAPH_VIEW (widget);
+
   self->vp.x = self->drag_x - dx / self->vp.scale;
   self->vp.y = self->drag_y - dy / self->vp.scale;
   invalidate (self);
 }
 
-static void
-drag_end_cb (GtkGestureDrag *gesture,
-             double          dx,
-             double          dy,
-             WsGraphView    *self)
-{
-  /* self->dragging stays set until the next press: the click gesture's
-   * release may come after this. */
-  gtk_widget_set_cursor (GTK_WIDGET (self), NULL);
-}
-
-static void
-motion_cb (GtkEventControllerMotion *controller,
-           double                    x,
-           double                    y,
-           WsGraphView              *self)
-{
-  self->pointer_x = x;
-  self->pointer_y = y;
-}
-
 static gboolean
-scroll_cb (GtkEventControllerScroll *controller,
-           double                    dx,
-           double                    dy,
-           WsGraphView              *self)
+nav_scroll_pan (GtkWidget *widget,
+                double     dx,
+                double     dy,
+                gboolean   pixels)
 {
-  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
-  gboolean pixels = gtk_event_controller_scroll_get_unit (controller) == GDK_SCROLL_UNIT_SURFACE;
-  double px = self->pointer_x, py = self->pointer_y;
-
-  if (self->scene == NULL)
-    return FALSE;
-
-  if (state & GDK_CONTROL_MASK)
-    {
-      double step = pixels ? exp (-dy / 200.0) : pow (WHEEL_ZOOM_STEP, -dy);
-      set_scale (self, step, px, py);
-      return TRUE;
-    }
-  if (state & GDK_SHIFT_MASK && dx == 0)
-    {
-      dx = dy;
-      dy = 0;
-    }
-  pan (self, dx * (pixels ? 1 : WHEEL_PAN_PX), dy * (pixels ? 1 : WHEEL_PAN_PX));
+  pan (WS_GRAPH_VIEW (widget), dx * (pixels ? 1 : WHEEL_PAN_PX), dy * (pixels ? 1 : WHEEL_PAN_PX));
   return TRUE;
 }
 
-static void
-zoom_begin_cb (GtkGesture       *gesture,
-               GdkEventSequence *sequence,
-               WsGraphView      *self)
+/* A node's title, detail and frame, and its anomaly verdict when the
+ * anomaly layer is this scene's. */
+static char *
+nav_dup_tooltip (GtkWidget *widget,
+                 guint      node)
 {
-  self->zoom_start_scale = self->vp.scale;
-}
-
-static void
-zoom_scale_changed_cb (GtkGestureZoom *gesture,
-                       double          scale,
-                       WsGraphView    *self)
-{
-  double cx, cy;
-
-  if (!gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &cx, &cy))
-    {
-      cx = self->vp.width / 2;
-      cy = self->vp.height / 2;
-    }
-  set_scale (self, self->zoom_start_scale * scale / self->vp.scale, cx, cy);
-}
-
-static gboolean
-query_tooltip_cb (GtkWidget   *widget,
-                  int          x,
-                  int          y,
-                  gboolean     keyboard,
-                  GtkTooltip  *tooltip,
-                  WsGraphView *self)
-{
-  guint node = keyboard ? self->vp.selected : ws_graph_view_node_at (self, x, y);
+  WsGraphView *self = WS_GRAPH_VIEW (widget);
   g_autofree char *title = NULL;
   g_autofree char *detail = NULL;
-  g_autofree char *text = NULL;
   g_autofree char *anomaly = NULL;
   WsGraphAnomalies *anomalies;
   const char *frame;
 
-  if (node == WS_NONE || self->scene == NULL)
-    return FALSE;
+  if (self->scene == NULL)
+    return NULL;
   title = ws_graph_scene_dup_title (self->scene, node);
   detail = ws_graph_scene_dup_detail (self->scene, node);
   frame = ws_graph_scene_get_frame_name (self->scene, node);
-  text = g_strdup_printf ("%s\n%s%s%s", title, detail, frame ? "\n" : "", frame ? frame : "");
-  /* The anomaly verdict of a scored wait, when the layer is this scene's. */
   anomalies = ws_graph_renderer_get_anomalies (self->renderer);
   if (anomalies != NULL && ws_graph_anomalies_get_scene (anomalies) == self->scene)
     anomaly = ws_graph_anomalies_dup_describe (anomalies, node);
-  if (anomaly != NULL)
-    {
-      char *with = g_strconcat (text, "\n", anomaly, NULL);
-      g_free (text);
-      text = with;
-    }
-  gtk_tooltip_set_text (tooltip, text);
-  return TRUE;
+  return g_strdup_printf ("%s\n%s%s%s%s%s", title, detail, frame ? "\n" : "", frame ? frame : "",
+                          anomaly ? "\n" : "", anomaly ? anomaly : "");
 }
 
 /* ------------------------------------------------------------------ */
@@ -839,16 +774,7 @@ ws_graph_view_snapshot (GtkWidget   *widget,
     }
 
   gtk_snapshot_append_texture (snapshot, self->texture, &GRAPHENE_RECT_INIT (0, 0, width, height));
-
-  if (gtk_widget_has_visible_focus (widget))
-    {
-      GskRoundedRect outline;
-      const GdkRGBA focus = { 0.21, 0.52, 0.89, 0.5 };
-
-      gsk_rounded_rect_init_from_rect (&outline, &GRAPHENE_RECT_INIT (1, 1, width - 2, height - 2), 0);
-      gtk_snapshot_append_border (snapshot, &outline, (float[4]) { 2, 2, 2, 2 },
-                                  (GdkRGBA[4]) { focus, focus, focus, focus });
-    }
+  ws_view_append_focus_ring (widget, snapshot);
 }
 
 static void
@@ -975,31 +901,27 @@ ws_graph_view_class_init (WsGraphViewClass *klass)
 static void
 ws_graph_view_init (WsGraphView *self)
 {
-  static const WsViewGestures gestures = {
-    .click_button = GDK_BUTTON_PRIMARY,
-    .pressed = G_CALLBACK (click_pressed_cb),
-    .released = G_CALLBACK (click_released_cb),
-    .drag_button = 0,   /* any button pans */
-    .drag_begin = G_CALLBACK (drag_begin_cb),
-    .drag_update = G_CALLBACK (drag_update_cb),
-    .drag_end = G_CALLBACK (drag_end_cb),
-    .zoom_begin = G_CALLBACK (zoom_begin_cb),
-    .zoom_scale_changed = G_CALLBACK (zoom_scale_changed_cb),
-    .scroll = G_CALLBACK (scroll_cb),
-    .enter = G_CALLBACK (motion_cb),
-    .motion = G_CALLBACK (motion_cb),
-    .key_pressed = G_CALLBACK (key_pressed_cb),
+  static const WsViewNavigation navigation = {
+    .has_content = nav_has_content,
+    .item_at = nav_item_at,
+    .get_selected = nav_get_selected,
+    .select = nav_select,
+    .activate = nav_activate,
+    .dup_tooltip = nav_dup_tooltip,
+    .get_zoom = nav_get_zoom,
+    .zoom = nav_zoom,
+    .zoom_at = nav_zoom_at,
+    .drag_begin = nav_drag_begin,
+    .drag_pan = nav_drag_pan,
+    .scroll_pan = nav_scroll_pan,
+    .key_pressed = nav_key_pressed,
+    .wheel_zoom_step = WHEEL_ZOOM_STEP,
+    .key_zoom_step = KEY_ZOOM_STEP,
   };
 
   self->renderer = ws_graph_renderer_new ();
   ws_graph_viewport_init (&self->vp);
-
-  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
-  gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
-  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
-  g_signal_connect (self, "query-tooltip", G_CALLBACK (query_tooltip_cb), self);
-
-  ws_view_gestures_attach (GTK_WIDGET (self), &gestures, self);
+  ws_view_navigation_attach (GTK_WIDGET (self), &navigation);
 
   update_accessible (self);
 }

@@ -7,7 +7,9 @@
  * cluster (WsClusterAlignment), "Show Events" (WsPatternEvents, in a
  * worker of its own) and the signatures with their coverage
  * (WsSignaturePanel).  The page owns the run shown and the selection and
- * ties the parts together.
+ * ties the parts together; what the user does with the selection (Show
+ * Events, Mark as Signature, the figures' export) is in
+ * ws-mining-page-actions.c.
  */
 #include "config.h"
 
@@ -17,75 +19,18 @@
 
 #include "ws-cluster-alignment.h"
 #include "ws-cluster-table.h"
-#include "ws-coverage.h"
 #include "ws-error.h"
-#include "ws-export-dialog.h"
 #include "ws-history-store.h"
-#include "ws-miner.h"
 #include "ws-mining-request.h"
 #include "ws-mining-form.h"
 #include "ws-mining-item.h"
 #include "ws-mining-page.h"
-#include "ws-pattern-events.h"
+#include "ws-mining-page-private.h"
 #include "ws-progress-relay.h"
 #include "ws-signature-panel.h"
 #include "ws-worker.h"
-#include "ws-similarity.h"
 #include "ws-stack-db.h"
 #include "ws-time-format.h"
-
-/* The exported coverage chart, in points (pixels for PNG). */
-
-/* ------------------------------------------------------------------ */
-/* A run's result                                                       */
-
-/* The run shown: the core's result, with the documents mined. */
-typedef WsMiningShown Result;
-#define result_ref ws_mining_shown_ref
-#define result_unref ws_mining_shown_unref
-
-/* ------------------------------------------------------------------ */
-/* The page                                                             */
-
-struct _WsMiningPage
-{
-  GtkWidget            parent_instance;
-
-  /* Template widgets */
-  GtkPaned            *outer_paned;
-  WsMiningForm        *form;
-  GtkToggleButton     *settings_button;
-  GtkStack            *results_stack;
-  AdwStatusPage       *running_page;
-  AdwStatusPage       *error_page;
-  GtkProgressBar      *progress_bar;
-  GtkPaned            *inner_paned;
-  GtkLabel            *summary_label;
-  GtkDropDown         *rank_dropdown;
-  GtkColumnView       *cluster_view;
-  GtkLabel            *detail_label;
-  GtkStack            *detail_stack;
-  WsAlignmentView     *alignment_view;
-  WsSignaturePanel    *signature_panel;
-
-  /* Owned references */
-  WsSession           *session;          /* open traces, settings, history store */
-  WsWorker            *worker;           /* the mining run */
-  WsWorker            *events_worker;
-  Result              *result;
-  GListStore          *roots;
-  GtkSingleSelection  *selection;
-  WsClusterAlignment  *alignment;
-  char                *status;
-
-  /* The run in progress */
-  gboolean             busy;
-  WsProgressRelay     *progress_relay;
-
-
-  /* Clusters given a signature (the signatures are the panel's) */
-  GHashTable          *signed_patterns;  /* costliest pattern (+1) of clusters given a signature */
-};
 
 G_DEFINE_FINAL_TYPE (WsMiningPage, ws_mining_page, GTK_TYPE_WIDGET)
 
@@ -108,11 +53,17 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-static void update_actions (WsMiningPage *self);
+void
+_ws_mining_page_emit_show_events (WsMiningPage   *self,
+                                  WsDocument     *document,
+                                  WsStackSearch  *search)
+{
+  g_signal_emit (self, signals[SHOW_EVENTS], 0, document, search);
+}
 
-static void
-set_status (WsMiningPage *self,
-            const char   *status)
+void
+_ws_mining_page_set_status (WsMiningPage *self,
+                            const char   *status)
 {
   if (g_strcmp0 (status, self->status) == 0)
     return;
@@ -121,13 +72,13 @@ set_status (WsMiningPage *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATUS]);
 }
 
-static void
-toast (WsMiningPage *self,
-       const char   *text)
+void
+_ws_mining_page_toast (WsMiningPage *self,
+                       const char   *text)
 {
   GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
 
-  set_status (self, text);
+  _ws_mining_page_set_status (self, text);
   if (overlay != NULL)
     adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), adw_toast_new (text));
 }
@@ -153,7 +104,7 @@ progress_published (double      fraction,
   if (message != NULL)
     {
       gtk_progress_bar_set_text (self->progress_bar, message);
-      set_status (self, message);
+      _ws_mining_page_set_status (self, message);
     }
 }
 
@@ -176,8 +127,8 @@ build_model (WsMiningPage *self)
 /* ------------------------------------------------------------------ */
 /* Selection: the alignment of a cluster                                */
 
-static WsMiningItem *
-selected_item (WsMiningPage *self)
+WsMiningItem *
+_ws_mining_page_get_selected_item (WsMiningPage *self)
 {
   GtkTreeListRow *row;
 
@@ -191,8 +142,8 @@ static void
 update_detail (WsMiningPage *self)
 {
   ws_cluster_alignment_show (self->alignment, self->result ? self->result->clusters : NULL,
-                             self->result ? self->result->similarity : NULL, selected_item (self));
-  update_actions (self);
+                             self->result ? self->result->similarity : NULL, _ws_mining_page_get_selected_item (self));
+  _ws_mining_page_update_actions (self);
 }
 
 static void
@@ -261,7 +212,7 @@ show_results (WsMiningPage *self)
                                 total, lambda);
       adw_status_page_set_description (self->error_page, desc);
       gtk_stack_set_visible_child_name (self->results_stack, "error");
-      set_status (self, _("No costly patterns"));
+      _ws_mining_page_set_status (self, _("No costly patterns"));
       return;
     }
 
@@ -280,7 +231,7 @@ show_results (WsMiningPage *self)
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->summary_label), tip);
   }
   gtk_stack_set_visible_child_name (self->results_stack, "results");
-  set_status (self, summary);
+  _ws_mining_page_set_status (self, summary);
   if (g_list_model_get_n_items (G_LIST_MODEL (self->selection)) > 0)
     gtk_single_selection_set_selected (self->selection, 0);
   update_detail (self);
@@ -294,7 +245,7 @@ set_busy (WsMiningPage *self,
     return;
   self->busy = busy;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
-  update_actions (self);
+  _ws_mining_page_update_actions (self);
 }
 
 static void
@@ -313,7 +264,7 @@ mine_done (gpointer  owner,
           g_error_matches (error, WS_ERROR, WS_ERROR_CANCELLED))
         {
           gtk_stack_set_visible_child_name (self->results_stack, self->result ? "results" : "empty");
-          toast (self, _("Mining cancelled"));
+          _ws_mining_page_toast (self, _("Mining cancelled"));
         }
       else
         {
@@ -321,7 +272,7 @@ mine_done (gpointer  owner,
           adw_status_page_set_title (self->error_page, _("Could Not Mine"));
           adw_status_page_set_description (self->error_page, error->message);
           gtk_stack_set_visible_child_name (self->results_stack, "error");
-          set_status (self, error->message);
+          _ws_mining_page_set_status (self, error->message);
         }
       g_signal_emit (self, signals[FINISHED], 0);
       return;
@@ -352,7 +303,7 @@ ws_mining_page_run_scope (WsMiningPage  *self,
   g_return_if_fail (WS_IS_MINING_PAGE (self));
 
   /* A run under way is the user's: it is not replaced. */
-  if (ws_mining_page_get_busy (self))
+  if (self->busy)
     return;
   ws_mining_form_set_scope (self->form, scope);
   ws_mining_page_run (self);
@@ -369,7 +320,7 @@ ws_mining_page_run (WsMiningPage *self)
   chosen = ws_mining_form_dup_chosen (self->form);
   if (chosen->len == 0)
     {
-      toast (self, _("Open a trace and tick it to mine it"));
+      _ws_mining_page_toast (self, _("Open a trace and tick it to mine it"));
       return;
     }
 
@@ -385,7 +336,7 @@ ws_mining_page_run (WsMiningPage *self)
   }
   gtk_stack_set_visible_child_name (self->results_stack, "running");
   set_busy (self, TRUE);
-  set_status (self, _("Mining…"));
+  _ws_mining_page_set_status (self, _("Mining…"));
 
   ws_worker_run (self->worker, self, job, (GDestroyNotify) ws_mining_request_free, ws_mining_request_run_in_thread,
                  mine_done);
@@ -421,303 +372,6 @@ rank_changed_cb (WsMiningPage *self)
     return;
   ws_cluster_set_rank (self->result->clusters, gtk_drop_down_get_selected (self->rank_dropdown));
   show_results (self);
-}
-
-/* ------------------------------------------------------------------ */
-/* Events that contain a pattern                                        */
-
-static void
-events_done (gpointer  owner,
-             gpointer  result,
-             GError   *error,
-             gpointer  job)
-{
-  WsMiningPage *self = WS_MINING_PAGE (owner);
-  g_autoptr(WsPatternEvents) events = result;
-  g_autofree char *text = NULL;
-  WsDocument *document;
-  guint n;
-
-  if (events == NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
-          !g_error_matches (error, WS_ERROR, WS_ERROR_CANCELLED) && self->results_stack != NULL)
-        toast (self, error->message);
-      return;
-    }
-  if (events->search == NULL || self->result == NULL || events->stream >= self->result->documents->len)
-    {
-      toast (self, _("No event of the open traces contains this pattern"));
-      return;
-    }
-  document = g_ptr_array_index (self->result->documents, events->stream);
-  n = ws_stack_search_get_n_matches (events->search);
-  if (events->n_traces > 1)
-    /* Translators: events of the shown trace, then events and traces overall */
-    text = g_strdup_printf (_("%u events in %s (%llu in %u traces)"),
-                            n, ws_document_get_title (document), (unsigned long long) events->n_matches,
-                            events->n_traces);
-  else
-    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u event in %s", "%u events in %s", n),
-                            n, ws_document_get_title (document));
-  set_status (self, text);
-  g_signal_emit (self, signals[SHOW_EVENTS], 0, document, events->search);
-}
-
-static void
-add_pattern (WsPatternEventsQuery *query,
-             Result               *r,
-             guint                 pattern)
-{
-  const WsPattern *p = ws_pattern_set_get_pattern (r->patterns, pattern);
-  ws_pattern_events_query_add (query, p->frames, p->n_frames);
-}
-
-/**
- * ws_mining_page_show_events:
- *
- * Finds, in a worker, the events whose stack contains the selected
- * pattern (a cluster: any of its patterns) and emits ::show-events for the
- * current trace if it has any, else for the first mined trace that has.
- */
-void
-ws_mining_page_show_events (WsMiningPage *self)
-{
-  WsMiningItem *item;
-  WsPatternEventsQuery *query;
-  g_autofree char *label = NULL;
-  guint prefer = G_MAXUINT;
-
-  g_return_if_fail (WS_IS_MINING_PAGE (self));
-
-  item = selected_item (self);
-  if (item == NULL || self->result == NULL)
-    return;
-
-  if (self->session != NULL)
-    {
-      WsDocument *current = ws_session_get_current_document (self->session);
-      for (guint s = 0; s < self->result->documents->len; s++)
-        if (g_ptr_array_index (self->result->documents, s) == current)
-          prefer = s;
-    }
-  if (ws_mining_item_get_kind (item) == WS_MINING_ITEM_PATTERN)
-    /* Translators: what the timeline's search shows, e.g. "pattern 3.2" */
-    label = g_strdup_printf (_("pattern %u.%u"), ws_mining_item_get_cluster (item) + 1, ws_mining_item_get_rank (item));
-  else
-    label = g_strdup_printf (_("cluster %u"), ws_mining_item_get_index (item) + 1);
-  query = ws_pattern_events_query_new (self->result->traces, self->result->db, label, prefer);
-  if (ws_mining_item_get_kind (item) == WS_MINING_ITEM_PATTERN)
-    add_pattern (query, self->result, ws_mining_item_get_index (item));
-  else
-    {
-      const WsCluster *cl = ws_cluster_set_get_cluster (self->result->clusters, ws_mining_item_get_index (item));
-      for (guint k = 0; k < cl->n_patterns; k++)
-        add_pattern (query, self->result, cl->patterns[k]);
-    }
-  ws_worker_run (self->events_worker, self, query, (GDestroyNotify) ws_pattern_events_query_free,
-                 ws_pattern_events_run_in_thread, events_done);
-}
-
-static void
-show_events_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *param)
-{
-  ws_mining_page_show_events (WS_MINING_PAGE (widget));
-}
-
-/* ------------------------------------------------------------------ */
-/* Signatures and coverage                                              */
-
-/* Frames of the signature: the rows marked in the alignment (in a variant
- * row, the selected pattern's frame, else the first there is), or the
- * cluster's common part. */
-/**
- * ws_mining_page_mark_signature:
- *
- * Keeps the frames marked in the alignment (or, with none marked, the
- * selected cluster's common part) as a performance signature, and
- * updates the coverage chart and table.
- *
- * Returns: %TRUE if a signature was added
- */
-gboolean
-ws_mining_page_mark_signature (WsMiningPage *self)
-{
-  WsMiningItem *item;
-  g_autoptr(GArray) frames = NULL;
-  WsStackTable *table;
-  WsPattern fake = { 0 };
-  g_autofree char *label = NULL;
-  g_autofree char *text = NULL;
-  guint index;
-
-  g_return_val_if_fail (WS_IS_MINING_PAGE (self), FALSE);
-
-  item = selected_item (self);
-  if (item == NULL || self->result == NULL)
-    return FALSE;
-
-  frames = ws_cluster_alignment_dup_marked (self->alignment);
-  if (frames->len == 0)
-    {
-      toast (self, _("The cluster's patterns have no frame in common: mark the frames to keep in the alignment"));
-      return FALSE;
-    }
-
-  table = ws_stack_db_get_stack_table (self->result->db);
-  fake.frames = (WsFrameId *) frames->data;
-  fake.n_frames = frames->len;
-  label = ws_pattern_dup_label (table, self->result->similarity, &fake);
-
-  index = ws_signature_panel_add (self->signature_panel, label, (const WsFrameId *) (gpointer) frames->data,
-                                  frames->len);
-
-  /* The cluster row shows that it has a signature. */
-  {
-    const WsCluster *cl = ws_cluster_set_get_cluster (self->result->clusters, ws_mining_item_get_cluster (item));
-    g_hash_table_add (self->signed_patterns, GUINT_TO_POINTER (cl->patterns[0] + 1));
-  }
-  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->roots)); i++)
-    {
-      g_autoptr(WsMiningItem) root = g_list_model_get_item (G_LIST_MODEL (self->roots), i);
-      if (ws_mining_item_get_index (root) == ws_mining_item_get_cluster (item))
-        ws_mining_item_set_signature (root, TRUE);
-    }
-  ws_alignment_view_clear_marks (self->alignment_view);
-
-  if (index != G_MAXUINT)
-    {
-      WsCoverage *coverage = ws_signature_panel_get_coverage (self->signature_panel);
-      g_autofree char *pct = g_strdup_printf (_("%.1f %%"), 100 * ws_coverage_get_signature_coverage (coverage, index));
-      g_autofree char *all = g_strdup_printf (_("%.1f %%"), 100 * ws_coverage_get_total_coverage (coverage));
-      /* Translators: after marking a signature: its coverage, all signatures' coverage */
-      text = g_strdup_printf (_("Signature S%u covers %s of the delay; all signatures %s"),
-                              ws_signature_panel_get_n_signatures (self->signature_panel), pct, all);
-      toast (self, text);
-    }
-  return TRUE;
-}
-
-
-static void
-mark_signature_action (GtkWidget  *widget,
-                       const char *action_name,
-                       GVariant   *param)
-{
-  ws_mining_page_mark_signature (WS_MINING_PAGE (widget));
-}
-
-/* ------------------------------------------------------------------ */
-/* Actions                                                              */
-
-static void
-update_actions (WsMiningPage *self)
-{
-  g_autoptr(GPtrArray) chosen = NULL;
-  gboolean has_item;
-
-  if (self->results_stack == NULL)
-    return;
-  chosen = ws_mining_form_dup_chosen (self->form);
-  has_item = !self->busy && self->result != NULL && selected_item (self) != NULL;
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "mining.run", chosen->len > 0);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "mining.cancel", self->busy);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "mining.show-events", has_item);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "mining.mark-signature", has_item);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "mining.export-alignment",
-                                 ws_cluster_alignment_get_grid (self->alignment) != NULL);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "mining.export-coverage",
-                                 ws_coverage_plot_get_n_series (ws_coverage_view_get_plot (
-                                   ws_signature_panel_get_view (self->signature_panel))) > 0);
-}
-
-/* ------------------------------------------------------------------ */
-/* Exporting the figures                                                */
-
-/**
- * ws_mining_page_export_alignment:
- * @path: ends in .png, .svg or .pdf
- *
- * Writes the alignment shown (the selected cluster's patterns, every row
- * unfolded) as a figure.
- *
- * Returns: %TRUE if written
- */
-gboolean
-ws_mining_page_export_alignment (WsMiningPage  *self,
-                                 const char    *path,
-                                 GError       **error)
-{
-  g_return_val_if_fail (WS_IS_MINING_PAGE (self), FALSE);
-  return ws_cluster_alignment_export (self->alignment, path, error);
-}
-
-/**
- * ws_mining_page_export_coverage:
- * @path: ends in .png, .svg or .pdf
- *
- * Writes the bottleneck-coverage chart (StackMine Fig. 4) of the marked
- * signatures as a 960 × 540 figure.
- *
- * Returns: %TRUE if written
- */
-gboolean
-ws_mining_page_export_coverage (WsMiningPage  *self,
-                                const char    *path,
-                                GError       **error)
-{
-  g_return_val_if_fail (WS_IS_MINING_PAGE (self), FALSE);
-  return ws_signature_panel_export (self->signature_panel, path, error);
-}
-
-static gboolean
-export_alignment_to (GtkWidget   *widget,
-                     const char  *path,
-                     GError     **error)
-{
-  return ws_mining_page_export_alignment (WS_MINING_PAGE (widget), path, error);
-}
-
-static gboolean
-export_coverage_to (GtkWidget   *widget,
-                    const char  *path,
-                    GError     **error)
-{
-  return ws_mining_page_export_coverage (WS_MINING_PAGE (widget), path, error);
-}
-
-static void
-export_toast (GtkWidget  *widget,
-              const char *message)
-{
-  toast (WS_MINING_PAGE (widget), message);
-}
-
-static void
-export_alignment_action (GtkWidget  *widget,
-                         const char *action_name,
-                         GVariant   *param)
-{
-  WsMiningPage *self = WS_MINING_PAGE (widget);
-  g_autofree char *name = NULL;
-
-  if (ws_cluster_alignment_get_grid (self->alignment) == NULL)
-    return;
-  name = g_strdup_printf ("cluster-%u-alignment.%s", ws_cluster_alignment_get_cluster (self->alignment) + 1,
-                          g_variant_get_string (param, NULL));
-  ws_export_dialog_show (widget, _("Export the Alignment"), name, export_alignment_to, export_toast);
-}
-
-static void
-export_coverage_action (GtkWidget  *widget,
-                        const char *action_name,
-                        GVariant   *param)
-{
-  g_autofree char *name = g_strdup_printf ("coverage.%s", g_variant_get_string (param, NULL));
-
-  ws_export_dialog_show (widget, _("Export the Coverage Chart"), name, export_coverage_to, export_toast);
 }
 
 /* ------------------------------------------------------------------ */
@@ -865,10 +519,7 @@ ws_mining_page_class_init (WsMiningPageClass *klass)
 
   gtk_widget_class_install_action (widget_class, "mining.run", NULL, run_action);
   gtk_widget_class_install_action (widget_class, "mining.cancel", NULL, cancel_action);
-  gtk_widget_class_install_action (widget_class, "mining.show-events", NULL, show_events_action);
-  gtk_widget_class_install_action (widget_class, "mining.mark-signature", NULL, mark_signature_action);
-  gtk_widget_class_install_action (widget_class, "mining.export-alignment", "s", export_alignment_action);
-  gtk_widget_class_install_action (widget_class, "mining.export-coverage", "s", export_coverage_action);
+  _ws_mining_page_class_actions_init (widget_class);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "mining.run", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "mining.cancel", NULL);
 }
@@ -889,18 +540,18 @@ ws_mining_page_init (WsMiningPage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->alignment = ws_cluster_alignment_new (self->alignment_view, self->detail_label);
   g_signal_connect_swapped (self->signature_panel, "notify::busy", G_CALLBACK (coverage_busy_cb), self);
-  g_signal_connect_swapped (self->signature_panel, "changed", G_CALLBACK (update_actions), self);
+  g_signal_connect_swapped (self->signature_panel, "changed", G_CALLBACK (_ws_mining_page_update_actions), self);
 
   self->roots = g_list_store_new (WS_TYPE_MINING_ITEM);
   self->selection = ws_cluster_table_setup (self->cluster_view, G_LIST_MODEL (self->roots));
   g_signal_connect_swapped (self->selection, "notify::selected-item", G_CALLBACK (selection_changed_cb), self);
 
   g_object_bind_property (self->settings_button, "active", self->form, "visible", G_BINDING_SYNC_CREATE);
-  g_signal_connect_swapped (self->form, "changed", G_CALLBACK (update_actions), self);
+  g_signal_connect_swapped (self->form, "changed", G_CALLBACK (_ws_mining_page_update_actions), self);
   g_signal_connect_swapped (self->alignment_view, "pattern-activated", G_CALLBACK (alignment_pattern_activated_cb), self);
   g_signal_connect_swapped (self->rank_dropdown, "notify::selected", G_CALLBACK (rank_changed_cb), self);
 
-  update_actions (self);
+  _ws_mining_page_update_actions (self);
 }
 
 GtkWidget *
@@ -930,20 +581,12 @@ ws_mining_page_set_session (WsMiningPage *self,
   if ((settings = ws_session_get_settings (session)) != NULL)
     g_settings_bind (settings, "mining-rank", self->rank_dropdown, "selected", G_SETTINGS_BIND_DEFAULT);
   ws_mining_form_set_session (self->form, session);
-  update_actions (self);
+  _ws_mining_page_update_actions (self);
 }
 
 
 
 
-
-/* Whether a run is in progress (pins wait for it: ws-mining-pin.c). */
-gboolean
-ws_mining_page_get_busy (WsMiningPage *self)
-{
-  g_return_val_if_fail (WS_IS_MINING_PAGE (self), FALSE);
-  return self->busy;
-}
 
 /* Selects the cluster of @rank (1-based) in the table as it is sorted. */
 void

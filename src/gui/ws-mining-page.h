@@ -42,7 +42,6 @@ void             ws_mining_page_run               (WsMiningPage *self);
 void             ws_mining_page_run_scope         (WsMiningPage *self,
                                                    WsMiningScope scope);
 void             ws_mining_page_cancel            (WsMiningPage *self);
-gboolean         ws_mining_page_get_busy          (WsMiningPage *self);
 void             ws_mining_page_select_cluster    (WsMiningPage *self,
                                                    guint         rank);
 void             ws_mining_page_show_detail       (WsMiningPage *self,

@@ -133,8 +133,11 @@ ws_mining_pin_apply (WsMiningPage *page,
                      WsPin        *pin)
 {
   Pending *p;
+  gboolean busy = FALSE;
 
-  if (!ws_mining_page_get_busy (page) && same_run (ws_mining_page_get_shown (page), pin) && select_pinned (page, pin))
+  /* A run in progress will replace the one shown: wait for it. */
+  g_object_get (page, "busy", &busy, NULL);
+  if (!busy && same_run (ws_mining_page_get_shown (page), pin) && select_pinned (page, pin))
     return;
   set_form (ws_mining_page_get_form (page), pin);
   p = g_new0 (Pending, 1);

@@ -83,7 +83,10 @@ ws_inspector_run (WsTrace                   *trace,
       if (result->graph == NULL || g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
       ws_progress_report (progress, progress_data, 0.5, _("Inspecting the wait graph"));
-      result->findings = ws_inspect_wait_graph (result->graph, &settings->options);
+      result->findings = ws_inspect_wait_graph_full (result->graph, &settings->options, cancellable,
+                                                     progress, progress_data, error);
+      if (result->findings == NULL)
+        return NULL;
       result->n_waits = count_graph_waits (result->graph);
     }
   if (g_cancellable_set_error_if_cancelled (cancellable, error))

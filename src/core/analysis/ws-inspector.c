@@ -350,40 +350,47 @@ entity (Connections *c,
   return is_noise (c, th) ? c->n_processes + th : ws_trace_get_thread (c->trace, th)->process;
 }
 
-/* Marks the threads present, adds up the wait cost and sorts out the waits
- * with no readier and those blamed on an interrupted thread. */
-static WsTime
+/* Marks the threads present, adds up the wait cost in @total_wait and
+ * sorts out the waits with no readier and those blamed on an interrupted
+ * thread.  FALSE once @loop is cancelled. */
+static gboolean
 scan_waits (Connections      *c,
             const WsWaitNode *nodes,
             guint             n_nodes,
             GArray           *unknown,
-            GArray           *interrupted)
+            GArray           *interrupted,
+            WsTime           *total_wait,
+            WsProgressLoop   *loop,
+            GError          **error)
 {
-  WsTime total_wait = 0;
-
+  *total_wait = 0;
   for (guint i = 0; i < n_nodes; i++)
     {
       const WsWaitNode *n = &nodes[i];
 
+      if (!ws_progress_loop_step (loop, (double) i / n_nodes, error))
+        return FALSE;
       if (n->kind == WS_WAIT_NODE_RUN || n->kind == WS_WAIT_NODE_WAIT)
         c->present[n->thread] = 1;
       if (n->kind != WS_WAIT_NODE_WAIT)
         continue;
-      total_wait += n->duration;
+      *total_wait += n->duration;
       if (n->wake == WS_WAKE_UNKNOWN)
         g_array_append_val (unknown, n->event);
       else if (is_interrupt_in_thread_context (c->trace, n->event, n->wake))
         g_array_append_val (interrupted, n->event);
     }
-  return total_wait;
+  return TRUE;
 }
 
 /* Edges between ordinary threads join their groups, edges between noise
  * threads their noise sets; an edge between the two is a bridge. */
-static void
+static gboolean
 connect_edges (Connections      *c,
                WsWaitGraph      *graph,
-               const WsWaitNode *nodes)
+               const WsWaitNode *nodes,
+               WsProgressLoop   *loop,
+               GError          **error)
 {
   guint n_edges = ws_wait_graph_get_n_edges (graph);
 
@@ -394,6 +401,8 @@ connect_edges (Connections      *c,
       const WsWaitNode *to = &nodes[edge->to];
       gboolean from_noise, to_noise;
 
+      if (!ws_progress_loop_step (loop, (double) e / n_edges, error))
+        return FALSE;
       /* Hardware and unknown readiers connect nothing. */
       if (to->kind != WS_WAIT_NODE_RUN && to->kind != WS_WAIT_NODE_WAIT)
         continue;
@@ -414,6 +423,7 @@ connect_edges (Connections      *c,
           g_array_append_vals (c->bridges, triple, 3);
         }
     }
+  return TRUE;
 }
 
 /* Bridges by the noise set of their noise thread: set -> GArray of triples. */
@@ -549,15 +559,57 @@ GPtrArray *
 ws_inspect_wait_graph (WsWaitGraph              *graph,
                        const WsInspectorOptions *options)
 {
+  return ws_inspect_wait_graph_full (graph, options, NULL, NULL, NULL, NULL);
+}
+
+/* The graph's nodes, then its edges: both walks check @cancellable. */
+static gboolean
+connect_graph (Connections      *c,
+               WsWaitGraph      *graph,
+               GArray           *unknown,
+               GArray           *interrupted,
+               WsTime           *total_wait,
+               GCancellable     *cancellable,
+               WsProgressFunc    progress,
+               gpointer          progress_data,
+               GError          **error)
+{
+  const WsWaitNode *nodes = ws_wait_graph_get_nodes (graph);
+  WsProgressLoop loop;
+
+  ws_progress_loop_init (&loop, cancellable, progress, progress_data, 0.5, 0.7, _("Inspecting the wait graph"));
+  if (!scan_waits (c, nodes, ws_wait_graph_get_n_nodes (graph), unknown, interrupted, total_wait, &loop, error))
+    return FALSE;
+  ws_progress_loop_init (&loop, cancellable, progress, progress_data, 0.7, 0.95, _("Inspecting the wait graph"));
+  return connect_edges (c, graph, nodes, &loop, error);
+}
+
+/**
+ * ws_inspect_wait_graph_full:
+ * @cancellable: (nullable): checked as the nodes and edges are walked
+ * @progress: (nullable): told of the share walked (between 0.5 and 0.95
+ *   of the run: the graph was built in the first half)
+ *
+ * As ws_inspect_wait_graph(), cancellable: %NULL with
+ * %G_IO_ERROR_CANCELLED once @cancellable is cancelled.
+ */
+GPtrArray *
+ws_inspect_wait_graph_full (WsWaitGraph              *graph,
+                            const WsInspectorOptions *options,
+                            GCancellable             *cancellable,
+                            WsProgressFunc            progress,
+                            gpointer                  progress_data,
+                            GError                  **error)
+{
   WsInspectorOptions defaults;
   WsFrameClassifier *classifier;
-  GPtrArray *findings;
-  const WsWaitNode *nodes;
+  g_autoptr(GPtrArray) findings = NULL;
   g_autoptr(GArray) unknown = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GArray) interrupted = g_array_new (FALSE, FALSE, sizeof (guint32));
   Connections c;
   WsFinding *under;
   WsTime total_wait;
+  gboolean done;
 
   g_return_val_if_fail (WS_IS_WAIT_GRAPH (graph), NULL);
 
@@ -569,12 +621,13 @@ ws_inspect_wait_graph (WsWaitGraph              *graph,
   classifier = options->classifier ? options->classifier : ws_frame_classifier_get_default ();
 
   findings = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_finding_free);
-  nodes = ws_wait_graph_get_nodes (graph);
   connections_init (&c, ws_wait_graph_get_trace (graph), classifier);
-  total_wait = scan_waits (&c, nodes, ws_wait_graph_get_n_nodes (graph), unknown, interrupted);
-  connect_edges (&c, graph, nodes);
-  over_connections (&c, findings);
+  done = connect_graph (&c, graph, unknown, interrupted, &total_wait, cancellable, progress, progress_data, error);
+  if (done)
+    over_connections (&c, findings);
   connections_clear (&c);
+  if (!done)
+    return NULL;
 
   interrupt_readiers (c.trace, interrupted, findings);
   under = under_connection (c.trace, unknown, total_wait, options);
@@ -582,7 +635,7 @@ ws_inspect_wait_graph (WsWaitGraph              *graph,
     g_ptr_array_add (findings, under);
 
   g_ptr_array_sort (findings, compare_findings);
-  return findings;
+  return g_steal_pointer (&findings);
 }
 
 /**

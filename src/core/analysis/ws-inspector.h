@@ -106,6 +106,12 @@ void        ws_inspector_options_init     (WsInspectorOptions       *options);
  */
 GPtrArray  *ws_inspect_wait_graph         (WsWaitGraph              *graph,
                                            const WsInspectorOptions *options);
+GPtrArray  *ws_inspect_wait_graph_full    (WsWaitGraph              *graph,
+                                           const WsInspectorOptions *options,
+                                           GCancellable             *cancellable,
+                                           WsProgressFunc            progress,
+                                           gpointer                  progress_data,
+                                           GError                  **error);
 /*
  * ws_inspect_trace:
  * The trace-wide checks that need no symptom: every wait of the trace with

@@ -15,5 +15,14 @@ gboolean  ws_history_store_sql_error (WsHistoryStore  *self,
                                       const char      *what);
 char     *ws_history_store_column_text (sqlite3_stmt  *stmt,
                                         int            column);
+/* NULL with @error set ("preparing a query") if SQLite refuses @sql */
+sqlite3_stmt *ws_history_store_prepare (WsHistoryStore  *self,
+                                        const char      *sql,
+                                        GError         **error);
+/* @what names the step in the error message */
+gboolean  ws_history_store_exec      (WsHistoryStore  *self,
+                                      const char      *sql,
+                                      const char      *what,
+                                      GError         **error);
 
 G_END_DECLS

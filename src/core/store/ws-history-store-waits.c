@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The history store's wait history and the analyst's flags (schema
- * version 2; the connection, its lock and the schema are in
- * ws-history-store.c).
+ * The history store's wait history and the analyst's flags (the
+ * connection, its lock, the schema and the SQL helpers are in
+ * ws-history-store.c).  Two generations of the same tables live here side
+ * by side and share their SQL: the plain per-signature samples and flags
+ * keyed by time and thread (ws_history_store_add_wait_samples(),
+ * _set_flag(), _list_flags()), and, from schema version 2, the bounded
+ * reservoirs and flags that keep the wait's duration.
  *
  * Every wait of a recorded trace is offered to three reservoirs: its
  * signature's, its pool's ("pool:" + kernel blocking function) and the
@@ -28,30 +32,22 @@
 
 #include "ws-history-store-private.h"
 
+/* ------------------------------------------------------------------ */
+/* SQL steps shared by the functions below                              */
+
 static sqlite3_stmt *
 prepare (WsHistoryStore  *self,
          const char      *sql,
          GError         **error)
 {
-  sqlite3_stmt *stmt = NULL;
-
-  if (sqlite3_prepare_v2 (ws_history_store_get_db (self), sql, -1, &stmt, NULL) != SQLITE_OK)
-    {
-      ws_history_store_sql_error (self, error, _("preparing a query"));
-      return NULL;
-    }
-  return stmt;
+  return ws_history_store_prepare (self, sql, error);
 }
 
 static gboolean
-exec (WsHistoryStore  *self,
-      const char      *sql,
-      const char      *what,
-      GError         **error)
+begin (WsHistoryStore  *self,
+       GError         **error)
 {
-  if (sqlite3_exec (ws_history_store_get_db (self), sql, NULL, NULL, NULL) != SQLITE_OK)
-    return ws_history_store_sql_error (self, error, what);
-  return TRUE;
+  return ws_history_store_exec (self, "BEGIN IMMEDIATE", _("starting a transaction"), error);
 }
 
 static void
@@ -59,6 +55,148 @@ rollback (WsHistoryStore *self)
 {
   sqlite3_exec (ws_history_store_get_db (self), "ROLLBACK", NULL, NULL, NULL);
 }
+
+/* Commits; on failure rolls back, so the transaction never stays open. */
+static gboolean
+commit (WsHistoryStore  *self,
+        GError         **error)
+{
+  if (ws_history_store_exec (self, "COMMIT", _("committing"), error))
+    return TRUE;
+  rollback (self);
+  return FALSE;
+}
+
+/* Runs a statement that returns no rows and finalizes it; @what names
+ * the step in the error. */
+static gboolean
+step_done (WsHistoryStore  *self,
+           sqlite3_stmt    *stmt,
+           const char      *what,
+           GError         **error)
+{
+  int rc = sqlite3_step (stmt);
+
+  sqlite3_finalize (stmt);
+  if (rc != SQLITE_DONE)
+    return ws_history_store_sql_error (self, error, what);
+  return TRUE;
+}
+
+/* Column 0 of every row, as gint64 durations; finalizes @stmt. */
+static GArray *
+collect_durations (sqlite3_stmt *stmt)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      gint64 d = sqlite3_column_int64 (stmt, 0);
+      g_array_append_val (out, d);
+    }
+  sqlite3_finalize (stmt);
+  return out;
+}
+
+/* How many waits were ever offered to reservoir @key (0 if none). */
+static gint64
+query_n_seen (sqlite3_stmt *seen,
+              const char   *key)
+{
+  gint64 n = 0;
+
+  sqlite3_reset (seen);
+  sqlite3_bind_text (seen, 1, key, -1, SQLITE_STATIC);
+  if (sqlite3_step (seen) == SQLITE_ROW)
+    n = sqlite3_column_int64 (seen, 0);
+  sqlite3_reset (seen);
+  return n;
+}
+
+#define N_SEEN_SQL "SELECT n_seen FROM wait_reservoirs WHERE signature = ?"
+
+/* ------------------------------------------------------------------ */
+/* Plain wait samples                                                   */
+
+/**
+ * ws_history_store_add_wait_samples:
+ * @signature: what identifies the wait across traces (e.g. its waiting
+ *   stack's key frames)
+ * @trace_digest: (nullable): the trace they come from
+ * @durations: (array length=n_durations): wait durations (ns)
+ *
+ * Appends samples of a wait's duration, all in one transaction.
+ */
+gboolean
+ws_history_store_add_wait_samples (WsHistoryStore  *self,
+                                   const char      *signature,
+                                   const char      *trace_digest,
+                                   const gint64    *durations,
+                                   guint            n_durations,
+                                   GError         **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  sqlite3_stmt *stmt;
+
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), FALSE);
+  g_return_val_if_fail (signature != NULL, FALSE);
+  g_return_val_if_fail (durations != NULL || n_durations == 0, FALSE);
+
+  locker = g_mutex_locker_new (ws_history_store_get_lock (self));
+  if (!begin (self, error))
+    return FALSE;
+  if ((stmt = prepare (self, "INSERT INTO wait_samples (signature, trace_digest, duration) VALUES (?, ?, ?)", error)) == NULL)
+    {
+      rollback (self);
+      return FALSE;
+    }
+  for (guint i = 0; i < n_durations; i++)
+    {
+      sqlite3_reset (stmt);
+      sqlite3_bind_text (stmt, 1, signature, -1, SQLITE_STATIC);
+      if (trace_digest != NULL)
+        sqlite3_bind_text (stmt, 2, trace_digest, -1, SQLITE_STATIC);
+      else
+        sqlite3_bind_null (stmt, 2);
+      sqlite3_bind_int64 (stmt, 3, durations[i]);
+      if (sqlite3_step (stmt) != SQLITE_DONE)
+        {
+          ws_history_store_sql_error (self, error, _("adding wait samples"));
+          sqlite3_finalize (stmt);
+          rollback (self);
+          return FALSE;
+        }
+    }
+  sqlite3_finalize (stmt);
+  return commit (self, error);
+}
+
+/**
+ * ws_history_store_get_wait_samples:
+ *
+ * Returns: (transfer full) (element-type gint64): every recorded duration
+ *   of the signature, in insertion order, or %NULL with @error set
+ */
+GArray *
+ws_history_store_get_wait_samples (WsHistoryStore  *self,
+                                   const char      *signature,
+                                   GError         **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  sqlite3_stmt *stmt;
+
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), NULL);
+  g_return_val_if_fail (signature != NULL, NULL);
+
+  locker = g_mutex_locker_new (ws_history_store_get_lock (self));
+  if ((stmt = prepare (self, "SELECT duration FROM wait_samples WHERE signature = ? ORDER BY id", error)) == NULL)
+    return NULL;
+  sqlite3_bind_text (stmt, 1, signature, -1, SQLITE_STATIC);
+  return collect_durations (stmt);
+}
+
+/* ------------------------------------------------------------------ */
+/* Reservoirs (schema version 2)                                        */
 
 /**
  * ws_history_store_has_waits:
@@ -97,6 +235,40 @@ typedef struct {
   const char   *digest;
 } Reservoir;
 
+/* The statements and the random stream (seeded with the trace's digest)
+ * of one trace's offers. */
+static gboolean
+reservoir_init (Reservoir       *r,
+                WsHistoryStore  *self,
+                const char      *digest,
+                guint            capacity,
+                GError         **error)
+{
+  r->capacity = capacity;
+  r->digest = digest;
+  r->rng = gsl_rng_alloc (gsl_rng_mt19937);
+  gsl_rng_set (r->rng, g_str_hash (digest));
+  r->seen = prepare (self, N_SEEN_SQL, error);
+  r->put = prepare (self, "INSERT INTO wait_samples (signature, slot, trace_digest, duration) VALUES (?1, ?2, ?3, ?4) "
+                          "ON CONFLICT (signature, slot) DO UPDATE SET trace_digest = ?3, duration = ?4", NULL);
+  r->count = prepare (self, "INSERT INTO wait_reservoirs (signature, n_seen) VALUES (?1, ?2) "
+                            "ON CONFLICT (signature) DO UPDATE SET n_seen = ?2", NULL);
+  if (r->seen != NULL && r->put != NULL && r->count != NULL)
+    return TRUE;
+  if (error != NULL && *error == NULL)
+    ws_history_store_sql_error (self, error, _("preparing a query"));
+  return FALSE;
+}
+
+static void
+reservoir_clear (Reservoir *r)
+{
+  g_clear_pointer (&r->seen, sqlite3_finalize);
+  g_clear_pointer (&r->put, sqlite3_finalize);
+  g_clear_pointer (&r->count, sqlite3_finalize);
+  g_clear_pointer (&r->rng, gsl_rng_free);
+}
+
 /* Offers one reservoir its samples (algorithm R). */
 static gboolean
 offer (WsHistoryStore *self,
@@ -106,13 +278,7 @@ offer (WsHistoryStore *self,
        guint           n,
        GError        **error)
 {
-  gint64 seen = 0;
-
-  sqlite3_reset (r->seen);
-  sqlite3_bind_text (r->seen, 1, key, -1, SQLITE_STATIC);
-  if (sqlite3_step (r->seen) == SQLITE_ROW)
-    seen = sqlite3_column_int64 (r->seen, 0);
-  sqlite3_reset (r->seen);
+  gint64 seen = query_n_seen (r->seen, key);
 
   for (guint i = 0; i < n; i++)
     {
@@ -139,13 +305,68 @@ offer (WsHistoryStore *self,
   return TRUE;
 }
 
-static void
-reservoir_clear (Reservoir *r)
+/* Offers every key its samples; counts in @n_waits the waits offered to
+ * signature reservoirs (keys with a '|'), each wait once. */
+static gboolean
+offer_all (WsHistoryStore     *self,
+           Reservoir          *r,
+           const char * const *keys,
+           GArray * const     *samples,
+           guint               n_keys,
+           guint64            *n_waits,
+           GCancellable       *cancellable,
+           GError            **error)
 {
-  g_clear_pointer (&r->seen, sqlite3_finalize);
-  g_clear_pointer (&r->put, sqlite3_finalize);
-  g_clear_pointer (&r->count, sqlite3_finalize);
-  g_clear_pointer (&r->rng, gsl_rng_free);
+  for (guint k = 0; k < n_keys; k++)
+    {
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      if (!offer (self, r, keys[k], (const gint64 *) (gpointer) samples[k]->data, samples[k]->len, error))
+        return FALSE;
+      if (strchr (keys[k], '|') != NULL)
+        *n_waits += samples[k]->len;
+    }
+  return TRUE;
+}
+
+/* Marks the waits of trace @digest recorded at @depth; @is_new is FALSE
+ * if they already were. */
+static gboolean
+mark_trace (WsHistoryStore  *self,
+            const char      *digest,
+            guint            depth,
+            gboolean        *is_new,
+            GError         **error)
+{
+  sqlite3_stmt *mark;
+
+  if ((mark = prepare (self, "INSERT OR IGNORE INTO wait_traces (digest, depth, n_waits, recorded_at) "
+                             "VALUES (?, ?, 0, ?)", error)) == NULL)
+    return FALSE;
+  sqlite3_bind_text (mark, 1, digest, -1, SQLITE_STATIC);
+  sqlite3_bind_int (mark, 2, depth);
+  sqlite3_bind_int64 (mark, 3, g_get_real_time () / G_USEC_PER_SEC);
+  if (!step_done (self, mark, _("recording a trace's waits"), error))
+    return FALSE;
+  *is_new = sqlite3_changes (ws_history_store_get_db (self)) > 0;
+  return TRUE;
+}
+
+static gboolean
+set_n_waits (WsHistoryStore  *self,
+             const char      *digest,
+             guint            depth,
+             guint64          n_waits,
+             GError         **error)
+{
+  sqlite3_stmt *mark;
+
+  if ((mark = prepare (self, "UPDATE wait_traces SET n_waits = ? WHERE digest = ? AND depth = ?", error)) == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (mark, 1, (sqlite3_int64) n_waits);
+  sqlite3_bind_text (mark, 2, digest, -1, SQLITE_STATIC);
+  sqlite3_bind_int (mark, 3, depth);
+  return step_done (self, mark, _("recording a trace's waits"), error);
 }
 
 /**
@@ -175,9 +396,9 @@ ws_history_store_record_wait_samples (WsHistoryStore     *self,
 {
   g_autoptr(GMutexLocker) locker = NULL;
   Reservoir r = { 0 };
-  sqlite3_stmt *mark;
   guint64 n_waits = 0;
-  int rc;
+  gboolean is_new = FALSE;
+  gboolean offered;
 
   g_return_val_if_fail (WS_IS_HISTORY_STORE (self), FALSE);
   g_return_val_if_fail (digest != NULL && capacity > 0, FALSE);
@@ -185,75 +406,32 @@ ws_history_store_record_wait_samples (WsHistoryStore     *self,
   if (newly_recorded)
     *newly_recorded = FALSE;
   locker = g_mutex_locker_new (ws_history_store_get_lock (self));
-  if (!exec (self, "BEGIN IMMEDIATE", _("starting a transaction"), error))
+  if (!begin (self, error))
     return FALSE;
-
-  if ((mark = prepare (self, "INSERT OR IGNORE INTO wait_traces (digest, depth, n_waits, recorded_at) "
-                             "VALUES (?, ?, 0, ?)", error)) == NULL)
-    goto fail;
-  sqlite3_bind_text (mark, 1, digest, -1, SQLITE_STATIC);
-  sqlite3_bind_int (mark, 2, depth);
-  sqlite3_bind_int64 (mark, 3, g_get_real_time () / G_USEC_PER_SEC);
-  rc = sqlite3_step (mark);
-  sqlite3_finalize (mark);
-  if (rc != SQLITE_DONE)
+  if (!mark_trace (self, digest, depth, &is_new, error))
     {
-      ws_history_store_sql_error (self, error, _("recording a trace's waits"));
-      goto fail;
+      rollback (self);
+      return FALSE;
     }
-  if (sqlite3_changes (ws_history_store_get_db (self)) == 0)
+  if (!is_new)
     {
       rollback (self);
       return TRUE;
     }
 
-  r.capacity = capacity;
-  r.digest = digest;
-  r.rng = gsl_rng_alloc (gsl_rng_mt19937);
-  gsl_rng_set (r.rng, g_str_hash (digest));
-  r.seen = prepare (self, "SELECT n_seen FROM wait_reservoirs WHERE signature = ?", error);
-  r.put = prepare (self, "INSERT INTO wait_samples (signature, slot, trace_digest, duration) VALUES (?1, ?2, ?3, ?4) "
-                         "ON CONFLICT (signature, slot) DO UPDATE SET trace_digest = ?3, duration = ?4", NULL);
-  r.count = prepare (self, "INSERT INTO wait_reservoirs (signature, n_seen) VALUES (?1, ?2) "
-                           "ON CONFLICT (signature) DO UPDATE SET n_seen = ?2", NULL);
-  if (r.seen == NULL || r.put == NULL || r.count == NULL)
-    {
-      if (error != NULL && *error == NULL)
-        ws_history_store_sql_error (self, error, _("preparing a query"));
-      goto fail;
-    }
-  for (guint k = 0; k < n_keys; k++)
-    {
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        goto fail;
-      if (!offer (self, &r, keys[k], (const gint64 *) (gpointer) samples[k]->data, samples[k]->len, error))
-        goto fail;
-      if (strchr (keys[k], '|') != NULL)
-        n_waits += samples[k]->len;
-    }
+  offered = reservoir_init (&r, self, digest, capacity, error) &&
+            offer_all (self, &r, keys, samples, n_keys, &n_waits, cancellable, error);
   reservoir_clear (&r);
-
-  if ((mark = prepare (self, "UPDATE wait_traces SET n_waits = ? WHERE digest = ? AND depth = ?", error)) == NULL)
-    goto fail;
-  sqlite3_bind_int64 (mark, 1, (sqlite3_int64) n_waits);
-  sqlite3_bind_text (mark, 2, digest, -1, SQLITE_STATIC);
-  sqlite3_bind_int (mark, 3, depth);
-  rc = sqlite3_step (mark);
-  sqlite3_finalize (mark);
-  if (rc != SQLITE_DONE || !exec (self, "COMMIT", _("committing"), error))
+  if (!offered || !set_n_waits (self, digest, depth, n_waits, error))
     {
-      if (rc != SQLITE_DONE)
-        ws_history_store_sql_error (self, error, _("recording a trace's waits"));
-      goto fail;
+      rollback (self);
+      return FALSE;
     }
+  if (!commit (self, error))
+    return FALSE;
   if (newly_recorded)
     *newly_recorded = TRUE;
   return TRUE;
-
-fail:
-  reservoir_clear (&r);
-  rollback (self);
-  return FALSE;
 }
 
 /**
@@ -274,7 +452,6 @@ ws_history_store_get_reservoir (WsHistoryStore  *self,
 {
   g_autoptr(GMutexLocker) locker = NULL;
   sqlite3_stmt *stmt;
-  GArray *out;
 
   g_return_val_if_fail (WS_IS_HISTORY_STORE (self), NULL);
   g_return_val_if_fail (key != NULL, NULL);
@@ -282,12 +459,12 @@ ws_history_store_get_reservoir (WsHistoryStore  *self,
   locker = g_mutex_locker_new (ws_history_store_get_lock (self));
   if (n_seen != NULL)
     {
-      *n_seen = 0;
-      if ((stmt = prepare (self, "SELECT n_seen FROM wait_reservoirs WHERE signature = ?", error)) == NULL)
-        return NULL;
-      sqlite3_bind_text (stmt, 1, key, -1, SQLITE_STATIC);
-      if (sqlite3_step (stmt) == SQLITE_ROW)
-        *n_seen = sqlite3_column_int64 (stmt, 0);
+      if ((stmt = prepare (self, N_SEEN_SQL, error)) == NULL)
+        {
+          *n_seen = 0;
+          return NULL;
+        }
+      *n_seen = query_n_seen (stmt, key);
       sqlite3_finalize (stmt);
     }
   stmt = prepare (self,
@@ -298,62 +475,123 @@ ws_history_store_get_reservoir (WsHistoryStore  *self,
   if (stmt == NULL)
     return NULL;
   sqlite3_bind_text (stmt, 1, key, -1, SQLITE_STATIC);
-  out = g_array_new (FALSE, FALSE, sizeof (gint64));
-  while (sqlite3_step (stmt) == SQLITE_ROW)
+  return collect_durations (stmt);
+}
+
+/* ------------------------------------------------------------------ */
+/* Flags                                                                */
+
+/* One flag saved (or removed, for WS_ANOMALY_FLAG_NONE) in its own
+ * transaction (autocommit), durable when this returns.  @duration:
+ * (nullable): the wait's duration; without one a new flag gets 0 and an
+ * existing flag keeps its own. */
+static gboolean
+write_flag (WsHistoryStore  *self,
+            const char      *trace_digest,
+            gint64           event_time,
+            gint32           tid,
+            const char      *signature,
+            WsAnomalyFlag    flag,
+            const gint64    *duration,
+            GError         **error)
+{
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (ws_history_store_get_lock (self));
+  sqlite3_stmt *stmt;
+
+  if (flag == WS_ANOMALY_FLAG_NONE)
+    stmt = prepare (self, "DELETE FROM anomaly_flags WHERE trace_digest = ?1 AND event_time = ?2 AND tid = ?3", error);
+  else
+    stmt = prepare (self,
+                    "INSERT INTO anomaly_flags (trace_digest, event_time, tid, signature, flag, updated_at, duration) "
+                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, COALESCE (?7, 0)) "
+                    "ON CONFLICT (trace_digest, event_time, tid) DO UPDATE SET "
+                    "  signature = ?4, flag = ?5, updated_at = ?6, duration = COALESCE (?7, duration)", error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_text (stmt, 1, trace_digest, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (stmt, 2, event_time);
+  sqlite3_bind_int (stmt, 3, tid);
+  if (flag != WS_ANOMALY_FLAG_NONE)
     {
-      gint64 d = sqlite3_column_int64 (stmt, 0);
-      g_array_append_val (out, d);
+      sqlite3_bind_text (stmt, 4, signature, -1, SQLITE_STATIC);
+      sqlite3_bind_int (stmt, 5, flag);
+      sqlite3_bind_int64 (stmt, 6, g_get_real_time ());
+      if (duration != NULL)
+        sqlite3_bind_int64 (stmt, 7, *duration);
     }
-  sqlite3_finalize (stmt);
-  return out;
+  return step_done (self, stmt, _("saving an anomaly flag"), error);
+}
+
+/**
+ * ws_history_store_set_flag:
+ * @event_time: the wait's start time in its trace (ns)
+ * @tid: the waiting thread's TID
+ * @signature: the wait's signature (so detection can find all flags of a
+ *   kind of wait)
+ * @flag: the verdict; %WS_ANOMALY_FLAG_NONE removes it
+ *
+ * Saves the user's verdict on one wait, committed before returning.
+ */
+gboolean
+ws_history_store_set_flag (WsHistoryStore  *self,
+                           const char      *trace_digest,
+                           gint64           event_time,
+                           gint32           tid,
+                           const char      *signature,
+                           WsAnomalyFlag    flag,
+                           GError         **error)
+{
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), FALSE);
+  g_return_val_if_fail (trace_digest != NULL && signature != NULL, FALSE);
+  g_return_val_if_fail (flag <= WS_ANOMALY_FLAG_NORMAL, FALSE);
+
+  return write_flag (self, trace_digest, event_time, tid, signature, flag, NULL, error);
 }
 
 /**
  * ws_history_store_flag_wait:
  * @flag: the wait and the verdict; %WS_ANOMALY_FLAG_NONE removes the flag
  *
- * Saves the analyst's verdict on one wait in its own transaction, durable
- * when this returns.
+ * Saves the analyst's verdict on one wait, with its duration, in its own
+ * transaction, durable when this returns.
  */
 gboolean
 ws_history_store_flag_wait (WsHistoryStore    *self,
                             const WsWaitFlag  *flag,
                             GError           **error)
 {
-  g_autoptr(GMutexLocker) locker = NULL;
-  sqlite3_stmt *stmt;
-  int rc;
-
   g_return_val_if_fail (WS_IS_HISTORY_STORE (self), FALSE);
   g_return_val_if_fail (flag != NULL && flag->trace_digest != NULL, FALSE);
   g_return_val_if_fail (flag->flag == WS_ANOMALY_FLAG_NONE || flag->signature != NULL, FALSE);
 
+  return write_flag (self, flag->trace_digest, flag->event_time, flag->tid, flag->signature, flag->flag,
+                     &flag->duration, error);
+}
+
+WsAnomalyFlag
+ws_history_store_get_flag (WsHistoryStore *self,
+                           const char     *trace_digest,
+                           gint64          event_time,
+                           gint32          tid)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+  sqlite3_stmt *stmt;
+  WsAnomalyFlag flag = WS_ANOMALY_FLAG_NONE;
+
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), WS_ANOMALY_FLAG_NONE);
+  g_return_val_if_fail (trace_digest != NULL, WS_ANOMALY_FLAG_NONE);
+
   locker = g_mutex_locker_new (ws_history_store_get_lock (self));
-  if (flag->flag == WS_ANOMALY_FLAG_NONE)
-    stmt = prepare (self, "DELETE FROM anomaly_flags WHERE trace_digest = ?1 AND event_time = ?2 AND tid = ?3", error);
-  else
-    stmt = prepare (self,
-                    "INSERT INTO anomaly_flags (trace_digest, event_time, tid, signature, flag, updated_at, duration) "
-                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
-                    "ON CONFLICT (trace_digest, event_time, tid) DO UPDATE SET "
-                    "  signature = ?4, flag = ?5, updated_at = ?6, duration = ?7", error);
+  stmt = prepare (self, "SELECT flag FROM anomaly_flags WHERE trace_digest = ? AND event_time = ? AND tid = ?", NULL);
   if (stmt == NULL)
-    return FALSE;
-  sqlite3_bind_text (stmt, 1, flag->trace_digest, -1, SQLITE_STATIC);
-  sqlite3_bind_int64 (stmt, 2, flag->event_time);
-  sqlite3_bind_int (stmt, 3, flag->tid);
-  if (flag->flag != WS_ANOMALY_FLAG_NONE)
-    {
-      sqlite3_bind_text (stmt, 4, flag->signature, -1, SQLITE_STATIC);
-      sqlite3_bind_int (stmt, 5, flag->flag);
-      sqlite3_bind_int64 (stmt, 6, g_get_real_time ());
-      sqlite3_bind_int64 (stmt, 7, flag->duration);
-    }
-  rc = sqlite3_step (stmt);
+    return WS_ANOMALY_FLAG_NONE;
+  sqlite3_bind_text (stmt, 1, trace_digest, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (stmt, 2, event_time);
+  sqlite3_bind_int (stmt, 3, tid);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    flag = sqlite3_column_int (stmt, 0);
   sqlite3_finalize (stmt);
-  if (rc != SQLITE_DONE)
-    return ws_history_store_sql_error (self, error, _("saving an anomaly flag"));
-  return TRUE;
+  return flag;
 }
 
 void
@@ -419,6 +657,51 @@ ws_history_store_list_wait_flags (WsHistoryStore  *self,
     {
       ws_history_store_sql_error (self, error, _("listing anomaly flags"));
       g_clear_pointer (&out, g_array_unref);
+    }
+  return out;
+}
+
+static void
+anomaly_record_clear (gpointer data)
+{
+  g_free (((WsAnomalyRecord *) data)->trace_digest);
+}
+
+/**
+ * ws_history_store_list_flags:
+ * @signature: (nullable): only this signature's flags; %NULL for all
+ *
+ * The flags as ws_history_store_list_wait_flags() lists them, without
+ * their signature and duration.
+ *
+ * Returns: (transfer full) (element-type WsAnomalyRecord): the flags, oldest
+ *   first, or %NULL with @error set
+ */
+GArray *
+ws_history_store_list_flags (WsHistoryStore  *self,
+                             const char      *signature,
+                             GError         **error)
+{
+  g_autoptr(GArray) flags = NULL;
+  GArray *out;
+
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), NULL);
+
+  if ((flags = ws_history_store_list_wait_flags (self, signature, error)) == NULL)
+    return NULL;
+  out = g_array_sized_new (FALSE, TRUE, sizeof (WsAnomalyRecord), flags->len);
+  g_array_set_clear_func (out, anomaly_record_clear);
+  for (guint i = 0; i < flags->len; i++)
+    {
+      WsWaitFlag *f = &g_array_index (flags, WsWaitFlag, i);
+      WsAnomalyRecord r = {
+        .trace_digest = g_steal_pointer (&f->trace_digest),
+        .event_time = f->event_time,
+        .tid = f->tid,
+        .flag = f->flag,
+        .updated_at = f->updated_at,
+      };
+      g_array_append_val (out, r);
     }
   return out;
 }

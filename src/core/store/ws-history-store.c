@@ -187,7 +187,8 @@ prepare (WsHistoryStore  *self,
   return stmt;
 }
 
-/* For ws-history-store-waits.c, which shares the connection and its lock. */
+/* For ws-history-store-waits.c, which shares the connection, its lock and
+ * the helpers above. */
 sqlite3 *
 ws_history_store_get_db (WsHistoryStore *self)
 {
@@ -206,6 +207,23 @@ ws_history_store_sql_error (WsHistoryStore  *self,
                             const char      *what)
 {
   return sql_error (self, error, what);
+}
+
+sqlite3_stmt *
+ws_history_store_prepare (WsHistoryStore  *self,
+                          const char      *sql,
+                          GError         **error)
+{
+  return prepare (self, sql, error);
+}
+
+gboolean
+ws_history_store_exec (WsHistoryStore  *self,
+                       const char      *sql,
+                       const char      *what,
+                       GError         **error)
+{
+  return exec (self, sql, what, error);
 }
 
 /**
@@ -1174,231 +1192,4 @@ ws_history_store_fill_similarity (WsHistoryStore   *self,
     }
   sqlite3_finalize (stmt);
   return TRUE;
-}
-
-/* ------------------------------------------------------------------ */
-/* Wait samples and anomaly flags                                       */
-
-/**
- * ws_history_store_add_wait_samples:
- * @signature: what identifies the wait across traces (e.g. its waiting
- *   stack's key frames)
- * @trace_digest: (nullable): the trace they come from
- * @durations: (array length=n_durations): wait durations (ns)
- *
- * Appends samples of a wait's duration, all in one transaction.
- */
-gboolean
-ws_history_store_add_wait_samples (WsHistoryStore  *self,
-                                   const char      *signature,
-                                   const char      *trace_digest,
-                                   const gint64    *durations,
-                                   guint            n_durations,
-                                   GError         **error)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-  sqlite3_stmt *stmt;
-
-  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), FALSE);
-  g_return_val_if_fail (signature != NULL, FALSE);
-  g_return_val_if_fail (durations != NULL || n_durations == 0, FALSE);
-
-  locker = g_mutex_locker_new (&self->lock);
-  if (!exec (self, "BEGIN IMMEDIATE", _("starting a transaction"), error))
-    return FALSE;
-  if ((stmt = prepare (self, "INSERT INTO wait_samples (signature, trace_digest, duration) VALUES (?, ?, ?)", error)) == NULL)
-    {
-      sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
-      return FALSE;
-    }
-  for (guint i = 0; i < n_durations; i++)
-    {
-      sqlite3_reset (stmt);
-      sqlite3_bind_text (stmt, 1, signature, -1, SQLITE_STATIC);
-      if (trace_digest != NULL)
-        sqlite3_bind_text (stmt, 2, trace_digest, -1, SQLITE_STATIC);
-      else
-        sqlite3_bind_null (stmt, 2);
-      sqlite3_bind_int64 (stmt, 3, durations[i]);
-      if (sqlite3_step (stmt) != SQLITE_DONE)
-        {
-          sql_error (self, error, _("adding wait samples"));
-          sqlite3_finalize (stmt);
-          sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
-          return FALSE;
-        }
-    }
-  sqlite3_finalize (stmt);
-  if (!exec (self, "COMMIT", _("committing"), error))
-    {
-      sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/**
- * ws_history_store_get_wait_samples:
- *
- * Returns: (transfer full) (element-type gint64): every recorded duration
- *   of the signature, in insertion order, or %NULL with @error set
- */
-GArray *
-ws_history_store_get_wait_samples (WsHistoryStore  *self,
-                                   const char      *signature,
-                                   GError         **error)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-  GArray *out;
-  sqlite3_stmt *stmt;
-
-  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), NULL);
-  g_return_val_if_fail (signature != NULL, NULL);
-
-  locker = g_mutex_locker_new (&self->lock);
-  if ((stmt = prepare (self, "SELECT duration FROM wait_samples WHERE signature = ? ORDER BY id", error)) == NULL)
-    return NULL;
-  sqlite3_bind_text (stmt, 1, signature, -1, SQLITE_STATIC);
-  out = g_array_new (FALSE, FALSE, sizeof (gint64));
-  while (sqlite3_step (stmt) == SQLITE_ROW)
-    {
-      gint64 d = sqlite3_column_int64 (stmt, 0);
-      g_array_append_val (out, d);
-    }
-  sqlite3_finalize (stmt);
-  return out;
-}
-
-/**
- * ws_history_store_set_flag:
- * @event_time: the wait's start time in its trace (ns)
- * @tid: the waiting thread's TID
- * @signature: the wait's signature (so detection can find all flags of a
- *   kind of wait)
- * @flag: the verdict; %WS_ANOMALY_FLAG_NONE removes it
- *
- * Saves the user's verdict on one wait, committed before returning.
- */
-gboolean
-ws_history_store_set_flag (WsHistoryStore  *self,
-                           const char      *trace_digest,
-                           gint64           event_time,
-                           gint32           tid,
-                           const char      *signature,
-                           WsAnomalyFlag    flag,
-                           GError         **error)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-  sqlite3_stmt *stmt;
-  int rc;
-
-  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), FALSE);
-  g_return_val_if_fail (trace_digest != NULL && signature != NULL, FALSE);
-  g_return_val_if_fail (flag <= WS_ANOMALY_FLAG_NORMAL, FALSE);
-
-  locker = g_mutex_locker_new (&self->lock);
-  if (flag == WS_ANOMALY_FLAG_NONE)
-    stmt = prepare (self, "DELETE FROM anomaly_flags WHERE trace_digest = ?1 AND event_time = ?2 AND tid = ?3", error);
-  else
-    stmt = prepare (self,
-                    "INSERT INTO anomaly_flags (trace_digest, event_time, tid, signature, flag, updated_at) "
-                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
-                    "ON CONFLICT (trace_digest, event_time, tid) DO UPDATE SET "
-                    "  signature = ?4, flag = ?5, updated_at = ?6", error);
-  if (stmt == NULL)
-    return FALSE;
-  sqlite3_bind_text (stmt, 1, trace_digest, -1, SQLITE_STATIC);
-  sqlite3_bind_int64 (stmt, 2, event_time);
-  sqlite3_bind_int (stmt, 3, tid);
-  if (flag != WS_ANOMALY_FLAG_NONE)
-    {
-      sqlite3_bind_text (stmt, 4, signature, -1, SQLITE_STATIC);
-      sqlite3_bind_int (stmt, 5, flag);
-      sqlite3_bind_int64 (stmt, 6, g_get_real_time ());
-    }
-  /* A single statement is its own transaction (autocommit). */
-  rc = sqlite3_step (stmt);
-  sqlite3_finalize (stmt);
-  if (rc != SQLITE_DONE)
-    return sql_error (self, error, _("saving an anomaly flag"));
-  return TRUE;
-}
-
-WsAnomalyFlag
-ws_history_store_get_flag (WsHistoryStore *self,
-                           const char     *trace_digest,
-                           gint64          event_time,
-                           gint32          tid)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-  sqlite3_stmt *stmt;
-  WsAnomalyFlag flag = WS_ANOMALY_FLAG_NONE;
-
-  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), WS_ANOMALY_FLAG_NONE);
-  g_return_val_if_fail (trace_digest != NULL, WS_ANOMALY_FLAG_NONE);
-
-  locker = g_mutex_locker_new (&self->lock);
-  stmt = prepare (self, "SELECT flag FROM anomaly_flags WHERE trace_digest = ? AND event_time = ? AND tid = ?", NULL);
-  if (stmt == NULL)
-    return WS_ANOMALY_FLAG_NONE;
-  sqlite3_bind_text (stmt, 1, trace_digest, -1, SQLITE_STATIC);
-  sqlite3_bind_int64 (stmt, 2, event_time);
-  sqlite3_bind_int (stmt, 3, tid);
-  if (sqlite3_step (stmt) == SQLITE_ROW)
-    flag = sqlite3_column_int (stmt, 0);
-  sqlite3_finalize (stmt);
-  return flag;
-}
-
-static void
-anomaly_record_clear (gpointer data)
-{
-  g_free (((WsAnomalyRecord *) data)->trace_digest);
-}
-
-/**
- * ws_history_store_list_flags:
- * @signature: (nullable): only this signature's flags; %NULL for all
- *
- * Returns: (transfer full) (element-type WsAnomalyRecord): the flags, oldest
- *   first, or %NULL with @error set
- */
-GArray *
-ws_history_store_list_flags (WsHistoryStore  *self,
-                             const char      *signature,
-                             GError         **error)
-{
-  g_autoptr(GMutexLocker) locker = NULL;
-  sqlite3_stmt *stmt;
-  GArray *out;
-
-  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), NULL);
-
-  locker = g_mutex_locker_new (&self->lock);
-  stmt = prepare (self,
-                  signature != NULL
-                  ? "SELECT trace_digest, event_time, tid, flag, updated_at FROM anomaly_flags "
-                    "WHERE signature = ? ORDER BY updated_at, rowid"
-                  : "SELECT trace_digest, event_time, tid, flag, updated_at FROM anomaly_flags "
-                    "ORDER BY updated_at, rowid", error);
-  if (stmt == NULL)
-    return NULL;
-  if (signature != NULL)
-    sqlite3_bind_text (stmt, 1, signature, -1, SQLITE_STATIC);
-
-  out = g_array_new (FALSE, TRUE, sizeof (WsAnomalyRecord));
-  g_array_set_clear_func (out, anomaly_record_clear);
-  while (sqlite3_step (stmt) == SQLITE_ROW)
-    {
-      WsAnomalyRecord r;
-
-      r.trace_digest = ws_history_store_column_text (stmt, 0);
-      r.event_time = sqlite3_column_int64 (stmt, 1);
-      r.tid = sqlite3_column_int (stmt, 2);
-      r.flag = sqlite3_column_int (stmt, 3);
-      r.updated_at = sqlite3_column_int64 (stmt, 4);
-      g_array_append_val (out, r);
-    }
-  sqlite3_finalize (stmt);
-  return out;
 }

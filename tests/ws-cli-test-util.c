@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <stdarg.h>
+#include <sys/wait.h>
+
+#include "ws-cli-test-util.h"
+
+void
+ws_cli_run_clear (WsCliRun *run)
+{
+  g_clear_pointer (&run->out, g_free);
+  g_clear_pointer (&run->err, g_free);
+}
+
+/**
+ * ws_cli_run_valist:
+ * @envp: (nullable): the environment, %NULL for the test's own
+ * @first: (nullable): the first argument, %NULL for none
+ * @args: the arguments after @first, up to a %NULL
+ *
+ * Runs waitscope-cli and fills @run; fails the test if it cannot be run.
+ */
+void
+ws_cli_run_valist (WsCliRun           *run,
+                   const char * const *envp,
+                   const char         *first,
+                   va_list             args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  const char *cli = g_getenv ("WS_CLI");
+  int wait_status;
+
+  g_assert_nonnull (cli);
+  g_ptr_array_add (argv, (gpointer) cli);
+  for (const char *arg = first; arg != NULL; arg = va_arg (args, const char *))
+    g_ptr_array_add (argv, (gpointer) arg);
+  g_ptr_array_add (argv, NULL);
+
+  g_spawn_sync (NULL, (char **) argv->pdata, (char **) envp, G_SPAWN_DEFAULT, NULL, NULL,
+                &run->out, &run->err, &wait_status, &error);
+  g_assert_no_error (error);
+  run->status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
+}
+
+/* Runs waitscope-cli with the NULL-terminated arguments. */
+void
+ws_cli_run (WsCliRun   *run,
+            const char *first,
+            ...)
+{
+  va_list args;
+
+  va_start (args, first);
+  ws_cli_run_valist (run, NULL, first, args);
+  va_end (args);
+}
+
+/* Runs waitscope-cli with the NULL-terminated arguments; returns its
+ * stdout (stderr is dropped) and its exit status in @status. */
+char *
+ws_cli_run_stdout (int        *status,
+                   const char *first,
+                   ...)
+{
+  g_auto(WsCliRun) run = { 0 };
+  va_list args;
+
+  va_start (args, first);
+  ws_cli_run_valist (&run, NULL, first, args);
+  va_end (args);
+  *status = run.status;
+  return g_steal_pointer (&run.out);
+}
+
+/* Returns: (transfer full): @name in the test data ($WS_TEST_DATA) */
+char *
+ws_cli_test_data_path (const char *name)
+{
+  return g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+/*
+ * Running the real waitscope-cli (the binary named by $WS_CLI) from a
+ * test, as a user would: every CLI test spawns it through these, so that
+ * they all run it the same way (stdin from /dev/null, stdout and stderr
+ * captured, the exit status read).
+ */
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct {
+  int   status;   /* the exit status; -1 if it did not exit */
+  char *out;
+  char *err;
+} WsCliRun;
+
+void  ws_cli_run_clear       (WsCliRun           *run);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (WsCliRun, ws_cli_run_clear)
+
+void  ws_cli_run             (WsCliRun           *run,
+                              const char         *first,
+                              ...) G_GNUC_NULL_TERMINATED;
+void  ws_cli_run_valist      (WsCliRun           *run,
+                              const char * const *envp,
+                              const char         *first,
+                              va_list             args);
+char *ws_cli_run_stdout      (int                *status,
+                              const char         *first,
+                              ...) G_GNUC_NULL_TERMINATED;
+char *ws_cli_test_data_path  (const char         *name);
+
+G_END_DECLS
