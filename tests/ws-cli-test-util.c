@@ -14,18 +14,16 @@ ws_cli_run_clear (WsCliRun *run)
 }
 
 /**
- * ws_cli_run_valist:
+ * ws_cli_run_argv:
  * @envp: (nullable): the environment, %NULL for the test's own
- * @first: (nullable): the first argument, %NULL for none
- * @args: the arguments after @first, up to a %NULL
+ * @args: the arguments after the program's name, %NULL-terminated
  *
  * Runs waitscope-cli and fills @run; fails the test if it cannot be run.
  */
 void
-ws_cli_run_valist (WsCliRun           *run,
-                   const char * const *envp,
-                   const char         *first,
-                   va_list             args)
+ws_cli_run_argv (WsCliRun           *run,
+                 const char * const *envp,
+                 const char * const *args)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autoptr(GError) error = NULL;
@@ -34,14 +32,36 @@ ws_cli_run_valist (WsCliRun           *run,
 
   g_assert_nonnull (cli);
   g_ptr_array_add (argv, (gpointer) cli);
-  for (const char *arg = first; arg != NULL; arg = va_arg (args, const char *))
-    g_ptr_array_add (argv, (gpointer) arg);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
   g_ptr_array_add (argv, NULL);
 
   g_spawn_sync (NULL, (char **) argv->pdata, (char **) envp, G_SPAWN_DEFAULT, NULL, NULL,
                 &run->out, &run->err, &wait_status, &error);
   g_assert_no_error (error);
   run->status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
+}
+
+/**
+ * ws_cli_run_valist:
+ * @envp: (nullable): the environment, %NULL for the test's own
+ * @first: (nullable): the first argument, %NULL for none
+ * @args: the arguments after @first, up to a %NULL
+ *
+ * As ws_cli_run_argv(), the arguments as a va_list.
+ */
+void
+ws_cli_run_valist (WsCliRun           *run,
+                   const char * const *envp,
+                   const char         *first,
+                   va_list             args)
+{
+  g_autoptr(GPtrArray) list = g_ptr_array_new ();
+
+  for (const char *arg = first; arg != NULL; arg = va_arg (args, const char *))
+    g_ptr_array_add (list, (gpointer) arg);
+  g_ptr_array_add (list, NULL);
+  ws_cli_run_argv (run, envp, (const char * const *) list->pdata);
 }
 
 /* Runs waitscope-cli with the NULL-terminated arguments. */
@@ -79,4 +99,21 @@ char *
 ws_cli_test_data_path (const char *name)
 {
   return g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
+}
+
+int
+ws_test_run_cli (const char * const  *args,
+                 char               **out,
+                 char               **err)
+{
+  g_auto(WsCliRun) run = { 0 };
+
+  if (g_getenv ("WS_CLI") == NULL)
+    return -1;
+  ws_cli_run_argv (&run, NULL, args);
+  if (out != NULL)
+    *out = g_steal_pointer (&run.out);
+  if (err != NULL)
+    *err = g_steal_pointer (&run.err);
+  return run.status >= 0 ? run.status : -2;
 }

@@ -30,6 +30,14 @@ void  ws_cli_run_valist      (WsCliRun           *run,
 char *ws_cli_run_stdout      (int                *status,
                               const char         *first,
                               ...) G_GNUC_NULL_TERMINATED;
+void  ws_cli_run_argv        (WsCliRun           *run,
+                              const char * const *envp,
+                              const char * const *args);
+/* The analyses' tests: @args (NULL-terminated) → exit status (-1 if
+ * $WS_CLI is not set, -2 if it did not exit), stdout and stderr if asked. */
+int   ws_test_run_cli        (const char * const *args,
+                              char              **out,
+                              char              **err);
 char *ws_cli_test_data_path  (const char         *name);
 
 G_END_DECLS
