@@ -383,6 +383,9 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
     return;
   text = table->text (shown, row->index, GPOINTER_TO_UINT (data));
   gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+  /* A word column cut short ("Ready, waitin…") is whole in its tooltip. */
+  if (!gtk_widget_has_css_class (gtk_list_item_get_child (item), "numeric"))
+    gtk_widget_set_tooltip_text (gtk_list_item_get_child (item), text);
 }
 
 static GtkSingleSelection *

@@ -438,6 +438,19 @@ draw_legend (GtkDrawingArea *area,
   ws_graph_anomalies_draw_legend (self->anomalies, cr, NULL, &colour, 0, 0, width);
 }
 
+/* The legend's height for its width, set on the next frame: set while
+ * the side panel was being laid out, it was not laid out again and the
+ * legend's last line stayed cut off (allocated 88 px of 106). */
+static gboolean
+legend_height_tick (GtkWidget     *area,
+                    GdkFrameClock *clock,
+                    gpointer       data)
+{
+  (void) clock;
+  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (area), GPOINTER_TO_INT (data));
+  return G_SOURCE_REMOVE;
+}
+
 static void
 legend_resized (GtkDrawingArea *area,
                 int             width,
@@ -445,11 +458,14 @@ legend_resized (GtkDrawingArea *area,
                 gpointer        data)
 {
   WsGraphFlags *self = data;
+  int need;
 
-  if (self->anomalies != NULL)
-    gtk_drawing_area_set_content_height (area, (int) ceil (ws_graph_anomalies_draw_legend (self->anomalies, NULL, NULL,
-                                                                                      &(WsColor) { 0, 0, 0, 1 },
-                                                                                      0, 0, width)));
+  if (self->anomalies == NULL)
+    return;
+  need = (int) ceil (ws_graph_anomalies_draw_legend (self->anomalies, NULL, NULL, &(WsColor) { 0, 0, 0, 1 },
+                                                     0, 0, width));
+  if (need != gtk_drawing_area_get_content_height (area))
+    gtk_widget_add_tick_callback (GTK_WIDGET (area), legend_height_tick, GINT_TO_POINTER (need), NULL);
 }
 
 /**

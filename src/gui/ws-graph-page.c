@@ -142,6 +142,8 @@ build_done (gpointer  owner,
   set_result (self, built->scene, built->path);
   summary = ws_graph_result_dup_summary (built);
   gtk_label_set_text (self->summary_label, summary);
+  /* Whole in the tooltip when the status line cuts it short. */
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->summary_label), summary);
   update_mode_widgets (self);
   gtk_stack_set_visible_child_name (self->state_stack, "graph");
   ws_graph_search_refresh (self->search);
@@ -383,6 +385,9 @@ inspector_toggled_cb (WsGraphPage     *self,
   gboolean active = gtk_toggle_button_get_active (toggle);
 
   gtk_revealer_set_reveal_child (self->inspector_revealer, active);
+  /* The inspector takes the segment table's height, not the chart's:
+   * under both, the critical path kept one row at 1280×720. */
+  gtk_widget_set_visible (gtk_widget_get_parent (GTK_WIDGET (self->segment_table)), !active);
   /* Nothing inspected yet (no window chosen when the page was built). */
   if (active && ws_inspector_panel_get_findings (self->inspector_panel) == NULL &&
       !ws_inspector_panel_get_busy (self->inspector_panel))
@@ -614,8 +619,14 @@ ws_graph_page_show_event (WsGraphPage *self,
   g_return_if_fail (event < ws_trace_get_n_events (trace));
 
   e = ws_trace_get_event (trace, event);
-  symptom = (WsSymptom) { e->thread, e->time, e->time + MAX (e->duration, 1) };
-  show_symptom_full (self, trace, &symptom, e->kind == WS_EVENT_WAIT ? event : WS_NONE, mode);
+  /* The same window as the CLI's --event: one core definition. */
+  if (ws_symptom_from_wait (trace, event, &symptom))
+    show_symptom_full (self, trace, &symptom, event, mode);
+  else
+    {
+      symptom = (WsSymptom) { e->thread, e->time, e->time + MAX (e->duration, 1) };
+      show_symptom_full (self, trace, &symptom, WS_NONE, mode);
+    }
 }
 
 /**

@@ -152,8 +152,15 @@ setup_cb (GtkSignalListItemFactory *factory,
   ColumnKind kind = GPOINTER_TO_INT (user_data);
 
   gtk_label_set_xalign (GTK_LABEL (label), kind == COLUMN_TEXT ? 0 : 1);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  if (kind != COLUMN_TEXT)
+  if (kind == COLUMN_TEXT)
+    {
+      /* Room for "postgres (9054)" at 1280 px; a longer name is cut in
+       * the middle (its end and the id tell threads apart) and is whole
+       * in the tooltip. */
+      gtk_label_set_width_chars (GTK_LABEL (label), 15);
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+    }
+  else
     gtk_widget_add_css_class (label, "numeric");
   gtk_list_item_set_child (item, label);
 }
@@ -179,6 +186,8 @@ bind_cb (GtkSignalListItemFactory *factory,
   else
     text = g_strdup_printf ("%" G_GINT64_FORMAT, g_value_get_int64 (&value));
   gtk_label_set_text (label, text);
+  if (kind == COLUMN_TEXT)
+    gtk_widget_set_tooltip_text (GTK_WIDGET (label), text);
 }
 
 static void

@@ -12,6 +12,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <string.h>
 #include <pango/pangocairo.h>
 
 #include "ws-critical-path-renderer.h"
@@ -19,6 +20,7 @@
 #include "ws-time-format.h"
 
 #define LABEL_PAD       8.0
+#define CP_SUMMARY_MAX_THREADS 6
 #define MIN_TICK_PX    90.0
 #define HIT_TOLERANCE   3.0
 #define HIT_MAX_SCAN   256
@@ -47,7 +49,7 @@ struct _WsCriticalPathRenderer
 
   /* Per path, so that a frame does not walk the path for them */
   GArray                *lane_time;     /* WsTime per lane */
-  char                  *thread_summary;
+  char                  *thread_summary[CP_SUMMARY_MAX_THREADS];   /* [k]: the k + 1 busiest */
   char                  *state_summary;
 };
 
@@ -66,7 +68,8 @@ ws_critical_path_renderer_finalize (GObject *object)
   g_clear_pointer (&self->thread_lane, g_free);
   g_clear_pointer (&self->matches, g_free);
   g_clear_pointer (&self->lane_time, g_array_unref);
-  g_clear_pointer (&self->thread_summary, g_free);
+  for (guint k = 0; k < CP_SUMMARY_MAX_THREADS; k++)
+    g_clear_pointer (&self->thread_summary[k], g_free);
   g_clear_pointer (&self->state_summary, g_free);
 
   G_OBJECT_CLASS (ws_critical_path_renderer_parent_class)->finalize (object);
@@ -344,7 +347,8 @@ ws_critical_path_renderer_set_path (WsCriticalPathRenderer *self,
   self->label_width_dirty = TRUE;
   g_array_set_size (self->lanes, 0);
   g_array_set_size (self->lane_time, 0);
-  g_clear_pointer (&self->thread_summary, g_free);
+  for (guint k = 0; k < CP_SUMMARY_MAX_THREADS; k++)
+    g_clear_pointer (&self->thread_summary[k], g_free);
   g_clear_pointer (&self->state_summary, g_free);
   g_clear_pointer (&self->thread_lane, g_free);
   g_clear_pointer (&self->matches, g_free);
@@ -399,7 +403,8 @@ ws_critical_path_renderer_set_path (WsCriticalPathRenderer *self,
       g_array_append_val (self->lane_time, time);
       self->thread_lane[thread] = l;
     }
-  self->thread_summary = ws_critical_path_dup_thread_summary (path, 6);
+  for (guint k = 0; k < CP_SUMMARY_MAX_THREADS; k++)
+    self->thread_summary[k] = ws_critical_path_dup_thread_summary (path, k + 1);
   self->state_summary = ws_critical_path_dup_state_summary (path);
 }
 
@@ -692,6 +697,33 @@ ws_critical_path_renderer_segment_at (WsCriticalPathRenderer *self,
 /* ------------------------------------------------------------------ */
 /* Drawing                                                              */
 
+/* @line (consumed) without its last " · " items, and " · …" in their
+ * place, until it is at most @width wide. */
+static char *
+fit_items (WsCriticalPathRenderer *self,
+           char                   *line,
+           double                  width)
+{
+  static const char more[] = " · …";
+
+  while (text_width (self, line) > width)
+    {
+      char *cut, *shorter;
+
+      if (g_str_has_suffix (line, more))
+        line[strlen (line) - strlen (more)] = '\0';
+      cut = g_strrstr (line, " · ");
+      if (cut != NULL)
+        *cut = '\0';
+      shorter = g_strconcat (line, more, NULL);
+      g_free (line);
+      line = shorter;
+      if (cut == NULL)
+        break;
+    }
+  return line;
+}
+
 static void
 draw_summary (WsCriticalPathRenderer *self,
               cairo_t                *cr,
@@ -705,7 +737,6 @@ draw_summary (WsCriticalPathRenderer *self,
   g_autofree char *who = thread_name (trace, s->thread);
   g_autofree char *span = ws_format_duration (s->t1 - s->t0);
   g_autofree char *title = NULL;
-  const char *threads = self->thread_summary;
   const char *states = self->state_summary;
   g_autofree char *threads_line = NULL;
   g_autofree char *states_line = NULL;
@@ -716,9 +747,18 @@ draw_summary (WsCriticalPathRenderer *self,
                                         "Critical path of %s over %s: %u segment on %u thread",
                                         "Critical path of %s over %s: %u segments on %u threads", n),
                            who, span, n, self->lanes->len);
-  /* Translators: the time of the critical path per thread, then per state */
-  threads_line = g_strdup_printf (_("By thread: %s"), threads);
+  /* Fewer threads ("… and 7 more threads") rather than a line cut
+   * off in the middle of a name; fewer states likewise. */
+  for (int k = CP_SUMMARY_MAX_THREADS - 1; k >= 0; k--)
+    {
+      g_free (threads_line);
+      /* Translators: the time of the critical path per thread, then per state */
+      threads_line = g_strdup_printf (_("By thread: %s"), self->thread_summary[k]);
+      if (text_width (self, threads_line) <= w)
+        break;
+    }
   states_line = g_strdup_printf (_("By state: %s"), *states ? states : _("nothing"));
+  states_line = fit_items (self, states_line, w);
 
   ws_render_set_source (cr, &self->palette.foreground);
   show_text (self, cr, title, x, y + line / 2, w, FALSE, TRUE);
@@ -738,6 +778,7 @@ draw_ruler (WsCriticalPathRenderer *self,
   double top = self->geometry.margin + self->geometry.summary_height;
   double rh = self->geometry.ruler_height;
   double ns_per_px = (double) (self->end - self->begin) / aw;
+  double last_right = -G_MAXDOUBLE;
   WsTickStep tick;
   WsTime first;
   g_autofree char *shown = NULL;
@@ -784,16 +825,20 @@ draw_ruler (WsCriticalPathRenderer *self,
   ws_render_set_source (cr, &self->palette.foreground);
   for (WsTime t = first; t <= self->end; t += tick.step)
     {
-      double x = floor (ws_critical_path_renderer_time_to_x (self, width, t));
+      double x = floor (ws_critical_path_renderer_time_to_x (self, width, t)) + 4;
       g_autofree char *label = NULL;
+      double w;
 
-      if (x < ox - 60)
+      if (x < ox + 2)
         continue;
       label = ws_tick_step_format (&tick, t - s->t0);
-      /* A label cut by the right edge reads as another number. */
-      if (x + 4 + text_width (self, label) > width - 2)
+      w = text_width (self, label);
+      /* A label cut by either edge reads as another number ("150 ms" as
+       * "50 ms"); one over its neighbour reads as nothing. */
+      if (x + w > width - 2 || x < last_right + 8)
         continue;
-      show_text (self, cr, label, x + 4, top + rh / 2 - 3, -1, FALSE, FALSE);
+      show_text (self, cr, label, x, top + rh / 2 - 3, -1, FALSE, FALSE);
+      last_right = x + w;
     }
   cairo_restore (cr);
 

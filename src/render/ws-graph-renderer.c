@@ -258,14 +258,18 @@ node_label (WsGraphRenderer *self,
 }
 
 /* The one-line label of a box seen from afar: the thread's name and the
- * duration ("pylk-w1 25.3 ms"), or what woke the wait. */
+ * duration ("pylk-w1 25.3 ms"), or what woke the wait; @brief: fewer
+ * words for a box too narrow for that (the duration, or the name of a
+ * readier).  Slot 2·node holds the long one, 2·node + 1 the brief one. */
 static PangoLayout *
 compact_label (WsGraphRenderer *self,
                WsGraphScene    *scene,
-               guint            node)
+               guint            node,
+               gboolean         brief)
 {
   const WsSceneNode *n = ws_graph_scene_get_node (scene, node);
   WsTrace *trace = ws_graph_scene_get_trace (scene);
+  guint slot = 2 * node + (brief ? 1 : 0);
   PangoLayout *layout;
   g_autofree char *text = NULL;
 
@@ -274,9 +278,9 @@ compact_label (WsGraphRenderer *self,
       clear_labels (self);
       self->label_scene = g_object_ref (scene);
     }
-  if (self->compact->len <= node)
-    g_ptr_array_set_size (self->compact, ws_graph_scene_get_n_nodes (scene));
-  if ((layout = g_ptr_array_index (self->compact, node)) != NULL)
+  if (self->compact->len <= slot)
+    g_ptr_array_set_size (self->compact, 2 * ws_graph_scene_get_n_nodes (scene));
+  if ((layout = g_ptr_array_index (self->compact, slot)) != NULL)
     return layout;
 
   if ((n->kind == WS_SCENE_NODE_WAIT || n->kind == WS_SCENE_NODE_RUN) &&
@@ -287,6 +291,8 @@ compact_label (WsGraphRenderer *self,
 
       if (n->flags & WS_SCENE_NODE_FLAG_READIER)
         text = g_strdup (name ? name : "?");
+      else if (brief)
+        text = g_steal_pointer (&d);
       else
         text = g_strdup_printf ("%s  %s", name ? name : "?", d);
     }
@@ -295,15 +301,16 @@ compact_label (WsGraphRenderer *self,
   else
     text = ws_graph_scene_dup_title (scene, node);
 
-  layout = new_layout (self, 7, TRUE);
+  layout = new_layout (self, WS_GRAPH_COMPACT_FONT_PT, TRUE);
   pango_layout_set_text (layout, text, -1);
-  g_ptr_array_index (self->compact, node) = layout;
+  g_ptr_array_index (self->compact, slot) = layout;
   return layout;
 }
 
-/* Between the zoom where full labels are too small to read and the one
- * where boxes become specks, a box carries one line at a fixed size on
- * screen, if it fits. */
+/* Between the zoom where full labels would be too small to read and the
+ * one where boxes become specks, a box carries one line at a fixed size
+ * on screen: the long one if it fits, else the brief one, else none
+ * (never text too small to read). */
 static void
 draw_compact_label (WsGraphRenderer       *self,
                     cairo_t               *cr,
@@ -320,8 +327,13 @@ draw_compact_label (WsGraphRenderer       *self,
 
   if (vp->scale < WS_GRAPH_COMPACT_MIN_SCALE)
     return;
-  label = compact_label (self, scene, v);
+  label = compact_label (self, scene, v, FALSE);
   pango_layout_get_pixel_size (label, &lw, &lh);
+  if (lw > room)
+    {
+      label = compact_label (self, scene, v, TRUE);
+      pango_layout_get_pixel_size (label, &lw, &lh);
+    }
   if (lw > room || lh > r->height * vp->scale)
     return;
 

@@ -35,11 +35,15 @@ typedef struct {
 #define WS_GRAPH_HEADER_HEIGHT 26.0
 #define WS_GRAPH_MIN_SCALE      0.002
 #define WS_GRAPH_MAX_SCALE      4.0
-/* Below this zoom boxes carry no full text (it would be under ~6 px
- * tall), only a one-line label at a fixed screen size when it fits, down
- * to WS_GRAPH_COMPACT_MIN_SCALE. */
-#define WS_GRAPH_TEXT_MIN_SCALE    0.5
+/* Below this zoom boxes carry no full text: at 0.5 the 9 pt labels were
+ * ~7 px tall on screen at the fitted zoom, unreadable.  At 0.8 the frame
+ * line (90 % of 9 pt) is still ~9 px.  Below it a box carries one line of
+ * WS_GRAPH_COMPACT_FONT_PT bold at a fixed screen size when it fits
+ * (fewer words when the long one does not), down to
+ * WS_GRAPH_COMPACT_MIN_SCALE. */
+#define WS_GRAPH_TEXT_MIN_SCALE    0.8
 #define WS_GRAPH_COMPACT_MIN_SCALE 0.25
+#define WS_GRAPH_COMPACT_FONT_PT   8.5
 
 void     ws_graph_viewport_init          (WsGraphViewport *vp);
 void     ws_graph_viewport_fit           (WsGraphViewport *vp,

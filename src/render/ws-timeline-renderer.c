@@ -314,7 +314,9 @@ get_row_label (WsTimelineRenderer  *self,
 
   layout = pango_layout_new (get_context (self));
   pango_layout_set_font_description (layout, self->font);
-  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+  /* Cut in the middle: the end of a name ("worker-1", "worker-2") and the
+   * id after it tell threads apart, "convoy-…" twice did not. */
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
 
   if (row->kind == WS_TIMELINE_ROW_PROCESS)
     {
@@ -892,16 +894,28 @@ draw_readier_arrow (WsTimelineRenderer *self,
       PangoLayout *pl = ws_timeline_renderer_get_scratch (self);
       int w, h;
 
+      double right = ox + ws_timeline_viewport_get_width (viewport), bx, by;
+
       pango_layout_set_text (pl, label, -1);
       pango_layout_set_width (pl, -1);
+      pango_layout_set_ellipsize (pl, PANGO_ELLIPSIZE_NONE);
       pango_layout_get_pixel_size (pl, &w, &h);
-      cairo_rectangle (cr, sx + 2, sy - h - 6, w + 8, h + 4);
+      /* Beside the point, on whichever side has room: past the right
+       * edge it was cut off; above it unless that is under the ruler. */
+      bx = sx + 2;
+      if (bx + w + 8 > right - 2)
+        bx = sx - 14 - (w + 8);
+      bx = round (MAX (bx, ox + 2));
+      by = sy - h - 6;
+      if (by < self->geometry.ruler_height + 2)
+        by = sy + 6;
+      cairo_rectangle (cr, bx + 0.5, by + 0.5, w + 8, h + 4);
       ws_render_set_source (cr, &self->palette.background);
       cairo_fill_preserve (cr);
       ws_render_set_source (cr, &self->palette.arrow);
       cairo_set_line_width (cr, 1);
       cairo_stroke (cr);
-      cairo_move_to (cr, sx + 6, sy - h - 4);
+      cairo_move_to (cr, bx + 4, by + 2);
       pango_cairo_show_layout (cr, pl);
     }
   cairo_restore (cr);
@@ -910,13 +924,66 @@ draw_readier_arrow (WsTimelineRenderer *self,
 /* ------------------------------------------------------------------ */
 /* Ruler and grid                                                       */
 
+/* The pixel width of @text in the timeline's font. */
+static int
+text_width (WsTimelineRenderer *self,
+            const char         *text)
+{
+  PangoLayout *pl = ws_timeline_renderer_get_scratch (self);
+  int w;
+
+  pango_layout_set_text (pl, text, -1);
+  pango_layout_set_width (pl, -1);
+  pango_layout_set_ellipsize (pl, PANGO_ELLIPSIZE_NONE);
+  pango_layout_get_pixel_size (pl, &w, NULL);
+  return w;
+}
+
+/* The tick labels of the ruler, each one whole or not at all: a label cut
+ * by the label column read as another number ("150 ms" as "50 ms"), and
+ * one drawn over its neighbour or under the selection's bubble
+ * (@avoid_x0..@avoid_x1, empty if @avoid_x1 < @avoid_x0) read as nothing. */
+static void
+draw_ruler_labels (WsTimelineRenderer *self,
+                   cairo_t            *cr,
+                   WsTimelineViewport *viewport,
+                   const WsTickStep   *tick,
+                   double              width,
+                   double              avoid_x0,
+                   double              avoid_x1)
+{
+  WsTime begin = ws_timeline_viewport_get_begin (viewport);
+  WsTime end = ws_timeline_viewport_get_end (viewport);
+  WsTime origin = ws_timeline_viewport_get_min (viewport);
+  WsTime first = origin + ((begin - origin) / tick->step) * tick->step;
+  double ox = self->geometry.label_width, rh = self->geometry.ruler_height;
+  double last_right = -G_MAXDOUBLE;
+
+  ws_render_set_source (cr, &self->palette.foreground);
+  for (WsTime t = first; t <= end; t += tick->step)
+    {
+      double x = ox + floor (ws_timeline_viewport_time_to_x (viewport, t)) + 4;
+      g_autofree char *label = ws_tick_step_format (tick, t - origin);
+      int w = text_width (self, label);
+
+      if (x < ox + 2 || x + w > width - 2 || x < last_right + 8)
+        continue;
+      if (avoid_x1 >= avoid_x0 && x < avoid_x1 + 4 && x + w > avoid_x0 - 4)
+        continue;
+      show_text (self, cr, label, x, rh / 2 - 3, -1, FALSE, FALSE);
+      last_right = x + w;
+    }
+}
+
 static void
 draw_grid_and_ruler (WsTimelineRenderer *self,
                      cairo_t            *cr,
                      WsTimelineViewport *viewport,
                      double              width,
                      double              height,
-                     gboolean            ruler)
+                     gboolean            ruler,
+                     double              avoid_x0,
+                     double              avoid_x1)
 {
   WsTime begin = ws_timeline_viewport_get_begin (viewport);
   WsTime end = ws_timeline_viewport_get_end (viewport);
@@ -966,21 +1033,7 @@ draw_grid_and_ruler (WsTimelineRenderer *self,
     }
   cairo_stroke (cr);
 
-  cairo_save (cr);
-  cairo_rectangle (cr, ox, 0, width - ox, rh);
-  cairo_clip (cr);
-  ws_render_set_source (cr, &self->palette.foreground);
-  first = origin + ((begin - origin) / tick.step) * tick.step;
-  for (WsTime t = first; t <= end; t += tick.step)
-    {
-      double x = ox + floor (ws_timeline_viewport_time_to_x (viewport, t));
-      g_autofree char *label = ws_tick_step_format (&tick, t - origin);
-
-      if (x < ox - 60)
-        continue;
-      show_text (self, cr, label, x + 4, rh / 2 - 3, -1, FALSE, FALSE);
-    }
-  cairo_restore (cr);
+  draw_ruler_labels (self, cr, viewport, &tick, width, avoid_x0, avoid_x1);
 
   ws_render_set_source (cr, &self->palette.separator);
   cairo_rectangle (cr, 0, rh - 1, width, 1);
@@ -1212,6 +1265,22 @@ draw_labels (Frame *f)
 
 /* The selection on the ruler, with its length in a pill over the tick
  * labels. */
+/* Where the selection's duration bubble goes on the ruler: its left edge
+ * (the text starts 6 px in) and the text's width. */
+static double
+selection_bubble_x (Frame *f,
+                    int   *text_w)
+{
+  double x0 = f->ox + ws_timeline_viewport_time_to_x (f->viewport, f->sel_t0);
+  double x1 = f->ox + ws_timeline_viewport_time_to_x (f->viewport, f->sel_t1);
+  g_autofree char *dur = ws_format_duration (f->sel_t1 - f->sel_t0);
+  int tw = text_width (f->self, dur);
+  double cx = CLAMP ((MAX (x0, f->ox) + MIN (x1, f->width)) / 2, f->ox + tw / 2.0 + 6, f->width - tw / 2.0 - 6);
+
+  *text_w = tw;
+  return round (cx - tw / 2.0 - 6);
+}
+
 static void
 draw_selection_on_ruler (Frame *f)
 {
@@ -1220,7 +1289,7 @@ draw_selection_on_ruler (Frame *f)
   double x1 = f->ox + ws_timeline_viewport_time_to_x (f->viewport, f->sel_t1);
   g_autofree char *dur = ws_format_duration (f->sel_t1 - f->sel_t0);
   PangoLayout *pl;
-  double rh = f->rh, cx, px;
+  double rh = f->rh, px;
   int tw, th;
 
   cairo_save (cr);
@@ -1232,11 +1301,10 @@ draw_selection_on_ruler (Frame *f)
   cairo_rectangle (cr, x0, 0, MAX (x1 - x0, 1), rh);
   cairo_fill (cr);
 
+  px = selection_bubble_x (f, &tw);
   pango_layout_set_text (pl, dur, -1);
   pango_layout_set_width (pl, -1);
   pango_layout_get_pixel_size (pl, &tw, &th);
-  cx = CLAMP ((MAX (x0, f->ox) + MIN (x1, f->width)) / 2, f->ox + tw / 2.0 + 6, f->width - tw / 2.0 - 6);
-  px = round (cx - tw / 2.0 - 6);
   ws_render_set_source (cr, &f->self->palette.accent);
   cairo_new_sub_path (cr);
   cairo_arc (cr, px + 8, rh / 2, 8, G_PI / 2, 3 * G_PI / 2);
@@ -1288,15 +1356,22 @@ ws_timeline_renderer_draw (WsTimelineRenderer *self,
   cairo_paint (cr);
 
   draw_row_backgrounds (&f);
-  draw_grid_and_ruler (self, cr, viewport, width, height, FALSE);
+  draw_grid_and_ruler (self, cr, viewport, width, height, FALSE, 0, -1);
   draw_chart (&f);
   draw_labels (&f);
 
-  /* Ruler on top of everything that scrolled under it. */
+  /* Ruler on top of everything that scrolled under it; no tick label
+   * under the selection's bubble. */
   draw_corner (self, cr, viewport);
-  draw_grid_and_ruler (self, cr, viewport, width, height, TRUE);
   if (f.has_sel)
-    draw_selection_on_ruler (&f);
+    {
+      int tw;
+      double bx = selection_bubble_x (&f, &tw);
+      draw_grid_and_ruler (self, cr, viewport, width, height, TRUE, bx, bx + tw + 12);
+      draw_selection_on_ruler (&f);
+    }
+  else
+    draw_grid_and_ruler (self, cr, viewport, width, height, TRUE, 0, -1);
 
   cairo_restore (cr);
 }
