@@ -95,6 +95,12 @@ scrolled_down (gpointer data)
 }
 
 static gboolean
+scrollable (gpointer data)
+{
+  return gtk_adjustment_get_upper (data) > gtk_adjustment_get_page_size (data);
+}
+
+static gboolean
 at_top (gpointer data)
 {
   return gtk_adjustment_get_value (data) == 0;
@@ -142,8 +148,8 @@ test_threads_table (void)
 
   /* Scrolled down, then sorted by another column: back at the top. */
   vadj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
-  ws_gui_test_spin (200);
-  g_assert_cmpfloat (gtk_adjustment_get_upper (vadj), >, gtk_adjustment_get_page_size (vadj));
+  /* Laid out when it is laid out: a fixed 200 ms was too short under load. */
+  ws_gui_test_wait_until (scrollable, vadj, 20, "the table to be taller than its view");
   gtk_adjustment_set_value (vadj, (gtk_adjustment_get_upper (vadj) - gtk_adjustment_get_page_size (vadj)) / 2);
   ws_gui_test_wait_until (scrolled_down, vadj, 20, "the table to scroll");
   {

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "bench/ws-synthetic-waits.h"
+#include "ws-cli-test-util.h"
 #include "ws-graph-export.h"
 #include "ws-inspector.h"
 #include "ws-perf-importer.h"
@@ -369,11 +370,13 @@ test_classifier_agrees_with_importer (void)
   static const char * const names[] = {
     "hrtimer_interrupt", "__hrtimer_run_queues", "asm_sysvec_apic_timer_interrupt",
     "__sysvec_call_function_single", "asm_common_interrupt", "common_interrupt",
-    "handle_softirqs", "__do_softirq", "irq_exit_rcu", "__irq_exit_rcu",
+    "irq_exit_rcu", "__irq_exit_rcu",
     "blk_mq_end_request", "blk_complete_reqs", "sched_ttwu_pending",
     "__flush_smp_call_function_queue", "it_real_fn",
-    /* process-context functions: neither calls them interrupt context */
-    "folio_end_writeback", "ext4_end_io_rsv_work", "process_one_work", "try_to_wake_up",
+    /* process-context functions: neither calls them interrupt context
+     * (softirqs a thread runs itself, from local_bh_enable, are its own
+     * doing: a loopback TCP send wakes the receiver there) */
+    "handle_softirqs", "__do_softirq", "folio_end_writeback", "ext4_end_io_rsv_work", "process_one_work", "try_to_wake_up",
     "futex_wake", "do_nanosleep", "schedule", "kthread",
   };
   WsFrameClassifier *classifier = ws_frame_classifier_get_default ();
@@ -385,7 +388,7 @@ test_classifier_agrees_with_importer (void)
 
       if (importer != inspector)
         g_error ("%s: importer says %d, classifier says %d", names[i], importer, inspector);
-      g_assert_cmpint (importer, ==, i < 15);
+      g_assert_cmpint (importer, ==, i < 13);
     }
 }
 

@@ -24,6 +24,7 @@ typedef struct {
   char         state;       /* BLOCKED: the wait's state */
   const char  *signature;   /* substring of the cause's signature, or NULL */
   const char  *function;    /* RUNNING: substring of the top function, or NULL */
+  double       min_share;   /* the top cause's share must exceed it; 0 = one half */
 } Expected;
 
 static WsTrace *
@@ -92,7 +93,7 @@ check (gconstpointer data)
   if (x->function != NULL)
     g_assert_nonnull (top->top_function != NULL ? strstr (top->top_function, x->function) : NULL);
   /* The first answer is an answer: it holds most of the delay. */
-  g_assert_cmpfloat (top->share, >, 0.5);
+  g_assert_cmpfloat (top->share, >, x->min_share > 0 ? x->min_share : 0.5);
 }
 
 static const Expected cases[] = {
@@ -109,6 +110,24 @@ static const Expected cases[] = {
   { "sleep-cs.perf.txt.gz", "slcs-", WS_CAUSE_BLOCKED, 'S', "nanosleep", NULL },
   /* Eight compute loops on two CPUs: waiting for a CPU is the answer. */
   { "oversub.perf.txt.gz", "ovs-", WS_CAUSE_READY, 0, NULL, NULL },
+  /* A process reads records from a pipe that another process computes:
+   * the producer running, across programs. */
+  { "pipe-producer.perf.txt.gz", "pipe-", WS_CAUSE_RUNNING, 0, "pipe-prod", "produce_record" },
+  /* Consumers in pthread_cond_wait; the signalling producer computes. */
+  { "condvar-queue.perf.txt.gz", "cvq-", WS_CAUSE_RUNNING, 0, "condvar-queue", "make_item" },
+  /* A waits for B (condition variable), B for a mutex C holds while it
+   * computes: C running, two hand-offs away. */
+  { "chain3.perf.txt.gz", "ch-", WS_CAUSE_RUNNING, 0, NULL, "crunch" },
+  /* Clients wait on a TCP loopback server that fsyncs each request under
+   * a mutex: the disk, in another process, behind a socket. */
+  { "tcp-server-disk.perf.txt.gz", "tcp-", WS_CAUSE_BLOCKED, 'D', "fsync", NULL },
+  /* Random reads of a file not in the page cache: the disk.  On this VM
+   * a read also spends a third of its time on the CPU inside pread,
+   * mostly in iowrite16 (the virtio notification, a trap to the host):
+   * the uninterruptible wait is the first answer but not a majority. */
+  { "cold-read.perf.txt.gz", "cold-", WS_CAUSE_BLOCKED, 'D', "pread", NULL, 0.4 },
+  /* Backends queue on an advisory lock whose holder sleeps in pg_sleep. */
+  { "pg-advisory.perf.txt.gz", "postgres", WS_CAUSE_BLOCKED, 'S', "pg_sleep", NULL },
 };
 
 int

@@ -296,7 +296,8 @@ print_text (WsAnomalyResult *result,
       guint n;
       const WsWaitScore *s = ws_anomaly_result_get_scores (result, t, &n);
 
-      printf (_("%s: %u waits, %u anomalous\n"), ws_trace_get_name (g_ptr_array_index (traces, t)),
+      printf (g_dngettext (GETTEXT_PACKAGE, "%s: %u wait, %u anomalous\n", "%s: %u waits, %u anomalous\n", n),
+              ws_trace_get_name (g_ptr_array_index (traces, t)),
               n, ws_anomaly_result_count_anomalous (result, t));
       for (guint i = 0; i < n; i++)
         if (s[i].anomalous)

@@ -190,7 +190,9 @@ wait_target (WhyOptions *o,
     }
   if (!ws_symptom_from_wait (trace, event, &t.symptom))
     {
-      fprintf (stderr, _("waitscope-cli: %s: event %d is not a wait (the trace has %u events)\n"),
+      fprintf (stderr, g_dngettext (GETTEXT_PACKAGE, "waitscope-cli: %s: event %d is not a wait (the trace has %u event)\n",
+                            "waitscope-cli: %s: event %d is not a wait (the trace has %u events)\n",
+                            ws_trace_get_n_events (trace)),
                ws_trace_get_path (trace), o->event, ws_trace_get_n_events (trace));
       return CLI_EXIT_INPUT;
     }
@@ -206,7 +208,8 @@ pick_targets (WhyOptions        *o,
               WsTime             threshold,
               WsFrameClassifier *classifier,
               GArray           **targets,
-              char             **what)
+              char             **what,
+              GPtrArray        **picks)
 {
   WsTrace *first = g_ptr_array_index (traces, 0);
 
@@ -244,7 +247,9 @@ pick_targets (WhyOptions        *o,
   else if (o->slower_than != NULL)
     {
       *targets = ws_attribution_targets_slower_than (traces, o->scenario, threshold);
-      *what = g_strdup_printf (_("the %u scenario instances slower than %s"), (*targets)->len, o->slower_than);
+      *what = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "the %u scenario instance slower than %s",
+                                            "the %u scenario instances slower than %s", (*targets)->len),
+                               (*targets)->len, o->slower_than);
     }
   else
     {
@@ -254,7 +259,7 @@ pick_targets (WhyOptions        *o,
       else
         {
           g_array_unref (*targets);
-          *targets = ws_attribution_targets_waiting_threads (traces, classifier, DEFAULT_THREADS);
+          *targets = ws_attribution_targets_waiting_threads_full (traces, classifier, DEFAULT_THREADS, picks);
           *what = g_strdup_printf (_("the %u threads held up longest of the program held up most (no scenario instances)"),
                                    (*targets)->len);
         }
@@ -336,9 +341,50 @@ json_cause (JsonBuilder   *b,
   json_builder_end_object (b);
 }
 
+/* "picked": which program each trace without scenarios was explained
+ * from, and why. */
+static void
+json_picks (JsonBuilder *b,
+            GPtrArray   *picks)
+{
+  json_builder_set_member_name (b, "picked");
+  json_builder_begin_array (b);
+  for (guint i = 0; picks != NULL && i < picks->len; i++)
+    {
+      const WsThreadPick *p = g_ptr_array_index (picks, i);
+      g_autofree char *reason = ws_thread_pick_describe (p);
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "trace");
+      json_builder_add_string_value (b, ws_trace_get_path (p->trace));
+      json_builder_set_member_name (b, "program");
+      json_builder_add_string_value (b, p->program);
+      json_builder_set_member_name (b, "processes");
+      json_builder_add_int_value (b, p->n_processes);
+      json_builder_set_member_name (b, "tids");
+      json_builder_begin_array (b);
+      for (guint k = 0; k < p->threads->len; k++)
+        json_builder_add_int_value (b, ws_trace_get_thread (p->trace, g_array_index (p->threads, guint, k))->tid);
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "held_by_own_program");
+      json_builder_add_int_value (b, p->inside);
+      json_builder_set_member_name (b, "held_by_other_programs");
+      json_builder_add_int_value (b, p->outside);
+      json_builder_set_member_name (b, "waiting_for_cpu");
+      json_builder_add_int_value (b, p->cpu);
+      json_builder_set_member_name (b, "ran");
+      json_builder_add_int_value (b, p->ran);
+      json_builder_set_member_name (b, "reason");
+      json_builder_add_string_value (b, reason);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
 static void
 print_json (WsAttribution *attr,
             const char    *what,
+            GPtrArray     *picks,
             guint          top)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
@@ -353,6 +399,7 @@ print_json (WsAttribution *attr,
   json_builder_add_string_value (b, what);
   json_builder_set_member_name (b, "targets");
   json_builder_add_int_value (b, ws_attribution_get_n_targets (attr));
+  json_picks (b, picks);
   json_builder_set_member_name (b, "total");
   json_builder_add_int_value (b, ws_attribution_get_total (attr));
   json_builder_set_member_name (b, "causes");
@@ -367,12 +414,18 @@ print_json (WsAttribution *attr,
 static void
 print_text (WsAttribution *attr,
             const char    *what,
+            GPtrArray     *picks,
             guint          top)
 {
   g_autofree char *total = cli_format_duration (ws_attribution_get_total (attr));
   guint n = ws_attribution_get_n_causes (attr);
 
   printf (_("Why: %s, %s in all\n"), what, total);
+  for (guint i = 0; picks != NULL && i < picks->len; i++)
+    {
+      g_autofree char *reason = ws_thread_pick_describe (g_ptr_array_index (picks, i));
+      printf ("%s\n", reason);
+    }
   printf ("%s\n", _("share      time  cause  [threads]"));
   for (guint i = 0; i < n && (top == 0 || i < top); i++)
     {
@@ -404,6 +457,7 @@ cli_why (int    argc,
   g_autoptr(WsScenarioRules) rules = NULL;
   g_autoptr(WsFrameClassifier) classifier = ws_frame_classifier_new ();
   g_autoptr(GArray) targets = NULL;
+  g_autoptr(GPtrArray) picks = NULL;
   g_autoptr(WsAttribution) attr = NULL;
   g_autofree char *what = NULL;
   WsAttributionSettings settings;
@@ -442,7 +496,7 @@ cli_why (int    argc,
       status = cli_fail (error);
       goto out;
     }
-  if ((status = pick_targets (&o, traces, threshold, classifier, &targets, &what)) >= 0)
+  if ((status = pick_targets (&o, traces, threshold, classifier, &targets, &what, &picks)) >= 0)
     goto out;
 
   ws_attribution_settings_init (&settings);
@@ -453,9 +507,9 @@ cli_why (int    argc,
       goto out;
     }
   if (o.json)
-    print_json (attr, what, o.top);
+    print_json (attr, what, picks, o.top);
   else
-    print_text (attr, what, o.top);
+    print_text (attr, what, picks, o.top);
   status = CLI_EXIT_OK;
 
 out:

@@ -971,31 +971,6 @@ ws_attribution_targets_slowest_share (GPtrArray *traces,
   return out;
 }
 
-typedef struct {
-  guint        thread;
-  const char  *group;     /* process name: what threads are grouped by */
-  WsTime       inside;    /* blocked in waits its own program or its own I/O ended */
-  WsTime       outside;   /* runnable without a CPU, or blocked in waits another program ended */
-  WsTime       ran;       /* time on a CPU */
-} ThreadWait;
-
-static WsTime
-thread_held (const ThreadWait *tw)
-{
-  return tw->inside + tw->outside;
-}
-
-static int
-compare_thread_waits (gconstpointer a,
-                      gconstpointer b)
-{
-  const ThreadWait *x = a, *y = b;
-
-  if (thread_held (x) != thread_held (y))
-    return thread_held (x) > thread_held (y) ? -1 : 1;
-  return x->thread < y->thread ? -1 : x->thread > y->thread;
-}
-
 /* The recording tool itself: `perf record … -- sleep N` waits the whole
  * window for its `sleep`, which would make the sleep everyone's cause. */
 gboolean
@@ -1011,157 +986,42 @@ ws_attribution_is_recorder (WsTrace *trace,
          g_strcmp0 (own, "perf") == 0 || (own != NULL && g_str_has_prefix (own, "perf-"));
 }
 
-/* Adds one wait of @tw's thread: what ended it says whether it held the
- * thread up, and by whom. */
-static void
-measure_wait (WsTrace           *trace,
-              WsFrameClassifier *classifier,
-              guint              event,
-              ThreadWait        *tw)
-{
-  const WsEvent *e = ws_trace_get_event (trace, event);
-  WsTime duration = MAX (e->duration, 0);
-  guint readier = WS_NONE;
-  WsWakeKind kind = ws_frame_classifier_classify_wake (classifier, trace, event, &readier);
-
-  if (e->ready_latency != WS_LATENCY_UNKNOWN)
-    tw->outside += e->ready_latency;
-  /* A timed lock wait that retries until its holder lets go (the GIL)
-   * waited for that holder, like the walk says. */
-  if (kind == WS_WAKE_TIMER &&
-      (readier = ws_critical_path_timed_out_lock_holder (trace, classifier, event)) != WS_NONE)
-    kind = WS_WAKE_THREAD;
-
-  if (kind == WS_WAKE_THREAD && readier != WS_NONE)
-    {
-      if (strcmp (process_name (trace, readier), tw->group) == 0)
-        tw->inside += duration;
-      else
-        tw->outside += duration;
-    }
-  else if ((e->flags & WS_EVENT_FLAG_UNINTERRUPTIBLE) || e->state == 'D')
-    tw->inside += duration;
-}
-
-/* How long @th was held up, and how long it ran. */
-static void
-measure_thread (WsTrace           *trace,
-                WsFrameClassifier *classifier,
-                const WsThread    *th,
-                ThreadWait        *tw)
-{
-  for (guint k = 0; k < th->n_events; k++)
-    {
-      const WsEvent *e = ws_trace_get_event (trace, th->events[k]);
-
-      if (e->kind == WS_EVENT_WAIT)
-        measure_wait (trace, classifier, th->events[k], tw);
-      else if (e->kind == WS_EVENT_PREEMPT)
-        tw->outside += MAX (e->duration, 0);
-      else if (e->kind == WS_EVENT_RUNNING && (e->flags & WS_EVENT_FLAG_SPAN))
-        tw->ran += MAX (e->duration, 0);
-    }
-}
-
-/* Every candidate thread of @trace with the time it was held up. */
-static GArray *
-thread_waits (WsTrace           *trace,
-              WsFrameClassifier *classifier)
-{
-  guint n_threads = ws_trace_get_n_threads (trace);
-  GArray *out = g_array_sized_new (FALSE, FALSE, sizeof (ThreadWait), n_threads);
-
-  for (guint t = 0; t < n_threads; t++)
-    {
-      const WsThread *th = ws_trace_get_thread (trace, t);
-      ThreadWait tw = { t, process_name (trace, t), 0, 0, 0 };
-
-      if (ws_attribution_is_recorder (trace, t) ||
-          ws_frame_classifier_is_heartbeat_thread (classifier, trace, t) ||
-          ws_frame_classifier_is_daemon_process (classifier, trace, th->process))
-        continue;
-      measure_thread (trace, classifier, th, &tw);
-      if (thread_held (&tw) > 0)
-        g_array_append_val (out, tw);
-    }
-  g_array_sort (out, compare_thread_waits);
-  return out;
-}
-
-/* How much a thread says its program was held up.  Time blocked in waits
- * its own program ended (lock hand-offs, the GIL, PostgreSQL's row locks
- * between backends) or in its own I/O counts in full.  Time runnable
- * without a CPU, and blocked in waits another program ended (a shell
- * waiting for its child, a client for its server, a server for its
- * clients), counts in the share of its busy time the thread ran: every
- * thread of a loaded machine waits for CPUs, and a program that barely
- * runs is mostly idling for input; a CPU-bound program runs a large share. */
-static double
-thread_score (const ThreadWait *tw)
-{
-  WsTime busy = thread_held (tw) + tw->ran;
-  double ran = busy > 0 ? (double) tw->ran / busy : 0.0;
-
-  return tw->inside + tw->outside * ran;
-}
-
-/* The program held up most: threads are grouped by process name (the
- * threads of one program, or PostgreSQL's backend processes), their
- * scores summed.  Returns the group's name, or %NULL. */
-static const char *
-busiest_group (GArray *waits)
-{
-  g_autoptr(GHashTable) scores = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
-  const char *best = NULL;
-  double best_score = 0.0;
-
-  for (guint i = 0; i < waits->len; i++)
-    {
-      const ThreadWait *tw = &g_array_index (waits, ThreadWait, i);
-      double *score = g_hash_table_lookup (scores, tw->group);
-
-      if (score == NULL)
-        g_hash_table_insert (scores, (gpointer) tw->group, (score = g_new0 (double, 1)));
-      *score += thread_score (tw);
-      if (*score > best_score || (*score == best_score && best != NULL && strcmp (tw->group, best) < 0))
-        {
-          best = tw->group;
-          best_score = *score;
-        }
-    }
-  return best;
-}
-
 GArray *
 ws_attribution_targets_waiting_threads (GPtrArray         *traces,
                                         WsFrameClassifier *classifier,
                                         guint              k)
 {
+  return ws_attribution_targets_waiting_threads_full (traces, classifier, k, NULL);
+}
+
+GArray *
+ws_attribution_targets_waiting_threads_full (GPtrArray         *traces,
+                                             WsFrameClassifier *classifier,
+                                             guint              k,
+                                             GPtrArray        **picks)
+{
   GArray *out;
 
   g_return_val_if_fail (traces != NULL, NULL);
 
-  if (classifier == NULL)
-    classifier = ws_frame_classifier_get_default ();
+  if (picks != NULL)
+    *picks = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_thread_pick_free);
   out = g_array_new (FALSE, FALSE, sizeof (WsAttributionTarget));
   for (guint t = 0; t < traces->len; t++)
     {
       WsTrace *trace = g_ptr_array_index (traces, t);
-      g_autoptr(GArray) waits = thread_waits (trace, classifier);
-      const char *group = busiest_group (waits);
-      guint taken = 0;
+      g_autoptr(WsThreadPick) pick = ws_thread_picker_pick (trace, classifier, k);
 
-      for (guint i = 0; i < waits->len && taken < k; i++)
+      for (guint i = 0; pick != NULL && i < pick->threads->len; i++)
         {
-          const ThreadWait *tw = &g_array_index (waits, ThreadWait, i);
-          const WsThread *th = ws_trace_get_thread (trace, tw->thread);
-          WsAttributionTarget target = { trace, { tw->thread, th->first_seen, th->last_seen }, WS_NONE };
+          guint thread = g_array_index (pick->threads, guint, i);
+          const WsThread *th = ws_trace_get_thread (trace, thread);
+          WsAttributionTarget target = { trace, { thread, th->first_seen, th->last_seen }, WS_NONE };
 
-          if (group != NULL && strcmp (tw->group, group) != 0)
-            continue;
           g_array_append_val (out, target);
-          taken++;
         }
+      if (pick != NULL && picks != NULL)
+        g_ptr_array_add (*picks, g_steal_pointer (&pick));
     }
   return out;
 }

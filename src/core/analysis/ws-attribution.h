@@ -6,6 +6,7 @@
 #include "ws-critical-path.h"
 #include "ws-frame-classifier.h"
 #include "ws-progress.h"
+#include "ws-thread-picker.h"
 #include "ws-trace.h"
 #include "ws-wait-graph.h"
 
@@ -218,18 +219,19 @@ GArray         *ws_attribution_targets_slowest_share (GPtrArray  *traces,
                                                      double       fraction);
 /*
  * ws_attribution_targets_waiting_threads:
- * Without scenarios: the @k threads held up longest of the program (the
- * threads sharing a process name) held up most in each trace, each over
- * its whole recorded life.  A thread is held up while blocked in a wait
- * its own program ended (a lock hand-off; a timed lock wait such as the
- * GIL's counts for the holder that ends its retries), in its own I/O
- * (uninterruptible), in a wait another program ended, or runnable without
- * a CPU; the last two count for the program in the share of its busy time
- * the thread ran (see docs/attribution.md).  Heartbeat threads such as
- * kworkers, daemons and the recorder are left out.
+ * Without scenarios: the @k threads held up longest of the program held
+ * up most in each trace, each over its whole recorded life — the threads
+ * ws_thread_picker_pick() chooses (see docs/attribution.md, "The thread
+ * picker").
  */
 GArray         *ws_attribution_targets_waiting_threads (GPtrArray        *traces,
                                                         WsFrameClassifier *classifier,
                                                         guint              k);
+/* The same, and @picks (out) (optional) (element-type WsThreadPick):
+ * which program was chosen in each trace and why. */
+GArray         *ws_attribution_targets_waiting_threads_full (GPtrArray         *traces,
+                                                             WsFrameClassifier *classifier,
+                                                             guint              k,
+                                                             GPtrArray        **picks);
 
 G_END_DECLS

@@ -243,7 +243,10 @@ ws_overview_compute (GPtrArray                   *traces,
   else
     {
       self->targets = ws_attribution_targets_waiting_threads (self->traces, settings->classifier, WAITING_THREADS);
-      self->explained = g_strdup_printf (_("the %u threads held up longest of the program held up most (no scenario instances)"),
+      self->explained = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                      "the %u thread held up longest of the program held up most (no scenario instances)",
+                                                      "the %u threads held up longest of the program held up most (no scenario instances)",
+                                                      self->targets->len),
                                          self->targets->len);
     }
   if ((self->attribution = ws_attribution_compute (self->targets, settings, error)) == NULL)

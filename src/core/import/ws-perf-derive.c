@@ -361,5 +361,21 @@ ws_perf_apply_thread_info (Parser *p)
       if (best != NULL)
         ws_trace_set_thread_name (p->trace, i, best);
     }
+
+  /* A process whose main thread has no event of its own (blocked in
+   * pthread_join the whole window) is still named by it, as its COMM
+   * record says, not after whichever worker thread came first. */
+  for (guint i = 0; i < n_threads; i++)
+    {
+      const WsThread *thread = ws_trace_get_thread (p->trace, i);
+      TaskInfo *main_task;
+
+      if (thread->pid <= 0 || thread->pid == thread->tid ||
+          ws_trace_find_thread (p->trace, thread->pid) != WS_NONE)
+        continue;
+      main_task = g_hash_table_lookup (p->tasks, GINT_TO_POINTER (thread->pid));
+      if (main_task != NULL && main_task->name != NULL)
+        ws_trace_set_process_name (p->trace, thread->pid, main_task->name);
+    }
 }
 

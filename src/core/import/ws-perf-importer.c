@@ -51,10 +51,13 @@ static const InterruptFrame interrupt_frames[] = {
   /* device interrupts (virtio-blk, network) */
   { "asm_common_interrupt", FALSE },
   { "common_interrupt", FALSE },
-  /* softirqs, on interrupt exit or deferred to ksoftirqd: timer wheel, RCU,
-   * block and network completions -- work done on behalf of hardware */
-  { "handle_softirqs", FALSE },
-  { "__do_softirq", FALSE },
+  /* softirqs run on interrupt exit: timer wheel, RCU, block and network
+   * completions -- work done on behalf of hardware.  The softirq frames
+   * themselves (handle_softirqs, __do_softirq) are not listed: a thread
+   * that re-enables bottom halves runs the pending softirqs in its own
+   * context (do_softirq from __local_bh_enable_ip), and a TCP loopback
+   * send delivers the packet and wakes the receiver there -- the sender
+   * readied it.  Softirqs run by ksoftirqd are a heartbeat thread's. */
   { "irq_exit_rcu", FALSE },
   { "__irq_exit_rcu", FALSE },
   /* block I/O completion: the disk, not a thread, ended the D-state wait */

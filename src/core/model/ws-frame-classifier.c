@@ -81,7 +81,7 @@ static const char * const default_interrupt[] = {
    * readier, and the heartbeat list stops the ready tree at it. */
   "^hrtimer_interrupt$", "^__hrtimer_run_queues$",
   "^asm_sysvec_", "^__sysvec_", "^asm_common_interrupt$", "^common_interrupt$",
-  "^handle_softirqs$", "^__do_softirq$", "^irq_exit_rcu$", "^__irq_exit_rcu$",
+  "^irq_exit_rcu$", "^__irq_exit_rcu$",
   "^handle_irq_event", "^vring_interrupt$",
   "^blk_mq_end_request$", "^blk_complete_reqs$",
   "^sched_ttwu_pending$", "^__flush_smp_call_function_queue$",

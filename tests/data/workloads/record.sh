@@ -5,11 +5,13 @@
 #
 # usage (root): tests/data/workloads/record.sh OUTDIR [NAME ...]
 #   NAME: py-lock-cpu py-gil pg-rowlock fsync-writer sleep-cs oversub
+#         pipe-producer condvar-queue chain3 tcp-server-disk cold-read pg-advisory
 # The workloads run in the real-time round-robin class (chrt -r 10, the
 # PostgreSQL backends too) so that the other jobs of a busy machine do not
 # preempt them: the traces show the workload's own contention, as on a
 # quiet machine; WINDOW (default 1.5) is the recording
-# window in seconds, after a 1 s warm-up.
+# window in seconds, after a 1 s warm-up (0.5 s for tcp-server-disk and
+# 0.8 s for cold-read, whose I/O makes many more events).
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=$1; shift
@@ -19,7 +21,7 @@ WINDOW=${WINDOW:-1.5}
 PY=${PYTHON:-/usr/bin/python3}
 BIN=$OUT/bin
 mkdir -p "$BIN"
-for p in sleep_cs fsync_writer oversub; do
+for p in sleep_cs fsync_writer oversub pipe_producer condvar_queue chain3 tcp_server_disk cold_read; do
     cc -O1 -g -fno-omit-frame-pointer -pthread "$HERE/$p.c" -o "$BIN/$(echo $p | tr _ -)"
 done
 EVENTS="-e sched:sched_switch -e sched:sched_wakeup -e sched:sched_waking -e sched:sched_process_exit -e sched:sched_process_fork -e cpu-clock/freq=499,name=cpu-clock/"
@@ -41,14 +43,15 @@ run() {
     chrt -r 10 "$@" >"$OUT/$name.workload.txt" 2>&1 &
     p=$!
     sleep 1
-    [ "$name" != pg-rowlock ] || for pid in $(pgrep -u postgres); do chrt -r -a -p 10 "$pid" >/dev/null; done
-    (cd "$OUT" && perf record -q -a -m 16M $EVENTS -g -o "$name.data" -- sleep "$WINDOW")
+    case $name in pg-*) ;; *) false ;; esac && for pid in $(pgrep -u postgres); do chrt -r -a -p 10 "$pid" >/dev/null; done
+    (cd "$OUT" && perf record -q -a -m 16M $EVENTS -g -o "$name.data" -- sleep "${W:-$WINDOW}")
     kill "$p" 2>/dev/null || true
     wait "$p" || true
     to_text "$name"
 }
 
-[ $# -gt 0 ] || set -- py-lock-cpu py-gil pg-rowlock fsync-writer sleep-cs oversub
+[ $# -gt 0 ] || set -- py-lock-cpu py-gil pg-rowlock fsync-writer sleep-cs oversub \
+    pipe-producer condvar-queue chain3 tcp-server-disk cold-read pg-advisory
 for w in "$@"; do
     case $w in
         py-lock-cpu) run py-lock-cpu "$PY" "$HERE/py_lock_cpu.py" 100000 ;;
@@ -59,6 +62,35 @@ for w in "$@"; do
             d=$(mktemp -d /var/tmp/fsync-writer.XXXXXX)
             run fsync-writer "$BIN/fsync-writer" 100000 "$d/log"
             rm -rf "$d" ;;
+        pipe-producer) run pipe-producer "$BIN/pipe-producer" 100000 ;;
+        condvar-queue) run condvar-queue "$BIN/condvar-queue" 100000 ;;
+        chain3) run chain3 "$BIN/chain3" 100000 ;;
+        tcp-server-disk)
+            # a shorter window: loopback TCP and the disk make many events
+            W=0.5
+            d=$(mktemp -d /var/tmp/tcp-server-disk.XXXXXX)
+            run tcp-server-disk "$BIN/tcp-server-disk" 100000 "$d/log"
+            W=
+            rm -rf "$d" ;;
+        cold-read)
+            # 1 GiB of data, then none of it in the page cache: every
+            # random 4 KiB read misses it (read-ahead is off in the
+            # program).  Only this file is evicted (dd iflag=nocache
+            # count=0 drops its pages): dropping every cache would send
+            # the other jobs' compilers to the disk too.
+            d=$(mktemp -d /var/tmp/cold-read.XXXXXX)
+            dd if=/dev/urandom of="$d/data" bs=1M count=1024 status=none
+            sync
+            dd if="$d/data" iflag=nocache count=0 status=none
+            W=0.8
+            run cold-read "$BIN/cold-read" 100000 "$d/data"
+            W=
+            rm -rf "$d" ;;
+        pg-advisory)
+            runuser -u postgres -- psql -q -c "DROP DATABASE IF EXISTS causes" >/dev/null
+            runuser -u postgres -- psql -q -c "CREATE DATABASE causes" >/dev/null
+            run pg-advisory runuser -u postgres -- pgbench -n -c 4 -j 2 -T 100000 -f "$HERE/pg_advisory.sql" causes
+            for pid in $(pgrep -u postgres); do chrt -o -a -p 0 "$pid" >/dev/null; done ;;
         pg-rowlock)
             runuser -u postgres -- psql -q -c "DROP DATABASE IF EXISTS causes" >/dev/null
             runuser -u postgres -- psql -q -c "CREATE DATABASE causes" >/dev/null
