@@ -10,6 +10,7 @@
 #include <json-glib/json-glib.h>
 
 #include "bench/ws-synthetic-waits.h"
+#include "ws-cli-test-util.h"
 #include "ws-chain.h"
 #include "ws-critical-path-run.h"
 #include "ws-error.h"

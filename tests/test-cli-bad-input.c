@@ -21,21 +21,7 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 
-typedef struct {
-  int    status;
-  char  *out;
-  char  *err;
-  double seconds;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_clear_pointer (&run->out, g_free);
-  g_clear_pointer (&run->err, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+#include "ws-cli-test-util.h"
 
 static char *tmp_dir;
 
@@ -45,42 +31,17 @@ tmp_path (const char *name)
   return g_build_filename (tmp_dir, name, NULL);
 }
 
-static char *
-data_path (const char *name)
-{
-  return g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
-}
-
 /* Runs waitscope-cli with @args (NULL-terminated), standard input from
- * @stdin_path (or nothing). */
+ * @stdin_path (or nothing), and logs how it ended.  Whatever the input,
+ * what it prints is UTF-8. */
 static void
-run_cli_v (Run                *run,
+run_cli_v (WsCliRun           *run,
            const char         *stdin_path,
            const char * const *args)
 {
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GSubprocess) proc = NULL;
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  const char *cli = g_getenv ("WS_CLI");
-  gint64 start;
-
-  g_assert_nonnull (cli);
-  g_ptr_array_add (argv, (gpointer) cli);
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_subprocess_launcher_set_stdin_file_path (launcher, stdin_path ? stdin_path : "/dev/null");
-  start = g_get_monotonic_time ();
-  proc = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (proc, NULL, NULL, &run->out, &run->err, &error);
-  g_assert_no_error (error);
-  run->seconds = (g_get_monotonic_time () - start) / 1e6;
-  g_assert_true (g_subprocess_get_if_exited (proc));
-  run->status = g_subprocess_get_exit_status (proc);
+  ws_cli_run_full (run, NULL, stdin_path, args);
+  g_assert_true (g_utf8_validate (run->out, -1, NULL));
+  g_assert_true (g_utf8_validate (run->err, -1, NULL));
   g_test_message ("status %d, %.2f s, stderr: %s", run->status, run->seconds, run->err);
 }
 
@@ -94,7 +55,7 @@ run_cli_v (Run                *run,
 static GStrv
 list_commands (void)
 {
-  g_auto(Run) run = { 0 };
+  g_auto(WsCliRun) run = { 0 };
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
   g_auto(GStrv) lines = NULL;
   gboolean in_list = FALSE;
@@ -119,8 +80,8 @@ static void
 test_usage_errors (void)
 {
   g_auto(GStrv) commands = list_commands ();
-  g_auto(Run) top = { 0 };
-  g_auto(Run) unknown = { 0 };
+  g_auto(WsCliRun) top = { 0 };
+  g_auto(WsCliRun) unknown = { 0 };
 
   /* The seven of the first release at least; later ones are checked too. */
   g_assert_cmpuint (g_strv_length (commands), >=, 7);
@@ -134,9 +95,9 @@ test_usage_errors (void)
 
   for (guint i = 0; commands[i] != NULL; i++)
     {
-      g_auto(Run) help = { 0 };
-      g_auto(Run) bare = { 0 };
-      g_auto(Run) bad_option = { 0 };
+      g_auto(WsCliRun) help = { 0 };
+      g_auto(WsCliRun) bare = { 0 };
+      g_auto(WsCliRun) bad_option = { 0 };
 
       g_test_message ("command %s", commands[i]);
       run_cli (&help, NULL, commands[i], "--help");
@@ -164,7 +125,7 @@ test_usage_before_load (void)
   for (guint c = 0; c < G_N_ELEMENTS (commands); c++)
     for (guint w = 0; w < G_N_ELEMENTS (windows); w++)
       {
-        g_auto(Run) run = { 0 };
+        g_auto(WsCliRun) run = { 0 };
         const char *to = w == 1 ? "4" : w == 3 ? "+9000000000s" : NULL;
 
         if (to != NULL)
@@ -189,7 +150,7 @@ test_usage_before_load (void)
     if (g_strv_contains ((const char * const *) listed, "export-timeline"))
       for (guint i = 0; i < G_N_ELEMENTS (bad_exports); i++)
         {
-          g_auto(Run) run = { 0 };
+          g_auto(WsCliRun) run = { 0 };
 
           run_cli_v (&run, NULL, bad_exports[i]);
           g_assert_cmpint (run.status, ==, 2);
@@ -207,7 +168,7 @@ test_usage_before_load (void)
 
     for (guint i = 0; i < G_N_ELEMENTS (bad_mining); i++)
       {
-        g_auto(Run) run = { 0 };
+        g_auto(WsCliRun) run = { 0 };
 
         run_cli_v (&run, NULL, bad_mining[i]);
         g_assert_cmpint (run.status, ==, 2);
@@ -228,7 +189,7 @@ static const char * const file_commands[][6] = {
 };
 
 static void
-run_on_file (Run        *run,
+run_on_file (WsCliRun        *run,
              guint       command,
              const char *trace,
              const char *out)
@@ -245,7 +206,7 @@ run_on_file (Run        *run,
 
 /* Exit 1, and the message names @path, then (if @line) "LINE: ". */
 static void
-assert_input_error (const Run  *run,
+assert_input_error (const WsCliRun  *run,
                     const char *path,
                     guint       line,
                     const char *needle)
@@ -280,10 +241,10 @@ test_unreadable_files (void)
 
   for (guint c = 0; c < G_N_ELEMENTS (file_commands); c++)
     {
-      g_auto(Run) r_missing = { 0 };
-      g_auto(Run) r_dir = { 0 };
-      g_auto(Run) r_empty = { 0 };
-      g_auto(Run) r_sparse = { 0 };
+      g_auto(WsCliRun) r_missing = { 0 };
+      g_auto(WsCliRun) r_dir = { 0 };
+      g_auto(WsCliRun) r_empty = { 0 };
+      g_auto(WsCliRun) r_sparse = { 0 };
 
       run_on_file (&r_missing, c, missing, out);
       assert_input_error (&r_missing, missing, 0, "No such file");
@@ -305,13 +266,13 @@ test_unreadable_files (void)
 static void
 test_stdin (void)
 {
-  g_autofree char *trace = data_path ("build.perf.txt.gz");
+  g_autofree char *trace = ws_cli_test_data_path ("build.perf.txt.gz");
   g_autofree char *empty = tmp_path ("empty-stdin");
   g_autofree char *out = tmp_path ("from-stdin.json");
-  g_auto(Run) info = { 0 };
-  g_auto(Run) convert = { 0 };
-  g_auto(Run) from_json = { 0 };
-  g_auto(Run) nothing = { 0 };
+  g_auto(WsCliRun) info = { 0 };
+  g_auto(WsCliRun) convert = { 0 };
+  g_auto(WsCliRun) from_json = { 0 };
+  g_auto(WsCliRun) nothing = { 0 };
 
   /* gzip'd perf text on standard input, as `perf script | gzip | …` */
   run_cli (&info, trace, "info", "-");
@@ -361,7 +322,7 @@ fifo_writer (gpointer data)
 }
 
 static void
-run_on_fifo (Run        *run,
+run_on_fifo (WsCliRun        *run,
              const char *contents,
              gsize       len,
              const char *command)
@@ -385,11 +346,11 @@ run_on_fifo (Run        *run,
 static void
 test_fifo (void)
 {
-  g_autofree char *trace = data_path ("build.perf.txt.gz");
+  g_autofree char *trace = ws_cli_test_data_path ("build.perf.txt.gz");
   g_autofree char *contents = NULL;
   gsize len;
-  g_auto(Run) good = { 0 };
-  g_auto(Run) garbage = { 0 };
+  g_auto(WsCliRun) good = { 0 };
+  g_auto(WsCliRun) garbage = { 0 };
   g_autofree char *fifo = tmp_path ("trace.fifo");
   char bytes[10000];
 
@@ -414,10 +375,10 @@ test_convert_keeps_output (void)
   g_autofree char *bad = tmp_path ("bad.perf.txt");
   g_autofree char *out = tmp_path ("precious.json");
   g_autofree char *nowhere = tmp_path ("no-such-dir/out.json");
-  g_autofree char *good = data_path ("hand-built.json");
+  g_autofree char *good = ws_cli_test_data_path ("hand-built.json");
   g_autofree char *contents = NULL;
-  g_auto(Run) failed = { 0 };
-  g_auto(Run) unwritable = { 0 };
+  g_auto(WsCliRun) failed = { 0 };
+  g_auto(WsCliRun) unwritable = { 0 };
 
   g_assert_true (g_file_set_contents (bad, "perf  1/1  [000]  1.000000:  1 sched:sched_switch: prev_comm=x\n", -1, NULL));
   g_assert_true (g_file_set_contents (out, "precious", -1, NULL));
@@ -459,7 +420,7 @@ test_settings_files (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_auto(Run) run = { 0 };
+      g_auto(WsCliRun) run = { 0 };
       gsize len = strlen (cases[i].contents);
 
       /* The NUL case: the text goes on after it. */

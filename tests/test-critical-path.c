@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "bench/ws-synthetic-waits.h"
+#include "ws-cli-test-util.h"
 #include "ws-critical-path.h"
 #include "ws-error.h"
 #include "ws-graph-export.h"

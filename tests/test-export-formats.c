@@ -8,6 +8,7 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "ws-cli-test-util.h"
 #include "ws-chrome-trace.h"
 #include "ws-collapse.h"
 #include "ws-trace-loader.h"
@@ -67,21 +68,13 @@ test_collapse_waits (void)
 static JsonNode *
 run_cli_json (const char * const *argv)
 {
-  g_autoptr(GPtrArray) args = g_ptr_array_new ();
-  g_autofree char *out = NULL;
+  g_auto(WsCliRun) run = { 0 };
   g_autoptr(GError) error = NULL;
-  int status = -1;
   JsonNode *node;
 
-  g_ptr_array_add (args, (gpointer) g_getenv ("WS_CLI"));
-  for (guint i = 0; argv[i] != NULL; i++)
-    g_ptr_array_add (args, (gpointer) argv[i]);
-  g_ptr_array_add (args, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) args->pdata, NULL, G_SPAWN_STDERR_TO_DEV_NULL,
-                               NULL, NULL, &out, NULL, &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
-  node = json_from_string (out, &error);
+  ws_cli_run_argv (&run, NULL, argv);
+  g_assert_cmpint (run.status, ==, 0);
+  node = json_from_string (run.out, &error);
   g_assert_no_error (error);
   return node;
 }

@@ -20,6 +20,10 @@
 #include "ws-model-window.h"
 #include "ws-overview-page.h"
 #include "ws-chain.h"
+#include "ws-contrast-page.h"
+#include "ws-duration-histogram.h"
+#include "ws-pin-contrast.h"
+#include "ws-pin-mining.h"
 #include "ws-error.h"
 #include "ws-gui-test-util.h"
 #include "ws-presentation.h"
@@ -716,6 +720,9 @@ test_pin_mining_cluster (void)
   ws_gui_test_wait_until (document_ready, document, 60, "py-locks to load");
   ws_window_show_details_page (window, "mining");
   ws_mining_form_set_threshold (ws_mining_page_get_form (mining), 0.6);
+  /* Choices of the area of interest the pin must bring back. */
+  ws_mining_form_set_threads (ws_mining_page_get_form (mining), ".");
+  ws_mining_form_set_critical_path (ws_mining_page_get_form (mining), TRUE);
   ws_mining_page_run (mining);
   ws_gui_test_wait_until (mined, mining, 120, "mining");
   g_assert_cmpuint (ws_cluster_set_get_n_clusters (ws_gui_test_mining_cluster_set (mining)), >=, 2);
@@ -730,6 +737,9 @@ test_pin_mining_cluster (void)
   g_assert_cmpint (ws_pin_get_setting_int (pin, "cluster", -1), ==, 1);
   g_assert_cmpint (ws_pin_get_setting_int (pin, "lambda", 0), >, 0);
   g_assert_nonnull (ws_pin_get_setting_string (pin, "cluster_signature", NULL));
+  g_assert_cmpstr (ws_pin_get_setting_string (pin, "threads", NULL), ==, ".");
+  g_assert_true (ws_pin_get_setting_bool (pin, "critical_path", FALSE));
+  g_assert_false (ws_pin_get_setting_bool (pin, "running", TRUE));
 
   /* Redrawn in the report from the trace, in vector. */
   g_assert_true (ws_findings_page_export_report (page, html, &error));
@@ -745,15 +755,259 @@ test_pin_mining_cluster (void)
   g_assert_cmpstr (ws_window_get_details_page (window), ==, "mining");
   ws_gui_test_wait_until (cluster_shown, &want, 30, "the pinned cluster selected");
 
-  /* …and after mining again with the pin's settings on another run. */
+  /* …and after mining again with the pin's settings on another run: the
+   * form set back as pinned (stack kind, threads, critical path too). */
   ws_mining_form_set_threshold (ws_mining_page_get_form (mining), 0.3);
   ws_mining_page_run (mining);
   ws_gui_test_wait_until (mined, mining, 120, "mining at another threshold");
+  ws_mining_form_set_threads (ws_mining_page_get_form (mining), "");
+  ws_mining_form_set_critical_path (ws_mining_page_get_form (mining), FALSE);
+  ws_mining_form_set_running (ws_mining_page_get_form (mining), TRUE);
   ws_window_show_details_page (window, "details");
   g_signal_emit_by_name (page, "show-pin", pin, trace);
   ws_gui_test_wait_until (cluster_shown, &want, 120, "the pin's run and cluster");
+  g_assert_cmpstr (ws_mining_form_get_threads (ws_mining_page_get_form (mining)), ==, ".");
+  g_assert_true (ws_mining_form_get_critical_path (ws_mining_page_get_form (mining)));
+  g_assert_false (ws_mining_form_get_running (ws_mining_page_get_form (mining)));
+  g_assert_cmpint (ws_mining_scope_to_run_scope (ws_mining_form_get_scope (ws_mining_page_get_form (mining))), ==,
+                   ws_pin_get_setting_int (pin, "scope", -1));
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "findings-mining-reopened.png"));
 
+  ws_findings_page_discard (page);
+  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_spin (200);
+}
+
+
+/* ------------------------------------------------------------------ */
+/* A contrast pattern, an aggregated wait graph and a coverage chart    */
+
+#define MS 1000000
+
+static gboolean
+contrast_ready (gpointer data)
+{
+  WsContrastPage *page = data;
+
+  return !ws_contrast_page_get_busy (page) && ws_contrast_page_get_result (page) != NULL;
+}
+
+static gboolean
+has_instances (gpointer data)
+{
+  guint nf = 0, ns = 0;
+
+  ws_duration_histogram_count_classes (data, &nf, &ns);
+  return nf + ns > 0;
+}
+
+static gboolean
+coverage_ready (gpointer data)
+{
+  WsMiningPage *page = data;
+  WsSignaturePanel *panel = ws_mining_page_get_signature_panel (page);
+
+  return !ws_gui_test_mining_busy (page) && ws_signature_panel_get_n_signatures (panel) > 0 &&
+         !ws_signature_panel_get_busy (panel);
+}
+
+typedef struct {
+  WsContrastPage *page;
+  WsPin          *pin;
+} PatternShown;
+
+/* The page analysed again with the pin's settings, its pattern chosen. */
+static gboolean
+pattern_shown (gpointer data)
+{
+  PatternShown *p = data;
+  WsContrastResult *result = ws_contrast_page_get_result (p->page);
+
+  return !ws_contrast_page_get_busy (p->page) && result != NULL &&
+         ws_contrast_result_get_t_slow (result) == ws_pin_get_setting_int (p->pin, "t_slow_ns", -1) &&
+         ws_contrast_page_get_selected_pattern (p->page) == ws_pin_find_contrast_pattern (p->pin, result);
+}
+
+static WsDocument *
+open_data (WsWindow   *window,
+           const char *name)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  WsDocument *document = ws_window_open_file (window, file);
+
+  ws_gui_test_wait_until (document_ready, document, 60, name);
+  return document;
+}
+
+/* Analyses the pg pair on the Contrast page and pins its first pattern
+ * (Ctrl+D) and AWG_slow (the page's pin menu). */
+static void
+pin_contrast_views (WsWindow *window)
+{
+  WsContrastPage *contrast = WS_CONTRAST_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_CONTRAST_PAGE));
+  GtkWidget *histogram = ws_gui_test_find_child (GTK_WIDGET (contrast), WS_TYPE_DURATION_HISTOGRAM);
+  PinCount two = { window, 2 };
+
+  ws_window_show_details_page (window, "contrast");
+  ws_contrast_page_set_scenario (contrast, "transaction");
+  ws_gui_test_wait_until (has_instances, histogram, 30, "the transactions of both traces");
+  ws_contrast_page_set_thresholds (contrast, 40 * MS, 120 * MS);
+  ws_contrast_page_set_component (contrast, "postgres");
+  ws_contrast_page_run (contrast);
+  ws_gui_test_wait_until (contrast_ready, contrast, 120, "the contrast analysis");
+  g_assert_cmpuint (ws_contrast_page_get_selected_pattern (contrast), ==, 0);
+  pin_and_wait (window, 1);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.pin-contrast", "s", "slow");
+  ws_gui_test_wait_until (has_pins, &two, 60, "the AWG's pin");
+}
+
+/* Mines the pair, marks the first cluster with a common part as a
+ * signature and pins the coverage chart from the Coverage tab. */
+static void
+pin_coverage (WsWindow *window)
+{
+  WsMiningPage *mining = ws_window_get_mining_page (window);
+  PinCount three = { window, 3 };
+  gboolean marked = FALSE;
+
+  ws_window_show_details_page (window, "mining");
+  ws_mining_page_run (mining);
+  ws_gui_test_wait_until (mined, mining, 120, "mining the pair");
+  for (guint c = 0; !marked && c < ws_cluster_set_get_n_clusters (ws_gui_test_mining_cluster_set (mining)); c++)
+    if (ws_mining_page_select_cluster_index (mining, c))
+      {
+        ws_gui_test_spin (50);
+        marked = ws_mining_page_mark_signature (mining);
+      }
+  g_assert_true (marked);
+  ws_mining_page_show_detail (mining, "coverage");
+  ws_gui_test_wait_until (coverage_ready, mining, 120, "the coverage curves");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.pin-view", NULL);
+  ws_gui_test_wait_until (has_pins, &three, 60, "the coverage chart's pin");
+}
+
+static void
+check_contrast_pins (WsPinList *list)
+{
+  WsPin *pattern = ws_pin_list_get (list, 0), *awg = ws_pin_list_get (list, 1), *coverage = ws_pin_list_get (list, 2);
+
+  g_assert_cmpstr (ws_pin_get_kind (pattern), ==, WS_PIN_KIND_CONTRAST);
+  g_assert_cmpuint (ws_pin_get_n_traces (pattern), ==, 2);
+  g_assert_cmpstr (ws_pin_get_setting_string (pattern, "scenario", NULL), ==, "transaction");
+  g_assert_cmpstr (ws_pin_get_setting_string (pattern, "component", NULL), ==, "postgres");
+  g_assert_cmpint (ws_pin_get_setting_int (pattern, "t_fast_ns", 0), ==, 40 * MS);
+  g_assert_cmpint (ws_pin_get_setting_int (pattern, "t_slow_ns", 0), ==, 120 * MS);
+  g_assert_nonnull (strstr (ws_pin_get_setting_string (pattern, "pattern_tuple", ""), "DiskService"));
+  g_assert_cmpstr (ws_pin_get_kind (awg), ==, WS_PIN_KIND_AWG);
+  g_assert_cmpstr (ws_pin_get_setting_string (awg, "class", NULL), ==, "slow");
+  g_assert_cmpstr (ws_pin_get_kind (coverage), ==, WS_PIN_KIND_COVERAGE);
+  g_assert_cmpuint (ws_pin_get_n_signatures (coverage), ==, 1);
+  g_assert_cmpint (ws_pin_get_setting_int (coverage, "lambda", 0), >, 0);
+}
+
+static void
+check_contrast_reports (WsFindingsPage *page,
+                        const char     *dir)
+{
+  g_autofree char *html = g_build_filename (dir, "contrast.html", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "contrast.pdf", NULL);
+  g_autofree char *pdfinfo = g_find_program_in_path ("pdfinfo");
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (ws_findings_page_export_report (page, html, &error));
+  g_assert_no_error (error);
+  g_assert_true (ws_findings_page_export_report (page, pdf, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_in_file (html, "<svg "), ==, 3);
+  g_assert_cmpuint (count_in_file (html, "data-view=\"contrast\""), ==, 1);
+  g_assert_cmpuint (count_in_file (html, "data-view=\"awg\""), ==, 1);
+  g_assert_cmpuint (count_in_file (html, "data-view=\"coverage\""), ==, 1);
+  g_assert_cmpuint (count_in_file (html, " src="), ==, 0);
+  g_assert_cmpuint (count_in_file (html, "href=\"http"), ==, 0);
+  g_assert_cmpuint (count_in_file (html, "Signature Set Tuple"), ==, 1);
+  g_assert_cmpuint (count_in_file (html, "All signatures together"), ==, 1);
+  if (pdfinfo != NULL)
+    {
+      g_autofree char *out = NULL;
+      const char *argv[] = { pdfinfo, pdf, NULL };
+      const char *pages;
+
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, 0, NULL, NULL, &out, NULL, NULL, NULL));
+      pages = strstr (out, "Pages:");
+      g_assert_nonnull (pages);
+      g_assert_cmpint (atoi (pages + 6), ==, 2 + 2 * 3);
+    }
+}
+
+static void
+test_pin_contrast_awg_coverage (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-gui-contrast-pins-XXXXXX", NULL);
+  g_autofree char *session = g_build_filename (dir, "contrast.waitscope", NULL);
+  g_autoptr(GFile) session_file = g_file_new_for_path (session);
+  g_autofree char *fast_path = g_build_filename (g_getenv ("WS_TEST_DATA"), "pg-contrast-fast.perf.txt.gz", NULL);
+  g_autoptr(GFile) fast = g_file_new_for_path (fast_path);
+  WsWindow *window = new_window ();
+  WsFindingsPage *page = ws_window_get_findings_page (window);
+  WsContrastPage *contrast;
+  WsMiningPage *mining;
+  WsPinList *list;
+  PatternShown shown;
+  WsTime tf = 0, ts = 0;
+
+  open_data (window, "pg-contrast-fast.perf.txt.gz");
+  open_data (window, "pg-contrast-slow.perf.txt.gz");
+  pin_contrast_views (window);
+  pin_coverage (window);
+  check_contrast_pins (pins_of (window));
+  g_assert_true (ws_findings_page_save (page, session, NULL));
+  ws_findings_page_discard (page);
+  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_spin (300);
+
+  /* Reopened from the file: the pins, and one click on each reopens its
+   * view, analysing again with the pinned settings. */
+  window = new_window ();
+  page = ws_window_get_findings_page (window);
+  g_assert_null (ws_window_open_file (window, session_file));
+  list = pins_of (window);
+  g_assert_cmpuint (ws_pin_list_get_n (list), ==, 3);
+  check_contrast_pins (list);
+  {
+    g_autoptr(GListModel) documents = G_LIST_MODEL (g_object_ref (ws_window_get_documents (window)));
+
+    for (guint i = 0; i < g_list_model_get_n_items (documents); i++)
+      {
+        g_autoptr(WsDocument) document = g_list_model_get_item (documents, i);
+        ws_gui_test_wait_until (document_ready, document, 60, "the session's traces");
+      }
+  }
+  contrast = WS_CONTRAST_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_CONTRAST_PAGE));
+  shown = (PatternShown) { contrast, ws_pin_list_get (list, 0) };
+  g_signal_emit_by_name (page, "show-pin", shown.pin, fast);
+  g_assert_cmpstr (ws_window_get_details_page (window), ==, "contrast");
+  ws_gui_test_wait_until (pattern_shown, &shown, 120, "the pinned pattern analysed again and chosen");
+  ws_duration_histogram_get_thresholds (WS_DURATION_HISTOGRAM (ws_gui_test_find_child (GTK_WIDGET (contrast), WS_TYPE_DURATION_HISTOGRAM)),
+                                        &tf, &ts);
+  g_assert_cmpint (tf, ==, 40 * MS);
+  g_assert_cmpint (ts, ==, 120 * MS);
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "findings-contrast-reopened.png"));
+
+  ws_window_show_details_page (window, "findings");
+  g_signal_emit_by_name (page, "show-pin", ws_pin_list_get (list, 1), fast);
+  g_assert_cmpstr (ws_window_get_details_page (window), ==, "contrast");
+  g_assert_false (ws_contrast_page_get_busy (contrast));   /* the same run: not analysed again */
+
+  mining = ws_window_get_mining_page (window);
+  g_signal_emit_by_name (page, "show-pin", ws_pin_list_get (list, 2), fast);
+  g_assert_cmpstr (ws_window_get_details_page (window), ==, "mining");
+  g_assert_cmpstr (ws_mining_page_get_detail (mining), ==, "coverage");
+  ws_gui_test_wait_until (coverage_ready, mining, 180, "the pinned coverage chart");
+  g_assert_cmpuint (ws_signature_panel_get_n_signatures (ws_mining_page_get_signature_panel (mining)), ==, 1);
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "findings-coverage-reopened.png"));
+
+  check_contrast_reports (page, dir);
   ws_findings_page_discard (page);
   gtk_window_destroy (GTK_WINDOW (window));
   ws_gui_test_spin (200);
@@ -771,6 +1025,7 @@ main (int   argc,
   g_test_add_func ("/gui/findings/locate-moved-trace", test_locate_moved_trace);
   g_test_add_func ("/gui/findings/pin-model-and-attribution", test_pin_model_and_attribution);
   g_test_add_func ("/gui/findings/pin-mining-cluster", test_pin_mining_cluster);
+  g_test_add_func ("/gui/findings/pin-contrast-awg-coverage", test_pin_contrast_awg_coverage);
   status = g_test_run ();
   g_object_unref (the_app);
   return status;

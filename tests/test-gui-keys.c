@@ -7,9 +7,13 @@
  * (unfocused) search entry, that the custom views are real accessible
  * widgets whose description follows the selection, that keyboard focus is
  * drawn, and that the shortcuts window opens without a GTK warning.
+ * A wait's context menu opens from the Menu key, Shift+F10 and a right
+ * click, and its entries run the same analysis of that wait as the CLI's
+ * --event; Ctrl+R opens the Record page.
  */
 #include "config.h"
 
+#include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "ws-alignment-view.h"
@@ -17,6 +21,8 @@
 #include "ws-graph-page.h"
 #include "ws-graph-view.h"
 #include "ws-gui-test-util.h"
+#include "ws-ready-tree.h"
+#include "ws-wait-graph.h"
 #include "ws-window.h"
 
 static WsApplication *the_app;
@@ -258,6 +264,346 @@ test_focus_visible (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The timeline's wait menu: the popover menu among the view's children. */
+static GtkWidget *
+wait_menu_of (GtkWidget *view)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (view); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_POPOVER_MENU (c))
+      return c;
+  return NULL;
+}
+
+static gboolean
+menu_shown (gpointer view)
+{
+  GtkWidget *menu = wait_menu_of (view);
+
+  return menu != NULL && gtk_widget_get_mapped (menu);
+}
+
+static gboolean
+menu_hidden (gpointer view)
+{
+  return !menu_shown (view);
+}
+
+/* The menu entry (a GtkModelButton) whose label reads @text. */
+static GtkWidget *
+find_item (GtkWidget  *root,
+           const char *text)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_LABEL (c) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (c)), text) == 0)
+        return gtk_widget_get_ancestor (c, g_type_from_name ("GtkModelButton"));
+      if ((found = find_item (c, text)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The menu is open and offers the three analyses of a wait. */
+static void
+assert_wait_menu (GtkWidget *view)
+{
+  static const char *const items[] = { "Ready Tree of This Wait", "Wait Graph…", "Critical Path…" };
+
+  ws_gui_test_wait_until (menu_shown, view, 20, "the wait's context menu");
+  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+    if (find_item (wait_menu_of (view), items[i]) == NULL)
+      g_error ("the wait's menu has no “%s”", items[i]);
+}
+
+static void
+close_menu (GtkWidget *view)
+{
+  gtk_popover_popdown (GTK_POPOVER (wait_menu_of (view)));
+  ws_gui_test_wait_until (menu_hidden, view, 20, "the menu to close");
+}
+
+/* A right click at (@x, @y), as the view's secondary-button gesture gets it. */
+static void
+right_click_at (GtkWidget *view,
+                double     x,
+                double     y)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (view);
+  gboolean clicked = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_GESTURE_CLICK (c) && gtk_gesture_single_get_button (GTK_GESTURE_SINGLE (c)) == GDK_BUTTON_SECONDARY)
+        {
+          g_signal_emit_by_name (c, "pressed", 1, x, y);
+          g_signal_emit_by_name (c, "released", 1, x, y);
+          clicked = TRUE;
+        }
+    }
+  g_assert_true (clicked);
+}
+
+/* A point of the view on a wait other than @not, found by hit-testing. */
+static guint
+find_wait_point (WsTimelineView *view,
+                 WsTrace        *trace,
+                 guint           not,
+                 double         *x,
+                 double         *y)
+{
+  int w = gtk_widget_get_width (GTK_WIDGET (view));
+  int h = gtk_widget_get_height (GTK_WIDGET (view));
+
+  for (int py = 2; py < h; py += 3)
+    for (int px = w / 3; px < w; px += 4)
+      {
+        WsTimelineHit hit;
+
+        if (ws_timeline_view_hit_test (view, px, py, &hit) && hit.event != WS_NONE && hit.event != not &&
+            ws_trace_get_event (trace, hit.event)->kind == WS_EVENT_WAIT)
+          {
+            *x = px;
+            *y = py;
+            return hit.event;
+          }
+      }
+  return WS_NONE;
+}
+
+/* waitscope-cli COMMAND --trace PATH --event EVENT, parsed. */
+static JsonObject *
+cli_json (const char *command,
+          const char *path,
+          guint       event)
+{
+  g_autofree char *index = g_strdup_printf ("%u", event);
+  const char *argv[] = { g_getenv ("WS_CLI"), command, "--trace", path, "--event", index, NULL };
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  int status;
+
+  g_assert_nonnull (argv[0]);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
+                               &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+/* Activates @text in the open menu and waits for the Graph page; checks
+ * that it shows @mode of @wait, the same as the CLI's --event gives. */
+static void
+run_menu_item (WsWindow   *window,
+               GtkWidget  *view,
+               const char *text,
+               WsGraphMode mode,
+               guint       wait,
+               const char *path)
+{
+  WsGraphPage *page = ws_window_get_graph_page (window);
+  WsTrace *trace = ws_document_get_trace (ws_window_get_current_document (window));
+  const WsGraphShown *shown;
+  WsSymptom symptom, expected;
+  guint root = WS_NONE;
+  gboolean ready = FALSE;
+  gulong id = g_signal_connect (page, "ready", G_CALLBACK (ws_gui_test_flag_cb), &ready);
+
+  g_assert_true (gtk_widget_activate (find_item (wait_menu_of (view), text)));
+  ws_gui_test_wait_for_flag (&ready, 60, text);
+  g_signal_handler_disconnect (page, id);
+  ws_gui_test_wait_until (menu_hidden, view, 20, "the menu to close after its entry ran");
+  g_assert_cmpstr (ws_window_get_details_page (window), ==, "graph");
+  g_assert_cmpint (ws_gui_test_graph_mode (page), ==, mode);
+
+  /* The window the page analyses is the wait's, as the core defines it. */
+  g_assert_true (ws_graph_page_get_symptom (page, &symptom, &root));
+  g_assert_true (ws_symptom_from_wait (trace, wait, &expected));
+  g_assert_cmpuint (symptom.thread, ==, expected.thread);
+  g_assert_cmpint (symptom.t0, ==, expected.t0);
+  g_assert_cmpint (symptom.t1, ==, expected.t1);
+
+  shown = ws_graph_page_get_shown (page);
+  switch (mode)
+    {
+    case WS_GRAPH_MODE_READY_TREE:
+      {
+        g_autoptr(JsonObject) cli = cli_json ("readytree", path, wait);
+        WsReadyTree *tree = ws_graph_scene_get_ready_tree (shown->scene);
+        JsonArray *nodes = json_object_get_array_member (cli, "nodes");
+
+        g_assert_cmpuint (root, ==, wait);
+        g_assert_cmpuint (ws_ready_tree_get_node (tree, 0)->event, ==, wait);
+        g_assert_cmpuint (json_array_get_length (nodes), ==, ws_ready_tree_get_n_nodes (tree));
+        g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (nodes, 0), "event"), ==, wait);
+        g_test_message ("ready tree of wait %u: %u nodes in the GUI and the CLI", wait, ws_ready_tree_get_n_nodes (tree));
+      }
+      break;
+    case WS_GRAPH_MODE_WAIT_GRAPH:
+      {
+        g_autoptr(JsonObject) cli = cli_json ("waitgraph", path, wait);
+        WsWaitGraph *graph = ws_graph_scene_get_wait_graph (shown->scene);
+
+        g_assert_cmpuint (json_array_get_length (json_object_get_array_member (cli, "nodes")), ==,
+                          ws_wait_graph_get_n_nodes (graph));
+        g_test_message ("wait graph of wait %u: %u nodes in the GUI and the CLI", wait, ws_wait_graph_get_n_nodes (graph));
+      }
+      break;
+    case WS_GRAPH_MODE_CRITICAL_PATH:
+    default:
+      {
+        g_autoptr(JsonObject) cli = cli_json ("critical-path", path, wait);
+
+        g_assert_nonnull (shown->path);
+        g_assert_cmpint (json_object_get_int_member (cli, "n_segments"), ==, ws_critical_path_get_n_segments (shown->path));
+        g_test_message ("critical path of wait %u: %u segments in the GUI and the CLI", wait,
+                        ws_critical_path_get_n_segments (shown->path));
+      }
+      break;
+    }
+}
+
+/* A wait of more than a millisecond that another thread ended (its
+ * critical path leaves the thread). */
+static gboolean
+woken_by_thread (WsTrace *trace,
+                 guint    wait)
+{
+  const WsEvent *e = ws_trace_get_event (trace, wait);
+
+  return e->duration > 1000000 && e->peer != WS_NONE && e->peer < ws_trace_get_n_events (trace) &&
+         ws_trace_get_event (trace, e->peer)->kind == WS_EVENT_UNWAIT &&
+         ws_trace_get_event (trace, e->peer)->thread != e->thread;
+}
+
+/* The Menu key, Shift+F10 and a right click open a wait's menu; each
+ * entry runs its analysis of that wait, and the CLI agrees. */
+static void
+test_wait_menu (void)
+{
+  WsDocument *document;
+  WsWindow *window = open_window ("py-locks.perf.txt.gz", &document);
+  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+  WsTrace *trace = ws_document_get_trace (document);
+  WsTimelineView *view = ws_window_get_timeline_view (window);
+  GtkWidget *widget = GTK_WIDGET (view);
+  WsTimelineViewport *viewport = ws_timeline_view_get_viewport (view);
+  guint wait = WS_NONE, clicked;
+  double x = 0, y = 0;
+
+  g_assert_true (gtk_widget_grab_focus (widget));
+  /* No wait selected: the Menu key has nothing to offer. */
+  g_assert_false (menu_shown (widget));
+  /* Walk with ] (and Down at a thread's end) to a wait another thread
+   * ended, whose analyses have more than the wait itself. */
+  for (guint i = 0; i < 400; i++)
+    {
+      guint before = selected (viewport);
+
+      press (widget, GDK_KEY_bracketright, 0);
+      if (selected (viewport) == before)
+        press (widget, GDK_KEY_Down, 0);
+      wait = selected (viewport);
+      if (wait != WS_NONE && woken_by_thread (trace, wait))
+        break;
+    }
+  g_assert_cmpuint (wait, !=, WS_NONE);
+  g_assert_true (woken_by_thread (trace, wait));
+
+  press (widget, GDK_KEY_Menu, 0);
+  assert_wait_menu (widget);
+  ws_gui_test_screenshot (GTK_WIDGET (window), "keys-wait-menu.png");
+  run_menu_item (window, widget, "Ready Tree of This Wait", WS_GRAPH_MODE_READY_TREE, wait, path);
+
+  press (widget, GDK_KEY_F10, GDK_SHIFT_MASK);
+  assert_wait_menu (widget);
+  run_menu_item (window, widget, "Critical Path…", WS_GRAPH_MODE_CRITICAL_PATH, wait, path);
+
+  /* A right click on another wait selects it and opens its menu. */
+  clicked = find_wait_point (view, trace, wait, &x, &y);
+  g_assert_cmpuint (clicked, !=, WS_NONE);
+  right_click_at (widget, x, y);
+  assert_wait_menu (widget);
+  g_assert_cmpuint (selected (viewport), ==, clicked);
+  run_menu_item (window, widget, "Wait Graph…", WS_GRAPH_MODE_WAIT_GRAPH, clicked, path);
+
+  /* Escape-like close: the menu goes away and nothing runs. */
+  press (widget, GDK_KEY_Menu, 0);
+  assert_wait_menu (widget);
+  close_menu (widget);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Ctrl+R: the Record page, from a trace and from the welcome page. */
+static gboolean
+record_shown (gpointer window)
+{
+  GtkStack *stack = GTK_STACK (gtk_widget_get_template_child (GTK_WIDGET (window), WS_TYPE_WINDOW, "main_stack"));
+
+  return g_strcmp0 (gtk_stack_get_visible_child_name (stack), "record") == 0;
+}
+
+static void
+test_record_shortcut (void)
+{
+  WsDocument *document;
+  WsWindow *window = open_window ("py-locks.perf.txt.gz", &document);
+  g_auto(GStrv) actions = gtk_application_get_actions_for_accel (GTK_APPLICATION (the_app), "<Control>r");
+
+  g_assert_cmpstr (actions[0], ==, "win.record");
+  g_assert_false (record_shown (window));
+  press_accel (window, "<Control>r");
+  ws_gui_test_wait_until (record_shown, window, 20, "the Record page");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static GtkWidget *
+window_child (WsWindow   *window,
+              const char *name)
+{
+  return GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (window), WS_TYPE_WINDOW, name));
+}
+
+static gboolean
+sidebar_shown (gpointer window)
+{
+  return gtk_widget_get_mapped (window_child (window, "sidebar"));
+}
+
+/* The welcome page stands alone: no empty list of open traces beside it
+ * (nor its button, nor F9); the list comes back with the first trace. */
+static void
+test_welcome_sidebar (void)
+{
+  WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
+  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  GtkWidget *button = window_child (window, "sidebar_button");
+  WsDocument *document;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
+  gtk_window_present (GTK_WINDOW (window));
+  ws_gui_test_spin (100);
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (button)));
+  g_assert_false (gtk_widget_get_visible (window_child (window, "sidebar")));
+  g_assert_false (gtk_widget_get_visible (button));
+  /* F9 does nothing yet. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-sidebar", NULL);
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (button)));
+  ws_gui_test_screenshot (GTK_WIDGET (window), "keys-welcome.png");
+
+  document = ws_window_open_file (window, file);
+  ws_gui_test_wait_until (document_done, document, 60, "the trace to load");
+  ws_gui_test_wait_until (sidebar_shown, window, 20, "the list of open traces");
+  g_assert_true (gtk_widget_get_visible (button));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static gboolean
 shortcuts_window_shown (gpointer data)
 {
@@ -276,8 +622,9 @@ shortcuts_window_shown (gpointer data)
   return FALSE;
 }
 
-/* The shortcuts window opens, shows both sections and lays out without
- * a warning (the log writer in ws-gui-test-util.c fails on any). */
+/* The shortcuts window opens, shows every section and lays out without
+ * a warning (the log writer in ws-gui-test-util.c fails on any), and fits
+ * a 1280×720 screen. */
 static void
 test_shortcuts_window (void)
 {
@@ -285,7 +632,8 @@ test_shortcuts_window (void)
   WsWindow *window = open_window ("py-locks.perf.txt.gz", &document);
   GtkWindow *shortcuts = NULL;
   g_autoptr(GdkTexture) shot = NULL;
-  static const char *const sections[] = { "shortcuts", "timeline", "analysis", "mining" };
+  static const char *const sections[] = { "shortcuts", "timeline", "analyses", "wait-graph", "critical-path",
+                                          "anomalies", "mining" };
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL));
   ws_gui_test_wait_until (shortcuts_window_shown, &shortcuts, 20, "the shortcuts window");
@@ -299,6 +647,18 @@ test_shortcuts_window (void)
       g_clear_object (&shot);
       shot = ws_gui_test_screenshot (GTK_WIDGET (shortcuts), name);
     }
+  /* It fits a 1280×720 laptop screen: the window is as large as its
+   * largest section wants (GtkStack), whatever the screen here. */
+  {
+    int min_w, nat_w, min_h, nat_h;
+
+    gtk_widget_measure (GTK_WIDGET (shortcuts), GTK_ORIENTATION_HORIZONTAL, -1, &min_w, &nat_w, NULL, NULL);
+    gtk_widget_measure (GTK_WIDGET (shortcuts), GTK_ORIENTATION_VERTICAL, nat_w, &min_h, &nat_h, NULL, NULL);
+    g_test_message ("shortcuts window: natural %d×%d, shown %d×%d", nat_w, nat_h,
+                    gtk_widget_get_width (GTK_WIDGET (shortcuts)), gtk_widget_get_height (GTK_WIDGET (shortcuts)));
+    g_assert_cmpint (nat_w, <=, 1280);
+    g_assert_cmpint (nat_h, <=, 720);
+  }
   gtk_window_destroy (shortcuts);
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -313,6 +673,9 @@ main (int   argc,
   g_test_add_func ("/gui/keys/timeline-analyses-pages", test_timeline_keys);
   g_test_add_func ("/gui/keys/focus-visible", test_focus_visible);
   g_test_add_func ("/gui/keys/shortcuts-window", test_shortcuts_window);
+  g_test_add_func ("/gui/keys/wait-menu", test_wait_menu);
+  g_test_add_func ("/gui/keys/record-shortcut", test_record_shortcut);
+  g_test_add_func ("/gui/keys/welcome-sidebar", test_welcome_sidebar);
   status = g_test_run ();
   g_object_unref (the_app);
   return status;

@@ -348,6 +348,12 @@ check_graph_pages (Fixture *fx)
   show_analysis (fx->window, "win.show-ready-tree");
   set_inspector (fx, FALSE);
   check_page (window, "ready-tree", fx->problems);
+  /* Zoomed out past where the full labels were ~7 px tall: one line of
+   * fewer words, at a size that reads. */
+  gtk_widget_activate_action (GTK_WIDGET (graph_of (fx)), "graph.zoom-out", NULL);
+  check_page (window, "ready-tree-zoom-0.7", fx->problems);
+  gtk_widget_activate_action (GTK_WIDGET (graph_of (fx)), "graph.zoom-out", NULL);
+  check_page (window, "ready-tree-zoom-0.5", fx->problems);
   gtk_widget_activate_action (GTK_WIDGET (graph_of (fx)), "graph.fit", NULL);
   check_page (window, "ready-tree-fit", fx->problems);
   set_inspector (fx, TRUE);
@@ -410,6 +416,8 @@ check_scope_list (Fixture *fx)
   popover = ws_gui_test_find_child (row, GTK_TYPE_POPOVER);
   check_page (popover, "scope-list", fx->problems);
   gtk_popover_popdown (GTK_POPOVER (popover));
+  /* The results beside the settings. */
+  check_page (GTK_WIDGET (fx->window), "mining-settings", fx->problems);
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle), FALSE);
 }
 

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "ws-aoi.h"
+#include "ws-cli-test-util.h"
 #include "ws-clusterer.h"
 #include "ws-coverage.h"
 #include "ws-history-store.h"
@@ -28,7 +29,6 @@
 #include "ws-trace-loader.h"
 #include "ws-trace-private.h"
 
-#include <sys/wait.h>
 
 /* ------------------------------------------------------------------ */
 /* A hand-built trace                                                   */
@@ -509,26 +509,16 @@ test_py_locks (void)
 static JsonObject *
 run_cli (const char *history, const char * const *args, int *status)
 {
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_auto(GStrv) env = g_get_environ ();
-  g_autofree char *out = NULL;
+  g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "WAITSCOPE_HISTORY", history, TRUE);
+  g_auto(WsCliRun) run = { 0 };
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonParser) parser = json_parser_new ();
-  int wait_status;
 
-  g_ptr_array_add (argv, (gpointer) g_getenv ("WS_CLI"));
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-  env = g_environ_setenv (env, "WAITSCOPE_HISTORY", history, TRUE);
-
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, env, G_SPAWN_STDERR_TO_DEV_NULL,
-                               NULL, NULL, &out, NULL, &wait_status, &error));
-  g_assert_no_error (error);
-  *status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
+  ws_cli_run_argv (&run, (const char * const *) env, args);
+  *status = run.status;
   if (*status != 0)
     return NULL;
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_true (json_parser_load_from_data (parser, run.out, -1, &error));
   g_assert_no_error (error);
   return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
 }

@@ -3,7 +3,9 @@
 """Findings end to end through waitscope-cli: a session made with
 `session new` and six `session pin`s on py-locks (timeline, wait graph,
 ready tree, critical path, wait model, root-cause attribution, a Mining
-cluster's alignment), its report as HTML
+cluster's alignment), and a second over the PostgreSQL pair (contrast
+pattern, aggregated wait graph, coverage chart, alignment with the Mining
+form's settings), each report as HTML
 (parsed: every finding's figure is an inline SVG, nothing refers outside
 the file, ids are unique, the note's markup and the facts are text) and as
 PDF (pdfinfo page count, pdftotext finds the titles: text is selectable);
@@ -161,6 +163,74 @@ def add_model_and_attribution_pins():
     PINS.append(("alignment", ["--cluster", "1"], "The second cluster", "Its patterns *aligned*."))
 
 
+PG_PINS = [
+    ("contrast", ["--component", "postgres", "--t-fast", "40ms", "--t-slow", "120ms"],
+     "The top contrast pattern", "The slow class waits on the **disk**."),
+    ("awg", ["--component", "postgres", "--t-fast", "40ms", "--t-slow", "120ms", "--class", "slow"],
+     "AWG slow", "What the slow transactions waited on."),
+    ("coverage", ["--scope", "instances", "--signature", "heap_update,ProcSleep", "--signature", "XLogFlush"],
+     "Coverage of two signatures", "Lock waits and WAL flushes."),
+    ("alignment", ["--scope", "all", "--running", "--threads", "postgres", "--lambda", "5ms", "--cluster", "0"],
+     "A cluster of running stacks", ""),
+]
+
+
+def check_pg_session(tmp):
+    """The Contrast page's views and the coverage chart, over the two
+    PostgreSQL recordings: pinned with their settings, redrawn in both
+    report forms."""
+    fast = os.path.join(data, "pg-contrast-fast.perf.txt.gz")
+    slow = os.path.join(data, "pg-contrast-slow.perf.txt.gz")
+    session = os.path.join(tmp, "pg.waitscope")
+    run("session", "new", session, fast, slow, "--title", "pgbench contrast")
+    for view, args, title, note in PG_PINS:
+        run("session", "pin", session, "--view", view, "--trace", "0", "--trace", "1", *args,
+            "--title", title, "--note", note)
+    shown = json.loads(run("session", "show", session, "--json").stdout)["findings"]
+    check([f["view"] for f in shown] == [p[0] for p in PG_PINS], "contrast, awg, coverage and alignment pinned")
+    c = shown[0]["settings"]
+    check(c.get("scenario") == "transaction" and c.get("t_fast_ns") == 40000000 and c.get("t_slow_ns") == 120000000
+          and "DiskService" in c.get("pattern_tuple", ""), "the contrast pin keeps scenario, split and pattern")
+    check(shown[1]["settings"].get("class") == "slow", "the AWG pin keeps its class")
+    sigs = shown[2]["settings"].get("signatures", [])
+    check(len(sigs) == 2 and sigs[0]["frames"][0]["function"] == "heap_update"
+          and sigs[0]["frames"][0]["module"].endswith("postgres"), "the coverage pin keeps its signatures' frames")
+    a = shown[3]["settings"]
+    check(a.get("running") is True and a.get("threads") == "postgres" and a.get("scope") == 0
+          and a.get("lambda") == 5000000, "the alignment pin keeps stack kind, threads, scope and λ given")
+    html = os.path.join(tmp, "pg.html")
+    pdf = os.path.join(tmp, "pg.pdf")
+    run("report", session, "-o", html)
+    run("report", session, "-o", pdf)
+    p = Html()
+    text = open(html, encoding="utf-8").read()
+    p.feed(text)
+    for (view, _, title, _), sec in zip(PG_PINS, p.sections):
+        check(sec["view"] == view and sec["svg"] == 1, f"pg finding “{title}”: an inline SVG of the {view}")
+    check(len(p.sections) == len(PG_PINS) and not p.external, "pg report: every figure, nothing outside the file")
+    check(len(p.ids) == len(set(p.ids)), "pg report: ids unique across figures")
+    check("Signature Set Tuple" in text and "DiskService" in text and "Lit in red" in text, "the contrast pattern's facts")
+    check("slow (AWG_slow)" in text and "wait graphs merged" in text, "the AWG's facts")
+    check("All signatures together" in text and "S1 · heap_update,ProcSleep" in text, "the coverage's facts")
+    check('class="error"' not in text and "cannot be drawn" not in text, "no finding failed to draw")
+    info = subprocess.run(["pdfinfo", pdf], capture_output=True, text=True).stdout
+    pages = int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
+    check(pages == 2 + 2 * len(PG_PINS), f"pg PDF has {pages} pages")
+    run("session", "pin", session, "--view", "contrast", "--trace", "0", "--trace", "1", expect=2)
+    p = run("session", "pin", session, "--view", "contrast", "--trace", "0", "--component", "postgres",
+            "--pattern", "999", expect=1)
+    check("no contrast pattern 999" in p.stderr, "a pattern contrast did not find: exit 1")
+    run("session", "pin", session, "--view", "coverage", "--trace", "1", expect=2)
+    p = run("session", "pin", session, "--view", "coverage", "--trace", "1", "--signature", "no_such_function", expect=1)
+    check("no_such_function" in p.stderr, "an unknown signature function: exit 1")
+    run("session", "pin", session, "--view", "alignment", "--trace", "1", "--scope", "nonsense", expect=2)
+    keep = os.environ.get("WS_SCREENSHOT_DIR")
+    if keep:
+        os.makedirs(keep, exist_ok=True)
+        shutil.copy(pdf, os.path.join(keep, "report-contrast.pdf"))
+        shutil.copy(html, os.path.join(keep, "report-contrast.html"))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="ws-report-")
     session = os.path.join(tmp, "review.waitscope")
@@ -179,6 +249,7 @@ def main():
     check_pdf(pdf)
     check_schema([session, os.path.join(data, "session-v1.waitscope")])
     check_errors(tmp, session)
+    check_pg_session(tmp)
     # The committed v1 session, its trace found again beside it.
     run("report", os.path.join(data, "session-v1.waitscope"), "-o", os.path.join(tmp, "v1.html"))
     keep = os.environ.get("WS_SCREENSHOT_DIR")

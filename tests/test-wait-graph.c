@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bench/ws-synthetic-waits.h"
+#include "ws-cli-test-util.h"
 #include "ws-error.h"
 #include "ws-graph-export.h"
 #include "ws-trace-loader.h"

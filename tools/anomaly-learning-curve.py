@@ -122,7 +122,7 @@ class Experiment:
         for target in steps:
             missed = [k for k in pool if k not in flagged and truth[k] and not waits[k]["anomalous"]]
             alarms = [k for k in pool if k not in flagged and not truth[k] and waits[k]["anomalous"]]
-            batch = {"--anomalous": [], "--normal": []}
+            batch = []   # runs of flags of one verdict, in the order picked
             while len(flagged) < target:
                 if self.a.analyst == "alternate":
                     anomalous_turn = len(flagged) % 2 == 0
@@ -132,11 +132,15 @@ class Experiment:
                 choices = turn or [k for k in pool if k not in flagged]
                 k = choices.pop(pick.randrange(len(choices)))
                 flagged.add(k)
-                batch["--anomalous" if truth[k] else "--normal"].append(f"{k[0]}@{k[1]}ns")
-            for verdict, specs in batch.items():
-                if specs:
-                    run(self.a.cli, "flag", "add", self.a.trace, verdict,
-                        *[x for s in specs for x in ("--wait", s)], "--history", history)
+                verdict = "--anomalous" if truth[k] else "--normal"
+                if not batch or batch[-1][0] != verdict:
+                    batch.append((verdict, []))
+                batch[-1][1].append(f"{k[0]}@{k[1]}ns")
+            # Flagged in the order picked: the rule lets the latest of two
+            # contradicting flags win.
+            for verdict, specs in batch:
+                run(self.a.cli, "flag", "add", self.a.trace, verdict,
+                    *[x for s in specs for x in ("--wait", s)], "--history", history)
             if target:
                 waits = self.score(history, prior)
             curve.append(dict(flags=len(flagged), **evaluate(waits, truth, measured)))

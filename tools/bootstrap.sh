@@ -25,7 +25,7 @@ packages=(
   libgtk-4-dev libadwaita-1-dev
   desktop-file-utils appstream
   xvfb xauth dbus dbus-x11 imagemagick graphviz poppler-utils
-  python3-sklearn
+  python3-sklearn python3-gi gir1.2-atspi-2.0 at-spi2-core
   linux-perf
 )
 

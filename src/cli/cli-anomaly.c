@@ -38,7 +38,7 @@ cli_anomaly_add_entries (GOptionContext    *context,
     { "depth", 0, 0, G_OPTION_ARG_INT, &options->depth,
       N_("User-space frames in a wait signature (default 2)"), N_("N") },
     { "flag-prior", 0, 0, G_OPTION_ARG_DOUBLE, &options->flag_prior,
-      N_("Learning rule: flags a pool of signatures needs to move its bar halfway to what they say (default 4)"), N_("K") },
+      N_("Learning rule: flags a pool of signatures needs to move its bar halfway to what they say (default 1)"), N_("K") },
     { "flag-max-shift", 0, 0, G_OPTION_ARG_DOUBLE, &options->flag_max_shift,
       N_("Learning rule: the most other signatures' flags move a bar, in nats of −ln P (default ln 10)"), N_("NATS") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &options->json, N_("Print JSON"), NULL },
@@ -296,7 +296,8 @@ print_text (WsAnomalyResult *result,
       guint n;
       const WsWaitScore *s = ws_anomaly_result_get_scores (result, t, &n);
 
-      printf (_("%s: %u waits, %u anomalous\n"), ws_trace_get_name (g_ptr_array_index (traces, t)),
+      printf (g_dngettext (GETTEXT_PACKAGE, "%s: %u wait, %u anomalous\n", "%s: %u waits, %u anomalous\n", n),
+              ws_trace_get_name (g_ptr_array_index (traces, t)),
               n, ws_anomaly_result_count_anomalous (result, t));
       for (guint i = 0; i < n; i++)
         if (s[i].anomalous)

@@ -39,9 +39,18 @@ print_text (WsAwg *awg, const char *scenario, guint max_depth)
   g_autofree char *total = cli_format_duration (ws_awg_get_total_cost (awg));
   g_autofree char *pruned = cli_format_duration (ws_awg_get_pruned_cost (awg));
 
-  printf (_("Aggregated wait graph of “%s”: %u wait graphs, %u nodes, %u roots\n"),
-          scenario, ws_awg_get_n_graphs (awg), ws_awg_get_n_nodes (awg), n_roots);
-  printf (_("Component cost at the roots %s; ReduceAWG pruned %u roots (%s)\n"),
+  {
+    guint n_graphs = ws_awg_get_n_graphs (awg), n_nodes = ws_awg_get_n_nodes (awg);
+    g_autofree char *graphs = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u wait graph", "%u wait graphs", n_graphs),
+                                               n_graphs);
+    g_autofree char *nodes = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u node", "%u nodes", n_nodes), n_nodes);
+    g_autofree char *roots = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u root", "%u roots", n_roots), n_roots);
+
+    /* Translators: scenario, then "12 wait graphs", "40 nodes", "3 roots" */
+    printf (_("Aggregated wait graph of “%s”: %s, %s, %s\n"), scenario, graphs, nodes, roots);
+  }
+  printf (g_dngettext (GETTEXT_PACKAGE, "Component cost at the roots %s; ReduceAWG pruned %u root (%s)\n",
+                       "Component cost at the roots %s; ReduceAWG pruned %u roots (%s)\n", ws_awg_get_n_pruned (awg)),
           total, ws_awg_get_n_pruned (awg), pruned);
   for (guint i = 0; i < n_roots; i++)
     print_tree (awg, roots[i], max_depth);

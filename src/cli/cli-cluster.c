@@ -15,8 +15,10 @@
 #include "cli-common.h"
 #include "cli-mine.h"
 #include "ws-alignment-renderer.h"
+#include "ws-cluster-grid.h"
 #include "ws-clusterer.h"
 #include "ws-coverage.h"
+#include "ws-coverage-figure.h"
 #include "ws-coverage-plot.h"
 
 int cli_cluster (int argc, char **argv);
@@ -124,8 +126,6 @@ print_coverage (WsCoverage *cov)
 /* ------------------------------------------------------------------ */
 /* Figures, as the Mining page draws them                               */
 
-/* Columns of an aligned figure: more is unreadable (as in the GUI). */
-#define FIGURE_MAX_PATTERNS 24
 #define COVERAGE_FIGURE_WIDTH  960
 #define COVERAGE_FIGURE_HEIGHT 540
 
@@ -144,80 +144,31 @@ check_figure_path (const char *option,
 
 /* The cluster's patterns (the costliest first) aligned to its costliest. */
 static gboolean
-write_alignment (CliMineResult  *result,
-                 WsClusterSet   *clusters,
+write_alignment (WsClusterSet   *clusters,
                  WsSimilarity   *sim,
                  guint           cluster,
                  const char     *path,
                  GError        **error)
 {
-  const WsCluster *cl = ws_cluster_set_get_cluster (clusters, cluster);
-  guint n = MIN (cl->n_patterns, FIGURE_MAX_PATTERNS);
-  g_autofree const WsFrameId **frames = g_new0 (const WsFrameId *, n);
-  g_autofree guint *lengths = g_new0 (guint, n);
-  g_autoptr(WsAlignmentGrid) grid = NULL;
+  g_autoptr(WsAlignmentGrid) grid = ws_cluster_grid_new (clusters, sim, cluster, NULL);
   g_autoptr(WsAlignmentRenderer) renderer = ws_alignment_renderer_new ();
   WsExportFormat format;
 
-  for (guint k = 0; k < n; k++)
-    {
-      const WsPattern *p = ws_pattern_set_get_pattern (result->patterns, cl->patterns[k]);
-      frames[k] = p->frames;
-      lengths[k] = p->n_frames;
-    }
-  grid = ws_alignment_grid_new_aligned (sim, frames, lengths, n);
-  for (guint k = 0; k < n; k++)
-    {
-      const WsPattern *p = ws_pattern_set_get_pattern (result->patterns, cl->patterns[k]);
-      g_autofree char *cost = cli_format_duration (p->cost);
-      g_autofree char *title = g_strdup_printf ("%u.%u · %s", cluster + 1, k + 1, cost);
-      g_autofree char *subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u stream · %llu events",
-                                                                "%u streams · %llu events", p->n_streams),
-                                                   p->n_streams, (unsigned long long) p->n_events);
-      ws_alignment_grid_set_title (grid, k, title, subtitle);
-    }
   ws_export_format_from_path (path, &format);
   return ws_alignment_renderer_export (renderer, grid, path, format, error);
 }
 
-/* StackMine Fig. 4: coverage after 1, 2, … streams for each order, up to
- * where every order has reached the signatures' coverage (with a margin). */
+/* StackMine Fig. 4, as the Mining page draws it (ws-coverage-figure.c). */
 static gboolean
-write_coverage (CliMineResult  *result,
-                WsCoverage     *cov,
+write_coverage (WsCoverage     *cov,
                 const char     *path,
                 GError        **error)
 {
-  static const char * const names[] = {
-    N_("StackMine ranking"), N_("Random"), N_("Greedy-Total"), N_("Greedy-Max"),
-  };
-  static const WsCoverageSeriesStyle styles[] = {
-    WS_COVERAGE_SERIES_EMPHASIS, WS_COVERAGE_SERIES_DASHED, WS_COVERAGE_SERIES_SOLID, WS_COVERAGE_SERIES_SOLID,
-  };
   g_autoptr(WsCoveragePlot) plot = ws_coverage_plot_new ();
-  double total = ws_coverage_get_total_coverage (cov);
-  guint n_streams = ws_stack_db_get_n_streams (result->db);
-  double last = 0;
-  guint shown;
+  g_autoptr(WsCoverageCurves) curves = ws_coverage_curves_compute (cov, NULL);
   WsExportFormat format;
 
-  for (WsRanking r = 0; r < WS_N_RANKINGS; r++)
-    {
-      g_autoptr(GArray) curve = ws_coverage_curve (cov, r, 0, 1);
-      /* The curve starts at k = 0 (nothing inspected); the plot at k = 1. */
-      ws_coverage_plot_add_series (plot, _(names[r]), (const double *) (gpointer) curve->data + 1,
-                                   curve->len - 1, styles[r]);
-      last = MAX (last, ws_coverage_streams_to_reach (cov, r, total, 0, 1));
-    }
-  shown = last < 0 ? n_streams : MIN (n_streams, MAX (10, (guint) ceil (last * 1.25)));
-  ws_coverage_plot_set_target (plot, total);
-  ws_coverage_plot_set_n_traces (plot, shown);
-  if (shown < n_streams)
-    {
-      g_autofree char *title = g_strdup_printf (_("Trace streams inspected (first %u of %u; flat after)"),
-                                                shown, n_streams);
-      ws_coverage_plot_set_x_title (plot, title);
-    }
+  ws_coverage_curves_plot (curves, plot);
   ws_export_format_from_path (path, &format);
   return ws_coverage_plot_export (plot, path, format, COVERAGE_FIGURE_WIDTH, COVERAGE_FIGURE_HEIGHT, error);
 }
@@ -296,10 +247,16 @@ print_text (CliMineOptions *options,
   guint n = ws_cluster_set_get_n_clusters (clusters);
   guint shown = options->top == 0 ? n : MIN ((guint) options->top, n);
   g_autofree char *lambda = cli_format_duration (result->lambda);
+  g_autofree char *patterns = NULL;
 
   cli_mine_print_scope_note (options, result);
-  printf (_("λ = %s: %u patterns in %u clusters (similarity ≥ %.2f), ranked by %s\n"),
-          lambda, ws_pattern_set_get_n_patterns (result->patterns), n,
+  patterns = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u pattern", "%u patterns",
+                                           ws_pattern_set_get_n_patterns (result->patterns)),
+                              ws_pattern_set_get_n_patterns (result->patterns));
+  /* Translators: the second %s is "37 patterns" */
+  printf (g_dngettext (GETTEXT_PACKAGE, "λ = %s: %s in %u cluster (similarity ≥ %.2f), ranked by %s\n",
+                       "λ = %s: %s in %u clusters (similarity ≥ %.2f), ranked by %s\n", n),
+          lambda, patterns, n,
           ws_cluster_set_get_threshold (clusters), rank);
 
   for (guint c = 0; c < shown; c++)
@@ -311,8 +268,18 @@ print_text (CliMineOptions *options,
       guint n_common;
 
       printf ("\n");
-      printf (_("Cluster %u: total %s, %u streams, %llu events, average %s, %u patterns\n"),
-              c + 1, total, cl->n_streams, (unsigned long long) cl->n_events, avg, cl->n_patterns);
+      {
+        g_autofree char *streams = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u stream", "%u streams", cl->n_streams),
+                                                    cl->n_streams);
+        g_autofree char *events = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%llu event", "%llu events", cl->n_events),
+                                                   (unsigned long long) cl->n_events);
+        g_autofree char *patterns = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u pattern", "%u patterns",
+                                                                  cl->n_patterns), cl->n_patterns);
+
+        /* Translators: cluster number, total cost, "3 streams", "120 events",
+         * average cost, "4 patterns" */
+        printf (_("Cluster %u: total %s, %s, %s, average %s, %s\n"), c + 1, total, streams, events, avg, patterns);
+      }
       common = ws_coverage_cluster_common_frames (clusters, c, &n_common);
       printf ("  %s\n", _("Common frames (caller first):"));
       cli_mine_print_frames (table, common, n_common, "    ");
@@ -384,13 +351,16 @@ write_figures (ClusterOptions *o,
   if (o->alignment_figure != NULL)
     {
       if ((guint) o->figure_cluster > ws_cluster_set_get_n_clusters (clusters))
-        return cli_usage_error ("cluster", _("--figure-cluster %d: there are %u clusters"), o->figure_cluster,
+        return cli_usage_error ("cluster", g_dngettext (GETTEXT_PACKAGE, "--figure-cluster %d: there is %u cluster",
+                                                              "--figure-cluster %d: there are %u clusters",
+                                                              ws_cluster_set_get_n_clusters (clusters)),
+                                o->figure_cluster,
                                 ws_cluster_set_get_n_clusters (clusters));
-      if (!write_alignment (result, clusters, result->run->similarity, o->figure_cluster - 1,
+      if (!write_alignment (clusters, result->run->similarity, o->figure_cluster - 1,
                             o->alignment_figure, &error))
         return cli_fail (error);
     }
-  if (o->coverage_figure != NULL && !write_coverage (result, result->run->coverage, o->coverage_figure, &error))
+  if (o->coverage_figure != NULL && !write_coverage (result->run->coverage, o->coverage_figure, &error))
     return cli_fail (error);
   return -1;
 }

@@ -123,18 +123,31 @@ print_header (WsContrastResult *r, const char *scenario, const char *component)
   guint nf = ws_instance_set_get_n (ws_contrast_result_get_fast (r));
   guint ns = ws_instance_set_get_n (ws_contrast_result_get_slow (r));
   guint mf, ms, mc;
+  /* Translators: the sizes of the two classes; the noun goes with the slow count */
+  g_autofree char *classes = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "fast %u, slow %u instance",
+                                                           "fast %u, slow %u instances", ns), nf, ns);
 
   printf (_("Contrast of scenario “%s”, component “%s”\n"), scenario, component);
   if (ws_contrast_result_get_by_class (r))
-    printf (_("Classes by trace: fast %u instances (median %s), slow %u instances (median %s)\n"), nf, tf, ns, ts);
+    {
+      g_autofree char *fast = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "fast %u instance (median %s)",
+                                                            "fast %u instances (median %s)", nf), nf, tf);
+      g_autofree char *slow = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "slow %u instance (median %s)",
+                                                            "slow %u instances (median %s)", ns), ns, ts);
+
+      /* Translators: %s are "fast 3 instances (median 1.2 ms)" and the slow one */
+      printf (_("Classes by trace: %s, %s\n"), fast, slow);
+    }
   else if (ws_contrast_result_get_thresholds_proposed (r))
     printf (_("Thresholds proposed from the durations (give --fast-below/--slow-above to choose): "
-              "T_fast = %s (median), T_slow = %s (90th percentile); fast %u, slow %u instances\n"), tf, ts, nf, ns);
+              "T_fast = %s (median), T_slow = %s (90th percentile); %s\n"), tf, ts, classes);
   else
-    printf (_("T_fast = %s, T_slow = %s; fast %u, slow %u instances\n"), tf, ts, nf, ns);
+    printf (_("T_fast = %s, T_slow = %s; %s\n"), tf, ts, classes);
   ws_contrast_result_get_meta_counts (r, &mf, &ms, &mc);
   printf (_("Meta-patterns (k = %u): fast %u, slow %u, contrast %u\n"), ws_contrast_result_get_k (r), mf, ms, mc);
-  printf (_("%u contrast patterns; ITC %.1f %%, TTC %.1f %% of the slow class's component cost %s\n"),
+  printf (g_dngettext (GETTEXT_PACKAGE, "%u contrast pattern; ITC %.1f %%, TTC %.1f %% of the slow class's component cost %s\n",
+                       "%u contrast patterns; ITC %.1f %%, TTC %.1f %% of the slow class's component cost %s\n",
+                       ws_contrast_result_get_n_patterns (r)),
           ws_contrast_result_get_n_patterns (r), 100 * ws_contrast_result_get_itc (r),
           100 * ws_contrast_result_get_ttc (r), total);
   printf (_("Coverage of the top 10 %% / 20 %% / 30 %% of patterns: %.1f %% / %.1f %% / %.1f %%\n\n"),

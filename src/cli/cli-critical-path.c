@@ -28,19 +28,29 @@ cli_critical_path (int    argc,
   CliSymptomOptions options;
   WsCriticalPathSettings settings;
   WsSymptom symptom;
+  int event = -1;
   int status;
+  const GOptionEntry entries[] = {
+    { "event", 0, 0, G_OPTION_ARG_INT, &event,
+      N_("One wait as the symptom: its thread over the wait's span (an event index, as readytree --event takes)"),
+      N_("INDEX") },
+    { NULL }
+  };
 
   context = cli_symptom_context_new (&options, _("[TRACE] — the critical path of a thread in a time window"),
     _("Walking back from the end of the window: while the thread runs (or is runnable) it is "
       "on the path; when it is blocked, the path follows the thread that readied it back to the "
       "start of the wait.  Waits ended by hardware or by an unrecorded wake-up stay on the "
       "waiting thread, marked so.  Formats: json (default), dot."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 
   if (!cli_parse_options (context, "critical-path", &argc, &argv, &status))
     goto out;
-  status = cli_symptom_resolve ("critical-path", &options, argc, argv, TRUE, formats,
+  if ((status = cli_symptom_check_event ("critical-path", &options, event)) >= 0)
+    goto out;
+  status = cli_symptom_resolve ("critical-path", &options, argc, argv, event < 0, formats,
                                 &trace, &symptom, &classifier);
-  if (status >= 0)
+  if (status >= 0 || (event >= 0 && (status = cli_symptom_from_event (&options, trace, event, &symptom)) >= 0))
     goto out;
 
   ws_critical_path_settings_init (&settings, &symptom);

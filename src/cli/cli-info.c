@@ -371,8 +371,10 @@ print_trace_text (WsTrace *trace,
   for (guint k = 0; k < WS_N_EVENT_KINDS; k++)
     printf ("%s %u %s", k ? "," : "", ws_trace_count_kind (trace, k), ws_event_kind_to_string (k));
   printf ("\n");
-  printf (_("  threads      %u in %u processes\n"), n_threads, ws_trace_get_n_processes (trace));
-  printf (_("  scenarios    %u instances\n"), ws_trace_get_n_scenario_instances (trace));
+  printf (g_dngettext (GETTEXT_PACKAGE, "  threads      %u in %u process\n", "  threads      %u in %u processes\n",
+                       ws_trace_get_n_processes (trace)), n_threads, ws_trace_get_n_processes (trace));
+  printf (g_dngettext (GETTEXT_PACKAGE, "  scenarios    %u instance\n", "  scenarios    %u instances\n",
+                       ws_trace_get_n_scenario_instances (trace)), ws_trace_get_n_scenario_instances (trace));
   if (ws_trace_count_kind (trace, WS_EVENT_WAIT) == 0)
     printf ("  %s\n  %s\n      %s\n",
             _("no waits     this trace has no scheduler events (sched_switch): CPU samples only."),
@@ -398,7 +400,8 @@ print_trace_text (WsTrace *trace,
     }
 
   printf ("\n");
-  printf (_("  top %u waits by cost (stacks leaf first)\n"), waits->len);
+  printf (g_dngettext (GETTEXT_PACKAGE, "  top %u wait by cost (stacks leaf first)\n",
+                       "  top %u waits by cost (stacks leaf first)\n", waits->len), waits->len);
   for (guint k = 0; k < waits->len; k++)
     {
       guint i = g_array_index (waits, guint, k);

@@ -483,10 +483,19 @@ print_text (CliMineOptions *options,
   g_autofree char *lambda = cli_format_duration (result->lambda);
   g_autofree char *cost = cli_format_duration (ws_stack_db_get_total_cost (result->db));
 
-  printf (_("%u trace streams, %llu %s stacks (%u distinct), total cost %s\n"),
-          ws_stack_db_get_n_streams (result->db), (unsigned long long) ws_stack_db_get_n_events (result->db),
-          options->running ? _("running") : _("waiting"),
-          ws_stack_db_get_n_entries (result->db), cost);
+  {
+    guint n_streams = ws_stack_db_get_n_streams (result->db);
+    guint64 n_events = ws_stack_db_get_n_events (result->db);
+    g_autofree char *streams = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u trace stream", "%u trace streams",
+                                                             n_streams), n_streams);
+
+    /* Translators: "3 trace streams", then stack count, running/waiting,
+     * distinct stacks, total cost */
+    printf (g_dngettext (GETTEXT_PACKAGE, "%s, %llu %s stack (%u distinct), total cost %s\n",
+                         "%s, %llu %s stacks (%u distinct), total cost %s\n", n_events),
+            streams, (unsigned long long) n_events, options->running ? _("running") : _("waiting"),
+            ws_stack_db_get_n_entries (result->db), cost);
+  }
   cli_mine_print_scope_note (options, result);
   printf (g_dngettext (GETTEXT_PACKAGE,
                        "λ = %s: %u maximal pattern of cost ≥ λ (frames caller first)\n",

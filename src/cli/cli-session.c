@@ -11,8 +11,8 @@
 #include <stdlib.h>
 
 #include "cli-common.h"
+#include "cli-session.h"
 #include "ws-chain.h"
-#include "ws-pin-mining.h"
 #include "ws-session-file.h"
 #include "ws-trace-loader.h"
 
@@ -56,33 +56,6 @@ session_new (int    argc,
   return CLI_EXIT_OK;
 }
 
-typedef struct {
-  char     *view;
-  char     *trace;
-  int       tid;
-  char     *from;
-  char     *to;
-  gint64    event;
-  int       scenario_instance;
-  char     *chain_metric;
-  gboolean  lock_only;
-  int       cluster;
-  char     *title;
-  char     *note;
-} PinOptions;
-
-static void
-pin_options_clear (PinOptions *o)
-{
-  g_free (o->view);
-  g_free (o->trace);
-  g_free (o->from);
-  g_free (o->to);
-  g_free (o->chain_metric);
-  g_free (o->title);
-  g_free (o->note);
-}
-
 /* --trace N (an index of the session) or a path (found or added). */
 static int
 pin_trace (WsSessionFile *session,
@@ -99,7 +72,9 @@ pin_trace (WsSessionFile *session,
   if (end != spec && *end == '\0')
     {
       if (n >= ws_session_file_get_n_traces (session))
-        return cli_usage_error ("session pin", _("--trace %s: the session has %u traces"), spec,
+        return cli_usage_error ("session pin", g_dngettext (GETTEXT_PACKAGE, "--trace %s: the session has %u trace",
+                                                                   "--trace %s: the session has %u traces",
+                                                                   ws_session_file_get_n_traces (session)), spec,
                                 ws_session_file_get_n_traces (session));
       *index = n;
       return -1;
@@ -109,76 +84,84 @@ pin_trace (WsSessionFile *session,
   return -1;
 }
 
-/* A cluster of the Mining page: mined with the defaults of the core (the
- * history only read), so the pin records the λ and the cluster's
- * costliest pattern the report finds it again by. */
+/* The pin's traces, checked against the session and loaded. */
 static int
-pin_cluster (WsSessionFile *session,
-             guint          index,
-             WsTrace       *trace,
+load_traces (WsSessionFile *session,
              WsPin         *finding,
-             PinOptions    *o)
+             GPtrArray     *traces)
 {
-  g_autoptr(GPtrArray) traces = g_ptr_array_new ();
-  g_autoptr(WsMiningResult) run = NULL;
-  g_autoptr(GError) error = NULL;
-  WsMiningSettings settings;
-
-  ws_mining_settings_init (&settings);
-  settings.cluster = TRUE;
-  settings.record_history = FALSE;
-  g_ptr_array_add (traces, trace);
-  run = ws_mining_run (traces, &settings, NULL, NULL, NULL, &error);
-  if (run == NULL)
-    return cli_fail (error);
-  if (run->clusters == NULL || (guint) MAX (o->cluster, 0) >= ws_cluster_set_get_n_clusters (run->clusters))
+  for (guint k = 0; k < ws_pin_get_n_traces (finding); k++)
     {
-      fprintf (stderr, _("waitscope-cli: %s: no cluster %d (mining found %u)\n"),
-               ws_session_file_get_trace (session, index)->path, MAX (o->cluster, 0),
-               run->clusters ? ws_cluster_set_get_n_clusters (run->clusters) : 0);
-      return CLI_EXIT_INPUT;
+      g_autoptr(GError) error = NULL;
+      guint index = ws_pin_get_trace (finding, k);
+      WsTrace *trace;
+
+      if (!ws_session_file_resolve_trace (session, index, NULL, &error))
+        return cli_fail (error);
+      trace = ws_trace_loader_load_full (ws_session_file_get_trace (session, index)->path, NULL, NULL,
+                                         NULL, NULL, NULL, &error);
+      if (trace == NULL)
+        return cli_fail (error);
+      g_ptr_array_add (traces, trace);
     }
-  ws_pin_set_mining (finding, &settings, run);
-  ws_pin_set_cluster (finding, run, MAX (o->cluster, 0));
   return -1;
 }
 
-/* Checks the pin against the trace itself: the thread must exist. */
+/* Checks the pin against its traces (the thread and event must be in the
+ * first) and, for the views that rerun an analysis, runs it. */
 static int
-pin_check_trace (WsSessionFile *session,
-                 guint          index,
-                 WsPin         *finding,
-                 PinOptions    *o)
+pin_check_traces (WsSessionFile *session,
+                  WsPin         *finding,
+                  CliPinOptions *o)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = NULL;
+  g_autoptr(GPtrArray) traces = g_ptr_array_new_with_free_func (g_object_unref);
+  const char *kind = ws_pin_get_kind (finding);
+  const char *path = ws_session_file_get_trace (session, ws_pin_get_trace (finding, 0))->path;
+  WsTrace *trace;
+  int status;
 
-  if (!ws_session_file_resolve_trace (session, index, NULL, &error))
-    return cli_fail (error);
-  trace = ws_trace_loader_load_full (ws_session_file_get_trace (session, index)->path, NULL, NULL,
-                                     NULL, NULL, NULL, &error);
-  if (trace == NULL)
-    return cli_fail (error);
+  if ((status = load_traces (session, finding, traces)) >= 0)
+    return status;
+  trace = g_ptr_array_index (traces, 0);
   if (o->tid != G_MININT && ws_trace_find_thread (trace, o->tid) == WS_NONE)
     {
-      fprintf (stderr, _("waitscope-cli: %s: no thread with tid %d in the trace\n"),
-               ws_session_file_get_trace (session, index)->path, o->tid);
+      fprintf (stderr, _("waitscope-cli: %s: no thread with tid %d in the trace\n"), path, o->tid);
       return CLI_EXIT_INPUT;
     }
   if (o->event >= (gint64) ws_trace_get_n_events (trace))
     {
       fprintf (stderr, _("waitscope-cli: %s: no event %lld (the trace has %u)\n"),
-               ws_session_file_get_trace (session, index)->path, (long long) o->event, ws_trace_get_n_events (trace));
+               path, (long long) o->event, ws_trace_get_n_events (trace));
       return CLI_EXIT_INPUT;
     }
-  if (g_str_equal (ws_pin_get_kind (finding), WS_PIN_KIND_ALIGNMENT))
-    return pin_cluster (session, index, trace, finding, o);
+  if (g_str_equal (kind, WS_PIN_KIND_ALIGNMENT) || g_str_equal (kind, WS_PIN_KIND_COVERAGE))
+    return cli_pin_mining (finding, traces, o);
+  if (g_str_equal (kind, WS_PIN_KIND_CONTRAST) || g_str_equal (kind, WS_PIN_KIND_AWG))
+    return cli_pin_contrast (finding, traces, o);
+  return -1;
+}
+
+/* Every --trace, in order (the session's trace 0 without one). */
+static int
+pin_traces (WsSessionFile *session,
+            char         **specs,
+            WsPin         *finding)
+{
+  for (guint i = 0; specs == NULL ? i == 0 : specs[i] != NULL; i++)
+    {
+      guint index = 0;
+      int status = pin_trace (session, specs ? specs[i] : NULL, &index);
+
+      if (status >= 0)
+        return status;
+      ws_pin_add_trace (finding, index);
+    }
   return -1;
 }
 
 static int
-pin_fill (WsPin  *finding,
-          PinOptions *o)
+pin_fill (WsPin         *finding,
+          CliPinOptions *o)
 {
   g_autoptr(GError) error = NULL;
   WsTime t0 = 0, t1 = 0;
@@ -216,13 +199,13 @@ pin_fill (WsPin  *finding,
 
 /* The checks on the arguments as a whole: -1, or the usage error's status. */
 static int
-check_pin_args (int         argc,
-                PinOptions *o)
+check_pin_args (int            argc,
+                CliPinOptions *o)
 {
   if (argc != 2)
     return cli_usage_error ("session pin", _("give one session file"));
   if (o->view == NULL || ws_pin_kind_lookup (o->view) == NULL)
-    return cli_usage_error ("session pin", _("--view must name a view kind (timeline, wait-graph, ready-tree, critical-path, anomaly-model, attribution, alignment)"));
+    return cli_usage_error ("session pin", _("--view must name a view kind (timeline, wait-graph, ready-tree, critical-path, anomaly-model, attribution, alignment, coverage, contrast, awg)"));
   if (o->scenario_instance >= 0 && (o->tid != G_MININT || o->from != NULL))
     return cli_usage_error ("session pin", _("--scenario-instance does not go with --tid, --from or --to"));
   return -1;
@@ -231,20 +214,18 @@ check_pin_args (int         argc,
 /* Adds @finding, on the trace the options name, to the session file at
  * @path, saves it and prints the finding's index. */
 static int
-pin_to_session (const char *path,
-                WsPin      *finding,
-                PinOptions *o)
+pin_to_session (const char    *path,
+                WsPin         *finding,
+                CliPinOptions *o)
 {
   g_autoptr(WsSessionFile) session = NULL;
   g_autoptr(GError) error = NULL;
-  guint index = 0;
   int status;
 
   if ((session = ws_session_file_load (path, &error)) == NULL)
     return cli_fail (error);
-  if ((status = pin_trace (session, o->trace, &index)) >= 0 || (status = pin_check_trace (session, index, finding, o)) >= 0)
+  if ((status = pin_traces (session, o->traces, finding)) >= 0 || (status = pin_check_traces (session, finding, o)) >= 0)
     return status;
-  ws_pin_add_trace (finding, index);
   ws_pin_list_append (ws_session_file_get_findings (session), finding);
   if (!ws_session_file_save (session, NULL, &error))
     return cli_fail (error);
@@ -257,11 +238,11 @@ session_pin (int    argc,
              char **argv)
 {
   g_autoptr(GOptionContext) context = g_option_context_new (_("SESSION --view KIND … — pin a view to the session's findings"));
-  PinOptions o = { .tid = G_MININT, .event = -1, .scenario_instance = -1, .cluster = -1 };
+  CliPinOptions o = { .tid = G_MININT, .event = -1, .scenario_instance = -1, .cluster = -1, .pattern = -1 };
   int status;
   const GOptionEntry entries[] = {
-    { "view", 0, 0, G_OPTION_ARG_STRING, &o.view, N_("timeline, wait-graph, ready-tree, critical-path, anomaly-model, attribution or alignment"), N_("KIND") },
-    { "trace", 0, 0, G_OPTION_ARG_FILENAME, &o.trace, N_("The session's trace N (default 0), or a trace file to add"), N_("N|FILE") },
+    { "view", 0, 0, G_OPTION_ARG_STRING, &o.view, N_("timeline, wait-graph, ready-tree, critical-path, anomaly-model, attribution, alignment, coverage, contrast or awg"), N_("KIND") },
+    { "trace", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.traces, N_("The session's trace N (default 0), or a trace file to add; repeat for the views over several traces"), N_("N|FILE") },
     { "tid", 0, 0, G_OPTION_ARG_INT, &o.tid, N_("The thread"), N_("TID") },
     { "from", 0, 0, G_OPTION_ARG_STRING, &o.from, N_("Start of the window (seconds as perf prints them, or with a unit)"), N_("TIME") },
     { "to", 0, 0, G_OPTION_ARG_STRING, &o.to, N_("End of the window, or +DURATION after --from"), N_("TIME") },
@@ -277,6 +258,7 @@ session_pin (int    argc,
 
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_add_group (context, cli_pin_view_options (&o));
   if (cli_parse_options (context, "session pin", &argc, &argv, &status) &&
       (status = check_pin_args (argc, &o)) < 0)
     {
@@ -285,7 +267,7 @@ session_pin (int    argc,
       if ((status = pin_fill (finding, &o)) < 0)
         status = pin_to_session (argv[1], finding, &o);
     }
-  pin_options_clear (&o);
+  cli_pin_options_clear (&o);
   return status;
 }
 

@@ -248,6 +248,34 @@ cli_symptom_resolve (const char          *command,
 }
 
 int
+cli_symptom_check_event (const char        *command,
+                         CliSymptomOptions *options,
+                         int                event)
+{
+  if (event < -1)
+    return cli_usage_error (command, _("--event must not be negative"));
+  if (event >= 0 && (options->tid != G_MININT || options->scenario_instance >= 0 ||
+                     options->from != NULL || options->to != NULL))
+    return cli_usage_error (command, _("--event names one wait: it does not go with --tid, --from, --to or --scenario-instance"));
+  return -1;
+}
+
+int
+cli_symptom_from_event (CliSymptomOptions *options,
+                        WsTrace           *trace,
+                        int                event,
+                        WsSymptom         *symptom)
+{
+  if (ws_symptom_from_wait (trace, (guint) event, symptom))
+    return -1;
+  fprintf (stderr, g_dngettext (GETTEXT_PACKAGE, "waitscope-cli: %s: event %d is not a wait (the trace has %u event)\n",
+                            "waitscope-cli: %s: event %d is not a wait (the trace has %u events)\n",
+                            ws_trace_get_n_events (trace)),
+           options->trace_path, event, ws_trace_get_n_events (trace));
+  return 1;
+}
+
+int
 cli_symptom_write (CliSymptomOptions *options,
                    const char        *text)
 {

@@ -58,6 +58,29 @@ int       cli_symptom_resolve         (const char         *command,
                                        WsSymptom          *symptom,
                                        WsFrameClassifier **classifier);
 
+/*
+ * cli_symptom_check_event:
+ * @event: the --event INDEX given, or -1
+ *
+ * --event names one wait as the symptom, so it excludes --tid, --from,
+ * --to and --scenario-instance.  Returns -1 to go on, else the exit status
+ * (usage error, printed).
+ */
+int       cli_symptom_check_event     (const char         *command,
+                                       CliSymptomOptions  *options,
+                                       int                 event);
+
+/*
+ * cli_symptom_from_event:
+ * The symptom of WAIT event @event (its thread over the wait's span, as
+ * the GUI's context menu asks for it).  Returns -1 to go on, else 1 with
+ * a message naming the trace.
+ */
+int       cli_symptom_from_event      (CliSymptomOptions  *options,
+                                       WsTrace            *trace,
+                                       int                 event,
+                                       WsSymptom          *symptom);
+
 /* Writes @text to -o FILE or stdout.  Returns the exit status. */
 int       cli_symptom_write           (CliSymptomOptions  *options,
                                        const char         *text);

@@ -27,19 +27,29 @@ cli_waitgraph (int    argc,
   CliSymptomOptions options;
   WsWaitGraphSettings settings;
   WsSymptom symptom;
+  int event = -1;
   int status;
+  const GOptionEntry entries[] = {
+    { "event", 0, 0, G_OPTION_ARG_INT, &event,
+      N_("One wait as the symptom: its thread over the wait's span (an event index, as readytree --event takes)"),
+      N_("INDEX") },
+    { NULL }
+  };
 
   context = cli_symptom_context_new (&options, _("[TRACE] — the wait graph of a thread in a time window"),
     _("Nodes are the running and waiting events of the thread inside the window, then, "
       "for every wait, the events of its readier that end inside it, repeated until nothing "
       "is added (StackMine, Fig. 2).  Waits ended by hardware or by no recorded wake-up point "
       "to hardware / unknown-readier nodes.  Formats: json (default), dot."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 
   if (!cli_parse_options (context, "waitgraph", &argc, &argv, &status))
     goto out;
-  status = cli_symptom_resolve ("waitgraph", &options, argc, argv, TRUE, formats,
+  if ((status = cli_symptom_check_event ("waitgraph", &options, event)) >= 0)
+    goto out;
+  status = cli_symptom_resolve ("waitgraph", &options, argc, argv, event < 0, formats,
                                 &trace, &symptom, &classifier);
-  if (status >= 0)
+  if (status >= 0 || (event >= 0 && (status = cli_symptom_from_event (&options, trace, event, &symptom)) >= 0))
     goto out;
 
   ws_wait_graph_settings_init (&settings, &symptom);

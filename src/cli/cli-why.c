@@ -190,7 +190,9 @@ wait_target (WhyOptions *o,
     }
   if (!ws_symptom_from_wait (trace, event, &t.symptom))
     {
-      fprintf (stderr, _("waitscope-cli: %s: event %d is not a wait (the trace has %u events)\n"),
+      fprintf (stderr, g_dngettext (GETTEXT_PACKAGE, "waitscope-cli: %s: event %d is not a wait (the trace has %u event)\n",
+                            "waitscope-cli: %s: event %d is not a wait (the trace has %u events)\n",
+                            ws_trace_get_n_events (trace)),
                ws_trace_get_path (trace), o->event, ws_trace_get_n_events (trace));
       return CLI_EXIT_INPUT;
     }
@@ -245,7 +247,9 @@ pick_targets (WhyOptions        *o,
   else if (o->slower_than != NULL)
     {
       *targets = ws_attribution_targets_slower_than (traces, o->scenario, threshold);
-      *what = g_strdup_printf (_("the %u scenario instances slower than %s"), (*targets)->len, o->slower_than);
+      *what = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "the %u scenario instance slower than %s",
+                                            "the %u scenario instances slower than %s", (*targets)->len),
+                               (*targets)->len, o->slower_than);
     }
   else
     {

@@ -179,6 +179,7 @@ ws_application_startup (GApplication *app)
     { "app.quit", { "<Control>q", NULL } },
     { "app.new-window", { "<Control>n", NULL } },
     { "win.open", { "<Control>o", NULL } },
+    { "win.record", { "<Control>r", NULL } },
     { "win.close-trace", { "<Control>w", NULL } },
     { "win.export-timeline", { "<Control>e", NULL } },
     { "win.search", { "<Control>f", NULL } },

@@ -9,12 +9,10 @@
 #include <glib/gi18n.h>
 
 #include "ws-cluster-alignment.h"
+#include "ws-cluster-grid.h"
 #include "ws-cluster-table.h"
 #include "ws-coverage.h"
 #include "ws-export.h"
-
-/* Columns of the alignment view: more is unreadable; the table has all. */
-#define MAX_ALIGNED_PATTERNS 24
 
 struct _WsClusterAlignment
 {
@@ -31,45 +29,6 @@ struct _WsClusterAlignment
 };
 
 G_DEFINE_FINAL_TYPE (WsClusterAlignment, ws_cluster_alignment, G_TYPE_OBJECT)
-
-static WsAlignmentGrid *
-build_grid (WsClusterAlignment *self,
-            WsSimilarity       *similarity,
-            guint               cluster)
-{
-  WsPatternSet *patterns = ws_cluster_set_get_pattern_set (self->clusters);
-  const WsCluster *cl = ws_cluster_set_get_cluster (self->clusters, cluster);
-  guint n = MIN (cl->n_patterns, MAX_ALIGNED_PATTERNS);
-  g_autofree const WsFrameId **frames = g_new0 (const WsFrameId *, n);
-  g_autofree guint *lengths = g_new0 (guint, n);
-  WsAlignmentGrid *grid;
-
-  g_free (self->grid_patterns);
-  self->grid_patterns = g_new (guint, n);
-  for (guint k = 0; k < n; k++)
-    {
-      const WsPattern *p = ws_pattern_set_get_pattern (patterns, cl->patterns[k]);
-      self->grid_patterns[k] = cl->patterns[k];
-      frames[k] = p->frames;
-      lengths[k] = p->n_frames;
-    }
-
-  /* Every pattern aligned to the costliest (the cluster lists them by
-   * decreasing cost). */
-  grid = ws_alignment_grid_new_aligned (similarity, frames, lengths, n);
-  for (guint k = 0; k < n; k++)
-    {
-      const WsPattern *p = ws_pattern_set_get_pattern (patterns, cl->patterns[k]);
-      g_autofree char *cost = ws_pattern_dup_cost (p->cost);
-      g_autofree char *title = g_strdup_printf ("%u.%u · %s", cluster + 1, k + 1, cost);
-      /* Translators: under a pattern's heading in the alignment */
-      g_autofree char *subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u trace · %llu events",
-                                                                "%u traces · %llu events", p->n_streams),
-                                                   p->n_streams, (unsigned long long) p->n_events);
-      ws_alignment_grid_set_title (grid, k, title, subtitle);
-    }
-  return grid;
-}
 
 static void
 clear (WsClusterAlignment *self)
@@ -129,7 +88,8 @@ ws_cluster_alignment_show (WsClusterAlignment *self,
     {
       self->clusters = clusters;
       g_clear_pointer (&self->grid, ws_alignment_grid_unref);
-      self->grid = build_grid (self, similarity, cluster);
+      g_clear_pointer (&self->grid_patterns, g_free);
+      self->grid = ws_cluster_grid_new (clusters, similarity, cluster, &self->grid_patterns);
       self->shown_cluster = cluster;
       ws_alignment_view_set_grid (self->view, self->grid);
     }

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "ws-awg-export.h"
 #include "ws-awg-view.h"
@@ -59,6 +60,11 @@ struct _WsContrastPage
   WsContrastResult    *result;
   GArray              *impact;
   GArray              *shown_instances;  /* guint32, slow-class indices, as listed */
+  WsInstanceSet       *result_instances; /* what the result classified, for pins */
+  char                *result_scenario;
+  char                *result_component;
+  gboolean             result_widen;
+  guint                selected_pattern; /* rank, or G_MAXUINT */
 
   gboolean             busy;
   gboolean             syncing;
@@ -66,7 +72,7 @@ struct _WsContrastPage
 
 G_DEFINE_FINAL_TYPE (WsContrastPage, ws_contrast_page, GTK_TYPE_WIDGET)
 
-enum { SIGNAL_OPEN_READY_TREE, N_SIGNALS };
+enum { SIGNAL_OPEN_READY_TREE, SIGNAL_FINISHED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static void
@@ -204,6 +210,7 @@ spin_changed_cb (WsContrastPage *self)
 
 typedef struct {
   WsInstanceSet *instances;
+  char          *scenario;
   char          *component;
   gboolean       widen;
   WsTime         t_fast;
@@ -223,6 +230,7 @@ job_free (gpointer data)
   Job *job = data;
 
   g_clear_object (&job->instances);
+  g_free (job->scenario);
   g_free (job->component);
   g_strfreev (job->impact_components);
   g_clear_object (&job->relay);
@@ -374,17 +382,31 @@ show_summary (WsContrastPage *self)
   g_autofree char *text = NULL, *ft = NULL, *st = NULL;
   guint mf, ms, mc;
 
+  guint n_fast = ws_instance_set_get_n (ws_contrast_result_get_fast (r));
+  guint n_slow = ws_instance_set_get_n (ws_contrast_result_get_slow (r));
+  guint n_patterns = ws_contrast_result_get_n_patterns (r);
+  guint n_fast_nodes = ws_awg_get_n_nodes (ws_contrast_result_get_awg_fast (r));
+  guint n_slow_nodes = ws_awg_get_n_nodes (ws_contrast_result_get_awg_slow (r));
+  g_autofree char *classes = NULL, *patterns = NULL;
+
   ws_contrast_result_get_meta_counts (r, &mf, &ms, &mc);
-  text = g_strdup_printf (_("T_fast %s, T_slow %s: %u fast, %u slow instances. Meta-patterns (k = %u): "
-                            "%u fast, %u slow, %u contrast. %u contrast patterns; ITC %.1f %%, TTC %.1f %%; "
+  /* Translators: the contrast summary's classes; the noun goes with the
+   * slow count */
+  classes = g_strdup_printf (ngettext ("%u fast, %u slow instance", "%u fast, %u slow instances", n_slow),
+                             n_fast, n_slow);
+  patterns = g_strdup_printf (ngettext ("%u contrast pattern", "%u contrast patterns", n_patterns), n_patterns);
+  /* Translators: the contrast summary; the first %s after the colon are
+   * the classes ("3 fast, 5 slow instances"), the one after the
+   * meta-patterns the number of contrast patterns */
+  text = g_strdup_printf (_("T_fast %s, T_slow %s: %s. Meta-patterns (k = %u): "
+                            "%u fast, %u slow, %u contrast. %s; ITC %.1f %%, TTC %.1f %%; "
                             "the top 10 %% of patterns cover %.1f %%."),
-                          tf, ts, ws_instance_set_get_n (ws_contrast_result_get_fast (r)),
-                          ws_instance_set_get_n (ws_contrast_result_get_slow (r)), ws_contrast_result_get_k (r),
-                          mf, ms, mc, ws_contrast_result_get_n_patterns (r), 100 * ws_contrast_result_get_itc (r),
+                          tf, ts, classes, ws_contrast_result_get_k (r),
+                          mf, ms, mc, patterns, 100 * ws_contrast_result_get_itc (r),
                           100 * ws_contrast_result_get_ttc (r), 100 * ws_contrast_result_get_coverage (r, 10));
   gtk_label_set_text (self->summary_label, text);
-  ft = g_strdup_printf (_("AWG fast — %u nodes"), ws_awg_get_n_nodes (ws_contrast_result_get_awg_fast (r)));
-  st = g_strdup_printf (_("AWG slow — %u nodes"), ws_awg_get_n_nodes (ws_contrast_result_get_awg_slow (r)));
+  ft = g_strdup_printf (ngettext ("AWG fast — %u node", "AWG fast — %u nodes", n_fast_nodes), n_fast_nodes);
+  st = g_strdup_printf (ngettext ("AWG slow — %u node", "AWG slow — %u nodes", n_slow_nodes), n_slow_nodes);
   gtk_label_set_text (self->fast_title, ft);
   gtk_label_set_text (self->slow_title, st);
 }
@@ -394,6 +416,7 @@ show_result (WsContrastPage *self)
 {
   guint n = ws_contrast_result_get_n_patterns (self->result);
 
+  self->selected_pattern = G_MAXUINT;
   ws_awg_view_set_awg (self->fast_view, ws_contrast_result_get_awg_fast (self->result));
   ws_awg_view_set_awg (self->slow_view, ws_contrast_result_get_awg_slow (self->result));
   list_clear (self->pattern_list);
@@ -420,6 +443,7 @@ analyse_done (gpointer  owner,
 {
   WsContrastPage *self = owner;
   Outcome *o = result;
+  Job *j = job;
 
   set_busy (self, FALSE);
   if (o == NULL)
@@ -429,13 +453,21 @@ analyse_done (gpointer  owner,
         gtk_label_set_text (self->summary_label, error->message);
       else
         gtk_label_set_text (self->summary_label, _("Cancelled."));
+      g_signal_emit (self, signals[SIGNAL_FINISHED], 0);
       return;
     }
   g_set_object (&self->result, o->result);
+  g_set_object (&self->result_instances, j->instances);
+  g_free (self->result_scenario);
+  self->result_scenario = g_strdup (j->scenario);
+  g_free (self->result_component);
+  self->result_component = g_strdup (j->component);
+  self->result_widen = j->widen;
   g_clear_pointer (&self->impact, g_array_unref);
   self->impact = g_steal_pointer (&o->impact);
   outcome_free (o);
   show_result (self);
+  g_signal_emit (self, signals[SIGNAL_FINISHED], 0);
 }
 
 static GStrv
@@ -471,6 +503,7 @@ ws_contrast_page_run (WsContrastPage *self)
 
   job = g_new0 (Job, 1);
   job->instances = g_object_ref (self->instances);
+  job->scenario = g_strdup (current_scenario (self));
   job->component = g_strdup (component);
   job->widen = gtk_check_button_get_active (self->widen_check);
   ws_duration_histogram_get_thresholds (self->histogram, &job->t_fast, &job->t_slow);
@@ -537,6 +570,7 @@ ws_contrast_page_select_pattern (WsContrastPage *self,
     return;
 
   p = ws_contrast_result_get_pattern (self->result, rank);
+  self->selected_pattern = rank;
   ws_awg_view_set_highlight (self->slow_view, p->slow_leaves);
   ws_awg_view_set_highlight (self->fast_view, p->fast_leaves);
   list_instances (self, rank);
@@ -586,7 +620,8 @@ search_changed_cb (WsContrastPage *self)
   g_autoptr(GRegex) regex = *text ? g_regex_new (text, G_REGEX_CASELESS, 0, NULL) : NULL;
   guint nf = ws_awg_view_set_search (self->fast_view, regex);
   guint ns = ws_awg_view_set_search (self->slow_view, regex);
-  g_autofree char *tip = regex ? g_strdup_printf (_("%u matches in AWG fast, %u in AWG slow"), nf, ns) : NULL;
+  g_autofree char *tip = regex ? g_strdup_printf (ngettext ("%u match in AWG fast, %u in AWG slow",
+                                                                    "%u matches in AWG fast, %u in AWG slow", nf), nf, ns) : NULL;
 
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->search_entry), tip);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->search_entry), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
@@ -716,6 +751,9 @@ ws_contrast_page_dispose (GObject *object)
   g_clear_object (&self->result);
   g_clear_pointer (&self->impact, g_array_unref);
   g_clear_pointer (&self->shown_instances, g_array_unref);
+  g_clear_object (&self->result_instances);
+  g_clear_pointer (&self->result_scenario, g_free);
+  g_clear_pointer (&self->result_component, g_free);
   g_clear_pointer (&self->root_scroller, gtk_widget_unparent);
   G_OBJECT_CLASS (ws_contrast_page_parent_class)->dispose (object);
 }
@@ -740,6 +778,14 @@ ws_contrast_page_class_init (WsContrastPageClass *klass)
   signals[SIGNAL_OPEN_READY_TREE] = g_signal_new ("open-ready-tree", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                                   0, NULL, NULL, NULL, G_TYPE_NONE, 4,
                                                   WS_TYPE_TRACE, G_TYPE_UINT, G_TYPE_INT64, G_TYPE_INT64);
+
+  /**
+   * WsContrastPage::finished:
+   *
+   * An analysis ended: its result shown, or failed or cancelled.
+   */
+  signals[SIGNAL_FINISHED] = g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                           0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   g_type_ensure (WS_TYPE_AWG_VIEW);
   g_type_ensure (WS_TYPE_DURATION_HISTOGRAM);
@@ -805,6 +851,7 @@ ws_contrast_page_init (WsContrastPage *self)
   g_signal_connect_swapped (self->instance_list, "row-activated", G_CALLBACK (instance_activated_cb), self);
   g_signal_connect_swapped (self->search_entry, "search-changed", G_CALLBACK (search_changed_cb), self);
   g_signal_connect_swapped (self->vpaned, "notify::max-position", G_CALLBACK (pane_max_cb), self);
+  self->selected_pattern = G_MAXUINT;
   update_actions (self);
   update_class_label (self);
 }
@@ -892,4 +939,49 @@ ws_contrast_page_get_result (WsContrastPage *self)
 {
   g_return_val_if_fail (WS_IS_CONTRAST_PAGE (self), NULL);
   return self->result;
+}
+
+void
+ws_contrast_page_set_widen (WsContrastPage *self,
+                            gboolean        widen)
+{
+  g_return_if_fail (WS_IS_CONTRAST_PAGE (self));
+  gtk_check_button_set_active (self->widen_check, widen);
+}
+
+/* The rank of the pattern chosen in the list, or G_MAXUINT. */
+guint
+ws_contrast_page_get_selected_pattern (WsContrastPage *self)
+{
+  g_return_val_if_fail (WS_IS_CONTRAST_PAGE (self), G_MAXUINT);
+  return self->result != NULL ? self->selected_pattern : G_MAXUINT;
+}
+
+/**
+ * ws_contrast_page_get_result_settings:
+ * @instances: (out) (transfer none): the instances the result classified
+ * @scenario: (out) (transfer none): their scenario
+ * @settings: (out): the component and widening it ran with (strings
+ *   borrowed from the page)
+ *
+ * What the result shown was made from, for a pin.
+ *
+ * Returns: %FALSE when there is no result
+ */
+gboolean
+ws_contrast_page_get_result_settings (WsContrastPage      *self,
+                                      WsInstanceSet      **instances,
+                                      const char         **scenario,
+                                      WsContrastSettings  *settings)
+{
+  g_return_val_if_fail (WS_IS_CONTRAST_PAGE (self), FALSE);
+  if (self->result == NULL || self->result_scenario == NULL)
+    return FALSE;
+  *instances = self->result_instances;
+  *scenario = self->result_scenario;
+  memset (settings, 0, sizeof *settings);
+  settings->component = self->result_component;
+  settings->widen = self->result_widen;
+  settings->instances = self->result_instances;
+  return TRUE;
 }

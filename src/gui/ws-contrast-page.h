@@ -18,7 +18,7 @@ G_BEGIN_DECLS
  * the impact of each component.  Choosing a pattern highlights its paths in
  * both graphs and lists the slow instances it occurs in; one button asks
  * for the ready tree of the slowest ("open-ready-tree": trace, thread, t0,
- * t1).  The page is given its session (the open documents); it never
+ * t1); ::finished says an analysis ended.  The page is given its session (the open documents); it never
  * looks for its window.
  */
 #define WS_TYPE_CONTRAST_PAGE (ws_contrast_page_get_type ())
@@ -47,5 +47,12 @@ gboolean          ws_contrast_page_get_busy        (WsContrastPage *self);
 WsContrastResult *ws_contrast_page_get_result      (WsContrastPage *self);
 void              ws_contrast_page_select_pattern  (WsContrastPage *self,
                                                     guint           rank);
+void              ws_contrast_page_set_widen       (WsContrastPage *self,
+                                                    gboolean        widen);
+guint             ws_contrast_page_get_selected_pattern (WsContrastPage *self);
+gboolean          ws_contrast_page_get_result_settings (WsContrastPage      *self,
+                                                    WsInstanceSet      **instances,
+                                                    const char         **scenario,
+                                                    WsContrastSettings  *settings);
 
 G_END_DECLS

@@ -145,7 +145,8 @@ update_accessible (WsDurationHistogram *self)
   guint nf, ns;
 
   ws_duration_histogram_count_classes (self, &nf, &ns);
-  text = g_strdup_printf (_("%u instances; T_fast %s (%u fast), T_slow %s (%u slow)"),
+  text = g_strdup_printf (ngettext ("%u instance; T_fast %s (%u fast), T_slow %s (%u slow)",
+                                    "%u instances; T_fast %s (%u fast), T_slow %s (%u slow)", self->durations->len),
                           self->durations->len, tf, nf, ts, ns);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
 }

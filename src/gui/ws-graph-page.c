@@ -619,8 +619,14 @@ ws_graph_page_show_event (WsGraphPage *self,
   g_return_if_fail (event < ws_trace_get_n_events (trace));
 
   e = ws_trace_get_event (trace, event);
-  symptom = (WsSymptom) { e->thread, e->time, e->time + MAX (e->duration, 1) };
-  show_symptom_full (self, trace, &symptom, e->kind == WS_EVENT_WAIT ? event : WS_NONE, mode);
+  /* The same window as the CLI's --event: one core definition. */
+  if (ws_symptom_from_wait (trace, event, &symptom))
+    show_symptom_full (self, trace, &symptom, event, mode);
+  else
+    {
+      symptom = (WsSymptom) { e->thread, e->time, e->time + MAX (e->duration, 1) };
+      show_symptom_full (self, trace, &symptom, WS_NONE, mode);
+    }
 }
 
 /**

@@ -241,6 +241,16 @@ ws_mining_scope_to_run_scope (WsMiningScope scope)
   return run_scopes[MIN (scope, WS_MINING_SCOPE_DELAYING)];
 }
 
+/* The panel's scope for a core's scope (a pin stores the core's). */
+WsMiningScope
+ws_mining_scope_from_run_scope (WsMiningRunScope scope)
+{
+  for (WsMiningScope s = WS_MINING_SCOPE_WHOLE_TRACES; s <= WS_MINING_SCOPE_DELAYING; s++)
+    if (ws_mining_scope_to_run_scope (s) == scope)
+      return s;
+  return ws_mining_scope_default ();
+}
+
 WsMiningScope
 ws_mining_scope_default (void)
 {
@@ -321,6 +331,31 @@ ws_mining_form_get_critical_path (WsMiningForm *self)
 {
   g_return_val_if_fail (WS_IS_MINING_FORM (self), FALSE);
   return gtk_switch_get_active (self->critical_switch);
+}
+
+void
+ws_mining_form_set_running (WsMiningForm *self,
+                            gboolean      running)
+{
+  g_return_if_fail (WS_IS_MINING_FORM (self));
+  adw_combo_row_set_selected (self->kind_row, running ? 1 : 0);
+}
+
+void
+ws_mining_form_set_critical_path (WsMiningForm *self,
+                                  gboolean      critical_path)
+{
+  g_return_if_fail (WS_IS_MINING_FORM (self));
+  gtk_switch_set_active (self->critical_switch, critical_path);
+}
+
+/* @threads: (nullable): a regular expression on thread names, "" or %NULL for all */
+void
+ws_mining_form_set_threads (WsMiningForm *self,
+                            const char   *threads)
+{
+  g_return_if_fail (WS_IS_MINING_FORM (self));
+  gtk_editable_set_text (GTK_EDITABLE (self->threads_row), threads ? threads : "");
 }
 
 /* The threads' name expression ("" for all). */

@@ -52,7 +52,14 @@ void           ws_mining_form_set_scope       (WsMiningForm  *self,
 gboolean       ws_mining_form_get_running     (WsMiningForm  *self);
 gboolean       ws_mining_form_get_critical_path
                                               (WsMiningForm  *self);
+void           ws_mining_form_set_running     (WsMiningForm  *self,
+                                               gboolean       running);
+void           ws_mining_form_set_critical_path
+                                              (WsMiningForm  *self,
+                                               gboolean       critical_path);
 const char    *ws_mining_form_get_threads     (WsMiningForm  *self);
+void           ws_mining_form_set_threads     (WsMiningForm  *self,
+                                               const char    *threads);
 const char    *ws_mining_form_get_must        (WsMiningForm  *self);
 const char    *ws_mining_form_get_must_not    (WsMiningForm  *self);
 void           ws_mining_form_set_filters     (WsMiningForm  *self,
@@ -72,5 +79,6 @@ void           ws_mining_form_set_threshold   (WsMiningForm  *self,
  * stands for the core's default (ws_mining_settings_init()). */
 WsMiningRunScope ws_mining_scope_to_run_scope (WsMiningScope scope);
 WsMiningScope    ws_mining_scope_default      (void);
+WsMiningScope    ws_mining_scope_from_run_scope (WsMiningRunScope scope);
 
 G_END_DECLS

@@ -52,9 +52,14 @@ events_done (gpointer  owner,
   n = ws_stack_search_get_n_matches (events->search);
   if (events->n_traces > 1)
     /* Translators: events of the shown trace, then events and traces overall */
-    text = g_strdup_printf (_("%u events in %s (%llu in %u traces)"),
-                            n, ws_document_get_title (document), (unsigned long long) events->n_matches,
-                            events->n_traces);
+    {
+      g_autofree char *here = g_strdup_printf (ngettext ("%u event in %s", "%u events in %s", n),
+                                               n, ws_document_get_title (document));
+
+      /* Translators: %s is "12 events in trace.perf.txt" */
+      text = g_strdup_printf (ngettext ("%s (%llu in %u trace)", "%s (%llu in %u traces)", events->n_traces),
+                              here, (unsigned long long) events->n_matches, events->n_traces);
+    }
   else
     text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u event in %s", "%u events in %s", n),
                             n, ws_document_get_title (document));

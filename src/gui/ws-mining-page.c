@@ -224,8 +224,13 @@ show_results (WsMiningPage *self)
                              patterns, n_clusters, lambda, total);
   gtk_label_set_text (self->summary_label, summary);
   {
-    g_autofree char *tip = g_strdup_printf (_("%u stacks from %u traces, mined and clustered in %.2f s. Function weights from %s."),
-                                            ws_stack_db_get_n_entries (r->db), r->traces->len, r->elapsed_us / 1e6,
+    guint n_stacks = ws_stack_db_get_n_entries (r->db);
+    g_autofree char *stacks = g_strdup_printf (ngettext ("%u stack", "%u stacks", n_stacks), n_stacks);
+    /* Translators: the first %s is "120 stacks" */
+    g_autofree char *tip = g_strdup_printf (ngettext ("%s from %u trace, mined and clustered in %.2f s. Function weights from %s.",
+                                                      "%s from %u traces, mined and clustered in %.2f s. Function weights from %s.",
+                                                      r->traces->len),
+                                            stacks, r->traces->len, r->elapsed_us / 1e6,
                                             r->history_used ? _("the history of every imported trace")
                                                             : _("these traces only (no history store)"));
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->summary_label), tip);
@@ -622,6 +627,22 @@ ws_mining_page_show_detail (WsMiningPage *self,
 {
   g_return_if_fail (WS_IS_MINING_PAGE (self));
   gtk_stack_set_visible_child_name (self->detail_stack, name);
+}
+
+/* The detail shown: "alignment" or "coverage". */
+const char *
+ws_mining_page_get_detail (WsMiningPage *self)
+{
+  g_return_val_if_fail (WS_IS_MINING_PAGE (self), NULL);
+  return gtk_stack_get_visible_child_name (self->detail_stack);
+}
+
+/* For coverage pins (ws-mining-pin.c). */
+WsSignaturePanel *
+ws_mining_page_get_signature_panel (WsMiningPage *self)
+{
+  g_return_val_if_fail (WS_IS_MINING_PAGE (self), NULL);
+  return self->signature_panel;
 }
 
 /* For pins (ws-mining-pin.c): the run shown, the cluster whose alignment

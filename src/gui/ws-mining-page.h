@@ -9,6 +9,7 @@
 #include "ws-document.h"
 #include "ws-mining-form.h"
 #include "ws-mining-request.h"
+#include "ws-signature-panel.h"
 #include "ws-session.h"
 #include "ws-stack-search.h"
 
@@ -46,6 +47,8 @@ void             ws_mining_page_select_cluster    (WsMiningPage *self,
                                                    guint         rank);
 void             ws_mining_page_show_detail       (WsMiningPage *self,
                                                    const char   *name);
+const char      *ws_mining_page_get_detail        (WsMiningPage *self);
+WsSignaturePanel *ws_mining_page_get_signature_panel (WsMiningPage *self);
 gboolean         ws_mining_page_mark_signature    (WsMiningPage *self);
 void             ws_mining_page_show_events       (WsMiningPage *self);
 gboolean         ws_mining_page_export_alignment  (WsMiningPage *self,

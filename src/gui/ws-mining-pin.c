@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Pins of the Mining page: the cluster whose alignment is shown, with
- * the settings of the run that found it (ws-pin-mining.c), and back: a
- * pin reopens the page with its cluster selected, mining again with the
- * pin's settings when the run shown is another one.
+ * Pins of the Mining page: the cluster whose alignment is shown, or the
+ * coverage chart of the signatures marked, with the settings of the run
+ * (ws-pin-mining.c), and back: a pin reopens the page with its cluster
+ * selected or its signatures charted, mining again with the pin's
+ * settings (the form set as pinned) when the run shown is another one.
  */
 #include "config.h"
 
@@ -12,28 +13,19 @@
 #include "ws-mining-pin.h"
 #include "ws-pin-mining.h"
 
-/**
- * ws_mining_pin_capture:
- * @files: (element-type GFile): filled with the traces mined, in order
- *
- * Returns: (transfer full) (nullable): an alignment pin of the cluster
- *   shown, or %NULL when no cluster is
- */
-WsPin *
-ws_mining_pin_capture (WsMiningPage *page,
-                       GPtrArray    *files)
+/* A new pin (its own id) with the settings of the run shown, over its
+ * traces. */
+static WsPin *
+new_run_pin (WsMiningShown *shown,
+             const char    *kind,
+             GPtrArray     *files)
 {
-  WsMiningShown *shown = ws_mining_page_get_shown (page);
-  guint cluster = ws_mining_page_get_shown_cluster (page);
   g_autoptr(GList) names = NULL;
   JsonObject *settings;
   WsPin *pin;
   WsTime t0, t1;
 
-  if (shown == NULL || shown->pin == NULL || cluster == G_MAXUINT)
-    return NULL;
-  /* A new pin (its own id) with the run's settings */
-  pin = ws_pin_new (WS_PIN_KIND_ALIGNMENT);
+  pin = ws_pin_new (kind);
   settings = ws_pin_get_settings (shown->pin);
   names = json_object_get_members (settings);
   for (GList *l = names; l != NULL; l = l->next)
@@ -43,13 +35,58 @@ ws_mining_pin_capture (WsMiningPage *page,
       ws_pin_set_tid (pin, ws_pin_get_tid (shown->pin));
       ws_pin_set_window (pin, t0, t1);
     }
+  for (guint i = 0; i < shown->documents->len; i++)
+    g_ptr_array_add (files, g_object_ref (ws_document_get_file (g_ptr_array_index (shown->documents, i))));
+  return pin;
+}
+
+/* The coverage chart of the signatures marked, over the run shown. */
+static WsPin *
+capture_coverage (WsMiningPage *page,
+                  GPtrArray    *files)
+{
+  WsMiningShown *shown = ws_mining_page_get_shown (page);
+  WsSignaturePanel *panel = ws_mining_page_get_signature_panel (page);
+  guint n = ws_signature_panel_get_n_signatures (panel);
+  g_autofree char *title = NULL;
+  WsPin *pin;
+
+  if (shown == NULL || shown->pin == NULL || n == 0)
+    return NULL;
+  pin = new_run_pin (shown, WS_PIN_KIND_COVERAGE, files);
+  ws_signature_panel_pin (panel, pin);
+  title = g_strdup_printf (ngettext ("Bottleneck coverage of %u signature",
+                                     "Bottleneck coverage of %u signatures", n), n);
+  ws_pin_set_title (pin, title);
+  return pin;
+}
+
+/**
+ * ws_mining_pin_capture:
+ * @files: (element-type GFile): filled with the traces mined, in order
+ *
+ * Returns: (transfer full) (nullable): a coverage pin when the Coverage
+ *   tab is shown (and has signatures), else an alignment pin of the
+ *   cluster shown; %NULL when there is nothing to pin
+ */
+WsPin *
+ws_mining_pin_capture (WsMiningPage *page,
+                       GPtrArray    *files)
+{
+  WsMiningShown *shown = ws_mining_page_get_shown (page);
+  guint cluster = ws_mining_page_get_shown_cluster (page);
+  WsPin *pin;
+
+  if (g_strcmp0 (ws_mining_page_get_detail (page), "coverage") == 0)
+    return capture_coverage (page, files);
+  if (shown == NULL || shown->pin == NULL || cluster == G_MAXUINT)
+    return NULL;
+  pin = new_run_pin (shown, WS_PIN_KIND_ALIGNMENT, files);
   ws_pin_set_cluster (pin, shown->run, cluster);
   {
     g_autofree char *title = g_strdup_printf (_("Mining: cluster %u and its alignment"), cluster + 1);
     ws_pin_set_title (pin, title);
   }
-  for (guint i = 0; i < shown->documents->len; i++)
-    g_ptr_array_add (files, g_object_ref (ws_document_get_file (g_ptr_array_index (shown->documents, i))));
   return pin;
 }
 
@@ -66,20 +103,29 @@ same_run (WsMiningShown *shown,
   have = ws_pin_get_settings (shown->pin);
   names = json_object_get_members (want);
   for (GList *l = names; l != NULL; l = l->next)
-    if (!g_str_has_prefix (l->data, "cluster") &&
+    if (!g_str_has_prefix (l->data, "cluster") && !g_str_equal (l->data, "signatures") &&
         (!json_object_has_member (have, l->data) ||
          !json_node_equal (json_object_get_member (have, l->data), json_object_get_member (want, l->data))))
       return FALSE;
   return TRUE;
 }
 
+/* The pin's cluster selected, or its signatures charted. */
 static gboolean
 select_pinned (WsMiningPage *page,
                WsPin        *pin)
 {
   WsMiningShown *shown = ws_mining_page_get_shown (page);
-  guint cluster = shown ? ws_pin_find_cluster (pin, shown->run) : G_MAXUINT;
+  guint cluster;
 
+  if (g_str_equal (ws_pin_get_kind (pin), WS_PIN_KIND_COVERAGE))
+    {
+      if (shown == NULL)
+        return FALSE;
+      ws_signature_panel_set_pinned (ws_mining_page_get_signature_panel (page), pin);
+      return TRUE;
+    }
+  cluster = shown ? ws_pin_find_cluster (pin, shown->run) : G_MAXUINT;
   return cluster != G_MAXUINT && ws_mining_page_select_cluster_index (page, cluster);
 }
 
@@ -106,27 +152,35 @@ finished_cb (WsMiningPage *page,
   g_signal_handler_disconnect (page, p->handler);
 }
 
-/* The form set as the pin says (what it can show: scope, filters, λ and
- * threshold). */
+/* The form set as the pin says: the area of interest (scope, stack kind,
+ * threads, critical path, filters), λ and the threshold.  The pin stores
+ * the core's scope; the form offers the same ones under its own names. */
 static void
 set_form (WsMiningForm *form,
           WsPin        *pin)
 {
-  gint64 scope = ws_pin_get_setting_int (pin, "scope", WS_MINING_SCOPE_WHOLE_TRACES);
+  WsMiningSettings defaults;
+  gint64 scope;
 
-  ws_mining_form_set_scope (form, scope <= WS_MINING_SCOPE_SELECTION_GRAPH ? (WsMiningScope) scope
-                                                                          : WS_MINING_SCOPE_WHOLE_TRACES);
+  ws_mining_settings_init (&defaults);
+  scope = ws_pin_get_setting_int (pin, "scope", defaults.scope);
+  ws_mining_form_set_scope (form, ws_mining_scope_from_run_scope (CLAMP (scope, WS_MINING_RUN_SCOPE_ALL,
+                                                                         WS_MINING_RUN_SCOPE_DELAYING)));
+  ws_mining_form_set_running (form, ws_pin_get_setting_bool (pin, "running", FALSE));
+  ws_mining_form_set_threads (form, ws_pin_get_setting_string (pin, "threads", ""));
+  ws_mining_form_set_critical_path (form, ws_pin_get_setting_bool (pin, "critical_path", FALSE));
   ws_mining_form_set_filters (form, ws_pin_get_setting_string (pin, "must", ""),
                               ws_pin_get_setting_string (pin, "must_not", ""));
   ws_mining_form_set_lambda (form, ws_pin_get_setting_int (pin, "lambda", 0));
-  ws_mining_form_set_threshold (form, ws_pin_get_setting_int (pin, "threshold_ppm", 600000) / 1e6);
+  ws_mining_form_set_threshold (form, ws_pin_get_setting_int (pin, "threshold_ppm", (gint64) (defaults.threshold * 1e6 + 0.5)) / 1e6);
 }
 
 /**
  * ws_mining_pin_apply:
  *
- * Selects @pin's cluster: at once when the run shown is the pin's, else
- * after mining again with the pin's settings.
+ * Selects @pin's cluster (or charts its signatures): at once when the
+ * run shown is the pin's, else after mining again with the pin's
+ * settings.
  */
 void
 ws_mining_pin_apply (WsMiningPage *page,

@@ -102,10 +102,16 @@ describe (const WsAnomalyModel *m,
   g_autofree char *dur = ws_format_duration (duration);
   g_autofree char *from = ws_format_duration ((WsTime) ceil (exp (MIN (m->cut, 60.0))));
 
-  /* Translators: the model view's summary; %s are durations */
-  return g_strdup_printf (_("This wait lasted %s; P(D ≥ d) = %.3g.  Its kind is anomalous from %s "
-                            "(threshold %.3g), from a mixture of %u Gaussians fitted on %u waits."),
-                          dur, score, from, m->threshold, m->gmm.n_components, m->samples->len);
+  g_autofree char *gaussians = g_strdup_printf (ngettext ("%u Gaussian", "%u Gaussians", m->gmm.n_components),
+                                                m->gmm.n_components);
+
+  /* Translators: the model view's summary; the first three %s are
+   * durations, the last "3 Gaussians" */
+  return g_strdup_printf (ngettext ("This wait lasted %s; P(D ≥ d) = %.3g.  Its kind is anomalous from %s "
+                                    "(threshold %.3g), from a mixture of %s fitted on %u wait.",
+                                    "This wait lasted %s; P(D ≥ d) = %.3g.  Its kind is anomalous from %s "
+                                    "(threshold %.3g), from a mixture of %s fitted on %u waits.", m->samples->len),
+                          dur, score, from, m->threshold, gaussians, m->samples->len);
 }
 
 /**

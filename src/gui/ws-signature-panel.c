@@ -11,8 +11,10 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "ws-coverage-figure.h"
 #include "ws-export.h"
 #include "ws-pattern-events.h"
+#include "ws-pin-mining.h"
 #include "ws-signature-panel.h"
 #include "ws-worker.h"
 
@@ -35,7 +37,7 @@ struct _WsSignaturePanel
   GPtrArray       *signatures;       /* Signature */
   WsCoverage      *coverage;
   GArray          *signature_index;  /* guint per signature: index in coverage, or G_MAXUINT */
-  struct _Curves  *curves;           /* of coverage, once computed; NULL meanwhile */
+  WsCoverageCurves *curves;          /* of coverage, once computed; NULL meanwhile */
   WsWorker        *worker;
 };
 
@@ -74,9 +76,6 @@ signature_free (gpointer data)
   g_free (sig);
 }
 
-static const char * const ranking_names[] = {
-  N_("StackMine ranking"), N_("Random"), N_("Greedy-Total"), N_("Greedy-Max"),
-};
 
 static char *
 percent (double fraction)
@@ -113,27 +112,6 @@ grid_cell (GtkGrid    *grid,
   gtk_grid_attach (grid, label, column, row, 1, 1);
 }
 
-/* What the chart and the table show, computed off the main thread: the
- * Random curve averages 1000 shuffles, and each "streams to reach" runs
- * the orders again, which takes seconds on thousands of streams. */
-typedef struct _Curves {
-  GArray *curve[WS_N_RANKINGS];    /* double, k = 0…n */
-  double  to_half[WS_N_RANKINGS];  /* streams to reach half the total, or -1 */
-  double  to_full[WS_N_RANKINGS];
-  double  total;
-  guint   n_streams;
-} Curves;
-
-static void
-curves_free (Curves *curves)
-{
-  for (guint r = 0; r < WS_N_RANKINGS; r++)
-    g_clear_pointer (&curves->curve[r], g_array_unref);
-  g_free (curves);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Curves, curves_free)
-
 /* The coverage is not changed once its signatures are added (the page
  * builds a new one for each change), so the worker reads it unlocked. */
 static void
@@ -142,20 +120,12 @@ curves_thread (GTask        *task,
                gpointer      task_data,
                GCancellable *cancellable)
 {
-  WsCoverage *coverage = task_data;
-  g_autoptr(Curves) curves = g_new0 (Curves, 1);
+  WsCoverageCurves *curves = ws_coverage_curves_compute (task_data, cancellable);
 
-  curves->total = ws_coverage_get_total_coverage (coverage);
-  for (guint r = 0; r < WS_N_RANKINGS; r++)
-    {
-      if (g_task_return_error_if_cancelled (task))
-        return;
-      curves->curve[r] = ws_coverage_curve (coverage, r, 0, 1);
-      curves->to_half[r] = ws_coverage_streams_to_reach (coverage, r, curves->total / 2, 0, 1);
-      curves->to_full[r] = ws_coverage_streams_to_reach (coverage, r, curves->total, 0, 1);
-    }
-  curves->n_streams = curves->curve[0]->len - 1;
-  g_task_return_pointer (task, g_steal_pointer (&curves), (GDestroyNotify) curves_free);
+  if (curves == NULL)
+    g_task_return_error_if_cancelled (task);
+  else
+    g_task_return_pointer (task, curves, (GDestroyNotify) ws_coverage_curves_free);
 }
 
 static void update_coverage_plot (WsSignaturePanel *self);
@@ -172,7 +142,7 @@ curves_done (gpointer  owner,
   /* Cancelled: a newer computation (or none) supersedes it. */
   if (result == NULL)
     return;
-  g_clear_pointer (&self->curves, curves_free);
+  g_clear_pointer (&self->curves, ws_coverage_curves_free);
   self->curves = result;
   gtk_widget_set_visible (self->coverage_busy, FALSE);
   update_coverage_plot (self);
@@ -189,7 +159,7 @@ start_curves (WsSignaturePanel *self)
   gboolean busy = self->coverage != NULL && ws_coverage_get_n_signatures (self->coverage) > 0;
 
   ws_worker_drop (self->worker);
-  g_clear_pointer (&self->curves, curves_free);
+  g_clear_pointer (&self->curves, ws_coverage_curves_free);
   gtk_widget_set_visible (self->coverage_busy, busy);
   update_coverage_plot (self);
   update_coverage_table (self);
@@ -209,7 +179,7 @@ update_coverage_table (WsSignaturePanel *self)
   double total;
   g_autofree char *half_head = NULL;
   g_autofree char *full_head = NULL;
-  Curves *curves = self->curves;
+  WsCoverageCurves *curves = self->curves;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->coverage_table))) != NULL)
     gtk_grid_remove (self->coverage_table, child);
@@ -235,7 +205,7 @@ update_coverage_table (WsSignaturePanel *self)
       g_autofree char *half = streams_text (curves->to_half[r]);
       g_autofree char *full = streams_text (curves->to_full[r]);
 
-      grid_cell (self->coverage_table, _(ranking_names[r]), 0, r + 1, FALSE);
+      grid_cell (self->coverage_table, ws_coverage_ranking_label (r), 0, r + 1, FALSE);
       grid_cell (self->coverage_table, first, 1, r + 1, FALSE);
       grid_cell (self->coverage_table, half, 2, r + 1, FALSE);
       grid_cell (self->coverage_table, full, 3, r + 1, FALSE);
@@ -246,45 +216,12 @@ static void
 update_coverage_plot (WsSignaturePanel *self)
 {
   WsCoveragePlot *plot = ws_coverage_view_get_plot (self->coverage_view);
-  Curves *curves = self->curves;
+  WsCoverageCurves *curves = self->curves;
 
-  ws_coverage_plot_clear (plot);
   if (curves != NULL)
-    {
-      static const WsCoverageSeriesStyle styles[] = {
-        WS_COVERAGE_SERIES_EMPHASIS, WS_COVERAGE_SERIES_DASHED, WS_COVERAGE_SERIES_SOLID, WS_COVERAGE_SERIES_SOLID,
-      };
-
-      for (guint r = 0; r < WS_N_RANKINGS; r++)
-        {
-          GArray *curve = curves->curve[r];
-          /* The curve starts at k = 0 (nothing inspected); the plot at k = 1. */
-          ws_coverage_plot_add_series (plot, _(ranking_names[r]), (const double *) curve->data + 1,
-                                       curve->len - 1, styles[r]);
-        }
-      double total = curves->total;
-      guint n_streams = curves->n_streams;
-      double last = 0;
-      guint shown;
-
-      /* After every order has reached the signatures' coverage the curves
-       * are flat: show the streams up to there (with a margin), not all
-       * 1,360 transactions of a trace. */
-      for (guint r = 0; r < WS_N_RANKINGS; r++)
-        last = MAX (last, curves->to_full[r]);
-      shown = last < 0 ? n_streams : MIN (n_streams, MAX (10, (guint) ceil (last * 1.25)));
-      ws_coverage_plot_set_target (plot, total);
-      ws_coverage_plot_set_n_traces (plot, shown);
-      if (shown < n_streams)
-        {
-          /* Translators: x axis title when the chart shows the first streams only */
-          g_autofree char *title = g_strdup_printf (_("Trace streams inspected (first %u of %u; flat after)"),
-                                                    shown, n_streams);
-          ws_coverage_plot_set_x_title (plot, title);
-        }
-      else
-        ws_coverage_plot_set_x_title (plot, NULL);
-    }
+    ws_coverage_curves_plot (curves, plot);
+  else
+    ws_coverage_plot_clear (plot);
   ws_coverage_view_changed (self->coverage_view);
   g_signal_emit (self, signals[CHANGED], 0);
 }
@@ -453,6 +390,54 @@ ws_signature_panel_add (WsSignaturePanel *self,
   return g_array_index (self->signature_index, guint, self->signatures->len - 1);
 }
 
+/**
+ * ws_signature_panel_pin:
+ *
+ * Adds the signatures to @pin (a coverage pin), by their frames' names.
+ */
+void
+ws_signature_panel_pin (WsSignaturePanel *self,
+                        WsPin            *pin)
+{
+  g_return_if_fail (WS_IS_SIGNATURE_PANEL (self));
+
+  for (guint i = 0; i < self->signatures->len; i++)
+    {
+      Signature *sig = g_ptr_array_index (self->signatures, i);
+
+      ws_pin_add_signature_keys (pin, sig->name, (const char * const *) sig->keys);
+    }
+}
+
+/**
+ * ws_signature_panel_set_pinned:
+ *
+ * Replaces the signatures with @pin's (reopening a coverage pin) and
+ * matches them in the run shown.
+ */
+void
+ws_signature_panel_set_pinned (WsSignaturePanel *self,
+                               WsPin            *pin)
+{
+  g_return_if_fail (WS_IS_SIGNATURE_PANEL (self));
+
+  g_ptr_array_set_size (self->signatures, 0);
+  for (guint i = 0; i < ws_pin_get_n_signatures (pin); i++)
+    {
+      const char *name = NULL;
+      GStrv keys = ws_pin_get_signature_keys (pin, i, &name);
+      Signature *sig;
+
+      if (keys == NULL)
+        continue;
+      sig = g_new0 (Signature, 1);
+      sig->name = g_strdup (name);
+      sig->keys = keys;
+      g_ptr_array_add (self->signatures, sig);
+    }
+  rebuild_coverage (self);
+}
+
 guint
 ws_signature_panel_get_n_signatures (WsSignaturePanel *self)
 {
@@ -554,7 +539,7 @@ ws_signature_panel_dispose (GObject *object)
   if (self->worker != NULL)
     ws_worker_drop (self->worker);
   g_clear_object (&self->worker);
-  g_clear_pointer (&self->curves, curves_free);
+  g_clear_pointer (&self->curves, ws_coverage_curves_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), WS_TYPE_SIGNATURE_PANEL);
   /* The template's root has no id, so dispose_template() leaves it. */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)

@@ -5,6 +5,7 @@
 
 #include "ws-coverage.h"
 #include "ws-coverage-view.h"
+#include "ws-pin.h"
 
 G_BEGIN_DECLS
 
@@ -27,6 +28,10 @@ guint           ws_signature_panel_add               (WsSignaturePanel *self,
                                                       const char       *label,
                                                       const WsFrameId  *frames,
                                                       guint             n_frames);
+void            ws_signature_panel_pin               (WsSignaturePanel *self,
+                                                      WsPin            *pin);
+void            ws_signature_panel_set_pinned        (WsSignaturePanel *self,
+                                                      WsPin            *pin);
 guint           ws_signature_panel_get_n_signatures  (WsSignaturePanel *self);
 WsCoverage     *ws_signature_panel_get_coverage      (WsSignaturePanel *self);
 gboolean        ws_signature_panel_get_busy          (WsSignaturePanel *self);

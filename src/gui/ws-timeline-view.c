@@ -84,10 +84,15 @@ update_accessible_description (WsTimelineView *self)
 
       /* Translators: accessible description of the timeline chart; the
        * last %s is the selection in words, or nothing */
-      desc = g_strdup_printf (_("Run and wait timeline of %u threads in %u processes of %s, "
+      guint n_threads = ws_timeline_layout_get_n_visible_threads (self->layout);
+      guint n_processes = ws_trace_get_n_processes (trace);
+      g_autofree char *threads = g_strdup_printf (ngettext ("%u thread", "%u threads", n_threads), n_threads);
+      g_autofree char *processes = g_strdup_printf (ngettext ("%u process", "%u processes", n_processes), n_processes);
+
+      /* Translators: the first two %s are "12 threads" and "3 processes" */
+      desc = g_strdup_printf (_("Run and wait timeline of %s in %s of %s, "
                                 "showing %s from %s after the start. The Threads table lists the same data. %s"),
-                              ws_timeline_layout_get_n_visible_threads (self->layout),
-                              ws_trace_get_n_processes (trace), ws_trace_get_name (trace), span, from,
+                              threads, processes, ws_trace_get_name (trace), span, from,
                               selection != NULL ? selection : "");
     }
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),

@@ -205,9 +205,25 @@ row_selected_cb (WsWindow      *self,
     _ws_window_show_document (self, g_object_get_data (G_OBJECT (row), "document"));
 }
 
+/* The list of open traces shows only when there is one: on the welcome
+ * page (and the Record page with nothing open) an empty pane beside it
+ * would only take room.  The button and F9 wait until a trace is open. */
+static void
+update_sidebar (WsWindow *self)
+{
+  gboolean any = g_list_model_get_n_items (G_LIST_MODEL (self->documents)) > 0;
+
+  gtk_widget_set_visible (self->sidebar, any && gtk_toggle_button_get_active (self->sidebar_button));
+  gtk_widget_set_visible (GTK_WIDGET (self->sidebar_button), any);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.toggle-sidebar", any);
+}
+
 void
 _ws_window_documents_init (WsWindow *self)
 {
+  g_signal_connect_object (self->documents, "items-changed", G_CALLBACK (update_sidebar), self, G_CONNECT_SWAPPED);
+  g_signal_connect_swapped (self->sidebar_button, "notify::active", G_CALLBACK (update_sidebar), self);
+  update_sidebar (self);
   gtk_list_box_bind_model (self->trace_list, G_LIST_MODEL (self->documents), create_row, self, NULL);
   g_signal_connect_swapped (self->trace_list, "row-selected", G_CALLBACK (row_selected_cb), self);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The window's part in findings, kept out of ws-window.c: pin what the
- * window shows (Ctrl+D), save / open sessions, present (F5), show a pin
+ * window shows (Ctrl+D; the Contrast page's graphs by win.pin-contrast), save / open sessions, present (F5), show a pin
  * again in its view, and the view state saved with the session.
  */
 #include "config.h"
@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "ws-anomaly-state.h"
+#include "ws-contrast-pin.h"
 #include "ws-mining-pin.h"
 #include "ws-pin-capture.h"
 #include "ws-window-private.h"
@@ -69,7 +70,31 @@ pin_mining (WsWindow *self)
 
   if (pin == NULL)
     {
-      ws_window_show_toast (self, _("Mine, then select a cluster to pin it"));
+      ws_window_show_toast (self, g_strcmp0 (ws_mining_page_get_detail (self->mining_page), "coverage") == 0
+                                  ? _("Mark a signature, then pin its coverage chart")
+                                  : _("Mine, then select a cluster to pin it"));
+      return TRUE;
+    }
+  ws_findings_page_add_pin_traces (ws_window_get_findings_page (self), pin, (GFile **) files->pdata, files->len);
+  reveal_findings (self, FALSE);
+  return TRUE;
+}
+
+/* The Contrast page's pattern chosen ("pattern"), or its AWG_slow or
+ * AWG_fast ("slow", "fast"), over the traces analysed. */
+static gboolean
+pin_contrast (WsWindow   *self,
+              const char *what)
+{
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+  gboolean pattern = g_str_equal (what, "pattern");
+  g_autoptr(WsPin) pin = ws_contrast_pin_capture (self->contrast_page, pattern ? WS_PIN_KIND_CONTRAST : WS_PIN_KIND_AWG,
+                                                  !g_str_equal (what, "fast"), ws_window_get_documents (self), files);
+
+  if (pin == NULL || files->len == 0)
+    {
+      ws_window_show_toast (self, pattern ? _("Analyse, then choose a contrast pattern to pin it")
+                                          : _("Analyse first, then pin a graph"));
       return TRUE;
     }
   ws_findings_page_add_pin_traces (ws_window_get_findings_page (self), pin, (GFile **) files->pdata, files->len);
@@ -90,6 +115,9 @@ pin_view (WsWindow *self)
   if (g_strcmp0 (ws_window_get_details_page (self), "overview") == 0 && pin_attribution (self))
     return;
   if (g_strcmp0 (ws_window_get_details_page (self), "mining") == 0 && pin_mining (self))
+    return;
+  if (g_strcmp0 (ws_window_get_details_page (self), "contrast") == 0 &&
+      pin_contrast (self, ws_contrast_page_get_selected_pattern (self->contrast_page) != G_MAXUINT ? "pattern" : "slow"))
     return;
   if (document == NULL || ws_document_get_state (document) != WS_DOCUMENT_READY)
     return;
@@ -160,6 +188,8 @@ findings_action (GtkWidget  *widget,
     pin_view (self);
   else if (g_str_equal (name, "win.pin-wait-model"))
     pin_wait_model (self);
+  else if (g_str_equal (name, "win.pin-contrast"))
+    pin_contrast (self, g_variant_get_string (param, NULL));
   else if (g_str_equal (name, "win.present"))
     ws_findings_page_present (WS_FINDINGS_PAGE (page));
   else if (g_str_equal (name, "win.save-session"))
@@ -181,6 +211,7 @@ ws_window_findings_install_actions (GtkWidgetClass *widget_class)
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     gtk_widget_class_install_action (widget_class, names[i], NULL, findings_action);
+  gtk_widget_class_install_action (widget_class, "win.pin-contrast", "s", findings_action);
 }
 
 static void
@@ -209,11 +240,17 @@ apply_pin (WsWindow *self,
       ws_window_show_details_page (self, "overview");
       return;
     }
-  if (g_str_equal (kind, WS_PIN_KIND_ALIGNMENT))
+  if (g_str_equal (kind, WS_PIN_KIND_ALIGNMENT) || g_str_equal (kind, WS_PIN_KIND_COVERAGE))
     {
       ws_window_show_details_page (self, "mining");
-      ws_mining_page_show_detail (self->mining_page, "alignment");
+      ws_mining_page_show_detail (self->mining_page, g_str_equal (kind, WS_PIN_KIND_COVERAGE) ? "coverage" : "alignment");
       ws_mining_pin_apply (self->mining_page, pin);
+      return;
+    }
+  if (g_str_equal (kind, WS_PIN_KIND_CONTRAST) || g_str_equal (kind, WS_PIN_KIND_AWG))
+    {
+      ws_window_show_details_page (self, "contrast");
+      ws_contrast_pin_apply (self->contrast_page, pin);
       return;
     }
   if (trace == NULL || !ws_pin_get_window (pin, &t0, &t1))

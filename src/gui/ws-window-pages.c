@@ -171,8 +171,9 @@ mining_show_events_cb (WsWindow      *self,
     }
   {
     /* Translators: search status after "Show Events" of a mined pattern */
-    g_autofree char *text = g_strdup_printf (_("%s: %u events"), ws_stack_search_get_pattern (search),
-                                             ws_stack_search_get_n_matches (search));
+    guint n = ws_stack_search_get_n_matches (search);
+    g_autofree char *text = g_strdup_printf (ngettext ("%s: %u event", "%s: %u events", n),
+                                             ws_stack_search_get_pattern (search), n);
     gtk_label_set_text (self->search_status, text);
   }
   _ws_window_update_actions (self);

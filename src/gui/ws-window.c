@@ -13,6 +13,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ws-accessible-names.h"
 #include "ws-contrast-page.h"
 #include "ws-overview-page.h"
 #include "ws-time-format.h"
@@ -206,7 +207,6 @@ ws_window_init (WsWindow *self)
   self->session = ws_session_new (NULL);
   self->documents = g_object_ref (G_LIST_STORE (ws_session_get_documents (self->session)));
   _ws_window_documents_init (self);
-  g_object_bind_property (self->sidebar_button, "active", self->sidebar, "visible", G_BINDING_SYNC_CREATE);
   _ws_window_search_init (self);
 
   self->viewport_signals = g_signal_group_new (WS_TYPE_TIMELINE_VIEWPORT);
@@ -221,6 +221,7 @@ ws_window_init (WsWindow *self)
   _ws_window_files_init (self);
 
   _ws_window_show_document (self, NULL);
+  ws_accessible_names_apply (GTK_WIDGET (self));
 }
 
 /* The application's settings, asked for by property so that the window

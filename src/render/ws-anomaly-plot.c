@@ -191,8 +191,11 @@ draw_titles (cairo_t              *cr,
   ws_render_set_source (cr, &fg);
   label (cr, m->key, f->px, 8, FALSE, TRUE);
   /* Translators: under the model view's title; %s: a duration */
-  line = g_strdup_printf (_("%u samples (%s model), K = %u · anomalous from %s (P(D ≥ d) ≤ %.3g) · "
-                            "%u flagged normal, %u anomalous"),
+  line = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "%u sample (%s model), K = %u · anomalous from %s (P(D ≥ d) ≤ %.3g) · "
+                                       "%u flagged normal, %u anomalous",
+                                       "%u samples (%s model), K = %u · anomalous from %s (P(D ≥ d) ≤ %.3g) · "
+                                       "%u flagged normal, %u anomalous", m->samples->len),
                           m->samples->len, ws_model_level_to_string (m->level), m->gmm.n_components, from,
                           m->threshold, m->n_flagged_normal, m->n_flagged_anomalous);
   label (cr, line, f->px, 26, FALSE, FALSE);

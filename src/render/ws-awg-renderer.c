@@ -74,9 +74,14 @@ compare_cost_desc (gconstpointer a, gconstpointer b, gpointer data)
   return x > y ? -1 : x < y;
 }
 
-/* Which nodes to draw: all, or the costliest @max_nodes with their ancestors. */
+/* Which nodes to draw: all, or the paths to @focus (a pattern's end
+ * nodes) and then the costliest with their ancestors, @max_nodes in all
+ * (more if the focused paths alone are longer). */
 static void
-choose_nodes (WsAwgRenderer *self, guint max_nodes)
+choose_nodes (WsAwgRenderer *self,
+              guint          max_nodes,
+              const guint32 *focus,
+              guint          n_focus)
 {
   const WsAwgNode *nodes = ws_awg_get_nodes (self->awg);
   guint n = ws_awg_get_n_nodes (self->awg);
@@ -89,6 +94,12 @@ choose_nodes (WsAwgRenderer *self, guint max_nodes)
       g_autofree guint32 *order = g_new (guint32, n);
       guint kept = 0;
 
+      for (guint i = 0; i < n_focus; i++)
+        for (guint32 x = focus[i]; x < n && !keep[x]; x = nodes[x].parent)
+          {
+            keep[x] = 1;
+            kept++;
+          }
       for (guint i = 0; i < n; i++)
         order[i] = i;
       g_qsort_with_data (order, n, sizeof (guint32), compare_cost_desc, (gpointer) nodes);
@@ -124,6 +135,23 @@ WsAwgRenderer *
 ws_awg_renderer_new (WsAwg *awg,
                      guint  max_nodes)
 {
+  return ws_awg_renderer_new_focused (awg, max_nodes, NULL, 0);
+}
+
+/**
+ * ws_awg_renderer_new_focused:
+ * @leaves: (array length=n_leaves) (nullable): AWG nodes whose root paths
+ *   are drawn whatever their cost (a contrast pattern's end nodes)
+ *
+ * Like ws_awg_renderer_new(), for a figure about @leaves: a report shows
+ * few nodes, and a pattern's paths need not be among the costliest.
+ */
+WsAwgRenderer *
+ws_awg_renderer_new_focused (WsAwg         *awg,
+                             guint          max_nodes,
+                             const guint32 *leaves,
+                             guint          n_leaves)
+{
   WsAwgRenderer *self;
   const WsAwgNode *nodes;
   WsGraphRect r;
@@ -136,7 +164,7 @@ ws_awg_renderer_new (WsAwg *awg,
   self->highlight = g_new0 (guint8, MAX (ws_awg_get_n_nodes (awg), 1));
   self->match = g_new0 (guint8, MAX (ws_awg_get_n_nodes (awg), 1));
   self->pango = ws_render_figure_context_new ();
-  choose_nodes (self, MAX (max_nodes, 1));
+  choose_nodes (self, MAX (max_nodes, 1), leaves, n_leaves);
 
   nodes = ws_awg_get_nodes (awg);
   self->layout = ws_graph_layout_new ();

@@ -27,6 +27,10 @@ G_DECLARE_FINAL_TYPE (WsAwgRenderer, ws_awg_renderer, WS, AWG_RENDERER, GObject)
 
 WsAwgRenderer *ws_awg_renderer_new            (WsAwg          *awg,
                                                guint           max_nodes);
+WsAwgRenderer *ws_awg_renderer_new_focused    (WsAwg          *awg,
+                                               guint           max_nodes,
+                                               const guint32  *leaves,
+                                               guint           n_leaves);
 WsAwg         *ws_awg_renderer_get_awg        (WsAwgRenderer  *self);
 void           ws_awg_renderer_get_size       (WsAwgRenderer  *self,
                                                double         *width,

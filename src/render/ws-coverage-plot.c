@@ -693,7 +693,9 @@ ws_coverage_plot_describe (WsCoveragePlot *self)
 
       g_string_append_c (s, ' ');
       /* Translators: series name, coverage reached, streams needed to reach it */
-      g_string_append_printf (s, _("%s reaches %.1f %% after %u streams."), se->label, final * 100, k);
+      g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%s reaches %.1f %% after %u stream.",
+                                                "%s reaches %.1f %% after %u streams.", k),
+                              se->label, final * 100, k);
     }
   return g_string_free (s, FALSE);
 }

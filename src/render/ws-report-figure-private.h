@@ -16,5 +16,6 @@ void ws_report_figure_add_frames       (WsReportFigure     *figure,
                                         const char * const *frames);
 void ws_report_figure_register_views   (GHashTable         *builders);
 void ws_report_figure_register_mining  (GHashTable         *builders);
+void ws_report_figure_register_contrast (GHashTable        *builders);
 
 G_END_DECLS

@@ -452,6 +452,7 @@ ensure_builders (void)
   g_hash_table_insert (builders, (gpointer) WS_PIN_KIND_CRITICAL_PATH, build_critical_path);
   ws_report_figure_register_views (builders);
   ws_report_figure_register_mining (builders);
+  ws_report_figure_register_contrast (builders);
 }
 
 static WsReportFigureBuilder

@@ -258,8 +258,14 @@ draw_appendix (cairo_t  *cr,
         {
           g_autofree char *a = ws_report_format_time (ws_trace_get_start_time (trace));
           g_autofree char *d = ws_format_duration (ws_trace_get_end_time (trace) - ws_trace_get_start_time (trace));
-          body = g_strdup_printf (_("%s\n%s, SHA-256 %s\nfrom %s for %s; %u threads, %u events"), t->path, size,
-                                  t->sha256, a, d, ws_trace_get_n_threads (trace), ws_trace_get_n_events (trace));
+          guint nt = ws_trace_get_n_threads (trace), ne = ws_trace_get_n_events (trace);
+          g_autofree char *threads = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u thread", "%u threads", nt), nt);
+          g_autofree char *events = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u event", "%u events", ne), ne);
+
+          /* Translators: a trace in the report: path, size, digest, start,
+           * length, then "12 threads" and "3,400 events" */
+          body = g_strdup_printf (_("%s\n%s, SHA-256 %s\nfrom %s for %s; %s, %s"), t->path, size,
+                                  t->sha256, a, d, threads, events);
         }
       else
         body = g_strdup_printf (_("%s\n%s, SHA-256 %s"), t->path, size, t->sha256);

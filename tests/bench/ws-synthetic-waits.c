@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "ws-synthetic-waits.h"
 
-#include <sys/wait.h>
 
 struct _WsTestTrace
 {
@@ -384,35 +383,4 @@ ws_synthetic_wait_graph (guint   min_nodes,
       if (ws_wait_graph_get_n_nodes (graph) >= min_nodes || steps > 10000000)
         return g_steal_pointer (&graph);
     }
-}
-
-int
-ws_test_run_cli (const char * const  *args,
-                 char               **out,
-                 char               **err)
-{
-  const char *cli = g_getenv ("WS_CLI");
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  char *o = NULL, *e = NULL;
-  int status;
-
-  if (cli == NULL)
-    return -1;
-  g_ptr_array_add (argv, (gpointer) cli);
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-
-  if (!g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &o, &e, &status, &error))
-    g_error ("cannot run %s: %s", cli, error->message);
-  if (out != NULL)
-    *out = o;
-  else
-    g_free (o);
-  if (err != NULL)
-    *err = e;
-  else
-    g_free (e);
-  return WIFEXITED (status) ? WEXITSTATUS (status) : -2;
 }

@@ -105,19 +105,6 @@ WsTrace     *ws_synthetic_wait_trace  (guint        n_threads,
                                        WsSymptom   *symptom);
 
 /*
- * ws_test_run_cli:
- * @args: arguments after the program (NULL-terminated)
- * @out: (out) (optional): its standard output
- * @err: (out) (optional): its standard error
- *
- * Runs $WS_CLI (the built waitscope-cli).  Returns its exit status, or -1
- * if WS_CLI is not set.
- */
-int          ws_test_run_cli          (const char * const *args,
-                                       char              **out,
-                                       char              **err);
-
-/*
  * ws_synthetic_wait_graph:
  * @min_nodes: the graph has at least this many nodes
  *

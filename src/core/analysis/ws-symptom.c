@@ -108,7 +108,10 @@ ws_symptom_from_wait (WsTrace   *trace,
     return FALSE;
   symptom->thread = e->thread;
   symptom->t0 = e->time;
-  symptom->t1 = e->time + MAX (e->duration, 0);
+  /* A zero-length wait still gets a one-nanosecond window, so that the
+   * window holds the wait itself (the GUI's context menu and the CLI's
+   * --event share this). */
+  symptom->t1 = e->time + MAX (e->duration, 1);
   return TRUE;
 }
 

@@ -39,7 +39,7 @@ typedef struct {
   WsGmmSettings gmm;
 } WsAnomalySettings;
 
-#define WS_ANOMALY_DEFAULT_FLAG_PRIOR 4.0
+#define WS_ANOMALY_DEFAULT_FLAG_PRIOR 1.0
 #define WS_ANOMALY_DEFAULT_FLAG_MAX_SHIFT G_LN10
 
 typedef enum {

@@ -19,6 +19,8 @@ static const WsPinKindInfo builtin_kinds[] = {
   { WS_PIN_KIND_COVERAGE, N_("Bottleneck coverage"), FALSE, TRUE },
   { WS_PIN_KIND_ANOMALY_MODEL, N_("Wait model"), TRUE, FALSE },
   { WS_PIN_KIND_ATTRIBUTION, N_("Root-cause attribution"), FALSE, TRUE },
+  { WS_PIN_KIND_CONTRAST, N_("Contrast pattern"), FALSE, TRUE },
+  { WS_PIN_KIND_AWG, N_("Aggregated wait graph"), FALSE, TRUE },
 };
 
 static GMutex registry_lock;

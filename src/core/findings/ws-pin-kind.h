@@ -32,6 +32,8 @@ typedef struct {
 #define WS_PIN_KIND_COVERAGE      "coverage"
 #define WS_PIN_KIND_ANOMALY_MODEL "anomaly-model"
 #define WS_PIN_KIND_ATTRIBUTION   "attribution"
+#define WS_PIN_KIND_CONTRAST      "contrast"
+#define WS_PIN_KIND_AWG           "awg"
 
 void                     ws_pin_kind_register (const WsPinKindInfo *info);
 const WsPinKindInfo *ws_pin_kind_lookup   (const char              *name);

@@ -10,6 +10,8 @@
 
 #include <glib/gi18n-lib.h>
 
+#include <string.h>
+
 #include "ws-error.h"
 #include "ws-pin-mining.h"
 
@@ -204,4 +206,215 @@ ws_pin_find_cluster (WsPin          *pin,
         return i;
     }
   return index >= 0 && index < n ? (guint) index : G_MAXUINT;
+}
+
+/* ------------------------------------------------------------------ */
+/* Signatures of a coverage pin                                         */
+
+/* The signatures a coverage pin names, kept by their frames' function and
+ * module (caller first) rather than by frame ids: a rerun builds a new
+ * stack table, and the ids change with it. */
+static JsonArray *
+signatures (WsPin    *pin,
+            gboolean  create)
+{
+  JsonObject *settings = ws_pin_get_settings (pin);
+  JsonNode *node = json_object_get_member (settings, "signatures");
+
+  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
+    return json_node_get_array (node);
+  if (!create)
+    return NULL;
+  json_object_set_array_member (settings, "signatures", json_array_new ());
+  return json_object_get_array_member (settings, "signatures");
+}
+
+/**
+ * ws_pin_add_signature_keys:
+ * @keys: (array zero-terminated=1): the frames, caller first, each
+ *   "function\x1fmodule" (as the Mining page keeps its signatures)
+ *
+ * Adds a signature whose bottleneck coverage the pin charts.
+ */
+void
+ws_pin_add_signature_keys (WsPin              *pin,
+                           const char         *name,
+                           const char * const *keys)
+{
+  JsonObject *sig = json_object_new ();
+  JsonArray *list = json_array_new ();
+
+  g_return_if_fail (WS_IS_PIN (pin) && name != NULL && keys != NULL);
+
+  for (guint k = 0; keys[k] != NULL; k++)
+    {
+      const char *sep = strchr (keys[k], '\x1f');
+      JsonObject *frame = json_object_new ();
+      g_autofree char *function = sep ? g_strndup (keys[k], sep - keys[k]) : g_strdup (keys[k]);
+
+      json_object_set_string_member (frame, "function", function);
+      json_object_set_string_member (frame, "module", sep ? sep + 1 : "");
+      json_array_add_object_element (list, frame);
+    }
+  json_object_set_string_member (sig, "name", name);
+  json_object_set_array_member (sig, "frames", list);
+  json_array_add_object_element (signatures (pin, TRUE), sig);
+}
+
+static char *frame_key (const char *function, const char *module);
+
+/**
+ * ws_pin_add_signature:
+ * @table: the table @frames are in
+ * @frames: (array length=n_frames): the signature's frames, caller first
+ */
+void
+ws_pin_add_signature (WsPin           *pin,
+                      const char      *name,
+                      WsStackTable    *table,
+                      const WsFrameId *frames,
+                      guint            n_frames)
+{
+  g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint k = 0; k < n_frames; k++)
+    {
+      const WsFrame *f = ws_stack_table_get_frame (table, frames[k]);
+
+      g_ptr_array_add (keys, frame_key (f->function, f->module));
+    }
+  g_ptr_array_add (keys, NULL);
+  ws_pin_add_signature_keys (pin, name, (const char * const *) keys->pdata);
+}
+
+/**
+ * ws_pin_get_signature_keys:
+ * @name: (out) (transfer none): its name
+ *
+ * Returns: (transfer full) (nullable): signature @i's frames as
+ *   "function\x1fmodule" keys, caller first; %NULL if malformed
+ */
+GStrv
+ws_pin_get_signature_keys (WsPin       *pin,
+                           guint        i,
+                           const char **name)
+{
+  JsonArray *list = signatures (pin, FALSE);
+  g_autoptr(GStrvBuilder) keys = g_strv_builder_new ();
+  JsonObject *sig;
+  JsonNode *frames;
+
+  if (list == NULL || i >= json_array_get_length (list) || !JSON_NODE_HOLDS_OBJECT (json_array_get_element (list, i)))
+    return NULL;
+  sig = json_array_get_object_element (list, i);
+  frames = json_object_get_member (sig, "frames");
+  if (frames == NULL || !JSON_NODE_HOLDS_ARRAY (frames))
+    return NULL;
+  *name = json_object_get_string_member_with_default (sig, "name", "");
+  for (guint k = 0; k < json_array_get_length (json_node_get_array (frames)); k++)
+    {
+      JsonNode *f = json_array_get_element (json_node_get_array (frames), k);
+      g_autofree char *key = NULL;
+
+      if (!JSON_NODE_HOLDS_OBJECT (f))
+        return NULL;
+      key = frame_key (json_object_get_string_member_with_default (json_node_get_object (f), "function", ""),
+                       json_object_get_string_member_with_default (json_node_get_object (f), "module", ""));
+      g_strv_builder_add (keys, key);
+    }
+  return g_strv_builder_end (keys);
+}
+
+guint
+ws_pin_get_n_signatures (WsPin *pin)
+{
+  JsonArray *list = signatures (pin, FALSE);
+
+  return list != NULL ? json_array_get_length (list) : 0;
+}
+
+static char *
+frame_key (const char *function,
+           const char *module)
+{
+  return g_strconcat (function ? function : "", "\x1f", module ? module : "", NULL);
+}
+
+/* One stored signature's frames as ids of @ids' table; FALSE if one of
+ * them is not there (or the entry is malformed). */
+static gboolean
+match_signature (JsonNode   *node,
+                 GHashTable *ids,
+                 GArray     *frames)
+{
+  JsonArray *list;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node) || !json_object_has_member (json_node_get_object (node), "frames") ||
+      !JSON_NODE_HOLDS_ARRAY (json_object_get_member (json_node_get_object (node), "frames")))
+    return FALSE;
+  list = json_object_get_array_member (json_node_get_object (node), "frames");
+  for (guint k = 0; k < json_array_get_length (list); k++)
+    {
+      JsonNode *f = json_array_get_element (list, k);
+      g_autofree char *key = NULL;
+      guint id;
+      WsFrameId fid;
+
+      if (!JSON_NODE_HOLDS_OBJECT (f))
+        return FALSE;
+      key = frame_key (json_object_get_string_member_with_default (json_node_get_object (f), "function", ""),
+                       json_object_get_string_member_with_default (json_node_get_object (f), "module", ""));
+      id = GPOINTER_TO_UINT (g_hash_table_lookup (ids, key));
+      if (id == 0)
+        return FALSE;
+      fid = id - 1;
+      g_array_append_val (frames, fid);
+    }
+  return frames->len > 0;
+}
+
+/**
+ * ws_pin_get_coverage:
+ * @run: a rerun of the pin's mining
+ * @n_missing: (out) (optional): signatures whose frames are not all in
+ *   @run's stacks (left out)
+ *
+ * Returns: (transfer full): the bottleneck coverage of the pinned
+ *   signatures over @run's streams
+ */
+WsCoverage *
+ws_pin_get_coverage (WsPin          *pin,
+                     WsMiningResult *run,
+                     guint          *n_missing)
+{
+  WsStackTable *table = ws_stack_db_get_stack_table (run->db);
+  g_autoptr(GHashTable) ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  JsonArray *list = signatures (pin, FALSE);
+  WsCoverage *coverage = ws_coverage_new (run->db);
+  guint missing = 0;
+
+  for (guint f = ws_stack_table_get_n_frames (table); f-- > 0;)
+    {
+      const WsFrame *frame = ws_stack_table_get_frame (table, f);
+
+      /* Backwards, so that the smallest id of a key is the one kept. */
+      g_hash_table_insert (ids, frame_key (frame->function, frame->module), GUINT_TO_POINTER (f + 1));
+    }
+  for (guint i = 0; list != NULL && i < json_array_get_length (list); i++)
+    {
+      JsonNode *node = json_array_get_element (list, i);
+      g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (WsFrameId));
+      const char *name;
+
+      if (!match_signature (node, ids, frames))
+        {
+          missing++;
+          continue;
+        }
+      name = json_object_get_string_member_with_default (json_node_get_object (node), "name", "");
+      ws_coverage_add_signature (coverage, name, (const WsFrameId *) (gpointer) frames->data, frames->len);
+    }
+  if (n_missing != NULL)
+    *n_missing = missing;
+  return coverage;
 }

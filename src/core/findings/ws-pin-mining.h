@@ -36,5 +36,20 @@ guint     ws_pin_find_cluster      (WsPin                  *pin,
                                     WsMiningResult         *run);
 char     *ws_mining_cluster_signature (WsMiningResult      *run,
                                     guint                   cluster);
+void      ws_pin_add_signature     (WsPin                  *pin,
+                                    const char             *name,
+                                    WsStackTable           *table,
+                                    const WsFrameId        *frames,
+                                    guint                   n_frames);
+void      ws_pin_add_signature_keys (WsPin                 *pin,
+                                    const char             *name,
+                                    const char * const     *keys);
+GStrv     ws_pin_get_signature_keys (WsPin                 *pin,
+                                    guint                   i,
+                                    const char            **name);
+guint     ws_pin_get_n_signatures  (WsPin                  *pin);
+WsCoverage *ws_pin_get_coverage    (WsPin                  *pin,
+                                    WsMiningResult         *run,
+                                    guint                  *n_missing);
 
 G_END_DECLS

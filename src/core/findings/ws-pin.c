@@ -542,7 +542,8 @@ read_traces (WsPin   *self,
         return fail (error, _("“traces” must be an array of trace indices"));
       t = json_node_get_int (e);
       if (t < 0 || (guint64) t >= n_traces)
-        return fail (error, _("trace index %lld is out of range (the session lists %u traces)"),
+        return fail (error, g_dngettext (GETTEXT_PACKAGE, "trace index %lld is out of range (the session lists %u trace)",
+                                         "trace index %lld is out of range (the session lists %u traces)", n_traces),
                      (long long) t, n_traces);
       ws_pin_add_trace (self, (guint) t);
     }
