@@ -260,7 +260,9 @@ pick_targets (WhyOptions        *o,
         {
           g_array_unref (*targets);
           *targets = ws_attribution_targets_waiting_threads_full (traces, classifier, DEFAULT_THREADS, picks);
-          *what = g_strdup_printf (_("the %u threads held up longest of the program held up most (no scenario instances)"),
+          *what = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "the %u thread held up longest of the program held up most (no scenario instances)",
+                                             "the %u threads held up longest of the program held up most (no scenario instances)",
+                                             (*targets)->len),
                                    (*targets)->len);
         }
     }
