@@ -344,18 +344,6 @@ sample_function (WsTrace  *trace,
   return kernel != NULL ? plain_name (kernel) : NULL;
 }
 
-static const char *
-process_name (WsTrace *trace,
-              guint    thread)
-{
-  const WsThread *t = ws_trace_get_thread (trace, thread);
-  const WsProcess *p = t->process < ws_trace_get_n_processes (trace) ? ws_trace_get_process (trace, t->process) : NULL;
-
-  if (p != NULL && p->name != NULL && p->name[0] != '\0')
-    return p->name;
-  return t->name != NULL ? t->name : "?";
-}
-
 /* ------------------------------------------------------------------ */
 /* Pieces                                                               */
 
@@ -479,7 +467,7 @@ running_pieces (WsTrace                 *trace,
 
   if (n == 0)
     {
-      Piece p = { WS_CAUSE_RUNNING, 0, (char *) process_name (trace, seg->thread), NULL,
+      Piece p = { WS_CAUSE_RUNNING, 0, (char *) ws_trace_get_program_name (trace, seg->thread), NULL,
                   WAKE_NONE, seg->end - seg->start, seg->thread, WS_NONE };
       add (&p, data);
       return;
@@ -488,7 +476,7 @@ running_pieces (WsTrace                 *trace,
   g_hash_table_iter_init (&iter, counts);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
-      Piece p = { WS_CAUSE_RUNNING, 0, (char *) process_name (trace, seg->thread), key, WAKE_NONE,
+      Piece p = { WS_CAUSE_RUNNING, 0, (char *) ws_trace_get_program_name (trace, seg->thread), key, WAKE_NONE,
                   (seg->end - seg->start) * GPOINTER_TO_UINT (value) / n, seg->thread,
                   GPOINTER_TO_UINT (g_hash_table_lookup (firsts, key)) - 1 };
       add (&p, data);
@@ -977,7 +965,7 @@ gboolean
 ws_attribution_is_recorder (WsTrace *trace,
                             guint    thread)
 {
-  const char *name = process_name (trace, thread);
+  const char *name = ws_trace_get_program_name (trace, thread);
   const char *own = ws_trace_get_thread (trace, thread)->name;
 
   /* The process may be named by the shell that exec'd perf: its threads'

@@ -30,18 +30,6 @@ ws_thread_pick_free (WsThreadPick *pick)
   g_free (pick);
 }
 
-static const char *
-process_name (WsTrace *trace,
-              guint    thread)
-{
-  const WsThread *t = ws_trace_get_thread (trace, thread);
-  const WsProcess *p = t->process < ws_trace_get_n_processes (trace) ? ws_trace_get_process (trace, t->process) : NULL;
-
-  if (p != NULL && p->name != NULL && p->name[0] != '\0')
-    return p->name;
-  return t->name != NULL ? t->name : "?";
-}
-
 /* ------------------------------------------------------------------ */
 /* Programs: processes of one name that ready one another               */
 
@@ -84,7 +72,7 @@ thread_programs (WsTrace           *trace,
       a = ws_trace_get_thread (trace, events[i].thread)->process;
       b = ws_trace_get_thread (trace, readier)->process;
       if (a != b && a < n_processes && b < n_processes &&
-          strcmp (process_name (trace, events[i].thread), process_name (trace, readier)) == 0)
+          strcmp (ws_trace_get_program_name (trace, events[i].thread), ws_trace_get_program_name (trace, readier)) == 0)
         parent[find_root (parent, a)] = find_root (parent, b);
     }
   for (guint t = 0; t < n_threads; t++)
@@ -228,7 +216,7 @@ busiest_program (WsTrace *trace,
         g_hash_table_insert (scores, GUINT_TO_POINTER (h->program), (score = g_new0 (double, 1)));
       *score += held_score (h);
       g_debug ("picker: %s (program %u) thread %d: inside %.1f ms, outside %.1f ms, cpu %.1f ms, ran %.1f ms",
-               process_name (trace, h->thread), h->program, ws_trace_get_thread (trace, h->thread)->tid,
+               ws_trace_get_program_name (trace, h->thread), h->program, ws_trace_get_thread (trace, h->thread)->tid,
                h->inside / 1e6, h->outside / 1e6, h->cpu / 1e6, h->ran / 1e6);
       if (*score > best_score || (*score == best_score && h->program < best))
         {
@@ -269,7 +257,7 @@ ws_thread_picker_pick (WsTrace           *trace,
       if (h->program != best)
         continue;
       if (pick->program == NULL)
-        pick->program = g_strdup (process_name (trace, h->thread));
+        pick->program = g_strdup (ws_trace_get_program_name (trace, h->thread));
       g_hash_table_add (processes, GUINT_TO_POINTER (ws_trace_get_thread (trace, h->thread)->process));
       pick->inside += h->inside;
       pick->outside += h->outside;
@@ -285,7 +273,7 @@ ws_thread_picker_pick (WsTrace           *trace,
     {
       const Held *h = &g_array_index (held, Held, i);
 
-      if (strcmp (process_name (trace, h->thread), pick->program) == 0)
+      if (strcmp (ws_trace_get_program_name (trace, h->thread), pick->program) == 0)
         g_array_append_val (pick->threads, h->thread);
     }
   pick->n_processes = g_hash_table_size (processes);

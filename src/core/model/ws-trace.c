@@ -670,6 +670,25 @@ ws_trace_get_process (WsTrace *self,
   return &g_array_index (self->processes, WsProcess, index);
 }
 
+/**
+ * ws_trace_get_program_name:
+ * @thread: a thread index
+ *
+ * Returns: the name of @thread's process, or the thread's own name when
+ * the process has none, or "?" when neither is known
+ */
+const char *
+ws_trace_get_program_name (WsTrace *self,
+                           guint    thread)
+{
+  const WsThread *t = ws_trace_get_thread (self, thread);
+  const WsProcess *p = t->process < self->processes->len ? ws_trace_get_process (self, t->process) : NULL;
+
+  if (p != NULL && p->name != NULL && p->name[0] != '\0')
+    return p->name;
+  return t->name != NULL ? t->name : "?";
+}
+
 guint
 ws_trace_get_n_scenario_instances (WsTrace *self)
 {

@@ -157,6 +157,8 @@ const char             *ws_trace_get_thread_comm_at    (WsTrace     *self,
 guint                   ws_trace_get_n_processes       (WsTrace     *self);
 const WsProcess        *ws_trace_get_process           (WsTrace     *self,
                                                         guint        index);
+const char             *ws_trace_get_program_name      (WsTrace     *self,
+                                                        guint        thread);
 
 guint                   ws_trace_get_n_scenario_instances (WsTrace  *self);
 const WsScenarioInstance *ws_trace_get_scenario_instance  (WsTrace  *self,
