@@ -43,6 +43,7 @@ usage: tools/anomaly-learning-curve.py [--cli build/src/cli/waitscope-cli]
            [--labels labels.json] [--seeds 20] [--tune] [TRACE]
 """
 import argparse
+import bisect
 import concurrent.futures
 import json
 import os
@@ -74,6 +75,43 @@ def label(cli, trace, slowest):
     return len(instances), len(slow), positive
 
 
+def label_episodes(cli, trace, episodes):
+    """Ground truth from the fault-injection log (tests/data/anomaly/faults.c):
+    a wait is anomalous when the thread that woke it was inside one of its
+    injected fault episodes at the wake-up, and the wait spent longer inside
+    that episode than the work would have lasted without the fault (the
+    fault, not the work, kept it waiting).  The log has one
+    "TID START_NS END_NS KIND NORMAL_NS" per line, on the trace's clock."""
+    spans = {}
+    for line in open(episodes):
+        tid, start, end, _, normal = line.split()
+        spans.setdefault(int(tid), []).append((int(start), int(end), int(normal)))
+    for v in spans.values():
+        v.sort()
+    scratch = tempfile.mkdtemp(prefix="ws-learning-")
+    converted = os.path.join(scratch, "trace.json")
+    run(cli, "convert", trace, "-o", converted)
+    events = json.load(open(converted))["events"]
+    shutil.rmtree(scratch, ignore_errors=True)
+
+    def faults_part(readier, begin, end):
+        """How long the wait [begin, end] was inside the episode of @readier
+        that holds @end, beyond the fault-free work; <= 0 when none."""
+        v = spans.get(readier, [])
+        i = bisect.bisect_right(v, (end, float("inf"), 0)) - 1
+        if i < 0 or not v[i][0] <= end <= v[i][1]:
+            return 0
+        return end - max(begin, v[i][0]) - v[i][2]
+
+    positive = set()
+    for e in events:
+        peer = e.get("peer")
+        if e["kind"] == "wait" and peer is not None and events[peer]["kind"] == "unwait" \
+                and faults_part(events[peer]["tid"], e["t"], events[peer]["t"]) > 0:
+            positive.add((e["tid"], e["t"]))
+    return sum(len(v) for v in spans.values()), positive
+
+
 def evaluate(waits, truth, keys):
     tp = fp = fn = 0
     for key in keys:
@@ -87,16 +125,35 @@ def evaluate(waits, truth, keys):
     return {"precision": precision, "recall": recall, "f1": f1}
 
 
+def rest_quantiles(waits, on_slow, q):
+    """Per signature, the duration that @q of its waits off the slow wait
+    graphs do not exceed: how long a wait of that kind ordinarily lasts."""
+    rest = {}
+    for k, slow in on_slow.items():
+        if not slow:
+            rest.setdefault(waits[k]["signature"], []).append(waits[k]["duration_ns"])
+    bars = {}
+    for k in on_slow:
+        values = sorted(rest.get(waits[k]["signature"], []))
+        bars[waits[k]["signature"]] = values[min(len(values) - 1, int(q * len(values)))] if values else 0
+    return bars
+
+
 class Experiment:
     """The labels and the fixed three-way split of one trace."""
 
     def __init__(self, a, positive):
         self.a = a
+        self.model_weight = None   # set while tuning
         scratch = tempfile.mkdtemp(prefix="ws-learning-")
         waits = self.score(os.path.join(scratch, "history.sqlite"), a.flag_prior or None)
         shutil.rmtree(scratch, ignore_errors=True)
         self.kinds = {waits[k]["signature"] for k in positive if k in waits}
         self.truth = {k: k in positive for k, w in waits.items() if w["signature"] in self.kinds}
+        if a.rest_quantile > 0:
+            bars = rest_quantiles(waits, self.truth, a.rest_quantile)
+            self.truth = {k: on_slow and waits[k]["duration_ns"] > bars[waits[k]["signature"]]
+                          for k, on_slow in self.truth.items()}
         keys = sorted(self.truth)
         random.Random(0).shuffle(keys)
         n_pool, n_tune = len(keys) * 4 // 10, len(keys) * 3 // 10
@@ -107,6 +164,9 @@ class Experiment:
 
     def score(self, history, prior):
         extra = ["--flag-prior", str(prior)] if prior else []
+        extra += ["--flag-max-shift", str(self.a.flag_max_shift)] if self.a.flag_max_shift is not None else []
+        weight = self.model_weight if self.model_weight is not None else self.a.flag_model_weight
+        extra += ["--flag-model-weight", str(weight)] if weight is not None else []
         result = run(self.a.cli, "anomalies", self.a.trace, "--json", "--all", "--history", history, *extra)
         return {(w["tid"], w["time_ns"]): w for w in result["traces"][0]["waits"]}
 
@@ -123,7 +183,37 @@ class Experiment:
             missed = [k for k in pool if k not in flagged and truth[k] and not waits[k]["anomalous"]]
             alarms = [k for k in pool if k not in flagged and not truth[k] and waits[k]["anomalous"]]
             batch = []   # runs of flags of one verdict, in the order picked
+            shown = [k for k in pool if k not in flagged and waits[k]["anomalous"]]
             while len(flagged) < target:
+                if self.a.analyst == "check":
+                    # Checks a wait the detector shows as anomalous (confirms
+                    # or rejects it) or, by a fair coin, marks a missed one.
+                    turn = shown if (pick.random() < 0.5 and shown) or not missed else missed
+                    choices = turn or [k for k in pool if k not in flagged]
+                    k = choices.pop(pick.randrange(len(choices)))
+                    for other in (shown, missed, alarms):
+                        if k in other:
+                            other.remove(k)
+                    flagged.add(k)
+                    verdict = "--anomalous" if truth[k] else "--normal"
+                    if not batch or batch[-1][0] != verdict:
+                        batch.append((verdict, []))
+                    batch[-1][1].append(f"{k[0]}@{k[1]}ns")
+                    continue
+                if self.a.analyst == "review":
+                    # Goes through the waits the detector shows as anomalous,
+                    # confirming or rejecting each; then looks for misses.
+                    choices = shown or missed or [k for k in pool if k not in flagged]
+                    k = choices.pop(pick.randrange(len(choices)))
+                    for other in (shown, missed, alarms):
+                        if k in other:
+                            other.remove(k)
+                    flagged.add(k)
+                    verdict = "--anomalous" if truth[k] else "--normal"
+                    if not batch or batch[-1][0] != verdict:
+                        batch.append((verdict, []))
+                    batch[-1][1].append(f"{k[0]}@{k[1]}ns")
+                    continue
                 if self.a.analyst == "alternate":
                     anomalous_turn = len(flagged) % 2 == 0
                 else:
@@ -181,30 +271,42 @@ def analysts(ex, a, seeds, steps, prior, measured, what):
 
 
 def tune(ex, a, steps):
+    """The tuning analysts for each --flag-model-weight of --grid, scored on
+    the tuning set; the chosen value has the best mean F1 over 5…50 flags."""
     grid = [float(x) for x in a.grid.split(",")]
     table = []
-    for prior in grid:
-        curves = analysts(ex, a, range(101, 101 + a.tuning_seeds), steps, prior, ex.tune, f"flag-prior {prior:g}, tuning")
+    for weight in grid:
+        ex.model_weight = weight
+        curves = analysts(ex, a, range(101, 101 + a.tuning_seeds), steps, a.flag_prior or None, ex.tune,
+                          f"flag-model-weight {weight:g}, tuning")
         rows, rising = summarise(curves, steps)
-        table.append({"flag_prior": prior, "curve": rows, "rising": rising,
+        table.append({"flag_model_weight": weight, "curve": rows, "rising": rising,
                       "objective": statistics.fmean(r["f1"] for r in rows[1:])})
+    ex.model_weight = None
     best = max(table, key=lambda t: t["objective"])
-    return {"set": "tuning", "analysts": a.tuning_seeds, "grid": table, "chosen": best["flag_prior"]}
+    return {"set": "tuning", "analysts": a.tuning_seeds, "grid": table, "chosen": best["flag_model_weight"]}
 
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("trace", nargs="?", default=os.path.join(here, "..", "tests", "data", "pg-tpcb.perf.txt.gz"))
+    ap.add_argument("trace", nargs="?", default=os.path.join(here, "..", "tests", "data", "anomaly", "faults.perf.txt.gz"))
+    ap.add_argument("--episodes", help="the fault-injection log of TRACE (default: TRACE's .episodes.txt beside "
+                                       "it, if there is one; without one the labels come from scenarios)")
     ap.add_argument("--cli", default=os.path.join(here, "..", "build", "src", "cli", "waitscope-cli"))
     ap.add_argument("--slowest", type=float, default=0.05)
+    ap.add_argument("--rest-quantile", type=float, default=0.95,
+                    help="anomalous: on a slow wait graph AND longer than this quantile of its signature's "
+                         "waits off the slow graphs (0: every wait on a slow graph, the weaker rule)")
     ap.add_argument("--steps", default="0,5,10,20,50")
     ap.add_argument("--seeds", type=int, default=20, help="reported analysts (flag orders)")
-    ap.add_argument("--tune", action="store_true", help="choose --flag-prior on the tuning set")
+    ap.add_argument("--tune", action="store_true", help="choose --flag-model-weight on the tuning set")
     ap.add_argument("--tuning-seeds", type=int, default=8)
-    ap.add_argument("--grid", default="1,2,4,8,16")
+    ap.add_argument("--grid", default="0,5,20,80", help="the --flag-model-weight values tried by --tune")
     ap.add_argument("--flag-prior", type=float, default=0, help="the rule's prior strength (default: the core's)")
-    ap.add_argument("--analyst", choices=("coin", "alternate"), default="coin",
+    ap.add_argument("--flag-max-shift", type=float, help="the rule's largest move (default: the core's)")
+    ap.add_argument("--flag-model-weight", type=float, help="the rule's model weight (default: the core's)")
+    ap.add_argument("--analyst", choices=("check", "coin", "alternate", "review"), default="check",
                     help="which kind of error each flag corrects: a fair coin each time, or in turn starting "
                          "with a missed anomaly (which gives 3 anomalous flags of 5)")
     ap.add_argument("--jobs", type=int, default=2, help="analysts simulated at once")
@@ -212,7 +314,15 @@ def main():
     ap.add_argument("--labels", help="cache the labels in this JSON file (they take minutes to compute)")
     a = ap.parse_args()
 
-    if a.labels and os.path.exists(a.labels):
+    episodes = a.episodes
+    if episodes is None and a.trace.endswith(".perf.txt.gz"):
+        candidate = a.trace[:-len(".perf.txt.gz")] + ".episodes.txt"
+        episodes = candidate if os.path.exists(candidate) else None
+    if episodes:
+        a.rest_quantile = 0   # the episodes are the truth, whatever the durations
+        n_instances, positive = label_episodes(a.cli, a.trace, episodes)
+        n_slow = None
+    elif a.labels and os.path.exists(a.labels):
         cached = json.load(open(a.labels))
         n_instances, n_slow, positive = cached["instances"], cached["slowest"], {tuple(k) for k in cached["positive"]}
     else:
@@ -221,8 +331,13 @@ def main():
             json.dump({"instances": n_instances, "slowest": n_slow, "positive": sorted(positive)}, open(a.labels, "w"))
     steps = [int(x) for x in a.steps.split(",")]
     ex = Experiment(a, positive)
+    source = (f"{n_instances} injected fault episodes" if episodes
+              else f"{n_instances} instances, slowest {n_slow}")
+    measured = ex.tune if a.tune else ex.test
+    every = evaluate({k: {"anomalous": True} for k in measured}, ex.truth, measured)
     summary = {
-        "trace": os.path.basename(a.trace), "instances": n_instances, "slowest": n_slow,
+        "trace": os.path.basename(a.trace), "labels": "episodes" if episodes else "scenarios",
+        "instances": n_instances, "slowest": n_slow, "every_wait_anomalous": every,
         "labelled": len(ex.truth), "anomalous": sum(ex.truth.values()), "signatures": len(ex.kinds),
         "flag_pool": len(ex.pool), "tuning": len(ex.tune), "test": len(ex.test), "analyst": a.analyst,
     }
@@ -236,15 +351,16 @@ def main():
     if a.json:
         print(json.dumps(summary, indent=2))
         return
-    print(f"{summary['trace']}: {n_instances} instances, slowest {n_slow}; {len(ex.truth)} waits of "
+    print(f"{summary['trace']}: {source}; {len(ex.truth)} waits of "
           f"{len(ex.kinds)} signatures labelled, {summary['anomalous']} anomalous; "
-          f"flag pool {len(ex.pool)}, tuning {len(ex.tune)}, test {len(ex.test)}")
+          f"flag pool {len(ex.pool)}, tuning {len(ex.tune)}, test {len(ex.test)}; "
+          f"calling every wait anomalous scores F1 {every['f1']:.3f}")
     if a.tune:
         for t in summary["grid"]:
-            print(f"\n--flag-prior {t['flag_prior']:g}: mean F1 over 5..50 flags {t['objective']:.3f}, "
+            print(f"\n--flag-model-weight {t['flag_model_weight']:g}: mean F1 over 5..50 flags {t['objective']:.3f}, "
                   f"{t['rising']} of {a.tuning_seeds} tuning analysts rising at every step (tuning set)")
             print_rows(t["curve"])
-        print(f"\nchosen on the tuning set: --flag-prior {summary['chosen']:g}")
+        print(f"\nchosen on the tuning set: --flag-model-weight {summary['chosen']:g}")
     else:
         print(f"test set, {a.seeds} analysts, flag prior {summary['flag_prior']}: mean ± sd [min-max]; "
               f"{summary['rising']} of {a.seeds} analysts rising at every step")

@@ -41,10 +41,13 @@ cli_anomaly_add_entries (GOptionContext    *context,
       N_("Learning rule: flags a pool of signatures needs to move its bar halfway to what they say (default 1)"), N_("K") },
     { "flag-max-shift", 0, 0, G_OPTION_ARG_DOUBLE, &options->flag_max_shift,
       N_("Learning rule: the most other signatures' flags move a bar, in nats of −ln P (default ln 10)"), N_("NATS") },
+    { "flag-model-weight", 0, 0, G_OPTION_ARG_DOUBLE, &options->flag_model_weight,
+      N_("Learning rule: how many flags the model's own verdicts on a signature's waits weigh in all (default 20; 0: none)"), N_("FLAGS") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &options->json, N_("Print JSON"), NULL },
     { NULL }
   };
 
+  options->flag_model_weight = NAN;   /* before parsing: 0 is a value here */
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 }
 
@@ -76,6 +79,15 @@ cli_anomaly_settings (CliAnomalyOptions *options,
         settings->flag_prior = options->flag_prior;
       if (options->flag_max_shift != 0)
         settings->flag_max_shift = options->flag_max_shift;
+    }
+  if (!isnan (options->flag_model_weight))
+    {
+      if (!(options->flag_model_weight >= 0 && isfinite (options->flag_model_weight)))
+        {
+          *status = cli_usage_error (command, _("--flag-model-weight must be 0 or more"));
+          return FALSE;
+        }
+      settings->flag_model_weight = options->flag_model_weight;
     }
   if (options->depth != 0)
     {
@@ -239,6 +251,8 @@ print_json (WsAnomalyResult   *result,
   json_builder_add_double_value (b, settings->flag_prior);
   json_builder_set_member_name (b, "flag_max_shift");
   json_builder_add_double_value (b, settings->flag_max_shift);
+  json_builder_set_member_name (b, "flag_model_weight");
+  json_builder_add_double_value (b, settings->flag_model_weight);
   json_builder_set_member_name (b, "traces");
   json_builder_begin_array (b);
   for (guint t = 0; t < traces->len; t++)

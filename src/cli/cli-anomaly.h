@@ -14,6 +14,7 @@ typedef struct {
   int       depth;
   double    flag_prior;
   double    flag_max_shift;
+  double    flag_model_weight;   /* NAN: not given */
   gboolean  json;
 } CliAnomalyOptions;
 

@@ -71,6 +71,7 @@ ws_anomaly_settings_init (WsAnomalySettings *settings)
   settings->min_samples = 30;
   settings->flag_prior = WS_ANOMALY_DEFAULT_FLAG_PRIOR;
   settings->flag_max_shift = WS_ANOMALY_DEFAULT_FLAG_MAX_SHIFT;
+  settings->flag_model_weight = WS_ANOMALY_DEFAULT_FLAG_MODEL_WEIGHT;
   ws_gmm_settings_init (&settings->gmm);
 }
 
@@ -441,7 +442,8 @@ fallback (Detection   *det,
 static double
 learn_cut (Detection  *det,
            double      base,
-           const char *key)
+           const char *key,
+           GArray     *samples)
 {
   GArray *own = g_hash_table_lookup (det->own_flags, key);
   g_autoptr(GArray) f = NULL;
@@ -454,7 +456,9 @@ learn_cut (Detection  *det,
   g_array_append_vals (f, own->data, n);
   for (guint k = 0; k < n; k++)
     g_array_index (f, WsLearnFlag, k).weight = 1 + 0.5 * (k + 1) / ((double) n * (n + 1));
-  return ws_anomaly_learn_cut (base, (WsLearnFlag *) (gpointer) f->data, n);
+  return ws_anomaly_learn_cut_with_model (base, (const WsLearnFlag *) (gconstpointer) f->data, n,
+                                          (const double *) (gconstpointer) samples->data, samples->len,
+                                          det->settings->flag_model_weight);
 }
 
 static gboolean
@@ -513,7 +517,7 @@ build_model (Detection       *det,
     }
   model->base_cut = ws_gmm_tail_quantile (&model->gmm, det->settings->threshold);
   model->pool_threshold = det->settings->threshold;
-  model->cut = learn_cut (det, model->base_cut, key);
+  model->cut = learn_cut (det, model->base_cut, key, model->samples);
   model->threshold = ws_gmm_upper_tail (&model->gmm, model->cut);
   return TRUE;
 }
@@ -585,7 +589,7 @@ learn_thresholds (WsAnomalyResult *self,
       bar = CLAMP (bar, 1e-12, -log (1e-12));
       prior = bar == base ? model->base_cut : ws_gmm_tail_quantile (&model->gmm, exp (-bar));
       model->pool_threshold = exp (-bar);
-      model->cut = learn_cut (det, prior, model->key);
+      model->cut = learn_cut (det, prior, model->key, model->samples);
       model->threshold = ws_gmm_upper_tail (&model->gmm, model->cut);
     }
 }
@@ -740,7 +744,7 @@ ws_anomaly_detect (WsTrace * const         *traces,
   g_return_val_if_fail (store == NULL || WS_IS_HISTORY_STORE (store), NULL);
   g_return_val_if_fail (settings != NULL, NULL);
   g_return_val_if_fail (settings->threshold > 0 && settings->threshold < 1, NULL);
-  g_return_val_if_fail (settings->flag_prior > 0 && settings->flag_max_shift >= 0, NULL);
+  g_return_val_if_fail (settings->flag_prior > 0 && settings->flag_max_shift >= 0 && settings->flag_model_weight >= 0, NULL);
 
   self = g_object_new (WS_TYPE_ANOMALY_RESULT, NULL);
   self->settings = *settings;

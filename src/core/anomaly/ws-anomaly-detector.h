@@ -27,6 +27,9 @@ G_BEGIN_DECLS
  * @flag_max_shift: the most, in nats of surprise −ln P(D ≥ d), that the
  *   flags of other signatures may move a signature's bar (default ln 10:
  *   one decade of probability)
+ * @flag_model_weight: how many flags the model's own verdicts on a
+ *   signature's waits weigh in all when its flags set its cut
+ *   (docs/anomaly-detection.md)
  * @gmm: the mixture fit's settings
  */
 typedef struct {
@@ -36,11 +39,13 @@ typedef struct {
   guint         min_samples;
   double        flag_prior;
   double        flag_max_shift;
+  double        flag_model_weight;
   WsGmmSettings gmm;
 } WsAnomalySettings;
 
 #define WS_ANOMALY_DEFAULT_FLAG_PRIOR 1.0
 #define WS_ANOMALY_DEFAULT_FLAG_MAX_SHIFT G_LN10
+#define WS_ANOMALY_DEFAULT_FLAG_MODEL_WEIGHT 20.0
 
 typedef enum {
   WS_MODEL_LEVEL_SIGNATURE,

@@ -5,9 +5,16 @@
  * be read, and tested, as plain arithmetic on flagged values:
  *
  * - ws_anomaly_learn_cut(): a hard cut, the one that misjudges the fewest
- *   flags, placed as near a prior cut as that allows.  A signature's own
- *   flags set its cut this way, so a verdict always holds for the wait
- *   flagged and carries over to every wait of its kind on the same side.
+ *   flags, placed as near a prior cut as that allows.
+ * - ws_anomaly_learn_cut_with_model(): the same, with the model's own
+ *   verdicts on the signature's waits in the vote, worth a fixed number
+ *   of flags in all.  A signature's own flags set its cut this way: a
+ *   verdict carries over to the waits of its kind on the same side as far
+ *   as the flags outvote the model there, so a cut moves freely through
+ *   the sparse tail and only with more flags through the bulk of a kind.
+ *   Without the model's votes a cut learned from the flags alone swings
+ *   to the last few flags, and from flags that are mostly corrections
+ *   (the waits the detector got wrong) to an extreme.
  * - ws_anomaly_learn_shrink(): a soft, bounded move of a level's bar (a
  *   pool of signatures, or all of them) from its parent's bar toward what
  *   that level's flags say, by at most @max_shift and only as far as
@@ -18,6 +25,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ws-anomaly-learning.h"
 
@@ -90,6 +98,44 @@ ws_anomaly_learn_cut (double       base,
         }
     }
   return best;
+}
+
+/**
+ * ws_anomaly_learn_cut_with_model:
+ * @base: the cut before these flags (where the model puts the threshold)
+ * @flags: (array length=n_flags): the signature's flags
+ * @samples: (array length=n_samples): the log-durations the model was
+ *   fitted on (its waits, history and open traces)
+ * @model_weight: how many flags the model's verdicts weigh in all
+ *
+ * ws_anomaly_learn_cut() over @flags and one vote per sample, for the
+ * verdict @base gives it, each weighing @model_weight / @n_samples.  A
+ * cut at @base misjudges no vote; moving it past a fraction q of the
+ * samples costs q · @model_weight flags.
+ *
+ * Returns: the cut
+ */
+double
+ws_anomaly_learn_cut_with_model (double             base,
+                                 const WsLearnFlag *flags,
+                                 guint              n_flags,
+                                 const double      *samples,
+                                 guint              n_samples,
+                                 double             model_weight)
+{
+  g_autofree WsLearnFlag *all = NULL;
+  double vote;
+
+  if (n_flags == 0)
+    return base;
+  if (n_samples == 0 || model_weight <= 0)
+    n_samples = 0;
+  all = g_new (WsLearnFlag, n_flags + n_samples);
+  memcpy (all, flags, n_flags * sizeof (WsLearnFlag));
+  vote = n_samples > 0 ? model_weight / n_samples : 0;
+  for (guint i = 0; i < n_samples; i++)
+    all[n_flags + i] = (WsLearnFlag) { samples[i], samples[i] >= base, vote };
+  return ws_anomaly_learn_cut (base, all, n_flags + n_samples);
 }
 
 /**

@@ -22,6 +22,12 @@ typedef struct {
 double ws_anomaly_learn_cut    (double       base,
                                 WsLearnFlag *flags,
                                 guint        n_flags);
+double ws_anomaly_learn_cut_with_model (double        base,
+                                        const WsLearnFlag *flags,
+                                        guint         n_flags,
+                                        const double *samples,
+                                        guint         n_samples,
+                                        double        model_weight);
 double ws_anomaly_learn_shrink (double       parent,
                                 WsLearnFlag *flags,
                                 guint        n_flags,
