@@ -270,13 +270,15 @@ test_flag_on_graph (void)
   g_autoptr(GdkTexture) before = NULL;
   g_autoptr(GdkTexture) after = NULL;
   g_autoptr(GArray) flags = NULL;
+  g_autoptr(GError) list_error = NULL;
   const char *verdict;
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1500, 950);
   gtk_window_present (GTK_WINDOW (window));
   doc = open_and_score (window);
   state = ws_session_get_anomaly_state (ws_window_get_session (window));
-  flags = ws_anomaly_state_list_flags (state, NULL);
+  flags = ws_anomaly_state_list_flags (state, &list_error);
+  g_assert_no_error (list_error);
   n_flags_before = flags->len;
   g_clear_pointer (&flags, g_array_unref);
 
@@ -325,7 +327,8 @@ test_flag_on_graph (void)
   m = (GraphMark) { page, root, WS_GRAPH_MARK_FLAGGED_NORMAL };
   ws_gui_test_wait_until (node_marked, &m, 120, "the graph to show the root flagged not anomalous");
   g_assert_cmpint (ws_anomaly_state_lookup (state, doc, event)->flag, ==, WS_ANOMALY_FLAG_NORMAL);
-  flags = ws_anomaly_state_list_flags (state, NULL);
+  flags = ws_anomaly_state_list_flags (state, &list_error);
+  g_assert_no_error (list_error);
   g_assert_cmpuint (flags->len, ==, n_flags_before + 1);
   verdict = details_value (page, "Anomaly");
   g_assert_cmpstr (verdict, ==, "not anomalous (your flag)");

@@ -499,6 +499,41 @@ test_killed_writer (Fixture *fx, gconstpointer data)
     }
 }
 
+/* Several connections setting up one new file at once (the GUI records
+ * history in a worker while the flag list opens the same file): each
+ * must open it, and the schema be created once.  The version used to be
+ * read before the write lock, so two openers could both migrate and the
+ * second fail on "duplicate column name". */
+static gpointer
+open_concurrently (gpointer path)
+{
+  GError *error = NULL;
+  WsHistoryStore *store = ws_history_store_open (path, &error);
+
+  if (store == NULL)
+    return error;
+  g_object_unref (store);
+  return NULL;
+}
+
+static void
+test_concurrent_setup (Fixture *fx, gconstpointer data)
+{
+  for (guint round = 0; round < 25; round++)
+    {
+      g_autofree char *path = g_strdup_printf ("%s.%u", fx->path, round);
+      GThread *threads[4];
+
+      for (guint t = 0; t < G_N_ELEMENTS (threads); t++)
+        threads[t] = g_thread_new ("open", open_concurrently, path);
+      for (guint t = 0; t < G_N_ELEMENTS (threads); t++)
+        {
+          g_autoptr(GError) error = g_thread_join (threads[t]);
+          g_assert_no_error (error);
+        }
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -512,6 +547,7 @@ main (int argc, char *argv[])
   g_test_add ("/history-store/samples-and-flags", Fixture, NULL, fixture_setup, test_samples_and_flags, fixture_teardown);
   g_test_add ("/history-store/newer-schema-refused", Fixture, NULL, fixture_setup, test_newer_schema_refused, fixture_teardown);
   g_test_add_func ("/history-store/default-path", test_default_path);
+  g_test_add ("/history-store/concurrent-setup", Fixture, NULL, fixture_setup, test_concurrent_setup, fixture_teardown);
   g_test_add ("/history-store/killed-writer", Fixture, NULL, fixture_setup, test_killed_writer, fixture_teardown);
 
   return g_test_run ();

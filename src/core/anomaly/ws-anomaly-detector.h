@@ -25,8 +25,8 @@ G_BEGIN_DECLS
  *   @flag_prior) of the way from its parent's bar toward what its flags
  *   say (docs/anomaly-detection.md)
  * @flag_max_shift: the most, in nats of surprise −ln P(D ≥ d), that the
- *   flags of other signatures may move a signature's bar (default ln 10:
- *   one decade of probability)
+ *   flags of other signatures may move a signature's bar (default 0:
+ *   each kind learns from its own flags only; measured, sharing hurt)
  * @flag_model_weight: how many flags the model's own verdicts on a
  *   signature's waits weigh in all when its flags set its cut
  *   (docs/anomaly-detection.md)
@@ -44,8 +44,8 @@ typedef struct {
 } WsAnomalySettings;
 
 #define WS_ANOMALY_DEFAULT_FLAG_PRIOR 1.0
-#define WS_ANOMALY_DEFAULT_FLAG_MAX_SHIFT G_LN10
-#define WS_ANOMALY_DEFAULT_FLAG_MODEL_WEIGHT 20.0
+#define WS_ANOMALY_DEFAULT_FLAG_MAX_SHIFT 0.0
+#define WS_ANOMALY_DEFAULT_FLAG_MODEL_WEIGHT 100.0
 
 typedef enum {
   WS_MODEL_LEVEL_SIGNATURE,

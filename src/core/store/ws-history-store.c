@@ -328,12 +328,24 @@ ws_history_store_open (const char  *path,
   if (version < WS_HISTORY_SCHEMA_VERSION)
     {
       /* Version 0 is a new file.  Later versions migrate here, each step
-       * in the same transaction as the version bump. */
-      g_autofree char *sql = g_strdup_printf ("BEGIN IMMEDIATE; %s %s PRAGMA user_version = %d; COMMIT;",
-                                              version < 1 ? schema : "",
-                                              version < 2 ? schema_v2 : "",
-                                              WS_HISTORY_SCHEMA_VERSION);
+       * in the same transaction as the version bump.  The version is read
+       * again under the write lock: another connection (the GUI records
+       * history in a worker while its flag list opens the same file) may
+       * have set the schema up since, and its ALTER TABLE must not run
+       * twice. */
+      g_autofree char *sql = NULL;
 
+      if (!exec (self, "BEGIN IMMEDIATE", _("creating the schema"), error))
+        return NULL;
+      if (!read_schema_version (self, &version, error))
+        {
+          sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+          return NULL;
+        }
+      sql = g_strdup_printf ("%s %s PRAGMA user_version = %d; COMMIT;",
+                             version < 1 ? schema : "",
+                             version < 2 ? schema_v2 : "",
+                             WS_HISTORY_SCHEMA_VERSION);
       if (!exec (self, sql, _("creating the schema"), error))
         {
           sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
