@@ -75,8 +75,12 @@ test_flag_roundtrip (void)
       if (json_object_get_int_member (w, "tid") == tid && json_object_get_int_member (w, "time_ns") == time)
         {
           g_assert_cmpstr (json_object_get_string_member (w, "flag"), ==, "normal");
+          /* Its verdict is the flag's; the model's own may stand, since
+           * this is the kind's most improbable wait and one flag does not
+           * outvote the model on the rest of its tail
+           * (docs/anomaly-detection.md, "Flags and the learning rule"). */
           g_assert_false (json_object_get_boolean_member (w, "anomalous"));
-          g_assert_false (json_object_get_boolean_member (w, "model_anomalous"));
+          g_assert_true (json_object_has_member (w, "model_anomalous"));
         }
     }
   g_clear_pointer (&out, g_free);

@@ -1,46 +1,54 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Measured learning: does flagging waits make detection better on waits
-nobody flagged, and nobody tuned on?
+nobody flagged, and nobody tuned on?  (docs/anomaly-detection.md,
+"Measured learning".)
 
-Labels (the rule): in a trace with scenario instances (pg-tpcb: 1,360
-PostgreSQL transactions), a wait is *anomalous* when it is a wait node of
-the wait graph (`waitscope-cli waitgraph --scenario-instance N`) of one of
-the slowest 5 % of the instances, and *normal* otherwise.  Only waits of
-the signatures that occur on those wait graphs are labelled (the same kinds
-of wait, slow and not), so the question is the patent's: which waits of a
-kind were abnormally long in the slow runs.
+Labels, from ground truth (the default trace,
+tests/data/anomaly/faults.perf.txt.gz, and the fault log beside it,
+faults.episodes.txt): a wait is *anomalous* when the thread that woke it
+was inside one of its injected fault episodes at the wake-up and the
+wait spent longer inside the episode than the work would have lasted
+without the fault; *normal* otherwise.  Only the waits of the signatures
+that such waits have are labelled.
+
+For a trace with scenarios and no fault log, the older, weaker labels:
+a wait is anomalous when it is a wait node of the wait graph of one of
+the slowest 5 % of the instances (--slowest) and longer than the
+--rest-quantile of its signature's waits off those graphs.
 
 Split, fixed once (seed 0, whatever the analysts): the labelled waits are
 shuffled into three parts — the *flag pool* (40 %), the only waits a
-simulated analyst may flag; the *tuning* set (30 %), on which the learning
-rule's one free parameter (--flag-prior) is chosen; and the *test* set
-(30 %), scored only, never flagged and never looked at while tuning.
+simulated analyst may flag; the *tuning* set (30 %), on which the
+learning rule's model weight (--flag-model-weight) is chosen; and the
+*test* set (30 %), scored only, never flagged and never looked at while
+tuning.
 
 An analyst flags 0, 5, 10, 20, 50 waits of the flag pool in all (each step
-adds to the last), each time taking a wait the current detector gets wrong
-— a missed anomalous wait, flagged anomalous, or a false alarm, flagged
-normal, which of the two decided by a fair coin (--analyst coin; or in
-turn, starting with a missed one: --analyst alternate, which gives every
-odd step one anomalous flag more) — chosen at random among those errors;
-with no error of that kind left, one of the other; with none at all, any
-unflagged wait of the pool.  One analyst's picks are
-noisy, so every figure is over many analysts (flag orders), each its own
-seed: tuning analysts are seeds 101…, reported ones 1….  After each step
-`waitscope-cli anomalies --json --all` scores every wait again, and
-precision, recall and F1 of the `anomalous` verdict are measured.
+adds to the last):
+  check      (default) by a fair coin, a wait the detector shows as
+             anomalous (confirmed or rejected by its label) or a missed
+             anomalous wait, at random among those;
+  coin       only the detector's errors: a missed anomalous wait or a
+             false alarm, by a fair coin;
+  alternate  errors, in turn, starting with a missed one;
+  review     only waits shown as anomalous, then misses.
+One analyst's picks are noisy, so every figure is over many analysts
+(flag orders), each its own seed: tuning analysts are seeds 101…,
+reported ones 1….  After each step `waitscope-cli anomalies --json --all`
+scores every wait again, and precision, recall and F1 of the `anomalous`
+verdict are measured.
 
-  --tune        run the tuning analysts for each --flag-prior in --grid and
-                say which value has the best mean F1 over the steps 5…50 on
-                the tuning set (the test set is not scored)
-  (default)     run the reported analysts at --flag-prior (the core's
-                default unless given) and report mean ± standard deviation
-                and min–max on the test set
+  --tune        run the tuning analysts for each --flag-model-weight in
+                --grid and report each curve on the tuning set
+  (default)     run the reported analysts at the core's defaults (or the
+                --flag-* options given) and report mean ± standard
+                deviation and min–max on the test set
 
 Everything goes through waitscope-cli with a throw-away history store.
 
 usage: tools/anomaly-learning-curve.py [--cli build/src/cli/waitscope-cli]
-           [--labels labels.json] [--seeds 20] [--tune] [TRACE]
+           [--analyst check|coin|alternate|review] [--seeds 20] [--tune] [TRACE]
 """
 import argparse
 import bisect
@@ -283,7 +291,13 @@ def tune(ex, a, steps):
         table.append({"flag_model_weight": weight, "curve": rows, "rising": rising,
                       "objective": statistics.fmean(r["f1"] for r in rows[1:])})
     ex.model_weight = None
-    best = max(table, key=lambda t: t["objective"])
+    # The best mean over 5…50 flags among the weights whose mean curve
+    # rises at every step: learning that gets worse as the analyst goes
+    # on flagging is what this measurement is for.
+    for t in table:
+        f1 = [r["f1"] for r in t["curve"]]
+        t["mean_rises"] = all(b > a for a, b in zip(f1, f1[1:]))
+    best = max(table, key=lambda t: (t["mean_rises"], t["objective"]))
     return {"set": "tuning", "analysts": a.tuning_seeds, "grid": table, "chosen": best["flag_model_weight"]}
 
 
@@ -358,6 +372,7 @@ def main():
     if a.tune:
         for t in summary["grid"]:
             print(f"\n--flag-model-weight {t['flag_model_weight']:g}: mean F1 over 5..50 flags {t['objective']:.3f}, "
+                  f"mean curve {'rises' if t['mean_rises'] else 'does not rise'} at every step, "
                   f"{t['rising']} of {a.tuning_seeds} tuning analysts rising at every step (tuning set)")
             print_rows(t["curve"])
         print(f"\nchosen on the tuning set: --flag-model-weight {summary['chosen']:g}")

@@ -42,7 +42,7 @@ cli_anomaly_add_entries (GOptionContext    *context,
     { "flag-max-shift", 0, 0, G_OPTION_ARG_DOUBLE, &options->flag_max_shift,
       N_("Learning rule: the most other signatures' flags move a bar, in nats of −ln P (default ln 10)"), N_("NATS") },
     { "flag-model-weight", 0, 0, G_OPTION_ARG_DOUBLE, &options->flag_model_weight,
-      N_("Learning rule: how many flags the model's own verdicts on a signature's waits weigh in all (default 20; 0: none)"), N_("FLAGS") },
+      N_("Learning rule: how many flags the model's own verdicts on a signature's waits weigh in all (default 70; 0: none)"), N_("FLAGS") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &options->json, N_("Print JSON"), NULL },
     { NULL }
   };
