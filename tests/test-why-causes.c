@@ -124,11 +124,74 @@ static const Expected cases[] = {
   /* Random reads of a file not in the page cache: the disk.  On this VM
    * a read also spends a third of its time on the CPU inside pread,
    * mostly in iowrite16 (the virtio notification, a trap to the host):
-   * the uninterruptible wait is the first answer but not a majority. */
-  { "cold-read.perf.txt.gz", "cold-", WS_CAUSE_BLOCKED, 'D', "pread", NULL, 0.4 },
+   * that is the disk's too. */
+  { "cold-read.perf.txt.gz", "cold-", WS_CAUSE_BLOCKED, 'D', "pread", NULL },
   /* Backends queue on an advisory lock whose holder sleeps in pg_sleep. */
   { "pg-advisory.perf.txt.gz", "postgres", WS_CAUSE_BLOCKED, 'S', "pg_sleep", NULL },
+  /* Random first touches of a mapped file not in the page cache: major
+   * page faults, the disk.  No system call on the stack; the CPU time
+   * inside the fault (submitting the read, the virtio notification) is
+   * the disk's too. */
+  { "mmap-fault.perf.txt.gz", "mmf-", WS_CAUSE_BLOCKED, 'D', "touch_page", NULL },
+  /* A main thread joins three workers a round; one of them, a different
+   * one each round, has ten times the work: the straggler running. */
+  { "pool-straggler.perf.txt.gz", "pool-", WS_CAUSE_RUNNING, 0, NULL, "crunch_share" },
+  /* Three processes take one flock in turn and compute under it: the
+   * holder, another process, running its locked update. */
+  { "flock-hold.perf.txt.gz", "flock-hold", WS_CAUSE_RUNNING, 0, "flock-hold", "update_under_lock" },
+  /* A writer waits on a pthread rwlock for readers that scan under it. */
+  { "rwlock-writer.perf.txt.gz", "rw-", WS_CAUSE_RUNNING, 0, NULL, "scan_table" },
+  /* An epoll server idles because its client computes between requests:
+   * the client running, not the server's epoll_wait. */
+  { "epoll-idle.perf.txt.gz", "ep-", WS_CAUSE_RUNNING, 0, "ep-cli", "prepare_request" },
+  /* Python's sqlite3 commits with synchronous=FULL: the disk. */
+  { "py-sqlite.perf.txt.gz", "python3", WS_CAUSE_BLOCKED, 'D', "fdatasync", NULL },
+  /* A real shell loop in wait4 for real gzip children: gzip running.
+   * The recording script's own shell is in the trace too, idle in
+   * wait4 for perf: it must not be explained with the loop. */
+  { "sh-gzip.perf.txt.gz", "sh", WS_CAUSE_RUNNING, 0, "gzip", NULL },
+  /* cpu-quota.perf.txt.gz (two threads throttled by a cgroup CPU quota)
+   * is a known miss of the picker, not asserted here (docs/attribution.md);
+   * /why-causes/cpu-quota-threads checks the cause once its threads are
+   * chosen. */
 };
+
+/* Two threads compute in a cgroup whose CPU quota is a fifth of a CPU.
+ * On the loaded recording machine the picker prefers other jobs (a known
+ * miss); over the workload's own threads the top cause is the throttling:
+ * switched out runnable for an idle CPU (flag to-idle), not waiting for a
+ * CPU that others held. */
+static void
+test_cpu_quota_threads (void)
+{
+  g_autoptr(WsTrace) trace = load ("cpu-quota.perf.txt.gz");
+  g_autoptr(GArray) targets = g_array_new (FALSE, FALSE, sizeof (WsAttributionTarget));
+  g_autoptr(WsAttribution) attribution = NULL;
+  g_autoptr(GError) error = NULL;
+  const WsCause *top;
+
+  if (trace == NULL)
+    {
+      g_test_skip ("WS_TEST_DATA not set");
+      return;
+    }
+  for (guint t = 0; t < ws_trace_get_n_threads (trace); t++)
+    {
+      const WsThread *th = ws_trace_get_thread (trace, t);
+      WsAttributionTarget target = { trace, { t, th->first_seen, th->last_seen }, WS_NONE };
+
+      if (th->name != NULL && g_str_has_prefix (th->name, "cq-w"))
+        g_array_append_val (targets, target);
+    }
+  g_assert_cmpuint (targets->len, ==, 2);
+  attribution = ws_attribution_compute (targets, NULL, &error);
+  g_assert_no_error (error);
+  top = ws_attribution_get_cause (attribution, 0);
+  g_test_message ("cpu-quota threads: %s (%.1f %%)", top->label, 100 * top->share);
+  g_assert_cmpint (top->kind, ==, WS_CAUSE_READY);
+  g_assert_cmpstr (top->signature, ==, WS_CAUSE_THROTTLED);
+  g_assert_cmpfloat (top->share, >, 0.5);
+}
 
 int
 main (int argc, char **argv)
@@ -139,5 +202,6 @@ main (int argc, char **argv)
       g_autofree char *name = g_strdup_printf ("/why-causes/%.*s", (int) strcspn (cases[i].file, "."), cases[i].file);
       g_test_add_data_func (name, &cases[i], check);
     }
+  g_test_add_func ("/why-causes/cpu-quota-threads", test_cpu_quota_threads);
   return g_test_run ();
 }
