@@ -296,7 +296,9 @@ test_welcome_hides_slowest (void)
   button = find_slowest_button (GTK_WIDGET (window), list);
   g_assert_nonnull (button);
   g_assert_false (gtk_widget_get_mapped (button));
-  g_assert_false (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-slowest", NULL));
+  /* Ctrl+L's action is off: it opens nothing. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-slowest", NULL);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)))));
 
   document = ws_window_open_file (window, file);
   while (ws_document_get_state (document) == WS_DOCUMENT_LOADING)
@@ -310,7 +312,9 @@ test_welcome_hides_slowest (void)
   g_clear_object (&shot);
   shot = ws_gui_test_screenshot (GTK_WIDGET (window), "slowest-closed-1280x720.png");
   g_assert_false (gtk_widget_get_mapped (button));
-  g_assert_false (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-slowest", NULL));
+  /* Ctrl+L's action is off: it opens nothing. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-slowest", NULL);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)))));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
