@@ -124,10 +124,34 @@ static const Expected cases[] = {
   /* Random reads of a file not in the page cache: the disk.  On this VM
    * a read also spends a third of its time on the CPU inside pread,
    * mostly in iowrite16 (the virtio notification, a trap to the host):
-   * the uninterruptible wait is the first answer but not a majority. */
-  { "cold-read.perf.txt.gz", "cold-", WS_CAUSE_BLOCKED, 'D', "pread", NULL, 0.4 },
+   * that is the disk's too. */
+  { "cold-read.perf.txt.gz", "cold-", WS_CAUSE_BLOCKED, 'D', "pread", NULL },
   /* Backends queue on an advisory lock whose holder sleeps in pg_sleep. */
   { "pg-advisory.perf.txt.gz", "postgres", WS_CAUSE_BLOCKED, 'S', "pg_sleep", NULL },
+  /* Random first touches of a mapped file not in the page cache: major
+   * page faults, the disk.  No system call on the stack; the CPU time
+   * inside the fault (submitting the read, the virtio notification) is
+   * the disk's too. */
+  { "mmap-fault.perf.txt.gz", "mmf-", WS_CAUSE_BLOCKED, 'D', "touch_page", NULL },
+  /* A main thread joins three workers a round; one of them, a different
+   * one each round, has ten times the work: the straggler running. */
+  { "pool-straggler.perf.txt.gz", "pool-", WS_CAUSE_RUNNING, 0, NULL, "crunch_share" },
+  /* Three processes take one flock in turn and compute under it: the
+   * holder, another process, running its locked update. */
+  { "flock-hold.perf.txt.gz", "flock-hold", WS_CAUSE_RUNNING, 0, "flock-hold", "update_under_lock" },
+  /* A writer waits on a pthread rwlock for readers that scan under it. */
+  { "rwlock-writer.perf.txt.gz", "rw-", WS_CAUSE_RUNNING, 0, NULL, "scan_table" },
+  /* An epoll server idles because its client computes between requests:
+   * the client running, not the server's epoll_wait. */
+  { "epoll-idle.perf.txt.gz", "ep-", WS_CAUSE_RUNNING, 0, "ep-cli", "prepare_request" },
+  /* Python's sqlite3 commits with synchronous=FULL: the disk. */
+  { "py-sqlite.perf.txt.gz", "python3", WS_CAUSE_BLOCKED, 'D', "fdatasync", NULL },
+  /* A real shell loop in wait4 for real gzip children: gzip running.
+   * The recording script's own shell is in the trace too, idle in
+   * wait4 for perf: it must not be explained with the loop. */
+  { "sh-gzip.perf.txt.gz", "sh", WS_CAUSE_RUNNING, 0, "gzip", NULL },
+  /* cpu-quota.perf.txt.gz (two threads throttled by a cgroup CPU quota)
+   * is a known miss, not asserted: docs/attribution.md. */
 };
 
 int

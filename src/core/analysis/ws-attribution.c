@@ -432,19 +432,151 @@ blocked_piece (WsTrace                 *trace,
               ? WAKE_TIMER : WAKE_DEVICE;
 }
 
+/* The thread's own device wait next to a running stretch: the wait it
+ * went into at @at or after (@after), or came out of before @at, if that
+ * wait is uninterruptible and ended by the I/O path (an interrupt, or a
+ * kernel worker completing it).  Returns the wait event, or %WS_NONE. */
+static guint
+adjacent_io_wait (WsTrace           *trace,
+                  WsFrameClassifier *classifier,
+                  guint              thread,
+                  WsTime             at,
+                  gboolean           after)
+{
+  const WsThread *t = ws_trace_get_thread (trace, thread);
+  guint k = ws_trace_thread_lower_bound (trace, thread, at);
+  const WsEvent *w = NULL;
+  guint event = WS_NONE;
+  WsWakeKind kind;
+
+  for (; after ? k < t->n_events : k > 0; after ? k++ : k--)
+    {
+      guint i = t->events[after ? k : k - 1];
+
+      if (ws_trace_get_event (trace, i)->kind == WS_EVENT_WAIT)
+        {
+          event = i;
+          w = ws_trace_get_event (trace, i);
+          break;
+        }
+    }
+  if (w == NULL || !((w->flags & WS_EVENT_FLAG_UNINTERRUPTIBLE) || w->state == 'D'))
+    return WS_NONE;
+  kind = ws_frame_classifier_classify_wake (classifier, trace, event, NULL);
+  return kind == WS_WAKE_INTERRUPT || kind == WS_WAKE_HEARTBEAT ? event : WS_NONE;
+}
+
+/* How many frames of a stack (caller first) are in user space. */
+static guint
+user_depth (WsStackTable    *table,
+            const WsFrameId *frames,
+            guint            n)
+{
+  for (guint i = 0; i < n; i++)
+    if (is_kernel_frame (ws_stack_table_get_frame (table, frames[i])))
+      return i;
+  return n;
+}
+
+/* Was a CPU sample taken in the kernel inside the same system call or
+ * page fault as a wait: the same user-space frames, and kernel frames on
+ * top of them? */
+static gboolean
+in_same_call (WsTrace  *trace,
+              WsStackId sample,
+              guint     wait)
+{
+  WsStackTable *table = ws_trace_get_stack_table (trace);
+  WsStackId stack = wait != WS_NONE ? ws_trace_get_event (trace, wait)->stack : WS_STACK_EMPTY;
+  const WsFrameId *a, *b;
+  guint na = 0, nb = 0, ua, ub;
+
+  if (sample == WS_STACK_EMPTY || stack == WS_STACK_EMPTY)
+    return FALSE;
+  a = ws_stack_table_get_stack (table, sample, &na);
+  b = ws_stack_table_get_stack (table, stack, &nb);
+  ua = user_depth (table, a, na);
+  ub = user_depth (table, b, nb);
+  return ua > 0 && ua < na && ua == ub && memcmp (a, b, ua * sizeof (WsFrameId)) == 0;
+}
+
+/* The part of a running stretch spent in the kernel on the way into or
+ * out of the thread's own device wait, as a piece of that wait. */
+static void
+io_call_piece (WsTrace  *trace,
+               guint     wait,
+               guint     thread,
+               WsTime    time,
+               void    (*add) (const Piece *, gpointer),
+               gpointer  data)
+{
+  const WsEvent *w = ws_trace_get_event (trace, wait);
+  Piece p = { WS_CAUSE_BLOCKED, 'D', NULL, NULL, WAKE_DEVICE, time, thread, wait };
+
+  p.signature = ws_attribution_wait_signature (trace, w->stack, &p.kernel_function);
+  add (&p, data);
+  piece_clear (&p);
+}
+
+/* How many of the thread's CPU samples nearest an unsampled running
+ * stretch are looked at, on each side. */
+#define NEAREST_SAMPLES 4
+
+/* A running stretch no CPU sample fell in (cpu-clock samples every 2 ms;
+ * a page-fault loop runs 0.1 ms between its waits): the part of it spent
+ * in the kernel on its device waits, estimated from the thread's nearest
+ * samples on either side — how many of them were taken inside the same
+ * call as those waits. */
+static WsTime
+unsampled_io_time (WsTrace                 *trace,
+                   const WsCriticalSegment *seg,
+                   const guint              io[2])
+{
+  const WsThread *t = ws_trace_get_thread (trace, seg->thread);
+  guint before = ws_trace_thread_lower_bound (trace, seg->thread, seg->start);
+  guint after = ws_trace_thread_lower_bound (trace, seg->thread, seg->end);
+  guint seen[2] = { 0, 0 }, in_io = 0;
+
+  for (guint side = 0; side < 2; side++)
+    for (guint k = side == 0 ? before : after;
+         seen[side] < NEAREST_SAMPLES && (side == 0 ? k > 0 : k < t->n_events);
+         side == 0 ? k-- : k++)
+      {
+        const WsEvent *e = ws_trace_get_event (trace, t->events[side == 0 ? k - 1 : k]);
+
+        if (e->kind != WS_EVENT_RUNNING || (e->flags & WS_EVENT_FLAG_SPAN) || e->stack == WS_STACK_EMPTY)
+          continue;
+        seen[side]++;
+        in_io += in_same_call (trace, e->stack, io[0]) || in_same_call (trace, e->stack, io[1]);
+      }
+  return seen[0] + seen[1] > 0 ? (seg->end - seg->start) * in_io / (seen[0] + seen[1]) : 0;
+}
+
 /* Running time is summed by process (what people name a CPU hog by:
  * "cc1", "postgres"), and split among the functions the thread's CPU
  * samples inside the segment were in, in proportion, so that the cause
- * can say where most of it went.  Calls @add once per function. */
+ * can say where most of it went.  Calls @add once per function.
+ *
+ * Samples taken in the kernel inside the system call or page fault that
+ * then waits for the device (or that the device wait returns into) are
+ * that device access, not the program's work: submitting a read, the
+ * virtio notification that traps to the host, mapping the page it
+ * brought in.  They go to the wait's own cause.  Without this a cold
+ * read or a major page fault on this VM was "running" the program for a
+ * third to a half of its time. */
 static void
 running_pieces (WsTrace                 *trace,
                 const WsCriticalSegment *seg,
+                WsFrameClassifier       *classifier,
                 void                   (*add) (const Piece *, gpointer),
                 gpointer                 data)
 {
   const WsThread *t = ws_trace_get_thread (trace, seg->thread);
   g_autoptr(GHashTable) counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GHashTable) firsts = g_hash_table_new (g_str_hash, g_str_equal);
+  guint io[2] = { adjacent_io_wait (trace, classifier, seg->thread, seg->start, FALSE),
+                  adjacent_io_wait (trace, classifier, seg->thread, seg->end, TRUE) };
+  guint n_io[2] = { 0, 0 };
   GHashTableIter iter;
   gpointer key, value;
   guint n = 0;
@@ -456,8 +588,15 @@ running_pieces (WsTrace                 *trace,
 
       if (e->time >= seg->end)
         break;
-      if (e->kind != WS_EVENT_RUNNING || (e->flags & WS_EVENT_FLAG_SPAN) ||
-          (name = sample_function (trace, e->stack)) == NULL)
+      if (e->kind != WS_EVENT_RUNNING || (e->flags & WS_EVENT_FLAG_SPAN))
+        continue;
+      if (in_same_call (trace, e->stack, io[0]) || in_same_call (trace, e->stack, io[1]))
+        {
+          n_io[in_same_call (trace, e->stack, io[0]) ? 0 : 1]++;
+          n++;
+          continue;
+        }
+      if ((name = sample_function (trace, e->stack)) == NULL)
         continue;
       if (!g_hash_table_contains (counts, name))
         g_hash_table_insert (firsts, name, GUINT_TO_POINTER (t->events[k] + 1));
@@ -467,12 +606,20 @@ running_pieces (WsTrace                 *trace,
 
   if (n == 0)
     {
+      WsTime d = seg->end - seg->start;
+      WsTime io_time = io[0] != WS_NONE || io[1] != WS_NONE ? unsampled_io_time (trace, seg, io) : 0;
       Piece p = { WS_CAUSE_RUNNING, 0, (char *) ws_trace_get_program_name (trace, seg->thread), NULL,
-                  WAKE_NONE, seg->end - seg->start, seg->thread, WS_NONE };
+                  WAKE_NONE, d - io_time, seg->thread, WS_NONE };
+
+      if (io_time > 0)
+        io_call_piece (trace, io[io[0] != WS_NONE ? 0 : 1], seg->thread, io_time, add, data);
       add (&p, data);
       return;
     }
 
+  for (guint i = 0; i < 2; i++)
+    if (n_io[i] > 0)
+      io_call_piece (trace, io[i], seg->thread, (seg->end - seg->start) * n_io[i] / n, add, data);
   g_hash_table_iter_init (&iter, counts);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
@@ -496,7 +643,7 @@ segment_pieces (WsTrace                 *trace,
   switch (seg->state)
     {
     case WS_CRITICAL_RUNNING:
-      running_pieces (trace, seg, add, data);
+      running_pieces (trace, seg, classifier, add, data);
       return;
     case WS_CRITICAL_READY:
       p.kind = WS_CAUSE_READY;
@@ -547,6 +694,32 @@ ws_attribution_segment_cause_key (WsTrace                 *trace,
    * one it spent most time in. */
   segment_pieces (trace, segment, classifier, keep_longest_key, &best);
   return best.key;
+}
+
+static void
+sum_blocked (const Piece *p,
+             gpointer     data)
+{
+  if (p->kind == WS_CAUSE_BLOCKED)
+    *(WsTime *) data += p->time;
+}
+
+WsTime
+ws_attribution_segment_io_time (WsTrace                 *trace,
+                                const WsCriticalSegment *segment,
+                                WsFrameClassifier       *classifier)
+{
+  WsTime time = 0;
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), 0);
+  g_return_val_if_fail (segment != NULL, 0);
+
+  if (segment->state != WS_CRITICAL_RUNNING)
+    return 0;
+  if (classifier == NULL)
+    classifier = ws_frame_classifier_get_default ();
+  running_pieces (trace, segment, classifier, sum_blocked, &time);
+  return time;
 }
 
 /* ------------------------------------------------------------------ */

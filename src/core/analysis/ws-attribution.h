@@ -174,6 +174,18 @@ char           *ws_attribution_segment_cause_key (WsTrace                 *trace
                                                   WsFrameClassifier       *classifier);
 
 /*
+ * ws_attribution_segment_io_time:
+ * Of a running segment, the time spent in the kernel inside the system
+ * call or page fault of the thread's own device wait next to it (the
+ * part attribution gives to that wait, docs/attribution.md).
+ *
+ * Returns: the time, 0 for any other segment
+ */
+WsTime          ws_attribution_segment_io_time   (WsTrace                 *trace,
+                                                  const WsCriticalSegment *segment,
+                                                  WsFrameClassifier       *classifier);
+
+/*
  * ws_attribution_wait_signature:
  * @kernel_function: (out) (optional) (transfer full): the kernel blocking
  *   function, or %NULL

@@ -93,6 +93,7 @@ typedef struct {
   WsTime  outside;
   WsTime  cpu;
   WsTime  ran;
+  WsTime  idle;
 } Held;
 
 static gboolean
@@ -133,11 +134,25 @@ measure (WsTrace           *trace,
       if (s->state == WS_CRITICAL_READY)
         h->cpu += d;
       else if (s->depth == 0 && s->state == WS_CRITICAL_RUNNING)
-        h->ran += d;
+        {
+          /* In the kernel on the way into or out of its own device wait
+           * (submitting a read, a page fault's I/O): that I/O holds it
+           * up, as attribution counts it. */
+          WsTime io = ws_attribution_segment_io_time (trace, s, classifier);
+
+          h->inside += io;
+          h->ran += d - io;
+        }
       else if (s->depth == 0)
-        /* Its own wait with nothing behind it: its own I/O holds it up; a
-         * timer, a device or nobody recorded is the thread idling. */
-        h->inside += is_uninterruptible (trace, s->event) ? d : 0;
+        {
+          /* Its own wait with nothing behind it: its own I/O holds it
+           * up; a timer, a device or nobody recorded is the thread
+           * idling. */
+          if (is_uninterruptible (trace, s->event))
+            h->inside += d;
+          else
+            h->idle += d;
+        }
       else if (programs[s->thread] == h->program)
         h->inside += d;
       else
@@ -184,7 +199,7 @@ measure_threads (WsTrace           *trace,
   for (guint t = 0; t < n_threads; t++)
     {
       const WsThread *th = ws_trace_get_thread (trace, t);
-      Held h = { t, programs[t], 0, 0, 0, 0 };
+      Held h = { t, programs[t], 0, 0, 0, 0, 0 };
 
       if (ws_attribution_is_recorder (trace, t) ||
           ws_frame_classifier_is_heartbeat_thread (classifier, trace, t) ||
@@ -215,9 +230,9 @@ busiest_program (WsTrace *trace,
       if (score == NULL)
         g_hash_table_insert (scores, GUINT_TO_POINTER (h->program), (score = g_new0 (double, 1)));
       *score += held_score (h);
-      g_debug ("picker: %s (program %u) thread %d: inside %.1f ms, outside %.1f ms, cpu %.1f ms, ran %.1f ms",
+      g_debug ("picker: %s (program %u) thread %d: inside %.1f ms, outside %.1f ms, cpu %.1f ms, ran %.1f ms, idle %.1f ms",
                ws_trace_get_program_name (trace, h->thread), h->program, ws_trace_get_thread (trace, h->thread)->tid,
-               h->inside / 1e6, h->outside / 1e6, h->cpu / 1e6, h->ran / 1e6);
+               h->inside / 1e6, h->outside / 1e6, h->cpu / 1e6, h->ran / 1e6, h->idle / 1e6);
       if (*score > best_score || (*score == best_score && h->program < best))
         {
           best = h->program;
@@ -268,12 +283,17 @@ ws_thread_picker_pick (WsTrace           *trace,
   /* The threads explained are those held up longest of every process of
    * that name: one run of a loop of short-lived processes (dd, one after
    * another) is one program each, but they are the same program to
-   * whoever reads the answer. */
+   * whoever reads the answer.  Past the first, only threads held up
+   * longer than they idled: attribution explains a thread's whole life,
+   * and an unrelated process that shares a common name (a shell of the
+   * recording script, another python3) would bring its idle poll or
+   * wait4 in as a cause. */
   for (guint i = 0; i < held->len && pick->threads->len < k; i++)
     {
       const Held *h = &g_array_index (held, Held, i);
 
-      if (strcmp (ws_trace_get_program_name (trace, h->thread), pick->program) == 0)
+      if (strcmp (ws_trace_get_program_name (trace, h->thread), pick->program) == 0 &&
+          (pick->threads->len == 0 || h->inside + h->outside + h->cpu > h->idle))
         g_array_append_val (pick->threads, h->thread);
     }
   pick->n_processes = g_hash_table_size (processes);

@@ -6,9 +6,12 @@
 # usage (root): tests/data/workloads/record.sh OUTDIR [NAME ...]
 #   NAME: py-lock-cpu py-gil pg-rowlock fsync-writer sleep-cs oversub
 #         pipe-producer condvar-queue chain3 tcp-server-disk cold-read pg-advisory
+#         mmap-fault pool-straggler flock-hold rwlock-writer epoll-idle
+#         py-sqlite sh-gzip cpu-quota
 # The workloads run in the real-time round-robin class (chrt -r 10, the
 # PostgreSQL backends too) so that the other jobs of a busy machine do not
-# preempt them: the traces show the workload's own contention, as on a
+# preempt them (all but cpu-quota, whose CFS quota does not apply to
+# real-time threads): the traces show the workload's own contention, as on a
 # quiet machine; WINDOW (default 1.5) is the recording
 # window in seconds, after a 1 s warm-up (0.5 s for tcp-server-disk and
 # 0.8 s for cold-read, whose I/O makes many more events).
@@ -21,7 +24,8 @@ WINDOW=${WINDOW:-1.5}
 PY=${PYTHON:-/usr/bin/python3}
 BIN=$OUT/bin
 mkdir -p "$BIN"
-for p in sleep_cs fsync_writer oversub pipe_producer condvar_queue chain3 tcp_server_disk cold_read; do
+for p in sleep_cs fsync_writer oversub pipe_producer condvar_queue chain3 tcp_server_disk cold_read \
+         mmap_fault pool_straggler flock_hold rwlock_writer epoll_idle cpu_quota; do
     cc -O1 -g -fno-omit-frame-pointer -pthread "$HERE/$p.c" -o "$BIN/$(echo $p | tr _ -)"
 done
 EVENTS="-e sched:sched_switch -e sched:sched_wakeup -e sched:sched_waking -e sched:sched_process_exit -e sched:sched_process_fork -e cpu-clock/freq=499,name=cpu-clock/"
@@ -40,7 +44,7 @@ to_text() {   # convert NAME: perf.data -> gzip'd perf script text
 # which ended deadline-driven runs before the recording started.
 run() {
     name=$1; shift
-    chrt -r 10 "$@" >"$OUT/$name.workload.txt" 2>&1 &
+    ${SCHED:-chrt -r 10} "$@" >"$OUT/$name.workload.txt" 2>&1 &
     p=$!
     sleep 1
     case $name in pg-*) ;; *) false ;; esac && for pid in $(pgrep -u postgres); do chrt -r -a -p 10 "$pid" >/dev/null; done
@@ -51,7 +55,8 @@ run() {
 }
 
 [ $# -gt 0 ] || set -- py-lock-cpu py-gil pg-rowlock fsync-writer sleep-cs oversub \
-    pipe-producer condvar-queue chain3 tcp-server-disk cold-read pg-advisory
+    pipe-producer condvar-queue chain3 tcp-server-disk cold-read pg-advisory \
+    mmap-fault pool-straggler flock-hold rwlock-writer epoll-idle py-sqlite sh-gzip cpu-quota
 for w in "$@"; do
     case $w in
         py-lock-cpu) run py-lock-cpu "$PY" "$HERE/py_lock_cpu.py" 100000 ;;
@@ -86,6 +91,47 @@ for w in "$@"; do
             run cold-read "$BIN/cold-read" 100000 "$d/data"
             W=
             rm -rf "$d" ;;
+        mmap-fault)
+            # as cold-read, but the file is mapped and read by page faults
+            d=$(mktemp -d /var/tmp/mmap-fault.XXXXXX)
+            dd if=/dev/urandom of="$d/data" bs=1M count=1024 status=none
+            sync
+            dd if="$d/data" iflag=nocache count=0 status=none
+            W=0.8
+            run mmap-fault "$BIN/mmap-fault" 100000 "$d/data"
+            W=
+            rm -rf "$d" ;;
+        pool-straggler) run pool-straggler "$BIN/pool-straggler" 100000 ;;
+        flock-hold)
+            d=$(mktemp -d /var/tmp/flock-hold.XXXXXX)
+            run flock-hold "$BIN/flock-hold" 100000 "$d/lock"
+            rm -rf "$d" ;;
+        rwlock-writer) run rwlock-writer "$BIN/rwlock-writer" 100000 ;;
+        epoll-idle) run epoll-idle "$BIN/epoll-idle" 100000 ;;
+        py-sqlite)
+            d=$(mktemp -d /var/tmp/py-sqlite.XXXXXX)
+            W=0.6
+            run py-sqlite "$PY" "$HERE/py_sqlite.py" 100000 "$d/db.sqlite"
+            W=
+            rm -rf "$d" ;;
+        sh-gzip)
+            # a real shell loop waiting for its real child: sh in wait4
+            # while gzip compresses 4 MiB of text from the page cache
+            d=$(mktemp -d /var/tmp/sh-gzip.XXXXXX)
+            seq 1 1000000 | head -c 4M >"$d/text"
+            run sh-gzip sh -c 'while :; do gzip -6 -c "$0" >/dev/null; done' "$d/text"
+            rm -rf "$d" ;;
+        cpu-quota)
+            # a fifth of a CPU for the cgroup (cgroup v1 cpu controller),
+            # normal scheduling class
+            cg=/sys/fs/cgroup/cpu/ws-cpu-quota
+            mkdir -p "$cg"
+            echo 100000 >"$cg/cpu.cfs_period_us"
+            echo 20000 >"$cg/cpu.cfs_quota_us"
+            SCHED=env
+            run cpu-quota sh -c 'echo $$ >"$0/tasks" && exec "$1" 100000' "$cg" "$BIN/cpu-quota"
+            SCHED=
+            rmdir "$cg" ;;
         pg-advisory)
             runuser -u postgres -- psql -q -c "DROP DATABASE IF EXISTS causes" >/dev/null
             runuser -u postgres -- psql -q -c "CREATE DATABASE causes" >/dev/null
