@@ -378,7 +378,7 @@ piece_key (const Piece *p)
     case WS_CAUSE_RUNNING:
       return g_strdup_printf ("running\t%s", p->signature);
     case WS_CAUSE_READY:
-      return g_strdup ("ready");
+      return p->signature[0] != '\0' ? g_strdup_printf ("ready\t%s", p->signature) : g_strdup ("ready");
     case WS_CAUSE_BLOCKED:
       /* An empty signature says nothing: then what woke it is all we have. */
       if (p->signature[0] == '\0')
@@ -396,7 +396,8 @@ piece_label (const Piece *p)
   if (p->kind == WS_CAUSE_RUNNING)
     return g_strdup_printf (_("running %s"), p->signature);
   if (p->kind == WS_CAUSE_READY)
-    return g_strdup (_("runnable, waiting for a CPU"));
+    return g_strdup (p->signature[0] != '\0' ? _("runnable but throttled (switched out for an idle CPU)")
+                                               : _("runnable, waiting for a CPU"));
   if (p->kind == WS_CAUSE_NO_DATA)
     return g_strdup (_("nothing recorded (before the thread was first seen)"));
 
@@ -630,6 +631,22 @@ running_pieces (WsTrace                 *trace,
     }
 }
 
+WsTime
+ws_attribution_segment_throttled_time (WsTrace                 *trace,
+                                       const WsCriticalSegment *segment)
+{
+  const WsEvent *preempt;
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), 0);
+  g_return_val_if_fail (segment != NULL, 0);
+
+  if (segment->state != WS_CRITICAL_READY || segment->event == WS_NONE)
+    return 0;
+  preempt = ws_trace_get_event (trace, segment->event);
+  return preempt->kind == WS_EVENT_PREEMPT && (preempt->flags & WS_EVENT_FLAG_TO_IDLE)
+         ? segment->end - segment->start : 0;
+}
+
 /* Calls @add for every piece one segment is split into. */
 static void
 segment_pieces (WsTrace                 *trace,
@@ -639,6 +656,7 @@ segment_pieces (WsTrace                 *trace,
                 gpointer                 data)
 {
   Piece p = { 0, 0, NULL, NULL, WAKE_NONE, seg->end - seg->start, seg->thread, WS_NONE };
+  WsTime throttled;
 
   switch (seg->state)
     {
@@ -648,6 +666,15 @@ segment_pieces (WsTrace                 *trace,
     case WS_CRITICAL_READY:
       p.kind = WS_CAUSE_READY;
       p.event = seg->event;
+      if ((throttled = ws_attribution_segment_throttled_time (trace, seg)) > 0)
+        {
+          Piece q = p;
+
+          q.signature = (char *) WS_CAUSE_THROTTLED;
+          q.time = throttled;
+          add (&q, data);
+          p.time -= throttled;
+        }
       break;
     case WS_CRITICAL_BLOCKED_HARDWARE:
     case WS_CRITICAL_BLOCKED_UNKNOWN:

@@ -16,7 +16,8 @@ G_BEGIN_DECLS
  * WsCauseKind:
  * @WS_CAUSE_RUNNING: the deepest thread was on a CPU (its signature is
  *   its process name; @top_function says where most samples fell)
- * @WS_CAUSE_READY: it was runnable but waiting for a CPU
+ * @WS_CAUSE_READY: it was runnable but waiting for a CPU (signature "",
+ *   or %WS_CAUSE_THROTTLED when its CPU sat idle meanwhile)
  * @WS_CAUSE_BLOCKED: it was blocked in a wait that nothing recorded
  *   explains further: woken by a timer, a device, or by nobody recorded
  *   (the share of each is kept in #WsCause)
@@ -31,6 +32,9 @@ typedef enum {
   WS_CAUSE_NO_DATA,
   WS_N_CAUSE_KINDS
 } WsCauseKind;
+
+/* The signature of the ready cause whose CPU sat idle: throttled. */
+#define WS_CAUSE_THROTTLED "throttled"
 
 /**
  * WsCauseThread:
@@ -54,7 +58,7 @@ typedef struct {
  * @state: BLOCKED: the scheduler state letter of the wait ('S', 'D'…)
  * @signature: BLOCKED: the user-space blocking frame and its caller
  *   ("fdatasync ← XLogFlush"), else the kernel blocking function;
- *   RUNNING: the process name; else ""
+ *   RUNNING: the process name; READY: "" or %WS_CAUSE_THROTTLED; else ""
  * @kernel_function: BLOCKED: the kernel function the costliest wait
  *   blocked in, below the scheduler ("folio_wait_bit"), or %NULL
  * @top_function: RUNNING: the function most of the sampled time was in
@@ -184,6 +188,19 @@ char           *ws_attribution_segment_cause_key (WsTrace                 *trace
 WsTime          ws_attribution_segment_io_time   (WsTrace                 *trace,
                                                   const WsCriticalSegment *segment,
                                                   WsFrameClassifier       *classifier);
+
+/*
+ * ws_attribution_segment_throttled_time:
+ * A ready segment that began with a preemption for the idle task
+ * (%WS_EVENT_FLAG_TO_IDLE): the thread stayed runnable though nothing else
+ * wanted its CPU — it waited not for a CPU others held but for one it was
+ * not allowed (a CFS quota, cpu.max; real-time throttling).  Attribution
+ * gives it the ready cause with signature %WS_CAUSE_THROTTLED.
+ *
+ * Returns: the segment's length for such a segment, else 0
+ */
+WsTime          ws_attribution_segment_throttled_time (WsTrace                 *trace,
+                                                       const WsCriticalSegment *segment);
 
 /*
  * ws_attribution_wait_signature:

@@ -94,6 +94,7 @@ typedef struct {
   WsTime  cpu;
   WsTime  ran;
   WsTime  idle;
+  WsTime  throttled;
 } Held;
 
 static gboolean
@@ -132,7 +133,10 @@ measure (WsTrace           *trace,
       if (s->state == WS_CRITICAL_NO_DATA)
         continue;
       if (s->state == WS_CRITICAL_READY)
-        h->cpu += d;
+        {
+          h->cpu += d;
+          h->throttled += ws_attribution_segment_throttled_time (trace, s);
+        }
       else if (s->depth == 0 && s->state == WS_CRITICAL_RUNNING)
         {
           /* In the kernel on the way into or out of its own device wait
@@ -164,14 +168,17 @@ measure (WsTrace           *trace,
  * held it up counts in full.  Time runnable without a CPU counts in the
  * share of its busy time the thread ran: every thread of a loaded machine
  * waits for CPUs, and a starved background job that barely ran is not
- * what was recorded; a CPU-bound program runs a large share. */
+ * what was recorded; a CPU-bound program runs a large share.  Except time
+ * throttled (switched out runnable for an idle CPU): nobody else wanted
+ * that CPU, so it is not the machine's load but the program's own limit
+ * (a CPU quota), which also keeps it from running a large share. */
 static double
 held_score (const Held *h)
 {
   WsTime busy = h->inside + h->outside + h->cpu + h->ran;
   double ran = busy > 0 ? (double) h->ran / busy : 0.0;
 
-  return h->inside + h->outside + h->cpu * ran;
+  return h->inside + h->outside + h->throttled + (h->cpu - h->throttled) * ran;
 }
 
 static int
@@ -199,7 +206,7 @@ measure_threads (WsTrace           *trace,
   for (guint t = 0; t < n_threads; t++)
     {
       const WsThread *th = ws_trace_get_thread (trace, t);
-      Held h = { t, programs[t], 0, 0, 0, 0, 0 };
+      Held h = { t, programs[t], 0, 0, 0, 0, 0, 0 };
 
       if (ws_attribution_is_recorder (trace, t) ||
           ws_frame_classifier_is_heartbeat_thread (classifier, trace, t) ||
@@ -230,9 +237,9 @@ busiest_program (WsTrace *trace,
       if (score == NULL)
         g_hash_table_insert (scores, GUINT_TO_POINTER (h->program), (score = g_new0 (double, 1)));
       *score += held_score (h);
-      g_debug ("picker: %s (program %u) thread %d: inside %.1f ms, outside %.1f ms, cpu %.1f ms, ran %.1f ms, idle %.1f ms",
+      g_debug ("picker: %s (program %u) thread %d: inside %.1f ms, outside %.1f ms, cpu %.1f ms (throttled %.1f ms), ran %.1f ms, idle %.1f ms",
                ws_trace_get_program_name (trace, h->thread), h->program, ws_trace_get_thread (trace, h->thread)->tid,
-               h->inside / 1e6, h->outside / 1e6, h->cpu / 1e6, h->ran / 1e6, h->idle / 1e6);
+               h->inside / 1e6, h->outside / 1e6, h->cpu / 1e6, h->throttled / 1e6, h->ran / 1e6, h->idle / 1e6);
       if (*score > best_score || (*score == best_score && h->program < best))
         {
           best = h->program;

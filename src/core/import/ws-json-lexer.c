@@ -12,7 +12,7 @@
 #include "ws-json-private.h"
 
 const char * const ws_json_flag_names[8] = {
-  "span", "readier-unknown", "uninterruptible", "unfinished", "echo", NULL, NULL, NULL,
+  "span", "readier-unknown", "uninterruptible", "unfinished", "echo", "to-idle", NULL, NULL,
 };
 
 void

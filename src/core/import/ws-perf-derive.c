@@ -161,6 +161,11 @@ derive_switch (Deriver      *d,
           /* Still runnable: preempted, not blocked. */
           index = add_event (d, WS_EVENT_PREEMPT, r, prev, 0);
           ws_trace_peek_event (d->trace, index)->state = 'R';
+          /* Switched out runnable for the idle task: nothing else
+           * wanted the CPU, so the thread was not allowed it (a CPU
+           * quota throttled it). */
+          if (next == d->idle)
+            ws_trace_peek_event (d->trace, index)->flags |= WS_EVENT_FLAG_TO_IDLE;
           run->open_preempt = index;
         }
       else if (state == 'Z' || state == 'X')

@@ -30,7 +30,7 @@ struct _WsFrameClassifier
   GPtrArray  *patterns[WS_N_FRAME_CATEGORIES];  /* char * */
   GPtrArray  *regexes[WS_N_FRAME_CATEGORIES];   /* GRegex * */
   GHashTable *frame_caches;  /* WsStackTable * (weak) -> GByteArray * */
-  GHashTable *name_cache[WS_N_FRAME_CATEGORIES]; /* interned name -> 1 + match */
+  GHashTable *name_cache[WS_N_FRAME_CATEGORIES]; /* name (a copy) -> 1 + match */
 };
 
 G_DEFINE_FINAL_TYPE (WsFrameClassifier, ws_frame_classifier, G_TYPE_OBJECT)
@@ -169,7 +169,7 @@ ws_frame_classifier_init (WsFrameClassifier *self)
     {
       self->patterns[c] = g_ptr_array_new_with_free_func (g_free);
       self->regexes[c] = g_ptr_array_new_with_free_func ((GDestroyNotify) g_regex_unref);
-      self->name_cache[c] = g_hash_table_new (g_direct_hash, g_direct_equal);
+      self->name_cache[c] = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
     }
   self->frame_caches = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
                                               (GDestroyNotify) g_byte_array_unref);
@@ -539,7 +539,10 @@ ws_frame_classifier_match (WsFrameClassifier *self,
   return result;
 }
 
-/* Interned names (thread and process names of a trace) are cached by address. */
+/* Thread and process names are cached by their text, not their address:
+ * the default classifier outlives the traces, and a closed trace's
+ * interned names are freed — a later trace's names can reuse the memory
+ * (a kernel "migration/1" took a freed "pool-main"'s verdict). */
 static gboolean
 match_interned (WsFrameClassifier *self,
                 WsFrameCategory    category,
@@ -558,7 +561,7 @@ match_interned (WsFrameClassifier *self,
   else
     {
       result = match_locked (self, category, name);
-      g_hash_table_insert (self->name_cache[category], (gpointer) name, GUINT_TO_POINTER (result + 1));
+      g_hash_table_insert (self->name_cache[category], g_strdup (name), GUINT_TO_POINTER (result + 1));
     }
   g_mutex_unlock (&self->mutex);
   return result;

@@ -53,6 +53,7 @@ typedef enum {
   WS_EVENT_FLAG_UNINTERRUPTIBLE  = 1 << 2, /* WAIT: prev_state D (disk / uninterruptible) */
   WS_EVENT_FLAG_UNFINISHED       = 1 << 3, /* WAIT/PREEMPT/span: still open at the end of the trace */
   WS_EVENT_FLAG_ECHO             = 1 << 4, /* UNWAIT/HW: a second wake-up record of a thread already woken */
+  WS_EVENT_FLAG_TO_IDLE          = 1 << 5, /* PREEMPT: its CPU went idle: switched out runnable for nothing */
 } WsEventFlags;
 
 /**
