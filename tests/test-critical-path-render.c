@@ -428,6 +428,44 @@ test_summary (Fixture       *f,
                                "Blocked, woken by hardware 100 ns (10 %) · Blocked, readier unknown 100 ns (10 %)");
 }
 
+/* Issue 13: at 720 px high the legend under the lanes took the rows the
+ * chart needed.  The key is the second line on top: the figure ends with
+ * the last lane, and each state the path spends time in shows its colour
+ * there (as the timeline's), left to right in the states' order. */
+static void
+test_key_on_top (Fixture       *f,
+                 gconstpointer  data)
+{
+  const WsCriticalPathGeometry *g = ws_critical_path_renderer_get_geometry (f->renderer);
+  const WsCriticalState shown[] = { WS_CRITICAL_RUNNING, WS_CRITICAL_READY, WS_CRITICAL_BLOCKED_HARDWARE,
+                                    WS_CRITICAL_BLOCKED_UNKNOWN };
+  double last = -1;
+
+  /* 1,000 px: one row (shorter words than at 1,200 px, where the states'
+   * whole names and times fit). */
+  g_assert_cmpfloat (g->summary_height, ==, 40);
+  g_assert_cmpfloat (f->height, ==, ceil (g->margin + g->summary_height + g->ruler_height + 3 * g->lane_height + g->margin));
+  for (guint i = 0; i < G_N_ELEMENTS (shown); i++)
+    {
+      guint32 want = state_hex (shown[i]);
+      double found = -1;
+
+      /* In reading order: row by row (the rows' middles), left to right. */
+      for (int row = 0; row < 2 && found < 0; row++)
+        for (double x = g->margin; x < WIDTH - g->margin && found < 0; x++)
+          if (pixel (f, x, g->margin + 20 + row * 20 + 10) == want)
+            found = row * WIDTH + x;
+      g_test_message ("state %u's swatch at %.0f", shown[i], found);
+      g_assert_cmpfloat (found, >, last);
+      last = found;
+    }
+  /* Too narrow even for the names: more rows, no state left out. */
+  ws_critical_path_renderer_measure_height (f->renderer, 300);
+  g_assert_cmpfloat (g->summary_height, >=, 60);
+  ws_critical_path_renderer_measure_height (f->renderer, WIDTH);
+  g_assert_cmpfloat (g->summary_height, ==, 40);
+}
+
 static void
 test_no_data (void)
 {
@@ -538,6 +576,7 @@ main (int   argc,
   ADD ("selection-and-matches", test_selection_and_matches);
   ADD ("summary", test_summary);
   ADD ("export", test_export);
+  ADD ("key-on-top", test_key_on_top);
   g_test_add_func ("/critical-path-render/no-data", test_no_data);
   g_test_add_func ("/critical-path-render/empty", test_empty);
 #undef ADD

@@ -11,6 +11,8 @@
  */
 #include "config.h"
 
+#include <adwaita.h>
+#include <math.h>
 #include <string.h>
 
 #include "ws-awg-view.h"
@@ -18,6 +20,12 @@
 #include "ws-duration-histogram.h"
 #include "ws-gui-test-util.h"
 #include "ws-window.h"
+
+static guint32
+test_rgb (const WsColor *c)
+{
+  return ((guint32) round (c->red * 255) << 16) | ((guint32) round (c->green * 255) << 8) | (guint32) round (c->blue * 255);
+}
 
 #define MS 1000000
 
@@ -163,7 +171,26 @@ test_contrast_page (void)
       GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (view, GTK_TYPE_SCROLLED_WINDOW)));
     g_test_message ("slow view scrolled to x %.0f of %.0f", gtk_adjustment_get_value (h), gtk_adjustment_get_upper (h));
   }
-  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "contrast-page"));
+  {
+    /* Issue 14: the graph's page follows the style (it stayed white in
+     * the dark style), with the dark palette of the other figures. */
+    g_autoptr(GdkTexture) light = ws_gui_test_screenshot (GTK_WIDGET (window), "contrast-page");
+    g_autoptr(GdkTexture) dark = NULL;
+    WsAwgPalette pal;
+    GtkWidget *shown_part = gtk_widget_get_ancestor (view, GTK_TYPE_SCROLLED_WINDOW);
+    guint n_light, n_dark, area = gtk_widget_get_width (shown_part) * gtk_widget_get_height (shown_part);
+
+    ws_awg_palette_init_light (&pal);
+    n_light = ws_gui_test_count_colour (GTK_WIDGET (window), light, shown_part, test_rgb (&pal.background), 2);
+    adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
+    dark = ws_gui_test_screenshot (GTK_WIDGET (window), "contrast-page-dark");
+    ws_awg_palette_init_dark (&pal);
+    n_dark = ws_gui_test_count_colour (GTK_WIDGET (window), dark, shown_part, test_rgb (&pal.background), 2);
+    adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
+    g_test_message ("AWG view %u px: %u light page, %u dark page", area, n_light, n_dark);
+    g_assert_cmpuint (n_light, >, area / 4);
+    g_assert_cmpuint (n_dark, >, area / 4);
+  }
   {
     GtkWidget *paned = ws_gui_test_find_child (GTK_WIDGET (page), GTK_TYPE_PANED);
     int min = 0, nat = 0;

@@ -854,9 +854,12 @@ pin_contrast_views (WsWindow *window)
   ws_gui_test_wait_until (has_instances, histogram, 30, "the transactions of both traces");
   ws_contrast_page_set_thresholds (contrast, 40 * MS, 120 * MS);
   ws_contrast_page_set_component (contrast, "postgres");
+  ws_contrast_page_set_impact_components (contrast, "LockAcquire|ProcSleep");
   ws_contrast_page_run (contrast);
   ws_gui_test_wait_until (contrast_ready, contrast, 120, "the contrast analysis");
   g_assert_cmpuint (ws_contrast_page_get_selected_pattern (contrast), ==, 0);
+  /* Typed after the run: the pin keeps what the result was made with. */
+  ws_contrast_page_set_impact_components (contrast, "");
   pin_and_wait (window, 1);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.pin-contrast", "s", "slow");
   ws_gui_test_wait_until (has_pins, &two, 60, "the AWG's pin");
@@ -872,6 +875,7 @@ pin_coverage (WsWindow *window)
   gboolean marked = FALSE;
 
   ws_window_show_details_page (window, "mining");
+  ws_mining_page_set_rank (mining, WS_CLUSTER_RANK_AVERAGE);   /* not the default */
   ws_mining_page_run (mining);
   ws_gui_test_wait_until (mined, mining, 120, "mining the pair");
   for (guint c = 0; !marked && c < ws_cluster_set_get_n_clusters (ws_gui_test_mining_cluster_set (mining)); c++)
@@ -899,11 +903,14 @@ check_contrast_pins (WsPinList *list)
   g_assert_cmpint (ws_pin_get_setting_int (pattern, "t_fast_ns", 0), ==, 40 * MS);
   g_assert_cmpint (ws_pin_get_setting_int (pattern, "t_slow_ns", 0), ==, 120 * MS);
   g_assert_nonnull (strstr (ws_pin_get_setting_string (pattern, "pattern_tuple", ""), "DiskService"));
+  g_assert_cmpstr (ws_pin_get_setting_string (pattern, "impact_components", NULL), ==, "LockAcquire|ProcSleep");
   g_assert_cmpstr (ws_pin_get_kind (awg), ==, WS_PIN_KIND_AWG);
   g_assert_cmpstr (ws_pin_get_setting_string (awg, "class", NULL), ==, "slow");
   g_assert_cmpstr (ws_pin_get_kind (coverage), ==, WS_PIN_KIND_COVERAGE);
   g_assert_cmpuint (ws_pin_get_n_signatures (coverage), ==, 1);
   g_assert_cmpint (ws_pin_get_setting_int (coverage, "lambda", 0), >, 0);
+  g_assert_cmpint (ws_pin_get_setting_int (coverage, "rank", -1), ==, WS_CLUSTER_RANK_AVERAGE);
+  g_assert_cmpint (ws_pin_get_setting_int (coverage, "linkage", -1), ==, WS_LINKAGE_AVERAGE);
 }
 
 static void
@@ -992,6 +999,8 @@ test_pin_contrast_awg_coverage (void)
                                         &tf, &ts);
   g_assert_cmpint (tf, ==, 40 * MS);
   g_assert_cmpint (ts, ==, 120 * MS);
+  /* Issue 14: the impact table's components come back with the pin. */
+  g_assert_cmpstr (ws_contrast_page_get_result_impact_components (contrast), ==, "LockAcquire|ProcSleep");
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "findings-contrast-reopened.png"));
 
   ws_window_show_details_page (window, "findings");
@@ -1000,12 +1009,16 @@ test_pin_contrast_awg_coverage (void)
   g_assert_false (ws_contrast_page_get_busy (contrast));   /* the same run: not analysed again */
 
   mining = ws_window_get_mining_page (window);
+  ws_mining_page_set_rank (mining, WS_CLUSTER_RANK_TOTAL);
   g_signal_emit_by_name (page, "show-pin", ws_pin_list_get (list, 2), fast);
   g_assert_cmpstr (ws_window_get_details_page (window), ==, "mining");
   g_assert_cmpstr (ws_mining_page_get_detail (mining), ==, "coverage");
   ws_gui_test_wait_until (coverage_ready, mining, 180, "the pinned coverage chart");
   g_assert_cmpuint (ws_signature_panel_get_n_signatures (ws_mining_page_get_signature_panel (mining)), ==, 1);
+  /* Issue 14: and the ranking the pinned run was made with. */
+  g_assert_cmpint (ws_mining_page_get_rank (mining), ==, WS_CLUSTER_RANK_AVERAGE);
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "findings-coverage-reopened.png"));
+  ws_mining_page_set_rank (mining, WS_CLUSTER_RANK_TOTAL);
 
   check_contrast_reports (page, dir);
   ws_findings_page_discard (page);

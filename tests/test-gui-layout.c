@@ -20,6 +20,7 @@
 #include <adwaita.h>
 #include <string.h>
 
+#include "ws-critical-path-view.h"
 #include "ws-graph-page.h"
 #include "ws-gui-test-util.h"
 #include "ws-mining-form.h"
@@ -338,6 +339,28 @@ set_inspector (Fixture  *fx,
   g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (revealer)) == shown);
 }
 
+/* Issue 13: at 720 px high the critical path's legend sat under the lanes
+ * and the chart showed two rows and a half.  With the key on top, its
+ * scrolled window shows the title, the key, the ruler and three whole
+ * lanes at every size. */
+static void
+check_critical_path_rows (Fixture *fx)
+{
+  GtkWidget *view = ws_gui_test_find_child (GTK_WIDGET (graph_of (fx)), WS_TYPE_CRITICAL_PATH_VIEW);
+  GtkWidget *scroller = view ? gtk_widget_get_ancestor (view, GTK_TYPE_SCROLLED_WINDOW) : NULL;
+  const WsCriticalPathGeometry *g;
+  double lanes;
+
+  g_assert_nonnull (scroller);
+  g = ws_critical_path_renderer_get_geometry (ws_critical_path_view_get_renderer (WS_CRITICAL_PATH_VIEW (view)));
+  lanes = (gtk_widget_get_height (scroller) - g->margin - g->summary_height - g->ruler_height) / g->lane_height;
+  g_test_message ("critical path at %dx%d: %d px shown, %.1f lanes", current_size->width, current_size->height,
+                  gtk_widget_get_height (scroller), lanes);
+  if (lanes < 3)
+    g_ptr_array_add (fx->problems, g_strdup_printf ("critical path at %dx%d: only %.1f lanes shown",
+                                                    current_size->width, current_size->height, lanes));
+}
+
 /* The Graph page in each of its modes, the ready tree fitted, and with the
  * inspector open under them. */
 static void
@@ -361,6 +384,7 @@ check_graph_pages (Fixture *fx)
   set_inspector (fx, FALSE);
   show_analysis (fx->window, "win.show-critical-path");
   check_page (window, "critical-path", fx->problems);
+  check_critical_path_rows (fx);
   set_inspector (fx, TRUE);
   check_page (window, "critical-path-inspector", fx->problems);
   set_inspector (fx, FALSE);

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "ws-aoi.h"
+#include "ws-cli-test-util.h"
 #include "ws-application.h"
 #include "ws-coverage.h"
 #include "ws-graph-page.h"
@@ -689,18 +690,15 @@ cli_cluster_json (const char *trace,
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
-  g_autofree char *out = NULL;
   g_autofree char *lambda = g_strdup_printf ("%dns", 1000000);
   g_autofree char *threshold = g_strdup_printf ("%g", THRESHOLD);
-  const char *argv[] = { g_getenv ("WS_CLI"), "cluster", trace, "--scope", "all", "--lambda", lambda, "--threshold", threshold,
+  const char *args[] = { "cluster", trace, "--scope", "all", "--lambda", lambda, "--threshold", threshold,
                          "--history", history, "--top", "0", "--json", NULL };
-  int status;
+  g_auto(WsCliRun) run = { 0 };
 
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
-                               &out, NULL, &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  ws_cli_run_argv (&run, NULL, args);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, run.out, -1, &error));
   g_assert_no_error (error);
   return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
 }

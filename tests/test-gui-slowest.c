@@ -254,12 +254,77 @@ test_pg_whole_1600 (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The header bar's menu button whose popover holds the Slowest list. */
+static GtkWidget *
+find_slowest_button (GtkWidget *widget,
+                     GtkWidget *list)
+{
+  if (GTK_IS_MENU_BUTTON (widget))
+    {
+      GtkPopover *popover = gtk_menu_button_get_popover (GTK_MENU_BUTTON (widget));
+
+      if (popover != NULL && gtk_popover_get_child (popover) == list)
+        return widget;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_slowest_button (child, list);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Issue 13: like every other trace-dependent control, the Slowest button
+ * and Ctrl+L are not there on the welcome page; they come with a trace
+ * and go with it. */
+static void
+test_welcome_hides_slowest (void)
+{
+  WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
+  GtkWidget *list = GTK_WIDGET (ws_window_get_slowest_list (window));
+  GtkWidget *button;
+  g_autoptr(GdkTexture) shot = NULL;
+  WsDocument *document;
+  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
+  gtk_window_present (GTK_WINDOW (window));
+  shot = ws_gui_test_screenshot (GTK_WIDGET (window), "slowest-welcome-1280x720.png");
+  button = find_slowest_button (GTK_WIDGET (window), list);
+  g_assert_nonnull (button);
+  g_assert_false (gtk_widget_get_mapped (button));
+  /* Ctrl+L's action is off: it opens nothing. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-slowest", NULL);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)))));
+
+  document = ws_window_open_file (window, file);
+  while (ws_document_get_state (document) == WS_DOCUMENT_LOADING)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_READY);
+  g_clear_object (&shot);
+  shot = ws_gui_test_screenshot (GTK_WIDGET (window), "slowest-py-locks-header-1280x720.png");
+  g_assert_true (gtk_widget_get_mapped (button));
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.close-trace", NULL);
+  g_clear_object (&shot);
+  shot = ws_gui_test_screenshot (GTK_WIDGET (window), "slowest-closed-1280x720.png");
+  g_assert_false (gtk_widget_get_mapped (button));
+  /* Ctrl+L's action is off: it opens nothing. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-slowest", NULL);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)))));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int    argc,
       char **argv)
 {
   the_app = ws_gui_test_init (&argc, &argv);
 
+  g_test_add_func ("/gui/slowest/welcome-hides-button", test_welcome_hides_slowest);
   g_test_add_func ("/gui/slowest/pg-tpcb", test_pg_slowest);
   g_test_add_func ("/gui/slowest/threads-table", test_threads_table);
   g_test_add_func ("/gui/slowest/pg-tpcb-1600", test_pg_whole_1600);

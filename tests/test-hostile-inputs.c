@@ -455,22 +455,18 @@ test_fifo_without_writer (void)
   g_autofree char *fifo = g_build_filename (dir, "trace.fifo", NULL);
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "WAITSCOPE_FIFO_TIMEOUT", "1", TRUE);
-  const char *argv[] = { g_getenv ("WS_CLI"), "info", fifo, NULL };
-  g_autofree char *out = NULL, *err = NULL;
-  g_autoptr(GError) error = NULL;
+  const char *args[] = { "info", fifo, NULL };
+  g_auto(WsCliRun) run = { 0 };
   GThread *thread;
   gint64 start;
-  int status;
 
   g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
 
   start = g_get_monotonic_time ();
-  g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error);
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (status));
-  g_assert_cmpint (WEXITSTATUS (status), ==, 1);
-  g_assert_nonnull (strstr (err, fifo));
-  g_assert_nonnull (strstr (err, "nothing was written to it within 1 second"));
+  ws_cli_run_argv (&run, (const char * const *) env, args);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, fifo));
+  g_assert_nonnull (strstr (run.err, "nothing was written to it within 1 second"));
   g_assert_cmpint (g_get_monotonic_time () - start, <, 20 * G_USEC_PER_SEC);
 
   g_object_set_data_full (G_OBJECT (cancellable), "path", g_strdup (fifo), g_free);
@@ -592,20 +588,20 @@ test_double_dash (void)
   g_autofree char *seed = g_build_filename (g_getenv ("WS_TEST_DATA"), "..", "fuzz", "corpus", "perf-text",
                                             "py-locks-start.txt", NULL);
   g_autofree char *dash = g_build_filename (dir, "-x", NULL);
-  g_autofree char *contents = NULL, *out = NULL, *err = NULL;
-  const char *argv[] = { g_getenv ("WS_CLI"), "info", "--", "-x", NULL };
+  g_autofree char *contents = NULL;
+  const char *args[] = { "info", "--", "-x", NULL };
+  g_auto(WsCliRun) run = { 0 };
   g_autoptr(GError) error = NULL;
   gsize len;
-  int status;
 
   g_file_get_contents (seed, &contents, &len, &error);
   g_assert_no_error (error);
   g_file_set_contents (dash, contents, len, &error);
   g_assert_no_error (error);
-  g_spawn_sync (dir, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
-  g_assert_true (g_str_has_prefix (out, "-x (-x)"));
+  /* "-x" relative to the folder it is in. */
+  ws_cli_run_in_dir (&run, dir, NULL, NULL, args);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (g_str_has_prefix (run.out, "-x (-x)"));
   g_unlink (dash);
   g_rmdir (dir);
 }

@@ -706,6 +706,64 @@ test_coverage_describe (void)
   g_assert_cmpuint (ws_coverage_plot_get_n_traces (plot), ==, 1);
 }
 
+/* Pixels of the plot area (the axes' rectangle) that have @color. */
+static guint
+count_in_area (Canvas               *c,
+               const WsCoverageRect *a,
+               const WsColor        *color)
+{
+  guint n = 0;
+
+  for (int y = (int) a->y; y < (int) (a->y + a->height); y++)
+    for (int x = (int) a->x; x < (int) (a->x + a->width); x++)
+      if (pixel_is (c, x, y, color))
+        n++;
+  return n;
+}
+
+/* Issue 14: Greedy-Total and Greedy-Max on the very curve of our ranking
+ * (a trace with one dominant signature) hid under its thicker line: each
+ * shows now beside it, and the legend and description say they are the
+ * same curve. */
+static void
+test_coverage_coincident (void)
+{
+  g_autoptr(WsCoveragePlot) plot = ws_coverage_plot_new ();
+  WsCoverageRect a;
+  Canvas canvas;
+  g_autofree char *text = NULL;
+
+  ws_coverage_plot_add_series (plot, "StackMine", ours, 4, WS_COVERAGE_SERIES_EMPHASIS);
+  ws_coverage_plot_add_series (plot, "Random", random_, 4, WS_COVERAGE_SERIES_DASHED);
+  ws_coverage_plot_add_series (plot, "Greedy-Total", ours, 4, WS_COVERAGE_SERIES_SOLID);
+  ws_coverage_plot_add_series (plot, "Greedy-Max", ours, 4, WS_COVERAGE_SERIES_SOLID);
+  ws_coverage_plot_set_target (plot, 0.85);
+  ws_coverage_plot_set_size (plot, 640, 420);
+  canvas_init (&canvas, 640, 420);
+  ws_coverage_plot_draw (plot, canvas.cr);
+  save_png (&canvas, "test-coverage-coincident.png");
+  ws_coverage_plot_get_area (plot, &a);
+
+  /* Each of the four colours covers a good length of line in the axes:
+   * ours, Random, and both Greedy curves. */
+  for (guint s = 0; s < 4; s++)
+    {
+      guint n = count_in_area (&canvas, &a, ws_coverage_plot_get_series_color (plot, s));
+
+      g_test_message ("series %u: %u px", s, n);
+      g_assert_cmpuint (n, >, 150);
+    }
+  canvas_clear (&canvas);
+
+  text = ws_coverage_plot_describe (plot);
+  g_assert_cmpstr (text, ==,
+                   "Bottleneck coverage against trace streams inspected, out of 4. "
+                   "StackMine reaches 80.0 % after 3 streams. "
+                   "Random reaches 80.0 % after 4 streams. "
+                   "Greedy-Total (same as StackMine) reaches 80.0 % after 3 streams. "
+                   "Greedy-Max (same as StackMine) reaches 80.0 % after 3 streams.");
+}
+
 static void
 test_coverage_export (void)
 {
@@ -810,6 +868,7 @@ main (int    argc,
   g_test_add_func ("/coverage/pixels", test_coverage_pixels);
   g_test_add_func ("/coverage/cut", test_coverage_cut);
   g_test_add_func ("/coverage/describe", test_coverage_describe);
+  g_test_add_func ("/coverage/coincident", test_coverage_coincident);
   g_test_add_func ("/coverage/export", test_coverage_export);
 
   return g_test_run ();

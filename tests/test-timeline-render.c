@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ws-cli-test-util.h"
 #include "ws-error.h"
 #include "ws-export.h"
 #include "ws-synthetic-trace.h"
@@ -567,8 +568,7 @@ test_cli_export (void)
   g_autoptr(WsTimelineLayout) layout = NULL;
   g_autoptr(WsTimelineRenderer) renderer = ws_timeline_renderer_new ();
   WsTimelinePalette palette;
-  g_autofree char *out = NULL, *err = NULL;
-  int wait_status;
+  g_auto(WsCliRun) cli_run = { 0 };
   cairo_surface_t *image;
   const guint8 *data;
   guint run = 0;
@@ -580,13 +580,11 @@ test_cli_export (void)
     }
 
   {
-    const char *argv[] = { cli, "export-timeline", trace_path, "-o", png, "--tid", "11587",
+    const char *args[] = { "export-timeline", trace_path, "-o", png, "--tid", "11587",
                            "--from", "1987.6", "--to", "+300ms", "--width", "1400", NULL };
-    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                                 &out, &err, &wait_status, &error));
-    g_assert_no_error (error);
-    if (!g_spawn_check_wait_status (wait_status, NULL))
-      g_error ("export-timeline failed: %s", err);
+    ws_cli_run_argv (&cli_run, NULL, args);
+    if (cli_run.status != 0)
+      g_error ("export-timeline failed: %s", cli_run.err);
   }
 
   /* As tall as every row plus ruler, legend and margins. */
@@ -617,12 +615,11 @@ test_cli_export (void)
 
   /* A name Cairo cannot write is a usage error (exit status 2). */
   {
-    const char *argv[] = { cli, "export-timeline", trace_path, "-o", jpg, NULL };
-    g_clear_pointer (&err, g_free);
-    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
-                                 NULL, &err, &wait_status, &error));
-    g_assert_false (g_spawn_check_wait_status (wait_status, NULL));
-    g_assert_nonnull (strstr (err, ".jpg"));
+    const char *args[] = { "export-timeline", trace_path, "-o", jpg, NULL };
+    ws_cli_run_clear (&cli_run);
+    ws_cli_run_argv (&cli_run, NULL, args);
+    g_assert_cmpint (cli_run.status, ==, 2);
+    g_assert_nonnull (strstr (cli_run.err, ".jpg"));
   }
 
   g_unlink (png);

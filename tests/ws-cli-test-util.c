@@ -43,6 +43,18 @@ ws_cli_run_full (WsCliRun           *run,
                  const char         *stdin_path,
                  const char * const *args)
 {
+  ws_cli_run_in_dir (run, NULL, envp, stdin_path, args);
+}
+
+/* As ws_cli_run_full(), started in the folder @cwd (nullable: this
+ * process's): for a file name relative to it. */
+void
+ws_cli_run_in_dir (WsCliRun           *run,
+                   const char         *cwd,
+                   const char * const *envp,
+                   const char         *stdin_path,
+                   const char * const *args)
+{
   g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
   g_autoptr(GSubprocess) proc = NULL;
@@ -61,6 +73,8 @@ ws_cli_run_full (WsCliRun           *run,
   if (envp != NULL)
     g_subprocess_launcher_set_environ (launcher, (char **) envp);
   g_subprocess_launcher_set_stdin_file_path (launcher, stdin_path != NULL ? stdin_path : "/dev/null");
+  if (cwd != NULL)
+    g_subprocess_launcher_set_cwd (launcher, cwd);
 
   start = g_get_monotonic_time ();
   proc = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);

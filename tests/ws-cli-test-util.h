@@ -38,6 +38,11 @@ void  ws_cli_run_full        (WsCliRun           *run,
                               const char * const *envp,
                               const char         *stdin_path,
                               const char * const *args);
+void  ws_cli_run_in_dir      (WsCliRun           *run,
+                              const char         *cwd,
+                              const char * const *envp,
+                              const char         *stdin_path,
+                              const char * const *args);
 /* The analyses' tests: @args (NULL-terminated) → exit status (-1 if
  * $WS_CLI is not set, -2 if it did not exit), stdout and stderr if asked. */
 int   ws_test_run_cli        (const char * const *args,

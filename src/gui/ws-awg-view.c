@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <adwaita.h>
 #include <glib/gi18n.h>
 
 #include "ws-awg-view.h"
+#include "ws-render-util.h"
 
 /* Graphs above this many nodes show their costliest ones only. */
 #define MAX_SHOWN 400
@@ -31,6 +33,28 @@ ws_awg_view_dispose (GObject *object)
   G_OBJECT_CLASS (ws_awg_view_parent_class)->dispose (object);
 }
 
+/* The figure follows the style, as the graph view does: a white page in
+ * a dark window glared. */
+static void
+update_palette (WsAwgView *self)
+{
+  WsAwgPalette palette;
+
+  if (adw_style_manager_get_dark (adw_style_manager_get_default ()))
+    ws_awg_palette_init_dark (&palette);
+  else
+    ws_awg_palette_init_light (&palette);
+  ws_awg_renderer_set_palette (self->renderer, &palette);
+}
+
+static void
+ws_awg_view_css_changed (GtkWidget         *widget,
+                         GtkCssStyleChange *change)
+{
+  GTK_WIDGET_CLASS (ws_awg_view_parent_class)->css_changed (widget, change);
+  gtk_widget_queue_draw (widget);
+}
+
 static void
 ws_awg_view_snapshot (GtkWidget   *widget,
                       GtkSnapshot *snapshot)
@@ -42,7 +66,8 @@ ws_awg_view_snapshot (GtkWidget   *widget,
   if (self->renderer == NULL || width <= 0 || height <= 0)
     return;
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  cairo_set_source_rgb (cr, 1, 1, 1);
+  update_palette (self);
+  ws_render_set_source (cr, &ws_awg_renderer_get_palette (self->renderer)->background);
   cairo_paint (cr);
   cairo_scale (cr, self->zoom, self->zoom);
   ws_awg_renderer_draw (self->renderer, cr);
@@ -155,6 +180,7 @@ ws_awg_view_class_init (WsAwgViewClass *klass)
 
   object_class->dispose = ws_awg_view_dispose;
   widget_class->snapshot = ws_awg_view_snapshot;
+  widget_class->css_changed = ws_awg_view_css_changed;
   widget_class->measure = ws_awg_view_measure;
 
   /**

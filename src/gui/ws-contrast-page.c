@@ -63,6 +63,7 @@ struct _WsContrastPage
   WsInstanceSet       *result_instances; /* what the result classified, for pins */
   char                *result_scenario;
   char                *result_component;
+  char                *result_impact;    /* the impact table's other components, "a; b" */
   gboolean             result_widen;
   guint                selected_pattern; /* rank, or G_MAXUINT */
 
@@ -463,6 +464,8 @@ analyse_done (gpointer  owner,
   g_free (self->result_component);
   self->result_component = g_strdup (j->component);
   self->result_widen = j->widen;
+  g_free (self->result_impact);
+  self->result_impact = g_strjoinv ("; ", j->impact_components + 1);   /* [0] is the component */
   g_clear_pointer (&self->impact, g_array_unref);
   self->impact = g_steal_pointer (&o->impact);
   outcome_free (o);
@@ -754,6 +757,7 @@ ws_contrast_page_dispose (GObject *object)
   g_clear_object (&self->result_instances);
   g_clear_pointer (&self->result_scenario, g_free);
   g_clear_pointer (&self->result_component, g_free);
+  g_clear_pointer (&self->result_impact, g_free);
   g_clear_pointer (&self->root_scroller, gtk_widget_unparent);
   G_OBJECT_CLASS (ws_contrast_page_parent_class)->dispose (object);
 }
@@ -915,6 +919,15 @@ ws_contrast_page_set_impact_components (WsContrastPage *self,
 {
   g_return_if_fail (WS_IS_CONTRAST_PAGE (self));
   gtk_editable_set_text (GTK_EDITABLE (self->impact_entry), components ? components : "");
+}
+
+/* The components the impact table of the result shown was made with
+ * besides the analysed one, as typed ("a; b"), or NULL without a result. */
+const char *
+ws_contrast_page_get_result_impact_components (WsContrastPage *self)
+{
+  g_return_val_if_fail (WS_IS_CONTRAST_PAGE (self), NULL);
+  return self->result != NULL ? self->result_impact : NULL;
 }
 
 void

@@ -36,6 +36,7 @@ void              ws_contrast_page_set_scenario    (WsContrastPage *self,
 void              ws_contrast_page_set_component   (WsContrastPage *self,
                                                     const char     *component);
 /* More components for the impact table, separated by ";". */
+const char       *ws_contrast_page_get_result_impact_components (WsContrastPage *self);
 void              ws_contrast_page_set_impact_components (WsContrastPage *self,
                                                     const char     *components);
 void              ws_contrast_page_set_thresholds  (WsContrastPage *self,

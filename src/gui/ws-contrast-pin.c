@@ -63,6 +63,9 @@ ws_contrast_pin_capture (WsContrastPage *page,
     return NULL;
   pin = ws_pin_new (kind);
   ws_pin_set_contrast (pin, scenario, &settings, result);
+  /* The impact table beside it: reopened as it was. */
+  if (ws_contrast_page_get_result_impact_components (page) != NULL)
+    ws_pin_set_setting_string (pin, "impact_components", ws_contrast_page_get_result_impact_components (page));
   if (g_str_equal (kind, WS_PIN_KIND_CONTRAST))
     {
       ws_pin_set_contrast_pattern (pin, result, rank);
@@ -95,7 +98,10 @@ same_run (WsContrastPage *page,
          g_strcmp0 (settings.component, ws_pin_get_setting_string (pin, "component", NULL)) == 0 &&
          settings.widen == ws_pin_get_setting_bool (pin, "widen", FALSE) &&
          ws_contrast_result_get_t_fast (result) == ws_pin_get_setting_int (pin, "t_fast_ns", -1) &&
-         ws_contrast_result_get_t_slow (result) == ws_pin_get_setting_int (pin, "t_slow_ns", -1);
+         ws_contrast_result_get_t_slow (result) == ws_pin_get_setting_int (pin, "t_slow_ns", -1) &&
+         g_strcmp0 (ws_contrast_page_get_result_impact_components (page),
+                    ws_pin_get_setting_string (pin, "impact_components",
+                                               ws_contrast_page_get_result_impact_components (page))) == 0;
 }
 
 static void
@@ -147,6 +153,9 @@ ws_contrast_pin_apply (WsContrastPage *page,
   ws_contrast_page_set_scenario (page, ws_pin_get_setting_string (pin, "scenario", ""));
   ws_contrast_page_set_component (page, ws_pin_get_setting_string (pin, "component", ""));
   ws_contrast_page_set_widen (page, ws_pin_get_setting_bool (pin, "widen", FALSE));
+  /* A pin from before impact components were kept leaves them as typed. */
+  if (ws_pin_get_setting_string (pin, "impact_components", NULL) != NULL)
+    ws_contrast_page_set_impact_components (page, ws_pin_get_setting_string (pin, "impact_components", ""));
   ws_contrast_page_set_thresholds (page, ws_pin_get_setting_int (pin, "t_fast_ns", 0),
                                    ws_pin_get_setting_int (pin, "t_slow_ns", 0));
   g_signal_connect_data (page, "finished", G_CALLBACK (finished_cb), g_object_ref (pin), unref_pin, 0);

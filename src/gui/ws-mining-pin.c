@@ -153,16 +153,24 @@ finished_cb (WsMiningPage *page,
 }
 
 /* The form set as the pin says: the area of interest (scope, stack kind,
- * threads, critical path, filters), λ and the threshold.  The pin stores
- * the core's scope; the form offers the same ones under its own names. */
+ * threads, critical path, filters), λ and the threshold, and the page's
+ * cluster ranking and the run's linkage.  The pin stores the core's scope;
+ * the form offers the same ones under its own names.  Pins from before
+ * rank and linkage were restored have them too (ws_pin_set_mining() always
+ * wrote them); a pin without them gets the defaults. */
 static void
-set_form (WsMiningForm *form,
+set_form (WsMiningPage *page,
           WsPin        *pin)
 {
+  WsMiningForm *form = ws_mining_page_get_form (page);
   WsMiningSettings defaults;
   gint64 scope;
 
   ws_mining_settings_init (&defaults);
+  ws_mining_page_set_rank (page, CLAMP (ws_pin_get_setting_int (pin, "rank", defaults.rank),
+                                        WS_CLUSTER_RANK_TOTAL, WS_CLUSTER_RANK_AVERAGE));
+  ws_mining_page_set_next_linkage (page, CLAMP (ws_pin_get_setting_int (pin, "linkage", defaults.linkage),
+                                                WS_LINKAGE_AVERAGE, WS_LINKAGE_SINGLE));
   scope = ws_pin_get_setting_int (pin, "scope", defaults.scope);
   ws_mining_form_set_scope (form, ws_mining_scope_from_run_scope (CLAMP (scope, WS_MINING_RUN_SCOPE_ALL,
                                                                          WS_MINING_RUN_SCOPE_DELAYING)));
@@ -193,7 +201,7 @@ ws_mining_pin_apply (WsMiningPage *page,
   g_object_get (page, "busy", &busy, NULL);
   if (!busy && same_run (ws_mining_page_get_shown (page), pin) && select_pinned (page, pin))
     return;
-  set_form (ws_mining_page_get_form (page), pin);
+  set_form (page, pin);
   p = g_new0 (Pending, 1);
   p->pin = g_object_ref (pin);
   p->handler = g_signal_connect_data (page, "finished", G_CALLBACK (finished_cb), p, pending_free, 0);

@@ -36,6 +36,10 @@ _ws_window_update_actions (WsWindow *self)
   /* Timeline controls only where there is a timeline. */
   gtk_widget_set_visible (self->zoom_box, ready);
   gtk_widget_set_visible (GTK_WIDGET (self->search_button), ready);
+  /* The Slowest list ranks the loaded traces: nothing to show without one. */
+  if (self->slowest_button != NULL)
+    gtk_widget_set_visible (GTK_WIDGET (self->slowest_button), ready);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.show-slowest", ready);
   if (!ready)
     gtk_search_bar_set_search_mode (self->search_bar, FALSE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "zoom-back",

@@ -144,6 +144,7 @@ _ws_window_slowest_init (WsWindow *self)
   g_signal_connect_swapped (self->slowest_list, "activated", G_CALLBACK (slowest_activated_cb), self);
   if (header != NULL)
     adw_header_bar_pack_end (ADW_HEADER_BAR (header), GTK_WIDGET (self->slowest_button));
+  _ws_window_update_actions (self);
 
   g_signal_connect_swapped (self->thread_table, "thread-activated", G_CALLBACK (thread_activated_cb), self);
   g_signal_connect_swapped (self->timeline_view, "analyse-wait", G_CALLBACK (analyse_wait_cb), self);

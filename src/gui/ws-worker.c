@@ -31,6 +31,7 @@ static GParamSpec *properties[N_PROPS];
 
 typedef struct {
   WsWorker      *worker;
+  GObject       *owner;
   guint          generation;
   WsWorkerDone   done;
 } Call;
@@ -61,9 +62,11 @@ job_done (GObject      *source,
 
   set_busy (self, FALSE);
   value = g_task_propagate_pointer (G_TASK (result), &error);
-  call->done (source, value, error, g_task_get_task_data (G_TASK (result)));
+  call->done (call->owner, value, error, g_task_get_task_data (G_TASK (result)));
 
 out:
+  /* Here, in the main thread, whatever thread drops the task last. */
+  g_object_unref (call->owner);
   g_object_unref (call->worker);
   g_free (call);
 }
@@ -153,10 +156,18 @@ ws_worker_run (WsWorker        *self,
 
   call = g_new0 (Call, 1);
   call->worker = g_object_ref (self);
+  call->owner = g_object_ref (owner);
   call->generation = ++self->generation;
   call->done = done;
 
-  task = g_task_new (owner, self->cancellable, job_done, call);
+  /* The owner is not the task's source object: the worker thread may drop
+   * the last reference to the task after the callback ran, and a widget
+   * closed meanwhile would then be finalized in that thread (a test once
+   * aborted on "invalid unclassed pointer in cast to GObject" after the
+   * Mining page's signature panel went away mid-computation).  The call
+   * holds the owner instead and lets it go in job_done(), on the main
+   * thread. */
+  task = g_task_new (NULL, self->cancellable, job_done, call);
   g_task_set_source_tag (task, ws_worker_run);
   g_task_set_task_data (task, job, job_free);
   /* The callback always runs, so that the generation check frees the call. */

@@ -32,6 +32,7 @@ struct _WsAwgRenderer
   double         width;
   double         height;
   PangoContext  *pango;
+  WsAwgPalette   palette;
 };
 
 G_DEFINE_FINAL_TYPE (WsAwgRenderer, ws_awg_renderer, G_TYPE_OBJECT)
@@ -64,6 +65,63 @@ ws_awg_renderer_init (WsAwgRenderer *self)
 {
   self->shown = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->matches = g_array_new (FALSE, FALSE, sizeof (guint32));
+  ws_awg_palette_init_light (&self->palette);
+}
+
+/* Pale yellow (cheap) to red (costly) on white, as the graph view's
+ * light page. */
+void
+ws_awg_palette_init_light (WsAwgPalette *p)
+{
+  g_return_if_fail (p != NULL);
+
+  p->background = ws_render_rgb (0xffffff, 1);
+  p->text = ws_render_rgb (0x1a1a1a, 1);
+  p->frame = ws_render_rgb (0x404040, 1);
+  p->edge = ws_render_rgb (0x4d4d4d, 0.7);
+  p->highlight = ws_render_rgb (0xd91a1a, 1);
+  p->match = ws_render_rgb (0x3366f2, 1);
+  p->cheap = ws_render_rgb (0xfff2bf, 1);
+  p->costly = ws_render_rgb (0xff5933, 1);
+  p->grey_cheap = ws_render_rgb (0xe0e0e0, 1);
+  p->grey_costly = ws_render_rgb (0xa1a1a1, 1);
+}
+
+/* The dark style's figures (timeline, graph, coverage): the same dark
+ * grey page, light text; the ramp runs from a dark brown a cheap node
+ * barely stands out with to the red of the light ramp's end, so that
+ * "redder is costlier" still holds and white text reads on every box. */
+void
+ws_awg_palette_init_dark (WsAwgPalette *p)
+{
+  g_return_if_fail (p != NULL);
+
+  p->background = ws_render_rgb (0x1e1e1e, 1);
+  p->text = ws_render_rgb (0xffffff, 0.92);
+  p->frame = ws_render_rgb (0xc0bfbc, 1);
+  p->edge = ws_render_rgb (0xdeddda, 0.50);
+  p->highlight = ws_render_rgb (0xff7b63, 1);
+  p->match = ws_render_rgb (0x78aeed, 1);
+  p->cheap = ws_render_rgb (0x3d3528, 1);
+  p->costly = ws_render_rgb (0xb3261e, 1);
+  p->grey_cheap = ws_render_rgb (0x3a3a3a, 1);
+  p->grey_costly = ws_render_rgb (0x5e5c64, 1);
+}
+
+void
+ws_awg_renderer_set_palette (WsAwgRenderer      *self,
+                             const WsAwgPalette *palette)
+{
+  g_return_if_fail (WS_IS_AWG_RENDERER (self));
+  g_return_if_fail (palette != NULL);
+  self->palette = *palette;
+}
+
+const WsAwgPalette *
+ws_awg_renderer_get_palette (WsAwgRenderer *self)
+{
+  g_return_val_if_fail (WS_IS_AWG_RENDERER (self), NULL);
+  return &self->palette;
 }
 
 static int
@@ -215,16 +273,22 @@ ws_awg_renderer_get_n_hidden (WsAwgRenderer *self)
   return self->n_hidden;
 }
 
-/* Pale yellow (cheap) to red (the costliest node). */
+static WsColor
+mix (const WsColor *a, const WsColor *b, double t)
+{
+  return (WsColor) { a->red + (b->red - a->red) * t, a->green + (b->green - a->green) * t,
+                     a->blue + (b->blue - a->blue) * t, 1.0 };
+}
+
+/* The palette's cheap colour to its costly one (the costliest node). */
 static WsColor
 cost_colour (WsAwgRenderer *self, const WsAwgNode *node)
 {
   double t = self->c_max > 0 ? sqrt ((double) node->c / self->c_max) : 0;
-  WsColor c = { 1.0, 0.95 - 0.6 * t, 0.75 - 0.55 * t, 1.0 };
 
   if (node->kind == WS_AWG_HARDWARE || node->kind == WS_AWG_UNKNOWN)
-    c.red = c.green = c.blue = 0.88 - 0.25 * t;
-  return c;
+    return mix (&self->palette.grey_cheap, &self->palette.grey_costly, t);
+  return mix (&self->palette.cheap, &self->palette.costly, t);
 }
 
 static void
@@ -253,10 +317,7 @@ draw_edges (WsAwgRenderer *self, cairo_t *cr)
 
       ws_graph_layout_get_edge_ends (self->layout, e, &from, &to);
       hot = self->highlight[g_array_index (self->shown, guint32, to)];
-      if (hot)
-        cairo_set_source_rgb (cr, 0.85, 0.1, 0.1);
-      else
-        cairo_set_source_rgba (cr, 0.3, 0.3, 0.3, 0.7);
+      ws_render_set_source (cr, hot ? &self->palette.highlight : &self->palette.edge);
       cairo_set_line_width (cr, hot ? 3.0 : 1.2);
       for (guint p = 0; p < n_pts; p++)
         (p == 0 ? cairo_move_to : cairo_line_to) (cr, pts[p].x, pts[p].y);
@@ -280,7 +341,7 @@ draw_node (WsAwgRenderer *self, cairo_t *cr, PangoLayout *text, const PangoFontD
   box_path (cr, &r, node->kind);
   ws_render_set_source (cr, &fill);
   cairo_fill_preserve (cr);
-  cairo_set_source_rgb (cr, self->highlight[v] ? 0.85 : 0.25, self->highlight[v] ? 0.1 : 0.25, self->highlight[v] ? 0.1 : 0.25);
+  ws_render_set_source (cr, self->highlight[v] ? &self->palette.highlight : &self->palette.frame);
   cairo_set_line_width (cr, self->highlight[v] ? 3.0 : 1.0);
   if (node->kind == WS_AWG_UNKNOWN)
     cairo_set_dash (cr, (double[]) { 4, 3 }, 2, 0);
@@ -295,13 +356,13 @@ draw_node (WsAwgRenderer *self, cairo_t *cr, PangoLayout *text, const PangoFontD
   if (self->match[v])
     {
       WsGraphRect outer = { r.x - 4, r.y - 4, r.width + 8, r.height + 8 };
-      cairo_set_source_rgb (cr, 0.2, 0.4, 0.95);
+      ws_render_set_source (cr, &self->palette.match);
       cairo_set_line_width (cr, 2.5);
       box_path (cr, &outer, node->kind);
       cairo_stroke (cr);
     }
 
-  cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
+  ws_render_set_source (cr, &self->palette.text);
   ws_render_show_label (cr, text, font, parts[0], r.x + 8, r.y + 11, r.width - 16, FALSE, TRUE, FALSE);
   if (parts[1] != NULL)
     ws_render_show_label (cr, text, font, parts[1], r.x + 8, r.y + 26, r.width - 16, FALSE, FALSE, FALSE);
@@ -419,7 +480,7 @@ ws_awg_renderer_get_node_rect (WsAwgRenderer *self,
 static void
 export_draw (cairo_t *cr, double width, double height, gpointer data)
 {
-  cairo_set_source_rgb (cr, 1, 1, 1);
+  ws_render_set_source (cr, &WS_AWG_RENDERER (data)->palette.background);
   cairo_paint (cr);
   ws_awg_renderer_draw (data, cr);
 }

@@ -6,8 +6,36 @@
 
 #include "ws-awg.h"
 #include "ws-graph-layout.h"
+#include "ws-timeline-renderer.h"
 
 G_BEGIN_DECLS
+
+/**
+ * WsAwgPalette:
+ * @cheap: the fill of a node of no cost, ramping to @costly for the
+ *   costliest node
+ * @grey_cheap: the same ramp for hardware and unknown leaves
+ * @highlight: a contrast pattern's paths (frames and edges)
+ * @match: the frame of a node matching the search
+ *
+ * Every colour of the aggregated wait graph, for the page (light or
+ * dark, as the GTK style) and for report and presentation figures.
+ */
+typedef struct {
+  WsColor background;
+  WsColor text;
+  WsColor frame;
+  WsColor edge;
+  WsColor highlight;
+  WsColor match;
+  WsColor cheap;
+  WsColor costly;
+  WsColor grey_cheap;
+  WsColor grey_costly;
+} WsAwgPalette;
+
+void ws_awg_palette_init_light (WsAwgPalette *palette);
+void ws_awg_palette_init_dark  (WsAwgPalette *palette);
 
 /*
  * WsAwgRenderer: an aggregated wait graph drawn as a layered tree (one
@@ -32,6 +60,9 @@ WsAwgRenderer *ws_awg_renderer_new_focused    (WsAwg          *awg,
                                                const guint32  *leaves,
                                                guint           n_leaves);
 WsAwg         *ws_awg_renderer_get_awg        (WsAwgRenderer  *self);
+void           ws_awg_renderer_set_palette    (WsAwgRenderer  *self,
+                                               const WsAwgPalette *palette);
+const WsAwgPalette *ws_awg_renderer_get_palette (WsAwgRenderer *self);
 void           ws_awg_renderer_get_size       (WsAwgRenderer  *self,
                                                double         *width,
                                                double         *height);

@@ -5,6 +5,12 @@
  * Drawing the steps rather than joining the points keeps the chart honest
  * about that (a straight line would promise coverage half-way through a
  * stream), and with a handful of streams the markers show every point.
+ *
+ * Two techniques often pick the same streams in the same order (on a
+ * trace with one dominant signature Greedy-Total, Greedy-Max and our
+ * ranking are one curve): the later curve would hide under the one drawn
+ * over it.  Such a curve is drawn dashed and shifted a few pixels up and
+ * right of the curve it equals, and its legend entry says which one.
  */
 #include "config.h"
 
@@ -25,6 +31,7 @@
 #define LEGEND_SWATCH     26.0
 #define LEGEND_GAP        18.0
 #define MARKERS_UP_TO     40
+#define COINCIDE_SHIFT     3.0   /* px, per curve drawn beside an identical one */
 
 typedef struct {
   char                  *label;
@@ -318,13 +325,68 @@ ensure_layouts (WsCoveragePlot *self)
   pango_font_description_free (font);
 }
 
+/* The first series with exactly the points of series @i among those
+ * drawn over it (lower indices are drawn later), or -1. */
+static int
+coincides_with (WsCoveragePlot *self,
+                guint           i)
+{
+  const Series *s = &g_array_index (self->series, Series, i);
+
+  for (guint j = 0; j < i; j++)
+    {
+      const Series *o = &g_array_index (self->series, Series, j);
+      gboolean same = o->n_points == s->n_points && s->n_points > 0;
+
+      for (guint k = 0; same && k < s->n_points; k++)
+        same = fabs (o->coverage[k] - s->coverage[k]) <= 1e-12;
+      if (same)
+        return (int) j;
+    }
+  return -1;
+}
+
+/* How many curves series @i is shifted by: 0 unless it equals an earlier
+ * one, then 1, 2… in the order of the series equal to that one. */
+static guint
+coincide_rank (WsCoveragePlot *self,
+               guint           i)
+{
+  int j = coincides_with (self, i);
+  guint rank = 1;
+
+  if (j < 0)
+    return 0;
+  for (guint h = j + 1; h < i; h++)
+    if (coincides_with (self, h) == j)
+      rank++;
+  return rank;
+}
+
+/* The legend's (and the description's) name of series @i, saying when
+ * it is the same curve as another. */
+static char *
+series_label (WsCoveragePlot *self,
+              guint           i)
+{
+  int j = coincides_with (self, i);
+
+  if (j < 0)
+    return g_strdup (g_array_index (self->series, Series, i).label);
+  /* Translators: a coverage curve identical to another one, e.g.
+   * "Greedy-Max (same as StackMine ranking)" */
+  return g_strdup_printf (_("%s (same as %s)"), g_array_index (self->series, Series, i).label,
+                          g_array_index (self->series, Series, j).label);
+}
+
 static double
 legend_item_width (WsCoveragePlot *self,
                    guint           i)
 {
+  g_autofree char *label = series_label (self, i);
   int w;
 
-  pango_layout_set_text (self->layout, g_array_index (self->series, Series, i).label, -1);
+  pango_layout_set_text (self->layout, label, -1);
   pango_layout_get_pixel_size (self->layout, &w, NULL);
   return LEGEND_SWATCH + 6 + w + LEGEND_GAP;
 }
@@ -502,12 +564,22 @@ draw_axes (WsCoveragePlot       *self,
 
 static void
 set_style (cairo_t       *cr,
-           const Series  *s)
+           const Series  *s,
+           guint          rank)
 {
   static const double dash[] = { 6, 4 };
+  static const double coincident[] = { 5, 3 };
 
   ws_render_set_source (cr, &s->color);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  if (rank > 0)
+    {
+      /* Beside an identical curve: dashed (each with its own phase), so
+       * that it reads as a second line, not as a shadow. */
+      cairo_set_line_width (cr, 2);
+      cairo_set_dash (cr, coincident, G_N_ELEMENTS (coincident), rank * 4);
+      return;
+    }
   switch (s->style)
     {
     case WS_COVERAGE_SERIES_EMPHASIS:
@@ -529,15 +601,20 @@ set_style (cairo_t       *cr,
 static void
 draw_series (WsCoveragePlot *self,
              cairo_t        *cr,
-             const Series   *s)
+             guint           index)
 {
+  const Series *s = &g_array_index (self->series, Series, index);
+  guint rank = coincide_rank (self, index);
   double x, y, prev = 0;
   guint n = MIN (s->n_points, ws_coverage_plot_get_n_traces (self));
 
   if (n == 0)
     return;
 
-  set_style (cr, s);
+  cairo_save (cr);
+  /* Up and right: an identical curve drawn over it would hide it. */
+  cairo_translate (cr, rank * COINCIDE_SHIFT, -(rank * COINCIDE_SHIFT));
+  set_style (cr, s, rank);
   ws_coverage_plot_to_device (self, 0, 0, &x, &y);
   cairo_move_to (cr, x, y);
   for (guint k = 0; k < n; k++)
@@ -555,9 +632,10 @@ draw_series (WsCoveragePlot *self,
     for (guint k = 0; k < n; k++)
       {
         ws_coverage_plot_to_device (self, k + 1, s->coverage[k], &x, &y);
-        cairo_arc (cr, x, y, s->style == WS_COVERAGE_SERIES_EMPHASIS ? 4 : 3, 0, 2 * G_PI);
+        cairo_arc (cr, x, y, s->style == WS_COVERAGE_SERIES_EMPHASIS && rank == 0 ? 4 : 3, 0, 2 * G_PI);
         cairo_fill (cr);
       }
+  cairo_restore (cr);
 }
 
 static void
@@ -571,6 +649,7 @@ draw_legend (WsCoveragePlot       *self,
     {
       const Series *s = &g_array_index (self->series, Series, i);
       double w = legend_item_width (self, i);
+      g_autofree char *label = series_label (self, i);
       int th;
 
       if (x > a->x && x + w > a->x + a->width)
@@ -578,14 +657,14 @@ draw_legend (WsCoveragePlot       *self,
           x = a->x;
           y += LEGEND_ROW;
         }
-      set_style (cr, s);
+      set_style (cr, s, coincide_rank (self, i));
       cairo_move_to (cr, x, y + LEGEND_ROW / 2);
       cairo_line_to (cr, x + LEGEND_SWATCH, y + LEGEND_ROW / 2);
       cairo_stroke (cr);
       cairo_set_dash (cr, NULL, 0, 0);
 
       ws_render_set_source (cr, &self->palette.foreground);
-      pango_layout_set_text (self->layout, s->label, -1);
+      pango_layout_set_text (self->layout, label, -1);
       pango_layout_get_pixel_size (self->layout, NULL, &th);
       cairo_move_to (cr, x + LEGEND_SWATCH + 6, y + (LEGEND_ROW - th) / 2);
       pango_cairo_show_layout (cr, self->layout);
@@ -652,7 +731,7 @@ ws_coverage_plot_draw (WsCoveragePlot *self,
   cairo_clip (cr);
   /* Baselines first, our ranking on top. */
   for (guint i = self->series->len; i-- > 0;)
-    draw_series (self, cr, &g_array_index (self->series, Series, i));
+    draw_series (self, cr, i);
   cairo_restore (cr);
 
   draw_legend (self, cr, &a);
@@ -690,12 +769,13 @@ ws_coverage_plot_describe (WsCoveragePlot *self)
       const Series *se = &g_array_index (self->series, Series, i);
       double final = se->n_points ? se->coverage[se->n_points - 1] : 0;
       guint k = streams_to_reach (se, final);
+      g_autofree char *label = series_label (self, i);
 
       g_string_append_c (s, ' ');
       /* Translators: series name, coverage reached, streams needed to reach it */
       g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%s reaches %.1f %% after %u stream.",
                                                 "%s reaches %.1f %% after %u streams.", k),
-                              se->label, final * 100, k);
+                              label, final * 100, k);
     }
   return g_string_free (s, FALSE);
 }

@@ -20,11 +20,12 @@
 #include "ws-time-format.h"
 
 #define LABEL_PAD       8.0
-#define CP_SUMMARY_MAX_THREADS 6
 #define MIN_TICK_PX    90.0
 #define HIT_TOLERANCE   3.0
 #define HIT_MAX_SCAN   256
-#define LEGEND_GAP     12.0
+#define KEY_SWATCH     14.0
+#define TITLE_ROW      20.0
+#define KEY_ROW        20.0
 #define MIN_SPAN       10      /* ns: the deepest zoom */
 
 struct _WsCriticalPathRenderer
@@ -49,8 +50,6 @@ struct _WsCriticalPathRenderer
 
   /* Per path, so that a frame does not walk the path for them */
   GArray                *lane_time;     /* WsTime per lane */
-  char                  *thread_summary[CP_SUMMARY_MAX_THREADS];   /* [k]: the k + 1 busiest */
-  char                  *state_summary;
 };
 
 G_DEFINE_FINAL_TYPE (WsCriticalPathRenderer, ws_critical_path_renderer, G_TYPE_OBJECT)
@@ -68,9 +67,6 @@ ws_critical_path_renderer_finalize (GObject *object)
   g_clear_pointer (&self->thread_lane, g_free);
   g_clear_pointer (&self->matches, g_free);
   g_clear_pointer (&self->lane_time, g_array_unref);
-  for (guint k = 0; k < CP_SUMMARY_MAX_THREADS; k++)
-    g_clear_pointer (&self->thread_summary[k], g_free);
-  g_clear_pointer (&self->state_summary, g_free);
 
   G_OBJECT_CLASS (ws_critical_path_renderer_parent_class)->finalize (object);
 }
@@ -86,7 +82,7 @@ ws_critical_path_renderer_init (WsCriticalPathRenderer *self)
 {
   ws_timeline_palette_init_light (&self->palette);
   self->geometry.margin = 12;
-  self->geometry.summary_height = 60;
+  self->geometry.summary_height = 40;
   self->geometry.ruler_height = 28;
   self->geometry.label_width = 220;
   self->geometry.lane_height = 30;
@@ -347,9 +343,6 @@ ws_critical_path_renderer_set_path (WsCriticalPathRenderer *self,
   self->label_width_dirty = TRUE;
   g_array_set_size (self->lanes, 0);
   g_array_set_size (self->lane_time, 0);
-  for (guint k = 0; k < CP_SUMMARY_MAX_THREADS; k++)
-    g_clear_pointer (&self->thread_summary[k], g_free);
-  g_clear_pointer (&self->state_summary, g_free);
   g_clear_pointer (&self->thread_lane, g_free);
   g_clear_pointer (&self->matches, g_free);
   self->selected = WS_NONE;
@@ -403,9 +396,6 @@ ws_critical_path_renderer_set_path (WsCriticalPathRenderer *self,
       g_array_append_val (self->lane_time, time);
       self->thread_lane[thread] = l;
     }
-  for (guint k = 0; k < CP_SUMMARY_MAX_THREADS; k++)
-    self->thread_summary[k] = ws_critical_path_dup_thread_summary (path, k + 1);
-  self->state_summary = ws_critical_path_dup_state_summary (path);
 }
 
 /* Returns: (transfer none) (nullable): */
@@ -697,31 +687,154 @@ ws_critical_path_renderer_segment_at (WsCriticalPathRenderer *self,
 /* ------------------------------------------------------------------ */
 /* Drawing                                                              */
 
-/* @line (consumed) without its last " · " items, and " · …" in their
- * place, until it is at most @width wide. */
-static char *
-fit_items (WsCriticalPathRenderer *self,
-           char                   *line,
-           double                  width)
+/* One item of the key: a swatch of @state's colour (or, for the
+ * connector, a small arrow) and @label.  Returns its width. */
+static double
+draw_key_item (WsCriticalPathRenderer *self,
+               cairo_t                *cr,
+               gboolean                connector,
+               WsCriticalState         state,
+               const char             *label,
+               double                  x,
+               double                  y)
 {
-  static const char more[] = " · …";
+  double text_x = x + KEY_SWATCH + 5;
 
-  while (text_width (self, line) > width)
+  if (connector)
     {
-      char *cut, *shorter;
-
-      if (g_str_has_suffix (line, more))
-        line[strlen (line) - strlen (more)] = '\0';
-      cut = g_strrstr (line, " · ");
-      if (cut != NULL)
-        *cut = '\0';
-      shorter = g_strconcat (line, more, NULL);
-      g_free (line);
-      line = shorter;
-      if (cut == NULL)
-        break;
+      ws_render_set_source (cr, &self->palette.arrow);
+      cairo_rectangle (cr, x + 6, y - 6, 2, 9);
+      cairo_fill (cr);
+      cairo_move_to (cr, x + 7, y + 7);
+      cairo_line_to (cr, x + 3, y + 2);
+      cairo_line_to (cr, x + 11, y + 2);
+      cairo_close_path (cr);
+      cairo_fill (cr);
     }
-  return line;
+  else
+    {
+      WsColor c;
+
+      ws_critical_state_get_colour (state, &self->palette, &c);
+      ws_render_set_source (cr, &c);
+      cairo_rectangle (cr, x, floor (y) - 5, KEY_SWATCH, 10);
+      cairo_fill (cr);
+    }
+  ws_render_set_source (cr, &self->palette.dim_foreground);
+  show_text (self, cr, label, text_x, y, 0, FALSE, FALSE);
+  return KEY_SWATCH + 5 + text_width (self, label);
+}
+
+/* How much a key item says: a level the row is too narrow for drops
+ * words, never a state. */
+typedef enum {
+  KEY_FULL,      /* "Ready, waiting for a CPU 13.7 ms (31 %)" */
+  KEY_SHARE,     /* "Ready 31 %" */
+  KEY_NAME,      /* "Ready" */
+} KeyLevel;
+
+static char *
+key_label (WsCriticalPathRenderer *self,
+           WsCriticalState         st,
+           KeyLevel                level)
+{
+  /* The states' names where room is short (the legend's, the timeline
+   * says "Ready" too). */
+  static const char * const short_names[WS_N_CRITICAL_STATES] = {
+    N_("Running"), N_("Ready"), N_("Woken by hardware"), N_("Readier unknown"), N_("No data"),
+  };
+  const WsSymptom *s = ws_critical_path_get_symptom (self->path);
+  WsTime t = ws_critical_path_get_state_time (self->path, st);
+  double share = s->t1 > s->t0 ? 100.0 * t / (s->t1 - s->t0) : 0.0;
+  g_autofree char *d = NULL;
+
+  if (st == WS_N_CRITICAL_STATES)
+    return g_strdup (level == KEY_FULL ? _("path to the readier and back") : _("to the readier"));
+  if (level == KEY_NAME)
+    return g_strdup (_(short_names[st]));
+  if (level == KEY_SHARE)
+    /* Translators: the critical path's key where room is short: state, share */
+    return g_strdup_printf (_("%s %.0f %%"), _(short_names[st]), share);
+  d = ws_format_duration (t);
+  /* Translators: the key of the critical path: state, its time, its share */
+  return g_strdup_printf (_("%s %s (%.0f %%)"), ws_critical_state_get_label (st), d, share);
+}
+
+/* The key under the title at @level: each state the path spends time in,
+ * with its colour (the legend and the time per state in one), then the
+ * connectors if @connector, flowing onto more rows where one is too
+ * narrow.  Returns the rows; draws them if @cr is given. */
+static guint
+key_flow (WsCriticalPathRenderer *self,
+          cairo_t                *cr,
+          KeyLevel                level,
+          gboolean                connector,
+          double                  x0,
+          double                  y0,
+          double                  width)
+{
+  double x = x0;
+  guint rows = 1;
+
+  for (WsCriticalState st = 0; st <= WS_N_CRITICAL_STATES; st++)
+    {
+      gboolean is_connector = st == WS_N_CRITICAL_STATES;
+      g_autofree char *label = NULL;
+      double need;
+
+      if (is_connector ? !connector : ws_critical_path_get_state_time (self->path, st) <= 0)
+        continue;
+      label = key_label (self, st, level);
+      need = KEY_SWATCH + 5 + text_width (self, label);
+      if (x > x0 && x + need > x0 + width)
+        {
+          rows++;
+          x = x0;
+        }
+      if (cr != NULL)
+        draw_key_item (self, cr, is_connector, st, label, x, y0 + (rows - 0.5) * KEY_ROW);
+      x += need + 16;
+    }
+  return rows;
+}
+
+/* The most the key can say in one row at @width: all of it; the states'
+ * short names with their shares; without the connectors; the names only;
+ * else the names on as many rows as they need.  At 720 px high a legend
+ * under the lanes took the rows the chart needed (issue 13): the key
+ * takes one row where it can. */
+static guint
+choose_key (WsCriticalPathRenderer *self,
+            double                  width,
+            KeyLevel               *level,
+            gboolean               *connector)
+{
+  static const struct { KeyLevel level; gboolean connector; } tries[] = {
+    { KEY_FULL, TRUE }, { KEY_SHARE, TRUE }, { KEY_SHARE, FALSE }, { KEY_NAME, FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (tries); i++)
+    {
+      *level = tries[i].level;
+      *connector = tries[i].connector;
+      if (key_flow (self, NULL, *level, *connector, 0, 0, width) == 1)
+        return 1;
+    }
+  return key_flow (self, NULL, *level, *connector, 0, 0, width);
+}
+
+/* The title's row and the key's rows at @width: the lanes start under
+ * them, so the geometry follows. */
+static void
+update_summary_height (WsCriticalPathRenderer *self,
+                       double                  width)
+{
+  KeyLevel level;
+  gboolean connector;
+
+  if (self->path != NULL)
+    self->geometry.summary_height = TITLE_ROW + KEY_ROW * choose_key (self, width - 2 * self->geometry.margin,
+                                                                      &level, &connector);
 }
 
 static void
@@ -732,14 +845,13 @@ draw_summary (WsCriticalPathRenderer *self,
   const WsSymptom *s = ws_critical_path_get_symptom (self->path);
   WsTrace *trace = ws_critical_path_get_trace (self->path);
   double x = self->geometry.margin, w = width - 2 * self->geometry.margin;
-  double y = self->geometry.margin, line = self->geometry.summary_height / 3;
+  double y = self->geometry.margin;
   guint n = ws_critical_path_get_n_segments (self->path);
   g_autofree char *who = thread_name (trace, s->thread);
   g_autofree char *span = ws_format_duration (s->t1 - s->t0);
   g_autofree char *title = NULL;
-  const char *states = self->state_summary;
-  g_autofree char *threads_line = NULL;
-  g_autofree char *states_line = NULL;
+  KeyLevel level;
+  gboolean connector;
 
   /* Translators: title of the critical path figure: thread, window
    * length, number of segments, number of threads */
@@ -747,24 +859,11 @@ draw_summary (WsCriticalPathRenderer *self,
                                         "Critical path of %s over %s: %u segment on %u thread",
                                         "Critical path of %s over %s: %u segments on %u threads", n),
                            who, span, n, self->lanes->len);
-  /* Fewer threads ("… and 7 more threads") rather than a line cut
-   * off in the middle of a name; fewer states likewise. */
-  for (int k = CP_SUMMARY_MAX_THREADS - 1; k >= 0; k--)
-    {
-      g_free (threads_line);
-      /* Translators: the time of the critical path per thread, then per state */
-      threads_line = g_strdup_printf (_("By thread: %s"), self->thread_summary[k]);
-      if (text_width (self, threads_line) <= w)
-        break;
-    }
-  states_line = g_strdup_printf (_("By state: %s"), *states ? states : _("nothing"));
-  states_line = fit_items (self, states_line, w);
-
+  /* The time per thread is in the lanes' labels: no line of its own. */
   ws_render_set_source (cr, &self->palette.foreground);
-  show_text (self, cr, title, x, y + line / 2, w, FALSE, TRUE);
-  ws_render_set_source (cr, &self->palette.dim_foreground);
-  show_text (self, cr, threads_line, x, y + line * 1.5, w, FALSE, FALSE);
-  show_text (self, cr, states_line, x, y + line * 2.5, w, FALSE, FALSE);
+  show_text (self, cr, title, x, y + TITLE_ROW / 2, w, FALSE, TRUE);
+  choose_key (self, w, &level, &connector);
+  key_flow (self, cr, level, connector, x, y + TITLE_ROW, w);
 }
 
 static void
@@ -1117,72 +1216,10 @@ draw_selection (WsCriticalPathRenderer *self,
   cairo_stroke (cr);
 }
 
-typedef struct {
-  gboolean     connector;
-  WsCriticalState state;
-  const char  *label;
-} LegendItem;
-
-static double
-legend_layout (WsCriticalPathRenderer *self,
-               cairo_t                *cr,
-               double                  x,
-               double                  y,
-               double                  width)
-{
-  LegendItem items[WS_N_CRITICAL_STATES + 1];
-  PangoLayout *pl = get_scratch (self);
-  WsRenderFlow flow;
-  guint n = 0;
-
-  for (WsCriticalState st = 0; st < WS_N_CRITICAL_STATES; st++)
-    items[n++] = (LegendItem) { FALSE, st, ws_critical_state_get_label (st) };
-  items[n++] = (LegendItem) { TRUE, 0, _("The path moves to the readier, or back when it wakes the wait") };
-
-  ws_render_flow_init (&flow, x, y, width);
-  for (guint i = 0; i < n; i++)
-    {
-      double swatch = items[i].connector ? 10 : 22, cx, cy;
-      int tw, th;
-
-      ws_render_measure_text (pl, items[i].label, &tw, &th);
-      ws_render_flow_place (&flow, swatch + 6 + tw + 18, th, &cx, &cy);
-      if (cr != NULL)
-        {
-          double my = floor (cy + th / 2.0);
-
-          if (items[i].connector)
-            {
-              ws_render_set_source (cr, &self->palette.arrow);
-              cairo_rectangle (cr, cx + 4, my - 7, 2, 12);
-              cairo_fill (cr);
-              cairo_move_to (cr, cx + 5, my + 8);
-              cairo_line_to (cr, cx + 1, my + 2);
-              cairo_line_to (cr, cx + 9, my + 2);
-              cairo_close_path (cr);
-              cairo_fill (cr);
-            }
-          else
-            {
-              WsColor c;
-              ws_critical_state_get_colour (items[i].state, &self->palette, &c);
-              ws_render_set_source (cr, &c);
-              cairo_rectangle (cr, cx, my - 5, swatch, 10);
-              cairo_fill (cr);
-            }
-          ws_render_set_source (cr, &self->palette.foreground);
-          cairo_move_to (cr, cx + swatch + 6, cy);
-          pango_cairo_show_layout (cr, pl);
-        }
-    }
-  return ws_render_flow_get_height (&flow);
-}
-
 /**
  * ws_critical_path_renderer_measure_height:
  *
- * Returns: the height a drawing @width wide needs to show every lane and
- *   the legend
+ * Returns: the height a drawing @width wide needs to show every lane
  */
 double
 ws_critical_path_renderer_measure_height (WsCriticalPathRenderer *self,
@@ -1190,8 +1227,8 @@ ws_critical_path_renderer_measure_height (WsCriticalPathRenderer *self,
 {
   g_return_val_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self), 0);
 
-  return ceil (lanes_y (self) + MAX (self->lanes->len, 1) * self->geometry.lane_height + LEGEND_GAP +
-               legend_layout (self, NULL, 0, 0, width - 2 * self->geometry.margin) + self->geometry.margin);
+  update_summary_height (self, width);
+  return ceil (lanes_y (self) + MAX (self->lanes->len, 1) * self->geometry.lane_height + self->geometry.margin);
 }
 
 /**
@@ -1222,6 +1259,7 @@ ws_critical_path_renderer_draw (WsCriticalPathRenderer *self,
       return;
     }
 
+  update_summary_height (self, width);
   lanes_bottom = lanes_y (self) + self->lanes->len * self->geometry.lane_height;
   draw_summary (self, cr, width);
   draw_lane_labels (self, cr, width);
@@ -1239,7 +1277,6 @@ ws_critical_path_renderer_draw (WsCriticalPathRenderer *self,
   ws_render_set_source (cr, &self->palette.separator);
   cairo_rectangle (cr, self->geometry.margin, lanes_bottom, width - 2 * self->geometry.margin, 1);
   cairo_fill (cr);
-  legend_layout (self, cr, self->geometry.margin, lanes_bottom + LEGEND_GAP, width - 2 * self->geometry.margin);
   cairo_restore (cr);
 }
 

@@ -14,8 +14,10 @@ G_BEGIN_DECLS
 /**
  * WsCriticalPathGeometry:
  * @margin: space around the figure
- * @summary_height: the two summary lines on top (time per thread, per
- *   state)
+ * @summary_height: the lines on top: the title, and the key (each
+ *   state's colour with its time and share, the connectors) in one row,
+ *   or two where one is too narrow: set for the width last measured or
+ *   drawn
  * @ruler_height: the time axis, under the summary
  * @label_width: the thread-name column on the left of the lanes
  * @lane_height: one lane per thread; the bars fill its middle
@@ -23,8 +25,8 @@ G_BEGIN_DECLS
  *
  * Where things are.  The time axis runs from x = @margin + @label_width
  * to the drawing width minus @margin; lane i starts at y = @margin +
- * @summary_height + @ruler_height + i × @lane_height; the legend comes
- * after the last lane.
+ * @summary_height + @ruler_height + i × @lane_height; nothing comes after
+ * the last lane (the key is on top, so that a short view keeps its rows).
  */
 typedef struct {
   double margin;
@@ -41,7 +43,7 @@ typedef struct {
  * and first appearance), each segment a bar coloured by its state with
  * the timeline's palette, a vertical connector wherever the path moves to
  * another thread (to the readier when a wait began, back when the readier
- * woke it), a legend, and a summary of the time per thread and per state.
+ * woke it), and on top a key of the states with the time in each.
  *
  * Plain Cairo, as the other views, so that the widget, the PNG/SVG/PDF
  * export and the pixel tests share it.  The renderer holds the path, the

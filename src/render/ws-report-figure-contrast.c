@@ -44,6 +44,20 @@ export_awg (gpointer  user_data,
   return ws_awg_renderer_export (user_data, "figure.svg", error);
 }
 
+/* Presentation in the dark style: the dark page of the other figures. */
+static void
+set_palette (const WsReportContext *ctx,
+             WsAwgRenderer         *renderer)
+{
+  WsAwgPalette palette;
+
+  if (ctx->dark)
+    ws_awg_palette_init_dark (&palette);
+  else
+    ws_awg_palette_init_light (&palette);
+  ws_awg_renderer_set_palette (renderer, &palette);
+}
+
 static void
 add_run_facts (WsReportFigure   *figure,
                WsContrastResult *result,
@@ -154,6 +168,7 @@ build_contrast (const WsReportContext *ctx,
   renderer = ws_awg_renderer_new_focused (awg, REPORT_AWG_NODES, (const guint32 *) (gpointer) p->slow_leaves->data,
                                           p->slow_leaves->len);
   ws_awg_renderer_set_highlight (renderer, (const guint32 *) (gpointer) p->slow_leaves->data, p->slow_leaves->len);
+  set_palette (ctx, renderer);
   if (!ws_export_record (export_awg, renderer, &figure->recording, error))
     return FALSE;
   add_pattern_facts (figure, result, rank);
@@ -178,6 +193,7 @@ build_awg (const WsReportContext *ctx,
     return FALSE;
   awg = slow ? ws_contrast_result_get_awg_slow (result) : ws_contrast_result_get_awg_fast (result);
   renderer = ws_awg_renderer_new (awg, REPORT_AWG_NODES);
+  set_palette (ctx, renderer);
   if (!ws_export_record (export_awg, renderer, &figure->recording, error))
     return FALSE;
   total = ws_format_duration (ws_awg_get_total_cost (awg));

@@ -16,6 +16,15 @@
 
 G_DEFINE_FINAL_TYPE (WsReport, ws_report, G_TYPE_OBJECT)
 
+/* A trace no finding uses is a NULL slot: g_object_unref() would warn
+ * ("assertion 'G_IS_OBJECT (object)' failed" on every such report). */
+static void
+trace_unref (gpointer trace)
+{
+  if (trace != NULL)
+    g_object_unref (trace);
+}
+
 static void
 ws_report_finalize (GObject *object)
 {
@@ -78,7 +87,7 @@ ws_report_new (WsSessionFile  *session,
   self->session = g_object_ref (session);
   n_traces = ws_session_file_get_n_traces (session);
   n_findings = ws_pin_list_get_n (ws_session_file_get_findings (session));
-  self->traces = g_ptr_array_new_full (n_traces, (GDestroyNotify) g_object_unref);
+  self->traces = g_ptr_array_new_full (n_traces, trace_unref);
   self->figures = g_ptr_array_new_full (n_findings, (GDestroyNotify) ws_report_figure_free);
   self->errors = g_ptr_array_new_full (n_findings, g_free);
   g_ptr_array_set_size (self->figures, n_findings);

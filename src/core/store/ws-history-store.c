@@ -172,6 +172,29 @@ exec (WsHistoryStore  *self,
   return TRUE;
 }
 
+/* The switch to WAL needs the file to itself, and SQLite answers "busy"
+ * at once rather than wait when two connections would deadlock on it
+ * (two set-ups of one new file): try again a little later, up to about
+ * the busy timeout. */
+static gboolean
+exec_when_free (WsHistoryStore  *self,
+                const char      *sql,
+                const char      *what,
+                GError         **error)
+{
+  for (guint attempt = 0; attempt < 500; attempt++)
+    {
+      int rc = sqlite3_exec (self->db, sql, NULL, NULL, NULL);
+
+      if (rc == SQLITE_OK)
+        return TRUE;
+      if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
+        break;
+      g_usleep (20 * 1000);
+    }
+  return sql_error (self, error, what);
+}
+
 static sqlite3_stmt *
 prepare (WsHistoryStore  *self,
          const char      *sql,
@@ -286,6 +309,32 @@ open_connection (WsHistoryStore  *self,
   return TRUE;
 }
 
+/* Version 0 is a new file; later versions migrate here, each step in the
+ * same transaction as the version bump.  Another connection (the window's
+ * recording thread, a second Waitscope) may be setting up the same new
+ * file: the version is read again inside the write transaction, so that
+ * only the first migrates ("duplicate column name: slot" when both did). */
+static gboolean
+migrate (WsHistoryStore  *self,
+         GError         **error)
+{
+  g_autofree char *sql = NULL;
+  int version;
+
+  if (!exec (self, "BEGIN IMMEDIATE", _("creating the schema"), error))
+    return FALSE;
+  if (!read_schema_version (self, &version, error))
+    goto fail;
+  sql = g_strdup_printf ("%s %s PRAGMA user_version = %d; COMMIT;", version < 1 ? schema : "",
+                         version < 2 ? schema_v2 : "", WS_HISTORY_SCHEMA_VERSION);
+  if (version < WS_HISTORY_SCHEMA_VERSION ? exec (self, sql, _("creating the schema"), error)
+                                          : exec (self, "COMMIT", _("creating the schema"), error))
+    return TRUE;
+fail:
+  sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+  return FALSE;
+}
+
 /**
  * ws_history_store_open:
  * @path: (nullable): the database file, or %NULL for
@@ -321,37 +370,12 @@ ws_history_store_open (const char  *path,
     return NULL;
 
   /* WAL + FULL: a commit is durable, and a crash mid-write rolls back. */
-  if (!exec (self, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;",
-             _("setting up"), error))
+  if (!exec_when_free (self, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;",
+                       _("setting up"), error))
     return NULL;
 
-  if (version < WS_HISTORY_SCHEMA_VERSION)
-    {
-      /* Version 0 is a new file.  Later versions migrate here, each step
-       * in the same transaction as the version bump.  The version is read
-       * again under the write lock: another connection (the GUI records
-       * history in a worker while its flag list opens the same file) may
-       * have set the schema up since, and its ALTER TABLE must not run
-       * twice. */
-      g_autofree char *sql = NULL;
-
-      if (!exec (self, "BEGIN IMMEDIATE", _("creating the schema"), error))
-        return NULL;
-      if (!read_schema_version (self, &version, error))
-        {
-          sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
-          return NULL;
-        }
-      sql = g_strdup_printf ("%s %s PRAGMA user_version = %d; COMMIT;",
-                             version < 1 ? schema : "",
-                             version < 2 ? schema_v2 : "",
-                             WS_HISTORY_SCHEMA_VERSION);
-      if (!exec (self, sql, _("creating the schema"), error))
-        {
-          sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
-          return NULL;
-        }
-    }
+  if (version < WS_HISTORY_SCHEMA_VERSION && !migrate (self, error))
+    return NULL;
 
   return g_steal_pointer (&self);
 }
