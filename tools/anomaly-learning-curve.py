@@ -178,6 +178,22 @@ class Experiment:
         result = run(self.a.cli, "anomalies", self.a.trace, "--json", "--all", "--history", history, *extra)
         return {(w["tid"], w["time_ns"]): w for w in result["traces"][0]["waits"]}
 
+    def choices(self, pick, pool, flagged, shown, missed, alarms):
+        """The waits this analyst's next flag is picked from (the list
+        itself, so that the pick can be popped from it)."""
+        if self.a.analyst == "check":
+            # A wait the detector shows as anomalous, to confirm or reject,
+            # or by a fair coin a missed one.
+            turn = shown if (pick.random() < 0.5 and shown) or not missed else missed
+        elif self.a.analyst == "review":
+            # The waits shown as anomalous first, then the misses.
+            turn = shown or missed
+        else:
+            # Errors only: a miss or a false alarm, in turn or by a coin.
+            anomalous_turn = len(flagged) % 2 == 0 if self.a.analyst == "alternate" else pick.random() < 0.5
+            turn = missed if (anomalous_turn and missed) or not alarms else alarms
+        return turn or [k for k in pool if k not in flagged]
+
     def analyst(self, seed, steps, prior, measured):
         """One simulated analyst (flag order from @seed); the curve on @measured."""
         scratch = tempfile.mkdtemp(prefix="ws-learning-")
@@ -193,42 +209,11 @@ class Experiment:
             batch = []   # runs of flags of one verdict, in the order picked
             shown = [k for k in pool if k not in flagged and waits[k]["anomalous"]]
             while len(flagged) < target:
-                if self.a.analyst == "check":
-                    # Checks a wait the detector shows as anomalous (confirms
-                    # or rejects it) or, by a fair coin, marks a missed one.
-                    turn = shown if (pick.random() < 0.5 and shown) or not missed else missed
-                    choices = turn or [k for k in pool if k not in flagged]
-                    k = choices.pop(pick.randrange(len(choices)))
-                    for other in (shown, missed, alarms):
-                        if k in other:
-                            other.remove(k)
-                    flagged.add(k)
-                    verdict = "--anomalous" if truth[k] else "--normal"
-                    if not batch or batch[-1][0] != verdict:
-                        batch.append((verdict, []))
-                    batch[-1][1].append(f"{k[0]}@{k[1]}ns")
-                    continue
-                if self.a.analyst == "review":
-                    # Goes through the waits the detector shows as anomalous,
-                    # confirming or rejecting each; then looks for misses.
-                    choices = shown or missed or [k for k in pool if k not in flagged]
-                    k = choices.pop(pick.randrange(len(choices)))
-                    for other in (shown, missed, alarms):
-                        if k in other:
-                            other.remove(k)
-                    flagged.add(k)
-                    verdict = "--anomalous" if truth[k] else "--normal"
-                    if not batch or batch[-1][0] != verdict:
-                        batch.append((verdict, []))
-                    batch[-1][1].append(f"{k[0]}@{k[1]}ns")
-                    continue
-                if self.a.analyst == "alternate":
-                    anomalous_turn = len(flagged) % 2 == 0
-                else:
-                    anomalous_turn = pick.random() < 0.5
-                turn = missed if (anomalous_turn and missed) or not alarms else alarms
-                choices = turn or [k for k in pool if k not in flagged]
+                choices = self.choices(pick, pool, flagged, shown, missed, alarms)
                 k = choices.pop(pick.randrange(len(choices)))
+                for other in (shown, missed, alarms):
+                    if k in other:
+                        other.remove(k)
                 flagged.add(k)
                 verdict = "--anomalous" if truth[k] else "--normal"
                 if not batch or batch[-1][0] != verdict:
