@@ -172,8 +172,8 @@ detect (WsHistoryStore *store,
   return detect_with (store, trace, &settings);
 }
 
-/* The longest model-anomalous or the longest normal wait of the busiest
- * signature whose model is its own. */
+/* The shortest model-anomalous or the longest normal unflagged wait of
+ * @model. */
 static const WsWaitScore *
 pick (WsAnomalyResult *result,
       gboolean         anomalous,
@@ -185,7 +185,7 @@ pick (WsAnomalyResult *result,
 
   s = ws_anomaly_result_get_scores (result, 0, &n);
   for (guint i = 0; i < n; i++)
-    if (s[i].model == model && s[i].model_anomalous == anomalous
+    if (s[i].model == model && s[i].model_anomalous == anomalous && s[i].flag == WS_ANOMALY_FLAG_NONE
         && (best == NULL || (anomalous ? ws_trace_get_event (trace, s[i].event)->duration
                                          < ws_trace_get_event (trace, best->event)->duration
                                        : ws_trace_get_event (trace, s[i].event)->duration
@@ -473,6 +473,159 @@ test_learning_across_signatures (void)
 }
 
 /* The rule's two steps as plain arithmetic. */
+/* The component step (docs/anomaly-detection.md, "Flags and the learning
+ * rule"): flags mark the slow components that explain them, and the
+ * boundary is where the marked part of the mixture becomes the more
+ * probable one. */
+static WsGmm
+mixture_of (guint        n,
+            const double parts[][3])
+{
+  WsGmm gmm = { .n_components = n };
+
+  for (guint k = 0; k < n; k++)
+    gmm.components[k] = (WsGmmComponent) { parts[k][0], parts[k][1], parts[k][2] * parts[k][2] };
+  return gmm;
+}
+
+static void
+test_learning_components (void)
+{
+  const double two[][3] = { { 0.8, 13.0, 0.3 }, { 0.2, 15.0, 0.3 } };
+  const double three[][3] = { { 0.45, 13.0, 0.3 }, { 0.3, 15.0, 0.3 }, { 0.25, 16.5, 0.3 } };
+  WsGmm gmm = mixture_of (2, two), wide = mixture_of (3, three);
+  double boundary = 14.0 + 0.09 * log (4.0) / 2;
+  gboolean marked[WS_GMM_MAX_COMPONENTS];
+  WsLearnFlag f[3];
+
+  /* One anomalous flag between the slow component's boundary and the
+   * tail cut marks it; the boundary of two components of equal variance
+   * is known in closed form: (μ₀ + μ₁)/2 + σ² ln(w₀/w₁)/(μ₁ − μ₀). */
+  f[0] = (WsLearnFlag) { 14.3, TRUE, 1 };
+  g_assert_cmpuint (ws_anomaly_learn_marks (&gmm, 14.6, f, 1, marked), ==, 1);
+  g_assert_false (marked[0]);
+  g_assert_true (marked[1]);
+  g_assert_cmpfloat_with_epsilon (ws_anomaly_marked_boundary (&gmm, marked), boundary, 1e-6);
+
+  /* Above the tail cut both cuts agree: no evidence either way. */
+  f[0] = (WsLearnFlag) { 14.9, TRUE, 1 };
+  g_assert_cmpuint (ws_anomaly_learn_marks (&gmm, 14.6, f, 1, marked), ==, 0);
+  /* Nor below the boundary. */
+  f[0] = (WsLearnFlag) { 13.9, TRUE, 1 };
+  g_assert_cmpuint (ws_anomaly_learn_marks (&gmm, 14.6, f, 1, marked), ==, 0);
+  /* A tail cut already below the boundary is never raised to it. */
+  f[0] = (WsLearnFlag) { 14.3, TRUE, 1 };
+  g_assert_cmpuint (ws_anomaly_learn_marks (&gmm, 13.9, f, 1, marked), ==, 0);
+
+  /* As much normal weight where the cuts disagree: the tail cut stays. */
+  f[1] = (WsLearnFlag) { 14.2, FALSE, 1 };
+  g_assert_cmpuint (ws_anomaly_learn_marks (&gmm, 14.6, f, 2, marked), ==, 0);
+  g_assert_cmpfloat (ws_anomaly_marked_boundary (&gmm, marked), ==, G_MAXDOUBLE);
+  f[2] = (WsLearnFlag) { 14.5, TRUE, 1 };
+  g_assert_cmpuint (ws_anomaly_learn_marks (&gmm, 14.6, f, 3, marked), ==, 1);
+
+  /* The marked weigh less than half the kind: the slow component with
+   * the one above it would weigh 0.55, so only the slowest can be. */
+  f[0] = (WsLearnFlag) { 15.2, TRUE, 1 };
+  f[1] = (WsLearnFlag) { 15.3, TRUE, 1 };
+  g_assert_cmpuint (ws_anomaly_learn_marks (&wide, 17.0, f, 2, marked), ==, 0);
+  f[2] = (WsLearnFlag) { 16.2, TRUE, 1 };
+  g_assert_cmpuint (ws_anomaly_learn_marks (&wide, 17.0, f, 3, marked), ==, 1);
+  g_assert_true (marked[2]);
+  g_assert_false (marked[1]);
+  g_assert_cmpfloat (ws_anomaly_marked_boundary (&wide, marked), >, 15.3);
+  g_assert_cmpfloat (ws_anomaly_marked_boundary (&wide, marked), <, 16.2);
+}
+
+/* The slow component of a kind whose model cut lies inside it: the
+ * unflagged wait well below the cut (by 0.25, a fifth shorter, so that
+ * the refit without it leaves it below) that component explains best. */
+static const WsWaitScore *
+pick_in_slow_component (WsAnomalyResult *result,
+                        guint           *model_out,
+                        guint           *component_out)
+{
+  WsTrace *trace = ws_anomaly_result_get_trace (result, 0);
+  const WsWaitScore *s, *best = NULL;
+  double best_r = 0;
+  guint n;
+
+  s = ws_anomaly_result_get_scores (result, 0, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      const WsAnomalyModel *m = ws_anomaly_result_get_model (result, s[i].model);
+      double x = log ((double) ws_trace_get_event (trace, s[i].event)->duration), r[WS_GMM_MAX_COMPONENTS];
+      guint main = 0;
+
+      if (m->level != WS_MODEL_LEVEL_SIGNATURE || s[i].model_anomalous || m->gmm.n_components < 2)
+        continue;
+      for (guint k = 1; k < m->gmm.n_components; k++)
+        main = m->gmm.components[k].weight > m->gmm.components[main].weight ? k : main;
+      ws_gmm_posteriors (&m->gmm, x, r);
+      for (guint k = 0; k < m->gmm.n_components; k++)
+        if (m->gmm.components[k].mean < m->cut && m->gmm.components[k].mean > m->gmm.components[main].mean
+            && m->gmm.components[k].weight < 0.5 && r[k] > best_r
+            && x > m->gmm.components[k].mean - 0.5 * sqrt (m->gmm.components[k].variance) && x < m->cut - 0.25)
+          {
+            best = &s[i];
+            best_r = r[k];
+            *model_out = s[i].model;
+            *component_out = k;
+          }
+    }
+  g_assert_nonnull (best);
+  return best;
+}
+
+/* The component step on a real trace with injected faults (the lock
+ * kind, whose faults form a component of their own and whose model cut
+ * lies inside it): one wait of it below that cut flagged anomalous marks
+ * the component and lowers the kind's cut to its boundary, which carries
+ * to many unflagged waits; two of the waits that made anomalous flagged
+ * normal unmark it again. */
+static void
+test_learning_component_on_trace (void)
+{
+  g_autofree char *path = tmp_store ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsHistoryStore) store = ws_history_store_open (path, &error);
+  g_autoptr(WsTrace) trace = load ("anomaly/faults.perf.txt.gz");
+  g_autoptr(WsAnomalyResult) before = detect (store, trace);
+  g_autoptr(WsAnomalyResult) marked = NULL;
+  g_autoptr(WsAnomalyResult) unmarked = NULL;
+  guint m = 0, k = 0, n, n_new = 0;
+  const WsWaitScore *flagged = pick_in_slow_component (before, &m, &k);
+  const WsAnomalyModel *model;
+  const WsWaitScore *s;
+  double base_cut = ws_anomaly_result_get_model (before, m)->cut;
+
+  flag (store, before, flagged->event, WS_ANOMALY_FLAG_ANOMALOUS);
+  marked = detect (store, trace);
+  model = ws_anomaly_result_get_model (marked, m);
+  g_assert_true (model->marked_components & (1u << k));
+  g_assert_cmpfloat (model->cut, <, base_cut);
+  g_assert_true (ws_anomaly_result_lookup (marked, 0, flagged->event)->anomalous);
+  s = ws_anomaly_result_get_scores (marked, 0, &n);
+  for (guint i = 0; i < n; i++)
+    n_new += s[i].model == m && s[i].flag == WS_ANOMALY_FLAG_NONE && s[i].model_anomalous
+             && !ws_anomaly_result_lookup (before, 0, s[i].event)->model_anomalous;
+  g_test_message ("%s: one anomalous flag in component %u moves the cut %.2f -> %.2f, %u more unflagged waits "
+                  "anomalous (of %u samples)", model->key, k, base_cut, model->cut, n_new, model->samples->len);
+  g_assert_cmpuint (n_new, >=, 20);
+
+  /* Two waits it made anomalous flagged normal outvote the one. */
+  for (guint j = 0, done = 0; j < n && done < 2; j++)
+    if (s[j].model == m && s[j].flag == WS_ANOMALY_FLAG_NONE && s[j].model_anomalous
+        && !ws_anomaly_result_lookup (before, 0, s[j].event)->model_anomalous)
+      {
+        flag (store, marked, s[j].event, WS_ANOMALY_FLAG_NORMAL);
+        done++;
+      }
+  unmarked = detect (store, trace);
+  g_assert_false (ws_anomaly_result_get_model (unmarked, m)->marked_components & (1u << k));
+  g_assert_cmpfloat (ws_anomaly_result_get_model (unmarked, m)->cut, >=, base_cut - 0.05);
+}
+
 static void
 test_learning_steps (void)
 {
@@ -599,6 +752,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/anomaly/history/once-and-bounded", test_history_once_and_bounded);
   g_test_add_func ("/anomaly/detect/reads-only", test_detect_reads_only);
   g_test_add_func ("/anomaly/learning-steps", test_learning_steps);
+  g_test_add_func ("/anomaly/learning-components", test_learning_components);
+  g_test_add_func ("/anomaly/learning-component-on-trace", test_learning_component_on_trace);
   g_test_add_func ("/anomaly/learning-rule", test_learning_rule);
   g_test_add_func ("/anomaly/learning-across-signatures", test_learning_across_signatures);
   g_test_add_func ("/anomaly/chain-metric", test_chain_metric);

@@ -11,6 +11,7 @@
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <string.h>
 
 #include "ws-cli-test-util.h"
@@ -128,6 +129,112 @@ test_flag_roundtrip (void)
   }
 }
 
+/* The signature of @root's models with a slow component that its cut lies
+ * above (the fault trace's lock kind), that component's index, and the
+ * range of log-durations well inside it and below the cut. */
+static const char *
+slow_component_kind (JsonNode *root,
+                     guint    *component,
+                     double   *lo,
+                     double   *hi)
+{
+  JsonArray *models = json_object_get_array_member (json_node_get_object (root), "models");
+
+  for (guint m = 0; m < json_array_get_length (models); m++)
+    {
+      JsonObject *model = json_array_get_object_element (models, m);
+      JsonArray *cs = json_object_get_array_member (model, "components");
+      double cut = log ((double) json_object_get_int_member (model, "anomalous_from_ns")), heaviest = 0, main_mean = 0;
+
+      for (guint k = 0; k < json_array_get_length (cs); k++)
+        if (json_object_get_double_member (json_array_get_object_element (cs, k), "weight") > heaviest)
+          {
+            heaviest = json_object_get_double_member (json_array_get_object_element (cs, k), "weight");
+            main_mean = json_object_get_double_member (json_array_get_object_element (cs, k), "mean_log_ns");
+          }
+      for (guint k = 0; k < json_array_get_length (cs); k++)
+        {
+          JsonObject *c = json_array_get_object_element (cs, k);
+          double mean = json_object_get_double_member (c, "mean_log_ns");
+
+          if (mean > main_mean && mean < cut - 0.25 && json_object_get_double_member (c, "weight") < 0.5)
+            {
+              *component = k;
+              *lo = mean - 0.5 * json_object_get_double_member (c, "sd_log_ns");
+              *hi = cut - 0.25;
+              return json_object_get_string_member (model, "signature");
+            }
+        }
+    }
+  g_assert_not_reached ();
+}
+
+/* One wait of a slow component flagged anomalous marks the component:
+ * `anomalies --json` gives it "anomalous": true, the kind's threshold
+ * drops below the flagged wait, and more unflagged waits of the kind
+ * are anomalous than before (docs/anomaly-detection.md, step 3). */
+static void
+test_component_mark (void)
+{
+  g_autofree char *trace = ws_cli_test_data_path ("anomaly/faults.perf.txt.gz");
+  g_autofree char *store = g_build_filename (dir, "marks.sqlite", NULL);
+  g_autofree char *out = NULL, *wait = NULL, *signature = NULL;
+  g_autoptr(JsonNode) before = NULL;
+  g_autoptr(JsonNode) after = NULL;
+  guint component = 0, n_before = 0, n_after = 0;
+  double lo = 0, hi = 0;
+  JsonArray *waits, *models;
+  int status;
+
+  out = ws_cli_run_stdout (&status, "anomalies", trace, "--json", "--all", "--history", store, NULL);
+  g_assert_cmpint (status, ==, 0);
+  before = parse (out);
+  signature = g_strdup (slow_component_kind (before, &component, &lo, &hi));
+  waits = json_object_get_array_member (first_trace (before), "waits");
+  for (guint i = 0; i < json_array_get_length (waits); i++)
+    {
+      JsonObject *w = json_array_get_object_element (waits, i);
+      double x = log ((double) json_object_get_int_member (w, "duration_ns"));
+
+      if (strcmp (json_object_get_string_member (w, "signature"), signature) != 0)
+        continue;
+      n_before += json_object_get_boolean_member (w, "anomalous");
+      if (wait == NULL && x > lo && x < hi)
+        wait = g_strdup_printf ("%" G_GINT64_FORMAT "@%" G_GINT64_FORMAT "ns", json_object_get_int_member (w, "tid"),
+                                json_object_get_int_member (w, "time_ns"));
+    }
+  g_assert_nonnull (wait);
+  g_free (out);
+  g_free (ws_cli_run_stdout (&status, "flag", "add", trace, "--anomalous", "--wait", wait, "--history", store, NULL));
+  g_assert_cmpint (status, ==, 0);
+
+  out = ws_cli_run_stdout (&status, "anomalies", trace, "--json", "--all", "--history", store, NULL);
+  g_assert_cmpint (status, ==, 0);
+  after = parse (out);
+  models = json_object_get_array_member (json_node_get_object (after), "models");
+  for (guint m = 0; m < json_array_get_length (models); m++)
+    {
+      JsonObject *model = json_array_get_object_element (models, m);
+      JsonArray *cs = json_object_get_array_member (model, "components");
+
+      if (strcmp (json_object_get_string_member (model, "signature"), signature) != 0)
+        continue;
+      g_assert_true (json_object_get_boolean_member (json_array_get_object_element (cs, component), "anomalous"));
+      g_assert_cmpfloat (log ((double) json_object_get_int_member (model, "anomalous_from_ns")), <, lo);
+    }
+  waits = json_object_get_array_member (first_trace (after), "waits");
+  for (guint i = 0; i < json_array_get_length (waits); i++)
+    {
+      JsonObject *w = json_array_get_object_element (waits, i);
+
+      n_after += strcmp (json_object_get_string_member (w, "signature"), signature) == 0
+                 && json_object_get_boolean_member (w, "anomalous");
+    }
+  g_test_message ("%s: flagging %s anomalous marks component %u; anomalous waits of the kind %u -> %u",
+                  signature, wait, component, n_before, n_after);
+  g_assert_cmpuint (n_after, >, n_before + 20);
+}
+
 static void
 test_errors (void)
 {
@@ -159,6 +266,7 @@ main (int argc, char *argv[])
   dir = g_dir_make_tmp ("ws-cli-anomaly-XXXXXX", NULL);
   history = g_build_filename (dir, "h.sqlite", NULL);
   g_test_add_func ("/cli/anomaly/flag-roundtrip", test_flag_roundtrip);
+  g_test_add_func ("/cli/anomaly/component-mark", test_component_mark);
   g_test_add_func ("/cli/anomaly/errors", test_errors);
   status = g_test_run ();
   g_free (history);

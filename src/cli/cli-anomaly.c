@@ -40,9 +40,9 @@ cli_anomaly_add_entries (GOptionContext    *context,
     { "flag-prior", 0, 0, G_OPTION_ARG_DOUBLE, &options->flag_prior,
       N_("Learning rule: flags a pool of signatures needs to move its bar halfway to what they say (default 1)"), N_("K") },
     { "flag-max-shift", 0, 0, G_OPTION_ARG_DOUBLE, &options->flag_max_shift,
-      N_("Learning rule: the most other signatures' flags move a bar, in nats of −ln P (default ln 10)"), N_("NATS") },
+      N_("Learning rule: the most other signatures' flags move a bar, in nats of −ln P (default 0: off)"), N_("NATS") },
     { "flag-model-weight", 0, 0, G_OPTION_ARG_DOUBLE, &options->flag_model_weight,
-      N_("Learning rule: how many flags the model's own verdicts on a signature's waits weigh in all (default 70; 0: none)"), N_("FLAGS") },
+      N_("Learning rule: how many flags the model's own verdicts on a signature's waits weigh in all (default 1000; 0: none)"), N_("FLAGS") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &options->json, N_("Print JSON"), NULL },
     { NULL }
   };
@@ -194,6 +194,8 @@ json_add_model (JsonBuilder          *b,
       json_builder_add_double_value (b, sqrt (m->gmm.components[k].variance));
       json_builder_set_member_name (b, "median_ns");
       json_builder_add_int_value (b, (gint64) llround (exp (MIN (m->gmm.components[k].mean, 60.0))));
+      json_builder_set_member_name (b, "anomalous");
+      json_builder_add_boolean_value (b, (m->marked_components & (1u << k)) != 0);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

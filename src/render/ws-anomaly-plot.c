@@ -4,8 +4,9 @@
  *
  * - the model view (the patent's Fig. 6): the histogram of a signature's
  *   historical log-durations, the fitted mixture's density over it and
- *   each component dashed, the threshold with the anomalous side shaded,
- *   and the wait being looked at marked;
+ *   each component dashed (red when the flags call it anomalous), the
+ *   threshold with the anomalous side shaded, and the wait being looked
+ *   at marked;
  * - the timeline overlay: a bar under each wait coloured by its anomaly
  *   score (yellow at P(D ≥ d) = 50 % to red at the threshold and below;
  *   a flag shows as an outline), and its legend.
@@ -143,17 +144,20 @@ draw_curves (cairo_t              *cr,
              const Frame          *f,
              const WsAnomalyModel *m,
              WsColor               mixture,
-             WsColor               component)
+             WsColor               component,
+             WsColor               anomalous)
 {
   const double step = (f->x1 - f->x0) / 400;
 
-  ws_render_set_source (cr, &component);
   cairo_set_line_width (cr, 1);
   for (guint k = 0; k < m->gmm.n_components; k++)
     {
       const WsGmmComponent *c = &m->gmm.components[k];
+      gboolean marked = (m->marked_components & (1u << k)) != 0;
       double dash[] = { 4, 3 };
 
+      ws_render_set_source (cr, marked ? &anomalous : &component);
+      cairo_set_line_width (cr, marked ? 2 : 1);
       cairo_set_dash (cr, dash, 2, 0);
       for (double v = f->x0; v <= f->x1; v += step)
         {
@@ -165,6 +169,10 @@ draw_curves (cairo_t              *cr,
             cairo_line_to (cr, frame_x (f, v), frame_y (f, d));
         }
       cairo_stroke (cr);
+      if (marked && c->mean > f->x0 && c->mean < f->x1)
+        /* Translators: beside a mixture component the analyst's flags call anomalous */
+        label (cr, _("flagged anomalous"), frame_x (f, c->mean) + 3,
+               frame_y (f, c->weight / sqrt (2 * G_PI * c->variance)) - 16, FALSE, FALSE);
     }
   cairo_set_dash (cr, NULL, 0, 0);
   ws_render_set_source (cr, &mixture);
@@ -247,7 +255,7 @@ ws_anomaly_plot_draw (cairo_t              *cr,
                        f.py + f.ph - frame_y (&f, bins[b]));
     }
   cairo_fill (cr);
-  draw_curves (cr, &f, model, mixture, component);
+  draw_curves (cr, &f, model, mixture, component, red);
 
   if (model->cut < f.x1)
     {

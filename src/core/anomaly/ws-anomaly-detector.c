@@ -254,6 +254,8 @@ typedef struct {
   GHashTable              *current;          /* key → GArray gint64 */
   GHashTable              *flag_of_wait;     /* "digest/time/tid" → flag */
   GHashTable              *normal_flags;     /* signature → GArray double */
+  GHashTable              *normal_extra;     /* … of waits in no data yet */
+  GHashTable              *open_digests;     /* the traces scored: set */
   GHashTable              *anomalous_flags;  /* signature → GArray double */
   GHashTable              *own_flags;        /* signature → GArray WsLearnFlag, oldest first */
   GHashTable              *fallbacks;        /* pool key or "*" → Fit */
@@ -309,11 +311,33 @@ append_own_flag (GHashTable *by_key,
   g_array_append_val (a, f);
 }
 
+/* Whether a flagged wait's trace is already in the data a model is fitted
+ * on: open (its waits are current) or recorded in the history (offered to
+ * the reservoirs).  A wait flagged normal joins its kind's normal data only
+ * if not, or it would count twice. */
+static gboolean
+in_the_data (Detection  *det,
+             const char *digest,
+             GHashTable *seen)
+{
+  gpointer known;
+
+  if (g_hash_table_contains (det->open_digests, digest))
+    return TRUE;
+  if (!g_hash_table_lookup_extended (seen, digest, NULL, &known))
+    {
+      known = GINT_TO_POINTER (ws_history_store_has_waits (det->store, digest, det->settings->signature_depth));
+      g_hash_table_insert (seen, g_strdup (digest), known);
+    }
+  return GPOINTER_TO_INT (known);
+}
+
 static gboolean
 load_flags (Detection  *det,
             GError    **error)
 {
   g_autoptr(GArray) flags = NULL;
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   if (det->store == NULL)
     return TRUE;
@@ -327,6 +351,8 @@ load_flags (Detection  *det,
                            GINT_TO_POINTER (f->flag));
       append_log (f->flag == WS_ANOMALY_FLAG_NORMAL ? det->normal_flags : det->anomalous_flags,
                   f->signature, log_duration (f->duration));
+      if (f->flag == WS_ANOMALY_FLAG_NORMAL && !in_the_data (det, f->trace_digest, seen))
+        append_log (det->normal_extra, f->signature, log_duration (f->duration));
       append_own_flag (det->own_flags, f->signature, log_duration (f->duration), f->flag == WS_ANOMALY_FLAG_ANOMALOUS);
     }
   return TRUE;
@@ -433,22 +459,26 @@ fallback (Detection   *det,
   return fit;
 }
 
-/* A signature's cut from its own flags alone, nearest @base (the cut its
- * pool's bar gives it, or the setting's).  Each flag counts 1, plus a
- * little more the later it was given (at most 1/4 in all): a majority of
- * flags always wins, but between as many flags on either side of a cut
- * the analyst's latest verdict holds — flagging a wait moves the cut to
- * it unless more of the signature's flags say otherwise. */
+/* A signature's cut from its own flags (docs/anomaly-detection.md, "Flags
+ * and the learning rule"): first the slow components its flags call
+ * anomalous, whose Bayes boundary replaces @base (the cut its pool's bar
+ * gives it, or the setting's) if the flags prefer it; then the cut
+ * nearest that prior which
+ * best agrees with the flags and the model's verdicts together.  Each
+ * flag counts 1, plus a little more the later it was given (at most 1/4
+ * in all): a majority of flags always wins, but between as many flags on
+ * either side of a cut the analyst's latest verdict holds. */
 static double
-learn_cut (Detection  *det,
-           double      base,
-           const char *key,
-           GArray     *samples)
+learn_cut (Detection      *det,
+           WsAnomalyModel *model,
+           double          base)
 {
-  GArray *own = g_hash_table_lookup (det->own_flags, key);
+  GArray *own = g_hash_table_lookup (det->own_flags, model->key);
+  gboolean marked[WS_GMM_MAX_COMPONENTS];
   g_autoptr(GArray) f = NULL;
   guint n;
 
+  model->marked_components = 0;
   if (own == NULL || own->len == 0)
     return base;
   n = own->len;
@@ -456,9 +486,15 @@ learn_cut (Detection  *det,
   g_array_append_vals (f, own->data, n);
   for (guint k = 0; k < n; k++)
     g_array_index (f, WsLearnFlag, k).weight = 1 + 0.5 * (k + 1) / ((double) n * (n + 1));
+  if (ws_anomaly_learn_marks (&model->gmm, base, (const WsLearnFlag *) (gconstpointer) f->data, n, marked) > 0)
+    {
+      for (guint k = 0; k < model->gmm.n_components; k++)
+        model->marked_components |= marked[k] ? 1u << k : 0;
+      base = ws_anomaly_marked_boundary (&model->gmm, marked);
+    }
   return ws_anomaly_learn_cut_with_model (base, (const WsLearnFlag *) (gconstpointer) f->data, n,
-                                          (const double *) (gconstpointer) samples->data, samples->len,
-                                          det->settings->flag_model_weight);
+                                          (const double *) (gconstpointer) model->samples->data,
+                                          model->samples->len, det->settings->flag_model_weight);
 }
 
 static gboolean
@@ -469,6 +505,7 @@ build_model (Detection       *det,
              GError         **error)
 {
   GArray *normal = g_hash_table_lookup (det->normal_flags, key);
+  GArray *extra = g_hash_table_lookup (det->normal_extra, key);
   GArray *anomalous = g_hash_table_lookup (det->anomalous_flags, key);
   g_autofree char *pkey = pool_key (pool);
   Fit own = { 0 };
@@ -478,7 +515,7 @@ build_model (Detection       *det,
   model->pool = g_strdup (pool);
   model->n_flagged_normal = normal ? normal->len : 0;
   model->n_flagged_anomalous = anomalous ? anomalous->len : 0;
-  if (!gather (det, key, normal, &own, error))
+  if (!gather (det, key, extra, &own, error))
     {
       g_clear_pointer (&own.samples, g_array_unref);
       return FALSE;
@@ -517,7 +554,7 @@ build_model (Detection       *det,
     }
   model->base_cut = ws_gmm_tail_quantile (&model->gmm, det->settings->threshold);
   model->pool_threshold = det->settings->threshold;
-  model->cut = learn_cut (det, model->base_cut, key, model->samples);
+  model->cut = learn_cut (det, model, model->base_cut);
   model->threshold = ws_gmm_upper_tail (&model->gmm, model->cut);
   return TRUE;
 }
@@ -589,7 +626,7 @@ learn_thresholds (WsAnomalyResult *self,
       bar = CLAMP (bar, 1e-12, -log (1e-12));
       prior = bar == base ? model->base_cut : ws_gmm_tail_quantile (&model->gmm, exp (-bar));
       model->pool_threshold = exp (-bar);
-      model->cut = learn_cut (det, prior, model->key, model->samples);
+      model->cut = learn_cut (det, model, prior);
       model->threshold = ws_gmm_upper_tail (&model->gmm, model->cut);
     }
 }
@@ -634,6 +671,8 @@ detection_clear (Detection *det)
   g_clear_pointer (&det->current, g_hash_table_unref);
   g_clear_pointer (&det->flag_of_wait, g_hash_table_unref);
   g_clear_pointer (&det->normal_flags, g_hash_table_unref);
+  g_clear_pointer (&det->normal_extra, g_hash_table_unref);
+  g_clear_pointer (&det->open_digests, g_hash_table_unref);
   g_clear_pointer (&det->anomalous_flags, g_hash_table_unref);
   g_clear_pointer (&det->own_flags, g_hash_table_unref);
   g_clear_pointer (&det->fallbacks, g_hash_table_unref);
@@ -761,10 +800,14 @@ ws_anomaly_detect (WsTrace * const         *traces,
   det.current = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   det.flag_of_wait = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   det.normal_flags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
+  det.normal_extra = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
+  det.open_digests = g_hash_table_new (g_str_hash, g_str_equal);
   det.anomalous_flags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   det.own_flags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   det.fallbacks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fit_free);
 
+  for (guint t = 0; t < n_traces; t++)
+    g_hash_table_add (det.open_digests, g_ptr_array_index (self->digests, t));
   ok = load_flags (&det, error) && detect_all (self, &det, progress, progress_data, error);
   detection_clear (&det);
   if (!ok)
@@ -805,6 +848,8 @@ ws_anomaly_fit_key (WsHistoryStore          *store,
   det.current = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   det.flag_of_wait = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   det.normal_flags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
+  det.normal_extra = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
+  det.open_digests = g_hash_table_new (g_str_hash, g_str_equal);
   det.anomalous_flags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   det.own_flags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   det.fallbacks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fit_free);

@@ -45,7 +45,7 @@ typedef struct {
 
 #define WS_ANOMALY_DEFAULT_FLAG_PRIOR 1.0
 #define WS_ANOMALY_DEFAULT_FLAG_MAX_SHIFT 0.0
-#define WS_ANOMALY_DEFAULT_FLAG_MODEL_WEIGHT 70.0
+#define WS_ANOMALY_DEFAULT_FLAG_MODEL_WEIGHT 1000.0
 
 typedef enum {
   WS_MODEL_LEVEL_SIGNATURE,
@@ -66,6 +66,8 @@ typedef enum {
  *   with no flag)
  * @cut: log-duration from which a wait is anomalous, after the flags
  * @threshold: P(D ≥ exp(@cut)): the signature's learned threshold
+ * @marked_components: bit k set when the signature's flags call the
+ *   mixture's component k anomalous (ws_anomaly_learn_marks())
  * @n_history: samples that came from the history store
  * @n_current: samples from the traces analysed, not yet in the history
  * @n_flagged_normal: waits of this signature flagged normal
@@ -81,6 +83,7 @@ typedef struct {
   double        pool_threshold;
   double        cut;
   double        threshold;
+  guint         marked_components;
   guint         n_history;
   guint         n_current;
   guint         n_flagged_normal;

@@ -15,6 +15,13 @@
  *   Without the model's votes a cut learned from the flags alone swings
  *   to the last few flags, and from flags that are mostly corrections
  *   (the waits the detector got wrong) to an extreme.
+ * - ws_anomaly_learn_marks() and ws_anomaly_marked_boundary(): what the
+ *   flags say about the mixture's components.  A kind's slow waits often
+ *   form a component of their own (a fault, a slow path); the tail rule
+ *   cuts somewhere inside it, because the model took it for normal.  Once
+ *   the flags call such a component anomalous, every wait more probably
+ *   from it than from the rest is, and one flag carries to its whole
+ *   component.
  * - ws_anomaly_learn_shrink(): a soft, bounded move of a level's bar (a
  *   pool of signatures, or all of them) from its parent's bar toward what
  *   that level's flags say, by at most @max_shift and only as far as
@@ -28,6 +35,8 @@
 #include <string.h>
 
 #include "ws-anomaly-learning.h"
+
+#define BOUNDARY_STEPS 256  /* scan steps before bisecting the boundary */
 
 #define CUT_MARGIN 0.1  /* log units: 10 % longer than the longest normal wait */
 
@@ -167,4 +176,156 @@ ws_anomaly_learn_shrink (double       parent,
     return parent;
   c = CLAMP (ws_anomaly_learn_cut (parent, flags, n_flags), parent - max_shift, parent + max_shift);
   return parent + (c - parent) * n_flags / (n_flags + prior_flags);
+}
+
+/* The component the kind's normal waits come from: the heaviest. */
+static guint
+main_component (const WsGmm *gmm)
+{
+  guint main = 0;
+
+  for (guint k = 1; k < gmm->n_components; k++)
+    if (gmm->components[k].weight > gmm->components[main].weight)
+      main = k;
+  return main;
+}
+
+static double
+marked_posterior (const WsGmm    *gmm,
+                  const gboolean *marked,
+                  double          x)
+{
+  double r[WS_GMM_MAX_COMPONENTS], p = 0;
+
+  ws_gmm_posteriors (gmm, x, r);
+  for (guint k = 0; k < gmm->n_components; k++)
+    p += marked[k] ? r[k] : 0;
+  return p;
+}
+
+/**
+ * ws_anomaly_marked_boundary:
+ * @gmm: a signature's mixture
+ * @marked: (array fixed-size=WS_GMM_MAX_COMPONENTS): its anomalous
+ *   components (ws_anomaly_learn_marks())
+ *
+ * The lowest log-duration between the main component's mean and the
+ * slowest marked component's mean at which a wait is more probably from
+ * the marked components than from the others: Bayes' boundary between
+ * the normal and the anomalous part of the mixture.
+ *
+ * Returns: the boundary, or %G_MAXDOUBLE if there is none (nothing
+ *   marked, or the marked components never dominate there)
+ */
+double
+ws_anomaly_marked_boundary (const WsGmm    *gmm,
+                            const gboolean *marked)
+{
+  double lo, hi = -G_MAXDOUBLE, step;
+
+  g_return_val_if_fail (gmm != NULL && marked != NULL, G_MAXDOUBLE);
+  lo = gmm->n_components > 0 ? gmm->components[main_component (gmm)].mean : 0;
+  for (guint k = 0; k < gmm->n_components; k++)
+    if (marked[k])
+      hi = MAX (hi, gmm->components[k].mean);
+  if (hi <= lo)
+    return G_MAXDOUBLE;
+  /* The posterior need not be monotone where variances differ: scan for
+   * its first crossing, then bisect the step that holds it. */
+  step = (hi - lo) / BOUNDARY_STEPS;
+  for (guint i = 1; i <= BOUNDARY_STEPS; i++)
+    {
+      double a = lo + (i - 1) * step, b = i == BOUNDARY_STEPS ? hi : lo + i * step;
+
+      if (marked_posterior (gmm, marked, b) < 0.5)
+        continue;
+      if (marked_posterior (gmm, marked, a) >= 0.5)
+        return a;
+      for (guint j = 0; j < 50; j++)
+        {
+          double mid = (a + b) / 2;
+
+          *(marked_posterior (gmm, marked, mid) >= 0.5 ? &b : &a) = mid;
+        }
+      return b;
+    }
+  return G_MAXDOUBLE;
+}
+
+/* The misjudged weight of @flags in [@cut, @base) under the cut @cut
+ * minus under @base: the two cuts agree on every other flag. */
+static double
+gain_over_base (const WsLearnFlag *flags,
+                guint              n_flags,
+                double             cut,
+                double             base)
+{
+  double d = 0;
+
+  for (guint i = 0; i < n_flags; i++)
+    if (flags[i].x >= cut && flags[i].x < base)
+      d += flags[i].anomalous ? -flags[i].weight : flags[i].weight;
+  return d;
+}
+
+/**
+ * ws_anomaly_learn_marks:
+ * @gmm: a signature's mixture
+ * @base: the cut before the flags (the tail rule's)
+ * @flags: (array length=n_flags): the signature's flags
+ * @marked: (out caller-allocates) (array fixed-size=WS_GMM_MAX_COMPONENTS):
+ *   %TRUE for each component the flags call anomalous
+ *
+ * Which slow part of the mixture the flags call anomalous, if any.  The
+ * candidates are the components slower than the main (heaviest) one,
+ * each with every slower one, that weigh less than half the kind (an
+ * anomaly is the exception); each proposes its Bayes boundary
+ * (ws_anomaly_marked_boundary()) as the cut.  The flags choose between
+ * @base and those boundaries below it: the cut that misjudges the least
+ * weight of flags — which only the flags between the two cuts decide —
+ * and @base on a tie, so a mark needs more weight of anomalous flags
+ * than of normal ones where it changes verdicts.
+ *
+ * Returns: the number of components marked
+ */
+guint
+ws_anomaly_learn_marks (const WsGmm       *gmm,
+                        double             base,
+                        const WsLearnFlag *flags,
+                        guint              n_flags,
+                        gboolean          *marked)
+{
+  gboolean set[WS_GMM_MAX_COMPONENTS];
+  double best_gain = 0;
+  guint main, n_marked = 0;
+
+  g_return_val_if_fail (gmm != NULL && marked != NULL, 0);
+  memset (marked, 0, WS_GMM_MAX_COMPONENTS * sizeof (gboolean));
+  if (gmm->n_components < 2 || n_flags == 0)
+    return 0;
+  main = main_component (gmm);
+  for (guint k = 0; k < gmm->n_components; k++)
+    {
+      double from = gmm->components[k].mean, weight = 0, cut, gain;
+      guint n = 0;
+
+      if (from <= gmm->components[main].mean)
+        continue;
+      for (guint j = 0; j < gmm->n_components; j++)
+        {
+          set[j] = j != main && gmm->components[j].mean >= from;
+          weight += set[j] ? gmm->components[j].weight : 0;
+          n += set[j];
+        }
+      if (weight >= 0.5 || (cut = ws_anomaly_marked_boundary (gmm, set)) >= base)
+        continue;
+      gain = gain_over_base (flags, n_flags, cut, base);
+      if (gain < best_gain - 1e-9)
+        {
+          best_gain = gain;
+          memcpy (marked, set, sizeof set);
+          n_marked = n;
+        }
+    }
+  return n_marked;
 }

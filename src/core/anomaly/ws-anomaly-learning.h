@@ -3,6 +3,8 @@
 
 #include <glib.h>
 
+#include "ws-gmm.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -28,6 +30,13 @@ double ws_anomaly_learn_cut_with_model (double        base,
                                         const double *samples,
                                         guint         n_samples,
                                         double        model_weight);
+guint  ws_anomaly_learn_marks (const WsGmm       *gmm,
+                               double             base,
+                               const WsLearnFlag *flags,
+                               guint              n_flags,
+                               gboolean          *marked);
+double ws_anomaly_marked_boundary (const WsGmm    *gmm,
+                                   const gboolean *marked);
 double ws_anomaly_learn_shrink (double       parent,
                                 WsLearnFlag *flags,
                                 guint        n_flags,

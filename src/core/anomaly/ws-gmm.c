@@ -453,6 +453,30 @@ ws_gmm_log_pdf (const WsGmm *gmm,
   return top + log (sum);
 }
 
+/**
+ * ws_gmm_posteriors:
+ * @gmm: a fitted mixture
+ * @x: a log-duration
+ * @out: (out caller-allocates) (array fixed-size=WS_GMM_MAX_COMPONENTS):
+ *   for each component, the probability that @x came from it
+ *
+ * The components' responsibilities for @x (Bayes' rule on the weighted
+ * densities), computed in log space so that far in a tail, where every
+ * density underflows, the nearest component still takes it.
+ */
+void
+ws_gmm_posteriors (const WsGmm *gmm,
+                   double       x,
+                   double      *out)
+{
+  double total;
+
+  g_return_if_fail (gmm != NULL && gmm->n_components > 0 && out != NULL);
+  total = ws_gmm_log_pdf (gmm, x);
+  for (guint j = 0; j < gmm->n_components; j++)
+    out[j] = exp (log (gmm->components[j].weight) + component_log_pdf (&gmm->components[j], x) - total);
+}
+
 double
 ws_gmm_pdf (const WsGmm *gmm,
             double       x)

@@ -90,6 +90,9 @@ double   ws_gmm_log_pdf         (const WsGmm         *gmm,
                                  double               x);
 double   ws_gmm_pdf             (const WsGmm         *gmm,
                                  double               x);
+void     ws_gmm_posteriors      (const WsGmm         *gmm,
+                                 double               x,
+                                 double              *out);
 double   ws_gmm_upper_tail      (const WsGmm         *gmm,
                                  double               x);
 double   ws_gmm_tail_quantile   (const WsGmm         *gmm,
