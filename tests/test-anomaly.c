@@ -499,7 +499,8 @@ test_learning_components (void)
   WsLearnFlag f[3];
 
   /* One anomalous flag between the slow component's boundary and the
-   * tail cut marks it; the boundary of two components of equal variance
+   * tail cut (where the marked part is far likelier than the cut to call
+   * it anomalous) marks it; the boundary of two components of equal variance
    * is known in closed form: (μ₀ + μ₁)/2 + σ² ln(w₀/w₁)/(μ₁ − μ₀). */
   f[0] = (WsLearnFlag) { 14.3, TRUE, 1 };
   g_assert_cmpuint (ws_anomaly_learn_marks (&gmm, 14.6, f, 1, marked), ==, 1);
@@ -507,17 +508,19 @@ test_learning_components (void)
   g_assert_true (marked[1]);
   g_assert_cmpfloat_with_epsilon (ws_anomaly_marked_boundary (&gmm, marked), boundary, 1e-6);
 
-  /* Above the tail cut both cuts agree: no evidence either way. */
+  /* Far above the tail cut both call it anomalous, far below the
+   * boundary both normal: next to no evidence either way. */
   f[0] = (WsLearnFlag) { 14.9, TRUE, 1 };
   g_assert_cmpuint (ws_anomaly_learn_marks (&gmm, 14.6, f, 1, marked), ==, 0);
-  /* Nor below the boundary. */
+
   f[0] = (WsLearnFlag) { 13.9, TRUE, 1 };
   g_assert_cmpuint (ws_anomaly_learn_marks (&gmm, 14.6, f, 1, marked), ==, 0);
   /* A tail cut already below the boundary is never raised to it. */
   f[0] = (WsLearnFlag) { 14.3, TRUE, 1 };
   g_assert_cmpuint (ws_anomaly_learn_marks (&gmm, 13.9, f, 1, marked), ==, 0);
 
-  /* As much normal weight where the cuts disagree: the tail cut stays. */
+  /* A normal flag the marked part calls as sure an anomaly cancels it:
+   * the tail cut stays; one more anomalous flag there tips it. */
   f[1] = (WsLearnFlag) { 14.2, FALSE, 1 };
   g_assert_cmpuint (ws_anomaly_learn_marks (&gmm, 14.6, f, 2, marked), ==, 0);
   g_assert_cmpfloat (ws_anomaly_marked_boundary (&gmm, marked), ==, G_MAXDOUBLE);
