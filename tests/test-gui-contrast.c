@@ -17,8 +17,10 @@
 
 #include "ws-awg-view.h"
 #include "ws-contrast-page.h"
+#include "ws-coverage-plot.h"
 #include "ws-duration-histogram.h"
 #include "ws-gui-test-util.h"
+#include "ws-pattern-coverage-view.h"
 #include "ws-window.h"
 
 static guint32
@@ -180,16 +182,44 @@ test_contrast_page (void)
     GtkWidget *shown_part = gtk_widget_get_ancestor (view, GTK_TYPE_SCROLLED_WINDOW);
     guint n_light, n_dark, area = gtk_widget_get_width (shown_part) * gtk_widget_get_height (shown_part);
 
+    /* The small coverage chart and the duration histogram too (they
+     * stayed white): their page in the coverage chart's palette, the
+     * curve in the pattern colour. */
+    GtkWidget *chart = ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_PATTERN_COVERAGE_VIEW);
+    guint chart_area = gtk_widget_get_width (chart) * gtk_widget_get_height (chart);
+    guint chart_light, chart_dark, curve_light, curve_dark, histo_light, histo_dark;
+    guint histo_area = gtk_widget_get_width (GTK_WIDGET (histogram)) * gtk_widget_get_height (GTK_WIDGET (histogram));
+    WsCoveragePalette cpal;
+
     ws_awg_palette_init_light (&pal);
+    ws_coverage_palette_init_light (&cpal);
     n_light = ws_gui_test_count_colour (GTK_WIDGET (window), light, shown_part, test_rgb (&pal.background), 2);
+    chart_light = ws_gui_test_count_colour (GTK_WIDGET (window), light, chart, test_rgb (&cpal.background), 2);
+    curve_light = ws_gui_test_count_colour (GTK_WIDGET (window), light, chart, test_rgb (&pal.highlight), 24);
+    histo_light = ws_gui_test_count_colour (GTK_WIDGET (window), light, GTK_WIDGET (histogram),
+                                            test_rgb (&cpal.background), 2);
     adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
     dark = ws_gui_test_screenshot (GTK_WIDGET (window), "contrast-page-dark");
     ws_awg_palette_init_dark (&pal);
+    ws_coverage_palette_init_dark (&cpal);
     n_dark = ws_gui_test_count_colour (GTK_WIDGET (window), dark, shown_part, test_rgb (&pal.background), 2);
+    chart_dark = ws_gui_test_count_colour (GTK_WIDGET (window), dark, chart, test_rgb (&cpal.background), 2);
+    curve_dark = ws_gui_test_count_colour (GTK_WIDGET (window), dark, chart, test_rgb (&pal.highlight), 24);
+    histo_dark = ws_gui_test_count_colour (GTK_WIDGET (window), dark, GTK_WIDGET (histogram),
+                                           test_rgb (&cpal.background), 2);
     adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
     g_test_message ("AWG view %u px: %u light page, %u dark page", area, n_light, n_dark);
+    g_test_message ("coverage chart %u px: %u light page, %u dark page; curve %u light, %u dark px",
+                    chart_area, chart_light, chart_dark, curve_light, curve_dark);
+    g_test_message ("histogram %u px: %u light page, %u dark page", histo_area, histo_light, histo_dark);
     g_assert_cmpuint (n_light, >, area / 4);
     g_assert_cmpuint (n_dark, >, area / 4);
+    g_assert_cmpuint (chart_light, >, chart_area / 2);
+    g_assert_cmpuint (chart_dark, >, chart_area / 2);
+    g_assert_cmpuint (curve_light, >, 50);
+    g_assert_cmpuint (curve_dark, >, 50);
+    g_assert_cmpuint (histo_light, >, histo_area / 2);
+    g_assert_cmpuint (histo_dark, >, histo_area / 2);
   }
   {
     GtkWidget *paned = ws_gui_test_find_child (GTK_WIDGET (page), GTK_TYPE_PANED);

@@ -36,6 +36,7 @@
 #include "ws-miner.h"
 #include "ws-mining-form.h"
 #include "ws-mining-item.h"
+#include "ws-mining-pin.h"
 #include "ws-window.h"
 
 #define LAMBDA     20000000   /* 20 ms */
@@ -517,7 +518,7 @@ test_mining_page (void)
 
 static const char *mining_keys[] = {
   "mining-scope", "mining-stack-kind", "mining-must-match", "mining-must-not-match", "mining-threads",
-  "mining-lambda-share", "mining-lambda-delay", "mining-threshold", "mining-rank",
+  "mining-lambda-share", "mining-lambda-delay", "mining-threshold", "mining-rank", "mining-linkage",
 };
 
 /* The memory backend lives as long as the process: earlier tests' choices
@@ -531,11 +532,12 @@ reset_mining_settings (void)
     g_settings_reset (settings, mining_keys[i]);
 }
 
-/* A window with py-locks open, its Mining page set to mine the whole trace. */
+/* A window with the bundled trace @name open, its Mining page shown. */
 static WsWindow *
-open_py_locks (WsMiningPage **page)
+open_trace (const char    *name,
+            WsMiningPage **page)
 {
-  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
   WsDocument *document;
@@ -548,6 +550,13 @@ open_py_locks (WsMiningPage **page)
   *page = ws_window_get_mining_page (window);
   ws_window_show_details_page (window, "mining");
   return window;
+}
+
+/* A window with py-locks open, its Mining page shown. */
+static WsWindow *
+open_py_locks (WsMiningPage **page)
+{
+  return open_trace ("py-locks.perf.txt.gz", page);
 }
 
 static void
@@ -683,6 +692,132 @@ test_mining_settings_kept (void)
   reset_mining_settings ();
 }
 
+/* The shown run's clusters are the core's clustering of its patterns
+ * with @linkage: the same clusters, cluster by cluster. */
+static gboolean
+clustered_with (WsMiningShown *shown,
+                WsLinkage      linkage)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsClusterSet) core = ws_clusterer_cluster (shown->patterns, shown->similarity, THRESHOLD, linkage,
+                                                       NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  ws_cluster_set_rank (core, WS_CLUSTER_RANK_TOTAL);
+  if (ws_cluster_set_get_n_clusters (core) != ws_cluster_set_get_n_clusters (shown->clusters))
+    return FALSE;
+  for (guint c = 0; c < ws_cluster_set_get_n_clusters (core); c++)
+    {
+      const WsCluster *a = ws_cluster_set_get_cluster (shown->clusters, c), *b = ws_cluster_set_get_cluster (core, c);
+
+      if (a->total_cost != b->total_cost || a->n_patterns != b->n_patterns || a->n_streams != b->n_streams)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+laid_out (gpointer widget)
+{
+  return gtk_widget_get_height (widget) > 0;
+}
+
+/* The Linkage row of the form's Clustering group: reached with Tab, its
+ * choice used by every run (the page used to go back to average after
+ * each), kept in the settings, and set by a reopened pin.  The compiler
+ * trace, weighted by its own stacks (no history store), has 30 patterns
+ * at λ = 1 ms that the three linkages cluster differently (16, 17 and 14
+ * clusters by `cluster --no-history` at 0.5). */
+static void
+test_mining_linkage (void)
+{
+  GSettings *settings = ws_application_get_settings (the_app);
+  g_autofree char *dir = g_dir_make_tmp ("ws-gui-mining-linkage-XXXXXX", NULL);
+  g_autofree char *history = g_build_filename (dir, "none.sqlite", NULL);
+  GtkWidget *row, *focus = NULL;
+  WsMiningShown *shown;
+  WsMiningPage *page;
+  WsWindow *window;
+  g_autoptr(WsPin) pin = NULL;
+
+  reset_mining_settings ();
+  g_settings_set_boolean (settings, "record-history", FALSE);
+  window = open_trace ("build.perf.txt.gz", &page);
+  ws_session_set_history_path (ws_window_get_session (window), history);
+  ws_mining_form_set_scope (form_of (page), WS_MINING_SCOPE_WHOLE_TRACES);
+  ws_mining_form_set_filters (form_of (page), NULL, NULL);
+  ws_mining_form_set_lambda (form_of (page), 1000000);
+  ws_mining_form_set_threshold (form_of (page), THRESHOLD);
+  row = page_child (page, "linkage_row");
+  g_assert_true (ADW_IS_COMBO_ROW (row));
+  g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), ==, "Linkage");
+  g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (row)), ==, WS_LINKAGE_AVERAGE);
+
+  /* Tab from the similarity threshold reaches it, once the form is laid out. */
+  ws_gui_test_wait_until (laid_out, row, 20, "the Mining form's layout");
+  gtk_widget_grab_focus (page_child (page, "threshold_spin"));
+  for (guint i = 0; i < 8; i++)
+    {
+      gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_TAB_FORWARD);
+      focus = gtk_root_get_focus (GTK_ROOT (window));
+      if (focus == row || (focus != NULL && gtk_widget_is_ancestor (focus, row)))
+        break;
+    }
+  g_assert_true (focus == row || (focus != NULL && gtk_widget_is_ancestor (focus, row)));
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "mining-linkage"));
+  {
+    /* In view: the form scrolled down to it. */
+    GtkWidget *scroller = gtk_widget_get_ancestor (row, GTK_TYPE_SCROLLED_WINDOW);
+    graphene_rect_t b;
+
+    g_assert_true (gtk_widget_compute_bounds (row, scroller, &b));
+    g_test_message ("linkage row at y %.0f..%.0f of the form's %d px", b.origin.y, b.origin.y + b.size.height,
+                    gtk_widget_get_height (scroller));
+    g_assert_cmpfloat (b.origin.y, >=, 0);
+    g_assert_cmpfloat (b.origin.y + b.size.height, <=, gtk_widget_get_height (scroller));
+  }
+
+  /* Complete linkage, twice: both runs use it. */
+  adw_combo_row_set_selected (ADW_COMBO_ROW (row), WS_LINKAGE_COMPLETE);
+  for (guint run = 0; run < 2; run++)
+    {
+      mine_and_wait (page);
+      shown = ws_mining_page_get_shown (page);
+      g_assert_cmpint (ws_pin_get_setting_int (shown->pin, "linkage", -1), ==, WS_LINKAGE_COMPLETE);
+      g_assert_false (shown->history_used);
+      g_assert_true (clustered_with (shown, WS_LINKAGE_COMPLETE));
+      g_assert_false (clustered_with (shown, WS_LINKAGE_AVERAGE));
+      g_test_message ("complete linkage: %u clusters of %u patterns",
+                      ws_cluster_set_get_n_clusters (shown->clusters), ws_pattern_set_get_n_patterns (shown->patterns));
+    }
+  g_assert_cmpuint (g_settings_get_uint (settings, "mining-linkage"), ==, WS_LINKAGE_COMPLETE);
+
+  /* A pin mined with single linkage sets the row and runs with it. */
+  pin = ws_pin_copy (shown->pin);
+  ws_pin_set_setting_int (pin, "linkage", WS_LINKAGE_SINGLE);
+  {
+    gboolean finished = FALSE;
+    gulong id = g_signal_connect (page, "finished", G_CALLBACK (ws_gui_test_flag_cb), &finished);
+
+    ws_mining_pin_apply (page, pin);
+    ws_gui_test_wait_for_flag (&finished, 60, "the pin's mining run");
+    g_signal_handler_disconnect (page, id);
+  }
+  g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (row)), ==, WS_LINKAGE_SINGLE);
+  shown = ws_mining_page_get_shown (page);
+  g_assert_cmpint (ws_pin_get_setting_int (shown->pin, "linkage", -1), ==, WS_LINKAGE_SINGLE);
+  g_assert_true (clustered_with (shown, WS_LINKAGE_SINGLE));
+  g_assert_false (clustered_with (shown, WS_LINKAGE_AVERAGE));
+  g_test_message ("single linkage: %u clusters", ws_cluster_set_get_n_clusters (shown->clusters));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_spin (50);
+  reset_mining_settings ();
+  g_settings_reset (settings, "record-history");
+  g_assert_false (g_file_test (history, G_FILE_TEST_EXISTS));
+  g_rmdir (dir);
+}
+
 /* `waitscope-cli cluster --json` on the same trace and settings. */
 static JsonObject *
 cli_cluster_json (const char *trace,
@@ -808,6 +943,7 @@ main (int   argc,
   g_test_add_func ("/gui/mining/pg-tpcb-transactions", test_mining_page);
   g_test_add_func ("/gui/mining/record-history", test_mining_record_history);
   g_test_add_func ("/gui/mining/settings-kept", test_mining_settings_kept);
+  g_test_add_func ("/gui/mining/linkage", test_mining_linkage);
   g_test_add_func ("/gui/mining/same-as-cli", test_mining_same_as_cli);
 
   status = g_test_run ();

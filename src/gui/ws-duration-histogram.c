@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <adwaita.h>
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "ws-coverage-plot.h"
 #include "ws-duration-histogram.h"
+#include "ws-render-util.h"
 #include "ws-time-format.h"
 
 #define N_BINS 60
@@ -81,7 +84,7 @@ draw_bars (WsDurationHistogram *self, cairo_t *cr, double height)
 }
 
 static void
-draw_line (WsDurationHistogram *self, cairo_t *cr, WsTime t, double height, const char *name)
+draw_line (WsDurationHistogram *self, cairo_t *cr, const WsColor *ink, WsTime t, double height, const char *name)
 {
   PangoLayout *layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
   g_autofree char *d = ws_format_duration (t);
@@ -89,7 +92,7 @@ draw_line (WsDurationHistogram *self, cairo_t *cr, WsTime t, double height, cons
   double x = round (ws_duration_histogram_time_to_x (self, t)) + 0.5;
   int tw, th;
 
-  cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
+  ws_render_set_source (cr, ink);
   cairo_set_line_width (cr, 2);
   cairo_move_to (cr, x, 2);
   cairo_line_to (cr, x, height - PAD_B);
@@ -107,20 +110,36 @@ ws_duration_histogram_snapshot (GtkWidget   *widget,
 {
   WsDurationHistogram *self = WS_DURATION_HISTOGRAM (widget);
   double width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  WsCoveragePalette palette;
   cairo_t *cr;
 
   if (width <= 0 || height <= 0)
     return;
+  /* The page and ink of the charts beside it, light or dark as the style
+   * (a white chart glared in a dark window). */
+  if (adw_style_manager_get_dark (adw_style_manager_get_default ()))
+    ws_coverage_palette_init_dark (&palette);
+  else
+    ws_coverage_palette_init_light (&palette);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  cairo_set_source_rgb (cr, 1, 1, 1);
+  ws_render_set_source (cr, &palette.background);
   cairo_paint (cr);
   if (self->durations->len > 0)
     {
       draw_bars (self, cr, height);
-      draw_line (self, cr, self->t_fast, height, "T_fast");
-      draw_line (self, cr, self->t_slow, height, "T_slow");
+      draw_line (self, cr, &palette.foreground, self->t_fast, height, "T_fast");
+      draw_line (self, cr, &palette.foreground, self->t_slow, height, "T_slow");
     }
   cairo_destroy (cr);
+}
+
+static void
+ws_duration_histogram_css_changed (GtkWidget         *widget,
+                                   GtkCssStyleChange *change)
+{
+  GTK_WIDGET_CLASS (ws_duration_histogram_parent_class)->css_changed (widget, change);
+  /* The style changed (light or dark): draw again in its palette. */
+  gtk_widget_queue_draw (widget);
 }
 
 static void
@@ -186,6 +205,7 @@ ws_duration_histogram_class_init (WsDurationHistogramClass *klass)
   G_OBJECT_CLASS (klass)->finalize = ws_duration_histogram_finalize;
   widget_class->snapshot = ws_duration_histogram_snapshot;
   widget_class->measure = ws_duration_histogram_measure;
+  widget_class->css_changed = ws_duration_histogram_css_changed;
 
   signals[SIGNAL_THRESHOLDS_CHANGED] = g_signal_new ("thresholds-changed", G_TYPE_FROM_CLASS (klass),
                                                      G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);

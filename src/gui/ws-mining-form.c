@@ -30,6 +30,7 @@ struct _WsMiningForm
   GtkSpinButton   *delay_spin;
   AdwActionRow    *guideline_result_row;
   GtkSpinButton   *threshold_spin;
+  AdwComboRow     *linkage_row;
 
   /* Owned references */
   WsSession       *session;
@@ -191,6 +192,20 @@ scope_changed_cb (WsMiningForm *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->critical_switch), scope == WS_MINING_SCOPE_INSTANCE_GRAPHS || scope == WS_MINING_SCOPE_SELECTION_GRAPH);
 }
 
+/* The row's subtitle says what the chosen linkage measures. */
+static void
+linkage_changed_cb (WsMiningForm *self)
+{
+  static const char *const subtitles[] = {
+    N_("Clusters as similar as their patterns on average"),
+    N_("Clusters as similar as their least similar patterns"),
+    N_("Clusters as similar as their most similar patterns"),
+  };
+  guint linkage = MIN (adw_combo_row_get_selected (self->linkage_row), G_N_ELEMENTS (subtitles) - 1);
+
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->linkage_row), _(subtitles[linkage]));
+}
+
 /* ------------------------------------------------------------------ */
 /* Settings and session                                                 */
 
@@ -208,6 +223,7 @@ bind_settings (WsMiningForm *self)
     { "mining-lambda-share", G_STRUCT_OFFSET (WsMiningForm, share_spin), "value" },
     { "mining-lambda-delay", G_STRUCT_OFFSET (WsMiningForm, delay_spin), "value" },
     { "mining-threshold", G_STRUCT_OFFSET (WsMiningForm, threshold_spin), "value" },
+    { "mining-linkage", G_STRUCT_OFFSET (WsMiningForm, linkage_row), "selected" },
   };
   GSettings *settings = ws_session_get_settings (self->session);
 
@@ -445,6 +461,23 @@ ws_mining_form_set_threshold (WsMiningForm *self,
   gtk_spin_button_set_value (self->threshold_spin, threshold);
 }
 
+/* How clusters' similarities combine (the order of WsLinkage). */
+WsLinkage
+ws_mining_form_get_linkage (WsMiningForm *self)
+{
+  g_return_val_if_fail (WS_IS_MINING_FORM (self), WS_LINKAGE_AVERAGE);
+  return MIN (adw_combo_row_get_selected (self->linkage_row), WS_LINKAGE_SINGLE);
+}
+
+void
+ws_mining_form_set_linkage (WsMiningForm *self,
+                            WsLinkage     linkage)
+{
+  g_return_if_fail (WS_IS_MINING_FORM (self));
+  g_return_if_fail (linkage <= WS_LINKAGE_SINGLE);
+  adw_combo_row_set_selected (self->linkage_row, linkage);
+}
+
 /* ------------------------------------------------------------------ */
 /* GObject                                                              */
 
@@ -497,6 +530,7 @@ ws_mining_form_class_init (WsMiningFormClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsMiningForm, delay_spin);
   gtk_widget_class_bind_template_child (widget_class, WsMiningForm, guideline_result_row);
   gtk_widget_class_bind_template_child (widget_class, WsMiningForm, threshold_spin);
+  gtk_widget_class_bind_template_child (widget_class, WsMiningForm, linkage_row);
   gtk_widget_class_install_action (widget_class, "form.use-guideline", NULL, use_guideline_action);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "miningform");
@@ -522,6 +556,8 @@ ws_mining_form_init (WsMiningForm *self)
   g_signal_connect_swapped (self->scope_row, "notify::selected", G_CALLBACK (scope_changed_cb), self);
   adw_combo_row_set_selected (self->scope_row, ws_mining_scope_default ());
   scope_changed_cb (self);
+  g_signal_connect_swapped (self->linkage_row, "notify::selected", G_CALLBACK (linkage_changed_cb), self);
+  linkage_changed_cb (self);
   g_signal_connect_swapped (self->share_spin, "value-changed", G_CALLBACK (update_guideline), self);
   g_signal_connect_swapped (self->delay_spin, "value-changed", G_CALLBACK (update_guideline), self);
   update_guideline (self);

@@ -36,9 +36,9 @@ typedef enum {
 /*
  * WsMiningForm: the left side of the Mining page, what to mine: which of
  * the session's traces (ticked), the area of interest (scope, threads,
- * stack kind, content filters), λ with the paper's guideline helper and
- * the clustering threshold, each kept in the settings.  ::changed says the
- * traces chosen changed.
+ * stack kind, content filters), λ with the paper's guideline helper, and
+ * the clustering's threshold and linkage, each kept in the settings.
+ * ::changed says the traces chosen changed.
  */
 #define WS_TYPE_MINING_FORM (ws_mining_form_get_type ())
 G_DECLARE_FINAL_TYPE (WsMiningForm, ws_mining_form, WS, MINING_FORM, GtkWidget)
@@ -74,6 +74,9 @@ void           ws_mining_form_set_guideline   (WsMiningForm  *self,
 double         ws_mining_form_get_threshold   (WsMiningForm  *self);
 void           ws_mining_form_set_threshold   (WsMiningForm  *self,
                                                double         threshold);
+WsLinkage      ws_mining_form_get_linkage     (WsMiningForm  *self);
+void           ws_mining_form_set_linkage     (WsMiningForm  *self,
+                                               WsLinkage      linkage);
 
 /* The core's scope for a panel's scope, and the panel's scope that
  * stands for the core's default (ws_mining_settings_init()). */

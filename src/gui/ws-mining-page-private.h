@@ -59,7 +59,6 @@ struct _WsMiningPage
 
   /* The run in progress */
   gboolean             busy;
-  WsLinkage            next_linkage;   /* for the next run only (a pin's) */
   WsProgressRelay     *progress_relay;
 
 

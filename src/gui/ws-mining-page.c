@@ -331,8 +331,6 @@ ws_mining_page_run (WsMiningPage *self)
 
   job = ws_mining_request_new (self->form, chosen, self->session, gtk_drop_down_get_selected (self->rank_dropdown),
                                self->progress_relay);
-  ws_mining_request_set_linkage (job, self->next_linkage);
-  self->next_linkage = WS_LINKAGE_AVERAGE;
 
   gtk_progress_bar_set_fraction (self->progress_bar, 0);
   gtk_progress_bar_set_text (self->progress_bar, _("Starting…"));
@@ -368,21 +366,6 @@ ws_mining_page_get_rank (WsMiningPage *self)
 {
   g_return_val_if_fail (WS_IS_MINING_PAGE (self), WS_CLUSTER_RANK_TOTAL);
   return gtk_drop_down_get_selected (self->rank_dropdown);
-}
-
-/**
- * ws_mining_page_set_next_linkage:
- *
- * The linkage of the next run only: a pin made with another linkage (on
- * the command line) is mined again as it was; the page's own runs use
- * average linkage.
- */
-void
-ws_mining_page_set_next_linkage (WsMiningPage *self,
-                                 WsLinkage     linkage)
-{
-  g_return_if_fail (WS_IS_MINING_PAGE (self));
-  self->next_linkage = CLAMP (linkage, WS_LINKAGE_AVERAGE, WS_LINKAGE_SINGLE);
 }
 
 void

@@ -46,8 +46,6 @@ void             ws_mining_page_cancel            (WsMiningPage *self);
 void             ws_mining_page_set_rank          (WsMiningPage *self,
                                                    WsClusterRank rank);
 WsClusterRank    ws_mining_page_get_rank          (WsMiningPage *self);
-void             ws_mining_page_set_next_linkage  (WsMiningPage *self,
-                                                   WsLinkage     linkage);
 void             ws_mining_page_select_cluster    (WsMiningPage *self,
                                                    guint         rank);
 void             ws_mining_page_show_detail       (WsMiningPage *self,

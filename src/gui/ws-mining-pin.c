@@ -153,8 +153,8 @@ finished_cb (WsMiningPage *page,
 }
 
 /* The form set as the pin says: the area of interest (scope, stack kind,
- * threads, critical path, filters), λ and the threshold, and the page's
- * cluster ranking and the run's linkage.  The pin stores the core's scope;
+ * threads, critical path, filters), λ, the threshold and the linkage, and
+ * the page's cluster ranking.  The pin stores the core's scope;
  * the form offers the same ones under its own names.  Pins from before
  * rank and linkage were restored have them too (ws_pin_set_mining() always
  * wrote them); a pin without them gets the defaults. */
@@ -169,8 +169,8 @@ set_form (WsMiningPage *page,
   ws_mining_settings_init (&defaults);
   ws_mining_page_set_rank (page, CLAMP (ws_pin_get_setting_int (pin, "rank", defaults.rank),
                                         WS_CLUSTER_RANK_TOTAL, WS_CLUSTER_RANK_AVERAGE));
-  ws_mining_page_set_next_linkage (page, CLAMP (ws_pin_get_setting_int (pin, "linkage", defaults.linkage),
-                                                WS_LINKAGE_AVERAGE, WS_LINKAGE_SINGLE));
+  ws_mining_form_set_linkage (form, CLAMP (ws_pin_get_setting_int (pin, "linkage", defaults.linkage),
+                                           WS_LINKAGE_AVERAGE, WS_LINKAGE_SINGLE));
   scope = ws_pin_get_setting_int (pin, "scope", defaults.scope);
   ws_mining_form_set_scope (form, ws_mining_scope_from_run_scope (CLAMP (scope, WS_MINING_RUN_SCOPE_ALL,
                                                                          WS_MINING_RUN_SCOPE_DELAYING)));

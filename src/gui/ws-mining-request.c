@@ -118,7 +118,7 @@ ws_mining_request_new (WsMiningForm    *form,
   job->lambda = ws_mining_form_get_lambda (form);
   job->threshold = ws_mining_form_get_threshold (form);
   job->rank = rank;
-  job->linkage = WS_LINKAGE_AVERAGE;
+  job->linkage = ws_mining_form_get_linkage (form);
   job->history_path = session ? g_strdup (ws_session_get_history_path (session)) : NULL;
   job->record_history = session == NULL || ws_session_get_record_history (session);
   if (current != NULL && ws_document_get_state (current) == WS_DOCUMENT_READY &&
@@ -168,19 +168,6 @@ job_settings (WsMiningRequest  *job,
   settings->record_history = job->record_history;
 }
 
-
-/**
- * ws_mining_request_set_linkage:
- *
- * How clusters' similarities combine in this run (the page has no choice
- * of its own: average, unless a pin made with another one is reopened).
- */
-void
-ws_mining_request_set_linkage (WsMiningRequest *job,
-                               WsLinkage        linkage)
-{
-  job->linkage = linkage;
-}
 
 /* A GTaskThreadFunc: the core's mining run (ws_mining_run(), as
  * `waitscope-cli cluster`); returns a WsMiningShown. */

@@ -44,8 +44,6 @@ WsMiningRequest *ws_mining_request_new            (WsMiningForm    *form,
                                                    WsSession       *session,
                                                    WsClusterRank    rank,
                                                    WsProgressRelay *progress);
-void             ws_mining_request_set_linkage    (WsMiningRequest *request,
-                                                   WsLinkage        linkage);
 void             ws_mining_request_free           (WsMiningRequest *request);
 void             ws_mining_request_run_in_thread  (GTask           *task,
                                                    gpointer         source_object,

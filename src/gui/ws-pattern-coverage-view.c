@@ -1,14 +1,27 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "ws-awg-renderer.h"
+#include "ws-coverage-plot.h"
 #include "ws-pattern-coverage-view.h"
+#include "ws-render-util.h"
 
 #define PAD_L 34.0
 #define PAD_R 8.0
 #define PAD_T 6.0
 #define PAD_B 16.0
+
+/* The colours: the coverage chart's page, frame and labels, and the
+ * curve in the pattern colour of the graphs beside it. */
+typedef struct {
+  WsColor page;
+  WsColor frame;
+  WsColor text;
+  WsColor curve;
+} Palette;
 
 struct _WsPatternCoverageView
 {
@@ -35,14 +48,44 @@ show_text (GtkWidget *widget, cairo_t *cr, const char *text, double x, double y,
   g_object_unref (layout);
 }
 
+/* The chart follows the style as the other figures do (it was a white
+ * card in a dark window): the coverage chart's palette, light or dark. */
 static void
-draw_axes (GtkWidget *widget, cairo_t *cr, double w, double h)
+style_palette (Palette *palette)
 {
-  cairo_set_source_rgb (cr, 0.55, 0.55, 0.55);
+  WsCoveragePalette coverage;
+  WsAwgPalette awg;
+
+  if (adw_style_manager_get_dark (adw_style_manager_get_default ()))
+    {
+      ws_coverage_palette_init_dark (&coverage);
+      ws_awg_palette_init_dark (&awg);
+    }
+  else
+    {
+      ws_coverage_palette_init_light (&coverage);
+      ws_awg_palette_init_light (&awg);
+    }
+  *palette = (Palette) { coverage.background, coverage.axis, coverage.dim_foreground, awg.highlight };
+}
+
+static void
+ws_pattern_coverage_view_css_changed (GtkWidget         *widget,
+                                      GtkCssStyleChange *change)
+{
+  GTK_WIDGET_CLASS (ws_pattern_coverage_view_parent_class)->css_changed (widget, change);
+  /* The style changed (light or dark): draw again in its palette. */
+  gtk_widget_queue_draw (widget);
+}
+
+static void
+draw_axes (GtkWidget *widget, const Palette *palette, cairo_t *cr, double w, double h)
+{
+  ws_render_set_source (cr, &palette->frame);
   cairo_set_line_width (cr, 1);
   cairo_rectangle (cr, PAD_L + 0.5, PAD_T + 0.5, w - PAD_L - PAD_R, h - PAD_T - PAD_B);
   cairo_stroke (cr);
-  cairo_set_source_rgb (cr, 0.25, 0.25, 0.25);
+  ws_render_set_source (cr, &palette->text);
   show_text (widget, cr, "100 %", PAD_L - 3, PAD_T, 1);
   show_text (widget, cr, "0", PAD_L - 3, h - PAD_B, 1);
   show_text (widget, cr, _("top n % of patterns"), (PAD_L + w - PAD_R) / 2, h - PAD_B / 2, 0.5);
@@ -55,17 +98,19 @@ ws_pattern_coverage_view_snapshot (GtkWidget   *widget,
   WsPatternCoverageView *self = WS_PATTERN_COVERAGE_VIEW (widget);
   double w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
   double pw = w - PAD_L - PAD_R, ph = h - PAD_T - PAD_B;
+  Palette palette;
   cairo_t *cr;
 
   if (w <= PAD_L + PAD_R || h <= PAD_T + PAD_B)
     return;
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, w, h));
-  cairo_set_source_rgb (cr, 1, 1, 1);
+  style_palette (&palette);
+  ws_render_set_source (cr, &palette.page);
   cairo_paint (cr);
-  draw_axes (widget, cr, w, h);
+  draw_axes (widget, &palette, cr, w, h);
   if (self->have)
     {
-      cairo_set_source_rgb (cr, 0.88, 0.11, 0.14);
+      ws_render_set_source (cr, &palette.curve);
       cairo_set_line_width (cr, 1.5);
       for (guint n = 0; n <= 100; n++)
         (n == 0 ? cairo_move_to : cairo_line_to) (cr, PAD_L + pw * n / 100, PAD_T + ph * (1 - self->coverage[n]));
@@ -103,6 +148,7 @@ ws_pattern_coverage_view_class_init (WsPatternCoverageViewClass *klass)
 
   widget_class->snapshot = ws_pattern_coverage_view_snapshot;
   widget_class->measure = ws_pattern_coverage_view_measure;
+  widget_class->css_changed = ws_pattern_coverage_view_css_changed;
   gtk_widget_class_set_css_name (widget_class, "patterncoverageview");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }

@@ -228,7 +228,9 @@ mining_page (WsPreferencesWindow *self)
                                   N_("Wait graph of the timeline selection"), NULL };
   static const char *kinds[] = { N_("Waiting stacks"), N_("Running stacks"), NULL };
   static const char *ranks[] = { N_("Total cost"), N_("Traces"), N_("Events"), N_("Average cost"), NULL };
+  static const char *linkages[] = { NC_("linkage", "Average"), NC_("linkage", "Complete"), NC_("linkage", "Single"), NULL };
   const char *s[G_N_ELEMENTS (scopes)], *k[G_N_ELEMENTS (kinds)], *r[G_N_ELEMENTS (ranks)];
+  const char *l[G_N_ELEMENTS (linkages)];
   AdwPreferencesPage *p = page (self, _("Mining"), "edit-find-symbolic");
   GtkWidget *g = group (p, _("What Is Mined"), NULL);
 
@@ -238,6 +240,8 @@ mining_page (WsPreferencesWindow *self)
     k[i] = kinds[i] ? _(kinds[i]) : NULL;
   for (guint i = 0; i < G_N_ELEMENTS (ranks); i++)
     r[i] = ranks[i] ? _(ranks[i]) : NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (linkages); i++)
+    l[i] = linkages[i] ? g_dpgettext2 (NULL, "linkage", linkages[i]) : NULL;
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (g), combo_row (self, "mining-scope", _("Scope"), s));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (g), combo_row (self, "mining-stack-kind", _("Mine"), k));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (g),
@@ -258,6 +262,7 @@ mining_page (WsPreferencesWindow *self)
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (g),
                              spin_row (self, "mining-threshold", _("Similarity threshold"),
                                        _("Patterns at least this similar share a cluster"), 0.05, 1, 0.05, 2));
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (g), combo_row (self, "mining-linkage", _("Linkage"), l));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (g), combo_row (self, "mining-rank", _("Rank clusters by"), r));
 }
 
