@@ -94,8 +94,27 @@ test_preferences (void)
     {
       if (g_str_has_prefix (keys[i], "window-") || g_str_equal (keys[i], "recent-files"))
         continue;
-      if (ws_gui_test_find_named (prefs, keys[i]) == NULL)
+      GtkWidget *row = ws_gui_test_find_named (prefs, keys[i]);
+
+      if (row == NULL)
         g_error ("no row for the setting %s", keys[i]);
+      /* A list of choices offers every value its key allows, and shows
+       * the one set (the Mining scope once lacked its fifth, default,
+       * choice). */
+      if (ADW_IS_COMBO_ROW (row))
+        {
+          g_autoptr(GSettingsSchemaKey) key = g_settings_schema_get_key (schema, keys[i]);
+          g_autoptr(GVariant) range = g_settings_schema_key_get_range (key);
+          g_autoptr(GVariant) bounds = NULL;
+          const char *type;
+          guint lo = 0, hi = 0;
+
+          g_variant_get (range, "(&sv)", &type, &bounds);
+          g_assert_cmpstr (type, ==, "range");
+          g_variant_get (bounds, "(uu)", &lo, &hi);
+          g_assert_cmpuint (g_list_model_get_n_items (adw_combo_row_get_model (ADW_COMBO_ROW (row))), ==, hi + 1);
+          g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (row)), ==, g_settings_get_uint (settings, keys[i]));
+        }
     }
   ws_gui_test_screenshot (prefs, "preferences");
 

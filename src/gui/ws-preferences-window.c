@@ -225,7 +225,8 @@ mining_page (WsPreferencesWindow *self)
 {
   static const char *scopes[] = { N_("Whole traces"), N_("Scenario instances"),
                                   N_("Wait graphs of scenario instances"),
-                                  N_("Wait graph of the timeline selection"), NULL };
+                                  N_("Wait graph of the timeline selection"),
+                                  N_("Waits that delayed another thread"), NULL };
   static const char *kinds[] = { N_("Waiting stacks"), N_("Running stacks"), NULL };
   static const char *ranks[] = { N_("Total cost"), N_("Traces"), N_("Events"), N_("Average cost"), NULL };
   static const char *linkages[] = { NC_("linkage", "Average"), NC_("linkage", "Complete"), NC_("linkage", "Single"), NULL };
