@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Learning from flags, against ground truth, in small: three simulated
-analysts flag 20 and then 50 waits of the fault-injection trace
-(tests/data/anomaly/), and the detection of waits nobody flagged — the
-test split — must get better.  The full curve, with 20 analysts and
+checking analysts flag 5 and then 20 waits of the fault-injection trace
+(tests/data/anomaly/), three correcting ones 10 and then 50, and the
+detection of waits nobody flagged — the test split — must get better and
+stay better.  The full curve, with 20 analysts and
 every step, is tools/anomaly-learning-curve.py (docs/anomaly-detection.md,
 "Measured learning"); this is its cheap guard against a rule that stops
 generalising."""
@@ -15,23 +16,39 @@ import sys
 here = os.path.dirname(os.path.abspath(__file__))
 script = os.path.join(here, "..", "tools", "anomaly-learning-curve.py")
 trace = os.path.join(os.environ["WS_TEST_DATA"], "anomaly", "faults.perf.txt.gz")
-out = subprocess.run([sys.executable, script, "--cli", os.environ["WS_CLI"], trace, "--seeds", "3",
-                      "--steps", "0,20,50", "--jobs", "2", "--json"],
-                     check=True, capture_output=True, text=True).stdout
-summary = json.loads(out)
-f1 = [row["f1"] for row in summary["curve"]]
-precision = [row["precision"] for row in summary["curve"]]
-recall = [row["recall"] for row in summary["curve"]]
+
+
+def curve(analyst, steps):
+    out = subprocess.run([sys.executable, script, "--cli", os.environ["WS_CLI"], trace, "--seeds", "3",
+                          "--steps", steps, "--jobs", "2", "--analyst", analyst, "--json"],
+                         check=True, capture_output=True, text=True).stdout
+    summary = json.loads(out)
+    rows = summary["curve"]
+    def joined(key):
+        return " -> ".join(f"{r[key]:.3f}" for r in rows)
+    print(f"# {analyst} analysts, flags {steps}: F1 {joined('f1')}; precision {joined('precision')}; "
+          f"recall {joined('recall')}; best cut per signature {summary['best_cuts_f1']:.3f}")
+    return summary, [r["f1"] for r in rows], [r["precision"] for r in rows], [r["recall"] for r in rows]
+
+
+summary, f1, precision, recall = curve("check", "0,5,20")
 print(f"# {summary['labelled']} waits labelled, {summary['anomalous']} anomalous; test set {summary['test']}")
-print(f"# F1 {' -> '.join(f'{x:.3f}' for x in f1)}; precision {' -> '.join(f'{x:.3f}' for x in precision)}; "
-      f"recall {' -> '.join(f'{x:.3f}' for x in recall)}")
 # The labels are the fault log's, not a model's: with no flag the model
 # alone finds some of the faults' waits, and well short of all of them.
 assert summary["labels"] == "episodes" and summary["anomalous"] > 300, summary
 assert 0.4 < f1[0] < 0.85, f1
-# Flags make unflagged waits better judged, more with more flags...
-assert f1[1] > f1[0] and f1[2] > f1[0] + 0.03, f1
-# ...by finding more of the faults' waits, without drowning them in
-# false alarms.
-assert recall[2] > recall[0] + 0.05 and precision[2] > 0.6, (precision, recall)
-print("ok 1 flags improve detection of unflagged waits")
+# A few flags already carry to unflagged waits (a flagged miss marks the
+# slow component it belongs to), more flags do not undo it...
+assert f1[1] > f1[0] + 0.05 and f1[2] > f1[1] - 0.01, f1
+# ...and bring detection near the best any cut per kind could do knowing
+# the labels, by finding more of the faults' waits without drowning them
+# in false alarms.
+assert f1[2] > summary["best_cuts_f1"] - 0.05, (f1, summary["best_cuts_f1"])
+assert recall[2] > recall[0] + 0.1 and precision[2] > 0.75, (precision, recall)
+print("ok 1 flags of a checking analyst improve detection of unflagged waits")
+
+# An analyst who flags only the detector's errors (the flags of each
+# state argue against it) must not talk the rule out of what it learned.
+summary, f1, precision, recall = curve("coin", "0,10,50")
+assert f1[1] > f1[0] + 0.05 and f1[2] > f1[1] - 0.02, f1
+print("ok 2 flags of a correcting analyst improve it and keep it")

@@ -9,29 +9,32 @@
  * 1. Normal data: the signature's reservoir in the history store (less the
  *    samples of waits flagged anomalous), plus the waits of the traces
  *    analysed whose waits are not in the history yet (less those flagged
- *    anomalous), plus every wait flagged normal (it joins the data).
+ *    anomalous), plus every wait flagged normal that is in neither (it
+ *    joins the data, once).
  * 2. Model: a Gaussian mixture on the log-durations (ws-gmm.c), fitted on
  *    the signature's data when it has at least min_samples, else on its
  *    pool's (same kernel blocking function), else on everything ("*").
- * 3. Threshold (the learning rule, in three levels like the models'
- *    fallback; docs/anomaly-detection.md says why).  Scores are tail
- *    probabilities under each signature's own model, so a flag is a
- *    verdict on "a wait this improbable" that compares across kinds, on
- *    the surprise s = −ln P(D ≥ d).  The global bar starts at the
- *    setting's −ln threshold and moves toward the bar that misjudges the
- *    fewest of all flags, by at most flag_max_shift and only n / (n +
- *    flag_prior) of the way (n flags); each pool's bar (same kernel
- *    blocking function) moves from the global one the same way, by its
- *    own flags.  Then each signature's cut, in its log-durations: the one
- *    that misjudges the fewest of its own flags, nearest where its pool's
- *    bar falls on its model.  Moved up past a wait flagged normal it
- *    lands 0.1 above it (10 % longer), or halfway to the next flagged
- *    wait if that is nearer; moved down it lands on the wait flagged
- *    anomalous.  Every wait of the signature at least as long as the cut
- *    is anomalous, flagged or not: a verdict on one wait generalises to
- *    all waits of its kind at least as long (anomalous) or at most as
- *    long (normal); other kinds' flags only shade a signature's bar, by
- *    a bounded amount.
+ * 3. Threshold (the learning rule; docs/anomaly-detection.md says why and
+ *    how it was measured).  The tail rule's cut, P(D ≥ d) = threshold;
+ *    by default only the signature's own flags move it:
+ *    a. the slow components its flags call anomalous: if the marked part
+ *       of the mixture explains the flags better than the tail cut does,
+ *       the cut moves down to that part's Bayes boundary, and a flag
+ *       carries to its whole component (ws_anomaly_learn_marks());
+ *    b. then the cut that misjudges the least weight of the signature's
+ *       flags and of the model's own verdicts on its waits (together
+ *       flag_model_weight flags), nearest the cut of a.  Moved up past a
+ *       wait flagged normal it lands 0.1 above it (10 % longer), or
+ *       halfway to the next wait if that is nearer; moved down it lands
+ *       on the wait flagged anomalous.
+ *    Scores are tail probabilities under each signature's own model, so
+ *    a flag is also a verdict on "a wait this improbable" that compares
+ *    across kinds: with flag_max_shift > 0 (off by default: measured, it
+ *    made detection worse), a global bar and each pool's bar move toward
+ *    the bar that misjudges the fewest flags, by at most flag_max_shift
+ *    and n / (n + flag_prior) of the way, and a signature starts from
+ *    where its pool's bar falls on its model.  Every unflagged wait at
+ *    least as long as the cut is anomalous.
  * 4. Score of a wait: P(D ≥ d) under its model; the signature's learned
  *    threshold is P(D ≥ cut).  A flagged wait shows its flag.
  */
