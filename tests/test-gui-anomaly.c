@@ -21,9 +21,12 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
 
 #include "ws-anomaly-state.h"
 #include "ws-graph-page.h"
+#include "ws-model-window.h"
 #include "ws-node-details.h"
 #include "ws-gui-test-util.h"
 #include "ws-ready-tree-run.h"
@@ -47,9 +50,10 @@ scored (gpointer data)
 }
 
 static WsDocument *
-open_and_score (WsWindow *window)
+open_trace_and_score (WsWindow   *window,
+                      const char *name)
 {
-  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   WsDocument *doc = ws_window_open_file (window, file);
   Scored s = { ws_session_get_anomaly_state (ws_window_get_session (window)), doc };
@@ -59,6 +63,12 @@ open_and_score (WsWindow *window)
   g_assert_cmpint (ws_document_get_state (doc), ==, WS_DOCUMENT_READY);
   ws_gui_test_wait_until (scored, &s, 120, "the waits to be scored");
   return doc;
+}
+
+static WsDocument *
+open_and_score (WsWindow *window)
+{
+  return open_trace_and_score (window, "py-locks.perf.txt.gz");
 }
 
 static void
@@ -108,6 +118,20 @@ most_anomalous (WsAnomalyState *state,
       best = i;
   g_assert_cmpuint (best, !=, WS_NONE);
   return s[best].event;
+}
+
+/* Unflagged waits of model @m that it calls anomalous. */
+static guint
+model_anomalous (WsAnomalyState *state,
+                 WsDocument     *doc,
+                 guint           m)
+{
+  guint t = ws_anomaly_state_find_trace (state, doc), n, count = 0;
+  const WsWaitScore *s = ws_anomaly_result_get_scores (ws_anomaly_state_get_result (state), t, &n);
+
+  for (guint i = 0; i < n; i++)
+    count += s[i].model == m && s[i].flag == WS_ANOMALY_FLAG_NONE && s[i].model_anomalous;
+  return count;
 }
 
 static void
@@ -399,6 +423,136 @@ test_flag_on_graph (void)
   ws_gui_test_spin (100);
 }
 
+/* A wait of @state's result, in @doc, that a slow mixture component of
+ * its kind explains and that the kind's cut leaves normal (well below it,
+ * so that the refit without it does too); its model in @model_out. */
+static guint
+wait_in_slow_component (WsAnomalyState *state,
+                        WsDocument     *doc,
+                        guint          *model_out)
+{
+  WsAnomalyResult *result = ws_anomaly_state_get_result (state);
+  guint t = ws_anomaly_state_find_trace (state, doc), n;
+  const WsWaitScore *s = ws_anomaly_result_get_scores (result, t, &n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const WsAnomalyModel *m = ws_anomaly_result_get_model (result, s[i].model);
+      double x = log ((double) ws_trace_get_event (ws_document_get_trace (doc), s[i].event)->duration);
+      guint main = 0;
+
+      if (s[i].anomalous || m->gmm.n_components < 2)
+        continue;
+      for (guint k = 1; k < m->gmm.n_components; k++)
+        main = m->gmm.components[k].weight > m->gmm.components[main].weight ? k : main;
+      for (guint k = 0; k < m->gmm.n_components; k++)
+        {
+          const WsGmmComponent *c = &m->gmm.components[k];
+
+          if (c->mean > m->gmm.components[main].mean && c->weight < 0.5 && c->mean < m->cut - 0.25
+              && x > c->mean - 0.5 * sqrt (c->variance) && x < m->cut - 0.25)
+            {
+              *model_out = s[i].model;
+              return s[i].event;
+            }
+        }
+    }
+  g_assert_not_reached ();
+}
+
+static GtkWindow *
+find_model_window (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+      if (WS_IS_MODEL_WINDOW (w))
+        return GTK_WINDOW (w);
+    }
+  return NULL;
+}
+
+static gboolean
+model_shown (gpointer data)
+{
+  GtkWindow *w = find_model_window ();
+  return w != NULL && gtk_widget_get_mapped (GTK_WIDGET (w));
+}
+
+static gboolean
+has_label_with (GtkWidget  *root,
+                const char *text)
+{
+  if (GTK_IS_LABEL (root) && strstr (gtk_label_get_text (GTK_LABEL (root)), text) != NULL)
+    return TRUE;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (has_label_with (c, text))
+      return TRUE;
+  return FALSE;
+}
+
+/* The model view of the selected wait: its red pixels (the threshold, and
+ * the components flagged anomalous), screenshot @name; closed after. */
+static guint
+model_view_red (WsWindow   *window,
+                const char *name,
+                gboolean   *says_marked)
+{
+  g_autoptr(GdkTexture) shot = NULL;
+  GtkWindow *model;
+  guint red;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-wait-model", NULL));
+  ws_gui_test_wait_until (model_shown, NULL, 30, "the model view");
+  model = find_model_window ();
+  shot = ws_gui_test_screenshot (GTK_WIDGET (model), name);
+  red = ws_gui_test_count_colour (GTK_WIDGET (model), shot, ws_gui_test_find_child (GTK_WIDGET (model), GTK_TYPE_DRAWING_AREA),
+                                  0xc01c28, 12);
+  *says_marked = has_label_with (GTK_WIDGET (model), "anomalous (in red)");
+  gtk_window_destroy (model);
+  return red;
+}
+
+/* The component step of the learning rule in the application: on the
+ * fault trace, a lock wait of the faults' component that the model missed,
+ * flagged anomalous, marks the component; more waits of its kind are
+ * anomalous at once, and the model view draws the component red and
+ * says so. */
+static void
+test_component_in_window (void)
+{
+  WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
+  WsAnomalyState *state;
+  WsDocument *doc;
+  guint event, m = 0, n_before, n_after, red_before, red_after;
+  gboolean said_before, said_after;
+
+  gtk_window_present (GTK_WINDOW (window));
+  doc = open_trace_and_score (window, "anomaly/faults.perf.txt.gz");
+  state = ws_session_get_anomaly_state (ws_window_get_session (window));
+  event = wait_in_slow_component (state, doc, &m);
+  show (doc, event);
+  n_before = model_anomalous (state, doc, m);
+  red_before = model_view_red (window, "anomaly-model-before", &said_before);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.flag-anomalous", NULL));
+  wait_rescored (window, doc);
+  g_assert_true (ws_anomaly_state_lookup (state, doc, event)->anomalous);
+  g_assert_cmpuint (ws_anomaly_result_get_model (ws_anomaly_state_get_result (state), m)->marked_components, !=, 0);
+  n_after = model_anomalous (state, doc, m);
+  red_after = model_view_red (window, "anomaly-model-marked", &said_after);
+  g_test_message ("%s: anomalous waits %u -> %u; model view red pixels %u -> %u",
+                  ws_anomaly_result_get_model (ws_anomaly_state_get_result (state), m)->key,
+                  n_before, n_after, red_before, red_after);
+  g_assert_cmpuint (n_after, >, n_before + 20);
+  g_assert_false (said_before);
+  g_assert_true (said_after);
+  g_assert_cmpuint (red_after, >, red_before + 200);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -412,6 +566,7 @@ main (int   argc,
   the_app = ws_gui_test_init (&argc, &argv);
   g_test_add_func ("/gui/anomaly/graph-flag", test_flag_on_graph);
   g_test_add_func ("/gui/anomaly/flag", test_flag_in_window);
+  g_test_add_func ("/gui/anomaly/component", test_component_in_window);
   status = g_test_run ();
   g_object_unref (the_app);
   return status;

@@ -105,13 +105,27 @@ describe (const WsAnomalyModel *m,
   g_autofree char *gaussians = g_strdup_printf (ngettext ("%u Gaussian", "%u Gaussians", m->gmm.n_components),
                                                 m->gmm.n_components);
 
+  g_autofree char *text = NULL;
+  guint n_marked = 0;
+
+  for (guint k = 0; k < m->gmm.n_components; k++)
+    n_marked += (m->marked_components & (1u << k)) != 0;
   /* Translators: the model view's summary; the first three %s are
    * durations, the last "3 Gaussians" */
-  return g_strdup_printf (ngettext ("This wait lasted %s; P(D ≥ d) = %.3g.  Its kind is anomalous from %s "
+  text = g_strdup_printf (ngettext ("This wait lasted %s; P(D ≥ d) = %.3g.  Its kind is anomalous from %s "
                                     "(threshold %.3g), from a mixture of %s fitted on %u wait.",
                                     "This wait lasted %s; P(D ≥ d) = %.3g.  Its kind is anomalous from %s "
                                     "(threshold %.3g), from a mixture of %s fitted on %u waits.", m->samples->len),
                           dur, score, from, m->threshold, gaussians, m->samples->len);
+  if (n_marked == 0)
+    return g_steal_pointer (&text);
+  /* Translators: after the model view's summary; the flags' verdict on
+   * the mixture's slow components (drawn red) */
+  return g_strdup_printf (ngettext ("%s Your flags call %u of its Gaussians anomalous (in red): every wait more "
+                                    "probably from it than from the rest is.",
+                                    "%s Your flags call %u of its Gaussians anomalous (in red): every wait more "
+                                    "probably from them than from the rest is.", n_marked),
+                          text, n_marked);
 }
 
 /**
