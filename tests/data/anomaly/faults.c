@@ -35,7 +35,19 @@
 #include <time.h>
 #include <unistd.h>
 
-#define FAULT_RATE 0.05
+/* The share of work items with a fault, and how many times slower a fault
+ * makes them, from the environment (FAULTS_RATE, FAULTS_MIN, FAULTS_MAX):
+ * faults.perf.txt.gz was recorded with the defaults, faults-mild with
+ * rarer, milder faults (record.sh says how). */
+static double fault_rate = 0.05, fault_min = 5, fault_max = 12;
+
+static double
+env_or (const char *name,
+        double      fallback)
+{
+  const char *v = getenv (name);
+  return v != NULL && *v != '\0' ? atof (v) : fallback;
+}
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -67,13 +79,13 @@ natural_us (unsigned int *seed,
 static int
 is_fault (unsigned int *seed)
 {
-  return rand_r (seed) < FAULT_RATE * RAND_MAX;
+  return rand_r (seed) < fault_rate * RAND_MAX;
 }
 
 static double
 fault_factor (unsigned int *seed)
 {
-  return 5 + 7.0 * rand_r (seed) / RAND_MAX;
+  return fault_min + (fault_max - fault_min) * rand_r (seed) / RAND_MAX;
 }
 
 static void __attribute__ ((noinline))
@@ -325,6 +337,9 @@ main (int argc,
       return 2;
     }
   deadline = atof (argv[1]);
+  fault_rate = env_or ("FAULTS_RATE", fault_rate);
+  fault_min = env_or ("FAULTS_MIN", fault_min);
+  fault_max = env_or ("FAULTS_MAX", fault_max);
   episodes = fopen (argv[2], "w");
   if (episodes == NULL || pipe (pipe_fds) != 0)
     return 1;
