@@ -565,15 +565,7 @@ scored (gpointer data)
 static GtkWindow *
 find_model_window (void)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
-      if (WS_IS_MODEL_WINDOW (w))
-        return GTK_WINDOW (w);
-    }
-  return NULL;
+  return ws_gui_test_find_toplevel (WS_TYPE_MODEL_WINDOW);
 }
 
 static gboolean

@@ -297,15 +297,7 @@ mined (gpointer data)
 static GtkWidget *
 find_preferences (void)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWidget) w = g_list_model_get_item (toplevels, i);
-      if (WS_IS_PREFERENCES_WINDOW (w))
-        return w;
-    }
-  return NULL;
+  return GTK_WIDGET (ws_gui_test_find_toplevel (WS_TYPE_PREFERENCES_WINDOW));
 }
 
 static gboolean

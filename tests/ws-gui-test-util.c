@@ -360,6 +360,23 @@ ws_gui_test_find_child (GtkWidget *root,
   return NULL;
 }
 
+/* The first toplevel window of @type (a model view, Preferences…), or
+ * NULL. */
+GtkWindow *
+ws_gui_test_find_toplevel (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();   /* (transfer none) */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (w, type))
+        return GTK_WINDOW (w);
+    }
+  return NULL;
+}
+
 /* The first widget named @name (gtk_widget_set_name(), "name" in a
  * template) under @root: for widgets whose type is not unique, such as
  * a page's search entry beside its drop-downs' own. */

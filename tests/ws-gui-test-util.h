@@ -59,6 +59,7 @@ void           ws_gui_test_click_at       (GtkWidget           *widget,
                                            double               y);
 GtkWidget     *ws_gui_test_find_child     (GtkWidget           *root,
                                            GType                type);
+GtkWindow     *ws_gui_test_find_toplevel  (GType                type);
 GtkWidget     *ws_gui_test_find_named     (GtkWidget           *root,
                                            const char          *name);
 guint          ws_gui_test_find_thread    (WsTrace             *trace,
