@@ -344,8 +344,6 @@ ws_overview_top_contrast (GPtrArray         *traces,
   const WsAttributionTarget *top;
   const WsScenarioInstance *inst;
   const WsContrastPattern *pattern;
-  const WsThread *th;
-  const WsProcess *process;
   WsContrastSettings settings = { 0 };
 
   g_return_val_if_fail (traces != NULL, NULL);
@@ -355,15 +353,13 @@ ws_overview_top_contrast (GPtrArray         *traces,
     return NULL;
   top = &g_array_index (slowest, WsAttributionTarget, 0);
   inst = ws_trace_get_scenario_instance (top->trace, top->instance);
-  th = ws_trace_get_thread (top->trace, top->symptom.thread);
-  process = th->process < ws_trace_get_n_processes (top->trace) ? ws_trace_get_process (top->trace, th->process) : NULL;
 
   out = g_new0 (WsOverviewContrast, 1);
   out->scenario = g_strdup (ws_trace_get_string (top->trace, inst->scenario));
-  out->component = g_regex_escape_string (process != NULL && process->name != NULL ? process->name
-                                          : th->name != NULL ? th->name : "", -1);
   for (guint t = 0; t < traces->len; t++)
     ws_instance_set_add_trace (instances, g_ptr_array_index (traces, t), out->scenario);
+  /* The slowest instance's program: the default of `contrast` too. */
+  out->component = ws_instance_set_dup_default_component (instances);
 
   settings.component = out->component;
   settings.instances = instances;
