@@ -34,6 +34,29 @@ charge (Cause         *c,
   c->added++;
 }
 
+static void charge_window (Cause *c, guint thread, WsTime t0, WsTime t1, guint depth);
+
+/* Charges [from, to) of wait @i: to what its readier did meanwhile when
+ * another thread ended it, else to the wait itself (a device, a timer, an
+ * unknown readier, or too deep). */
+static void
+charge_wait (Cause  *c,
+             guint   i,
+             WsTime  from,
+             WsTime  to,
+             guint   depth)
+{
+  const WsEvent *e = ws_trace_get_event (c->trace, i);
+  guint readier = WS_NONE;
+
+  if (depth > 0 &&
+      ws_frame_classifier_classify_wake (c->classifier, c->trace, i, &readier) == WS_WAKE_THREAD &&
+      readier != WS_NONE && readier != e->thread)
+    charge_window (c, readier, from, to, depth - 1);
+  else
+    charge (c, e, to - from);
+}
+
 /* Charges [t0, t1) of @thread: each event of it overlapping the window,
  * waits that another thread ended followed to that thread. */
 static void
@@ -54,21 +77,13 @@ charge_window (Cause  *c,
       guint i = th->events[k];
       const WsEvent *e = ws_trace_get_event (c->trace, i);
       WsTime from = MAX (t0, e->time), to = MIN (t1, e->time + MAX (e->duration, 0));
-      guint readier = WS_NONE;
 
       if (e->time >= t1)
         break;
       if (to <= from)
         continue;
       if (e->kind == WS_EVENT_WAIT)
-        {
-          if (depth > 0 &&
-              ws_frame_classifier_classify_wake (c->classifier, c->trace, i, &readier) == WS_WAKE_THREAD &&
-              readier != WS_NONE && readier != thread)
-            charge_window (c, readier, from, to, depth - 1);
-          else
-            charge (c, e, to - from);
-        }
+        charge_wait (c, i, from, to, depth);
       else if (e->kind == WS_EVENT_RUNNING && !(e->flags & WS_EVENT_FLAG_SPAN))
         charge (c, e, to - from);
     }
@@ -82,7 +97,8 @@ charge_window (Cause  *c,
  * Adds to @stream of @db, for each wait of @scope that another thread
  * ended, the stacks of what that thread was doing meanwhile, each costing
  * its overlap with the wait (followed through the readier's own waits, at
- * most %WS_AOI_CAUSE_DEPTH deep).
+ * most %WS_AOI_CAUSE_DEPTH deep); a wait no thread ended (a device, a
+ * timer, an unknown readier) is its own cause.
  *
  * Returns: how many (stack, overlap) pieces were added
  */
@@ -102,13 +118,10 @@ ws_aoi_extract_causes (WsAoi             *filter,
   for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
     {
       const WsEvent *e = ws_trace_get_event (trace, i);
-      guint readier = WS_NONE;
 
       if (e->kind != WS_EVENT_WAIT || e->duration <= 0 || !ws_event_set_contains (scope, i))
         continue;
-      if (ws_frame_classifier_classify_wake (classifier, trace, i, &readier) == WS_WAKE_THREAD &&
-          readier != WS_NONE && readier != e->thread)
-        charge_window (&c, readier, e->time, e->time + e->duration, WS_AOI_CAUSE_DEPTH);
+      charge_wait (&c, i, e->time, e->time + e->duration, WS_AOI_CAUSE_DEPTH);
     }
   return c.added;
 }
