@@ -16,7 +16,8 @@ static void
 overview_show_mining_cb (WsWindow *self)
 {
   ws_window_show_details_page (self, "mining");
-  /* The row names the top cluster of the default scope: mine it. */
+  /* The row names the top cluster of the default scope, by cause: mine it. */
+  ws_mining_form_set_by_cause (ws_mining_page_get_form (self->mining_page), TRUE);
   ws_mining_page_run_scope (self->mining_page, ws_mining_scope_default ());
 }
 
@@ -222,6 +223,8 @@ _ws_window_pages_init (WsWindow *self)
   g_signal_connect_swapped (self->details_stack, "notify::visible-child-name", G_CALLBACK (details_page_changed_cb), self);
   g_signal_connect (self, "analysis-requested", G_CALLBACK (show_analysis_cb), NULL);
   g_signal_connect_swapped (self->overview_page, "show-analysis", G_CALLBACK (show_analysis_cb), self);
+  /* The Overview's cluster is mined with the Mining page's settings. */
+  ws_overview_page_set_mining_page (self->overview_page, self->mining_page);
   g_signal_connect_swapped (self->overview_page, "show-mining", G_CALLBACK (overview_show_mining_cb), self);
   g_signal_connect_swapped (self->overview_page, "show-contrast", G_CALLBACK (overview_show_contrast_cb), self);
   g_signal_connect_swapped (self->graph_page, "show-in-timeline", G_CALLBACK (graph_show_in_timeline_cb), self);
