@@ -1128,11 +1128,11 @@ test_click_selects (void)
   title = ws_gui_test_find_named (GTK_WIDGET (page), "session-title");
   g_assert_nonnull (title);
   click_middle (title, 1);
-  g_assert_true (ws_gui_test_real_type (title, "Lock convoy in py locks"));
+  g_assert_true (ws_gui_test_real_type (title, "lock convoy in py locks"));
   g_assert_cmpstr (ws_session_file_get_title (ws_session_get_session_file (ws_window_get_session (window))), ==,
-                   "Lock convoy in py locks");
+                   "lock convoy in py locks");
   g_assert_true (ws_findings_page_export_report (page, html, NULL));
-  g_assert_cmpuint (count_in_file (html, "Lock convoy in py locks"), >=, 1);
+  g_assert_cmpuint (count_in_file (html, "lock convoy in py locks"), >=, 1);
   g_assert_cmpuint (count_in_file (html, "Waitscope findings"), ==, 0);
 
   /* Opening is explicit: a double click… */

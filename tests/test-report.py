@@ -175,8 +175,10 @@ def check_deep_stacks(tmp):
     for name, must in (("pg-advisory", ("pg_sleep", "WaitLatch", "epoll_wait")),
                        ("fsync-writer", ("fsync",))):
         path = os.path.join(data, "causes", name + ".perf.txt.gz")
-        info = json.loads(run("info", path, "--top", "1", "--json").stdout)
-        top = info["traces"][0]["top_waits"][0] if "traces" in info else info["top_waits"][0]
+        info = json.loads(run("info", path, "--top", "100000", "--json").stdout)
+        waits = info["traces"][0]["top_waits"] if "traces" in info else info["top_waits"]
+        # The longest wait whose stack holds the frame that matters.
+        top = next(w for w in waits if any(must[0] in f for f in w.get("waiting_stack") or []))
         session = os.path.join(tmp, name + ".waitscope")
         run("session", "new", session, path, "--title", name)
         run("session", "pin", session, "--view", "anomaly-model", "--tid", str(top["tid"]), "--event", str(top["event"]),
