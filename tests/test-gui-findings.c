@@ -25,6 +25,7 @@
 #include "ws-pin-contrast.h"
 #include "ws-pin-mining.h"
 #include "ws-error.h"
+#include "ws-chooser-folder.h"
 #include "ws-gui-test-util.h"
 #include "ws-presentation.h"
 #include "ws-window.h"
@@ -1152,6 +1153,21 @@ test_click_selects (void)
   g_assert_true (gtk_widget_get_mapped (open) && gtk_widget_is_sensitive (open));
   click_middle (open, 1);
   ws_gui_test_wait_until (on_graph_page, window, 60, "the finding opened with its button");
+
+  /* File choosers open beside the trace, then beside the saved session,
+   * not in the process's working directory. */
+  {
+    g_autoptr(GFile) start = ws_chooser_start_folder (GTK_WIDGET (page));
+    g_autoptr(GFile) trace_dir = g_file_get_parent (trace);
+    g_autofree char *saved = g_build_filename (dir, "click.waitscope", NULL);
+    g_autoptr(GFile) dir_file = g_file_new_for_path (dir);
+
+    g_assert_true (g_file_equal (start, trace_dir));
+    g_assert_true (ws_findings_page_save (page, saved, NULL));
+    g_clear_object (&start);
+    start = ws_chooser_start_folder (GTK_WIDGET (page));
+    g_assert_true (g_file_equal (start, dir_file));
+  }
 
   ws_findings_page_discard (page);
   gtk_window_destroy (GTK_WINDOW (window));

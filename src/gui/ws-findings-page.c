@@ -8,6 +8,7 @@
  * crash loses at most those seconds.
  */
 #include "config.h"
+#include "ws-chooser-folder.h"
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
@@ -563,6 +564,7 @@ _ws_findings_page_choose_file (WsFindingsPage       *self,
   gtk_file_filter_add_pattern (filter, pattern);
   gtk_file_filter_set_name (filter, pattern);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+  ws_chooser_set_start_folder (GTK_FILE_CHOOSER (dialog), GTK_WIDGET (self));
   if (suggested != NULL)
     gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), suggested);
   g_object_set_data (G_OBJECT (dialog), "ws-chosen", func);
