@@ -40,7 +40,7 @@ overview_show_contrast_cb (WsWindow   *self,
  * that the divider moves only when the user drags it: moving it when a tab
  * was chosen or an analysis ran moved the tabs and the selection bar
  * under the pointer, and undid where the user had put it. */
-#define LOWER_SHARE 66
+#define LOWER_SHARE 68
 
 static void
 arrange_split (WsWindow *self)
