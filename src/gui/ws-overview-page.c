@@ -250,6 +250,18 @@ fill_cluster (WsOverviewPage *self)
                                      c->n_left_out),
                            (unsigned long long) c->n_left_out, left);
   gtk_label_set_text (self->cluster_title, title);
+  {
+    /* What "left out" means, in words. */
+    g_autofree char *why = g_strdup_printf (ngettext ("%llu wait, %s in all, delayed no other thread: a thread idle "
+                                                      "until there was work (a pool, a loop waiting for requests). "
+                                                      "It is left out so that the cluster shows what held work up.",
+                                                      "%llu waits, %s in all, delayed no other thread: threads idle "
+                                                      "until there was work (a pool, a loop waiting for requests). "
+                                                      "They are left out so that the cluster shows what held work up.",
+                                                      c->n_left_out),
+                                            (unsigned long long) c->n_left_out, left);
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->cluster_title), why);
+  }
   if (c->label != NULL)
     {
       g_autofree char *cost = ws_format_duration (c->total_cost);

@@ -10,8 +10,10 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "ws-attribution.h"
 #include "ws-graph-scene.h"
 #include "ws-time-format.h"
+#include "ws-wake-words.h"
 
 struct _WsGraphScene
 {
@@ -135,6 +137,29 @@ ws_graph_scene_interesting_frame (WsStackTable *stacks,
         fallback = frames[k - 1];
     }
   return fallback;
+}
+
+/* A wait's box names the code that decided to wait: the user-space
+ * caller of the blocking call ("pg_sleep" for epoll_wait ← pg_sleep), the
+ * words of the Overview's causes, rather than the kernel function every
+ * wait of that kind goes through (do_epoll_wait). */
+static const char *
+user_label (WsTrace   *trace,
+            WsStackId  stack,
+            guint32    frame)
+{
+  const WsFrame *f;
+  g_autofree char *signature = NULL;
+  const char *arrow;
+
+  if (frame == WS_NONE || stack == WS_STACK_EMPTY)
+    return NULL;
+  f = ws_stack_table_get_frame (ws_trace_get_stack_table (trace), frame);
+  if (f->module == NULL || !g_str_has_prefix (f->module, "[kernel"))
+    return NULL;
+  signature = ws_attribution_wait_signature (trace, stack, NULL);
+  arrow = strstr (signature, " ← ");
+  return arrow != NULL ? g_intern_string (arrow + strlen (" ← ")) : NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -286,6 +311,8 @@ wait_scene_node (WsGraphScene     *self,
   if (w->flags & WS_WAIT_NODE_FLAG_LOCK)
     n.flags |= WS_SCENE_NODE_FLAG_LOCK;
   n.label_frame = ws_graph_scene_interesting_frame (stacks, n.stack);
+  if (n.kind == WS_SCENE_NODE_WAIT)
+    n.label_text = user_label (self->trace, n.stack, n.label_frame);
   return n;
 }
 
@@ -457,6 +484,8 @@ ready_scene_node (WsGraphScene      *self,
   if (n.state == 'D')
     n.flags |= WS_SCENE_NODE_FLAG_DISK;
   n.label_frame = ws_graph_scene_interesting_frame (stacks, n.stack);
+  if (n.kind == WS_SCENE_NODE_WAIT)
+    n.label_text = user_label (self->trace, n.stack, n.label_frame);
   return n;
 }
 
@@ -839,11 +868,11 @@ ws_graph_scene_dup_title (WsGraphScene *self,
   switch ((WsSceneNodeKind) n->kind)
     {
     case WS_SCENE_NODE_HARDWARE:
-      return g_strdup (_("Interrupt"));
+      return g_strdup (ws_wake_word_label (ws_wake_word_for_interrupt (n->state)));
     case WS_SCENE_NODE_TIMER:
       return g_strdup (_("Timer"));
     case WS_SCENE_NODE_UNKNOWN:
-      return g_strdup (_("Unknown readier"));
+      return g_strdup (ws_wake_word_label (WS_WAKE_WORD_UNKNOWN));
     case WS_SCENE_NODE_RUN:
     case WS_SCENE_NODE_WAIT:
     case WS_N_SCENE_NODE_KINDS:
@@ -914,18 +943,18 @@ ws_graph_scene_dup_detail (WsGraphScene *self,
         g_string_printf (s, _("Run %s"), d);
       break;
     case WS_SCENE_NODE_HARDWARE:
-      g_string_assign (s, _("Hardware wake-up"));
+      g_string_assign (s, ws_wake_word_label (ws_wake_word_for_interrupt (n->state)));
       break;
     case WS_SCENE_NODE_TIMER:
       /* Plain words for the papers' "false run": nothing worth following
        * woke the thread. */
       g_string_assign (s, n->wake == WS_WAKE_HEARTBEAT ? _("Routine wake-up")
-                                                       : _("Timer ran out"));
+                                                       : ws_wake_word_label (WS_WAKE_WORD_TIMER));
       break;
     case WS_SCENE_NODE_UNKNOWN:
     case WS_N_SCENE_NODE_KINDS:
     default:
-      g_string_assign (s, _("Wake-up not recorded"));
+      g_string_assign (s, ws_wake_word_label (WS_WAKE_WORD_UNKNOWN));
       break;
     }
   return g_string_free (s, FALSE);
@@ -942,6 +971,8 @@ ws_graph_scene_get_frame_name (WsGraphScene *self,
   g_return_val_if_fail (node < self->nodes->len, NULL);
 
   n = &g_array_index (self->nodes, WsSceneNode, node);
+  if (n->label_text != NULL)
+    return n->label_text;
   if (n->label_frame == WS_NONE)
     return NULL;
   return ws_stack_table_get_frame (ws_trace_get_stack_table (self->trace), n->label_frame)->function;
