@@ -18,7 +18,9 @@
 #include "ws-chain.h"
 #include "ws-critical-path.h"
 #include "ws-error.h"
+#include "ws-folded-importer.h"
 #include "ws-frame-classifier.h"
+#include "ws-importer.h"
 #include "ws-graph-export.h"
 #include "ws-inspector.h"
 #include "ws-json-trace.h"
@@ -379,6 +381,22 @@ ws_fuzz_perf_text (const guint8 *data,
       rules = ws_scenario_rules_new_default ();
       ws_scenario_rules_apply (rules, trace);
     }
+  return check_load (trace, error);
+}
+
+/* Folded stacks ("comm;frame;… COUNT"), plain or gzip, as the loader
+ * hands them over. */
+gboolean
+ws_fuzz_folded (const guint8 *data,
+                gsize         size)
+{
+  g_autoptr(GInputStream) in = g_memory_input_stream_new_from_data (data, size, NULL);
+  g_autoptr(GInputStream) text = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+
+  text = ws_importer_text_stream (in, size >= 2 && data[0] == 0x1f && data[1] == 0x8b);
+  trace = ws_folded_importer_load_stream (text, WS_FUZZ_INPUT_NAME, NULL, NULL, NULL, NULL, &error);
   return check_load (trace, error);
 }
 
