@@ -149,6 +149,8 @@ ws_fuzz_check_trace (WsTrace *trace)
         if (frames[k] >= n_frames)
           ws_fuzz_fail ("event %u: frame %u of %u", i, frames[k], n_frames);
 
+      if (e->kind == WS_EVENT_RUNNING && e->target != WS_NONE && ws_trace_get_string (trace, e->target) == NULL)
+        ws_fuzz_fail ("sample %u: no event name %u", i, e->target);
       if (e->kind == WS_EVENT_MARKER)
         {
           if (e->target != WS_NONE && ws_trace_get_string (trace, e->target) == NULL)
@@ -313,12 +315,15 @@ ws_fuzz_check_round_trip (WsTrace *trace)
         ws_fuzz_fail ("round trip: event %u differs (kind %u/%u t %" G_GINT64_FORMAT "/%" G_GINT64_FORMAT
                       " state 0x%02x/0x%02x peer %u/%u)", i, x->kind, y->kind, x->time, y->time,
                       (guchar) x->state, (guchar) y->state, x->peer, y->peer);
-      if (x->kind == WS_EVENT_MARKER)
+      /* A marker's and a sample's target is a string id (the marker's,
+       * the sample event's name), numbered by each trace in its own
+       * order: compare the names, not the ids. */
+      if (x->kind == WS_EVENT_MARKER || x->kind == WS_EVENT_RUNNING)
         {
           if ((x->target == WS_NONE) != (y->target == WS_NONE)
               || (x->target != WS_NONE && !same_text (ws_trace_get_string (trace, x->target),
                                                       ws_trace_get_string (back, y->target))))
-            ws_fuzz_fail ("round trip: marker %u has another name", i);
+            ws_fuzz_fail ("round trip: %s %u has another name", ws_event_kind_to_string (x->kind), i);
         }
       else if (x->target != y->target)
         ws_fuzz_fail ("round trip: event %u targets thread %u, read back %u", i, x->target, y->target);
