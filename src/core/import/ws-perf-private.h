@@ -321,6 +321,7 @@ typedef struct {
   gsize         head_pos;
   gboolean      eof;
   guint64       input_bytes;
+  guint64       inflated_bytes;   /* text out of zlib, for the gzip ceiling */
 
   gboolean      gzip;
   gboolean      z_ready;
@@ -334,6 +335,7 @@ typedef enum {
   SOURCE_IO_ERROR,
   SOURCE_TRUNCATED,
   SOURCE_CORRUPT,
+  SOURCE_BOMB,       /* past the gzip ceiling (ws-inflate-limit.h); error set */
 } SourceStatus;
 
 typedef struct {

@@ -958,6 +958,10 @@ read_more (Parser       *p,
                                 g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
                                 ? WS_ERROR_CANCELLED : WS_ERROR_IO,
                                 "%s", local_error->message);
+    case SOURCE_BOMB:
+      return ws_perf_set_error (error, p->display_name,
+                                p->line_no + 1 + ws_perf_count_lines (buf, buf + end), WS_ERROR_TOO_LONG,
+                                "%s", local_error->message);
     case SOURCE_TRUNCATED:
       return ws_perf_set_error (error, p->display_name,
                                 p->line_no + 1 + ws_perf_count_lines (buf, buf + end), WS_ERROR_TRUNCATED,
