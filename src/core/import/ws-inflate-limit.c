@@ -55,11 +55,11 @@ ws_inflate_check (guint64   compressed_bytes,
   in_size = g_format_size (compressed_bytes);
   out_size = g_format_size (inflated_bytes);
   g_set_error (error, WS_ERROR, WS_ERROR_TOO_LONG,
-               _("the gzip data inflates to more than %" G_GUINT64_FORMAT " times its size "
+               _("the gzip data inflates to more than %u times its size "
                  "(%s became %s), far more than real traces do: refused as a decompression bomb; "
                  "to read it anyway, set WAITSCOPE_MAX_INFLATE_RATIO to a larger ratio, or to 0 "
                  "for no limit"),
-               ratio, in_size, out_size);
+               (guint) ratio, in_size, out_size);
   return FALSE;
 }
 
