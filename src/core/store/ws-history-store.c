@@ -19,7 +19,9 @@
  * the same transaction as its counts, so it is counted exactly once.
  *
  * The schema is versioned with PRAGMA user_version; a database written by
- * a newer Waitscope is refused rather than misread.
+ * a newer Waitscope is refused rather than misread.  PRAGMA application_id
+ * marks the file as ours: another application's database (given by
+ * mistake as --history) is refused before anything is written to it.
  *
  * One connection per store, serialised by a mutex: the GUI may record a
  * trace from a loader thread while a panel reads counts.
@@ -296,6 +298,75 @@ read_schema_version (WsHistoryStore  *self,
 }
 
 static gboolean
+read_int_pragma (WsHistoryStore  *self,
+                 const char      *sql,
+                 int             *value,
+                 GError         **error)
+{
+  sqlite3_stmt *stmt;
+
+  if ((stmt = prepare (self, sql, error)) == NULL)
+    return FALSE;
+  if (sqlite3_step (stmt) != SQLITE_ROW)
+    {
+      sqlite3_finalize (stmt);
+      return sql_error (self, error, _("reading the database header"));
+    }
+  *value = sqlite3_column_int (stmt, 0);
+  sqlite3_finalize (stmt);
+  return TRUE;
+}
+
+/*
+ * Whether the file is a Waitscope history, or empty: only then may it be
+ * written to.  Ours is our application_id; a store written before the id
+ * existed has none, but a schema version and the tables of version 1; an
+ * empty file (no id, no version, no table) becomes ours.  Anything else is
+ * another application's, refused before any write (the switch to WAL
+ * included).  *@adopt says an old store that is to get the id.
+ */
+static gboolean
+check_ours (WsHistoryStore  *self,
+            int              version,
+            gboolean        *adopt,
+            GError         **error)
+{
+  static const char * const v1_tables[] = {
+    "traces", "functions", "bigrams", "totals", "wait_samples", "anomaly_flags",
+  };
+  int app_id, n_objects, n_tables;
+  g_autofree char *why = NULL;
+
+  *adopt = FALSE;
+  if (!read_int_pragma (self, "PRAGMA application_id", &app_id, error))
+    return FALSE;
+  if ((guint32) app_id == WS_HISTORY_APPLICATION_ID)
+    return TRUE;
+  if (app_id != 0)
+    why = g_strdup_printf (_("its application id is 0x%08x, not Waitscope’s"), (guint32) app_id);
+  else if (!read_int_pragma (self, "SELECT count(*) FROM sqlite_master", &n_objects, error) ||
+           !read_int_pragma (self, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+                             "('traces', 'functions', 'bigrams', 'totals', 'wait_samples', 'anomaly_flags')",
+                             &n_tables, error))
+    return FALSE;
+  else if (version == 0 && n_objects == 0)
+    return TRUE;   /* new */
+  else if (version >= 1 && n_tables == G_N_ELEMENTS (v1_tables))
+    {
+      *adopt = TRUE;
+      return TRUE;
+    }
+  else
+    why = g_strdup (_("it holds tables Waitscope did not create"));
+
+  g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+               _("%s: not a Waitscope history database (%s); it was left untouched: "
+                 "name a new file with --history or WAITSCOPE_HISTORY"),
+               self->path, why);
+  return FALSE;
+}
+
+static gboolean
 open_connection (WsHistoryStore  *self,
                  int              flags,
                  GError         **error)
@@ -325,10 +396,11 @@ migrate (WsHistoryStore  *self,
     return FALSE;
   if (!read_schema_version (self, &version, error))
     goto fail;
-  sql = g_strdup_printf ("%s %s PRAGMA user_version = %d; COMMIT;", version < 1 ? schema : "",
-                         version < 2 ? schema_v2 : "", WS_HISTORY_SCHEMA_VERSION);
-  if (version < WS_HISTORY_SCHEMA_VERSION ? exec (self, sql, _("creating the schema"), error)
-                                          : exec (self, "COMMIT", _("creating the schema"), error))
+  /* The id in the same transaction: a file with our tables always has it. */
+  sql = g_strdup_printf ("%s %s PRAGMA user_version = %d; PRAGMA application_id = %d; COMMIT;",
+                         version < 1 ? schema : "", version < 2 ? schema_v2 : "",
+                         WS_HISTORY_SCHEMA_VERSION, (int) WS_HISTORY_APPLICATION_ID);
+  if (exec (self, sql, _("creating the schema"), error))
     return TRUE;
 fail:
   sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
@@ -353,6 +425,7 @@ ws_history_store_open (const char  *path,
   g_autoptr(WsHistoryStore) self = g_object_new (WS_TYPE_HISTORY_STORE, NULL);
   g_autofree char *dir = NULL;
   int version;
+  gboolean adopt;
 
   self->path = path ? g_strdup (path) : ws_history_store_default_path ();
 
@@ -366,7 +439,8 @@ ws_history_store_open (const char  *path,
     }
 
   if (!open_connection (self, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, error) ||
-      !read_schema_version (self, &version, error))
+      !read_schema_version (self, &version, error) ||
+      !check_ours (self, version, &adopt, error))
     return NULL;
 
   /* WAL + FULL: a commit is durable, and a crash mid-write rolls back. */
@@ -374,7 +448,7 @@ ws_history_store_open (const char  *path,
                        _("setting up"), error))
     return NULL;
 
-  if (version < WS_HISTORY_SCHEMA_VERSION && !migrate (self, error))
+  if ((version < WS_HISTORY_SCHEMA_VERSION || adopt) && !migrate (self, error))
     return NULL;
 
   return g_steal_pointer (&self);
@@ -399,11 +473,13 @@ ws_history_store_open_read_only (const char  *path,
 {
   g_autoptr(WsHistoryStore) self = g_object_new (WS_TYPE_HISTORY_STORE, NULL);
   int version;
+  gboolean adopt;
 
   self->path = path ? g_strdup (path) : ws_history_store_default_path ();
 
   if (!open_connection (self, SQLITE_OPEN_READONLY, error) ||
-      !read_schema_version (self, &version, error))
+      !read_schema_version (self, &version, error) ||
+      !check_ours (self, version, &adopt, error))
     return NULL;
   if (version < WS_HISTORY_SCHEMA_VERSION)
     {
