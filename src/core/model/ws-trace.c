@@ -245,6 +245,30 @@ ws_trace_ensure_thread (WsTrace *self,
   return self->threads->len - 1;
 }
 
+/*
+ * The thread known by @tid has ended and the id went to a new thread: the
+ * next ws_trace_ensure_thread() for @tid starts a new thread, which
+ * ws_trace_find_thread() then finds.  The old one keeps its events.
+ */
+void
+ws_trace_forget_tid (WsTrace *self,
+                     gint32   tid)
+{
+  g_return_if_fail (WS_IS_TRACE (self));
+  g_hash_table_remove (self->thread_by_tid, GINT_TO_POINTER (tid));
+}
+
+/* @tid names @thread again (one of its earlier threads). */
+void
+ws_trace_bind_tid (WsTrace *self,
+                   gint32   tid,
+                   guint    thread)
+{
+  g_return_if_fail (WS_IS_TRACE (self));
+  g_return_if_fail (thread < self->threads->len);
+  g_hash_table_insert (self->thread_by_tid, GINT_TO_POINTER (tid), GUINT_TO_POINTER (thread + 1));
+}
+
 void
 ws_trace_set_thread_name (WsTrace    *self,
                           guint       thread,

@@ -33,6 +33,8 @@
 #include <errno.h>
 #include <sqlite3.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/statvfs.h>
 
 #include "ws-error.h"
 #include "ws-history-store-private.h"
@@ -44,6 +46,7 @@ struct _WsHistoryStore
   char    *path;
   sqlite3 *db;
   GMutex   lock;
+  gboolean in_batch;   /* inside ws_history_store_begin_batch() */
 };
 
 G_DEFINE_FINAL_TYPE (WsHistoryStore, ws_history_store, G_TYPE_OBJECT)
@@ -131,6 +134,36 @@ ws_history_store_init (WsHistoryStore *self)
   g_mutex_init (&self->lock);
 }
 
+/* Less than a megabyte left where the store is. */
+static gboolean
+disk_is_full (const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  struct statvfs st;
+
+  return statvfs (dir, &st) == 0 && (guint64) st.f_bavail * st.f_frsize < 1024 * 1024;
+}
+
+/* The store or its WAL within a few pages of RLIMIT_FSIZE. */
+static gboolean
+at_file_size_limit (const char *path)
+{
+  const char *suffixes[] = { "", "-wal", "-journal" };
+  struct rlimit lim;
+
+  if (getrlimit (RLIMIT_FSIZE, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    {
+      g_autofree char *name = g_strconcat (path, suffixes[i], NULL);
+      GStatBuf st;
+
+      if (g_stat (name, &st) == 0 && (guint64) st.st_size + 64 * 1024 >= lim.rlim_cur)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static gboolean
 sql_error (WsHistoryStore  *self,
            GError         **error,
@@ -139,10 +172,22 @@ sql_error (WsHistoryStore  *self,
   /* SQLite quotes a damaged file's own bytes (a schema's names) in its
    * messages: they reach the terminal and --json output, so make them UTF-8. */
   g_autofree char *message = g_utf8_make_valid (sqlite3_errmsg (self->db), -1);
+  int code = sqlite3_errcode (self->db) & 0xff;
 
-  g_set_error (error, WS_ERROR, WS_ERROR_IO,
-               _("%s: history database error while %s: %s"),
-               self->path, what, message);
+  /* SQLite says "disk I/O error" for most of these, and its errno is
+   * gone by now: look at the disk and the limit ourselves. */
+  if (code == SQLITE_FULL || (code == SQLITE_IOERR && disk_is_full (self->path)))
+    g_set_error (error, WS_ERROR, WS_ERROR_IO,
+                 _("%s: the disk is full: the history database could not be written while %s"),
+                 self->path, what);
+  else if (code == SQLITE_IOERR && at_file_size_limit (self->path))
+    g_set_error (error, WS_ERROR, WS_ERROR_IO,
+                 _("%s: the history database reached the file size limit (ulimit -f) while %s"),
+                 self->path, what);
+  else
+    g_set_error (error, WS_ERROR, WS_ERROR_IO,
+                 _("%s: history database error while %s: %s"),
+                 self->path, what, message);
   return FALSE;
 }
 
@@ -210,6 +255,74 @@ prepare (WsHistoryStore  *self,
       return NULL;
     }
   return stmt;
+}
+
+/*
+ * One write transaction, or, inside a batch, one step of the batch's
+ * transaction (a savepoint): a failed step is undone, and the batch's
+ * owner then rolls back the whole.
+ */
+gboolean
+ws_history_store_begin (WsHistoryStore  *self,
+                        GError         **error)
+{
+  return exec (self, self->in_batch ? "SAVEPOINT ws_step" : "BEGIN IMMEDIATE",
+               _("starting a transaction"), error);
+}
+
+gboolean
+ws_history_store_commit (WsHistoryStore  *self,
+                         GError         **error)
+{
+  return exec (self, self->in_batch ? "RELEASE ws_step" : "COMMIT", _("committing"), error);
+}
+
+void
+ws_history_store_rollback (WsHistoryStore *self)
+{
+  sqlite3_exec (self->db, self->in_batch ? "ROLLBACK TO ws_step; RELEASE ws_step" : "ROLLBACK",
+                NULL, NULL, NULL);
+}
+
+/**
+ * ws_history_store_begin_batch:
+ *
+ * Starts one transaction for several recordings (`history add`: a trace's
+ * stacks and its waits), so that a failure in any (a full disk) leaves
+ * none of them.  Only for a store that one thread uses.
+ */
+gboolean
+ws_history_store_begin_batch (WsHistoryStore  *self,
+                              GError         **error)
+{
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), FALSE);
+  g_return_val_if_fail (!self->in_batch, FALSE);
+
+  if (!exec (self, "BEGIN IMMEDIATE", _("starting a transaction"), error))
+    return FALSE;
+  self->in_batch = TRUE;
+  return TRUE;
+}
+
+/**
+ * ws_history_store_end_batch:
+ * @commit: %TRUE to keep what the batch recorded, %FALSE to drop it
+ *
+ * Returns: whether it was kept (with @commit); on failure nothing was
+ */
+gboolean
+ws_history_store_end_batch (WsHistoryStore  *self,
+                            gboolean         commit,
+                            GError         **error)
+{
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), FALSE);
+  g_return_val_if_fail (self->in_batch, FALSE);
+
+  self->in_batch = FALSE;
+  if (commit && exec (self, "COMMIT", _("committing"), error))
+    return TRUE;
+  sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+  return FALSE;
 }
 
 /* For ws-history-store-waits.c, which shares the connection, its lock and
@@ -878,20 +991,20 @@ ws_history_store_record_stacks (WsHistoryStore   *self,
 
   locker = g_mutex_locker_new (&self->lock);
 
-  if (!exec (self, "BEGIN IMMEDIATE", _("starting a transaction"), error))
+  if (!ws_history_store_begin (self, error))
     return FALSE;
   if (!trace_recorded (self, digest, &exists, error))
     goto fail;
   if (exists)
     {
-      sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+      ws_history_store_rollback (self);
       return TRUE;
     }
   if (!insert_trace_row (self, digest, path, total, error) ||
       !add_function_counts (self, table, frames, error) ||
       !add_bigram_counts (self, frames, bigrams, error) ||
       !add_total (self, total, error) ||
-      !exec (self, "COMMIT", _("committing"), error))
+      !ws_history_store_commit (self, error))
     goto fail;
 
   if (newly_recorded)
@@ -899,7 +1012,7 @@ ws_history_store_record_stacks (WsHistoryStore   *self,
   return TRUE;
 
 fail:
-  sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+  ws_history_store_rollback (self);
   return FALSE;
 }
 

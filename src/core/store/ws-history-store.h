@@ -125,6 +125,11 @@ gboolean         ws_history_store_record_trace     (WsHistoryStore   *self,
                                                     WsTrace          *trace,
                                                     gboolean         *newly_recorded,
                                                     GError          **error);
+gboolean         ws_history_store_begin_batch (WsHistoryStore  *self,
+                                               GError         **error);
+gboolean         ws_history_store_end_batch   (WsHistoryStore  *self,
+                                               gboolean         commit,
+                                               GError         **error);
 gboolean         ws_history_store_record_trace_digest (WsHistoryStore *self,
                                                     WsTrace          *trace,
                                                     const char       *digest,
