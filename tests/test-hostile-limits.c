@@ -2,18 +2,25 @@
 /*
  * Limits on hostile inputs, checked through the real waitscope-cli (env
  * WS_CLI): a gzip decompression bomb, a foreign SQLite file given as the
- * history store, outputs that must never appear half written.
+ * history store, outputs that must never appear half written, a full
+ * disk under the history, reused thread ids, time going back, a forged
+ * perf.data, an empty file name.
  */
 #include "config.h"
 
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 #include <sqlite3.h>
 
 #include "ws-cli-test-util.h"
 #include "ws-history-store.h"
+#include "ws-trace-loader.h"
+#include "ws-trace.h"
 
 static char *
 make_tmpdir (void)
@@ -270,6 +277,368 @@ test_foreign_history (void)
   remove_tree (dir);
 }
 
+/* The names in @dir other than those in @keep (NULL-terminated). */
+static GPtrArray *
+other_names (const char         *dir,
+             const char * const *keep)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (!g_strv_contains (keep, name))
+      g_ptr_array_add (names, g_strdup (name));
+  return names;
+}
+
+/*
+ * The PDF report used to be written through the fixed name OUT.pdf.part,
+ * following a symbolic link planted there: the link's target was
+ * overwritten.  Now the link and its target stay as they were, the report
+ * is whole under its name, and no temporary file is left.
+ */
+static void
+test_pdf_part_symlink (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *trace = ws_cli_test_data_path ("py-locks.perf.txt.gz");
+  g_autofree char *session = g_build_filename (dir, "s.waitscope", NULL);
+  g_autofree char *victim = g_build_filename (dir, "victim.txt", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "out.pdf", NULL);
+  g_autofree char *part = g_build_filename (dir, "out.pdf.part", NULL);
+  g_auto(WsCliRun) create = { 0 };
+  g_auto(WsCliRun) pin = { 0 };
+  g_auto(WsCliRun) report = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) before = NULL, after = NULL, written = NULL;
+  g_autoptr(GPtrArray) left = NULL;
+  g_autofree char *link = NULL;
+
+  if (g_getenv ("WS_CLI") == NULL)
+    {
+      g_test_skip ("WS_CLI not set");
+      return;
+    }
+  g_file_set_contents (victim, "precious\n", -1, &error);
+  g_assert_no_error (error);
+  before = read_bytes (victim);
+  g_assert_cmpint (symlink (victim, part), ==, 0);
+
+  ws_cli_run (&create, "session", "new", session, trace, NULL);
+  g_assert_cmpint (create.status, ==, 0);
+  ws_cli_run (&pin, "session", "pin", session, "--view", "timeline", NULL);
+  g_assert_cmpint (pin.status, ==, 0);
+  ws_cli_run (&report, "report", session, "-o", pdf, NULL);
+  g_assert_cmpint (report.status, ==, 0);
+
+  after = read_bytes (victim);
+  g_assert_true (g_bytes_equal (before, after));
+  link = g_file_read_link (part, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (link, ==, victim);
+  written = read_bytes (pdf);
+  g_assert_cmpuint (g_bytes_get_size (written), >, 1000);
+  g_assert_true (memcmp (g_bytes_get_data (written, NULL), "%PDF", 4) == 0);
+  left = other_names (dir, (const char *[]) { "s.waitscope", "victim.txt", "out.pdf", "out.pdf.part", NULL });
+  g_assert_cmpuint (left->len, ==, 0);
+  remove_tree (dir);
+}
+
+/*
+ * Ctrl+C (SIGINT) or SIGTERM while `convert -o NEW` writes: nothing under
+ * the name (it used to hold the half written so far), no temporary file
+ * left, and the process dies of the signal.
+ */
+static void
+test_convert_interrupted (void)
+{
+  const int signals[] = { SIGINT, SIGTERM };
+  g_autofree char *trace = ws_cli_test_data_path ("io-fsync.perf.txt.gz");
+
+  if (g_getenv ("WS_CLI") == NULL)
+    {
+      g_test_skip ("WS_CLI not set");
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (signals); i++)
+    {
+      g_autofree char *dir = make_tmpdir ();
+      g_autofree char *out = g_build_filename (dir, "new.json", NULL);
+      g_autoptr(GSubprocess) proc = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GPtrArray) left = NULL;
+      gint64 deadline = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+      gboolean writing = FALSE;
+
+      proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_SILENCE, &error,
+                               g_getenv ("WS_CLI"), "convert", trace, "-o", out, NULL);
+      g_assert_no_error (error);
+      /* Wait until the output is being written (a file appears in @dir,
+       * under whatever name) and has some bytes. */
+      while (!writing && g_get_monotonic_time () < deadline)
+        {
+          g_autoptr(GPtrArray) names = other_names (dir, (const char *[]) { NULL });
+
+          for (guint k = 0; k < names->len && !writing; k++)
+            {
+              g_autofree char *p = g_build_filename (dir, g_ptr_array_index (names, k), NULL);
+              GStatBuf st;
+
+              writing = g_stat (p, &st) == 0 && st.st_size > 1 << 20;
+            }
+          g_usleep (5000);
+        }
+      g_assert_true (writing);
+      g_subprocess_send_signal (proc, signals[i]);
+      g_subprocess_wait (proc, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_true (g_subprocess_get_if_signaled (proc));
+      g_assert_cmpint (g_subprocess_get_term_sig (proc), ==, signals[i]);
+
+      g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+      left = other_names (dir, (const char *[]) { NULL });
+      g_assert_cmpuint (left->len, ==, 0);
+      remove_tree (dir);
+    }
+}
+
+static void
+write_text (const char *path,
+            const char *text)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+}
+
+static void
+limit_file_size (gpointer data)
+{
+  struct rlimit lim = { GPOINTER_TO_SIZE (data), GPOINTER_TO_SIZE (data) };
+
+  /* EFBIG instead of death by SIGXFSZ: the disk "fills" at that size. */
+  signal (SIGXFSZ, SIG_IGN);
+  setrlimit (RLIMIT_FSIZE, &lim);
+}
+
+static gint64
+count_rows (const char *path,
+            const char *table)
+{
+  g_autofree char *query = g_strdup_printf ("SELECT count(*) FROM %s", table);
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 n;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, query, -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  n = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  return n;
+}
+
+/*
+ * The disk fills while `history add` records a trace (a file size limit
+ * just past what the trace's stacks take, so that its waits do not fit):
+ * the trace is recorded whole or not at all, and the summary says it could
+ * not be recorded, not that it could not be read.
+ */
+static void
+test_history_disk_full (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *trace = ws_cli_test_data_path ("py-locks.perf.txt.gz");
+  g_autofree char *calibration = g_build_filename (dir, "calibration.sqlite", NULL);
+  g_autofree char *calibration_wal = g_strconcat (calibration, "-wal", NULL);
+  g_autofree char *history = g_build_filename (dir, "history.sqlite", NULL);
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  GStatBuf st;
+  gsize limit;
+
+  if (g_getenv ("WS_CLI") == NULL)
+    {
+      g_test_skip ("WS_CLI not set");
+      return;
+    }
+  {
+    /* What the schema and the trace's stacks alone take, as a CLI writes them. */
+    g_autoptr(WsHistoryStore) store = ws_history_store_open (calibration, &error);
+    g_autoptr(WsTrace) t = NULL;
+
+    g_assert_no_error (error);
+    t = ws_trace_loader_load (trace, NULL, NULL, NULL, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_true (ws_history_store_record_trace (store, t, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpint (g_stat (calibration_wal, &st), ==, 0);
+    limit = st.st_size + 3 * 4096;
+  }
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_set_child_setup (launcher, limit_file_size, GSIZE_TO_POINTER (limit), NULL);
+  proc = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("WS_CLI"), "history", "add",
+                                      "--history", history, trace, NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  g_test_message ("limit %zu: %s%s", limit, out, err);
+  g_assert_true (g_subprocess_get_if_exited (proc));
+  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 1);
+  g_assert_true (strstr (err, "file size limit") != NULL || strstr (err, "disk is full") != NULL);
+  g_assert_nonnull (strstr (err, "nothing of"));
+  g_assert_null (strstr (out, "could not be read"));
+  g_assert_nonnull (strstr (out, "1 could not be recorded"));
+  /* All or nothing: neither the trace's stacks nor its waits. */
+  g_assert_cmpint (count_rows (history, "traces"), ==, 0);
+  g_assert_cmpint (count_rows (history, "wait_traces"), ==, 0);
+  remove_tree (dir);
+}
+
+/* @n blocks of `perf script` text: a sample of @comm-K PID/TID at @t0 + K s. */
+static void
+append_samples (GString    *text,
+                guint       n,
+                const char *comm,
+                gint        pid0,
+                gint        tid,
+                double      t0,
+                gboolean    fork_first)
+{
+  for (guint k = 0; k < n; k++)
+    {
+      gint pid = pid0 < 0 ? tid : pid0 + (gint) k;
+
+      if (fork_first)
+        g_string_append_printf (text, "bash 1/1 [000] %.6f: PERF_RECORD_FORK(%d:%d):(1:1)\n\n",
+                                t0 + k, pid, tid);
+      for (guint s = 0; s < 2; s++)
+        g_string_append_printf (text, "%s-%u %d/%d [000] %.6f: 1 cycles: \n"
+                                "\tffffffff81000000 work_%u ([kernel.kallsyms])\n\n",
+                                comm, k, pid, tid, t0 + k + 0.1 + s * 0.1, k);
+    }
+}
+
+/*
+ * One thread id used by 20 processes in turn (the kernel reuses ids):
+ * 20 threads, each with its own name and two samples, whether the pid
+ * tells them apart or only their forks do (a process id come round).
+ */
+static void
+test_reused_tid (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *by_pid = g_build_filename (dir, "by-pid.perf.txt", NULL);
+  g_autofree char *by_fork = g_build_filename (dir, "by-fork.perf.txt", NULL);
+  g_autoptr(GString) a = g_string_new (NULL), b = g_string_new (NULL);
+  const char *paths[] = { by_pid, by_fork };
+
+  append_samples (a, 20, "job", 1000, 4242, 10.0, FALSE);
+  write_text (by_pid, a->str);
+  append_samples (b, 20, "job", -1, 4242, 10.0, TRUE);
+  write_text (by_fork, b->str);
+
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(WsTrace) trace = ws_trace_loader_load (paths[i], NULL, NULL, NULL, NULL, &error);
+      guint n = 0;
+
+      g_assert_no_error (error);
+      for (guint t = 0; t < ws_trace_get_n_threads (trace); t++)
+        {
+          const WsThread *thread = ws_trace_get_thread (trace, t);
+          g_autofree char *name = g_strdup_printf ("job-%u", n);
+
+          if (thread->tid != 4242)
+            continue;
+          g_assert_cmpstr (thread->name, ==, name);
+          n++;
+        }
+      g_assert_cmpuint (n, ==, 20);
+      g_assert_cmpuint (ws_trace_get_n_events (trace), ==, 40);
+    }
+  remove_tree (dir);
+}
+
+/*
+ * A timestamp 2,000,000 s before the first event (two recordings joined,
+ * or damage) is refused with its line, instead of a trace 23 days long.
+ */
+static void
+test_time_jump_back (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "joined.perf.txt", NULL);
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *where = NULL;
+  g_auto(WsCliRun) run = { 0 };
+
+  if (g_getenv ("WS_CLI") == NULL)
+    {
+      g_test_skip ("WS_CLI not set");
+      return;
+    }
+  append_samples (text, 2, "late", 1000, 1000, 2000100.0, FALSE);
+  append_samples (text, 2, "early", 2000, 2000, 100.0, FALSE);
+  write_text (path, text->str);
+  ws_cli_run (&run, "info", path, NULL);
+  g_test_message ("%s", run.err);
+  g_assert_cmpint (run.status, ==, 1);
+  /* The 5th block, 3 lines each: line 13. */
+  where = g_strdup_printf ("%s:13: the time jumps back", path);
+  g_assert_nonnull (strstr (run.err, where));
+  g_assert_nonnull (strstr (run.err, "2000000 s before the first event"));
+  remove_tree (dir);
+}
+
+/* A forged perf.data: our reason, without perf's warnings about fields. */
+static void
+test_fake_perf_data (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "fake.data", NULL);
+  g_autofree char *perf = g_find_program_in_path ("perf");
+  g_auto(WsCliRun) run = { 0 };
+
+  if (g_getenv ("WS_CLI") == NULL || perf == NULL)
+    {
+      g_test_skip ("WS_CLI not set, or no perf");
+      return;
+    }
+  write_text (path, "PERFILE2garbage-not-really-perf-data-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+  ws_cli_run (&run, "info", path, NULL);
+  g_test_message ("%s", run.err);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, "not a perf.data file perf can read"));
+  g_assert_null (strstr (run.err, "not valid for"));
+  remove_tree (dir);
+}
+
+/* `info ""`: the name is empty, not "Operation not supported". */
+static void
+test_empty_path (void)
+{
+  g_auto(WsCliRun) run = { 0 };
+
+  if (g_getenv ("WS_CLI") == NULL)
+    {
+      g_test_skip ("WS_CLI not set");
+      return;
+    }
+  ws_cli_run (&run, "info", "", NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, "file name is empty"));
+  g_assert_null (strstr (run.err, "not supported"));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -277,5 +646,12 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/limits/gzip-bomb", test_gzip_bomb);
   g_test_add_func ("/limits/foreign-history", test_foreign_history);
+  g_test_add_func ("/limits/pdf-part-symlink", test_pdf_part_symlink);
+  g_test_add_func ("/limits/convert-interrupted", test_convert_interrupted);
+  g_test_add_func ("/limits/history-disk-full", test_history_disk_full);
+  g_test_add_func ("/limits/reused-tid", test_reused_tid);
+  g_test_add_func ("/limits/time-jump-back", test_time_jump_back);
+  g_test_add_func ("/limits/fake-perf-data", test_fake_perf_data);
+  g_test_add_func ("/limits/empty-path", test_empty_path);
   return g_test_run ();
 }
