@@ -19,8 +19,18 @@
 
 #include "ws-cli-test-util.h"
 #include "ws-history-store.h"
+#include "ws-json-stream.h"
+#include "ws-json-text.h"
 #include "ws-trace-loader.h"
 #include "ws-trace.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+# define WS_UNDER_ASAN 1
+#elif defined(__has_feature)
+# if __has_feature(address_sanitizer)
+#  define WS_UNDER_ASAN 1
+# endif
+#endif
 
 static char *
 make_tmpdir (void)
@@ -639,6 +649,175 @@ test_empty_path (void)
   g_assert_null (strstr (run.err, "not supported"));
 }
 
+/* A random JSON tree: objects and arrays (empty ones too), strings with
+ * quotes, control characters and bytes that are not UTF-8, numbers. */
+static JsonNode *
+random_tree (GRand *rand,
+             guint  depth)
+{
+  static const char * const strings[] = {
+    "", "plain", "quote \" and \\ backslash", "tab\tnew\nline", "\x01\x1f\x7f",
+    "caf\xc3\xa9", "bad \xff\xfe bytes", "half \xe2\x82", "/slash/",
+  };
+  guint kind = g_rand_int_range (rand, 0, depth >= 4 ? 5 : 7);
+
+  switch (kind)
+    {
+    case 0:
+      return json_node_init_int (json_node_alloc (), g_rand_int_range (rand, -1000, 1000) * (gint64) 1000003);
+    case 1:
+      return json_node_init_string (json_node_alloc (), strings[g_rand_int_range (rand, 0, G_N_ELEMENTS (strings))]);
+    case 2:
+      return json_node_init_double (json_node_alloc (), g_rand_double_range (rand, -1e6, 1e6));
+    case 3:
+      return json_node_init_boolean (json_node_alloc (), g_rand_boolean (rand));
+    case 4:
+      return json_node_init_null (json_node_alloc ());
+    case 5:
+      {
+        JsonObject *o = json_object_new ();
+        guint n = g_rand_int_range (rand, 0, 4);
+
+        for (guint i = 0; i < n; i++)
+          json_object_set_member (o, strings[g_rand_int_range (rand, 0, G_N_ELEMENTS (strings))],
+                                  random_tree (rand, depth + 1));
+        return json_node_init_object (json_node_alloc (), o);
+      }
+    default:
+      {
+        JsonArray *a = json_array_new ();
+        guint n = g_rand_int_range (rand, 0, 4);
+
+        for (guint i = 0; i < n; i++)
+          json_array_add_element (a, random_tree (rand, depth + 1));
+        return json_node_init_array (json_node_alloc (), a);
+      }
+    }
+}
+
+/* Streams @node: its containers by hand down to @hand_depth, below that
+ * (or at random) whole nodes. */
+static void
+stream_tree (WsJsonStream *out,
+             JsonNode     *node,
+             guint         hand_depth,
+             GRand        *rand)
+{
+  if (hand_depth == 0 || g_rand_int_range (rand, 0, 4) == 0 || JSON_NODE_HOLDS_VALUE (node) ||
+      JSON_NODE_HOLDS_NULL (node))
+    {
+      ws_json_stream_add_node (out, node);
+      return;
+    }
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObject *o = json_node_get_object (node);
+      g_autoptr(GList) members = json_object_get_members (o);
+
+      ws_json_stream_begin_object (out);
+      for (GList *l = members; l != NULL; l = l->next)
+        {
+          ws_json_stream_set_member_name (out, l->data);
+          stream_tree (out, json_object_get_member (o, l->data), hand_depth - 1, rand);
+        }
+      ws_json_stream_end_object (out);
+    }
+  else
+    {
+      JsonArray *a = json_node_get_array (node);
+
+      ws_json_stream_begin_array (out);
+      for (guint i = 0; i < json_array_get_length (a); i++)
+        stream_tree (out, json_array_get_element (a, i), hand_depth - 1, rand);
+      ws_json_stream_end_array (out);
+    }
+}
+
+/*
+ * The law of the streaming writer: whatever the tree and wherever the
+ * hand-written containers stop, its text is byte for byte that of
+ * ws_json_text_from_node() on the whole tree (json-glib's layout, UTF-8).
+ */
+static void
+test_json_stream_law (void)
+{
+  GRand *rand = g_rand_new_with_seed (20);
+
+  for (guint round = 0; round < 2000; round++)
+    {
+      g_autoptr(JsonNode) tree = random_tree (rand, 0);
+      g_autofree char *expected = ws_json_text_from_node (tree);
+      char *text = NULL;
+      size_t len = 0;
+      FILE *f = open_memstream (&text, &len);
+      WsJsonStream *out = ws_json_stream_new (f);
+
+      stream_tree (out, tree, g_rand_int_range (rand, 0, 6), rand);
+      g_assert_true (ws_json_stream_finish (out));
+      fclose (f);
+      g_assert_cmpstr (text, ==, expected);
+      g_assert_true (g_utf8_validate (text, -1, NULL));
+      free (text);
+    }
+  g_rand_free (rand);
+}
+
+static void
+limit_address_space (gpointer data)
+{
+  struct rlimit lim = { GPOINTER_TO_SIZE (data), GPOINTER_TO_SIZE (data) };
+
+  setrlimit (RLIMIT_AS, &lim);
+}
+
+/*
+ * `info --json` on 100,000 threads within 200 MB of address space: the
+ * JsonBuilder tree of all threads needed about 340 MB (and died of it
+ * here); streamed, it needs what the text output needs.
+ */
+static void
+test_info_json_streamed (void)
+{
+#ifdef WS_UNDER_ASAN
+  g_test_skip ("ASan reserves terabytes of shadow memory");
+#else
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "many.perf.txt", NULL);
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  const char *p;
+  guint n = 0;
+
+  if (g_getenv ("WS_CLI") == NULL)
+    {
+      g_test_skip ("WS_CLI not set");
+      return;
+    }
+  for (guint k = 0; k < 100000; k++)
+    g_string_append_printf (text, "t%u %u/%u [000] 10.%06u: 1 cycles: \n"
+                            "\tffffffff81000000 work ([kernel.kallsyms])\n\n", k, 100000 + k, 100000 + k, k);
+  write_text (path, text->str);
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_set_child_setup (launcher, limit_address_space, GSIZE_TO_POINTER (200u << 20), NULL);
+  proc = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("WS_CLI"), "info", "--json", path, NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  g_test_message ("%s", err);
+  g_assert_true (g_subprocess_get_if_exited (proc));
+  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
+  for (p = out; (p = strstr (p, "\"tid\" : ")) != NULL; p++)
+    n++;
+  g_assert_cmpuint (n, ==, 100000);
+  g_assert_true (g_str_has_suffix (out, "\n  ]\n}\n"));
+  remove_tree (dir);
+#endif
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -653,5 +832,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/limits/time-jump-back", test_time_jump_back);
   g_test_add_func ("/limits/fake-perf-data", test_fake_perf_data);
   g_test_add_func ("/limits/empty-path", test_empty_path);
+  g_test_add_func ("/limits/json-stream-law", test_json_stream_law);
+  g_test_add_func ("/limits/info-json-streamed", test_info_json_streamed);
   return g_test_run ();
 }
