@@ -402,12 +402,11 @@ ws_json_trace_save (WsTrace       *trace,
   else
     stream = g_object_ref (ws_atomic_file_get_stream (file));
 
+  /* On failure the temporary file goes (with @file); whatever was at
+   * @path stays. */
   if (!ws_json_trace_write_stream (trace, stream, cancellable, &local_error)
-      || !g_output_stream_close (stream, cancellable, &local_error)
-      || !ws_atomic_file_commit (g_steal_pointer (&file), FALSE, &local_error))
+      || !g_output_stream_close (stream, cancellable, &local_error))
     {
-      /* The temporary file goes (with @file); whatever was at @path stays. */
-
       if (local_error->domain == WS_ERROR)
         g_propagate_error (error, g_steal_pointer (&local_error));
       else if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -416,7 +415,11 @@ ws_json_trace_save (WsTrace       *trace,
         g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s: %s", path, local_error->message);
       return FALSE;
     }
-
+  if (!ws_atomic_file_commit (g_steal_pointer (&file), FALSE, &local_error))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s: %s", path, local_error->message);
+      return FALSE;
+    }
   return TRUE;
 }
 
