@@ -117,8 +117,9 @@ lookup_thread (Parser *p,
     return c->index;
 
   /* The kernel gives an ended thread's id to a new thread, of another
-   * process too: a new pid under a known tid is another thread. */
-  if (pid >= 0 && (known = ws_trace_find_thread (p->trace, tid)) != WS_NONE &&
+   * process too: a new pid under a known tid is another thread.  (Not
+   * perf's -1, "a thread it no longer knows", nor the idle task's 0.) */
+  if (tid > 0 && pid >= 0 && (known = ws_trace_find_thread (p->trace, tid)) != WS_NONE &&
       ws_trace_get_thread (p->trace, known)->pid >= 0 &&
       ws_trace_get_thread (p->trace, known)->pid != pid)
     switch_lifetime (p, tid, pid, known);
