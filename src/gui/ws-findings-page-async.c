@@ -439,14 +439,6 @@ check_job_free (gpointer data)
 {
   CheckJob *job = data;
 
-  for (guint i = 0; i < job->traces->len; i++)
-    {
-      WsSessionTrace *t = &g_array_index (job->traces, WsSessionTrace, i);
-      g_free (t->path);
-      g_free (t->relative_path);
-      g_free (t->sha256);
-      g_free (t->name);
-    }
   g_array_unref (job->traces);
   g_free (job->session_path);
   g_ptr_array_unref (job->found);
@@ -529,12 +521,10 @@ _ws_findings_page_open_traces (WsFindingsPage *self)
 
   g_object_set_data (G_OBJECT (self), "ws-missing", NULL);
   job->traces = g_array_sized_new (FALSE, TRUE, sizeof (WsSessionTrace), n);
+  g_array_set_clear_func (job->traces, ws_session_trace_clear);
   for (guint i = 0; i < n; i++)
     {
-      const WsSessionTrace *t = ws_session_file_get_trace (self->file, i);
-      WsSessionTrace copy = {
-        g_strdup (t->path), g_strdup (t->relative_path), g_strdup (t->sha256), t->size, g_strdup (t->name),
-      };
+      WsSessionTrace copy = ws_session_trace_copy (ws_session_file_get_trace (self->file, i));
       g_array_append_val (job->traces, copy);
     }
   job->session_path = g_strdup (ws_session_file_get_path (self->file));

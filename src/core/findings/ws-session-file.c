@@ -51,15 +51,27 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-static void
-trace_clear (gpointer data)
+/* Frees what @t holds (not @t itself): a GArray clear function. */
+void
+ws_session_trace_clear (gpointer data)
 {
   WsSessionTrace *t = data;
 
-  g_free (t->path);
-  g_free (t->relative_path);
-  g_free (t->sha256);
-  g_free (t->name);
+  g_clear_pointer (&t->path, g_free);
+  g_clear_pointer (&t->relative_path, g_free);
+  g_clear_pointer (&t->sha256, g_free);
+  g_clear_pointer (&t->name, g_free);
+}
+
+/* Returns: a deep copy of @t, for a worker thread that must not read the
+ * session itself */
+WsSessionTrace
+ws_session_trace_copy (const WsSessionTrace *t)
+{
+  WsSessionTrace copy = {
+    g_strdup (t->path), g_strdup (t->relative_path), g_strdup (t->sha256), t->size, g_strdup (t->name),
+  };
+  return copy;
 }
 
 static void
@@ -128,7 +140,7 @@ ws_session_file_init (WsSessionFile *self)
 {
   self->title = g_strdup ("");
   self->traces = g_array_new (FALSE, TRUE, sizeof (WsSessionTrace));
-  g_array_set_clear_func (self->traces, trace_clear);
+  g_array_set_clear_func (self->traces, ws_session_trace_clear);
   self->findings = ws_pin_list_new ();
   g_signal_connect_object (self->findings, "changed", G_CALLBACK (findings_changed), self, 0);
   self->view_state = json_object_new ();

@@ -28,6 +28,9 @@ typedef struct {
   char   *name;
 } WsSessionTrace;
 
+void           ws_session_trace_clear (gpointer              t);
+WsSessionTrace ws_session_trace_copy  (const WsSessionTrace *t);
+
 /**
  * WsSessionFile:
  *
