@@ -25,6 +25,9 @@ struct _WsTrace
   GHashTable    *process_names; /* pid -> name (interned) */
   guint32       *thread_event_index;  /* all per-thread lists, concatenated */
   guint32       *process_thread_index;
+  /* Per WsEndIndex, thread -> prefix maxima of end times, built on first
+   * use (ws_trace_thread_end_prefix_max()); n_threads pointers each. */
+  WsTime       **end_prefix_max[WS_N_END_INDEXES];
   GArray        *instances;     /* WsScenarioInstance */
   GHashTable    *comm_changes;  /* thread index -> GArray of CommChange, or NULL */
 
@@ -61,6 +64,12 @@ ws_trace_finalize (GObject *object)
   g_hash_table_unref (self->process_names);
   g_free (self->thread_event_index);
   g_free (self->process_thread_index);
+  for (guint w = 0; w < WS_N_END_INDEXES; w++)
+    {
+      for (guint t = 0; self->end_prefix_max[w] && t < self->threads->len; t++)
+        g_free (self->end_prefix_max[w][t]);
+      g_free (self->end_prefix_max[w]);
+    }
   g_array_unref (self->instances);
   g_clear_pointer (&self->comm_changes, g_hash_table_unref);
   g_string_chunk_free (self->string_chunk);
@@ -577,6 +586,9 @@ ws_trace_finish (WsTrace *self)
       ((guint32 *) threads[t].events)[fill[t]++] = i;
     }
 
+  for (guint w = 0; w < WS_N_END_INDEXES; w++)
+    self->end_prefix_max[w] = g_new0 (WsTime *, MAX (n_threads, 1));
+
   build_processes (self);
   self->finished = TRUE;
 }
@@ -735,6 +747,62 @@ ws_trace_thread_lower_bound (WsTrace *self,
         hi = mid;
     }
   return lo;
+}
+
+/**
+ * ws_trace_thread_end_prefix_max:
+ * @which: over which events
+ *
+ * The running maximum of the end times (time + duration) of @thread's
+ * events, one entry per position in its event list.  Events are sorted by
+ * start, not end: walking back from a position, nothing earlier can end
+ * after t once this falls below t.  That is how the wait graph and the
+ * ready tree find "the events of a thread that end inside a window" in
+ * time proportional to the window, not to the thread's life.
+ *
+ * Built once per thread on first use and kept with the trace, so that the
+ * thousands of per-instance graphs of a contrast or impact run do not each
+ * rescan the long-lived threads they meet.  Safe from several threads at
+ * once (a lost race frees its copy).
+ *
+ * Returns: (array) (transfer none): n_events entries (at least one)
+ */
+const WsTime *
+ws_trace_thread_end_prefix_max (WsTrace    *self,
+                                guint       thread,
+                                WsEndIndex  which)
+{
+  const WsThread *t;
+  const WsEvent *events;
+  WsTime *pm, running = G_MININT64;
+
+  g_return_val_if_fail (WS_IS_TRACE (self), NULL);
+  g_return_val_if_fail (self->finished, NULL);
+  g_return_val_if_fail (thread < self->threads->len, NULL);
+  g_return_val_if_fail (which < WS_N_END_INDEXES, NULL);
+
+  pm = g_atomic_pointer_get (&self->end_prefix_max[which][thread]);
+  if (pm != NULL)
+    return pm;
+
+  t = &g_array_index (self->threads, WsThread, thread);
+  events = (const WsEvent *) (gconstpointer) self->events->data;
+  pm = g_new (WsTime, MAX (t->n_events, 1));
+  pm[0] = G_MININT64;
+  for (guint k = 0; k < t->n_events; k++)
+    {
+      const WsEvent *e = &events[t->events[k]];
+
+      if (which == WS_END_INDEX_ALL || e->kind == WS_EVENT_WAIT)
+        running = MAX (running, e->time + MAX (e->duration, 0));
+      pm[k] = running;
+    }
+  if (!g_atomic_pointer_compare_and_exchange (&self->end_prefix_max[which][thread], NULL, pm))
+    {
+      g_free (pm);
+      pm = g_atomic_pointer_get (&self->end_prefix_max[which][thread]);
+    }
+  return pm;
 }
 
 /**

@@ -173,6 +173,22 @@ guint32                 ws_trace_lookup_string         (WsTrace     *self,
 guint                   ws_trace_thread_lower_bound    (WsTrace     *self,
                                                         guint        thread,
                                                         WsTime       time);
+/**
+ * WsEndIndex:
+ * @WS_END_INDEX_ALL: over every event of the thread
+ * @WS_END_INDEX_WAITS: over its WAIT events only (G_MININT64 before the first)
+ *
+ * Which events ws_trace_thread_end_prefix_max() takes the maximum over.
+ */
+typedef enum {
+  WS_END_INDEX_ALL,
+  WS_END_INDEX_WAITS,
+  WS_N_END_INDEXES,
+} WsEndIndex;
+
+const WsTime           *ws_trace_thread_end_prefix_max (WsTrace     *self,
+                                                        guint        thread,
+                                                        WsEndIndex   which);
 WsReadierKind           ws_trace_wait_readier          (WsTrace     *self,
                                                         guint        wait_event,
                                                         guint       *readier_thread);
