@@ -548,8 +548,7 @@ list_instances (WsContrastPage *self, guint rank)
   for (guint i = 0; i < MIN (self->shown_instances->len, MAX_INSTANCE_ROWS); i++)
     {
       const WsInstanceRef *ref = ws_instance_set_get (slow, g_array_index (self->shown_instances, guint32, i));
-      const WsScenarioInstance *inst = ws_trace_get_scenario_instance (ref->trace, ref->index);
-      const WsThread *thread = ws_trace_get_thread (ref->trace, inst->thread);
+      const WsThread *thread = ws_trace_get_thread (ref->trace, ref->span.thread);
       g_autofree char *d = ws_format_duration (ref->duration);
       g_autofree char *text = g_strdup_printf (_("%s · %s %d · %s"), ws_trace_get_name (ref->trace),
                                                thread->name ? thread->name : "?", thread->tid, d);
@@ -593,9 +592,7 @@ static void
 emit_ready_tree (WsContrastPage *self, guint slow_index)
 {
   const WsInstanceRef *ref = ws_instance_set_get (ws_contrast_result_get_slow (self->result), slow_index);
-  const WsScenarioInstance *inst = ws_trace_get_scenario_instance (ref->trace, ref->index);
-
-  g_signal_emit (self, signals[SIGNAL_OPEN_READY_TREE], 0, ref->trace, inst->thread, inst->t0, inst->t1);
+  g_signal_emit (self, signals[SIGNAL_OPEN_READY_TREE], 0, ref->trace, ref->span.thread, ref->span.t0, ref->span.t1);
 }
 
 static void

@@ -222,6 +222,8 @@ _ws_window_pages_init (WsWindow *self)
   g_signal_connect_swapped (self->details_stack, "notify::visible-child-name", G_CALLBACK (details_page_changed_cb), self);
   g_signal_connect (self, "analysis-requested", G_CALLBACK (show_analysis_cb), NULL);
   g_signal_connect_swapped (self->overview_page, "show-analysis", G_CALLBACK (show_analysis_cb), self);
+  /* The Overview's cluster is mined with the Mining page's settings. */
+  ws_overview_page_set_mining_page (self->overview_page, self->mining_page);
   g_signal_connect_swapped (self->overview_page, "show-mining", G_CALLBACK (overview_show_mining_cb), self);
   g_signal_connect_swapped (self->overview_page, "show-contrast", G_CALLBACK (overview_show_contrast_cb), self);
   g_signal_connect_swapped (self->graph_page, "show-in-timeline", G_CALLBACK (graph_show_in_timeline_cb), self);
