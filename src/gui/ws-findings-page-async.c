@@ -7,6 +7,7 @@
  * Cancel (the window shows the question, this does the saving).
  */
 #include "config.h"
+#include "ws-chooser-folder.h"
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
@@ -399,6 +400,7 @@ ws_findings_page_save_async (WsFindingsPage      *self,
     }
   dialog = gtk_file_chooser_native_new (_("Save Session"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
                                         GTK_FILE_CHOOSER_ACTION_SAVE, NULL, NULL);
+  ws_chooser_set_start_folder (GTK_FILE_CHOOSER (dialog), GTK_WIDGET (self));
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), _("findings.waitscope"));
   g_signal_connect (dialog, "response", G_CALLBACK (save_chosen_for_task), g_steal_pointer (&task));
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));

@@ -16,6 +16,7 @@ struct _WsFindingsPage
   /* Widgets */
   GtkLabel      *message;
   GtkLabel      *session_label;
+  GtkEntry      *session_title;   /* the report's cover title */
   GtkListBox    *list;
   GtkWidget     *editor;
   GtkEntry      *title_entry;

@@ -5,6 +5,7 @@
  * failed load tells the user.
  */
 #include "config.h"
+#include "ws-chooser-folder.h"
 
 #include <glib/gi18n.h>
 
@@ -213,6 +214,7 @@ open_action (GtkWidget  *widget,
   chooser = gtk_file_chooser_native_new (_("Open Traces"), GTK_WINDOW (self),
                                          GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
   gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
+  ws_chooser_set_start_folder (GTK_FILE_CHOOSER (chooser), GTK_WIDGET (self));
 
   /* One filter for every format the importer registry reads, then one each. */
   filter = gtk_file_filter_new ();
