@@ -1188,6 +1188,16 @@ ws_attribution_targets_waiting_threads_full (GPtrArray         *traces,
                                              guint              k,
                                              GPtrArray        **picks)
 {
+  return ws_attribution_targets_picked (traces, classifier, k, NULL, picks);
+}
+
+GArray *
+ws_attribution_targets_picked (GPtrArray          *traces,
+                               WsFrameClassifier  *classifier,
+                               guint               k,
+                               const WsPickChoice *choice,
+                               GPtrArray         **picks)
+{
   GArray *out;
 
   g_return_val_if_fail (traces != NULL, NULL);
@@ -1198,7 +1208,7 @@ ws_attribution_targets_waiting_threads_full (GPtrArray         *traces,
   for (guint t = 0; t < traces->len; t++)
     {
       WsTrace *trace = g_ptr_array_index (traces, t);
-      g_autoptr(WsThreadPick) pick = ws_thread_picker_pick (trace, classifier, k);
+      g_autoptr(WsThreadPick) pick = ws_thread_picker_pick_full (trace, classifier, k, choice);
 
       for (guint i = 0; pick != NULL && i < pick->threads->len; i++)
         {

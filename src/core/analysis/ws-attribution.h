@@ -262,5 +262,12 @@ GArray         *ws_attribution_targets_waiting_threads_full (GPtrArray         *
                                                              WsFrameClassifier *classifier,
                                                              guint              k,
                                                              GPtrArray        **picks);
+/* The same for the program @choice names (nullable: the recording's
+ * subject, else the ranking's first; ws_thread_picker_pick_full()). */
+GArray         *ws_attribution_targets_picked (GPtrArray          *traces,
+                                               WsFrameClassifier  *classifier,
+                                               guint               k,
+                                               const WsPickChoice *choice,
+                                               GPtrArray         **picks);
 
 G_END_DECLS
