@@ -219,28 +219,31 @@ static void
 test_record_subject (void)
 {
   g_autoptr(GArray) pids = NULL;
+  gboolean system_wide = TRUE;
 
   /* Waitscope's own lines (ws_record_settings_format()) */
   g_assert_true (ws_thread_picker_record_subject ("/usr/bin/perf record -g -p 4242 -e sched:sched_switch -e sched:sched_waking "
-                                                  "-o /tmp/x.data -- sleep 5", &pids));
+                                                  "-o /tmp/x.data -- sleep 5", &pids, NULL));
   g_assert_nonnull (pids);
   g_assert_cmpuint (pids->len, ==, 1);
   g_assert_cmpint (g_array_index (pids, gint32, 0), ==, 4242);
   g_clear_pointer (&pids, g_array_unref);
-  g_assert_true (ws_thread_picker_record_subject ("perf record -g -e sched:sched_switch -o out.data -- ./server --port 80", &pids));
+  g_assert_true (ws_thread_picker_record_subject ("perf record -g -e sched:sched_switch -o out.data -- ./server --port 80", &pids, &system_wide));
+  g_assert_false (system_wide);
   g_assert_null (pids);
   /* system-wide for a duration: no subject */
-  g_assert_false (ws_thread_picker_record_subject ("perf record -g -a -e sched:sched_switch -o out.data -- sleep 1.5", &pids));
+  g_assert_false (ws_thread_picker_record_subject ("perf record -g -a -e sched:sched_switch -o out.data -- sleep 1.5", &pids, &system_wide));
+  g_assert_true (system_wide);
   g_assert_null (pids);
   /* perf's other spellings */
-  g_assert_true (ws_thread_picker_record_subject ("perf record --pid=10,11 -g", &pids));
+  g_assert_true (ws_thread_picker_record_subject ("perf record --pid=10,11 -g", &pids, NULL));
   g_assert_cmpuint (pids->len, ==, 2);
   g_assert_cmpint (g_array_index (pids, gint32, 1), ==, 11);
   g_clear_pointer (&pids, g_array_unref);
-  g_assert_true (ws_thread_picker_record_subject ("perf record -e cycles -c 1000 make -j4", NULL));
-  g_assert_false (ws_thread_picker_record_subject ("perf record -a -g", NULL));
-  g_assert_false (ws_thread_picker_record_subject (NULL, NULL));
-  g_assert_false (ws_thread_picker_record_subject ("perf record -p 'unbalanced", NULL));
+  g_assert_true (ws_thread_picker_record_subject ("perf record -e cycles -c 1000 make -j4", NULL, NULL));
+  g_assert_false (ws_thread_picker_record_subject ("perf record -a -g", NULL, NULL));
+  g_assert_false (ws_thread_picker_record_subject (NULL, NULL, NULL));
+  g_assert_false (ws_thread_picker_record_subject ("perf record -p 'unbalanced", NULL, NULL));
 }
 
 /* Asking for another program than the picker's (why --comm/--pid, the

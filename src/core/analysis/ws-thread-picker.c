@@ -677,7 +677,8 @@ rank_programs (WsTrace    *trace,
 
 gboolean
 ws_thread_picker_record_subject (const char  *command,
-                                 GArray     **pids)
+                                 GArray     **pids,
+                                 gboolean    *system_wide_out)
 {
   /* perf record's options that take a value as the next word */
   static const char * const with_value = "eomFcCptuGrjbDkIsxyzTWLUM";
@@ -689,6 +690,8 @@ ws_thread_picker_record_subject (const char  *command,
 
   if (pids != NULL)
     *pids = NULL;
+  if (system_wide_out != NULL)
+    *system_wide_out = FALSE;
   if (command == NULL || !g_shell_parse_argv (command, &argc, &argv, NULL))
     return FALSE;
   for (int i = 0; i < argc; i++)
@@ -746,6 +749,8 @@ ws_thread_picker_record_subject (const char  *command,
         *pids = g_steal_pointer (&ids);
       return TRUE;
     }
+  if (system_wide_out != NULL)
+    *system_wide_out = system_wide;
   /* `-a -- sleep N` is how long a system-wide recording lasts */
   return cmd != NULL && !(system_wide && strcmp (cmd, "sleep") == 0);
 }
@@ -783,6 +788,7 @@ subject_roots (WsTrace            *trace,
 {
   GHashTable *roots = g_hash_table_new (NULL, NULL);
   g_autoptr(GArray) pids = NULL;
+  gboolean system_wide = FALSE;
 
   *subject = WS_PICK_CHOSEN;
   if (choice != NULL && choice->pid > 0)
@@ -798,8 +804,20 @@ subject_roots (WsTrace            *trace,
       return roots;
     }
   *subject = WS_PICK_RECORDED;
-  if (ws_thread_picker_record_subject (ws_trace_get_record_command (trace), &pids))
+  if (ws_thread_picker_record_subject (ws_trace_get_record_command (trace), &pids, &system_wide))
     {
+      /* a command perf followed (no -a): everything recorded but perf
+       * itself is the command and what it started */
+      if (pids == NULL && !system_wide)
+        {
+          for (guint p = 0; p < ws_trace_get_n_processes (trace); p++)
+            {
+              const WsProcess *process = ws_trace_get_process (trace, p);
+              if (process->n_threads > 0 && !ws_attribution_is_recorder (trace, process->threads[0]))
+                g_hash_table_add (roots, GINT_TO_POINTER (process->pid));
+            }
+          return roots;
+        }
       for (guint i = 0; pids != NULL && i < pids->len; i++)
         g_hash_table_add (roots, GINT_TO_POINTER (g_array_index (pids, gint32, i)));
       if (pids == NULL)

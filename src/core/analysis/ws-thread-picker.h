@@ -136,12 +136,14 @@ WsThreadPick  *ws_thread_picker_pick_full (WsTrace            *trace,
  * ws_thread_picker_record_subject:
  * @command: a `perf record …` command line (perf's header "cmdline")
  * @pids: (out) (transfer full) (optional): the pids it names (-p), or %NULL
+ * @system_wide: (out) (optional): whether it recorded every CPU (-a)
  *
  * What a recording was made for: %TRUE for `-p`/`-t` (@pids set) or a
  * command perf started and followed (not `-a … -- sleep N`, the duration
  * of a system-wide recording).
  */
 gboolean       ws_thread_picker_record_subject (const char  *command,
-                                                GArray     **pids);
+                                                GArray     **pids,
+                                                gboolean    *system_wide);
 
 G_END_DECLS
