@@ -360,6 +360,33 @@ json_cause (JsonBuilder   *b,
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+  /* the step behind it: who had the CPUs, who else was in the disk's
+   * queue (uninterruptible) meanwhile */
+  json_builder_set_member_name (b, "behind");
+  json_builder_begin_array (b);
+  for (guint i = 0; c->behind != NULL && i < c->behind->len && i < 10; i++)
+    {
+      const WsCauseThread *t = &g_array_index (c->behind, WsCauseThread, i);
+      const WsThread *th = ws_trace_get_thread (t->trace, t->thread);
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "what");
+      json_builder_add_string_value (b, c->kind == WS_CAUSE_READY ? "cpu" : "disk");
+      json_builder_set_member_name (b, "tid");
+      json_builder_add_int_value (b, th->tid);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, th->name ? th->name : "");
+      json_builder_set_member_name (b, "program");
+      json_builder_add_string_value (b, ws_trace_get_program_name (t->trace, t->thread));
+      json_builder_set_member_name (b, "trace");
+      json_builder_add_string_value (b, ws_trace_get_path (t->trace));
+      json_builder_set_member_name (b, "time");
+      json_builder_add_int_value (b, t->time);
+      json_builder_set_member_name (b, "share");
+      json_builder_add_double_value (b, c->time > 0 ? (double) t->time / c->time : 0.0);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
   json_builder_set_member_name (b, "example_stack");
   json_builder_begin_array (b);
   for (guint i = 0; c->example_stack[i] != NULL; i++)
@@ -496,6 +523,11 @@ print_text (WsAttribution *attr,
       printf ("%5.1f%% %9s  %s  [%s]\n", 100.0 * c->share, time, c->label, threads->str);
       if (i == 0 && c->kernel_function != NULL && g_strcmp0 (c->kernel_function, c->signature) != 0)
         printf (_("              in the kernel: %s\n"), c->kernel_function);
+      if (i == 0 && c->behind != NULL && c->behind->len > 0)
+        {
+          g_autofree char *behind = ws_cause_describe_behind (c, 3);
+          printf ("              %s\n", behind);
+        }
     }
 }
 
