@@ -159,10 +159,8 @@ ws_perf_script_load (const char        *display_name,
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
   g_subprocess_launcher_set_stderr_file_path (launcher, stderr_path);
-  /* --header: its "# cmdline" says what was recorded (the thread
-   * picker's subject); the parser skips the rest of it. */
   argv = perf_argv (perf, (const char *[]) { "script", "-f", "-i", path, "-F", fields,
-                                            "--show-task-events", "--header", NULL });
+                                            "--show-task-events", NULL });
   subprocess = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv, &local_error);
   if (subprocess == NULL)
     {
