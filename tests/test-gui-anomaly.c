@@ -543,7 +543,11 @@ test_component_in_window (void)
   g_assert_cmpuint (n_after, >, n_before + 20);
   g_assert_false (said_before);
   g_assert_true (said_after);
-  g_assert_cmpuint (red_after, >, red_before + 200);
+  /* The dashed red component and its label: 117 against 14 pixels when
+   * measured with the monotone rule (465 with the rule before it, whose
+   * flag also refitted the mixture; the screenshot shows the component
+   * red and labelled either way). */
+  g_assert_cmpuint (red_after, >, red_before + 60);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
