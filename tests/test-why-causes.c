@@ -290,6 +290,68 @@ test_choice (void)
   g_assert_null (none);
 }
 
+/* The step behind the cause, against the recordings' own make-up: on
+ * fsync-dd the disk's other user is the dd started beside the workload;
+ * on starved-lock the three spinning hogs had the CPUs.  The critical
+ * path calls the fsync time disk, not "readier unknown". */
+static void
+test_behind (void)
+{
+  g_autoptr(WsTrace) disk = load ("fsync-dd.perf.txt.gz");
+  g_autoptr(WsTrace) cpu = load ("starved-lock.perf.txt.gz");
+  g_autoptr(GPtrArray) traces = g_ptr_array_new ();
+  g_autoptr(GArray) targets = NULL;
+  g_autoptr(WsAttribution) attribution = NULL;
+  g_autoptr(WsCriticalPath) path = NULL;
+  g_autofree char *line = NULL;
+  const WsCause *top;
+  const WsCauseThread *first;
+  guint hogs = 0, n_disk = 0;
+
+  if (disk == NULL)
+    {
+      g_test_skip ("WS_TEST_DATA not set");
+      return;
+    }
+  g_ptr_array_add (traces, disk);
+  targets = ws_attribution_targets_waiting_threads (traces, NULL, 3);
+  attribution = ws_attribution_compute (targets, NULL, NULL);
+  top = ws_attribution_get_cause (attribution, 0);
+  g_assert_cmpint (top->state, ==, 'D');
+  g_assert_cmpuint (top->behind->len, >, 0);
+  first = &g_array_index (top->behind, WsCauseThread, 0);
+  g_assert_cmpstr (ws_trace_get_program_name (disk, first->thread), ==, "dd");
+  g_assert_cmpfloat ((double) first->time / top->time, >, 0.3);
+  line = ws_cause_describe_behind (top, 3);
+  g_test_message ("fsync-dd: %s", line);
+  g_assert_nonnull (strstr (line, "dd "));
+
+  path = ws_critical_path_build (disk, &g_array_index (targets, WsAttributionTarget, 0).symptom, NULL, NULL);
+  for (guint i = 0; i < ws_critical_path_get_n_segments (path); i++)
+    n_disk += g_str_has_prefix (ws_critical_path_segment_label (path, i), "Disk");
+  g_assert_cmpuint (n_disk, >, 0);
+  g_assert_cmpint (ws_critical_path_get_disk_time (path), >, 0);
+  g_clear_pointer (&line, g_free);
+  line = ws_critical_path_dup_behind (path);
+  g_assert_nonnull (line);
+  g_assert_nonnull (strstr (line, "dd "));
+
+  g_clear_object (&attribution);
+  g_clear_pointer (&targets, g_array_unref);
+  g_ptr_array_set_size (traces, 0);
+  g_ptr_array_add (traces, cpu);
+  targets = ws_attribution_targets_waiting_threads (traces, NULL, 3);
+  attribution = ws_attribution_compute (targets, NULL, NULL);
+  top = ws_attribution_get_cause (attribution, 0);
+  g_assert_cmpint (top->kind, ==, WS_CAUSE_READY);
+  for (guint i = 0; i < top->behind->len; i++)
+    {
+      const WsCauseThread *t = &g_array_index (top->behind, WsCauseThread, i);
+      hogs += strcmp (ws_trace_get_program_name (cpu, t->thread), "hog") == 0;
+    }
+  g_assert_cmpuint (hogs, ==, 3);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -302,5 +364,6 @@ main (int argc, char **argv)
   g_test_add_func ("/why-causes/cpu-quota-threads", test_cpu_quota_threads);
   g_test_add_func ("/why-causes/record-subject", test_record_subject);
   g_test_add_func ("/why-causes/choice", test_choice);
+  g_test_add_func ("/why-causes/behind", test_behind);
   return g_test_run ();
 }
