@@ -1254,6 +1254,7 @@ test_perf_data_through_perf_script (void)
   g_assert_cmpstr (ws_trace_get_path (trace), ==, data_path_);
 
   g_assert_true (g_file_get_contents (args_path, &args, NULL, NULL));
+  /* No -f: perf's refusal of a file owned by someone else stands. */
   expected_args = g_strdup_printf ("script\n-i\n%s\n-F\ncomm,tid,pid,time,event,trace,ip,sym,dso,period\n"
                                    "--show-task-events\n", data_path_);
   g_assert_cmpstr (args, ==, expected_args);

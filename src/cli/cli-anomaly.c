@@ -232,6 +232,10 @@ json_add_wait (JsonBuilder       *b,
   json_builder_add_string_value (b, cli_anomaly_flag_name (s->flag));
   json_builder_set_member_name (b, "anomalous");
   json_builder_add_boolean_value (b, s->anomalous);
+  json_builder_set_member_name (b, "delay_caused_ns");
+  json_builder_add_int_value (b, s->delay_caused);
+  json_builder_set_member_name (b, "shown");
+  json_builder_add_boolean_value (b, s->shown);
   json_builder_end_object (b);
 }
 
@@ -291,6 +295,8 @@ print_json (WsAnomalyResult   *result,
       ws_json_stream_add_int (out, n);
       ws_json_stream_set_member_name (out, "n_anomalous");
       ws_json_stream_add_int (out, ws_anomaly_result_count_anomalous (result, t));
+      ws_json_stream_set_member_name (out, "n_shown");
+      ws_json_stream_add_int (out, ws_anomaly_result_count_shown (result, t));
       ws_json_stream_set_member_name (out, "waits");
       ws_json_stream_begin_array (out);
       for (guint i = 0; i < n; i++)
@@ -320,12 +326,13 @@ typedef struct {
   const WsWaitScore *score;
 } Ranked;
 
+/* Surprise × delay caused, largest first (ws_wait_score_rank()). */
 static int
 compare_ranked (gconstpointer a,
                 gconstpointer b)
 {
-  double x = ((const Ranked *) a)->score->score, y = ((const Ranked *) b)->score->score;
-  return x < y ? -1 : x > y;
+  double x = ws_wait_score_rank (((const Ranked *) a)->score), y = ws_wait_score_rank (((const Ranked *) b)->score);
+  return x > y ? -1 : x < y;
 }
 
 static void
@@ -340,11 +347,12 @@ print_text (WsAnomalyResult *result,
       guint n;
       const WsWaitScore *s = ws_anomaly_result_get_scores (result, t, &n);
 
-      printf (g_dngettext (GETTEXT_PACKAGE, "%s: %u wait, %u anomalous\n", "%s: %u waits, %u anomalous\n", n),
+      printf (g_dngettext (GETTEXT_PACKAGE, "%s: %u wait, %u anomalous, %u of them shown (they delayed another thread, or are flagged)\n",
+                           "%s: %u waits, %u anomalous, %u of them shown (they delayed another thread, or are flagged)\n", n),
               ws_trace_get_name (g_ptr_array_index (traces, t)),
-              n, ws_anomaly_result_count_anomalous (result, t));
+              n, ws_anomaly_result_count_anomalous (result, t), ws_anomaly_result_count_shown (result, t));
       for (guint i = 0; i < n; i++)
-        if (s[i].anomalous)
+        if (s[i].shown)
           {
             Ranked r = { t, &s[i] };
             g_array_append_val (ranked, r);
@@ -352,16 +360,17 @@ print_text (WsAnomalyResult *result,
     }
   g_array_sort (ranked, compare_ranked);
   if (ranked->len > 0)
-    printf ("%s\n", _("  P(D≥d)     duration     tid  time              flag       signature"));
+    printf ("%s\n", _("  P(D≥d)     duration    delayed     tid  time              flag       signature"));
   for (guint i = 0; i < ranked->len && (top <= 0 || i < (guint) top); i++)
     {
       Ranked *r = &g_array_index (ranked, Ranked, i);
       WsTrace *trace = ws_anomaly_result_get_trace (result, r->trace);
       const WsEvent *e = ws_trace_get_event (trace, r->score->event);
       g_autofree char *dur = cli_format_duration (e->duration);
+      g_autofree char *delayed = cli_format_duration (r->score->delay_caused);
       g_autofree char *when = cli_format_timestamp (e->time);
 
-      printf ("  %-10.3g %10s %7d  %-16s  %-9s  %s\n", r->score->score, dur,
+      printf ("  %-10.3g %10s %10s %7d  %-16s  %-9s  %s\n", r->score->score, dur, delayed,
               ws_trace_get_thread (trace, e->thread)->tid, when,
               cli_anomaly_flag_name (r->score->flag),
               ws_anomaly_result_get_model (result, r->score->model)->key);

@@ -437,4 +437,9 @@ WsTrace      *ws_perf_script_load_stream (const char        *display_name,
                                           GCancellable      *cancellable,
                                           GError           **error);
 
+/* ws-perf-cmdline.c: the header's "cmdline" of perf.data @path, onto
+ * @trace (ws_trace_set_record_command()); nothing if perf cannot say. */
+void      ws_perf_data_read_record_command (WsTrace    *trace,
+                                            const char *path);
+
 G_END_DECLS

@@ -541,8 +541,10 @@ parse_task_line (Parser     *p,
   else if (end - s > 17 && (memcmp (s, "PERF_RECORD_FORK(", 17) == 0 ||
                             memcmp (s, "PERF_RECORD_EXIT(", 17) == 0))
     {
+      gint32 ppid, ptid;
+
       if ((q = parse_i32 (s + 17, end, &pid)) == NULL || q >= end || *q != ':' ||
-          parse_i32 (q + 1, end, &tid) == NULL)
+          (q = parse_i32 (q + 1, end, &tid)) == NULL)
         return;
       /* A thread forked under an id already seen: the earlier thread has
        * ended (same pid too, when a process id came round again).  In
@@ -559,6 +561,14 @@ parse_task_line (Parser     *p,
           g_hash_table_remove (p->lifetimes, GINT_TO_POINTER (tid));
         }
       ensure_task (p, tid, pid);
+      /* "(PID:TID):(PPID:PTID)": the parent, for the process tree the
+       * thread picker reads; a thread of the same process is no parent. */
+      if (end - q > 3 && q[0] == ')' && q[1] == ':' && q[2] == '(' &&
+          (q = parse_i32 (q + 3, end, &ppid)) != NULL && q < end && *q == ':' &&
+          parse_i32 (q + 1, end, &ptid) != NULL && ppid != pid)
+        ws_trace_set_process_parent (p->trace, pid, ppid);
+      if (s[12] == 'E')
+        ws_trace_set_thread_exit (p->trace, tid, time);
     }
 }
 
@@ -976,7 +986,20 @@ parse_other_line (Parser     *p,
   Header h;
 
   if (line[0] == '#')
-    return TRUE;   /* perf script --header, or a comment */
+    {
+      /* perf script --header, or a comment; the header's "# cmdline :
+       * perf record …" says what was recorded (the thread picker's
+       * subject). */
+      static const char cmdline[] = "# cmdline : ";
+
+      if ((gsize) (end - line) > sizeof cmdline - 1 && memcmp (line, cmdline, sizeof cmdline - 1) == 0)
+        {
+          g_autofree char *command = g_strndup (line + sizeof cmdline - 1, end - line - (sizeof cmdline - 1));
+          if (g_utf8_validate (command, -1, NULL))
+            ws_trace_set_record_command (p->trace, g_strchomp (command));
+        }
+      return TRUE;
+    }
   if (!p->have_pending || ws_perf_parse_header (line, end, &h))
     return parse_event_header (p, line, end, error);
   if (looks_like_frame (line, end))

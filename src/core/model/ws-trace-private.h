@@ -34,6 +34,16 @@ void      ws_trace_add_thread_comm   (WsTrace      *self,
                                       guint         thread,
                                       WsTime        time,
                                       const char   *name);
+/* perf's task records: when a thread ended, a process's parent, and the
+ * header's command line (ws_trace_get_thread_exit_time() …). */
+void      ws_trace_set_thread_exit   (WsTrace      *self,
+                                      gint32        tid,
+                                      WsTime        time);
+void      ws_trace_set_process_parent (WsTrace     *self,
+                                      gint32        pid,
+                                      gint32        parent_pid);
+void      ws_trace_set_record_command (WsTrace     *self,
+                                      const char   *command);
 void      ws_trace_set_process_name  (WsTrace      *self,
                                       gint32        pid,
                                       const char   *name);
