@@ -35,6 +35,18 @@ static WsApplication *the_app;
 #define T0 1987000000000LL
 
 static gboolean
+has_two_documents (gpointer data)
+{
+  return g_list_model_get_n_items (ws_window_get_documents (data)) >= 2;
+}
+
+static gboolean
+has_current_document (gpointer data)
+{
+  return ws_window_get_current_document (data) != NULL;
+}
+
+static gboolean
 document_ready (gpointer data)
 {
   return ws_document_get_state (data) != WS_DOCUMENT_LOADING;
@@ -233,8 +245,9 @@ check_reopened (WsWindow   *window,
                    ws_chain_metric_to_string (WS_CHAIN_METRIC_DEFAULT));
   g_assert_cmpint (ws_pin_get_tid (ws_pin_list_get (list, 2)), ==, 11588);
 
+  /* The session's traces are checked by content on a worker first. */
+  ws_gui_test_wait_until (has_current_document, window, 60, "the session's trace to open");
   document = ws_window_get_current_document (window);
-  g_assert_nonnull (document);
   ws_gui_test_wait_until (document_ready, document, 60, "the session's trace to load");
   ws_gui_test_spin (300);
   viewport = ws_document_get_viewport (document);
@@ -977,6 +990,8 @@ test_pin_contrast_awg_coverage (void)
   {
     g_autoptr(GListModel) documents = G_LIST_MODEL (g_object_ref (ws_window_get_documents (window)));
 
+    /* Opened once checked by content, on a worker. */
+    ws_gui_test_wait_until (has_two_documents, window, 60, "the session's traces to open");
     for (guint i = 0; i < g_list_model_get_n_items (documents); i++)
       {
         g_autoptr(WsDocument) document = g_list_model_get_item (documents, i);

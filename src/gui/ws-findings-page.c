@@ -43,6 +43,12 @@ _ws_findings_page_emit_open_trace (WsFindingsPage *self,
   g_signal_emit (self, signals[SIGNAL_OPEN_TRACE], 0, file);
 }
 
+void
+_ws_findings_page_emit_restore_view_state (WsFindingsPage *self)
+{
+  g_signal_emit (self, signals[SIGNAL_RESTORE_VIEW_STATE], 0, ws_session_file_get_view_state (self->file));
+}
+
 WsPinList *
 _ws_findings_page_pins (WsFindingsPage *self)
 {
@@ -64,6 +70,23 @@ ws_findings_page_get_message (WsFindingsPage *self)
   return gtk_label_get_text (self->message);
 }
 
+/* Where Save will write, in full: a session never chooses that itself
+ * (a recovered one goes back to the file it stood for). */
+static void
+set_save_target_tooltip (WsFindingsPage *self,
+                         const char     *path)
+{
+  g_autofree char *tip = NULL;
+
+  if (path == NULL)
+    tip = g_strdup (_("Not saved yet: Save asks where"));
+  else if (ws_session_file_is_recovery (self->file))
+    tip = g_strdup_printf (_("Recovered findings: Save writes them back to %s"), path);
+  else
+    tip = g_strdup_printf (_("Save writes to %s"), path);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->session_label), tip);
+}
+
 static void
 update_state (WsFindingsPage *self)
 {
@@ -77,6 +100,7 @@ update_state (WsFindingsPage *self)
   gboolean selected = self->selected < n;
 
   gtk_label_set_text (self->session_label, label);
+  set_save_target_tooltip (self, path);
   gtk_widget_set_sensitive (self->editor, selected);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "findings.undo", ws_pin_list_can_undo (list));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "findings.delete", selected);
@@ -381,36 +405,6 @@ ws_findings_page_set_session (WsFindingsPage *self,
 /* Pins, sessions, reports                                              */
 
 
-/* Opens the session's traces in the window; a missing or changed trace
- * is named in the message (the session stays open without it), and the
- * first missing one is asked for. */
-static void
-open_traces (WsFindingsPage *self)
-{
-  GArray *missing = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autoptr(GString) problems = g_string_new (NULL);
-
-  g_object_set_data_full (G_OBJECT (self), "ws-missing", missing, (GDestroyNotify) g_array_unref);
-
-  for (guint i = 0; i < ws_session_file_get_n_traces (self->file); i++)
-    {
-      g_autoptr(GError) error = NULL;
-      g_autoptr(GFile) file = NULL;
-
-      if (!ws_session_file_resolve_trace (self->file, i, NULL, &error))
-        {
-          g_string_append_printf (problems, "%s%s", problems->len ? "\n" : "", error->message);
-          if (g_error_matches (error, WS_ERROR, WS_ERROR_IO))
-            g_array_append_val (missing, i);
-          continue;
-        }
-      file = g_file_new_for_path (ws_session_file_get_trace (self->file, i)->path);
-      g_signal_emit (self, signals[SIGNAL_OPEN_TRACE], 0, file);
-    }
-  _ws_findings_page_set_message (self, problems->str);
-  _ws_findings_page_ask_next_missing (self);
-}
-
 gboolean
 ws_findings_page_open_session (WsFindingsPage  *self,
                                GFile           *file,
@@ -434,8 +428,9 @@ ws_findings_page_open_session (WsFindingsPage  *self,
     ws_session_file_discard_recovery (self->file);
   _ws_findings_page_cancel_pending (self);   /* pins of the session being replaced */
   ws_session_set_session_file (self->session, loaded);
-  open_traces (self);
-  g_signal_emit (self, signals[SIGNAL_RESTORE_VIEW_STATE], 0, ws_session_file_get_view_state (loaded));
+  /* The traces are checked by content on a worker; they open, and the
+   * view is restored onto them, when that is done. */
+  _ws_findings_page_open_traces (self);
   if (ws_pin_list_get_n (_ws_findings_page_pins (self)) > 0)
     ws_findings_page_select (self, 0);
   gtk_recent_manager_add_item (gtk_recent_manager_get_default (), g_file_get_uri (file));
@@ -665,6 +660,9 @@ ws_findings_page_dispose (GObject *object)
 
   g_clear_handle_id (&self->commit_id, g_source_remove);
   _ws_findings_page_cancel_pending (self);
+  if (self->trace_checker != NULL)
+    ws_worker_drop (self->trace_checker);
+  g_clear_object (&self->trace_checker);
   g_clear_object (&self->hasher);
   if (self->list != NULL)
     {

@@ -138,15 +138,34 @@ WsDocument *
 ws_window_open_file (WsWindow *self,
                      GFile    *file)
 {
-  g_autoptr(WsDocument) document = NULL;
-  guint n;
-
   g_return_val_if_fail (WS_IS_WINDOW (self), NULL);
   g_return_val_if_fail (G_IS_FILE (file), NULL);
 
   /* Command line, drag and drop, recent list: a session opens as one. */
   if (ws_window_findings_open_session (self, self->findings_page, file))
     return NULL;
+  return ws_window_open_trace (self, file);
+}
+
+/**
+ * ws_window_open_trace:
+ *
+ * ws_window_open_file() for a file that must be a trace: what a session
+ * names (its traces, its view) opens as a trace or fails, never as
+ * another session (a session naming itself would reopen itself forever).
+ *
+ * Returns: (transfer none): its document
+ */
+WsDocument *
+ws_window_open_trace (WsWindow *self,
+                      GFile    *file)
+{
+  g_autoptr(WsDocument) document = NULL;
+  guint n;
+
+  g_return_val_if_fail (WS_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
   n = g_list_model_get_n_items (G_LIST_MODEL (self->documents));
   for (guint i = 0; i < n; i++)
     {
