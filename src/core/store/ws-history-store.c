@@ -480,6 +480,24 @@ check_ours (WsHistoryStore  *self,
   return FALSE;
 }
 
+/* check_ours() on one snapshot: another connection may be creating the
+ * same new file meanwhile, and reads spread over its commit saw no id and
+ * no version, then its tables ("tables Waitscope did not create"). */
+static gboolean
+check_ours_now (WsHistoryStore  *self,
+                int             *version,
+                gboolean        *adopt,
+                GError         **error)
+{
+  gboolean ok;
+
+  if (!exec (self, "BEGIN", _("reading the schema"), error))
+    return FALSE;
+  ok = read_schema_version (self, version, error) && check_ours (self, *version, adopt, error);
+  sqlite3_exec (self->db, "COMMIT", NULL, NULL, NULL);
+  return ok;
+}
+
 static gboolean
 open_connection (WsHistoryStore  *self,
                  int              flags,
@@ -553,8 +571,7 @@ ws_history_store_open (const char  *path,
     }
 
   if (!open_connection (self, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, error) ||
-      !read_schema_version (self, &version, error) ||
-      !check_ours (self, version, &adopt, error))
+      !check_ours_now (self, &version, &adopt, error))
     return NULL;
 
   /* WAL + FULL: a commit is durable, and a crash mid-write rolls back. */
