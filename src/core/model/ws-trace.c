@@ -28,6 +28,7 @@ struct _WsTrace
   /* Per WsEndIndex, thread -> prefix maxima of end times, built on first
    * use (ws_trace_thread_end_prefix_max()); n_threads pointers each. */
   WsTime       **end_prefix_max[WS_N_END_INDEXES];
+  guint          end_prefix_max_n;   /* threads those arrays were made for */
   GArray        *instances;     /* WsScenarioInstance */
   GHashTable    *comm_changes;  /* thread index -> GArray of CommChange, or NULL */
   GHashTable    *exit_times;    /* tid -> WsTime *, or NULL: PERF_RECORD_EXIT */
@@ -52,6 +53,20 @@ typedef struct {
   const char *name;
 } CommChange;
 
+/* The lazily built prefix maxima, with the thread count they were made
+ * for (threads may be added after, and the thread array may be gone). */
+static void
+free_end_prefix_max (WsTrace *self)
+{
+  for (guint w = 0; w < WS_N_END_INDEXES; w++)
+    {
+      for (guint t = 0; self->end_prefix_max[w] && t < self->end_prefix_max_n; t++)
+        g_free (self->end_prefix_max[w][t]);
+      g_clear_pointer (&self->end_prefix_max[w], g_free);
+    }
+  self->end_prefix_max_n = 0;
+}
+
 static void
 ws_trace_finalize (GObject *object)
 {
@@ -67,12 +82,7 @@ ws_trace_finalize (GObject *object)
   g_hash_table_unref (self->process_names);
   g_free (self->thread_event_index);
   g_free (self->process_thread_index);
-  for (guint w = 0; w < WS_N_END_INDEXES; w++)
-    {
-      for (guint t = 0; self->end_prefix_max[w] && t < self->threads->len; t++)
-        g_free (self->end_prefix_max[w][t]);
-      g_free (self->end_prefix_max[w]);
-    }
+  free_end_prefix_max (self);
   g_array_unref (self->instances);
   g_clear_pointer (&self->comm_changes, g_hash_table_unref);
   g_clear_pointer (&self->exit_times, g_hash_table_unref);
@@ -726,8 +736,10 @@ ws_trace_finish (WsTrace *self)
       ((guint32 *) threads[t].events)[fill[t]++] = i;
     }
 
+  free_end_prefix_max (self);   /* a trace finished again starts afresh */
   for (guint w = 0; w < WS_N_END_INDEXES; w++)
     self->end_prefix_max[w] = g_new0 (WsTime *, MAX (n_threads, 1));
+  self->end_prefix_max_n = MAX (n_threads, 1);
 
   build_processes (self);
   self->finished = TRUE;
