@@ -31,6 +31,8 @@ ws_json_reader_clear (Reader *r)
   g_array_unref (r->event_lines);
   g_array_unref (r->event_bits);
   g_array_unref (r->instances);
+  g_clear_pointer (&r->lives, g_hash_table_unref);
+  g_clear_pointer (&r->event_lives, g_hash_table_unref);
 }
 
 gboolean

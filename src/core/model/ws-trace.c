@@ -931,6 +931,8 @@ ws_trace_thread_end_prefix_max (WsTrace    *self,
   g_return_val_if_fail (WS_IS_TRACE (self), NULL);
   g_return_val_if_fail (self->finished, NULL);
   g_return_val_if_fail (thread < self->threads->len, NULL);
+  /* Made at ws_trace_finish() for the threads it saw. */
+  g_return_val_if_fail (thread < self->end_prefix_max_n, NULL);
   g_return_val_if_fail (which < WS_N_END_INDEXES, NULL);
 
   pm = g_atomic_pointer_get (&self->end_prefix_max[which][thread]);
