@@ -19,6 +19,7 @@ update-mime-database "$dir/share/mime" >/dev/null 2>&1
 
 printf 'PERFILE2\x68\x00\x00\x00\x00\x00\x00\x00' > "$dir/files/record-1.bin"   # magic only
 printf 'PERFILE2' > "$dir/files/perf.data"
+printf '\027\010Dtracing6\000' > "$dir/files/sleep-cs.dat"   # trace-cmd magic, any name
 cp "$data/session-v1.waitscope" "$dir/files/review.waitscope"
 cp "$data/hand-built.json" "$dir/files/trace.json"
 printf '{"name": "not a trace"}\n' > "$dir/files/other.json"
@@ -36,6 +37,7 @@ expect() {
 }
 expect record-1.bin application/x-perf-data
 expect perf.data application/x-perf-data
+expect sleep-cs.dat application/x-trace-cmd
 expect review.waitscope application/x-waitscope-session
 expect trace.json application/x-waitscope-trace
 expect other.json application/json

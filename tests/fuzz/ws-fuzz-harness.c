@@ -409,6 +409,21 @@ ws_fuzz_folded (const guint8 *data,
   return check_load (trace, error);
 }
 
+/* trace-cmd .dat files: libtracecmd reads a path, so the importer writes
+ * a stream to a temporary file first; this is that path. */
+gboolean
+ws_fuzz_tracecmd (const guint8 *data,
+                  gsize         size)
+{
+  g_autoptr(GInputStream) in = g_memory_input_stream_new_from_data (data, size, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+
+  trace = ws_tracecmd_importer.load_stream (in, WS_FUZZ_INPUT_NAME, size >= 2 && data[0] == 0x1f && data[1] == 0x8b,
+                                            NULL, NULL, NULL, NULL, &error);
+  return check_load (trace, error);
+}
+
 gboolean
 ws_fuzz_json_trace (const guint8 *data,
                     gsize         size)

@@ -2,7 +2,8 @@
 /*
  * The importer registry: every format Waitscope reads, in the order their
  * sniffers are asked.  Order matters only where two formats could claim the
- * same bytes: JSON starts with '{', perf script text has event headers,
+ * same bytes: JSON starts with '{', trace-cmd files with their binary
+ * magic, perf script text has event headers,
  * folded stacks are the loosest ("a;b;c 12") and come last.
  */
 #include "config.h"
@@ -14,6 +15,7 @@
 
 static const WsImporter * const importers[] = {
   &ws_json_importer,
+  &ws_tracecmd_importer,
   &ws_perf_importer,
   &ws_folded_importer,
 };

@@ -412,6 +412,41 @@ gboolean      ws_perf_parse_source       (Parser            *p,
                                           GCancellable      *cancellable,
                                           GError           **error);
 
+/* ws-perf-text.c: the first pass fed by a reader of another format */
+typedef enum {
+  WS_PERF_TASK_FORK,
+  WS_PERF_TASK_EXIT,
+  WS_PERF_TASK_COMM,
+} WsPerfTask;
+
+guint32       ws_perf_parser_thread      (Parser            *p,
+                                          gint32             tid,
+                                          gint32             pid);
+void          ws_perf_parser_name_thread (Parser            *p,
+                                          guint32            thread,
+                                          gint32             tid,
+                                          const char        *name,
+                                          gsize              len,
+                                          gint64             time,
+                                          gboolean           own_comm);
+RecordType    ws_perf_parser_event_type  (Parser            *p,
+                                          const char        *name,
+                                          gsize              len,
+                                          guint32           *marker_id);
+void          ws_perf_parser_task        (Parser            *p,
+                                          WsPerfTask         what,
+                                          gint32             pid,
+                                          gint32             tid,
+                                          gint32             ppid,
+                                          const char        *comm,
+                                          gint64             time);
+gint32        ws_perf_parser_task_pid    (Parser            *p,
+                                          gint32             tid);
+void          ws_perf_parser_add_record  (Parser            *p,
+                                          const Record      *r,
+                                          const WsFrameId   *frames,
+                                          guint              n_frames);
+
 /* ws-perf-derive.c */
 gboolean      ws_perf_derive             (Parser            *p,
                                           Progress          *progress,

@@ -500,6 +500,58 @@ ensure_task (Parser *p,
   return t;
 }
 
+/* A thread @tid of process @pid took the name @name (exec, prctl). */
+static void
+task_comm (Parser     *p,
+           gint32      pid,
+           gint32      tid,
+           const char *name,
+           gsize       len,
+           gint64      time)
+{
+  TaskInfo *t = ensure_task (p, tid, pid);
+
+  if (time >= t->name_time && !is_placeholder_comm (name, len))
+    {
+      g_free (t->name);
+      t->name = g_strndup (name, len);
+      t->name_time = time;
+    }
+}
+
+/* Thread @tid of process @pid (-1: not known) was created (@fork) or
+ * ended; @ppid is its parent process (-1: not known). */
+static void
+task_fork_or_exit (Parser  *p,
+                   gboolean fork,
+                   gint32   pid,
+                   gint32   tid,
+                   gint32   ppid,
+                   gint64   time)
+{
+  /* A thread forked under an id already seen: the earlier thread has
+   * ended (same pid too, when a process id came round again).  In
+   * time order only: CPU by CPU, a child may come before its fork. */
+  if (fork && tid > 0 && !p->records.unsorted &&
+      ws_trace_find_thread (p->trace, tid) != WS_NONE)
+    {
+      TidCacheEntry *c = &p->tid_cache[(guint32) tid & (TID_CACHE_SIZE - 1)];
+
+      ws_trace_forget_tid (p->trace, tid);
+      if (c->tid == tid)
+        c->tid = G_MININT32;
+      g_hash_table_remove (p->tasks, GINT_TO_POINTER (tid));
+      g_hash_table_remove (p->lifetimes, GINT_TO_POINTER (tid));
+    }
+  ensure_task (p, tid, pid);
+  /* The parent, for the process tree the thread picker reads; a thread of
+   * the same process is no parent. */
+  if (pid >= 0 && ppid >= 0 && ppid != pid)
+    ws_trace_set_process_parent (p->trace, pid, ppid);
+  if (!fork)
+    ws_trace_set_thread_exit (p->trace, tid, time);
+}
+
 /*
  * --show-task-events lines: PERF_RECORD_COMM[ exec]: NAME:PID/TID and
  * PERF_RECORD_FORK(PID:TID):(PPID:PTID), PERF_RECORD_EXIT(...).  They are
@@ -528,47 +580,22 @@ parse_task_line (Parser     *p,
       if ((q = parse_i32 (colon + 1, end, &pid)) == NULL || q >= end || *q != '/' ||
           parse_i32 (q + 1, end, &tid) == NULL)
         return;
-      {
-        TaskInfo *t = ensure_task (p, tid, pid);
-        if (time >= t->name_time && !is_placeholder_comm (name, colon - name))
-          {
-            g_free (t->name);
-            t->name = g_strndup (name, colon - name);
-            t->name_time = time;
-          }
-      }
+      task_comm (p, pid, tid, name, colon - name, time);
     }
   else if (end - s > 17 && (memcmp (s, "PERF_RECORD_FORK(", 17) == 0 ||
                             memcmp (s, "PERF_RECORD_EXIT(", 17) == 0))
     {
-      gint32 ppid, ptid;
+      gint32 ppid = -1, ptid;
 
       if ((q = parse_i32 (s + 17, end, &pid)) == NULL || q >= end || *q != ':' ||
           (q = parse_i32 (q + 1, end, &tid)) == NULL)
         return;
-      /* A thread forked under an id already seen: the earlier thread has
-       * ended (same pid too, when a process id came round again).  In
-       * time order only: CPU by CPU, a child may come before its fork. */
-      if (s[12] == 'F' && tid > 0 && !p->records.unsorted &&
-          ws_trace_find_thread (p->trace, tid) != WS_NONE)
-        {
-          TidCacheEntry *c = &p->tid_cache[(guint32) tid & (TID_CACHE_SIZE - 1)];
-
-          ws_trace_forget_tid (p->trace, tid);
-          if (c->tid == tid)
-            c->tid = G_MININT32;
-          g_hash_table_remove (p->tasks, GINT_TO_POINTER (tid));
-          g_hash_table_remove (p->lifetimes, GINT_TO_POINTER (tid));
-        }
-      ensure_task (p, tid, pid);
-      /* "(PID:TID):(PPID:PTID)": the parent, for the process tree the
-       * thread picker reads; a thread of the same process is no parent. */
-      if (end - q > 3 && q[0] == ')' && q[1] == ':' && q[2] == '(' &&
-          (q = parse_i32 (q + 3, end, &ppid)) != NULL && q < end && *q == ':' &&
-          parse_i32 (q + 1, end, &ptid) != NULL && ppid != pid)
-        ws_trace_set_process_parent (p->trace, pid, ppid);
-      if (s[12] == 'E')
-        ws_trace_set_thread_exit (p->trace, tid, time);
+      /* "(PID:TID):(PPID:PTID)" */
+      if (!(end - q > 3 && q[0] == ')' && q[1] == ':' && q[2] == '(' &&
+            (q = parse_i32 (q + 3, end, &ppid)) != NULL && q < end && *q == ':' &&
+            parse_i32 (q + 1, end, &ptid) != NULL))
+        ppid = -1;
+      task_fork_or_exit (p, s[12] == 'F', pid, tid, ppid, time);
     }
 }
 
@@ -1177,3 +1204,86 @@ ws_perf_parse_source (Parser       *p,
   return TRUE;
 }
 
+
+/*
+ * The same first pass for readers of other formats (ws-tracecmd-reader.c):
+ * they hand over each event decoded, and the records, thread names, pids
+ * and stacks are kept exactly as for perf text, so ws_perf_derive() makes
+ * the same waits of the same events.
+ */
+guint32
+ws_perf_parser_thread (Parser *p,
+                       gint32  tid,
+                       gint32  pid)
+{
+  return lookup_thread (p, tid, pid);
+}
+
+void
+ws_perf_parser_name_thread (Parser     *p,
+                            guint32     thread,
+                            gint32      tid,
+                            const char *name,
+                            gsize       len,
+                            gint64      time,
+                            gboolean    own_comm)
+{
+  set_thread_name (p, thread, tid, name, len, time);
+  if (own_comm)
+    note_comm (p, thread, tid, name, len, time);
+}
+
+RecordType
+ws_perf_parser_event_type (Parser     *p,
+                           const char *name,
+                           gsize       len,
+                           guint32    *marker_id)
+{
+  return lookup_event_name (p, name, len, marker_id);
+}
+
+void
+ws_perf_parser_task (Parser     *p,
+                     WsPerfTask  what,
+                     gint32      pid,
+                     gint32      tid,
+                     gint32      ppid,
+                     const char *comm,
+                     gint64      time)
+{
+  if (what == WS_PERF_TASK_COMM)
+    task_comm (p, pid, tid, comm, strlen (comm), time);
+  else
+    task_fork_or_exit (p, what == WS_PERF_TASK_FORK, pid, tid, ppid, time);
+}
+
+gint32
+ws_perf_parser_task_pid (Parser *p,
+                         gint32  tid)
+{
+  TaskInfo *t = g_hash_table_lookup (p->tasks, GINT_TO_POINTER (tid));
+
+  return t != NULL ? t->pid : -1;
+}
+
+/* @frames: leaf first, as perf prints them; @r->stack is set here. */
+void
+ws_perf_parser_add_record (Parser          *p,
+                           const Record    *r,
+                           const WsFrameId *frames,
+                           guint            n_frames)
+{
+  if (n_frames > p->frames_cap)
+    {
+      p->frames_cap = n_frames;
+      p->frames = g_renew (WsFrameId, p->frames, p->frames_cap);
+    }
+  memcpy (p->frames, frames, n_frames * sizeof (WsFrameId));
+  p->n_frames = n_frames;
+  p->pending = *r;
+  p->have_pending = TRUE;
+  p->stack_done = FALSE;
+  p->block = NULL;
+  p->stats.records++;
+  flush_pending (p, NULL);
+}
