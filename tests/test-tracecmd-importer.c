@@ -392,18 +392,38 @@ test_stream_and_gzip (void)
   g_rmdir (dir);
 }
 
+/* A build without libtracecmd still knows the file and says what it lacks. */
+static void
+test_not_built (void)
+{
+  g_autofree char *path = data_path ("oversub.dat");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+
+  if (path == NULL)
+    {
+      g_test_skip ("WS_TEST_DATA not set");
+      return;
+    }
+  trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_null (trace);
+  g_assert_true (g_str_has_prefix (error->message, path));
+  g_assert_nonnull (strstr (error->message, "this build of Waitscope cannot read trace-cmd files"));
+}
+
 int
 main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-#ifndef HAVE_LIBTRACECMD
   g_test_add_func ("/tracecmd/sniff", test_sniff);
+#ifndef HAVE_LIBTRACECMD
+  g_test_add_func ("/tracecmd/not-built", test_not_built);
   (void) test_timeline; (void) test_ready_tree; (void) check_same_cause;
   (void) test_fsync_writer; (void) test_bad_input; (void) test_stream_and_gzip;
 #else
-  g_test_add_func ("/tracecmd/sniff", test_sniff);
+  (void) test_not_built;
   g_test_add_func ("/tracecmd/timeline", test_timeline);
   g_test_add_func ("/tracecmd/ready-tree", test_ready_tree);
   g_test_add_data_func ("/tracecmd/same-cause/sleep-cs", "sleep-cs", check_same_cause);

@@ -128,6 +128,27 @@ load_plain (const char      *path,
             GCancellable    *cancellable,
             GError         **error);
 
+/* libtracecmd reads a path: @stream goes to a temporary file first. */
+static WsTrace *
+load_copy (GInputStream   *stream,
+           const char     *display_name,
+           gboolean        compressed,
+           WsStackTable   *stacks,
+           WsProgressFunc  progress,
+           gpointer        progress_data,
+           GCancellable   *cancellable,
+           GError        **error)
+{
+  g_autofree char *temp = copy_to_temp_file (stream, display_name, compressed, cancellable, error);
+  WsTrace *trace;
+
+  if (temp == NULL)
+    return NULL;
+  trace = load_plain (temp, display_name, stacks, progress, progress_data, cancellable, error);
+  g_unlink (temp);
+  return trace;
+}
+
 /**
  * ws_tracecmd_importer_load:
  * @path: a trace-cmd `.dat` file, plain or gzip-compressed
@@ -147,8 +168,6 @@ ws_tracecmd_importer_load (const char     *path,
   g_autoptr(GFile) file = NULL;
   g_autoptr(GFileInputStream) stream = NULL;
   g_autoptr(GError) local_error = NULL;
-  g_autofree char *temp = NULL;
-  WsTrace *trace;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -160,12 +179,7 @@ ws_tracecmd_importer_load (const char     *path,
   stream = g_file_read (file, cancellable, &local_error);
   if (stream == NULL)
     return set_error (error, path, WS_ERROR_IO, local_error->message), NULL;
-  temp = copy_to_temp_file (G_INPUT_STREAM (stream), path, TRUE, cancellable, error);
-  if (temp == NULL)
-    return NULL;
-  trace = load_plain (temp, path, stacks, progress, progress_data, cancellable, error);
-  g_unlink (temp);
-  return trace;
+  return load_copy (G_INPUT_STREAM (stream), path, TRUE, stacks, progress, progress_data, cancellable, error);
 }
 
 static WsTrace *
@@ -178,16 +192,8 @@ tracecmd_load_stream (GInputStream   *stream,
                       GCancellable   *cancellable,
                       GError        **error)
 {
-  g_autofree char *temp = NULL;
-  WsTrace *trace;
-
-  display_name = display_name ? display_name : "stdin";
-  temp = copy_to_temp_file (stream, display_name, compressed, cancellable, error);
-  if (temp == NULL)
-    return NULL;
-  trace = load_plain (temp, display_name, stacks, progress, progress_data, cancellable, error);
-  g_unlink (temp);
-  return trace;
+  return load_copy (stream, display_name ? display_name : "stdin", compressed, stacks, progress,
+                    progress_data, cancellable, error);
 }
 
 #ifndef HAVE_LIBTRACECMD
