@@ -23,6 +23,14 @@
 #define TRACE_FLAG_HARDIRQ 0x08
 /* Frames a stack holds at most; deeper ones are cut. */
 #define MAX_FRAMES 256
+/* Addresses whose frame is remembered (a direct-mapped cache): the same
+ * few hundred return addresses make most kernel stacks. */
+#define ADDR_CACHE_SIZE 4096
+
+typedef struct {
+  guint64   addr;
+  WsFrameId frame;
+} AddrFrame;
 
 typedef enum {
   KIND_SWITCH,
@@ -61,6 +69,7 @@ typedef struct {
   Held                  *held;         /* by CPU */
   int                    n_cpus;
   WsFrameId              unknown_frame;
+  AddrFrame             *addr_cache;   /* ADDR_CACHE_SIZE; addr 0 = empty */
   Progress              *progress;
   GCancellable          *cancellable;
   guint64                n_read;
@@ -255,18 +264,26 @@ attach_stack (Reader            *r,
        off += r->long_size)
     {
       guint64 addr = tep_read_number (r->tep, (const char *) record->data + off, r->long_size);
-      const char *function;
+      AddrFrame *cached;
 
       if (addr == 0 || addr == end_mark)
         break;
-      function = tep_find_function (r->tep, addr);
-      if (leaf && function != NULL && g_str_has_prefix (function, "trace_event_raw_event_"))
+      cached = &r->addr_cache[(addr >> 2) % ADDR_CACHE_SIZE];
+      if (cached->addr != addr)
+        {
+          const char *function = tep_find_function (r->tep, addr);
+
+          cached->addr = addr;
+          cached->frame = function == NULL
+            ? r->unknown_frame
+            : ws_stack_table_intern_frame_len (r->p.stacks, function, strlen (function),
+                                               "[kernel.kallsyms]", strlen ("[kernel.kallsyms]"));
+        }
+      if (leaf && g_str_has_prefix (ws_stack_table_get_frame (r->p.stacks, cached->frame)->function,
+                                    "trace_event_raw_event_"))
         continue;
       leaf = FALSE;
-      h->frames[h->n_frames++] = function == NULL
-        ? r->unknown_frame
-        : ws_stack_table_intern_frame_len (r->p.stacks, function, strlen (function),
-                                           "[kernel.kallsyms]", strlen ("[kernel.kallsyms]"));
+      h->frames[h->n_frames++] = cached->frame;
     }
   return TRUE;
 }
@@ -573,6 +590,7 @@ ws_tracecmd_read (const char     *path,
   r.held = g_new0 (Held, r.n_cpus);
   r.events = g_hash_table_new_full (NULL, NULL, NULL, event_info_free);
   r.clone_flags = g_hash_table_new (NULL, NULL);
+  r.addr_cache = g_new0 (AddrFrame, ADDR_CACHE_SIZE);
   r.unknown_frame = ws_stack_table_intern_frame_len (r.p.stacks, "[unknown]", strlen ("[unknown]"),
                                                      "[kernel.kallsyms]", strlen ("[kernel.kallsyms]"));
   r.progress = &progress;
@@ -598,6 +616,7 @@ ws_tracecmd_read (const char     *path,
   g_hash_table_unref (r.events);
   g_hash_table_unref (r.clone_flags);
   g_free (r.held);
+  g_free (r.addr_cache);
   tracecmd_close (handle);
   if (!ok)
     return NULL;
