@@ -23,6 +23,8 @@
 #define TRACE_FLAG_HARDIRQ 0x08
 /* Frames a stack holds at most; deeper ones are cut. */
 #define MAX_FRAMES 256
+/* More CPUs than any machine trace-cmd records has: a damaged header. */
+#define MAX_CPUS 8192
 /* Addresses whose frame is remembered (a direct-mapped cache): the same
  * few hundred return addresses make most kernel stacks. */
 #define ADDR_CACHE_SIZE 4096
@@ -579,6 +581,16 @@ ws_tracecmd_read (const char     *path,
                    _("%s:1: the trace-cmd file is damaged or cut short: libtracecmd cannot read its "
                      "headers, event formats or CPU data sections (the file is %s bytes)"),
                    display_name, size_text);
+      return NULL;
+    }
+
+  if (tep_get_cpus (tracecmd_get_tep (handle)) > MAX_CPUS)
+    {
+      g_autofree char *cpus = g_strdup_printf ("%d", tep_get_cpus (tracecmd_get_tep (handle)));
+      g_set_error (error, WS_ERROR, WS_ERROR_PARSE,
+                   _("%s:1: the trace-cmd file is damaged: its header says it holds %s CPUs"),
+                   display_name, cpus);
+      tracecmd_close (handle);
       return NULL;
     }
 
