@@ -56,6 +56,11 @@ test_sniff (void)
   g_assert_true (ws_importers_sniff ((const guint8 *) perf, strlen (perf)) == &ws_perf_importer);
   g_assert_true (ws_importers_sniff ((const guint8 *) json, strlen (json)) == &ws_json_importer);
   g_assert_true (ws_importers_sniff ((const guint8 *) folded, strlen (folded)) == &ws_folded_importer);
+  /* trace-cmd: the binary magic, any version after it; not a near miss. */
+  g_assert_true (ws_importers_sniff ((const guint8 *) "\027\010Dtracing6\0", 12) == &ws_tracecmd_importer);
+  g_assert_true (ws_importers_sniff ((const guint8 *) "\027\010Dtracing7\0", 12) == &ws_tracecmd_importer);
+  g_assert_null (ws_importers_sniff ((const guint8 *) "\027\010Dtracin", 9));
+  g_assert_null (ws_importers_sniff ((const guint8 *) "\027\010Etracing6\0", 12));
   /* Prose with a number at the end is not folded stacks. */
   g_assert_null (ws_importers_sniff ((const guint8 *) "hello world 12\n", 15));
   g_assert_null (ws_importers_sniff ((const guint8 *) "a;b 12\n\tfoo\n", 12));
