@@ -219,6 +219,9 @@ typedef struct {
   gboolean        last_line;
   guint           n_headers;     /* event headers read */
   gboolean        untimed;       /* the first header had no timestamp */
+  gboolean        in_time_order; /* events come in time order even when their
+                                  * records do not (trace-cmd holds each CPU's
+                                  * last event for its stack) */
   gint64          first_time;    /* the earliest event header's time */     /* the current line had no '\n' */
   WsPerfImportStats stats;
 } Parser;

@@ -532,7 +532,7 @@ task_fork_or_exit (Parser  *p,
   /* A thread forked under an id already seen: the earlier thread has
    * ended (same pid too, when a process id came round again).  In
    * time order only: CPU by CPU, a child may come before its fork. */
-  if (fork && tid > 0 && !p->records.unsorted &&
+  if (fork && tid > 0 && (p->in_time_order || !p->records.unsorted) &&
       ws_trace_find_thread (p->trace, tid) != WS_NONE)
     {
       TidCacheEntry *c = &p->tid_cache[(guint32) tid & (TID_CACHE_SIZE - 1)];

@@ -596,6 +596,7 @@ ws_tracecmd_read (const char     *path,
 
   trace = ws_trace_new (display_name, stacks);
   ws_perf_parser_init (&r.p, display_name, trace);
+  r.p.in_time_order = TRUE;   /* libtracecmd merges the CPUs by time */
   r.tep = tracecmd_get_tep (handle);
   r.long_size = tep_get_long_size (r.tep) == 4 ? 4 : 8;
   r.n_cpus = MAX (tep_get_cpus (r.tep), 1);
