@@ -9,7 +9,11 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <glib/gi18n-lib.h>
 #include <trace-cmd.h>
@@ -534,6 +538,80 @@ check_head (const char  *path,
   return TRUE;
 }
 
+static int
+skim_event (struct tracecmd_input *handle,
+            struct tep_record     *record,
+            int                    cpu,
+            void                  *data)
+{
+  return tep_find_event_by_record (tracecmd_get_tep (handle), record) == NULL;
+}
+
+typedef enum {
+  SKIM_OK,
+  SKIM_CRASHED,
+  SKIM_CANCELLED,
+} SkimResult;
+
+/*
+ * libtracecmd trusts a file more than it should: a damaged one can make it
+ * dereference NULL (fuzz-tracecmd found tracecmd_open_fd's error path
+ * closing a half-made handle).  So a child process reads the file through
+ * it first, every event, and only a file the child read without crashing
+ * is read here; the child touches nothing but libtracecmd and ends with
+ * _exit(), so forking from a worker thread is safe with glibc's malloc.
+ * It costs a second opening of the file.
+ */
+static SkimResult
+skim_in_child (const char   *path,
+               GCancellable *cancellable,
+               int          *how)
+{
+  pid_t pid = fork ();
+  int status = 0;
+
+  if (pid < 0)
+    return SKIM_OK;   /* no child to be had: read it here */
+  if (pid == 0)
+    {
+      struct tracecmd_input *handle;
+      int null = open ("/dev/null", O_WRONLY);
+
+      /* libtracecmd's own complaints ("Can not mmap file") say nothing
+       * the parent's error will not. */
+      if (null >= 0)
+        dup2 (null, STDERR_FILENO);
+      handle = tracecmd_open (path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+
+      if (handle != NULL)
+        {
+          tracecmd_iterate_events (handle, NULL, 0, skim_event, NULL);
+          tracecmd_close (handle);
+        }
+      _exit (0);
+    }
+  for (;;)
+    {
+      pid_t done = waitpid (pid, &status, WNOHANG);
+
+      if (done == pid)
+        break;
+      if (done < 0 && errno != EINTR)
+        return SKIM_OK;
+      if (g_cancellable_is_cancelled (cancellable))
+        {
+          kill (pid, SIGKILL);
+          waitpid (pid, &status, 0);
+          return SKIM_CANCELLED;
+        }
+      g_usleep (done == 0 ? 2000 : 0);
+    }
+  if (WIFEXITED (status) && WEXITSTATUS (status) == 0)
+    return SKIM_OK;
+  *how = WIFSIGNALED (status) ? WTERMSIG (status) : -WEXITSTATUS (status);
+  return SKIM_CRASHED;
+}
+
 static void
 quiet_libraries (void)
 {
@@ -565,11 +643,33 @@ ws_tracecmd_read (const char     *path,
   gboolean ok = FALSE;
 
   goffset file_size = 0;
+  int how = 0;
 
   quiet_libraries ();
   ws_perf_report (&progress, 0.0, _("Reading trace-cmd events"));
   if (!check_head (path, display_name, &file_size, error))
     return NULL;
+
+  switch (skim_in_child (path, cancellable, &how))
+    {
+    case SKIM_OK:
+      break;
+    case SKIM_CANCELLED:
+      g_set_error (error, WS_ERROR, WS_ERROR_CANCELLED, "%s:1: %s", display_name, _("import cancelled"));
+      return NULL;
+    case SKIM_CRASHED:
+    default:
+      {
+        g_autofree char *size_text = g_strdup_printf ("%" G_GOFFSET_FORMAT, file_size);
+        g_autofree char *how_text = how > 0 ? g_strdup (g_strsignal (how)) : g_strdup_printf ("exit %d", -how);
+
+        g_set_error (error, WS_ERROR, WS_ERROR_PARSE,
+                     _("%s:1: the trace-cmd file is damaged: libtracecmd crashed reading it (%s), in a "
+                       "process of its own (the file is %s bytes)"),
+                     display_name, how_text, size_text);
+        return NULL;
+      }
+    }
 
   handle = tracecmd_open (path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
   if (handle == NULL)
