@@ -581,6 +581,14 @@ skim_in_child (const char   *path,
        * the parent's error will not. */
       if (null >= 0)
         dup2 (null, STDERR_FILENO);
+      /* A crash kills the child itself, whatever handlers the process had
+       * (a sanitizer's, a fuzzer's, a crash reporter's): it is expected
+       * here, and the parent reports it. */
+      signal (SIGSEGV, SIG_DFL);
+      signal (SIGBUS, SIG_DFL);
+      signal (SIGFPE, SIG_DFL);
+      signal (SIGILL, SIG_DFL);
+      signal (SIGABRT, SIG_DFL);
       handle = tracecmd_open (path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
 
       if (handle != NULL)
