@@ -463,12 +463,29 @@ build_instance_lists (WsAwg *self)
     }
 }
 
+/* Whether every child of @node is a hardware leaf (and it has one). */
+static gboolean
+only_hardware_below (const WsAwgNode *nodes, guint32 node)
+{
+  guint32 child = nodes[node].first_child;
+
+  if (child == WS_NONE)
+    return FALSE;
+  for (; child != WS_NONE; child = nodes[child].next_sibling)
+    if (nodes[child].kind != WS_AWG_HARDWARE)
+      return FALSE;
+  return TRUE;
+}
+
 /**
  * ws_awg_reduce:
  *
- * Alg. 1 line 15, ReduceAWG: a waiting root whose only child is a
- * hardware-service leaf is a device serving the component directly, with
- * no cost propagated to anybody: not optimizable, pruned.
+ * Alg. 1 line 15, ReduceAWG: a waiting root whose children are all
+ * hardware-service leaves is a device serving the component directly, with
+ * no cost propagated to anybody: not optimizable, pruned.  The hardware
+ * services count as one signature here: the same root woken now by the
+ * disk, now by a timer, now by an interrupt still propagated nothing (the
+ * paper's root has one hardware child because it has one device).
  */
 void
 ws_awg_reduce (WsAwg *self)
@@ -484,14 +501,15 @@ ws_awg_reduce (WsAwg *self)
   removed = g_new0 (gboolean, MAX (self->nodes->len, 1));
   for (guint i = 0; i < self->roots->len; i++)
     {
-      guint32 r = g_array_index (self->roots, guint32, i), child = nodes[r].first_child;
+      guint32 r = g_array_index (self->roots, guint32, i);
 
       self->total_cost += nodes[r].c;
       if ((nodes[r].kind == WS_AWG_WAITING || nodes[r].kind == WS_AWG_SERVICED)
-          && child != WS_NONE && nodes[child].next_sibling == WS_NONE
-          && nodes[child].kind == WS_AWG_HARDWARE)
+          && only_hardware_below (nodes, r))
         {
-          removed[r] = removed[child] = TRUE;
+          removed[r] = TRUE;
+          for (guint32 child = nodes[r].first_child; child != WS_NONE; child = nodes[child].next_sibling)
+            removed[child] = TRUE;
           self->pruned_cost += nodes[r].c;
           self->n_pruned++;
         }
