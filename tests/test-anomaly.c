@@ -301,7 +301,7 @@ test_learning_rule (void)
   const WsAnomalySettings *st = ws_anomaly_result_get_settings (before);
   guint m = busiest_model (before);
   const WsAnomalyModel *model = ws_anomaly_result_get_model (before, m);
-  const WsWaitScore *flagged = pick_anomalous_at (before, m, 0.02);
+  const WsWaitScore *flagged = pick_anomalous_at (before, m, 0.01);
   guint normal_event = flagged->event, deep_event;
   gint64 normal_d = ws_trace_get_event (trace, normal_event)->duration;
   guint n, n_generalised = 0, n_deep;
@@ -337,9 +337,8 @@ test_learning_rule (void)
                   n_deep, ws_anomaly_result_get_model (deep, m)->samples->len, st->flag_model_weight);
   g_assert_cmpfloat (n_deep, <=, 2.0 * ws_anomaly_result_get_model (deep, m)->samples->len / st->flag_model_weight + 1);
 
-  /* The longest normal wait flagged anomalous: anomalous, left out of
-   * the normal data, and so is every unflagged wait of its kind at least
-   * as long. */
+  /* The longest normal wait flagged anomalous: anomalous, and so is
+   * every unflagged wait of its kind at least as long. */
   {
     g_autoptr(WsAnomalyResult) third = NULL;
     guint anomalous_event = pick (deep, FALSE, m)->event;
@@ -349,8 +348,9 @@ test_learning_rule (void)
     flag (store, deep, anomalous_event, WS_ANOMALY_FLAG_ANOMALOUS);
     third = detect (store, trace);
     g_assert_true (ws_anomaly_result_lookup (third, 0, anomalous_event)->anomalous);
+    /* Flags move the cut, never the data the model is fitted on. */
     g_assert_cmpuint (ws_anomaly_result_get_model (third, m)->n_current, ==,
-                      ws_anomaly_result_get_model (deep, m)->n_current - 1);
+                      ws_anomaly_result_get_model (deep, m)->n_current);
     s = ws_anomaly_result_get_scores (third, 0, &n);
     for (guint i = 0; i < n; i++)
       if (s[i].model == m && ws_trace_get_event (trace, s[i].event)->duration >= anomalous_d)
@@ -488,57 +488,211 @@ mixture_of (guint        n,
   return gmm;
 }
 
+/* Samples at the quantiles of a mixture, sorted: a kind's data without
+ * the noise of a draw. */
+static double *
+quantile_samples (const WsGmm *gmm,
+                  guint        n)
+{
+  double *x = g_new (double, n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      double p = 1 - (i + 0.5) / n, lo = 0, hi = 40;
+
+      for (guint j = 0; j < 60; j++)
+        {
+          double mid = (lo + hi) / 2;
+
+          *(ws_gmm_upper_tail (gmm, mid) > p ? &lo : &hi) = mid;
+        }
+      x[i] = (lo + hi) / 2;
+    }
+  return x;
+}
+
+/* The index of the first of @x (sorted) at least @v. */
+static guint
+count_at_least (const double *x,
+                guint         n,
+                double        v)
+{
+  guint i = 0;
+
+  while (i < n && x[i] < v)
+    i++;
+  return i;
+}
+
 static void
 test_learning_components (void)
 {
   const double two[][3] = { { 0.8, 13.0, 0.3 }, { 0.2, 15.0, 0.3 } };
   const double three[][3] = { { 0.6, 13.0, 0.3 }, { 0.25, 15.0, 0.3 }, { 0.15, 16.5, 0.3 } };
   WsGmm gmm = mixture_of (2, two), wide = mixture_of (3, three);
-  double boundary = 14.0 + 0.09 * log (4.0) / 2;
-  gboolean marked[WS_GMM_MAX_COMPONENTS];
+  double boundary = 14.0 + 0.09 * log (4.0) / 2, cut;
+  WsLearnHypothesis hyps[WS_GMM_MAX_COMPONENTS];
+  g_autofree double *x = quantile_samples (&gmm, 1000);
   WsLearnFlag f[3];
+  guint which;
 
-  /* One anomalous flag between the slow component's boundary and the
-   * tail cut (where the marked part is far likelier than the cut to call
-   * it anomalous) marks it; the boundary of two components of equal variance
-   * is known in closed form: (μ₀ + μ₁)/2 + σ² ln(w₀/w₁)/(μ₁ − μ₀). */
-  f[0] = (WsLearnFlag) { 14.3, TRUE, 1 };
-  g_assert_cmpuint (ws_anomaly_learn_marks (&gmm, 14.6, f, 1, marked), ==, 1);
-  g_assert_false (marked[0]);
-  g_assert_true (marked[1]);
-  g_assert_cmpfloat_with_epsilon (ws_anomaly_marked_boundary (&gmm, marked), boundary, 1e-6);
-
-  /* Far above the tail cut both call it anomalous, far below the
-   * boundary both normal: next to no evidence either way. */
-  f[0] = (WsLearnFlag) { 14.9, TRUE, 1 };
-  g_assert_cmpuint (ws_anomaly_learn_marks (&gmm, 14.6, f, 1, marked), ==, 0);
-
-  f[0] = (WsLearnFlag) { 13.9, TRUE, 1 };
-  g_assert_cmpuint (ws_anomaly_learn_marks (&gmm, 14.6, f, 1, marked), ==, 0);
-  /* A tail cut already below the boundary is never raised to it. */
-  f[0] = (WsLearnFlag) { 14.3, TRUE, 1 };
-  g_assert_cmpuint (ws_anomaly_learn_marks (&gmm, 13.9, f, 1, marked), ==, 0);
-
-  /* A normal flag the marked part calls as sure an anomaly cancels it:
-   * the tail cut stays; one more anomalous flag there tips it. */
-  f[1] = (WsLearnFlag) { 14.2, FALSE, 1 };
-  g_assert_cmpuint (ws_anomaly_learn_marks (&gmm, 14.6, f, 2, marked), ==, 0);
-  g_assert_cmpfloat (ws_anomaly_marked_boundary (&gmm, marked), ==, G_MAXDOUBLE);
-  f[2] = (WsLearnFlag) { 14.5, TRUE, 1 };
-  g_assert_cmpuint (ws_anomaly_learn_marks (&gmm, 14.6, f, 3, marked), ==, 1);
+  /* The slow component proposes its Bayes boundary, known in closed form
+   * for two components of equal variance: (μ₀ + μ₁)/2 + σ² ln(w₀/w₁)/(μ₁
+   * − μ₀); a tail cut already below it is never raised to it. */
+  g_assert_cmpuint (ws_anomaly_mark_hypotheses (&gmm, 14.6, hyps), ==, 1);
+  g_assert_cmpuint (hyps[0].components, ==, 1u << 1);
+  g_assert_cmpfloat_with_epsilon (hyps[0].cut, boundary, 1e-6);
+  g_assert_cmpuint (ws_anomaly_mark_hypotheses (&gmm, 13.9, hyps), ==, 0);
 
   /* A mark calls at most a quarter of the kind anomalous: the slow
    * component with the one above it would call 40 %, so only the slowest
-   * can be marked, and flags in the other say nothing about it. */
-  f[0] = (WsLearnFlag) { 15.2, TRUE, 1 };
-  f[1] = (WsLearnFlag) { 15.3, TRUE, 1 };
-  g_assert_cmpuint (ws_anomaly_learn_marks (&wide, 17.0, f, 2, marked), ==, 0);
-  f[2] = (WsLearnFlag) { 16.2, TRUE, 1 };
-  g_assert_cmpuint (ws_anomaly_learn_marks (&wide, 17.0, f, 3, marked), ==, 1);
-  g_assert_true (marked[2]);
-  g_assert_false (marked[1]);
-  g_assert_cmpfloat (ws_anomaly_marked_boundary (&wide, marked), >, 15.3);
-  g_assert_cmpfloat (ws_anomaly_marked_boundary (&wide, marked), <, 16.2);
+   * is offered. */
+  g_assert_cmpuint (ws_anomaly_mark_hypotheses (&wide, 17.0, hyps), ==, 1);
+  g_assert_cmpuint (hyps[0].components, ==, 1u << 2);
+  g_assert_cmpfloat (hyps[0].cut, >, 15.3);
+  g_assert_cmpfloat (hyps[0].cut, <, 16.2);
+
+  /* One anomalous flag between the boundary and the tail cut marks the
+   * component: the cut comes down to the first wait at or above the
+   * boundary (the waits between move together). */
+  g_assert_cmpuint (ws_anomaly_mark_hypotheses (&gmm, 14.6, hyps), ==, 1);
+  f[0] = (WsLearnFlag) { 14.3, TRUE, 1 };
+  cut = ws_anomaly_learn_kind_cut (14.6, hyps, 1, f, 1, x, 1000, 1000, &which);
+  g_assert_cmpuint (which, ==, 0);
+  g_assert_cmpfloat (cut, ==, x[count_at_least (x, 1000, boundary)]);
+  /* Far below the boundary it marks nothing (and the model outvotes it). */
+  f[0] = (WsLearnFlag) { 13.5, TRUE, 1 };
+  g_assert_cmpfloat (ws_anomaly_learn_kind_cut (14.6, hyps, 1, f, 1, x, 1000, 1000, &which), ==, 14.6);
+  g_assert_cmpuint (which, ==, G_MAXUINT);
+
+  /* A false alarm just above the boundary keeps the mark and lifts the
+   * cut just past it; two in the component's core outweigh the one
+   * anomalous flag and the tail cut comes back. */
+  f[0] = (WsLearnFlag) { 14.3, TRUE, 1 };
+  f[1] = (WsLearnFlag) { boundary + 0.005, FALSE, 1 };
+  cut = ws_anomaly_learn_kind_cut (14.6, hyps, 1, f, 2, x, 1000, 1000, &which);
+  g_assert_cmpuint (which, ==, 0);
+  g_assert_cmpfloat (cut, >, boundary + 0.005);
+  g_assert_cmpfloat (cut, <=, 14.3);
+  f[1] = (WsLearnFlag) { 14.4, FALSE, 1 };
+  f[2] = (WsLearnFlag) { 14.5, FALSE, 1 };
+  g_assert_cmpfloat (ws_anomaly_learn_kind_cut (14.6, hyps, 1, f, 3, x, 1000, 1000, &which), ==, 14.6);
+}
+
+/* The law of learning (docs/anomaly-detection.md): over random kinds
+ * (mixtures, their data, the model's weight) and random sequences of
+ * flags, adding a normal flag never lowers the cut and adding an
+ * anomalous one never raises it; the cut depends on the set of flags,
+ * not their order; removing the last flag restores the cut before it. */
+static int
+compare_double (gconstpointer a,
+                gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* @n draws from @gmm (Box–Muller), sorted. */
+static double *
+draw_samples (const WsGmm *gmm,
+              guint        n,
+              GRand       *rand)
+{
+  double *x = g_new (double, MAX (n, 1));
+
+  for (guint i = 0; i < n; i++)
+    {
+      double u = g_rand_double (rand), acc = 0;
+      guint k = 0;
+
+      for (; k + 1 < gmm->n_components; k++)
+        if ((acc += gmm->components[k].weight) > u)
+          break;
+      x[i] = gmm->components[k].mean + sqrt (gmm->components[k].variance)
+             * sqrt (-2 * log (1 - g_rand_double (rand))) * cos (2 * G_PI * g_rand_double (rand));
+    }
+  qsort (x, n, sizeof (double), compare_double);
+  return x;
+}
+
+static void
+test_learning_monotone (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20261128);
+  const double weights[] = { 0, 1, 10, 100, 1000, 3000 };
+  guint n_cases = 4000, n_moved = 0, n_marked = 0;
+
+  for (guint c = 0; c < n_cases; c++)
+    {
+      WsGmm gmm = { .n_components = g_rand_int_range (rand, 1, WS_GMM_MAX_COMPONENTS + 1) };
+      WsLearnHypothesis hyps[WS_GMM_MAX_COMPONENTS];
+      WsLearnFlag flags[16], shuffled[16];
+      double total = 0, base, w = weights[g_rand_int_range (rand, 0, G_N_ELEMENTS (weights))];
+      double cuts[17];
+      guint n = g_rand_int_range (rand, 0, 400), n_flags = g_rand_int_range (rand, 1, 17), n_hyps;
+      g_autofree double *x = NULL;
+
+      for (guint k = 0; k < gmm.n_components; k++)
+        {
+          double sd = g_rand_double_range (rand, 0.05, 1.0);
+
+          gmm.components[k] = (WsGmmComponent) { g_rand_double_range (rand, 0.05, 1), g_rand_double_range (rand, 8, 18), sd * sd };
+          total += gmm.components[k].weight;
+        }
+      for (guint k = 0; k < gmm.n_components; k++)
+        gmm.components[k].weight /= total;
+      x = draw_samples (&gmm, n, rand);
+      /* Some data repeats exactly, as a trace's waits of one length do. */
+      for (guint i = 1; i < n; i++)
+        if (g_rand_int_range (rand, 0, 8) == 0)
+          x[i] = x[i - 1];
+      base = ws_gmm_tail_quantile (&gmm, g_rand_double_range (rand, 0.005, 0.2));
+      n_hyps = ws_anomaly_mark_hypotheses (&gmm, base, hyps);
+      for (guint i = 0; i < n_flags; i++)
+        {
+          /* On a wait of the data, on another flag, or anywhere. */
+          double at = n > 0 && g_rand_boolean (rand) ? x[g_rand_int_range (rand, 0, n)]
+                      : i > 0 && g_rand_int_range (rand, 0, 4) == 0 ? flags[g_rand_int_range (rand, 0, i)].x
+                      : g_rand_double_range (rand, 7, 20);
+
+          flags[i] = (WsLearnFlag) { at, g_rand_boolean (rand), 1 };
+        }
+      for (guint i = 0; i <= n_flags; i++)
+        {
+          guint which;
+
+          cuts[i] = ws_anomaly_learn_kind_cut (base, hyps, n_hyps, flags, i, x, n, w, &which);
+          n_marked += which != G_MAXUINT;
+          if (i == 0)
+            {
+              g_assert_cmpfloat (cuts[0], ==, base);
+              continue;
+            }
+          if (flags[i - 1].anomalous)
+            g_assert_cmpfloat (cuts[i], <=, cuts[i - 1]);
+          else
+            g_assert_cmpfloat (cuts[i], >=, cuts[i - 1]);
+          n_moved += cuts[i] != cuts[i - 1];
+        }
+      /* The same flags in another order: the same cut, bit for bit. */
+      memcpy (shuffled, flags, n_flags * sizeof (WsLearnFlag));
+      for (guint i = n_flags; i > 1; i--)
+        {
+          guint j = g_rand_int_range (rand, 0, i);
+          WsLearnFlag t = shuffled[i - 1];
+
+          shuffled[i - 1] = shuffled[j];
+          shuffled[j] = t;
+        }
+      g_assert_cmpfloat (ws_anomaly_learn_kind_cut (base, hyps, n_hyps, shuffled, n_flags, x, n, w, NULL), ==,
+                         cuts[n_flags]);
+      g_assert_cmpfloat (ws_anomaly_learn_kind_cut (base, hyps, n_hyps, shuffled, n_flags - 1, x, n, w, NULL), ==,
+                         ws_anomaly_learn_kind_cut (base, hyps, n_hyps, shuffled, n_flags - 1, x, n, w, NULL));
+    }
+  g_test_message ("%u kinds: the cut moved %u times, followed a mark %u times", n_cases, n_moved, n_marked);
+  /* The test means something only if flags do move cuts and marks. */
+  g_assert_cmpuint (n_moved, >, n_cases / 2);
+  g_assert_cmpuint (n_marked, >, n_cases / 20);
 }
 
 /* The slow component of a kind whose model cut lies inside it: the
@@ -726,25 +880,30 @@ test_learning_steps (void)
   g_assert_cmpfloat_with_epsilon (ws_anomaly_learn_cut (3.0, f, 3), 4.3, 1e-12);
 
   /* With the model's votes: 100 samples 0, 0.5, … 49.5, the cut at 47.75
-   * (4 anomalous).  A normal flag at 49 would cross 3 samples: worth 3
-   * flags at weight 100, so the cut stays; 0.3 at weight 10, so it moves
-   * past the flag. */
+   * (4 anomalous).  A normal flag at 49 would cross 3 samples (48, 48.5,
+   * 49): worth 3 flags at weight 100, so the cut stays; 0.3 at weight 10,
+   * so it moves past the flag, onto the next wait (49.5). */
   {
     double samples[100];
 
     for (guint i = 0; i < 100; i++)
       samples[i] = i * 0.5;
     f[0] = (WsLearnFlag) { 49.0, FALSE, 1 };
-    g_assert_cmpfloat (ws_anomaly_learn_cut_with_model (47.75, f, 1, samples, 100, 100), ==, 47.75);
-    g_assert_cmpfloat_with_epsilon (ws_anomaly_learn_cut_with_model (47.75, f, 1, samples, 100, 10), 49.1, 1e-12);
-    /* An anomalous flag at 47: one sample (47.5) crossed, worth 1 flag at
-     * weight 100: a tie, so the cut stays nearest where it was; at
-     * weight 10 it comes down onto the flag. */
+    g_assert_cmpfloat (ws_anomaly_learn_kind_cut (47.75, NULL, 0, f, 1, samples, 100, 100, NULL), ==, 47.75);
+    g_assert_cmpfloat (ws_anomaly_learn_kind_cut (47.75, NULL, 0, f, 1, samples, 100, 10, NULL), ==, 49.5);
+    /* An anomalous flag at 47: two samples (47, 47.5) crossed, worth 2
+     * flags at weight 100, so the cut stays; at weight 10 it comes down
+     * onto the flag. */
     f[0] = (WsLearnFlag) { 47.0, TRUE, 1 };
-    g_assert_cmpfloat (ws_anomaly_learn_cut_with_model (47.75, f, 1, samples, 100, 100), ==, 47.75);
-    g_assert_cmpfloat (ws_anomaly_learn_cut_with_model (47.75, f, 1, samples, 100, 10), ==, 47.0);
+    g_assert_cmpfloat (ws_anomaly_learn_kind_cut (47.75, NULL, 0, f, 1, samples, 100, 100, NULL), ==, 47.75);
+    g_assert_cmpfloat (ws_anomaly_learn_kind_cut (47.75, NULL, 0, f, 1, samples, 100, 10, NULL), ==, 47.0);
     /* No flag: the model's cut. */
-    g_assert_cmpfloat (ws_anomaly_learn_cut_with_model (47.75, f, 0, samples, 100, 10), ==, 47.75);
+    g_assert_cmpfloat (ws_anomaly_learn_kind_cut (47.75, NULL, 0, f, 0, samples, 100, 10, NULL), ==, 47.75);
+    /* As many flags either way: the higher cut (fewer waits called
+     * anomalous) among those that cost the same. */
+    f[0] = (WsLearnFlag) { 47.0, TRUE, 1 };
+    f[1] = (WsLearnFlag) { 47.2, FALSE, 1 };
+    g_assert_cmpfloat (ws_anomaly_learn_kind_cut (47.75, NULL, 0, f, 2, samples, 100, 0, NULL), ==, 47.75);
   }
 }
 
@@ -823,6 +982,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/anomaly/detect/reads-only", test_detect_reads_only);
   g_test_add_func ("/anomaly/learning-steps", test_learning_steps);
   g_test_add_func ("/anomaly/learning-components", test_learning_components);
+  g_test_add_func ("/anomaly/learning-monotone", test_learning_monotone);
   g_test_add_func ("/anomaly/learning-component-on-trace", test_learning_component_on_trace);
   g_test_add_func ("/anomaly/learning-mark-bounded", test_learning_mark_bounded);
   g_test_add_func ("/anomaly/learning-rule", test_learning_rule);

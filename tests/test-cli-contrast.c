@@ -161,7 +161,7 @@ test_errors (void)
   g_autofree char *path = ws_cli_test_data_path ("paper-case.json");
   g_autofree char *bad = g_build_filename (g_get_tmp_dir (), "ws-contrast-bad.json", NULL);
   const char *usage[][8] = {
-    { "contrast", path, NULL },                                              /* no component */
+    { "impact", path, NULL },                                                /* no component (contrast defaults to the program) */
     { "contrast", "--component", "(", path, NULL },                          /* bad regex */
     { "contrast", "--component", "x", "--scenario-name", "nope", path, NULL },
     { "contrast", "--component", "x", "--fast", path, NULL },                /* --fast without --slow */

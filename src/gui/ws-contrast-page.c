@@ -400,16 +400,29 @@ show_summary (WsContrastPage *self)
   classes = g_strdup_printf (ngettext ("%u fast, %u slow instance", "%u fast, %u slow instances", n_slow),
                              n_fast, n_slow);
   patterns = g_strdup_printf (ngettext ("%u contrast pattern", "%u contrast patterns", n_patterns), n_patterns);
-  /* Translators: the contrast summary; the first %s after the colon are
-   * the classes ("3 fast, 5 slow instances"), the one after the
-   * meta-patterns the number of contrast patterns */
-  text = g_strdup_printf (_("T_fast %s, T_slow %s: %s. Meta-patterns (k = %u): "
-                            "%u fast, %u slow, %u contrast. %s; ITC %.1f %%, TTC %.1f %%; "
-                            "the top 10 %% of patterns cover %.1f %%."),
-                          tf, ts, classes, ws_contrast_result_get_k (r),
-                          mf, ms, mc, patterns, 100 * ws_contrast_result_get_itc (r),
-                          100 * ws_contrast_result_get_ttc (r), 100 * ws_contrast_result_get_coverage (r, 10));
+  /* What the numbers mean, in words; the paper's terms (ASPLOS'14 §5)
+   * are in the tooltip.  Translators: the contrast summary: the classes
+   * ("3 fast, 5 slow instances") with the two bounds, then the number of
+   * contrast patterns ("12 contrast patterns"), then three shares */
+  text = g_strdup_printf (_("%s: fast under %s, slow over %s. %s: call chains found only, or much more "
+                            "costly, in the slow instances. They explain %.0f %% of the slow instances' time in "
+                            "these components (%.0f %% in chains that alone take longer than a slow instance); "
+                            "the top tenth of them %.0f %% of that."),
+                          classes, tf, ts, patterns, 100 * ws_contrast_result_get_ttc (r),
+                          100 * ws_contrast_result_get_itc (r), 100 * ws_contrast_result_get_coverage (r, 10));
   gtk_label_set_text (self->summary_label, text);
+  {
+    /* Translators: the contrast summary's tooltip, in the paper's terms */
+    g_autofree char *terms = g_strdup_printf (_("In the paper's terms (ASPLOS'14 §5): T_fast %s, T_slow %s; "
+                                                "meta-patterns (k = %u): %u fast, %u slow, %u contrast; TTC "
+                                                "%.1f %%, ITC %.1f %% (high-impact patterns); coverage of the "
+                                                "top 10 %% %.1f %%. Patterns are ranked by C/N, the average "
+                                                "cost of one execution."),
+                                              tf, ts, ws_contrast_result_get_k (r), mf, ms, mc,
+                                              100 * ws_contrast_result_get_ttc (r), 100 * ws_contrast_result_get_itc (r),
+                                              100 * ws_contrast_result_get_coverage (r, 10));
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->summary_label), terms);
+  }
   ft = g_strdup_printf (ngettext ("AWG fast — %u node", "AWG fast — %u nodes", n_fast_nodes), n_fast_nodes);
   st = g_strdup_printf (ngettext ("AWG slow — %u node", "AWG slow — %u nodes", n_slow_nodes), n_slow_nodes);
   gtk_label_set_text (self->fast_title, ft);
@@ -554,8 +567,7 @@ list_instances (WsContrastPage *self, guint rank)
   for (guint i = 0; i < MIN (self->shown_instances->len, MAX_INSTANCE_ROWS); i++)
     {
       const WsInstanceRef *ref = ws_instance_set_get (slow, g_array_index (self->shown_instances, guint32, i));
-      const WsScenarioInstance *inst = ws_trace_get_scenario_instance (ref->trace, ref->index);
-      const WsThread *thread = ws_trace_get_thread (ref->trace, inst->thread);
+      const WsThread *thread = ws_trace_get_thread (ref->trace, ref->span.thread);
       g_autofree char *d = ws_format_duration (ref->duration);
       g_autofree char *text = g_strdup_printf (_("%s · %s %d · %s"), ws_trace_get_name (ref->trace),
                                                thread->name ? thread->name : "?", thread->tid, d);
@@ -599,9 +611,7 @@ static void
 emit_ready_tree (WsContrastPage *self, guint slow_index)
 {
   const WsInstanceRef *ref = ws_instance_set_get (ws_contrast_result_get_slow (self->result), slow_index);
-  const WsScenarioInstance *inst = ws_trace_get_scenario_instance (ref->trace, ref->index);
-
-  g_signal_emit (self, signals[SIGNAL_OPEN_READY_TREE], 0, ref->trace, inst->thread, inst->t0, inst->t1);
+  g_signal_emit (self, signals[SIGNAL_OPEN_READY_TREE], 0, ref->trace, ref->span.thread, ref->span.t0, ref->span.t1);
 }
 
 static void

@@ -113,10 +113,9 @@ add_slowest_instance (WsReportFigure   *figure,
     }
   if (longest != NULL)
     {
-      const WsScenarioInstance *inst = ws_trace_get_scenario_instance (longest->trace, longest->index);
-      g_autofree char *who = ws_report_format_thread (longest->trace, inst->thread);
+      g_autofree char *who = ws_report_format_thread (longest->trace, longest->span.thread);
       g_autofree char *d = ws_format_duration (longest->duration);
-      g_autofree char *at = ws_report_format_time (inst->t0);
+      g_autofree char *at = ws_report_format_time (longest->span.t0);
       g_autofree char *value = g_strdup_printf (_("%s, %s: %s from %s"), ws_trace_get_name (longest->trace), who, d, at);
 
       ws_report_figure_add_fact (figure, _("Slowest of them"), value);

@@ -6,27 +6,21 @@
  *
  * For every signature among the waits of the traces analysed:
  *
- * 1. Normal data: the signature's reservoir in the history store (less the
- *    samples of waits flagged anomalous), plus the waits of the traces
- *    analysed whose waits are not in the history yet (less those flagged
- *    anomalous), plus every wait flagged normal that is in neither (it
- *    joins the data, once).
+ * 1. Data: the signature's reservoir in the history store plus the waits
+ *    of the traces analysed whose waits are not in the history yet,
+ *    sorted.  Flags do not change it: they move only the cut (3).
  * 2. Model: a Gaussian mixture on the log-durations (ws-gmm.c), fitted on
  *    the signature's data when it has at least min_samples, else on its
  *    pool's (same kernel blocking function), else on everything ("*").
  * 3. Threshold (the learning rule; docs/anomaly-detection.md says why and
  *    how it was measured).  The tail rule's cut, P(D ≥ d) = threshold;
  *    by default only the signature's own flags move it:
- *    a. the slow components its flags call anomalous: if the marked part
- *       of the mixture explains the flags better than the tail cut does,
- *       the cut moves down to that part's Bayes boundary, and a flag
- *       carries to its whole component (ws_anomaly_learn_marks());
- *    b. then the cut that misjudges the least weight of the signature's
- *       flags and of the model's own verdicts on its waits (together
- *       flag_model_weight flags), nearest the cut of a.  Moved up past a
- *       wait flagged normal it lands 0.1 above it (10 % longer), or
- *       halfway to the next wait if that is nearer; moved down it lands
- *       on the wait flagged anomalous.
+ *    the cut that misjudges the least weight of its flags plus the
+ *    model's own verdicts on its waits (together flag_model_weight
+ *    flags), where the model may also follow a mark of its slow
+ *    components for a small prior cost (ws_anomaly_learn_kind_cut()).
+ *    A normal flag never lowers the cut, an anomalous one never raises
+ *    it: learning is monotone by construction.
  *    Scores are tail probabilities under each signature's own model, so
  *    a flag is also a verdict on "a wait this improbable" that compares
  *    across kinds: with flag_max_shift > 0 (off by default: measured, it
@@ -257,8 +251,6 @@ typedef struct {
   GHashTable              *current;          /* key → GArray gint64 */
   GHashTable              *flag_of_wait;     /* "digest/time/tid" → flag */
   GHashTable              *normal_flags;     /* signature → GArray double */
-  GHashTable              *normal_extra;     /* … of waits in no data yet */
-  GHashTable              *open_digests;     /* the traces scored: set */
   GHashTable              *anomalous_flags;  /* signature → GArray double */
   GHashTable              *own_flags;        /* signature → GArray WsLearnFlag, oldest first */
   GHashTable              *fallbacks;        /* pool key or "*" → Fit */
@@ -314,33 +306,11 @@ append_own_flag (GHashTable *by_key,
   g_array_append_val (a, f);
 }
 
-/* Whether a flagged wait's trace is already in the data a model is fitted
- * on: open (its waits are current) or recorded in the history (offered to
- * the reservoirs).  A wait flagged normal joins its kind's normal data only
- * if not, or it would count twice. */
-static gboolean
-in_the_data (Detection  *det,
-             const char *digest,
-             GHashTable *seen)
-{
-  gpointer known;
-
-  if (g_hash_table_contains (det->open_digests, digest))
-    return TRUE;
-  if (!g_hash_table_lookup_extended (seen, digest, NULL, &known))
-    {
-      known = GINT_TO_POINTER (ws_history_store_has_waits (det->store, digest, det->settings->signature_depth));
-      g_hash_table_insert (seen, g_strdup (digest), known);
-    }
-  return GPOINTER_TO_INT (known);
-}
-
 static gboolean
 load_flags (Detection  *det,
             GError    **error)
 {
   g_autoptr(GArray) flags = NULL;
-  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   if (det->store == NULL)
     return TRUE;
@@ -354,8 +324,6 @@ load_flags (Detection  *det,
                            GINT_TO_POINTER (f->flag));
       append_log (f->flag == WS_ANOMALY_FLAG_NORMAL ? det->normal_flags : det->anomalous_flags,
                   f->signature, log_duration (f->duration));
-      if (f->flag == WS_ANOMALY_FLAG_NORMAL && !in_the_data (det, f->trace_digest, seen))
-        append_log (det->normal_extra, f->signature, log_duration (f->duration));
       append_own_flag (det->own_flags, f->signature, log_duration (f->duration), f->flag == WS_ANOMALY_FLAG_ANOMALOUS);
     }
   return TRUE;
@@ -387,7 +355,7 @@ add_current (Detection        *det,
       g_autofree char *pool = NULL;
       gint64 d;
 
-      if (s == WS_NONE || flag_of (det, digest, trace, i) == WS_ANOMALY_FLAG_ANOMALOUS)
+      if (s == WS_NONE)
         continue;
       d = ws_trace_get_event (trace, i)->duration;
       pool = pool_key (ws_wait_signatures_get_pool (sigs, s));
@@ -397,10 +365,22 @@ add_current (Detection        *det,
     }
 }
 
+static int
+compare_doubles (const void *a,
+                 const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* A kind's data: its reservoir and its waits in the traces analysed not
+ * yet recorded.  Flags never change it (docs/anomaly-detection.md: the
+ * flags move the cut, monotonically, and only the cut), and it is sorted,
+ * so that the fit (whose k-means++ seeding draws samples by index) sees
+ * the same data whatever order the store or the traces gave it in. */
 static gboolean
 gather (Detection  *det,
         const char *key,
-        GArray     *extra,
         Fit        *fit,
         GError    **error)
 {
@@ -426,8 +406,7 @@ gather (Detection  *det,
       g_array_append_val (fit->samples, v);
     }
   fit->n_current = current ? current->len : 0;
-  if (extra != NULL)
-    g_array_append_vals (fit->samples, extra->data, extra->len);
+  qsort (fit->samples->data, fit->samples->len, sizeof (double), compare_doubles);
   return TRUE;
 }
 
@@ -457,47 +436,36 @@ fallback (Detection   *det,
     return fit;
   fit = g_new0 (Fit, 1);
   g_hash_table_insert (det->fallbacks, g_strdup (key), fit);
-  if (!gather (det, key, NULL, fit, error) || !fit_samples (det, fit, error))
+  if (!gather (det, key, fit, error) || !fit_samples (det, fit, error))
     return NULL;
   return fit;
 }
 
 /* A signature's cut from its own flags (docs/anomaly-detection.md, "Flags
- * and the learning rule"): first the slow components its flags call
- * anomalous, whose Bayes boundary replaces @base (the cut its pool's bar
- * gives it, or the setting's) if the flags prefer it; then the cut
- * nearest that prior which
- * best agrees with the flags and the model's verdicts together.  Each
- * flag counts 1, plus a little more the later it was given (at most 1/4
- * in all): a majority of flags always wins, but between as many flags on
- * either side of a cut the analyst's latest verdict holds. */
+ * and the learning rule"): ws_anomaly_learn_kind_cut() over the marks its
+ * mixture offers below @base (the cut its pool's bar gives it, or the
+ * setting's).  Every flag weighs 1, whenever it was given: the cut is a
+ * function of the set of flags, monotone in each. */
 static double
 learn_cut (Detection      *det,
            WsAnomalyModel *model,
            double          base)
 {
   GArray *own = g_hash_table_lookup (det->own_flags, model->key);
-  gboolean marked[WS_GMM_MAX_COMPONENTS];
-  g_autoptr(GArray) f = NULL;
-  guint n;
+  WsLearnHypothesis hyps[WS_GMM_MAX_COMPONENTS];
+  guint n_hyps, which;
+  double cut;
 
   model->marked_components = 0;
   if (own == NULL || own->len == 0)
     return base;
-  n = own->len;
-  f = g_array_sized_new (FALSE, FALSE, sizeof (WsLearnFlag), n);
-  g_array_append_vals (f, own->data, n);
-  for (guint k = 0; k < n; k++)
-    g_array_index (f, WsLearnFlag, k).weight = 1 + 0.5 * (k + 1) / ((double) n * (n + 1));
-  if (ws_anomaly_learn_marks (&model->gmm, base, (const WsLearnFlag *) (gconstpointer) f->data, n, marked) > 0)
-    {
-      for (guint k = 0; k < model->gmm.n_components; k++)
-        model->marked_components |= marked[k] ? 1u << k : 0;
-      base = ws_anomaly_marked_boundary (&model->gmm, marked);
-    }
-  return ws_anomaly_learn_cut_with_model (base, (const WsLearnFlag *) (gconstpointer) f->data, n,
-                                          (const double *) (gconstpointer) model->samples->data,
-                                          model->samples->len, det->settings->flag_model_weight);
+  n_hyps = ws_anomaly_mark_hypotheses (&model->gmm, base, hyps);
+  cut = ws_anomaly_learn_kind_cut (base, hyps, n_hyps, (const WsLearnFlag *) (gconstpointer) own->data, own->len,
+                                   (const double *) (gconstpointer) model->samples->data, model->samples->len,
+                                   det->settings->flag_model_weight, &which);
+  if (which < n_hyps)
+    model->marked_components = hyps[which].components;
+  return cut;
 }
 
 static gboolean
@@ -508,7 +476,6 @@ build_model (Detection       *det,
              GError         **error)
 {
   GArray *normal = g_hash_table_lookup (det->normal_flags, key);
-  GArray *extra = g_hash_table_lookup (det->normal_extra, key);
   GArray *anomalous = g_hash_table_lookup (det->anomalous_flags, key);
   g_autofree char *pkey = pool_key (pool);
   Fit own = { 0 };
@@ -518,7 +485,7 @@ build_model (Detection       *det,
   model->pool = g_strdup (pool);
   model->n_flagged_normal = normal ? normal->len : 0;
   model->n_flagged_anomalous = anomalous ? anomalous->len : 0;
-  if (!gather (det, key, extra, &own, error))
+  if (!gather (det, key, &own, error))
     {
       g_clear_pointer (&own.samples, g_array_unref);
       return FALSE;
@@ -674,8 +641,6 @@ detection_clear (Detection *det)
   g_clear_pointer (&det->current, g_hash_table_unref);
   g_clear_pointer (&det->flag_of_wait, g_hash_table_unref);
   g_clear_pointer (&det->normal_flags, g_hash_table_unref);
-  g_clear_pointer (&det->normal_extra, g_hash_table_unref);
-  g_clear_pointer (&det->open_digests, g_hash_table_unref);
   g_clear_pointer (&det->anomalous_flags, g_hash_table_unref);
   g_clear_pointer (&det->own_flags, g_hash_table_unref);
   g_clear_pointer (&det->fallbacks, g_hash_table_unref);
@@ -803,14 +768,10 @@ ws_anomaly_detect (WsTrace * const         *traces,
   det.current = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   det.flag_of_wait = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   det.normal_flags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
-  det.normal_extra = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
-  det.open_digests = g_hash_table_new (g_str_hash, g_str_equal);
   det.anomalous_flags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   det.own_flags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   det.fallbacks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fit_free);
 
-  for (guint t = 0; t < n_traces; t++)
-    g_hash_table_add (det.open_digests, g_ptr_array_index (self->digests, t));
   ok = load_flags (&det, error) && detect_all (self, &det, progress, progress_data, error);
   detection_clear (&det);
   if (!ok)
@@ -851,8 +812,6 @@ ws_anomaly_fit_key (WsHistoryStore          *store,
   det.current = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   det.flag_of_wait = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   det.normal_flags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
-  det.normal_extra = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
-  det.open_digests = g_hash_table_new (g_str_hash, g_str_equal);
   det.anomalous_flags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   det.own_flags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   det.fallbacks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fit_free);

@@ -6,22 +6,15 @@
  *
  * - ws_anomaly_learn_cut(): a hard cut, the one that misjudges the fewest
  *   flags, placed as near a prior cut as that allows.
- * - ws_anomaly_learn_cut_with_model(): the same, with the model's own
- *   verdicts on the signature's waits in the vote, worth a fixed number
- *   of flags in all.  A signature's own flags set its cut this way: a
- *   verdict carries over to the waits of its kind on the same side as far
- *   as the flags outvote the model there, so a cut moves freely through
- *   the sparse tail and only with more flags through the bulk of a kind.
- *   Without the model's votes a cut learned from the flags alone swings
- *   to the last few flags, and from flags that are mostly corrections
- *   (the waits the detector got wrong) to an extreme.
- * - ws_anomaly_learn_marks() and ws_anomaly_marked_boundary(): what the
- *   flags say about the mixture's components.  A kind's slow waits often
- *   form a component of their own (a fault, a slow path); the tail rule
- *   cuts somewhere inside it, because the model took it for normal.  Once
- *   the flags call such a component anomalous, every wait more probably
- *   from it than from the rest is, and one flag carries to its whole
- *   component.
+ * - ws_anomaly_learn_kind_cut(): a signature's cut from its own flags,
+ *   the model's own verdicts on its waits (worth a fixed number of flags
+ *   in all) and the marks its mixture offers (ws_anomaly_mark_hypotheses():
+ *   a kind's slow waits often form a component of their own, a fault or a
+ *   slow path, inside which the tail rule cuts because the model took it
+ *   for normal; one flag may carry to that whole component).  The rule is
+ *   built so that learning is monotone: a normal flag never lowers the
+ *   cut, an anomalous one never raises it, whatever flags came before.
+ * - ws_anomaly_marked_boundary(): Bayes' boundary of a mark.
  * - ws_anomaly_learn_shrink(): a soft, bounded move of a level's bar (a
  *   pool of signatures, or all of them) from its parent's bar toward what
  *   that level's flags say, by at most @max_shift and only as far as
@@ -51,6 +44,12 @@
 #define MARK_MAX_SHARE 0.25
 
 #define CUT_MARGIN 0.1  /* log units: 10 % longer than the longest normal wait */
+/* What a mark costs before any flag argues for it, in flags: one wait
+ * flagged anomalous between the mark's boundary and the tail cut (which
+ * the tail cut misjudges, a cost of 1) is enough to mark its part of the
+ * mixture, and one wait flagged normal there (which the mark misjudges)
+ * outweighs it again. */
+#define MARK_PRIOR 0.5
 
 static int
 compare_flags (const void *a,
@@ -119,44 +118,6 @@ ws_anomaly_learn_cut (double       base,
         }
     }
   return best;
-}
-
-/**
- * ws_anomaly_learn_cut_with_model:
- * @base: the cut before these flags (where the model puts the threshold)
- * @flags: (array length=n_flags): the signature's flags
- * @samples: (array length=n_samples): the log-durations the model was
- *   fitted on (its waits, history and open traces)
- * @model_weight: how many flags the model's verdicts weigh in all
- *
- * ws_anomaly_learn_cut() over @flags and one vote per sample, for the
- * verdict @base gives it, each weighing @model_weight / @n_samples.  A
- * cut at @base misjudges no vote; moving it past a fraction q of the
- * samples costs q · @model_weight flags.
- *
- * Returns: the cut
- */
-double
-ws_anomaly_learn_cut_with_model (double             base,
-                                 const WsLearnFlag *flags,
-                                 guint              n_flags,
-                                 const double      *samples,
-                                 guint              n_samples,
-                                 double             model_weight)
-{
-  g_autofree WsLearnFlag *all = NULL;
-  double vote;
-
-  if (n_flags == 0)
-    return base;
-  if (n_samples == 0 || model_weight <= 0)
-    n_samples = 0;
-  all = g_new (WsLearnFlag, n_flags + n_samples);
-  memcpy (all, flags, n_flags * sizeof (WsLearnFlag));
-  vote = n_samples > 0 ? model_weight / n_samples : 0;
-  for (guint i = 0; i < n_samples; i++)
-    all[n_flags + i] = (WsLearnFlag) { samples[i], samples[i] >= base, vote };
-  return ws_anomaly_learn_cut (base, all, n_flags + n_samples);
 }
 
 /**
@@ -264,95 +225,227 @@ ws_anomaly_marked_boundary (const WsGmm    *gmm,
   return G_MAXDOUBLE;
 }
 
-/* How much better the marked part @set of the mixture explains @flags
- * than the cut @base does, as a log-likelihood ratio.  Under the cut a
- * wait is anomalous with probability 1 − ε at or above it and ε below;
- * under the marked part, with the probability that it came from @set,
- * kept within [ε, 1 − ε].  Flags far above both or far below both say
- * next to nothing; a flag between them, or a miss in the slow part's
- * lower flank, says the most.  Weighing evidence this way rather than
- * counting flags between the two cuts keeps a mark when the analyst's
- * flags are mostly corrections: the false alarms just above a boundary
- * are cases the mixture itself calls even, the misses below it are
- * waits the mixture gives some chance of being anomalous and the cut
- * none. */
-static double
-evidence_for (const WsGmm       *gmm,
-              const gboolean    *set,
-              double             base,
-              const WsLearnFlag *flags,
-              guint              n_flags)
-{
-  double e = 0;
-
-  for (guint i = 0; i < n_flags; i++)
-    {
-      double p1 = CLAMP (marked_posterior (gmm, set, flags[i].x), MARK_EPSILON, 1 - MARK_EPSILON);
-      double p0 = flags[i].x >= base ? 1 - MARK_EPSILON : MARK_EPSILON;
-
-      e += flags[i].weight * (flags[i].anomalous ? log (p1 / p0) : log ((1 - p1) / (1 - p0)));
-    }
-  return e;
-}
-
 /**
- * ws_anomaly_learn_marks:
+ * ws_anomaly_mark_hypotheses:
  * @gmm: a signature's mixture
- * @base: the cut before the flags (the tail rule's)
- * @flags: (array length=n_flags): the signature's flags
- * @marked: (out caller-allocates) (array fixed-size=WS_GMM_MAX_COMPONENTS):
- *   %TRUE for each component the flags call anomalous
+ * @base: the tail rule's cut
+ * @out: (out caller-allocates) (array fixed-size=WS_GMM_MAX_COMPONENTS):
+ *   the hypotheses
  *
- * Which slow part of the mixture the flags call anomalous, if any.  The
- * candidates are the components slower than the main (heaviest) one,
- * each with every slower one; each proposes its Bayes boundary
- * (ws_anomaly_marked_boundary()) as the cut, if below @base and if the
- * mixture puts at most MARK_MAX_SHARE of the kind above it.  The flags
- * choose: the candidate that explains them best (evidence_for()), if it
- * explains them better than @base does; else nothing is marked.
+ * The slow parts of the mixture that flags may call anomalous: each
+ * component slower than the main (heaviest) one, together with every
+ * slower component, proposes its Bayes boundary
+ * (ws_anomaly_marked_boundary()) as a cut, if it lies below @base and
+ * the mixture puts at most MARK_MAX_SHARE of the kind above it.  They
+ * depend on the mixture and @base only, never on the flags.
  *
- * Returns: the number of components marked
+ * Returns: how many
  */
 guint
-ws_anomaly_learn_marks (const WsGmm       *gmm,
-                        double             base,
-                        const WsLearnFlag *flags,
-                        guint              n_flags,
-                        gboolean          *marked)
+ws_anomaly_mark_hypotheses (const WsGmm       *gmm,
+                            double             base,
+                            WsLearnHypothesis *out)
 {
   gboolean set[WS_GMM_MAX_COMPONENTS];
-  double best = 0;
-  guint main, n_marked = 0;
+  guint main, n_out = 0;
 
-  g_return_val_if_fail (gmm != NULL && marked != NULL, 0);
-  memset (marked, 0, WS_GMM_MAX_COMPONENTS * sizeof (gboolean));
-  if (gmm->n_components < 2 || n_flags == 0)
+  g_return_val_if_fail (gmm != NULL && out != NULL, 0);
+  if (gmm->n_components < 2)
     return 0;
   main = main_component (gmm);
-  /* Slowest first: between candidates the flags favour as much, the one
-   * that changes the fewest verdicts. */
-  for (guint k = gmm->n_components; k-- > 0;)
+  for (guint k = 0; k < gmm->n_components; k++)
     {
-      double from = gmm->components[k].mean, cut, e;
-      guint n = 0;
+      double from = gmm->components[k].mean, cut;
+      guint mask = 0;
 
       if (from <= gmm->components[main].mean)
         continue;
       for (guint j = 0; j < gmm->n_components; j++)
         {
           set[j] = j != main && gmm->components[j].mean >= from;
-          n += set[j];
+          mask |= set[j] ? 1u << j : 0;
         }
       cut = ws_anomaly_marked_boundary (gmm, set);
       if (cut >= base || ws_gmm_upper_tail (gmm, cut) > MARK_MAX_SHARE)
         continue;
-      e = evidence_for (gmm, set, base, flags, n_flags);
-      if (e > best + 1e-9)
+      out[n_out++] = (WsLearnHypothesis) { cut, MARK_PRIOR, mask };
+    }
+  return n_out;
+}
+
+static int
+compare_doubles (const void *a,
+                 const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* How many of @sorted are below @v. */
+static guint
+count_below (const double *sorted,
+             guint         n,
+             double        v)
+{
+  guint lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (sorted[mid] < v)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The flags of one verdict, sorted, with the running sum of their
+ * weights: prefix[i] is the weight of the first i. */
+typedef struct {
+  double *x;
+  double *prefix;
+  guint   n;
+} FlagSide;
+
+static void
+flag_side_init (FlagSide          *side,
+                const WsLearnFlag *flags,
+                guint              n_flags,
+                gboolean           anomalous)
+{
+  g_autofree WsLearnFlag *mine = g_new (WsLearnFlag, MAX (n_flags, 1));
+
+  side->n = 0;
+  for (guint i = 0; i < n_flags; i++)
+    if (!flags[i].anomalous == !anomalous)
+      mine[side->n++] = flags[i];
+  qsort (mine, side->n, sizeof (WsLearnFlag), compare_flags);
+  side->x = g_new (double, side->n + 1);
+  side->prefix = g_new (double, side->n + 1);
+  side->prefix[0] = 0;
+  for (guint i = 0; i < side->n; i++)
+    {
+      side->x[i] = mine[i].x;
+      side->prefix[i + 1] = side->prefix[i] + mine[i].weight;
+    }
+}
+
+static void
+flag_side_clear (FlagSide *side)
+{
+  g_free (side->x);
+  g_free (side->prefix);
+}
+
+/**
+ * ws_anomaly_learn_kind_cut:
+ * @base: the tail rule's cut (P(D ≥ d) = the threshold)
+ * @hyps: (array length=n_hyps): the marks the mixture offers
+ *   (ws_anomaly_mark_hypotheses())
+ * @flags: (array length=n_flags): the kind's flags; each weight must
+ *   depend on its own flag only
+ * @samples: (array length=n_samples): the log-durations the model was
+ *   fitted on, sorted ascending
+ * @model_weight: how many flags the model's verdicts on @samples weigh in
+ *   all (rounded to a whole number)
+ * @hypothesis: (out) (optional): the index in @hyps of the mark the cut
+ *   follows, or %G_MAXUINT when it follows @base
+ *
+ * The learning rule (docs/anomaly-detection.md, "Flags and the learning
+ * rule"): of all cuts c, the one that minimises
+ *
+ *   misjudged flags(c) + min over h of (prior(h) + W · share of @samples
+ *                                       on which c and h disagree)
+ *
+ * where h ranges over @base (prior 0) and @hyps.  The second term does
+ * not depend on the flags, and each flag adds a term of its own that
+ * grows with c for an anomalous flag (misjudged when c > x) and shrinks
+ * with c for a normal one (misjudged when c ≤ x).  The cut is taken
+ * among the points where that sum can change (samples, flags, @base and
+ * +∞: a cut at a point stands for every cut down to the previous point),
+ * and between cuts that cost the same, one at or below @base before one
+ * above it, then the highest.  So, by construction, adding a normal flag
+ * never lowers the cut and adding an anomalous one never raises it
+ * (monotone comparative statics: adding a term that falls with c moves
+ * the highest minimiser up, one that rises moves it down); the verdicts
+ * of the other waits of the kind move only the way the flag says.  It is
+ * a function of the set of flags: their order does not matter, and
+ * removing a flag restores exactly the cut before it.
+ *
+ * Returns: the cut (%G_MAXDOUBLE: nothing anomalous)
+ */
+double
+ws_anomaly_learn_kind_cut (double                   base,
+                           const WsLearnHypothesis *hyps,
+                           guint                    n_hyps,
+                           const WsLearnFlag       *flags,
+                           guint                    n_flags,
+                           const double            *samples,
+                           guint                    n_samples,
+                           double                   model_weight,
+                           guint                   *hypothesis)
+{
+  g_autofree double *cands = NULL;
+  FlagSide anomalous, normal;
+  double scale = MAX (n_samples, 1), w = floor (MAX (model_weight, 0) + 0.5);
+  double best = base, best_cost = G_MAXDOUBLE;
+  guint n = 0, best_above = 1, best_h = G_MAXUINT;
+
+  if (hypothesis != NULL)
+    *hypothesis = G_MAXUINT;
+  if (n_flags == 0)
+    return base;
+  cands = g_new (double, n_samples + n_flags + n_hyps + 2);
+  memcpy (cands, samples, n_samples * sizeof (double));
+  n = n_samples;
+  for (guint i = 0; i < n_flags; i++)
+    cands[n++] = flags[i].x;
+  for (guint i = 0; i < n_hyps; i++)
+    cands[n++] = hyps[i].cut;
+  cands[n++] = base;
+  cands[n++] = G_MAXDOUBLE;
+  qsort (cands, n, sizeof (double), compare_doubles);
+  flag_side_init (&anomalous, flags, n_flags, TRUE);
+  flag_side_init (&normal, flags, n_flags, FALSE);
+
+  /* Costs in units of 1/scale flag, so that with a whole W and whole or
+   * half flag weights every sum is exact and ties are ties. */
+  for (guint i = 0; i < n; i++)
+    {
+      double c = cands[i], cost, model = G_MAXDOUBLE;
+      guint above = c > base, h_at = G_MAXUINT, below_c;
+
+      if (i > 0 && c == cands[i - 1])
+        continue;
+      below_c = count_below (samples, n_samples, c);
+      for (guint h = 0; h <= n_hyps; h++)
         {
-          best = e;
-          memcpy (marked, set, sizeof set);
-          n_marked = n;
+          double at = h < n_hyps ? hyps[h].cut : base;
+          double prior = h < n_hyps ? hyps[h].prior : 0;
+          guint below_h = count_below (samples, n_samples, at);
+          double m = prior * scale + w * (below_c > below_h ? below_c - below_h : below_h - below_c);
+
+          if (m < model)
+            {
+              model = m;
+              h_at = h < n_hyps ? h : G_MAXUINT;
+            }
+        }
+      cost = model
+             + scale * anomalous.prefix[count_below (anomalous.x, anomalous.n, c)]
+             + scale * (normal.prefix[normal.n] - normal.prefix[count_below (normal.x, normal.n, c)]);
+      if (cost < best_cost || (cost == best_cost && above <= best_above))
+        {
+          best_cost = cost;
+          best_above = above;
+          best = c;
+          best_h = h_at;
         }
     }
-  return n_marked;
+  flag_side_clear (&anomalous);
+  flag_side_clear (&normal);
+  if (hypothesis != NULL)
+    *hypothesis = best_h;
+  return best;
 }

@@ -24,17 +24,30 @@ typedef struct {
 double ws_anomaly_learn_cut    (double       base,
                                 WsLearnFlag *flags,
                                 guint        n_flags);
-double ws_anomaly_learn_cut_with_model (double        base,
-                                        const WsLearnFlag *flags,
-                                        guint         n_flags,
-                                        const double *samples,
-                                        guint         n_samples,
-                                        double        model_weight);
-guint  ws_anomaly_learn_marks (const WsGmm       *gmm,
-                               double             base,
-                               const WsLearnFlag *flags,
-                               guint              n_flags,
-                               gboolean          *marked);
+/**
+ * WsLearnHypothesis:
+ * @cut: where a mark of the mixture cuts the kind (its Bayes boundary)
+ * @prior: what adopting it costs before any flag, in flags
+ * @components: bit k set for each component it calls anomalous
+ */
+typedef struct {
+  double cut;
+  double prior;
+  guint  components;
+} WsLearnHypothesis;
+
+guint  ws_anomaly_mark_hypotheses (const WsGmm       *gmm,
+                                   double             base,
+                                   WsLearnHypothesis *out);
+double ws_anomaly_learn_kind_cut  (double                   base,
+                                   const WsLearnHypothesis *hyps,
+                                   guint                    n_hyps,
+                                   const WsLearnFlag       *flags,
+                                   guint                    n_flags,
+                                   const double            *samples,
+                                   guint                    n_samples,
+                                   double                   model_weight,
+                                   guint                   *hypothesis);
 double ws_anomaly_marked_boundary (const WsGmm    *gmm,
                                    const gboolean *marked);
 double ws_anomaly_learn_shrink (double       parent,

@@ -551,7 +551,7 @@ ws_awg_build (WsInstanceSet     *instances,
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
-      ws_symptom_from_scenario_instance (ref->trace, ref->index, &symptom);
+      symptom = ref->span;
       graph = ws_wait_graph_build (ref->trace, &symptom, classifier, cancellable, error);
       if (graph == NULL)
         return NULL;

@@ -67,7 +67,8 @@ typedef enum {
  *   %WS_NONE (readier unknown); UNWAIT/HW_SERVICE: index of the WAIT it
  *   ended, or %WS_NONE
  * @target: UNWAIT/HW_SERVICE: index of the thread made ready; MARKER: name id
- *   (ws_trace_get_string()); otherwise %WS_NONE
+ *   (ws_trace_get_string()); RUNNING: the sample event's name id, or
+ *   %WS_NONE; otherwise %WS_NONE
  * @ready_latency: WAIT: ns from wake-up to switch-in, %WS_LATENCY_UNKNOWN if
  *   the switch-in was not recorded
  * @cpu: CPU number

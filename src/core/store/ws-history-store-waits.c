@@ -440,9 +440,8 @@ ws_history_store_record_wait_samples (WsHistoryStore     *self,
  * @n_seen: (out) (optional): how many waits were ever offered to it
  *
  * Returns: (transfer full) (element-type gint64): the reservoir's
- *   durations, leaving out samples of waits the analyst flagged anomalous
- *   (same trace, same duration): those are not normal data.  %NULL with
- *   @error set on failure.
+ *   durations, flagged or not (flags move a kind's cut, never its data:
+ *   docs/anomaly-detection.md).  %NULL with @error set on failure.
  */
 GArray *
 ws_history_store_get_reservoir (WsHistoryStore  *self,
@@ -469,8 +468,6 @@ ws_history_store_get_reservoir (WsHistoryStore  *self,
     }
   stmt = prepare (self,
                   "SELECT s.duration FROM wait_samples s WHERE s.signature = ? AND s.slot IS NOT NULL "
-                  "AND NOT EXISTS (SELECT 1 FROM anomaly_flags f WHERE f.flag = 1 "
-                  "  AND f.trace_digest = s.trace_digest AND f.duration = s.duration) "
                   "ORDER BY s.slot", error);
   if (stmt == NULL)
     return NULL;
