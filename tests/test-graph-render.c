@@ -16,6 +16,7 @@
 
 #include "bench/ws-synthetic-waits.h"
 #include "ws-graph-renderer.h"
+#include "ws-trace-loader.h"
 
 /*
  *  T  run [0,100)  wT [100,1000) lock, readied by P  run [1000,1100)
@@ -796,6 +797,45 @@ test_export (Fixture       *f,
   g_rmdir (dir);
 }
 
+/* A wait's box names the code that decided to wait: a pg_sleep() on
+ * PostgreSQL's latch showed "do_epoll_wait", the kernel function every
+ * latch wait goes through; it shows the user-space caller, as the
+ * Overview's causes name it ("epoll_wait ← pg_sleep"). */
+static void
+test_wait_label_names_the_caller (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "causes", "pg-advisory.perf.txt.gz", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error);
+  g_autoptr(WsReadyTree) tree = NULL;
+  g_autoptr(WsGraphScene) scene = NULL;
+  WsStackTable *stacks;
+  guint root = WS_NONE;
+
+  g_assert_no_error (error);
+  stacks = ws_trace_get_stack_table (trace);
+  /* The first wait whose stack is pg_sleep → WaitLatch → epoll_wait. */
+  for (guint i = 0; i < ws_trace_get_n_events (trace) && root == WS_NONE; i++)
+    {
+      const WsEvent *e = ws_trace_get_event (trace, i);
+      const WsFrameId *frames;
+      guint n = 0;
+
+      if (e->kind != WS_EVENT_WAIT || e->stack == WS_STACK_EMPTY)
+        continue;
+      frames = ws_stack_table_get_stack (stacks, e->stack, &n);
+      for (guint k = 0; k + 1 < n; k++)
+        if (g_strcmp0 (ws_stack_table_get_frame (stacks, frames[k])->function, "pg_sleep") == 0 &&
+            g_strcmp0 (ws_stack_table_get_frame (stacks, frames[k + 1])->function, "WaitLatch") == 0)
+          root = i;
+    }
+  g_assert_cmpuint (root, !=, WS_NONE);
+  tree = ws_ready_tree_build (trace, root, NULL, &error);
+  g_assert_no_error (error);
+  scene = ws_graph_scene_new_for_ready_tree (tree, WS_CHAIN_METRIC_DEFAULT, WS_GRAPH_LAYOUT_LEFT_TO_RIGHT);
+  g_assert_cmpstr (ws_graph_scene_get_frame_name (scene, 0), ==, "pg_sleep");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -810,6 +850,7 @@ main (int argc, char **argv)
   ADD ("/graph-render/viewport", test_viewport);
   ADD ("/graph-render/export", test_export);
 #undef ADD
+  g_test_add_func ("/graph-render/wait-label-names-the-caller", test_wait_label_names_the_caller);
 
   return g_test_run ();
 }

@@ -145,6 +145,28 @@ test_preferences (void)
   g_test_message ("anomalous waits: %u at 5 %%, %u at 20 %%", before, after);
   g_assert_cmpuint (after, >, before);
 
+  /* The threshold's spin button shows its whole value ("5.0000"; it
+   * showed "5.000(" cut by its own width). */
+  {
+    GtkWidget *spin = ws_gui_test_find_named (prefs, "anomaly-threshold");
+    GtkWidget *text = ws_gui_test_find_child (spin, GTK_TYPE_TEXT);
+    AdwPreferencesPage *page = ADW_PREFERENCES_PAGE (gtk_widget_get_ancestor (spin, ADW_TYPE_PREFERENCES_PAGE));
+    g_autoptr(PangoLayout) layout = NULL;
+    int w = 0;
+
+    adw_preferences_window_set_visible_page (ADW_PREFERENCES_WINDOW (prefs), page);
+    gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 5);
+    ws_gui_test_spin (300);
+    g_object_unref (ws_gui_test_screenshot (prefs, "preferences-anomalies"));
+    layout = gtk_widget_create_pango_layout (text, gtk_editable_get_text (GTK_EDITABLE (spin)));
+    pango_layout_get_pixel_size (layout, &w, NULL);
+    g_test_message ("threshold \"%s\": %d px of text in %d px", gtk_editable_get_text (GTK_EDITABLE (spin)), w,
+                    gtk_widget_get_width (text));
+    g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "5.0000");
+    g_assert_cmpint (w, <=, gtk_widget_get_width (text));
+    g_settings_reset (settings, "anomaly-threshold");
+  }
+
   /* The colours switch: off to start with, then on. */
   colours = ws_gui_test_find_named (prefs, "anomaly-colours");
   g_assert_false (gtk_switch_get_active (GTK_SWITCH (colours)));

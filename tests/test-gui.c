@@ -455,6 +455,14 @@ test_cancel (void)
   g_assert_cmpuint (ws_trace_get_n_events (ws_document_get_trace (document)), >, 100000);
   {
     guint orange = 0;
+    GtkWidget *timeline = GTK_WIDGET (ws_window_get_timeline_view (window));
+    GtkPaned *split = GTK_PANED (gtk_widget_get_ancestor (timeline, GTK_TYPE_PANED));
+
+    /* The pages under the timeline start with most of the height; give
+     * the timeline room for the dd rows, as a user drags the divider. */
+    ws_gui_test_spin (500);   /* the window's own first split comes first */
+    gtk_paned_set_position (split, gtk_widget_get_height (GTK_WIDGET (split)) * 6 / 10);
+    g_test_message ("split at %d of %d", gtk_paned_get_position (split), gtk_widget_get_height (GTK_WIDGET (split)));
 
     /* The dd processes wait in D (orange, mostly dotted: 43 % of this
      * trace's blocked waits have no recorded wake-up).  The loading page

@@ -680,6 +680,52 @@ test_bad_references (void)
   assert_doc_error (HEAD "\"threads\": [{\"tid\": 1}]}", WS_ERROR_PARSE, 3, "tid 1 is listed twice");
 }
 
+/* A tid the system reused after its thread ended: each thread with it is
+ * told apart by "life", read back the same, written back the same. */
+static void
+test_reused_tid (void)
+{
+  const char *doc =
+    "{\"format\": \"waitscope-trace\", \"version\": 1,\n"
+    "\"threads\": [{\"tid\": 1, \"name\": \"waker\"}, {\"tid\": 5, \"name\": \"old\"},\n"
+    "  {\"tid\": 5, \"life\": 1, \"name\": \"new\"}],\n"
+    "\"events\": [\n"
+    "{\"kind\": \"wait\", \"t\": 10, \"dur\": 5, \"tid\": 5, \"peer\": 1},\n"
+    "{\"kind\": \"unwait\", \"t\": 15, \"tid\": 1, \"target\": 5, \"peer\": 0},\n"
+    "{\"kind\": \"wait\", \"t\": 20, \"dur\": 7, \"tid\": 5, \"life\": 1, \"peer\": 3},\n"
+    "{\"kind\": \"unwait\", \"t\": 27, \"tid\": 1, \"target\": 5, \"target_life\": 1, \"peer\": 2}],\n"
+    "\"scenario_instances\": [{\"scenario\": \"s\", \"tid\": 5, \"life\": 1, \"t0\": 20, \"t1\": 27}]}";
+  g_autofree char *path = tmp_path ("reused-tid.json");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  g_autoptr(WsTrace) copy = NULL;
+  const WsEvent *events;
+
+  write_file (path, doc, -1);
+  trace = ws_json_trace_load (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ws_trace_get_n_threads (trace), ==, 3);
+  events = ws_trace_get_events (trace);
+  g_assert_cmpstr (ws_trace_get_thread (trace, events[0].thread)->name, ==, "old");
+  g_assert_cmpstr (ws_trace_get_thread (trace, events[1].target)->name, ==, "old");
+  g_assert_cmpstr (ws_trace_get_thread (trace, events[2].thread)->name, ==, "new");
+  g_assert_cmpstr (ws_trace_get_thread (trace, events[3].target)->name, ==, "new");
+  g_assert_cmpstr (ws_trace_get_thread (trace, ws_trace_get_scenario_instance (trace, 0)->thread)->name,
+                   ==, "new");
+  /* As after a perf import, the tid names its last thread. */
+  g_assert_cmpstr (ws_trace_get_thread (trace, ws_trace_find_thread (trace, 5))->name, ==, "new");
+
+  copy = save_and_reload (trace, "reused-tid-copy.json", FALSE);
+  assert_traces_equal (trace, copy);
+
+  assert_doc_error (HEAD "\"threads\": [{\"tid\": 2, \"life\": 1}]}",
+                    WS_ERROR_PARSE, 3, "life 1 of tid 2 comes before its life 0");
+  assert_doc_error (HEAD "\"threads\": [{\"tid\": 1, \"life\": 1}, {\"tid\": 1, \"life\": 1}]}",
+                    WS_ERROR_PARSE, 3, "life 1 of tid 1 is listed twice");
+  assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"running\", \"t\": 1, \"tid\": 1, \"life\": 2}]}",
+                    WS_ERROR_INVALID, 4, "life 2 of thread 1 is not listed");
+}
+
 /* Peers must name each other; a scenario is delimited by markers. */
 static void
 test_bad_links (void)
@@ -1306,6 +1352,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/json-trace/bad/empty", test_bad_empty);
   g_test_add_func ("/json-trace/bad/references", test_bad_references);
   g_test_add_func ("/json-trace/bad/links", test_bad_links);
+  g_test_add_func ("/json-trace/reused-tid", test_reused_tid);
   g_test_add_func ("/json-trace/bad/values", test_bad_values);
   g_test_add_func ("/json-trace/bad/deep-nesting", test_bad_deep_nesting);
   g_test_add_func ("/json-trace/bad/huge-line", test_huge_line);

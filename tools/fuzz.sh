@@ -44,7 +44,9 @@ for t in "${targets[@]}"; do
   mkdir -p "$out/$t"
   echo "fuzz-$t: $seconds s"
   set +e
-  (cd "$out" && "$here/$builddir/tests/fuzz/fuzz-$t" -max_total_time="$seconds" -rss_limit_mb=2048 \
+  # A fixed seed (WS_FUZZ_SEED, 0 = a random one) makes a CI finding
+  # reproducible: the same mutations in the same order.
+  (cd "$out" && "$here/$builddir/tests/fuzz/fuzz-$t" -seed="${WS_FUZZ_SEED:-1}" -max_total_time="$seconds" -rss_limit_mb=2048 \
     -max_len=262144 -timeout=30 -jobs=1 -workers=1 -print_final_stats=1 \
     -artifact_prefix="$out/$t-" "$out/$t" "$here/tests/fuzz/corpus/$(seeds_of "$t")") 2>&1 \
     | grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY|ws-fuzz|.*invariant)'

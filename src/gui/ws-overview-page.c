@@ -185,10 +185,19 @@ fill_causes (WsOverviewPage *self)
       g_autofree char *row_title = g_strdup_printf ("%.1f %%  %s", 100.0 * c->share, c->label);
       g_autofree char *subtitle = NULL;
 
+      g_autofree char *behind = ws_cause_describe_behind (c, 3);
+
       if (c->kernel_function != NULL && g_strcmp0 (c->kernel_function, c->signature) != 0)
         subtitle = g_strdup_printf (_("%s on %s; in the kernel: %s — show the critical path"), time, who, c->kernel_function);
       else
         subtitle = g_strdup_printf (_("%s on %s — show the critical path"), time, who);
+      if (behind != NULL)
+        {
+          /* the step behind the cause: who else had the disk or the CPUs */
+          g_autofree char *with = g_strdup_printf ("%s\n%s", subtitle, behind);
+          g_free (subtitle);
+          subtitle = g_steal_pointer (&with);
+        }
       add_row (self->causes_list, row_title, subtitle, WS_ANALYSIS_CRITICAL_PATH,
                targets->len > 0 ? &g_array_index (targets, WsAttributionTarget, 0) : NULL);
     }
@@ -245,11 +254,23 @@ fill_cluster (WsOverviewPage *self)
   if (c == NULL)
     return;
   left = ws_format_duration (c->left_out_time);
-  title = g_strdup_printf (ngettext ("Top cluster of the waits that delayed another thread (%llu idle wait, %s, left out)",
-                                     "Top cluster of the waits that delayed another thread (%llu idle waits, %s, left out)",
+  title = g_strdup_printf (ngettext ("Top cluster of what kept other threads waiting, by cause (%llu idle wait, %s, left out)",
+                                     "Top cluster of what kept other threads waiting, by cause (%llu idle waits, %s, left out)",
                                      c->n_left_out),
                            (unsigned long long) c->n_left_out, left);
   gtk_label_set_text (self->cluster_title, title);
+  {
+    /* What "left out" means, in words. */
+    g_autofree char *why = g_strdup_printf (ngettext ("%llu wait, %s in all, delayed no other thread: a thread idle "
+                                                      "until there was work (a pool, a loop waiting for requests). "
+                                                      "It is left out so that the cluster shows what held work up.",
+                                                      "%llu waits, %s in all, delayed no other thread: threads idle "
+                                                      "until there was work (a pool, a loop waiting for requests). "
+                                                      "They are left out so that the cluster shows what held work up.",
+                                                      c->n_left_out),
+                                            (unsigned long long) c->n_left_out, left);
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->cluster_title), why);
+  }
   if (c->label != NULL)
     {
       g_autofree char *cost = ws_format_duration (c->total_cost);
@@ -566,6 +587,8 @@ recompute_idle (gpointer data)
           job->mining = ws_mining_request_new (form, chosen, self->session, ws_mining_page_get_rank (self->mining_page),
                                                NULL);
           ws_mining_request_set_scope (job->mining, ws_mining_scope_default ());
+          /* By cause: the holder's work outranks the queue behind it. */
+          ws_mining_request_set_by_cause (job->mining, TRUE);
         }
     }
   if (job->traces->len == 0)

@@ -203,7 +203,10 @@ anomaly_page (WsPreferencesWindow *self)
                           "threshold of their kind from there."));
   GtkWidget *threshold = gtk_spin_button_new_with_range (0.0001, 50, 0.5);
 
+  /* Four digits for the smallest thresholds, but room for all of them:
+   * at its natural width the button showed "5.000(". */
   gtk_spin_button_set_digits (GTK_SPIN_BUTTON (threshold), 4);
+  gtk_editable_set_width_chars (GTK_EDITABLE (threshold), 7);
   gtk_widget_set_name (threshold, "anomaly-threshold");
   g_settings_bind_with_mapping (self->settings, "anomaly-threshold", threshold, "value", G_SETTINGS_BIND_DEFAULT,
                                 percent_from_setting, percent_to_setting, NULL, NULL);
@@ -252,7 +255,10 @@ mining_page (WsPreferencesWindow *self)
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (g),
                              entry_row (self, "mining-threads", _("Only threads matching")));
 
-  g = group (p, _("λ Guideline"), _("λ = share of traces × delay per trace (StackMine §V)"));
+  g = group (p, _("Which Patterns Are Costly"),
+            _("Mining keeps a pattern when it costs at least this much: in this share of the traces, "
+              "this much delay in each (the cost threshold, λ)."));
+  gtk_widget_set_tooltip_text (g, _("StackMine §V's guideline: λ = share of traces × delay per trace"));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (g),
                              spin_row (self, "mining-lambda-share", _("Share of traces (%)"), NULL, 1, 100, 1, 0));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (g),

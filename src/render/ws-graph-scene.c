@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "ws-attribution.h"
 #include "ws-graph-scene.h"
 #include "ws-time-format.h"
 #include "ws-wake-words.h"
@@ -136,6 +137,29 @@ ws_graph_scene_interesting_frame (WsStackTable *stacks,
         fallback = frames[k - 1];
     }
   return fallback;
+}
+
+/* A wait's box names the code that decided to wait: the user-space
+ * caller of the blocking call ("pg_sleep" for epoll_wait ← pg_sleep), the
+ * words of the Overview's causes, rather than the kernel function every
+ * wait of that kind goes through (do_epoll_wait). */
+static const char *
+user_label (WsTrace   *trace,
+            WsStackId  stack,
+            guint32    frame)
+{
+  const WsFrame *f;
+  g_autofree char *signature = NULL;
+  const char *arrow;
+
+  if (frame == WS_NONE || stack == WS_STACK_EMPTY)
+    return NULL;
+  f = ws_stack_table_get_frame (ws_trace_get_stack_table (trace), frame);
+  if (f->module == NULL || !g_str_has_prefix (f->module, "[kernel"))
+    return NULL;
+  signature = ws_attribution_wait_signature (trace, stack, NULL);
+  arrow = strstr (signature, " ← ");
+  return arrow != NULL ? g_intern_string (arrow + strlen (" ← ")) : NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -287,6 +311,8 @@ wait_scene_node (WsGraphScene     *self,
   if (w->flags & WS_WAIT_NODE_FLAG_LOCK)
     n.flags |= WS_SCENE_NODE_FLAG_LOCK;
   n.label_frame = ws_graph_scene_interesting_frame (stacks, n.stack);
+  if (n.kind == WS_SCENE_NODE_WAIT)
+    n.label_text = user_label (self->trace, n.stack, n.label_frame);
   return n;
 }
 
@@ -458,6 +484,8 @@ ready_scene_node (WsGraphScene      *self,
   if (n.state == 'D')
     n.flags |= WS_SCENE_NODE_FLAG_DISK;
   n.label_frame = ws_graph_scene_interesting_frame (stacks, n.stack);
+  if (n.kind == WS_SCENE_NODE_WAIT)
+    n.label_text = user_label (self->trace, n.stack, n.label_frame);
   return n;
 }
 
@@ -943,6 +971,8 @@ ws_graph_scene_get_frame_name (WsGraphScene *self,
   g_return_val_if_fail (node < self->nodes->len, NULL);
 
   n = &g_array_index (self->nodes, WsSceneNode, node);
+  if (n->label_text != NULL)
+    return n->label_text;
   if (n->label_frame == WS_NONE)
     return NULL;
   return ws_stack_table_get_frame (ws_trace_get_stack_table (self->trace), n->label_frame)->function;

@@ -73,6 +73,8 @@ typedef enum {
  * @readier_thread: WAIT: the readier, or %WS_NONE
  * @label_frame: the frame shown in the box (see
  *   ws_graph_scene_interesting_frame()), or %WS_NONE
+ * @label_text: (nullable): shown instead of @label_frame's function: a
+ *   wait's user-space caller, when that frame is the kernel's
  * @layer: generation (wait graph) or depth (ready tree)
  * @kind: a #WsSceneNodeKind
  * @wake: WAIT: a #WsWakeKind
@@ -90,6 +92,7 @@ typedef struct {
   WsStackId  unwait_stack;
   guint32    readier_thread;
   guint32    label_frame;
+  const char *label_text;
   guint32    layer;
   guint8     kind;
   guint8     wake;

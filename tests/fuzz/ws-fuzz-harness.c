@@ -193,13 +193,17 @@ ws_fuzz_check_trace (WsTrace *trace)
   for (guint t = 0; t < n_threads; t++)
     {
       const WsThread *thread = ws_trace_get_thread (trace, t);
+      guint found;
 
       if (thread->name == NULL)
         ws_fuzz_fail ("thread %u has no name", t);
       if (thread->process >= ws_trace_get_n_processes (trace))
         ws_fuzz_fail ("thread %u: process %u", t, thread->process);
-      if (ws_trace_find_thread (trace, thread->tid) != t)
-        ws_fuzz_fail ("thread %u: tid %d finds another thread", t, thread->tid);
+      /* A tid reused by a new thread (ws_trace_forget_tid()) names one of
+       * its threads, not necessarily this one: each must find one of its own. */
+      found = ws_trace_find_thread (trace, thread->tid);
+      if (found == WS_NONE || ws_trace_get_thread (trace, found)->tid != thread->tid)
+        ws_fuzz_fail ("thread %u: tid %d finds another tid's thread", t, thread->tid);
       for (guint k = 0; k < thread->n_events; k++)
         {
           guint32 index = thread->events[k];

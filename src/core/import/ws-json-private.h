@@ -84,10 +84,16 @@ typedef struct {
   GArray         *event_lines;    /* guint32 per event */
   GArray         *event_bits;     /* guint8 per event */
   GArray         *instances;      /* RawInstance */
+  /* Threads whose tid an earlier thread had ("life" ≥ 1 in "threads"):
+   * (tid << 32 | life) -> thread + 1; and the events naming one of them:
+   * event index -> life | target life << 16.  Both made on first use. */
+  GHashTable     *lives;
+  GHashTable     *event_lives;
 } Reader;
 
 typedef struct {
   WsScenarioInstance inst;  /* thread holds the raw tid until resolved */
+  guint              life;  /* which of the threads with that tid */
   guint              line;
   guint              index;
 } RawInstance;

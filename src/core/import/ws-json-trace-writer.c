@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "ws-atomic-file.h"
 #include "ws-json-private.h"
 
 typedef struct {
@@ -93,6 +94,7 @@ write_event (Writer        *w,
              WsTrace       *trace,
              const WsEvent *e,
              const guint32 *stack_ids,
+             const guint32 *lives,
              gboolean       explicit_null_peer)
 {
   GString *b = w->buf;
@@ -105,6 +107,8 @@ write_event (Writer        *w,
     g_string_append_printf (b, ", \"dur\": %" G_GINT64_FORMAT, e->duration);
   g_string_append_printf (b, ", \"tid\": %d, \"cpu\": %u",
                           ws_trace_get_thread (trace, e->thread)->tid, e->cpu);
+  if (lives[e->thread] != 0)
+    g_string_append_printf (b, ", \"life\": %u", lives[e->thread]);
   if (e->stack != WS_STACK_EMPTY)
     g_string_append_printf (b, ", \"stack\": %u", stack_ids[e->stack]);
   if (e->state != '\0')
@@ -122,7 +126,11 @@ write_event (Writer        *w,
         append_member_string (b, "name", ws_trace_get_string (trace, e->target));
     }
   else if (e->target != WS_NONE && e->target < n_threads)
-    g_string_append_printf (b, ", \"target\": %d", ws_trace_get_thread (trace, e->target)->tid);
+    {
+      g_string_append_printf (b, ", \"target\": %d", ws_trace_get_thread (trace, e->target)->tid);
+      if (lives[e->target] != 0)
+        g_string_append_printf (b, ", \"target_life\": %u", lives[e->target]);
+    }
   if (e->ready_latency != WS_LATENCY_UNKNOWN)
     g_string_append_printf (b, ", \"latency\": %u", e->ready_latency);
   if (e->flags != 0)
@@ -156,6 +164,7 @@ typedef struct {
   guint32       *stack_ids;
   guint32       *frame_ids;
   guint8        *pointed;
+  guint32       *lives;   /* per thread: how many earlier threads had its tid */
   guint          n_table_stacks;
   guint          n_table_frames;
   guint          n_stacks;
@@ -200,6 +209,21 @@ numbering_init (Numbering *nb,
   for (guint f = 0; f < nb->n_table_frames; f++)
     if (nb->frame_ids[f] != G_MAXUINT32)
       nb->frame_ids[f] = nb->n_frames++;
+
+  /* A tid the system gave to a new thread after the first ended. */
+  {
+    g_autoptr(GHashTable) seen = g_hash_table_new (g_direct_hash, g_direct_equal);
+    guint n_threads = ws_trace_get_n_threads (trace);
+
+    nb->lives = g_new (guint32, MAX (n_threads, 1));
+    for (guint t = 0; t < n_threads; t++)
+      {
+        gpointer key = GINT_TO_POINTER (ws_trace_get_thread (trace, t)->tid);
+
+        nb->lives[t] = GPOINTER_TO_UINT (g_hash_table_lookup (seen, key));
+        g_hash_table_insert (seen, key, GUINT_TO_POINTER (nb->lives[t] + 1));
+      }
+  }
 }
 
 static void
@@ -208,6 +232,7 @@ numbering_clear (Numbering *nb)
   g_free (nb->stack_ids);
   g_free (nb->frame_ids);
   g_free (nb->pointed);
+  g_free (nb->lives);
 }
 
 static void
@@ -248,9 +273,11 @@ write_frames_and_stacks (Writer          *w,
 }
 
 static void
-write_processes_and_threads (Writer  *w,
-                             WsTrace *trace)
+write_processes_and_threads (Writer          *w,
+                             const Numbering *nb)
 {
+  WsTrace *trace = nb->trace;
+
   g_string_append (w->buf, ",\n  \"processes\": [");
   for (guint p = 0; p < ws_trace_get_n_processes (trace); p++)
     {
@@ -270,6 +297,8 @@ write_processes_and_threads (Writer  *w,
 
       g_string_append_printf (w->buf, "%s\n    {\"tid\": %d, \"pid\": %d", t ? "," : "",
                               thread->tid, thread->pid);
+      if (nb->lives[t] != 0)
+        g_string_append_printf (w->buf, ", \"life\": %u", nb->lives[t]);
       if (thread->name != NULL)
         append_member_string (w->buf, "name", thread->name);
       g_string_append_c (w->buf, '}');
@@ -293,7 +322,7 @@ write_events (Writer          *w,
                                && (e->kind == WS_EVENT_UNWAIT || e->kind == WS_EVENT_HW_SERVICE);
 
       g_string_append (w->buf, i ? ",\n" : "\n");
-      write_event (w, nb->trace, e, nb->stack_ids, explicit_null);
+      write_event (w, nb->trace, e, nb->stack_ids, nb->lives, explicit_null);
       if ((i & 0xfff) == 0 && g_cancellable_set_error_if_cancelled (w->cancellable, &w->error))
         break;
       writer_maybe_flush (w);
@@ -302,9 +331,11 @@ write_events (Writer          *w,
 }
 
 static void
-write_instances (Writer  *w,
-                 WsTrace *trace)
+write_instances (Writer          *w,
+                 const Numbering *nb)
 {
+  WsTrace *trace = nb->trace;
+
   g_string_append (w->buf, ",\n  \"scenario_instances\": [");
   for (guint k = 0; k < ws_trace_get_n_scenario_instances (trace); k++)
     {
@@ -314,6 +345,8 @@ write_instances (Writer  *w,
       ws_json_append_string (w->buf, ws_trace_get_string (trace, inst->scenario));
       g_string_append_printf (w->buf, ", \"tid\": %d, \"t0\": %" G_GINT64_FORMAT ", \"t1\": %" G_GINT64_FORMAT,
                               ws_trace_get_thread (trace, inst->thread)->tid, inst->t0, inst->t1);
+      if (nb->lives[inst->thread] != 0)
+        g_string_append_printf (w->buf, ", \"life\": %u", nb->lives[inst->thread]);
       if (inst->begin_event != WS_NONE)
         g_string_append_printf (w->buf, ", \"begin\": %u", inst->begin_event);
       if (inst->end_event != WS_NONE)
@@ -352,9 +385,9 @@ ws_json_trace_write_stream (WsTrace       *trace,
                           WS_JSON_TRACE_FORMAT, WS_JSON_TRACE_VERSION);
   ws_json_append_string (w.buf, ws_trace_get_name (trace));
   write_frames_and_stacks (&w, &nb);
-  write_processes_and_threads (&w, trace);
+  write_processes_and_threads (&w, &nb);
   write_events (&w, &nb);
-  write_instances (&w, trace);
+  write_instances (&w, &nb);
   writer_flush (&w);
   g_string_free (w.buf, TRUE);
   numbering_clear (&nb);
@@ -379,8 +412,7 @@ ws_json_trace_save (WsTrace       *trace,
                     GCancellable  *cancellable,
                     GError       **error)
 {
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GFileOutputStream) out = NULL;
+  g_autoptr(WsAtomicFile) file = NULL;
   g_autoptr(GOutputStream) stream = NULL;
   g_autoptr(GError) local_error = NULL;
 
@@ -388,9 +420,7 @@ ws_json_trace_save (WsTrace       *trace,
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  file = g_file_new_for_path (path);
-  out = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, cancellable, &local_error);
-  if (out == NULL)
+  if ((file = ws_atomic_file_open (path, &local_error)) == NULL)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s: %s", path, local_error->message);
       return FALSE;
@@ -399,21 +429,16 @@ ws_json_trace_save (WsTrace       *trace,
   if (g_str_has_suffix (path, ".gz"))
     {
       g_autoptr(GZlibCompressor) gzip = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6);
-      stream = g_converter_output_stream_new (G_OUTPUT_STREAM (out), G_CONVERTER (gzip));
+      stream = g_converter_output_stream_new (ws_atomic_file_get_stream (file), G_CONVERTER (gzip));
     }
   else
-    stream = g_object_ref (G_OUTPUT_STREAM (out));
+    stream = g_object_ref (ws_atomic_file_get_stream (file));
 
+  /* On failure the temporary file goes (with @file); whatever was at
+   * @path stays. */
   if (!ws_json_trace_write_stream (trace, stream, cancellable, &local_error)
       || !g_output_stream_close (stream, cancellable, &local_error))
     {
-      g_autoptr(GCancellable) abandon = g_cancellable_new ();
-
-      /* Closing with a cancelled cancellable discards the temporary file
-       * and keeps whatever was at @path before. */
-      g_cancellable_cancel (abandon);
-      g_output_stream_close (G_OUTPUT_STREAM (out), abandon, NULL);
-
       if (local_error->domain == WS_ERROR)
         g_propagate_error (error, g_steal_pointer (&local_error));
       else if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -422,7 +447,11 @@ ws_json_trace_save (WsTrace       *trace,
         g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s: %s", path, local_error->message);
       return FALSE;
     }
-
+  if (!ws_atomic_file_commit (g_steal_pointer (&file), FALSE, &local_error))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s: %s", path, local_error->message);
+      return FALSE;
+    }
   return TRUE;
 }
 

@@ -158,7 +158,7 @@ parse_stacks (Reader *r)
  * ids and its name (a process's "tid" is skipped like any other member). */
 typedef struct {
   gboolean has_tid, has_pid;
-  gint64   tid, pid;
+  gint64   tid, pid, life;
   char    *name;
 } Identity;
 
@@ -177,6 +177,11 @@ read_identity (Reader   *r,
           if (!ws_json_read_int (r, "tid", G_MININT32, G_MAXINT32, &id->tid))
             return FALSE;
           id->has_tid = TRUE;
+        }
+      else if (with_tid && strcmp (r->str->str, "life") == 0)
+        {
+          if (!ws_json_read_int (r, "life", 0, G_MAXUINT16, &id->life))
+            return FALSE;
         }
       else if (strcmp (r->str->str, "pid") == 0)
         {
@@ -252,6 +257,30 @@ parse_processes (Reader *r)
     }
 }
 
+/* A tid reused by a later thread: "life" k names the k-th thread after
+ * the first that had it (docs/trace-format.md). */
+static gint64
+life_key (gint64 tid,
+          gint64 life)
+{
+  return (gint64) (((guint64) (guint32) (gint32) tid << 32) | (guint64) life);
+}
+
+static guint
+find_life (Reader *r,
+           gint64  tid,
+           gint64  life)
+{
+  gint64 key = life_key (tid, life);
+  gpointer found;
+
+  if (life == 0)
+    return ws_trace_find_thread (r->trace, (gint32) tid);
+  if (r->lives == NULL || (found = g_hash_table_lookup (r->lives, &key)) == NULL)
+    return WS_NONE;
+  return GPOINTER_TO_UINT (found) - 1;
+}
+
 static gboolean
 parse_threads (Reader *r)
 {
@@ -265,7 +294,7 @@ parse_threads (Reader *r)
       Identity id = { 0 };
       g_autofree char *name = NULL;
       gboolean end, ok;
-      guint line = 0, thread;
+      guint line = 0, thread, first_life;
 
       ok = next_identity (r, &first, _("thread"), index, TRUE, &id, &line, &end);
       name = id.name;
@@ -274,13 +303,36 @@ parse_threads (Reader *r)
       if (!id.has_tid)
         return ws_json_reader_fail (r, WS_ERROR_MISSING_FIELD, line,
                             _("%s %u: missing member “%s”"), _("thread"), index, "tid");
-      if (ws_trace_find_thread (r->trace, id.tid) != WS_NONE)
+      first_life = ws_trace_find_thread (r->trace, id.tid);
+      if (id.life == 0 && first_life != WS_NONE)
         return ws_json_reader_fail (r, WS_ERROR_PARSE, line,
                             _("thread %u: tid %d is listed twice"), index, (int) id.tid);
+      if (id.life > 0 && first_life == WS_NONE)
+        return ws_json_reader_fail (r, WS_ERROR_PARSE, line,
+                            _("thread %u: life %d of tid %d comes before its life 0"),
+                            index, (int) id.life, (int) id.tid);
+      if (id.life > 0 && find_life (r, id.tid, id.life) != WS_NONE)
+        return ws_json_reader_fail (r, WS_ERROR_PARSE, line,
+                            _("thread %u: life %d of tid %d is listed twice"),
+                            index, (int) id.life, (int) id.tid);
 
+      /* A later life is a thread of its own; the bare tid keeps naming
+       * life 0 until every reference is resolved. */
+      if (id.life > 0)
+        ws_trace_forget_tid (r->trace, id.tid);
       /* A hand-written single-threaded process need not repeat its pid. */
       thread = ws_trace_ensure_thread (r->trace, id.tid, id.has_pid ? id.pid : id.tid);
       ws_trace_set_thread_name (r->trace, thread, name);
+      if (id.life > 0)
+        {
+          gint64 *key = g_new (gint64, 1);
+
+          *key = life_key (id.tid, id.life);
+          if (r->lives == NULL)
+            r->lives = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+          g_hash_table_insert (r->lives, key, GUINT_TO_POINTER (thread + 1));
+          ws_trace_bind_tid (r->trace, id.tid, first_life);
+        }
     }
 }
 
@@ -373,7 +425,7 @@ parse_event (Reader *r,
   guint8 bits = RAW_STACK_IS_FILE_ID | RAW_PEER_ABSENT;
   gboolean first = TRUE, more, has_kind = FALSE, has_time = FALSE, has_tid = FALSE;
   gboolean has_name = FALSE;
-  guint target_line = 0;
+  guint target_line = 0, lives = 0;
   gint64 v;
   Token tok;
 
@@ -409,6 +461,13 @@ parse_event (Reader *r,
             return FALSE;
           ev.thread = (guint32) (gint32) v;
           has_tid = TRUE;
+        }
+      else if (strcmp (key, "life") == 0 || strcmp (key, "target_life") == 0)
+        {
+          gboolean of_target = key[0] == 't';
+          if (!ws_json_read_int (r, of_target ? "target_life" : "life", 0, G_MAXUINT16, &v))
+            return FALSE;
+          lives = of_target ? (lives & 0xffffu) | ((guint) v << 16) : (lives & 0xffff0000u) | (guint) v;
         }
       else if (strcmp (key, "cpu") == 0)
         {
@@ -508,6 +567,12 @@ parse_event (Reader *r,
     return ws_json_reader_fail (r, WS_ERROR_PARSE, line,
                         _("event %u: both “name” and “target”"), index);
 
+  if (lives != 0)
+    {
+      if (r->event_lives == NULL)
+        r->event_lives = g_hash_table_new (g_direct_hash, g_direct_equal);
+      g_hash_table_insert (r->event_lives, GUINT_TO_POINTER (index), GUINT_TO_POINTER (lives));
+    }
   ws_trace_add_event (r->trace, &ev);
   g_array_append_val (r->event_lines, line);
   g_array_append_val (r->event_bits, bits);
@@ -580,6 +645,12 @@ parse_instances (Reader *r)
                 return FALSE;
               raw.inst.thread = (guint32) (gint32) v;
               has_tid = TRUE;
+            }
+          else if (strcmp (key, "life") == 0)
+            {
+              if (!ws_json_read_int (r, "life", 0, G_MAXUINT16, &v))
+                return FALSE;
+              raw.life = v;
             }
           else if (strcmp (key, "t0") == 0)
             {
@@ -781,19 +852,30 @@ resolve_event (Reader        *r,
   const guint32 *lines = (const guint32 *) (gconstpointer) r->event_lines->data;
   const guint8 *bits = (const guint8 *) (gconstpointer) r->event_bits->data;
   WsEvent *e = ws_trace_peek_event (r->trace, i);
-  guint thread;
+  guint thread, lives = 0;
 
-  if ((thread = ws_trace_find_thread (r->trace, (gint32) e->thread)) == WS_NONE)
-    return ws_json_reader_fail (r, WS_ERROR_INVALID, lines[i],
-                        _("event %u: thread %d is not listed in “threads”"), i, (gint32) e->thread);
+  if (r->event_lives != NULL)
+    lives = GPOINTER_TO_UINT (g_hash_table_lookup (r->event_lives, GUINT_TO_POINTER (i)));
+  if ((thread = find_life (r, (gint32) e->thread, lives & 0xffff)) == WS_NONE)
+    return (lives & 0xffff) == 0
+           ? ws_json_reader_fail (r, WS_ERROR_INVALID, lines[i],
+                                  _("event %u: thread %d is not listed in “threads”"),
+                                  i, (gint32) e->thread)
+           : ws_json_reader_fail (r, WS_ERROR_INVALID, lines[i],
+                                  _("event %u: life %u of thread %d is not listed in “threads”"),
+                                  i, lives & 0xffff, (gint32) e->thread);
   e->thread = thread;
 
   if (bits[i] & RAW_HAS_TARGET)
     {
-      if ((thread = ws_trace_find_thread (r->trace, (gint32) e->target)) == WS_NONE)
-        return ws_json_reader_fail (r, WS_ERROR_INVALID, lines[i],
-                            _("event %u: target thread %d is not listed in “threads”"),
-                            i, (gint32) e->target);
+      if ((thread = find_life (r, (gint32) e->target, lives >> 16)) == WS_NONE)
+        return (lives >> 16) == 0
+               ? ws_json_reader_fail (r, WS_ERROR_INVALID, lines[i],
+                                      _("event %u: target thread %d is not listed in “threads”"),
+                                      i, (gint32) e->target)
+               : ws_json_reader_fail (r, WS_ERROR_INVALID, lines[i],
+                                      _("event %u: life %u of target thread %d is not listed in “threads”"),
+                                      i, lives >> 16, (gint32) e->target);
       e->target = thread;
     }
 
@@ -889,12 +971,16 @@ resolve_instances (Reader *r)
   for (guint k = 0; k < r->instances->len; k++)
     {
       RawInstance *raw = &g_array_index (r->instances, RawInstance, k);
-      guint thread = ws_trace_find_thread (r->trace, (gint32) raw->inst.thread);
+      guint thread = find_life (r, (gint32) raw->inst.thread, raw->life);
 
       if (thread == WS_NONE)
-        return ws_json_reader_fail (r, WS_ERROR_INVALID, raw->line,
-                            _("scenario instance %u: thread %d is not listed in “threads”"),
-                            raw->index, (gint32) raw->inst.thread);
+        return raw->life == 0
+               ? ws_json_reader_fail (r, WS_ERROR_INVALID, raw->line,
+                                      _("scenario instance %u: thread %d is not listed in “threads”"),
+                                      raw->index, (gint32) raw->inst.thread)
+               : ws_json_reader_fail (r, WS_ERROR_INVALID, raw->line,
+                                      _("scenario instance %u: life %u of thread %d is not listed in “threads”"),
+                                      raw->index, raw->life, (gint32) raw->inst.thread);
       if ((raw->inst.begin_event != WS_NONE && raw->inst.begin_event >= n_events)
           || (raw->inst.end_event != WS_NONE && raw->inst.end_event >= n_events))
         return ws_json_reader_fail (r, WS_ERROR_INVALID, raw->line,
@@ -945,7 +1031,14 @@ resolve (Reader *r)
         }
     }
 
-  return check_peers_point_back (r) && resolve_instances (r);
+  if (!check_peers_point_back (r) || !resolve_instances (r))
+    return FALSE;
+
+  /* As after a perf import, a reused tid names its last thread. */
+  if (r->lives != NULL)
+    for (guint t = 0; t < ws_trace_get_n_threads (r->trace); t++)
+      ws_trace_bind_tid (r->trace, ws_trace_get_thread (r->trace, t)->tid, t);
+  return TRUE;
 }
 
 static WsTrace *
@@ -1066,13 +1159,8 @@ ws_json_trace_load (const char     *path,
 
   info = g_file_input_stream_query_info (in, G_FILE_ATTRIBUTE_STANDARD_SIZE, cancellable, NULL);
 
-  if (n_magic == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
-    {
-      g_autoptr(GZlibDecompressor) gunzip = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
-      stream = g_converter_input_stream_new (G_INPUT_STREAM (in), G_CONVERTER (gunzip));
-    }
-  else
-    stream = g_object_ref (G_INPUT_STREAM (in));
+  stream = ws_importer_text_stream (G_INPUT_STREAM (in),
+                                    n_magic == 2 && magic[0] == 0x1f && magic[1] == 0x8b);
 
   return load_internal (stream, path, path, stacks, G_SEEKABLE (in),
                         info ? g_file_info_get_size (info) : 0,
