@@ -157,6 +157,8 @@ test_flag_in_window (void)
 
   gtk_window_present (GTK_WINDOW (window));
   doc = open_and_score (window);
+  /* The colours start off; this test is about them. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.anomaly-colours", NULL));
   state = ws_session_get_anomaly_state (ws_window_get_session (window));
   event = most_anomalous (state, doc);
   show (doc, event);
@@ -185,6 +187,7 @@ test_flag_in_window (void)
   g_assert_true (ws_anomaly_state_lookup (state, doc, event)->anomalous);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.flag-normal", NULL));
   wait_rescored (window, doc);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.anomaly-colours", NULL));
   gtk_window_destroy (GTK_WINDOW (window));
   ws_gui_test_spin (100);
 

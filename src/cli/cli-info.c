@@ -13,6 +13,7 @@
 #include "cli-common.h"
 #include "ws-perf-importer.h"
 #include "ws-trace.h"
+#include "ws-wake-words.h"
 
 typedef struct {
   guint  thread;
@@ -339,14 +340,15 @@ print_readier (WsTrace *trace,
       }
       break;
     case READIER_HARDWARE:
-      printf ("      %s\n", _("readier: hardware/interrupt"));
+      /* Translators: %s is the glossary's word: "interrupt", "disk I/O done" */
+      printf (_("      readier: %s\n"), ws_wake_word_phrase (WS_WAKE_WORD_INTERRUPT));
       break;
     case READIER_UNFINISHED:
       printf ("      %s\n", _("readier: none — still waiting when the trace ends"));
       break;
     case READIER_UNKNOWN:
     default:
-      printf ("      %s\n", _("readier: unknown — no wake-up recorded"));
+      printf (_("      readier: %s\n"), ws_wake_word_phrase (WS_WAKE_WORD_UNKNOWN));
       break;
     }
 }

@@ -45,6 +45,11 @@ WsMiningRequest *ws_mining_request_new            (WsMiningForm    *form,
                                                    WsClusterRank    rank,
                                                    WsProgressRelay *progress);
 void             ws_mining_request_free           (WsMiningRequest *request);
+void             ws_mining_request_set_scope      (WsMiningRequest *request,
+                                                   WsMiningScope    scope);
+WsMiningResult  *ws_mining_request_run            (WsMiningRequest *request,
+                                                   GCancellable    *cancellable,
+                                                   GError         **error);
 void             ws_mining_request_run_in_thread  (GTask           *task,
                                                    gpointer         source_object,
                                                    gpointer         task_data,

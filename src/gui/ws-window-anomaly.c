@@ -10,12 +10,14 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "ws-anomaly-state.h"
 #include "ws-flags-window.h"
 #include "ws-model-window.h"
 #include "ws-preferences-window.h"
 #include "ws-window-anomaly.h"
+#include "ws-window-private.h"
 
 /* The Graph page's selected wait when the keyboard focus is on that page
  * (its graph, table or side panel), so that the same keys flag a node. */
@@ -192,7 +194,9 @@ show_flags_action (GtkWidget  *widget,
 }
 
 /* The colours are the "anomaly-colours" setting (Preferences shows it
- * too); without settings, a per-window switch. */
+ * too); without settings, a per-window switch.  Off to start with: on by
+ * default they painted most waits red before the detector had learnt
+ * what is usual. */
 static gboolean
 colours_off (WsWindow *self)
 {
@@ -200,7 +204,7 @@ colours_off (WsWindow *self)
 
   if (settings != NULL)
     return !g_settings_get_boolean (settings, "anomaly-colours");
-  return GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self), "ws-anomaly-colours-off"));
+  return !GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self), "ws-anomaly-colours-on"));
 }
 
 static void
@@ -216,7 +220,7 @@ anomaly_colours_action (GtkWidget  *widget,
     g_settings_set_boolean (settings, "anomaly-colours", off);   /* changed:: updates */
   else
     {
-      g_object_set_data (G_OBJECT (self), "ws-anomaly-colours-off", GINT_TO_POINTER (!off));
+      g_object_set_data (G_OBJECT (self), "ws-anomaly-colours-on", GINT_TO_POINTER (off));
       ws_window_anomaly_update (self);
     }
 }
@@ -267,8 +271,12 @@ ws_window_anomaly_update (WsWindow *self)
   guint trace = doc ? ws_anomaly_state_find_trace (state, doc) : WS_NONE;
   gboolean off = colours_off (self);
 
-  ws_timeline_view_set_anomalies (ws_window_get_timeline_view (self),
-                                  trace == WS_NONE || off ? NULL : ws_anomaly_state_get_result (state), trace);
+  WsAnomalyResult *shown = trace == WS_NONE || off ? NULL : ws_anomaly_state_get_result (state);
+
+  ws_timeline_view_set_anomalies (ws_window_get_timeline_view (self), shown, trace);
+  /* The colours' key under the timeline, where it hides no thread. */
+  ws_timeline_legend_set_anomaly_threshold (self->legend,
+                                            shown ? ws_anomaly_result_get_settings (shown)->threshold : NAN);
 }
 
 static void

@@ -260,6 +260,17 @@ read_lines (Folder        *f,
                        f->display_name, f->line_no, _("binary data, not folded stacks"));
           return FALSE;
         }
+      /* Names that are not UTF-8 become U+FFFD here, once, as the stack
+       * table would make them: the thread-id pattern (a GRegex, which
+       * reads past the end of a bad sequence) must only ever see UTF-8. */
+      if (!g_utf8_validate_len (line, len, NULL))
+        {
+          char *valid = g_utf8_make_valid (line, len);
+
+          g_free (line);
+          line = valid;
+          len = strlen (line);
+        }
       if (!parse_folded_line (f, line, len, error))
         return FALSE;
     }

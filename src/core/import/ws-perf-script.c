@@ -159,7 +159,7 @@ ws_perf_script_load (const char        *display_name,
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
   g_subprocess_launcher_set_stderr_file_path (launcher, stderr_path);
-  argv = perf_argv (perf, (const char *[]) { "script", "-f", "-i", path, "-F", fields,
+  argv = perf_argv (perf, (const char *[]) { "script", "-i", path, "-F", fields,
                                             "--show-task-events", NULL });
   subprocess = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv, &local_error);
   if (subprocess == NULL)

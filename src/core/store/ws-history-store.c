@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "ws-error.h"
+#include "ws-hash.h"
 #include "ws-history-store-private.h"
 
 struct _WsHistoryStore
@@ -589,7 +590,7 @@ count_stack (GHashTable      *frames,
         c->n_stacks += w;
       if (j + 1 < n)
         {
-          guint64 bk = ((guint64) f[j] << 32) | f[j + 1];
+          guint64 bk = ws_hash_pack_pair (f[j], f[j + 1]);
           guint64 *b = g_hash_table_lookup (bigrams, &bk);
 
           c->n_with_callee += w;
@@ -776,7 +777,7 @@ ws_history_store_record_stacks (WsHistoryStore   *self,
 {
   g_autoptr(GMutexLocker) locker = NULL;
   g_autoptr(GHashTable) frames = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  g_autoptr(GHashTable) bigrams = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  g_autoptr(GHashTable) bigrams = g_hash_table_new_full (ws_uint64_hash, g_int64_equal, g_free, g_free);
   guint64 total = 0;
   gboolean exists = FALSE;
 
@@ -1163,7 +1164,7 @@ ws_history_store_fill_similarity (WsHistoryStore   *self,
                                   GError          **error)
 {
   g_autoptr(GMutexLocker) locker = NULL;
-  g_autoptr(GHashTable) frame_of_row = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr(GHashTable) frame_of_row = g_hash_table_new (ws_uint64_hash, g_int64_equal);
   g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autofree gint64 *row_ids = NULL;
   WsStackTable *table;
