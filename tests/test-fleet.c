@@ -78,6 +78,65 @@ mine (GPtrArray        *traces,
   return run;
 }
 
+static gboolean has_frame (WsMiningResult *run, const WsPattern *p, const char *function);
+static gboolean is_culprit (WsMiningResult *run, const WsPattern *p);
+
+/* Mining by cause: what kept the delayed threads waiting.  On pg-tpcb the
+ * default puts the lock waiters' wait (epoll_wait ← ProcSleep) first, by
+ * cause the WAL flush their holders made (XLogFlush) comes first.  A wait
+ * is charged at most its own length, so the cause mining's total is at
+ * most the waits' (a law, checked on both traces). */
+static void
+test_by_cause_pg (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "pg-tpcb.perf.txt.gz", NULL);
+  g_autoptr(GPtrArray) traces = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsMiningResult) waits = NULL, causes = NULL;
+  WsMiningSettings settings;
+
+  g_ptr_array_add (traces, ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  ws_mining_settings_init (&settings);
+  settings.read_history = settings.record_history = FALSE;
+  waits = ws_mining_run (traces, &settings, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  settings.by_cause = TRUE;
+  causes = ws_mining_run (traces, &settings, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (has_frame (waits, ws_pattern_set_get_pattern (waits->patterns, 0), "ProcSleep"));
+  g_assert_false (has_frame (waits, ws_pattern_set_get_pattern (waits->patterns, 0), "XLogFlush"));
+  g_assert_true (has_frame (causes, ws_pattern_set_get_pattern (causes->patterns, 0), "XLogFlush"));
+  g_assert_cmpint (ws_stack_db_get_total_cost (causes->db), <=, ws_stack_db_get_total_cost (waits->db));
+
+  /* A cause mining that asks for another scope is refused. */
+  settings.scope = WS_MINING_RUN_SCOPE_ALL;
+  g_assert_null (ws_mining_run (traces, &settings, NULL, NULL, NULL, &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
+}
+
+/* On the fleet, by cause and by the discriminative score: the flush made
+ * under the cache lock first. */
+static void
+test_by_cause_fleet (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsMiningResult) run = NULL, waits = NULL;
+  WsMiningSettings settings;
+
+  ws_mining_settings_init (&settings);
+  settings.read_history = settings.record_history = FALSE;
+  waits = ws_mining_run (fleet, &settings, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  settings.by_cause = TRUE;
+  settings.classes = (const WsRunClass *) (gpointer) fleet_classes->data;
+  settings.rank = WS_CLUSTER_RANK_DISCRIMINATIVE;
+  run = ws_mining_run (fleet, &settings, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (is_culprit (run, ws_pattern_set_get_pattern (run->patterns, 0)));
+  g_assert_cmpint (ws_stack_db_get_total_cost (run->db), <=, ws_stack_db_get_total_cost (waits->db));
+}
+
 static gboolean
 has_frame (WsMiningResult  *run,
            const WsPattern *p,
@@ -384,6 +443,8 @@ main (int    argc,
   g_test_add_func ("/fleet/law/same-traces", test_same_traces_law);
   g_test_add_func ("/fleet/classes-file", test_classes_file);
   g_test_add_func ("/fleet/cli", test_cli);
+  g_test_add_func ("/fleet/by-cause/pg-tpcb", test_by_cause_pg);
+  g_test_add_func ("/fleet/by-cause/fleet", test_by_cause_fleet);
   status = g_test_run ();
   g_ptr_array_unref (fleet);
   g_array_unref (fleet_classes);

@@ -69,6 +69,10 @@ cli_mine_add_entries (GOptionContext *context,
     { "json", 0, 0, G_OPTION_ARG_NONE, &options->json, N_("Print JSON"), NULL },
     { "history", 0, 0, G_OPTION_ARG_FILENAME, &options->history,
       N_("The history database (default $WAITSCOPE_HISTORY or ~/.local/share/waitscope/history.sqlite)"), N_("FILE") },
+    { "by-cause", 0, 0, G_OPTION_ARG_NONE, &options->by_cause,
+      N_("Mine what kept the delayed threads waiting: each wait that delayed another thread is charged to what "
+         "its readier was doing meanwhile (followed through the readier's own waits), so a pattern costs the "
+         "delay it propagated"), NULL },
     { "no-history", 0, 0, G_OPTION_ARG_NONE, &options->no_history,
       N_("Neither record the traces in the history nor read it"), NULL },
     { "scenario", 0, 0, G_OPTION_ARG_STRING_ARRAY, &options->scenarios,
@@ -198,6 +202,7 @@ fill_settings (CliMineOptions   *options,
   settings->history_path = options->history;
   settings->read_history = !options->no_history;
   settings->record_history = !options->no_history;
+  settings->by_cause = options->by_cause;
 }
 
 static gboolean
@@ -422,7 +427,7 @@ cli_mine_json_header (JsonBuilder    *b,
   json_builder_set_member_name (b, "frame_order");
   json_builder_add_string_value (b, "caller first");
   json_builder_set_member_name (b, "stacks");
-  json_builder_add_string_value (b, options->running ? "running" : "waiting");
+  json_builder_add_string_value (b, options->by_cause ? "causes" : options->running ? "running" : "waiting");
   json_builder_set_member_name (b, "scope");
   json_builder_add_string_value (b, options->scope ? options->scope : "delaying");
   {
@@ -520,7 +525,8 @@ print_text (CliMineOptions *options,
      * distinct stacks, total cost */
     printf (g_dngettext (GETTEXT_PACKAGE, "%s, %llu %s stack (%u distinct), total cost %s\n",
                          "%s, %llu %s stacks (%u distinct), total cost %s\n", n_events),
-            streams, (unsigned long long) n_events, options->running ? _("running") : _("waiting"),
+            streams, (unsigned long long) n_events,
+            options->by_cause ? _("cause") : options->running ? _("running") : _("waiting"),
             ws_stack_db_get_n_entries (result->db), cost);
   }
   cli_mine_print_scope_note (options, result);

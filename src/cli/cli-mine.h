@@ -30,6 +30,7 @@ typedef struct {
   gboolean   json;
   char      *history;
   gboolean   no_history;
+  gboolean   by_cause;
   char     **scenarios;
   char      *scenario_file;
   CliClasses classes;

@@ -20,6 +20,7 @@ struct _WsMiningRequest {
   char         *exclude;
   char         *threads;
   gboolean      critical_path;
+  gboolean      by_cause;
   guint         scope;
   gint64        lambda;
   double        threshold;
@@ -114,6 +115,7 @@ ws_mining_request_new (WsMiningForm    *form,
   job->exclude = g_strdup (ws_mining_form_get_must_not (form));
   job->threads = g_strdup (ws_mining_form_get_threads (form));
   job->critical_path = ws_mining_form_get_critical_path (form);
+  job->by_cause = ws_mining_form_get_by_cause (form);
   job->scope = ws_mining_form_get_scope (form);
   job->lambda = ws_mining_form_get_lambda (form);
   job->threshold = ws_mining_form_get_threshold (form);
@@ -155,6 +157,7 @@ job_settings (WsMiningRequest  *job,
   settings->scope = ws_mining_scope_to_run_scope (job->scope);
   settings->per_instance = TRUE;
   settings->critical_path = job->critical_path;
+  settings->by_cause = job->by_cause && settings->scope == WS_MINING_RUN_SCOPE_DELAYING;
   for (guint i = 0; i < job->documents->len; i++)
     if (job->documents->pdata[i] == job->selection_document)
       settings->symptom_trace = i;
@@ -180,6 +183,14 @@ ws_mining_request_set_scope (WsMiningRequest *job,
                              WsMiningScope    scope)
 {
   job->scope = scope;
+}
+
+/* Mines the delaying scope by cause, whatever the form's switch says. */
+void
+ws_mining_request_set_by_cause (WsMiningRequest *job,
+                                gboolean         by_cause)
+{
+  job->by_cause = by_cause;
 }
 
 /**

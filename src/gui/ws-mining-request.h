@@ -47,6 +47,8 @@ WsMiningRequest *ws_mining_request_new            (WsMiningForm    *form,
 void             ws_mining_request_free           (WsMiningRequest *request);
 void             ws_mining_request_set_scope      (WsMiningRequest *request,
                                                    WsMiningScope    scope);
+void             ws_mining_request_set_by_cause   (WsMiningRequest *request,
+                                                   gboolean         by_cause);
 WsMiningResult  *ws_mining_request_run            (WsMiningRequest *request,
                                                    GCancellable    *cancellable,
                                                    GError         **error);

@@ -245,8 +245,8 @@ fill_cluster (WsOverviewPage *self)
   if (c == NULL)
     return;
   left = ws_format_duration (c->left_out_time);
-  title = g_strdup_printf (ngettext ("Top cluster of the waits that delayed another thread (%llu idle wait, %s, left out)",
-                                     "Top cluster of the waits that delayed another thread (%llu idle waits, %s, left out)",
+  title = g_strdup_printf (ngettext ("Top cluster of what kept other threads waiting, by cause (%llu idle wait, %s, left out)",
+                                     "Top cluster of what kept other threads waiting, by cause (%llu idle waits, %s, left out)",
                                      c->n_left_out),
                            (unsigned long long) c->n_left_out, left);
   gtk_label_set_text (self->cluster_title, title);
@@ -566,6 +566,8 @@ recompute_idle (gpointer data)
           job->mining = ws_mining_request_new (form, chosen, self->session, ws_mining_page_get_rank (self->mining_page),
                                                NULL);
           ws_mining_request_set_scope (job->mining, ws_mining_scope_default ());
+          /* By cause: the holder's work outranks the queue behind it. */
+          ws_mining_request_set_by_cause (job->mining, TRUE);
         }
     }
   if (job->traces->len == 0)

@@ -16,7 +16,8 @@ static void
 overview_show_mining_cb (WsWindow *self)
 {
   ws_window_show_details_page (self, "mining");
-  /* The row names the top cluster of the default scope: mine it. */
+  /* The row names the top cluster of the default scope, by cause: mine it. */
+  ws_mining_form_set_by_cause (ws_mining_page_get_form (self->mining_page), TRUE);
   ws_mining_page_run_scope (self->mining_page, ws_mining_scope_default ());
 }
 

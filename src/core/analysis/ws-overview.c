@@ -170,8 +170,9 @@ ws_overview_cluster_from_run (WsMiningResult *run)
 /**
  * ws_overview_top_cluster:
  * @traces: (element-type WsTrace)
- * @settings: (nullable): the mining settings; %NULL for the defaults of
- *   ws_mining_settings_init() with clustering, the history store only read
+ * @settings: (nullable): the mining settings; %NULL for the Overview's:
+ *   the defaults of ws_mining_settings_init() by cause, with clustering,
+ *   the history store only read
  *
  * Mines and clusters @traces through ws_mining_run(), the entry point of
  * `waitscope-cli cluster` and of the Mining page, and summarises the
@@ -194,6 +195,7 @@ ws_overview_top_cluster (GPtrArray               *traces,
     {
       ws_mining_settings_init (&defaults);
       defaults.cluster = TRUE;
+      defaults.by_cause = TRUE;
       defaults.record_history = FALSE;
       settings = &defaults;
     }

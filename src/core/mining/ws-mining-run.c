@@ -23,6 +23,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "ws-aoi-cause.h"
 #include "ws-error.h"
 #include "ws-mining-run.h"
 
@@ -137,6 +138,9 @@ check_numbers (const WsMiningSettings  *settings,
     g_set_error_literal (error, WS_ERROR, WS_ERROR_INVALID, _("The share of the streams must be in (0, 1]"));
   else if (settings->threshold < 0 || settings->threshold > 1)
     g_set_error_literal (error, WS_ERROR, WS_ERROR_INVALID, _("The clustering threshold must be in [0, 1]"));
+  else if (settings->by_cause && settings->scope != WS_MINING_RUN_SCOPE_DELAYING)
+    g_set_error_literal (error, WS_ERROR, WS_ERROR_INVALID,
+                         _("Mining by cause explains the waits that delayed another thread: use the default scope"));
   else
     return TRUE;
   return FALSE;
@@ -467,8 +471,13 @@ extract_trace (Extract  *x,
       {
         g_autoptr(WsEventSet) scope = restrict_scope (ws_aoi_scope_delaying (trace, x->classifier), only);
 
+        guint stream = ws_stack_db_add_stream (x->db, ws_trace_get_name (trace));
+
         count_left_out (x->result, trace, scope, only);
-        ws_aoi_extract (x->aoi, trace, scope, x->db, ws_stack_db_add_stream (x->db, ws_trace_get_name (trace)));
+        if (x->settings->by_cause)
+          ws_aoi_extract_causes (x->aoi, trace, scope, x->classifier, x->db, stream);
+        else
+          ws_aoi_extract (x->aoi, trace, scope, x->db, stream);
       }
       return TRUE;
 

@@ -86,6 +86,11 @@ typedef enum {
  * @signatures: (nullable) (array zero-terminated=1): performance
  *   signatures, each "F1,F2,…" (function names, caller first), whose
  *   bottleneck coverage to compute
+ * @by_cause: %WS_MINING_RUN_SCOPE_DELAYING only: mine, instead of the
+ *   waits, what kept the delayed threads waiting — each such wait charged
+ *   to the stacks of its readier meanwhile, followed through the readier's
+ *   own waits (ws_aoi_extract_causes()); a pattern's cost is then the
+ *   delay it propagated
  * @classes: (nullable) (array): one #WsRunClass per trace: with both
  *   classes present every pattern and cluster gets its discriminative
  *   score, and %WS_CLUSTER_RANK_DISCRIMINATIVE orders the patterns by it
@@ -118,6 +123,7 @@ typedef struct {
   gboolean            record_history;
   const char *const  *signatures;
   const WsRunClass *classes;
+  gboolean            by_cause;
 } WsMiningSettings;
 
 /**
