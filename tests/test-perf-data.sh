@@ -50,6 +50,19 @@ assert any(th["name"] == "sleep" and th["waits"] > 0 for th in t["threads"]), t[
 PY
 [ $? -eq 0 ] || exit 1
 
+# The recording says what it was made for (perf's header cmdline): why
+# explains the command perf started, and says so.
+"$cli" why --json "$dir/cmd.data" >"$dir/why.json" || { echo "why of the recording failed"; exit 1; }
+python3 - "$dir/why.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))["picked"][0]
+print("picked:", p["program"], p["how"])
+assert p["how"] == "recorded", p
+assert p["program"] in ("sh", "sleep"), p
+assert "the process the recording was made for" in p["reason"], p["reason"]
+PY
+[ $? -eq 0 ] || exit 1
+
 # A CPU profile without -a and without scheduler events: it opens, and
 # info says what to record to see waits (text and JSON).
 timeout 60 perf record -q -g -o "$dir/cpu.data" -- sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done' \

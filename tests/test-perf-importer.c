@@ -1242,10 +1242,12 @@ test_perf_data_through_perf_script (void)
   g_autoptr(WsTrace) trace = NULL;
   g_autoptr(WsTrace) from_stream = NULL;
   g_autoptr(GInputStream) stream = NULL;
-  const char perf_data[] = "PERFILE2 (a stand-in perf reads nothing of it)";
+  /* The header of a recording to a pipe (16 bytes), which the importer
+   * checks before it runs perf. */
+  const char perf_data[] = "PERFILE2\x10\0\0\0\0\0\0\0 (a stand-in perf reads nothing of it)";
 
   g_assert_true (g_file_set_contents (snippet_path, snippet, -1, NULL));
-  g_assert_true (g_file_set_contents (data_path_, perf_data, -1, NULL));
+  g_assert_true (g_file_set_contents (data_path_, perf_data, sizeof perf_data - 1, NULL));
   g_assert_true (g_file_set_contents (perf_path, script, -1, NULL));
   g_assert_cmpint (g_chmod (perf_path, 0755), ==, 0);
 
@@ -1256,7 +1258,8 @@ test_perf_data_through_perf_script (void)
   g_assert_cmpstr (ws_trace_get_path (trace), ==, data_path_);
 
   g_assert_true (g_file_get_contents (args_path, &args, NULL, NULL));
-  expected_args = g_strdup_printf ("script\n-f\n-i\n%s\n-F\ncomm,tid,pid,time,event,trace,ip,sym,dso,period\n"
+  /* No -f: perf's refusal of a file owned by someone else stands. */
+  expected_args = g_strdup_printf ("script\n-i\n%s\n-F\ncomm,tid,pid,time,event,trace,ip,sym,dso,period\n"
                                    "--show-task-events\n", data_path_);
   g_assert_cmpstr (args, ==, expected_args);
 

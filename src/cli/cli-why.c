@@ -34,6 +34,8 @@ typedef struct {
   char    *classifier_file;
   char   **scenarios;
   char    *scenario_file;
+  char    *comm;
+  int      pid;
 } WhyOptions;
 
 static void
@@ -48,6 +50,7 @@ why_options_clear (WhyOptions *o)
   g_free (o->classifier_file);
   g_strfreev (o->scenarios);
   g_free (o->scenario_file);
+  g_free (o->comm);
 }
 
 static GOptionContext *
@@ -73,6 +76,10 @@ why_context_new (WhyOptions *o)
       N_("Sum over every scenario instance slower than TIME"), N_("TIME") },
     { "scenario-name", 0, 0, G_OPTION_ARG_STRING, &o->scenario,
       N_("Only instances of this scenario (default: any)"), N_("NAME") },
+    { "comm", 0, 0, G_OPTION_ARG_STRING, &o->comm,
+      N_("Without scenarios: explain the processes of this name instead of the program picked"), N_("NAME") },
+    { "pid", 0, 0, G_OPTION_ARG_INT, &o->pid,
+      N_("Without scenarios: explain this process instead of the program picked"), N_("PID") },
     { "top", 0, 0, G_OPTION_ARG_INT, &o->top, N_("Show this many causes (default 10; 0 = all)"), "N" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, N_("Print JSON"), NULL },
     { "classifier", 0, 0, G_OPTION_ARG_FILENAME, &o->classifier_file,
@@ -122,6 +129,13 @@ check_usage (WhyOptions *o,
     return cli_usage_error ("why", "%s", _("--event must not be negative"));
   if (o->slowest == 0)
     return cli_usage_error ("why", "%s", _("--slowest must be at least 1"));
+  if (o->comm != NULL && o->pid != 0)
+    return cli_usage_error ("why", "%s", _("give --comm or --pid, not both"));
+  if (o->pid < 0)
+    return cli_usage_error ("why", "%s", _("--pid must be positive"));
+  if ((o->comm != NULL || o->pid != 0) && n_selectors > 0)
+    return cli_usage_error ("why", "%s", _("--comm and --pid choose the program the picker explains; "
+                                           "--tid, --event and the scenario options choose the delay themselves"));
   if (o->top < 0)
     return cli_usage_error ("why", "%s", _("--top must not be negative"));
   if (o->slower_than != NULL && !cli_parse_time (o->slower_than, threshold, &error))
@@ -259,7 +273,18 @@ pick_targets (WhyOptions        *o,
       else
         {
           g_array_unref (*targets);
-          *targets = ws_attribution_targets_waiting_threads_full (traces, classifier, DEFAULT_THREADS, picks);
+          WsPickChoice choice = { o->comm, o->pid };
+
+          *targets = ws_attribution_targets_picked (traces, classifier, DEFAULT_THREADS,
+                                                    o->comm != NULL || o->pid > 0 ? &choice : NULL, picks);
+          if ((*targets)->len == 0 && (o->comm != NULL || o->pid > 0))
+            {
+              if (o->comm != NULL)
+                fprintf (stderr, _("waitscope-cli: why: no process named “%s” was held up in the trace\n"), o->comm);
+              else
+                fprintf (stderr, _("waitscope-cli: why: no process with pid %d was held up in the trace\n"), o->pid);
+              return CLI_EXIT_INPUT;
+            }
           *what = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "the %u thread held up longest of the program held up most (no scenario instances)",
                                              "the %u threads held up longest of the program held up most (no scenario instances)",
                                              (*targets)->len),
@@ -335,6 +360,33 @@ json_cause (JsonBuilder   *b,
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+  /* the step behind it: who had the CPUs, who else was in the disk's
+   * queue (uninterruptible) meanwhile */
+  json_builder_set_member_name (b, "behind");
+  json_builder_begin_array (b);
+  for (guint i = 0; c->behind != NULL && i < c->behind->len && i < 10; i++)
+    {
+      const WsCauseThread *t = &g_array_index (c->behind, WsCauseThread, i);
+      const WsThread *th = ws_trace_get_thread (t->trace, t->thread);
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "what");
+      json_builder_add_string_value (b, c->kind == WS_CAUSE_READY ? "cpu" : "disk");
+      json_builder_set_member_name (b, "tid");
+      json_builder_add_int_value (b, th->tid);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, th->name ? th->name : "");
+      json_builder_set_member_name (b, "program");
+      json_builder_add_string_value (b, ws_trace_get_program_name (t->trace, t->thread));
+      json_builder_set_member_name (b, "trace");
+      json_builder_add_string_value (b, ws_trace_get_path (t->trace));
+      json_builder_set_member_name (b, "time");
+      json_builder_add_int_value (b, t->time);
+      json_builder_set_member_name (b, "share");
+      json_builder_add_double_value (b, c->time > 0 ? (double) t->time / c->time : 0.0);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
   json_builder_set_member_name (b, "example_stack");
   json_builder_begin_array (b);
   for (guint i = 0; c->example_stack[i] != NULL; i++)
@@ -376,6 +428,31 @@ json_picks (JsonBuilder *b,
       json_builder_add_int_value (b, p->cpu);
       json_builder_set_member_name (b, "ran");
       json_builder_add_int_value (b, p->ran);
+      json_builder_set_member_name (b, "pid");
+      json_builder_add_int_value (b, p->pid);
+      json_builder_set_member_name (b, "how");
+      json_builder_add_string_value (b, p->subject == WS_PICK_RECORDED ? "recorded"
+                                        : p->subject == WS_PICK_CHOSEN ? "chosen" : "ranked");
+      json_builder_set_member_name (b, "score");
+      json_builder_add_int_value (b, (gint64) p->score);
+      json_builder_set_member_name (b, "waited_for_until_it_ended");
+      json_builder_add_int_value (b, p->launched);
+      json_builder_set_member_name (b, "runner_up");
+      if (p->runner_up != NULL)
+        {
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "program");
+          json_builder_add_string_value (b, p->runner_up);
+          json_builder_set_member_name (b, "pid");
+          json_builder_add_int_value (b, p->runner_up_pid);
+          json_builder_set_member_name (b, "score");
+          json_builder_add_int_value (b, (gint64) p->runner_up_score);
+          json_builder_set_member_name (b, "ran");
+          json_builder_add_int_value (b, p->runner_up_ran);
+          json_builder_end_object (b);
+        }
+      else
+        json_builder_add_null_value (b);
       json_builder_set_member_name (b, "reason");
       json_builder_add_string_value (b, reason);
       json_builder_end_object (b);
@@ -446,6 +523,11 @@ print_text (WsAttribution *attr,
       printf ("%5.1f%% %9s  %s  [%s]\n", 100.0 * c->share, time, c->label, threads->str);
       if (i == 0 && c->kernel_function != NULL && g_strcmp0 (c->kernel_function, c->signature) != 0)
         printf (_("              in the kernel: %s\n"), c->kernel_function);
+      if (i == 0 && c->behind != NULL && c->behind->len > 0)
+        {
+          g_autofree char *behind = ws_cause_describe_behind (c, 3);
+          printf ("              %s\n", behind);
+        }
     }
 }
 

@@ -698,7 +698,7 @@ export_slow_data (GtkWidget *widget, const char *path, GError **error)
     }
   else
     text = ws_awg_export_dot (awg, "awg-slow", NULL);
-  return g_file_set_contents (path, text, -1, error);
+  return ws_export_write_text (path, text, error);
 }
 
 static void

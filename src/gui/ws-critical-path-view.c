@@ -86,7 +86,7 @@ ws_critical_path_view_dup_segment_text (WsCriticalPathView *self,
   /* Translators: a critical path segment: thread, tid, state, duration,
    * offset from the start of the window */
   return g_strdup_printf (_("%s · %d: %s for %s, at +%s"), t->name ? t->name : "?", t->tid,
-                          ws_critical_state_get_label (seg->state), d, at);
+                          ws_critical_path_segment_label (path (self), segment), d, at);
 }
 
 static void
@@ -99,7 +99,10 @@ update_accessible (WsCriticalPathView *self)
     desc = g_strdup (_("Nothing to show yet"));
   else
     {
-      g_autofree char *states = ws_critical_path_dup_state_summary (path (self));
+      g_autofree char *state_times = ws_critical_path_dup_state_summary (path (self));
+      g_autofree char *behind = ws_critical_path_dup_behind (path (self));
+      g_autofree char *states = behind != NULL ? g_strdup_printf ("%s. %s", state_times, behind)
+                                               : g_strdup (state_times);
       g_autofree char *threads = ws_critical_path_dup_thread_summary (path (self), 4);
 
       if (selected != WS_NONE)

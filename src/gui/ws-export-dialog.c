@@ -10,6 +10,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "ws-atomic-file.h"
 #include "ws-export-dialog.h"
 
 typedef struct {
@@ -127,7 +128,7 @@ ws_export_write_text (const char  *path,
 {
   g_autoptr(GError) local = NULL;
 
-  if (g_file_set_contents (path, text, -1, &local))
+  if (ws_atomic_file_set_contents (path, text, -1, FALSE, &local))
     return TRUE;
   g_set_error (error, local->domain, local->code, _("Could not write “%s”: %s"), path, local->message);
   return FALSE;

@@ -273,7 +273,7 @@ segment_cell_text (const WsGraphShown *shown,
     case SEGMENT_COLUMN_THREAD:
       return ws_event_format_thread_short (shown->trace, seg->thread);
     case SEGMENT_COLUMN_STATE:
-      return g_strdup (ws_critical_state_get_label (seg->state));
+      return g_strdup (ws_critical_path_segment_label (shown->path, segment));
     case SEGMENT_COLUMN_START:
       {
         g_autofree char *d = ws_format_duration (seg->start - ws_critical_path_get_symptom (shown->path)->t0);

@@ -226,7 +226,7 @@ segment_grid (WsNodeDetails           *self,
 
   grid_row (self, row++, _("Thread"), thread);
   process_row (self, row++, seg->thread);
-  grid_row (self, row++, _("State"), ws_critical_state_get_label (seg->state));
+  grid_row (self, row++, _("State"), ws_critical_path_segment_label (path, seg - ws_critical_path_get_segments (path)));
   grid_row (self, row++, _("From"), from);
   grid_row (self, row++, _("To"), to);
   grid_row (self, row++, _("Duration"), duration);
@@ -315,7 +315,7 @@ ws_node_details_show_segment (WsNodeDetails  *self,
   seg = ws_critical_path_get_segment (path, segment);
   thread = ws_event_format_thread_short (trace, seg->thread);
   gtk_label_set_text (self->detail_title, thread);
-  gtk_label_set_text (self->detail_subtitle, ws_critical_state_get_label (seg->state));
+  gtk_label_set_text (self->detail_subtitle, ws_critical_path_segment_label (path, segment));
   gtk_widget_set_visible (GTK_WIDGET (self->detail_grid), TRUE);
   segment_grid (self, path, seg);
   segment_stacks (self, seg);

@@ -185,10 +185,19 @@ fill_causes (WsOverviewPage *self)
       g_autofree char *row_title = g_strdup_printf ("%.1f %%  %s", 100.0 * c->share, c->label);
       g_autofree char *subtitle = NULL;
 
+      g_autofree char *behind = ws_cause_describe_behind (c, 3);
+
       if (c->kernel_function != NULL && g_strcmp0 (c->kernel_function, c->signature) != 0)
         subtitle = g_strdup_printf (_("%s on %s; in the kernel: %s — show the critical path"), time, who, c->kernel_function);
       else
         subtitle = g_strdup_printf (_("%s on %s — show the critical path"), time, who);
+      if (behind != NULL)
+        {
+          /* the step behind the cause: who else had the disk or the CPUs */
+          g_autofree char *with = g_strdup_printf ("%s\n%s", subtitle, behind);
+          g_free (subtitle);
+          subtitle = g_steal_pointer (&with);
+        }
       add_row (self->causes_list, row_title, subtitle, WS_ANALYSIS_CRITICAL_PATH,
                targets->len > 0 ? &g_array_index (targets, WsAttributionTarget, 0) : NULL);
     }

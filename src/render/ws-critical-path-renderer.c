@@ -734,6 +734,22 @@ typedef enum {
   KEY_NAME,      /* "Ready" */
 } KeyLevel;
 
+/* The time of @state's segments that were uninterruptible waits (disk). */
+static WsTime
+path_disk_time (WsCriticalPathRenderer *self,
+                WsCriticalState         state)
+{
+  WsTime t = 0;
+
+  for (guint i = 0; i < ws_critical_path_get_n_segments (self->path); i++)
+    {
+      const WsCriticalSegment *seg = ws_critical_path_get_segment (self->path, i);
+      if (seg->state == state && g_str_has_prefix (ws_critical_path_segment_label (self->path, i), _("Disk")))
+        t += seg->end - seg->start;
+    }
+  return t;
+}
+
 static char *
 key_label (WsCriticalPathRenderer *self,
            WsCriticalState         st,
@@ -758,6 +774,23 @@ key_label (WsCriticalPathRenderer *self,
     /* Translators: the critical path's key where room is short: state, share */
     return g_strdup_printf (_("%s %.0f %%"), short_names[st], share);
   d = ws_format_duration (t);
+  if (st == WS_CRITICAL_READY)
+    /* Translators: the key of the critical path: waiting for CPUs others
+     * held, its time, its share */
+    return g_strdup_printf (_("CPU contention %s (%.0f %%)"), d, share);
+  if (st == WS_CRITICAL_BLOCKED_HARDWARE || st == WS_CRITICAL_BLOCKED_UNKNOWN)
+    {
+      WsTime disk = path_disk_time (self, st);
+
+      if (disk > 0)
+        {
+          g_autofree char *dd = ws_format_duration (disk);
+          /* Translators: the key of the critical path: a blocked state,
+           * its time, its share, and how much of it was the threads'
+           * own uninterruptible I/O */
+          return g_strdup_printf (_("%s %s (%.0f %%), of it disk %s"), ws_critical_state_get_label (st), d, share, dd);
+        }
+    }
   /* Translators: the key of the critical path: state, its time, its share */
   return g_strdup_printf (_("%s %s (%.0f %%)"), ws_critical_state_get_label (st), d, share);
 }

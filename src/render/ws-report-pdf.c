@@ -15,7 +15,9 @@
 #include <glib/gi18n-lib.h>
 #include <pango/pangocairo.h>
 
+#include "ws-atomic-file.h"
 #include "ws-error.h"
+#include "ws-export.h"
 #include "ws-report-note.h"
 #include "ws-report-private.h"
 #include "ws-time-format.h"
@@ -475,15 +477,22 @@ ws_report_write_pdf (WsReport    *self,
                      const char  *path,
                      GError     **error)
 {
-  g_autofree char *tmp = NULL;
+  g_autoptr(WsAtomicFile) file = NULL;
+  g_autoptr(GError) local = NULL;
   cairo_surface_t *surface;
   cairo_status_t status;
   guint pages;
 
   g_return_val_if_fail (WS_IS_REPORT (self), FALSE);
 
-  tmp = g_strconcat (path, ".part", NULL);
-  surface = cairo_pdf_surface_create (tmp, PAGE_WIDTH, PAGE_HEIGHT);
+  /* Written through a #WsAtomicFile, so a failed export never leaves half
+   * a PDF under the name, and nothing planted beside it is followed. */
+  if ((file = ws_atomic_file_open (path, &local)) == NULL)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_IO, _("Could not write “%s”: %s"), path, local->message);
+      return FALSE;
+    }
+  surface = cairo_pdf_surface_create_for_stream (ws_export_cairo_write, file, PAGE_WIDTH, PAGE_HEIGHT);
   cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_TITLE, ws_session_file_get_title (self->session));
   cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "Waitscope " PACKAGE_VERSION);
   status = draw_report (self, surface, &pages);
@@ -491,10 +500,14 @@ ws_report_write_pdf (WsReport    *self,
   if (status == CAIRO_STATUS_SUCCESS)
     status = cairo_surface_status (surface);
   cairo_surface_destroy (surface);
-  if (status == CAIRO_STATUS_SUCCESS && g_rename (tmp, path) == 0)
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_IO, _("Could not write “%s”: %s"), path,
+                   cairo_status_to_string (status));
+      return FALSE;
+    }
+  if (ws_atomic_file_commit (g_steal_pointer (&file), FALSE, &local))
     return TRUE;
-  g_unlink (tmp);
-  g_set_error (error, WS_ERROR, WS_ERROR_IO, _("Could not write “%s”: %s"), path,
-               status != CAIRO_STATUS_SUCCESS ? cairo_status_to_string (status) : g_strerror (errno));
+  g_set_error (error, WS_ERROR, WS_ERROR_IO, _("Could not write “%s”: %s"), path, local->message);
   return FALSE;
 }

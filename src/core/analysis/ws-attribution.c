@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "ws-attribution.h"
+#include "ws-behind.h"
 #include "ws-error.h"
 #include "ws-wake-words.h"
 
@@ -41,6 +42,7 @@ cause_clear (WsCause *cause)
   g_free (cause->kernel_function);
   g_free (cause->top_function);
   g_clear_pointer (&cause->threads, g_array_unref);
+  g_clear_pointer (&cause->behind, g_array_unref);
   g_strfreev (cause->example_stack);
 }
 
@@ -360,6 +362,8 @@ typedef struct {
   WsTime      time;
   guint       thread;
   guint       event;      /* example event, or WS_NONE */
+  WsTime      start;      /* READY, BLOCKED: the segment (for what was behind it) */
+  WsTime      end;
 } Piece;
 
 static void
@@ -656,7 +660,7 @@ segment_pieces (WsTrace                 *trace,
                 void                   (*add) (const Piece *, gpointer),
                 gpointer                 data)
 {
-  Piece p = { 0, 0, NULL, NULL, WAKE_NONE, seg->end - seg->start, seg->thread, WS_NONE };
+  Piece p = { 0, 0, NULL, NULL, WAKE_NONE, seg->end - seg->start, seg->thread, WS_NONE, seg->start, seg->end };
   WsTime throttled;
 
   switch (seg->state)
@@ -761,6 +765,8 @@ typedef struct {
   GArray        *seen;        /* guint: target number that last touched each cause */
   GArray        *longest;     /* WsTime: the example piece's length per cause */
   GPtrArray     *functions;   /* per cause: GHashTable function -> WsTime *, RUNNING only */
+  GHashTable    *behind;      /* WsTrace -> WsBehindIndex */
+  WsCause       *adding;      /* the cause a competitor is added to */
 } Sum;
 
 static void
@@ -783,6 +789,51 @@ add_thread (WsCause *cause,
   g_array_append_val (cause->threads, ct);
 }
 
+static void
+add_behind (guint    thread,
+            WsTime   time,
+            gpointer data)
+{
+  Sum *sum = data;
+  WsCause *cause = sum->adding;
+  WsCauseThread ct = { sum->trace, thread, time };
+
+  for (guint i = 0; i < cause->behind->len; i++)
+    {
+      WsCauseThread *t = &g_array_index (cause->behind, WsCauseThread, i);
+      if (t->trace == sum->trace && t->thread == thread)
+        {
+          t->time += time;
+          return;
+        }
+    }
+  g_array_append_val (cause->behind, ct);
+}
+
+/* What was behind a piece: for a wait for a CPU (not throttled: nobody
+ * else wanted that CPU), the threads on the CPUs meanwhile; for an
+ * uninterruptible wait, the other processes' threads in uninterruptible
+ * sleep meanwhile (ws-behind.h). */
+static void
+add_behind_piece (Sum         *sum,
+                  WsCause     *cause,
+                  const Piece *p)
+{
+  WsBehindIndex *index;
+  gboolean cpu = p->kind == WS_CAUSE_READY && p->signature[0] == '\0';
+  gboolean disk = p->kind == WS_CAUSE_BLOCKED && p->state == 'D';
+
+  if ((!cpu && !disk) || p->end <= p->start)
+    return;
+  if ((index = g_hash_table_lookup (sum->behind, sum->trace)) == NULL)
+    g_hash_table_insert (sum->behind, sum->trace, (index = ws_behind_index_new (sum->trace)));
+  sum->adding = cause;
+  if (cpu)
+    ws_behind_index_cpu (index, p->start, p->end, p->thread, add_behind, sum);
+  else
+    ws_behind_index_disk (index, p->start, p->end, p->thread, add_behind, sum);
+}
+
 static WsCause *
 lookup_cause (Sum         *sum,
               const Piece *p)
@@ -802,6 +853,7 @@ lookup_cause (Sum         *sum,
   fresh.state = p->kind == WS_CAUSE_BLOCKED ? p->state : 0;
   fresh.signature = g_strdup (p->signature);
   fresh.threads = g_array_new (FALSE, FALSE, sizeof (WsCauseThread));
+  fresh.behind = g_array_new (FALSE, FALSE, sizeof (WsCauseThread));
   fresh.example_event = WS_NONE;
   g_array_append_val (sum->self->causes, fresh);
   g_array_append_val (sum->seen, zero);
@@ -837,6 +889,8 @@ add_piece (const Piece *p,
       cause->n_symptoms++;
     }
   add_thread (cause, sum->trace, p->thread, p->time);
+  add_behind_piece (sum, cause, p);
+  cause = &g_array_index (sum->self->causes, WsCause, index);
   if (p->kind == WS_CAUSE_RUNNING && p->kernel_function != NULL)
     {
       GHashTable *functions = g_ptr_array_index (sum->functions, index);
@@ -956,6 +1010,7 @@ finish (WsAttribution *self)
 
       c->share = self->total > 0 ? (double) c->time / self->total : 0.0;
       g_array_sort (c->threads, compare_threads);
+      g_array_sort (c->behind, compare_threads);
       c->example_stack = c->example_trace != NULL ? format_stack (c->example_trace, c->example_event)
                                                   : g_new0 (char *, 1);
     }
@@ -987,6 +1042,7 @@ ws_attribution_compute (GArray                      *targets,
   sum.seen = g_array_new (FALSE, TRUE, sizeof (guint));
   sum.longest = g_array_new (FALSE, TRUE, sizeof (WsTime));
   sum.functions = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
+  sum.behind = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) ws_behind_index_free);
 
   for (guint i = 0; ok && i < targets->len; i++)
     {
@@ -1005,6 +1061,7 @@ ws_attribution_compute (GArray                      *targets,
   self->n_targets = targets->len;
 
   g_hash_table_unref (sum.index);
+  g_hash_table_unref (sum.behind);
   g_array_unref (sum.seen);
   g_array_unref (sum.longest);
   if (!ok)
@@ -1189,6 +1246,16 @@ ws_attribution_targets_waiting_threads_full (GPtrArray         *traces,
                                              guint              k,
                                              GPtrArray        **picks)
 {
+  return ws_attribution_targets_picked (traces, classifier, k, NULL, picks);
+}
+
+GArray *
+ws_attribution_targets_picked (GPtrArray          *traces,
+                               WsFrameClassifier  *classifier,
+                               guint               k,
+                               const WsPickChoice *choice,
+                               GPtrArray         **picks)
+{
   GArray *out;
 
   g_return_val_if_fail (traces != NULL, NULL);
@@ -1199,7 +1266,7 @@ ws_attribution_targets_waiting_threads_full (GPtrArray         *traces,
   for (guint t = 0; t < traces->len; t++)
     {
       WsTrace *trace = g_ptr_array_index (traces, t);
-      g_autoptr(WsThreadPick) pick = ws_thread_picker_pick (trace, classifier, k);
+      g_autoptr(WsThreadPick) pick = ws_thread_picker_pick_full (trace, classifier, k, choice);
 
       for (guint i = 0; pick != NULL && i < pick->threads->len; i++)
         {
@@ -1213,4 +1280,34 @@ ws_attribution_targets_waiting_threads_full (GPtrArray         *traces,
         g_ptr_array_add (*picks, g_steal_pointer (&pick));
     }
   return out;
+}
+
+char *
+ws_cause_describe_behind (const WsCause *cause,
+                          guint          max)
+{
+  GString *names = g_string_new (NULL);
+  g_autofree char *list = NULL;
+
+  g_return_val_if_fail (cause != NULL, NULL);
+
+  for (guint i = 0; cause->behind != NULL && i < cause->behind->len && i < max; i++)
+    {
+      const WsCauseThread *t = &g_array_index (cause->behind, WsCauseThread, i);
+      const WsThread *th = ws_trace_get_thread (t->trace, t->thread);
+
+      g_string_append_printf (names, "%s%s %d (%.0f %%)", i > 0 ? ", " : "", th->name ? th->name : "?", th->tid,
+                              cause->time > 0 ? 100.0 * t->time / cause->time : 0.0);
+    }
+  if (cause->behind != NULL && cause->behind->len > max)
+    g_string_append_printf (names, ngettext (", %u more", ", %u more", cause->behind->len - max),
+                            cause->behind->len - max);
+  list = g_string_free (names, FALSE);
+  if (list[0] == '\0')
+    return NULL;
+  if (cause->kind == WS_CAUSE_READY)
+    /* TRANSLATORS: the threads that had the CPUs, with their share of the wait */
+    return g_strdup_printf (_("CPU contention: on the CPUs meanwhile: %s"), list);
+  /* TRANSLATORS: other processes whose I/O shared the disk, with their share */
+  return g_strdup_printf (_("disk contention: other processes in uninterruptible sleep meanwhile: %s"), list);
 }

@@ -71,6 +71,12 @@ typedef struct {
  * @n_symptoms: how many of the attributed symptoms it appears in
  * @threads: (element-type WsCauseThread): the threads it was spent on,
  *   most time first
+ * @behind: (element-type WsCauseThread): the step behind it, most time
+ *   first: READY (not throttled): the threads on the CPUs while it waited
+ *   for one; BLOCKED in state D: the other processes' threads in
+ *   uninterruptible sleep meanwhile (the disk's other users); else empty.
+ *   A thread's time is its overlap with the cause's pieces, so the times
+ *   may add up to more than @time (two CPUs, several competing sleeps)
  * @example_trace, @example_event: the costliest single piece: the WAIT
  *   event (BLOCKED, READY) or the first sample (RUNNING) — %WS_NONE if
  *   none — in that trace, for "show me"
@@ -94,6 +100,7 @@ typedef struct {
   WsTime        unknown_time;
   guint         n_symptoms;
   GArray       *threads;
+  GArray       *behind;
   WsTrace      *example_trace;
   guint         example_event;
   char        **example_stack;
@@ -233,6 +240,21 @@ gboolean        ws_attribution_is_recorder    (WsTrace     *trace,
                                                guint        thread);
 
 /*
+ * ws_cause_describe_behind:
+ * @max: name at most this many threads
+ *
+ * The step behind @cause in one translated line: "CPU contention: on the
+ * CPUs meanwhile: hog 17750 (31 %), …" or "disk contention: other
+ * processes in uninterruptible sleep meanwhile: dd 1234 (98 %)", each
+ * thread with its time as a share of the cause's.
+ *
+ * Returns: (transfer full) (nullable): the line, %NULL when nothing is
+ *   behind it
+ */
+char           *ws_cause_describe_behind      (const WsCause *cause,
+                                               guint          max);
+
+/*
  * Target pickers.  Scenario instances of all @traces (a GPtrArray of
  * WsTrace), slowest first: the @k slowest, or all slower than @threshold,
  * or the slowest @fraction (at least one).  @scenario %NULL = any.
@@ -262,5 +284,12 @@ GArray         *ws_attribution_targets_waiting_threads_full (GPtrArray         *
                                                              WsFrameClassifier *classifier,
                                                              guint              k,
                                                              GPtrArray        **picks);
+/* The same for the program @choice names (nullable: the recording's
+ * subject, else the ranking's first; ws_thread_picker_pick_full()). */
+GArray         *ws_attribution_targets_picked (GPtrArray          *traces,
+                                               WsFrameClassifier  *classifier,
+                                               guint               k,
+                                               const WsPickChoice *choice,
+                                               GPtrArray         **picks);
 
 G_END_DECLS

@@ -24,6 +24,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "ws-behind.h"
 #include "ws-critical-path.h"
 #include "ws-error.h"
 #include "ws-time-format.h"
@@ -603,6 +604,204 @@ ws_critical_path_dup_thread_summary (WsCriticalPath *path,
   return g_string_free (out, FALSE);
 }
 
+static gboolean
+segment_is_disk (WsTrace                 *trace,
+                 const WsCriticalSegment *seg)
+{
+  const WsEvent *w;
+
+  if ((seg->state != WS_CRITICAL_BLOCKED_HARDWARE && seg->state != WS_CRITICAL_BLOCKED_UNKNOWN) ||
+      seg->event == WS_NONE)
+    return FALSE;
+  w = ws_trace_get_event (trace, seg->event);
+  return (w->flags & WS_EVENT_FLAG_UNINTERRUPTIBLE) || w->state == 'D';
+}
+
+static gboolean
+segment_is_cpu_wait (WsTrace                 *trace,
+                     const WsCriticalSegment *seg)
+{
+  const WsEvent *e;
+
+  if (seg->state != WS_CRITICAL_READY)
+    return FALSE;
+  e = seg->event != WS_NONE ? ws_trace_get_event (trace, seg->event) : NULL;
+  return e == NULL || !(e->kind == WS_EVENT_PREEMPT && (e->flags & WS_EVENT_FLAG_TO_IDLE));
+}
+
+/**
+ * ws_critical_path_segment_label:
+ *
+ * Returns: what @segment's time was, translated: its state's label, but
+ *   "Disk (uninterruptible I/O)" for a blocked uninterruptible wait (the
+ *   thread's own I/O: its readier is the device, often not recorded) and
+ *   "CPU contention (waiting for a CPU)" for a wait for a CPU others held
+ */
+const char *
+ws_critical_path_segment_label (WsCriticalPath *path,
+                                guint           segment)
+{
+  const WsCriticalSegment *seg;
+  WsTrace *trace;
+
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH (path), NULL);
+
+  seg = ws_critical_path_get_segment (path, segment);
+  trace = ws_critical_path_get_trace (path);
+  if (segment_is_disk (trace, seg))
+    return _("Disk (uninterruptible I/O)");
+  if (segment_is_cpu_wait (trace, seg))
+    return _("CPU contention (waiting for a CPU)");
+  return ws_critical_state_get_label (seg->state);
+}
+
+/**
+ * ws_critical_path_get_disk_time:
+ *
+ * Returns: the time of @path in blocked uninterruptible waits (its
+ *   threads' own I/O), part of the two blocked states' time
+ */
+WsTime
+ws_critical_path_get_disk_time (WsCriticalPath *path)
+{
+  WsTrace *trace;
+  WsTime t = 0;
+
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH (path), 0);
+
+  trace = ws_critical_path_get_trace (path);
+  for (guint i = 0; i < ws_critical_path_get_n_segments (path); i++)
+    {
+      const WsCriticalSegment *seg = ws_critical_path_get_segment (path, i);
+      if (segment_is_disk (trace, seg))
+        t += seg->end - seg->start;
+    }
+  return t;
+}
+
+typedef struct {
+  GHashTable *times;   /* thread -> WsTime * */
+} Behind;
+
+static void
+add_competitor (guint    thread,
+                WsTime   time,
+                gpointer data)
+{
+  Behind *b = data;
+  WsTime *t = g_hash_table_lookup (b->times, GUINT_TO_POINTER (thread));
+
+  if (t == NULL)
+    g_hash_table_insert (b->times, GUINT_TO_POINTER (thread), (t = g_new0 (WsTime, 1)));
+  *t += time;
+}
+
+static int
+compare_competitors (gconstpointer a,
+                     gconstpointer b,
+                     gpointer      data)
+{
+  GHashTable *times = data;
+  WsTime x = *(WsTime *) g_hash_table_lookup (times, *(gpointer *) a);
+  WsTime y = *(WsTime *) g_hash_table_lookup (times, *(gpointer *) b);
+
+  return x > y ? -1 : x < y;
+}
+
+/* "dd 4152 (64 %), kworker/u8:2 35 (12 %)": the competitors of @total. */
+static char *
+competitors (WsTrace    *trace,
+             GHashTable *times,
+             WsTime      total,
+             guint       max)
+{
+  g_autoptr(GPtrArray) keys = g_ptr_array_new ();
+  GString *out = g_string_new (NULL);
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, times);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (keys, key);
+
+  g_ptr_array_sort_with_data (keys, compare_competitors, times);
+  for (guint i = 0; i < keys->len && i < max; i++)
+    {
+      guint thread = GPOINTER_TO_UINT (g_ptr_array_index (keys, i));
+      const WsThread *th = ws_trace_get_thread (trace, thread);
+      WsTime t = *(WsTime *) g_hash_table_lookup (times, GUINT_TO_POINTER (thread));
+
+      g_string_append_printf (out, "%s%s %d (%.0f %%)", i > 0 ? ", " : "", th->name ? th->name : "?", th->tid,
+                              total > 0 ? 100.0 * t / total : 0.0);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * ws_critical_path_dup_behind:
+ *
+ * Returns: (transfer full) (nullable): who else held what the path waited
+ *   for (ws-behind.h): "Disk: other processes in uninterruptible sleep
+ *   meanwhile: dd 4152 (64 %) · CPU contention: on the CPUs meanwhile:
+ *   hog 17750 (31 %)", or %NULL when the path neither waited for the disk
+ *   nor for a CPU
+ */
+char *
+ws_critical_path_dup_behind (WsCriticalPath *path)
+{
+  WsTrace *trace;
+  g_autoptr(WsBehindIndex) index = NULL;
+  g_autoptr(GHashTable) disk = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr(GHashTable) cpu = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  Behind on_disk = { disk }, on_cpu = { cpu };
+  WsTime disk_time = 0, cpu_time = 0;
+  GString *out = g_string_new (NULL);
+
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH (path), NULL);
+
+  trace = ws_critical_path_get_trace (path);
+  for (guint i = 0; i < ws_critical_path_get_n_segments (path); i++)
+    {
+      const WsCriticalSegment *seg = ws_critical_path_get_segment (path, i);
+      gboolean is_disk = segment_is_disk (trace, seg), is_cpu = !is_disk && segment_is_cpu_wait (trace, seg);
+
+      if (!is_disk && !is_cpu)
+        continue;
+      if (index == NULL)
+        index = ws_behind_index_new (trace);
+      if (is_disk)
+        {
+          disk_time += seg->end - seg->start;
+          ws_behind_index_disk (index, seg->start, seg->end, seg->thread, add_competitor, &on_disk);
+        }
+      else
+        {
+          cpu_time += seg->end - seg->start;
+          ws_behind_index_cpu (index, seg->start, seg->end, seg->thread, add_competitor, &on_cpu);
+        }
+    }
+  if (g_hash_table_size (disk) > 0)
+    {
+      g_autofree char *names = competitors (trace, disk, disk_time, 3);
+      /* Translators: who else used the disk while the path waited for it */
+      g_string_append_printf (out, _("Disk: other processes in uninterruptible sleep meanwhile: %s"), names);
+    }
+  if (g_hash_table_size (cpu) > 0)
+    {
+      g_autofree char *names = competitors (trace, cpu, cpu_time, 3);
+      if (out->len > 0)
+        g_string_append (out, " · ");
+      /* Translators: who had the CPUs while the path waited for one */
+      g_string_append_printf (out, _("CPU contention: on the CPUs meanwhile: %s"), names);
+    }
+  if (out->len == 0)
+    {
+      g_string_free (out, TRUE);
+      return NULL;
+    }
+  return g_string_free (out, FALSE);
+}
+
 /**
  * ws_critical_path_dup_state_summary:
  *
@@ -631,5 +830,17 @@ ws_critical_path_dup_state_summary (WsCriticalPath *path)
       g_string_append_printf (out, _("%s%s %s (%.0f %%)"), out->len > 0 ? " · " : "",
                               ws_critical_state_get_label (st), d, percent (t, s->t1 - s->t0));
     }
+  {
+    WsTime disk = ws_critical_path_get_disk_time (path);
+
+    if (disk > 0)
+      {
+        g_autofree char *d = ws_format_duration (disk);
+        /* Translators: of the blocked time, the part in the threads' own
+         * uninterruptible I/O */
+        g_string_append_printf (out, _(" · of it, disk (uninterruptible I/O) %s (%.0f %%)"), d,
+                                percent (disk, s->t1 - s->t0));
+      }
+  }
   return g_string_free (out, FALSE);
 }

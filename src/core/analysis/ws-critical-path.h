@@ -115,6 +115,13 @@ const char              *ws_critical_state_get_label     (WsCriticalState state)
 char                    *ws_critical_path_dup_thread_summary (WsCriticalPath *path,
                                                           guint           max_threads);
 char                    *ws_critical_path_dup_state_summary  (WsCriticalPath *path);
+/* What one segment's time was: the state's label, or "Disk
+ * (uninterruptible I/O)", or "CPU contention (waiting for a CPU)". */
+const char              *ws_critical_path_segment_label  (WsCriticalPath *path,
+                                                          guint           segment);
+WsTime                   ws_critical_path_get_disk_time  (WsCriticalPath *path);
+/* Who else held the disk and the CPUs the path waited for, or %NULL. */
+char                    *ws_critical_path_dup_behind     (WsCriticalPath *path);
 
 /*
  * ws_critical_path_timed_out_lock_holder:

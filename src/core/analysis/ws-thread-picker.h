@@ -9,9 +9,39 @@
 G_BEGIN_DECLS
 
 /**
+ * WsPickSubject:
+ * @WS_PICK_RANKED: nobody said which program matters: the one held up
+ *   most was chosen
+ * @WS_PICK_RECORDED: the trace was recorded for one command or process
+ *   (`perf record -p PID`, or a command perf started): that one
+ * @WS_PICK_CHOSEN: the caller asked for it (`why --comm/--pid`, the
+ *   Overview's switch)
+ *
+ * How the program explained was chosen.
+ */
+typedef enum {
+  WS_PICK_RANKED,
+  WS_PICK_RECORDED,
+  WS_PICK_CHOSEN,
+} WsPickSubject;
+
+/**
+ * WsPickChoice:
+ * @comm: (nullable): only processes of this name
+ * @pid: only this process, or 0
+ *
+ * What the caller asks the picker to explain; zeroes = rank.
+ */
+typedef struct {
+  const char *comm;
+  gint32      pid;
+} WsPickChoice;
+
+/**
  * WsThreadPick:
  * @trace: the trace (not owned)
  * @program: the chosen program's process name
+ * @pid: the pid of its first process
  * @n_processes: how many processes of that name it spans (PostgreSQL's
  *   backends that wait for one another are one program)
  * @threads: (element-type guint): the chosen thread indices, held up
@@ -23,22 +53,41 @@ G_BEGIN_DECLS
  * @cpu: time runnable without a CPU, its own or that of a thread it
  *   waited for (ns)
  * @ran: time on a CPU (ns)
- * @score: what programs were ranked by (ns): @inside + @outside + @cpu
- *   in the share of its busy time the program ran
+ * @launched: time other programs waited for its processes to end (a
+ *   shell for its child), in the share of their busy time they ran (ns)
+ * @score: what programs were ranked by (ns): @inside + @outside + the
+ *   CPU waits of threads it waited for + its own CPU waits in the share of
+ *   its busy time it ran + @launched
+ * @subject: how it was chosen
+ * @record_command: (nullable): %WS_PICK_RECORDED: the recording's command
+ *   line
+ * @runner_up: (nullable): the program ranked next (%WS_PICK_RANKED), or
+ *   the one ranked first when the choice was not the ranking's
+ * @runner_up_pid: its first process's pid
+ * @runner_up_score: its score (ns)
+ * @runner_up_ran: time its threads ran (ns)
  *
  * Which program a trace without scenario instances is explained from, and
  * why (ws_thread_pick_describe()).
  */
 typedef struct {
-  WsTrace *trace;
-  char    *program;
-  guint    n_processes;
-  GArray  *threads;
-  WsTime   inside;
-  WsTime   outside;
-  WsTime   cpu;
-  WsTime   ran;
-  double   score;
+  WsTrace       *trace;
+  char          *program;
+  gint32         pid;
+  guint          n_processes;
+  GArray        *threads;
+  WsTime         inside;
+  WsTime         outside;
+  WsTime         cpu;
+  WsTime         ran;
+  WsTime         launched;
+  double         score;
+  WsPickSubject  subject;
+  char          *record_command;
+  char          *runner_up;
+  gint32         runner_up_pid;
+  double         runner_up_score;
+  WsTime         runner_up_ran;
 } WsThreadPick;
 
 void     ws_thread_pick_free     (WsThreadPick *pick);
@@ -68,5 +117,33 @@ char          *ws_thread_pick_describe (const WsThreadPick *pick);
 WsThreadPick  *ws_thread_picker_pick   (WsTrace           *trace,
                                         WsFrameClassifier *classifier,
                                         guint              k);
+
+/*
+ * ws_thread_picker_pick_full:
+ * @choice: (nullable): the program the caller asks for; %NULL = the
+ *   recording's subject if the trace says what was recorded, else the
+ *   ranking's first
+ *
+ * Returns: (transfer full) (nullable): the pick, or %NULL when no thread
+ *   (of the choice) was held up at all
+ */
+WsThreadPick  *ws_thread_picker_pick_full (WsTrace            *trace,
+                                           WsFrameClassifier  *classifier,
+                                           guint               k,
+                                           const WsPickChoice *choice);
+
+/*
+ * ws_thread_picker_record_subject:
+ * @command: a `perf record …` command line (perf's header "cmdline")
+ * @pids: (out) (transfer full) (optional): the pids it names (-p), or %NULL
+ * @system_wide: (out) (optional): whether it recorded every CPU (-a)
+ *
+ * What a recording was made for: %TRUE for `-p`/`-t` (@pids set) or a
+ * command perf started and followed (not `-a … -- sleep N`, the duration
+ * of a system-wide recording).
+ */
+gboolean       ws_thread_picker_record_subject (const char  *command,
+                                                GArray     **pids,
+                                                gboolean    *system_wide);
 
 G_END_DECLS

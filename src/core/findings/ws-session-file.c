@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ws-atomic-file.h"
 #include "ws-error.h"
 #include "ws-json-text.h"
 #include "ws-session-file.h"
@@ -603,9 +604,7 @@ write_atomically (const char  *path,
 {
   g_autoptr(GError) local = NULL;
 
-  if (g_file_set_contents_full (path, data, -1,
-                                G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
-                                0644, &local))
+  if (ws_atomic_file_set_contents (path, data, -1, TRUE, &local))
     return TRUE;
   g_set_error (error, WS_ERROR, WS_ERROR_IO, _("Could not save “%s”: %s"), path, local->message);
   return FALSE;

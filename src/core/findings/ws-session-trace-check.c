@@ -139,8 +139,8 @@ refuse_different (const WsSessionTrace *t,
 {
   g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                _("“%s” is not the trace “%s” this session was saved with: its content differs "
-                 "(expected SHA-256 %.12s…, %" G_GINT64_FORMAT " bytes)"),
-               path, t->name, t->sha256, t->size);
+                 "(expected SHA-256 %.12s…, %lld bytes)"),
+               path, t->name, t->sha256, (long long) t->size);
   return FALSE;
 }
 

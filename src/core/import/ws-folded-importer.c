@@ -276,7 +276,8 @@ read_lines (Folder        *f,
     }
   if (local_error != NULL)
     {
-      WsError code = g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+      WsError code = local_error->domain == WS_ERROR ? (WsError) local_error->code   /* gzip ceiling */
+                     : g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
                      ? WS_ERROR_CANCELLED : WS_ERROR_IO;
       g_set_error (error, WS_ERROR, code, "%s:%" G_GUINT64_FORMAT ": %s", f->display_name,
                    f->line_no + 1, local_error->message);

@@ -164,8 +164,12 @@ ws_perf_load_source (const char        *display_name,
       WsTrace *result;
 
       if (path != NULL)
-        result = ws_perf_script_load (display_name, path, stacks, stats, progress_func, progress_data,
-                                 cancellable, error);
+        {
+          result = ws_perf_script_load (display_name, path, stacks, stats, progress_func, progress_data,
+                                        cancellable, error);
+          if (result != NULL)
+            ws_perf_data_read_record_command (result, path);
+        }
       else
         result = ws_perf_script_load_stream (display_name, &src, stacks, stats, progress_func,
                                         progress_data, cancellable, error);

@@ -432,6 +432,13 @@ ws_trace_loader_load_full (const char       *path,
   g_return_val_if_fail (rules == NULL || WS_IS_SCENARIO_RULES (rules), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  /* GIO's answer to "" is "Operation not supported". */
+  if (*path == '\0')
+    {
+      g_set_error_literal (error, WS_ERROR, WS_ERROR_IO,
+                           _("the trace's file name is empty: name a file, or “-” for standard input"));
+      return NULL;
+    }
   if (strcmp (path, "-") == 0)
     trace = load_unseekable ("/dev/stdin", "stdin", stacks, progress, progress_data, cancellable, error);
   else if (g_stat (path, &st) == 0 && !S_ISREG (st.st_mode) && !S_ISDIR (st.st_mode))

@@ -22,6 +22,11 @@ guint32   ws_trace_intern_string     (WsTrace      *self,
 guint     ws_trace_ensure_thread     (WsTrace      *self,
                                       gint32        tid,
                                       gint32        pid);
+void      ws_trace_forget_tid        (WsTrace      *self,
+                                      gint32        tid);
+void      ws_trace_bind_tid          (WsTrace      *self,
+                                      gint32        tid,
+                                      guint         thread);
 void      ws_trace_set_thread_name   (WsTrace      *self,
                                       guint         thread,
                                       const char   *name);
@@ -29,6 +34,16 @@ void      ws_trace_add_thread_comm   (WsTrace      *self,
                                       guint         thread,
                                       WsTime        time,
                                       const char   *name);
+/* perf's task records: when a thread ended, a process's parent, and the
+ * header's command line (ws_trace_get_thread_exit_time() …). */
+void      ws_trace_set_thread_exit   (WsTrace      *self,
+                                      gint32        tid,
+                                      WsTime        time);
+void      ws_trace_set_process_parent (WsTrace     *self,
+                                      gint32        pid,
+                                      gint32        parent_pid);
+void      ws_trace_set_record_command (WsTrace     *self,
+                                      const char   *command);
 void      ws_trace_set_process_name  (WsTrace      *self,
                                       gint32        pid,
                                       const char   *name);

@@ -31,6 +31,9 @@ struct _WsTrace
   WsWakeupFixes  fixes;         /* what ws_trace_finish() rewrote */
   GArray        *instances;     /* WsScenarioInstance */
   GHashTable    *comm_changes;  /* thread index -> GArray of CommChange, or NULL */
+  GHashTable    *exit_times;    /* tid -> WsTime *, or NULL: PERF_RECORD_EXIT */
+  GHashTable    *parents;       /* pid -> parent pid, or NULL: PERF_RECORD_FORK/EXIT */
+  char          *record_command; /* nullable: "perf record …" the trace was recorded with */
 
   GStringChunk  *string_chunk;
   GPtrArray     *strings;       /* id -> const char * */
@@ -73,6 +76,9 @@ ws_trace_finalize (GObject *object)
     }
   g_array_unref (self->instances);
   g_clear_pointer (&self->comm_changes, g_hash_table_unref);
+  g_clear_pointer (&self->exit_times, g_hash_table_unref);
+  g_clear_pointer (&self->parents, g_hash_table_unref);
+  g_free (self->record_command);
   g_string_chunk_free (self->string_chunk);
   g_ptr_array_unref (self->strings);
   g_hash_table_unref (self->string_ids);
@@ -255,6 +261,30 @@ ws_trace_ensure_thread (WsTrace *self,
   return self->threads->len - 1;
 }
 
+/*
+ * The thread known by @tid has ended and the id went to a new thread: the
+ * next ws_trace_ensure_thread() for @tid starts a new thread, which
+ * ws_trace_find_thread() then finds.  The old one keeps its events.
+ */
+void
+ws_trace_forget_tid (WsTrace *self,
+                     gint32   tid)
+{
+  g_return_if_fail (WS_IS_TRACE (self));
+  g_hash_table_remove (self->thread_by_tid, GINT_TO_POINTER (tid));
+}
+
+/* @tid names @thread again (one of its earlier threads). */
+void
+ws_trace_bind_tid (WsTrace *self,
+                   gint32   tid,
+                   guint    thread)
+{
+  g_return_if_fail (WS_IS_TRACE (self));
+  g_return_if_fail (thread < self->threads->len);
+  g_hash_table_insert (self->thread_by_tid, GINT_TO_POINTER (tid), GUINT_TO_POINTER (thread + 1));
+}
+
 void
 ws_trace_set_thread_name (WsTrace    *self,
                           guint       thread,
@@ -302,6 +332,116 @@ ws_trace_add_thread_comm (WsTrace    *self,
   change.time = time;
   change.name = g_string_chunk_insert_const (self->string_chunk, name);
   g_array_append_val (changes, change);
+}
+
+void
+ws_trace_set_thread_exit (WsTrace *self,
+                          gint32   tid,
+                          WsTime   time)
+{
+  WsTime *t;
+
+  g_return_if_fail (WS_IS_TRACE (self));
+
+  if (self->exit_times == NULL)
+    self->exit_times = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  t = g_new (WsTime, 1);
+  *t = time;
+  g_hash_table_replace (self->exit_times, GINT_TO_POINTER (tid), t);
+}
+
+void
+ws_trace_set_process_parent (WsTrace *self,
+                             gint32   pid,
+                             gint32   parent_pid)
+{
+  g_return_if_fail (WS_IS_TRACE (self));
+
+  if (pid == parent_pid || pid <= 0 || parent_pid < 0)
+    return;
+  if (self->parents == NULL)
+    self->parents = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_hash_table_replace (self->parents, GINT_TO_POINTER (pid), GINT_TO_POINTER (parent_pid));
+}
+
+void
+ws_trace_set_record_command (WsTrace    *self,
+                             const char *command)
+{
+  g_return_if_fail (WS_IS_TRACE (self));
+
+  g_free (self->record_command);
+  self->record_command = g_strdup (command);
+}
+
+/**
+ * ws_trace_get_thread_exit_time:
+ *
+ * Returns: when @thread ended (perf's PERF_RECORD_EXIT, else a
+ *   `sched:sched_process_exit` marker of the thread), or -1 when the trace
+ *   does not say it ended
+ */
+WsTime
+ws_trace_get_thread_exit_time (WsTrace *self,
+                               guint    thread)
+{
+  const WsThread *th;
+  const WsTime *t;
+
+  g_return_val_if_fail (WS_IS_TRACE (self), -1);
+  g_return_val_if_fail (thread < self->threads->len, -1);
+
+  th = &g_array_index (self->threads, WsThread, thread);
+  if (self->exit_times != NULL &&
+      (t = g_hash_table_lookup (self->exit_times, GINT_TO_POINTER (th->tid))) != NULL)
+    return *t;
+  for (guint i = th->n_events; i > 0; i--)
+    {
+      const WsEvent *e = &g_array_index (self->events, WsEvent, th->events[i - 1]);
+
+      if (e->kind == WS_EVENT_MARKER && e->target < self->strings->len &&
+          strcmp (g_ptr_array_index (self->strings, e->target), "sched:sched_process_exit") == 0)
+        return e->time;
+      if (e->kind != WS_EVENT_MARKER && e->kind != WS_EVENT_UNWAIT && e->kind != WS_EVENT_RUNNING)
+        break;
+    }
+  return -1;
+}
+
+/**
+ * ws_trace_get_process_parent:
+ *
+ * Returns: the pid of @process's parent, as perf's fork and exit records
+ *   say, or -1 when the trace does not say
+ */
+gint32
+ws_trace_get_process_parent (WsTrace *self,
+                             guint    process)
+{
+  gpointer parent;
+
+  g_return_val_if_fail (WS_IS_TRACE (self), -1);
+  g_return_val_if_fail (process < self->processes->len, -1);
+
+  if (self->parents == NULL ||
+      !g_hash_table_lookup_extended (self->parents,
+                                     GINT_TO_POINTER (g_array_index (self->processes, WsProcess, process).pid),
+                                     NULL, &parent))
+    return -1;
+  return GPOINTER_TO_INT (parent);
+}
+
+/**
+ * ws_trace_get_record_command:
+ *
+ * Returns: (nullable): the `perf record` command line the trace was
+ *   recorded with (perf's header "cmdline"), or %NULL when it is not known
+ */
+const char *
+ws_trace_get_record_command (WsTrace *self)
+{
+  g_return_val_if_fail (WS_IS_TRACE (self), NULL);
+  return self->record_command;
 }
 
 /**

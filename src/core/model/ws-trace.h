@@ -162,6 +162,11 @@ const WsProcess        *ws_trace_get_process           (WsTrace     *self,
 const char             *ws_trace_get_program_name      (WsTrace     *self,
                                                         guint        thread);
 
+WsTime                  ws_trace_get_thread_exit_time  (WsTrace     *self,
+                                                        guint        thread);
+gint32                  ws_trace_get_process_parent    (WsTrace     *self,
+                                                        guint        process);
+const char             *ws_trace_get_record_command    (WsTrace     *self);
 guint                   ws_trace_get_n_scenario_instances (WsTrace  *self);
 const WsScenarioInstance *ws_trace_get_scenario_instance  (WsTrace  *self,
                                                         guint        index);

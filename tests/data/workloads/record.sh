@@ -8,6 +8,7 @@
 #         pipe-producer condvar-queue chain3 tcp-server-disk cold-read pg-advisory
 #         mmap-fault pool-straggler flock-hold rwlock-writer epoll-idle
 #         py-sqlite sh-gzip cpu-quota
+#         starved-lock fsync-dd sh-client
 # The workloads run in the real-time round-robin class (chrt -r 10, the
 # PostgreSQL backends too) so that the other jobs of a busy machine do not
 # preempt them (all but cpu-quota, whose CFS quota does not apply to
@@ -25,10 +26,13 @@ PY=${PYTHON:-/usr/bin/python3}
 BIN=$OUT/bin
 mkdir -p "$BIN"
 for p in sleep_cs fsync_writer oversub pipe_producer condvar_queue chain3 tcp_server_disk cold_read \
-         mmap_fault pool_straggler flock_hold rwlock_writer epoll_idle cpu_quota; do
+         mmap_fault pool_straggler flock_hold rwlock_writer epoll_idle cpu_quota \
+         starved_lock hog calc_server calc_client; do
     cc -O1 -g -fno-omit-frame-pointer -pthread "$HERE/$p.c" -o "$BIN/$(echo $p | tr _ -)"
 done
-EVENTS="-e sched:sched_switch -e sched:sched_wakeup -e sched:sched_waking -e sched:sched_process_exit -e sched:sched_process_fork -e cpu-clock/freq=499,name=cpu-clock/"
+# a JVM for the busy-machine workload (starved-lock)
+javac -d "$BIN" "$HERE/JvmChurn.java"
+EVENTS="${EXTRA_EVENTS:-} -e sched:sched_switch -e sched:sched_wakeup -e sched:sched_waking -e sched:sched_process_exit -e sched:sched_process_fork -e cpu-clock/freq=499,name=cpu-clock/"
 FIELDS=comm,tid,pid,cpu,time,event,trace,ip,sym,dso,period
 
 to_text() {   # convert NAME: perf.data -> gzip'd perf script text
@@ -56,7 +60,8 @@ run() {
 
 [ $# -gt 0 ] || set -- py-lock-cpu py-gil pg-rowlock fsync-writer sleep-cs oversub \
     pipe-producer condvar-queue chain3 tcp-server-disk cold-read pg-advisory \
-    mmap-fault pool-straggler flock-hold rwlock-writer epoll-idle py-sqlite sh-gzip cpu-quota
+    mmap-fault pool-straggler flock-hold rwlock-writer epoll-idle py-sqlite sh-gzip cpu-quota \
+    starved-lock fsync-dd sh-client
 for w in "$@"; do
     case $w in
         py-lock-cpu) run py-lock-cpu "$PY" "$HERE/py_lock_cpu.py" 100000 ;;
@@ -132,6 +137,45 @@ for w in "$@"; do
             run cpu-quota sh -c 'echo $$ >"$0/tasks" && exec "$1" 100000' "$cg" "$BIN/cpu-quota"
             SCHED=
             rmdir "$cg" ;;
+        starved-lock)
+            # a busy machine: three unrelated CPU hogs and a JVM (three
+            # computing threads) beside the workload,
+            # everything in the normal class, so the lock holder waits
+            # for a CPU the hogs and the JVM hold
+            "$BIN/hog" & h1=$!; "$BIN/hog" & h2=$!; "$BIN/hog" & h3=$!
+            java -cp "$BIN" JvmChurn & j=$!
+            sleep 2   # the JIT compiles the JVM's loop
+            SCHED=env W=0.8
+            run starved-lock "$BIN/starved-lock" 100000
+            SCHED= W=
+            kill $h1 $h2 $h3 $j; wait $h1 $h2 $h3 $j 2>/dev/null || true ;;
+        fsync-dd)
+            # fsync-writer's commit log beside a disk hog: dd writing
+            # 1 MiB blocks with O_DIRECT (normal class), and the block
+            # layer's request tracepoints recorded
+            d=$(mktemp -d /var/tmp/fsync-dd.XXXXXX)
+            dd if=/dev/zero of="$d/hog" bs=1M count=8000 oflag=direct status=none & dh=$!
+            sleep 1
+            EXTRA_EVENTS="-e block:block_rq_issue -e block:block_rq_complete"
+            EVENTS="$EXTRA_EVENTS $EVENTS"
+            W=0.8
+            run fsync-dd "$BIN/fsync-writer" 100000 "$d/log"
+            W=
+            EVENTS=${EVENTS#"$EXTRA_EVENTS "}
+            kill $dh; wait $dh 2>/dev/null || true
+            rm -rf "$d" ;;
+        sh-client)
+            # a shell loop starts calc-client again and again; each run
+            # sends 20 requests to calc-server (2 ms of work each) and
+            # waits for every reply
+            d=$(mktemp -d /var/tmp/sh-client.XXXXXX)
+            chrt -r 10 "$BIN/calc-server" "$d/sock" & sv=$!
+            sleep 0.2
+            W=0.8
+            run sh-client sh -c 'while :; do "$0" "$1"; done' "$BIN/calc-client" "$d/sock"
+            W=
+            kill $sv; wait $sv 2>/dev/null || true
+            rm -rf "$d" ;;
         pg-advisory)
             runuser -u postgres -- psql -q -c "DROP DATABASE IF EXISTS causes" >/dev/null
             runuser -u postgres -- psql -q -c "CREATE DATABASE causes" >/dev/null
