@@ -86,9 +86,9 @@ print_reach (WsAnomalyResult *result,
   ws_anomaly_result_flag_reach (result, 0, event, wait_only ? WS_ANOMALY_FLAG_NONE : verdict, &reach);
   if (json == NULL)
     {
-      printf (_("dry run: %s %d@%" G_GINT64_FORMAT "ns %s: %u other waits of its kind would become anomalous, "
+      printf (_("dry run: %s %d@%lldns %s: %u other waits of its kind would become anomalous, "
                 "%u normal (threshold %.4g -> %.4g); nothing saved\n"),
-              cli_anomaly_flag_name (verdict), tid, time, reach.signature, reach.n_to_anomalous, reach.n_to_normal,
+              cli_anomaly_flag_name (verdict), tid, (long long) time, reach.signature, reach.n_to_anomalous, reach.n_to_normal,
               m->threshold, reach.threshold);
       return;
     }
