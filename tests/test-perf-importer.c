@@ -1232,6 +1232,8 @@ test_perf_data_through_perf_script (void)
                                              "  echo 'cpu-clock: type: 1, size: 128, sample_type: IP|TID|TIME|CALLCHAIN|PERIOD|IDENTIFIER, read_format: ID'\n"
                                              "  exit 0\n"
                                              "fi\n"
+                                             /* The recording's command line: none. */
+                                             "if [ \"$1\" = report ]; then exit 0; fi\n"
                                              "printf '%%s\\n' \"$@\" > '%s'\nexec cat '%s'\n",
                                              args_path, snippet_path);
   g_autofree char *old_path = g_strdup (g_getenv ("PATH"));
