@@ -280,6 +280,42 @@ count_cleared (WsAnomalyResult *a,
   return cleared;
 }
 
+/* A flag's reach before it lands (ws_anomaly_result_flag_reach()), then
+ * the flag saved and every wait scored again: the other unflagged waits
+ * of the kind that changed verdict must be exactly the ones announced,
+ * in number and direction.  Returns the detection after the flag. */
+static WsAnomalyResult *
+flag_checking_reach (WsHistoryStore  *store,
+                     WsAnomalyResult *before,
+                     guint            event,
+                     WsAnomalyFlag    verdict)
+{
+  WsTrace *trace = ws_anomaly_result_get_trace (before, 0);
+  const WsWaitScore *s = ws_anomaly_result_lookup (before, 0, event), *b, *a;
+  WsAnomalyResult *after;
+  WsFlagReach reach;
+  guint n, to_anomalous = 0, to_normal = 0;
+
+  g_assert_true (ws_anomaly_result_flag_reach (before, 0, event, verdict, &reach));
+  flag (store, before, event, verdict);
+  after = detect (store, trace);
+  b = ws_anomaly_result_get_scores (before, 0, &n);
+  a = ws_anomaly_result_get_scores (after, 0, &n);
+  for (guint i = 0; i < n; i++)
+    if (b[i].model == s->model && b[i].event != event && b[i].flag == WS_ANOMALY_FLAG_NONE)
+      {
+        to_anomalous += a[i].anomalous && !b[i].anomalous;
+        to_normal += !a[i].anomalous && b[i].anomalous;
+      }
+  g_test_message ("reach of a %s flag: %u -> anomalous, %u -> normal announced; %u, %u after",
+                  verdict == WS_ANOMALY_FLAG_ANOMALOUS ? "anomalous" : "normal",
+                  reach.n_to_anomalous, reach.n_to_normal, to_anomalous, to_normal);
+  g_assert_cmpuint (reach.n_to_anomalous, ==, to_anomalous);
+  g_assert_cmpuint (reach.n_to_normal, ==, to_normal);
+  g_assert_cmpfloat (reach.cut, ==, ws_anomaly_result_get_model (after, s->model)->cut);
+  return after;
+}
+
 /* The own-signature step (docs/anomaly-detection.md, "Flags and the
  * learning rule"): a flag near the cut moves it past the flagged wait and
  * carries over to the unflagged waits of its kind on the same side; a
@@ -311,8 +347,7 @@ test_learning_rule (void)
 
   /* Near the cut: no longer anomalous, and neither is any unflagged wait
    * of its kind up to its length, some of which were anomalous before. */
-  flag (store, before, normal_event, WS_ANOMALY_FLAG_NORMAL);
-  after = detect (store, trace);
+  after = flag_checking_reach (store, before, normal_event, WS_ANOMALY_FLAG_NORMAL);
   g_assert_false (ws_anomaly_result_lookup (after, 0, normal_event)->anomalous);
   g_assert_false (ws_anomaly_result_lookup (after, 0, normal_event)->model_anomalous);
   s = ws_anomaly_result_get_scores (after, 0, &n);
@@ -329,8 +364,7 @@ test_learning_rule (void)
   /* Deep in the tail: the flagged wait is normal (its flag), but one
    * flag does not outvote the model on the bulk of the tail. */
   deep_event = pick_anomalous_at (after, m, 0.5)->event;
-  flag (store, after, deep_event, WS_ANOMALY_FLAG_NORMAL);
-  deep = detect (store, trace);
+  deep = flag_checking_reach (store, after, deep_event, WS_ANOMALY_FLAG_NORMAL);
   g_assert_false (ws_anomaly_result_lookup (deep, 0, deep_event)->anomalous);
   n_deep = count_cleared (after, deep, m);
   g_test_message ("flag normal deep in the tail: %u unflagged waits cleared (of %u samples, weight %g)",
@@ -345,8 +379,7 @@ test_learning_rule (void)
     gint64 anomalous_d = ws_trace_get_event (trace, anomalous_event)->duration;
 
     g_assert_cmpuint (anomalous_event, !=, normal_event);
-    flag (store, deep, anomalous_event, WS_ANOMALY_FLAG_ANOMALOUS);
-    third = detect (store, trace);
+    third = flag_checking_reach (store, deep, anomalous_event, WS_ANOMALY_FLAG_ANOMALOUS);
     g_assert_true (ws_anomaly_result_lookup (third, 0, anomalous_event)->anomalous);
     /* Flags move the cut, never the data the model is fitted on. */
     g_assert_cmpuint (ws_anomaly_result_get_model (third, m)->n_current, ==,
@@ -757,8 +790,7 @@ test_learning_component_on_trace (void)
   const WsWaitScore *s;
   double base_cut = ws_anomaly_result_get_model (before, m)->cut;
 
-  flag (store, before, flagged->event, WS_ANOMALY_FLAG_ANOMALOUS);
-  marked = detect (store, trace);
+  marked = flag_checking_reach (store, before, flagged->event, WS_ANOMALY_FLAG_ANOMALOUS);
   model = ws_anomaly_result_get_model (marked, m);
   g_assert_true (model->marked_components & (1u << k));
   g_assert_cmpfloat (model->cut, <, base_cut);
@@ -781,6 +813,27 @@ test_learning_component_on_trace (void)
       }
   unmarked = detect (store, trace);
   g_assert_false (ws_anomaly_result_get_model (unmarked, m)->marked_components & (1u << k));
+  /* Every flag removed (undo): every verdict as before the first, bit for bit. */
+  {
+    g_autoptr(WsAnomalyResult) undone = NULL;
+    const WsWaitScore *u, *o;
+    guint n_u;
+
+    s = ws_anomaly_result_get_scores (unmarked, 0, &n);
+    for (guint j = 0; j < n; j++)
+      if (s[j].flag != WS_ANOMALY_FLAG_NONE)
+        flag (store, unmarked, s[j].event, WS_ANOMALY_FLAG_NONE);
+    undone = detect (store, trace);
+    u = ws_anomaly_result_get_scores (undone, 0, &n_u);
+    o = ws_anomaly_result_get_scores (before, 0, &n);
+    g_assert_cmpuint (n_u, ==, n);
+    for (guint j = 0; j < n; j++)
+      {
+        g_assert_cmpint (u[j].anomalous, ==, o[j].anomalous);
+        g_assert_cmpfloat (u[j].score, ==, o[j].score);
+      }
+    g_assert_cmpfloat (ws_anomaly_result_get_model (undone, m)->cut, ==, base_cut);
+  }
   g_assert_cmpfloat (ws_anomaly_result_get_model (unmarked, m)->cut, >=, base_cut - 0.05);
 }
 

@@ -8,7 +8,8 @@ old rule: the longest wait of a kind flagged normal (the rule took it as
 evidence for marking a slow component and lowered the cut), a mid-range
 wait flagged normal, and the longest wait the kind calls normal flagged
 anomalous.
-Then: the verdicts are a function of the flags, so removing the flags
+Before each flag, `flag add --dry-run` must announce exactly what the
+flag then changes.  Then: the verdicts are a function of the flags, so removing the flags
 restores every verdict exactly; and recording an unrelated trace into
 the history leaves the verdicts of the kinds it has no waits of bit for
 bit as they were."""
@@ -64,11 +65,23 @@ def check(trace_name, kinds, recorded=()):
         else:  # "longest-missed": the longest wait the kind calls normal, flagged anomalous
             normal = [k for d, k in mine if not waits[k]["anomalous"]]
             wait, verdict = normal[-1], "--anomalous"
+        tid, time = wait
+        dry = json.loads(run("flag", "add", trace, "--wait", f"{tid}@{time + 1}ns", verdict, "--dry-run", "--json",
+                             "--history", history))
+        assert len(dry) == 1 and dry[0]["signature"] == signature, dry
+        flagged_before = set(flagged)
         flagged.add(wait)
         before = kind_count(waits, signature, flagged)
+        old = waits
         flag(history, trace, wait, verdict)
         _, waits = score(history, trace)
         after = kind_count(waits, signature, flagged)
+        # The dry run announced exactly what the flag then changed.
+        others = [k for k, w in waits.items() if w["signature"] == signature and k not in flagged and k in old
+                  and old[k]["flag"] == "none"]
+        to_anomalous = sum(1 for k in others if waits[k]["anomalous"] and not old[k]["anomalous"])
+        to_normal = sum(1 for k in others if not waits[k]["anomalous"] and old[k]["anomalous"])
+        assert (dry[0]["to_anomalous"], dry[0]["to_normal"]) == (to_anomalous, to_normal), (dry, to_anomalous, to_normal)
         print(f"# {trace_name}: {signature}: {how} ({waits[wait]['duration_ns'] / 1e6:.2f} ms) "
               f"{verdict[2:]}: {before} -> {after} other anomalous waits of the kind")
         if verdict == "--normal":

@@ -198,8 +198,8 @@ test_info_text (void)
   ws_cli_run (&run, "info", path, NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_nonnull (strstr (run.out, "28: 10 running, 6 wait, 2 unwait, 2 hw-service, 1 preempt, 7 marker"));
-  g_assert_nonnull (strstr (run.out, "readier: hardware/interrupt"));
-  g_assert_nonnull (strstr (run.out, "readier: unknown — no wake-up recorded"));
+  g_assert_nonnull (strstr (run.out, "readier: interrupt"));
+  g_assert_nonnull (strstr (run.out, "readier: no wake-up recorded"));
   g_assert_nonnull (strstr (run.out, "readier: worker-a (101)"));
   g_assert_nonnull (strstr (run.out, "worker-b (102) at 1000.000200 s: cost 600.0 µs, ready latency 30.00 µs, state D"));
   g_assert_nonnull (strstr (run.out, "1.180 ms"));

@@ -425,7 +425,7 @@ test_summary (Fixture       *f,
   g_assert_cmpstr (threads, ==, "a · 1 700 ns (70 %), c · 3 150 ns (15 %), b · 2 150 ns (15 %)");
   g_assert_cmpstr (two, ==, "a · 1 700 ns (70 %), c · 3 150 ns (15 %) and 1 more thread");
   g_assert_cmpstr (states, ==, "Running 720 ns (72 %) · Ready, waiting for a CPU 80 ns (8 %) · "
-                               "Blocked, woken by hardware 100 ns (10 %) · Blocked, readier unknown 100 ns (10 %)");
+                               "Blocked, interrupt 100 ns (10 %) · Blocked, no wake-up recorded 100 ns (10 %)");
 }
 
 /* Issue 13: at 720 px high the legend under the lanes took the rows the

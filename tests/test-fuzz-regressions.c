@@ -28,6 +28,7 @@ static const struct {
   gboolean    is_trace;
 } targets[] = {
   { "perf-text", "perf-text", ws_fuzz_perf_text, TRUE },
+  { "folded", "folded", ws_fuzz_folded, TRUE },
   { "json-trace", "json-trace", ws_fuzz_json_trace, TRUE },
   { "scenario-rules", "scenario-rules", ws_fuzz_scenario_rules, FALSE },
   { "classifier", "classifier", ws_fuzz_classifier, FALSE },

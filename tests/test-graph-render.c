@@ -251,7 +251,7 @@ test_tree_scene (Fixture       *f,
   g_assert_null (ws_graph_scene_get_frame_name (scene, 9));
   g_clear_pointer (&title, g_free);
   title = ws_graph_scene_dup_title (scene, 9);
-  g_assert_cmpstr (title, ==, "Unknown readier");
+  g_assert_cmpstr (title, ==, "No wake-up recorded");
 }
 
 static void

@@ -157,6 +157,8 @@ test_flag_in_window (void)
 
   gtk_window_present (GTK_WINDOW (window));
   doc = open_and_score (window);
+  /* The colours start off; this test is about them. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.anomaly-colours", NULL));
   state = ws_session_get_anomaly_state (ws_window_get_session (window));
   event = most_anomalous (state, doc);
   show (doc, event);
@@ -185,6 +187,7 @@ test_flag_in_window (void)
   g_assert_true (ws_anomaly_state_lookup (state, doc, event)->anomalous);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.flag-normal", NULL));
   wait_rescored (window, doc);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.anomaly-colours", NULL));
   gtk_window_destroy (GTK_WINDOW (window));
   ws_gui_test_spin (100);
 
@@ -462,6 +465,9 @@ wait_in_slow_component (WsAnomalyState *state,
   g_assert_not_reached ();
 }
 
+static char *answer_reach_dialog (const char *name,
+                                  const char *response);
+
 static GtkWindow *
 find_model_window (void)
 {
@@ -532,6 +538,7 @@ test_component_in_window (void)
   red_before = model_view_red (window, "anomaly-model-before", &said_before);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.flag-anomalous", NULL));
+  g_free (answer_reach_dialog ("anomaly-component-preview", "kind"));
   wait_rescored (window, doc);
   g_assert_true (ws_anomaly_state_lookup (state, doc, event)->anomalous);
   g_assert_cmpuint (ws_anomaly_result_get_model (ws_anomaly_state_get_result (state), m)->marked_components, !=, 0);
@@ -551,6 +558,116 @@ test_component_in_window (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+reach_dialog_shown (gpointer data)
+{
+  GtkWindow *w = ws_gui_test_find_toplevel (ADW_TYPE_MESSAGE_DIALOG);
+  return w != NULL && gtk_widget_get_mapped (GTK_WIDGET (w));
+}
+
+/* The flag action's preview: the dialog that says how far the flag would
+ * reach, screenshot @name, answered @response. */
+static char *
+answer_reach_dialog (const char *name,
+                     const char *response)
+{
+  AdwMessageDialog *dialog;
+  char *body;
+
+  ws_gui_test_wait_until (reach_dialog_shown, NULL, 30, "the flag's preview");
+  dialog = ADW_MESSAGE_DIALOG (ws_gui_test_find_toplevel (ADW_TYPE_MESSAGE_DIALOG));
+  body = g_strdup (adw_message_dialog_get_body (dialog));
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (dialog), name));
+  adw_message_dialog_response (dialog, response);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  return body;
+}
+
+static gboolean
+not_recording (gpointer data)
+{
+  return !ws_document_get_recording (data);
+}
+
+/* Every wait's verdict, for comparing before and after. */
+static GArray *
+verdicts (WsAnomalyState *state,
+          WsDocument     *doc)
+{
+  guint t = ws_anomaly_state_find_trace (state, doc), n;
+  const WsWaitScore *s = ws_anomaly_result_get_scores (ws_anomaly_state_get_result (state), t, &n);
+  GArray *v = g_array_new (FALSE, FALSE, sizeof (gboolean));
+
+  for (guint i = 0; i < n; i++)
+    g_array_append_val (v, s[i].anomalous);
+  return v;
+}
+
+/* A flag shows its reach before it lands: the preview names how many
+ * other waits of the kind it would change (what the core announces, and
+ * what then happens); "This Wait Only" changes no other wait; "Apply to
+ * Its Kind" changes exactly the ones announced; undo restores every
+ * verdict exactly, after either. */
+static void
+test_flag_preview (void)
+{
+  WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
+  WsAnomalyState *state;
+  WsDocument *doc;
+  WsFlagReach reach;
+  g_autoptr(GArray) before = NULL;
+  g_autoptr(GArray) after = NULL;
+  g_autofree char *body = NULL;
+  g_autofree char *announced = NULL;
+  g_autofree char *body2 = NULL;
+  guint event, m = 0, n_before;
+
+  gtk_window_present (GTK_WINDOW (window));
+  doc = open_trace_and_score (window, "anomaly/faults.perf.txt.gz");
+  state = ws_session_get_anomaly_state (ws_window_get_session (window));
+  /* The trace's waits go into the history in the background; once they
+   * are there its kinds' data are the reservoirs.  Compare verdicts on
+   * the same data. */
+  ws_gui_test_wait_until (not_recording, doc, 120, "the trace to be recorded");
+  ws_anomaly_state_refresh (state);
+  wait_rescored (window, doc);
+  event = wait_in_slow_component (state, doc, &m);
+  show (doc, event);
+  n_before = model_anomalous (state, doc, m);
+  before = verdicts (state, doc);
+  g_assert_true (ws_anomaly_state_flag_reach (state, doc, event, WS_ANOMALY_FLAG_ANOMALOUS, &reach));
+  g_assert_cmpuint (reach.n_to_anomalous, >, 20);
+  announced = g_strdup_printf ("%u other waits", reach.n_to_anomalous);
+
+  /* This wait only: it is anomalous, no other wait moves. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.flag-anomalous", NULL));
+  body = answer_reach_dialog ("anomaly-flag-preview", "wait");
+  g_test_message ("preview: %s", body);
+  g_assert_nonnull (strstr (body, announced));
+  wait_rescored (window, doc);
+  g_assert_true (ws_anomaly_state_lookup (state, doc, event)->anomalous);
+  g_assert_true (ws_anomaly_state_lookup (state, doc, event)->flag_wait_only);
+  g_assert_cmpuint (model_anomalous (state, doc, m), ==, n_before);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo-flag", NULL));
+  wait_rescored (window, doc);
+  after = verdicts (state, doc);
+  g_assert_cmpmem (after->data, after->len * sizeof (gboolean), before->data, before->len * sizeof (gboolean));
+  g_clear_pointer (&after, g_array_unref);
+
+  /* To its kind: exactly the announced waits change; undo restores all. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.flag-anomalous", NULL));
+  body2 = answer_reach_dialog ("anomaly-flag-preview-kind", "kind");
+  wait_rescored (window, doc);
+  g_test_message ("applied to the kind: %u -> %u anomalous waits (announced %u more)", n_before,
+                  model_anomalous (state, doc, m), reach.n_to_anomalous);
+  g_assert_cmpuint (model_anomalous (state, doc, m), ==, n_before + reach.n_to_anomalous - reach.n_to_normal);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo-flag", NULL));
+  wait_rescored (window, doc);
+  after = verdicts (state, doc);
+  g_assert_cmpmem (after->data, after->len * sizeof (gboolean), before->data, before->len * sizeof (gboolean));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -564,6 +681,8 @@ main (int   argc,
   the_app = ws_gui_test_init (&argc, &argv);
   g_test_add_func ("/gui/anomaly/graph-flag", test_flag_on_graph);
   g_test_add_func ("/gui/anomaly/flag", test_flag_in_window);
+  /* Before the component test, whose flag stays: this one undoes its own. */
+  g_test_add_func ("/gui/anomaly/flag-preview", test_flag_preview);
   g_test_add_func ("/gui/anomaly/component", test_component_in_window);
   status = g_test_run ();
   g_object_unref (the_app);

@@ -25,6 +25,7 @@
 #include "ws-pin-contrast.h"
 #include "ws-pin-mining.h"
 #include "ws-error.h"
+#include "ws-chooser-folder.h"
 #include "ws-gui-test-util.h"
 #include "ws-presentation.h"
 #include "ws-window.h"
@@ -32,6 +33,18 @@
 static WsApplication *the_app;
 
 #define T0 1987000000000LL
+
+static gboolean
+has_two_documents (gpointer data)
+{
+  return g_list_model_get_n_items (ws_window_get_documents (data)) >= 2;
+}
+
+static gboolean
+has_current_document (gpointer data)
+{
+  return ws_window_get_current_document (data) != NULL;
+}
 
 static gboolean
 document_ready (gpointer data)
@@ -232,8 +245,9 @@ check_reopened (WsWindow   *window,
                    ws_chain_metric_to_string (WS_CHAIN_METRIC_DEFAULT));
   g_assert_cmpint (ws_pin_get_tid (ws_pin_list_get (list, 2)), ==, 11588);
 
+  /* The session's traces are checked by content on a worker first. */
+  ws_gui_test_wait_until (has_current_document, window, 60, "the session's trace to open");
   document = ws_window_get_current_document (window);
-  g_assert_nonnull (document);
   ws_gui_test_wait_until (document_ready, document, 60, "the session's trace to load");
   ws_gui_test_spin (300);
   viewport = ws_document_get_viewport (document);
@@ -976,6 +990,8 @@ test_pin_contrast_awg_coverage (void)
   {
     g_autoptr(GListModel) documents = G_LIST_MODEL (g_object_ref (ws_window_get_documents (window)));
 
+    /* Opened once checked by content, on a worker. */
+    ws_gui_test_wait_until (has_two_documents, window, 60, "the session's traces to open");
     for (guint i = 0; i < g_list_model_get_n_items (documents); i++)
       {
         g_autoptr(WsDocument) document = g_list_model_get_item (documents, i);
@@ -1018,6 +1034,161 @@ test_pin_contrast_awg_coverage (void)
   ws_gui_test_spin (200);
 }
 
+/* ------------------------------------------------------------------ */
+/* A click selects, an explicit request opens                           */
+
+static char *
+buffer_text (GtkTextView *view)
+{
+  GtkTextIter a, b;
+
+  gtk_text_buffer_get_bounds (gtk_text_view_get_buffer (view), &a, &b);
+  return gtk_text_buffer_get_text (gtk_text_view_get_buffer (view), &a, &b, FALSE);
+}
+
+static gboolean
+on_graph_page (gpointer data)
+{
+  return g_strcmp0 (ws_window_get_details_page (data), "graph") == 0;
+}
+
+static GtkWidget *
+find_label_button (GtkWidget  *root,
+                   const char *label)
+{
+  if (GTK_IS_BUTTON (root) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (root)), label) == 0)
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_label_button (c, label);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+click_middle (GtkWidget *widget,
+              guint      n_press)
+{
+  g_assert_true (ws_gui_test_real_click (widget, gtk_widget_get_width (widget) / 2.0,
+                                         gtk_widget_get_height (widget) / 2.0, n_press));
+}
+
+/* A single click on a finding used to open its view: the window jumped to
+ * the Graph tab and the note being typed went on into the ready tree's
+ * Depth spin button.  Real clicks and keys (XTEST): a click selects and
+ * leaves the keyboard focus in the note, the note typed so far is kept
+ * and typing goes on into the newly selected finding's note; a double
+ * click, Enter or the Open button open it.  The session's title, typed in
+ * its row, is the report's cover title. */
+static void
+test_click_selects (void)
+{
+  g_autofree char *trace_path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+  g_autoptr(GFile) trace = g_file_new_for_path (trace_path);
+  g_autofree char *dir = g_dir_make_tmp ("ws-gui-click-XXXXXX", NULL);
+  g_autofree char *html = g_build_filename (dir, "cover.html", NULL);
+  WsWindow *window = new_window ();
+  WsFindingsPage *page = ws_window_get_findings_page (window);
+  WsDocument *document = ws_window_open_file (window, trace);
+  WsPinList *list = pins_of (window);
+  GtkListBox *rows;
+  GtkTextView *note;
+  GtkWidget *title, *open;
+  g_autofree char *typed = NULL;
+
+  ws_gui_test_wait_until (document_ready, document, 60, "py-locks to load");
+  ws_window_show_details_page (window, "details");
+  select_window (window, T0, T0 + 50000000);
+  pin_and_wait (window, 1);
+  select_window (window, T0, T0 + 1000000000);
+  pin_graph (window, "win.show-ready-tree");
+  pin_and_wait (window, 2);
+  g_assert_cmpstr (ws_pin_get_kind (ws_pin_list_get (list, 1)), ==, WS_PIN_KIND_READY_TREE);
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-findings", NULL);
+  ws_gui_test_spin (300);
+  rows = GTK_LIST_BOX (ws_gui_test_find_child (GTK_WIDGET (page), GTK_TYPE_LIST_BOX));
+  note = GTK_TEXT_VIEW (ws_gui_test_find_child (GTK_WIDGET (page), GTK_TYPE_TEXT_VIEW));
+  ws_findings_page_select (page, 0);
+  gtk_widget_grab_focus (GTK_WIDGET (note));
+  if (!ws_gui_test_real_type (GTK_WIDGET (note), "lock order"))
+    {
+      g_test_skip ("no X display with XTEST to click and type with");
+      ws_findings_page_discard (page);
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  typed = buffer_text (note);
+  g_assert_cmpstr (typed, ==, "lock order");
+
+  /* One click on the other finding: selected, nothing opened. */
+  click_middle (GTK_WIDGET (gtk_list_box_get_row_at_index (rows, 1)), 1);
+  g_assert_true (gtk_list_box_get_selected_row (rows) == gtk_list_box_get_row_at_index (rows, 1));
+  g_assert_cmpstr (ws_window_get_details_page (window), ==, "findings");
+  g_assert_cmpstr (ws_pin_get_note (ws_pin_list_get (list, 0)), ==, "lock order");
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (window)) == GTK_WIDGET (note));
+  g_assert_true (ws_gui_test_real_type (GTK_WIDGET (note), "w2 first"));
+  g_clear_pointer (&typed, g_free);
+  typed = buffer_text (note);
+  g_assert_cmpstr (typed, ==, "w2 first");
+  /* A second click on the selected finding changes nothing either. */
+  click_middle (GTK_WIDGET (gtk_list_box_get_row_at_index (rows, 1)), 1);
+  g_assert_cmpstr (ws_window_get_details_page (window), ==, "findings");
+  g_assert_cmpstr (ws_pin_get_note (ws_pin_list_get (list, 1)), ==, "w2 first");
+  g_assert_cmpstr (ws_pin_get_note (ws_pin_list_get (list, 0)), ==, "lock order");
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "findings-click-selects.png"));
+
+  /* The title row: typed into, it is the report's cover title. */
+  title = ws_gui_test_find_named (GTK_WIDGET (page), "session-title");
+  g_assert_nonnull (title);
+  click_middle (title, 1);
+  g_assert_true (ws_gui_test_real_type (title, "lock convoy in py locks"));
+  g_assert_cmpstr (ws_session_file_get_title (ws_session_get_session_file (ws_window_get_session (window))), ==,
+                   "lock convoy in py locks");
+  g_assert_true (ws_findings_page_export_report (page, html, NULL));
+  g_assert_cmpuint (count_in_file (html, "lock convoy in py locks"), >=, 1);
+  g_assert_cmpuint (count_in_file (html, "Waitscope findings"), ==, 0);
+
+  /* Opening is explicit: a double click… */
+  click_middle (GTK_WIDGET (gtk_list_box_get_row_at_index (rows, 1)), 2);
+  ws_gui_test_wait_until (on_graph_page, window, 60, "the double-clicked finding's ready tree");
+  /* …Enter on the finding… */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-findings", NULL);
+  ws_gui_test_spin (200);
+  gtk_widget_grab_focus (GTK_WIDGET (gtk_list_box_get_row_at_index (rows, 1)));
+  g_assert_true (ws_gui_test_real_type (GTK_WIDGET (rows), "\n"));
+  ws_gui_test_wait_until (on_graph_page, window, 60, "the finding opened with Enter");
+  /* …or the Open button. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-findings", NULL);
+  ws_gui_test_spin (200);
+  open = find_label_button (GTK_WIDGET (page), "_Open");
+  g_assert_nonnull (open);
+  g_assert_true (gtk_widget_get_mapped (open) && gtk_widget_is_sensitive (open));
+  click_middle (open, 1);
+  ws_gui_test_wait_until (on_graph_page, window, 60, "the finding opened with its button");
+
+  /* File choosers open beside the trace, then beside the saved session,
+   * not in the process's working directory. */
+  {
+    g_autoptr(GFile) start = ws_chooser_start_folder (GTK_WIDGET (page));
+    g_autoptr(GFile) trace_dir = g_file_get_parent (trace);
+    g_autofree char *saved = g_build_filename (dir, "click.waitscope", NULL);
+    g_autoptr(GFile) dir_file = g_file_new_for_path (dir);
+
+    g_assert_true (g_file_equal (start, trace_dir));
+    g_assert_true (ws_findings_page_save (page, saved, NULL));
+    g_clear_object (&start);
+    start = ws_chooser_start_folder (GTK_WIDGET (page));
+    g_assert_true (g_file_equal (start, dir_file));
+  }
+
+  ws_findings_page_discard (page);
+  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_spin (200);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1031,6 +1202,7 @@ main (int   argc,
   g_test_add_func ("/gui/findings/pin-model-and-attribution", test_pin_model_and_attribution);
   g_test_add_func ("/gui/findings/pin-mining-cluster", test_pin_mining_cluster);
   g_test_add_func ("/gui/findings/pin-contrast-awg-coverage", test_pin_contrast_awg_coverage);
+  g_test_add_func ("/gui/findings/click-selects-keeps-note", test_click_selects);
   status = g_test_run ();
   g_object_unref (the_app);
   return status;

@@ -10,7 +10,9 @@
  *    may run long by nature (stack frames, file paths), marked with the
  *    style class "ws-may-ellipsize";
  *  - no widget is allocated less than its minimum size (it would be
- *    drawn clipped), and the window itself is not larger than asked.
+ *    drawn clipped), and the window itself is not larger than asked;
+ *  - every child of a toolbar is shown: mapped, with a size, inside the
+ *    window and what its scrolled window shows.
  *
  * The Welcome and Record pages and the Preferences window are checked the
  * same way.
@@ -158,6 +160,60 @@ check_widget (GtkWidget *widget,
     }
 }
 
+/* A toolbar shows all its buttons: at 1280×720 the Graph page's zoom,
+ * fit, table and export buttons were scrolled out of a sideways-scrolling
+ * toolbar with nothing to say so.  Each child of a widget with the style
+ * class "toolbar" must be mapped, have a size, and lie inside the window
+ * and inside what its scrolled window (if any) shows, when any of its
+ * siblings is shown. */
+static void
+check_toolbar (GtkWidget *toolbar,
+               GtkWidget *window,
+               Walk      *walk)
+{
+  GtkWidget *scroller = gtk_widget_get_ancestor (toolbar, GTK_TYPE_SCROLLED_WINDOW);
+  GtkWidget *clip = scroller != NULL ? scroller : window;
+  gboolean any = FALSE;
+
+  for (GtkWidget *c = gtk_widget_get_first_child (toolbar); c != NULL; c = gtk_widget_get_next_sibling (c))
+    any |= gtk_widget_get_mapped (c);
+  if (!any)
+    return;
+  for (GtkWidget *c = gtk_widget_get_first_child (toolbar); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      graphene_rect_t b;
+      g_autofree char *path = NULL;
+
+      if (!gtk_widget_get_visible (c))
+        continue;   /* hidden on purpose (a mode's own control) */
+      if (gtk_widget_get_mapped (c) && gtk_widget_get_width (c) > 0 && gtk_widget_get_height (c) > 0
+          && gtk_widget_compute_bounds (c, clip, &b)
+          && b.origin.x >= -1 && b.origin.y >= -1
+          && b.origin.x + b.size.width <= gtk_widget_get_width (clip) + 1
+          && b.origin.y + b.size.height <= gtk_widget_get_height (clip) + 1)
+        continue;
+      path = widget_path (c);
+      g_ptr_array_add (walk->problems, g_strdup_printf ("toolbar child not shown (%s, %d×%d%s): %s",
+                                                        gtk_widget_get_mapped (c) ? "mapped" : "unmapped",
+                                                        gtk_widget_get_width (c), gtk_widget_get_height (c),
+                                                        gtk_widget_get_mapped (c) ? ", outside what is shown" : "",
+                                                        path));
+    }
+}
+
+static void
+check_toolbars (GtkWidget *widget,
+                GtkWidget *window,
+                Walk      *walk)
+{
+  if (!gtk_widget_get_mapped (widget))
+    return;
+  if (gtk_widget_has_css_class (widget, "toolbar"))
+    check_toolbar (widget, window, walk);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    check_toolbars (c, window, walk);
+}
+
 static gboolean
 revealers_settled (GtkWidget *widget)
 {
@@ -196,6 +252,7 @@ check_page (GtkWidget  *window,
   Walk walk = { g_ptr_array_new_with_free_func (g_free), 0, 0 };
 
   check_widget (window, &walk);
+  check_toolbars (window, window, &walk);
   g_test_message ("%s: %u widgets, %u labels, %u problems", name, walk.n_widgets, walk.n_labels, walk.problems->len);
   for (guint i = 0; i < walk.problems->len; i++)
     g_ptr_array_add (problems, g_strdup_printf ("%s: %s", name, (char *) g_ptr_array_index (walk.problems, i)));

@@ -15,9 +15,33 @@
 #include "ws-gui-test-util.h"
 #include "ws-preferences-window.h"
 #include "ws-session.h"
+#include "ws-timeline-legend.h"
+#include "ws-timeline-view.h"
 #include "ws-window.h"
 
 static WsApplication *the_app;
+
+/* The anomaly colours' key, when shown, lies outside the timeline's rows
+ * (it sat over the last row's waits, in the timeline's corner). */
+static gboolean
+anomaly_key_clear_of_rows (WsWindow *window)
+{
+  GtkWidget *legend = ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_TIMELINE_LEGEND);
+  GtkWidget *timeline = ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_TIMELINE_VIEW);
+  graphene_rect_t key, in_window, rows;
+  GtkWidget *scroller = gtk_widget_get_ancestor (timeline, GTK_TYPE_SCROLLED_WINDOW);
+
+  g_assert_true (ws_timeline_legend_get_anomaly_key_bounds (WS_TIMELINE_LEGEND (legend), &key));
+  g_assert_true (gtk_widget_compute_bounds (legend, GTK_WIDGET (window), &in_window));
+  key.origin.x += in_window.origin.x;
+  key.origin.y += in_window.origin.y;
+  /* Every thread row is drawn inside the timeline's scrolled window. */
+  g_assert_true (gtk_widget_compute_bounds (scroller, GTK_WIDGET (window), &rows));
+  g_test_message ("anomaly key %.0f,%.0f %.0f×%.0f; rows %.0f,%.0f %.0f×%.0f", key.origin.x, key.origin.y,
+                  key.size.width, key.size.height, rows.origin.x, rows.origin.y, rows.size.width, rows.size.height);
+  g_assert_true (key.size.width > 0 && key.origin.x + key.size.width <= gtk_widget_get_width (GTK_WIDGET (window)));
+  return !graphene_rect_intersection (&key, &rows, NULL);
+}
 
 typedef struct {
   WsAnomalyState *state;
@@ -121,11 +145,21 @@ test_preferences (void)
   g_test_message ("anomalous waits: %u at 5 %%, %u at 20 %%", before, after);
   g_assert_cmpuint (after, >, before);
 
-  /* The colours switch. */
+  /* The colours switch: off to start with, then on. */
+  colours = ws_gui_test_find_named (prefs, "anomaly-colours");
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (colours)));
+  {
+    graphene_rect_t key;
+    g_assert_false (ws_timeline_legend_get_anomaly_key_bounds (
+      WS_TIMELINE_LEGEND (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_TIMELINE_LEGEND)), &key));
+  }
+  gtk_switch_set_active (GTK_SWITCH (colours), TRUE);
+  g_assert_true (g_settings_get_boolean (settings, "anomaly-colours"));
+  ws_gui_test_spin (200);
+  g_assert_true (anomaly_key_clear_of_rows (window));
   on = ws_gui_test_screenshot (GTK_WIDGET (window), "preferences-colours-on");
   red_on = ws_gui_test_count_colour (GTK_WIDGET (window), on,
                                      ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_TIMELINE_VIEW), 0xe01b24, 10);
-  colours = ws_gui_test_find_named (prefs, "anomaly-colours");
   gtk_switch_set_active (GTK_SWITCH (colours), FALSE);
   g_assert_false (g_settings_get_boolean (settings, "anomaly-colours"));
   off = ws_gui_test_screenshot (GTK_WIDGET (window), "preferences-colours-off");

@@ -107,18 +107,31 @@ test_record_page (void)
   WsRecordPage *page;
   WsTrace *trace;
   gboolean sleep_waited = FALSE;
+  g_autofree char *shown_output = NULL;
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.record", NULL));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (main_stack (window)), ==, "record");
   page = WS_RECORD_PAGE (gtk_stack_get_visible_child (main_stack (window)));
-  /* The whole system by default: the line every hint prints. */
-  g_assert_cmpstr (ws_record_page_get_perf_line (page), ==, WS_PERF_RECORD_WAITS_COMMAND);
+  /* The whole system by default: the line every hint prints, but with
+   * the file it really writes (it showed "-o perf.data" and wrote a dated
+   * file in the recordings folder). */
+  {
+    g_autofree char *recordings = g_build_filename (g_get_user_data_dir (), "waitscope", "recordings", NULL);
+    g_autofree char *want = g_strdup_printf (" -o %s/record-", recordings);
+    const char *line = ws_record_page_get_perf_line (page);
+    const char *hint_tail = strstr (WS_PERF_RECORD_WAITS_COMMAND, " -o perf.data");
+
+    g_assert_nonnull (hint_tail);
+    g_assert_true (strncmp (line, WS_PERF_RECORD_WAITS_COMMAND, hint_tail - WS_PERF_RECORD_WAITS_COMMAND) == 0);
+    g_assert_nonnull (strstr (line, want));
+    g_assert_true (g_str_has_suffix (line, ".perf.data -- sleep 5"));
+  }
   shot = ws_gui_test_screenshot (GTK_WIDGET (window), "record-02-record-page.png");
 
   ws_record_page_set_command (page, "sh -c 'sleep 0.2; sleep 0.1'");
-  g_assert_true (g_str_has_suffix (ws_record_page_get_perf_line (page), "-o perf.data -- sh -c 'sleep 0.2; sleep 0.1'"));
+  g_assert_true (g_str_has_suffix (ws_record_page_get_perf_line (page), ".perf.data -- sh -c 'sleep 0.2; sleep 0.1'"));
   g_assert_false (strstr (ws_record_page_get_perf_line (page), " -a ") != NULL);
   /* Not allowed here: the page says why and what to change, and cannot start. */
   {
@@ -148,12 +161,25 @@ test_record_page (void)
       return;
     }
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.record", NULL));
+  {
+    /* The file named in the line is the one written. */
+    const char *line = ws_record_page_get_perf_line (page);
+    const char *o = strstr (line, " -o ");
+    const char *end = o ? strstr (o + 4, " -- ") : NULL;
+
+    g_assert_nonnull (end);
+    shown_output = g_strndup (o + 4, end - (o + 4));
+  }
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "record.start", NULL));
   g_assert_true (ws_record_page_get_running (page));
   g_clear_object (&shot);
   shot = ws_gui_test_screenshot (GTK_WIDGET (window), "record-03-recording.png");
   ws_gui_test_wait_until (record_finished, page, 60, "perf record to finish");
   g_assert_true (g_str_has_prefix (ws_record_page_get_status (page), "Recorded "));
+  {
+    g_autofree char *said = g_strdup_printf ("Recorded %s.", shown_output);
+    g_assert_cmpstr (ws_record_page_get_status (page), ==, said);
+  }
   ws_gui_test_wait_until (current_ready, window, 60, "the recording to load");
   trace = ws_document_get_trace (ws_window_get_current_document (window));
   g_assert_nonnull (trace);

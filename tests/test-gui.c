@@ -44,6 +44,21 @@ search_done (gpointer data)
   return ws_window_get_search (data) != NULL;
 }
 
+typedef struct {
+  WsWindow *window;
+  char     *before;
+} StatusChange;
+
+/* A new search's status: done, and not the one before. */
+static gboolean
+search_status_changed (gpointer data)
+{
+  StatusChange *c = data;
+  const char *now = ws_window_get_search_status (c->window);
+
+  return ws_window_get_search (c->window) != NULL && g_strcmp0 (now, c->before) != 0;
+}
+
 /* Search bands: the palette's yellow blended over a light row. */
 static gboolean
 yellowish (const guchar *p,   /* B G R A */
@@ -291,6 +306,38 @@ test_window (void)
       brute++;
   g_assert_cmpuint (brute, >, 100);
   g_assert_cmpuint (ws_stack_search_get_n_matches (ws_window_get_search (gui.window)), ==, brute);
+  /* One frame is "1 frame": each count takes its own plural ("96 events,
+   * 1 frames" did not). */
+  {
+    guint n_sched = 0;
+    g_autofree char *want = NULL;
+    g_autofree char *before = g_strdup (ws_window_get_search_status (gui.window));
+    StatusChange change = { gui.window, before };
+
+    ws_window_set_search_text (gui.window, "^__schedule$");
+    ws_gui_test_wait_until (search_status_changed, &change, 30, "the search for one frame");
+    for (guint i = 0; i < ws_trace_get_n_events (gui.trace); i++)
+      {
+        guint n = 0;
+        const WsFrameId *frames = ws_stack_table_get_stack (ws_trace_get_stack_table (gui.trace),
+                                                            ws_trace_get_event (gui.trace, i)->stack, &n);
+        for (guint k = 0; k < n; k++)
+          if (g_strcmp0 (ws_stack_table_get_frame (ws_trace_get_stack_table (gui.trace), frames[k])->function,
+                         "__schedule") == 0)
+            {
+              n_sched++;
+              break;
+            }
+      }
+    want = g_strdup_printf ("%u events, 1 frame", n_sched);
+    g_assert_cmpstr (ws_window_get_search_status (gui.window), ==, want);
+    g_free (change.before);
+    change.before = g_strdup (ws_window_get_search_status (gui.window));
+    ws_window_set_search_text (gui.window, "futex_wait");
+    ws_gui_test_wait_until (search_status_changed, &change, 30, "the search again");
+    g_free (change.before);
+    before = NULL;
+  }
 
   gtk_widget_activate_action (GTK_WIDGET (gui.window), "win.search-next", NULL);
   event = ws_timeline_viewport_get_selected_event (viewport);

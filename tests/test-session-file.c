@@ -413,6 +413,137 @@ test_recovery (void)
   g_unsetenv ("WAITSCOPE_RECOVERY_DIR");
 }
 
+/* A session from someone else that claims to be a recovery copy of the
+ * user's ~/.bashrc: saving it writes the file that was opened, never the
+ * path inside it, and the opened file is still there afterwards. */
+static void
+test_untrusted_recovery (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *rdir = g_build_filename (dir, "recovery", NULL);
+  g_autofree char *victim = g_build_filename (dir, "bashrc", NULL);
+  g_autofree char *path = g_build_filename (dir, "from-a-colleague.waitscope", NULL);
+  g_autofree char *data = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *victim_after = NULL;
+  g_autoptr(WsSessionFile) session = NULL;
+  g_autoptr(WsSessionFile) opened = NULL;
+  guint ti;
+
+  g_setenv ("WAITSCOPE_RECOVERY_DIR", rdir, TRUE);
+  g_assert_true (g_file_set_contents (victim, "echo hello\n", -1, &error));
+  session = make_session (&ti);
+  data = g_strchomp (ws_session_file_to_data (session));
+  /* The hostile member, as the review's reproducer wrote it. */
+  g_assert_true (g_str_has_suffix (data, "}"));
+  data[strlen (data) - 1] = '\0';
+  text = g_strdup_printf ("%s, \"recovery\": {\"original_path\": \"%s\"}}", data, victim);
+  g_assert_true (g_file_set_contents (path, text, -1, &error));
+
+  opened = ws_session_file_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_false (ws_session_file_is_recovery (opened));
+  g_assert_cmpstr (ws_session_file_get_path (opened), ==, path);
+  g_assert_true (ws_session_file_save (opened, NULL, &error));
+  g_assert_no_error (error);
+
+  g_assert_true (g_file_get_contents (victim, &victim_after, NULL, &error));
+  g_assert_cmpstr (victim_after, ==, "echo hello\n");
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+
+  g_unlink (victim);
+  g_unlink (path);
+  g_rmdir (dir);
+  g_unsetenv ("WAITSCOPE_RECOVERY_DIR");
+}
+
+/* Even a copy in the recovery folder goes back only to a session file. */
+static void
+test_recovery_original_not_session (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *rdir = g_build_filename (dir, "recovery", NULL);
+  g_autofree char *path = g_build_filename (rdir, "planted.waitscope", NULL);
+  g_autofree char *data = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(WsSessionFile) session = NULL;
+  g_autoptr(WsSessionFile) opened = NULL;
+  guint ti;
+
+  g_setenv ("WAITSCOPE_RECOVERY_DIR", rdir, TRUE);
+  g_assert_cmpint (g_mkdir_with_parents (rdir, 0700), ==, 0);
+  session = make_session (&ti);
+  data = g_strchomp (ws_session_file_to_data (session));
+  data[strlen (data) - 1] = '\0';
+  text = g_strdup_printf ("%s, \"recovery\": {\"original_path\": \"/home/someone/.bashrc\"}}", data);
+  g_assert_true (g_file_set_contents (path, text, -1, &error));
+
+  opened = ws_session_file_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_true (ws_session_file_is_recovery (opened));
+  g_assert_null (ws_session_file_get_path (opened));
+
+  g_unlink (path);
+  g_rmdir (rdir);
+  g_rmdir (dir);
+  g_unsetenv ("WAITSCOPE_RECOVERY_DIR");
+}
+
+/* json-glib recurses per level: a deep document is refused before it. */
+static void
+test_deep_nesting (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "deep.waitscope", NULL);
+  g_autoptr(GString) text = g_string_new ("{\"format\": \"waitscope-session\", \"version\": 1, \"x\": ");
+  g_autoptr(WsSessionFile) opened = NULL;
+
+  for (int i = 0; i < 100000; i++)
+    g_string_append_c (text, '[');
+  for (int i = 0; i < 100000; i++)
+    g_string_append_c (text, ']');
+  g_string_append_c (text, '}');
+  g_assert_true (g_file_set_contents (path, text->str, text->len, &error));
+  opened = ws_session_file_load (path, &error);
+  g_assert_null (opened);
+  g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_nonnull (strstr (error->message, "256"));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* A session naming a FIFO or /dev/zero as its trace: refused at once,
+ * never read (reading would block or never end). */
+static void
+test_non_regular_trace (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *fifo = g_build_filename (dir, "fifo", NULL);
+  g_autoptr(WsSessionFile) session = NULL;
+  const WsSessionTrace *t;
+  guint ti;
+
+  session = make_session (&ti);
+  t = ws_session_file_get_trace (session, ti);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_assert_false (ws_session_file_relocate_trace (session, ti, fifo, &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_false (ws_session_file_relocate_trace (session, ti, "/dev/zero", &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_null (ws_session_file_hash_file (fifo, NULL, &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
+  g_assert_nonnull (t);
+  g_unlink (fifo);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -425,5 +556,9 @@ main (int    argc,
   g_test_add_func ("/session-file/different-trace", test_different_trace);
   g_test_add_func ("/session-file/undo", test_undo);
   g_test_add_func ("/session-file/recovery", test_recovery);
+  g_test_add_func ("/session-file/untrusted-recovery", test_untrusted_recovery);
+  g_test_add_func ("/session-file/recovery-original-not-session", test_recovery_original_not_session);
+  g_test_add_func ("/session-file/deep-nesting", test_deep_nesting);
+  g_test_add_func ("/session-file/non-regular-trace", test_non_regular_trace);
   return g_test_run ();
 }

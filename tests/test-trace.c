@@ -99,11 +99,80 @@ test_scenario_instances (void)
   g_assert_cmpuint (ws_trace_add_scenario_instances (trace, "op", "probe:none", "probe:end"), ==, 0);
 }
 
+static gpointer
+fetch_index (gpointer data)
+{
+  WsTrace *trace = data;
+  const WsTime **got = g_new (const WsTime *, ws_trace_get_n_threads (trace));
+
+  for (guint t = 0; t < ws_trace_get_n_threads (trace); t++)
+    got[t] = ws_trace_thread_end_prefix_max (trace, t, WS_END_INDEX_WAITS);
+  return got;
+}
+
+/* The per-thread prefix maxima of end times, over random events, agree with
+ * a direct scan at every position; two threads asking at once get the same
+ * (one) index. */
+static void
+test_end_prefix_max (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (29);
+
+  for (guint round = 0; round < 50; round++)
+    {
+      g_autoptr(WsTrace) trace = ws_trace_new ("random.json", NULL);
+      guint n_threads = g_rand_int_range (rand, 1, 6);
+      g_autofree const WsTime **a = NULL, **b = NULL;
+      GThread *other;
+
+      for (guint t = 0; t < n_threads; t++)
+        ws_trace_ensure_thread (trace, 100 + t, 100);
+      for (guint i = g_rand_int_range (rand, 0, 200); i > 0; i--)
+        {
+          WsEvent e = { .time = g_rand_int_range (rand, 0, 10000),
+                        .duration = g_rand_int_range (rand, -5, 3000),
+                        .thread = g_rand_int_range (rand, 0, n_threads),
+                        .peer = WS_NONE, .target = WS_NONE,
+                        .kind = g_rand_boolean (rand) ? WS_EVENT_WAIT : WS_EVENT_RUNNING };
+          ws_trace_add_event (trace, &e);
+        }
+      ws_trace_finish (trace);
+
+      other = g_thread_new ("index", fetch_index, trace);
+      a = fetch_index (trace);
+      b = g_thread_join (other);
+      for (guint t = 0; t < n_threads; t++)
+        {
+          const WsThread *thread = ws_trace_get_thread (trace, t);
+          const WsTime *all = ws_trace_thread_end_prefix_max (trace, t, WS_END_INDEX_ALL);
+
+          g_assert_true (a[t] == b[t]);
+          for (guint k = 0; k < thread->n_events; k++)
+            {
+              WsTime want_all = G_MININT64, want_waits = G_MININT64;
+
+              for (guint j = 0; j <= k; j++)
+                {
+                  const WsEvent *e = ws_trace_get_event (trace, thread->events[j]);
+                  WsTime end = e->time + MAX (e->duration, 0);
+
+                  want_all = MAX (want_all, end);
+                  if (e->kind == WS_EVENT_WAIT)
+                    want_waits = MAX (want_waits, end);
+                }
+              g_assert_cmpint (all[k], ==, want_all);
+              g_assert_cmpint (a[t][k], ==, want_waits);
+            }
+        }
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/trace/finish-sorts-and-remaps", test_finish_sorts_and_remaps);
+  g_test_add_func ("/trace/end-prefix-max", test_end_prefix_max);
   g_test_add_func ("/trace/processes", test_processes);
   g_test_add_func ("/trace/scenario-instances", test_scenario_instances);
   return g_test_run ();

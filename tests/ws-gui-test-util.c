@@ -2,7 +2,11 @@
 #include "config.h"
 
 #include <adwaita.h>
+#include <dlfcn.h>
 #include <glib/gstdio.h>
+#ifdef GDK_WINDOWING_X11
+#include <gdk/x11/gdkx.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -342,6 +346,122 @@ ws_gui_test_click_at (GtkWidget *widget,
           g_signal_emit_by_name (c, "released", 1, x, y);
         }
     }
+}
+
+/* ------------------------------------------------------------------ */
+/* Real input through the X server                                     */
+
+#ifdef GDK_WINDOWING_X11
+/* Xlib and XTEST looked up at run time: the tests link neither (libX11 is
+ * loaded with GTK; libXtst is only the runtime library on Debian). */
+typedef struct {
+  int  (*warp_pointer)  (Display *, Window, Window, int, int, unsigned, unsigned, int, int);
+  int  (*flush)         (Display *);
+  int  (*sync)          (Display *, Bool);
+  KeyCode (*keysym_to_keycode) (Display *, KeySym);
+  int  (*fake_button)   (Display *, unsigned, Bool, unsigned long);
+  int  (*fake_key)      (Display *, unsigned, Bool, unsigned long);
+} XInput;
+
+static const XInput *
+x_input (GtkWidget *widget)
+{
+  static XInput x;
+  static gsize done;
+
+  if (!GDK_IS_X11_DISPLAY (gtk_widget_get_display (widget)))
+    return NULL;
+  if (g_once_init_enter (&done))
+    {
+      void *xlib = dlopen ("libX11.so.6", RTLD_NOW | RTLD_NOLOAD);
+      void *xtst = dlopen ("libXtst.so.6", RTLD_NOW);
+
+      if (xlib != NULL && xtst != NULL)
+        {
+          x.warp_pointer = dlsym (xlib, "XWarpPointer");
+          x.flush = dlsym (xlib, "XFlush");
+          x.sync = dlsym (xlib, "XSync");
+          x.keysym_to_keycode = dlsym (xlib, "XKeysymToKeycode");
+          x.fake_button = dlsym (xtst, "XTestFakeButtonEvent");
+          x.fake_key = dlsym (xtst, "XTestFakeKeyEvent");
+        }
+      g_once_init_leave (&done, 1);
+    }
+  return x.fake_button != NULL && x.warp_pointer != NULL && x.fake_key != NULL ? &x : NULL;
+}
+#endif
+
+/* @n_press clicks of the primary button at @widget's point (x, y), sent
+ * through the X server as a user's would be (XTEST): the toolkit's own
+ * gestures see real events, with their timing (a double click is two
+ * clicks within the double-click time).  Returns: FALSE when there is no
+ * X display or no XTEST to send them with. */
+gboolean
+ws_gui_test_real_click (GtkWidget *widget,
+                        double     x,
+                        double     y,
+                        guint      n_press)
+{
+#ifdef GDK_WINDOWING_X11
+  const XInput *xi = x_input (widget);
+  GtkNative *native = gtk_widget_get_native (widget);
+  graphene_point_t at;
+  double sx, sy;
+  Display *dpy;
+
+  if (xi == NULL || native == NULL
+      || !gtk_widget_compute_point (widget, GTK_WIDGET (native), &GRAPHENE_POINT_INIT (x, y), &at))
+    return FALSE;
+  dpy = gdk_x11_display_get_xdisplay (gtk_widget_get_display (widget));
+  gtk_native_get_surface_transform (native, &sx, &sy);
+  xi->warp_pointer (dpy, None, gdk_x11_surface_get_xid (gtk_native_get_surface (native)), 0, 0, 0, 0,
+                    (int) (at.x + sx), (int) (at.y + sy));
+  xi->sync (dpy, False);
+  ws_gui_test_spin (50);
+  for (guint i = 0; i < n_press; i++)
+    {
+      xi->fake_button (dpy, 1, True, CurrentTime);
+      xi->fake_button (dpy, 1, False, CurrentTime);
+      xi->sync (dpy, False);
+      ws_gui_test_spin (30);
+    }
+  ws_gui_test_spin (100);
+  return TRUE;
+#else
+  return FALSE;
+#endif
+}
+
+/* @text typed key by key through the X server (XTEST) into whatever has
+ * the keyboard focus, as a user types: ASCII letters, digits and spaces. */
+gboolean
+ws_gui_test_real_type (GtkWidget  *widget,
+                       const char *text)
+{
+#ifdef GDK_WINDOWING_X11
+  const XInput *xi = x_input (widget);
+  Display *dpy;
+
+  if (xi == NULL)
+    return FALSE;
+  dpy = gdk_x11_display_get_xdisplay (gtk_widget_get_display (widget));
+  for (const char *p = text; *p; p++)
+    {
+      KeySym sym = *p == ' ' ? XK_space : *p == '\n' ? XK_Return : (KeySym) (guchar) *p;
+      KeyCode code = xi->keysym_to_keycode (dpy, sym);
+
+      if (code == 0)
+        return FALSE;
+      xi->fake_key (dpy, code, True, CurrentTime);
+      xi->fake_key (dpy, code, False, CurrentTime);
+      xi->sync (dpy, False);
+      ws_gui_test_spin (20);
+    }
+  ws_gui_test_spin (100);
+  return TRUE;
+#else
+  return FALSE;
+#endif
 }
 
 /* The first widget of @type in @root's tree, depth first. */

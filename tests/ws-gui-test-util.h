@@ -57,6 +57,12 @@ gboolean       ws_gui_test_press_shortcut_in (GtkWidget        *widget,
 void           ws_gui_test_click_at       (GtkWidget           *widget,
                                            double               x,
                                            double               y);
+gboolean       ws_gui_test_real_click     (GtkWidget           *widget,
+                                           double               x,
+                                           double               y,
+                                           guint                n_press);
+gboolean       ws_gui_test_real_type      (GtkWidget           *widget,
+                                           const char          *text);
 GtkWidget     *ws_gui_test_find_child     (GtkWidget           *root,
                                            GType                type);
 GtkWindow     *ws_gui_test_find_toplevel  (GType                type);

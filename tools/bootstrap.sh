@@ -9,6 +9,9 @@
 #                             with AddressSanitizer + UndefinedBehaviorSanitizer
 #   tools/bootstrap.sh summary   one "N passed, N failed, N skipped" line over
 #                             the last test and sanitize runs
+#   tools/bootstrap.sh fuzz   every libFuzzer target of tests/fuzz for a few
+#                             seconds (clang and its fuzzer runtime installed
+#                             if missing); exit 1 if one found something
 #
 # It installs only what is missing (Debian packages), configures the build
 # directory once and rebuilds it incrementally after that.
@@ -29,17 +32,19 @@ packages=(
   linux-perf
 )
 
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "bootstrap: installing ${missing[*]}"
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo=sudo
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+install_missing() {
+  local missing=() p sudo=""
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "bootstrap: installing ${missing[*]}"
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+}
+install_missing "${packages[@]}"
 
 if [ ! -f "$builddir/build.ninja" ]; then
   meson setup "$builddir" --buildtype=debugoptimized
@@ -111,11 +116,20 @@ case "$job" in
   summary)
     summary "$builddir/meson-logs/testlog.json" "${WS_SANITIZE_BUILDDIR:-build-sanitize}/meson-logs/testlog.json"
     ;;
+  fuzz)
+    # clang, and the libFuzzer runtime it links the targets with.
+    install_missing clang libclang-rt-14-dev
+    # Each target (tools/fuzz.sh lists them) for WS_FUZZ_SECONDS, 12 by
+    # default: about 2.5 minutes of fuzzing in all, seeded from
+    # tests/fuzz/corpus (its scratch corpus and findings in
+    # $WS_FUZZ_DIR, default /tmp/waitscope-fuzz).
+    exec tools/fuzz.sh "${WS_FUZZ_SECONDS:-12}"
+    ;;
   bench)
     exec meson test -C "$builddir" --benchmark --verbose --no-rebuild --timeout-multiplier 10
     ;;
   *)
-    echo "usage: $0 run|test|bench|sanitize|summary" >&2
+    echo "usage: $0 run|test|bench|sanitize|summary|fuzz" >&2
     exit 2
     ;;
 esac

@@ -15,7 +15,7 @@ cd "$here"
 seconds=${1:?usage: tools/fuzz.sh SECONDS [TARGET…]}
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(perf-text json-trace scenario-rules classifier analyses mining session-file history-store)
+[ ${#targets[@]} -gt 0 ] || targets=(perf-text folded json-trace scenario-rules classifier analyses mining session-file history-store)
 builddir=${WS_FUZZ_BUILDDIR:-build-fuzz}
 out=${WS_FUZZ_DIR:-/tmp/waitscope-fuzz}
 
@@ -34,17 +34,34 @@ seeds_of() {
 # Deep stacks need long inputs in the text formats; the mining recipe
 # reaches them in a few bytes.
 status=0
+found=()
+# What this run found: artefacts newer than this stamp (older ones in $out
+# are earlier runs').
+stamp=$(mktemp "${TMPDIR:-/tmp}/ws-fuzz-stamp.XXXXXX")
+trap 'rm -f "$stamp"' EXIT
 # libFuzzer writes fuzz-N.log where it runs: not in the tree.
 for t in "${targets[@]}"; do
   mkdir -p "$out/$t"
   echo "fuzz-$t: $seconds s"
+  set +e
   (cd "$out" && "$here/$builddir/tests/fuzz/fuzz-$t" -max_total_time="$seconds" -rss_limit_mb=2048 \
     -max_len=262144 -timeout=30 -jobs=1 -workers=1 -print_final_stats=1 \
     -artifact_prefix="$out/$t-" "$out/$t" "$here/tests/fuzz/corpus/$(seeds_of "$t")") 2>&1 \
-    | grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY|ws-fuzz|.*invariant)' || true
-  if ls "$out/$t"-crash-* "$out/$t"-leak-* "$out/$t"-timeout-* "$out/$t"-oom-* >/dev/null 2>&1; then
-    echo "fuzz-$t: FOUND SOMETHING, see $out/$t-*"
+    | grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY|ws-fuzz|.*invariant)'
+  rc=${PIPESTATUS[0]}
+  set -e
+  # Any one kind of artefact is a finding (ls of several patterns fails
+  # unless all of them match, which hid every finding); so is a fuzzer
+  # that did not exit 0 (it stops at its first finding).
+  artefacts=$(find "$out" -maxdepth 1 -newer "$stamp" \( -name "$t-crash-*" -o -name "$t-leak-*" \
+                -o -name "$t-timeout-*" -o -name "$t-oom-*" \) -print)
+  if [ -n "$artefacts" ] || [ "$rc" -ne 0 ]; then
+    echo "fuzz-$t: FOUND SOMETHING (exit $rc): ${artefacts:-no artefact written}"
+    found+=("$t")
     status=1
   fi
 done
+if [ $status -ne 0 ]; then
+  echo "fuzz: findings in ${found[*]}; minimise each into tests/fuzz/regressions/TARGET/ (tests/fuzz/README.md)"
+fi
 exit $status

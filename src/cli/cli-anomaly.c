@@ -22,6 +22,7 @@
 #include "ws-anomaly-detector.h"
 #include "ws-anomaly-plot.h"
 #include "ws-error.h"
+#include "ws-json-stream.h"
 
 int cli_anomalies (int argc, char **argv);
 int cli_model (int argc, char **argv);
@@ -231,9 +232,33 @@ json_add_wait (JsonBuilder       *b,
   json_builder_add_string_value (b, cli_anomaly_flag_name (s->flag));
   json_builder_set_member_name (b, "anomalous");
   json_builder_add_boolean_value (b, s->anomalous);
+  json_builder_set_member_name (b, "delay_caused_ns");
+  json_builder_add_int_value (b, s->delay_caused);
+  json_builder_set_member_name (b, "shown");
+  json_builder_add_boolean_value (b, s->shown);
   json_builder_end_object (b);
 }
 
+/* cli_json_add_text() for the stream. */
+static void
+stream_text (WsJsonStream *out,
+             const char   *member,
+             const char   *text)
+{
+  ws_json_stream_set_member_name (out, member);
+  if (text == NULL)
+    ws_json_stream_add_null (out);
+  else if (g_utf8_validate (text, -1, NULL))
+    ws_json_stream_add_string (out, text);
+  else
+    {
+      g_autofree char *valid = g_utf8_make_valid (text, -1);
+      ws_json_stream_add_string (out, valid);
+    }
+}
+
+/* Streamed (ws-json-stream.h): with --all, one small tree per wait at a
+ * time rather than a tree of every wait of every trace. */
 static void
 print_json (WsAnomalyResult   *result,
             GPtrArray         *traces,
@@ -241,50 +266,59 @@ print_json (WsAnomalyResult   *result,
             gboolean           all)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
+  WsJsonStream *out = ws_json_stream_new (stdout);
   const WsAnomalySettings *settings = ws_anomaly_result_get_settings (result);
 
-  json_builder_begin_object (b);
-  cli_json_add_text (b, "history", history);
-  json_builder_set_member_name (b, "threshold");
-  json_builder_add_double_value (b, settings->threshold);
-  json_builder_set_member_name (b, "signature_depth");
-  json_builder_add_int_value (b, settings->signature_depth);
-  json_builder_set_member_name (b, "flag_prior");
-  json_builder_add_double_value (b, settings->flag_prior);
-  json_builder_set_member_name (b, "flag_max_shift");
-  json_builder_add_double_value (b, settings->flag_max_shift);
-  json_builder_set_member_name (b, "flag_model_weight");
-  json_builder_add_double_value (b, settings->flag_model_weight);
-  json_builder_set_member_name (b, "traces");
-  json_builder_begin_array (b);
+  ws_json_stream_begin_object (out);
+  stream_text (out, "history", history);
+  ws_json_stream_set_member_name (out, "threshold");
+  ws_json_stream_add_double (out, settings->threshold);
+  ws_json_stream_set_member_name (out, "signature_depth");
+  ws_json_stream_add_int (out, settings->signature_depth);
+  ws_json_stream_set_member_name (out, "flag_prior");
+  ws_json_stream_add_double (out, settings->flag_prior);
+  ws_json_stream_set_member_name (out, "flag_max_shift");
+  ws_json_stream_add_double (out, settings->flag_max_shift);
+  ws_json_stream_set_member_name (out, "flag_model_weight");
+  ws_json_stream_add_double (out, settings->flag_model_weight);
+  ws_json_stream_set_member_name (out, "traces");
+  ws_json_stream_begin_array (out);
   for (guint t = 0; t < traces->len; t++)
     {
       guint n;
       const WsWaitScore *s = ws_anomaly_result_get_scores (result, t, &n);
 
-      json_builder_begin_object (b);
-      cli_json_add_text (b, "path", ws_trace_get_path (g_ptr_array_index (traces, t)));
-      cli_json_add_text (b, "digest", ws_anomaly_result_get_digest (result, t));
-      json_builder_set_member_name (b, "n_waits");
-      json_builder_add_int_value (b, n);
-      json_builder_set_member_name (b, "n_anomalous");
-      json_builder_add_int_value (b, ws_anomaly_result_count_anomalous (result, t));
-      json_builder_set_member_name (b, "waits");
-      json_builder_begin_array (b);
+      ws_json_stream_begin_object (out);
+      stream_text (out, "path", ws_trace_get_path (g_ptr_array_index (traces, t)));
+      stream_text (out, "digest", ws_anomaly_result_get_digest (result, t));
+      ws_json_stream_set_member_name (out, "n_waits");
+      ws_json_stream_add_int (out, n);
+      ws_json_stream_set_member_name (out, "n_anomalous");
+      ws_json_stream_add_int (out, ws_anomaly_result_count_anomalous (result, t));
+      ws_json_stream_set_member_name (out, "n_shown");
+      ws_json_stream_add_int (out, ws_anomaly_result_count_shown (result, t));
+      ws_json_stream_set_member_name (out, "waits");
+      ws_json_stream_begin_array (out);
       for (guint i = 0; i < n; i++)
         if (all || s[i].anomalous || s[i].flag != WS_ANOMALY_FLAG_NONE)
-          json_add_wait (b, result, t, &s[i]);
-      json_builder_end_array (b);
-      json_builder_end_object (b);
+          {
+            json_add_wait (b, result, t, &s[i]);
+            ws_json_stream_add_builder (out, b);
+          }
+      ws_json_stream_end_array (out);
+      ws_json_stream_end_object (out);
     }
-  json_builder_end_array (b);
-  json_builder_set_member_name (b, "models");
-  json_builder_begin_array (b);
+  ws_json_stream_end_array (out);
+  ws_json_stream_set_member_name (out, "models");
+  ws_json_stream_begin_array (out);
   for (guint m = 0; m < ws_anomaly_result_get_n_models (result); m++)
-    json_add_model (b, ws_anomaly_result_get_model (result, m));
-  json_builder_end_array (b);
-  json_builder_end_object (b);
-  cli_print_json (b);
+    {
+      json_add_model (b, ws_anomaly_result_get_model (result, m));
+      ws_json_stream_add_builder (out, b);
+    }
+  ws_json_stream_end_array (out);
+  ws_json_stream_end_object (out);
+  ws_json_stream_finish (out);
 }
 
 typedef struct {
@@ -292,12 +326,13 @@ typedef struct {
   const WsWaitScore *score;
 } Ranked;
 
+/* Surprise × delay caused, largest first (ws_wait_score_rank()). */
 static int
 compare_ranked (gconstpointer a,
                 gconstpointer b)
 {
-  double x = ((const Ranked *) a)->score->score, y = ((const Ranked *) b)->score->score;
-  return x < y ? -1 : x > y;
+  double x = ws_wait_score_rank (((const Ranked *) a)->score), y = ws_wait_score_rank (((const Ranked *) b)->score);
+  return x > y ? -1 : x < y;
 }
 
 static void
@@ -312,11 +347,12 @@ print_text (WsAnomalyResult *result,
       guint n;
       const WsWaitScore *s = ws_anomaly_result_get_scores (result, t, &n);
 
-      printf (g_dngettext (GETTEXT_PACKAGE, "%s: %u wait, %u anomalous\n", "%s: %u waits, %u anomalous\n", n),
+      printf (g_dngettext (GETTEXT_PACKAGE, "%s: %u wait, %u anomalous, %u of them shown (they delayed another thread, or are flagged)\n",
+                           "%s: %u waits, %u anomalous, %u of them shown (they delayed another thread, or are flagged)\n", n),
               ws_trace_get_name (g_ptr_array_index (traces, t)),
-              n, ws_anomaly_result_count_anomalous (result, t));
+              n, ws_anomaly_result_count_anomalous (result, t), ws_anomaly_result_count_shown (result, t));
       for (guint i = 0; i < n; i++)
-        if (s[i].anomalous)
+        if (s[i].shown)
           {
             Ranked r = { t, &s[i] };
             g_array_append_val (ranked, r);
@@ -324,16 +360,17 @@ print_text (WsAnomalyResult *result,
     }
   g_array_sort (ranked, compare_ranked);
   if (ranked->len > 0)
-    printf ("%s\n", _("  P(D≥d)     duration     tid  time              flag       signature"));
+    printf ("%s\n", _("  P(D≥d)     duration    delayed     tid  time              flag       signature"));
   for (guint i = 0; i < ranked->len && (top <= 0 || i < (guint) top); i++)
     {
       Ranked *r = &g_array_index (ranked, Ranked, i);
       WsTrace *trace = ws_anomaly_result_get_trace (result, r->trace);
       const WsEvent *e = ws_trace_get_event (trace, r->score->event);
       g_autofree char *dur = cli_format_duration (e->duration);
+      g_autofree char *delayed = cli_format_duration (r->score->delay_caused);
       g_autofree char *when = cli_format_timestamp (e->time);
 
-      printf ("  %-10.3g %10s %7d  %-16s  %-9s  %s\n", r->score->score, dur,
+      printf ("  %-10.3g %10s %10s %7d  %-16s  %-9s  %s\n", r->score->score, dur, delayed,
               ws_trace_get_thread (trace, e->thread)->tid, when,
               cli_anomaly_flag_name (r->score->flag),
               ws_anomaly_result_get_model (result, r->score->model)->key);

@@ -226,7 +226,8 @@ print_json (CliMineOptions *options,
       json_builder_set_member_name (b, "patterns");
       json_builder_begin_array (b);
       for (guint k = 0; k < cl->n_patterns; k++)
-        cli_mine_json_pattern (b, table, ws_pattern_set_get_pattern (result->patterns, cl->patterns[k]));
+        cli_mine_json_pattern (b, table, ws_pattern_set_get_pattern (result->patterns, cl->patterns[k]),
+                               result->run->discriminative);
       json_builder_end_array (b);
       json_builder_end_object (b);
     }
@@ -329,7 +330,7 @@ check_options (ClusterOptions *o)
   if (o->linkage_name != NULL && !parse_linkage (o->linkage_name, &o->linkage))
     return cli_usage_error ("cluster", _("unknown linkage “%s”"), o->linkage_name);
   if (o->rank_name != NULL && !ws_cluster_rank_from_string (o->rank_name, &o->rank))
-    return cli_usage_error ("cluster", _("unknown metric “%s”: use total, streams, events or average"), o->rank_name);
+    return cli_usage_error ("cluster", _("unknown metric “%s”: use total, streams, events, average or discriminative"), o->rank_name);
   if (!check_figure_path ("--alignment-figure", o->alignment_figure, &status) ||
       !check_figure_path ("--coverage-figure", o->coverage_figure, &status))
     return status;
@@ -405,7 +406,7 @@ cli_cluster (int    argc,
     { "linkage", 0, 0, G_OPTION_ARG_STRING, &o.linkage_name,
       N_("average (default), complete or single"), N_("LINKAGE") },
     { "rank", 0, 0, G_OPTION_ARG_STRING, &o.rank_name,
-      N_("Rank clusters by total (default), streams, events or average cost"), N_("METRIC") },
+      N_("Rank clusters by total (default), streams, events or average cost, or by the discriminative score (with --slow and --fast, or --classes)"), N_("METRIC") },
     { "signature", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.signatures,
       N_("A performance signature: functions, caller first; prints its bottleneck coverage and "
          "the Fig. 4 comparison; repeatable"), N_("F1,F2,…") },

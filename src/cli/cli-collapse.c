@@ -13,6 +13,7 @@
 
 #include "cli-commands.h"
 #include "cli-common.h"
+#include "ws-atomic-file.h"
 #include "ws-collapse.h"
 #include "ws-trace-loader.h"
 
@@ -33,8 +34,7 @@ write_output (WsTrace                 *trace,
               const WsCollapseOptions *options,
               const char              *output)
 {
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GFileOutputStream) out = NULL;
+  g_autoptr(WsAtomicFile) file = NULL;
   g_autoptr(GError) error = NULL;
 
   if (output == NULL || g_strcmp0 (output, "-") == 0)
@@ -45,10 +45,9 @@ write_output (WsTrace                 *trace,
         printf ("%s\n", (const char *) g_ptr_array_index (lines, i));
       return CLI_EXIT_OK;
     }
-  file = g_file_new_for_path (output);
-  out = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &error);
-  if (out == NULL || !ws_collapse_write (trace, options, G_OUTPUT_STREAM (out), NULL, &error) ||
-      !g_output_stream_close (G_OUTPUT_STREAM (out), NULL, &error))
+  file = ws_atomic_file_open (output, &error);
+  if (file == NULL || !ws_collapse_write (trace, options, ws_atomic_file_get_stream (file), NULL, &error) ||
+      !ws_atomic_file_commit (g_steal_pointer (&file), FALSE, &error))
     {
       fprintf (stderr, "waitscope-cli: %s: %s\n", output, error->message);
       return CLI_EXIT_INPUT;

@@ -83,7 +83,7 @@ cli_contrast_load (char              **paths,
   g_autoptr(WsScenarioRules) rules = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (o->components == NULL || o->components[0] == NULL)
+  if (!o->fleet && (o->components == NULL || o->components[0] == NULL))
     {
       *status = cli_usage_error (command, "%s", _("no --component given"));
       return FALSE;
@@ -94,6 +94,13 @@ cli_contrast_load (char              **paths,
     {
       *status = cli_fail (error);
       return FALSE;
+    }
+  /* Classes of whole traces without markers: thread spans, no scenario. */
+  if (o->fleet && o->scenario_name == NULL)
+    {
+      g_auto(GStrv) names = ws_instance_set_list_scenarios (*traces);
+      if (names[0] == NULL)
+        return TRUE;
     }
   return choose_scenario (*traces, o, command, status);
 }

@@ -17,6 +17,9 @@ typedef struct {
   char    **components;
   gboolean  widen;
   gboolean  json;
+  /* contrast only: no --component means the default one, and traces
+   * without scenario instances are contrasted as thread spans */
+  gboolean  fleet;
 } CliContrastOptions;
 
 /* Adds --scenario-name, --scenario, --scenario-file, --component, --widen

@@ -2,13 +2,15 @@
 /*
  * waitscope-cli contrast: the causality analysis of the cost-propagation
  * paper (§4.2): contrast patterns between fast and slow instances of a
- * scenario, ranked by P.C/P.N, with ITC, TTC and the top-n % coverage.
+ * scenario, ranked by total cost P.C (or, --rank=average, by P.C/P.N as the
+ * paper does), with ITC, TTC and the top-n % coverage.
  */
 #include "config.h"
 
 #include <glib/gi18n.h>
 #include <stdio.h>
 
+#include "cli-classes.h"
 #include "cli-common.h"
 #include "cli-contrast-common.h"
 #include "ws-contrast.h"
@@ -51,6 +53,8 @@ json_summary (JsonBuilder *b, WsContrastResult *r, const char *scenario, const c
   add_int (b, "fast_instances", ws_instance_set_get_n (ws_contrast_result_get_fast (r)));
   add_int (b, "slow_instances", ws_instance_set_get_n (ws_contrast_result_get_slow (r)));
   add_int (b, "k", ws_contrast_result_get_k (r));
+  json_builder_set_member_name (b, "rank_by");
+  json_builder_add_string_value (b, ws_contrast_rank_to_string (ws_contrast_result_get_rank (r)));
   ws_contrast_result_get_meta_counts (r, &mf, &ms, &mc);
   add_int (b, "meta_patterns_fast", mf);
   add_int (b, "meta_patterns_slow", ms);
@@ -95,6 +99,7 @@ print_json (WsContrastResult *r, const char *scenario, const char *component, gu
       add_int (b, "n", (gint64) p->n);
       add_int (b, "c_per_n", p->n ? p->c / (gint64) p->n : 0);
       add_int (b, "c_max", p->c_max);
+      add_int (b, "c_path_max", p->c_path_max);
       json_builder_set_member_name (b, "high_impact");
       json_builder_add_boolean_value (b, p->high_impact);
       add_int (b, "slow_instances", inst->len);
@@ -150,7 +155,9 @@ print_header (WsContrastResult *r, const char *scenario, const char *component)
                        ws_contrast_result_get_n_patterns (r)),
           ws_contrast_result_get_n_patterns (r), 100 * ws_contrast_result_get_itc (r),
           100 * ws_contrast_result_get_ttc (r), total);
-  printf (_("Coverage of the top 10 %% / 20 %% / 30 %% of patterns: %.1f %% / %.1f %% / %.1f %%\n\n"),
+  printf (ws_contrast_result_get_rank (r) == WS_CONTRAST_RANK_AVERAGE
+          ? _("Ranked by average cost C/N; coverage of the top 10 %% / 20 %% / 30 %% of patterns: %.1f %% / %.1f %% / %.1f %%\n\n")
+          : _("Ranked by total cost C; coverage of the top 10 %% / 20 %% / 30 %% of patterns: %.1f %% / %.1f %% / %.1f %%\n\n"),
           100 * ws_contrast_result_get_coverage (r, 10), 100 * ws_contrast_result_get_coverage (r, 20),
           100 * ws_contrast_result_get_coverage (r, 30));
 }
@@ -177,12 +184,12 @@ print_text (WsContrastResult *r, const char *scenario, const char *component, gu
 }
 
 typedef struct {
-  char **fast;
-  char **slow;
-  char  *fast_below;
-  char  *slow_above;
-  int    k;
-  int    top;
+  CliClasses classes;
+  char      *fast_below;
+  char      *slow_above;
+  char      *rank;
+  int        k;
+  int        top;
 } ContrastArgs;
 
 /* The usage checks, and T_fast / T_slow into @s: -1, or the exit status. */
@@ -190,32 +197,45 @@ static int
 check_args (ContrastArgs *a, char **positional, WsContrastSettings *s)
 {
   g_autoptr(GError) error = NULL;
-  gboolean by_trace = a->fast != NULL || a->slow != NULL;
+  gboolean by_trace = cli_classes_given (&a->classes);
 
-  if (by_trace && (a->fast == NULL || a->slow == NULL || positional[0] != NULL))
+  if (by_trace && positional[0] != NULL)
+    return cli_usage_error ("contrast", "%s", _("with --fast, --slow or --classes give no other trace"));
+  if (by_trace && a->classes.file == NULL && (a->classes.fast == NULL || a->classes.slow == NULL))
     return cli_usage_error ("contrast", "%s", _("give both --fast and --slow traces, and no other trace"));
   if (!by_trace && positional[0] == NULL)
     return cli_usage_error ("contrast", "%s", _("no trace given"));
   if ((a->fast_below && !cli_parse_time (a->fast_below, &s->t_fast, &error))
       || (a->slow_above && !cli_parse_time (a->slow_above, &s->t_slow, &error)))
     return cli_usage_error ("contrast", "%s", error->message);
+  if (a->rank != NULL && !ws_contrast_rank_from_string (a->rank, &s->rank))
+    return cli_usage_error ("contrast", _("unknown --rank “%s”: total or average"), a->rank);
   return -1;
 }
 
-/* The traces to load: the fast ones then the slow ones, or those given. */
-static GStrv
-dup_paths (ContrastArgs *a, char **positional)
+/* The instances of the traces of class @klass (all with NONE): the
+ * scenario's, or without scenarios each thread of @program (a span). */
+static WsInstanceSet *
+class_instances (GPtrArray   *traces,
+                 GArray      *classes,
+                 WsRunClass   klass,
+                 const char  *scenario,
+                 const char  *program)
 {
-  g_autoptr(GStrvBuilder) sb = g_strv_builder_new ();
+  WsInstanceSet *set = ws_instance_set_new ();
 
-  if (a->fast != NULL)
+  for (guint i = 0; i < traces->len; i++)
     {
-      g_strv_builder_addv (sb, (const char **) a->fast);
-      g_strv_builder_addv (sb, (const char **) a->slow);
+      WsTrace *trace = g_ptr_array_index (traces, i);
+
+      if (klass != WS_RUN_CLASS_NONE && g_array_index (classes, WsRunClass, i) != klass)
+        continue;
+      if (scenario != NULL)
+        ws_instance_set_add_trace (set, trace, scenario);
+      else
+        ws_instance_set_add_thread_spans (set, trace, program);
     }
-  else
-    g_strv_builder_addv (sb, (const char **) positional);
-  return g_strv_builder_end (sb);
+  return set;
 }
 
 static int
@@ -226,26 +246,45 @@ run (ContrastArgs *a, CliContrastOptions *o, char **positional)
   g_autoptr(WsContrastResult) result = NULL;
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) paths = NULL;
+  g_autofree char *program = NULL, *component = NULL, *scenario_shown = NULL;
   WsContrastSettings s = { 0 };
-  guint n_fast = a->fast ? g_strv_length (a->fast) : 0;
+  gboolean by_trace = cli_classes_given (&a->classes);
   int status;
 
   if ((status = check_args (a, positional, &s)) >= 0)
     return status;
-  paths = dup_paths (a, positional);
+  if ((paths = cli_classes_paths ("contrast", &a->classes, positional, &status)) == NULL)
+    return status;
+  o->fleet = TRUE;
   if (!cli_contrast_load (paths, o, "contrast", &traces, &status))
     return status;
+  if (o->scenario_name == NULL && !by_trace)
+    return cli_usage_error ("contrast", "%s", _("the traces hold no scenario instance (see --scenario): give slow and "
+                                                "fast traces (--slow, --fast or --classes) to contrast whole traces"));
+  if (o->scenario_name == NULL && (program = ws_trace_classes_program_of_interest (traces)) == NULL)
+    return cli_usage_error ("contrast", "%s", _("no thread of these traces waited for another: nothing to contrast"));
 
-  s.component = o->components[0];
-  s.widen = o->widen;
-  s.k = a->k > 0 ? (guint) a->k : WS_CONTRAST_DEFAULT_K;
-  if (a->fast != NULL)
+  if (by_trace && o->scenario_name == NULL && s.t_fast <= 0 && s.t_slow <= 0)
+    ws_trace_classes_span_thresholds (a->classes.entries, &s.t_fast, &s.t_slow);
+  if (by_trace)
     {
-      s.fast = fast = cli_contrast_instances (traces, 0, n_fast, o->scenario_name);
-      s.slow = slow = cli_contrast_instances (traces, n_fast, traces->len, o->scenario_name);
+      s.fast = fast = class_instances (traces, a->classes.classes, WS_RUN_CLASS_FAST, o->scenario_name, program);
+      s.slow = slow = class_instances (traces, a->classes.classes, WS_RUN_CLASS_SLOW, o->scenario_name, program);
+      all = class_instances (traces, a->classes.classes, WS_RUN_CLASS_NONE, o->scenario_name, program);
     }
   else
-    s.instances = all = cli_contrast_instances (traces, 0, traces->len, o->scenario_name);
+    s.instances = all = class_instances (traces, a->classes.classes, WS_RUN_CLASS_NONE, o->scenario_name, program);
+  /* Without --component, the program of interest, as the Overview's. */
+  component = o->components != NULL && o->components[0] != NULL ? g_strdup (o->components[0])
+              : ws_instance_set_dup_default_component (all);
+  if (component == NULL)
+    return cli_usage_error ("contrast", "%s", _("no instance to contrast"));
+  s.component = component;
+  s.widen = o->widen;
+  s.k = a->k > 0 ? (guint) a->k : WS_CONTRAST_DEFAULT_K;
+  scenario_shown = o->scenario_name != NULL ? g_strdup (o->scenario_name)
+                   /* Translators: what the instances are when the traces have no scenarios */
+                   : g_strdup_printf (_("threads of %s, each from its first to its last event"), program);
 
   if ((result = ws_contrast_run (&s, NULL, NULL, NULL, &error)) == NULL)
     {
@@ -254,9 +293,9 @@ run (ContrastArgs *a, CliContrastOptions *o, char **positional)
       return cli_fail (error);
     }
   if (o->json)
-    print_json (result, o->scenario_name, s.component, (guint) MAX (a->top, 0));
+    print_json (result, scenario_shown, s.component, (guint) MAX (a->top, 0));
   else
-    print_text (result, o->scenario_name, s.component, (guint) MAX (a->top, 0));
+    print_text (result, scenario_shown, s.component, (guint) MAX (a->top, 0));
   return CLI_EXIT_OK;
 }
 
@@ -271,28 +310,31 @@ cli_contrast (int    argc,
   const GOptionEntry entries[] = {
     { "fast-below", 0, 0, G_OPTION_ARG_STRING, &a.fast_below, N_("T_fast: instances lasting at most this are fast"), N_("TIME") },
     { "slow-above", 0, 0, G_OPTION_ARG_STRING, &a.slow_above, N_("T_slow: instances lasting at least this are slow"), N_("TIME") },
-    { "fast", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &a.fast, N_("A trace whose instances are all the fast class"), N_("TRACE") },
-    { "slow", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &a.slow, N_("A trace whose instances are all the slow class"), N_("TRACE") },
     { "k", 'k', 0, G_OPTION_ARG_INT, &a.k, N_("Longest path segment of a meta-pattern (default 5)"), N_("K") },
     { "top", 0, 0, G_OPTION_ARG_INT, &a.top, N_("Patterns shown (default 10)"), N_("N") },
+    { "rank", 0, 0, G_OPTION_ARG_STRING, &a.rank, N_("Rank patterns by total cost C (total, the default) or by average cost C/N (average, as the paper)"), N_("total|average") },
     { NULL }
   };
 
   context = g_option_context_new (_("TRACE… — contrast patterns between fast and slow scenario instances"));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   cli_contrast_add_options (context, &o);
+  cli_classes_add_entries (g_option_context_get_main_group (context), &a.classes);
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_set_description (context,
     _("Without thresholds, T_fast is the median and T_slow the 90th percentile of the durations. "
-      "With --fast/--slow the classes are whole traces and the thresholds their medians."));
+      "With --fast/--slow (or --classes) the classes are whole traces and the thresholds their medians; "
+      "traces without scenario instances are contrasted thread by thread: each thread of the program "
+      "of interest (the one `why` explains), from its first to its last event, is an instance.  "
+      "Without --component, the component is that program (with scenarios: the slowest instance's)."));
   if (!cli_parse_options (context, "contrast", &argc, &argv, &status))
     return status;
   if (a.k < 1 || a.k > 16)
     return cli_usage_error ("contrast", "%s", _("-k must be between 1 and 16"));
   ret = run (&a, &o, argv + 1);
-  g_strfreev (a.fast);
-  g_strfreev (a.slow);
+  cli_classes_clear (&a.classes);
   g_free (a.fast_below);
   g_free (a.slow_above);
+  g_free (a.rank);
   return ret;
 }

@@ -4,7 +4,9 @@
  * waits, as the GUI saves them.  A wait is named by its thread and a time
  * inside it (`--wait 11588@1987.25`).  Each flag is committed on its own
  * before its line is printed, so a line on stdout means the flag is on
- * disk, whatever happens next.
+ * disk, whatever happens next.  With --dry-run nothing is saved: each
+ * wait's line says how many other waits of its kind the flag would change
+ * (ws_anomaly_result_flag_reach(), each against the flags already saved).
  */
 #include "config.h"
 
@@ -66,6 +68,48 @@ parse_wait (const char  *spec,
   return cli_parse_time (at + 1, time, error);
 }
 
+/* What a flag would change, as a line or a JSON object. */
+static void
+print_reach (WsAnomalyResult *result,
+             guint            event,
+             WsAnomalyFlag    verdict,
+             gboolean         wait_only,
+             gint32           tid,
+             WsTime           time,
+             JsonBuilder     *json)
+{
+  const WsWaitScore *s = ws_anomaly_result_lookup (result, 0, event);
+  const WsAnomalyModel *m = ws_anomaly_result_get_model (result, s->model);
+  WsFlagReach reach;
+
+  /* A flag for this wait only teaches its kind what no flag would. */
+  ws_anomaly_result_flag_reach (result, 0, event, wait_only ? WS_ANOMALY_FLAG_NONE : verdict, &reach);
+  if (json == NULL)
+    {
+      printf (_("dry run: %s %d@%lldns %s: %u other waits of its kind would become anomalous, "
+                "%u normal (threshold %.4g -> %.4g); nothing saved\n"),
+              cli_anomaly_flag_name (verdict), tid, (long long) time, reach.signature, reach.n_to_anomalous, reach.n_to_normal,
+              m->threshold, reach.threshold);
+      return;
+    }
+  json_builder_begin_object (json);
+  json_builder_set_member_name (json, "tid");
+  json_builder_add_int_value (json, tid);
+  json_builder_set_member_name (json, "time_ns");
+  json_builder_add_int_value (json, time);
+  cli_json_add_text (json, "signature", reach.signature);
+  cli_json_add_text (json, "flag", cli_anomaly_flag_name (verdict));
+  json_builder_set_member_name (json, "to_anomalous");
+  json_builder_add_int_value (json, reach.n_to_anomalous);
+  json_builder_set_member_name (json, "to_normal");
+  json_builder_add_int_value (json, reach.n_to_normal);
+  json_builder_set_member_name (json, "threshold");
+  json_builder_add_double_value (json, m->threshold);
+  json_builder_set_member_name (json, "threshold_after");
+  json_builder_add_double_value (json, reach.threshold);
+  json_builder_end_object (json);
+}
+
 static int
 flag_set (int           argc,
           char        **argv,
@@ -80,13 +124,17 @@ flag_set (int           argc,
   g_auto(GStrv) waits = NULL;
   CliAnomalyOptions options = { 0 };
   WsAnomalySettings settings;
-  gboolean anomalous = FALSE, normal = FALSE;
+  gboolean anomalous = FALSE, normal = FALSE, dry_run = FALSE, wait_only = FALSE;
   WsAnomalyFlag verdict = verdict_default;
+  g_autoptr(WsAnomalyResult) result = NULL;
+  g_autoptr(JsonBuilder) json = NULL;
   int status;
   const GOptionEntry entries[] = {
     { "wait", 'w', 0, G_OPTION_ARG_STRING_ARRAY, &waits, N_("The wait: thread id @ a time inside it (repeatable)"), N_("TID@TIME") },
     { "anomalous", 0, 0, G_OPTION_ARG_NONE, &anomalous, N_("add: flag as anomalous"), NULL },
     { "normal", 0, 0, G_OPTION_ARG_NONE, &normal, N_("add: flag as not anomalous"), NULL },
+    { "this-wait-only", 0, 0, G_OPTION_ARG_NONE, &wait_only, N_("add: the flag judges this wait only; its kind does not learn from it"), NULL },
+    { "dry-run", 0, 0, G_OPTION_ARG_NONE, &dry_run, N_("Save nothing: say how many other waits of its kind each flag would change"), NULL },
     { NULL }
   };
 
@@ -114,15 +162,31 @@ flag_set (int           argc,
     goto out;
   if ((trace = ws_trace_loader_load (argv[1], NULL, NULL, NULL, NULL, &error)) == NULL
       || (digest = ws_history_store_trace_digest (trace, &error)) == NULL
-      || (store = cli_anomaly_open_store (&options, TRUE, &error)) == NULL)
+      || ((store = cli_anomaly_open_store (&options, !dry_run, &error)) == NULL && error != NULL))
     {
       status = cli_fail (error);
       goto out;
+    }
+  if (dry_run)
+    {
+      const char *digests[] = { digest };
+
+      if ((result = ws_anomaly_detect (&trace, digests, 1, store, &settings, NULL, NULL, NULL, &error)) == NULL)
+        {
+          status = cli_fail (error);
+          goto out;
+        }
+      if (options.json)
+        {
+          json = json_builder_new ();
+          json_builder_begin_array (json);
+        }
     }
   for (guint i = 0; waits[i] != NULL; i++)
     {
       WsWaitFlag flag = { 0 };
       g_autofree char *signature = NULL;
+      g_autofree char *scoped = NULL;
       const WsEvent *e;
       WsTime time;
       gint32 tid;
@@ -149,6 +213,13 @@ flag_set (int           argc,
       flag.signature = signature;
       flag.duration = e->duration;
       flag.flag = verdict;
+      if (wait_only && verdict != WS_ANOMALY_FLAG_NONE)
+        flag.signature = scoped = g_strconcat (WS_ANOMALY_WAIT_ONLY_PREFIX, signature, NULL);
+      if (dry_run)
+        {
+          print_reach (result, event, verdict, wait_only, tid, e->time, json);
+          continue;
+        }
       if (!ws_history_store_flag_wait (store, &flag, &error))
         {
           status = cli_fail (error);
@@ -157,6 +228,11 @@ flag_set (int           argc,
       /* Printed after the commit: a line means the flag is durable. */
       printf ("%s %d@%" G_GINT64_FORMAT "ns %s\n", cli_anomaly_flag_name (verdict), tid, e->time, signature);
       fflush (stdout);
+    }
+  if (json != NULL)
+    {
+      json_builder_end_array (json);
+      cli_print_json (json);
     }
   status = CLI_EXIT_OK;
 

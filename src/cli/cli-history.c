@@ -67,6 +67,7 @@ typedef struct {
   char       *digest;
   gboolean    newly;
   char       *error;
+  gboolean    not_recorded;   /* read, but the store failed (a full disk) */
 } AddOutcome;
 
 static void
@@ -106,16 +107,27 @@ add_one (WsHistoryStore *store,
   /* Standard input or a pipe: known by its content. */
   if (o->digest == NULL && (o->digest = ws_history_store_trace_digest (trace, &error)) == NULL)
     goto fail;
-  if (!ws_history_store_record_trace_digest (store, trace, o->digest, &o->newly, &error))
+  /* Its stacks and its waits (for the anomaly models, once per content
+   * too) in one transaction: all of the trace, or none of it. */
+  o->not_recorded = TRUE;
+  if (!ws_history_store_begin_batch (store, &error))
     goto fail;
-  /* And its waits, for the anomaly models (once per content too). */
-  if (!ws_anomaly_record_trace (store, trace, o->digest, &settings, &waits_new, NULL, &error))
+  if (!ws_history_store_record_trace_digest (store, trace, o->digest, &o->newly, &error) ||
+      !ws_anomaly_record_trace (store, trace, o->digest, &settings, &waits_new, NULL, &error))
+    {
+      ws_history_store_end_batch (store, FALSE, NULL);
+      goto fail;
+    }
+  if (!ws_history_store_end_batch (store, TRUE, &error))
     goto fail;
+  o->not_recorded = FALSE;
   o->newly = o->newly || waits_new;
   return;
 
 fail:
-  o->error = g_strdup (error->message);
+  o->error = o->not_recorded
+             ? g_strdup_printf (_("%s; nothing of %s was recorded"), error->message, path)
+             : g_strdup (error->message);
 }
 
 static void
@@ -171,18 +183,25 @@ print_add_text (const char *path,
                 guint       n_known,
                 guint       n_failed)
 {
+  guint n_unrecorded = 0;
+
   for (guint i = 0; i < outcomes->len; i++)
     {
       AddOutcome *o = &g_array_index (outcomes, AddOutcome, i);
 
+      n_unrecorded += o->error != NULL && o->not_recorded;
       if (o->error == NULL)
         /* Translators: one line per trace of `history add`: new or already known */
         printf ("  %-6s %s\n", o->newly ? _("new") : _("known"), o->path);
     }
   printf (g_dngettext (GETTEXT_PACKAGE, "%u new trace recorded", "%u new traces recorded", n_new), n_new);
   printf (g_dngettext (GETTEXT_PACKAGE, ", %u already known", ", %u already known", n_known), n_known);
-  if (n_failed > 0)
-    printf (g_dngettext (GETTEXT_PACKAGE, ", %u could not be read", ", %u could not be read", n_failed), n_failed);
+  if (n_failed - n_unrecorded > 0)
+    printf (g_dngettext (GETTEXT_PACKAGE, ", %u could not be read", ", %u could not be read",
+                         n_failed - n_unrecorded), n_failed - n_unrecorded);
+  if (n_unrecorded > 0)
+    printf (g_dngettext (GETTEXT_PACKAGE, ", %u could not be recorded", ", %u could not be recorded",
+                         n_unrecorded), n_unrecorded);
   printf (_(" (history: %s)\n"), path);
 }
 

@@ -11,8 +11,10 @@
 
 #include "cli-commands.h"
 #include "cli-common.h"
+#include "ws-json-stream.h"
 #include "ws-perf-importer.h"
 #include "ws-trace.h"
+#include "ws-wake-words.h"
 
 typedef struct {
   guint  thread;
@@ -228,31 +230,34 @@ add_wait_json (JsonBuilder *b,
   json_builder_end_object (b);
 }
 
+/* One trace's object, streamed: a million threads are a million small
+ * trees written one at a time (ws-json-stream.h). */
 static void
-add_trace_json (JsonBuilder *b,
-                WsTrace     *trace,
-                guint        top)
+add_trace_json (WsJsonStream *out,
+                WsTrace      *trace,
+                guint         top)
 {
   g_autofree ThreadStats *stats = compute_thread_stats (trace);
   g_autoptr(GArray) waits = top_waits (trace, top);
+  g_autoptr(JsonBuilder) b = json_builder_new ();
   guint n_threads = ws_trace_get_n_threads (trace);
 
   qsort (stats, n_threads, sizeof (ThreadStats), compare_wait_total);
 
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "path");
-  json_builder_add_string_value (b, ws_trace_get_path (trace));
-  json_builder_set_member_name (b, "name");
-  json_builder_add_string_value (b, ws_trace_get_name (trace));
-  json_builder_set_member_name (b, "start");
-  json_builder_add_int_value (b, ws_trace_get_start_time (trace));
-  json_builder_set_member_name (b, "end");
-  json_builder_add_int_value (b, ws_trace_get_end_time (trace));
-  json_builder_set_member_name (b, "duration");
-  json_builder_add_int_value (b, ws_trace_get_end_time (trace) - ws_trace_get_start_time (trace));
-  json_builder_set_member_name (b, "n_events");
-  json_builder_add_int_value (b, ws_trace_get_n_events (trace));
-  json_builder_set_member_name (b, "events");
+  ws_json_stream_begin_object (out);
+  ws_json_stream_set_member_name (out, "path");
+  ws_json_stream_add_string (out, ws_trace_get_path (trace));
+  ws_json_stream_set_member_name (out, "name");
+  ws_json_stream_add_string (out, ws_trace_get_name (trace));
+  ws_json_stream_set_member_name (out, "start");
+  ws_json_stream_add_int (out, ws_trace_get_start_time (trace));
+  ws_json_stream_set_member_name (out, "end");
+  ws_json_stream_add_int (out, ws_trace_get_end_time (trace));
+  ws_json_stream_set_member_name (out, "duration");
+  ws_json_stream_add_int (out, ws_trace_get_end_time (trace) - ws_trace_get_start_time (trace));
+  ws_json_stream_set_member_name (out, "n_events");
+  ws_json_stream_add_int (out, ws_trace_get_n_events (trace));
+  ws_json_stream_set_member_name (out, "events");
   json_builder_begin_object (b);
   for (guint k = 0; k < WS_N_EVENT_KINDS; k++)
     {
@@ -260,21 +265,22 @@ add_trace_json (JsonBuilder *b,
       json_builder_add_int_value (b, ws_trace_count_kind (trace, k));
     }
   json_builder_end_object (b);
+  ws_json_stream_add_builder (out, b);
   /* A profile of samples alone: what to record to see waits. */
-  json_builder_set_member_name (b, "waits_recorded");
-  json_builder_add_boolean_value (b, ws_trace_count_kind (trace, WS_EVENT_WAIT) > 0);
-  json_builder_set_member_name (b, "record_waits_command");
+  ws_json_stream_set_member_name (out, "waits_recorded");
+  ws_json_stream_add_boolean (out, ws_trace_count_kind (trace, WS_EVENT_WAIT) > 0);
+  ws_json_stream_set_member_name (out, "record_waits_command");
   if (ws_trace_count_kind (trace, WS_EVENT_WAIT) > 0)
-    json_builder_add_null_value (b);
+    ws_json_stream_add_null (out);
   else
-    json_builder_add_string_value (b, WS_PERF_RECORD_WAITS_COMMAND);
-  json_builder_set_member_name (b, "n_processes");
-  json_builder_add_int_value (b, ws_trace_get_n_processes (trace));
-  json_builder_set_member_name (b, "n_scenario_instances");
-  json_builder_add_int_value (b, ws_trace_get_n_scenario_instances (trace));
+    ws_json_stream_add_string (out, WS_PERF_RECORD_WAITS_COMMAND);
+  ws_json_stream_set_member_name (out, "n_processes");
+  ws_json_stream_add_int (out, ws_trace_get_n_processes (trace));
+  ws_json_stream_set_member_name (out, "n_scenario_instances");
+  ws_json_stream_add_int (out, ws_trace_get_n_scenario_instances (trace));
 
-  json_builder_set_member_name (b, "threads");
-  json_builder_begin_array (b);
+  ws_json_stream_set_member_name (out, "threads");
+  ws_json_stream_begin_array (out);
   for (guint k = 0; k < n_threads; k++)
     {
       const ThreadStats *s = &stats[k];
@@ -313,16 +319,21 @@ add_trace_json (JsonBuilder *b,
       json_builder_set_member_name (b, "preempt_total");
       json_builder_add_int_value (b, s->preempt_total);
       json_builder_end_object (b);
+      ws_json_stream_add_builder (out, b);
     }
-  json_builder_end_array (b);
+  ws_json_stream_end_array (out);
 
-  json_builder_set_member_name (b, "top_waits");
-  json_builder_begin_array (b);
+  ws_json_stream_set_member_name (out, "top_waits");
+  ws_json_stream_begin_array (out);
   for (guint k = 0; k < waits->len; k++)
-    add_wait_json (b, trace, g_array_index (waits, guint, k));
-  json_builder_end_array (b);
-  json_builder_end_object (b);
+    {
+      add_wait_json (b, trace, g_array_index (waits, guint, k));
+      ws_json_stream_add_builder (out, b);
+    }
+  ws_json_stream_end_array (out);
+  ws_json_stream_end_object (out);
 }
+
 
 static void
 print_readier (WsTrace *trace,
@@ -339,14 +350,15 @@ print_readier (WsTrace *trace,
       }
       break;
     case READIER_HARDWARE:
-      printf ("      %s\n", _("readier: hardware/interrupt"));
+      /* Translators: %s is the glossary's word: "interrupt", "disk I/O done" */
+      printf (_("      readier: %s\n"), ws_wake_word_phrase (WS_WAKE_WORD_INTERRUPT));
       break;
     case READIER_UNFINISHED:
       printf ("      %s\n", _("readier: none — still waiting when the trace ends"));
       break;
     case READIER_UNKNOWN:
     default:
-      printf ("      %s\n", _("readier: unknown — no wake-up recorded"));
+      printf (_("      readier: %s\n"), ws_wake_word_phrase (WS_WAKE_WORD_UNKNOWN));
       break;
     }
 }
@@ -465,20 +477,20 @@ cli_info (int    argc,
 
   if (json)
     {
-      g_autoptr(JsonBuilder) b = json_builder_new ();
+      WsJsonStream *out = ws_json_stream_new (stdout);
 
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "stack_order");
-      json_builder_add_string_value (b, "leaf-first");
-      json_builder_set_member_name (b, "time_unit");
-      json_builder_add_string_value (b, "ns");
-      json_builder_set_member_name (b, "traces");
-      json_builder_begin_array (b);
+      ws_json_stream_begin_object (out);
+      ws_json_stream_set_member_name (out, "stack_order");
+      ws_json_stream_add_string (out, "leaf-first");
+      ws_json_stream_set_member_name (out, "time_unit");
+      ws_json_stream_add_string (out, "ns");
+      ws_json_stream_set_member_name (out, "traces");
+      ws_json_stream_begin_array (out);
       for (guint i = 0; i < traces->len; i++)
-        add_trace_json (b, g_ptr_array_index (traces, i), top);
-      json_builder_end_array (b);
-      json_builder_end_object (b);
-      cli_print_json (b);
+        add_trace_json (out, g_ptr_array_index (traces, i), top);
+      ws_json_stream_end_array (out);
+      ws_json_stream_end_object (out);
+      ws_json_stream_finish (out);
     }
   else
     for (guint i = 0; i < traces->len; i++)

@@ -36,6 +36,8 @@ cli_mine_options_clear (CliMineOptions *options)
   g_clear_pointer (&options->history, g_free);
   g_clear_pointer (&options->scenarios, g_strfreev);
   g_clear_pointer (&options->scenario_file, g_free);
+  g_clear_pointer (&options->rank, g_free);
+  cli_classes_clear (&options->classes);
 }
 
 void
@@ -67,6 +69,10 @@ cli_mine_add_entries (GOptionContext *context,
     { "json", 0, 0, G_OPTION_ARG_NONE, &options->json, N_("Print JSON"), NULL },
     { "history", 0, 0, G_OPTION_ARG_FILENAME, &options->history,
       N_("The history database (default $WAITSCOPE_HISTORY or ~/.local/share/waitscope/history.sqlite)"), N_("FILE") },
+    { "by-cause", 0, 0, G_OPTION_ARG_NONE, &options->by_cause,
+      N_("Mine what kept the delayed threads waiting: each wait that delayed another thread is charged to what "
+         "its readier was doing meanwhile (followed through the readier's own waits), so a pattern costs the "
+         "delay it propagated"), NULL },
     { "no-history", 0, 0, G_OPTION_ARG_NONE, &options->no_history,
       N_("Neither record the traces in the history nor read it"), NULL },
     { "scenario", 0, 0, G_OPTION_ARG_STRING_ARRAY, &options->scenarios,
@@ -77,6 +83,7 @@ cli_mine_add_entries (GOptionContext *context,
   };
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  cli_classes_add_entries (g_option_context_get_main_group (context), &options->classes);
 }
 
 void
@@ -159,7 +166,7 @@ check_options (const char     *command,
   g_autoptr(GError) error = NULL;
   WsTime scratch;
 
-  if (argc < 2)
+  if (argc < 2 && !cli_classes_given (&options->classes))
     return cli_usage_error (command, "%s", _("no trace given"));
   if (options->running && options->waiting)
     return cli_usage_error (command, "%s", _("--waiting and --running exclude each other"));
@@ -195,6 +202,7 @@ fill_settings (CliMineOptions   *options,
   settings->history_path = options->history;
   settings->read_history = !options->no_history;
   settings->record_history = !options->no_history;
+  settings->by_cause = options->by_cause;
 }
 
 static gboolean
@@ -228,6 +236,7 @@ cli_mine_run (const char       *command,
   g_autoptr(GPtrArray) traces = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *scenario = NULL;
+  g_auto(GStrv) paths = NULL;
   int status;
 
   memset (result, 0, sizeof *result);
@@ -244,7 +253,14 @@ cli_mine_run (const char       *command,
 
   if ((rules = cli_build_rules (options->scenarios, options->scenario_file, command, &status)) == NULL)
     return status;
-  if ((traces = cli_load_traces (argv + 1, rules, &error)) == NULL)
+  if (settings->rank == WS_CLUSTER_RANK_DISCRIMINATIVE && !cli_classes_given (&options->classes))
+    return cli_usage_error (command, "%s", _("ranking by the discriminative score needs --slow and --fast traces, "
+                                             "or --classes"));
+  if ((paths = cli_classes_paths (command, &options->classes, argv + 1, &status)) == NULL)
+    return status;
+  if (cli_classes_given (&options->classes))
+    settings->classes = (const WsRunClass *) (gconstpointer) options->classes.classes->data;
+  if ((traces = cli_load_traces (paths, rules, &error)) == NULL)
     return cli_fail (error);
 
   /* A profile of samples alone has no waits: mine what it has, and say
@@ -291,10 +307,21 @@ cli_mine_json_frames (JsonBuilder     *builder,
   json_builder_end_array (builder);
 }
 
+char *
+cli_mine_format_discriminative (gint64 score)
+{
+  g_autofree char *d = cli_format_duration (ABS (score));
+
+  /* Translators: a pattern's discriminative score: how much more it costs
+   * a slow trace than a fast one, on average */
+  return g_strdup_printf (_("%s%s per slow trace"), score < 0 ? "−" : "+", d);
+}
+
 void
 cli_mine_json_pattern (JsonBuilder     *builder,
                        WsStackTable    *table,
-                       const WsPattern *pattern)
+                       const WsPattern *pattern,
+                       gboolean         discriminative)
 {
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "cost");
@@ -303,6 +330,11 @@ cli_mine_json_pattern (JsonBuilder     *builder,
   json_builder_add_int_value (builder, pattern->n_events);
   json_builder_set_member_name (builder, "streams");
   json_builder_add_int_value (builder, pattern->n_streams);
+  if (discriminative)
+    {
+      json_builder_set_member_name (builder, "discriminative");
+      json_builder_add_int_value (builder, pattern->discriminative);
+    }
   json_builder_set_member_name (builder, "frames");
   cli_mine_json_frames (builder, table, pattern->frames, pattern->n_frames);
   json_builder_end_object (builder);
@@ -395,7 +427,7 @@ cli_mine_json_header (JsonBuilder    *b,
   json_builder_set_member_name (b, "frame_order");
   json_builder_add_string_value (b, "caller first");
   json_builder_set_member_name (b, "stacks");
-  json_builder_add_string_value (b, options->running ? "running" : "waiting");
+  json_builder_add_string_value (b, options->by_cause ? "causes" : options->running ? "running" : "waiting");
   json_builder_set_member_name (b, "scope");
   json_builder_add_string_value (b, options->scope ? options->scope : "delaying");
   {
@@ -493,7 +525,8 @@ print_text (CliMineOptions *options,
      * distinct stacks, total cost */
     printf (g_dngettext (GETTEXT_PACKAGE, "%s, %llu %s stack (%u distinct), total cost %s\n",
                          "%s, %llu %s stacks (%u distinct), total cost %s\n", n_events),
-            streams, (unsigned long long) n_events, options->running ? _("running") : _("waiting"),
+            streams, (unsigned long long) n_events,
+            options->by_cause ? _("cause") : options->running ? _("running") : _("waiting"),
             ws_stack_db_get_n_entries (result->db), cost);
   }
   cli_mine_print_scope_note (options, result);
@@ -511,7 +544,13 @@ print_text (CliMineOptions *options,
       printf (g_dngettext (GETTEXT_PACKAGE, "%llu event", "%llu events", p->n_events),
               (unsigned long long) p->n_events);
       printf ("  ");
-      printf (g_dngettext (GETTEXT_PACKAGE, "%u stream\n", "%u streams\n", p->n_streams), p->n_streams);
+      printf (g_dngettext (GETTEXT_PACKAGE, "%u stream", "%u streams", p->n_streams), p->n_streams);
+      if (result->run->discriminative)
+        {
+          g_autofree char *d = cli_mine_format_discriminative (p->discriminative);
+          printf ("  %s", d);
+        }
+      printf ("\n");
       cli_mine_print_frames (table, p->frames, p->n_frames, "    ");
     }
 }
@@ -531,6 +570,15 @@ cli_mine (int    argc,
   context = g_option_context_new (_("TRACE… — costly maximal call-stack patterns (StackMine)"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   cli_mine_add_entries (context, &options);
+  {
+    const GOptionEntry rank_entries[] = {
+      { "rank", 0, 0, G_OPTION_ARG_STRING, &options.rank,
+        N_("Order the patterns by total cost (the default) or by their discriminative score (how much more they "
+           "cost a slow trace than a fast one; needs --slow and --fast, or --classes)"), N_("total|discriminative") },
+      { NULL }
+    };
+    g_option_context_add_main_entries (context, rank_entries, GETTEXT_PACKAGE);
+  }
   g_option_context_set_description (context,
     _("A pattern is a subsequence of a call stack (caller first); its cost is the summed cost "
       "(wait time, or sample periods) of the events whose stack contains it.  Printed: every "
@@ -541,6 +589,13 @@ cli_mine (int    argc,
 
   if (!cli_parse_options (context, "mine", &argc, &argv, &status))
     goto out;
+  if (g_strcmp0 (options.rank, "discriminative") == 0)
+    settings.rank = WS_CLUSTER_RANK_DISCRIMINATIVE;
+  else if (options.rank != NULL && g_strcmp0 (options.rank, "total") != 0)
+    {
+      status = cli_usage_error ("mine", _("unknown order “%s”: use total or discriminative"), options.rank);
+      goto out;
+    }
   status = cli_mine_run ("mine", &options, &settings, argc, argv, &result);
   if (status >= 0)
     goto out;
@@ -557,7 +612,7 @@ cli_mine (int    argc,
       json_builder_set_member_name (b, "patterns");
       json_builder_begin_array (b);
       for (guint i = 0; i < shown; i++)
-        cli_mine_json_pattern (b, table, ws_pattern_set_get_pattern (result.patterns, i));
+        cli_mine_json_pattern (b, table, ws_pattern_set_get_pattern (result.patterns, i), result.run->discriminative);
       json_builder_end_array (b);
       json_builder_end_object (b);
       cli_print_json (b);

@@ -9,6 +9,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "cli-classes.h"
 #include "ws-history-store.h"
 #include "ws-miner.h"
 #include "ws-mining-run.h"
@@ -29,8 +30,11 @@ typedef struct {
   gboolean   json;
   char      *history;
   gboolean   no_history;
+  gboolean   by_cause;
   char     **scenarios;
   char      *scenario_file;
+  CliClasses classes;
+  char      *rank;         /* mine's --rank */
 } CliMineOptions;
 
 /* The run's result, with its members at hand (borrowed from @run). */
@@ -66,7 +70,10 @@ void  cli_mine_print_scope_note (CliMineOptions *options,
                                  CliMineResult  *result);
 void  cli_mine_json_pattern    (JsonBuilder     *builder,
                                 WsStackTable    *table,
-                                const WsPattern *pattern);
+                                const WsPattern *pattern,
+                                gboolean         discriminative);
+/* "  +12.0 ms per slow trace": the pattern's discriminative score. */
+char *cli_mine_format_discriminative (gint64     score);
 void  cli_mine_json_frames     (JsonBuilder     *builder,
                                 WsStackTable    *table,
                                 const WsFrameId *frames,

@@ -227,7 +227,8 @@ pin_to_session (const char    *path,
   if ((status = pin_traces (session, o->traces, finding)) >= 0 || (status = pin_check_traces (session, finding, o)) >= 0)
     return status;
   ws_pin_list_append (ws_session_file_get_findings (session), finding);
-  if (!ws_session_file_save (session, NULL, &error))
+  /* The file the user named, never a path read from inside it. */
+  if (!ws_session_file_save (session, path, &error))
     return cli_fail (error);
   printf ("%u\n", ws_pin_list_get_n (ws_session_file_get_findings (session)) - 1);
   return CLI_EXIT_OK;

@@ -13,6 +13,7 @@
 
 #include "cli-common.h"
 #include "cli-symptom.h"
+#include "ws-atomic-file.h"
 #include "ws-error.h"
 #include "ws-json-text.h"
 #include "ws-scenario-rules.h"
@@ -286,8 +287,11 @@ cli_symptom_write (CliSymptomOptions *options,
       fputs (text, stdout);
       return fflush (stdout) == 0 ? 0 : 1;
     }
-  if (!g_file_set_contents (options->output, text, -1, &error))
-    return cli_fail (error);
+  if (!ws_atomic_file_set_contents (options->output, text, -1, FALSE, &error))
+    {
+      g_prefix_error (&error, "%s: ", options->output);
+      return cli_fail (error);
+    }
   return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli-commands.h"
+#include "ws-atomic-file.h"
 
 int cli_convert (int argc, char **argv);
 int cli_info (int argc, char **argv);
@@ -81,6 +82,8 @@ main (int   argc,
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
+  /* Ctrl+C during an output leaves neither half a file nor a temporary one. */
+  ws_atomic_file_clean_up_on_signals ();
 
   if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
     {

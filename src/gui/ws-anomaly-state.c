@@ -320,6 +320,48 @@ ws_anomaly_state_flag (WsAnomalyState  *self,
                        WsAnomalyFlag    verdict,
                        GError         **error)
 {
+  return ws_anomaly_state_flag_scoped (self, document, event, verdict, FALSE, error);
+}
+
+/**
+ * ws_anomaly_state_flag_reach:
+ * @reach: (out caller-allocates): what the flag would change
+ *
+ * How many other waits of its kind flagging the wait @verdict would
+ * change, before it lands (ws_anomaly_result_flag_reach()).
+ *
+ * Returns: %FALSE if the wait is not scored
+ */
+gboolean
+ws_anomaly_state_flag_reach (WsAnomalyState *self,
+                             WsDocument     *document,
+                             guint           event,
+                             WsAnomalyFlag   verdict,
+                             WsFlagReach    *reach)
+{
+  guint t;
+
+  g_return_val_if_fail (WS_IS_ANOMALY_STATE (self), FALSE);
+  memset (reach, 0, sizeof *reach);
+  t = ws_anomaly_state_find_trace (self, document);
+  return t != WS_NONE && self->result != NULL && ws_anomaly_result_flag_reach (self->result, t, event, verdict, reach);
+}
+
+/**
+ * ws_anomaly_state_flag_scoped:
+ * @wait_only: the flag judges this wait only and teaches its kind nothing
+ *   (ws_anomaly_flag_to_wait_only())
+ *
+ * ws_anomaly_state_flag(), scoped.
+ */
+gboolean
+ws_anomaly_state_flag_scoped (WsAnomalyState  *self,
+                              WsDocument      *document,
+                              guint            event,
+                              WsAnomalyFlag    verdict,
+                              gboolean         wait_only,
+                              GError         **error)
+{
   guint t = ws_anomaly_state_find_trace (self, document);
   const WsWaitScore *s;
   WsWaitFlag flag, previous;
@@ -333,6 +375,11 @@ ws_anomaly_state_flag (WsAnomalyState  *self,
       return FALSE;
     }
   ws_anomaly_result_make_flag (self->result, t, event, s->flag, &previous);
+  if (wait_only && verdict != WS_ANOMALY_FLAG_NONE)
+    ws_anomaly_flag_to_wait_only (&flag);
+  /* Undo restores the previous flag with its scope. */
+  if (s->flag_wait_only && s->flag != WS_ANOMALY_FLAG_NONE)
+    ws_anomaly_flag_to_wait_only (&previous);
   if (!write_flag (self, &flag, error))
     {
       ws_wait_flag_clear (&flag);

@@ -38,6 +38,17 @@ gboolean         ws_anomaly_state_flag         (WsAnomalyState          *self,
                                                 guint                    event,
                                                 WsAnomalyFlag            verdict,
                                                 GError                 **error);
+gboolean         ws_anomaly_state_flag_scoped  (WsAnomalyState          *self,
+                                                WsDocument              *document,
+                                                guint                    event,
+                                                WsAnomalyFlag            verdict,
+                                                gboolean                 wait_only,
+                                                GError                 **error);
+gboolean         ws_anomaly_state_flag_reach   (WsAnomalyState          *self,
+                                                WsDocument              *document,
+                                                guint                    event,
+                                                WsAnomalyFlag            verdict,
+                                                WsFlagReach             *reach);
 gboolean         ws_anomaly_state_can_undo     (WsAnomalyState          *self);
 gboolean         ws_anomaly_state_undo         (WsAnomalyState          *self,
                                                 GError                 **error);

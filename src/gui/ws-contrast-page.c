@@ -28,6 +28,7 @@ struct _WsContrastPage
   GtkDropDown         *scenario_dropdown;
   GtkEntry            *component_entry;
   GtkCheckButton      *widen_check;
+  GtkDropDown         *rank_dropdown;    /* WsContrastRank order: total cost, average cost */
   GtkButton           *run_button;
   GtkButton           *cancel_button;
   WsDurationHistogram *histogram;
@@ -65,6 +66,7 @@ struct _WsContrastPage
   char                *result_component;
   char                *result_impact;    /* the impact table's other components, "a; b" */
   gboolean             result_widen;
+  WsContrastRank       result_rank;
   guint                selected_pattern; /* rank, or G_MAXUINT */
 
   gboolean             busy;
@@ -214,6 +216,7 @@ typedef struct {
   char          *scenario;
   char          *component;
   gboolean       widen;
+  WsContrastRank rank;
   WsTime         t_fast;
   WsTime         t_slow;
   GStrv          impact_components;
@@ -262,6 +265,7 @@ analyse_thread (GTask        *task,
 
   s.component = job->component;
   s.widen = job->widen;
+  s.rank = job->rank;
   s.t_fast = job->t_fast;
   s.t_slow = job->t_slow;
   s.instances = job->instances;
@@ -396,16 +400,29 @@ show_summary (WsContrastPage *self)
   classes = g_strdup_printf (ngettext ("%u fast, %u slow instance", "%u fast, %u slow instances", n_slow),
                              n_fast, n_slow);
   patterns = g_strdup_printf (ngettext ("%u contrast pattern", "%u contrast patterns", n_patterns), n_patterns);
-  /* Translators: the contrast summary; the first %s after the colon are
-   * the classes ("3 fast, 5 slow instances"), the one after the
-   * meta-patterns the number of contrast patterns */
-  text = g_strdup_printf (_("T_fast %s, T_slow %s: %s. Meta-patterns (k = %u): "
-                            "%u fast, %u slow, %u contrast. %s; ITC %.1f %%, TTC %.1f %%; "
-                            "the top 10 %% of patterns cover %.1f %%."),
-                          tf, ts, classes, ws_contrast_result_get_k (r),
-                          mf, ms, mc, patterns, 100 * ws_contrast_result_get_itc (r),
-                          100 * ws_contrast_result_get_ttc (r), 100 * ws_contrast_result_get_coverage (r, 10));
+  /* What the numbers mean, in words; the paper's terms (ASPLOS'14 §5)
+   * are in the tooltip.  Translators: the contrast summary: the classes
+   * ("3 fast, 5 slow instances") with the two bounds, then the number of
+   * contrast patterns ("12 contrast patterns"), then three shares */
+  text = g_strdup_printf (_("%s: fast under %s, slow over %s. %s: call chains found only, or much more "
+                            "costly, in the slow instances. They explain %.0f %% of the slow instances' time in "
+                            "these components (%.0f %% in chains that alone take longer than a slow instance); "
+                            "the top tenth of them %.0f %% of that."),
+                          classes, tf, ts, patterns, 100 * ws_contrast_result_get_ttc (r),
+                          100 * ws_contrast_result_get_itc (r), 100 * ws_contrast_result_get_coverage (r, 10));
   gtk_label_set_text (self->summary_label, text);
+  {
+    /* Translators: the contrast summary's tooltip, in the paper's terms */
+    g_autofree char *terms = g_strdup_printf (_("In the paper's terms (ASPLOS'14 §5): T_fast %s, T_slow %s; "
+                                                "meta-patterns (k = %u): %u fast, %u slow, %u contrast; TTC "
+                                                "%.1f %%, ITC %.1f %% (high-impact patterns); coverage of the "
+                                                "top 10 %% %.1f %%. Patterns are ranked by C/N, the average "
+                                                "cost of one execution."),
+                                              tf, ts, ws_contrast_result_get_k (r), mf, ms, mc,
+                                              100 * ws_contrast_result_get_ttc (r), 100 * ws_contrast_result_get_itc (r),
+                                              100 * ws_contrast_result_get_coverage (r, 10));
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->summary_label), terms);
+  }
   ft = g_strdup_printf (ngettext ("AWG fast — %u node", "AWG fast — %u nodes", n_fast_nodes), n_fast_nodes);
   st = g_strdup_printf (ngettext ("AWG slow — %u node", "AWG slow — %u nodes", n_slow_nodes), n_slow_nodes);
   gtk_label_set_text (self->fast_title, ft);
@@ -464,6 +481,7 @@ analyse_done (gpointer  owner,
   g_free (self->result_component);
   self->result_component = g_strdup (j->component);
   self->result_widen = j->widen;
+  self->result_rank = j->rank;
   g_free (self->result_impact);
   self->result_impact = g_strjoinv ("; ", j->impact_components + 1);   /* [0] is the component */
   g_clear_pointer (&self->impact, g_array_unref);
@@ -509,6 +527,7 @@ ws_contrast_page_run (WsContrastPage *self)
   job->scenario = g_strdup (current_scenario (self));
   job->component = g_strdup (component);
   job->widen = gtk_check_button_get_active (self->widen_check);
+  job->rank = gtk_drop_down_get_selected (self->rank_dropdown) == 1 ? WS_CONTRAST_RANK_AVERAGE : WS_CONTRAST_RANK_TOTAL;
   ws_duration_histogram_get_thresholds (self->histogram, &job->t_fast, &job->t_slow);
   job->t_fast = MAX (job->t_fast, 1);
   job->t_slow = MAX (job->t_slow, job->t_fast);
@@ -548,8 +567,7 @@ list_instances (WsContrastPage *self, guint rank)
   for (guint i = 0; i < MIN (self->shown_instances->len, MAX_INSTANCE_ROWS); i++)
     {
       const WsInstanceRef *ref = ws_instance_set_get (slow, g_array_index (self->shown_instances, guint32, i));
-      const WsScenarioInstance *inst = ws_trace_get_scenario_instance (ref->trace, ref->index);
-      const WsThread *thread = ws_trace_get_thread (ref->trace, inst->thread);
+      const WsThread *thread = ws_trace_get_thread (ref->trace, ref->span.thread);
       g_autofree char *d = ws_format_duration (ref->duration);
       g_autofree char *text = g_strdup_printf (_("%s · %s %d · %s"), ws_trace_get_name (ref->trace),
                                                thread->name ? thread->name : "?", thread->tid, d);
@@ -593,9 +611,7 @@ static void
 emit_ready_tree (WsContrastPage *self, guint slow_index)
 {
   const WsInstanceRef *ref = ws_instance_set_get (ws_contrast_result_get_slow (self->result), slow_index);
-  const WsScenarioInstance *inst = ws_trace_get_scenario_instance (ref->trace, ref->index);
-
-  g_signal_emit (self, signals[SIGNAL_OPEN_READY_TREE], 0, ref->trace, inst->thread, inst->t0, inst->t1);
+  g_signal_emit (self, signals[SIGNAL_OPEN_READY_TREE], 0, ref->trace, ref->span.thread, ref->span.t0, ref->span.t1);
 }
 
 static void
@@ -682,7 +698,7 @@ export_slow_data (GtkWidget *widget, const char *path, GError **error)
     }
   else
     text = ws_awg_export_dot (awg, "awg-slow", NULL);
-  return g_file_set_contents (path, text, -1, error);
+  return ws_export_write_text (path, text, error);
 }
 
 static void
@@ -799,6 +815,7 @@ ws_contrast_page_class_init (WsContrastPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, scenario_dropdown);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, component_entry);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, widen_check);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, rank_dropdown);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, run_button);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, cancel_button);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, histogram);
@@ -830,6 +847,15 @@ ws_contrast_page_class_init (WsContrastPageClass *klass)
   gtk_widget_class_set_css_name (widget_class, "contrastpage");
 }
 
+/* Another order for the patterns shown: run again with it (the same
+ * classes and graphs, so the patterns are the same, reordered). */
+static void
+rank_changed_cb (WsContrastPage *self)
+{
+  if (self->result != NULL && !self->busy)
+    ws_contrast_page_run (self);
+}
+
 static void
 ws_contrast_page_init (WsContrastPage *self)
 {
@@ -851,6 +877,7 @@ ws_contrast_page_init (WsContrastPage *self)
   g_signal_connect_swapped (self->fast_spin, "value-changed", G_CALLBACK (spin_changed_cb), self);
   g_signal_connect_swapped (self->slow_spin, "value-changed", G_CALLBACK (spin_changed_cb), self);
   g_signal_connect_swapped (self->component_entry, "activate", G_CALLBACK (ws_contrast_page_run), self);
+  g_signal_connect_swapped (self->rank_dropdown, "notify::selected", G_CALLBACK (rank_changed_cb), self);
   g_signal_connect_swapped (self->pattern_list, "row-selected", G_CALLBACK (pattern_selected_cb), self);
   g_signal_connect_swapped (self->instance_list, "row-activated", G_CALLBACK (instance_activated_cb), self);
   g_signal_connect_swapped (self->search_entry, "search-changed", G_CALLBACK (search_changed_cb), self);
@@ -962,6 +989,14 @@ ws_contrast_page_set_widen (WsContrastPage *self,
   gtk_check_button_set_active (self->widen_check, widen);
 }
 
+void
+ws_contrast_page_set_rank (WsContrastPage *self,
+                           WsContrastRank  rank)
+{
+  g_return_if_fail (WS_IS_CONTRAST_PAGE (self));
+  gtk_drop_down_set_selected (self->rank_dropdown, rank == WS_CONTRAST_RANK_AVERAGE ? 1 : 0);
+}
+
 /* The rank of the pattern chosen in the list, or G_MAXUINT. */
 guint
 ws_contrast_page_get_selected_pattern (WsContrastPage *self)
@@ -995,6 +1030,7 @@ ws_contrast_page_get_result_settings (WsContrastPage      *self,
   memset (settings, 0, sizeof *settings);
   settings->component = self->result_component;
   settings->widen = self->result_widen;
+  settings->rank = self->result_rank;
   settings->instances = self->result_instances;
   return TRUE;
 }

@@ -250,8 +250,8 @@ ws_details_pane_show_window (WsDetailsPane *self,
   /* Translators: details pane title for a selected window: thread, length */
   title = g_strdup_printf (_("Window of %s · %s"), name, len);
   /* Translators: time split of a selected window */
-  summary = g_strdup_printf (ngettext ("Running %s · ready %s · waiting %s in %u wait (%u with unknown readier)",
-                                       "Running %s · ready %s · waiting %s in %u waits (%u with unknown readier)",
+  summary = g_strdup_printf (ngettext ("Running %s · ready %s · waiting %s in %u wait (%u with no wake-up recorded)",
+                                       "Running %s · ready %s · waiting %s in %u waits (%u with no wake-up recorded)",
                                        n_waits),
                              run_s, ready_s, wait_s, n_waits, n_unknown);
   gtk_label_set_text (self->title_label, title);

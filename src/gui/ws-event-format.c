@@ -7,6 +7,7 @@
 #include "ws-event-format.h"
 #include "ws-time-format.h"
 #include "ws-timeline-lod.h"
+#include "ws-wake-words.h"
 
 /**
  * ws_event_format_title:
@@ -98,14 +99,14 @@ ws_event_format_readier (WsTrace *trace,
       }
       break;
     case WS_READIER_HARDWARE:
-      who = g_strdup (_("woken from interrupt context (timer or device)"));
+      who = g_strdup (ws_wake_word_phrase (ws_wake_word_for_interrupt (e->state)));
       break;
     case WS_READIER_UNKNOWN:
     default:
       if (e->flags & WS_EVENT_FLAG_UNFINISHED)
         who = g_strdup (_("still waiting when the recording ended"));
       else
-        who = g_strdup (_("readier unknown: no wake-up was recorded"));
+        who = g_strdup (ws_wake_word_phrase (WS_WAKE_WORD_UNKNOWN));
       break;
     }
 

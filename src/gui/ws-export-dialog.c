@@ -5,10 +5,12 @@
  * a file of the chosen name.
  */
 #include "config.h"
+#include "ws-chooser-folder.h"
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "ws-atomic-file.h"
 #include "ws-export-dialog.h"
 
 typedef struct {
@@ -99,6 +101,7 @@ ws_export_dialog_show (GtkWidget    *widget,
   root = gtk_widget_get_root (widget);
   chooser = gtk_file_chooser_native_new (title, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
                                          GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  ws_chooser_set_start_folder (GTK_FILE_CHOOSER (chooser), widget);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggested_name);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
 
@@ -125,7 +128,7 @@ ws_export_write_text (const char  *path,
 {
   g_autoptr(GError) local = NULL;
 
-  if (g_file_set_contents (path, text, -1, &local))
+  if (ws_atomic_file_set_contents (path, text, -1, FALSE, &local))
     return TRUE;
   g_set_error (error, local->domain, local->code, _("Could not write “%s”: %s"), path, local->message);
   return FALSE;

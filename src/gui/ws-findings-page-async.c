@@ -7,12 +7,14 @@
  * Cancel (the window shows the question, this does the saving).
  */
 #include "config.h"
+#include "ws-chooser-folder.h"
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
 #include "ws-error.h"
 #include "ws-findings-page-private.h"
+#include "ws-session-trace-check.h"
 
 static void ask_locate (WsFindingsPage *self,
                         guint           index,
@@ -399,6 +401,7 @@ ws_findings_page_save_async (WsFindingsPage      *self,
     }
   dialog = gtk_file_chooser_native_new (_("Save Session"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
                                         GTK_FILE_CHOOSER_ACTION_SAVE, NULL, NULL);
+  ws_chooser_set_start_folder (GTK_FILE_CHOOSER (dialog), GTK_WIDGET (self));
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), _("findings.waitscope"));
   g_signal_connect (dialog, "response", G_CALLBACK (save_chosen_for_task), g_steal_pointer (&task));
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
@@ -413,3 +416,125 @@ ws_findings_page_save_finish (WsFindingsPage  *self,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+
+/* ------------------------------------------------------------------ */
+/* An opened session's traces, checked by content on a worker          */
+
+/* Copies of the session's trace records: the thread reads these, never
+ * the session itself. */
+typedef struct {
+  GArray     *traces;     /* WsSessionTrace, deep copies */
+  char       *session_path;
+  GPtrArray  *found;      /* char*, NULL where not found */
+  GPtrArray  *errors;     /* GError*, NULL where found */
+} CheckJob;
+
+static void
+error_free_nullable (gpointer data)
+{
+  if (data != NULL)
+    g_error_free (data);
+}
+
+static void
+check_job_free (gpointer data)
+{
+  CheckJob *job = data;
+
+  g_array_unref (job->traces);
+  g_free (job->session_path);
+  g_ptr_array_unref (job->found);
+  g_ptr_array_unref (job->errors);
+  g_free (job);
+}
+
+static void
+check_in_thread (GTask        *task,
+                 gpointer      source,
+                 gpointer      task_data,
+                 GCancellable *cancellable)
+{
+  CheckJob *job = task_data;
+
+  for (guint i = 0; i < job->traces->len; i++)
+    {
+      GError *error = NULL;
+      char *found = ws_session_trace_locate (&g_array_index (job->traces, WsSessionTrace, i),
+                                             job->session_path, cancellable, &error);
+
+      if (g_cancellable_is_cancelled (cancellable))
+        {
+          g_free (found);
+          g_clear_error (&error);
+          g_task_return_new_error (task, WS_ERROR, WS_ERROR_CANCELLED, "cancelled");
+          return;
+        }
+      g_ptr_array_add (job->found, found);
+      g_ptr_array_add (job->errors, error);
+    }
+  g_task_return_pointer (task, GUINT_TO_POINTER (TRUE), NULL);
+}
+
+/* Opens the traces found; a missing or changed trace is named in the
+ * message (the session stays open without it), and the first missing one
+ * is asked for.  Then the saved view is restored, onto those traces only. */
+static void
+checked_cb (gpointer  owner,
+            gpointer  result,
+            GError   *error,
+            gpointer  data)
+{
+  WsFindingsPage *self = owner;
+  CheckJob *job = data;
+  GArray *missing;
+  g_autoptr(GString) problems = g_string_new (NULL);
+
+  if (error != NULL)
+    return;   /* cancelled: another session, or the page went away */
+  missing = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_object_set_data_full (G_OBJECT (self), "ws-missing", missing, (GDestroyNotify) g_array_unref);
+  for (guint i = 0; i < job->found->len && i < ws_session_file_get_n_traces (self->file); i++)
+    {
+      const char *found = g_ptr_array_index (job->found, i);
+      GError *problem = g_ptr_array_index (job->errors, i);
+      g_autoptr(GFile) file = NULL;
+
+      if (found == NULL)
+        {
+          g_string_append_printf (problems, "%s%s", problems->len ? "\n" : "", problem->message);
+          if (g_error_matches (problem, WS_ERROR, WS_ERROR_IO))
+            g_array_append_val (missing, i);
+          continue;
+        }
+      ws_session_file_set_trace_found (self->file, i, found, NULL);
+      file = g_file_new_for_path (found);
+      _ws_findings_page_emit_open_trace (self, file);
+    }
+  _ws_findings_page_set_message (self, problems->len ? problems->str : NULL);
+  _ws_findings_page_emit_restore_view_state (self);
+  _ws_findings_page_ask_next_missing (self);
+}
+
+void
+_ws_findings_page_open_traces (WsFindingsPage *self)
+{
+  CheckJob *job = g_new0 (CheckJob, 1);
+  guint n = ws_session_file_get_n_traces (self->file);
+
+  g_object_set_data (G_OBJECT (self), "ws-missing", NULL);
+  job->traces = g_array_sized_new (FALSE, TRUE, sizeof (WsSessionTrace), n);
+  g_array_set_clear_func (job->traces, ws_session_trace_clear);
+  for (guint i = 0; i < n; i++)
+    {
+      WsSessionTrace copy = ws_session_trace_copy (ws_session_file_get_trace (self->file, i));
+      g_array_append_val (job->traces, copy);
+    }
+  job->session_path = g_strdup (ws_session_file_get_path (self->file));
+  job->found = g_ptr_array_new_with_free_func (g_free);
+  job->errors = g_ptr_array_new_with_free_func (error_free_nullable);
+  if (n > 0)
+    _ws_findings_page_set_message (self, _("Checking the session’s traces by their content…"));
+  if (self->trace_checker == NULL)
+    self->trace_checker = ws_worker_new ();
+  ws_worker_run (self->trace_checker, self, job, check_job_free, check_in_thread, checked_cb);
+}

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ws-findings-page.h"
+#include "ws-worker.h"
 #include "ws-trace-hasher.h"
 
 G_BEGIN_DECLS
@@ -16,6 +17,7 @@ struct _WsFindingsPage
   /* Widgets */
   GtkLabel      *message;
   GtkLabel      *session_label;
+  GtkEntry      *session_title;   /* the report's cover title */
   GtkListBox    *list;
   GtkWidget     *editor;
   GtkEntry      *title_entry;
@@ -29,6 +31,7 @@ struct _WsFindingsPage
   WsTraceHasher *hasher;
   GCancellable  *hashing;   /* the pins waiting for their trace's hash */
   GQueue         pending;   /* Pending*, in the order pinned */
+  WsWorker      *trace_checker;  /* an opened session's traces, by content */
 
   guint          selected;
   guint          autosave_id;
@@ -50,6 +53,8 @@ void       _ws_findings_page_choose_file       (WsFindingsPage       *self,
                                                 WsFindingsChosenFunc  func);
 void       _ws_findings_page_emit_open_trace   (WsFindingsPage       *self,
                                                 GFile                *file);
+void       _ws_findings_page_emit_restore_view_state (WsFindingsPage *self);
+void       _ws_findings_page_open_traces       (WsFindingsPage       *self);
 void       _ws_findings_page_cancel_pending    (WsFindingsPage       *self);
 void       _ws_findings_page_ask_next_missing  (WsFindingsPage       *self);
 

@@ -8,6 +8,7 @@
  * crash loses at most those seconds.
  */
 #include "config.h"
+#include "ws-chooser-folder.h"
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
@@ -42,6 +43,12 @@ _ws_findings_page_emit_open_trace (WsFindingsPage *self,
   g_signal_emit (self, signals[SIGNAL_OPEN_TRACE], 0, file);
 }
 
+void
+_ws_findings_page_emit_restore_view_state (WsFindingsPage *self)
+{
+  g_signal_emit (self, signals[SIGNAL_RESTORE_VIEW_STATE], 0, ws_session_file_get_view_state (self->file));
+}
+
 WsPinList *
 _ws_findings_page_pins (WsFindingsPage *self)
 {
@@ -63,6 +70,23 @@ ws_findings_page_get_message (WsFindingsPage *self)
   return gtk_label_get_text (self->message);
 }
 
+/* Where Save will write, in full: a session never chooses that itself
+ * (a recovered one goes back to the file it stood for). */
+static void
+set_save_target_tooltip (WsFindingsPage *self,
+                         const char     *path)
+{
+  g_autofree char *tip = NULL;
+
+  if (path == NULL)
+    tip = g_strdup (_("Not saved yet: Save asks where"));
+  else if (ws_session_file_is_recovery (self->file))
+    tip = g_strdup_printf (_("Recovered findings: Save writes them back to %s"), path);
+  else
+    tip = g_strdup_printf (_("Save writes to %s"), path);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->session_label), tip);
+}
+
 static void
 update_state (WsFindingsPage *self)
 {
@@ -76,9 +100,11 @@ update_state (WsFindingsPage *self)
   gboolean selected = self->selected < n;
 
   gtk_label_set_text (self->session_label, label);
+  set_save_target_tooltip (self, path);
   gtk_widget_set_sensitive (self->editor, selected);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "findings.undo", ws_pin_list_can_undo (list));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "findings.delete", selected);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "findings.open-finding", selected);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "findings.up", selected && self->selected > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "findings.down", selected && self->selected + 1 < n);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "findings.export", n > 0);
@@ -128,6 +154,19 @@ create_row (gpointer item,
   gtk_widget_set_margin_start (box, 8);
   gtk_widget_set_margin_end (box, 8);
   return box;
+}
+
+/* A row takes no keyboard focus on a click: what the user was typing in
+ * (the note, the title) keeps it.  Tab still reaches the rows. */
+static GtkWidget *
+create_row_widget (gpointer item,
+                   gpointer user_data)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), create_row (item, user_data));
+  gtk_widget_set_focus_on_click (row, FALSE);
+  return row;
 }
 
 /* ------------------------------------------------------------------ */
@@ -234,15 +273,30 @@ pin_trace_file (WsFindingsPage *self,
   return g_file_new_for_path (ws_session_file_get_trace (self->file, ws_pin_get_trace (pin, 0))->path);
 }
 
+/* Opening a finding shows its view on another tab: only on an explicit
+ * request (double click, Enter, the Open button), never on the click that
+ * selects it, which may come in the middle of typing its note. */
+static void
+open_pin_at (WsFindingsPage *self,
+             guint           position)
+{
+  WsPin *pin;
+  g_autoptr(GFile) trace = NULL;
+
+  if (position >= ws_pin_list_get_n (_ws_findings_page_pins (self)))
+    return;
+  _ws_findings_page_commit_edit (self);
+  pin = ws_pin_list_get (_ws_findings_page_pins (self), position);
+  trace = pin_trace_file (self, pin);
+  if (trace != NULL)
+    g_signal_emit (self, signals[SIGNAL_SHOW_PIN], 0, pin, trace);
+}
+
 static void
 row_activated_cb (WsFindingsPage *self,
                   GtkListBoxRow  *row)
 {
-  WsPin *pin = ws_pin_list_get (_ws_findings_page_pins (self), gtk_list_box_row_get_index (row));
-  g_autoptr(GFile) trace = pin_trace_file (self, pin);
-
-  if (trace != NULL)
-    g_signal_emit (self, signals[SIGNAL_SHOW_PIN], 0, pin, trace);
+  open_pin_at (self, (guint) gtk_list_box_row_get_index (row));
 }
 
 /* ------------------------------------------------------------------ */
@@ -310,10 +364,13 @@ set_file (WsFindingsPage *self,
     }
   g_set_object (&self->file, file);
   self->selected = G_MAXUINT;
-  gtk_list_box_bind_model (self->list, G_LIST_MODEL (_ws_findings_page_pins (self)), create_row, NULL, NULL);
+  gtk_list_box_bind_model (self->list, G_LIST_MODEL (_ws_findings_page_pins (self)), create_row_widget, NULL, NULL);
   g_signal_connect_object (file, "notify::dirty", G_CALLBACK (file_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (_ws_findings_page_pins (self), "changed", G_CALLBACK (file_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (_ws_findings_page_pins (self), "items-changed", G_CALLBACK (list_changed_cb), self, G_CONNECT_SWAPPED);
+  self->updating_editor = TRUE;
+  gtk_editable_set_text (GTK_EDITABLE (self->session_title), ws_session_file_get_title (file));
+  self->updating_editor = FALSE;
   load_editor (self);
 }
 
@@ -348,36 +405,6 @@ ws_findings_page_set_session (WsFindingsPage *self,
 /* Pins, sessions, reports                                              */
 
 
-/* Opens the session's traces in the window; a missing or changed trace
- * is named in the message (the session stays open without it), and the
- * first missing one is asked for. */
-static void
-open_traces (WsFindingsPage *self)
-{
-  GArray *missing = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autoptr(GString) problems = g_string_new (NULL);
-
-  g_object_set_data_full (G_OBJECT (self), "ws-missing", missing, (GDestroyNotify) g_array_unref);
-
-  for (guint i = 0; i < ws_session_file_get_n_traces (self->file); i++)
-    {
-      g_autoptr(GError) error = NULL;
-      g_autoptr(GFile) file = NULL;
-
-      if (!ws_session_file_resolve_trace (self->file, i, NULL, &error))
-        {
-          g_string_append_printf (problems, "%s%s", problems->len ? "\n" : "", error->message);
-          if (g_error_matches (error, WS_ERROR, WS_ERROR_IO))
-            g_array_append_val (missing, i);
-          continue;
-        }
-      file = g_file_new_for_path (ws_session_file_get_trace (self->file, i)->path);
-      g_signal_emit (self, signals[SIGNAL_OPEN_TRACE], 0, file);
-    }
-  _ws_findings_page_set_message (self, problems->str);
-  _ws_findings_page_ask_next_missing (self);
-}
-
 gboolean
 ws_findings_page_open_session (WsFindingsPage  *self,
                                GFile           *file,
@@ -401,8 +428,9 @@ ws_findings_page_open_session (WsFindingsPage  *self,
     ws_session_file_discard_recovery (self->file);
   _ws_findings_page_cancel_pending (self);   /* pins of the session being replaced */
   ws_session_set_session_file (self->session, loaded);
-  open_traces (self);
-  g_signal_emit (self, signals[SIGNAL_RESTORE_VIEW_STATE], 0, ws_session_file_get_view_state (loaded));
+  /* The traces are checked by content on a worker; they open, and the
+   * view is restored onto them, when that is done. */
+  _ws_findings_page_open_traces (self);
   if (ws_pin_list_get_n (_ws_findings_page_pins (self)) > 0)
     ws_findings_page_select (self, 0);
   gtk_recent_manager_add_item (gtk_recent_manager_get_default (), g_file_get_uri (file));
@@ -531,6 +559,7 @@ _ws_findings_page_choose_file (WsFindingsPage       *self,
   gtk_file_filter_add_pattern (filter, pattern);
   gtk_file_filter_set_name (filter, pattern);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+  ws_chooser_set_start_folder (GTK_FILE_CHOOSER (dialog), GTK_WIDGET (self));
   if (suggested != NULL)
     gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), suggested);
   g_object_set_data (G_OBJECT (dialog), "ws-chosen", func);
@@ -604,6 +633,8 @@ edit_action (GtkWidget  *widget,
     ws_pin_list_undo (_ws_findings_page_pins (self));
   else if (at >= ws_pin_list_get_n (_ws_findings_page_pins (self)))
     return;
+  else if (g_str_equal (name, "findings.open-finding"))
+    open_pin_at (self, at);
   else if (g_str_equal (name, "findings.delete"))
     ws_pin_list_remove (_ws_findings_page_pins (self), at);
   else if (g_str_equal (name, "findings.up") && at > 0)
@@ -629,6 +660,9 @@ ws_findings_page_dispose (GObject *object)
 
   g_clear_handle_id (&self->commit_id, g_source_remove);
   _ws_findings_page_cancel_pending (self);
+  if (self->trace_checker != NULL)
+    ws_worker_drop (self->trace_checker);
+  g_clear_object (&self->trace_checker);
   g_clear_object (&self->hasher);
   if (self->list != NULL)
     {
@@ -662,7 +696,7 @@ ws_findings_page_class_init (WsFindingsPageClass *klass)
     "findings.open", "findings.save", "findings.save-as", "findings.export", "findings.present", "findings.recover",
   };
   static const char * const edit_actions[] = {
-    "findings.undo", "findings.delete", "findings.up", "findings.down",
+    "findings.undo", "findings.delete", "findings.up", "findings.down", "findings.open-finding",
   };
 
   object_class->dispose = ws_findings_page_dispose;
@@ -721,6 +755,37 @@ build_toolbar (WsFindingsPage *self)
   return bar;
 }
 
+/* The session's title is the report's cover title: asked for here, in
+ * words, rather than left to the "Waitscope findings" fallback. */
+static void
+session_title_changed_cb (WsFindingsPage *self)
+{
+  if (self->updating_editor || self->file == NULL)
+    return;
+  ws_session_file_set_title (self->file, gtk_editable_get_text (GTK_EDITABLE (self->session_title)));
+}
+
+static GtkWidget *
+build_title_row (WsFindingsPage *self)
+{
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *label = gtk_label_new_with_mnemonic (_("Report _title"));
+
+  self->session_title = GTK_ENTRY (gtk_entry_new ());
+  gtk_widget_set_name (GTK_WIDGET (self->session_title), "session-title");
+  gtk_entry_set_placeholder_text (self->session_title,
+                                  _("What is this investigation about? (the report's cover title)"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->session_title),
+                               _("The session's title: the cover page of the exported report and of the presentation"));
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), GTK_WIDGET (self->session_title));
+  gtk_widget_add_css_class (label, "heading");
+  gtk_widget_set_hexpand (GTK_WIDGET (self->session_title), TRUE);
+  gtk_box_append (GTK_BOX (row), label);
+  gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->session_title));
+  g_signal_connect_swapped (self->session_title, "changed", G_CALLBACK (session_title_changed_cb), self);
+  return row;
+}
+
 static GtkWidget *
 build_editor (WsFindingsPage *self)
 {
@@ -739,6 +804,16 @@ build_editor (WsFindingsPage *self)
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroll), GTK_WIDGET (self->note_view));
   gtk_widget_set_vexpand (scroll, TRUE);
   gtk_widget_add_css_class (scroll, "frame");
+  {
+    GtkWidget *open = gtk_button_new_with_mnemonic (_("_Open"));
+
+    gtk_actionable_set_action_name (GTK_ACTIONABLE (open), "findings.open-finding");
+    gtk_widget_set_tooltip_text (open, _("Show this finding's view (or double-click it, or press Enter on it)"));
+    gtk_widget_add_css_class (open, "suggested-action");
+    gtk_widget_set_hexpand (open, TRUE);
+    gtk_widget_set_halign (open, GTK_ALIGN_START);
+    gtk_box_append (GTK_BOX (moves), open);
+  }
   gtk_box_append (GTK_BOX (moves), button ("go-up-symbolic", "findings.up", _("Move up")));
   gtk_box_append (GTK_BOX (moves), button ("go-down-symbolic", "findings.down", _("Move down")));
   gtk_box_append (GTK_BOX (moves), button ("user-trash-symbolic", "findings.delete", _("Delete the finding")));
@@ -767,6 +842,7 @@ ws_findings_page_init (WsFindingsPage *self)
   self->hasher = ws_trace_hasher_new ();
   g_queue_init (&self->pending);
 
+  gtk_box_append (GTK_BOX (self), build_title_row (self));
   gtk_box_append (GTK_BOX (self), build_toolbar (self));
   self->message = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_wrap (self->message, TRUE);
@@ -781,6 +857,8 @@ ws_findings_page_init (WsFindingsPage *self)
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroll), GTK_WIDGET (self->list));
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroll), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_widget_set_size_request (scroll, 320, -1);
+  /* A click selects; a double click or Enter opens (row-activated). */
+  gtk_list_box_set_activate_on_single_click (self->list, FALSE);
   g_signal_connect_swapped (self->list, "row-selected", G_CALLBACK (row_selected_cb), self);
   g_signal_connect_swapped (self->list, "row-activated", G_CALLBACK (row_activated_cb), self);
   self->editor = build_editor (self);

@@ -22,6 +22,7 @@ struct _WsGraphPage
 
   /* Template widgets */
   AdwToastOverlay   *toast_overlay;
+  GtkWidget       *toolbar;
   GtkDropDown       *mode_dropdown;
   GtkLabel          *metric_label;
   GtkDropDown       *metric_dropdown;

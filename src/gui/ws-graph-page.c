@@ -18,6 +18,7 @@
 #include "ws-graph-flags.h"
 #include "ws-anomaly-state.h"
 #include "ws-graph-page-private.h"
+#include "ws-wrap-layout.h"
 #include "ws-graph-request.h"
 #include "ws-graph-search.h"
 #include "ws-node-details.h"
@@ -488,10 +489,11 @@ update_mode_widgets (WsGraphPage *self)
 
   /* Chains and the lock-only rule belong to the ready tree; the path
    * follows every readier to the start of the window. */
-  gtk_widget_set_sensitive (GTK_WIDGET (self->metric_dropdown), tree);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->metric_label), tree);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->lock_only_check), tree);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->depth_spin), !path);
+  /* Settings that do not apply to the mode are hidden, not greyed: at
+   * 1280×720 their room is what keeps the toolbar on one row. */
+  gtk_widget_set_visible (gtk_widget_get_parent (GTK_WIDGET (self->metric_dropdown)), tree);
+  gtk_widget_set_visible (GTK_WIDGET (self->lock_only_check), tree);
+  gtk_widget_set_visible (gtk_widget_get_parent (GTK_WIDGET (self->depth_spin)), !path);
   /* The path's segment table is always under it. */
   gtk_widget_set_sensitive (GTK_WIDGET (self->table_toggle), !path);
   if (path)
@@ -866,6 +868,7 @@ bind_template (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/waitscope/Waitscope/ws-graph-page.ui");
   gtk_widget_class_bind_template_child (widget_class, WsGraphPage, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, WsGraphPage, toolbar);
   gtk_widget_class_bind_template_child (widget_class, WsGraphPage, mode_dropdown);
   gtk_widget_class_bind_template_child (widget_class, WsGraphPage, metric_label);
   gtk_widget_class_bind_template_child (widget_class, WsGraphPage, metric_dropdown);
@@ -990,6 +993,7 @@ ws_graph_page_init (WsGraphPage *self)
   self->worker = ws_worker_new ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_widget_set_layout_manager (self->toolbar, ws_wrap_layout_new (6, 4));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.export-findings", FALSE);
   self->selection = ws_graph_columns_add_node_columns (self->table, self->rows, &self->shown);
   self->segment_selection = ws_graph_columns_add_segment_columns (self->segment_table, self->segment_rows,

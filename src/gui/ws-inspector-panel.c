@@ -265,8 +265,8 @@ under_connection_verdict (WsInspectorPanel *self,
   GString *text = g_string_new (NULL);
 
   /* Translators: the inspector's button in the status line */
-  g_string_printf (text, g_dngettext (GETTEXT_PACKAGE, "_Inspector: %s wait with no readier",
-                                      "_Inspector: %s waits with no readier", f->count), count);
+  g_string_printf (text, g_dngettext (GETTEXT_PACKAGE, "_Inspector: %s wait with no wake-up recorded",
+                                      "_Inspector: %s waits with no wake-up recorded", f->count), count);
   if (n > 1)
     g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, " · %u more finding", " · %u more findings",
                                                n - 1), n - 1);

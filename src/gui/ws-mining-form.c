@@ -21,6 +21,7 @@ struct _WsMiningForm
   GtkListBox      *trace_list;
   AdwComboRow     *scope_row;
   GtkSwitch       *critical_switch;
+  GtkSwitch       *cause_switch;
   AdwEntryRow     *threads_row;
   AdwComboRow     *kind_row;
   AdwEntryRow     *include_row;
@@ -190,6 +191,7 @@ scope_changed_cb (WsMiningForm *self)
   /* The row's subtitle is the chosen scope; what it means, in the tooltip. */
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->scope_row), _(subtitles[MIN (scope, G_N_ELEMENTS (subtitles) - 1)]));
   gtk_widget_set_sensitive (GTK_WIDGET (self->critical_switch), scope == WS_MINING_SCOPE_INSTANCE_GRAPHS || scope == WS_MINING_SCOPE_SELECTION_GRAPH);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->cause_switch), scope == WS_MINING_SCOPE_DELAYING);
 }
 
 /* The row's subtitle says what the chosen linkage measures. */
@@ -357,6 +359,22 @@ ws_mining_form_set_running (WsMiningForm *self,
   adw_combo_row_set_selected (self->kind_row, running ? 1 : 0);
 }
 
+/* Whether the delaying scope is mined by cause (ws_aoi_extract_causes()). */
+gboolean
+ws_mining_form_get_by_cause (WsMiningForm *self)
+{
+  g_return_val_if_fail (WS_IS_MINING_FORM (self), FALSE);
+  return gtk_switch_get_active (self->cause_switch);
+}
+
+void
+ws_mining_form_set_by_cause (WsMiningForm *self,
+                             gboolean      by_cause)
+{
+  g_return_if_fail (WS_IS_MINING_FORM (self));
+  gtk_switch_set_active (self->cause_switch, by_cause);
+}
+
 void
 ws_mining_form_set_critical_path (WsMiningForm *self,
                                   gboolean      critical_path)
@@ -521,6 +539,7 @@ ws_mining_form_class_init (WsMiningFormClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsMiningForm, trace_list);
   gtk_widget_class_bind_template_child (widget_class, WsMiningForm, scope_row);
   gtk_widget_class_bind_template_child (widget_class, WsMiningForm, critical_switch);
+  gtk_widget_class_bind_template_child (widget_class, WsMiningForm, cause_switch);
   gtk_widget_class_bind_template_child (widget_class, WsMiningForm, threads_row);
   gtk_widget_class_bind_template_child (widget_class, WsMiningForm, kind_row);
   gtk_widget_class_bind_template_child (widget_class, WsMiningForm, include_row);

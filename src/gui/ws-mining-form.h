@@ -54,6 +54,9 @@ gboolean       ws_mining_form_get_critical_path
                                               (WsMiningForm  *self);
 void           ws_mining_form_set_running     (WsMiningForm  *self,
                                                gboolean       running);
+gboolean       ws_mining_form_get_by_cause    (WsMiningForm  *self);
+void           ws_mining_form_set_by_cause    (WsMiningForm  *self,
+                                               gboolean       by_cause);
 void           ws_mining_form_set_critical_path
                                               (WsMiningForm  *self,
                                                gboolean       critical_path);

@@ -12,7 +12,7 @@
 #include "ws-pin-mining.h"
 
 struct _WsMiningRequest {
-  WsProgressRelay *progress;   /* a reference: progress goes there */
+  WsProgressRelay *progress;   /* a reference, or NULL: progress goes there */
   GPtrArray    *documents;
   GPtrArray    *traces;
   gboolean      running;       /* running stacks, else waiting stacks */
@@ -20,6 +20,7 @@ struct _WsMiningRequest {
   char         *exclude;
   char         *threads;
   gboolean      critical_path;
+  gboolean      by_cause;
   guint         scope;
   gint64        lambda;
   double        threshold;
@@ -35,7 +36,7 @@ struct _WsMiningRequest {
 void
 ws_mining_request_free (WsMiningRequest *job)
 {
-  g_object_unref (job->progress);
+  g_clear_object (&job->progress);
   g_ptr_array_unref (job->documents);
   g_ptr_array_unref (job->traces);
   g_free (job->include);
@@ -90,7 +91,7 @@ ws_mining_shown_unref (WsMiningShown *r)
  * @documents: (element-type WsDocument): the loaded traces chosen
  * @session: (nullable): where the history store and the timeline's
  *   selection come from
- * @progress: where the run reports
+ * @progress: (nullable): where the run reports
  */
 WsMiningRequest *
 ws_mining_request_new (WsMiningForm    *form,
@@ -104,7 +105,7 @@ ws_mining_request_new (WsMiningForm    *form,
   guint thread;
   WsTime t0, t1;
 
-  job->progress = g_object_ref (progress);
+  job->progress = progress ? g_object_ref (progress) : NULL;
   job->documents = g_ptr_array_ref (documents);
   job->traces = g_ptr_array_new_with_free_func (g_object_unref);
   for (guint i = 0; i < documents->len; i++)
@@ -114,6 +115,7 @@ ws_mining_request_new (WsMiningForm    *form,
   job->exclude = g_strdup (ws_mining_form_get_must_not (form));
   job->threads = g_strdup (ws_mining_form_get_threads (form));
   job->critical_path = ws_mining_form_get_critical_path (form);
+  job->by_cause = ws_mining_form_get_by_cause (form);
   job->scope = ws_mining_form_get_scope (form);
   job->lambda = ws_mining_form_get_lambda (form);
   job->threshold = ws_mining_form_get_threshold (form);
@@ -155,6 +157,7 @@ job_settings (WsMiningRequest  *job,
   settings->scope = ws_mining_scope_to_run_scope (job->scope);
   settings->per_instance = TRUE;
   settings->critical_path = job->critical_path;
+  settings->by_cause = job->by_cause && settings->scope == WS_MINING_RUN_SCOPE_DELAYING;
   for (guint i = 0; i < job->documents->len; i++)
     if (job->documents->pdata[i] == job->selection_document)
       settings->symptom_trace = i;
@@ -168,6 +171,59 @@ job_settings (WsMiningRequest  *job,
   settings->record_history = job->record_history;
 }
 
+
+/**
+ * ws_mining_request_set_scope:
+ *
+ * Mines @scope instead of the form's (the Overview's cluster row and its
+ * click both mine the default scope, whatever the form shows).
+ */
+void
+ws_mining_request_set_scope (WsMiningRequest *job,
+                             WsMiningScope    scope)
+{
+  job->scope = scope;
+}
+
+/* Mines the delaying scope by cause, whatever the form's switch says. */
+void
+ws_mining_request_set_by_cause (WsMiningRequest *job,
+                                gboolean         by_cause)
+{
+  job->by_cause = by_cause;
+}
+
+/**
+ * ws_mining_request_run:
+ *
+ * The core's mining run with the request's settings, in the calling
+ * thread: what the Mining page shows, and what the Overview's cluster row
+ * summarises (ws_overview_cluster_from_run()).
+ *
+ * Returns: (transfer full): the run, or %NULL with @error set
+ */
+WsMiningResult *
+ws_mining_request_run (WsMiningRequest  *job,
+                       GCancellable     *cancellable,
+                       GError          **error)
+{
+  WsMiningSettings settings;
+  const char *must[2] = { NULL, NULL }, *must_not[2] = { NULL, NULL };
+  WsMiningResult *run;
+
+  if (job->scope == SCOPE_SELECTION_GRAPH && job->selection_document == NULL)
+    {
+      g_set_error_literal (error, WS_ERROR, WS_ERROR_INVALID,
+                           _("Select a window of a thread in the timeline first: its wait graph is the scope"));
+      return NULL;
+    }
+  job_settings (job, &settings, must, must_not);
+  run = ws_mining_run (job->traces, &settings, cancellable, job->progress ? ws_progress_relay_report : NULL,
+                       job->progress, error);
+  for (guint i = 0; run != NULL && i < run->warnings->len; i++)
+    g_message ("Mining: %s", (const char *) g_ptr_array_index (run->warnings, i));
+  return run;
+}
 
 /* A GTaskThreadFunc: the core's mining run (ws_mining_run(), as
  * `waitscope-cli cluster`); returns a WsMiningShown. */
@@ -184,21 +240,15 @@ ws_mining_request_run_in_thread (GTask        *task,
   WsMiningSettings settings;
   const char *must[2] = { NULL, NULL }, *must_not[2] = { NULL, NULL };
 
-  if (job->scope == SCOPE_SELECTION_GRAPH && job->selection_document == NULL)
-    {
-      g_task_return_new_error (task, WS_ERROR, WS_ERROR_INVALID, "%s",
-                               _("Select a window of a thread in the timeline first: its wait graph is the scope"));
-      return;
-    }
-  job_settings (job, &settings, must, must_not);
-  run = ws_mining_run (job->traces, &settings, cancellable, ws_progress_relay_report, job->progress, &error);
+  run = ws_mining_request_run (job, cancellable, &error);
   if (run == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
-  for (guint i = 0; i < run->warnings->len; i++)
-    g_message ("Mining: %s", (const char *) g_ptr_array_index (run->warnings, i));
+  /* The pin records the settings the run used (job_settings() again:
+   * the strings stay the job's). */
+  job_settings (job, &settings, must, must_not);
   result = shown_new (job->documents, run);
   /* What a pin of one of its clusters records (ws-pin-mining.c) */
   result->pin = ws_pin_new (WS_PIN_KIND_ALIGNMENT);

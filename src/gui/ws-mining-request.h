@@ -45,6 +45,13 @@ WsMiningRequest *ws_mining_request_new            (WsMiningForm    *form,
                                                    WsClusterRank    rank,
                                                    WsProgressRelay *progress);
 void             ws_mining_request_free           (WsMiningRequest *request);
+void             ws_mining_request_set_scope      (WsMiningRequest *request,
+                                                   WsMiningScope    scope);
+void             ws_mining_request_set_by_cause   (WsMiningRequest *request,
+                                                   gboolean         by_cause);
+WsMiningResult  *ws_mining_request_run            (WsMiningRequest *request,
+                                                   GCancellable    *cancellable,
+                                                   GError         **error);
 void             ws_mining_request_run_in_thread  (GTask           *task,
                                                    gpointer         source_object,
                                                    gpointer         task_data,

@@ -11,6 +11,7 @@
 #include "ws-event-format.h"
 #include "ws-node-details.h"
 #include "ws-time-format.h"
+#include "ws-wake-words.h"
 
 struct _WsNodeDetails
 {
@@ -111,11 +112,11 @@ wake_text (WsWakeKind wake)
   switch (wake)
     {
     case WS_WAKE_THREAD:    return _("a thread");
-    case WS_WAKE_TIMER:     return _("a timer (the wait ran out)");
-    case WS_WAKE_INTERRUPT: return _("an interrupt (hardware)");
+    case WS_WAKE_TIMER:     return ws_wake_word_phrase (WS_WAKE_WORD_TIMER);
+    case WS_WAKE_INTERRUPT: return ws_wake_word_phrase (WS_WAKE_WORD_INTERRUPT);
     case WS_WAKE_HEARTBEAT: return _("a heartbeat thread (a routine wake-up, not a cause)");
     case WS_WAKE_UNKNOWN:
-    default:                return _("not recorded");
+    default:                return ws_wake_word_phrase (WS_WAKE_WORD_UNKNOWN);
     }
 }
 
@@ -128,9 +129,9 @@ stop_text (WsReadyStop stop)
     case WS_READY_STOP_NOT_LOCK_RELATED: return _("not lock-related");
     case WS_READY_STOP_DEPTH_LIMIT:      return _("depth limit");
     case WS_READY_STOP_TRACE_START:      return _("the readier's history starts before the trace");
-    case WS_READY_STOP_FALSE_RUN:        return _("woken by a timer or a routine wake-up, not by another thread’s work");
-    case WS_READY_STOP_HARDWARE:         return _("woken by hardware");
-    case WS_READY_STOP_UNKNOWN_READIER:  return _("no wake-up recorded");
+    case WS_READY_STOP_FALSE_RUN:        return _("timer expired or a routine wake-up, not another thread’s work");
+    case WS_READY_STOP_HARDWARE:         return ws_wake_word_phrase (WS_WAKE_WORD_INTERRUPT);
+    case WS_READY_STOP_UNKNOWN_READIER:  return ws_wake_word_phrase (WS_WAKE_WORD_UNKNOWN);
     case WS_READY_STOP_NODE_LIMIT:       return _("node limit");
     case WS_READY_STOP_NONE:
     case WS_N_READY_STOPS:

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ws-anomaly-state.h"
+#include "ws-mining-request.h"
 #include "ws-overview-page.h"
 #include "ws-overview.h"
 #include "ws-symptom.h"
@@ -44,6 +45,8 @@ struct _WsOverviewPage
   WsSession      *session;
   WsOverview     *overview;
   WsOverviewContrast *contrast;
+  WsOverviewCluster *cluster;    /* the Mining page's first row, or NULL */
+  WsMiningPage   *mining_page;   /* weak: whose settings the cluster is mined with */
   GCancellable   *cancellable;
   GHashTable     *watched;       /* WsDocument whose state we follow */
   guint           idle_id;
@@ -291,7 +294,7 @@ fill_slowest (WsOverviewPage *self)
 static void
 fill_cluster (WsOverviewPage *self)
 {
-  const WsOverviewCluster *c = ws_overview_get_top_cluster (self->overview);
+  const WsOverviewCluster *c = self->cluster;
   g_autofree char *left = NULL;
   g_autofree char *title = NULL;
 
@@ -299,8 +302,8 @@ fill_cluster (WsOverviewPage *self)
   if (c == NULL)
     return;
   left = ws_format_duration (c->left_out_time);
-  title = g_strdup_printf (ngettext ("Top cluster of the waits that delayed another thread (%llu idle wait, %s, left out)",
-                                     "Top cluster of the waits that delayed another thread (%llu idle waits, %s, left out)",
+  title = g_strdup_printf (ngettext ("Top cluster of what kept other threads waiting, by cause (%llu idle wait, %s, left out)",
+                                     "Top cluster of what kept other threads waiting, by cause (%llu idle waits, %s, left out)",
                                      c->n_left_out),
                            (unsigned long long) c->n_left_out, left);
   gtk_label_set_text (self->cluster_title, title);
@@ -537,7 +540,9 @@ typedef struct {
   GPtrArray          *traces;
   char               *choice;
   guint               generation;
+  WsMiningRequest    *mining;     /* nullable: the Mining page's settings */
   WsOverviewContrast *contrast;   /* out */
+  WsOverviewCluster  *cluster;    /* out */
 } Job;
 
 static void
@@ -545,8 +550,27 @@ job_free (Job *job)
 {
   g_ptr_array_unref (job->traces);
   g_free (job->choice);
+  g_clear_pointer (&job->mining, ws_mining_request_free);
   ws_overview_contrast_free (job->contrast);
+  ws_overview_cluster_free (job->cluster);
   g_free (job);
+}
+
+/* The top cluster: the Mining page's own run (ws_mining_request_run(),
+ * the core's ws_mining_run() with the page's settings, the history
+ * store's function weights and the default scope its click mines), or,
+ * with no Mining page, the core's defaults.  Its first cluster is the
+ * page's first row. */
+static WsOverviewCluster *
+mine_top_cluster (Job          *job,
+                  GCancellable *cancellable)
+{
+  g_autoptr(WsMiningResult) run = NULL;
+
+  if (job->mining == NULL)
+    return ws_overview_top_cluster (job->traces, NULL, cancellable, NULL);
+  run = ws_mining_request_run (job->mining, cancellable, NULL);
+  return run != NULL ? ws_overview_cluster_from_run (run) : NULL;
 }
 
 static void
@@ -566,7 +590,10 @@ compute_thread (GTask        *task,
     WsPickChoice choice = { job->choice, 0 };
     overview = ws_overview_compute_for (job->traces, &settings, job->choice != NULL ? &choice : NULL, &error);
   }
-  /* The contrast line is one more answer: if it fails, the others stand. */
+  /* The cluster and contrast lines are more answers: if one fails, the
+   * others stand. */
+  if (overview != NULL)
+    job->cluster = mine_top_cluster (job, cancellable);
   if (overview != NULL)
     job->contrast = ws_overview_top_contrast (job->traces, NULL, cancellable, NULL);
   if (overview == NULL)
@@ -598,6 +625,8 @@ compute_done (GObject      *source,
   g_set_object (&self->overview, overview);
   g_clear_pointer (&self->contrast, ws_overview_contrast_free);
   self->contrast = g_steal_pointer (&job->contrast);
+  g_clear_pointer (&self->cluster, ws_overview_cluster_free);
+  self->cluster = g_steal_pointer (&job->cluster);
   fill (self);
 }
 
@@ -626,6 +655,20 @@ recompute_idle (gpointer data)
       if (ws_document_get_state (doc) == WS_DOCUMENT_READY && ws_document_get_trace (doc) != NULL &&
           (self->all_traces || doc == ws_session_get_current_document (self->session)))
         g_ptr_array_add (job->traces, g_object_ref (ws_document_get_trace (doc)));
+    }
+  if (job->traces->len > 0 && self->mining_page != NULL)
+    {
+      WsMiningForm *form = ws_mining_page_get_form (self->mining_page);
+      g_autoptr(GPtrArray) chosen = ws_mining_form_dup_chosen (form);
+
+      if (chosen->len > 0)
+        {
+          job->mining = ws_mining_request_new (form, chosen, self->session, ws_mining_page_get_rank (self->mining_page),
+                                               NULL);
+          ws_mining_request_set_scope (job->mining, ws_mining_scope_default ());
+          /* By cause: the holder's work outranks the queue behind it. */
+          ws_mining_request_set_by_cause (job->mining, TRUE);
+        }
     }
   if (job->traces->len == 0)
     {
@@ -688,6 +731,8 @@ ws_overview_page_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), WS_TYPE_OVERVIEW_PAGE);
   g_clear_object (&self->overview);
   g_clear_pointer (&self->contrast, ws_overview_contrast_free);
+  g_clear_pointer (&self->cluster, ws_overview_cluster_free);
+  g_clear_weak_pointer (&self->mining_page);
   g_clear_object (&self->session);
   g_clear_pointer (&self->watched, g_hash_table_unref);
   g_clear_object (&self->selection);
@@ -981,6 +1026,27 @@ ws_overview_page_set_session (WsOverviewPage *self,
   documents_changed_cb (self);
 }
 
+/**
+ * ws_overview_page_set_mining_page:
+ * @mining_page: (nullable): the page whose settings (and ticked traces)
+ *   the top cluster is mined with, at the default scope; %NULL for the
+ *   core's defaults
+ *
+ * So that the cluster row names the cluster the Mining page lists first
+ * when the row is clicked.
+ */
+void
+ws_overview_page_set_mining_page (WsOverviewPage *self,
+                                  WsMiningPage   *mining_page)
+{
+  g_return_if_fail (WS_IS_OVERVIEW_PAGE (self));
+  g_return_if_fail (mining_page == NULL || WS_IS_MINING_PAGE (mining_page));
+
+  g_set_weak_pointer (&self->mining_page, mining_page);
+  if (self->session != NULL)
+    queue_recompute (self);
+}
+
 gboolean
 ws_overview_page_get_busy (WsOverviewPage *self)
 {
@@ -1033,6 +1099,13 @@ ws_overview_page_get_pick_reason (WsOverviewPage *self)
 {
   g_return_val_if_fail (WS_IS_OVERVIEW_PAGE (self), NULL);
   return self->overview != NULL ? ws_overview_get_pick_reason (self->overview) : NULL;
+}
+
+const WsOverviewCluster *
+ws_overview_page_get_cluster (WsOverviewPage *self)
+{
+  g_return_val_if_fail (WS_IS_OVERVIEW_PAGE (self), NULL);
+  return self->cluster;
 }
 
 GtkListBox *

@@ -4,6 +4,8 @@
 #include <gtk/gtk.h>
 
 #include "ws-attribution.h"
+#include "ws-mining-page.h"
+#include "ws-overview.h"
 #include "ws-session.h"
 
 G_BEGIN_DECLS
@@ -18,7 +20,9 @@ G_BEGIN_DECLS
  * (ws_overview_page_add_section()).  Every line is one click from the view
  * that proves it: a cause opens the critical path it was read from, an
  * instance its ready tree with the anomalous chain, the cluster the Mining
- * page.  Recomputed off the main thread whenever a trace finishes loading
+ * page.  The cluster and contrast rows are computed by the runs the Mining
+ * and Contrast pages make (ws_mining_run() with the Mining page's
+ * settings, ws_contrast_run()), so they are those pages' first rows.  Recomputed off the main thread whenever a trace finishes loading
  * or is closed.
  *
  * Signals:
@@ -35,7 +39,11 @@ G_DECLARE_FINAL_TYPE (WsOverviewPage, ws_overview_page, WS, OVERVIEW_PAGE, GtkWi
 GtkWidget      *ws_overview_page_new             (void);
 void            ws_overview_page_set_session     (WsOverviewPage *self,
                                                   WsSession      *session);
+void            ws_overview_page_set_mining_page (WsOverviewPage *self,
+                                                  WsMiningPage   *mining_page);
 gboolean        ws_overview_page_get_busy        (WsOverviewPage *self);
+/* (nullable): the top cluster shown (the Mining page's first row). */
+const WsOverviewCluster *ws_overview_page_get_cluster (WsOverviewPage *self);
 /* The label of the top cause shown, or %NULL before the first answer. */
 const char     *ws_overview_page_get_top_cause   (WsOverviewPage *self);
 /* The rows a user clicks: causes, slowest instances, the cluster. */

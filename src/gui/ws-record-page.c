@@ -39,6 +39,7 @@ struct _WsRecordPage
   GCancellable    *cancellable;
   WsProgressRelay *relay;
   char            *status_text;
+  char            *output;       /* the file the next recording writes, as shown */
 };
 
 G_DEFINE_FINAL_TYPE (WsRecordPage, ws_record_page, GTK_TYPE_WIDGET)
@@ -74,7 +75,15 @@ form_settings (WsRecordPage  *self,
   s->pid = gtk_spin_button_get_value_as_int (self->pid_spin);
   s->duration = gtk_spin_button_get_value (self->duration_spin);
   s->stacks = gtk_switch_get_active (self->dwarf_switch) ? WS_RECORD_STACKS_DWARF : WS_RECORD_STACKS_FP;
-  s->output = g_strdup ("perf.data");
+  /* The file this recording will write, named now so that the line shown
+   * is the one run (it showed "-o perf.data" and wrote a dated file
+   * elsewhere). */
+  if (self->output == NULL || g_file_test (self->output, G_FILE_TEST_EXISTS))
+    {
+      g_free (self->output);
+      self->output = ws_record_settings_default_output ();
+    }
+  s->output = g_strdup (self->output);
   if (s->target == WS_RECORD_COMMAND && *command != '\0' &&
       !g_shell_parse_argv (command, NULL, &s->command, error))
     return NULL;
@@ -188,6 +197,7 @@ record_done (GObject      *source,
     g_autofree char *done = g_strdup_printf (_("Recorded %s."), ws_recorder_get_output (recorder));
 
     set_status (self, done, FALSE);
+    form_changed (self);   /* the next recording's file, in the line shown */
     g_signal_emit (self, signals[SIGNAL_RECORDED], 0, file);
   }
 }
@@ -204,11 +214,6 @@ start_action (GtkWidget  *widget,
 
   if (self->recorder != NULL)
     return;
-  if (s != NULL)
-    {
-      g_free (s->output);
-      s->output = ws_record_settings_default_output ();
-    }
   if (s == NULL || !ws_record_settings_check (s, &error))
     {
       set_status (self, error->message, TRUE);
@@ -512,6 +517,7 @@ ws_record_page_finalize (GObject *object)
   g_clear_object (&self->relay);
   g_clear_pointer (&self->system, ws_record_system_free);
   g_free (self->status_text);
+  g_free (self->output);
   G_OBJECT_CLASS (ws_record_page_parent_class)->finalize (object);
 }
 
@@ -555,7 +561,7 @@ ws_record_page_set_duration (WsRecordPage *self,
   gtk_spin_button_set_value (self->duration_spin, seconds);
 }
 
-/* The perf record line shown (output "perf.data": the real one is dated). */
+/* The perf record line shown: the one run, with the file it writes. */
 const char *
 ws_record_page_get_perf_line (WsRecordPage *self)
 {

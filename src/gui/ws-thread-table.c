@@ -280,7 +280,7 @@ ws_thread_table_init (WsThreadTable *self)
     { _("Disk (D), ms"), "disk", COLUMN_DURATION, FALSE },
     { _("Other waits, ms"), "other", COLUMN_DURATION, FALSE },
     { _("Waits"), "waits", COLUMN_NUMBER, FALSE },
-    { _("Readier unknown"), "unknown", COLUMN_NUMBER, FALSE },
+    { _("No wake-up recorded"), "unknown", COLUMN_NUMBER, FALSE },
     { _("Longest wait, ms"), "longest", COLUMN_DURATION, FALSE },
   };
   GtkSelectionModel *selection;

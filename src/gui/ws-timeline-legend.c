@@ -1,16 +1,39 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <adwaita.h>
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "ws-anomaly-plot.h"
 #include "ws-timeline-legend.h"
+
+/* The anomaly colours' key goes at the right end of the legend strip,
+ * under the timeline: drawn over the timeline's corner it hid the last
+ * thread row's waits. */
+#define ANOMALY_KEY_WIDTH  336
+#define ANOMALY_KEY_HEIGHT 20
 
 struct _WsTimelineLegend
 {
   GtkWidget           parent_instance;
   WsTimelineRenderer *renderer;
+  double              anomaly_threshold;   /* NAN: no anomaly colours shown */
 };
+
+static gboolean
+has_anomaly_key (WsTimelineLegend *self)
+{
+  return !isnan (self->anomaly_threshold);
+}
+
+/* The width left to the timeline's own legend. */
+static int
+states_width (WsTimelineLegend *self,
+              int               width)
+{
+  return has_anomaly_key (self) ? MAX (120, width - ANOMALY_KEY_WIDTH - 12) : width;
+}
 
 G_DEFINE_FINAL_TYPE (WsTimelineLegend, ws_timeline_legend, GTK_TYPE_WIDGET)
 
@@ -27,12 +50,16 @@ ws_timeline_legend_measure (GtkWidget      *widget,
 
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
-      *minimum = 200;
-      *natural = 900;
+      *minimum = 200 + (has_anomaly_key (self) ? ANOMALY_KEY_WIDTH + 12 : 0);
+      *natural = 900 + (has_anomaly_key (self) ? ANOMALY_KEY_WIDTH + 12 : 0);
     }
   else
     {
-      double h = self->renderer ? ws_timeline_renderer_measure_legend (self->renderer, for_size > 0 ? for_size : 900) : 16;
+      int width = states_width (self, for_size > 0 ? for_size : 900);
+      double h = self->renderer ? ws_timeline_renderer_measure_legend (self->renderer, width) : 16;
+
+      if (has_anomaly_key (self))
+        h = MAX (h, ANOMALY_KEY_HEIGHT);
       *minimum = *natural = (int) ceil (h) + 2;
     }
 }
@@ -63,7 +90,15 @@ ws_timeline_legend_snapshot (GtkWidget   *widget,
   if (self->renderer == NULL || width <= 0 || height <= 0)
     return;
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  ws_timeline_renderer_draw_legend (self->renderer, cr, 0, 1, width);
+  ws_timeline_renderer_draw_legend (self->renderer, cr, 0, 1, states_width (self, width));
+  if (has_anomaly_key (self))
+    {
+      graphene_rect_t key;
+
+      ws_timeline_legend_get_anomaly_key_bounds (self, &key);
+      ws_anomaly_overlay_legend (cr, key.origin.x, key.origin.y + 4, self->anomaly_threshold,
+                                 adw_style_manager_get_dark (adw_style_manager_get_default ()));
+    }
   cairo_destroy (cr);
 }
 
@@ -91,6 +126,7 @@ ws_timeline_legend_class_init (WsTimelineLegendClass *klass)
 static void
 ws_timeline_legend_init (WsTimelineLegend *self)
 {
+  self->anomaly_threshold = NAN;
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Timeline legend"),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
@@ -118,4 +154,38 @@ ws_timeline_legend_set_renderer (WsTimelineLegend   *self,
   g_return_if_fail (WS_IS_TIMELINE_LEGEND (self));
   if (g_set_object (&self->renderer, renderer))
     gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+/**
+ * ws_timeline_legend_set_anomaly_threshold:
+ * @threshold: the anomaly scores' threshold, or NAN when the timeline
+ *   shows no anomaly colours
+ *
+ * Shows (or hides) the key of the anomaly colours at the strip's right.
+ */
+void
+ws_timeline_legend_set_anomaly_threshold (WsTimelineLegend *self,
+                                          double            threshold)
+{
+  g_return_if_fail (WS_IS_TIMELINE_LEGEND (self));
+  if (self->anomaly_threshold == threshold || (isnan (threshold) && isnan (self->anomaly_threshold)))
+    return;
+  self->anomaly_threshold = threshold;
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+/**
+ * ws_timeline_legend_get_anomaly_key_bounds:
+ *
+ * Returns: whether the anomaly key is shown; @bounds its rectangle in the
+ * legend's coordinates.
+ */
+gboolean
+ws_timeline_legend_get_anomaly_key_bounds (WsTimelineLegend *self,
+                                           graphene_rect_t  *bounds)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_LEGEND (self), FALSE);
+  graphene_rect_init (bounds, MAX (0, gtk_widget_get_width (GTK_WIDGET (self)) - ANOMALY_KEY_WIDTH), 0,
+                      ANOMALY_KEY_WIDTH, ANOMALY_KEY_HEIGHT);
+  return has_anomaly_key (self);
 }

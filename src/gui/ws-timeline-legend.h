@@ -15,5 +15,9 @@ G_DECLARE_FINAL_TYPE (WsTimelineLegend, ws_timeline_legend, WS, TIMELINE_LEGEND,
 GtkWidget *ws_timeline_legend_new          (void);
 void       ws_timeline_legend_set_renderer (WsTimelineLegend   *self,
                                             WsTimelineRenderer *renderer);
+void       ws_timeline_legend_set_anomaly_threshold  (WsTimelineLegend *self,
+                                                      double            threshold);
+gboolean   ws_timeline_legend_get_anomaly_key_bounds (WsTimelineLegend *self,
+                                                      graphene_rect_t  *bounds);
 
 G_END_DECLS

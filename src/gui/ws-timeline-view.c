@@ -630,8 +630,6 @@ ws_timeline_view_snapshot (GtkWidget   *widget,
           ws_anomaly_overlay_draw (cr, ws_timeline_renderer_get_geometry (self->renderer), self->layout,
                                    self->viewport, ws_timeline_view_scroll_y (self), width, height, self->anomalies,
                                    self->anomaly_trace);
-          ws_anomaly_overlay_legend (cr, width - 340, height - 22, ws_anomaly_result_get_settings (self->anomalies)->threshold,
-                                     self->dark);
         }
       cairo_destroy (cr);
       cairo_surface_finish (surface);

@@ -6,6 +6,7 @@
  * asking for an analysis of the selected window.
  */
 #include "config.h"
+#include "ws-chooser-folder.h"
 
 #include <glib/gi18n.h>
 
@@ -171,6 +172,7 @@ export_timeline_action (GtkWidget  *widget,
 
   chooser = gtk_file_chooser_native_new (_("Export Timeline"), GTK_WINDOW (self),
                                          GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  ws_chooser_set_start_folder (GTK_FILE_CHOOSER (chooser), GTK_WIDGET (self));
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
     {
       GtkFileFilter *filter = gtk_file_filter_new ();

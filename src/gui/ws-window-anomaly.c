@@ -10,12 +10,14 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "ws-anomaly-state.h"
 #include "ws-flags-window.h"
 #include "ws-model-window.h"
 #include "ws-preferences-window.h"
 #include "ws-window-anomaly.h"
+#include "ws-window-private.h"
 
 /* The Graph page's selected wait when the keyboard focus is on that page
  * (its graph, table or side panel), so that the same keys flag a node. */
@@ -48,6 +50,75 @@ current_wait (WsWindow *self,
 }
 
 static void
+apply_flag (WsWindow      *self,
+            WsDocument    *doc,
+            guint          event,
+            WsAnomalyFlag  verdict,
+            gboolean       wait_only)
+{
+  WsAnomalyState *state = ws_session_get_anomaly_state (ws_window_get_session (self));
+  g_autoptr(GError) error = NULL;
+
+  if (!ws_anomaly_state_flag_scoped (state, doc, event, verdict, wait_only, &error))
+    ws_window_show_toast (self, error->message);
+  else
+    ws_window_show_toast (self, verdict == WS_ANOMALY_FLAG_NONE ? _("Flag removed")
+                                : wait_only ? (verdict == WS_ANOMALY_FLAG_ANOMALOUS ? _("Flagged anomalous, this wait only")
+                                                                                     : _("Flagged not anomalous, this wait only"))
+                                : verdict == WS_ANOMALY_FLAG_ANOMALOUS ? _("Flagged anomalous")
+                                : _("Flagged not anomalous"));
+}
+
+static void
+reach_response_cb (AdwMessageDialog *dialog,
+                   const char       *response,
+                   gpointer          data)
+{
+  WsWindow *self = data;
+  WsDocument *doc = g_object_get_data (G_OBJECT (dialog), "ws-document");
+  guint event = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (dialog), "ws-event"));
+  WsAnomalyFlag verdict = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "ws-verdict"));
+
+  if (g_str_equal (response, "kind") || g_str_equal (response, "wait"))
+    apply_flag (self, doc, event, verdict, g_str_equal (response, "wait"));
+}
+
+/* A flag that would change other waits of its kind shows how many
+ * before it lands, and lets the analyst keep it to this wait. */
+static void
+show_reach (WsWindow          *self,
+            WsDocument        *doc,
+            guint              event,
+            WsAnomalyFlag      verdict,
+            const WsFlagReach *reach)
+{
+  g_autofree char *body = NULL;
+  AdwMessageDialog *dialog;
+  WsAnomalyState *state = ws_session_get_anomaly_state (ws_window_get_session (self));
+  const WsAnomalyModel *model = ws_anomaly_result_get_model (ws_anomaly_state_get_result (state),
+                                                             ws_anomaly_state_lookup (state, doc, event)->model);
+
+  body = g_strdup_printf (_("Its kind learns from the flag: %u other waits of it would become anomalous "
+                            "and %u not anomalous (threshold %.3g → %.3g).\n\nKind: %s"),
+                          reach->n_to_anomalous, reach->n_to_normal, model->threshold, reach->threshold,
+                          reach->signature);
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self),
+                                                       verdict == WS_ANOMALY_FLAG_ANOMALOUS ? _("Flag as Anomalous?")
+                                                                                             : _("Flag as Not Anomalous?"),
+                                                       body));
+  adw_message_dialog_add_responses (dialog, "cancel", _("_Cancel"), "wait", _("This _Wait Only"),
+                                    "kind", _("_Apply to Its Kind"), NULL);
+  adw_message_dialog_set_response_appearance (dialog, "kind", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (dialog, "kind");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  g_object_set_data_full (G_OBJECT (dialog), "ws-document", g_object_ref (doc), g_object_unref);
+  g_object_set_data (G_OBJECT (dialog), "ws-event", GUINT_TO_POINTER (event));
+  g_object_set_data (G_OBJECT (dialog), "ws-verdict", GINT_TO_POINTER (verdict));
+  g_signal_connect_object (dialog, "response", G_CALLBACK (reach_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
 flag_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
@@ -58,6 +129,7 @@ flag_action (GtkWidget  *widget,
   WsAnomalyFlag verdict = g_str_equal (action_name, "win.flag-anomalous") ? WS_ANOMALY_FLAG_ANOMALOUS
                         : g_str_equal (action_name, "win.flag-normal") ? WS_ANOMALY_FLAG_NORMAL
                         : WS_ANOMALY_FLAG_NONE;
+  WsFlagReach reach;
   WsDocument *doc;
   guint event;
 
@@ -66,12 +138,11 @@ flag_action (GtkWidget  *widget,
       ws_window_show_toast (self, _("Select a wait in the timeline or the graph first"));
       return;
     }
-  if (!ws_anomaly_state_flag (state, doc, event, verdict, &error))
-    ws_window_show_toast (self, error->message);
+  if (verdict != WS_ANOMALY_FLAG_NONE && ws_anomaly_state_flag_reach (state, doc, event, verdict, &reach)
+      && reach.n_to_anomalous + reach.n_to_normal > 0)
+    show_reach (self, doc, event, verdict, &reach);
   else
-    ws_window_show_toast (self, verdict == WS_ANOMALY_FLAG_ANOMALOUS ? _("Flagged anomalous")
-                                : verdict == WS_ANOMALY_FLAG_NORMAL ? _("Flagged not anomalous")
-                                : _("Flag removed"));
+    apply_flag (self, doc, event, verdict, FALSE);
 }
 
 static void
@@ -123,7 +194,9 @@ show_flags_action (GtkWidget  *widget,
 }
 
 /* The colours are the "anomaly-colours" setting (Preferences shows it
- * too); without settings, a per-window switch. */
+ * too); without settings, a per-window switch.  Off to start with: on by
+ * default they painted most waits red before the detector had learnt
+ * what is usual. */
 static gboolean
 colours_off (WsWindow *self)
 {
@@ -131,7 +204,7 @@ colours_off (WsWindow *self)
 
   if (settings != NULL)
     return !g_settings_get_boolean (settings, "anomaly-colours");
-  return GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self), "ws-anomaly-colours-off"));
+  return !GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self), "ws-anomaly-colours-on"));
 }
 
 static void
@@ -147,7 +220,7 @@ anomaly_colours_action (GtkWidget  *widget,
     g_settings_set_boolean (settings, "anomaly-colours", off);   /* changed:: updates */
   else
     {
-      g_object_set_data (G_OBJECT (self), "ws-anomaly-colours-off", GINT_TO_POINTER (!off));
+      g_object_set_data (G_OBJECT (self), "ws-anomaly-colours-on", GINT_TO_POINTER (off));
       ws_window_anomaly_update (self);
     }
 }
@@ -198,8 +271,12 @@ ws_window_anomaly_update (WsWindow *self)
   guint trace = doc ? ws_anomaly_state_find_trace (state, doc) : WS_NONE;
   gboolean off = colours_off (self);
 
-  ws_timeline_view_set_anomalies (ws_window_get_timeline_view (self),
-                                  trace == WS_NONE || off ? NULL : ws_anomaly_state_get_result (state), trace);
+  WsAnomalyResult *shown = trace == WS_NONE || off ? NULL : ws_anomaly_state_get_result (state);
+
+  ws_timeline_view_set_anomalies (ws_window_get_timeline_view (self), shown, trace);
+  /* The colours' key under the timeline, where it hides no thread. */
+  ws_timeline_legend_set_anomaly_threshold (self->legend,
+                                            shown ? ws_anomaly_result_get_settings (shown)->threshold : NAN);
 }
 
 static void

@@ -5,6 +5,7 @@
  * failed load tells the user.
  */
 #include "config.h"
+#include "ws-chooser-folder.h"
 
 #include <glib/gi18n.h>
 
@@ -137,15 +138,34 @@ WsDocument *
 ws_window_open_file (WsWindow *self,
                      GFile    *file)
 {
-  g_autoptr(WsDocument) document = NULL;
-  guint n;
-
   g_return_val_if_fail (WS_IS_WINDOW (self), NULL);
   g_return_val_if_fail (G_IS_FILE (file), NULL);
 
   /* Command line, drag and drop, recent list: a session opens as one. */
   if (ws_window_findings_open_session (self, self->findings_page, file))
     return NULL;
+  return ws_window_open_trace (self, file);
+}
+
+/**
+ * ws_window_open_trace:
+ *
+ * ws_window_open_file() for a file that must be a trace: what a session
+ * names (its traces, its view) opens as a trace or fails, never as
+ * another session (a session naming itself would reopen itself forever).
+ *
+ * Returns: (transfer none): its document
+ */
+WsDocument *
+ws_window_open_trace (WsWindow *self,
+                      GFile    *file)
+{
+  g_autoptr(WsDocument) document = NULL;
+  guint n;
+
+  g_return_val_if_fail (WS_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
   n = g_list_model_get_n_items (G_LIST_MODEL (self->documents));
   for (guint i = 0; i < n; i++)
     {
@@ -213,6 +233,7 @@ open_action (GtkWidget  *widget,
   chooser = gtk_file_chooser_native_new (_("Open Traces"), GTK_WINDOW (self),
                                          GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
   gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
+  ws_chooser_set_start_folder (GTK_FILE_CHOOSER (chooser), GTK_WIDGET (self));
 
   /* One filter for every format the importer registry reads, then one each. */
   filter = gtk_file_filter_new ();

@@ -219,7 +219,7 @@ open_trace_cb (WsWindow       *self,
                GFile          *file,
                WsFindingsPage *page)
 {
-  ws_window_open_file (self, file);
+  ws_window_open_trace (self, file);
 }
 
 /* The pin's thread and window selected in the timeline; graph views are
@@ -281,7 +281,7 @@ show_pin_cb (WsWindow       *self,
              GFile          *trace,
              WsFindingsPage *page)
 {
-  WsDocument *document = ws_window_open_file (self, trace);
+  WsDocument *document = ws_window_open_trace (self, trace);
 
   /* A trace still loading: the pin is shown again once it is ready. */
   if (document != NULL && ws_document_get_state (document) == WS_DOCUMENT_READY)
@@ -332,6 +332,27 @@ span_free (gpointer  data,
   json_object_unref (data);
 }
 
+/* Is @path one of the session's traces, checked by content and open
+ * (the check opens each trace it finds before the view is restored)? */
+static gboolean
+is_session_trace (WsWindow   *self,
+                  const char *path)
+{
+  WsSessionFile *file = ws_session_get_session_file (ws_window_get_session (self));
+  GListModel *documents = ws_window_get_documents (self);
+  g_autoptr(GFile) wanted = g_file_new_for_path (path);
+
+  if (ws_session_file_find_trace (file, path) == G_MAXUINT)
+    return FALSE;
+  for (guint i = 0; i < g_list_model_get_n_items (documents); i++)
+    {
+      g_autoptr(WsDocument) document = g_list_model_get_item (documents, i);
+      if (g_file_equal (ws_document_get_file (document), wanted))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 restore_view_state_cb (WsWindow       *self,
                        JsonObject     *state,
@@ -346,10 +367,12 @@ restore_view_state_cb (WsWindow       *self,
   else if (shown != NULL && (g_str_equal (shown, "details") || g_str_equal (shown, "threads") ||
                              g_str_equal (shown, "graph") || g_str_equal (shown, "mining")))
     ws_window_show_details_page (self, shown);
-  if (current != NULL && span != NULL && JSON_NODE_HOLDS_OBJECT (span))
+  /* Only onto a trace of the session's own, already checked by content:
+   * a view state naming any other file is ignored. */
+  if (current != NULL && span != NULL && JSON_NODE_HOLDS_OBJECT (span) && is_session_trace (self, current))
     {
       g_autoptr(GFile) file = g_file_new_for_path (current);
-      WsDocument *document = ws_window_open_file (self, file);
+      WsDocument *document = ws_window_open_trace (self, file);
       JsonObject *copy = json_object_ref (json_node_get_object (span));
 
       if (document == NULL)

@@ -16,7 +16,8 @@ static void
 overview_show_mining_cb (WsWindow *self)
 {
   ws_window_show_details_page (self, "mining");
-  /* The row names the top cluster of the default scope: mine it. */
+  /* The row names the top cluster of the default scope, by cause: mine it. */
+  ws_mining_form_set_by_cause (ws_mining_page_get_form (self->mining_page), TRUE);
   ws_mining_page_run_scope (self->mining_page, ws_mining_scope_default ());
 }
 
@@ -33,23 +34,36 @@ overview_show_contrast_cb (WsWindow   *self,
   ws_contrast_page_run (self->contrast_page);
 }
 
-/* The lower pane is given room (the divider moved up to @share % of the
- * height) at most once per window: moving it each time an analysis ran or
- * a page was chosen made the buttons jump under the pointer, and undid
- * where the user had put the divider. */
+/* The split between the timeline and the pages under it.  The pages are
+ * where the answers are (Overview, graphs, Mining, Contrast): they get
+ * LOWER_SHARE % of the height once, when the pane is first laid out, and
+ * keep that share as the window is resized (both sides resize).  After
+ * that the divider moves only when the user drags it: moving it when a tab
+ * was chosen or an analysis ran moved the tabs and the selection bar
+ * under the pointer, and undid where the user had put it. */
+#define LOWER_SHARE 68
+
 static void
-give_room (WsWindow *self,
-           GtkPaned *paned,
-           int       share)
+arrange_split (WsWindow *self)
 {
+  GtkPaned *paned = self->content_paned;
   int height = gtk_widget_get_height (GTK_WIDGET (paned));
 
   if (height <= 0 || g_object_get_data (G_OBJECT (self), "ws-pane-arranged") != NULL)
     return;
   g_object_set_data (G_OBJECT (self), "ws-pane-arranged", GINT_TO_POINTER (1));
-  if (gtk_paned_get_position (paned) <= height * (share + 8) / 100)
-    return;
-  gtk_paned_set_position (paned, height * share / 100);
+  gtk_paned_set_position (paned, height * (100 - LOWER_SHARE) / 100);
+}
+
+static gboolean
+arrange_split_tick (GtkWidget     *widget,
+                    GdkFrameClock *clock,
+                    gpointer       data)
+{
+  WsWindow *self = data;
+
+  arrange_split (self);
+  return g_object_get_data (G_OBJECT (self), "ws-pane-arranged") != NULL ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
 }
 
 /* The graph page (ws-graph-page.c) in the lower pane, given most of the
@@ -64,15 +78,12 @@ show_analysis_cb (WsWindow *self,
                   gpointer  user_data)
 {
   WsSymptom symptom = { thread, t0, t1 };
-  int height = gtk_widget_get_height (GTK_WIDGET (self->content_paned));
 
   ws_graph_page_show_symptom (self->graph_page, trace, &symptom,
                               kind == WS_ANALYSIS_WAIT_GRAPH ? WS_GRAPH_MODE_WAIT_GRAPH
                               : kind == WS_ANALYSIS_CRITICAL_PATH ? WS_GRAPH_MODE_CRITICAL_PATH
                               : WS_GRAPH_MODE_READY_TREE);
   ws_window_show_details_page (self, "graph");
-  if (height > 0)
-    give_room (self, self->content_paned, 32);
 }
 
 static void
@@ -179,49 +190,16 @@ mining_show_events_cb (WsWindow      *self,
   _ws_window_update_actions (self);
 }
 
-/* The Mining page wants height: give it most of the pane, as the graph.
- * Before the pane has a size (the page shown right after loading), try
- * again once it has been laid out. */
-static gboolean
-give_mining_room (gpointer data)
-{
-  WsWindow *self = data;
-  GtkWidget *paned = gtk_widget_get_ancestor (GTK_WIDGET (self->details_stack), GTK_TYPE_PANED);
-  int height = paned ? gtk_widget_get_height (paned) : 0;
-  const char *page = gtk_stack_get_visible_child_name (self->details_stack);
-  /* The Contrast page shows two graphs and three lists: nearly all of it. */
-  int share = g_strcmp0 (page, "contrast") == 0 ? 10 : 32;
-
-  if (g_strcmp0 (page, "mining") != 0 && g_strcmp0 (page, "contrast") != 0)
-    return G_SOURCE_REMOVE;
-  if (height == 0)
-    {
-      /* At most a second of retries (the pane may not be shown at all). */
-      guint tries = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self), "ws-mining-room-tries"));
-      g_object_set_data (G_OBJECT (self), "ws-mining-room-tries", GUINT_TO_POINTER (tries + 1));
-      return tries < 20 && gtk_widget_get_mapped (GTK_WIDGET (self)) ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
-    }
-  g_object_set_data (G_OBJECT (self), "ws-mining-room-tries", NULL);
-  give_room (self, GTK_PANED (paned), share);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-details_page_changed_cb (WsWindow *self)
-{
-  g_object_set_data (G_OBJECT (self), "ws-mining-room-tries", NULL);
-  if (give_mining_room (self) == G_SOURCE_CONTINUE)
-    g_timeout_add_full (G_PRIORITY_DEFAULT, 50, give_mining_room, g_object_ref (self), g_object_unref);
-}
-
 void
 _ws_window_pages_init (WsWindow *self)
 {
   g_signal_connect_swapped (self->contrast_page, "open-ready-tree", G_CALLBACK (contrast_ready_tree_cb), self);
   g_signal_connect_swapped (self->mining_page, "show-events", G_CALLBACK (mining_show_events_cb), self);
-  g_signal_connect_swapped (self->details_stack, "notify::visible-child-name", G_CALLBACK (details_page_changed_cb), self);
+  gtk_widget_add_tick_callback (GTK_WIDGET (self->content_paned), arrange_split_tick, self, NULL);
   g_signal_connect (self, "analysis-requested", G_CALLBACK (show_analysis_cb), NULL);
   g_signal_connect_swapped (self->overview_page, "show-analysis", G_CALLBACK (show_analysis_cb), self);
+  /* The Overview's cluster is mined with the Mining page's settings. */
+  ws_overview_page_set_mining_page (self->overview_page, self->mining_page);
   g_signal_connect_swapped (self->overview_page, "show-mining", G_CALLBACK (overview_show_mining_cb), self);
   g_signal_connect_swapped (self->overview_page, "show-contrast", G_CALLBACK (overview_show_contrast_cb), self);
   g_signal_connect_swapped (self->graph_page, "show-in-timeline", G_CALLBACK (graph_show_in_timeline_cb), self);

@@ -74,9 +74,14 @@ search_done (GObject      *source,
     if (n == 0)
       text = g_strdup (_("No matches"));
     else
-      /* Translators: search status: matching events, matching frames */
-      text = g_strdup_printf (ngettext ("%u event, %u frames", "%u events, %u frames", n),
-                              n, ws_stack_search_get_n_frames (search));
+      {
+        guint nf = ws_stack_search_get_n_frames (search);
+        g_autofree char *events = g_strdup_printf (ngettext ("%u event", "%u events", n), n);
+        g_autofree char *frames = g_strdup_printf (ngettext ("%u frame", "%u frames", nf), nf);
+
+        /* Translators: search status: "96 events, 1 frame" (each counted in its own plural) */
+        text = g_strdup_printf (_("%s, %s"), events, frames);
+      }
     gtk_label_set_text (self->search_status, text);
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->search_status), NULL);
     if (n == 0)

@@ -89,22 +89,18 @@ thread_activated_cb (WsWindow      *self,
     }
 }
 
-/* A wait's context menu: the Graph page on that wait, with the height
- * the other analyses get. */
+/* A wait's context menu: the Graph page on that wait (in the lower pane,
+ * which has had at least half the height from the start). */
 static void
 analyse_wait_cb (WsWindow       *self,
                  int             mode,
                  guint           event,
                  WsTimelineView *view)
 {
-  int height = gtk_widget_get_height (GTK_WIDGET (self->content_paned));
-
   if (!_ws_window_is_ready (self))
     return;
   ws_graph_page_show_event (self->graph_page, ws_document_get_trace (self->current), event, mode);
   ws_window_show_details_page (self, "graph");
-  if (height > 0 && gtk_paned_get_position (self->content_paned) > height * 40 / 100)
-    gtk_paned_set_position (self->content_paned, height * 32 / 100);
 }
 
 static void

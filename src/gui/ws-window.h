@@ -43,6 +43,8 @@ G_DECLARE_FINAL_TYPE (WsWindow, ws_window, WS, WINDOW, AdwApplicationWindow)
 WsWindow       *ws_window_new                  (GtkApplication *application);
 WsDocument     *ws_window_open_file            (WsWindow       *self,
                                                 GFile          *file);
+WsDocument     *ws_window_open_trace           (WsWindow       *self,
+                                                GFile          *file);
 WsSession      *ws_window_get_session          (WsWindow       *self);
 void            ws_window_add_recent           (WsWindow       *self,
                                                 GFile          *file);

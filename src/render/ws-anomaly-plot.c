@@ -384,7 +384,10 @@ ws_anomaly_overlay_draw (cairo_t                  *cr,
       WsColor c;
       double x0, x1, y;
 
-      if (e->time > end || e->time + e->duration < begin || (s[i].score >= 0.5 && !s[i].anomalous && !s[i].flag))
+      /* Only the waits that delayed another thread, and flagged ones: an idle
+       * worker's or a daemon's wait is coloured by nobody's cost. */
+      if (e->time > end || e->time + e->duration < begin || (s[i].score >= 0.5 && !s[i].anomalous && !s[i].flag)
+          || (s[i].delay_caused == 0 && s[i].flag == WS_ANOMALY_FLAG_NONE))
         continue;
       row_index = ws_timeline_layout_find_thread_row (layout, e->thread);
       if (row_index == WS_NONE)

@@ -18,6 +18,7 @@
 #include "ws-critical-path-renderer.h"
 #include "ws-render-util.h"
 #include "ws-time-format.h"
+#include "ws-wake-words.h"
 
 #define LABEL_PAD       8.0
 #define MIN_TICK_PX    90.0
@@ -756,8 +757,9 @@ key_label (WsCriticalPathRenderer *self,
 {
   /* The states' names where room is short (the legend's, the timeline
    * says "Ready" too). */
-  static const char * const short_names[WS_N_CRITICAL_STATES] = {
-    N_("Running"), N_("Ready"), N_("Woken by hardware"), N_("Readier unknown"), N_("No data"),
+  const char * const short_names[WS_N_CRITICAL_STATES] = {
+    _("Running"), _("Ready"), ws_wake_word_label (WS_WAKE_WORD_INTERRUPT), ws_wake_word_label (WS_WAKE_WORD_UNKNOWN),
+    _("No data"),
   };
   const WsSymptom *s = ws_critical_path_get_symptom (self->path);
   WsTime t = ws_critical_path_get_state_time (self->path, st);
@@ -767,10 +769,10 @@ key_label (WsCriticalPathRenderer *self,
   if (st == WS_N_CRITICAL_STATES)
     return g_strdup (level == KEY_FULL ? _("path to the readier and back") : _("to the readier"));
   if (level == KEY_NAME)
-    return g_strdup (_(short_names[st]));
+    return g_strdup (short_names[st]);
   if (level == KEY_SHARE)
     /* Translators: the critical path's key where room is short: state, share */
-    return g_strdup_printf (_("%s %.0f %%"), _(short_names[st]), share);
+    return g_strdup_printf (_("%s %.0f %%"), short_names[st], share);
   d = ws_format_duration (t);
   if (st == WS_CRITICAL_READY)
     /* Translators: the key of the critical path: waiting for CPUs others

@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "ws-atomic-file.h"
 #include "ws-error.h"
 #include "ws-export.h"
 
@@ -183,6 +184,21 @@ ws_export_recording_to_svg (WsExportRecording *recording,
  *
  * Returns: %TRUE on success, else %FALSE with @error naming the file
  */
+/**
+ * ws_export_cairo_write:
+ * @closure: a #WsAtomicFile
+ *
+ * The cairo_write_func_t of every file cairo writes (ws-atomic-file.h).
+ */
+cairo_status_t
+ws_export_cairo_write (void                *closure,
+                       const unsigned char *data,
+                       unsigned int         length)
+{
+  return ws_atomic_file_write (closure, data, length, NULL) ? CAIRO_STATUS_SUCCESS
+                                                             : CAIRO_STATUS_WRITE_ERROR;
+}
+
 gboolean
 ws_export_draw (const char        *path,
                 WsExportFormat     format,
@@ -192,6 +208,8 @@ ws_export_draw (const char        *path,
                 gpointer           user_data,
                 GError           **error)
 {
+  g_autoptr(WsAtomicFile) file = NULL;
+  g_autoptr(GError) local = NULL;
   cairo_surface_t *surface;
   cairo_t *cr;
   cairo_status_t status;
@@ -203,16 +221,21 @@ ws_export_draw (const char        *path,
   if (g_private_get (&recording_target) != NULL)
     return record_draw (g_private_get (&recording_target), width, height, draw, user_data, path, error);
 
+  if ((file = ws_atomic_file_open (path, &local)) == NULL)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_IO, _("Could not write “%s”: %s"), path, local->message);
+      return FALSE;
+    }
   switch (format)
     {
     case WS_EXPORT_PNG:
       surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) width, (int) height);
       break;
     case WS_EXPORT_SVG:
-      surface = cairo_svg_surface_create (path, width, height);
+      surface = cairo_svg_surface_create_for_stream (ws_export_cairo_write, file, width, height);
       break;
     case WS_EXPORT_PDF:
-      surface = cairo_pdf_surface_create (path, width, height);
+      surface = cairo_pdf_surface_create_for_stream (ws_export_cairo_write, file, width, height);
       break;
     default:
       g_return_val_if_reached (FALSE);
@@ -230,13 +253,18 @@ ws_export_draw (const char        *path,
   cairo_destroy (cr);
 
   if (status == CAIRO_STATUS_SUCCESS && format == WS_EXPORT_PNG)
-    status = cairo_surface_write_to_png (surface, path);
+    status = cairo_surface_write_to_png_stream (surface, ws_export_cairo_write, file);
   cairo_surface_finish (surface);
   if (status == CAIRO_STATUS_SUCCESS)
     status = cairo_surface_status (surface);
   cairo_surface_destroy (surface);
 
-  return check_status (status, path, error);
+  if (!check_status (status, path, error))
+    return FALSE;
+  if (ws_atomic_file_commit (g_steal_pointer (&file), FALSE, &local))
+    return TRUE;
+  g_set_error (error, WS_ERROR, WS_ERROR_IO, _("Could not write “%s”: %s"), path, local->message);
+  return FALSE;
 }
 
 typedef struct {

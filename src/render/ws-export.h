@@ -36,6 +36,10 @@ typedef void (*WsExportDrawFunc) (cairo_t  *cr,
 
 gboolean ws_export_format_from_path (const char        *path,
                                      WsExportFormat    *format);
+cairo_status_t ws_export_cairo_write (void                *closure,
+                                     const unsigned char *data,
+                                     unsigned int         length);
+
 gboolean ws_export_draw             (const char        *path,
                                      WsExportFormat     format,
                                      double             width,

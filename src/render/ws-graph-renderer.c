@@ -25,6 +25,7 @@
 #include "ws-graph-shapes.h"
 #include "ws-render-util.h"
 #include "ws-time-format.h"
+#include "ws-wake-words.h"
 
 #define TEXT_PAD          10.0
 #define FLAT_BOW          36.0
@@ -1238,9 +1239,10 @@ legend_text (LegendItem item)
     case LEGEND_WAIT_S:    return _("Wait, sleeping (S)");
     case LEGEND_WAIT_D:    return _("Wait, uninterruptible (D)");
     case LEGEND_RUN:       return _("Running");
-    case LEGEND_TIMER:     return _("Timer / heartbeat wake-up");
-    case LEGEND_HARDWARE:  return _("Interrupt wake-up");
-    case LEGEND_UNKNOWN:   return _("Readier not recorded");
+    /* Translators: the ready tree's legend: the glossary's "Timer expired", or a routine wake-up */
+    case LEGEND_TIMER:     return _("Timer expired / routine wake-up");
+    case LEGEND_HARDWARE:  return ws_wake_word_label (WS_WAKE_WORD_INTERRUPT);
+    case LEGEND_UNKNOWN:   return ws_wake_word_label (WS_WAKE_WORD_UNKNOWN);
     case LEGEND_EDGE:      return _("Wait → what readied it");
     case LEGEND_ANOMALOUS: return _("Anomalous chain");
     case LEGEND_MATCH:     return _("Search match");

@@ -12,6 +12,7 @@
 
 #include "ws-graph-scene.h"
 #include "ws-time-format.h"
+#include "ws-wake-words.h"
 
 struct _WsGraphScene
 {
@@ -839,11 +840,11 @@ ws_graph_scene_dup_title (WsGraphScene *self,
   switch ((WsSceneNodeKind) n->kind)
     {
     case WS_SCENE_NODE_HARDWARE:
-      return g_strdup (_("Interrupt"));
+      return g_strdup (ws_wake_word_label (ws_wake_word_for_interrupt (n->state)));
     case WS_SCENE_NODE_TIMER:
       return g_strdup (_("Timer"));
     case WS_SCENE_NODE_UNKNOWN:
-      return g_strdup (_("Unknown readier"));
+      return g_strdup (ws_wake_word_label (WS_WAKE_WORD_UNKNOWN));
     case WS_SCENE_NODE_RUN:
     case WS_SCENE_NODE_WAIT:
     case WS_N_SCENE_NODE_KINDS:
@@ -914,18 +915,18 @@ ws_graph_scene_dup_detail (WsGraphScene *self,
         g_string_printf (s, _("Run %s"), d);
       break;
     case WS_SCENE_NODE_HARDWARE:
-      g_string_assign (s, _("Hardware wake-up"));
+      g_string_assign (s, ws_wake_word_label (ws_wake_word_for_interrupt (n->state)));
       break;
     case WS_SCENE_NODE_TIMER:
       /* Plain words for the papers' "false run": nothing worth following
        * woke the thread. */
       g_string_assign (s, n->wake == WS_WAKE_HEARTBEAT ? _("Routine wake-up")
-                                                       : _("Timer ran out"));
+                                                       : ws_wake_word_label (WS_WAKE_WORD_TIMER));
       break;
     case WS_SCENE_NODE_UNKNOWN:
     case WS_N_SCENE_NODE_KINDS:
     default:
-      g_string_assign (s, _("Wake-up not recorded"));
+      g_string_assign (s, ws_wake_word_label (WS_WAKE_WORD_UNKNOWN));
       break;
     }
   return g_string_free (s, FALSE);

@@ -24,6 +24,7 @@
 #include "ws-timeline-lod.h"
 #include "ws-timeline-viewport.h"
 #include "ws-wait-graph-run.h"
+#include "ws-wake-words.h"
 
 #define TIMELINE_WIDTH      1600.0
 #define CRITICAL_PATH_WIDTH 1400.0
@@ -156,8 +157,8 @@ add_wait_facts (WsReportFigure *figure,
     }
   else
     ws_report_figure_add_fact (figure, _("Woken by"), kind == WS_READIER_HARDWARE
-                                                      ? _("hardware or timer (interrupt context)")
-                                                      : _("unknown: no wake-up recorded"));
+                                                      ? ws_wake_word_phrase (ws_wake_word_for_interrupt (e->state))
+                                                      : ws_wake_word_phrase (WS_WAKE_WORD_UNKNOWN));
   ws_report_figure_add_stack (figure, title_wait, ws_trace_get_stack_table (trace), e->stack);
   if (e->peer != WS_NONE)
     ws_report_figure_add_stack (figure, title_unwait, ws_trace_get_stack_table (trace),

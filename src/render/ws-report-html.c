@@ -10,6 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "ws-atomic-file.h"
 #include "ws-error.h"
 #include "ws-report-note.h"
 #include "ws-report-private.h"
@@ -211,7 +212,7 @@ ws_report_write_html (WsReport    *self,
   append_appendix (out, self);
   g_string_append (out, "</body>\n</html>\n");
 
-  if (!g_file_set_contents_full (path, out->str, out->len, G_FILE_SET_CONTENTS_CONSISTENT, 0644, &local))
+  if (!ws_atomic_file_set_contents (path, out->str, out->len, FALSE, &local))
     {
       g_set_error (error, WS_ERROR, WS_ERROR_IO, _("Could not write “%s”: %s"), path, local->message);
       return FALSE;

@@ -3,8 +3,9 @@
  * The report as a multi-page PDF (A4 landscape): a title page; for each
  * finding a page with its figure (the view's own vector drawing, scaled to
  * fit) and note, then a page with the facts and stacks behind it; an
- * appendix of the traces.  Two pages per finding keeps the figure large and
- * the page count predictable (2 + 2 × findings) for whoever binds it.
+ * appendix of the traces.  Two pages per finding keeps the figure large;
+ * stacks longer than the facts page holds go on over more pages, never
+ * cut (ws_report_count_pdf_pages() says how many in all).
  */
 #include "config.h"
 
@@ -14,7 +15,9 @@
 #include <glib/gi18n-lib.h>
 #include <pango/pangocairo.h>
 
+#include "ws-atomic-file.h"
 #include "ws-error.h"
+#include "ws-export.h"
 #include "ws-report-note.h"
 #include "ws-report-private.h"
 #include "ws-time-format.h"
@@ -24,6 +27,20 @@
 #define MARGIN       36.0
 #define TEXT_WIDTH  (PAGE_WIDTH - 2 * MARGIN)
 #define FONT        "Cantarell, Noto Sans, DejaVu Sans"
+
+/* Pages are counted as they are shown: a finding's stacks may need more
+ * than its one facts page. */
+static const cairo_user_data_key_t page_count_key;
+
+static void
+next_page (cairo_t *cr)
+{
+  guint *count = cairo_get_user_data (cr, &page_count_key);
+
+  cairo_show_page (cr);
+  if (count != NULL)
+    (*count)++;
+}
 
 /* Draws Pango @markup at (x, y), at most @max_height tall (ellipsized).
  * Returns: the height used. */
@@ -94,7 +111,7 @@ draw_title_page (cairo_t  *cr,
     }
   g_string_append_printf (toc, "%s", _("Appendix: the traces"));
   draw_markup (cr, toc->str, FONT " 14", MARGIN, y + 36, TEXT_WIDTH, PAGE_HEIGHT - y - 36 - MARGIN, 0.15);
-  cairo_show_page (cr);
+  next_page (cr);
 }
 
 /* The figure scaled (never up) to fit the box, centred horizontally. */
@@ -172,7 +189,7 @@ draw_figure_page (cairo_t  *cr,
   if (*note)
     draw_markup (cr, note, FONT " 12", MARGIN, PAGE_HEIGHT - MARGIN - note_h + 12, TEXT_WIDTH,
                  note_h - 12, 0.1);
-  cairo_show_page (cr);
+  next_page (cr);
 }
 
 static double
@@ -193,33 +210,161 @@ draw_facts (cairo_t  *cr,
   return y;
 }
 
-/* Stacks side by side, caller first, cut with "…" at the page's foot. */
+/* ------------------------------------------------------------------ */
+/* Stacks                                                               */
+
+#define STACK_FONT    "Monospace 7"
+#define STACK_COLUMNS 3
+#define STACK_GAP     14.0
+#define STACK_HANG    10.0   /* a wrapped frame's next lines, indented */
+
+/* "function (module basename)": the module's directories take a column's
+ * width and say nothing the basename does not ("libc.so.6",
+ * "[kernel.kallsyms]"); the full paths are in the HTML report. */
+char *
+ws_report_short_frame (const char *frame)
+{
+  const char *open = strrchr (frame, '(');
+  const char *slash;
+
+  if (open == NULL || open == frame || open[-1] != ' ' || !g_str_has_suffix (open, ")"))
+    return g_strdup (frame);
+  slash = g_strrstr_len (open, strlen (open) - 1, "/");
+  if (slash == NULL)
+    return g_strdup (frame);
+  return g_strdup_printf ("%.*s(%s", (int) (open - frame), frame, slash + 1);
+}
+
+/* One frame (or a stack's title) as a layout a column wide: wrapped
+ * anywhere a line must break, with a hanging indent and no hyphen added,
+ * so no character of a frame is lost or changed. */
+static PangoLayout *
+stack_line_layout (cairo_t    *cr,
+                   const char *text,
+                   gboolean    bold,
+                   double      width)
+{
+  PangoLayout *layout = pango_cairo_create_layout (cr);
+  PangoFontDescription *desc = pango_font_description_from_string (STACK_FONT);
+  PangoAttrList *attrs = pango_attr_list_new ();
+
+  if (bold)
+    pango_font_description_set_weight (desc, PANGO_WEIGHT_BOLD);
+  pango_layout_set_font_description (layout, desc);
+  pango_font_description_free (desc);
+  pango_attr_list_insert (attrs, pango_attr_insert_hyphens_new (FALSE));
+  pango_layout_set_attributes (layout, attrs);
+  pango_attr_list_unref (attrs);
+  pango_layout_set_width (layout, (int) (width * PANGO_SCALE));
+  pango_layout_set_indent (layout, (int) (-STACK_HANG * PANGO_SCALE));
+  pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+  pango_layout_set_text (layout, text, -1);
+  return layout;
+}
+
+/* Where the next line of the stacks goes: columns across the page, then
+ * a page of its own ("continued") when they are full. */
+typedef struct {
+  cairo_t  *cr;
+  WsReport *self;
+  guint     finding;
+  double    top;       /* of the columns on this page */
+  double    y;
+  guint     column;
+} StackFlow;
+
+static double
+column_width (void)
+{
+  return (TEXT_WIDTH - (STACK_COLUMNS - 1) * STACK_GAP) / STACK_COLUMNS;
+}
+
+static void
+flow_next_column (StackFlow *flow)
+{
+  if (++flow->column < STACK_COLUMNS)
+    {
+      flow->y = flow->top;
+      return;
+    }
+  next_page (flow->cr);
+  {
+    WsPin *finding = ws_pin_list_get (ws_session_file_get_findings (flow->self->session), flow->finding);
+    g_autofree char *suffix = g_strdup_printf (" — %s", _("stacks, continued"));
+
+    flow->top = draw_heading (flow->cr, flow->finding, finding, suffix);
+  }
+  flow->y = flow->top;
+  flow->column = 0;
+}
+
+/* Draws @text at the flow's place; returns FALSE when it did not fit the
+ * column (nothing drawn). */
+static gboolean
+flow_try_line (StackFlow  *flow,
+               const char *text,
+               gboolean    bold,
+               double      grey)
+{
+  g_autoptr(PangoLayout) layout = stack_line_layout (flow->cr, text, bold, column_width () - STACK_HANG);
+  int w, h;
+
+  pango_layout_get_size (layout, &w, &h);
+  if (flow->y + (double) h / PANGO_SCALE > PAGE_HEIGHT - MARGIN && flow->y > flow->top)
+    return FALSE;
+  cairo_set_source_rgb (flow->cr, grey, grey, grey);
+  cairo_move_to (flow->cr, MARGIN + flow->column * (column_width () + STACK_GAP), flow->y);
+  pango_cairo_show_layout (flow->cr, layout);
+  flow->y += (double) h / PANGO_SCALE;
+  return TRUE;
+}
+
+/* Every frame of every stack, caller first, in columns: a stack longer
+ * than the column goes on in the next (its title repeated), and past the
+ * last column on a page of its own.  Nothing is cut. */
 static void
 draw_stacks (cairo_t        *cr,
+             WsReport       *self,
+             guint           finding,
              WsReportFigure *figure,
              double          y)
 {
-  guint n = MIN (figure->stacks->len, 3);
-  double col_w, max_h = PAGE_HEIGHT - MARGIN - y - 18;
+  StackFlow flow = { cr, self, finding, 0, 0, 0 };
 
-  if (n == 0 || max_h < 40)
+  if (figure->stacks->len == 0)
     return;
+  if (y > PAGE_HEIGHT - MARGIN - 60)
+    {
+      flow.column = STACK_COLUMNS - 1;
+      flow_next_column (&flow);
+      y = flow.top;
+    }
   y += draw_text (cr, _("Stacks, caller first"), FONT " Bold 11", MARGIN, y + 6, TEXT_WIDTH, 0.1) + 10;
-  col_w = (TEXT_WIDTH - (n - 1) * 12) / n;
-  for (guint k = 0; k < n; k++)
+  flow.top = flow.y = y;
+  for (guint k = 0; k < figure->stacks->len; k++)
     {
       const WsReportStack *s = g_ptr_array_index (figure->stacks, k);
-      g_autoptr(GString) text = g_string_new (NULL);
-      g_autofree char *title = g_markup_escape_text (s->title, -1);
-      double x = MARGIN + k * (col_w + 12);
 
-      g_string_append_printf (text, "<b>%s</b>\n", title);
+      if (flow.y > flow.top)
+        flow.y += 6;
+      /* A title alone at a column's foot: start the stack in the next. */
+      if (flow.y + 30 > PAGE_HEIGHT - MARGIN)
+        flow_next_column (&flow);
+      while (!flow_try_line (&flow, s->title, TRUE, 0.1))
+        flow_next_column (&flow);
       for (guint j = 0; j < s->frames->len; j++)
         {
-          g_autofree char *frame = g_markup_escape_text (g_ptr_array_index (s->frames, j), -1);
-          g_string_append_printf (text, "%s%s", frame, j + 1 < s->frames->len ? "\n" : "");
+          g_autofree char *frame = ws_report_short_frame (g_ptr_array_index (s->frames, j));
+
+          if (flow_try_line (&flow, frame, FALSE, 0.15))
+            continue;
+          flow_next_column (&flow);
+          {
+            g_autofree char *cont = g_strdup_printf (_("%s (continued)"), s->title);
+            flow_try_line (&flow, cont, TRUE, 0.45);
+          }
+          flow_try_line (&flow, frame, FALSE, 0.15);
         }
-      draw_markup (cr, text->str, "Monospace 7", x, y, col_w, PAGE_HEIGHT - MARGIN - y, 0.1);
     }
 }
 
@@ -235,8 +380,8 @@ draw_facts_page (cairo_t  *cr,
 
   y = draw_facts (cr, self, i, y);
   if (figure != NULL)
-    draw_stacks (cr, figure, y);
-  cairo_show_page (cr);
+    draw_stacks (cr, self, i, figure, y);
+  next_page (cr);
 }
 
 static void
@@ -272,39 +417,19 @@ draw_appendix (cairo_t  *cr,
       y += draw_text (cr, head, FONT " Bold 11", MARGIN, y, TEXT_WIDTH, 0.1) + 2;
       y += draw_text (cr, body, FONT " 10", MARGIN, y, TEXT_WIDTH, 0.25) + 12;
     }
-  cairo_show_page (cr);
+  next_page (cr);
 }
 
-guint
-ws_report_count_pdf_pages (WsReport *self)
+static cairo_status_t
+draw_report (WsReport        *self,
+             cairo_surface_t *surface,
+             guint           *pages)
 {
-  g_return_val_if_fail (WS_IS_REPORT (self), 0);
-  return 2 + 2 * self->figures->len;
-}
-
-/**
- * ws_report_write_pdf:
- *
- * Writes ws_report_count_pdf_pages() pages.  Written beside @path first and
- * renamed, so a failed export never leaves half a PDF under the name.
- */
-gboolean
-ws_report_write_pdf (WsReport    *self,
-                     const char  *path,
-                     GError     **error)
-{
-  g_autofree char *tmp = NULL;
-  cairo_surface_t *surface;
+  cairo_t *cr = cairo_create (surface);
   cairo_status_t status;
-  cairo_t *cr;
 
-  g_return_val_if_fail (WS_IS_REPORT (self), FALSE);
-
-  tmp = g_strconcat (path, ".part", NULL);
-  surface = cairo_pdf_surface_create (tmp, PAGE_WIDTH, PAGE_HEIGHT);
-  cr = cairo_create (surface);
-  cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_TITLE, ws_session_file_get_title (self->session));
-  cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "Waitscope " PACKAGE_VERSION);
+  *pages = 0;
+  cairo_set_user_data (cr, &page_count_key, pages, NULL);
   draw_title_page (cr, self);
   for (guint i = 0; i < self->figures->len; i++)
     {
@@ -314,14 +439,75 @@ ws_report_write_pdf (WsReport    *self,
   draw_appendix (cr, self);
   status = cairo_status (cr);
   cairo_destroy (cr);
+  return status;
+}
+
+static cairo_status_t
+write_nowhere (void                *closure,
+               const unsigned char *data,
+               unsigned int         length)
+{
+  return CAIRO_STATUS_SUCCESS;
+}
+
+/**
+ * ws_report_count_pdf_pages:
+ *
+ * Returns: the pages ws_report_write_pdf() writes: the title page, two
+ * per finding (figure, facts) and one more for each page of stacks that
+ * did not fit the facts page, the appendix.
+ */
+guint
+ws_report_count_pdf_pages (WsReport *self)
+{
+  cairo_surface_t *surface;
+  guint pages;
+
+  g_return_val_if_fail (WS_IS_REPORT (self), 0);
+
+  surface = cairo_pdf_surface_create_for_stream (write_nowhere, NULL, PAGE_WIDTH, PAGE_HEIGHT);
+  draw_report (self, surface, &pages);
+  cairo_surface_finish (surface);
+  cairo_surface_destroy (surface);
+  return pages;
+}
+
+gboolean
+ws_report_write_pdf (WsReport    *self,
+                     const char  *path,
+                     GError     **error)
+{
+  g_autoptr(WsAtomicFile) file = NULL;
+  g_autoptr(GError) local = NULL;
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  guint pages;
+
+  g_return_val_if_fail (WS_IS_REPORT (self), FALSE);
+
+  /* Written through a #WsAtomicFile, so a failed export never leaves half
+   * a PDF under the name, and nothing planted beside it is followed. */
+  if ((file = ws_atomic_file_open (path, &local)) == NULL)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_IO, _("Could not write “%s”: %s"), path, local->message);
+      return FALSE;
+    }
+  surface = cairo_pdf_surface_create_for_stream (ws_export_cairo_write, file, PAGE_WIDTH, PAGE_HEIGHT);
+  cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_TITLE, ws_session_file_get_title (self->session));
+  cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "Waitscope " PACKAGE_VERSION);
+  status = draw_report (self, surface, &pages);
   cairo_surface_finish (surface);
   if (status == CAIRO_STATUS_SUCCESS)
     status = cairo_surface_status (surface);
   cairo_surface_destroy (surface);
-  if (status == CAIRO_STATUS_SUCCESS && g_rename (tmp, path) == 0)
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_IO, _("Could not write “%s”: %s"), path,
+                   cairo_status_to_string (status));
+      return FALSE;
+    }
+  if (ws_atomic_file_commit (g_steal_pointer (&file), FALSE, &local))
     return TRUE;
-  g_unlink (tmp);
-  g_set_error (error, WS_ERROR, WS_ERROR_IO, _("Could not write “%s”: %s"), path,
-               status != CAIRO_STATUS_SUCCESS ? cairo_status_to_string (status) : g_strerror (errno));
+  g_set_error (error, WS_ERROR, WS_ERROR_IO, _("Could not write “%s”: %s"), path, local->message);
   return FALSE;
 }

@@ -16,4 +16,6 @@ struct _WsReport
   gboolean       dark;
 };
 
+char *ws_report_short_frame (const char *frame);
+
 G_END_DECLS

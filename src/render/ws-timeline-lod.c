@@ -165,11 +165,11 @@ ws_thread_state_get_label (WsThreadState state)
     case WS_THREAD_STATE_OTHER:
       return _("Blocked");
     case WS_THREAD_STATE_SLEEP_UNKNOWN:
-      return _("Sleeping (S), readier unknown");
+      return _("Sleeping (S), no wake-up recorded");
     case WS_THREAD_STATE_DISK_UNKNOWN:
-      return _("Uninterruptible (D), readier unknown");
+      return _("Uninterruptible (D), no wake-up recorded");
     case WS_THREAD_STATE_OTHER_UNKNOWN:
-      return _("Blocked, readier unknown");
+      return _("Blocked, no wake-up recorded");
     case WS_N_THREAD_STATES:
     default:
       g_return_val_if_reached (NULL);

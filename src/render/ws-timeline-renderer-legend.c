@@ -10,6 +10,7 @@
 
 #include "ws-render-util.h"
 #include "ws-timeline-renderer-private.h"
+#include "ws-wake-words.h"
 
 typedef enum {
   ITEM_STATE,
@@ -35,7 +36,7 @@ legend_items (LegendItem *items)
   items[n++] = (LegendItem) { ITEM_STATE, WS_THREAD_STATE_SLEEP, _("Sleeping (S)") };
   items[n++] = (LegendItem) { ITEM_STATE, WS_THREAD_STATE_DISK, _("Disk / uninterruptible (D)") };
   items[n++] = (LegendItem) { ITEM_STATE, WS_THREAD_STATE_OTHER, _("Other wait") };
-  items[n++] = (LegendItem) { ITEM_STATE, WS_THREAD_STATE_SLEEP_UNKNOWN, _("Readier unknown") };
+  items[n++] = (LegendItem) { ITEM_STATE, WS_THREAD_STATE_SLEEP_UNKNOWN, ws_wake_word_label (WS_WAKE_WORD_UNKNOWN) };
   /* Translators: legend of the wait thickness, on a log scale */
   items[n++] = (LegendItem) { ITEM_DURATION, 0, _("Wait 1 ms → 1 s") };
   /* Translators: legend of the mark over the longest waits of a trace */

@@ -22,6 +22,7 @@
 #include "ws-time-format.h"
 #include "ws-timeline-fill.h"
 #include "ws-timeline-renderer-private.h"
+#include "ws-wake-words.h"
 
 G_DEFINE_FINAL_TYPE (WsTimelineRenderer, ws_timeline_renderer, G_TYPE_OBJECT)
 
@@ -884,9 +885,9 @@ draw_readier_arrow (WsTimelineRenderer *self,
     {
       sx = ex + 6;
       sy = ey;
-      label = kind == WS_READIER_HARDWARE ? _("woken from interrupt context (timer or device)")
+      label = kind == WS_READIER_HARDWARE ? ws_wake_word_phrase (ws_wake_word_for_interrupt (wait->state))
               : (wait->flags & WS_EVENT_FLAG_UNFINISHED) ? _("still waiting when the recording ended")
-              : _("readier unknown: no wake-up recorded");
+              : ws_wake_word_phrase (WS_WAKE_WORD_UNKNOWN);
     }
 
   if (label != NULL)

@@ -29,6 +29,8 @@ void      ws_fuzz_init             (void);
 
 gboolean  ws_fuzz_perf_text        (const guint8 *data,
                                     gsize         size);
+gboolean  ws_fuzz_folded           (const guint8 *data,
+                                    gsize         size);
 gboolean  ws_fuzz_json_trace       (const guint8 *data,
                                     gsize         size);
 gboolean  ws_fuzz_scenario_rules   (const guint8 *data,

@@ -19,6 +19,7 @@
 #include "ws-attribution.h"
 #include "ws-behind.h"
 #include "ws-error.h"
+#include "ws-wake-words.h"
 
 struct _WsAttribution
 {
@@ -406,9 +407,9 @@ piece_label (const Piece *p)
     return g_strdup (_("nothing recorded (before the thread was first seen)"));
 
   if (p->signature[0] == '\0')
-    return g_strdup (p->wake == WAKE_TIMER ? _("timer")
-                     : p->wake == WAKE_DEVICE ? _("device (interrupt)")
-                     : _("readier not recorded"));
+    return g_strdup (ws_wake_word_phrase (p->wake == WAKE_TIMER ? WS_WAKE_WORD_TIMER
+                                          : p->wake == WAKE_DEVICE ? ws_wake_word_for_interrupt (p->state)
+                                          : WS_WAKE_WORD_UNKNOWN));
   switch (p->state)
     {
     case 'S': return g_strdup_printf (_("sleeping in %s"), p->signature);

@@ -28,6 +28,7 @@
 #include "ws-critical-path.h"
 #include "ws-error.h"
 #include "ws-time-format.h"
+#include "ws-wake-words.h"
 
 struct _WsCriticalPath
 {
@@ -482,11 +483,22 @@ ws_critical_state_to_string (WsCriticalState state)
   return names[state];
 }
 
+/* "Blocked, interrupt": the glossary's word (ws-wake-words.h), interned
+ * so that it can be returned like the other labels. */
+static const char *
+blocked_label (WsWakeWord word)
+{
+  /* Translators: a critical-path state: blocked, then what ended the wait */
+  g_autofree char *label = g_strdup_printf (_("Blocked, %s"), ws_wake_word_phrase (word));
+
+  return g_intern_string (label);
+}
+
 /**
  * ws_critical_state_get_label:
  *
- * Returns: what @state means, translated ("Running", "Blocked, readier
- *   unknown"…)
+ * Returns: what @state means, translated ("Running", "Blocked, no
+ *   wake-up recorded"…)
  */
 const char *
 ws_critical_state_get_label (WsCriticalState state)
@@ -495,8 +507,8 @@ ws_critical_state_get_label (WsCriticalState state)
     {
     case WS_CRITICAL_RUNNING:          return _("Running");
     case WS_CRITICAL_READY:            return _("Ready, waiting for a CPU");
-    case WS_CRITICAL_BLOCKED_HARDWARE: return _("Blocked, woken by hardware");
-    case WS_CRITICAL_BLOCKED_UNKNOWN:  return _("Blocked, readier unknown");
+    case WS_CRITICAL_BLOCKED_HARDWARE: return blocked_label (WS_WAKE_WORD_INTERRUPT);
+    case WS_CRITICAL_BLOCKED_UNKNOWN:  return blocked_label (WS_WAKE_WORD_UNKNOWN);
     case WS_CRITICAL_NO_DATA:          return _("No data");
     case WS_N_CRITICAL_STATES:
     default:                           return "?";

@@ -11,6 +11,7 @@
 
 #include "ws-graph-export.h"
 #include "ws-json-text.h"
+#include "ws-wake-words.h"
 
 static void
 add_thread (JsonBuilder *b,
@@ -547,12 +548,12 @@ ws_graph_export_wait_graph_dot (WsWaitGraph *graph)
           }
           break;
         case WS_WAIT_NODE_HW_SERVICE:
-          label = g_strdup (_("hardware / interrupt"));
+          label = g_strdup (ws_wake_word_phrase (WS_WAKE_WORD_INTERRUPT));
           style = "filled";
           break;
         case WS_WAIT_NODE_UNKNOWN_READIER:
         default:
-          label = g_strdup (_("unknown readier"));
+          label = g_strdup (ws_wake_word_phrase (WS_WAKE_WORD_UNKNOWN));
           style = "filled";
           break;
         }

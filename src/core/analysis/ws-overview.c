@@ -2,28 +2,23 @@
 /*
  * The Overview's first answer (ws-overview.h): instances, the slowest with
  * their top causes, the attribution over the slowest 10 % (or the threads
- * that waited longest for others), and the top cluster of the waits that
- * delayed someone.  Everything here is computed by the analyses' own entry
- * points; this file only picks the targets and keeps the results.
+ * that waited longest for others); and, apart, the top cluster and the top
+ * contrast pattern.  Everything here is computed by the analyses' own
+ * entry points (ws_mining_run(), ws_contrast_run()), never by a copy of
+ * them: this file only picks the targets and summarises the results.
  */
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-#include "ws-aoi.h"
-#include "ws-clusterer.h"
 #include "ws-contrast.h"
 #include "ws-error.h"
-#include "ws-miner.h"
 #include "ws-overview.h"
-#include "ws-similarity.h"
 #include "ws-stack-db.h"
 
 #define SLOWEST_SHARE 0.10
 #define WAITING_THREADS 3
-#define CLUSTER_THRESHOLD 0.6      /* as `waitscope-cli cluster` */
-#define LAMBDA_SHARE 0.01          /* as `waitscope-cli mine` */
 
 struct _WsOverview
 {
@@ -37,18 +32,9 @@ struct _WsOverview
   char              *explained;
   char              *pick_reason;  /* nullable */
   GPtrArray         *picks;        /* WsThreadPick, nullable */
-  WsOverviewCluster *cluster;      /* nullable */
 };
 
 G_DEFINE_FINAL_TYPE (WsOverview, ws_overview, G_TYPE_OBJECT)
-
-static void
-cluster_free (WsOverviewCluster *cluster)
-{
-  g_free (cluster->label);
-  g_strfreev (cluster->frames);
-  g_free (cluster);
-}
 
 static void
 ws_overview_finalize (GObject *object)
@@ -64,7 +50,6 @@ ws_overview_finalize (GObject *object)
   g_free (self->explained);
   g_free (self->pick_reason);
   g_clear_pointer (&self->picks, g_ptr_array_unref);
-  g_clear_pointer (&self->cluster, cluster_free);
   g_ptr_array_unref (self->traces);
 
   G_OBJECT_CLASS (ws_overview_parent_class)->finalize (object);
@@ -136,65 +121,43 @@ pattern_lines (WsStackTable    *table,
   return out;
 }
 
-/* Mines and clusters the default scope (waits that delayed someone) of
- * every trace; the top cluster by total cost, or none. */
-static WsOverviewCluster *
-top_cluster (GPtrArray    *traces,
-             GCancellable *cancellable,
-             GError      **error)
+void
+ws_overview_cluster_free (WsOverviewCluster *cluster)
 {
-  g_autoptr(WsStackTable) table = ws_stack_table_new ();
-  g_autoptr(WsStackDb) db = ws_stack_db_new (table);
-  g_autoptr(WsAoi) aoi = ws_aoi_new (WS_AOI_WAITING);
-  g_autoptr(WsPatternSet) patterns = NULL;
-  g_autoptr(WsSimilarity) sim = NULL;
-  WsClusterSet *clusters;
-  WsOverviewCluster *out;
-  const WsCluster *c;
+  if (cluster == NULL)
+    return;
+  g_free (cluster->label);
+  g_strfreev (cluster->frames);
+  g_free (cluster);
+}
+
+/**
+ * ws_overview_cluster_from_run:
+ * @run: a clustered mining run
+ *
+ * The first of @run's ranked clusters (what the Mining page lists first),
+ * named after its costliest pattern; without clusters, only the waits the
+ * scope left out.
+ */
+WsOverviewCluster *
+ws_overview_cluster_from_run (WsMiningResult *run)
+{
+  WsOverviewCluster *out = g_new0 (WsOverviewCluster, 1);
+  WsStackTable *table = ws_stack_db_get_stack_table (run->db);
   const WsPattern *best = NULL;
-  gint64 delay = 0;
-  guint64 n_left = 0;
-  gint64 left_time = 0;
+  const WsCluster *c;
 
-  for (guint t = 0; t < traces->len; t++)
-    {
-      WsTrace *trace = g_ptr_array_index (traces, t);
-      g_autoptr(WsEventSet) scope = ws_aoi_scope_delaying (trace, NULL);
-      guint stream = ws_stack_db_add_stream (db, ws_trace_get_name (trace));
-
-      for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
-        if (ws_trace_get_event (trace, i)->kind == WS_EVENT_WAIT && !ws_event_set_contains (scope, i))
-          {
-            n_left++;
-            left_time += ws_trace_get_event (trace, i)->duration;
-          }
-      ws_aoi_extract (aoi, trace, scope, db, stream);
-      delay += ws_stack_db_get_stream_delay_total (db, stream);
-    }
-  delay /= MAX (1u, ws_stack_db_get_n_streams (db));
-  patterns = ws_miner_mine (db, MAX (1, ws_miner_lambda_from_guideline (LAMBDA_SHARE, delay, ws_stack_db_get_n_streams (db))),
-                            cancellable, NULL, NULL, error);
-  if (patterns == NULL)
-    return NULL;
-  sim = ws_similarity_new (table);
-  clusters = ws_clusterer_cluster (patterns, sim, CLUSTER_THRESHOLD, WS_LINKAGE_AVERAGE, cancellable, NULL, NULL, error);
-  if (clusters == NULL)
-    return NULL;
-  ws_cluster_set_rank (clusters, WS_CLUSTER_RANK_TOTAL);
-
-  out = g_new0 (WsOverviewCluster, 1);
-  out->n_left_out = n_left;
-  out->left_out_time = left_time;
-  if (ws_cluster_set_get_n_clusters (clusters) == 0)
+  out->n_left_out = run->n_left_out;
+  out->left_out_time = run->left_out_time;
+  if (run->clusters == NULL || ws_cluster_set_get_n_clusters (run->clusters) == 0)
     {
       out->frames = g_new0 (char *, 1);
-      ws_cluster_set_unref (clusters);
       return out;
     }
-  c = ws_cluster_set_get_cluster (clusters, 0);
+  c = ws_cluster_set_get_cluster (run->clusters, 0);
   for (guint i = 0; i < c->n_patterns; i++)
     {
-      const WsPattern *p = ws_pattern_set_get_pattern (patterns, c->patterns[i]);
+      const WsPattern *p = ws_pattern_set_get_pattern (run->patterns, c->patterns[i]);
       if (best == NULL || p->cost > best->cost)
         best = p;
     }
@@ -203,8 +166,43 @@ top_cluster (GPtrArray    *traces,
   out->n_patterns = c->n_patterns;
   out->frames = pattern_lines (table, best);
   out->label = ws_attribution_frames_signature (table, best->frames, best->n_frames);
-  ws_cluster_set_unref (clusters);
   return out;
+}
+
+/**
+ * ws_overview_top_cluster:
+ * @traces: (element-type WsTrace)
+ * @settings: (nullable): the mining settings; %NULL for the Overview's:
+ *   the defaults of ws_mining_settings_init() by cause, with clustering,
+ *   the history store only read
+ *
+ * Mines and clusters @traces through ws_mining_run(), the entry point of
+ * `waitscope-cli cluster` and of the Mining page, and summarises the
+ * first cluster.
+ *
+ * Returns: (transfer full): the summary, or %NULL with @error set
+ */
+WsOverviewCluster *
+ws_overview_top_cluster (GPtrArray               *traces,
+                         const WsMiningSettings  *settings,
+                         GCancellable            *cancellable,
+                         GError                 **error)
+{
+  g_autoptr(WsMiningResult) run = NULL;
+  WsMiningSettings defaults;
+
+  g_return_val_if_fail (traces != NULL, NULL);
+
+  if (settings == NULL)
+    {
+      ws_mining_settings_init (&defaults);
+      defaults.cluster = TRUE;
+      defaults.by_cause = TRUE;
+      defaults.record_history = FALSE;
+      settings = &defaults;
+    }
+  run = ws_mining_run (traces, settings, cancellable, NULL, NULL, error);
+  return run != NULL ? ws_overview_cluster_from_run (run) : NULL;
 }
 
 WsOverview *
@@ -282,10 +280,6 @@ ws_overview_compute_for (GPtrArray                   *traces,
     }
   if ((self->attribution = ws_attribution_compute (self->targets, settings, error)) == NULL)
     return NULL;
-
-  self->cluster = top_cluster (self->traces, settings->cancellable, error);
-  if (self->cluster == NULL)
-    return NULL;
   return g_steal_pointer (&self);
 }
 
@@ -350,13 +344,6 @@ ws_overview_get_pick (WsOverview *self,
   return self->picks != NULL && index < self->picks->len ? g_ptr_array_index (self->picks, index) : NULL;
 }
 
-const WsOverviewCluster *
-ws_overview_get_top_cluster (WsOverview *self)
-{
-  g_return_val_if_fail (WS_IS_OVERVIEW (self), NULL);
-  return self->cluster;
-}
-
 /* ------------------------------------------------------------------ */
 /* The top contrast pattern                                             */
 
@@ -384,8 +371,6 @@ ws_overview_top_contrast (GPtrArray         *traces,
   const WsAttributionTarget *top;
   const WsScenarioInstance *inst;
   const WsContrastPattern *pattern;
-  const WsThread *th;
-  const WsProcess *process;
   WsContrastSettings settings = { 0 };
 
   g_return_val_if_fail (traces != NULL, NULL);
@@ -395,15 +380,13 @@ ws_overview_top_contrast (GPtrArray         *traces,
     return NULL;
   top = &g_array_index (slowest, WsAttributionTarget, 0);
   inst = ws_trace_get_scenario_instance (top->trace, top->instance);
-  th = ws_trace_get_thread (top->trace, top->symptom.thread);
-  process = th->process < ws_trace_get_n_processes (top->trace) ? ws_trace_get_process (top->trace, th->process) : NULL;
 
   out = g_new0 (WsOverviewContrast, 1);
   out->scenario = g_strdup (ws_trace_get_string (top->trace, inst->scenario));
-  out->component = g_regex_escape_string (process != NULL && process->name != NULL ? process->name
-                                          : th->name != NULL ? th->name : "", -1);
   for (guint t = 0; t < traces->len; t++)
     ws_instance_set_add_trace (instances, g_ptr_array_index (traces, t), out->scenario);
+  /* The slowest instance's program: the default of `contrast` too. */
+  out->component = ws_instance_set_dup_default_component (instances);
 
   settings.component = out->component;
   settings.instances = instances;

@@ -5,6 +5,7 @@
 
 #include "ws-attribution.h"
 #include "ws-frame-classifier.h"
+#include "ws-mining-run.h"
 #include "ws-progress.h"
 #include "ws-trace.h"
 
@@ -75,6 +76,14 @@ typedef struct {
 } WsOverviewContrast;
 
 void ws_overview_contrast_free (WsOverviewContrast *contrast);
+void ws_overview_cluster_free  (WsOverviewCluster  *cluster);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsOverviewCluster, ws_overview_cluster_free)
+
+WsOverviewCluster        *ws_overview_cluster_from_run   (WsMiningResult         *run);
+WsOverviewCluster        *ws_overview_top_cluster        (GPtrArray              *traces,
+                                                          const WsMiningSettings *settings,
+                                                          GCancellable           *cancellable,
+                                                          GError                **error);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsOverviewContrast, ws_overview_contrast_free)
 
 /*
@@ -102,8 +111,10 @@ WsOverviewContrast       *ws_overview_top_contrast       (GPtrArray         *tra
  *  - the attribution summed over the slowest 10 % of the instances, or,
  *    with no instances, over the threads that waited longest for other
  *    threads (ws_attribution_targets_waiting_threads());
- *  - the top cluster of the waits that delayed another thread (the
- *    default mining scope, ws_aoi_scope_delaying()).
+ *  The top cluster of the waits that delayed another thread (the
+ *    default mining scope, ws_aoi_scope_delaying()) is apart:
+ *    ws_overview_top_cluster(), so that the Overview mines with the Mining
+ *    page's settings.
  */
 #define WS_TYPE_OVERVIEW (ws_overview_get_type ())
 G_DECLARE_FINAL_TYPE (WsOverview, ws_overview, WS, OVERVIEW, GObject)
@@ -147,7 +158,5 @@ GArray                   *ws_overview_get_targets        (WsOverview *self);
 /* (nullable): without scenario instances, one sentence per trace saying
  * which program the causes start from and why (ws_thread_pick_describe()). */
 const char               *ws_overview_get_pick_reason    (WsOverview *self);
-/* (nullable): no cluster when nothing was mined. */
-const WsOverviewCluster  *ws_overview_get_top_cluster    (WsOverview *self);
 
 G_END_DECLS

@@ -76,32 +76,7 @@ typedef struct {
   WsTrace           *trace;
   const WsEvent     *events;
   WsFrameClassifier *classifier;
-  GHashTable        *prefix_max;   /* thread -> WsTime[]: prefix max of WAIT end times */
 } Builder;
-
-static const WsTime *
-get_prefix_max (Builder *b,
-                guint    thread)
-{
-  WsTime *pm = g_hash_table_lookup (b->prefix_max, GUINT_TO_POINTER (thread));
-
-  if (pm == NULL)
-    {
-      const WsThread *t = ws_trace_get_thread (b->trace, thread);
-      WsTime running = G_MININT64;
-
-      pm = g_new (WsTime, MAX (t->n_events, 1));
-      for (guint k = 0; k < t->n_events; k++)
-        {
-          const WsEvent *e = &b->events[t->events[k]];
-          if (e->kind == WS_EVENT_WAIT)
-            running = MAX (running, event_end (e));
-          pm[k] = running;
-        }
-      g_hash_table_insert (b->prefix_max, GUINT_TO_POINTER (thread), pm);
-    }
-  return pm;
-}
 
 /* WAIT events of @thread with time < @before and end > @after, in time order. */
 static void
@@ -112,7 +87,7 @@ find_overlapping_waits (Builder *b,
                         GArray  *out)
 {
   const WsThread *t = ws_trace_get_thread (b->trace, thread);
-  const WsTime *pm = get_prefix_max (b, thread);
+  const WsTime *pm = ws_trace_thread_end_prefix_max (b->trace, thread, WS_END_INDEX_WAITS);
   guint k = ws_trace_thread_lower_bound (b->trace, thread, before);
   guint first = out->len;
 
@@ -252,7 +227,6 @@ ws_ready_tree_build_full (WsTrace                  *trace,
                           GError                  **error)
 {
   g_autoptr(WsReadyTree) self = NULL;
-  g_autoptr(GHashTable) prefix_max = NULL;
   g_autoptr(GArray) children = NULL;
   WsReadyTreeOptions defaults;
   WsProgressLoop loop;
@@ -279,11 +253,9 @@ ws_ready_tree_build_full (WsTrace                  *trace,
   self = g_object_new (WS_TYPE_READY_TREE, NULL);
   self->trace = g_object_ref (trace);
 
-  prefix_max = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   b.trace = trace;
   b.events = ws_trace_get_events (trace);
   b.classifier = options->classifier ? options->classifier : ws_frame_classifier_get_default ();
-  b.prefix_max = prefix_max;
 
   root = make_node (&b, root_wait, WS_NONE, 0);
   root_time = root.time;

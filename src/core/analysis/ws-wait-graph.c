@@ -4,12 +4,13 @@
  *
  * The one non-obvious part is line 10-11, "every event of the readier that
  * ends inside the wait": a thread's events are sorted by start time, not
- * end time, so for each thread we reach we build (once) the prefix maximum
- * of its events' end times.  Walking back from the last event starting
- * before the wait's end, we may stop as soon as that prefix maximum falls
- * before the wait's start: nothing earlier can end inside it.  That keeps
- * the cost proportional to the events looked at, even next to a thread
- * that slept through half the trace.
+ * end time, so for each thread we reach we use the prefix maximum of its
+ * events' end times (built once per trace and thread, not per graph:
+ * ws_trace_thread_end_prefix_max()).  Walking back from the last event
+ * starting before the wait's end, we may stop as soon as that prefix
+ * maximum falls before the wait's start: nothing earlier can end inside
+ * it.  That keeps the cost proportional to the events looked at, even
+ * next to a thread that slept through half the trace.
  */
 #include "config.h"
 
@@ -78,31 +79,8 @@ typedef struct {
   WsWaitGraph       *self;
   WsFrameClassifier *classifier;
   const WsEvent     *events;
-  GHashTable        *prefix_max;   /* thread -> WsTime[] (prefix max of end times) */
   GHashTable        *threads_seen;
 } Builder;
-
-static const WsTime *
-get_prefix_max (Builder *b,
-                guint    thread)
-{
-  WsTime *pm = g_hash_table_lookup (b->prefix_max, GUINT_TO_POINTER (thread));
-
-  if (pm == NULL)
-    {
-      const WsThread *t = ws_trace_get_thread (b->self->trace, thread);
-      WsTime running = G_MININT64;
-
-      pm = g_new (WsTime, MAX (t->n_events, 1));
-      for (guint k = 0; k < t->n_events; k++)
-        {
-          running = MAX (running, event_end (&b->events[t->events[k]]));
-          pm[k] = running;
-        }
-      g_hash_table_insert (b->prefix_max, GUINT_TO_POINTER (thread), pm);
-    }
-  return pm;
-}
 
 static guint
 add_node (Builder          *b,
@@ -231,7 +209,7 @@ expand_wait (Builder *b,
 
   /* Events of the readier whose end lies in [a, z], in time order. */
   readier = ws_trace_get_thread (self->trace, readier_thread);
-  pm = get_prefix_max (b, readier_thread);
+  pm = ws_trace_thread_end_prefix_max (self->trace, readier_thread, WS_END_INDEX_ALL);
   k = ws_trace_thread_lower_bound (self->trace, readier_thread, z + 1);
   {
     g_autoptr(GArray) found = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -265,7 +243,6 @@ ws_wait_graph_build (WsTrace           *trace,
                      GError           **error)
 {
   g_autoptr(WsWaitGraph) self = NULL;
-  g_autoptr(GHashTable) prefix_max = NULL;
   g_autoptr(GHashTable) threads_seen = NULL;
   const WsThread *thread;
   Builder b;
@@ -289,12 +266,10 @@ ws_wait_graph_build (WsTrace           *trace,
   self->trace = g_object_ref (trace);
   self->symptom = *symptom;
 
-  prefix_max = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   threads_seen = g_hash_table_new (g_direct_hash, g_direct_equal);
   b.self = self;
   b.classifier = classifier ? classifier : ws_frame_classifier_get_default ();
   b.events = ws_trace_get_events (trace);
-  b.prefix_max = prefix_max;
   b.threads_seen = threads_seen;
 
   /* Lines 2-4: the symptom thread's events inside the window. */

@@ -38,6 +38,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ws-anomaly-delay.h"
 #include "ws-anomaly-detector.h"
 #include "ws-anomaly-learning.h"
 #include "ws-error.h"
@@ -90,6 +91,7 @@ ws_anomaly_model_clear (WsAnomalyModel *model)
   g_clear_pointer (&model->key, g_free);
   g_clear_pointer (&model->pool, g_free);
   g_clear_pointer (&model->samples, g_array_unref);
+  g_clear_pointer (&model->flags, g_array_unref);
 }
 
 static void
@@ -320,8 +322,13 @@ load_flags (Detection  *det,
     {
       const WsWaitFlag *f = &g_array_index (flags, WsWaitFlag, i);
 
+      gboolean wait_only = g_str_has_prefix (f->signature, WS_ANOMALY_WAIT_ONLY_PREFIX);
+
+      /* The flag in the low bits, its scope above them. */
       g_hash_table_insert (det->flag_of_wait, wait_key (f->trace_digest, f->event_time, f->tid),
-                           GINT_TO_POINTER (f->flag));
+                           GINT_TO_POINTER (f->flag | (wait_only ? 0x100 : 0)));
+      if (wait_only)
+        continue;   /* judges its wait only: nothing to learn from */
       append_log (f->flag == WS_ANOMALY_FLAG_NORMAL ? det->normal_flags : det->anomalous_flags,
                   f->signature, log_duration (f->duration));
       append_own_flag (det->own_flags, f->signature, log_duration (f->duration), f->flag == WS_ANOMALY_FLAG_ANOMALOUS);
@@ -333,12 +340,15 @@ static WsAnomalyFlag
 flag_of (Detection  *det,
          const char *digest,
          WsTrace    *trace,
-         guint       event)
+         guint       event,
+         gboolean   *wait_only)
 {
   const WsEvent *e = ws_trace_get_event (trace, event);
   g_autofree char *key = wait_key (digest, e->time, ws_trace_get_thread (trace, e->thread)->tid);
+  int v = GPOINTER_TO_INT (g_hash_table_lookup (det->flag_of_wait, key));
 
-  return GPOINTER_TO_INT (g_hash_table_lookup (det->flag_of_wait, key));
+  *wait_only = (v & 0x100) != 0;
+  return v & 0xff;
 }
 
 /* The waits of a trace not yet in the history count as current data. */
@@ -457,8 +467,11 @@ learn_cut (Detection      *det,
   double cut;
 
   model->marked_components = 0;
+  model->prior_cut = base;
+  g_clear_pointer (&model->flags, g_array_unref);
   if (own == NULL || own->len == 0)
     return base;
+  model->flags = g_array_ref (own);
   n_hyps = ws_anomaly_mark_hypotheses (&model->gmm, base, hyps);
   cut = ws_anomaly_learn_kind_cut (base, hyps, n_hyps, (const WsLearnFlag *) (gconstpointer) own->data, own->len,
                                    (const double *) (gconstpointer) model->samples->data, model->samples->len,
@@ -611,6 +624,7 @@ score_trace (WsAnomalyResult  *self,
   WsTrace *trace = g_ptr_array_index (self->traces, t);
   const char *digest = g_ptr_array_index (self->digests, t);
   GArray *scores = g_array_new (FALSE, TRUE, sizeof (WsWaitScore));
+  g_autofree gint64 *delay = ws_anomaly_delay_caused (trace);
 
   for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
     {
@@ -627,9 +641,11 @@ score_trace (WsAnomalyResult  *self,
       x = log_duration (ws_trace_get_event (trace, i)->duration);
       sc.score = m->gmm.n_components > 0 ? ws_gmm_upper_tail (&m->gmm, x) : 1.0;
       sc.model_anomalous = m->gmm.n_components > 0 && x >= m->cut;
-      sc.flag = flag_of (det, digest, trace, i);
+      sc.flag = flag_of (det, digest, trace, i, &sc.flag_wait_only);
       sc.anomalous = sc.flag == WS_ANOMALY_FLAG_NONE ? sc.model_anomalous
                                                      : sc.flag == WS_ANOMALY_FLAG_ANOMALOUS;
+      sc.delay_caused = delay[i];
+      sc.shown = sc.anomalous && (sc.delay_caused > 0 || sc.flag != WS_ANOMALY_FLAG_NONE);
       g_array_append_val (scores, sc);
     }
   g_ptr_array_add (self->scores, scores);
@@ -950,6 +966,37 @@ ws_anomaly_result_count_anomalous (WsAnomalyResult *self,
   return count;
 }
 
+/* The anomalies shown by default: anomalous waits that delayed another
+ * thread, and flagged ones. */
+guint
+ws_anomaly_result_count_shown (WsAnomalyResult *self,
+                               guint            trace)
+{
+  const WsWaitScore *s;
+  guint n, count = 0;
+
+  g_return_val_if_fail (WS_IS_ANOMALY_RESULT (self), 0);
+  s = ws_anomaly_result_get_scores (self, trace, &n);
+  for (guint i = 0; i < n; i++)
+    count += s[i].shown;
+  return count;
+}
+
+/**
+ * ws_wait_score_rank:
+ *
+ * Where an anomaly ranks among those shown: its surprise, −ln P(D ≥ d),
+ * times the time it made other threads wait (in ms, plus one so that a
+ * flagged wait that delayed nobody still ranks by its surprise).
+ *
+ * Returns: the rank key, larger first
+ */
+double
+ws_wait_score_rank (const WsWaitScore *score)
+{
+  return -log (MAX (score->score, 1e-300)) * (1 + score->delay_caused / 1e6);
+}
+
 /**
  * ws_anomaly_result_make_flag:
  * @verdict: the flag to give the wait (%WS_ANOMALY_FLAG_NONE to remove)
@@ -980,6 +1027,111 @@ ws_anomaly_result_make_flag (WsAnomalyResult *self,
   flag->signature = g_strdup (g_array_index (self->models, WsAnomalyModel, s->model).key);
   flag->duration = e->duration;
   flag->flag = verdict;
+  return TRUE;
+}
+
+/**
+ * ws_anomaly_flag_to_wait_only:
+ * @flag: a flag made by ws_anomaly_result_make_flag()
+ *
+ * Scopes @flag to its own wait: saved so, it decides that wait's verdict
+ * and teaches the kind nothing.
+ */
+void
+ws_anomaly_flag_to_wait_only (WsWaitFlag *flag)
+{
+  char *scoped;
+
+  g_return_if_fail (flag != NULL && flag->signature != NULL);
+  if (g_str_has_prefix (flag->signature, WS_ANOMALY_WAIT_ONLY_PREFIX))
+    return;
+  scoped = g_strconcat (WS_ANOMALY_WAIT_ONLY_PREFIX, flag->signature, NULL);
+  g_free (flag->signature);
+  flag->signature = scoped;
+}
+
+/**
+ * ws_anomaly_result_flag_reach:
+ * @verdict: the flag the wait would get (%WS_ANOMALY_FLAG_NONE: its flag
+ *   removed)
+ * @reach: (out caller-allocates): what the flag would change
+ *
+ * How far a flag would reach before it lands: the kind's cut with the
+ * wait's flag replaced by @verdict (ws_anomaly_learn_kind_cut() on the
+ * same data and hypotheses: flags never refit a model), and how many
+ * other unflagged waits of the kind, in every trace of the result, would
+ * change verdict.  Exactly what ws_anomaly_detect() gives after the flag
+ * is saved, when other kinds' flags do not shade the kind's bar
+ * (flag_max_shift 0, the default).
+ *
+ * Returns: %FALSE if @event is not a scored wait of @trace
+ */
+gboolean
+ws_anomaly_result_flag_reach (WsAnomalyResult *self,
+                              guint            trace,
+                              guint            event,
+                              WsAnomalyFlag    verdict,
+                              WsFlagReach     *reach)
+{
+  const WsWaitScore *s = ws_anomaly_result_lookup (self, trace, event);
+  const WsAnomalyModel *m;
+  g_autoptr(GArray) flags = g_array_new (FALSE, FALSE, sizeof (WsLearnFlag));
+  WsLearnHypothesis hyps[WS_GMM_MAX_COMPONENTS];
+  double x;
+  guint n_hyps;
+
+  g_return_val_if_fail (WS_IS_ANOMALY_RESULT (self), FALSE);
+  g_return_val_if_fail (reach != NULL, FALSE);
+  memset (reach, 0, sizeof *reach);
+  if (s == NULL)
+    return FALSE;
+  m = &g_array_index (self->models, WsAnomalyModel, s->model);
+  reach->signature = m->key;
+  reach->cut = m->cut;
+  reach->threshold = m->threshold;
+  if (m->gmm.n_components == 0)
+    return TRUE;
+  x = log_duration (ws_trace_get_event (g_ptr_array_index (self->traces, trace), event)->duration);
+  if (m->flags != NULL)
+    g_array_append_vals (flags, m->flags->data, m->flags->len);
+  /* The wait's own flag, if it has one and the kind learns from it, is
+   * replaced. */
+  for (guint i = 0; s->flag != WS_ANOMALY_FLAG_NONE && !s->flag_wait_only && i < flags->len; i++)
+    {
+      WsLearnFlag *f = &g_array_index (flags, WsLearnFlag, i);
+
+      if (f->x == x && !f->anomalous == (s->flag != WS_ANOMALY_FLAG_ANOMALOUS))
+        {
+          g_array_remove_index (flags, i);
+          break;
+        }
+    }
+  if (verdict != WS_ANOMALY_FLAG_NONE)
+    g_array_append_val (flags, ((WsLearnFlag) { x, verdict == WS_ANOMALY_FLAG_ANOMALOUS, 1 }));
+  n_hyps = ws_anomaly_mark_hypotheses (&m->gmm, m->prior_cut, hyps);
+  reach->cut = ws_anomaly_learn_kind_cut (m->prior_cut, hyps, n_hyps, (const WsLearnFlag *) (gconstpointer) flags->data,
+                                          flags->len, (const double *) (gconstpointer) m->samples->data,
+                                          m->samples->len, self->settings.flag_model_weight, NULL);
+  reach->threshold = ws_gmm_upper_tail (&m->gmm, reach->cut);
+  for (guint t = 0; t < self->scores->len; t++)
+    {
+      GArray *scores = g_ptr_array_index (self->scores, t);
+      WsTrace *tr = g_ptr_array_index (self->traces, t);
+
+      for (guint i = 0; i < scores->len; i++)
+        {
+          const WsWaitScore *o = &g_array_index (scores, WsWaitScore, i);
+          double y;
+
+          if (o->model != s->model || o->flag != WS_ANOMALY_FLAG_NONE || (t == trace && o->event == event))
+            continue;
+          y = log_duration (ws_trace_get_event (tr, o->event)->duration);
+          if (y >= reach->cut && !o->model_anomalous)
+            reach->n_to_anomalous++;
+          else if (y < reach->cut && o->model_anomalous)
+            reach->n_to_normal++;
+        }
+    }
   return TRUE;
 }
 

@@ -64,6 +64,9 @@ typedef enum {
  * @pool_threshold: the bar on P(D ≥ d) that the flags of its pool and of
  *   all signatures set it, before its own flags (the settings' threshold
  *   with no flag)
+ * @prior_cut: the cut before the signature's own flags (@base_cut, or
+ *   where its pool's bar falls on its model when other kinds' flags
+ *   shade it)
  * @cut: log-duration from which a wait is anomalous, after the flags
  * @threshold: P(D ≥ exp(@cut)): the signature's learned threshold
  * @marked_components: bit k set when the signature's flags call the
@@ -72,6 +75,8 @@ typedef enum {
  * @n_current: samples from the traces analysed, not yet in the history
  * @n_flagged_normal: waits of this signature flagged normal
  * @n_flagged_anomalous: … flagged anomalous
+ * @flags: (element-type WsLearnFlag) (nullable): the signature's flags,
+ *   at their log-durations
  */
 typedef struct {
   char         *key;
@@ -80,6 +85,7 @@ typedef struct {
   WsGmm         gmm;
   GArray       *samples;
   double        base_cut;
+  double        prior_cut;
   double        pool_threshold;
   double        cut;
   double        threshold;
@@ -88,7 +94,13 @@ typedef struct {
   guint         n_current;
   guint         n_flagged_normal;
   guint         n_flagged_anomalous;
+  GArray       *flags;
 } WsAnomalyModel;
+
+/* A flag saved under this prefix and its wait's signature judges that
+ * wait only: the learning rule does not learn from it, so no other wait
+ * changes (the GUI's "This Wait Only", `flag add --this-wait-only`). */
+#define WS_ANOMALY_WAIT_ONLY_PREFIX "wait-only:"
 
 /**
  * WsWaitScore:
@@ -98,6 +110,12 @@ typedef struct {
  * @flag: the analyst's verdict, if any
  * @model_anomalous: d ≥ the signature's learned cut
  * @anomalous: the verdict shown: the flag if there is one, else the model's
+ * @flag_wait_only: its flag judges this wait only (WS_ANOMALY_WAIT_ONLY_PREFIX)
+ * @delay_caused: how long, in ns, it made other threads wait
+ *   (ws_anomaly_delay_caused(): 0 for an idle worker's, a daemon's or the
+ *   recorder's wait)
+ * @shown: among the anomalies shown by default: anomalous and either it
+ *   delayed another thread or it is flagged
  */
 typedef struct {
   guint          event;
@@ -106,6 +124,9 @@ typedef struct {
   WsAnomalyFlag  flag;
   gboolean       model_anomalous;
   gboolean       anomalous;
+  gboolean       flag_wait_only;
+  gint64         delay_caused;
+  gboolean       shown;
 } WsWaitScore;
 
 void         ws_anomaly_settings_init     (WsAnomalySettings *settings);
@@ -157,11 +178,37 @@ const WsWaitScore *ws_anomaly_result_lookup       (WsAnomalyResult          *sel
                                                    guint                     event);
 guint            ws_anomaly_result_count_anomalous (WsAnomalyResult         *self,
                                                    guint                     trace);
+guint            ws_anomaly_result_count_shown    (WsAnomalyResult          *self,
+                                                   guint                     trace);
+double           ws_wait_score_rank               (const WsWaitScore        *score);
 gboolean         ws_anomaly_result_make_flag      (WsAnomalyResult          *self,
                                                    guint                     trace,
                                                    guint                     event,
                                                    WsAnomalyFlag             verdict,
                                                    WsWaitFlag               *flag);
+/**
+ * WsFlagReach:
+ * @signature: the kind of the wait (owned by the result)
+ * @n_to_anomalous: other unflagged waits of the kind, in every trace of
+ *   the result, that the flag would make anomalous
+ * @n_to_normal: … that it would make normal
+ * @cut: the kind's cut after the flag (log-ns; %G_MAXDOUBLE: none)
+ * @threshold: P(D ≥ exp(@cut)) after the flag
+ */
+typedef struct {
+  const char *signature;
+  guint       n_to_anomalous;
+  guint       n_to_normal;
+  double      cut;
+  double      threshold;
+} WsFlagReach;
+
+void             ws_anomaly_flag_to_wait_only     (WsWaitFlag               *flag);
+gboolean         ws_anomaly_result_flag_reach     (WsAnomalyResult          *self,
+                                                   guint                     trace,
+                                                   guint                     event,
+                                                   WsAnomalyFlag             verdict,
+                                                   WsFlagReach              *reach);
 guint            ws_anomaly_result_mark_ready_tree (WsAnomalyResult         *self,
                                                    guint                     trace,
                                                    WsReadyTree              *tree);

@@ -147,7 +147,7 @@ ws_impact_run (WsInstanceSet          *instances,
           goto out;   /* a bad regex: @error says which */
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         break;
-      ws_symptom_from_scenario_instance (ref->trace, ref->index, &symptom);
+      symptom = ref->span;
       graph = ws_wait_graph_build (ref->trace, &symptom, settings->classifier, cancellable, error);
       if (graph == NULL)
         break;

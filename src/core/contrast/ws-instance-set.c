@@ -73,8 +73,94 @@ ws_instance_set_add (WsInstanceSet *self,
   ref.trace = trace;
   ref.index = index;
   ref.duration = inst->t1 - inst->t0;
+  ref.span = (WsSymptom) { inst->thread, inst->t0, inst->t1 };
   g_array_append_val (self->refs, ref);
   g_clear_pointer (&self->sorted, g_array_unref);
+}
+
+/**
+ * ws_instance_set_add_span:
+ *
+ * Adds an instance that is no scenario instance: @thread of @trace over
+ * [@t0, @t1] (its index is %WS_NONE).
+ */
+void
+ws_instance_set_add_span (WsInstanceSet *self,
+                          WsTrace       *trace,
+                          guint          thread,
+                          WsTime         t0,
+                          WsTime         t1)
+{
+  WsInstanceRef ref;
+
+  g_return_if_fail (WS_IS_INSTANCE_SET (self));
+  g_return_if_fail (WS_IS_TRACE (trace));
+  g_return_if_fail (thread < ws_trace_get_n_threads (trace));
+
+  hold_trace (self, trace);
+  ref.trace = trace;
+  ref.index = WS_NONE;
+  ref.duration = MAX (t1 - t0, 0);
+  ref.span = (WsSymptom) { thread, t0, t1 };
+  g_array_append_val (self->refs, ref);
+  g_clear_pointer (&self->sorted, g_array_unref);
+}
+
+/**
+ * ws_instance_set_add_thread_spans:
+ * @program: a process name
+ *
+ * For traces without scenario markers: each thread of a process named
+ * @program is an instance, from its first event to the end of its last
+ * (the thread's whole life in the recording, so a whole trace of a
+ * service is its threads' request loops).
+ *
+ * Returns: how many were added
+ */
+guint
+ws_instance_set_add_thread_spans (WsInstanceSet *self,
+                                  WsTrace       *trace,
+                                  const char    *program)
+{
+  guint added = 0;
+
+  g_return_val_if_fail (WS_IS_INSTANCE_SET (self), 0);
+  g_return_val_if_fail (WS_IS_TRACE (trace), 0);
+  g_return_val_if_fail (program != NULL, 0);
+
+  for (guint t = 0; t < ws_trace_get_n_threads (trace); t++)
+    {
+      const WsThread *th = ws_trace_get_thread (trace, t);
+      const WsProcess *process = th->process < ws_trace_get_n_processes (trace)
+                                 ? ws_trace_get_process (trace, th->process) : NULL;
+      const WsEvent *first, *last;
+
+      if (th->n_events == 0 || process == NULL || g_strcmp0 (process->name, program) != 0)
+        continue;
+      first = ws_trace_get_event (trace, th->events[0]);
+      last = ws_trace_get_event (trace, th->events[th->n_events - 1]);
+      ws_instance_set_add_span (self, trace, t, first->time, last->time + MAX (last->duration, 0));
+      added++;
+    }
+  return added;
+}
+
+char *
+ws_instance_set_dup_default_component (WsInstanceSet *self)
+{
+  guint longest;
+  const WsInstanceRef *ref;
+  const WsThread *th;
+  const WsProcess *process;
+
+  g_return_val_if_fail (WS_IS_INSTANCE_SET (self), NULL);
+  if ((longest = ws_instance_set_get_longest (self)) == WS_NONE)
+    return NULL;
+  ref = ws_instance_set_get (self, longest);
+  th = ws_trace_get_thread (ref->trace, ref->span.thread);
+  process = th->process < ws_trace_get_n_processes (ref->trace) ? ws_trace_get_process (ref->trace, th->process) : NULL;
+  return g_regex_escape_string (process != NULL && process->name != NULL ? process->name
+                                : th->name != NULL ? th->name : "", -1);
 }
 
 guint
@@ -116,7 +202,10 @@ ws_instance_set_filter (WsInstanceSet *self,
       const WsInstanceRef *r = &g_array_index (self->refs, WsInstanceRef, i);
 
       if ((at_least < 0 || r->duration >= at_least) && (at_most < 0 || r->duration <= at_most))
-        ws_instance_set_add (out, r->trace, r->index);
+        {
+          hold_trace (out, r->trace);
+          g_array_append_val (out->refs, *r);
+        }
     }
   return out;
 }

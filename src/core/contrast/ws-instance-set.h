@@ -3,6 +3,7 @@
 
 #include <glib-object.h>
 
+#include "ws-symptom.h"
 #include "ws-trace.h"
 
 G_BEGIN_DECLS
@@ -10,15 +11,20 @@ G_BEGIN_DECLS
 /**
  * WsInstanceRef:
  * @trace: (transfer none): the trace that holds the instance
- * @index: its index among the trace's scenario instances
+ * @index: its index among the trace's scenario instances, or %WS_NONE
+ *   for a thread span (ws_instance_set_add_span())
  * @duration: t1 − t0 (ns)
+ * @span: its thread and window, what its wait graph is built from
  *
- * One scenario instance ⟨TS, S, TID, t0, t1⟩ of the paper, among many traces.
+ * One scenario instance ⟨TS, S, TID, t0, t1⟩ of the paper, among many
+ * traces; or, for traces without scenario markers, one thread of the
+ * program of interest from its first to its last event.
  */
 typedef struct {
-  WsTrace *trace;
-  guint    index;
-  WsTime   duration;
+  WsTrace  *trace;
+  guint     index;
+  WsTime    duration;
+  WsSymptom span;
 } WsInstanceRef;
 
 /*
@@ -37,6 +43,14 @@ guint                ws_instance_set_add_trace    (WsInstanceSet *self,
 void                 ws_instance_set_add          (WsInstanceSet *self,
                                                    WsTrace       *trace,
                                                    guint          index);
+void                 ws_instance_set_add_span     (WsInstanceSet *self,
+                                                   WsTrace       *trace,
+                                                   guint          thread,
+                                                   WsTime         t0,
+                                                   WsTime         t1);
+guint                ws_instance_set_add_thread_spans (WsInstanceSet *self,
+                                                   WsTrace       *trace,
+                                                   const char    *program);
 /* The instances of @self whose duration is <= @at_most (or >= @at_least,
  * pass -1 to leave a side open). */
 WsInstanceSet       *ws_instance_set_filter       (WsInstanceSet *self,
@@ -51,6 +65,10 @@ WsTime               ws_instance_set_percentile   (WsInstanceSet *self,
                                                    double         fraction);
 /* Index of the longest instance, or %WS_NONE if empty. */
 guint                ws_instance_set_get_longest  (WsInstanceSet *self);
+
+/* The component a contrast defaults to: the longest instance's program
+ * (its process name, regex-escaped), or %NULL if empty (transfer full). */
+char                *ws_instance_set_dup_default_component (WsInstanceSet *self);
 
 /* Names of the scenarios with instances in @traces, sorted (transfer full). */
 GStrv                ws_instance_set_list_scenarios (GPtrArray   *traces);

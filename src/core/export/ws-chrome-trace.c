@@ -16,6 +16,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "ws-atomic-file.h"
 #include "ws-chrome-trace.h"
 #include "ws-error.h"
 #include "ws-json-trace.h"
@@ -296,14 +297,13 @@ ws_chrome_trace_save (WsTrace       *trace,
                       GCancellable  *cancellable,
                       GError       **error)
 {
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileOutputStream) out = NULL;
+  g_autoptr(WsAtomicFile) file = NULL;
   g_autoptr(GError) local_error = NULL;
 
-  out = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, cancellable, &local_error);
-  if (out == NULL ||
-      !ws_chrome_trace_write (trace, G_OUTPUT_STREAM (out), cancellable, &local_error) ||
-      !g_output_stream_close (G_OUTPUT_STREAM (out), cancellable, &local_error))
+  file = ws_atomic_file_open (path, &local_error);
+  if (file == NULL ||
+      !ws_chrome_trace_write (trace, ws_atomic_file_get_stream (file), cancellable, &local_error) ||
+      !ws_atomic_file_commit (g_steal_pointer (&file), FALSE, &local_error))
     {
       g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s: %s", path, local_error->message);
       return FALSE;

@@ -16,10 +16,15 @@
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "ws-atomic-file.h"
 #include "ws-error.h"
 #include "ws-json-text.h"
 #include "ws-session-file.h"
+#include "ws-session-trace-check.h"
 
 struct _WsSessionFile
 {
@@ -47,15 +52,27 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-static void
-trace_clear (gpointer data)
+/* Frees what @t holds (not @t itself): a GArray clear function. */
+void
+ws_session_trace_clear (gpointer data)
 {
   WsSessionTrace *t = data;
 
-  g_free (t->path);
-  g_free (t->relative_path);
-  g_free (t->sha256);
-  g_free (t->name);
+  g_clear_pointer (&t->path, g_free);
+  g_clear_pointer (&t->relative_path, g_free);
+  g_clear_pointer (&t->sha256, g_free);
+  g_clear_pointer (&t->name, g_free);
+}
+
+/* Returns: a deep copy of @t, for a worker thread that must not read the
+ * session itself */
+WsSessionTrace
+ws_session_trace_copy (const WsSessionTrace *t)
+{
+  WsSessionTrace copy = {
+    g_strdup (t->path), g_strdup (t->relative_path), g_strdup (t->sha256), t->size, g_strdup (t->name),
+  };
+  return copy;
 }
 
 static void
@@ -124,7 +141,7 @@ ws_session_file_init (WsSessionFile *self)
 {
   self->title = g_strdup ("");
   self->traces = g_array_new (FALSE, TRUE, sizeof (WsSessionTrace));
-  g_array_set_clear_func (self->traces, trace_clear);
+  g_array_set_clear_func (self->traces, ws_session_trace_clear);
   self->findings = ws_pin_list_new ();
   g_signal_connect_object (self->findings, "changed", G_CALLBACK (findings_changed), self, 0);
   self->view_state = json_object_new ();
@@ -270,7 +287,7 @@ ws_session_file_hash_file (const char  *path,
                            gint64      *size,
                            GError     **error)
 {
-  return ws_session_file_hash_file_full (path, size, NULL, error);
+  return ws_session_trace_hash_file (path, size, NULL, error);
 }
 
 /**
@@ -279,6 +296,7 @@ ws_session_file_hash_file (const char  *path,
  *
  * ws_session_file_hash_file() for a worker thread: a trace of gigabytes
  * takes seconds to hash, and closing the window must not wait for it.
+ * Only regular files are read (ws-session-trace-check.c says why).
  */
 char *
 ws_session_file_hash_file_full (const char    *path,
@@ -286,40 +304,7 @@ ws_session_file_hash_file_full (const char    *path,
                                 GCancellable  *cancellable,
                                 GError       **error)
 {
-  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
-  g_autofree guchar *buf = g_malloc (1 << 20);
-  gint64 total = 0;
-  FILE *f;
-  size_t n;
-
-  f = g_fopen (path, "rb");
-  if (f == NULL)
-    {
-      int saved = errno;
-      g_set_error (error, WS_ERROR, WS_ERROR_IO, _("Could not read “%s”: %s"), path, g_strerror (saved));
-      return NULL;
-    }
-  while ((n = fread (buf, 1, 1 << 20, f)) > 0)
-    {
-      if (g_cancellable_is_cancelled (cancellable))
-        {
-          fclose (f);
-          g_set_error (error, WS_ERROR, WS_ERROR_CANCELLED, _("Hashing “%s” was cancelled"), path);
-          return NULL;
-        }
-      g_checksum_update (sum, buf, n);
-      total += n;
-    }
-  if (ferror (f))
-    {
-      fclose (f);
-      g_set_error (error, WS_ERROR, WS_ERROR_IO, _("Could not read “%s”"), path);
-      return NULL;
-    }
-  fclose (f);
-  if (size)
-    *size = total;
-  return g_strdup (g_checksum_get_string (sum));
+  return ws_session_trace_hash_file (path, size, cancellable, error);
 }
 
 /**
@@ -392,54 +377,6 @@ ws_session_file_add_trace_hashed (WsSessionFile *self,
   ws_session_file_set_dirty (self, TRUE);
 }
 
-/* 1: same content, 0: different, -1: unreadable (error set). */
-static int
-same_content (const WsSessionTrace *t,
-              const char           *path,
-              GError              **error)
-{
-  g_autofree char *sha = NULL;
-  gint64 size = 0;
-
-  sha = ws_session_file_hash_file (path, &size, error);
-  if (sha == NULL)
-    return -1;
-  return size == t->size && g_str_equal (sha, t->sha256);
-}
-
-static gboolean
-refuse_different_hashed (const WsSessionTrace *t,
-                         const char           *path,
-                         GError              **error)
-{
-  g_autofree char *sha = ws_session_file_hash_file (path, NULL, NULL);
-
-  g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-               _("“%s” is not the trace “%s” this session was saved with: its content differs "
-                 "(SHA-256 %.12s…, expected %.12s…)"),
-               path, t->name, sha ? sha : "?", t->sha256);
-  return FALSE;
-}
-
-/* Where a moved trace may be: the saved relative path, then beside the session. */
-static GPtrArray *
-relocation_candidates (WsSessionFile        *self,
-                       const WsSessionTrace *t)
-{
-  GPtrArray *candidates = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *dir = NULL;
-  g_autofree char *base = NULL;
-
-  if (self->path == NULL)
-    return candidates;
-  dir = g_path_get_dirname (self->path);
-  base = g_path_get_basename (t->path);
-  if (t->relative_path != NULL)
-    g_ptr_array_add (candidates, g_canonicalize_filename (t->relative_path, dir));
-  g_ptr_array_add (candidates, g_build_filename (dir, base, NULL));
-  return candidates;
-}
-
 /**
  * ws_session_file_resolve_trace:
  * @relocated: (out) (optional): set when the trace was found elsewhere
@@ -447,7 +384,7 @@ relocation_candidates (WsSessionFile        *self,
  *
  * Checks that trace @index is where the session says, with the same
  * content; if it moved, looks for it by its relative path and beside the
- * session file.
+ * session file (ws_session_trace_locate()).
  *
  * Returns: %FALSE with WS_ERROR_INVALID if a different file is at its
  *   path, WS_ERROR_IO if it is nowhere to be found (ask the user to
@@ -460,41 +397,48 @@ ws_session_file_resolve_trace (WsSessionFile  *self,
                                GError        **error)
 {
   WsSessionTrace *t;
-  g_autoptr(GPtrArray) candidates = NULL;
-  int same;
+  g_autofree char *found = NULL;
 
   g_return_val_if_fail (WS_IS_SESSION_FILE (self), FALSE);
   g_return_val_if_fail (index < self->traces->len, FALSE);
 
-  if (relocated)
-    *relocated = FALSE;
   t = &g_array_index (self->traces, WsSessionTrace, index);
-  if (g_file_test (t->path, G_FILE_TEST_EXISTS))
-    {
-      same = same_content (t, t->path, error);
-      if (same < 0)
-        return FALSE;
-      return same ? TRUE : refuse_different_hashed (t, t->path, error);
-    }
+  found = ws_session_trace_locate (t, self->path, NULL, error);
+  if (found == NULL)
+    return FALSE;
+  ws_session_file_set_trace_found (self, index, found, relocated);
+  return TRUE;
+}
 
-  candidates = relocation_candidates (self, t);
-  for (guint i = 0; i < candidates->len; i++)
+/**
+ * ws_session_file_set_trace_found:
+ * @found: where ws_session_trace_locate() found trace @index
+ * @relocated: (out) (optional): set when that is not where it was
+ *
+ * Records the answer of a check made on a worker thread.
+ */
+void
+ws_session_file_set_trace_found (WsSessionFile *self,
+                                 guint          index,
+                                 const char    *found,
+                                 gboolean      *relocated)
+{
+  WsSessionTrace *t;
+  gboolean moved;
+
+  g_return_if_fail (WS_IS_SESSION_FILE (self));
+  g_return_if_fail (index < self->traces->len && found != NULL);
+
+  t = &g_array_index (self->traces, WsSessionTrace, index);
+  moved = !g_str_equal (t->path, found);
+  if (moved)
     {
-      const char *c = g_ptr_array_index (candidates, i);
-      if (g_file_test (c, G_FILE_TEST_IS_REGULAR) && same_content (t, c, NULL) == 1)
-        {
-          g_free (t->path);
-          t->path = g_strdup (c);
-          if (relocated)
-            *relocated = TRUE;
-          ws_session_file_set_dirty (self, TRUE);
-          return TRUE;
-        }
+      g_free (t->path);
+      t->path = g_strdup (found);
+      ws_session_file_set_dirty (self, TRUE);
     }
-  g_set_error (error, WS_ERROR, WS_ERROR_IO,
-               _("The trace “%s” is missing: it is no longer at “%s” nor beside the session file; relocate it"),
-               t->name, t->path);
-  return FALSE;
+  if (relocated)
+    *relocated = moved;
 }
 
 /**
@@ -511,18 +455,14 @@ ws_session_file_relocate_trace (WsSessionFile  *self,
                                 GError        **error)
 {
   WsSessionTrace *t;
-  int same;
 
   g_return_val_if_fail (WS_IS_SESSION_FILE (self), FALSE);
   g_return_val_if_fail (index < self->traces->len, FALSE);
   g_return_val_if_fail (new_path != NULL, FALSE);
 
   t = &g_array_index (self->traces, WsSessionTrace, index);
-  same = same_content (t, new_path, error);
-  if (same < 0)
+  if (!ws_session_trace_check (t, new_path, NULL, error))
     return FALSE;
-  if (!same)
-    return refuse_different_hashed (t, new_path, error);
   g_free (t->path);
   t->path = g_canonicalize_filename (new_path, NULL);
   ws_session_file_set_dirty (self, TRUE);
@@ -664,9 +604,7 @@ write_atomically (const char  *path,
 {
   g_autoptr(GError) local = NULL;
 
-  if (g_file_set_contents_full (path, data, -1,
-                                G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
-                                0644, &local))
+  if (ws_atomic_file_set_contents (path, data, -1, TRUE, &local))
     return TRUE;
   g_set_error (error, WS_ERROR, WS_ERROR_IO, _("Could not save “%s”: %s"), path, local->message);
   return FALSE;
@@ -694,6 +632,9 @@ ws_session_file_save (WsSessionFile  *self,
   if (!write_atomically (canonical, data, error))
     return FALSE;
   set_path (self, canonical);
+  /* The recovery copy goes, unless it is the file just written. */
+  if (self->recovery_path != NULL && g_str_equal (self->recovery_path, canonical))
+    g_clear_pointer (&self->recovery_path, g_free);
   ws_session_file_discard_recovery (self);
   self->is_recovery = FALSE;
   ws_session_file_set_dirty (self, FALSE);
@@ -968,6 +909,72 @@ check_header (JsonObject  *root,
   return TRUE;
 }
 
+/* Where a recovered session may be saved back to: an absolute path to a
+ * session file, never a path like ~/.bashrc. */
+static gboolean
+is_session_path (const char *path)
+{
+  return g_path_is_absolute (path) && g_str_has_suffix (path, ".waitscope");
+}
+
+/* Is @path a recovery copy this application wrote: a regular file of the
+ * user's own (not a link) directly inside the recovery folder?  A session
+ * from anywhere else that carries a "recovery" member is an ordinary
+ * session: otherwise a file from a colleague could name any file of the
+ * user's as the one its next save overwrites. */
+static gboolean
+is_own_recovery_copy (const char *path)
+{
+  g_autofree char *dir = ws_session_file_get_recovery_dir ();
+  g_autofree char *parent = NULL;
+  g_autofree char *real_dir = NULL;
+  g_autofree char *real_parent = NULL;
+  GStatBuf st;
+
+  if (g_lstat (path, &st) != 0 || !S_ISREG (st.st_mode) || st.st_uid != getuid ())
+    return FALSE;
+  parent = g_path_get_dirname (path);
+  real_dir = realpath (dir, NULL);
+  real_parent = realpath (parent, NULL);
+  return real_dir != NULL && real_parent != NULL && g_str_equal (real_dir, real_parent);
+}
+
+/* json-glib's parser recurses once per level: a 200 KB document nested
+ * 100,000 deep overflows the stack.  Sessions nest a few levels; refuse
+ * deep ones before parsing (the trace reader has the same limit). */
+#define MAX_DEPTH 256
+
+static gboolean
+nested_too_deep (const char *data,
+                 gsize       length)
+{
+  guint depth = 0;
+  gboolean in_string = FALSE;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      char c = data[i];
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+        }
+      else if (c == '"')
+        in_string = TRUE;
+      else if (c == '[' || c == '{')
+        {
+          if (++depth > MAX_DEPTH)
+            return TRUE;
+        }
+      else if ((c == ']' || c == '}') && depth > 0)
+        depth--;
+    }
+  return FALSE;
+}
+
 static JsonNode *
 parse (const char  *path,
        GError     **error)
@@ -976,7 +983,15 @@ parse (const char  *path,
   g_autoptr(GError) local = NULL;
   g_autofree char *data = NULL;
   gsize length = 0;
+  GStatBuf st;
 
+  /* A FIFO or a device named as a session would block or never end. */
+  if (g_stat (path, &st) == 0 && !S_ISREG (st.st_mode))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   _("“%s” is not a regular file (a device, a pipe or a folder), not a Waitscope session"), path);
+      return NULL;
+    }
   if (!g_file_get_contents (path, &data, &length, &local))
     {
       g_set_error (error, WS_ERROR, WS_ERROR_IO, _("Could not read “%s”: %s"), path, local->message);
@@ -990,6 +1005,12 @@ parse (const char  *path,
   if (memchr (data, '\0', length) != NULL || !g_utf8_validate (data, length, NULL))
     {
       g_set_error (error, WS_ERROR, WS_ERROR_BINARY, _("“%s” is not a Waitscope session (not UTF-8 text)"), path);
+      return NULL;
+    }
+  if (nested_too_deep (data, length))
+    {
+      g_autofree char *what = g_strdup_printf (_("nested deeper than %u levels"), (guint) MAX_DEPTH);
+      bad (error, path, what);
       return NULL;
     }
   if (!json_parser_load_from_data (parser, data, length, &local))
@@ -1058,12 +1079,15 @@ ws_session_file_load (const char  *path,
   if (json_object_has_member (root, "recovery") &&
       JSON_NODE_HOLDS_OBJECT (json_object_get_member (root, "recovery")))
     recovery = json_object_get_object_member (root, "recovery");
-  if (recovery != NULL)
+  if (recovery != NULL && is_own_recovery_copy (path))
     {
-      /* Saving a recovered session writes the file it stood for. */
+      /* Saving a recovered session writes the file it stood for; only a
+       * copy this application wrote may say which file that is. */
+      const char *original = string_member (recovery, "original_path");
+
       self->is_recovery = TRUE;
       self->recovery_path = g_canonicalize_filename (path, NULL);
-      self->path = g_strdup (string_member (recovery, "original_path"));
+      self->path = original != NULL && is_session_path (original) ? g_strdup (original) : NULL;
     }
   else
     self->path = g_canonicalize_filename (path, NULL);

@@ -28,6 +28,9 @@ typedef struct {
   char   *name;
 } WsSessionTrace;
 
+void           ws_session_trace_clear (gpointer              t);
+WsSessionTrace ws_session_trace_copy  (const WsSessionTrace *t);
+
 /**
  * WsSessionFile:
  *
@@ -78,6 +81,10 @@ gboolean              ws_session_file_resolve_trace    (WsSessionFile  *self,
                                                         guint           index,
                                                         gboolean       *relocated,
                                                         GError        **error);
+void                  ws_session_file_set_trace_found  (WsSessionFile  *self,
+                                                        guint           index,
+                                                        const char     *found,
+                                                        gboolean       *relocated);
 gboolean              ws_session_file_relocate_trace   (WsSessionFile  *self,
                                                         guint           index,
                                                         const char     *new_path,

@@ -260,12 +260,24 @@ read_lines (Folder        *f,
                        f->display_name, f->line_no, _("binary data, not folded stacks"));
           return FALSE;
         }
+      /* Names that are not UTF-8 become U+FFFD here, once, as the stack
+       * table would make them: the thread-id pattern (a GRegex, which
+       * reads past the end of a bad sequence) must only ever see UTF-8. */
+      if (!g_utf8_validate_len (line, len, NULL))
+        {
+          char *valid = g_utf8_make_valid (line, len);
+
+          g_free (line);
+          line = valid;
+          len = strlen (line);
+        }
       if (!parse_folded_line (f, line, len, error))
         return FALSE;
     }
   if (local_error != NULL)
     {
-      WsError code = g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+      WsError code = local_error->domain == WS_ERROR ? (WsError) local_error->code   /* gzip ceiling */
+                     : g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
                      ? WS_ERROR_CANCELLED : WS_ERROR_IO;
       g_set_error (error, WS_ERROR, code, "%s:%" G_GUINT64_FORMAT ": %s", f->display_name,
                    f->line_no + 1, local_error->message);

@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "ws-importer.h"
+#include "ws-inflate-limit.h"
 
 static const WsImporter * const importers[] = {
   &ws_json_importer,
@@ -102,12 +103,13 @@ GInputStream *
 ws_importer_text_stream (GInputStream *stream,
                          gboolean      compressed)
 {
-  g_autoptr(GZlibDecompressor) gunzip = NULL;
+  g_autoptr(GConverter) gunzip = NULL;
 
   g_return_val_if_fail (G_IS_INPUT_STREAM (stream), NULL);
 
   if (!compressed)
     return g_object_ref (stream);
-  gunzip = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
-  return g_converter_input_stream_new (stream, G_CONVERTER (gunzip));
+  /* Bounded: a decompression bomb stops at the ceiling (ws-inflate-limit.h). */
+  gunzip = ws_inflate_guard_new ();
+  return g_converter_input_stream_new (stream, gunzip);
 }

@@ -93,6 +93,9 @@ refill (Reader *r)
       if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA))
         return ws_json_reader_fail (r, WS_ERROR_PARSE, r->line,
                             _("corrupt compressed data (%s)"), local_error->message);
+      /* The gzip ceiling (ws-inflate-limit.h) says what it is itself. */
+      if (local_error->domain == WS_ERROR)
+        return ws_json_reader_fail (r, (WsError) local_error->code, r->line, "%s", local_error->message);
       return ws_json_reader_fail (r, WS_ERROR_IO, r->line, _("read error: %s"), local_error->message);
     }
 

@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "ws-atomic-file.h"
 #include "ws-json-private.h"
 
 typedef struct {
@@ -379,8 +380,7 @@ ws_json_trace_save (WsTrace       *trace,
                     GCancellable  *cancellable,
                     GError       **error)
 {
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GFileOutputStream) out = NULL;
+  g_autoptr(WsAtomicFile) file = NULL;
   g_autoptr(GOutputStream) stream = NULL;
   g_autoptr(GError) local_error = NULL;
 
@@ -388,9 +388,7 @@ ws_json_trace_save (WsTrace       *trace,
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  file = g_file_new_for_path (path);
-  out = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, cancellable, &local_error);
-  if (out == NULL)
+  if ((file = ws_atomic_file_open (path, &local_error)) == NULL)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s: %s", path, local_error->message);
       return FALSE;
@@ -399,21 +397,16 @@ ws_json_trace_save (WsTrace       *trace,
   if (g_str_has_suffix (path, ".gz"))
     {
       g_autoptr(GZlibCompressor) gzip = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6);
-      stream = g_converter_output_stream_new (G_OUTPUT_STREAM (out), G_CONVERTER (gzip));
+      stream = g_converter_output_stream_new (ws_atomic_file_get_stream (file), G_CONVERTER (gzip));
     }
   else
-    stream = g_object_ref (G_OUTPUT_STREAM (out));
+    stream = g_object_ref (ws_atomic_file_get_stream (file));
 
+  /* On failure the temporary file goes (with @file); whatever was at
+   * @path stays. */
   if (!ws_json_trace_write_stream (trace, stream, cancellable, &local_error)
       || !g_output_stream_close (stream, cancellable, &local_error))
     {
-      g_autoptr(GCancellable) abandon = g_cancellable_new ();
-
-      /* Closing with a cancelled cancellable discards the temporary file
-       * and keeps whatever was at @path before. */
-      g_cancellable_cancel (abandon);
-      g_output_stream_close (G_OUTPUT_STREAM (out), abandon, NULL);
-
       if (local_error->domain == WS_ERROR)
         g_propagate_error (error, g_steal_pointer (&local_error));
       else if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -422,7 +415,11 @@ ws_json_trace_save (WsTrace       *trace,
         g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s: %s", path, local_error->message);
       return FALSE;
     }
-
+  if (!ws_atomic_file_commit (g_steal_pointer (&file), FALSE, &local_error))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s: %s", path, local_error->message);
+      return FALSE;
+    }
   return TRUE;
 }
 

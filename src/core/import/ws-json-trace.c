@@ -1066,13 +1066,8 @@ ws_json_trace_load (const char     *path,
 
   info = g_file_input_stream_query_info (in, G_FILE_ATTRIBUTE_STANDARD_SIZE, cancellable, NULL);
 
-  if (n_magic == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
-    {
-      g_autoptr(GZlibDecompressor) gunzip = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
-      stream = g_converter_input_stream_new (G_INPUT_STREAM (in), G_CONVERTER (gunzip));
-    }
-  else
-    stream = g_object_ref (G_INPUT_STREAM (in));
+  stream = ws_importer_text_stream (G_INPUT_STREAM (in),
+                                    n_magic == 2 && magic[0] == 0x1f && magic[1] == 0x8b);
 
   return load_internal (stream, path, path, stacks, G_SEEKABLE (in),
                         info ? g_file_info_get_size (info) : 0,

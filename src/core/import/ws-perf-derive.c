@@ -351,7 +351,9 @@ ws_perf_apply_thread_info (Parser *p)
     {
       const WsThread *thread = ws_trace_get_thread (p->trace, i);
       ThreadName *name = i < p->names->len ? &g_array_index (p->names, ThreadName, i) : NULL;
-      TaskInfo *task = g_hash_table_lookup (p->tasks, GINT_TO_POINTER (thread->tid));
+      /* The task records (latest COMM, pid) are the tid's latest thread's. */
+      TaskInfo *task = ws_trace_find_thread (p->trace, thread->tid) == i
+                       ? g_hash_table_lookup (p->tasks, GINT_TO_POINTER (thread->tid)) : NULL;
       const char *best = name ? name->name : NULL;
 
       if (thread->tid == 0)

@@ -173,6 +173,7 @@ typedef struct {
 
 typedef struct {
   gint32  tid;
+  gint32  pid;
   guint32 index;
   gboolean pid_known;
 } TidCacheEntry;
@@ -208,6 +209,7 @@ typedef struct {
   EventName       event_names[N_EVENT_NAMES];
   guint           n_event_names;
   TidCacheEntry   tid_cache[TID_CACHE_SIZE];
+  GHashTable     *lifetimes;     /* a reused tid -> GArray of its threads */
   guint8         *frame_irq;     /* by frame id: 0 unknown, 1 no, 2 yes */
   gsize           frame_irq_len;
   guint8         *stack_irq;     /* by stack id, the same */
@@ -216,7 +218,8 @@ typedef struct {
   guint64         line_no;
   gboolean        last_line;
   guint           n_headers;     /* event headers read */
-  gboolean        untimed;       /* the first header had no timestamp */     /* the current line had no '\n' */
+  gboolean        untimed;       /* the first header had no timestamp */
+  gint64          first_time;    /* the earliest event header's time */     /* the current line had no '\n' */
   WsPerfImportStats stats;
 } Parser;
 
@@ -321,6 +324,7 @@ typedef struct {
   gsize         head_pos;
   gboolean      eof;
   guint64       input_bytes;
+  guint64       inflated_bytes;   /* text out of zlib, for the gzip ceiling */
 
   gboolean      gzip;
   gboolean      z_ready;
@@ -334,6 +338,7 @@ typedef enum {
   SOURCE_IO_ERROR,
   SOURCE_TRUNCATED,
   SOURCE_CORRUPT,
+  SOURCE_BOMB,       /* past the gzip ceiling (ws-inflate-limit.h); error set */
 } SourceStatus;
 
 typedef struct {
@@ -350,6 +355,11 @@ ws_perf_is_perf_data (const guint8 *head,
 {
   return len >= 8 && memcmp (head, "PERFILE2", 8) == 0;
 }
+
+/* ws-perf-data.c */
+gboolean      ws_perf_data_check_header  (const char        *display_name,
+                                          const char        *path,
+                                          GError           **error);
 
 /* ws-perf-importer.c */
 G_GNUC_PRINTF (5, 6)

@@ -110,6 +110,26 @@ choose_fields (GStrv       perf,
   return g_string_free (fields, FALSE);
 }
 
+/* perf's stderr without its "'trace' not valid for hardware events.
+ * Ignoring." lines: they answer the -F we chose, not the user's file, and
+ * buried the reason under them. */
+static char *
+drop_field_warnings (const char *text)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  GString *kept = g_string_new (NULL);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (strstr (lines[i], " not valid for ") != NULL && strstr (lines[i], "Ignoring") != NULL)
+        continue;
+      if (kept->len > 0)
+        g_string_append_c (kept, '\n');
+      g_string_append (kept, lines[i]);
+    }
+  return g_string_free (kept, FALSE);
+}
+
 /*
  * A perf.data file is read through `perf script` (it knows the symbols,
  * the build-id cache and every format version), parsed as a stream.
@@ -146,6 +166,8 @@ ws_perf_script_load (const char        *display_name,
       return NULL;
     }
 
+  if (!ws_perf_data_check_header (display_name, path, error))
+    return NULL;
   fields = choose_fields (perf, path);
 
   /* perf's warnings go to a file: a full stderr pipe would block it. */
@@ -159,7 +181,7 @@ ws_perf_script_load (const char        *display_name,
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
   g_subprocess_launcher_set_stderr_file_path (launcher, stderr_path);
-  argv = perf_argv (perf, (const char *[]) { "script", "-f", "-i", path, "-F", fields,
+  argv = perf_argv (perf, (const char *[]) { "script", "-i", path, "-F", fields,
                                             "--show-task-events", NULL });
   subprocess = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv, &local_error);
   if (subprocess == NULL)
@@ -188,7 +210,7 @@ ws_perf_script_load (const char        *display_name,
   if (!g_subprocess_get_if_exited (subprocess) || g_subprocess_get_exit_status (subprocess) != 0)
     {
       /* perf's own words say best what is wrong with the file. */
-      g_autofree char *why = g_strstrip (g_strdup (stderr_text ? stderr_text : ""));
+      g_autofree char *why = g_strstrip (drop_field_warnings (stderr_text ? stderr_text : ""));
       if (strlen (why) > 2000)
         why[2000] = '\0';
       g_set_error (error, WS_ERROR, WS_ERROR_PARSE, _("%s:1: perf script failed: %s"),

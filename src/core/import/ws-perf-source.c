@@ -8,6 +8,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "ws-inflate-limit.h"
 #include "ws-perf-private.h"
 
 static gssize
@@ -95,6 +96,9 @@ ws_perf_source_read (Source       *src,
     }
 
   *n_read = len - src->z.avail_out;
+  src->inflated_bytes += *n_read;
+  if (!ws_inflate_check (src->input_bytes, src->inflated_bytes, error))
+    return SOURCE_BOMB;
   return SOURCE_OK;
 }
 

@@ -34,6 +34,7 @@ ws_perf_parser_init (Parser       *p,
   p->names = g_array_new (FALSE, TRUE, sizeof (ThreadName));
   p->tasks = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, task_info_free);
   p->comm_changes = g_array_new (FALSE, FALSE, sizeof (CommChange));
+  p->lifetimes = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_array_unref);
   p->frames_cap = 256;
   p->frames = g_new (WsFrameId, p->frames_cap);
   for (guint i = 0; i < TID_CACHE_SIZE; i++)
@@ -58,6 +59,7 @@ ws_perf_parser_clear (Parser *p)
   if (p->names)
     g_array_unref (p->names);
   g_clear_pointer (&p->tasks, g_hash_table_unref);
+  g_clear_pointer (&p->lifetimes, g_hash_table_unref);
   g_free (p->frames);
   g_free (p->frame_irq);
   g_free (p->stack_irq);
@@ -67,6 +69,41 @@ ws_perf_parser_clear (Parser *p)
     g_free (p->event_names[i].name);
 }
 
+/*
+ * @tid, bound to thread @known of another process, now names a thread of
+ * @pid: bind it to that process's thread of this id if there was one (a
+ * file CPU by CPU goes back and forth between them), else to a new
+ * thread.  Only reused ids get a list of their threads.
+ */
+static void
+switch_lifetime (Parser *p,
+                 gint32  tid,
+                 gint32  pid,
+                 guint   known)
+{
+  GArray *threads = g_hash_table_lookup (p->lifetimes, GINT_TO_POINTER (tid));
+  guint index;
+
+  if (threads == NULL)
+    {
+      threads = g_array_new (FALSE, FALSE, sizeof (guint));
+      g_array_append_val (threads, known);
+      g_hash_table_insert (p->lifetimes, GINT_TO_POINTER (tid), threads);
+    }
+  for (guint i = 0; i < threads->len; i++)
+    {
+      index = g_array_index (threads, guint, i);
+      if (ws_trace_get_thread (p->trace, index)->pid == pid)
+        {
+          ws_trace_bind_tid (p->trace, tid, index);
+          return;
+        }
+    }
+  ws_trace_forget_tid (p->trace, tid);
+  index = ws_trace_ensure_thread (p->trace, tid, pid);
+  g_array_append_val (threads, index);
+}
+
 /* Every importer message starts with "FILE:LINE: ". */
 static inline guint32
 lookup_thread (Parser *p,
@@ -74,12 +111,22 @@ lookup_thread (Parser *p,
                gint32  pid)
 {
   TidCacheEntry *c = &p->tid_cache[(guint32) tid & (TID_CACHE_SIZE - 1)];
+  guint known;
 
-  if (c->tid == tid && (pid < 0 || c->pid_known))
+  if (c->tid == tid && (pid < 0 || (c->pid_known && c->pid == pid)))
     return c->index;
+
+  /* The kernel gives an ended thread's id to a new thread, of another
+   * process too: a new pid under a known tid is another thread.  (Not
+   * perf's -1, "a thread it no longer knows", nor the idle task's 0.) */
+  if (tid > 0 && pid >= 0 && (known = ws_trace_find_thread (p->trace, tid)) != WS_NONE &&
+      ws_trace_get_thread (p->trace, known)->pid >= 0 &&
+      ws_trace_get_thread (p->trace, known)->pid != pid)
+    switch_lifetime (p, tid, pid, known);
 
   c->tid = tid;
   c->index = ws_trace_ensure_thread (p->trace, tid, pid);
+  c->pid = pid;
   c->pid_known = pid >= 0;
   if (c->index >= p->names->len)
     g_array_set_size (p->names, c->index + 1);
@@ -499,6 +546,20 @@ parse_task_line (Parser     *p,
       if ((q = parse_i32 (s + 17, end, &pid)) == NULL || q >= end || *q != ':' ||
           (q = parse_i32 (q + 1, end, &tid)) == NULL)
         return;
+      /* A thread forked under an id already seen: the earlier thread has
+       * ended (same pid too, when a process id came round again).  In
+       * time order only: CPU by CPU, a child may come before its fork. */
+      if (s[12] == 'F' && tid > 0 && !p->records.unsorted &&
+          ws_trace_find_thread (p->trace, tid) != WS_NONE)
+        {
+          TidCacheEntry *c = &p->tid_cache[(guint32) tid & (TID_CACHE_SIZE - 1)];
+
+          ws_trace_forget_tid (p->trace, tid);
+          if (c->tid == tid)
+            c->tid = G_MININT32;
+          g_hash_table_remove (p->tasks, GINT_TO_POINTER (tid));
+          g_hash_table_remove (p->lifetimes, GINT_TO_POINTER (tid));
+        }
       ensure_task (p, tid, pid);
       /* "(PID:TID):(PPID:PTID)": the parent, for the process tree the
        * thread picker reads; a thread of the same process is no parent. */
@@ -757,6 +818,12 @@ report_bad_header (Parser     *p,
   return ws_perf_set_error (error, p->display_name, p->line_no, WS_ERROR_MISSING_FIELD, "%s", why);
 }
 
+/* How far before the earliest event so far a timestamp may go.  Output
+ * CPU by CPU goes back to the start at each CPU (test-perf-importer's
+ * out-of-order-real); further back than a minute, the recording's time
+ * spans the gap, and so does every run and wait that crosses it. */
+#define MAX_TIME_BEFORE_START ((gint64) 60 * 1000000000)
+
 /*
  * The first event header fixes whether the file has timestamps: a later
  * one without is damage (a file mixing layouts has no single clock).  A
@@ -769,11 +836,23 @@ check_time (Parser  *p,
             GError **error)
 {
   if (p->n_headers++ == 0)
-    p->untimed = !h->has_time;
+    {
+      p->untimed = !h->has_time;
+      p->first_time = h->time;
+    }
   if (h->has_time == !p->untimed)
     {
       if (p->untimed)
         h->time = (gint64) p->n_headers * 1000;
+      else if (h->time < p->first_time - MAX_TIME_BEFORE_START)
+        return ws_perf_set_error (error, p->display_name, p->line_no, WS_ERROR_PARSE,
+                                  _("the time jumps back to %.6f s, %.0f s before the first event "
+                                    "(at %.6f s): perf prints a recording in time order, or CPU by CPU "
+                                    "from the same start, so this looks like two recordings joined "
+                                    "into one file; give them as two traces"),
+                                  h->time / 1e9, (p->first_time - h->time) / 1e9, p->first_time / 1e9);
+      else
+        p->first_time = MIN (p->first_time, h->time);
       return TRUE;
     }
   if (p->last_line)
@@ -980,6 +1059,10 @@ read_more (Parser       *p,
       return ws_perf_set_error (error, p->display_name, p->line_no + 1,
                                 g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
                                 ? WS_ERROR_CANCELLED : WS_ERROR_IO,
+                                "%s", local_error->message);
+    case SOURCE_BOMB:
+      return ws_perf_set_error (error, p->display_name,
+                                p->line_no + 1 + ws_perf_count_lines (buf, buf + end), WS_ERROR_TOO_LONG,
                                 "%s", local_error->message);
     case SOURCE_TRUNCATED:
       return ws_perf_set_error (error, p->display_name,

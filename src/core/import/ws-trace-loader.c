@@ -21,16 +21,30 @@
 #include "ws-importer.h"
 #include "ws-trace-loader.h"
 
-#define SNIFF_BYTES 4096
+/*
+ * The sniffers look at the first 4 KiB of text.  Text that fills that
+ * window without any sniffer recognising it yet -- `perf script --header`
+ * from a machine with a hundred CPUs, a folded file whose first stack is
+ * a deep Java one -- is looked at again in a window twice as large, up to
+ * 1 MiB: past that a file is refused as not a trace.
+ */
+#define SNIFF_FIRST (4 * 1024)
+#define SNIFF_MAX   (1024 * 1024)
 
+/* Reads on until @head holds @window bytes or the input ends. */
 static gboolean
 read_head (GInputStream  *stream,
            guint8        *head,
+           gsize          window,
            gsize         *len,
            GCancellable  *cancellable,
            GError       **error)
 {
-  return g_input_stream_read_all (stream, head, SNIFF_BYTES, len, cancellable, error);
+  gsize n = 0;
+  gboolean ok = g_input_stream_read_all (stream, head + *len, window - *len, &n, cancellable, error);
+
+  *len += n;
+  return ok;
 }
 
 static void
@@ -58,6 +72,7 @@ static gboolean
 gunzip_head (const guint8  *in,
              gsize          in_len,
              guint8        *out,
+             gsize          window,
              gsize         *out_len,
              GError       **error)
 {
@@ -65,14 +80,14 @@ gunzip_head (const guint8  *in,
   gsize in_pos = 0;
 
   *out_len = 0;
-  while (*out_len < SNIFF_BYTES)
+  while (*out_len < window)
     {
       g_autoptr(GError) local_error = NULL;
       gsize n_read = 0, n_written = 0;
       GConverterResult result;
 
       result = g_converter_convert (G_CONVERTER (gunzip), in + in_pos, in_len - in_pos,
-                                    out + *out_len, SNIFF_BYTES - *out_len,
+                                    out + *out_len, window - *out_len,
                                     G_CONVERTER_NO_FLAGS, &n_read, &n_written, &local_error);
       in_pos += n_read;
       *out_len += n_written;
@@ -104,12 +119,16 @@ line_of (const guint8 *head,
   return line;
 }
 
-/* The importer for a file from its first (raw, maybe compressed) bytes. */
+/* The importer for a file from its first (raw, maybe compressed) bytes,
+ * looking at no more than @window bytes of text.  %NULL with @grow set
+ * (and no error) when a larger window might tell. */
 static const WsImporter *
 sniff_head (const char    *path,
             const guint8  *raw,
             gsize          raw_len,
+            gsize          window,
             gboolean      *compressed,
+            gboolean      *grow,
             GError       **error)
 {
   g_autofree guint8 *text = NULL;
@@ -120,6 +139,7 @@ sniff_head (const char    *path,
 
   if (compressed)
     *compressed = FALSE;
+  *grow = FALSE;
 
   if (raw_len >= 2 && raw[0] == 0x1f && raw[1] == 0x8b)
     {
@@ -127,8 +147,8 @@ sniff_head (const char    *path,
 
       if (compressed)
         *compressed = TRUE;
-      text = g_malloc (SNIFF_BYTES);
-      if (!gunzip_head (raw, raw_len, text, &len, &local_error))
+      text = g_malloc (window);
+      if (!gunzip_head (raw, raw_len, text, window, &len, &local_error))
         {
           set_io_error (error, path, local_error);
           return NULL;
@@ -144,12 +164,27 @@ sniff_head (const char    *path,
   if ((importer = ws_importers_sniff (head, len)) != NULL)
     return importer;
 
+  nul = memchr (head, '\0', len);
+  /* Text up to the end of the window: its first line or its header may
+   * just be longer than the window. */
+  if (nul == NULL && len >= window && window < SNIFF_MAX)
+    {
+      *grow = TRUE;
+      return NULL;
+    }
+
   formats = ws_importers_describe ();
-  if ((nul = memchr (head, '\0', len)) != NULL)
+  if (nul != NULL)
     {
       /* TRANSLATORS: %s lists the formats read, e.g. "perf script text or perf.data, Waitscope JSON trace" */
       g_autofree char *why = g_strdup_printf (_("binary data that is not a trace Waitscope reads (expected one of: %s)"), formats);
       g_set_error (error, WS_ERROR, WS_ERROR_BINARY, "%s:%u: %s", path, line_of (head, nul), why);
+    }
+  else if (len >= SNIFF_MAX)
+    {
+      /* TRANSLATORS: %s lists the formats read, e.g. "perf script text or perf.data, Waitscope JSON trace" */
+      g_autofree char *why = g_strdup_printf (_("not a trace Waitscope reads: nothing in its first 1 MiB looks like one (expected one of: %s)"), formats);
+      g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:1: %s", path, why);
     }
   else
     {
@@ -180,8 +215,8 @@ ws_trace_loader_sniff (const char    *path,
   g_autoptr(GFile) file = NULL;
   g_autoptr(GFileInputStream) in = NULL;
   g_autoptr(GError) local_error = NULL;
-  g_autofree guint8 *head = g_malloc (SNIFF_BYTES);
-  gsize len = 0;
+  g_autofree guint8 *head = NULL;
+  gsize len = 0, window;
 
   g_return_val_if_fail (path != NULL, NULL);
 
@@ -189,14 +224,26 @@ ws_trace_loader_sniff (const char    *path,
     *compressed = FALSE;
 
   file = g_file_new_for_path (path);
-  if ((in = g_file_read (file, cancellable, &local_error)) == NULL
-      || !read_head (G_INPUT_STREAM (in), head, &len, cancellable, &local_error))
+  if ((in = g_file_read (file, cancellable, &local_error)) == NULL)
     {
       set_io_error (error, path, local_error);
       return NULL;
     }
+  for (window = SNIFF_FIRST;; window *= 2)
+    {
+      const WsImporter *importer;
+      gboolean grow = FALSE;
 
-  return sniff_head (path, head, len, compressed, error);
+      head = g_realloc (head, window);
+      if (!read_head (G_INPUT_STREAM (in), head, window, &len, cancellable, &local_error))
+        {
+          set_io_error (error, path, local_error);
+          return NULL;
+        }
+      importer = sniff_head (path, head, len, window, compressed, &grow, error);
+      if (importer != NULL || !grow)
+        return importer;
+    }
 }
 
 /* How long a FIFO may go without a writer: WAITSCOPE_FIFO_TIMEOUT
@@ -291,10 +338,10 @@ load_unseekable (const char      *path,
   g_autoptr(GInputStream) in = NULL;
   g_autoptr(GInputStream) buffered = NULL;
   g_autoptr(GError) local_error = NULL;
-  const WsImporter *importer;
+  const WsImporter *importer = NULL;
   const guint8 *head;
-  gsize len = 0;
-  gboolean compressed = FALSE;
+  gsize len = 0, window;
+  gboolean compressed = FALSE, grow = TRUE;
   GStatBuf st;
 
   if (strcmp (path, "/dev/stdin") != 0 && g_stat (path, &st) == 0 && S_ISFIFO (st.st_mode))
@@ -307,27 +354,32 @@ load_unseekable (const char      *path,
       set_io_error (error, name, local_error);
       return NULL;
     }
-  buffered = g_buffered_input_stream_new_sized (in, SNIFF_BYTES);
-  for (;;)
+  buffered = g_buffered_input_stream_new_sized (in, SNIFF_FIRST);
+  for (window = SNIFF_FIRST; importer == NULL && grow; window *= 2)
     {
-      gssize n;
-
-      g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (buffered), &len);
-      if (len >= SNIFF_BYTES)
-        break;
-      n = g_buffered_input_stream_fill (G_BUFFERED_INPUT_STREAM (buffered), SNIFF_BYTES - len,
-                                        cancellable, &local_error);
-      if (n < 0)
+      /* The head stays in the buffer, for the importer to read again. */
+      g_buffered_input_stream_set_buffer_size (G_BUFFERED_INPUT_STREAM (buffered), window);
+      for (;;)
         {
-          set_io_error (error, name, local_error);
-          return NULL;
-        }
-      if (n == 0)
-        break;
-    }
-  head = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (buffered), &len);
+          gssize n;
 
-  if ((importer = sniff_head (name, head, len, &compressed, error)) == NULL)
+          g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (buffered), &len);
+          if (len >= window)
+            break;
+          n = g_buffered_input_stream_fill (G_BUFFERED_INPUT_STREAM (buffered), window - len,
+                                            cancellable, &local_error);
+          if (n < 0)
+            {
+              set_io_error (error, name, local_error);
+              return NULL;
+            }
+          if (n == 0)
+            break;
+        }
+      head = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (buffered), &len);
+      importer = sniff_head (name, head, len, window, &compressed, &grow, error);
+    }
+  if (importer == NULL)
     return NULL;
   return importer->load_stream (buffered, name, compressed, stacks, progress, progress_data,
                                 cancellable, error);
@@ -380,6 +432,13 @@ ws_trace_loader_load_full (const char       *path,
   g_return_val_if_fail (rules == NULL || WS_IS_SCENARIO_RULES (rules), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  /* GIO's answer to "" is "Operation not supported". */
+  if (*path == '\0')
+    {
+      g_set_error_literal (error, WS_ERROR, WS_ERROR_IO,
+                           _("the trace's file name is empty: name a file, or “-” for standard input"));
+      return NULL;
+    }
   if (strcmp (path, "-") == 0)
     trace = load_unseekable ("/dev/stdin", "stdin", stacks, progress, progress_data, cancellable, error);
   else if (g_stat (path, &st) == 0 && !S_ISREG (st.st_mode) && !S_ISDIR (st.st_mode))

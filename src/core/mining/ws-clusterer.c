@@ -160,6 +160,10 @@ compare_clusters (gconstpointer a,
       if (x->average_cost != y->average_cost)
         return x->average_cost > y->average_cost ? -1 : 1;
       break;
+    case WS_CLUSTER_RANK_DISCRIMINATIVE:
+      if (x->discriminative != y->discriminative)
+        return x->discriminative > y->discriminative ? -1 : 1;
+      break;
     case WS_CLUSTER_RANK_TOTAL:
     default:
       break;
@@ -192,12 +196,22 @@ ws_cluster_set_rank (WsClusterSet  *self,
     }
 }
 
-static const char * const rank_names[] = { "total", "streams", "events", "average" };
+void
+ws_cluster_set_set_discriminative (WsClusterSet *self,
+                                   guint         index,
+                                   gint64        discriminative)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (index < self->clusters->len);
+  g_array_index (self->clusters, WsCluster, index).discriminative = discriminative;
+}
+
+static const char * const rank_names[] = { "total", "streams", "events", "average", "discriminative" };
 
 const char *
 ws_cluster_rank_to_string (WsClusterRank rank)
 {
-  g_return_val_if_fail (rank <= WS_CLUSTER_RANK_AVERAGE, NULL);
+  g_return_val_if_fail (rank <= WS_CLUSTER_RANK_DISCRIMINATIVE, NULL);
   return rank_names[rank];
 }
 

@@ -28,14 +28,18 @@ typedef enum {
  * @WS_CLUSTER_RANK_STREAMS: Num_trace_stream(CCP), decreasing
  * @WS_CLUSTER_RANK_EVENTS: Num_event(CCP), decreasing
  * @WS_CLUSTER_RANK_AVERAGE: Cost_average(CCP), decreasing
+ * @WS_CLUSTER_RANK_DISCRIMINATIVE: how much more the cluster costs a slow
+ *   trace than a fast one (#WsCluster.discriminative), decreasing
  *
- * The four metrics of StackMine §II.B an analyst ranks clusters by.
+ * The four metrics of StackMine §II.B an analyst ranks clusters by, and
+ * the fleet's discriminative score.
  */
 typedef enum {
   WS_CLUSTER_RANK_TOTAL,
   WS_CLUSTER_RANK_STREAMS,
   WS_CLUSTER_RANK_EVENTS,
   WS_CLUSTER_RANK_AVERAGE,
+  WS_CLUSTER_RANK_DISCRIMINATIVE,
 } WsClusterRank;
 
 /**
@@ -62,6 +66,7 @@ typedef struct {
   guint32 *support;
   guint    n_support;
   double   merge_similarity;
+  gint64   discriminative;
 } WsCluster;
 
 typedef struct _WsClusterSet WsClusterSet;
@@ -78,6 +83,9 @@ const WsCluster  *ws_cluster_set_get_cluster       (WsClusterSet    *self,
                                                     guint            index);
 void              ws_cluster_set_rank              (WsClusterSet    *self,
                                                     WsClusterRank    rank);
+void              ws_cluster_set_set_discriminative (WsClusterSet   *self,
+                                                    guint            index,
+                                                    gint64           discriminative);
 guint             ws_cluster_set_find_pattern      (WsClusterSet    *self,
                                                     guint            pattern);
 

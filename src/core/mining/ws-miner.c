@@ -320,6 +320,41 @@ ws_pattern_set_sort (WsPatternSet *self)
   g_array_sort (self->patterns, compare_patterns);
 }
 
+static int
+compare_discriminative (gconstpointer a,
+                        gconstpointer b)
+{
+  const WsPattern *x = a, *y = b;
+
+  if (x->discriminative != y->discriminative)
+    return x->discriminative > y->discriminative ? -1 : 1;
+  return compare_patterns (a, b);
+}
+
+/**
+ * ws_pattern_set_sort_discriminative:
+ *
+ * Sorts by decreasing discriminative score (the patterns that cost the
+ * slow class most more than the fast one first), ties as
+ * ws_pattern_set_sort().
+ */
+void
+ws_pattern_set_sort_discriminative (WsPatternSet *self)
+{
+  g_return_if_fail (self != NULL);
+  g_array_sort (self->patterns, compare_discriminative);
+}
+
+void
+ws_pattern_set_set_discriminative (WsPatternSet *self,
+                                   guint         index,
+                                   gint64        discriminative)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (index < self->patterns->len);
+  g_array_index (self->patterns, WsPattern, index).discriminative = discriminative;
+}
+
 /**
  * ws_pattern_set_copy_top:
  * @n: how many patterns to keep

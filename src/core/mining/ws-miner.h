@@ -19,6 +19,9 @@ G_BEGIN_DECLS
  * @n_streams: the number of trace streams they come from
  * @support: the #WsStackDb entries whose stack contains the pattern, sorted
  * @n_support: their number
+ * @discriminative: with classes of traces, how much more the pattern
+ *   costs a slow trace than a fast one on average (ns; see
+ *   ws_mining_run()), else 0
  */
 typedef struct {
   WsFrameId *frames;
@@ -28,6 +31,7 @@ typedef struct {
   guint      n_streams;
   guint32   *support;
   guint      n_support;
+  gint64     discriminative;
 } WsPattern;
 
 /**
@@ -72,6 +76,12 @@ guint            ws_pattern_set_add_pattern     (WsPatternSet     *self,
                                                  const WsFrameId  *frames,
                                                  guint             n_frames);
 void             ws_pattern_set_sort            (WsPatternSet     *self);
+void             ws_pattern_set_sort_discriminative
+                                                (WsPatternSet     *self);
+void             ws_pattern_set_set_discriminative
+                                                (WsPatternSet     *self,
+                                                 guint             index,
+                                                 gint64            discriminative);
 WsPatternSet    *ws_pattern_set_copy_top        (WsPatternSet     *self,
                                                  guint             n);
 char            *ws_pattern_format              (const WsPattern  *pattern,

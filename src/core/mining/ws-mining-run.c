@@ -23,6 +23,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "ws-aoi-cause.h"
 #include "ws-error.h"
 #include "ws-mining-run.h"
 
@@ -137,6 +138,9 @@ check_numbers (const WsMiningSettings  *settings,
     g_set_error_literal (error, WS_ERROR, WS_ERROR_INVALID, _("The share of the streams must be in (0, 1]"));
   else if (settings->threshold < 0 || settings->threshold > 1)
     g_set_error_literal (error, WS_ERROR, WS_ERROR_INVALID, _("The clustering threshold must be in [0, 1]"));
+  else if (settings->by_cause && settings->scope != WS_MINING_RUN_SCOPE_DELAYING)
+    g_set_error_literal (error, WS_ERROR, WS_ERROR_INVALID,
+                         _("Mining by cause explains the waits that delayed another thread: use the default scope"));
   else
     return TRUE;
   return FALSE;
@@ -216,6 +220,7 @@ ws_mining_result_unref (WsMiningResult *result)
   g_clear_object (&result->history);
   g_clear_pointer (&result->warnings, g_ptr_array_unref);
   g_clear_object (&result->coverage);
+  g_clear_pointer (&result->stream_traces, g_array_unref);
   g_free (result);
 }
 
@@ -466,8 +471,13 @@ extract_trace (Extract  *x,
       {
         g_autoptr(WsEventSet) scope = restrict_scope (ws_aoi_scope_delaying (trace, x->classifier), only);
 
+        guint stream = ws_stack_db_add_stream (x->db, ws_trace_get_name (trace));
+
         count_left_out (x->result, trace, scope, only);
-        ws_aoi_extract (x->aoi, trace, scope, x->db, ws_stack_db_add_stream (x->db, ws_trace_get_name (trace)));
+        if (x->settings->by_cause)
+          ws_aoi_extract_causes (x->aoi, trace, scope, x->classifier, x->db, stream);
+        else
+          ws_aoi_extract (x->aoi, trace, scope, x->db, stream);
       }
       return TRUE;
 
@@ -511,27 +521,51 @@ extract (WsMiningResult          *result,
     {
       if (!extract_trace (&x, result->traces, i, error))
         return FALSE;
+      while (result->stream_traces->len < ws_stack_db_get_n_streams (x.db))
+        g_array_append_val (result->stream_traces, i);
       report (progress, EXTRACT_END * (i + 1) / result->traces->len, NULL);
     }
   return !g_cancellable_set_error_if_cancelled (cancellable, error);
 }
 
-/* λ as given, or by the paper's guideline. */
+/* The class of stream @s's trace. */
+static WsRunClass
+stream_class (WsMiningResult         *result,
+              const WsMiningSettings *settings,
+              guint                   s)
+{
+  return settings->classes[g_array_index (result->stream_traces, guint, s)];
+}
+
+/* λ as given, or by the paper's guideline; ranked by the discriminative
+ * score, over the slow traces' streams only (what must be costly is what
+ * the slow runs spend, not what every run spends). */
 static void
 choose_lambda (WsMiningResult         *result,
                const WsMiningSettings *settings)
 {
-  guint n_streams = ws_stack_db_get_n_streams (result->db);
+  guint n_streams = ws_stack_db_get_n_streams (result->db), n_guide = 0;
+  gint64 guide_delay = 0;
+  gboolean slow_only = result->discriminative && settings->rank == WS_CLUSTER_RANK_DISCRIMINATIVE;
 
   for (guint s = 0; s < n_streams; s++)
-    result->total_delay += ws_stack_db_get_stream_delay_total (result->db, s);
+    {
+      gint64 d = ws_stack_db_get_stream_delay_total (result->db, s);
+
+      result->total_delay += d;
+      if (!slow_only || stream_class (result, settings, s) == WS_RUN_CLASS_SLOW)
+        {
+          guide_delay += d;
+          n_guide++;
+        }
+    }
   if (settings->lambda > 0)
     result->lambda = settings->lambda;
   else
     {
       gint64 delay = settings->lambda_delay > 0 ? settings->lambda_delay
-                     : n_streams > 0 ? result->total_delay / n_streams : 0;
-      result->lambda = ws_miner_lambda_from_guideline (settings->lambda_share, delay, n_streams);
+                     : n_guide > 0 ? guide_delay / n_guide : 0;
+      result->lambda = ws_miner_lambda_from_guideline (settings->lambda_share, delay, n_guide);
     }
   /* An empty area of interest has no guideline: anything costs enough. */
   if (result->lambda <= 0)
@@ -677,6 +711,77 @@ cover (WsMiningResult     *result,
 }
 
 /* ------------------------------------------------------------------ */
+/* The discriminative score                                             */
+
+/* Whether both classes have a trace among those mined. */
+static gboolean
+has_both_classes (GPtrArray              *traces,
+                  const WsMiningSettings *settings)
+{
+  gboolean fast = FALSE, slow = FALSE;
+
+  for (guint t = 0; settings->classes != NULL && t < traces->len; t++)
+    {
+      fast |= settings->classes[t] == WS_RUN_CLASS_FAST;
+      slow |= settings->classes[t] == WS_RUN_CLASS_SLOW;
+    }
+  return fast && slow;
+}
+
+/* The discriminative score of a support set (sorted entry ids): its mean
+ * cost per slow trace minus its mean cost per fast trace.  A pattern every
+ * run pays alike scores about 0; one only slow runs pay scores what it
+ * costs them. */
+static gint64
+discriminative_score (WsMiningResult         *result,
+                      const WsMiningSettings *settings,
+                      const guint32          *support,
+                      guint                   n_support)
+{
+  gint64 cost[3] = { 0, 0, 0 };
+  guint n[3] = { 0, 0, 0 };
+
+  for (guint t = 0; t < result->traces->len; t++)
+    n[settings->classes[t]]++;
+  for (guint i = 0; i < n_support; i++)
+    {
+      guint n_shares;
+      const WsStackDbShare *shares = ws_stack_db_get_shares (result->db, support[i], &n_shares);
+
+      for (guint k = 0; k < n_shares; k++)
+        cost[stream_class (result, settings, shares[k].stream)] += shares[k].cost;
+    }
+  return cost[WS_RUN_CLASS_SLOW] / MAX (1u, n[WS_RUN_CLASS_SLOW]) -
+         cost[WS_RUN_CLASS_FAST] / MAX (1u, n[WS_RUN_CLASS_FAST]);
+}
+
+static void
+score_patterns (WsMiningResult         *result,
+                const WsMiningSettings *settings)
+{
+  for (guint p = 0; p < ws_pattern_set_get_n_patterns (result->patterns); p++)
+    {
+      const WsPattern *pattern = ws_pattern_set_get_pattern (result->patterns, p);
+      ws_pattern_set_set_discriminative (result->patterns, p,
+                                         discriminative_score (result, settings, pattern->support, pattern->n_support));
+    }
+  if (settings->rank == WS_CLUSTER_RANK_DISCRIMINATIVE)
+    ws_pattern_set_sort_discriminative (result->patterns);
+}
+
+static void
+score_clusters (WsMiningResult         *result,
+                const WsMiningSettings *settings)
+{
+  for (guint c = 0; c < ws_cluster_set_get_n_clusters (result->clusters); c++)
+    {
+      const WsCluster *cluster = ws_cluster_set_get_cluster (result->clusters, c);
+      ws_cluster_set_set_discriminative (result->clusters, c,
+                                         discriminative_score (result, settings, cluster->support, cluster->n_support));
+    }
+}
+
+/* ------------------------------------------------------------------ */
 /* The run                                                              */
 
 static gboolean
@@ -692,6 +797,8 @@ mine_and_cluster (WsMiningResult          *result,
   result->patterns = ws_miner_mine (result->db, result->lambda, cancellable, stage_cb, &stage, error);
   if (result->patterns == NULL)
     return FALSE;
+  if (result->discriminative)
+    score_patterns (result, settings);
   if (settings->cluster)
     {
       report (progress, MINE_END, _("Reading function statistics…"));
@@ -705,6 +812,8 @@ mine_and_cluster (WsMiningResult          *result,
                                                settings->linkage, cancellable, stage_cb, &stage, error);
       if (result->clusters == NULL)
         return FALSE;
+      if (result->discriminative)
+        score_clusters (result, settings);
       ws_cluster_set_rank (result->clusters, settings->rank);
     }
   return settings->signatures == NULL || cover (result, settings->signatures, error);
@@ -746,6 +855,14 @@ ws_mining_run (GPtrArray               *traces,
   g_ref_count_init (&result->ref_count);
   result->traces = g_ptr_array_ref (traces);
   result->warnings = g_ptr_array_new_with_free_func (g_free);
+  result->stream_traces = g_array_new (FALSE, FALSE, sizeof (guint));
+  result->discriminative = has_both_classes (traces, settings);
+  if (settings->rank == WS_CLUSTER_RANK_DISCRIMINATIVE && !result->discriminative)
+    {
+      g_set_error_literal (error, WS_ERROR, WS_ERROR_INVALID,
+                           _("Ranking by the discriminative score needs slow and fast traces"));
+      return NULL;
+    }
 
   use_history (result, settings);
   report (&report_to, 0, _("Extracting the areas of interest…"));

@@ -10,6 +10,7 @@
 #include "ws-miner.h"
 #include "ws-progress.h"
 #include "ws-similarity.h"
+#include "ws-trace-classes.h"
 
 G_BEGIN_DECLS
 
@@ -85,6 +86,15 @@ typedef enum {
  * @signatures: (nullable) (array zero-terminated=1): performance
  *   signatures, each "F1,F2,…" (function names, caller first), whose
  *   bottleneck coverage to compute
+ * @by_cause: %WS_MINING_RUN_SCOPE_DELAYING only: mine, instead of the
+ *   waits, what kept the delayed threads waiting — each such wait charged
+ *   to the stacks of its readier meanwhile, followed through the readier's
+ *   own waits (ws_aoi_extract_causes()); a pattern's cost is then the
+ *   delay it propagated
+ * @classes: (nullable) (array): one #WsRunClass per trace: with both
+ *   classes present every pattern and cluster gets its discriminative
+ *   score, and %WS_CLUSTER_RANK_DISCRIMINATIVE orders the patterns by it
+ *   (and takes λ's guideline over the slow traces' streams only)
  *
  * What a mining run does.  Strings are borrowed for the run's duration.
  */
@@ -112,6 +122,8 @@ typedef struct {
   gboolean            read_history;
   gboolean            record_history;
   const char *const  *signatures;
+  const WsRunClass *classes;
+  gboolean            by_cause;
 } WsMiningSettings;
 
 /**
@@ -134,6 +146,8 @@ typedef struct {
  * @n_left_out: %WS_MINING_RUN_SCOPE_DELAYING: the waits left out (they
  *   delayed no other thread)
  * @left_out_time: their summed time (ns)
+ * @stream_traces: (element-type guint): each stream's trace index
+ * @discriminative: the patterns and clusters carry discriminative scores
  *
  * What a run found; reference counted, read-only once returned.
  */
@@ -156,6 +170,8 @@ typedef struct {
   gint64           elapsed_us;
   guint64          n_left_out;
   gint64           left_out_time;
+  GArray          *stream_traces;
+  gboolean         discriminative;
 } WsMiningResult;
 
 void            ws_mining_settings_init  (WsMiningSettings        *settings);

@@ -58,6 +58,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ws-hash.h"
 #include "ws-similarity.h"
 
 #define EPS 1e-12
@@ -107,7 +108,7 @@ ws_similarity_init (WsSimilarity *self)
   self->word_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->frame_words = g_ptr_array_new_with_free_func (g_free);
   self->functions = g_array_new (FALSE, TRUE, sizeof (WsFunctionCounts));
-  self->bigrams = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  self->bigrams = g_hash_table_new_full (ws_uint64_hash, g_int64_equal, g_free, g_free);
 }
 
 /* ------------------------------------------------------------------ */
@@ -474,7 +475,7 @@ ws_similarity_set_bigram (WsSimilarity *self,
                           WsFrameId     callee,
                           guint64       count)
 {
-  guint64 key = ((guint64) caller << 32) | callee;
+  guint64 key = ws_hash_pack_pair (caller, callee);
 
   g_return_if_fail (WS_IS_SIMILARITY (self));
 
@@ -486,7 +487,7 @@ get_bigram (WsSimilarity *self,
             WsFrameId     caller,
             WsFrameId     callee)
 {
-  guint64 key = ((guint64) caller << 32) | callee;
+  guint64 key = ws_hash_pack_pair (caller, callee);
   guint64 *count = g_hash_table_lookup (self->bigrams, &key);
 
   return count ? *count : 0;

@@ -22,6 +22,11 @@ guint32   ws_trace_intern_string     (WsTrace      *self,
 guint     ws_trace_ensure_thread     (WsTrace      *self,
                                       gint32        tid,
                                       gint32        pid);
+void      ws_trace_forget_tid        (WsTrace      *self,
+                                      gint32        tid);
+void      ws_trace_bind_tid          (WsTrace      *self,
+                                      gint32        tid,
+                                      guint         thread);
 void      ws_trace_set_thread_name   (WsTrace      *self,
                                       guint         thread,
                                       const char   *name);

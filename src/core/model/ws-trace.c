@@ -25,6 +25,10 @@ struct _WsTrace
   GHashTable    *process_names; /* pid -> name (interned) */
   guint32       *thread_event_index;  /* all per-thread lists, concatenated */
   guint32       *process_thread_index;
+  /* Per WsEndIndex, thread -> prefix maxima of end times, built on first
+   * use (ws_trace_thread_end_prefix_max()); n_threads pointers each. */
+  WsTime       **end_prefix_max[WS_N_END_INDEXES];
+  WsWakeupFixes  fixes;         /* what ws_trace_finish() rewrote */
   GArray        *instances;     /* WsScenarioInstance */
   GHashTable    *comm_changes;  /* thread index -> GArray of CommChange, or NULL */
   GHashTable    *exit_times;    /* tid -> WsTime *, or NULL: PERF_RECORD_EXIT */
@@ -64,6 +68,12 @@ ws_trace_finalize (GObject *object)
   g_hash_table_unref (self->process_names);
   g_free (self->thread_event_index);
   g_free (self->process_thread_index);
+  for (guint w = 0; w < WS_N_END_INDEXES; w++)
+    {
+      for (guint t = 0; self->end_prefix_max[w] && t < self->threads->len; t++)
+        g_free (self->end_prefix_max[w][t]);
+      g_free (self->end_prefix_max[w]);
+    }
   g_array_unref (self->instances);
   g_clear_pointer (&self->comm_changes, g_hash_table_unref);
   g_clear_pointer (&self->exit_times, g_hash_table_unref);
@@ -249,6 +259,30 @@ ws_trace_ensure_thread (WsTrace *self,
   g_array_append_val (self->threads, thread);
   g_hash_table_insert (self->thread_by_tid, GINT_TO_POINTER (tid), GUINT_TO_POINTER (self->threads->len));
   return self->threads->len - 1;
+}
+
+/*
+ * The thread known by @tid has ended and the id went to a new thread: the
+ * next ws_trace_ensure_thread() for @tid starts a new thread, which
+ * ws_trace_find_thread() then finds.  The old one keeps its events.
+ */
+void
+ws_trace_forget_tid (WsTrace *self,
+                     gint32   tid)
+{
+  g_return_if_fail (WS_IS_TRACE (self));
+  g_hash_table_remove (self->thread_by_tid, GINT_TO_POINTER (tid));
+}
+
+/* @tid names @thread again (one of its earlier threads). */
+void
+ws_trace_bind_tid (WsTrace *self,
+                   gint32   tid,
+                   guint    thread)
+{
+  g_return_if_fail (WS_IS_TRACE (self));
+  g_return_if_fail (thread < self->threads->len);
+  g_hash_table_insert (self->thread_by_tid, GINT_TO_POINTER (tid), GUINT_TO_POINTER (thread + 1));
 }
 
 void
@@ -634,6 +668,92 @@ build_processes (WsTrace *self)
     }
 }
 
+/* Frames of a remote wake-up run by an inter-processor interrupt (or by
+ * the idle loop's flush of the same queue): the waker queued the wake-up on
+ * another CPU, which ran it later in whatever context it was in.  The
+ * waker's own sched_waking is on that other CPU; without it, who readied
+ * the wait is unknown -- the interrupt did not. */
+static const char * const ipi_wake_frames[] = {
+  "sched_ttwu_pending", "__flush_smp_call_function_queue", "flush_smp_call_function_queue",
+  "generic_smp_call_function_single_interrupt", "__sysvec_reschedule_ipi", "scheduler_ipi",
+};
+
+static gboolean
+stack_is_ipi_wake (WsTrace    *self,
+                   GHashTable *cache,
+                   WsStackId   stack)
+{
+  gpointer hit = g_hash_table_lookup (cache, GUINT_TO_POINTER (stack + 1));
+  const WsFrameId *frames;
+  gboolean ipi = FALSE;
+  guint n = 0;
+
+  if (hit != NULL)
+    return GPOINTER_TO_UINT (hit) == 2;
+  frames = ws_stack_table_get_stack (self->stacks, stack, &n);
+  for (guint i = 0; i < n && !ipi; i++)
+    {
+      const char *fn = ws_stack_table_get_frame (self->stacks, frames[i])->function;
+      gsize len;
+
+      for (guint j = 0; j < G_N_ELEMENTS (ipi_wake_frames) && !ipi; j++)
+        ipi = g_str_has_prefix (fn, ipi_wake_frames[j])
+              && (fn[len = strlen (ipi_wake_frames[j])] == '\0' || fn[len] == '.');
+    }
+  g_hash_table_insert (cache, GUINT_TO_POINTER (stack + 1), GUINT_TO_POINTER (ipi ? 2 : 1));
+  return ipi;
+}
+
+/*
+ * Wake-ups as they happened: a wait paired with an interrupt-context
+ * wake-up that was only the delivery of a remote wake-up (see
+ * ipi_wake_frames) was not readied by hardware.  If a thread's wake-up of
+ * the same thread was recorded, unpaired, between the wait's start and the
+ * interrupt, that thread is the readier and the wait is paired with it
+ * (ending at that wake-up); otherwise the readier is unknown.  Done here, once, so that the
+ * wait graph, the AWG, contrast, `why` and the timeline all see the same.
+ * (A sender recorded *after* the interrupt, another CPU's clock being a
+ * little ahead, is not taken: the wake-up would end after the wait did.)
+ */
+static void
+attribute_ipi_wakes (WsTrace *self)
+{
+  WsEvent *events = (WsEvent *) (gpointer) self->events->data;
+  guint n = self->events->len;
+  g_autoptr(GHashTable) cache = g_hash_table_new (g_direct_hash, g_direct_equal);
+
+  for (guint i = 0; i < n; i++)
+    {
+      WsEvent *hw = &events[i], *wait;
+      guint sender = WS_NONE;
+
+      if (hw->kind != WS_EVENT_HW_SERVICE || hw->peer == WS_NONE
+          || !stack_is_ipi_wake (self, cache, hw->stack))
+        continue;
+      wait = &events[hw->peer];
+      for (guint j = i; sender == WS_NONE && j > 0 && events[j - 1].time >= wait->time; j--)
+        if (events[j - 1].kind == WS_EVENT_UNWAIT && events[j - 1].peer == WS_NONE
+            && events[j - 1].target == wait->thread)
+          sender = j - 1;
+
+      hw->peer = WS_NONE;
+      if (sender != WS_NONE)
+        {
+          wait->peer = sender;
+          wait->duration = events[sender].time - wait->time;
+          events[sender].peer = (guint32) (wait - events);
+          events[sender].flags &= ~WS_EVENT_FLAG_ECHO;
+          self->fixes.ipi_sender++;
+        }
+      else
+        {
+          wait->peer = WS_NONE;
+          wait->flags |= WS_EVENT_FLAG_READIER_UNKNOWN;
+          self->fixes.ipi_unknown++;
+        }
+    }
+}
+
 /**
  * ws_trace_finish:
  *
@@ -653,6 +773,7 @@ ws_trace_finish (WsTrace *self)
   g_return_if_fail (!self->finished);
 
   sort_events (self);
+  attribute_ipi_wakes (self);
 
   n_threads = self->threads->len;
   n_events = self->events->len;
@@ -693,8 +814,24 @@ ws_trace_finish (WsTrace *self)
       ((guint32 *) threads[t].events)[fill[t]++] = i;
     }
 
+  for (guint w = 0; w < WS_N_END_INDEXES; w++)
+    self->end_prefix_max[w] = g_new0 (WsTime *, MAX (n_threads, 1));
+
   build_processes (self);
   self->finished = TRUE;
+}
+
+/**
+ * ws_trace_get_wakeup_fixes:
+ *
+ * What finishing the trace rewrote so that wake-ups read as they happened
+ * (IPI deliveries): for importers' checks against their input.
+ */
+const WsWakeupFixes *
+ws_trace_get_wakeup_fixes (WsTrace *self)
+{
+  g_return_val_if_fail (WS_IS_TRACE (self), NULL);
+  return &self->fixes;
 }
 
 guint
@@ -851,6 +988,62 @@ ws_trace_thread_lower_bound (WsTrace *self,
         hi = mid;
     }
   return lo;
+}
+
+/**
+ * ws_trace_thread_end_prefix_max:
+ * @which: over which events
+ *
+ * The running maximum of the end times (time + duration) of @thread's
+ * events, one entry per position in its event list.  Events are sorted by
+ * start, not end: walking back from a position, nothing earlier can end
+ * after t once this falls below t.  That is how the wait graph and the
+ * ready tree find "the events of a thread that end inside a window" in
+ * time proportional to the window, not to the thread's life.
+ *
+ * Built once per thread on first use and kept with the trace, so that the
+ * thousands of per-instance graphs of a contrast or impact run do not each
+ * rescan the long-lived threads they meet.  Safe from several threads at
+ * once (a lost race frees its copy).
+ *
+ * Returns: (array) (transfer none): n_events entries (at least one)
+ */
+const WsTime *
+ws_trace_thread_end_prefix_max (WsTrace    *self,
+                                guint       thread,
+                                WsEndIndex  which)
+{
+  const WsThread *t;
+  const WsEvent *events;
+  WsTime *pm, running = G_MININT64;
+
+  g_return_val_if_fail (WS_IS_TRACE (self), NULL);
+  g_return_val_if_fail (self->finished, NULL);
+  g_return_val_if_fail (thread < self->threads->len, NULL);
+  g_return_val_if_fail (which < WS_N_END_INDEXES, NULL);
+
+  pm = g_atomic_pointer_get (&self->end_prefix_max[which][thread]);
+  if (pm != NULL)
+    return pm;
+
+  t = &g_array_index (self->threads, WsThread, thread);
+  events = (const WsEvent *) (gconstpointer) self->events->data;
+  pm = g_new (WsTime, MAX (t->n_events, 1));
+  pm[0] = G_MININT64;
+  for (guint k = 0; k < t->n_events; k++)
+    {
+      const WsEvent *e = &events[t->events[k]];
+
+      if (which == WS_END_INDEX_ALL || e->kind == WS_EVENT_WAIT)
+        running = MAX (running, e->time + MAX (e->duration, 0));
+      pm[k] = running;
+    }
+  if (!g_atomic_pointer_compare_and_exchange (&self->end_prefix_max[which][thread], NULL, pm))
+    {
+      g_free (pm);
+      pm = g_atomic_pointer_get (&self->end_prefix_max[which][thread]);
+    }
+  return pm;
 }
 
 /**

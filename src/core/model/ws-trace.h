@@ -67,7 +67,8 @@ typedef enum {
  *   %WS_NONE (readier unknown); UNWAIT/HW_SERVICE: index of the WAIT it
  *   ended, or %WS_NONE
  * @target: UNWAIT/HW_SERVICE: index of the thread made ready; MARKER: name id
- *   (ws_trace_get_string()); otherwise %WS_NONE
+ *   (ws_trace_get_string()); RUNNING: the sample event's name id, or
+ *   %WS_NONE; otherwise %WS_NONE
  * @ready_latency: WAIT: ns from wake-up to switch-in, %WS_LATENCY_UNKNOWN if
  *   the switch-in was not recorded
  * @cpu: CPU number
@@ -178,6 +179,37 @@ guint32                 ws_trace_lookup_string         (WsTrace     *self,
 guint                   ws_trace_thread_lower_bound    (WsTrace     *self,
                                                         guint        thread,
                                                         WsTime       time);
+/**
+ * WsEndIndex:
+ * @WS_END_INDEX_ALL: over every event of the thread
+ * @WS_END_INDEX_WAITS: over its WAIT events only (G_MININT64 before the first)
+ *
+ * Which events ws_trace_thread_end_prefix_max() takes the maximum over.
+ */
+typedef enum {
+  WS_END_INDEX_ALL,
+  WS_END_INDEX_WAITS,
+  WS_N_END_INDEXES,
+} WsEndIndex;
+
+/**
+ * WsWakeupFixes:
+ * @ipi_unknown: waits an IPI delivered the wake-up of, whose readier is
+ *   now unknown (was hardware)
+ * @ipi_sender: the same, paired with the recorded wake-up of the thread
+ *   that queued it
+ *
+ * What ws_trace_finish() rewrote so that wake-ups read as they happened.
+ */
+typedef struct {
+  guint ipi_unknown;
+  guint ipi_sender;
+} WsWakeupFixes;
+
+const WsWakeupFixes    *ws_trace_get_wakeup_fixes      (WsTrace     *self);
+const WsTime           *ws_trace_thread_end_prefix_max (WsTrace     *self,
+                                                        guint        thread,
+                                                        WsEndIndex   which);
 WsReadierKind           ws_trace_wait_readier          (WsTrace     *self,
                                                         guint        wait_event,
                                                         guint       *readier_thread);

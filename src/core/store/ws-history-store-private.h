@@ -20,6 +20,11 @@ sqlite3_stmt *ws_history_store_prepare (WsHistoryStore  *self,
                                         const char      *sql,
                                         GError         **error);
 /* @what names the step in the error message */
+gboolean  ws_history_store_begin     (WsHistoryStore  *self,
+                                      GError         **error);
+gboolean  ws_history_store_commit    (WsHistoryStore  *self,
+                                      GError         **error);
+void      ws_history_store_rollback  (WsHistoryStore  *self);
 gboolean  ws_history_store_exec      (WsHistoryStore  *self,
                                       const char      *sql,
                                       const char      *what,

@@ -47,13 +47,13 @@ static gboolean
 begin (WsHistoryStore  *self,
        GError         **error)
 {
-  return ws_history_store_exec (self, "BEGIN IMMEDIATE", _("starting a transaction"), error);
+  return ws_history_store_begin (self, error);
 }
 
 static void
 rollback (WsHistoryStore *self)
 {
-  sqlite3_exec (ws_history_store_get_db (self), "ROLLBACK", NULL, NULL, NULL);
+  ws_history_store_rollback (self);
 }
 
 /* Commits; on failure rolls back, so the transaction never stays open. */
@@ -61,7 +61,7 @@ static gboolean
 commit (WsHistoryStore  *self,
         GError         **error)
 {
-  if (ws_history_store_exec (self, "COMMIT", _("committing"), error))
+  if (ws_history_store_commit (self, error))
     return TRUE;
   rollback (self);
   return FALSE;

@@ -19,7 +19,9 @@
  * the same transaction as its counts, so it is counted exactly once.
  *
  * The schema is versioned with PRAGMA user_version; a database written by
- * a newer Waitscope is refused rather than misread.
+ * a newer Waitscope is refused rather than misread.  PRAGMA application_id
+ * marks the file as ours: another application's database (given by
+ * mistake as --history) is refused before anything is written to it.
  *
  * One connection per store, serialised by a mutex: the GUI may record a
  * trace from a loader thread while a panel reads counts.
@@ -31,8 +33,11 @@
 #include <errno.h>
 #include <sqlite3.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/statvfs.h>
 
 #include "ws-error.h"
+#include "ws-hash.h"
 #include "ws-history-store-private.h"
 
 struct _WsHistoryStore
@@ -42,6 +47,7 @@ struct _WsHistoryStore
   char    *path;
   sqlite3 *db;
   GMutex   lock;
+  gboolean in_batch;   /* inside ws_history_store_begin_batch() */
 };
 
 G_DEFINE_FINAL_TYPE (WsHistoryStore, ws_history_store, G_TYPE_OBJECT)
@@ -129,6 +135,36 @@ ws_history_store_init (WsHistoryStore *self)
   g_mutex_init (&self->lock);
 }
 
+/* Less than a megabyte left where the store is. */
+static gboolean
+disk_is_full (const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  struct statvfs st;
+
+  return statvfs (dir, &st) == 0 && (guint64) st.f_bavail * st.f_frsize < 1024 * 1024;
+}
+
+/* The store or its WAL within a few pages of RLIMIT_FSIZE. */
+static gboolean
+at_file_size_limit (const char *path)
+{
+  const char *suffixes[] = { "", "-wal", "-journal" };
+  struct rlimit lim;
+
+  if (getrlimit (RLIMIT_FSIZE, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    {
+      g_autofree char *name = g_strconcat (path, suffixes[i], NULL);
+      GStatBuf st;
+
+      if (g_stat (name, &st) == 0 && (guint64) st.st_size + 64 * 1024 >= lim.rlim_cur)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static gboolean
 sql_error (WsHistoryStore  *self,
            GError         **error,
@@ -137,10 +173,22 @@ sql_error (WsHistoryStore  *self,
   /* SQLite quotes a damaged file's own bytes (a schema's names) in its
    * messages: they reach the terminal and --json output, so make them UTF-8. */
   g_autofree char *message = g_utf8_make_valid (sqlite3_errmsg (self->db), -1);
+  int code = sqlite3_errcode (self->db) & 0xff;
 
-  g_set_error (error, WS_ERROR, WS_ERROR_IO,
-               _("%s: history database error while %s: %s"),
-               self->path, what, message);
+  /* SQLite says "disk I/O error" for most of these, and its errno is
+   * gone by now: look at the disk and the limit ourselves. */
+  if (code == SQLITE_FULL || (code == SQLITE_IOERR && disk_is_full (self->path)))
+    g_set_error (error, WS_ERROR, WS_ERROR_IO,
+                 _("%s: the disk is full: the history database could not be written while %s"),
+                 self->path, what);
+  else if (code == SQLITE_IOERR && at_file_size_limit (self->path))
+    g_set_error (error, WS_ERROR, WS_ERROR_IO,
+                 _("%s: the history database reached the file size limit (ulimit -f) while %s"),
+                 self->path, what);
+  else
+    g_set_error (error, WS_ERROR, WS_ERROR_IO,
+                 _("%s: history database error while %s: %s"),
+                 self->path, what, message);
   return FALSE;
 }
 
@@ -208,6 +256,74 @@ prepare (WsHistoryStore  *self,
       return NULL;
     }
   return stmt;
+}
+
+/*
+ * One write transaction, or, inside a batch, one step of the batch's
+ * transaction (a savepoint): a failed step is undone, and the batch's
+ * owner then rolls back the whole.
+ */
+gboolean
+ws_history_store_begin (WsHistoryStore  *self,
+                        GError         **error)
+{
+  return exec (self, self->in_batch ? "SAVEPOINT ws_step" : "BEGIN IMMEDIATE",
+               _("starting a transaction"), error);
+}
+
+gboolean
+ws_history_store_commit (WsHistoryStore  *self,
+                         GError         **error)
+{
+  return exec (self, self->in_batch ? "RELEASE ws_step" : "COMMIT", _("committing"), error);
+}
+
+void
+ws_history_store_rollback (WsHistoryStore *self)
+{
+  sqlite3_exec (self->db, self->in_batch ? "ROLLBACK TO ws_step; RELEASE ws_step" : "ROLLBACK",
+                NULL, NULL, NULL);
+}
+
+/**
+ * ws_history_store_begin_batch:
+ *
+ * Starts one transaction for several recordings (`history add`: a trace's
+ * stacks and its waits), so that a failure in any (a full disk) leaves
+ * none of them.  Only for a store that one thread uses.
+ */
+gboolean
+ws_history_store_begin_batch (WsHistoryStore  *self,
+                              GError         **error)
+{
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), FALSE);
+  g_return_val_if_fail (!self->in_batch, FALSE);
+
+  if (!exec (self, "BEGIN IMMEDIATE", _("starting a transaction"), error))
+    return FALSE;
+  self->in_batch = TRUE;
+  return TRUE;
+}
+
+/**
+ * ws_history_store_end_batch:
+ * @commit: %TRUE to keep what the batch recorded, %FALSE to drop it
+ *
+ * Returns: whether it was kept (with @commit); on failure nothing was
+ */
+gboolean
+ws_history_store_end_batch (WsHistoryStore  *self,
+                            gboolean         commit,
+                            GError         **error)
+{
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (self), FALSE);
+  g_return_val_if_fail (self->in_batch, FALSE);
+
+  self->in_batch = FALSE;
+  if (commit && exec (self, "COMMIT", _("committing"), error))
+    return TRUE;
+  sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+  return FALSE;
 }
 
 /* For ws-history-store-waits.c, which shares the connection, its lock and
@@ -296,6 +412,75 @@ read_schema_version (WsHistoryStore  *self,
 }
 
 static gboolean
+read_int_pragma (WsHistoryStore  *self,
+                 const char      *sql,
+                 int             *value,
+                 GError         **error)
+{
+  sqlite3_stmt *stmt;
+
+  if ((stmt = prepare (self, sql, error)) == NULL)
+    return FALSE;
+  if (sqlite3_step (stmt) != SQLITE_ROW)
+    {
+      sqlite3_finalize (stmt);
+      return sql_error (self, error, _("reading the database header"));
+    }
+  *value = sqlite3_column_int (stmt, 0);
+  sqlite3_finalize (stmt);
+  return TRUE;
+}
+
+/*
+ * Whether the file is a Waitscope history, or empty: only then may it be
+ * written to.  Ours is our application_id; a store written before the id
+ * existed has none, but a schema version and the tables of version 1; an
+ * empty file (no id, no version, no table) becomes ours.  Anything else is
+ * another application's, refused before any write (the switch to WAL
+ * included).  *@adopt says an old store that is to get the id.
+ */
+static gboolean
+check_ours (WsHistoryStore  *self,
+            int              version,
+            gboolean        *adopt,
+            GError         **error)
+{
+  static const char * const v1_tables[] = {
+    "traces", "functions", "bigrams", "totals", "wait_samples", "anomaly_flags",
+  };
+  int app_id, n_objects, n_tables;
+  g_autofree char *why = NULL;
+
+  *adopt = FALSE;
+  if (!read_int_pragma (self, "PRAGMA application_id", &app_id, error))
+    return FALSE;
+  if ((guint32) app_id == WS_HISTORY_APPLICATION_ID)
+    return TRUE;
+  if (app_id != 0)
+    why = g_strdup_printf (_("its application id is 0x%08x, not Waitscope’s"), (guint32) app_id);
+  else if (!read_int_pragma (self, "SELECT count(*) FROM sqlite_master", &n_objects, error) ||
+           !read_int_pragma (self, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+                             "('traces', 'functions', 'bigrams', 'totals', 'wait_samples', 'anomaly_flags')",
+                             &n_tables, error))
+    return FALSE;
+  else if (version == 0 && n_objects == 0)
+    return TRUE;   /* new */
+  else if (version >= 1 && n_tables == G_N_ELEMENTS (v1_tables))
+    {
+      *adopt = TRUE;
+      return TRUE;
+    }
+  else
+    why = g_strdup (_("it holds tables Waitscope did not create"));
+
+  g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+               _("%s: not a Waitscope history database (%s); it was left untouched: "
+                 "name a new file with --history or WAITSCOPE_HISTORY"),
+               self->path, why);
+  return FALSE;
+}
+
+static gboolean
 open_connection (WsHistoryStore  *self,
                  int              flags,
                  GError         **error)
@@ -325,10 +510,11 @@ migrate (WsHistoryStore  *self,
     return FALSE;
   if (!read_schema_version (self, &version, error))
     goto fail;
-  sql = g_strdup_printf ("%s %s PRAGMA user_version = %d; COMMIT;", version < 1 ? schema : "",
-                         version < 2 ? schema_v2 : "", WS_HISTORY_SCHEMA_VERSION);
-  if (version < WS_HISTORY_SCHEMA_VERSION ? exec (self, sql, _("creating the schema"), error)
-                                          : exec (self, "COMMIT", _("creating the schema"), error))
+  /* The id in the same transaction: a file with our tables always has it. */
+  sql = g_strdup_printf ("%s %s PRAGMA user_version = %d; PRAGMA application_id = %d; COMMIT;",
+                         version < 1 ? schema : "", version < 2 ? schema_v2 : "",
+                         WS_HISTORY_SCHEMA_VERSION, (int) WS_HISTORY_APPLICATION_ID);
+  if (exec (self, sql, _("creating the schema"), error))
     return TRUE;
 fail:
   sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
@@ -353,6 +539,7 @@ ws_history_store_open (const char  *path,
   g_autoptr(WsHistoryStore) self = g_object_new (WS_TYPE_HISTORY_STORE, NULL);
   g_autofree char *dir = NULL;
   int version;
+  gboolean adopt;
 
   self->path = path ? g_strdup (path) : ws_history_store_default_path ();
 
@@ -366,7 +553,8 @@ ws_history_store_open (const char  *path,
     }
 
   if (!open_connection (self, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, error) ||
-      !read_schema_version (self, &version, error))
+      !read_schema_version (self, &version, error) ||
+      !check_ours (self, version, &adopt, error))
     return NULL;
 
   /* WAL + FULL: a commit is durable, and a crash mid-write rolls back. */
@@ -374,7 +562,7 @@ ws_history_store_open (const char  *path,
                        _("setting up"), error))
     return NULL;
 
-  if (version < WS_HISTORY_SCHEMA_VERSION && !migrate (self, error))
+  if ((version < WS_HISTORY_SCHEMA_VERSION || adopt) && !migrate (self, error))
     return NULL;
 
   return g_steal_pointer (&self);
@@ -399,11 +587,13 @@ ws_history_store_open_read_only (const char  *path,
 {
   g_autoptr(WsHistoryStore) self = g_object_new (WS_TYPE_HISTORY_STORE, NULL);
   int version;
+  gboolean adopt;
 
   self->path = path ? g_strdup (path) : ws_history_store_default_path ();
 
   if (!open_connection (self, SQLITE_OPEN_READONLY, error) ||
-      !read_schema_version (self, &version, error))
+      !read_schema_version (self, &version, error) ||
+      !check_ours (self, version, &adopt, error))
     return NULL;
   if (version < WS_HISTORY_SCHEMA_VERSION)
     {
@@ -589,7 +779,7 @@ count_stack (GHashTable      *frames,
         c->n_stacks += w;
       if (j + 1 < n)
         {
-          guint64 bk = ((guint64) f[j] << 32) | f[j + 1];
+          guint64 bk = ws_hash_pack_pair (f[j], f[j + 1]);
           guint64 *b = g_hash_table_lookup (bigrams, &bk);
 
           c->n_with_callee += w;
@@ -776,7 +966,7 @@ ws_history_store_record_stacks (WsHistoryStore   *self,
 {
   g_autoptr(GMutexLocker) locker = NULL;
   g_autoptr(GHashTable) frames = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  g_autoptr(GHashTable) bigrams = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  g_autoptr(GHashTable) bigrams = g_hash_table_new_full (ws_uint64_hash, g_int64_equal, g_free, g_free);
   guint64 total = 0;
   gboolean exists = FALSE;
 
@@ -802,20 +992,20 @@ ws_history_store_record_stacks (WsHistoryStore   *self,
 
   locker = g_mutex_locker_new (&self->lock);
 
-  if (!exec (self, "BEGIN IMMEDIATE", _("starting a transaction"), error))
+  if (!ws_history_store_begin (self, error))
     return FALSE;
   if (!trace_recorded (self, digest, &exists, error))
     goto fail;
   if (exists)
     {
-      sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+      ws_history_store_rollback (self);
       return TRUE;
     }
   if (!insert_trace_row (self, digest, path, total, error) ||
       !add_function_counts (self, table, frames, error) ||
       !add_bigram_counts (self, frames, bigrams, error) ||
       !add_total (self, total, error) ||
-      !exec (self, "COMMIT", _("committing"), error))
+      !ws_history_store_commit (self, error))
     goto fail;
 
   if (newly_recorded)
@@ -823,7 +1013,7 @@ ws_history_store_record_stacks (WsHistoryStore   *self,
   return TRUE;
 
 fail:
-  sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+  ws_history_store_rollback (self);
   return FALSE;
 }
 
@@ -1163,7 +1353,7 @@ ws_history_store_fill_similarity (WsHistoryStore   *self,
                                   GError          **error)
 {
   g_autoptr(GMutexLocker) locker = NULL;
-  g_autoptr(GHashTable) frame_of_row = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr(GHashTable) frame_of_row = g_hash_table_new (ws_uint64_hash, g_int64_equal);
   g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autofree gint64 *row_ids = NULL;
   WsStackTable *table;

@@ -11,6 +11,10 @@ G_BEGIN_DECLS
 /* Version of the on-disk schema (PRAGMA user_version). */
 #define WS_HISTORY_SCHEMA_VERSION 2
 
+/* PRAGMA application_id of every history database ("WsHy"): a file with
+ * another id is another application's and is never written to. */
+#define WS_HISTORY_APPLICATION_ID 0x57734879
+
 /**
  * WsAnomalyFlag:
  * @WS_ANOMALY_FLAG_NONE: the user has not judged the wait
@@ -121,6 +125,11 @@ gboolean         ws_history_store_record_trace     (WsHistoryStore   *self,
                                                     WsTrace          *trace,
                                                     gboolean         *newly_recorded,
                                                     GError          **error);
+gboolean         ws_history_store_begin_batch (WsHistoryStore  *self,
+                                               GError         **error);
+gboolean         ws_history_store_end_batch   (WsHistoryStore  *self,
+                                               gboolean         commit,
+                                               GError         **error);
 gboolean         ws_history_store_record_trace_digest (WsHistoryStore *self,
                                                     WsTrace          *trace,
                                                     const char       *digest,

@@ -14,6 +14,7 @@
  */
 #include "config.h"
 
+#include "ws-hash.h"
 #include "ws-stack-db.h"
 
 typedef struct {
@@ -114,7 +115,7 @@ ws_stack_db_init (WsStackDb *self)
   self->entry_of_stack = g_array_new (FALSE, TRUE, sizeof (guint32));
   self->last_share = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->raw_shares = g_array_new (FALSE, FALSE, sizeof (RawShare));
-  self->share_index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->share_index = g_hash_table_new_full (ws_uint64_hash, g_int64_equal, g_free, NULL);
   self->shares = g_array_new (FALSE, FALSE, sizeof (WsStackDbShare));
   self->remaps = g_hash_table_new_full (g_direct_hash, g_direct_equal,
                                         g_object_unref, remap_free);
@@ -323,7 +324,7 @@ ws_stack_db_add (WsStackDb *self,
   if (share == G_MAXUINT32 ||
       g_array_index (self->raw_shares, RawShare, share).stream != stream)
     {
-      gint64 key = ((gint64) entry << 32) | stream;
+      guint64 key = ws_hash_pack_pair (entry, stream);
       gpointer found = g_hash_table_lookup (self->share_index, &key);
 
       if (found != NULL)

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Finding a session's traces again, by content.
+ *
+ * A session may come from someone else, so everything it names is checked
+ * before it is read: only regular files are opened (a FIFO, /dev/zero or
+ * /proc/kmsg named as a trace would block or never end), a file whose size
+ * differs from the saved one is different without reading a byte, and
+ * hashing reads at most the size the file had when it was opened.  The
+ * functions here touch no session object, so the GUI runs them on a worker
+ * thread with a cancellable (a trace of gigabytes takes seconds to hash).
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ws-error.h"
+#include "ws-session-trace-check.h"
+
+#define CHUNK (1 << 20)
+
+/* Opens @path for reading if it is a regular file, without blocking on a
+ * FIFO or a device on the way.  Returns the descriptor, or -1 with @error. */
+static int
+open_regular (const char  *path,
+              gint64      *size,
+              GError     **error)
+{
+  struct stat st;
+  int fd = g_open (path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
+
+  if (fd < 0)
+    {
+      int saved = errno;
+      g_set_error (error, WS_ERROR, WS_ERROR_IO, _("Could not read “%s”: %s"), path, g_strerror (saved));
+      return -1;
+    }
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      close (fd);
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   _("“%s” is not a regular file (a device, a pipe or a folder); a trace must be a file"), path);
+      return -1;
+    }
+  /* Blocking reads from here on: a regular file never blocks for long. */
+  fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK);
+  *size = st.st_size;
+  return fd;
+}
+
+/**
+ * ws_session_trace_hash_file:
+ * @size: (out) (optional): the number of bytes hashed
+ * @cancellable: (nullable): looked at between megabytes
+ *
+ * The hex SHA-256 of a regular file's bytes, reading no more than the
+ * size it had when opened (a file under /proc that claims to be regular
+ * but never ends is cut there).
+ *
+ * Returns: (transfer full) (nullable): the hash, or %NULL with @error
+ */
+char *
+ws_session_trace_hash_file (const char    *path,
+                            gint64        *size,
+                            GCancellable  *cancellable,
+                            GError       **error)
+{
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autofree guchar *buf = NULL;
+  gint64 expected = 0, total = 0;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  fd = open_regular (path, &expected, error);
+  if (fd < 0)
+    return NULL;
+  buf = g_malloc (CHUNK);
+  while (total < expected)
+    {
+      gssize n = read (fd, buf, MIN ((gint64) CHUNK, expected - total));
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved = errno;
+          close (fd);
+          g_set_error (error, WS_ERROR, WS_ERROR_IO, _("Could not read “%s”: %s"), path, g_strerror (saved));
+          return NULL;
+        }
+      if (n == 0)
+        break;
+      if (g_cancellable_is_cancelled (cancellable))
+        {
+          close (fd);
+          g_set_error (error, WS_ERROR, WS_ERROR_CANCELLED, _("Hashing “%s” was cancelled"), path);
+          return NULL;
+        }
+      g_checksum_update (sum, buf, n);
+      total += n;
+    }
+  close (fd);
+  if (size)
+    *size = total;
+  return g_strdup (g_checksum_get_string (sum));
+}
+
+/* 1: same content, 0: different, -1: unreadable or not a file (@error
+ * set).  A size that differs answers without reading. */
+static int
+same_content (const WsSessionTrace *t,
+              const char           *path,
+              GCancellable         *cancellable,
+              GError              **error)
+{
+  g_autofree char *sha = NULL;
+  GStatBuf st;
+  gint64 size = 0;
+
+  if (g_stat (path, &st) == 0 && S_ISREG (st.st_mode) && st.st_size != t->size)
+    return 0;
+  sha = ws_session_trace_hash_file (path, &size, cancellable, error);
+  if (sha == NULL)
+    return -1;
+  return size == t->size && g_str_equal (sha, t->sha256);
+}
+
+static gboolean
+refuse_different (const WsSessionTrace *t,
+                  const char           *path,
+                  GError              **error)
+{
+  g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+               _("“%s” is not the trace “%s” this session was saved with: its content differs "
+                 "(expected SHA-256 %.12s…, %lld bytes)"),
+               path, t->name, t->sha256, (long long) t->size);
+  return FALSE;
+}
+
+/**
+ * ws_session_trace_check:
+ *
+ * Is @path the trace @t, byte for byte?
+ *
+ * Returns: %TRUE if so; %FALSE with WS_ERROR_INVALID (different content,
+ *   or not a regular file), WS_ERROR_IO or WS_ERROR_CANCELLED
+ */
+gboolean
+ws_session_trace_check (const WsSessionTrace *t,
+                        const char           *path,
+                        GCancellable         *cancellable,
+                        GError              **error)
+{
+  int same;
+
+  g_return_val_if_fail (t != NULL && path != NULL, FALSE);
+
+  same = same_content (t, path, cancellable, error);
+  if (same < 0)
+    return FALSE;
+  return same ? TRUE : refuse_different (t, path, error);
+}
+
+/* Where a moved trace may be: the saved relative path, then beside the session. */
+static GPtrArray *
+relocation_candidates (const WsSessionTrace *t,
+                       const char           *session_path)
+{
+  GPtrArray *candidates = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *dir = NULL;
+  g_autofree char *base = NULL;
+
+  if (session_path == NULL)
+    return candidates;
+  dir = g_path_get_dirname (session_path);
+  base = g_path_get_basename (t->path);
+  if (t->relative_path != NULL)
+    g_ptr_array_add (candidates, g_canonicalize_filename (t->relative_path, dir));
+  g_ptr_array_add (candidates, g_build_filename (dir, base, NULL));
+  return candidates;
+}
+
+/**
+ * ws_session_trace_locate:
+ * @session_path: (nullable): the session file, whose folder is searched
+ *   when the trace moved
+ *
+ * Finds trace @t: at its path if the content there is the same, else by
+ * its relative path or beside the session file.  Thread-safe: it reads
+ * only @t and the files.
+ *
+ * Returns: (transfer full) (nullable): where it is; %NULL with
+ *   WS_ERROR_INVALID if a different file (or no regular file) is at its
+ *   path, WS_ERROR_IO if it is nowhere to be found, WS_ERROR_CANCELLED
+ */
+char *
+ws_session_trace_locate (const WsSessionTrace *t,
+                         const char           *session_path,
+                         GCancellable         *cancellable,
+                         GError              **error)
+{
+  g_autoptr(GPtrArray) candidates = NULL;
+
+  g_return_val_if_fail (t != NULL, NULL);
+
+  if (g_file_test (t->path, G_FILE_TEST_EXISTS))
+    return ws_session_trace_check (t, t->path, cancellable, error) ? g_strdup (t->path) : NULL;
+
+  candidates = relocation_candidates (t, session_path);
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      const char *c = g_ptr_array_index (candidates, i);
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, NULL))
+        break;
+      if (ws_session_trace_check (t, c, cancellable, NULL))
+        return g_strdup (c);
+    }
+  if (g_cancellable_is_cancelled (cancellable))
+    g_set_error (error, WS_ERROR, WS_ERROR_CANCELLED, _("Checking “%s” was cancelled"), t->name);
+  else
+    g_set_error (error, WS_ERROR, WS_ERROR_IO,
+                 _("The trace “%s” is missing: it is no longer at “%s” nor beside the session file; relocate it"),
+                 t->name, t->path);
+  return NULL;
+}

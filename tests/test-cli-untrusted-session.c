@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * A session file from someone else, through the real waitscope-cli: it
+ * may claim to be a recovery copy of any of the user's files, nest JSON
+ * a hundred thousand levels deep, or name a FIFO as its trace.  None of
+ * that may cost the user a file, crash or hang the command.
+ */
+#include "config.h"
+
+#include <string.h>
+#include <sys/stat.h>
+
+#include <glib/gstdio.h>
+
+#include "ws-cli-test-util.h"
+
+static char *
+make_tmpdir (void)
+{
+  g_autoptr(GError) error = NULL;
+  char *dir = g_dir_make_tmp ("ws-untrusted-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  return dir;
+}
+
+/* A new session on py-locks, saved by the CLI itself at @path. */
+static void
+new_session (const char *path)
+{
+  g_autofree char *trace = ws_cli_test_data_path ("py-locks.perf.txt.gz");
+  g_auto(WsCliRun) run = { 0 };
+
+  ws_cli_run (&run, "session", "new", path, trace, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+}
+
+/* The review's reproducer: "recovery": {"original_path": VICTIM} and a
+ * title that runs a command if it lands in a shell's start-up file. */
+static void
+test_pin_keeps_victim (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *rdir = g_build_filename (dir, "recovery", NULL);
+  g_autofree char *victim = g_build_filename (dir, "bashrc", NULL);
+  g_autofree char *path = g_build_filename (dir, "shared.waitscope", NULL);
+  g_autofree char *data = NULL;
+  g_autofree char *hostile = NULL;
+  g_autofree char *victim_after = NULL;
+  g_autofree char *env_dir = g_strconcat ("WAITSCOPE_RECOVERY_DIR=", rdir, NULL);
+  const char *envp[] = { env_dir, NULL };
+  const char *args[] = { "session", "pin", path, "--view", "timeline", "--tid", "11588",
+                         "--title", "$(touch PWNED)", NULL };
+  g_auto(WsCliRun) run = { 0 };
+
+  g_assert_true (g_file_set_contents (victim, "echo hello\n", -1, &error));
+  new_session (path);
+  g_assert_true (g_file_get_contents (path, &data, NULL, &error));
+  g_strchomp (data);
+  data[strlen (data) - 1] = '\0';
+  hostile = g_strdup_printf ("%s, \"recovery\": {\"original_path\": \"%s\"}}", data, victim);
+  g_assert_true (g_file_set_contents (path, hostile, -1, &error));
+
+  ws_cli_run_argv (&run, envp, args);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (g_file_get_contents (victim, &victim_after, NULL, &error));
+  g_assert_cmpstr (victim_after, ==, "echo hello\n");
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  g_clear_pointer (&data, g_free);
+  g_assert_true (g_file_get_contents (path, &data, NULL, &error));
+  g_assert_nonnull (strstr (data, "$(touch PWNED)"));   /* the pin went into the file named */
+
+  g_unlink (victim);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* 100,000 levels of nesting: a clear error naming the file, exit 1. */
+static void
+test_deep_session (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "deep.waitscope", NULL);
+  g_autoptr(GString) text = g_string_new ("{\"format\": \"waitscope-session\", \"version\": 1, \"title\": ");
+  const char *commands[][3] = { { "session", "show", NULL }, { "report", NULL, NULL } };
+
+  for (int i = 0; i < 100000; i++)
+    g_string_append (text, "{\"a\":");
+  g_string_append (text, "1");
+  for (int i = 0; i < 100000; i++)
+    g_string_append_c (text, '}');
+  g_string_append_c (text, '}');
+  g_assert_true (g_file_set_contents (path, text->str, text->len, &error));
+  for (guint c = 0; c < G_N_ELEMENTS (commands); c++)
+    {
+      g_auto(WsCliRun) run = { 0 };
+      const char *args[5] = { commands[c][0], commands[c][1] ? commands[c][1] : path,
+                              commands[c][1] ? path : "-o", commands[c][1] ? NULL : "/tmp/ws-untrusted-report.html", NULL };
+
+      ws_cli_run_argv (&run, NULL, args);
+      g_assert_cmpint (run.status, ==, 1);
+      g_assert_nonnull (strstr (run.err, path));
+      g_assert_nonnull (strstr (run.err, "nested deeper"));
+    }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* A session whose trace is a FIFO or /dev/zero: refused, never read. */
+static void
+test_session_naming_fifo (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "fifo.waitscope", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "trace.perf.txt", NULL);
+  const char *targets[] = { fifo, "/dev/zero" };
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  for (guint k = 0; k < G_N_ELEMENTS (targets); k++)
+    {
+      g_auto(WsCliRun) pin = { 0 };
+      g_auto(WsCliRun) report = { 0 };
+      g_autofree char *text = g_strdup_printf (
+        "{\"format\": \"waitscope-session\", \"version\": 1, \"title\": \"t\", "
+        "\"traces\": [{\"path\": \"%s\", \"sha256\": \"%064d\", \"size\": 100, \"name\": \"x\"}], "
+        "\"findings\": [{\"id\": \"a\", \"view\": \"timeline\", \"title\": \"a\", \"note\": \"\", \"traces\": [0], \"tid\": 1, \"settings\": {}}], "
+        "\"view_state\": {}, \"settings\": {}}", targets[k], 0);
+
+      g_assert_true (g_file_set_contents (path, text, -1, &error));
+      ws_cli_run (&report, "report", path, "-o", "/tmp/ws-untrusted-report.html", NULL);
+      g_assert_cmpint (report.status, ==, 1);
+      g_assert_nonnull (strstr (report.err, targets[k]));
+      ws_cli_run (&pin, "session", "pin", path, "--view", "timeline", "--trace", "0", NULL);
+      g_assert_cmpint (pin.status, ==, 1);
+      g_assert_cmpfloat (pin.seconds, <, 60);
+    }
+  g_unlink (fifo);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/cli/untrusted-session/pin-keeps-victim", test_pin_keeps_victim);
+  g_test_add_func ("/cli/untrusted-session/deep", test_deep_session);
+  g_test_add_func ("/cli/untrusted-session/fifo-trace", test_session_naming_fifo);
+  return g_test_run ();
+}

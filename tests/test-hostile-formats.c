@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Hostile inputs to the readers, made by the test itself and run through
+ * the loader and the real waitscope-cli (env WS_CLI): folded stacks whose
+ * thread name is not UTF-8, headers and first lines longer than the
+ * sniffing window, and the hash of the packed 64-bit keys.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "ws-cli-test-util.h"
+#include "ws-error.h"
+#include "ws-hash.h"
+#include "ws-trace-loader.h"
+
+static char *
+tmp_file (const char *dir,
+          const char *name,
+          const char *contents,
+          gssize      len)
+{
+  char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, contents, len, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+static char *
+gzip_file (const char *path)
+{
+  char *gz = g_strconcat (path, ".gz", NULL);
+  g_autofree char *cmd = g_strdup_printf ("gzip -c '%s' > '%s'", path, gz);
+
+  g_assert_cmpint (system (cmd), ==, 0);
+  return gz;
+}
+
+/*
+ * A first frame (the thread's name) that is not UTF-8 once reached the
+ * GRegex that splits "comm-PID/TID" and crashed every command (SIGSEGV)
+ * on a 19-byte file; the bytes were found by fuzz-folded.
+ */
+static void
+test_folded_first_frame_not_utf8 (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-hostile-XXXXXX", NULL);
+  g_autofree char *path = tmp_file (dir, "bad.folded", "-\xff\x13" "5;main;worker 8\n"
+                                    "ok\xc3-12/13;main;wait\xe9 2\n", -1);
+  const char *commands[][3] = {
+    { "info", "--json", NULL },
+    { "collapse", NULL },
+    { "mine", "--running", "--json" },
+    { "convert", "-o", "-" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      g_auto(WsCliRun) run = { 0 };
+      const char *args[8] = { 0 };
+      guint n = 0;
+
+      for (guint k = 0; k < 3 && commands[i][k] != NULL; k++)
+        args[n++] = commands[i][k];
+      if (g_str_equal (commands[i][0], "mine"))
+        args[n++] = "--no-history";
+      args[n++] = path;
+      ws_cli_run_argv (&run, NULL, args);
+      g_test_message ("%s: status %d, %s", commands[i][0], run.status, run.err);
+      g_assert_cmpint (run.status, ==, 0);
+      g_assert_true (g_utf8_validate (run.out, -1, NULL));
+      if (strstr (run.out, "{") == run.out)
+        {
+          g_autoptr(JsonParser) parser = json_parser_new ();
+          g_autoptr(GError) error = NULL;
+
+          json_parser_load_from_data (parser, run.out, -1, &error);
+          g_assert_no_error (error);
+        }
+    }
+
+  /* The loader keeps the thread ids and shows the bad bytes as U+FFFD. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(WsTrace) trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error);
+    guint t;
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (ws_trace_get_n_threads (trace), ==, 2);
+    t = ws_trace_find_thread (trace, 13);
+    g_assert_cmpuint (t, !=, WS_NONE);
+    g_assert_cmpint (ws_trace_get_thread (trace, t)->pid, ==, 12);
+    g_assert_cmpstr (ws_trace_get_thread (trace, t)->name, ==, "ok\xef\xbf\xbd");
+  }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* perf script --header of a 128-CPU machine: every event line lists one
+ * sample id per CPU, and -I adds a topology line per CPU. */
+static GString *
+perf_with_long_header (guint n_cpus)
+{
+  g_autofree char *seed = g_build_filename (g_getenv ("WS_TEST_DATA"), "..", "fuzz", "corpus", "perf-text",
+                                            "py-locks-start.txt", NULL);
+  g_autofree char *events = NULL;
+  g_autoptr(GError) error = NULL;
+  GString *s = g_string_new ("# ========\n"
+                             "# captured on    : Sat Nov 28 05:01:45 2026\n"
+                             "# hostname : big\n"
+                             "# arch : x86_64\n");
+  const char *names[] = { "sched:sched_switch", "sched:sched_waking", "sched:sched_wakeup",
+                          "cpu-clock", "dummy:HG" };
+
+  g_string_append_printf (s, "# nrcpus online : %u\n# nrcpus avail : %u\n", n_cpus, n_cpus);
+  for (guint e = 0; e < G_N_ELEMENTS (names); e++)
+    {
+      g_string_append_printf (s, "# event : name = %s, , id = { ", names[e]);
+      for (guint c = 0; c < n_cpus; c++)
+        g_string_append_printf (s, "%s%u", c ? ", " : "", 17580 + e * n_cpus + c);
+      g_string_append (s, " }, type = 2, size = 128, config = 0x174, { sample_period, sample_freq } = 1, "
+                          "sample_type = IP|TID|TIME|CALLCHAIN|CPU|PERIOD|RAW|IDENTIFIER\n");
+    }
+  for (guint c = 0; c < n_cpus; c++)
+    g_string_append_printf (s, "# CPU %u: Core ID %u, Die ID 0, Socket ID %u\n", c, c % 64, c / 64);
+  g_string_append (s, "# ========\n#\n");
+
+  g_file_get_contents (seed, &events, NULL, &error);
+  g_assert_no_error (error);
+  g_string_append (s, events);
+  return s;
+}
+
+/* A folded file whose first stack is a 120-frame Java one (about 9 KB). */
+static GString *
+folded_with_long_first_line (void)
+{
+  GString *s = g_string_new ("java-4242/4250");
+
+  for (guint k = 0; k < 120; k++)
+    g_string_append_printf (s, ";Lorg/apache/kafka/clients/consumer/internals/ConsumerCoordinator%u;::poll", k);
+  g_string_append (s, " 17\njava-4242/4251;Ljava/lang/Thread;::run;Ljava/util/concurrent/locks/LockSupport;::park 5\n");
+  return s;
+}
+
+static void
+check_loads (const char *path,
+             guint       n_threads_at_least)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error);
+  g_auto(WsCliRun) run = { 0 };
+  const char *stdin_args[] = { "info", "-", NULL };
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (ws_trace_get_n_threads (trace), >=, n_threads_at_least);
+
+  /* From a pipe the head is sniffed from the stream's own buffer. */
+  ws_cli_run_full (&run, NULL, path, stdin_args);
+  g_test_message ("info - < %s: %d %s", path, run.status, run.err);
+  g_assert_cmpint (run.status, ==, 0);
+}
+
+static void
+test_sniff_long_perf_header (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-hostile-XXXXXX", NULL);
+  g_autoptr(GString) s = perf_with_long_header (128);
+  g_autofree char *path = tmp_file (dir, "big-host.perf.txt", s->str, s->len);
+  g_autofree char *gz = gzip_file (path);
+
+  /* Longer than the 4 KiB the sniffers used to be given. */
+  g_assert_cmpuint (strstr (s->str, "\n#\n") - s->str, >, 8 * 1024);
+  check_loads (path, 2);
+  check_loads (gz, 2);
+  g_unlink (gz);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_sniff_long_folded_line (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-hostile-XXXXXX", NULL);
+  g_autoptr(GString) s = folded_with_long_first_line ();
+  /* No .folded suffix: the contents alone must tell. */
+  g_autofree char *path = tmp_file (dir, "java-profile.txt", s->str, s->len);
+  g_autofree char *gz = gzip_file (path);
+
+  g_assert_cmpuint (strchr (s->str, '\n') - s->str, >, 8 * 1024);
+  check_loads (path, 2);
+  check_loads (gz, 2);
+  g_unlink (gz);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* Past 1 MiB of text no sniffer recognises, the file is refused, and the
+ * message says how far it was looked at. */
+static void
+test_sniff_limit (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-hostile-XXXXXX", NULL);
+  g_autoptr(GString) s = g_string_new (NULL);
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  g_auto(WsCliRun) run = { 0 };
+  const char *args[] = { "info", NULL, NULL };
+
+  while (s->len < 2 * 1024 * 1024)
+    g_string_append (s, "# a comment line that goes on, and on, and on, and on, and on\n");
+  g_string_append (s, "perf 11591/11591 [000]  1986.566914: PERF_RECORD_FORK(11591:11593):(11591:11591)\n");
+  path = tmp_file (dir, "comments.txt", s->str, s->len);
+
+  trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_null (trace);
+  g_assert_error (error, WS_ERROR, WS_ERROR_PARSE);
+  g_assert_true (g_str_has_prefix (error->message, path));
+  g_assert_nonnull (strstr (error->message, "1 MiB"));
+
+  args[1] = path;
+  ws_cli_run_argv (&run, NULL, args);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, "1 MiB"));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/*
+ * Keys packed as high << 32 | low -- (entry, stream) in the stack
+ * database, (caller, callee) bigrams -- must spread over a hash table's
+ * buckets whatever half varies.  g_int64_hash() (GLib 2.74) returns the low
+ * half only: 100,000 keys with one low half land in one bucket, which made
+ * `mine` and `history add` quadratic.  The oracle: as many distinct bucket
+ * indices (modulo a prime, as GHashTable takes them) as a random function
+ * gives, within a few percent.
+ */
+static void
+test_packed_key_hash (void)
+{
+  const guint n = 100000, buckets = 131071;
+  g_autofree guint8 *seen_mixed = g_new0 (guint8, buckets);
+  g_autofree guint8 *seen_glib = g_new0 (guint8, buckets);
+  guint distinct_mixed = 0, distinct_glib = 0;
+  /* Expected distinct buckets of n random throws into m: m (1 - e^(-n/m)). */
+  double expected = buckets * (1.0 - exp (-(double) n / buckets));
+
+  for (guint half = 0; half < 2; half++)
+    {
+      memset (seen_mixed, 0, buckets);
+      memset (seen_glib, 0, buckets);
+      distinct_mixed = distinct_glib = 0;
+      for (guint i = 0; i < n; i++)
+        {
+          /* The high half varies (many entries of one stream), then the low. */
+          guint64 key = half == 0 ? ws_hash_pack_pair (i, 7) : ws_hash_pack_pair (7, i);
+          guint h = ws_uint64_hash (&key) % buckets;
+          guint g = g_int64_hash (&key) % buckets;
+
+          distinct_mixed += !seen_mixed[h];
+          seen_mixed[h] = 1;
+          distinct_glib += !seen_glib[g];
+          seen_glib[g] = 1;
+        }
+      g_test_message ("%s half varies: %u distinct buckets mixed, %u with g_int64_hash, %.0f expected",
+                      half == 0 ? "high" : "low", distinct_mixed, distinct_glib, expected);
+      g_assert_cmpfloat (distinct_mixed, >, 0.97 * expected);
+      g_assert_cmpfloat (distinct_mixed, <, 1.03 * expected);
+      /* The oracle can tell: GLib's own hash puts them all in one bucket. */
+      if (half == 0)
+        g_assert_cmpuint (distinct_glib, <=, 1);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/hostile-formats/folded-first-frame-not-utf8", test_folded_first_frame_not_utf8);
+  g_test_add_func ("/hostile-formats/sniff-long-perf-header", test_sniff_long_perf_header);
+  g_test_add_func ("/hostile-formats/sniff-long-folded-line", test_sniff_long_folded_line);
+  g_test_add_func ("/hostile-formats/sniff-limit", test_sniff_limit);
+  g_test_add_func ("/hostile-formats/packed-key-hash", test_packed_key_hash);
+  return g_test_run ();
+}
