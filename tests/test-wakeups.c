@@ -182,6 +182,29 @@ test_ipi_sender (void)
   g_assert_false (awg_has (awg, WS_AWG_HARDWARE, "InterruptService"));
 }
 
+/* A disk completion interrupt on another CPU queued the wake-up (its
+ * record unpaired: the IPI's took the wait): hardware readied it, the
+ * disk, not an unknown readier. */
+static void
+test_ipi_sender_interrupt (void)
+{
+  const char *completion =
+    ",{\"kind\":\"hw-service\",\"t\":9990000,\"tid\":0,\"cpu\":1,\"target\":1,"
+    "\"stack\":[\"do_idle ([kernel.kallsyms])\",\"blk_mq_end_request ([kernel.kallsyms])\","
+    "\"blk_update_request ([kernel.kallsyms])\",\"complete ([kernel.kallsyms])\",\"try_to_wake_up ([kernel.kallsyms])\"]}";
+  g_autofree char *json = g_strdup_printf (ipi_trace, completion);
+  g_autoptr(WsTrace) trace = load (json);
+  guint app = ws_trace_find_thread (trace, 1), wait = find_wait (trace, app), readier;
+  const WsEvent *w;
+
+  g_assert_cmpint (ws_trace_wait_readier (trace, wait, &readier), ==, WS_READIER_HARDWARE);
+  w = ws_trace_get_event (trace, wait);
+  g_assert_false (w->flags & WS_EVENT_FLAG_READIER_UNKNOWN);
+  g_assert_cmpint (ws_trace_get_event (trace, w->peer)->time, ==, 9990000);
+  g_assert_cmpint (w->duration, ==, 8990 * US);
+  g_assert_cmpuint (ws_trace_get_wakeup_fixes (trace)->ipi_sender, ==, 1);
+}
+
 /* A wake-up recorded after the IPI delivered one cannot have ended the
  * wait: the readier stays unknown. */
 static void
@@ -237,6 +260,7 @@ main (int argc, char **argv)
   g_test_add_func ("/wakeups/ipi-readier-unknown", test_ipi_readier_unknown);
   g_test_add_func ("/wakeups/ipi-sender", test_ipi_sender);
   g_test_add_func ("/wakeups/ipi-sender-too-late", test_ipi_sender_too_late);
+  g_test_add_func ("/wakeups/ipi-sender-interrupt", test_ipi_sender_interrupt);
   g_test_add_func ("/wakeups/hardware-prunes-as-one", test_hardware_prunes_as_one);
   return g_test_run ();
 }

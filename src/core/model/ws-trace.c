@@ -741,9 +741,13 @@ attribute_ipi_wakes (WsTrace *self)
           || !stack_is_ipi_wake (self, cache, hw->stack))
         continue;
       wait = &events[hw->peer];
+      /* The sender: a thread's wake-up, or an interrupt's on another CPU
+       * (a disk or network completion whose wake-up an IPI delivered:
+       * hardware all the same), left unpaired because the IPI's took it. */
       for (guint j = i; sender == WS_NONE && j > 0 && events[j - 1].time >= wait->time; j--)
-        if (events[j - 1].kind == WS_EVENT_UNWAIT && events[j - 1].peer == WS_NONE
-            && events[j - 1].target == wait->thread)
+        if ((events[j - 1].kind == WS_EVENT_UNWAIT
+             || (events[j - 1].kind == WS_EVENT_HW_SERVICE && !stack_is_ipi_wake (self, cache, events[j - 1].stack)))
+            && events[j - 1].peer == WS_NONE && events[j - 1].target == wait->thread)
           sender = j - 1;
 
       hw->peer = WS_NONE;
