@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <adwaita.h>
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -98,6 +99,24 @@ core_result (WsTrace *a, WsTrace *b, WsTime t_fast, WsTime t_slow)
   return r;
 }
 
+/* The two-item drop-down of the page (the scenario one lists scenarios). */
+static GtkDropDown *
+find_rank_dropdown (GtkWidget *w)
+{
+  if (GTK_IS_DROP_DOWN (w) && gtk_drop_down_get_model (GTK_DROP_DOWN (w)) != NULL
+      && GTK_IS_STRING_LIST (gtk_drop_down_get_model (GTK_DROP_DOWN (w)))
+      && g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (gtk_drop_down_get_model (GTK_DROP_DOWN (w))), 1),
+                    _("average cost (C/N)")) == 0)
+    return GTK_DROP_DOWN (w);
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkDropDown *found = find_rank_dropdown (c);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 test_contrast_page (void)
 {
@@ -153,6 +172,10 @@ test_contrast_page (void)
   g_test_message ("top pattern %s", top_shown);
   g_assert_cmpstr (top_shown, ==, top_expect);
   g_assert_true (ws_contrast_pattern_has (shown, ws_contrast_result_get_top_pattern (shown), 2, "DiskService"));
+  /* The page ranks as the CLI does by default: by total cost. */
+  g_assert_cmpint (ws_contrast_result_get_rank (shown), ==, WS_CONTRAST_RANK_TOTAL);
+  for (guint i = 1; i < ws_contrast_result_get_n_patterns (shown); i++)
+    g_assert_cmpint (ws_contrast_result_get_pattern (shown, i - 1)->c, >=, ws_contrast_result_get_pattern (shown, i)->c);
 
   /* The first pattern is chosen: its paths lit in the slow graph, which
    * scrolls to show them. */
@@ -246,6 +269,28 @@ test_contrast_page (void)
     g_assert_cmpint (asked, ==, longest);
   }
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "contrast-ready-tree"));
+
+  /* Rank by C/N instead (the paper's order): the shown result is rerun in
+   * that order, the same patterns. */
+  {
+    guint n = ws_contrast_result_get_n_patterns (shown);
+    GtkDropDown *rank = find_rank_dropdown (GTK_WIDGET (page));
+
+    g_assert_nonnull (rank);
+    g_assert_cmpuint (gtk_drop_down_get_selected (rank), ==, 0);
+    gtk_drop_down_set_selected (rank, 1);
+    g_assert_true (ws_contrast_page_get_busy (page));
+    ws_gui_test_wait_until (not_busy, page, 120, "the contrast analysis ranked by C/N");
+    shown = ws_contrast_page_get_result (page);
+    g_assert_cmpint (ws_contrast_result_get_rank (shown), ==, WS_CONTRAST_RANK_AVERAGE);
+    g_assert_cmpuint (ws_contrast_result_get_n_patterns (shown), ==, n);
+    for (guint i = 1; i < n; i++)
+      {
+        const WsContrastPattern *a = ws_contrast_result_get_pattern (shown, i - 1), *b = ws_contrast_result_get_pattern (shown, i);
+        g_assert_cmpfloat ((double) a->c / a->n, >=, (double) b->c / b->n);
+      }
+    g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "contrast-rank-average"));
+  }
 
   gtk_window_destroy (GTK_WINDOW (window));
 }

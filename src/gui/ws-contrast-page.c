@@ -28,6 +28,7 @@ struct _WsContrastPage
   GtkDropDown         *scenario_dropdown;
   GtkEntry            *component_entry;
   GtkCheckButton      *widen_check;
+  GtkDropDown         *rank_dropdown;    /* WsContrastRank order: total cost, average cost */
   GtkButton           *run_button;
   GtkButton           *cancel_button;
   WsDurationHistogram *histogram;
@@ -65,6 +66,7 @@ struct _WsContrastPage
   char                *result_component;
   char                *result_impact;    /* the impact table's other components, "a; b" */
   gboolean             result_widen;
+  WsContrastRank       result_rank;
   guint                selected_pattern; /* rank, or G_MAXUINT */
 
   gboolean             busy;
@@ -214,6 +216,7 @@ typedef struct {
   char          *scenario;
   char          *component;
   gboolean       widen;
+  WsContrastRank rank;
   WsTime         t_fast;
   WsTime         t_slow;
   GStrv          impact_components;
@@ -262,6 +265,7 @@ analyse_thread (GTask        *task,
 
   s.component = job->component;
   s.widen = job->widen;
+  s.rank = job->rank;
   s.t_fast = job->t_fast;
   s.t_slow = job->t_slow;
   s.instances = job->instances;
@@ -477,6 +481,7 @@ analyse_done (gpointer  owner,
   g_free (self->result_component);
   self->result_component = g_strdup (j->component);
   self->result_widen = j->widen;
+  self->result_rank = j->rank;
   g_free (self->result_impact);
   self->result_impact = g_strjoinv ("; ", j->impact_components + 1);   /* [0] is the component */
   g_clear_pointer (&self->impact, g_array_unref);
@@ -522,6 +527,7 @@ ws_contrast_page_run (WsContrastPage *self)
   job->scenario = g_strdup (current_scenario (self));
   job->component = g_strdup (component);
   job->widen = gtk_check_button_get_active (self->widen_check);
+  job->rank = gtk_drop_down_get_selected (self->rank_dropdown) == 1 ? WS_CONTRAST_RANK_AVERAGE : WS_CONTRAST_RANK_TOTAL;
   ws_duration_histogram_get_thresholds (self->histogram, &job->t_fast, &job->t_slow);
   job->t_fast = MAX (job->t_fast, 1);
   job->t_slow = MAX (job->t_slow, job->t_fast);
@@ -809,6 +815,7 @@ ws_contrast_page_class_init (WsContrastPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, scenario_dropdown);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, component_entry);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, widen_check);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, rank_dropdown);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, run_button);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, cancel_button);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, histogram);
@@ -840,6 +847,15 @@ ws_contrast_page_class_init (WsContrastPageClass *klass)
   gtk_widget_class_set_css_name (widget_class, "contrastpage");
 }
 
+/* Another order for the patterns shown: run again with it (the same
+ * classes and graphs, so the patterns are the same, reordered). */
+static void
+rank_changed_cb (WsContrastPage *self)
+{
+  if (self->result != NULL && !self->busy)
+    ws_contrast_page_run (self);
+}
+
 static void
 ws_contrast_page_init (WsContrastPage *self)
 {
@@ -861,6 +877,7 @@ ws_contrast_page_init (WsContrastPage *self)
   g_signal_connect_swapped (self->fast_spin, "value-changed", G_CALLBACK (spin_changed_cb), self);
   g_signal_connect_swapped (self->slow_spin, "value-changed", G_CALLBACK (spin_changed_cb), self);
   g_signal_connect_swapped (self->component_entry, "activate", G_CALLBACK (ws_contrast_page_run), self);
+  g_signal_connect_swapped (self->rank_dropdown, "notify::selected", G_CALLBACK (rank_changed_cb), self);
   g_signal_connect_swapped (self->pattern_list, "row-selected", G_CALLBACK (pattern_selected_cb), self);
   g_signal_connect_swapped (self->instance_list, "row-activated", G_CALLBACK (instance_activated_cb), self);
   g_signal_connect_swapped (self->search_entry, "search-changed", G_CALLBACK (search_changed_cb), self);
@@ -972,6 +989,14 @@ ws_contrast_page_set_widen (WsContrastPage *self,
   gtk_check_button_set_active (self->widen_check, widen);
 }
 
+void
+ws_contrast_page_set_rank (WsContrastPage *self,
+                           WsContrastRank  rank)
+{
+  g_return_if_fail (WS_IS_CONTRAST_PAGE (self));
+  gtk_drop_down_set_selected (self->rank_dropdown, rank == WS_CONTRAST_RANK_AVERAGE ? 1 : 0);
+}
+
 /* The rank of the pattern chosen in the list, or G_MAXUINT. */
 guint
 ws_contrast_page_get_selected_pattern (WsContrastPage *self)
@@ -1005,6 +1030,7 @@ ws_contrast_page_get_result_settings (WsContrastPage      *self,
   memset (settings, 0, sizeof *settings);
   settings->component = self->result_component;
   settings->widen = self->result_widen;
+  settings->rank = self->result_rank;
   settings->instances = self->result_instances;
   return TRUE;
 }
