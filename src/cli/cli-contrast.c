@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "cli-classes.h"
+#include "ws-fleet-classes.h"
 #include "cli-common.h"
 #include "cli-contrast-common.h"
 #include "ws-contrast.h"
@@ -213,36 +214,12 @@ check_args (ContrastArgs *a, char **positional, WsContrastSettings *s)
   return -1;
 }
 
-/* The instances of the traces of class @klass (all with NONE): the
- * scenario's, or without scenarios each thread of @program (a span). */
-static WsInstanceSet *
-class_instances (GPtrArray   *traces,
-                 GArray      *classes,
-                 WsRunClass   klass,
-                 const char  *scenario,
-                 const char  *program)
-{
-  WsInstanceSet *set = ws_instance_set_new ();
-
-  for (guint i = 0; i < traces->len; i++)
-    {
-      WsTrace *trace = g_ptr_array_index (traces, i);
-
-      if (klass != WS_RUN_CLASS_NONE && g_array_index (classes, WsRunClass, i) != klass)
-        continue;
-      if (scenario != NULL)
-        ws_instance_set_add_trace (set, trace, scenario);
-      else
-        ws_instance_set_add_thread_spans (set, trace, program);
-    }
-  return set;
-}
-
 static int
 run (ContrastArgs *a, CliContrastOptions *o, char **positional)
 {
   g_autoptr(GPtrArray) traces = NULL;
-  g_autoptr(WsInstanceSet) all = NULL, fast = NULL, slow = NULL;
+  g_autoptr(WsInstanceSet) all = NULL;
+  g_auto(WsFleetClasses) fleet = { 0 };
   g_autoptr(WsContrastResult) result = NULL;
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) paths = NULL;
@@ -261,19 +238,29 @@ run (ContrastArgs *a, CliContrastOptions *o, char **positional)
   if (o->scenario_name == NULL && !by_trace)
     return cli_usage_error ("contrast", "%s", _("the traces hold no scenario instance (see --scenario): give slow and "
                                                 "fast traces (--slow, --fast or --classes) to contrast whole traces"));
-  if (o->scenario_name == NULL && (program = ws_trace_classes_program_of_interest (traces)) == NULL)
-    return cli_usage_error ("contrast", "%s", _("no thread of these traces waited for another: nothing to contrast"));
-
-  if (by_trace && o->scenario_name == NULL && s.t_fast <= 0 && s.t_slow <= 0)
-    ws_trace_classes_span_thresholds (a->classes.entries, &s.t_fast, &s.t_slow);
   if (by_trace)
     {
-      s.fast = fast = class_instances (traces, a->classes.classes, WS_RUN_CLASS_FAST, o->scenario_name, program);
-      s.slow = slow = class_instances (traces, a->classes.classes, WS_RUN_CLASS_SLOW, o->scenario_name, program);
-      all = class_instances (traces, a->classes.classes, WS_RUN_CLASS_NONE, o->scenario_name, program);
+      /* The same core call as the Contrast page's "open traces, slow
+       * against fast". */
+      if (!ws_fleet_classes_build (&fleet, traces, (const WsRunClass *) (gpointer) a->classes.classes->data,
+                                   a->classes.entries, o->scenario_name, &error))
+        return cli_usage_error ("contrast", "%s", error->message);
+      if (o->scenario_name == NULL && s.t_fast <= 0 && s.t_slow <= 0)
+        {
+          s.t_fast = fleet.t_fast;
+          s.t_slow = fleet.t_slow;
+        }
+      s.fast = fleet.fast;
+      s.slow = fleet.slow;
+      all = g_object_ref (fleet.all);
+      program = g_strdup (fleet.program);
     }
   else
-    s.instances = all = class_instances (traces, a->classes.classes, WS_RUN_CLASS_NONE, o->scenario_name, program);
+    {
+      s.instances = all = ws_instance_set_new ();
+      for (guint i = 0; i < traces->len; i++)
+        ws_instance_set_add_trace (all, g_ptr_array_index (traces, i), o->scenario_name);
+    }
   /* Without --component, the program of interest, as the Overview's. */
   component = o->components != NULL && o->components[0] != NULL ? g_strdup (o->components[0])
               : ws_instance_set_dup_default_component (all);
