@@ -13,6 +13,7 @@
 #include "ws-anomaly-state.h"
 #include "ws-mining-request.h"
 #include "ws-overview-page.h"
+#include "ws-thread-picker.h"
 #include "ws-overview.h"
 #include "ws-symptom.h"
 #include "ws-time-format.h"
@@ -370,9 +371,7 @@ worth_showing (WsTrace *trace,
   WsFrameClassifier *classifier = ws_frame_classifier_get_default ();
   guint thread = ws_trace_get_event (trace, event)->thread;
 
-  return !ws_attribution_is_recorder (trace, thread) &&
-         !ws_frame_classifier_is_heartbeat_thread (classifier, trace, thread) &&
-         !ws_frame_classifier_is_daemon_process (classifier, trace, ws_trace_get_thread (trace, thread)->process) &&
+  return ws_thread_picker_is_candidate (trace, classifier, thread) &&
          ws_frame_classifier_classify_wake (classifier, trace, event, NULL) != WS_WAKE_TIMER;
 }
 
