@@ -33,6 +33,7 @@ struct _WsOverviewPage
   GtkLabel       *pick_label;
   GtkLabel       *causes_title;
   GtkListBox     *causes_list;
+  GtkLabel       *causes_placeholder;  /* what the causes list says while empty */
   GtkLabel       *cluster_title;
   GtkListBox     *cluster_list;
   GtkBox         *extra_box;
@@ -147,7 +148,7 @@ add_row (GtkListBox  *list,
   gtk_list_box_append (list, row);
 }
 
-static void
+static GtkWidget *
 add_placeholder (GtkListBox *list,
                  const char *text)
 {
@@ -158,6 +159,7 @@ add_placeholder (GtkListBox *list,
   gtk_widget_set_margin_top (label, 12);
   gtk_widget_set_margin_bottom (label, 12);
   gtk_list_box_set_placeholder (list, label);
+  return label;
 }
 
 /* ------------------------------------------------------------------ */
@@ -627,6 +629,7 @@ compute_done (GObject      *source,
     return;   /* superseded */
   self->busy = FALSE;
   gtk_spinner_stop (self->spinner);
+  gtk_label_set_text (self->causes_placeholder, _("No cause: nothing held these threads up."));
   if (overview == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -686,6 +689,7 @@ recompute_idle (gpointer data)
       job_free (job);
       self->busy = FALSE;
       gtk_spinner_stop (self->spinner);
+      gtk_label_set_text (self->causes_placeholder, _("No trace is open yet."));
       return G_SOURCE_REMOVE;
     }
 
@@ -693,6 +697,7 @@ recompute_idle (gpointer data)
   self->busy = TRUE;
   gtk_spinner_start (self->spinner);
   gtk_label_set_text (self->status_label, _("Walking back through the readiers of the slowest delays…"));
+  gtk_label_set_text (self->causes_placeholder, _("Finding the causes…"));
   task = g_task_new (self, self->cancellable, compute_done, NULL);
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
   g_task_run_in_thread (task, compute_thread);
@@ -827,7 +832,7 @@ ws_overview_page_init (WsOverviewPage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->watched = g_hash_table_new (NULL, NULL);
   gtk_drawing_area_set_draw_func (self->histogram, draw_histogram, self, NULL);
-  add_placeholder (self->causes_list, _("No trace is open yet."));
+  self->causes_placeholder = GTK_LABEL (add_placeholder (self->causes_list, _("No trace is open yet.")));
   add_placeholder (self->slowest_list, _("No scenario instances."));
   add_placeholder (self->cluster_list, _("No costly pattern among the waits that delayed another thread."));
   g_signal_connect_swapped (self->causes_list, "row-activated", G_CALLBACK (row_activated_cb), self);
