@@ -468,7 +468,7 @@ test_cancel (void)
      * trace's blocked waits have no recorded wake-up).  The loading page
      * cross-fades out after the document is ready, so a shot taken too
      * early can still show it: retry for up to two seconds. */
-    for (guint attempt = 0; attempt < 20 && orange <= 50; attempt++)
+    for (guint attempt = 0; attempt < 20 && orange <= 25; attempt++)
       {
         GdkTexture *shot;
 
@@ -477,9 +477,11 @@ test_cancel (void)
         orange = ws_gui_test_count_colour (GTK_WIDGET (gui.window), shot, GTK_WIDGET (ws_window_get_timeline_view (window)), 0xc64600, 6);
         g_object_unref (shot);
       }
-    /* Two dd rows show above the lower pane (its tab row holds five
-     * pages since the Overview); ~35 orange pixels each. */
-    g_assert_cmpuint (orange, >, 50);
+    /* dd rows show above the lower pane, their D waits orange: solid
+     * where a wake-up is recorded, dotted where none is (which includes
+     * the completions an IPI delivered from an unrecorded sender), so
+     * the rows carry about 40 orange pixels in all. */
+    g_assert_cmpuint (orange, >, 25);
   }
 
   gtk_window_destroy (GTK_WINDOW (window));
