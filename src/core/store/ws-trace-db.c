@@ -1,0 +1,640 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Filling an SQLite database with one trace (docs/sql.md).
+ *
+ * Speed is what makes `waitscope-cli query` usable on a big trace: the
+ * whole load is one transaction on a connection with no journal and no
+ * syncs (the file is a temporary one renamed into place only when
+ * complete, or a database in memory, so nothing needs recovering), rows
+ * go in through prepared statements reused with sqlite3_reset(), every
+ * table is filled in its INTEGER PRIMARY KEY order (appends to the
+ * B-tree), and the only index (waits by thread and time, for wait_chain)
+ * is built once the rows are in.
+ *
+ * Ids are the model's own indices, so a `waits.event_id` is the number
+ * `waitscope-cli readytree --event` and the JSON trace format take.
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "ws-atomic-file.h"
+#include "ws-error.h"
+#include "ws-trace-db.h"
+
+static const char schema[] =
+  "CREATE TABLE trace_info ("
+  "  key TEXT PRIMARY KEY,"
+  "  value) WITHOUT ROWID;"
+  "CREATE TABLE processes ("
+  "  id INTEGER PRIMARY KEY,"
+  "  pid INTEGER,"
+  "  parent_pid INTEGER,"
+  "  name TEXT);"
+  "CREATE TABLE threads ("
+  "  id INTEGER PRIMARY KEY,"
+  "  tid INTEGER NOT NULL,"
+  "  pid INTEGER,"
+  "  process_id INTEGER REFERENCES processes (id),"
+  "  name TEXT,"
+  "  first_seen INTEGER,"
+  "  last_seen INTEGER,"
+  "  exit_time INTEGER);"
+  "CREATE TABLE frames ("
+  "  id INTEGER PRIMARY KEY,"
+  "  function TEXT NOT NULL,"
+  "  module TEXT NOT NULL);"
+  "CREATE TABLE stacks ("
+  "  id INTEGER PRIMARY KEY,"
+  "  depth INTEGER NOT NULL,"
+  "  leaf_frame_id INTEGER REFERENCES frames (id),"
+  "  leaf_function TEXT);"
+  "CREATE TABLE stack_frames ("
+  "  stack_id INTEGER NOT NULL REFERENCES stacks (id),"
+  "  position INTEGER NOT NULL,"
+  "  frame_id INTEGER NOT NULL REFERENCES frames (id),"
+  "  PRIMARY KEY (stack_id, position)) WITHOUT ROWID;"
+  "CREATE TABLE events ("
+  "  id INTEGER PRIMARY KEY,"
+  "  kind TEXT NOT NULL,"
+  "  time INTEGER NOT NULL,"
+  "  duration INTEGER NOT NULL,"
+  "  thread_id INTEGER NOT NULL REFERENCES threads (id),"
+  "  cpu INTEGER NOT NULL,"
+  "  stack_id INTEGER NOT NULL REFERENCES stacks (id),"
+  "  peer_id INTEGER REFERENCES events (id),"
+  "  target_thread_id INTEGER REFERENCES threads (id),"
+  "  name TEXT,"
+  "  state TEXT,"
+  "  ready_latency INTEGER,"
+  "  flags INTEGER NOT NULL);"
+  "CREATE TABLE waits ("
+  "  event_id INTEGER PRIMARY KEY REFERENCES events (id),"
+  "  thread_id INTEGER NOT NULL REFERENCES threads (id),"
+  "  time INTEGER NOT NULL,"
+  "  cost INTEGER NOT NULL,"
+  "  end_time INTEGER NOT NULL,"
+  "  state TEXT,"
+  "  uninterruptible INTEGER NOT NULL,"
+  "  unfinished INTEGER NOT NULL,"
+  "  ready_latency INTEGER,"
+  "  readier_kind TEXT NOT NULL,"
+  "  readier_thread_id INTEGER REFERENCES threads (id),"
+  "  unwait_event_id INTEGER REFERENCES events (id),"
+  "  waiting_stack_id INTEGER NOT NULL REFERENCES stacks (id),"
+  "  unwait_stack_id INTEGER REFERENCES stacks (id));"
+  "CREATE TABLE samples ("
+  "  event_id INTEGER PRIMARY KEY REFERENCES events (id),"
+  "  thread_id INTEGER NOT NULL REFERENCES threads (id),"
+  "  time INTEGER NOT NULL,"
+  "  period INTEGER NOT NULL,"
+  "  cpu INTEGER NOT NULL,"
+  "  stack_id INTEGER NOT NULL REFERENCES stacks (id),"
+  "  event_name TEXT);"
+  "CREATE TABLE instances ("
+  "  id INTEGER PRIMARY KEY,"
+  "  scenario TEXT NOT NULL,"
+  "  thread_id INTEGER NOT NULL REFERENCES threads (id),"
+  "  t0 INTEGER NOT NULL,"
+  "  t1 INTEGER NOT NULL,"
+  "  duration INTEGER NOT NULL,"
+  "  begin_event_id INTEGER REFERENCES events (id),"
+  "  end_event_id INTEGER REFERENCES events (id));";
+
+/* Built after the rows are in: one sort instead of a B-tree insert per row. */
+static const char indexes_and_views[] =
+  "CREATE INDEX waits_by_thread ON waits (thread_id, time);"
+  /* The ready tree's first level (docs/algorithms.md): the readier P's own
+   * waits that overlap the wait before P readied it, i.e. start before its
+   * wake-up and end after it began.  A wait whose readier had none (P ran
+   * all along, the lock holder) or that no thread readied has one row with
+   * NULL readier_wait_id.  The bound on r.time keeps the join on the index:
+   * a wait overlapping w cannot start more than the longest wait before w. */
+  "CREATE VIEW wait_chain AS"
+  "  SELECT w.event_id AS wait_id, w.thread_id, w.time, w.cost, w.end_time,"
+  "         w.readier_kind, w.readier_thread_id,"
+  "         r.event_id AS readier_wait_id, r.time AS readier_wait_time,"
+  "         r.cost AS readier_wait_cost, r.state AS readier_wait_state,"
+  "         r.readier_kind AS readier_wait_readier_kind,"
+  "         r.readier_thread_id AS readier_wait_readier_thread_id,"
+  "         MIN (r.end_time, w.end_time) - MAX (r.time, w.time) AS overlap"
+  "  FROM waits AS w"
+  "  LEFT JOIN waits AS r"
+  "    ON r.thread_id = w.readier_thread_id"
+  "   AND r.time < w.end_time AND r.end_time > w.time"
+  "   AND r.time >= w.time - (SELECT MAX (cost) FROM waits);"
+  /* What a timeline row shows at each instant (docs/timeline.md), in the
+   * legend's states: running (exact spans; samples are not spans), ready
+   * (preempted, or woken and not yet on a CPU: the ready latency), and a
+   * wait as sleeping (S), disk (D) or other. */
+  "CREATE VIEW thread_state_spans AS"
+  "  SELECT thread_id, 'running' AS state, time AS start, time + MAX (duration, 0) AS end, id AS event_id"
+  "    FROM events WHERE kind = 'running' AND (flags & 1) != 0"
+  "  UNION ALL"
+  "  SELECT thread_id, 'ready', time, time + MAX (duration, 0), id FROM events WHERE kind = 'preempt'"
+  "  UNION ALL"
+  "  SELECT thread_id,"
+  "         CASE WHEN uninterruptible OR state = 'D' THEN 'disk'"
+  "              WHEN state = 'S' THEN 'sleeping' ELSE 'other' END,"
+  "         time, end_time, event_id FROM waits"
+  "  UNION ALL"
+  "  SELECT thread_id, 'ready', end_time, end_time + ready_latency, event_id"
+  "    FROM waits WHERE ready_latency > 0;";
+
+static const char * const readier_kinds[] = { "thread", "hardware", "unknown", "unfinished" };
+
+typedef struct {
+  sqlite3       *db;
+  WsTrace       *trace;
+  GCancellable  *cancellable;
+  WsProgressFunc progress;
+  gpointer       progress_data;
+  guint          done;      /* rows for progress: events and stacks */
+  guint          total;
+} Loader;
+
+static gboolean
+sql_error (sqlite3     *db,
+           GError     **error,
+           const char  *what)
+{
+  /* Translators: "%s" is a step ("writing the events"), then SQLite's message */
+  g_set_error (error, WS_ERROR, WS_ERROR_IO, _("SQLite failed %s: %s"), what, sqlite3_errmsg (db));
+  return FALSE;
+}
+
+static sqlite3_stmt *
+prepare (Loader      *l,
+         const char  *sql,
+         GError     **error)
+{
+  sqlite3_stmt *stmt = NULL;
+
+  if (sqlite3_prepare_v3 (l->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL) != SQLITE_OK)
+    {
+      sql_error (l->db, error, _("preparing a statement"));
+      return NULL;
+    }
+  return stmt;
+}
+
+/* Steps an INSERT and makes it ready for the next row. */
+static gboolean
+insert (Loader       *l,
+        sqlite3_stmt *stmt,
+        GError      **error)
+{
+  int rc = sqlite3_step (stmt);
+
+  sqlite3_reset (stmt);
+  if (rc != SQLITE_DONE)
+    return sql_error (l->db, error, _("writing a row"));
+  return TRUE;
+}
+
+static void
+bind_text (sqlite3_stmt *stmt,
+           int           column,
+           const char   *text)
+{
+  if (text == NULL)
+    sqlite3_bind_null (stmt, column);
+  else
+    sqlite3_bind_text (stmt, column, text, -1, SQLITE_STATIC);
+}
+
+static void
+bind_index (sqlite3_stmt *stmt,
+            int           column,
+            guint32       index)
+{
+  if (index == WS_NONE)
+    sqlite3_bind_null (stmt, column);
+  else
+    sqlite3_bind_int64 (stmt, column, index);
+}
+
+/* Every 64 K rows: the cancel check and a progress report. */
+static gboolean
+step_progress (Loader  *l,
+               GError **error)
+{
+  if ((++l->done & 0xffff) != 0)
+    return TRUE;
+  if (g_cancellable_set_error_if_cancelled (l->cancellable, error))
+    return FALSE;
+  ws_progress_report (l->progress, l->progress_data, 0.95 * l->done / MAX (l->total, 1),
+                      _("Writing the database"));
+  return TRUE;
+}
+
+static gboolean
+fill_info (Loader  *l,
+           GError **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  /* Text rows first, then numbers. */
+  const char *texts[][2] = {
+    { "name", ws_trace_get_name (l->trace) },
+    { "path", ws_trace_get_path (l->trace) },
+    { "record_command", ws_trace_get_record_command (l->trace) },
+    { "time_unit", "ns" },
+    { "stack_order", "caller-first" },
+  };
+  const struct { const char *key; gint64 value; } numbers[] = {
+    { "start", ws_trace_get_start_time (l->trace) },
+    { "end", ws_trace_get_end_time (l->trace) },
+    { "schema_version", WS_TRACE_DB_SCHEMA_VERSION },
+  };
+
+  if ((stmt = prepare (l, "INSERT INTO trace_info VALUES (?, ?)", error)) == NULL)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    {
+      bind_text (stmt, 1, texts[i][0]);
+      bind_text (stmt, 2, texts[i][1]);
+      if (!insert (l, stmt, error))
+        return FALSE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (numbers); i++)
+    {
+      bind_text (stmt, 1, numbers[i].key);
+      sqlite3_bind_int64 (stmt, 2, numbers[i].value);
+      if (!insert (l, stmt, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+bind_pid (sqlite3_stmt *stmt,
+          int           column,
+          gint32        pid)
+{
+  /* -1: never recorded */
+  if (pid < 0)
+    sqlite3_bind_null (stmt, column);
+  else
+    sqlite3_bind_int64 (stmt, column, pid);
+}
+
+static gboolean
+fill_processes_and_threads (Loader  *l,
+                            GError **error)
+{
+  g_autoptr(sqlite3_stmt) process = NULL;
+  g_autoptr(sqlite3_stmt) thread = NULL;
+
+  if ((process = prepare (l, "INSERT INTO processes VALUES (?, ?, ?, ?)", error)) == NULL ||
+      (thread = prepare (l, "INSERT INTO threads VALUES (?, ?, ?, ?, ?, ?, ?, ?)", error)) == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < ws_trace_get_n_processes (l->trace); i++)
+    {
+      const WsProcess *p = ws_trace_get_process (l->trace, i);
+
+      sqlite3_bind_int64 (process, 1, i);
+      bind_pid (process, 2, p->pid);
+      bind_pid (process, 3, ws_trace_get_process_parent (l->trace, i));
+      bind_text (process, 4, p->name);
+      if (!insert (l, process, error))
+        return FALSE;
+    }
+  for (guint i = 0; i < ws_trace_get_n_threads (l->trace); i++)
+    {
+      const WsThread *t = ws_trace_get_thread (l->trace, i);
+      WsTime exit_time = ws_trace_get_thread_exit_time (l->trace, i);
+
+      sqlite3_bind_int64 (thread, 1, i);
+      sqlite3_bind_int64 (thread, 2, t->tid);
+      bind_pid (thread, 3, t->pid);
+      bind_index (thread, 4, t->process);
+      bind_text (thread, 5, t->name);
+      sqlite3_bind_int64 (thread, 6, t->first_seen);
+      sqlite3_bind_int64 (thread, 7, t->last_seen);
+      if (exit_time < 0)   /* the trace does not say it ended */
+        sqlite3_bind_null (thread, 8);
+      else
+        sqlite3_bind_int64 (thread, 8, exit_time);
+      if (!insert (l, thread, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+fill_frames_and_stacks (Loader  *l,
+                        GError **error)
+{
+  WsStackTable *table = ws_trace_get_stack_table (l->trace);
+  g_autoptr(sqlite3_stmt) frame = NULL;
+  g_autoptr(sqlite3_stmt) stack = NULL;
+  g_autoptr(sqlite3_stmt) stack_frame = NULL;
+
+  if ((frame = prepare (l, "INSERT INTO frames VALUES (?, ?, ?)", error)) == NULL ||
+      (stack = prepare (l, "INSERT INTO stacks VALUES (?, ?, ?, ?)", error)) == NULL ||
+      (stack_frame = prepare (l, "INSERT INTO stack_frames VALUES (?, ?, ?)", error)) == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < ws_stack_table_get_n_frames (table); i++)
+    {
+      const WsFrame *f = ws_stack_table_get_frame (table, i);
+
+      sqlite3_bind_int64 (frame, 1, i);
+      bind_text (frame, 2, f->function);
+      bind_text (frame, 3, f->module);
+      if (!insert (l, frame, error))
+        return FALSE;
+    }
+  for (guint s = 0; s < ws_stack_table_get_n_stacks (table); s++)
+    {
+      guint n = 0;
+      const WsFrameId *frames = ws_stack_table_get_stack (table, s, &n);
+
+      sqlite3_bind_int64 (stack, 1, s);
+      sqlite3_bind_int64 (stack, 2, n);
+      if (n > 0)
+        {
+          sqlite3_bind_int64 (stack, 3, frames[n - 1]);
+          bind_text (stack, 4, ws_stack_table_get_frame (table, frames[n - 1])->function);
+        }
+      else
+        {
+          sqlite3_bind_null (stack, 3);
+          sqlite3_bind_null (stack, 4);
+        }
+      if (!insert (l, stack, error))
+        return FALSE;
+      /* Caller first, as everywhere in Waitscope: position 0 is the
+       * outermost frame, depth - 1 the leaf. */
+      sqlite3_bind_int64 (stack_frame, 1, s);
+      for (guint k = 0; k < n; k++)
+        {
+          sqlite3_bind_int64 (stack_frame, 2, k);
+          sqlite3_bind_int64 (stack_frame, 3, frames[k]);
+          if (!insert (l, stack_frame, error))
+            return FALSE;
+        }
+      if (!step_progress (l, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+fill_wait (Loader        *l,
+           sqlite3_stmt  *stmt,
+           guint          index,
+           const WsEvent *e,
+           GError       **error)
+{
+  const WsEvent *unwait = e->peer != WS_NONE ? ws_trace_get_event (l->trace, e->peer) : NULL;
+  guint readier_thread = WS_NONE;
+  guint kind;
+  char state[2] = { e->state, '\0' };
+
+  /* The readier kinds of `waitscope-cli info`: a wait still open when the
+   * recording stopped is "unfinished", not a lost wake-up. */
+  switch (ws_trace_wait_readier (l->trace, index, &readier_thread))
+    {
+    case WS_READIER_THREAD: kind = 0; break;
+    case WS_READIER_HARDWARE: kind = 1; break;
+    case WS_READIER_UNKNOWN:
+    default: kind = (e->flags & WS_EVENT_FLAG_UNFINISHED) ? 3 : 2; break;
+    }
+
+  sqlite3_bind_int64 (stmt, 1, index);
+  sqlite3_bind_int64 (stmt, 2, e->thread);
+  sqlite3_bind_int64 (stmt, 3, e->time);
+  sqlite3_bind_int64 (stmt, 4, e->duration);
+  sqlite3_bind_int64 (stmt, 5, e->time + MAX (e->duration, 0));
+  if (e->state != '\0')
+    sqlite3_bind_text (stmt, 6, state, 1, SQLITE_TRANSIENT);
+  else
+    sqlite3_bind_null (stmt, 6);
+  sqlite3_bind_int (stmt, 7, (e->flags & WS_EVENT_FLAG_UNINTERRUPTIBLE) != 0);
+  sqlite3_bind_int (stmt, 8, (e->flags & WS_EVENT_FLAG_UNFINISHED) != 0);
+  bind_index (stmt, 9, e->ready_latency);
+  sqlite3_bind_text (stmt, 10, readier_kinds[kind], -1, SQLITE_STATIC);
+  bind_index (stmt, 11, kind == 0 ? readier_thread : WS_NONE);
+  bind_index (stmt, 12, e->peer);
+  sqlite3_bind_int64 (stmt, 13, e->stack);
+  bind_index (stmt, 14, unwait != NULL ? unwait->stack : WS_NONE);
+  return insert (l, stmt, error);
+}
+
+static gboolean
+fill_events (Loader  *l,
+             GError **error)
+{
+  const WsEvent *events = ws_trace_get_events (l->trace);
+  guint n_events = ws_trace_get_n_events (l->trace);
+  g_autoptr(sqlite3_stmt) event = NULL;
+  g_autoptr(sqlite3_stmt) wait = NULL;
+  g_autoptr(sqlite3_stmt) sample = NULL;
+  const char *kind_names[WS_N_EVENT_KINDS];
+
+  if ((event = prepare (l, "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", error)) == NULL ||
+      (wait = prepare (l, "INSERT INTO waits VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", error)) == NULL ||
+      (sample = prepare (l, "INSERT INTO samples VALUES (?, ?, ?, ?, ?, ?, ?)", error)) == NULL)
+    return FALSE;
+  for (guint k = 0; k < WS_N_EVENT_KINDS; k++)
+    kind_names[k] = ws_event_kind_to_string (k);
+
+  for (guint i = 0; i < n_events; i++)
+    {
+      const WsEvent *e = &events[i];
+      const char *name = NULL;
+      char state[2] = { e->state, '\0' };
+
+      if ((e->kind == WS_EVENT_MARKER || e->kind == WS_EVENT_RUNNING) && e->target != WS_NONE)
+        name = ws_trace_get_string (l->trace, e->target);
+
+      sqlite3_bind_int64 (event, 1, i);
+      sqlite3_bind_text (event, 2, kind_names[e->kind], -1, SQLITE_STATIC);
+      sqlite3_bind_int64 (event, 3, e->time);
+      sqlite3_bind_int64 (event, 4, e->duration);
+      sqlite3_bind_int64 (event, 5, e->thread);
+      sqlite3_bind_int (event, 6, e->cpu);
+      sqlite3_bind_int64 (event, 7, e->stack);
+      bind_index (event, 8, e->peer);
+      bind_index (event, 9, (e->kind == WS_EVENT_UNWAIT || e->kind == WS_EVENT_HW_SERVICE) ? e->target : WS_NONE);
+      bind_text (event, 10, name);
+      if (e->state != '\0' && (e->kind == WS_EVENT_WAIT || e->kind == WS_EVENT_PREEMPT))
+        sqlite3_bind_text (event, 11, state, 1, SQLITE_TRANSIENT);
+      else
+        sqlite3_bind_null (event, 11);
+      bind_index (event, 12, e->kind == WS_EVENT_WAIT ? e->ready_latency : WS_NONE);
+      sqlite3_bind_int (event, 13, e->flags);
+      if (!insert (l, event, error))
+        return FALSE;
+
+      if (e->kind == WS_EVENT_WAIT && !fill_wait (l, wait, i, e, error))
+        return FALSE;
+      if (e->kind == WS_EVENT_RUNNING && !(e->flags & WS_EVENT_FLAG_SPAN))
+        {
+          sqlite3_bind_int64 (sample, 1, i);
+          sqlite3_bind_int64 (sample, 2, e->thread);
+          sqlite3_bind_int64 (sample, 3, e->time);
+          sqlite3_bind_int64 (sample, 4, e->duration);
+          sqlite3_bind_int (sample, 5, e->cpu);
+          sqlite3_bind_int64 (sample, 6, e->stack);
+          bind_text (sample, 7, name);
+          if (!insert (l, sample, error))
+            return FALSE;
+        }
+      if (!step_progress (l, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+fill_instances (Loader  *l,
+                GError **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  if ((stmt = prepare (l, "INSERT INTO instances VALUES (?, ?, ?, ?, ?, ?, ?, ?)", error)) == NULL)
+    return FALSE;
+  for (guint i = 0; i < ws_trace_get_n_scenario_instances (l->trace); i++)
+    {
+      const WsScenarioInstance *s = ws_trace_get_scenario_instance (l->trace, i);
+
+      sqlite3_bind_int64 (stmt, 1, i);
+      bind_text (stmt, 2, ws_trace_get_string (l->trace, s->scenario));
+      sqlite3_bind_int64 (stmt, 3, s->thread);
+      sqlite3_bind_int64 (stmt, 4, s->t0);
+      sqlite3_bind_int64 (stmt, 5, s->t1);
+      sqlite3_bind_int64 (stmt, 6, s->t1 - s->t0);
+      bind_index (stmt, 7, s->begin_event);
+      bind_index (stmt, 8, s->end_event);
+      if (!insert (l, stmt, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+exec (sqlite3     *db,
+      const char  *sql,
+      const char  *what,
+      GError     **error)
+{
+  if (sqlite3_exec (db, sql, NULL, NULL, NULL) != SQLITE_OK)
+    return sql_error (db, error, what);
+  return TRUE;
+}
+
+/**
+ * ws_trace_db_fill:
+ * @db: an open, empty database (a file or ":memory:")
+ *
+ * Creates the schema of docs/sql.md in @db and writes @trace into it, in
+ * one transaction.  Sets the connection's pragmas for a bulk load (no
+ * journal, no syncs): give it a database nobody else has open.
+ *
+ * Returns: %FALSE with @error set (%G_IO_ERROR_CANCELLED when cancelled)
+ */
+gboolean
+ws_trace_db_fill (WsTrace        *trace,
+                  sqlite3        *db,
+                  GCancellable   *cancellable,
+                  WsProgressFunc  progress,
+                  gpointer        progress_data,
+                  GError        **error)
+{
+  g_autofree char *version = NULL;
+  Loader l = {
+    .db = db, .trace = trace, .cancellable = cancellable,
+    .progress = progress, .progress_data = progress_data,
+  };
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), FALSE);
+  g_return_val_if_fail (db != NULL, FALSE);
+
+  l.total = ws_trace_get_n_events (trace) + ws_stack_table_get_n_stacks (ws_trace_get_stack_table (trace));
+  ws_progress_report (progress, progress_data, 0.0, _("Writing the database"));
+  version = g_strdup_printf ("PRAGMA user_version = %d", WS_TRACE_DB_SCHEMA_VERSION);
+  if (!exec (db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
+                 "PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -65536;",
+             _("setting up the database"), error) ||
+      !exec (db, "BEGIN", _("starting the transaction"), error))
+    return FALSE;
+
+  if (!exec (db, schema, _("creating the tables"), error) ||
+      !exec (db, version, _("creating the tables"), error) ||
+      !fill_info (&l, error) ||
+      !fill_processes_and_threads (&l, error) ||
+      !fill_frames_and_stacks (&l, error) ||
+      !fill_events (&l, error) ||
+      !fill_instances (&l, error) ||
+      !exec (db, indexes_and_views, _("creating the indexes and views"), error) ||
+      !exec (db, "COMMIT", _("committing the transaction"), error))
+    {
+      sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
+      return FALSE;
+    }
+  ws_progress_report (progress, progress_data, 1.0, _("Writing the database"));
+  return TRUE;
+}
+
+/**
+ * ws_trace_db_save:
+ * @path: the database file to write (replaced atomically)
+ *
+ * Writes @trace as a new SQLite database at @path.  The database is built
+ * in memory and its bytes written through a #WsAtomicFile, so a failed or
+ * cancelled export leaves what @path held before, or nothing, and SQLite
+ * never opens a file by a name someone else could swap.
+ *
+ * Returns: %FALSE with @error set (naming @path) on failure
+ */
+gboolean
+ws_trace_db_save (WsTrace        *trace,
+                  const char     *path,
+                  GCancellable   *cancellable,
+                  WsProgressFunc  progress,
+                  gpointer        progress_data,
+                  GError        **error)
+{
+  g_autoptr(WsAtomicFile) file = NULL;
+  g_autoptr(GError) local_error = NULL;
+  sqlite3 *db = NULL;
+  unsigned char *bytes = NULL;
+  sqlite3_int64 size = 0;
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if ((file = ws_atomic_file_open (path, &local_error)) == NULL)
+    goto failed;
+  if (sqlite3_open_v2 (":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
+    {
+      sql_error (db, &local_error, _("opening the database"));
+      goto failed;
+    }
+  if (!ws_trace_db_fill (trace, db, cancellable, progress, progress_data, &local_error))
+    goto failed;
+  if ((bytes = sqlite3_serialize (db, "main", &size, 0)) == NULL)
+    {
+      sql_error (db, &local_error, _("writing the database"));
+      goto failed;
+    }
+  g_clear_pointer (&db, sqlite3_close_v2);
+  if (!ws_atomic_file_write (file, bytes, size, &local_error) ||
+      !ws_atomic_file_commit (g_steal_pointer (&file), FALSE, &local_error))
+    goto failed;
+  sqlite3_free (bytes);
+  return TRUE;
+
+failed:
+  sqlite3_free (bytes);
+  g_clear_pointer (&db, sqlite3_close_v2);
+  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_propagate_error (error, g_steal_pointer (&local_error));
+  else
+    g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s: %s", path, local_error->message);
+  return FALSE;
+}
