@@ -61,7 +61,7 @@ ws_trace_db_open_query (WsTrace       *trace,
 
   g_return_val_if_fail (WS_IS_TRACE (trace), NULL);
 
-  if (sqlite3_open_v2 (":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
+  if (sqlite3_open_v2 (":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_IO, _("SQLite failed opening the database: %s"),
                    db != NULL ? sqlite3_errmsg (db) : g_strerror (ENOMEM));
