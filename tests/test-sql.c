@@ -68,8 +68,10 @@ read_examples (void)
         }
       else if (g_str_has_prefix (line, "### "))
         {
+          g_autofree char *number = g_strndup (line + 4, strspn (line + 4, "0123456789"));
           guint64 n = 0;
-          g_ascii_string_to_unsigned (g_strndup (line + 4, strspn (line + 4, "0123456789")), 10, 1, N_EXAMPLES, &n, NULL);
+
+          g_ascii_string_to_unsigned (number, 10, 1, N_EXAMPLES, &n, NULL);
           current = n;
         }
       else if (g_str_has_prefix (line, "```sql"))
@@ -1031,12 +1033,33 @@ test_cli_query_json_bytes (void)
   g_assert_cmpstr (json_array_get_string_element (row, 0), ==, "A\xef\xbf\xbd" "B");
   g_assert_cmpstr (json_array_get_string_element (row, 1), ==, "x'00ff'");
   g_assert_true (JSON_NODE_HOLDS_NULL (json_array_get_element (row, 3)));
+
+  /* a trace whose thread and function names are not UTF-8 (the folded
+   * sample of test-hostile-formats) */
+  {
+    g_autofree char *dir = g_dir_make_tmp ("ws-sql-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename (dir, "bad.folded", NULL);
+    g_auto(WsCliRun) names = { 0 };
+    g_autoptr(JsonNode) parsed = NULL;
+
+    g_assert_true (g_file_set_contents (path, "-\xff\x13" "5;main;worker 8\n" "ok\xc3-12/13;main;wait\xe9 2\n", -1, NULL));
+    ws_cli_run (&names, "query", path, "SELECT t.name, f.function FROM threads t, frames f", "--json", NULL);
+    g_assert_cmpint (names.status, ==, 0);
+    g_assert_true (g_utf8_validate (names.out, -1, NULL));
+    parsed = json_from_string (names.out, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (json_node_get_object (parsed), "rows")), >, 0);
+    g_unlink (path);
+    g_rmdir (dir);
+  }
 }
 
 int
 main (int    argc,
       char **argv)
 {
+  int status;
+
   g_test_init (&argc, &argv, NULL);
 
   for (guint t = 0; t < G_N_ELEMENTS (shared); t++)
@@ -1051,5 +1074,14 @@ main (int    argc,
   g_test_add_func ("/sql/cli/query", test_cli_query);
   g_test_add_func ("/sql/cli/query-cannot-write", test_cli_query_cannot_write);
   g_test_add_func ("/sql/cli/query-json-bytes", test_cli_query_json_bytes);
-  return g_test_run ();
+  status = g_test_run ();
+
+  for (guint t = 0; t < G_N_ELEMENTS (shared); t++)
+    {
+      g_clear_pointer (&shared[t].db, sqlite3_close_v2);
+      g_clear_object (&shared[t].trace);
+    }
+  for (guint n = 0; n <= N_EXAMPLES; n++)
+    g_clear_pointer (&examples[n], g_free);
+  return status;
 }

@@ -74,6 +74,9 @@ ws_trace_db_open_query (WsTrace       *trace,
       return NULL;
     }
   sqlite3_limit (db, SQLITE_LIMIT_ATTACHED, 0);
+  /* No value a trace holds comes near this; a zeroblob(2e9) in a pasted
+   * query should fail, not take the machine's memory. */
+  sqlite3_limit (db, SQLITE_LIMIT_LENGTH, 64 * 1024 * 1024);
   sqlite3_db_config (db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
   sqlite3_db_config (db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
   sqlite3_db_config (db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
