@@ -94,6 +94,10 @@ static const char schema[] =
   "  cpu INTEGER NOT NULL,"
   "  stack_id INTEGER NOT NULL REFERENCES stacks (id),"
   "  event_name TEXT);"
+  "CREATE TABLE wait_chain_links ("
+  "  wait_id INTEGER NOT NULL REFERENCES waits (event_id),"
+  "  readier_wait_id INTEGER NOT NULL REFERENCES waits (event_id),"
+  "  PRIMARY KEY (wait_id, readier_wait_id)) WITHOUT ROWID;"
   "CREATE TABLE instances ("
   "  id INTEGER PRIMARY KEY,"
   "  scenario TEXT NOT NULL,"
@@ -107,12 +111,11 @@ static const char schema[] =
 /* Built after the rows are in: one sort instead of a B-tree insert per row. */
 static const char indexes_and_views[] =
   "CREATE INDEX waits_by_thread ON waits (thread_id, time);"
-  /* The ready tree's first level (docs/algorithms.md): the readier P's own
-   * waits that overlap the wait before P readied it, i.e. start before its
-   * wake-up and end after it began.  A wait whose readier had none (P ran
-   * all along, the lock holder) or that no thread readied has one row with
-   * NULL readier_wait_id.  The bound on r.time keeps the join on the index:
-   * a wait overlapping w cannot start more than the longest wait before w. */
+  /* The ready tree's first level (docs/algorithms.md), from the links the
+   * load computed with the model's own index: each wait with each wait of
+   * its readier that overlaps it before the wake-up.  A wait whose readier
+   * had none (P ran all along, the lock holder) or that no thread readied
+   * has one row with NULL readier_wait_id. */
   "CREATE VIEW wait_chain AS"
   "  SELECT w.event_id AS wait_id, w.thread_id, w.time, w.cost, w.end_time,"
   "         w.readier_kind, w.readier_thread_id,"
@@ -122,10 +125,8 @@ static const char indexes_and_views[] =
   "         r.readier_thread_id AS readier_wait_readier_thread_id,"
   "         MIN (r.end_time, w.end_time) - MAX (r.time, w.time) AS overlap"
   "  FROM waits AS w"
-  "  LEFT JOIN waits AS r"
-  "    ON r.thread_id = w.readier_thread_id"
-  "   AND r.time < w.end_time AND r.end_time > w.time"
-  "   AND r.time >= w.time - (SELECT MAX (cost) FROM waits);"
+  "  LEFT JOIN wait_chain_links AS k ON k.wait_id = w.event_id"
+  "  LEFT JOIN waits AS r ON r.event_id = k.readier_wait_id;"
   /* What a timeline row shows at each instant (docs/timeline.md), in the
    * legend's states: running (exact spans; samples are not spans), ready
    * (preempted, or woken and not yet on a CPU: the ready latency), and a
@@ -625,6 +626,68 @@ fill_events (Loader  *l,
   return TRUE;
 }
 
+/* wait_chain_links: for each wait readied by a thread P, P's waits that
+ * overlap it before the wake-up (start before its end, end after its
+ * start) -- the children the ready tree gives a wait, found the way the
+ * ready tree finds them: walking back from the wake-up over P's waits
+ * while the prefix maximum of their ends says one may still overlap. */
+static void
+link_column (gpointer         data,
+             guint            row,
+             int              column,
+             sqlite3_context *ctx)
+{
+  GArray *pairs = data;
+
+  sqlite3_result_int64 (ctx, g_array_index (pairs, guint32, 2 * row + column));
+}
+
+static gboolean
+fill_wait_chain_links (Loader  *l,
+                       GError **error)
+{
+  g_autoptr(GArray) pairs = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) found = g_array_new (FALSE, FALSE, sizeof (guint32));
+  WsTraceDbRows rows = { "CREATE TABLE x (wait_id, readier_wait_id)", 0, NULL, link_column, pairs };
+
+  for (guint32 i = 0; i < l->n_events; i++)
+    {
+      const WsEvent *w = &l->events[i];
+      WsTime start, end;
+      const WsThread *p;
+      const WsTime *pm;
+      guint readier;
+      guint k;
+
+      if (w->kind != WS_EVENT_WAIT || ws_trace_wait_readier (l->trace, i, &readier) != WS_READIER_THREAD)
+        continue;
+      if ((i & 0xffff) == 0 && g_cancellable_set_error_if_cancelled (l->cancellable, error))
+        return FALSE;
+      start = w->time;
+      end = w->time + MAX (w->duration, 0);
+      p = ws_trace_get_thread (l->trace, readier);
+      pm = ws_trace_thread_end_prefix_max (l->trace, readier, WS_END_INDEX_WAITS);
+      g_array_set_size (found, 0);
+      for (k = ws_trace_thread_lower_bound (l->trace, readier, end); k > 0 && pm[k - 1] > start; k--)
+        {
+          const WsEvent *r = &l->events[p->events[k - 1]];
+
+          if (r->kind == WS_EVENT_WAIT && r->time < end && r->time + MAX (r->duration, 0) > start)
+            g_array_append_val (found, p->events[k - 1]);
+        }
+      /* found backwards: append in event order, the table's key order */
+      for (guint f = found->len; f > 0; f--)
+        {
+          g_array_append_val (pairs, i);
+          g_array_append_val (pairs, g_array_index (found, guint32, f - 1));
+        }
+    }
+  rows.n_rows = pairs->len / 2;
+  if (!ws_trace_db_copy_rows (l->db, "wait_chain_links", &rows))
+    return sql_error (l->db, error, _("writing the wait chains"));
+  return TRUE;
+}
+
 static gboolean
 fill_instances (Loader  *l,
                 GError **error)
@@ -706,6 +769,7 @@ ws_trace_db_fill (WsTrace        *trace,
       !fill_processes_and_threads (&l, error) ||
       !fill_frames_and_stacks (&l, error) ||
       !fill_events (&l, error) ||
+      !fill_wait_chain_links (&l, error) ||
       !fill_instances (&l, error) ||
       !exec (db, indexes_and_views, _("creating the indexes and views"), error) ||
       !exec (db, "COMMIT", _("committing the transaction"), error))
