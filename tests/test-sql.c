@@ -5,6 +5,7 @@
  * each checked on the shared traces against an answer that does not go
  * through SQL: the CLI's own JSON (`info`, `scenarios`, `readytree`) or a
  * tally computed here from the trace model.  Then the tables' row counts,
+ * thread_state_spans against the timeline's own per-thread totals,
  * and what `export-sqlite` and `query` promise: an atomic write, a clear
  * error for a bad statement, no writing through a query, valid UTF-8
  * JSON whatever the bytes.
@@ -17,6 +18,7 @@
 
 #include "ws-cli-test-util.h"
 #include "ws-scenario-rules.h"
+#include "ws-timeline-lod.h"
 #include "ws-trace-db.h"
 #include "ws-trace-loader.h"
 
@@ -859,6 +861,41 @@ test_row_counts (void)
     }
 }
 
+/* thread_state_spans adds up, thread by thread and state by state, to the
+ * totals the timeline's thread table shows (WsTimelineLod's statistics,
+ * computed by the renderer from the events, not through SQL). */
+static void
+test_thread_state_spans (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (shared); i++)
+    {
+      Shared *s = get_shared (i);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(WsTimelineLod) lod = ws_timeline_lod_new (s->trace, NULL, &error);
+      g_autoptr(GPtrArray) got = NULL;
+      g_autoptr(GPtrArray) expected = g_ptr_array_new_with_free_func (g_free);
+
+      g_assert_no_error (error);
+      got = query_rows (s, "SELECT t.id,"
+                           " COALESCE(SUM(CASE s.state WHEN 'running' THEN s.end - s.start END), 0),"
+                           " COALESCE(SUM(CASE s.state WHEN 'ready' THEN s.end - s.start END), 0),"
+                           " COALESCE(SUM(CASE s.state WHEN 'sleeping' THEN s.end - s.start END), 0),"
+                           " COALESCE(SUM(CASE s.state WHEN 'disk' THEN s.end - s.start END), 0),"
+                           " COALESCE(SUM(CASE s.state WHEN 'other' THEN s.end - s.start END), 0)"
+                           " FROM threads AS t LEFT JOIN thread_state_spans AS s ON s.thread_id = t.id"
+                           " GROUP BY t.id ORDER BY t.id", NULL);
+      for (guint t = 0; t < ws_trace_get_n_threads (s->trace); t++)
+        {
+          const WsThreadStats *st = ws_timeline_lod_get_stats (lod, t);
+
+          g_ptr_array_add (expected, g_strdup_printf ("%u|%" G_GINT64_FORMAT "|%" G_GINT64_FORMAT "|%" G_GINT64_FORMAT
+                                                      "|%" G_GINT64_FORMAT "|%" G_GINT64_FORMAT,
+                                                      t, st->run, st->ready, st->wait[0], st->wait[1], st->wait[2]));
+        }
+      assert_rows_equal (got, expected, s->file);
+    }
+}
+
 /* ---- the CLI ---- */
 
 static char *
@@ -1070,6 +1107,7 @@ main (int    argc,
         g_test_add_data_func (name, GUINT_TO_POINTER (t * 100 + n), test_example);
       }
   g_test_add_func ("/sql/row-counts", test_row_counts);
+  g_test_add_func ("/sql/thread-state-spans", test_thread_state_spans);
   g_test_add_func ("/sql/cli/export", test_cli_export);
   g_test_add_func ("/sql/cli/query", test_cli_query);
   g_test_add_func ("/sql/cli/query-cannot-write", test_cli_query_cannot_write);
