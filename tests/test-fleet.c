@@ -426,6 +426,23 @@ test_cli (void)
   /* Ranking by the score without classes is a usage error. */
   g_assert_cmpint (ws_test_run_cli (bad_args, NULL, &err), ==, 2);
   g_assert_nonnull (strstr (err, "--slow"));
+
+  /* A trace named both on the command line (spelled differently) and in
+   * the classes is one trace, in its class; in both classes, an error. */
+  {
+    g_autoptr(JsonParser) parser3 = json_parser_new ();
+    g_autofree char *dir = fleet_path (".");
+    g_autofree char *again = g_build_filename (dir, ".", "run-03.perf.txt.gz", NULL);
+    g_autofree char *fast = fleet_path ("run-03.perf.txt.gz");
+    g_autofree char *err2 = NULL;
+    const char *twice_args[] = { "mine", "--json", "--no-history", "--classes", csv, again, NULL };
+    const char *both_args[] = { "mine", "--no-history", "--classes", csv, "--fast", fast, NULL };
+    JsonObject *twice = run_cli_json (parser3, twice_args);
+
+    g_assert_cmpint (json_object_get_int_member (twice, "streams"), ==, fleet->len);
+    g_assert_cmpint (ws_test_run_cli (both_args, NULL, &err2), ==, 2);
+    g_assert_nonnull (strstr (err2, "both the slow and the fast class"));
+  }
 }
 
 int

@@ -6,6 +6,7 @@
 
 #include "cli-classes.h"
 #include "cli-common.h"
+#include "ws-error.h"
 
 void
 cli_classes_add_entries (GOptionGroup *group,
@@ -31,23 +32,65 @@ cli_classes_given (CliClasses *classes)
   return classes->slow != NULL || classes->fast != NULL || classes->file != NULL;
 }
 
-static void
-add_all (GStrvBuilder *paths,
-         CliClasses   *classes,
-         char        **add,
-         WsRunClass    klass)
+/* One trace of the command line or the CSV.  A file named twice (by
+ * different spellings too) is one trace: listed once, at its first
+ * place, in the class it was given, if any; two different classes are a
+ * usage error.  @seen: canonical path -> index in classes->classes + 1. */
+static gboolean
+add_one (GStrvBuilder  *paths,
+         CliClasses    *classes,
+         GHashTable    *seen,
+         const char    *path,
+         double         latency,
+         WsRunClass     klass,
+         GError       **error)
 {
-  for (guint i = 0; add != NULL && add[i] != NULL; i++)
-    {
-      WsRunClassEntry e = { g_strdup (add[i]), NAN, klass };
+  g_autofree char *canonical = g_canonicalize_filename (path, NULL);
+  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (seen, canonical));
+  WsRunClassEntry e = { g_strdup (path), latency, klass };
 
-      g_strv_builder_add (paths, add[i]);
-      g_array_append_val (classes->classes, klass);
-      if (klass != WS_RUN_CLASS_NONE)
-        g_array_append_val (classes->entries, e);
+  if (index > 0)
+    {
+      WsRunClass *old = &g_array_index (classes->classes, WsRunClass, index - 1);
+
+      if (klass != WS_RUN_CLASS_NONE && *old != WS_RUN_CLASS_NONE && *old != klass)
+        {
+          g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("%s is named in both the slow and the fast class"), path);
+          g_free (e.path);
+          return FALSE;
+        }
+      if (klass != WS_RUN_CLASS_NONE && *old == WS_RUN_CLASS_NONE)
+        {
+          *old = klass;
+          g_array_append_val (classes->entries, e);
+        }
       else
         g_free (e.path);
+      return TRUE;
     }
+
+  g_strv_builder_add (paths, path);
+  g_array_append_val (classes->classes, klass);
+  g_hash_table_insert (seen, g_steal_pointer (&canonical), GUINT_TO_POINTER (classes->classes->len));
+  if (klass != WS_RUN_CLASS_NONE)
+    g_array_append_val (classes->entries, e);
+  else
+    g_free (e.path);
+  return TRUE;
+}
+
+static gboolean
+add_all (GStrvBuilder  *paths,
+         CliClasses    *classes,
+         GHashTable    *seen,
+         char         **add,
+         WsRunClass     klass,
+         GError       **error)
+{
+  for (guint i = 0; add != NULL && add[i] != NULL; i++)
+    if (!add_one (paths, classes, seen, add[i], NAN, klass, error))
+      return FALSE;
+  return TRUE;
 }
 
 static void
@@ -63,6 +106,7 @@ cli_classes_paths (const char  *command,
                    int         *status)
 {
   g_autoptr(GStrvBuilder) paths = g_strv_builder_new ();
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GArray) entries = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -71,26 +115,28 @@ cli_classes_paths (const char  *command,
   classes->classes = g_array_new (FALSE, FALSE, sizeof (WsRunClass));
   classes->entries = g_array_new (FALSE, FALSE, sizeof (WsRunClassEntry));
   g_array_set_clear_func (classes->entries, entry_clear);
-  add_all (paths, classes, positional, WS_RUN_CLASS_NONE);
-  add_all (paths, classes, classes->fast, WS_RUN_CLASS_FAST);
-  add_all (paths, classes, classes->slow, WS_RUN_CLASS_SLOW);
-  if (classes->file != NULL)
+  if (classes->file != NULL
+      && ((entries = ws_trace_classes_read_csv (classes->file, &error)) == NULL
+          || !ws_trace_classes_assign (entries, NAN, NAN, &error)))
     {
-      if ((entries = ws_trace_classes_read_csv (classes->file, &error)) == NULL ||
-          !ws_trace_classes_assign (entries, NAN, NAN, &error))
+      *status = cli_usage_error (command, "--classes: %s", error->message);
+      return NULL;
+    }
+  if (!add_all (paths, classes, seen, positional, WS_RUN_CLASS_NONE, &error)
+      || !add_all (paths, classes, seen, classes->fast, WS_RUN_CLASS_FAST, &error)
+      || !add_all (paths, classes, seen, classes->slow, WS_RUN_CLASS_SLOW, &error))
+    {
+      *status = cli_usage_error (command, "%s", error->message);
+      return NULL;
+    }
+  for (guint i = 0; entries != NULL && i < entries->len; i++)
+    {
+      const WsRunClassEntry *e = &g_array_index (entries, WsRunClassEntry, i);
+
+      if (!add_one (paths, classes, seen, e->path, e->latency, e->klass, &error))
         {
           *status = cli_usage_error (command, "--classes: %s", error->message);
           return NULL;
-        }
-      for (guint i = 0; i < entries->len; i++)
-        {
-          const WsRunClassEntry *e = &g_array_index (entries, WsRunClassEntry, i);
-
-          WsRunClassEntry copy = { g_strdup (e->path), e->latency, e->klass };
-
-          g_strv_builder_add (paths, e->path);
-          g_array_append_val (classes->classes, e->klass);
-          g_array_append_val (classes->entries, copy);
         }
     }
   return g_strv_builder_end (paths);
