@@ -896,6 +896,52 @@ test_thread_state_spans (void)
     }
 }
 
+/* A cancelled export leaves the file as it was and nothing beside it;
+ * progress only grows, from 0 to 1 when it completes. */
+static void
+progress_cb (double      fraction,
+             const char *message,
+             gpointer    data)
+{
+  double *last = data;
+
+  g_assert_cmpfloat (fraction, >=, *last);
+  g_assert_cmpfloat (fraction, <=, 1.0);
+  *last = fraction;
+}
+
+static void
+test_save_cancelled (void)
+{
+  Shared *s = get_shared (1);
+  g_autofree char *dir = g_dir_make_tmp ("ws-sql-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "old.db", NULL);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *after = NULL;
+  double last = 0.0;
+  GDir *listing;
+  guint n_files = 0;
+
+  g_assert_true (g_file_set_contents (path, "what was there", -1, NULL));
+  g_cancellable_cancel (cancellable);
+  g_assert_false (ws_trace_db_save (s->trace, path, cancellable, NULL, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_true (g_file_get_contents (path, &after, NULL, NULL));
+  g_assert_cmpstr (after, ==, "what was there");
+
+  g_assert_true (ws_trace_db_save (s->trace, path, NULL, progress_cb, &last, NULL));
+  g_assert_cmpfloat (last, ==, 1.0);
+
+  listing = g_dir_open (dir, 0, NULL);
+  while (g_dir_read_name (listing) != NULL)
+    n_files++;
+  g_dir_close (listing);
+  g_assert_cmpuint (n_files, ==, 1);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* ---- the CLI ---- */
 
 static char *
@@ -1108,6 +1154,7 @@ main (int    argc,
       }
   g_test_add_func ("/sql/row-counts", test_row_counts);
   g_test_add_func ("/sql/thread-state-spans", test_thread_state_spans);
+  g_test_add_func ("/sql/save-cancelled", test_save_cancelled);
   g_test_add_func ("/sql/cli/export", test_cli_export);
   g_test_add_func ("/sql/cli/query", test_cli_query);
   g_test_add_func ("/sql/cli/query-cannot-write", test_cli_query_cannot_write);

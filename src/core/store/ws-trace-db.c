@@ -752,6 +752,8 @@ ws_trace_db_fill (WsTrace        *trace,
   g_return_val_if_fail (WS_IS_TRACE (trace), FALSE);
   g_return_val_if_fail (db != NULL, FALSE);
 
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
   l.events = ws_trace_get_events (trace);
   l.n_events = ws_trace_get_n_events (trace);
   l.total = l.n_events + ws_stack_table_get_n_stacks (ws_trace_get_stack_table (trace));
