@@ -9,8 +9,8 @@
  * frames are copied by one INSERT … SELECT each from a virtual table over
  * the model (ws-trace-db-rows.c) rather than a bind-step-reset per row;
  * every table is filled in its primary key order (appends to the
- * B-tree); the only index (waits by thread and time, for wait_chain) is
- * built once the rows are in.  tests/bench/bench-sql-load.c measures it.
+ * B-tree); the only index (waits by thread and time, for queries over a
+ * window) is built once the rows are in.  tests/bench/bench-sql-load.c measures it.
  *
  * Ids are the model's own indices, so a `waits.event_id` is the number
  * `waitscope-cli readytree --event` and the JSON trace format take.
@@ -160,8 +160,7 @@ typedef struct {
   GCancellable  *cancellable;
   WsProgressFunc progress;
   gpointer       progress_data;
-  guint          done;      /* rows for progress: events and stacks */
-  guint          total;
+  guint          done;      /* stacks written, for the cancel check */
 } Loader;
 
 static gboolean
@@ -225,18 +224,15 @@ bind_index (sqlite3_stmt *stmt,
     sqlite3_bind_int64 (stmt, column, index);
 }
 
-/* Every 64 K rows: the cancel check and a progress report. */
+/* Every 64 K stacks: the cancel check (progress is reported along the
+ * events, by far the longest part). */
 static gboolean
 step_progress (Loader  *l,
                GError **error)
 {
   if ((++l->done & 0xffff) != 0)
     return TRUE;
-  if (g_cancellable_set_error_if_cancelled (l->cancellable, error))
-    return FALSE;
-  ws_progress_report (l->progress, l->progress_data, 0.95 * l->done / MAX (l->total, 1),
-                      _("Writing the database"));
-  return TRUE;
+  return !g_cancellable_set_error_if_cancelled (l->cancellable, error);
 }
 
 static gboolean
@@ -756,7 +752,6 @@ ws_trace_db_fill (WsTrace        *trace,
     return FALSE;
   l.events = ws_trace_get_events (trace);
   l.n_events = ws_trace_get_n_events (trace);
-  l.total = l.n_events + ws_stack_table_get_n_stacks (ws_trace_get_stack_table (trace));
   ws_progress_report (progress, progress_data, 0.0, _("Writing the database"));
   version = g_strdup_printf ("PRAGMA user_version = %d", WS_TRACE_DB_SCHEMA_VERSION);
   if (!exec (db, "PRAGMA page_size = 16384; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
