@@ -1027,6 +1027,7 @@ test_cli_query (void)
   g_auto(WsCliRun) text = { 0 };
   g_auto(WsCliRun) bad = { 0 };
   g_auto(WsCliRun) missing = { 0 };
+  g_auto(WsCliRun) columns = { 0 };
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) error = NULL;
   JsonObject *object;
@@ -1053,6 +1054,11 @@ test_cli_query (void)
   g_assert_cmpint (bad.status, ==, 1);
   g_assert_nonnull (strstr (bad.err, "no such column: tidd"));
 
+  /* the schema itself can be read */
+  ws_cli_run (&columns, "query", trace, "SELECT name FROM sqlite_master WHERE name = 'wait_chain'", NULL);
+  g_assert_cmpint (columns.status, ==, 0);
+  g_assert_cmpstr (columns.out, ==, "name\nwait_chain\n");
+
   ws_cli_run (&missing, "query", trace, "SELECT :tid", NULL);
   g_assert_cmpint (missing.status, ==, 1);
   g_assert_nonnull (strstr (missing.err, ":tid"));
@@ -1077,6 +1083,9 @@ test_cli_query_cannot_write (void)
     "DROP VIEW wait_chain",
     "PRAGMA writable_schema = 1",
     "PRAGMA journal_mode = WAL",
+    "PRAGMA user_version = 7",
+    "SELECT * FROM pragma_journal_mode('wal')",
+    "SELECT * FROM pragma_table_info('waits')",
     "SELECT load_extension('/lib/x86_64-linux-gnu/libc.so.6')",
     "WITH x AS (SELECT 1) INSERT INTO frames (id, function, module) SELECT 99999, 'a', 'b' FROM x",
   };
