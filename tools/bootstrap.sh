@@ -30,6 +30,7 @@ packages=(
   xvfb xauth dbus dbus-x11 imagemagick graphviz poppler-utils
   python3-sklearn python3-gi gir1.2-atspi-2.0 at-spi2-core
   linux-perf
+  sqlite3
   libtracecmd-dev libtraceevent-dev libtracefs-dev trace-cmd
 )
 

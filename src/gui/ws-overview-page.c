@@ -95,13 +95,21 @@ row_target_free (gpointer data)
   g_free (t);
 }
 
+/* Removes the rows, not the placeholder (a child of the list too, which
+ * must still say why the list is empty). */
 static void
 clear_list (GtkListBox *list)
 {
-  GtkWidget *child;
+  GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (list));
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (list))) != NULL)
-    gtk_list_box_remove (list, child);
+  while (child != NULL)
+    {
+      GtkWidget *next = gtk_widget_get_next_sibling (child);
+
+      if (GTK_IS_LIST_BOX_ROW (child))
+        gtk_list_box_remove (list, child);
+      child = next;
+    }
 }
 
 static void

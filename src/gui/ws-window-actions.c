@@ -44,6 +44,7 @@ _ws_window_update_actions (WsWindow *self)
   if (self->slowest_button != NULL)
     gtk_widget_set_visible (GTK_WIDGET (self->slowest_button), ready);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.show-slowest", ready);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-sqlite", ready);
   if (!ready)
     gtk_search_bar_set_search_mode (self->search_bar, FALSE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.zoom-back",

@@ -115,6 +115,7 @@ ws_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
+  _ws_window_sqlite_dispose (self);
   for (guint i = 0; self->documents && i < g_list_model_get_n_items (G_LIST_MODEL (self->documents)); i++)
     {
       g_autoptr(WsDocument) document = g_list_model_get_item (G_LIST_MODEL (self->documents), i);
@@ -206,6 +207,7 @@ ws_window_class_init (WsWindowClass *klass)
   _ws_window_class_actions_init (widget_class);
   _ws_window_class_search_init (widget_class);
   _ws_window_class_slowest_init (widget_class);
+  _ws_window_class_sqlite_init (widget_class);
   ws_window_findings_install_actions (widget_class);
   ws_window_anomaly_install (widget_class);
 }

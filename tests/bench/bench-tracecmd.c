@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * trace-cmd import speed against its peers on the same file (not a timed
- * test: it measures and prints; docs/benchmarks.md):
+ * test: it measures and prints; docs/performance.md):
  *
  *   bench-tracecmd FILE.dat...
  *
