@@ -72,6 +72,7 @@ run() {
     unshare -m sh -c 'mount --bind "$1" /proc/kallsyms && trace-cmd extract -o "$2"' sh \
         "$OUT/$name.kallsyms" "$OUT/$name.dat" >/dev/null
     ftrace_reset
+    echo 1 >$T/tracing_on   # as the kernel boots it
     rm -f "$OUT/$name.functions" "$OUT/$name.kallsyms"
     perf script -i "$OUT/$name.data" -F $FIELDS --show-task-events 2>/dev/null | gzip -9 >"$OUT/$name.perf.txt.gz"
     rm -f "$OUT/$name.data"
