@@ -213,42 +213,106 @@ drop_missing (WsFindingsPage *self,
       g_array_remove_index (missing, i--);
 }
 
+/* A file the user chose for missing trace @index, checked by content on
+ * a worker (the same size means reading the whole file: gigabytes). */
+typedef struct {
+  WsSessionTrace trace;   /* a copy: the thread never reads the session */
+  guint          index;
+  char          *path;
+  GFile         *file;
+} LocateJob;
+
+static void
+locate_job_free (gpointer data)
+{
+  LocateJob *job = data;
+
+  ws_session_trace_clear (&job->trace);
+  g_free (job->path);
+  g_clear_object (&job->file);
+  g_free (job);
+}
+
+static void
+locate_in_thread (GTask        *task,
+                  gpointer      source,
+                  gpointer      task_data,
+                  GCancellable *cancellable)
+{
+  LocateJob *job = task_data;
+  GError *error = NULL;
+
+  if (!ws_session_trace_check (&job->trace, job->path, cancellable, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, GUINT_TO_POINTER (TRUE), NULL);
+}
+
+static void
+located_cb (gpointer  owner,
+            gpointer  result,
+            GError   *error,
+            gpointer  data)
+{
+  WsFindingsPage *self = owner;
+  LocateJob *job = data;
+
+  if (job->index >= ws_session_file_get_n_traces (self->file)
+      || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+      || g_error_matches (error, WS_ERROR, WS_ERROR_CANCELLED))
+    return;
+  if (error != NULL)
+    {
+      _ws_findings_page_set_message (self, error->message);
+      ask_locate (self, job->index, error->message);
+      return;
+    }
+  ws_session_file_set_trace_found (self->file, job->index, job->path, NULL);
+  _ws_findings_page_set_message (self, NULL);
+  drop_missing (self, job->index);
+  _ws_findings_page_emit_open_trace (self, job->file);
+  _ws_findings_page_ask_next_missing (self);
+}
+
 /**
  * ws_findings_page_locate_trace:
+ * @index: the session's trace
+ * @file: where the user says it is now
  *
- * The user's answer for the missing trace @index: accepted (and opened)
- * only if @file has the bytes the session was saved with; otherwise the
- * error names both and the user is asked again.
+ * Points the session's trace @index at @file — only if @file has the
+ * bytes the session was saved with, checked on a worker thread (the page
+ * says so meanwhile); otherwise the refusal names both files and the user
+ * is asked again.
  */
-gboolean
-ws_findings_page_locate_trace (WsFindingsPage  *self,
-                               guint            index,
-                               GFile           *file,
-                               GError         **error)
+void
+ws_findings_page_locate_trace (WsFindingsPage *self,
+                               guint           index,
+                               GFile          *file)
 {
   g_autofree char *path = g_file_get_path (file);
-  g_autoptr(GError) local = NULL;
+  LocateJob *job;
 
-  g_return_val_if_fail (WS_IS_FINDINGS_PAGE (self), FALSE);
+  g_return_if_fail (WS_IS_FINDINGS_PAGE (self));
 
   if (index >= ws_session_file_get_n_traces (self->file))
-    return FALSE;
+    return;
   if (path == NULL)
-    g_set_error (&local, WS_ERROR, WS_ERROR_IO, _("Only a trace in a local file can be used"));
-  else
-    ws_session_file_relocate_trace (self->file, index, path, &local);
-  if (local != NULL)
     {
-      _ws_findings_page_set_message (self, local->message);
-      ask_locate (self, index, local->message);
-      g_propagate_error (error, g_steal_pointer (&local));
-      return FALSE;
+      const char *message = _("Only a trace in a local file can be used");
+
+      _ws_findings_page_set_message (self, message);
+      ask_locate (self, index, message);
+      return;
     }
-  _ws_findings_page_set_message (self, NULL);
-  drop_missing (self, index);
-  _ws_findings_page_emit_open_trace (self, file);
-  _ws_findings_page_ask_next_missing (self);
-  return TRUE;
+  job = g_new0 (LocateJob, 1);
+  job->trace = ws_session_trace_copy (ws_session_file_get_trace (self->file, index));
+  job->index = index;
+  job->path = g_canonicalize_filename (path, NULL);
+  job->file = g_object_ref (file);
+  _ws_findings_page_set_message (self, _("Checking the chosen file by its content…"));
+  if (self->locator == NULL)
+    self->locator = ws_worker_new ();
+  ws_worker_run (self->locator, self, job, locate_job_free, locate_in_thread, located_cb);
 }
 
 static void
@@ -257,7 +321,7 @@ locate_chosen (WsFindingsPage *self,
 {
   guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self), "ws-relocate-index"));
 
-  ws_findings_page_locate_trace (self, index, file, NULL);
+  ws_findings_page_locate_trace (self, index, file);
 }
 
 static void

@@ -32,6 +32,7 @@ struct _WsFindingsPage
   GCancellable  *hashing;   /* the pins waiting for their trace's hash */
   GQueue         pending;   /* Pending*, in the order pinned */
   WsWorker      *trace_checker;  /* an opened session's traces, by content */
+  WsWorker      *locator;        /* a file the user chose for a missing trace */
 
   guint          selected;
   guint          autosave_id;

@@ -663,6 +663,9 @@ ws_findings_page_dispose (GObject *object)
   if (self->trace_checker != NULL)
     ws_worker_drop (self->trace_checker);
   g_clear_object (&self->trace_checker);
+  if (self->locator != NULL)
+    ws_worker_drop (self->locator);
+  g_clear_object (&self->locator);
   g_clear_object (&self->hasher);
   if (self->list != NULL)
     {

@@ -48,10 +48,9 @@ void      ws_findings_page_set_note_text  (WsFindingsPage *self,
 const char *ws_findings_page_get_message  (WsFindingsPage *self);
 guint     ws_findings_page_get_n_pending  (WsFindingsPage *self);
 gboolean  ws_findings_page_has_unsaved    (WsFindingsPage *self);
-gboolean  ws_findings_page_locate_trace   (WsFindingsPage  *self,
+void      ws_findings_page_locate_trace   (WsFindingsPage  *self,
                                            guint            index,
-                                           GFile           *file,
-                                           GError         **error);
+                                           GFile           *file);
 void      ws_findings_page_discard        (WsFindingsPage *self);
 void      ws_findings_page_save_async     (WsFindingsPage      *self,
                                            GAsyncReadyCallback  callback,

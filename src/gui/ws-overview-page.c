@@ -34,6 +34,8 @@ struct _WsOverviewPage
   GtkLabel       *causes_title;
   GtkListBox     *causes_list;
   GtkLabel       *causes_placeholder;  /* what the causes list says while empty */
+  GtkLabel       *cluster_placeholder;
+  GtkLabel       *contrast_placeholder;
   GtkLabel       *cluster_title;
   GtkListBox     *cluster_list;
   GtkBox         *extra_box;
@@ -594,6 +596,41 @@ mine_top_cluster (Job          *job,
   return run != NULL ? ws_overview_cluster_from_run (run) : NULL;
 }
 
+/* The answer of `why`, shown as soon as it is ready: mining and the
+ * contrast (seconds on a big trace) fill their blocks after it. */
+typedef struct {
+  WsOverviewPage *self;
+  guint           generation;
+  WsOverview     *overview;
+} EarlyAnswer;
+
+static void
+early_answer_free (gpointer data)
+{
+  EarlyAnswer *e = data;
+
+  g_object_unref (e->self);
+  g_object_unref (e->overview);
+  g_free (e);
+}
+
+static gboolean
+early_answer_cb (gpointer data)
+{
+  EarlyAnswer *e = data;
+  WsOverviewPage *self = e->self;
+
+  if (e->generation != self->generation || !self->busy)
+    return G_SOURCE_REMOVE;   /* superseded, or the whole answer came first */
+  g_set_object (&self->overview, e->overview);
+  g_clear_pointer (&self->cluster, ws_overview_cluster_free);
+  g_clear_pointer (&self->contrast, ws_overview_contrast_free);
+  gtk_label_set_text (self->cluster_placeholder, _("Mining the waits that delayed other threads…"));
+  gtk_label_set_text (self->contrast_placeholder, _("Contrasting the slow instances with the fast ones…"));
+  fill (self);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 compute_thread (GTask        *task,
                 gpointer      source,
@@ -611,6 +648,15 @@ compute_thread (GTask        *task,
     WsPickChoice choice = { job->choice, 0 };
     overview = ws_overview_compute_for (job->traces, &settings, job->choice != NULL ? &choice : NULL, &error);
   }
+  if (overview != NULL)
+    {
+      EarlyAnswer *early = g_new0 (EarlyAnswer, 1);
+
+      early->self = g_object_ref (source);
+      early->generation = job->generation;
+      early->overview = g_object_ref (overview);
+      g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, early_answer_cb, early, early_answer_free);
+    }
   /* The cluster and contrast lines are more answers: if one fails, the
    * others stand. */
   if (overview != NULL)
@@ -638,6 +684,9 @@ compute_done (GObject      *source,
   self->busy = FALSE;
   gtk_spinner_stop (self->spinner);
   gtk_label_set_text (self->causes_placeholder, _("No cause: nothing held these threads up."));
+  gtk_label_set_text (self->cluster_placeholder, _("No costly pattern among the waits that delayed another thread."));
+  gtk_label_set_text (self->contrast_placeholder,
+                      _("No scenario instances to contrast, or no pattern only the slow ones have."));
   if (overview == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -828,7 +877,7 @@ new_section_list (WsOverviewPage *self,
   gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
   gtk_widget_add_css_class (list, "boxed-list");
   gtk_accessible_update_property (GTK_ACCESSIBLE (list), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
-  add_placeholder (GTK_LIST_BOX (list), placeholder);
+  g_object_set_data (G_OBJECT (list), "ws-placeholder", add_placeholder (GTK_LIST_BOX (list), placeholder));
   g_signal_connect_swapped (list, "row-activated", G_CALLBACK (row_activated_cb), self);
   ws_overview_page_add_section (self, title, list);
   return GTK_LIST_BOX (list);
@@ -842,7 +891,7 @@ ws_overview_page_init (WsOverviewPage *self)
   gtk_drawing_area_set_draw_func (self->histogram, draw_histogram, self, NULL);
   self->causes_placeholder = GTK_LABEL (add_placeholder (self->causes_list, _("No trace is open yet.")));
   add_placeholder (self->slowest_list, _("No scenario instances."));
-  add_placeholder (self->cluster_list, _("No costly pattern among the waits that delayed another thread."));
+  self->cluster_placeholder = GTK_LABEL (add_placeholder (self->cluster_list, _("No costly pattern among the waits that delayed another thread.")));
   g_signal_connect_swapped (self->causes_list, "row-activated", G_CALLBACK (row_activated_cb), self);
   g_signal_connect_swapped (self->slowest_list, "row-activated", G_CALLBACK (row_activated_cb), self);
   g_signal_connect_swapped (self->cluster_list, "row-activated", G_CALLBACK (row_activated_cb), self);
@@ -873,6 +922,7 @@ ws_overview_page_init (WsOverviewPage *self)
   }
   self->contrast_list = new_section_list (self, _("Top contrast pattern between the slow and fast instances"),
                                           _("No scenario instances to contrast, or no pattern only the slow ones have."));
+  self->contrast_placeholder = g_object_get_data (G_OBJECT (self->contrast_list), "ws-placeholder");
   self->anomaly_list = new_section_list (self, _("Anomalous waits"),
                                          _("No anomalous wait (or the wait models are still being fitted)."));
 }
