@@ -35,7 +35,9 @@ cli_anomaly_add_entries (GOptionContext    *context,
     { "history", 0, 0, G_OPTION_ARG_FILENAME, &options->history,
       N_("The history database (default $WAITSCOPE_HISTORY or ~/.local/share/waitscope/history.sqlite)"), N_("FILE") },
     { "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &options->threshold,
-      N_("Anomalous when P(D ≥ d) is at most this (default 0.05)"), N_("P") },
+      N_("The false-discovery rate over each kind's waits, or with --rule tail the bar on each wait's P(D ≥ d) (default 0.05)"), N_("P") },
+    { "rule", 0, 0, G_OPTION_ARG_STRING, &options->rule,
+      N_("Where a kind's cut lies before flags: fdr (default: rare anomalies, Benjamini–Hochberg over the kind's waits) or tail (the paper's P(D ≥ d) ≤ threshold for each wait)"), N_("RULE") },
     { "depth", 0, 0, G_OPTION_ARG_INT, &options->depth,
       N_("User-space frames in a wait signature (default 2)"), N_("N") },
     { "flag-prior", 0, 0, G_OPTION_ARG_DOUBLE, &options->flag_prior,
@@ -68,6 +70,11 @@ cli_anomaly_settings (CliAnomalyOptions *options,
           return FALSE;
         }
       settings->threshold = options->threshold;
+    }
+  if (options->rule != NULL && !ws_anomaly_rule_from_string (options->rule, &settings->rule))
+    {
+      *status = cli_usage_error (command, _("--rule must be fdr or tail, not “%s”"), options->rule);
+      return FALSE;
     }
   if (options->flag_prior != 0 || options->flag_max_shift != 0)
     {
@@ -273,6 +280,7 @@ print_json (WsAnomalyResult   *result,
   stream_text (out, "history", history);
   ws_json_stream_set_member_name (out, "threshold");
   ws_json_stream_add_double (out, settings->threshold);
+  stream_text (out, "rule", ws_anomaly_rule_to_string (settings->rule));
   ws_json_stream_set_member_name (out, "signature_depth");
   ws_json_stream_add_int (out, settings->signature_depth);
   ws_json_stream_set_member_name (out, "flag_prior");
@@ -451,6 +459,7 @@ cli_anomalies (int    argc,
 
 out:
   g_free (options.history);
+  g_free (options.rule);
   return status;
 }
 
@@ -543,5 +552,6 @@ cli_model (int    argc,
 
 out:
   g_free (options.history);
+  g_free (options.rule);
   return status;
 }

@@ -11,6 +11,7 @@ G_BEGIN_DECLS
 typedef struct {
   char     *history;
   double    threshold;
+  char     *rule;
   int       depth;
   double    flag_prior;
   double    flag_max_shift;

@@ -238,6 +238,7 @@ flag_set (int           argc,
 
 out:
   g_free (options.history);
+  g_free (options.rule);
   return status;
 }
 
@@ -322,6 +323,7 @@ flag_list (int    argc,
 
 out:
   g_free (options.history);
+  g_free (options.rule);
   return status;
 }
 

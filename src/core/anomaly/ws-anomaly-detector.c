@@ -64,6 +64,7 @@ ws_anomaly_settings_init (WsAnomalySettings *settings)
   g_return_if_fail (settings != NULL);
 
   settings->signature_depth = WS_WAIT_SIGNATURE_DEFAULT_DEPTH;
+  settings->rule = WS_ANOMALY_RULE_FDR;
   settings->threshold = 0.05;
   settings->reservoir_size = 4096;
   settings->min_samples = 30;
@@ -83,6 +84,25 @@ ws_model_level_to_string (WsModelLevel level)
     case WS_MODEL_LEVEL_GLOBAL:    return "global";
     default:                       return "?";
     }
+}
+
+const char *
+ws_anomaly_rule_to_string (WsAnomalyRule rule)
+{
+  return rule == WS_ANOMALY_RULE_TAIL ? "tail" : "fdr";
+}
+
+gboolean
+ws_anomaly_rule_from_string (const char    *name,
+                             WsAnomalyRule *rule)
+{
+  if (g_strcmp0 (name, "fdr") == 0)
+    *rule = WS_ANOMALY_RULE_FDR;
+  else if (g_strcmp0 (name, "tail") == 0)
+    *rule = WS_ANOMALY_RULE_TAIL;
+  else
+    return FALSE;
+  return TRUE;
 }
 
 void
@@ -206,7 +226,7 @@ ws_anomaly_record_trace (WsHistoryStore          *store,
 {
   g_autoptr(WsWaitSignatures) sigs = NULL;
   g_autoptr(GHashTable) by_key = NULL;
-  g_autoptr(GPtrArray) keys = g_ptr_array_new ();
+  g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) samples = g_ptr_array_new ();
   GHashTableIter iter;
   gpointer key, value;
@@ -217,7 +237,7 @@ ws_anomaly_record_trace (WsHistoryStore          *store,
 
   if (newly_recorded)
     *newly_recorded = FALSE;
-  if (ws_history_store_has_waits (store, digest, settings->signature_depth))
+  if (ws_history_store_has_waits (store, digest, ws_wait_history_depth (settings->signature_depth)))
     return TRUE;
 
   sigs = ws_wait_signatures_new (trace, settings->signature_depth);
@@ -225,10 +245,10 @@ ws_anomaly_record_trace (WsHistoryStore          *store,
   g_hash_table_iter_init (&iter, by_key);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
-      g_ptr_array_add (keys, key);
+      g_ptr_array_add (keys, ws_wait_history_key (key));
       g_ptr_array_add (samples, value);
     }
-  return ws_history_store_record_wait_samples (store, digest, settings->signature_depth,
+  return ws_history_store_record_wait_samples (store, digest, ws_wait_history_depth (settings->signature_depth),
                                                (const char * const *) keys->pdata,
                                                (GArray * const *) samples->pdata, keys->len,
                                                settings->reservoir_size, newly_recorded,
@@ -399,7 +419,8 @@ gather (Detection  *det,
   fit->samples = g_array_new (FALSE, FALSE, sizeof (double));
   if (det->store != NULL)
     {
-      g_autoptr(GArray) history = ws_history_store_get_reservoir (det->store, key, NULL, error);
+      g_autofree char *history_key = ws_wait_history_key (key);
+      g_autoptr(GArray) history = ws_history_store_get_reservoir (det->store, history_key, NULL, error);
 
       if (history == NULL)
         return FALSE;
@@ -535,8 +556,13 @@ build_model (Detection       *det,
       model->threshold = 0;
       return TRUE;
     }
-  model->base_cut = ws_gmm_tail_quantile (&model->gmm, det->settings->threshold);
-  model->pool_threshold = det->settings->threshold;
+  /* The kind's bar before flags: the FDR rule over its own data, or the
+   * patent's per-wait tail rule. */
+  model->pool_threshold = det->settings->rule == WS_ANOMALY_RULE_TAIL
+                          ? det->settings->threshold
+                          : ws_anomaly_fdr_bar (&model->gmm, (const double *) (gconstpointer) model->samples->data,
+                                                model->samples->len, det->settings->threshold);
+  model->base_cut = ws_gmm_tail_quantile (&model->gmm, model->pool_threshold);
   model->cut = learn_cut (det, model, model->base_cut);
   model->threshold = ws_gmm_upper_tail (&model->gmm, model->cut);
   return TRUE;
@@ -607,8 +633,11 @@ learn_thresholds (WsAnomalyResult *self,
       bar = ws_anomaly_learn_shrink (global, (WsLearnFlag *) (gpointer) pool->data, pool->len,
                                      st->flag_prior, st->flag_max_shift);
       bar = CLAMP (bar, 1e-12, -log (1e-12));
-      prior = bar == base ? model->base_cut : ws_gmm_tail_quantile (&model->gmm, exp (-bar));
-      model->pool_threshold = exp (-bar);
+      /* The kind's own bar (its FDR bar, or the setting's), shifted by
+       * as many nats as its pool's bar moved. */
+      if (bar != base)
+        model->pool_threshold = CLAMP (model->pool_threshold * exp (base - bar), 1e-300, 1 - 1e-12);
+      prior = bar == base ? model->base_cut : ws_gmm_tail_quantile (&model->gmm, model->pool_threshold);
       model->cut = learn_cut (det, model, prior);
       model->threshold = ws_gmm_upper_tail (&model->gmm, model->cut);
     }
@@ -710,7 +739,8 @@ detect_all (WsAnomalyResult  *self,
     {
       const char *digest = g_ptr_array_index (self->digests, t);
 
-      if (det->store == NULL || !ws_history_store_has_waits (det->store, digest, det->settings->signature_depth))
+      if (det->store == NULL || !ws_history_store_has_waits (det->store, digest,
+                                                                   ws_wait_history_depth (det->settings->signature_depth)))
         add_current (det, g_ptr_array_index (self->signatures, t), digest);
     }
 

@@ -449,3 +449,44 @@ ws_anomaly_learn_kind_cut (double                   base,
     *hypothesis = best_h;
   return best;
 }
+
+/**
+ * ws_anomaly_fdr_bar:
+ * @gmm: a kind's mixture
+ * @samples: (array length=n_samples): the log-durations it was fitted
+ *   on, sorted ascending
+ * @q: the false-discovery rate (0 < @q < 1)
+ *
+ * The Benjamini–Hochberg step-up rule over the kind's own data (issue 21,
+ * docs/anomaly-detection.md "Which waits are anomalous"): with the
+ * p-values p(1) ≤ … ≤ p(n) of its n waits, p = P(D ≥ d) under @gmm, k is
+ * the largest j with p(j) ≤ j·@q/n, and the bar is max(k, 1)·@q/n: the
+ * k waits at or under it are the discoveries, and with none the bar is
+ * where the first one would have to lie (Bonferroni's @q/n).  When the
+ * waits follow the model (p uniform), the chance that a kind has any
+ * discovery at all is at most @q, whatever n; the tail rule P ≤ @q calls
+ * a share @q of every kind anomalous.  The bar depends on the kind's data
+ * and model only, never on a flag or on another kind.
+ *
+ * Returns: the bar on P(D ≥ d)
+ */
+double
+ws_anomaly_fdr_bar (const WsGmm  *gmm,
+                    const double *samples,
+                    guint         n_samples,
+                    double        q)
+{
+  g_autofree double *p = NULL;
+  guint k = 0;
+
+  g_return_val_if_fail (gmm != NULL && q > 0 && q < 1, q);
+  if (n_samples == 0)
+    return q;
+  p = g_new (double, n_samples);
+  ws_gmm_upper_tail_many (gmm, samples, n_samples, p);
+  /* Samples ascending, so p descending: p(j) = p[n − j]. */
+  for (guint j = 1; j <= n_samples; j++)
+    if (p[n_samples - j] <= j * q / n_samples)
+      k = j;
+  return MAX (k, 1) * q / n_samples;
+}
