@@ -260,10 +260,14 @@ ws_anomaly_record_trace (WsHistoryStore          *store,
 
 typedef struct {
   GArray *samples;     /* double, log-ns */
+  GArray *history;     /* double, log-ns, sorted: the reservoir's part */
+  GArray *current;     /* double, log-ns, sorted: the traces' part */
   guint   n_history;
   guint   n_current;
   WsGmm   gmm;
   gboolean fitted;
+  double  fdr_bar;     /* the FDR rule's bar, computed once (0: not yet) */
+  double  fdr_cut;     /* … and its cut, log-ns */
 } Fit;
 
 typedef struct {
@@ -279,12 +283,18 @@ typedef struct {
 } Detection;
 
 static void
+fit_clear (Fit *fit)
+{
+  g_clear_pointer (&fit->samples, g_array_unref);
+  g_clear_pointer (&fit->history, g_array_unref);
+  g_clear_pointer (&fit->current, g_array_unref);
+}
+
+static void
 fit_free (gpointer data)
 {
-  Fit *fit = data;
-
-  g_clear_pointer (&fit->samples, g_array_unref);
-  g_free (fit);
+  fit_clear (data);
+  g_free (data);
 }
 
 static char *
@@ -417,6 +427,8 @@ gather (Detection  *det,
   GArray *current = g_hash_table_lookup (det->current, key);
 
   fit->samples = g_array_new (FALSE, FALSE, sizeof (double));
+  fit->history = g_array_new (FALSE, FALSE, sizeof (double));
+  fit->current = g_array_new (FALSE, FALSE, sizeof (double));
   if (det->store != NULL)
     {
       g_autofree char *history_key = ws_wait_history_key (key);
@@ -428,6 +440,7 @@ gather (Detection  *det,
         {
           double v = log_duration (g_array_index (history, gint64, i));
           g_array_append_val (fit->samples, v);
+          g_array_append_val (fit->history, v);
         }
       fit->n_history = history->len;
     }
@@ -435,9 +448,12 @@ gather (Detection  *det,
     {
       double v = log_duration (g_array_index (current, gint64, i));
       g_array_append_val (fit->samples, v);
+      g_array_append_val (fit->current, v);
     }
   fit->n_current = current ? current->len : 0;
   qsort (fit->samples->data, fit->samples->len, sizeof (double), compare_doubles);
+  qsort (fit->history->data, fit->history->len, sizeof (double), compare_doubles);
+  qsort (fit->current->data, fit->current->len, sizeof (double), compare_doubles);
   return TRUE;
 }
 
@@ -470,6 +486,44 @@ fallback (Detection   *det,
   if (!gather (det, key, fit, error) || !fit_samples (det, fit, error))
     return NULL;
   return fit;
+}
+
+/* The FDR rule's bar and cut for the data of @fit (its mixture fitted):
+ * the Benjamini–Hochberg bar over the waits to be judged under the model
+ * of what is usual.  When the history holds enough waits of the kind and
+ * the traces analysed add waits not yet in it, what is usual is the
+ * history alone (a mixture fitted on the reservoir: the traces' own
+ * faults must not become part of their null), and the waits judged are
+ * the traces'; otherwise the kind's whole data, judged against its own
+ * mixture.  Either way it depends on the kind's data only, never on a
+ * flag.  Computed once per Fit. */
+static gboolean
+fdr_cut (Detection  *det,
+         Fit        *fit,
+         GError    **error)
+{
+  double q = det->settings->threshold;
+
+  if (fit->fdr_bar > 0)
+    return TRUE;
+  if (fit->history->len >= det->settings->min_samples && fit->current->len > 0)
+    {
+      WsGmm null;
+
+      if (!ws_gmm_fit ((const double *) (gpointer) fit->history->data, fit->history->len,
+                       &det->settings->gmm, &null, det->cancellable, error))
+        return FALSE;
+      fit->fdr_bar = ws_anomaly_fdr_bar (&null, (const double *) (gpointer) fit->current->data, fit->current->len, q);
+      fit->fdr_cut = ws_gmm_tail_quantile (&null, fit->fdr_bar);
+      /* The bar as the kind's mixture reads it at that cut. */
+      fit->fdr_bar = MAX (ws_gmm_upper_tail (&fit->gmm, fit->fdr_cut), 1e-300);
+    }
+  else
+    {
+      fit->fdr_bar = ws_anomaly_fdr_bar (&fit->gmm, (const double *) (gpointer) fit->samples->data, fit->samples->len, q);
+      fit->fdr_cut = ws_gmm_tail_quantile (&fit->gmm, fit->fdr_bar);
+    }
+  return TRUE;
 }
 
 /* A signature's cut from its own flags (docs/anomaly-detection.md, "Flags
@@ -521,7 +575,7 @@ build_model (Detection       *det,
   model->n_flagged_anomalous = anomalous ? anomalous->len : 0;
   if (!gather (det, key, &own, error))
     {
-      g_clear_pointer (&own.samples, g_array_unref);
+      fit_clear (&own);
       return FALSE;
     }
   model->level = WS_MODEL_LEVEL_SIGNATURE;
@@ -535,13 +589,13 @@ build_model (Detection       *det,
         }
       if (used == NULL)
         {
-          g_clear_pointer (&own.samples, g_array_unref);
+          fit_clear (&own);
           return FALSE;
         }
     }
   else if (!fit_samples (det, &own, error))
     {
-      g_clear_pointer (&own.samples, g_array_unref);
+      fit_clear (&own);
       return FALSE;
     }
 
@@ -549,20 +603,31 @@ build_model (Detection       *det,
   model->samples = g_array_ref (used->samples);
   model->n_history = used->n_history;
   model->n_current = used->n_current;
-  g_clear_pointer (&own.samples, g_array_unref);
   if (!used->fitted)
     {
+      fit_clear (&own);
       model->base_cut = model->cut = G_MAXDOUBLE;
       model->threshold = 0;
       return TRUE;
     }
-  /* The kind's bar before flags: the FDR rule over its own data, or the
+  /* The kind's bar before flags: the FDR rule (fdr_cut()), or the
    * patent's per-wait tail rule. */
-  model->pool_threshold = det->settings->rule == WS_ANOMALY_RULE_TAIL
-                          ? det->settings->threshold
-                          : ws_anomaly_fdr_bar (&model->gmm, (const double *) (gconstpointer) model->samples->data,
-                                                model->samples->len, det->settings->threshold);
-  model->base_cut = ws_gmm_tail_quantile (&model->gmm, model->pool_threshold);
+  if (det->settings->rule == WS_ANOMALY_RULE_TAIL)
+    {
+      model->pool_threshold = det->settings->threshold;
+      model->base_cut = ws_gmm_tail_quantile (&model->gmm, model->pool_threshold);
+    }
+  else if (!fdr_cut (det, used, error))
+    {
+      fit_clear (&own);
+      return FALSE;
+    }
+  else
+    {
+      model->pool_threshold = used->fdr_bar;
+      model->base_cut = used->fdr_cut;
+    }
+  fit_clear (&own);
   model->cut = learn_cut (det, model, model->base_cut);
   model->threshold = ws_gmm_upper_tail (&model->gmm, model->cut);
   return TRUE;

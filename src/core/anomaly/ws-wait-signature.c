@@ -117,9 +117,16 @@ generic_wrapper_regex (void)
 gboolean
 ws_wait_frame_is_generic (const char *function)
 {
+  const char *at;
+  g_autofree char *bare = NULL;
+
   g_return_val_if_fail (function != NULL, TRUE);
-  return strcmp (function, "[unknown]") == 0
-         || g_regex_match (generic_wrapper_regex (), function, 0, NULL);
+  if (strcmp (function, "[unknown]") == 0)
+    return TRUE;
+  /* A symbol version ("clock_nanosleep@GLIBC_2.2.5") is not part of the name. */
+  if ((at = strchr (function, '@')) != NULL && at > function)
+    function = bare = g_strndup (function, at - function);
+  return g_regex_match (generic_wrapper_regex (), function, 0, NULL);
 }
 
 static void
