@@ -219,6 +219,7 @@ class Experiment:
         extra = ["--flag-prior", str(prior)] if prior else []
         extra += ["--rule", self.a.rule] if self.a.rule else []
         extra += ["--threshold", str(self.a.threshold)] if self.a.threshold else []
+        extra += ["--flag-weights", self.a.flag_weights] if self.a.flag_weights else []
         extra += ["--flag-max-shift", str(self.a.flag_max_shift)] if self.a.flag_max_shift is not None else []
         weight = self.model_weight if self.model_weight is not None else self.a.flag_model_weight
         extra += ["--flag-model-weight", str(weight)] if weight is not None else []
@@ -354,6 +355,7 @@ def main():
     ap.add_argument("--flag-model-weight", type=float, help="the rule's model weight (default: the core's)")
     ap.add_argument("--rule", choices=("fdr", "tail"), help="where a kind's cut starts (default: the core's, fdr)")
     ap.add_argument("--threshold", type=float, help="the rule's rate or per-wait bar (default: the core's)")
+    ap.add_argument("--flag-weights", choices=("count", "posterior"), help="what a flag weighs (default: the core's)")
     ap.add_argument("--history-trace", action="append",
                     help="record this trace (a healthy run of the same program) in each throw-away history first")
     ap.add_argument("--analyst", choices=("check", "coin", "alternate", "review"), default="check",

@@ -46,6 +46,8 @@ cli_anomaly_add_entries (GOptionContext    *context,
       N_("Learning rule: the most other signatures' flags move a bar, in nats of −ln P (default 0: off)"), N_("NATS") },
     { "flag-model-weight", 0, 0, G_OPTION_ARG_DOUBLE, &options->flag_model_weight,
       N_("Learning rule: how many flags the model's own verdicts on a signature's waits weigh in all (default 1000; 0: none)"), N_("FLAGS") },
+    { "flag-weights", 0, 0, G_OPTION_ARG_STRING, &options->flag_weights,
+      N_("Learning rule: what a flag weighs: posterior (default: a wait flagged normal weighs the chance its kind's main component explains it) or count (every flag 1)"), N_("HOW") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &options->json, N_("Print JSON"), NULL },
     { NULL }
   };
@@ -75,6 +77,18 @@ cli_anomaly_settings (CliAnomalyOptions *options,
     {
       *status = cli_usage_error (command, _("--rule must be fdr or tail, not “%s”"), options->rule);
       return FALSE;
+    }
+  if (options->flag_weights != NULL)
+    {
+      if (g_strcmp0 (options->flag_weights, "count") == 0)
+        settings->flag_weights = WS_FLAG_WEIGHTS_COUNT;
+      else if (g_strcmp0 (options->flag_weights, "posterior") == 0)
+        settings->flag_weights = WS_FLAG_WEIGHTS_POSTERIOR;
+      else
+        {
+          *status = cli_usage_error (command, _("--flag-weights must be posterior or count, not “%s”"), options->flag_weights);
+          return FALSE;
+        }
     }
   if (options->flag_prior != 0 || options->flag_max_shift != 0)
     {
@@ -460,6 +474,7 @@ cli_anomalies (int    argc,
 out:
   g_free (options.history);
   g_free (options.rule);
+  g_free (options.flag_weights);
   return status;
 }
 
@@ -553,5 +568,6 @@ cli_model (int    argc,
 out:
   g_free (options.history);
   g_free (options.rule);
+  g_free (options.flag_weights);
   return status;
 }

@@ -12,6 +12,7 @@ typedef struct {
   char     *history;
   double    threshold;
   char     *rule;
+  char     *flag_weights;
   int       depth;
   double    flag_prior;
   double    flag_max_shift;

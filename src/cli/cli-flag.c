@@ -239,6 +239,7 @@ flag_set (int           argc,
 out:
   g_free (options.history);
   g_free (options.rule);
+  g_free (options.flag_weights);
   return status;
 }
 
@@ -324,6 +325,7 @@ flag_list (int    argc,
 out:
   g_free (options.history);
   g_free (options.rule);
+  g_free (options.flag_weights);
   return status;
 }
 

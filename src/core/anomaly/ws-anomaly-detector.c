@@ -71,6 +71,7 @@ ws_anomaly_settings_init (WsAnomalySettings *settings)
   settings->flag_prior = WS_ANOMALY_DEFAULT_FLAG_PRIOR;
   settings->flag_max_shift = WS_ANOMALY_DEFAULT_FLAG_MAX_SHIFT;
   settings->flag_model_weight = WS_ANOMALY_DEFAULT_FLAG_MODEL_WEIGHT;
+  settings->flag_weights = WS_FLAG_WEIGHTS_POSTERIOR;
   ws_gmm_settings_init (&settings->gmm);
 }
 
@@ -546,7 +547,16 @@ learn_cut (Detection      *det,
   g_clear_pointer (&model->flags, g_array_unref);
   if (own == NULL || own->len == 0)
     return base;
-  model->flags = g_array_ref (own);
+  model->flags = g_array_sized_new (FALSE, FALSE, sizeof (WsLearnFlag), own->len);
+  g_array_append_vals (model->flags, own->data, own->len);
+  for (guint i = 0; i < model->flags->len; i++)
+    {
+      WsLearnFlag *f = &g_array_index (model->flags, WsLearnFlag, i);
+
+      f->weight = det->settings->flag_weights == WS_FLAG_WEIGHTS_POSTERIOR
+                  ? ws_anomaly_flag_weight (&model->gmm, f->x, f->anomalous) : 1;
+    }
+  own = model->flags;
   n_hyps = ws_anomaly_mark_hypotheses (&model->gmm, base, hyps);
   cut = ws_anomaly_learn_kind_cut (base, hyps, n_hyps, (const WsLearnFlag *) (gconstpointer) own->data, own->len,
                                    (const double *) (gconstpointer) model->samples->data, model->samples->len,
@@ -1202,7 +1212,13 @@ ws_anomaly_result_flag_reach (WsAnomalyResult *self,
         }
     }
   if (verdict != WS_ANOMALY_FLAG_NONE)
-    g_array_append_val (flags, ((WsLearnFlag) { x, verdict == WS_ANOMALY_FLAG_ANOMALOUS, 1 }));
+    {
+      gboolean anomalous = verdict == WS_ANOMALY_FLAG_ANOMALOUS;
+      double w = self->settings.flag_weights == WS_FLAG_WEIGHTS_POSTERIOR
+                 ? ws_anomaly_flag_weight (&m->gmm, x, anomalous) : 1;
+
+      g_array_append_val (flags, ((WsLearnFlag) { x, anomalous, w }));
+    }
   n_hyps = ws_anomaly_mark_hypotheses (&m->gmm, m->prior_cut, hyps);
   reach->cut = ws_anomaly_learn_kind_cut (m->prior_cut, hyps, n_hyps, (const WsLearnFlag *) (gconstpointer) flags->data,
                                           flags->len, (const double *) (gconstpointer) m->samples->data,

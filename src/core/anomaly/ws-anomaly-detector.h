@@ -29,6 +29,17 @@ typedef enum {
 } WsAnomalyRule;
 
 /**
+ * WsFlagWeights:
+ * @WS_FLAG_WEIGHTS_COUNT: every flag weighs 1
+ * @WS_FLAG_WEIGHTS_POSTERIOR: a wait flagged normal weighs the chance that
+ *   its kind's main component explains it (ws_anomaly_flag_weight())
+ */
+typedef enum {
+  WS_FLAG_WEIGHTS_COUNT,
+  WS_FLAG_WEIGHTS_POSTERIOR,
+} WsFlagWeights;
+
+/**
  * WsAnomalySettings:
  * @signature_depth: user-space frames per wait signature (default 2)
  * @rule: how @threshold sets a kind's cut before flags move it
@@ -59,6 +70,7 @@ typedef struct {
   double        flag_prior;
   double        flag_max_shift;
   double        flag_model_weight;
+  WsFlagWeights flag_weights;
   WsGmmSettings gmm;
 } WsAnomalySettings;
 

@@ -490,3 +490,37 @@ ws_anomaly_fdr_bar (const WsGmm  *gmm,
       k = j;
   return MAX (k, 1) * q / n_samples;
 }
+
+/**
+ * ws_anomaly_flag_weight:
+ * @gmm: the kind's mixture
+ * @x: the flagged wait's log-duration
+ * @anomalous: the flag's verdict
+ *
+ * What misjudging a flag costs when flags are weighed by the model
+ * (%WS_FLAG_WEIGHTS_POSTERIOR): a wait flagged anomalous weighs 1; one
+ * flagged normal weighs the posterior probability, under @gmm, that a
+ * wait that long comes from the kind's main (heaviest) component, at
+ * least MARK_EPSILON.  A normal wait inside a slow component is what the
+ * mixture expects to find there now and then: an analyst who rejects the
+ * false alarms a mark makes inside it finds such waits because they are
+ * errors, not because the component is normal, and each used to weigh as
+ * much against the mark as the miss that set it.  The weight depends on
+ * the flag's own wait and the flag-free model only, so the cost keeps one
+ * term per flag, monotone in the cut: learning stays monotone.
+ *
+ * Returns: the weight, in (0, 1]
+ */
+double
+ws_anomaly_flag_weight (const WsGmm *gmm,
+                        double       x,
+                        gboolean     anomalous)
+{
+  double r[WS_GMM_MAX_COMPONENTS];
+
+  g_return_val_if_fail (gmm != NULL, 1);
+  if (anomalous || gmm->n_components < 2)
+    return 1;
+  ws_gmm_posteriors (gmm, x, r);
+  return CLAMP (r[main_component (gmm)], MARK_EPSILON, 1);
+}
