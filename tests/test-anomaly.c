@@ -759,7 +759,7 @@ draw_samples (const WsGmm *gmm,
   return x;
 }
 
-/* The default rule's law (issue 21, item 4): over a kind whose waits
+/* The default rule's law: over a kind whose waits
  * follow its model, the Benjamini–Hochberg bar at rate q finds any
  * anomaly at all in at most a share q of kinds (their p-values are
  * uniform: BH controls the family-wise error then), whatever the kind's

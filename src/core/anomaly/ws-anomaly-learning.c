@@ -47,8 +47,9 @@
 /* What a mark costs before any flag argues for it, in flags: one wait
  * flagged anomalous between the mark's boundary and the tail cut (which
  * the tail cut misjudges, a cost of 1) is enough to mark its part of the
- * mixture, and one wait flagged normal there (which the mark misjudges)
- * outweighs it again. */
+ * mixture, and waits flagged normal there (which the mark misjudges)
+ * outweigh it again once their weights (ws_anomaly_flag_weight()) pass
+ * the half flag it is ahead by. */
 #define MARK_PRIOR 0.5
 
 static int
@@ -457,8 +458,8 @@ ws_anomaly_learn_kind_cut (double                   base,
  *   on, sorted ascending
  * @q: the false-discovery rate (0 < @q < 1)
  *
- * The Benjamini–Hochberg step-up rule over the kind's own data (issue 21,
- * docs/anomaly-detection.md "Which waits are anomalous"): with the
+ * The Benjamini–Hochberg step-up rule over a kind's waits
+ * (docs/anomaly-detection.md, "Which waits are anomalous"): with the
  * p-values p(1) ≤ … ≤ p(n) of its n waits, p = P(D ≥ d) under @gmm, k is
  * the largest j with p(j) ≤ j·@q/n, and the bar is max(k, 1)·@q/n: the
  * k waits at or under it are the discoveries, and with none the bar is

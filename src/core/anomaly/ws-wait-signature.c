@@ -21,7 +21,7 @@
  * Frames without a symbol are written as [unknown]@module-basename so that
  * two unresolved call sites in different binaries stay apart.
  *
- * The caller that tells waits apart (signature version 2, issue 21): when
+ * The caller that tells waits apart (signature version 2): when
  * the outermost of the @depth frames is a generic waiting wrapper (a libc
  * system-call wrapper, a lock or condition-variable primitive,
  * PostgreSQL's WaitLatch…: generic_wrappers[] below) or has no symbol, the
