@@ -7,7 +7,7 @@
 # usage (root): tests/data/anomaly/record-relay.sh OUTDIR [SECONDS] [NAME]
 #   writes OUTDIR/NAME.perf.txt.gz and OUTDIR/NAME.episodes.txt (NAME:
 #   relay); FAULTS_RATE, FAULTS_MIN, FAULTS_MAX as for record.sh (default
-#   0.05, 4 to 10).  The trace here: record-relay.sh OUT 5
+#   0.05, 4 to 10).  The trace here: record-relay.sh OUT 3
 # The workload runs in the real-time round-robin class (chrt -r 10) so
 # that a busy machine does not add its own contention to the waits.
 set -eu

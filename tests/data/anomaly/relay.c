@@ -111,12 +111,15 @@ fault_factor_us (unsigned int *seed,
   return (long) (us * (fault_min + (fault_max - fault_min) * uniform (seed)));
 }
 
+/* Each fault ends with the hand-off that wakes the waiter, and is logged
+ * after it, so that the wake-up lies inside the episode (as in faults.c). */
 static void __attribute__ ((noinline))
 fault_prepare (unsigned int *seed,
                long          us)
 {
   long long start = now_ns ();
   spin_us (fault_factor_us (seed, us));
+  sem_post (&jobs);
   log_episode (start, "slots", us);
 }
 
@@ -126,16 +129,22 @@ fault_update (unsigned int *seed,
 {
   long long start = now_ns ();
   spin_us (fault_factor_us (seed, us));
+  pthread_rwlock_unlock (&table);
   log_episode (start, "table", us);
 }
 
-static void __attribute__ ((noinline))
+static int __attribute__ ((noinline))
 fault_answer (unsigned int *seed,
-              long          us)
+              long          us,
+              char          c)
 {
   long long start = now_ns ();
+  int ok;
+
   spin_us (fault_factor_us (seed, us));
+  ok = write (sock[1], &c, 1) == 1;
   log_episode (start, "socket", us);
+  return ok;
 }
 
 static int
@@ -158,8 +167,10 @@ dispatcher (void *data)
       if (uniform (&seed) < fault_rate)
         fault_prepare (&seed, us);
       else
-        spin_us (us);
-      sem_post (&jobs);
+        {
+          spin_us (us);
+          sem_post (&jobs);
+        }
       usleep (lognormal_us (&seed, 400, 0.4));
     }
   sem_post (&jobs);
@@ -198,12 +209,14 @@ writer (void *data)
       long us = lognormal_us (&seed, 250, 0.3);
 
       pthread_rwlock_wrlock (&table);
+      cells[seed % 64]++;
       if (uniform (&seed) < fault_rate)
         fault_update (&seed, us);
       else
-        spin_us (us);
-      cells[seed % 64]++;
-      pthread_rwlock_unlock (&table);
+        {
+          spin_us (us);
+          pthread_rwlock_unlock (&table);
+        }
       usleep (lognormal_us (&seed, 500, 0.4));
     }
   return data;
@@ -246,11 +259,16 @@ server (void *data)
       long us = lognormal_us (&seed, 200, 0.3);
 
       if (uniform (&seed) < fault_rate)
-        fault_answer (&seed, us);
+        {
+          if (!fault_answer (&seed, us, c))
+            break;
+        }
       else
-        spin_us (us);
-      if (write (sock[1], &c, 1) != 1)
-        break;
+        {
+          spin_us (us);
+          if (write (sock[1], &c, 1) != 1)
+            break;
+        }
     }
   return data;
 }
