@@ -873,7 +873,12 @@ test_learning_monotone (void)
                       : i > 0 && g_rand_int_range (rand, 0, 4) == 0 ? flags[g_rand_int_range (rand, 0, i)].x
                       : g_rand_double_range (rand, 7, 20);
 
-          flags[i] = (WsLearnFlag) { at, g_rand_boolean (rand), 1 };
+          gboolean anomalous = g_rand_boolean (rand);
+
+          /* Every flag 1, or (the default) a normal flag weighing the
+           * chance that the main component explains it: a weight of its
+           * own wait and the flag-free model, so the law holds as well. */
+          flags[i] = (WsLearnFlag) { at, anomalous, c % 2 ? ws_anomaly_flag_weight (&gmm, at, anomalous) : 1 };
         }
       for (guint i = 0; i <= n_flags; i++)
         {
