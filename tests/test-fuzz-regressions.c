@@ -36,6 +36,7 @@ static const struct {
   { "mining", "mining", ws_fuzz_mining, FALSE },
   { "session-file", "session-file", ws_fuzz_session_file, FALSE },
   { "history-store", "history-store", ws_fuzz_history_store, FALSE },
+  { "gmm", "gmm", ws_fuzz_gmm, FALSE },
 };
 
 typedef struct {

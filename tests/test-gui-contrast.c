@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <adwaita.h>
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -19,6 +20,7 @@
 #include "ws-contrast-page.h"
 #include "ws-coverage-plot.h"
 #include "ws-duration-histogram.h"
+#include "ws-fleet-classes.h"
 #include "ws-gui-test-util.h"
 #include "ws-pattern-coverage-view.h"
 #include "ws-window.h"
@@ -98,6 +100,24 @@ core_result (WsTrace *a, WsTrace *b, WsTime t_fast, WsTime t_slow)
   return r;
 }
 
+/* The two-item drop-down of the page (the scenario one lists scenarios). */
+static GtkDropDown *
+find_rank_dropdown (GtkWidget *w)
+{
+  if (GTK_IS_DROP_DOWN (w) && gtk_drop_down_get_model (GTK_DROP_DOWN (w)) != NULL
+      && GTK_IS_STRING_LIST (gtk_drop_down_get_model (GTK_DROP_DOWN (w)))
+      && g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (gtk_drop_down_get_model (GTK_DROP_DOWN (w))), 1),
+                    _("average cost (C/N)")) == 0)
+    return GTK_DROP_DOWN (w);
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkDropDown *found = find_rank_dropdown (c);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 test_contrast_page (void)
 {
@@ -153,6 +173,10 @@ test_contrast_page (void)
   g_test_message ("top pattern %s", top_shown);
   g_assert_cmpstr (top_shown, ==, top_expect);
   g_assert_true (ws_contrast_pattern_has (shown, ws_contrast_result_get_top_pattern (shown), 2, "DiskService"));
+  /* The page ranks as the CLI does by default: by total cost. */
+  g_assert_cmpint (ws_contrast_result_get_rank (shown), ==, WS_CONTRAST_RANK_TOTAL);
+  for (guint i = 1; i < ws_contrast_result_get_n_patterns (shown); i++)
+    g_assert_cmpint (ws_contrast_result_get_pattern (shown, i - 1)->c, >=, ws_contrast_result_get_pattern (shown, i)->c);
 
   /* The first pattern is chosen: its paths lit in the slow graph, which
    * scrolls to show them. */
@@ -247,6 +271,121 @@ test_contrast_page (void)
   }
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "contrast-ready-tree"));
 
+  /* Rank by C/N instead (the paper's order): the shown result is rerun in
+   * that order, the same patterns. */
+  {
+    guint n = ws_contrast_result_get_n_patterns (shown);
+    GtkDropDown *rank = find_rank_dropdown (GTK_WIDGET (page));
+
+    g_assert_nonnull (rank);
+    g_assert_cmpuint (gtk_drop_down_get_selected (rank), ==, 0);
+    gtk_drop_down_set_selected (rank, 1);
+    g_assert_true (ws_contrast_page_get_busy (page));
+    ws_gui_test_wait_until (not_busy, page, 120, "the contrast analysis ranked by C/N");
+    shown = ws_contrast_page_get_result (page);
+    g_assert_cmpint (ws_contrast_result_get_rank (shown), ==, WS_CONTRAST_RANK_AVERAGE);
+    g_assert_cmpuint (ws_contrast_result_get_n_patterns (shown), ==, n);
+    for (guint i = 1; i < n; i++)
+      {
+        const WsContrastPattern *a = ws_contrast_result_get_pattern (shown, i - 1), *b = ws_contrast_result_get_pattern (shown, i);
+        g_assert_cmpfloat ((double) a->c / a->n, >=, (double) b->c / b->n);
+      }
+    g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "contrast-rank-average"));
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The drop-down of the page whose second item is @item. */
+static GtkDropDown *
+find_dropdown_with (GtkWidget *w, const char *item)
+{
+  if (GTK_IS_DROP_DOWN (w) && gtk_drop_down_get_model (GTK_DROP_DOWN (w)) != NULL
+      && GTK_IS_STRING_LIST (gtk_drop_down_get_model (GTK_DROP_DOWN (w)))
+      && g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (gtk_drop_down_get_model (GTK_DROP_DOWN (w))), 1),
+                    item) == 0)
+    return GTK_DROP_DOWN (w);
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkDropDown *found = find_dropdown_with (c, item);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+has_result (gpointer data)
+{
+  return !ws_contrast_page_get_busy (data) && ws_contrast_page_get_result (data) != NULL;
+}
+
+/* Whole traces of the recorded fleet (no scenario markers), each made
+ * fast or slow on the page: the page runs what `contrast --fast/--slow`
+ * runs (the same core call on the same classes), and the top pattern is
+ * the rare slow path those slow runs took: the flush under the cache lock. */
+static void
+test_fleet_traces (void)
+{
+  const char *names[] = { "run-01.perf.txt.gz", "run-02.perf.txt.gz", "run-03.perf.txt.gz", "run-07.perf.txt.gz" };
+  const WsRunClass want[] = { WS_RUN_CLASS_FAST, WS_RUN_CLASS_FAST, WS_RUN_CLASS_SLOW, WS_RUN_CLASS_SLOW };
+  WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
+  g_autoptr(GPtrArray) traces = g_ptr_array_new ();
+  g_auto(WsFleetClasses) fleet = { 0 };
+  g_autoptr(WsContrastResult) expect = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *top_shown = NULL, *top_expect = NULL, *component = NULL;
+  WsContrastSettings s = { 0 };
+  WsContrastPage *page;
+  GtkDropDown *compare, *second;
+  WsContrastResult *shown;
+  GtkWidget *flow;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
+  gtk_window_present (GTK_WINDOW (window));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *name = g_build_filename ("fleet", names[i], NULL);
+      g_ptr_array_add (traces, ws_document_get_trace (open_and_wait (window, name)));
+    }
+  page = WS_CONTRAST_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_CONTRAST_PAGE));
+  ws_window_show_details_page (window, "contrast");
+  compare = find_dropdown_with (GTK_WIDGET (page), _("open traces, slow against fast"));
+  g_assert_nonnull (compare);
+  gtk_drop_down_set_selected (compare, 1);
+
+  /* One chip per trace, the first fast and the others slow by default:
+   * make the second fast too. */
+  flow = ws_gui_test_find_child (GTK_WIDGET (page), GTK_TYPE_FLOW_BOX);
+  g_assert_true (gtk_widget_get_visible (flow));
+  second = find_dropdown_with (gtk_widget_get_next_sibling (gtk_widget_get_first_child (flow)), _("slow"));
+  g_assert_nonnull (second);
+  g_assert_cmpuint (gtk_drop_down_get_selected (second), ==, 1);
+  gtk_drop_down_set_selected (second, 0);
+
+  ws_contrast_page_run (page);
+  ws_gui_test_wait_until (has_result, page, 120, "the contrast of the fleet's traces");
+  shown = ws_contrast_page_get_result (page);
+
+  g_assert_true (ws_fleet_classes_build (&fleet, traces, want, NULL, NULL, &error));
+  g_assert_no_error (error);
+  component = ws_instance_set_dup_default_component (fleet.all);
+  s.component = component;
+  s.fast = fleet.fast;
+  s.slow = fleet.slow;
+  s.t_fast = fleet.t_fast;
+  s.t_slow = fleet.t_slow;
+  expect = ws_contrast_run (&s, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ws_instance_set_get_n (ws_contrast_result_get_fast (shown)), ==, ws_instance_set_get_n (fleet.fast));
+  g_assert_cmpuint (ws_instance_set_get_n (ws_contrast_result_get_slow (shown)), ==, ws_instance_set_get_n (fleet.slow));
+  g_assert_cmpuint (ws_contrast_result_get_n_patterns (shown), ==, ws_contrast_result_get_n_patterns (expect));
+  g_assert_cmpuint (ws_contrast_result_get_n_patterns (shown), >, 0);
+  top_shown = ws_contrast_result_format_pattern (shown, ws_contrast_result_get_top_pattern (shown));
+  top_expect = ws_contrast_result_format_pattern (expect, ws_contrast_result_get_top_pattern (expect));
+  g_assert_cmpstr (top_shown, ==, top_expect);
+  g_assert_nonnull (strstr (top_shown, "lookup_cache"));
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "contrast-fleet-traces"));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -257,6 +396,7 @@ main (int argc, char **argv)
 
   the_app = ws_gui_test_init (&argc, &argv);
   g_test_add_func ("/gui/contrast/pg-pair", test_contrast_page);
+  g_test_add_func ("/gui/contrast/fleet-traces", test_fleet_traces);
   status = g_test_run ();
   g_object_unref (the_app);
   return status;

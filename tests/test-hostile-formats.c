@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -17,6 +18,7 @@
 #include "ws-cli-test-util.h"
 #include "ws-error.h"
 #include "ws-hash.h"
+#include "ws-miner.h"
 #include "ws-trace-loader.h"
 
 static char *
@@ -280,6 +282,111 @@ test_packed_key_hash (void)
     }
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+# define WS_UNDER_ASAN 1
+#elif defined(__has_feature)
+# if __has_feature(address_sanitizer)
+#  define WS_UNDER_ASAN 1
+# endif
+#endif
+
+/* Frames d@first … d@(first+n-1), appended to @frames. */
+static void
+append_run (WsStackTable *table,
+            GArray       *frames,
+            guint         n)
+{
+  for (guint k = 0; k < n; k++)
+    {
+      g_autofree char *name = g_strdup_printf ("d%u", k);
+      WsFrameId f = ws_stack_table_intern_frame (table, name, "/usr/bin/deep");
+
+      g_array_append_val (frames, f);
+    }
+}
+
+/*
+ * A stack that repeats a long run of frames (d0…d10239 x d0…d19999 y
+ * d0…d29999) beside the run alone: the periods of every prefix of the run
+ * span the repetitions, and the miner's candidates grew with n × L (over
+ * a gigabyte here, 3 GB from a 2.4 MB trace).  Under a 1 GiB address
+ * space the miner must now refuse with WS_ERROR_TOO_LONG and a message
+ * (the old code aborted on allocation).  Normal stacks are mined exactly
+ * as before (test-miner, test-mining-traces).
+ */
+static void
+test_mine_repeated_runs (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autoptr(WsStackDb) db = ws_stack_db_new (NULL);
+      WsStackTable *table = ws_stack_db_get_stack_table (db);
+      g_autoptr(GArray) one = g_array_new (FALSE, FALSE, sizeof (WsFrameId));
+      g_autoptr(GArray) two = g_array_new (FALSE, FALSE, sizeof (WsFrameId));
+      g_autoptr(GError) error = NULL;
+      g_autoptr(WsPatternSet) set = NULL;
+      WsFrameId x, y;
+      guint stream;
+
+#ifndef WS_UNDER_ASAN
+      struct rlimit limit = { 1ul << 30, 1ul << 30 };
+
+      g_assert_cmpint (setrlimit (RLIMIT_AS, &limit), ==, 0);
+#endif
+      x = ws_stack_table_intern_frame (table, "x", "/usr/bin/deep");
+      y = ws_stack_table_intern_frame (table, "z", "/usr/bin/deep");
+      /* z d0…d19999 d0…d19999 x, and d0…d19999 z x */
+      g_array_append_val (one, y);
+      append_run (table, one, 20000);
+      append_run (table, one, 20000);
+      g_array_append_val (one, x);
+      append_run (table, two, 20000);
+      g_array_append_val (two, y);
+      g_array_append_val (two, x);
+      stream = ws_stack_db_add_stream (db, "repeated-runs");
+      ws_stack_db_add (db, stream, ws_stack_table_intern_stack (table, (WsFrameId *) (gpointer) one->data, one->len), 1, 1);
+      ws_stack_db_add (db, stream, ws_stack_table_intern_stack (table, (WsFrameId *) (gpointer) two->data, two->len), 1, 1);
+
+      set = ws_miner_mine (db, 2, NULL, NULL, NULL, &error);
+      g_assert_null (set);
+      g_assert_error (error, WS_ERROR, WS_ERROR_TOO_LONG);
+      g_test_message ("%s", error->message);
+      g_assert_nonnull (strstr (error->message, "repeats a long run of frames"));
+      return;
+    }
+  g_test_trap_subprocess (NULL, 300 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
+/* The same through the CLI: exit 1, the reason on stderr. */
+static void
+test_cli_mine_repeated_runs (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-hostile-XXXXXX", NULL);
+  g_autoptr(GString) s = g_string_new ("app-1");
+  g_autofree char *path = NULL;
+  g_auto(WsCliRun) run = { 0 };
+  const char *args[] = { "mine", "--running", "--no-history", "--lambda=2ns", NULL, NULL };
+
+  /* z d0…d19999 d0…d19999 x, and d0…d19999 z x, as above */
+  g_string_append (s, ";z");
+  for (guint r = 0; r < 2; r++)
+    for (guint k = 0; k < 20000; k++)
+      g_string_append_printf (s, ";d%u", k);
+  g_string_append (s, ";x 1\napp-1");
+  for (guint k = 0; k < 20000; k++)
+    g_string_append_printf (s, ";d%u", k);
+  g_string_append (s, ";z;x 1\n");
+  path = tmp_file (dir, "repeated-runs.folded", s->str, s->len);
+  args[4] = path;
+  ws_cli_run_argv (&run, NULL, args);
+  g_test_message ("%s", run.err);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, "repeats a long run of frames"));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -290,5 +397,7 @@ main (int   argc,
   g_test_add_func ("/hostile-formats/sniff-long-folded-line", test_sniff_long_folded_line);
   g_test_add_func ("/hostile-formats/sniff-limit", test_sniff_limit);
   g_test_add_func ("/hostile-formats/packed-key-hash", test_packed_key_hash);
+  g_test_add_func ("/hostile-formats/mine-repeated-runs", test_mine_repeated_runs);
+  g_test_add_func ("/hostile-formats/cli-mine-repeated-runs", test_cli_mine_repeated_runs);
   return g_test_run ();
 }

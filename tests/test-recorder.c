@@ -36,7 +36,7 @@ test_command_line (void)
   s->output = g_strdup ("/tmp/my recording.data");
   command_line = ws_record_settings_format (s);
   g_assert_cmpstr (command_line, ==,
-                   "perf record --call-graph dwarf,16384 -m 64M -e sched:sched_switch -e sched:sched_waking "
+                   "perf record --call-graph dwarf,16384 -m 64M -a -e sched:sched_switch -e sched:sched_waking "
                    "-e sched:sched_wakeup -e cpu-clock/freq=499,name=cpu-clock/ "
                    "-o '/tmp/my recording.data' -- python3 -c 'print('\\''a b'\\'')'");
 
@@ -181,14 +181,17 @@ test_record_command (void)
   g_assert_cmpuint (reports, >, 0);
   g_assert_nonnull (strstr (ws_recorder_get_log (recorder), "Captured and wrote"));
 
-  /* Recorded without -a: the importer must not ask perf for "cpu". */
+  /* Recorded system-wide while the command ran: the `sleep 0.2` waits
+   * 0.2 s and ends at its recorded wake-up (the timer's), not whenever
+   * the task next showed, as when only the command's tasks were
+   * recorded. */
   trace = ws_trace_loader_load (s->output, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
     {
       const WsEvent *e = ws_trace_get_event (trace, i);
-      if (e->kind == WS_EVENT_WAIT && g_str_equal (ws_trace_get_thread (trace, e->thread)->name, "sleep") &&
-          e->duration > 50000000 /* ns */)
+      if (e->kind == WS_EVENT_WAIT && g_str_equal (ws_trace_get_thread (trace, e->thread)->name, "sleep")
+          && e->duration > 190000000 && e->duration < 260000000 /* ns */ && e->peer != WS_NONE)
         sleep_waited = TRUE;
     }
   g_assert_true (sleep_waited);

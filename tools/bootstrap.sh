@@ -30,6 +30,7 @@ packages=(
   xvfb xauth dbus dbus-x11 imagemagick graphviz poppler-utils
   python3-sklearn python3-gi gir1.2-atspi-2.0 at-spi2-core
   linux-perf
+  sqlite3
 )
 
 install_missing() {
@@ -119,11 +120,11 @@ case "$job" in
   fuzz)
     # clang, and the libFuzzer runtime it links the targets with.
     install_missing clang libclang-rt-14-dev
-    # Each target (tools/fuzz.sh lists them) for WS_FUZZ_SECONDS, 12 by
-    # default: about 2.5 minutes of fuzzing in all, seeded from
+    # Each target (tools/fuzz.sh lists them) for WS_FUZZ_SECONDS, 10 by
+    # default: about 2 minutes of fuzzing in all (ten targets), seeded from
     # tests/fuzz/corpus (its scratch corpus and findings in
     # $WS_FUZZ_DIR, default /tmp/waitscope-fuzz).
-    exec tools/fuzz.sh "${WS_FUZZ_SECONDS:-12}"
+    exec tools/fuzz.sh "${WS_FUZZ_SECONDS:-10}"
     ;;
   bench)
     exec meson test -C "$builddir" --benchmark --verbose --no-rebuild --timeout-multiplier 10

@@ -2,7 +2,8 @@
 /*
  * waitscope-cli contrast: the causality analysis of the cost-propagation
  * paper (§4.2): contrast patterns between fast and slow instances of a
- * scenario, ranked by P.C/P.N, with ITC, TTC and the top-n % coverage.
+ * scenario, ranked by total cost P.C (or, --rank=average, by P.C/P.N as the
+ * paper does), with ITC, TTC and the top-n % coverage.
  */
 #include "config.h"
 
@@ -10,6 +11,7 @@
 #include <stdio.h>
 
 #include "cli-classes.h"
+#include "ws-fleet-classes.h"
 #include "cli-common.h"
 #include "cli-contrast-common.h"
 #include "ws-contrast.h"
@@ -52,6 +54,8 @@ json_summary (JsonBuilder *b, WsContrastResult *r, const char *scenario, const c
   add_int (b, "fast_instances", ws_instance_set_get_n (ws_contrast_result_get_fast (r)));
   add_int (b, "slow_instances", ws_instance_set_get_n (ws_contrast_result_get_slow (r)));
   add_int (b, "k", ws_contrast_result_get_k (r));
+  json_builder_set_member_name (b, "rank_by");
+  json_builder_add_string_value (b, ws_contrast_rank_to_string (ws_contrast_result_get_rank (r)));
   ws_contrast_result_get_meta_counts (r, &mf, &ms, &mc);
   add_int (b, "meta_patterns_fast", mf);
   add_int (b, "meta_patterns_slow", ms);
@@ -96,6 +100,7 @@ print_json (WsContrastResult *r, const char *scenario, const char *component, gu
       add_int (b, "n", (gint64) p->n);
       add_int (b, "c_per_n", p->n ? p->c / (gint64) p->n : 0);
       add_int (b, "c_max", p->c_max);
+      add_int (b, "c_path_max", p->c_path_max);
       json_builder_set_member_name (b, "high_impact");
       json_builder_add_boolean_value (b, p->high_impact);
       add_int (b, "slow_instances", inst->len);
@@ -151,7 +156,9 @@ print_header (WsContrastResult *r, const char *scenario, const char *component)
                        ws_contrast_result_get_n_patterns (r)),
           ws_contrast_result_get_n_patterns (r), 100 * ws_contrast_result_get_itc (r),
           100 * ws_contrast_result_get_ttc (r), total);
-  printf (_("Coverage of the top 10 %% / 20 %% / 30 %% of patterns: %.1f %% / %.1f %% / %.1f %%\n\n"),
+  printf (ws_contrast_result_get_rank (r) == WS_CONTRAST_RANK_AVERAGE
+          ? _("Ranked by average cost C/N; coverage of the top 10 %% / 20 %% / 30 %% of patterns: %.1f %% / %.1f %% / %.1f %%\n\n")
+          : _("Ranked by total cost C; coverage of the top 10 %% / 20 %% / 30 %% of patterns: %.1f %% / %.1f %% / %.1f %%\n\n"),
           100 * ws_contrast_result_get_coverage (r, 10), 100 * ws_contrast_result_get_coverage (r, 20),
           100 * ws_contrast_result_get_coverage (r, 30));
 }
@@ -181,6 +188,7 @@ typedef struct {
   CliClasses classes;
   char      *fast_below;
   char      *slow_above;
+  char      *rank;
   int        k;
   int        top;
 } ContrastArgs;
@@ -201,39 +209,17 @@ check_args (ContrastArgs *a, char **positional, WsContrastSettings *s)
   if ((a->fast_below && !cli_parse_time (a->fast_below, &s->t_fast, &error))
       || (a->slow_above && !cli_parse_time (a->slow_above, &s->t_slow, &error)))
     return cli_usage_error ("contrast", "%s", error->message);
+  if (a->rank != NULL && !ws_contrast_rank_from_string (a->rank, &s->rank))
+    return cli_usage_error ("contrast", _("unknown --rank “%s”: total or average"), a->rank);
   return -1;
-}
-
-/* The instances of the traces of class @klass (all with NONE): the
- * scenario's, or without scenarios each thread of @program (a span). */
-static WsInstanceSet *
-class_instances (GPtrArray   *traces,
-                 GArray      *classes,
-                 WsRunClass   klass,
-                 const char  *scenario,
-                 const char  *program)
-{
-  WsInstanceSet *set = ws_instance_set_new ();
-
-  for (guint i = 0; i < traces->len; i++)
-    {
-      WsTrace *trace = g_ptr_array_index (traces, i);
-
-      if (klass != WS_RUN_CLASS_NONE && g_array_index (classes, WsRunClass, i) != klass)
-        continue;
-      if (scenario != NULL)
-        ws_instance_set_add_trace (set, trace, scenario);
-      else
-        ws_instance_set_add_thread_spans (set, trace, program);
-    }
-  return set;
 }
 
 static int
 run (ContrastArgs *a, CliContrastOptions *o, char **positional)
 {
   g_autoptr(GPtrArray) traces = NULL;
-  g_autoptr(WsInstanceSet) all = NULL, fast = NULL, slow = NULL;
+  g_autoptr(WsInstanceSet) all = NULL;
+  g_auto(WsFleetClasses) fleet = { 0 };
   g_autoptr(WsContrastResult) result = NULL;
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) paths = NULL;
@@ -252,19 +238,29 @@ run (ContrastArgs *a, CliContrastOptions *o, char **positional)
   if (o->scenario_name == NULL && !by_trace)
     return cli_usage_error ("contrast", "%s", _("the traces hold no scenario instance (see --scenario): give slow and "
                                                 "fast traces (--slow, --fast or --classes) to contrast whole traces"));
-  if (o->scenario_name == NULL && (program = ws_trace_classes_program_of_interest (traces)) == NULL)
-    return cli_usage_error ("contrast", "%s", _("no thread of these traces waited for another: nothing to contrast"));
-
-  if (by_trace && o->scenario_name == NULL && s.t_fast <= 0 && s.t_slow <= 0)
-    ws_trace_classes_span_thresholds (a->classes.entries, &s.t_fast, &s.t_slow);
   if (by_trace)
     {
-      s.fast = fast = class_instances (traces, a->classes.classes, WS_RUN_CLASS_FAST, o->scenario_name, program);
-      s.slow = slow = class_instances (traces, a->classes.classes, WS_RUN_CLASS_SLOW, o->scenario_name, program);
-      all = class_instances (traces, a->classes.classes, WS_RUN_CLASS_NONE, o->scenario_name, program);
+      /* The same core call as the Contrast page's "open traces, slow
+       * against fast". */
+      if (!ws_fleet_classes_build (&fleet, traces, (const WsRunClass *) (gpointer) a->classes.classes->data,
+                                   a->classes.entries, o->scenario_name, &error))
+        return cli_usage_error ("contrast", "%s", error->message);
+      if (o->scenario_name == NULL && s.t_fast <= 0 && s.t_slow <= 0)
+        {
+          s.t_fast = fleet.t_fast;
+          s.t_slow = fleet.t_slow;
+        }
+      s.fast = fleet.fast;
+      s.slow = fleet.slow;
+      all = g_object_ref (fleet.all);
+      program = g_strdup (fleet.program);
     }
   else
-    s.instances = all = class_instances (traces, a->classes.classes, WS_RUN_CLASS_NONE, o->scenario_name, program);
+    {
+      s.instances = all = ws_instance_set_new ();
+      for (guint i = 0; i < traces->len; i++)
+        ws_instance_set_add_trace (all, g_ptr_array_index (traces, i), o->scenario_name);
+    }
   /* Without --component, the program of interest, as the Overview's. */
   component = o->components != NULL && o->components[0] != NULL ? g_strdup (o->components[0])
               : ws_instance_set_dup_default_component (all);
@@ -303,6 +299,7 @@ cli_contrast (int    argc,
     { "slow-above", 0, 0, G_OPTION_ARG_STRING, &a.slow_above, N_("T_slow: instances lasting at least this are slow"), N_("TIME") },
     { "k", 'k', 0, G_OPTION_ARG_INT, &a.k, N_("Longest path segment of a meta-pattern (default 5)"), N_("K") },
     { "top", 0, 0, G_OPTION_ARG_INT, &a.top, N_("Patterns shown (default 10)"), N_("N") },
+    { "rank", 0, 0, G_OPTION_ARG_STRING, &a.rank, N_("Rank patterns by total cost C (total, the default) or by average cost C/N (average, as the paper)"), N_("total|average") },
     { NULL }
   };
 
@@ -325,5 +322,6 @@ cli_contrast (int    argc,
   cli_classes_clear (&a.classes);
   g_free (a.fast_below);
   g_free (a.slow_above);
+  g_free (a.rank);
   return ret;
 }

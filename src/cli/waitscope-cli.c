@@ -27,6 +27,8 @@ int cli_history (int argc, char **argv);
 int cli_why (int argc, char **argv);
 int cli_collapse (int argc, char **argv);
 int cli_export_chrome (int argc, char **argv);
+int cli_export_sqlite (int argc, char **argv);
+int cli_query (int argc, char **argv);
 int cli_anomalies (int argc, char **argv);
 int cli_flag (int argc, char **argv);
 int cli_model (int argc, char **argv);
@@ -49,6 +51,8 @@ static const CliCommand commands[] = {
   { "inspect", cli_inspect, N_("Over- and under-connections of a wait graph or a trace") },
   { "collapse", cli_collapse, N_("Folded stacks for flame graphs (samples as stackcollapse-perf.pl, or waits)") },
   { "export-chrome", cli_export_chrome, N_("The trace as Chrome / Perfetto trace event JSON") },
+  { "export-sqlite", cli_export_sqlite, N_("The trace as an SQLite database (tables and views: docs/sql.md)") },
+  { "query", cli_query, N_("One SQL statement over a trace: its rows as text, JSON or CSV") },
   { "export-timeline", cli_export_timeline, N_("The thread timeline as a PNG, SVG or PDF figure") },
   { "mine", cli_mine, N_("Costly maximal call-stack patterns of many traces (StackMine)") },
   { "cluster", cli_cluster, N_("Clusters of similar costly call-stack patterns, ranked") },

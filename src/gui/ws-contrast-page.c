@@ -11,6 +11,7 @@
 #include "ws-error.h"
 #include "ws-duration-histogram.h"
 #include "ws-export-dialog.h"
+#include "ws-fleet-classes.h"
 #include "ws-pattern-coverage-view.h"
 #include "ws-progress-relay.h"
 #include "ws-time-format.h"
@@ -28,6 +29,9 @@ struct _WsContrastPage
   GtkDropDown         *scenario_dropdown;
   GtkEntry            *component_entry;
   GtkCheckButton      *widen_check;
+  GtkDropDown         *rank_dropdown;    /* WsContrastRank order: total cost, average cost */
+  GtkDropDown         *compare_dropdown; /* 0: instances by duration; 1: open traces by class */
+  GtkFlowBox          *trace_classes_box;
   GtkButton           *run_button;
   GtkButton           *cancel_button;
   WsDurationHistogram *histogram;
@@ -55,6 +59,10 @@ struct _WsContrastPage
   GListModel          *documents;
   GtkStringList       *scenarios;
   WsInstanceSet       *instances;
+  WsInstanceSet       *fast_traces;      /* by trace: the fast traces' instances, else NULL */
+  WsInstanceSet       *slow_traces;
+  WsTime               trace_t_fast;     /* by trace: the thresholds the classes give */
+  WsTime               trace_t_slow;
   WsWorker            *worker;
   WsProgressRelay     *relay;
   WsContrastResult    *result;
@@ -65,6 +73,7 @@ struct _WsContrastPage
   char                *result_component;
   char                *result_impact;    /* the impact table's other components, "a; b" */
   gboolean             result_widen;
+  WsContrastRank       result_rank;
   guint                selected_pattern; /* rank, or G_MAXUINT */
 
   gboolean             busy;
@@ -89,6 +98,10 @@ update_actions (WsContrastPage *self)
 
 /* ---- scenarios and instances ---- */
 
+static void load_instances (WsContrastPage *self);
+static void refresh_trace_classes (WsContrastPage *self);
+static WsRunClass document_class (WsContrastPage *self, WsDocument *doc, guint index);
+
 static GPtrArray *
 ready_traces (WsContrastPage *self)
 {
@@ -104,6 +117,59 @@ ready_traces (WsContrastPage *self)
   return traces;
 }
 
+static void
+trace_class_changed_cb (GtkDropDown    *dropdown,
+                        GParamSpec     *pspec,
+                        WsContrastPage *self)
+{
+  WsDocument *doc = g_object_get_data (G_OBJECT (dropdown), "ws-document");
+  /* The drop-down's order: fast, slow, left out. */
+  static const WsRunClass order[] = { WS_RUN_CLASS_FAST, WS_RUN_CLASS_SLOW, WS_RUN_CLASS_NONE };
+  guint selected = gtk_drop_down_get_selected (dropdown);
+
+  if (doc == NULL || selected >= G_N_ELEMENTS (order))
+    return;
+  g_object_set_data (G_OBJECT (doc), "ws-run-class", GUINT_TO_POINTER (order[selected] + 1));
+  load_instances (self);
+}
+
+/* One chip per open trace: its name and its class. */
+static void
+refresh_trace_classes (WsContrastPage *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->trace_classes_box))) != NULL)
+    gtk_flow_box_remove (self->trace_classes_box, child);
+  for (guint i = 0, k = 0; self->documents && i < g_list_model_get_n_items (self->documents); i++)
+    {
+      g_autoptr(WsDocument) doc = g_list_model_get_item (self->documents, i);
+      const char * const items[] = { _("fast"), _("slow"), _("left out"), NULL };
+      GtkWidget *box, *label, *dropdown;
+      WsRunClass klass;
+      WsTrace *trace;
+
+      if (ws_document_get_state (doc) != WS_DOCUMENT_READY || (trace = ws_document_get_trace (doc)) == NULL)
+        continue;
+      klass = document_class (self, doc, k++);
+      box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+      label = gtk_label_new (ws_trace_get_name (trace));
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
+      gtk_widget_set_tooltip_text (label, ws_trace_get_name (trace));
+      dropdown = gtk_drop_down_new_from_strings (items);
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown),
+                                  klass == WS_RUN_CLASS_FAST ? 0 : klass == WS_RUN_CLASS_SLOW ? 1 : 2);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (dropdown), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      ws_trace_get_name (trace), -1);
+      g_object_set_data_full (G_OBJECT (dropdown), "ws-document", g_object_ref (doc), g_object_unref);
+      g_signal_connect (dropdown, "notify::selected", G_CALLBACK (trace_class_changed_cb), self);
+      gtk_box_append (GTK_BOX (box), label);
+      gtk_box_append (GTK_BOX (box), dropdown);
+      gtk_flow_box_append (self->trace_classes_box, box);
+    }
+}
+
 static const char *
 current_scenario (WsContrastPage *self)
 {
@@ -117,10 +183,80 @@ update_class_label (WsContrastPage *self)
   g_autofree char *text = NULL;
   guint nf = 0, ns = 0;
 
-  ws_duration_histogram_count_classes (self->histogram, &nf, &ns);
+  if (self->fast_traces != NULL)
+    {
+      nf = ws_instance_set_get_n (self->fast_traces);
+      ns = ws_instance_set_get_n (self->slow_traces);
+    }
+  else
+    ws_duration_histogram_count_classes (self->histogram, &nf, &ns);
   text = g_strdup_printf (_("%u fast · %u slow of %u"), nf, ns,
                           self->instances ? ws_instance_set_get_n (self->instances) : 0);
   gtk_label_set_text (self->class_label, text);
+}
+
+static gboolean
+by_trace (WsContrastPage *self)
+{
+  return gtk_drop_down_get_selected (self->compare_dropdown) == 1;
+}
+
+/* The class the user gave an open trace; by default the first is the
+ * baseline (fast) and every other a slow run. */
+static WsRunClass
+document_class (WsContrastPage *self,
+                WsDocument     *doc,
+                guint           index)
+{
+  gpointer given = g_object_get_data (G_OBJECT (doc), "ws-run-class");
+
+  if (given != NULL)
+    return GPOINTER_TO_UINT (given) - 1;
+  return index == 0 ? WS_RUN_CLASS_FAST : WS_RUN_CLASS_SLOW;
+}
+
+/* By trace: the open traces' instances in their classes (the same core
+ * call as `waitscope-cli contrast --slow/--fast`).  FALSE, with the
+ * reason in the summary line, when the classes cannot be contrasted. */
+static gboolean
+load_trace_classes (WsContrastPage *self,
+                    const char     *scenario)
+{
+  g_autoptr(GPtrArray) traces = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GArray) classes = g_array_new (FALSE, FALSE, sizeof (WsRunClass));
+  g_auto(WsFleetClasses) fleet = { 0 };
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0, k = 0; self->documents && i < g_list_model_get_n_items (self->documents); i++)
+    {
+      g_autoptr(WsDocument) doc = g_list_model_get_item (self->documents, i);
+      WsRunClass klass;
+
+      if (ws_document_get_state (doc) != WS_DOCUMENT_READY || ws_document_get_trace (doc) == NULL)
+        continue;
+      klass = document_class (self, doc, k++);
+      g_ptr_array_add (traces, g_object_ref (ws_document_get_trace (doc)));
+      g_array_append_val (classes, klass);
+    }
+  if (!ws_fleet_classes_build (&fleet, traces, (const WsRunClass *) (gpointer) classes->data, NULL,
+                               scenario, &error))
+    {
+      gtk_label_set_text (self->summary_label, error->message);
+      return FALSE;
+    }
+  g_set_object (&self->instances, fleet.all);
+  g_set_object (&self->fast_traces, fleet.fast);
+  g_set_object (&self->slow_traces, fleet.slow);
+  self->trace_t_fast = fleet.t_fast;
+  self->trace_t_slow = fleet.t_slow;
+  /* Whole runs: the component defaults to their program, as the CLI's. */
+  if (*gtk_editable_get_text (GTK_EDITABLE (self->component_entry)) == '\0')
+    {
+      g_autofree char *component = ws_instance_set_dup_default_component (fleet.all);
+      if (component != NULL)
+        gtk_editable_set_text (GTK_EDITABLE (self->component_entry), component);
+    }
+  return TRUE;
 }
 
 static void
@@ -131,6 +267,19 @@ load_instances (WsContrastPage *self)
   const char *scenario = current_scenario (self);
 
   g_clear_object (&self->instances);
+  g_clear_object (&self->fast_traces);
+  g_clear_object (&self->slow_traces);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->histogram), !by_trace (self));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->fast_spin), !by_trace (self));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->slow_spin), !by_trace (self));
+  if (by_trace (self))
+    {
+      if (!load_trace_classes (self, scenario))
+        self->instances = ws_instance_set_new ();
+      update_class_label (self);
+      update_actions (self);
+      return;
+    }
   self->instances = ws_instance_set_new ();
   for (guint i = 0; scenario && i < traces->len; i++)
     ws_instance_set_add_trace (self->instances, g_ptr_array_index (traces, i), scenario);
@@ -157,6 +306,7 @@ refresh_scenarios (WsContrastPage *self)
   for (guint i = 0; keep && names[i]; i++)
     if (g_strcmp0 (names[i], keep) == 0)
       gtk_drop_down_set_selected (self->scenario_dropdown, i);
+  refresh_trace_classes (self);
   load_instances (self);
 }
 
@@ -211,9 +361,12 @@ spin_changed_cb (WsContrastPage *self)
 
 typedef struct {
   WsInstanceSet *instances;
+  WsInstanceSet *fast;       /* by trace: the classes given outright */
+  WsInstanceSet *slow;
   char          *scenario;
   char          *component;
   gboolean       widen;
+  WsContrastRank rank;
   WsTime         t_fast;
   WsTime         t_slow;
   GStrv          impact_components;
@@ -231,6 +384,8 @@ job_free (gpointer data)
   Job *job = data;
 
   g_clear_object (&job->instances);
+  g_clear_object (&job->fast);
+  g_clear_object (&job->slow);
   g_free (job->scenario);
   g_free (job->component);
   g_strfreev (job->impact_components);
@@ -262,9 +417,16 @@ analyse_thread (GTask        *task,
 
   s.component = job->component;
   s.widen = job->widen;
+  s.rank = job->rank;
   s.t_fast = job->t_fast;
   s.t_slow = job->t_slow;
-  s.instances = job->instances;
+  if (job->fast != NULL)
+    {
+      s.fast = job->fast;
+      s.slow = job->slow;
+    }
+  else
+    s.instances = job->instances;
   o->result = ws_contrast_run (&s, cancellable, ws_progress_relay_report, job->relay, &error);
   if (o->result != NULL)
     {
@@ -388,7 +550,7 @@ show_summary (WsContrastPage *self)
   guint n_patterns = ws_contrast_result_get_n_patterns (r);
   guint n_fast_nodes = ws_awg_get_n_nodes (ws_contrast_result_get_awg_fast (r));
   guint n_slow_nodes = ws_awg_get_n_nodes (ws_contrast_result_get_awg_slow (r));
-  g_autofree char *classes = NULL, *patterns = NULL;
+  g_autofree char *classes = NULL, *patterns = NULL, *bounds = NULL;
 
   ws_contrast_result_get_meta_counts (r, &mf, &ms, &mc);
   /* Translators: the contrast summary's classes; the noun goes with the
@@ -400,11 +562,16 @@ show_summary (WsContrastPage *self)
    * are in the tooltip.  Translators: the contrast summary: the classes
    * ("3 fast, 5 slow instances") with the two bounds, then the number of
    * contrast patterns ("12 contrast patterns"), then three shares */
-  text = g_strdup_printf (_("%s: fast under %s, slow over %s. %s: call chains found only, or much more "
+  /* Whole traces give their classes outright (their thresholds say
+   * nothing: 1 ns and "never" for thread spans). */
+  bounds = self->fast_traces != NULL ? g_strdup (_("the classes of the open traces"))
+           /* Translators: the two bounds of the contrast summary */
+           : g_strdup_printf (_("fast under %s, slow over %s"), tf, ts);
+  text = g_strdup_printf (_("%s: %s. %s: call chains found only, or much more "
                             "costly, in the slow instances. They explain %.0f %% of the slow instances' time in "
                             "these components (%.0f %% in chains that alone take longer than a slow instance); "
                             "the top tenth of them %.0f %% of that."),
-                          classes, tf, ts, patterns, 100 * ws_contrast_result_get_ttc (r),
+                          classes, bounds, patterns, 100 * ws_contrast_result_get_ttc (r),
                           100 * ws_contrast_result_get_itc (r), 100 * ws_contrast_result_get_coverage (r, 10));
   gtk_label_set_text (self->summary_label, text);
   {
@@ -412,8 +579,9 @@ show_summary (WsContrastPage *self)
     g_autofree char *terms = g_strdup_printf (_("In the paper's terms (ASPLOS'14 §5): T_fast %s, T_slow %s; "
                                                 "meta-patterns (k = %u): %u fast, %u slow, %u contrast; TTC "
                                                 "%.1f %%, ITC %.1f %% (high-impact patterns); coverage of the "
-                                                "top 10 %% %.1f %%. Patterns are ranked by C/N, the average "
-                                                "cost of one execution."),
+                                                "top 10 %% %.1f %%. Patterns are ranked as Rank by says: by "
+                                                "C, their total cost (the default), or by C/N, the average "
+                                                "cost of one execution (the paper's order)."),
                                               tf, ts, ws_contrast_result_get_k (r), mf, ms, mc,
                                               100 * ws_contrast_result_get_ttc (r), 100 * ws_contrast_result_get_itc (r),
                                               100 * ws_contrast_result_get_coverage (r, 10));
@@ -477,6 +645,7 @@ analyse_done (gpointer  owner,
   g_free (self->result_component);
   self->result_component = g_strdup (j->component);
   self->result_widen = j->widen;
+  self->result_rank = j->rank;
   g_free (self->result_impact);
   self->result_impact = g_strjoinv ("; ", j->impact_components + 1);   /* [0] is the component */
   g_clear_pointer (&self->impact, g_array_unref);
@@ -522,9 +691,20 @@ ws_contrast_page_run (WsContrastPage *self)
   job->scenario = g_strdup (current_scenario (self));
   job->component = g_strdup (component);
   job->widen = gtk_check_button_get_active (self->widen_check);
-  ws_duration_histogram_get_thresholds (self->histogram, &job->t_fast, &job->t_slow);
-  job->t_fast = MAX (job->t_fast, 1);
-  job->t_slow = MAX (job->t_slow, job->t_fast);
+  job->rank = gtk_drop_down_get_selected (self->rank_dropdown) == 1 ? WS_CONTRAST_RANK_AVERAGE : WS_CONTRAST_RANK_TOTAL;
+  if (self->fast_traces != NULL)
+    {
+      job->fast = g_object_ref (self->fast_traces);
+      job->slow = g_object_ref (self->slow_traces);
+      job->t_fast = self->trace_t_fast;
+      job->t_slow = self->trace_t_slow;
+    }
+  else
+    {
+      ws_duration_histogram_get_thresholds (self->histogram, &job->t_fast, &job->t_slow);
+      job->t_fast = MAX (job->t_fast, 1);
+      job->t_slow = MAX (job->t_slow, job->t_fast);
+    }
   job->impact_components = impact_components (self, component);
   job->relay = g_object_ref (self->relay);
 
@@ -761,6 +941,8 @@ ws_contrast_page_dispose (GObject *object)
   g_clear_object (&self->documents);
   g_clear_object (&self->session);
   g_clear_object (&self->instances);
+  g_clear_object (&self->fast_traces);
+  g_clear_object (&self->slow_traces);
   g_clear_object (&self->result);
   g_clear_pointer (&self->impact, g_array_unref);
   g_clear_pointer (&self->shown_instances, g_array_unref);
@@ -809,6 +991,9 @@ ws_contrast_page_class_init (WsContrastPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, scenario_dropdown);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, component_entry);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, widen_check);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, rank_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, compare_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, trace_classes_box);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, run_button);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, cancel_button);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, histogram);
@@ -841,6 +1026,22 @@ ws_contrast_page_class_init (WsContrastPageClass *klass)
 }
 
 static void
+compare_changed_cb (WsContrastPage *self)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->trace_classes_box), by_trace (self));
+  load_instances (self);
+}
+
+/* Another order for the patterns shown: run again with it (the same
+ * classes and graphs, so the patterns are the same, reordered). */
+static void
+rank_changed_cb (WsContrastPage *self)
+{
+  if (self->result != NULL && !self->busy)
+    ws_contrast_page_run (self);
+}
+
+static void
 ws_contrast_page_init (WsContrastPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -861,6 +1062,8 @@ ws_contrast_page_init (WsContrastPage *self)
   g_signal_connect_swapped (self->fast_spin, "value-changed", G_CALLBACK (spin_changed_cb), self);
   g_signal_connect_swapped (self->slow_spin, "value-changed", G_CALLBACK (spin_changed_cb), self);
   g_signal_connect_swapped (self->component_entry, "activate", G_CALLBACK (ws_contrast_page_run), self);
+  g_signal_connect_swapped (self->rank_dropdown, "notify::selected", G_CALLBACK (rank_changed_cb), self);
+  g_signal_connect_swapped (self->compare_dropdown, "notify::selected", G_CALLBACK (compare_changed_cb), self);
   g_signal_connect_swapped (self->pattern_list, "row-selected", G_CALLBACK (pattern_selected_cb), self);
   g_signal_connect_swapped (self->instance_list, "row-activated", G_CALLBACK (instance_activated_cb), self);
   g_signal_connect_swapped (self->search_entry, "search-changed", G_CALLBACK (search_changed_cb), self);
@@ -972,6 +1175,14 @@ ws_contrast_page_set_widen (WsContrastPage *self,
   gtk_check_button_set_active (self->widen_check, widen);
 }
 
+void
+ws_contrast_page_set_rank (WsContrastPage *self,
+                           WsContrastRank  rank)
+{
+  g_return_if_fail (WS_IS_CONTRAST_PAGE (self));
+  gtk_drop_down_set_selected (self->rank_dropdown, rank == WS_CONTRAST_RANK_AVERAGE ? 1 : 0);
+}
+
 /* The rank of the pattern chosen in the list, or G_MAXUINT. */
 guint
 ws_contrast_page_get_selected_pattern (WsContrastPage *self)
@@ -1005,6 +1216,7 @@ ws_contrast_page_get_result_settings (WsContrastPage      *self,
   memset (settings, 0, sizeof *settings);
   settings->component = self->result_component;
   settings->widen = self->result_widen;
+  settings->rank = self->result_rank;
   settings->instances = self->result_instances;
   return TRUE;
 }

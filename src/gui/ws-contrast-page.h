@@ -50,6 +50,9 @@ void              ws_contrast_page_select_pattern  (WsContrastPage *self,
                                                     guint           rank);
 void              ws_contrast_page_set_widen       (WsContrastPage *self,
                                                     gboolean        widen);
+/* How patterns are ranked (the page's default: by total cost). */
+void              ws_contrast_page_set_rank        (WsContrastPage *self,
+                                                    WsContrastRank  rank);
 guint             ws_contrast_page_get_selected_pattern (WsContrastPage *self);
 gboolean          ws_contrast_page_get_result_settings (WsContrastPage      *self,
                                                     WsInstanceSet      **instances,

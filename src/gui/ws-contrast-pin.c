@@ -97,6 +97,7 @@ same_run (WsContrastPage *page,
          g_strcmp0 (scenario, ws_pin_get_setting_string (pin, "scenario", NULL)) == 0 &&
          g_strcmp0 (settings.component, ws_pin_get_setting_string (pin, "component", NULL)) == 0 &&
          settings.widen == ws_pin_get_setting_bool (pin, "widen", FALSE) &&
+         g_strcmp0 (ws_contrast_rank_to_string (settings.rank), ws_pin_get_setting_string (pin, "rank", "average")) == 0 &&
          ws_contrast_result_get_t_fast (result) == ws_pin_get_setting_int (pin, "t_fast_ns", -1) &&
          ws_contrast_result_get_t_slow (result) == ws_pin_get_setting_int (pin, "t_slow_ns", -1) &&
          g_strcmp0 (ws_contrast_page_get_result_impact_components (page),
@@ -153,6 +154,13 @@ ws_contrast_pin_apply (WsContrastPage *page,
   ws_contrast_page_set_scenario (page, ws_pin_get_setting_string (pin, "scenario", ""));
   ws_contrast_page_set_component (page, ws_pin_get_setting_string (pin, "component", ""));
   ws_contrast_page_set_widen (page, ws_pin_get_setting_bool (pin, "widen", FALSE));
+  {
+    WsContrastRank rank = WS_CONTRAST_RANK_TOTAL;
+
+    /* A pin from before the choice was ranked by C/N. */
+    ws_contrast_rank_from_string (ws_pin_get_setting_string (pin, "rank", "average"), &rank);
+    ws_contrast_page_set_rank (page, rank);
+  }
   /* A pin from before impact components were kept leaves them as typed. */
   if (ws_pin_get_setting_string (pin, "impact_components", NULL) != NULL)
     ws_contrast_page_set_impact_components (page, ws_pin_get_setting_string (pin, "impact_components", ""));

@@ -13,7 +13,9 @@
 #include "ws-anomaly-state.h"
 #include "ws-mining-request.h"
 #include "ws-overview-page.h"
+#include "ws-thread-picker.h"
 #include "ws-overview.h"
+#include "ws-symptom.h"
 #include "ws-time-format.h"
 #include "ws-window.h"
 
@@ -31,6 +33,7 @@ struct _WsOverviewPage
   GtkLabel       *pick_label;
   GtkLabel       *causes_title;
   GtkListBox     *causes_list;
+  GtkLabel       *causes_placeholder;  /* what the causes list says while empty */
   GtkLabel       *cluster_title;
   GtkListBox     *cluster_list;
   GtkBox         *extra_box;
@@ -51,6 +54,19 @@ struct _WsOverviewPage
   guint           idle_id;
   guint           generation;
   gboolean        busy;
+
+  /* What is explained: the current trace, or every open trace when the
+   * user asks; the program the picker chose, or the runner-up asked for;
+   * or a selection (a thread window, a wait) explained on its own. */
+  GtkCheckButton *all_check;
+  GtkLabel       *explaining_label;
+  GtkButton      *back_button;
+  GtkButton      *runner_button;
+  gboolean        all_traces;
+  char           *choice;          /* program name asked for, or NULL */
+  WsAttribution  *selection;       /* the selection's attribution, or NULL */
+  GArray         *selection_targets;
+  char           *explaining;      /* what the selection is */
 };
 
 G_DEFINE_FINAL_TYPE (WsOverviewPage, ws_overview_page, GTK_TYPE_WIDGET)
@@ -79,13 +95,21 @@ row_target_free (gpointer data)
   g_free (t);
 }
 
+/* Removes the rows, not the placeholder (a child of the list too, which
+ * must still say why the list is empty). */
 static void
 clear_list (GtkListBox *list)
 {
-  GtkWidget *child;
+  GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (list));
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (list))) != NULL)
-    gtk_list_box_remove (list, child);
+  while (child != NULL)
+    {
+      GtkWidget *next = gtk_widget_get_next_sibling (child);
+
+      if (GTK_IS_LIST_BOX_ROW (child))
+        gtk_list_box_remove (list, child);
+      child = next;
+    }
 }
 
 static void
@@ -132,7 +156,7 @@ add_row (GtkListBox  *list,
   gtk_list_box_append (list, row);
 }
 
-static void
+static GtkWidget *
 add_placeholder (GtkListBox *list,
                  const char *text)
 {
@@ -143,21 +167,39 @@ add_placeholder (GtkListBox *list,
   gtk_widget_set_margin_top (label, 12);
   gtk_widget_set_margin_bottom (label, 12);
   gtk_list_box_set_placeholder (list, label);
+  return label;
 }
 
 /* ------------------------------------------------------------------ */
 /* Filling the page                                                     */
 
+/* A thread for a row: "name tid", and its trace's name when several
+ * traces are explained together. */
+static void
+append_thread (GString  *s,
+               WsTrace  *trace,
+               guint     thread,
+               gboolean  with_trace)
+{
+  const WsThread *th = ws_trace_get_thread (trace, thread);
+
+  g_string_append_printf (s, "%s %d", th->name ? th->name : "?", th->tid);
+  if (with_trace)
+    g_string_append_printf (s, " (%s)", ws_trace_get_name (trace));
+}
+
 static char *
-thread_names (const WsCause *c)
+thread_names (const WsCause *c,
+              gboolean       with_trace)
 {
   GString *s = g_string_new (NULL);
 
   for (guint k = 0; k < c->threads->len && k < 3; k++)
     {
       const WsCauseThread *t = &g_array_index (c->threads, WsCauseThread, k);
-      const WsThread *th = ws_trace_get_thread (t->trace, t->thread);
-      g_string_append_printf (s, "%s%s %d", k ? ", " : "", th->name ? th->name : "?", th->tid);
+      if (k > 0)
+        g_string_append (s, ", ");
+      append_thread (s, t->trace, t->thread, with_trace);
     }
   if (c->threads->len > 3)
     g_string_append_printf (s, ngettext (" and %u more thread", " and %u more threads", c->threads->len - 3),
@@ -166,14 +208,28 @@ thread_names (const WsCause *c)
 }
 
 /* The first target whose window the cause was read from: the slowest. */
+static gboolean
+several_traces (WsOverviewPage *self)
+{
+  return self->all_traces && self->session != NULL &&
+         g_list_model_get_n_items (ws_session_get_documents (self->session)) > 1;
+}
+
+static WsAttribution *
+shown_attribution (WsOverviewPage *self)
+{
+  return self->selection != NULL ? self->selection : ws_overview_get_attribution (self->overview);
+}
+
 static void
 fill_causes (WsOverviewPage *self)
 {
-  WsAttribution *attr = ws_overview_get_attribution (self->overview);
-  GArray *targets = ws_overview_get_targets (self->overview);
+  WsAttribution *attr = shown_attribution (self);
+  GArray *targets = self->selection != NULL ? self->selection_targets : ws_overview_get_targets (self->overview);
   g_autofree char *total = ws_format_duration (ws_attribution_get_total (attr));
   g_autofree char *title = g_strdup_printf (_("Top causes over %s (%s in all)"),
-                                            ws_overview_get_explained (self->overview), total);
+                                            self->selection != NULL ? self->explaining
+                                            : ws_overview_get_explained (self->overview), total);
 
   gtk_label_set_text (self->causes_title, title);
   clear_list (self->causes_list);
@@ -181,7 +237,7 @@ fill_causes (WsOverviewPage *self)
     {
       const WsCause *c = ws_attribution_get_cause (attr, i);
       g_autofree char *time = ws_format_duration (c->time);
-      g_autofree char *who = thread_names (c);
+      g_autofree char *who = thread_names (c, several_traces (self));
       g_autofree char *row_title = g_strdup_printf ("%.1f %%  %s", 100.0 * c->share, c->label);
       g_autofree char *subtitle = NULL;
 
@@ -233,8 +289,11 @@ fill_slowest (WsOverviewPage *self)
       const WsOverviewInstance *inst = ws_overview_get_slowest (self->overview, i);
       g_autofree char *d = ws_format_duration (inst->target.symptom.t1 - inst->target.symptom.t0);
       const WsThread *th = ws_trace_get_thread (inst->target.trace, inst->target.symptom.thread);
-      g_autofree char *title = g_strdup_printf (_("Instance %u: %s (%s %d)"), inst->target.instance, d,
-                                                th->name ? th->name : "?", th->tid);
+      g_autofree char *title = several_traces (self)
+                               ? g_strdup_printf (_("Instance %u of %s: %s (%s %d)"), inst->target.instance,
+                                                  ws_trace_get_name (inst->target.trace), d, th->name ? th->name : "?", th->tid)
+                               : g_strdup_printf (_("Instance %u: %s (%s %d)"), inst->target.instance, d,
+                                                  th->name ? th->name : "?", th->tid);
       g_autofree char *subtitle = g_strdup_printf (_("Top cause: %s (%.0f %%) — show the ready tree"),
                                                    inst->top_cause ? inst->top_cause : "?", 100.0 * inst->top_share);
 
@@ -322,9 +381,7 @@ worth_showing (WsTrace *trace,
   WsFrameClassifier *classifier = ws_frame_classifier_get_default ();
   guint thread = ws_trace_get_event (trace, event)->thread;
 
-  return !ws_attribution_is_recorder (trace, thread) &&
-         !ws_frame_classifier_is_heartbeat_thread (classifier, trace, thread) &&
-         !ws_frame_classifier_is_daemon_process (classifier, trace, ws_trace_get_thread (trace, thread)->process) &&
+  return ws_thread_picker_is_candidate (trace, classifier, thread) &&
          ws_frame_classifier_classify_wake (classifier, trace, event, NULL) != WS_WAKE_TIMER;
 }
 
@@ -397,10 +454,42 @@ fill_anomalies (WsOverviewPage *self)
   }
 }
 
+/* The "explaining: …" line, the way back, and the switch to the runner-up. */
+static void
+fill_explaining (WsOverviewPage *self)
+{
+  const WsThreadPick *pick = self->overview != NULL ? ws_overview_get_pick (self->overview, 0) : NULL;
+  g_autofree char *text = NULL;
+
+  if (self->selection != NULL)
+    text = g_strdup_printf (_("Explaining: %s."), self->explaining);
+  else if (self->choice != NULL)
+    text = g_strdup_printf (_("Explaining: the program %s, as asked."), self->choice);
+  else if (several_traces (self))
+    text = g_strdup (_("Explaining: every open trace together; each row names its trace."));
+  else if (self->session != NULL && ws_session_get_current_document (self->session) != NULL)
+    text = g_strdup_printf (_("Explaining: the selected trace, %s."),
+                            ws_document_get_title (ws_session_get_current_document (self->session)));
+  gtk_label_set_text (self->explaining_label, text != NULL ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->explaining_label), text != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->back_button), self->selection != NULL || self->choice != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->all_check),
+                          self->session != NULL && g_list_model_get_n_items (ws_session_get_documents (self->session)) > 1);
+  if (pick != NULL && pick->runner_up != NULL && self->selection == NULL && !several_traces (self))
+    {
+      g_autofree char *label = g_strdup_printf (_("Explain %s instead"), pick->runner_up);
+      gtk_button_set_label (self->runner_button, label);
+      g_object_set_data_full (G_OBJECT (self->runner_button), "ws-program", g_strdup (pick->runner_up), g_free);
+      gtk_widget_set_visible (GTK_WIDGET (self->runner_button), TRUE);
+    }
+  else
+    gtk_widget_set_visible (GTK_WIDGET (self->runner_button), FALSE);
+}
+
 static void
 fill (WsOverviewPage *self)
 {
-  WsAttribution *attr = ws_overview_get_attribution (self->overview);
+  WsAttribution *attr = shown_attribution (self);
 
   if (ws_attribution_get_n_causes (attr) > 0)
     {
@@ -411,7 +500,9 @@ fill (WsOverviewPage *self)
     gtk_label_set_text (self->status_label, _("Nothing waited in these traces."));
   gtk_label_set_text (self->pick_label, ws_overview_get_pick_reason (self->overview)
                                         ? ws_overview_get_pick_reason (self->overview) : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->pick_label), ws_overview_get_pick_reason (self->overview) != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->pick_label),
+                          self->selection == NULL && ws_overview_get_pick_reason (self->overview) != NULL);
+  fill_explaining (self);
   fill_causes (self);
   fill_slowest (self);
   fill_cluster (self);
@@ -468,6 +559,7 @@ draw_histogram (GtkDrawingArea *area,
 
 typedef struct {
   GPtrArray          *traces;
+  char               *choice;
   guint               generation;
   WsMiningRequest    *mining;     /* nullable: the Mining page's settings */
   WsOverviewContrast *contrast;   /* out */
@@ -478,6 +570,7 @@ static void
 job_free (Job *job)
 {
   g_ptr_array_unref (job->traces);
+  g_free (job->choice);
   g_clear_pointer (&job->mining, ws_mining_request_free);
   ws_overview_contrast_free (job->contrast);
   ws_overview_cluster_free (job->cluster);
@@ -514,7 +607,10 @@ compute_thread (GTask        *task,
 
   ws_attribution_settings_init (&settings);
   settings.cancellable = cancellable;
-  overview = ws_overview_compute (job->traces, &settings, &error);
+  {
+    WsPickChoice choice = { job->choice, 0 };
+    overview = ws_overview_compute_for (job->traces, &settings, job->choice != NULL ? &choice : NULL, &error);
+  }
   /* The cluster and contrast lines are more answers: if one fails, the
    * others stand. */
   if (overview != NULL)
@@ -541,6 +637,7 @@ compute_done (GObject      *source,
     return;   /* superseded */
   self->busy = FALSE;
   gtk_spinner_stop (self->spinner);
+  gtk_label_set_text (self->causes_placeholder, _("No cause: nothing held these threads up."));
   if (overview == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -571,10 +668,14 @@ recompute_idle (gpointer data)
   job = g_new0 (Job, 1);
   job->traces = g_ptr_array_new_with_free_func (g_object_unref);
   job->generation = self->generation;
+  job->choice = g_strdup (self->choice);
+  /* The selected trace only, unless the user asked for every open trace
+   * together (then every row names its trace). */
   for (guint i = 0; docs != NULL && i < g_list_model_get_n_items (docs); i++)
     {
       g_autoptr(WsDocument) doc = g_list_model_get_item (docs, i);
-      if (ws_document_get_state (doc) == WS_DOCUMENT_READY && ws_document_get_trace (doc) != NULL)
+      if (ws_document_get_state (doc) == WS_DOCUMENT_READY && ws_document_get_trace (doc) != NULL &&
+          (self->all_traces || doc == ws_session_get_current_document (self->session)))
         g_ptr_array_add (job->traces, g_object_ref (ws_document_get_trace (doc)));
     }
   if (job->traces->len > 0 && self->mining_page != NULL)
@@ -596,6 +697,7 @@ recompute_idle (gpointer data)
       job_free (job);
       self->busy = FALSE;
       gtk_spinner_stop (self->spinner);
+      gtk_label_set_text (self->causes_placeholder, _("No trace is open yet."));
       return G_SOURCE_REMOVE;
     }
 
@@ -603,6 +705,7 @@ recompute_idle (gpointer data)
   self->busy = TRUE;
   gtk_spinner_start (self->spinner);
   gtk_label_set_text (self->status_label, _("Walking back through the readiers of the slowest delays…"));
+  gtk_label_set_text (self->causes_placeholder, _("Finding the causes…"));
   task = g_task_new (self, self->cancellable, compute_done, NULL);
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
   g_task_run_in_thread (task, compute_thread);
@@ -656,6 +759,10 @@ ws_overview_page_dispose (GObject *object)
   g_clear_weak_pointer (&self->mining_page);
   g_clear_object (&self->session);
   g_clear_pointer (&self->watched, g_hash_table_unref);
+  g_clear_object (&self->selection);
+  g_clear_pointer (&self->selection_targets, g_array_unref);
+  g_clear_pointer (&self->explaining, g_free);
+  g_clear_pointer (&self->choice, g_free);
 
   G_OBJECT_CLASS (ws_overview_page_parent_class)->dispose (object);
 }
@@ -695,6 +802,21 @@ ws_overview_page_class_init (WsOverviewPageClass *klass)
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
+static void
+runner_clicked_cb (WsOverviewPage *self)
+{
+  const char *program = g_object_get_data (G_OBJECT (self->runner_button), "ws-program");
+
+  if (program != NULL)
+    ws_overview_page_explain_program (self, program);
+}
+
+static void
+all_toggled_cb (WsOverviewPage *self)
+{
+  ws_overview_page_set_all_traces (self, gtk_check_button_get_active (self->all_check));
+}
+
 /* A boxed list below the cluster (ws_overview_page_add_section()). */
 static GtkListBox *
 new_section_list (WsOverviewPage *self,
@@ -718,13 +840,37 @@ ws_overview_page_init (WsOverviewPage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->watched = g_hash_table_new (NULL, NULL);
   gtk_drawing_area_set_draw_func (self->histogram, draw_histogram, self, NULL);
-  add_placeholder (self->causes_list, _("No trace is open yet."));
+  self->causes_placeholder = GTK_LABEL (add_placeholder (self->causes_list, _("No trace is open yet.")));
   add_placeholder (self->slowest_list, _("No scenario instances."));
   add_placeholder (self->cluster_list, _("No costly pattern among the waits that delayed another thread."));
   g_signal_connect_swapped (self->causes_list, "row-activated", G_CALLBACK (row_activated_cb), self);
   g_signal_connect_swapped (self->slowest_list, "row-activated", G_CALLBACK (row_activated_cb), self);
   g_signal_connect_swapped (self->cluster_list, "row-activated", G_CALLBACK (row_activated_cb), self);
 
+  {
+    GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+    GtkWidget *parent = gtk_widget_get_parent (GTK_WIDGET (self->status_label));
+
+    self->explaining_label = GTK_LABEL (gtk_label_new (NULL));
+    gtk_label_set_xalign (self->explaining_label, 0);
+    gtk_label_set_wrap (self->explaining_label, TRUE);
+    gtk_widget_set_hexpand (GTK_WIDGET (self->explaining_label), TRUE);
+    gtk_widget_add_css_class (GTK_WIDGET (self->explaining_label), "dim-label");
+    self->back_button = GTK_BUTTON (gtk_button_new_with_label (_("Back to the automatic choice")));
+    self->runner_button = GTK_BUTTON (gtk_button_new_with_label (""));
+    self->all_check = GTK_CHECK_BUTTON (gtk_check_button_new_with_label (_("All open traces")));
+    gtk_widget_set_visible (GTK_WIDGET (self->back_button), FALSE);
+    gtk_widget_set_visible (GTK_WIDGET (self->runner_button), FALSE);
+    gtk_widget_set_visible (GTK_WIDGET (self->all_check), FALSE);
+    gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->explaining_label));
+    gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->all_check));
+    gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->runner_button));
+    gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->back_button));
+    gtk_box_insert_child_after (GTK_BOX (parent), box, gtk_widget_get_prev_sibling (GTK_WIDGET (self->status_label)));
+    g_signal_connect_swapped (self->back_button, "clicked", G_CALLBACK (ws_overview_page_explain_automatic), self);
+    g_signal_connect_swapped (self->runner_button, "clicked", G_CALLBACK (runner_clicked_cb), self);
+    g_signal_connect_swapped (self->all_check, "toggled", G_CALLBACK (all_toggled_cb), self);
+  }
   self->contrast_list = new_section_list (self, _("Top contrast pattern between the slow and fast instances"),
                                           _("No scenario instances to contrast, or no pattern only the slow ones have."));
   self->anomaly_list = new_section_list (self, _("Anomalous waits"),
@@ -735,6 +881,145 @@ GtkWidget *
 ws_overview_page_new (void)
 {
   return g_object_new (WS_TYPE_OVERVIEW_PAGE, NULL);
+}
+
+static void
+clear_selection (WsOverviewPage *self)
+{
+  g_clear_object (&self->selection);
+  g_clear_pointer (&self->selection_targets, g_array_unref);
+  g_clear_pointer (&self->explaining, g_free);
+}
+
+static void
+current_changed_cb (WsOverviewPage *self)
+{
+  clear_selection (self);
+  g_clear_pointer (&self->choice, g_free);
+  if (!self->all_traces)
+    queue_recompute (self);
+  else if (self->overview != NULL)
+    fill (self);
+}
+
+void
+ws_overview_page_set_all_traces (WsOverviewPage *self,
+                                 gboolean        all)
+{
+  g_return_if_fail (WS_IS_OVERVIEW_PAGE (self));
+
+  if (self->all_traces == all)
+    return;
+  self->all_traces = all;
+  if (gtk_check_button_get_active (self->all_check) != all)
+    gtk_check_button_set_active (self->all_check, all);
+  clear_selection (self);
+  queue_recompute (self);
+}
+
+void
+ws_overview_page_explain_program (WsOverviewPage *self,
+                                  const char     *program)
+{
+  g_return_if_fail (WS_IS_OVERVIEW_PAGE (self));
+
+  clear_selection (self);
+  g_free (self->choice);
+  self->choice = g_strdup (program);
+  queue_recompute (self);
+}
+
+void
+ws_overview_page_explain_automatic (WsOverviewPage *self)
+{
+  g_return_if_fail (WS_IS_OVERVIEW_PAGE (self));
+
+  clear_selection (self);
+  g_clear_pointer (&self->choice, g_free);
+  queue_recompute (self);
+}
+
+gboolean
+ws_overview_page_explain_selection (WsOverviewPage *self,
+                                    WsTrace        *trace,
+                                    guint           thread,
+                                    WsTime          t0,
+                                    WsTime          t1,
+                                    guint           event)
+{
+  g_autoptr(GArray) targets = g_array_new (FALSE, FALSE, sizeof (WsAttributionTarget));
+  g_autoptr(WsAttribution) attr = NULL;
+  WsAttributionTarget target = { trace, { thread, t0, t1 }, WS_NONE };
+  const WsThread *th;
+  g_autofree char *len = NULL;
+
+  g_return_val_if_fail (WS_IS_OVERVIEW_PAGE (self), FALSE);
+  g_return_val_if_fail (WS_IS_TRACE (trace), FALSE);
+
+  if (thread >= ws_trace_get_n_threads (trace) || t1 <= t0)
+    return FALSE;
+  th = ws_trace_get_thread (trace, thread);
+  /* a wait is explained as `why --event` does; a scenario instance whose
+   * window this is, as `why --scenario-instance` */
+  if (event != WS_NONE && ws_symptom_from_wait (trace, event, &target.symptom))
+    t0 = target.symptom.t0, t1 = target.symptom.t1;
+  for (guint i = 0; i < ws_trace_get_n_scenario_instances (trace); i++)
+    {
+      const WsScenarioInstance *inst = ws_trace_get_scenario_instance (trace, i);
+      if (inst->thread == target.symptom.thread && inst->t0 == target.symptom.t0 && inst->t1 == target.symptom.t1)
+        target.instance = i;
+    }
+  if (self->selection_targets != NULL && self->selection_targets->len == 1)
+    {
+      const WsAttributionTarget *shown = &g_array_index (self->selection_targets, WsAttributionTarget, 0);
+      if (shown->trace == trace && shown->symptom.thread == target.symptom.thread &&
+          shown->symptom.t0 == target.symptom.t0 && shown->symptom.t1 == target.symptom.t1)
+        return TRUE;   /* already explained */
+    }
+  g_array_append_val (targets, target);
+  /* one thread window: the same core call as `why --tid/--from/--to`,
+   * quick enough for the main thread */
+  if ((attr = ws_attribution_compute (targets, NULL, NULL)) == NULL)
+    return FALSE;
+  clear_selection (self);
+  len = ws_format_duration (t1 - t0);
+  if (target.instance != WS_NONE)
+    self->explaining = g_strdup_printf (_("scenario instance %u (%s %d, %s)"), target.instance,
+                                        th->name ? th->name : "?", th->tid, len);
+  else if (event != WS_NONE)
+    self->explaining = g_strdup_printf (_("the wait of %s %d (%s)"), th->name ? th->name : "?", th->tid, len);
+  else
+    {
+      g_autofree char *from = ws_format_duration (t0 - ws_trace_get_start_time (trace));
+      self->explaining = g_strdup_printf (_("the selected window of %s %d (%s from +%s)"),
+                                          th->name ? th->name : "?", th->tid, len, from);
+    }
+  self->selection = g_steal_pointer (&attr);
+  self->selection_targets = g_steal_pointer (&targets);
+  if (self->overview != NULL)
+    fill (self);
+  return TRUE;
+}
+
+const char *
+ws_overview_page_get_explaining (WsOverviewPage *self)
+{
+  g_return_val_if_fail (WS_IS_OVERVIEW_PAGE (self), NULL);
+  return gtk_widget_get_visible (GTK_WIDGET (self->explaining_label)) ? gtk_label_get_text (self->explaining_label) : NULL;
+}
+
+WsAttribution *
+ws_overview_page_get_attribution (WsOverviewPage *self)
+{
+  g_return_val_if_fail (WS_IS_OVERVIEW_PAGE (self), NULL);
+  return self->overview != NULL ? shown_attribution (self) : NULL;
+}
+
+GtkButton *
+ws_overview_page_get_runner_up_button (WsOverviewPage *self)
+{
+  g_return_val_if_fail (WS_IS_OVERVIEW_PAGE (self), NULL);
+  return self->runner_button;
 }
 
 void
@@ -758,6 +1043,10 @@ ws_overview_page_set_session (WsOverviewPage *self,
                            G_CALLBACK (documents_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (ws_session_get_anomaly_state (session), "changed",
                            G_CALLBACK (fill_anomalies), self, G_CONNECT_SWAPPED);
+  /* the Overview explains the selected trace: another one selected,
+   * another answer (unless every trace is explained together) */
+  g_signal_connect_object (session, "notify::current-document",
+                           G_CALLBACK (current_changed_cb), self, G_CONNECT_SWAPPED);
   documents_changed_cb (self);
 }
 
@@ -797,7 +1086,7 @@ ws_overview_page_get_top_cause (WsOverviewPage *self)
   g_return_val_if_fail (WS_IS_OVERVIEW_PAGE (self), NULL);
   if (self->overview == NULL)
     return NULL;
-  attr = ws_overview_get_attribution (self->overview);
+  attr = shown_attribution (self);
   return ws_attribution_get_n_causes (attr) > 0 ? ws_attribution_get_cause (attr, 0)->label : NULL;
 }
 

@@ -3,6 +3,7 @@
 
 #include <gtk/gtk.h>
 
+#include "ws-attribution.h"
 #include "ws-mining-page.h"
 #include "ws-overview.h"
 #include "ws-session.h"
@@ -56,6 +57,30 @@ GtkListBox     *ws_overview_page_get_anomaly_list  (WsOverviewPage *self);
 /* (nullable): without scenario instances, which program the causes start
  * from and why, as shown under the first answer. */
 const char     *ws_overview_page_get_pick_reason   (WsOverviewPage *self);
+/* Explain every open trace together (rows name their trace), or only
+ * the selected one (the default). */
+void            ws_overview_page_set_all_traces    (WsOverviewPage *self,
+                                                    gboolean        all);
+/* Explain the program @program instead of the picker's choice (the
+ * runner-up switch; `why --comm`). */
+void            ws_overview_page_explain_program   (WsOverviewPage *self,
+                                                    const char     *program);
+/* Explain a selection: a window on a thread, a wait (@event, or
+ * %WS_NONE), a scenario instance's window — `why --tid/--from/--to`,
+ * `--event`, `--scenario-instance`.  Returns FALSE for an empty window. */
+gboolean        ws_overview_page_explain_selection (WsOverviewPage *self,
+                                                    WsTrace        *trace,
+                                                    guint           thread,
+                                                    gint64          t0,
+                                                    gint64          t1,
+                                                    guint           event);
+/* Back to the automatic choice (no selection, no program asked for). */
+void            ws_overview_page_explain_automatic (WsOverviewPage *self);
+/* (nullable): the "Explaining: …" line shown. */
+const char     *ws_overview_page_get_explaining    (WsOverviewPage *self);
+/* (nullable): the attribution the causes shown come from. */
+WsAttribution  *ws_overview_page_get_attribution   (WsOverviewPage *self);
+GtkButton      *ws_overview_page_get_runner_up_button (WsOverviewPage *self);
 /*
  * ws_overview_page_add_section:
  * Appends a titled section (for later first answers: the top contrast

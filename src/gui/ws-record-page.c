@@ -337,10 +337,10 @@ build_target (WsRecordPage *self,
                                  _("Every CPU: also the wakers in other processes and interrupts (best for waits)"),
                                  GTK_WIDGET (self->system_check), NULL));
   gtk_list_box_append (GTK_LIST_BOX (list),
-                       form_row (_("A Command"), _("Started now, recorded with its children until it ends"),
+                       form_row (_("A Command"), _("Started now, run until it ends; every CPU is recorded meanwhile, so the wakers of its waits are seen"),
                                  GTK_WIDGET (self->command_check), entry));
   gtk_list_box_append (GTK_LIST_BOX (list),
-                       form_row (_("A Running Process"), _("Its threads only"), GTK_WIDGET (self->pid_check), pid));
+                       form_row (_("A Running Process"), _("Its threads only: wake-ups from other processes and interrupts are missed"), GTK_WIDGET (self->pid_check), pid));
   for (GtkCheckButton **c = (GtkCheckButton *[]) { self->system_check, self->command_check, self->pid_check, NULL }; *c; c++)
     g_signal_connect_swapped (*c, "toggled", G_CALLBACK (form_changed), self);
   g_signal_connect_swapped (self->command_check, "toggled", G_CALLBACK (command_toggled), self);

@@ -13,6 +13,7 @@
 #include <glib/gi18n.h>
 
 #include "ws-slowest-list.h"
+#include "ws-thread-picker.h"
 #include "ws-time-format.h"
 
 #define CANDIDATE_WAITS 2000
@@ -73,9 +74,11 @@ collect (WsSlowestList *self,
       Entry e = { document, WS_SLOWEST_INSTANCE, i, si->t1 - si->t0 };
       g_array_append_val (self->entries[WS_SLOWEST_INSTANCE], e);
     }
-  /* Waits another thread ended: an idle kernel thread's timer sleep is
-   * long too, but nothing a person investigates (the same choice as
-   * `why` makes without scenarios). */
+  /* Waits another thread ended, of threads a person investigates: an
+   * idle kernel thread's timer sleep is long too, and so are a kernel
+   * migration/N thread's waits for its stopper work and the recorder's
+   * for its `sleep`, but none is anybody's delay (the picker's choice,
+   * as `why` makes without scenarios). */
   waits = ws_timeline_lod_dup_longest_waits (lod, CANDIDATE_WAITS);
   for (guint i = 0, n = 0; i < waits->len && n < WS_SLOWEST_LIST_MAX_ROWS; i++)
     {
@@ -83,7 +86,8 @@ collect (WsSlowestList *self,
       Entry e = { document, WS_SLOWEST_WAIT, w->event, w->t1 - w->t0 };
       guint readier;
 
-      if (ws_trace_wait_readier (trace, w->event, &readier) != WS_READIER_THREAD)
+      if (ws_trace_wait_readier (trace, w->event, &readier) != WS_READIER_THREAD
+          || !ws_thread_picker_is_candidate (trace, NULL, ws_trace_get_event (trace, w->event)->thread))
         continue;
       g_array_append_val (self->entries[WS_SLOWEST_WAIT], e);
       n++;

@@ -28,8 +28,11 @@ _ws_window_update_actions (WsWindow *self)
 {
   gboolean ready = _ws_window_is_ready (self);
   gboolean selection = ready && ws_timeline_viewport_get_selection (ws_document_get_viewport (self->current), NULL, NULL, NULL);
+  /* Full names, as installed: a bare "zoom-in" matches nothing, and
+   * the actions stayed enabled with no trace. */
   static const char *const need_ready[] = {
-    "export-timeline", "export-chrome", "zoom-in", "zoom-out", "zoom-fit", "search", "inspect-trace",
+    "win.export-timeline", "win.export-chrome", "win.zoom-in", "win.zoom-out", "win.zoom-fit", "win.search",
+    "win.inspect-trace",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (need_ready); i++)
@@ -41,19 +44,20 @@ _ws_window_update_actions (WsWindow *self)
   if (self->slowest_button != NULL)
     gtk_widget_set_visible (GTK_WIDGET (self->slowest_button), ready);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.show-slowest", ready);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-sqlite", ready);
   if (!ready)
     gtk_search_bar_set_search_mode (self->search_bar, FALSE);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "zoom-back",
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.zoom-back",
                                  ready && ws_timeline_viewport_can_go_back (ws_document_get_viewport (self->current)));
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "search-next", ready && self->search != NULL);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "search-previous", ready && self->search != NULL);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "show-wait-graph", selection);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "show-ready-tree", selection);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "show-critical-path", selection);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "zoom-selection", selection);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "clear-selection", ready);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "close-trace", self->current != NULL);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "cancel-load",
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.search-next", ready && self->search != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.search-previous", ready && self->search != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.show-wait-graph", selection);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.show-ready-tree", selection);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.show-critical-path", selection);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.zoom-selection", selection);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.clear-selection", ready);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.close-trace", self->current != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-load",
                                  self->current != NULL && ws_document_get_state (self->current) == WS_DOCUMENT_LOADING);
 }
 

@@ -14,6 +14,7 @@
 #include "ws-timeline-legend.h"
 #include "ws-window.h"
 #include "ws-window-anomaly.h"   /* ws_window_show_toast() */
+#include "ws-worker.h"
 
 G_BEGIN_DECLS
 
@@ -64,6 +65,7 @@ struct _WsWindow
   GCancellable         *search_cancellable;
   WsStackSearch        *search;
   guint                 search_generation;
+  WsWorker             *sqlite_export;    /* ws-window-sqlite.c */
 };
 
 /* ws-window.c */
@@ -98,6 +100,10 @@ void     _ws_window_class_slowest_init       (GtkWidgetClass *widget_class);
 void     _ws_window_slowest_init             (WsWindow       *self);
 void     _ws_window_show_wait                (WsWindow       *self,
                                               guint           event);
+
+/* ws-window-sqlite.c */
+void     _ws_window_class_sqlite_init        (GtkWidgetClass *widget_class);
+void     _ws_window_sqlite_dispose           (WsWindow       *self);
 
 /* ws-window-search.c */
 void     _ws_window_class_search_init        (GtkWidgetClass *widget_class);

@@ -62,6 +62,8 @@ _ws_window_update_selection (WsWindow *self)
       text = g_strdup_printf (_("%s (%d): %s from +%s"), t->name ? t->name : "?", t->tid, len, from);
       gtk_label_set_text (self->selection_label, text);
       gtk_revealer_set_reveal_child (self->selection_revealer, TRUE);
+      /* the Overview explains what is selected (why --tid/--from/--to) */
+      ws_overview_page_explain_selection (self->overview_page, trace, thread, t0, t1, WS_NONE);
       if (ws_timeline_viewport_get_selected_event (viewport) == WS_NONE)
         ws_details_pane_show_window (self->details_pane, thread, t0, t1);
     }
@@ -87,7 +89,16 @@ _ws_window_update_details (WsWindow *self)
   if (hovered != WS_NONE && hovered != selected)
     ws_details_pane_show_event (self->details_pane, hovered, FALSE);
   else if (selected != WS_NONE)
-    ws_details_pane_show_event (self->details_pane, selected, TRUE);
+    {
+      WsTrace *trace = ws_document_get_trace (self->current);
+      const WsEvent *e = ws_trace_get_event (trace, selected);
+
+      ws_details_pane_show_event (self->details_pane, selected, TRUE);
+      /* a clicked wait is explained in the Overview (why --event) */
+      if (e->kind == WS_EVENT_WAIT && hovered == WS_NONE)
+        ws_overview_page_explain_selection (self->overview_page, trace, e->thread, e->time,
+                                            e->time + MAX (e->duration, 0), selected);
+    }
   else if (ws_timeline_viewport_get_selection (viewport, &thread, &t0, &t1))
     ws_details_pane_show_window (self->details_pane, thread, t0, t1);
   else
@@ -104,6 +115,7 @@ ws_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
+  _ws_window_sqlite_dispose (self);
   for (guint i = 0; self->documents && i < g_list_model_get_n_items (G_LIST_MODEL (self->documents)); i++)
     {
       g_autoptr(WsDocument) document = g_list_model_get_item (G_LIST_MODEL (self->documents), i);
@@ -195,6 +207,7 @@ ws_window_class_init (WsWindowClass *klass)
   _ws_window_class_actions_init (widget_class);
   _ws_window_class_search_init (widget_class);
   _ws_window_class_slowest_init (widget_class);
+  _ws_window_class_sqlite_init (widget_class);
   ws_window_findings_install_actions (widget_class);
   ws_window_anomaly_install (widget_class);
 }

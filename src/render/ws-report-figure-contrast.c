@@ -128,13 +128,15 @@ add_pattern_facts (WsReportFigure          *figure,
                    guint                    rank)
 {
   const WsContrastPattern *p = ws_contrast_result_get_pattern (result, rank);
-  g_autofree char *which = g_strdup_printf (_("%u of %u, ranked by C/N"), rank + 1, ws_contrast_result_get_n_patterns (result));
+  g_autofree char *which = g_strdup_printf (ws_contrast_result_get_rank (result) == WS_CONTRAST_RANK_AVERAGE
+                                            ? _("%u of %u, ranked by C/N") : _("%u of %u, ranked by C"),
+                                            rank + 1, ws_contrast_result_get_n_patterns (result));
   g_autofree char *tuple = ws_contrast_result_format_pattern (result, p);
   g_autofree char *cn = ws_format_duration (p->n ? p->c / (gint64) p->n : 0);
   g_autofree char *c = ws_format_duration (p->c);
-  g_autofree char *c_max = ws_format_duration (p->c_max);
-  g_autofree char *cost = g_strdup_printf (_("C/N %s · C %s · N %llu · costliest once %s%s"),
-                                           cn, c, (unsigned long long) p->n, c_max, p->high_impact ? _(" · high impact (above T_slow)") : "");
+  g_autofree char *c_path = ws_format_duration (p->c_path_max);
+  g_autofree char *cost = g_strdup_printf (_("C/N %s · C %s · N %llu · costliest whole path once %s%s"),
+                                           cn, c, (unsigned long long) p->n, c_path, p->high_impact ? _(" · high impact (above T_slow)") : "");
 
   ws_report_figure_add_fact (figure, _("Pattern"), which);
   ws_report_figure_add_fact (figure, _("Signature Set Tuple ⟨wait, unwait, running⟩"), tuple);

@@ -15,7 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ws-attribution.h"
 #include "ws-chain.h"
+#include "ws-contrast.h"
 #include "ws-critical-path.h"
 #include "ws-error.h"
 #include "ws-folded-importer.h"
@@ -498,6 +500,81 @@ analyse_symptom (WsTrace         *trace,
     check_refusal (error, "the critical path");
 }
 
+/* What `waitscope-cli why` does without options: the picked threads. */
+static void
+analyse_why (WsTrace *trace)
+{
+  g_autoptr(GPtrArray) traces = g_ptr_array_new ();
+  g_autoptr(GPtrArray) picks = NULL;
+  g_autoptr(GArray) targets = NULL;
+  g_autoptr(WsAttribution) attr = NULL;
+  g_autoptr(GError) error = NULL;
+  WsTime sum = 0;
+
+  g_ptr_array_add (traces, trace);
+  targets = ws_attribution_targets_picked (traces, ws_frame_classifier_get_default (), 3, NULL, &picks);
+  if ((attr = ws_attribution_compute (targets, NULL, &error)) == NULL)
+    {
+      check_refusal (error, "why");
+      return;
+    }
+  /* The causes share the targets' windows out: never more than they hold. */
+  for (guint i = 0; i < ws_attribution_get_n_causes (attr); i++)
+    {
+      const WsCause *c = ws_attribution_get_cause (attr, i);
+      if (c->time < 0)
+        ws_fuzz_fail ("why: cause %u has a negative time", i);
+      sum += c->time;
+    }
+  if (sum > ws_attribution_get_total (attr) + (WsTime) ws_attribution_get_n_targets (attr))
+    ws_fuzz_fail ("why: the causes hold %" G_GINT64_FORMAT " ns of %" G_GINT64_FORMAT, sum,
+                  ws_attribution_get_total (attr));
+}
+
+/* What `waitscope-cli contrast --scenario` does on the first scenario:
+ * every component, T_fast and T_slow proposed. */
+static void
+analyse_contrast (WsTrace *trace)
+{
+  g_autoptr(GPtrArray) traces = g_ptr_array_new ();
+  g_auto(GStrv) scenarios = NULL;
+  g_autoptr(WsInstanceSet) set = NULL;
+  g_autoptr(WsContrastResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  WsContrastSettings settings = { .component = "." };
+
+  g_ptr_array_add (traces, trace);
+  scenarios = ws_instance_set_list_scenarios (traces);
+  if (scenarios == NULL || scenarios[0] == NULL)
+    return;
+  set = ws_instance_set_new ();
+  ws_instance_set_add_trace (set, trace, scenarios[0]);
+  settings.instances = set;
+  if ((result = ws_contrast_run (&settings, NULL, NULL, NULL, &error)) == NULL)
+    {
+      check_refusal (error, "contrast");
+      return;
+    }
+  for (guint r = 0; r < ws_contrast_result_get_n_patterns (result); r++)
+    {
+      g_autofree char *text = ws_contrast_result_format_pattern (result, ws_contrast_result_get_pattern (result, r));
+      g_autoptr(GArray) in = ws_contrast_result_dup_pattern_instances (result, r);
+
+      for (guint k = 0; k < in->len; k++)
+        if (g_array_index (in, guint32, k) >= ws_instance_set_get_n (ws_contrast_result_get_slow (result)))
+          ws_fuzz_fail ("contrast pattern %u names slow instance %u of %u", r, g_array_index (in, guint32, k),
+                        ws_instance_set_get_n (ws_contrast_result_get_slow (result)));
+    }
+  for (guint pc = 1; pc <= 100; pc += 33)
+    {
+      double c = ws_contrast_result_get_coverage (result, pc);
+      if (!(c >= 0 && c <= 1.000001))
+        ws_fuzz_fail ("contrast coverage of the top %u %%: %g", pc, c);
+    }
+  if (!(ws_contrast_result_get_ttc (result) >= 0 && ws_contrast_result_get_ttc (result) <= 1.000001))
+    ws_fuzz_fail ("contrast TTC %g", ws_contrast_result_get_ttc (result));
+}
+
 /*
  * A JSON trace (hand-written traces are the analyses' least trusted
  * input) through what `waitscope-cli waitgraph|readytree|critical-path|
@@ -536,6 +613,8 @@ ws_fuzz_analyses (const guint8 *data,
 
   findings = ws_inspect_trace (trace, NULL);
   findings_json = ws_graph_export_findings_json (trace, findings);
+  analyse_why (trace);
+  analyse_contrast (trace);
   return TRUE;
 }
 

@@ -41,6 +41,9 @@ gboolean  ws_fuzz_analyses         (const guint8 *data,
                                     gsize         size);
 gboolean  ws_fuzz_mining           (const guint8 *data,
                                     gsize         size);
+/* ws-fuzz-gmm.c */
+gboolean  ws_fuzz_gmm              (const guint8 *data,
+                                    gsize         size);
 /* ws-fuzz-files.c */
 gboolean  ws_fuzz_session_file     (const guint8 *data,
                                     gsize         size);

@@ -31,6 +31,7 @@ struct _WsOverview
   WsAttribution     *attribution;
   char              *explained;
   char              *pick_reason;  /* nullable */
+  GPtrArray         *picks;        /* WsThreadPick, nullable */
 };
 
 G_DEFINE_FINAL_TYPE (WsOverview, ws_overview, G_TYPE_OBJECT)
@@ -48,6 +49,7 @@ ws_overview_finalize (GObject *object)
   g_clear_object (&self->attribution);
   g_free (self->explained);
   g_free (self->pick_reason);
+  g_clear_pointer (&self->picks, g_ptr_array_unref);
   g_ptr_array_unref (self->traces);
 
   G_OBJECT_CLASS (ws_overview_parent_class)->finalize (object);
@@ -208,6 +210,15 @@ ws_overview_compute (GPtrArray                   *traces,
                      const WsAttributionSettings *settings,
                      GError                     **error)
 {
+  return ws_overview_compute_for (traces, settings, NULL, error);
+}
+
+WsOverview *
+ws_overview_compute_for (GPtrArray                   *traces,
+                         const WsAttributionSettings *settings,
+                         const WsPickChoice          *choice,
+                         GError                     **error)
+{
   g_autoptr(WsOverview) self = NULL;
   WsAttributionSettings defaults;
 
@@ -243,15 +254,21 @@ ws_overview_compute (GPtrArray                   *traces,
     }
   else
     {
-      g_autoptr(GPtrArray) picks = NULL;
+      GPtrArray *picks = NULL;
       g_autoptr(GString) reason = g_string_new (NULL);
 
-      self->targets = ws_attribution_targets_waiting_threads_full (self->traces, settings->classifier,
-                                                                   WAITING_THREADS, &picks);
+      self->targets = ws_attribution_targets_picked (self->traces, settings->classifier, WAITING_THREADS, choice, &picks);
+      self->picks = picks;
       for (guint i = 0; i < picks->len; i++)
         {
-          g_autofree char *one = ws_thread_pick_describe (g_ptr_array_index (picks, i));
-          g_string_append_printf (reason, "%s%s", i > 0 ? " " : "", one);
+          const WsThreadPick *pick = g_ptr_array_index (picks, i);
+          g_autofree char *one = ws_thread_pick_describe (pick);
+
+          /* several traces: each sentence says which trace it is about */
+          if (self->traces->len > 1)
+            g_string_append_printf (reason, "%s%s: %s", i > 0 ? " " : "", ws_trace_get_name (pick->trace), one);
+          else
+            g_string_append_printf (reason, "%s%s", i > 0 ? " " : "", one);
         }
       if (reason->len > 0)
         self->pick_reason = g_string_free (g_steal_pointer (&reason), FALSE);
@@ -317,6 +334,14 @@ ws_overview_get_pick_reason (WsOverview *self)
 {
   g_return_val_if_fail (WS_IS_OVERVIEW (self), NULL);
   return self->pick_reason;
+}
+
+const WsThreadPick *
+ws_overview_get_pick (WsOverview *self,
+                      guint       index)
+{
+  g_return_val_if_fail (WS_IS_OVERVIEW (self), NULL);
+  return self->picks != NULL && index < self->picks->len ? g_ptr_array_index (self->picks, index) : NULL;
 }
 
 /* ------------------------------------------------------------------ */

@@ -133,6 +133,17 @@ WsOverview               *ws_overview_compute            (GPtrArray             
                                                           const WsAttributionSettings *settings,
                                                           GError                     **error);
 
+/* The same, explaining the program @choice names (nullable: the picker's;
+ * the Overview's switch to the runner-up, `why --comm`). */
+WsOverview               *ws_overview_compute_for        (GPtrArray                   *traces,
+                                                          const WsAttributionSettings *settings,
+                                                          const WsPickChoice          *choice,
+                                                          GError                     **error);
+/* (nullable): without scenario instances, the picker's choice in the
+ * @index-th trace that had one. */
+const WsThreadPick       *ws_overview_get_pick           (WsOverview *self,
+                                                          guint       index);
+
 /* Durations of every scenario instance, ascending (ns). */
 const WsTime             *ws_overview_get_durations      (WsOverview *self,
                                                           guint      *n);

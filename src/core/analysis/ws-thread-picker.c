@@ -472,16 +472,34 @@ compare_held (gconstpointer a,
   return x->thread < y->thread ? -1 : x->thread > y->thread;
 }
 
+/**
+ * ws_thread_picker_is_candidate:
+ * @classifier: (nullable): the lists; %NULL: the default ones
+ *
+ * Whether @thread is one a person investigates: not the recorder (perf),
+ * a kernel heartbeat thread (kworker, migration/N, …) nor a daemon's.  The
+ * picker's candidates, and what the Slowest list and the Overview show.
+ */
+gboolean
+ws_thread_picker_is_candidate (WsTrace           *trace,
+                               WsFrameClassifier *classifier,
+                               guint              thread)
+{
+  const WsThread *th = ws_trace_get_thread (trace, thread);
+
+  if (classifier == NULL)
+    classifier = ws_frame_classifier_get_default ();
+  return !ws_attribution_is_recorder (trace, thread) &&
+         !ws_frame_classifier_is_heartbeat_thread (classifier, trace, thread) &&
+         !ws_frame_classifier_is_daemon_process (classifier, trace, th->process);
+}
+
 static gboolean
 is_candidate (WsTrace           *trace,
               WsFrameClassifier *classifier,
               guint              thread)
 {
-  const WsThread *th = ws_trace_get_thread (trace, thread);
-
-  return !ws_attribution_is_recorder (trace, thread) &&
-         !ws_frame_classifier_is_heartbeat_thread (classifier, trace, thread) &&
-         !ws_frame_classifier_is_daemon_process (classifier, trace, th->process);
+  return ws_thread_picker_is_candidate (trace, classifier, thread);
 }
 
 static void

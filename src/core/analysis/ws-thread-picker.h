@@ -146,4 +146,8 @@ gboolean       ws_thread_picker_record_subject (const char  *command,
                                                 GArray     **pids,
                                                 gboolean    *system_wide);
 
+gboolean ws_thread_picker_is_candidate (WsTrace           *trace,
+                                        WsFrameClassifier *classifier,
+                                        guint              thread);
+
 G_END_DECLS

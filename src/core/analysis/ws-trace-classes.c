@@ -244,8 +244,9 @@ ws_trace_classes_span_thresholds (GArray *entries,
                                   WsTime *t_fast,
                                   WsTime *t_slow)
 {
-  double fast = class_median (entries, WS_RUN_CLASS_FAST);
-  double slow = class_median (entries, WS_RUN_CLASS_SLOW);
+  /* No entries: classes given without latencies (the Contrast page). */
+  double fast = entries != NULL ? class_median (entries, WS_RUN_CLASS_FAST) : NAN;
+  double slow = entries != NULL ? class_median (entries, WS_RUN_CLASS_SLOW) : NAN;
 
   if (!isnan (fast) && !isnan (slow) && fast > 0 && slow > fast)
     {

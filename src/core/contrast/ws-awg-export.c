@@ -58,6 +58,8 @@ ws_awg_export_json (WsAwg       *awg,
       json_builder_add_int_value (b, (gint64) nodes[i].n);
       json_builder_set_member_name (b, "c_max_ns");
       json_builder_add_int_value (b, nodes[i].c_max);
+      json_builder_set_member_name (b, "c_path_max_ns");
+      json_builder_add_int_value (b, nodes[i].c_path_max);
       json_builder_set_member_name (b, "instances");
       json_builder_add_int_value (b, nodes[i].n_instances);
       json_builder_end_object (b);

@@ -170,13 +170,14 @@ find_or_add (WsAwg *self, guint32 parent, const NodeKey *k)
 }
 
 static void
-account (WsAwg *self, guint32 node, WsTime c, guint instance)
+account (WsAwg *self, guint32 node, WsTime c, WsTime path_c, guint instance)
 {
   WsAwgNode *n = &g_array_index (self->nodes, WsAwgNode, node);
   guint32 *last = &g_array_index (self->last_instance, guint32, node);
 
   n->c += c;
   n->c_max = MAX (n->c_max, c);
+  n->c_path_max = MAX (n->c_path_max, path_c);
   n->n++;
   if (*last != instance)
     {
@@ -267,9 +268,10 @@ on_path (const Walk *w, guint depth, guint32 i)
   return FALSE;
 }
 
-/* Alg. 1 lines 13-14: merge the paths through @i under forest node @parent. */
+/* Alg. 1 lines 13-14: merge the paths through @i under forest node @parent;
+ * @path_c is the cost of the path down to @from (see c_path_max). */
 static void
-merge_paths (Walk *w, guint32 i, guint32 from, guint32 parent, guint depth)
+merge_paths (Walk *w, guint32 i, guint32 from, guint32 parent, guint depth, WsTime path_c)
 {
   NodeKey k;
   guint32 node, n_edges = 0;
@@ -287,11 +289,15 @@ merge_paths (Walk *w, guint32 i, guint32 from, guint32 parent, guint depth)
 
   k = key_of (w, i, from);
   node = find_or_add (w->self, parent, &k);
-  account (w->self, node, k.c, w->instance);
+  /* A hardware or unknown-readier leaf only repeats the cost of the wait
+   * above it. */
+  if (k.kind != WS_AWG_HARDWARE && k.kind != WS_AWG_UNKNOWN)
+    path_c += k.c;
+  account (w->self, node, k.c, path_c, w->instance);
 
   edges = ws_wait_graph_get_out_edges (w->graph, i, &n_edges);
   for (guint e = 0; e < n_edges; e++)
-    merge_paths (w, edges[e].to, i, node, depth + 1);
+    merge_paths (w, edges[e].to, i, node, depth + 1, path_c);
 }
 
 /* Alg. 1 line 6: a node initiated by the components. */
@@ -372,7 +378,7 @@ ws_awg_add_wait_graph (WsAwg       *self,
 
   roots = relevant_roots (&w);
   for (guint i = 0; i < roots->len && w.budget > 0; i++)
-    merge_paths (&w, g_array_index (roots, guint32, i), WS_NONE, WS_NONE, 0);
+    merge_paths (&w, g_array_index (roots, guint32, i), WS_NONE, WS_NONE, 0, 0);
   if (w.truncated)
     self->n_truncated++;
   self->n_graphs++;
@@ -457,12 +463,29 @@ build_instance_lists (WsAwg *self)
     }
 }
 
+/* Whether every child of @node is a hardware leaf (and it has one). */
+static gboolean
+only_hardware_below (const WsAwgNode *nodes, guint32 node)
+{
+  guint32 child = nodes[node].first_child;
+
+  if (child == WS_NONE)
+    return FALSE;
+  for (; child != WS_NONE; child = nodes[child].next_sibling)
+    if (nodes[child].kind != WS_AWG_HARDWARE)
+      return FALSE;
+  return TRUE;
+}
+
 /**
  * ws_awg_reduce:
  *
- * Alg. 1 line 15, ReduceAWG: a waiting root whose only child is a
- * hardware-service leaf is a device serving the component directly, with
- * no cost propagated to anybody: not optimizable, pruned.
+ * Alg. 1 line 15, ReduceAWG: a waiting root whose children are all
+ * hardware-service leaves is a device serving the component directly, with
+ * no cost propagated to anybody: not optimizable, pruned.  The hardware
+ * services count as one signature here: the same root woken now by the
+ * disk, now by a timer, now by an interrupt still propagated nothing (the
+ * paper's root has one hardware child because it has one device).
  */
 void
 ws_awg_reduce (WsAwg *self)
@@ -478,14 +501,15 @@ ws_awg_reduce (WsAwg *self)
   removed = g_new0 (gboolean, MAX (self->nodes->len, 1));
   for (guint i = 0; i < self->roots->len; i++)
     {
-      guint32 r = g_array_index (self->roots, guint32, i), child = nodes[r].first_child;
+      guint32 r = g_array_index (self->roots, guint32, i);
 
       self->total_cost += nodes[r].c;
       if ((nodes[r].kind == WS_AWG_WAITING || nodes[r].kind == WS_AWG_SERVICED)
-          && child != WS_NONE && nodes[child].next_sibling == WS_NONE
-          && nodes[child].kind == WS_AWG_HARDWARE)
+          && only_hardware_below (nodes, r))
         {
-          removed[r] = removed[child] = TRUE;
+          removed[r] = TRUE;
+          for (guint32 child = nodes[r].first_child; child != WS_NONE; child = nodes[child].next_sibling)
+            removed[child] = TRUE;
           self->pruned_cost += nodes[r].c;
           self->n_pruned++;
         }

@@ -46,6 +46,10 @@ typedef enum {
  * @kind: a #WsAwgNodeKind
  * @c: v.C, the summed cost (ns) of the wait-graph nodes merged here
  * @c_max: the largest single one of them
+ * @c_path_max: the costliest single execution of the chain from a root down
+ *   to here, in one wait graph: the summed costs of the path's nodes (each
+ *   thread's delay along the chain; a hardware or unknown-readier leaf adds
+ *   nothing, it repeats its wait's cost)
  * @n: v.N, how many wait-graph nodes were merged here
  * @n_instances: in how many scenario instances
  *
@@ -63,6 +67,7 @@ typedef struct {
   guint32  kind;
   WsTime   c;
   WsTime   c_max;
+  WsTime   c_path_max;
   guint64  n;
   guint32  n_instances;
 } WsAwgNode;

@@ -29,6 +29,7 @@ struct _WsContrastResult
   gboolean       proposed;
   gboolean       by_class;
   guint          k;
+  WsContrastRank rank;
   guint          n_meta_fast;
   guint          n_meta_slow;
   guint          n_meta_contrast;
@@ -258,15 +259,39 @@ pattern_new (const guint32 *key)
 }
 
 static int
-compare_rank (gconstpointer a,
-              gconstpointer b)
+compare_average (const WsContrastPattern *x, const WsContrastPattern *y)
 {
-  const WsContrastPattern *x = *(WsContrastPattern * const *) a, *y = *(WsContrastPattern * const *) b;
   double ax = x->n ? (double) x->c / x->n : 0, ay = y->n ? (double) y->c / y->n : 0;
 
-  if (ax != ay)
-    return ax > ay ? -1 : 1;
+  return ax > ay ? -1 : ax < ay;
+}
+
+static int
+compare_total (const WsContrastPattern *x, const WsContrastPattern *y)
+{
   return x->c > y->c ? -1 : x->c < y->c;
+}
+
+/* Equal keys keep the order patterns were found in (g_ptr_array_sort is
+ * stable), which follows AWG_slow's node order: deterministic. */
+static int
+compare_by_total (gconstpointer a,
+                  gconstpointer b)
+{
+  const WsContrastPattern *x = *(WsContrastPattern * const *) a, *y = *(WsContrastPattern * const *) b;
+  int c = compare_total (x, y);
+
+  return c != 0 ? c : compare_average (x, y);
+}
+
+static int
+compare_by_average (gconstpointer a,
+                    gconstpointer b)
+{
+  const WsContrastPattern *x = *(WsContrastPattern * const *) a, *y = *(WsContrastPattern * const *) b;
+  int c = compare_average (x, y);
+
+  return c != 0 ? c : compare_total (x, y);
 }
 
 /* Discovering contrast patterns: slow full paths through a node that ends
@@ -303,6 +328,7 @@ collect_patterns (WsContrastResult *self, Meta **ends)
       p->c += nodes[v].c;
       p->n += nodes[v].n;
       p->c_max = MAX (p->c_max, nodes[v].c_max);
+      p->c_path_max = MAX (p->c_path_max, nodes[v].c_path_max);
       g_array_append_val (p->slow_leaves, v);
     }
 
@@ -333,12 +359,16 @@ rank_and_cover (WsContrastResult *self)
   WsTime total = ws_awg_get_total_cost (self->awg_slow), all = 0, high = 0, acc = 0;
   guint n = self->patterns->len, taken = 0;
 
-  g_ptr_array_sort (self->patterns, compare_rank);
+  g_ptr_array_sort (self->patterns, self->rank == WS_CONTRAST_RANK_AVERAGE ? compare_by_average : compare_by_total);
   for (guint i = 0; i < n; i++)
     {
       WsContrastPattern *p = g_ptr_array_index (self->patterns, i);
 
-      p->high_impact = p->c_max > self->t_slow;
+      /* The whole path, not its end node: the end node of a propagation
+       * chain is typically one CPU sample of the holder (~2 ms) or one disk
+       * service, which never exceeds T_slow, while the delays the chain
+       * imposed on the threads along it, together, may. */
+      p->high_impact = p->c_path_max > self->t_slow;
       all += p->c;
       if (p->high_impact)
         high += p->c;
@@ -412,6 +442,7 @@ ws_contrast_run (const WsContrastSettings *settings,
 
   self = g_object_new (WS_TYPE_CONTRAST_RESULT, NULL);
   self->k = settings->k > 0 ? settings->k : WS_CONTRAST_DEFAULT_K;
+  self->rank = settings->rank;
   self->signatures = ws_signatures_new (settings->component, settings->widen, error);
   if (self->signatures == NULL || !classify (self, settings, error))
     return NULL;
@@ -526,6 +557,32 @@ ws_contrast_result_get_meta_counts (WsContrastResult *self,
     *n_slow = self->n_meta_slow;
   if (n_contrast)
     *n_contrast = self->n_meta_contrast;
+}
+
+WsContrastRank
+ws_contrast_result_get_rank (WsContrastResult *self)
+{
+  g_return_val_if_fail (WS_IS_CONTRAST_RESULT (self), WS_CONTRAST_RANK_TOTAL);
+  return self->rank;
+}
+
+const char *
+ws_contrast_rank_to_string (WsContrastRank rank)
+{
+  return rank == WS_CONTRAST_RANK_AVERAGE ? "average" : "total";
+}
+
+gboolean
+ws_contrast_rank_from_string (const char     *name,
+                              WsContrastRank *rank)
+{
+  if (g_strcmp0 (name, "total") == 0)
+    *rank = WS_CONTRAST_RANK_TOTAL;
+  else if (g_strcmp0 (name, "average") == 0)
+    *rank = WS_CONTRAST_RANK_AVERAGE;
+  else
+    return FALSE;
+  return TRUE;
 }
 
 guint

@@ -17,6 +17,20 @@ G_BEGIN_DECLS
 #define WS_CONTRAST_SLOW_PERCENTILE 0.90
 
 /**
+ * WsContrastRank:
+ * @WS_CONTRAST_RANK_TOTAL: by P.C, the pattern's total cost in the slow
+ *   class, highest first (the default: what the slow class lost to it)
+ * @WS_CONTRAST_RANK_AVERAGE: by P.C/P.N, the average cost of its end
+ *   node, as the paper ranks
+ *
+ * How contrast patterns are ranked; ties go to the other key.
+ */
+typedef enum {
+  WS_CONTRAST_RANK_TOTAL,
+  WS_CONTRAST_RANK_AVERAGE,
+} WsContrastRank;
+
+/**
  * WsContrastSettings:
  * @component: component regex (see #WsSignatures)
  * @widen: signatures are "function ← caller"
@@ -29,6 +43,7 @@ G_BEGIN_DECLS
  *   classes' median durations
  * @slow: (nullable): see @fast
  * @classifier: (nullable): for the wait graphs
+ * @rank: a #WsContrastRank (0, the default, is by total cost)
  */
 typedef struct {
   const char        *component;
@@ -40,6 +55,7 @@ typedef struct {
   WsInstanceSet     *fast;
   WsInstanceSet     *slow;
   WsFrameClassifier *classifier;
+  WsContrastRank     rank;
 } WsContrastSettings;
 
 /**
@@ -49,8 +65,12 @@ typedef struct {
  * @r: sorted running-signature set (running and hardware signatures); @n_r
  * @c: P.C, Σ of the end-node costs of the slow paths merged into it (ns)
  * @n: P.N, Σ of their occurrence counters
- * @c_max: the costliest single execution of the pattern
- * @high_impact: @c_max > T_slow (§5.2's automated rule)
+ * @c_max: the costliest single cost of its end nodes
+ * @c_path_max: the costliest single execution of its whole path, in one
+ *   wait graph: the delays of every thread along the chain, summed (see
+ *   #WsAwgNode)
+ * @high_impact: @c_path_max > T_slow (§5.2's automated rule, "one of its
+ *   executions exceeds T_slow", judged on the whole path)
  * @slow_leaves: (element-type guint32): AWG_slow end nodes of its paths
  * @fast_leaves: (element-type guint32): AWG_fast full paths with the same
  *   Signature Set Tuple, if any (for highlighting)
@@ -68,6 +88,7 @@ typedef struct {
   WsTime   c;
   guint64  n;
   WsTime   c_max;
+  WsTime   c_path_max;
   gboolean high_impact;
   GArray  *slow_leaves;
   GArray  *fast_leaves;
@@ -83,8 +104,9 @@ G_DECLARE_FINAL_TYPE (WsContrastResult, ws_contrast_result, WS, CONTRAST_RESULT,
  * enumerate meta-patterns of path segments of length 1..k in both, select
  * the contrast meta-patterns (slow only, or (Ps.C/Ps.N)/(Pf.C/Pf.N) >
  * T_slow/T_fast), turn the slow full paths holding one into contrast
- * patterns, merge identical ones and rank them by P.C/P.N; then ITC, TTC
- * and the coverage of the top n % (§5.2).
+ * patterns, merge identical ones and rank them (by P.C, or by P.C/P.N as
+ * the paper does: @settings->rank); then ITC, TTC and the coverage of the
+ * top n % in that order (§5.2).
  *
  * Returns: (transfer full): the result, or %NULL with @error set
  */
@@ -111,7 +133,8 @@ void              ws_contrast_result_get_meta_counts  (WsContrastResult *self,
                                                        guint            *n_slow,
                                                        guint            *n_contrast);
 guint             ws_contrast_result_get_n_patterns   (WsContrastResult *self);
-/* Patterns ranked, highest P.C/P.N first. */
+WsContrastRank    ws_contrast_result_get_rank         (WsContrastResult *self);
+/* Patterns ranked, highest P.C (or P.C/P.N) first. */
 const WsContrastPattern *ws_contrast_result_get_pattern (WsContrastResult *self,
                                                        guint             rank);
 /* The first-ranked pattern, or %NULL when there is none (for overviews). */
@@ -135,5 +158,10 @@ gboolean          ws_contrast_pattern_has             (WsContrastResult *self,
                                                        const WsContrastPattern *pattern,
                                                        guint             set,
                                                        const char       *name);
+
+/* "total" / "average", and back (FALSE for an unknown name). */
+const char       *ws_contrast_rank_to_string          (WsContrastRank    rank);
+gboolean          ws_contrast_rank_from_string        (const char       *name,
+                                                       WsContrastRank   *rank);
 
 G_END_DECLS

@@ -29,7 +29,17 @@ typedef struct {
   GString       *buf;
   GError        *error;
   gboolean       first;
+  /* stack id -> its "stack": [...] member, written once: a trace has far
+   * fewer distinct stacks than events, and escaping every frame of every
+   * event was most of the export's time. */
+  GHashTable    *stack_json;
 } Writer;
+
+static void
+free_string (gpointer data)
+{
+  g_string_free (data, TRUE);
+}
 
 static void
 flush (Writer  *w,
@@ -95,15 +105,22 @@ append_args (Writer        *w,
     }
   if (n > 0)
     {
-      g_string_append (w->buf, "\"stack\": [");
-      for (guint k = 0; k < n; k++)
+      GString *json = g_hash_table_lookup (w->stack_json, GUINT_TO_POINTER (e->stack));
+
+      if (json == NULL)
         {
-          g_autofree char *frame = ws_stack_table_format_frame (w->stacks, frames[n - 1 - k]);
-          if (k > 0)
-            g_string_append (w->buf, ", ");
-          ws_json_append_string (w->buf, frame);
+          json = g_string_new ("\"stack\": [");
+          for (guint k = 0; k < n; k++)
+            {
+              g_autofree char *frame = ws_stack_table_format_frame (w->stacks, frames[n - 1 - k]);
+              if (k > 0)
+                g_string_append (json, ", ");
+              ws_json_append_string (json, frame);
+            }
+          g_string_append_c (json, ']');
+          g_hash_table_insert (w->stack_json, GUINT_TO_POINTER (e->stack), json);
         }
-      g_string_append_c (w->buf, ']');
+      g_string_append_len (w->buf, json->str, json->len);
     }
   g_string_append_c (w->buf, '}');
 }
@@ -257,12 +274,13 @@ ws_chrome_trace_write (WsTrace       *trace,
                        GCancellable  *cancellable,
                        GError       **error)
 {
-  Writer w = { trace, NULL, out, cancellable, NULL, NULL, TRUE };
+  Writer w = { trace, NULL, out, cancellable, NULL, NULL, TRUE, NULL };
 
   g_return_val_if_fail (WS_IS_TRACE (trace), FALSE);
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (out), FALSE);
 
   w.stacks = ws_trace_get_stack_table (trace);
+  w.stack_json = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, free_string);
   w.buf = g_string_sized_new (512 * 1024);
   g_string_append (w.buf, "{\"displayTimeUnit\": \"ns\", \"otherData\": {\"producer\": \"waitscope\", \"source\": ");
   ws_json_append_string (w.buf, ws_trace_get_name (trace));
@@ -277,6 +295,7 @@ ws_chrome_trace_write (WsTrace       *trace,
   g_string_append (w.buf, "\n  ]\n}\n");
   flush (&w, TRUE);
   g_string_free (w.buf, TRUE);
+  g_hash_table_unref (w.stack_json);
   if (w.error != NULL)
     {
       g_propagate_error (error, w.error);

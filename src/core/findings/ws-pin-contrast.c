@@ -34,6 +34,7 @@ ws_pin_set_contrast (WsPin                    *pin,
   ws_pin_set_setting_string (pin, "scenario", scenario);
   ws_pin_set_setting_string (pin, "component", settings->component);
   ws_pin_set_setting_bool (pin, "widen", settings->widen);
+  ws_pin_set_setting_string (pin, "rank", ws_contrast_rank_to_string (settings->rank));
   ws_pin_set_setting_int (pin, "t_fast_ns", ws_contrast_result_get_t_fast (result));
   ws_pin_set_setting_int (pin, "t_slow_ns", ws_contrast_result_get_t_slow (result));
   ws_pin_set_setting_int (pin, "k", ws_contrast_result_get_k (result));
@@ -75,6 +76,10 @@ ws_pin_get_contrast (WsPin          *pin,
     }
   s->component = out->component;
   s->widen = ws_pin_get_setting_bool (pin, "widen", FALSE);
+  /* A pin from before the choice existed was ranked by C/N: so it is
+   * again; an unknown name ranks by the default. */
+  if (!ws_contrast_rank_from_string (ws_pin_get_setting_string (pin, "rank", "average"), &s->rank))
+    s->rank = WS_CONTRAST_RANK_TOTAL;
   s->instances = out->instances;
   s->t_fast = MAX (0, ws_pin_get_setting_int (pin, "t_fast_ns", 0));
   s->t_slow = MAX (s->t_fast, ws_pin_get_setting_int (pin, "t_slow_ns", 0));

@@ -61,6 +61,15 @@ ws_json_append_string (GString    *buf,
   g_string_append_c (buf, '"');
   for (const guchar *p = (const guchar *) str; *p; p++)
     {
+      const guchar *run = p;
+
+      /* Most names need no escape: copy them a run at a time. */
+      while (*p >= 0x20 && *p != '"' && *p != '\\')
+        p++;
+      if (p > run)
+        g_string_append_len (buf, (const char *) run, p - run);
+      if (*p == '\0')
+        break;
       switch (*p)
         {
         case '"':  g_string_append (buf, "\\\""); break;

@@ -454,6 +454,23 @@ typedef struct {
 /* No single item right before x in every sequence (see count_extensions()). */
 #define PRED_MIXED G_MAXUINT32
 
+/*
+ * The period checks (BackScan and the backward-extension check) scan the
+ * prefix's n periods in each supporting sequence, and BackScan keeps the
+ * first sequence's distinct items of every period as its candidates.  In
+ * call stacks the periods are short or empty.  A stack that repeats a
+ * long run of distinct frames (the same chain of thousands of frames
+ * twice or three times) makes every period span the repetitions: n × L
+ * candidates (gigabytes for a trace of a few megabytes) and as many
+ * steps.  Past MAX_CANDIDATES candidates, or MAX_PERIOD_STEPS period items
+ * scanned in one run, the miner stops and says why (WS_ERROR_TOO_LONG)
+ * instead of exhausting memory or running for hours; 64 MiB of candidates
+ * at most.  Whatever it does return is exact.  A recursion repeating one
+ * frame (f f f …) has one candidate per period and stays far below both.
+ */
+#define MAX_CANDIDATES   (16u * 1024 * 1024)
+#define MAX_PERIOD_STEPS (G_GUINT64_CONSTANT (1) << 31)
+
 typedef struct {
   WsPatternSet   *set;
   gint64          lambda;
@@ -495,6 +512,12 @@ typedef struct {
   WsMinerStats   *stats;
   GCancellable   *cancellable;
   gboolean        cancelled;
+  /* The period items scanned so far; set when a limit above was reached:
+   * the prefix length and the sequence's, for the message (the search
+   * stops). */
+  guint64         period_steps;
+  guint           refused_prefix;
+  guint           refused_len;
   WsProgressFunc  progress;
   gpointer        progress_data;
   gint64          last_progress;
@@ -542,6 +565,23 @@ first_instance (const Miner *m,
                 guint32     *first)
 {
   first_instance_from (m, p, first, 0);
+}
+
+/* Counts @steps period items scanned, and past a limit (see
+ * MAX_CANDIDATES) stops the search: returns TRUE then. */
+static gboolean
+over_limit (Miner   *m,
+            guint64  steps,
+            guint64  candidates,
+            guint    len)
+{
+  m->period_steps += steps;
+  if (m->period_steps <= MAX_PERIOD_STEPS && candidates <= MAX_CANDIDATES)
+    return FALSE;
+  m->refused_prefix = m->prefix_len;
+  m->refused_len = len;
+  m->cancelled = TRUE;
+  return TRUE;
 }
 
 /*
@@ -604,6 +644,8 @@ backscan_prune (Miner      *m,
               st = next_stamp (m);
               m->cand_start[i] = i == 0 ? 0 : m->cand_start[i - 1] + m->cand_len[i - 1];
               m->cand_len[i] = 0;
+              if (over_limit (m, hi > lo ? hi - lo : 0, m->cand_start[i], len))
+                return FALSE;
               if (hi > lo && m->cand->len < m->cand_start[i] + (hi - lo))
                 g_array_set_size (m->cand, m->cand_start[i] + (hi - lo));
               cand = (guint32 *) (gpointer) m->cand->data;
@@ -619,6 +661,8 @@ backscan_prune (Miner      *m,
               guint32 *cand = (guint32 *) (gpointer) m->cand->data + m->cand_start[i];
               guint kept = 0;
 
+              if (over_limit (m, hi > lo ? hi - lo : 0, 0, len))
+                return FALSE;
               st = next_stamp (m);
               for (guint k = lo; k < hi; k++)
                 m->stamp[seq[k]] = st;
@@ -690,6 +734,8 @@ has_backward_extension (Miner      *m,
 
           if (lo >= hi)
             continue;
+          if (over_limit (m, hi - lo, 0, len))
+            return TRUE;   /* emit nothing: the search stops */
 
           st = next_stamp (m);
           for (guint k = lo; k < hi; k++)
@@ -996,6 +1042,8 @@ expand_node (Miner   *m,
       m->stats->n_backscan_pruned++;
       return;
     }
+  if (m->cancelled)
+    return;   /* the periods were too long to check (MAX_CANDIDATES) */
 
   if (force_extension (m, node, cost))
     return;
@@ -1331,6 +1379,16 @@ ws_miner_mine (WsStackDb       *db,
   mine (&m, root, m.n_seqs, root_cost);
   miner_clear (&m);
 
+  if (m.refused_len > 0)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_TOO_LONG,
+                   _("A call stack of %u frames repeats a long run of frames: checking the %u-frame "
+                     "patterns in it exactly needs more than %u million candidates or %u million steps. "
+                     "Mine fewer stacks (a scope, or must / must-not filters) or raise λ"),
+                   m.refused_len, m.refused_prefix, MAX_CANDIDATES / 1000000,
+                   (guint) (MAX_PERIOD_STEPS / 1000000));
+      return NULL;
+    }
   if (m.cancelled || g_cancellable_is_cancelled (cancellable))
     {
       g_set_error_literal (error, WS_ERROR, WS_ERROR_CANCELLED, _("Mining was cancelled"));

@@ -29,6 +29,7 @@ struct _WsTrace
    * use (ws_trace_thread_end_prefix_max()); n_threads pointers each. */
   WsTime       **end_prefix_max[WS_N_END_INDEXES];
   guint          end_prefix_max_n;   /* threads those arrays were made for */
+  WsWakeupFixes  fixes;         /* what ws_trace_finish() rewrote */
   GArray        *instances;     /* WsScenarioInstance */
   GHashTable    *comm_changes;  /* thread index -> GArray of CommChange, or NULL */
   GHashTable    *exit_times;    /* tid -> WsTime *, or NULL: PERF_RECORD_EXIT */
@@ -677,6 +678,96 @@ build_processes (WsTrace *self)
     }
 }
 
+/* Frames of a remote wake-up run by an inter-processor interrupt (or by
+ * the idle loop's flush of the same queue): the waker queued the wake-up on
+ * another CPU, which ran it later in whatever context it was in.  The
+ * waker's own sched_waking is on that other CPU; without it, who readied
+ * the wait is unknown -- the interrupt did not. */
+static const char * const ipi_wake_frames[] = {
+  "sched_ttwu_pending", "__flush_smp_call_function_queue", "flush_smp_call_function_queue",
+  "generic_smp_call_function_single_interrupt", "__sysvec_reschedule_ipi", "scheduler_ipi",
+};
+
+static gboolean
+stack_is_ipi_wake (WsTrace    *self,
+                   GHashTable *cache,
+                   WsStackId   stack)
+{
+  gpointer hit = g_hash_table_lookup (cache, GUINT_TO_POINTER (stack + 1));
+  const WsFrameId *frames;
+  gboolean ipi = FALSE;
+  guint n = 0;
+
+  if (hit != NULL)
+    return GPOINTER_TO_UINT (hit) == 2;
+  frames = ws_stack_table_get_stack (self->stacks, stack, &n);
+  for (guint i = 0; i < n && !ipi; i++)
+    {
+      const char *fn = ws_stack_table_get_frame (self->stacks, frames[i])->function;
+      gsize len;
+
+      for (guint j = 0; j < G_N_ELEMENTS (ipi_wake_frames) && !ipi; j++)
+        ipi = g_str_has_prefix (fn, ipi_wake_frames[j])
+              && (fn[len = strlen (ipi_wake_frames[j])] == '\0' || fn[len] == '.');
+    }
+  g_hash_table_insert (cache, GUINT_TO_POINTER (stack + 1), GUINT_TO_POINTER (ipi ? 2 : 1));
+  return ipi;
+}
+
+/*
+ * Wake-ups as they happened: a wait paired with an interrupt-context
+ * wake-up that was only the delivery of a remote wake-up (see
+ * ipi_wake_frames) was not readied by hardware.  If a thread's wake-up of
+ * the same thread was recorded, unpaired, between the wait's start and the
+ * interrupt, that thread is the readier and the wait is paired with it
+ * (ending at that wake-up); otherwise the readier is unknown.  Done here, once, so that the
+ * wait graph, the AWG, contrast, `why` and the timeline all see the same.
+ * (A sender recorded *after* the interrupt, another CPU's clock being a
+ * little ahead, is not taken: the wake-up would end after the wait did.)
+ */
+static void
+attribute_ipi_wakes (WsTrace *self)
+{
+  WsEvent *events = (WsEvent *) (gpointer) self->events->data;
+  guint n = self->events->len;
+  g_autoptr(GHashTable) cache = g_hash_table_new (g_direct_hash, g_direct_equal);
+
+  for (guint i = 0; i < n; i++)
+    {
+      WsEvent *hw = &events[i], *wait;
+      guint sender = WS_NONE;
+
+      if (hw->kind != WS_EVENT_HW_SERVICE || hw->peer == WS_NONE
+          || !stack_is_ipi_wake (self, cache, hw->stack))
+        continue;
+      wait = &events[hw->peer];
+      /* The sender: a thread's wake-up, or an interrupt's on another CPU
+       * (a disk or network completion whose wake-up an IPI delivered:
+       * hardware all the same), left unpaired because the IPI's took it. */
+      for (guint j = i; sender == WS_NONE && j > 0 && events[j - 1].time >= wait->time; j--)
+        if ((events[j - 1].kind == WS_EVENT_UNWAIT
+             || (events[j - 1].kind == WS_EVENT_HW_SERVICE && !stack_is_ipi_wake (self, cache, events[j - 1].stack)))
+            && events[j - 1].peer == WS_NONE && events[j - 1].target == wait->thread)
+          sender = j - 1;
+
+      hw->peer = WS_NONE;
+      if (sender != WS_NONE)
+        {
+          wait->peer = sender;
+          wait->duration = events[sender].time - wait->time;
+          events[sender].peer = (guint32) (wait - events);
+          events[sender].flags &= ~WS_EVENT_FLAG_ECHO;
+          self->fixes.ipi_sender++;
+        }
+      else
+        {
+          wait->peer = WS_NONE;
+          wait->flags |= WS_EVENT_FLAG_READIER_UNKNOWN;
+          self->fixes.ipi_unknown++;
+        }
+    }
+}
+
 /**
  * ws_trace_finish:
  *
@@ -696,6 +787,7 @@ ws_trace_finish (WsTrace *self)
   g_return_if_fail (!self->finished);
 
   sort_events (self);
+  attribute_ipi_wakes (self);
 
   n_threads = self->threads->len;
   n_events = self->events->len;
@@ -743,6 +835,19 @@ ws_trace_finish (WsTrace *self)
 
   build_processes (self);
   self->finished = TRUE;
+}
+
+/**
+ * ws_trace_get_wakeup_fixes:
+ *
+ * What finishing the trace rewrote so that wake-ups read as they happened
+ * (IPI deliveries): for importers' checks against their input.
+ */
+const WsWakeupFixes *
+ws_trace_get_wakeup_fixes (WsTrace *self)
+{
+  g_return_val_if_fail (WS_IS_TRACE (self), NULL);
+  return &self->fixes;
 }
 
 guint

@@ -192,6 +192,21 @@ typedef enum {
   WS_N_END_INDEXES,
 } WsEndIndex;
 
+/**
+ * WsWakeupFixes:
+ * @ipi_unknown: waits an IPI delivered the wake-up of, whose readier is
+ *   now unknown (was hardware)
+ * @ipi_sender: the same, paired with the recorded wake-up of the thread
+ *   that queued it
+ *
+ * What ws_trace_finish() rewrote so that wake-ups read as they happened.
+ */
+typedef struct {
+  guint ipi_unknown;
+  guint ipi_sender;
+} WsWakeupFixes;
+
+const WsWakeupFixes    *ws_trace_get_wakeup_fixes      (WsTrace     *self);
 const WsTime           *ws_trace_thread_end_prefix_max (WsTrace     *self,
                                                         guint        thread,
                                                         WsEndIndex   which);

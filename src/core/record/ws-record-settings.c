@@ -133,7 +133,13 @@ ws_record_settings_perf_args (const WsRecordSettings *settings)
     g_strv_builder_addv (b, (const char *[]) { "--call-graph", "dwarf,16384", "-m", "64M", NULL });
   else
     g_strv_builder_add (b, "-g");
-  if (settings->target == WS_RECORD_SYSTEM)
+  /* A command's waits end at wake-ups from other tasks (a timer's
+   * interrupt, the thread holding its lock): recorded for the command's
+   * tasks only, those are lost and a 50 ms sleep lasts until its task
+   * next shows.  So the scheduler is recorded system-wide while the
+   * command runs; the picker still explains the command (perf's header
+   * names it).  A pid cannot be combined with -a: it keeps perf's -p. */
+  if (settings->target == WS_RECORD_SYSTEM || settings->target == WS_RECORD_COMMAND)
     g_strv_builder_add (b, "-a");
   else if (settings->target == WS_RECORD_PID)
     {
