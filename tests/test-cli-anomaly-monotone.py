@@ -96,8 +96,8 @@ def check(trace_name, kinds, recorded=()):
 # The cases: the longest lock wait (ProcSleep's WaitLatch) and a
 # mid-range one flagged normal; the busiest kinds of the other programs.
 history, trace, flagged = check("pg-tpcb.perf.txt.gz", [
-    ("WaitLatch;epoll_wait|do_epoll_wait", "longest-normal"),
-    ("WaitLatch;epoll_wait|do_epoll_wait", "middle-normal"),
+    ("ProcSleep;…;WaitLatch;epoll_wait|do_epoll_wait", "longest-normal"),
+    ("ProcSleep;…;WaitLatch;epoll_wait|do_epoll_wait", "middle-normal"),
     ("secure_read;epoll_wait|do_epoll_wait", "longest-missed"),
     ("secure_read;epoll_wait|do_epoll_wait", "longest-normal"),
 ])
@@ -111,8 +111,8 @@ check("anomaly/faults.perf.txt.gz", [
 # flagged anomalous, left the data, the refit mixture moved the cut up,
 # and the kind's count fell 11 -> 10.
 check("pg-contrast-slow.perf.txt.gz", [
-    ("[unknown]@postgres;fdatasync|io_schedule", "longest-missed"),
-    ("[unknown]@postgres;fdatasync|io_schedule", "longest-normal"),
+    ("XLogFlush;…;[unknown]@postgres;fdatasync|io_schedule", "longest-missed"),
+    ("XLogFlush;…;[unknown]@postgres;fdatasync|io_schedule", "longest-normal"),
 ], recorded=("pg-contrast-fast.perf.txt.gz", "pg-contrast-slow.perf.txt.gz"))
 
 # Undo: with every flag removed, every verdict is the one before any flag.

@@ -191,7 +191,7 @@ class Experiment:
         self.a = a
         self.model_weight = None   # set while tuning
         scratch = tempfile.mkdtemp(prefix="ws-learning-")
-        waits = self.score(os.path.join(scratch, "history.sqlite"), a.flag_prior or None)
+        waits = self.score(self.new_history(scratch), a.flag_prior or None)
         shutil.rmtree(scratch, ignore_errors=True)
         self.kinds = {waits[k]["signature"] for k in positive if k in waits}
         self.truth = {k: k in positive for k, w in waits.items() if w["signature"] in self.kinds}
@@ -207,8 +207,19 @@ class Experiment:
         self.test = keys[n_pool + n_tune:]
         self.unflagged = waits
 
+    def new_history(self, scratch):
+        """A throw-away history, holding the --history-trace traces (a
+        healthy run of the same program, say) when given."""
+        history = os.path.join(scratch, "history.sqlite")
+        for t in self.a.history_trace or []:
+            run(self.a.cli, "history", "add", t, "--history", history)
+        return history
+
     def score(self, history, prior):
         extra = ["--flag-prior", str(prior)] if prior else []
+        extra += ["--rule", self.a.rule] if self.a.rule else []
+        extra += ["--threshold", str(self.a.threshold)] if self.a.threshold else []
+        extra += ["--flag-weights", self.a.flag_weights] if self.a.flag_weights else []
         extra += ["--flag-max-shift", str(self.a.flag_max_shift)] if self.a.flag_max_shift is not None else []
         weight = self.model_weight if self.model_weight is not None else self.a.flag_model_weight
         extra += ["--flag-model-weight", str(weight)] if weight is not None else []
@@ -234,7 +245,7 @@ class Experiment:
     def analyst(self, seed, steps, prior, measured):
         """One simulated analyst (flag order from @seed); the curve on @measured."""
         scratch = tempfile.mkdtemp(prefix="ws-learning-")
-        history = os.path.join(scratch, "history.sqlite")
+        history = self.new_history(scratch)
         truth, pool = self.truth, self.pool
         pick = random.Random(seed)
         waits = self.unflagged   # no flag yet: the same whatever the prior
@@ -342,6 +353,11 @@ def main():
     ap.add_argument("--flag-prior", type=float, default=0, help="the rule's prior strength (default: the core's)")
     ap.add_argument("--flag-max-shift", type=float, help="the rule's largest move (default: the core's)")
     ap.add_argument("--flag-model-weight", type=float, help="the rule's model weight (default: the core's)")
+    ap.add_argument("--rule", choices=("fdr", "tail"), help="where a kind's cut starts (default: the core's, fdr)")
+    ap.add_argument("--threshold", type=float, help="the rule's rate or per-wait bar (default: the core's)")
+    ap.add_argument("--flag-weights", choices=("count", "posterior"), help="what a flag weighs (default: the core's)")
+    ap.add_argument("--history-trace", action="append",
+                    help="record this trace (a healthy run of the same program) in each throw-away history first")
     ap.add_argument("--analyst", choices=("check", "coin", "alternate", "review"), default="check",
                     help="which kind of error each flag corrects: a fair coin each time, or in turn starting "
                          "with a missed anomaly (which gives 3 anomalous flags of 5)")

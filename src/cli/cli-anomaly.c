@@ -35,7 +35,9 @@ cli_anomaly_add_entries (GOptionContext    *context,
     { "history", 0, 0, G_OPTION_ARG_FILENAME, &options->history,
       N_("The history database (default $WAITSCOPE_HISTORY or ~/.local/share/waitscope/history.sqlite)"), N_("FILE") },
     { "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &options->threshold,
-      N_("Anomalous when P(D ≥ d) is at most this (default 0.05)"), N_("P") },
+      N_("The false-discovery rate over each kind's waits, or with --rule tail the bar on each wait's P(D ≥ d) (default 0.05)"), N_("P") },
+    { "rule", 0, 0, G_OPTION_ARG_STRING, &options->rule,
+      N_("Where a kind's cut lies before flags: fdr (default: rare anomalies, Benjamini–Hochberg over the kind's waits) or tail (the paper's P(D ≥ d) ≤ threshold for each wait)"), N_("RULE") },
     { "depth", 0, 0, G_OPTION_ARG_INT, &options->depth,
       N_("User-space frames in a wait signature (default 2)"), N_("N") },
     { "flag-prior", 0, 0, G_OPTION_ARG_DOUBLE, &options->flag_prior,
@@ -44,6 +46,8 @@ cli_anomaly_add_entries (GOptionContext    *context,
       N_("Learning rule: the most other signatures' flags move a bar, in nats of −ln P (default 0: off)"), N_("NATS") },
     { "flag-model-weight", 0, 0, G_OPTION_ARG_DOUBLE, &options->flag_model_weight,
       N_("Learning rule: how many flags the model's own verdicts on a signature's waits weigh in all (default 1000; 0: none)"), N_("FLAGS") },
+    { "flag-weights", 0, 0, G_OPTION_ARG_STRING, &options->flag_weights,
+      N_("Learning rule: what a flag weighs: posterior (default: a wait flagged normal weighs the chance its kind's main component explains it) or count (every flag 1)"), N_("HOW") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &options->json, N_("Print JSON"), NULL },
     { NULL }
   };
@@ -68,6 +72,23 @@ cli_anomaly_settings (CliAnomalyOptions *options,
           return FALSE;
         }
       settings->threshold = options->threshold;
+    }
+  if (options->rule != NULL && !ws_anomaly_rule_from_string (options->rule, &settings->rule))
+    {
+      *status = cli_usage_error (command, _("--rule must be fdr or tail, not “%s”"), options->rule);
+      return FALSE;
+    }
+  if (options->flag_weights != NULL)
+    {
+      if (g_strcmp0 (options->flag_weights, "count") == 0)
+        settings->flag_weights = WS_FLAG_WEIGHTS_COUNT;
+      else if (g_strcmp0 (options->flag_weights, "posterior") == 0)
+        settings->flag_weights = WS_FLAG_WEIGHTS_POSTERIOR;
+      else
+        {
+          *status = cli_usage_error (command, _("--flag-weights must be posterior or count, not “%s”"), options->flag_weights);
+          return FALSE;
+        }
     }
   if (options->flag_prior != 0 || options->flag_max_shift != 0)
     {
@@ -273,6 +294,7 @@ print_json (WsAnomalyResult   *result,
   stream_text (out, "history", history);
   ws_json_stream_set_member_name (out, "threshold");
   ws_json_stream_add_double (out, settings->threshold);
+  stream_text (out, "rule", ws_anomaly_rule_to_string (settings->rule));
   ws_json_stream_set_member_name (out, "signature_depth");
   ws_json_stream_add_int (out, settings->signature_depth);
   ws_json_stream_set_member_name (out, "flag_prior");
@@ -451,6 +473,8 @@ cli_anomalies (int    argc,
 
 out:
   g_free (options.history);
+  g_free (options.rule);
+  g_free (options.flag_weights);
   return status;
 }
 
@@ -543,5 +567,7 @@ cli_model (int    argc,
 
 out:
   g_free (options.history);
+  g_free (options.rule);
+  g_free (options.flag_weights);
   return status;
 }

@@ -11,6 +11,8 @@ G_BEGIN_DECLS
 typedef struct {
   char     *history;
   double    threshold;
+  char     *rule;
+  char     *flag_weights;
   int       depth;
   double    flag_prior;
   double    flag_max_shift;

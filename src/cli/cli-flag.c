@@ -238,6 +238,8 @@ flag_set (int           argc,
 
 out:
   g_free (options.history);
+  g_free (options.rule);
+  g_free (options.flag_weights);
   return status;
 }
 
@@ -322,6 +324,8 @@ flag_list (int    argc,
 
 out:
   g_free (options.history);
+  g_free (options.rule);
+  g_free (options.flag_weights);
   return status;
 }
 

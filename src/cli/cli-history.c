@@ -98,7 +98,7 @@ add_one (WsHistoryStore *store,
       if ((o->digest = ws_history_store_file_digest (path, &error)) == NULL)
         goto fail;
       if (ws_history_store_has_trace (store, o->digest)
-          && ws_history_store_has_waits (store, o->digest, settings.signature_depth))
+          && ws_history_store_has_waits (store, o->digest, ws_wait_history_depth (settings.signature_depth)))
         return;
     }
 

@@ -164,6 +164,7 @@ ws_graph_flags_fill_details (WsGraphFlags  *self,
   g_autofree char *score = NULL;
   g_autofree char *threshold = NULL;
   g_autofree char *model = NULL;
+  g_autofree char *signature = NULL;
 
   g_return_if_fail (WS_IS_GRAPH_FLAGS (self));
 
@@ -181,7 +182,10 @@ ws_graph_flags_fill_details (WsGraphFlags  *self,
                            : s->anomalous ? _("anomalous (model)") : _("normal (model)"));
   ws_node_details_add_row (details, _("P(D ≥ d)"), score);
   ws_node_details_add_row (details, _("Threshold"), threshold);
-  ws_node_details_add_row (details, _("Signature"), m->key);
+  signature = ws_wait_signature_to_display (m->key);
+  /* Translators: the wait's kind, its frames caller first, the kernel's
+   * blocking function after ⇒ */
+  ws_node_details_add_row (details, _("Signature (caller first)"), signature);
   ws_node_details_add_row (details, _("Model"), model);
 }
 

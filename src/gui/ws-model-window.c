@@ -106,6 +106,8 @@ describe (const WsAnomalyModel *m,
                                                 m->gmm.n_components);
 
   g_autofree char *text = NULL;
+  g_autofree char *kind = ws_wait_signature_to_display (m->key);
+  g_autofree char *summary = NULL;
   guint n_marked = 0;
 
   for (guint k = 0; k < m->gmm.n_components; k++)
@@ -117,6 +119,11 @@ describe (const WsAnomalyModel *m,
                                     "This wait lasted %s; P(D ≥ d) = %.3g.  Its kind is anomalous from %s "
                                     "(threshold %.3g), from a mixture of %s fitted on %u waits.", m->samples->len),
                           dur, score, from, m->threshold, gaussians, m->samples->len);
+  /* Translators: the model view's summary, then the wait's kind: its
+   * frames caller first, the kernel's blocking function after ⇒ */
+  summary = g_strdup_printf (_("%s Its kind, caller first: %s."), text, kind);
+  g_free (text);
+  text = g_steal_pointer (&summary);
   if (n_marked == 0)
     return g_steal_pointer (&text);
   /* Translators: after the model view's summary; the flags' verdict on

@@ -211,8 +211,12 @@ anomaly_page (WsPreferencesWindow *self)
   g_settings_bind_with_mapping (self->settings, "anomaly-threshold", threshold, "value", G_SETTINGS_BIND_DEFAULT,
                                 percent_from_setting, percent_to_setting, NULL, NULL);
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (g),
-                             action_row (_("Threshold (%)"), _("P(D ≥ d) at or below which a wait is anomalous"),
+                             action_row (_("Threshold (%)"),
+                                         _("False discoveries allowed over a kind's waits; with the per-wait cut, P(D ≥ d) at or below which a wait is anomalous"),
                                          threshold));
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (g),
+                             switch_row (self, "anomaly-per-wait-cut", _("Per-wait cut"),
+                                         _("The paper's rule: calls a share of every kind anomalous, healthy or not")));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (g),
                              spin_row (self, "anomaly-signature-depth", _("Wait signature depth"),
                                        _("User-space frames above the kernel that name a kind of wait"),

@@ -280,6 +280,8 @@ anomaly_settings (WsSession         *self,
   if (self->settings == NULL)
     return;
   settings->threshold = CLAMP (g_settings_get_double (self->settings, "anomaly-threshold"), 1e-6, 0.5);
+  settings->rule = g_settings_get_boolean (self->settings, "anomaly-per-wait-cut") ? WS_ANOMALY_RULE_TAIL
+                                                                                  : WS_ANOMALY_RULE_FDR;
   settings->signature_depth = CLAMP (g_settings_get_uint (self->settings, "anomaly-signature-depth"),
                                      1, WS_WAIT_SIGNATURE_MAX_DEPTH);
 }
@@ -323,6 +325,8 @@ ws_session_get_anomaly_state (WsSession *self)
           g_signal_connect_object (self->settings, "changed::anomaly-threshold",
                                    G_CALLBACK (anomaly_settings_changed_cb), self, G_CONNECT_SWAPPED);
           g_signal_connect_object (self->settings, "changed::anomaly-signature-depth",
+                                   G_CALLBACK (anomaly_settings_changed_cb), self, G_CONNECT_SWAPPED);
+          g_signal_connect_object (self->settings, "changed::anomaly-per-wait-cut",
                                    G_CALLBACK (anomaly_settings_changed_cb), self, G_CONNECT_SWAPPED);
         }
     }

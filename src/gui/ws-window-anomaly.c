@@ -98,10 +98,12 @@ show_reach (WsWindow          *self,
   const WsAnomalyModel *model = ws_anomaly_result_get_model (ws_anomaly_state_get_result (state),
                                                              ws_anomaly_state_lookup (state, doc, event)->model);
 
+  g_autofree char *kind = ws_wait_signature_to_display (reach->signature);
+
   body = g_strdup_printf (_("Its kind learns from the flag: %u other waits of it would become anomalous "
-                            "and %u not anomalous (threshold %.3g → %.3g).\n\nKind: %s"),
+                            "and %u not anomalous (threshold %.3g → %.3g).\n\nKind, caller first: %s"),
                           reach->n_to_anomalous, reach->n_to_normal, model->threshold, reach->threshold,
-                          reach->signature);
+                          kind);
   dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self),
                                                        verdict == WS_ANOMALY_FLAG_ANOMALOUS ? _("Flag as Anomalous?")
                                                                                              : _("Flag as Not Anomalous?"),

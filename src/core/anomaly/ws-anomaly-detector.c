@@ -64,12 +64,14 @@ ws_anomaly_settings_init (WsAnomalySettings *settings)
   g_return_if_fail (settings != NULL);
 
   settings->signature_depth = WS_WAIT_SIGNATURE_DEFAULT_DEPTH;
+  settings->rule = WS_ANOMALY_RULE_FDR;
   settings->threshold = 0.05;
   settings->reservoir_size = 4096;
   settings->min_samples = 30;
   settings->flag_prior = WS_ANOMALY_DEFAULT_FLAG_PRIOR;
   settings->flag_max_shift = WS_ANOMALY_DEFAULT_FLAG_MAX_SHIFT;
   settings->flag_model_weight = WS_ANOMALY_DEFAULT_FLAG_MODEL_WEIGHT;
+  settings->flag_weights = WS_FLAG_WEIGHTS_POSTERIOR;
   ws_gmm_settings_init (&settings->gmm);
 }
 
@@ -83,6 +85,25 @@ ws_model_level_to_string (WsModelLevel level)
     case WS_MODEL_LEVEL_GLOBAL:    return "global";
     default:                       return "?";
     }
+}
+
+const char *
+ws_anomaly_rule_to_string (WsAnomalyRule rule)
+{
+  return rule == WS_ANOMALY_RULE_TAIL ? "tail" : "fdr";
+}
+
+gboolean
+ws_anomaly_rule_from_string (const char    *name,
+                             WsAnomalyRule *rule)
+{
+  if (g_strcmp0 (name, "fdr") == 0)
+    *rule = WS_ANOMALY_RULE_FDR;
+  else if (g_strcmp0 (name, "tail") == 0)
+    *rule = WS_ANOMALY_RULE_TAIL;
+  else
+    return FALSE;
+  return TRUE;
 }
 
 void
@@ -206,7 +227,7 @@ ws_anomaly_record_trace (WsHistoryStore          *store,
 {
   g_autoptr(WsWaitSignatures) sigs = NULL;
   g_autoptr(GHashTable) by_key = NULL;
-  g_autoptr(GPtrArray) keys = g_ptr_array_new ();
+  g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) samples = g_ptr_array_new ();
   GHashTableIter iter;
   gpointer key, value;
@@ -217,7 +238,7 @@ ws_anomaly_record_trace (WsHistoryStore          *store,
 
   if (newly_recorded)
     *newly_recorded = FALSE;
-  if (ws_history_store_has_waits (store, digest, settings->signature_depth))
+  if (ws_history_store_has_waits (store, digest, ws_wait_history_depth (settings->signature_depth)))
     return TRUE;
 
   sigs = ws_wait_signatures_new (trace, settings->signature_depth);
@@ -225,10 +246,10 @@ ws_anomaly_record_trace (WsHistoryStore          *store,
   g_hash_table_iter_init (&iter, by_key);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
-      g_ptr_array_add (keys, key);
+      g_ptr_array_add (keys, ws_wait_history_key (key));
       g_ptr_array_add (samples, value);
     }
-  return ws_history_store_record_wait_samples (store, digest, settings->signature_depth,
+  return ws_history_store_record_wait_samples (store, digest, ws_wait_history_depth (settings->signature_depth),
                                                (const char * const *) keys->pdata,
                                                (GArray * const *) samples->pdata, keys->len,
                                                settings->reservoir_size, newly_recorded,
@@ -240,10 +261,14 @@ ws_anomaly_record_trace (WsHistoryStore          *store,
 
 typedef struct {
   GArray *samples;     /* double, log-ns */
+  GArray *history;     /* double, log-ns, sorted: the reservoir's part */
+  GArray *current;     /* double, log-ns, sorted: the traces' part */
   guint   n_history;
   guint   n_current;
   WsGmm   gmm;
   gboolean fitted;
+  double  fdr_bar;     /* the FDR rule's bar, computed once (0: not yet) */
+  double  fdr_cut;     /* … and its cut, log-ns */
 } Fit;
 
 typedef struct {
@@ -259,12 +284,18 @@ typedef struct {
 } Detection;
 
 static void
+fit_clear (Fit *fit)
+{
+  g_clear_pointer (&fit->samples, g_array_unref);
+  g_clear_pointer (&fit->history, g_array_unref);
+  g_clear_pointer (&fit->current, g_array_unref);
+}
+
+static void
 fit_free (gpointer data)
 {
-  Fit *fit = data;
-
-  g_clear_pointer (&fit->samples, g_array_unref);
-  g_free (fit);
+  fit_clear (data);
+  g_free (data);
 }
 
 static char *
@@ -397,9 +428,12 @@ gather (Detection  *det,
   GArray *current = g_hash_table_lookup (det->current, key);
 
   fit->samples = g_array_new (FALSE, FALSE, sizeof (double));
+  fit->history = g_array_new (FALSE, FALSE, sizeof (double));
+  fit->current = g_array_new (FALSE, FALSE, sizeof (double));
   if (det->store != NULL)
     {
-      g_autoptr(GArray) history = ws_history_store_get_reservoir (det->store, key, NULL, error);
+      g_autofree char *history_key = ws_wait_history_key (key);
+      g_autoptr(GArray) history = ws_history_store_get_reservoir (det->store, history_key, NULL, error);
 
       if (history == NULL)
         return FALSE;
@@ -407,6 +441,7 @@ gather (Detection  *det,
         {
           double v = log_duration (g_array_index (history, gint64, i));
           g_array_append_val (fit->samples, v);
+          g_array_append_val (fit->history, v);
         }
       fit->n_history = history->len;
     }
@@ -414,9 +449,12 @@ gather (Detection  *det,
     {
       double v = log_duration (g_array_index (current, gint64, i));
       g_array_append_val (fit->samples, v);
+      g_array_append_val (fit->current, v);
     }
   fit->n_current = current ? current->len : 0;
   qsort (fit->samples->data, fit->samples->len, sizeof (double), compare_doubles);
+  qsort (fit->history->data, fit->history->len, sizeof (double), compare_doubles);
+  qsort (fit->current->data, fit->current->len, sizeof (double), compare_doubles);
   return TRUE;
 }
 
@@ -451,6 +489,44 @@ fallback (Detection   *det,
   return fit;
 }
 
+/* The FDR rule's bar and cut for the data of @fit (its mixture fitted):
+ * the Benjamini–Hochberg bar over the waits to be judged under the model
+ * of what is usual.  When the history holds enough waits of the kind and
+ * the traces analysed add waits not yet in it, what is usual is the
+ * history alone (a mixture fitted on the reservoir: the traces' own
+ * faults must not become part of their null), and the waits judged are
+ * the traces'; otherwise the kind's whole data, judged against its own
+ * mixture.  Either way it depends on the kind's data only, never on a
+ * flag.  Computed once per Fit. */
+static gboolean
+fdr_cut (Detection  *det,
+         Fit        *fit,
+         GError    **error)
+{
+  double q = det->settings->threshold;
+
+  if (fit->fdr_bar > 0)
+    return TRUE;
+  if (fit->history->len >= det->settings->min_samples && fit->current->len > 0)
+    {
+      WsGmm null;
+
+      if (!ws_gmm_fit ((const double *) (gpointer) fit->history->data, fit->history->len,
+                       &det->settings->gmm, &null, det->cancellable, error))
+        return FALSE;
+      fit->fdr_bar = ws_anomaly_fdr_bar (&null, (const double *) (gpointer) fit->current->data, fit->current->len, q);
+      fit->fdr_cut = ws_gmm_tail_quantile (&null, fit->fdr_bar);
+      /* The bar as the kind's mixture reads it at that cut. */
+      fit->fdr_bar = MAX (ws_gmm_upper_tail (&fit->gmm, fit->fdr_cut), 1e-300);
+    }
+  else
+    {
+      fit->fdr_bar = ws_anomaly_fdr_bar (&fit->gmm, (const double *) (gpointer) fit->samples->data, fit->samples->len, q);
+      fit->fdr_cut = ws_gmm_tail_quantile (&fit->gmm, fit->fdr_bar);
+    }
+  return TRUE;
+}
+
 /* A signature's cut from its own flags (docs/anomaly-detection.md, "Flags
  * and the learning rule"): ws_anomaly_learn_kind_cut() over the marks its
  * mixture offers below @base (the cut its pool's bar gives it, or the
@@ -471,7 +547,16 @@ learn_cut (Detection      *det,
   g_clear_pointer (&model->flags, g_array_unref);
   if (own == NULL || own->len == 0)
     return base;
-  model->flags = g_array_ref (own);
+  model->flags = g_array_sized_new (FALSE, FALSE, sizeof (WsLearnFlag), own->len);
+  g_array_append_vals (model->flags, own->data, own->len);
+  for (guint i = 0; i < model->flags->len; i++)
+    {
+      WsLearnFlag *f = &g_array_index (model->flags, WsLearnFlag, i);
+
+      f->weight = det->settings->flag_weights == WS_FLAG_WEIGHTS_POSTERIOR
+                  ? ws_anomaly_flag_weight (&model->gmm, f->x, f->anomalous) : 1;
+    }
+  own = model->flags;
   n_hyps = ws_anomaly_mark_hypotheses (&model->gmm, base, hyps);
   cut = ws_anomaly_learn_kind_cut (base, hyps, n_hyps, (const WsLearnFlag *) (gconstpointer) own->data, own->len,
                                    (const double *) (gconstpointer) model->samples->data, model->samples->len,
@@ -500,7 +585,7 @@ build_model (Detection       *det,
   model->n_flagged_anomalous = anomalous ? anomalous->len : 0;
   if (!gather (det, key, &own, error))
     {
-      g_clear_pointer (&own.samples, g_array_unref);
+      fit_clear (&own);
       return FALSE;
     }
   model->level = WS_MODEL_LEVEL_SIGNATURE;
@@ -514,13 +599,13 @@ build_model (Detection       *det,
         }
       if (used == NULL)
         {
-          g_clear_pointer (&own.samples, g_array_unref);
+          fit_clear (&own);
           return FALSE;
         }
     }
   else if (!fit_samples (det, &own, error))
     {
-      g_clear_pointer (&own.samples, g_array_unref);
+      fit_clear (&own);
       return FALSE;
     }
 
@@ -528,15 +613,31 @@ build_model (Detection       *det,
   model->samples = g_array_ref (used->samples);
   model->n_history = used->n_history;
   model->n_current = used->n_current;
-  g_clear_pointer (&own.samples, g_array_unref);
   if (!used->fitted)
     {
+      fit_clear (&own);
       model->base_cut = model->cut = G_MAXDOUBLE;
       model->threshold = 0;
       return TRUE;
     }
-  model->base_cut = ws_gmm_tail_quantile (&model->gmm, det->settings->threshold);
-  model->pool_threshold = det->settings->threshold;
+  /* The kind's bar before flags: the FDR rule (fdr_cut()), or the
+   * patent's per-wait tail rule. */
+  if (det->settings->rule == WS_ANOMALY_RULE_TAIL)
+    {
+      model->pool_threshold = det->settings->threshold;
+      model->base_cut = ws_gmm_tail_quantile (&model->gmm, model->pool_threshold);
+    }
+  else if (!fdr_cut (det, used, error))
+    {
+      fit_clear (&own);
+      return FALSE;
+    }
+  else
+    {
+      model->pool_threshold = used->fdr_bar;
+      model->base_cut = used->fdr_cut;
+    }
+  fit_clear (&own);
   model->cut = learn_cut (det, model, model->base_cut);
   model->threshold = ws_gmm_upper_tail (&model->gmm, model->cut);
   return TRUE;
@@ -607,8 +708,11 @@ learn_thresholds (WsAnomalyResult *self,
       bar = ws_anomaly_learn_shrink (global, (WsLearnFlag *) (gpointer) pool->data, pool->len,
                                      st->flag_prior, st->flag_max_shift);
       bar = CLAMP (bar, 1e-12, -log (1e-12));
-      prior = bar == base ? model->base_cut : ws_gmm_tail_quantile (&model->gmm, exp (-bar));
-      model->pool_threshold = exp (-bar);
+      /* The kind's own bar (its FDR bar, or the setting's), shifted by
+       * as many nats as its pool's bar moved. */
+      if (bar != base)
+        model->pool_threshold = CLAMP (model->pool_threshold * exp (base - bar), 1e-300, 1 - 1e-12);
+      prior = bar == base ? model->base_cut : ws_gmm_tail_quantile (&model->gmm, model->pool_threshold);
       model->cut = learn_cut (det, model, prior);
       model->threshold = ws_gmm_upper_tail (&model->gmm, model->cut);
     }
@@ -710,7 +814,8 @@ detect_all (WsAnomalyResult  *self,
     {
       const char *digest = g_ptr_array_index (self->digests, t);
 
-      if (det->store == NULL || !ws_history_store_has_waits (det->store, digest, det->settings->signature_depth))
+      if (det->store == NULL || !ws_history_store_has_waits (det->store, digest,
+                                                                   ws_wait_history_depth (det->settings->signature_depth)))
         add_current (det, g_ptr_array_index (self->signatures, t), digest);
     }
 
@@ -1107,7 +1212,13 @@ ws_anomaly_result_flag_reach (WsAnomalyResult *self,
         }
     }
   if (verdict != WS_ANOMALY_FLAG_NONE)
-    g_array_append_val (flags, ((WsLearnFlag) { x, verdict == WS_ANOMALY_FLAG_ANOMALOUS, 1 }));
+    {
+      gboolean anomalous = verdict == WS_ANOMALY_FLAG_ANOMALOUS;
+      double w = self->settings.flag_weights == WS_FLAG_WEIGHTS_POSTERIOR
+                 ? ws_anomaly_flag_weight (&m->gmm, x, anomalous) : 1;
+
+      g_array_append_val (flags, ((WsLearnFlag) { x, anomalous, w }));
+    }
   n_hyps = ws_anomaly_mark_hypotheses (&m->gmm, m->prior_cut, hyps);
   reach->cut = ws_anomaly_learn_kind_cut (m->prior_cut, hyps, n_hyps, (const WsLearnFlag *) (gconstpointer) flags->data,
                                           flags->len, (const double *) (gconstpointer) m->samples->data,

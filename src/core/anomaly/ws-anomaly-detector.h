@@ -13,10 +13,39 @@
 G_BEGIN_DECLS
 
 /**
+ * WsAnomalyRule:
+ * @WS_ANOMALY_RULE_FDR: (default) the Benjamini–Hochberg rule over each
+ *   kind's waits at false-discovery rate @threshold: a kind whose waits
+ *   follow its model has, with probability at least 1 − @threshold, no
+ *   anomaly at all (ws_anomaly_fdr_bar())
+ * @WS_ANOMALY_RULE_TAIL: the patent's literal rule: P(D ≥ d) ≤ @threshold
+ *   for each wait, which calls a share @threshold of every kind anomalous
+ *
+ * Where a kind's cut lies before the analyst's flags move it.
+ */
+typedef enum {
+  WS_ANOMALY_RULE_FDR,
+  WS_ANOMALY_RULE_TAIL,
+} WsAnomalyRule;
+
+/**
+ * WsFlagWeights:
+ * @WS_FLAG_WEIGHTS_COUNT: every flag weighs 1
+ * @WS_FLAG_WEIGHTS_POSTERIOR: a wait flagged normal weighs the chance that
+ *   its kind's main component explains it (ws_anomaly_flag_weight())
+ */
+typedef enum {
+  WS_FLAG_WEIGHTS_COUNT,
+  WS_FLAG_WEIGHTS_POSTERIOR,
+} WsFlagWeights;
+
+/**
  * WsAnomalySettings:
  * @signature_depth: user-space frames per wait signature (default 2)
- * @threshold: a wait is anomalous when P(D ≥ d) under its model is at most
- *   this (default 0.05, the patent's 5 %), before flags move it
+ * @rule: how @threshold sets a kind's cut before flags move it
+ * @threshold: the false-discovery rate over each kind's waits
+ *   (%WS_ANOMALY_RULE_FDR), or the bar on each wait's P(D ≥ d)
+ *   (%WS_ANOMALY_RULE_TAIL); default 0.05
  * @reservoir_size: wait samples kept per signature in the history
  * @min_samples: a signature with fewer samples uses its pool's model
  *   (same kernel blocking function), and a pool with fewer the global one
@@ -34,12 +63,14 @@ G_BEGIN_DECLS
  */
 typedef struct {
   guint         signature_depth;
+  WsAnomalyRule rule;
   double        threshold;
   guint         reservoir_size;
   guint         min_samples;
   double        flag_prior;
   double        flag_max_shift;
   double        flag_model_weight;
+  WsFlagWeights flag_weights;
   WsGmmSettings gmm;
 } WsAnomalySettings;
 
@@ -60,10 +91,11 @@ typedef enum {
  * @level: whose data the mixture was fitted on
  * @gmm: the mixture, on log-nanoseconds
  * @samples: (element-type double): the log-durations fitted
- * @base_cut: log-duration where P(D ≥ d) = the settings' threshold
+ * @base_cut: log-duration where P(D ≥ d) = the kind's bar (the settings'
+ *   threshold under the tail rule, ws_anomaly_fdr_bar() under the FDR rule)
  * @pool_threshold: the bar on P(D ≥ d) that the flags of its pool and of
- *   all signatures set it, before its own flags (the settings' threshold
- *   with no flag)
+ *   all signatures set it, before its own flags (the kind's bar with no
+ *   flag)
  * @prior_cut: the cut before the signature's own flags (@base_cut, or
  *   where its pool's bar falls on its model when other kinds' flags
  *   shade it)
@@ -131,6 +163,9 @@ typedef struct {
 
 void         ws_anomaly_settings_init     (WsAnomalySettings *settings);
 const char  *ws_model_level_to_string     (WsModelLevel       level);
+const char  *ws_anomaly_rule_to_string    (WsAnomalyRule      rule);
+gboolean     ws_anomaly_rule_from_string  (const char        *name,
+                                           WsAnomalyRule     *rule);
 
 #define WS_TYPE_ANOMALY_RESULT (ws_anomaly_result_get_type ())
 G_DECLARE_FINAL_TYPE (WsAnomalyResult, ws_anomaly_result, WS, ANOMALY_RESULT, GObject)

@@ -47,8 +47,9 @@
 /* What a mark costs before any flag argues for it, in flags: one wait
  * flagged anomalous between the mark's boundary and the tail cut (which
  * the tail cut misjudges, a cost of 1) is enough to mark its part of the
- * mixture, and one wait flagged normal there (which the mark misjudges)
- * outweighs it again. */
+ * mixture, and waits flagged normal there (which the mark misjudges)
+ * outweigh it again once their weights (ws_anomaly_flag_weight()) pass
+ * the half flag it is ahead by. */
 #define MARK_PRIOR 0.5
 
 static int
@@ -448,4 +449,79 @@ ws_anomaly_learn_kind_cut (double                   base,
   if (hypothesis != NULL)
     *hypothesis = best_h;
   return best;
+}
+
+/**
+ * ws_anomaly_fdr_bar:
+ * @gmm: a kind's mixture
+ * @samples: (array length=n_samples): the log-durations it was fitted
+ *   on, sorted ascending
+ * @q: the false-discovery rate (0 < @q < 1)
+ *
+ * The Benjamini–Hochberg step-up rule over a kind's waits
+ * (docs/anomaly-detection.md, "Which waits are anomalous"): with the
+ * p-values p(1) ≤ … ≤ p(n) of its n waits, p = P(D ≥ d) under @gmm, k is
+ * the largest j with p(j) ≤ j·@q/n, and the bar is max(k, 1)·@q/n: the
+ * k waits at or under it are the discoveries, and with none the bar is
+ * where the first one would have to lie (Bonferroni's @q/n).  When the
+ * waits follow the model (p uniform), the chance that a kind has any
+ * discovery at all is at most @q, whatever n; the tail rule P ≤ @q calls
+ * a share @q of every kind anomalous.  The bar depends on the kind's data
+ * and model only, never on a flag or on another kind.
+ *
+ * Returns: the bar on P(D ≥ d)
+ */
+double
+ws_anomaly_fdr_bar (const WsGmm  *gmm,
+                    const double *samples,
+                    guint         n_samples,
+                    double        q)
+{
+  g_autofree double *p = NULL;
+  guint k = 0;
+
+  g_return_val_if_fail (gmm != NULL && q > 0 && q < 1, q);
+  if (n_samples == 0)
+    return q;
+  p = g_new (double, n_samples);
+  ws_gmm_upper_tail_many (gmm, samples, n_samples, p);
+  /* Samples ascending, so p descending: p(j) = p[n − j]. */
+  for (guint j = 1; j <= n_samples; j++)
+    if (p[n_samples - j] <= j * q / n_samples)
+      k = j;
+  return MAX (k, 1) * q / n_samples;
+}
+
+/**
+ * ws_anomaly_flag_weight:
+ * @gmm: the kind's mixture
+ * @x: the flagged wait's log-duration
+ * @anomalous: the flag's verdict
+ *
+ * What misjudging a flag costs when flags are weighed by the model
+ * (%WS_FLAG_WEIGHTS_POSTERIOR): a wait flagged anomalous weighs 1; one
+ * flagged normal weighs the posterior probability, under @gmm, that a
+ * wait that long comes from the kind's main (heaviest) component, at
+ * least MARK_EPSILON.  A normal wait inside a slow component is what the
+ * mixture expects to find there now and then: an analyst who rejects the
+ * false alarms a mark makes inside it finds such waits because they are
+ * errors, not because the component is normal, and each used to weigh as
+ * much against the mark as the miss that set it.  The weight depends on
+ * the flag's own wait and the flag-free model only, so the cost keeps one
+ * term per flag, monotone in the cut: learning stays monotone.
+ *
+ * Returns: the weight, in (0, 1]
+ */
+double
+ws_anomaly_flag_weight (const WsGmm *gmm,
+                        double       x,
+                        gboolean     anomalous)
+{
+  double r[WS_GMM_MAX_COMPONENTS];
+
+  g_return_val_if_fail (gmm != NULL, 1);
+  if (anomalous || gmm->n_components < 2)
+    return 1;
+  ws_gmm_posteriors (gmm, x, r);
+  return CLAMP (r[main_component (gmm)], MARK_EPSILON, 1);
 }

@@ -50,6 +50,13 @@ double ws_anomaly_learn_kind_cut  (double                   base,
                                    guint                   *hypothesis);
 double ws_anomaly_marked_boundary (const WsGmm    *gmm,
                                    const gboolean *marked);
+double ws_anomaly_flag_weight  (const WsGmm  *gmm,
+                                double        x,
+                                gboolean      anomalous);
+double ws_anomaly_fdr_bar      (const WsGmm  *gmm,
+                                const double *samples,
+                                guint         n_samples,
+                                double        q);
 double ws_anomaly_learn_shrink (double       parent,
                                 WsLearnFlag *flags,
                                 guint        n_flags,

@@ -20,6 +20,22 @@
  * part takes its @depth kernel frames above the blocking function instead.
  * Frames without a symbol are written as [unknown]@module-basename so that
  * two unresolved call sites in different binaries stay apart.
+ *
+ * The caller that tells waits apart (signature version 2): when
+ * the outermost of the @depth frames is a generic waiting wrapper (a libc
+ * system-call wrapper, a lock or condition-variable primitive,
+ * PostgreSQL's WaitLatch…: generic_wrappers[] below) or has no symbol, the
+ * depth frames say how the thread waits but not what for, and one kind
+ * would lump a backend waiting for a row lock, one in pg_sleep and an idle
+ * one.  The signature then starts with the first frame above them that is
+ * neither, its **anchor**, followed by "…" for the frames skipped (none or
+ * more):
+ *
+ *   ProcSleep;…;WaitLatch;epoll_wait|do_epoll_wait
+ *   WalWriterMain;…;WaitLatch;epoll_wait|do_epoll_wait
+ *
+ * and with "…" first when no such frame is found.  "…" is never a symbol,
+ * so a signature without it means the same set of stacks as in version 1.
  */
 #include "config.h"
 
@@ -56,6 +72,61 @@ is_scheduler_frame (const WsFrame *f)
   while (*name == '_')
     name++;
   return g_str_has_prefix (name, "schedule") || g_str_has_prefix (name, "preempt_schedule");
+}
+
+/* Generic waiting wrappers: how a thread waits, not what for.  Anchored
+ * (^…$) except where a family of names shares a prefix. */
+static const char * const generic_wrappers[] = {
+  /* libc system-call wrappers and their internal names */
+  "^_*(GI_)*_*(libc_)?(epoll_wait|epoll_pwait2?|poll|ppoll|select|pselect6?|nanosleep|clock_nanosleep"
+    "|usleep|sleep|read|readv|pread(64)?|write|writev|pwrite(64)?|recv|recvfrom|recvmsg|send|sendto|sendmsg"
+    "|accept4?|connect|wait4?|waitpid|waitid|syscall|fsync|fdatasync|sync_file_range|msync|flock|fcntl(64)?"
+    "|lockf(64)?|ioctl|sigtimedwait|sigwaitinfo|pause|open(at)?(64)?)(_nocancel)?$",
+  /* futexes, mutexes, condition variables, semaphores, rwlocks */
+  "futex", "^_*lll_", "^_*(new_)?sem_(timed|clock)?wait", "^_*new_sem_wait",
+  "^_*pthread_(mutex|cond|rwlock|join|barrier)_", "^_*pthread_(mutex|cond)_?(timed|clock)?(wait|lock)",
+  /* PostgreSQL's latch and wait-event set */
+  "^WaitLatch", "^WaitEventSetWait", "^ConditionVariable(Timed)?Sleep$", "^pg_usleep$",
+  NULL
+};
+
+static GRegex *
+generic_wrapper_regex (void)
+{
+  static gsize once;
+  static GRegex *regex;
+
+  if (g_once_init_enter (&once))
+    {
+      g_autofree char *joined = g_strjoinv (")|(?:", (char **) generic_wrappers);
+      g_autofree char *pattern = g_strconcat ("(?:", joined, ")", NULL);
+
+      regex = g_regex_new (pattern, G_REGEX_OPTIMIZE, 0, NULL);
+      g_once_init_leave (&once, 1);
+    }
+  return regex;
+}
+
+/**
+ * ws_wait_frame_is_generic:
+ * @function: a function name
+ *
+ * Returns: whether @function is a generic waiting wrapper (or has no
+ *   symbol), which says how a thread waits but not what for
+ */
+gboolean
+ws_wait_frame_is_generic (const char *function)
+{
+  const char *at;
+  g_autofree char *bare = NULL;
+
+  g_return_val_if_fail (function != NULL, TRUE);
+  if (strcmp (function, "[unknown]") == 0)
+    return TRUE;
+  /* A symbol version ("clock_nanosleep@GLIBC_2.2.5") is not part of the name. */
+  if ((at = strchr (function, '@')) != NULL && at > function)
+    function = bare = g_strndup (function, at - function);
+  return g_regex_match (generic_wrapper_regex (), function, 0, NULL);
 }
 
 static void
@@ -112,6 +183,21 @@ ws_wait_signature_for_stack (WsStackTable *table,
       top = block > 0 ? block - 1 : 0;
       first = top > depth ? top - depth : 0;
     }
+  /* The anchor: the first frame above the depth frames that is not a
+   * generic wrapper, when the outermost of them is one. */
+  if (first < top && ws_wait_frame_is_generic (ws_stack_table_get_frame (table, frames[first])->function))
+    {
+      guint anchor = first;
+
+      while (anchor > 0 && ws_wait_frame_is_generic (ws_stack_table_get_frame (table, frames[anchor - 1])->function))
+        anchor--;
+      if (anchor > 0)
+        {
+          append_frame (s, ws_stack_table_get_frame (table, frames[anchor - 1]));
+          g_string_append_c (s, ';');
+        }
+      g_string_append (s, WS_WAIT_SIGNATURE_ELISION ";");
+    }
   for (guint i = first; i < top; i++)
     {
       if (i > first)
@@ -126,6 +212,89 @@ ws_wait_signature_for_stack (WsStackTable *table,
   if (pool != NULL)
     *pool = g_strdup (block_name);
   return g_string_free (s, FALSE);
+}
+
+/**
+ * ws_wait_history_depth:
+ * @depth: user-space frames per signature
+ *
+ * The depth under which the history store records a trace's waits: the
+ * signature version is part of it, so that a trace recorded under version
+ * 1's signatures is recorded again under the current ones.
+ *
+ * Returns: the depth code
+ */
+guint
+ws_wait_history_depth (guint depth)
+{
+  return depth + 256 * (WS_WAIT_SIGNATURE_VERSION - 1);
+}
+
+/**
+ * ws_wait_history_key:
+ * @key: a signature, "pool:…" or "*"
+ *
+ * The reservoir of @key in the history store.  Version 1 wrote its
+ * reservoirs under the bare keys; those are kept, and never read with
+ * the current signatures (a version-1 kind that version 2 splits would
+ * otherwise mix its parts, and a trace recorded under both would count
+ * twice in its pool).
+ *
+ * Returns: (transfer full): the reservoir's key
+ */
+char *
+ws_wait_history_key (const char *key)
+{
+  return g_strdup_printf ("v%d:%s", WS_WAIT_SIGNATURE_VERSION, key);
+}
+
+/**
+ * ws_wait_signature_split:
+ * @signature: a wait signature
+ * @blocking: (out) (optional) (transfer full): its kernel blocking
+ *   function
+ *
+ * Its user-space part as frames, caller first (the anchor, "…", the depth
+ * frames), for showing to a person.
+ *
+ * Returns: (transfer full): the frames
+ */
+char **
+ws_wait_signature_split (const char  *signature,
+                         char       **blocking)
+{
+  const char *bar;
+  g_autofree char *user = NULL;
+
+  g_return_val_if_fail (signature != NULL, NULL);
+  bar = strrchr (signature, '|');
+  user = bar ? g_strndup (signature, bar - signature) : g_strdup (signature);
+  if (blocking != NULL)
+    *blocking = g_strdup (bar ? bar + 1 : "-");
+  return g_strsplit (user, ";", -1);
+}
+
+/**
+ * ws_wait_signature_to_display:
+ * @signature: a wait signature
+ *
+ * The signature as a person reads it, caller first, each frame calling
+ * the next and the kernel's blocking function last:
+ * "ProcSleep → … → WaitLatch → epoll_wait ⇒ do_epoll_wait".
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+ws_wait_signature_to_display (const char *signature)
+{
+  g_autofree char *blocking = NULL;
+  g_auto(GStrv) frames = NULL;
+  g_autofree char *user = NULL;
+
+  g_return_val_if_fail (signature != NULL, NULL);
+  frames = ws_wait_signature_split (signature, &blocking);
+  user = g_strjoinv (" → ", frames);
+  return g_strconcat (user, " ⇒ ", blocking, NULL);
 }
 
 /**

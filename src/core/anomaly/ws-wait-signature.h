@@ -12,6 +12,13 @@ G_BEGIN_DECLS
 #define WS_WAIT_SIGNATURE_DEFAULT_DEPTH 2
 #define WS_WAIT_SIGNATURE_MAX_DEPTH 16
 
+/* The frames skipped between a signature's anchor and its depth frames
+ * (ws-wait-signature.c): never a symbol. */
+#define WS_WAIT_SIGNATURE_ELISION "…"
+/* Signatures are anchored (version 2): the history keeps their waits
+ * apart from those recorded under version 1's signatures. */
+#define WS_WAIT_SIGNATURE_VERSION 2
+
 /* The pool of every wait, the last level of the hierarchical fallback. */
 #define WS_WAIT_POOL_GLOBAL "*"
 
@@ -19,6 +26,12 @@ char     *ws_wait_signature_for_stack (WsStackTable *table,
                                        WsStackId     stack,
                                        guint         depth,
                                        char        **pool);
+gboolean  ws_wait_frame_is_generic    (const char   *function);
+guint     ws_wait_history_depth       (guint         depth);
+char     *ws_wait_history_key         (const char   *key);
+char    **ws_wait_signature_split     (const char   *signature,
+                                       char        **blocking);
+char     *ws_wait_signature_to_display (const char  *signature);
 gboolean  ws_wait_is_scored           (const WsEvent *event);
 
 /*
