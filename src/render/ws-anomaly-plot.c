@@ -445,7 +445,11 @@ ws_anomaly_overlay_legend (cairo_t *cr,
   for (guint i = 0; i < G_N_ELEMENTS (scores); i++)
     {
       WsColor c = ws_anomaly_score_color (scores[i], threshold, i == G_N_ELEMENTS (scores) - 1);
-      g_autofree char *text = g_strdup_printf (i == G_N_ELEMENTS (scores) - 1 ? "≤ %g" : "%g", scores[i]);
+      /* The last swatch is the verdict: under the default rule (false
+       * discoveries over each kind) no single P bar makes a wait
+       * anomalous, so it is named, not numbered. */
+      g_autofree char *text = i == G_N_ELEMENTS (scores) - 1 ? g_strdup (_("anomalous"))
+                                                             : g_strdup_printf ("%g", scores[i]);
 
       ws_render_set_source (cr, &c);
       cairo_rectangle (cr, cx, y + 4, 18, 5);
