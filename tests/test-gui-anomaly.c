@@ -340,11 +340,11 @@ test_flag_on_graph (void)
   g_assert_cmpstr (details_value (page, "Anomaly"), ==, "anomalous (model)");
   g_assert_nonnull (details_value (page, "P(D ≥ d)"));
   /* The signature, caller first, the kernel's blocking function after ⇒. */
-  g_assert_nonnull (details_value (page, "Signature (caller first)"));
-  g_assert_nonnull (strstr (details_value (page, "Signature (caller first)"), " ⇒ "));
+  g_assert_nonnull (details_value (page, "Signature"));
+  g_assert_nonnull (strstr (details_value (page, "Signature"), " ⇒ "));
   g_assert_nonnull (details_value (page, "Model"));
   g_test_message ("root: P = %s, signature %s, model %s", details_value (page, "P(D ≥ d)"),
-                  details_value (page, "Signature (caller first)"), details_value (page, "Model"));
+                  details_value (page, "Signature"), details_value (page, "Model"));
 
   before = ws_gui_test_screenshot (GTK_WIDGET (window), "graph-anomalies-before");
   orange_before = ws_gui_test_count_colour (GTK_WIDGET (window), before, graph_view_of (page), 0xd55e00, 12);

@@ -183,9 +183,9 @@ ws_graph_flags_fill_details (WsGraphFlags  *self,
   ws_node_details_add_row (details, _("P(D ≥ d)"), score);
   ws_node_details_add_row (details, _("Threshold"), threshold);
   signature = ws_wait_signature_to_display (m->key);
-  /* Translators: the wait's kind, its frames caller first, the kernel's
+  /* Translators: the wait's kind (its signature), its frames caller first (→), the kernel's
    * blocking function after ⇒ */
-  ws_node_details_add_row (details, _("Signature (caller first)"), signature);
+  ws_node_details_add_row (details, _("Signature"), signature);
   ws_node_details_add_row (details, _("Model"), model);
 }
 
