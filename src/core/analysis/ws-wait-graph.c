@@ -384,6 +384,9 @@ ws_wait_graph_get_out_edges (WsWaitGraph *self,
   g_return_val_if_fail (n_edges != NULL, NULL);
 
   *n_edges = self->first_edge[node + 1] - self->first_edge[node];
+  /* A graph without edges has no edge array to point into. */
+  if (*n_edges == 0)
+    return NULL;
   return &g_array_index (self->edges, WsWaitEdge, 0) + self->first_edge[node];
 }
 

@@ -452,9 +452,13 @@ gather (Detection  *det,
       g_array_append_val (fit->current, v);
     }
   fit->n_current = current ? current->len : 0;
-  qsort (fit->samples->data, fit->samples->len, sizeof (double), compare_doubles);
-  qsort (fit->history->data, fit->history->len, sizeof (double), compare_doubles);
-  qsort (fit->current->data, fit->current->len, sizeof (double), compare_doubles);
+  /* An empty GArray has no data: qsort must not see its NULL. */
+  if (fit->samples->len > 1)
+    qsort (fit->samples->data, fit->samples->len, sizeof (double), compare_doubles);
+  if (fit->history->len > 1)
+    qsort (fit->history->data, fit->history->len, sizeof (double), compare_doubles);
+  if (fit->current->len > 1)
+    qsort (fit->current->data, fit->current->len, sizeof (double), compare_doubles);
   return TRUE;
 }
 

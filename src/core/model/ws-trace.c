@@ -21,6 +21,7 @@ struct _WsTrace
   GArray        *events;        /* WsEvent */
   GArray        *threads;       /* WsThread */
   GHashTable    *thread_by_tid; /* tid -> index + 1 */
+  GHashTable    *forgotten_tids; /* tids whose next thread is a new one, or NULL */
   GArray        *processes;     /* WsProcess */
   GHashTable    *process_names; /* pid -> name (interned) */
   guint32       *thread_event_index;  /* all per-thread lists, concatenated */
@@ -79,6 +80,7 @@ ws_trace_finalize (GObject *object)
   g_array_unref (self->events);
   g_array_unref (self->threads);
   g_hash_table_unref (self->thread_by_tid);
+  g_clear_pointer (&self->forgotten_tids, g_hash_table_unref);
   g_array_unref (self->processes);
   g_hash_table_unref (self->process_names);
   g_free (self->thread_event_index);
@@ -251,7 +253,9 @@ ws_trace_ensure_thread (WsTrace *self,
 
   g_return_val_if_fail (WS_IS_TRACE (self), WS_NONE);
 
-  if ((found = g_hash_table_lookup (self->thread_by_tid, GINT_TO_POINTER (tid))) != NULL)
+  if (self->forgotten_tids != NULL && g_hash_table_remove (self->forgotten_tids, GINT_TO_POINTER (tid)))
+    found = NULL;   /* the id went to a new thread: this is it */
+  else if ((found = g_hash_table_lookup (self->thread_by_tid, GINT_TO_POINTER (tid))) != NULL)
     {
       WsThread *t = &g_array_index (self->threads, WsThread, GPOINTER_TO_UINT (found) - 1);
       /* A thread first seen as a wake-up target has no pid yet. */
@@ -274,14 +278,20 @@ ws_trace_ensure_thread (WsTrace *self,
 /*
  * The thread known by @tid has ended and the id went to a new thread: the
  * next ws_trace_ensure_thread() for @tid starts a new thread, which
- * ws_trace_find_thread() then finds.  The old one keeps its events.
+ * ws_trace_find_thread() then finds.  The old one keeps its events, and
+ * stays what @tid finds until then (a trace may end before the new
+ * thread shows: `why --tid` must still find the old one).
  */
 void
 ws_trace_forget_tid (WsTrace *self,
                      gint32   tid)
 {
   g_return_if_fail (WS_IS_TRACE (self));
-  g_hash_table_remove (self->thread_by_tid, GINT_TO_POINTER (tid));
+  if (!g_hash_table_contains (self->thread_by_tid, GINT_TO_POINTER (tid)))
+    return;
+  if (self->forgotten_tids == NULL)
+    self->forgotten_tids = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_hash_table_add (self->forgotten_tids, GINT_TO_POINTER (tid));
 }
 
 /* @tid names @thread again (one of its earlier threads). */
@@ -292,6 +302,8 @@ ws_trace_bind_tid (WsTrace *self,
 {
   g_return_if_fail (WS_IS_TRACE (self));
   g_return_if_fail (thread < self->threads->len);
+  if (self->forgotten_tids != NULL)
+    g_hash_table_remove (self->forgotten_tids, GINT_TO_POINTER (tid));
   g_hash_table_insert (self->thread_by_tid, GINT_TO_POINTER (tid), GUINT_TO_POINTER (thread + 1));
 }
 
