@@ -90,7 +90,10 @@ case "$job" in
     ;;
   test)
     status=0
-    xvfb-run -a -s "-screen 0 1600x1000x24" dbus-run-session -- \
+    # -noreset: Xvfb resets when its last client leaves, and a test that
+    # connects during the reset fails with "cannot open display" (two
+    # tests run at once, so the moment comes).
+    xvfb-run -a -s "-screen 0 1600x1000x24 -noreset" dbus-run-session -- \
       meson test -C "$builddir" --print-errorlogs --no-rebuild --num-processes 2 || status=$?
     # A closing line any CI reader understands.
     summary "$builddir/meson-logs/testlog.json"
