@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <glib/gi18n.h>
 
 #include "ws-anomaly-detector.h"
@@ -460,7 +464,25 @@ record_done (GObject      *source,
       self->history_error = error;
     }
   self->recording = FALSE;
+  ws_timing_mark ("history-recorded");
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RECORDING]);
+}
+
+/* The recording runs on a thread of its own at a lower priority (a
+ * Linux thread's nice value is its own): on a machine of two cores it
+ * must not delay the Overview's answer or the anomaly colouring, which
+ * the user is waiting for, and nothing on screen waits for it.  Not on
+ * GTask's pool: a pool thread would keep the lowered priority for the
+ * next task, and an unprivileged thread cannot raise it again. */
+static gpointer
+record_in_background (gpointer data)
+{
+  GTask *task = data;
+
+  setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), 10);
+  record_thread (task, g_task_get_source_object (task), g_task_get_task_data (task), g_task_get_cancellable (task));
+  g_object_unref (task);
+  return NULL;
 }
 
 static void
@@ -475,7 +497,7 @@ start_recording (WsDocument *self)
   g_task_set_task_data (task, job, (GDestroyNotify) record_job_free);
   self->recording = TRUE;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RECORDING]);
-  g_task_run_in_thread (task, record_thread);
+  g_thread_unref (g_thread_new ("ws-record-history", record_in_background, g_object_ref (task)));
 }
 
 /* A trace file is known by the SHA-256 of its bytes, which needs no
@@ -557,6 +579,7 @@ load_thread (GTask        *task,
                                         cancellable, &error);
   if (result->trace != NULL)
     {
+      ws_timing_mark ("trace-parsed");
       ws_progress_relay_report (1.0, _("Preparing the timeline…"), self->progress_relay);
       result->lod = ws_timeline_lod_new (result->trace, cancellable, &error);
     }
@@ -572,12 +595,14 @@ load_thread (GTask        *task,
       return;
     }
 
+  ws_timing_mark ("timeline-detail-built");
   ws_progress_relay_report (1.0, _("Identifying the trace…"), self->progress_relay);
   if (hasher != NULL)
     result->digest = hash_join (hasher, hash, cancellable, handler, &hash_error);
   else
     /* Not a file (nothing else loads, but the content hash is the rule then). */
     result->digest = ws_history_store_trace_digest_full (result->trace, cancellable, &hash_error);
+  ws_timing_mark ("trace-identified");
   if (result->digest == NULL)
     {
       load_result_free (result);
