@@ -117,6 +117,27 @@ test_totals (void)
     all += states[s];
   g_assert_cmpint (all, >, 0);
 
+  /* Alt+8 brings the page up with the keyboard focus inside it */
+  ws_window_show_details_page (window, "overview");
+  ws_gui_test_spin (100);
+  {
+    g_auto(GStrv) actions = gtk_application_get_actions_for_accel (GTK_APPLICATION (the_app), "<Alt>8");
+    g_autofree char *name = NULL;
+    g_autoptr(GVariant) target = NULL;
+
+    g_assert_nonnull (actions);
+    g_assert_nonnull (actions[0]);
+    g_assert_true (g_action_parse_detailed_name (actions[0], &name, &target, NULL));
+    g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (window), name, target));
+  }
+  ws_gui_test_spin (100);
+  g_assert_cmpstr (ws_window_get_details_page (window), ==, "pivot");
+  {
+    GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+    g_assert_nonnull (focus);
+    g_assert_true (gtk_widget_is_ancestor (focus, GTK_WIDGET (page)));
+  }
+
   ws_pivot_page_set_scope (page, WS_PIVOT_SCOPE_TRACE);
   ws_pivot_page_set_columns (page, by_state, 1);
   pivot = wait_for_table (page);
