@@ -172,8 +172,14 @@ test_totals (void)
     g_autoptr(GdkTexture) shot = NULL;
 
     g_assert_nonnull (first);
-    gtk_tree_list_row_set_expanded (first, TRUE);
+    /* + on the selected row opens it, − closes it */
+    gtk_selection_model_select_item (GTK_SELECTION_MODEL (gtk_column_view_get_model (GTK_COLUMN_VIEW (view))), 0, TRUE);
+    g_assert_true (ws_gui_test_press_shortcut_in (view, GDK_KEY_plus, 0));
+    g_assert_true (gtk_tree_list_row_get_expanded (first));
     g_assert_cmpuint (g_list_model_get_n_items (model), >, pivot->root->children->len);
+    g_assert_true (ws_gui_test_press_shortcut_in (view, GDK_KEY_minus, 0));
+    g_assert_false (gtk_tree_list_row_get_expanded (first));
+    gtk_tree_list_row_set_expanded (first, TRUE);
     shot = ws_gui_test_screenshot (GTK_WIDGET (window), "pivot-1280x720");
   }
   gtk_window_destroy (GTK_WINDOW (window));

@@ -208,6 +208,25 @@ def csv_round_trip(path, args, pivot, what):
     check(ok, f"{what}: CSV holds the JSON's {len(expected)} rows, paths and times")
 
 
+def doc_sql():
+    """The statement of docs/sql.md's "The pivot table in SQL"."""
+    text = open(os.path.join(here, "..", "docs", "sql.md"), encoding="utf-8").read()
+    section = text[text.index("## The pivot table in SQL"):]
+    section = section[:section.index("\n## ", 1)]
+    return "\n".join(line[4:] for line in section.split("\n") if line.startswith("    "))
+
+
+def check_doc_sql(path, a, b, what):
+    """The doc's SQL gives the pivot's leaves: (pid, state) → ns, spans."""
+    rows = json.loads(run("query", path, doc_sql(), "--param", f"from={a}", "--param", f"to={b}", "--json"))["rows"]
+    want = sorted(("?" if pid is None or pid < 0 else str(pid), state, ns, n) for pid, _, state, ns, n in rows)
+    pivot = json.loads(run("pivot", path, "--by", "process,state", "--window", f"{a}ns:{b}ns", "--json"))
+    got = sorted((p["key"], s["key"], s["time_ns"], s["count"])
+                 for p in pivot["total"].get("children", []) for s in p["children"])
+    check(got == want and len(got) > 0, f"{what}: docs/sql.md's pivot SQL gives the {len(got)} leaves of "
+          "pivot --by process,state")
+
+
 def hostile_names(tmp):
     """py-locks with bytes that are not UTF-8 in a comm, a function and
     the file name."""
@@ -233,6 +252,8 @@ def main():
             pivot = json.loads(run("pivot", path, "--by", "process,state", "--json"))
             check_against_oracle(oracle, pivot, oracle.start, oracle.end, everyone, f"{name} whole trace")
             csv_round_trip(path, ["--by", "process,state"], pivot, name)
+            third = (oracle.end - oracle.start) // 3
+            check_doc_sql(path, oracle.start + third, oracle.end - third, name)
 
             for i in range(6):
                 cols = rng.sample(COLUMNS, rng.randint(1, 4))

@@ -423,6 +423,38 @@ activate_cb (WsPivotPage   *self,
                    r->first_thread, r->first_event);
 }
 
+/* + and − open and close the selected row: GTK 4.8's column view keeps
+ * the focus on the row, where the expander's own keys do not reach. */
+static gboolean
+expand_key_cb (GtkWidget *view,
+               GVariant  *args,
+               gpointer   data)
+{
+  GtkSingleSelection *selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (GTK_COLUMN_VIEW (view)));
+  GtkTreeListRow *row = selection ? gtk_single_selection_get_selected_item (selection) : NULL;
+
+  if (row == NULL || !gtk_tree_list_row_is_expandable (row))
+    return FALSE;
+  gtk_tree_list_row_set_expanded (row, g_variant_get_boolean (args));
+  return TRUE;
+}
+
+static void
+add_expand_keys (GtkWidget *view)
+{
+  GtkEventController *keys = gtk_shortcut_controller_new ();
+  const struct { guint keyval; gboolean expand; } bindings[] = {
+    { GDK_KEY_plus, TRUE }, { GDK_KEY_KP_Add, TRUE }, { GDK_KEY_minus, FALSE }, { GDK_KEY_KP_Subtract, FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bindings); i++)
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (keys),
+      gtk_shortcut_new_with_arguments (gtk_keyval_trigger_new (bindings[i].keyval, 0),
+                                       gtk_callback_action_new (expand_key_cb, NULL, NULL),
+                                       "b", bindings[i].expand));
+  gtk_widget_add_controller (view, keys);
+}
+
 /* ------------------------------------------------------------------ */
 /* The controls */
 
@@ -624,6 +656,7 @@ ws_pivot_page_init (WsPivotPage *self)
   add_column (self, _("Count"), "count", G_CALLBACK (setup_number_cb), G_CALLBACK (bind_count_cb), TRUE);
   gtk_column_view_sort_by_column (self->view, time_column, GTK_SORT_DESCENDING);
   g_signal_connect_swapped (self->view, "activate", G_CALLBACK (activate_cb), self);
+  add_expand_keys (GTK_WIDGET (self->view));
 
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->view));
   gtk_widget_set_vexpand (scroller, TRUE);
