@@ -227,6 +227,174 @@ def check_doc_sql(path, a, b, what):
           "pivot --by process,state")
 
 
+# Random traces in the JSON trace format, with overlapping spans, every
+# kind of readier and stacks whose waiting function is known by
+# construction; the oracle reads the events it wrote, not the model.
+FRAMES = [("main", "/usr/bin/app"), ("f_alpha", "/usr/bin/app"), ("f_beta", "/usr/bin/app"),
+          ("pthread_mutex_lock", "/lib/libc.so.6"), ("futex_wait", "[kernel.kallsyms]"),
+          ("schedule", "[kernel.kallsyms]"), ("g_wake", "/usr/bin/app")]
+# stack id → its function: the first user frame out from the kernel that is
+# not a generic wrapper (pthread_mutex_lock is one)
+STACKS = [([], None), ([0, 1], "f_alpha"), ([0, 2, 3], "f_beta"), ([0, 1, 3, 4, 5], "f_alpha"),
+          ([2, 6], "g_wake"), ([0, 2, 4, 5], "f_beta")]
+
+
+def random_trace(rng, path):
+    pids = [100, 200, 300]
+    threads = [{"tid": 1000 + i, "pid": pids[i % 3], "name": f"t{i}"} for i in range(6)]
+    events = []
+    for th in threads:
+        t = rng.randint(0, 40)
+        for _ in range(rng.randint(0, 14)):
+            kind = rng.choice(["span", "span", "wait", "wait", "wait", "preempt"])
+            dur = rng.randint(0, 40)
+            ev = {"tid": th["tid"], "t": t, "dur": dur, "stack": rng.randrange(len(STACKS))}
+            if kind == "span":
+                ev.update(kind="running", flags=["span"])
+            elif kind == "preempt":
+                ev.update(kind="preempt", state="R")
+            else:
+                ev.update(kind="wait", state=rng.choice("SSDI"))
+                if ev["state"] == "D":
+                    ev["flags"] = ["uninterruptible"]
+                if rng.random() < 0.7:
+                    ev["latency"] = rng.randint(0, 15)
+                how = rng.random()
+                if how < 0.5:
+                    waker = rng.choice(threads)
+                    events.append({"kind": "unwait", "t": t + dur, "tid": waker["tid"], "target": th["tid"],
+                                   "stack": rng.randrange(len(STACKS)), "peer": len(events) + 1})
+                    ev["peer"] = len(events) - 1
+                elif how < 0.65:
+                    events.append({"kind": "hw-service", "t": t + dur, "tid": rng.choice(threads)["tid"],
+                                   "target": th["tid"], "stack": rng.randrange(len(STACKS)),
+                                   "peer": len(events) + 1})
+                    ev["peer"] = len(events) - 1
+                elif how < 0.8:
+                    ev.setdefault("flags", []).append("unfinished")
+                else:
+                    ev.setdefault("flags", []).append("readier-unknown")
+            events.append(ev)
+            # mostly one after another, sometimes overlapping the last span
+            t += rng.randint(-10, dur + 20)
+            t = max(t, 0)
+    trace = {"format": "waitscope-trace", "version": 1, "name": "random",
+             "frames": [{"function": f, "module": m} for f, m in FRAMES],
+             "stacks": [s for s, _ in STACKS],
+             "processes": [{"pid": p, "name": f"proc{p}"} for p in pids],
+             "threads": threads, "events": events}
+    with open(path, "w") as f:
+        json.dump(trace, f)
+    return trace
+
+
+def random_oracle(trace, a, b, tids, columns):
+    """{path of keys: [ns, spans]} for the spans clipped to [a, b]: each
+    event's spans (a wait, then its ready latency), sorted by start
+    stably, each cut at the start of the next (a later span wins)."""
+    pid_of = {th["tid"]: str(th["pid"]) for th in trace["threads"]}
+    events = sorted(enumerate(trace["events"]), key=lambda ie: ie[1]["t"])
+    out = {}
+    for tid in tids:
+        spans = []
+        for _, e in events:
+            if e["tid"] != tid:
+                continue
+            end = e["t"] + max(e.get("dur", 0), 0)
+            if e["kind"] == "running" and "span" in e.get("flags", []):
+                spans.append((e["t"], end, "running", None))
+            elif e["kind"] == "preempt":
+                spans.append((e["t"], end, "ready", None))
+            elif e["kind"] == "wait":
+                flags = e.get("flags", [])
+                state = "disk" if e["state"] == "D" or "uninterruptible" in flags else \
+                    "sleeping" if e["state"] == "S" else "other"
+                spans.append((e["t"], end, state, e))
+                if e.get("latency", 0) > 0:
+                    spans.append((end, end + e["latency"], "ready", e))
+        spans = [s for s in spans if s[1] > s[0]]
+        spans.sort(key=lambda s: s[0])
+        for i, (t0, t1, state, wait) in enumerate(spans):
+            if i + 1 < len(spans):
+                t1 = min(t1, spans[i + 1][0])
+            lo, hi = max(t0, a), min(t1, b)
+            if hi <= lo:
+                continue
+            path = tuple(random_key(trace, pid_of, c, tid, state, wait) for c in columns)
+            cell = out.setdefault(path, [0, 0])
+            cell[0] += hi - lo
+            cell[1] += 1
+    return out
+
+
+def random_key(trace, pid_of, column, tid, state, wait):
+    if column == "process":
+        return pid_of[tid]
+    if column == "thread":
+        return str(tid)
+    if column == "state":
+        return state
+    if wait is None:
+        return ("Not waiting",)
+    if column == "waiting-function":
+        return STACKS[wait["stack"]][1] or ("No stack recorded",)
+    flags = wait.get("flags", [])
+    if "peer" not in wait:
+        return ("Still waiting when the recording ended",) if "unfinished" in flags else ("No wake-up recorded",)
+    wake = trace["events"][wait["peer"]]
+    if column == "readier-function":
+        return STACKS[wake["stack"]][1] or ("No stack recorded",)
+    if wake["kind"] == "hw-service":
+        # the glossary's word follows the wait's scheduler letter, for its ready latency too
+        return ("Disk I/O done",) if wait["state"] == "D" else ("Interrupt",)
+    return pid_of[wake["tid"]] if column == "readier-process" else str(wake["tid"])
+
+
+def pivot_leaves(pivot):
+    out = {}
+
+    def go(row, path):
+        kids = row.get("children")
+        if kids is None:
+            out[tuple(path)] = [row["time_ns"], row["count"]]
+            return
+        for k in kids:
+            go(k, path + [k["key"] if k["key"] is not None else (k["label"],)])
+    if pivot["total"]["count"] > 0:
+        go(pivot["total"], [])
+    return out
+
+
+def random_traces(tmp, rng):
+    bad = 0
+    n = 40
+    for i in range(n):
+        path = os.path.join(tmp, f"random-{i}.json")
+        trace = random_trace(rng, path)
+        cols = rng.sample(COLUMNS, rng.randint(1, 4))
+        a = rng.randint(0, 150)
+        b = rng.randint(a + 1, 400)
+        tids = [th["tid"] for th in trace["threads"]]
+        if rng.random() < 0.5:
+            tids = sorted(rng.sample(tids, rng.randint(1, len(tids))))
+        args = ["pivot", path, "--by", ",".join(cols), "--window", f"{a}ns:{b}ns", "--json"]
+        for tid in tids:
+            args += ["--tid", str(tid)]
+        pivot = json.loads(run(*args))
+        got, want = pivot_leaves(pivot), random_oracle(trace, a, b, tids, cols)
+        got = {k: tuple(v) for k, v in got.items()}
+        want = {k: tuple(v) for k, v in want.items()}
+        total = pivot["total"]["time_ns"]
+        law = total == sum(v[0] for v in want.values()) and total <= (b - a) * len(tids) \
+            and pivot["unrecorded_ns"] >= 0
+        if got != want or not law:
+            bad += 1
+            print(f"# random trace {i} by {cols} [{a}, {b}] tids {tids}: only got {sorted(map(str, set(got.items()) - set(want.items())))[:6]} "
+                  f"only want {sorted(map(str, set(want.items()) - set(got.items())))[:6]}")
+    check(bad == 0, f"{n} random traces with overlapping spans: every leaf (ns, count) as the oracle, "
+          "total <= window x threads")
+
+
 def hostile_names(tmp):
     """py-locks with bytes that are not UTF-8 in a comm, a function and
     the file name."""
@@ -271,6 +439,8 @@ def main():
                 check_against_oracle(oracle, pivot, a, b, threads, what)
                 if i == 0:
                     csv_round_trip(path, args, pivot, what)
+
+        random_traces(tmp, rng)
 
         bad = hostile_names(tmp)
         out = subprocess.run([cli.encode(), b"pivot", bad, b"--by",
