@@ -18,6 +18,7 @@
 #include "ws-pivot-page.h"
 #include "ws-time-format.h"
 #include "ws-worker.h"
+#include "ws-wrap-layout.h"
 
 #define N_LEVELS 4
 
@@ -507,21 +508,30 @@ static GtkWidget *
 build_controls (WsPivotPage *self)
 {
   GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *group = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *by = gtk_label_new (_("Group by"));
   const char *scopes[] = { N_("Whole trace"), N_("Selected window, all threads"),
                            N_("Selected thread and window"), NULL };
   const char *translated[G_N_ELEMENTS (scopes)];
 
-  gtk_box_append (GTK_BOX (bar), by);
+  /* The row wraps rather than widen the window: at 1280×720 with the
+   * sidebar open it has about 1000 px. */
+  gtk_widget_set_layout_manager (bar, ws_wrap_layout_new (6, 4));
+  gtk_box_append (GTK_BOX (group), by);
   for (guint l = 0; l < N_LEVELS; l++)
     {
+      if (l > 0)
+        {
+          /* each "›" wraps with the drop-down it leads to */
+          group = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+          gtk_box_append (GTK_BOX (group), gtk_label_new ("›"));
+        }
       self->levels[l] = level_drop_down (l);
       gtk_widget_set_name (GTK_WIDGET (self->levels[l]), "pivot-level");
       gtk_drop_down_set_selected (self->levels[l], l == 0 ? WS_PIVOT_PROCESS : l == 1 ? WS_PIVOT_STATE + 1 : 0);
       g_signal_connect_swapped (self->levels[l], "notify::selected", G_CALLBACK (schedule_run), self);
-      gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->levels[l]));
-      if (l + 1 < N_LEVELS)
-        gtk_box_append (GTK_BOX (bar), gtk_label_new ("›"));
+      gtk_box_append (GTK_BOX (group), GTK_WIDGET (self->levels[l]));
+      gtk_box_append (GTK_BOX (bar), group);
     }
   for (guint i = 0; i < G_N_ELEMENTS (scopes); i++)
     translated[i] = scopes[i] ? _(scopes[i]) : NULL;
