@@ -485,9 +485,7 @@ read_trace (Reader    *r,
       }
   if (r->failed)
     {
-      /* The partly read trace is freed through a throw-away digest. */
-      g_autoptr(WsDigest) bin = ws_digest_new ();
-      ws_digest_add_trace_take (bin, t);
+      ws_digest_trace_free (t);
       return NULL;
     }
   return t;

@@ -26,6 +26,7 @@ struct _WsDigest {
   grefcount     ref_count;
   WsStackTable *table;
   GPtrArray    *traces;   /* WsDigestTrace */
+  GHashTable   *known;    /* "path\nhash" of each trace: a digest is a set */
 };
 
 G_DEFINE_BOXED_TYPE (WsDigest, ws_digest, ws_digest_ref, ws_digest_unref)
@@ -49,8 +50,8 @@ ws_digest_trace_new (void)
   return t;
 }
 
-static void
-digest_trace_free (gpointer data)
+void
+ws_digest_trace_free (gpointer data)
 {
   WsDigestTrace *t = data;
 
@@ -71,7 +72,8 @@ ws_digest_new (void)
 
   g_ref_count_init (&self->ref_count);
   self->table = ws_stack_table_new ();
-  self->traces = g_ptr_array_new_with_free_func (digest_trace_free);
+  self->traces = g_ptr_array_new_with_free_func (ws_digest_trace_free);
+  self->known = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   return self;
 }
 
@@ -91,6 +93,7 @@ ws_digest_unref (WsDigest *self)
     return;
   g_object_unref (self->table);
   g_ptr_array_unref (self->traces);
+  g_hash_table_unref (self->known);
   g_free (self);
 }
 
@@ -117,10 +120,33 @@ ws_digest_get_trace (WsDigest *self,
   return g_ptr_array_index (self->traces, index);
 }
 
+/* The identity of a trace in a digest: the same file read twice is one
+ * trace, as the CLI counts a path given twice once. */
+static char *
+trace_key (const WsDigestTrace *t)
+{
+  return g_strconcat (t->path, "\n", t->content_hash, NULL);
+}
+
+static gboolean
+contains (WsDigest            *self,
+          const WsDigestTrace *t)
+{
+  g_autofree char *key = trace_key (t);
+
+  return g_hash_table_contains (self->known, key);
+}
+
+/* Adds @trace (taking it) unless the digest holds it already. */
 void
 ws_digest_add_trace_take (WsDigest      *self,
                           WsDigestTrace *trace)
 {
+  if (!g_hash_table_add (self->known, trace_key (trace)))
+    {
+      ws_digest_trace_free (trace);
+      return;
+    }
   g_ptr_array_add (self->traces, trace);
 }
 
@@ -243,7 +269,7 @@ ws_digest_add_trace (WsDigest      *self,
     {
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         {
-          digest_trace_free (out);
+          ws_digest_trace_free (out);
           return FALSE;
         }
       reduce_area (self, out, a, trace, delaying, classifier);
@@ -258,7 +284,7 @@ ws_digest_add_trace (WsDigest      *self,
       c.stack = ws_stack_db_import_stack (importer, ws_trace_get_stack_table (trace), c.stack);
       g_array_append_val (out->counts, c);
     }
-  g_ptr_array_add (self->traces, out);
+  ws_digest_add_trace_take (self, out);
   return TRUE;
 }
 
@@ -311,7 +337,8 @@ copy_trace (const WsDigestTrace *src,
  * ws_digest_merge:
  *
  * Appends @other's traces to @self's, their stacks interned in @self's
- * table.  The order is kept: mining @self then meets the traces as it
+ * table; a trace @self holds already (the same path and content) is not
+ * added twice, so merging is a union of sets.  The order is kept: mining @self then meets the traces as it
  * would meet them given one after the other; ws_digest_sort() makes the
  * result independent of the order merged in.
  */
@@ -325,7 +352,8 @@ ws_digest_merge (WsDigest *self,
 
   importer = ws_stack_db_new (self->table);
   for (guint i = 0; i < other->traces->len; i++)
-    g_ptr_array_add (self->traces, copy_trace (g_ptr_array_index (other->traces, i), importer, other->table));
+    if (!contains (self, g_ptr_array_index (other->traces, i)))
+      ws_digest_add_trace_take (self, copy_trace (g_ptr_array_index (other->traces, i), importer, other->table));
 }
 
 /* ------------------------------------------------------------------ */

@@ -127,6 +127,7 @@ gboolean       ws_digest_file_sniff      (const char    *path);
 
 /* Internal to the two files. */
 WsDigestTrace *ws_digest_trace_new       (void);
+void           ws_digest_trace_free      (gpointer       trace);
 void           ws_digest_add_trace_take  (WsDigest      *self,
                                           WsDigestTrace *trace);
 
