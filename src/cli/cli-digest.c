@@ -133,7 +133,8 @@ cli_digest (int    argc,
 
       if (digest == NULL || !ws_digest_write (digest, out, &error))
         {
-          fprintf (stderr, "waitscope-cli: %s: %s\n", argv[i], error->message);
+          /* The loader's and the writer's errors name the file. */
+          fprintf (stderr, "waitscope-cli: %s\n", error->message);
           n_failed++;
           continue;
         }
