@@ -7,8 +7,9 @@
    tests/data and of the causes corpus, with each option a digest holds
    (waiting, --running, --by-cause, --scope all, --must/--must-not, with
    and without a history store), for every trace alone and for the corpus
-   together; `history add` of the digests leaves the store holding what
-   adding the traces leaves.
+   together; `history add` of a merged digest prints what adding the
+   traces prints and leaves the store holding the same stack counts and
+   wait samples.
 2. The merge's laws over random subsets and orders (seed printed):
    merge(a, merge(b, c)) == merge(merge(a, b), c) == merge of any
    permutation, byte for byte; mining a merged digest == mining its parts
@@ -96,6 +97,22 @@ def store(path):
 
 check(store(os.path.join(tmp, "ht", "h.sqlite")) == store(os.path.join(tmp, "hd", "h.sqlite")),
       "the history store holds the same counts recorded from traces or digests")
+
+# history add: the same JSON, the same stacks and wait samples in the store.
+WAITS = ["SELECT signature, trace_digest, duration, slot FROM wait_samples ORDER BY 1, 2, 4",
+         "SELECT * FROM wait_reservoirs ORDER BY 1", "SELECT digest, depth, n_waits FROM wait_traces ORDER BY 1, 2"]
+merged_all = os.path.join(tmp, "all.wsdigest")
+run("digest-merge", "-o", merged_all, *out)
+adds = {}
+for name, inputs in (("at", sorted(traces)), ("ad", [merged_all])):
+    os.makedirs(os.path.join(tmp, name))
+    adds[name] = run("history", "add", "--json", "--history", "h.sqlite", *inputs, cwd=os.path.join(tmp, name)).stdout
+    with sqlite3.connect(os.path.join(tmp, name, "h.sqlite")) as db:
+        adds[name] = (adds[name], [db.execute(q).fetchall() for q in STORE + WAITS])
+check(adds["at"][0] == adds["ad"][0] and b'"new" : %d' % len(traces) in adds["at"][0],
+      "history add: a merged digest prints what adding its traces prints")
+check(adds["at"][1] == adds["ad"][1] and len(adds["at"][1][-3]) > 0,
+      "history add: the store holds the same stack counts and wait samples")
 
 # 2. The merge's laws.
 seed = int(os.environ.get("WS_TEST_SEED", random.randrange(1 << 30)))

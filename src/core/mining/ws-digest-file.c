@@ -98,6 +98,30 @@ build_trace (JsonBuilder         *b,
       json_builder_add_int_value (b, c->count);
     }
   json_builder_end_array (b);
+  json_builder_set_member_name (b, "wait_samples");
+  json_builder_begin_object (b);
+  add_int (b, "depth", t->waits->depth);
+  json_builder_set_member_name (b, "keys");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < t->waits->keys->len; i++)
+    json_builder_add_string_value (b, g_ptr_array_index (t->waits->keys, i));
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "pools");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < t->waits->pools->len; i++)
+    json_builder_add_string_value (b, g_ptr_array_index (t->waits->pools, i));
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "samples");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < t->waits->samples->len; i++)
+    {
+      const WsWaitSample *w = &g_array_index (t->waits->samples, WsWaitSample, i);
+
+      json_builder_add_int_value (b, w->signature);
+      json_builder_add_int_value (b, w->duration);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
   json_builder_end_object (b);
 }
 
@@ -440,6 +464,56 @@ read_areas (Reader        *r,
     }
 }
 
+static void
+read_strings (Reader     *r,
+              JsonObject *object,
+              const char *place,
+              const char *name,
+              GPtrArray  *out)
+{
+  JsonNode *node = member (r, object, place, name, JSON_NODE_ARRAY);
+  JsonArray *list = node ? json_node_get_array (node) : NULL;
+
+  for (guint i = 0; list != NULL && i < json_array_get_length (list) && !r->failed; i++)
+    {
+      g_autofree char *where = g_strdup_printf ("%s.%s[%u]", place, name, i);
+      char *s = string_value (r, json_array_get_element (list, i), where);
+
+      if (s != NULL)
+        g_ptr_array_add (out, s);
+    }
+}
+
+static void
+read_waits (Reader        *r,
+            JsonObject    *object,
+            const char    *trace_place,
+            WsDigestTrace *t)
+{
+  g_autofree char *place = g_strdup_printf ("%s.wait_samples", trace_place);
+  JsonNode *node = r->failed ? NULL : member (r, object, trace_place, "wait_samples", JSON_NODE_OBJECT);
+  JsonObject *o = node ? json_node_get_object (node) : NULL;
+  JsonArray *list;
+
+  if (o == NULL)
+    return;
+  t->waits->depth = int_member (r, o, place, "depth", 0, G_MAXUINT32);
+  read_strings (r, o, place, "keys", t->waits->keys);
+  read_strings (r, o, place, "pools", t->waits->pools);
+  if (!r->failed && t->waits->keys->len != t->waits->pools->len)
+    fail (r, place, "%s", _("as many pools as keys are needed"));
+  if ((list = tuples (r, o, place, "samples", 2)) != NULL)
+    for (guint i = 0; i < json_array_get_length (list) && !r->failed; i += 2)
+      {
+        g_autofree char *where = g_strdup_printf ("%s.samples[%u]", place, i);
+        WsWaitSample w;
+
+        w.signature = int_value (r, json_array_get_element (list, i), where, 0, (gint64) t->waits->keys->len - 1);
+        w.duration = int_value (r, json_array_get_element (list, i + 1), where, G_MININT64, G_MAXINT64);
+        g_array_append_val (t->waits->samples, w);
+      }
+}
+
 static WsDigestTrace *
 read_trace (Reader    *r,
             JsonNode  *node,
@@ -483,6 +557,7 @@ read_trace (Reader    *r,
         c.count = int_value (r, json_array_get_element (list, i + 1), where, 1, G_MAXINT64);
         g_array_append_val (t->counts, c);
       }
+  read_waits (r, o, place, t);
   if (r->failed)
     {
       ws_digest_trace_free (t);

@@ -21,6 +21,7 @@
 #include "ws-digest.h"
 #include "ws-history-store.h"
 #include "ws-stack-counts.h"
+#include "ws-wait-signature.h"
 
 struct _WsDigest {
   grefcount     ref_count;
@@ -47,6 +48,7 @@ ws_digest_trace_new (void)
   for (guint a = 0; a < WS_DIGEST_N_AREAS; a++)
     t->areas[a] = g_array_new (FALSE, FALSE, sizeof (WsDigestEntry));
   t->counts = g_array_new (FALSE, FALSE, sizeof (WsStackCount));
+  t->waits = ws_wait_sample_set_new (WS_WAIT_SIGNATURE_DEFAULT_DEPTH);
   return t;
 }
 
@@ -62,6 +64,7 @@ ws_digest_trace_free (gpointer data)
   for (guint a = 0; a < WS_DIGEST_N_AREAS; a++)
     g_array_unref (t->areas[a]);
   g_array_unref (t->counts);
+  ws_wait_sample_set_free (t->waits);
   g_free (t);
 }
 
@@ -284,6 +287,8 @@ ws_digest_add_trace (WsDigest      *self,
       c.stack = ws_stack_db_import_stack (importer, ws_trace_get_stack_table (trace), c.stack);
       g_array_append_val (out->counts, c);
     }
+  ws_wait_sample_set_free (out->waits);
+  out->waits = ws_wait_sample_set_of_trace (trace, WS_WAIT_SIGNATURE_DEFAULT_DEPTH);
   ws_digest_add_trace_take (self, out);
   return TRUE;
 }
@@ -330,6 +335,13 @@ copy_trace (const WsDigestTrace *src,
       c.stack = ws_stack_db_import_stack (importer, source, c.stack);
       g_array_append_val (t->counts, c);
     }
+  t->waits->depth = src->waits->depth;
+  for (guint i = 0; i < src->waits->keys->len; i++)
+    {
+      g_ptr_array_add (t->waits->keys, g_strdup (g_ptr_array_index (src->waits->keys, i)));
+      g_ptr_array_add (t->waits->pools, g_strdup (g_ptr_array_index (src->waits->pools, i)));
+    }
+  g_array_append_vals (t->waits->samples, src->waits->samples->data, src->waits->samples->len);
   return t;
 }
 

@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "ws-anomaly-detector.h"
 #include "ws-stack-db.h"
 #include "ws-trace.h"
 
@@ -73,6 +74,8 @@ typedef struct {
  *   stack in order of its first event (the order mining meets it in)
  * @counts: (element-type WsStackCount): ws_stack_counts_of_trace(), its
  *   stacks in the digest's table
+ * @waits: its wait samples for the anomaly models, at the default
+ *   signature depth (ws_wait_sample_set_of_trace())
  *
  * What the cross-trace analyses need of one trace.
  */
@@ -90,6 +93,7 @@ typedef struct {
   gint64   left_out_time;
   GArray  *areas[WS_DIGEST_N_AREAS];
   GArray  *counts;
+  WsWaitSampleSet *waits;
 } WsDigestTrace;
 
 typedef struct _WsDigest WsDigest;
