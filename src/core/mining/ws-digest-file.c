@@ -24,105 +24,142 @@
 /* ------------------------------------------------------------------ */
 /* Writing                                                              */
 
+/* The document is written as text, not built as a tree: a merged digest
+ * of thousands of traces holds millions of numbers, and a JsonNode each
+ * would cost ten times the text. */
+
 static void
-add_int (JsonBuilder *b,
-         const char  *name,
-         gint64       value)
+put_string (GString    *out,
+            const char *value)
 {
-  json_builder_set_member_name (b, name);
-  json_builder_add_int_value (b, value);
+  g_autoptr(JsonNode) node = json_node_init_string (json_node_alloc (), value);
+  g_autofree char *text = json_to_string (node, FALSE);
+
+  g_string_append (out, text);
 }
 
 static void
-add_string (JsonBuilder *b,
-            const char  *name,
-            const char  *value)
+put_int (GString *out,
+         gint64   value)
 {
-  json_builder_set_member_name (b, name);
-  json_builder_add_string_value (b, value);
+  char buf[24];
+
+  g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, value);
+  g_string_append (out, buf);
+}
+
+/* ,"name": */
+static void
+put_member (GString    *out,
+            const char *name)
+{
+  g_string_append_printf (out, ",\"%s\":", name);
 }
 
 static void
-build_trace (JsonBuilder         *b,
-             const WsDigestTrace *t)
+put_int_member (GString    *out,
+                const char *name,
+                gint64      value)
 {
-  json_builder_begin_object (b);
-  add_string (b, "path", t->path);
-  add_string (b, "name", t->name);
-  add_string (b, "content_hash", t->content_hash);
-  add_int (b, "events", t->n_events);
-  add_int (b, "waits", t->n_waits);
-  add_int (b, "samples", t->n_samples);
-  add_int (b, "start", t->start);
-  add_int (b, "end", t->end);
-  json_builder_set_member_name (b, "threads");
-  json_builder_begin_array (b);
+  put_member (out, name);
+  put_int (out, value);
+}
+
+static void
+put_string_member (GString    *out,
+                   const char *name,
+                   const char *value)
+{
+  put_member (out, name);
+  put_string (out, value);
+}
+
+static void
+put_strings (GString   *out,
+             GPtrArray *strings)
+{
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < strings->len; i++)
+    {
+      if (i > 0)
+        g_string_append_c (out, ',');
+      put_string (out, g_ptr_array_index (strings, i));
+    }
+  g_string_append_c (out, ']');
+}
+
+static void
+put_trace (GString             *out,
+           const WsDigestTrace *t)
+{
+  g_string_append (out, "{\"path\":");
+  put_string (out, t->path);
+  put_string_member (out, "name", t->name);
+  put_string_member (out, "content_hash", t->content_hash);
+  put_int_member (out, "events", t->n_events);
+  put_int_member (out, "waits", t->n_waits);
+  put_int_member (out, "samples", t->n_samples);
+  put_int_member (out, "start", t->start);
+  put_int_member (out, "end", t->end);
+  put_member (out, "threads");
+  g_string_append_c (out, '[');
   for (guint i = 0; i < t->threads->len; i++)
     {
       const WsDigestThread *th = &g_array_index (t->threads, WsDigestThread, i);
 
-      json_builder_begin_array (b);
-      json_builder_add_int_value (b, th->tid);
-      json_builder_add_int_value (b, th->pid);
-      json_builder_add_string_value (b, th->name);
-      json_builder_end_array (b);
+      g_string_append_printf (out, "%s[%d,%d,", i > 0 ? "," : "", th->tid, th->pid);
+      put_string (out, th->name);
+      g_string_append_c (out, ']');
     }
-  json_builder_end_array (b);
-  json_builder_set_member_name (b, "left_out");
-  json_builder_begin_array (b);
-  json_builder_add_int_value (b, t->n_left_out);
-  json_builder_add_int_value (b, t->left_out_time);
-  json_builder_end_array (b);
+  g_string_append_c (out, ']');
+  put_member (out, "left_out");
+  g_string_append_c (out, '[');
+  put_int (out, t->n_left_out);
+  g_string_append_c (out, ',');
+  put_int (out, t->left_out_time);
+  g_string_append_c (out, ']');
   for (guint a = 0; a < WS_DIGEST_N_AREAS; a++)
     {
-      json_builder_set_member_name (b, ws_digest_area_to_string (a));
-      json_builder_begin_array (b);
+      put_member (out, ws_digest_area_to_string (a));
+      g_string_append_c (out, '[');
       for (guint i = 0; i < t->areas[a]->len; i++)
         {
           const WsDigestEntry *e = &g_array_index (t->areas[a], WsDigestEntry, i);
 
-          json_builder_add_int_value (b, e->stack);
-          json_builder_add_int_value (b, e->n_events);
-          json_builder_add_int_value (b, e->cost);
-          json_builder_add_int_value (b, e->max_cost);
+          g_string_append_printf (out, "%s%u,%u,", i > 0 ? "," : "", e->stack, e->n_events);
+          put_int (out, e->cost);
+          g_string_append_c (out, ',');
+          put_int (out, e->max_cost);
         }
-      json_builder_end_array (b);
+      g_string_append_c (out, ']');
     }
-  json_builder_set_member_name (b, "counts");
-  json_builder_begin_array (b);
+  put_member (out, "counts");
+  g_string_append_c (out, '[');
   for (guint i = 0; i < t->counts->len; i++)
     {
       const WsStackCount *c = &g_array_index (t->counts, WsStackCount, i);
 
-      json_builder_add_int_value (b, c->stack);
-      json_builder_add_int_value (b, c->count);
+      g_string_append_printf (out, "%s%u,", i > 0 ? "," : "", c->stack);
+      put_int (out, c->count);
     }
-  json_builder_end_array (b);
-  json_builder_set_member_name (b, "wait_samples");
-  json_builder_begin_object (b);
-  add_int (b, "depth", t->waits->depth);
-  json_builder_set_member_name (b, "keys");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < t->waits->keys->len; i++)
-    json_builder_add_string_value (b, g_ptr_array_index (t->waits->keys, i));
-  json_builder_end_array (b);
-  json_builder_set_member_name (b, "pools");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < t->waits->pools->len; i++)
-    json_builder_add_string_value (b, g_ptr_array_index (t->waits->pools, i));
-  json_builder_end_array (b);
-  json_builder_set_member_name (b, "samples");
-  json_builder_begin_array (b);
+  g_string_append_c (out, ']');
+  put_member (out, "wait_samples");
+  g_string_append (out, "{\"depth\":");
+  put_int (out, t->waits->depth);
+  put_member (out, "keys");
+  put_strings (out, t->waits->keys);
+  put_member (out, "pools");
+  put_strings (out, t->waits->pools);
+  put_member (out, "samples");
+  g_string_append_c (out, '[');
   for (guint i = 0; i < t->waits->samples->len; i++)
     {
       const WsWaitSample *w = &g_array_index (t->waits->samples, WsWaitSample, i);
 
-      json_builder_add_int_value (b, w->signature);
-      json_builder_add_int_value (b, w->duration);
+      g_string_append_printf (out, "%s%u,", i > 0 ? "," : "", w->signature);
+      put_int (out, w->duration);
     }
-  json_builder_end_array (b);
-  json_builder_end_object (b);
-  json_builder_end_object (b);
+  g_string_append (out, "]}}");
 }
 
 static char *
@@ -130,49 +167,48 @@ to_json (WsDigest *self,
          gsize    *length)
 {
   WsStackTable *table = ws_digest_get_stack_table (self);
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
+  GString *out = g_string_sized_new (1 << 16);
 
-  json_builder_begin_object (b);
-  add_string (b, "format", FORMAT_NAME);
-  add_int (b, "version", WS_DIGEST_FORMAT_VERSION);
-  json_builder_set_member_name (b, "frames");
-  json_builder_begin_array (b);
+  g_string_append (out, "{\"format\":\"" FORMAT_NAME "\"");
+  put_int_member (out, "version", WS_DIGEST_FORMAT_VERSION);
+  put_member (out, "frames");
+  g_string_append_c (out, '[');
   for (guint f = 0; f < ws_stack_table_get_n_frames (table); f++)
     {
       const WsFrame *frame = ws_stack_table_get_frame (table, f);
 
-      json_builder_begin_array (b);
-      json_builder_add_string_value (b, frame->function);
-      json_builder_add_string_value (b, frame->module);
-      json_builder_end_array (b);
+      g_string_append (out, f > 0 ? ",[" : "[");
+      put_string (out, frame->function);
+      g_string_append_c (out, ',');
+      put_string (out, frame->module);
+      g_string_append_c (out, ']');
     }
-  json_builder_end_array (b);
+  g_string_append_c (out, ']');
   /* Stack s (s >= 1) is stacks[s - 1]; 0 is the empty stack, never used. */
-  json_builder_set_member_name (b, "stacks");
-  json_builder_begin_array (b);
+  put_member (out, "stacks");
+  g_string_append_c (out, '[');
   for (guint s = 1; s < ws_stack_table_get_n_stacks (table); s++)
     {
       guint n;
       const WsFrameId *frames = ws_stack_table_get_stack (table, s, &n);
 
-      json_builder_begin_array (b);
+      g_string_append (out, s > 1 ? ",[" : "[");
       for (guint k = 0; k < n; k++)
-        json_builder_add_int_value (b, frames[k]);
-      json_builder_end_array (b);
+        g_string_append_printf (out, "%s%u", k > 0 ? "," : "", frames[k]);
+      g_string_append_c (out, ']');
     }
-  json_builder_end_array (b);
-  json_builder_set_member_name (b, "traces");
-  json_builder_begin_array (b);
+  g_string_append_c (out, ']');
+  put_member (out, "traces");
+  g_string_append_c (out, '[');
   for (guint i = 0; i < ws_digest_get_n_traces (self); i++)
-    build_trace (b, ws_digest_get_trace (self, i));
-  json_builder_end_array (b);
-  json_builder_end_object (b);
-
-  root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  return json_generator_to_data (gen, length);
+    {
+      if (i > 0)
+        g_string_append_c (out, ',');
+      put_trace (out, ws_digest_get_trace (self, i));
+    }
+  g_string_append (out, "]}\n");
+  *length = out->len;
+  return g_string_free (out, FALSE);
 }
 
 /**
@@ -186,7 +222,7 @@ to_json (WsDigest *self,
 GBytes *
 ws_digest_to_bytes (WsDigest *self)
 {
-  g_autoptr(GZlibCompressor) zlib = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 9);
+  g_autoptr(GZlibCompressor) zlib = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6);
   g_autoptr(GOutputStream) memory = g_memory_output_stream_new_resizable ();
   g_autoptr(GOutputStream) out = g_converter_output_stream_new (memory, G_CONVERTER (zlib));
   g_autofree char *json = NULL;
