@@ -28,7 +28,7 @@ packages=(
   libgtk-4-dev libadwaita-1-dev
   desktop-file-utils appstream
   xvfb xauth dbus dbus-x11 imagemagick graphviz poppler-utils
-  python3-sklearn python3-gi gir1.2-atspi-2.0 at-spi2-core
+  python3-sklearn python3-gi gir1.2-atspi-2.0 at-spi2-core python3-distributed
   linux-perf
   sqlite3
   libtracecmd-dev libtraceevent-dev libtracefs-dev trace-cmd

@@ -23,6 +23,8 @@ int cli_inspect (int argc, char **argv);
 int cli_export_timeline (int argc, char **argv);
 int cli_mine (int argc, char **argv);
 int cli_cluster (int argc, char **argv);
+int cli_digest (int argc, char **argv);
+int cli_digest_merge (int argc, char **argv);
 int cli_history (int argc, char **argv);
 int cli_why (int argc, char **argv);
 int cli_collapse (int argc, char **argv);
@@ -58,6 +60,8 @@ static const CliCommand commands[] = {
   { "export-timeline", cli_export_timeline, N_("The thread timeline as a PNG, SVG or PDF figure") },
   { "mine", cli_mine, N_("Costly maximal call-stack patterns of many traces (StackMine)") },
   { "cluster", cli_cluster, N_("Clusters of similar costly call-stack patterns, ranked") },
+  { "digest", cli_digest, N_("Reduce traces to small digests that mine and cluster read (a fleet's map)") },
+  { "digest-merge", cli_digest_merge, N_("Merge digests into one (a fleet's reduce)") },
   { "impact", cli_impact, N_("How much time chosen components cost a scenario (impact analysis)") },
   { "awg", cli_awg, N_("The aggregated wait graph of a scenario's instances (text, JSON or DOT)") },
   { "contrast", cli_contrast, N_("Contrast patterns: what slow instances do that fast ones do not") },

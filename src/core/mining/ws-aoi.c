@@ -684,6 +684,35 @@ ws_aoi_extract (WsAoi            *self,
 }
 
 /**
+ * ws_aoi_count_left_out:
+ * @scope: the events a scope kept
+ * @only: (nullable): the events to consider; %NULL for all
+ * @n_waits: (inout): adds the waits of @only that @scope left out
+ * @time: (inout): adds their summed duration (ns)
+ */
+void
+ws_aoi_count_left_out (WsTrace          *trace,
+                       const WsEventSet *scope,
+                       const WsEventSet *only,
+                       guint64          *n_waits,
+                       gint64           *time)
+{
+  g_return_if_fail (WS_IS_TRACE (trace));
+
+  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
+    {
+      const WsEvent *e = ws_trace_get_event (trace, i);
+
+      if (e->kind == WS_EVENT_WAIT && !ws_event_set_contains (scope, i) &&
+          (only == NULL || ws_event_set_contains (only, i)))
+        {
+          (*n_waits)++;
+          *time += e->duration;
+        }
+    }
+}
+
+/**
  * ws_aoi_extract_instances:
  *
  * Treats every instance of @scenario as a trace stream of its own (a
