@@ -17,18 +17,6 @@
 #include "ws-collapse.h"
 #include "ws-trace-loader.h"
 
-static gboolean
-has_samples (WsTrace *trace)
-{
-  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
-    {
-      const WsEvent *e = ws_trace_get_event (trace, i);
-      if (e->kind == WS_EVENT_RUNNING && !(e->flags & WS_EVENT_FLAG_SPAN))
-        return TRUE;
-    }
-  return FALSE;
-}
-
 static int
 write_output (WsTrace                 *trace,
               const WsCollapseOptions *options,
@@ -99,7 +87,7 @@ cli_collapse (int    argc,
     return cli_fail (error);
 
   ws_collapse_options_init (&options);
-  if (!waits && !has_samples (trace))
+  if (!waits && !ws_collapse_trace_has_samples (trace))
     {
       /* A scheduler recording without a sampling event still has waits. */
       fprintf (stderr, "%s\n", _("waitscope-cli collapse: the trace has no CPU samples; folding its waits (--waits)"));
