@@ -25,11 +25,15 @@
 #define MIN_WIDTH 0.33
 #define LABEL_PAD 3.0
 
+#define MAX_CACHED_LABELS 8192
+
 struct _WsFlameRenderer {
   PangoContext         *context;
   PangoLayout          *layout;
   PangoFontDescription *font;
   double                char_width;
+  GHashTable           *labels;     /* text -> PangoLayout, shaped once */
+  guint                 serial;     /* the context's, when they were shaped */
 };
 
 void
@@ -53,6 +57,7 @@ ws_flame_renderer_new (void)
   pango_layout_set_font_description (self->layout, self->font);
   ws_render_measure_text (self->layout, "abcdefghijklmnopqrstuvwxyz_ABCDEFGH", &w, &h);
   self->char_width = MAX (w / 35.0, 3.0);
+  self->labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   return self;
 }
 
@@ -61,6 +66,7 @@ ws_flame_renderer_free (WsFlameRenderer *self)
 {
   if (self == NULL)
     return;
+  g_hash_table_unref (self->labels);
   g_object_unref (self->layout);
   g_object_unref (self->context);
   pango_font_description_free (self->font);
@@ -253,6 +259,26 @@ ws_flame_walk (WsFlameRenderer   *self,
     walk_below (&w, zoom, 0, width / (double) z->total, waker);
 }
 
+/* Shaping a label costs more than drawing it: the labels of the frames
+ * drawn are shaped once and kept (up to MAX_CACHED_LABELS, then the cache
+ * starts again), so that a redraw, a hover or a scroll only draws glyphs. */
+static PangoLayout *
+label_layout (WsFlameRenderer *self,
+              const char      *text)
+{
+  PangoLayout *layout = g_hash_table_lookup (self->labels, text);
+
+  if (layout != NULL)
+    return layout;
+  if (g_hash_table_size (self->labels) >= MAX_CACHED_LABELS)
+    g_hash_table_remove_all (self->labels);
+  layout = pango_layout_new (self->context);
+  pango_layout_set_font_description (layout, self->font);
+  pango_layout_set_text (layout, text, -1);
+  g_hash_table_insert (self->labels, g_strdup (text), layout);
+  return layout;
+}
+
 typedef struct {
   WsFlameRenderer *renderer;
   cairo_t         *cr;
@@ -274,9 +300,8 @@ draw_box (const WsFlameBox *box,
   if (box->label != NULL)
     {
       ws_render_set_source (d->cr, &d->text);
-      pango_layout_set_text (d->renderer->layout, box->label, -1);
       cairo_move_to (d->cr, box->x + LABEL_PAD, box->y + 2);
-      pango_cairo_show_layout (d->cr, d->renderer->layout);
+      pango_cairo_show_layout (d->cr, label_layout (d->renderer, box->label));
     }
   if (box->node == d->selected)
     {
@@ -305,7 +330,13 @@ ws_flame_renderer_draw (WsFlameRenderer   *self,
 
   cairo_save (cr);
   cairo_clip_extents (cr, &x1, &y1, &x2, &y2);
-  pango_cairo_update_layout (cr, self->layout);
+  /* A target with other font options (screen, PDF) reshapes the labels. */
+  pango_cairo_update_context (cr, self->context);
+  if (pango_context_get_serial (self->context) != self->serial)
+    {
+      g_hash_table_remove_all (self->labels);
+      self->serial = pango_context_get_serial (self->context);
+    }
   ws_flame_walk (self, tree, view, width, height, y1, y2, draw_box, &d);
   if (d.has_selected)
     {

@@ -34,18 +34,17 @@ struct _WsFlameTree {
   gboolean      finished;
 };
 
+/* @name is NUL-terminated. */
 static guint32
 intern (WsFlameTree *self,
-        const char  *name,
-        gsize        len)
+        const char  *name)
 {
-  g_autofree char *key = g_strndup (name, len);
-  gpointer id = g_hash_table_lookup (self->name_ids, key);
+  gpointer id = g_hash_table_lookup (self->name_ids, name);
   char *stored;
 
   if (id != NULL)
     return GPOINTER_TO_UINT (id) - 1;
-  stored = g_string_chunk_insert (self->strings, key);
+  stored = g_string_chunk_insert (self->strings, name);
   g_ptr_array_add (self->names, stored);
   g_hash_table_insert (self->name_ids, stored, GUINT_TO_POINTER (self->names->len));
   return self->names->len - 1;
@@ -123,7 +122,7 @@ ws_flame_tree_new (void)
   self->name_ids = g_hash_table_new (g_str_hash, g_str_equal);
   self->names = g_ptr_array_new ();
   self->build = g_array_new (FALSE, FALSE, sizeof (BuildNode));
-  add_node (self, G_MAXUINT32, intern (self, "all", 3));
+  add_node (self, G_MAXUINT32, intern (self, "all"));
   return self;
 }
 
@@ -168,19 +167,23 @@ ws_flame_tree_add_folded (WsFlameTree *self,
                           guint64      weight)
 {
   guint32 node = WS_FLAME_ROOT;
+  g_autofree char *copy = NULL;
 
   g_return_if_fail (self != NULL && !self->finished);
   g_return_if_fail (frames != NULL);
 
-  for (const char *p = frames; *p != '\0';)
+  /* One copy, cut in place at each ';'. */
+  copy = g_strdup (frames);
+  for (char *p = copy; *p != '\0';)
     {
-      const char *end = strchr (p, ';');
-      gsize len = end ? (gsize) (end - p) : strlen (p);
+      char *end = strchr (p, ';');
 
-      node = child_of (self, node, intern (self, p, len));
-      p += len;
-      if (*p == ';')
-        p++;
+      if (end != NULL)
+        *end = '\0';
+      node = child_of (self, node, intern (self, p));
+      if (end == NULL)
+        break;
+      p = end + 1;
     }
   g_array_index (self->build, BuildNode, node).self += weight;
 }
