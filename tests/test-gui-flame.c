@@ -86,10 +86,17 @@ test_flame_page (void)
   g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_READY);
   trace = ws_document_get_trace (document);
 
-  ws_window_show_details_page (window, "flame");
+  /* From the keyboard: Alt+8's action shows the page and focuses inside it. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.details-page", "s", "flame"));
   page = WS_FLAME_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_FLAME_PAGE));
   g_assert_nonnull (page);
+  ws_gui_test_spin (50);
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (page)));
+  {
+    GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+    g_assert_nonnull (focus);
+    g_assert_true (focus == GTK_WIDGET (page) || gtk_widget_is_ancestor (focus, GTK_WIDGET (page)));
+  }
   ws_gui_test_wait_until (page_ready, page, 30, "the flame graph");
   graph = ws_flame_page_get_graph (page);
   g_assert_cmpint (graph->mode, ==, WS_FLAME_ON_CPU);
@@ -138,7 +145,13 @@ test_flame_page (void)
   g_clear_object (&shot);
   shot = ws_gui_test_screenshot (GTK_WIDGET (window), "flame-02-zoomed-1280.png");
 
-  /* Escape: the whole graph again. */
+  /* Escape: the whole graph again; the arrows walk the frames, Return zooms. */
+  g_assert_true (ws_gui_test_press_key_in (GTK_WIDGET (chart), GDK_KEY_Escape, 0));
+  g_assert_cmpuint (ws_flame_chart_get_zoom (chart), ==, WS_FLAME_ROOT);
+  g_assert_true (ws_gui_test_press_key_in (GTK_WIDGET (chart), GDK_KEY_Down, 0));   /* to the parent */
+  g_assert_cmpuint (ws_flame_chart_get_selected (chart), ==, target->parent);
+  g_assert_true (ws_gui_test_press_key_in (GTK_WIDGET (chart), GDK_KEY_Return, 0));
+  g_assert_cmpuint (ws_flame_chart_get_zoom (chart), ==, target->parent);
   g_assert_true (ws_gui_test_press_key_in (GTK_WIDGET (chart), GDK_KEY_Escape, 0));
   g_assert_cmpuint (ws_flame_chart_get_zoom (chart), ==, WS_FLAME_ROOT);
 

@@ -182,7 +182,7 @@ main (int argc, char *argv[])
       else
         {
           double peer_ms = now_ms () - t0;
-          g_print ("flamegraph.pl SVG from the same folded file: %.0f ms; ours %.1f× faster\n",
+          g_print ("flamegraph.pl SVG from the same folded file: %.0f ms; ours %.1f times faster\n",
                    peer_ms, peer_ms / svg_ms);
         }
     }
