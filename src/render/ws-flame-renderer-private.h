@@ -20,6 +20,7 @@ typedef struct {
   double      width;
   double      height;
   WsColor     color;
+  guint       palette;
   const char *label;
 } WsFlameBox;
 

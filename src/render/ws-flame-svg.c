@@ -7,6 +7,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "ws-atomic-file.h"
 #include "ws-flame-renderer-private.h"
 
@@ -35,7 +37,9 @@ write_box (const WsFlameBox *box,
            gpointer          data)
 {
   Svg *s = data;
-  g_autofree char *description = ws_flame_describe_node (s->graph, box->node);
+  /* A run of frames too narrow to draw one by one. */
+  g_autofree char *description = box->node == WS_FLAME_NO_NODE ? g_strdup (_("Frames narrower than a pixel"))
+                                                               : ws_flame_describe_node (s->graph, box->node);
   char x[G_ASCII_DTOSTR_BUF_SIZE], y[G_ASCII_DTOSTR_BUF_SIZE], w[G_ASCII_DTOSTR_BUF_SIZE];
 
   g_ascii_formatd (x, sizeof x, "%.2f", box->x);
