@@ -20,6 +20,7 @@
 #include "config.h"
 
 #include <json-glib/json-glib.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "ws-cli-test-util.h"
@@ -567,6 +568,45 @@ test_bad_options (void)
   g_assert_nonnull (strstr (err, "/nonexistent/trace.perf.txt"));
 }
 
+/* Frame names that are not UTF-8, or hold XML's and JSON's special
+ * characters: the JSON is valid UTF-8 JSON and the SVG parses as XML. */
+static void
+test_hostile_names (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-flame-XXXXXX", NULL);
+  g_autofree char *folded = g_build_filename (dir, "bad.folded", NULL);
+  g_autofree char *svg = g_build_filename (dir, "bad.svg", NULL);
+  const char *text = "w\xff-12/13;main;<b>&amp;\"quote\"</b> 8\nok-12/14;main;wait\xe9\x01 2\n";
+  const char *json_args[] = { "flamegraph", "--json", folded, NULL };
+  const char *svg_args[] = { "flamegraph", "--search", "wait", folded, "-o", svg, NULL };
+  g_autofree char *out = NULL, *contents = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  GMarkupParser markup = { NULL, NULL, NULL, NULL, NULL };
+  g_autoptr(GMarkupParseContext) ctx = g_markup_parse_context_new (&markup, 0, NULL, NULL);
+  gsize len;
+
+  g_assert_true (g_file_set_contents (folded, text, -1, &error));
+  g_assert_cmpint (ws_test_run_cli (json_args, &out, NULL), ==, 0);
+  g_assert_true (g_utf8_validate (out, -1, NULL));
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (json_parser_get_root (parser)), "total"), ==, 10);
+  g_assert_cmpint (ws_test_run_cli (svg_args, NULL, NULL), ==, 0);
+  g_assert_true (g_file_get_contents (svg, &contents, &len, &error));
+  g_assert_true (g_markup_parse_context_parse (ctx, contents, len, &error));
+  g_assert_true (g_markup_parse_context_end_parse (ctx, &error));
+  /* GMarkup takes "&#x1;", which XML 1.0 (and a strict parser) does not. */
+  for (const char *p = strstr (contents, "&#"); p != NULL; p = strstr (p + 2, "&#"))
+    {
+      gboolean hex = p[2] == 'x';
+      guint64 c = g_ascii_strtoull (p + (hex ? 3 : 2), NULL, hex ? 16 : 10);
+      g_assert_true (c >= 0x20 || c == 0x9 || c == 0xa || c == 0xd);
+    }
+  g_unlink (svg);
+  g_unlink (folded);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -578,5 +618,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/flame/callers-callees", test_callers_callees);
   g_test_add_func ("/flame/zoom-and-hit", test_zoom_and_hit);
   g_test_add_func ("/flame/bad-options", test_bad_options);
+  g_test_add_func ("/flame/hostile-names", test_hostile_names);
   return g_test_run ();
 }

@@ -27,7 +27,14 @@ append_escaped (GString    *out,
                 const char *text)
 {
   g_autofree char *valid = g_utf8_make_valid (text, -1);
-  g_autofree char *escaped = g_markup_escape_text (valid, -1);
+  g_autofree char *escaped = NULL;
+
+  /* XML 1.0 allows no control character but tab and newlines, not even
+   * as a character reference: a strict parser rejects "&#x1;". */
+  for (char *p = valid; *p != '\0'; p++)
+    if ((guchar) *p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r')
+      *p = '?';
+  escaped = g_markup_escape_text (valid, -1);
 
   g_string_append (out, escaped);
 }
