@@ -21,6 +21,7 @@
 
 #include <json-glib/json-glib.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 
 #include "ws-cli-test-util.h"
@@ -568,6 +569,59 @@ test_bad_options (void)
   g_assert_nonnull (strstr (err, "/nonexistent/trace.perf.txt"));
 }
 
+/* Differential: every node's delta is its total minus the same path's
+ * total in the base (scaled to the same total with --normalise), both
+ * tallied from collapse's lines. */
+static void
+check_delta (JsonObject *node, const char *path, const Tally *t, const Tally *base, double scale)
+{
+  JsonArray *children = json_object_has_member (node, "children") ? json_object_get_array_member (node, "children") : NULL;
+  double expected = path ? (double) lookup (t->prefix_total, path) - scale * lookup (base->prefix_total, path)
+                         : (double) t->total - scale * base->total;
+  double got = json_object_get_double_member (node, "delta");
+
+  if (fabs (got - expected) > 1e-6 * MAX (1.0, fabs (expected)))
+    g_error ("%s: delta %f, folded lines say %f", path ? path : "all", got, expected);
+  for (guint i = 0; children != NULL && i < json_array_get_length (children); i++)
+    {
+      JsonObject *c = json_array_get_object_element (children, i);
+      g_autofree char *child_path = path ? g_strconcat (path, ";", json_object_get_string_member (c, "name"), NULL)
+                                         : g_strdup (json_object_get_string_member (c, "name"));
+      check_delta (c, child_path, t, base, scale);
+    }
+}
+
+static void
+test_differential (void)
+{
+  g_autofree char *slow = ws_cli_test_data_path ("pg-contrast-slow.perf.txt.gz");
+  g_autofree char *fast = ws_cli_test_data_path ("pg-contrast-fast.perf.txt.gz");
+  g_autofree char *folded_slow = NULL, *folded_fast = NULL;
+  const char *c_slow[] = { "collapse", "--waits", "--ns", slow, NULL };
+  const char *c_fast[] = { "collapse", "--waits", "--ns", fast, NULL };
+  Tally ts, tf;
+
+  g_assert_cmpint (ws_test_run_cli (c_slow, &folded_slow, NULL), ==, 0);
+  g_assert_cmpint (ws_test_run_cli (c_fast, &folded_fast, NULL), ==, 0);
+  tally_init (&ts, folded_slow);
+  tally_init (&tf, folded_fast);
+  for (guint normalise = 0; normalise < 2; normalise++)
+    {
+      const char *args[] = { "flamegraph", "--off-cpu", "--json", "--base", fast, slow,
+                             normalise ? "--normalise" : NULL, NULL };
+      g_autofree char *json = NULL;
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(GError) error = NULL;
+
+      g_assert_cmpint (ws_test_run_cli (args, &json, NULL), ==, 0);
+      g_assert_true (json_parser_load_from_data (parser, json, -1, &error));
+      check_delta (json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "root"),
+                   NULL, &ts, &tf, normalise ? (double) ts.total / tf.total : 1.0);
+    }
+  tally_clear (&ts);
+  tally_clear (&tf);
+}
+
 /* Frame names that are not UTF-8, or hold XML's and JSON's special
  * characters: the JSON is valid UTF-8 JSON and the SVG parses as XML. */
 static void
@@ -619,5 +673,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/flame/zoom-and-hit", test_zoom_and_hit);
   g_test_add_func ("/flame/bad-options", test_bad_options);
   g_test_add_func ("/flame/hostile-names", test_hostile_names);
+  g_test_add_func ("/flame/differential", test_differential);
   return g_test_run ();
 }

@@ -23,6 +23,8 @@
 static int
 write_figure (WsTrace            *trace,
               const WsFlameGraph *graph,
+              const double       *diff,
+              const char         *base_name,
               const char         *search,
               gboolean            icicle,
               int                 width,
@@ -39,6 +41,14 @@ write_figure (WsTrace            *trace,
 
   ws_flame_view_init (&view);
   view.icicle = icicle;
+  ws_flame_view_set_diff (&view, graph->tree, diff);
+  if (diff != NULL)
+    {
+      /* TRANSLATORS: a differential flame graph's title: the graph's, then what it is compared with */
+      char *t = g_strdup_printf (_("%s, against %s (red: more, blue: less)"), title, base_name);
+      g_free (title);
+      title = t;
+    }
   if (search != NULL)
     {
       guint64 hit, all = ws_flame_tree_get_total (graph->tree);
@@ -74,8 +84,11 @@ cli_flamegraph (int    argc,
   g_autoptr(WsFlameGraph) graph = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *output = NULL, *window = NULL, *search = NULL, *event = NULL;
-  g_auto(GStrv) tids = NULL;
-  gboolean off_cpu = FALSE, waker = FALSE, json = FALSE, icicle = FALSE;
+  g_autofree char *base_path = NULL, *base_window = NULL, *base_name = NULL;
+  g_autofree double *diff = NULL;
+  g_auto(GStrv) tids = NULL, base_tids = NULL;
+  gboolean off_cpu = FALSE, waker = FALSE, json = FALSE, icicle = FALSE, normalise = FALSE;
+  CliScope base_scope = { 0 };
   int width = 1200, status;
   CliScope scope = { 0 };
   WsFlameSettings settings;
@@ -91,6 +104,13 @@ cli_flamegraph (int    argc,
     { "search", 0, 0, G_OPTION_ARG_STRING, &search,
       N_("Highlight frames matching this regular expression and print the share of time they hold"), N_("RE") },
     { "icicle", 0, 0, G_OPTION_ARG_NONE, &icicle, N_("Draw the root at the top"), NULL },
+    { "base", 0, 0, G_OPTION_ARG_FILENAME, &base_path,
+      N_("Differential: compare with this trace (the fast one); red frames grew, blue ones shrank"), N_("TRACE") },
+    { "base-window", 0, 0, G_OPTION_ARG_STRING, &base_window,
+      N_("Differential: compare with this window (of --base, or of the same trace and threads)"), N_("START:END") },
+    { "base-tid", 0, 0, G_OPTION_ARG_STRING_ARRAY, &base_tids, N_("Differential: only this thread of --base"), N_("TID") },
+    { "normalise", 0, 0, G_OPTION_ARG_NONE, &normalise,
+      N_("Differential: scale the base to the same total first (compare shares, not amounts)"), NULL },
     { "width", 0, 0, G_OPTION_ARG_INT, &width, N_("Figure width (default 1200)"), N_("POINTS") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the tree as JSON"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the figure here: .svg, .pdf or .png"), N_("FILE") },
@@ -118,8 +138,11 @@ cli_flamegraph (int    argc,
       if (!ws_export_format_from_path (output, &format))
         return cli_usage_error ("flamegraph", _("“%s”: the output must end in .svg, .pdf or .png"), output);
     }
-  if ((status = cli_scope_parse_window ("flamegraph", window, &scope)) >= 0)
+  if ((status = cli_scope_parse_window ("flamegraph", window, &scope)) >= 0 ||
+      (status = cli_scope_parse_window ("flamegraph", base_window, &base_scope)) >= 0)
     return status;
+  if (base_tids != NULL && base_path == NULL)
+    return cli_usage_error ("flamegraph", _("--base-tid needs --base"));
 
   if ((trace = ws_trace_loader_load (argv[1], NULL, NULL, NULL, NULL, &error)) == NULL)
     return cli_fail (error);
@@ -143,10 +166,47 @@ cli_flamegraph (int    argc,
       cli_scope_clear (&scope);
       return cli_fail (error);
     }
-  status = write_figure (trace, graph, search, icicle, width, output, json);
+  if (base_path != NULL || base_window != NULL)
+    {
+      g_autoptr(WsTrace) other = NULL;
+      g_autoptr(WsFlameGraph) base = NULL;
+      WsTrace *base_trace = trace;
+      WsFlameSettings base_settings = settings;
+
+      if (base_path != NULL)
+        {
+          if ((other = ws_trace_loader_load (base_path, NULL, NULL, NULL, NULL, &error)) == NULL)
+            {
+              cli_scope_clear (&scope);
+              return cli_fail (error);
+            }
+          base_trace = other;
+          if ((status = cli_scope_resolve_tids (base_path, other, base_tids, &base_scope)) >= 0)
+            {
+              cli_scope_clear (&scope);
+              cli_scope_clear (&base_scope);
+              return status;
+            }
+          base_settings.threads = base_scope.threads ? (const guint *) base_scope.threads->data : NULL;
+          base_settings.n_threads = base_scope.threads ? base_scope.threads->len : 0;
+        }
+      base_settings.has_window = base_scope.has_window;
+      base_settings.window_start = base_scope.start;
+      base_settings.window_end = base_scope.end;
+      if ((base = ws_flame_run (base_trace, &base_settings, NULL, NULL, NULL, &error)) == NULL)
+        {
+          cli_scope_clear (&scope);
+          cli_scope_clear (&base_scope);
+          return cli_fail (error);
+        }
+      diff = ws_flame_tree_diff (graph->tree, base->tree, normalise);
+      base_name = base_path != NULL ? g_strdup (ws_trace_get_name (other)) : g_strdup (base_window);
+      cli_scope_clear (&base_scope);
+    }
+  status = write_figure (trace, graph, diff, base_name, search, icicle, width, output, json);
   if (status == CLI_EXIT_OK && json)
     {
-      g_autoptr(JsonNode) node = ws_flame_graph_to_json (graph, &settings);
+      g_autoptr(JsonNode) node = ws_flame_graph_to_json (graph, &settings, diff);
       g_autofree char *text = ws_json_text_from_node (node);
       printf ("%s\n", text);
     }

@@ -118,7 +118,9 @@ name_hash (const char *name)
  */
 #define N_WARM 64
 #define N_WAKER 32
-enum { PALETTE_GREY = N_WARM + N_WAKER, PALETTE_NARROW, PALETTE_MATCH, N_PALETTE };
+#define N_SHADES 16
+enum { PALETTE_GREY = N_WARM + N_WAKER, PALETTE_NARROW, PALETTE_MATCH, PALETTE_SAME,
+       PALETTE_GREW, PALETTE_SHRANK = PALETTE_GREW + N_SHADES, N_PALETTE = PALETTE_SHRANK + N_SHADES };
 
 static WsColor palette[N_PALETTE];
 
@@ -143,6 +145,14 @@ init_palette (void)
   palette[PALETTE_GREY] = (WsColor) { 0.78, 0.78, 0.78, 1 };
   palette[PALETTE_NARROW] = (WsColor) { 0.72, 0.70, 0.66, 1 };
   palette[PALETTE_MATCH] = (WsColor) { 230 / 255.0, 0, 230 / 255.0, 1 };
+  /* Differential: white for no change, to full red (grew) or blue (shrank). */
+  palette[PALETTE_SAME] = (WsColor) { 0.96, 0.96, 0.96, 1 };
+  for (guint k = 0; k < N_SHADES; k++)
+    {
+      double t = (k + 1.0) / N_SHADES, light = 0.96 - 0.76 * t;
+      palette[PALETTE_GREW + k] = (WsColor) { 0.96 - 0.1 * t, light, light, 1 };
+      palette[PALETTE_SHRANK + k] = (WsColor) { light, light, 0.96 - 0.1 * t, 1 };
+    }
   g_once_init_leave (&done, 1);
 }
 
@@ -156,6 +166,33 @@ frame_palette (const char *name,
   if (strcmp (name, "--") == 0 || strcmp (name, "all") == 0)
     return PALETTE_GREY;
   return waker ? N_WARM + name_hash (name) % N_WAKER : name_hash (name) % N_WARM;
+}
+
+/* Draws @tree as a differential graph of @diff (NULL: an ordinary one). */
+void
+ws_flame_view_set_diff (WsFlameView  *view,
+                        WsFlameTree  *tree,
+                        const double *diff)
+{
+  g_return_if_fail (view != NULL);
+
+  view->diff = diff;
+  view->diff_max = 0;
+  for (guint i = 1; diff != NULL && i < ws_flame_tree_get_n_nodes (tree); i++)
+    view->diff_max = MAX (view->diff_max, fabs (diff[i]));
+}
+
+static guint
+diff_palette (const WsFlameView *view,
+              guint              index)
+{
+  double d = view->diff[index];
+  guint k;
+
+  if (view->diff_max <= 0 || d == 0)
+    return PALETTE_SAME;
+  k = MIN ((guint) (fabs (d) / view->diff_max * N_SHADES), N_SHADES - 1);
+  return (d > 0 ? PALETTE_GREW : PALETTE_SHRANK) + k;
 }
 
 /* The label that fits @width: the name, or its start and "…", or nothing. */
@@ -218,7 +255,10 @@ emit (Walk    *w,
   box.y = row_y (w->view, w->height, n->depth);
   box.width = box_width;
   box.height = ROW_HEIGHT - 1;
-  box.palette = frame_palette (n->name, waker, w->view->matched != NULL && w->view->matched[index]);
+  if (w->view->diff != NULL && !(w->view->matched != NULL && w->view->matched[index]))
+    box.palette = diff_palette (w->view, index);
+  else
+    box.palette = frame_palette (n->name, waker, w->view->matched != NULL && w->view->matched[index]);
   box.color = palette[box.palette];
   box.label = fit_label (w->renderer->char_width, n->name, box_width, w->label) ? w->label->str : NULL;
   if (box.y + ROW_HEIGHT >= w->clip_top && box.y <= w->clip_bottom)
@@ -546,6 +586,24 @@ ws_flame_describe_node (const WsFlameGraph *graph,
 
   return g_strdup_printf (_("%s\nTotal: %s (%.2f %% of all)\nSelf: %s"), n->name, total,
                           all > 0 ? 100.0 * n->total / all : 0.0, self);
+}
+
+/**
+ * ws_flame_describe_change:
+ * @change: a node's difference in a differential graph
+ *
+ * Returns: (transfer full): "Change: +12.5 ms" (or "−", or "none")
+ */
+char *
+ws_flame_describe_change (const WsFlameGraph *graph,
+                          double              change)
+{
+  g_autofree char *amount = ws_flame_format_weight (graph, (guint64) llround (fabs (change)));
+
+  if (llround (change) == 0)
+    return g_strdup (_("Change: none"));
+  /* TRANSLATORS: a frame's difference against the base, e.g. "Change: +12.5 ms" */
+  return g_strdup_printf (_("Change: %s%s"), change > 0 ? "+" : "−", amount);
 }
 
 /**

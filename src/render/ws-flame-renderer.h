@@ -28,6 +28,10 @@ G_BEGIN_DECLS
  *   matched (ws_flame_tree_search())
  * @selected: the selected frame, outlined, or %WS_FLAME_NO_NODE
  * @dark: draw for a dark background
+ * @diff: (nullable): a differential graph: one difference per node
+ *   (ws_flame_tree_diff()); frames are then red where they grew, blue
+ *   where they shrank, the deeper the colour the larger the change
+ * @diff_max: the largest |difference| of @diff, the deepest colour
  */
 typedef struct {
   gboolean      icicle;
@@ -35,9 +39,14 @@ typedef struct {
   const guint8 *matched;
   guint         selected;
   gboolean      dark;
+  const double *diff;
+  double        diff_max;
 } WsFlameView;
 
 void               ws_flame_view_init          (WsFlameView        *view);
+void               ws_flame_view_set_diff      (WsFlameView        *view,
+                                                WsFlameTree        *tree,
+                                                const double       *diff);
 
 typedef struct _WsFlameRenderer WsFlameRenderer;
 
@@ -72,6 +81,8 @@ char              *ws_flame_format_weight      (const WsFlameGraph *graph,
                                                 guint64             weight);
 char              *ws_flame_describe_node      (const WsFlameGraph *graph,
                                                 guint               node);
+char              *ws_flame_describe_change    (const WsFlameGraph *graph,
+                                                double              change);
 char              *ws_flame_graph_title        (const WsFlameGraph *graph,
                                                 const char         *trace_name);
 

@@ -19,6 +19,7 @@ double ws_flame_figure_height (const WsFlameGraph *graph);
 
 typedef struct {
   const WsFlameGraph *graph;
+  const WsFlameView  *view;
   GString            *out;
 } Svg;
 
@@ -47,6 +48,14 @@ write_box (const WsFlameBox *box,
   /* A run of frames too narrow to draw one by one. */
   g_autofree char *description = box->node == WS_FLAME_NO_NODE ? g_strdup (_("Frames narrower than a pixel"))
                                                                : ws_flame_describe_node (s->graph, box->node);
+
+  if (s->view->diff != NULL && box->node != WS_FLAME_NO_NODE)
+    {
+      g_autofree char *change = ws_flame_describe_change (s->graph, s->view->diff[box->node]);
+      char *both = g_strconcat (description, "\n", change, NULL);
+      g_free (description);
+      description = both;
+    }
   char x[G_ASCII_DTOSTR_BUF_SIZE], y[G_ASCII_DTOSTR_BUF_SIZE], w[G_ASCII_DTOSTR_BUF_SIZE];
 
   g_ascii_formatd (x, sizeof x, "%.2f", box->x);
@@ -83,7 +92,7 @@ ws_flame_write_svg (const char         *path,
   g_autoptr(WsAtomicFile) file = NULL;
   double height = ws_flame_figure_height (graph);
   double graph_height = height - TITLE_BAND - MARGIN;
-  Svg s = { graph, out };
+  Svg s = { graph, view, out };
 
   g_string_append_printf (out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                           "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "

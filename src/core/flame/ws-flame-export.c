@@ -11,9 +11,10 @@
 #include "ws-flame-export.h"
 
 static void
-add_node (JsonBuilder *b,
-          WsFlameTree *tree,
-          guint        index)
+add_node (JsonBuilder  *b,
+          WsFlameTree  *tree,
+          const double *diff,
+          guint         index)
 {
   const WsFlameNode *n = ws_flame_tree_get_node (tree, index);
   g_autofree char *name = g_utf8_make_valid (n->name, -1);
@@ -25,12 +26,17 @@ add_node (JsonBuilder *b,
   json_builder_add_int_value (b, (gint64) n->self);
   json_builder_set_member_name (b, "total");
   json_builder_add_int_value (b, (gint64) n->total);
+  if (diff != NULL)
+    {
+      json_builder_set_member_name (b, "delta");
+      json_builder_add_double_value (b, diff[index]);
+    }
   if (n->n_children > 0)
     {
       json_builder_set_member_name (b, "children");
       json_builder_begin_array (b);
       for (guint c = n->first_child; c < n->first_child + n->n_children; c++)
-        add_node (b, tree, c);
+        add_node (b, tree, diff, c);
       json_builder_end_array (b);
     }
   json_builder_end_object (b);
@@ -39,12 +45,15 @@ add_node (JsonBuilder *b,
 /**
  * ws_flame_graph_to_json:
  * @settings: (nullable): the selection it was run on, for the record
+ * @diff: (nullable): a differential graph's differences
+ *   (ws_flame_tree_diff()): each node gets a "delta"
  *
  * Returns: (transfer full): the graph as a JSON object
  */
 JsonNode *
 ws_flame_graph_to_json (const WsFlameGraph    *graph,
-                        const WsFlameSettings *settings)
+                        const WsFlameSettings *settings,
+                        const double          *diff)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
 
@@ -75,7 +84,7 @@ ws_flame_graph_to_json (const WsFlameGraph    *graph,
   json_builder_set_member_name (b, "total");
   json_builder_add_int_value (b, (gint64) ws_flame_tree_get_total (graph->tree));
   json_builder_set_member_name (b, "root");
-  add_node (b, graph->tree, WS_FLAME_ROOT);
+  add_node (b, graph->tree, diff, WS_FLAME_ROOT);
   json_builder_end_object (b);
   return json_builder_get_root (b);
 }

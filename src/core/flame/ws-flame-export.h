@@ -10,6 +10,7 @@
 G_BEGIN_DECLS
 
 JsonNode *ws_flame_graph_to_json (const WsFlameGraph    *graph,
-                                  const WsFlameSettings *settings);
+                                  const WsFlameSettings *settings,
+                                  const double          *diff);
 
 G_END_DECLS

@@ -466,3 +466,65 @@ ws_flame_tree_callers_callees (WsFlameTree *self,
     *callees = relatives_array (down);
   return sum;
 }
+
+/* The child of @parent in @tree named @name (by binary search), or G_MAXUINT. */
+static guint
+find_child (WsFlameTree *tree,
+            guint        parent,
+            const char  *name)
+{
+  const WsFlameNode *p = &tree->nodes[parent];
+  guint lo = p->first_child, hi = p->first_child + p->n_children;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (strcmp (tree->nodes[mid].name, name) < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < p->first_child + p->n_children && strcmp (tree->nodes[lo].name, name) == 0 ? lo : G_MAXUINT;
+}
+
+/**
+ * ws_flame_tree_diff:
+ * @base: the tree to compare with (the "before", or the fast selection)
+ * @normalise: scale @base to @self's total first, so that shares are
+ *   compared rather than amounts (difffolded.pl -n)
+ *
+ * A differential flame graph, drawn with @self's shape: for each node of
+ * @self, its total minus the total of the same path (same frames from the
+ * root) in @base, scaled if asked; a path @base lacks counts in full.
+ * Paths only @base has are not in @self's shape and are not counted.
+ *
+ * Returns: (transfer full) (array): one difference per node of @self
+ */
+double *
+ws_flame_tree_diff (WsFlameTree *self,
+                    WsFlameTree *base,
+                    gboolean     normalise)
+{
+  g_autofree guint *match = NULL;
+  double *delta;
+  double scale = 1.0;
+
+  g_return_val_if_fail (self != NULL && self->finished, NULL);
+  g_return_val_if_fail (base != NULL && base->finished, NULL);
+
+  if (normalise && base->nodes[WS_FLAME_ROOT].total > 0)
+    scale = (double) self->nodes[WS_FLAME_ROOT].total / base->nodes[WS_FLAME_ROOT].total;
+  match = g_new (guint, self->n_nodes);
+  delta = g_new0 (double, self->n_nodes);
+  match[WS_FLAME_ROOT] = WS_FLAME_ROOT;
+  /* Breadth first: a node's parent is matched before it. */
+  for (guint i = 0; i < self->n_nodes; i++)
+    {
+      const WsFlameNode *n = &self->nodes[i];
+
+      if (i != WS_FLAME_ROOT)
+        match[i] = match[n->parent] == G_MAXUINT ? G_MAXUINT : find_child (base, match[n->parent], n->name);
+      delta[i] = (double) n->total - (match[i] == G_MAXUINT ? 0.0 : scale * base->nodes[match[i]].total);
+    }
+  return delta;
+}

@@ -80,6 +80,10 @@ guint64            ws_flame_tree_callers_callees (WsFlameTree       *self,
                                                   GArray           **callers,
                                                   GArray           **callees);
 
+double            *ws_flame_tree_diff            (WsFlameTree       *self,
+                                                  WsFlameTree       *base,
+                                                  gboolean           normalise);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsFlameTree, ws_flame_tree_unref)
 
 G_END_DECLS
