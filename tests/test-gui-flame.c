@@ -215,6 +215,77 @@ test_flame_page (void)
   ws_gui_test_spin (50);
 }
 
+static gboolean
+diff_ready (gpointer data)
+{
+  return page_ready (data) && ws_flame_page_get_diff (data) != NULL;
+}
+
+/* Two traces open: "Against" the fast one draws the slow one's
+ * differential graph, the differences the core's. */
+static void
+test_flame_compare (void)
+{
+  g_autofree char *fast = g_build_filename (g_getenv ("WS_TEST_DATA"), "pg-contrast-fast.perf.txt.gz", NULL);
+  g_autofree char *slow = g_build_filename (g_getenv ("WS_TEST_DATA"), "pg-contrast-slow.perf.txt.gz", NULL);
+  g_autoptr(GFile) fast_file = g_file_new_for_path (fast);
+  g_autoptr(GFile) slow_file = g_file_new_for_path (slow);
+  g_autoptr(GdkTexture) shot = NULL;
+  WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
+  WsDocument *fast_doc, *slow_doc;
+  WsFlamePage *page;
+  GtkDropDown *compare;
+  const WsFlameGraph *graph;
+  const double *diff;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
+  gtk_window_present (GTK_WINDOW (window));
+  fast_doc = ws_window_open_file (window, fast_file);
+  while (ws_document_get_state (fast_doc) == WS_DOCUMENT_LOADING)
+    g_main_context_iteration (NULL, TRUE);
+  slow_doc = ws_window_open_file (window, slow_file);
+  while (ws_document_get_state (slow_doc) == WS_DOCUMENT_LOADING)
+    g_main_context_iteration (NULL, TRUE);
+  ws_gui_test_spin (100);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.details-page", "s", "flame"));
+  page = WS_FLAME_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_FLAME_PAGE));
+  ws_flame_page_set_mode (page, WS_FLAME_OFF_CPU);
+  compare = GTK_DROP_DOWN (ws_gui_test_find_named (GTK_WIDGET (page), "flame-compare"));
+  g_assert_nonnull (compare);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (compare)), ==, 2);
+  gtk_drop_down_set_selected (compare, 1);
+  ws_gui_test_wait_until (diff_ready, page, 30, "the differential flame graph");
+  graph = ws_flame_page_get_graph (page);
+  diff = ws_flame_page_get_diff (page);
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(WsFlameGraph) base = NULL;
+    g_autofree double *expected = NULL;
+    WsFlameSettings settings;
+
+    ws_flame_settings_init (&settings);
+    settings.mode = WS_FLAME_OFF_CPU;
+    base = ws_flame_run (ws_document_get_trace (fast_doc), &settings, NULL, NULL, NULL, &error);
+    g_assert_cmpuint (ws_flame_tree_get_total (graph->tree), ==,
+                      core_total (ws_document_get_trace (slow_doc), WS_FLAME_OFF_CPU, NULL, 0, 0, 0));
+    expected = ws_flame_tree_diff (graph->tree, base->tree, FALSE);
+    for (guint i = 0; i < ws_flame_tree_get_n_nodes (graph->tree); i++)
+      g_assert_cmpfloat (diff[i], ==, expected[i]);
+  }
+  ws_gui_test_spin (300);
+  {
+    /* The root row in view: the flame's bottom. */
+    GtkWidget *chart = ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_FLAME_CHART);
+    GtkScrolledWindow *sw = GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (chart, GTK_TYPE_SCROLLED_WINDOW));
+    GtkAdjustment *v = gtk_scrolled_window_get_vadjustment (sw);
+
+    g_assert_cmpfloat (gtk_adjustment_get_value (v), ==, gtk_adjustment_get_upper (v) - gtk_adjustment_get_page_size (v));
+  }
+  shot = ws_gui_test_screenshot (GTK_WIDGET (window), "flame-04-differential-1280.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_spin (50);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -223,6 +294,7 @@ main (int   argc,
 
   the_app = ws_gui_test_init (&argc, &argv);
   g_test_add_func ("/gui/flame/page", test_flame_page);
+  g_test_add_func ("/gui/flame/compare", test_flame_compare);
   status = g_test_run ();
   g_object_unref (the_app);
   return status;

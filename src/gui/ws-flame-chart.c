@@ -48,6 +48,7 @@ ws_flame_chart_set_graph (WsFlameChart       *self,
 
   self->graph = graph;
   self->view.matched = NULL;
+  self->view.diff = NULL;
   self->view.zoom = WS_FLAME_ROOT;
   self->view.selected = WS_FLAME_NO_NODE;
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_ZOOM]);
@@ -62,6 +63,17 @@ ws_flame_chart_set_matched (WsFlameChart *self,
 {
   g_return_if_fail (WS_IS_FLAME_CHART (self));
   self->view.matched = matched;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* A differential graph's differences, one per node (borrowed), or NULL. */
+void
+ws_flame_chart_set_diff (WsFlameChart *self,
+                         const double *diff)
+{
+  g_return_if_fail (WS_IS_FLAME_CHART (self));
+  if (self->graph != NULL)
+    ws_flame_view_set_diff (&self->view, self->graph->tree, diff);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -284,6 +296,13 @@ query_tooltip (GtkWidget  *widget,
   if (node == WS_FLAME_NO_NODE)
     return FALSE;
   text = ws_flame_describe_node (self->graph, node);
+  if (self->view.diff != NULL)
+    {
+      g_autofree char *change = ws_flame_describe_change (self->graph, self->view.diff[node]);
+      char *both = g_strconcat (text, "\n", change, NULL);
+      g_free (text);
+      text = both;
+    }
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
 }

@@ -23,6 +23,8 @@ void                ws_flame_chart_set_graph    (WsFlameChart       *self,
                                                  const WsFlameGraph *graph);
 void                ws_flame_chart_set_matched  (WsFlameChart       *self,
                                                  const guint8       *matched);
+void                ws_flame_chart_set_diff     (WsFlameChart       *self,
+                                                 const double       *diff);
 void                ws_flame_chart_set_icicle   (WsFlameChart       *self,
                                                  gboolean            icicle);
 gboolean            ws_flame_chart_get_icicle   (WsFlameChart       *self);

@@ -26,9 +26,14 @@ struct _WsFlamePage {
   GSignalGroup   *viewport_signals;
   WsWorker       *worker;
   WsFlameGraph   *graph;
+  double         *diff;          /* against the compared trace, or NULL */
+  char           *base_name;
   WsTrace        *graph_trace;
+  GtkDropDown    *compare;       /* "No Comparison", then the other open traces */
+  GPtrArray      *compare_docs;  /* WsDocument, one per item after the first */
   guint8         *matched;
   gboolean        stale;
+  gboolean        at_root;          /* the chart's root row is in view */
   guint           scroll_idle;
 
   GtkDropDown    *mode;
@@ -52,7 +57,23 @@ typedef struct {
   WsFlameSettings  settings;
   GArray          *threads;
   gboolean         no_selection;   /* a selection's scope asked, none made */
+  WsTrace         *base;           /* differential: the trace compared with */
 } Job;
+
+typedef struct {
+  WsFlameGraph *graph;
+  double       *diff;
+} Result;
+
+static void
+result_free (gpointer data)
+{
+  Result *r = data;
+
+  g_clear_pointer (&r->graph, ws_flame_graph_free);
+  g_free (r->diff);
+  g_free (r);
+}
 
 static void
 job_free (gpointer data)
@@ -60,6 +81,7 @@ job_free (gpointer data)
   Job *job = data;
 
   g_clear_object (&job->trace);
+  g_clear_object (&job->base);
   g_clear_pointer (&job->threads, g_array_unref);
   g_free (job);
 }
@@ -72,12 +94,28 @@ run_thread (GTask        *task,
 {
   Job *job = data;
   GError *error = NULL;
-  WsFlameGraph *graph = ws_flame_run (job->trace, &job->settings, cancellable, NULL, NULL, &error);
+  Result *r = g_new0 (Result, 1);
 
-  if (graph == NULL)
-    g_task_return_error (task, error);
+  r->graph = ws_flame_run (job->trace, &job->settings, cancellable, NULL, NULL, &error);
+  if (r->graph != NULL && job->base != NULL)
+    {
+      /* The base: the whole compared trace, in the same mode. */
+      WsFlameSettings base_settings;
+      g_autoptr(WsFlameGraph) base = NULL;
+
+      ws_flame_settings_init (&base_settings);
+      base_settings.mode = job->settings.mode;
+      base = ws_flame_run (job->base, &base_settings, cancellable, NULL, NULL, &error);
+      if (base != NULL)
+        r->diff = ws_flame_tree_diff (r->graph->tree, base->tree, FALSE);
+    }
+  if (error != NULL)
+    {
+      result_free (r);
+      g_task_return_error (task, error);
+    }
   else
-    g_task_return_pointer (task, graph, (GDestroyNotify) ws_flame_graph_free);
+    g_task_return_pointer (task, r, result_free);
 }
 
 static WsTrace *
@@ -118,10 +156,25 @@ run_done (gpointer  owner,
     }
   ws_flame_chart_set_graph (self->chart, NULL);
   g_clear_pointer (&self->graph, ws_flame_graph_free);
+  g_clear_pointer (&self->diff, g_free);
+  g_clear_pointer (&self->base_name, g_free);
   g_set_object (&self->graph_trace, job->trace);
-  self->graph = result;
+  self->graph = g_steal_pointer (&((Result *) result)->graph);
+  self->diff = g_steal_pointer (&((Result *) result)->diff);
+  result_free (result);
   ws_flame_chart_set_graph (self->chart, self->graph);
+  ws_flame_chart_set_diff (self->chart, self->diff);
   title = ws_flame_graph_title (self->graph, ws_trace_get_name (job->trace));
+  if (self->diff != NULL)
+    {
+      char *t;
+
+      self->base_name = g_strdup (ws_trace_get_name (job->base));
+      /* TRANSLATORS: a differential flame graph's title: the graph's, then what it is compared with */
+      t = g_strdup_printf (_("%s, against %s (red: more, blue: less)"), title, self->base_name);
+      g_free (title);
+      title = t;
+    }
   if (job->settings.has_window)
     {
       g_autofree char *len = ws_format_duration (job->settings.window_end - job->settings.window_start);
@@ -143,26 +196,51 @@ run_done (gpointer  owner,
   request_scroll_to_root (self);
 }
 
-/* The root row in view: a flame's bottom, an icicle's top.  Low
- * priority, so that it runs after the chart with a new graph has been
- * measured and the scroller's range follows it. */
-static gboolean
-scroll_to_root (gpointer data)
+/* The root row in view: a flame's bottom, an icicle's top.  The chart
+ * sticks there, as a terminal sticks to its last line: while the view is
+ * at the root, a change of the scroller's range (a new graph measured, the
+ * page resized) keeps it there; once the user scrolls away it stays put. */
+static double
+root_position (WsFlamePage *self)
 {
-  WsFlamePage *self = data;
   GtkAdjustment *v = gtk_scrolled_window_get_vadjustment (self->chart_scroller);
 
+  return ws_flame_chart_get_icicle (self->chart) ? 0 : gtk_adjustment_get_upper (v) - gtk_adjustment_get_page_size (v);
+}
+
+static gboolean
+scroll_to_root_idle (gpointer data)
+{
+  WsFlamePage *self = data;
+
   self->scroll_idle = 0;
-  gtk_adjustment_set_value (v, ws_flame_chart_get_icicle (self->chart) ? 0 :
-                               gtk_adjustment_get_upper (v) - gtk_adjustment_get_page_size (v));
+  if (self->at_root)
+    gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->chart_scroller), root_position (self));
   return G_SOURCE_REMOVE;
+}
+
+/* Outside the size allocation that changed the range: a value set inside
+ * it moves the adjustment but not the viewport's drawing. */
+static void
+apply_scroll_to_root (WsFlamePage *self)
+{
+  if (self->at_root && self->scroll_idle == 0)
+    self->scroll_idle = g_idle_add (scroll_to_root_idle, self);
+}
+
+static void
+scrolled (WsFlamePage *self)
+{
+  GtkAdjustment *v = gtk_scrolled_window_get_vadjustment (self->chart_scroller);
+
+  self->at_root = ABS (gtk_adjustment_get_value (v) - root_position (self)) < 1;
 }
 
 static void
 request_scroll_to_root (WsFlamePage *self)
 {
-  if (self->scroll_idle == 0)
-    self->scroll_idle = g_idle_add_full (G_PRIORITY_LOW, scroll_to_root, self, NULL);
+  self->at_root = TRUE;
+  apply_scroll_to_root (self);
 }
 
 static void
@@ -204,6 +282,15 @@ run (WsFlamePage *self)
     }
   else
     job->no_selection = scope != WS_FLAME_SCOPE_TRACE;
+  {
+    guint c = gtk_drop_down_get_selected (self->compare);
+
+    if (c != GTK_INVALID_LIST_POSITION && c > 0 && c - 1 < self->compare_docs->len)
+      {
+        WsTrace *base = ws_document_get_trace (g_ptr_array_index (self->compare_docs, c - 1));
+        job->base = base ? g_object_ref (base) : NULL;
+      }
+  }
   set_status (self, _("Building the flame graph…"));
   ws_worker_run (self->worker, self, job, job_free, run_thread, run_done);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_BUSY]);
@@ -327,6 +414,13 @@ export_figure (GtkWidget   *widget,
   WsFlamePage *self = WS_FLAME_PAGE (widget);
   g_autofree char *title = ws_flame_graph_title (self->graph, self->graph_trace ? ws_trace_get_name (self->graph_trace) : NULL);
   const char *matched = gtk_label_get_text (self->match_status);
+
+  if (self->diff != NULL)
+    {
+      char *t = g_strdup_printf (_("%s, against %s (red: more, blue: less)"), title, self->base_name);
+      g_free (title);
+      title = t;
+    }
   WsExportFormat format;
 
   if (!ws_export_format_from_path (path, &format))
@@ -342,9 +436,47 @@ export_cb (WsFlamePage *self)
     ws_export_dialog_show (GTK_WIDGET (self), _("Export Flame Graph"), "flame-graph.svg", export_figure, NULL);
 }
 
+/* "Compare with": the other traces of the session that have loaded. */
+static void
+update_compare_list (WsFlamePage *self)
+{
+  GListModel *docs = self->session ? ws_session_get_documents (self->session) : NULL;
+  WsDocument *current = self->session ? ws_session_get_current_document (self->session) : NULL;
+  guint selected = gtk_drop_down_get_selected (self->compare);
+  WsDocument *was = selected != GTK_INVALID_LIST_POSITION && selected > 0 && selected - 1 < self->compare_docs->len
+                    ? g_object_ref (g_ptr_array_index (self->compare_docs, selected - 1)) : NULL;
+  g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
+  guint keep = 0;
+
+  gtk_string_list_append (list, _("No Comparison"));
+  g_ptr_array_set_size (self->compare_docs, 0);
+  for (guint i = 0; docs != NULL && i < g_list_model_get_n_items (docs); i++)
+    {
+      g_autoptr(WsDocument) doc = g_list_model_get_item (docs, i);
+
+      if (doc == current || ws_document_get_trace (doc) == NULL)
+        continue;
+      g_ptr_array_add (self->compare_docs, g_object_ref (doc));
+      /* TRANSLATORS: an item of the flame graph's "compare with" list */
+      {
+        g_autofree char *item = g_strdup_printf (_("Against %s"), ws_document_get_title (doc));
+        gtk_string_list_append (list, item);
+      }
+      if (doc == was)
+        keep = self->compare_docs->len;
+    }
+  g_signal_handlers_block_by_func (self->compare, run, self);
+  gtk_drop_down_set_model (self->compare, G_LIST_MODEL (list));
+  gtk_drop_down_set_selected (self->compare, keep);
+  g_signal_handlers_unblock_by_func (self->compare, run, self);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->compare), self->compare_docs->len > 0);
+  g_clear_object (&was);
+}
+
 static void
 document_changed (WsFlamePage *self)
 {
+  update_compare_list (self);
   WsDocument *doc = self->session ? ws_session_get_current_document (self->session) : NULL;
 
   g_signal_group_set_target (self->document_signals, doc);
@@ -376,10 +508,17 @@ ws_flame_page_set_session (WsFlamePage *self,
   g_return_if_fail (WS_IS_FLAME_PAGE (self));
 
   if (self->session != NULL)
-    g_signal_handlers_disconnect_by_data (self->session, self);
+    {
+      g_signal_handlers_disconnect_by_data (self->session, self);
+      g_signal_handlers_disconnect_by_data (ws_session_get_documents (self->session), self);
+    }
   g_set_object (&self->session, session);
   if (session != NULL)
-    g_signal_connect_swapped (session, "notify::current-document", G_CALLBACK (document_changed), self);
+    {
+      g_signal_connect_swapped (session, "notify::current-document", G_CALLBACK (document_changed), self);
+      g_signal_connect_swapped (ws_session_get_documents (session), "items-changed",
+                                G_CALLBACK (update_compare_list), self);
+    }
   document_changed (self);
 }
 
@@ -388,6 +527,14 @@ ws_flame_page_get_graph (WsFlamePage *self)
 {
   g_return_val_if_fail (WS_IS_FLAME_PAGE (self), NULL);
   return self->graph;
+}
+
+/* The differences of the graph shown against the compared trace, or NULL. */
+const double *
+ws_flame_page_get_diff (WsFlamePage *self)
+{
+  g_return_val_if_fail (WS_IS_FLAME_PAGE (self), NULL);
+  return self->diff;
 }
 
 void
@@ -407,6 +554,7 @@ ws_flame_page_set_scope (WsFlamePage  *self,
 static void
 map_cb (WsFlamePage *self)
 {
+  update_compare_list (self);
   if (self->stale || (self->graph == NULL && current_trace (self) != NULL))
     run (self);
 }
@@ -435,9 +583,17 @@ dispose (GObject *object)
     ws_worker_drop (self->worker);
   if (self->chart)
     g_signal_handlers_disconnect_by_data (self->chart, self);
+  if (self->chart_scroller)
+    g_signal_handlers_disconnect_by_data (gtk_scrolled_window_get_vadjustment (self->chart_scroller), self);
   g_clear_handle_id (&self->scroll_idle, g_source_remove);
   if (self->session)
-    g_signal_handlers_disconnect_by_data (self->session, self);
+    {
+      g_signal_handlers_disconnect_by_data (self->session, self);
+      g_signal_handlers_disconnect_by_data (ws_session_get_documents (self->session), self);
+    }
+  g_clear_pointer (&self->compare_docs, g_ptr_array_unref);
+  g_clear_pointer (&self->diff, g_free);
+  g_clear_pointer (&self->base_name, g_free);
   if (self->document_signals)
     g_signal_group_set_target (self->document_signals, NULL);
   if (self->viewport_signals)
@@ -487,13 +643,20 @@ build_bar (WsFlamePage *self)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->scope), _("The whole trace, or the window selected in the timeline "
                                                            "(every thread, or the selected one)"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->scope), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Scope"), -1);
+  self->compare = GTK_DROP_DOWN (gtk_drop_down_new_from_strings ((const char *[]) { _("No Comparison"), NULL }));
+  gtk_widget_set_name (GTK_WIDGET (self->compare), "flame-compare");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->compare),
+                               _("A differential flame graph: frames in red hold more time than in the other "
+                                 "trace (its whole graph, same mode), in blue less"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->compare), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Compare with"), -1);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->compare), FALSE);
   self->icicle = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("_Icicle")));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->icicle), _("Draw the root at the top"));
   gtk_widget_set_tooltip_text (reset, _("Show the whole graph again (Escape)"));
   self->search = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
   gtk_widget_set_name (GTK_WIDGET (self->search), "flame-search");
   g_object_set (self->search, "placeholder-text", _("Search frames (regular expression)"), NULL);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->search), TRUE);
+  gtk_widget_set_size_request (GTK_WIDGET (self->search), 260, -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->search), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Search frames"), -1);
   self->match_status = GTK_LABEL (gtk_label_new (""));
   gtk_widget_set_name (GTK_WIDGET (self->match_status), "flame-match-status");
@@ -502,14 +665,16 @@ build_bar (WsFlamePage *self)
 
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->mode));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->scope));
+  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->compare));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->icicle));
   gtk_box_append (GTK_BOX (bar), reset);
-  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->search));
-  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->match_status));
+  gtk_widget_set_hexpand (export, TRUE);
+  gtk_widget_set_halign (export, GTK_ALIGN_END);
   gtk_box_append (GTK_BOX (bar), export);
 
   g_signal_connect_swapped (self->mode, "notify::selected", G_CALLBACK (run), self);
   g_signal_connect_swapped (self->scope, "notify::selected", G_CALLBACK (run), self);
+  g_signal_connect_swapped (self->compare, "notify::selected", G_CALLBACK (run), self);
   g_object_bind_property (self->icicle, "active", self->chart, "icicle", G_BINDING_SYNC_CREATE);
   g_signal_connect_swapped (reset, "clicked", G_CALLBACK (reset_zoom_cb), self);
   g_signal_connect_swapped (export, "clicked", G_CALLBACK (export_cb), self);
@@ -529,6 +694,7 @@ ws_flame_page_init (WsFlamePage *self)
   gtk_widget_set_margin_end (GTK_WIDGET (self), 8);
   gtk_widget_set_margin_top (GTK_WIDGET (self), 6);
   self->worker = ws_worker_new ();
+  self->compare_docs = g_ptr_array_new_with_free_func (g_object_unref);
   self->chart = WS_FLAME_CHART (ws_flame_chart_new ());
   gtk_widget_set_hexpand (GTK_WIDGET (self->chart), TRUE);
 
@@ -537,7 +703,16 @@ ws_flame_page_init (WsFlamePage *self)
   gtk_widget_set_name (GTK_WIDGET (self->status), "flame-status");
   gtk_label_set_xalign (self->status, 0);
   gtk_label_set_ellipsize (self->status, PANGO_ELLIPSIZE_END);
-  gtk_box_append (GTK_BOX (self), GTK_WIDGET (self->status));
+  gtk_widget_set_hexpand (GTK_WIDGET (self->status), TRUE);
+  {
+    /* The second row: what is shown, and the search over it. */
+    GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+
+    gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->status));
+    gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->search));
+    gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->match_status));
+    gtk_box_append (GTK_BOX (self), row);
+  }
 
   self->chart_scroller = GTK_SCROLLED_WINDOW (gtk_scrolled_window_new ());
   gtk_scrolled_window_set_policy (self->chart_scroller, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
@@ -566,6 +741,11 @@ ws_flame_page_init (WsFlamePage *self)
   g_signal_connect_swapped (self->chart, "notify::selected", G_CALLBACK (update_relatives), self);
   g_signal_connect_swapped (self->chart, "notify::zoom", G_CALLBACK (request_scroll_to_root), self);
   g_signal_connect_swapped (self->chart, "notify::icicle", G_CALLBACK (request_scroll_to_root), self);
+  g_signal_connect_swapped (gtk_scrolled_window_get_vadjustment (self->chart_scroller), "changed",
+                            G_CALLBACK (apply_scroll_to_root), self);
+  g_signal_connect_swapped (gtk_scrolled_window_get_vadjustment (self->chart_scroller), "value-changed",
+                            G_CALLBACK (scrolled), self);
+  self->at_root = TRUE;
   g_signal_connect_swapped (self, "map", G_CALLBACK (map_cb), self);
   update_relatives (self);
 }

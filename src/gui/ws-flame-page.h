@@ -30,6 +30,7 @@ G_DECLARE_FINAL_TYPE (WsFlamePage, ws_flame_page, WS, FLAME_PAGE, GtkBox)
 void                ws_flame_page_set_session (WsFlamePage  *self,
                                                WsSession    *session);
 const WsFlameGraph *ws_flame_page_get_graph   (WsFlamePage  *self);
+const double       *ws_flame_page_get_diff    (WsFlamePage  *self);
 void                ws_flame_page_set_mode    (WsFlamePage  *self,
                                                WsFlameMode   mode);
 void                ws_flame_page_set_scope   (WsFlamePage  *self,
