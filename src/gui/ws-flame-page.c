@@ -135,6 +135,8 @@ set_status (WsFlamePage *self,
             const char  *text)
 {
   gtk_label_set_text (self->status, text);
+  /* Cut at 1280 px when it names a comparison: the whole text on hover. */
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status), text);
 }
 
 static void
@@ -622,6 +624,33 @@ ws_flame_page_class_init (WsFlamePageClass *klass)
   gtk_widget_class_set_accessible_role (GTK_WIDGET_CLASS (klass), GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
+/* The compare list names traces: its items are cut with "…" past 22
+ * characters, so that a long trace name cannot widen the page past a
+ * 1280-pixel window. */
+static void
+compare_item_setup (GtkSignalListItemFactory *factory,
+                    GtkListItem              *item)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 22);
+  gtk_label_set_width_chars (GTK_LABEL (label), 12);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+compare_item_bind (GtkSignalListItemFactory *factory,
+                   GtkListItem              *item)
+{
+  GtkStringObject *s = gtk_list_item_get_item (item);
+  GtkWidget *label = gtk_list_item_get_child (item);
+
+  gtk_label_set_text (GTK_LABEL (label), gtk_string_object_get_string (s));
+  gtk_widget_set_tooltip_text (label, gtk_string_object_get_string (s));
+}
+
 static GtkWidget *
 build_bar (WsFlamePage *self)
 {
@@ -645,6 +674,14 @@ build_bar (WsFlamePage *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->scope), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Scope"), -1);
   self->compare = GTK_DROP_DOWN (gtk_drop_down_new_from_strings ((const char *[]) { _("No Comparison"), NULL }));
   gtk_widget_set_name (GTK_WIDGET (self->compare), "flame-compare");
+  {
+    GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+    g_signal_connect (factory, "setup", G_CALLBACK (compare_item_setup), NULL);
+    g_signal_connect (factory, "bind", G_CALLBACK (compare_item_bind), NULL);
+    gtk_drop_down_set_factory (self->compare, factory);
+    g_object_unref (factory);
+  }
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->compare),
                                _("A differential flame graph: frames in red hold more time than in the other "
                                  "trace (its whole graph, same mode), in blue less"));
@@ -721,6 +758,9 @@ ws_flame_page_init (WsFlamePage *self)
   gtk_widget_set_valign (GTK_WIDGET (self->chart), GTK_ALIGN_END);
 
   self->relatives = GTK_BOX (gtk_box_new (GTK_ORIENTATION_VERTICAL, 6));
+  /* Frame names are long: headings are cut in the middle, rows at the end
+   * (each row's whole name is its tooltip). */
+  gtk_widget_add_css_class (GTK_WIDGET (self->relatives), "ws-may-ellipsize");
   gtk_widget_set_margin_start (GTK_WIDGET (self->relatives), 6);
   gtk_widget_set_margin_end (GTK_WIDGET (self->relatives), 6);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (side), GTK_WIDGET (self->relatives));
