@@ -86,7 +86,7 @@ test_flame_page (void)
   g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_READY);
   trace = ws_document_get_trace (document);
 
-  /* From the keyboard: Alt+8's action shows the page and focuses inside it. */
+  /* From the keyboard: Alt+9's action shows the page and focuses inside it. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.details-page", "s", "flame"));
   page = WS_FLAME_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_FLAME_PAGE));
   g_assert_nonnull (page);

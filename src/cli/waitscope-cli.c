@@ -30,6 +30,7 @@ int cli_flamegraph (int argc, char **argv);
 int cli_export_chrome (int argc, char **argv);
 int cli_export_sqlite (int argc, char **argv);
 int cli_query (int argc, char **argv);
+int cli_pivot (int argc, char **argv);
 int cli_anomalies (int argc, char **argv);
 int cli_flag (int argc, char **argv);
 int cli_model (int argc, char **argv);
@@ -55,6 +56,7 @@ static const CliCommand commands[] = {
   { "export-chrome", cli_export_chrome, N_("The trace as Chrome / Perfetto trace event JSON") },
   { "export-sqlite", cli_export_sqlite, N_("The trace as an SQLite database (tables and views: docs/sql.md)") },
   { "query", cli_query, N_("One SQL statement over a trace: its rows as text, JSON or CSV") },
+  { "pivot", cli_pivot, N_("Where the threads' time goes, by process, thread, state, readier or function") },
   { "export-timeline", cli_export_timeline, N_("The thread timeline as a PNG, SVG or PDF figure") },
   { "mine", cli_mine, N_("Costly maximal call-stack patterns of many traces (StackMine)") },
   { "cluster", cli_cluster, N_("Clusters of similar costly call-stack patterns, ranked") },

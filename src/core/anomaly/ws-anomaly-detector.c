@@ -38,8 +38,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "ws-anomaly-delay.h"
 #include "ws-anomaly-detector.h"
+#include "ws-delay-caused.h"
 #include "ws-anomaly-learning.h"
 #include "ws-error.h"
 
@@ -732,7 +732,7 @@ score_trace (WsAnomalyResult  *self,
   WsTrace *trace = g_ptr_array_index (self->traces, t);
   const char *digest = g_ptr_array_index (self->digests, t);
   GArray *scores = g_array_new (FALSE, TRUE, sizeof (WsWaitScore));
-  g_autofree gint64 *delay = ws_anomaly_delay_caused (trace);
+  g_autofree gint64 *delay = ws_delay_caused (trace);
 
   for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
     {

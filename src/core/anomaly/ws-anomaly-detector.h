@@ -144,7 +144,7 @@ typedef struct {
  * @anomalous: the verdict shown: the flag if there is one, else the model's
  * @flag_wait_only: its flag judges this wait only (WS_ANOMALY_WAIT_ONLY_PREFIX)
  * @delay_caused: how long, in ns, it made other threads wait
- *   (ws_anomaly_delay_caused(): 0 for an idle worker's, a daemon's or the
+ *   (ws_delay_caused(): 0 for an idle worker's, a daemon's or the
  *   recorder's wait)
  * @shown: among the anomalies shown by default: anomalous and either it
  *   delayed another thread or it is flagged

@@ -37,6 +37,7 @@
 #include <sys/statvfs.h>
 
 #include "ws-error.h"
+#include "ws-file-sha256.h"
 #include "ws-hash.h"
 #include "ws-history-store-private.h"
 
@@ -669,36 +670,8 @@ ws_history_store_file_digest_full (const char    *path,
                                    GCancellable  *cancellable,
                                    GError       **error)
 {
-  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
-  FILE *f;
-  g_autofree guchar *buf = g_malloc (1 << 20);
-  gsize n;
-
   g_return_val_if_fail (path != NULL, NULL);
-
-  if ((f = g_fopen (path, "rb")) == NULL)
-    {
-      int saved = errno;
-      g_set_error (error, WS_ERROR, WS_ERROR_IO, _("%s: cannot read: %s"), path, g_strerror (saved));
-      return NULL;
-    }
-  while ((n = fread (buf, 1, 1 << 20, f)) > 0)
-    {
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        {
-          fclose (f);
-          return NULL;
-        }
-      g_checksum_update (sum, buf, n);
-    }
-  if (ferror (f))
-    {
-      fclose (f);
-      g_set_error (error, WS_ERROR, WS_ERROR_IO, _("%s: read error"), path);
-      return NULL;
-    }
-  fclose (f);
-  return g_strdup (g_checksum_get_string (sum));
+  return ws_file_sha256 (path, NULL, cancellable, error);
 }
 
 /**
