@@ -13,21 +13,10 @@
 
 #include "cli-commands.h"
 #include "cli-common.h"
+#include "cli-scope.h"
 #include "ws-atomic-file.h"
 #include "ws-collapse.h"
 #include "ws-trace-loader.h"
-
-static gboolean
-has_samples (WsTrace *trace)
-{
-  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
-    {
-      const WsEvent *e = ws_trace_get_event (trace, i);
-      if (e->kind == WS_EVENT_RUNNING && !(e->flags & WS_EVENT_FLAG_SPAN))
-        return TRUE;
-    }
-  return FALSE;
-}
 
 static int
 write_output (WsTrace                 *trace,
@@ -64,7 +53,10 @@ cli_collapse (int    argc,
   g_autoptr(GError) error = NULL;
   g_autofree char *output = NULL;
   g_autofree char *event = NULL;
-  gboolean waits = FALSE, waker = FALSE, pid = FALSE, tid = FALSE, ns = FALSE;
+  gboolean waits = FALSE, waker = FALSE, spans = FALSE, pid = FALSE, tid = FALSE, ns = FALSE;
+  g_autofree char *window = NULL;
+  g_auto(GStrv) tids = NULL;
+  CliScope scope = { 0 };
   WsCollapseOptions options;
   int status;
   const GOptionEntry entries[] = {
@@ -72,7 +64,13 @@ cli_collapse (int    argc,
       N_("Fold waits (off-CPU time, in microseconds) instead of samples"), NULL },
     { "waker", 0, 0, G_OPTION_ARG_NONE, &waker,
       N_("With --waits: append “--”, the waker's stack (leaf first) and its name, as offwaketime does"), NULL },
-    { "ns", 0, 0, G_OPTION_ARG_NONE, &ns, N_("With --waits: count nanoseconds, not microseconds"), NULL },
+    { "spans", 0, 0, G_OPTION_ARG_NONE, &spans,
+      N_("Fold the switch-in → switch-out spans (on-CPU time, in microseconds) instead of samples"), NULL },
+    { "ns", 0, 0, G_OPTION_ARG_NONE, &ns, N_("With --waits or --spans: count nanoseconds, not microseconds"), NULL },
+    { "window", 0, 0, G_OPTION_ARG_STRING, &window,
+      N_("Only START:END: samples taken in it, the part of each wait or span inside it"), N_("START:END") },
+    { "only-tid", 0, 0, G_OPTION_ARG_STRING_ARRAY, &tids,
+      N_("Only this thread (repeat, or N,M,…)"), N_("TID") },
     { "event", 0, 0, G_OPTION_ARG_STRING, &event,
       N_("Fold only this sample event (default: the first one, as stackcollapse-perf.pl)"), N_("NAME") },
     { "pid", 0, 0, G_OPTION_ARG_NONE, &pid, N_("Name the first frame “comm-PID”"), NULL },
@@ -95,20 +93,37 @@ cli_collapse (int    argc,
   if (waker)
     waits = TRUE;
 
+  if (waits && spans)
+    return cli_usage_error ("collapse", _("give either --waits or --spans, not both"));
+  if ((status = cli_scope_parse_window ("collapse", window, &scope)) >= 0)
+    return status;
+
   if ((trace = ws_trace_loader_load (argv[1], NULL, NULL, NULL, NULL, &error)) == NULL)
     return cli_fail (error);
+  if ((status = cli_scope_resolve_tids (argv[1], trace, tids, &scope)) >= 0)
+    {
+      cli_scope_clear (&scope);
+      return status;
+    }
 
   ws_collapse_options_init (&options);
-  if (!waits && !has_samples (trace))
+  options.has_window = scope.has_window;
+  options.window_start = scope.start;
+  options.window_end = scope.end;
+  options.threads = scope.threads ? (const guint *) scope.threads->data : NULL;
+  options.n_threads = scope.threads ? scope.threads->len : 0;
+  if (!waits && !spans && !ws_collapse_trace_has_samples (trace))
     {
       /* A scheduler recording without a sampling event still has waits. */
       fprintf (stderr, "%s\n", _("waitscope-cli collapse: the trace has no CPU samples; folding its waits (--waits)"));
       waits = TRUE;
     }
-  options.mode = waits ? WS_COLLAPSE_WAITS : WS_COLLAPSE_SAMPLES;
+  options.mode = waits ? WS_COLLAPSE_WAITS : spans ? WS_COLLAPSE_SPANS : WS_COLLAPSE_SAMPLES;
   options.with_waker = waker;
   options.wait_unit_ns = ns ? 1 : 1000;
   options.event = event;
   options.name = tid ? WS_COLLAPSE_NAME_TID : pid ? WS_COLLAPSE_NAME_PID : WS_COLLAPSE_NAME_COMM;
-  return write_output (trace, &options, output);
+  status = write_output (trace, &options, output);
+  cli_scope_clear (&scope);
+  return status;
 }

@@ -28,6 +28,7 @@ int cli_digest_merge (int argc, char **argv);
 int cli_history (int argc, char **argv);
 int cli_why (int argc, char **argv);
 int cli_collapse (int argc, char **argv);
+int cli_flamegraph (int argc, char **argv);
 int cli_export_chrome (int argc, char **argv);
 int cli_export_sqlite (int argc, char **argv);
 int cli_query (int argc, char **argv);
@@ -53,6 +54,7 @@ static const CliCommand commands[] = {
   { "critical-path", cli_critical_path, N_("The critical path of a thread in a window") },
   { "inspect", cli_inspect, N_("Over- and under-connections of a wait graph or a trace") },
   { "collapse", cli_collapse, N_("Folded stacks for flame graphs (samples as stackcollapse-perf.pl, or waits)") },
+  { "flamegraph", cli_flamegraph, N_("A flame graph (on-CPU, off-CPU or off-wake) as SVG, PDF or PNG, or its tree as JSON") },
   { "export-chrome", cli_export_chrome, N_("The trace as Chrome / Perfetto trace event JSON") },
   { "export-sqlite", cli_export_sqlite, N_("The trace as an SQLite database (tables and views: docs/sql.md)") },
   { "query", cli_query, N_("One SQL statement over a trace: its rows as text, JSON or CSV") },

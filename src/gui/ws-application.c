@@ -213,6 +213,7 @@ ws_application_startup (GApplication *app)
     { "win.details-page::contrast", { "<Alt>6", NULL } },
     { "win.details-page::findings", { "<Alt>7", NULL } },
     { "win.details-page::pivot", { "<Alt>8", NULL } },
+    { "win.details-page::flame", { "<Alt>9", NULL } },
     { "win.show-slowest", { "<Control>l", NULL } },
   };
 

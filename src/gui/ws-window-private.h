@@ -9,6 +9,7 @@
  */
 
 #include "ws-contrast-page.h"
+#include "ws-flame-page.h"
 #include "ws-overview-page.h"
 #include "ws-pivot-page.h"
 #include "ws-slowest-list.h"
@@ -47,6 +48,7 @@ struct _WsWindow
   WsDetailsPane        *details_pane;
   WsThreadTable        *thread_table;
   WsMiningPage         *mining_page;
+  WsFlamePage          *flame_page;
   WsOverviewPage       *overview_page;
   WsGraphPage          *graph_page;
   WsFindingsPage       *findings_page;

@@ -166,6 +166,7 @@ ws_window_class_init (WsWindowClass *klass)
   g_type_ensure (WS_TYPE_DETAILS_PANE);
   g_type_ensure (WS_TYPE_THREAD_TABLE);
   g_type_ensure (WS_TYPE_MINING_PAGE);
+  g_type_ensure (WS_TYPE_FLAME_PAGE);
   g_type_ensure (WS_TYPE_CONTRAST_PAGE);
   g_type_ensure (WS_TYPE_PIVOT_PAGE);
   g_type_ensure (WS_TYPE_GRAPH_PAGE);
@@ -197,6 +198,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, details_pane);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, thread_table);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, mining_page);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, flame_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, overview_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, graph_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, findings_page);
@@ -277,6 +279,7 @@ ws_window_new (GtkApplication *application)
   /* The pages share the window's state through the session, settings included. */
   ws_session_set_settings (self->session, settings);
   ws_mining_page_set_session (self->mining_page, self->session);
+  ws_flame_page_set_session (self->flame_page, self->session);
   ws_overview_page_set_session (self->overview_page, self->session);
   ws_graph_page_set_session (self->graph_page, self->session);
   ws_window_findings_init (self, self->findings_page);

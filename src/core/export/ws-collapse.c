@@ -184,7 +184,23 @@ typedef struct {
   const WsCollapseOptions *options;
   GHashTable              *counts;     /* line -> guint64* */
   GHashTable              *labels;     /* "thread\x1fcomm" -> label */
+  guint8                  *in_scope;   /* per thread, or NULL: every thread */
 } Folder;
+
+/* The part of [e->time, e->time + e->duration) inside the window. */
+static WsTime
+clipped_duration (const WsCollapseOptions *options,
+                  const WsEvent           *e)
+{
+  WsTime start = e->time, end = e->time + MAX (e->duration, 0);
+
+  if (options->has_window)
+    {
+      start = MAX (start, options->window_start);
+      end = MIN (end, options->window_end);
+    }
+  return MAX (end - start, 0);
+}
 
 /* The first frame for @thread, by the comm it had at @time. */
 static const char *
@@ -219,17 +235,30 @@ add_line (Folder  *f,
   *c += count;
 }
 
+/* A sample counts whole (its period) if its instant is in the window; a
+ * span counts the part of it inside the window, in wait units. */
 static void
-fold_sample (Folder        *f,
-             const WsEvent *e,
-             GString       *line)
+fold_running (Folder        *f,
+              const WsEvent *e,
+              GString       *line)
 {
-  const char *label = label_of (f, e->thread, e->time);
+  const WsCollapseOptions *o = f->options;
+  const char *label;
+  guint64 count;
 
+  if (e->flags & WS_EVENT_FLAG_SPAN)
+    count = (guint64) clipped_duration (o, e) / (guint64) MAX (o->wait_unit_ns, 1);
+  else if (o->has_window && (e->time < o->window_start || e->time >= o->window_end))
+    return;
+  else
+    count = (guint64) MAX (e->duration, 0);
+  if (count == 0 && (e->flags & WS_EVENT_FLAG_SPAN))
+    return;
+  label = label_of (f, e->thread, e->time);
   g_string_assign (line, label);
   append_stack (line, ws_trace_get_stack_table (f->trace), e->stack,
                 g_str_has_prefix (label, "java"), FALSE);
-  add_line (f, line, (guint64) MAX (e->duration, 0));
+  add_line (f, line, count);
 }
 
 static void
@@ -240,7 +269,7 @@ fold_wait (Folder        *f,
 {
   WsStackTable *stacks = ws_trace_get_stack_table (f->trace);
   const char *label = label_of (f, e->thread, e->time);
-  guint64 count = (guint64) MAX (e->duration, 0) / (guint64) MAX (f->options->wait_unit_ns, 1);
+  guint64 count = (guint64) clipped_duration (f->options, e) / (guint64) MAX (f->options->wait_unit_ns, 1);
 
   if (count == 0)
     return;   /* as offcputime: shorter than one unit */
@@ -292,6 +321,87 @@ compare_lines (gconstpointer a,
 }
 
 /**
+ * ws_collapse_trace_has_samples:
+ *
+ * Returns: whether the trace has CPU samples (running events that are not
+ *   switch-in → switch-out spans)
+ */
+gboolean
+ws_collapse_trace_has_samples (WsTrace *trace)
+{
+  g_return_val_if_fail (WS_IS_TRACE (trace), FALSE);
+
+  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
+    {
+      const WsEvent *e = ws_trace_get_event (trace, i);
+      if (e->kind == WS_EVENT_RUNNING && !(e->flags & WS_EVENT_FLAG_SPAN))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/**
+ * ws_collapse_counts:
+ * @event_used: (out) (optional) (transfer none): samples: the event folded
+ *   (%NULL if the samples have no event name)
+ *
+ * The folding itself, before the lines are written: each distinct stack
+ * ("comm;caller;…;leaf", with the waker's part for offwaketime) and its
+ * count, over the options' scope.
+ *
+ * Returns: (transfer full) (element-type utf8 guint64*): line → count
+ */
+GHashTable *
+ws_collapse_counts (WsTrace                 *trace,
+                    const WsCollapseOptions *options,
+                    const char             **event_used)
+{
+  g_autoptr(GString) line = g_string_new (NULL);
+  Folder f = { trace, options, NULL, NULL, NULL };
+  guint32 event = WS_NONE;
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), NULL);
+  g_return_val_if_fail (options != NULL, NULL);
+
+  f.counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  f.labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  if (options->threads != NULL)
+    {
+      guint n = ws_trace_get_n_threads (trace);
+
+      f.in_scope = g_new0 (guint8, MAX (n, 1));
+      for (guint k = 0; k < options->n_threads; k++)
+        if (options->threads[k] < n)
+          f.in_scope[options->threads[k]] = 1;
+    }
+  if (options->mode == WS_COLLAPSE_SAMPLES)
+    event = options->event ? ws_trace_lookup_string (trace, options->event) : first_sample_event (trace);
+  if (event_used != NULL)
+    *event_used = event != WS_NONE ? ws_trace_get_string (trace, event) : NULL;
+
+  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
+    {
+      const WsEvent *e = ws_trace_get_event (trace, i);
+
+      if (f.in_scope != NULL && !f.in_scope[e->thread])
+        continue;
+      if (options->mode == WS_COLLAPSE_SAMPLES && e->kind == WS_EVENT_RUNNING &&
+          !(e->flags & WS_EVENT_FLAG_SPAN) && e->target == event &&
+          (event != WS_NONE || options->event == NULL))
+        fold_running (&f, e, line);
+      else if (options->mode == WS_COLLAPSE_SPANS && e->kind == WS_EVENT_RUNNING &&
+               (e->flags & WS_EVENT_FLAG_SPAN))
+        fold_running (&f, e, line);
+      else if (options->mode == WS_COLLAPSE_WAITS && e->kind == WS_EVENT_WAIT)
+        fold_wait (&f, i, e, line);
+    }
+
+  g_hash_table_unref (f.labels);
+  g_free (f.in_scope);
+  return f.counts;
+}
+
+/**
  * ws_collapse_lines:
  * @event_used: (out) (optional) (transfer none): samples: the event folded
  *   (%NULL if the samples have no event name)
@@ -304,42 +414,17 @@ ws_collapse_lines (WsTrace                 *trace,
                    const WsCollapseOptions *options,
                    const char             **event_used)
 {
-  g_autoptr(GString) line = g_string_new (NULL);
-  Folder f = { trace, options, NULL, NULL };
-  guint32 event = WS_NONE;
+  g_autoptr(GHashTable) counts = ws_collapse_counts (trace, options, event_used);
   GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
   GHashTableIter iter;
   gpointer key, value;
 
-  g_return_val_if_fail (WS_IS_TRACE (trace), NULL);
-  g_return_val_if_fail (options != NULL, NULL);
+  g_return_val_if_fail (counts != NULL, lines);
 
-  f.counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  f.labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  if (options->mode == WS_COLLAPSE_SAMPLES)
-    event = options->event ? ws_trace_lookup_string (trace, options->event) : first_sample_event (trace);
-  if (event_used != NULL)
-    *event_used = event != WS_NONE ? ws_trace_get_string (trace, event) : NULL;
-
-  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
-    {
-      const WsEvent *e = ws_trace_get_event (trace, i);
-
-      if (options->mode == WS_COLLAPSE_SAMPLES && e->kind == WS_EVENT_RUNNING &&
-          !(e->flags & WS_EVENT_FLAG_SPAN) && e->target == event &&
-          (event != WS_NONE || options->event == NULL))
-        fold_sample (&f, e, line);
-      else if (options->mode == WS_COLLAPSE_WAITS && e->kind == WS_EVENT_WAIT)
-        fold_wait (&f, i, e, line);
-    }
-
-  g_hash_table_iter_init (&iter, f.counts);
+  g_hash_table_iter_init (&iter, counts);
   while (g_hash_table_iter_next (&iter, &key, &value))
     g_ptr_array_add (lines, g_strdup_printf ("%s %" G_GUINT64_FORMAT, (char *) key, *(guint64 *) value));
   g_ptr_array_sort (lines, compare_lines);
-
-  g_hash_table_unref (f.counts);
-  g_hash_table_unref (f.labels);
   return lines;
 }
 

@@ -17,6 +17,7 @@ G_BEGIN_DECLS
 typedef enum {
   WS_COLLAPSE_SAMPLES,
   WS_COLLAPSE_WAITS,
+  WS_COLLAPSE_SPANS,           /* exact switch-in → switch-out spans (on-CPU time) */
 } WsCollapseMode;
 
 typedef enum {
@@ -33,8 +34,15 @@ typedef enum {
  * @name: how the first frame names the thread
  * @with_waker: waits: append "--", the waker's stack leaf first and its
  *   name (offwaketime's layout)
- * @wait_unit_ns: waits: nanoseconds per count (1000: microseconds, as
- *   offcputime prints them)
+ * @wait_unit_ns: waits and spans: nanoseconds per count (1000:
+ *   microseconds, as offcputime prints them)
+ * @has_window: fold only what lies in [@window_start, @window_end): a
+ *   sample whose time is in it, the part of a wait or span inside it
+ * @threads: (nullable): fold only these threads (indices), @n_threads of
+ *   them; %NULL for every thread
+ *
+ * The scope fields (window, threads) are the flame graph's selection: a
+ * flame tree is these same lines, folded into a tree.
  */
 typedef struct {
   WsCollapseMode  mode;
@@ -42,12 +50,21 @@ typedef struct {
   WsCollapseName  name;
   gboolean        with_waker;
   WsTime          wait_unit_ns;
+  gboolean        has_window;
+  WsTime          window_start;
+  WsTime          window_end;
+  const guint    *threads;
+  guint           n_threads;
 } WsCollapseOptions;
 
 void      ws_collapse_options_init  (WsCollapseOptions   *options);
 char     *ws_collapse_tidy_function (const char          *function,
                                      const char          *module,
                                      gboolean             java);
+GHashTable*ws_collapse_counts        (WsTrace             *trace,
+                                     const WsCollapseOptions *options,
+                                     const char         **event_used);
+gboolean  ws_collapse_trace_has_samples (WsTrace         *trace);
 GPtrArray*ws_collapse_lines         (WsTrace             *trace,
                                      const WsCollapseOptions *options,
                                      const char         **event_used);

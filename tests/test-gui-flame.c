@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The Flame Graph page in the real window, as a user meets it: py-locks
+ * opened, the page shown, the graph checked against the core's run; a real
+ * click on a frame zooms to it (it then spans the chart's width) and lists
+ * its callers; Escape resets the zoom; a search prints the share the core
+ * computes; a window selected in the timeline narrows the graph to that
+ * thread and window.  Screenshots at 1280×720 and 1920×1080.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "ws-application.h"
+#include "ws-flame-chart.h"
+#include "ws-flame-page.h"
+#include "ws-gui-test-util.h"
+#include "ws-window.h"
+
+static WsApplication *the_app;
+
+static gboolean
+page_ready (gpointer data)
+{
+  WsFlamePage *page = data;
+  gboolean busy;
+
+  g_object_get (page, "busy", &busy, NULL);
+  return !busy && ws_flame_page_get_graph (page) != NULL;
+}
+
+static gboolean
+has_label_with (GtkWidget  *root,
+                const char *text)
+{
+  if (GTK_IS_LABEL (root) && strstr (gtk_label_get_label (GTK_LABEL (root)), text) != NULL)
+    return TRUE;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (has_label_with (c, text))
+      return TRUE;
+  return FALSE;
+}
+
+static guint64
+core_total (WsTrace *trace, WsFlameMode mode, const guint *threads, guint n, WsTime t0, WsTime t1)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsFlameGraph) graph = NULL;
+  WsFlameSettings settings;
+
+  ws_flame_settings_init (&settings);
+  settings.mode = mode;
+  settings.threads = threads;
+  settings.n_threads = n;
+  settings.has_window = t1 > t0;
+  settings.window_start = t0;
+  settings.window_end = t1;
+  graph = ws_flame_run (trace, &settings, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  return ws_flame_tree_get_total (graph->tree);
+}
+
+static void
+test_flame_page (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GdkTexture) shot = NULL;
+  WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
+  WsFlamePage *page;
+  WsFlameChart *chart;
+  WsDocument *document;
+  WsTrace *trace;
+  const WsFlameGraph *graph;
+  const WsFlameNode *root, *target = NULL;
+  guint target_index = WS_FLAME_NO_NODE, thread;
+  graphene_rect_t rect;
+  GtkWidget *search, *match;
+  WsTime t0, t1;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
+  gtk_window_present (GTK_WINDOW (window));
+  document = ws_window_open_file (window, file);
+  while (ws_document_get_state (document) == WS_DOCUMENT_LOADING)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_READY);
+  trace = ws_document_get_trace (document);
+
+  /* From the keyboard: Alt+9's action shows the page and focuses inside it. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.details-page", "s", "flame"));
+  page = WS_FLAME_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_FLAME_PAGE));
+  g_assert_nonnull (page);
+  ws_gui_test_spin (50);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (page)));
+  {
+    GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+    g_assert_nonnull (focus);
+    g_assert_true (focus == GTK_WIDGET (page) || gtk_widget_is_ancestor (focus, GTK_WIDGET (page)));
+  }
+  ws_gui_test_wait_until (page_ready, page, 30, "the flame graph");
+  graph = ws_flame_page_get_graph (page);
+  g_assert_cmpint (graph->mode, ==, WS_FLAME_ON_CPU);
+  g_assert_cmpuint (ws_flame_tree_get_total (graph->tree), ==, core_total (trace, WS_FLAME_ON_CPU, NULL, 0, 0, 0));
+  chart = WS_FLAME_CHART (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_FLAME_CHART));
+  g_assert_cmpint (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (chart)), ==, GTK_ACCESSIBLE_ROLE_IMG);
+  g_assert_true (gtk_widget_get_focusable (GTK_WIDGET (chart)));
+  ws_gui_test_spin (300);
+  g_clear_object (&shot);
+  shot = ws_gui_test_screenshot (GTK_WIDGET (window), "flame-01-on-cpu-1280.png");
+
+  /* The heaviest first frame's heaviest child: a frame of depth 2. */
+  root = ws_flame_tree_get_node (graph->tree, WS_FLAME_ROOT);
+  for (guint c = root->first_child; c < root->first_child + root->n_children; c++)
+    {
+      const WsFlameNode *n = ws_flame_tree_get_node (graph->tree, c);
+      if (n->n_children > 0 && n->total * 2 < root->total && (target == NULL || n->total > target->total))
+        target = n, target_index = c;
+    }
+  g_assert_nonnull (target);
+  target_index = target->first_child;
+  target = ws_flame_tree_get_node (graph->tree, target_index);
+  g_assert_true (ws_flame_chart_node_rect (chart, target_index, &rect));
+  g_assert_cmpfloat (rect.size.width, <, gtk_widget_get_width (GTK_WIDGET (chart)) * 0.6);
+  /* Bring it into view, then click it as a user does. */
+  {
+    GtkScrolledWindow *sw = GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (GTK_WIDGET (chart), GTK_TYPE_SCROLLED_WINDOW));
+    GtkAdjustment *v = gtk_scrolled_window_get_vadjustment (sw);
+    gtk_adjustment_set_value (v, rect.origin.y - gtk_adjustment_get_page_size (v) / 2);
+    ws_gui_test_spin (100);
+  }
+  if (!ws_gui_test_real_click (GTK_WIDGET (chart), rect.origin.x + rect.size.width / 2,
+                               rect.origin.y + rect.size.height / 2, 1))
+    ws_gui_test_click_at (GTK_WIDGET (chart), rect.origin.x + rect.size.width / 2, rect.origin.y + rect.size.height / 2);
+  ws_gui_test_spin (100);
+  g_assert_cmpuint (ws_flame_chart_get_zoom (chart), ==, target_index);
+  g_assert_cmpuint (ws_flame_chart_get_selected (chart), ==, target_index);
+  g_assert_true (ws_flame_chart_node_rect (chart, target_index, &rect));
+  g_assert_cmpfloat (rect.origin.x, ==, 0);
+  g_assert_cmpfloat (rect.size.width, ==, gtk_widget_get_width (GTK_WIDGET (chart)));
+  {
+    g_autofree char *heading = g_strdup_printf ("Callers of %s", target->name);
+    g_assert_true (has_label_with (GTK_WIDGET (page), heading));
+  }
+  ws_gui_test_spin (200);
+  g_clear_object (&shot);
+  shot = ws_gui_test_screenshot (GTK_WIDGET (window), "flame-02-zoomed-1280.png");
+
+  /* Escape: the whole graph again; the arrows walk the frames, Return zooms. */
+  g_assert_true (ws_gui_test_press_key_in (GTK_WIDGET (chart), GDK_KEY_Escape, 0));
+  g_assert_cmpuint (ws_flame_chart_get_zoom (chart), ==, WS_FLAME_ROOT);
+  g_assert_true (ws_gui_test_press_key_in (GTK_WIDGET (chart), GDK_KEY_Down, 0));   /* to the parent */
+  g_assert_cmpuint (ws_flame_chart_get_selected (chart), ==, target->parent);
+  g_assert_true (ws_gui_test_press_key_in (GTK_WIDGET (chart), GDK_KEY_Return, 0));
+  g_assert_cmpuint (ws_flame_chart_get_zoom (chart), ==, target->parent);
+  g_assert_true (ws_gui_test_press_key_in (GTK_WIDGET (chart), GDK_KEY_Escape, 0));
+  g_assert_cmpuint (ws_flame_chart_get_zoom (chart), ==, WS_FLAME_ROOT);
+
+  /* A search: the share the core computes. */
+  search = ws_gui_test_find_named (GTK_WIDGET (page), "flame-search");
+  match = ws_gui_test_find_named (GTK_WIDGET (page), "flame-match-status");
+  g_assert_nonnull (search);
+  gtk_widget_grab_focus (search);
+  gtk_editable_set_text (GTK_EDITABLE (search), "^_?Py");
+  for (guint i = 0; i < 200 && gtk_label_get_text (GTK_LABEL (match))[0] == '\0'; i++)
+    ws_gui_test_spin (20);   /* the entry's typing delay */
+  {
+    g_autoptr(GRegex) re = g_regex_new ("^_?Py", 0, 0, NULL);
+    guint64 hit = ws_flame_tree_search (graph->tree, re, NULL);
+    g_autofree char *expected = g_strdup_printf ("%.2f %%", 100.0 * hit / ws_flame_tree_get_total (graph->tree));
+
+    g_assert_cmpuint (hit, >, 0);
+    if (strstr (gtk_label_get_text (GTK_LABEL (match)), expected) == NULL)
+      g_error ("match status “%s”, expected “%s”", gtk_label_get_text (GTK_LABEL (match)), expected);
+  }
+
+  /* The timeline's selection, through the session: one thread, a window. */
+  thread = ws_gui_test_find_thread (trace, "pylk-w0");
+  g_assert_cmpuint (thread, !=, WS_NONE);
+  t0 = ws_trace_get_start_time (trace) + (ws_trace_get_end_time (trace) - ws_trace_get_start_time (trace)) / 4;
+  t1 = t0 + (ws_trace_get_end_time (trace) - ws_trace_get_start_time (trace)) / 2;
+  ws_flame_page_set_mode (page, WS_FLAME_OFF_CPU);
+  ws_flame_page_set_scope (page, WS_FLAME_SCOPE_THREAD);
+  ws_timeline_viewport_set_selection (ws_document_get_viewport (document), thread, t0, t1);
+  ws_gui_test_spin (50);
+  ws_gui_test_wait_until (page_ready, page, 30, "the flame graph");
+  graph = ws_flame_page_get_graph (page);
+  g_assert_cmpint (graph->mode, ==, WS_FLAME_OFF_CPU);
+  g_assert_cmpuint (ws_flame_tree_get_total (graph->tree), >, 0);
+  g_assert_cmpuint (ws_flame_tree_get_total (graph->tree), ==,
+                    core_total (trace, WS_FLAME_OFF_CPU, &thread, 1, t0, t1));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_spin (50);
+
+  /* A large window: Off-wake over the whole trace, searched. */
+  window = ws_window_new (GTK_APPLICATION (the_app));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1920, 1080);
+  gtk_window_present (GTK_WINDOW (window));
+  document = ws_window_open_file (window, file);
+  while (ws_document_get_state (document) == WS_DOCUMENT_LOADING)
+    g_main_context_iteration (NULL, TRUE);
+  ws_window_show_details_page (window, "flame");
+  page = WS_FLAME_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_FLAME_PAGE));
+  ws_flame_page_set_mode (page, WS_FLAME_OFF_WAKE);
+  ws_gui_test_spin (50);
+  ws_gui_test_wait_until (page_ready, page, 30, "the flame graph");
+  g_assert_cmpint (ws_flame_page_get_graph (page)->mode, ==, WS_FLAME_OFF_WAKE);
+  search = ws_gui_test_find_named (GTK_WIDGET (page), "flame-search");
+  gtk_widget_grab_focus (search);
+  gtk_editable_set_text (GTK_EDITABLE (search), "futex");
+  ws_gui_test_spin (500);
+  g_clear_object (&shot);
+  shot = ws_gui_test_screenshot (GTK_WIDGET (window), "flame-03-off-wake-1920.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_spin (50);
+}
+
+static gboolean
+diff_ready (gpointer data)
+{
+  return page_ready (data) && ws_flame_page_get_diff (data) != NULL;
+}
+
+/* Two traces open: "Against" the fast one draws the slow one's
+ * differential graph, the differences the core's. */
+static void
+test_flame_compare (void)
+{
+  g_autofree char *fast = g_build_filename (g_getenv ("WS_TEST_DATA"), "pg-contrast-fast.perf.txt.gz", NULL);
+  g_autofree char *slow = g_build_filename (g_getenv ("WS_TEST_DATA"), "pg-contrast-slow.perf.txt.gz", NULL);
+  g_autoptr(GFile) fast_file = g_file_new_for_path (fast);
+  g_autoptr(GFile) slow_file = g_file_new_for_path (slow);
+  g_autoptr(GdkTexture) shot = NULL;
+  WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
+  WsDocument *fast_doc, *slow_doc;
+  WsFlamePage *page;
+  GtkDropDown *compare;
+  const WsFlameGraph *graph;
+  const double *diff;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
+  gtk_window_present (GTK_WINDOW (window));
+  fast_doc = ws_window_open_file (window, fast_file);
+  while (ws_document_get_state (fast_doc) == WS_DOCUMENT_LOADING)
+    g_main_context_iteration (NULL, TRUE);
+  slow_doc = ws_window_open_file (window, slow_file);
+  while (ws_document_get_state (slow_doc) == WS_DOCUMENT_LOADING)
+    g_main_context_iteration (NULL, TRUE);
+  ws_gui_test_spin (100);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.details-page", "s", "flame"));
+  page = WS_FLAME_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_FLAME_PAGE));
+  ws_flame_page_set_mode (page, WS_FLAME_OFF_CPU);
+  compare = GTK_DROP_DOWN (ws_gui_test_find_named (GTK_WIDGET (page), "flame-compare"));
+  g_assert_nonnull (compare);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (compare)), ==, 2);
+  gtk_drop_down_set_selected (compare, 1);
+  ws_gui_test_wait_until (diff_ready, page, 30, "the differential flame graph");
+  graph = ws_flame_page_get_graph (page);
+  diff = ws_flame_page_get_diff (page);
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(WsFlameGraph) base = NULL;
+    g_autofree double *expected = NULL;
+    WsFlameSettings settings;
+
+    ws_flame_settings_init (&settings);
+    settings.mode = WS_FLAME_OFF_CPU;
+    base = ws_flame_run (ws_document_get_trace (fast_doc), &settings, NULL, NULL, NULL, &error);
+    g_assert_cmpuint (ws_flame_tree_get_total (graph->tree), ==,
+                      core_total (ws_document_get_trace (slow_doc), WS_FLAME_OFF_CPU, NULL, 0, 0, 0));
+    expected = ws_flame_tree_diff (graph->tree, base->tree, FALSE);
+    for (guint i = 0; i < ws_flame_tree_get_n_nodes (graph->tree); i++)
+      g_assert_cmpfloat (diff[i], ==, expected[i]);
+  }
+  ws_gui_test_spin (300);
+  {
+    /* The root row in view: the flame's bottom. */
+    GtkWidget *chart = ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_FLAME_CHART);
+    GtkScrolledWindow *sw = GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (chart, GTK_TYPE_SCROLLED_WINDOW));
+    GtkAdjustment *v = gtk_scrolled_window_get_vadjustment (sw);
+
+    g_assert_cmpfloat (gtk_adjustment_get_value (v), ==, gtk_adjustment_get_upper (v) - gtk_adjustment_get_page_size (v));
+  }
+  shot = ws_gui_test_screenshot (GTK_WIDGET (window), "flame-04-differential-1280.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_spin (50);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  the_app = ws_gui_test_init (&argc, &argv);
+  g_test_add_func ("/gui/flame/page", test_flame_page);
+  g_test_add_func ("/gui/flame/compare", test_flame_compare);
+  status = g_test_run ();
+  g_object_unref (the_app);
+  return status;
+}
