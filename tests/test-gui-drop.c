@@ -81,6 +81,9 @@ main (int   argc,
 #ifdef HAVE_LIBTRACECMD
   g_test_add_data_func ("/gui/drop/trace-cmd", "tracecmd/oversub.dat", check_drop);
 #endif
+#ifdef HAVE_BABELTRACE2
+  g_test_add_data_func ("/gui/drop/lttng-ctf", "ctf/bug446190.tar.gz", check_drop);
+#endif
   status = g_test_run ();
   g_object_unref (the_app);
   return status;

@@ -216,6 +216,17 @@ tar_fail (GError    **error,
   return FALSE;
 }
 
+/* What a failed read of the archive means to the user. */
+static const char *
+tar_read_problem (const GError *error)
+{
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
+    return _("the compressed data ends early: the archive was cut short");
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA))
+    return _("corrupt compressed data");
+  return error->message;
+}
+
 /* Copies @size bytes of @in to @out (NULL: skips them), then the padding
  * to the next block. */
 static gboolean
@@ -278,7 +289,7 @@ untar (GInputStream  *stream,
       guint8 type;
 
       if (!g_input_stream_read_all (in, h, TAR_BLOCK, &n, cancellable, &local_error))
-        return tar_fail (error, display_name, offset, local_error->message);
+        return tar_fail (error, display_name, offset, tar_read_problem (local_error));
       if (n == 0)
         return TRUE;   /* no end-of-archive blocks: still a whole archive */
       if (n < TAR_BLOCK)
@@ -343,10 +354,10 @@ untar (GInputStream  *stream,
           ok = tar_copy (in, out, size, cancellable, &local_error);
           fclose (out);
           if (!ok)
-            return tar_fail (error, display_name, offset, local_error->message);
+            return tar_fail (error, display_name, offset, tar_read_problem (local_error));
         }
       else if (!tar_copy (in, NULL, size, cancellable, &local_error))
-        return tar_fail (error, display_name, offset, local_error->message);
+        return tar_fail (error, display_name, offset, tar_read_problem (local_error));
       offset += size + (TAR_BLOCK - size % TAR_BLOCK) % TAR_BLOCK;
     }
 }

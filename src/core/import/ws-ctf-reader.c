@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 
 #include "ws-ctf-reader.h"
 #include "ws-perf-private.h"
@@ -475,7 +476,7 @@ read_event (Reader            *r,
   const bt_event *event = bt_message_event_borrow_event_const (msg);
   const bt_field *payload = bt_event_borrow_payload_field_const (event);
   const bt_clock_snapshot *clock;
-  EventInfo *info = event_info (r, event);
+  EventInfo *info;
   CpuState *c;
   WsFrameId frames[2];
   guint cpu, n_frames = 0;
@@ -485,6 +486,7 @@ read_event (Reader            *r,
 
   if (r->count_only)
     return TRUE;
+  info = event_info (r, event);
   if (info->kind == KIND_OTHER)
     return TRUE;
   if ((c = cpu_state (r, event, &cpu)) == NULL)
@@ -674,13 +676,13 @@ take_library_error (void)
     {
       const char *m = bt_error_cause_get_message (bt_error_borrow_cause_by_index (err, i - 1));
 
-      if (m == NULL || *m == '\0')
+      /* The framework's own wrappers ("Component initialization method
+       * failed: status=ERROR, comp-addr=…") say nothing about the data. */
+      if (m == NULL || *m == '\0' || strstr (m, "comp-addr=") != NULL || strstr (m, "status=") != NULL)
         continue;
       if (text->len > 0)
         g_string_append (text, ": ");
       g_string_append (text, m);
-      if (text->len > 0 && i < n)
-        break;   /* the root cause and the one above it say enough */
     }
   bt_error_release (err);
   if (!g_utf8_validate (text->str, -1, NULL))
@@ -696,6 +698,7 @@ take_library_error (void)
 static gboolean
 run_graph (const char * const *dirs,
            Reader             *r,
+           bt_logging_level    log_level,
            char              **problem)
 {
   const bt_plugin *ctf = NULL, *utils = NULL;
@@ -721,7 +724,7 @@ run_graph (const char * const *dirs,
   bt_value_map_insert_entry (params, "inputs", inputs);
 
   if (bt_graph_add_source_component (graph, bt_plugin_borrow_source_component_class_by_name_const (ctf, "fs"),
-                                     "source", params, BT_LOGGING_LEVEL_NONE, &source) != BT_GRAPH_ADD_COMPONENT_STATUS_OK)
+                                     "source", params, log_level, &source) != BT_GRAPH_ADD_COMPONENT_STATUS_OK)
     goto failed;
   if (bt_graph_add_filter_component (graph, bt_plugin_borrow_filter_component_class_by_name_const (utils, "muxer"),
                                      "muxer", NULL, BT_LOGGING_LEVEL_NONE, &muxer) != BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
@@ -764,6 +767,33 @@ out:
   return ok;
 }
 
+/* The first error the ctf plugin logged in @log ("E PLUGIN/CTF/…
+ * function@file.c:123 MESSAGE"): its message, or NULL. */
+static char *
+first_logged_error (const char *log)
+{
+  g_auto(GStrv) lines = g_strsplit (log, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *e = strstr (lines[i], " E PLUGIN/");
+      const char *at, *space;
+
+      if (e == NULL || (at = strchr (e, '@')) == NULL || (space = strchr (at, ' ')) == NULL)
+        continue;
+      /* The metadata parser's own line numbers go to a log of its own
+       * that the plugin does not let a component turn on; the file at
+       * least is named. */
+      if (strstr (e, "PLUGIN/CTF/META") != NULL)
+        {
+          g_autofree char *text = g_utf8_make_valid (space + 1, MIN (strlen (space + 1), 300));
+          return g_strdup_printf (_("its metadata file is not valid CTF metadata (%s)"), text);
+        }
+      return g_utf8_make_valid (space + 1, MIN (strlen (space + 1), 300));
+    }
+  return NULL;
+}
+
 typedef enum {
   SKIM_OK,
   SKIM_CRASHED,
@@ -779,6 +809,7 @@ typedef enum {
 static SkimResult
 skim_in_child (const char * const *dirs,
                const char         *display_name,
+               int                 log_fd,
                GCancellable       *cancellable,
                int                *how)
 {
@@ -793,7 +824,11 @@ skim_in_child (const char * const *dirs,
       g_autofree char *problem = NULL;
       int null = open ("/dev/null", O_WRONLY);
 
-      if (null >= 0)
+      /* The plugin's log is where it says where the data is wrong ("At
+       * line 4545 in metadata stream: syntax error"): kept for the parent. */
+      if (log_fd >= 0)
+        dup2 (log_fd, STDERR_FILENO);
+      else if (null >= 0)
         dup2 (null, STDERR_FILENO);
       signal (SIGSEGV, SIG_DFL);
       signal (SIGBUS, SIG_DFL);
@@ -802,7 +837,7 @@ skim_in_child (const char * const *dirs,
       signal (SIGABRT, SIG_DFL);
       r.count_only = TRUE;
       r.p.display_name = display_name;
-      run_graph (dirs, &r, &problem);
+      run_graph (dirs, &r, BT_LOGGING_LEVEL_ERROR, &problem);
       _exit (0);
     }
   for (;;)
@@ -841,10 +876,23 @@ ws_ctf_read (const char * const *dirs,
   Progress progress = { progress_func, progress_data, 0, -1.0, 0 };
   Reader r = { 0 };
   gboolean ok = FALSE;
-  int how = 0;
+  int how = 0, log_fd;
+  g_autofree char *log_path = NULL, *logged = NULL;
+  SkimResult skim;
 
   ws_perf_report (&progress, 0.0, _("Reading LTTng events"));
-  switch (skim_in_child (dirs, display_name, cancellable, &how))
+  log_fd = g_file_open_tmp ("waitscope-ctf-log-XXXXXX", &log_path, NULL);
+  skim = skim_in_child (dirs, display_name, log_fd, cancellable, &how);
+  if (log_fd >= 0)
+    {
+      g_autofree char *log = NULL;
+
+      close (log_fd);
+      if (g_file_get_contents (log_path, &log, NULL, NULL))
+        logged = first_logged_error (log);
+      if (g_getenv ("WS_CTF_KEEP_LOG") == NULL) g_unlink (log_path);
+    }
+  switch (skim)
     {
     case SKIM_OK:
       break;
@@ -878,12 +926,13 @@ ws_ctf_read (const char * const *dirs,
   r.progress = &progress;
   r.cancellable = cancellable;
 
-  if (!run_graph (dirs, &r, &problem))
+  if (!run_graph (dirs, &r, BT_LOGGING_LEVEL_NONE, &problem))
     {
       if (r.error != NULL)
         g_propagate_error (error, g_steal_pointer (&r.error));
       else
-        g_set_error (error, WS_ERROR, WS_ERROR_PARSE, _("%s:1: the LTTng trace is damaged: %s"), display_name, problem);
+        g_set_error (error, WS_ERROR, WS_ERROR_PARSE, _("%s:1: the LTTng trace is damaged: %s%s%s"), display_name,
+                     problem, logged != NULL ? " — " : "", logged != NULL ? logged : "");
     }
   else if (r.p.records.n == 0)
     g_set_error (error, WS_ERROR, WS_ERROR_EMPTY,
