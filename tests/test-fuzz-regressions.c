@@ -30,6 +30,9 @@ static const struct {
   { "perf-text", "perf-text", ws_fuzz_perf_text, TRUE },
   { "folded", "folded", ws_fuzz_folded, TRUE },
   { "tracecmd", "tracecmd", ws_fuzz_tracecmd, TRUE },
+#ifdef HAVE_BABELTRACE2
+  { "ctf", "ctf", ws_fuzz_ctf, TRUE },
+#endif
   { "json-trace", "json-trace", ws_fuzz_json_trace, TRUE },
   { "scenario-rules", "scenario-rules", ws_fuzz_scenario_rules, FALSE },
   { "classifier", "classifier", ws_fuzz_classifier, FALSE },
