@@ -18,6 +18,7 @@
 #include <glib/gstdio.h>
 
 #include "ws-error.h"
+#include "ws-frame-classifier.h"
 #include "ws-trace-loader.h"
 
 static char *
@@ -251,6 +252,103 @@ test_syscall_frame (void)
   g_assert_cmpuint (named, <, waits);   /* kernel threads make no syscalls */
 }
 
+/* A wake-up in the timer softirq (vector 1, on a CPU not running
+ * ksoftirqd) is a timer expiry: its frame names the softirq's handler and
+ * the frame classifier says "timer", as for a perf stack. */
+static void
+test_timer_softirq (void)
+{
+  g_autofree char *archive = data_path ("bug446190.tar.gz");
+  g_autofree char *dir = NULL, *trace_dir = NULL, *out = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  g_autoptr(WsFrameClassifier) classifier = ws_frame_classifier_new ();
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  const char *argv[] = { "babeltrace2", NULL, NULL };
+  gboolean in_timer[256] = { FALSE }, ksoftirqd[256] = { FALSE };
+  guint oracle = 0, timer_wakes = 0, timer_kind = 0;
+
+  if (archive == NULL || g_find_program_in_path ("babeltrace2") == NULL)
+    {
+      g_test_skip ("WS_TEST_DATA is not set or babeltrace2 is not installed");
+      return;
+    }
+  dir = unpack (archive);
+  trace_dir = g_build_filename (dir, "bug446190", NULL);
+  argv[1] = trace_dir;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, NULL, NULL, &error));
+  g_assert_no_error (error);
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *l = lines[i];
+      gint64 cpu;
+
+      if (strstr (l, "cpu_id = ") == NULL)
+        continue;
+      cpu = field (l, "cpu_id");
+      if (strstr (l, " sched_switch: ") != NULL)
+        ksoftirqd[cpu] = strstr (l, "next_comm = \"ksoftirqd/") != NULL;
+      else if (strstr (l, "softirq_entry: ") != NULL)
+        in_timer[cpu] = field (l, "vec") == 1 && !ksoftirqd[cpu];
+      else if (strstr (l, "softirq_exit: ") != NULL)
+        in_timer[cpu] = FALSE;
+      else if (strstr (l, " sched_wakeup: ") != NULL && in_timer[cpu])
+        oracle++;
+    }
+
+  trace = load (archive, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
+    {
+      const WsEvent *e = ws_trace_get_event (trace, i), *peer;
+      const WsFrameId *frames;
+      guint n = 0;
+
+      if (e->kind != WS_EVENT_WAIT || e->peer == WS_NONE)
+        continue;
+      peer = ws_trace_get_event (trace, e->peer);
+      if (peer->kind != WS_EVENT_HW_SERVICE)
+        continue;
+      frames = ws_stack_table_get_stack (ws_trace_get_stack_table (trace), peer->stack, &n);
+      if (n > 0 && g_str_equal (ws_stack_table_get_frame (ws_trace_get_stack_table (trace), frames[0])->function,
+                                "run_timer_softirq"))
+        {
+          timer_wakes++;
+          if (ws_frame_classifier_classify_wake (classifier, trace, i, NULL) == WS_WAKE_TIMER)
+            timer_kind++;
+        }
+    }
+  g_test_message ("timer softirq wake-ups: %u in babeltrace2's text, %u ending waits here, %u of them named a timer expiry",
+                  oracle, timer_wakes, timer_kind);
+  g_assert_cmpuint (oracle, >, 0);
+  /* Every one that ended a wait (a wake-up of a thread not waiting ends
+   * nothing), and most of them do. */
+  g_assert_cmpuint (timer_wakes, <=, oracle);
+  g_assert_cmpuint (timer_wakes * 10, >=, oracle * 8);
+  g_assert_cmpuint (timer_kind, ==, timer_wakes);
+  remove_tree (dir);
+}
+
+/* A trace given in WS_TEST_CTF_TRACE (such as the Trace Compass
+ * many-threads trace, too large to commit), checked the same way. */
+static void
+test_extra_trace (void)
+{
+  const char *dir = g_getenv ("WS_TEST_CTF_TRACE");
+  g_autoptr(WsTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (dir == NULL)
+    {
+      g_test_skip ("WS_TEST_CTF_TRACE is not set");
+      return;
+    }
+  trace = load (dir, &error);
+  g_assert_no_error (error);
+  check_against_babeltrace (trace, dir);
+}
+
 static void
 expect_failure (const char *path,
                 const char *name_in_message,
@@ -323,6 +421,8 @@ main (int   argc,
   g_test_add_func ("/ctf/archive-and-directory", test_archive_and_directory);
   g_test_add_func ("/ctf/syscall-frame", test_syscall_frame);
   g_test_add_func ("/ctf/damaged", test_damaged);
+  g_test_add_func ("/ctf/timer-softirq", test_timer_softirq);
+  g_test_add_func ("/ctf/extra-trace", test_extra_trace);
 #endif
   return g_test_run ();
 }

@@ -46,6 +46,10 @@
 #include "ws-ctf-reader.h"
 #include "ws-perf-private.h"
 
+/* Softirq vectors (include/linux/interrupt.h). */
+#define SOFTIRQ_NET_TX 2
+#define SOFTIRQ_NET_RX 3
+
 /* More CPUs than any machine LTTng records has: a damaged packet. */
 #define MAX_CPUS 8192
 
@@ -61,6 +65,7 @@ typedef enum {
   KIND_IRQ_EXIT,
   KIND_SOFTIRQ_ENTRY,
   KIND_SOFTIRQ_EXIT,
+  KIND_SOFTIRQ_RAISE,
   KIND_SYSCALL_ENTRY,
   KIND_SYSCALL_EXIT,
 } EventKind;
@@ -84,6 +89,9 @@ typedef struct {
   guint     irq_depth;
   WsFrameId irq_frame;
   gint      softirq;            /* the vector, -1 outside softirq */
+  gboolean  softirq_in_thread;  /* ...run by the thread it interrupted */
+  guint     raised_by_thread;   /* vectors raised outside interrupts */
+  gboolean  ksoftirqd;          /* the running thread is ksoftirqd/N */
 } CpuState;
 
 typedef struct {
@@ -110,6 +118,8 @@ static const char *const field_names[][N_FIELDS + 1] = {
   [KIND_STATEDUMP]     = { "lttng_statedump_process_state", "tid", "pid", "name" },
   [KIND_IRQ_ENTRY]     = { "irq_handler_entry", "irq", "name" },
   [KIND_SOFTIRQ_ENTRY] = { "irq_softirq_entry", "vec" },
+  [KIND_SOFTIRQ_EXIT]  = { "irq_softirq_exit", "vec" },
+  [KIND_SOFTIRQ_RAISE] = { "irq_softirq_raise", "vec" },
 };
 
 /* The kernel's handler of each softirq vector (kernel/softirq.c,
@@ -197,6 +207,8 @@ kind_of (const char *name)
     return KIND_SOFTIRQ_ENTRY;
   if (g_str_equal (name, "irq_softirq_exit") || g_str_equal (name, "softirq_exit"))
     return KIND_SOFTIRQ_EXIT;
+  if (g_str_equal (name, "irq_softirq_raise") || g_str_equal (name, "softirq_raise"))
+    return KIND_SOFTIRQ_RAISE;
   if (g_str_has_prefix (name, "syscall_entry_") || g_str_has_prefix (name, "compat_syscall_entry_") ||
       (g_str_has_prefix (name, "sys_") && name[4] != '\0'))
     return KIND_SYSCALL_ENTRY;
@@ -522,10 +534,33 @@ read_event (Reader            *r,
       if (c->irq_depth > 0)
         c->irq_depth--;
       return TRUE;
+    case KIND_SOFTIRQ_RAISE:
+      if (!read_number (r, info, payload, 0, &a))
+        return FALSE;
+      if (a >= 0 && a < (gint64) G_N_ELEMENTS (softirq_handlers))
+        {
+          if (c->irq_depth == 0 && c->softirq < 0)
+            c->raised_by_thread |= 1u << a;
+          else
+            c->raised_by_thread &= ~(1u << a);
+        }
+      return TRUE;
     case KIND_SOFTIRQ_ENTRY:
       if (!read_number (r, info, payload, 0, &a))
         return FALSE;
       c->softirq = a >= 0 && a < (gint64) G_N_ELEMENTS (softirq_handlers) ? (gint) a : -1;
+      /* Who readied a thread woken in a softirq: the perf importer's rule
+       * (ws-perf-importer.c, interrupt_frames), without the stack that
+       * tells it there.  Softirqs run by ksoftirqd are its own (a
+       * heartbeat thread); a network softirq raised by a thread outside
+       * interrupts (a loopback send) is run by that thread when it
+       * re-enables bottom halves, so the sender readied the receiver;
+       * the rest ran on interrupt exit, for the hardware. */
+      c->softirq_in_thread = c->softirq >= 0 &&
+        (c->ksoftirqd || ((c->softirq == SOFTIRQ_NET_TX || c->softirq == SOFTIRQ_NET_RX) &&
+                          (c->raised_by_thread & (1u << c->softirq))));
+      if (c->softirq >= 0)
+        c->raised_by_thread &= ~(1u << c->softirq);
       return TRUE;
     case KIND_SOFTIRQ_EXIT:
       c->softirq = -1;
@@ -572,6 +607,7 @@ read_event (Reader            *r,
       if ((syscall = g_hash_table_lookup (r->syscalls, GINT_TO_POINTER ((gint32) a))) != NULL)
         frames[n_frames++] = GPOINTER_TO_UINT (syscall) - 1;
       c->tid = (gint32) b;
+      c->ksoftirqd = g_str_has_prefix (next_comm, "ksoftirqd/");
     }
   else
     {
@@ -589,7 +625,7 @@ read_event (Reader            *r,
             return FALSE;
           rec.a = ws_perf_parser_thread (&r->p, (gint32) a, ws_perf_parser_task_pid (&r->p, (gint32) a));
           name_thread (r, rec.a, (gint32) a, comm, ns, FALSE);
-          if ((n_frames = interrupt_frames (r, c, frames)) > 0)
+          if ((n_frames = interrupt_frames (r, c, frames)) > 0 && !(c->irq_depth == 0 && c->softirq_in_thread))
             rec.type |= REC_INTERRUPT;
         }
       else
