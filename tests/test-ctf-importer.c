@@ -404,6 +404,17 @@ test_damaged (void)
   expect_failure (trace_dir, trace_dir, "its metadata file is not valid CTF metadata");
   g_clear_pointer (&contents, g_free);
 
+  /* A stream on which libbabeltrace2 loops for ever (found by fuzzing,
+   * `babeltrace2` itself loops on it too): stopped and named. */
+  {
+    g_autofree char *loops = g_build_filename (g_getenv ("WS_TEST_DATA"), "..", "fuzz", "regressions", "ctf",
+                                               "babeltrace-loops-on-damaged-stream.tar.gz", NULL);
+
+    g_setenv ("WAITSCOPE_CTF_STALL_TIMEOUT", "2", TRUE);
+    expect_failure (loops, loops, "loops on it");
+    g_unsetenv ("WAITSCOPE_CTF_STALL_TIMEOUT");
+  }
+
   /* An archive cut short. */
   g_assert_true (g_file_get_contents (archive, &contents, &len, NULL));
   cut = g_build_filename (dir, "cut.tar.gz", NULL);

@@ -43,6 +43,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
+#include "ws-ctf-graph.h"
 #include "ws-ctf-reader.h"
 #include "ws-perf-private.h"
 
@@ -105,7 +106,6 @@ typedef struct {
   Progress     *progress;
   GCancellable *cancellable;
   guint64       n_read;
-  gboolean      count_only;     /* the child's reading: decode, keep nothing */
   GError       *error;
 } Reader;
 
@@ -496,8 +496,6 @@ read_event (Reader            *r,
   gint32 tid, pid;
   Record rec;
 
-  if (r->count_only)
-    return TRUE;
   info = event_info (r, event);
   if (info->kind == KIND_OTHER)
     return TRUE;
@@ -645,257 +643,29 @@ read_event (Reader            *r,
   return TRUE;
 }
 
-static bt_graph_simple_sink_component_initialize_func_status
-sink_init (bt_message_iterator *iterator,
-           void                *data)
-{
-  return BT_GRAPH_SIMPLE_SINK_COMPONENT_INITIALIZE_FUNC_STATUS_OK;
-}
-
-static bt_graph_simple_sink_component_consume_func_status
-sink_consume (bt_message_iterator *iterator,
-              void                *data)
+/* One batch of messages from the graph (ws-ctf-graph.c). */
+static gboolean
+read_messages (const bt_message * const *msgs,
+               guint64                   count,
+               gpointer                  data)
 {
   Reader *r = data;
-  bt_message_array_const msgs;
-  guint64 count = 0;
-  gboolean ok = TRUE;
 
-  switch (bt_message_iterator_next (iterator, &msgs, &count))
-    {
-    case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
-      break;
-    case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
-      return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END;
-    case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
-      return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_AGAIN;
-    case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
-      return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_MEMORY_ERROR;
-    default:
-      return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
-    }
   for (guint64 i = 0; i < count; i++)
-    {
-      if (ok && bt_message_get_type (msgs[i]) == BT_MESSAGE_TYPE_EVENT)
-        {
-          r->n_read++;
-          ok = read_event (r, msgs[i]);
-        }
-      bt_message_put_ref (msgs[i]);
-    }
-  if (!ok)
-    return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
+    if (bt_message_get_type (msgs[i]) == BT_MESSAGE_TYPE_EVENT)
+      {
+        r->n_read++;
+        if (!read_event (r, msgs[i]))
+          return FALSE;
+      }
   if (r->cancellable != NULL && g_cancellable_is_cancelled (r->cancellable))
     {
       g_set_error (&r->error, WS_ERROR, WS_ERROR_CANCELLED, "%s:1: %s", r->p.display_name, _("import cancelled"));
-      return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
+      return FALSE;
     }
   if (r->progress != NULL && (r->n_read & 0xffff) < count)
     ws_perf_report (r->progress, -1.0, _("Reading LTTng events"));
-  return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
-}
-
-/* libbabeltrace2's own account of a failure, the cause nearest the data
- * first (it names the stream file and offset); NULL if it has none. */
-static char *
-take_library_error (void)
-{
-  const bt_error *err = bt_current_thread_take_error ();
-  GString *text;
-  guint64 n;
-
-  if (err == NULL)
-    return NULL;
-  text = g_string_new (NULL);
-  n = bt_error_get_cause_count (err);
-  for (guint64 i = n; i > 0 && text->len < 600; i--)
-    {
-      const char *m = bt_error_cause_get_message (bt_error_borrow_cause_by_index (err, i - 1));
-
-      /* The framework's own wrappers ("Component initialization method
-       * failed: status=ERROR, comp-addr=…") say nothing about the data. */
-      if (m == NULL || *m == '\0' || strstr (m, "comp-addr=") != NULL || strstr (m, "status=") != NULL)
-        continue;
-      if (text->len > 0)
-        g_string_append (text, ": ");
-      g_string_append (text, m);
-    }
-  bt_error_release (err);
-  if (!g_utf8_validate (text->str, -1, NULL))
-    {
-      g_autofree char *valid = g_utf8_make_valid (text->str, -1);
-      g_string_assign (text, valid);
-    }
-  return g_string_free (text, FALSE);
-}
-
-/* Builds source → muxer → sink over @dirs and runs it; FALSE with a
- * message in @problem when libbabeltrace2 refuses the trace. */
-static gboolean
-run_graph (const char * const *dirs,
-           Reader             *r,
-           bt_logging_level    log_level,
-           char              **problem)
-{
-  const bt_plugin *ctf = NULL, *utils = NULL;
-  bt_graph *graph = NULL;
-  bt_value *params = NULL, *inputs = NULL;
-  const bt_component_source *source = NULL;
-  const bt_component_filter *muxer = NULL;
-  const bt_component_sink *sink = NULL;
-  gboolean ok = FALSE;
-  bt_graph_run_status status;
-
-  if (bt_plugin_find ("ctf", BT_FALSE, BT_FALSE, BT_TRUE, BT_TRUE, BT_FALSE, &ctf) != BT_PLUGIN_FIND_STATUS_OK ||
-      bt_plugin_find ("utils", BT_FALSE, BT_FALSE, BT_TRUE, BT_TRUE, BT_FALSE, &utils) != BT_PLUGIN_FIND_STATUS_OK)
-    {
-      *problem = g_strdup (_("libbabeltrace2's ctf and utils plugins are not installed (Debian: babeltrace2)"));
-      goto out;
-    }
-  graph = bt_graph_create (0);
-  params = bt_value_map_create ();
-  inputs = bt_value_array_create ();
-  for (guint i = 0; dirs[i] != NULL; i++)
-    bt_value_array_append_string_element (inputs, dirs[i]);
-  bt_value_map_insert_entry (params, "inputs", inputs);
-
-  if (bt_graph_add_source_component (graph, bt_plugin_borrow_source_component_class_by_name_const (ctf, "fs"),
-                                     "source", params, log_level, &source) != BT_GRAPH_ADD_COMPONENT_STATUS_OK)
-    goto failed;
-  if (bt_graph_add_filter_component (graph, bt_plugin_borrow_filter_component_class_by_name_const (utils, "muxer"),
-                                     "muxer", NULL, BT_LOGGING_LEVEL_NONE, &muxer) != BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
-      bt_graph_add_simple_sink_component (graph, "sink", sink_init, sink_consume, NULL, r, &sink) != BT_GRAPH_ADD_COMPONENT_STATUS_OK)
-    goto failed;
-  for (guint64 i = 0; i < bt_component_source_get_output_port_count (source); i++)
-    {
-      /* The muxer adds an input port each time one is connected. */
-      guint64 n_in = bt_component_filter_get_input_port_count (muxer);
-
-      if (bt_graph_connect_ports (graph, bt_component_source_borrow_output_port_by_index_const (source, i),
-                                  bt_component_filter_borrow_input_port_by_index_const (muxer, n_in - 1),
-                                  NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
-        goto failed;
-    }
-  if (bt_graph_connect_ports (graph, bt_component_filter_borrow_output_port_by_name_const (muxer, "out"),
-                              bt_component_sink_borrow_input_port_by_name_const (sink, "in"),
-                              NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
-    goto failed;
-
-  do
-    status = bt_graph_run (graph);
-  while (status == BT_GRAPH_RUN_STATUS_AGAIN);
-  if (status == BT_GRAPH_RUN_STATUS_OK)
-    {
-      ok = TRUE;
-      goto out;
-    }
-
-failed:
-  *problem = take_library_error ();
-  if (*problem == NULL)
-    *problem = g_strdup (_("libbabeltrace2 cannot read it"));
-out:
-  bt_value_put_ref (inputs);
-  bt_value_put_ref (params);
-  bt_graph_put_ref (graph);
-  bt_plugin_put_ref (ctf);
-  bt_plugin_put_ref (utils);
-  return ok;
-}
-
-/* The first error the ctf plugin logged in @log ("E PLUGIN/CTF/…
- * function@file.c:123 MESSAGE"): its message, or NULL. */
-static char *
-first_logged_error (const char *log)
-{
-  g_auto(GStrv) lines = g_strsplit (log, "\n", -1);
-
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      const char *e = strstr (lines[i], " E PLUGIN/");
-      const char *at, *space;
-
-      if (e == NULL || (at = strchr (e, '@')) == NULL || (space = strchr (at, ' ')) == NULL)
-        continue;
-      /* The metadata parser's own line numbers go to a log of its own
-       * that the plugin does not let a component turn on; the file at
-       * least is named. */
-      if (strstr (e, "PLUGIN/CTF/META") != NULL)
-        {
-          g_autofree char *text = g_utf8_make_valid (space + 1, MIN (strlen (space + 1), 300));
-          return g_strdup_printf (_("its metadata file is not valid CTF metadata (%s)"), text);
-        }
-      return g_utf8_make_valid (space + 1, MIN (strlen (space + 1), 300));
-    }
-  return NULL;
-}
-
-typedef enum {
-  SKIM_OK,
-  SKIM_CRASHED,
-  SKIM_CANCELLED,
-} SkimResult;
-
-/*
- * libbabeltrace2 aborts on some damaged traces (an assertion in its CTF
- * decoder), so a child process reads the whole trace first; only one it
- * read without dying is read here.  The child touches nothing but the
- * library and ends with _exit(), so forking from a worker thread is safe.
- */
-static SkimResult
-skim_in_child (const char * const *dirs,
-               const char         *display_name,
-               int                 log_fd,
-               GCancellable       *cancellable,
-               int                *how)
-{
-  pid_t pid = fork ();
-  int status = 0;
-
-  if (pid < 0)
-    return SKIM_OK;
-  if (pid == 0)
-    {
-      Reader r = { 0 };
-      g_autofree char *problem = NULL;
-      int null = open ("/dev/null", O_WRONLY);
-
-      /* The plugin's log is where it says where the data is wrong ("At
-       * line 4545 in metadata stream: syntax error"): kept for the parent. */
-      if (log_fd >= 0)
-        dup2 (log_fd, STDERR_FILENO);
-      else if (null >= 0)
-        dup2 (null, STDERR_FILENO);
-      signal (SIGSEGV, SIG_DFL);
-      signal (SIGBUS, SIG_DFL);
-      signal (SIGFPE, SIG_DFL);
-      signal (SIGILL, SIG_DFL);
-      signal (SIGABRT, SIG_DFL);
-      r.count_only = TRUE;
-      r.p.display_name = display_name;
-      run_graph (dirs, &r, BT_LOGGING_LEVEL_ERROR, &problem);
-      _exit (0);
-    }
-  for (;;)
-    {
-      pid_t done = waitpid (pid, &status, WNOHANG);
-
-      if (done == pid)
-        break;
-      if (done < 0 && errno != EINTR)
-        return SKIM_OK;
-      if (g_cancellable_is_cancelled (cancellable))
-        {
-          kill (pid, SIGKILL);
-          waitpid (pid, &status, 0);
-          return SKIM_CANCELLED;
-        }
-      g_usleep (done == 0 ? 2000 : 0);
-    }
-  if (WIFEXITED (status) && WEXITSTATUS (status) == 0)
-    return SKIM_OK;
-  *how = WIFSIGNALED (status) ? WTERMSIG (status) : -WEXITSTATUS (status);
-  return SKIM_CRASHED;
+  return TRUE;
 }
 
 WsTrace *
@@ -912,37 +682,36 @@ ws_ctf_read (const char * const *dirs,
   Progress progress = { progress_func, progress_data, 0, -1.0, 0 };
   Reader r = { 0 };
   gboolean ok = FALSE;
-  int how = 0, log_fd;
-  g_autofree char *log_path = NULL, *logged = NULL;
-  SkimResult skim;
+  int how = 0;
+  guint64 n_skimmed = 0;
+  g_autofree char *logged = NULL;
 
   ws_perf_report (&progress, 0.0, _("Reading LTTng events"));
-  log_fd = g_file_open_tmp ("waitscope-ctf-log-XXXXXX", &log_path, NULL);
-  skim = skim_in_child (dirs, display_name, log_fd, cancellable, &how);
-  if (log_fd >= 0)
+  switch (ws_ctf_graph_skim (dirs, cancellable, &how, &n_skimmed, &logged))
     {
-      g_autofree char *log = NULL;
-
-      close (log_fd);
-      if (g_file_get_contents (log_path, &log, NULL, NULL))
-        logged = first_logged_error (log);
-      if (g_getenv ("WS_CTF_KEEP_LOG") == NULL) g_unlink (log_path);
-    }
-  switch (skim)
-    {
-    case SKIM_OK:
+    case WS_CTF_SKIM_OK:
       break;
-    case SKIM_CANCELLED:
+    case WS_CTF_SKIM_CANCELLED:
       g_set_error (error, WS_ERROR, WS_ERROR_CANCELLED, "%s:1: %s", display_name, _("import cancelled"));
       return NULL;
-    case SKIM_CRASHED:
+    case WS_CTF_SKIM_STALLED:
+      {
+        g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, n_skimmed);
+
+        g_set_error (error, WS_ERROR, WS_ERROR_PARSE,
+                     _("%s:1: the LTTng trace is damaged: libbabeltrace2 stopped delivering events after "
+                       "event %s and loops on it (stopped, in a process of its own)"), display_name, count);
+        return NULL;
+      }
+    case WS_CTF_SKIM_CRASHED:
     default:
       {
         g_autofree char *how_text = how > 0 ? g_strdup (g_strsignal (how)) : g_strdup_printf ("exit %d", -how);
+        g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, n_skimmed);
 
         g_set_error (error, WS_ERROR, WS_ERROR_PARSE,
-                     _("%s:1: the LTTng trace is damaged: libbabeltrace2 crashed reading it (%s), in a "
-                       "process of its own"), display_name, how_text);
+                     _("%s:1: the LTTng trace is damaged: libbabeltrace2 crashed reading it (%s) after "
+                       "event %s, in a process of its own"), display_name, how_text, count);
         return NULL;
       }
     }
@@ -962,7 +731,7 @@ ws_ctf_read (const char * const *dirs,
   r.progress = &progress;
   r.cancellable = cancellable;
 
-  if (!run_graph (dirs, &r, BT_LOGGING_LEVEL_NONE, &problem))
+  if (!ws_ctf_graph_run (dirs, BT_LOGGING_LEVEL_NONE, read_messages, &r, &problem))
     {
       if (r.error != NULL)
         g_propagate_error (error, g_steal_pointer (&r.error));
