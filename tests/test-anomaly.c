@@ -10,6 +10,7 @@
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
 #include <math.h>
 
 #include "ws-anomaly-detector.h"
@@ -54,6 +55,55 @@ test_gmm_recovers_mixture (void)
   g_assert_cmpfloat_with_epsilon (gmm.components[0].weight, 0.7, 0.02);
   g_assert_cmpfloat_with_epsilon (sqrt (gmm.components[1].variance), 0.3, 0.03);
   g_assert_true (gmm.converged);
+}
+
+/* Law: ws_gmm_fit() counts a repeated value as one weighted point, and
+ * that is the same EM as on every sample (only the order of summation
+ * differs).  Random mixtures of microsecond-resolved durations (so values
+ * repeat, as in real traces), in random order, against the raw fit of the
+ * sorted samples with every sample weighing 1. */
+static void
+test_gmm_repeats_weighted (void)
+{
+  gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
+  WsGmmSettings s;
+
+  ws_gmm_settings_init (&s);
+  gsl_rng_set (rng, 11);
+  for (guint trial = 0; trial < 40; trial++)
+    {
+      gsize n = 50 + gsl_rng_uniform_int (rng, 3000);
+      guint modes = 1 + gsl_rng_uniform_int (rng, 3);
+      g_autofree double *x = g_new (double, n);
+      g_autofree double *sorted = g_new (double, n);
+      gsize distinct = 1;
+      WsGmm collapsed, raw;
+
+      for (gsize i = 0; i < n; i++)
+        {
+          /* A duration in µs around 20 µs … 20 ms, as log-nanoseconds. */
+          double us = exp (3 + 2.3 * gsl_rng_uniform_int (rng, modes) + gsl_ran_gaussian (rng, 0.4));
+          x[i] = log (1000.0 * MAX (1.0, round (us)));
+        }
+      memcpy (sorted, x, n * sizeof *x);
+      gsl_sort (sorted, 1, n);
+      for (gsize i = 1; i < n; i++)
+        distinct += sorted[i] != sorted[i - 1];
+      g_assert_true (ws_gmm_fit (x, n, &s, &collapsed, NULL, NULL));
+      g_assert_true (ws_gmm_fit_weighted (sorted, NULL, n, &s, &raw, NULL, NULL));
+      g_assert_cmpuint (collapsed.n_components, ==, raw.n_components);
+      g_assert_cmpfloat_with_epsilon (collapsed.n_samples, n, 1e-9);
+      g_assert_cmpfloat_with_epsilon (collapsed.bic, raw.bic, 1e-6 * fabs (raw.bic));
+      for (guint j = 0; j < raw.n_components; j++)
+        {
+          g_assert_cmpfloat_with_epsilon (collapsed.components[j].weight, raw.components[j].weight, 1e-9);
+          g_assert_cmpfloat_with_epsilon (collapsed.components[j].mean, raw.components[j].mean, 1e-9);
+          g_assert_cmpfloat_with_epsilon (collapsed.components[j].variance, raw.components[j].variance, 1e-9);
+        }
+      if (trial == 0)
+        g_test_message ("%" G_GSIZE_FORMAT " samples, %" G_GSIZE_FORMAT " distinct", n, distinct);
+    }
+  gsl_rng_free (rng);
 }
 
 static void
@@ -1241,6 +1291,7 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/anomaly/gmm/recovers-mixture", test_gmm_recovers_mixture);
   g_test_add_func ("/anomaly/gmm/tail", test_gmm_tail);
+  g_test_add_func ("/anomaly/gmm/repeats-weighted", test_gmm_repeats_weighted);
   g_test_add_func ("/anomaly/signature", test_signature);
   g_test_add_func ("/anomaly/signature-tells-waits-apart", test_signature_tells_waits_apart);
   g_test_add_func ("/anomaly/history-old-signatures-kept-apart", test_history_old_signatures_kept_apart);

@@ -104,6 +104,19 @@ test_records_once (Fixture *fx, gconstpointer data)
   digest = ws_history_store_trace_digest (ws_document_get_trace (a), &error);
   g_assert_true (ws_history_store_has_trace (store, digest));
   g_clear_object (&store);
+  /* The document hashed the file on a thread of its own while parsing it:
+   * the SHA-256 of the file's bytes, as GLib computes it. */
+  {
+    g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+    g_autofree char *bytes = NULL;
+    g_autofree char *expected = NULL;
+    gsize len = 0;
+
+    g_assert_true (g_file_get_contents (path, &bytes, &len, NULL));
+    expected = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) bytes, len);
+    g_assert_cmpstr (ws_document_get_digest (a), ==, expected);
+    g_assert_cmpstr (digest, ==, expected);
+  }
 
   /* Opened again: still one. */
   again = load ("py-locks.perf.txt.gz", TRUE);

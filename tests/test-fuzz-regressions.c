@@ -41,6 +41,7 @@ static const struct {
   { "session-file", "session-file", ws_fuzz_session_file, FALSE },
   { "history-store", "history-store", ws_fuzz_history_store, FALSE },
   { "gmm", "gmm", ws_fuzz_gmm, FALSE },
+  { "digest", "digest", ws_fuzz_digest, FALSE },
 };
 
 typedef struct {

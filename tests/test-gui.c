@@ -40,6 +40,15 @@ document_done (gpointer data)
   return ws_document_get_state (data) != WS_DOCUMENT_LOADING;
 }
 
+/* The window gives the pages under the timeline their share of the height
+ * once, at its first layout (ws-window-pages.c): on a busy machine that
+ * can come later than any fixed pause. */
+static gboolean
+pane_arranged (gpointer data)
+{
+  return g_object_get_data (G_OBJECT (data), "ws-pane-arranged") != NULL;
+}
+
 static gboolean
 search_done (gpointer data)
 {
@@ -523,7 +532,8 @@ test_cancel (void)
 
     /* The pages under the timeline start with most of the height; give
      * the timeline room for the dd rows, as a user drags the divider. */
-    ws_gui_test_spin (500);   /* the window's own first split comes first */
+    ws_gui_test_wait_until (pane_arranged, window, 30, "the window's own first split");
+    ws_gui_test_spin (100);
     gtk_paned_set_position (split, gtk_widget_get_height (GTK_WIDGET (split)) * 6 / 10);
     g_test_message ("split at %d of %d", gtk_paned_get_position (split), gtk_widget_get_height (GTK_WIDGET (split)));
 

@@ -206,6 +206,32 @@ test_file_digest (Fixture *fx, gconstpointer data)
   g_assert_nonnull (strstr (error->message, missing));
 }
 
+/* The same digest as GLib's own SHA-256 (an independent implementation)
+ * for files of random bytes and sizes around the 1 MiB read chunk. */
+static void
+test_file_digest_sizes (Fixture *fx, gconstpointer data)
+{
+  static const gsize sizes[] = { 0, 1, 55, 56, 64, 4095, (1 << 20) - 1, 1 << 20, (1 << 20) + 1, 3 * (1 << 20) + 17 };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (3);
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *file = g_build_filename (fx->dir, "random.bin", NULL);
+      g_autofree guchar *bytes = g_malloc (sizes[i] + 1);
+      g_autofree char *digest = NULL;
+      g_autofree char *expected = NULL;
+
+      for (gsize k = 0; k < sizes[i]; k++)
+        bytes[k] = g_rand_int (rand) & 0xff;
+      g_assert_true (g_file_set_contents (file, (const char *) bytes, sizes[i], &error));
+      expected = g_compute_checksum_for_data (G_CHECKSUM_SHA256, bytes, sizes[i]);
+      digest = ws_history_store_file_digest (file, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (digest, ==, expected);
+    }
+}
+
 /* The weights a model gets from the store, in another stack table (frames
  * are matched by name and module, not by id). */
 static void
@@ -569,6 +595,7 @@ main (int argc, char *argv[])
   g_test_add ("/history-store/counts-by-hand", Fixture, NULL, fixture_setup, test_counts_by_hand, fixture_teardown);
   g_test_add ("/history-store/stats-and-top", Fixture, NULL, fixture_setup, test_stats_and_top, fixture_teardown);
   g_test_add ("/history-store/file-digest", Fixture, NULL, fixture_setup, test_file_digest, fixture_teardown);
+  g_test_add ("/history-store/file-digest-sizes", Fixture, NULL, fixture_setup, test_file_digest_sizes, fixture_teardown);
   g_test_add ("/history-store/fill-similarity", Fixture, NULL, fixture_setup, test_fill_similarity, fixture_teardown);
   g_test_add ("/history-store/record-trace", Fixture, NULL, fixture_setup, test_record_trace, fixture_teardown);
   g_test_add ("/history-store/samples-and-flags", Fixture, NULL, fixture_setup, test_samples_and_flags, fixture_teardown);

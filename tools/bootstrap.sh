@@ -24,11 +24,11 @@ builddir=${WS_BUILDDIR:-build}
 
 packages=(
   build-essential meson ninja-build pkg-config gettext
-  libglib2.0-dev libglib2.0-dev-bin libjson-glib-dev libgsl-dev libsqlite3-dev zlib1g-dev
+  libglib2.0-dev libglib2.0-dev-bin libjson-glib-dev libgsl-dev libsqlite3-dev zlib1g-dev nettle-dev
   libgtk-4-dev libadwaita-1-dev
   desktop-file-utils appstream
   xvfb xauth dbus dbus-x11 imagemagick graphviz poppler-utils
-  python3-sklearn python3-gi gir1.2-atspi-2.0 at-spi2-core
+  python3-sklearn python3-gi gir1.2-atspi-2.0 at-spi2-core python3-distributed
   linux-perf
   sqlite3
   libtracecmd-dev libtraceevent-dev libtracefs-dev trace-cmd

@@ -17,6 +17,8 @@
 
 #include "cli-common.h"
 #include "ws-anomaly-detector.h"
+#include "ws-digest.h"
+#include "ws-stack-counts.h"
 #include "ws-error.h"
 #include "ws-history-store.h"
 #include "ws-trace-loader.h"
@@ -63,7 +65,7 @@ open_existing (const char  *path,
 /* add                                                                  */
 
 typedef struct {
-  const char *path;
+  char       *path;
   char       *digest;
   gboolean    newly;
   char       *error;
@@ -75,6 +77,7 @@ add_outcome_clear (gpointer data)
 {
   AddOutcome *o = data;
 
+  g_free (o->path);
   g_free (o->digest);
   g_free (o->error);
 }
@@ -92,7 +95,7 @@ add_one (WsHistoryStore *store,
   gboolean waits_new = FALSE;
 
   ws_anomaly_settings_init (&settings);
-  o->path = path;
+  o->path = g_strdup (path);
   if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
     {
       if ((o->digest = ws_history_store_file_digest (path, &error)) == NULL)
@@ -128,6 +131,59 @@ fail:
   o->error = o->not_recorded
              ? g_strdup_printf (_("%s; nothing of %s was recorded"), error->message, path)
              : g_strdup (error->message);
+}
+
+/* Trace @index of a digest, recorded as add_one() records the trace:
+ * its stacks and its waits under its content hash, in one transaction. */
+static void
+add_digest_trace (WsHistoryStore *store,
+                  WsDigest       *digest,
+                  guint           index,
+                  AddOutcome     *o)
+{
+  const WsDigestTrace *t = ws_digest_get_trace (digest, index);
+  g_autoptr(GArray) stacks = g_array_new (FALSE, FALSE, sizeof (WsStackId));
+  g_autoptr(GArray) weights = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(GError) error = NULL;
+  WsAnomalySettings settings;
+  gboolean waits_new = FALSE;
+
+  ws_anomaly_settings_init (&settings);
+  o->path = g_strdup (t->path);
+  o->digest = g_strdup (t->content_hash);
+  if (t->waits->depth != settings.signature_depth)
+    {
+      o->error = g_strdup_printf (_("%s: its wait samples are at signature depth %u, not %u"),
+                                  t->path, t->waits->depth, settings.signature_depth);
+      return;
+    }
+  for (guint i = 0; i < t->counts->len; i++)
+    {
+      const WsStackCount *c = &g_array_index (t->counts, WsStackCount, i);
+
+      g_array_append_val (stacks, c->stack);
+      g_array_append_val (weights, c->count);
+    }
+  o->not_recorded = TRUE;
+  if (!ws_history_store_begin_batch (store, &error))
+    goto fail;
+  if ((!ws_history_store_has_trace (store, t->content_hash) &&
+       !ws_history_store_record_stacks (store, t->content_hash, t->path, ws_digest_get_stack_table (digest),
+                                        (const WsStackId *) (gpointer) stacks->data,
+                                        (const guint64 *) (gpointer) weights->data, stacks->len, &o->newly, &error)) ||
+      !ws_anomaly_record_samples (store, t->waits, t->content_hash, &settings, &waits_new, NULL, &error))
+    {
+      ws_history_store_end_batch (store, FALSE, NULL);
+      goto fail;
+    }
+  if (!ws_history_store_end_batch (store, TRUE, &error))
+    goto fail;
+  o->not_recorded = FALSE;
+  o->newly = o->newly || waits_new;
+  return;
+
+fail:
+  o->error = g_strdup_printf (_("%s; nothing of %s was recorded"), error->message, t->path);
 }
 
 static void
@@ -205,6 +261,23 @@ print_add_text (const char *path,
   printf (_(" (history: %s)\n"), path);
 }
 
+static void
+count_outcome (AddOutcome *o,
+               guint      *n_new,
+               guint      *n_known,
+               guint      *n_failed)
+{
+  if (o->error != NULL)
+    {
+      (*n_failed)++;
+      fprintf (stderr, "waitscope-cli: %s\n", o->error);
+    }
+  else if (o->newly)
+    (*n_new)++;
+  else
+    (*n_known)++;
+}
+
 static int
 history_add (int    argc,
              char **argv)
@@ -245,22 +318,37 @@ history_add (int    argc,
    * need no more memory than the largest. */
   outcomes = g_array_sized_new (FALSE, TRUE, sizeof (AddOutcome), argc - 1);
   g_array_set_clear_func (outcomes, add_outcome_clear);
-  g_array_set_size (outcomes, argc - 1);
   for (int i = 1; i < argc; i++)
     {
-      AddOutcome *o = &g_array_index (outcomes, AddOutcome, i - 1);
+      g_autoptr(WsDigest) digest = NULL;
+      g_autoptr(GError) local = NULL;
+      guint first = outcomes->len;
 
-      add_one (store, argv[i], o);
-      if (o->error != NULL)
+      /* A digest adds each of its traces, as adding the trace would. */
+      if (ws_digest_file_sniff (argv[i]) && (digest = ws_digest_read (argv[i], &local)) != NULL)
         {
-          n_failed++;
-          fprintf (stderr, "waitscope-cli: %s\n", o->error);
+          g_array_set_size (outcomes, first + ws_digest_get_n_traces (digest));
+          for (guint k = 0; k < ws_digest_get_n_traces (digest); k++)
+            add_digest_trace (store, digest, k, &g_array_index (outcomes, AddOutcome, first + k));
         }
-      else if (o->newly)
-        n_new++;
       else
-        n_known++;
+        {
+          AddOutcome *o;
+
+          g_array_set_size (outcomes, first + 1);
+          o = &g_array_index (outcomes, AddOutcome, first);
+          if (local != NULL)
+            {
+              o->path = g_strdup (argv[i]);
+              o->error = g_strdup (local->message);
+            }
+          else
+            add_one (store, argv[i], o);
+        }
+      for (guint k = first; k < outcomes->len; k++)
+        count_outcome (&g_array_index (outcomes, AddOutcome, k), &n_new, &n_known, &n_failed);
     }
+
 
   if (options.json)
     print_add_json (path, outcomes, n_new, n_known, n_failed);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli-common.h"
+#include "cli-digest.h"
 #include "cli-mine.h"
 #include "ws-perf-importer.h"
 #include "ws-error.h"
@@ -214,6 +215,41 @@ traces_have_waits (GPtrArray *traces)
   return FALSE;
 }
 
+static int finish_run (const char *command, CliMineResult *result, GError *error);
+
+/* cli_mine_run() over digests (traces among them reduced on the way):
+ * the same run, for the scopes a digest holds. */
+static int
+mine_digests (const char       *command,
+              CliMineOptions   *options,
+              WsMiningSettings *settings,
+              char            **paths,
+              CliMineResult    *result)
+{
+  g_autoptr(WsDigest) digest = NULL;
+  g_autoptr(GError) error = NULL;
+  guint64 n_waits = 0;
+
+  if (!ws_mining_settings_fit_digest (settings, &error))
+    return cli_usage_error (command, "%s", error->message);
+  if ((digest = cli_load_digests (paths, &error)) == NULL)
+    return cli_fail (error);
+  if (settings->classes != NULL && ws_digest_get_n_traces (digest) != g_strv_length (paths))
+    return cli_usage_error (command, "%s", _("--slow, --fast and --classes take digests of one trace each"));
+  for (guint i = 0; i < ws_digest_get_n_traces (digest); i++)
+    n_waits += ws_digest_get_trace (digest, i)->n_waits;
+  if (!options->running && !options->waiting && n_waits == 0)
+    {
+      options->running = TRUE;
+      settings->stacks = WS_AOI_RUNNING;
+      fprintf (stderr, "%s\n%s\n    %s\n",
+               _("waitscope-cli: no waits in these traces (no sched_switch events): mining sampled running stacks (--running)."),
+               _("To see waits, record the scheduler events with call stacks:"), WS_PERF_RECORD_WAITS_COMMAND);
+    }
+  result->run = ws_mining_run_digest (digest, settings, NULL, NULL, NULL, &error);
+  return finish_run (command, result, error);
+}
+
 /**
  * cli_mine_run:
  * @settings: what the command adds (clustering, signatures); the options
@@ -260,6 +296,8 @@ cli_mine_run (const char       *command,
     return status;
   if (cli_classes_given (&options->classes))
     settings->classes = (const WsRunClass *) (gconstpointer) options->classes.classes->data;
+  if (cli_paths_have_digest (paths))
+    return mine_digests (command, options, settings, paths, result);
   if ((traces = cli_load_traces (paths, rules, &error)) == NULL)
     return cli_fail (error);
 
@@ -275,6 +313,15 @@ cli_mine_run (const char       *command,
     }
 
   result->run = ws_mining_run (traces, settings, NULL, NULL, NULL, &error);
+  return finish_run (command, result, error);
+}
+
+/* After the run: its warnings, or its error. */
+static int
+finish_run (const char    *command,
+            CliMineResult *result,
+            GError        *error)
+{
   if (result->run == NULL)
     /* Settings were checked: what is left invalid is a --signature. */
     return g_error_matches (error, WS_ERROR, WS_ERROR_INVALID)
@@ -448,8 +495,8 @@ cli_mine_json_header (JsonBuilder    *b,
   json_builder_end_object (b);
   json_builder_set_member_name (b, "traces");
   json_builder_begin_array (b);
-  for (guint i = 0; i < result->traces->len; i++)
-    json_builder_add_string_value (b, ws_trace_get_path (g_ptr_array_index (result->traces, i)));
+  for (guint i = 0; i < result->run->n_traces; i++)
+    json_builder_add_string_value (b, ws_mining_result_get_trace_path (result->run, i));
   json_builder_end_array (b);
   json_builder_set_member_name (b, "history");
   if (result->history != NULL)

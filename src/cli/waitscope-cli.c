@@ -23,12 +23,15 @@ int cli_inspect (int argc, char **argv);
 int cli_export_timeline (int argc, char **argv);
 int cli_mine (int argc, char **argv);
 int cli_cluster (int argc, char **argv);
+int cli_digest (int argc, char **argv);
+int cli_digest_merge (int argc, char **argv);
 int cli_history (int argc, char **argv);
 int cli_why (int argc, char **argv);
 int cli_collapse (int argc, char **argv);
 int cli_export_chrome (int argc, char **argv);
 int cli_export_sqlite (int argc, char **argv);
 int cli_query (int argc, char **argv);
+int cli_pivot (int argc, char **argv);
 int cli_anomalies (int argc, char **argv);
 int cli_flag (int argc, char **argv);
 int cli_model (int argc, char **argv);
@@ -53,9 +56,12 @@ static const CliCommand commands[] = {
   { "export-chrome", cli_export_chrome, N_("The trace as Chrome / Perfetto trace event JSON") },
   { "export-sqlite", cli_export_sqlite, N_("The trace as an SQLite database (tables and views: docs/sql.md)") },
   { "query", cli_query, N_("One SQL statement over a trace: its rows as text, JSON or CSV") },
+  { "pivot", cli_pivot, N_("Where the threads' time goes, by process, thread, state, readier or function") },
   { "export-timeline", cli_export_timeline, N_("The thread timeline as a PNG, SVG or PDF figure") },
   { "mine", cli_mine, N_("Costly maximal call-stack patterns of many traces (StackMine)") },
   { "cluster", cli_cluster, N_("Clusters of similar costly call-stack patterns, ranked") },
+  { "digest", cli_digest, N_("Reduce traces to small digests that mine and cluster read (a fleet's map)") },
+  { "digest-merge", cli_digest_merge, N_("Merge digests into one (a fleet's reduce)") },
   { "impact", cli_impact, N_("How much time chosen components cost a scenario (impact analysis)") },
   { "awg", cli_awg, N_("The aggregated wait graph of a scenario's instances (text, JSON or DOT)") },
   { "contrast", cli_contrast, N_("Contrast patterns: what slow instances do that fast ones do not") },

@@ -5,6 +5,7 @@
 #include <locale.h>
 
 #include "ws-application.h"
+#include "ws-timing.h"
 
 int
 main (int   argc,
@@ -12,6 +13,7 @@ main (int   argc,
 {
   g_autoptr(WsApplication) app = NULL;
 
+  ws_timing_start ();
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");

@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "ws-anomaly-state.h"
+#include "ws-timing.h"
 #include "ws-error.h"
 #include "ws-worker.h"
 
@@ -203,6 +204,7 @@ detect_done (gpointer  owner,
   WsAnomalyState *self = owner;
   Job *job = data;
 
+  ws_timing_mark ("anomalies-scored");
   if (error != NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))

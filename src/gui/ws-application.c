@@ -212,6 +212,7 @@ ws_application_startup (GApplication *app)
     { "win.details-page::mining", { "<Alt>5", NULL } },
     { "win.details-page::contrast", { "<Alt>6", NULL } },
     { "win.details-page::findings", { "<Alt>7", NULL } },
+    { "win.details-page::pivot", { "<Alt>8", NULL } },
     { "win.show-slowest", { "<Control>l", NULL } },
   };
 

@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <glib/gi18n.h>
 
 #include "ws-anomaly-detector.h"
+#include "ws-timing.h"
 #include "ws-document.h"
 #include "ws-error.h"
 #include "ws-history-store.h"
@@ -459,7 +464,25 @@ record_done (GObject      *source,
       self->history_error = error;
     }
   self->recording = FALSE;
+  ws_timing_mark ("history-recorded");
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RECORDING]);
+}
+
+/* The recording runs on a thread of its own at a lower priority (a
+ * Linux thread's nice value is its own): on a machine of two cores it
+ * must not delay the Overview's answer or the anomaly colouring, which
+ * the user is waiting for, and nothing on screen waits for it.  Not on
+ * GTask's pool: a pool thread would keep the lowered priority for the
+ * next task, and an unprivileged thread cannot raise it again. */
+static gpointer
+record_in_background (gpointer data)
+{
+  GTask *task = data;
+
+  setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), 10);
+  record_thread (task, g_task_get_source_object (task), g_task_get_task_data (task), g_task_get_cancellable (task));
+  g_object_unref (task);
+  return NULL;
 }
 
 static void
@@ -474,7 +497,48 @@ start_recording (WsDocument *self)
   g_task_set_task_data (task, job, (GDestroyNotify) record_job_free);
   self->recording = TRUE;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RECORDING]);
-  g_task_run_in_thread (task, record_thread);
+  g_thread_unref (g_thread_new ("ws-record-history", record_in_background, g_object_ref (task)));
+}
+
+/* A trace file is known by the SHA-256 of its bytes, which needs no
+ * parsing: a second thread hashes the file while the first parses it (the
+ * two read the same pages), so on two cores identifying a trace costs no
+ * wall time before its timeline shows. */
+typedef struct {
+  char         *path;
+  GCancellable *cancellable;   /* its own: a failed parse stops it too */
+  char         *digest;
+  GError       *error;
+} HashJob;
+
+static gpointer
+hash_thread (gpointer data)
+{
+  HashJob *job = data;
+
+  job->digest = ws_history_store_file_digest_full (job->path, job->cancellable, &job->error);
+  return NULL;
+}
+
+/* Joins the hashing thread; its digest, or %NULL with @error. */
+static char *
+hash_join (GThread       *thread,
+           HashJob       *job,
+           GCancellable  *outer,
+           gulong         handler,
+           GError       **error)
+{
+  char *digest;
+
+  g_thread_join (thread);
+  g_cancellable_disconnect (outer, handler);
+  digest = job->digest;
+  if (digest == NULL)
+    g_propagate_error (error, job->error);
+  g_object_unref (job->cancellable);
+  g_free (job->path);
+  g_free (job);
+  return digest;
 }
 
 static void
@@ -486,7 +550,11 @@ load_thread (GTask        *task,
   WsDocument *self = source_object;
   g_autofree char *path = g_file_get_path (self->file);
   g_autoptr(GError) error = NULL;
+  g_autoptr(GError) hash_error = NULL;
   LoadResult *result;
+  HashJob *hash = NULL;
+  GThread *hasher = NULL;
+  gulong handler = 0;
 
   if (path == NULL)
     {
@@ -496,32 +564,49 @@ load_thread (GTask        *task,
       return;
     }
 
+  if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      hash = g_new0 (HashJob, 1);
+      hash->path = g_strdup (path);
+      hash->cancellable = g_cancellable_new ();
+      handler = g_cancellable_connect (cancellable, G_CALLBACK (g_cancellable_cancel),
+                                       g_object_ref (hash->cancellable), g_object_unref);
+      hasher = g_thread_new ("ws-hash", hash_thread, hash);
+    }
+
   result = g_new0 (LoadResult, 1);
   result->trace = ws_trace_loader_load (path, NULL, ws_progress_relay_report, self->progress_relay,
                                         cancellable, &error);
-  if (result->trace == NULL)
+  if (result->trace != NULL)
     {
-      load_result_free (result);
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
+      ws_timing_mark ("trace-parsed");
+      ws_progress_relay_report (1.0, _("Preparing the timeline…"), self->progress_relay);
+      result->lod = ws_timeline_lod_new (result->trace, cancellable, &error);
     }
-
-  ws_progress_relay_report (1.0, _("Preparing the timeline…"), self->progress_relay);
-  result->lod = ws_timeline_lod_new (result->trace, cancellable, &error);
   if (result->lod == NULL)
     {
+      if (hasher != NULL)
+        {
+          g_cancellable_cancel (hash->cancellable);
+          g_free (hash_join (hasher, hash, cancellable, handler, NULL));
+        }
       load_result_free (result);
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
-  /* Hashed once, cancellably: the history and the flags know a trace by it. */
+  ws_timing_mark ("timeline-detail-built");
   ws_progress_relay_report (1.0, _("Identifying the trace…"), self->progress_relay);
-  result->digest = ws_history_store_trace_digest_full (result->trace, cancellable, &error);
+  if (hasher != NULL)
+    result->digest = hash_join (hasher, hash, cancellable, handler, &hash_error);
+  else
+    /* Not a file (nothing else loads, but the content hash is the rule then). */
+    result->digest = ws_history_store_trace_digest_full (result->trace, cancellable, &hash_error);
+  ws_timing_mark ("trace-identified");
   if (result->digest == NULL)
     {
       load_result_free (result);
-      g_task_return_error (task, g_steal_pointer (&error));
+      g_task_return_error (task, g_steal_pointer (&hash_error));
       return;
     }
   g_task_return_pointer (task, result, (GDestroyNotify) load_result_free);
@@ -591,6 +676,7 @@ load_done (GObject      *source,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUBTITLE]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
   set_state (self, WS_DOCUMENT_READY);
+  ws_timing_mark ("trace-read");
   if (self->record_history)
     start_recording (self);
   g_task_return_boolean (task, TRUE);

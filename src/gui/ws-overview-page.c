@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ws-anomaly-state.h"
+#include "ws-timing.h"
 #include "ws-mining-request.h"
 #include "ws-overview-page.h"
 #include "ws-thread-picker.h"
@@ -493,6 +494,7 @@ fill (WsOverviewPage *self)
 {
   WsAttribution *attr = shown_attribution (self);
 
+  ws_timing_mark ("answer-shown");
   if (ws_attribution_get_n_causes (attr) > 0)
     {
       g_autofree char *text = g_strdup_printf (_("Mostly %s."), ws_attribution_get_cause (attr, 0)->label);

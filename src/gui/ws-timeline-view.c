@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "ws-event-format.h"
+#include "ws-timing.h"
 #include "ws-time-format.h"
 #include "ws-anomaly-plot.h"
 #include "ws-timeline-keys.h"
@@ -643,6 +644,7 @@ ws_timeline_view_snapshot (GtkWidget   *widget,
     }
 
   gtk_snapshot_append_texture (snapshot, self->texture, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  ws_timing_mark ("first-timeline-frame");
 }
 
 static void

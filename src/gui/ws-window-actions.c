@@ -334,7 +334,7 @@ inspect_trace_action (GtkWidget  *widget,
   ws_window_show_details_page (self, "graph");
 }
 
-/* Alt+1…7: a page of the lower pane, with the keyboard focus in it. */
+/* Alt+1…8: a page of the lower pane, with the keyboard focus in it. */
 static void
 details_page_action (GtkWidget  *widget,
                      const char *action_name,

@@ -109,6 +109,24 @@ graph_show_in_timeline_cb (WsWindow    *self,
   gtk_widget_grab_focus (GTK_WIDGET (self->timeline_view));
 }
 
+/* Pivot (ws-pivot-page.c): a row's earliest span, selected in the
+ * timeline if the row is of the trace shown. */
+static void
+pivot_show_in_timeline_cb (WsWindow *self,
+                           WsTrace  *trace,
+                           guint     thread,
+                           guint     event)
+{
+  if (!_ws_window_is_ready (self) || ws_document_get_trace (self->current) != trace)
+    {
+      ws_window_show_toast (self, _("The table belongs to a trace that is not shown"));
+      return;
+    }
+  ws_timeline_viewport_set_selected_event (ws_document_get_viewport (self->current), event);
+  ws_timeline_view_reveal_event (self->timeline_view, event);
+  gtk_widget_grab_focus (GTK_WIDGET (self->timeline_view));
+}
+
 /* Contrast (ws-contrast-page.c): the ready tree of a slow instance. */
 static void
 contrast_ready_tree_cb (WsWindow *self,
@@ -204,6 +222,7 @@ _ws_window_pages_init (WsWindow *self)
   g_signal_connect_swapped (self->overview_page, "show-contrast", G_CALLBACK (overview_show_contrast_cb), self);
   g_signal_connect_swapped (self->graph_page, "show-in-timeline", G_CALLBACK (graph_show_in_timeline_cb), self);
   g_signal_connect_swapped (self->graph_page, "show-events", G_CALLBACK (graph_show_events_cb), self);
+  g_signal_connect_swapped (self->pivot_page, "show-in-timeline", G_CALLBACK (pivot_show_in_timeline_cb), self);
 }
 
 /**

@@ -10,6 +10,7 @@
 
 #include "ws-contrast-page.h"
 #include "ws-overview-page.h"
+#include "ws-pivot-page.h"
 #include "ws-slowest-list.h"
 #include "ws-timeline-legend.h"
 #include "ws-window.h"
@@ -50,6 +51,7 @@ struct _WsWindow
   WsGraphPage          *graph_page;
   WsFindingsPage       *findings_page;
   WsContrastPage       *contrast_page;
+  WsPivotPage          *pivot_page;
   GtkPaned             *content_paned;
   GMenu                *recent_section;
   GtkMenuButton        *slowest_button;   /* ws-window-slowest.c */

@@ -167,6 +167,7 @@ ws_window_class_init (WsWindowClass *klass)
   g_type_ensure (WS_TYPE_THREAD_TABLE);
   g_type_ensure (WS_TYPE_MINING_PAGE);
   g_type_ensure (WS_TYPE_CONTRAST_PAGE);
+  g_type_ensure (WS_TYPE_PIVOT_PAGE);
   g_type_ensure (WS_TYPE_GRAPH_PAGE);
   g_type_ensure (WS_TYPE_OVERVIEW_PAGE);
   g_type_ensure (WS_TYPE_FINDINGS_PAGE);
@@ -200,6 +201,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, graph_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, findings_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, contrast_page);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, pivot_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, content_paned);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, recent_section);
 
@@ -280,6 +282,7 @@ ws_window_new (GtkApplication *application)
   ws_window_findings_init (self, self->findings_page);
   ws_window_record_init (self, settings);
   ws_contrast_page_set_session (self->contrast_page, self->session);
+  ws_pivot_page_set_session (self->pivot_page, self->session);
   ws_window_anomaly_attach (self);
   _ws_window_update_recent_menu (self);
   return self;

@@ -103,79 +103,6 @@ ws_timeline_lod_init (WsTimelineLod *self)
 {
 }
 
-/**
- * ws_thread_state_for_wait:
- * @wait: a WAIT event
- *
- * Returns: the state a timeline shows for it: S, D or other, with or
- *   without a known readier (a wait unfinished at the end of the trace
- *   counts as known: nothing was lost)
- */
-WsThreadState
-ws_thread_state_for_wait (const WsEvent *wait)
-{
-  gboolean unknown;
-  WsThreadState state;
-
-  g_return_val_if_fail (wait != NULL, WS_THREAD_STATE_OTHER);
-
-  /* A wait still open when the recording stopped has no readier yet; that
-   * is not a lost wake-up (an under-connection), so it is not marked. */
-  unknown = (wait->peer == WS_NONE || (wait->flags & WS_EVENT_FLAG_READIER_UNKNOWN) != 0) &&
-            !(wait->flags & WS_EVENT_FLAG_UNFINISHED);
-  if (wait->state == 'D' || (wait->flags & WS_EVENT_FLAG_UNINTERRUPTIBLE) != 0)
-    state = WS_THREAD_STATE_DISK;
-  else if (wait->state == 'S')
-    state = WS_THREAD_STATE_SLEEP;
-  else
-    state = WS_THREAD_STATE_OTHER;
-
-  return unknown ? state + (WS_THREAD_STATE_SLEEP_UNKNOWN - WS_THREAD_STATE_SLEEP) : state;
-}
-
-gboolean
-ws_thread_state_is_wait (WsThreadState state)
-{
-  return state >= WS_THREAD_STATE_SLEEP && state < WS_N_THREAD_STATES;
-}
-
-gboolean
-ws_thread_state_is_unknown (WsThreadState state)
-{
-  return state >= WS_THREAD_STATE_SLEEP_UNKNOWN && state < WS_N_THREAD_STATES;
-}
-
-/**
- * ws_thread_state_get_label:
- * Returns: a translated, human-readable name of @state
- */
-const char *
-ws_thread_state_get_label (WsThreadState state)
-{
-  switch (state)
-    {
-    case WS_THREAD_STATE_RUN:
-      return _("Running");
-    case WS_THREAD_STATE_READY:
-      return _("Ready (runnable, not on a CPU)");
-    case WS_THREAD_STATE_SLEEP:
-      return _("Sleeping (S)");
-    case WS_THREAD_STATE_DISK:
-      return _("Uninterruptible (D, disk)");
-    case WS_THREAD_STATE_OTHER:
-      return _("Blocked");
-    case WS_THREAD_STATE_SLEEP_UNKNOWN:
-      return _("Sleeping (S), no wake-up recorded");
-    case WS_THREAD_STATE_DISK_UNKNOWN:
-      return _("Uninterruptible (D), no wake-up recorded");
-    case WS_THREAD_STATE_OTHER_UNKNOWN:
-      return _("Blocked, no wake-up recorded");
-    case WS_N_THREAD_STATES:
-    default:
-      g_return_val_if_reached (NULL);
-    }
-}
-
 static inline WsTime
 floor_div (WsTime a,
            WsTime b)
@@ -199,46 +126,25 @@ append_seg (GArray *segs,
     g_array_append_val (segs, seg);
 }
 
-static int
-compare_seg (gconstpointer a,
-             gconstpointer b)
+/* Level 0 from the thread's exact spans (ws-thread-state.c, the one
+ * definition of what state a thread is in), with touching spans of one
+ * state merged: that keeps the arrays small. */
+static GArray *
+level0_from_spans (const GArray *spans)
 {
-  const WsStateSegment *sa = a, *sb = b;
+  const WsStateSpan *s = (const WsStateSpan *) (gconstpointer) spans->data;
+  GArray *segs = g_array_sized_new (FALSE, FALSE, sizeof (WsStateSegment), spans->len);
 
-  if (sa->t0 != sb->t0)
-    return sa->t0 < sb->t0 ? -1 : 1;
-  return 0;
-}
-
-/* Makes level 0 sorted and non-overlapping: where two segments overlap
- * (inconsistent input), the one that starts later wins from its start. */
-static void
-normalize_level0 (GArray *segs)
-{
-  WsStateSegment *s = (WsStateSegment *) (gpointer) segs->data;
-  guint out = 0;
-  gboolean sorted = TRUE;
-
-  for (guint i = 1; i < segs->len && sorted; i++)
-    sorted = s[i].t0 >= s[i - 1].t0;
-  if (!sorted)
-    g_array_sort (segs, compare_seg);   /* stable: equal starts keep order */
-
-  for (guint i = 0; i < segs->len; i++)
+  for (guint i = 0; i < spans->len; i++)
     {
-      if (out > 0 && s[out - 1].t1 > s[i].t0)
-        {
-          s[out - 1].t1 = s[i].t0;
-          if (s[out - 1].t1 <= s[out - 1].t0)
-            out--;
-        }
-      /* Merging touching segments of one state keeps the arrays small. */
-      if (out > 0 && s[out - 1].t1 == s[i].t0 && s[out - 1].state == s[i].state && !s[i].mixed)
-        s[out - 1].t1 = s[i].t1;
+      WsStateSegment *last = segs->len ? &g_array_index (segs, WsStateSegment, segs->len - 1) : NULL;
+
+      if (last != NULL && last->t1 == s[i].t0 && last->state == s[i].state)
+        last->t1 = s[i].t1;
       else
-        s[out++] = s[i];
+        append_seg (segs, s[i].t0, s[i].t1, s[i].state);
     }
-  g_array_set_size (segs, out);
+  return segs;
 }
 
 typedef struct {
@@ -387,26 +293,23 @@ build_mark_level (const WsLodMark *marks,
 /* What level 0 is built from, per thread, and the durations of every
  * wait of the trace for the long-wait threshold. */
 typedef struct {
-  GArray *segs;        /* WsStateSegment */
+  GArray *spans;       /* WsStateSpan, as the events give them */
   GArray *marks;       /* WsLodMark */
   GArray *waits;       /* WsLodWait of at least WS_TIMELINE_LOD_MIN_WAIT */
   GArray *durations;   /* WsTime, every wait of the trace */
 } Level0;
 
+/* What one wait adds to the thread's statistics and the duration index. */
 static void
 add_wait (ThreadLod     *lod,
           Level0        *l0,
           const WsEvent *e,
-          guint          index,
-          WsTime         end)
+          guint          index)
 {
   WsThreadState state = ws_thread_state_for_wait (e);
-  guint bin = (state - WS_THREAD_STATE_SLEEP) % 3;
-  GArray *segs = l0->segs;
+  WsTime end = e->time + MAX (e->duration, 0);
   WsTime duration = end - e->time;
 
-  append_seg (segs, e->time, end, state);
-  lod->stats.wait[bin] += end - e->time;
   lod->stats.n_waits++;
   if (duration > lod->stats.longest_wait || lod->stats.longest_wait_event == WS_NONE)
     {
@@ -421,14 +324,9 @@ add_wait (ThreadLod     *lod,
     }
   if (ws_thread_state_is_unknown (state))
     lod->stats.n_unknown++;
-  if (e->ready_latency != WS_LATENCY_UNKNOWN && e->ready_latency > 0)
-    {
-      append_seg (segs, end, end + e->ready_latency, WS_THREAD_STATE_READY);
-      lod->stats.ready += e->ready_latency;
-    }
 }
 
-/* Level 0 of one event: a state segment or a mark, and the thread's
+/* Level 0 of one event: its spans or a mark, and the thread's
  * statistics. */
 static void
 add_event (ThreadLod     *lod,
@@ -436,28 +334,21 @@ add_event (ThreadLod     *lod,
            const WsEvent *e,
            guint          index)
 {
-  GArray *segs = l0->segs;
-  WsTime end = e->time + MAX (e->duration, 0);
+  WsStateSpan spans[2];
+  guint n_spans = ws_state_spans_of_event (e, index, spans);
   WsLodMark mark = { e->time, 0 };
 
+  g_array_append_vals (l0->spans, spans, n_spans);
   switch ((WsEventKind) e->kind)
     {
     case WS_EVENT_RUNNING:
       if (e->flags & WS_EVENT_FLAG_SPAN)
-        {
-          append_seg (segs, e->time, end, WS_THREAD_STATE_RUN);
-          lod->stats.run += end - e->time;
-          return;
-        }
+        return;
       mark.kind = WS_MARK_SAMPLE;
       lod->stats.n_samples++;
       break;
     case WS_EVENT_WAIT:
-      add_wait (lod, l0, e, index, end);
-      return;
-    case WS_EVENT_PREEMPT:
-      append_seg (segs, e->time, end, WS_THREAD_STATE_READY);
-      lod->stats.ready += end - e->time;
+      add_wait (lod, l0, e, index);
       return;
     case WS_EVENT_UNWAIT:
       if (e->flags & WS_EVENT_FLAG_ECHO)
@@ -467,12 +358,34 @@ add_event (ThreadLod     *lod,
     case WS_EVENT_MARKER:
       mark.kind = WS_MARK_MARKER;
       break;
+    case WS_EVENT_PREEMPT:
     case WS_EVENT_HW_SERVICE:
     case WS_N_EVENT_KINDS:
     default:
       return;
     }
   g_array_append_val (l0->marks, mark);
+}
+
+/* The time in each state: the sum of the row's disjoint spans, so that
+ * the Threads table, the timeline and the pivot table agree to the
+ * nanosecond. */
+static void
+add_state_totals (ThreadLod    *lod,
+                  const GArray *spans)
+{
+  for (guint i = 0; i < spans->len; i++)
+    {
+      const WsStateSpan *s = &g_array_index (spans, WsStateSpan, i);
+      WsThreadState state = ws_thread_state_to_legend (s->state);
+
+      if (state == WS_THREAD_STATE_RUN)
+        lod->stats.run += s->t1 - s->t0;
+      else if (state == WS_THREAD_STATE_READY)
+        lod->stats.ready += s->t1 - s->t0;
+      else
+        lod->stats.wait[state - WS_THREAD_STATE_SLEEP] += s->t1 - s->t0;
+    }
 }
 
 /* A coarser segment level at @bucket, kept only if it drops at least a
@@ -577,15 +490,18 @@ build_thread (WsTimelineLod *self,
   const WsThread *t = ws_trace_get_thread (self->trace, thread);
   const WsEvent *events = ws_trace_get_events (self->trace);
   ThreadLod *lod = &self->threads[thread];
-  GArray *segs = g_array_sized_new (FALSE, FALSE, sizeof (WsStateSegment), t->n_events);
+  g_autoptr(GArray) spans = g_array_sized_new (FALSE, FALSE, sizeof (WsStateSpan), t->n_events);
   GArray *marks = g_array_new (FALSE, FALSE, sizeof (WsLodMark));
-  Level0 l0 = { segs, marks, g_array_new (FALSE, FALSE, sizeof (WsLodWait)), durations };
+  Level0 l0 = { spans, marks, g_array_new (FALSE, FALSE, sizeof (WsLodWait)), durations };
+  GArray *segs;
   guint kept_segs, kept_marks;
 
   lod->stats.longest_wait_event = WS_NONE;
   for (guint k = 0; k < t->n_events; k++)
     add_event (lod, &l0, &events[t->events[k]], t->events[k]);
-  normalize_level0 (segs);
+  ws_state_spans_normalize (spans);
+  add_state_totals (lod, spans);
+  segs = level0_from_spans (spans);
   build_wait_levels (lod, l0.waits);
 
   lod->seg_levels[0].bucket = 0;

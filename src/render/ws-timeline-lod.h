@@ -3,38 +3,10 @@
 
 #include <gio/gio.h>
 
+#include "ws-thread-state.h"
 #include "ws-trace.h"
 
 G_BEGIN_DECLS
-
-/**
- * WsThreadState:
- * @WS_THREAD_STATE_RUN: on a CPU (an exact switch-in → switch-out span)
- * @WS_THREAD_STATE_READY: runnable but not running: preempted, or woken
- *   and not yet switched in (the ready latency)
- * @WS_THREAD_STATE_SLEEP: blocked in S (interruptible sleep: locks, I/O
- *   waits in user space, timers)
- * @WS_THREAD_STATE_DISK: blocked in D (uninterruptible, mostly disk I/O)
- * @WS_THREAD_STATE_OTHER: blocked in another state (I idle, T, …)
- * @WS_THREAD_STATE_SLEEP_UNKNOWN: like SLEEP, but no wake-up was recorded:
- *   the readier is unknown
- * @WS_THREAD_STATE_DISK_UNKNOWN: like DISK, readier unknown
- * @WS_THREAD_STATE_OTHER_UNKNOWN: like OTHER, readier unknown
- *
- * What a timeline row shows at each instant.  Waits are the states from
- * SLEEP on; ws_thread_state_is_wait() tells.
- */
-typedef enum {
-  WS_THREAD_STATE_RUN,
-  WS_THREAD_STATE_READY,
-  WS_THREAD_STATE_SLEEP,
-  WS_THREAD_STATE_DISK,
-  WS_THREAD_STATE_OTHER,
-  WS_THREAD_STATE_SLEEP_UNKNOWN,
-  WS_THREAD_STATE_DISK_UNKNOWN,
-  WS_THREAD_STATE_OTHER_UNKNOWN,
-  WS_N_THREAD_STATES
-} WsThreadState;
 
 /**
  * WsMarkKind:
@@ -179,10 +151,6 @@ const guint32        *ws_timeline_lod_get_thread_instances (WsTimelineLod *self,
                                                        guint           thread,
                                                        guint          *n_instances);
 
-WsThreadState         ws_thread_state_for_wait        (const WsEvent  *wait);
-gboolean              ws_thread_state_is_wait         (WsThreadState   state);
-gboolean              ws_thread_state_is_unknown      (WsThreadState   state);
-const char           *ws_thread_state_get_label       (WsThreadState   state);
 
 #define WS_TIMELINE_LOD_BASE_BUCKET 256
 

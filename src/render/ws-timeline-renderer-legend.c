@@ -31,11 +31,11 @@ legend_items (LegendItem *items)
 {
   guint n = 0;
 
-  items[n++] = (LegendItem) { ITEM_STATE, WS_THREAD_STATE_RUN, _("Running") };
-  items[n++] = (LegendItem) { ITEM_STATE, WS_THREAD_STATE_READY, _("Ready") };
-  items[n++] = (LegendItem) { ITEM_STATE, WS_THREAD_STATE_SLEEP, _("Sleeping (S)") };
-  items[n++] = (LegendItem) { ITEM_STATE, WS_THREAD_STATE_DISK, _("Disk / uninterruptible (D)") };
-  items[n++] = (LegendItem) { ITEM_STATE, WS_THREAD_STATE_OTHER, _("Other wait") };
+  items[n++] = (LegendItem) { ITEM_STATE, WS_THREAD_STATE_RUN, ws_thread_state_get_name (WS_THREAD_STATE_RUN) };
+  items[n++] = (LegendItem) { ITEM_STATE, WS_THREAD_STATE_READY, ws_thread_state_get_name (WS_THREAD_STATE_READY) };
+  items[n++] = (LegendItem) { ITEM_STATE, WS_THREAD_STATE_SLEEP, ws_thread_state_get_name (WS_THREAD_STATE_SLEEP) };
+  items[n++] = (LegendItem) { ITEM_STATE, WS_THREAD_STATE_DISK, ws_thread_state_get_name (WS_THREAD_STATE_DISK) };
+  items[n++] = (LegendItem) { ITEM_STATE, WS_THREAD_STATE_OTHER, ws_thread_state_get_name (WS_THREAD_STATE_OTHER) };
   items[n++] = (LegendItem) { ITEM_STATE, WS_THREAD_STATE_SLEEP_UNKNOWN, ws_wake_word_label (WS_WAKE_WORD_UNKNOWN) };
   /* Translators: legend of the wait thickness, on a log scale */
   items[n++] = (LegendItem) { ITEM_DURATION, 0, _("Wait 1 ms → 1 s") };

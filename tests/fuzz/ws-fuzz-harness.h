@@ -53,6 +53,8 @@ gboolean  ws_fuzz_session_file     (const guint8 *data,
                                     gsize         size);
 gboolean  ws_fuzz_history_store    (const guint8 *data,
                                     gsize         size);
+gboolean  ws_fuzz_digest           (const guint8 *data,
+                                    gsize         size);
 
 void      ws_fuzz_check_error      (const GError *error,
                                     const char   *name);

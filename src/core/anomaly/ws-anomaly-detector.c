@@ -38,8 +38,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "ws-anomaly-delay.h"
 #include "ws-anomaly-detector.h"
+#include "ws-delay-caused.h"
 #include "ws-anomaly-learning.h"
 #include "ws-error.h"
 
@@ -182,50 +182,99 @@ append_sample (GHashTable *by_key,
   g_array_append_val (a, duration);
 }
 
+WsWaitSampleSet *
+ws_wait_sample_set_new (guint depth)
+{
+  WsWaitSampleSet *set = g_new0 (WsWaitSampleSet, 1);
+
+  set->depth = depth;
+  set->keys = g_ptr_array_new_with_free_func (g_free);
+  set->pools = g_ptr_array_new_with_free_func (g_free);
+  set->samples = g_array_new (FALSE, FALSE, sizeof (WsWaitSample));
+  return set;
+}
+
+void
+ws_wait_sample_set_free (WsWaitSampleSet *set)
+{
+  if (set == NULL)
+    return;
+  g_ptr_array_unref (set->keys);
+  g_ptr_array_unref (set->pools);
+  g_array_unref (set->samples);
+  g_free (set);
+}
+
+/**
+ * ws_wait_sample_set_of_trace:
+ *
+ * Returns: (transfer full): every scored wait of @trace (its signature at
+ *   @depth, its duration), in event order
+ */
+WsWaitSampleSet *
+ws_wait_sample_set_of_trace (WsTrace *trace,
+                             guint    depth)
+{
+  g_autoptr(WsWaitSignatures) sigs = ws_wait_signatures_new (trace, depth);
+  WsWaitSampleSet *set = ws_wait_sample_set_new (depth);
+
+  for (guint s = 0; s < ws_wait_signatures_get_n (sigs); s++)
+    {
+      g_ptr_array_add (set->keys, g_strdup (ws_wait_signatures_get_key (sigs, s)));
+      g_ptr_array_add (set->pools, g_strdup (ws_wait_signatures_get_pool (sigs, s)));
+    }
+  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
+    {
+      WsWaitSample w;
+
+      if ((w.signature = ws_wait_signatures_of_event (sigs, i)) == WS_NONE)
+        continue;
+      w.duration = ws_trace_get_event (trace, i)->duration;
+      g_array_append_val (set->samples, w);
+    }
+  return set;
+}
+
 /* Every scored wait's duration under its signature, its pool and "*". */
 static GHashTable *
-collect_samples (WsWaitSignatures *sigs)
+collect_samples (const WsWaitSampleSet *set)
 {
-  WsTrace *trace = ws_wait_signatures_get_trace (sigs);
   GHashTable *by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   g_autoptr(GPtrArray) pools = g_ptr_array_new_with_free_func (g_free);
 
-  for (guint s = 0; s < ws_wait_signatures_get_n (sigs); s++)
-    g_ptr_array_add (pools, pool_key (ws_wait_signatures_get_pool (sigs, s)));
-  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
+  for (guint s = 0; s < set->pools->len; s++)
+    g_ptr_array_add (pools, pool_key (g_ptr_array_index (set->pools, s)));
+  for (guint i = 0; i < set->samples->len; i++)
     {
-      guint s = ws_wait_signatures_of_event (sigs, i);
-      gint64 d;
+      const WsWaitSample *w = &g_array_index (set->samples, WsWaitSample, i);
 
-      if (s == WS_NONE)
-        continue;
-      d = ws_trace_get_event (trace, i)->duration;
-      append_sample (by_key, ws_wait_signatures_get_key (sigs, s), d);
-      append_sample (by_key, g_ptr_array_index (pools, s), d);
-      append_sample (by_key, WS_WAIT_POOL_GLOBAL, d);
+      append_sample (by_key, g_ptr_array_index (set->keys, w->signature), w->duration);
+      append_sample (by_key, g_ptr_array_index (pools, w->signature), w->duration);
+      append_sample (by_key, WS_WAIT_POOL_GLOBAL, w->duration);
     }
   return by_key;
 }
 
 /**
- * ws_anomaly_record_trace:
- * @digest: the trace's digest (ws_history_store_trace_digest_full())
+ * ws_anomaly_record_samples:
+ * @set: a trace's wait samples (ws_wait_sample_set_of_trace(), or a
+ *   trace digest's), taken at @settings' signature depth
+ * @digest: the trace's content hash (ws_history_store_trace_digest_full())
  * @newly_recorded: (out) (optional): %FALSE if its waits were recorded
  *   before at this signature depth
  *
- * Adds the durations of @trace's waits to the history's reservoirs, once
- * per trace content and signature depth.
+ * Adds the durations of the trace's waits to the history's reservoirs,
+ * once per trace content and signature depth.
  */
 gboolean
-ws_anomaly_record_trace (WsHistoryStore          *store,
-                         WsTrace                 *trace,
-                         const char              *digest,
-                         const WsAnomalySettings *settings,
-                         gboolean                *newly_recorded,
-                         GCancellable            *cancellable,
-                         GError                 **error)
+ws_anomaly_record_samples (WsHistoryStore          *store,
+                           const WsWaitSampleSet   *set,
+                           const char              *digest,
+                           const WsAnomalySettings *settings,
+                           gboolean                *newly_recorded,
+                           GCancellable            *cancellable,
+                           GError                 **error)
 {
-  g_autoptr(WsWaitSignatures) sigs = NULL;
   g_autoptr(GHashTable) by_key = NULL;
   g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) samples = g_ptr_array_new ();
@@ -233,16 +282,15 @@ ws_anomaly_record_trace (WsHistoryStore          *store,
   gpointer key, value;
 
   g_return_val_if_fail (WS_IS_HISTORY_STORE (store), FALSE);
-  g_return_val_if_fail (WS_IS_TRACE (trace), FALSE);
-  g_return_val_if_fail (digest != NULL && settings != NULL, FALSE);
+  g_return_val_if_fail (set != NULL && digest != NULL && settings != NULL, FALSE);
+  g_return_val_if_fail (set->depth == settings->signature_depth, FALSE);
 
   if (newly_recorded)
     *newly_recorded = FALSE;
   if (ws_history_store_has_waits (store, digest, ws_wait_history_depth (settings->signature_depth)))
     return TRUE;
 
-  sigs = ws_wait_signatures_new (trace, settings->signature_depth);
-  by_key = collect_samples (sigs);
+  by_key = collect_samples (set);
   g_hash_table_iter_init (&iter, by_key);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
@@ -254,6 +302,38 @@ ws_anomaly_record_trace (WsHistoryStore          *store,
                                                (GArray * const *) samples->pdata, keys->len,
                                                settings->reservoir_size, newly_recorded,
                                                cancellable, error);
+}
+
+/**
+ * ws_anomaly_record_trace:
+ * @digest: the trace's digest (ws_history_store_trace_digest_full())
+ * @newly_recorded: (out) (optional): %FALSE if its waits were recorded
+ *   before at this signature depth
+ *
+ * ws_anomaly_record_samples() of @trace's waits.
+ */
+gboolean
+ws_anomaly_record_trace (WsHistoryStore          *store,
+                         WsTrace                 *trace,
+                         const char              *digest,
+                         const WsAnomalySettings *settings,
+                         gboolean                *newly_recorded,
+                         GCancellable            *cancellable,
+                         GError                 **error)
+{
+  g_autoptr(WsWaitSampleSet) set = NULL;
+
+  g_return_val_if_fail (WS_IS_HISTORY_STORE (store), FALSE);
+  g_return_val_if_fail (WS_IS_TRACE (trace), FALSE);
+  g_return_val_if_fail (digest != NULL && settings != NULL, FALSE);
+
+  if (newly_recorded)
+    *newly_recorded = FALSE;
+  /* Known: not even the signatures are computed. */
+  if (ws_history_store_has_waits (store, digest, ws_wait_history_depth (settings->signature_depth)))
+    return TRUE;
+  set = ws_wait_sample_set_of_trace (trace, settings->signature_depth);
+  return ws_anomaly_record_samples (store, set, digest, settings, newly_recorded, cancellable, error);
 }
 
 /* ------------------------------------------------------------------ */
@@ -732,7 +812,7 @@ score_trace (WsAnomalyResult  *self,
   WsTrace *trace = g_ptr_array_index (self->traces, t);
   const char *digest = g_ptr_array_index (self->digests, t);
   GArray *scores = g_array_new (FALSE, TRUE, sizeof (WsWaitScore));
-  g_autofree gint64 *delay = ws_anomaly_delay_caused (trace);
+  g_autofree gint64 *delay = ws_delay_caused (trace);
 
   for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
     {

@@ -144,7 +144,7 @@ typedef struct {
  * @anomalous: the verdict shown: the flag if there is one, else the model's
  * @flag_wait_only: its flag judges this wait only (WS_ANOMALY_WAIT_ONLY_PREFIX)
  * @delay_caused: how long, in ns, it made other threads wait
- *   (ws_anomaly_delay_caused(): 0 for an idle worker's, a daemon's or the
+ *   (ws_delay_caused(): 0 for an idle worker's, a daemon's or the
  *   recorder's wait)
  * @shown: among the anomalies shown by default: anomalous and either it
  *   delayed another thread or it is flagged
@@ -177,6 +177,43 @@ WsAnomalyResult *ws_anomaly_detect                (WsTrace * const          *tra
                                                    const WsAnomalySettings  *settings,
                                                    WsProgressFunc            progress,
                                                    gpointer                  progress_data,
+                                                   GCancellable             *cancellable,
+                                                   GError                  **error);
+/**
+ * WsWaitSample:
+ * @signature: the wait's signature, an index into #WsWaitSampleSet's lists
+ * @duration: its duration (ns)
+ */
+typedef struct {
+  guint32 signature;
+  gint64  duration;
+} WsWaitSample;
+
+/**
+ * WsWaitSampleSet:
+ * @depth: the signature depth they were taken at
+ * @keys: (element-type utf8): each signature's key
+ * @pools: (element-type utf8): each signature's pool
+ * @samples: (element-type WsWaitSample): every scored wait, in event order
+ *
+ * What the anomaly models record of one trace: a trace digest keeps it.
+ */
+typedef struct {
+  guint      depth;
+  GPtrArray *keys;
+  GPtrArray *pools;
+  GArray    *samples;
+} WsWaitSampleSet;
+
+WsWaitSampleSet *ws_wait_sample_set_new           (guint                     depth);
+void             ws_wait_sample_set_free          (WsWaitSampleSet          *set);
+WsWaitSampleSet *ws_wait_sample_set_of_trace      (WsTrace                  *trace,
+                                                   guint                     depth);
+gboolean         ws_anomaly_record_samples        (WsHistoryStore           *store,
+                                                   const WsWaitSampleSet    *set,
+                                                   const char               *digest,
+                                                   const WsAnomalySettings  *settings,
+                                                   gboolean                 *newly_recorded,
                                                    GCancellable             *cancellable,
                                                    GError                  **error);
 gboolean         ws_anomaly_record_trace          (WsHistoryStore           *store,
@@ -247,5 +284,7 @@ gboolean         ws_anomaly_result_flag_reach     (WsAnomalyResult          *sel
 guint            ws_anomaly_result_mark_ready_tree (WsAnomalyResult         *self,
                                                    guint                     trace,
                                                    WsReadyTree              *tree);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsWaitSampleSet, ws_wait_sample_set_free)
 
 G_END_DECLS

@@ -230,15 +230,18 @@ e_step (const WsGmm  *gmm,
   for (gsize i = 0; i < n; i++)
     {
       double *r = resp + i * k, top = -G_MAXDOUBLE, sum = 0, lse;
+      guint at_top = 0;
 
       for (guint j = 0; j < k; j++)
         {
           double d = x[i] - gmm->components[j].mean;
           r[j] = a[j] + b[j] * d * d;
-          top = MAX (top, r[j]);
+          if (r[j] > top)
+            top = r[at_top = j];
         }
+      /* exp (0) is 1: the likeliest component needs no exp. */
       for (guint j = 0; j < k; j++)
-        sum += (r[j] = exp (r[j] - top));
+        sum += (r[j] = j == at_top ? 1.0 : exp (r[j] - top));
       lse = top + log (sum);
       for (guint j = 0; j < k; j++)
         r[j] /= sum;
@@ -337,18 +340,22 @@ ws_gmm_run_em (const double        *x,
   return TRUE;
 }
 
-/* Bin large inputs (see the top of the file); returns the number of bins. */
+/* Each distinct value once, weighted by how often it occurs, in
+ * ascending order; with @per_unit > 0 values are first rounded to
+ * 1/@per_unit of a log unit (see the top of the file).  Returns the
+ * number of distinct values. */
 static gsize
-bin_samples (const double  *x,
-             gsize          n,
-             double       **out_x,
-             double       **out_w)
+collapse_samples (const double  *x,
+                  gsize          n,
+                  double         per_unit,
+                  double       **out_x,
+                  double       **out_w)
 {
   g_autofree double *sorted = g_new (double, n);
   gsize m = 0;
 
   for (gsize i = 0; i < n; i++)
-    sorted[i] = round (x[i] * BIN_PER_UNIT);
+    sorted[i] = per_unit > 0 ? round (x[i] * per_unit) : x[i];
   gsl_sort (sorted, 1, n);
   *out_x = g_new (double, n);
   *out_w = g_new (double, n);
@@ -362,8 +369,8 @@ bin_samples (const double  *x,
           (*out_w)[m++] = 1;
         }
     }
-  for (gsize i = 0; i < m; i++)
-    (*out_x)[i] /= BIN_PER_UNIT;
+  for (gsize i = 0; per_unit > 0 && i < m; i++)
+    (*out_x)[i] /= per_unit;
   return m;
 }
 
@@ -414,8 +421,12 @@ ws_gmm_fit_weighted (const double        *x,
  * ws_gmm_fit:
  * @x: (array length=n): the samples (log-durations)
  *
- * ws_gmm_fit_weighted() with every sample counted once; inputs larger
- * than 8,192 samples are binned first (see the top of this file).
+ * ws_gmm_fit_weighted() with every sample counted once.  Repeated values
+ * become one point weighted by their count — the same EM up to the order
+ * of summation, at a fraction of the work: durations resolved to a
+ * microsecond repeat often (a PostgreSQL trace's 6,418 lock waits take
+ * 389 values).  Inputs larger than 8,192 samples are binned first (see
+ * the top of this file).
  */
 gboolean
 ws_gmm_fit (const double        *x,
@@ -429,9 +440,11 @@ ws_gmm_fit (const double        *x,
   g_autofree double *bw = NULL;
   gsize m;
 
-  if (n <= BIN_ABOVE)
+  if (n == 0)
     return ws_gmm_fit_weighted (x, NULL, n, settings, gmm, cancellable, error);
-  m = bin_samples (x, n, &bx, &bw);
+  m = collapse_samples (x, n, n > BIN_ABOVE ? BIN_PER_UNIT : 0, &bx, &bw);
+  if (m == n && n <= BIN_ABOVE)
+    return ws_gmm_fit_weighted (x, NULL, n, settings, gmm, cancellable, error);
   return ws_gmm_fit_weighted (bx, bw, m, settings, gmm, cancellable, error);
 }
 

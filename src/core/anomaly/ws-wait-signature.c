@@ -215,6 +215,48 @@ ws_wait_signature_for_stack (WsStackTable *table,
 }
 
 /**
+ * ws_wait_stack_function:
+ * @stack: a waiting stack, or the readier's stack that ended a wait
+ *   (caller first)
+ *
+ * The function that names what the stack waits for (or wakes from): the
+ * first user-space frame, going out from the kernel, that is not a
+ * generic waiting wrapper (the signature's own test,
+ * ws_wait_frame_is_generic()); the leaf-most user frame when all are; for
+ * a stack with no user part, the kernel's blocking function (the
+ * signature's pool).  The pivot table groups by it.
+ *
+ * Returns: (transfer none) (nullable): the frame, or %NULL for an empty
+ *   stack
+ */
+const WsFrame *
+ws_wait_stack_function (WsStackTable *table,
+                        WsStackId     stack)
+{
+  const WsFrameId *frames;
+  guint n, top, block;
+
+  frames = ws_stack_table_get_stack (table, stack, &n);
+  if (n == 0)
+    return NULL;
+  for (top = n; top > 0 && is_kernel_frame (ws_stack_table_get_frame (table, frames[top - 1])); top--)
+    ;
+  if (top > 0)
+    {
+      for (guint i = top; i > 0; i--)
+        {
+          const WsFrame *f = ws_stack_table_get_frame (table, frames[i - 1]);
+          if (!ws_wait_frame_is_generic (f->function))
+            return f;
+        }
+      return ws_stack_table_get_frame (table, frames[top - 1]);
+    }
+  for (block = n; block > 0 && is_scheduler_frame (ws_stack_table_get_frame (table, frames[block - 1])); block--)
+    ;
+  return ws_stack_table_get_frame (table, frames[block > 0 ? block - 1 : n - 1]);
+}
+
+/**
  * ws_wait_history_depth:
  * @depth: user-space frames per signature
  *

@@ -27,6 +27,8 @@ char     *ws_wait_signature_for_stack (WsStackTable *table,
                                        guint         depth,
                                        char        **pool);
 gboolean  ws_wait_frame_is_generic    (const char   *function);
+const WsFrame *ws_wait_stack_function (WsStackTable *table,
+                                       WsStackId     stack);
 guint     ws_wait_history_depth       (guint         depth);
 char     *ws_wait_history_key         (const char   *key);
 char    **ws_wait_signature_split     (const char   *signature,

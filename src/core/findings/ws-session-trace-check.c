@@ -21,47 +21,16 @@
 #include <unistd.h>
 
 #include "ws-error.h"
+#include "ws-file-sha256.h"
 #include "ws-session-trace-check.h"
-
-#define CHUNK (1 << 20)
-
-/* Opens @path for reading if it is a regular file, without blocking on a
- * FIFO or a device on the way.  Returns the descriptor, or -1 with @error. */
-static int
-open_regular (const char  *path,
-              gint64      *size,
-              GError     **error)
-{
-  struct stat st;
-  int fd = g_open (path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
-
-  if (fd < 0)
-    {
-      int saved = errno;
-      g_set_error (error, WS_ERROR, WS_ERROR_IO, _("Could not read “%s”: %s"), path, g_strerror (saved));
-      return -1;
-    }
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
-    {
-      close (fd);
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                   _("“%s” is not a regular file (a device, a pipe or a folder); a trace must be a file"), path);
-      return -1;
-    }
-  /* Blocking reads from here on: a regular file never blocks for long. */
-  fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK);
-  *size = st.st_size;
-  return fd;
-}
 
 /**
  * ws_session_trace_hash_file:
  * @size: (out) (optional): the number of bytes hashed
  * @cancellable: (nullable): looked at between megabytes
  *
- * The hex SHA-256 of a regular file's bytes, reading no more than the
- * size it had when opened (a file under /proc that claims to be regular
- * but never ends is cut there).
+ * ws_file_sha256(): a regular file's SHA-256, reading at most the size it
+ * had when opened.
  *
  * Returns: (transfer full) (nullable): the hash, or %NULL with @error
  */
@@ -71,45 +40,7 @@ ws_session_trace_hash_file (const char    *path,
                             GCancellable  *cancellable,
                             GError       **error)
 {
-  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
-  g_autofree guchar *buf = NULL;
-  gint64 expected = 0, total = 0;
-  int fd;
-
-  g_return_val_if_fail (path != NULL, NULL);
-
-  fd = open_regular (path, &expected, error);
-  if (fd < 0)
-    return NULL;
-  buf = g_malloc (CHUNK);
-  while (total < expected)
-    {
-      gssize n = read (fd, buf, MIN ((gint64) CHUNK, expected - total));
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          int saved = errno;
-          close (fd);
-          g_set_error (error, WS_ERROR, WS_ERROR_IO, _("Could not read “%s”: %s"), path, g_strerror (saved));
-          return NULL;
-        }
-      if (n == 0)
-        break;
-      if (g_cancellable_is_cancelled (cancellable))
-        {
-          close (fd);
-          g_set_error (error, WS_ERROR, WS_ERROR_CANCELLED, _("Hashing “%s” was cancelled"), path);
-          return NULL;
-        }
-      g_checksum_update (sum, buf, n);
-      total += n;
-    }
-  close (fd);
-  if (size)
-    *size = total;
-  return g_strdup (g_checksum_get_string (sum));
+  return ws_file_sha256 (path, size, cancellable, error);
 }
 
 /* 1: same content, 0: different, -1: unreadable or not a file (@error

@@ -25,6 +25,7 @@
 #include "ws-aoi.h"
 #include "ws-attribution.h"
 #include "ws-critical-path.h"
+#include "ws-delay-caused.h"
 #include "ws-error.h"
 
 /* ------------------------------------------------------------------ */
@@ -176,28 +177,12 @@ ws_aoi_scope_threads (WsTrace      *trace,
   return set;
 }
 
-/* Marks the waits of @readier that overlap [from, until): they delayed
- * the thread it readied at @until.  A thread's waits are disjoint and in
- * time order, so the walk goes back from @until until one ends by @from. */
 static void
-add_overlapping_waits (WsEventSet *set,
-                       WsTrace    *trace,
-                       guint       readier,
-                       WsTime      from,
-                       WsTime      until)
+add_wait (guint    wait,
+          WsTime   overlap,
+          gpointer user_data)
 {
-  const WsThread *th = ws_trace_get_thread (trace, readier);
-
-  for (guint k = ws_trace_thread_lower_bound (trace, readier, until); k > 0; k--)
-    {
-      const WsEvent *e = ws_trace_get_event (trace, th->events[k - 1]);
-
-      if (e->kind != WS_EVENT_WAIT)
-        continue;
-      if (e->time + e->duration <= from)
-        break;
-      ws_event_set_add (set, th->events[k - 1]);
-    }
+  ws_event_set_add (user_data, wait);
 }
 
 /**
@@ -224,23 +209,12 @@ ws_aoi_scope_delaying (WsTrace           *trace,
 
   g_return_val_if_fail (WS_IS_TRACE (trace), NULL);
 
-  if (classifier == NULL)
-    classifier = ws_frame_classifier_get_default ();
   n = ws_trace_get_n_events (trace);
   set = ws_event_set_new (n);
   for (guint i = 0; i < n; i++)
-    {
-      const WsEvent *e = ws_trace_get_event (trace, i);
-      guint readier = WS_NONE;
-
-      if (e->kind == WS_EVENT_RUNNING)
-        ws_event_set_add (set, i);
-      else if (e->kind == WS_EVENT_WAIT && e->duration > 0 &&
-               !ws_attribution_is_recorder (trace, e->thread) &&
-               ws_frame_classifier_classify_wake (classifier, trace, i, &readier) == WS_WAKE_THREAD &&
-               readier != WS_NONE && readier != e->thread && !ws_attribution_is_recorder (trace, readier))
-        add_overlapping_waits (set, trace, readier, e->time, e->time + e->duration);
-    }
+    if (ws_trace_get_event (trace, i)->kind == WS_EVENT_RUNNING)
+      ws_event_set_add (set, i);
+  ws_delay_caused_foreach (trace, classifier, add_wait, set);
   return set;
 }
 
@@ -707,6 +681,35 @@ ws_aoi_extract (WsAoi            *self,
       added++;
     }
   return added;
+}
+
+/**
+ * ws_aoi_count_left_out:
+ * @scope: the events a scope kept
+ * @only: (nullable): the events to consider; %NULL for all
+ * @n_waits: (inout): adds the waits of @only that @scope left out
+ * @time: (inout): adds their summed duration (ns)
+ */
+void
+ws_aoi_count_left_out (WsTrace          *trace,
+                       const WsEventSet *scope,
+                       const WsEventSet *only,
+                       guint64          *n_waits,
+                       gint64           *time)
+{
+  g_return_if_fail (WS_IS_TRACE (trace));
+
+  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
+    {
+      const WsEvent *e = ws_trace_get_event (trace, i);
+
+      if (e->kind == WS_EVENT_WAIT && !ws_event_set_contains (scope, i) &&
+          (only == NULL || ws_event_set_contains (only, i)))
+        {
+          (*n_waits)++;
+          *time += e->duration;
+        }
+    }
 }
 
 /**

@@ -97,6 +97,11 @@ guint        ws_aoi_extract            (WsAoi            *self,
                                         const WsEventSet *scope,
                                         WsStackDb        *db,
                                         guint             stream);
+void         ws_aoi_count_left_out     (WsTrace          *trace,
+                                        const WsEventSet *scope,
+                                        const WsEventSet *only,
+                                        guint64          *n_waits,
+                                        gint64           *time);
 guint        ws_aoi_extract_instances  (WsAoi            *self,
                                         WsTrace          *trace,
                                         const char       *scenario,

@@ -26,6 +26,7 @@
 #include "ws-aoi-cause.h"
 #include "ws-error.h"
 #include "ws-mining-run.h"
+#include "ws-stack-counts.h"
 
 /* The share of the progress bar each stage ends at. */
 #define EXTRACT_END  0.2
@@ -221,6 +222,7 @@ ws_mining_result_unref (WsMiningResult *result)
   g_clear_pointer (&result->warnings, g_ptr_array_unref);
   g_clear_object (&result->coverage);
   g_clear_pointer (&result->stream_traces, g_array_unref);
+  g_clear_pointer (&result->digest, ws_digest_unref);
   g_free (result);
 }
 
@@ -239,6 +241,36 @@ ws_mining_weights_to_string (WsMiningWeights weights)
 
 /* ------------------------------------------------------------------ */
 /* The history store                                                    */
+
+/* Trace @index of @digest, recorded as ws_history_store_record_trace()
+ * records the trace: its stack counts under its content hash. */
+static gboolean
+record_digest_trace (WsHistoryStore  *store,
+                     WsDigest        *digest,
+                     guint            index,
+                     gboolean        *newly,
+                     GError         **error)
+{
+  const WsDigestTrace *t = ws_digest_get_trace (digest, index);
+  g_autoptr(GArray) stacks = g_array_new (FALSE, FALSE, sizeof (WsStackId));
+  g_autoptr(GArray) weights = g_array_new (FALSE, FALSE, sizeof (guint64));
+
+  if (ws_history_store_has_trace (store, t->content_hash))
+    {
+      *newly = FALSE;
+      return TRUE;
+    }
+  for (guint i = 0; i < t->counts->len; i++)
+    {
+      const WsStackCount *c = &g_array_index (t->counts, WsStackCount, i);
+
+      g_array_append_val (stacks, c->stack);
+      g_array_append_val (weights, c->count);
+    }
+  return ws_history_store_record_stacks (store, t->content_hash, t->path, ws_digest_get_stack_table (digest),
+                                         (const WsStackId *) (gpointer) stacks->data,
+                                         (const guint64 *) (gpointer) weights->data, stacks->len, newly, error);
+}
 
 /* Opens the store (creating it only if the traces are to be recorded)
  * and records the traces in it, once per content. */
@@ -262,11 +294,13 @@ use_history (WsMiningResult         *result,
       warn (result, _("%s; the traces are not recorded"), error->message);
       return;
     }
-  for (guint i = 0; settings->record_history && i < result->traces->len; i++)
+  for (guint i = 0; settings->record_history && i < result->n_traces; i++)
     {
       gboolean newly = FALSE;
 
-      if (!ws_history_store_record_trace (result->history, g_ptr_array_index (result->traces, i), &newly, &error))
+      if (result->digest != NULL ? !record_digest_trace (result->history, result->digest, i, &newly, &error)
+                                 : !ws_history_store_record_trace (result->history,
+                                                                   g_ptr_array_index (result->traces, i), &newly, &error))
         {
           warn (result, "%s", error->message);
           g_clear_error (&error);
@@ -424,26 +458,6 @@ extract_instances (Extract          *x,
   return TRUE;
 }
 
-/* The waits of the chosen threads the delaying scope left out. */
-static void
-count_left_out (WsMiningResult   *result,
-                WsTrace          *trace,
-                const WsEventSet *scope,
-                const WsEventSet *only)
-{
-  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
-    {
-      const WsEvent *e = ws_trace_get_event (trace, i);
-
-      if (e->kind == WS_EVENT_WAIT && !ws_event_set_contains (scope, i) &&
-          (only == NULL || ws_event_set_contains (only, i)))
-        {
-          result->n_left_out++;
-          result->left_out_time += e->duration;
-        }
-    }
-}
-
 static gboolean
 extract_trace (Extract  *x,
                GPtrArray *traces,
@@ -473,7 +487,7 @@ extract_trace (Extract  *x,
 
         guint stream = ws_stack_db_add_stream (x->db, ws_trace_get_name (trace));
 
-        count_left_out (x->result, trace, scope, only);
+        ws_aoi_count_left_out (trace, scope, only, &x->result->n_left_out, &x->result->left_out_time);
         if (x->settings->by_cause)
           ws_aoi_extract_causes (x->aoi, trace, scope, x->classifier, x->db, stream);
         else
@@ -488,6 +502,74 @@ extract_trace (Extract  *x,
         ws_aoi_extract (x->aoi, trace, scope, x->db, ws_stack_db_add_stream (x->db, ws_trace_get_name (trace)));
       }
       return TRUE;
+    }
+}
+
+/* The digest's area the settings ask for. */
+static WsDigestArea
+digest_area (const WsMiningSettings *settings)
+{
+  if (settings->by_cause)
+    return WS_DIGEST_AREA_CAUSES;
+  if (settings->stacks == WS_AOI_RUNNING)
+    return WS_DIGEST_AREA_RUNNING;
+  return settings->scope == WS_MINING_RUN_SCOPE_ALL ? WS_DIGEST_AREA_WAITING_ALL : WS_DIGEST_AREA_WAITING;
+}
+
+/**
+ * ws_mining_settings_fit_digest:
+ *
+ * Whether a digest holds what @settings mine: the delaying scope (the
+ * default) or all, with content filters; not a scenario, thread or
+ * symptom scope, which need the traces' events.
+ *
+ * Returns: %TRUE, or %FALSE with a %WS_ERROR_INVALID error saying why
+ */
+gboolean
+ws_mining_settings_fit_digest (const WsMiningSettings  *settings,
+                               GError                 **error)
+{
+  g_return_val_if_fail (settings != NULL, FALSE);
+
+  if ((settings->scope != WS_MINING_RUN_SCOPE_DELAYING && settings->scope != WS_MINING_RUN_SCOPE_ALL) ||
+      settings->n_tids > 0 || (settings->thread_names != NULL && *settings->thread_names != '\0'))
+    {
+      g_set_error_literal (error, WS_ERROR, WS_ERROR_INVALID,
+                           _("A digest holds the delaying and the all scopes only: this scope needs the traces"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Each trace of the digest a stream: the area the settings ask for, each
+ * stack through the content filters, in the order the trace met them —
+ * so the database is the one extract_trace() builds from the trace. */
+static void
+extract_digest (Extract *x)
+{
+  WsDigest *digest = x->result->digest;
+  WsStackTable *source = ws_digest_get_stack_table (digest);
+  WsDigestArea area = digest_area (x->settings);
+
+  for (guint i = 0; i < ws_digest_get_n_traces (digest); i++)
+    {
+      const WsDigestTrace *t = ws_digest_get_trace (digest, i);
+      guint stream = ws_stack_db_add_stream (x->db, t->name);
+
+      if (x->settings->scope == WS_MINING_RUN_SCOPE_DELAYING)
+        {
+          x->result->n_left_out += t->n_left_out;
+          x->result->left_out_time += t->left_out_time;
+        }
+      for (guint k = 0; k < t->areas[area]->len; k++)
+        {
+          const WsDigestEntry *e = &g_array_index (t->areas[area], WsDigestEntry, k);
+
+          if (ws_aoi_stack_matches (x->aoi, source, e->stack))
+            ws_stack_db_add_merged (x->db, stream, ws_stack_db_import_stack (x->db, source, e->stack),
+                                    e->cost, e->n_events, e->max_cost);
+        }
+      g_array_append_val (x->result->stream_traces, i);
     }
 }
 
@@ -517,6 +599,14 @@ extract (WsMiningResult          *result,
     }
   x.threads = threads;
   result->db = x.db = ws_stack_db_new (table);
+  if (result->digest != NULL)
+    {
+      if (!ws_mining_settings_fit_digest (settings, error))
+        return FALSE;
+      extract_digest (&x);
+      report (progress, EXTRACT_END, NULL);
+      return !g_cancellable_set_error_if_cancelled (cancellable, error);
+    }
   for (guint i = 0; i < result->traces->len; i++)
     {
       if (!extract_trace (&x, result->traces, i, error))
@@ -587,28 +677,40 @@ count_loaded (WsSimilarity *similarity,
   for (guint i = 0; i < traces->len; i++)
     {
       WsTrace *trace = g_ptr_array_index (traces, i);
-      g_autoptr(GHashTable) counts = g_hash_table_new (NULL, NULL);
-      GHashTableIter iter;
-      gpointer key, value;
+      g_autoptr(GArray) counts = ws_stack_counts_of_trace (trace);
 
-      for (guint e = 0; e < ws_trace_get_n_events (trace); e++)
+      for (guint k = 0; k < counts->len; k++)
         {
-          const WsEvent *ev = ws_trace_get_event (trace, e);
-
-          if (ev->stack == WS_STACK_EMPTY ||
-              (ev->kind != WS_EVENT_WAIT && !(ev->kind == WS_EVENT_RUNNING && !(ev->flags & WS_EVENT_FLAG_SPAN))))
-            continue;
-          value = g_hash_table_lookup (counts, GUINT_TO_POINTER (ev->stack + 1));
-          g_hash_table_insert (counts, GUINT_TO_POINTER (ev->stack + 1), GUINT_TO_POINTER (GPOINTER_TO_UINT (value) + 1));
-        }
-      g_hash_table_iter_init (&iter, counts);
-      while (g_hash_table_iter_next (&iter, &key, &value))
-        {
-          WsStackId stack = ws_stack_db_import_stack (db, ws_trace_get_stack_table (trace), GPOINTER_TO_UINT (key) - 1);
+          const WsStackCount *c = &g_array_index (counts, WsStackCount, k);
+          WsStackId stack = ws_stack_db_import_stack (db, ws_trace_get_stack_table (trace), c->stack);
           guint n;
           const WsFrameId *frames = ws_stack_table_get_stack (table, stack, &n);
 
-          ws_similarity_count_stack (similarity, frames, n, GPOINTER_TO_UINT (value));
+          ws_similarity_count_stack (similarity, frames, n, c->count);
+        }
+    }
+}
+
+/* count_loaded() of a digest's traces. */
+static void
+count_digest (WsSimilarity *similarity,
+              WsStackDb    *db,
+              WsDigest     *digest)
+{
+  WsStackTable *table = ws_stack_db_get_stack_table (db);
+
+  for (guint i = 0; i < ws_digest_get_n_traces (digest); i++)
+    {
+      const WsDigestTrace *t = ws_digest_get_trace (digest, i);
+
+      for (guint k = 0; k < t->counts->len; k++)
+        {
+          const WsStackCount *c = &g_array_index (t->counts, WsStackCount, k);
+          WsStackId stack = ws_stack_db_import_stack (db, ws_digest_get_stack_table (digest), c->stack);
+          guint n;
+          const WsFrameId *frames = ws_stack_table_get_stack (table, stack, &n);
+
+          ws_similarity_count_stack (similarity, frames, n, c->count);
         }
     }
 }
@@ -644,7 +746,10 @@ weigh (WsMiningResult *result)
       g_clear_object (&result->similarity);
       result->similarity = ws_similarity_new (ws_stack_db_get_stack_table (result->db));
     }
-  count_loaded (result->similarity, result->db, result->traces);
+  if (result->digest != NULL)
+    count_digest (result->similarity, result->db, result->digest);
+  else
+    count_loaded (result->similarity, result->db, result->traces);
   result->weights = WS_MINING_WEIGHTS_LOADED_TRACES;
 }
 
@@ -715,12 +820,12 @@ cover (WsMiningResult     *result,
 
 /* Whether both classes have a trace among those mined. */
 static gboolean
-has_both_classes (GPtrArray              *traces,
+has_both_classes (guint                   n_traces,
                   const WsMiningSettings *settings)
 {
   gboolean fast = FALSE, slow = FALSE;
 
-  for (guint t = 0; settings->classes != NULL && t < traces->len; t++)
+  for (guint t = 0; settings->classes != NULL && t < n_traces; t++)
     {
       fast |= settings->classes[t] == WS_RUN_CLASS_FAST;
       slow |= settings->classes[t] == WS_RUN_CLASS_SLOW;
@@ -741,7 +846,7 @@ discriminative_score (WsMiningResult         *result,
   gint64 cost[3] = { 0, 0, 0 };
   guint n[3] = { 0, 0, 0 };
 
-  for (guint t = 0; t < result->traces->len; t++)
+  for (guint t = 0; t < result->n_traces; t++)
     n[settings->classes[t]]++;
   for (guint i = 0; i < n_support; i++)
     {
@@ -819,6 +924,47 @@ mine_and_cluster (WsMiningResult          *result,
   return settings->signatures == NULL || cover (result, settings->signatures, error);
 }
 
+static WsMiningResult *
+run (GPtrArray               *traces,
+     WsDigest                *digest,
+     const WsMiningSettings  *settings,
+     GCancellable            *cancellable,
+     WsProgressFunc           progress,
+     gpointer                 progress_data,
+     GError                 **error)
+{
+  g_autoptr(WsMiningResult) result = NULL;
+  Progress report_to = { progress, progress_data, 0, 1 };
+  gint64 start = g_get_monotonic_time ();
+
+  if (!check_numbers (settings, error))
+    return NULL;
+  result = g_new0 (WsMiningResult, 1);
+  g_ref_count_init (&result->ref_count);
+  result->traces = traces != NULL ? g_ptr_array_ref (traces) : g_ptr_array_new ();
+  result->digest = digest != NULL ? ws_digest_ref (digest) : NULL;
+  result->n_traces = digest != NULL ? ws_digest_get_n_traces (digest) : traces->len;
+  result->warnings = g_ptr_array_new_with_free_func (g_free);
+  result->stream_traces = g_array_new (FALSE, FALSE, sizeof (guint));
+  result->discriminative = has_both_classes (result->n_traces, settings);
+  if (settings->rank == WS_CLUSTER_RANK_DISCRIMINATIVE && !result->discriminative)
+    {
+      g_set_error_literal (error, WS_ERROR, WS_ERROR_INVALID,
+                           _("Ranking by the discriminative score needs slow and fast traces"));
+      return NULL;
+    }
+
+  use_history (result, settings);
+  report (&report_to, 0, _("Extracting the areas of interest…"));
+  if (!extract (result, settings, cancellable, &report_to, error))
+    return NULL;
+  choose_lambda (result, settings);
+  if (!mine_and_cluster (result, settings, cancellable, &report_to, error))
+    return NULL;
+  result->elapsed_us = g_get_monotonic_time () - start;
+  return g_steal_pointer (&result);
+}
+
 /**
  * ws_mining_run:
  * @traces: (element-type WsTrace): the traces to mine together
@@ -842,35 +988,46 @@ ws_mining_run (GPtrArray               *traces,
                gpointer                 progress_data,
                GError                 **error)
 {
-  g_autoptr(WsMiningResult) result = NULL;
-  Progress report_to = { progress, progress_data, 0, 1 };
-  gint64 start = g_get_monotonic_time ();
-
   g_return_val_if_fail (traces != NULL, NULL);
   g_return_val_if_fail (settings != NULL, NULL);
 
-  if (!check_numbers (settings, error))
-    return NULL;
-  result = g_new0 (WsMiningResult, 1);
-  g_ref_count_init (&result->ref_count);
-  result->traces = g_ptr_array_ref (traces);
-  result->warnings = g_ptr_array_new_with_free_func (g_free);
-  result->stream_traces = g_array_new (FALSE, FALSE, sizeof (guint));
-  result->discriminative = has_both_classes (traces, settings);
-  if (settings->rank == WS_CLUSTER_RANK_DISCRIMINATIVE && !result->discriminative)
-    {
-      g_set_error_literal (error, WS_ERROR, WS_ERROR_INVALID,
-                           _("Ranking by the discriminative score needs slow and fast traces"));
-      return NULL;
-    }
+  return run (traces, NULL, settings, cancellable, progress, progress_data, error);
+}
 
-  use_history (result, settings);
-  report (&report_to, 0, _("Extracting the areas of interest…"));
-  if (!extract (result, settings, cancellable, &report_to, error))
-    return NULL;
-  choose_lambda (result, settings);
-  if (!mine_and_cluster (result, settings, cancellable, &report_to, error))
-    return NULL;
-  result->elapsed_us = g_get_monotonic_time () - start;
-  return g_steal_pointer (&result);
+/**
+ * ws_mining_run_digest:
+ * @digest: the traces' digests, merged (ws_digest_merge())
+ *
+ * ws_mining_run() over the digests of traces instead of the traces: the
+ * same result, pattern for pattern and byte for byte in the CLI's JSON,
+ * for the settings a digest holds (ws_mining_settings_fit_digest()).
+ */
+WsMiningResult *
+ws_mining_run_digest (WsDigest                *digest,
+                      const WsMiningSettings  *settings,
+                      GCancellable            *cancellable,
+                      WsProgressFunc           progress,
+                      gpointer                 progress_data,
+                      GError                 **error)
+{
+  g_return_val_if_fail (digest != NULL, NULL);
+  g_return_val_if_fail (settings != NULL, NULL);
+
+  return run (NULL, digest, settings, cancellable, progress, progress_data, error);
+}
+
+/**
+ * ws_mining_result_get_trace_path:
+ *
+ * Returns: the path of trace @index mined (as given when it was read)
+ */
+const char *
+ws_mining_result_get_trace_path (WsMiningResult *result,
+                                 guint           index)
+{
+  g_return_val_if_fail (result != NULL && index < result->n_traces, NULL);
+
+  if (result->digest != NULL)
+    return ws_digest_get_trace (result->digest, index)->path;
+  return ws_trace_get_path (g_ptr_array_index (result->traces, index));
 }

@@ -6,6 +6,7 @@
 #include "ws-aoi.h"
 #include "ws-clusterer.h"
 #include "ws-coverage.h"
+#include "ws-digest.h"
 #include "ws-history-store.h"
 #include "ws-miner.h"
 #include "ws-progress.h"
@@ -148,6 +149,9 @@ typedef struct {
  * @left_out_time: their summed time (ns)
  * @stream_traces: (element-type guint): each stream's trace index
  * @discriminative: the patterns and clusters carry discriminative scores
+ * @digest: (nullable): the digest mined (ws_mining_run_digest()); @traces
+ *   is then empty
+ * @n_traces: the number of traces mined (of @traces, or of @digest)
  *
  * What a run found; reference counted, read-only once returned.
  */
@@ -172,6 +176,8 @@ typedef struct {
   gint64           left_out_time;
   GArray          *stream_traces;
   gboolean         discriminative;
+  WsDigest        *digest;
+  guint            n_traces;
 } WsMiningResult;
 
 void            ws_mining_settings_init  (WsMiningSettings        *settings);
@@ -184,6 +190,18 @@ WsMiningResult *ws_mining_run            (GPtrArray               *traces,
                                           WsProgressFunc           progress,
                                           gpointer                 progress_data,
                                           GError                 **error);
+WsMiningResult *ws_mining_run_digest     (WsDigest                *digest,
+                                          const WsMiningSettings  *settings,
+                                          GCancellable            *cancellable,
+                                          WsProgressFunc           progress,
+                                          gpointer                 progress_data,
+                                          GError                 **error);
+gboolean        ws_mining_settings_fit_digest
+                                         (const WsMiningSettings  *settings,
+                                          GError                 **error);
+const char     *ws_mining_result_get_trace_path
+                                         (WsMiningResult          *result,
+                                          guint                    index);
 WsMiningResult *ws_mining_result_ref     (WsMiningResult          *result);
 void            ws_mining_result_unref   (WsMiningResult          *result);
 const char     *ws_mining_weights_to_string

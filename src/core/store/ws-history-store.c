@@ -37,8 +37,10 @@
 #include <sys/statvfs.h>
 
 #include "ws-error.h"
+#include "ws-file-sha256.h"
 #include "ws-hash.h"
 #include "ws-history-store-private.h"
+#include "ws-stack-counts.h"
 
 struct _WsHistoryStore
 {
@@ -669,36 +671,8 @@ ws_history_store_file_digest_full (const char    *path,
                                    GCancellable  *cancellable,
                                    GError       **error)
 {
-  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
-  FILE *f;
-  g_autofree guchar *buf = g_malloc (1 << 20);
-  gsize n;
-
   g_return_val_if_fail (path != NULL, NULL);
-
-  if ((f = g_fopen (path, "rb")) == NULL)
-    {
-      int saved = errno;
-      g_set_error (error, WS_ERROR, WS_ERROR_IO, _("%s: cannot read: %s"), path, g_strerror (saved));
-      return NULL;
-    }
-  while ((n = fread (buf, 1, 1 << 20, f)) > 0)
-    {
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        {
-          fclose (f);
-          return NULL;
-        }
-      g_checksum_update (sum, buf, n);
-    }
-  if (ferror (f))
-    {
-      fclose (f);
-      g_set_error (error, WS_ERROR, WS_ERROR_IO, _("%s: read error"), path);
-      return NULL;
-    }
-  fclose (f);
-  return g_strdup (g_checksum_get_string (sum));
+  return ws_file_sha256 (path, NULL, cancellable, error);
 }
 
 /**
@@ -1072,11 +1046,9 @@ ws_history_store_record_trace_digest (WsHistoryStore  *self,
                                       gboolean        *newly_recorded,
                                       GError         **error)
 {
-  g_autoptr(GHashTable) counts = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) counts = NULL;
   g_autoptr(GArray) stacks = g_array_new (FALSE, FALSE, sizeof (WsStackId));
   g_autoptr(GArray) weights = g_array_new (FALSE, FALSE, sizeof (guint64));
-  GHashTableIter iter;
-  gpointer key, value;
 
   g_return_val_if_fail (WS_IS_HISTORY_STORE (self), FALSE);
   g_return_val_if_fail (WS_IS_TRACE (trace), FALSE);
@@ -1089,27 +1061,13 @@ ws_history_store_record_trace_digest (WsHistoryStore  *self,
       return TRUE;
     }
 
-  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
+  counts = ws_stack_counts_of_trace (trace);
+  for (guint i = 0; i < counts->len; i++)
     {
-      const WsEvent *e = ws_trace_get_event (trace, i);
+      const WsStackCount *c = &g_array_index (counts, WsStackCount, i);
 
-      if (e->stack == WS_STACK_EMPTY)
-        continue;
-      if (e->kind != WS_EVENT_WAIT &&
-          !(e->kind == WS_EVENT_RUNNING && !(e->flags & WS_EVENT_FLAG_SPAN)))
-        continue;
-      key = GUINT_TO_POINTER (e->stack);
-      g_hash_table_insert (counts, key, GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (counts, key)) + 1));
-    }
-
-  g_hash_table_iter_init (&iter, counts);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    {
-      WsStackId id = GPOINTER_TO_UINT (key);
-      guint64 w = GPOINTER_TO_UINT (value);
-
-      g_array_append_val (stacks, id);
-      g_array_append_val (weights, w);
+      g_array_append_val (stacks, c->stack);
+      g_array_append_val (weights, c->count);
     }
 
   return ws_history_store_record_stacks (self, digest, ws_trace_get_path (trace),

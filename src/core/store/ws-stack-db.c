@@ -275,6 +275,25 @@ ws_stack_db_add (WsStackDb *self,
                  gint64     cost,
                  guint      n_events)
 {
+  ws_stack_db_add_merged (self, stream, stack, cost, n_events, n_events > 0 ? cost / n_events : 0);
+}
+
+/**
+ * ws_stack_db_add_merged:
+ * @max_cost: the costliest of the @n_events events (ns)
+ *
+ * ws_stack_db_add() of events already merged elsewhere (a digest's entry):
+ * their summed @cost and their costliest one, which the stream's longest
+ * delay needs.
+ */
+void
+ws_stack_db_add_merged (WsStackDb *self,
+                        guint      stream,
+                        WsStackId  stack,
+                        gint64     cost,
+                        guint      n_events,
+                        gint64     max_cost)
+{
   Stream *s;
   guint32 entry, share;
   RawShare *raw;
@@ -292,7 +311,7 @@ ws_stack_db_add (WsStackDb *self,
   s = &g_array_index (self->streams, Stream, stream);
   s->cost += cost;
   s->n_events += n_events;
-  s->max_event_cost = MAX (s->max_event_cost, cost / n_events);
+  s->max_event_cost = MAX (s->max_event_cost, max_cost);
   self->total_cost += cost;
   self->n_events += n_events;
 
@@ -316,6 +335,7 @@ ws_stack_db_add (WsStackDb *self,
     WsStackDbEntry *e = &g_array_index (self->entries, WsStackDbEntry, entry);
     e->cost += cost;
     e->n_events += n_events;
+    e->max_cost = MAX (e->max_cost, max_cost);
   }
 
   /* Events usually arrive stream by stream: the entry's last share is the

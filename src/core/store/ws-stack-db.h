@@ -14,6 +14,9 @@ G_BEGIN_DECLS
  * @cost: their summed cost (ns: wait time, or sample periods)
  * @first_share: index of the entry's first #WsStackDbShare
  * @n_shares: number of trace streams the stack was seen in
+ * @max_cost: the costliest single event with this stack (ns); a digest
+ *   keeps it so that a stream's longest delay survives the merging of
+ *   identical stacks
  *
  * One distinct call stack of the mining input.  Identical stacks are merged
  * before mining (StackMine §V works on costs, so merging loses nothing and
@@ -25,6 +28,7 @@ typedef struct {
   gint64    cost;
   guint32   first_share;
   guint32   n_shares;
+  gint64    max_cost;
 } WsStackDbEntry;
 
 /**
@@ -66,6 +70,12 @@ void                  ws_stack_db_add                   (WsStackDb      *self,
                                                          WsStackId       stack,
                                                          gint64          cost,
                                                          guint           n_events);
+void                  ws_stack_db_add_merged            (WsStackDb      *self,
+                                                         guint           stream,
+                                                         WsStackId       stack,
+                                                         gint64          cost,
+                                                         guint           n_events,
+                                                         gint64          max_cost);
 WsStackId             ws_stack_db_import_stack          (WsStackDb      *self,
                                                          WsStackTable   *source,
                                                          WsStackId       stack);

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * waitscope-cli digest -o DIR TRACE…: each trace reduced to a small file
+ * holding what mine and cluster need (docs/digest.md), the map step of a
+ * fleet; digest-merge -o OUT DIGEST…: digests merged into one, the
+ * reduce's partial step.  mine and cluster read digests wherever they
+ * read traces (cli_load_digests()).
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <errno.h>
+#include <glib/gstdio.h>
+
+#include "cli-common.h"
+#include "cli-digest.h"
+#include "ws-trace-loader.h"
+
+int cli_digest (int argc, char **argv);
+int cli_digest_merge (int argc, char **argv);
+
+/* Whether any of @paths is a digest file. */
+gboolean
+cli_paths_have_digest (char **paths)
+{
+  for (guint i = 0; paths[i] != NULL; i++)
+    if (ws_digest_file_sniff (paths[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* A trace reduced in this process, as `digest` would have written it. */
+static WsDigest *
+reduce_trace (const char  *path,
+              GError     **error)
+{
+  g_autoptr(WsTrace) trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, error);
+  g_autoptr(WsDigest) digest = NULL;
+
+  if (trace == NULL)
+    return NULL;
+  digest = ws_digest_new ();
+  if (!ws_digest_add_trace (digest, trace, NULL, error))
+    return NULL;
+  return g_steal_pointer (&digest);
+}
+
+/**
+ * cli_load_digests:
+ * @paths: digest files, or traces (reduced here, one at a time)
+ *
+ * Returns: (transfer full): their traces in the order given, or %NULL
+ *   with @error set at the first that fails
+ */
+WsDigest *
+cli_load_digests (char    **paths,
+                  GError  **error)
+{
+  g_autoptr(WsDigest) all = ws_digest_new ();
+
+  for (guint i = 0; paths[i] != NULL; i++)
+    {
+      g_autoptr(WsDigest) one = ws_digest_file_sniff (paths[i]) ? ws_digest_read (paths[i], error)
+                                                                  : reduce_trace (paths[i], error);
+      if (one == NULL)
+        return NULL;
+      ws_digest_merge (all, one);
+    }
+  return g_steal_pointer (&all);
+}
+
+/* DIR/NAME.wsdigest, NAME the trace's file name; "-2", "-3"… after it
+ * when two traces of this run share a name. */
+static char *
+output_path (const char *dir,
+             const char *trace,
+             GHashTable *taken)
+{
+  g_autofree char *base = g_path_get_basename (trace);
+  char *path = NULL;
+
+  for (guint n = 1; path == NULL || g_hash_table_contains (taken, path); n++)
+    {
+      g_autofree char *name = n == 1 ? g_strdup_printf ("%s.wsdigest", base)
+                                     : g_strdup_printf ("%s-%u.wsdigest", base, n);
+      g_free (path);
+      path = g_build_filename (dir, name, NULL);
+    }
+  g_hash_table_add (taken, g_strdup (path));
+  return path;
+}
+
+int
+cli_digest (int    argc,
+            char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GHashTable) taken = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree char *dir = NULL;
+  guint n_failed = 0;
+  int status;
+  const GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &dir, N_("Write the digests into DIR (created if missing)"), N_("DIR") },
+    { NULL }
+  };
+
+  context = g_option_context_new (_("TRACE… — reduce traces to digests for mining many traces"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_description (context,
+    _("Writes DIR/NAME.wsdigest per trace: its interned stacks with their costs (waits that delayed another "
+      "thread, every wait, running samples, causes), its threads, its content hash and recording facts.  "
+      "mine, cluster and history add read digests as they read traces, with the same results; digest-merge "
+      "merges them.  A trace that cannot be read is named on stderr and the exit status is 1."));
+  if (!cli_parse_options (context, "digest", &argc, &argv, &status))
+    return status;
+  if (dir == NULL)
+    return cli_usage_error ("digest", "%s", _("no output directory given (-o DIR)"));
+  if (argc < 2)
+    return cli_usage_error ("digest", "%s", _("no trace given"));
+  if (g_mkdir_with_parents (dir, 0755) != 0)
+    {
+      fprintf (stderr, _("waitscope-cli: cannot create %s: %s\n"), dir, g_strerror (errno));
+      return CLI_EXIT_INPUT;
+    }
+
+  /* One trace at a time: memory is the largest trace's, not the sum. */
+  for (int i = 1; i < argc; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(WsDigest) digest = reduce_trace (argv[i], &error);
+      g_autofree char *out = output_path (dir, argv[i], taken);
+
+      if (digest == NULL || !ws_digest_write (digest, out, &error))
+        {
+          /* The loader's and the writer's errors name the file. */
+          fprintf (stderr, "waitscope-cli: %s\n", error->message);
+          n_failed++;
+          continue;
+        }
+      printf ("%s\n", out);
+    }
+  return n_failed > 0 ? CLI_EXIT_INPUT : CLI_EXIT_OK;
+}
+
+int
+cli_digest_merge (int    argc,
+                  char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(WsDigest) merged = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  int status;
+  const GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, N_("Write the merged digest to FILE (.wsdigest)"), N_("FILE") },
+    { NULL }
+  };
+
+  context = g_option_context_new (_("DIGEST… — merge digests into one"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_description (context,
+    _("The merged digest holds every trace of its inputs, over one table of frames and stacks, in a canonical "
+      "order (traces by path): merging is associative and independent of the order, so partial merges "
+      "combine.  Mining it is mining its traces in that order."));
+  if (!cli_parse_options (context, "digest-merge", &argc, &argv, &status))
+    return status;
+  if (out == NULL)
+    return cli_usage_error ("digest-merge", "%s", _("no output file given (-o FILE)"));
+  if (!ws_digest_file_sniff (out))
+    return cli_usage_error ("digest-merge", "%s", _("the output file's name must end in .wsdigest"));
+  if (argc < 2)
+    return cli_usage_error ("digest-merge", "%s", _("no digest given"));
+  for (int i = 1; i < argc; i++)
+    if (!ws_digest_file_sniff (argv[i]))
+      return cli_usage_error ("digest-merge", _("“%s” is not a digest (.wsdigest)"), argv[i]);
+  if ((merged = cli_load_digests (argv + 1, &error)) == NULL || !ws_digest_write (merged, out, &error))
+    return cli_fail (error);
+  return CLI_EXIT_OK;
+}

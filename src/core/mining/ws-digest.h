@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "ws-anomaly-detector.h"
+#include "ws-stack-db.h"
+#include "ws-trace.h"
+
+G_BEGIN_DECLS
+
+/* The version written in every digest file; a reader refuses others. */
+#define WS_DIGEST_FORMAT_VERSION 1
+
+/**
+ * WsDigestArea:
+ * @WS_DIGEST_AREA_WAITING: the waits that delayed another thread (the
+ *   default scope of mining)
+ * @WS_DIGEST_AREA_WAITING_ALL: every wait (`--scope all`)
+ * @WS_DIGEST_AREA_RUNNING: every sampled running stack (both scopes)
+ * @WS_DIGEST_AREA_CAUSES: what kept the delaying waits waiting (`--by-cause`)
+ *
+ * The areas of interest of one trace a digest keeps: the ones a mining
+ * run can take without the trace's events.
+ */
+typedef enum {
+  WS_DIGEST_AREA_WAITING,
+  WS_DIGEST_AREA_WAITING_ALL,
+  WS_DIGEST_AREA_RUNNING,
+  WS_DIGEST_AREA_CAUSES,
+  WS_DIGEST_N_AREAS,
+} WsDigestArea;
+
+/**
+ * WsDigestEntry:
+ * @stack: a stack of the digest's table
+ * @n_events: how many events (or cause pieces) had it
+ * @cost: their summed cost (ns)
+ * @max_cost: the costliest of them (ns)
+ */
+typedef struct {
+  WsStackId stack;
+  guint32   n_events;
+  gint64    cost;
+  gint64    max_cost;
+} WsDigestEntry;
+
+/**
+ * WsDigestThread:
+ * @tid: thread id
+ * @pid: its process id
+ * @name: its last name
+ */
+typedef struct {
+  gint32  tid;
+  gint32  pid;
+  char   *name;
+} WsDigestThread;
+
+/**
+ * WsDigestTrace:
+ * @path: the trace's path as it was given
+ * @name: its name (the stream's name in mining)
+ * @content_hash: its identity in the history store (SHA-256, hex)
+ * @n_events: events read
+ * @n_waits: of them waits
+ * @n_samples: of them sampled running events
+ * @start: first timestamp (ns)
+ * @end: last timestamp (ns)
+ * @threads: (element-type WsDigestThread): the trace's threads
+ * @n_left_out: waits the delaying scope left out
+ * @left_out_time: their summed time (ns)
+ * @areas: (element-type WsDigestEntry): per #WsDigestArea, each distinct
+ *   stack in order of its first event (the order mining meets it in)
+ * @counts: (element-type WsStackCount): ws_stack_counts_of_trace(), its
+ *   stacks in the digest's table
+ * @waits: its wait samples for the anomaly models, at the default
+ *   signature depth (ws_wait_sample_set_of_trace())
+ *
+ * What the cross-trace analyses need of one trace.
+ */
+typedef struct {
+  char    *path;
+  char    *name;
+  char    *content_hash;
+  guint64  n_events;
+  guint64  n_waits;
+  guint64  n_samples;
+  WsTime   start;
+  WsTime   end;
+  GArray  *threads;
+  guint64  n_left_out;
+  gint64   left_out_time;
+  GArray  *areas[WS_DIGEST_N_AREAS];
+  GArray  *counts;
+  WsWaitSampleSet *waits;
+} WsDigestTrace;
+
+typedef struct _WsDigest WsDigest;
+
+#define WS_TYPE_DIGEST (ws_digest_get_type ())
+GType          ws_digest_get_type        (void) G_GNUC_CONST;
+
+WsDigest      *ws_digest_new             (void);
+WsDigest      *ws_digest_ref             (WsDigest      *self);
+void           ws_digest_unref           (WsDigest      *self);
+WsStackTable  *ws_digest_get_stack_table (WsDigest      *self);
+guint          ws_digest_get_n_traces    (WsDigest      *self);
+const WsDigestTrace *ws_digest_get_trace (WsDigest      *self,
+                                          guint          index);
+gboolean       ws_digest_add_trace       (WsDigest      *self,
+                                          WsTrace       *trace,
+                                          GCancellable  *cancellable,
+                                          GError       **error);
+void           ws_digest_merge           (WsDigest      *self,
+                                          WsDigest      *other);
+void           ws_digest_sort            (WsDigest      *self);
+const char    *ws_digest_area_to_string  (WsDigestArea   area);
+
+/* ws-digest-file.c */
+gboolean       ws_digest_write           (WsDigest      *self,
+                                          const char    *path,
+                                          GError       **error);
+GBytes        *ws_digest_to_bytes        (WsDigest      *self);
+WsDigest      *ws_digest_read            (const char    *path,
+                                          GError       **error);
+WsDigest      *ws_digest_read_bytes      (GBytes        *bytes,
+                                          const char    *name,
+                                          GError       **error);
+gboolean       ws_digest_file_sniff      (const char    *path);
+
+/* Internal to the two files. */
+WsDigestTrace *ws_digest_trace_new       (void);
+void           ws_digest_trace_free      (gpointer       trace);
+void           ws_digest_add_trace_take  (WsDigest      *self,
+                                          WsDigestTrace *trace);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsDigest, ws_digest_unref)
+
+G_END_DECLS

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Digests against traces through waitscope-cli.
+
+1. Equality: `mine` and `cluster` print byte-identical --json over the
+   traces and over their digests (`digest -o DIR`), on every real trace of
+   tests/data and of the causes corpus, with each option a digest holds
+   (waiting, --running, --by-cause, --scope all, --must/--must-not, with
+   and without a history store), for every trace alone and for the corpus
+   together; `history add` of a merged digest prints what adding the
+   traces prints and leaves the store holding the same stack counts and
+   wait samples.
+2. The merge's laws over random subsets and orders (seed printed):
+   merge(a, merge(b, c)) == merge(merge(a, b), c) == merge of any
+   permutation, byte for byte; mining a merged digest == mining its parts
+   in the merged order (by path).
+3. Bad digests (truncated, not gzip, not JSON, another format, another
+   version, a stack out of range) exit 1 naming the file and the place.
+"""
+import gzip
+import json
+import os
+import random
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+
+cli = os.path.abspath(os.environ["WS_CLI"])
+data = os.path.abspath(os.environ["WS_TEST_DATA"])
+failures = 0
+
+
+def check(ok, what):
+    global failures
+    print(("ok " if ok else "FAIL ") + what, flush=True)
+    if not ok:
+        failures += 1
+
+
+def run(*args, expect=0, cwd=None):
+    p = subprocess.run([cli, *args], capture_output=True, cwd=cwd)
+    if p.returncode != expect:
+        check(False, f"{' '.join(args)}: exit {p.returncode}, expected {expect}\n{p.stderr.decode(errors='replace')}")
+    return p
+
+
+traces = sorted(os.path.join(data, f) for f in os.listdir(data) if f.endswith(".perf.txt.gz"))
+traces += sorted(os.path.join(data, "causes", f) for f in os.listdir(os.path.join(data, "causes"))
+                 if f.endswith(".perf.txt.gz"))
+tmp = tempfile.mkdtemp(prefix="ws-digest-")
+ddir = os.path.join(tmp, "d")
+out = run("digest", "-o", ddir, *traces).stdout.decode().split()
+check(len(out) == len(traces) and all(os.path.isfile(p) for p in out), f"digest wrote {len(out)} files")
+digest_of = dict(zip(traces, out))
+
+text_size = sum(len(gzip.open(t).read()) for t in traces)
+digest_size = sum(os.path.getsize(p) for p in out)
+share = 100.0 * digest_size / text_size
+print(f"# digests: {digest_size} bytes for {text_size} bytes of perf text ({share:.3f} %)")
+check(share <= 2.0, f"digests are {share:.3f} % of the perf text (<= 2 %)")
+
+# 1. Equality, one trace at a time and all together.
+OPTIONS = [["mine"], ["mine", "--running"], ["mine", "--by-cause"], ["mine", "--scope", "all"],
+           ["mine", "--must", "futex|sleep", "--top", "0"], ["mine", "--must-not", "kernel"],
+           ["cluster"], ["cluster", "--by-cause"]]
+for opts in OPTIONS:
+    groups = [[t] for t in traces] + [traces]
+    same = 0
+    for group in groups:
+        a = run(*opts, "--json", "--no-history", *group).stdout
+        b = run(*opts, "--json", "--no-history", *[digest_of[t] for t in group]).stdout
+        same += a == b and len(a) > 0
+        if a != b:
+            print(f"# differs: {' '.join(opts)} {' '.join(group)}")
+    check(same == len(groups), f"{' '.join(opts)}: traces and digests print the same JSON ({same}/{len(groups)})")
+
+# With a history store: the same JSON (the store named alike), the same store.
+for name, inputs in (("ht", traces), ("hd", [digest_of[t] for t in traces])):
+    os.makedirs(os.path.join(tmp, name))
+    run("cluster", "--json", "--history", "h.sqlite", *inputs, cwd=os.path.join(tmp, name))
+ta = run("cluster", "--json", "--history", "h.sqlite", *traces, cwd=os.path.join(tmp, "ht")).stdout
+da = run("cluster", "--json", "--history", "h.sqlite", *[digest_of[t] for t in traces],
+         cwd=os.path.join(tmp, "hd")).stdout
+check(ta == da and b'"newly_recorded" : 0' in ta, "cluster with a history store: the same JSON, traces known once")
+STORE = ["SELECT name, module, n_stacks, n_with_callee, n_with_caller FROM functions ORDER BY 1, 2",
+         "SELECT a.name, a.module, b.name, b.module, count FROM bigrams JOIN functions a ON a.id = caller "
+         "JOIN functions b ON b.id = callee ORDER BY 1, 2, 3, 4",
+         "SELECT digest, path, n_callstacks FROM traces ORDER BY 1", "SELECT * FROM totals ORDER BY 1"]
+
+
+def store(path):
+    with sqlite3.connect(path) as db:
+        return [db.execute(q).fetchall() for q in STORE]
+
+
+check(store(os.path.join(tmp, "ht", "h.sqlite")) == store(os.path.join(tmp, "hd", "h.sqlite")),
+      "the history store holds the same counts recorded from traces or digests")
+
+# history add: the same JSON, the same stacks and wait samples in the store.
+WAITS = ["SELECT signature, trace_digest, duration, slot FROM wait_samples ORDER BY 1, 2, 4",
+         "SELECT * FROM wait_reservoirs ORDER BY 1", "SELECT digest, depth, n_waits FROM wait_traces ORDER BY 1, 2"]
+merged_all = os.path.join(tmp, "all.wsdigest")
+run("digest-merge", "-o", merged_all, *out)
+adds = {}
+for name, inputs in (("at", sorted(traces)), ("ad", [merged_all])):
+    os.makedirs(os.path.join(tmp, name))
+    adds[name] = run("history", "add", "--json", "--history", "h.sqlite", *inputs, cwd=os.path.join(tmp, name)).stdout
+    with sqlite3.connect(os.path.join(tmp, name, "h.sqlite")) as db:
+        adds[name] = (adds[name], [db.execute(q).fetchall() for q in STORE + WAITS])
+check(adds["at"][0] == adds["ad"][0] and b'"new" : %d' % len(traces) in adds["at"][0],
+      "history add: a merged digest prints what adding its traces prints")
+check(adds["at"][1] == adds["ad"][1] and len(adds["at"][1][-3]) > 0,
+      "history add: the store holds the same stack counts and wait samples")
+
+# 2. The merge's laws.
+seed = int(os.environ.get("WS_TEST_SEED", random.randrange(1 << 30)))
+print(f"# seed {seed} (WS_TEST_SEED to repeat)")
+rng = random.Random(seed)
+mdir = os.path.join(tmp, "m")
+os.makedirs(mdir)
+n_merge = 0
+
+
+def merge(*inputs):
+    global n_merge
+    n_merge += 1
+    path = os.path.join(mdir, f"{n_merge}.wsdigest")
+    run("digest-merge", "-o", path, *inputs)
+    return path
+
+
+def content(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+laws = 0
+for round_ in range(12):
+    a, b, c = (rng.sample(out, rng.randint(1, 3)) for _ in range(3))
+    left = merge(merge(*a), merge(merge(*b), merge(*c)))
+    right = merge(merge(merge(*a), merge(*b)), merge(*c))
+    parts = a + b + c
+    rng.shuffle(parts)
+    flat = merge(*parts)
+    ok = content(left) == content(right) == content(flat)
+    # Mining the merged digest is mining its traces in path order.
+    in_order = sorted(parts, key=lambda p: traces[out.index(p)])
+    m1 = run("mine", "--json", "--no-history", flat).stdout
+    m2 = run("mine", "--json", "--no-history", *in_order).stdout
+    m3 = run("mine", "--json", "--no-history", *[traces[out.index(p)] for p in in_order]).stdout
+    ok = ok and m1 == m2 == m3
+    laws += ok
+    if not ok:
+        print(f"# round {round_}: a={a} b={b} c={c}")
+check(laws == 12, f"merge is associative and order-independent; mining it mines its parts ({laws}/12)")
+
+# 3. Bad digests.
+good = content(out[0])
+doc = json.loads(gzip.decompress(good))
+bad = {
+    "truncated": good[: len(good) // 2],
+    "not-gzip": b"\x1f\x8bthis is not gzip",
+    "not-json": gzip.compress(b"{\"format\": \"waitscope-digest\", "),
+    "format": gzip.compress(json.dumps({**doc, "format": "something-else"}).encode()),
+    "version": gzip.compress(json.dumps({**doc, "version": 99}).encode()),
+}
+broken = json.loads(json.dumps(doc))
+broken["traces"][0]["waiting"][0] = len(broken["stacks"]) + 5
+bad["stack"] = gzip.compress(json.dumps(broken).encode())
+PLACE = {"truncated": "gzip", "not-gzip": "gzip", "not-json": "JSON", "format": ".format",
+         "version": ".version", "stack": "traces[0].waiting[0]"}
+for name, raw in bad.items():
+    path = os.path.join(tmp, f"bad-{name}.wsdigest")
+    with open(path, "wb") as f:
+        f.write(raw)
+    p = run("mine", "--json", "--no-history", path, expect=1)
+    err = p.stderr.decode(errors="replace")
+    check(path in err and PLACE[name] in err and p.stdout == b"", f"bad digest ({name}): exit 1, “{err.strip()}”")
+p = run("mine", "--no-history", "--scope", "tid:1", out[0], expect=2)
+check(b"needs the traces" in p.stderr, "a scope a digest does not hold is a usage error")
+
+shutil.rmtree(tmp)
+sys.exit(1 if failures else 0)

@@ -1,0 +1,54 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""tools/fleet/fleet.py on a 2-worker Dask LocalCluster: the map over real
+traces (three of tests/data, three of the causes corpus, given out of
+order) and one file that is no trace; the reduce's mine.json and
+cluster.json equal `waitscope-cli mine/cluster --json` over the readable
+traces in one process, byte for byte; the unreadable one is listed (stderr
+and failed.txt) and the exit status is 1.  Skips (exit 77) only when
+dask.distributed cannot be imported."""
+import os
+import subprocess
+import sys
+import tempfile
+
+try:
+    import distributed  # noqa: F401
+except ImportError as e:
+    print(f"SKIP: dask.distributed cannot be imported ({e}); apt-get install python3-distributed")
+    sys.exit(77)
+
+here = os.path.dirname(os.path.abspath(__file__))
+fleet = os.path.join(os.path.dirname(here), "tools", "fleet", "fleet.py")
+cli = os.path.abspath(os.environ["WS_CLI"])
+data = os.path.abspath(os.environ["WS_TEST_DATA"])
+failures = 0
+
+
+def check(ok, what):
+    global failures
+    print(("ok " if ok else "FAIL ") + what, flush=True)
+    failures += not ok
+
+
+good = [os.path.join(data, "causes", n) for n in ("sleep-cs.perf.txt.gz", "chain3.perf.txt.gz", "flock-hold.perf.txt.gz")]
+good += [os.path.join(data, n) for n in ("py-locks.perf.txt.gz", "build.perf.txt.gz", "pg-contrast-fast.perf.txt.gz")]
+with tempfile.TemporaryDirectory(prefix="ws-fleet-") as tmp:
+    bad = os.path.join(tmp, "not-a-trace.perf.txt")
+    with open(bad, "w") as f:
+        f.write("this is not a perf trace\n")
+    out = os.path.join(tmp, "out")
+    p = subprocess.run([sys.executable, fleet, "--local", "2", "--cli", cli, "-o", out, *good, bad],
+                       capture_output=True, text=True, timeout=600)
+    print(p.stderr[-3000:])
+    check(p.returncode == 1, f"fleet.py exits 1 with an unreadable trace (exit {p.returncode})")
+    check(bad in p.stderr and open(os.path.join(out, "failed.txt")).read().startswith(bad + "\t"),
+          "the unreadable trace is listed on stderr and in failed.txt")
+    check(p.stderr.count("fleet: [") == len(good) + 1, "progress: one line per trace")
+    for command in ("mine", "cluster"):
+        one = subprocess.run([cli, command, "--json", "--no-history", *sorted(good)], capture_output=True, check=True)
+        with open(os.path.join(out, f"{command}.json"), "rb") as f:
+            fleet_json = f.read()
+        check(fleet_json == one.stdout and len(fleet_json) > 100,
+              f"{command}: the fleet's JSON equals one process's, byte for byte")
+sys.exit(1 if failures else 0)
