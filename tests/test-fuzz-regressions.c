@@ -30,6 +30,9 @@ static const struct {
   { "perf-text", "perf-text", ws_fuzz_perf_text, TRUE },
   { "folded", "folded", ws_fuzz_folded, TRUE },
   { "tracecmd", "tracecmd", ws_fuzz_tracecmd, TRUE },
+#ifdef HAVE_BABELTRACE2
+  { "ctf", "ctf", ws_fuzz_ctf, TRUE },
+#endif
   { "json-trace", "json-trace", ws_fuzz_json_trace, TRUE },
   { "scenario-rules", "scenario-rules", ws_fuzz_scenario_rules, FALSE },
   { "classifier", "classifier", ws_fuzz_classifier, FALSE },
@@ -162,6 +165,9 @@ main (int   argc,
   int status;
 
   g_test_init (&argc, &argv, NULL);
+  /* The CTF regression where libbabeltrace2 loops: stopped after 3 s of
+   * no events, not the 30 a user gets. */
+  g_setenv ("WAITSCOPE_CTF_STALL_TIMEOUT", "3", FALSE);
 
   tmp_dir = g_dir_make_tmp ("ws-fuzz-regressions-XXXXXX", NULL);
   g_assert_nonnull (tmp_dir);

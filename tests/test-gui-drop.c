@@ -37,10 +37,8 @@ find_drop_target (GtkWidget *widget)
 }
 
 static void
-check_drop (gconstpointer data)
+drop_path (const char *path)
 {
-  const char *file = data;
-  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), file, NULL);
   g_autoptr(GFile) gfile = g_file_new_for_path (path);
   WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
   GtkDropTarget *drop;
@@ -68,6 +66,33 @@ check_drop (gconstpointer data)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static void
+check_drop (gconstpointer data)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), (const char *) data, NULL);
+
+  drop_path (path);
+}
+
+#ifdef HAVE_BABELTRACE2
+/* An LTTng trace is a directory: dropped as one, once unpacked. */
+static void
+check_drop_ctf_directory (void)
+{
+  g_autofree char *archive = g_build_filename (g_getenv ("WS_TEST_DATA"), "ctf", "bug446190.tar.gz", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("test-gui-drop-XXXXXX", NULL);
+  g_autofree char *trace_dir = g_build_filename (dir, "bug446190", NULL);
+  const char *tar[] = { "tar", "xzf", archive, "-C", dir, NULL };
+  const char *rm[] = { "rm", "-rf", dir, NULL };
+  int status = 1;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) tar, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, NULL));
+  g_assert_cmpint (status, ==, 0);
+  drop_path (trace_dir);
+  g_spawn_sync (NULL, (char **) rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+}
+#endif
+
 int
 main (int   argc,
       char *argv[])
@@ -80,6 +105,10 @@ main (int   argc,
   g_test_add_data_func ("/gui/drop/folded", "layouts/cpu-default.folded", check_drop);
 #ifdef HAVE_LIBTRACECMD
   g_test_add_data_func ("/gui/drop/trace-cmd", "tracecmd/oversub.dat", check_drop);
+#endif
+#ifdef HAVE_BABELTRACE2
+  g_test_add_data_func ("/gui/drop/lttng-ctf", "ctf/bug446190.tar.gz", check_drop);
+  g_test_add_func ("/gui/drop/lttng-ctf-directory", check_drop_ctf_directory);
 #endif
   status = g_test_run ();
   g_object_unref (the_app);

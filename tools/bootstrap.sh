@@ -32,6 +32,7 @@ packages=(
   linux-perf
   sqlite3
   libtracecmd-dev libtraceevent-dev libtracefs-dev trace-cmd
+  libbabeltrace2-dev babeltrace2
 )
 
 install_missing() {

@@ -16,6 +16,7 @@
 static const WsImporter * const importers[] = {
   &ws_json_importer,
   &ws_tracecmd_importer,
+  &ws_ctf_importer,
   &ws_perf_importer,
   &ws_folded_importer,
 };

@@ -68,6 +68,7 @@ GInputStream             *ws_importer_text_stream (GInputStream *stream,
 extern const WsImporter ws_json_importer;
 extern const WsImporter ws_perf_importer;
 extern const WsImporter ws_tracecmd_importer;
+extern const WsImporter ws_ctf_importer;
 extern const WsImporter ws_folded_importer;
 
 G_END_DECLS

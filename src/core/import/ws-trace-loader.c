@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ws-ctf-importer.h"
 #include "ws-error.h"
 #include "ws-importer.h"
 #include "ws-trace-loader.h"
@@ -223,7 +224,22 @@ ws_trace_loader_sniff (const char    *path,
   if (compressed)
     *compressed = FALSE;
 
-  file = g_file_new_for_path (path);
+  /* A directory is a trace when it holds one in CTF (LTTng): its
+   * `metadata` file, a few levels down at most, is sniffed. */
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_autofree char *metadata = ws_ctf_find_metadata (path);
+
+      if (metadata == NULL)
+        {
+          g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s: %s", path,
+                       _("a directory, not a trace file (nor a CTF trace directory: no file called “metadata” in it)"));
+          return NULL;
+        }
+      file = g_file_new_for_path (metadata);
+    }
+  else
+    file = g_file_new_for_path (path);
   if ((in = g_file_read (file, cancellable, &local_error)) == NULL)
     {
       set_io_error (error, path, local_error);

@@ -69,6 +69,9 @@ static const char * const default_lock[] = {
 static const char * const default_false_run[] = {
   "^hrtimer_wakeup$", "^it_real_fn$", "^posix_timer_fn$", "^process_timeout$",
   "^call_timer_fn", "^tick_sched_timer$", "^alarmtimer_fired$",
+  /* the timer softirqs' handlers: what an LTTng trace, which has no
+   * stacks, names a wake-up in the timer softirq by */
+  "^run_timer_softirq$", "^hrtimer_run_softirq$",
   NULL
 };
 
