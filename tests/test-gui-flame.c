@@ -5,7 +5,9 @@
  * click on a frame zooms to it (it then spans the chart's width) and lists
  * its callers; Escape resets the zoom; a search prints the share the core
  * computes; a window selected in the timeline narrows the graph to that
- * thread and window.  Screenshots at 1280×720 and 1920×1080.
+ * thread and window.  Screenshots at 1280×720 and 1920×1080.  A pinned
+ * flame graph (Ctrl+D on the page) reopens with its mode, scope, zoom,
+ * search and orientation after the page was changed.
  */
 #include "config.h"
 
@@ -13,7 +15,10 @@
 
 #include "ws-application.h"
 #include "ws-flame-chart.h"
+#include "ws-findings-page.h"
 #include "ws-flame-page.h"
+#include "ws-pin-flame.h"
+#include "ws-session-file.h"
 #include "ws-gui-test-util.h"
 #include "ws-window.h"
 
@@ -286,6 +291,161 @@ test_flame_compare (void)
   ws_gui_test_spin (50);
 }
 
+static WsPinList *
+pins_of (WsWindow *window)
+{
+  return ws_session_file_get_findings (ws_session_get_session_file (ws_window_get_session (window)));
+}
+
+static gboolean
+has_pin (gpointer data)
+{
+  return ws_pin_list_get_n (pins_of (data)) >= 1;
+}
+
+typedef struct {
+  WsFlamePage *page;
+  WsWindow    *window;
+} Reopened;
+
+static gboolean
+reopened (gpointer data)
+{
+  Reopened *r = data;
+
+  return g_strcmp0 (ws_window_get_details_page (r->window), "flame") == 0 && page_ready (r->page) &&
+         ws_flame_page_get_graph (r->page)->mode == WS_FLAME_OFF_CPU;
+}
+
+/* The zoomed frame's names from the root's child down, "a;b;c". */
+static char *
+zoom_path (WsFlamePage  *page,
+           WsFlameChart *chart)
+{
+  g_auto(GStrv) path = ws_flame_tree_dup_path (ws_flame_page_get_graph (page)->tree, ws_flame_chart_get_zoom (chart));
+
+  return g_strjoinv (";", path);
+}
+
+/* Pin the page's view (off-CPU, one thread over a window, zoomed, searched,
+ * icicle), change every choice, open the finding: all come back, and the
+ * graph is the core's for the pinned thread and window. */
+static void
+test_flame_pin (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GdkTexture) shot = NULL;
+  g_autofree char *pinned_zoom = NULL, *restored_zoom = NULL;
+  WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
+  WsFindingsPage *findings;
+  WsFlamePage *page;
+  WsFlameChart *chart;
+  WsDocument *document;
+  WsTrace *trace;
+  const WsFlameGraph *graph;
+  const WsFlameNode *root;
+  GtkWidget *search;
+  GtkToggleButton *icicle;
+  guint thread, zoom, sel_thread;
+  WsTime t0, t1, s0, s1;
+  WsPin *pin;
+  WsPinFlame flame;
+  Reopened r;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
+  gtk_window_present (GTK_WINDOW (window));
+  document = ws_window_open_file (window, file);
+  while (ws_document_get_state (document) == WS_DOCUMENT_LOADING)
+    g_main_context_iteration (NULL, TRUE);
+  trace = ws_document_get_trace (document);
+  ws_window_show_details_page (window, "flame");
+  page = WS_FLAME_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_FLAME_PAGE));
+  chart = WS_FLAME_CHART (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_FLAME_CHART));
+  search = ws_gui_test_find_named (GTK_WIDGET (page), "flame-search");
+  icicle = GTK_TOGGLE_BUTTON (ws_gui_test_find_named (GTK_WIDGET (page), "flame-icicle"));
+  g_assert_nonnull (icicle);
+
+  thread = ws_gui_test_find_thread (trace, "pylk-w0");
+  t0 = ws_trace_get_start_time (trace) + (ws_trace_get_end_time (trace) - ws_trace_get_start_time (trace)) / 4;
+  t1 = t0 + (ws_trace_get_end_time (trace) - ws_trace_get_start_time (trace)) / 2;
+  ws_flame_page_set_mode (page, WS_FLAME_OFF_CPU);
+  ws_flame_page_set_scope (page, WS_FLAME_SCOPE_THREAD);
+  ws_timeline_viewport_set_selection (ws_document_get_viewport (document), thread, t0, t1);
+  ws_gui_test_spin (50);
+  ws_gui_test_wait_until (page_ready, page, 30, "the flame graph");
+  graph = ws_flame_page_get_graph (page);
+  /* Zoom two frames down: the thread's frame, then its heaviest child. */
+  root = ws_flame_tree_get_node (graph->tree, WS_FLAME_ROOT);
+  g_assert_cmpuint (root->n_children, ==, 1);
+  zoom = root->first_child;
+  g_assert_cmpuint (ws_flame_tree_get_node (graph->tree, zoom)->n_children, >, 1);
+  zoom = ws_flame_tree_get_node (graph->tree, zoom)->first_child;
+  ws_flame_chart_set_zoom (chart, zoom);
+  pinned_zoom = zoom_path (page, chart);
+  gtk_editable_set_text (GTK_EDITABLE (search), "futex");
+  gtk_toggle_button_set_active (icicle, TRUE);
+  ws_gui_test_spin (300);
+
+  /* Ctrl+D's action on the page. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.pin-view", NULL);
+  ws_gui_test_wait_until (has_pin, window, 60, "the pin's trace to be hashed");
+  pin = ws_pin_list_get (pins_of (window), 0);
+  g_assert_cmpstr (ws_pin_get_kind (pin), ==, WS_PIN_KIND_FLAME);
+  g_assert_true (ws_pin_get_flame (pin, &flame, NULL));
+  g_assert_cmpint (flame.mode, ==, WS_FLAME_OFF_CPU);
+  g_assert_cmpint (flame.scope, ==, WS_FLAME_SCOPE_THREAD);
+  g_assert_cmpstr (flame.search, ==, "futex");
+  g_assert_true (flame.icicle);
+  {
+    g_autofree char *joined = g_strjoinv (";", flame.zoom);
+    g_assert_cmpstr (joined, ==, pinned_zoom);
+  }
+  ws_pin_flame_clear (&flame);
+  g_assert_cmpint (ws_pin_get_tid (pin), ==, ws_trace_get_thread (trace, thread)->tid);
+  g_assert_true (ws_pin_get_window (pin, &s0, &s1));
+  g_assert_cmpint (s0, ==, t0);
+  g_assert_cmpint (s1, ==, t1);
+
+  /* Change everything the pin holds, and leave the page. */
+  ws_flame_chart_set_zoom (chart, WS_FLAME_ROOT);
+  gtk_editable_set_text (GTK_EDITABLE (search), "");
+  gtk_toggle_button_set_active (icicle, FALSE);
+  ws_flame_page_set_mode (page, WS_FLAME_ON_CPU);
+  ws_flame_page_set_scope (page, WS_FLAME_SCOPE_TRACE);
+  ws_timeline_viewport_set_selection (ws_document_get_viewport (document), 0, t0, t0 + (t1 - t0) / 10);
+  ws_gui_test_spin (50);
+  ws_gui_test_wait_until (page_ready, page, 30, "the flame graph");
+  g_assert_cmpint (ws_flame_page_get_graph (page)->mode, ==, WS_FLAME_ON_CPU);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-findings", NULL);
+  ws_gui_test_spin (100);
+
+  /* Open the finding. */
+  findings = ws_window_get_findings_page (window);
+  ws_findings_page_select (findings, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (findings), "findings.open-finding", NULL));
+  r = (Reopened) { page, window };
+  ws_gui_test_spin (50);
+  ws_gui_test_wait_until (reopened, &r, 30, "the pinned flame graph");
+  ws_gui_test_spin (300);
+  graph = ws_flame_page_get_graph (page);
+  g_assert_cmpuint (ws_flame_tree_get_total (graph->tree), ==,
+                    core_total (trace, WS_FLAME_OFF_CPU, &thread, 1, t0, t1));
+  g_assert_true (ws_timeline_viewport_get_selection (ws_document_get_viewport (document), &sel_thread, &s0, &s1));
+  g_assert_cmpuint (sel_thread, ==, thread);
+  g_assert_cmpint (s0, ==, t0);
+  g_assert_cmpint (s1, ==, t1);
+  restored_zoom = zoom_path (page, chart);
+  g_assert_cmpstr (restored_zoom, ==, pinned_zoom);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (search)), ==, "futex");
+  g_assert_true (gtk_toggle_button_get_active (icicle));
+  g_assert_true (ws_flame_chart_get_icicle (chart));
+  shot = ws_gui_test_screenshot (GTK_WIDGET (window), "flame-05-pin-reopened-1280.png");
+  ws_findings_page_discard (findings);
+  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_spin (50);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -295,6 +455,7 @@ main (int   argc,
   the_app = ws_gui_test_init (&argc, &argv);
   g_test_add_func ("/gui/flame/page", test_flame_page);
   g_test_add_func ("/gui/flame/compare", test_flame_compare);
+  g_test_add_func ("/gui/flame/pin", test_flame_pin);
   status = g_test_run ();
   g_object_unref (the_app);
   return status;

@@ -18,6 +18,7 @@
 #include "cli-session.h"
 #include "ws-pin-contrast.h"
 #include "ws-pin-mining.h"
+#include "ws-pin-flame.h"
 
 void
 cli_pin_options_clear (CliPinOptions *o)
@@ -40,6 +41,9 @@ cli_pin_options_clear (CliPinOptions *o)
   g_free (o->t_fast);
   g_free (o->t_slow);
   g_free (o->awg_class);
+  g_free (o->flame_mode);
+  g_free (o->zoom);
+  g_free (o->search);
 }
 
 /* The options of the Mining and Contrast views, in a group of their own
@@ -49,7 +53,7 @@ cli_pin_view_options (CliPinOptions *o)
 {
   const GOptionEntry entries[] = {
     { "scope", 0, 0, G_OPTION_ARG_STRING, &o->scope,
-      N_("Alignment, coverage: delaying (the default), all, instances, instance-graphs or window-graph (--tid, --from, --to)"), N_("SCOPE") },
+      N_("Alignment, coverage: delaying (the default), all, instances, instance-graphs or window-graph (--tid, --from, --to); flame-graph: trace, window (--from, --to) or thread (--tid too)"), N_("SCOPE") },
     { "running", 0, 0, G_OPTION_ARG_NONE, &o->running, N_("Alignment, coverage: mine sampled running stacks"), NULL },
     { "threads", 0, 0, G_OPTION_ARG_STRING, &o->threads, N_("Alignment, coverage: only threads whose name matches"), N_("REGEX") },
     { "critical-path", 0, 0, G_OPTION_ARG_NONE, &o->critical_path, N_("Alignment, coverage: graph scopes keep the critical path only"), NULL },
@@ -66,10 +70,14 @@ cli_pin_view_options (CliPinOptions *o)
     { "t-slow", 0, 0, G_OPTION_ARG_STRING, &o->t_slow, N_("Contrast, awg: slow instances last at least this (default: the 90th percentile)"), N_("TIME") },
     { "pattern", 0, 0, G_OPTION_ARG_INT, &o->pattern, N_("Contrast: the pattern, from 0 (the page’s #N+1)"), "N" },
     { "class", 0, 0, G_OPTION_ARG_STRING, &o->awg_class, N_("Awg: slow (the default) or fast"), N_("CLASS") },
+    { "mode", 0, 0, G_OPTION_ARG_STRING, &o->flame_mode, N_("Flame-graph: on-cpu (the default), off-cpu or off-wake"), N_("MODE") },
+    { "zoom", 0, 0, G_OPTION_ARG_STRING, &o->zoom, N_("Flame-graph: the zoomed frame, its path from the root's child (F1;F2;…)"), N_("PATH") },
+    { "search", 0, 0, G_OPTION_ARG_STRING, &o->search, N_("Flame-graph: frames to highlight"), N_("REGEX") },
+    { "icicle", 0, 0, G_OPTION_ARG_NONE, &o->icicle, N_("Flame-graph: the root at the top"), NULL },
     { NULL }
   };
-  GOptionGroup *group = g_option_group_new ("views", _("Options of the Mining and Contrast views:"),
-                                            _("Show the options of the Mining and Contrast views"), NULL, NULL);
+  GOptionGroup *group = g_option_group_new ("views", _("Options of the Mining, Contrast and Flame Graph views:"),
+                                            _("Show the options of the Mining, Contrast and Flame Graph views"), NULL, NULL);
 
   g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
   g_option_group_add_entries (group, entries);
@@ -309,5 +317,53 @@ cli_pin_contrast (WsPin         *pin,
       return CLI_EXIT_INPUT;
     }
   ws_pin_set_contrast_pattern (pin, result, MAX (o->pattern, 0));
+  return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Flame graph                                                          */
+
+/* The Flame Graph page's choices as options: without --scope, a --tid
+ * means the thread's scope, a window alone the window's.  The graph is
+ * folded once so that a zoomed frame not in it fails now. */
+int
+cli_pin_flame (WsPin         *pin,
+               GPtrArray     *traces,
+               CliPinOptions *o)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsFlameGraph) graph = NULL;
+  WsPinFlame flame = { 0 }, check;
+  WsFlameSettings settings;
+  WsTime t0, t1;
+  guint thread;
+
+  if (!ws_flame_mode_from_string (o->flame_mode ? o->flame_mode : "on-cpu", &flame.mode))
+    return cli_usage_error ("session pin", _("--mode must be on-cpu, off-cpu or off-wake"));
+  if (o->scope != NULL && !ws_flame_scope_from_string (o->scope, &flame.scope))
+    return cli_usage_error ("session pin", _("--scope of a flame graph must be trace, window or thread"));
+  if (o->scope == NULL)
+    flame.scope = ws_pin_get_tid (pin) != WS_PIN_NO_TID ? WS_FLAME_SCOPE_THREAD
+                  : ws_pin_get_window (pin, &t0, &t1) ? WS_FLAME_SCOPE_WINDOW : WS_FLAME_SCOPE_TRACE;
+  flame.zoom = o->zoom != NULL && *o->zoom != '\0' ? g_strsplit (o->zoom, ";", -1) : NULL;
+  flame.search = o->search;
+  flame.icicle = o->icicle;
+  ws_pin_set_flame (pin, &flame);
+  g_strfreev (flame.zoom);
+  if (!ws_pin_get_flame (pin, &check, &error))
+    return cli_usage_error ("session pin", "%s", error->message);
+  if (!ws_pin_flame_settings (pin, &check, g_ptr_array_index (traces, 0), &settings, &thread, &error) ||
+      (graph = ws_flame_run (g_ptr_array_index (traces, 0), &settings, NULL, NULL, NULL, &error)) == NULL)
+    {
+      ws_pin_flame_clear (&check);
+      return cli_fail (error);
+    }
+  if (ws_flame_tree_find_zoom (graph->tree, check.zoom) == G_MAXUINT)
+    {
+      fprintf (stderr, _("waitscope-cli: the flame graph has no frame path “%s”\n"), o->zoom);
+      ws_pin_flame_clear (&check);
+      return CLI_EXIT_INPUT;
+    }
+  ws_pin_flame_clear (&check);
   return -1;
 }

@@ -138,6 +138,8 @@ pin_check_traces (WsSessionFile *session,
     return cli_pin_mining (finding, traces, o);
   if (g_str_equal (kind, WS_PIN_KIND_CONTRAST) || g_str_equal (kind, WS_PIN_KIND_AWG))
     return cli_pin_contrast (finding, traces, o);
+  if (g_str_equal (kind, WS_PIN_KIND_FLAME))
+    return cli_pin_flame (finding, traces, o);
   return -1;
 }
 
@@ -205,7 +207,7 @@ check_pin_args (int            argc,
   if (argc != 2)
     return cli_usage_error ("session pin", _("give one session file"));
   if (o->view == NULL || ws_pin_kind_lookup (o->view) == NULL)
-    return cli_usage_error ("session pin", _("--view must name a view kind (timeline, wait-graph, ready-tree, critical-path, anomaly-model, attribution, alignment, coverage, contrast, awg)"));
+    return cli_usage_error ("session pin", _("--view must name a view kind (timeline, wait-graph, ready-tree, critical-path, anomaly-model, attribution, alignment, coverage, contrast, awg, flame-graph)"));
   if (o->scenario_instance >= 0 && (o->tid != G_MININT || o->from != NULL))
     return cli_usage_error ("session pin", _("--scenario-instance does not go with --tid, --from or --to"));
   return -1;
@@ -242,7 +244,7 @@ session_pin (int    argc,
   CliPinOptions o = { .tid = G_MININT, .event = -1, .scenario_instance = -1, .cluster = -1, .pattern = -1 };
   int status;
   const GOptionEntry entries[] = {
-    { "view", 0, 0, G_OPTION_ARG_STRING, &o.view, N_("timeline, wait-graph, ready-tree, critical-path, anomaly-model, attribution, alignment, coverage, contrast or awg"), N_("KIND") },
+    { "view", 0, 0, G_OPTION_ARG_STRING, &o.view, N_("timeline, wait-graph, ready-tree, critical-path, anomaly-model, attribution, alignment, coverage, contrast, awg or flame-graph"), N_("KIND") },
     { "trace", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.traces, N_("The session's trace N (default 0), or a trace file to add; repeat for the views over several traces"), N_("N|FILE") },
     { "tid", 0, 0, G_OPTION_ARG_INT, &o.tid, N_("The thread"), N_("TID") },
     { "from", 0, 0, G_OPTION_ARG_STRING, &o.from, N_("Start of the window (seconds as perf prints them, or with a unit)"), N_("TIME") },

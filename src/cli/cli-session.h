@@ -44,6 +44,11 @@ typedef struct {
   char     *t_slow;
   int       pattern;
   char     *awg_class;
+  /* Flame graph (flame-graph); its scope is --scope */
+  char     *flame_mode;
+  char     *zoom;
+  char     *search;
+  gboolean  icicle;
 } CliPinOptions;
 
 void  cli_pin_options_clear      (CliPinOptions *o);
@@ -54,6 +59,9 @@ int   cli_pin_mining             (WsPin         *pin,
                                   GPtrArray     *traces,
                                   CliPinOptions *o);
 int   cli_pin_contrast           (WsPin         *pin,
+                                  GPtrArray     *traces,
+                                  CliPinOptions *o);
+int   cli_pin_flame              (WsPin         *pin,
                                   GPtrArray     *traces,
                                   CliPinOptions *o);
 

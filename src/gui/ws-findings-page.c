@@ -273,6 +273,23 @@ pin_trace_file (WsFindingsPage *self,
   return g_file_new_for_path (ws_session_file_get_trace (self->file, ws_pin_get_trace (pin, 0))->path);
 }
 
+/**
+ * ws_findings_page_dup_pin_trace:
+ *
+ * Returns: (transfer full) (nullable): the file of @pin's trace @i, %NULL
+ *   if it names fewer
+ */
+GFile *
+ws_findings_page_dup_pin_trace (WsFindingsPage *self,
+                                WsPin          *pin,
+                                guint           i)
+{
+  g_return_val_if_fail (WS_IS_FINDINGS_PAGE (self), NULL);
+  if (i >= ws_pin_get_n_traces (pin) || ws_pin_get_trace (pin, i) >= ws_session_file_get_n_traces (self->file))
+    return NULL;
+  return g_file_new_for_path (ws_session_file_get_trace (self->file, ws_pin_get_trace (pin, i))->path);
+}
+
 /* Opening a finding shows its view on another tab: only on an explicit
  * request (double click, Enter, the Open button), never on the click that
  * selects it, which may come in the middle of typing its note. */

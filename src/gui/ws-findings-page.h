@@ -52,6 +52,9 @@ void      ws_findings_page_locate_trace   (WsFindingsPage  *self,
                                            guint            index,
                                            GFile           *file);
 void      ws_findings_page_discard        (WsFindingsPage *self);
+GFile    *ws_findings_page_dup_pin_trace  (WsFindingsPage *self,
+                                           WsPin          *pin,
+                                           guint           i);
 void      ws_findings_page_save_async     (WsFindingsPage      *self,
                                            GAsyncReadyCallback  callback,
                                            gpointer             user_data);

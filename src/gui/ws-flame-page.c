@@ -14,6 +14,7 @@
 #include "ws-flame-chart.h"
 #include "ws-flame-page.h"
 #include "ws-flame-renderer.h"
+#include "ws-pin-flame.h"
 #include "ws-time-format.h"
 #include "ws-worker.h"
 
@@ -35,6 +36,13 @@ struct _WsFlamePage {
   gboolean        stale;
   gboolean        at_root;          /* the chart's root row is in view */
   guint           scroll_idle;
+  /* What the graph shown was folded from, for a pin of it */
+  WsDocument     *shown_doc;
+  WsDocument     *shown_base_doc;
+  WsFlameScope    shown_scope;
+  WsFlameSettings shown_settings;
+  guint           shown_thread;
+  char          **pending_zoom;   /* a pin's zoom, applied to the next graph */
 
   GtkDropDown    *mode;
   GtkDropDown    *scope;
@@ -58,6 +66,9 @@ typedef struct {
   GArray          *threads;
   gboolean         no_selection;   /* a selection's scope asked, none made */
   WsTrace         *base;           /* differential: the trace compared with */
+  WsDocument      *doc;
+  WsDocument      *base_doc;
+  WsFlameScope     scope;
 } Job;
 
 typedef struct {
@@ -82,6 +93,8 @@ job_free (gpointer data)
 
   g_clear_object (&job->trace);
   g_clear_object (&job->base);
+  g_clear_object (&job->doc);
+  g_clear_object (&job->base_doc);
   g_clear_pointer (&job->threads, g_array_unref);
   g_free (job);
 }
@@ -161,6 +174,12 @@ run_done (gpointer  owner,
   g_clear_pointer (&self->diff, g_free);
   g_clear_pointer (&self->base_name, g_free);
   g_set_object (&self->graph_trace, job->trace);
+  g_set_object (&self->shown_doc, job->doc);
+  g_set_object (&self->shown_base_doc, (job->base != NULL ? job->base_doc : NULL));
+  self->shown_scope = job->no_selection ? WS_FLAME_SCOPE_TRACE : job->scope;
+  self->shown_settings = job->settings;
+  self->shown_thread = job->threads != NULL ? g_array_index (job->threads, guint, 0) : WS_NONE;
+  self->shown_settings.threads = NULL;
   self->graph = g_steal_pointer (&((Result *) result)->graph);
   self->diff = g_steal_pointer (&((Result *) result)->diff);
   result_free (result);
@@ -194,6 +213,17 @@ run_done (gpointer  owner,
   else
     set_status (self, scope ? scope : title);
   update_search (self);
+  if (self->pending_zoom != NULL && !ws_worker_get_busy (self->worker))
+    {
+      guint zoom = ws_flame_tree_find_zoom (self->graph->tree, self->pending_zoom);
+
+      g_clear_pointer (&self->pending_zoom, g_strfreev);
+      if (zoom != G_MAXUINT)
+        {
+          ws_flame_chart_set_zoom (self->chart, zoom);
+          ws_flame_chart_set_selected (self->chart, zoom);
+        }
+    }
   update_relatives (self);
   request_scroll_to_root (self);
 }
@@ -266,6 +296,8 @@ run (WsFlamePage *self)
   doc = ws_session_get_current_document (self->session);
   job = g_new0 (Job, 1);
   job->trace = g_object_ref (trace);
+  job->doc = g_object_ref (doc);
+  job->scope = scope;
   ws_flame_settings_init (&job->settings);
   job->settings.mode = gtk_drop_down_get_selected (self->mode);
   if (scope != WS_FLAME_SCOPE_TRACE &&
@@ -291,6 +323,7 @@ run (WsFlamePage *self)
       {
         WsTrace *base = ws_document_get_trace (g_ptr_array_index (self->compare_docs, c - 1));
         job->base = base ? g_object_ref (base) : NULL;
+        job->base_doc = g_object_ref (g_ptr_array_index (self->compare_docs, c - 1));
       }
   }
   set_status (self, _("Building the flame graph…"));
@@ -553,6 +586,82 @@ ws_flame_page_set_scope (WsFlamePage  *self,
   gtk_drop_down_set_selected (self->scope, scope);
 }
 
+/**
+ * ws_flame_page_get_shown:
+ * @pin: (out): the mode, scope, zoom, search and orientation shown;
+ *   free with ws_pin_flame_clear()
+ * @settings: (out): what the graph was folded with (its threads unset)
+ * @thread: (out): the thread of the thread scope, or %WS_NONE
+ * @base: (out) (transfer none) (nullable): the differential's document
+ *
+ * Returns: (transfer none) (nullable): the document of the graph shown,
+ *   %NULL when none is (or one is being built)
+ */
+WsDocument *
+ws_flame_page_get_shown (WsFlamePage     *self,
+                         WsPinFlame      *pin,
+                         WsFlameSettings *settings,
+                         guint           *thread,
+                         WsDocument     **base)
+{
+  const char *text;
+
+  g_return_val_if_fail (WS_IS_FLAME_PAGE (self), NULL);
+  if (self->graph == NULL || self->shown_doc == NULL || ws_worker_get_busy (self->worker))
+    return NULL;
+  text = gtk_editable_get_text (GTK_EDITABLE (self->search));
+  memset (pin, 0, sizeof *pin);
+  pin->mode = self->graph->mode;
+  pin->scope = self->shown_scope;
+  pin->zoom = ws_flame_tree_dup_path (self->graph->tree, ws_flame_chart_get_zoom (self->chart));
+  if (pin->zoom[0] == NULL)
+    g_clear_pointer (&pin->zoom, g_strfreev);
+  pin->search = text[0] != '\0' ? g_strdup (text) : NULL;
+  pin->icicle = ws_flame_chart_get_icicle (self->chart);
+  *settings = self->shown_settings;
+  *thread = self->shown_thread;
+  *base = self->diff != NULL ? self->shown_base_doc : NULL;
+  return self->shown_doc;
+}
+
+/**
+ * ws_flame_page_show_pinned:
+ * @base: (nullable): the differential's document, loaded
+ *
+ * Shows @pin's view: its mode, scope, search, orientation and comparison
+ * now, its zoom once the graph they ask for is built.  The timeline's
+ * selection (the scope's thread and window) is the caller's.
+ */
+void
+ws_flame_page_show_pinned (WsFlamePage      *self,
+                           const WsPinFlame *pin,
+                           WsDocument       *base)
+{
+  guint compare = 0;
+
+  g_return_if_fail (WS_IS_FLAME_PAGE (self));
+  update_compare_list (self);
+  for (guint i = 0; base != NULL && i < self->compare_docs->len; i++)
+    if (g_ptr_array_index (self->compare_docs, i) == base)
+      compare = i + 1;
+  g_strfreev (self->pending_zoom);
+  self->pending_zoom = pin->zoom != NULL ? g_strdupv (pin->zoom) : NULL;
+  ws_flame_chart_set_zoom (self->chart, WS_FLAME_ROOT);
+  gtk_toggle_button_set_active (self->icicle, pin->icicle);
+  gtk_editable_set_text (GTK_EDITABLE (self->search), pin->search ? pin->search : "");
+  g_signal_handlers_block_by_func (self->mode, run, self);
+  g_signal_handlers_block_by_func (self->scope, run, self);
+  g_signal_handlers_block_by_func (self->compare, run, self);
+  gtk_drop_down_set_selected (self->mode, pin->mode);
+  gtk_drop_down_set_selected (self->scope, pin->scope);
+  gtk_drop_down_set_selected (self->compare, compare);
+  g_signal_handlers_unblock_by_func (self->mode, run, self);
+  g_signal_handlers_unblock_by_func (self->scope, run, self);
+  g_signal_handlers_unblock_by_func (self->compare, run, self);
+  /* One run for all the choices; an unmapped page runs when shown. */
+  run (self);
+}
+
 static void
 map_cb (WsFlamePage *self)
 {
@@ -594,6 +703,9 @@ dispose (GObject *object)
       g_signal_handlers_disconnect_by_data (ws_session_get_documents (self->session), self);
     }
   g_clear_pointer (&self->compare_docs, g_ptr_array_unref);
+  g_clear_object (&self->shown_doc);
+  g_clear_object (&self->shown_base_doc);
+  g_clear_pointer (&self->pending_zoom, g_strfreev);
   g_clear_pointer (&self->diff, g_free);
   g_clear_pointer (&self->base_name, g_free);
   if (self->document_signals)
@@ -688,6 +800,7 @@ build_bar (WsFlamePage *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->compare), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Compare with"), -1);
   gtk_widget_set_sensitive (GTK_WIDGET (self->compare), FALSE);
   self->icicle = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("_Icicle")));
+  gtk_widget_set_name (GTK_WIDGET (self->icicle), "flame-icicle");
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->icicle), _("Draw the root at the top"));
   gtk_widget_set_tooltip_text (reset, _("Show the whole graph again (Escape)"));
   self->search = GTK_SEARCH_ENTRY (gtk_search_entry_new ());

@@ -14,15 +14,10 @@
 #include <gtk/gtk.h>
 
 #include "ws-flame-run.h"
+#include "ws-pin-flame.h"
 #include "ws-session.h"
 
 G_BEGIN_DECLS
-
-typedef enum {
-  WS_FLAME_SCOPE_TRACE,
-  WS_FLAME_SCOPE_WINDOW,
-  WS_FLAME_SCOPE_THREAD,
-} WsFlameScope;
 
 #define WS_TYPE_FLAME_PAGE (ws_flame_page_get_type ())
 G_DECLARE_FINAL_TYPE (WsFlamePage, ws_flame_page, WS, FLAME_PAGE, GtkBox)
@@ -35,5 +30,13 @@ void                ws_flame_page_set_mode    (WsFlamePage  *self,
                                                WsFlameMode   mode);
 void                ws_flame_page_set_scope   (WsFlamePage  *self,
                                                WsFlameScope  scope);
+WsDocument         *ws_flame_page_get_shown   (WsFlamePage     *self,
+                                               WsPinFlame      *pin,
+                                               WsFlameSettings *settings,
+                                               guint           *thread,
+                                               WsDocument     **base);
+void                ws_flame_page_show_pinned (WsFlamePage      *self,
+                                               const WsPinFlame *pin,
+                                               WsDocument       *base);
 
 G_END_DECLS

@@ -13,6 +13,7 @@
 
 #include "ws-anomaly-state.h"
 #include "ws-contrast-pin.h"
+#include "ws-flame-pin.h"
 #include "ws-mining-pin.h"
 #include "ws-pin-capture.h"
 #include "ws-window-private.h"
@@ -102,6 +103,41 @@ pin_contrast (WsWindow   *self,
   return TRUE;
 }
 
+/* The Flame Graph page's graph, over its trace (and the compared one). */
+static gboolean
+pin_flame (WsWindow *self)
+{
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(WsPin) pin = ws_flame_pin_capture (self->flame_page, files);
+
+  if (pin == NULL)
+    {
+      ws_window_show_toast (self, _("Wait for the flame graph, then pin it"));
+      return TRUE;
+    }
+  ws_findings_page_add_pin_traces (ws_window_get_findings_page (self), pin, (GFile **) files->pdata, files->len);
+  reveal_findings (self, FALSE);
+  return TRUE;
+}
+
+/* The open document of @file, loaded, or NULL (the window's list keeps
+ * it alive). */
+static WsDocument *
+find_loaded_document (WsWindow *self,
+                      GFile    *file)
+{
+  GListModel *documents = ws_window_get_documents (self);
+
+  for (guint i = 0; file != NULL && i < g_list_model_get_n_items (documents); i++)
+    {
+      g_autoptr(WsDocument) document = g_list_model_get_item (documents, i);
+
+      if (ws_document_get_state (document) == WS_DOCUMENT_READY && g_file_equal (ws_document_get_file (document), file))
+        return document;
+    }
+  return NULL;
+}
+
 /* The graph page's view when it is the page shown, the Overview's
  * attribution on the Overview, the Mining page's cluster, else the
  * timeline. */
@@ -115,6 +151,8 @@ pin_view (WsWindow *self)
   if (g_strcmp0 (ws_window_get_details_page (self), "overview") == 0 && pin_attribution (self))
     return;
   if (g_strcmp0 (ws_window_get_details_page (self), "mining") == 0 && pin_mining (self))
+    return;
+  if (g_strcmp0 (ws_window_get_details_page (self), "flame") == 0 && pin_flame (self))
     return;
   if (g_strcmp0 (ws_window_get_details_page (self), "contrast") == 0 &&
       pin_contrast (self, ws_contrast_page_get_selected_pattern (self->contrast_page) != G_MAXUINT ? "pattern" : "slow"))
@@ -251,6 +289,17 @@ apply_pin (WsWindow *self,
     {
       ws_window_show_details_page (self, "contrast");
       ws_contrast_pin_apply (self->contrast_page, pin);
+      return;
+    }
+  if (g_str_equal (kind, WS_PIN_KIND_FLAME))
+    {
+      g_autoptr(GFile) base = ws_findings_page_dup_pin_trace (ws_window_get_findings_page (self), pin, 1);
+
+      if (document == NULL || trace == NULL)
+        return;
+      ws_window_show_details_page (self, "flame");
+      /* The compared trace is restored when it is open (and loaded). */
+      ws_flame_pin_apply (self->flame_page, pin, document, find_loaded_document (self, base));
       return;
     }
   if (trace == NULL || !ws_pin_get_window (pin, &t0, &t1))

@@ -17,5 +17,6 @@ void ws_report_figure_add_frames       (WsReportFigure     *figure,
 void ws_report_figure_register_views   (GHashTable         *builders);
 void ws_report_figure_register_mining  (GHashTable         *builders);
 void ws_report_figure_register_contrast (GHashTable        *builders);
+void ws_report_figure_register_flame  (GHashTable         *builders);
 
 G_END_DECLS

@@ -454,6 +454,7 @@ ensure_builders (void)
   ws_report_figure_register_views (builders);
   ws_report_figure_register_mining (builders);
   ws_report_figure_register_contrast (builders);
+  ws_report_figure_register_flame (builders);
 }
 
 static WsReportFigureBuilder

@@ -21,6 +21,8 @@ static const WsPinKindInfo builtin_kinds[] = {
   { WS_PIN_KIND_ATTRIBUTION, N_("Root-cause attribution"), FALSE, TRUE },
   { WS_PIN_KIND_CONTRAST, N_("Contrast pattern"), FALSE, TRUE },
   { WS_PIN_KIND_AWG, N_("Aggregated wait graph"), FALSE, TRUE },
+  /* Two traces when differential: the graph's, then its base. */
+  { WS_PIN_KIND_FLAME, N_("Flame graph"), FALSE, TRUE },
 };
 
 static GMutex registry_lock;

@@ -34,6 +34,7 @@ typedef struct {
 #define WS_PIN_KIND_ATTRIBUTION   "attribution"
 #define WS_PIN_KIND_CONTRAST      "contrast"
 #define WS_PIN_KIND_AWG           "awg"
+#define WS_PIN_KIND_FLAME         "flame-graph"
 
 void                     ws_pin_kind_register (const WsPinKindInfo *info);
 const WsPinKindInfo *ws_pin_kind_lookup   (const char              *name);

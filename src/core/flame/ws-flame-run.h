@@ -33,6 +33,21 @@ typedef enum {
   WS_N_FLAME_MODES
 } WsFlameMode;
 
+/**
+ * WsFlameScope:
+ * @WS_FLAME_SCOPE_TRACE: every thread over the whole trace
+ * @WS_FLAME_SCOPE_WINDOW: every thread over the window selected
+ * @WS_FLAME_SCOPE_THREAD: the selected thread over the window selected
+ *
+ * What the Flame Graph page folds; a flame pin keeps it by name
+ * ("trace", "window", "thread").
+ */
+typedef enum {
+  WS_FLAME_SCOPE_TRACE,
+  WS_FLAME_SCOPE_WINDOW,
+  WS_FLAME_SCOPE_THREAD,
+} WsFlameScope;
+
 /* One table for the CLI's option values and the GUI's dropdown. */
 typedef struct {
   WsFlameMode  mode;
