@@ -10,7 +10,10 @@ form's settings), each report as HTML
 the file, ids are unique, the note's markup and the facts are text) and as
 PDF (pdfinfo page count, pdftotext finds the titles: text is selectable);
 the session file and the committed v1 file against docs/session-format.schema.json;
-damaged sessions and a different trace give exit 1 with the file's name."""
+damaged sessions and a different trace give exit 1 with the file's name.
+Flame graph pins (zoomed and searched, one thread over a window,
+differential) are drawn with captions that the CLI's own flame graph
+confirms; a spoiled flame pin is refused naming the file and setting."""
 import json
 import os
 import re
@@ -316,6 +319,71 @@ def check_pg_session(tmp):
         shutil.copy(html, os.path.join(keep, "report-contrast.html"))
 
 
+def fmt_seconds(ns):
+    """ws_format_duration() of a duration of a second or more."""
+    return f"{ns / 1e9:.3g} s"
+
+
+def check_flame_session(tmp):
+    session = os.path.join(tmp, "flame.waitscope")
+    fast = os.path.join(data, "pg-contrast-fast.perf.txt.gz")
+    run("session", "new", session, trace, fast, "--title", "Flame graphs")
+    zoom = ["pylk-w0", "__futex_abstimed_wait_common"]
+    run("session", "pin", session, "--view", "flame-graph", "--mode", "off-cpu", "--zoom", ";".join(zoom),
+        "--search", "futex", "--title", "Where pylk-w0 blocks")
+    run("session", "pin", session, "--view", "flame-graph", "--mode", "off-wake", "--tid", "11585",
+        "--from", "1987.0", "--to", "1988.5", "--icicle", "--title", "pylk-w0 off-wake")
+    run("session", "pin", session, "--view", "flame-graph", "--trace", "0", "--trace", "1", "--mode", "off-cpu",
+        "--title", "Against the PostgreSQL trace")
+    shown = json.loads(run("session", "show", session, "--json").stdout)["findings"]
+    check([f["view"] for f in shown] == ["flame-graph"] * 3, "three flame graph pins")
+    check(shown[0]["settings"] == {"mode": "off-cpu", "scope": "trace", "zoom": zoom, "search": "futex",
+                                   "icicle": False}, f"the flame pin's settings {shown[0]['settings']}")
+    check(shown[1]["settings"]["scope"] == "thread" and shown[1]["tid"] == 11585 and shown[1]["settings"]["icicle"],
+          "a --tid pin folds the thread's scope")
+    check(shown[2]["traces"] == [0, 1], "the differential pin names its base as the second trace")
+    # The oracle: the CLI's own flame graph of the same selection.
+    tree = json.loads(run("flamegraph", "--off-cpu", "--json", trace).stdout)
+    node = tree["root"]
+    for name in zoom:
+        node = next(c for c in node["children"] if c["name"] == name)
+    share = re.search(r"([0-9.]+ %)", run("flamegraph", "--off-cpu", "--search", "futex", "-o",
+                                           os.path.join(tmp, "f.svg"), trace).stdout).group(1)
+    html = os.path.join(tmp, "flame.html")
+    pdf = os.path.join(tmp, "flame.pdf")
+    run("report", session, "-o", html)
+    run("report", session, "-o", pdf)
+    text = open(html, encoding="utf-8").read()
+    check(text.count('data-view="flame-graph"') == 3 and "cannot be drawn" not in text,
+          "three flame graph figures in the HTML")
+    txt = subprocess.run(["pdftotext", pdf, "-"], capture_output=True, text=True).stdout
+    caption = f"Off-CPU flame graph of py-locks: every thread over the whole trace, total {fmt_seconds(tree['total'])}"
+    check(caption in txt, f"the PDF's caption “{caption}”")
+    zoomed = f"Zoomed to {' → '.join(zoom)} ({fmt_seconds(node['total'])}) · Search “futex” matches {share}"
+    check(zoomed in txt, f"the PDF's zoom and search line “{zoomed}”")
+    check("Off-wake flame graph of py-locks: pylk-w0 (11585) over 1.50 s from 1987.000000000 s" in txt,
+          "the thread scope's caption")
+    check("against pg-contrast-fast (red: more, blue: less)" in txt, "the differential's caption")
+    check_schema([session])
+    # A spoiled flame pin: refused by every reader, naming file and setting.
+    doc = json.load(open(session))
+    doc["findings"][1]["settings"]["mode"] = "sideways"
+    bad = os.path.join(tmp, "bad-flame.waitscope")
+    json.dump(doc, open(bad, "w"))
+    p = run("report", bad, "-o", os.path.join(tmp, "bad.html"), expect=1)
+    check(bad in p.stderr and "finding 1" in p.stderr and "“mode” must be" in p.stderr,
+          f"a flame pin with an unknown mode: exit 1 naming file, finding and setting ({p.stderr.strip()})")
+    p = run("session", "show", bad, expect=1)
+    check(bad in p.stderr and "“mode” must be" in p.stderr, "session show refuses it too")
+    run("session", "pin", session, "--view", "flame-graph", "--zoom", "no;such;frame", expect=1)
+    run("session", "pin", session, "--view", "flame-graph", "--mode", "sideways", expect=2)
+    run("session", "pin", session, "--view", "flame-graph", "--scope", "thread", expect=2)
+    keep = os.environ.get("WS_SCREENSHOT_DIR")
+    if keep:
+        os.makedirs(keep, exist_ok=True)
+        shutil.copy(pdf, os.path.join(keep, "report-flame.pdf"))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="ws-report-")
     session = os.path.join(tmp, "review.waitscope")
@@ -337,6 +405,7 @@ def main():
     check_schema([session, os.path.join(data, "session-v1.waitscope")])
     check_errors(tmp, session)
     check_pg_session(tmp)
+    check_flame_session(tmp)
     # The committed v1 session, its trace found again beside it.
     run("report", os.path.join(data, "session-v1.waitscope"), "-o", os.path.join(tmp, "v1.html"))
     keep = os.environ.get("WS_SCREENSHOT_DIR")

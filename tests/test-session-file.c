@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "ws-error.h"
+#include "ws-pin-flame.h"
 #include "ws-session-file.h"
 
 static char *
@@ -544,6 +545,80 @@ test_non_regular_trace (void)
   g_rmdir (dir);
 }
 
+/* A flame graph pin with every setting through a file and back; the same
+ * file with one setting spoiled at a time is refused, naming the finding
+ * and the setting. */
+static void
+test_flame_pin (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "flame.waitscope", NULL);
+  g_autoptr(WsSessionFile) session = NULL;
+  g_autoptr(WsSessionFile) back = NULL;
+  g_autoptr(WsPin) pin = ws_pin_new (WS_PIN_KIND_FLAME);
+  g_autofree char *text = NULL;
+  char *zoom[] = { "pylk-w0", "__futex_abstimed_wait_common", "entry_SYSCALL_64_after_hwframe", NULL };
+  WsPinFlame flame = { WS_FLAME_OFF_WAKE, WS_FLAME_SCOPE_THREAD, zoom, "futex|lock", TRUE }, read;
+  static const struct { const char *member, *json, *words; } spoiled[] = {
+    { "mode", "\"sideways\"", "“mode” must be “on-cpu”, “off-cpu” or “off-wake”" },
+    { "mode", "3", "“mode” must be" },
+    { "scope", "\"process\"", "“scope” must be “trace”, “window” or “thread”" },
+    { "zoom", "\"pylk-w0;futex\"", "“zoom” must be an array of frame names" },
+    { "zoom", "[\"pylk-w0\", 7]", "“zoom” must be an array of frame names" },
+    { "search", "\"futex(\"", "“search” is not a regular expression" },
+    { "search", "false", "“search” must be a string" },
+    { "icicle", "\"yes\"", "“icicle” must be true or false" },
+  };
+  guint ti;
+
+  session = make_session (&ti);
+  ws_pin_add_trace (pin, ti);
+  ws_pin_set_tid (pin, 11585);
+  ws_pin_set_window (pin, 1987000000000, 1988500000000);
+  ws_pin_set_flame (pin, &flame);
+  ws_pin_list_append (ws_session_file_get_findings (session), pin);
+  g_assert_true (ws_session_file_save (session, path, &error));
+  g_assert_no_error (error);
+  back = ws_session_file_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_true (ws_pin_get_flame (ws_pin_list_get (ws_session_file_get_findings (back), 2), &read, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (read.mode, ==, WS_FLAME_OFF_WAKE);
+  g_assert_cmpint (read.scope, ==, WS_FLAME_SCOPE_THREAD);
+  g_assert_cmpstrv (read.zoom, zoom);
+  g_assert_cmpstr (read.search, ==, "futex|lock");
+  g_assert_true (read.icicle);
+  ws_pin_flame_clear (&read);
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (spoiled); i++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(JsonNode) value = json_from_string (spoiled[i].json, NULL);
+      g_autofree char *bad = NULL, *words = g_strdup_printf ("finding 2: a flame graph pin’s %s", spoiled[i].words);
+      JsonObject *finding;
+
+      g_assert_true (json_parser_load_from_data (parser, text, -1, NULL));
+      finding = json_array_get_object_element (json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "findings"), 2);
+      json_object_set_member (json_object_get_object_member (finding, "settings"), spoiled[i].member, g_steal_pointer (&value));
+      bad = json_to_string (json_parser_get_root (parser), FALSE);
+      expect_error (dir, bad, -1, WS_ERROR_INVALID, words);
+    }
+  /* The thread scope without its thread. */
+  {
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    g_autofree char *bad = NULL;
+
+    g_assert_true (json_parser_load_from_data (parser, text, -1, NULL));
+    json_object_remove_member (json_array_get_object_element (json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "findings"), 2), "tid");
+    bad = json_to_string (json_parser_get_root (parser), FALSE);
+    expect_error (dir, bad, -1, WS_ERROR_INVALID, "finding 2: a flame graph pin of the thread scope needs a “tid”");
+  }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -560,5 +635,6 @@ main (int    argc,
   g_test_add_func ("/session-file/recovery-original-not-session", test_recovery_original_not_session);
   g_test_add_func ("/session-file/deep-nesting", test_deep_nesting);
   g_test_add_func ("/session-file/non-regular-trace", test_non_regular_trace);
+  g_test_add_func ("/session-file/flame-pin", test_flame_pin);
   return g_test_run ();
 }
