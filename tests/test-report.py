@@ -373,6 +373,12 @@ def check_flame_session(tmp):
     p = run("report", bad, "-o", os.path.join(tmp, "bad.html"), expect=1)
     check(bad in p.stderr and "finding 1" in p.stderr and "“mode” must be" in p.stderr,
           f"a flame pin with an unknown mode: exit 1 naming file, finding and setting ({p.stderr.strip()})")
+    try:
+        import jsonschema
+        schema = json.load(open(os.path.join(root, "docs", "session-format.schema.json")))
+        check(list(jsonschema.Draft202012Validator(schema).iter_errors(doc)), "the schema refuses the unknown mode")
+    except ImportError:
+        pass
     p = run("session", "show", bad, expect=1)
     check(bad in p.stderr and "“mode” must be" in p.stderr, "session show refuses it too")
     run("session", "pin", session, "--view", "flame-graph", "--zoom", "no;such;frame", expect=1)
