@@ -9,6 +9,8 @@
  * thread in it), draws the result with WsFlameChart, highlights a search
  * with the share of time it matches, lists the selected frame's callers
  * and callees, and exports the figure as SVG, PDF or PNG.
+ * ws_flame_page_get_shown() and ws_flame_page_show_pinned() are a flame
+ * pin's two ends (ws-flame-pin.c).
  */
 
 #include <gtk/gtk.h>
