@@ -80,6 +80,16 @@ field (const char *line,
   return g_ascii_strtoll (s + strlen (key), NULL, 10);
 }
 
+
+/* Whether the reference decoder is installed (the oracle of these tests). */
+static gboolean
+have_babeltrace (void)
+{
+  g_autofree char *path = g_find_program_in_path ("babeltrace2");
+
+  return path != NULL;
+}
+
 static gboolean
 oracle_from_babeltrace (const char *dir,
                         Oracle     *o)
@@ -91,7 +101,7 @@ oracle_from_babeltrace (const char *dir,
   gint64 current[256], irq[256], softirq[256];
   int status = 0;
 
-  if (g_find_program_in_path ("babeltrace2") == NULL)
+  if (!have_babeltrace ())
     return FALSE;
   g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, NULL, &status, &error));
   g_assert_no_error (error);
@@ -268,7 +278,7 @@ test_timer_softirq (void)
   gboolean in_timer[256] = { FALSE }, ksoftirqd[256] = { FALSE };
   guint oracle = 0, timer_wakes = 0, timer_kind = 0;
 
-  if (archive == NULL || g_find_program_in_path ("babeltrace2") == NULL)
+  if (archive == NULL || !have_babeltrace ())
     {
       g_test_skip ("WS_TEST_DATA is not set or babeltrace2 is not installed");
       return;
