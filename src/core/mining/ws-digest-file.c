@@ -646,6 +646,9 @@ parse (Reader *r,
 
   if (text == NULL)
     return NULL;
+  /* An empty file (or gzip of nothing) has no data pointer to parse. */
+  if (g_bytes_get_size (text) == 0)
+    return fail (r, "/", "%s", _("not a Waitscope digest")), NULL;
   if (!json_parser_load_from_data (parser, g_bytes_get_data (text, NULL), g_bytes_get_size (text), &local))
     return fail (r, "JSON", "%s", local->message), NULL;
   node = json_parser_get_root (parser);
