@@ -110,7 +110,8 @@ finish (Builder *b, const char *instances)
 /* One operation of app from @base: run 1 ms, try the table lock until the
  * timer ends the try at +5 ms, check for @check, try again with the same
  * stack until holder's release at +10 ms, run 2 ms; holder works in
- * slow_work from @base to +10 ms.  With @check 0, a fast operation
+ * prepare_table from @base to +4.5 ms (its run ends during the first try)
+ * and in slow_work from there to +10 ms.  With @check 0, a fast operation
  * instead: one wait from +1 ms to holder's release at +2 ms (holder in
  * quick_work), run 1 ms. */
 static void
@@ -126,7 +127,8 @@ add_operation (Builder *b, WsTime base, WsTime check, GString *instances)
                               instances->len ? "," : "", base, base + 3 * MS);
       return;
     }
-  add_run (b, 2, base, 10 * MS, "\"holder_main (app)\",\"slow_work (app)\"");
+  add_run (b, 2, base, 4500 * US, "\"holder_main (app)\",\"prepare_table (app)\"");
+  add_run (b, 2, base + 4500 * US, 5500 * US, "\"holder_main (app)\",\"slow_work (app)\"");
   add_wait (b, base + 1 * MS, base + 5 * MS, TRY_STACK, TRUE);
   add_run (b, 1, base + 5 * MS, check, "\"main (app)\",\"take_table (app)\"");
   add_wait (b, base + 5 * MS + check, base + 10 * MS, TRY_STACK, FALSE);
@@ -269,9 +271,10 @@ test_other_lock (void)
   g_assert_cmpuint (ws_false_runs_get_n_chains (ws_false_runs_get (trace, NULL)), ==, 0);
 }
 
-/* The wait graph: one WAIT node, 1-10 ms, readied by holder, whose
- * slow_work run (ending at 10 ms, inside the whole wait) is its child; no
- * node for the second try, the check, or the timer. */
+/* The wait graph: one WAIT node, 1-10 ms, readied by holder, whose two
+ * runs (prepare_table ending at 4.5 ms, slow_work at 10 ms, both inside
+ * the whole wait) are its children; no node for the second try, the
+ * check, or the timer. */
 static void
 test_wait_graph (void)
 {
@@ -298,10 +301,14 @@ test_wait_graph (void)
   g_assert_cmpuint (ws_wait_graph_find_event (graph, nth_wait (trace, app, 1)), ==, WS_NONE);
 
   edges = ws_wait_graph_get_out_edges (graph, node, &n_edges);
-  g_assert_cmpuint (n_edges, ==, 1);
-  g_assert_cmpuint (ws_wait_graph_get_node (graph, edges[0].to)->kind, ==, WS_WAIT_NODE_RUN);
-  g_assert_cmpuint (ws_wait_graph_get_node (graph, edges[0].to)->thread, ==, holder);
-  g_assert_cmpint (ws_wait_graph_get_node (graph, edges[0].to)->duration, ==, 10 * MS);
+  g_assert_cmpuint (n_edges, ==, 2);
+  for (guint e = 0; e < n_edges; e++)
+    {
+      g_assert_cmpuint (ws_wait_graph_get_node (graph, edges[e].to)->kind, ==, WS_WAIT_NODE_RUN);
+      g_assert_cmpuint (ws_wait_graph_get_node (graph, edges[e].to)->thread, ==, holder);
+    }
+  g_assert_cmpint (ws_wait_graph_get_node (graph, edges[0].to)->duration, ==, 4500 * US);
+  g_assert_cmpint (ws_wait_graph_get_node (graph, edges[1].to)->duration, ==, 5500 * US);
   for (guint i = 0; i < ws_wait_graph_get_n_nodes (graph); i++)
     {
       g_assert_cmpuint (ws_wait_graph_get_node (graph, i)->kind, !=, WS_WAIT_NODE_HW_SERVICE);
@@ -357,9 +364,11 @@ test_why (void)
 }
 
 /* Three fast operations and three slow ones (the timed lock retried
- * while holder is in slow_work).  The AWG has no timer; contrast's top
- * pattern is the wait for release_table behind slow_work, 9 ms for each
- * slow operation; no pattern names the timer. */
+ * while holder is in prepare_table, then slow_work).  The AWG has no
+ * timer; contrast's top pattern is the wait for release_table behind
+ * slow_work (5.5 ms for each slow operation), the next one behind
+ * prepare_table (4.5 ms each: its run ended during the first try, which
+ * only the joined wait reaches); no pattern names the timer. */
 static void
 test_contrast (void)
 {
@@ -390,7 +399,11 @@ test_contrast (void)
   g_assert_nonnull (top);
   g_assert_true (ws_contrast_pattern_has (r, top, 1, "release_table"));
   g_assert_true (ws_contrast_pattern_has (r, top, 2, "slow_work"));
-  g_assert_cmpint (top->c, ==, 3 * 10 * MS);
+  g_assert_cmpint (top->c, ==, 3 * 5500 * US);
+  g_assert_cmpuint (ws_contrast_result_get_n_patterns (r), >=, 2);
+  g_assert_true (ws_contrast_pattern_has (r, ws_contrast_result_get_pattern (r, 1), 1, "release_table"));
+  g_assert_true (ws_contrast_pattern_has (r, ws_contrast_result_get_pattern (r, 1), 2, "prepare_table"));
+  g_assert_cmpint (ws_contrast_result_get_pattern (r, 1)->c, ==, 3 * 4500 * US);
   for (guint i = 0; i < ws_contrast_result_get_n_patterns (r); i++)
     g_assert_false (ws_contrast_pattern_has (r, ws_contrast_result_get_pattern (r, i), 2, "TimerService"));
 }
