@@ -40,7 +40,11 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "ws-false-run.h"
+#include "ws-time-format.h"
+#include "ws-wake-words.h"
 
 struct _WsFalseRuns
 {
@@ -265,4 +269,61 @@ ws_false_runs_chain_of (const WsFalseRuns *self,
   g_return_val_if_fail (self != NULL, NULL);
   index = GPOINTER_TO_UINT (g_hash_table_lookup (self->member, GUINT_TO_POINTER (event)));
   return index > 0 ? &g_array_index (self->chains, WsWaitChain, index - 1) : NULL;
+}
+
+/**
+ * ws_false_runs_describe:
+ * @classifier: (nullable): the lists; %NULL for the defaults
+ *
+ * One sentence for a person about the joined wait @event is part of (the
+ * timeline's label and tooltip, the details pane): how long it lasted, in
+ * how many tries, and what ended it.
+ *
+ * Returns: (transfer full) (nullable): the sentence, or %NULL when @event
+ *   is in no chain
+ */
+char *
+ws_false_runs_describe (WsTrace           *trace,
+                        WsFrameClassifier *classifier,
+                        guint              event)
+{
+  const WsWaitChain *chain;
+  g_autofree char *span = NULL;
+  g_autofree char *who = NULL;
+  guint readier = WS_NONE;
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), NULL);
+  if (classifier == NULL)
+    classifier = ws_frame_classifier_get_default ();
+  if (event >= ws_trace_get_n_events (trace)
+      || (chain = ws_false_runs_chain_of (ws_false_runs_get (trace, classifier), event)) == NULL)
+    return NULL;
+
+  span = ws_format_duration (chain->end - chain->start);
+  switch (ws_frame_classifier_classify_wake (classifier, trace, chain->last, &readier))
+    {
+    case WS_WAKE_THREAD:
+    case WS_WAKE_HEARTBEAT:
+      {
+        const WsThread *t = ws_trace_get_thread (trace, readier);
+        /* Translators: how a joined lock wait ended: "woken by NAME TID" */
+        who = g_strdup_printf (_("woken by %s %d"), t->name ? t->name : "?", t->tid);
+      }
+      break;
+    case WS_WAKE_TIMER:
+      who = g_strdup (ws_wake_word_phrase (WS_WAKE_WORD_TIMER));
+      break;
+    case WS_WAKE_INTERRUPT:
+      who = g_strdup (ws_wake_word_phrase (WS_WAKE_WORD_INTERRUPT));
+      break;
+    case WS_WAKE_UNKNOWN:
+    default:
+      who = g_strdup (ws_wake_word_phrase (WS_WAKE_WORD_UNKNOWN));
+      break;
+    }
+  /* Translators: a lock wait the program's own timeout cut into tries,
+   * read as one wait: "one lock wait of 9.0 ms in 5 tries (each but the
+   * last ended by its timeout), woken by holder 1234" */
+  return g_strdup_printf (_("one lock wait of %s in %u tries (each but the last ended by its timeout), %s"),
+                          span, chain->n_pieces, who);
 }

@@ -42,5 +42,8 @@ const WsWaitChain *ws_false_runs_chain_of      (const WsFalseRuns *self,
 gboolean           ws_false_runs_is_timed_out_lock_wait (WsTrace           *trace,
                                                 WsFrameClassifier *classifier,
                                                 guint              wait_event);
+char              *ws_false_runs_describe      (WsTrace           *trace,
+                                                WsFrameClassifier *classifier,
+                                                guint              event);
 
 G_END_DECLS
