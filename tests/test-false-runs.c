@@ -271,6 +271,41 @@ test_other_lock (void)
   g_assert_cmpuint (ws_false_runs_get_n_chains (ws_false_runs_get (trace, NULL)), ==, 0);
 }
 
+/* A timed condition wait that runs out re-takes its mutex: the second
+ * wait's stack is another (__lll_lock_wait) but the call of the program
+ * is the same (main ← wait_ready): joined.  In a recording without the
+ * program's frames, a lock wait followed by a sleep is not (the sleep is
+ * no lock wait). */
+static void
+test_same_call (void)
+{
+  g_autoptr(WsTrace) trace = NULL;
+  g_autoptr(WsTrace) bare = NULL;
+  Builder b = { g_string_new (HEADER), 0 };
+  Builder c = { g_string_new (HEADER), 0 };
+  const WsWaitChain *chain;
+
+  add_run (&b, 1, 0, 1 * MS, "\"main (app)\"");
+  add_run (&b, 2, 0, 10 * MS, "\"holder_main (app)\",\"slow_work (app)\"");
+  add_wait (&b, 1 * MS, 5 * MS, "\"main (app)\",\"wait_ready (app)\",\"pthread_cond_timedwait (/usr/lib/x86_64-linux-gnu/libc.so.6)\","
+            "\"__futex_abstimed_wait_common (/usr/lib/x86_64-linux-gnu/libc.so.6)\",\"futex_wait ([kernel.kallsyms])\"", TRUE);
+  add_run (&b, 1, 5 * MS, 20 * US, "\"main (app)\",\"wait_ready (app)\"");
+  add_wait (&b, 5 * MS + 20 * US, 10 * MS, "\"main (app)\",\"wait_ready (app)\",\"__GI___lll_lock_wait (/usr/lib/x86_64-linux-gnu/libc.so.6)\","
+            "\"futex_wait ([kernel.kallsyms])\"", FALSE);
+  trace = finish (&b, "");
+  g_assert_cmpuint (ws_false_runs_get_n_chains (ws_false_runs_get (trace, NULL)), ==, 1);
+  chain = ws_false_runs_get_chain (ws_false_runs_get (trace, NULL), 0);
+  g_assert_cmpint (chain->start, ==, 1 * MS);
+  g_assert_cmpint (chain->end, ==, 10 * MS);
+
+  add_run (&c, 1, 0, 1 * MS, "\"main (app)\"");
+  add_wait (&c, 1 * MS, 5 * MS, "\"__futex_abstimed_wait_common (/usr/lib/x86_64-linux-gnu/libc.so.6)\",\"futex_wait ([kernel.kallsyms])\"", TRUE);
+  add_run (&c, 1, 5 * MS, 20 * US, "\"[unknown] ([unknown])\"");
+  add_wait (&c, 5 * MS + 20 * US, 10 * MS, "\"clock_nanosleep (/usr/lib/x86_64-linux-gnu/libc.so.6)\",\"hrtimer_nanosleep ([kernel.kallsyms])\"", TRUE);
+  bare = finish (&c, "");
+  g_assert_cmpuint (ws_false_runs_get_n_chains (ws_false_runs_get (bare, NULL)), ==, 0);
+}
+
 /* The wait graph: one WAIT node, 1-10 ms, readied by holder, whose two
  * runs (prepare_table ending at 4.5 ms, slow_work at 10 ms, both inside
  * the whole wait) are its children; no node for the second try, the
@@ -649,6 +684,7 @@ main (int argc, char **argv)
   g_test_add_func ("/false-runs/work-between", test_work_between);
   g_test_add_func ("/false-runs/sleep-loop", test_sleep_loop);
   g_test_add_func ("/false-runs/other-lock", test_other_lock);
+  g_test_add_func ("/false-runs/same-call", test_same_call);
   g_test_add_func ("/false-runs/laws", test_laws);
   g_test_add_func ("/false-runs/wait-graph", test_wait_graph);
   g_test_add_func ("/false-runs/why", test_why);

@@ -19,8 +19,13 @@
  *     what P waited for: a timer's wake-up runs in an interrupt, on top of
  *     whatever thread it interrupted, and that thread may well be in a
  *     lock function of its own;
- *  2. Q has exactly the same waiting stack: the thread blocked again in the
- *     same call, on the same lock;
+ *  2. Q is a lock wait in the same call of the program: its waiting stack
+ *     is P's once the lock implementation's frames at the leaf end are left
+ *     out (the kernel, shared system libraries, lock-list functions,
+ *     unnamed frames).  A timed condition wait that runs out re-takes its
+ *     mutex (pthread_cond_timedwait, then __lll_lock_wait): another stack,
+ *     the same call.  A recording without the program's frames leaves
+ *     nothing to compare, and then any two lock waits of the thread match;
  *  3. in between, the thread only ran or was preempted: it woke nobody,
  *     blocked on nothing else and crossed no marker, so nothing it did was
  *     visible to any other thread;
@@ -41,6 +46,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 #include "ws-false-run.h"
 #include "ws-time-format.h"
@@ -92,6 +98,45 @@ ws_false_runs_is_timed_out_lock_wait (WsTrace           *trace,
                                                ws_trace_get_stack_table (trace), w->stack);
 }
 
+/* A frame of the lock's implementation rather than of the program. */
+static gboolean
+is_implementation_frame (WsFrameClassifier *classifier,
+                         const WsFrame     *frame)
+{
+  const char *module = frame->module != NULL ? frame->module : "";
+  const char *base = strrchr (module, '/');
+
+  base = base != NULL ? base + 1 : module;
+  return strstr (module, "kernel") != NULL
+         || (g_str_has_prefix (base, "lib") && strstr (base, ".so") != NULL)
+         || frame->function == NULL || g_str_has_prefix (frame->function, "[unknown]")
+         || ws_frame_classifier_match (classifier, WS_FRAME_CATEGORY_LOCK, frame->function);
+}
+
+/* Rule 2: whether waiting stacks @a and @b are the same call of the
+ * program. */
+static gboolean
+same_call (WsStackTable      *stacks,
+           WsFrameClassifier *classifier,
+           WsStackId          a,
+           WsStackId          b)
+{
+  const WsFrameId *fa = NULL, *fb = NULL;
+  guint na = 0, nb = 0;
+
+  if (a == b)
+    return TRUE;
+  if (a != WS_STACK_EMPTY)
+    fa = ws_stack_table_get_stack (stacks, a, &na);
+  if (b != WS_STACK_EMPTY)
+    fb = ws_stack_table_get_stack (stacks, b, &nb);
+  while (na > 0 && is_implementation_frame (classifier, ws_stack_table_get_frame (stacks, fa[na - 1])))
+    na--;
+  while (nb > 0 && is_implementation_frame (classifier, ws_stack_table_get_frame (stacks, fb[nb - 1])))
+    nb--;
+  return na == nb && (na == 0 || memcmp (fa, fb, na * sizeof (WsFrameId)) == 0);
+}
+
 /* Records the chain being built on one thread, if it joined anything. */
 static void
 close_chain (WsFalseRuns   *self,
@@ -122,6 +167,7 @@ build_thread (WsFalseRuns       *self,
 {
   const WsThread *t = ws_trace_get_thread (trace, thread);
   const WsEvent *events = ws_trace_get_events (trace);
+  WsStackTable *stacks = ws_trace_get_stack_table (trace);
   g_autoptr(GArray) members = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GArray) between = g_array_new (FALSE, FALSE, sizeof (guint32));
   WsWaitChain chain = { WS_NONE, WS_NONE, 0, 0, 0 };
@@ -145,7 +191,9 @@ build_thread (WsFalseRuns       *self,
           const WsEvent *p = &events[chain.last];
           WsTime woke = event_end (p);
 
-          if (e->stack == p->stack && e->time >= woke && e->time - woke < MAX (p->duration, 0))
+          if (e->time >= woke && e->time - woke < MAX (p->duration, 0)
+              && ws_frame_classifier_stack_matches (classifier, WS_FRAME_CATEGORY_LOCK, stacks, e->stack)
+              && same_call (stacks, classifier, p->stack, e->stack))
             {
               g_array_append_vals (members, between->data, between->len);
               g_array_append_val (members, i);
