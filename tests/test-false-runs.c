@@ -20,6 +20,7 @@
 #include "ws-critical-path.h"
 #include "ws-false-run.h"
 #include "ws-json-trace.h"
+#include "ws-ready-tree.h"
 #include "ws-scenario-rules.h"
 #include "ws-trace-loader.h"
 #include "ws-wait-graph.h"
@@ -365,6 +366,33 @@ test_wait_graph (void)
   }
 }
 
+/* The ready tree from the first try: its root is the whole wait, 1-10 ms,
+ * readied by holder (not a false-run stop); from the second try, the same
+ * root. */
+static void
+test_ready_tree (void)
+{
+  g_autoptr(WsTrace) trace = load_retry (100 * US);
+  guint app = ws_trace_find_thread (trace, 1), holder = ws_trace_find_thread (trace, 2);
+
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autoptr(WsReadyTree) tree = NULL;
+      g_autoptr(GError) error = NULL;
+      const WsReadyNode *root;
+
+      tree = ws_ready_tree_build (trace, nth_wait (trace, app, k), NULL, &error);
+      g_assert_no_error (error);
+      root = ws_ready_tree_get_node (tree, 0);
+      g_assert_cmpuint (root->event, ==, nth_wait (trace, app, 0));
+      g_assert_cmpint (root->time, ==, 1 * MS);
+      g_assert_cmpint (root->duration, ==, 9 * MS);
+      g_assert_cmpuint (root->wake, ==, WS_WAKE_THREAD);
+      g_assert_cmpuint (root->readier_thread, ==, holder);
+      g_assert_cmpuint (root->stop, !=, WS_READY_STOP_FALSE_RUN);
+    }
+}
+
 /* The critical path and `why`: holder's work explains the whole wait,
  * 1-10 ms; app is on the path only before and after it (its 0.1 ms check
  * is inside the one wait). */
@@ -687,6 +715,7 @@ main (int argc, char **argv)
   g_test_add_func ("/false-runs/same-call", test_same_call);
   g_test_add_func ("/false-runs/laws", test_laws);
   g_test_add_func ("/false-runs/wait-graph", test_wait_graph);
+  g_test_add_func ("/false-runs/ready-tree", test_ready_tree);
   g_test_add_func ("/false-runs/why", test_why);
   g_test_add_func ("/false-runs/contrast", test_contrast);
   g_test_add_func ("/false-runs/real-timed-lock", test_real_timed_lock);
