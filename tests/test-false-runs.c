@@ -409,6 +409,16 @@ test_why (void)
   WsAttributionTarget target = { trace, symptom, WS_NONE };
   const WsCause *top;
 
+  /* `why --event` and a clicked wait: either try is the whole wait. */
+  for (guint k = 0; k < 2; k++)
+    {
+      WsSymptom from_try;
+
+      g_assert_true (ws_symptom_from_wait (trace, nth_wait (trace, app, k), &from_try));
+      g_assert_cmpint (from_try.t0, ==, 1 * MS);
+      g_assert_cmpint (from_try.t1, ==, 10 * MS);
+    }
+
   path = ws_critical_path_build (trace, &symptom, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpint (ws_critical_path_get_thread_time (path, holder), ==, 9 * MS);
