@@ -264,18 +264,14 @@ ws_false_runs_get (WsTrace           *trace,
       cache = g_ptr_array_new_with_free_func ((GDestroyNotify) false_runs_free);
       g_object_set_qdata_full (G_OBJECT (trace), cache_quark, cache, (GDestroyNotify) g_ptr_array_unref);
     }
-  for (guint i = 0; i < cache->len; i++)
+  /* An index built before the classifier's lists changed stays until the
+   * trace goes (another thread may still read it); a new one is built. */
+  for (guint i = 0; i < cache->len && found == NULL; i++)
     {
       WsFalseRuns *fr = g_ptr_array_index (cache, i);
 
-      if (fr->classifier == classifier)
-        {
-          if (fr->generation == ws_frame_classifier_get_generation (classifier))
-            found = fr;
-          else
-            g_ptr_array_remove_index_fast (cache, i);
-          break;
-        }
+      if (fr->classifier == classifier && fr->generation == ws_frame_classifier_get_generation (classifier))
+        found = fr;
     }
   if (found == NULL)
     {
