@@ -311,6 +311,9 @@ ws_false_runs_chain_of (const WsFalseRuns *self,
   guint index;
 
   g_return_val_if_fail (self != NULL, NULL);
+  /* Most traces have no chain: no lookup for them in the analyses' loops. */
+  if (self->chains->len == 0)
+    return NULL;
   index = GPOINTER_TO_UINT (g_hash_table_lookup (self->member, GUINT_TO_POINTER (event)));
   return index > 0 ? &g_array_index (self->chains, WsWaitChain, index - 1) : NULL;
 }
