@@ -31,6 +31,8 @@ struct _WsBlockRequests {
   GArray  *requests;  /* WsBlockRequest, by issue */
   WsTime   longest;
   guint    n_orphans;
+  guint    n_unfinished;
+  guint    n_by_wait;
 };
 
 typedef struct {
@@ -144,7 +146,8 @@ compare_requests (gconstpointer a,
 
 void
 ws_block_requests_finish (WsBlockRequests *self,
-                          WsTime           end_of_trace)
+                          WsBlockWaitEnd   wait_end,
+                          gpointer         user_data)
 {
   g_autoptr(GHashTable) open = NULL;   /* Key -> GQueue of request indices */
 
@@ -185,7 +188,13 @@ ws_block_requests_finish (WsBlockRequests *self,
       WsBlockRequest *req = &g_array_index (self->requests, WsBlockRequest, i);
 
       if (req->flags & WS_BLOCK_REQUEST_UNFINISHED)
-        req->complete = MAX (end_of_trace, req->issue);
+        {
+          WsTime end = wait_end != NULL ? wait_end (req->thread, req->issue, user_data) : -1;
+
+          self->n_unfinished++;
+          self->n_by_wait += end >= req->issue;
+          req->complete = end >= req->issue ? end : req->issue;
+        }
       self->longest = MAX (self->longest, req->complete - req->issue);
     }
   /* issues were appended in time order already; kept sorted for readers */
@@ -217,6 +226,15 @@ guint
 ws_block_requests_get_n_orphans (const WsBlockRequests *self)
 {
   return self != NULL ? self->n_orphans : 0;
+}
+
+guint
+ws_block_requests_get_n_unfinished (const WsBlockRequests *self,
+                                    guint                 *n_by_wait)
+{
+  if (n_by_wait != NULL)
+    *n_by_wait = self != NULL ? self->n_by_wait : 0;
+  return self != NULL ? self->n_unfinished : 0;
 }
 
 static const char *

@@ -23,14 +23,14 @@ G_BEGIN_DECLS
  */
 
 typedef enum {
-  WS_BLOCK_REQUEST_UNFINISHED = 1 << 0,  /* no completion recorded before the end of the trace */
+  WS_BLOCK_REQUEST_UNFINISHED = 1 << 0,  /* no completion recorded (see ws_block_requests_finish()) */
 } WsBlockRequestFlags;
 
 /**
  * WsBlockRequest:
  * @issue: when the request was handed to the device's driver
- * @complete: when the device completed it (the end of the trace when
- *   %WS_BLOCK_REQUEST_UNFINISHED)
+ * @complete: when the device completed it; %WS_BLOCK_REQUEST_UNFINISHED:
+ *   when the issuing thread's wait for it ended, else @issue (unknown)
  * @sector: the first 512-byte sector
  * @bytes: its size (a flush: 0)
  * @device: the device, major << 20 | minor (the kernel's dev_t)
@@ -72,8 +72,26 @@ void                  ws_block_requests_add_complete (WsBlockRequests *self,
                                                       gchar            op,
                                                       guint64          sector,
                                                       guint32          n_sectors);
+/*
+ * Returns the end of the wait @thread went into for its own request
+ * issued at @issue (its next wait, if uninterruptible), or -1.
+ */
+typedef WsTime (*WsBlockWaitEnd) (guint    thread,
+                                  WsTime   issue,
+                                  gpointer user_data);
+
+/*
+ * Pairs the records.  A request whose completion was not recorded —
+ * issued near the end, or completed in an interrupt the kernel did not
+ * trace (on some kernels `block_rq_complete` is lost when the interrupt
+ * arrives on an idle CPU) — ends when its issuing thread's following
+ * uninterruptible wait ended (@wait_end: a synchronous read or direct
+ * write waits for exactly that), else is left at zero length: its time
+ * in flight is unknown, and it counts for no one.
+ */
 void                  ws_block_requests_finish       (WsBlockRequests *self,
-                                                      WsTime           end_of_trace);
+                                                      WsBlockWaitEnd   wait_end,
+                                                      gpointer         user_data);
 
 /* The paired requests, by issue time. */
 guint                 ws_block_requests_get_n        (const WsBlockRequests *self);
@@ -84,6 +102,10 @@ WsTime                ws_block_requests_get_longest  (const WsBlockRequests *sel
 /* Completions whose issue was not recorded (before the recording began):
  * left out. */
 guint                 ws_block_requests_get_n_orphans (const WsBlockRequests *self);
+/* Requests with no completion recorded, and how many of them ended at
+ * their issuer's wait (the others have zero length). */
+guint                 ws_block_requests_get_n_unfinished (const WsBlockRequests *self,
+                                                      guint           *n_by_wait);
 
 /*
  * The printed fields of `block:block_rq_issue` ("254,0 WS 1048576 ()

@@ -789,6 +789,10 @@ attribute_ipi_wakes (WsTrace *self)
  * Sorts events by time, builds the per-thread indices, the process table and
  * the counts.  Call once, after the last event has been added.
  */
+static WsTime issuer_wait_end (guint    thread,
+                               WsTime   issue,
+                               gpointer data);
+
 void
 ws_trace_finish (WsTrace *self)
 {
@@ -850,8 +854,35 @@ ws_trace_finish (WsTrace *self)
 
   build_processes (self);
   if (self->block_requests != NULL)
-    ws_block_requests_finish (self->block_requests, self->end_time);
+    ws_block_requests_finish (self->block_requests, issuer_wait_end, self);
   self->finished = TRUE;
+}
+
+/* A block request with no completion recorded: the end of the wait its
+ * issuing thread went into next, when that wait is uninterruptible (it
+ * waited for its I/O); else -1 (ws_block_requests_finish()). */
+static WsTime
+issuer_wait_end (guint    thread,
+                 WsTime   issue,
+                 gpointer data)
+{
+  WsTrace *self = data;
+  const WsThread *t;
+
+  if (thread >= self->threads->len)
+    return -1;
+  t = &g_array_index (self->threads, WsThread, thread);
+  for (guint i = ws_trace_thread_lower_bound (self, thread, issue); i < t->n_events; i++)
+    {
+      const WsEvent *e = &g_array_index (self->events, WsEvent, t->events[i]);
+
+      if (e->kind != WS_EVENT_WAIT)
+        continue;
+      if (!((e->flags & WS_EVENT_FLAG_UNINTERRUPTIBLE) || e->state == 'D'))
+        return -1;
+      return e->time + MAX (e->duration, 0);
+    }
+  return -1;
 }
 
 /* The block requests being imported (created on first use). */
