@@ -33,7 +33,7 @@ PY
 # errors exit 2, and a real short command recorded here (without -a, so
 # cpu-clock samples carry no CPU) opens with its waits.
 line=$("$cli" record --system --print -o perf.data)
-[ "$line" = "perf record -g -a -e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup -e cpu-clock/freq=499,name=cpu-clock/ -o perf.data -- sleep 5" ] \
+[ "$line" = "perf record -g -a -e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup -e cpu-clock/freq=499,name=cpu-clock/ -e block:block_rq_issue -e block:block_rq_complete -o perf.data -- sleep 5" ] \
   || { echo "record --print: $line"; exit 1; }
 "$cli" record >/dev/null 2>&1; [ $? -eq 2 ] || { echo "record without a target must exit 2"; exit 1; }
 "$cli" record --system --pid 1 >/dev/null 2>&1; [ $? -eq 2 ] || { echo "two targets must exit 2"; exit 1; }
