@@ -165,7 +165,8 @@ ws_block_requests_finish (WsBlockRequests *self,
       if (r->issue)
         {
           WsBlockRequest req = { r->time, WS_TIME_MAX, r->sector,
-                                 r->bytes > 0 || r->n_sectors == 0 ? r->bytes : r->n_sectors * 512u,
+                                 r->bytes > 0 || r->n_sectors == 0 ? r->bytes
+                                                                   : (guint32) MIN ((guint64) r->n_sectors * 512, G_MAXUINT32),
                                  r->device, r->thread, r->op, WS_BLOCK_REQUEST_UNFINISHED };
 
           if (q == NULL)
