@@ -338,6 +338,14 @@ check_device_queue (const char *file)
 
   g_assert_nonnull (disk);
   g_assert_cmpuint (ws_block_requests_get_n (ws_trace_get_block_requests (disk)), >, 100);
+  {
+    const WsBlockRequests *requests = ws_trace_get_block_requests (disk);
+    guint by_wait, unfinished = ws_block_requests_get_n_unfinished (requests, &by_wait);
+
+    g_test_message ("%s: %u block requests, %u without a completion (%u ended at their issuer's wait), "
+                    "%u completions without an issue", file, ws_block_requests_get_n (requests), unfinished,
+                    by_wait, ws_block_requests_get_n_orphans (requests));
+  }
   g_ptr_array_add (traces, disk);
   targets = ws_attribution_targets_waiting_threads (traces, NULL, 3);
   attribution = ws_attribution_compute (targets, NULL, NULL);
