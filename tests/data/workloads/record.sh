@@ -207,6 +207,8 @@ for w in "$@"; do
             sh -c 'while :; do cc -O2 -c "$0" -o "$0.2.o"; done' "$d/gen.c" & c2=$!
             sleep 1
             run cc-chain3 "$BIN/chain3" 100000
+            # the shells end once the compile they run has ended (20 s of
+            # CPU each)
             kill $c1 $c2; wait $c1 $c2 2>/dev/null || true
             rm -rf "$d" ;;
         pg-advisory)
