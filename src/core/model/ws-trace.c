@@ -181,6 +181,35 @@ ws_trace_get_stack_table (WsTrace *self)
 }
 
 /**
+ * ws_trace_move_to_stack_table:
+ * @stacks: the table to share
+ *
+ * Makes @self's stacks @stacks' (ws_stack_table_copy_into()): its frames
+ * and stacks are interned there and every event's stack id follows.  The
+ * ids are those loading @self into @stacks would have given, so traces
+ * loaded on threads of their own and moved in turn, in order, share the
+ * table exactly as traces loaded into it one after another.
+ */
+void
+ws_trace_move_to_stack_table (WsTrace      *self,
+                              WsStackTable *stacks)
+{
+  g_autofree WsStackId *map = NULL;
+
+  g_return_if_fail (WS_IS_TRACE (self) && WS_IS_STACK_TABLE (stacks));
+  if (self->stacks == stacks)
+    return;
+  map = ws_stack_table_copy_into (self->stacks, stacks);
+  for (guint i = 0; i < self->events->len; i++)
+    {
+      WsEvent *e = &g_array_index (self->events, WsEvent, i);
+
+      e->stack = map[e->stack];
+    }
+  g_set_object (&self->stacks, stacks);
+}
+
+/**
  * ws_trace_set_name:
  *
  * Overrides the name derived from the path: a trace converted to JSON keeps

@@ -138,6 +138,8 @@ G_DECLARE_FINAL_TYPE (WsTrace, ws_trace, WS, TRACE, GObject)
 const char             *ws_trace_get_path              (WsTrace     *self);
 const char             *ws_trace_get_name              (WsTrace     *self);
 WsStackTable           *ws_trace_get_stack_table       (WsTrace     *self);
+void                    ws_trace_move_to_stack_table   (WsTrace      *self,
+                                                        WsStackTable *stacks);
 
 guint                   ws_trace_get_n_events          (WsTrace     *self);
 const WsEvent          *ws_trace_get_event             (WsTrace     *self,
