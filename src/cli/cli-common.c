@@ -115,8 +115,9 @@ cli_build_rules (char       **specs,
 /**
  * cli_load_traces:
  *
- * Loads every path (perf text or JSON, gzip or not) into one shared stack
- * table, so stacks compare by id across traces.
+ * Loads every path (any format the importers read), one per core at a
+ * time, into one shared stack table, so stacks compare by id across
+ * traces (ws_trace_loader_load_many()).
  *
  * Returns: (transfer full) (element-type WsTrace): the traces, or %NULL
  *   with @error set at the first that fails
@@ -126,17 +127,9 @@ cli_load_traces (char            **paths,
                  WsScenarioRules  *rules,
                  GError          **error)
 {
-  g_autoptr(GPtrArray) traces = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(WsStackTable) stacks = ws_stack_table_new ();
 
-  for (guint i = 0; paths[i] != NULL; i++)
-    {
-      WsTrace *trace = ws_trace_loader_load_full (paths[i], stacks, rules, NULL, NULL, NULL, error);
-      if (trace == NULL)
-        return NULL;
-      g_ptr_array_add (traces, trace);
-    }
-  return g_steal_pointer (&traces);
+  return ws_trace_loader_load_many (paths, stacks, rules, NULL, error);
 }
 
 /**

@@ -27,6 +27,11 @@ WsTrace       *ws_trace_loader_load_full    (const char          *path,
                                              gpointer             progress_data,
                                              GCancellable        *cancellable,
                                              GError             **error);
+GPtrArray     *ws_trace_loader_load_many    (char               **paths,
+                                             WsStackTable        *stacks,
+                                             WsScenarioRules     *rules,
+                                             GCancellable        *cancellable,
+                                             GError             **error);
 void           ws_trace_loader_load_async   (const char          *path,
                                              WsStackTable        *stacks,
                                              WsScenarioRules     *rules,

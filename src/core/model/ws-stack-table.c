@@ -343,3 +343,52 @@ ws_stack_table_get_memory_size (WsStackTable *self)
        + self->stacks->len * sizeof (StackSpan)
        + (self->stack_mask + 1) * sizeof (Slot);
 }
+
+/**
+ * ws_stack_table_copy_into:
+ * @self: a table
+ * @into: the table to intern @self's frames and stacks in
+ *
+ * Interns every frame of @self into @into, then every stack, each in id
+ * order.  Frames and stacks have ids of their own kinds, each given in
+ * first-interned order, so @into ends with exactly the ids it would have
+ * given had @self's stacks been interned there in the first place: a
+ * trace loaded into a table of its own (on its own thread) joins a shared
+ * table as if it had been loaded into it.
+ *
+ * Returns: (transfer full) (array): for each stack id of @self, its id in
+ *   @into (ws_stack_table_get_n_stacks (@self) entries)
+ */
+WsStackId *
+ws_stack_table_copy_into (WsStackTable *self,
+                          WsStackTable *into)
+{
+  g_autofree WsFrameId *frame_map = NULL;
+  g_autofree WsFrameId *frames = NULL;
+  WsStackId *stack_map;
+  guint longest = 0;
+
+  g_return_val_if_fail (WS_IS_STACK_TABLE (self) && WS_IS_STACK_TABLE (into), NULL);
+
+  frame_map = g_new (WsFrameId, MAX (self->frames->len, 1));
+  for (guint f = 0; f < self->frames->len; f++)
+    {
+      const WsFrame *frame = &g_array_index (self->frames, WsFrame, f);
+      const guint32 *l = &g_array_index (self->frame_lens, guint32, f * 2);
+
+      frame_map[f] = ws_stack_table_intern_frame_len (into, frame->function, l[0], frame->module, l[1]);
+    }
+  for (guint s = 0; s < self->stacks->len; s++)
+    longest = MAX (longest, g_array_index (self->stacks, StackSpan, s).length);
+  frames = g_new (WsFrameId, MAX (longest, 1));
+  stack_map = g_new (WsStackId, self->stacks->len);
+  for (guint s = 0; s < self->stacks->len; s++)
+    {
+      const StackSpan *span = &g_array_index (self->stacks, StackSpan, s);
+
+      for (guint i = 0; i < span->length; i++)
+        frames[i] = frame_map[g_array_index (self->stack_frames, WsFrameId, span->offset + i)];
+      stack_map[s] = ws_stack_table_intern_stack (into, frames, span->length);
+    }
+  return stack_map;
+}

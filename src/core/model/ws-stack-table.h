@@ -53,5 +53,7 @@ gboolean        ws_stack_table_stack_contains    (WsStackTable     *self,
 char           *ws_stack_table_format_frame      (WsStackTable     *self,
                                                   WsFrameId         frame);
 gsize           ws_stack_table_get_memory_size   (WsStackTable     *self);
+WsStackId      *ws_stack_table_copy_into         (WsStackTable     *self,
+                                                  WsStackTable     *into);
 
 G_END_DECLS

@@ -138,6 +138,8 @@ G_DECLARE_FINAL_TYPE (WsTrace, ws_trace, WS, TRACE, GObject)
 const char             *ws_trace_get_path              (WsTrace     *self);
 const char             *ws_trace_get_name              (WsTrace     *self);
 WsStackTable           *ws_trace_get_stack_table       (WsTrace     *self);
+void                    ws_trace_move_to_stack_table   (WsTrace      *self,
+                                                        WsStackTable *stacks);
 
 guint                   ws_trace_get_n_events          (WsTrace     *self);
 const WsEvent          *ws_trace_get_event             (WsTrace     *self,
@@ -167,6 +169,8 @@ WsTime                  ws_trace_get_thread_exit_time  (WsTrace     *self,
 gint32                  ws_trace_get_process_parent    (WsTrace     *self,
                                                         guint        process);
 const char             *ws_trace_get_record_command    (WsTrace     *self);
+typedef struct _WsBlockRequests WsBlockRequests;
+const WsBlockRequests  *ws_trace_get_block_requests    (WsTrace     *self);
 guint                   ws_trace_get_n_scenario_instances (WsTrace  *self);
 const WsScenarioInstance *ws_trace_get_scenario_instance  (WsTrace  *self,
                                                         guint        index);

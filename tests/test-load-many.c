@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Loading many traces on every core (ws_trace_loader_load_many()) gives
+ * what loading them one after another into one stack table gives: the
+ * same frames and stacks with the same ids, the same events, and, when
+ * one fails, the error of the first that fails in the order given.  The
+ * oracle is the sequential load itself, over random subsets and orders of
+ * real traces of every format.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "ws-trace-loader.h"
+
+static const char * const traces[] = {
+  "pg-tpcb.perf.txt.gz", "py-locks.perf.txt.gz", "build.perf.txt.gz", "hand-built.json",
+  "causes/pool-straggler.perf.txt.gz", "causes/epoll-idle.perf.txt.gz", "causes/oversub.perf.txt.gz",
+  "causes/flock-hold.perf.txt.gz", "causes/rwlock-writer.perf.txt.gz", "layouts/cpu-default.folded",
+  "layouts/cpu-tid.txt", "fleet/run-01.perf.txt.gz", "fleet/run-02.perf.txt.gz",
+};
+
+static char *
+data_path (const char *name)
+{
+  return g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
+}
+
+static GPtrArray *
+load_in_order (char **paths, WsStackTable *stacks, GError **error)
+{
+  g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; paths[i] != NULL; i++)
+    {
+      WsTrace *t = ws_trace_loader_load_full (paths[i], stacks, NULL, NULL, NULL, NULL, error);
+
+      if (t == NULL)
+        return NULL;
+      g_ptr_array_add (out, t);
+    }
+  return g_steal_pointer (&out);
+}
+
+static void
+assert_same_tables (WsStackTable *a,
+                    WsStackTable *b)
+{
+  g_assert_cmpuint (ws_stack_table_get_n_frames (a), ==, ws_stack_table_get_n_frames (b));
+  g_assert_cmpuint (ws_stack_table_get_n_stacks (a), ==, ws_stack_table_get_n_stacks (b));
+  for (guint f = 0; f < ws_stack_table_get_n_frames (a); f++)
+    {
+      g_assert_cmpstr (ws_stack_table_get_frame (a, f)->function, ==, ws_stack_table_get_frame (b, f)->function);
+      g_assert_cmpstr (ws_stack_table_get_frame (a, f)->module, ==, ws_stack_table_get_frame (b, f)->module);
+    }
+  for (guint s = 1; s < ws_stack_table_get_n_stacks (a); s++)
+    {
+      guint na, nb;
+      const WsFrameId *fa = ws_stack_table_get_stack (a, s, &na), *fb = ws_stack_table_get_stack (b, s, &nb);
+
+      g_assert_cmpmem (fa, na * sizeof (WsFrameId), fb, nb * sizeof (WsFrameId));
+    }
+}
+
+static void
+test_same_as_in_order (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20261128);
+
+  g_setenv ("WAITSCOPE_LOAD_THREADS", "3", TRUE);
+  for (guint round = 0; round < 6; round++)
+    {
+      g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(WsStackTable) seq_stacks = ws_stack_table_new ();
+      g_autoptr(WsStackTable) par_stacks = ws_stack_table_new ();
+      g_autoptr(GPtrArray) seq = NULL;
+      g_autoptr(GPtrArray) par = NULL;
+      g_autoptr(GError) error = NULL;
+      guint n = g_rand_int_range (rand, 2, G_N_ELEMENTS (traces) + 1);
+
+      /* n traces, a random order, repeats allowed (a trace named twice
+       * is loaded twice). */
+      for (guint i = 0; i < n; i++)
+        g_ptr_array_add (paths, data_path (traces[g_rand_int_range (rand, 0, G_N_ELEMENTS (traces))]));
+      g_ptr_array_add (paths, NULL);
+      seq = load_in_order ((char **) paths->pdata, seq_stacks, &error);
+      g_assert_no_error (error);
+      par = ws_trace_loader_load_many ((char **) paths->pdata, par_stacks, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (seq->len, ==, par->len);
+      assert_same_tables (seq_stacks, par_stacks);
+      for (guint i = 0; i < seq->len; i++)
+        {
+          WsTrace *a = g_ptr_array_index (seq, i), *b = g_ptr_array_index (par, i);
+
+          g_assert_true (ws_trace_get_stack_table (b) == par_stacks);
+          g_assert_cmpuint (ws_trace_get_n_events (a), ==, ws_trace_get_n_events (b));
+          g_assert_cmpmem (ws_trace_get_events (a), ws_trace_get_n_events (a) * sizeof (WsEvent),
+                           ws_trace_get_events (b), ws_trace_get_n_events (b) * sizeof (WsEvent));
+          g_assert_cmpuint (ws_trace_get_n_scenario_instances (a), ==, ws_trace_get_n_scenario_instances (b));
+        }
+    }
+}
+
+/* Two bad files after a good one: the error is the first bad one's,
+ * word for word what loading in order says. */
+static void
+test_first_error (void)
+{
+  g_autofree char *good = data_path ("causes/oversub.perf.txt.gz");
+  g_autofree char *dir = g_dir_make_tmp ("ws-load-many-XXXXXX", NULL);
+  g_autofree char *bad1 = g_build_filename (dir, "bad1.txt", NULL);
+  g_autofree char *bad2 = g_build_filename (dir, "bad2.json", NULL);
+  char *paths[] = { good, bad1, bad2, good, NULL };
+  g_autoptr(WsStackTable) a = ws_stack_table_new ();
+  g_autoptr(WsStackTable) b = ws_stack_table_new ();
+  g_autoptr(GError) seq_error = NULL;
+  g_autoptr(GError) par_error = NULL;
+
+  g_setenv ("WAITSCOPE_LOAD_THREADS", "4", TRUE);
+  g_assert_true (g_file_set_contents (bad1, "not a trace at all\n", -1, NULL));
+  g_assert_true (g_file_set_contents (bad2, "{\"format\": \"waitscope-trace\", \"version\": 1, \"threads\": [", -1, NULL));
+  g_assert_null (load_in_order (paths, a, &seq_error));
+  g_assert_null (ws_trace_loader_load_many (paths, b, NULL, NULL, &par_error));
+  g_assert_nonnull (seq_error);
+  g_assert_nonnull (par_error);
+  g_assert_cmpstr (par_error->message, ==, seq_error->message);
+  g_assert_nonnull (strstr (par_error->message, "bad1.txt"));
+  g_unlink (bad1);
+  g_unlink (bad2);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/load-many/same-as-in-order", test_same_as_in_order);
+  g_test_add_func ("/load-many/first-error", test_first_error);
+  return g_test_run ();
+}
