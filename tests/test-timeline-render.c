@@ -3,8 +3,9 @@
  * Draws the timeline into image surfaces and looks at the pixels: run
  * spans solid in the run colour where the viewport mapping puts them,
  * waits dashed (on/off pixels in the wait colour), nothing where a thread
- * did nothing, the readier arrow, search bands, the dark palette, and the
- * PNG/SVG/PDF exports.
+ * did nothing, the readier arrow (and the frame of a lock wait joined from
+ * timed-out tries), search bands, the dark palette, and the PNG/SVG/PDF
+ * exports.
  */
 #include "config.h"
 
@@ -15,6 +16,8 @@
 #include "ws-cli-test-util.h"
 #include "ws-error.h"
 #include "ws-export.h"
+#include "ws-false-run.h"
+#include "ws-json-trace.h"
 #include "ws-synthetic-trace.h"
 #include "ws-test-timeline-trace.h"
 #include "ws-timeline-renderer.h"
@@ -334,6 +337,90 @@ test_readier_arrow (Fixture       *f,
   g_assert_cmpuint (count_colour (f, &f->palette.accent, LABEL_W + 110, top_a, LABEL_W + 340, top_a + 24), >, 100);
 }
 
+/* app tries a lock from 1 ms; the timer ends the try at 5 ms, app checks
+ * for 0.1 ms and tries again until holder's release at 10 ms. */
+static const char joined_trace[] =
+  "{\"format\":\"waitscope-trace\",\"version\":1,\"name\":\"hand\","
+  "\"threads\":[{\"tid\":0,\"name\":\"swapper\"},{\"tid\":1,\"name\":\"app\"},{\"tid\":2,\"name\":\"holder\"}],"
+  "\"events\":["
+  "{\"kind\":\"running\",\"t\":0,\"dur\":1000000,\"tid\":1,\"flags\":[\"span\"],\"stack\":[\"main (app)\"]},"
+  "{\"kind\":\"wait\",\"t\":1000000,\"dur\":4000000,\"tid\":1,\"state\":\"S\",\"peer\":2,"
+  "\"stack\":[\"main (app)\",\"pthread_mutex_timedlock (libc.so.6)\",\"futex_wait ([kernel.kallsyms])\"]},"
+  "{\"kind\":\"hw-service\",\"t\":5000000,\"tid\":0,\"target\":1,\"peer\":1,"
+  "\"stack\":[\"hrtimer_interrupt ([kernel.kallsyms])\",\"hrtimer_wakeup ([kernel.kallsyms])\"]},"
+  "{\"kind\":\"running\",\"t\":5000000,\"dur\":100000,\"tid\":1,\"flags\":[\"span\"],\"stack\":[\"main (app)\"]},"
+  "{\"kind\":\"wait\",\"t\":5100000,\"dur\":4900000,\"tid\":1,\"state\":\"S\",\"peer\":5,"
+  "\"stack\":[\"main (app)\",\"pthread_mutex_timedlock (libc.so.6)\",\"futex_wait ([kernel.kallsyms])\"]},"
+  "{\"kind\":\"unwait\",\"t\":10000000,\"tid\":2,\"target\":1,\"peer\":4,"
+  "\"stack\":[\"holder_main (app)\",\"futex_wake ([kernel.kallsyms])\"]},"
+  "{\"kind\":\"running\",\"t\":0,\"dur\":10000000,\"tid\":2,\"flags\":[\"span\"],\"stack\":[\"holder_main (app)\"]},"
+  "{\"kind\":\"running\",\"t\":10000000,\"dur\":2000000,\"tid\":1,\"flags\":[\"span\"],\"stack\":[\"main (app)\"]}"
+  "]}";
+
+/* Selecting the first, timed-out try frames the whole joined wait (up to
+ * 10 ms, over the second try) and draws the arrow from holder's release at
+ * 10 ms, labelled with the whole wait; nothing at the first try's end. */
+static void
+test_joined_wait (void)
+{
+  g_autoptr(GInputStream) in = g_memory_input_stream_new_from_data (joined_trace, -1, NULL);
+  g_autoptr(WsStackTable) stacks = ws_stack_table_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = ws_json_trace_load_stream (in, "hand.json", stacks, NULL, NULL, NULL, &error);
+  g_autofree char *said = NULL;
+  Fixture f = { 0 };
+  double top_app, top_holder, bar_y, bar_h;
+  const WsTimelineRow *row;
+  guint first_try = WS_NONE;
+
+  g_assert_no_error (error);
+  f.trace = g_object_ref (trace);
+  f.lod = ws_timeline_lod_new (trace, NULL, NULL);
+  f.layout = ws_timeline_layout_new (trace);
+  f.viewport = ws_timeline_viewport_new ();
+  f.renderer = ws_timeline_renderer_new ();
+  ws_timeline_palette_init_light (&f.palette);
+  ws_timeline_renderer_set_palette (f.renderer, &f.palette);
+  /* 12 ms over 800 px: 15 µs per pixel. */
+  ws_timeline_viewport_set_bounds (f.viewport, 0, 12000000);
+  ws_timeline_viewport_set_width (f.viewport, CHART_W);
+  f.height = RULER_H + ws_timeline_layout_get_height (f.layout) + 20;
+  f.surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, LABEL_W + CHART_W, (int) f.height);
+  top_app = thread_row_top (&f, ws_trace_find_thread (trace, 1));
+  top_holder = thread_row_top (&f, ws_trace_find_thread (trace, 2));
+
+  for (guint i = 0; i < ws_trace_get_n_events (trace) && first_try == WS_NONE; i++)
+    if (ws_trace_get_event (trace, i)->kind == WS_EVENT_WAIT)
+      first_try = i;
+  g_assert_cmpint (ws_trace_get_event (trace, first_try)->time, ==, 1000000);
+  said = ws_false_runs_describe (trace, NULL, first_try);
+  g_assert_nonnull (said);
+  g_assert_nonnull (strstr (said, "2 tries"));
+  g_assert_nonnull (strstr (said, "holder 2"));
+
+  ws_timeline_viewport_set_selected_event (f.viewport, first_try);
+  draw (&f);
+  /* The frame's top edge over the second try (5.1-10 ms: columns
+   * 340-666), just above the bar. */
+  row = ws_timeline_layout_get_row (f.layout, ws_timeline_layout_find_thread_row (f.layout, ws_trace_find_thread (trace, 1)));
+  ws_timeline_row_bar_extents (top_app + row->lane, row->height - row->lane, &bar_y, &bar_h);
+  if (g_getenv ("WS_TEST_PNG") != NULL)
+    cairo_surface_write_to_png (f.surface, g_getenv ("WS_TEST_PNG"));
+  if (g_getenv ("WS_TEST_PNG") != NULL)
+    cairo_surface_write_to_png (f.surface, g_getenv ("WS_TEST_PNG"));
+  g_assert_cmpuint (count_colour (&f, &f.palette.accent, LABEL_W + 400, (int) bar_y - 4, LABEL_W + 640, (int) bar_y), >, 100);
+  /* The arrow, between the rows at the joined wait's end (column 666). */
+  g_assert_cmpuint (count_colour (&f, &f.palette.arrow, LABEL_W + 660, MIN (top_app, top_holder) + 12,
+                                  LABEL_W + 700, MAX (top_app, top_holder) + 12), >, 20);
+
+  cairo_surface_destroy (f.surface);
+  g_assert_finalize_object (f.renderer);
+  g_assert_finalize_object (f.viewport);
+  g_assert_finalize_object (f.layout);
+  g_assert_finalize_object (f.lod);
+  g_object_unref (f.trace);
+}
+
 static void
 test_search_band (Fixture       *f,
                   gconstpointer  data)
@@ -644,6 +731,7 @@ main (int   argc,
 #undef ADD
   g_test_add_func ("/timeline/render/lod-agrees-with-exact", test_lod_agrees_with_exact);
   g_test_add_func ("/timeline/render/cli-export", test_cli_export);
+  g_test_add_func ("/timeline/render/joined-wait", test_joined_wait);
 
   return g_test_run ();
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ws-event-format.h"
+#include "ws-false-run.h"
 #include "ws-time-format.h"
 #include "ws-timeline-lod.h"
 #include "ws-wake-words.h"
@@ -84,6 +85,7 @@ ws_event_format_readier (WsTrace *trace,
   const WsEvent *e = ws_trace_get_event (trace, event);
   g_autofree char *who = NULL;
   g_autofree char *latency = NULL;
+  g_autofree char *joined = NULL;
   guint readier;
 
   if (e->kind != WS_EVENT_WAIT)
@@ -110,11 +112,21 @@ ws_event_format_readier (WsTrace *trace,
       break;
     }
 
-  if (e->ready_latency == WS_LATENCY_UNKNOWN)
+  if (e->ready_latency != WS_LATENCY_UNKNOWN)
+    {
+      char *with_latency;
+
+      latency = ws_format_duration (e->ready_latency);
+      /* Translators: "woken by X, ran 12 µs later" */
+      with_latency = g_strdup_printf (_("%s, ran %s later"), who, latency);
+      g_free (who);
+      who = with_latency;
+    }
+  /* A try of a lock wait the program's timeout cut up: what the whole
+   * wait was, on a line of its own. */
+  if ((joined = ws_false_runs_describe (trace, NULL, event)) == NULL)
     return g_steal_pointer (&who);
-  latency = ws_format_duration (e->ready_latency);
-  /* Translators: "woken by X, ran 12 µs later" */
-  return g_strdup_printf (_("%s, ran %s later"), who, latency);
+  return g_strdup_printf ("%s\n%s", who, joined);
 }
 
 /**

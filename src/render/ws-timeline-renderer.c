@@ -18,6 +18,7 @@
 #include <math.h>
 #include <pango/pangocairo.h>
 
+#include "ws-false-run.h"
 #include "ws-render-util.h"
 #include "ws-time-format.h"
 #include "ws-timeline-fill.h"
@@ -759,24 +760,25 @@ thread_display_row (WsTimelineLayout *layout,
   return row == WS_NONE ? NULL : ws_timeline_layout_get_row (layout, row);
 }
 
+/* A frame around [@t0, @t1] on @thread's row; dashed with @dashed. */
 static void
-outline_event (WsTimelineRenderer *self,
-               cairo_t            *cr,
-               WsTimelineLayout   *layout,
-               WsTimelineViewport *viewport,
-               WsTrace            *trace,
-               guint               event,
-               double              scroll_y,
-               const WsColor      *colour,
-               double              line_width)
+outline_span (WsTimelineRenderer *self,
+              cairo_t            *cr,
+              WsTimelineLayout   *layout,
+              WsTimelineViewport *viewport,
+              WsTrace            *trace,
+              guint               thread,
+              WsTime              t0,
+              WsTime              t1,
+              double              scroll_y,
+              const WsColor      *colour,
+              double              line_width,
+              gboolean            dashed)
 {
   const WsTimelineRow *row;
-  WsTime t0, t1;
   double x0, x1, y, bar_y, bar_h;
 
-  if (!ws_timeline_renderer_get_event_extents (self, trace, event, &t0, &t1))
-    return;
-  row = thread_display_row (layout, trace, ws_trace_get_event (trace, event)->thread);
+  row = thread_display_row (layout, trace, thread);
   if (row == NULL)
     return;
 
@@ -796,10 +798,34 @@ outline_event (WsTimelineRenderer *self,
   cairo_save (cr);
   ws_render_set_source (cr, colour);
   cairo_set_line_width (cr, line_width);
+  if (dashed)
+    {
+      static const double dash[] = { 4, 3 };
+      cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
+    }
   cairo_rectangle (cr, round (x0) - line_width / 2, bar_y - 2 - line_width / 2,
                    round (x1) - round (x0) + line_width, bar_h + 4 + line_width);
   cairo_stroke (cr);
   cairo_restore (cr);
+}
+
+static void
+outline_event (WsTimelineRenderer *self,
+               cairo_t            *cr,
+               WsTimelineLayout   *layout,
+               WsTimelineViewport *viewport,
+               WsTrace            *trace,
+               guint               event,
+               double              scroll_y,
+               const WsColor      *colour,
+               double              line_width)
+{
+  WsTime t0, t1;
+
+  if (!ws_timeline_renderer_get_event_extents (self, trace, event, &t0, &t1))
+    return;
+  outline_span (self, cr, layout, viewport, trace, ws_trace_get_event (trace, event)->thread,
+                t0, t1, scroll_y, colour, line_width, FALSE);
 }
 
 static void
@@ -820,7 +846,10 @@ draw_arrow_head (cairo_t *cr,
 }
 
 /* "Who woke whom": an arrow from the readier's UNWAIT to the end of the
- * selected wait, or a label saying why there is none. */
+ * selected wait, or a label saying why there is none.  A try of a lock
+ * wait the program's timeout cut up is one wait with the other tries
+ * (ws_false_runs_get()): the whole wait is framed, dashed, and the arrow
+ * comes from what ended its last try. */
 static void
 draw_readier_arrow (WsTimelineRenderer *self,
                     cairo_t            *cr,
@@ -832,14 +861,24 @@ draw_readier_arrow (WsTimelineRenderer *self,
 {
   const WsEvent *wait = ws_trace_get_event (trace, wait_index);
   const WsTimelineRow *wait_row, *readier_row;
+  const WsWaitChain *chain;
   guint readier = WS_NONE;
   WsReadierKind kind;
   double ex, ey, sx, sy, ox = self->geometry.label_width;
   const char *label = NULL;
   g_autofree char *owned = NULL;
+  g_autofree char *joined = NULL;
 
   if (wait->kind != WS_EVENT_WAIT)
     return;
+  if ((chain = ws_false_runs_chain_of (ws_false_runs_get (trace, NULL), wait_index)) != NULL)
+    {
+      outline_span (self, cr, layout, viewport, trace, wait->thread, chain->start, chain->end,
+                    scroll_y, &self->palette.accent, 1, TRUE);
+      joined = ws_false_runs_describe (trace, NULL, wait_index);
+      wait_index = chain->last;
+      wait = ws_trace_get_event (trace, wait_index);
+    }
   wait_row = thread_display_row (layout, trace, wait->thread);
   if (wait_row == NULL)
     return;
@@ -878,14 +917,15 @@ draw_readier_arrow (WsTimelineRenderer *self,
         }
       /* Translators: next to the arrow from the thread that woke a wait */
       owned = g_strdup_printf (_("woken by %s %d"), t->name ? t->name : "?", t->tid);
-      label = owned;
+      label = joined != NULL ? joined : owned;
       sx += 6;
     }
   else
     {
       sx = ex + 6;
       sy = ey;
-      label = kind == WS_READIER_HARDWARE ? ws_wake_word_phrase (ws_wake_word_for_interrupt (wait->state))
+      label = joined != NULL ? joined
+              : kind == WS_READIER_HARDWARE ? ws_wake_word_phrase (ws_wake_word_for_interrupt (wait->state))
               : (wait->flags & WS_EVENT_FLAG_UNFINISHED) ? _("still waiting when the recording ended")
               : ws_wake_word_phrase (WS_WAKE_WORD_UNKNOWN);
     }

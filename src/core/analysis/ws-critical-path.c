@@ -27,6 +27,7 @@
 #include "ws-behind.h"
 #include "ws-critical-path.h"
 #include "ws-error.h"
+#include "ws-false-run.h"
 #include "ws-time-format.h"
 #include "ws-wake-words.h"
 
@@ -134,6 +135,7 @@ typedef struct {
   WsTrace           *trace;
   const WsEvent     *events;
   WsFrameClassifier *classifier;
+  const WsFalseRuns *false_runs;
   GArray            *frames;   /* Frame */
   GHashTable        *active;   /* waits jumped through by the frames on the stack */
   WsTime             c;
@@ -187,49 +189,33 @@ ws_critical_path_timed_out_lock_holder (WsTrace           *trace,
                                         WsFrameClassifier *classifier,
                                         guint              wait_event)
 {
-  const WsEvent *events;
-  const WsThread *t;
-  guint thread, k;
+  const WsWaitChain *chain;
+  guint readier = WS_NONE;
 
   g_return_val_if_fail (WS_IS_TRACE (trace), WS_NONE);
 
   if (classifier == NULL)
     classifier = ws_frame_classifier_get_default ();
-  events = ws_trace_get_events (trace);
-  thread = events[wait_event].thread;
-  t = ws_trace_get_thread (trace, thread);
-  if (ws_frame_classifier_classify_wake (classifier, trace, wait_event, NULL) != WS_WAKE_TIMER ||
-      !ws_frame_classifier_is_lock_wait (classifier, trace, wait_event))
+  chain = ws_false_runs_chain_of (ws_false_runs_get (trace, classifier), wait_event);
+  if (chain == NULL || ws_trace_get_event (trace, wait_event)->kind != WS_EVENT_WAIT)
     return WS_NONE;
-
-  for (k = ws_trace_thread_lower_bound (trace, thread, events[wait_event].time); k < t->n_events; k++)
-    {
-      guint i = t->events[k];
-      guint readier = WS_NONE;
-      WsWakeKind kind;
-
-      if (i == wait_event || events[i].kind != WS_EVENT_WAIT || events[i].time < events[wait_event].time)
-        continue;
-      if (!ws_frame_classifier_is_lock_wait (classifier, trace, i))
-        return WS_NONE;
-      kind = ws_frame_classifier_classify_wake (classifier, trace, i, &readier);
-      if (kind == WS_WAKE_THREAD && readier != WS_NONE && readier != thread)
-        return readier;
-      if (kind != WS_WAKE_TIMER)
-        return WS_NONE;
-    }
-  return WS_NONE;
+  if (ws_frame_classifier_classify_wake (classifier, trace, chain->last, &readier) != WS_WAKE_THREAD ||
+      readier == ws_trace_get_event (trace, wait_event)->thread)
+    return WS_NONE;
+  return readier;
 }
 
 /* A WAIT: blocked until the wake-up, then ready for the latency, then
  * running.  While blocked the path jumps to the readier, unless the wake-up
  * came from no thread (or that jump would go round in a circle). */
 static void
-walk_wait (Walker *w,
-           Frame  *f,
-           guint   v)
+walk_wait (Walker            *w,
+           Frame             *f,
+           guint              v,
+           const WsWaitChain *chain)
 {
   const WsEvent *e = &w->events[v];
+  WsTime begin = chain != NULL ? chain->start : e->time;
   WsTime wake = e->time + MAX (e->duration, 0);
   WsTime latency = e->ready_latency == WS_LATENCY_UNKNOWN ? 0 : e->ready_latency;
   guint readier = WS_NONE;
@@ -247,16 +233,6 @@ walk_wait (Walker *w,
     }
 
   kind = ws_frame_classifier_classify_wake (w->classifier, w->trace, v, &readier);
-  if (kind == WS_WAKE_TIMER)
-    {
-      guint holder = ws_critical_path_timed_out_lock_holder (w->trace, w->classifier, v);
-
-      if (holder != WS_NONE)
-        {
-          kind = WS_WAKE_THREAD;
-          readier = holder;
-        }
-    }
   /* An uninterruptible wait (the thread's own I/O) that a kernel worker
    * ended was ended by the I/O path: the worker's own delays (a CPU for
    * its completion work) are that I/O's, not another thread's. */
@@ -266,14 +242,14 @@ walk_wait (Walker *w,
       readier != WS_NONE && readier != f->thread &&
       !g_hash_table_contains (w->active, GUINT_TO_POINTER (v)))
     {
-      Frame next = { readier, MAX (e->time, f->bound), v };
+      Frame next = { readier, MAX (begin, f->bound), v };
 
       g_hash_table_add (w->active, GUINT_TO_POINTER (v));
       g_array_append_val (w->frames, next);   /* @f is invalid from here */
       return;
     }
 
-  walk_emit (w, e->time,
+  walk_emit (w, begin,
              kind == WS_WAKE_TIMER || kind == WS_WAKE_INTERRUPT ? WS_CRITICAL_BLOCKED_HARDWARE
                                                                  : WS_CRITICAL_BLOCKED_UNKNOWN,
              v);
@@ -290,6 +266,7 @@ walk (Walker  *w,
   while (w->frames->len > 0)
     {
       Frame *f = &g_array_index (w->frames, Frame, w->frames->len - 1);
+      const WsWaitChain *chain;
       guint v;
 
       if (!ws_progress_loop_step (&w->loop, (s->t1 - w->c) / span, error))
@@ -303,12 +280,18 @@ walk (Walker  *w,
         }
 
       v = last_off_cpu_before (w->trace, w->events, f->thread, w->c);
+      /* Inside a chain of timed-out tries (a piece, or a preemption of a
+       * check between two): the chain is one wait, ended by its last
+       * piece. */
+      chain = v != WS_NONE ? ws_false_runs_chain_of (w->false_runs, v) : NULL;
       if (v == WS_NONE)
         walk_never_off_cpu (w, f);
+      else if (chain != NULL)
+        walk_wait (w, f, chain->last, chain);
       else if (w->events[v].kind == WS_EVENT_PREEMPT)
         walk_preempt (w, v);
       else
-        walk_wait (w, f, v);
+        walk_wait (w, f, v, NULL);
     }
   return TRUE;
 }
@@ -388,6 +371,7 @@ ws_critical_path_build_full (WsTrace           *trace,
     .active = active,
     .c = symptom->t1,
   };
+  w.false_runs = ws_false_runs_get (trace, w.classifier);
   ws_progress_loop_init (&w.loop, cancellable, progress, progress_data, 0.0, 0.95, _("Walking the critical path"));
   if (!walk (&w, error))
     return NULL;

@@ -127,15 +127,13 @@ char                    *ws_critical_path_dup_behind     (WsCriticalPath *path);
  * ws_critical_path_timed_out_lock_holder:
  * @wait_event: a WAIT event
  *
- * A lock wait that a timer ended (CPython's GIL waits 5 ms, asks the
- * holder to let go and waits again; any timed lock wait) was held up by
- * the lock's holder, not by the timer.  The holder is taken to be the
- * thread that ends the retries: the readier of the first of the thread's
- * following waits that a thread ended, as long as every wait up to it is
- * a lock wait a timer ended.  The walk follows that thread.
+ * A lock wait the program's own timeout cut into pieces (a #WsWaitChain,
+ * ws_false_runs_get()) was held up by the lock's holder, not by the
+ * timer: the holder is the thread that ended the chain's last piece.  The
+ * walk takes the chain as one wait and follows that thread.
  *
- * Returns: the holder's thread index, or %WS_NONE (not a timed-out lock
- *   wait, or its retries did not end by a thread)
+ * Returns: the holder's thread index, or %WS_NONE (@wait_event is not a
+ *   piece of a chain, or no other thread ended the chain)
  */
 guint ws_critical_path_timed_out_lock_holder (WsTrace           *trace,
                                               WsFrameClassifier *classifier,

@@ -14,6 +14,7 @@
 
 #include "ws-error.h"
 #include "ws-cause-chain.h"
+#include "ws-false-run.h"
 #include "ws-ready-tree.h"
 
 struct _WsReadyTree
@@ -76,9 +77,12 @@ typedef struct {
   WsTrace           *trace;
   const WsEvent     *events;
   WsFrameClassifier *classifier;
+  const WsFalseRuns *false_runs;
 } Builder;
 
-/* WAIT events of @thread with time < @before and end > @after, in time order. */
+/* WAIT events of @thread with time < @before and end > @after, in time
+ * order.  A chain of timed-out tries of one lock (ws_false_runs_get()) is
+ * one wait, given by its first try and judged by its whole span. */
 static void
 find_overlapping_waits (Builder *b,
                         guint    thread,
@@ -96,7 +100,21 @@ find_overlapping_waits (Builder *b,
       guint32 i = t->events[--k];
       const WsEvent *e = &b->events[i];
 
-      if (e->kind == WS_EVENT_WAIT && e->time < before && event_end (e) > after)
+      const WsWaitChain *chain;
+
+      if (e->kind != WS_EVENT_WAIT)
+        continue;
+      if ((chain = ws_false_runs_chain_of (b->false_runs, i)) != NULL)
+        {
+          gboolean seen = FALSE;
+
+          for (guint j = first; j < out->len && !seen; j++)
+            seen = g_array_index (out, guint32, j) == chain->first;
+          if (!seen && chain->start < before && chain->end > after)
+            g_array_append_val (out, chain->first);
+          continue;
+        }
+      if (e->time < before && event_end (e) > after)
         g_array_append_val (out, i);
     }
 
@@ -115,15 +133,17 @@ make_node (Builder *b,
            guint32  parent,
            guint    depth)
 {
-  const WsEvent *e = &b->events[event];
+  const WsWaitChain *chain = ws_false_runs_chain_of (b->false_runs, event);
+  guint end_piece = chain != NULL ? chain->last : event;
+  const WsEvent *e = &b->events[chain != NULL ? (event = chain->first) : event];
   WsReadyNode node = {
     .event = event,
     .thread = e->thread,
     .time = e->time,
     .duration = MAX (e->duration, 0),
     .stack = e->stack,
-    .unwait_event = e->peer,
-    .unwait_stack = e->peer != WS_NONE ? b->events[e->peer].stack : WS_STACK_EMPTY,
+    .unwait_event = b->events[end_piece].peer,
+    .unwait_stack = b->events[end_piece].peer != WS_NONE ? b->events[b->events[end_piece].peer].stack : WS_STACK_EMPTY,
     .readier_thread = WS_NONE,
     .parent = parent,
     .first_child = WS_NONE,
@@ -133,9 +153,12 @@ make_node (Builder *b,
   };
   guint readier;
 
-  node.wake = ws_frame_classifier_classify_wake (b->classifier, b->trace, event, &readier);
+  /* A chain of timed-out tries is one wait, ended by its last try. */
+  if (chain != NULL)
+    node.duration = chain->end - chain->start;
+  node.wake = ws_frame_classifier_classify_wake (b->classifier, b->trace, end_piece, &readier);
   node.readier_thread = readier;
-  node.lock_related = ws_frame_classifier_is_lock_wait (b->classifier, b->trace, event);
+  node.lock_related = chain != NULL || ws_frame_classifier_is_lock_wait (b->classifier, b->trace, event);
   return node;
 }
 
@@ -256,6 +279,7 @@ ws_ready_tree_build_full (WsTrace                  *trace,
   b.trace = trace;
   b.events = ws_trace_get_events (trace);
   b.classifier = options->classifier ? options->classifier : ws_frame_classifier_get_default ();
+  b.false_runs = ws_false_runs_get (trace, b.classifier);
 
   root = make_node (&b, root_wait, WS_NONE, 0);
   root_time = root.time;

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include "ws-false-run.h"
 #include "ws-symptom.h"
 
 /* @symptom, or the empty one (thread %WS_NONE) that settings start from
@@ -96,6 +97,7 @@ ws_symptom_from_wait (WsTrace   *trace,
                       guint      event,
                       WsSymptom *symptom)
 {
+  const WsWaitChain *chain;
   const WsEvent *e;
 
   g_return_val_if_fail (WS_IS_TRACE (trace), FALSE);
@@ -112,6 +114,12 @@ ws_symptom_from_wait (WsTrace   *trace,
    * window holds the wait itself (the GUI's context menu and the CLI's
    * --event share this). */
   symptom->t1 = e->time + MAX (e->duration, 1);
+  /* A try of a lock wait the program's timeout cut up: the whole wait. */
+  if ((chain = ws_false_runs_chain_of (ws_false_runs_get (trace, NULL), event)) != NULL)
+    {
+      symptom->t0 = chain->start;
+      symptom->t1 = chain->end;
+    }
   return TRUE;
 }
 

@@ -65,7 +65,9 @@ guint     ws_symptom_longest_wait           (WsTrace           *trace,
 /*
  * ws_symptom_from_wait:
  * Fills @symptom with the thread of WAIT event @event and its span
- * (switch-out to wake-up, at least 1 ns).  Returns FALSE (and leaves @symptom alone) if
+ * (switch-out to wake-up, at least 1 ns); for a try of a lock wait the
+ * program's own timeout cut up (ws_false_runs_get(), the default lists),
+ * the whole joined wait.  Returns FALSE (and leaves @symptom alone) if
  * @event is not a wait of @trace.
  */
 gboolean  ws_symptom_from_wait              (WsTrace           *trace,

@@ -17,6 +17,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "ws-error.h"
+#include "ws-false-run.h"
 #include "ws-wait-graph.h"
 
 struct _WsWaitGraph
@@ -79,6 +80,7 @@ typedef struct {
   WsWaitGraph       *self;
   WsFrameClassifier *classifier;
   const WsEvent     *events;
+  const WsFalseRuns *false_runs;
   GHashTable        *threads_seen;
 } Builder;
 
@@ -98,14 +100,18 @@ add_node (Builder          *b,
   return self->nodes->len - 1;
 }
 
+/* Adds the node of @event; with @chain (whose first piece @event is), the
+ * node of the whole chain, ended by its last piece's wake-up. */
 static guint
-add_event_node (Builder *b,
-                guint    event,
-                guint    generation,
-                guint16  extra_flags)
+add_event_node (Builder           *b,
+                guint              event,
+                const WsWaitChain *chain,
+                guint              generation,
+                guint16            extra_flags)
 {
   WsWaitGraph *self = b->self;
   const WsEvent *e = &b->events[event];
+  guint end_piece = chain != NULL ? chain->last : event;
   gpointer found;
   WsWaitNode node = {
     .event = event,
@@ -134,14 +140,19 @@ add_event_node (Builder *b,
 
     case WS_EVENT_WAIT:
       node.kind = WS_WAIT_NODE_WAIT;
-      node.wake = ws_frame_classifier_classify_wake (b->classifier, self->trace, event, NULL);
-      if (e->peer != WS_NONE)
+      node.wake = ws_frame_classifier_classify_wake (b->classifier, self->trace, end_piece, NULL);
+      if (b->events[end_piece].peer != WS_NONE)
         {
-          node.unwait_event = e->peer;
-          node.unwait_stack = b->events[e->peer].stack;
+          node.unwait_event = b->events[end_piece].peer;
+          node.unwait_stack = b->events[node.unwait_event].stack;
         }
-      ws_trace_wait_readier (self->trace, event, &node.readier_thread);
-      if (ws_frame_classifier_is_lock_wait (b->classifier, self->trace, event))
+      ws_trace_wait_readier (self->trace, end_piece, &node.readier_thread);
+      if (chain != NULL)
+        {
+          node.duration = chain->end - chain->start;
+          node.flags |= WS_WAIT_NODE_FLAG_JOINED | WS_WAIT_NODE_FLAG_LOCK;
+        }
+      else if (ws_frame_classifier_is_lock_wait (b->classifier, self->trace, event))
         node.flags |= WS_WAIT_NODE_FLAG_LOCK;
       break;
 
@@ -173,14 +184,16 @@ expand_wait (Builder *b,
 {
   WsWaitGraph *self = b->self;
   WsWaitNode node = g_array_index (self->nodes, WsWaitNode, index);
-  const WsEvent *wait = &b->events[node.event];
-  WsTime a = wait->time, z = event_end (wait);
+  WsTime a = node.time, z = node.time + node.duration;
+  const WsWaitChain *chain = (node.flags & WS_WAIT_NODE_FLAG_JOINED)
+                             ? ws_false_runs_chain_of (b->false_runs, node.event) : NULL;
+  guint end_piece = chain != NULL ? chain->last : node.event;
   const WsThread *readier;
   const WsTime *pm;
   guint readier_thread;
   guint k;
 
-  if (wait->peer == WS_NONE)
+  if (node.unwait_event == WS_NONE)
     {
       WsWaitNode unknown = {
         .event = WS_NONE,
@@ -200,9 +213,9 @@ expand_wait (Builder *b,
       return;
     }
 
-  if (ws_trace_wait_readier (self->trace, node.event, &readier_thread) != WS_READIER_THREAD)
+  if (ws_trace_wait_readier (self->trace, end_piece, &readier_thread) != WS_READIER_THREAD)
     {
-      guint to = add_event_node (b, wait->peer, node.generation + 1, 0);
+      guint to = add_event_node (b, node.unwait_event, NULL, node.generation + 1, 0);
       add_edge (self, index, to);
       return;
     }
@@ -218,13 +231,24 @@ expand_wait (Builder *b,
       {
         guint32 i = readier->events[--k];
         WsTime end = event_end (&b->events[i]);
+        const WsWaitChain *c;
 
-        if (is_vertex_kind (&b->events[i]) && end >= a && end <= z)
-          g_array_append_val (found, i);
+        if (!is_vertex_kind (&b->events[i]) || end < a || end > z)
+          continue;
+        /* A chain ends where its last piece does: only that piece brings
+         * it in, as one wait. */
+        if ((c = ws_false_runs_chain_of (b->false_runs, i)) != NULL)
+          {
+            if (i != c->last)
+              continue;
+            i = c->first;
+          }
+        g_array_append_val (found, i);
       }
     for (guint j = found->len; j > 0; j--)
       {
-        guint to = add_event_node (b, g_array_index (found, guint32, j - 1), node.generation + 1, 0);
+        guint32 i = g_array_index (found, guint32, j - 1);
+        guint to = add_event_node (b, i, ws_false_runs_chain_of (b->false_runs, i), node.generation + 1, 0);
         add_edge (self, index, to);
       }
   }
@@ -270,6 +294,7 @@ ws_wait_graph_build (WsTrace           *trace,
   b.self = self;
   b.classifier = classifier ? classifier : ws_frame_classifier_get_default ();
   b.events = ws_trace_get_events (trace);
+  b.false_runs = ws_false_runs_get (trace, b.classifier);
   b.threads_seen = threads_seen;
 
   /* Lines 2-4: the symptom thread's events inside the window. */
@@ -279,9 +304,19 @@ ws_wait_graph_build (WsTrace           *trace,
        k++)
     {
       guint i = thread->events[k];
+      const WsWaitChain *chain = ws_false_runs_chain_of (b.false_runs, i);
 
-      if (is_vertex_kind (&b.events[i]) && event_end (&b.events[i]) <= symptom->t1)
-        add_event_node (&b, i, 0, WS_WAIT_NODE_FLAG_SYMPTOM);
+      if (!is_vertex_kind (&b.events[i]) || event_end (&b.events[i]) > symptom->t1)
+        continue;
+      /* A chain inside the window is one wait, its first piece the node;
+       * one the window cuts keeps its recorded pieces. */
+      if (chain != NULL && chain->start >= symptom->t0 && chain->end <= symptom->t1)
+        {
+          if (i == chain->first)
+            add_event_node (&b, i, chain, 0, WS_WAIT_NODE_FLAG_SYMPTOM);
+          continue;
+        }
+      add_event_node (&b, i, NULL, 0, WS_WAIT_NODE_FLAG_SYMPTOM);
     }
 
   /* Lines 5-15: nodes are processed in the order they were added, which is

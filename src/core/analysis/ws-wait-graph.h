@@ -31,11 +31,15 @@ typedef enum {
  *   window (Fig. 2 lines 2-4)
  * @WS_WAIT_NODE_FLAG_LOCK: a lock-related wait (see #WsFrameClassifier)
  * @WS_WAIT_NODE_FLAG_SAMPLE: a RUNNING cpu sample rather than an exact span
+ * @WS_WAIT_NODE_FLAG_JOINED: a WAIT joined from a chain of timed-out tries
+ *   (#WsWaitChain, the patent's false runs): @event is the first piece,
+ *   time and duration span the chain, and the wake-up is the last piece's
  */
 typedef enum {
   WS_WAIT_NODE_FLAG_SYMPTOM = 1 << 0,
   WS_WAIT_NODE_FLAG_LOCK    = 1 << 1,
   WS_WAIT_NODE_FLAG_SAMPLE  = 1 << 2,
+  WS_WAIT_NODE_FLAG_JOINED  = 1 << 3,
 } WsWaitNodeFlags;
 
 /**
@@ -101,6 +105,12 @@ typedef struct {
  *     RUNNING or WAIT event e' of R with e'.time + e'.duration ∈
  *     [e.time, e.time + e.duration] joins V, and the edge (e, e') joins E;
  *  3. repeat 2 until V stops growing.
+ *
+ * A lock wait the program's own timeout cut into pieces (a #WsWaitChain
+ * of ws_false_runs_get()) is one WAIT node, from its first piece's start
+ * to its last piece's wake-up, readied by whoever ended the last piece; the
+ * other pieces and the brief runs between them are not nodes.  A chain the
+ * symptom's window cuts keeps its recorded pieces.
  *
  * Waits woken from interrupt context get one edge to their HW_SERVICE node,
  * waits with no recorded wake-up one edge to a fresh UNKNOWN_READIER node;

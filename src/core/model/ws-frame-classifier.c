@@ -31,6 +31,7 @@ struct _WsFrameClassifier
   GPtrArray  *regexes[WS_N_FRAME_CATEGORIES];   /* GRegex * */
   GHashTable *frame_caches;  /* WsStackTable * (weak) -> GByteArray * */
   GHashTable *name_cache[WS_N_FRAME_CATEGORIES]; /* name (a copy) -> 1 + match */
+  gint        generation;    /* bumped by every change of a list */
 };
 
 G_DEFINE_FINAL_TYPE (WsFrameClassifier, ws_frame_classifier, G_TYPE_OBJECT)
@@ -133,6 +134,20 @@ invalidate_caches (WsFrameClassifier *self)
     g_byte_array_set_size (value, 0);
   for (guint c = 0; c < WS_N_FRAME_CATEGORIES; c++)
     g_hash_table_remove_all (self->name_cache[c]);
+  g_atomic_int_inc (&self->generation);
+}
+
+/**
+ * ws_frame_classifier_get_generation:
+ *
+ * Returns: a number that changes whenever a list of @self changes, so that
+ *   what others derived from it (ws_false_runs_get()) can tell it is stale
+ */
+guint
+ws_frame_classifier_get_generation (WsFrameClassifier *self)
+{
+  g_return_val_if_fail (WS_IS_FRAME_CLASSIFIER (self), 0);
+  return (guint) g_atomic_int_get (&self->generation);
 }
 
 static void

@@ -119,6 +119,8 @@ gboolean            ws_frame_classifier_is_daemon_process (WsFrameClassifier *se
                                                           WsTrace            *trace,
                                                           guint               process);
 
+guint               ws_frame_classifier_get_generation   (WsFrameClassifier  *self);
+
 const char         *ws_frame_category_to_key             (WsFrameCategory     category);
 const char         *ws_wake_kind_to_string               (WsWakeKind          kind);
 

@@ -9,7 +9,7 @@
 #         mmap-fault pool-straggler flock-hold rwlock-writer epoll-idle
 #         py-sqlite sh-gzip cpu-quota
 #         starved-lock fsync-dd sh-client
-#         pg-dd cc-chain3
+#         pg-dd cc-chain3 timed-lock
 # The workloads run in the real-time round-robin class (chrt -r 10, the
 # PostgreSQL backends too) so that the other jobs of a busy machine do not
 # preempt them (all but cpu-quota, whose CFS quota does not apply to
@@ -28,7 +28,7 @@ BIN=$OUT/bin
 mkdir -p "$BIN"
 for p in sleep_cs fsync_writer oversub pipe_producer condvar_queue chain3 tcp_server_disk cold_read \
          mmap_fault pool_straggler flock_hold rwlock_writer epoll_idle cpu_quota \
-         starved_lock hog calc_server calc_client; do
+         starved_lock hog calc_server calc_client timed_lock; do
     cc -O1 -g -fno-omit-frame-pointer -pthread "$HERE/$p.c" -o "$BIN/$(echo $p | tr _ -)"
 done
 # a JVM for the busy-machine workload (starved-lock)
@@ -64,11 +64,12 @@ run() {
 [ $# -gt 0 ] || set -- py-lock-cpu py-gil pg-rowlock fsync-writer sleep-cs oversub \
     pipe-producer condvar-queue chain3 tcp-server-disk cold-read pg-advisory \
     mmap-fault pool-straggler flock-hold rwlock-writer epoll-idle py-sqlite sh-gzip cpu-quota \
-    starved-lock fsync-dd sh-client pg-dd cc-chain3
+    starved-lock fsync-dd sh-client pg-dd cc-chain3 timed-lock
 for w in "$@"; do
     case $w in
         py-lock-cpu) run py-lock-cpu "$PY" "$HERE/py_lock_cpu.py" 100000 ;;
         py-gil) run py-gil "$PY" "$HERE/py_gil.py" 100000 ;;
+        timed-lock) run timed-lock "$BIN/timed-lock" 100000 ;;
         sleep-cs) run sleep-cs "$BIN/sleep-cs" 100000 ;;
         oversub) run oversub "$BIN/oversub" 100000 ;;
         fsync-writer)
