@@ -870,7 +870,7 @@ ws_graph_scene_dup_title (WsGraphScene *self,
     case WS_SCENE_NODE_HARDWARE:
       return g_strdup (ws_wake_word_label (ws_wake_word_for_interrupt (n->state)));
     case WS_SCENE_NODE_TIMER:
-      return g_strdup (_("Timer"));
+      return g_strdup (ws_wake_word_label (WS_WAKE_WORD_TIMER));
     case WS_SCENE_NODE_UNKNOWN:
       return g_strdup (ws_wake_word_label (WS_WAKE_WORD_UNKNOWN));
     case WS_SCENE_NODE_RUN:

@@ -885,9 +885,16 @@ draw_readier_arrow (WsTimelineRenderer *self,
     {
       sx = ex + 6;
       sy = ey;
-      label = kind == WS_READIER_HARDWARE ? ws_wake_word_phrase (ws_wake_word_for_interrupt (wait->state))
-              : (wait->flags & WS_EVENT_FLAG_UNFINISHED) ? _("still waiting when the recording ended")
-              : ws_wake_word_phrase (WS_WAKE_WORD_UNKNOWN);
+      WsWakeWord word;
+
+      /* The same rule as `why`, the ready tree and the critical path
+       * (a timer's expiry is "timer expired" in all of them). */
+      if (ws_wake_word_for_wait (NULL, trace, wait_index, &word))
+        label = ws_wake_word_phrase (word);
+      else
+        label = (wait->flags & WS_EVENT_FLAG_UNFINISHED) ? _("still waiting when the recording ended")
+                : kind == WS_READIER_HARDWARE ? ws_wake_word_phrase (ws_wake_word_for_interrupt (wait->state))
+                : ws_wake_word_phrase (WS_WAKE_WORD_UNKNOWN);
     }
 
   if (label != NULL)
