@@ -37,6 +37,7 @@
 #include "ws-mining-form.h"
 #include "ws-mining-item.h"
 #include "ws-mining-pin.h"
+#include "ws-time-format.h"
 #include "ws-window.h"
 
 #define LAMBDA     20000000   /* 20 ms */
@@ -857,6 +858,22 @@ assert_same_pattern (WsStackTable    *table,
     }
 }
 
+/* The first mapped label under @w whose text holds @needle. */
+static GtkWidget *
+find_label_containing (GtkWidget  *w,
+                       const char *needle)
+{
+  if (GTK_IS_LABEL (w) && gtk_widget_get_mapped (w) && strstr (gtk_label_get_text (GTK_LABEL (w)), needle) != NULL)
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_label_containing (c, needle);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 /* The Mining page and `waitscope-cli cluster` call the one core run
  * (ws_mining_run()): the same settings give the same λ, streams, weights,
  * patterns and clusters, cluster by cluster and frame by frame. */
@@ -919,6 +936,29 @@ test_mining_same_as_cli (void)
     }
   g_test_message ("GUI and CLI: %u patterns in %u clusters, identical", ws_pattern_set_get_n_patterns (set),
                   ws_cluster_set_get_n_clusters (clusters));
+
+  /* The summary says in words what λ is, with the CLI's numbers: the
+   * threshold, the patterns, the clusters and the stacks' total cost. */
+  {
+    GtkWidget *label = find_label_containing (GTK_WIDGET (page), "call-stack pattern");
+    g_autofree char *lambda = ws_format_duration (json_object_get_int_member (cli, "lambda"));
+    g_autofree char *total = ws_format_duration (json_object_get_int_member (cli, "total_cost"));
+    g_autofree char *start = g_strdup_printf ("%" G_GINT64_FORMAT " call-stack pattern",
+                                              json_object_get_int_member (cli, "n_patterns"));
+    g_autofree char *least = g_strdup_printf ("each costing at least %s of the %s", lambda, total);
+    g_autofree char *clusters_n = g_strdup_printf ("in %" G_GINT64_FORMAT " cluster",
+                                                   json_object_get_int_member (cli, "n_clusters"));
+    const char *text;
+
+    g_assert_nonnull (label);
+    text = gtk_label_get_text (GTK_LABEL (label));
+    g_test_message ("mining summary: %s", text);
+    g_assert_true (g_str_has_prefix (text, start));
+    g_assert_nonnull (strstr (text, least));
+    g_assert_nonnull (strstr (text, clusters_n));
+    g_assert_null (strstr (text, "λ"));
+    g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (label), "λ"));
+  }
 
   gtk_window_destroy (GTK_WINDOW (window));
   ws_gui_test_spin (50);

@@ -24,6 +24,7 @@
 #include "ws-mining-request.h"
 #include "ws-mining-form.h"
 #include "ws-mining-item.h"
+#include "ws-mining-words.h"
 #include "ws-mining-page.h"
 #include "ws-mining-page-private.h"
 #include "ws-progress-relay.h"
@@ -193,7 +194,6 @@ show_results (WsMiningPage *self)
   guint n_patterns = ws_pattern_set_get_n_patterns (r->patterns);
   g_autofree char *lambda = ws_format_duration (r->lambda);
   g_autofree char *total = ws_format_duration (ws_stack_db_get_total_cost (r->db));
-  g_autofree char *patterns = NULL;
   g_autofree char *summary = NULL;
 
   build_model (self);
@@ -216,12 +216,8 @@ show_results (WsMiningPage *self)
       return;
     }
 
-  patterns = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u pattern", "%u patterns", n_patterns), n_patterns);
-  /* Translators: summary above the cluster table:
-   * "37 patterns in 12 clusters · λ 50.0 ms of 4.21 s" */
-  summary = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s in %u cluster · λ %s of %s",
-                                          "%s in %u clusters · λ %s of %s", n_clusters),
-                             patterns, n_clusters, lambda, total);
+  /* In words, from core (λ named in the tooltip). */
+  summary = ws_mining_dup_summary (n_patterns, n_clusters, r->lambda, ws_stack_db_get_total_cost (r->db));
   gtk_label_set_text (self->summary_label, summary);
   {
     guint n_stacks = ws_stack_db_get_n_entries (r->db);
@@ -233,7 +229,10 @@ show_results (WsMiningPage *self)
                                             stacks, r->traces->len, r->elapsed_us / 1e6,
                                             r->history_used ? _("the history of every imported trace")
                                                             : _("these traces only (no history store)"));
-    gtk_widget_set_tooltip_text (GTK_WIDGET (self->summary_label), tip);
+    g_autofree char *terms = ws_mining_dup_terms (r->lambda);
+    g_autofree char *both = g_strdup_printf ("%s\n%s", terms, tip);
+
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->summary_label), both);
   }
   gtk_stack_set_visible_child_name (self->results_stack, "results");
   _ws_mining_page_set_status (self, summary);

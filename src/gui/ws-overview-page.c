@@ -326,8 +326,8 @@ fill_cluster (WsOverviewPage *self)
   if (c == NULL)
     return;
   left = ws_format_duration (c->left_out_time);
-  title = g_strdup_printf (ngettext ("Top cluster of what kept other threads waiting, by cause (%llu idle wait, %s, left out)",
-                                     "Top cluster of what kept other threads waiting, by cause (%llu idle waits, %s, left out)",
+  title = g_strdup_printf (ngettext ("What kept other threads waiting most, by cause (not counting %llu wait, %s, that delayed no other thread)",
+                                     "What kept other threads waiting most, by cause (not counting %llu waits, %s, that delayed no other thread)",
                                      c->n_left_out),
                            (unsigned long long) c->n_left_out, left);
   gtk_label_set_text (self->cluster_title, title);

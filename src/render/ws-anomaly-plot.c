@@ -217,13 +217,16 @@ draw_titles (cairo_t              *cr,
   ws_render_set_source (cr, &fg);
   label (cr, m->key, f->px, 8, FALSE, TRUE);
   /* Translators: under the model view's title; %s: a duration */
+  /* In words: the paper's K and P(D ≥ d) say how many bell curves the
+   * model mixes and how rare a wait that long is. */
   line = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                       "%u sample (%s model), K = %u · anomalous from %s (P(D ≥ d) ≤ %.3g) · "
-                                       "%u flagged normal, %u anomalous",
-                                       "%u samples (%s model), K = %u · anomalous from %s (P(D ≥ d) ≤ %.3g) · "
-                                       "%u flagged normal, %u anomalous", m->samples->len),
+                                       "%u wait of this kind (%s model, %u bell curves) · anomalous from %s: "
+                                       "at most %.1f %% of waits would last that long · flagged %u normal, %u anomalous",
+                                       "%u waits of this kind (%s model, %u bell curves) · anomalous from %s: "
+                                       "at most %.1f %% of waits would last that long · flagged %u normal, %u anomalous",
+                                       m->samples->len),
                           m->samples->len, ws_model_level_to_string (m->level), m->gmm.n_components, from,
-                          m->threshold, m->n_flagged_normal, m->n_flagged_anomalous);
+                          100 * m->threshold, m->n_flagged_normal, m->n_flagged_anomalous);
   label (cr, line, f->px, 26, FALSE, FALSE);
 }
 
