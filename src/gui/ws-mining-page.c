@@ -205,7 +205,24 @@ show_results (WsMiningPage *self)
       adw_status_page_set_icon_name (self->error_page, "edit-find-symbolic");
       adw_status_page_set_title (self->error_page, _("No Costly Patterns"));
       if (ws_stack_db_get_n_entries (r->db) == 0)
-        desc = g_strdup (_("No stack is in the area of interest: widen the scope or loosen the filters."));
+        {
+          /* Say which scope and filters came out empty, and what to do. */
+          g_autofree char *scope = ws_mining_form_dup_scope_words (self->form);
+          WsMiningScope chosen = ws_mining_form_get_scope (self->form);
+          guint n_instances = 0;
+
+          for (guint t = 0; t < r->traces->len; t++)
+            n_instances += ws_trace_get_n_scenario_instances (g_ptr_array_index (r->traces, t));
+          if ((chosen == WS_MINING_SCOPE_INSTANCES || chosen == WS_MINING_SCOPE_INSTANCE_GRAPHS) && n_instances == 0)
+            /* Translators: %s is the scope and filters in words */
+            desc = g_strdup_printf (_("Nothing is in the area of interest (%s): the traces have no scenario "
+                                      "instances. Choose the scope “Waits that delayed another thread” or "
+                                      "“Whole traces”, or define a scenario."), scope);
+          else
+            /* Translators: %s is the scope and filters in words */
+            desc = g_strdup_printf (_("Nothing is in the area of interest (%s): widen the scope or loosen "
+                                      "the filters."), scope);
+        }
       else
         /* Translators: the stacks' total cost, then λ */
         desc = g_strdup_printf (_("The stacks in the area of interest cost %s in all; no pattern reaches λ = %s. Lower λ to see more."),
