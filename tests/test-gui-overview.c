@@ -341,6 +341,41 @@ test_io_overview (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A database beside a disk hog, recorded with block requests: under the
+ * top cause (the WAL flush) the Overview names the dd whose requests were
+ * on the same device, the line the core gives. */
+static void
+test_device_queue_overview (void)
+{
+  WsDocument *document = NULL;
+  WsWindow *window = open_window_sized ("causes/pg-dd", 1280, 720, &document);
+  WsOverviewPage *page = overview_of (window);
+  GtkListBoxRow *row = gtk_list_box_get_row_at_index (ws_overview_page_get_causes_list (page), 0);
+  g_autoptr(WsAttribution) attribution = NULL;
+  g_autoptr(GPtrArray) traces = g_ptr_array_new ();
+  g_autoptr(GArray) targets = NULL;
+  g_autofree char *behind = NULL;
+  g_autoptr(GdkTexture) shot = NULL;
+  const char *subtitle;
+
+  g_ptr_array_add (traces, ws_document_get_trace (document));
+  targets = ws_attribution_targets_waiting_threads (traces, NULL, 3);
+  attribution = ws_attribution_compute (targets, NULL, NULL);
+  behind = ws_cause_describe_behind (ws_attribution_get_cause (attribution, 0), 3);
+  g_assert_nonnull (strstr (behind, "requests in flight on the same device meanwhile: dd "));
+
+  g_assert_nonnull (row);
+  subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (row));
+  g_test_message ("top cause: %s", subtitle);
+  g_assert_nonnull (strstr (subtitle, behind));
+  shot = ws_gui_test_screenshot (GTK_WIDGET (window), "overview-pg-dd-1280x720");
+  g_clear_object (&shot);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1920, 1080);
+  ws_gui_test_spin (500);
+  shot = ws_gui_test_screenshot (GTK_WIDGET (window), "overview-pg-dd-1920x1080");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -351,6 +386,7 @@ main (int    argc,
 
   g_test_add_func ("/gui/overview/pg-tpcb", test_pg_overview);
   g_test_add_func ("/gui/overview/io-fsync", test_io_overview);
+  g_test_add_func ("/gui/overview/device-queue", test_device_queue_overview);
 
   return g_test_run ();
 }

@@ -33,7 +33,7 @@ PY
 # errors exit 2, and a real short command recorded here (without -a, so
 # cpu-clock samples carry no CPU) opens with its waits.
 line=$("$cli" record --system --print -o perf.data)
-[ "$line" = "perf record -g -a -e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup -e cpu-clock/freq=499,name=cpu-clock/ -o perf.data -- sleep 5" ] \
+[ "$line" = "perf record -g -a -e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup -e cpu-clock/freq=499,name=cpu-clock/ -e block:block_rq_issue -e block:block_rq_complete -o perf.data -- sleep 5" ] \
   || { echo "record --print: $line"; exit 1; }
 "$cli" record >/dev/null 2>&1; [ $? -eq 2 ] || { echo "record without a target must exit 2"; exit 1; }
 "$cli" record --system --pid 1 >/dev/null 2>&1; [ $? -eq 2 ] || { echo "two targets must exit 2"; exit 1; }
@@ -78,3 +78,22 @@ print("profile:", t["events"])
 assert t["events"]["running"] > 0 and t["events"]["wait"] == 0
 assert t["waits_recorded"] is False and t["record_waits_command"] == sys.argv[2]
 PY
+
+# The block layer's requests a recording holds, as info counts them: one
+# per block_rq_issue line of the text (counted here with grep), and none
+# (null) for a recording without the tracepoints.
+for t in pg-dd py-sqlite; do
+  "$cli" info --json "$WS_TEST_DATA/causes/$t.perf.txt.gz" >"$dir/$t.json" || { echo "info $t failed"; exit 1; }
+  issues=$(gzip -dc "$WS_TEST_DATA/causes/$t.perf.txt.gz" | grep -c " block:block_rq_issue: ")
+  python3 - "$dir/$t.json" "$issues" <<'PY' || exit 1
+import json, sys
+b = json.load(open(sys.argv[1]))["traces"][0]["block_requests"]
+issues = int(sys.argv[2])
+print("block requests:", b, "issue lines:", issues)
+if issues == 0:
+    assert b is None, b
+else:
+    assert b["n"] == issues, (b, issues)
+    assert 0 <= b["ended_at_issuer_wait"] <= b["without_completion"] < b["n"], b
+PY
+done

@@ -14,6 +14,9 @@
 #include "ws-recorder.h"
 #include "ws-trace-loader.h"
 
+#include <sys/sysmacros.h>
+#include "ws-block-requests.h"
+
 static void
 test_command_line (void)
 {
@@ -38,6 +41,7 @@ test_command_line (void)
   g_assert_cmpstr (command_line, ==,
                    "perf record --call-graph dwarf,16384 -m 64M -a -e sched:sched_switch -e sched:sched_waking "
                    "-e sched:sched_wakeup -e cpu-clock/freq=499,name=cpu-clock/ "
+                   "-e block:block_rq_issue -e block:block_rq_complete "
                    "-o '/tmp/my recording.data' -- python3 -c 'print('\\''a b'\\'')'");
 
   s->target = WS_RECORD_PID;
@@ -48,6 +52,32 @@ test_command_line (void)
   g_assert_true (g_str_has_prefix (pid_line, "perf record -g -p "));
   g_assert_true (g_str_has_suffix (pid_line, "-- sleep 0.25"));
   g_assert_true (ws_record_settings_check (s, &error));
+}
+
+/* A kernel without the block layer's tracepoints still records: perf
+ * would refuse the whole line, so the recorder leaves them out. */
+static void
+test_without_block_tracepoints (void)
+{
+  g_autoptr(WsRecordSettings) s = ws_record_settings_new ();
+  WsRecordSystem sys = { 0, -1, TRUE, (char *) "/usr/bin/perf", NULL, NULL, FALSE };
+  g_autoptr(WsRecorder) with = NULL, without = NULL;
+  GStrv argv_with, argv_without;   /* the recorders own them */
+  g_autofree char *joined_with = NULL, *joined_without = NULL;
+
+  s->output = g_strdup ("perf.data");
+  with = ws_recorder_new (s, &sys);
+  sys.no_block_tracepoints = TRUE;
+  without = ws_recorder_new (s, &sys);
+  argv_with = ws_recorder_get_argv (with);
+  argv_without = ws_recorder_get_argv (without);
+  joined_with = g_strjoinv (" ", argv_with);
+  joined_without = g_strjoinv (" ", argv_without);
+  g_assert_nonnull (strstr (joined_with, "-e block:block_rq_issue -e block:block_rq_complete "));
+  g_assert_null (strstr (joined_without, "block:"));
+  g_assert_nonnull (strstr (joined_without, "-e cpu-clock/freq=499,name=cpu-clock/ -o perf.data -- sleep 5"));
+  /* the settings given are not changed: the line printed stays the same */
+  g_assert_false (s->skip_block_requests);
 }
 
 static void
@@ -126,6 +156,16 @@ test_access (void)
   g_assert_nonnull (strstr (message, "linux-perf"));
 }
 
+/* Whether @path's file system is on a block device (not tmpfs, not an
+ * overlay): where a direct write makes block requests. */
+static gboolean
+on_block_device (const char *path)
+{
+  GStatBuf st;
+
+  return g_stat (path, &st) == 0 && major (st.st_dev) != 0;
+}
+
 /* A recorder for a real run here, or NULL (and the test skipped). */
 static WsRecorder *
 real_recorder (WsRecordSettings *settings)
@@ -170,10 +210,15 @@ test_record_command (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(WsTrace) trace = NULL;
   gboolean sleep_waited = FALSE;
-  guint reports = 0;
+  guint reports = 0, by_dd = 0;
+  g_autofree char *direct = NULL;
+  const WsBlockRequests *requests;
 
   s->target = WS_RECORD_COMMAND;
-  s->command = g_strdupv ((char *[]) { "sh", "-c", "sleep 0.2; sleep 0.1", NULL });
+  /* a direct write between the sleeps: block requests issued by dd */
+  direct = g_strdup_printf ("sleep 0.2; dd if=/dev/zero of=%s/direct bs=64k count=8 oflag=direct status=none; "
+                            "sleep 0.1", dir);
+  s->command = g_strdupv ((char *[]) { "sh", "-c", direct, NULL });
   if ((recorder = real_recorder (s)) == NULL)
     return;
   g_assert_true (ws_recorder_run (recorder, count_progress, &reports, NULL, &error));
@@ -196,6 +241,21 @@ test_record_command (void)
         sleep_waited = TRUE;
     }
   g_assert_true (sleep_waited);
+  /* The block layer's requests were recorded and read: dd's 64 KiB
+   * writes (O_DIRECT skips the page cache, so dd issues them itself),
+   * each completed. */
+  requests = ws_trace_get_block_requests (trace);
+  for (guint i = 0; i < ws_block_requests_get_n (requests); i++)
+    {
+      const WsBlockRequest *r = ws_block_requests_get (requests, i);
+      if (g_str_equal (ws_trace_get_thread (trace, r->thread)->name, "dd") && r->op == 'W' &&
+          !(r->flags & WS_BLOCK_REQUEST_UNFINISHED))
+        by_dd += r->bytes;
+    }
+  if (on_block_device (dir))
+    g_assert_cmpuint (by_dd, >=, 8 * 65536);
+  else
+    g_test_message ("%s is on no block device (tmpfs?): dd's writes made no block requests", dir);
   {
     guint others = 0;
 
@@ -208,6 +268,10 @@ test_record_command (void)
     g_assert_cmpuint (others, >, 0);
   }
   g_unlink (s->output);
+  {
+    g_autofree char *written = g_build_filename (dir, "direct", NULL);
+    g_unlink (written);
+  }
   g_rmdir (dir);
 }
 
@@ -296,6 +360,7 @@ main (int   argc,
   g_test_add_func ("/record/command-line", test_command_line);
   g_test_add_func ("/record/settings-errors", test_settings_errors);
   g_test_add_func ("/record/access", test_access);
+  g_test_add_func ("/record/without-block-tracepoints", test_without_block_tracepoints);
   g_test_add_func ("/record/real/command", test_record_command);
   g_test_add_func ("/record/real/system-stop-cancel", test_record_system_stop_and_cancel);
   g_test_add_func ("/record/real/missing-command", test_record_missing_command);

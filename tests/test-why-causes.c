@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ws-attribution.h"
+#include "ws-block-requests.h"
 #include "ws-scenario-rules.h"
 #include "ws-trace-loader.h"
 
@@ -175,6 +176,15 @@ static const Expected cases[] = {
    * calc-server's 2 ms replies: the clients are picked (not the shell,
    * which waits for them to end), the server running is the cause. */
   { "sh-client.perf.txt.gz", "calc-client", "calc-client", WS_CAUSE_RUNNING, 0, "calc-server", "compute_reply" },
+  /* A database beside a disk hog: pgbench clients insert and commit
+   * (each commit's WAL flushed by fdatasync) while dd writes 1 MiB blocks
+   * with O_DIRECT to the same disk (block requests recorded): the disk,
+   * the WAL flush. */
+  { "pg-dd.perf.txt.gz", "postgres", "postgres", WS_CAUSE_BLOCKED, 'D', "XLogFlush", NULL },
+  /* chain3 beside two shell loops compiling a generated C file with
+   * gcc -O2 (real cc1s, drivers waiting for them): the workload is
+   * picked, not the compiler, and C running is the cause. */
+  { "cc-chain3.perf.txt.gz", "ch-a", "ch-", WS_CAUSE_RUNNING, 0, NULL, "crunch" },
 };
 
 /* Two threads compute in a cgroup whose CPU quota is a fifth of a CPU.
@@ -290,40 +300,75 @@ test_choice (void)
   g_assert_null (none);
 }
 
-/* The step behind the cause, against the recordings' own make-up: on
- * fsync-dd the disk's other user is the dd started beside the workload;
- * on starved-lock the three spinning hogs had the CPUs.  The critical
- * path calls the fsync time disk, not "readier unknown". */
-static void
-test_behind (void)
+/* Whether @thread issued a block request: its own `block_rq_issue`
+ * markers, read apart from the block requests' pairing. */
+static gboolean
+issued_requests (WsTrace *trace,
+                 guint    thread)
 {
-  g_autoptr(WsTrace) disk = load ("fsync-dd.perf.txt.gz");
-  g_autoptr(WsTrace) cpu = load ("starved-lock.perf.txt.gz");
+  const WsThread *t = ws_trace_get_thread (trace, thread);
+  guint32 issue = ws_trace_lookup_string (trace, "block:block_rq_issue");
+
+  for (guint i = 0; i < t->n_events; i++)
+    {
+      const WsEvent *e = ws_trace_get_event (trace, t->events[i]);
+      if (e->kind == WS_EVENT_MARKER && e->target == issue)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The disk's other users on a recording with block requests: the dd
+ * started beside the workload first, named by its requests on the same
+ * device (not by being in uninterruptible sleep: other sessions'
+ * compilers were too), each one a thread that issued requests; the
+ * critical path names them the same way. */
+static void
+check_device_queue (const char *file)
+{
+  g_autoptr(WsTrace) disk = load (file);
   g_autoptr(GPtrArray) traces = g_ptr_array_new ();
   g_autoptr(GArray) targets = NULL;
   g_autoptr(WsAttribution) attribution = NULL;
   g_autoptr(WsCriticalPath) path = NULL;
   g_autofree char *line = NULL;
   const WsCause *top;
-  const WsCauseThread *first;
-  guint hogs = 0, n_disk = 0;
+  const WsBehindThread *first;
+  guint n_disk = 0;
 
-  if (disk == NULL)
-    {
-      g_test_skip ("WS_TEST_DATA not set");
-      return;
-    }
+  g_assert_nonnull (disk);
+  g_assert_cmpuint (ws_block_requests_get_n (ws_trace_get_block_requests (disk)), >, 100);
+  {
+    const WsBlockRequests *requests = ws_trace_get_block_requests (disk);
+    guint by_wait, unfinished = ws_block_requests_get_n_unfinished (requests, &by_wait);
+
+    g_test_message ("%s: %u block requests, %u without a completion (%u ended at their issuer's wait), "
+                    "%u completions without an issue", file, ws_block_requests_get_n (requests), unfinished,
+                    by_wait, ws_block_requests_get_n_orphans (requests));
+  }
   g_ptr_array_add (traces, disk);
   targets = ws_attribution_targets_waiting_threads (traces, NULL, 3);
   attribution = ws_attribution_compute (targets, NULL, NULL);
   top = ws_attribution_get_cause (attribution, 0);
   g_assert_cmpint (top->state, ==, 'D');
   g_assert_cmpuint (top->behind->len, >, 0);
-  first = &g_array_index (top->behind, WsCauseThread, 0);
+  first = &g_array_index (top->behind, WsBehindThread, 0);
   g_assert_cmpstr (ws_trace_get_program_name (disk, first->thread), ==, "dd");
+  g_assert_cmpint (first->what, ==, WS_BEHIND_REQUESTS);
+  g_assert_cmpuint (first->bytes, >=, 1024 * 1024);
   g_assert_cmpfloat ((double) first->time / top->time, >, 0.3);
+  g_assert_cmpfloat ((double) first->time / top->time, <=, 1.0);
+  for (guint i = 0; i < top->behind->len; i++)
+    {
+      const WsBehindThread *t = &g_array_index (top->behind, WsBehindThread, i);
+      g_assert_cmpint (t->what, ==, WS_BEHIND_REQUESTS);
+      g_assert_true (issued_requests (disk, t->thread));
+      g_assert_cmpuint (ws_trace_get_thread (disk, t->thread)->process, !=,
+                        ws_trace_get_thread (disk, g_array_index (top->threads, WsCauseThread, 0).thread)->process);
+    }
   line = ws_cause_describe_behind (top, 3);
-  g_test_message ("fsync-dd: %s", line);
+  g_test_message ("%s: %s", file, line);
+  g_assert_nonnull (strstr (line, "requests in flight on the same device"));
   g_assert_nonnull (strstr (line, "dd "));
 
   path = ws_critical_path_build (disk, &g_array_index (targets, WsAttributionTarget, 0).symptom, NULL, NULL);
@@ -333,12 +378,35 @@ test_behind (void)
   g_assert_cmpint (ws_critical_path_get_disk_time (path), >, 0);
   g_clear_pointer (&line, g_free);
   line = ws_critical_path_dup_behind (path);
+  g_test_message ("%s, critical path: %s", file, line);
   g_assert_nonnull (line);
+  g_assert_nonnull (strstr (line, "requests in flight on the same device"));
   g_assert_nonnull (strstr (line, "dd "));
+}
 
-  g_clear_object (&attribution);
-  g_clear_pointer (&targets, g_array_unref);
-  g_ptr_array_set_size (traces, 0);
+/* The step behind the cause, against the recordings' own make-up: on
+ * fsync-dd and pg-dd the disk's other user is the dd started beside the
+ * workload; on starved-lock the three spinning hogs had the CPUs.  The
+ * critical path calls the fsync time disk, not "readier unknown". */
+static void
+test_behind (void)
+{
+  g_autoptr(WsTrace) cpu = load ("starved-lock.perf.txt.gz");
+  g_autoptr(GPtrArray) traces = g_ptr_array_new ();
+  g_autoptr(GArray) targets = NULL;
+  g_autoptr(WsAttribution) attribution = NULL;
+  const WsCause *top;
+  guint hogs = 0;
+
+  if (cpu == NULL)
+    {
+      g_test_skip ("WS_TEST_DATA not set");
+      return;
+    }
+  check_device_queue ("fsync-dd.perf.txt.gz");
+  check_device_queue ("pg-dd.perf.txt.gz");
+
+  g_assert_null (ws_trace_get_block_requests (cpu));   /* recorded without them */
   g_ptr_array_add (traces, cpu);
   targets = ws_attribution_targets_waiting_threads (traces, NULL, 3);
   attribution = ws_attribution_compute (targets, NULL, NULL);
@@ -346,10 +414,42 @@ test_behind (void)
   g_assert_cmpint (top->kind, ==, WS_CAUSE_READY);
   for (guint i = 0; i < top->behind->len; i++)
     {
-      const WsCauseThread *t = &g_array_index (top->behind, WsCauseThread, i);
+      const WsBehindThread *t = &g_array_index (top->behind, WsBehindThread, i);
+      g_assert_cmpint (t->what, ==, WS_BEHIND_CPU);
       hogs += strcmp (ws_trace_get_program_name (cpu, t->thread), "hog") == 0;
     }
   g_assert_cmpuint (hogs, ==, 3);
+}
+
+/* Without block requests (py-sqlite was recorded without them) the disk's
+ * other users are still the other processes in uninterruptible sleep. */
+static void
+test_behind_without_requests (void)
+{
+  g_autoptr(WsTrace) trace = load ("py-sqlite.perf.txt.gz");
+  g_autoptr(GPtrArray) traces = g_ptr_array_new ();
+  g_autoptr(GArray) targets = NULL;
+  g_autoptr(WsAttribution) attribution = NULL;
+  g_autofree char *line = NULL;
+  const WsCause *top;
+
+  if (trace == NULL)
+    {
+      g_test_skip ("WS_TEST_DATA not set");
+      return;
+    }
+  g_assert_null (ws_trace_get_block_requests (trace));
+  g_ptr_array_add (traces, trace);
+  targets = ws_attribution_targets_waiting_threads (traces, NULL, 3);
+  attribution = ws_attribution_compute (targets, NULL, NULL);
+  top = ws_attribution_get_cause (attribution, 0);
+  g_assert_cmpint (top->state, ==, 'D');
+  for (guint i = 0; i < top->behind->len; i++)
+    g_assert_cmpint (g_array_index (top->behind, WsBehindThread, i).what, ==, WS_BEHIND_SLEEP);
+  line = ws_cause_describe_behind (top, 3);
+  g_test_message ("py-sqlite: %s", line ? line : "(nothing behind)");
+  if (line != NULL)
+    g_assert_nonnull (strstr (line, "uninterruptible sleep"));
 }
 
 int
@@ -365,5 +465,6 @@ main (int argc, char **argv)
   g_test_add_func ("/why-causes/record-subject", test_record_subject);
   g_test_add_func ("/why-causes/choice", test_choice);
   g_test_add_func ("/why-causes/behind", test_behind);
+  g_test_add_func ("/why-causes/behind-without-requests", test_behind_without_requests);
   return g_test_run ();
 }

@@ -11,6 +11,7 @@
 
 #include "cli-commands.h"
 #include "cli-common.h"
+#include "ws-block-requests.h"
 #include "ws-json-stream.h"
 #include "ws-perf-importer.h"
 #include "ws-trace.h"
@@ -278,6 +279,27 @@ add_trace_json (WsJsonStream *out,
   ws_json_stream_add_int (out, ws_trace_get_n_processes (trace));
   ws_json_stream_set_member_name (out, "n_scenario_instances");
   ws_json_stream_add_int (out, ws_trace_get_n_scenario_instances (trace));
+  /* the block layer's requests, null when not recorded */
+  ws_json_stream_set_member_name (out, "block_requests");
+  if (ws_trace_get_block_requests (trace) == NULL)
+    ws_json_stream_add_null (out);
+  else
+    {
+      const WsBlockRequests *r = ws_trace_get_block_requests (trace);
+      guint by_wait, unfinished = ws_block_requests_get_n_unfinished (r, &by_wait);
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "n");
+      json_builder_add_int_value (b, ws_block_requests_get_n (r));
+      json_builder_set_member_name (b, "without_completion");
+      json_builder_add_int_value (b, unfinished);
+      json_builder_set_member_name (b, "ended_at_issuer_wait");
+      json_builder_add_int_value (b, by_wait);
+      json_builder_set_member_name (b, "completions_without_issue");
+      json_builder_add_int_value (b, ws_block_requests_get_n_orphans (r));
+      json_builder_end_object (b);
+      ws_json_stream_add_builder (out, b);
+    }
 
   ws_json_stream_set_member_name (out, "threads");
   ws_json_stream_begin_array (out);
@@ -387,6 +409,17 @@ print_trace_text (WsTrace *trace,
                        ws_trace_get_n_processes (trace)), n_threads, ws_trace_get_n_processes (trace));
   printf (g_dngettext (GETTEXT_PACKAGE, "  scenarios    %u instance\n", "  scenarios    %u instances\n",
                        ws_trace_get_n_scenario_instances (trace)), ws_trace_get_n_scenario_instances (trace));
+  if (ws_trace_get_block_requests (trace) != NULL)
+    {
+      const WsBlockRequests *r = ws_trace_get_block_requests (trace);
+      guint unfinished = ws_block_requests_get_n_unfinished (r, NULL);
+
+      /* TRANSLATORS: the block layer's requests recorded, and how many of
+       * them have no recorded completion */
+      printf (g_dngettext (GETTEXT_PACKAGE, "  block I/O    %u request (%u without a completion)\n",
+                           "  block I/O    %u requests (%u without a completion)\n", ws_block_requests_get_n (r)),
+              ws_block_requests_get_n (r), unfinished);
+    }
   if (ws_trace_count_kind (trace, WS_EVENT_WAIT) == 0)
     printf ("  %s\n  %s\n      %s\n",
             _("no waits     this trace has no scheduler events (sched_switch): CPU samples only."),

@@ -11,6 +11,7 @@
 
 #include "cli-common.h"
 #include "ws-attribution.h"
+#include "ws-block-requests.h"
 #include "ws-cause-ended.h"
 #include "ws-error.h"
 
@@ -374,12 +375,24 @@ json_cause (JsonBuilder   *b,
   json_builder_begin_array (b);
   for (guint i = 0; c->behind != NULL && i < c->behind->len && i < 10; i++)
     {
-      const WsCauseThread *t = &g_array_index (c->behind, WsCauseThread, i);
+      const WsBehindThread *t = &g_array_index (c->behind, WsBehindThread, i);
       const WsThread *th = ws_trace_get_thread (t->trace, t->thread);
+      static const char *const from[] = { "on-cpu", "uninterruptible-sleep", "block-requests" };
 
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "what");
-      json_builder_add_string_value (b, c->kind == WS_CAUSE_READY ? "cpu" : "disk");
+      json_builder_add_string_value (b, t->what == WS_BEHIND_CPU ? "cpu" : "disk");
+      json_builder_set_member_name (b, "from");
+      json_builder_add_string_value (b, from[t->what]);
+      if (t->what == WS_BEHIND_REQUESTS)
+        {
+          g_autofree char *device = ws_block_device_to_string (t->device);
+
+          json_builder_set_member_name (b, "device");
+          json_builder_add_string_value (b, device);
+          json_builder_set_member_name (b, "bytes");
+          json_builder_add_int_value (b, (gint64) MIN (t->bytes, (guint64) G_MAXINT64));
+        }
       json_builder_set_member_name (b, "tid");
       json_builder_add_int_value (b, th->tid);
       json_builder_set_member_name (b, "name");

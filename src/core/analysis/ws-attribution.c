@@ -18,6 +18,7 @@
 
 #include "ws-attribution.h"
 #include "ws-behind.h"
+#include "ws-block-requests.h"
 #include "ws-error.h"
 #include "ws-wake-words.h"
 
@@ -767,6 +768,7 @@ typedef struct {
   GPtrArray     *functions;   /* per cause: GHashTable function -> WsTime *, RUNNING only */
   GHashTable    *behind;      /* WsTrace -> WsBehindIndex */
   WsCause       *adding;      /* the cause a competitor is added to */
+  WsBehindWhat   adding_what; /* and what it competed for */
 } Sum;
 
 static void
@@ -792,28 +794,32 @@ add_thread (WsCause *cause,
 static void
 add_behind (guint    thread,
             WsTime   time,
+            guint64  bytes,
+            guint32  device,
             gpointer data)
 {
   Sum *sum = data;
   WsCause *cause = sum->adding;
-  WsCauseThread ct = { sum->trace, thread, time };
+  WsBehindThread bt = { sum->trace, thread, time, sum->adding_what, bytes, device };
 
   for (guint i = 0; i < cause->behind->len; i++)
     {
-      WsCauseThread *t = &g_array_index (cause->behind, WsCauseThread, i);
-      if (t->trace == sum->trace && t->thread == thread)
+      WsBehindThread *t = &g_array_index (cause->behind, WsBehindThread, i);
+      if (t->trace == sum->trace && t->thread == thread && t->what == bt.what)
         {
           t->time += time;
+          t->bytes += bytes;
           return;
         }
     }
-  g_array_append_val (cause->behind, ct);
+  g_array_append_val (cause->behind, bt);
 }
 
 /* What was behind a piece: for a wait for a CPU (not throttled: nobody
  * else wanted that CPU), the threads on the CPUs meanwhile; for an
- * uninterruptible wait, the other processes' threads in uninterruptible
- * sleep meanwhile (ws-behind.h). */
+ * uninterruptible wait, the other processes' block requests on the same
+ * device, or without them their threads in uninterruptible sleep
+ * meanwhile (ws-behind.h). */
 static void
 add_behind_piece (Sum         *sum,
                   WsCause     *cause,
@@ -829,9 +835,17 @@ add_behind_piece (Sum         *sum,
     g_hash_table_insert (sum->behind, sum->trace, (index = ws_behind_index_new (sum->trace)));
   sum->adding = cause;
   if (cpu)
-    ws_behind_index_cpu (index, p->start, p->end, p->thread, add_behind, sum);
+    {
+      sum->adding_what = WS_BEHIND_CPU;
+      ws_behind_index_cpu (index, p->start, p->end, p->thread, add_behind, sum);
+    }
   else
-    ws_behind_index_disk (index, p->start, p->end, p->thread, add_behind, sum);
+    {
+      /* which of the two the index reports depends on the trace only */
+      sum->adding_what = ws_block_requests_get_n (ws_trace_get_block_requests (sum->trace)) > 0
+                         ? WS_BEHIND_REQUESTS : WS_BEHIND_SLEEP;
+      ws_behind_index_disk (index, p->start, p->end, p->thread, add_behind, sum);
+    }
 }
 
 static WsCause *
@@ -853,7 +867,7 @@ lookup_cause (Sum         *sum,
   fresh.state = p->kind == WS_CAUSE_BLOCKED ? p->state : 0;
   fresh.signature = g_strdup (p->signature);
   fresh.threads = g_array_new (FALSE, FALSE, sizeof (WsCauseThread));
-  fresh.behind = g_array_new (FALSE, FALSE, sizeof (WsCauseThread));
+  fresh.behind = g_array_new (FALSE, FALSE, sizeof (WsBehindThread));
   fresh.example_event = WS_NONE;
   g_array_append_val (sum->self->causes, fresh);
   g_array_append_val (sum->seen, zero);
@@ -969,6 +983,23 @@ compare_threads (gconstpointer a,
   return x->time > y->time ? -1 : x->time < y->time;
 }
 
+/* Most bytes first, then most time: a device's capacity is taken by the
+ * data moved.  A cache flush moves none, yet stays in flight while the
+ * device writes out what others wrote (and is often the waiting
+ * thread's own, issued by a kernel worker): by time alone it came before
+ * the dd that filled the cache.  Entries without bytes (CPUs, sleeps) are
+ * by time. */
+static int
+compare_behind (gconstpointer a,
+                gconstpointer b)
+{
+  const WsBehindThread *x = a, *y = b;
+
+  if (x->bytes != y->bytes)
+    return x->bytes > y->bytes ? -1 : 1;
+  return x->time > y->time ? -1 : x->time < y->time;
+}
+
 static int
 compare_causes (gconstpointer a,
                 gconstpointer b)
@@ -1010,7 +1041,7 @@ finish (WsAttribution *self)
 
       c->share = self->total > 0 ? (double) c->time / self->total : 0.0;
       g_array_sort (c->threads, compare_threads);
-      g_array_sort (c->behind, compare_threads);
+      g_array_sort (c->behind, compare_behind);
       c->example_stack = c->example_trace != NULL ? format_stack (c->example_trace, c->example_event)
                                                   : g_new0 (char *, 1);
     }
@@ -1288,16 +1319,30 @@ ws_cause_describe_behind (const WsCause *cause,
 {
   GString *names = g_string_new (NULL);
   g_autofree char *list = NULL;
+  gboolean worker = FALSE;
+  WsBehindWhat what = WS_BEHIND_CPU;
 
   g_return_val_if_fail (cause != NULL, NULL);
 
   for (guint i = 0; cause->behind != NULL && i < cause->behind->len && i < max; i++)
     {
-      const WsCauseThread *t = &g_array_index (cause->behind, WsCauseThread, i);
+      const WsBehindThread *t = &g_array_index (cause->behind, WsBehindThread, i);
       const WsThread *th = ws_trace_get_thread (t->trace, t->thread);
+      double percent = cause->time > 0 ? 100.0 * t->time / cause->time : 0.0;
 
-      g_string_append_printf (names, "%s%s %d (%.0f %%)", i > 0 ? ", " : "", th->name ? th->name : "?", th->tid,
-                              cause->time > 0 ? 100.0 * t->time / cause->time : 0.0);
+      if (i == 0)
+        what = t->what;
+      if (t->what == WS_BEHIND_REQUESTS && t->bytes > 0)
+        {
+          g_autofree char *size = g_format_size (t->bytes);
+          /* TRANSLATORS: a thread with its share of the wait and the bytes of its
+           * requests: "dd 4152 (64 %, 310.4 MB)" */
+          g_string_append_printf (names, _("%s%s %d (%.0f %%, %s)"), i > 0 ? ", " : "", th->name ? th->name : "?", th->tid,
+                                  percent, size);
+        }
+      else
+        g_string_append_printf (names, "%s%s %d (%.0f %%)", i > 0 ? ", " : "", th->name ? th->name : "?", th->tid, percent);
+      worker |= t->what == WS_BEHIND_REQUESTS && th->name != NULL && g_str_has_prefix (th->name, "kworker");
     }
   if (cause->behind != NULL && cause->behind->len > max)
     g_string_append_printf (names, ngettext (", %u more", ", %u more", cause->behind->len - max),
@@ -1308,6 +1353,15 @@ ws_cause_describe_behind (const WsCause *cause,
   if (cause->kind == WS_CAUSE_READY)
     /* TRANSLATORS: the threads that had the CPUs, with their share of the wait */
     return g_strdup_printf (_("CPU contention: on the CPUs meanwhile: %s"), list);
+  if (what == WS_BEHIND_REQUESTS && worker)
+    /* TRANSLATORS: other processes' block requests on the same device, with
+     * their share; a kernel worker issues write-back and cache flushes for
+     * whichever process dirtied the pages or asked for the flush */
+    return g_strdup_printf (_("disk contention: other processes' requests in flight on the same device meanwhile: %s "
+                              "(a kernel worker's requests are write-back or flushes it issued for others)"), list);
+  if (what == WS_BEHIND_REQUESTS)
+    /* TRANSLATORS: other processes' block requests on the same device, with their share */
+    return g_strdup_printf (_("disk contention: other processes' requests in flight on the same device meanwhile: %s"), list);
   /* TRANSLATORS: other processes whose I/O shared the disk, with their share */
   return g_strdup_printf (_("disk contention: other processes in uninterruptible sleep meanwhile: %s"), list);
 }

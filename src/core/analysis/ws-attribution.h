@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "ws-behind.h"
 #include "ws-critical-path.h"
 #include "ws-frame-classifier.h"
 #include "ws-progress.h"
@@ -49,6 +50,25 @@ typedef struct {
 } WsCauseThread;
 
 /**
+ * WsBehindThread:
+ * @trace, @thread: the competing thread
+ * @time: its time inside the cause's pieces: on a CPU, in uninterruptible
+ *   sleep, or with a block request in flight on the same device (@what)
+ * @what: a #WsBehindWhat
+ * @bytes: %WS_BEHIND_REQUESTS: the bytes of its requests, each in
+ *   proportion to its part inside the pieces; else 0
+ * @device: %WS_BEHIND_REQUESTS: the device (ws-block-requests.h); else 0
+ */
+typedef struct {
+  WsTrace      *trace;
+  guint         thread;
+  WsTime        time;
+  WsBehindWhat  what;
+  guint64       bytes;
+  guint32       device;
+} WsBehindThread;
+
+/**
  * WsCause:
  * @key: what causes are summed by: kind, state and signature, e.g.
  *   "blocked D fdatasync ← XLogFlush"; equal across traces
@@ -71,10 +91,12 @@ typedef struct {
  * @n_symptoms: how many of the attributed symptoms it appears in
  * @threads: (element-type WsCauseThread): the threads it was spent on,
  *   most time first
- * @behind: (element-type WsCauseThread): the step behind it, most time
- *   first: READY (not throttled): the threads on the CPUs while it waited
- *   for one; BLOCKED in state D: the other processes' threads in
- *   uninterruptible sleep meanwhile (the disk's other users); else empty.
+ * @behind: (element-type WsBehindThread): the step behind it, most bytes
+ *   (block requests) then most time first: READY (not throttled): the threads on the CPUs while it waited
+ *   for one; BLOCKED in state D: the other processes' threads with block
+ *   requests in flight on the same device meanwhile when the trace has
+ *   block requests, else those in uninterruptible sleep meanwhile (the
+ *   disk's other users); else empty.
  *   A thread's time is its overlap with the cause's pieces, so the times
  *   may add up to more than @time (two CPUs, several competing sleeps)
  * @example_trace, @example_event: the costliest single piece: the WAIT

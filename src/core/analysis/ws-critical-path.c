@@ -704,32 +704,44 @@ ws_critical_path_get_disk_time (WsCriticalPath *path)
 }
 
 typedef struct {
-  GHashTable *times;   /* thread -> WsTime * */
+  GHashTable *times;   /* thread -> Competitor * */
 } Behind;
+
+typedef struct {
+  WsTime  time;
+  guint64 bytes;
+} Competitor;
 
 static void
 add_competitor (guint    thread,
                 WsTime   time,
+                guint64  bytes,
+                guint32  device,
                 gpointer data)
 {
   Behind *b = data;
-  WsTime *t = g_hash_table_lookup (b->times, GUINT_TO_POINTER (thread));
+  Competitor *c = g_hash_table_lookup (b->times, GUINT_TO_POINTER (thread));
 
-  if (t == NULL)
-    g_hash_table_insert (b->times, GUINT_TO_POINTER (thread), (t = g_new0 (WsTime, 1)));
-  *t += time;
+  if (c == NULL)
+    g_hash_table_insert (b->times, GUINT_TO_POINTER (thread), (c = g_new0 (Competitor, 1)));
+  c->time += time;
+  c->bytes += bytes;
 }
 
+/* As the causes' step behind (ws-attribution.c): most bytes, then most
+ * time first. */
 static int
 compare_competitors (gconstpointer a,
                      gconstpointer b,
                      gpointer      data)
 {
   GHashTable *times = data;
-  WsTime x = *(WsTime *) g_hash_table_lookup (times, *(gpointer *) a);
-  WsTime y = *(WsTime *) g_hash_table_lookup (times, *(gpointer *) b);
+  const Competitor *x = g_hash_table_lookup (times, *(gpointer *) a);
+  const Competitor *y = g_hash_table_lookup (times, *(gpointer *) b);
 
-  return x > y ? -1 : x < y;
+  if (x->bytes != y->bytes)
+    return x->bytes > y->bytes ? -1 : 1;
+  return x->time > y->time ? -1 : x->time < y->time;
 }
 
 /* "dd 4152 (64 %), kworker/u8:2 35 (12 %)": the competitors of @total. */
@@ -753,10 +765,10 @@ competitors (WsTrace    *trace,
     {
       guint thread = GPOINTER_TO_UINT (g_ptr_array_index (keys, i));
       const WsThread *th = ws_trace_get_thread (trace, thread);
-      WsTime t = *(WsTime *) g_hash_table_lookup (times, GUINT_TO_POINTER (thread));
+      const Competitor *c = g_hash_table_lookup (times, GUINT_TO_POINTER (thread));
 
       g_string_append_printf (out, "%s%s %d (%.0f %%)", i > 0 ? ", " : "", th->name ? th->name : "?", th->tid,
-                              total > 0 ? 100.0 * t / total : 0.0);
+                              total > 0 ? 100.0 * c->time / total : 0.0);
     }
   return g_string_free (out, FALSE);
 }
@@ -765,8 +777,8 @@ competitors (WsTrace    *trace,
  * ws_critical_path_dup_behind:
  *
  * Returns: (transfer full) (nullable): who else held what the path waited
- *   for (ws-behind.h): "Disk: other processes in uninterruptible sleep
- *   meanwhile: dd 4152 (64 %) · CPU contention: on the CPUs meanwhile:
+ *   for (ws-behind.h): "Disk: other processes' requests in flight on the
+ *   same device meanwhile: dd 4152 (64 %) · CPU contention: on the CPUs meanwhile:
  *   hog 17750 (31 %)", or %NULL when the path neither waited for the disk
  *   nor for a CPU
  */
@@ -779,6 +791,7 @@ ws_critical_path_dup_behind (WsCriticalPath *path)
   g_autoptr(GHashTable) cpu = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   Behind on_disk = { disk }, on_cpu = { cpu };
   WsTime disk_time = 0, cpu_time = 0;
+  WsBehindWhat disk_what = WS_BEHIND_SLEEP;
   GString *out = g_string_new (NULL);
 
   g_return_val_if_fail (WS_IS_CRITICAL_PATH (path), NULL);
@@ -796,7 +809,7 @@ ws_critical_path_dup_behind (WsCriticalPath *path)
       if (is_disk)
         {
           disk_time += seg->end - seg->start;
-          ws_behind_index_disk (index, seg->start, seg->end, seg->thread, add_competitor, &on_disk);
+          disk_what = ws_behind_index_disk (index, seg->start, seg->end, seg->thread, add_competitor, &on_disk);
         }
       else
         {
@@ -807,8 +820,12 @@ ws_critical_path_dup_behind (WsCriticalPath *path)
   if (g_hash_table_size (disk) > 0)
     {
       g_autofree char *names = competitors (trace, disk, disk_time, 3);
-      /* Translators: who else used the disk while the path waited for it */
-      g_string_append_printf (out, _("Disk: other processes in uninterruptible sleep meanwhile: %s"), names);
+      if (disk_what == WS_BEHIND_REQUESTS)
+        /* Translators: whose block requests were on the device while the path waited for it */
+        g_string_append_printf (out, _("Disk: other processes' requests in flight on the same device meanwhile: %s"), names);
+      else
+        /* Translators: who else used the disk while the path waited for it */
+        g_string_append_printf (out, _("Disk: other processes in uninterruptible sleep meanwhile: %s"), names);
     }
   if (g_hash_table_size (cpu) > 0)
     {

@@ -9,13 +9,14 @@
 
 G_BEGIN_DECLS
 
-/* What to record to see waits: the scheduler events with call stacks, and
+/* What to record to see waits: the scheduler events with call stacks,
  * CPU samples at 499 Hz (only on cpu-clock: -F would sample the
- * tracepoints too and drop most of them).  Shown to users of sample-only
- * profiles. */
+ * tracepoints too and drop most of them), and the block layer's requests.
+ * Shown to users of sample-only profiles. */
 #define WS_PERF_RECORD_WAITS_COMMAND \
   "perf record -g -a -e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup " \
-  "-e cpu-clock/freq=499,name=cpu-clock/ -o perf.data -- sleep 5"
+  "-e cpu-clock/freq=499,name=cpu-clock/ -e block:block_rq_issue -e block:block_rq_complete " \
+  "-o perf.data -- sleep 5"
 
 /* Longest text line the importer accepts; longer lines are an error, so a
  * corrupt file never makes it allocate without bound. */

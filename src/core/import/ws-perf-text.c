@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "ws-perf-private.h"
+#include "ws-block-requests.h"
 
 static void
 task_info_free (gpointer data)
@@ -916,6 +917,31 @@ parse_sched_fields (Parser       *p,
                             _("the file ends in the middle of an event header"));
 }
 
+/* The block layer's request tracepoints stay markers, and are also the
+ * trace's block requests (ws-block-requests.h).  Fields that do not read
+ * as the kernel prints them leave only the marker. */
+static void
+add_block_request (Parser       *p,
+                   const Header *h,
+                   const char   *end)
+{
+  static const char issue[] = "block:block_rq_issue", complete[] = "block:block_rq_complete";
+  gboolean is_issue = h->event_len == sizeof issue - 1 && memcmp (h->event, issue, h->event_len) == 0;
+  guint32 device, n_sectors, bytes = 0;
+  guint64 sector;
+  gchar op;
+
+  if (!is_issue && !(h->event_len == sizeof complete - 1 && memcmp (h->event, complete, h->event_len) == 0))
+    return;
+  if (!ws_block_parse_fields (h->rest, end, is_issue, &device, &op, &sector, &n_sectors, &bytes))
+    return;
+  if (is_issue)
+    ws_block_requests_add_issue (ws_trace_ensure_block_requests (p->trace), h->time, p->pending.thread,
+                                 device, op, sector, n_sectors, bytes);
+  else
+    ws_block_requests_add_complete (ws_trace_ensure_block_requests (p->trace), h->time, device, op, sector, n_sectors);
+}
+
 static gboolean
 parse_event_header (Parser     *p,
                     const char *line,
@@ -978,6 +1004,7 @@ parse_event_header (Parser     *p,
     case REC_MARKER:
     default:
       p->pending.a = marker_id;
+      add_block_request (p, &h, end);
       break;
     }
 

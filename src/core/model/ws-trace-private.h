@@ -44,6 +44,9 @@ void      ws_trace_set_process_parent (WsTrace     *self,
                                       gint32        parent_pid);
 void      ws_trace_set_record_command (WsTrace     *self,
                                       const char   *command);
+/* The block layer's requests (ws-block-requests.h), created on first
+ * use; ws_trace_finish() pairs them. */
+WsBlockRequests *ws_trace_ensure_block_requests (WsTrace   *self);
 void      ws_trace_set_process_name  (WsTrace      *self,
                                       gint32        pid,
                                       const char   *name);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ws-trace-private.h"
+#include "ws-block-requests.h"
 
 struct _WsTrace
 {
@@ -36,6 +37,7 @@ struct _WsTrace
   GHashTable    *exit_times;    /* tid -> WsTime *, or NULL: PERF_RECORD_EXIT */
   GHashTable    *parents;       /* pid -> parent pid, or NULL: PERF_RECORD_FORK/EXIT */
   char          *record_command; /* nullable: "perf record …" the trace was recorded with */
+  WsBlockRequests *block_requests; /* nullable: the block layer's requests, when recorded */
 
   GStringChunk  *string_chunk;
   GPtrArray     *strings;       /* id -> const char * */
@@ -91,6 +93,7 @@ ws_trace_finalize (GObject *object)
   g_clear_pointer (&self->exit_times, g_hash_table_unref);
   g_clear_pointer (&self->parents, g_hash_table_unref);
   g_free (self->record_command);
+  ws_block_requests_free (self->block_requests);
   g_string_chunk_free (self->string_chunk);
   g_ptr_array_unref (self->strings);
   g_hash_table_unref (self->string_ids);
@@ -786,6 +789,10 @@ attribute_ipi_wakes (WsTrace *self)
  * Sorts events by time, builds the per-thread indices, the process table and
  * the counts.  Call once, after the last event has been added.
  */
+static WsTime issuer_wait_end (guint    thread,
+                               WsTime   issue,
+                               gpointer data);
+
 void
 ws_trace_finish (WsTrace *self)
 {
@@ -846,7 +853,60 @@ ws_trace_finish (WsTrace *self)
   self->end_prefix_max_n = MAX (n_threads, 1);
 
   build_processes (self);
+  if (self->block_requests != NULL)
+    ws_block_requests_finish (self->block_requests, issuer_wait_end, self);
   self->finished = TRUE;
+}
+
+/* A block request with no completion recorded: the end of the wait its
+ * issuing thread went into next, when that wait is uninterruptible (it
+ * waited for its I/O); else -1 (ws_block_requests_finish()). */
+static WsTime
+issuer_wait_end (guint    thread,
+                 WsTime   issue,
+                 gpointer data)
+{
+  WsTrace *self = data;
+  const WsThread *t;
+
+  if (thread >= self->threads->len)
+    return -1;
+  t = &g_array_index (self->threads, WsThread, thread);
+  for (guint i = ws_trace_thread_lower_bound (self, thread, issue); i < t->n_events; i++)
+    {
+      const WsEvent *e = &g_array_index (self->events, WsEvent, t->events[i]);
+
+      if (e->kind != WS_EVENT_WAIT)
+        continue;
+      if (!((e->flags & WS_EVENT_FLAG_UNINTERRUPTIBLE) || e->state == 'D'))
+        return -1;
+      return e->time + MAX (e->duration, 0);
+    }
+  return -1;
+}
+
+/* The block requests being imported (created on first use). */
+WsBlockRequests *
+ws_trace_ensure_block_requests (WsTrace *self)
+{
+  g_return_val_if_fail (WS_IS_TRACE (self), NULL);
+  if (self->block_requests == NULL)
+    self->block_requests = ws_block_requests_new ();
+  return self->block_requests;
+}
+
+/**
+ * ws_trace_get_block_requests:
+ *
+ * Returns: (transfer none) (nullable): the block layer's requests
+ *   (ws-block-requests.h), %NULL when the recording had no block
+ *   tracepoints
+ */
+const WsBlockRequests *
+ws_trace_get_block_requests (WsTrace *self)
+{
+  g_return_val_if_fail (WS_IS_TRACE (self), NULL);
+  return self->block_requests;
 }
 
 /**
@@ -1154,7 +1214,8 @@ ws_trace_get_memory_size (WsTrace *self)
 
   return self->events->len * (sizeof (WsEvent) + sizeof (guint32))
        + self->threads->len * (sizeof (WsThread) + sizeof (guint32))
-       + self->instances->len * sizeof (WsScenarioInstance);
+       + self->instances->len * sizeof (WsScenarioInstance)
+       + ws_block_requests_get_n (self->block_requests) * sizeof (WsBlockRequest);
 }
 
 /**

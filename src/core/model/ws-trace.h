@@ -167,6 +167,8 @@ WsTime                  ws_trace_get_thread_exit_time  (WsTrace     *self,
 gint32                  ws_trace_get_process_parent    (WsTrace     *self,
                                                         guint        process);
 const char             *ws_trace_get_record_command    (WsTrace     *self);
+typedef struct _WsBlockRequests WsBlockRequests;
+const WsBlockRequests  *ws_trace_get_block_requests    (WsTrace     *self);
 guint                   ws_trace_get_n_scenario_instances (WsTrace  *self);
 const WsScenarioInstance *ws_trace_get_scenario_instance  (WsTrace  *self,
                                                         guint        index);

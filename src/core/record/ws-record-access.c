@@ -45,6 +45,15 @@ tracefs_readable (void)
   return FALSE;
 }
 
+/* Whether the kernel has the block layer's request tracepoints (asked only
+ * where tracefs can be read: elsewhere perf is trusted to have them). */
+static gboolean
+block_tracepoints (void)
+{
+  return g_file_test ("/sys/kernel/tracing/events/block/block_rq_issue", G_FILE_TEST_IS_DIR) ||
+         g_file_test ("/sys/kernel/debug/tracing/events/block/block_rq_issue", G_FILE_TEST_IS_DIR);
+}
+
 /**
  * ws_record_system_probe:
  *
@@ -68,6 +77,7 @@ ws_record_system_probe (void)
       return system;
     }
   system->tracefs_readable = tracefs_readable ();
+  system->no_block_tracepoints = system->tracefs_readable && !block_tracepoints ();
   system->perf = g_find_program_in_path ("perf");
   system->pkexec = g_find_program_in_path ("pkexec");
   return system;

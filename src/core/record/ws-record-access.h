@@ -30,6 +30,9 @@ typedef enum {
  *   tracefs can be read (perf needs it to resolve "sched:…")
  * @perf: (nullable): the perf program, or %NULL when not found
  * @pkexec: (nullable): pkexec, or %NULL
+ * @no_block_tracepoints: tracefs is readable and has no
+ *   `block:block_rq_issue` (a kernel without the block layer's
+ *   tracepoints): the recording leaves them out
  * @host_prefix: (nullable): arguments that run a program on the host
  *   ("flatpak-spawn --host") inside a Flatpak sandbox, else %NULL
  *
@@ -43,6 +46,7 @@ typedef struct {
   char   *perf;
   char   *pkexec;
   GStrv   host_prefix;
+  gboolean no_block_tracepoints;
 } WsRecordSystem;
 
 WsRecordSystem     *ws_record_system_probe   (void);

@@ -25,6 +25,15 @@ static const char * const record_events[] = {
   "-e", "cpu-clock/freq=499,name=cpu-clock/",
 };
 
+/* The block layer's requests: whose I/O was in a device's queue while a
+ * thread waited for its own (docs/attribution.md, "Behind the cause").
+ * Left out only where the kernel has no such tracepoints
+ * (WsRecordSettings.skip_block_requests): perf would refuse to start. */
+static const char * const block_events[] = {
+  "-e", "block:block_rq_issue",
+  "-e", "block:block_rq_complete",
+};
+
 WsRecordSettings *
 ws_record_settings_new (void)
 {
@@ -148,6 +157,8 @@ ws_record_settings_perf_args (const WsRecordSettings *settings)
     }
   for (guint i = 0; i < G_N_ELEMENTS (record_events); i++)
     g_strv_builder_add (b, record_events[i]);
+  for (guint i = 0; !settings->skip_block_requests && i < G_N_ELEMENTS (block_events); i++)
+    g_strv_builder_add (b, block_events[i]);
   g_strv_builder_addv (b, (const char *[]) { "-o", settings->output ? settings->output : "perf.data", "--", NULL });
   if (settings->target == WS_RECORD_COMMAND)
     {

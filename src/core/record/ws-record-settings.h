@@ -50,6 +50,7 @@ typedef struct {
   double          duration;
   WsRecordStacks  stacks;
   char           *output;
+  gboolean        skip_block_requests;  /* the kernel has no block tracepoints */
 } WsRecordSettings;
 
 /* Longest duration accepted: a day.  Scheduler events of a busy machine

@@ -83,9 +83,11 @@ ws_recorder_new (const WsRecordSettings *settings,
                  const WsRecordSystem   *system)
 {
   WsRecorder *self = g_object_new (WS_TYPE_RECORDER, NULL);
-  g_auto(GStrv) perf_args = ws_record_settings_perf_args (settings);
+  g_auto(GStrv) perf_args = NULL;
 
   self->settings = copy_settings (settings);
+  self->settings->skip_block_requests |= system->no_block_tracepoints;
+  perf_args = ws_record_settings_perf_args (self->settings);
   self->access = ws_record_access_decide (system, &self->access_message);
   if (self->access == WS_RECORD_ACCESS_DIRECT || self->access == WS_RECORD_ACCESS_PKEXEC)
     self->argv = ws_record_access_argv (system, self->access, (const char * const *) perf_args);

@@ -9,6 +9,7 @@
 #         mmap-fault pool-straggler flock-hold rwlock-writer epoll-idle
 #         py-sqlite sh-gzip cpu-quota
 #         starved-lock fsync-dd sh-client
+#         pg-dd cc-chain3
 # The workloads run in the real-time round-robin class (chrt -r 10, the
 # PostgreSQL backends too) so that the other jobs of a busy machine do not
 # preempt them (all but cpu-quota, whose CFS quota does not apply to
@@ -32,7 +33,9 @@ for p in sleep_cs fsync_writer oversub pipe_producer condvar_queue chain3 tcp_se
 done
 # a JVM for the busy-machine workload (starved-lock)
 javac -d "$BIN" "$HERE/JvmChurn.java"
-EVENTS="${EXTRA_EVENTS:-} -e sched:sched_switch -e sched:sched_wakeup -e sched:sched_waking -e sched:sched_process_exit -e sched:sched_process_fork -e cpu-clock/freq=499,name=cpu-clock/"
+# the block layer's requests too, as Waitscope's own recordings
+# (ws-record-settings.c): whose I/O was in the device's queue
+EVENTS="-e block:block_rq_issue -e block:block_rq_complete -e sched:sched_switch -e sched:sched_wakeup -e sched:sched_waking -e sched:sched_process_exit -e sched:sched_process_fork -e cpu-clock/freq=499,name=cpu-clock/"
 FIELDS=comm,tid,pid,cpu,time,event,trace,ip,sym,dso,period
 
 to_text() {   # convert NAME: perf.data -> gzip'd perf script text
@@ -51,7 +54,7 @@ run() {
     ${SCHED:-chrt -r 10} "$@" >"$OUT/$name.workload.txt" 2>&1 &
     p=$!
     sleep 1
-    case $name in pg-*) ;; *) false ;; esac && for pid in $(pgrep -u postgres); do chrt -r -a -p 10 "$pid" >/dev/null; done
+    case $name in pg-dd) false ;; pg-*) ;; *) false ;; esac && for pid in $(pgrep -u postgres); do chrt -r -a -p 10 "$pid" >/dev/null; done
     (cd "$OUT" && perf record -q -a -m 16M $EVENTS -g -o "$name.data" -- sleep "${W:-$WINDOW}")
     kill "$p" 2>/dev/null || true
     wait "$p" || true
@@ -61,7 +64,7 @@ run() {
 [ $# -gt 0 ] || set -- py-lock-cpu py-gil pg-rowlock fsync-writer sleep-cs oversub \
     pipe-producer condvar-queue chain3 tcp-server-disk cold-read pg-advisory \
     mmap-fault pool-straggler flock-hold rwlock-writer epoll-idle py-sqlite sh-gzip cpu-quota \
-    starved-lock fsync-dd sh-client
+    starved-lock fsync-dd sh-client pg-dd cc-chain3
 for w in "$@"; do
     case $w in
         py-lock-cpu) run py-lock-cpu "$PY" "$HERE/py_lock_cpu.py" 100000 ;;
@@ -156,12 +159,9 @@ for w in "$@"; do
             d=$(mktemp -d /var/tmp/fsync-dd.XXXXXX)
             dd if=/dev/zero of="$d/hog" bs=1M count=8000 oflag=direct status=none & dh=$!
             sleep 1
-            EXTRA_EVENTS="-e block:block_rq_issue -e block:block_rq_complete"
-            EVENTS="$EXTRA_EVENTS $EVENTS"
             W=0.8
             run fsync-dd "$BIN/fsync-writer" 100000 "$d/log"
             W=
-            EVENTS=${EVENTS#"$EXTRA_EVENTS "}
             kill $dh; wait $dh 2>/dev/null || true
             rm -rf "$d" ;;
         sh-client)
@@ -175,6 +175,41 @@ for w in "$@"; do
             run sh-client sh -c 'while :; do "$0" "$1"; done' "$BIN/calc-client" "$d/sock"
             W=
             kill $sv; wait $sv 2>/dev/null || true
+            rm -rf "$d" ;;
+        pg-dd)
+            # a database beside a disk hog: 4 pgbench clients insert and
+            # commit (synchronous_commit on, each commit's WAL flushed by
+            # fdatasync) while dd writes 1 MiB blocks with O_DIRECT to the
+            # same disk; everything in the normal class
+            runuser -u postgres -- psql -q -c "DROP DATABASE IF EXISTS causes" >/dev/null
+            runuser -u postgres -- psql -q -c "CREATE DATABASE causes" >/dev/null
+            runuser -u postgres -- psql -q -d causes -c "CREATE TABLE commits (id bigserial PRIMARY KEY, v int)" >/dev/null
+            d=$(mktemp -d /var/tmp/pg-dd.XXXXXX)
+            dd if=/dev/zero of="$d/hog" bs=1M count=8000 oflag=direct status=none & dh=$!
+            sleep 1
+            SCHED=env W=0.8
+            run pg-dd runuser -u postgres -- pgbench -n -c 4 -j 2 -T 100000 -f "$HERE/pg_commit.sql" causes
+            SCHED= W=
+            kill $dh; wait $dh 2>/dev/null || true
+            rm -rf "$d" ;;
+        cc-chain3)
+            # a compiler beside the workload, as a background build: two
+            # shell loops run gcc -O2 (real cc1, as, a driver waiting for
+            # them) on a generated C file of 3000 functions, again and
+            # again, in the normal class, while chain3 runs
+            d=$(mktemp -d /var/tmp/cc-chain3.XXXXXX)
+            i=0
+            while [ $i -lt 3000 ]; do
+                echo "int f$i (int *a, int n) { int s = $i; for (int k = 0; k < n; k++) s += a[k] * (k ^ $i); return s; }"
+                i=$((i + 1))
+            done >"$d/gen.c"
+            sh -c 'while :; do cc -O2 -c "$0" -o "$0.1.o"; done' "$d/gen.c" & c1=$!
+            sh -c 'while :; do cc -O2 -c "$0" -o "$0.2.o"; done' "$d/gen.c" & c2=$!
+            sleep 1
+            run cc-chain3 "$BIN/chain3" 100000
+            # the shells end once the compile they run has ended (20 s of
+            # CPU each)
+            kill $c1 $c2; wait $c1 $c2 2>/dev/null || true
             rm -rf "$d" ;;
         pg-advisory)
             runuser -u postgres -- psql -q -c "DROP DATABASE IF EXISTS causes" >/dev/null
