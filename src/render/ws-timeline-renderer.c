@@ -310,8 +310,10 @@ fit_label (PangoLayout *layout,
   glong n = g_utf8_strlen (name, -1);
   char *markup = NULL;
 
+  /* The whole name with the whole suffix, then with the short one (a
+   * process's thread count goes first), then the name cut. */
   for (guint s = 0; s < G_N_ELEMENTS (suffixes); s++)
-    for (glong keep = n; keep >= 1; keep--)
+    for (glong keep = n; keep >= (s == G_N_ELEMENTS (suffixes) - 1 ? 1 : n); keep--)
       {
         g_autofree char *cut = NULL;
         g_autofree char *escaped = NULL;
@@ -330,8 +332,7 @@ fit_label (PangoLayout *layout,
         markup = g_strdup_printf (bold ? "<b>%s</b>%s" : "%s%s", escaped, suffixes[s]);
         pango_layout_set_markup (layout, markup, -1);
         pango_layout_get_pixel_size (layout, &w, &h);
-        /* a name of a few letters and the id, before the thread count goes */
-        if (w <= width && (keep == n || keep >= 4 || s == G_N_ELEMENTS (suffixes) - 1))
+        if (w <= width)
           return markup;
       }
   /* A column narrower than the id: cut the end. */
