@@ -217,16 +217,15 @@ draw_titles (cairo_t              *cr,
   ws_render_set_source (cr, &fg);
   label (cr, m->key, f->px, 8, FALSE, TRUE);
   /* Translators: under the model view's title; %s: a duration */
-  /* In words: the paper's K and P(D ≥ d) say how many bell curves the
-   * model mixes and how rare a wait that long is. */
+  /* In words: P(D ≥ d) says how rare a wait that long is (the mixture's
+   * K and level are in the view's text below). */
   line = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                       "%u wait of this kind (%s model, %u bell curves) · anomalous from %s: "
-                                       "at most %.1f %% of waits would last that long · flagged %u normal, %u anomalous",
-                                       "%u waits of this kind (%s model, %u bell curves) · anomalous from %s: "
-                                       "at most %.1f %% of waits would last that long · flagged %u normal, %u anomalous",
+                                       "%u wait · anomalous from %s: at most %.1f %% of waits last that long · "
+                                       "flagged %u normal, %u anomalous",
+                                       "%u waits · anomalous from %s: at most %.1f %% of waits last that long · "
+                                       "flagged %u normal, %u anomalous",
                                        m->samples->len),
-                          m->samples->len, ws_model_level_to_string (m->level), m->gmm.n_components, from,
-                          100 * m->threshold, m->n_flagged_normal, m->n_flagged_anomalous);
+                          m->samples->len, from, 100 * m->threshold, m->n_flagged_normal, m->n_flagged_anomalous);
   label (cr, line, f->px, 26, FALSE, FALSE);
 }
 
