@@ -253,6 +253,10 @@ test_tree_scene (Fixture       *f,
   g_clear_pointer (&title, g_free);
   title = ws_graph_scene_dup_title (scene, 9);
   g_assert_cmpstr (title, ==, "No wake-up recorded");
+  g_clear_pointer (&detail, g_free);
+  /* the second line does not repeat the title */
+  detail = ws_graph_scene_dup_detail (scene, 9);
+  g_assert_cmpstr (detail, !=, title);
 }
 
 static void

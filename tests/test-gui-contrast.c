@@ -118,6 +118,51 @@ find_rank_dropdown (GtkWidget *w)
   return NULL;
 }
 
+/* The text of every mapped label under @w, and of the tooltips there. */
+static void
+collect_labels (GtkWidget *w,
+                GString   *shown,
+                GString   *tips)
+{
+  if (!gtk_widget_get_mapped (w))
+    return;
+  if (GTK_IS_LABEL (w))
+    g_string_append_printf (shown, "%s\n", gtk_label_get_text (GTK_LABEL (w)));
+  if (gtk_widget_get_tooltip_text (w) != NULL)
+    g_string_append_printf (tips, "%s\n", gtk_widget_get_tooltip_text (w));
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    collect_labels (c, shown, tips);
+}
+
+/* The page says what it shows in words: the paper's terms only in
+ * tooltips, and the summary's shares those of the core's result. */
+static void
+check_plain_words (WsContrastPage   *page,
+                   WsContrastResult *expect)
+{
+  const char * const paper[] = { "C/N", "IA_wait", "IA_run", "IA_opt", "ITC", "TTC", "T_fast", "T_slow", "AWG",
+                                 "Meta-pattern", "meta-pattern", "D_wait" };
+  g_autoptr(GString) shown = g_string_new (NULL);
+  g_autoptr(GString) tips = g_string_new (NULL);
+  g_autofree char *ttc = g_strdup_printf ("explain %.0f %%", 100 * ws_contrast_result_get_ttc (expect));
+  g_autofree char *itc = g_strdup_printf ("(%.0f %% in chains", 100 * ws_contrast_result_get_itc (expect));
+  const WsContrastPattern *top = ws_contrast_result_get_pattern (expect, 0);
+  g_autofree char *times = g_strdup_printf (" · %" G_GUINT64_FORMAT " times · ", top->n);
+
+  collect_labels (GTK_WIDGET (page), shown, tips);
+  g_test_message ("contrast page labels: %.400s", shown->str);
+  for (guint i = 0; i < G_N_ELEMENTS (paper); i++)
+    if (strstr (shown->str, paper[i]) != NULL)
+      g_error ("the Contrast page shows the paper's “%s”: %s", paper[i], strstr (shown->str, paper[i]));
+  g_assert_nonnull (strstr (shown->str, ttc));
+  g_assert_nonnull (strstr (shown->str, itc));
+  g_assert_nonnull (strstr (shown->str, times));
+  g_assert_nonnull (strstr (tips->str, "C/N"));
+  g_assert_nonnull (strstr (tips->str, "TTC"));
+  g_assert_nonnull (strstr (tips->str, "IA_wait"));
+  g_assert_nonnull (strstr (tips->str, "(AWG)"));
+}
+
 static void
 test_contrast_page (void)
 {
@@ -173,6 +218,7 @@ test_contrast_page (void)
   g_test_message ("top pattern %s", top_shown);
   g_assert_cmpstr (top_shown, ==, top_expect);
   g_assert_true (ws_contrast_pattern_has (shown, ws_contrast_result_get_top_pattern (shown), 2, "DiskService"));
+  check_plain_words (page, expect);
   /* The page ranks as the CLI does by default: by total cost. */
   g_assert_cmpint (ws_contrast_result_get_rank (shown), ==, WS_CONTRAST_RANK_TOTAL);
   for (guint i = 1; i < ws_contrast_result_get_n_patterns (shown); i++)

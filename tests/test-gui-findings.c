@@ -216,6 +216,11 @@ present (WsWindow       *window,
     }
   g_assert_nonnull (shown);
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (shown), "findings-present-light.png"));
+  /* The figure's text is readable on this screen (14 px at 1080). */
+  g_test_message ("presented figure text %.1f px on a %d px high screen",
+                  ws_presentation_get_text_px (WS_PRESENTATION (shown)), gtk_widget_get_height (GTK_WIDGET (shown)));
+  g_assert_cmpfloat (ws_presentation_get_text_px (WS_PRESENTATION (shown)), >=,
+                     14.0 * gtk_widget_get_height (GTK_WIDGET (shown)) / 1080.0 - 0.05);
   g_assert_true (ws_gui_test_press_key_in (GTK_WIDGET (shown), GDK_KEY_Right, 0));
   /* It starts on the selected finding (the second). */
   g_assert_cmpuint (ws_presentation_get_position (WS_PRESENTATION (shown)), ==, 2);

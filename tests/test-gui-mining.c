@@ -22,6 +22,7 @@
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
@@ -37,6 +38,7 @@
 #include "ws-mining-form.h"
 #include "ws-mining-item.h"
 #include "ws-mining-pin.h"
+#include "ws-time-format.h"
 #include "ws-window.h"
 
 #define LAMBDA     20000000   /* 20 ms */
@@ -857,6 +859,73 @@ assert_same_pattern (WsStackTable    *table,
     }
 }
 
+/* The status page saying there were no costly patterns under @w, or NULL. */
+static AdwStatusPage *
+mapped_status_page (GtkWidget *w)
+{
+  if (ADW_IS_STATUS_PAGE (w) && gtk_widget_get_mapped (w) &&
+      g_strcmp0 (adw_status_page_get_title (ADW_STATUS_PAGE (w)), _("No Costly Patterns")) == 0)
+    return ADW_STATUS_PAGE (w);
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      AdwStatusPage *found = mapped_status_page (c);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Mining scenario instances of a trace that has none says which scope
+ * came out empty and what to choose instead, not only "widen the scope". */
+static void
+test_mining_empty_scope (void)
+{
+  WsMiningPage *page;
+  WsWindow *window;
+  gboolean finished = FALSE;
+  gulong id;
+  AdwStatusPage *status;
+  const char *desc;
+
+  reset_mining_settings ();
+  window = open_py_locks (&page);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
+  ws_mining_form_set_scope (form_of (page), WS_MINING_SCOPE_INSTANCES);
+  ws_mining_form_set_filters (form_of (page), "pthread_mutex_lock", NULL);
+  id = g_signal_connect (page, "finished", G_CALLBACK (ws_gui_test_flag_cb), &finished);
+  ws_mining_page_run (page);
+  ws_gui_test_wait_for_flag (&finished, 60, "a mining run over no instances");
+  g_signal_handler_disconnect (page, id);
+  ws_gui_test_spin (300);
+  status = mapped_status_page (GTK_WIDGET (page));
+  g_assert_nonnull (status);
+  desc = adw_status_page_get_description (status);
+  g_test_message ("empty mining: %s: %s (status %s)", adw_status_page_get_title (status), desc,
+                  ws_gui_test_mining_status (page));
+  g_assert_nonnull (strstr (desc, "scope “Scenario instances”"));
+  g_assert_nonnull (strstr (desc, "stacks with “pthread_mutex_lock”"));
+  g_assert_nonnull (strstr (desc, "no scenario instances"));
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "mining-empty-scope-1280x720.png"));
+  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_spin (50);
+}
+
+/* The first mapped label under @w whose text holds @needle. */
+static GtkWidget *
+find_label_containing (GtkWidget  *w,
+                       const char *needle)
+{
+  if (GTK_IS_LABEL (w) && gtk_widget_get_mapped (w) && strstr (gtk_label_get_text (GTK_LABEL (w)), needle) != NULL)
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_label_containing (c, needle);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 /* The Mining page and `waitscope-cli cluster` call the one core run
  * (ws_mining_run()): the same settings give the same λ, streams, weights,
  * patterns and clusters, cluster by cluster and frame by frame. */
@@ -920,6 +989,29 @@ test_mining_same_as_cli (void)
   g_test_message ("GUI and CLI: %u patterns in %u clusters, identical", ws_pattern_set_get_n_patterns (set),
                   ws_cluster_set_get_n_clusters (clusters));
 
+  /* The summary says in words what λ is, with the CLI's numbers: the
+   * threshold, the patterns, the clusters and the stacks' total cost. */
+  {
+    GtkWidget *label = find_label_containing (GTK_WIDGET (page), "call-stack pattern");
+    g_autofree char *lambda = ws_format_duration (json_object_get_int_member (cli, "lambda"));
+    g_autofree char *total = ws_format_duration (json_object_get_int_member (cli, "total_cost"));
+    g_autofree char *start = g_strdup_printf ("%" G_GINT64_FORMAT " call-stack pattern",
+                                              json_object_get_int_member (cli, "n_patterns"));
+    g_autofree char *least = g_strdup_printf ("each costing at least %s of the %s", lambda, total);
+    g_autofree char *clusters_n = g_strdup_printf ("in %" G_GINT64_FORMAT " cluster",
+                                                   json_object_get_int_member (cli, "n_clusters"));
+    const char *text;
+
+    g_assert_nonnull (label);
+    text = gtk_label_get_text (GTK_LABEL (label));
+    g_test_message ("mining summary: %s", text);
+    g_assert_true (g_str_has_prefix (text, start));
+    g_assert_nonnull (strstr (text, least));
+    g_assert_nonnull (strstr (text, clusters_n));
+    g_assert_null (strstr (text, "λ"));
+    g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (label), "λ"));
+  }
+
   gtk_window_destroy (GTK_WINDOW (window));
   ws_gui_test_spin (50);
   {
@@ -945,6 +1037,7 @@ main (int   argc,
   g_test_add_func ("/gui/mining/settings-kept", test_mining_settings_kept);
   g_test_add_func ("/gui/mining/linkage", test_mining_linkage);
   g_test_add_func ("/gui/mining/same-as-cli", test_mining_same_as_cli);
+  g_test_add_func ("/gui/mining/empty-scope", test_mining_empty_scope);
 
   status = g_test_run ();
   g_object_unref (the_app);

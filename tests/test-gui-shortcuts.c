@@ -29,11 +29,26 @@ typedef struct
   GPtrArray *actions;  /* char *: every "action-name" property */
 } Overlay;
 
+/* The keypad's twin of a key is that key: the shortcuts window lists
+ * "+", not "+ / +" (KP_Add looked like a duplicated row). */
+static guint
+main_key (guint keyval)
+{
+  switch (keyval)
+    {
+    case GDK_KEY_KP_Add:      return GDK_KEY_plus;
+    case GDK_KEY_KP_Subtract: return GDK_KEY_minus;
+    case GDK_KEY_KP_0:        return GDK_KEY_0;
+    case GDK_KEY_KP_Enter:    return GDK_KEY_Return;
+    default:                  return keyval;
+    }
+}
+
 static Key
 make_key (guint           keyval,
           GdkModifierType mods)
 {
-  Key key = { gdk_keyval_to_lower (keyval), mods & gtk_accelerator_get_default_mod_mask () };
+  Key key = { gdk_keyval_to_lower (main_key (keyval)), mods & gtk_accelerator_get_default_mod_mask () };
 
   return key;
 }
@@ -63,6 +78,21 @@ load_overlay (Overlay *overlay)
       if (accelerator == NULL)
         continue;
       parts = g_strsplit (accelerator, " ", -1);
+      /* No row shows one key twice ("+ / = / +": plus and the keypad's). */
+      for (guint i = 0; parts[i] != NULL; i++)
+        for (guint j = i + 1; parts[j] != NULL; j++)
+          {
+            guint a, b;
+            GdkModifierType ma, mb;
+            g_autofree char *la = NULL, *lb = NULL;
+
+            if (!gtk_accelerator_parse (parts[i], &a, &ma) || !gtk_accelerator_parse (parts[j], &b, &mb))
+              continue;
+            la = gtk_accelerator_get_label (a, ma);
+            lb = gtk_accelerator_get_label (b, mb);
+            if (g_strcmp0 (la, lb) == 0)
+              g_error ("the shortcuts row \"%s\" shows \"%s\" twice", accelerator, la);
+          }
       for (guint i = 0; parts[i] != NULL; i++)
         {
           guint keyval;

@@ -641,6 +641,56 @@ test_export (Fixture       *f,
   g_rmdir (dir);
 }
 
+/* A row's label keeps its whole id: a long name is cut, never the pid or
+ * tid after it ("pylk-main 1…83" had lost the pid), at the default label
+ * width and a narrow one. */
+static void
+test_labels_keep_ids (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error);
+  g_autoptr(WsTimelineLayout) layout = NULL;
+  g_autoptr(WsTimelineRenderer) renderer = ws_timeline_renderer_new ();
+  const double widths[] = { 220, 150 };
+  guint n_cut = 0;
+
+  g_assert_no_error (error);
+  layout = ws_timeline_layout_new (trace);
+  for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+    {
+      ws_timeline_renderer_set_label_width (renderer, widths[w]);
+      for (guint r = 0; r < ws_timeline_layout_get_n_rows (layout); r++)
+        {
+          const WsTimelineRow *row = ws_timeline_layout_get_row (layout, r);
+          g_autofree char *id = NULL;
+          g_autofree char *text = NULL;
+          gboolean ellipsized;
+          int px;
+
+          if (row->kind == WS_TIMELINE_ROW_PROCESS)
+            {
+              const WsProcess *p = ws_trace_get_process (trace, row->index);
+              if (p->pid <= 0)
+                continue;
+              id = g_strdup_printf ("%d", p->pid);
+            }
+          else if (row->kind == WS_TIMELINE_ROW_THREAD)
+            id = g_strdup_printf ("%d", ws_trace_get_thread (trace, row->index)->tid);
+          else
+            continue;
+          text = ws_timeline_renderer_dup_row_label (renderer, trace, row, &ellipsized, &px);
+          if (strstr (text, "…") != NULL)
+            n_cut++;
+          if (strstr (text, id) == NULL || ellipsized || px > widths[w])
+            g_error ("label “%s” (%d px of %.0f) lost its id %s%s", text, px, widths[w], id,
+                     ellipsized ? " (ellipsized)" : "");
+        }
+    }
+  /* the narrow column did cut names */
+  g_assert_cmpuint (n_cut, >, 0);
+}
+
 /* waitscope-cli export-timeline draws the same figure from the shell. */
 static void
 test_cli_export (void)
@@ -732,6 +782,7 @@ main (int   argc,
   g_test_add_func ("/timeline/render/lod-agrees-with-exact", test_lod_agrees_with_exact);
   g_test_add_func ("/timeline/render/cli-export", test_cli_export);
   g_test_add_func ("/timeline/render/joined-wait", test_joined_wait);
+  g_test_add_func ("/timeline/render/labels-keep-ids", test_labels_keep_ids);
 
   return g_test_run ();
 }

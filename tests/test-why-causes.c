@@ -373,7 +373,7 @@ check_device_queue (const char *file)
 
   path = ws_critical_path_build (disk, &g_array_index (targets, WsAttributionTarget, 0).symptom, NULL, NULL);
   for (guint i = 0; i < ws_critical_path_get_n_segments (path); i++)
-    n_disk += g_str_has_prefix (ws_critical_path_segment_label (path, i), "Disk");
+    n_disk += ws_critical_path_segment_is_disk (path, i);
   g_assert_cmpuint (n_disk, >, 0);
   g_assert_cmpint (ws_critical_path_get_disk_time (path), >, 0);
   g_clear_pointer (&line, g_free);

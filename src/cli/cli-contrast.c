@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "cli-classes.h"
+#include "ws-contrast-words.h"
 #include "ws-fleet-classes.h"
 #include "cli-common.h"
 #include "cli-contrast-common.h"
@@ -63,6 +64,12 @@ json_summary (JsonBuilder *b, WsContrastResult *r, const char *scenario, const c
   add_int (b, "awg_fast_nodes", ws_awg_get_n_nodes (ws_contrast_result_get_awg_fast (r)));
   add_int (b, "awg_slow_nodes", ws_awg_get_n_nodes (ws_contrast_result_get_awg_slow (r)));
   add_int (b, "slow_component_cost", ws_contrast_result_get_total_cost (r));
+  {
+    g_autofree char *summary = ws_contrast_result_dup_summary (r, ws_contrast_result_get_by_class (r));
+
+    json_builder_set_member_name (b, "summary");
+    json_builder_add_string_value (b, summary);
+  }
   json_builder_set_member_name (b, "itc");
   json_builder_add_double_value (b, ws_contrast_result_get_itc (r));
   json_builder_set_member_name (b, "ttc");
@@ -134,6 +141,11 @@ print_header (WsContrastResult *r, const char *scenario, const char *component)
                                                            "fast %u, slow %u instances", ns), nf, ns);
 
   printf (_("Contrast of scenario “%s”, component “%s”\n"), scenario, component);
+  {
+    /* the Contrast page's sentence, from the same core function */
+    g_autofree char *summary = ws_contrast_result_dup_summary (r, ws_contrast_result_get_by_class (r));
+    printf ("%s\n", summary);
+  }
   if (ws_contrast_result_get_by_class (r))
     {
       g_autofree char *fast = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "fast %u instance (median %s)",

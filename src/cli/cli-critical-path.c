@@ -40,8 +40,9 @@ cli_critical_path (int    argc,
   context = cli_symptom_context_new (&options, _("[TRACE] — the critical path of a thread in a time window"),
     _("Walking back from the end of the window: while the thread runs (or is runnable) it is "
       "on the path; when it is blocked, the path follows the thread that readied it back to the "
-      "start of the wait.  Waits ended by hardware or by an unrecorded wake-up stay on the "
-      "waiting thread, marked so.  Formats: json (default), dot."));
+      "start of the wait.  Waits no thread ended stay on the waiting thread, each segment's "
+      "label saying what ended it in the glossary's words (timer expired, interrupt, disk I/O "
+      "done, no wake-up recorded).  Formats: json (default), dot."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 
   if (!cli_parse_options (context, "critical-path", &argc, &argv, &status))

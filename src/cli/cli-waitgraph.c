@@ -39,8 +39,9 @@ cli_waitgraph (int    argc,
   context = cli_symptom_context_new (&options, _("[TRACE] — the wait graph of a thread in a time window"),
     _("Nodes are the running and waiting events of the thread inside the window, then, "
       "for every wait, the events of its readier that end inside it, repeated until nothing "
-      "is added (StackMine, Fig. 2).  Waits ended by hardware or by no recorded wake-up point "
-      "to hardware / unknown-readier nodes.  Formats: json (default), dot."));
+      "is added (StackMine, Fig. 2).  Waits no thread ended point to a node saying what did, "
+      "in the glossary's words (timer expired, interrupt, disk I/O done, no wake-up recorded).  "
+      "Formats: json (default), dot."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 
   if (!cli_parse_options (context, "waitgraph", &argc, &argv, &status))

@@ -12,6 +12,7 @@
 #include "cli-common.h"
 #include "ws-attribution.h"
 #include "ws-block-requests.h"
+#include "ws-cause-ended.h"
 #include "ws-error.h"
 
 int cli_why (int argc, char **argv);
@@ -340,6 +341,13 @@ json_cause (JsonBuilder   *b,
   json_builder_set_member_name (b, "not_recorded");
   json_builder_add_int_value (b, c->unknown_time);
   json_builder_end_object (b);
+  {
+    /* the same words as the text output, the critical path and the ready tree */
+    g_autofree char *ended = ws_cause_dup_ended (c);
+
+    json_builder_set_member_name (b, "ended");
+    if (ended != NULL) json_builder_add_string_value (b, ended); else json_builder_add_null_value (b);
+  }
   json_builder_set_member_name (b, "instances");
   json_builder_add_int_value (b, c->n_symptoms);
   json_builder_set_member_name (b, "threads");
@@ -534,6 +542,12 @@ print_text (WsAttribution *attr,
       if (c->threads->len > 3)
         g_string_append_printf (threads, ngettext (", %u more", ", %u more", c->threads->len - 3), c->threads->len - 3);
       printf ("%5.1f%% %9s  %s  [%s]\n", 100.0 * c->share, time, c->label, threads->str);
+      {
+        g_autofree char *ended = ws_cause_dup_ended (c);
+
+        if (ended != NULL)
+          printf ("              %s\n", ended);
+      }
       if (i == 0 && c->kernel_function != NULL && g_strcmp0 (c->kernel_function, c->signature) != 0)
         printf (_("              in the kernel: %s\n"), c->kernel_function);
       if (i == 0 && c->behind != NULL && c->behind->len > 0)

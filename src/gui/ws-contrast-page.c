@@ -7,6 +7,7 @@
 #include "ws-awg-export.h"
 #include "ws-awg-view.h"
 #include "ws-contrast-page.h"
+#include "ws-contrast-words.h"
 #include "ws-document.h"
 #include "ws-error.h"
 #include "ws-duration-histogram.h"
@@ -489,16 +490,16 @@ pattern_row (WsContrastResult *r, guint rank)
   g_autofree char *w = format_set (sigs, p->w, p->n_w);
   g_autofree char *u = format_set (sigs, p->u, p->n_u);
   g_autofree char *run = format_set (sigs, p->r, p->n_r);
-  g_autofree char *cn = ws_format_duration (p->n ? p->c / (gint64) p->n : 0);
-  g_autofree char *c = ws_format_duration (p->c);
-  g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, p->n);
+  g_autofree char *cost = ws_contrast_pattern_dup_cost (p);
+  g_autofree char *terms = ws_contrast_pattern_dup_terms (p);
   g_autofree char *markup = g_markup_printf_escaped (
-    _("<b>#%u</b>  C/N %s · C %s · N %s%s\n"
+    _("<b>#%u</b>  %s%s\n"
       "<small>wait %s\nunwait %s\nrunning <b>%s</b></small>"),
-    rank + 1, cn, c, n, p->high_impact ? _(" · high impact") : "", w, u, run);
+    rank + 1, cost, p->high_impact ? _(" · high impact") : "", w, u, run);
   GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_markup (GTK_LABEL (label), markup);
+  gtk_widget_set_tooltip_text (label, terms);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_widget_set_margin_top (label, 3);
@@ -522,16 +523,15 @@ show_impact (WsContrastPage *self)
   for (guint i = 0; self->impact && i < self->impact->len; i++)
     {
       const WsImpact *m = &g_array_index (self->impact, WsImpact, i);
-      g_autofree char *wait = ws_format_duration (m->d_wait);
-      g_autofree char *dist = ws_format_duration (m->d_waitdist);
-      g_autofree char *markup = g_markup_printf_escaped (
-        _("<b>%s</b>\nIA_wait %.1f %% · IA_run %.1f %% · IA_opt %.1f %%\n"
-          "<small>D_wait %s, D_waitdist %s, D_wait/D_waitdist %.2f</small>"),
-        m->component, 100 * m->ia_wait, 100 * m->ia_run, 100 * m->ia_opt, wait, dist, m->wait_ratio);
+      g_autofree char *words = ws_impact_dup_words (m);
+      g_autofree char *terms = ws_impact_dup_terms (m);
+      g_autofree char *markup = g_markup_printf_escaped ("<b>%s</b>\n%s", m->component, words);
       GtkWidget *label = gtk_label_new (NULL);
 
       gtk_label_set_markup (GTK_LABEL (label), markup);
       gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_widget_set_tooltip_text (label, terms);
       gtk_list_box_append (self->impact_list, label);
     }
 }
@@ -540,55 +540,21 @@ static void
 show_summary (WsContrastPage *self)
 {
   WsContrastResult *r = self->result;
-  g_autofree char *tf = ws_format_duration (ws_contrast_result_get_t_fast (r));
-  g_autofree char *ts = ws_format_duration (ws_contrast_result_get_t_slow (r));
-  g_autofree char *text = NULL, *ft = NULL, *st = NULL;
-  guint mf, ms, mc;
-
-  guint n_fast = ws_instance_set_get_n (ws_contrast_result_get_fast (r));
-  guint n_slow = ws_instance_set_get_n (ws_contrast_result_get_slow (r));
-  guint n_patterns = ws_contrast_result_get_n_patterns (r);
+  g_autofree char *text = ws_contrast_result_dup_summary (r, self->fast_traces != NULL);
+  g_autofree char *terms = ws_contrast_result_dup_terms (r);
+  g_autofree char *ft = NULL, *st = NULL;
   guint n_fast_nodes = ws_awg_get_n_nodes (ws_contrast_result_get_awg_fast (r));
   guint n_slow_nodes = ws_awg_get_n_nodes (ws_contrast_result_get_awg_slow (r));
-  g_autofree char *classes = NULL, *patterns = NULL, *bounds = NULL;
 
-  ws_contrast_result_get_meta_counts (r, &mf, &ms, &mc);
-  /* Translators: the contrast summary's classes; the noun goes with the
-   * slow count */
-  classes = g_strdup_printf (ngettext ("%u fast, %u slow instance", "%u fast, %u slow instances", n_slow),
-                             n_fast, n_slow);
-  patterns = g_strdup_printf (ngettext ("%u contrast pattern", "%u contrast patterns", n_patterns), n_patterns);
-  /* What the numbers mean, in words; the paper's terms (ASPLOS'14 §5)
-   * are in the tooltip.  Translators: the contrast summary: the classes
-   * ("3 fast, 5 slow instances") with the two bounds, then the number of
-   * contrast patterns ("12 contrast patterns"), then three shares */
-  /* Whole traces give their classes outright (their thresholds say
-   * nothing: 1 ns and "never" for thread spans). */
-  bounds = self->fast_traces != NULL ? g_strdup (_("the classes of the open traces"))
-           /* Translators: the two bounds of the contrast summary */
-           : g_strdup_printf (_("fast under %s, slow over %s"), tf, ts);
-  text = g_strdup_printf (_("%s: %s. %s: call chains found only, or much more "
-                            "costly, in the slow instances. They explain %.0f %% of the slow instances' time in "
-                            "these components (%.0f %% in chains that alone take longer than a slow instance); "
-                            "the top tenth of them %.0f %% of that."),
-                          classes, bounds, patterns, 100 * ws_contrast_result_get_ttc (r),
-                          100 * ws_contrast_result_get_itc (r), 100 * ws_contrast_result_get_coverage (r, 10));
+  /* What the numbers mean in words, the paper's terms in the tooltip
+   * (both from core: the CLI prints the same sentence). */
   gtk_label_set_text (self->summary_label, text);
-  {
-    /* Translators: the contrast summary's tooltip, in the paper's terms */
-    g_autofree char *terms = g_strdup_printf (_("In the paper's terms (ASPLOS'14 §5): T_fast %s, T_slow %s; "
-                                                "meta-patterns (k = %u): %u fast, %u slow, %u contrast; TTC "
-                                                "%.1f %%, ITC %.1f %% (high-impact patterns); coverage of the "
-                                                "top 10 %% %.1f %%. Patterns are ranked as Rank by says: by "
-                                                "C, their total cost (the default), or by C/N, the average "
-                                                "cost of one execution (the paper's order)."),
-                                              tf, ts, ws_contrast_result_get_k (r), mf, ms, mc,
-                                              100 * ws_contrast_result_get_ttc (r), 100 * ws_contrast_result_get_itc (r),
-                                              100 * ws_contrast_result_get_coverage (r, 10));
-    gtk_widget_set_tooltip_text (GTK_WIDGET (self->summary_label), terms);
-  }
-  ft = g_strdup_printf (ngettext ("AWG fast — %u node", "AWG fast — %u nodes", n_fast_nodes), n_fast_nodes);
-  st = g_strdup_printf (ngettext ("AWG slow — %u node", "AWG slow — %u nodes", n_slow_nodes), n_slow_nodes);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->summary_label), terms);
+  /* Translators: the title over the fast instances' aggregated wait graph (AWG) */
+  ft = g_strdup_printf (ngettext ("Fast instances' waits — %u node", "Fast instances' waits — %u nodes", n_fast_nodes),
+                        n_fast_nodes);
+  st = g_strdup_printf (ngettext ("Slow instances' waits — %u node", "Slow instances' waits — %u nodes", n_slow_nodes),
+                        n_slow_nodes);
   gtk_label_set_text (self->fast_title, ft);
   gtk_label_set_text (self->slow_title, st);
 }

@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "ws-critical-path-view.h"
+#include "ws-event-format.h"
 #include "ws-time-format.h"
 #include "ws-view-gestures.h"
 
@@ -454,7 +455,20 @@ static char *
 nav_dup_tooltip (GtkWidget *widget,
                  guint      segment)
 {
-  return ws_critical_path_view_dup_segment_text (WS_CRITICAL_PATH_VIEW (widget), segment);
+  WsCriticalPathView *self = WS_CRITICAL_PATH_VIEW (widget);
+  g_autofree char *text = ws_critical_path_view_dup_segment_text (self, segment);
+  const WsCriticalSegment *seg;
+  g_autofree char *explain = NULL;
+
+  if (segment >= n_segments (self))
+    return g_steal_pointer (&text);
+  seg = ws_critical_path_get_segment (path (self), segment);
+  /* a blocked segment's word, defined as the glossary defines it */
+  if (seg->state == WS_CRITICAL_BLOCKED_HARDWARE || seg->state == WS_CRITICAL_BLOCKED_UNKNOWN)
+    explain = ws_event_format_dup_wake_explain (ws_critical_path_get_trace (path (self)), seg->event);
+  if (explain == NULL)
+    return g_steal_pointer (&text);
+  return g_strdup_printf ("%s\n%s", text, explain);
 }
 
 static double

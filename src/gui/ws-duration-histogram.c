@@ -127,8 +127,10 @@ ws_duration_histogram_snapshot (GtkWidget   *widget,
   if (self->durations->len > 0)
     {
       draw_bars (self, cr, height);
-      draw_line (self, cr, &palette.foreground, self->t_fast, height, "T_fast");
-      draw_line (self, cr, &palette.foreground, self->t_slow, height, "T_slow");
+      /* Translators: the line under which instances are fast (T_fast) */
+      draw_line (self, cr, &palette.foreground, self->t_fast, height, _("fast under"));
+      /* Translators: the line over which instances are slow (T_slow) */
+      draw_line (self, cr, &palette.foreground, self->t_slow, height, _("slow over"));
     }
   cairo_destroy (cr);
 }
@@ -164,8 +166,8 @@ update_accessible (WsDurationHistogram *self)
   guint nf, ns;
 
   ws_duration_histogram_count_classes (self, &nf, &ns);
-  text = g_strdup_printf (ngettext ("%u instance; T_fast %s (%u fast), T_slow %s (%u slow)",
-                                    "%u instances; T_fast %s (%u fast), T_slow %s (%u slow)", self->durations->len),
+  text = g_strdup_printf (ngettext ("%u instance; fast under %s (%u fast), slow over %s (%u slow)",
+                                    "%u instances; fast under %s (%u fast), slow over %s (%u slow)", self->durations->len),
                           self->durations->len, tf, nf, ts, ns);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
 }

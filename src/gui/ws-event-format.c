@@ -101,14 +101,19 @@ ws_event_format_readier (WsTrace *trace,
       }
       break;
     case WS_READIER_HARDWARE:
-      who = g_strdup (ws_wake_word_phrase (ws_wake_word_for_interrupt (e->state)));
-      break;
     case WS_READIER_UNKNOWN:
     default:
-      if (e->flags & WS_EVENT_FLAG_UNFINISHED)
-        who = g_strdup (_("still waiting when the recording ended"));
-      else
-        who = g_strdup (ws_wake_word_phrase (WS_WAKE_WORD_UNKNOWN));
+      {
+        WsWakeWord word;
+
+        /* the rule of every view: a timer's expiry is "timer expired" */
+        if (ws_wake_word_for_wait (NULL, trace, event, &word))
+          who = g_strdup (ws_wake_word_phrase (word));
+        else if (e->flags & WS_EVENT_FLAG_UNFINISHED)
+          who = g_strdup (_("still waiting when the recording ended"));
+        else
+          who = g_strdup (ws_wake_word_phrase (WS_WAKE_WORD_UNKNOWN));
+      }
       break;
     }
 
@@ -170,6 +175,25 @@ ws_event_format_stack (WsTrace *trace,
 }
 
 /**
+ * ws_event_format_dup_wake_explain:
+ *
+ * Returns: (transfer full) (nullable): for a wait no thread woke, the
+ *   glossary's one-line definition of the word the views use for what
+ *   ended it ("Timer expired: the wait's own timeout…"), else %NULL
+ */
+char *
+ws_event_format_dup_wake_explain (WsTrace *trace,
+                                  guint    event)
+{
+  WsWakeWord word;
+
+  if (event == WS_NONE || event >= ws_trace_get_n_events (trace) ||
+      !ws_wake_word_for_wait (NULL, trace, event, &word))
+    return NULL;
+  return g_strdup (ws_wake_word_explain (word));
+}
+
+/**
  * ws_event_format_markup:
  *
  * Returns: (transfer full): Pango markup for a tooltip: title, thread,
@@ -198,7 +222,15 @@ ws_event_format_markup (WsTrace *trace,
   if (readier != NULL)
     {
       g_autofree char *readier_e = g_markup_escape_text (readier, -1);
+      g_autofree char *explain = ws_event_format_dup_wake_explain (trace, event);
+
       g_string_append_printf (out, "\n%s", readier_e);
+      if (explain != NULL)
+        {
+          /* the glossary's definition of that word (docs/glossary.md) */
+          g_autofree char *explain_e = g_markup_escape_text (explain, -1);
+          g_string_append_printf (out, "\n<small><i>%s</i></small>", explain_e);
+        }
     }
   if (e->kind != WS_EVENT_MARKER && e->kind != WS_EVENT_HW_SERVICE)
     g_string_append_printf (out, "\n<tt><small>%s</small></tt>", stack_e);

@@ -13,6 +13,8 @@ char *ws_event_format_title       (WsTrace *trace,
                                    guint    event);
 char *ws_event_format_thread      (WsTrace *trace,
                                    guint    thread);
+char *ws_event_format_dup_wake_explain (WsTrace *trace,
+                                        guint    event);
 char *ws_event_format_readier     (WsTrace *trace,
                                    guint    event);
 char *ws_event_format_stack       (WsTrace *trace,

@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "ws-graph-view.h"
+#include "ws-wake-words.h"
 
 #include "ws-view-gestures.h"
 #define WHEEL_ZOOM_STEP   1.2
@@ -651,6 +652,26 @@ nav_scroll_pan (GtkWidget *widget,
 
 /* A node's title, detail and frame, and its anomaly verdict when the
  * anomaly layer is this scene's. */
+/* A node saying what ended a wait when no thread did: the glossary's
+ * definition of its word, for the tooltip. */
+static const char *
+dup_node_explain (WsGraphScene *scene,
+                  guint         node)
+{
+  const WsSceneNode *n = ws_graph_scene_get_node (scene, node);
+
+  switch ((WsSceneNodeKind) n->kind)
+    {
+    case WS_SCENE_NODE_HARDWARE: return ws_wake_word_explain (ws_wake_word_for_interrupt (n->state));
+    case WS_SCENE_NODE_TIMER:    return n->wake == WS_WAKE_HEARTBEAT ? NULL : ws_wake_word_explain (WS_WAKE_WORD_TIMER);
+    case WS_SCENE_NODE_UNKNOWN:  return ws_wake_word_explain (WS_WAKE_WORD_UNKNOWN);
+    case WS_SCENE_NODE_RUN:
+    case WS_SCENE_NODE_WAIT:
+    case WS_N_SCENE_NODE_KINDS:
+    default:                     return NULL;
+    }
+}
+
 static char *
 nav_dup_tooltip (GtkWidget *widget,
                  guint      node)
@@ -659,6 +680,7 @@ nav_dup_tooltip (GtkWidget *widget,
   g_autofree char *title = NULL;
   g_autofree char *detail = NULL;
   g_autofree char *anomaly = NULL;
+  const char *explain;
   WsGraphAnomalies *anomalies;
   const char *frame;
 
@@ -670,8 +692,9 @@ nav_dup_tooltip (GtkWidget *widget,
   anomalies = ws_graph_renderer_get_anomalies (self->renderer);
   if (anomalies != NULL && ws_graph_anomalies_get_scene (anomalies) == self->scene)
     anomaly = ws_graph_anomalies_dup_describe (anomalies, node);
-  return g_strdup_printf ("%s\n%s%s%s%s%s", title, detail, frame ? "\n" : "", frame ? frame : "",
-                          anomaly ? "\n" : "", anomaly ? anomaly : "");
+  explain = dup_node_explain (self->scene, node);
+  return g_strdup_printf ("%s\n%s%s%s%s%s%s%s", title, detail, frame ? "\n" : "", frame ? frame : "",
+                          anomaly ? "\n" : "", anomaly ? anomaly : "", explain ? "\n" : "", explain ? explain : "");
 }
 
 /* ------------------------------------------------------------------ */

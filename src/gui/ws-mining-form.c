@@ -581,3 +581,37 @@ ws_mining_form_init (WsMiningForm *self)
   g_signal_connect_swapped (self->delay_spin, "value-changed", G_CALLBACK (update_guideline), self);
   update_guideline (self);
 }
+
+/**
+ * ws_mining_form_dup_scope_words:
+ *
+ * Returns: (transfer full): the chosen scope and filters in words, as the
+ *   form names them ("scope “Scenario instances”, threads “pg”, stacks
+ *   with “XLog”"), for a message that says what came out empty
+ */
+char *
+ws_mining_form_dup_scope_words (WsMiningForm *self)
+{
+  GString *out = g_string_new (NULL);
+  GObject *item;
+  const char *threads, *must, *must_not;
+
+  g_return_val_if_fail (WS_IS_MINING_FORM (self), NULL);
+
+  item = adw_combo_row_get_selected_item (self->scope_row);
+  /* Translators: the Mining form's scope, named as its drop-down shows it */
+  g_string_append_printf (out, _("scope “%s”"), item ? gtk_string_object_get_string (GTK_STRING_OBJECT (item)) : "?");
+  threads = ws_mining_form_get_threads (self);
+  must = ws_mining_form_get_must (self);
+  must_not = ws_mining_form_get_must_not (self);
+  if (threads != NULL && *threads)
+    /* Translators: the Mining form's thread filter */
+    g_string_append_printf (out, _(", threads “%s”"), threads);
+  if (must != NULL && *must)
+    /* Translators: the Mining form's "stacks must have" filter */
+    g_string_append_printf (out, _(", stacks with “%s”"), must);
+  if (must_not != NULL && *must_not)
+    /* Translators: the Mining form's "stacks must not have" filter */
+    g_string_append_printf (out, _(", stacks without “%s”"), must_not);
+  return g_string_free (out, FALSE);
+}

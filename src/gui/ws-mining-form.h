@@ -47,6 +47,7 @@ void           ws_mining_form_set_session     (WsMiningForm  *self,
                                                WsSession     *session);
 GPtrArray     *ws_mining_form_dup_chosen      (WsMiningForm  *self);
 WsMiningScope  ws_mining_form_get_scope       (WsMiningForm  *self);
+char          *ws_mining_form_dup_scope_words (WsMiningForm  *self);
 void           ws_mining_form_set_scope       (WsMiningForm  *self,
                                                WsMiningScope  scope);
 gboolean       ws_mining_form_get_running     (WsMiningForm  *self);

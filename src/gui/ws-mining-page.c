@@ -24,6 +24,7 @@
 #include "ws-mining-request.h"
 #include "ws-mining-form.h"
 #include "ws-mining-item.h"
+#include "ws-mining-words.h"
 #include "ws-mining-page.h"
 #include "ws-mining-page-private.h"
 #include "ws-progress-relay.h"
@@ -193,7 +194,6 @@ show_results (WsMiningPage *self)
   guint n_patterns = ws_pattern_set_get_n_patterns (r->patterns);
   g_autofree char *lambda = ws_format_duration (r->lambda);
   g_autofree char *total = ws_format_duration (ws_stack_db_get_total_cost (r->db));
-  g_autofree char *patterns = NULL;
   g_autofree char *summary = NULL;
 
   build_model (self);
@@ -205,7 +205,24 @@ show_results (WsMiningPage *self)
       adw_status_page_set_icon_name (self->error_page, "edit-find-symbolic");
       adw_status_page_set_title (self->error_page, _("No Costly Patterns"));
       if (ws_stack_db_get_n_entries (r->db) == 0)
-        desc = g_strdup (_("No stack is in the area of interest: widen the scope or loosen the filters."));
+        {
+          /* Say which scope and filters came out empty, and what to do. */
+          g_autofree char *scope = ws_mining_form_dup_scope_words (self->form);
+          WsMiningScope chosen = ws_mining_form_get_scope (self->form);
+          guint n_instances = 0;
+
+          for (guint t = 0; t < r->traces->len; t++)
+            n_instances += ws_trace_get_n_scenario_instances (g_ptr_array_index (r->traces, t));
+          if ((chosen == WS_MINING_SCOPE_INSTANCES || chosen == WS_MINING_SCOPE_INSTANCE_GRAPHS) && n_instances == 0)
+            /* Translators: %s is the scope and filters in words */
+            desc = g_strdup_printf (_("Nothing is in the area of interest (%s): the traces have no scenario "
+                                      "instances. Choose the scope “Waits that delayed another thread” or "
+                                      "“Whole traces”, or define a scenario."), scope);
+          else
+            /* Translators: %s is the scope and filters in words */
+            desc = g_strdup_printf (_("Nothing is in the area of interest (%s): widen the scope or loosen "
+                                      "the filters."), scope);
+        }
       else
         /* Translators: the stacks' total cost, then λ */
         desc = g_strdup_printf (_("The stacks in the area of interest cost %s in all; no pattern reaches λ = %s. Lower λ to see more."),
@@ -216,12 +233,8 @@ show_results (WsMiningPage *self)
       return;
     }
 
-  patterns = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u pattern", "%u patterns", n_patterns), n_patterns);
-  /* Translators: summary above the cluster table:
-   * "37 patterns in 12 clusters · λ 50.0 ms of 4.21 s" */
-  summary = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s in %u cluster · λ %s of %s",
-                                          "%s in %u clusters · λ %s of %s", n_clusters),
-                             patterns, n_clusters, lambda, total);
+  /* In words, from core (λ named in the tooltip). */
+  summary = ws_mining_dup_summary (n_patterns, n_clusters, r->lambda, ws_stack_db_get_total_cost (r->db));
   gtk_label_set_text (self->summary_label, summary);
   {
     guint n_stacks = ws_stack_db_get_n_entries (r->db);
@@ -233,7 +246,10 @@ show_results (WsMiningPage *self)
                                             stacks, r->traces->len, r->elapsed_us / 1e6,
                                             r->history_used ? _("the history of every imported trace")
                                                             : _("these traces only (no history store)"));
-    gtk_widget_set_tooltip_text (GTK_WIDGET (self->summary_label), tip);
+    g_autofree char *terms = ws_mining_dup_terms (r->lambda);
+    g_autofree char *both = g_strdup_printf ("%s\n%s", terms, tip);
+
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->summary_label), both);
   }
   gtk_stack_set_visible_child_name (self->results_stack, "results");
   _ws_mining_page_set_status (self, summary);

@@ -106,18 +106,17 @@ grid_row (WsNodeDetails *self,
   gtk_accessible_update_relation (GTK_ACCESSIBLE (val), GTK_ACCESSIBLE_RELATION_LABELLED_BY, key, NULL, -1);
 }
 
+/* What ended the wait, in the glossary's words (ws_wake_word_for_kind(),
+ * the rule `why`, the critical path and the timeline use). */
 static const char *
-wake_text (WsWakeKind wake)
+wake_text (WsWakeKind wake,
+           char       state)
 {
-  switch (wake)
-    {
-    case WS_WAKE_THREAD:    return _("a thread");
-    case WS_WAKE_TIMER:     return ws_wake_word_phrase (WS_WAKE_WORD_TIMER);
-    case WS_WAKE_INTERRUPT: return ws_wake_word_phrase (WS_WAKE_WORD_INTERRUPT);
-    case WS_WAKE_HEARTBEAT: return _("a heartbeat thread (a routine wake-up, not a cause)");
-    case WS_WAKE_UNKNOWN:
-    default:                return ws_wake_word_phrase (WS_WAKE_WORD_UNKNOWN);
-    }
+  WsWakeWord word;
+
+  if (ws_wake_word_for_kind (wake, state, &word))
+    return ws_wake_word_phrase (word);
+  return wake == WS_WAKE_HEARTBEAT ? _("a heartbeat thread (a routine wake-up, not a cause)") : _("a thread");
 }
 
 static const char *
@@ -129,7 +128,7 @@ stop_text (WsReadyStop stop)
     case WS_READY_STOP_NOT_LOCK_RELATED: return _("not lock-related");
     case WS_READY_STOP_DEPTH_LIMIT:      return _("depth limit");
     case WS_READY_STOP_TRACE_START:      return _("the readier's history starts before the trace");
-    case WS_READY_STOP_FALSE_RUN:        return _("timer expired or a routine wake-up, not another thread’s work");
+    case WS_READY_STOP_FALSE_RUN:        return _("not another thread’s work");
     case WS_READY_STOP_HARDWARE:         return ws_wake_word_phrase (WS_WAKE_WORD_INTERRUPT);
     case WS_READY_STOP_UNKNOWN_READIER:  return ws_wake_word_phrase (WS_WAKE_WORD_UNKNOWN);
     case WS_READY_STOP_NODE_LIMIT:       return _("node limit");
@@ -336,10 +335,10 @@ wait_rows (WsNodeDetails     *self,
                                             (n->flags & WS_SCENE_NODE_FLAG_LOCK) ? _(", lock-related") : "");
   g_autofree char *readier = ws_event_format_thread_short (self->trace, n->readier_thread);
   g_autofree char *woken = n->wake == WS_WAKE_THREAD && n->readier_thread != WS_NONE
-                           ? g_strdup (readier) : g_strdup (wake_text (n->wake));
+                           ? g_strdup (readier) : g_strdup (wake_text (n->wake, n->state));
 
   grid_row (self, row++, _("State"), state);
-  grid_row (self, row++, _("Woken by"), woken);
+  grid_row (self, row++, _("Ended by"), woken);
   if (stop_text (n->stop))
     grid_row (self, row++, _("Not followed"), stop_text (n->stop));
 }

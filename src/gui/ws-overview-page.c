@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ws-anomaly-state.h"
+#include "ws-cause-ended.h"
 #include "ws-timing.h"
 #include "ws-mining-request.h"
 #include "ws-overview-page.h"
@@ -250,6 +251,15 @@ fill_causes (WsOverviewPage *self)
         subtitle = g_strdup_printf (_("%s on %s; in the kernel: %s — show the critical path"), time, who, c->kernel_function);
       else
         subtitle = g_strdup_printf (_("%s on %s — show the critical path"), time, who);
+      g_autofree char *ended = ws_cause_dup_ended (c);
+
+      if (ended != NULL)
+        {
+          /* what ended its waits, in the glossary's words */
+          g_autofree char *with = g_strdup_printf ("%s; %s", subtitle, ended);
+          g_free (subtitle);
+          subtitle = g_steal_pointer (&with);
+        }
       if (behind != NULL)
         {
           /* the step behind the cause: who else had the disk or the CPUs */
@@ -316,8 +326,8 @@ fill_cluster (WsOverviewPage *self)
   if (c == NULL)
     return;
   left = ws_format_duration (c->left_out_time);
-  title = g_strdup_printf (ngettext ("Top cluster of what kept other threads waiting, by cause (%llu idle wait, %s, left out)",
-                                     "Top cluster of what kept other threads waiting, by cause (%llu idle waits, %s, left out)",
+  title = g_strdup_printf (ngettext ("What kept other threads waiting most, by cause (not counting %llu wait, %s, that delayed no other thread)",
+                                     "What kept other threads waiting most, by cause (not counting %llu waits, %s, that delayed no other thread)",
                                      c->n_left_out),
                            (unsigned long long) c->n_left_out, left);
   gtk_label_set_text (self->cluster_title, title);

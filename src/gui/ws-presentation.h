@@ -21,6 +21,7 @@ GtkWindow *ws_presentation_new          (WsReport       *report,
                                          GtkWindow      *parent,
                                          guint           first);
 guint      ws_presentation_get_position (WsPresentation *self);
+double     ws_presentation_get_text_px  (WsPresentation *self);
 void       ws_presentation_step         (WsPresentation *self,
                                          int             delta);
 

@@ -17,6 +17,7 @@
 #include <pango/pangocairo.h>
 
 #include "ws-anomaly-plot.h"
+#include "ws-marker-labels.h"
 #include "ws-render-util.h"
 #include "ws-time-format.h"
 
@@ -63,6 +64,23 @@ label (cairo_t    *cr,
   pango_cairo_show_layout (cr, layout);
   pango_font_description_free (font);
   g_object_unref (layout);
+}
+
+static double
+label_width (cairo_t    *cr,
+             const char *text,
+             gboolean    bold)
+{
+  PangoLayout *layout = pango_cairo_create_layout (cr);
+  PangoFontDescription *font = pango_font_description_from_string (bold ? "Sans Bold 9" : "Sans 8");
+  int w, h;
+
+  pango_layout_set_font_description (layout, font);
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  pango_font_description_free (font);
+  g_object_unref (layout);
+  return w;
 }
 
 static void
@@ -199,13 +217,15 @@ draw_titles (cairo_t              *cr,
   ws_render_set_source (cr, &fg);
   label (cr, m->key, f->px, 8, FALSE, TRUE);
   /* Translators: under the model view's title; %s: a duration */
+  /* In words: P(D ≥ d) says how rare a wait that long is (the mixture's
+   * K and level are in the view's text below). */
   line = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                       "%u sample (%s model), K = %u · anomalous from %s (P(D ≥ d) ≤ %.3g) · "
-                                       "%u flagged normal, %u anomalous",
-                                       "%u samples (%s model), K = %u · anomalous from %s (P(D ≥ d) ≤ %.3g) · "
-                                       "%u flagged normal, %u anomalous", m->samples->len),
-                          m->samples->len, ws_model_level_to_string (m->level), m->gmm.n_components, from,
-                          m->threshold, m->n_flagged_normal, m->n_flagged_anomalous);
+                                       "%u wait · anomalous from %s: at most %.1f %% of waits last that long · "
+                                       "flagged %u normal, %u anomalous",
+                                       "%u waits · anomalous from %s: at most %.1f %% of waits last that long · "
+                                       "flagged %u normal, %u anomalous",
+                                       m->samples->len),
+                          m->samples->len, from, 100 * m->threshold, m->n_flagged_normal, m->n_flagged_anomalous);
   label (cr, line, f->px, 26, FALSE, FALSE);
 }
 
@@ -257,31 +277,46 @@ ws_anomaly_plot_draw (cairo_t              *cr,
   cairo_fill (cr);
   draw_curves (cr, &f, model, mixture, component, red);
 
-  if (model->cut < f.x1)
-    {
-      ws_render_set_source (cr, &red);
-      cairo_set_line_width (cr, 1.5);
-      cairo_move_to (cr, frame_x (&f, model->cut), f.py);
-      cairo_line_to (cr, frame_x (&f, model->cut), f.py + f.ph);
-      cairo_stroke (cr);
-      label (cr, _("threshold"), frame_x (&f, model->cut) + 3, f.py + 2, FALSE, FALSE);
-    }
-  if (isfinite (marked_log_duration))
-    {
-      double x = frame_x (&f, marked_log_duration);
+  {
+    /* The two markers' labels never over each other or out of the plot
+     * (a wait about as long as the threshold put them on one spot). */
+    gboolean has_cut = model->cut < f.x1, has_wait = isfinite (marked_log_duration);
+    WsMarkerLabel cut_label = {
+      .line_x = has_cut ? frame_x (&f, model->cut) : -G_MAXDOUBLE,
+      .width = has_cut ? label_width (cr, _("threshold"), FALSE) : 0,
+    };
+    WsMarkerLabel wait_label = {
+      .line_x = has_wait ? frame_x (&f, marked_log_duration) : G_MAXDOUBLE,
+      .width = has_wait ? label_width (cr, _("this wait"), TRUE) : 0,
+    };
 
-      ws_render_set_source (cr, &fg);
-      cairo_set_line_width (cr, 2);
-      cairo_move_to (cr, x, f.py + 14);
-      cairo_line_to (cr, x, f.py + f.ph);
-      cairo_stroke (cr);
-      cairo_move_to (cr, x, f.py + 14);
-      cairo_line_to (cr, x - 5, f.py + 6);
-      cairo_line_to (cr, x + 5, f.py + 6);
-      cairo_close_path (cr);
-      cairo_fill (cr);
-      label (cr, _("this wait"), x + 7, f.py + 4, FALSE, TRUE);
-    }
+    ws_marker_labels_place (&cut_label, &wait_label, f.px, f.px + f.pw, 6);
+    if (has_cut)
+      {
+        ws_render_set_source (cr, &red);
+        cairo_set_line_width (cr, 1.5);
+        cairo_move_to (cr, cut_label.line_x, f.py);
+        cairo_line_to (cr, cut_label.line_x, f.py + f.ph);
+        cairo_stroke (cr);
+        label (cr, _("threshold"), cut_label.x, f.py + 2 + 16 * cut_label.row, FALSE, FALSE);
+      }
+    if (has_wait)
+      {
+        double x = wait_label.line_x;
+
+        ws_render_set_source (cr, &fg);
+        cairo_set_line_width (cr, 2);
+        cairo_move_to (cr, x, f.py + 14);
+        cairo_line_to (cr, x, f.py + f.ph);
+        cairo_stroke (cr);
+        cairo_move_to (cr, x, f.py + 14);
+        cairo_line_to (cr, x - 5, f.py + 6);
+        cairo_line_to (cr, x + 5, f.py + 6);
+        cairo_close_path (cr);
+        cairo_fill (cr);
+        label (cr, _("this wait"), wait_label.x, f.py + 4 + 16 * wait_label.row, FALSE, TRUE);
+      }
+  }
   draw_axis (cr, &f, fg);
   draw_titles (cr, &f, model, fg);
 }

@@ -332,7 +332,11 @@ draw_node (WsAwgRenderer *self, cairo_t *cr, PangoLayout *text, const PangoFontD
   const WsAwgNode *node = ws_awg_get_node (self->awg, v);
   g_autofree char *label = ws_awg_node_label (self->awg, v);
   g_autofree char *cost = ws_format_duration (node->c);
-  g_autofree char *line = g_strdup_printf ("C %s · N %" G_GUINT64_FORMAT, cost, node->n);
+  /* Translators: an aggregated wait graph's node: its total time (the
+   * paper's C) and how many times it occurred (N) */
+  g_autofree char *line = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %u time", "%s · %u times",
+                                                        (gulong) MIN (node->n, G_MAXUINT)),
+                                           cost, (guint) MIN (node->n, G_MAXUINT));
   g_auto(GStrv) parts = g_strsplit (label, "\n", 2);
   WsColor fill = cost_colour (self, node);
   WsGraphRect r;

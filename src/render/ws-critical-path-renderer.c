@@ -744,7 +744,7 @@ path_disk_time (WsCriticalPathRenderer *self,
   for (guint i = 0; i < ws_critical_path_get_n_segments (self->path); i++)
     {
       const WsCriticalSegment *seg = ws_critical_path_get_segment (self->path, i);
-      if (seg->state == state && g_str_has_prefix (ws_critical_path_segment_label (self->path, i), _("Disk")))
+      if (seg->state == state && ws_critical_path_segment_is_disk (self->path, i))
         t += seg->end - seg->start;
     }
   return t;

@@ -870,7 +870,7 @@ ws_graph_scene_dup_title (WsGraphScene *self,
     case WS_SCENE_NODE_HARDWARE:
       return g_strdup (ws_wake_word_label (ws_wake_word_for_interrupt (n->state)));
     case WS_SCENE_NODE_TIMER:
-      return g_strdup (_("Timer"));
+      return g_strdup (ws_wake_word_label (WS_WAKE_WORD_TIMER));
     case WS_SCENE_NODE_UNKNOWN:
       return g_strdup (ws_wake_word_label (WS_WAKE_WORD_UNKNOWN));
     case WS_SCENE_NODE_RUN:
@@ -942,19 +942,22 @@ ws_graph_scene_dup_detail (WsGraphScene *self,
       else
         g_string_printf (s, _("Run %s"), d);
       break;
-    case WS_SCENE_NODE_HARDWARE:
-      g_string_assign (s, ws_wake_word_label (ws_wake_word_for_interrupt (n->state)));
-      break;
     case WS_SCENE_NODE_TIMER:
       /* Plain words for the papers' "false run": nothing worth following
        * woke the thread. */
-      g_string_assign (s, n->wake == WS_WAKE_HEARTBEAT ? _("Routine wake-up")
-                                                       : ws_wake_word_label (WS_WAKE_WORD_TIMER));
-      break;
+      if (n->wake == WS_WAKE_HEARTBEAT)
+        {
+          g_string_assign (s, _("Routine wake-up"));
+          break;
+        }
+      G_GNUC_FALLTHROUGH;
+    case WS_SCENE_NODE_HARDWARE:
     case WS_SCENE_NODE_UNKNOWN:
     case WS_N_SCENE_NODE_KINDS:
     default:
-      g_string_assign (s, ws_wake_word_label (WS_WAKE_WORD_UNKNOWN));
+      /* The title says what ended the wait, in the glossary's word; the
+       * second line does not repeat it. */
+      g_string_assign (s, _("No thread woke it"));
       break;
     }
   return g_string_free (s, FALSE);

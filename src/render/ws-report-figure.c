@@ -156,9 +156,14 @@ add_wait_facts (WsReportFigure *figure,
       ws_report_figure_add_fact (figure, _("Woken by"), r);
     }
   else
-    ws_report_figure_add_fact (figure, _("Woken by"), kind == WS_READIER_HARDWARE
-                                                      ? ws_wake_word_phrase (ws_wake_word_for_interrupt (e->state))
-                                                      : ws_wake_word_phrase (WS_WAKE_WORD_UNKNOWN));
+    {
+      WsWakeWord word;
+
+      /* the rule every view uses: a timer's expiry is "timer expired" here too */
+      if (!ws_wake_word_for_wait (NULL, trace, wait, &word))
+        word = kind == WS_READIER_HARDWARE ? ws_wake_word_for_interrupt (e->state) : WS_WAKE_WORD_UNKNOWN;
+      ws_report_figure_add_fact (figure, _("Ended by"), ws_wake_word_phrase (word));
+    }
   ws_report_figure_add_stack (figure, title_wait, ws_trace_get_stack_table (trace), e->stack);
   if (e->peer != WS_NONE)
     ws_report_figure_add_stack (figure, title_unwait, ws_trace_get_stack_table (trace),

@@ -296,6 +296,52 @@ show_text (WsTimelineRenderer *self,
 /* ------------------------------------------------------------------ */
 /* Labels                                                               */
 
+/* "name  id": the name cut (in the middle, so that "worker-1" and
+ * "worker-2" stay apart) until the whole label fits @width, never the id
+ * after it: "pylk-main 1…83" had cut the pid itself. */
+static char *
+fit_label (PangoLayout *layout,
+           const char  *name,
+           gboolean     bold,
+           const char  *suffix_markup,
+           const char  *short_suffix_markup,
+           double       width)
+{
+  const char *suffixes[] = { suffix_markup, short_suffix_markup };
+  glong n = g_utf8_strlen (name, -1);
+  char *markup = NULL;
+
+  /* The whole name with the whole suffix, then with the short one (a
+   * process's thread count goes first), then the name cut. */
+  for (guint s = 0; s < G_N_ELEMENTS (suffixes); s++)
+    for (glong keep = n; keep >= (s == G_N_ELEMENTS (suffixes) - 1 ? 1 : n); keep--)
+      {
+        g_autofree char *cut = NULL;
+        g_autofree char *escaped = NULL;
+        int w, h;
+
+        if (keep == n)
+          cut = g_strdup (name);
+        else
+          {
+            g_autofree char *head = g_utf8_substring (name, 0, (keep + 1) / 2);
+            g_autofree char *tail = g_utf8_substring (name, n - keep / 2, n);
+            cut = g_strconcat (head, "…", tail, NULL);
+          }
+        escaped = g_markup_escape_text (cut, -1);
+        g_free (markup);
+        markup = g_strdup_printf (bold ? "<b>%s</b>%s" : "%s%s", escaped, suffixes[s]);
+        pango_layout_set_markup (layout, markup, -1);
+        pango_layout_get_pixel_size (layout, &w, &h);
+        if (w <= width)
+          return markup;
+      }
+  /* A column narrower than the id: cut the end. */
+  pango_layout_set_width (layout, (int) (width * PANGO_SCALE));
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+  return markup;
+}
+
 static PangoLayout *
 get_row_label (WsTimelineRenderer  *self,
                WsTrace             *trace,
@@ -316,34 +362,57 @@ get_row_label (WsTimelineRenderer  *self,
 
   layout = pango_layout_new (get_context (self));
   pango_layout_set_font_description (layout, self->font);
-  /* Cut in the middle: the end of a name ("worker-1", "worker-2") and the
-   * id after it tell threads apart, "convoy-…" twice did not. */
-  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
 
   if (row->kind == WS_TIMELINE_ROW_PROCESS)
     {
       const WsProcess *p = ws_trace_get_process (trace, row->index);
-      g_autofree char *name = g_markup_escape_text (p->name ? p->name : _("unknown"), -1);
       g_autofree char *pid = ws_format_pid (p->pid);
+      /* Translators: process header in the timeline, after its name: pid, thread count */
+      g_autofree char *suffix = g_strdup_printf (ngettext ("  <span alpha=\"60%%\">%s · %u thread</span>",
+                                                           "  <span alpha=\"60%%\">%s · %u threads</span>",
+                                                           p->n_threads), pid, p->n_threads);
 
-      /* Translators: process header in the timeline: name, pid, thread count */
-      markup = g_strdup_printf (ngettext ("<b>%s</b>  <span alpha=\"60%%\">%s · %u thread</span>",
-                                          "<b>%s</b>  <span alpha=\"60%%\">%s · %u threads</span>",
-                                          p->n_threads),
-                                name, pid, p->n_threads);
-      pango_layout_set_width (layout, (int) ((self->geometry.label_width - PROCESS_INDENT - LABEL_PAD) * PANGO_SCALE));
+      g_autofree char *short_suffix = g_strdup_printf ("  <span alpha=\"60%%\">%s</span>", pid);
+
+      markup = fit_label (layout, p->name ? p->name : _("unknown"), TRUE, suffix, short_suffix,
+                          self->geometry.label_width - PROCESS_INDENT - LABEL_PAD);
     }
   else
     {
       const WsThread *t = ws_trace_get_thread (trace, row->index);
-      g_autofree char *name = g_markup_escape_text (t->name ? t->name : _("unknown"), -1);
+      g_autofree char *suffix = g_strdup_printf ("  <span alpha=\"55%%\" font_features=\"tnum\">%d</span>", t->tid);
 
-      markup = g_strdup_printf ("%s  <span alpha=\"55%%\" font_features=\"tnum\">%d</span>", name, t->tid);
-      pango_layout_set_width (layout, (int) ((self->geometry.label_width - THREAD_INDENT - LABEL_PAD) * PANGO_SCALE));
+      markup = fit_label (layout, t->name ? t->name : _("unknown"), FALSE, suffix, suffix,
+                          self->geometry.label_width - THREAD_INDENT - LABEL_PAD);
     }
   pango_layout_set_markup (layout, markup, -1);
   g_hash_table_insert (self->label_cache, key, layout);
   return layout;
+}
+
+/**
+ * ws_timeline_renderer_dup_row_label:
+ * @ellipsized: (out) (optional): whether Pango still cut the label
+ * @width: (out) (optional): its width in pixels
+ *
+ * Returns: (transfer full): the text of a row's label as drawn (after a
+ *   long name was cut to fit)
+ */
+char *
+ws_timeline_renderer_dup_row_label (WsTimelineRenderer  *self,
+                                    WsTrace             *trace,
+                                    const WsTimelineRow *row,
+                                    gboolean            *ellipsized,
+                                    int                 *width)
+{
+  PangoLayout *layout = get_row_label (self, trace, row, FALSE);
+  int h;
+
+  if (ellipsized != NULL)
+    *ellipsized = pango_layout_is_ellipsized (layout);
+  if (width != NULL)
+    pango_layout_get_pixel_size (layout, width, &h);
+  return g_strdup (pango_layout_get_text (layout));
 }
 
 /* ------------------------------------------------------------------ */
@@ -924,10 +993,19 @@ draw_readier_arrow (WsTimelineRenderer *self,
     {
       sx = ex + 6;
       sy = ey;
-      label = joined != NULL ? joined
-              : kind == WS_READIER_HARDWARE ? ws_wake_word_phrase (ws_wake_word_for_interrupt (wait->state))
-              : (wait->flags & WS_EVENT_FLAG_UNFINISHED) ? _("still waiting when the recording ended")
-              : ws_wake_word_phrase (WS_WAKE_WORD_UNKNOWN);
+      WsWakeWord word;
+
+      /* A joined wait says how many tries; otherwise the same rule as
+       * `why`, the ready tree and the critical path (a timer's expiry is
+       * "timer expired" in all of them). */
+      if (joined != NULL)
+        label = joined;
+      else if (ws_wake_word_for_wait (NULL, trace, wait_index, &word))
+        label = ws_wake_word_phrase (word);
+      else
+        label = (wait->flags & WS_EVENT_FLAG_UNFINISHED) ? _("still waiting when the recording ended")
+                : kind == WS_READIER_HARDWARE ? ws_wake_word_phrase (ws_wake_word_for_interrupt (wait->state))
+                : ws_wake_word_phrase (WS_WAKE_WORD_UNKNOWN);
     }
 
   if (label != NULL)

@@ -103,6 +103,11 @@ void     ws_timeline_renderer_set_font          (WsTimelineRenderer        *self
                                                  const PangoFontDescription *font);
 const WsTimelineGeometry *
          ws_timeline_renderer_get_geometry      (WsTimelineRenderer        *self);
+char    *ws_timeline_renderer_dup_row_label     (WsTimelineRenderer        *self,
+                                                 WsTrace                   *trace,
+                                                 const WsTimelineRow       *row,
+                                                 gboolean                  *ellipsized,
+                                                 int                       *width);
 void     ws_timeline_renderer_set_label_width   (WsTimelineRenderer        *self,
                                                  double                     width);
 void     ws_timeline_renderer_set_search        (WsTimelineRenderer        *self,

@@ -38,6 +38,7 @@ struct _WsCriticalPath
   WsTrace   *trace;
   WsSymptom  symptom;
   GArray    *segments;   /* WsCriticalSegment, time order */
+  WsFrameClassifier *classifier; /* names what ended each blocked segment's wait */
 };
 
 G_DEFINE_FINAL_TYPE (WsCriticalPath, ws_critical_path, G_TYPE_OBJECT)
@@ -48,6 +49,7 @@ ws_critical_path_finalize (GObject *object)
   WsCriticalPath *self = WS_CRITICAL_PATH (object);
 
   g_clear_object (&self->trace);
+  g_clear_object (&self->classifier);
   g_array_unref (self->segments);
 
   G_OBJECT_CLASS (ws_critical_path_parent_class)->finalize (object);
@@ -357,6 +359,7 @@ ws_critical_path_build_full (WsTrace           *trace,
   self = g_object_new (WS_TYPE_CRITICAL_PATH, NULL);
   self->trace = g_object_ref (trace);
   self->symptom = *symptom;
+  self->classifier = g_object_ref (classifier ? classifier : ws_frame_classifier_get_default ());
 
   frames = g_array_new (FALSE, FALSE, sizeof (Frame));
   active = g_hash_table_new (g_direct_hash, g_direct_equal);
@@ -614,6 +617,20 @@ segment_is_cpu_wait (WsTrace                 *trace,
 }
 
 /**
+ * ws_critical_path_segment_is_disk:
+ *
+ * Returns: whether @segment is blocked in an uninterruptible wait (the
+ *   thread's own I/O), whatever ended it
+ */
+gboolean
+ws_critical_path_segment_is_disk (WsCriticalPath *path,
+                                  guint           segment)
+{
+  g_return_val_if_fail (WS_IS_CRITICAL_PATH (path), FALSE);
+  return segment_is_disk (path->trace, ws_critical_path_get_segment (path, segment));
+}
+
+/**
  * ws_critical_path_segment_label:
  *
  * Returns: what @segment's time was, translated: its state's label, but
@@ -627,11 +644,18 @@ ws_critical_path_segment_label (WsCriticalPath *path,
 {
   const WsCriticalSegment *seg;
   WsTrace *trace;
+  WsWakeWord word;
 
   g_return_val_if_fail (WS_IS_CRITICAL_PATH (path), NULL);
 
   seg = ws_critical_path_get_segment (path, segment);
   trace = ws_critical_path_get_trace (path);
+  /* A blocked segment says what ended its own wait, in the words `why`
+   * and the ready tree use for the same wait (a timer's expiry is not
+   * "interrupt" here and "timer expired" there). */
+  if ((seg->state == WS_CRITICAL_BLOCKED_HARDWARE || seg->state == WS_CRITICAL_BLOCKED_UNKNOWN) &&
+      seg->event != WS_NONE && ws_wake_word_for_wait (path->classifier, trace, seg->event, &word))
+    return blocked_label (word);
   if (segment_is_disk (trace, seg))
     return _("Disk (uninterruptible I/O)");
   if (segment_is_cpu_wait (trace, seg))

@@ -117,6 +117,8 @@ char                    *ws_critical_path_dup_thread_summary (WsCriticalPath *pa
 char                    *ws_critical_path_dup_state_summary  (WsCriticalPath *path);
 /* What one segment's time was: the state's label, or "Disk
  * (uninterruptible I/O)", or "CPU contention (waiting for a CPU)". */
+gboolean                  ws_critical_path_segment_is_disk (WsCriticalPath *path,
+                                                           guint           segment);
 const char              *ws_critical_path_segment_label  (WsCriticalPath *path,
                                                           guint           segment);
 WsTime                   ws_critical_path_get_disk_time  (WsCriticalPath *path);

@@ -259,6 +259,37 @@ static const Field wait_edge_fields[] = {
   { "from", we_from }, { "to", we_to },
 };
 
+/* What ended a ready-tree node's wait in the glossary's words (as `why`
+ * and the critical path say it), or null when a thread did. */
+static const char *
+ready_node_ended (WsTrace           *trace,
+                  const WsReadyNode *r)
+{
+  const WsEvent *e = ws_trace_get_event (trace, r->event);
+  WsWakeWord word;
+
+  if (e->flags & WS_EVENT_FLAG_UNFINISHED)
+    return NULL;
+  if (!ws_wake_word_for_kind (r->wake, (e->flags & WS_EVENT_FLAG_UNINTERRUPTIBLE) ? 'D' : e->state, &word))
+    return NULL;
+  return ws_wake_word_phrase (word);
+}
+
+static void
+add_ended (JsonBuilder       *b,
+           const char        *key,
+           WsTrace           *trace,
+           const WsReadyNode *r)
+{
+  const char *ended = ready_node_ended (trace, r);
+
+  json_builder_set_member_name (b, key);
+  if (ended != NULL)
+    json_builder_add_string_value (b, ended);
+  else
+    json_builder_add_null_value (b);
+}
+
 /* Ready-tree nodes. */
 FIELD (rn_id,           WsReadyNode, add_int (o->b, key, i))
 FIELD (rn_parent,       WsReadyNode, add_index_or_null (o->b, key, r->parent))
@@ -270,6 +301,7 @@ FIELD (rn_duration,     WsReadyNode, add_int (o->b, key, r->duration))
 FIELD (rn_duration_ms,  WsReadyNode, add_double (o->b, key, r->duration / 1e6))
 FIELD (rn_wake,         WsReadyNode, add_string (o->b, key, ws_wake_kind_to_string (r->wake)))
 FIELD (rn_stop,         WsReadyNode, add_string (o->b, key, ws_ready_stop_to_string (r->stop)))
+FIELD (rn_ended,        WsReadyNode, add_ended (o->b, key, o->trace, r))
 FIELD (rn_lock_related, WsReadyNode, add_bool (o->b, key, r->lock_related))
 FIELD (rn_readier,      WsReadyNode, add_thread (o->b, o->trace, key, r->readier_thread))
 FIELD (rn_anomalous,    WsReadyNode, add_bool (o->b, key, o->anomalous[i]))
@@ -279,7 +311,7 @@ FIELD (rn_unwait_stack, WsReadyNode, add_stack_ref (o->b, o->used, key, r->unwai
 static const Field ready_node_fields[] = {
   { "id", rn_id }, { "parent", rn_parent }, { "depth", rn_depth }, { "event", rn_event },
   { "", rn_thread }, { "time", rn_time }, { "duration", rn_duration },
-  { "duration_ms", rn_duration_ms }, { "wake", rn_wake }, { "stop", rn_stop },
+  { "duration_ms", rn_duration_ms }, { "wake", rn_wake }, { "stop", rn_stop }, { "ended", rn_ended },
   { "lock_related", rn_lock_related }, { "readier_", rn_readier }, { "anomalous", rn_anomalous },
   { "stack", rn_stack }, { "unwait_stack", rn_unwait_stack },
 };
@@ -320,13 +352,14 @@ FIELD (cs_start,        WsCriticalSegment, add_int (o->b, key, r->start))
 FIELD (cs_end,          WsCriticalSegment, add_int (o->b, key, r->end))
 FIELD (cs_duration_ms,  WsCriticalSegment, add_double (o->b, key, (r->end - r->start) / 1e6))
 FIELD (cs_state,        WsCriticalSegment, add_string (o->b, key, ws_critical_state_to_string (r->state)))
+FIELD (cs_label,        WsCriticalSegment, add_string (o->b, key, ws_critical_path_segment_label (o->source, i)))
 FIELD (cs_depth,        WsCriticalSegment, add_int (o->b, key, r->depth))
 FIELD (cs_event,        WsCriticalSegment, if (r->event != WS_NONE) add_int (o->b, key, r->event))
 FIELD (cs_on_behalf_of, WsCriticalSegment, if (r->on_behalf_of != WS_NONE) add_int (o->b, key, r->on_behalf_of))
 
 static const Field segment_fields[] = {
   { "", cs_thread }, { "start", cs_start }, { "end", cs_end }, { "duration_ms", cs_duration_ms },
-  { "state", cs_state }, { "depth", cs_depth }, { "event", cs_event }, { "on_behalf_of", cs_on_behalf_of },
+  { "state", cs_state }, { "label", cs_label }, { "depth", cs_depth }, { "event", cs_event }, { "on_behalf_of", cs_on_behalf_of },
 };
 
 /* Inspector findings. */
@@ -679,10 +712,12 @@ ws_graph_export_ready_tree_dot (WsReadyTree   *tree,
       g_autofree char *who = thread_label (trace, n->thread);
       const char *leaf = telling_function (trace, n->stack);
       g_autofree char *d = format_duration (n->duration);
+      const char *ended = ready_node_ended (trace, n);
+      /* a leaf no thread woke says what ended it in the glossary's words */
+      const char *stop = ended != NULL ? ended : n->stop != WS_READY_STOP_NONE ? ws_ready_stop_to_string (n->stop) : NULL;
       g_autofree char *label = g_strdup_printf ("%s\nwait %s%s%s%s%s", who, d,
                                                 leaf ? "\n" : "", leaf ? leaf : "",
-                                                n->stop != WS_READY_STOP_NONE ? "\n" : "",
-                                                n->stop != WS_READY_STOP_NONE ? ws_ready_stop_to_string (n->stop) : "");
+                                                stop ? "\n" : "", stop ? stop : "");
 
       g_string_append_printf (out, "  n%u [label=\"", i);
       append_dot_escaped (out, label);

@@ -81,3 +81,80 @@ ws_wake_word_for_interrupt (char state)
 {
   return state == 'D' ? WS_WAKE_WORD_DISK : WS_WAKE_WORD_INTERRUPT;
 }
+
+/**
+ * ws_wake_word_for_kind:
+ * @kind: what ended a wait, as the frame classifier tells it
+ * @state: the wait's state ('D' for an uninterruptible wait)
+ * @word: (out): the glossary's word for it, when no thread ended it
+ *
+ * A kernel worker (a heartbeat thread) ending an uninterruptible wait
+ * completed the thread's own I/O: the critical path and `why` treat it as
+ * the I/O path's, so it is "disk I/O done" here too.
+ *
+ * Returns: %FALSE if a thread woke the wait (the views name the thread)
+ */
+gboolean
+ws_wake_word_for_kind (WsWakeKind  kind,
+                       char        state,
+                       WsWakeWord *word)
+{
+  switch (kind)
+    {
+    case WS_WAKE_TIMER:
+      *word = WS_WAKE_WORD_TIMER;
+      return TRUE;
+    case WS_WAKE_INTERRUPT:
+      *word = ws_wake_word_for_interrupt (state);
+      return TRUE;
+    case WS_WAKE_UNKNOWN:
+      *word = WS_WAKE_WORD_UNKNOWN;
+      return TRUE;
+    case WS_WAKE_HEARTBEAT:
+      if (state != 'D')
+        return FALSE;
+      *word = WS_WAKE_WORD_DISK;
+      return TRUE;
+    case WS_WAKE_THREAD:
+    default:
+      return FALSE;
+    }
+}
+
+/**
+ * ws_wake_word_for_wait:
+ * @classifier: (nullable): the frame lists; %NULL for the default
+ * @trace: the trace
+ * @wait_event: a WAIT event
+ * @word: (out): what ended it, when no thread did
+ *
+ * The one rule every view (timeline, ready tree, critical path, `why`,
+ * reports) uses to name what ended a wait, so that the same wait gets the
+ * same word everywhere: a timer's expiry (the classifier's false-run
+ * frames) is "timer expired" whether the critical path, the ready tree or
+ * `why` shows it; an interrupt ending an uninterruptible wait is "disk I/O
+ * done"; a wait without a wake-up record is "no wake-up recorded".
+ *
+ * Returns: %FALSE if a thread woke the wait (the views name the thread;
+ *   @word is left alone), or if the wait is still open at the end of the
+ *   trace (nothing ended it yet)
+ */
+gboolean
+ws_wake_word_for_wait (WsFrameClassifier *classifier,
+                       WsTrace           *trace,
+                       guint              wait_event,
+                       WsWakeWord        *word)
+{
+  const WsEvent *e;
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), FALSE);
+  g_return_val_if_fail (wait_event < ws_trace_get_n_events (trace), FALSE);
+
+  e = ws_trace_get_event (trace, wait_event);
+  if (e->kind != WS_EVENT_WAIT || (e->flags & WS_EVENT_FLAG_UNFINISHED))
+    return FALSE;
+  if (classifier == NULL)
+    classifier = ws_frame_classifier_get_default ();
+  return ws_wake_word_for_kind (ws_frame_classifier_classify_wake (classifier, trace, wait_event, NULL),
+                                (e->flags & WS_EVENT_FLAG_UNINTERRUPTIBLE) ? 'D' : e->state, word);
+}

@@ -3,6 +3,9 @@
 
 #include <glib.h>
 
+#include "ws-frame-classifier.h"
+#include "ws-trace.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -31,5 +34,12 @@ const char *ws_wake_word_label    (WsWakeWord word);
 const char *ws_wake_word_phrase   (WsWakeWord word);
 const char *ws_wake_word_explain  (WsWakeWord word);
 WsWakeWord  ws_wake_word_for_interrupt (char state);
+gboolean    ws_wake_word_for_kind  (WsWakeKind         kind,
+                                    char               state,
+                                    WsWakeWord        *word);
+gboolean    ws_wake_word_for_wait  (WsFrameClassifier *classifier,
+                                    WsTrace           *trace,
+                                    guint              wait_event,
+                                    WsWakeWord        *word);
 
 G_END_DECLS
