@@ -43,11 +43,14 @@ multiply (M a, M b)   /* a then b */
 /* The heights (px, device units of the recording) of every glyph run a
  * recording surface draws: its cairo-script replay, read for the
  * transformation (identity, translate, scale, set-matrix, transform,
- * save/restore) and the font matrix at each show-glyphs. */
+ * save/restore) and the font matrix at each show-glyphs.  @script
+ * receives the replay and must outlive @recording: cairo-script leaves an
+ * observer on the surfaces it wrote out, which writes to the stream again
+ * when they are destroyed. */
 static GArray *
-glyph_sizes (cairo_surface_t *recording)
+glyph_sizes (cairo_surface_t *recording,
+             GString         *script)
 {
-  g_autoptr(GString) script = g_string_sized_new (1 << 24);   /* the fonts are embedded */
   GArray *sizes = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (M) * 2);
   M ctm = { 1, 0, 0, 1, 0, 0 }, font = { 10, 0, 0, 10, 0, 0 };
@@ -156,6 +159,7 @@ compare_double (gconstpointer a, gconstpointer b)
 static void
 test_reader (void)
 {
+  g_autoptr(GString) script = g_string_sized_new (1 << 20);   /* outlives rec: see glyph_sizes() */
   cairo_surface_t *rec = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, NULL);
   cairo_t *cr = cairo_create (rec);
   const double px[] = { 12, 15, 9 }, scale[] = { 2, 0.5, 1 };
@@ -179,7 +183,7 @@ test_reader (void)
       g_object_unref (layout);
     }
   cairo_destroy (cr);
-  sizes = glyph_sizes (rec);
+  sizes = glyph_sizes (rec, script);
   g_assert_cmpuint (sizes->len, ==, 3);
   for (guint i = 0; i < 3; i++)
     g_assert_cmpfloat_with_epsilon (g_array_index (sizes, double, i), px[i] * scale[i], 0.01);
@@ -191,6 +195,8 @@ test_real_figures (void)
 {
   g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "session-v1.waitscope", NULL);
   g_autoptr(GError) error = NULL;
+  /* Declared before the report, so freed after its figures: see glyph_sizes(). */
+  g_autoptr(GString) script = g_string_sized_new (1 << 24);   /* the fonts are embedded */
   g_autoptr(WsSessionFile) session = ws_session_file_load (path, &error);
   g_autoptr(WsReport) report = NULL;
   const double screens[][2] = { { 1920, 1080 }, { 1280, 720 } };
@@ -207,7 +213,8 @@ test_real_figures (void)
       double least, tenth;
 
       g_assert_nonnull (figure);
-      sizes = glyph_sizes (figure->recording.surface);
+      g_string_truncate (script, 0);
+      sizes = glyph_sizes (figure->recording.surface, script);
       g_assert_cmpuint (sizes->len, >, 10);
       g_array_sort (sizes, compare_double);
       least = g_array_index (sizes, double, 0);
