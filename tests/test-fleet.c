@@ -443,6 +443,23 @@ test_cli (void)
     g_assert_cmpint (ws_test_run_cli (both_args, NULL, &err2), ==, 2);
     g_assert_nonnull (strstr (err2, "both the slow and the fast class"));
   }
+
+  /* Classes given without latencies have no medians to print: the
+   * contrast's stand-in thresholds (1 ns, "never") are no durations. */
+  {
+    g_autofree char *slow = fleet_path ("run-03.perf.txt.gz");
+    g_autofree char *fast = fleet_path ("run-01.perf.txt.gz");
+    g_autofree char *out = NULL;
+    g_autofree char *out2 = NULL;
+    const char *args[] = { "contrast", "--slow", slow, "--fast", fast, NULL };
+    const char *with_latencies[] = { "contrast", "--classes", csv, NULL };
+
+    g_assert_cmpint (ws_test_run_cli (args, &out, NULL), ==, 0);
+    g_assert_nonnull (strstr (out, "Classes by trace (no latencies given)"));
+    g_assert_null (strstr (out, "median"));
+    g_assert_cmpint (ws_test_run_cli (with_latencies, &out2, NULL), ==, 0);
+    g_assert_nonnull (strstr (out2, "(median 6.278 ms)"));
+  }
 }
 
 int

@@ -13,6 +13,7 @@
 #include "cli-classes.h"
 #include "ws-contrast-words.h"
 #include "ws-fleet-classes.h"
+#include "ws-trace-classes.h"
 #include "cli-common.h"
 #include "cli-contrast-common.h"
 #include "ws-contrast.h"
@@ -146,7 +147,12 @@ print_header (WsContrastResult *r, const char *scenario, const char *component)
     g_autofree char *summary = ws_contrast_result_dup_summary (r, ws_contrast_result_get_by_class (r));
     printf ("%s\n", summary);
   }
-  if (ws_contrast_result_get_by_class (r))
+  if (ws_contrast_result_get_by_class (r)
+      && !ws_trace_classes_span_thresholds_are_medians (ws_contrast_result_get_t_fast (r),
+                                                        ws_contrast_result_get_t_slow (r)))
+    /* Translators: classes of whole traces given without latencies */
+    printf (_("Classes by trace (no latencies given): %s\n"), classes);
+  else if (ws_contrast_result_get_by_class (r))
     {
       g_autofree char *fast = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "fast %u instance (median %s)",
                                                             "fast %u instances (median %s)", nf), nf, tf);

@@ -261,6 +261,20 @@ ws_trace_classes_span_thresholds (GArray *entries,
 }
 
 /**
+ * ws_trace_classes_span_thresholds_are_medians:
+ *
+ * Whether @t_fast and @t_slow from ws_trace_classes_span_thresholds() are
+ * the classes' median latencies, or only the stand-ins used when the
+ * classes came without latencies (which are no durations to print).
+ */
+gboolean
+ws_trace_classes_span_thresholds_are_medians (WsTime t_fast,
+                                              WsTime t_slow)
+{
+  return !(t_fast == 1 && t_slow == G_MAXINT64 / 2);
+}
+
+/**
  * ws_trace_classes_program_of_interest:
  * @traces: (element-type WsTrace)
  *

@@ -42,6 +42,8 @@ gboolean    ws_trace_classes_assign        (GArray         *entries,
                                             double          fast_at_most,
                                             double          slow_at_least,
                                             GError        **error);
+gboolean    ws_trace_classes_span_thresholds_are_medians (WsTime t_fast,
+                                                          WsTime t_slow);
 void        ws_trace_classes_span_thresholds
                                            (GArray         *entries,
                                             WsTime         *t_fast,
