@@ -460,6 +460,22 @@ test_cli (void)
     g_assert_cmpint (ws_test_run_cli (with_latencies, &out2, NULL), ==, 0);
     g_assert_nonnull (strstr (out2, "(median 6.278 ms)"));
   }
+
+  /* Mining a fleet with no classes says that it ranks by cost over all
+   * traces and how to rank what the slow ones have more of. */
+  {
+    g_autofree char *a = fleet_path ("run-03.perf.txt.gz");
+    g_autofree char *b = fleet_path ("run-01.perf.txt.gz");
+    g_autofree char *out = NULL;
+    g_autofree char *out2 = NULL;
+    const char *plain[] = { "mine", "--no-history", a, b, NULL };
+    const char *by_class[] = { "mine", "--no-history", "--slow", a, "--fast", b, "--rank", "discriminative", NULL };
+
+    g_assert_cmpint (ws_test_run_cli (plain, &out, NULL), ==, 0);
+    g_assert_nonnull (strstr (out, "2 traces, no slow or fast class"));
+    g_assert_cmpint (ws_test_run_cli (by_class, &out2, NULL), ==, 0);
+    g_assert_null (strstr (out2, "no slow or fast class"));
+  }
 }
 
 int

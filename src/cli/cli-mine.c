@@ -577,6 +577,18 @@ print_text (CliMineOptions *options,
             ws_stack_db_get_n_entries (result->db), cost);
   }
   cli_mine_print_scope_note (options, result);
+  /* Over a fleet with no slow or fast class the costliest patterns are
+   * what every trace does most (a service's pacing sleep, its idle
+   * reads), not what the slow traces have more of: say how to ask that. */
+  if (!result->run->discriminative && result->run->n_traces > 1)
+    printf (g_dngettext (GETTEXT_PACKAGE,
+                         "%u trace, no slow or fast class: ranked by cost over all of them. To rank what "
+                         "slow traces have more of than fast ones, give --classes FILE or --slow/--fast "
+                         "with --rank discriminative.\n",
+                         "%u traces, no slow or fast class: ranked by cost over all of them. To rank what "
+                         "slow traces have more of than fast ones, give --classes FILE or --slow/--fast "
+                         "with --rank discriminative.\n", result->run->n_traces),
+            result->run->n_traces);
   printf (g_dngettext (GETTEXT_PACKAGE,
                        "λ = %s: %u maximal pattern of cost ≥ λ (frames caller first)\n",
                        "λ = %s: %u maximal patterns of cost ≥ λ (frames caller first)\n", n),
