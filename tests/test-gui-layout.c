@@ -33,6 +33,7 @@
 #include "ws-preferences-window.h"
 #include "ws-session.h"
 #include "ws-session-file.h"
+#include "ws-thread-table.h"
 #include "ws-window.h"
 
 static WsApplication *the_app;
@@ -498,6 +499,23 @@ check_scope_list (Fixture *fx)
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle), FALSE);
 }
 
+/* The Threads table shows every column in the window's width: its last
+ * column, the longest wait, was cut at 1280 px with the sidebar shown. */
+static void
+check_thread_columns (Fixture *fx)
+{
+  GtkWidget *table = ws_gui_test_find_child (GTK_WIDGET (fx->window), WS_TYPE_THREAD_TABLE);
+  GtkWidget *scroller = table ? ws_gui_test_find_child (table, GTK_TYPE_SCROLLED_WINDOW) : NULL;
+  GtkAdjustment *h;
+
+  g_assert_nonnull (scroller);
+  h = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (scroller));
+  if (gtk_adjustment_get_upper (h) > gtk_adjustment_get_page_size (h) + 1)
+    g_ptr_array_add (fx->problems, g_strdup_printf ("threads table at %dx%d: columns need %.0f px, %.0f shown",
+                                                    current_size->width, current_size->height,
+                                                    gtk_adjustment_get_upper (h), gtk_adjustment_get_page_size (h)));
+}
+
 static void
 check_details_pages (Fixture *fx)
 {
@@ -507,6 +525,8 @@ check_details_pages (Fixture *fx)
     {
       ws_window_show_details_page (fx->window, plain[i]);
       check_page (GTK_WIDGET (fx->window), plain[i], fx->problems);
+      if (g_str_equal (plain[i], "threads"))
+        check_thread_columns (fx);
     }
   check_graph_pages (fx);
 }

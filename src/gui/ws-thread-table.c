@@ -154,10 +154,11 @@ setup_cb (GtkSignalListItemFactory *factory,
   gtk_label_set_xalign (GTK_LABEL (label), kind == COLUMN_TEXT ? 0 : 1);
   if (kind == COLUMN_TEXT)
     {
-      /* Room for "postgres (9054)" at 1280 px; a longer name is cut in
+      /* Room for "postgres (9054)" at 1280 px (with the cells' narrower
+       * padding, style.css); a longer name is cut in
        * the middle (its end and the id tell threads apart) and is whole
        * in the tooltip. */
-      gtk_label_set_width_chars (GTK_LABEL (label), 15);
+      gtk_label_set_width_chars (GTK_LABEL (label), 12);
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
     }
   else
@@ -273,15 +274,25 @@ ws_thread_table_init (WsThreadTable *self)
     { _("TID"), "tid", COLUMN_NUMBER, FALSE },
     { _("Process"), "process", COLUMN_TEXT, TRUE },
     /* One unit for every duration, in the headers, so that the column
-     * reads as numbers that line up ("1.2 s" beside "980 ms" did not). */
-    { _("Running, ms"), "run", COLUMN_DURATION, FALSE },
-    { _("Ready, ms"), "ready", COLUMN_DURATION, FALSE },
-    { _("Sleeping (S), ms"), "sleep", COLUMN_DURATION, FALSE },
-    { _("Disk (D), ms"), "disk", COLUMN_DURATION, FALSE },
-    { _("Other waits, ms"), "other", COLUMN_DURATION, FALSE },
+     * reads as numbers that line up ("1.2 s" beside "980 ms" did not).
+     * The unit goes on a second line, so that the eleven columns fit a
+     * 1280-px window beside the sidebar (on one line they needed 1361 px
+     * of its 1019). */
+    /* Translators: a column header on two lines: a state, then the unit */
+    { _("Running\nms"), "run", COLUMN_DURATION, FALSE },
+    /* Translators: a column header on two lines: a state, then the unit */
+    { _("Ready\nms"), "ready", COLUMN_DURATION, FALSE },
+    /* Translators: a column header on two lines: a state, then the unit */
+    { _("Sleeping (S)\nms"), "sleep", COLUMN_DURATION, FALSE },
+    /* Translators: a column header on two lines: a state, then the unit */
+    { _("Disk (D)\nms"), "disk", COLUMN_DURATION, FALSE },
+    /* Translators: a column header on two lines: a state, then the unit */
+    { _("Other waits\nms"), "other", COLUMN_DURATION, FALSE },
     { _("Waits"), "waits", COLUMN_NUMBER, FALSE },
-    { _("No wake-up recorded"), "unknown", COLUMN_NUMBER, FALSE },
-    { _("Longest wait, ms"), "longest", COLUMN_DURATION, FALSE },
+    /* Translators: a column header on two lines: the waits no wake-up ended */
+    { _("No wake-up\nrecorded"), "unknown", COLUMN_NUMBER, FALSE },
+    /* Translators: a column header on two lines: the longest wait, then the unit */
+    { _("Longest wait\nms"), "longest", COLUMN_DURATION, FALSE },
   };
   GtkSelectionModel *selection;
   GtkColumnViewColumn *sort_column = NULL;
