@@ -941,7 +941,7 @@ check_contrast_reports (WsFindingsPage *page,
   g_assert_cmpuint (count_in_file (html, "data-view=\"coverage\""), ==, 1);
   g_assert_cmpuint (count_in_file (html, " src="), ==, 0);
   g_assert_cmpuint (count_in_file (html, "href=\"http"), ==, 0);
-  g_assert_cmpuint (count_in_file (html, "Signature Set Tuple"), ==, 1);
+  g_assert_cmpuint (count_in_file (html, "Call chains (waiting, waking it, running)"), ==, 1);
   g_assert_cmpuint (count_in_file (html, "All signatures together"), ==, 1);
   if (pdfinfo != NULL)
     {

@@ -297,7 +297,7 @@ def check_pg_session(tmp):
     check(len(p.sections) == len(PG_PINS) and not p.external, "pg report: every figure, nothing outside the file")
     check(len(p.ids) == len(set(p.ids)), "pg report: ids unique across figures")
     check_pdf_stacks(html, pdf, "pg contrast")
-    check("Signature Set Tuple" in text and "DiskService" in text and "Lit in red" in text, "the contrast pattern's facts")
+    check("Call chains (waiting, waking it, running)" in text and "C (total cost)" in text and "DiskService" in text and "Lit in red" in text, "the contrast pattern's facts")
     check("slow (AWG_slow)" in text and "wait graphs merged" in text, "the AWG's facts")
     check("All signatures together" in text and "S1 · heap_update,ProcSleep" in text, "the coverage's facts")
     check('class="error"' not in text and "cannot be drawn" not in text, "no finding failed to draw")

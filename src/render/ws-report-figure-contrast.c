@@ -12,6 +12,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "ws-awg-renderer.h"
+#include "ws-contrast-words.h"
 #include "ws-error.h"
 #include "ws-pin-contrast.h"
 #include "ws-report-figure-private.h"
@@ -129,18 +130,21 @@ add_pattern_facts (WsReportFigure          *figure,
 {
   const WsContrastPattern *p = ws_contrast_result_get_pattern (result, rank);
   g_autofree char *which = g_strdup_printf (ws_contrast_result_get_rank (result) == WS_CONTRAST_RANK_AVERAGE
-                                            ? _("%u of %u, ranked by C/N") : _("%u of %u, ranked by C"),
+                                            ? _("%u of %u, ranked by cost per time") : _("%u of %u, ranked by total cost"),
                                             rank + 1, ws_contrast_result_get_n_patterns (result));
   g_autofree char *tuple = ws_contrast_result_format_pattern (result, p);
-  g_autofree char *cn = ws_format_duration (p->n ? p->c / (gint64) p->n : 0);
-  g_autofree char *c = ws_format_duration (p->c);
   g_autofree char *c_path = ws_format_duration (p->c_path_max);
-  g_autofree char *cost = g_strdup_printf (_("C/N %s · C %s · N %llu · costliest whole path once %s%s"),
-                                           cn, c, (unsigned long long) p->n, c_path, p->high_impact ? _(" · high impact (above T_slow)") : "");
+  /* The page's words (ws-contrast-words.c), then the paper's terms, which
+   * the page keeps in a tooltip and a printed report can only spell out. */
+  g_autofree char *words = ws_contrast_pattern_dup_cost (p);
+  g_autofree char *cost = g_strdup_printf (_("%s · its costliest whole path once %s"), words, c_path);
+  g_autofree char *terms = ws_contrast_pattern_dup_terms (p);
 
   ws_report_figure_add_fact (figure, _("Pattern"), which);
-  ws_report_figure_add_fact (figure, _("Signature Set Tuple ⟨wait, unwait, running⟩"), tuple);
+  /* Translators: the call chains of a contrast pattern, the paper's "Signature Set Tuple" */
+  ws_report_figure_add_fact (figure, _("Call chains (waiting, waking it, running)"), tuple);
   ws_report_figure_add_fact (figure, _("Cost"), cost);
+  ws_report_figure_add_fact (figure, _("Paper's terms"), terms);
   add_slowest_instance (figure, result, rank);
 }
 
