@@ -415,6 +415,13 @@ test_window (void)
   g_assert_cmpuint (event, !=, WS_NONE);
   g_assert_cmpuint (event, >, longest_wait);
   g_assert_true (ws_gui_test_stack_has (gui.trace, ws_trace_get_event (gui.trace, event)->stack, "futex_wait"));
+  /* The match is brought into view, not only selected. */
+  {
+    const WsEvent *e = ws_trace_get_event (gui.trace, event);
+
+    g_assert_cmpint (e->time + e->duration, >=, ws_timeline_viewport_get_begin (viewport));
+    g_assert_cmpint (e->time, <=, ws_timeline_viewport_get_end (viewport));
+  }
   g_assert_nonnull (strstr (ws_details_pane_get_stack_text (ws_window_get_details_pane (gui.window)), "futex_wait"));
   g_assert_true (g_str_has_prefix (ws_window_get_search_status (gui.window), "Match ") ||
                  strstr (ws_window_get_search_status (gui.window), " ") != NULL);
