@@ -245,7 +245,10 @@ test_record_command (void)
    * writes (O_DIRECT skips the page cache, so dd issues them itself).
    * Whether each completion was recorded depends on the kernel (this
    * VM's loses block_rq_complete raised on an idle CPU; a CI run saw
-   * none of the eight), so issued requests count, completed or not. */
+   * none of the eight), so issued requests count, completed or not; and
+   * a write the device was too busy to take is issued later by kblockd,
+   * not by dd (a CI run saw 6 of the 8 issued by dd).  So: dd issued at
+   * least one of its 64 KiB writes. */
   requests = ws_trace_get_block_requests (trace);
   for (guint i = 0; i < ws_block_requests_get_n (requests); i++)
     {
@@ -254,7 +257,7 @@ test_record_command (void)
         by_dd += r->bytes;
     }
   if (on_block_device (dir))
-    g_assert_cmpuint (by_dd, >=, 8 * 65536);
+    g_assert_cmpuint (by_dd, >=, 65536);
   else
     g_test_message ("%s is on no block device (tmpfs?): dd's writes made no block requests", dir);
   {
