@@ -54,14 +54,9 @@ static WsDocument *
 open_trace_and_score (WsWindow   *window,
                       const char *name)
 {
-  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  WsDocument *doc = ws_window_open_file (window, file);
+  WsDocument *doc = ws_gui_test_open_trace (window, name);
   Scored s = { ws_session_get_anomaly_state (ws_window_get_session (window)), doc };
 
-  while (ws_document_get_state (doc) == WS_DOCUMENT_LOADING)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpint (ws_document_get_state (doc), ==, WS_DOCUMENT_READY);
   ws_gui_test_wait_until (scored, &s, 120, "the waits to be scored");
   return doc;
 }
@@ -72,14 +67,59 @@ open_and_score (WsWindow *window)
   return open_trace_and_score (window, "py-locks.perf.txt.gz");
 }
 
+typedef struct {
+  Scored s;
+  guint  n_changed;
+  gulong id;
+} Rescored;
+
 static void
-wait_rescored (WsWindow *window,
+count_changed (guint *n_changed)
+{
+  (*n_changed)++;
+}
+
+static gboolean
+rescored (gpointer data)
+{
+  Rescored *r = data;
+  return r->n_changed > 0 && scored (&r->s);
+}
+
+/* Watches @doc's scores from before whatever rescores them (an action, a
+ * dialog's answer), so that the wait is for a new result, not the one
+ * from before. */
+static Rescored *
+rescore_watch (WsWindow   *window,
                WsDocument *doc)
 {
-  Scored s = { ws_session_get_anomaly_state (ws_window_get_session (window)), doc };
+  Rescored *r = g_new0 (Rescored, 1);
 
-  ws_gui_test_spin (50);
-  ws_gui_test_wait_until (scored, &s, 120, "the waits to be scored again");
+  r->s.state = ws_session_get_anomaly_state (ws_window_get_session (window));
+  r->s.doc = doc;
+  r->id = g_signal_connect_swapped (r->s.state, "changed", G_CALLBACK (count_changed), &r->n_changed);
+  return r;
+}
+
+static void
+rescore_wait (Rescored *r)
+{
+  ws_gui_test_wait_until (rescored, r, 120, "the waits to be scored again");
+  g_signal_handler_disconnect (r->s.state, r->id);
+  g_free (r);
+}
+
+/* Activates the window's @action and waits for the waits to be scored
+ * again. */
+static void
+act_and_rescore (WsWindow   *window,
+                 WsDocument *doc,
+                 const char *action)
+{
+  Rescored *r = rescore_watch (window, doc);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), action, NULL));
+  rescore_wait (r);
 }
 
 static guint
@@ -170,8 +210,7 @@ test_flag_in_window (void)
   g_assert_cmpuint (red_before, >, 0);
   g_assert_cmpuint (before_chain, >=, 1);
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.flag-normal", NULL));
-  wait_rescored (window, doc);
+  act_and_rescore (window, doc, "win.flag-normal");
   g_assert_cmpint (ws_anomaly_state_lookup (state, doc, event)->flag, ==, WS_ANOMALY_FLAG_NORMAL);
   g_assert_false (ws_anomaly_state_lookup (state, doc, event)->anomalous);
   after_chain = chain_anomalous (window, doc, event);
@@ -182,26 +221,22 @@ test_flag_in_window (void)
   g_assert_cmpuint (red_after, !=, red_before);
 
   /* Undo, then flag again so the reopened window has something to find. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo-flag", NULL));
-  wait_rescored (window, doc);
+  act_and_rescore (window, doc, "win.undo-flag");
   g_assert_cmpint (ws_anomaly_state_lookup (state, doc, event)->flag, ==, WS_ANOMALY_FLAG_NONE);
   g_assert_true (ws_anomaly_state_lookup (state, doc, event)->anomalous);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.flag-normal", NULL));
-  wait_rescored (window, doc);
+  act_and_rescore (window, doc, "win.flag-normal");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.anomaly-colours", NULL));
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (100);
+  ws_gui_test_close_window (GTK_WIDGET (window));
 
   /* Reopened in a new window: the flag is there. */
-  window = ws_window_new (GTK_APPLICATION (the_app));
-  gtk_window_present (GTK_WINDOW (window));
+  window = ws_gui_test_new_window (the_app, 0, 0);
   doc = open_and_score (window);
   state = ws_session_get_anomaly_state (ws_window_get_session (window));
   g_assert_cmpint (ws_anomaly_state_lookup (state, doc, event)->flag, ==, WS_ANOMALY_FLAG_NORMAL);
   g_assert_false (ws_anomaly_state_lookup (state, doc, event)->anomalous);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-flags", NULL));
-  ws_gui_test_spin (300);
-  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_wait_frame (GTK_WIDGET (window));
+  ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
 typedef struct {
@@ -401,8 +436,7 @@ test_flag_on_graph (void)
 
   /* The context menu opens on the selected node from the keyboard. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "graphflag.menu", NULL));
-  ws_gui_test_spin (100);
-  g_assert_true (gtk_widget_get_visible (ws_gui_test_find_child (graph_view_of (page), GTK_TYPE_POPOVER_MENU)));
+  ws_gui_test_wait_mapped (ws_gui_test_find_child (graph_view_of (page), GTK_TYPE_POPOVER_MENU), "the graph's context menu");
   ws_gui_test_screenshot (GTK_WIDGET (window), "graph-anomalies-menu");
   gtk_popover_popdown (GTK_POPOVER (ws_gui_test_find_child (graph_view_of (page), GTK_TYPE_POPOVER_MENU)));
 
@@ -425,8 +459,7 @@ test_flag_on_graph (void)
                   ws_graph_scene_get_n_nodes (ws_graph_page_get_shown (page)->scene),
                   ws_graph_anomalies_get_n_anomalous (anomalies), orange_before);
   g_assert_cmpuint (orange_before, >, 0);
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (100);
+  ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
 /* A wait of the fault trace's lock kind (whose faults form a mixture
@@ -468,7 +501,9 @@ wait_in_slow_component (WsAnomalyState *state,
   g_assert_not_reached ();
 }
 
-static char *answer_reach_dialog (const char *name,
+static char *answer_reach_dialog (WsWindow   *window,
+                                  WsDocument *doc,
+                                  const char *name,
                                   const char *response);
 
 static GtkWindow *
@@ -541,8 +576,7 @@ test_component_in_window (void)
   red_before = model_view_red (window, "anomaly-model-before", &said_before);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.flag-anomalous", NULL));
-  g_free (answer_reach_dialog ("anomaly-component-preview", "kind"));
-  wait_rescored (window, doc);
+  g_free (answer_reach_dialog (window, doc, "anomaly-component-preview", "kind"));
   g_assert_true (ws_anomaly_state_lookup (state, doc, event)->anomalous);
   g_assert_cmpuint (ws_anomaly_result_get_model (ws_anomaly_state_get_result (state), m)->marked_components, !=, 0);
   n_after = model_anomalous (state, doc, m);
@@ -569,11 +603,15 @@ reach_dialog_shown (gpointer data)
 }
 
 /* The flag action's preview: the dialog that says how far the flag would
- * reach, screenshot @name, answered @response. */
+ * reach, screenshot @name, answered @response; returns once the answer
+ * has rescored @doc. */
 static char *
-answer_reach_dialog (const char *name,
+answer_reach_dialog (WsWindow   *window,
+                     WsDocument *doc,
+                     const char *name,
                      const char *response)
 {
+  Rescored *r = rescore_watch (window, doc);
   AdwMessageDialog *dialog;
   char *body;
 
@@ -583,6 +621,7 @@ answer_reach_dialog (const char *name,
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (dialog), name));
   adw_message_dialog_response (dialog, response);
   gtk_window_destroy (GTK_WINDOW (dialog));
+  rescore_wait (r);
   return body;
 }
 
@@ -632,8 +671,12 @@ test_flag_preview (void)
    * are there its kinds' data are the reservoirs.  Compare verdicts on
    * the same data. */
   ws_gui_test_wait_until (not_recording, doc, 120, "the trace to be recorded");
-  ws_anomaly_state_refresh (state);
-  wait_rescored (window, doc);
+  {
+    Rescored *r = rescore_watch (window, doc);
+
+    ws_anomaly_state_refresh (state);
+    rescore_wait (r);
+  }
   event = wait_in_slow_component (state, doc, &m);
   show (doc, event);
   n_before = model_anomalous (state, doc, m);
@@ -644,28 +687,24 @@ test_flag_preview (void)
 
   /* This wait only: it is anomalous, no other wait moves. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.flag-anomalous", NULL));
-  body = answer_reach_dialog ("anomaly-flag-preview", "wait");
+  body = answer_reach_dialog (window, doc, "anomaly-flag-preview", "wait");
   g_test_message ("preview: %s", body);
   g_assert_nonnull (strstr (body, announced));
-  wait_rescored (window, doc);
   g_assert_true (ws_anomaly_state_lookup (state, doc, event)->anomalous);
   g_assert_true (ws_anomaly_state_lookup (state, doc, event)->flag_wait_only);
   g_assert_cmpuint (model_anomalous (state, doc, m), ==, n_before);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo-flag", NULL));
-  wait_rescored (window, doc);
+  act_and_rescore (window, doc, "win.undo-flag");
   after = verdicts (state, doc);
   g_assert_cmpmem (after->data, after->len * sizeof (gboolean), before->data, before->len * sizeof (gboolean));
   g_clear_pointer (&after, g_array_unref);
 
   /* To its kind: exactly the announced waits change; undo restores all. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.flag-anomalous", NULL));
-  body2 = answer_reach_dialog ("anomaly-flag-preview-kind", "kind");
-  wait_rescored (window, doc);
+  body2 = answer_reach_dialog (window, doc, "anomaly-flag-preview-kind", "kind");
   g_test_message ("applied to the kind: %u -> %u anomalous waits (announced %u more)", n_before,
                   model_anomalous (state, doc, m), reach.n_to_anomalous);
   g_assert_cmpuint (model_anomalous (state, doc, m), ==, n_before + reach.n_to_anomalous - reach.n_to_normal);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo-flag", NULL));
-  wait_rescored (window, doc);
+  act_and_rescore (window, doc, "win.undo-flag");
   after = verdicts (state, doc);
   g_assert_cmpmem (after->data, after->len * sizeof (gboolean), before->data, before->len * sizeof (gboolean));
   gtk_window_destroy (GTK_WINDOW (window));

@@ -20,12 +20,6 @@
 
 static WsApplication *the_app;
 
-static gboolean
-document_ready (gpointer data)
-{
-  return ws_document_get_state (data) != WS_DOCUMENT_LOADING;
-}
-
 /* Every text shown by a label or inscription under @widget, one a line. */
 static void
 collect_text (GtkWidget *widget,
@@ -118,17 +112,12 @@ test_bad_names_shown (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("ws-gui-names-XXXXXX", NULL);
   g_autofree char *path = write_bad_trace (dir);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
+  WsWindow *window = ws_gui_test_new_window (the_app, 1580, 980);
   WsDocument *document;
   WsTrace *trace;
   guint thread = WS_NONE;
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1580, 980);
-  gtk_window_present (GTK_WINDOW (window));
-  document = ws_window_open_file (window, file);
-  ws_gui_test_wait_until (document_ready, document, 60, "the trace with bad names to load");
-  g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_READY);
+  document = ws_gui_test_open_trace (window, path);
   trace = ws_document_get_trace (document);
 
   /* The model already holds UTF-8, U+FFFD for each bad byte. */
@@ -153,8 +142,7 @@ test_bad_names_shown (void)
   wait_until_shown (GTK_WIDGET (window), "sche" REPLACEMENT "dule");
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "bad-names-details.png"));
 
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (200);
+  ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
 int

@@ -71,19 +71,6 @@ nth_child (GtkWidget *root, GType type, guint *index)
   return NULL;
 }
 
-static WsDocument *
-open_and_wait (WsWindow *window, const char *name)
-{
-  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  WsDocument *document = ws_window_open_file (window, file);
-
-  while (ws_document_get_state (document) == WS_DOCUMENT_LOADING)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_READY);
-  return document;
-}
-
 static WsContrastResult *
 core_result (WsTrace *a, WsTrace *b, WsTime t_fast, WsTime t_slow)
 {
@@ -179,8 +166,8 @@ test_contrast_page (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
   gtk_window_present (GTK_WINDOW (window));
-  fast_doc = open_and_wait (window, "pg-contrast-fast.perf.txt.gz");
-  slow_doc = open_and_wait (window, "pg-contrast-slow.perf.txt.gz");
+  fast_doc = ws_gui_test_open_trace (window, "pg-contrast-fast.perf.txt.gz");
+  slow_doc = ws_gui_test_open_trace (window, "pg-contrast-slow.perf.txt.gz");
 
   page = WS_CONTRAST_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_CONTRAST_PAGE));
   g_assert_nonnull (page);
@@ -237,7 +224,7 @@ test_contrast_page (void)
   ws_contrast_page_select_pattern (page, 1);
   ws_contrast_page_select_pattern (page, 0);
   g_assert_cmpuint (ws_awg_renderer_get_n_highlighted (ws_awg_view_get_renderer (WS_AWG_VIEW (view))), >=, 2);
-  ws_gui_test_spin (600);
+  ws_gui_test_wait_frame (view);
   {
     GtkAdjustment *h = gtk_scrolled_window_get_hadjustment (
       GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (view, GTK_TYPE_SCROLLED_WINDOW)));
@@ -392,7 +379,7 @@ test_fleet_traces (void)
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
       g_autofree char *name = g_build_filename ("fleet", names[i], NULL);
-      g_ptr_array_add (traces, ws_document_get_trace (open_and_wait (window, name)));
+      g_ptr_array_add (traces, ws_document_get_trace (ws_gui_test_open_trace (window, name)));
     }
   page = WS_CONTRAST_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_CONTRAST_PAGE));
   ws_window_show_details_page (window, "contrast");

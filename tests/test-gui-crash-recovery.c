@@ -29,12 +29,6 @@
 
 static WsApplication *the_app;
 
-static gboolean
-document_ready (gpointer data)
-{
-  return ws_document_get_state (data) != WS_DOCUMENT_LOADING;
-}
-
 static WsPinList *
 pins_of (WsWindow *window)
 {
@@ -77,18 +71,21 @@ edit_once (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+static gboolean
+recovery_offered (gpointer window)
+{
+  const char *message = ws_findings_page_get_message (ws_window_get_findings_page (window));
+
+  return message != NULL && strstr (message, "Recover") != NULL;
+}
+
 static int
 run_child (void)
 {
-  g_autofree char *trace_path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
-  g_autoptr(GFile) trace = g_file_new_for_path (trace_path);
   Child c = { 0 };
-  WsDocument *document;
 
-  c.window = ws_window_new (GTK_APPLICATION (the_app));
-  gtk_window_present (GTK_WINDOW (c.window));
-  document = ws_window_open_file (c.window, trace);
-  ws_gui_test_wait_until (document_ready, document, 120, "py-locks to load in the child");
+  c.window = ws_gui_test_new_window (the_app, 0, 0);
+  ws_gui_test_open_trace (c.window, "py-locks.perf.txt.gz");
   printf ("ready\n");
   fflush (stdout);
   g_timeout_add (EDIT_EVERY_MS, edit_once, &c);
@@ -219,16 +216,13 @@ test_kill_and_recover (void)
   g_assert_cmpuint (n_kept, >, 0);
 
   /* Restart: a new window offers the copy and Recover reopens it all. */
-  window = ws_window_new (GTK_APPLICATION (the_app));
-  gtk_window_present (GTK_WINDOW (window));
-  ws_gui_test_spin (100);
-  g_assert_nonnull (strstr (ws_findings_page_get_message (ws_window_get_findings_page (window)), "Recover"));
+  window = ws_gui_test_new_window (the_app, 0, 0);
+  ws_gui_test_wait_until (recovery_offered, window, 60, "the findings page to offer recovery");
   g_assert_true (ws_findings_page_recover (ws_window_get_findings_page (window)));
   g_assert_cmpuint (check_recovered (pins_of (window), lines.times->len), ==, n_kept);
   g_assert_true (ws_session_file_get_dirty (ws_session_get_session_file (ws_window_get_session (window))));
   ws_findings_page_discard (ws_window_get_findings_page (window));
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (100);
+  ws_gui_test_close_window (GTK_WIDGET (window));
   g_array_unref (lines.times);
 }
 

@@ -199,22 +199,49 @@ check_undo (WsWindow       *window,
   g_assert_cmpstr (ws_pin_get_title (ws_pin_list_get (list, 0)), ==, "Workers take turns");
 }
 
-static void
-present (WsWindow       *window,
-         WsFindingsPage *page)
+static GtkWindow *
+find_presentation (void)
 {
-  GtkWindow *shown = NULL;
   GListModel *toplevels = gtk_window_get_toplevels ();   /* (transfer none) */
 
-  ws_findings_page_present (page);
-  ws_gui_test_spin (800);
   for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
     {
       g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
       if (WS_IS_PRESENTATION (w))
-        shown = GTK_WINDOW (w);
+        return GTK_WINDOW (w);
     }
-  g_assert_nonnull (shown);
+  return NULL;
+}
+
+static gboolean
+presentation_shown (gpointer data)
+{
+  GtkWindow *shown = find_presentation ();
+
+  return shown != NULL && gtk_widget_get_mapped (GTK_WIDGET (shown));
+}
+
+static gboolean
+presentation_gone (gpointer data)
+{
+  return find_presentation () == NULL;
+}
+
+static gboolean
+style_dark (gpointer data)
+{
+  return adw_style_manager_get_dark (adw_style_manager_get_default ());
+}
+
+static void
+present (WsWindow       *window,
+         WsFindingsPage *page)
+{
+  GtkWindow *shown;
+
+  ws_findings_page_present (page);
+  ws_gui_test_wait_until (presentation_shown, NULL, 60, "the presentation window");
+  shown = find_presentation ();
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (shown), "findings-present-light.png"));
   /* The figure's text is readable on this screen (14 px at 1080). */
   g_test_message ("presented figure text %.1f px on a %d px high screen",
@@ -225,11 +252,21 @@ present (WsWindow       *window,
   /* It starts on the selected finding (the second). */
   g_assert_cmpuint (ws_presentation_get_position (WS_PRESENTATION (shown)), ==, 2);
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
-  ws_gui_test_spin (1500);
+  ws_gui_test_wait_until (style_dark, NULL, 60, "the dark style");
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (shown), "findings-present-dark.png"));
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
   g_assert_true (ws_gui_test_press_key_in (GTK_WIDGET (shown), GDK_KEY_Escape, 0));
-  ws_gui_test_spin (200);
+  ws_gui_test_wait_until (presentation_gone, NULL, 60, "the presentation to close on Escape");
+}
+
+static gboolean
+span_restored (gpointer data)
+{
+  gpointer *restored = data;
+  JsonObject *span = restored[1];
+
+  return ws_timeline_viewport_get_begin (restored[0]) == json_object_get_int_member (span, "from_ns")
+         && ws_timeline_viewport_get_end (restored[0]) == json_object_get_int_member (span, "to_ns");
 }
 
 static void
@@ -254,8 +291,12 @@ check_reopened (WsWindow   *window,
   ws_gui_test_wait_until (has_current_document, window, 60, "the session's trace to open");
   document = ws_window_get_current_document (window);
   ws_gui_test_wait_until (document_ready, document, 60, "the session's trace to load");
-  ws_gui_test_spin (300);
   viewport = ws_document_get_viewport (document);
+  {
+    gpointer restored[2] = { viewport, span };
+
+    ws_gui_test_wait_until (span_restored, restored, 60, "the session's timeline span to be restored");
+  }
   g_assert_cmpint (ws_timeline_viewport_get_begin (viewport), ==, json_object_get_int_member (span, "from_ns"));
   g_assert_cmpint (ws_timeline_viewport_get_end (viewport), ==, json_object_get_int_member (span, "to_ns"));
   g_assert_cmpstr (ws_window_get_details_page (window), ==, "findings");
@@ -304,14 +345,12 @@ test_findings (void)
   g_autoptr(GPtrArray) copies = NULL;
   WsWindow *window;
   WsFindingsPage *page;
-  WsDocument *document;
 
   g_setenv ("WAITSCOPE_RECOVERY_DIR", recovery, TRUE);
   window = new_window ();
   page = ws_window_get_findings_page (window);
-  document = ws_window_open_file (window, trace);
-  ws_gui_test_wait_until (document_ready, document, 60, "py-locks to load");
-  ws_gui_test_spin (300);
+  ws_gui_test_open_trace (window, trace_path);
+  ws_gui_test_wait_frame (GTK_WIDGET (window));
   /* The timeline's details, not the Overview: on the Overview, once its
    * answer is in (how soon depends on the machine), "pin view" pins the
    * attribution instead of the timeline. */
@@ -328,7 +367,6 @@ test_findings (void)
 
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-findings", NULL);
   ws_findings_page_select (page, 1);
-  ws_gui_test_spin (300);
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "findings-list.png"));
   g_assert_true (ws_findings_page_save (page, session, NULL));
   {
@@ -346,8 +384,7 @@ test_findings (void)
   copies = ws_session_file_list_recoveries ();
   g_assert_cmpuint (copies->len, ==, 0);
   present (window, page);
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (300);
+  ws_gui_test_close_window (GTK_WIDGET (window));
 
   /* Reopened as the command line would (a .waitscope file to open). */
   window = new_window ();
@@ -356,8 +393,7 @@ test_findings (void)
   check_reopened (window, session);
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "findings-reopened.png"));
   check_reports (page, dir);
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (200);
+  ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
 /* ------------------------------------------------------------------ */
@@ -394,6 +430,12 @@ alert_shown (gpointer data)
   return find_alert (q->parent, q->response) != NULL;
 }
 
+static gboolean
+alert_gone (gpointer data)
+{
+  return !alert_shown (data);
+}
+
 static AdwMessageDialog *
 wait_for_alert (GtkWindow  *parent,
                 const char *response)
@@ -414,9 +456,7 @@ static WsWindow *
 window_with_pin (GFile *trace)
 {
   WsWindow *window = new_window ();
-  WsDocument *document = ws_window_open_file (window, trace);
-
-  ws_gui_test_wait_until (document_ready, document, 60, "py-locks to load");
+  ws_gui_test_open_trace (window, g_file_peek_path (trace));
   select_window (window, T0, T0 + 50000000);
   pin_and_wait (window, 1);
   return window;
@@ -447,7 +487,11 @@ test_close_asks (void)
   g_assert_true (adw_message_dialog_has_response (alert, "cancel"));
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (alert), "findings-close-asks.png"));
   adw_message_dialog_response (alert, "cancel");
-  ws_gui_test_spin (200);
+  {
+    AlertQuery q = { GTK_WINDOW (window), "discard" };
+
+    ws_gui_test_wait_until (alert_gone, &q, 60, "the alert to close on Cancel");
+  }
   g_assert_nonnull (alive);
   g_assert_true (ws_findings_page_save (ws_window_get_findings_page (window), session, NULL));
   ws_findings_page_set_note_text (ws_window_get_findings_page (window), "Edited after saving", "unsaved");
@@ -549,8 +593,7 @@ test_locate_moved_trace (void)
                    ==, moved);
   g_assert_true (ws_session_file_get_dirty (ws_session_get_session_file (ws_window_get_session (window))));
   ws_findings_page_discard (page);
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (200);
+  ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
 /* ------------------------------------------------------------------ */
@@ -681,8 +724,7 @@ test_pin_model_and_attribution (void)
   gtk_window_destroy (find_model_window ());
 
   ws_findings_page_discard (page);
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (200);
+  ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
 /* ------------------------------------------------------------------ */
@@ -783,8 +825,7 @@ test_pin_mining_cluster (void)
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "findings-mining-reopened.png"));
 
   ws_findings_page_discard (page);
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (200);
+  ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
 
@@ -888,11 +929,8 @@ pin_coverage (WsWindow *window)
   ws_mining_page_run (mining);
   ws_gui_test_wait_until (mined, mining, 120, "mining the pair");
   for (guint c = 0; !marked && c < ws_cluster_set_get_n_clusters (ws_gui_test_mining_cluster_set (mining)); c++)
-    if (ws_mining_page_select_cluster_index (mining, c))
-      {
-        ws_gui_test_spin (50);
-        marked = ws_mining_page_mark_signature (mining);
-      }
+    if (ws_mining_page_select_cluster_index (mining, c))   /* shows its alignment at once */
+      marked = ws_mining_page_mark_signature (mining);
   g_assert_true (marked);
   ws_mining_page_show_detail (mining, "coverage");
   ws_gui_test_wait_until (coverage_ready, mining, 120, "the coverage curves");
@@ -979,8 +1017,7 @@ test_pin_contrast_awg_coverage (void)
   check_contrast_pins (pins_of (window));
   g_assert_true (ws_findings_page_save (page, session, NULL));
   ws_findings_page_discard (page);
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (300);
+  ws_gui_test_close_window (GTK_WIDGET (window));
 
   /* Reopened from the file: the pins, and one click on each reopens its
    * view, analysing again with the pinned settings. */
@@ -1033,8 +1070,7 @@ test_pin_contrast_awg_coverage (void)
 
   check_contrast_reports (page, dir);
   ws_findings_page_discard (page);
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (200);
+  ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
 /* ------------------------------------------------------------------ */
@@ -1111,7 +1147,7 @@ test_click_selects (void)
   g_assert_cmpstr (ws_pin_get_kind (ws_pin_list_get (list, 1)), ==, WS_PIN_KIND_READY_TREE);
 
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-findings", NULL);
-  ws_gui_test_spin (300);
+  ws_gui_test_wait_mapped (GTK_WIDGET (page), "the findings page");
   rows = GTK_LIST_BOX (ws_gui_test_find_child (GTK_WIDGET (page), GTK_TYPE_LIST_BOX));
   note = GTK_TEXT_VIEW (ws_gui_test_find_child (GTK_WIDGET (page), GTK_TYPE_TEXT_VIEW));
   ws_findings_page_select (page, 0);
@@ -1159,13 +1195,13 @@ test_click_selects (void)
   ws_gui_test_wait_until (on_graph_page, window, 60, "the double-clicked finding's ready tree");
   /* …Enter on the finding… */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-findings", NULL);
-  ws_gui_test_spin (200);
+  ws_gui_test_wait_mapped (GTK_WIDGET (page), "the findings page");
   gtk_widget_grab_focus (GTK_WIDGET (gtk_list_box_get_row_at_index (rows, 1)));
   g_assert_true (ws_gui_test_real_type (GTK_WIDGET (rows), "\n"));
   ws_gui_test_wait_until (on_graph_page, window, 60, "the finding opened with Enter");
   /* …or the Open button. */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-findings", NULL);
-  ws_gui_test_spin (200);
+  ws_gui_test_wait_mapped (GTK_WIDGET (page), "the findings page");
   open = find_label_button (GTK_WIDGET (page), "_Open");
   g_assert_nonnull (open);
   g_assert_true (gtk_widget_get_mapped (open) && gtk_widget_is_sensitive (open));
@@ -1188,8 +1224,7 @@ test_click_selects (void)
   }
 
   ws_findings_page_discard (page);
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (200);
+  ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
 int

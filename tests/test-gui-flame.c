@@ -25,6 +25,12 @@
 static WsApplication *the_app;
 
 static gboolean
+label_filled (gpointer label)
+{
+  return gtk_label_get_text (label)[0] != '\0';
+}
+
+static gboolean
 page_ready (gpointer data)
 {
   WsFlamePage *page = data;
@@ -85,18 +91,14 @@ test_flame_page (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
   gtk_window_present (GTK_WINDOW (window));
-  document = ws_window_open_file (window, file);
-  while (ws_document_get_state (document) == WS_DOCUMENT_LOADING)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_READY);
+  document = ws_gui_test_open_trace (window, path);
   trace = ws_document_get_trace (document);
 
   /* From the keyboard: Alt+9's action shows the page and focuses inside it. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.details-page", "s", "flame"));
   page = WS_FLAME_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_FLAME_PAGE));
   g_assert_nonnull (page);
-  ws_gui_test_spin (50);
-  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (page)));
+  ws_gui_test_wait_mapped (GTK_WIDGET (page), "the flame page");
   {
     GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
     g_assert_nonnull (focus);
@@ -109,7 +111,6 @@ test_flame_page (void)
   chart = WS_FLAME_CHART (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_FLAME_CHART));
   g_assert_cmpint (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (chart)), ==, GTK_ACCESSIBLE_ROLE_IMG);
   g_assert_true (gtk_widget_get_focusable (GTK_WIDGET (chart)));
-  ws_gui_test_spin (300);
   g_clear_object (&shot);
   shot = ws_gui_test_screenshot (GTK_WIDGET (window), "flame-01-on-cpu-1280.png");
 
@@ -131,12 +132,11 @@ test_flame_page (void)
     GtkScrolledWindow *sw = GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (GTK_WIDGET (chart), GTK_TYPE_SCROLLED_WINDOW));
     GtkAdjustment *v = gtk_scrolled_window_get_vadjustment (sw);
     gtk_adjustment_set_value (v, rect.origin.y - gtk_adjustment_get_page_size (v) / 2);
-    ws_gui_test_spin (100);
+    ws_gui_test_wait_frame (GTK_WIDGET (chart));
   }
   if (!ws_gui_test_real_click (GTK_WIDGET (chart), rect.origin.x + rect.size.width / 2,
                                rect.origin.y + rect.size.height / 2, 1))
     ws_gui_test_click_at (GTK_WIDGET (chart), rect.origin.x + rect.size.width / 2, rect.origin.y + rect.size.height / 2);
-  ws_gui_test_spin (100);
   g_assert_cmpuint (ws_flame_chart_get_zoom (chart), ==, target_index);
   g_assert_cmpuint (ws_flame_chart_get_selected (chart), ==, target_index);
   g_assert_true (ws_flame_chart_node_rect (chart, target_index, &rect));
@@ -146,7 +146,6 @@ test_flame_page (void)
     g_autofree char *heading = g_strdup_printf ("Callers of %s", target->name);
     g_assert_true (has_label_with (GTK_WIDGET (page), heading));
   }
-  ws_gui_test_spin (200);
   g_clear_object (&shot);
   shot = ws_gui_test_screenshot (GTK_WIDGET (window), "flame-02-zoomed-1280.png");
 
@@ -166,8 +165,7 @@ test_flame_page (void)
   g_assert_nonnull (search);
   gtk_widget_grab_focus (search);
   gtk_editable_set_text (GTK_EDITABLE (search), "^_?Py");
-  for (guint i = 0; i < 200 && gtk_label_get_text (GTK_LABEL (match))[0] == '\0'; i++)
-    ws_gui_test_spin (20);   /* the entry's typing delay */
+  ws_gui_test_wait_until (label_filled, match, 60, "the search's match status (after the entry's typing delay)");
   {
     g_autoptr(GRegex) re = g_regex_new ("^_?Py", 0, 0, NULL);
     guint64 hit = ws_flame_tree_search (graph->tree, re, NULL);
@@ -185,8 +183,7 @@ test_flame_page (void)
   t1 = t0 + (ws_trace_get_end_time (trace) - ws_trace_get_start_time (trace)) / 2;
   ws_flame_page_set_mode (page, WS_FLAME_OFF_CPU);
   ws_flame_page_set_scope (page, WS_FLAME_SCOPE_THREAD);
-  ws_timeline_viewport_set_selection (ws_document_get_viewport (document), thread, t0, t1);
-  ws_gui_test_spin (50);
+  ws_timeline_viewport_set_selection (ws_document_get_viewport (document), thread, t0, t1);   /* rebuilds at once */
   ws_gui_test_wait_until (page_ready, page, 30, "the flame graph");
   graph = ws_flame_page_get_graph (page);
   g_assert_cmpint (graph->mode, ==, WS_FLAME_OFF_CPU);
@@ -194,30 +191,26 @@ test_flame_page (void)
   g_assert_cmpuint (ws_flame_tree_get_total (graph->tree), ==,
                     core_total (trace, WS_FLAME_OFF_CPU, &thread, 1, t0, t1));
 
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (50);
+  ws_gui_test_close_window (GTK_WIDGET (window));
 
   /* A large window: Off-wake over the whole trace, searched. */
   window = ws_window_new (GTK_APPLICATION (the_app));
   gtk_window_set_default_size (GTK_WINDOW (window), 1920, 1080);
   gtk_window_present (GTK_WINDOW (window));
-  document = ws_window_open_file (window, file);
-  while (ws_document_get_state (document) == WS_DOCUMENT_LOADING)
-    g_main_context_iteration (NULL, TRUE);
+  document = ws_gui_test_open_trace (window, path);
   ws_window_show_details_page (window, "flame");
   page = WS_FLAME_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_FLAME_PAGE));
-  ws_flame_page_set_mode (page, WS_FLAME_OFF_WAKE);
-  ws_gui_test_spin (50);
+  ws_flame_page_set_mode (page, WS_FLAME_OFF_WAKE);   /* rebuilds at once */
   ws_gui_test_wait_until (page_ready, page, 30, "the flame graph");
   g_assert_cmpint (ws_flame_page_get_graph (page)->mode, ==, WS_FLAME_OFF_WAKE);
   search = ws_gui_test_find_named (GTK_WIDGET (page), "flame-search");
   gtk_widget_grab_focus (search);
   gtk_editable_set_text (GTK_EDITABLE (search), "futex");
-  ws_gui_test_spin (500);
+  ws_gui_test_wait_until (label_filled, ws_gui_test_find_named (GTK_WIDGET (page), "flame-match-status"), 60,
+                          "the search's match status");
   g_clear_object (&shot);
   shot = ws_gui_test_screenshot (GTK_WIDGET (window), "flame-03-off-wake-1920.png");
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (50);
+  ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
 static gboolean
@@ -240,27 +233,16 @@ scrolled_to_bottom (gpointer data)
 static void
 test_flame_compare (void)
 {
-  g_autofree char *fast = g_build_filename (g_getenv ("WS_TEST_DATA"), "pg-contrast-fast.perf.txt.gz", NULL);
-  g_autofree char *slow = g_build_filename (g_getenv ("WS_TEST_DATA"), "pg-contrast-slow.perf.txt.gz", NULL);
-  g_autoptr(GFile) fast_file = g_file_new_for_path (fast);
-  g_autoptr(GFile) slow_file = g_file_new_for_path (slow);
   g_autoptr(GdkTexture) shot = NULL;
-  WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
+  WsWindow *window = ws_gui_test_new_window (the_app, 1280, 720);
   WsDocument *fast_doc, *slow_doc;
   WsFlamePage *page;
   GtkDropDown *compare;
   const WsFlameGraph *graph;
   const double *diff;
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
-  gtk_window_present (GTK_WINDOW (window));
-  fast_doc = ws_window_open_file (window, fast_file);
-  while (ws_document_get_state (fast_doc) == WS_DOCUMENT_LOADING)
-    g_main_context_iteration (NULL, TRUE);
-  slow_doc = ws_window_open_file (window, slow_file);
-  while (ws_document_get_state (slow_doc) == WS_DOCUMENT_LOADING)
-    g_main_context_iteration (NULL, TRUE);
-  ws_gui_test_spin (100);
+  fast_doc = ws_gui_test_open_trace (window, "pg-contrast-fast.perf.txt.gz");
+  slow_doc = ws_gui_test_open_trace (window, "pg-contrast-slow.perf.txt.gz");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.details-page", "s", "flame"));
   page = WS_FLAME_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_FLAME_PAGE));
   ws_flame_page_set_mode (page, WS_FLAME_OFF_CPU);
@@ -297,8 +279,7 @@ test_flame_compare (void)
     g_assert_cmpfloat (gtk_adjustment_get_value (v), ==, gtk_adjustment_get_upper (v) - gtk_adjustment_get_page_size (v));
   }
   shot = ws_gui_test_screenshot (GTK_WIDGET (window), "flame-04-differential-1280.png");
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (50);
+  ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
 static WsPinList *
@@ -314,17 +295,27 @@ has_pin (gpointer data)
 }
 
 typedef struct {
-  WsFlamePage *page;
-  WsWindow    *window;
+  WsFlamePage  *page;
+  WsWindow     *window;
+  WsFlameChart *chart;
+  const char   *zoom;   /* the pinned zoom path */
 } Reopened;
+
+static char *zoom_path (WsFlamePage  *page,
+                        WsFlameChart *chart);
 
 static gboolean
 reopened (gpointer data)
 {
   Reopened *r = data;
 
-  return g_strcmp0 (ws_window_get_details_page (r->window), "flame") == 0 && page_ready (r->page) &&
-         ws_flame_page_get_graph (r->page)->mode == WS_FLAME_OFF_CPU;
+  g_autofree char *zoom = NULL;
+
+  if (g_strcmp0 (ws_window_get_details_page (r->window), "flame") != 0 || !page_ready (r->page) ||
+      ws_flame_page_get_graph (r->page)->mode != WS_FLAME_OFF_CPU)
+    return FALSE;
+  zoom = zoom_path (r->page, r->chart);
+  return g_strcmp0 (zoom, r->zoom) == 0;
 }
 
 /* The zoomed frame's names from the root's child down, "a;b;c". */
@@ -365,9 +356,7 @@ test_flame_pin (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
   gtk_window_present (GTK_WINDOW (window));
-  document = ws_window_open_file (window, file);
-  while (ws_document_get_state (document) == WS_DOCUMENT_LOADING)
-    g_main_context_iteration (NULL, TRUE);
+  document = ws_gui_test_open_trace (window, path);
   trace = ws_document_get_trace (document);
   ws_window_show_details_page (window, "flame");
   page = WS_FLAME_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_FLAME_PAGE));
@@ -381,8 +370,7 @@ test_flame_pin (void)
   t1 = t0 + (ws_trace_get_end_time (trace) - ws_trace_get_start_time (trace)) / 2;
   ws_flame_page_set_mode (page, WS_FLAME_OFF_CPU);
   ws_flame_page_set_scope (page, WS_FLAME_SCOPE_THREAD);
-  ws_timeline_viewport_set_selection (ws_document_get_viewport (document), thread, t0, t1);
-  ws_gui_test_spin (50);
+  ws_timeline_viewport_set_selection (ws_document_get_viewport (document), thread, t0, t1);   /* rebuilds at once */
   ws_gui_test_wait_until (page_ready, page, 30, "the flame graph");
   graph = ws_flame_page_get_graph (page);
   /* Zoom two frames down: the thread's frame, then its heaviest child. */
@@ -395,7 +383,8 @@ test_flame_pin (void)
   pinned_zoom = zoom_path (page, chart);
   gtk_editable_set_text (GTK_EDITABLE (search), "futex");
   gtk_toggle_button_set_active (icicle, TRUE);
-  ws_gui_test_spin (300);
+  ws_gui_test_wait_until (label_filled, ws_gui_test_find_named (GTK_WIDGET (page), "flame-match-status"), 60,
+                          "the search's match status");
 
   /* Ctrl+D's action on the page. */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.pin-view", NULL);
@@ -424,20 +413,17 @@ test_flame_pin (void)
   ws_flame_page_set_mode (page, WS_FLAME_ON_CPU);
   ws_flame_page_set_scope (page, WS_FLAME_SCOPE_TRACE);
   ws_timeline_viewport_set_selection (ws_document_get_viewport (document), 0, t0, t0 + (t1 - t0) / 10);
-  ws_gui_test_spin (50);
   ws_gui_test_wait_until (page_ready, page, 30, "the flame graph");
   g_assert_cmpint (ws_flame_page_get_graph (page)->mode, ==, WS_FLAME_ON_CPU);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-findings", NULL);
-  ws_gui_test_spin (100);
 
   /* Open the finding. */
   findings = ws_window_get_findings_page (window);
+  ws_gui_test_wait_mapped (GTK_WIDGET (findings), "the findings page");
   ws_findings_page_select (findings, 0);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (findings), "findings.open-finding", NULL));
-  r = (Reopened) { page, window };
-  ws_gui_test_spin (50);
-  ws_gui_test_wait_until (reopened, &r, 30, "the pinned flame graph");
-  ws_gui_test_spin (300);
+  r = (Reopened) { page, window, chart, pinned_zoom };
+  ws_gui_test_wait_until (reopened, &r, 60, "the pinned flame graph, zoomed as pinned");
   graph = ws_flame_page_get_graph (page);
   g_assert_cmpuint (ws_flame_tree_get_total (graph->tree), ==,
                     core_total (trace, WS_FLAME_OFF_CPU, &thread, 1, t0, t1));
@@ -452,8 +438,7 @@ test_flame_pin (void)
   g_assert_true (ws_flame_chart_get_icicle (chart));
   shot = ws_gui_test_screenshot (GTK_WIDGET (window), "flame-05-pin-reopened-1280.png");
   ws_findings_page_discard (findings);
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (50);
+  ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
 int

@@ -73,10 +73,7 @@ test_graph_page (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 1580, 980);
   gtk_window_present (GTK_WINDOW (window));
 
-  document = ws_window_open_file (window, file);
-  while (ws_document_get_state (document) == WS_DOCUMENT_LOADING)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_READY);
+  document = ws_gui_test_open_trace (window, path);
   trace = ws_document_get_trace (document);
   viewport = ws_document_get_viewport (document);
   ws_gui_test_spin (300);
@@ -311,8 +308,7 @@ test_graph_page (void)
   g_clear_object (&shot);
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
 
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (50);
+  ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
 int

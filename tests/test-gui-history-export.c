@@ -46,11 +46,7 @@ open_and_wait (WsWindow *window, const char *name)
 {
   g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
-  WsDocument *document = ws_window_open_file (window, file);
-
-  while (ws_document_get_state (document) == WS_DOCUMENT_LOADING)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_READY);
+  WsDocument *document = ws_gui_test_open_trace (window, path);
   /* The history is written in the background once the trace shows. */
   while (ws_document_get_recording (document))
     g_main_context_iteration (NULL, TRUE);

@@ -56,10 +56,7 @@ open_window (const char  *trace_name,
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1580, 980);
   gtk_window_present (GTK_WINDOW (window));
-  *document = ws_window_open_file (window, file);
-  while (ws_document_get_state (*document) == WS_DOCUMENT_LOADING)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpint (ws_document_get_state (*document), ==, WS_DOCUMENT_READY);
+  *document = ws_gui_test_open_trace (window, path);
   ws_gui_test_spin (300);
   return window;
 }
@@ -272,8 +269,7 @@ test_critical_path (void)
   g_clear_object (&shot);
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
 
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (50);
+  ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
 static gboolean
@@ -554,8 +550,7 @@ test_inspector (void)
     g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (gtk_widget_get_ancestor (list, GTK_TYPE_REVEALER))));
   }
 
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (50);
+  ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
 /* The daemon-bridge trace of test-inspector.c (see its comment): app
@@ -638,10 +633,7 @@ test_over_connection_threads (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 1580, 980);
   gtk_window_present (GTK_WINDOW (window));
   file = g_file_new_for_path (path);
-  document = ws_window_open_file (window, file);
-  while (ws_document_get_state (document) == WS_DOCUMENT_LOADING)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_READY);
+  document = ws_gui_test_open_trace (window, path);
   ws_gui_test_spin (300);
   trace = ws_document_get_trace (document);
   viewport = ws_document_get_viewport (document);
@@ -708,8 +700,7 @@ test_over_connection_threads (void)
   ws_gui_test_spin (500);   /* the entry's search delay */
   g_assert_cmpuint (ws_timeline_viewport_get_n_highlighted_threads (viewport), ==, 0);
 
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (50);
+  ws_gui_test_close_window (GTK_WIDGET (window));
   g_unlink (path);
   g_rmdir (dir);
 }

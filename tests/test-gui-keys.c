@@ -27,12 +27,6 @@
 
 static WsApplication *the_app;
 
-static gboolean
-document_done (gpointer data)
-{
-  return ws_document_get_state (data) != WS_DOCUMENT_LOADING;
-}
-
 static char *
 description_of (GtkWidget *widget)
 {
@@ -55,9 +49,7 @@ open_window (const char  *name,
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
   gtk_window_present (GTK_WINDOW (window));
-  *document = ws_window_open_file (window, file);
-  ws_gui_test_wait_until (document_done, *document, 60, "the trace to load");
-  g_assert_cmpint (ws_document_get_state (*document), ==, WS_DOCUMENT_READY);
+  *document = ws_gui_test_open_trace (window, path);
   ws_gui_test_spin (200);
   return window;
 }
@@ -584,7 +576,6 @@ test_welcome_sidebar (void)
   g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   GtkWidget *button = window_child (window, "sidebar_button");
-  WsDocument *document;
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
   gtk_window_present (GTK_WINDOW (window));
@@ -597,8 +588,7 @@ test_welcome_sidebar (void)
   g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (button)));
   ws_gui_test_screenshot (GTK_WIDGET (window), "keys-welcome.png");
 
-  document = ws_window_open_file (window, file);
-  ws_gui_test_wait_until (document_done, document, 60, "the trace to load");
+  ws_gui_test_open_trace (window, path);
   ws_gui_test_wait_until (sidebar_shown, window, 20, "the list of open traces");
   g_assert_true (gtk_widget_get_visible (button));
   gtk_window_destroy (GTK_WINDOW (window));

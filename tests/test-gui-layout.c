@@ -575,7 +575,6 @@ test_layout (void)
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
   Fixture fx = { ws_window_new (GTK_APPLICATION (the_app)), problems };
-  WsDocument *document;
   WsMiningPage *mining;
 
   set_dark (FALSE);
@@ -583,10 +582,7 @@ test_layout (void)
   gtk_window_present (GTK_WINDOW (fx.window));
   resize (GTK_WIDGET (fx.window), &sizes[0]);
 
-  document = ws_window_open_file (fx.window, file);
-  while (ws_document_get_state (document) == WS_DOCUMENT_LOADING)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_READY);
+  ws_gui_test_open_trace (fx.window, path);
   ws_gui_test_wait_until (overview_answered, ws_gui_test_find_child (GTK_WIDGET (fx.window), WS_TYPE_OVERVIEW_PAGE),
                           240, "the overview's first answer");
 

@@ -201,10 +201,7 @@ test_mining_page (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 1440, 900);
   gtk_window_present (GTK_WINDOW (window));
 
-  document = ws_window_open_file (window, file);
-  while (ws_document_get_state (document) == WS_DOCUMENT_LOADING)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_READY);
+  document = ws_gui_test_open_trace (window, path);
   trace = ws_document_get_trace (document);
 
   page = ws_window_get_mining_page (window);
@@ -506,8 +503,7 @@ test_mining_page (void)
   screenshot (GTK_WIDGET (window), "mining-dark.png");
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
 
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (50);
+  ws_gui_test_close_window (GTK_WIDGET (window));
   g_unlink (history);
   {
     g_autofree char *wal = g_strconcat (history, "-wal", NULL);
@@ -542,13 +538,9 @@ open_trace (const char    *name,
   g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
-  WsDocument *document;
 
   gtk_window_present (GTK_WINDOW (window));
-  document = ws_window_open_file (window, file);
-  while (ws_document_get_state (document) == WS_DOCUMENT_LOADING)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_READY);
+  ws_gui_test_open_trace (window, path);
   *page = ws_window_get_mining_page (window);
   ws_window_show_details_page (window, "mining");
   return window;
@@ -621,8 +613,7 @@ test_mining_record_history (void)
   mine_and_wait (page);
   g_assert_cmpuint (store_n_traces (history), ==, 1);
 
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (50);
+  ws_gui_test_close_window (GTK_WIDGET (window));
   g_settings_reset (settings, "record-history");
   {
     g_autofree char *wal = g_strconcat (history, "-wal", NULL);
@@ -689,8 +680,7 @@ test_mining_settings_kept (void)
   g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (page_child (page, "delay_spin"))), ==, 1.5);
   g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (page_child (page, "threshold_spin"))), ==, 0.75);
   g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (page_child (page, "rank_dropdown"))), ==, 3);
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (50);
+  ws_gui_test_close_window (GTK_WIDGET (window));
   reset_mining_settings ();
 }
 
@@ -812,8 +802,7 @@ test_mining_linkage (void)
   g_assert_false (clustered_with (shown, WS_LINKAGE_AVERAGE));
   g_test_message ("single linkage: %u clusters", ws_cluster_set_get_n_clusters (shown->clusters));
 
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (50);
+  ws_gui_test_close_window (GTK_WIDGET (window));
   reset_mining_settings ();
   g_settings_reset (settings, "record-history");
   g_assert_false (g_file_test (history, G_FILE_TEST_EXISTS));
@@ -906,8 +895,7 @@ test_mining_empty_scope (void)
   g_assert_nonnull (strstr (desc, "stacks with “pthread_mutex_lock”"));
   g_assert_nonnull (strstr (desc, "no scenario instances"));
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "mining-empty-scope-1280x720.png"));
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (50);
+  ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
 /* The first mapped label under @w whose text holds @needle. */
@@ -1012,8 +1000,7 @@ test_mining_same_as_cli (void)
     g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (label), "λ"));
   }
 
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (50);
+  ws_gui_test_close_window (GTK_WIDGET (window));
   {
     g_autofree char *wal = g_strconcat (history, "-wal", NULL);
     g_autofree char *shm = g_strconcat (history, "-shm", NULL);

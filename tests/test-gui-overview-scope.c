@@ -27,11 +27,7 @@ open_in (WsWindow   *window,
   g_autofree char *base = g_strdup_printf ("%s.perf.txt.gz", name);
   g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "causes", base, NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
-  WsDocument *document = ws_window_open_file (window, file);
-
-  while (ws_document_get_state (document) == WS_DOCUMENT_LOADING)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_READY);
+  WsDocument *document = ws_gui_test_open_trace (window, path);
   return document;
 }
 

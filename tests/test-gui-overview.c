@@ -41,10 +41,7 @@ open_window_sized (const char  *trace_name,
 
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
   gtk_window_present (GTK_WINDOW (window));
-  *document = ws_window_open_file (window, file);
-  while (ws_document_get_state (*document) == WS_DOCUMENT_LOADING)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpint (ws_document_get_state (*document), ==, WS_DOCUMENT_READY);
+  *document = ws_gui_test_open_trace (window, path);
   return window;
 }
 

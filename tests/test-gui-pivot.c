@@ -52,10 +52,7 @@ open_window (int          width,
 
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
   gtk_window_present (GTK_WINDOW (window));
-  doc = ws_window_open_file (window, file);
-  while (ws_document_get_state (doc) == WS_DOCUMENT_LOADING)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpint (ws_document_get_state (doc), ==, WS_DOCUMENT_READY);
+  doc = ws_gui_test_open_trace (window, path);
   ws_window_show_details_page (window, "pivot");
   *doc_out = doc;
   return window;

@@ -199,8 +199,7 @@ test_preferences (void)
   g_settings_reset (settings, "anomaly-colours");
   g_settings_reset (settings, "timeline-row-height");
   gtk_window_destroy (GTK_WINDOW (prefs));
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (100);
+  ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
 int

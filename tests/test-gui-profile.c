@@ -40,10 +40,7 @@ test_sample_profile (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
   gtk_window_present (GTK_WINDOW (window));
-  document = ws_window_open_file (window, file);
-  while (ws_document_get_state (document) == WS_DOCUMENT_LOADING)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_READY);
+  document = ws_gui_test_open_trace (window, path);
   g_assert_cmpuint (ws_trace_count_kind (ws_document_get_trace (document), WS_EVENT_RUNNING), ==, 40);
   ws_gui_test_spin (300);
   shot = ws_gui_test_screenshot (GTK_WIDGET (window), "profile-01-samples.png");
@@ -62,8 +59,7 @@ test_sample_profile (void)
   g_clear_object (&shot);
   shot = ws_gui_test_screenshot (GTK_WIDGET (dialog), "profile-02-record-waits.png");
   gtk_window_destroy (dialog);
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (50);
+  ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
 int

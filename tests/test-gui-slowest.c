@@ -33,10 +33,7 @@ open_window (const char  *trace_name,
 
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
   gtk_window_present (GTK_WINDOW (window));
-  *document = ws_window_open_file (window, file);
-  while (ws_document_get_state (*document) == WS_DOCUMENT_LOADING)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpint (ws_document_get_state (*document), ==, WS_DOCUMENT_READY);
+  *document = ws_gui_test_open_trace (window, path);
   return window;
 }
 
@@ -303,7 +300,6 @@ test_welcome_hides_slowest (void)
   GtkWidget *list = GTK_WIDGET (ws_window_get_slowest_list (window));
   GtkWidget *button;
   g_autoptr(GdkTexture) shot = NULL;
-  WsDocument *document;
   g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
 
@@ -317,10 +313,7 @@ test_welcome_hides_slowest (void)
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-slowest", NULL);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)))));
 
-  document = ws_window_open_file (window, file);
-  while (ws_document_get_state (document) == WS_DOCUMENT_LOADING)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_READY);
+  ws_gui_test_open_trace (window, path);
   g_clear_object (&shot);
   shot = ws_gui_test_screenshot (GTK_WIDGET (window), "slowest-py-locks-header-1280x720.png");
   g_assert_true (gtk_widget_get_mapped (button));

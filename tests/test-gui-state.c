@@ -17,22 +17,13 @@
 
 static WsApplication *the_app;
 
-static gboolean
-document_done (gpointer data)
-{
-  return ws_document_get_state (data) != WS_DOCUMENT_LOADING;
-}
-
 static WsDocument *
 open_trace (WsWindow   *window,
             const char *name)
 {
   g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
-  WsDocument *document = ws_window_open_file (window, file);
-
-  ws_gui_test_wait_until (document_done, document, 60, "the trace to load");
-  g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_READY);
+  WsDocument *document = ws_gui_test_open_trace (window, path);
   return document;
 }
 

@@ -73,8 +73,7 @@ open_and_check (const char *session_path,
   g_assert_cmpstr (ws_session_file_get_path (ws_session_get_session_file (ws_window_get_session (window))), ==,
                    session_path);
   ws_findings_page_discard (ws_window_get_findings_page (window));
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (200);
+  ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
 static void

@@ -488,8 +488,7 @@ test_window (void)
   g_assert_null (ws_window_get_current_document (gui.window));
   g_assert_cmpuint (g_list_model_get_n_items (ws_window_get_documents (gui.window)), ==, 0);
 
-  gtk_window_destroy (GTK_WINDOW (gui.window));
-  ws_gui_test_spin (50);
+  ws_gui_test_close_window (GTK_WIDGET (gui.window));
 }
 
 static void
@@ -564,8 +563,7 @@ test_cancel (void)
     g_assert_cmpuint (orange, >, 25);
   }
 
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (50);
+  ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
 static void
@@ -584,8 +582,7 @@ test_bad_file (void)
   window = ws_window_new (GTK_APPLICATION (app));
   gtk_window_present (GTK_WINDOW (window));
 
-  document = ws_window_open_file (window, file);
-  ws_gui_test_wait_until (document_done, document, 30, "the broken trace to fail");
+  document = ws_gui_test_open_trace (window, path);
   g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_FAILED);
   /* The error names the file (and the importer's line). */
   g_assert_nonnull (ws_document_get_error (document));
@@ -596,8 +593,7 @@ test_bad_file (void)
     g_autoptr(GdkTexture) shot = ws_gui_test_screenshot (GTK_WIDGET (gui.window), "07-load-error.png");
   }
 
-  gtk_window_destroy (GTK_WINDOW (window));
-  ws_gui_test_spin (50);
+  ws_gui_test_close_window (GTK_WIDGET (window));
   g_unlink (path);
   g_rmdir (dir);
 }

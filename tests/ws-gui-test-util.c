@@ -133,30 +133,137 @@ ws_gui_test_flag_cb (gpointer  instance,
   *flag = TRUE;
 }
 
+static gboolean
+widget_mapped (gpointer widget)
+{
+  return gtk_widget_get_mapped (widget) && gtk_widget_get_width (widget) > 0
+         && gtk_widget_get_height (widget) > 0;
+}
+
+/* Waits until @widget is on screen with a size. */
+void
+ws_gui_test_wait_mapped (GtkWidget  *widget,
+                         const char *what)
+{
+  ws_gui_test_wait_until (widget_mapped, widget, 60, what);
+}
+
+static void
+count_paint_cb (GdkFrameClock *clock,
+                guint         *n_painted)
+{
+  (*n_painted)++;
+}
+
+static gboolean
+two_painted (gpointer data)
+{
+  return *(guint *) data >= 2;
+}
+
+/* Waits until the window holding @widget has painted two frames begun
+ * after this call: whatever the test changed before is laid out and
+ * drawn (the second frame is for what the first one's size allocation
+ * queued).  This is what a test that waited "a little while" for the
+ * screen to catch up really waits for. */
+void
+ws_gui_test_wait_frame (GtkWidget *widget)
+{
+  GtkWidget *native;
+  GdkFrameClock *clock;
+  guint n_painted = 0;
+  gulong id;
+
+  native = GTK_WIDGET (gtk_widget_get_native (widget));
+  g_assert_nonnull (native);
+  ws_gui_test_wait_mapped (native, "the window to be on screen");
+  clock = gtk_widget_get_frame_clock (native);
+  id = g_signal_connect (clock, "after-paint", G_CALLBACK (count_paint_cb), &n_painted);
+  gtk_widget_queue_draw (native);
+  ws_gui_test_wait_until (two_painted, &n_painted, 60, "two frames to be painted");
+  g_signal_handler_disconnect (clock, id);
+}
+
+static gboolean
+pointer_cleared (gpointer data)
+{
+  return *(gpointer *) data == NULL;
+}
+
+/* Destroys @window and waits until it is finalized: its jobs are over
+ * and what it writes on closing (history, autosave) is written before the
+ * next test starts. */
+void
+ws_gui_test_close_window (GtkWidget *window)
+{
+  gpointer alive = window;
+
+  g_object_add_weak_pointer (G_OBJECT (window), &alive);
+  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_wait_until (pointer_cleared, &alive, 60, "the closed window to be finalized");
+}
+
+/* A new window of @width × @height (the default size for 0), presented and
+ * on screen. */
+WsWindow *
+ws_gui_test_new_window (WsApplication *app,
+                        int            width,
+                        int            height)
+{
+  WsWindow *window = ws_window_new (GTK_APPLICATION (app));
+
+  if (width > 0 && height > 0)
+    gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  gtk_window_present (GTK_WINDOW (window));
+  ws_gui_test_wait_mapped (GTK_WIDGET (window), "the new window to be on screen");
+  return window;
+}
+
+static gboolean
+document_loaded (gpointer document)
+{
+  return ws_document_get_state (document) != WS_DOCUMENT_LOADING;
+}
+
+/* Opens @name (a path under WS_TEST_DATA, or an absolute one) in @window
+ * and waits for it to load; fails naming the file and the error if it does
+ * not.  The one copy of the open-and-wait loop every GUI test needs. */
+WsDocument *
+ws_gui_test_open_trace (WsWindow   *window,
+                        const char *name)
+{
+  g_autofree char *path = g_path_is_absolute (name) ? g_strdup (name)
+                          : g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autofree char *what = g_strdup_printf ("%s to load", path);
+  WsDocument *document = ws_window_open_file (window, file);
+
+  if (document == NULL)
+    g_error ("%s was not opened as a trace", path);
+  ws_gui_test_wait_until (document_loaded, document, 120, what);
+  if (ws_document_get_state (document) != WS_DOCUMENT_READY)
+    g_error ("%s did not load: %s", path,
+             ws_document_get_error (document) != NULL ? ws_document_get_error (document)->message : "no error given");
+  return document;
+}
+
 /* The window as it is on screen.  On a loaded machine it may not be
  * mapped and drawn yet (an unmapped widget snapshots to no node at all):
- * give it up to 10 s. */
+ * wait for a painted frame first. */
 GdkTexture *
 ws_gui_test_render (GtkWidget *window)
 {
   g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (window);
   g_autoptr(GskRenderNode) node = NULL;
-  int width = 0, height = 0;
+  GtkSnapshot *snapshot;
+  int width, height;
 
-  for (guint attempt = 0; node == NULL && attempt < 100; attempt++)
-    {
-      GtkSnapshot *snapshot;
-
-      if (attempt > 0)
-        ws_gui_test_spin (100);
-      width = gtk_widget_get_width (window);
-      height = gtk_widget_get_height (window);
-      if (!gtk_widget_get_mapped (window) || width <= 0 || height <= 0)
-        continue;
-      snapshot = gtk_snapshot_new ();
-      gdk_paintable_snapshot (paintable, snapshot, width, height);
-      node = gtk_snapshot_free_to_node (snapshot);
-    }
+  ws_gui_test_wait_frame (window);
+  width = gtk_widget_get_width (window);
+  height = gtk_widget_get_height (window);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
   g_assert_nonnull (node);
   return gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (window)), node,
                                       &GRAPHENE_RECT_INIT (0, 0, width, height));
@@ -203,11 +310,10 @@ GdkTexture *
 ws_gui_test_screenshot (GtkWidget  *window,
                         const char *name)
 {
-  ws_gui_test_spin (300);   /* let the last changes reach the screen */
-  /* On a loaded machine a stack's crossfade (the loading page giving way
-   * to the document) can outlast that: a half-faded page is not what the
-   * user ends up seeing. */
-  ws_gui_test_wait_until (stacks_settled, window, 20, "stack transitions to finish");
+  /* A stack's crossfade (the loading page giving way to the document)
+   * half done is not what the user ends up seeing; the render waits for
+   * the last changes to be painted. */
+  ws_gui_test_wait_until (stacks_settled, window, 60, "stack transitions to finish");
   return ws_gui_test_screenshot_now (window, name);
 }
 
@@ -391,6 +497,61 @@ x_input (GtkWidget *widget)
 }
 #endif
 
+/* Button and key releases the toolkit has been handed, counted by an
+ * emission hook on every surface's "event" signal: what a test sending
+ * real input waits for instead of a pause. */
+static guint releases[2];
+
+static gboolean
+count_release (GSignalInvocationHint *hint,
+               guint                  n_params,
+               const GValue          *params,
+               gpointer               data)
+{
+  GdkEvent *event = g_value_peek_pointer (&params[1]);
+  GdkEventType type = gdk_event_get_event_type (event);
+
+  if (type == GDK_BUTTON_RELEASE || type == GDK_KEY_RELEASE)
+    releases[type == GDK_KEY_RELEASE]++;
+  return TRUE;
+}
+
+static guint
+n_released (GdkEventType type)
+{
+  static gsize hooked;
+
+  if (g_once_init_enter (&hooked))
+    {
+      g_type_class_unref (g_type_class_ref (GDK_TYPE_SURFACE));
+      g_signal_add_emission_hook (g_signal_lookup ("event", GDK_TYPE_SURFACE), 0, count_release, NULL, NULL);
+      g_once_init_leave (&hooked, 1);
+    }
+  return releases[type == GDK_KEY_RELEASE];
+}
+
+typedef struct {
+  GdkEventType type;
+  guint        count;
+} Released;
+
+static gboolean
+released_enough (gpointer data)
+{
+  Released *r = data;
+  return n_released (r->type) >= r->count;
+}
+
+static void
+wait_released (GdkEventType  type,
+               guint         count,
+               const char   *what)
+{
+  Released r = { type, count };
+
+  ws_gui_test_wait_until (released_enough, &r, 60, what);
+}
+
 /* @n_press clicks of the primary button at @widget's point (x, y), sent
  * through the X server as a user's would be (XTEST): the toolkit's own
  * gestures see real events, with their timing (a double click is two
@@ -417,15 +578,16 @@ ws_gui_test_real_click (GtkWidget *widget,
   xi->warp_pointer (dpy, None, gdk_x11_surface_get_xid (gtk_native_get_surface (native)), 0, 0, 0, 0,
                     (int) (at.x + sx), (int) (at.y + sy));
   xi->sync (dpy, False);
-  ws_gui_test_spin (50);
   for (guint i = 0; i < n_press; i++)
     {
+      guint released = n_released (GDK_BUTTON_RELEASE) + 1;
+
       xi->fake_button (dpy, 1, True, CurrentTime);
       xi->fake_button (dpy, 1, False, CurrentTime);
       xi->sync (dpy, False);
-      ws_gui_test_spin (30);
+      wait_released (GDK_BUTTON_RELEASE, released, "the button release to reach the toolkit");
     }
-  ws_gui_test_spin (100);
+  ws_gui_test_wait_frame (widget);
   return TRUE;
 #else
   return FALSE;
@@ -452,12 +614,14 @@ ws_gui_test_real_type (GtkWidget  *widget,
 
       if (code == 0)
         return FALSE;
+      guint released = n_released (GDK_KEY_RELEASE) + 1;
+
       xi->fake_key (dpy, code, True, CurrentTime);
       xi->fake_key (dpy, code, False, CurrentTime);
       xi->sync (dpy, False);
-      ws_gui_test_spin (20);
+      wait_released (GDK_KEY_RELEASE, released, "the key release to reach the toolkit");
     }
-  ws_gui_test_spin (100);
+  ws_gui_test_wait_frame (widget);
   return TRUE;
 #else
   return FALSE;

@@ -4,17 +4,21 @@
 #include <gtk/gtk.h>
 
 #include "ws-application.h"
+#include "ws-document.h"
 #include "ws-graph-page.h"
 #include "ws-mining-page.h"
 #include "ws-trace.h"
+#include "ws-window.h"
 
 G_BEGIN_DECLS
 
 /*
- * What the GUI tests share: running the main loop, waiting with a time
- * limit, rendering the window once its first frame exists, counting
- * pixels, and emulating key presses and clicks through a widget's own
- * controllers.
+ * What the GUI tests share: opening a window and a trace, waiting for a
+ * condition with a time limit (never for a fixed time: on a loaded
+ * machine any fixed time is too short, and a wait names what it waited
+ * for when it fails), rendering the window once its first frame exists,
+ * counting pixels, and emulating key presses and clicks through a
+ * widget's own controllers.
  */
 
 typedef gboolean (*WsGuiTestCondition) (gpointer data);
@@ -33,6 +37,15 @@ void           ws_gui_test_wait_for_flag  (gboolean            *flag,
                                            const char          *what);
 void           ws_gui_test_flag_cb        (gpointer             instance,
                                            gboolean            *flag);
+void           ws_gui_test_wait_frame     (GtkWidget           *widget);
+void           ws_gui_test_wait_mapped    (GtkWidget           *widget,
+                                           const char          *what);
+void           ws_gui_test_close_window   (GtkWidget           *window);
+WsWindow      *ws_gui_test_new_window     (WsApplication       *app,
+                                           int                  width,
+                                           int                  height);
+WsDocument    *ws_gui_test_open_trace     (WsWindow            *window,
+                                           const char          *name);
 GdkTexture    *ws_gui_test_render         (GtkWidget           *window);
 GdkTexture    *ws_gui_test_screenshot_now (GtkWidget           *window,
                                            const char          *name);
