@@ -235,7 +235,7 @@ test_flag_in_window (void)
   g_assert_cmpint (ws_anomaly_state_lookup (state, doc, event)->flag, ==, WS_ANOMALY_FLAG_NORMAL);
   g_assert_false (ws_anomaly_state_lookup (state, doc, event)->anomalous);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-flags", NULL));
-  ws_gui_test_wait_frame (GTK_WIDGET (window));
+  ws_gui_test_settle (GTK_WIDGET (window));
   ws_gui_test_close_window (GTK_WIDGET (window));
 }
 

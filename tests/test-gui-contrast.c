@@ -224,7 +224,7 @@ test_contrast_page (void)
   ws_contrast_page_select_pattern (page, 1);
   ws_contrast_page_select_pattern (page, 0);
   g_assert_cmpuint (ws_awg_renderer_get_n_highlighted (ws_awg_view_get_renderer (WS_AWG_VIEW (view))), >=, 2);
-  ws_gui_test_wait_frame (view);
+  ws_gui_test_settle (view);
   {
     GtkAdjustment *h = gtk_scrolled_window_get_hadjustment (
       GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (view, GTK_TYPE_SCROLLED_WINDOW)));

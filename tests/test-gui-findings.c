@@ -350,7 +350,7 @@ test_findings (void)
   window = new_window ();
   page = ws_window_get_findings_page (window);
   ws_gui_test_open_trace (window, trace_path);
-  ws_gui_test_wait_frame (GTK_WIDGET (window));
+  ws_gui_test_settle (GTK_WIDGET (window));
   /* The timeline's details, not the Overview: on the Overview, once its
    * answer is in (how soon depends on the machine), "pin view" pins the
    * attribution instead of the timeline. */
@@ -430,12 +430,6 @@ alert_shown (gpointer data)
   return find_alert (q->parent, q->response) != NULL;
 }
 
-static gboolean
-alert_gone (gpointer data)
-{
-  return !alert_shown (data);
-}
-
 static AdwMessageDialog *
 wait_for_alert (GtkWindow  *parent,
                 const char *response)
@@ -487,11 +481,8 @@ test_close_asks (void)
   g_assert_true (adw_message_dialog_has_response (alert, "cancel"));
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (alert), "findings-close-asks.png"));
   adw_message_dialog_response (alert, "cancel");
-  {
-    AlertQuery q = { GTK_WINDOW (window), "discard" };
-
-    ws_gui_test_wait_until (alert_gone, &q, 60, "the alert to close on Cancel");
-  }
+  /* The window handles the answer at once; the alert itself stays mapped
+   * when answered from code rather than by its button. */
   g_assert_nonnull (alive);
   g_assert_true (ws_findings_page_save (ws_window_get_findings_page (window), session, NULL));
   ws_findings_page_set_note_text (ws_window_get_findings_page (window), "Edited after saving", "unsaved");

@@ -132,7 +132,7 @@ test_flame_page (void)
     GtkScrolledWindow *sw = GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (GTK_WIDGET (chart), GTK_TYPE_SCROLLED_WINDOW));
     GtkAdjustment *v = gtk_scrolled_window_get_vadjustment (sw);
     gtk_adjustment_set_value (v, rect.origin.y - gtk_adjustment_get_page_size (v) / 2);
-    ws_gui_test_wait_frame (GTK_WIDGET (chart));
+    ws_gui_test_settle (GTK_WIDGET (chart));
   }
   if (!ws_gui_test_real_click (GTK_WIDGET (chart), rect.origin.x + rect.size.width / 2,
                                rect.origin.y + rect.size.height / 2, 1))

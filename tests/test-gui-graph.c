@@ -76,7 +76,7 @@ test_graph_page (void)
   document = ws_gui_test_open_trace (window, path);
   trace = ws_document_get_trace (document);
   viewport = ws_document_get_viewport (document);
-  ws_gui_test_spin (300);
+  ws_gui_test_settle (GTK_WIDGET (window));
 
   page = WS_GRAPH_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_GRAPH_PAGE));
   g_assert_nonnull (page);

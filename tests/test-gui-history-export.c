@@ -358,7 +358,7 @@ test_mining_export (void)
     g_assert_true (ws_mining_page_mark_signature (page));
     g_assert_cmpuint (ws_gui_test_mining_n_signatures (page), ==, 3);
     ws_gui_test_wait_until (coverage_ready, page, 60, "the coverage curves of three signatures");
-    ws_gui_test_spin (200);
+    ws_gui_test_settle (GTK_WIDGET (page));   /* and whatever that queued has run */
     g_assert_cmpuint (n_idle, ==, 1);
     g_assert_cmpuint (ws_coverage_plot_get_n_series (ws_coverage_view_get_plot (WS_COVERAGE_VIEW (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_COVERAGE_VIEW)))),
                       ==, WS_N_RANKINGS);

@@ -45,6 +45,12 @@ details_of (WsGraphPage *page)
   return WS_NODE_DETAILS (details);
 }
 
+static gboolean
+none_highlighted (gpointer viewport)
+{
+  return ws_timeline_viewport_get_n_highlighted_threads (viewport) == 0;
+}
+
 static WsWindow *
 open_window (const char  *trace_name,
              WsDocument **document)
@@ -57,7 +63,7 @@ open_window (const char  *trace_name,
   gtk_window_set_default_size (GTK_WINDOW (window), 1580, 980);
   gtk_window_present (GTK_WINDOW (window));
   *document = ws_gui_test_open_trace (window, path);
-  ws_gui_test_spin (300);
+  ws_gui_test_settle (GTK_WIDGET (window));
   return window;
 }
 
@@ -634,7 +640,7 @@ test_over_connection_threads (void)
   gtk_window_present (GTK_WINDOW (window));
   file = g_file_new_for_path (path);
   document = ws_gui_test_open_trace (window, path);
-  ws_gui_test_spin (300);
+  ws_gui_test_settle (GTK_WIDGET (window));
   trace = ws_document_get_trace (document);
   viewport = ws_document_get_viewport (document);
   page = WS_GRAPH_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_GRAPH_PAGE));
@@ -697,8 +703,8 @@ test_over_connection_threads (void)
   ws_inspector_panel_select_finding (inspector_of (page), over_index);
   g_assert_true (ws_timeline_viewport_is_thread_highlighted (viewport, daemon));
   ws_window_set_search_text (window, "try_to_wake_up");
-  ws_gui_test_spin (500);   /* the entry's search delay */
-  g_assert_cmpuint (ws_timeline_viewport_get_n_highlighted_threads (viewport), ==, 0);
+  /* After the entry's search delay. */
+  ws_gui_test_wait_until (none_highlighted, viewport, 60, "the typed search to replace the finding's highlighted rows");
 
   ws_gui_test_close_window (GTK_WIDGET (window));
   g_unlink (path);

@@ -85,7 +85,11 @@ check_size (int width,
   ws_timeline_viewport_set_visible (viewport, longest->start - (longest->end - longest->start) / 2,
                                     longest->end + (longest->end - longest->start) / 2);
   ws_timeline_viewport_set_selected_event (viewport, longest->first);
-  ws_gui_test_spin (500);
+  {
+    OverviewSays details = { GTK_WIDGET (ws_window_get_details_pane (window)), "woken by tl-holder" };
+
+    ws_gui_test_wait_until (overview_says, &details, 60, "the details to say who woke the joined wait");
+  }
 
   collect_text (GTK_WIDGET (ws_window_get_details_pane (window)), text);
   g_test_message ("details: %s", text->str);

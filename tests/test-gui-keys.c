@@ -50,7 +50,7 @@ open_window (const char  *name,
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
   gtk_window_present (GTK_WINDOW (window));
   *document = ws_gui_test_open_trace (window, path);
-  ws_gui_test_spin (200);
+  ws_gui_test_settle (GTK_WIDGET (window));
   return window;
 }
 
@@ -579,7 +579,7 @@ test_welcome_sidebar (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
   gtk_window_present (GTK_WINDOW (window));
-  ws_gui_test_spin (100);
+  ws_gui_test_settle (GTK_WIDGET (window));
   g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (button)));
   g_assert_false (gtk_widget_get_visible (window_child (window, "sidebar")));
   g_assert_false (gtk_widget_get_visible (button));

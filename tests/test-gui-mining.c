@@ -58,16 +58,6 @@ form_of (WsMiningPage *page)
 }
 
 static void
-screenshot_after (GtkWidget  *widget,
-                  const char *name,
-                  guint       wait_ms)
-{
-  ws_gui_test_spin (wait_ms);
-  if (g_getenv ("WS_SCREENSHOT_DIR") != NULL)
-    g_object_unref (ws_gui_test_screenshot_now (widget, name));
-}
-
-static void
 events_cb (WsMiningPage  *page,
            WsDocument    *document,
            WsStackSearch *search,
@@ -76,11 +66,19 @@ events_cb (WsMiningPage  *page,
   *flag = TRUE;
 }
 
+/* Past the stacks' crossfades, once painted. */
 static void
 screenshot (GtkWidget  *widget,
             const char *name)
 {
-  screenshot_after (widget, name, 600);   /* past the stacks' crossfades */
+  if (g_getenv ("WS_SCREENSHOT_DIR") != NULL)
+    g_object_unref (ws_gui_test_screenshot (widget, name));
+}
+
+static gboolean
+search_on (gpointer window)
+{
+  return ws_window_get_search (window) != NULL;
 }
 
 static gboolean
@@ -414,7 +412,7 @@ test_mining_page (void)
     g_signal_connect (page, "show-events", G_CALLBACK (events_cb), &shown_events);
     ws_mining_page_show_events (page);
     ws_gui_test_wait_for_flag (&shown_events, 60, "the pattern's events");
-    ws_gui_test_spin (100);
+    ws_gui_test_wait_until (search_on, window, 60, "the window's search over the pattern's events");
     search = ws_window_get_search (window);
     g_assert_nonnull (search);
     g_assert_true (ws_stack_search_get_trace (search) == trace);
@@ -490,7 +488,7 @@ test_mining_page (void)
   /* A re-run replaces the results (a new set, the same numbers). */
   finished = FALSE;
   ws_mining_page_run (page);
-  screenshot_after (GTK_WIDGET (window), "mining-running.png", 120);
+  screenshot (GTK_WIDGET (window), "mining-running.png");
   ws_gui_test_wait_for_flag (&finished, 120, "the re-run");
   g_assert_true (ws_gui_test_mining_cluster_set (page) != shown);
   shown = ws_gui_test_mining_cluster_set (page);
@@ -864,6 +862,12 @@ mapped_status_page (GtkWidget *w)
   return NULL;
 }
 
+static gboolean
+status_page_shown (gpointer page)
+{
+  return mapped_status_page (page) != NULL;
+}
+
 /* Mining scenario instances of a trace that has none says which scope
  * came out empty and what to choose instead, not only "widen the scope". */
 static void
@@ -885,7 +889,7 @@ test_mining_empty_scope (void)
   ws_mining_page_run (page);
   ws_gui_test_wait_for_flag (&finished, 60, "a mining run over no instances");
   g_signal_handler_disconnect (page, id);
-  ws_gui_test_spin (300);
+  ws_gui_test_wait_until (status_page_shown, page, 60, "the empty run's status page");
   status = mapped_status_page (GTK_WIDGET (page));
   g_assert_nonnull (status);
   desc = adw_status_page_get_description (status);

@@ -205,7 +205,7 @@ test_critical_path_view (void)
   path = ws_critical_path_run (trace, &settings, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   ws_critical_path_view_set_path (view, path);
-  ws_gui_test_spin (50);
+  ws_gui_test_settle (widget);
   g_signal_connect (view, "segment-activated", G_CALLBACK (count_activation), &activated);
   width = gtk_widget_get_width (widget);
 

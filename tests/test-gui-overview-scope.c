@@ -44,9 +44,8 @@ overview_of (WsWindow *window)
   GtkWidget *page = ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_OVERVIEW_PAGE);
 
   g_assert_nonnull (page);
-  ws_gui_test_spin (200);
+  /* A change (a trace loaded, a selection) marks the page busy at once. */
   ws_gui_test_wait_until (answered, page, 240, "the overview's answer");
-  ws_gui_test_spin (200);
   return WS_OVERVIEW_PAGE (page);
 }
 
@@ -152,7 +151,7 @@ test_selection (void)
   t0 = ws_trace_get_start_time (trace) + (ws_trace_get_end_time (trace) - ws_trace_get_start_time (trace)) / 4;
   t1 = t0 + (ws_trace_get_end_time (trace) - ws_trace_get_start_time (trace)) / 2;
   ws_timeline_viewport_set_selection (ws_document_get_viewport (doc), thread, t0, t1);
-  ws_gui_test_spin (300);
+  page = overview_of (window);
 
   /* the same core call as `why --tid --from --to` */
   {

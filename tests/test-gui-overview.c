@@ -53,6 +53,12 @@ open_window (const char  *trace_name,
 }
 
 static gboolean
+window_wide (gpointer window)
+{
+  return gtk_widget_get_width (window) == 1920 && gtk_widget_get_height (window) == 1080;
+}
+
+static gboolean
 answered (gpointer data)
 {
   WsOverviewPage *page = data;
@@ -72,7 +78,6 @@ overview_of (WsWindow *window)
 
   g_assert_nonnull (page);
   ws_gui_test_wait_until (answered, page, 240, "the overview's first answer");
-  ws_gui_test_spin (300);
   return WS_OVERVIEW_PAGE (page);
 }
 
@@ -273,7 +278,6 @@ test_pg_overview (void)
   ws_gui_test_wait_until (graph_shows, graph, 60, "the slowest instance's ready tree");
   g_assert_true (gtk_widget_get_mapped (graph));
   g_assert_cmpint (ws_gui_test_graph_mode (WS_GRAPH_PAGE (graph)), ==, WS_GRAPH_MODE_READY_TREE);
-  ws_gui_test_spin (300);
   g_clear_object (&shot);
   shot = ws_gui_test_screenshot (GTK_WIDGET (window), "overview-pg-tpcb-ready-tree");
 
@@ -287,7 +291,6 @@ test_pg_overview (void)
   ws_gui_test_wait_until (has_anomaly_row, ws_overview_page_get_anomaly_list (page), 600, "the anomaly summary");
   ws_window_show_details_page (window, "overview");
   gtk_adjustment_set_value (scroller, gtk_adjustment_get_upper (scroller));
-  ws_gui_test_spin (300);
   g_clear_object (&shot);
   shot = ws_gui_test_screenshot (GTK_WIDGET (window), "overview-pg-tpcb-sections");
 
@@ -368,7 +371,7 @@ test_device_queue_overview (void)
   shot = ws_gui_test_screenshot (GTK_WIDGET (window), "overview-pg-dd-1280x720");
   g_clear_object (&shot);
   gtk_window_set_default_size (GTK_WINDOW (window), 1920, 1080);
-  ws_gui_test_spin (500);
+  ws_gui_test_wait_until (window_wide, window, 60, "the window to be resized to 1920×1080");
   shot = ws_gui_test_screenshot (GTK_WIDGET (window), "overview-pg-dd-1920x1080");
   gtk_window_destroy (GTK_WINDOW (window));
 }

@@ -35,7 +35,6 @@ settled (gpointer data)
 static const WsPivot *
 wait_for_table (WsPivotPage *page)
 {
-  ws_gui_test_spin (100);
   ws_gui_test_wait_until (settled, page, 60, "the pivot table");
   return ws_pivot_page_get_pivot (page);
 }
@@ -116,7 +115,6 @@ test_totals (void)
 
   /* Alt+8 brings the page up with the keyboard focus inside it */
   ws_window_show_details_page (window, "overview");
-  ws_gui_test_spin (100);
   {
     g_auto(GStrv) actions = gtk_application_get_actions_for_accel (GTK_APPLICATION (the_app), "<Alt>8");
     g_autofree char *name = NULL;
@@ -127,7 +125,7 @@ test_totals (void)
     g_assert_true (g_action_parse_detailed_name (actions[0], &name, &target, NULL));
     g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (window), name, target));
   }
-  ws_gui_test_spin (100);
+  ws_gui_test_settle (GTK_WIDGET (window));
   g_assert_cmpstr (ws_window_get_details_page (window), ==, "pivot");
   {
     GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));

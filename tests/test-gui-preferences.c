@@ -156,7 +156,6 @@ test_preferences (void)
 
     adw_preferences_window_set_visible_page (ADW_PREFERENCES_WINDOW (prefs), page);
     gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 5);
-    ws_gui_test_spin (300);
     g_object_unref (ws_gui_test_screenshot (prefs, "preferences-anomalies"));
     layout = gtk_widget_create_pango_layout (text, gtk_editable_get_text (GTK_EDITABLE (spin)));
     pango_layout_get_pixel_size (layout, &w, NULL);
@@ -177,7 +176,7 @@ test_preferences (void)
   }
   gtk_switch_set_active (GTK_SWITCH (colours), TRUE);
   g_assert_true (g_settings_get_boolean (settings, "anomaly-colours"));
-  ws_gui_test_spin (200);
+  ws_gui_test_settle (GTK_WIDGET (window));   /* the legend laid out with its new key */
   g_assert_true (anomaly_key_clear_of_rows (window));
   on = ws_gui_test_screenshot (GTK_WIDGET (window), "preferences-colours-on");
   red_on = ws_gui_test_count_colour (GTK_WIDGET (window), on,

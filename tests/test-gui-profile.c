@@ -27,6 +27,14 @@ has_label_with (GtkWidget  *root,
   return FALSE;
 }
 
+static gboolean
+dialog_shown (gpointer data)
+{
+  GtkWindow *dialog = ws_gui_test_find_toplevel (ADW_TYPE_MESSAGE_DIALOG);
+
+  return dialog != NULL && gtk_widget_get_mapped (GTK_WIDGET (dialog));
+}
+
 static void
 test_sample_profile (void)
 {
@@ -36,25 +44,16 @@ test_sample_profile (void)
   WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
   GtkWindow *dialog = NULL;
   WsDocument *document;
-  GListModel *toplevels;
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
   gtk_window_present (GTK_WINDOW (window));
   document = ws_gui_test_open_trace (window, path);
   g_assert_cmpuint (ws_trace_count_kind (ws_document_get_trace (document), WS_EVENT_RUNNING), ==, 40);
-  ws_gui_test_spin (300);
   shot = ws_gui_test_screenshot (GTK_WIDGET (window), "profile-01-samples.png");
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.record-waits-help", NULL));
-  ws_gui_test_spin (300);
-  toplevels = gtk_window_get_toplevels ();
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
-      if (ADW_IS_MESSAGE_DIALOG (w))
-        dialog = w;
-    }
-  g_assert_nonnull (dialog);
+  ws_gui_test_wait_until (dialog_shown, NULL, 60, "the dialog with the perf record command");
+  dialog = ws_gui_test_find_toplevel (ADW_TYPE_MESSAGE_DIALOG);
   g_assert_true (has_label_with (GTK_WIDGET (dialog), WS_PERF_RECORD_WAITS_COMMAND));
   g_clear_object (&shot);
   shot = ws_gui_test_screenshot (GTK_WIDGET (dialog), "profile-02-record-waits.png");

@@ -95,6 +95,16 @@ ws_gui_test_spin (guint ms)
     g_main_context_iteration (NULL, TRUE);
 }
 
+static gboolean
+poll_cb (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* Runs the main loop until @condition holds, or fails after @seconds
+ * naming @what.  The condition is checked after every event and at least
+ * every 50 ms (some change with no event of their own: a widget's first
+ * render node). */
 void
 ws_gui_test_wait_until (WsGuiTestCondition  condition,
                         gpointer            data,
@@ -103,9 +113,11 @@ ws_gui_test_wait_until (WsGuiTestCondition  condition,
 {
   gboolean expired = FALSE;
   guint id = g_timeout_add_seconds (seconds, timeout_cb, &expired);
+  guint poll = g_timeout_add (50, poll_cb, NULL);
 
   while (!condition (data) && !expired)
     g_main_context_iteration (NULL, TRUE);
+  g_source_remove (poll);
   if (expired)
     g_error ("timed out after %u s waiting for %s", seconds, what);
   g_source_remove (id);
@@ -148,40 +160,37 @@ ws_gui_test_wait_mapped (GtkWidget  *widget,
   ws_gui_test_wait_until (widget_mapped, widget, 60, what);
 }
 
-static void
-count_paint_cb (GdkFrameClock *clock,
-                guint         *n_painted)
-{
-  (*n_painted)++;
-}
-
 static gboolean
-two_painted (gpointer data)
+main_loop_idle (gpointer data)
 {
-  return *(guint *) data >= 2;
+  return !g_main_context_pending (NULL);
 }
 
-/* Waits until the window holding @widget has painted two frames begun
- * after this call: whatever the test changed before is laid out and
- * drawn (the second frame is for what the first one's size allocation
- * queued).  This is what a test that waited "a little while" for the
- * screen to catch up really waits for. */
+/* Waits until what the test changed has reached the window holding
+ * @widget: the main loop has run out of ready work (idle handlers, queued
+ * events, finished jobs' callbacks) and the window is laid out again.
+ * This is what a test that waited "a little while" for the screen to
+ * catch up really waits for.
+ *
+ * The layout is done here rather than waited for on the frame clock:
+ * under Xvfb with no window manager a window's frame clock may stop
+ * ticking while it is mapped (seen on message dialogs, the shortcuts
+ * window and, after some resizes, the main window), and no wait on it
+ * would end.  Allocating the window at its surface's size is what the
+ * clock's layout phase does. */
 void
-ws_gui_test_wait_frame (GtkWidget *widget)
+ws_gui_test_settle (GtkWidget *widget)
 {
-  GtkWidget *native;
-  GdkFrameClock *clock;
-  guint n_painted = 0;
-  gulong id;
+  GtkWidget *native = GTK_WIDGET (gtk_widget_get_native (widget));
 
-  native = GTK_WIDGET (gtk_widget_get_native (widget));
   g_assert_nonnull (native);
   ws_gui_test_wait_mapped (native, "the window to be on screen");
-  clock = gtk_widget_get_frame_clock (native);
-  id = g_signal_connect (clock, "after-paint", G_CALLBACK (count_paint_cb), &n_painted);
-  gtk_widget_queue_draw (native);
-  ws_gui_test_wait_until (two_painted, &n_painted, 60, "two frames to be painted");
-  g_signal_handler_disconnect (clock, id);
+  ws_gui_test_wait_until (main_loop_idle, NULL, 60, "the main loop to run out of ready work");
+  {
+    GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (native));
+
+    gtk_widget_allocate (native, gdk_surface_get_width (surface), gdk_surface_get_height (surface), -1, NULL);
+  }
 }
 
 static gboolean
@@ -247,26 +256,45 @@ ws_gui_test_open_trace (WsWindow   *window,
   return document;
 }
 
+typedef struct {
+  GtkWidget     *window;
+  GdkPaintable  *paintable;
+  GskRenderNode *node;
+  int            width, height;
+} Render;
+
+static gboolean
+render_node_ready (gpointer data)
+{
+  Render *r = data;
+  GtkSnapshot *snapshot;
+
+  r->width = gtk_widget_get_width (r->window);
+  r->height = gtk_widget_get_height (r->window);
+  if (!gtk_widget_get_mapped (r->window) || r->width <= 0 || r->height <= 0)
+    return FALSE;
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (r->paintable, snapshot, r->width, r->height);
+  r->node = gtk_snapshot_free_to_node (snapshot);
+  return r->node != NULL;
+}
+
 /* The window as it is on screen.  On a loaded machine it may not be
- * mapped and drawn yet (an unmapped widget snapshots to no node at all):
- * wait for a painted frame first. */
+ * mapped and drawn yet (an unmapped or unallocated widget snapshots to no
+ * node at all): wait for a painted frame and for a node. */
 GdkTexture *
 ws_gui_test_render (GtkWidget *window)
 {
   g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (window);
-  g_autoptr(GskRenderNode) node = NULL;
-  GtkSnapshot *snapshot;
-  int width, height;
+  Render r = { window, paintable, NULL, 0, 0 };
+  GdkTexture *texture;
 
-  ws_gui_test_wait_frame (window);
-  width = gtk_widget_get_width (window);
-  height = gtk_widget_get_height (window);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  return gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (window)), node,
-                                      &GRAPHENE_RECT_INIT (0, 0, width, height));
+  ws_gui_test_settle (window);
+  ws_gui_test_wait_until (render_node_ready, &r, 60, "the window to have something to render");
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (window)), r.node,
+                                         &GRAPHENE_RECT_INIT (0, 0, r.width, r.height));
+  gsk_render_node_unref (r.node);
+  return texture;
 }
 
 /* Renders the window now and saves it as @name in WS_SCREENSHOT_DIR, if
@@ -587,7 +615,7 @@ ws_gui_test_real_click (GtkWidget *widget,
       xi->sync (dpy, False);
       wait_released (GDK_BUTTON_RELEASE, released, "the button release to reach the toolkit");
     }
-  ws_gui_test_wait_frame (widget);
+  ws_gui_test_settle (widget);
   return TRUE;
 #else
   return FALSE;
@@ -621,7 +649,7 @@ ws_gui_test_real_type (GtkWidget  *widget,
       xi->sync (dpy, False);
       wait_released (GDK_KEY_RELEASE, released, "the key release to reach the toolkit");
     }
-  ws_gui_test_wait_frame (widget);
+  ws_gui_test_settle (widget);
   return TRUE;
 #else
   return FALSE;

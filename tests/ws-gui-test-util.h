@@ -37,7 +37,7 @@ void           ws_gui_test_wait_for_flag  (gboolean            *flag,
                                            const char          *what);
 void           ws_gui_test_flag_cb        (gpointer             instance,
                                            gboolean            *flag);
-void           ws_gui_test_wait_frame     (GtkWidget           *widget);
+void           ws_gui_test_settle         (GtkWidget           *widget);
 void           ws_gui_test_wait_mapped    (GtkWidget           *widget,
                                            const char          *what);
 void           ws_gui_test_close_window   (GtkWidget           *window);
