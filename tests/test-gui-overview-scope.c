@@ -38,6 +38,30 @@ answered (gpointer data)
   return !ws_overview_page_get_busy (page) && ws_overview_page_get_top_cause (page) != NULL;
 }
 
+static gboolean
+explains_selection (gpointer page)
+{
+  const char *explaining = ws_overview_page_get_explaining (page);
+
+  return answered (page) && explaining != NULL && strstr (explaining, "selected window") != NULL;
+}
+
+static gboolean
+explains_automatic (gpointer page)
+{
+  const char *explaining = ws_overview_page_get_explaining (page);
+
+  return answered (page) && explaining != NULL && strstr (explaining, "selected window") == NULL;
+}
+
+static gboolean
+picked_as_asked (gpointer page)
+{
+  const char *reason = ws_overview_page_get_pick_reason (page);
+
+  return answered (page) && reason != NULL && strstr (reason, "the program asked for") != NULL;
+}
+
 static WsOverviewPage *
 overview_of (WsWindow *window)
 {
@@ -151,6 +175,7 @@ test_selection (void)
   t0 = ws_trace_get_start_time (trace) + (ws_trace_get_end_time (trace) - ws_trace_get_start_time (trace)) / 4;
   t1 = t0 + (ws_trace_get_end_time (trace) - ws_trace_get_start_time (trace)) / 2;
   ws_timeline_viewport_set_selection (ws_document_get_viewport (doc), thread, t0, t1);
+  ws_gui_test_wait_until (explains_selection, page, 240, "the overview to explain the selected window");
   page = overview_of (window);
 
   /* the same core call as `why --tid --from --to` */
@@ -168,6 +193,7 @@ test_selection (void)
 
   /* and back */
   ws_overview_page_explain_automatic (page);
+  ws_gui_test_wait_until (explains_automatic, page, 240, "the overview to explain the automatic pick again");
   page = overview_of (window);
   g_assert_cmpstr (ws_overview_page_get_top_cause (page), ==, automatic);
   g_assert_null (strstr (ws_overview_page_get_explaining (page), "selected window"));
@@ -175,6 +201,7 @@ test_selection (void)
   /* the runner-up, one click away */
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (ws_overview_page_get_runner_up_button (page))));
   gtk_widget_activate (GTK_WIDGET (ws_overview_page_get_runner_up_button (page)));
+  ws_gui_test_wait_until (picked_as_asked, page, 240, "the overview to explain the runner-up as asked");
   page = overview_of (window);
   g_assert_nonnull (strstr (ws_overview_page_get_pick_reason (page), "the program asked for"));
   g_assert_nonnull (strstr (ws_overview_page_get_explaining (page), "as asked"));

@@ -11,10 +11,13 @@
  */
 #include "config.h"
 
+#include <math.h>
+
 #include <adwaita.h>
 
 #include "ws-graph-page.h"
 #include "ws-gui-test-util.h"
+#include "ws-timeline-renderer.h"
 #include "ws-ready-tree.h"
 #include "ws-window.h"
 
@@ -257,14 +260,39 @@ test_threads_table (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* The whole pg-tpcb trace at 1600×1000, for a look at the encoding. */
+static guint32
+rgb_of (const WsColor *c)
+{
+  return ((guint32) round (c->red * 255) << 16) | ((guint32) round (c->green * 255) << 8) | (guint32) round (c->blue * 255);
+}
+
+/* The whole pg-tpcb trace at 1600×1000, for a look at the encoding: all
+ * of it in view, and the states its threads are in drawn in the legend's
+ * colours. */
 static void
 test_pg_whole_1600 (void)
 {
   WsDocument *document;
   WsWindow *window = open_window ("pg-tpcb", 1600, 1000, &document);
+  WsTrace *trace = ws_document_get_trace (document);
+  WsTimelineViewport *viewport = ws_document_get_viewport (document);
+  GtkWidget *view = GTK_WIDGET (ws_window_get_timeline_view (window));
   g_autoptr(GdkTexture) shot = ws_gui_test_screenshot (GTK_WIDGET (window), "slowest-pg-tpcb-1600x1000.png");
+  WsTimelinePalette palette;
+  guint run_px, sleep_px;
 
+  g_assert_cmpint (ws_timeline_viewport_get_begin (viewport), <=, ws_trace_get_start_time (trace));
+  g_assert_cmpint (ws_timeline_viewport_get_end (viewport), >=, ws_trace_get_end_time (trace));
+  g_assert_cmpint (gtk_widget_get_width (view), >=, 800);
+  /* Its threads run and wait (the trace says so), so both are drawn. */
+  g_assert_cmpuint (ws_trace_count_kind (trace, WS_EVENT_RUNNING), >, 0);
+  g_assert_cmpuint (ws_trace_count_kind (trace, WS_EVENT_WAIT), >, 0);
+  ws_timeline_palette_init_light (&palette);
+  run_px = ws_gui_test_count_colour (GTK_WIDGET (window), shot, view, rgb_of (&palette.states[WS_THREAD_STATE_RUN]), 8);
+  sleep_px = ws_gui_test_count_colour (GTK_WIDGET (window), shot, view, rgb_of (&palette.states[WS_THREAD_STATE_SLEEP]), 8);
+  g_test_message ("pg-tpcb at 1600×1000: %u running pixels, %u sleeping pixels", run_px, sleep_px);
+  g_assert_cmpuint (run_px, >, 0);
+  g_assert_cmpuint (sleep_px, >, 0);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
