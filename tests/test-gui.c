@@ -152,6 +152,34 @@ sqlite_export_done (gpointer window)
 /* "Export as SQLite Database…" (docs/sql.md): the item is in the main
  * menu; the database is written off the main thread and holds every wait
  * of the shown trace. */
+static gboolean
+unmapped (gpointer widget)
+{
+  return !gtk_widget_get_mapped (widget);
+}
+
+static gboolean
+style_dark (gpointer data)
+{
+  return adw_style_manager_get_dark (adw_style_manager_get_default ());
+}
+
+static gboolean
+no_documents (gpointer window)
+{
+  return g_list_model_get_n_items (ws_window_get_documents (window)) == 0;
+}
+
+/* The dd rows' D waits drawn in orange (more than 25 pixels) in the
+ * window as rendered now. */
+static gboolean
+dd_rows_drawn (gpointer window)
+{
+  g_autoptr(GdkTexture) shot = ws_gui_test_render (window);
+
+  return ws_gui_test_count_colour (window, shot, GTK_WIDGET (ws_window_get_timeline_view (window)), 0xc64600, 6) > 25;
+}
+
 static void
 check_sqlite_export (Gui        *gui,
                      const char *dir)
@@ -167,12 +195,13 @@ check_sqlite_export (Gui        *gui,
   g_assert_nonnull (menu_button);
     {
       gtk_menu_button_popup (GTK_MENU_BUTTON (menu_button));
-      ws_gui_test_spin (300);
+      ws_gui_test_wait_mapped (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (menu_button))), "the main menu");
       /* the popover is a surface of its own: shoot it, not the window */
       shot = ws_gui_test_screenshot (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (menu_button))),
                                      "05b-main-menu-export-sqlite.png");
       gtk_menu_button_popdown (GTK_MENU_BUTTON (menu_button));
-      ws_gui_test_spin (100);
+      ws_gui_test_wait_until (unmapped, gtk_menu_button_get_popover (GTK_MENU_BUTTON (menu_button)), 60,
+                              "the main menu to close");
     }
 
   g_assert_true (ws_window_export_sqlite (gui->window, path, &error));
@@ -276,7 +305,7 @@ test_window (void)
   view = ws_window_get_timeline_view (gui.window);
   viewport = ws_timeline_view_get_viewport (view);
   g_assert_true (viewport == ws_document_get_viewport (gui.document));
-  ws_gui_test_spin (500);
+  ws_gui_test_settle (GTK_WIDGET (view));
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (view)), >, 800);
 
   /* The chart is an accessible grid (threads by time) with a name and a description of
@@ -320,7 +349,7 @@ test_window (void)
     const WsTimelineGeometry *geometry = ws_timeline_renderer_get_geometry (ws_timeline_view_get_renderer (view));
 
     ws_timeline_view_reveal_thread (view, worker);
-    ws_gui_test_spin (100);
+    ws_gui_test_settle (GTK_WIDGET (view));
     row_y = geometry->ruler_height + row->y - gtk_adjustment_get_value (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view)));
     g_assert_true (ws_timeline_view_hit_test (view, geometry->label_width + 300, row_y + row->height / 2, &hit));
     g_assert_cmpuint (hit.thread, ==, worker);
@@ -475,7 +504,7 @@ test_window (void)
 
   /* 7. Dark style: the chart follows. */
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
-  ws_gui_test_spin (300);
+  ws_gui_test_wait_until (style_dark, NULL, 60, "the dark style");
   shot = ws_gui_test_screenshot (GTK_WIDGET (gui.window), "06-dark.png");
   g_assert_cmpuint (ws_gui_test_count_colour (GTK_WIDGET (gui.window), shot, GTK_WIDGET (view), 0x1e1e1e, 6) +
                     ws_gui_test_count_colour (GTK_WIDGET (gui.window), shot, GTK_WIDGET (view), 0x262626, 6), >, 10000);
@@ -504,21 +533,19 @@ test_cancel (void)
   /* Tall enough for the dd rows under five tabs and their legend. */
   gtk_window_set_default_size (GTK_WINDOW (window), 1200, 900);
   gtk_window_present (GTK_WINDOW (window));
-  ws_gui_test_spin (200);
+  ws_gui_test_wait_mapped (GTK_WIDGET (window), "the window");
 
   /* Cancel through the Cancel button's action right after opening (the
    * real traces load in a fraction of a second): the worker stops, the
    * trace leaves the sidebar, the window goes back to its welcome page. */
   document = g_object_ref (ws_window_open_file (window, file));
   g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_LOADING);
-  ws_gui_test_spin (1);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel-load", NULL);
   ws_gui_test_wait_until (document_done, document, 30, "the cancelled load to stop");
   g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_FAILED);
   g_assert_true (g_error_matches (ws_document_get_error (document), G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
                  g_error_matches (ws_document_get_error (document), WS_ERROR, WS_ERROR_CANCELLED));
-  ws_gui_test_spin (50);
-  g_assert_cmpuint (g_list_model_get_n_items (ws_window_get_documents (window)), ==, 0);
+  ws_gui_test_wait_until (no_documents, window, 60, "the cancelled trace to leave the sidebar");
   g_assert_null (ws_window_get_current_document (window));
   {
     GdkTexture *shot = ws_gui_test_screenshot (GTK_WIDGET (gui.window), "08-cancelled.png");
@@ -539,23 +566,21 @@ test_cancel (void)
     /* The pages under the timeline start with most of the height; give
      * the timeline room for the dd rows, as a user drags the divider. */
     ws_gui_test_wait_until (pane_arranged, window, 30, "the window's own first split");
-    ws_gui_test_spin (100);
+    ws_gui_test_settle (GTK_WIDGET (split));
     gtk_paned_set_position (split, gtk_widget_get_height (GTK_WIDGET (split)) * 6 / 10);
     g_test_message ("split at %d of %d", gtk_paned_get_position (split), gtk_widget_get_height (GTK_WIDGET (split)));
 
     /* The dd processes wait in D (orange, mostly dotted: 43 % of this
      * trace's blocked waits have no recorded wake-up).  The loading page
      * cross-fades out after the document is ready, so a shot taken too
-     * early can still show it: retry for up to two seconds. */
-    for (guint attempt = 0; attempt < 20 && orange <= 25; attempt++)
-      {
-        GdkTexture *shot;
+     * early can still show it: wait for the rows to be drawn. */
+    ws_gui_test_wait_until (dd_rows_drawn, window, 60, "the dd rows' orange D waits to be drawn");
+    {
+      GdkTexture *shot = ws_gui_test_screenshot (GTK_WIDGET (gui.window), "09-io-fsync.png");
 
-        ws_gui_test_spin (100);
-        shot = ws_gui_test_screenshot (GTK_WIDGET (gui.window), "09-io-fsync.png");
-        orange = ws_gui_test_count_colour (GTK_WIDGET (gui.window), shot, GTK_WIDGET (ws_window_get_timeline_view (window)), 0xc64600, 6);
-        g_object_unref (shot);
-      }
+      orange = ws_gui_test_count_colour (GTK_WIDGET (gui.window), shot, GTK_WIDGET (ws_window_get_timeline_view (window)), 0xc64600, 6);
+      g_object_unref (shot);
+    }
     /* dd rows show above the lower pane, their D waits orange: solid
      * where a wake-up is recorded, dotted where none is (which includes
      * the completions an IPI delivered from an unrecorded sender), so
@@ -582,12 +607,12 @@ test_bad_file (void)
   window = ws_window_new (GTK_APPLICATION (app));
   gtk_window_present (GTK_WINDOW (window));
 
-  document = ws_gui_test_open_trace (window, path);
+  document = ws_window_open_file (window, file);
+  ws_gui_test_wait_until (document_done, document, 60, "the broken trace to fail");
   g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_FAILED);
   /* The error names the file (and the importer's line). */
   g_assert_nonnull (ws_document_get_error (document));
   g_assert_nonnull (strstr (ws_document_get_error (document)->message, "broken.perf.txt"));
-  ws_gui_test_spin (200);
   {
     Gui gui = { app, window, document, NULL };
     g_autoptr(GdkTexture) shot = ws_gui_test_screenshot (GTK_WIDGET (gui.window), "07-load-error.png");

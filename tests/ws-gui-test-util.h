@@ -27,7 +27,6 @@ typedef gboolean (*WsGuiTestPixel) (const guchar *bgra,
 
 WsApplication *ws_gui_test_init           (int                 *argc,
                                            char              ***argv);
-void           ws_gui_test_spin           (guint                ms);
 void           ws_gui_test_wait_until     (WsGuiTestCondition   condition,
                                            gpointer             data,
                                            guint                seconds,

@@ -8,7 +8,8 @@
 #   tools/bootstrap.sh sanitize  the core, CLI and render suites again, built
 #                             with AddressSanitizer + UndefinedBehaviorSanitizer
 #   tools/bootstrap.sh summary   one "N passed, N failed, N skipped" line over
-#                             the last test and sanitize runs
+#                             the last test and sanitize runs, naming each
+#                             skipped test and why it skipped
 #   tools/bootstrap.sh fuzz   every libFuzzer target of tests/fuzz for a few
 #                             seconds (clang and its fuzzer runtime installed
 #                             if missing); exit 1 if one found something
@@ -29,7 +30,7 @@ packages=(
   desktop-file-utils appstream
   xvfb xauth dbus dbus-x11 imagemagick graphviz poppler-utils
   python3-sklearn python3-gi gir1.2-atspi-2.0 at-spi2-core python3-distributed
-  linux-perf
+  linux-perf flatpak-builder
   sqlite3
   libtracecmd-dev libtraceevent-dev libtracefs-dev trace-cmd
   libbabeltrace2-dev babeltrace2
@@ -60,6 +61,7 @@ summary() {
   python3 - "$@" <<'PY' || true
 import json, os, sys
 ok = fail = skip = 0
+skipped = []
 for path in sys.argv[1:]:
     if not os.path.exists(path):
         continue
@@ -68,7 +70,16 @@ for path in sys.argv[1:]:
         if r in ("OK", "EXPECTEDFAIL"): ok += 1
         elif r == "SKIP": skip += 1
         else: fail += 1
-print(f"{ok} passed, {fail} failed, {skip} skipped")
+        if r == "SKIP":
+            # Why, in the test's own words: its last line ("SKIP: …",
+            # "1..0 # SKIP …", "perf not installed").
+            lines = [l.strip() for l in (json.loads(line).get("stdout") or "").splitlines() if l.strip()]
+            why = lines[-1] if lines else "no reason given"
+            for prefix in ("1..0 # SKIP ", "SKIP: "):
+                if why.startswith(prefix):
+                    why = why[len(prefix):]
+            skipped.append(f"{json.loads(line)['name']}: {why}")
+print(f"{ok} passed, {fail} failed, {skip} skipped" + (f" ({'; '.join(skipped)})" if skipped else ""))
 PY
 }
 
