@@ -22,6 +22,8 @@
 #include "ws-ready-tree.h"
 #include "ws-scenario-rules.h"
 #include "ws-trace-loader.h"
+#include "ws-overview.h"
+#include "ws-why-targets.h"
 
 static WsTrace *
 load (const char *name)
@@ -566,6 +568,87 @@ test_default_cluster (void)
   }
 }
 
+static int
+compare_time_desc (gconstpointer a,
+                   gconstpointer b)
+{
+  WsTime x = *(const WsTime *) a, y = *(const WsTime *) b;
+  return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* "why"'s default targets have one home: with scenario instances, the
+ * slowest tenth of them (counted here from the trace's own instances),
+ * else the picked threads; and the Overview explains the same targets. */
+static void
+test_why_default_targets (void)
+{
+  static const char *const names[] = { "pg-tpcb.perf.txt.gz", "py-locks.perf.txt.gz", "io-fsync.perf.txt.gz" };
+
+  for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+    {
+      g_autoptr(WsTrace) trace = load (names[k]);
+      g_autoptr(GPtrArray) traces = g_ptr_array_new ();
+      g_autoptr(GPtrArray) picks = NULL;
+      g_autoptr(GArray) targets = NULL;
+      g_autoptr(GArray) durations = g_array_new (FALSE, FALSE, sizeof (WsTime));
+      g_autoptr(WsOverview) overview = NULL;
+      g_autoptr(GError) error = NULL;
+      WsWhyTargetsKind kind;
+      GArray *shown;
+
+      if (trace == NULL)
+        {
+          g_test_skip ("WS_TEST_DATA not set");
+          return;
+        }
+      g_ptr_array_add (traces, trace);
+      targets = ws_why_default_targets (traces, NULL, ws_frame_classifier_get_default (), NULL, &picks, &kind);
+      for (guint i = 0; i < ws_trace_get_n_scenario_instances (trace); i++)
+        {
+          const WsScenarioInstance *inst = ws_trace_get_scenario_instance (trace, i);
+          WsTime d = inst->t1 - inst->t0;
+          g_array_append_val (durations, d);
+        }
+      g_test_message ("%s: %u instances, %u targets", names[k], durations->len, targets->len);
+      if (durations->len > 0)
+        {
+          guint n = MAX (1, (guint) (durations->len / 10.0 + 0.5));
+
+          g_assert_cmpint (kind, ==, WS_WHY_TARGETS_SLOWEST_SHARE);
+          g_array_sort (durations, compare_time_desc);
+          g_assert_cmpuint (targets->len, ==, n);
+          for (guint i = 0; i < targets->len; i++)
+            {
+              const WsAttributionTarget *t = &g_array_index (targets, WsAttributionTarget, i);
+              g_assert_cmpint (t->symptom.t1 - t->symptom.t0, >=, g_array_index (durations, WsTime, n - 1));
+            }
+        }
+      else
+        {
+          g_assert_cmpint (kind, ==, WS_WHY_TARGETS_PICKED_THREADS);
+          g_assert_cmpuint (targets->len, >, 0);
+          g_assert_cmpuint (targets->len, <=, WS_WHY_DEFAULT_THREADS);
+          g_assert_nonnull (picks);
+        }
+
+      overview = ws_overview_compute_for (traces, NULL, NULL, &error);
+      g_assert_no_error (error);
+      shown = ws_overview_get_targets (overview);
+      g_assert_cmpuint (shown->len, ==, targets->len);
+      for (guint i = 0; i < targets->len; i++)
+        {
+          const WsAttributionTarget *a = &g_array_index (targets, WsAttributionTarget, i);
+          const WsAttributionTarget *b = &g_array_index (shown, WsAttributionTarget, i);
+
+          g_assert_true (a->trace == b->trace);
+          g_assert_cmpuint (a->symptom.thread, ==, b->symptom.thread);
+          g_assert_cmpint (a->symptom.t0, ==, b->symptom.t0);
+          g_assert_cmpint (a->symptom.t1, ==, b->symptom.t1);
+          g_assert_cmpuint (a->instance, ==, b->instance);
+        }
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -580,6 +663,7 @@ main (int    argc,
   g_test_add_func ("/attribution/cli-one-wait", test_cli_one_wait);
   g_test_add_func ("/attribution/cause-chain", test_cause_chain);
   g_test_add_func ("/attribution/default-cluster", test_default_cluster);
+  g_test_add_func ("/attribution/why-default-targets", test_why_default_targets);
 
   return g_test_run ();
 }

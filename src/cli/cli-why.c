@@ -11,14 +11,13 @@
 
 #include "cli-common.h"
 #include "ws-attribution.h"
+#include "ws-why-targets.h"
 #include "ws-block-requests.h"
 #include "ws-cause-ended.h"
 #include "ws-error.h"
 
 int cli_why (int argc, char **argv);
 
-#define DEFAULT_SHARE 0.10
-#define DEFAULT_THREADS 3
 
 typedef struct {
   char   **traces;
@@ -269,16 +268,15 @@ pick_targets (WhyOptions        *o,
     }
   else
     {
-      *targets = ws_attribution_targets_slowest_share (traces, o->scenario, DEFAULT_SHARE);
-      if ((*targets)->len > 0)
+      WsPickChoice choice = { o->comm, o->pid };
+      WsWhyTargetsKind kind;
+
+      *targets = ws_why_default_targets (traces, o->scenario, classifier,
+                                         o->comm != NULL || o->pid > 0 ? &choice : NULL, picks, &kind);
+      if (kind == WS_WHY_TARGETS_SLOWEST_SHARE)
         *what = g_strdup_printf (_("the slowest 10 %% of the scenario instances (%u)"), (*targets)->len);
       else
         {
-          g_array_unref (*targets);
-          WsPickChoice choice = { o->comm, o->pid };
-
-          *targets = ws_attribution_targets_picked (traces, classifier, DEFAULT_THREADS,
-                                                    o->comm != NULL || o->pid > 0 ? &choice : NULL, picks);
           if ((*targets)->len == 0 && (o->comm != NULL || o->pid > 0))
             {
               if (o->comm != NULL)

@@ -15,10 +15,9 @@
 #include "ws-contrast.h"
 #include "ws-error.h"
 #include "ws-overview.h"
+#include "ws-why-targets.h"
 #include "ws-stack-db.h"
 
-#define SLOWEST_SHARE 0.10
-#define WAITING_THREADS 3
 
 struct _WsOverview
 {
@@ -221,6 +220,8 @@ ws_overview_compute_for (GPtrArray                   *traces,
 {
   g_autoptr(WsOverview) self = NULL;
   WsAttributionSettings defaults;
+  GPtrArray *picks = NULL;
+  WsWhyTargetsKind kind;
 
   g_return_val_if_fail (traces != NULL, NULL);
 
@@ -246,18 +247,16 @@ ws_overview_compute_for (GPtrArray                   *traces,
 
   if (!add_slowest (self, settings, error))
     return NULL;
-  if (self->durations->len > 0)
+  self->targets = ws_why_default_targets (self->traces, NULL, settings->classifier, choice, &picks, &kind);
+  if (kind == WS_WHY_TARGETS_SLOWEST_SHARE)
     {
-      self->targets = ws_attribution_targets_slowest_share (self->traces, NULL, SLOWEST_SHARE);
       self->explained = g_strdup_printf (_("the slowest 10 %% of the scenario instances (%u of %u)"),
                                          self->targets->len, self->durations->len);
     }
   else
     {
-      GPtrArray *picks = NULL;
       g_autoptr(GString) reason = g_string_new (NULL);
 
-      self->targets = ws_attribution_targets_picked (self->traces, settings->classifier, WAITING_THREADS, choice, &picks);
       self->picks = picks;
       for (guint i = 0; i < picks->len; i++)
         {
