@@ -337,7 +337,6 @@ static void
 test_findings (void)
 {
   g_autofree char *trace_path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
-  g_autoptr(GFile) trace = g_file_new_for_path (trace_path);
   g_autofree char *dir = g_dir_make_tmp ("ws-gui-findings-XXXXXX", NULL);
   g_autofree char *recovery = g_build_filename (dir, "recovery", NULL);
   g_autofree char *session = g_build_filename (dir, "review.waitscope", NULL);

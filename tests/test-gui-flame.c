@@ -75,7 +75,6 @@ static void
 test_flame_page (void)
 {
   g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GdkTexture) shot = NULL;
   WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
   WsFlamePage *page;
@@ -335,7 +334,6 @@ static void
 test_flame_pin (void)
 {
   g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GdkTexture) shot = NULL;
   g_autofree char *pinned_zoom = NULL, *restored_zoom = NULL;
   WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));

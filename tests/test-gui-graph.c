@@ -53,7 +53,6 @@ static void
 test_graph_page (void)
 {
   g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GdkTexture) shot = NULL;
   g_autoptr(GError) error = NULL;
   WsWindow *window;

@@ -45,7 +45,6 @@ static WsDocument *
 open_and_wait (WsWindow *window, const char *name)
 {
   g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
   WsDocument *document = ws_gui_test_open_trace (window, path);
   /* The history is written in the background once the trace shows. */
   while (ws_document_get_recording (document))

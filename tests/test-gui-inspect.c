@@ -57,7 +57,6 @@ open_window (const char  *trace_name,
 {
   g_autofree char *base = g_strdup_printf ("%s.perf.txt.gz", trace_name);
   g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), base, NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
   WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1580, 980);

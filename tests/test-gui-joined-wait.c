@@ -50,7 +50,6 @@ check_size (int width,
             int height)
 {
   g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "causes", "timed-lock.perf.txt.gz", NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autofree char *name = g_strdup_printf ("joined-wait-%dx%d", width, height);
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(GdkTexture) shot = NULL;

@@ -44,7 +44,6 @@ open_window (const char  *name,
              WsDocument **document)
 {
   g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
   WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
@@ -574,7 +573,6 @@ test_welcome_sidebar (void)
 {
   WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
   g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
   GtkWidget *button = window_child (window, "sidebar_button");
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);

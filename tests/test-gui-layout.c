@@ -572,7 +572,6 @@ static void
 test_layout (void)
 {
   g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "pg-tpcb.perf.txt.gz", NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
   Fixture fx = { ws_window_new (GTK_APPLICATION (the_app)), problems };
   WsMiningPage *mining;

@@ -178,7 +178,6 @@ test_mining_page (void)
   g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "pg-tpcb.perf.txt.gz", NULL);
   g_autofree char *dir = g_dir_make_tmp ("ws-gui-mining-XXXXXX", NULL);
   g_autofree char *history = g_build_filename (dir, "history.sqlite", NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GError) error = NULL;
   g_autoptr(WsStackDb) db = NULL;
   g_autoptr(WsPatternSet) patterns = NULL;
@@ -534,7 +533,6 @@ open_trace (const char    *name,
             WsMiningPage **page)
 {
   g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
   WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
 
   gtk_window_present (GTK_WINDOW (window));

@@ -26,7 +26,6 @@ open_in (WsWindow   *window,
 {
   g_autofree char *base = g_strdup_printf ("%s.perf.txt.gz", name);
   g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "causes", base, NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
   WsDocument *document = ws_gui_test_open_trace (window, path);
   return document;
 }

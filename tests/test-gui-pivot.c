@@ -46,7 +46,6 @@ open_window (int          width,
 {
   WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
   g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
   WsDocument *doc;
 
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);

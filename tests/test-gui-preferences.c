@@ -79,7 +79,6 @@ test_preferences (void)
   WsSession *session = ws_window_get_session (window);
   GSettings *settings = ws_session_get_settings (session);
   g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GSettingsSchema) schema = NULL;
   g_auto(GStrv) keys = NULL;
   GtkWidget *prefs, *threshold, *colours, *height;
@@ -91,10 +90,8 @@ test_preferences (void)
 
   g_assert_nonnull (settings);
   gtk_window_present (GTK_WINDOW (window));
-  doc = ws_window_open_file (window, file);
+  doc = ws_gui_test_open_trace (window, path);
   s = (Scored) { ws_session_get_anomaly_state (session), doc, 0 };
-  while (ws_document_get_state (doc) == WS_DOCUMENT_LOADING)
-    g_main_context_iteration (NULL, TRUE);
   ws_gui_test_wait_until (scored, &s, 120, "the waits to be scored");
   before = ws_anomaly_result_count_anomalous (ws_anomaly_state_get_result (s.state),
                                               ws_anomaly_state_find_trace (s.state, doc));

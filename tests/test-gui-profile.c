@@ -39,7 +39,6 @@ static void
 test_sample_profile (void)
 {
   g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "layouts", "cpu-default.txt", NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GdkTexture) shot = NULL;
   WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
   GtkWindow *dialog = NULL;

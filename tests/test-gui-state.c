@@ -22,7 +22,6 @@ open_trace (WsWindow   *window,
             const char *name)
 {
   g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
   WsDocument *document = ws_gui_test_open_trace (window, path);
   return document;
 }
