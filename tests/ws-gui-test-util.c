@@ -569,6 +569,19 @@ wait_released (GdkEventType  type,
   ws_gui_test_wait_until (released_enough, &r, 60, what);
 }
 
+/* When the last real click ended, and whether the toolkit would take a
+ * press now as part of it (within its double-click time). */
+static gint64 last_click_us;
+
+static gboolean
+double_click_time_past (gpointer widget)
+{
+  int ms = 400;
+
+  g_object_get (gtk_widget_get_settings (widget), "gtk-double-click-time", &ms, NULL);
+  return g_get_monotonic_time () - last_click_us > (gint64) ms * 1000;
+}
+
 /* @n_press clicks of the primary button at @widget's point (x, y), sent
  * through the X server as a user's would be (XTEST): the toolkit's own
  * gestures see real events, with their timing (a double click is two
@@ -595,6 +608,8 @@ ws_gui_test_real_click (GtkWidget *widget,
   xi->warp_pointer (dpy, None, gdk_x11_surface_get_xid (gtk_native_get_surface (native)), 0, 0, 0, 0,
                     (int) (at.x + sx), (int) (at.y + sy));
   xi->sync (dpy, False);
+  /* A new click, not the next press of the last one's multi-click. */
+  ws_gui_test_wait_until (double_click_time_past, widget, 60, "the double-click time since the last click to pass");
   for (guint i = 0; i < n_press; i++)
     {
       guint released = n_released (GDK_BUTTON_RELEASE) + 1;
@@ -604,6 +619,7 @@ ws_gui_test_real_click (GtkWidget *widget,
       xi->sync (dpy, False);
       wait_released (GDK_BUTTON_RELEASE, released, "the button release to reach the toolkit");
     }
+  last_click_us = g_get_monotonic_time ();
   ws_gui_test_settle (widget);
   return TRUE;
 #else
