@@ -491,7 +491,9 @@ pattern_row (WsContrastResult *r, guint rank)
   g_autofree char *u = format_set (sigs, p->u, p->n_u);
   g_autofree char *run = format_set (sigs, p->r, p->n_r);
   g_autofree char *cost = ws_contrast_pattern_dup_cost (p);
-  g_autofree char *terms = ws_contrast_pattern_dup_terms (p);
+  g_autofree char *bare = ws_contrast_pattern_dup_terms (p);
+  /* Translators: a tooltip; %s is "C (total cost) …, N (executions) …" */
+  g_autofree char *terms = g_strdup_printf (_("In the paper's terms: %s"), bare);
   g_autofree char *markup = g_markup_printf_escaped (
     _("<b>#%u</b>  %s%s\n"
       "<small>wait %s\nunwait %s\nrunning <b>%s</b></small>"),
