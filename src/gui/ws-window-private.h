@@ -66,9 +66,8 @@ struct _WsWindow
   GSignalGroup         *document_signals;
   GSignalGroup         *viewport_signals;
   GSettings            *settings;
-  GCancellable         *search_cancellable;
+  WsWorker             *search_worker;    /* ws-window-search.c */
   WsStackSearch        *search;
-  guint                 search_generation;
   WsWorker             *sqlite_export;    /* ws-window-sqlite.c */
 };
 
@@ -112,5 +111,6 @@ void     _ws_window_sqlite_dispose           (WsWindow       *self);
 /* ws-window-search.c */
 void     _ws_window_class_search_init        (GtkWidgetClass *widget_class);
 void     _ws_window_search_init              (WsWindow       *self);
+void     _ws_window_drop_search              (WsWindow       *self);
 
 G_END_DECLS
