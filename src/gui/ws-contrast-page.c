@@ -461,9 +461,9 @@ set_busy (WsContrastPage *self, gboolean busy)
 static void
 progress_cb (double fraction, const char *message, gpointer data)
 {
-  g_autoptr(WsContrastPage) self = g_weak_ref_get (data);
+  WsContrastPage *self = data;
 
-  if (self == NULL || !self->busy)
+  if (!self->busy)
     return;
   if (fraction >= 0)
     gtk_progress_bar_set_fraction (self->progress_bar, fraction);
@@ -882,13 +882,6 @@ pane_max_cb (WsContrastPage *self)
     gtk_paned_set_position (self->vpaned, MIN (max, height * 58 / 100));
 }
 
-static void
-free_weak_ref (gpointer data)
-{
-  g_weak_ref_clear (data);
-  g_free (data);
-}
-
 /* ---- GObject ---- */
 
 static void
@@ -1017,12 +1010,7 @@ ws_contrast_page_init (WsContrastPage *self)
   self->scenarios = gtk_string_list_new (NULL);
   gtk_drop_down_set_model (self->scenario_dropdown, G_LIST_MODEL (self->scenarios));
   g_object_unref (self->scenarios);   /* the drop-down holds it */
-  {
-    GWeakRef *weak = g_new0 (GWeakRef, 1);
-
-    g_weak_ref_init (weak, self);
-    self->relay = ws_progress_relay_new (progress_cb, weak, free_weak_ref);
-  }
+  self->relay = ws_progress_relay_new_for_owner (self, progress_cb);
   self->worker = ws_worker_new ();
 
   g_signal_connect_swapped (self->scenario_dropdown, "notify::selected", G_CALLBACK (load_instances), self);

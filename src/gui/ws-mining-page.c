@@ -575,7 +575,7 @@ coverage_busy_cb (WsMiningPage *self)
 static void
 ws_mining_page_init (WsMiningPage *self)
 {
-  self->progress_relay = ws_progress_relay_new (progress_published, self, NULL);
+  self->progress_relay = ws_progress_relay_new_for_owner (self, progress_published);
   self->signed_patterns = g_hash_table_new (NULL, NULL);
   self->worker = ws_worker_new ();
   self->events_worker = ws_worker_new ();
