@@ -18,6 +18,7 @@
 #include "ws-application.h"
 #include "ws-cli-test-util.h"
 #include "ws-gui-test-util.h"
+#include "ws-contrast-page.h"
 #include "ws-mining-form.h"
 #include "ws-window.h"
 
@@ -70,6 +71,58 @@ no_events_shown (gpointer data)
   return find_label_containing (data, "A digest holds no events") != NULL;
 }
 
+static gboolean
+contrasted (gpointer data)
+{
+  return !ws_contrast_page_get_busy (data) && ws_contrast_page_get_result (data) != NULL;
+}
+
+/* The Contrast page over the digest: run 1 fast, the others slow (the
+ * page's default), against `contrast --json` over the same digest with the
+ * classes naming its traces. */
+static void
+check_contrast (WsWindow  *window,
+                const char *fleet,
+                GPtrArray  *traces)
+{
+  WsContrastPage *page = WS_CONTRAST_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_CONTRAST_PAGE));
+  g_autoptr(GStrvBuilder) args = g_strv_builder_new ();
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) argv = NULL;
+  g_auto(WsCliRun) run = { 0 };
+  WsContrastResult *result;
+  const WsContrastPattern *p;
+  JsonObject *cli, *first;
+
+  ws_window_show_details_page (window, "contrast");
+  ws_contrast_page_run (page);
+  ws_gui_test_wait_until (contrasted, page, 120, "the fleet contrasted");
+  result = ws_contrast_page_get_result (page);
+
+  g_strv_builder_add_many (args, "contrast", "--json", "--fast", g_ptr_array_index (traces, 0), NULL);
+  for (guint i = 1; i < traces->len; i++)
+    g_strv_builder_add_many (args, "--slow", g_ptr_array_index (traces, i), NULL);
+  g_strv_builder_add (args, fleet);
+  argv = g_strv_builder_end (args);
+  ws_cli_run_argv (&run, NULL, (const char * const *) argv);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, run.out, -1, &error));
+  g_assert_no_error (error);
+  cli = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpint (json_object_get_int_member (cli, "patterns_total"), ==, ws_contrast_result_get_n_patterns (result));
+  g_assert_cmpint (json_object_get_int_member (cli, "slow_component_cost"), ==,
+                   ws_contrast_result_get_total_cost (result));
+  g_assert_cmpuint (ws_contrast_result_get_n_patterns (result), >, 0);
+  first = json_array_get_object_element (json_object_get_array_member (cli, "patterns"), 0);
+  p = ws_contrast_result_get_pattern (result, 0);
+  g_assert_cmpint (json_object_get_int_member (first, "c"), ==, p->c);
+  g_assert_cmpint (json_object_get_int_member (first, "n"), ==, (gint64) p->n);
+  g_test_message ("GUI and CLI contrast over the digest: %u patterns, the first C %" G_GINT64_FORMAT " ns, N %"
+                  G_GUINT64_FORMAT, ws_contrast_result_get_n_patterns (result), p->c, p->n);
+  ws_contrast_page_select_pattern (page, 0);
+}
+
 static void
 test_open_digest (void)
 {
@@ -80,6 +133,7 @@ test_open_digest (void)
   g_autofree char *lambda = g_strdup_printf ("%dns", LAMBDA);
   g_autofree char *threshold = g_strdup_printf ("%g", THRESHOLD);
   g_autoptr(GPtrArray) runs = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) traces = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(GFile) file = g_file_new_for_path (fleet);
@@ -107,6 +161,7 @@ test_open_digest (void)
       g_autofree char *written = cli_ok ("digest", "-o", digests, trace, NULL);
 
       g_ptr_array_add (runs, g_strdup (g_strstrip (written)));
+      g_ptr_array_add (traces, g_steal_pointer (&trace));
     }
   {
     g_autoptr(GStrvBuilder) args = g_strv_builder_new ();
@@ -187,6 +242,12 @@ test_open_digest (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 1920, 1080);
   ws_gui_test_spin (300);
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "digest-fleet-1920x1080.png"));
+
+  check_contrast (window, fleet, traces);
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "digest-contrast-1920x1080.png"));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
+  ws_gui_test_spin (300);
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "digest-contrast-1280x720.png"));
 
   /* A trace opened: the timeline is back, and nothing said of a digest. */
   {

@@ -2,7 +2,9 @@
 /*
  * A digest opened in the window (File → Open, drag and drop, the command
  * line): a fleet of traces without their events.  The Mining page mines
- * it as `waitscope-cli mine` does (ws_mining_run_digest()); where the
+ * it as `waitscope-cli mine` does (ws_mining_run_digest()), the Contrast
+ * page contrasts its scenario or its traces run against run, as
+ * `waitscope-cli contrast` over it does; where the
  * timeline would be, a status page says that a digest holds no events, so
  * the timeline, the graphs and the other pages need the traces.  Opening a
  * trace afterwards puts the timeline back.
@@ -49,9 +51,10 @@ no_events_page (WsWindow   *self,
   gtk_widget_add_css_class (page, "compact");
   adw_status_page_set_title (ADW_STATUS_PAGE (page), title);
   adw_status_page_set_description (ADW_STATUS_PAGE (page),
-    _("A digest holds no events: Mining shows the fleet's costliest patterns, as "
-      "“waitscope-cli mine” over the digest does. The timeline, the Overview, the graphs and the "
-      "other pages need the traces themselves: open them to see those."));
+    _("A digest holds no events: Mining shows the fleet's costliest patterns and Contrast what its "
+      "slow runs do that the fast ones do not, as “waitscope-cli mine” and “contrast” over the digest do. "
+      "The timeline, the Overview, the graphs and the other pages need the traces themselves: open them "
+      "to see those."));
   gtk_widget_set_vexpand (page, TRUE);
   return page;
 }
@@ -63,8 +66,11 @@ _ws_window_digest_leave (WsWindow *self)
   if (self->timeline_pane == NULL)
     return;
   gtk_paned_set_start_child (self->content_paned, self->timeline_pane);
+  gtk_paned_set_position (self->content_paned, GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self->timeline_pane),
+                                                                                   "ws-paned-position")));
   g_clear_object (&self->timeline_pane);
   ws_mining_page_set_digest (self->mining_page, NULL);
+  ws_contrast_page_set_digest (self->contrast_page, NULL);
 }
 
 static void
@@ -95,10 +101,17 @@ read_done (GObject      *source,
   _ws_window_show_document (self, NULL);
   gtk_stack_set_visible_child_name (self->main_stack, "trace");
   if (self->timeline_pane == NULL)
-    self->timeline_pane = g_object_ref (gtk_paned_get_start_child (self->content_paned));
+    {
+      self->timeline_pane = g_object_ref (gtk_paned_get_start_child (self->content_paned));
+      g_object_set_data (G_OBJECT (self->timeline_pane), "ws-paned-position",
+                         GINT_TO_POINTER (gtk_paned_get_position (self->content_paned)));
+    }
   gtk_paned_set_start_child (self->content_paned, no_events_page (self, shown, ws_digest_get_n_traces (digest)));
+  /* A few lines of text: the rest of the height is the pages'. */
+  gtk_paned_set_position (self->content_paned, 150);
   ws_window_show_details_page (self, "mining");
   ws_mining_page_set_digest (self->mining_page, digest);
+  ws_contrast_page_set_digest (self->contrast_page, digest);
   ws_window_add_recent (self, file);
 }
 

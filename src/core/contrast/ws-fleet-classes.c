@@ -62,7 +62,7 @@ ws_fleet_classes_build_with (WsFleetClasses    *out,
 {
   guint n_fast = 0, n_slow = 0;
 
-  g_return_val_if_fail (out != NULL && classes != NULL && add != NULL, FALSE);
+  g_return_val_if_fail (out != NULL && (classes != NULL || n_traces == 0) && add != NULL, FALSE);
 
   memset (out, 0, sizeof *out);
   out->program = program;
@@ -129,7 +129,7 @@ ws_fleet_classes_build (WsFleetClasses    *out,
 {
   gboolean both = FALSE;
 
-  g_return_val_if_fail (traces != NULL && classes != NULL, FALSE);
+  g_return_val_if_fail (traces != NULL && (classes != NULL || traces->len == 0), FALSE);
   for (guint i = 0, fast = 0, slow = 0; i < traces->len; i++)
     {
       fast += classes[i] == WS_RUN_CLASS_FAST;
