@@ -69,6 +69,7 @@ struct _WsWindow
   WsWorker             *search_worker;    /* ws-window-search.c */
   WsStackSearch        *search;
   WsWorker             *sqlite_export;    /* ws-window-sqlite.c */
+  GtkWidget            *timeline_pane;    /* ws-window-digest.c: the timeline, while a digest stands in its place */
 };
 
 /* ws-window.c */
@@ -95,6 +96,10 @@ void     _ws_window_class_files_init         (GtkWidgetClass *widget_class);
 void     _ws_window_files_init               (WsWindow       *self);
 void     _ws_window_update_recent_menu       (WsWindow       *self);
 
+/* ws-window-digest.c */
+void     ws_window_open_digest               (WsWindow       *self,
+                                              GFile          *file);
+void     _ws_window_digest_leave             (WsWindow       *self);
 /* ws-window-pages.c */
 void     _ws_window_pages_init               (WsWindow       *self);
 

@@ -130,6 +130,7 @@ ws_window_dispose (GObject *object)
   g_clear_object (&self->current);
   g_clear_object (&self->search);
   g_clear_object (&self->settings);
+  g_clear_object (&self->timeline_pane);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), WS_TYPE_WINDOW);
   g_clear_object (&self->documents);
