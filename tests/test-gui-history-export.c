@@ -41,14 +41,19 @@ form_of (WsMiningPage *page)
   return WS_MINING_FORM (form);
 }
 
+static gboolean
+not_recording (gpointer document)
+{
+  return !ws_document_get_recording (document);
+}
+
 static WsDocument *
 open_and_wait (WsWindow *window, const char *name)
 {
-  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
-  WsDocument *document = ws_gui_test_open_trace (window, path);
+  WsDocument *document = ws_gui_test_open_trace (window, name);
+
   /* The history is written in the background once the trace shows. */
-  while (ws_document_get_recording (document))
-    g_main_context_iteration (NULL, TRUE);
+  ws_gui_test_wait_until (not_recording, document, 120, "the trace's waits to be written to the history");
   return document;
 }
 
