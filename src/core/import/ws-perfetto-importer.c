@@ -40,18 +40,21 @@
 /* Frames a stack holds at most (the events' decoder cuts deeper ones). */
 #define MAX_FRAMES 512
 
-/* TracePacket fields a trace's first packet plausibly holds. */
-static gboolean
-is_packet_field (guint32 number)
+/* TracePacket fields a trace's first packet plausibly holds: 1 if a
+ * number (timestamp, sequence id, flags…), 2 if a message or bytes, 0 if
+ * not one of them. */
+static int
+packet_field_kind (guint32 number)
 {
   switch (number)
     {
-    case 1: case 2: case 3: case 5: case 6: case 8: case 9: case 10: case 11: case 12: case 13:
-    case 33: case 34: case 35: case 36: case 41: case 43: case 44: case 45: case 50: case 58:
-    case 59: case 60: case 66: case 69: case 89: case 133:
-      return TRUE;
+    case 3: case 8: case 10: case 13: case 41: case 42: case 58: case 79:
+      return 1;
+    case 1: case 2: case 5: case 6: case 9: case 11: case 12: case 33: case 34: case 35: case 36:
+    case 43: case 44: case 45: case 50: case 59: case 60: case 66: case 69: case 89: case 133:
+      return 2;
     default:
-      return FALSE;
+      return 0;
     }
 }
 
@@ -112,11 +115,15 @@ ws_perfetto_importer_sniff (const guint8 *head,
 
   while ((status = ws_pb_next (&c, &f)) == WS_PB_OK)
     {
+      int kind = packet_field_kind (f.number);
+
       n_fields++;
-      if (is_packet_field (f.number))
-        n_known++;
-      else if (f.number > 1000)
+      /* A known field of the wrong wire type, or a fixed-size one (no
+       * packet field is): text, read as fields. */
+      if ((kind == 1 && f.wire != WS_PB_VARINT) || (kind == 2 && f.wire != WS_PB_BYTES) ||
+          f.wire == WS_PB_FIXED32 || f.wire == WS_PB_FIXED64 || f.number > 1000)
         return FALSE;
+      n_known += kind != 0;
     }
   /* A field cut by the end of the head is no proof against it. */
   if (status != WS_PB_END && !(status == WS_PB_TOO_LONG && c.end == head + len) &&
