@@ -7,6 +7,8 @@
  * (ws-perfetto-importer.c).
  */
 
+#include <gio/gio.h>
+
 #include "ws-stack-table.h"
 #include "ws-trace.h"
 
