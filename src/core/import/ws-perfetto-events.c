@@ -123,17 +123,18 @@ fail_cursor (Decoder          *d,
   return fail_at (d, c->error_offset, what, ws_pb_status_message (c->status));
 }
 
-/* A string field's text, valid UTF-8 (a damaged one is replaced), kept once. */
+/* A string field's text, valid UTF-8 (damaged bytes replaced), kept once;
+ * %NULL if the field is not length-delimited. */
 const char *
 intern_text (Decoder         *d,
              const WsPbField *f)
 {
-  g_autofree char *text = g_utf8_make_valid ((const char *) f->data, (gssize) f->len);
+  g_autofree char *text = NULL;
   const char *kept;
 
   if (f->wire != WS_PB_BYTES)
     return NULL;
-  /* A NUL inside ends the name, as the kernel's comm would. */
+  text = g_utf8_make_valid ((const char *) f->data, (gssize) f->len);
   kept = g_hash_table_lookup (d->interned, text);
   if (kept == NULL)
     {

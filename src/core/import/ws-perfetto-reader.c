@@ -20,7 +20,8 @@ ws_pb_cursor_init (WsPbCursor   *c,
 {
   c->base = base;
   c->pos = start;
-  c->end = start + len;
+  /* An empty input may have no buffer at all (NULL + 0 is undefined). */
+  c->end = len > 0 ? start + len : start;
   c->status = WS_PB_OK;
   c->error_offset = 0;
 }
