@@ -395,7 +395,7 @@ build_trace (WsTrace        *trace,
     n_cpus = MAX (n_cpus, (guint) g_array_index (decoded->events, PfEvent, i).cpu + 1);
   if (n_cpus > MAX_CPUS)
     {
-      g_autofree char *n = g_strdup_printf ("%u", n_cpus);
+      g_autofree char *n = g_strdup_printf ("%u", n_cpus - 1);
       g_set_error (error, WS_ERROR, WS_ERROR_PARSE, _("%s:1: the Perfetto trace is damaged: an event on CPU %s"),
                    display_name, n);
       return NULL;
