@@ -10,7 +10,8 @@
  * tool recorded them.  What Perfetto adds or lacks:
  *
  *  - the compact sched encoding leaves out the thread each sched_switch
- *    and sched_waking ran in: it is the CPU's last next_pid, so the first
+ *    and sched_waking ran in: it is the CPU's last next_pid (and its
+ *    prev_comm that switch's next_comm), so the first
  *    compact switch on each CPU only says who runs next (Perfetto's own
  *    trace processor drops it too), and a compact waking before it has no
  *    waker and is skipped;
@@ -135,7 +136,8 @@ ws_perfetto_importer_sniff (const guint8 *head,
 /* ---- events → the perf importer's records ---------------------------- */
 
 typedef struct {
-  gint32    current;      /* the thread running, -1 not yet known */
+  gint32      current;      /* the thread running, -1 not yet known */
+  const char *current_comm; /* its next_comm when it was switched in */
   gboolean  held;         /* an event kept for its stack */
   guint8    held_kind;
   gint32    held_tid;
@@ -305,6 +307,7 @@ feed_event (Feeder        *f,
             PfDecoded     *decoded)
 {
   Cpu *cpu = &f->cpus[e->cpu];
+  const char *prev_comm;
   gint32 tid;
   Record rec;
 
@@ -318,13 +321,18 @@ feed_event (Feeder        *f,
         {
           decoded->n_compact_skipped++;
           cpu->current = e->b;
+          cpu->current_comm = e->s2;
           return;
         }
+      /* Compact: prev_comm is the name it was switched in with. */
+      prev_comm = e->a >= 0 ? e->s1 : cpu->current_comm;
       rec = new_record (f, e, tid, ws_perf_parser_task_pid (&f->p, tid));
       rec.type = REC_SWITCH;
       ws_perf_parser_switch (&f->p, &rec, tid, ws_perf_parser_task_pid (&f->p, tid), e->a >= 0 ? e->a : tid,
-                             e->s1, e->s1 ? strlen (e->s1) : 0, e->value, e->b, e->s2, e->s2 ? strlen (e->s2) : 0);
+                             prev_comm, prev_comm ? strlen (prev_comm) : 0, e->value, e->b, e->s2,
+                             e->s2 ? strlen (e->s2) : 0);
       cpu->current = e->b;
+      cpu->current_comm = e->s2;
       hold (cpu, &rec, PF_SWITCH, tid);
       return;
 
