@@ -15,6 +15,7 @@
 
 #include "ws-anomaly-detector.h"
 #include "ws-anomaly-learning.h"
+#include "ws-gmm-many.h"
 #include "ws-ready-tree-run.h"
 #include "ws-symptom.h"
 #include "ws-trace-loader.h"
@@ -1222,6 +1223,116 @@ test_learning_steps (void)
 }
 
 static void
+assert_same_gmm (const WsGmm *a,
+                 const WsGmm *b)
+{
+  g_assert_cmpuint (a->n_components, ==, b->n_components);
+  g_assert_cmpuint (a->n_iterations, ==, b->n_iterations);
+  g_assert_true (a->bic == b->bic && a->mean_log_likelihood == b->mean_log_likelihood
+                 && a->n_samples == b->n_samples && a->converged == b->converged);
+  for (guint j = 0; j < a->n_components; j++)
+    g_assert_true (a->components[j].weight == b->components[j].weight
+                   && a->components[j].mean == b->components[j].mean
+                   && a->components[j].variance == b->components[j].variance);
+}
+
+/* Fits spread over threads give the bits one fit after another gives:
+ * a fit is a pure function of its data (its own seeded generator). */
+static void
+test_gmm_fit_many_same_bits (void)
+{
+  gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
+  WsGmmJob jobs[24];
+  double *data[G_N_ELEMENTS (jobs)];
+  g_autoptr(GError) error = NULL;
+  WsGmmSettings s;
+
+  ws_gmm_settings_init (&s);
+  gsl_rng_set (rng, 23);
+  for (guint t = 0; t < G_N_ELEMENTS (jobs); t++)
+    {
+      gsize n = 1 + gsl_rng_uniform_int (rng, t % 4 == 0 ? 12000 : 2000);
+      guint modes = 1 + gsl_rng_uniform_int (rng, 4);
+
+      data[t] = g_new (double, n);
+      for (gsize i = 0; i < n; i++)
+        data[t][i] = log (1000.0 * MAX (1.0, round (exp (3 + 2.1 * gsl_rng_uniform_int (rng, modes)
+                                                         + gsl_ran_gaussian (rng, 0.5)))));
+      jobs[t] = (WsGmmJob) { data[t], n };
+    }
+  g_assert_true (ws_gmm_fit_many (jobs, G_N_ELEMENTS (jobs), &s, 3, NULL, &error));
+  g_assert_no_error (error);
+  for (guint t = 0; t < G_N_ELEMENTS (jobs); t++)
+    {
+      WsGmm alone;
+
+      g_assert_true (jobs[t].ok);
+      g_assert_true (ws_gmm_fit (data[t], jobs[t].n, &s, &alone, NULL, NULL));
+      assert_same_gmm (&jobs[t].gmm, &alone);
+      g_free (data[t]);
+    }
+  gsl_rng_free (rng);
+}
+
+static WsAnomalyResult *
+detect_on_threads (WsHistoryStore *store,
+                   WsTrace        *trace,
+                   guint           threads)
+{
+  WsAnomalySettings settings;
+
+  ws_anomaly_settings_init (&settings);
+  settings.threads = threads;
+  return detect_with (store, trace, &settings);
+}
+
+/* Scoring on one thread and on three gives the same models and scores,
+ * bit for bit, with a history whose fits the FDR rule takes as its null
+ * (the trace recorded under another name, so its waits are new). */
+static void
+test_detect_threads_same_bits (void)
+{
+  g_autofree char *path = tmp_store ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsHistoryStore) store = ws_history_store_open (path, &error);
+  g_autoptr(WsTrace) trace = load ("pg-tpcb.perf.txt.gz");
+  g_autoptr(WsAnomalyResult) one = NULL, many = NULL;
+  WsAnomalySettings settings;
+  gboolean newly;
+  guint n_one, n_many;
+  const WsWaitScore *a, *b;
+
+  ws_anomaly_settings_init (&settings);
+  g_assert_true (ws_anomaly_record_trace (store, trace, "recorded-before", &settings, &newly, NULL, &error));
+  one = detect_on_threads (store, trace, 1);
+  many = detect_on_threads (store, trace, 3);
+  g_assert_cmpuint (ws_anomaly_result_get_n_models (one), ==, ws_anomaly_result_get_n_models (many));
+  g_assert_cmpuint (ws_anomaly_result_get_n_models (one), >, 10);
+  for (guint m = 0; m < ws_anomaly_result_get_n_models (one); m++)
+    {
+      const WsAnomalyModel *x = ws_anomaly_result_get_model (one, m), *y = ws_anomaly_result_get_model (many, m);
+
+      WsGmm direct;
+
+      g_assert_cmpstr (x->key, ==, y->key);
+      assert_same_gmm (&x->gmm, &y->gmm);
+      /* … and the fit of the model's own data, made here. */
+      if (x->samples != NULL && x->samples->len > 0)
+        {
+          g_assert_true (ws_gmm_fit ((const double *) (gpointer) x->samples->data, x->samples->len,
+                                     &settings.gmm, &direct, NULL, NULL));
+          assert_same_gmm (&x->gmm, &direct);
+        }
+      g_assert_true (x->cut == y->cut && x->base_cut == y->base_cut && x->threshold == y->threshold);
+    }
+  a = ws_anomaly_result_get_scores (one, 0, &n_one);
+  b = ws_anomaly_result_get_scores (many, 0, &n_many);
+  g_assert_cmpuint (n_one, ==, n_many);
+  for (guint i = 0; i < n_one; i++)
+    g_assert_true (a[i].event == b[i].event && a[i].score == b[i].score && a[i].anomalous == b[i].anomalous);
+}
+
+static void
 test_detect_reads_only (void)
 {
   g_autofree char *path = tmp_store ();
@@ -1297,6 +1408,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/anomaly/history-old-signatures-kept-apart", test_history_old_signatures_kept_apart);
   g_test_add_func ("/anomaly/history/once-and-bounded", test_history_once_and_bounded);
   g_test_add_func ("/anomaly/detect/reads-only", test_detect_reads_only);
+  g_test_add_func ("/anomaly/gmm/fit-many-same-bits", test_gmm_fit_many_same_bits);
+  g_test_add_func ("/anomaly/detect/threads-same-bits", test_detect_threads_same_bits);
   g_test_add_func ("/anomaly/learning-steps", test_learning_steps);
   g_test_add_func ("/anomaly/learning-components", test_learning_components);
   g_test_add_func ("/anomaly/learning-monotone", test_learning_monotone);

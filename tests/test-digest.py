@@ -16,6 +16,12 @@
    in the merged order (by path).
 3. Bad digests (truncated, not gzip, not JSON, another format, another
    version, a stack out of range) exit 1 naming the file and the place.
+4. Contrast: `contrast --json` prints the same bytes over traces, over
+   their digests and over a merged digest (the classes naming its traces):
+   every trace's scenario alone, the PostgreSQL pair and the paper's case,
+   the fleet by its classes file, and random fast/slow classes over the
+   shared traces and the causes corpus (seeded as above); a digest without
+   contrast instances (as written before) is refused naming the trace.
 """
 import gzip
 import json
@@ -155,6 +161,77 @@ for round_ in range(12):
     if not ok:
         print(f"# round {round_}: a={a} b={b} c={c}")
 check(laws == 12, f"merge is associative and order-independent; mining it mines its parts ({laws}/12)")
+
+# 4. Contrast over digests.
+def same_contrast(what, args_traces, args_digests, expect_ok=True):
+    a = subprocess.run([cli, "contrast", "--json", *args_traces], capture_output=True)
+    b = subprocess.run([cli, "contrast", "--json", *args_digests], capture_output=True)
+    ok = a.returncode == b.returncode and a.stdout == b.stdout
+    ok = ok and (expect_ok is None or (a.returncode == 0) == expect_ok)
+    print(f"# {what}: exit {a.returncode}, {len(a.stdout)} bytes")
+    if not ok:
+        print(f"# {what}: exit {a.returncode} / {b.returncode}\n# {a.stderr.decode(errors='replace')}"
+              f"# {b.stderr.decode(errors='replace')}")
+    return ok
+
+
+same = sum(same_contrast(t, [t], [digest_of[t]], expect_ok=None) for t in traces)
+check(same == len(traces), f"contrast of each trace's scenario: traces and digests alike ({same}/{len(traces)})")
+
+extra = [os.path.join(data, f) for f in ("pg-contrast-fast.perf.txt.gz", "pg-contrast-slow.perf.txt.gz",
+                                         "paper-case.json")]
+fleet = sorted(os.path.join(data, "fleet", f) for f in os.listdir(os.path.join(data, "fleet"))
+               if f.endswith(".perf.txt.gz"))
+edir = os.path.join(tmp, "e")
+eout = run("digest", "-o", edir, *extra, *fleet).stdout.decode().split()
+digest_of.update(zip(extra + fleet, eout))
+pgf, pgs, paper = extra
+D = digest_of
+cases = [("PostgreSQL pair", ["--fast", pgf, "--slow", pgs], ["--fast", D[pgf], "--slow", D[pgs]]),
+         ("PostgreSQL pair, widened, by C/N", ["--widen", "--rank", "average", "--fast", pgf, "--slow", pgs],
+          ["--widen", "--rank", "average", "--fast", D[pgf], "--slow", D[pgs]]),
+         ("paper's case", ["--component", r"\.sys\)", "--fast-below", "300ms", "--slow-above", "500ms", paper],
+          ["--component", r"\.sys\)", "--fast-below", "300ms", "--slow-above", "500ms", D[paper]])]
+fleet_merged = os.path.join(tmp, "fleet.wsdigest")
+run("digest-merge", "-o", fleet_merged, *[D[t] for t in fleet])
+classes = os.path.join(data, "fleet", "classes.csv")
+dclasses = os.path.join(tmp, "classes-digests.csv")
+with open(classes) as f, open(dclasses, "w") as g:
+    for line in f:
+        name = line.split(",")[0]
+        g.write(line.replace(name, D[os.path.join(data, "fleet", name)], 1) if name.endswith(".gz") else line)
+cases += [("fleet by classes, a digest each", ["--classes", classes], ["--classes", dclasses]),
+          ("fleet by classes, a merged digest", ["--classes", classes], ["--classes", classes, fleet_merged])]
+for what, at, ad in cases:
+    check(same_contrast(what, at, ad), f"contrast, {what}: traces and digests print the same JSON")
+
+# Random classes of whole traces over the corpus: a digest each, and merged.
+corpus_merged = os.path.join(tmp, "corpus.wsdigest")
+run("digest-merge", "-o", corpus_merged, *out)
+for round_ in range(3):
+    pick = rng.sample(traces, rng.randint(4, 8))
+    fast, slow = pick[: len(pick) // 2], pick[len(pick) // 2:]
+    at = [a for t in fast for a in ("--fast", t)] + [a for t in slow for a in ("--slow", t)]
+    ad = [a for t in fast for a in ("--fast", D[t])] + [a for t in slow for a in ("--slow", D[t])]
+    ok = same_contrast(f"random classes {round_}", at, ad, expect_ok=None)
+    ok = ok and same_contrast(f"random classes {round_}, merged", at, at + [corpus_merged], expect_ok=None)
+    check(ok, f"contrast of random classes ({len(fast)} fast, {len(slow)} slow): traces, digests, merged alike")
+
+# A digest written before contrast read digests: refused, naming the trace.
+old = json.loads(gzip.decompress(content(D[pgf])))
+for t in old["traces"]:
+    for k in ("program", "span_programs", "programs", "instances"):
+        t.pop(k, None)
+old_path = os.path.join(tmp, "old.wsdigest")
+with open(old_path, "wb") as f:
+    f.write(gzip.compress(json.dumps(old).encode()))
+p = run("contrast", "--json", "--fast", old_path, "--slow", D[pgs], expect=2)
+check(b"digest the trace again" in p.stderr and pgf.encode() in p.stderr and p.stdout == b"",
+      "a digest without contrast instances: contrast refuses it, naming the trace")
+check(run("mine", "--json", "--no-history", old_path).stdout == run("mine", "--json", "--no-history", pgf).stdout,
+      "a digest without contrast instances still mines")
+p = run("contrast", "--scenario", "x=a:b,a:c", D[paper], expect=2)
+check(b"need the traces" in p.stderr, "scenario rules with digests are a usage error")
 
 # 3. Bad digests.
 good = content(out[0])

@@ -167,6 +167,38 @@ test_message_not_repeated (void)
   g_assert_null (r.message);
 }
 
+static guint owner_calls;
+
+static void
+owner_cb (double      fraction,
+          const char *message,
+          gpointer    owner)
+{
+  g_assert_true (G_IS_OBJECT (owner));
+  owner_calls++;
+}
+
+/* A relay made for an owner calls it while it lives; reports that a job
+ * makes after its page went away land nowhere. */
+static void
+test_owner_gone (void)
+{
+  GObject *owner = g_object_new (G_TYPE_OBJECT, NULL);
+  g_autoptr(WsProgressRelay) relay = ws_progress_relay_new_for_owner (owner, owner_cb);
+
+  owner_calls = 0;
+  ws_progress_relay_report (0.25, "alive", relay);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_cmpuint (owner_calls, ==, 1);
+  ws_progress_relay_report (0.5, "pending when the owner goes", relay);
+  g_object_unref (owner);
+  ws_progress_relay_report (0.75, "after", relay);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_cmpuint (owner_calls, ==, 1);
+}
+
 static void
 test_dispose_pending (void)
 {
@@ -210,6 +242,7 @@ main (int argc, char **argv)
   g_test_add_func ("/progress-relay/coalesced-two-threads", test_coalesced_from_two_threads);
   g_test_add_func ("/progress-relay/message-not-repeated", test_message_not_repeated);
   g_test_add_func ("/progress-relay/dispose-pending", test_dispose_pending);
+  g_test_add_func ("/progress-relay/owner-gone", test_owner_gone);
   g_test_add_func ("/progress-relay/cancel-pending", test_cancel_pending);
   return g_test_run ();
 }

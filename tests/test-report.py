@@ -299,6 +299,8 @@ def check_pg_session(tmp):
     check_pdf_stacks(html, pdf, "pg contrast")
     check("Call chains (waiting, waking it, running)" in text and "C (total cost)" in text and "DiskService" in text and "Lit in red" in text, "the contrast pattern's facts")
     check("slow (AWG_slow)" in text and "wait graphs merged" in text, "the AWG's facts")
+    check("In the paper's terms" not in text and "C is their summed cost" not in text,
+          "the contrast facts say each thing once, in the words the figure uses")
     check("All signatures together" in text and "S1 · heap_update,ProcSleep" in text, "the coverage's facts")
     check('class="error"' not in text and "cannot be drawn" not in text, "no finding failed to draw")
     info = subprocess.run(["pdfinfo", pdf], capture_output=True, text=True).stdout

@@ -408,6 +408,7 @@ cli_anomalies (int    argc,
   g_autoptr(GPtrArray) digests = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(WsHistoryStore) store = NULL;
   g_autoptr(WsAnomalyResult) result = NULL;
+  g_autoptr(WsFileHashes) hashes = NULL;
   g_autoptr(GError) error = NULL;
   CliAnomalyOptions options = { 0 };
   WsAnomalySettings settings;
@@ -437,6 +438,7 @@ cli_anomalies (int    argc,
     }
   if (!cli_anomaly_settings (&options, "anomalies", &settings, &status))
     goto out;
+  hashes = ws_file_hashes_begin (argv + 1);
   if ((traces = cli_load_traces (argv + 1, NULL, &error)) == NULL)
     {
       status = cli_fail (error);
@@ -444,7 +446,7 @@ cli_anomalies (int    argc,
     }
   for (guint t = 0; t < traces->len; t++)
     {
-      char *digest = ws_history_store_trace_digest (g_ptr_array_index (traces, t), &error);
+      char *digest = ws_history_store_trace_digest_hashed (g_ptr_array_index (traces, t), hashes, &error);
       if (digest == NULL)
         {
           status = cli_fail (error);

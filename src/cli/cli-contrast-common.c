@@ -44,14 +44,17 @@ cli_contrast_options_clear (CliContrastOptions *o)
   g_clear_pointer (&o->components, g_strfreev);
 }
 
-static gboolean
-choose_scenario (GPtrArray          *traces,
-                 CliContrastOptions *o,
-                 const char         *command,
-                 int                *status)
+gboolean
+cli_contrast_choose_scenario (GStrv               names,
+                              CliContrastOptions *o,
+                              const char         *command,
+                              int                *status)
 {
-  g_auto(GStrv) names = ws_instance_set_list_scenarios (traces);
   g_autofree char *list = g_strjoinv (", ", names);
+
+  /* Classes of whole traces without markers: thread spans, no scenario. */
+  if (o->fleet && o->scenario_name == NULL && names[0] == NULL)
+    return TRUE;
 
   if (o->scenario_name != NULL)
     {
@@ -95,14 +98,11 @@ cli_contrast_load (char              **paths,
       *status = cli_fail (error);
       return FALSE;
     }
-  /* Classes of whole traces without markers: thread spans, no scenario. */
-  if (o->fleet && o->scenario_name == NULL)
-    {
-      g_auto(GStrv) names = ws_instance_set_list_scenarios (*traces);
-      if (names[0] == NULL)
-        return TRUE;
-    }
-  return choose_scenario (*traces, o, command, status);
+  {
+    g_auto(GStrv) names = ws_instance_set_list_scenarios (*traces);
+
+    return cli_contrast_choose_scenario (names, o, command, status);
+  }
 }
 
 WsInstanceSet *

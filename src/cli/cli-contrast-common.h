@@ -36,6 +36,12 @@ gboolean       cli_contrast_load          (char              **paths,
                                            const char         *command,
                                            GPtrArray         **traces,
                                            int                *status);
+/* Chooses the scenario among @names (all the traces have) into
+ * @options->scenario_name, as cli_contrast_load() does. */
+gboolean       cli_contrast_choose_scenario (GStrv              names,
+                                           CliContrastOptions *options,
+                                           const char         *command,
+                                           int                *status);
 WsInstanceSet *cli_contrast_instances     (GPtrArray          *traces,
                                            guint               from,
                                            guint               to,

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "cli-classes.h"
+#include "cli-digest.h"
 #include "ws-contrast-words.h"
 #include "ws-fleet-classes.h"
 #include "ws-trace-classes.h"
@@ -211,15 +212,19 @@ typedef struct {
   int        top;
 } ContrastArgs;
 
-/* The usage checks, and T_fast / T_slow into @s: -1, or the exit status. */
+/* The usage checks, and T_fast / T_slow into @s: -1, or the exit status.
+ * With classes, positional inputs may only be digests: the traces the
+ * classes name are looked up in them. */
 static int
 check_args (ContrastArgs *a, char **positional, WsContrastSettings *s)
 {
   g_autoptr(GError) error = NULL;
   gboolean by_trace = cli_classes_given (&a->classes);
 
-  if (by_trace && positional[0] != NULL)
-    return cli_usage_error ("contrast", "%s", _("with --fast, --slow or --classes give no other trace"));
+  for (guint i = 0; by_trace && positional[i] != NULL; i++)
+    if (!ws_digest_file_sniff (positional[i]))
+      return cli_usage_error ("contrast", "%s", _("with --fast, --slow or --classes give no other trace "
+                                                  "(only digests that hold the traces they name)"));
   if (by_trace && a->classes.file == NULL && (a->classes.fast == NULL || a->classes.slow == NULL))
     return cli_usage_error ("contrast", "%s", _("give both --fast and --slow traces, and no other trace"));
   if (!by_trace && positional[0] == NULL)
@@ -232,16 +237,141 @@ check_args (ContrastArgs *a, char **positional, WsContrastSettings *s)
   return -1;
 }
 
+/* The instances to contrast: the classes' or the chosen scenario's. */
+typedef struct {
+  WsFleetClasses fleet;
+  WsInstanceSet *all;
+} Instances;
+
+static void
+instances_clear (Instances *in)
+{
+  ws_fleet_classes_clear (&in->fleet);
+  g_clear_object (&in->all);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Instances, instances_clear)
+
+static int
+instances_of_traces (ContrastArgs *a, CliContrastOptions *o, char **paths, Instances *out)
+{
+  g_autoptr(GPtrArray) traces = NULL;
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  if (!cli_contrast_load (paths, o, "contrast", &traces, &status))
+    return status;
+  if (o->scenario_name == NULL && !cli_classes_given (&a->classes))
+    return cli_usage_error ("contrast", "%s", _("the traces hold no scenario instance (see --scenario): give slow and "
+                                                "fast traces (--slow, --fast or --classes) to contrast whole traces"));
+  if (cli_classes_given (&a->classes))
+    {
+      /* The same core call as the Contrast page's "open traces, slow
+       * against fast". */
+      if (!ws_fleet_classes_build (&out->fleet, traces, (const WsRunClass *) (gpointer) a->classes.classes->data,
+                                   a->classes.entries, o->scenario_name, &error))
+        return cli_usage_error ("contrast", "%s", error->message);
+      out->all = g_object_ref (out->fleet.all);
+      return -1;
+    }
+  out->all = ws_instance_set_new ();
+  for (guint i = 0; i < traces->len; i++)
+    ws_instance_set_add_trace (out->all, g_ptr_array_index (traces, i), o->scenario_name);
+  return -1;
+}
+
+/* The digest of the traces @paths name (past the @n_positional digests),
+ * taken from those digests, in @paths' order. */
+static WsDigest *
+select_named (char **paths, guint n_positional, GError **error)
+{
+  g_auto(GStrv) digests = g_strdupv (paths);
+  g_autoptr(WsDigest) pool = NULL;
+  g_autoptr(GArray) picked = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  g_free (digests[n_positional]);
+  digests[n_positional] = NULL;
+  if ((pool = cli_load_digests (digests, error)) == NULL)
+    return NULL;
+  for (guint i = n_positional; paths[i] != NULL; i++)
+    {
+      g_autofree char *want = g_canonicalize_filename (paths[i], NULL);
+      guint found = G_MAXUINT;
+
+      for (guint t = 0; t < ws_digest_get_n_traces (pool) && found == G_MAXUINT; t++)
+        {
+          g_autofree char *have = g_canonicalize_filename (ws_digest_get_trace (pool, t)->path, NULL);
+
+          if (g_str_equal (want, have))
+            found = t;
+        }
+      if (found == G_MAXUINT)
+        {
+          /* Translators: a trace the classes name */
+          g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("%s: no digest given holds this trace"), paths[i]);
+          return NULL;
+        }
+      g_array_append_val (picked, found);
+    }
+  return ws_digest_select (pool, (const guint *) (gpointer) picked->data, picked->len);
+}
+
+/* The same instances from digests (traces among them reduced here). */
+static int
+instances_of_digests (ContrastArgs *a, CliContrastOptions *o, char **paths, char **positional, Instances *out)
+{
+  g_autoptr(WsDigest) digest = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean by_trace = cli_classes_given (&a->classes);
+  guint n_positional = g_strv_length (positional);
+  int status;
+
+  if (o->rule_specs != NULL || o->rules_file != NULL)
+    return cli_usage_error ("contrast", "%s", _("a digest keeps the scenario instances its trace had when it was "
+                                                "digested: --scenario and --scenario-file need the traces"));
+  digest = by_trace && n_positional > 0 ? select_named (paths, n_positional, &error) : cli_load_digests (paths, &error);
+  if (digest == NULL)
+    return g_error_matches (error, WS_ERROR, WS_ERROR_INVALID) ? cli_usage_error ("contrast", "%s", error->message)
+                                                               : cli_fail (error);
+  if (by_trace && n_positional == 0 && ws_digest_get_n_traces (digest) != g_strv_length (paths))
+    return cli_usage_error ("contrast", "%s", _("--slow, --fast and --classes take digests of one trace each "
+                                                "(or name the traces and give the digests that hold them)"));
+  if (!ws_digest_check_instances (digest, &error))
+    return cli_usage_error ("contrast", "%s", error->message);
+  {
+    g_auto(GStrv) names = ws_digest_list_scenarios (digest);
+
+    if (!cli_contrast_choose_scenario (names, o, "contrast", &status))
+      return status;
+  }
+  if (o->scenario_name == NULL && !by_trace)
+    return cli_usage_error ("contrast", "%s", _("the traces hold no scenario instance (see --scenario): give slow and "
+                                                "fast traces (--slow, --fast or --classes) to contrast whole traces"));
+  if (by_trace)
+    {
+      const WsRunClass *classes = (const WsRunClass *) (gpointer) a->classes.classes->data;
+
+      if (!ws_digest_fleet_classes_build (&out->fleet, digest, classes + n_positional, a->classes.entries,
+                                          o->scenario_name, &error))
+        return cli_usage_error ("contrast", "%s", error->message);
+      out->all = g_object_ref (out->fleet.all);
+      return -1;
+    }
+  out->all = ws_instance_set_new ();
+  for (guint i = 0; i < ws_digest_get_n_traces (digest); i++)
+    if (!ws_digest_add_instances (digest, i, o->scenario_name, NULL, out->all, &error))
+      return cli_usage_error ("contrast", "%s", error->message);
+  return -1;
+}
+
 static int
 run (ContrastArgs *a, CliContrastOptions *o, char **positional)
 {
-  g_autoptr(GPtrArray) traces = NULL;
-  g_autoptr(WsInstanceSet) all = NULL;
-  g_auto(WsFleetClasses) fleet = { 0 };
+  g_auto(Instances) in = { 0 };
   g_autoptr(WsContrastResult) result = NULL;
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) paths = NULL;
-  g_autofree char *program = NULL, *component = NULL, *scenario_shown = NULL;
+  g_autofree char *component = NULL, *scenario_shown = NULL;
   WsContrastSettings s = { 0 };
   gboolean by_trace = cli_classes_given (&a->classes);
   int status;
@@ -251,37 +381,25 @@ run (ContrastArgs *a, CliContrastOptions *o, char **positional)
   if ((paths = cli_classes_paths ("contrast", &a->classes, positional, &status)) == NULL)
     return status;
   o->fleet = TRUE;
-  if (!cli_contrast_load (paths, o, "contrast", &traces, &status))
+  status = cli_paths_have_digest (paths) ? instances_of_digests (a, o, paths, positional, &in)
+                                         : instances_of_traces (a, o, paths, &in);
+  if (status >= 0)
     return status;
-  if (o->scenario_name == NULL && !by_trace)
-    return cli_usage_error ("contrast", "%s", _("the traces hold no scenario instance (see --scenario): give slow and "
-                                                "fast traces (--slow, --fast or --classes) to contrast whole traces"));
   if (by_trace)
     {
-      /* The same core call as the Contrast page's "open traces, slow
-       * against fast". */
-      if (!ws_fleet_classes_build (&fleet, traces, (const WsRunClass *) (gpointer) a->classes.classes->data,
-                                   a->classes.entries, o->scenario_name, &error))
-        return cli_usage_error ("contrast", "%s", error->message);
       if (o->scenario_name == NULL && s.t_fast <= 0 && s.t_slow <= 0)
         {
-          s.t_fast = fleet.t_fast;
-          s.t_slow = fleet.t_slow;
+          s.t_fast = in.fleet.t_fast;
+          s.t_slow = in.fleet.t_slow;
         }
-      s.fast = fleet.fast;
-      s.slow = fleet.slow;
-      all = g_object_ref (fleet.all);
-      program = g_strdup (fleet.program);
+      s.fast = in.fleet.fast;
+      s.slow = in.fleet.slow;
     }
   else
-    {
-      s.instances = all = ws_instance_set_new ();
-      for (guint i = 0; i < traces->len; i++)
-        ws_instance_set_add_trace (all, g_ptr_array_index (traces, i), o->scenario_name);
-    }
+    s.instances = in.all;
   /* Without --component, the program of interest, as the Overview's. */
   component = o->components != NULL && o->components[0] != NULL ? g_strdup (o->components[0])
-              : ws_instance_set_dup_default_component (all);
+              : ws_instance_set_dup_default_component (in.all);
   if (component == NULL)
     return cli_usage_error ("contrast", "%s", _("no instance to contrast"));
   s.component = component;
@@ -289,7 +407,7 @@ run (ContrastArgs *a, CliContrastOptions *o, char **positional)
   s.k = a->k > 0 ? (guint) a->k : WS_CONTRAST_DEFAULT_K;
   scenario_shown = o->scenario_name != NULL ? g_strdup (o->scenario_name)
                    /* Translators: what the instances are when the traces have no scenarios */
-                   : g_strdup_printf (_("threads of %s, each from its first to its last event"), program);
+                   : g_strdup_printf (_("threads of %s, each from its first to its last event"), in.fleet.program);
 
   if ((result = ws_contrast_run (&s, NULL, NULL, NULL, &error)) == NULL)
     {

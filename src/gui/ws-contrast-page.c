@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include "ws-digest.h"
+
 #include <glib/gi18n.h>
 #include <string.h>
 
@@ -58,6 +60,8 @@ struct _WsContrastPage
   /* Owned references */
   WsSession           *session;
   GListModel          *documents;
+  WsDigest            *digest;           /* a fleet opened as a digest: its traces instead of the documents */
+  GArray              *digest_classes;   /* WsRunClass per trace of @digest */
   GtkStringList       *scenarios;
   WsInstanceSet       *instances;
   WsInstanceSet       *fast_traces;      /* by trace: the fast traces' instances, else NULL */
@@ -93,8 +97,9 @@ update_actions (WsContrastPage *self)
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "contrast.run", have && !self->busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "contrast.cancel", self->busy);
+  /* A digest's instances have no events to draw a ready tree from. */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "contrast.open-slowest",
-                                 self->shown_instances != NULL && self->shown_instances->len > 0);
+                                 self->shown_instances != NULL && self->shown_instances->len > 0 && self->digest == NULL);
 }
 
 /* ---- scenarios and instances ---- */
@@ -124,17 +129,45 @@ trace_class_changed_cb (GtkDropDown    *dropdown,
                         WsContrastPage *self)
 {
   WsDocument *doc = g_object_get_data (G_OBJECT (dropdown), "ws-document");
+  guint digest_trace = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (dropdown), "ws-digest-trace"));
   /* The drop-down's order: fast, slow, left out. */
   static const WsRunClass order[] = { WS_RUN_CLASS_FAST, WS_RUN_CLASS_SLOW, WS_RUN_CLASS_NONE };
   guint selected = gtk_drop_down_get_selected (dropdown);
 
-  if (doc == NULL || selected >= G_N_ELEMENTS (order))
+  if (selected >= G_N_ELEMENTS (order))
     return;
-  g_object_set_data (G_OBJECT (doc), "ws-run-class", GUINT_TO_POINTER (order[selected] + 1));
+  if (digest_trace > 0 && self->digest_classes != NULL && digest_trace <= self->digest_classes->len)
+    g_array_index (self->digest_classes, WsRunClass, digest_trace - 1) = order[selected];
+  else if (doc != NULL)
+    g_object_set_data (G_OBJECT (doc), "ws-run-class", GUINT_TO_POINTER (order[selected] + 1));
+  else
+    return;
   load_instances (self);
 }
 
-/* One chip per open trace: its name and its class. */
+/* A chip: the trace's name and a drop-down of its class. */
+static GtkWidget *
+class_chip (WsContrastPage *self,
+            const char     *name,
+            WsRunClass      klass)
+{
+  const char * const items[] = { _("fast"), _("slow"), _("left out"), NULL };
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  GtkWidget *label = gtk_label_new (name);
+  GtkWidget *dropdown = gtk_drop_down_new_from_strings (items);
+
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
+  gtk_widget_set_tooltip_text (label, name);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown),
+                              klass == WS_RUN_CLASS_FAST ? 0 : klass == WS_RUN_CLASS_SLOW ? 1 : 2);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (dropdown), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), dropdown);
+  return box;
+}
+
+/* One chip per open trace (or per trace of a digest): its name and its class. */
 static void
 refresh_trace_classes (WsContrastPage *self)
 {
@@ -142,7 +175,17 @@ refresh_trace_classes (WsContrastPage *self)
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->trace_classes_box))) != NULL)
     gtk_flow_box_remove (self->trace_classes_box, child);
-  for (guint i = 0, k = 0; self->documents && i < g_list_model_get_n_items (self->documents); i++)
+  for (guint i = 0; self->digest != NULL && i < ws_digest_get_n_traces (self->digest); i++)
+    {
+      GtkWidget *chip = class_chip (self, ws_digest_get_trace (self->digest, i)->name,
+                                    g_array_index (self->digest_classes, WsRunClass, i));
+      GtkWidget *dropdown = gtk_widget_get_last_child (chip);
+
+      g_object_set_data (G_OBJECT (dropdown), "ws-digest-trace", GUINT_TO_POINTER (i + 1));
+      g_signal_connect (dropdown, "notify::selected", G_CALLBACK (trace_class_changed_cb), self);
+      gtk_flow_box_append (self->trace_classes_box, chip);
+    }
+  for (guint i = 0, k = 0; self->digest == NULL && self->documents && i < g_list_model_get_n_items (self->documents); i++)
     {
       g_autoptr(WsDocument) doc = g_list_model_get_item (self->documents, i);
       const char * const items[] = { _("fast"), _("slow"), _("left out"), NULL };
@@ -227,8 +270,9 @@ load_trace_classes (WsContrastPage *self,
   g_autoptr(GArray) classes = g_array_new (FALSE, FALSE, sizeof (WsRunClass));
   g_auto(WsFleetClasses) fleet = { 0 };
   g_autoptr(GError) error = NULL;
+  gboolean built;
 
-  for (guint i = 0, k = 0; self->documents && i < g_list_model_get_n_items (self->documents); i++)
+  for (guint i = 0, k = 0; self->digest == NULL && self->documents && i < g_list_model_get_n_items (self->documents); i++)
     {
       g_autoptr(WsDocument) doc = g_list_model_get_item (self->documents, i);
       WsRunClass klass;
@@ -239,8 +283,14 @@ load_trace_classes (WsContrastPage *self,
       g_ptr_array_add (traces, g_object_ref (ws_document_get_trace (doc)));
       g_array_append_val (classes, klass);
     }
-  if (!ws_fleet_classes_build (&fleet, traces, (const WsRunClass *) (gpointer) classes->data, NULL,
-                               scenario, &error))
+  /* A digest's: the same core call as `contrast --classes` over it. */
+  built = self->digest != NULL
+          ? ws_digest_fleet_classes_build (&fleet, self->digest,
+                                           (const WsRunClass *) (gpointer) self->digest_classes->data, NULL,
+                                           scenario, &error)
+          : ws_fleet_classes_build (&fleet, traces, (const WsRunClass *) (gpointer) classes->data, NULL,
+                                    scenario, &error);
+  if (!built)
     {
       gtk_label_set_text (self->summary_label, error->message);
       return FALSE;
@@ -282,8 +332,15 @@ load_instances (WsContrastPage *self)
       return;
     }
   self->instances = ws_instance_set_new ();
-  for (guint i = 0; scenario && i < traces->len; i++)
+  for (guint i = 0; scenario && self->digest == NULL && i < traces->len; i++)
     ws_instance_set_add_trace (self->instances, g_ptr_array_index (traces, i), scenario);
+  for (guint i = 0; scenario && self->digest != NULL && i < ws_digest_get_n_traces (self->digest); i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!ws_digest_add_instances (self->digest, i, scenario, NULL, self->instances, &error))
+        gtk_label_set_text (self->summary_label, error->message);
+    }
   for (guint i = 0; i < ws_instance_set_get_n (self->instances); i++)
     g_array_append_val (durations, ws_instance_set_get (self->instances, i)->duration);
   ws_duration_histogram_set_durations (self->histogram, (const WsTime *) (gpointer) durations->data, durations->len);
@@ -299,7 +356,8 @@ static void
 refresh_scenarios (WsContrastPage *self)
 {
   g_autoptr(GPtrArray) traces = ready_traces (self);
-  g_auto(GStrv) names = ws_instance_set_list_scenarios (traces);
+  g_auto(GStrv) names = self->digest != NULL ? ws_digest_list_scenarios (self->digest)
+                                             : ws_instance_set_list_scenarios (traces);
   g_autofree char *keep = g_strdup (current_scenario (self));
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->scenarios));
 
@@ -429,7 +487,10 @@ analyse_thread (GTask        *task,
   else
     s.instances = job->instances;
   o->result = ws_contrast_run (&s, cancellable, ws_progress_relay_report, job->relay, &error);
-  if (o->result != NULL)
+  /* Impact analysis needs the traces' events (which waits are the same
+   * wait): a digest's instances have none. */
+  if (o->result != NULL && ws_instance_set_get_n (job->instances) > 0
+      && ws_instance_set_get (job->instances, 0)->trace != NULL)
     {
       is.components = (const char * const *) job->impact_components;
       o->impact = ws_impact_run (job->instances, &is, cancellable, NULL, NULL, &error);
@@ -461,9 +522,9 @@ set_busy (WsContrastPage *self, gboolean busy)
 static void
 progress_cb (double fraction, const char *message, gpointer data)
 {
-  g_autoptr(WsContrastPage) self = g_weak_ref_get (data);
+  WsContrastPage *self = data;
 
-  if (self == NULL || !self->busy)
+  if (!self->busy)
     return;
   if (fraction >= 0)
     gtk_progress_bar_set_fraction (self->progress_bar, fraction);
@@ -491,7 +552,9 @@ pattern_row (WsContrastResult *r, guint rank)
   g_autofree char *u = format_set (sigs, p->u, p->n_u);
   g_autofree char *run = format_set (sigs, p->r, p->n_r);
   g_autofree char *cost = ws_contrast_pattern_dup_cost (p);
-  g_autofree char *terms = ws_contrast_pattern_dup_terms (p);
+  g_autofree char *bare = ws_contrast_pattern_dup_terms (p);
+  /* Translators: a tooltip; %s is "C (total cost) …, N (executions) …" */
+  g_autofree char *terms = g_strdup_printf (_("In the paper's terms: %s"), bare);
   g_autofree char *markup = g_markup_printf_escaped (
     _("<b>#%u</b>  %s%s\n"
       "<small>wait %s\nunwait %s\nrunning <b>%s</b></small>"),
@@ -707,11 +770,21 @@ list_instances (WsContrastPage *self, guint rank)
   for (guint i = 0; i < MIN (self->shown_instances->len, MAX_INSTANCE_ROWS); i++)
     {
       const WsInstanceRef *ref = ws_instance_set_get (slow, g_array_index (self->shown_instances, guint32, i));
-      const WsThread *thread = ws_trace_get_thread (ref->trace, ref->span.thread);
       g_autofree char *d = ws_format_duration (ref->duration);
-      g_autofree char *text = g_strdup_printf (_("%s · %s %d · %s"), ws_trace_get_name (ref->trace),
-                                               thread->name ? thread->name : "?", thread->tid, d);
-      GtkWidget *label = gtk_label_new (text);
+      g_autofree char *text = NULL;
+      GtkWidget *label;
+
+      if (ref->trace != NULL)
+        {
+          const WsThread *thread = ws_trace_get_thread (ref->trace, ref->span.thread);
+
+          text = g_strdup_printf (_("%s · %s %d · %s"), ws_trace_get_name (ref->trace),
+                                  thread->name ? thread->name : "?", thread->tid, d);
+        }
+      else
+        /* Translators: a digest's instance: its program and duration */
+        text = g_strdup_printf (_("%s · %s (a digest: no events)"), ref->program, d);
+      label = gtk_label_new (text);
 
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_list_box_append (self->instance_list, label);
@@ -751,6 +824,9 @@ static void
 emit_ready_tree (WsContrastPage *self, guint slow_index)
 {
   const WsInstanceRef *ref = ws_instance_set_get (ws_contrast_result_get_slow (self->result), slow_index);
+
+  if (ref->trace == NULL)
+    return;
   g_signal_emit (self, signals[SIGNAL_OPEN_READY_TREE], 0, ref->trace, ref->span.thread, ref->span.t0, ref->span.t1);
 }
 
@@ -768,6 +844,41 @@ instance_activated_cb (WsContrastPage *self, GtkListBoxRow *row)
 
   if (self->shown_instances != NULL && i < self->shown_instances->len)
     emit_ready_tree (self, g_array_index (self->shown_instances, guint32, i));
+}
+
+/**
+ * ws_contrast_page_set_digest:
+ * @digest: (nullable): a fleet opened as a digest; %NULL: back to the open
+ *   traces
+ *
+ * Contrasts @digest's traces instead of the open ones: their scenarios,
+ * or with "open traces, slow against fast" one chip per trace of the
+ * digest (the first fast, the others slow, until changed).
+ */
+void
+ws_contrast_page_set_digest (WsContrastPage *self,
+                             WsDigest       *digest)
+{
+  g_return_if_fail (WS_IS_CONTRAST_PAGE (self));
+
+  g_clear_pointer (&self->digest, ws_digest_unref);
+  g_clear_pointer (&self->digest_classes, g_array_unref);
+  if (digest != NULL)
+    {
+      g_auto(GStrv) names = ws_digest_list_scenarios (digest);
+
+      self->digest = ws_digest_ref (digest);
+      self->digest_classes = g_array_new (FALSE, FALSE, sizeof (WsRunClass));
+      for (guint i = 0; i < ws_digest_get_n_traces (digest); i++)
+        {
+          WsRunClass klass = i == 0 ? WS_RUN_CLASS_FAST : WS_RUN_CLASS_SLOW;
+          g_array_append_val (self->digest_classes, klass);
+        }
+      /* A fleet without scenarios is contrasted run against run. */
+      if (names[0] == NULL)
+        gtk_drop_down_set_selected (self->compare_dropdown, 1);
+    }
+  refresh_scenarios (self);
 }
 
 /* ---- search and export ---- */
@@ -880,19 +991,15 @@ pane_max_cb (WsContrastPage *self)
     gtk_paned_set_position (self->vpaned, MIN (max, height * 58 / 100));
 }
 
-static void
-free_weak_ref (gpointer data)
-{
-  g_weak_ref_clear (data);
-  g_free (data);
-}
-
 /* ---- GObject ---- */
 
 static void
 ws_contrast_page_dispose (GObject *object)
 {
   WsContrastPage *self = WS_CONTRAST_PAGE (object);
+
+  g_clear_pointer (&self->digest, ws_digest_unref);
+  g_clear_pointer (&self->digest_classes, g_array_unref);
 
   /* A job still running: its late reports and result land nowhere. */
   if (self->worker)
@@ -1015,12 +1122,7 @@ ws_contrast_page_init (WsContrastPage *self)
   self->scenarios = gtk_string_list_new (NULL);
   gtk_drop_down_set_model (self->scenario_dropdown, G_LIST_MODEL (self->scenarios));
   g_object_unref (self->scenarios);   /* the drop-down holds it */
-  {
-    GWeakRef *weak = g_new0 (GWeakRef, 1);
-
-    g_weak_ref_init (weak, self);
-    self->relay = ws_progress_relay_new (progress_cb, weak, free_weak_ref);
-  }
+  self->relay = ws_progress_relay_new_for_owner (self, progress_cb);
   self->worker = ws_worker_new ();
 
   g_signal_connect_swapped (self->scenario_dropdown, "notify::selected", G_CALLBACK (load_instances), self);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include "ws-digest.h"
+
 #include <gtk/gtk.h>
 
 #include "ws-contrast.h"
@@ -58,5 +60,8 @@ gboolean          ws_contrast_page_get_result_settings (WsContrastPage      *sel
                                                     WsInstanceSet      **instances,
                                                     const char         **scenario,
                                                     WsContrastSettings  *settings);
+
+void            ws_contrast_page_set_digest (WsContrastPage *self,
+                                             WsDigest       *digest);
 
 G_END_DECLS

@@ -186,7 +186,7 @@ ws_document_class_init (WsDocumentClass *klass)
 static void
 ws_document_init (WsDocument *self)
 {
-  self->progress_relay = ws_progress_relay_new (progress_published, self, NULL);
+  self->progress_relay = ws_progress_relay_new_for_owner (self, progress_published);
   self->cancellable = g_cancellable_new ();
   self->state = WS_DOCUMENT_LOADING;
   self->signature_depth = WS_WAIT_SIGNATURE_DEFAULT_DEPTH;

@@ -225,9 +225,10 @@ _ws_mining_page_update_actions (WsMiningPage *self)
     return;
   chosen = ws_mining_form_dup_chosen (self->form);
   has_item = !self->busy && self->result != NULL && _ws_mining_page_get_selected_item (self) != NULL;
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "mining.run", chosen->len > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "mining.run", chosen->len > 0 || self->digest != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "mining.cancel", self->busy);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "mining.show-events", has_item);
+  /* A digest holds no events to show. */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "mining.show-events", has_item && self->digest == NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "mining.mark-signature", has_item);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "mining.export-alignment",
                                  ws_cluster_alignment_get_grid (self->alignment) != NULL);

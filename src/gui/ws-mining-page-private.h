@@ -50,6 +50,7 @@ struct _WsMiningPage
   /* Owned references */
   WsSession           *session;          /* open traces, settings, history store */
   WsWorker            *worker;           /* the mining run */
+  WsDigest            *digest;           /* a fleet opened as a digest: mined instead of the traces */
   WsWorker            *events_worker;
   Result              *result;
   GListStore          *roots;

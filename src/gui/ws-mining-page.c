@@ -211,7 +211,7 @@ show_results (WsMiningPage *self)
           WsMiningScope chosen = ws_mining_form_get_scope (self->form);
           guint n_instances = 0;
 
-          for (guint t = 0; t < r->traces->len; t++)
+          for (guint t = 0; r->traces != NULL && t < r->traces->len; t++)
             n_instances += ws_trace_get_n_scenario_instances (g_ptr_array_index (r->traces, t));
           if ((chosen == WS_MINING_SCOPE_INSTANCES || chosen == WS_MINING_SCOPE_INSTANCE_GRAPHS) && n_instances == 0)
             /* Translators: %s is the scope and filters in words */
@@ -242,8 +242,8 @@ show_results (WsMiningPage *self)
     /* Translators: the first %s is "120 stacks" */
     g_autofree char *tip = g_strdup_printf (ngettext ("%s from %u trace, mined and clustered in %.2f s. Function weights from %s.",
                                                       "%s from %u traces, mined and clustered in %.2f s. Function weights from %s.",
-                                                      r->traces->len),
-                                            stacks, r->traces->len, r->elapsed_us / 1e6,
+                                                      r->run->n_traces),
+                                            stacks, r->run->n_traces, r->elapsed_us / 1e6,
                                             r->history_used ? _("the history of every imported trace")
                                                             : _("these traces only (no history store)"));
     g_autofree char *terms = ws_mining_dup_terms (r->lambda);
@@ -338,8 +338,9 @@ ws_mining_page_run (WsMiningPage *self)
 
   g_return_if_fail (WS_IS_MINING_PAGE (self));
 
-  chosen = ws_mining_form_dup_chosen (self->form);
-  if (chosen->len == 0)
+  /* A fleet opened as a digest is mined whole, with no document. */
+  chosen = self->digest != NULL ? g_ptr_array_new () : ws_mining_form_dup_chosen (self->form);
+  if (chosen->len == 0 && self->digest == NULL)
     {
       _ws_mining_page_toast (self, _("Open a trace and tick it to mine it"));
       return;
@@ -347,12 +348,14 @@ ws_mining_page_run (WsMiningPage *self)
 
   job = ws_mining_request_new (self->form, chosen, self->session, gtk_drop_down_get_selected (self->rank_dropdown),
                                self->progress_relay);
+  ws_mining_request_set_digest (job, self->digest);
 
   gtk_progress_bar_set_fraction (self->progress_bar, 0);
   gtk_progress_bar_set_text (self->progress_bar, _("Starting…"));
   {
+    guint n = self->digest != NULL ? ws_digest_get_n_traces (self->digest) : chosen->len;
     g_autofree char *title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Mining %u Trace…", "Mining %u Traces…",
-                                                           chosen->len), chosen->len);
+                                                           n), n);
     adw_status_page_set_title (self->running_page, title);
   }
   gtk_stack_set_visible_child_name (self->results_stack, "running");
@@ -361,6 +364,32 @@ ws_mining_page_run (WsMiningPage *self)
 
   ws_worker_run (self->worker, self, job, (GDestroyNotify) ws_mining_request_free, ws_mining_request_run_in_thread,
                  mine_done);
+}
+
+/**
+ * ws_mining_page_set_digest:
+ * @digest: (nullable): a fleet opened as a digest; %NULL: back to the
+ *   open traces
+ *
+ * From now on the page mines @digest's traces (ws_mining_run_digest(), as
+ * `waitscope-cli mine` over it) rather than the ticked traces, and mines
+ * it at once.
+ */
+void
+ws_mining_page_set_digest (WsMiningPage *self,
+                           WsDigest     *digest)
+{
+  g_return_if_fail (WS_IS_MINING_PAGE (self));
+
+  g_clear_pointer (&self->digest, ws_digest_unref);
+  self->digest = digest ? ws_digest_ref (digest) : NULL;
+  _ws_mining_page_update_actions (self);
+  if (digest != NULL)
+    {
+      ws_mining_page_cancel (self);
+      set_busy (self, FALSE);
+      ws_mining_page_run (self);
+    }
 }
 
 /**
@@ -422,6 +451,7 @@ rank_changed_cb (WsMiningPage *self)
 static void
 ws_mining_page_dispose (GObject *object)
 {
+  g_clear_pointer (&WS_MINING_PAGE (object)->digest, ws_digest_unref);
   WsMiningPage *self = WS_MINING_PAGE (object);
 
   if (self->worker != NULL)
@@ -575,7 +605,7 @@ coverage_busy_cb (WsMiningPage *self)
 static void
 ws_mining_page_init (WsMiningPage *self)
 {
-  self->progress_relay = ws_progress_relay_new (progress_published, self, NULL);
+  self->progress_relay = ws_progress_relay_new_for_owner (self, progress_published);
   self->signed_patterns = g_hash_table_new (NULL, NULL);
   self->worker = ws_worker_new ();
   self->events_worker = ws_worker_new ();

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include "ws-digest.h"
+
 #include <gtk/gtk.h>
 
 #include "ws-alignment-view.h"
@@ -65,5 +67,8 @@ guint            ws_mining_page_get_shown_cluster (WsMiningPage *self);
 gboolean         ws_mining_page_select_cluster_index (WsMiningPage *self,
                                                    guint         cluster);
 WsMiningForm    *ws_mining_page_get_form          (WsMiningPage *self);
+
+void           ws_mining_page_set_digest  (WsMiningPage *self,
+                                           WsDigest     *digest);
 
 G_END_DECLS

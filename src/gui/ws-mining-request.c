@@ -15,6 +15,7 @@ struct _WsMiningRequest {
   WsProgressRelay *progress;   /* a reference, or NULL: progress goes there */
   GPtrArray    *documents;
   GPtrArray    *traces;
+  WsDigest     *digest;        /* a fleet opened as a digest, or NULL: then the traces */
   gboolean      running;       /* running stacks, else waiting stacks */
   char         *include;
   char         *exclude;
@@ -39,6 +40,7 @@ ws_mining_request_free (WsMiningRequest *job)
   g_clear_object (&job->progress);
   g_ptr_array_unref (job->documents);
   g_ptr_array_unref (job->traces);
+  g_clear_pointer (&job->digest, ws_digest_unref);
   g_free (job->include);
   g_free (job->exclude);
   g_free (job->threads);
@@ -185,6 +187,20 @@ ws_mining_request_set_scope (WsMiningRequest *job,
   job->scope = scope;
 }
 
+/**
+ * ws_mining_request_set_digest:
+ *
+ * Mines @digest (a fleet opened as a digest) instead of the documents:
+ * ws_mining_run_digest(), as `waitscope-cli mine` over the digest.
+ */
+void
+ws_mining_request_set_digest (WsMiningRequest *job,
+                              WsDigest        *digest)
+{
+  g_clear_pointer (&job->digest, ws_digest_unref);
+  job->digest = digest ? ws_digest_ref (digest) : NULL;
+}
+
 /* Mines the delaying scope by cause, whatever the form's switch says. */
 void
 ws_mining_request_set_by_cause (WsMiningRequest *job,
@@ -211,15 +227,26 @@ ws_mining_request_run (WsMiningRequest  *job,
   const char *must[2] = { NULL, NULL }, *must_not[2] = { NULL, NULL };
   WsMiningResult *run;
 
-  if (job->scope == SCOPE_SELECTION_GRAPH && job->selection_document == NULL)
+  if (job->scope == SCOPE_SELECTION_GRAPH && job->selection_document == NULL && job->digest == NULL)
     {
       g_set_error_literal (error, WS_ERROR, WS_ERROR_INVALID,
                            _("Select a window of a thread in the timeline first: its wait graph is the scope"));
       return NULL;
     }
   job_settings (job, &settings, must, must_not);
-  run = ws_mining_run (job->traces, &settings, cancellable, job->progress ? ws_progress_relay_report : NULL,
-                       job->progress, error);
+  if (job->digest != NULL)
+    {
+      /* A digest holds no events: the scopes that need them are refused
+       * with the CLI's message. */
+      settings.per_instance = FALSE;
+      if (!ws_mining_settings_fit_digest (&settings, error))
+        return NULL;
+      run = ws_mining_run_digest (job->digest, &settings, cancellable,
+                                  job->progress ? ws_progress_relay_report : NULL, job->progress, error);
+    }
+  else
+    run = ws_mining_run (job->traces, &settings, cancellable, job->progress ? ws_progress_relay_report : NULL,
+                         job->progress, error);
   for (guint i = 0; run != NULL && i < run->warnings->len; i++)
     g_message ("Mining: %s", (const char *) g_ptr_array_index (run->warnings, i));
   return run;

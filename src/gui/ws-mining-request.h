@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include "ws-digest.h"
+
 #include <gio/gio.h>
 
 #include "ws-mining-form.h"
@@ -45,6 +47,8 @@ WsMiningRequest *ws_mining_request_new            (WsMiningForm    *form,
                                                    WsClusterRank    rank,
                                                    WsProgressRelay *progress);
 void             ws_mining_request_free           (WsMiningRequest *request);
+void             ws_mining_request_set_digest     (WsMiningRequest *request,
+                                                   WsDigest        *digest);
 void             ws_mining_request_set_scope      (WsMiningRequest *request,
                                                    WsMiningScope    scope);
 void             ws_mining_request_set_by_cause   (WsMiningRequest *request,

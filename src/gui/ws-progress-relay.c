@@ -85,6 +85,57 @@ ws_progress_relay_new (WsProgressRelayFunc func,
   return self;
 }
 
+/* ws_progress_relay_new_for_owner()'s user data: the owner, weakly. */
+typedef struct {
+  GWeakRef            owner;
+  WsProgressRelayFunc func;
+} OwnerCall;
+
+static void
+owner_call (double      fraction,
+            const char *message,
+            gpointer    data)
+{
+  OwnerCall *call = data;
+  g_autoptr(GObject) owner = g_weak_ref_get (&call->owner);
+
+  if (owner != NULL)
+    call->func (fraction, message, owner);
+}
+
+static void
+owner_call_free (gpointer data)
+{
+  OwnerCall *call = data;
+
+  g_weak_ref_clear (&call->owner);
+  g_free (call);
+}
+
+/**
+ * ws_progress_relay_new_for_owner:
+ * @owner: a #GObject (a page), held weakly
+ * @func: called as ws_progress_relay_new()'s, with @owner as its user
+ *   data, while @owner lives
+ *
+ * The one way a page relays its jobs' progress: a job may outlive its
+ * page (the worker thread holds the relay), and its late reports must
+ * then land nowhere.
+ */
+WsProgressRelay *
+ws_progress_relay_new_for_owner (gpointer            owner,
+                                 WsProgressRelayFunc func)
+{
+  OwnerCall *call;
+
+  g_return_val_if_fail (G_IS_OBJECT (owner) && func != NULL, NULL);
+
+  call = g_new0 (OwnerCall, 1);
+  g_weak_ref_init (&call->owner, owner);
+  call->func = func;
+  return ws_progress_relay_new (owner_call, call, owner_call_free);
+}
+
 static gboolean
 idle_cb (gpointer data)
 {

@@ -34,6 +34,8 @@ G_DECLARE_FINAL_TYPE (WsProgressRelay, ws_progress_relay, WS, PROGRESS_RELAY, GO
 WsProgressRelay *ws_progress_relay_new            (WsProgressRelayFunc  func,
                                                    gpointer             user_data,
                                                    GDestroyNotify       destroy);
+WsProgressRelay *ws_progress_relay_new_for_owner  (gpointer             owner,
+                                                   WsProgressRelayFunc  func);
 void             ws_progress_relay_report         (double               fraction,
                                                    const char          *message,
                                                    gpointer             relay);

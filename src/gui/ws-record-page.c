@@ -13,6 +13,7 @@
 
 #include "ws-error.h"
 #include "ws-progress-relay.h"
+#include "ws-worker.h"
 #include "ws-record-page.h"
 #include "ws-recorder.h"
 
@@ -36,7 +37,7 @@ struct _WsRecordPage
 
   WsRecordSystem  *system;
   WsRecorder      *recorder;       /* while running */
-  GCancellable    *cancellable;
+  WsWorker        *worker;
   WsProgressRelay *relay;
   char            *status_text;
   char            *output;       /* the file the next recording writes, as shown */
@@ -159,35 +160,47 @@ set_running (WsRecordPage *self,
   form_changed (self);
 }
 
+/* What the recording thread needs, so that it never reads the page. */
+typedef struct {
+  WsRecorder      *recorder;
+  WsProgressRelay *relay;
+} RecordJob;
+
+static void
+record_job_free (RecordJob *job)
+{
+  g_object_unref (job->recorder);
+  g_object_unref (job->relay);
+  g_free (job);
+}
+
 static void
 record_thread (GTask        *task,
                gpointer      source,
                gpointer      data,
                GCancellable *cancellable)
 {
-  WsRecordPage *self = source;
+  RecordJob *job = data;
   GError *error = NULL;
 
-  if (ws_recorder_run (data, ws_progress_relay_report, self->relay, cancellable, &error))
-    g_task_return_boolean (task, TRUE);
+  if (ws_recorder_run (job->recorder, ws_progress_relay_report, job->relay, cancellable, &error))
+    g_task_return_pointer (task, GINT_TO_POINTER (TRUE), NULL);
   else
     g_task_return_error (task, error);
 }
 
+/* Not called once the page has gone (dispose drops the job). */
 static void
-record_done (GObject      *source,
-             GAsyncResult *result,
-             gpointer      data)
+record_done (gpointer  owner,
+             gpointer  result,
+             GError   *error,
+             gpointer  data)
 {
-  WsRecordPage *self = WS_RECORD_PAGE (source);
+  WsRecordPage *self = WS_RECORD_PAGE (owner);
   g_autoptr(WsRecorder) recorder = g_steal_pointer (&self->recorder);
-  g_autoptr(GError) error = NULL;
 
-  g_clear_object (&self->cancellable);
-  if (self->scroller == NULL)      /* the page went away meanwhile */
-    return;
   set_running (self, FALSE);
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
+  if (result == NULL)
     {
       set_status (self, error->message, !g_error_matches (error, WS_ERROR, WS_ERROR_CANCELLED));
       return;
@@ -210,7 +223,7 @@ start_action (GtkWidget  *widget,
   WsRecordPage *self = WS_RECORD_PAGE (widget);
   g_autoptr(GError) error = NULL;
   g_autoptr(WsRecordSettings) s = form_settings (self, &error);
-  g_autoptr(GTask) task = NULL;
+  RecordJob *job;
 
   if (self->recorder != NULL)
     return;
@@ -220,14 +233,14 @@ start_action (GtkWidget  *widget,
       return;
     }
   self->recorder = ws_recorder_new (s, self->system);
-  self->cancellable = g_cancellable_new ();
   set_status (self, NULL, FALSE);
   gtk_progress_bar_set_fraction (self->progress, 0);
   gtk_progress_bar_set_text (self->progress, _("Starting perf…"));
   set_running (self, TRUE);
-  task = g_task_new (self, self->cancellable, record_done, NULL);
-  g_task_set_task_data (task, g_object_ref (self->recorder), g_object_unref);
-  g_task_run_in_thread (task, record_thread);
+  job = g_new0 (RecordJob, 1);
+  job->recorder = g_object_ref (self->recorder);
+  job->relay = g_object_ref (self->relay);
+  ws_worker_run (self->worker, self, job, (GDestroyNotify) record_job_free, record_thread, record_done);
 }
 
 static void
@@ -246,7 +259,7 @@ cancel_action (GtkWidget  *widget,
                const char *name,
                GVariant   *param)
 {
-  g_cancellable_cancel (WS_RECORD_PAGE (widget)->cancellable);
+  ws_worker_cancel (WS_RECORD_PAGE (widget)->worker);
 }
 
 static void
@@ -471,7 +484,8 @@ ws_record_page_init (WsRecordPage *self)
                                       "their call stacks and CPU samples, then opens the recording."));
 
   self->system = ws_record_system_probe ();
-  self->relay = ws_progress_relay_new (relay_progress, self, NULL);
+  self->relay = ws_progress_relay_new_for_owner (self, relay_progress);
+  self->worker = ws_worker_new ();
   self->scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
@@ -501,8 +515,9 @@ ws_record_page_dispose (GObject *object)
 {
   WsRecordPage *self = WS_RECORD_PAGE (object);
 
-  /* A recording still running is cancelled (its thread holds the page). */
-  g_cancellable_cancel (self->cancellable);
+  /* A recording still running is cancelled, its result dropped. */
+  if (self->worker != NULL)
+    ws_worker_drop (self->worker);
   g_clear_pointer (&self->scroller, gtk_widget_unparent);
   G_OBJECT_CLASS (ws_record_page_parent_class)->dispose (object);
 }
@@ -512,7 +527,7 @@ ws_record_page_finalize (GObject *object)
 {
   WsRecordPage *self = WS_RECORD_PAGE (object);
 
-  g_clear_object (&self->cancellable);
+  g_clear_object (&self->worker);
   g_clear_object (&self->recorder);
   g_clear_object (&self->relay);
   g_clear_pointer (&self->system, ws_record_system_free);

@@ -52,6 +52,9 @@ void
 _ws_window_show_document (WsWindow   *self,
                WsDocument *document)
 {
+  /* A trace shown: the timeline comes back where a digest stood. */
+  if (document != NULL)
+    _ws_window_digest_leave (self);
   if (self->current != document)
     {
       g_set_object (&self->current, document);

@@ -5,6 +5,8 @@
  * failed load tells the user.
  */
 #include "config.h"
+
+#include "ws-digest.h"
 #include "ws-chooser-folder.h"
 
 #include <glib/gi18n.h>
@@ -141,9 +143,15 @@ ws_window_open_file (WsWindow *self,
   g_return_val_if_fail (WS_IS_WINDOW (self), NULL);
   g_return_val_if_fail (G_IS_FILE (file), NULL);
 
-  /* Command line, drag and drop, recent list: a session opens as one. */
+  /* Command line, drag and drop, recent list: a session opens as one,
+   * a digest as a fleet (ws-window-digest.c). */
   if (ws_window_findings_open_session (self, self->findings_page, file))
     return NULL;
+  if (ws_digest_file_sniff (g_file_peek_path (file)))
+    {
+      ws_window_open_digest (self, file);
+      return NULL;
+    }
   return ws_window_open_trace (self, file);
 }
 

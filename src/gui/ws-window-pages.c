@@ -188,8 +188,7 @@ mining_show_events_cb (WsWindow      *self,
     return;
 
   ws_timeline_viewport_set_highlighted_threads (ws_document_get_viewport (self->current), NULL, 0);
-  g_cancellable_cancel (self->search_cancellable);
-  self->search_generation++;
+  _ws_window_drop_search (self);
   g_set_object (&self->search, search);
   ws_timeline_view_set_search (self->timeline_view, search);
   event = ws_stack_search_next (search, WS_NONE, TRUE);

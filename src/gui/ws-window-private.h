@@ -66,10 +66,10 @@ struct _WsWindow
   GSignalGroup         *document_signals;
   GSignalGroup         *viewport_signals;
   GSettings            *settings;
-  GCancellable         *search_cancellable;
+  WsWorker             *search_worker;    /* ws-window-search.c */
   WsStackSearch        *search;
-  guint                 search_generation;
   WsWorker             *sqlite_export;    /* ws-window-sqlite.c */
+  GtkWidget            *timeline_pane;    /* ws-window-digest.c: the timeline, while a digest stands in its place */
 };
 
 /* ws-window.c */
@@ -96,6 +96,10 @@ void     _ws_window_class_files_init         (GtkWidgetClass *widget_class);
 void     _ws_window_files_init               (WsWindow       *self);
 void     _ws_window_update_recent_menu       (WsWindow       *self);
 
+/* ws-window-digest.c */
+void     ws_window_open_digest               (WsWindow       *self,
+                                              GFile          *file);
+void     _ws_window_digest_leave             (WsWindow       *self);
 /* ws-window-pages.c */
 void     _ws_window_pages_init               (WsWindow       *self);
 
@@ -112,5 +116,6 @@ void     _ws_window_sqlite_dispose           (WsWindow       *self);
 /* ws-window-search.c */
 void     _ws_window_class_search_init        (GtkWidgetClass *widget_class);
 void     _ws_window_search_init              (WsWindow       *self);
+void     _ws_window_drop_search              (WsWindow       *self);
 
 G_END_DECLS

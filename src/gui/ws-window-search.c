@@ -13,7 +13,6 @@
 typedef struct {
   WsTrace *trace;
   char    *pattern;
-  guint    generation;
 } SearchJob;
 
 static void
@@ -41,18 +40,38 @@ search_thread (GTask        *task,
 }
 
 static void
-search_done (GObject      *source,
-             GAsyncResult *result,
-             gpointer      user_data)
+show_search_status (WsWindow      *self,
+                    WsStackSearch *search)
 {
-  WsWindow *self = WS_WINDOW (source);
-  SearchJob *job = g_task_get_task_data (G_TASK (result));
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsStackSearch) search = g_task_propagate_pointer (G_TASK (result), &error);
+  guint n = ws_stack_search_get_n_matches (search);
+  g_autofree char *text = NULL;
 
-  /* Drop the results of a search the user has typed past. */
-  if (job->generation != self->search_generation)
-    return;
+  if (n == 0)
+    text = g_strdup (_("No matches"));
+  else
+    {
+      guint nf = ws_stack_search_get_n_frames (search);
+      g_autofree char *events = g_strdup_printf (ngettext ("%u event", "%u events", n), n);
+      g_autofree char *frames = g_strdup_printf (ngettext ("%u frame", "%u frames", nf), nf);
+
+      /* Translators: search status: "96 events, 1 frame" (each counted in its own plural) */
+      text = g_strdup_printf (_("%s, %s"), events, frames);
+    }
+  gtk_label_set_text (self->search_status, text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->search_status), NULL);
+  if (n == 0)
+    gtk_widget_add_css_class (GTK_WIDGET (self->search_entry), "error");
+}
+
+/* The newest search's result only: WsWorker drops those typed past. */
+static void
+search_done (gpointer  owner,
+             gpointer  result,
+             GError   *error,
+             gpointer  job)
+{
+  WsWindow *self = WS_WINDOW (owner);
+  g_autoptr(WsStackSearch) search = result;
 
   gtk_widget_remove_css_class (GTK_WIDGET (self->search_entry), "error");
   if (search == NULL)
@@ -67,39 +86,25 @@ search_done (GObject      *source,
 
   g_set_object (&self->search, search);
   ws_timeline_view_set_search (self->timeline_view, search);
-  {
-    guint n = ws_stack_search_get_n_matches (search);
-    g_autofree char *text = NULL;
-
-    if (n == 0)
-      text = g_strdup (_("No matches"));
-    else
-      {
-        guint nf = ws_stack_search_get_n_frames (search);
-        g_autofree char *events = g_strdup_printf (ngettext ("%u event", "%u events", n), n);
-        g_autofree char *frames = g_strdup_printf (ngettext ("%u frame", "%u frames", nf), nf);
-
-        /* Translators: search status: "96 events, 1 frame" (each counted in its own plural) */
-        text = g_strdup_printf (_("%s, %s"), events, frames);
-      }
-    gtk_label_set_text (self->search_status, text);
-    gtk_widget_set_tooltip_text (GTK_WIDGET (self->search_status), NULL);
-    if (n == 0)
-      gtk_widget_add_css_class (GTK_WIDGET (self->search_entry), "error");
-  }
+  show_search_status (self, search);
   _ws_window_update_actions (self);
+}
+
+/* Stops the search running, if any, and forgets its result. */
+void
+_ws_window_drop_search (WsWindow *self)
+{
+  if (self->search_worker != NULL)
+    ws_worker_drop (self->search_worker);
 }
 
 static void
 start_search (WsWindow   *self,
               const char *text)
 {
-  g_autoptr(GTask) task = NULL;
   SearchJob *job;
 
-  g_cancellable_cancel (self->search_cancellable);
-  g_clear_object (&self->search_cancellable);
-  self->search_generation++;
+  _ws_window_drop_search (self);
   g_clear_object (&self->search);
   ws_timeline_view_set_search (self->timeline_view, NULL);
   if (self->current != NULL)   /* a finding's bridging threads go with its search */
@@ -116,13 +121,10 @@ start_search (WsWindow   *self,
   job = g_new0 (SearchJob, 1);
   job->trace = g_object_ref (ws_document_get_trace (self->current));
   job->pattern = g_strdup (text);
-  job->generation = self->search_generation;
-  self->search_cancellable = g_cancellable_new ();
   gtk_label_set_text (self->search_status, _("Searching…"));
-
-  task = g_task_new (self, self->search_cancellable, search_done, NULL);
-  g_task_set_task_data (task, job, (GDestroyNotify) search_job_free);
-  g_task_run_in_thread (task, search_thread);
+  if (self->search_worker == NULL)
+    self->search_worker = ws_worker_new ();
+  ws_worker_run (self->search_worker, self, job, (GDestroyNotify) search_job_free, search_thread, search_done);
 }
 
 static void

@@ -113,8 +113,8 @@ ws_window_dispose (GObject *object)
 {
   WsWindow *self = WS_WINDOW (object);
 
-  g_cancellable_cancel (self->search_cancellable);
-  g_clear_object (&self->search_cancellable);
+  _ws_window_drop_search (self);
+  g_clear_object (&self->search_worker);
   _ws_window_sqlite_dispose (self);
   for (guint i = 0; self->documents && i < g_list_model_get_n_items (G_LIST_MODEL (self->documents)); i++)
     {
@@ -130,6 +130,7 @@ ws_window_dispose (GObject *object)
   g_clear_object (&self->current);
   g_clear_object (&self->search);
   g_clear_object (&self->settings);
+  g_clear_object (&self->timeline_pane);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), WS_TYPE_WINDOW);
   g_clear_object (&self->documents);

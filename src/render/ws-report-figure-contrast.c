@@ -89,7 +89,7 @@ add_shown_fact (WsReportFigure *figure,
   ws_report_figure_add_fact (figure, _("Drawn"), value);
   ws_report_figure_add_fact (figure, _("How to read it"),
                              _("Each box merges waits with the same signatures (w: waiting, u: the unwait that ended it) "
-                               "or is a running or hardware leaf; C is their summed cost, N how many; redder is costlier. "
+                               "or is a running or hardware leaf, with their summed time and how many times they occurred; redder is costlier. "
                                "Lit in red: the paths of the contrast pattern."));
 }
 

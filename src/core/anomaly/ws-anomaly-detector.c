@@ -42,6 +42,7 @@
 #include "ws-delay-caused.h"
 #include "ws-anomaly-learning.h"
 #include "ws-error.h"
+#include "ws-gmm-many.h"
 
 
 struct _WsAnomalyResult
@@ -73,6 +74,7 @@ ws_anomaly_settings_init (WsAnomalySettings *settings)
   settings->flag_model_weight = WS_ANOMALY_DEFAULT_FLAG_MODEL_WEIGHT;
   settings->flag_weights = WS_FLAG_WEIGHTS_POSTERIOR;
   ws_gmm_settings_init (&settings->gmm);
+  settings->threads = 0;
 }
 
 const char *
@@ -361,6 +363,8 @@ typedef struct {
   GHashTable              *anomalous_flags;  /* signature → GArray double */
   GHashTable              *own_flags;        /* signature → GArray WsLearnFlag, oldest first */
   GHashTable              *fallbacks;        /* pool key or "*" → Fit */
+  GHashTable              *gathered;         /* key → Fit: its data, read once */
+  GHashTable              *fitted;           /* GBytes of sorted samples → WsGmm */
 } Detection;
 
 static void
@@ -506,7 +510,17 @@ gather (Detection  *det,
         GError    **error)
 {
   GArray *current = g_hash_table_lookup (det->current, key);
+  Fit *seen = det->gathered ? g_hash_table_lookup (det->gathered, key) : NULL;
 
+  if (seen != NULL)
+    {
+      fit->samples = g_array_ref (seen->samples);
+      fit->history = g_array_ref (seen->history);
+      fit->current = g_array_ref (seen->current);
+      fit->n_history = seen->n_history;
+      fit->n_current = seen->n_current;
+      return TRUE;
+    }
   fit->samples = g_array_new (FALSE, FALSE, sizeof (double));
   fit->history = g_array_new (FALSE, FALSE, sizeof (double));
   fit->current = g_array_new (FALSE, FALSE, sizeof (double));
@@ -539,7 +553,42 @@ gather (Detection  *det,
     qsort (fit->history->data, fit->history->len, sizeof (double), compare_doubles);
   if (fit->current->len > 1)
     qsort (fit->current->data, fit->current->len, sizeof (double), compare_doubles);
+  if (det->gathered != NULL)
+    {
+      seen = g_new0 (Fit, 1);
+      seen->samples = g_array_ref (fit->samples);
+      seen->history = g_array_ref (fit->history);
+      seen->current = g_array_ref (fit->current);
+      seen->n_history = fit->n_history;
+      seen->n_current = fit->n_current;
+      g_hash_table_insert (det->gathered, g_strdup (key), seen);
+    }
   return TRUE;
+}
+
+static GBytes *
+samples_bytes (const GArray *x)
+{
+  return g_bytes_new_static (x->data, x->len * sizeof (double));
+}
+
+/* ws_gmm_fit() of a kind's sorted data, looked up first among the fits
+ * prefit() made: the same data always gives the same fit. */
+static gboolean
+fit_data (Detection  *det,
+          GArray     *x,
+          WsGmm      *gmm,
+          GError    **error)
+{
+  g_autoptr(GBytes) bytes = samples_bytes (x);
+  const WsGmm *known = det->fitted ? g_hash_table_lookup (det->fitted, bytes) : NULL;
+
+  if (known != NULL)
+    {
+      *gmm = *known;
+      return TRUE;
+    }
+  return ws_gmm_fit ((const double *) (gpointer) x->data, x->len, &det->settings->gmm, gmm, det->cancellable, error);
 }
 
 static gboolean
@@ -549,8 +598,7 @@ fit_samples (Detection  *det,
 {
   if (fit->samples->len == 0)
     return TRUE;
-  if (!ws_gmm_fit ((const double *) (gpointer) fit->samples->data, fit->samples->len,
-                   &det->settings->gmm, &fit->gmm, det->cancellable, error))
+  if (!fit_data (det, fit->samples, &fit->gmm, error))
     return FALSE;
   fit->fitted = TRUE;
   return TRUE;
@@ -595,8 +643,7 @@ fdr_cut (Detection  *det,
     {
       WsGmm null;
 
-      if (!ws_gmm_fit ((const double *) (gpointer) fit->history->data, fit->history->len,
-                       &det->settings->gmm, &null, det->cancellable, error))
+      if (!fit_data (det, fit->history, &null, error))
         return FALSE;
       fit->fdr_bar = ws_anomaly_fdr_bar (&null, (const double *) (gpointer) fit->current->data, fit->current->len, q);
       fit->fdr_cut = ws_gmm_tail_quantile (&null, fit->fdr_bar);
@@ -848,6 +895,8 @@ detection_clear (Detection *det)
   g_clear_pointer (&det->anomalous_flags, g_hash_table_unref);
   g_clear_pointer (&det->own_flags, g_hash_table_unref);
   g_clear_pointer (&det->fallbacks, g_hash_table_unref);
+  g_clear_pointer (&det->fitted, g_hash_table_unref);
+  g_clear_pointer (&det->gathered, g_hash_table_unref);
 }
 
 /* Signature index of every trace → model index, one model per key. */
@@ -882,6 +931,90 @@ assign_models (WsAnomalyResult *self,
   return map;
 }
 
+/* The data build_model() will fit for @f, if @f is the data it uses: the
+ * kind's samples and, when the FDR rule takes the history alone as what
+ * is usual (fdr_cut()), the history. */
+static void
+want_fits (Detection  *det,
+           GHashTable *wanted,
+           const Fit  *f,
+           gboolean    used)
+{
+  if (f->samples->len > 0)
+    g_hash_table_add (wanted, samples_bytes (f->samples));
+  if (used && det->settings->rule != WS_ANOMALY_RULE_TAIL
+      && f->history->len >= det->settings->min_samples && f->current->len > 0)
+    g_hash_table_add (wanted, samples_bytes (f->history));
+}
+
+static int
+compare_jobs_by_size (const void *a,
+                      const void *b)
+{
+  gsize x = ((const WsGmmJob *) a)->n, y = ((const WsGmmJob *) b)->n;
+  return x > y ? -1 : x < y;
+}
+
+/* Every fit build_model() will ask for, made first on every core
+ * (ws_gmm_fit_many()): a kind's own data when it has enough, else its
+ * pool's (always fitted once reached, as fallback() does), else the
+ * global data.  build_model() then finds them in det->fitted; one it does
+ * not find it fits itself, so this only moves work, never changes it. */
+static gboolean
+prefit (Detection  *det,
+        GPtrArray  *keys,
+        GPtrArray  *pools,
+        GError    **error)
+{
+  g_autoptr(GHashTable) wanted = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
+                                                        (GDestroyNotify) g_bytes_unref, NULL);
+  g_autofree WsGmmJob *jobs = NULL;
+  GHashTableIter iter;
+  gpointer bytes;
+  guint n = 0;
+
+  for (guint m = 0; m < keys->len; m++)
+    {
+      g_autofree char *pkey = pool_key (g_ptr_array_index (pools, m));
+      const char *levels[] = { g_ptr_array_index (keys, m), pkey, WS_WAIT_POOL_GLOBAL };
+
+      for (guint l = 0; l < G_N_ELEMENTS (levels); l++)
+        {
+          Fit f = { 0 };
+          gboolean enough;
+
+          if (!gather (det, levels[l], &f, error))
+            {
+              fit_clear (&f);
+              return FALSE;
+            }
+          enough = f.samples->len >= det->settings->min_samples || l == G_N_ELEMENTS (levels) - 1;
+          if (enough || l > 0)
+            want_fits (det, wanted, &f, enough);
+          fit_clear (&f);
+          if (enough)
+            break;
+        }
+    }
+  jobs = g_new0 (WsGmmJob, MAX (g_hash_table_size (wanted), 1));
+  g_hash_table_iter_init (&iter, wanted);
+  while (g_hash_table_iter_next (&iter, &bytes, NULL))
+    {
+      gsize size;
+
+      jobs[n].x = g_bytes_get_data (bytes, &size);
+      jobs[n++].n = size / sizeof (double);
+    }
+  /* Largest first, so that no thread is left with a big fit at the end. */
+  qsort (jobs, n, sizeof *jobs, compare_jobs_by_size);
+  if (!ws_gmm_fit_many (jobs, n, &det->settings->gmm, det->settings->threads, det->cancellable, error))
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    g_hash_table_insert (det->fitted, g_bytes_new_static (jobs[i].x, jobs[i].n * sizeof (double)),
+                         g_memdup2 (&jobs[i].gmm, sizeof (WsGmm)));
+  return TRUE;
+}
+
 static gboolean
 detect_all (WsAnomalyResult  *self,
             Detection        *det,
@@ -905,6 +1038,9 @@ detect_all (WsAnomalyResult  *self,
 
   map = assign_models (self, keys, pools);
   g_array_set_size (self->models, keys->len);
+  if (progress != NULL)
+    progress (0, _("Fitting the wait models…"), progress_data);
+  ok = prefit (det, keys, pools, error);
   for (guint m = 0; m < keys->len && ok; m++)
     {
       if (progress != NULL && (m % 16 == 0))
@@ -976,6 +1112,8 @@ ws_anomaly_detect (WsTrace * const         *traces,
   det.anomalous_flags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   det.own_flags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   det.fallbacks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fit_free);
+  det.gathered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fit_free);
+  det.fitted = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, g_free);
 
   ok = load_flags (&det, error) && detect_all (self, &det, progress, progress_data, error);
   detection_clear (&det);

@@ -60,6 +60,8 @@ typedef enum {
  *   signature's waits weigh in all when its flags set its cut
  *   (docs/anomaly-detection.md)
  * @gmm: the mixture fit's settings
+ * @threads: threads to fit the kinds' mixtures on (0: one per core, or
+ *   WAITSCOPE_THREADS); the verdicts are the same on any number
  */
 typedef struct {
   guint         signature_depth;
@@ -72,6 +74,7 @@ typedef struct {
   double        flag_model_weight;
   WsFlagWeights flag_weights;
   WsGmmSettings gmm;
+  guint         threads;
 } WsAnomalySettings;
 
 #define WS_ANOMALY_DEFAULT_FLAG_PRIOR 1.0

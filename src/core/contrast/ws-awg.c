@@ -190,10 +190,9 @@ account (WsAwg *self, guint32 node, WsTime c, WsTime path_c, guint instance)
 
 typedef struct {
   WsAwg            *self;
-  WsWaitGraph      *graph;
-  WsTrace          *trace;
-  const WsWaitNode *nodes;
-  const WsEvent    *events;
+  const WsAwgInput *graph;
+  WsStackTable     *stacks;
+  const WsAwgInputNode *nodes;
   guint             instance;
   guint             budget;
   gboolean          truncated;
@@ -206,46 +205,47 @@ static NodeKey
 key_of (Walk *w, guint i, guint from)
 {
   WsSignatures *sigs = w->self->signatures;
-  const WsWaitNode *v = &w->nodes[i];
+  const WsAwgInputNode *v = &w->nodes[i];
   NodeKey k = { WS_AWG_RUNNING, WS_SIG_NONE, WS_SIG_NONE, WS_SIG_NONE, v->duration };
-  const WsWaitNode *p = from != WS_NONE ? &w->nodes[from] : NULL;
+  const WsAwgInputNode *p = from != WS_NONE ? &w->nodes[from] : NULL;
 
   switch (v->kind)
     {
     case WS_WAIT_NODE_RUN:
-      k.r = ws_signatures_of_stack (sigs, w->trace, v->stack);
+      k.r = ws_signatures_of_stack_in (sigs, w->stacks, v->stack);
       break;
     case WS_WAIT_NODE_WAIT:
       {
-        gboolean by_thread = v->unwait_event != WS_NONE && w->events[v->unwait_event].kind == WS_EVENT_UNWAIT;
-        gboolean d_state = (w->events[v->event].flags & WS_EVENT_FLAG_UNINTERRUPTIBLE) != 0;
+        gboolean by_thread = (v->flags & WS_AWG_INPUT_BY_THREAD) != 0;
+        gboolean d_state = (v->flags & WS_AWG_INPUT_D_STATE) != 0;
 
-        if (by_thread || (v->unwait_event == WS_NONE && !d_state))
+        if (by_thread || ((v->flags & WS_AWG_INPUT_NO_UNWAIT) && !d_state))
           {
             k.kind = WS_AWG_WAITING;
-            k.w = ws_signatures_of_stack (sigs, w->trace, v->stack);
-            k.u = by_thread ? ws_signatures_of_stack (sigs, w->trace, v->unwait_stack)
+            k.w = ws_signatures_of_stack_in (sigs, w->stacks, v->stack);
+            k.u = by_thread ? ws_signatures_of_stack_in (sigs, w->stacks, v->unwait_stack)
                             : ws_signatures_intern (sigs, "[no wake-up recorded]");
           }
         else
           {
             k.kind = WS_AWG_SERVICED;
-            k.r = ws_signatures_of_stack (sigs, w->trace, v->stack);
+            k.r = ws_signatures_of_stack_in (sigs, w->stacks, v->stack);
           }
       }
       break;
     case WS_WAIT_NODE_HW_SERVICE:
       k.kind = WS_AWG_HARDWARE;
-      k.r = ws_signatures_of_hardware (sigs, w->trace, v->stack, p != NULL && p->wake == WS_WAKE_TIMER);
+      k.r = ws_signatures_of_hardware_in (sigs, w->stacks, v->stack,
+                                          p != NULL && (p->flags & WS_AWG_INPUT_WAKE_TIMER));
       k.c = p != NULL ? p->duration : 0;
       break;
     case WS_WAIT_NODE_UNKNOWN_READIER:
       k.c = p != NULL ? p->duration : 0;
-      if (p != NULL && (w->events[p->event].flags & WS_EVENT_FLAG_UNINTERRUPTIBLE))
+      if (p != NULL && (p->flags & WS_AWG_INPUT_D_STATE))
         {
           /* An uninterruptible sleep nobody woke: the device did. */
           k.kind = WS_AWG_HARDWARE;
-          k.r = ws_signatures_of_hardware (sigs, w->trace, p->stack, FALSE);
+          k.r = ws_signatures_of_hardware_in (sigs, w->stacks, p->stack, FALSE);
         }
       else
         {
@@ -274,8 +274,7 @@ static void
 merge_paths (Walk *w, guint32 i, guint32 from, guint32 parent, guint depth, WsTime path_c)
 {
   NodeKey k;
-  guint32 node, n_edges = 0;
-  const WsWaitEdge *edges;
+  guint32 node;
 
   if (w->budget == 0 || depth >= MAX_DEPTH)
     {
@@ -295,20 +294,19 @@ merge_paths (Walk *w, guint32 i, guint32 from, guint32 parent, guint depth, WsTi
     path_c += k.c;
   account (w->self, node, k.c, path_c, w->instance);
 
-  edges = ws_wait_graph_get_out_edges (w->graph, i, &n_edges);
-  for (guint e = 0; e < n_edges; e++)
-    merge_paths (w, edges[e].to, i, node, depth + 1, path_c);
+  for (guint32 e = w->graph->first_edge[i]; e < w->graph->first_edge[i + 1]; e++)
+    merge_paths (w, w->graph->edge_to[e], i, node, depth + 1, path_c);
 }
 
 /* Alg. 1 line 6: a node initiated by the components. */
 static gboolean
 is_relevant (Walk *w, guint i)
 {
-  const WsWaitNode *v = &w->nodes[i];
+  const WsAwgInputNode *v = &w->nodes[i];
 
   if (v->kind == WS_WAIT_NODE_UNKNOWN_READIER)
     return FALSE;
-  return ws_signatures_stack_is_relevant (w->self->signatures, w->trace, v->stack);
+  return ws_signatures_stack_is_relevant_in (w->self->signatures, w->stacks, v->stack);
 }
 
 static int
@@ -325,54 +323,58 @@ compare_u32 (gconstpointer a,
 static GArray *
 relevant_roots (Walk *w)
 {
-  guint n = ws_wait_graph_get_n_nodes (w->graph);
+  const WsAwgInput *g = w->graph;
+  guint n = g->n_nodes;
   g_autofree guint32 *indeg = g_new0 (guint32, MAX (n, 1));
   g_autoptr(GArray) queue = g_array_new (FALSE, FALSE, sizeof (guint32));
   GArray *roots = g_array_new (FALSE, FALSE, sizeof (guint32));
-  const WsWaitEdge *edges = ws_wait_graph_get_edges (w->graph);
 
-  for (guint e = 0; e < ws_wait_graph_get_n_edges (w->graph); e++)
-    indeg[edges[e].to]++;
+  for (guint e = 0; e < g->n_edges; e++)
+    indeg[g->edge_to[e]]++;
   for (guint32 i = 0; i < n; i++)
     if (indeg[i] == 0)
       g_array_append_val (queue, i);
 
   for (guint q = 0; q < queue->len; q++)
     {
-      guint32 i = g_array_index (queue, guint32, q), n_out = 0;
-      const WsWaitEdge *out;
+      guint32 i = g_array_index (queue, guint32, q);
 
       if (is_relevant (w, i))
         {
           g_array_append_val (roots, i);
           continue;
         }
-      out = ws_wait_graph_get_out_edges (w->graph, i, &n_out);
-      for (guint e = 0; e < n_out; e++)
-        if (--indeg[out[e].to] == 0)
-          g_array_append_val (queue, out[e].to);
+      for (guint32 e = g->first_edge[i]; e < g->first_edge[i + 1]; e++)
+        if (--indeg[g->edge_to[e]] == 0)
+          g_array_append_val (queue, g->edge_to[e]);
     }
   g_array_sort (roots, compare_u32);
   return roots;
 }
 
+/**
+ * ws_awg_add_input:
+ * @stacks: the table @graph's stacks are in
+ *
+ * Lines 3-14 for one reduced wait graph (a trace's, or a digest's).
+ */
 void
-ws_awg_add_wait_graph (WsAwg       *self,
-                       WsWaitGraph *graph,
-                       guint        instance)
+ws_awg_add_input (WsAwg            *self,
+                  const WsAwgInput *graph,
+                  WsStackTable     *stacks,
+                  guint             instance)
 {
   g_autoptr(GArray) roots = NULL;
   Walk w = { 0 };
 
   g_return_if_fail (WS_IS_AWG (self));
-  g_return_if_fail (WS_IS_WAIT_GRAPH (graph));
+  g_return_if_fail (graph != NULL);
   g_return_if_fail (!self->sealed);
 
   w.self = self;
   w.graph = graph;
-  w.trace = ws_wait_graph_get_trace (graph);
-  w.nodes = ws_wait_graph_get_nodes (graph);
-  w.events = ws_trace_get_events (w.trace);
+  w.stacks = stacks;
+  w.nodes = graph->nodes;
   w.instance = instance;
   w.budget = MAX_UNFOLDED_PER_GRAPH;
 
@@ -382,6 +384,18 @@ ws_awg_add_wait_graph (WsAwg       *self,
   if (w.truncated)
     self->n_truncated++;
   self->n_graphs++;
+}
+
+void
+ws_awg_add_wait_graph (WsAwg       *self,
+                       WsWaitGraph *graph,
+                       guint        instance)
+{
+  g_autoptr(WsAwgInput) input = NULL;
+
+  g_return_if_fail (WS_IS_WAIT_GRAPH (graph));
+  input = ws_awg_input_of_wait_graph (graph, NULL);
+  ws_awg_add_input (self, input, ws_trace_get_stack_table (ws_wait_graph_get_trace (graph)), instance);
 }
 
 static void
@@ -551,11 +565,17 @@ ws_awg_build (WsInstanceSet     *instances,
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
-      symptom = ref->span;
-      graph = ws_wait_graph_build (ref->trace, &symptom, classifier, cancellable, error);
-      if (graph == NULL)
-        return NULL;
-      ws_awg_add_wait_graph (self, graph, i);
+      if (ref->input != NULL)
+        /* A digest's instance: its wait graph was reduced when written. */
+        ws_awg_add_input (self, ref->input, ref->stacks, i);
+      else
+        {
+          symptom = ref->span;
+          graph = ws_wait_graph_build (ref->trace, &symptom, classifier, cancellable, error);
+          if (graph == NULL)
+            return NULL;
+          ws_awg_add_wait_graph (self, graph, i);
+        }
       if (progress != NULL && i % step == 0)
         progress (progress_from + (progress_to - progress_from) * i / n,
                   _("Aggregating wait graphs"), progress_data);

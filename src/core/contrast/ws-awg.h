@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "ws-awg-input.h"
 #include "ws-frame-classifier.h"
 #include "ws-instance-set.h"
 #include "ws-progress.h"
@@ -90,6 +91,11 @@ WsAwg            *ws_awg_new                 (WsSignatures *signatures);
 void              ws_awg_add_wait_graph      (WsAwg        *self,
                                               WsWaitGraph  *graph,
                                               guint         instance);
+/* The same for a reduced wait graph whose stacks are in @stacks. */
+void              ws_awg_add_input           (WsAwg            *self,
+                                              const WsAwgInput *graph,
+                                              WsStackTable     *stacks,
+                                              guint             instance);
 /* Line 15, and seals the graph (children lists, instance lists). */
 void              ws_awg_reduce              (WsAwg        *self);
 

@@ -102,7 +102,8 @@ ws_contrast_pattern_dup_cost (const WsContrastPattern *pattern)
 /**
  * ws_contrast_pattern_dup_terms:
  *
- * Returns: (transfer full): the same in the paper's terms, for a tooltip
+ * Returns: (transfer full): the same in the paper's terms ("C (total
+ *   cost) …"): a tooltip says whose terms, a report's fact names them
  */
 char *
 ws_contrast_pattern_dup_terms (const WsContrastPattern *pattern)
@@ -112,7 +113,7 @@ ws_contrast_pattern_dup_terms (const WsContrastPattern *pattern)
   g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, pattern->n);
 
   /* Translators: a contrast pattern in the paper's terms: C, N, C/N */
-  return g_strdup_printf (_("In the paper's terms: C (total cost) %s, N (executions) %s, C/N (average cost) %s%s"),
+  return g_strdup_printf (_("C (total cost) %s, N (executions) %s, C/N (average cost) %s%s"),
                           c, n, each,
                           pattern->high_impact ? _("; high impact: one execution takes longer than a slow instance")
                                                : "");

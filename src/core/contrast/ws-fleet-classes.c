@@ -9,55 +9,64 @@
 
 /* The instances of the traces of class @klass (every trace with NONE). */
 static WsInstanceSet *
-class_instances (GPtrArray        *traces,
-                 const WsRunClass *classes,
-                 WsRunClass        klass,
-                 const char       *scenario,
-                 const char       *program)
+class_instances (guint              n_traces,
+                 const WsRunClass  *classes,
+                 WsRunClass         klass,
+                 const char        *scenario,
+                 const char        *program,
+                 WsFleetAddFunc     add,
+                 gpointer           data,
+                 GError           **error)
 {
-  WsInstanceSet *set = ws_instance_set_new ();
+  g_autoptr(WsInstanceSet) set = ws_instance_set_new ();
 
-  for (guint i = 0; i < traces->len; i++)
+  for (guint i = 0; i < n_traces; i++)
     {
-      WsTrace *trace = g_ptr_array_index (traces, i);
-
       if (klass != WS_RUN_CLASS_NONE && classes[i] != klass)
         continue;
-      if (scenario != NULL)
-        ws_instance_set_add_trace (set, trace, scenario);
-      else
-        ws_instance_set_add_thread_spans (set, trace, program);
+      if (!add (set, i, scenario, program, data, error))
+        return NULL;
     }
-  return set;
+  return g_steal_pointer (&set);
 }
 
 /**
- * ws_fleet_classes_build:
- * @traces: (element-type WsTrace): the traces
+ * ws_fleet_classes_build_with:
+ * @n_traces: how many traces
  * @classes: one #WsRunClass per trace; %WS_RUN_CLASS_NONE leaves it out
  * @entries: (nullable) (element-type WsRunClassEntry): the classes file's
  *   lines, whose latencies, when given, set the thresholds of a contrast
  *   of thread spans
  * @scenario: (nullable): the scenario whose instances to contrast; %NULL:
- *   each thread of the program of interest
+ *   each thread of @program
+ * @program: (transfer full) (nullable): the program of interest of the
+ *   traces (needed without @scenario)
+ * @add: adds trace i's instances to a set
+ *
+ * The classes over any kind of trace: loaded traces, or a digest's.
  *
  * Returns: %FALSE with a %WS_ERROR_INVALID error when a class is empty
- *   or, without a scenario, no thread of any trace waited for another
+ *   or, without a scenario, no thread of any trace waited for another;
+ *   or with @add's error
  */
 gboolean
-ws_fleet_classes_build (WsFleetClasses    *out,
-                        GPtrArray         *traces,
-                        const WsRunClass  *classes,
-                        GArray            *entries,
-                        const char        *scenario,
-                        GError           **error)
+ws_fleet_classes_build_with (WsFleetClasses    *out,
+                             guint              n_traces,
+                             const WsRunClass  *classes,
+                             GArray            *entries,
+                             const char        *scenario,
+                             char              *program,
+                             WsFleetAddFunc     add,
+                             gpointer           data,
+                             GError           **error)
 {
   guint n_fast = 0, n_slow = 0;
 
-  g_return_val_if_fail (out != NULL && traces != NULL && classes != NULL, FALSE);
+  g_return_val_if_fail (out != NULL && (classes != NULL || n_traces == 0) && add != NULL, FALSE);
 
   memset (out, 0, sizeof *out);
-  for (guint i = 0; i < traces->len; i++)
+  out->program = program;
+  for (guint i = 0; i < n_traces; i++)
     {
       n_fast += classes[i] == WS_RUN_CLASS_FAST;
       n_slow += classes[i] == WS_RUN_CLASS_SLOW;
@@ -68,7 +77,7 @@ ws_fleet_classes_build (WsFleetClasses    *out,
                    _("a contrast of traces needs at least one slow and one fast trace"));
       return FALSE;
     }
-  if (scenario == NULL && (out->program = ws_trace_classes_program_of_interest (traces)) == NULL)
+  if (scenario == NULL && out->program == NULL)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s",
                    _("no thread of these traces waited for another: nothing to contrast"));
@@ -79,10 +88,58 @@ ws_fleet_classes_build (WsFleetClasses    *out,
    * say nothing, the traces' latencies (if any) do. */
   if (scenario == NULL)
     ws_trace_classes_span_thresholds (entries, &out->t_fast, &out->t_slow);
-  out->fast = class_instances (traces, classes, WS_RUN_CLASS_FAST, scenario, out->program);
-  out->slow = class_instances (traces, classes, WS_RUN_CLASS_SLOW, scenario, out->program);
-  out->all = class_instances (traces, classes, WS_RUN_CLASS_NONE, scenario, out->program);
+  return (out->fast = class_instances (n_traces, classes, WS_RUN_CLASS_FAST, scenario, out->program,
+                                       add, data, error)) != NULL
+         && (out->slow = class_instances (n_traces, classes, WS_RUN_CLASS_SLOW, scenario, out->program,
+                                          add, data, error)) != NULL
+         && (out->all = class_instances (n_traces, classes, WS_RUN_CLASS_NONE, scenario, out->program,
+                                         add, data, error)) != NULL;
+}
+
+static gboolean
+add_trace (WsInstanceSet *set,
+           guint          index,
+           const char    *scenario,
+           const char    *program,
+           gpointer       data,
+           GError       **error)
+{
+  WsTrace *trace = g_ptr_array_index ((GPtrArray *) data, index);
+
+  if (scenario != NULL)
+    ws_instance_set_add_trace (set, trace, scenario);
+  else
+    ws_instance_set_add_thread_spans (set, trace, program);
   return TRUE;
+}
+
+/**
+ * ws_fleet_classes_build:
+ * @traces: (element-type WsTrace): the traces
+ *
+ * ws_fleet_classes_build_with() over loaded traces.
+ */
+gboolean
+ws_fleet_classes_build (WsFleetClasses    *out,
+                        GPtrArray         *traces,
+                        const WsRunClass  *classes,
+                        GArray            *entries,
+                        const char        *scenario,
+                        GError           **error)
+{
+  gboolean both = FALSE;
+
+  g_return_val_if_fail (traces != NULL && (classes != NULL || traces->len == 0), FALSE);
+  for (guint i = 0, fast = 0, slow = 0; i < traces->len; i++)
+    {
+      fast += classes[i] == WS_RUN_CLASS_FAST;
+      slow += classes[i] == WS_RUN_CLASS_SLOW;
+      both = fast > 0 && slow > 0;
+    }
+  /* The threads are asked for their program only when a contrast can run. */
+  return ws_fleet_classes_build_with (out, traces->len, classes, entries, scenario,
+                                      scenario == NULL && both ? ws_trace_classes_program_of_interest (traces) : NULL,
+                                      add_trace, traces, error);
 }
 
 void

@@ -31,6 +31,24 @@ typedef struct {
   WsTime         t_slow;
 } WsFleetClasses;
 
+/* Adds the instances of trace @index: of @scenario, or without one each
+ * thread of @program. */
+typedef gboolean (*WsFleetAddFunc) (WsInstanceSet *set,
+                                    guint          index,
+                                    const char    *scenario,
+                                    const char    *program,
+                                    gpointer       data,
+                                    GError       **error);
+
+gboolean ws_fleet_classes_build_with (WsFleetClasses    *out,
+                                      guint              n_traces,
+                                      const WsRunClass  *classes,
+                                      GArray            *entries,
+                                      const char        *scenario,
+                                      char              *program,
+                                      WsFleetAddFunc     add,
+                                      gpointer           data,
+                                      GError           **error);
 gboolean ws_fleet_classes_build (WsFleetClasses    *out,
                                  GPtrArray         *traces,
                                  const WsRunClass  *classes,

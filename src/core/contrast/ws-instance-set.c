@@ -10,7 +10,9 @@ struct _WsInstanceSet
   GObject     parent_instance;
 
   GArray     *refs;      /* WsInstanceRef */
-  GPtrArray  *traces;    /* owned references */
+  GPtrArray  *traces;    /* owned references (traces, digests' stack tables) */
+  GPtrArray  *inputs;    /* digest instances' WsAwgInput, owned */
+  GStringChunk *names;   /* digest instances' program names */
   GArray     *sorted;    /* WsTime, built on demand */
 };
 
@@ -23,6 +25,8 @@ ws_instance_set_finalize (GObject *object)
 
   g_array_unref (self->refs);
   g_ptr_array_unref (self->traces);
+  g_ptr_array_unref (self->inputs);
+  g_string_chunk_free (self->names);
   g_clear_pointer (&self->sorted, g_array_unref);
 
   G_OBJECT_CLASS (ws_instance_set_parent_class)->finalize (object);
@@ -39,6 +43,8 @@ ws_instance_set_init (WsInstanceSet *self)
 {
   self->refs = g_array_new (FALSE, FALSE, sizeof (WsInstanceRef));
   self->traces = g_ptr_array_new_with_free_func (g_object_unref);
+  self->inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_awg_input_unref);
+  self->names = g_string_chunk_new (256);
 }
 
 WsInstanceSet *
@@ -49,11 +55,51 @@ ws_instance_set_new (void)
 
 static void
 hold_trace (WsInstanceSet *self,
-            WsTrace       *trace)
+            gpointer       trace)
 {
   if (self->traces->len == 0 || g_ptr_array_index (self->traces, self->traces->len - 1) != trace)
     if (!g_ptr_array_find (self->traces, trace, NULL))
       g_ptr_array_add (self->traces, g_object_ref (trace));
+}
+
+/* Appends @ref, holding what it points to. */
+static void
+append_ref (WsInstanceSet       *self,
+            const WsInstanceRef *ref)
+{
+  WsInstanceRef copy = *ref;
+
+  if (ref->input != NULL)
+    {
+      hold_trace (self, ref->stacks);
+      g_ptr_array_add (self->inputs, ws_awg_input_ref (ref->input));
+      copy.program = g_string_chunk_insert_const (self->names, ref->program ? ref->program : "");
+    }
+  else
+    hold_trace (self, ref->trace);
+  g_array_append_val (self->refs, copy);
+  g_clear_pointer (&self->sorted, g_array_unref);
+}
+
+void
+ws_instance_set_add_digested (WsInstanceSet *self,
+                              WsAwgInput    *input,
+                              WsStackTable  *stacks,
+                              WsTime         duration,
+                              const char    *program)
+{
+  WsInstanceRef ref = { 0 };
+
+  g_return_if_fail (WS_IS_INSTANCE_SET (self));
+  g_return_if_fail (input != NULL && WS_IS_STACK_TABLE (stacks));
+
+  ref.index = WS_NONE;
+  ref.duration = duration;
+  ref.span = (WsSymptom) { WS_NONE, 0, duration };
+  ref.input = input;
+  ref.stacks = stacks;
+  ref.program = program;
+  append_ref (self, &ref);
 }
 
 void
@@ -62,20 +108,18 @@ ws_instance_set_add (WsInstanceSet *self,
                      guint          index)
 {
   const WsScenarioInstance *inst;
-  WsInstanceRef ref;
+  WsInstanceRef ref = { 0 };
 
   g_return_if_fail (WS_IS_INSTANCE_SET (self));
   g_return_if_fail (WS_IS_TRACE (trace));
   g_return_if_fail (index < ws_trace_get_n_scenario_instances (trace));
 
   inst = ws_trace_get_scenario_instance (trace, index);
-  hold_trace (self, trace);
   ref.trace = trace;
   ref.index = index;
   ref.duration = inst->t1 - inst->t0;
   ref.span = (WsSymptom) { inst->thread, inst->t0, inst->t1 };
-  g_array_append_val (self->refs, ref);
-  g_clear_pointer (&self->sorted, g_array_unref);
+  append_ref (self, &ref);
 }
 
 /**
@@ -91,19 +135,17 @@ ws_instance_set_add_span (WsInstanceSet *self,
                           WsTime         t0,
                           WsTime         t1)
 {
-  WsInstanceRef ref;
+  WsInstanceRef ref = { 0 };
 
   g_return_if_fail (WS_IS_INSTANCE_SET (self));
   g_return_if_fail (WS_IS_TRACE (trace));
   g_return_if_fail (thread < ws_trace_get_n_threads (trace));
 
-  hold_trace (self, trace);
   ref.trace = trace;
   ref.index = WS_NONE;
   ref.duration = MAX (t1 - t0, 0);
   ref.span = (WsSymptom) { thread, t0, t1 };
-  g_array_append_val (self->refs, ref);
-  g_clear_pointer (&self->sorted, g_array_unref);
+  append_ref (self, &ref);
 }
 
 /**
@@ -157,6 +199,8 @@ ws_instance_set_dup_default_component (WsInstanceSet *self)
   if ((longest = ws_instance_set_get_longest (self)) == WS_NONE)
     return NULL;
   ref = ws_instance_set_get (self, longest);
+  if (ref->trace == NULL)
+    return g_regex_escape_string (ref->program, -1);
   th = ws_trace_get_thread (ref->trace, ref->span.thread);
   process = th->process < ws_trace_get_n_processes (ref->trace) ? ws_trace_get_process (ref->trace, th->process) : NULL;
   return g_regex_escape_string (process != NULL && process->name != NULL ? process->name
@@ -202,10 +246,7 @@ ws_instance_set_filter (WsInstanceSet *self,
       const WsInstanceRef *r = &g_array_index (self->refs, WsInstanceRef, i);
 
       if ((at_least < 0 || r->duration >= at_least) && (at_most < 0 || r->duration <= at_most))
-        {
-          hold_trace (out, r->trace);
-          g_array_append_val (out->refs, *r);
-        }
+        append_ref (out, r);
     }
   return out;
 }

@@ -3,6 +3,7 @@
 
 #include <glib-object.h>
 
+#include "ws-awg-input.h"
 #include "ws-symptom.h"
 #include "ws-trace.h"
 
@@ -15,6 +16,10 @@ G_BEGIN_DECLS
  *   for a thread span (ws_instance_set_add_span())
  * @duration: t1 − t0 (ns)
  * @span: its thread and window, what its wait graph is built from
+ * @input: (nullable): an instance of a digest (@trace is then %NULL): its
+ *   wait graph as the digest keeps it, its stacks in @stacks
+ * @stacks: (nullable): see @input
+ * @program: (nullable): a digest instance's process name
  *
  * One scenario instance ⟨TS, S, TID, t0, t1⟩ of the paper, among many
  * traces; or, for traces without scenario markers, one thread of the
@@ -25,6 +30,9 @@ typedef struct {
   guint     index;
   WsTime    duration;
   WsSymptom span;
+  WsAwgInput   *input;
+  WsStackTable *stacks;
+  const char   *program;
 } WsInstanceRef;
 
 /*
@@ -50,6 +58,14 @@ void                 ws_instance_set_add_span     (WsInstanceSet *self,
                                                    WsTime         t1);
 guint                ws_instance_set_add_thread_spans (WsInstanceSet *self,
                                                    WsTrace       *trace,
+                                                   const char    *program);
+/* An instance read from a digest: no trace, its reduced wait graph
+ * @input (stacks in @stacks) and its program's name (@program, kept as
+ * long as @stacks). */
+void                 ws_instance_set_add_digested (WsInstanceSet *self,
+                                                   WsAwgInput    *input,
+                                                   WsStackTable  *stacks,
+                                                   WsTime         duration,
                                                    const char    *program);
 /* The instances of @self whose duration is <= @at_most (or >= @at_least,
  * pass -1 to leave a side open). */

@@ -3,7 +3,8 @@
  * Signatures are asked for millions of times (every node of every wait
  * graph), but a trace has a few thousand distinct frames and stacks: the
  * regex runs once per frame and the signature is computed once per stack,
- * both cached per trace.
+ * both cached per stack table (a trace's, or a digest's shared by its
+ * traces).
  */
 #include "config.h"
 
@@ -16,7 +17,7 @@
 enum { FRAME_UNSEEN, FRAME_OTHER, FRAME_COMPONENT };
 
 typedef struct {
-  WsTrace    *trace;
+  WsStackTable *table;
   GArray     *frame_state;  /* guint8 per frame id */
   GHashTable *stack_sig;    /* stack id -> sig + 1 */
   GHashTable *stack_rel;    /* stack id -> 1 (no) / 2 (yes) */
@@ -32,7 +33,7 @@ struct _WsSignatures
   GRegex     *disk_regex;
   GPtrArray  *names;        /* sig id -> name */
   GHashTable *ids;          /* name -> sig id + 1 */
-  GHashTable *caches;       /* WsTrace* -> TraceCache* */
+  GHashTable *caches;       /* WsStackTable* -> TraceCache* */
 };
 
 G_DEFINE_FINAL_TYPE (WsSignatures, ws_signatures, G_TYPE_OBJECT)
@@ -42,7 +43,7 @@ trace_cache_free (gpointer data)
 {
   TraceCache *c = data;
 
-  g_object_unref (c->trace);
+  g_object_unref (c->table);
   g_array_unref (c->frame_state);
   g_hash_table_unref (c->stack_sig);
   g_hash_table_unref (c->stack_rel);
@@ -171,18 +172,18 @@ ws_signatures_get_n (WsSignatures *self)
 
 static TraceCache *
 get_cache (WsSignatures *self,
-           WsTrace      *trace)
+           WsStackTable *table)
 {
-  TraceCache *c = g_hash_table_lookup (self->caches, trace);
+  TraceCache *c = g_hash_table_lookup (self->caches, table);
 
   if (c == NULL)
     {
       c = g_new0 (TraceCache, 1);
-      c->trace = g_object_ref (trace);
+      c->table = g_object_ref (table);
       c->frame_state = g_array_new (FALSE, TRUE, sizeof (guint8));
       c->stack_sig = g_hash_table_new (g_direct_hash, g_direct_equal);
       c->stack_rel = g_hash_table_new (g_direct_hash, g_direct_equal);
-      g_hash_table_insert (self->caches, trace, c);
+      g_hash_table_insert (self->caches, table, c);
     }
   return c;
 }
@@ -219,8 +220,15 @@ ws_signatures_stack_is_relevant (WsSignatures *self,
                                  WsTrace      *trace,
                                  WsStackId     stack)
 {
+  return ws_signatures_stack_is_relevant_in (self, ws_trace_get_stack_table (trace), stack);
+}
+
+gboolean
+ws_signatures_stack_is_relevant_in (WsSignatures *self,
+                                    WsStackTable *stacks,
+                                    WsStackId     stack)
+{
   TraceCache *c;
-  WsStackTable *stacks;
   const WsFrameId *frames;
   gpointer found;
   guint n = 0;
@@ -230,11 +238,10 @@ ws_signatures_stack_is_relevant (WsSignatures *self,
   if (stack == WS_STACK_EMPTY)
     return FALSE;
 
-  c = get_cache (self, trace);
+  c = get_cache (self, stacks);
   if ((found = g_hash_table_lookup (c->stack_rel, GUINT_TO_POINTER (stack))) != NULL)
     return GPOINTER_TO_UINT (found) == 2;
 
-  stacks = ws_trace_get_stack_table (trace);
   frames = ws_stack_table_get_stack (stacks, stack, &n);
   for (guint i = 0; i < n && !relevant; i++)
     relevant = frame_is_component (self, c, stacks, frames[i]);
@@ -245,10 +252,9 @@ ws_signatures_stack_is_relevant (WsSignatures *self,
 static WsSigId
 compute_signature (WsSignatures *self,
                    TraceCache   *c,
-                   WsTrace      *trace,
+                   WsStackTable *stacks,
                    WsStackId     stack)
 {
-  WsStackTable *stacks = ws_trace_get_stack_table (trace);
   guint n = 0;
   const WsFrameId *frames = ws_stack_table_get_stack (stacks, stack, &n);
 
@@ -278,6 +284,14 @@ ws_signatures_of_stack (WsSignatures *self,
                         WsTrace      *trace,
                         WsStackId     stack)
 {
+  return ws_signatures_of_stack_in (self, ws_trace_get_stack_table (trace), stack);
+}
+
+WsSigId
+ws_signatures_of_stack_in (WsSignatures *self,
+                           WsStackTable *stacks,
+                           WsStackId     stack)
+{
   TraceCache *c;
   gpointer found;
   WsSigId sig;
@@ -286,10 +300,10 @@ ws_signatures_of_stack (WsSignatures *self,
   if (stack == WS_STACK_EMPTY)
     return WS_SIG_NONE;
 
-  c = get_cache (self, trace);
+  c = get_cache (self, stacks);
   if ((found = g_hash_table_lookup (c->stack_sig, GUINT_TO_POINTER (stack))) != NULL)
     return GPOINTER_TO_UINT (found) - 1;
-  sig = compute_signature (self, c, trace, stack);
+  sig = compute_signature (self, c, stacks, stack);
   g_hash_table_insert (c->stack_sig, GUINT_TO_POINTER (stack), GUINT_TO_POINTER (sig + 1));
   return sig;
 }
@@ -300,7 +314,15 @@ ws_signatures_of_hardware (WsSignatures *self,
                            WsStackId     stack,
                            gboolean      timer)
 {
-  WsStackTable *stacks;
+  return ws_signatures_of_hardware_in (self, ws_trace_get_stack_table (trace), stack, timer);
+}
+
+WsSigId
+ws_signatures_of_hardware_in (WsSignatures *self,
+                              WsStackTable *stacks,
+                              WsStackId     stack,
+                              gboolean      timer)
+{
   const WsFrameId *frames;
   guint n = 0;
 
@@ -308,7 +330,6 @@ ws_signatures_of_hardware (WsSignatures *self,
 
   if (timer)
     return ws_signatures_intern (self, "TimerService");
-  stacks = ws_trace_get_stack_table (trace);
   frames = ws_stack_table_get_stack (stacks, stack, &n);
   for (guint i = 0; i < n; i++)
     if (g_regex_match (self->disk_regex, ws_stack_table_get_frame (stacks, frames[i])->function, 0, NULL))

@@ -54,5 +54,16 @@ WsSigId       ws_signatures_of_hardware      (WsSignatures  *self,
                                               WsTrace       *trace,
                                               WsStackId      stack,
                                               gboolean       timer);
+/* The same over any stack table (a digest's has no trace). */
+gboolean      ws_signatures_stack_is_relevant_in (WsSignatures *self,
+                                              WsStackTable  *stacks,
+                                              WsStackId      stack);
+WsSigId       ws_signatures_of_stack_in      (WsSignatures  *self,
+                                              WsStackTable  *stacks,
+                                              WsStackId      stack);
+WsSigId       ws_signatures_of_hardware_in   (WsSignatures  *self,
+                                              WsStackTable  *stacks,
+                                              WsStackId     stack,
+                                              gboolean       timer);
 
 G_END_DECLS

@@ -18,6 +18,7 @@
 #include <glib/gi18n-lib.h>
 #include <trace-cmd.h>
 
+#include "ws-block-requests.h"
 #include "ws-perf-private.h"
 #include "ws-tracecmd-reader.h"
 
@@ -44,6 +45,8 @@ typedef enum {
   KIND_FORK,
   KIND_EXIT,
   KIND_NEWTASK,
+  KIND_BLOCK_ISSUE,    /* block:block_rq_issue: a marker and a block request */
+  KIND_BLOCK_COMPLETE, /* block:block_rq_complete: a marker and its completion */
   KIND_STACK,      /* ftrace:kernel_stack, the previous event's stack */
   KIND_SKIP,       /* ftrace:user_stack: addresses without their symbols */
   KIND_OTHER,      /* a marker, as perf makes of any other tracepoint */
@@ -131,6 +134,8 @@ event_info (Reader           *r,
     [KIND_FORK]    = { "sched_process_fork", "parent_pid", "child_pid" },
     [KIND_EXIT]    = { "sched_process_exit", "pid" },
     [KIND_NEWTASK] = { "task_newtask", "pid", "clone_flags" },
+    [KIND_BLOCK_ISSUE]    = { "block_rq_issue", "dev", "sector", "nr_sector", "rwbs", "bytes" },
+    [KIND_BLOCK_COMPLETE] = { "block_rq_complete", "dev", "sector", "nr_sector", "rwbs" },
     [KIND_STACK]   = { "kernel_stack", "caller" },
   };
   const char *system = event->system ? event->system : "";
@@ -157,6 +162,10 @@ event_info (Reader           *r,
     info->kind = KIND_EXIT;
   else if (g_str_equal (system, "task") && g_str_equal (name, "task_newtask"))
     info->kind = KIND_NEWTASK;
+  else if (g_str_equal (system, "block") && g_str_equal (name, "block_rq_issue"))
+    info->kind = KIND_BLOCK_ISSUE;
+  else if (g_str_equal (system, "block") && g_str_equal (name, "block_rq_complete"))
+    info->kind = KIND_BLOCK_COMPLETE;
   else
     info->kind = KIND_OTHER;
 
@@ -378,6 +387,54 @@ read_task (Reader            *r,
     }
 }
 
+/* Field @i as a number if the record has it whole. */
+static gboolean
+peek_number (EventInfo         *info,
+             guint              i,
+             struct tep_record *record,
+             guint64           *value)
+{
+  struct tep_format_field *f = info->f[i];
+  unsigned long long v;
+
+  if (f == NULL || f->offset < 0 || f->size <= 0 || f->offset + f->size > record->size ||
+      tep_read_number_field (f, record->data, &v) != 0)
+    return FALSE;
+  *value = v;
+  return TRUE;
+}
+
+/*
+ * The block layer's request tracepoints stay markers, and are also the
+ * trace's block requests (ws-block-requests.h), as in perf's text.  The
+ * dev field is the kernel's dev_t (major << 20 | minor), Waitscope's own
+ * device number.  Fields that do not read leave only the marker.
+ */
+static void
+read_block (Reader            *r,
+            EventInfo         *info,
+            struct tep_record *record,
+            const Record      *rec)
+{
+  struct tep_format_field *rwbs = info->f[3];
+  guint64 device, sector, n_sectors, bytes = 0;
+  gchar op;
+
+  if (!peek_number (info, 0, record, &device) || !peek_number (info, 1, record, &sector) ||
+      !peek_number (info, 2, record, &n_sectors) || n_sectors > G_MAXUINT32 || device > G_MAXUINT32 ||
+      rwbs == NULL || rwbs->offset < 0 || rwbs->size <= 0 || rwbs->offset + rwbs->size > record->size ||
+      (info->kind == KIND_BLOCK_ISSUE && (!peek_number (info, 4, record, &bytes) || bytes > G_MAXUINT32)))
+    return;
+  op = ws_block_op_from_rwbs ((const char *) record->data + rwbs->offset,
+                              strnlen ((const char *) record->data + rwbs->offset, rwbs->size));
+  if (info->kind == KIND_BLOCK_ISSUE)
+    ws_block_requests_add_issue (ws_trace_ensure_block_requests (r->p.trace), rec->time, rec->thread,
+                                 (guint32) device, op, sector, (guint32) n_sectors, (guint32) bytes);
+  else
+    ws_block_requests_add_complete (ws_trace_ensure_block_requests (r->p.trace), rec->time,
+                                    (guint32) device, op, sector, (guint32) n_sectors);
+}
+
 static int
 read_event (struct tracecmd_input *handle,
             struct tep_record     *record,
@@ -439,6 +496,10 @@ read_event (struct tracecmd_input *handle,
         return 1;
       if (tep_data_flags (r->tep, record) & TRACE_FLAG_HARDIRQ)
         rec.type |= REC_INTERRUPT;
+      break;
+    case KIND_BLOCK_ISSUE:
+    case KIND_BLOCK_COMPLETE:
+      read_block (r, info, record, &rec);
       break;
     default:
       if (!read_task (r, info, record, tid, rec.time))

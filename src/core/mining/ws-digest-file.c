@@ -88,6 +88,58 @@ put_strings (GString   *out,
   g_string_append_c (out, ']');
 }
 
+/* "program" and "instances": what contrast needs (ws-digest-instances.c). */
+static void
+put_instances (GString             *out,
+               const WsDigestTrace *t)
+{
+  put_member (out, "program");
+  if (t->program != NULL)
+    put_string (out, t->program);
+  else
+    g_string_append (out, "null");
+  put_member (out, "span_programs");
+  put_strings (out, t->span_programs);
+  put_member (out, "programs");
+  put_strings (out, t->programs);
+  put_member (out, "instances");
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < t->instances->len; i++)
+    {
+      const WsDigestInstance *inst = g_ptr_array_index (t->instances, i);
+      const WsAwgInput *g = inst->graph;
+
+      g_string_append (out, i > 0 ? ",{\"scenario\":" : "{\"scenario\":");
+      if (inst->scenario != NULL)
+        put_string (out, inst->scenario);
+      else
+        g_string_append (out, "null");
+      put_string_member (out, "program", inst->program);
+      put_int_member (out, "duration", inst->duration);
+      put_member (out, "nodes");
+      g_string_append_c (out, '[');
+      for (guint k = 0; k < g->n_nodes; k++)
+        {
+          const WsAwgInputNode *v = &g->nodes[k];
+
+          g_string_append_printf (out, "%s%u,%u,%u,%u,", k > 0 ? "," : "", v->kind, v->flags, v->stack, v->unwait_stack);
+          put_int (out, v->duration);
+        }
+      g_string_append_c (out, ']');
+      put_member (out, "degrees");
+      g_string_append_c (out, '[');
+      for (guint k = 0; k < g->n_nodes; k++)
+        g_string_append_printf (out, "%s%u", k > 0 ? "," : "", g->first_edge[k + 1] - g->first_edge[k]);
+      g_string_append_c (out, ']');
+      put_member (out, "targets");
+      g_string_append_c (out, '[');
+      for (guint e = 0; e < g->n_edges; e++)
+        g_string_append_printf (out, "%s%u", e > 0 ? "," : "", g->edge_to[e]);
+      g_string_append (out, "]}");
+    }
+  g_string_append_c (out, ']');
+}
+
 static void
 put_trace (GString             *out,
            const WsDigestTrace *t)
@@ -159,7 +211,10 @@ put_trace (GString             *out,
       g_string_append_printf (out, "%s%u,", i > 0 ? "," : "", w->signature);
       put_int (out, w->duration);
     }
-  g_string_append (out, "]}}");
+  g_string_append (out, "]}");
+  if (t->has_instances)
+    put_instances (out, t);
+  g_string_append_c (out, '}');
 }
 
 static char *
@@ -550,6 +605,116 @@ read_waits (Reader        *r,
       }
 }
 
+/* A list of integers of [min, max] at @place.@name, into @out (guint32). */
+static void
+read_u32s (Reader     *r,
+           JsonObject *object,
+           const char *place,
+           const char *name,
+           guint       width,
+           GArray     *out)
+{
+  JsonArray *list = tuples (r, object, place, name, width);
+
+  for (guint i = 0; list != NULL && i < json_array_get_length (list) && !r->failed; i++)
+    {
+      g_autofree char *where = g_strdup_printf ("%s.%s[%u]", place, name, i);
+      guint32 v = int_value (r, json_array_get_element (list, i), where, 0, G_MAXUINT32);
+
+      g_array_append_val (out, v);
+    }
+}
+
+static WsDigestInstance *
+read_instance (Reader     *r,
+               JsonNode   *node,
+               const char *place,
+               guint       n_stacks)
+{
+  JsonObject *o = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+  g_autoptr(GArray) nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) degrees = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) targets = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autofree char *scenario = NULL, *program = NULL;
+  g_autoptr(WsAwgInput) graph = NULL;
+  JsonNode *s;
+  WsTime duration;
+  JsonArray *list;
+  guint64 n_edges = 0;
+
+  if (o == NULL)
+    return fail (r, place, "%s", _("not an object")), NULL;
+  s = json_object_get_member (o, "scenario");
+  if (s == NULL || !JSON_NODE_HOLDS_NULL (s))
+    scenario = string_member (r, o, place, "scenario");
+  program = string_member (r, o, place, "program");
+  duration = int_member (r, o, place, "duration", 0, G_MAXINT64);
+  /* Durations of nodes are read as 64-bit numbers, the rest as 32-bit. */
+  if ((list = tuples (r, o, place, "nodes", 5)) == NULL || r->failed)
+    return NULL;
+  read_u32s (r, o, place, "degrees", 1, degrees);
+  read_u32s (r, o, place, "targets", 1, targets);
+  if (r->failed)
+    return NULL;
+  if (degrees->len != json_array_get_length (list) / 5)
+    return fail (r, place, "%s", _("as many degrees as nodes are needed")), NULL;
+  for (guint k = 0; k < degrees->len; k++)
+    n_edges += g_array_index (degrees, guint32, k);
+  if (n_edges != targets->len)
+    return fail (r, place, "%s", _("the degrees do not add up to the targets")), NULL;
+  graph = ws_awg_input_new (degrees->len, targets->len);
+  for (guint k = 0; k < degrees->len && !r->failed; k++)
+    {
+      g_autofree char *where = g_strdup_printf ("%s.nodes[%u]", place, 5 * k);
+      WsAwgInputNode *v = &graph->nodes[k];
+
+      v->kind = int_value (r, json_array_get_element (list, 5 * k), where, 0, WS_WAIT_NODE_UNKNOWN_READIER);
+      v->flags = int_value (r, json_array_get_element (list, 5 * k + 1), where, 0, 15);
+      v->stack = int_value (r, json_array_get_element (list, 5 * k + 2), where, 0, n_stacks);
+      v->unwait_stack = int_value (r, json_array_get_element (list, 5 * k + 3), where, 0, n_stacks);
+      v->duration = int_value (r, json_array_get_element (list, 5 * k + 4), where, 0, G_MAXINT64);
+      graph->first_edge[k + 1] = graph->first_edge[k] + g_array_index (degrees, guint32, k);
+    }
+  memcpy (graph->edge_to, targets->data, sizeof (guint32) * targets->len);
+  if (!r->failed && !ws_awg_input_is_valid (graph, n_stacks + 1))
+    return fail (r, place, "%s", _("an edge points outside the graph")), NULL;
+  if (r->failed)
+    return NULL;
+  return ws_digest_instance_new (scenario, program, duration, g_steal_pointer (&graph));
+}
+
+/* Optional: a digest written before contrast read digests has neither. */
+static void
+read_instances (Reader        *r,
+                JsonObject    *object,
+                const char    *place,
+                guint          n_stacks,
+                WsDigestTrace *t)
+{
+  JsonNode *program = json_object_get_member (object, "program");
+  JsonNode *node;
+  JsonArray *list;
+
+  if (r->failed || !json_object_has_member (object, "instances"))
+    return;
+  t->has_instances = TRUE;
+  if (program != NULL && !JSON_NODE_HOLDS_NULL (program))
+    t->program = string_member (r, object, place, "program");
+  read_strings (r, object, place, "span_programs", t->span_programs);
+  read_strings (r, object, place, "programs", t->programs);
+  if ((node = member (r, object, place, "instances", JSON_NODE_ARRAY)) == NULL)
+    return;
+  list = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (list) && !r->failed; i++)
+    {
+      g_autofree char *where = g_strdup_printf ("%s.instances[%u]", place, i);
+      WsDigestInstance *inst = read_instance (r, json_array_get_element (list, i), where, n_stacks);
+
+      if (inst != NULL)
+        g_ptr_array_add (t->instances, inst);
+    }
+}
+
 static WsDigestTrace *
 read_trace (Reader    *r,
             JsonNode  *node,
@@ -594,6 +759,7 @@ read_trace (Reader    *r,
         g_array_append_val (t->counts, c);
       }
   read_waits (r, o, place, t);
+  read_instances (r, o, place, n_stacks, t);
   if (r->failed)
     {
       ws_digest_trace_free (t);

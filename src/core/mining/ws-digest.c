@@ -49,6 +49,9 @@ ws_digest_trace_new (void)
     t->areas[a] = g_array_new (FALSE, FALSE, sizeof (WsDigestEntry));
   t->counts = g_array_new (FALSE, FALSE, sizeof (WsStackCount));
   t->waits = ws_wait_sample_set_new (WS_WAIT_SIGNATURE_DEFAULT_DEPTH);
+  t->instances = g_ptr_array_new_with_free_func (ws_digest_instance_free);
+  t->span_programs = g_ptr_array_new_with_free_func (g_free);
+  t->programs = g_ptr_array_new_with_free_func (g_free);
   return t;
 }
 
@@ -65,6 +68,10 @@ ws_digest_trace_free (gpointer data)
     g_array_unref (t->areas[a]);
   g_array_unref (t->counts);
   ws_wait_sample_set_free (t->waits);
+  g_free (t->program);
+  g_ptr_array_unref (t->instances);
+  g_ptr_array_unref (t->span_programs);
+  g_ptr_array_unref (t->programs);
   g_free (t);
 }
 
@@ -289,6 +296,11 @@ ws_digest_add_trace (WsDigest      *self,
     }
   ws_wait_sample_set_free (out->waits);
   out->waits = ws_wait_sample_set_of_trace (trace, WS_WAIT_SIGNATURE_DEFAULT_DEPTH);
+  if (!ws_digest_reduce_instances (out, trace, self->table, cancellable, error))
+    {
+      ws_digest_trace_free (out);
+      return FALSE;
+    }
   ws_digest_add_trace_take (self, out);
   return TRUE;
 }
@@ -342,6 +354,7 @@ copy_trace (const WsDigestTrace *src,
       g_ptr_array_add (t->waits->pools, g_strdup (g_ptr_array_index (src->waits->pools, i)));
     }
   g_array_append_vals (t->waits->samples, src->waits->samples->data, src->waits->samples->len);
+  ws_digest_copy_instances (t, src, importer, source);
   return t;
 }
 
@@ -366,6 +379,30 @@ ws_digest_merge (WsDigest *self,
   for (guint i = 0; i < other->traces->len; i++)
     if (!contains (self, g_ptr_array_index (other->traces, i)))
       ws_digest_add_trace_take (self, copy_trace (g_ptr_array_index (other->traces, i), importer, other->table));
+}
+
+/**
+ * ws_digest_select:
+ *
+ * Returns: (transfer full): a digest holding @self's traces @indices in
+ *   that order (a trace given twice is held once, at its first place)
+ */
+WsDigest *
+ws_digest_select (WsDigest    *self,
+                  const guint *indices,
+                  guint        n)
+{
+  WsDigest *out = ws_digest_new ();
+  g_autoptr(WsStackDb) importer = ws_stack_db_new (out->table);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const WsDigestTrace *t = ws_digest_get_trace (self, indices[i]);
+
+      if (!contains (out, t))
+        ws_digest_add_trace_take (out, copy_trace (t, importer, self->table));
+    }
+  return out;
 }
 
 /* ------------------------------------------------------------------ */
@@ -474,6 +511,7 @@ ws_digest_sort (WsDigest *self)
             new_id[g_array_index (t->areas[a], WsDigestEntry, k).stack];
       for (guint k = 0; k < t->counts->len; k++)
         g_array_index (t->counts, WsStackCount, k).stack = new_id[g_array_index (t->counts, WsStackCount, k).stack];
+      ws_digest_remap_instances (t, new_id);
     }
   g_set_object (&self->table, table);
 }

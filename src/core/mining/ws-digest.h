@@ -4,6 +4,9 @@
 #include <gio/gio.h>
 
 #include "ws-anomaly-detector.h"
+#include "ws-awg-input.h"
+#include "ws-fleet-classes.h"
+#include "ws-instance-set.h"
 #include "ws-stack-db.h"
 #include "ws-trace.h"
 
@@ -58,6 +61,25 @@ typedef struct {
 } WsDigestThread;
 
 /**
+ * WsDigestInstance:
+ * @scenario: (nullable): its scenario's name; %NULL for a thread span (a
+ *   thread of the trace's program of interest, from its first event to the
+ *   end of its last)
+ * @program: its thread's process name (the default component)
+ * @duration: t1 − t0 (ns)
+ * @graph: its wait graph reduced to what Algorithm 1 reads, its stacks in
+ *   the digest's table
+ *
+ * What `contrast` needs of one instance (ws-digest-instances.c).
+ */
+typedef struct {
+  char       *scenario;
+  char       *program;
+  WsTime      duration;
+  WsAwgInput *graph;
+} WsDigestInstance;
+
+/**
  * WsDigestTrace:
  * @path: the trace's path as it was given
  * @name: its name (the stream's name in mining)
@@ -76,6 +98,16 @@ typedef struct {
  *   stacks in the digest's table
  * @waits: its wait samples for the anomaly models, at the default
  *   signature depth (ws_wait_sample_set_of_trace())
+ * @has_instances: whether @program and @instances were recorded (a digest
+ *   written before contrast read digests has neither)
+ * @program: (nullable): the program the thread picker chooses in the
+ *   trace (its vote for a fleet's program of interest)
+ * @span_programs: (element-type utf8): the programs whose thread spans
+ *   @instances holds: @program and the picker's runner-up
+ * @programs: (element-type utf8): every program with a thread that has
+ *   events (a program not among them has no thread span in the trace)
+ * @instances: (element-type WsDigestInstance): its scenario instances, in
+ *   the trace's order, then the thread spans of @span_programs
  *
  * What the cross-trace analyses need of one trace.
  */
@@ -94,6 +126,11 @@ typedef struct {
   GArray  *areas[WS_DIGEST_N_AREAS];
   GArray  *counts;
   WsWaitSampleSet *waits;
+  gboolean  has_instances;
+  char     *program;
+  GPtrArray *span_programs;
+  GPtrArray *programs;
+  GPtrArray *instances;
 } WsDigestTrace;
 
 typedef struct _WsDigest WsDigest;
@@ -128,6 +165,46 @@ WsDigest      *ws_digest_read_bytes      (GBytes        *bytes,
                                           const char    *name,
                                           GError       **error);
 gboolean       ws_digest_file_sniff      (const char    *path);
+
+/* ws-digest-instances.c */
+gboolean       ws_digest_reduce_instances (WsDigestTrace *out,
+                                          WsTrace       *trace,
+                                          WsStackTable  *table,
+                                          GCancellable  *cancellable,
+                                          GError       **error);
+WsDigestInstance *ws_digest_instance_new  (const char    *scenario,
+                                          const char    *program,
+                                          WsTime         duration,
+                                          WsAwgInput    *graph);
+void           ws_digest_instance_free   (gpointer       instance);
+void           ws_digest_copy_instances  (WsDigestTrace       *to,
+                                          const WsDigestTrace *from,
+                                          WsStackDb           *importer,
+                                          WsStackTable        *source);
+void           ws_digest_remap_instances (WsDigestTrace *trace,
+                                          const WsStackId *map);
+/* Contrast over a digest: the calls a contrast over traces makes, from
+ * the instances the digest keeps. */
+gboolean       ws_digest_check_instances (WsDigest      *self,
+                                          GError       **error);
+GStrv          ws_digest_list_scenarios  (WsDigest      *self);
+char          *ws_digest_program_of_interest (WsDigest  *self);
+gboolean       ws_digest_add_instances   (WsDigest      *self,
+                                          guint          trace,
+                                          const char    *scenario,
+                                          const char    *program,
+                                          WsInstanceSet *set,
+                                          GError       **error);
+gboolean       ws_digest_fleet_classes_build (WsFleetClasses   *out,
+                                          WsDigest         *self,
+                                          const WsRunClass *classes,
+                                          GArray           *entries,
+                                          const char       *scenario,
+                                          GError          **error);
+/* A digest of @self's traces @indices, in that order (ws-digest.c). */
+WsDigest      *ws_digest_select          (WsDigest      *self,
+                                          const guint   *indices,
+                                          guint          n);
 
 /* Internal to the two files. */
 WsDigestTrace *ws_digest_trace_new       (void);

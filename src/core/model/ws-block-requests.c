@@ -267,6 +267,25 @@ parse_u64 (const char *s,
   return s > start ? s : NULL;
 }
 
+/**
+ * ws_block_op_from_rwbs:
+ * @rwbs: the tracepoint's rwbs flags ("WS", "FWS", "R", …), @len bytes
+ *
+ * The operation they name: an optional leading 'F' is a preflush, then
+ * the operation (W, D, F, R, N, E), else 'N'.
+ */
+gchar
+ws_block_op_from_rwbs (const char *rwbs,
+                       gsize       len)
+{
+  gchar op;
+
+  if (len == 0)
+    return 'N';
+  op = rwbs[0] == 'F' && len > 1 && rwbs[1] != '\0' && strchr ("WDFRN", rwbs[1]) != NULL ? rwbs[1] : rwbs[0];
+  return op != '\0' && strchr ("WDFRNE", op) != NULL ? op : 'N';
+}
+
 gboolean
 ws_block_parse_fields (const char *s,
                        const char *end,
@@ -291,9 +310,7 @@ ws_block_parse_fields (const char *s,
     s++;
   if (s == rwbs)
     return FALSE;
-  *op = rwbs[0] == 'F' && s - rwbs > 1 && strchr ("WDFRN", rwbs[1]) != NULL ? rwbs[1] : rwbs[0];
-  if (strchr ("WDFRNE", *op) == NULL)
-    *op = 'N';
+  *op = ws_block_op_from_rwbs (rwbs, s - rwbs);
   if (issue)
     {
       if ((s = parse_u64 (skip_spaces (s, end), end, &v)) == NULL || v > G_MAXUINT32)

@@ -107,6 +107,9 @@ guint                 ws_block_requests_get_n_orphans (const WsBlockRequests *se
 guint                 ws_block_requests_get_n_unfinished (const WsBlockRequests *self,
                                                       guint           *n_by_wait);
 
+gchar                 ws_block_op_from_rwbs          (const char      *rwbs,
+                                                      gsize            len);
+
 /*
  * The printed fields of `block:block_rq_issue` ("254,0 WS 1048576 ()
  * 174233600 + 2048 0x2,0,4 [dd]", the ioprio since Linux 6.x) and of

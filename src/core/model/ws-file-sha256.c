@@ -19,6 +19,7 @@
 #include <glib/gstdio.h>
 #include <nettle/sha2.h>
 #include <sys/stat.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "ws-error.h"
@@ -119,4 +120,94 @@ ws_file_sha256 (const char    *path,
   if (size)
     *size = total;
   return hex;
+}
+
+/* ------------------------------------------------------------------ */
+/* Hashing while the traces load                                       */
+
+struct _WsFileHashes {
+  char        **paths;     /* the regular files, in the order given */
+  char        **hashes;    /* filled by the thread; NULL where it failed */
+  GCancellable *cancellable;
+  GThread      *thread;    /* NULL once joined */
+};
+
+static gpointer
+hash_files (gpointer data)
+{
+  WsFileHashes *self = data;
+
+  for (guint i = 0; self->paths[i] != NULL && !g_cancellable_is_cancelled (self->cancellable); i++)
+    self->hashes[i] = ws_file_sha256 (self->paths[i], NULL, self->cancellable, NULL);
+  return NULL;
+}
+
+/**
+ * ws_file_hashes_begin:
+ * @paths: (array zero-terminated=1): trace paths as given ("-" and
+ *   anything not a regular file are left out)
+ *
+ * Starts hashing the regular files of @paths, one after another, on a
+ * thread of its own, so that a command that needs both a trace and its
+ * identity (`anomalies`, the window) reads the file and hashes it at
+ * once on two cores instead of one after the other.
+ *
+ * Returns: (transfer full): the hashes to come; ws_file_hashes_take()
+ */
+WsFileHashes *
+ws_file_hashes_begin (char **paths)
+{
+  WsFileHashes *self = g_new0 (WsFileHashes, 1);
+  g_autoptr(GPtrArray) regular = g_ptr_array_new ();
+
+  for (guint i = 0; paths != NULL && paths[i] != NULL; i++)
+    if (g_file_test (paths[i], G_FILE_TEST_IS_REGULAR))
+      g_ptr_array_add (regular, g_strdup (paths[i]));
+  g_ptr_array_add (regular, NULL);
+  self->paths = (char **) g_ptr_array_free (g_steal_pointer (&regular), FALSE);
+  self->hashes = g_new0 (char *, g_strv_length (self->paths) + 1);
+  self->cancellable = g_cancellable_new ();
+  self->thread = g_thread_new ("ws-file-hashes", hash_files, self);
+  return self;
+}
+
+/**
+ * ws_file_hashes_take:
+ * @path: a path as given to ws_file_hashes_begin()
+ *
+ * Waits for the hashing to end, then gives @path's hash.
+ *
+ * Returns: (transfer full) (nullable): the hash, or %NULL if @path was
+ *   not hashed (not a regular file, unreadable, another spelling): the
+ *   caller hashes it its own way
+ */
+char *
+ws_file_hashes_take (WsFileHashes *self,
+                     const char   *path)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (self->thread != NULL)
+    g_thread_join (g_steal_pointer (&self->thread));
+  for (guint i = 0; path != NULL && self->paths[i] != NULL; i++)
+    if (strcmp (self->paths[i], path) == 0)
+      return g_strdup (self->hashes[i]);
+  return NULL;
+}
+
+void
+ws_file_hashes_free (WsFileHashes *self)
+{
+  if (self == NULL)
+    return;
+  g_cancellable_cancel (self->cancellable);
+  if (self->thread != NULL)
+    g_thread_join (self->thread);
+  g_object_unref (self->cancellable);
+  /* Not g_strfreev(): a file that failed left a NULL among the hashes. */
+  for (guint i = 0; self->paths[i] != NULL; i++)
+    g_free (self->hashes[i]);
+  g_free (self->hashes);
+  g_strfreev (self->paths);
+  g_free (self);
 }

@@ -15,4 +15,13 @@ char *ws_file_sha256 (const char    *path,
                       GCancellable  *cancellable,
                       GError       **error);
 
+typedef struct _WsFileHashes WsFileHashes;
+
+WsFileHashes *ws_file_hashes_begin (char         **paths);
+char         *ws_file_hashes_take  (WsFileHashes  *self,
+                                    const char    *path);
+void          ws_file_hashes_free  (WsFileHashes  *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsFileHashes, ws_file_hashes_free)
+
 G_END_DECLS

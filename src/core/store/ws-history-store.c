@@ -693,6 +693,27 @@ ws_history_store_trace_digest (WsTrace  *trace,
 }
 
 /**
+ * ws_history_store_trace_digest_hashed:
+ * @hashes: (nullable): the files' hashes, begun while the traces loaded
+ *
+ * ws_history_store_trace_digest(), taking the file's hash from @hashes
+ * when it is there.
+ */
+char *
+ws_history_store_trace_digest_hashed (WsTrace       *trace,
+                                      WsFileHashes  *hashes,
+                                      GError       **error)
+{
+  char *hash;
+
+  g_return_val_if_fail (WS_IS_TRACE (trace), NULL);
+
+  if (hashes != NULL && (hash = ws_file_hashes_take (hashes, ws_trace_get_path (trace))) != NULL)
+    return hash;
+  return ws_history_store_trace_digest_full (trace, NULL, error);
+}
+
+/**
  * ws_history_store_trace_digest_full:
  * @cancellable: (nullable): checked while hashing
  *

@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "ws-file-sha256.h"
 #include "ws-similarity.h"
 #include "ws-trace.h"
 
@@ -118,6 +119,9 @@ char            *ws_history_store_trace_digest     (WsTrace          *trace,
 char            *ws_history_store_file_digest_full (const char       *path,
                                                     GCancellable     *cancellable,
                                                     GError          **error);
+char            *ws_history_store_trace_digest_hashed (WsTrace       *trace,
+                                                        WsFileHashes  *hashes,
+                                                        GError       **error);
 char            *ws_history_store_trace_digest_full (WsTrace         *trace,
                                                     GCancellable     *cancellable,
                                                     GError          **error);

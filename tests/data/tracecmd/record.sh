@@ -5,7 +5,11 @@
 # same cause on both (tests/test-tracecmd-importer.c, docs/importers.md).
 #
 # usage (root): tests/data/tracecmd/record.sh OUTDIR [NAME ...]
-#   NAME: sleep-cs fsync-writer oversub
+#   NAME: sleep-cs fsync-writer oversub fsync-dd
+#
+# fsync-dd also records the block layer's request tracepoints
+# (block_rq_issue, block_rq_complete) on both sides: fsync-writer's
+# commit log beside dd writing 1 MiB blocks with O_DIRECT to the same disk.
 #
 # The ftrace side is what `trace-cmd record -T -e sched:sched_switch
 # -e sched:sched_waking -e sched:sched_wakeup -e sched:sched_process_fork
@@ -59,10 +63,13 @@ run() {
     name=$1; shift
     ftrace_reset
     echo 16384 >$T/buffer_size_kb
-    for e in $FTRACE_EVENTS; do echo 1 >"$T/events/$e/enable"; done
+    for e in $FTRACE_EVENTS ${BLOCK:+block/block_rq_issue block/block_rq_complete}; do
+        echo 1 >"$T/events/$e/enable"
+    done
     echo 1 >$T/options/stacktrace
     (cd "$OUT" && WINDOW=$WINDOW LOG="$OUT/$name.workload.txt" \
-        perf record -q -a -m 16M $PERF_EVENTS -g -o "$name.data" -- \
+        perf record -q -a -m 16M $PERF_EVENTS ${BLOCK:+-e block:block_rq_issue -e block:block_rq_complete} \
+            -g -o "$name.data" -- \
         sh -c 'echo 1 >"$0/tracing_on"; chrt -r 10 "$@" >"$LOG" 2>&1 & p=$!
                sleep "$WINDOW"; echo 0 >"$0/tracing_on"; kill $p; wait $p || true' "$T" "$@")
     # the functions the stacks name (the trace file, read without consuming it)
@@ -87,6 +94,15 @@ for w in "$@"; do
         fsync-writer)
             d=$(mktemp -d /var/tmp/fsync-writer.XXXXXX)
             run fsync-writer "$BIN/fsync-writer" 100000 "$d/log"
+            rm -rf "$d" ;;
+        fsync-dd)
+            d=$(mktemp -d /var/tmp/fsync-dd.XXXXXX)
+            dd if=/dev/zero of="$d/hog" bs=1M count=8000 oflag=direct status=none & dh=$!
+            sleep 1
+            BLOCK=1
+            run fsync-dd "$BIN/fsync-writer" 100000 "$d/log"
+            BLOCK=
+            kill $dh; wait $dh 2>/dev/null || true
             rm -rf "$d" ;;
         *) echo "unknown workload $w" >&2; exit 2 ;;
     esac
