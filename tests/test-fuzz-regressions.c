@@ -30,6 +30,7 @@ static const struct {
   { "perf-text", "perf-text", ws_fuzz_perf_text, TRUE },
   { "folded", "folded", ws_fuzz_folded, TRUE },
   { "tracecmd", "tracecmd", ws_fuzz_tracecmd, TRUE },
+  { "perfetto", "perfetto", ws_fuzz_perfetto, TRUE },
 #ifdef HAVE_BABELTRACE2
   { "ctf", "ctf", ws_fuzz_ctf, TRUE },
 #endif

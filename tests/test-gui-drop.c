@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Files dropped on the window open, whatever their format: a perf
- * recording, folded stacks, a JSON trace and a trace-cmd .dat file, each
+ * recording, folded stacks, a JSON trace, a trace-cmd .dat file, an LTTng
+ * trace and a Perfetto protobuf trace, each
  * given to the window's drop target as a drag from a file manager hands
  * them over (a GdkFileList), then loaded by the importer the registry
  * picks from the bytes.  The drop itself is the controller's "drop"
@@ -36,8 +37,11 @@ find_drop_target (GtkWidget *widget)
   return NULL;
 }
 
+/* @shot: (nullable): a screenshot's name, taken at 1280×720 and 1920×1080
+ * once the trace is open. */
 static void
-drop_path (const char *path)
+drop_path (const char *path,
+           const char *shot)
 {
   g_autoptr(GFile) gfile = g_file_new_for_path (path);
   WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
@@ -63,6 +67,20 @@ drop_path (const char *path)
   ws_gui_test_wait_until (document_ready, document, 120, "the dropped trace to load");
   g_assert_cmpint (ws_document_get_state (document), ==, WS_DOCUMENT_READY);
   g_assert_cmpuint (ws_trace_get_n_threads (ws_document_get_trace (document)), >, 0);
+  if (shot != NULL)
+    {
+      static const int sizes[][2] = { { 1280, 720 }, { 1920, 1080 } };
+
+      for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+        {
+          g_autofree char *name = g_strdup_printf ("%s-%d.png", shot, sizes[i][0]);
+          g_autoptr(GdkTexture) texture = NULL;
+
+          gtk_window_set_default_size (GTK_WINDOW (window), sizes[i][0], sizes[i][1]);
+          texture = ws_gui_test_screenshot (GTK_WIDGET (window), name);
+          g_assert_nonnull (texture);
+        }
+    }
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -71,7 +89,16 @@ check_drop (gconstpointer data)
 {
   g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), (const char *) data, NULL);
 
-  drop_path (path);
+  drop_path (path, NULL);
+}
+
+/* A Perfetto trace (converted from a real perf recording, gzip). */
+static void
+check_drop_perfetto (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "perfetto", "oversub.pftrace.gz", NULL);
+
+  drop_path (path, "drop-perfetto");
 }
 
 #ifdef HAVE_BABELTRACE2
@@ -88,7 +115,7 @@ check_drop_ctf_directory (void)
 
   g_assert_true (g_spawn_sync (NULL, (char **) tar, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, NULL));
   g_assert_cmpint (status, ==, 0);
-  drop_path (trace_dir);
+  drop_path (trace_dir, NULL);
   g_spawn_sync (NULL, (char **) rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
 }
 #endif
@@ -103,6 +130,7 @@ main (int   argc,
   g_test_add_data_func ("/gui/drop/perf-text", "py-locks.perf.txt.gz", check_drop);
   g_test_add_data_func ("/gui/drop/json-trace", "hand-built.json", check_drop);
   g_test_add_data_func ("/gui/drop/folded", "layouts/cpu-default.folded", check_drop);
+  g_test_add_func ("/gui/drop/perfetto", check_drop_perfetto);
 #ifdef HAVE_LIBTRACECMD
   g_test_add_data_func ("/gui/drop/trace-cmd", "tracecmd/oversub.dat", check_drop);
 #endif

@@ -2,7 +2,8 @@
 /*
  * Hostile inputs to the readers, made by the test itself and run through
  * the loader and the real waitscope-cli (env WS_CLI): folded stacks whose
- * thread name is not UTF-8, headers and first lines longer than the
+ * thread name is not UTF-8, Perfetto traces whose names are not UTF-8,
+ * headers and first lines longer than the
  * sniffing window, and the hash of the packed 64-bit keys.
  */
 #include "config.h"
@@ -19,6 +20,7 @@
 #include "ws-error.h"
 #include "ws-hash.h"
 #include "ws-miner.h"
+#include "ws-perfetto-writer.h"
 #include "ws-trace-loader.h"
 
 static char *
@@ -101,6 +103,67 @@ test_folded_first_frame_not_utf8 (void)
     g_assert_cmpint (ws_trace_get_thread (trace, t)->pid, ==, 12);
     g_assert_cmpstr (ws_trace_get_thread (trace, t)->name, ==, "ok\xef\xbf\xbd");
   }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/*
+ * A Perfetto trace whose comms and process names are not UTF-8 (bytes a
+ * protobuf string field may hold when the writer is damaged): every
+ * command's output is still UTF-8 and its JSON parses, from a file and
+ * from a pipe (the importer's stream path).
+ */
+static void
+test_perfetto_names_not_utf8 (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-hostile-XXXXXX", NULL);
+  g_autoptr(GByteArray) data = g_byte_array_new ();
+  GByteArray *tree = g_byte_array_new (), *proc = g_byte_array_new (), *packet = g_byte_array_new ();
+  GByteArray *bundle = g_byte_array_new ();
+  g_autofree char *path = NULL;
+
+  pbw_uint (proc, 1, 7);
+  pbw_string (proc, 3, "/bin/\xff\xfeprog");
+  pbw_message (tree, 1, proc);
+  pbw_uint (packet, 8, 10);
+  pbw_message (packet, 2, tree);
+  pbw_message (data, 1, packet);
+  pbw_uint (bundle, 1, 0);
+  for (guint i = 0; i < 4; i++)
+    {
+      GByteArray *event = g_byte_array_new (), *sw = g_byte_array_new ();
+      gint32 prev = i % 2 ? 7 : 8, next = i % 2 ? 8 : 7;
+
+      pbw_string (sw, 1, prev == 7 ? "w\xc3" : "ok");
+      pbw_uint (sw, 2, prev);
+      pbw_uint (sw, 4, 1);
+      pbw_string (sw, 5, next == 7 ? "w\xc3" : "ok");
+      pbw_uint (sw, 6, next);
+      pbw_uint (event, 1, 1000 * (i + 1));
+      pbw_uint (event, 2, prev);
+      pbw_message (event, 4, sw);
+      pbw_message (bundle, 2, event);
+    }
+  packet = g_byte_array_new ();
+  pbw_message (packet, 1, bundle);
+  pbw_message (data, 1, packet);
+  path = tmp_file (dir, "bad-names.pftrace", (const char *) data->data, data->len);
+
+  for (guint piped = 0; piped < 2; piped++)
+    {
+      g_auto(WsCliRun) run = { 0 };
+      const char *args[] = { "info", "--json", piped ? "-" : path, NULL };
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(GError) error = NULL;
+
+      ws_cli_run_full (&run, NULL, piped ? path : NULL, args);
+      g_test_message ("info --json %s: status %d, %s", piped ? "- (pipe)" : path, run.status, run.err);
+      g_assert_cmpint (run.status, ==, 0);
+      g_assert_true (g_utf8_validate (run.out, -1, NULL));
+      json_parser_load_from_data (parser, run.out, -1, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (strstr (run.out, "\"w\xef\xbf\xbd\""));
+    }
   g_unlink (path);
   g_rmdir (dir);
 }
@@ -393,6 +456,7 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/hostile-formats/folded-first-frame-not-utf8", test_folded_first_frame_not_utf8);
+  g_test_add_func ("/hostile-formats/perfetto-names-not-utf8", test_perfetto_names_not_utf8);
   g_test_add_func ("/hostile-formats/sniff-long-perf-header", test_sniff_long_perf_header);
   g_test_add_func ("/hostile-formats/sniff-long-folded-line", test_sniff_long_folded_line);
   g_test_add_func ("/hostile-formats/sniff-limit", test_sniff_limit);

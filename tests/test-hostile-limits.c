@@ -100,6 +100,8 @@ test_gzip_bomb (void)
     { "bomb.perf.txt.gz", "", perf_line },
     { "bomb.json.gz", "{\"events\": [\n", spaces },
     { "bomb.folded.gz", "", folded_line },
+    /* A Perfetto packet 96 MiB long of timestamp fields (8 = 1). */
+    { "bomb.pftrace.gz", "\x0a\x80\x80\x80\x30", "\x40\x01" },
   };
 
   if (g_getenv ("WS_CLI") == NULL)

@@ -15,7 +15,7 @@ cd "$here"
 seconds=${1:?usage: tools/fuzz.sh SECONDS [TARGET…]}
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(perf-text folded tracecmd ctf json-trace scenario-rules classifier analyses mining session-file history-store gmm digest)
+[ ${#targets[@]} -gt 0 ] || targets=(perf-text folded tracecmd perfetto ctf json-trace scenario-rules classifier analyses mining session-file history-store gmm digest)
 builddir=${WS_FUZZ_BUILDDIR:-build-fuzz}
 out=${WS_FUZZ_DIR:-/tmp/waitscope-fuzz}
 

@@ -33,19 +33,55 @@ struct _WsPatternCoverageView
 
 G_DEFINE_FINAL_TYPE (WsPatternCoverageView, ws_pattern_coverage_view, GTK_TYPE_WIDGET)
 
-static void
-show_text (GtkWidget *widget, cairo_t *cr, const char *text, double x, double y, double align)
+static PangoLayout *
+text_layout (GtkWidget *widget, const char *text, int *w, int *h)
 {
   PangoLayout *layout = gtk_widget_create_pango_layout (widget, text);
   PangoFontDescription *font = pango_font_description_from_string ("Sans 7.5");
-  int w, h;
 
   pango_layout_set_font_description (layout, font);
-  pango_layout_get_pixel_size (layout, &w, &h);
+  pango_layout_get_pixel_size (layout, w, h);
+  pango_font_description_free (font);
+  return layout;
+}
+
+static void
+show_text (GtkWidget *widget, cairo_t *cr, const char *text, double x, double y, double align)
+{
+  int w, h;
+  g_autoptr(PangoLayout) layout = text_layout (widget, text, &w, &h);
+
   cairo_move_to (cr, x - w * align, y - h / 2.0);
   pango_cairo_show_layout (cr, layout);
-  pango_font_description_free (font);
-  g_object_unref (layout);
+}
+
+/* The 10, 20 and 30 % points' labels, each right of its point, moved
+ * under the one before when they would overlap (points 10 % of the
+ * width apart are closer than a label is wide on a narrow page), and
+ * kept inside the plot. */
+static void
+show_point_labels (WsPatternCoverageView *self, GtkWidget *widget, cairo_t *cr, double w, double pw, double ph)
+{
+  double prev_right = -G_MAXDOUBLE, prev_bottom = -G_MAXDOUBLE;
+
+  for (guint n = 10; n <= 30; n += 10)
+    {
+      g_autofree char *label = g_strdup_printf ("%u %%: %.0f %%", n, 100 * self->coverage[n]);
+      double x = PAD_L + pw * n / 100, y = PAD_T + ph * (1 - self->coverage[n]), lx, top;
+      int lw, lh;
+      g_autoptr(PangoLayout) layout = text_layout (widget, label, &lw, &lh);
+
+      cairo_arc (cr, x, y, 2.5, 0, 2 * G_PI);
+      cairo_fill (cr);
+      lx = MIN (x + 4, w - 2 - lw);
+      top = y + 8 - lh / 2.0;
+      if (lx < prev_right + 4 && top < prev_bottom + 1 && top + lh > prev_bottom - lh - 1)
+        top = prev_bottom + 1;
+      cairo_move_to (cr, lx, top);
+      pango_cairo_show_layout (cr, layout);
+      prev_right = lx + lw;
+      prev_bottom = top + lh;
+    }
 }
 
 /* The chart follows the style as the other figures do (it was a white
@@ -115,15 +151,7 @@ ws_pattern_coverage_view_snapshot (GtkWidget   *widget,
       for (guint n = 0; n <= 100; n++)
         (n == 0 ? cairo_move_to : cairo_line_to) (cr, PAD_L + pw * n / 100, PAD_T + ph * (1 - self->coverage[n]));
       cairo_stroke (cr);
-      for (guint n = 10; n <= 30; n += 10)
-        {
-          g_autofree char *label = g_strdup_printf ("%u %%: %.0f %%", n, 100 * self->coverage[n]);
-          double x = PAD_L + pw * n / 100, y = PAD_T + ph * (1 - self->coverage[n]);
-
-          cairo_arc (cr, x, y, 2.5, 0, 2 * G_PI);
-          cairo_fill (cr);
-          show_text (widget, cr, label, x + 4, y + 8 + (n / 10 - 1) * 10, 0);
-        }
+      show_point_labels (self, widget, cr, w, pw, ph);
     }
   cairo_destroy (cr);
 }

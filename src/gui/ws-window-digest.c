@@ -5,7 +5,7 @@
  * it as `waitscope-cli mine` does (ws_mining_run_digest()), the Contrast
  * page contrasts its scenario or its traces run against run, as
  * `waitscope-cli contrast` over it does; where the
- * timeline would be, a status page says that a digest holds no events, so
+ * timeline would be, a few lines say that a digest holds no events, so
  * the timeline, the graphs and the other pages need the traces.  Opening a
  * trace afterwards puts the timeline back.
  */
@@ -37,51 +37,79 @@ read_in_thread (GTask        *task,
     g_task_return_error (task, error);
 }
 
-/* The status page that stands for the timeline while a digest is shown. */
+/* What stands for the timeline while a digest is shown: a heading and a
+ * few lines, no taller than they need (an AdwStatusPage asked for 210 px
+ * of the 720 and squeezed the Contrast page). */
 static GtkWidget *
 no_events_page (WsWindow   *self,
                 const char *name,
                 guint       n_traces)
 {
-  GtkWidget *page = adw_status_page_new ();
-  g_autofree char *title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: a Digest of %u Trace",
-                                                         "%s: a Digest of %u Traces", n_traces), name, n_traces);
-
-  /* Compact and without an icon: at 1280×720 the pane above the pages is short. */
-  gtk_widget_add_css_class (page, "compact");
-  adw_status_page_set_title (ADW_STATUS_PAGE (page), title);
-  adw_status_page_set_description (ADW_STATUS_PAGE (page),
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4), *scrolled;
+  g_autofree char *title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: a digest of %u trace",
+                                                         "%s: a digest of %u traces", n_traces), name, n_traces);
+  GtkWidget *heading = gtk_label_new (title);
+  GtkWidget *text = gtk_label_new (
     _("A digest holds no events: Mining shows the fleet's costliest patterns and Contrast what its "
       "slow runs do that the fast ones do not, as “waitscope-cli mine” and “contrast” over the digest do. "
       "The timeline, the Overview, the graphs and the other pages need the traces themselves: open them "
       "to see those."));
-  gtk_widget_set_vexpand (page, TRUE);
-  return page;
+
+  gtk_widget_add_css_class (heading, "title-4");
+  gtk_label_set_xalign (GTK_LABEL (heading), 0);
+  gtk_label_set_wrap (GTK_LABEL (text), TRUE);
+
+  gtk_label_set_xalign (GTK_LABEL (text), 0);
+  gtk_widget_add_css_class (text, "dim-label");
+  gtk_box_append (GTK_BOX (box), heading);
+  gtk_box_append (GTK_BOX (box), text);
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
+  gtk_widget_set_margin_top (box, 8);
+  gtk_widget_set_margin_bottom (box, 8);
+  gtk_widget_set_valign (box, GTK_ALIGN_START);
+  /* In a scrolled window: a vertical paned asks its child how wide it
+   * must be at the height it has, and a wrapping label, short of lines,
+   * then asked for the whole text on one line. */
+  scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scrolled), 72);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), box);
+  return scrolled;
 }
 
 /* Puts the timeline back where the digest's status page stood. */
 void
 _ws_window_digest_leave (WsWindow *self)
 {
+  int position;
+
   if (self->timeline_pane == NULL)
     return;
+  position = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self->timeline_pane), "ws-paned-position"));
+
   gtk_paned_set_start_child (self->content_paned, self->timeline_pane);
-  gtk_paned_set_position (self->content_paned, GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self->timeline_pane),
-                                                                                   "ws-paned-position")));
+  gtk_paned_set_shrink_start_child (self->content_paned, TRUE);
+  if (position >= 0)
+    gtk_paned_set_position (self->content_paned, position);
+  else
+    _ws_window_arrange_split_again (self);
   g_clear_object (&self->timeline_pane);
+  gtk_widget_set_visible (GTK_WIDGET (self->legend), TRUE);
   ws_mining_page_set_digest (self->mining_page, NULL);
   ws_contrast_page_set_digest (self->contrast_page, NULL);
 }
 
+/* The newest read only (WsWorker); none once the window has gone. */
 static void
-read_done (GObject      *source,
-           GAsyncResult *result,
-           gpointer      user_data)
+read_done (gpointer  owner,
+           gpointer  result,
+           GError   *error,
+           gpointer  job)
 {
-  g_autoptr(GFile) file = user_data;
-  WsWindow *self = WS_WINDOW (source);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsDigest) digest = g_task_propagate_pointer (G_TASK (result), &error);
+  GFile *file = job;
+  WsWindow *self = WS_WINDOW (owner);
+  g_autoptr(WsDigest) digest = result;
   g_autofree char *name = g_file_get_basename (file);
   g_autofree char *shown = g_filename_display_name (name);
 
@@ -103,12 +131,18 @@ read_done (GObject      *source,
   if (self->timeline_pane == NULL)
     {
       self->timeline_pane = g_object_ref (gtk_paned_get_start_child (self->content_paned));
+      /* Where the divider was, unless the window had not placed it yet. */
       g_object_set_data (G_OBJECT (self->timeline_pane), "ws-paned-position",
-                         GINT_TO_POINTER (gtk_paned_get_position (self->content_paned)));
+                         GINT_TO_POINTER (g_object_get_data (G_OBJECT (self), "ws-pane-arranged") != NULL
+                                          ? gtk_paned_get_position (self->content_paned) : -1));
     }
+  _ws_window_hold_split (self);
   gtk_paned_set_start_child (self->content_paned, no_events_page (self, shown, ws_digest_get_n_traces (digest)));
-  /* A few lines of text: the rest of the height is the pages'. */
-  gtk_paned_set_position (self->content_paned, 150);
+  /* A few lines of text: the rest of the height is the pages'; the
+   * timeline's legend has nothing to explain. */
+  gtk_paned_set_shrink_start_child (self->content_paned, FALSE);
+  gtk_paned_set_position (self->content_paned, 1);   /* the scrolled window's 72 px */
+  gtk_widget_set_visible (GTK_WIDGET (self->legend), FALSE);
   ws_window_show_details_page (self, "mining");
   ws_mining_page_set_digest (self->mining_page, digest);
   ws_contrast_page_set_digest (self->contrast_page, digest);
@@ -125,8 +159,7 @@ void
 ws_window_open_digest (WsWindow *self,
                        GFile    *file)
 {
-  g_autoptr(GTask) task = g_task_new (self, NULL, read_done, g_object_ref (file));
-
-  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
-  g_task_run_in_thread (task, read_in_thread);
+  if (self->digest_reader == NULL)
+    self->digest_reader = ws_worker_new ();
+  ws_worker_run (self->digest_reader, self, g_object_ref (file), g_object_unref, read_in_thread, read_done);
 }

@@ -207,6 +207,23 @@ mining_show_events_cb (WsWindow      *self,
   _ws_window_update_actions (self);
 }
 
+/* The split is to be arranged again at the next frame (the timeline is
+ * back after a digest stood in its place, with its few lines). */
+void
+_ws_window_arrange_split_again (WsWindow *self)
+{
+  g_object_set_data (G_OBJECT (self), "ws-pane-arranged", NULL);
+  gtk_widget_add_tick_callback (GTK_WIDGET (self->content_paned), arrange_split_tick, self, NULL);
+}
+
+/* No arranging while a digest's few lines stand for the timeline: they
+ * keep the height they need, the pages the rest. */
+void
+_ws_window_hold_split (WsWindow *self)
+{
+  g_object_set_data (G_OBJECT (self), "ws-pane-arranged", GINT_TO_POINTER (1));
+}
+
 void
 _ws_window_pages_init (WsWindow *self)
 {

@@ -70,6 +70,7 @@ struct _WsWindow
   WsStackSearch        *search;
   WsWorker             *sqlite_export;    /* ws-window-sqlite.c */
   GtkWidget            *timeline_pane;    /* ws-window-digest.c: the timeline, while a digest stands in its place */
+  WsWorker             *digest_reader;    /* ws-window-digest.c */
 };
 
 /* ws-window.c */
@@ -100,6 +101,9 @@ void     _ws_window_update_recent_menu       (WsWindow       *self);
 void     ws_window_open_digest               (WsWindow       *self,
                                               GFile          *file);
 void     _ws_window_digest_leave             (WsWindow       *self);
+/* ws-window-pages.c */
+void     _ws_window_hold_split               (WsWindow       *self);
+void     _ws_window_arrange_split_again      (WsWindow       *self);
 /* ws-window-pages.c */
 void     _ws_window_pages_init               (WsWindow       *self);
 

@@ -115,6 +115,9 @@ ws_window_dispose (GObject *object)
 
   _ws_window_drop_search (self);
   g_clear_object (&self->search_worker);
+  if (self->digest_reader != NULL)
+    ws_worker_drop (self->digest_reader);
+  g_clear_object (&self->digest_reader);
   _ws_window_sqlite_dispose (self);
   for (guint i = 0; self->documents && i < g_list_model_get_n_items (G_LIST_MODEL (self->documents)); i++)
     {

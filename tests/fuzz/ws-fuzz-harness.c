@@ -426,6 +426,21 @@ ws_fuzz_tracecmd (const guint8 *data,
   return check_load (trace, error);
 }
 
+/* Perfetto protobuf traces (plain or gzip), read whole through the
+ * importer's load_stream(). */
+gboolean
+ws_fuzz_perfetto (const guint8 *data,
+                  gsize         size)
+{
+  g_autoptr(GInputStream) in = g_memory_input_stream_new_from_data (data, size, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+
+  trace = ws_perfetto_importer.load_stream (in, WS_FUZZ_INPUT_NAME, size >= 2 && data[0] == 0x1f && data[1] == 0x8b,
+                                            NULL, NULL, NULL, NULL, &error);
+  return check_load (trace, error);
+}
+
 /* LTTng CTF traces: a tar archive (plain or gzip) of a trace directory,
  * unpacked to a temporary directory for libbabeltrace2. */
 gboolean

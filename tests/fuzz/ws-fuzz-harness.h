@@ -33,6 +33,8 @@ gboolean  ws_fuzz_folded           (const guint8 *data,
                                     gsize         size);
 gboolean  ws_fuzz_tracecmd         (const guint8 *data,
                                     gsize         size);
+gboolean  ws_fuzz_perfetto         (const guint8 *data,
+                                    gsize         size);
 gboolean  ws_fuzz_ctf              (const guint8 *data,
                                     gsize         size);
 gboolean  ws_fuzz_json_trace       (const guint8 *data,

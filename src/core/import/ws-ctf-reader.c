@@ -365,19 +365,6 @@ cpu_state (Reader          *r,
   return &g_array_index (r->cpus, CpuState, cpu);
 }
 
-/* The state letter perf prints for prev_state: the lowest TASK_REPORT bit
- * (S D T t X Z P I), R when none; the preemption bit above them is R. */
-static char
-state_letter (gint64 state)
-{
-  static const char letters[] = "SDTtXZPI";
-
-  for (guint bit = 0; bit < sizeof letters - 1; bit++)
-    if (state & (1 << bit))
-      return letters[bit];
-  return 'R';
-}
-
 static void
 name_thread (Reader     *r,
              guint32     thread,
@@ -598,7 +585,7 @@ read_event (Reader            *r,
       pid = ws_perf_parser_task_pid (&r->p, (gint32) a);
       rec.thread = rec.a = ws_perf_parser_thread (&r->p, (gint32) a, pid);
       rec.b = ws_perf_parser_thread (&r->p, (gint32) b, ws_perf_parser_task_pid (&r->p, (gint32) b));
-      rec.state = state_letter (state);
+      rec.state = ws_perf_state_letter ((guint64) state);
       name_thread (r, rec.a, (gint32) a, prev_comm, ns, TRUE);
       name_thread (r, rec.b, (gint32) b, next_comm, ns, FALSE);
       /* The waiting "frame": the system call the thread is in. */

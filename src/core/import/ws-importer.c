@@ -3,7 +3,7 @@
  * The importer registry: every format Waitscope reads, in the order their
  * sniffers are asked.  Order matters only where two formats could claim the
  * same bytes: JSON starts with '{', trace-cmd files with their binary
- * magic, perf script text has event headers,
+ * magic, Perfetto traces with a packet (0x0a, a length, packet fields), perf script text has event headers,
  * folded stacks are the loosest ("a;b;c 12") and come last.
  */
 #include "config.h"
@@ -17,6 +17,7 @@ static const WsImporter * const importers[] = {
   &ws_json_importer,
   &ws_tracecmd_importer,
   &ws_ctf_importer,
+  &ws_perfetto_importer,
   &ws_perf_importer,
   &ws_folded_importer,
 };

@@ -69,6 +69,7 @@ extern const WsImporter ws_json_importer;
 extern const WsImporter ws_perf_importer;
 extern const WsImporter ws_tracecmd_importer;
 extern const WsImporter ws_ctf_importer;
+extern const WsImporter ws_perfetto_importer;
 extern const WsImporter ws_folded_importer;
 
 G_END_DECLS

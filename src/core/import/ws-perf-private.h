@@ -443,6 +443,23 @@ void          ws_perf_parser_task        (Parser            *p,
                                           gint32             ppid,
                                           const char        *comm,
                                           gint64             time);
+char          ws_perf_state_letter       (guint64            state);
+void          ws_perf_parser_switch      (Parser            *p,
+                                          Record            *rec,
+                                          gint32             tid,
+                                          gint32             pid,
+                                          gint32             prev_pid,
+                                          const char        *prev_comm,
+                                          gsize              prev_len,
+                                          guint64            prev_state,
+                                          gint32             next_pid,
+                                          const char        *next_comm,
+                                          gsize              next_len);
+void          ws_perf_parser_wake        (Parser            *p,
+                                          Record            *rec,
+                                          gint32             target,
+                                          const char        *comm,
+                                          gsize              len);
 gint32        ws_perf_parser_task_pid    (Parser            *p,
                                           gint32             tid);
 void          ws_perf_parser_add_record  (Parser            *p,

@@ -1260,6 +1260,66 @@ ws_perf_parser_name_thread (Parser     *p,
     note_comm (p, thread, tid, name, len, time);
 }
 
+/*
+ * The state letter perf prints for a raw sched_switch prev_state: the
+ * lowest TASK_REPORT bit (kernels since 4.14: S D T t X Z P I), R when
+ * none.  The preemption bit above them ("R+") is still R.
+ */
+char
+ws_perf_state_letter (guint64 state)
+{
+  static const char letters[] = "SDTtXZPI";
+
+  for (guint bit = 0; bit < sizeof letters - 1; bit++)
+    if (state & (1u << bit))
+      return letters[bit];
+  return 'R';
+}
+
+/*
+ * A binary sched_switch (trace-cmd, Perfetto): @rec (its time and thread
+ * set) gets its prev and next threads and state, and both comms name
+ * their threads as perf's text does.  @prev_comm may be %NULL (Perfetto's
+ * compact encoding has no prev_comm: the thread was named when it was
+ * switched in).  @tid, @pid: the thread the event ran in.
+ */
+void
+ws_perf_parser_switch (Parser     *p,
+                       Record     *rec,
+                       gint32      tid,
+                       gint32      pid,
+                       gint32      prev_pid,
+                       const char *prev_comm,
+                       gsize       prev_len,
+                       guint64     prev_state,
+                       gint32      next_pid,
+                       const char *next_comm,
+                       gsize       next_len)
+{
+  rec->a = lookup_thread (p, prev_pid, prev_pid == tid ? pid : -1);
+  rec->b = lookup_thread (p, next_pid, -1);
+  rec->state = ws_perf_state_letter (prev_state);
+  /* prev is the thread the event ran in: its comm is its own, as a perf
+   * header's is (an exec shows as a new one). */
+  if (prev_comm != NULL)
+    ws_perf_parser_name_thread (p, rec->a, prev_pid, prev_comm, prev_len, rec->time, prev_pid == tid);
+  if (next_comm != NULL)
+    ws_perf_parser_name_thread (p, rec->b, next_pid, next_comm, next_len, rec->time, FALSE);
+}
+
+/* A binary wake-up event of @target, named @comm (may be %NULL). */
+void
+ws_perf_parser_wake (Parser     *p,
+                     Record     *rec,
+                     gint32      target,
+                     const char *comm,
+                     gsize       len)
+{
+  rec->a = lookup_thread (p, target, -1);
+  if (comm != NULL)
+    set_thread_name (p, rec->a, target, comm, len, rec->time);
+}
+
 RecordType
 ws_perf_parser_event_type (Parser     *p,
                            const char *name,

@@ -228,22 +228,6 @@ read_comm (Reader            *r,
   return s;
 }
 
-/*
- * The state letter perf prints for prev_state: the lowest TASK_REPORT bit
- * (kernels since 4.14: S D T t X Z P I), R when none.  The preemption bit
- * above them ("R+") is still R.
- */
-static char
-state_letter (guint64 state)
-{
-  static const char letters[] = "SDTtXZPI";
-
-  for (guint bit = 0; bit < sizeof letters - 1; bit++)
-    if (state & (1u << bit))
-      return letters[bit];
-  return 'R';
-}
-
 static void
 release (Reader *r,
          int     cpu)
@@ -322,14 +306,8 @@ read_switch (Reader            *r,
       !read_number (r, info, 4, "next_pid", record, &next_pid))
     return FALSE;
 
-  rec->a = ws_perf_parser_thread (&r->p, (gint32) prev_pid, (gint32) prev_pid == tid ? pid : -1);
-  rec->b = ws_perf_parser_thread (&r->p, (gint32) next_pid, -1);
-  rec->state = state_letter (state);
-  /* prev is the thread the event ran in: its comm is its own, as a perf
-   * header's is (an exec shows as a new one). */
-  ws_perf_parser_name_thread (&r->p, rec->a, (gint32) prev_pid, prev_comm, prev_len, rec->time,
-                              (gint32) prev_pid == tid);
-  ws_perf_parser_name_thread (&r->p, rec->b, (gint32) next_pid, next_comm, next_len, rec->time, FALSE);
+  ws_perf_parser_switch (&r->p, rec, tid, pid, (gint32) prev_pid, prev_comm, prev_len, state,
+                         (gint32) next_pid, next_comm, next_len);
   return TRUE;
 }
 
@@ -346,8 +324,7 @@ read_wake (Reader            *r,
   if ((comm = read_comm (r, info, 0, "comm", record, &len)) == NULL ||
       !read_number (r, info, 1, "pid", record, &target))
     return FALSE;
-  rec->a = ws_perf_parser_thread (&r->p, (gint32) target, -1);
-  ws_perf_parser_name_thread (&r->p, rec->a, (gint32) target, comm, len, rec->time, FALSE);
+  ws_perf_parser_wake (&r->p, rec, (gint32) target, comm, len);
   return TRUE;
 }
 
