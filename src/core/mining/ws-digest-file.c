@@ -675,7 +675,9 @@ read_instance (Reader     *r,
       v->duration = int_value (r, json_array_get_element (list, 5 * k + 4), where, 0, G_MAXINT64);
       graph->first_edge[k + 1] = graph->first_edge[k] + g_array_index (degrees, guint32, k);
     }
-  memcpy (graph->edge_to, targets->data, sizeof (guint32) * targets->len);
+  /* An empty GArray has no data: memcpy must not see its NULL. */
+  if (targets->len > 0)
+    memcpy (graph->edge_to, targets->data, sizeof (guint32) * targets->len);
   if (!r->failed && !ws_awg_input_is_valid (graph, n_stacks + 1))
     return fail (r, place, "%s", _("an edge points outside the graph")), NULL;
   if (r->failed)
