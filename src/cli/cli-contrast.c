@@ -285,12 +285,14 @@ instances_of_traces (ContrastArgs *a, CliContrastOptions *o, char **paths, Insta
 static WsDigest *
 select_named (char **paths, guint n_positional, GError **error)
 {
-  g_auto(GStrv) digests = g_strdupv (paths);
+  g_auto(GStrv) digests = g_new0 (char *, n_positional + 1);
   g_autoptr(WsDigest) pool = NULL;
   g_autoptr(GArray) picked = g_array_new (FALSE, FALSE, sizeof (guint));
 
-  g_free (digests[n_positional]);
-  digests[n_positional] = NULL;
+  /* The positional digests alone (not a copy cut short with a NULL: the
+   * strings after it would never be freed). */
+  for (guint i = 0; i < n_positional; i++)
+    digests[i] = g_strdup (paths[i]);
   if ((pool = cli_load_digests (digests, error)) == NULL)
     return NULL;
   for (guint i = n_positional; paths[i] != NULL; i++)
