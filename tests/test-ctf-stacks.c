@@ -22,6 +22,7 @@
 
 #include "ws-attribution.h"
 #include "ws-block-requests.h"
+#include "ws-ctf-symbols.h"
 #include "ws-error.h"
 #include "ws-scenario-rules.h"
 #include "ws-thread-picker.h"
@@ -446,6 +447,130 @@ test_block_requests (void)
   g_rmdir (dir);
 }
 
+/*
+ * The law of LTTng's integer rwbs: for any request (an operation and its
+ * flags), the operation read from the flags LTTng records is the one read
+ * from the text the kernel prints, and the request's own.  Both encodings
+ * are made here from the request, as the kernel's blk_fill_rwbs() and
+ * lttng-modules' blk_rwbs_ctf_integer() make them.
+ */
+static void
+test_rwbs_law (void)
+{
+  enum { OP_READ, OP_WRITE, OP_FLUSH, OP_DISCARD, OP_SECURE_ERASE, OP_OTHER, N_OPS };
+  static const char expected[N_OPS] = { 'R', 'W', 'F', 'D', 'D', 'N' };
+
+  for (guint k = 0; k < 20000; k++)
+    {
+      guint op = g_test_rand_int_range (0, N_OPS);
+      gboolean preflush = g_test_rand_bit (), fua = g_test_rand_bit (), rahead = g_test_rand_bit ();
+      gboolean sync = g_test_rand_bit (), meta = g_test_rand_bit ();
+      char text[8];
+      guint n = 0;
+      guint64 flags = 0;
+
+      if (preflush)
+        text[n++] = 'F';
+      text[n++] = "RWFDDN"[op];
+      if (op == OP_SECURE_ERASE)
+        text[n++] = 'E';
+      if (fua)
+        text[n++] = 'F';
+      if (rahead)
+        text[n++] = 'A';
+      if (sync)
+        text[n++] = 'S';
+      if (meta)
+        text[n++] = 'M';
+      text[n] = '\0';
+
+      flags = (guint64[]) { 4, 1, 256, 2, 2 | 128, 0 }[op];
+      flags |= (rahead ? 8 : 0) | (sync ? 32 : 0) | (meta ? 64 : 0) | (fua ? 512 : 0) | (preflush ? 1024 : 0);
+
+      g_assert_cmpint (ws_block_op_from_rwbs (text, n), ==, expected[op]);
+      g_assert_cmpint (ws_block_op_from_lttng_rwbs (flags), ==, expected[op]);
+    }
+}
+
+/*
+ * The law of a kallsyms file: an address takes the symbol at or below it
+ * (its name alone, in its module), or stays "0x…" below every symbol.
+ * Random tables (symbols in random order, some at address 0, which
+ * unprivileged readers see and which name nothing), against a scan here.
+ */
+static void
+test_kallsyms_law (void)
+{
+  for (guint round = 0; round < 50; round++)
+    {
+      g_autofree char *dir = g_dir_make_tmp ("test-ctf-kallsyms-XXXXXX", NULL);
+      g_autofree char *trace_dir = g_build_filename (dir, "kernel", NULL);
+      g_autofree char *path = g_build_filename (dir, "kallsyms", NULL);
+      const char *dirs[] = { trace_dir, NULL };
+      g_autoptr(GString) text = g_string_new (NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(WsStackTable) stacks = ws_stack_table_new ();
+      g_autoptr(WsCtfSymbols) symbols = NULL;
+      guint n = g_test_rand_int_range (1, 60);
+      guint64 *addresses = g_new (guint64, n);
+
+      for (guint i = 0; i < n; i++)
+        {
+          /* distinct addresses in a narrow range, so that lookups land between them */
+          addresses[i] = g_test_rand_int_range (0, 8) == 0 ? 0 : G_GUINT64_CONSTANT (0xffffffff81000000) + 16 * i;
+          g_string_append_printf (text, "%016" G_GINT64_MODIFIER "x %c sym%u%s\n", addresses[i], "tTdb"[i % 4], i,
+                                  i % 3 == 0 ? "\t[ext4]" : i % 3 == 1 ? "\t[/usr/lib/libx.so]" : "");
+        }
+      /* the file in random order */
+      {
+        g_auto(GStrv) lines = g_strsplit (text->str, "\n", -1);
+        guint len = g_strv_length (lines) - 1;
+        g_autoptr(GString) shuffled = g_string_new (NULL);
+
+        for (guint i = len; i > 1; i--)
+          {
+            guint j = g_test_rand_int_range (0, i);
+            char *t = lines[i - 1];
+            lines[i - 1] = lines[j];
+            lines[j] = t;
+          }
+        for (guint i = 0; i < len; i++)
+          g_string_append_printf (shuffled, "%s\n", lines[i]);
+        g_assert_true (g_file_set_contents (path, shuffled->str, shuffled->len, NULL));
+      }
+      symbols = ws_ctf_symbols_load (dirs, &error);
+      g_assert_no_error (error);
+
+      for (guint k = 0; k < 200; k++)
+        {
+          guint64 a = G_GUINT64_CONSTANT (0xffffffff81000000) - 64 + g_test_rand_int_range (0, 16 * (gint32) n + 128);
+          const WsFrame *f = ws_stack_table_get_frame (stacks, ws_ctf_symbols_frame (symbols, stacks, a, TRUE));
+          gint best = -1;
+          g_autofree char *want = NULL;
+          const char *want_module;
+
+          for (guint i = 0; i < n; i++)
+            if (addresses[i] != 0 && addresses[i] <= a && (best < 0 || addresses[i] > addresses[best]))
+              best = (gint) i;
+          if (best < 0)
+            {
+              want = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", a);
+              want_module = "[kernel.kallsyms]";
+            }
+          else
+            {
+              want = g_strdup_printf ("sym%d", best);
+              want_module = best % 3 == 0 ? "[ext4]" : best % 3 == 1 ? "/usr/lib/libx.so" : "[kernel.kallsyms]";
+            }
+          g_assert_cmpstr (f->function, ==, want);
+          g_assert_cmpstr (f->module, ==, want_module);
+        }
+      g_free (addresses);
+      g_unlink (path);
+      g_rmdir (dir);
+    }
+}
+
 /* A kallsyms file that does not read: an error naming it and its line. */
 static void
 test_bad_kallsyms (void)
@@ -490,6 +615,8 @@ main (int   argc,
   g_test_add_func ("/ctf/bare-addresses", test_bare_addresses);
   g_test_add_func ("/ctf/block-requests", test_block_requests);
   g_test_add_func ("/ctf/bad-kallsyms", test_bad_kallsyms);
+  g_test_add_func ("/ctf/kallsyms-law", test_kallsyms_law);
 #endif
+  g_test_add_func ("/ctf/rwbs-law", test_rwbs_law);
   return g_test_run ();
 }
