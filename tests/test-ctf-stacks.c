@@ -599,6 +599,15 @@ test_bad_kallsyms (void)
   g_test_message ("%s", error->message);
   prefix = g_strdup_printf ("%s:2: ", kallsyms);
   g_assert_true (g_str_has_prefix (error->message, prefix));
+  g_clear_error (&error);
+  /* A module that is not text (no JSON output could hold it). */
+  g_assert_true (g_file_set_contents (kallsyms, "ffffffff813b4986 T try_to_wake_up\t[/usr/lib/\xff.so]\n", -1, NULL));
+  trace = ws_trace_loader_load (trace_dir, NULL, NULL, NULL, NULL, &error);
+  g_assert_null (trace);
+  g_assert_error (error, WS_ERROR, WS_ERROR_PARSE);
+  g_free (prefix);
+  prefix = g_strdup_printf ("%s:1: ", kallsyms);
+  g_assert_true (g_str_has_prefix (error->message, prefix));
   {
     const char *argv[] = { "rm", "-rf", dir, NULL };
     g_free (run (argv));

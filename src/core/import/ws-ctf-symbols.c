@@ -76,7 +76,8 @@ parse_line (WsCtfSymbols *self,
   char *end, *name, *tab;
   Symbol sym = { 0 };
 
-  if (!g_ascii_isxdigit (line[0]))
+  /* Names end up in every output, JSON included: text only. */
+  if (!g_ascii_isxdigit (line[0]) || !g_utf8_validate (line, -1, NULL))
     return FALSE;
   sym.address = g_ascii_strtoull (line, &end, 16);
   if (*end != ' ' || end[1] == '\0' || end[1] == ' ' || end[2] != ' ' || end[3] == '\0')
@@ -95,7 +96,7 @@ parse_line (WsCtfSymbols *self,
     }
   else
     sym.module = G_MAXUINT32;
-  if (*name == '\0' || !g_utf8_validate (name, -1, NULL))
+  if (*name == '\0')
     return FALSE;
   /* Unprivileged readers of /proc/kallsyms see every address as 0. */
   if (sym.address == 0)
