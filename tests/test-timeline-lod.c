@@ -71,10 +71,10 @@ test_level0_exact (void)
   g_assert_cmpint (stats->wait[0], ==, 1000);
   g_assert_cmpint (stats->wait[1], ==, 1800);
   g_assert_cmpint (stats->wait[2], ==, 0);
-  g_assert_cmpuint (stats->n_waits, ==, 2);
-  g_assert_cmpuint (stats->n_unknown, ==, 1);
-  g_assert_cmpuint (stats->n_samples, ==, 1);
-  g_assert_cmpint (stats->longest_wait, ==, 1800);
+  g_assert_cmpuint (stats->totals.n_waits, ==, 2);
+  g_assert_cmpuint (stats->totals.n_unknown, ==, 1);
+  g_assert_cmpuint (stats->totals.n_samples, ==, 1);
+  g_assert_cmpint (stats->totals.longest_wait, ==, 1800);
 
   g_assert_cmpint (ws_thread_state_for_wait (ws_trace_get_event (trace, ids.wait_s)), ==, WS_THREAD_STATE_SLEEP);
   g_assert_cmpint (ws_thread_state_for_wait (ws_trace_get_event (trace, ids.wait_d)), ==, WS_THREAD_STATE_DISK_UNKNOWN);
