@@ -265,6 +265,60 @@ test_sentences (void)
   g_assert_cmpuint (found, ==, G_N_ELEMENTS (expected));
 }
 
+/* The totals in a window, against every event of the thread clipped to
+ * it by hand, at random windows of real traces (where CPU samples follow
+ * the start of the run span under way at the window's start). */
+static void
+test_window (void)
+{
+  const char *names[] = { "py-locks.perf.txt.gz", "causes/pg-rowlock.perf.txt.gz", "hand-built.json" };
+  guint32 seed = g_test_rand_int ();
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+
+  g_test_message ("seed %u", seed);
+  for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+    {
+      g_autofree char *path = ws_cli_test_data_path (names[k]);
+      g_autoptr(WsTrace) trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, NULL);
+      WsTime start = ws_trace_get_start_time (trace), end = ws_trace_get_end_time (trace);
+
+      for (guint round = 0; round < 200; round++)
+        {
+          guint thread = g_rand_int_range (rand, 0, ws_trace_get_n_threads (trace));
+          WsTime t0 = (WsTime) g_rand_double_range (rand, start, end);
+          WsTime t1 = t0 + 1 + (WsTime) g_rand_double_range (rand, 0, (end - start) / (1 + g_rand_int_range (rand, 0, 50)));
+          WsTime run = 0, preempt = 0, wait = 0;
+          guint waits = 0, unknown = 0;
+          WsThreadTotals got;
+
+          for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
+            {
+              const WsEvent *e = ws_trace_get_event (trace, i);
+              WsTime a = MAX (e->time, t0), b = MIN (e->time + MAX (e->duration, 0), t1);
+
+              if (e->thread != thread || b <= a)
+                continue;
+              if (e->kind == WS_EVENT_RUNNING && (e->flags & WS_EVENT_FLAG_SPAN))
+                run += b - a;
+              else if (e->kind == WS_EVENT_PREEMPT)
+                preempt += b - a;
+              else if (e->kind == WS_EVENT_WAIT)
+                {
+                  wait += b - a;
+                  waits++;
+                  unknown += e->peer == WS_NONE && !(e->flags & WS_EVENT_FLAG_UNFINISHED);
+                }
+            }
+          ws_thread_totals_in_window (trace, thread, t0, t1, &got);
+          g_assert_cmpint (got.run_total, ==, run);
+          g_assert_cmpint (got.preempt_total, ==, preempt);
+          g_assert_cmpint (got.wait_total, ==, wait);
+          g_assert_cmpuint (got.n_waits, ==, waits);
+          g_assert_cmpuint (got.n_unknown, ==, unknown);
+        }
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -275,5 +329,6 @@ main (int    argc,
   g_test_add_func ("/trace-stats/random", test_random_traces);
   g_test_add_func ("/trace-stats/real-traces", test_real_traces);
   g_test_add_func ("/trace-stats/sentences", test_sentences);
+  g_test_add_func ("/trace-stats/window", test_window);
   return g_test_run ();
 }

@@ -22,13 +22,14 @@ static void
 add_wait (WsThreadTotals *totals,
           WsTrace        *trace,
           const WsEvent  *e,
-          guint           event)
+          guint           event,
+          WsTime          counted)
 {
   /* A negative cost (inconsistent input) is no time for the longest. */
   WsTime cost = MAX (e->duration, 0);
 
   totals->n_waits++;
-  totals->wait_total += e->duration;
+  totals->wait_total += counted;
   if (cost > totals->longest_wait || totals->longest_wait_event == WS_NONE)
     {
       totals->longest_wait = cost;
@@ -49,6 +50,42 @@ add_wait (WsThreadTotals *totals,
     }
 }
 
+/* Adds @event, counting @counted ns of it (its duration, or the part
+ * inside a window). */
+static void
+add_event (WsThreadTotals *totals,
+           WsTrace        *trace,
+           guint           event,
+           WsTime          counted)
+{
+  const WsEvent *e = ws_trace_get_event (trace, event);
+
+  switch ((WsEventKind) e->kind)
+    {
+    case WS_EVENT_WAIT:
+      add_wait (totals, trace, e, event, counted);
+      break;
+    case WS_EVENT_RUNNING:
+      if (e->flags & WS_EVENT_FLAG_SPAN)
+        totals->run_total += counted;
+      else
+        {
+          totals->sampled_total += counted;
+          totals->n_samples++;
+        }
+      break;
+    case WS_EVENT_PREEMPT:
+      totals->preempt_total += counted;
+      break;
+    case WS_EVENT_UNWAIT:
+    case WS_EVENT_HW_SERVICE:
+    case WS_EVENT_MARKER:
+    case WS_N_EVENT_KINDS:
+    default:
+      break;
+    }
+}
+
 /**
  * ws_thread_totals_add_event:
  * @event: an event of the thread @totals counts
@@ -60,35 +97,56 @@ ws_thread_totals_add_event (WsThreadTotals *totals,
                             WsTrace        *trace,
                             guint           event)
 {
-  const WsEvent *e;
-
   g_return_if_fail (totals != NULL);
   g_return_if_fail (WS_IS_TRACE (trace));
 
-  e = ws_trace_get_event (trace, event);
-  switch ((WsEventKind) e->kind)
+  add_event (totals, trace, event, ws_trace_get_event (trace, event)->duration);
+}
+
+/**
+ * ws_thread_totals_in_window:
+ * @thread: a thread index
+ * @t0: the window's start
+ * @t1: its end (> @t0)
+ * @totals: (out caller-allocates): the totals
+ *
+ * The totals of @thread's events that overlap [@t0, @t1), each counting
+ * its time inside the window (a wait or a run span that began before the
+ * window counts in it); the longest wait is by its whole cost.  The details pane shows
+ * them for a selected window.
+ */
+void
+ws_thread_totals_in_window (WsTrace        *trace,
+                            guint           thread,
+                            WsTime          t0,
+                            WsTime          t1,
+                            WsThreadTotals *totals)
+{
+  const WsThread *t;
+  const WsTime *ends;
+  guint k;
+
+  g_return_if_fail (WS_IS_TRACE (trace) && totals != NULL);
+
+  ws_thread_totals_init (totals);
+  if (thread >= ws_trace_get_n_threads (trace))
+    return;
+  t = ws_trace_get_thread (trace, thread);
+  ends = ws_trace_thread_end_prefix_max (trace, thread, WS_END_INDEX_ALL);
+  /* Back from the first event starting in the window over every earlier
+   * one that may still run into it (a wait or a run span under way at
+   * @t0, even with CPU samples after its start). */
+  for (k = ws_trace_thread_lower_bound (trace, thread, t0); k > 0 && ends[k - 1] > t0; k--)
+    ;
+  for (; k < t->n_events; k++)
     {
-    case WS_EVENT_WAIT:
-      add_wait (totals, trace, e, event);
-      break;
-    case WS_EVENT_RUNNING:
-      if (e->flags & WS_EVENT_FLAG_SPAN)
-        totals->run_total += e->duration;
-      else
-        {
-          totals->sampled_total += e->duration;
-          totals->n_samples++;
-        }
-      break;
-    case WS_EVENT_PREEMPT:
-      totals->preempt_total += e->duration;
-      break;
-    case WS_EVENT_UNWAIT:
-    case WS_EVENT_HW_SERVICE:
-    case WS_EVENT_MARKER:
-    case WS_N_EVENT_KINDS:
-    default:
-      break;
+      const WsEvent *e = ws_trace_get_event (trace, t->events[k]);
+      WsTime a = MAX (e->time, t0), b = MIN (e->time + MAX (e->duration, 0), t1);
+
+      if (e->time >= t1)
+        break;
+      if (b > a)
+        add_event (totals, trace, t->events[k], b - a);
     }
 }
 

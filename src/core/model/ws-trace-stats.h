@@ -44,5 +44,10 @@ void            ws_thread_totals_add_event (WsThreadTotals *totals,
                                             WsTrace        *trace,
                                             guint           event);
 WsThreadTotals *ws_trace_thread_totals     (WsTrace        *trace);
+void            ws_thread_totals_in_window (WsTrace        *trace,
+                                            guint           thread,
+                                            WsTime          t0,
+                                            WsTime          t1,
+                                            WsThreadTotals *totals);
 
 G_END_DECLS
