@@ -211,6 +211,7 @@ out:
   g_free (options.history);
   g_free (options.rule);
   g_free (options.flag_weights);
+  g_free (options.flag_model_weight_text);
   return status;
 }
 
@@ -297,6 +298,7 @@ out:
   g_free (options.history);
   g_free (options.rule);
   g_free (options.flag_weights);
+  g_free (options.flag_model_weight_text);
   return status;
 }
 
