@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "ws-anomaly-detector.h"
+#include "ws-anomaly-flag.h"
 #include "ws-delay-caused.h"
 #include "ws-anomaly-learning.h"
 #include "ws-error.h"
@@ -1357,19 +1358,13 @@ ws_anomaly_result_make_flag (WsAnomalyResult *self,
 {
   const WsWaitScore *s = ws_anomaly_result_lookup (self, trace, event);
   WsTrace *t;
-  const WsEvent *e;
 
   memset (flag, 0, sizeof *flag);
   if (s == NULL)
     return FALSE;
   t = g_ptr_array_index (self->traces, trace);
-  e = ws_trace_get_event (t, event);
-  flag->trace_digest = g_strdup (g_ptr_array_index (self->digests, trace));
-  flag->event_time = e->time;
-  flag->tid = ws_trace_get_thread (t, e->thread)->tid;
-  flag->signature = g_strdup (g_array_index (self->models, WsAnomalyModel, s->model).key);
-  flag->duration = e->duration;
-  flag->flag = verdict;
+  ws_anomaly_flag_init (flag, t, g_ptr_array_index (self->digests, trace), event,
+                        g_array_index (self->models, WsAnomalyModel, s->model).key, verdict);
   return TRUE;
 }
 
