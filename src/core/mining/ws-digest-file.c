@@ -7,7 +7,11 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <gio/gunixoutputstream.h>
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
 
@@ -213,53 +217,92 @@ put_trace (GString             *out,
   g_string_append_c (out, '}');
 }
 
-static char *
-to_json (WsDigest *self,
-         gsize    *length)
-{
-  WsStackTable *table = ws_digest_get_stack_table (self);
-  GString *out = g_string_sized_new (1 << 16);
+/* The text goes out in pieces of about this size: a merged digest of
+ * thousands of traces is never held whole, as text or compressed. */
+#define FLUSH_AT (1 << 20)
 
-  g_string_append (out, "{\"format\":\"" FORMAT_NAME "\"");
-  put_int_member (out, "version", WS_DIGEST_FORMAT_VERSION);
-  put_member (out, "frames");
-  g_string_append_c (out, '[');
+static gboolean
+flush (GString       *text,
+       GOutputStream *out,
+       gsize          at_least,
+       GError       **error)
+{
+  gboolean ok = TRUE;
+
+  if (text->len >= at_least && text->len > 0)
+    {
+      ok = g_output_stream_write_all (out, text->str, text->len, NULL, NULL, error);
+      g_string_truncate (text, 0);
+    }
+  return ok;
+}
+
+/* The document, in the canonical order, onto @out (gzip'd there). */
+static gboolean
+write_document (WsDigest      *self,
+                GOutputStream *out,
+                GError       **error)
+{
+  g_autoptr(GString) text = g_string_sized_new (FLUSH_AT + (1 << 16));
+  WsStackTable *table;
+
+  ws_digest_sort (self);
+  /* Sorting made a new table. */
+  table = ws_digest_get_stack_table (self);
+  g_string_append (text, "{\"format\":\"" FORMAT_NAME "\"");
+  put_int_member (text, "version", WS_DIGEST_FORMAT_VERSION);
+  put_member (text, "frames");
+  g_string_append_c (text, '[');
   for (guint f = 0; f < ws_stack_table_get_n_frames (table); f++)
     {
       const WsFrame *frame = ws_stack_table_get_frame (table, f);
 
-      g_string_append (out, f > 0 ? ",[" : "[");
-      put_string (out, frame->function);
-      g_string_append_c (out, ',');
-      put_string (out, frame->module);
-      g_string_append_c (out, ']');
+      g_string_append (text, f > 0 ? ",[" : "[");
+      put_string (text, frame->function);
+      g_string_append_c (text, ',');
+      put_string (text, frame->module);
+      g_string_append_c (text, ']');
+      if (!flush (text, out, FLUSH_AT, error))
+        return FALSE;
     }
-  g_string_append_c (out, ']');
+  g_string_append_c (text, ']');
   /* Stack s (s >= 1) is stacks[s - 1]; 0 is the empty stack, never used. */
-  put_member (out, "stacks");
-  g_string_append_c (out, '[');
+  put_member (text, "stacks");
+  g_string_append_c (text, '[');
   for (guint s = 1; s < ws_stack_table_get_n_stacks (table); s++)
     {
       guint n;
       const WsFrameId *frames = ws_stack_table_get_stack (table, s, &n);
 
-      g_string_append (out, s > 1 ? ",[" : "[");
+      g_string_append (text, s > 1 ? ",[" : "[");
       for (guint k = 0; k < n; k++)
-        g_string_append_printf (out, "%s%u", k > 0 ? "," : "", frames[k]);
-      g_string_append_c (out, ']');
+        g_string_append_printf (text, "%s%u", k > 0 ? "," : "", frames[k]);
+      g_string_append_c (text, ']');
+      if (!flush (text, out, FLUSH_AT, error))
+        return FALSE;
     }
-  g_string_append_c (out, ']');
-  put_member (out, "traces");
-  g_string_append_c (out, '[');
+  g_string_append_c (text, ']');
+  put_member (text, "traces");
+  g_string_append_c (text, '[');
   for (guint i = 0; i < ws_digest_get_n_traces (self); i++)
     {
       if (i > 0)
-        g_string_append_c (out, ',');
-      put_trace (out, ws_digest_get_trace (self, i));
+        g_string_append_c (text, ',');
+      put_trace (text, ws_digest_get_trace (self, i));
+      if (!flush (text, out, FLUSH_AT, error))
+        return FALSE;
     }
-  g_string_append (out, "]}\n");
-  *length = out->len;
-  return g_string_free (out, FALSE);
+  g_string_append (text, "]}\n");
+  return flush (text, out, 0, error) && g_output_stream_close (out, NULL, error);
+}
+
+/* @out through gzip, as the file is written. */
+static GOutputStream *
+gzipped (GOutputStream *out)
+{
+  g_autoptr(GZlibCompressor) zlib = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6);
+
+  return g_converter_output_stream_new (out, G_CONVERTER (zlib));
 }
 
 /**
@@ -273,38 +316,55 @@ to_json (WsDigest *self,
 GBytes *
 ws_digest_to_bytes (WsDigest *self)
 {
-  g_autoptr(GZlibCompressor) zlib = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6);
   g_autoptr(GOutputStream) memory = g_memory_output_stream_new_resizable ();
-  g_autoptr(GOutputStream) out = g_converter_output_stream_new (memory, G_CONVERTER (zlib));
-  g_autofree char *json = NULL;
-  gsize length;
+  g_autoptr(GOutputStream) out = gzipped (memory);
 
   g_return_val_if_fail (self != NULL, NULL);
 
-  ws_digest_sort (self);
-  json = to_json (self, &length);
   /* Writing to memory cannot fail. */
-  g_output_stream_write_all (out, json, length, NULL, NULL, NULL);
-  g_output_stream_close (out, NULL, NULL);
+  write_document (self, out, NULL);
   return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (memory));
 }
 
 /**
  * ws_digest_write:
  *
- * Writes @self (in its canonical order) to @path, atomically.
+ * Writes @self (in its canonical order) to @path as a stream, atomically:
+ * into a temporary file beside it, renamed over @path once whole.
  */
 gboolean
 ws_digest_write (WsDigest    *self,
                  const char  *path,
                  GError     **error)
 {
-  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *tmp = NULL;
+  g_autoptr(GOutputStream) file = NULL;
+  g_autoptr(GOutputStream) out = NULL;
+  g_autoptr(GError) local = NULL;
+  int fd;
 
   g_return_val_if_fail (self != NULL && path != NULL, FALSE);
 
-  bytes = ws_digest_to_bytes (self);
-  return g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), error);
+  tmp = g_strdup_printf ("%s.XXXXXX", path);
+  if ((fd = g_mkstemp_full (tmp, O_WRONLY, 0644)) < 0)
+    {
+      int e = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), "%s: %s", path, g_strerror (e));
+      return FALSE;
+    }
+  file = g_unix_output_stream_new (fd, TRUE);
+  out = gzipped (file);
+  if (!write_document (self, out, &local) || g_rename (tmp, path) != 0)
+    {
+      int e = errno;
+      g_unlink (tmp);
+      if (local != NULL)
+        g_set_error (error, local->domain, local->code, "%s: %s", path, local->message);
+      else
+        g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), "%s: %s", path, g_strerror (e));
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /**
