@@ -15,7 +15,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <glib/gi18n-lib.h>
 #include <string.h>
 #include <yajl/yajl_parse.h>
@@ -494,26 +493,32 @@ on_double (void       *data,
   return FALSE;
 }
 
-/* yajl hands doubles and integers apart only through this callback when
- * both are wanted: an integer too large for 64 bits is a double here. */
+/* yajl hands every number here as its text (yajl has checked its
+ * syntax): an integer that fits 64 bits goes to on_integer(), anything
+ * else (a fraction, an exponent, too many digits) is not an integer.  By
+ * hand, not strtoll: this is the reader's inner loop. */
 static int
 on_number (void       *data,
            const char *text,
            size_t      len)
 {
-  char buf[32];
-  char *end;
-  gint64 v;
+  gboolean negative = len > 0 && text[0] == '-';
+  guint64 u = 0;
+  size_t i = negative;
 
-  if (len >= sizeof buf || memchr (text, '.', len) || memchr (text, 'e', len) || memchr (text, 'E', len))
+  if (i == len)
     return on_double (data, 0, text, len);
-  memcpy (buf, text, len);
-  buf[len] = '\0';
-  errno = 0;
-  v = g_ascii_strtoll (buf, &end, 10);
-  if (errno != 0 || *end != '\0')
+  for (; i < len; i++)
+    {
+      guint d = (guchar) text[i] - '0';
+
+      if (d > 9 || u > (G_MAXUINT64 - d) / 10)
+        return on_double (data, 0, text, len);
+      u = u * 10 + d;
+    }
+  if (negative ? u > (guint64) G_MAXINT64 + 1 : u > (guint64) G_MAXINT64)
     return on_double (data, 0, text, len);
-  return on_integer (data, v);
+  return on_integer (data, negative ? (gint64) (0 - u) : (gint64) u);
 }
 
 static char *
