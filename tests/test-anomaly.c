@@ -316,6 +316,7 @@ static WsAnomalyRule detect_rule = WS_ANOMALY_RULE_TAIL;
 /* …and the flags' weights: the default, or equal weights where a test's
  * premise is that one normal flag outweighs a wait of the model's. */
 static WsFlagWeights detect_weights = WS_FLAG_WEIGHTS_POSTERIOR;
+static double detect_model_weight = WS_ANOMALY_DEFAULT_FLAG_MODEL_WEIGHT;
 
 static WsAnomalyResult *
 detect (WsHistoryStore *store,
@@ -326,6 +327,7 @@ detect (WsHistoryStore *store,
   ws_anomaly_settings_init (&settings);
   settings.rule = detect_rule;
   settings.flag_weights = detect_weights;
+  settings.flag_model_weight = detect_model_weight;
   return detect_with (store, trace, &settings);
 }
 
@@ -489,8 +491,12 @@ test_learning_rule (void)
   g_autoptr(WsTrace) trace = load ("pg-tpcb.perf.txt.gz");
   /* Equal weights: with the default ones a normal flag where the kind's
    * slow components explain the wait weighs less than one wait of the
-   * model's (/anomaly/learning-component-on-trace). */
-  g_autoptr(WsAnomalyResult) before = (detect_weights = WS_FLAG_WEIGHTS_COUNT, detect (store, trace));
+   * model's (/anomaly/learning-component-on-trace).  And the model's
+   * verdicts weighing 1000 flags in all, not one flag a wait (the default,
+   * /anomaly/learning-one-flag-a-wait): so one flag outweighs a stretch
+   * of the model's verdicts, which is what this test is about. */
+  g_autoptr(WsAnomalyResult) before = (detect_weights = WS_FLAG_WEIGHTS_COUNT, detect_model_weight = 1000,
+                                       detect (store, trace));
   g_autoptr(WsAnomalyResult) after = NULL;
   g_autoptr(WsAnomalyResult) deep = NULL;
   g_autoptr(WsAnomalyResult) reopened = NULL;
@@ -556,6 +562,108 @@ test_learning_rule (void)
   reopened = detect (store, trace);
   g_assert_cmpint (ws_anomaly_result_lookup (reopened, 0, normal_event)->flag, ==, WS_ANOMALY_FLAG_NORMAL);
   g_assert_false (ws_anomaly_result_lookup (reopened, 0, normal_event)->anomalous);
+  detect_weights = WS_FLAG_WEIGHTS_POSTERIOR;
+  detect_model_weight = WS_ANOMALY_DEFAULT_FLAG_MODEL_WEIGHT;
+}
+
+/* The shortest unflagged wait of @model its cut calls anomalous that
+ * is longer than @after (0: any). */
+static const WsWaitScore *
+lowest_discovery (WsAnomalyResult *result,
+                  guint            model,
+                  gint64           after)
+{
+  WsTrace *trace = ws_anomaly_result_get_trace (result, 0);
+  const WsWaitScore *s, *best = NULL;
+  gint64 best_d = G_MAXINT64;
+  guint n;
+
+  s = ws_anomaly_result_get_scores (result, 0, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 d = ws_trace_get_event (trace, s[i].event)->duration;
+
+      if (s[i].model == model && s[i].model_anomalous && s[i].flag == WS_ANOMALY_FLAG_NONE && d > after && d < best_d)
+        {
+          best = &s[i];
+          best_d = d;
+        }
+    }
+  return best;
+}
+
+/* The default weight of the model's verdicts: one flag a wait.  A flag
+ * stands in for the model's verdict on its own wait, so a normal flag on
+ * a kind's shortest discovery moves the cut past it and changes no other
+ * wait; one flag inside the discoveries changes nothing but its own
+ * wait; and the cut moves past a stretch of waits only where the flags
+ * outweigh the waits left unflagged there.  The oracle is a count of the
+ * waits by duration. */
+static void
+test_learning_one_flag_a_wait (void)
+{
+  g_autofree char *path = tmp_store ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsHistoryStore) store = ws_history_store_open (path, &error);
+  g_autoptr(WsTrace) trace = load ("pg-tpcb.perf.txt.gz");
+  g_autoptr(WsAnomalyResult) before = (detect_weights = WS_FLAG_WEIGHTS_COUNT, detect (store, trace));
+  g_autoptr(WsAnomalyResult) inside = NULL;
+  guint m = busiest_model (before);
+  const WsWaitScore *first, *next, *mid = pick_anomalous_at (before, m, 0.5);
+  gint64 first_d;
+
+  g_assert_cmpfloat (ws_anomaly_result_get_settings (before)->flag_model_weight, ==, WS_ANOMALY_FLAG_MODEL_WEIGHT_WAITS);
+  /* Inside the discoveries: its own verdict only. */
+  inside = flag_checking_reach (store, before, mid->event, WS_ANOMALY_FLAG_NORMAL);
+  g_assert_false (ws_anomaly_result_lookup (inside, 0, mid->event)->anomalous);
+  g_assert_cmpuint (count_cleared (before, inside, m), ==, 0);
+  g_assert_cmpfloat (ws_anomaly_result_get_model (inside, m)->cut, ==, ws_anomaly_result_get_model (before, m)->cut);
+
+  /* The shortest discoveries flagged normal: the waits of that length
+   * (perf's microsecond clock makes ties common) are one step of the
+   * cut.  While one of them is unflagged the flags and the model's
+   * verdicts weigh the same there and the cut stays (the tie goes to
+   * the model); with all flagged the cut moves past them, and no other
+   * wait changes. */
+  first = lowest_discovery (inside, m, 0);
+  first_d = ws_trace_get_event (trace, first->event)->duration;
+  {
+    g_autoptr(GArray) same = g_array_new (FALSE, FALSE, sizeof (guint));
+    g_autoptr(WsAnomalyResult) last = g_object_ref (inside);
+    const WsWaitScore *s;
+    guint n;
+
+    s = ws_anomaly_result_get_scores (inside, 0, &n);
+    for (guint i = 0; i < n; i++)
+      if (s[i].model == m && s[i].flag == WS_ANOMALY_FLAG_NONE
+          && ws_trace_get_event (trace, s[i].event)->duration == first_d)
+        g_array_append_val (same, s[i].event);
+    g_test_message ("shortest discovery: %u waits of %" G_GINT64_FORMAT " ns", same->len, first_d);
+    for (guint k = 0; k < same->len; k++)
+      {
+        WsAnomalyResult *after = flag_checking_reach (store, last, g_array_index (same, guint, k), WS_ANOMALY_FLAG_NORMAL);
+        guint flagged = k + 1, unflagged = same->len - flagged;
+        gboolean was_moved = ws_anomaly_result_get_model (last, m)->cut > ws_anomaly_result_get_model (inside, m)->cut;
+
+        /* Each flag stands in for its own wait's verdict and weighs one
+         * more: the cut crosses the stretch once flagged > unflagged,
+         * clearing the unflagged ones with it, and not before. */
+        if (flagged > unflagged && !was_moved)
+          g_assert_cmpuint (count_cleared (last, after, m), ==, unflagged);
+        else
+          g_assert_cmpuint (count_cleared (last, after, m), ==, 0);
+        g_assert_true ((ws_anomaly_result_get_model (after, m)->cut > ws_anomaly_result_get_model (inside, m)->cut)
+                       == (flagged > unflagged));
+        g_object_unref (last);
+        last = after;
+      }
+    g_assert_cmpfloat (ws_anomaly_result_get_model (last, m)->cut, >, ws_anomaly_result_get_model (inside, m)->cut);
+    for (guint k = 0; k < same->len; k++)
+      g_assert_false (ws_anomaly_result_lookup (last, 0, g_array_index (same, guint, k))->model_anomalous);
+    next = lowest_discovery (last, m, 0);
+    g_assert_nonnull (next);
+    g_assert_cmpint (ws_trace_get_event (trace, next->event)->duration, >, first_d);
+  }
   detect_weights = WS_FLAG_WEIGHTS_POSTERIOR;
 }
 
@@ -885,8 +993,9 @@ static void
 test_learning_monotone (void)
 {
   g_autoptr(GRand) rand = g_rand_new_with_seed (20261128);
-  const double weights[] = { 0, 1, 10, 100, 1000, 3000 };
-  guint n_cases = 4000, n_moved = 0, n_marked = 0;
+  /* -1: the default, one flag a wait (W = the kind's size). */
+  const double weights[] = { 0, 1, 10, 100, 1000, 3000, -1, -1 };
+  guint n_cases = 6000, n_moved = 0, n_marked = 0;
 
   for (guint c = 0; c < n_cases; c++)
     {
@@ -908,6 +1017,8 @@ test_learning_monotone (void)
       for (guint k = 0; k < gmm.n_components; k++)
         gmm.components[k].weight /= total;
       x = draw_samples (&gmm, n, rand);
+      if (w < 0)
+        w = n;
       /* Some data repeats exactly, as a trace's waits of one length do. */
       for (guint i = 1; i < n; i++)
         if (g_rand_int_range (rand, 0, 8) == 0)
@@ -1417,6 +1528,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/anomaly/learning-component-on-trace", test_learning_component_on_trace);
   g_test_add_func ("/anomaly/learning-mark-bounded", test_learning_mark_bounded);
   g_test_add_func ("/anomaly/learning-rule", test_learning_rule);
+  g_test_add_func ("/anomaly/learning-one-flag-a-wait", test_learning_one_flag_a_wait);
   g_test_add_func ("/anomaly/learning-across-signatures", test_learning_across_signatures);
   g_test_add_func ("/anomaly/chain-metric", test_chain_metric);
   return g_test_run ();

@@ -198,9 +198,13 @@ test_info_text (void)
   ws_cli_run (&run, "info", path, NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_nonnull (strstr (run.out, "28: 10 running, 6 wait, 2 unwait, 2 hw-service, 1 preempt, 7 marker"));
-  g_assert_nonnull (strstr (run.out, "readier: interrupt"));
-  g_assert_nonnull (strstr (run.out, "readier: no wake-up recorded"));
-  g_assert_nonnull (strstr (run.out, "readier: worker-a (101)"));
+  /* who ended each wait: the sentence every view writes
+   * (ws_wait_readier_dup_sentence()), the glossary's words included */
+  g_assert_nonnull (strstr (run.out, "\n      disk I/O done\n"));
+  g_assert_nonnull (strstr (run.out, "\n      timer expired\n"));
+  g_assert_nonnull (strstr (run.out, "\n      no wake-up recorded\n"));
+  g_assert_nonnull (strstr (run.out, "\n      woken by worker-a (101)\n"));
+  g_assert_nonnull (strstr (run.out, "\n      still waiting when the recording ended\n"));
   g_assert_nonnull (strstr (run.out, "worker-b (102) at 1000.000200 s: cost 600.0 µs, ready latency 30.00 µs, state D"));
   g_assert_nonnull (strstr (run.out, "1.180 ms"));
 }

@@ -11,6 +11,7 @@
 #include "ws-error.h"
 #include "ws-folded-importer.h"
 #include "ws-importer.h"
+#include "ws-importer-open.h"
 #include "ws-trace-loader.h"
 
 static char *
@@ -136,6 +137,66 @@ test_folded_bad_line (void)
   g_assert_true (g_str_has_prefix (error->message, where));
 }
 
+/* Every file importer opens through ws_importer_open_file(): a missing
+ * file is the same I/O error naming it at line 1 whatever the format, and
+ * a cancelled open says cancelled. */
+static void
+test_open_file (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-importers-XXXXXX", NULL);
+  g_autofree char *gz = g_build_filename (dir, "a.gz", NULL);
+  g_autofree char *plain = g_build_filename (dir, "a.txt", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing.json", NULL);
+  g_autofree char *prefix = g_strconcat (missing, ":1: ", NULL);
+  g_autoptr(GCancellable) cancelled = g_cancellable_new ();
+  static const guint8 gzip_head[] = { 0x1f, 0x8b, 8, 0 };
+  guint n_importers = 0;
+  const WsImporter * const *importers = ws_importers_get (&n_importers);
+  gboolean compressed = TRUE;
+
+  g_assert_true (g_file_set_contents (gz, (const char *) gzip_head, sizeof gzip_head, NULL));
+  g_assert_true (g_file_set_contents (plain, "{\n", -1, NULL));
+  {
+    g_autoptr(GFileInputStream) in = ws_importer_open_file (gz, &compressed, NULL, NULL);
+    guint8 head[4];
+    gsize n = 0;
+
+    g_assert_nonnull (in);
+    g_assert_true (compressed);
+    /* back at the start: the importer reads the magic again */
+    g_assert_true (g_input_stream_read_all (G_INPUT_STREAM (in), head, 4, &n, NULL, NULL));
+    g_assert_cmpmem (head, n, gzip_head, sizeof gzip_head);
+  }
+  {
+    g_autoptr(GFileInputStream) in = ws_importer_open_file (plain, &compressed, NULL, NULL);
+    g_assert_nonnull (in);
+    g_assert_false (compressed);
+  }
+  for (guint i = 0; i < n_importers; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(WsTrace) trace = NULL;
+
+      if (g_strcmp0 (importers[i]->id, "json") != 0 && g_strcmp0 (importers[i]->id, "perfetto") != 0
+          && g_strcmp0 (importers[i]->id, "trace-cmd") != 0 && g_strcmp0 (importers[i]->id, "folded") != 0)
+        continue;
+      trace = importers[i]->load_file (missing, NULL, NULL, NULL, NULL, &error);
+      g_assert_null (trace);
+      g_assert_error (error, WS_ERROR, WS_ERROR_IO);
+      g_test_message ("%s: %s", importers[i]->id, error->message);
+      g_assert_true (g_str_has_prefix (error->message, prefix));
+    }
+  {
+    g_autoptr(GError) error = NULL;
+    g_cancellable_cancel (cancelled);
+    g_assert_null (ws_importer_open_file (plain, &compressed, cancelled, &error));
+    g_assert_error (error, WS_ERROR, WS_ERROR_CANCELLED);
+  }
+  g_unlink (gz);
+  g_unlink (plain);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -145,5 +206,6 @@ main (int argc, char **argv)
   g_test_add_func ("/importers/unknown", test_unknown);
   g_test_add_func ("/importers/folded/load", test_folded_load);
   g_test_add_func ("/importers/folded/bad-line", test_folded_bad_line);
+  g_test_add_func ("/importers/open-file", test_open_file);
   return g_test_run ();
 }

@@ -79,7 +79,7 @@ test_index (void)
         }
       g_assert_cmpuint (n_index, ==, want_index);
       g_assert_cmpuint (n_long, ==, want_long);
-      g_assert_cmpuint (ws_timeline_lod_get_stats (lod, t)->longest_wait_event, ==, longest);
+      g_assert_cmpuint (ws_timeline_lod_get_stats (lod, t)->totals.longest_wait_event, ==, longest);
       for (guint k = 1; k < n_index; k++)
         g_assert_cmpint (index[k].t0, >=, index[k - 1].t0);
 
@@ -152,7 +152,7 @@ test_drawn (void)
       thread = t;
   g_assert_cmpuint (thread, !=, WS_NONE);
   stats = ws_timeline_lod_get_stats (lod, thread);
-  w = ws_trace_get_event (trace, stats->longest_wait_event);
+  w = ws_trace_get_event (trace, stats->totals.longest_wait_event);
   g_assert_cmpint (w->duration, >, 1000000000);   /* perf's poll(): 3 s */
 
   top = RULER_H + ws_timeline_layout_get_row (layout, ws_timeline_layout_find_thread_row (layout, thread))->y;

@@ -396,7 +396,7 @@ test_joined_wait (void)
   said = ws_false_runs_describe (trace, NULL, first_try);
   g_assert_nonnull (said);
   g_assert_nonnull (strstr (said, "2 tries"));
-  g_assert_nonnull (strstr (said, "holder 2"));
+  g_assert_nonnull (strstr (said, "woken by holder (2)"));
 
   ws_timeline_viewport_set_selected_event (f.viewport, first_try);
   draw (&f);

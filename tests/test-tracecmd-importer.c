@@ -22,6 +22,7 @@
 #include "ws-scenario-rules.h"
 #include "ws-thread-picker.h"
 #include "ws-trace-loader.h"
+#include "ws-test-why.h"
 
 static char *
 data_path (const char *file)
@@ -210,25 +211,6 @@ test_ready_tree (void)
   g_assert_true (sleep_below);
 }
 
-static const WsCause *
-top_cause (WsTrace          *trace,
-           WsAttribution   **attribution,
-           char            **program)
-{
-  g_autoptr(GPtrArray) traces = g_ptr_array_new ();
-  g_autoptr(GPtrArray) picks = NULL;
-  g_autoptr(GArray) targets = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_ptr_array_add (traces, trace);
-  targets = ws_attribution_targets_waiting_threads_full (traces, NULL, 3, &picks);
-  g_assert_cmpuint (picks->len, ==, 1);
-  *program = g_strdup (((WsThreadPick *) g_ptr_array_index (picks, 0))->program);
-  *attribution = ws_attribution_compute (targets, NULL, &error);
-  g_assert_no_error (error);
-  return ws_attribution_get_cause (*attribution, 0);
-}
-
 /*
  * `why` on the trace-cmd file and on the perf recording of the same run:
  * the same program picked, the same top cause (kind, state, kernel
@@ -244,25 +226,14 @@ check_same_cause (gconstpointer data)
   g_autofree char *perf = g_strdup_printf ("%s.perf.txt.gz", name);
   g_autoptr(WsTrace) a = load (dat);
   g_autoptr(WsTrace) b = load (perf);
-  g_autoptr(WsAttribution) attribution_a = NULL, attribution_b = NULL;
-  g_autofree char *program_a = NULL, *program_b = NULL;
-  const WsCause *ca, *cb;
+  g_autofree char *program = NULL;
 
   if (a == NULL)
     {
       g_test_skip ("WS_TEST_DATA not set");
       return;
     }
-  ca = top_cause (a, &attribution_a, &program_a);
-  cb = top_cause (b, &attribution_b, &program_b);
-  g_test_message ("%s: trace-cmd %s: %s %.1f %%; perf %s: %s %.1f %%", name,
-                  program_a, ca->label, 100 * ca->share, program_b, cb->label, 100 * cb->share);
-  g_assert_cmpstr (program_a, ==, program_b);
-  g_assert_cmpint (ca->kind, ==, cb->kind);
-  g_assert_cmpint (ca->state, ==, cb->state);
-  g_assert_cmpstr (ca->kernel_function, ==, cb->kernel_function);
-  g_assert_cmpfloat (ABS (ca->share - cb->share), <, 0.05);
-  g_assert_cmpfloat (ca->share, >, 0.5);
+  program = ws_test_why_assert_same_cause (name, "trace-cmd", a, b, WS_TEST_WHY_SAME_KERNEL_FUNCTION);
 }
 
 /* fsync-writer: a mutex held across write + fsync; the disk, seen from the
@@ -280,7 +251,7 @@ test_fsync_writer (void)
       g_test_skip ("WS_TEST_DATA not set");
       return;
     }
-  top = top_cause (trace, &attribution, &program);
+  top = ws_test_why_top_cause (trace, &attribution, &program);
   g_test_message ("fsync-writer.dat: %s: %s %.1f %%", program, top->label, 100 * top->share);
   g_assert_cmpstr (program, ==, "fsync-writer");
   g_assert_cmpint (top->kind, ==, WS_CAUSE_BLOCKED);
@@ -343,7 +314,7 @@ test_block_requests (void)
       g_assert_cmpuint (bytes, ==, issuers[k].bytes);
     }
 
-  top = top_cause (trace, &attribution, &program);
+  top = ws_test_why_top_cause (trace, &attribution, &program);
   g_assert_cmpstr (program, ==, "fsync-writer");
   g_assert_cmpint (top->state, ==, 'D');
   for (guint i = 0; top->behind != NULL && i < top->behind->len; i++)

@@ -314,12 +314,12 @@ def analysts(ex, a, seeds, steps, prior, measured, what):
 def tune(ex, a, steps):
     """The tuning analysts for each --flag-model-weight of --grid, scored on
     the tuning set; the chosen value has the best mean F1 over 5…50 flags."""
-    grid = [float(x) for x in a.grid.split(",")]
+    grid = a.grid.split(",")   # numbers, or "waits" (one flag a wait, the default)
     table = []
     for weight in grid:
         ex.model_weight = weight
         curves = analysts(ex, a, range(101, 101 + a.tuning_seeds), steps, a.flag_prior or None, ex.tune,
-                          f"flag-model-weight {weight:g}, tuning")
+                          f"flag-model-weight {weight}, tuning")
         rows, rising = summarise(curves, steps)
         table.append({"flag_model_weight": weight, "curve": rows, "rising": rising,
                       "objective": statistics.fmean(r["f1"] for r in rows[1:])})
@@ -352,7 +352,7 @@ def main():
     ap.add_argument("--grid", default="0,5,20,80", help="the --flag-model-weight values tried by --tune")
     ap.add_argument("--flag-prior", type=float, default=0, help="the rule's prior strength (default: the core's)")
     ap.add_argument("--flag-max-shift", type=float, help="the rule's largest move (default: the core's)")
-    ap.add_argument("--flag-model-weight", type=float, help="the rule's model weight (default: the core's)")
+    ap.add_argument("--flag-model-weight", help="the rule's model weight: waits or a number (default: the core's)")
     ap.add_argument("--rule", choices=("fdr", "tail"), help="where a kind's cut starts (default: the core's, fdr)")
     ap.add_argument("--threshold", type=float, help="the rule's rate or per-wait bar (default: the core's)")
     ap.add_argument("--flag-weights", choices=("count", "posterior"), help="what a flag weighs (default: the core's)")
@@ -411,11 +411,11 @@ def main():
           f"(knowing the labels) {best_cut:.3f}")
     if a.tune:
         for t in summary["grid"]:
-            print(f"\n--flag-model-weight {t['flag_model_weight']:g}: mean F1 over 5..50 flags {t['objective']:.3f}, "
+            print(f"\n--flag-model-weight {t['flag_model_weight']}: mean F1 over 5..50 flags {t['objective']:.3f}, "
                   f"mean curve {'rises' if t['mean_rises'] else 'does not rise'} at every step, "
                   f"{t['rising']} of {a.tuning_seeds} tuning analysts rising at every step (tuning set)")
             print_rows(t["curve"])
-        print(f"\nchosen on the tuning set: --flag-model-weight {summary['chosen']:g}")
+        print(f"\nchosen on the tuning set: --flag-model-weight {summary['chosen']}")
     else:
         print(f"test set, {a.seeds} analysts, flag prior {summary['flag_prior']}: mean ± sd [min-max]; "
               f"{summary['rising']} of {a.seeds} analysts rising at every step")

@@ -44,15 +44,14 @@ cli_anomaly_add_entries (GOptionContext    *context,
       N_("Learning rule: flags a pool of signatures needs to move its bar halfway to what they say (default 1)"), N_("K") },
     { "flag-max-shift", 0, 0, G_OPTION_ARG_DOUBLE, &options->flag_max_shift,
       N_("Learning rule: the most other signatures' flags move a bar, in nats of −ln P (default 0: off)"), N_("NATS") },
-    { "flag-model-weight", 0, 0, G_OPTION_ARG_DOUBLE, &options->flag_model_weight,
-      N_("Learning rule: how many flags the model's own verdicts on a signature's waits weigh in all (default 1000; 0: none)"), N_("FLAGS") },
+    { "flag-model-weight", 0, 0, G_OPTION_ARG_STRING, &options->flag_model_weight_text,
+      N_("Learning rule: how many flags the model's own verdicts on a signature's waits weigh in all: waits (default: one flag a wait), a number, or 0 (none)"), N_("FLAGS") },
     { "flag-weights", 0, 0, G_OPTION_ARG_STRING, &options->flag_weights,
       N_("Learning rule: what a flag weighs: posterior (default: a wait flagged normal weighs the chance its kind's main component explains it) or count (every flag 1)"), N_("HOW") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &options->json, N_("Print JSON"), NULL },
     { NULL }
   };
 
-  options->flag_model_weight = NAN;   /* before parsing: 0 is a value here */
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 }
 
@@ -102,14 +101,19 @@ cli_anomaly_settings (CliAnomalyOptions *options,
       if (options->flag_max_shift != 0)
         settings->flag_max_shift = options->flag_max_shift;
     }
-  if (!isnan (options->flag_model_weight))
+  if (options->flag_model_weight_text != NULL)
     {
-      if (!(options->flag_model_weight >= 0 && isfinite (options->flag_model_weight)))
+      char *end = NULL;
+      double w = g_ascii_strtod (options->flag_model_weight_text, &end);
+
+      if (g_strcmp0 (options->flag_model_weight_text, "waits") == 0)
+        w = WS_ANOMALY_FLAG_MODEL_WEIGHT_WAITS;
+      else if (end == options->flag_model_weight_text || *end != '\0' || !(w >= 0 && isfinite (w)))
         {
-          *status = cli_usage_error (command, _("--flag-model-weight must be 0 or more"));
+          *status = cli_usage_error (command, _("--flag-model-weight must be “waits” or a number, 0 or more"));
           return FALSE;
         }
-      settings->flag_model_weight = options->flag_model_weight;
+      settings->flag_model_weight = w;
     }
   if (options->depth != 0)
     {
@@ -302,7 +306,10 @@ print_json (WsAnomalyResult   *result,
   ws_json_stream_set_member_name (out, "flag_max_shift");
   ws_json_stream_add_double (out, settings->flag_max_shift);
   ws_json_stream_set_member_name (out, "flag_model_weight");
-  ws_json_stream_add_double (out, settings->flag_model_weight);
+  if (settings->flag_model_weight == WS_ANOMALY_FLAG_MODEL_WEIGHT_WAITS)
+    ws_json_stream_add_string (out, "waits");
+  else
+    ws_json_stream_add_double (out, settings->flag_model_weight);
   ws_json_stream_set_member_name (out, "traces");
   ws_json_stream_begin_array (out);
   for (guint t = 0; t < traces->len; t++)
@@ -477,6 +484,7 @@ out:
   g_free (options.history);
   g_free (options.rule);
   g_free (options.flag_weights);
+  g_free (options.flag_model_weight_text);
   return status;
 }
 
@@ -571,5 +579,6 @@ out:
   g_free (options.history);
   g_free (options.rule);
   g_free (options.flag_weights);
+  g_free (options.flag_model_weight_text);
   return status;
 }

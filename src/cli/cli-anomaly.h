@@ -16,7 +16,7 @@ typedef struct {
   int       depth;
   double    flag_prior;
   double    flag_max_shift;
-  double    flag_model_weight;   /* NAN: not given */
+  char     *flag_model_weight_text;   /* "waits" or a number; NULL: not given */
   gboolean  json;
 } CliAnomalyOptions;
 

@@ -15,33 +15,12 @@
 #include <string.h>
 
 #include "cli-anomaly.h"
+#include "ws-anomaly-flag.h"
 #include "cli-common.h"
 #include "ws-error.h"
 #include "ws-trace-loader.h"
 
 int cli_flag (int argc, char **argv);
-
-/* The finished wait of thread @tid that covers @time (or starts at it). */
-static guint
-find_wait (WsTrace *trace,
-           gint32   tid,
-           WsTime   time)
-{
-  guint thread = ws_trace_find_thread (trace, tid);
-  const WsThread *th;
-
-  if (thread == WS_NONE)
-    return WS_NONE;
-  th = ws_trace_get_thread (trace, thread);
-  for (guint i = 0; i < th->n_events; i++)
-    {
-      const WsEvent *e = ws_trace_get_event (trace, th->events[i]);
-
-      if (ws_wait_is_scored (e) && e->time <= time && (time < e->time + e->duration || time == e->time))
-        return th->events[i];
-    }
-  return WS_NONE;
-}
 
 static gboolean
 parse_wait (const char  *spec,
@@ -185,9 +164,6 @@ flag_set (int           argc,
   for (guint i = 0; waits[i] != NULL; i++)
     {
       WsWaitFlag flag = { 0 };
-      g_autofree char *signature = NULL;
-      g_autofree char *scoped = NULL;
-      const WsEvent *e;
       WsTime time;
       gint32 tid;
       guint event;
@@ -197,37 +173,32 @@ flag_set (int           argc,
           status = cli_fail (error);
           goto out;
         }
-      if ((event = find_wait (trace, tid, time)) == WS_NONE)
+      if ((event = ws_anomaly_flag_find_wait (trace, tid, time)) == WS_NONE)
         {
           g_set_error (&error, WS_ERROR, WS_ERROR_INVALID,
                        _("%s: thread %d has no finished wait at %s"), argv[1], tid, waits[i]);
           status = cli_fail (error);
           goto out;
         }
-      e = ws_trace_get_event (trace, event);
-      signature = ws_wait_signature_for_stack (ws_trace_get_stack_table (trace), e->stack,
-                                               settings.signature_depth, NULL);
-      flag.trace_digest = digest;
-      flag.event_time = e->time;
-      flag.tid = tid;
-      flag.signature = signature;
-      flag.duration = e->duration;
-      flag.flag = verdict;
-      if (wait_only && verdict != WS_ANOMALY_FLAG_NONE)
-        flag.signature = scoped = g_strconcat (WS_ANOMALY_WAIT_ONLY_PREFIX, signature, NULL);
+      ws_anomaly_flag_for_wait (trace, digest, event, settings.signature_depth, verdict, wait_only, &flag);
       if (dry_run)
+        print_reach (result, event, verdict, wait_only, tid, flag.event_time, json);
+      else if (ws_history_store_flag_wait (store, &flag, &error))
         {
-          print_reach (result, event, verdict, wait_only, tid, e->time, json);
-          continue;
+          const char *kind = flag.signature;
+
+          if (g_str_has_prefix (kind, WS_ANOMALY_WAIT_ONLY_PREFIX))
+            kind += strlen (WS_ANOMALY_WAIT_ONLY_PREFIX);
+          /* Printed after the commit: a line means the flag is durable. */
+          printf ("%s %d@%" G_GINT64_FORMAT "ns %s\n", cli_anomaly_flag_name (verdict), tid, flag.event_time, kind);
+          fflush (stdout);
         }
-      if (!ws_history_store_flag_wait (store, &flag, &error))
+      ws_wait_flag_clear (&flag);
+      if (error != NULL)
         {
           status = cli_fail (error);
           goto out;
         }
-      /* Printed after the commit: a line means the flag is durable. */
-      printf ("%s %d@%" G_GINT64_FORMAT "ns %s\n", cli_anomaly_flag_name (verdict), tid, e->time, signature);
-      fflush (stdout);
     }
   if (json != NULL)
     {
@@ -240,6 +211,7 @@ out:
   g_free (options.history);
   g_free (options.rule);
   g_free (options.flag_weights);
+  g_free (options.flag_model_weight_text);
   return status;
 }
 
@@ -326,6 +298,7 @@ out:
   g_free (options.history);
   g_free (options.rule);
   g_free (options.flag_weights);
+  g_free (options.flag_model_weight_text);
   return status;
 }
 

@@ -15,97 +15,24 @@
 #include "ws-json-stream.h"
 #include "ws-perf-importer.h"
 #include "ws-trace.h"
-#include "ws-wake-words.h"
+#include "ws-trace-stats.h"
+#include "ws-wait-readier.h"
 
+/* A thread's totals, and which thread: info sorts them by wait total. */
 typedef struct {
-  guint  thread;
-  WsTime wait_total;
-  WsTime run_total;        /* exact on-CPU spans */
-  WsTime sampled_total;    /* CPU samples: count × period */
-  WsTime preempt_total;
-  guint  waits;
-  guint  unknown;          /* finished waits with no wake-up recorded */
-  guint  hardware;
-  guint  samples;
+  guint          thread;
+  WsThreadTotals totals;
 } ThreadStats;
-
-typedef enum {
-  READIER_THREAD,
-  READIER_HARDWARE,
-  READIER_UNKNOWN,
-  READIER_UNFINISHED,
-} Readier;
-
-static Readier
-classify_readier (WsTrace *trace,
-                  guint    wait,
-                  guint   *readier_thread)
-{
-  const WsEvent *e = ws_trace_get_event (trace, wait);
-
-  switch (ws_trace_wait_readier (trace, wait, readier_thread))
-    {
-    case WS_READIER_THREAD:
-      return READIER_THREAD;
-    case WS_READIER_HARDWARE:
-      return READIER_HARDWARE;
-    case WS_READIER_UNKNOWN:
-    default:
-      /* Still blocked when the recording stopped: not an under-connection. */
-      return (e->flags & WS_EVENT_FLAG_UNFINISHED) ? READIER_UNFINISHED : READIER_UNKNOWN;
-    }
-}
-
-static const char *
-readier_kind_name (Readier r)
-{
-  static const char * const names[] = { "thread", "hardware", "unknown", "unfinished" };
-  return names[r];
-}
 
 static ThreadStats *
 compute_thread_stats (WsTrace *trace)
 {
   guint n_threads = ws_trace_get_n_threads (trace);
-  guint n_events = ws_trace_get_n_events (trace);
+  g_autofree WsThreadTotals *totals = ws_trace_thread_totals (trace);
   ThreadStats *stats = g_new0 (ThreadStats, MAX (n_threads, 1));
 
   for (guint t = 0; t < n_threads; t++)
-    stats[t].thread = t;
-
-  for (guint i = 0; i < n_events; i++)
-    {
-      const WsEvent *e = ws_trace_get_event (trace, i);
-      ThreadStats *s = &stats[e->thread];
-
-      switch (e->kind)
-        {
-        case WS_EVENT_WAIT:
-          s->waits++;
-          s->wait_total += e->duration;
-          switch (classify_readier (trace, i, NULL))
-            {
-            case READIER_UNKNOWN: s->unknown++; break;
-            case READIER_HARDWARE: s->hardware++; break;
-            default: break;
-            }
-          break;
-        case WS_EVENT_RUNNING:
-          if (e->flags & WS_EVENT_FLAG_SPAN)
-            s->run_total += e->duration;
-          else
-            {
-              s->sampled_total += e->duration;
-              s->samples++;
-            }
-          break;
-        case WS_EVENT_PREEMPT:
-          s->preempt_total += e->duration;
-          break;
-        default:
-          break;
-        }
-    }
+    stats[t] = (ThreadStats) { t, totals[t] };
   return stats;
 }
 
@@ -115,8 +42,8 @@ compare_wait_total (gconstpointer a,
 {
   const ThreadStats *sa = a, *sb = b;
 
-  if (sa->wait_total != sb->wait_total)
-    return sa->wait_total > sb->wait_total ? -1 : 1;
+  if (sa->totals.wait_total != sb->totals.wait_total)
+    return sa->totals.wait_total > sb->totals.wait_total ? -1 : 1;
   return sa->thread < sb->thread ? -1 : sa->thread > sb->thread;
 }
 
@@ -169,7 +96,7 @@ add_wait_json (JsonBuilder *b,
   const WsThread *thread = ws_trace_get_thread (trace, e->thread);
   WsStackTable *stacks = ws_trace_get_stack_table (trace);
   guint readier_thread = WS_NONE;
-  Readier readier = classify_readier (trace, index, &readier_thread);
+  WsWaitReadier readier = ws_wait_readier_classify (trace, index, &readier_thread);
   char state[2] = { e->state, '\0' };
 
   json_builder_begin_object (b);
@@ -205,8 +132,8 @@ add_wait_json (JsonBuilder *b,
   json_builder_set_member_name (b, "readier");
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "kind");
-  json_builder_add_string_value (b, readier_kind_name (readier));
-  if (readier == READIER_THREAD)
+  json_builder_add_string_value (b, ws_wait_readier_to_string (readier));
+  if (readier == WS_WAIT_READIER_THREAD)
     {
       const WsThread *r = ws_trace_get_thread (trace, readier_thread);
       json_builder_set_member_name (b, "tid");
@@ -305,8 +232,8 @@ add_trace_json (WsJsonStream *out,
   ws_json_stream_begin_array (out);
   for (guint k = 0; k < n_threads; k++)
     {
-      const ThreadStats *s = &stats[k];
-      const WsThread *t = ws_trace_get_thread (trace, s->thread);
+      const WsThreadTotals *s = &stats[k].totals;
+      const WsThread *t = ws_trace_get_thread (trace, stats[k].thread);
       const char *process = thread_process_name (trace, t);
 
       json_builder_begin_object (b);
@@ -325,17 +252,17 @@ add_trace_json (WsJsonStream *out,
       else
         json_builder_add_null_value (b);
       json_builder_set_member_name (b, "waits");
-      json_builder_add_int_value (b, s->waits);
+      json_builder_add_int_value (b, s->n_waits);
       json_builder_set_member_name (b, "wait_total");
       json_builder_add_int_value (b, s->wait_total);
       json_builder_set_member_name (b, "waits_readier_unknown");
-      json_builder_add_int_value (b, s->unknown);
+      json_builder_add_int_value (b, s->n_unknown);
       json_builder_set_member_name (b, "waits_readier_hardware");
-      json_builder_add_int_value (b, s->hardware);
+      json_builder_add_int_value (b, s->n_hardware);
       json_builder_set_member_name (b, "run_total");
       json_builder_add_int_value (b, s->run_total);
       json_builder_set_member_name (b, "samples");
-      json_builder_add_int_value (b, s->samples);
+      json_builder_add_int_value (b, s->n_samples);
       json_builder_set_member_name (b, "sampled_run_total");
       json_builder_add_int_value (b, s->sampled_total);
       json_builder_set_member_name (b, "preempt_total");
@@ -356,34 +283,6 @@ add_trace_json (WsJsonStream *out,
   ws_json_stream_end_object (out);
 }
 
-
-static void
-print_readier (WsTrace *trace,
-               guint    wait)
-{
-  guint readier_thread;
-
-  switch (classify_readier (trace, wait, &readier_thread))
-    {
-    case READIER_THREAD:
-      {
-        const WsThread *r = ws_trace_get_thread (trace, readier_thread);
-        printf (_("      readier: %s (%d)\n"), r->name, r->tid);
-      }
-      break;
-    case READIER_HARDWARE:
-      /* Translators: %s is the glossary's word: "interrupt", "disk I/O done" */
-      printf (_("      readier: %s\n"), ws_wake_word_phrase (WS_WAKE_WORD_INTERRUPT));
-      break;
-    case READIER_UNFINISHED:
-      printf ("      %s\n", _("readier: none — still waiting when the trace ends"));
-      break;
-    case READIER_UNKNOWN:
-    default:
-      printf (_("      readier: %s\n"), ws_wake_word_phrase (WS_WAKE_WORD_UNKNOWN));
-      break;
-    }
-}
 
 static void
 print_trace_text (WsTrace *trace,
@@ -429,8 +328,8 @@ print_trace_text (WsTrace *trace,
           _("WAIT TOTAL"), _("RUN TOTAL"), _("SAMPLES"));
   for (guint k = 0; k < n_threads; k++)
     {
-      const ThreadStats *s = &stats[k];
-      const WsThread *t = ws_trace_get_thread (trace, s->thread);
+      const WsThreadTotals *s = &stats[k].totals;
+      const WsThread *t = ws_trace_get_thread (trace, stats[k].thread);
       const char *process = thread_process_name (trace, t);
       g_autofree char *wait = cli_format_duration (s->wait_total);
       g_autofree char *run = cli_format_duration (s->run_total);
@@ -440,8 +339,8 @@ print_trace_text (WsTrace *trace,
       g_autofree char *pid = t->pid >= 0 ? g_strdup_printf ("%d", t->pid) : g_strdup ("?");
 
       printf ("  %8d %8s  %-16s %-16s %6u %8u %12s %12s %8u\n",
-              t->tid, pid, t->name, process ? process : "", s->waits, s->unknown,
-              wait, run, s->samples);
+              t->tid, pid, t->name, process ? process : "", s->n_waits, s->n_unknown,
+              wait, run, s->n_samples);
     }
 
   printf ("\n");
@@ -459,7 +358,10 @@ print_trace_text (WsTrace *trace,
 
       printf (_("  #%u  %s (%d) at %s: cost %s, ready latency %s, state %c\n"),
               k + 1, t->name, t->tid, when, cost, latency, e->state ? e->state : '?');
-      print_readier (trace, i);
+      {
+        g_autofree char *readier = ws_wait_readier_dup_sentence (NULL, trace, i);
+        printf ("      %s\n", readier);
+      }
       printf ("      %s\n", _("waiting stack:"));
       cli_print_stack (stdout, stacks, e->stack, "        ");
       if (e->peer != WS_NONE)

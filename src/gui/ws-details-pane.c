@@ -7,6 +7,7 @@
 #include "ws-event-format.h"
 #include "ws-time-format.h"
 #include "ws-timeline-lod.h"
+#include "ws-trace-stats.h"
 
 struct _WsDetailsPane
 {
@@ -198,69 +199,36 @@ ws_details_pane_show_window (WsDetailsPane *self,
                              WsTime         t0,
                              WsTime         t1)
 {
-  const WsThread *t;
   const WsEvent *events;
-  WsTime run = 0, ready = 0, wait = 0, longest = 0;
-  guint n_waits = 0, n_unknown = 0, longest_event = WS_NONE;
+  WsThreadTotals totals;
   g_autofree char *name = NULL;
   g_autofree char *len = NULL, *run_s = NULL, *ready_s = NULL, *wait_s = NULL, *title = NULL, *summary = NULL;
-  guint k;
 
   g_return_if_fail (WS_IS_DETAILS_PANE (self));
   if (self->trace == NULL || thread >= ws_trace_get_n_threads (self->trace))
     return;
 
-  t = ws_trace_get_thread (self->trace, thread);
   events = ws_trace_get_events (self->trace);
-  k = ws_trace_thread_lower_bound (self->trace, thread, t0);
-  if (k > 0)
-    k--;   /* a wait that began before the window still counts in it */
-  for (; k < t->n_events; k++)
-    {
-      const WsEvent *e = &events[t->events[k]];
-      WsTime a = MAX (e->time, t0), b = MIN (e->time + MAX (e->duration, 0), t1);
-
-      if (e->time >= t1)
-        break;
-      if (b <= a)
-        continue;
-      if (e->kind == WS_EVENT_RUNNING && (e->flags & WS_EVENT_FLAG_SPAN))
-        run += b - a;
-      else if (e->kind == WS_EVENT_PREEMPT)
-        ready += b - a;
-      else if (e->kind == WS_EVENT_WAIT)
-        {
-          wait += b - a;
-          n_waits++;
-          if (ws_thread_state_is_unknown (ws_thread_state_for_wait (e)))
-            n_unknown++;
-          if (e->duration > longest)
-            {
-              longest = e->duration;
-              longest_event = t->events[k];
-            }
-        }
-    }
-
+  ws_thread_totals_in_window (self->trace, thread, t0, t1, &totals);
   name = ws_event_format_thread (self->trace, thread);
   len = ws_format_duration (t1 - t0);
-  run_s = ws_format_duration (run);
-  ready_s = ws_format_duration (ready);
-  wait_s = ws_format_duration (wait);
+  run_s = ws_format_duration (totals.run_total);
+  ready_s = ws_format_duration (totals.preempt_total);
+  wait_s = ws_format_duration (totals.wait_total);
   /* Translators: details pane title for a selected window: thread, length */
   title = g_strdup_printf (_("Window of %s · %s"), name, len);
   /* Translators: time split of a selected window */
   summary = g_strdup_printf (ngettext ("Running %s · ready %s · waiting %s in %u wait (%u with no wake-up recorded)",
                                        "Running %s · ready %s · waiting %s in %u waits (%u with no wake-up recorded)",
-                                       n_waits),
-                             run_s, ready_s, wait_s, n_waits, n_unknown);
+                                       totals.n_waits),
+                             run_s, ready_s, wait_s, totals.n_waits, totals.n_unknown);
   gtk_label_set_text (self->title_label, title);
   gtk_label_set_text (self->summary_label, summary);
 
-  if (longest_event != WS_NONE)
+  if (totals.longest_wait_event != WS_NONE)
     {
-      g_autofree char *stack = ws_event_format_stack (self->trace, events[longest_event].stack, 0);
-      g_autofree char *dur = ws_format_duration (longest);
+      g_autofree char *stack = ws_event_format_stack (self->trace, events[totals.longest_wait_event].stack, 0);
+      g_autofree char *dur = ws_format_duration (totals.longest_wait);
       g_autofree char *heading = g_strdup_printf (_("Longest wait (%s), waiting stack"), dur);
 
       gtk_label_set_text (self->stack_heading, heading);

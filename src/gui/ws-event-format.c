@@ -8,6 +8,7 @@
 #include "ws-false-run.h"
 #include "ws-time-format.h"
 #include "ws-timeline-lod.h"
+#include "ws-wait-readier.h"
 #include "ws-wake-words.h"
 
 /**
@@ -86,36 +87,11 @@ ws_event_format_readier (WsTrace *trace,
   g_autofree char *who = NULL;
   g_autofree char *latency = NULL;
   g_autofree char *joined = NULL;
-  guint readier;
 
   if (e->kind != WS_EVENT_WAIT)
     return NULL;
 
-  switch (ws_trace_wait_readier (trace, event, &readier))
-    {
-    case WS_READIER_THREAD:
-      {
-        g_autofree char *name = ws_event_format_thread (trace, readier);
-        /* Translators: who readied a wait */
-        who = g_strdup_printf (_("woken by %s"), name);
-      }
-      break;
-    case WS_READIER_HARDWARE:
-    case WS_READIER_UNKNOWN:
-    default:
-      {
-        WsWakeWord word;
-
-        /* the rule of every view: a timer's expiry is "timer expired" */
-        if (ws_wake_word_for_wait (NULL, trace, event, &word))
-          who = g_strdup (ws_wake_word_phrase (word));
-        else if (e->flags & WS_EVENT_FLAG_UNFINISHED)
-          who = g_strdup (_("still waiting when the recording ended"));
-        else
-          who = g_strdup (ws_wake_word_phrase (WS_WAKE_WORD_UNKNOWN));
-      }
-      break;
-    }
+  who = ws_wait_readier_dup_sentence (NULL, trace, event);
 
   if (e->ready_latency != WS_LATENCY_UNKNOWN)
     {

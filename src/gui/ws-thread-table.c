@@ -399,9 +399,9 @@ ws_thread_table_set_lod (WsThreadTable *self,
       item->sleep = stats->wait[0];
       item->disk = stats->wait[1];
       item->other = stats->wait[2];
-      item->waits = stats->n_waits;
-      item->unknown = stats->n_unknown;
-      item->longest = stats->longest_wait;
+      item->waits = stats->totals.n_waits;
+      item->unknown = stats->totals.n_unknown;
+      item->longest = stats->totals.longest_wait;
       g_ptr_array_add (items, item);
     }
   g_list_store_splice (self->store, 0, 0, items->pdata, items->len);

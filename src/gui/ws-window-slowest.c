@@ -80,8 +80,8 @@ thread_activated_cb (WsWindow      *self,
   if (!_ws_window_is_ready (self))
     return;
   stats = ws_timeline_lod_get_stats (ws_document_get_lod (self->current), thread);
-  if (stats->longest_wait_event != WS_NONE)
-    _ws_window_show_wait (self, stats->longest_wait_event);
+  if (stats->totals.longest_wait_event != WS_NONE)
+    _ws_window_show_wait (self, stats->totals.longest_wait_event);
   else
     {
       ws_timeline_view_reveal_thread (self->timeline_view, thread);

@@ -24,7 +24,7 @@
 #include "ws-timeline-lod.h"
 #include "ws-timeline-viewport.h"
 #include "ws-wait-graph-run.h"
-#include "ws-wake-words.h"
+#include "ws-wait-readier.h"
 
 #define TIMELINE_WIDTH      1600.0
 #define CRITICAL_PATH_WIDTH 1400.0
@@ -157,12 +157,9 @@ add_wait_facts (WsReportFigure *figure,
     }
   else
     {
-      WsWakeWord word;
-
-      /* the rule every view uses: a timer's expiry is "timer expired" here too */
-      if (!ws_wake_word_for_wait (NULL, trace, wait, &word))
-        word = kind == WS_READIER_HARDWARE ? ws_wake_word_for_interrupt (e->state) : WS_WAKE_WORD_UNKNOWN;
-      ws_report_figure_add_fact (figure, _("Ended by"), ws_wake_word_phrase (word));
+      /* the sentence every view writes: "timer expired" here too */
+      g_autofree char *ended = ws_wait_readier_dup_sentence (NULL, trace, wait);
+      ws_report_figure_add_fact (figure, _("Ended by"), ended);
     }
   ws_report_figure_add_stack (figure, title_wait, ws_trace_get_stack_table (trace), e->stack);
   if (e->peer != WS_NONE)

@@ -299,10 +299,9 @@ typedef struct {
   GArray *durations;   /* WsTime, every wait of the trace */
 } Level0;
 
-/* What one wait adds to the thread's statistics and the duration index. */
+/* What one wait adds to the long waits and the duration index. */
 static void
-add_wait (ThreadLod     *lod,
-          Level0        *l0,
+add_wait (Level0        *l0,
           const WsEvent *e,
           guint          index)
 {
@@ -310,27 +309,17 @@ add_wait (ThreadLod     *lod,
   WsTime end = e->time + MAX (e->duration, 0);
   WsTime duration = end - e->time;
 
-  lod->stats.n_waits++;
-  if (duration > lod->stats.longest_wait || lod->stats.longest_wait_event == WS_NONE)
-    {
-      lod->stats.longest_wait = duration;
-      lod->stats.longest_wait_event = index;
-    }
   g_array_append_val (l0->durations, duration);
   if (duration >= WS_TIMELINE_LOD_MIN_WAIT)
     {
       WsLodWait w = { e->time, end, index, state };
       g_array_append_val (l0->waits, w);
     }
-  if (ws_thread_state_is_unknown (state))
-    lod->stats.n_unknown++;
 }
 
-/* Level 0 of one event: its spans or a mark, and the thread's
- * statistics. */
+/* Level 0 of one event: its spans or a mark. */
 static void
-add_event (ThreadLod     *lod,
-           Level0        *l0,
+add_event (Level0        *l0,
            const WsEvent *e,
            guint          index)
 {
@@ -345,10 +334,9 @@ add_event (ThreadLod     *lod,
       if (e->flags & WS_EVENT_FLAG_SPAN)
         return;
       mark.kind = WS_MARK_SAMPLE;
-      lod->stats.n_samples++;
       break;
     case WS_EVENT_WAIT:
-      add_wait (lod, l0, e, index);
+      add_wait (l0, e, index);
       return;
     case WS_EVENT_UNWAIT:
       if (e->flags & WS_EVENT_FLAG_ECHO)
@@ -496,9 +484,12 @@ build_thread (WsTimelineLod *self,
   GArray *segs;
   guint kept_segs, kept_marks;
 
-  lod->stats.longest_wait_event = WS_NONE;
+  ws_thread_totals_init (&lod->stats.totals);
   for (guint k = 0; k < t->n_events; k++)
-    add_event (lod, &l0, &events[t->events[k]], t->events[k]);
+    {
+      ws_thread_totals_add_event (&lod->stats.totals, self->trace, t->events[k]);
+      add_event (&l0, &events[t->events[k]], t->events[k]);
+    }
   ws_state_spans_normalize (spans);
   add_state_totals (lod, spans);
   segs = level0_from_spans (spans);

@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 
 #include "ws-thread-state.h"
+#include "ws-trace-stats.h"
 #include "ws-trace.h"
 
 G_BEGIN_DECLS
@@ -53,23 +54,18 @@ typedef struct {
  * @run: ns on a CPU (exact spans)
  * @ready: ns runnable but not running (preemption + ready latency)
  * @wait: ns blocked, by state: [0] S, [1] D, [2] other
- * @n_waits: number of WAIT events
- * @n_unknown: waits with no recorded wake-up (readier unknown)
- * @n_samples: CPU samples
- * @longest_wait: the longest single wait, ns
- * @longest_wait_event: its event index, or %WS_NONE without waits
+ * @totals: the counts (waits, no wake-up recorded, samples, the longest
+ *   wait), as `info` counts them (ws-trace-stats.h)
  *
- * Per-thread totals, shown by the thread table beside the timeline.
+ * Per-thread totals, shown by the thread table beside the timeline: the
+ * times are the row's disjoint state spans, so that the table, the
+ * timeline and the pivot table agree to the nanosecond.
  */
 typedef struct {
-  WsTime run;
-  WsTime ready;
-  WsTime wait[3];
-  guint  n_waits;
-  guint  n_unknown;
-  guint  n_samples;
-  WsTime longest_wait;
-  guint  longest_wait_event;
+  WsTime         run;
+  WsTime         ready;
+  WsTime         wait[3];
+  WsThreadTotals totals;
 } WsThreadStats;
 
 /**

@@ -23,7 +23,7 @@
 #include "ws-time-format.h"
 #include "ws-timeline-fill.h"
 #include "ws-timeline-renderer-private.h"
-#include "ws-wake-words.h"
+#include "ws-wait-readier.h"
 
 G_DEFINE_FINAL_TYPE (WsTimelineRenderer, ws_timeline_renderer, G_TYPE_OBJECT)
 
@@ -963,7 +963,6 @@ draw_readier_arrow (WsTimelineRenderer *self,
   if (kind == WS_READIER_THREAD && (readier_row = thread_display_row (layout, trace, readier)) != NULL)
     {
       const WsEvent *unwait = ws_trace_get_event (trace, wait->peer);
-      const WsThread *t = ws_trace_get_thread (trace, readier);
       double dir;
 
       sx = ox + ws_timeline_viewport_time_to_x (viewport, unwait->time);
@@ -984,8 +983,7 @@ draw_readier_arrow (WsTimelineRenderer *self,
           cairo_stroke (cr);
           draw_arrow_head (cr, ex + 6, tip - dir * 8, ex, tip);
         }
-      /* Translators: next to the arrow from the thread that woke a wait */
-      owned = g_strdup_printf (_("woken by %s %d"), t->name ? t->name : "?", t->tid);
+      owned = ws_wait_readier_dup_sentence (NULL, trace, wait_index);
       label = joined != NULL ? joined : owned;
       sx += 6;
     }
@@ -993,19 +991,12 @@ draw_readier_arrow (WsTimelineRenderer *self,
     {
       sx = ex + 6;
       sy = ey;
-      WsWakeWord word;
-
-      /* A joined wait says how many tries; otherwise the same rule as
-       * `why`, the ready tree and the critical path (a timer's expiry is
-       * "timer expired" in all of them). */
+      /* A joined wait says how many tries; otherwise the sentence every
+       * view writes (a timer's expiry is "timer expired" in all). */
       if (joined != NULL)
         label = joined;
-      else if (ws_wake_word_for_wait (NULL, trace, wait_index, &word))
-        label = ws_wake_word_phrase (word);
       else
-        label = (wait->flags & WS_EVENT_FLAG_UNFINISHED) ? _("still waiting when the recording ended")
-                : kind == WS_READIER_HARDWARE ? ws_wake_word_phrase (ws_wake_word_for_interrupt (wait->state))
-                : ws_wake_word_phrase (WS_WAKE_WORD_UNKNOWN);
+        label = owned = ws_wait_readier_dup_sentence (NULL, trace, wait_index);
     }
 
   if (label != NULL)

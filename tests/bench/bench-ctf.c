@@ -5,7 +5,7 @@
  *
  *   bench-ctf TRACE...   (a trace directory, or a .tar.gz of one)
  *
- * For each trace, the best of three runs of: Waitscope's import (the
+ * For each trace, the best of three interleaved runs (ws-bench-driver.h) of: Waitscope's import (the
  * loader, as the CLI and the GUI open it; an archive is unpacked first,
  * inside the import) and `babeltrace2 DIR` (libbabeltrace2's own text
  * output of every event, to /dev/null, on the unpacked directory).
@@ -16,61 +16,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ws-trace-loader.h"
+#include "ws-bench-driver.h"
 
 #define RUNS 3
-
-static double
-import_seconds (const char *path,
-                guint      *n_events)
-{
-  double best = G_MAXDOUBLE;
-
-  for (guint i = 0; i < RUNS; i++)
-    {
-      g_autoptr(GError) error = NULL;
-      g_autoptr(WsTrace) trace = NULL;
-      gint64 t0 = g_get_monotonic_time ();
-
-      trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error);
-      if (trace == NULL)
-        {
-          g_printerr ("%s\n", error->message);
-          return -1;
-        }
-      best = MIN (best, (g_get_monotonic_time () - t0) / 1e6);
-      *n_events = ws_trace_get_n_events (trace);
-    }
-  return best;
-}
-
-static gboolean
-run (const char **argv)
-{
-  gint status = 0;
-
-  return g_spawn_sync (NULL, (char **) argv, NULL,
-                       G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                       NULL, NULL, NULL, NULL, &status, NULL) &&
-         g_spawn_check_wait_status (status, NULL);
-}
-
-static double
-babeltrace_seconds (const char *dir)
-{
-  const char *argv[] = { "babeltrace2", dir, NULL };
-  double best = G_MAXDOUBLE;
-
-  for (guint i = 0; i < RUNS; i++)
-    {
-      gint64 t0 = g_get_monotonic_time ();
-
-      if (!run (argv))
-        return -1;
-      best = MIN (best, (g_get_monotonic_time () - t0) / 1e6);
-    }
-  return best;
-}
 
 int
 main (int    argc,
@@ -87,8 +35,12 @@ main (int    argc,
     {
       g_autofree char *tmp = NULL;
       const char *dir = argv[i];
-      guint n_events = 0;
-      double ours, peer;
+      const char *babeltrace[] = { "babeltrace2", NULL, NULL };
+      WsBenchImport ours = { argv[i], 0 };
+      WsBenchSide sides[] = {
+        { ws_bench_run_import, &ours, 0 },
+        { ws_bench_run_command, babeltrace, 0 },
+      };
 
       if (!g_file_test (argv[i], G_FILE_TEST_IS_DIR))
         {
@@ -96,7 +48,7 @@ main (int    argc,
 
           tmp = g_dir_make_tmp ("bench-ctf-XXXXXX", NULL);
           tar[4] = tmp;
-          if (tmp == NULL || !run (tar))
+          if (tmp == NULL || !ws_bench_spawn (tar))
             {
               g_printerr ("%s: cannot unpack it\n", argv[i]);
               status = 1;
@@ -104,15 +56,16 @@ main (int    argc,
             }
           dir = tmp;
         }
-      ours = import_seconds (argv[i], &n_events);
-      peer = babeltrace_seconds (dir);
-      if (ours < 0)
+      babeltrace[1] = dir;
+      ws_bench_interleave (sides, G_N_ELEMENTS (sides), RUNS);
+      if (sides[0].best < 0)
         status = 1;
       else
         {
-          printf ("%s: %u events, import %.4f s", argv[i], n_events, ours);
-          if (peer > 0)
-            printf ("; babeltrace2 text %.4f s; import / babeltrace2 = %.2f (goal <= 2)", peer, ours / peer);
+          printf ("%s: %u events, import %.4f s", argv[i], ours.n_events, sides[0].best);
+          if (sides[1].best > 0)
+            printf ("; babeltrace2 text %.4f s; import / babeltrace2 = %.2f (goal <= 2)", sides[1].best,
+                    sides[0].best / sides[1].best);
           else
             printf ("; babeltrace2 not run (not installed?)");
           printf ("\n");
@@ -120,7 +73,7 @@ main (int    argc,
       if (tmp != NULL)
         {
           const char *rm[] = { "rm", "-rf", tmp, NULL };
-          run (rm);
+          ws_bench_spawn (rm);
         }
     }
   return status;

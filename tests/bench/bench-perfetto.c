@@ -8,7 +8,7 @@
  *
  * Each pair is one recording in both formats (tests/data/perfetto/ holds
  * perf recordings converted by tools/perf-to-perfetto.py).  For each, the
- * best of five loads of each file through the loader (as the CLI and the
+ * best of five interleaved loads of each file (ws-bench-driver.h) through the loader (as the CLI and the
  * GUI open them), the events made, and the ratio.  No Perfetto decoder
  * (trace_processor) is installed here to compare with; the perf text
  * import is the peer, and the goal is the Perfetto import within 2× of it.
@@ -17,33 +17,9 @@
 
 #include <stdio.h>
 
-#include "ws-trace-loader.h"
+#include "ws-bench-driver.h"
 
 #define RUNS 5
-
-static double
-import_seconds (const char *path,
-                guint      *n_events)
-{
-  double best = G_MAXDOUBLE;
-
-  for (guint i = 0; i < RUNS; i++)
-    {
-      g_autoptr(GError) error = NULL;
-      g_autoptr(WsTrace) trace = NULL;
-      gint64 t0 = g_get_monotonic_time ();
-
-      trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error);
-      if (trace == NULL)
-        {
-          g_printerr ("%s\n", error->message);
-          return -1;
-        }
-      best = MIN (best, (g_get_monotonic_time () - t0) / 1e6);
-      *n_events = ws_trace_get_n_events (trace);
-    }
-  return best;
-}
 
 int
 main (int    argc,
@@ -58,18 +34,22 @@ main (int    argc,
     }
   for (int i = 1; i + 1 < argc; i += 2)
     {
-      guint n_events = 0, n_perf_events = 0;
-      double ours = import_seconds (argv[i], &n_events);
-      double perf = import_seconds (argv[i + 1], &n_perf_events);
+      WsBenchImport ours = { argv[i], 0 }, perf = { argv[i + 1], 0 };
+      WsBenchSide sides[] = {
+        { ws_bench_run_import, &ours, 0 },
+        { ws_bench_run_import, &perf, 0 },
+      };
 
-      if (ours < 0 || perf < 0)
+      ws_bench_interleave (sides, G_N_ELEMENTS (sides), RUNS);
+      if (sides[0].best < 0 || sides[1].best < 0)
         {
           status = 1;
           continue;
         }
       printf ("%s: %u events, import %.4f s (%.2f M events/s); perf text %s: %u events, %.4f s; "
               "Perfetto / perf text = %.2f (goal <= 2)\n",
-              argv[i], n_events, ours, n_events / ours / 1e6, argv[i + 1], n_perf_events, perf, ours / perf);
+              argv[i], ours.n_events, sides[0].best, ours.n_events / sides[0].best / 1e6, argv[i + 1],
+              perf.n_events, sides[1].best, sides[0].best / sides[1].best);
     }
   return status;
 }

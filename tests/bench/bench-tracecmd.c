@@ -5,7 +5,7 @@
  *
  *   bench-tracecmd FILE.dat...
  *
- * For each file, the best of five runs of: Waitscope's import (the
+ * For each file, the best of five interleaved runs (ws-bench-driver.h) of: Waitscope's import (the
  * loader, as the CLI and the GUI open it), `trace-cmd report FILE`
  * (trace-cmd's own decoder, its text to /dev/null), and, when the perf
  * recording of the same run lies beside it (FILE.perf.txt.gz, made by
@@ -17,54 +17,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ws-trace-loader.h"
+#include "ws-bench-driver.h"
 
 #define RUNS 5
-
-static double
-import_seconds (const char *path,
-                guint      *n_events)
-{
-  double best = G_MAXDOUBLE;
-
-  for (guint i = 0; i < RUNS; i++)
-    {
-      g_autoptr(GError) error = NULL;
-      g_autoptr(WsTrace) trace = NULL;
-      gint64 t0 = g_get_monotonic_time ();
-
-      trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error);
-      if (trace == NULL)
-        {
-          g_printerr ("%s\n", error->message);
-          return -1;
-        }
-      best = MIN (best, (g_get_monotonic_time () - t0) / 1e6);
-      *n_events = ws_trace_get_n_events (trace);
-    }
-  return best;
-}
-
-static double
-report_seconds (const char *path)
-{
-  const char *argv[] = { "trace-cmd", "report", path, NULL };
-  double best = G_MAXDOUBLE;
-
-  for (guint i = 0; i < RUNS; i++)
-    {
-      gint64 t0 = g_get_monotonic_time ();
-      gint status = 0;
-
-      if (!g_spawn_sync (NULL, (char **) argv, NULL,
-                         G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                         NULL, NULL, NULL, NULL, &status, NULL) ||
-          !g_spawn_check_wait_status (status, NULL))
-        return -1;
-      best = MIN (best, (g_get_monotonic_time () - t0) / 1e6);
-    }
-  return best;
-}
 
 int
 main (int    argc,
@@ -81,26 +36,31 @@ main (int    argc,
     {
       g_autofree char *stem = g_str_has_suffix (argv[i], ".dat") ? g_strndup (argv[i], strlen (argv[i]) - 4) : NULL;
       g_autofree char *perf = stem ? g_strconcat (stem, ".perf.txt.gz", NULL) : NULL;
-      guint n_events = 0, n_perf_events = 0;
-      double ours = import_seconds (argv[i], &n_events);
-      double report = report_seconds (argv[i]);
+      const char *report[] = { "trace-cmd", "report", argv[i], NULL };
+      WsBenchImport ours = { argv[i], 0 }, text = { perf, 0 };
+      gboolean with_text = perf != NULL && g_file_test (perf, G_FILE_TEST_EXISTS);
+      WsBenchSide sides[] = {
+        { ws_bench_run_import, &ours, 0 },
+        { ws_bench_run_command, report, 0 },
+        { ws_bench_run_import, &text, 0 },
+      };
 
-      if (ours < 0)
+      ws_bench_interleave (sides, with_text ? 3 : 2, RUNS);
+      if (sides[0].best < 0)
         {
           status = 1;
           continue;
         }
-      printf ("%s: %u events, import %.4f s (%.2f M events/s)", argv[i], n_events, ours, n_events / ours / 1e6);
-      if (report > 0)
-        printf ("; trace-cmd report %.4f s; import / report = %.2f (goal <= 2)", report, ours / report);
+      printf ("%s: %u events, import %.4f s (%.2f M events/s)", argv[i], ours.n_events, sides[0].best,
+              ours.n_events / sides[0].best / 1e6);
+      if (sides[1].best > 0)
+        printf ("; trace-cmd report %.4f s; import / report = %.2f (goal <= 2)", sides[1].best,
+                sides[0].best / sides[1].best);
       else
         printf ("; trace-cmd report not run (not installed?)");
-      if (perf != NULL && g_file_test (perf, G_FILE_TEST_EXISTS))
-        {
-          double p = import_seconds (perf, &n_perf_events);
-          if (p > 0)
-            printf ("; perf text of the same run %.4f s (%u events), .dat / perf text = %.2f", p, n_perf_events, ours / p);
-        }
+      if (with_text && sides[2].best > 0)
+        printf ("; perf text of the same run %.4f s (%u events), .dat / perf text = %.2f", sides[2].best,
+                text.n_events, sides[0].best / sides[2].best);
       printf ("\n");
     }
   return status;

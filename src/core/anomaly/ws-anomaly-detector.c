@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "ws-anomaly-detector.h"
+#include "ws-anomaly-flag.h"
 #include "ws-delay-caused.h"
 #include "ws-anomaly-learning.h"
 #include "ws-error.h"
@@ -75,6 +76,21 @@ ws_anomaly_settings_init (WsAnomalySettings *settings)
   settings->flag_weights = WS_FLAG_WEIGHTS_POSTERIOR;
   ws_gmm_settings_init (&settings->gmm);
   settings->threads = 0;
+}
+
+/**
+ * ws_anomaly_settings_model_weight:
+ * @n_samples: the kind's waits (its model's data)
+ *
+ * What the model's verdicts on a kind of @n_samples waits weigh in all,
+ * in flags: the setting, or with %WS_ANOMALY_FLAG_MODEL_WEIGHT_WAITS one
+ * flag a wait (docs/anomaly-detection.md, "Flags and the learning rule").
+ */
+double
+ws_anomaly_settings_model_weight (const WsAnomalySettings *settings,
+                                  guint                    n_samples)
+{
+  return settings->flag_model_weight == WS_ANOMALY_FLAG_MODEL_WEIGHT_WAITS ? n_samples : settings->flag_model_weight;
 }
 
 const char *
@@ -691,7 +707,7 @@ learn_cut (Detection      *det,
   n_hyps = ws_anomaly_mark_hypotheses (&model->gmm, base, hyps);
   cut = ws_anomaly_learn_kind_cut (base, hyps, n_hyps, (const WsLearnFlag *) (gconstpointer) own->data, own->len,
                                    (const double *) (gconstpointer) model->samples->data, model->samples->len,
-                                   det->settings->flag_model_weight, &which);
+                                   ws_anomaly_settings_model_weight (det->settings, model->samples->len), &which);
   if (which < n_hyps)
     model->marked_components = hyps[which].components;
   return cut;
@@ -1092,7 +1108,8 @@ ws_anomaly_detect (WsTrace * const         *traces,
   g_return_val_if_fail (store == NULL || WS_IS_HISTORY_STORE (store), NULL);
   g_return_val_if_fail (settings != NULL, NULL);
   g_return_val_if_fail (settings->threshold > 0 && settings->threshold < 1, NULL);
-  g_return_val_if_fail (settings->flag_prior > 0 && settings->flag_max_shift >= 0 && settings->flag_model_weight >= 0, NULL);
+  g_return_val_if_fail (settings->flag_prior > 0 && settings->flag_max_shift >= 0 && (settings->flag_model_weight >= 0
+                                                        || settings->flag_model_weight == WS_ANOMALY_FLAG_MODEL_WEIGHT_WAITS), NULL);
 
   self = g_object_new (WS_TYPE_ANOMALY_RESULT, NULL);
   self->settings = *settings;
@@ -1341,19 +1358,13 @@ ws_anomaly_result_make_flag (WsAnomalyResult *self,
 {
   const WsWaitScore *s = ws_anomaly_result_lookup (self, trace, event);
   WsTrace *t;
-  const WsEvent *e;
 
   memset (flag, 0, sizeof *flag);
   if (s == NULL)
     return FALSE;
   t = g_ptr_array_index (self->traces, trace);
-  e = ws_trace_get_event (t, event);
-  flag->trace_digest = g_strdup (g_ptr_array_index (self->digests, trace));
-  flag->event_time = e->time;
-  flag->tid = ws_trace_get_thread (t, e->thread)->tid;
-  flag->signature = g_strdup (g_array_index (self->models, WsAnomalyModel, s->model).key);
-  flag->duration = e->duration;
-  flag->flag = verdict;
+  ws_anomaly_flag_init (flag, t, g_ptr_array_index (self->digests, trace), event,
+                        g_array_index (self->models, WsAnomalyModel, s->model).key, verdict);
   return TRUE;
 }
 
@@ -1444,7 +1455,8 @@ ws_anomaly_result_flag_reach (WsAnomalyResult *self,
   n_hyps = ws_anomaly_mark_hypotheses (&m->gmm, m->prior_cut, hyps);
   reach->cut = ws_anomaly_learn_kind_cut (m->prior_cut, hyps, n_hyps, (const WsLearnFlag *) (gconstpointer) flags->data,
                                           flags->len, (const double *) (gconstpointer) m->samples->data,
-                                          m->samples->len, self->settings.flag_model_weight, NULL);
+                                          m->samples->len,
+                                          ws_anomaly_settings_model_weight (&self->settings, m->samples->len), NULL);
   reach->threshold = ws_gmm_upper_tail (&m->gmm, reach->cut);
   for (guint t = 0; t < self->scores->len; t++)
     {

@@ -58,7 +58,8 @@ typedef enum {
  *   each kind learns from its own flags only; measured, sharing hurt)
  * @flag_model_weight: how many flags the model's own verdicts on a
  *   signature's waits weigh in all when its flags set its cut
- *   (docs/anomaly-detection.md)
+ *   (docs/anomaly-detection.md); %WS_ANOMALY_FLAG_MODEL_WEIGHT_WAITS (the
+ *   default): as many as the kind has waits, one flag a wait
  * @gmm: the mixture fit's settings
  * @threads: threads to fit the kinds' mixtures on (0: one per core, or
  *   WAITSCOPE_THREADS); the verdicts are the same on any number
@@ -79,7 +80,13 @@ typedef struct {
 
 #define WS_ANOMALY_DEFAULT_FLAG_PRIOR 1.0
 #define WS_ANOMALY_DEFAULT_FLAG_MAX_SHIFT 0.0
-#define WS_ANOMALY_DEFAULT_FLAG_MODEL_WEIGHT 1000.0
+/* The model's verdict on each wait of a kind weighs one flag: a flag moves
+ * a cut past a wait only where the flags outweigh the waits crossed. */
+#define WS_ANOMALY_FLAG_MODEL_WEIGHT_WAITS (-1.0)
+#define WS_ANOMALY_DEFAULT_FLAG_MODEL_WEIGHT WS_ANOMALY_FLAG_MODEL_WEIGHT_WAITS
+
+double ws_anomaly_settings_model_weight (const WsAnomalySettings *settings,
+                                         guint                    n_samples);
 
 typedef enum {
   WS_MODEL_LEVEL_SIGNATURE,

@@ -301,6 +301,19 @@ count_below (const double *sorted,
   return lo;
 }
 
+/* A flag's weight on a grid of 2^-20 flag.  The cost compares sums of
+ * weights taken over different sets of flags; with weights of any value
+ * (the posterior ones) those sums round differently as flags are added,
+ * and a rounding error of 1e-16 could break a tie the wrong way: a normal
+ * flag added once lowered a cut from "nothing anomalous" to the bar (the
+ * random kinds of /anomaly/learning-monotone found it).  On the grid every
+ * sum of fewer than 2^32 flags is exact, so ties are ties. */
+static double
+exact_weight (double weight)
+{
+  return ldexp (nearbyint (ldexp (MAX (weight, 0), 20)), -20);
+}
+
 /* The flags of one verdict, sorted, with the running sum of their
  * weights: prefix[i] is the weight of the first i. */
 typedef struct {
@@ -328,7 +341,7 @@ flag_side_init (FlagSide          *side,
   for (guint i = 0; i < side->n; i++)
     {
       side->x[i] = mine[i].x;
-      side->prefix[i + 1] = side->prefix[i] + mine[i].weight;
+      side->prefix[i + 1] = side->prefix[i] + exact_weight (mine[i].weight);
     }
 }
 
@@ -359,7 +372,12 @@ flag_side_clear (FlagSide *side)
  *   misjudged flags(c) + min over h of (prior(h) + W · share of @samples
  *                                       on which c and h disagree)
  *
- * where h ranges over @base (prior 0) and @hyps.  The second term does
+ * where h ranges over @base (prior 0) and @hyps.  A flag misjudged costs
+ * its weight plus the model's verdict on one wait (W / n): the flag stands
+ * in for the model's verdict on its own wait, so that with W = n (one flag
+ * a wait, the default) the cut moves past a stretch of waits when the
+ * flags there outweigh the model's verdicts on the waits not flagged.
+ * That addition is the flag's own too.  The second term does
  * not depend on the flags, and each flag adds a term of its own that
  * grows with c for an anomalous flag (misjudged when c > x) and shrinks
  * with c for a normal one (misjudged when c ≤ x).  The cut is taken
@@ -433,9 +451,13 @@ ws_anomaly_learn_kind_cut (double                   base,
               h_at = h < n_hyps ? h : G_MAXUINT;
             }
         }
+      guint a_below = count_below (anomalous.x, anomalous.n, c), n_below = count_below (normal.x, normal.n, c);
+
+      /* A misjudged flag costs its weight, and the model's verdict on
+       * its own wait (w / scale: the flag replaces it). */
       cost = model
-             + scale * anomalous.prefix[count_below (anomalous.x, anomalous.n, c)]
-             + scale * (normal.prefix[normal.n] - normal.prefix[count_below (normal.x, normal.n, c)]);
+             + scale * anomalous.prefix[a_below] + w * a_below
+             + scale * (normal.prefix[normal.n] - normal.prefix[n_below]) + w * (normal.n - n_below);
       if (cost < best_cost || (cost == best_cost && above <= best_above))
         {
           best_cost = cost;

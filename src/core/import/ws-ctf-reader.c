@@ -18,9 +18,15 @@
  *    kernel's handler of that softirq (net_rx_action, blk_done_softirq,
  *    run_timer_softirq…) or the interrupt's own name under
  *    handle_irq_event, which the frame classifier names like any other;
+ *  - the call-stack contexts (`callstack_kernel`, `callstack_user`:
+ *    addresses, innermost first) are an event's stack, kernel frames
+ *    then user frames as perf prints them, named through a kallsyms file
+ *    when the session has one (ws-ctf-symbols.c);
  *  - without call stacks, the system call in progress (syscall_entry_X
  *    until syscall_exit_X, per thread) is the stack of a switch-out, so a
  *    wait reads `futex`, `read`, `recvmsg`;
+ *  - block_rq_issue/complete are also the trace's block requests, as
+ *    perf's and trace-cmd's are (rwbs as LTTng's integer flags);
  *  - thread names and processes come from sched_switch comms,
  *    lttng_statedump_process_state, sched_process_fork (child_pid) and
  *    sched_process_exec (the file name).
@@ -43,8 +49,10 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
+#include "ws-block-requests.h"
 #include "ws-ctf-graph.h"
 #include "ws-ctf-reader.h"
+#include "ws-ctf-symbols.h"
 #include "ws-perf-private.h"
 
 /* Softirq vectors (include/linux/interrupt.h). */
@@ -69,9 +77,18 @@ typedef enum {
   KIND_SOFTIRQ_RAISE,
   KIND_SYSCALL_ENTRY,
   KIND_SYSCALL_EXIT,
+  KIND_BLOCK_ISSUE,
+  KIND_BLOCK_COMPLETE,
 } EventKind;
 
-#define N_FIELDS 5
+#define N_FIELDS 6
+
+/* LTTng's call-stack contexts, in the order perf prints their frames. */
+static const char *const stack_contexts[] = { "callstack_kernel", "callstack_user" };
+
+/* More frames than LTTng records per context (128 and a ULONG_MAX mark
+ * of a stack cut short): a damaged sequence is read this far. */
+#define MAX_STACK_FRAMES 256
 
 /* What an event class is, its payload members looked up once. */
 typedef struct {
@@ -82,6 +99,8 @@ typedef struct {
   WsFrameId  syscall;           /* SYSCALL_ENTRY: the call's frame */
   gint64     f[N_FIELDS];       /* member indices, -1 absent */
   gint64     ctx_tid;           /* a `tid` common context member, or -1 */
+  gint64     ctx_pid;           /* a `pid` common context member, or -1 */
+  gint64     ctx_stack[2];      /* the stack_contexts members, or -1 */
 } EventInfo;
 
 /* Per CPU: who runs there and in which interrupt context. */
@@ -101,6 +120,8 @@ typedef struct {
   GHashTable   *stream_cpu;     /* bt_stream* -> cpu + 1 */
   GHashTable   *syscalls;       /* tid -> syscall frame + 1 */
   GArray       *cpus;           /* CpuState */
+  WsCtfSymbols *symbols;        /* names of the call-stack addresses */
+  GArray       *frames;         /* WsFrameId: the event's stack, leaf first */
   WsFrameId     handle_irq;
   WsFrameId     softirq_frames[10];
   Progress     *progress;
@@ -120,6 +141,8 @@ static const char *const field_names[][N_FIELDS + 1] = {
   [KIND_SOFTIRQ_ENTRY] = { "irq_softirq_entry", "vec" },
   [KIND_SOFTIRQ_EXIT]  = { "irq_softirq_exit", "vec" },
   [KIND_SOFTIRQ_RAISE] = { "irq_softirq_raise", "vec" },
+  [KIND_BLOCK_ISSUE]    = { "block_rq_issue", "dev", "sector", "nr_sector", "rwbs", "bytes", "tid" },
+  [KIND_BLOCK_COMPLETE] = { "block_rq_complete", "dev", "sector", "nr_sector", "rwbs" },
 };
 
 /* The kernel's handler of each softirq vector (kernel/softirq.c,
@@ -195,6 +218,10 @@ kind_of (const char *name)
     return KIND_EXEC;
   if (g_str_equal (name, "sched_process_exit"))
     return KIND_EXIT;
+  if (g_str_equal (name, "block_rq_issue"))
+    return KIND_BLOCK_ISSUE;
+  if (g_str_equal (name, "block_rq_complete"))
+    return KIND_BLOCK_COMPLETE;
   if (g_str_equal (name, "lttng_statedump_process_state"))
     return KIND_STATEDUMP;
   if (g_str_equal (name, "irq_handler_entry"))
@@ -242,6 +269,9 @@ event_info (Reader         *r,
     for (guint i = 1; i <= N_FIELDS && field_names[info->kind][i] != NULL; i++)
       info->f[i - 1] = member_index (payload, field_names[info->kind][i]);
   info->ctx_tid = member_index (context, "tid");
+  info->ctx_pid = member_index (context, "pid");
+  for (guint i = 0; i < G_N_ELEMENTS (stack_contexts); i++)
+    info->ctx_stack[i] = member_index (context, stack_contexts[i]);
 
   if (info->kind == KIND_SYSCALL_ENTRY)
     {
@@ -252,10 +282,12 @@ event_info (Reader         *r,
                                                        "[kernel.kallsyms]", strlen ("[kernel.kallsyms]"));
     }
 
-  /* The perf importer's own name for the event ("sched:sched_switch"):
-   * the same table decides whether it is a switch, a wake-up or a marker. */
+  /* The perf importer's own name for the event ("sched:sched_switch",
+   * "block:block_rq_issue"): the same table decides whether it is a
+   * switch, a wake-up or a marker. */
   {
-    g_autofree char *perf_name = g_strdup_printf ("sched:%s", info->name);
+    g_autofree char *perf_name = g_strdup_printf ("%s:%s", g_str_has_prefix (info->name, "block_") ? "block" : "sched",
+                                                  info->name);
     info->type = ws_perf_parser_event_type (&r->p, perf_name, strlen (perf_name), &info->marker_id);
   }
   g_hash_table_insert (r->events, (gpointer) ec, info);
@@ -445,6 +477,100 @@ read_task (Reader         *r,
     }
 }
 
+/* An unsigned number whole (a flush completes at sector 2^64 - 1). */
+static gboolean
+field_unsigned (const bt_field *f,
+                guint64        *value)
+{
+  gint64 v;
+
+  if (bt_field_class_type_is (bt_field_get_class_type (f), BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
+    *value = bt_field_integer_unsigned_get_value (f);
+  else if (field_number (f, &v) && v >= 0)
+    *value = (guint64) v;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/*
+ * block_rq_issue/complete stay markers and are also the trace's block
+ * requests (ws-block-requests.h), as trace-cmd's are: `dev` is the
+ * kernel's dev_t (major << 20 | minor), Waitscope's own device number;
+ * `rwbs` LTTng's integer flags.  Fields that do not read leave only the
+ * marker.
+ */
+static void
+read_block (Reader         *r,
+            EventInfo      *info,
+            const bt_field *payload,
+            const Record   *rec)
+{
+  guint64 v[5] = { 0 };   /* dev, sector, nr_sector, rwbs, bytes */
+  guint n = info->kind == KIND_BLOCK_ISSUE ? 5 : 4;
+  gchar op;
+
+  for (guint i = 0; i < n; i++)
+    if (payload == NULL || info->f[i] < 0 ||
+        !field_unsigned (bt_field_structure_borrow_member_field_by_index_const (payload, (guint64) info->f[i]), &v[i]))
+      return;
+  if (v[0] > G_MAXUINT32 || v[2] > G_MAXUINT32 || v[4] > G_MAXUINT32)
+    return;
+  op = ws_block_op_from_lttng_rwbs (v[3]);
+  if (info->kind == KIND_BLOCK_ISSUE)
+    ws_block_requests_add_issue (ws_trace_ensure_block_requests (r->p.trace), rec->time, rec->thread,
+                                 (guint32) v[0], op, v[1], (guint32) v[2], (guint32) v[4]);
+  else
+    ws_block_requests_add_complete (ws_trace_ensure_block_requests (r->p.trace), rec->time,
+                                    (guint32) v[0], op, v[1], (guint32) v[2]);
+}
+
+/*
+ * The event's call-stack contexts as frames in r->frames, leaf first:
+ * the kernel's, then the user's, as perf prints a stack.  Returns how
+ * many (0 without the contexts).
+ */
+static guint
+read_stack (Reader         *r,
+            EventInfo      *info,
+            const bt_event *event)
+{
+  const bt_field *ctx = NULL;
+
+  g_array_set_size (r->frames, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (stack_contexts); i++)
+    {
+      const bt_field *seq;
+      guint64 n;
+
+      if (info->ctx_stack[i] < 0)
+        continue;
+      if (ctx == NULL && (ctx = bt_event_borrow_common_context_field_const (event)) == NULL)
+        break;
+      seq = bt_field_structure_borrow_member_field_by_index_const (ctx, (guint64) info->ctx_stack[i]);
+      if (!bt_field_class_type_is (bt_field_get_class_type (seq), BT_FIELD_CLASS_TYPE_ARRAY))
+        continue;
+      n = MIN (bt_field_array_get_length (seq), MAX_STACK_FRAMES);
+      for (guint64 j = 0; j < n; j++)
+        {
+          const bt_field *e = bt_field_array_borrow_element_field_by_index_const (seq, j);
+          guint64 address, width;
+          WsFrameId frame;
+
+          if (!bt_field_class_type_is (bt_field_get_class_type (e), BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
+            break;
+          address = bt_field_integer_unsigned_get_value (e);
+          width = bt_field_class_integer_get_field_value_range (bt_field_borrow_class_const (e));
+          /* LTTng marks a stack cut short with ULONG_MAX after its last frame. */
+          if (address == 0 || address == (width >= 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT (1) << width) - 1))
+            continue;
+          frame = ws_ctf_symbols_frame (r->symbols, r->p.stacks, address, i == 0);
+          g_array_append_val (r->frames, frame);
+        }
+    }
+  return r->frames->len;
+}
+
 /* The interrupt context of @cpu as a one-frame or two-frame stack. */
 static guint
 interrupt_frames (Reader    *r,
@@ -478,7 +604,8 @@ read_event (Reader            *r,
   EventInfo *info;
   CpuState *c;
   WsFrameId frames[2];
-  guint cpu, n_frames = 0;
+  const WsFrameId *stack = frames;
+  guint cpu, n_frames = 0, n_stack;
   gint64 ns = 0, a, b, state;
   gint32 tid, pid;
   Record rec;
@@ -501,6 +628,15 @@ read_event (Reader            *r,
       const bt_field *ctx = bt_event_borrow_common_context_field_const (event);
       if (ctx != NULL && field_number (bt_field_structure_borrow_member_field_by_index_const (ctx, info->ctx_tid), &a))
         tid = (gint32) a;
+    }
+  /* A `pid` context names the process of every thread that runs, even
+   * one forked before the trace began and missed by the statedump. */
+  if (info->ctx_pid >= 0 && tid > 0)
+    {
+      const bt_field *ctx = bt_event_borrow_common_context_field_const (event);
+      if (ctx != NULL && field_number (bt_field_structure_borrow_member_field_by_index_const (ctx, info->ctx_pid), &a) &&
+          a > 0 && a <= G_MAXINT32 && ws_perf_parser_task_pid (&r->p, tid) != (gint32) a)
+        ws_perf_parser_task_process (&r->p, tid, (gint32) a);
     }
 
   switch (info->kind)
@@ -596,6 +732,11 @@ read_event (Reader            *r,
     }
   else
     {
+      /* A block request names the thread that issued it. */
+      if (tid < 0 && info->kind == KIND_BLOCK_ISSUE && info->f[5] >= 0 && payload != NULL &&
+          field_number (bt_field_structure_borrow_member_field_by_index_const (payload, (guint64) info->f[5]), &a) &&
+          a >= 0 && a <= G_MAXINT32)
+        tid = (gint32) a;
       /* An event on a CPU whose running thread is not known yet (before
        * its first switch in the trace) cannot name its thread. */
       if (tid < 0 && !(info->kind == KIND_WAKE && (c->irq_depth > 0 || c->softirq >= 0)))
@@ -617,16 +758,25 @@ read_event (Reader            *r,
         {
           if (!read_task (r, info, payload, ns))
             return FALSE;
+          if (info->kind == KIND_BLOCK_ISSUE || info->kind == KIND_BLOCK_COMPLETE)
+            read_block (r, info, payload, &rec);
           if ((rec.type & ~REC_INTERRUPT) == REC_MARKER || (rec.type & ~REC_INTERRUPT) == REC_SAMPLE)
             {
-              /* sched_process_fork/exec/exit: markers named as perf's
-               * text names any other tracepoint. */
+              /* sched_process_fork/exec/exit, block_rq_*: markers named
+               * as perf's text names any other tracepoint. */
               rec.type = REC_MARKER;
               rec.a = info->marker_id;
             }
         }
     }
-  ws_perf_parser_add_record (&r->p, &rec, frames, n_frames);
+  /* The recorded call stack, when there is one, says more than the
+   * system call or the interrupt (whose frames it holds). */
+  if ((n_stack = read_stack (r, info, event)) > 0)
+    {
+      stack = &g_array_index (r->frames, WsFrameId, 0);
+      n_frames = n_stack;
+    }
+  ws_perf_parser_add_record (&r->p, &rec, stack, n_frames);
   return TRUE;
 }
 
@@ -703,8 +853,11 @@ ws_ctf_read (const char * const *dirs,
       }
     }
 
+  if ((r.symbols = ws_ctf_symbols_load (dirs, error)) == NULL)
+    return NULL;
   trace = ws_trace_new (display_name, stacks);
   ws_perf_parser_init (&r.p, display_name, trace);
+  r.frames = g_array_new (FALSE, FALSE, sizeof (WsFrameId));
   r.p.in_time_order = TRUE;   /* the muxer merges the CPUs by time */
   r.events = g_hash_table_new_full (NULL, NULL, NULL, event_info_free);
   r.stream_cpu = g_hash_table_new (NULL, NULL);
@@ -741,6 +894,8 @@ ws_ctf_read (const char * const *dirs,
   g_hash_table_unref (r.stream_cpu);
   g_hash_table_unref (r.syscalls);
   g_array_unref (r.cpus);
+  g_array_unref (r.frames);
+  ws_ctf_symbols_free (r.symbols);
   if (!ok)
     return NULL;
   ws_trace_finish (trace);

@@ -20,6 +20,7 @@
 #include "ws-error.h"
 #include "ws-folded-importer.h"
 #include "ws-importer.h"
+#include "ws-importer-open.h"
 #include "ws-trace-private.h"
 
 #define MAX_LINE (1024 * 1024)
@@ -349,24 +350,13 @@ ws_folded_importer_load (const char     *path,
                          GCancellable   *cancellable,
                          GError        **error)
 {
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) local_error = NULL;
-  g_autoptr(GFileInputStream) in = g_file_read (file, cancellable, &local_error);
-  g_autoptr(GBufferedInputStream) buffered = NULL;
+  g_autoptr(GFileInputStream) in = NULL;
   g_autoptr(GInputStream) text = NULL;
-  gsize len = 0;
-  const guint8 *head;
+  gboolean compressed = FALSE;
 
-  if (in == NULL)
-    {
-      g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s:1: %s", path, local_error->message);
-      return NULL;
-    }
-  buffered = G_BUFFERED_INPUT_STREAM (g_buffered_input_stream_new (G_INPUT_STREAM (in)));
-  g_buffered_input_stream_fill (buffered, 2, cancellable, NULL);
-  head = g_buffered_input_stream_peek_buffer (buffered, &len);
-  text = ws_importer_text_stream (G_INPUT_STREAM (buffered),
-                                  len >= 2 && head[0] == 0x1f && head[1] == 0x8b);
+  if ((in = ws_importer_open_file (path, &compressed, cancellable, error)) == NULL)
+    return NULL;
+  text = ws_importer_text_stream (G_INPUT_STREAM (in), compressed);
   return ws_folded_importer_load_stream (text, path, stacks, progress, progress_data,
                                          cancellable, error);
 }

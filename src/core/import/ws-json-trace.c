@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "ws-importer.h"
+#include "ws-importer-open.h"
 #include "ws-json-private.h"
 
 /* "function (module)" as perf prints a frame, or a bare function name. */
@@ -1134,33 +1135,20 @@ ws_json_trace_load (const char     *path,
                     GCancellable   *cancellable,
                     GError        **error)
 {
-  g_autoptr(GFile) file = NULL;
   g_autoptr(GFileInputStream) in = NULL;
   g_autoptr(GFileInfo) info = NULL;
   g_autoptr(GInputStream) stream = NULL;
-  g_autoptr(GError) local_error = NULL;
-  guint8 magic[2] = { 0 };
-  gsize n_magic = 0;
+  gboolean compressed = FALSE;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  file = g_file_new_for_path (path);
-  if ((in = g_file_read (file, cancellable, &local_error)) == NULL
-      || !g_input_stream_read_all (G_INPUT_STREAM (in), magic, 2, &n_magic, cancellable, &local_error)
-      || !g_seekable_seek (G_SEEKABLE (in), 0, G_SEEK_SET, cancellable, &local_error))
-    {
-      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_set_error (error, WS_ERROR, WS_ERROR_CANCELLED, "%s: %s", path, _("cancelled"));
-      else
-        g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s: %s", path, local_error->message);
-      return NULL;
-    }
+  if ((in = ws_importer_open_file (path, &compressed, cancellable, error)) == NULL)
+    return NULL;
 
   info = g_file_input_stream_query_info (in, G_FILE_ATTRIBUTE_STANDARD_SIZE, cancellable, NULL);
 
-  stream = ws_importer_text_stream (G_INPUT_STREAM (in),
-                                    n_magic == 2 && magic[0] == 0x1f && magic[1] == 0x8b);
+  stream = ws_importer_text_stream (G_INPUT_STREAM (in), compressed);
 
   return load_internal (stream, path, path, stacks, G_SEEKABLE (in),
                         info ? g_file_info_get_size (info) : 0,

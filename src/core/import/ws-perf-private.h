@@ -462,6 +462,9 @@ void          ws_perf_parser_wake        (Parser            *p,
                                           gsize              len);
 gint32        ws_perf_parser_task_pid    (Parser            *p,
                                           gint32             tid);
+void          ws_perf_parser_task_process (Parser           *p,
+                                          gint32             tid,
+                                          gint32             pid);
 void          ws_perf_parser_add_record  (Parser            *p,
                                           const Record      *r,
                                           const WsFrameId   *frames,

@@ -1344,6 +1344,15 @@ ws_perf_parser_task (Parser     *p,
     task_fork_or_exit (p, what == WS_PERF_TASK_FORK, pid, tid, ppid, time);
 }
 
+/* Thread @tid is of process @pid (an event's own account: LTTng's `pid` context). */
+void
+ws_perf_parser_task_process (Parser *p,
+                             gint32  tid,
+                             gint32  pid)
+{
+  ensure_task (p, tid, pid);
+}
+
 gint32
 ws_perf_parser_task_pid (Parser *p,
                          gint32  tid)

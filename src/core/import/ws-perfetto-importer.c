@@ -29,6 +29,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "ws-importer.h"
+#include "ws-importer-open.h"
 #include "ws-perf-private.h"
 #include "ws-perfetto-events.h"
 #include "ws-perfetto-importer.h"
@@ -550,34 +551,19 @@ ws_perfetto_importer_load (const char     *path,
                            GCancellable   *cancellable,
                            GError        **error)
 {
-  g_autoptr(GFile) file = NULL;
   g_autoptr(GFileInputStream) stream = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GMappedFile) mapped = NULL;
-  guint8 magic[2] = { 0 };
-  gsize n = 0;
+  gboolean compressed = FALSE;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  file = g_file_new_for_path (path);
-  stream = g_file_read (file, cancellable, &local_error);
-  if (stream == NULL ||
-      !g_input_stream_read_all (G_INPUT_STREAM (stream), magic, 2, &n, cancellable, &local_error))
-    {
-      g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s:1: %s", path, local_error->message);
-      return NULL;
-    }
-  if (n == 2 && magic[0] == 0x1f && magic[1] == 0x8b)
-    {
-      if (!g_seekable_seek (G_SEEKABLE (stream), 0, G_SEEK_SET, cancellable, &local_error))
-        {
-          g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s:1: %s", path, local_error->message);
-          return NULL;
-        }
-      return perfetto_load_stream (G_INPUT_STREAM (stream), path, TRUE, stacks, progress, progress_data,
-                                   cancellable, error);
-    }
+  if ((stream = ws_importer_open_file (path, &compressed, cancellable, error)) == NULL)
+    return NULL;
+  if (compressed)
+    return perfetto_load_stream (G_INPUT_STREAM (stream), path, TRUE, stacks, progress, progress_data,
+                                 cancellable, error);
 
   /* A plain file is read in place. */
   mapped = g_mapped_file_new (path, FALSE, &local_error);

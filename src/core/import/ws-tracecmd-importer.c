@@ -34,6 +34,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "ws-importer.h"
+#include "ws-importer-open.h"
 #include "ws-perf-private.h"
 #include "ws-tracecmd-importer.h"
 
@@ -53,16 +54,6 @@ ws_tracecmd_importer_sniff (const guint8 *head,
   g_return_val_if_fail (head != NULL || len == 0, FALSE);
 
   return len >= sizeof tracecmd_magic && memcmp (head, tracecmd_magic, sizeof tracecmd_magic) == 0;
-}
-
-static gboolean
-set_error (GError    **error,
-           const char *display_name,
-           WsError     code,
-           const char *message)
-{
-  g_set_error (error, WS_ERROR, code, "%s:1: %s", display_name, message);
-  return FALSE;
 }
 
 /*
@@ -104,19 +95,6 @@ copy_to_temp_file (GInputStream  *stream,
   return g_steal_pointer (&path);
 }
 
-static gboolean
-is_gzip_file (const char *path)
-{
-  guint8 head[2] = { 0 };
-  int fd = g_open (path, O_RDONLY, 0);
-  gboolean gzip;
-
-  if (fd < 0)
-    return FALSE;
-  gzip = read (fd, head, 2) == 2 && head[0] == 0x1f && head[1] == 0x8b;
-  close (fd);
-  return gzip;
-}
 
 /* Reads @path (a plain .dat) under the name @display_name. */
 static WsTrace *
@@ -165,20 +143,20 @@ ws_tracecmd_importer_load (const char     *path,
                            GCancellable   *cancellable,
                            GError        **error)
 {
-  g_autoptr(GFile) file = NULL;
   g_autoptr(GFileInputStream) stream = NULL;
-  g_autoptr(GError) local_error = NULL;
+  gboolean compressed = FALSE;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!is_gzip_file (path))
-    return load_plain (path, path, stacks, progress, progress_data, cancellable, error);
-
-  file = g_file_new_for_path (path);
-  stream = g_file_read (file, cancellable, &local_error);
-  if (stream == NULL)
-    return set_error (error, path, WS_ERROR_IO, local_error->message), NULL;
+  if ((stream = ws_importer_open_file (path, &compressed, cancellable, error)) == NULL)
+    return NULL;
+  if (!compressed)
+    {
+      /* libtracecmd reads the file by its path. */
+      g_clear_object (&stream);
+      return load_plain (path, path, stacks, progress, progress_data, cancellable, error);
+    }
   return load_copy (G_INPUT_STREAM (stream), path, TRUE, stacks, progress, progress_data, cancellable, error);
 }
 
@@ -207,9 +185,9 @@ load_plain (const char      *path,
             GCancellable    *cancellable,
             GError         **error)
 {
-  set_error (error, display_name, WS_ERROR_INVALID,
-             _("a trace-cmd file, but this build of Waitscope cannot read trace-cmd files: "
-               "it was built without libtracecmd (Debian: libtracecmd-dev)"));
+  g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s:1: %s", display_name,
+               _("a trace-cmd file, but this build of Waitscope cannot read trace-cmd files: "
+                 "it was built without libtracecmd (Debian: libtracecmd-dev)"));
   return NULL;
 }
 

@@ -286,6 +286,31 @@ ws_block_op_from_rwbs (const char *rwbs,
   return op != '\0' && strchr ("WDFRNE", op) != NULL ? op : 'N';
 }
 
+/*
+ * ws_block_op_from_lttng_rwbs:
+ * @flags: LTTng's integer rwbs field (lttng-modules'
+ *   include/instrumentation/events/block.h: WRITE 1, DISCARD 2, READ 4,
+ *   FLUSH 256; the others — read-ahead, sync, meta, secure, FUA,
+ *   preflush — qualify the operation)
+ *
+ * The operation, by the same letters as ws_block_op_from_rwbs(): LTTng
+ * sets one operation bit where the kernel prints one operation letter
+ * (and a preflush, its leading 'F', as a flag bit of its own).
+ */
+gchar
+ws_block_op_from_lttng_rwbs (guint64 flags)
+{
+  if (flags & 2)
+    return 'D';
+  if (flags & 1)
+    return 'W';
+  if (flags & 256)
+    return 'F';
+  if (flags & 4)
+    return 'R';
+  return 'N';
+}
+
 gboolean
 ws_block_parse_fields (const char *s,
                        const char *end,

@@ -109,6 +109,7 @@ guint                 ws_block_requests_get_n_unfinished (const WsBlockRequests 
 
 gchar                 ws_block_op_from_rwbs          (const char      *rwbs,
                                                       gsize            len);
+gchar                 ws_block_op_from_lttng_rwbs    (guint64          flags);
 
 /*
  * The printed fields of `block:block_rq_issue` ("254,0 WS 1048576 ()

@@ -50,6 +50,7 @@
 
 #include "ws-false-run.h"
 #include "ws-time-format.h"
+#include "ws-wait-readier.h"
 #include "ws-wake-words.h"
 
 struct _WsFalseRuns
@@ -337,7 +338,6 @@ ws_false_runs_describe (WsTrace           *trace,
   const WsWaitChain *chain;
   g_autofree char *span = NULL;
   g_autofree char *who = NULL;
-  guint readier = WS_NONE;
 
   g_return_val_if_fail (WS_IS_TRACE (trace), NULL);
   if (classifier == NULL)
@@ -347,30 +347,10 @@ ws_false_runs_describe (WsTrace           *trace,
     return NULL;
 
   span = ws_format_duration (chain->end - chain->start);
-  switch (ws_frame_classifier_classify_wake (classifier, trace, chain->last, &readier))
-    {
-    case WS_WAKE_THREAD:
-    case WS_WAKE_HEARTBEAT:
-      {
-        const WsThread *t = ws_trace_get_thread (trace, readier);
-        /* Translators: how a joined lock wait ended: "woken by NAME TID" */
-        who = g_strdup_printf (_("woken by %s %d"), t->name ? t->name : "?", t->tid);
-      }
-      break;
-    case WS_WAKE_TIMER:
-      who = g_strdup (ws_wake_word_phrase (WS_WAKE_WORD_TIMER));
-      break;
-    case WS_WAKE_INTERRUPT:
-      who = g_strdup (ws_wake_word_phrase (WS_WAKE_WORD_INTERRUPT));
-      break;
-    case WS_WAKE_UNKNOWN:
-    default:
-      who = g_strdup (ws_wake_word_phrase (WS_WAKE_WORD_UNKNOWN));
-      break;
-    }
+  who = ws_wait_readier_dup_sentence (classifier, trace, chain->last);
   /* Translators: a lock wait the program's own timeout cut into tries,
    * read as one wait: "one lock wait of 9.0 ms in 5 tries (each but the
-   * last ended by its timeout), woken by holder 1234" */
+   * last ended by its timeout), woken by holder (1234)" */
   return g_strdup_printf (_("one lock wait of %s in %u tries (each but the last ended by its timeout), %s"),
                           span, chain->n_pieces, who);
 }

@@ -18,6 +18,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "ws-thread-state.h"
+#include "ws-wait-readier.h"
 
 /**
  * ws_thread_state_for_wait:
@@ -35,10 +36,8 @@ ws_thread_state_for_wait (const WsEvent *wait)
 
   g_return_val_if_fail (wait != NULL, WS_THREAD_STATE_OTHER);
 
-  /* A wait still open when the recording stopped has no readier yet; that
-   * is not a lost wake-up (an under-connection), so it is not marked. */
-  unknown = (wait->peer == WS_NONE || (wait->flags & WS_EVENT_FLAG_READIER_UNKNOWN) != 0) &&
-            !(wait->flags & WS_EVENT_FLAG_UNFINISHED);
+  /* The one definition every view counts by (ws-wait-readier.c). */
+  unknown = ws_wait_readier_is_unknown (wait);
   if (wait->state == 'D' || (wait->flags & WS_EVENT_FLAG_UNINTERRUPTIBLE) != 0)
     state = WS_THREAD_STATE_DISK;
   else if (wait->state == 'S')
