@@ -5,7 +5,10 @@ traces (three of tests/data, three of the causes corpus, given out of
 order) and one file that is no trace; the reduce's mine.json and
 cluster.json equal `waitscope-cli mine/cluster --json` over the readable
 traces in one process, byte for byte; the unreadable one is listed (stderr
-and failed.txt) and the exit status is 1.  Skips (exit 77) only when
+and failed.txt) and the exit status is 1.  With the 24 runs of
+tests/data/fleet among the traces and --classes their classes file, the
+fleet contrast's contrast.json equals `waitscope-cli contrast --json
+--classes` over the traces in one process.  Skips (exit 77) only when
 dask.distributed cannot be imported."""
 import os
 import subprocess
@@ -33,12 +36,14 @@ def check(ok, what):
 
 good = [os.path.join(data, "causes", n) for n in ("sleep-cs.perf.txt.gz", "chain3.perf.txt.gz", "flock-hold.perf.txt.gz")]
 good += [os.path.join(data, n) for n in ("py-locks.perf.txt.gz", "build.perf.txt.gz", "pg-contrast-fast.perf.txt.gz")]
+classes = os.path.join(data, "fleet", "classes.csv")
+good += sorted(os.path.join(data, "fleet", f) for f in os.listdir(os.path.join(data, "fleet")) if f.endswith(".perf.txt.gz"))
 with tempfile.TemporaryDirectory(prefix="ws-fleet-") as tmp:
     bad = os.path.join(tmp, "not-a-trace.perf.txt")
     with open(bad, "w") as f:
         f.write("this is not a perf trace\n")
     out = os.path.join(tmp, "out")
-    p = subprocess.run([sys.executable, fleet, "--local", "2", "--cli", cli, "-o", out, *good, bad],
+    p = subprocess.run([sys.executable, fleet, "--local", "2", "--cli", cli, "-o", out, "--classes", classes, *good, bad],
                        capture_output=True, text=True, timeout=600)
     print(p.stderr[-3000:])
     check(p.returncode == 1, f"fleet.py exits 1 with an unreadable trace (exit {p.returncode})")
@@ -51,4 +56,9 @@ with tempfile.TemporaryDirectory(prefix="ws-fleet-") as tmp:
             fleet_json = f.read()
         check(fleet_json == one.stdout and len(fleet_json) > 100,
               f"{command}: the fleet's JSON equals one process's, byte for byte")
+    one = subprocess.run([cli, "contrast", "--json", "--classes", classes], capture_output=True, check=True)
+    with open(os.path.join(out, "contrast.json"), "rb") as f:
+        fleet_json = f.read()
+    check(fleet_json == one.stdout and b'"patterns"' in fleet_json,
+          "contrast --classes: the fleet's JSON equals one process's over the traces, byte for byte")
 sys.exit(1 if failures else 0)

@@ -25,7 +25,7 @@ builddir=${WS_BUILDDIR:-build}
 
 packages=(
   build-essential meson ninja-build pkg-config gettext
-  libglib2.0-dev libglib2.0-dev-bin libjson-glib-dev libgsl-dev libsqlite3-dev zlib1g-dev nettle-dev
+  libglib2.0-dev libglib2.0-dev-bin libjson-glib-dev libyajl-dev libgsl-dev libsqlite3-dev zlib1g-dev nettle-dev
   libgtk-4-dev libadwaita-1-dev
   desktop-file-utils appstream
   xvfb xauth dbus dbus-x11 imagemagick graphviz poppler-utils

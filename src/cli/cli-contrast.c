@@ -293,7 +293,7 @@ select_named (char **paths, guint n_positional, GError **error)
    * strings after it would never be freed). */
   for (guint i = 0; i < n_positional; i++)
     digests[i] = g_strdup (paths[i]);
-  if ((pool = cli_load_digests (digests, error)) == NULL)
+  if ((pool = cli_load_digests (digests, WS_DIGEST_READ_SKIP_WAIT_SAMPLES, error)) == NULL)
     return NULL;
   for (guint i = n_positional; paths[i] != NULL; i++)
     {
@@ -331,7 +331,8 @@ instances_of_digests (ContrastArgs *a, CliContrastOptions *o, char **paths, char
   if (o->rule_specs != NULL || o->rules_file != NULL)
     return cli_usage_error ("contrast", "%s", _("a digest keeps the scenario instances its trace had when it was "
                                                 "digested: --scenario and --scenario-file need the traces"));
-  digest = by_trace && n_positional > 0 ? select_named (paths, n_positional, &error) : cli_load_digests (paths, &error);
+  digest = by_trace && n_positional > 0 ? select_named (paths, n_positional, &error)
+                                          : cli_load_digests (paths, WS_DIGEST_READ_SKIP_WAIT_SAMPLES, &error);
   if (digest == NULL)
     return g_error_matches (error, WS_ERROR, WS_ERROR_INVALID) ? cli_usage_error ("contrast", "%s", error->message)
                                                                : cli_fail (error);

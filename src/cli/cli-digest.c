@@ -48,25 +48,35 @@ reduce_trace (const char  *path,
 /**
  * cli_load_digests:
  * @paths: digest files, or traces (reduced here, one at a time)
+ * @flags: the parts of the digest files the run does not need
+ *
+ * Each file is read as a stream and folded into the result before the
+ * next is opened: memory is the result's (distinct stacks, and each
+ * trace's entries) plus one file's, whatever the number of files.
  *
  * Returns: (transfer full): their traces in the order given, or %NULL
  *   with @error set at the first that fails
  */
 WsDigest *
-cli_load_digests (char    **paths,
-                  GError  **error)
+cli_load_digests (char              **paths,
+                  WsDigestReadFlags   flags,
+                  GError            **error)
 {
-  g_autoptr(WsDigest) all = ws_digest_new ();
+  g_autoptr(WsDigest) all = NULL;
 
   for (guint i = 0; paths[i] != NULL; i++)
     {
-      g_autoptr(WsDigest) one = ws_digest_file_sniff (paths[i]) ? ws_digest_read (paths[i], error)
+      g_autoptr(WsDigest) one = ws_digest_file_sniff (paths[i]) ? ws_digest_read_full (paths[i], flags, error)
                                                                   : reduce_trace (paths[i], error);
       if (one == NULL)
         return NULL;
-      ws_digest_merge (all, one);
+      /* A single file (a merged digest, say) is taken as read, not copied. */
+      if (all == NULL)
+        all = g_steal_pointer (&one);
+      else
+        ws_digest_merge (all, one);
     }
-  return g_steal_pointer (&all);
+  return all != NULL ? g_steal_pointer (&all) : ws_digest_new ();
 }
 
 /* DIR/NAME.wsdigest, NAME the trace's file name; "-2", "-3"… after it
@@ -175,7 +185,7 @@ cli_digest_merge (int    argc,
   for (int i = 1; i < argc; i++)
     if (!ws_digest_file_sniff (argv[i]))
       return cli_usage_error ("digest-merge", _("“%s” is not a digest (.wsdigest)"), argv[i]);
-  if ((merged = cli_load_digests (argv + 1, &error)) == NULL || !ws_digest_write (merged, out, &error))
+  if ((merged = cli_load_digests (argv + 1, WS_DIGEST_READ_ALL, &error)) == NULL || !ws_digest_write (merged, out, &error))
     return cli_fail (error);
   return CLI_EXIT_OK;
 }

@@ -7,6 +7,7 @@ G_BEGIN_DECLS
 
 gboolean  cli_paths_have_digest (char       **paths);
 WsDigest *cli_load_digests      (char       **paths,
+                                 WsDigestReadFlags flags,
                                  GError     **error);
 
 G_END_DECLS

@@ -232,7 +232,8 @@ mine_digests (const char       *command,
 
   if (!ws_mining_settings_fit_digest (settings, &error))
     return cli_usage_error (command, "%s", error->message);
-  if ((digest = cli_load_digests (paths, &error)) == NULL)
+  if ((digest = cli_load_digests (paths, WS_DIGEST_READ_SKIP_WAIT_SAMPLES | WS_DIGEST_READ_SKIP_INSTANCES,
+                                     &error)) == NULL)
     return cli_fail (error);
   if (settings->classes != NULL && ws_digest_get_n_traces (digest) != g_strv_length (paths))
     return cli_usage_error (command, "%s", _("--slow, --fast and --classes take digests of one trace each"));

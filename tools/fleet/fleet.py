@@ -53,16 +53,24 @@ def parse_args(argv):
     ap.add_argument("--retries", type=int, default=2, help="retries of a failed task (default 2)")
     ap.add_argument("--mine-arg", action="append", default=[], metavar="ARG",
                     help="an option passed to mine and cluster (repeatable), e.g. --mine-arg=--by-cause")
+    ap.add_argument("--classes", metavar="FILE",
+                    help="a classes file (trace,slow|fast or trace,latency): also the fleet contrast by class, "
+                         "`contrast --classes FILE` over the merged digest, into OUT/contrast.json")
     ap.add_argument("traces", nargs="+", metavar="TRACE")
     return ap.parse_args(argv)
 
 
-def run_reduce(cli, out, digests, mine_args):
+def run_reduce(cli, out, digests, mine_args, classes):
     merged = os.path.join(out, "fleet.wsdigest")
     subprocess.run([cli, "digest-merge", "-o", merged, *digests], check=True)
     for command in ("mine", "cluster"):
         with open(os.path.join(out, f"{command}.json"), "wb") as f:
             subprocess.run([cli, command, "--json", "--no-history", *mine_args, merged], check=True, stdout=f)
+    if classes:
+        # The classes name the traces; the merged digest holds them.
+        with open(os.path.join(out, "contrast.json"), "wb") as f:
+            subprocess.run([cli, "contrast", "--json", "--classes", os.path.abspath(classes), merged],
+                           check=True, stdout=f)
     return merged
 
 
@@ -116,9 +124,9 @@ def main(argv):
         for trace, error in sorted(failed.items()):
             print(f"  {trace}: {error}", file=sys.stderr)
     if digests:
-        run_reduce(cli, out, [digests[t] for t in traces if t in digests], args.mine_arg)
-    print(f"fleet: {len(digests)} traces digested in {mapped:.1f} s; results in {out}/mine.json and "
-          f"{out}/cluster.json", file=sys.stderr)
+        run_reduce(cli, out, [digests[t] for t in traces if t in digests], args.mine_arg, args.classes)
+    print(f"fleet: {len(digests)} traces digested in {mapped:.1f} s; results in {out}/mine.json, "
+          f"{out}/cluster.json{' and ' + out + '/contrast.json' if args.classes else ''}", file=sys.stderr)
     return 1 if failed or not digests else 0
 
 

@@ -133,6 +133,23 @@ typedef struct {
   GPtrArray *instances;
 } WsDigestTrace;
 
+/**
+ * WsDigestReadFlags:
+ * @WS_DIGEST_READ_ALL: every member
+ * @WS_DIGEST_READ_SKIP_WAIT_SAMPLES: not the wait samples (only `history
+ *   add` reads them)
+ * @WS_DIGEST_READ_SKIP_INSTANCES: not the contrast instances (a trace
+ *   then has none, as in a digest written before they existed)
+ *
+ * The parts of a digest a run can leave unread: skipped in the stream,
+ * never held.
+ */
+typedef enum {
+  WS_DIGEST_READ_ALL = 0,
+  WS_DIGEST_READ_SKIP_WAIT_SAMPLES = 1 << 0,
+  WS_DIGEST_READ_SKIP_INSTANCES = 1 << 1,
+} WsDigestReadFlags;
+
 typedef struct _WsDigest WsDigest;
 
 #define WS_TYPE_DIGEST (ws_digest_get_type ())
@@ -159,12 +176,17 @@ gboolean       ws_digest_write           (WsDigest      *self,
                                           const char    *path,
                                           GError       **error);
 GBytes        *ws_digest_to_bytes        (WsDigest      *self);
+gboolean       ws_digest_file_sniff      (const char    *path);
+
+/* ws-digest-read.c */
 WsDigest      *ws_digest_read            (const char    *path,
+                                          GError       **error);
+WsDigest      *ws_digest_read_full       (const char    *path,
+                                          WsDigestReadFlags flags,
                                           GError       **error);
 WsDigest      *ws_digest_read_bytes      (GBytes        *bytes,
                                           const char    *name,
                                           GError       **error);
-gboolean       ws_digest_file_sniff      (const char    *path);
 
 /* ws-digest-instances.c */
 gboolean       ws_digest_reduce_instances (WsDigestTrace *out,
