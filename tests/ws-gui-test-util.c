@@ -53,6 +53,43 @@ fail_on_toolkit_warnings (GLogLevelFlags   level,
   return G_LOG_WRITER_HANDLED;
 }
 
+static char *own_history_dir;
+
+static void
+remove_own_history (void)
+{
+  static const char *const names[] = { "history.sqlite", "history.sqlite-wal", "history.sqlite-shm" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_build_filename (own_history_dir, names[i], NULL);
+      g_unlink (path);
+    }
+  g_rmdir (own_history_dir);
+}
+
+/* Each GUI test process records into a history store of its own.  With
+ * the suite's shared store, what one test recorded changed what another
+ * saw: pg-tpcb judged against the two PostgreSQL contrast runs that an
+ * earlier test had recorded has no anomalous wait, and the Overview test
+ * waited for one until it timed out.  A test that wants a particular
+ * store still sets WAITSCOPE_HISTORY itself. */
+static void
+use_own_history (void)
+{
+  const char *set = g_getenv ("WAITSCOPE_HISTORY");
+  g_autofree char *path = NULL;
+
+  if (set != NULL && !g_str_has_suffix (set, G_DIR_SEPARATOR_S "history-test.sqlite"))
+    return;   /* the test's own, set before */
+  own_history_dir = g_dir_make_tmp ("ws-gui-history-XXXXXX", NULL);
+  if (own_history_dir == NULL)
+    return;
+  path = g_build_filename (own_history_dir, "history.sqlite", NULL);
+  g_setenv ("WAITSCOPE_HISTORY", path, TRUE);
+  atexit (remove_own_history);
+}
+
 WsApplication *
 ws_gui_test_init (int    *argc,
                   char ***argv)
@@ -66,6 +103,7 @@ ws_gui_test_init (int    *argc,
       exit (77);
     }
   g_log_set_writer_func (fail_on_toolkit_warnings, NULL, NULL);
+  use_own_history ();
 
   gtk_test_init (argc, argv, NULL);
   adw_init ();
