@@ -15,6 +15,7 @@
 
 #include "ws-anomaly-detector.h"
 #include "ws-anomaly-learning.h"
+#include "ws-cause-chain.h"
 #include "ws-gmm-many.h"
 #include "ws-ready-tree-run.h"
 #include "ws-symptom.h"

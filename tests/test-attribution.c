@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bench/ws-synthetic-waits.h"
+#include "ws-cause-chain.h"
 #include "ws-cli-test-util.h"
 #include "ws-attribution.h"
 #include "ws-chain.h"

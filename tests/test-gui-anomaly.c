@@ -26,6 +26,7 @@
 
 #include "ws-anomaly-state.h"
 #include "ws-application.h"
+#include "ws-cause-chain.h"
 #include "ws-graph-page.h"
 #include "ws-model-window.h"
 #include "ws-node-details.h"

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ws-application.h"
+#include "ws-cause-chain.h"
 #include "ws-graph-page.h"
 #include "ws-gui-test-util.h"
 #include "ws-node-details.h"

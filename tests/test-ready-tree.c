@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "bench/ws-synthetic-waits.h"
+#include "ws-cause-chain.h"
 #include "ws-cli-test-util.h"
 #include "ws-chain.h"
 #include "ws-error.h"

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ws-attribution.h"
+#include "ws-cause-chain.h"
 #include "ws-graph-scene.h"
 #include "ws-time-format.h"
 #include "ws-wake-words.h"

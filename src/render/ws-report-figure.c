@@ -11,6 +11,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "ws-cause-chain.h"
 #include "ws-chain.h"
 #include "ws-critical-path-run.h"
 #include "ws-critical-path-renderer.h"

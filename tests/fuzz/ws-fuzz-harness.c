@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ws-attribution.h"
+#include "ws-cause-chain.h"
 #include "ws-chain.h"
 #include "ws-contrast.h"
 #include "ws-critical-path.h"

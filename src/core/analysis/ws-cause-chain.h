@@ -3,9 +3,9 @@
 
 #include <glib-object.h>
 
-G_BEGIN_DECLS
+#include "ws-ready-tree.h"
 
-typedef struct _WsReadyTree WsReadyTree;
+G_BEGIN_DECLS
 
 /*
  * ws_ready_tree_cause_chain:
@@ -14,5 +14,14 @@ typedef struct _WsReadyTree WsReadyTree;
  *   chain's leaf holds any of it; what %WS_CHAIN_METRIC_CAUSE ranks by
  */
 guint ws_ready_tree_cause_chain (WsReadyTree *tree);
+
+/*
+ * ws_ready_tree_anomalous_chain:
+ * Returns: the chain with the largest @metric (%WS_CHAIN_METRIC_CAUSE:
+ *   ws_ready_tree_cause_chain(), else the largest total); ties go to the
+ *   lowest chain index.  %WS_NONE for an empty tree.
+ */
+guint ws_ready_tree_anomalous_chain (WsReadyTree   *tree,
+                                     WsChainMetric  metric);
 
 G_END_DECLS

@@ -9,6 +9,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "ws-cause-chain.h"
 #include "ws-graph-export.h"
 #include "ws-json-text.h"
 #include "ws-wake-words.h"

@@ -13,7 +13,6 @@
 #include <glib/gi18n-lib.h>
 
 #include "ws-error.h"
-#include "ws-cause-chain.h"
 #include "ws-false-run.h"
 #include "ws-ready-tree.h"
 
@@ -527,38 +526,3 @@ ws_ready_tree_is_anomalous (WsReadyTree *tree,
   return tree->anomalous != NULL && g_hash_table_contains (tree->anomalous, GUINT_TO_POINTER (node + 1));
 }
 
-guint
-ws_ready_tree_anomalous_chain (WsReadyTree   *tree,
-                               WsChainMetric  metric)
-{
-  guint best = WS_NONE;
-  double best_value = 0.0;
-  guint n_chains;
-
-  g_return_val_if_fail (WS_IS_READY_TREE (tree), WS_NONE);
-  g_return_val_if_fail (metric < WS_N_CHAIN_METRICS, WS_NONE);
-
-  if (metric == WS_CHAIN_METRIC_CAUSE)
-    {
-      if ((best = ws_ready_tree_cause_chain (tree)) != WS_NONE)
-        return best;
-      metric = WS_CHAIN_METRIC_TOTAL;   /* no chain ends at the top cause */
-    }
-
-  n_chains = ws_ready_tree_get_n_chains (tree);
-  for (guint c = 0; c < n_chains; c++)
-    {
-      WsChainMetrics m;
-      double value;
-
-      ws_ready_tree_get_chain_metrics (tree, c, &m);
-      value = ws_chain_metrics_get (&m, metric);
-      if (best == WS_NONE || value > best_value)
-        {
-          best = c;
-          best_value = value;
-        }
-    }
-
-  return best;
-}

@@ -191,13 +191,6 @@ gboolean           ws_ready_tree_is_anomalous      (WsReadyTree   *tree,
 void               ws_ready_tree_get_chain_metrics (WsReadyTree   *tree,
                                                     guint          chain,
                                                     WsChainMetrics *metrics);
-/*
- * ws_ready_tree_anomalous_chain:
- * Returns: the chain with the largest @metric; ties go to the lowest chain
- *   index.  %WS_NONE for an empty tree.
- */
-guint              ws_ready_tree_anomalous_chain   (WsReadyTree   *tree,
-                                                    WsChainMetric  metric);
 
 const char        *ws_ready_stop_to_string         (WsReadyStop  stop);
 

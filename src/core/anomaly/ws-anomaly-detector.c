@@ -1305,26 +1305,6 @@ ws_anomaly_result_make_flag (WsAnomalyResult *self,
 }
 
 /**
- * ws_anomaly_flag_to_wait_only:
- * @flag: a flag made by ws_anomaly_result_make_flag()
- *
- * Scopes @flag to its own wait: saved so, it decides that wait's verdict
- * and teaches the kind nothing.
- */
-void
-ws_anomaly_flag_to_wait_only (WsWaitFlag *flag)
-{
-  char *scoped;
-
-  g_return_if_fail (flag != NULL && flag->signature != NULL);
-  if (g_str_has_prefix (flag->signature, WS_ANOMALY_WAIT_ONLY_PREFIX))
-    return;
-  scoped = g_strconcat (WS_ANOMALY_WAIT_ONLY_PREFIX, flag->signature, NULL);
-  g_free (flag->signature);
-  flag->signature = scoped;
-}
-
-/**
  * ws_anomaly_result_flag_reach:
  * @verdict: the flag the wait would get (%WS_ANOMALY_FLAG_NONE: its flag
  *   removed)

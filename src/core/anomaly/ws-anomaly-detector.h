@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 
 #include "ws-gmm.h"
+#include "ws-anomaly-flag.h"
 #include "ws-history-store.h"
 #include "ws-progress.h"
 #include "ws-ready-tree.h"
@@ -138,11 +139,6 @@ typedef struct {
   guint         n_flagged_anomalous;
   GArray       *flags;
 } WsAnomalyModel;
-
-/* A flag saved under this prefix and its wait's signature judges that
- * wait only: the learning rule does not learn from it, so no other wait
- * changes (the GUI's "This Wait Only", `flag add --this-wait-only`). */
-#define WS_ANOMALY_WAIT_ONLY_PREFIX "wait-only:"
 
 /**
  * WsWaitScore:
@@ -285,7 +281,6 @@ typedef struct {
   double      threshold;
 } WsFlagReach;
 
-void             ws_anomaly_flag_to_wait_only     (WsWaitFlag               *flag);
 gboolean         ws_anomaly_result_flag_reach     (WsAnomalyResult          *self,
                                                    guint                     trace,
                                                    guint                     event,

@@ -52,29 +52,6 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-/* Frees what @t holds (not @t itself): a GArray clear function. */
-void
-ws_session_trace_clear (gpointer data)
-{
-  WsSessionTrace *t = data;
-
-  g_clear_pointer (&t->path, g_free);
-  g_clear_pointer (&t->relative_path, g_free);
-  g_clear_pointer (&t->sha256, g_free);
-  g_clear_pointer (&t->name, g_free);
-}
-
-/* Returns: a deep copy of @t, for a worker thread that must not read the
- * session itself */
-WsSessionTrace
-ws_session_trace_copy (const WsSessionTrace *t)
-{
-  WsSessionTrace copy = {
-    g_strdup (t->path), g_strdup (t->relative_path), g_strdup (t->sha256), t->size, g_strdup (t->name),
-  };
-  return copy;
-}
-
 static void
 findings_changed (WsPinList *list,
                   WsSessionFile *self)

@@ -5,31 +5,13 @@
 #include <json-glib/json-glib.h>
 
 #include "ws-pin-list.h"
+#include "ws-session-trace-check.h"
 
 G_BEGIN_DECLS
 
 /* The version this build writes; it reads every version up to it. */
 #define WS_SESSION_FILE_VERSION 1
 #define WS_SESSION_FILE_FORMAT  "waitscope-session"
-
-/**
- * WsSessionTrace:
- * @path: where the trace was (absolute), or where it was found again
- * @relative_path: (nullable): the same from the session file's folder
- * @sha256: hex SHA-256 of the file's bytes (as stored: gzip stays gzip)
- * @size: its size in bytes
- * @name: the trace's display name
- */
-typedef struct {
-  char   *path;
-  char   *relative_path;  /* nullable: from the session file's folder, as saved */
-  char   *sha256;
-  gint64  size;
-  char   *name;
-} WsSessionTrace;
-
-void           ws_session_trace_clear (gpointer              t);
-WsSessionTrace ws_session_trace_copy  (const WsSessionTrace *t);
 
 /**
  * WsSessionFile:

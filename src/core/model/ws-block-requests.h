@@ -3,9 +3,11 @@
 
 #include <glib.h>
 
-#include "ws-trace.h"
+#include "ws-trace-types.h"
 
 G_BEGIN_DECLS
+
+typedef struct _WsBlockRequests WsBlockRequests;
 
 /*
  * A trace's block-layer requests (docs/trace-format.md, "Block

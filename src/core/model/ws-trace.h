@@ -3,21 +3,12 @@
 
 #include <glib-object.h>
 
+#include "ws-block-requests.h"
 #include "ws-stack-table.h"
+#include "ws-trace-types.h"
 
 G_BEGIN_DECLS
 
-/* All times are nanoseconds on the trace's own clock (perf: since boot). */
-typedef gint64 WsTime;
-
-/* The times a trace may hold: within 2^61 ns (73 years) of zero, and
- * durations up to as long, so that no time + duration, nor any difference
- * of two such sums, can overflow 64 bits.  Both importers reject the rest
- * with the file and line. */
-#define WS_TIME_MIN (-(G_GINT64_CONSTANT (1) << 61))
-#define WS_TIME_MAX (G_GINT64_CONSTANT (1) << 61)
-
-#define WS_NONE G_MAXUINT32
 #define WS_LATENCY_UNKNOWN G_MAXUINT32
 
 /**
@@ -169,7 +160,6 @@ WsTime                  ws_trace_get_thread_exit_time  (WsTrace     *self,
 gint32                  ws_trace_get_process_parent    (WsTrace     *self,
                                                         guint        process);
 const char             *ws_trace_get_record_command    (WsTrace     *self);
-typedef struct _WsBlockRequests WsBlockRequests;
 const WsBlockRequests  *ws_trace_get_block_requests    (WsTrace     *self);
 guint                   ws_trace_get_n_scenario_instances (WsTrace  *self);
 const WsScenarioInstance *ws_trace_get_scenario_instance  (WsTrace  *self,
