@@ -377,7 +377,15 @@ void
 cli_print_json (JsonBuilder *builder)
 {
   g_autoptr(JsonNode) root = json_builder_get_root (builder);
-  g_autofree char *text = ws_json_text_from_node (root);
+
+  cli_print_json_node (root);
+}
+
+/* A core export's JSON (ws-*-export.h) on stdout, as valid UTF-8. */
+void
+cli_print_json_node (JsonNode *node)
+{
+  g_autofree char *text = ws_json_text_from_node (node);
 
   fputs (text, stdout);
 }

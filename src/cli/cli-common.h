@@ -55,6 +55,7 @@ void             cli_print_stack         (FILE                *out,
                                           WsStackId            stack,
                                           const char          *indent);
 void             cli_print_json          (JsonBuilder         *builder);
+void             cli_print_json_node     (JsonNode            *node);
 
 /*
  * CliTraceWriter: a command that loads one trace (with the scenario

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "ws-json-fields.h"
+
+void
+ws_json_field_int (JsonBuilder *builder,
+                   const char  *name,
+                   gint64       value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_int_value (builder, value);
+}
+
+void
+ws_json_field_double (JsonBuilder *builder,
+                      const char  *name,
+                      double       value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_double_value (builder, value);
+}
+
+void
+ws_json_field_boolean (JsonBuilder *builder,
+                       const char  *name,
+                       gboolean     value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_boolean_value (builder, value);
+}
+
+void
+ws_json_field_string (JsonBuilder *builder,
+                      const char  *name,
+                      const char  *value)
+{
+  json_builder_set_member_name (builder, name);
+  if (value != NULL)
+    json_builder_add_string_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
+void
+ws_json_field_null (JsonBuilder *builder,
+                    const char  *name)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_null_value (builder);
+}
+
+void
+ws_json_field_begin_object (JsonBuilder *builder,
+                            const char  *name)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_begin_object (builder);
+}
+
+void
+ws_json_field_begin_array (JsonBuilder *builder,
+                           const char  *name)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_begin_array (builder);
+}
