@@ -46,10 +46,6 @@ WsTime           cli_percentile          (const WsTime        *sorted,
                                           gsize                n,
                                           guint                percent);
 
-const char      *cli_event_flag_name     (guint                bit);
-void             cli_json_add_stack      (JsonBuilder         *builder,
-                                          WsStackTable        *stacks,
-                                          WsStackId            stack);
 void             cli_print_stack         (FILE                *out,
                                           WsStackTable        *stacks,
                                           WsStackId            stack,
