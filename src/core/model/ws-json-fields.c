@@ -43,6 +43,18 @@ ws_json_field_string (JsonBuilder *builder,
 }
 
 void
+ws_json_field_text (JsonBuilder *builder,
+                    const char  *name,
+                    const char  *value)
+{
+  g_autofree char *valid = NULL;
+
+  if (value != NULL && !g_utf8_validate (value, -1, NULL))
+    value = valid = g_utf8_make_valid (value, -1);
+  ws_json_field_string (builder, name, value);
+}
+
+void
 ws_json_field_null (JsonBuilder *builder,
                     const char  *name)
 {

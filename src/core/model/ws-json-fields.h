@@ -26,6 +26,11 @@ void ws_json_field_boolean      (JsonBuilder *builder,
 void ws_json_field_string       (JsonBuilder *builder,
                                  const char  *name,
                                  const char  *value);
+/* Text read from a trace or a store, made valid UTF-8 here (U+FFFD for
+ * bad bytes); %NULL: null. */
+void ws_json_field_text         (JsonBuilder *builder,
+                                 const char  *name,
+                                 const char  *value);
 void ws_json_field_null         (JsonBuilder *builder,
                                  const char  *name);
 /* The name of a member whose value is an object or array built next. */
