@@ -93,52 +93,19 @@ add_wait (JsonBuilder       *b,
   json_builder_end_object (b);
 }
 
-/* ws_json_field_text() for the stream. */
-static void
-stream_text (WsJsonStream *out,
-             const char   *name,
-             const char   *text)
-{
-  g_autofree char *valid = NULL;
-
-  ws_json_stream_set_member_name (out, name);
-  if (text == NULL)
-    ws_json_stream_add_null (out);
-  else
-    ws_json_stream_add_string (out, g_utf8_validate (text, -1, NULL) ? text : (valid = g_utf8_make_valid (text, -1)));
-}
-
-static void
-stream_int (WsJsonStream *out,
-            const char   *name,
-            gint64        value)
-{
-  ws_json_stream_set_member_name (out, name);
-  ws_json_stream_add_int (out, value);
-}
-
-static void
-stream_double (WsJsonStream *out,
-               const char   *name,
-               double        value)
-{
-  ws_json_stream_set_member_name (out, name);
-  ws_json_stream_add_double (out, value);
-}
-
 static void
 add_settings (WsJsonStream            *out,
               const WsAnomalySettings *settings)
 {
-  stream_double (out, "threshold", settings->threshold);
-  stream_text (out, "rule", ws_anomaly_rule_to_string (settings->rule));
-  stream_int (out, "signature_depth", settings->signature_depth);
-  stream_double (out, "flag_prior", settings->flag_prior);
-  stream_double (out, "flag_max_shift", settings->flag_max_shift);
+  ws_json_stream_field_double (out, "threshold", settings->threshold);
+  ws_json_stream_field_string (out, "rule", ws_anomaly_rule_to_string (settings->rule));
+  ws_json_stream_field_int (out, "signature_depth", settings->signature_depth);
+  ws_json_stream_field_double (out, "flag_prior", settings->flag_prior);
+  ws_json_stream_field_double (out, "flag_max_shift", settings->flag_max_shift);
   if (settings->flag_model_weight == WS_ANOMALY_FLAG_MODEL_WEIGHT_WAITS)
-    stream_text (out, "flag_model_weight", "waits");
+    ws_json_stream_field_string (out, "flag_model_weight", "waits");
   else
-    stream_double (out, "flag_model_weight", settings->flag_model_weight);
+    ws_json_stream_field_double (out, "flag_model_weight", settings->flag_model_weight);
 }
 
 /* One trace: its counts, and its anomalous and flagged waits (@all: every wait). */
@@ -153,11 +120,11 @@ add_trace (WsJsonStream    *out,
   const WsWaitScore *s = ws_anomaly_result_get_scores (result, t, &n);
 
   ws_json_stream_begin_object (out);
-  stream_text (out, "path", ws_trace_get_path (ws_anomaly_result_get_trace (result, t)));
-  stream_text (out, "digest", ws_anomaly_result_get_digest (result, t));
-  stream_int (out, "n_waits", n);
-  stream_int (out, "n_anomalous", ws_anomaly_result_count_anomalous (result, t));
-  stream_int (out, "n_shown", ws_anomaly_result_count_shown (result, t));
+  ws_json_stream_field_string (out, "path", ws_trace_get_path (ws_anomaly_result_get_trace (result, t)));
+  ws_json_stream_field_string (out, "digest", ws_anomaly_result_get_digest (result, t));
+  ws_json_stream_field_int (out, "n_waits", n);
+  ws_json_stream_field_int (out, "n_anomalous", ws_anomaly_result_count_anomalous (result, t));
+  ws_json_stream_field_int (out, "n_shown", ws_anomaly_result_count_shown (result, t));
   ws_json_stream_set_member_name (out, "waits");
   ws_json_stream_begin_array (out);
   for (guint i = 0; i < n; i++)
@@ -180,8 +147,8 @@ ws_anomaly_export_json (FILE            *file,
   WsJsonStream *out = ws_json_stream_new (file);
 
   ws_json_stream_begin_object (out);
-  stream_int (out, "schema_version", WS_ANOMALY_SCHEMA_VERSION);
-  stream_text (out, "history", history);
+  ws_json_stream_field_int (out, "schema_version", WS_ANOMALY_SCHEMA_VERSION);
+  ws_json_stream_field_string (out, "history", history);
   add_settings (out, ws_anomaly_result_get_settings (result));
   ws_json_stream_set_member_name (out, "traces");
   ws_json_stream_begin_array (out);

@@ -152,27 +152,6 @@ add_block_requests (JsonBuilder           *b,
 }
 
 static void
-stream_int (WsJsonStream *out,
-            const char   *name,
-            gint64        value)
-{
-  ws_json_stream_set_member_name (out, name);
-  ws_json_stream_add_int (out, value);
-}
-
-static void
-stream_string (WsJsonStream *out,
-               const char   *name,
-               const char   *value)
-{
-  ws_json_stream_set_member_name (out, name);
-  if (value != NULL)
-    ws_json_stream_add_string (out, value);
-  else
-    ws_json_stream_add_null (out);
-}
-
-static void
 add_trace (WsJsonStream *out,
            WsTrace      *trace,
            guint         top)
@@ -184,21 +163,21 @@ add_trace (WsJsonStream *out,
   gboolean has_waits = ws_trace_count_kind (trace, WS_EVENT_WAIT) > 0;
 
   ws_json_stream_begin_object (out);
-  stream_string (out, "path", ws_trace_get_path (trace));
-  stream_string (out, "name", ws_trace_get_name (trace));
-  stream_int (out, "start", ws_trace_get_start_time (trace));
-  stream_int (out, "end", ws_trace_get_end_time (trace));
-  stream_int (out, "duration", ws_trace_get_end_time (trace) - ws_trace_get_start_time (trace));
-  stream_int (out, "n_events", ws_trace_get_n_events (trace));
+  ws_json_stream_field_string (out, "path", ws_trace_get_path (trace));
+  ws_json_stream_field_string (out, "name", ws_trace_get_name (trace));
+  ws_json_stream_field_int (out, "start", ws_trace_get_start_time (trace));
+  ws_json_stream_field_int (out, "end", ws_trace_get_end_time (trace));
+  ws_json_stream_field_int (out, "duration", ws_trace_get_end_time (trace) - ws_trace_get_start_time (trace));
+  ws_json_stream_field_int (out, "n_events", ws_trace_get_n_events (trace));
   ws_json_stream_set_member_name (out, "events");
   add_event_counts (b, trace);
   ws_json_stream_add_builder (out, b);
   /* A profile of samples alone: what to record to see waits. */
   ws_json_stream_set_member_name (out, "waits_recorded");
   ws_json_stream_add_boolean (out, has_waits);
-  stream_string (out, "record_waits_command", has_waits ? NULL : WS_PERF_RECORD_WAITS_COMMAND);
-  stream_int (out, "n_processes", ws_trace_get_n_processes (trace));
-  stream_int (out, "n_scenario_instances", ws_trace_get_n_scenario_instances (trace));
+  ws_json_stream_field_string (out, "record_waits_command", has_waits ? NULL : WS_PERF_RECORD_WAITS_COMMAND);
+  ws_json_stream_field_int (out, "n_processes", ws_trace_get_n_processes (trace));
+  ws_json_stream_field_int (out, "n_scenario_instances", ws_trace_get_n_scenario_instances (trace));
   ws_json_stream_set_member_name (out, "block_requests");
   if (requests == NULL)
     ws_json_stream_add_null (out);   /* not recorded */
@@ -235,9 +214,9 @@ ws_trace_summary_export_json (FILE            *file,
   WsJsonStream *out = ws_json_stream_new (file);
 
   ws_json_stream_begin_object (out);
-  stream_int (out, "schema_version", WS_TRACE_SUMMARY_SCHEMA_VERSION);
-  stream_string (out, "stack_order", "leaf-first");
-  stream_string (out, "time_unit", "ns");
+  ws_json_stream_field_int (out, "schema_version", WS_TRACE_SUMMARY_SCHEMA_VERSION);
+  ws_json_stream_field_string (out, "stack_order", "leaf-first");
+  ws_json_stream_field_string (out, "time_unit", "ns");
   ws_json_stream_set_member_name (out, "traces");
   ws_json_stream_begin_array (out);
   for (guint i = 0; i < n_traces; i++)

@@ -77,3 +77,33 @@ ws_json_field_begin_array (JsonBuilder *builder,
   json_builder_set_member_name (builder, name);
   json_builder_begin_array (builder);
 }
+
+void
+ws_json_stream_field_int (WsJsonStream *stream,
+                          const char   *name,
+                          gint64        value)
+{
+  ws_json_stream_set_member_name (stream, name);
+  ws_json_stream_add_int (stream, value);
+}
+
+void
+ws_json_stream_field_double (WsJsonStream *stream,
+                             const char   *name,
+                             double        value)
+{
+  ws_json_stream_set_member_name (stream, name);
+  ws_json_stream_add_double (stream, value);
+}
+
+void
+ws_json_stream_field_string (WsJsonStream *stream,
+                             const char   *name,
+                             const char   *value)
+{
+  ws_json_stream_set_member_name (stream, name);
+  if (value != NULL)
+    ws_json_stream_add_string (stream, value);
+  else
+    ws_json_stream_add_null (stream);
+}

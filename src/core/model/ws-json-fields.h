@@ -11,6 +11,8 @@
 
 #include <json-glib/json-glib.h>
 
+#include "ws-json-stream.h"
+
 G_BEGIN_DECLS
 
 void ws_json_field_int          (JsonBuilder *builder,
@@ -38,5 +40,17 @@ void ws_json_field_begin_object (JsonBuilder *builder,
                                  const char  *name);
 void ws_json_field_begin_array  (JsonBuilder *builder,
                                  const char  *name);
+
+/* The same, for the members a WsJsonStream writes around its long arrays. */
+void ws_json_stream_field_int    (WsJsonStream *stream,
+                                  const char   *name,
+                                  gint64        value);
+void ws_json_stream_field_double (WsJsonStream *stream,
+                                  const char   *name,
+                                  double        value);
+/* @value %NULL: null; the stream makes text valid UTF-8. */
+void ws_json_stream_field_string (WsJsonStream *stream,
+                                  const char   *name,
+                                  const char   *value);
 
 G_END_DECLS
