@@ -20,9 +20,9 @@
 #include "cli-anomaly.h"
 #include "cli-common.h"
 #include "ws-anomaly-detector.h"
+#include "ws-anomaly-export.h"
 #include "ws-anomaly-plot.h"
 #include "ws-error.h"
-#include "ws-json-stream.h"
 
 int cli_anomalies (int argc, char **argv);
 int cli_model (int argc, char **argv);
@@ -144,211 +144,8 @@ cli_anomaly_open_store (CliAnomalyOptions  *options,
   return ws_history_store_open (path, error);
 }
 
-void
-cli_json_add_text (JsonBuilder *b,
-                   const char  *member,
-                   const char  *text)
-{
-  json_builder_set_member_name (b, member);
-  if (text == NULL)
-    json_builder_add_null_value (b);
-  else if (g_utf8_validate (text, -1, NULL))
-    json_builder_add_string_value (b, text);
-  else
-    {
-      g_autofree char *valid = g_utf8_make_valid (text, -1);
-      json_builder_add_string_value (b, valid);
-    }
-}
-
-const char *
-cli_anomaly_flag_name (WsAnomalyFlag flag)
-{
-  switch (flag)
-    {
-    case WS_ANOMALY_FLAG_ANOMALOUS: return "anomalous";
-    case WS_ANOMALY_FLAG_NORMAL:    return "normal";
-    default:                        return "none";
-    }
-}
-
 /* ------------------------------------------------------------------ */
 /* anomalies                                                            */
-
-static void
-json_add_model (JsonBuilder          *b,
-                const WsAnomalyModel *m)
-{
-  json_builder_begin_object (b);
-  cli_json_add_text (b, "signature", m->key);
-  cli_json_add_text (b, "pool", m->pool);
-  json_builder_set_member_name (b, "level");
-  json_builder_add_string_value (b, ws_model_level_to_string (m->level));
-  json_builder_set_member_name (b, "n_samples");
-  json_builder_add_int_value (b, m->samples ? m->samples->len : 0);
-  json_builder_set_member_name (b, "n_history");
-  json_builder_add_int_value (b, m->n_history);
-  json_builder_set_member_name (b, "n_current");
-  json_builder_add_int_value (b, m->n_current);
-  json_builder_set_member_name (b, "flagged_normal");
-  json_builder_add_int_value (b, m->n_flagged_normal);
-  json_builder_set_member_name (b, "flagged_anomalous");
-  json_builder_add_int_value (b, m->n_flagged_anomalous);
-  json_builder_set_member_name (b, "threshold");
-  json_builder_add_double_value (b, m->threshold);
-  json_builder_set_member_name (b, "pool_threshold");
-  json_builder_add_double_value (b, m->pool_threshold);
-  json_builder_set_member_name (b, "anomalous_from_ns");
-  if (m->gmm.n_components > 0)
-    json_builder_add_int_value (b, (gint64) ceil (exp (MIN (m->cut, 60.0))));
-  else
-    json_builder_add_null_value (b);
-  json_builder_set_member_name (b, "bic");
-  json_builder_add_double_value (b, m->gmm.bic);
-  json_builder_set_member_name (b, "mean_log_likelihood");
-  json_builder_add_double_value (b, m->gmm.mean_log_likelihood);
-  json_builder_set_member_name (b, "components");
-  json_builder_begin_array (b);
-  for (guint k = 0; k < m->gmm.n_components; k++)
-    {
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "weight");
-      json_builder_add_double_value (b, m->gmm.components[k].weight);
-      json_builder_set_member_name (b, "mean_log_ns");
-      json_builder_add_double_value (b, m->gmm.components[k].mean);
-      json_builder_set_member_name (b, "sd_log_ns");
-      json_builder_add_double_value (b, sqrt (m->gmm.components[k].variance));
-      json_builder_set_member_name (b, "median_ns");
-      json_builder_add_int_value (b, (gint64) llround (exp (MIN (m->gmm.components[k].mean, 60.0))));
-      json_builder_set_member_name (b, "anomalous");
-      json_builder_add_boolean_value (b, (m->marked_components & (1u << k)) != 0);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-  json_builder_end_object (b);
-}
-
-static void
-json_add_wait (JsonBuilder       *b,
-               WsAnomalyResult   *result,
-               guint              t,
-               const WsWaitScore *s)
-{
-  WsTrace *trace = ws_anomaly_result_get_trace (result, t);
-  const WsEvent *e = ws_trace_get_event (trace, s->event);
-  const WsThread *th = ws_trace_get_thread (trace, e->thread);
-
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "event");
-  json_builder_add_int_value (b, s->event);
-  json_builder_set_member_name (b, "tid");
-  json_builder_add_int_value (b, th->tid);
-  cli_json_add_text (b, "thread", th->name);
-  json_builder_set_member_name (b, "time_ns");
-  json_builder_add_int_value (b, e->time);
-  json_builder_set_member_name (b, "duration_ns");
-  json_builder_add_int_value (b, e->duration);
-  cli_json_add_text (b, "signature", ws_anomaly_result_get_model (result, s->model)->key);
-  json_builder_set_member_name (b, "score");
-  json_builder_add_double_value (b, s->score);
-  json_builder_set_member_name (b, "model_anomalous");
-  json_builder_add_boolean_value (b, s->model_anomalous);
-  json_builder_set_member_name (b, "flag");
-  json_builder_add_string_value (b, cli_anomaly_flag_name (s->flag));
-  json_builder_set_member_name (b, "anomalous");
-  json_builder_add_boolean_value (b, s->anomalous);
-  json_builder_set_member_name (b, "delay_caused_ns");
-  json_builder_add_int_value (b, s->delay_caused);
-  json_builder_set_member_name (b, "shown");
-  json_builder_add_boolean_value (b, s->shown);
-  json_builder_end_object (b);
-}
-
-/* cli_json_add_text() for the stream. */
-static void
-stream_text (WsJsonStream *out,
-             const char   *member,
-             const char   *text)
-{
-  ws_json_stream_set_member_name (out, member);
-  if (text == NULL)
-    ws_json_stream_add_null (out);
-  else if (g_utf8_validate (text, -1, NULL))
-    ws_json_stream_add_string (out, text);
-  else
-    {
-      g_autofree char *valid = g_utf8_make_valid (text, -1);
-      ws_json_stream_add_string (out, valid);
-    }
-}
-
-/* Streamed (ws-json-stream.h): with --all, one small tree per wait at a
- * time rather than a tree of every wait of every trace. */
-static void
-print_json (WsAnomalyResult   *result,
-            GPtrArray         *traces,
-            const char        *history,
-            gboolean           all)
-{
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-  WsJsonStream *out = ws_json_stream_new (stdout);
-  const WsAnomalySettings *settings = ws_anomaly_result_get_settings (result);
-
-  ws_json_stream_begin_object (out);
-  stream_text (out, "history", history);
-  ws_json_stream_set_member_name (out, "threshold");
-  ws_json_stream_add_double (out, settings->threshold);
-  stream_text (out, "rule", ws_anomaly_rule_to_string (settings->rule));
-  ws_json_stream_set_member_name (out, "signature_depth");
-  ws_json_stream_add_int (out, settings->signature_depth);
-  ws_json_stream_set_member_name (out, "flag_prior");
-  ws_json_stream_add_double (out, settings->flag_prior);
-  ws_json_stream_set_member_name (out, "flag_max_shift");
-  ws_json_stream_add_double (out, settings->flag_max_shift);
-  ws_json_stream_set_member_name (out, "flag_model_weight");
-  if (settings->flag_model_weight == WS_ANOMALY_FLAG_MODEL_WEIGHT_WAITS)
-    ws_json_stream_add_string (out, "waits");
-  else
-    ws_json_stream_add_double (out, settings->flag_model_weight);
-  ws_json_stream_set_member_name (out, "traces");
-  ws_json_stream_begin_array (out);
-  for (guint t = 0; t < traces->len; t++)
-    {
-      guint n;
-      const WsWaitScore *s = ws_anomaly_result_get_scores (result, t, &n);
-
-      ws_json_stream_begin_object (out);
-      stream_text (out, "path", ws_trace_get_path (g_ptr_array_index (traces, t)));
-      stream_text (out, "digest", ws_anomaly_result_get_digest (result, t));
-      ws_json_stream_set_member_name (out, "n_waits");
-      ws_json_stream_add_int (out, n);
-      ws_json_stream_set_member_name (out, "n_anomalous");
-      ws_json_stream_add_int (out, ws_anomaly_result_count_anomalous (result, t));
-      ws_json_stream_set_member_name (out, "n_shown");
-      ws_json_stream_add_int (out, ws_anomaly_result_count_shown (result, t));
-      ws_json_stream_set_member_name (out, "waits");
-      ws_json_stream_begin_array (out);
-      for (guint i = 0; i < n; i++)
-        if (all || s[i].anomalous || s[i].flag != WS_ANOMALY_FLAG_NONE)
-          {
-            json_add_wait (b, result, t, &s[i]);
-            ws_json_stream_add_builder (out, b);
-          }
-      ws_json_stream_end_array (out);
-      ws_json_stream_end_object (out);
-    }
-  ws_json_stream_end_array (out);
-  ws_json_stream_set_member_name (out, "models");
-  ws_json_stream_begin_array (out);
-  for (guint m = 0; m < ws_anomaly_result_get_n_models (result); m++)
-    {
-      json_add_model (b, ws_anomaly_result_get_model (result, m));
-      ws_json_stream_add_builder (out, b);
-    }
-  ws_json_stream_end_array (out);
-  ws_json_stream_end_object (out);
-  ws_json_stream_finish (out);
-}
 
 typedef struct {
   guint  trace;
@@ -401,7 +198,7 @@ print_text (WsAnomalyResult *result,
 
       printf ("  %-10.3g %10s %10s %7d  %-16s  %-9s  %s\n", r->score->score, dur, delayed,
               ws_trace_get_thread (trace, e->thread)->tid, when,
-              cli_anomaly_flag_name (r->score->flag),
+              ws_anomaly_flag_to_string (r->score->flag),
               ws_anomaly_result_get_model (result, r->score->model)->key);
     }
 }
@@ -475,7 +272,7 @@ cli_anomalies (int    argc,
       goto out;
     }
   if (options.json)
-    print_json (result, traces, store ? ws_history_store_get_path (store) : NULL, all);
+    ws_anomaly_export_json (stdout, result, store ? ws_history_store_get_path (store) : NULL, all);
   else
     print_text (result, traces, top);
   status = CLI_EXIT_OK;
@@ -567,7 +364,7 @@ cli_model (int    argc,
   if (options.json)
     {
       g_autoptr(JsonBuilder) b = json_builder_new ();
-      json_add_model (b, &model);
+      ws_anomaly_export_model_json (b, &model);
       cli_print_json (b);
     }
   else

@@ -4,6 +4,7 @@
 #include <json-glib/json-glib.h>
 
 #include "ws-anomaly-detector.h"
+#include "ws-anomaly-export.h"
 
 G_BEGIN_DECLS
 
@@ -29,9 +30,5 @@ gboolean        cli_anomaly_settings    (CliAnomalyOptions *options,
 WsHistoryStore *cli_anomaly_open_store  (CliAnomalyOptions *options,
                                          gboolean           create,
                                          GError           **error);
-void            cli_json_add_text       (JsonBuilder       *builder,
-                                         const char        *member,
-                                         const char        *text);
-const char     *cli_anomaly_flag_name   (WsAnomalyFlag      flag);
 
 G_END_DECLS

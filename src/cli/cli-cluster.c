@@ -38,62 +38,6 @@ parse_linkage (const char *text,
   return FALSE;
 }
 
-/* Fig. 4 at a quarter, half, three quarters and all of the coverage the
- * signatures reach. */
-static const double fig4_fractions[] = { 0.25, 0.5, 0.75, 1.0 };
-
-static double
-fig4_value (WsCoverage *cov,
-            WsRanking   ranking,
-            double      fraction)
-{
-  return ws_coverage_streams_to_reach (cov, ranking, fraction * ws_coverage_get_total_coverage (cov), 0, 1);
-}
-
-static void
-json_coverage (JsonBuilder *b,
-               WsCoverage  *cov)
-{
-  json_builder_set_member_name (b, "signatures");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < ws_coverage_get_n_signatures (cov); i++)
-    {
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "name");
-      json_builder_add_string_value (b, ws_coverage_get_signature_name (cov, i));
-      json_builder_set_member_name (b, "cost");
-      json_builder_add_int_value (b, ws_coverage_get_signature_cost (cov, i));
-      json_builder_set_member_name (b, "streams");
-      json_builder_add_int_value (b, ws_coverage_get_signature_n_streams (cov, i));
-      json_builder_set_member_name (b, "coverage");
-      json_builder_add_double_value (b, ws_coverage_get_signature_coverage (cov, i));
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-  json_builder_set_member_name (b, "coverage");
-  json_builder_add_double_value (b, ws_coverage_get_total_coverage (cov));
-
-  /* Streams to inspect to reach each coverage (-1: never); Random is the
-   * mean of 1000 seeded shuffles, or exact over all orders up to 8
-   * streams. */
-  json_builder_set_member_name (b, "fig4");
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "coverage");
-  json_builder_begin_array (b);
-  for (guint k = 0; k < G_N_ELEMENTS (fig4_fractions); k++)
-    json_builder_add_double_value (b, fig4_fractions[k] * ws_coverage_get_total_coverage (cov));
-  json_builder_end_array (b);
-  for (WsRanking r = 0; r < WS_N_RANKINGS; r++)
-    {
-      json_builder_set_member_name (b, ws_ranking_to_string (r));
-      json_builder_begin_array (b);
-      for (guint k = 0; k < G_N_ELEMENTS (fig4_fractions); k++)
-        json_builder_add_double_value (b, fig4_value (cov, r, fig4_fractions[k]));
-      json_builder_end_array (b);
-    }
-  json_builder_end_object (b);
-}
-
 static void
 print_coverage (WsCoverage *cov)
 {
@@ -111,14 +55,14 @@ print_coverage (WsCoverage *cov)
   printf (_("  all together: %.2f %%\n"), 100 * ws_coverage_get_total_coverage (cov));
 
   printf ("\n%s\n  %-14s", _("Trace streams to inspect to reach a coverage (StackMine Fig. 4)"), _("COVERAGE"));
-  for (guint k = 0; k < G_N_ELEMENTS (fig4_fractions); k++)
-    printf (" %9.2f%%", 100 * fig4_fractions[k] * ws_coverage_get_total_coverage (cov));
+  for (guint k = 0; k < WS_FIG4_N_FRACTIONS; k++)
+    printf (" %9.2f%%", 100 * ws_fig4_fractions[k] * ws_coverage_get_total_coverage (cov));
   printf ("\n");
   for (WsRanking r = 0; r < WS_N_RANKINGS; r++)
     {
       printf ("  %-14s", ws_ranking_to_string (r));
-      for (guint k = 0; k < G_N_ELEMENTS (fig4_fractions); k++)
-        printf (" %10.1f", fig4_value (cov, r, fig4_fractions[k]));
+      for (guint k = 0; k < WS_FIG4_N_FRACTIONS; k++)
+        printf (" %10.1f", ws_fig4_streams_to_reach (cov, r, ws_fig4_fractions[k]));
       printf ("\n");
     }
 }
@@ -171,71 +115,6 @@ write_coverage (WsCoverage     *cov,
   ws_coverage_curves_plot (curves, plot);
   ws_export_format_from_path (path, &format);
   return ws_coverage_plot_export (plot, path, format, COVERAGE_FIGURE_WIDTH, COVERAGE_FIGURE_HEIGHT, error);
-}
-
-static void
-print_json (CliMineOptions *options,
-            CliMineResult  *result,
-            WsClusterSet   *clusters,
-            const char     *linkage,
-            const char     *rank,
-            const char     *weights,
-            WsCoverage     *coverage)
-{
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-  WsStackTable *table = ws_stack_db_get_stack_table (result->db);
-  guint n = ws_cluster_set_get_n_clusters (clusters);
-  guint shown = options->top == 0 ? n : MIN ((guint) options->top, n);
-
-  json_builder_begin_object (b);
-  cli_mine_json_header (b, options, result);
-  json_builder_set_member_name (b, "threshold");
-  json_builder_add_double_value (b, ws_cluster_set_get_threshold (clusters));
-  json_builder_set_member_name (b, "linkage");
-  json_builder_add_string_value (b, linkage);
-  json_builder_set_member_name (b, "rank");
-  json_builder_add_string_value (b, rank);
-  json_builder_set_member_name (b, "weights");
-  json_builder_add_string_value (b, weights);
-  json_builder_set_member_name (b, "n_clusters");
-  json_builder_add_int_value (b, n);
-  json_builder_set_member_name (b, "clusters");
-  json_builder_begin_array (b);
-  for (guint c = 0; c < shown; c++)
-    {
-      const WsCluster *cl = ws_cluster_set_get_cluster (clusters, c);
-      g_autofree WsFrameId *common = NULL;
-      guint n_common;
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "rank");
-      json_builder_add_int_value (b, c + 1);
-      json_builder_set_member_name (b, "total_cost");
-      json_builder_add_int_value (b, cl->total_cost);
-      json_builder_set_member_name (b, "streams");
-      json_builder_add_int_value (b, cl->n_streams);
-      json_builder_set_member_name (b, "events");
-      json_builder_add_int_value (b, cl->n_events);
-      json_builder_set_member_name (b, "average_cost");
-      json_builder_add_double_value (b, cl->average_cost);
-      json_builder_set_member_name (b, "merge_similarity");
-      json_builder_add_double_value (b, cl->merge_similarity);
-      common = ws_coverage_cluster_common_frames (clusters, c, &n_common);
-      json_builder_set_member_name (b, "common");
-      cli_mine_json_frames (b, table, common, n_common);
-      json_builder_set_member_name (b, "patterns");
-      json_builder_begin_array (b);
-      for (guint k = 0; k < cl->n_patterns; k++)
-        cli_mine_json_pattern (b, table, ws_pattern_set_get_pattern (result->patterns, cl->patterns[k]),
-                               result->run->discriminative);
-      json_builder_end_array (b);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-  if (coverage != NULL)
-    json_coverage (b, coverage);
-  json_builder_end_object (b);
-  cli_print_json (b);
 }
 
 static void
@@ -375,8 +254,17 @@ print_result (CliMineOptions *options,
   WsCoverage *coverage = result->run->coverage;
 
   if (options->json)
-    print_json (options, result, clusters, o->linkage_name ? o->linkage_name : "average",
-                ws_cluster_rank_to_string (o->rank), ws_mining_weights_to_string (result->run->weights), coverage);
+    {
+      g_autofree char *note = NULL;
+      WsMiningExportOptions export;
+      g_autoptr(JsonNode) json = NULL;
+
+      cli_mine_export_options (options, result, &export, &note);
+      export.linkage = o->linkage_name ? o->linkage_name : "average";
+      export.rank = ws_cluster_rank_to_string (o->rank);
+      json = ws_mining_export_clusters_json (result->run, &export);
+      cli_print_json_node (json);
+    }
   else
     {
       print_text (options, result, clusters, ws_cluster_rank_to_string (o->rank));

@@ -327,34 +327,8 @@ cli_percentile (const WsTime *sorted,
   return sorted[CLAMP (rank, 1, n) - 1];
 }
 
-const char *
-cli_event_flag_name (guint bit)
-{
-  static const char * const names[] = {
-    "span", "readier-unknown", "uninterruptible", "unfinished", "echo",
-  };
-  return bit < G_N_ELEMENTS (names) ? names[bit] : NULL;
-}
-
 /* Stacks are stored caller first; analysts read them leaf first, as perf
  * prints them, so every CLI output is leaf first. */
-void
-cli_json_add_stack (JsonBuilder  *builder,
-                    WsStackTable *stacks,
-                    WsStackId     stack)
-{
-  guint n = 0;
-  const WsFrameId *frames = ws_stack_table_get_stack (stacks, stack, &n);
-
-  json_builder_begin_array (builder);
-  for (guint k = n; k > 0; k--)
-    {
-      g_autofree char *text = ws_stack_table_format_frame (stacks, frames[k - 1]);
-      json_builder_add_string_value (builder, text);
-    }
-  json_builder_end_array (builder);
-}
-
 void
 cli_print_stack (FILE         *out,
                  WsStackTable *stacks,
@@ -377,7 +351,15 @@ void
 cli_print_json (JsonBuilder *builder)
 {
   g_autoptr(JsonNode) root = json_builder_get_root (builder);
-  g_autofree char *text = ws_json_text_from_node (root);
+
+  cli_print_json_node (root);
+}
+
+/* A core export's JSON (ws-*-export.h) on stdout, as valid UTF-8. */
+void
+cli_print_json_node (JsonNode *node)
+{
+  g_autofree char *text = ws_json_text_from_node (node);
 
   fputs (text, stdout);
 }

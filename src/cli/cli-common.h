@@ -46,15 +46,12 @@ WsTime           cli_percentile          (const WsTime        *sorted,
                                           gsize                n,
                                           guint                percent);
 
-const char      *cli_event_flag_name     (guint                bit);
-void             cli_json_add_stack      (JsonBuilder         *builder,
-                                          WsStackTable        *stacks,
-                                          WsStackId            stack);
 void             cli_print_stack         (FILE                *out,
                                           WsStackTable        *stacks,
                                           WsStackId            stack,
                                           const char          *indent);
 void             cli_print_json          (JsonBuilder         *builder);
+void             cli_print_json_node     (JsonNode            *node);
 
 /*
  * CliTraceWriter: a command that loads one trace (with the scenario

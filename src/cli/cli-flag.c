@@ -18,6 +18,7 @@
 #include "ws-anomaly-flag.h"
 #include "cli-common.h"
 #include "ws-error.h"
+#include "ws-json-fields.h"
 #include "ws-trace-loader.h"
 
 int cli_flag (int argc, char **argv);
@@ -67,7 +68,7 @@ print_reach (WsAnomalyResult *result,
     {
       printf (_("dry run: %s %d@%lldns %s: %u other waits of its kind would become anomalous, "
                 "%u normal (threshold %.4g -> %.4g); nothing saved\n"),
-              cli_anomaly_flag_name (verdict), tid, (long long) time, reach.signature, reach.n_to_anomalous, reach.n_to_normal,
+              ws_anomaly_flag_to_string (verdict), tid, (long long) time, reach.signature, reach.n_to_anomalous, reach.n_to_normal,
               m->threshold, reach.threshold);
       return;
     }
@@ -76,8 +77,8 @@ print_reach (WsAnomalyResult *result,
   json_builder_add_int_value (json, tid);
   json_builder_set_member_name (json, "time_ns");
   json_builder_add_int_value (json, time);
-  cli_json_add_text (json, "signature", reach.signature);
-  cli_json_add_text (json, "flag", cli_anomaly_flag_name (verdict));
+  ws_json_field_text (json, "signature", reach.signature);
+  ws_json_field_text (json, "flag", ws_anomaly_flag_to_string (verdict));
   json_builder_set_member_name (json, "to_anomalous");
   json_builder_add_int_value (json, reach.n_to_anomalous);
   json_builder_set_member_name (json, "to_normal");
@@ -190,7 +191,7 @@ flag_set (int           argc,
           if (g_str_has_prefix (kind, WS_ANOMALY_WAIT_ONLY_PREFIX))
             kind += strlen (WS_ANOMALY_WAIT_ONLY_PREFIX);
           /* Printed after the commit: a line means the flag is durable. */
-          printf ("%s %d@%" G_GINT64_FORMAT "ns %s\n", cli_anomaly_flag_name (verdict), tid, flag.event_time, kind);
+          printf ("%s %d@%" G_GINT64_FORMAT "ns %s\n", ws_anomaly_flag_to_string (verdict), tid, flag.event_time, kind);
           fflush (stdout);
         }
       ws_wait_flag_clear (&flag);
@@ -265,16 +266,16 @@ flag_list (int    argc,
           const WsWaitFlag *f = &g_array_index (flags, WsWaitFlag, i);
 
           json_builder_begin_object (b);
-          cli_json_add_text (b, "digest", f->trace_digest);
+          ws_json_field_text (b, "digest", f->trace_digest);
           json_builder_set_member_name (b, "tid");
           json_builder_add_int_value (b, f->tid);
           json_builder_set_member_name (b, "time_ns");
           json_builder_add_int_value (b, f->event_time);
           json_builder_set_member_name (b, "duration_ns");
           json_builder_add_int_value (b, f->duration);
-          cli_json_add_text (b, "signature", f->signature);
+          ws_json_field_text (b, "signature", f->signature);
           json_builder_set_member_name (b, "flag");
-          json_builder_add_string_value (b, cli_anomaly_flag_name (f->flag));
+          json_builder_add_string_value (b, ws_anomaly_flag_to_string (f->flag));
           json_builder_set_member_name (b, "updated_at_us");
           json_builder_add_int_value (b, f->updated_at);
           json_builder_end_object (b);
@@ -289,7 +290,7 @@ flag_list (int    argc,
         g_autofree char *dur = cli_format_duration (f->duration);
         g_autofree char *when = cli_format_timestamp (f->event_time);
 
-        printf ("%-9s %7d  %-16s %10s  %.12s  %s\n", cli_anomaly_flag_name (f->flag), f->tid, when, dur,
+        printf ("%-9s %7d  %-16s %10s  %.12s  %s\n", ws_anomaly_flag_to_string (f->flag), f->tid, when, dur,
                 f->trace_digest, f->signature);
       }
   status = CLI_EXIT_OK;

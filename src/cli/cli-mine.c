@@ -340,21 +340,6 @@ finish_run (const char    *command,
   return -1;
 }
 
-void
-cli_mine_json_frames (JsonBuilder     *builder,
-                      WsStackTable    *table,
-                      const WsFrameId *frames,
-                      guint            n_frames)
-{
-  json_builder_begin_array (builder);
-  for (guint i = 0; i < n_frames; i++)
-    {
-      g_autofree char *text = ws_stack_table_format_frame (table, frames[i]);
-      json_builder_add_string_value (builder, text);
-    }
-  json_builder_end_array (builder);
-}
-
 char *
 cli_mine_format_discriminative (gint64 score)
 {
@@ -363,29 +348,6 @@ cli_mine_format_discriminative (gint64 score)
   /* Translators: a pattern's discriminative score: how much more it costs
    * a slow trace than a fast one, on average */
   return g_strdup_printf (_("%s%s per slow trace"), score < 0 ? "−" : "+", d);
-}
-
-void
-cli_mine_json_pattern (JsonBuilder     *builder,
-                       WsStackTable    *table,
-                       const WsPattern *pattern,
-                       gboolean         discriminative)
-{
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "cost");
-  json_builder_add_int_value (builder, pattern->cost);
-  json_builder_set_member_name (builder, "events");
-  json_builder_add_int_value (builder, pattern->n_events);
-  json_builder_set_member_name (builder, "streams");
-  json_builder_add_int_value (builder, pattern->n_streams);
-  if (discriminative)
-    {
-      json_builder_set_member_name (builder, "discriminative");
-      json_builder_add_int_value (builder, pattern->discriminative);
-    }
-  json_builder_set_member_name (builder, "frames");
-  cli_mine_json_frames (builder, table, pattern->frames, pattern->n_frames);
-  json_builder_end_object (builder);
 }
 
 /* "transaction (1368), other (2)": the scenarios the traces hold; adds
@@ -462,82 +424,26 @@ cli_mine_print_scope_note (CliMineOptions *options,
     printf ("%s\n", note);
 }
 
-/* The members every mine/cluster JSON document starts with. */
+/**
+ * cli_mine_export_options:
+ * @note: (out): keeps the scope note the options borrow; free it
+ *
+ * What the JSON says that the run does not know of itself: what was
+ * mined, the scope as given, its note, how many to list.
+ */
 void
-cli_mine_json_header (JsonBuilder    *b,
-                      CliMineOptions *options,
-                      CliMineResult  *result)
+cli_mine_export_options (CliMineOptions        *options,
+                         CliMineResult         *result,
+                         WsMiningExportOptions *export,
+                         char                 **note)
 {
-  const WsMinerStats *st = ws_pattern_set_get_stats (result->patterns);
-
-  json_builder_set_member_name (b, "time_unit");
-  json_builder_add_string_value (b, "ns");
-  json_builder_set_member_name (b, "frame_order");
-  json_builder_add_string_value (b, "caller first");
-  json_builder_set_member_name (b, "stacks");
-  json_builder_add_string_value (b, options->by_cause ? "causes" : options->running ? "running" : "waiting");
-  json_builder_set_member_name (b, "scope");
-  json_builder_add_string_value (b, options->scope ? options->scope : "delaying");
-  {
-    g_autofree char *note = scope_note (options, result);
-
-    json_builder_set_member_name (b, "scope_note");
-    if (note != NULL)
-      json_builder_add_string_value (b, note);
-    else
-      json_builder_add_null_value (b);
-  }
-  json_builder_set_member_name (b, "left_out");
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "waits");
-  json_builder_add_int_value (b, result->run->n_left_out);
-  json_builder_set_member_name (b, "time");
-  json_builder_add_int_value (b, result->run->left_out_time);
-  json_builder_end_object (b);
-  json_builder_set_member_name (b, "traces");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < result->run->n_traces; i++)
-    json_builder_add_string_value (b, ws_mining_result_get_trace_path (result->run, i));
-  json_builder_end_array (b);
-  json_builder_set_member_name (b, "history");
-  if (result->history != NULL)
-    {
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "path");
-      json_builder_add_string_value (b, ws_history_store_get_path (result->history));
-      json_builder_set_member_name (b, "traces");
-      json_builder_add_int_value (b, ws_history_store_get_n_traces (result->history));
-      json_builder_set_member_name (b, "newly_recorded");
-      json_builder_add_int_value (b, result->n_recorded);
-      json_builder_end_object (b);
-    }
-  else
-    json_builder_add_null_value (b);
-  json_builder_set_member_name (b, "streams");
-  json_builder_add_int_value (b, ws_stack_db_get_n_streams (result->db));
-  json_builder_set_member_name (b, "events");
-  json_builder_add_int_value (b, ws_stack_db_get_n_events (result->db));
-  json_builder_set_member_name (b, "distinct_stacks");
-  json_builder_add_int_value (b, ws_stack_db_get_n_entries (result->db));
-  json_builder_set_member_name (b, "total_cost");
-  json_builder_add_int_value (b, ws_stack_db_get_total_cost (result->db));
-  json_builder_set_member_name (b, "total_delay");
-  json_builder_add_int_value (b, result->total_delay);
-  json_builder_set_member_name (b, "lambda");
-  json_builder_add_int_value (b, result->lambda);
-  json_builder_set_member_name (b, "n_patterns");
-  json_builder_add_int_value (b, ws_pattern_set_get_n_patterns (result->patterns));
-  json_builder_set_member_name (b, "miner");
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "sequences");
-  json_builder_add_int_value (b, st->n_sequences);
-  json_builder_set_member_name (b, "items");
-  json_builder_add_int_value (b, st->n_items);
-  json_builder_set_member_name (b, "nodes");
-  json_builder_add_int_value (b, st->n_nodes);
-  json_builder_set_member_name (b, "backscan_pruned");
-  json_builder_add_int_value (b, st->n_backscan_pruned);
-  json_builder_end_object (b);
+  *note = scope_note (options, result);
+  *export = (WsMiningExportOptions) {
+    .stacks = options->by_cause ? "causes" : options->running ? "running" : "waiting",
+    .scope = options->scope,
+    .scope_note = *note,
+    .top = options->top,
+  };
 }
 
 void
@@ -662,20 +568,13 @@ cli_mine (int    argc,
 
   if (options.json)
     {
-      g_autoptr(JsonBuilder) b = json_builder_new ();
-      WsStackTable *table = ws_stack_db_get_stack_table (result.db);
-      guint n = ws_pattern_set_get_n_patterns (result.patterns);
-      guint shown = options.top == 0 ? n : MIN ((guint) options.top, n);
+      g_autofree char *note = NULL;
+      WsMiningExportOptions export;
+      g_autoptr(JsonNode) json = NULL;
 
-      json_builder_begin_object (b);
-      cli_mine_json_header (b, &options, &result);
-      json_builder_set_member_name (b, "patterns");
-      json_builder_begin_array (b);
-      for (guint i = 0; i < shown; i++)
-        cli_mine_json_pattern (b, table, ws_pattern_set_get_pattern (result.patterns, i), result.run->discriminative);
-      json_builder_end_array (b);
-      json_builder_end_object (b);
-      cli_print_json (b);
+      cli_mine_export_options (&options, &result, &export, &note);
+      json = ws_mining_export_patterns_json (result.run, &export);
+      cli_print_json_node (json);
     }
   else
     print_text (&options, &result);

@@ -12,6 +12,7 @@
 #include "cli-classes.h"
 #include "ws-history-store.h"
 #include "ws-miner.h"
+#include "ws-mining-export.h"
 #include "ws-mining-run.h"
 
 G_BEGIN_DECLS
@@ -61,23 +62,16 @@ int   cli_mine_run             (const char      *command,
                                 CliMineResult   *result);
 void  cli_mine_result_clear    (CliMineResult   *result);
 
-void  cli_mine_json_header     (JsonBuilder     *builder,
-                                CliMineOptions  *options,
-                                CliMineResult   *result);
+void  cli_mine_export_options  (CliMineOptions        *options,
+                                CliMineResult         *result,
+                                WsMiningExportOptions *export,
+                                char                 **note);
 /* The note saying what the default scope left out, or that a scenario
  * scope matched nothing; nothing when there is nothing to say. */
 void  cli_mine_print_scope_note (CliMineOptions *options,
                                  CliMineResult  *result);
-void  cli_mine_json_pattern    (JsonBuilder     *builder,
-                                WsStackTable    *table,
-                                const WsPattern *pattern,
-                                gboolean         discriminative);
 /* "  +12.0 ms per slow trace": the pattern's discriminative score. */
 char *cli_mine_format_discriminative (gint64     score);
-void  cli_mine_json_frames     (JsonBuilder     *builder,
-                                WsStackTable    *table,
-                                const WsFrameId *frames,
-                                guint            n_frames);
 void  cli_mine_print_frames    (WsStackTable    *table,
                                 const WsFrameId *frames,
                                 guint            n_frames,

@@ -10,11 +10,9 @@
 #include <string.h>
 
 #include "cli-common.h"
-#include "ws-attribution.h"
+#include "ws-attribution-export.h"
 #include "ws-why-targets.h"
-#include "ws-block-requests.h"
 #include "ws-cause-ended.h"
-#include "ws-error.h"
 
 int cli_why (int argc, char **argv);
 
@@ -300,215 +298,6 @@ pick_targets (WhyOptions        *o,
   return -1;
 }
 
-static const char *
-cause_kind_name (WsCauseKind kind)
-{
-  static const char * const names[WS_N_CAUSE_KINDS] = { "running", "ready", "blocked", "no-data" };
-  return names[kind];
-}
-
-static void
-json_cause (JsonBuilder   *b,
-            const WsCause *c)
-{
-  char state[2] = { c->state, '\0' };
-
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "label");
-  json_builder_add_string_value (b, c->label);
-  json_builder_set_member_name (b, "kind");
-  json_builder_add_string_value (b, cause_kind_name (c->kind));
-  json_builder_set_member_name (b, "state");
-  if (c->state != 0) json_builder_add_string_value (b, state); else json_builder_add_null_value (b);
-  json_builder_set_member_name (b, "signature");
-  json_builder_add_string_value (b, c->signature);
-  json_builder_set_member_name (b, "kernel_function");
-  if (c->kernel_function != NULL) json_builder_add_string_value (b, c->kernel_function); else json_builder_add_null_value (b);
-  json_builder_set_member_name (b, "top_function");
-  if (c->top_function != NULL) json_builder_add_string_value (b, c->top_function); else json_builder_add_null_value (b);
-  json_builder_set_member_name (b, "time");
-  json_builder_add_int_value (b, c->time);
-  json_builder_set_member_name (b, "share");
-  json_builder_add_double_value (b, c->share);
-  json_builder_set_member_name (b, "woken_by");
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "timer");
-  json_builder_add_int_value (b, c->timer_time);
-  json_builder_set_member_name (b, "device");
-  json_builder_add_int_value (b, c->device_time);
-  json_builder_set_member_name (b, "not_recorded");
-  json_builder_add_int_value (b, c->unknown_time);
-  json_builder_end_object (b);
-  {
-    /* the same words as the text output, the critical path and the ready tree */
-    g_autofree char *ended = ws_cause_dup_ended (c);
-
-    json_builder_set_member_name (b, "ended");
-    if (ended != NULL) json_builder_add_string_value (b, ended); else json_builder_add_null_value (b);
-  }
-  json_builder_set_member_name (b, "instances");
-  json_builder_add_int_value (b, c->n_symptoms);
-  json_builder_set_member_name (b, "threads");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < c->threads->len; i++)
-    {
-      const WsCauseThread *t = &g_array_index (c->threads, WsCauseThread, i);
-      const WsThread *th = ws_trace_get_thread (t->trace, t->thread);
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "tid");
-      json_builder_add_int_value (b, th->tid);
-      json_builder_set_member_name (b, "name");
-      json_builder_add_string_value (b, th->name ? th->name : "");
-      json_builder_set_member_name (b, "trace");
-      json_builder_add_string_value (b, ws_trace_get_path (t->trace));
-      json_builder_set_member_name (b, "time");
-      json_builder_add_int_value (b, t->time);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-  /* the step behind it: who had the CPUs, who else was in the disk's
-   * queue (uninterruptible) meanwhile */
-  json_builder_set_member_name (b, "behind");
-  json_builder_begin_array (b);
-  for (guint i = 0; c->behind != NULL && i < c->behind->len && i < 10; i++)
-    {
-      const WsBehindThread *t = &g_array_index (c->behind, WsBehindThread, i);
-      const WsThread *th = ws_trace_get_thread (t->trace, t->thread);
-      static const char *const from[] = { "on-cpu", "uninterruptible-sleep", "block-requests" };
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "what");
-      json_builder_add_string_value (b, t->what == WS_BEHIND_CPU ? "cpu" : "disk");
-      json_builder_set_member_name (b, "from");
-      json_builder_add_string_value (b, from[t->what]);
-      if (t->what == WS_BEHIND_REQUESTS)
-        {
-          g_autofree char *device = ws_block_device_to_string (t->device);
-
-          json_builder_set_member_name (b, "device");
-          json_builder_add_string_value (b, device);
-          json_builder_set_member_name (b, "bytes");
-          json_builder_add_int_value (b, (gint64) MIN (t->bytes, (guint64) G_MAXINT64));
-        }
-      json_builder_set_member_name (b, "tid");
-      json_builder_add_int_value (b, th->tid);
-      json_builder_set_member_name (b, "name");
-      json_builder_add_string_value (b, th->name ? th->name : "");
-      json_builder_set_member_name (b, "program");
-      json_builder_add_string_value (b, ws_trace_get_program_name (t->trace, t->thread));
-      json_builder_set_member_name (b, "trace");
-      json_builder_add_string_value (b, ws_trace_get_path (t->trace));
-      json_builder_set_member_name (b, "time");
-      json_builder_add_int_value (b, t->time);
-      json_builder_set_member_name (b, "share");
-      json_builder_add_double_value (b, c->time > 0 ? (double) t->time / c->time : 0.0);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-  json_builder_set_member_name (b, "example_stack");
-  json_builder_begin_array (b);
-  for (guint i = 0; c->example_stack[i] != NULL; i++)
-    json_builder_add_string_value (b, c->example_stack[i]);
-  json_builder_end_array (b);
-  json_builder_end_object (b);
-}
-
-/* "picked": which program each trace without scenarios was explained
- * from, and why. */
-static void
-json_picks (JsonBuilder *b,
-            GPtrArray   *picks)
-{
-  json_builder_set_member_name (b, "picked");
-  json_builder_begin_array (b);
-  for (guint i = 0; picks != NULL && i < picks->len; i++)
-    {
-      const WsThreadPick *p = g_ptr_array_index (picks, i);
-      g_autofree char *reason = ws_thread_pick_describe (p);
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "trace");
-      json_builder_add_string_value (b, ws_trace_get_path (p->trace));
-      json_builder_set_member_name (b, "program");
-      json_builder_add_string_value (b, p->program);
-      json_builder_set_member_name (b, "processes");
-      json_builder_add_int_value (b, p->n_processes);
-      json_builder_set_member_name (b, "tids");
-      json_builder_begin_array (b);
-      for (guint k = 0; k < p->threads->len; k++)
-        json_builder_add_int_value (b, ws_trace_get_thread (p->trace, g_array_index (p->threads, guint, k))->tid);
-      json_builder_end_array (b);
-      json_builder_set_member_name (b, "held_by_own_program");
-      json_builder_add_int_value (b, p->inside);
-      json_builder_set_member_name (b, "held_by_other_programs");
-      json_builder_add_int_value (b, p->outside);
-      json_builder_set_member_name (b, "waiting_for_cpu");
-      json_builder_add_int_value (b, p->cpu);
-      json_builder_set_member_name (b, "ran");
-      json_builder_add_int_value (b, p->ran);
-      json_builder_set_member_name (b, "pid");
-      json_builder_add_int_value (b, p->pid);
-      json_builder_set_member_name (b, "how");
-      json_builder_add_string_value (b, p->subject == WS_PICK_RECORDED ? "recorded"
-                                        : p->subject == WS_PICK_CHOSEN ? "chosen" : "ranked");
-      json_builder_set_member_name (b, "score");
-      json_builder_add_int_value (b, (gint64) p->score);
-      json_builder_set_member_name (b, "waited_for_until_it_ended");
-      json_builder_add_int_value (b, p->launched);
-      json_builder_set_member_name (b, "runner_up");
-      if (p->runner_up != NULL)
-        {
-          json_builder_begin_object (b);
-          json_builder_set_member_name (b, "program");
-          json_builder_add_string_value (b, p->runner_up);
-          json_builder_set_member_name (b, "pid");
-          json_builder_add_int_value (b, p->runner_up_pid);
-          json_builder_set_member_name (b, "score");
-          json_builder_add_int_value (b, (gint64) p->runner_up_score);
-          json_builder_set_member_name (b, "ran");
-          json_builder_add_int_value (b, p->runner_up_ran);
-          json_builder_end_object (b);
-        }
-      else
-        json_builder_add_null_value (b);
-      json_builder_set_member_name (b, "reason");
-      json_builder_add_string_value (b, reason);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-}
-
-static void
-print_json (WsAttribution *attr,
-            const char    *what,
-            GPtrArray     *picks,
-            guint          top)
-{
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-  guint n = ws_attribution_get_n_causes (attr);
-
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "time_unit");
-  json_builder_add_string_value (b, "ns");
-  json_builder_set_member_name (b, "frame_order");
-  json_builder_add_string_value (b, "caller first");
-  json_builder_set_member_name (b, "explained");
-  json_builder_add_string_value (b, what);
-  json_builder_set_member_name (b, "targets");
-  json_builder_add_int_value (b, ws_attribution_get_n_targets (attr));
-  json_picks (b, picks);
-  json_builder_set_member_name (b, "total");
-  json_builder_add_int_value (b, ws_attribution_get_total (attr));
-  json_builder_set_member_name (b, "causes");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < n && (top == 0 || i < top); i++)
-    json_cause (b, ws_attribution_get_cause (attr, i));
-  json_builder_end_array (b);
-  json_builder_end_object (b);
-  cli_print_json (b);
-}
-
 static void
 print_text (WsAttribution *attr,
             const char    *what,
@@ -616,7 +405,10 @@ cli_why (int    argc,
       goto out;
     }
   if (o.json)
-    print_json (attr, what, picks, o.top);
+    {
+      g_autoptr(JsonNode) json = ws_attribution_export_json (attr, what, picks, o.top);
+      cli_print_json_node (json);
+    }
   else
     print_text (attr, what, picks, o.top);
   status = CLI_EXIT_OK;

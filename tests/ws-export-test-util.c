@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <stdio.h>
+
+#include <glib/gstdio.h>
+
+#include "ws-cli-test-util.h"
+#include "ws-export-test-util.h"
+#include "ws-json-text.h"
+#include "ws-trace-loader.h"
+
+WsTrace *
+ws_export_test_load (const char *name)
+{
+  g_autofree char *path = ws_cli_test_data_path (name);
+  g_autoptr(GError) error = NULL;
+  WsTrace *trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  return trace;
+}
+
+static char *
+read_gzip (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFileInputStream) raw = g_file_read (file, NULL, &error);
+  g_autoptr(GZlibDecompressor) gunzip = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+  g_autoptr(GInputStream) in = NULL;
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+
+  g_assert_no_error (error);
+  in = g_converter_input_stream_new (G_INPUT_STREAM (raw), G_CONVERTER (gunzip));
+  g_output_stream_splice (out, in, G_OUTPUT_STREAM_SPLICE_CLOSE_SOURCE, NULL, &error);
+  g_assert_no_error (error);
+  g_output_stream_write (out, "", 1, NULL, &error);   /* the final NUL */
+  g_output_stream_close (out, NULL, &error);
+  g_assert_no_error (error);
+  return g_memory_output_stream_steal_data (G_MEMORY_OUTPUT_STREAM (out));
+}
+
+WsTrace *
+ws_export_test_load_bad (void)
+{
+  g_autofree char *seed = ws_cli_test_data_path ("py-locks.perf.txt.gz");
+  g_autofree char *text = read_gzip (seed);
+  g_autoptr(GString) s = g_string_new (text);
+  g_autofree char *dir = g_dir_make_tmp ("ws-export-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "bad-\xff-names.perf.txt", NULL);
+  g_autoptr(GError) error = NULL;
+  WsTrace *trace;
+
+  g_assert_cmpuint (g_string_replace (s, "pylk-", "py\xff\xfe-", 0), >, 1000);
+  g_string_replace (s, "schedule", "sche\xc3" "dule", 0);
+  g_file_set_contents (path, s->str, s->len, &error);
+  g_assert_no_error (error);
+  trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_unlink (path);
+  g_rmdir (dir);
+  return trace;
+}
+
+JsonNode *
+ws_export_test_parse (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonNode *root;
+
+  g_assert_true (g_utf8_validate (text, -1, NULL));
+  json_parser_load_from_data (parser, text, -1, &error);
+  g_assert_no_error (error);
+  root = json_parser_get_root (parser);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (root));
+  return json_node_copy (root);
+}
+
+JsonNode *
+ws_export_test_round_trip (JsonNode *node)
+{
+  g_autofree char *text = ws_json_text_from_node (node);
+
+  return ws_export_test_parse (text);
+}
+
+char *
+ws_export_test_capture (void   (*write) (FILE *out, gpointer data),
+                        gpointer data)
+{
+  char *text = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream (&text, &len);
+
+  write (out, data);
+  fclose (out);
+  return text;
+}
