@@ -73,7 +73,10 @@ struct _WsOverviewPage
   char           *explaining;      /* what the selection is */
 };
 
-G_DEFINE_FINAL_TYPE (WsOverviewPage, ws_overview_page, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (WsOverviewPage, ws_overview_page, WS_TYPE_PAGE)
+
+static void session_changed (WsPage    *page,
+                             WsSession *session);
 
 enum { SIGNAL_SHOW_ANALYSIS, SIGNAL_SHOW_MINING, SIGNAL_SHOW_CONTRAST, N_SIGNALS };
 
@@ -828,12 +831,57 @@ ws_overview_page_dispose (GObject *object)
   G_OBJECT_CLASS (ws_overview_page_parent_class)->dispose (object);
 }
 
+/* ------------------------------------------------------------------ */
+/* Its pin: the attribution, over every trace open and loaded           */
+
+static const char * const *
+pin_kinds (WsPage *page)
+{
+  static const char * const kinds[] = { WS_PIN_KIND_ATTRIBUTION, NULL };
+
+  return kinds;
+}
+
+/* Nothing to say while it computes or found no cause: the window pins
+ * the timeline instead. */
+static WsPin *
+capture_pin (WsPage     *page,
+             const char *what,
+             GPtrArray  *files,
+             char      **message)
+{
+  WsOverviewPage *self = WS_OVERVIEW_PAGE (page);
+  GListModel *documents = self->session ? ws_session_get_documents (self->session) : NULL;
+  WsPin *pin;
+
+  if (documents == NULL || self->busy || ws_overview_page_get_top_cause (self) == NULL)
+    return NULL;
+  for (guint i = 0; i < g_list_model_get_n_items (documents); i++)
+    {
+      g_autoptr(WsDocument) document = g_list_model_get_item (documents, i);
+
+      if (ws_document_get_state (document) == WS_DOCUMENT_READY)
+        g_ptr_array_add (files, g_object_ref (ws_document_get_file (document)));
+    }
+  if (files->len == 0)
+    return NULL;
+  pin = ws_pin_new (WS_PIN_KIND_ATTRIBUTION);
+  ws_pin_set_title (pin, _("What the time went to"));
+  return pin;
+}
+
 static void
 ws_overview_page_class_init (WsOverviewPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  WsPageClass *page_class = WS_PAGE_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  page_class->session_changed = session_changed;
+  page_class->pin_kinds = pin_kinds;
+  page_class->capture_pin = capture_pin;
+  ws_page_class_set_title (page_class, N_("Overview"));
+  ws_page_class_set_icon_name (page_class, "view-grid-symbolic");
   object_class->dispose = ws_overview_page_dispose;
 
   signals[SIGNAL_SHOW_ANALYSIS] =
@@ -1084,10 +1132,12 @@ ws_overview_page_get_runner_up_button (WsOverviewPage *self)
   return self->runner_button;
 }
 
-void
-ws_overview_page_set_session (WsOverviewPage *self,
-                              WsSession      *session)
+static void
+session_changed (WsPage    *page,
+                 WsSession *session)
 {
+  WsOverviewPage *self = WS_OVERVIEW_PAGE (page);
+
   g_return_if_fail (WS_IS_OVERVIEW_PAGE (self));
   g_return_if_fail (session == NULL || WS_IS_SESSION (session));
 
