@@ -711,6 +711,7 @@ ws_document_load_async (WsDocument          *self,
   self->message = (g_free (self->message), g_strdup (_("Reading…")));
   inner = g_task_new (self, self->cancellable, load_done, outer);
   g_task_set_return_on_cancel (inner, FALSE);
+  ws_timing_mark ("load-started");
   g_task_run_in_thread (inner, load_thread);
 }
 
