@@ -251,7 +251,7 @@ _ws_window_pages_init (WsWindow *self)
   g_signal_connect_swapped (self->graph_page, "show-events", G_CALLBACK (graph_show_events_cb), self);
   g_signal_connect_swapped (self->pivot_page, "show-in-timeline", G_CALLBACK (pivot_show_in_timeline_cb), self);
   {
-    g_autoptr(GPtrArray) pages = _ws_window_dup_pages (self);
+    g_autoptr(GPtrArray) pages = _ws_window_list_pages (self);
 
     for (guint i = 0; i < pages->len; i++)
       title_page (self, pages->pdata[i]);
@@ -305,9 +305,9 @@ ws_window_get_details_page (WsWindow *self)
   return gtk_stack_get_visible_child_name (self->details_stack);
 }
 
-/* Every WsPage of the lower pane, in tab order. */
+/* Every WsPage of the lower pane, in tab order (the stack holds them). */
 GPtrArray *
-_ws_window_dup_pages (WsWindow *self)
+_ws_window_list_pages (WsWindow *self)
 {
   GPtrArray *pages = g_ptr_array_new ();
 
@@ -323,7 +323,7 @@ _ws_window_dup_pages (WsWindow *self)
 void
 _ws_window_bind_pages (WsWindow *self)
 {
-  g_autoptr(GPtrArray) pages = _ws_window_dup_pages (self);
+  g_autoptr(GPtrArray) pages = _ws_window_list_pages (self);
 
   for (guint i = 0; i < pages->len; i++)
     ws_page_set_session (pages->pdata[i], self->session);
@@ -335,7 +335,7 @@ WsPage *
 _ws_window_find_pin_page (WsWindow   *self,
                           const char *kind)
 {
-  g_autoptr(GPtrArray) pages = _ws_window_dup_pages (self);
+  g_autoptr(GPtrArray) pages = _ws_window_list_pages (self);
 
   for (guint i = 0; i < pages->len; i++)
     if (ws_page_owns_pin_kind (pages->pdata[i], kind))
