@@ -6,6 +6,7 @@
 
 #include "ws-awg-view.h"
 #include "ws-render-util.h"
+#include "ws-view-gestures.h"
 
 /* Graphs above this many nodes show their costliest ones only. */
 #define MAX_SHOWN 400
@@ -143,7 +144,8 @@ scroll_cb (GtkEventControllerScroll *scroll,
 {
   GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (scroll));
 
-  if (!(mods & GDK_CONTROL_MASK))
+  /* Ctrl+wheel zooms; any other scroll (sideways too) scrolls the page. */
+  if (!(mods & GDK_CONTROL_MASK) || dy == 0)
     return FALSE;
   ws_awg_view_set_zoom (self, self->zoom * (dy < 0 ? 1.2 : 1 / 1.2));
   return TRUE;
@@ -196,18 +198,19 @@ ws_awg_view_class_init (WsAwgViewClass *klass)
 static void
 ws_awg_view_init (WsAwgView *self)
 {
-  GtkGesture *click = gtk_gesture_click_new ();
-  GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
-  GtkEventController *key = gtk_event_controller_key_new ();
+  /* The shared gesture table, not the navigation controller: the view
+   * sits in a scrolled window that pans it, and a single click opens a
+   * node (the navigation's click selects, its double click opens). */
+  static const WsViewGestures gestures = {
+    .click_button = GDK_BUTTON_PRIMARY,
+    .pressed = G_CALLBACK (pressed_cb),
+    .scroll = G_CALLBACK (scroll_cb),
+    .key_pressed = G_CALLBACK (key_cb),
+  };
 
   self->zoom = 1.0;
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
-  g_signal_connect (click, "pressed", G_CALLBACK (pressed_cb), self);
-  g_signal_connect (scroll, "scroll", G_CALLBACK (scroll_cb), self);
-  g_signal_connect (key, "key-pressed", G_CALLBACK (key_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
-  gtk_widget_add_controller (GTK_WIDGET (self), scroll);
-  gtk_widget_add_controller (GTK_WIDGET (self), key);
+  ws_view_gestures_attach (GTK_WIDGET (self), &gestures, self);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Aggregated wait graph"), -1);
   update_accessible (self);

@@ -9,6 +9,7 @@
 #include "ws-awg-export.h"
 #include "ws-awg-view.h"
 #include "ws-contrast-page.h"
+#include "ws-contrast-pin.h"
 #include "ws-contrast-words.h"
 #include "ws-document.h"
 #include "ws-error.h"
@@ -85,7 +86,10 @@ struct _WsContrastPage
   gboolean             syncing;
 };
 
-G_DEFINE_FINAL_TYPE (WsContrastPage, ws_contrast_page, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (WsContrastPage, ws_contrast_page, WS_TYPE_PAGE)
+
+static void session_changed (WsPage    *page,
+                             WsSession *session);
 
 enum { SIGNAL_OPEN_READY_TREE, SIGNAL_FINISHED, N_SIGNALS };
 static guint signals[N_SIGNALS];
@@ -1031,8 +1035,13 @@ static void
 ws_contrast_page_class_init (WsContrastPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  WsPageClass *page_class = WS_PAGE_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  page_class->session_changed = session_changed;
+  ws_contrast_pin_class_init (page_class);
+  ws_page_class_set_title (page_class, N_("Contrast"));
+  ws_page_class_set_icon_name (page_class, "view-dual-symbolic");
   object_class->dispose = ws_contrast_page_dispose;
 
   /**
@@ -1161,10 +1170,12 @@ ws_contrast_page_set_documents (WsContrastPage *self,
   documents_changed_cb (self);
 }
 
-void
-ws_contrast_page_set_session (WsContrastPage *self,
-                              WsSession      *session)
+static void
+session_changed (WsPage    *page,
+                 WsSession *session)
 {
+  WsContrastPage *self = WS_CONTRAST_PAGE (page);
+
   g_return_if_fail (WS_IS_CONTRAST_PAGE (self));
   g_return_if_fail (session == NULL || WS_IS_SESSION (session));
 

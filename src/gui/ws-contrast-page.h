@@ -7,6 +7,7 @@
 
 #include "ws-contrast.h"
 #include "ws-impact.h"
+#include "ws-page.h"
 #include "ws-session.h"
 
 G_BEGIN_DECLS
@@ -24,12 +25,9 @@ G_BEGIN_DECLS
  * looks for its window.
  */
 #define WS_TYPE_CONTRAST_PAGE (ws_contrast_page_get_type ())
-G_DECLARE_FINAL_TYPE (WsContrastPage, ws_contrast_page, WS, CONTRAST_PAGE, GtkWidget)
+G_DECLARE_FINAL_TYPE (WsContrastPage, ws_contrast_page, WS, CONTRAST_PAGE, WsPage)
 
 GtkWidget        *ws_contrast_page_new             (void);
-/* (nullable) */
-void              ws_contrast_page_set_session     (WsContrastPage *self,
-                                                    WsSession      *session);
 /* @documents: (element-type WsDocument) (nullable) */
 void              ws_contrast_page_set_documents   (WsContrastPage *self,
                                                     GListModel     *documents);

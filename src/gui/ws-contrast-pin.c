@@ -169,3 +169,56 @@ ws_contrast_pin_apply (WsContrastPage *page,
   g_signal_connect_data (page, "finished", G_CALLBACK (finished_cb), g_object_ref (pin), unref_pin, 0);
   ws_contrast_page_run (page);
 }
+
+static const char * const *
+pin_kinds (WsPage *page)
+{
+  static const char * const kinds[] = { WS_PIN_KIND_CONTRAST, WS_PIN_KIND_AWG, NULL };
+
+  return kinds;
+}
+
+/* @what: "pattern", "slow" or "fast"; NULL pins the pattern chosen, else
+ * AWG_slow. */
+static WsPin *
+capture_pin (WsPage     *page,
+             const char *what,
+             GPtrArray  *files,
+             char      **message)
+{
+  WsContrastPage *self = WS_CONTRAST_PAGE (page);
+  WsSession *session = ws_page_get_session (page);
+  gboolean pattern;
+  WsPin *pin;
+
+  if (what == NULL)
+    what = ws_contrast_page_get_selected_pattern (self) != G_MAXUINT ? "pattern" : "slow";
+  pattern = g_str_equal (what, "pattern");
+  pin = session == NULL ? NULL
+        : ws_contrast_pin_capture (self, pattern ? WS_PIN_KIND_CONTRAST : WS_PIN_KIND_AWG, !g_str_equal (what, "fast"),
+                                   ws_session_get_documents (session), files);
+  if (pin == NULL || files->len == 0)
+    {
+      g_clear_object (&pin);
+      *message = g_strdup (pattern ? _("Analyse, then choose a contrast pattern to pin it")
+                                   : _("Analyse first, then pin a graph"));
+    }
+  return pin;
+}
+
+static void
+apply_pin (WsPage  *page,
+           WsPin   *pin,
+           GFile  **traces,
+           guint    n_traces)
+{
+  ws_contrast_pin_apply (WS_CONTRAST_PAGE (page), pin);
+}
+
+void
+ws_contrast_pin_class_init (WsPageClass *page_class)
+{
+  page_class->pin_kinds = pin_kinds;
+  page_class->capture_pin = capture_pin;
+  page_class->apply_pin = apply_pin;
+}

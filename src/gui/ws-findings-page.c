@@ -450,7 +450,11 @@ ws_findings_page_open_session (WsFindingsPage  *self,
   _ws_findings_page_open_traces (self);
   if (ws_pin_list_get_n (_ws_findings_page_pins (self)) > 0)
     ws_findings_page_select (self, 0);
-  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), g_file_get_uri (file));
+  {
+    g_autofree char *uri = g_file_get_uri (file);
+
+    gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+  }
   return TRUE;
 }
 

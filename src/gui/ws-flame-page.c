@@ -13,6 +13,7 @@
 #include "ws-export-dialog.h"
 #include "ws-flame-chart.h"
 #include "ws-flame-page.h"
+#include "ws-flame-pin.h"
 #include "ws-flame-renderer.h"
 #include "ws-pin-flame.h"
 #include "ws-time-format.h"
@@ -58,7 +59,10 @@ struct _WsFlamePage {
 enum { PROP_0, PROP_BUSY, N_PROPS };
 static GParamSpec *props[N_PROPS];
 
-G_DEFINE_FINAL_TYPE (WsFlamePage, ws_flame_page, GTK_TYPE_BOX)
+G_DEFINE_FINAL_TYPE (WsFlamePage, ws_flame_page, WS_TYPE_PAGE)
+
+static void session_changed (WsPage    *page,
+                             WsSession *session);
 
 typedef struct {
   WsTrace         *trace;
@@ -536,10 +540,12 @@ selection_changed (WsFlamePage *self)
     run (self);
 }
 
-void
-ws_flame_page_set_session (WsFlamePage *self,
-                           WsSession   *session)
+static void
+session_changed (WsPage    *page,
+                 WsSession *session)
 {
+  WsFlamePage *self = WS_FLAME_PAGE (page);
+
   g_return_if_fail (WS_IS_FLAME_PAGE (self));
 
   if (self->session != NULL)
@@ -728,12 +734,18 @@ static void
 ws_flame_page_class_init (WsFlamePageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  WsPageClass *page_class = WS_PAGE_CLASS (klass);
 
+  page_class->session_changed = session_changed;
+  ws_flame_pin_class_init (page_class);
+  ws_page_class_set_title (page_class, N_("Flame Graph"));
+  ws_page_class_set_icon_name (page_class, "utilities-system-monitor-symbolic");
   object_class->dispose = dispose;
   object_class->get_property = get_property;
   props[PROP_BUSY] = g_param_spec_boolean ("busy", NULL, NULL, FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, props);
   gtk_widget_class_set_accessible_role (GTK_WIDGET_CLASS (klass), GTK_ACCESSIBLE_ROLE_GROUP);
+  gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BOX_LAYOUT);
 }
 
 /* The compare list names traces: its items are cut with "…" past 22
@@ -837,9 +849,11 @@ ws_flame_page_init (WsFlamePage *self)
 {
   GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
   GtkWidget *side = gtk_scrolled_window_new ();
+  GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
 
-  gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
-  gtk_box_set_spacing (GTK_BOX (self), 6);
+  /* Laid out as the vertical box it was before it became a WsPage. */
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
+  gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), 6);
   gtk_widget_set_margin_start (GTK_WIDGET (self), 8);
   gtk_widget_set_margin_end (GTK_WIDGET (self), 8);
   gtk_widget_set_margin_top (GTK_WIDGET (self), 6);
@@ -848,7 +862,7 @@ ws_flame_page_init (WsFlamePage *self)
   self->chart = WS_FLAME_CHART (ws_flame_chart_new ());
   gtk_widget_set_hexpand (GTK_WIDGET (self->chart), TRUE);
 
-  gtk_box_append (GTK_BOX (self), build_bar (self));
+  gtk_widget_set_parent (build_bar (self), GTK_WIDGET (self));
   self->status = GTK_LABEL (gtk_label_new (_("Open a trace to see where its time goes")));
   gtk_widget_set_name (GTK_WIDGET (self->status), "flame-status");
   gtk_label_set_xalign (self->status, 0);
@@ -861,7 +875,7 @@ ws_flame_page_init (WsFlamePage *self)
     gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->status));
     gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->search));
     gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->match_status));
-    gtk_box_append (GTK_BOX (self), row);
+    gtk_widget_set_parent (row, GTK_WIDGET (self));
   }
 
   self->chart_scroller = GTK_SCROLLED_WINDOW (gtk_scrolled_window_new ());
@@ -885,7 +899,7 @@ ws_flame_page_init (WsFlamePage *self)
   gtk_paned_set_resize_end_child (GTK_PANED (paned), FALSE);
   gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
   gtk_widget_set_vexpand (paned, TRUE);
-  gtk_box_append (GTK_BOX (self), paned);
+  gtk_widget_set_parent (paned, GTK_WIDGET (self));
 
   self->document_signals = g_signal_group_new (WS_TYPE_DOCUMENT);
   g_signal_group_connect_swapped (self->document_signals, "notify::state", G_CALLBACK (document_changed), self);

@@ -17,15 +17,14 @@
 
 #include "ws-flame-run.h"
 #include "ws-pin-flame.h"
+#include "ws-page.h"
 #include "ws-session.h"
 
 G_BEGIN_DECLS
 
 #define WS_TYPE_FLAME_PAGE (ws_flame_page_get_type ())
-G_DECLARE_FINAL_TYPE (WsFlamePage, ws_flame_page, WS, FLAME_PAGE, GtkBox)
+G_DECLARE_FINAL_TYPE (WsFlamePage, ws_flame_page, WS, FLAME_PAGE, WsPage)
 
-void                ws_flame_page_set_session (WsFlamePage  *self,
-                                               WsSession    *session);
 const WsFlameGraph *ws_flame_page_get_graph   (WsFlamePage  *self);
 const double       *ws_flame_page_get_diff    (WsFlamePage  *self);
 void                ws_flame_page_set_mode    (WsFlamePage  *self,

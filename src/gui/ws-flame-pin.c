@@ -91,3 +91,67 @@ ws_flame_pin_apply (WsFlamePage *page,
   ws_flame_page_show_pinned (page, &flame, ws_pin_get_n_traces (pin) > 1 ? base : NULL);
   ws_pin_flame_clear (&flame);
 }
+
+static const char * const *
+pin_kinds (WsPage *page)
+{
+  static const char * const kinds[] = { WS_PIN_KIND_FLAME, NULL };
+
+  return kinds;
+}
+
+static WsPin *
+capture_pin (WsPage     *page,
+             const char *what,
+             GPtrArray  *files,
+             char      **message)
+{
+  WsPin *pin = ws_flame_pin_capture (WS_FLAME_PAGE (page), files);
+
+  if (pin == NULL)
+    *message = g_strdup (_("Wait for the flame graph, then pin it"));
+  return pin;
+}
+
+/* The session's document of @file, loaded, or NULL (the session's list
+ * keeps it alive). */
+static WsDocument *
+find_loaded_document (WsSession *session,
+                      GFile     *file)
+{
+  GListModel *documents = ws_session_get_documents (session);
+
+  for (guint i = 0; file != NULL && i < g_list_model_get_n_items (documents); i++)
+    {
+      g_autoptr(WsDocument) document = g_list_model_get_item (documents, i);
+
+      if (ws_document_get_state (document) == WS_DOCUMENT_READY && g_file_equal (ws_document_get_file (document), file))
+        return document;
+    }
+  return NULL;
+}
+
+/* Onto the trace shown; the compared trace (the pin's second) is
+ * restored when it is open and loaded. */
+static void
+apply_pin (WsPage  *page,
+           WsPin   *pin,
+           GFile  **traces,
+           guint    n_traces)
+{
+  WsSession *session = ws_page_get_session (page);
+  WsDocument *document = session ? ws_session_get_current_document (session) : NULL;
+
+  if (document == NULL || ws_document_get_trace (document) == NULL)
+    return;
+  ws_flame_pin_apply (WS_FLAME_PAGE (page), pin, document,
+                      n_traces > 1 ? find_loaded_document (session, traces[1]) : NULL);
+}
+
+void
+ws_flame_pin_class_init (WsPageClass *page_class)
+{
+  page_class->pin_kinds = pin_kinds;
+  page_class->capture_pin = capture_pin;
+  page_class->apply_pin = apply_pin;
+}

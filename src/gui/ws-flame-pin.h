@@ -12,5 +12,8 @@ void   ws_flame_pin_apply   (WsFlamePage *page,
                              WsPin       *pin,
                              WsDocument  *document,
                              WsDocument  *base);
+/* The Flame Graph page's pin vfuncs: its graph, over its trace and the
+ * compared one. */
+void   ws_flame_pin_class_init (WsPageClass *page_class);
 
 G_END_DECLS

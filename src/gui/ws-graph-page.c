@@ -18,6 +18,7 @@
 #include "ws-graph-flags.h"
 #include "ws-anomaly-state.h"
 #include "ws-graph-page-private.h"
+#include "ws-pin-capture.h"
 #include "ws-wrap-layout.h"
 #include "ws-graph-request.h"
 #include "ws-graph-search.h"
@@ -26,7 +27,10 @@
 #include "ws-timeline-target.h"
 #include "ws-worker.h"
 
-G_DEFINE_FINAL_TYPE (WsGraphPage, ws_graph_page, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (WsGraphPage, ws_graph_page, WS_TYPE_PAGE)
+
+static void session_changed (WsPage    *page,
+                             WsSession *session);
 
 enum {
   PROP_0,
@@ -536,13 +540,15 @@ anomalies_changed_cb (WsGraphPage *self)
 }
 
 /**
- * ws_graph_page_set_session:
+ * session_changed:
  * @session: (nullable): the window's shared state
  */
-void
-ws_graph_page_set_session (WsGraphPage *self,
-                           WsSession   *session)
+static void
+session_changed (WsPage    *page,
+                 WsSession *session)
 {
+  WsGraphPage *self = WS_GRAPH_PAGE (page);
+
   g_return_if_fail (WS_IS_GRAPH_PAGE (self));
   g_return_if_fail (session == NULL || WS_IS_SESSION (session));
   g_set_object (&self->session, session);
@@ -898,8 +904,13 @@ static void
 ws_graph_page_class_init (WsGraphPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  WsPageClass *page_class = WS_PAGE_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  page_class->session_changed = session_changed;
+  ws_graph_pin_class_init (page_class);
+  ws_page_class_set_title (page_class, N_("Graph"));
+  ws_page_class_set_icon_name (page_class, "network-workgroup-symbolic");
   object_class->get_property = ws_graph_page_get_property;
   object_class->dispose = ws_graph_page_dispose;
 

@@ -9,6 +9,7 @@
 #include "ws-graph-request.h"
 #include "ws-graph-view.h"
 #include "ws-inspector-panel.h"
+#include "ws-page.h"
 #include "ws-session.h"
 #include "ws-wait-graph.h"
 
@@ -40,11 +41,9 @@ G_BEGIN_DECLS
  * another one cancels the one being built.
  */
 #define WS_TYPE_GRAPH_PAGE (ws_graph_page_get_type ())
-G_DECLARE_FINAL_TYPE (WsGraphPage, ws_graph_page, WS, GRAPH_PAGE, GtkWidget)
+G_DECLARE_FINAL_TYPE (WsGraphPage, ws_graph_page, WS, GRAPH_PAGE, WsPage)
 
 GtkWidget      *ws_graph_page_new              (void);
-void            ws_graph_page_set_session      (WsGraphPage     *self,
-                                                WsSession       *session);
 void            ws_graph_page_show_symptom     (WsGraphPage     *self,
                                                 WsTrace         *trace,
                                                 const WsSymptom *symptom,

@@ -26,6 +26,7 @@
 #include "ws-mining-item.h"
 #include "ws-mining-words.h"
 #include "ws-mining-page.h"
+#include "ws-mining-pin.h"
 #include "ws-mining-page-private.h"
 #include "ws-progress-relay.h"
 #include "ws-signature-panel.h"
@@ -33,7 +34,10 @@
 #include "ws-stack-db.h"
 #include "ws-time-format.h"
 
-G_DEFINE_FINAL_TYPE (WsMiningPage, ws_mining_page, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (WsMiningPage, ws_mining_page, WS_TYPE_PAGE)
+
+static void session_changed (WsPage    *page,
+                             WsSession *session);
 
 enum {
   PROP_0,
@@ -515,8 +519,13 @@ static void
 ws_mining_page_class_init (WsMiningPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  WsPageClass *page_class = WS_PAGE_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  page_class->session_changed = session_changed;
+  ws_mining_pin_class_init (page_class);
+  ws_page_class_set_title (page_class, N_("Mining"));
+  ws_page_class_set_icon_name (page_class, "system-search-symbolic");
   object_class->dispose = ws_mining_page_dispose;
   object_class->finalize = ws_mining_page_finalize;
   object_class->get_property = ws_mining_page_get_property;
@@ -633,15 +642,17 @@ ws_mining_page_new (void)
 }
 
 /**
- * ws_mining_page_set_session:
+ * session_changed:
  * @session: the window's shared state: the traces offered for mining are
  *   its documents, the settings restore and keep the page's choices, and
  *   its history store weights the similarity
  */
-void
-ws_mining_page_set_session (WsMiningPage *self,
-                            WsSession    *session)
+static void
+session_changed (WsPage    *page,
+                 WsSession *session)
 {
+  WsMiningPage *self = WS_MINING_PAGE (page);
+
   GSettings *settings;
 
   g_return_if_fail (WS_IS_MINING_PAGE (self));

@@ -12,6 +12,7 @@
 #include "ws-mining-form.h"
 #include "ws-mining-request.h"
 #include "ws-signature-panel.h"
+#include "ws-page.h"
 #include "ws-session.h"
 #include "ws-stack-search.h"
 
@@ -34,11 +35,9 @@ G_BEGIN_DECLS
  * ::show-events with the matches of the trace to show.
  */
 #define WS_TYPE_MINING_PAGE (ws_mining_page_get_type ())
-G_DECLARE_FINAL_TYPE (WsMiningPage, ws_mining_page, WS, MINING_PAGE, GtkWidget)
+G_DECLARE_FINAL_TYPE (WsMiningPage, ws_mining_page, WS, MINING_PAGE, WsPage)
 
 GtkWidget       *ws_mining_page_new               (void);
-void             ws_mining_page_set_session       (WsMiningPage *self,
-                                                   WsSession    *session);
 void             ws_mining_page_run               (WsMiningPage *self);
 /* Chooses @scope in the form and runs (the Overview's cluster row: the
  * default scope its cluster was mined with). */

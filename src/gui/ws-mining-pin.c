@@ -207,3 +207,47 @@ ws_mining_pin_apply (WsMiningPage *page,
   p->handler = g_signal_connect_data (page, "finished", G_CALLBACK (finished_cb), p, pending_free, 0);
   ws_mining_page_run (page);
 }
+
+static const char * const *
+pin_kinds (WsPage *page)
+{
+  static const char * const kinds[] = { WS_PIN_KIND_ALIGNMENT, WS_PIN_KIND_COVERAGE, NULL };
+
+  return kinds;
+}
+
+static WsPin *
+capture_pin (WsPage     *page,
+             const char *what,
+             GPtrArray  *files,
+             char      **message)
+{
+  WsMiningPage *self = WS_MINING_PAGE (page);
+  WsPin *pin = ws_mining_pin_capture (self, files);
+
+  if (pin == NULL)
+    *message = g_strdup (g_strcmp0 (ws_mining_page_get_detail (self), "coverage") == 0
+                         ? _("Mark a signature, then pin its coverage chart")
+                         : _("Mine, then select a cluster to pin it"));
+  return pin;
+}
+
+static void
+apply_pin (WsPage  *page,
+           WsPin   *pin,
+           GFile  **traces,
+           guint    n_traces)
+{
+  WsMiningPage *self = WS_MINING_PAGE (page);
+
+  ws_mining_page_show_detail (self, g_str_equal (ws_pin_get_kind (pin), WS_PIN_KIND_COVERAGE) ? "coverage" : "alignment");
+  ws_mining_pin_apply (self, pin);
+}
+
+void
+ws_mining_pin_class_init (WsPageClass *page_class)
+{
+  page_class->pin_kinds = pin_kinds;
+  page_class->capture_pin = capture_pin;
+  page_class->apply_pin = apply_pin;
+}

@@ -10,5 +10,7 @@ WsPin *ws_mining_pin_capture (WsMiningPage *page,
                               GPtrArray    *files);
 void   ws_mining_pin_apply   (WsMiningPage *page,
                               WsPin        *pin);
+/* The Mining page's pin vfuncs: the alignment and coverage kinds. */
+void   ws_mining_pin_class_init (WsPageClass *page_class);
 
 G_END_DECLS

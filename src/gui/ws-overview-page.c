@@ -20,6 +20,7 @@
 #include "ws-symptom.h"
 #include "ws-time-format.h"
 #include "ws-window.h"
+#include "ws-worker.h"
 
 #define N_CAUSES_SHOWN 5
 #define N_BINS 40
@@ -53,7 +54,7 @@ struct _WsOverviewPage
   WsOverviewContrast *contrast;
   WsOverviewCluster *cluster;    /* the Mining page's first row, or NULL */
   WsMiningPage   *mining_page;   /* weak: whose settings the cluster is mined with */
-  GCancellable   *cancellable;
+  WsWorker       *worker;        /* the computation, one at a time */
   GHashTable     *watched;       /* WsDocument whose state we follow */
   guint           idle_id;
   guint           generation;
@@ -73,7 +74,10 @@ struct _WsOverviewPage
   char           *explaining;      /* what the selection is */
 };
 
-G_DEFINE_FINAL_TYPE (WsOverviewPage, ws_overview_page, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (WsOverviewPage, ws_overview_page, WS_TYPE_PAGE)
+
+static void session_changed (WsPage    *page,
+                             WsSession *session);
 
 enum { SIGNAL_SHOW_ANALYSIS, SIGNAL_SHOW_MINING, SIGNAL_SHOW_CONTRAST, N_SIGNALS };
 
@@ -572,6 +576,7 @@ draw_histogram (GtkDrawingArea *area,
 /* Computing                                                            */
 
 typedef struct {
+  GWeakRef            owner;      /* the page, for the early answer */
   GPtrArray          *traces;
   char               *choice;
   guint               generation;
@@ -583,6 +588,7 @@ typedef struct {
 static void
 job_free (Job *job)
 {
+  g_weak_ref_clear (&job->owner);
   g_ptr_array_unref (job->traces);
   g_free (job->choice);
   g_clear_pointer (&job->mining, ws_mining_request_free);
@@ -611,7 +617,7 @@ mine_top_cluster (Job          *job,
 /* The answer of `why`, shown as soon as it is ready: mining and the
  * contrast (seconds on a big trace) fill their blocks after it. */
 typedef struct {
-  WsOverviewPage *self;
+  GWeakRef        self;         /* the page may close meanwhile */
   guint           generation;
   WsOverview     *overview;
 } EarlyAnswer;
@@ -621,7 +627,7 @@ early_answer_free (gpointer data)
 {
   EarlyAnswer *e = data;
 
-  g_object_unref (e->self);
+  g_weak_ref_clear (&e->self);
   g_object_unref (e->overview);
   g_free (e);
 }
@@ -630,10 +636,10 @@ static gboolean
 early_answer_cb (gpointer data)
 {
   EarlyAnswer *e = data;
-  WsOverviewPage *self = e->self;
+  g_autoptr(WsOverviewPage) self = g_weak_ref_get (&e->self);
 
-  if (e->generation != self->generation || !self->busy)
-    return G_SOURCE_REMOVE;   /* superseded, or the whole answer came first */
+  if (self == NULL || e->generation != self->generation || !self->busy)
+    return G_SOURCE_REMOVE;   /* gone, superseded, or the whole answer came first */
   g_set_object (&self->overview, e->overview);
   g_clear_pointer (&self->cluster, ws_overview_cluster_free);
   g_clear_pointer (&self->contrast, ws_overview_contrast_free);
@@ -663,8 +669,10 @@ compute_thread (GTask        *task,
   if (overview != NULL)
     {
       EarlyAnswer *early = g_new0 (EarlyAnswer, 1);
+      /* Alive here: the worker holds the page until its answer is in. */
+      g_autoptr(GObject) owner = g_weak_ref_get (&job->owner);
 
-      early->self = g_object_ref (source);
+      g_weak_ref_init (&early->self, owner);
       early->generation = job->generation;
       early->overview = g_object_ref (overview);
       g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, early_answer_cb, early, early_answer_free);
@@ -681,18 +689,17 @@ compute_thread (GTask        *task,
     g_task_return_pointer (task, overview, g_object_unref);
 }
 
+/* The newest job's answer only (the worker drops the others). */
 static void
-compute_done (GObject      *source,
-              GAsyncResult *result,
-              gpointer      user_data)
+compute_done (gpointer  owner,
+              gpointer  result,
+              GError   *error,
+              gpointer  data)
 {
-  WsOverviewPage *self = WS_OVERVIEW_PAGE (source);
-  Job *job = g_task_get_task_data (G_TASK (result));
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsOverview) overview = g_task_propagate_pointer (G_TASK (result), &error);
+  WsOverviewPage *self = WS_OVERVIEW_PAGE (owner);
+  Job *job = data;
+  g_autoptr(WsOverview) overview = result;
 
-  if (job->generation != self->generation)
-    return;   /* superseded */
   self->busy = FALSE;
   gtk_spinner_stop (self->spinner);
   gtk_label_set_text (self->causes_placeholder, _("No cause: nothing held these threads up."));
@@ -718,15 +725,13 @@ recompute_idle (gpointer data)
 {
   WsOverviewPage *self = data;
   GListModel *docs = self->session ? ws_session_get_documents (self->session) : NULL;
-  g_autoptr(GTask) task = NULL;
   Job *job;
 
   self->idle_id = 0;
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
   self->generation++;
 
   job = g_new0 (Job, 1);
+  g_weak_ref_init (&job->owner, self);
   job->traces = g_ptr_array_new_with_free_func (g_object_unref);
   job->generation = self->generation;
   job->choice = g_strdup (self->choice);
@@ -756,20 +761,18 @@ recompute_idle (gpointer data)
   if (job->traces->len == 0)
     {
       job_free (job);
+      ws_worker_drop (self->worker);
       self->busy = FALSE;
       gtk_spinner_stop (self->spinner);
       gtk_label_set_text (self->causes_placeholder, _("No trace is open yet."));
       return G_SOURCE_REMOVE;
     }
 
-  self->cancellable = g_cancellable_new ();
   self->busy = TRUE;
   gtk_spinner_start (self->spinner);
   gtk_label_set_text (self->status_label, _("Walking back through the readiers of the slowest delays…"));
   gtk_label_set_text (self->causes_placeholder, _("Finding the causes…"));
-  task = g_task_new (self, self->cancellable, compute_done, NULL);
-  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, compute_thread);
+  ws_worker_run (self->worker, self, job, (GDestroyNotify) job_free, compute_thread, compute_done);
   return G_SOURCE_REMOVE;
 }
 
@@ -810,8 +813,9 @@ ws_overview_page_dispose (GObject *object)
 {
   WsOverviewPage *self = WS_OVERVIEW_PAGE (object);
 
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
+  if (self->worker != NULL)
+    ws_worker_drop (self->worker);
+  g_clear_object (&self->worker);
   g_clear_handle_id (&self->idle_id, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), WS_TYPE_OVERVIEW_PAGE);
   g_clear_object (&self->overview);
@@ -828,12 +832,57 @@ ws_overview_page_dispose (GObject *object)
   G_OBJECT_CLASS (ws_overview_page_parent_class)->dispose (object);
 }
 
+/* ------------------------------------------------------------------ */
+/* Its pin: the attribution, over every trace open and loaded           */
+
+static const char * const *
+pin_kinds (WsPage *page)
+{
+  static const char * const kinds[] = { WS_PIN_KIND_ATTRIBUTION, NULL };
+
+  return kinds;
+}
+
+/* Nothing to say while it computes or found no cause: the window pins
+ * the timeline instead. */
+static WsPin *
+capture_pin (WsPage     *page,
+             const char *what,
+             GPtrArray  *files,
+             char      **message)
+{
+  WsOverviewPage *self = WS_OVERVIEW_PAGE (page);
+  GListModel *documents = self->session ? ws_session_get_documents (self->session) : NULL;
+  WsPin *pin;
+
+  if (documents == NULL || self->busy || ws_overview_page_get_top_cause (self) == NULL)
+    return NULL;
+  for (guint i = 0; i < g_list_model_get_n_items (documents); i++)
+    {
+      g_autoptr(WsDocument) document = g_list_model_get_item (documents, i);
+
+      if (ws_document_get_state (document) == WS_DOCUMENT_READY)
+        g_ptr_array_add (files, g_object_ref (ws_document_get_file (document)));
+    }
+  if (files->len == 0)
+    return NULL;
+  pin = ws_pin_new (WS_PIN_KIND_ATTRIBUTION);
+  ws_pin_set_title (pin, _("What the time went to"));
+  return pin;
+}
+
 static void
 ws_overview_page_class_init (WsOverviewPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  WsPageClass *page_class = WS_PAGE_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  page_class->session_changed = session_changed;
+  page_class->pin_kinds = pin_kinds;
+  page_class->capture_pin = capture_pin;
+  ws_page_class_set_title (page_class, N_("Overview"));
+  ws_page_class_set_icon_name (page_class, "view-grid-symbolic");
   object_class->dispose = ws_overview_page_dispose;
 
   signals[SIGNAL_SHOW_ANALYSIS] =
@@ -900,6 +949,7 @@ ws_overview_page_init (WsOverviewPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   self->watched = g_hash_table_new (NULL, NULL);
+  self->worker = ws_worker_new ();
   gtk_drawing_area_set_draw_func (self->histogram, draw_histogram, self, NULL);
   self->causes_placeholder = GTK_LABEL (add_placeholder (self->causes_list, _("No trace is open yet.")));
   add_placeholder (self->slowest_list, _("No scenario instances."));
@@ -1084,10 +1134,12 @@ ws_overview_page_get_runner_up_button (WsOverviewPage *self)
   return self->runner_button;
 }
 
-void
-ws_overview_page_set_session (WsOverviewPage *self,
-                              WsSession      *session)
+static void
+session_changed (WsPage    *page,
+                 WsSession *session)
 {
+  WsOverviewPage *self = WS_OVERVIEW_PAGE (page);
+
   g_return_if_fail (WS_IS_OVERVIEW_PAGE (self));
   g_return_if_fail (session == NULL || WS_IS_SESSION (session));
 

@@ -6,6 +6,7 @@
 #include "ws-attribution.h"
 #include "ws-mining-page.h"
 #include "ws-overview.h"
+#include "ws-page.h"
 #include "ws-session.h"
 
 G_BEGIN_DECLS
@@ -34,11 +35,9 @@ G_BEGIN_DECLS
  *    the Contrast page and run it on that scenario and component.
  */
 #define WS_TYPE_OVERVIEW_PAGE (ws_overview_page_get_type ())
-G_DECLARE_FINAL_TYPE (WsOverviewPage, ws_overview_page, WS, OVERVIEW_PAGE, GtkWidget)
+G_DECLARE_FINAL_TYPE (WsOverviewPage, ws_overview_page, WS, OVERVIEW_PAGE, WsPage)
 
 GtkWidget      *ws_overview_page_new             (void);
-void            ws_overview_page_set_session     (WsOverviewPage *self,
-                                                  WsSession      *session);
 void            ws_overview_page_set_mining_page (WsOverviewPage *self,
                                                   WsMiningPage   *mining_page);
 gboolean        ws_overview_page_get_busy        (WsOverviewPage *self);

@@ -112,3 +112,80 @@ ws_pin_capture_graph (WsGraphPage *page)
     }
   return pin;
 }
+
+gboolean
+ws_pin_select_in_timeline (WsPin      *pin,
+                           WsDocument *document)
+{
+  WsTrace *trace = document ? ws_document_get_trace (document) : NULL;
+  WsTimelineViewport *viewport;
+  guint thread;
+  WsTime t0, t1;
+
+  if (trace == NULL || !ws_pin_get_window (pin, &t0, &t1))
+    return FALSE;
+  viewport = ws_document_get_viewport (document);
+  thread = ws_pin_get_tid (pin) != WS_PIN_NO_TID ? ws_trace_find_thread (trace, ws_pin_get_tid (pin)) : WS_NONE;
+  ws_timeline_viewport_set_visible (viewport, t0, MAX (t1, t0 + WS_TIMELINE_MIN_SPAN));
+  if (thread == WS_NONE)
+    return FALSE;
+  ws_timeline_viewport_set_selection (viewport, thread, t0, t1);
+  return TRUE;
+}
+
+static const char * const *
+graph_pin_kinds (WsPage *page)
+{
+  static const char * const kinds[] = {
+    WS_PIN_KIND_WAIT_GRAPH, WS_PIN_KIND_READY_TREE, WS_PIN_KIND_CRITICAL_PATH, NULL
+  };
+
+  return kinds;
+}
+
+/* Nothing to say when there is no graph: the window pins the timeline. */
+static WsPin *
+graph_capture_pin (WsPage     *page,
+                   const char *what,
+                   GPtrArray  *files,
+                   char      **message)
+{
+  WsSession *session = ws_page_get_session (page);
+  WsDocument *document = session ? ws_session_get_current_document (session) : NULL;
+  WsPin *pin;
+
+  if (document == NULL || ws_document_get_state (document) != WS_DOCUMENT_READY)
+    return NULL;
+  if ((pin = ws_pin_capture_graph (WS_GRAPH_PAGE (page))) != NULL)
+    g_ptr_array_add (files, g_object_ref (ws_document_get_file (document)));
+  return pin;
+}
+
+/* The pin's thread and window selected in the timeline; the graph is
+ * asked for through the window's own actions, which use that selection. */
+static void
+graph_apply_pin (WsPage  *page,
+                 WsPin   *pin,
+                 GFile  **traces,
+                 guint    n_traces)
+{
+  WsSession *session = ws_page_get_session (page);
+  const char *kind = ws_pin_get_kind (pin);
+
+  if (session == NULL || !ws_pin_select_in_timeline (pin, ws_session_get_current_document (session)))
+    return;
+  if (g_str_equal (kind, WS_PIN_KIND_WAIT_GRAPH))
+    gtk_widget_activate_action (GTK_WIDGET (page), "win.show-wait-graph", NULL);
+  else if (g_str_equal (kind, WS_PIN_KIND_READY_TREE))
+    gtk_widget_activate_action (GTK_WIDGET (page), "win.show-ready-tree", NULL);
+  else if (g_str_equal (kind, WS_PIN_KIND_CRITICAL_PATH))
+    gtk_widget_activate_action (GTK_WIDGET (page), "win.show-critical-path", NULL);
+}
+
+void
+ws_graph_pin_class_init (WsPageClass *page_class)
+{
+  page_class->pin_kinds = graph_pin_kinds;
+  page_class->capture_pin = graph_capture_pin;
+  page_class->apply_pin = graph_apply_pin;
+}

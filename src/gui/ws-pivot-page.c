@@ -46,7 +46,10 @@ struct _WsPivotPage
   gboolean          dirty;         /* a run is due when the page is next shown */
 };
 
-G_DEFINE_FINAL_TYPE (WsPivotPage, ws_pivot_page, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (WsPivotPage, ws_pivot_page, WS_TYPE_PAGE)
+
+static void session_changed (WsPage    *page,
+                             WsSession *session);
 
 enum {
   PROP_0,
@@ -451,8 +454,12 @@ static void
 ws_pivot_page_class_init (WsPivotPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  WsPageClass *page_class = WS_PAGE_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  page_class->session_changed = session_changed;
+  ws_page_class_set_title (page_class, N_("Pivot"));
+  ws_page_class_set_icon_name (page_class, "view-list-symbolic");
   object_class->dispose = ws_pivot_page_dispose;
   object_class->get_property = ws_pivot_page_get_property;
 
@@ -514,13 +521,15 @@ ws_pivot_page_init (WsPivotPage *self)
 }
 
 /**
- * ws_pivot_page_set_session:
+ * session_changed:
  * @session: the window's session: the trace shown and its selection
  */
-void
-ws_pivot_page_set_session (WsPivotPage *self,
-                           WsSession   *session)
+static void
+session_changed (WsPage    *page,
+                 WsSession *session)
 {
+  WsPivotPage *self = WS_PIVOT_PAGE (page);
+
   g_return_if_fail (WS_IS_PIVOT_PAGE (self));
 
   g_set_object (&self->session, session);

@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "ws-pivot.h"
+#include "ws-page.h"
 #include "ws-session.h"
 
 G_BEGIN_DECLS
@@ -30,10 +31,8 @@ typedef enum {
  * first span with "show-in-timeline".
  */
 #define WS_TYPE_PIVOT_PAGE (ws_pivot_page_get_type ())
-G_DECLARE_FINAL_TYPE (WsPivotPage, ws_pivot_page, WS, PIVOT_PAGE, GtkWidget)
+G_DECLARE_FINAL_TYPE (WsPivotPage, ws_pivot_page, WS, PIVOT_PAGE, WsPage)
 
-void            ws_pivot_page_set_session  (WsPivotPage         *self,
-                                            WsSession           *session);
 void            ws_pivot_page_set_columns  (WsPivotPage         *self,
                                             const WsPivotColumn *columns,
                                             guint                n_columns);

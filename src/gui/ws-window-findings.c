@@ -12,9 +12,6 @@
 #include <math.h>
 
 #include "ws-anomaly-state.h"
-#include "ws-contrast-pin.h"
-#include "ws-flame-pin.h"
-#include "ws-mining-pin.h"
 #include "ws-pin-capture.h"
 #include "ws-window-private.h"
 #include "ws-window-findings.h"
@@ -34,140 +31,57 @@ reveal_findings (WsWindow *self,
     ws_window_show_details_page (self, "findings");
 }
 
-/* The Overview's attribution: over every trace open and loaded, as the
- * page computes it. */
+/* A pin of what @page shows, added to the findings over its traces;
+ * FALSE when the page has nothing to pin and nothing to say (the caller
+ * pins the timeline then). */
 static gboolean
-pin_attribution (WsWindow *self)
-{
-  GListModel *documents = ws_window_get_documents (self);
-  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(WsPin) pin = NULL;
-
-  if (ws_overview_page_get_busy (self->overview_page) || ws_overview_page_get_top_cause (self->overview_page) == NULL)
-    return FALSE;
-  for (guint i = 0; i < g_list_model_get_n_items (documents); i++)
-    {
-      g_autoptr(WsDocument) document = g_list_model_get_item (documents, i);
-
-      if (ws_document_get_state (document) == WS_DOCUMENT_READY)
-        g_ptr_array_add (files, g_object_ref (ws_document_get_file (document)));
-    }
-  if (files->len == 0)
-    return FALSE;
-  pin = ws_pin_new (WS_PIN_KIND_ATTRIBUTION);
-  ws_pin_set_title (pin, _("What the time went to"));
-  ws_findings_page_add_pin_traces (ws_window_get_findings_page (self), pin, (GFile **) files->pdata, files->len);
-  reveal_findings (self, FALSE);
-  return TRUE;
-}
-
-/* The Mining page's cluster shown, with its alignment, over the traces
- * mined. */
-static gboolean
-pin_mining (WsWindow *self)
+pin_page (WsWindow   *self,
+          WsPage     *page,
+          const char *what)
 {
   g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(WsPin) pin = ws_mining_pin_capture (self->mining_page, files);
-
-  if (pin == NULL)
-    {
-      ws_window_show_toast (self, g_strcmp0 (ws_mining_page_get_detail (self->mining_page), "coverage") == 0
-                                  ? _("Mark a signature, then pin its coverage chart")
-                                  : _("Mine, then select a cluster to pin it"));
-      return TRUE;
-    }
-  ws_findings_page_add_pin_traces (ws_window_get_findings_page (self), pin, (GFile **) files->pdata, files->len);
-  reveal_findings (self, FALSE);
-  return TRUE;
-}
-
-/* The Contrast page's pattern chosen ("pattern"), or its AWG_slow or
- * AWG_fast ("slow", "fast"), over the traces analysed. */
-static gboolean
-pin_contrast (WsWindow   *self,
-              const char *what)
-{
-  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
-  gboolean pattern = g_str_equal (what, "pattern");
-  g_autoptr(WsPin) pin = ws_contrast_pin_capture (self->contrast_page, pattern ? WS_PIN_KIND_CONTRAST : WS_PIN_KIND_AWG,
-                                                  !g_str_equal (what, "fast"), ws_window_get_documents (self), files);
+  g_autofree char *message = NULL;
+  g_autoptr(WsPin) pin = ws_page_capture_pin (page, what, files, &message);
 
   if (pin == NULL || files->len == 0)
     {
-      ws_window_show_toast (self, pattern ? _("Analyse, then choose a contrast pattern to pin it")
-                                          : _("Analyse first, then pin a graph"));
-      return TRUE;
+      if (message != NULL)
+        ws_window_show_toast (self, message);
+      return message != NULL;
     }
   ws_findings_page_add_pin_traces (ws_window_get_findings_page (self), pin, (GFile **) files->pdata, files->len);
   reveal_findings (self, FALSE);
   return TRUE;
 }
 
-/* The Flame Graph page's graph, over its trace (and the compared one). */
-static gboolean
-pin_flame (WsWindow *self)
-{
-  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(WsPin) pin = ws_flame_pin_capture (self->flame_page, files);
-
-  if (pin == NULL)
-    {
-      ws_window_show_toast (self, _("Wait for the flame graph, then pin it"));
-      return TRUE;
-    }
-  ws_findings_page_add_pin_traces (ws_window_get_findings_page (self), pin, (GFile **) files->pdata, files->len);
-  reveal_findings (self, FALSE);
-  return TRUE;
-}
-
-/* The open document of @file, loaded, or NULL (the window's list keeps
- * it alive). */
-static WsDocument *
-find_loaded_document (WsWindow *self,
-                      GFile    *file)
-{
-  GListModel *documents = ws_window_get_documents (self);
-
-  for (guint i = 0; file != NULL && i < g_list_model_get_n_items (documents); i++)
-    {
-      g_autoptr(WsDocument) document = g_list_model_get_item (documents, i);
-
-      if (ws_document_get_state (document) == WS_DOCUMENT_READY && g_file_equal (ws_document_get_file (document), file))
-        return document;
-    }
-  return NULL;
-}
-
-/* The graph page's view when it is the page shown, the Overview's
- * attribution on the Overview, the Mining page's cluster, else the
- * timeline. */
+/* The page shown, if it has a pin of what it shows, else the timeline. */
 static void
 pin_view (WsWindow *self)
 {
   WsDocument *document = ws_window_get_current_document (self);
-  WsFindingsPage *page = ws_window_get_findings_page (self);
+  GtkWidget *shown = gtk_stack_get_visible_child (self->details_stack);
   g_autoptr(WsPin) pin = NULL;
 
-  if (g_strcmp0 (ws_window_get_details_page (self), "overview") == 0 && pin_attribution (self))
-    return;
-  if (g_strcmp0 (ws_window_get_details_page (self), "mining") == 0 && pin_mining (self))
-    return;
-  if (g_strcmp0 (ws_window_get_details_page (self), "flame") == 0 && pin_flame (self))
-    return;
-  if (g_strcmp0 (ws_window_get_details_page (self), "contrast") == 0 &&
-      pin_contrast (self, ws_contrast_page_get_selected_pattern (self->contrast_page) != G_MAXUINT ? "pattern" : "slow"))
+  if (WS_IS_PAGE (shown) && pin_page (self, WS_PAGE (shown), NULL))
     return;
   if (document == NULL || ws_document_get_state (document) != WS_DOCUMENT_READY)
     return;
-  if (g_strcmp0 (ws_window_get_details_page (self), "graph") == 0)
-    pin = ws_pin_capture_graph (ws_window_get_graph_page (self));
-  if (pin == NULL)
-    pin = ws_pin_capture_timeline (document);
-  if (pin != NULL)
+  if ((pin = ws_pin_capture_timeline (document)) != NULL)
     {
-      ws_findings_page_add_pin (page, pin, ws_document_get_file (document));
+      ws_findings_page_add_pin (ws_window_get_findings_page (self), pin, ws_document_get_file (document));
       reveal_findings (self, FALSE);
     }
+}
+
+/* win.pin-contrast: the page that owns contrast pins, @what as asked. */
+static void
+pin_contrast (WsWindow   *self,
+              const char *what)
+{
+  WsPage *page = _ws_window_find_pin_page (self, WS_PIN_KIND_CONTRAST);
+
+  if (page != NULL)
+    pin_page (self, page, what);
 }
 
 /* The model of the wait selected in the timeline (the Wait Model window's
@@ -260,64 +174,39 @@ open_trace_cb (WsWindow       *self,
   ws_window_open_trace (self, file);
 }
 
-/* The pin's thread and window selected in the timeline; graph views are
- * asked for through the window's own actions, which use that selection. */
+static void
+unref_file (gpointer file)
+{
+  if (file != NULL)
+    g_object_unref (file);
+}
+
+/* The page that owns the pin's kind shows it; the timeline's own kinds
+ * (a window of it, a wait's model) are the window's. */
 static void
 apply_pin (WsWindow *self,
            WsPin    *pin)
 {
   WsDocument *document = ws_window_get_current_document (self);
-  WsTrace *trace = document ? ws_document_get_trace (document) : NULL;
+  WsPage *page = _ws_window_find_pin_page (self, ws_pin_get_kind (pin));
   WsTimelineViewport *viewport;
-  const char *kind = ws_pin_get_kind (pin);
-  guint thread;
-  WsTime t0, t1;
 
-  if (g_str_equal (kind, WS_PIN_KIND_ATTRIBUTION))
+  if (page != NULL)
     {
-      ws_window_show_details_page (self, "overview");
-      return;
-    }
-  if (g_str_equal (kind, WS_PIN_KIND_ALIGNMENT) || g_str_equal (kind, WS_PIN_KIND_COVERAGE))
-    {
-      ws_window_show_details_page (self, "mining");
-      ws_mining_page_show_detail (self->mining_page, g_str_equal (kind, WS_PIN_KIND_COVERAGE) ? "coverage" : "alignment");
-      ws_mining_pin_apply (self->mining_page, pin);
-      return;
-    }
-  if (g_str_equal (kind, WS_PIN_KIND_CONTRAST) || g_str_equal (kind, WS_PIN_KIND_AWG))
-    {
-      ws_window_show_details_page (self, "contrast");
-      ws_contrast_pin_apply (self->contrast_page, pin);
-      return;
-    }
-  if (g_str_equal (kind, WS_PIN_KIND_FLAME))
-    {
-      g_autoptr(GFile) base = ws_findings_page_dup_pin_trace (ws_window_get_findings_page (self), pin, 1);
+      guint n = ws_pin_get_n_traces (pin);
+      g_autoptr(GPtrArray) traces = g_ptr_array_new_full (n, unref_file);
 
-      if (document == NULL || trace == NULL)
-        return;
-      ws_window_show_details_page (self, "flame");
-      /* The compared trace is restored when it is open (and loaded). */
-      ws_flame_pin_apply (self->flame_page, pin, document, find_loaded_document (self, base));
+      for (guint i = 0; i < n; i++)
+        g_ptr_array_add (traces, ws_findings_page_dup_pin_trace (ws_window_get_findings_page (self), pin, i));
+      gtk_stack_set_visible_child (self->details_stack, GTK_WIDGET (page));
+      ws_page_apply_pin (page, pin, (GFile **) traces->pdata, traces->len);
       return;
     }
-  if (trace == NULL || !ws_pin_get_window (pin, &t0, &t1))
+  if (!ws_pin_select_in_timeline (pin, document))
     return;
   viewport = ws_document_get_viewport (document);
-  thread = ws_pin_get_tid (pin) != WS_PIN_NO_TID ? ws_trace_find_thread (trace, ws_pin_get_tid (pin)) : WS_NONE;
-  ws_timeline_viewport_set_visible (viewport, t0, MAX (t1, t0 + WS_TIMELINE_MIN_SPAN));
-  if (thread == WS_NONE)
-    return;
-  ws_timeline_viewport_set_selection (viewport, thread, t0, t1);
-  if (g_str_equal (kind, WS_PIN_KIND_WAIT_GRAPH))
-    gtk_widget_activate_action (GTK_WIDGET (self), "win.show-wait-graph", NULL);
-  else if (g_str_equal (kind, WS_PIN_KIND_READY_TREE))
-    gtk_widget_activate_action (GTK_WIDGET (self), "win.show-ready-tree", NULL);
-  else if (g_str_equal (kind, WS_PIN_KIND_CRITICAL_PATH))
-    gtk_widget_activate_action (GTK_WIDGET (self), "win.show-critical-path", NULL);
-  else if (g_str_equal (kind, WS_PIN_KIND_ANOMALY_MODEL) && ws_pin_get_event (pin) >= 0
-           && ws_pin_get_event (pin) < ws_trace_get_n_events (trace))
+  if (g_str_equal (ws_pin_get_kind (pin), WS_PIN_KIND_ANOMALY_MODEL) && ws_pin_get_event (pin) >= 0
+      && ws_pin_get_event (pin) < ws_trace_get_n_events (ws_document_get_trace (document)))
     {
       ws_timeline_viewport_set_selected_event (viewport, ws_pin_get_event (pin));
       gtk_widget_activate_action (GTK_WIDGET (self), "win.show-wait-model", NULL);

@@ -224,6 +224,17 @@ _ws_window_hold_split (WsWindow *self)
   g_object_set_data (G_OBJECT (self), "ws-pane-arranged", GINT_TO_POINTER (1));
 }
 
+/* A page's tab is titled by the page. */
+static void
+title_page (WsWindow *self,
+            WsPage   *page)
+{
+  GtkStackPage *stack_page = gtk_stack_get_page (self->details_stack, GTK_WIDGET (page));
+
+  if (stack_page != NULL && ws_page_get_title (page) != NULL)
+    gtk_stack_page_set_title (stack_page, ws_page_get_title (page));
+}
+
 void
 _ws_window_pages_init (WsWindow *self)
 {
@@ -239,6 +250,12 @@ _ws_window_pages_init (WsWindow *self)
   g_signal_connect_swapped (self->graph_page, "show-in-timeline", G_CALLBACK (graph_show_in_timeline_cb), self);
   g_signal_connect_swapped (self->graph_page, "show-events", G_CALLBACK (graph_show_events_cb), self);
   g_signal_connect_swapped (self->pivot_page, "show-in-timeline", G_CALLBACK (pivot_show_in_timeline_cb), self);
+  {
+    g_autoptr(GPtrArray) pages = _ws_window_list_pages (self);
+
+    for (guint i = 0; i < pages->len; i++)
+      title_page (self, pages->pdata[i]);
+  }
 }
 
 /**
@@ -286,4 +303,65 @@ ws_window_get_details_page (WsWindow *self)
 {
   g_return_val_if_fail (WS_IS_WINDOW (self), NULL);
   return gtk_stack_get_visible_child_name (self->details_stack);
+}
+
+/* Every WsPage of the lower pane, in tab order (the stack holds them). */
+GPtrArray *
+_ws_window_list_pages (WsWindow *self)
+{
+  GPtrArray *pages = g_ptr_array_new ();
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->details_stack)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (WS_IS_PAGE (child))
+      g_ptr_array_add (pages, child);
+  return pages;
+}
+
+/* Hands the template's pages the window's session, the one thing a page
+ * is given, once the session has the application's settings. */
+void
+_ws_window_bind_pages (WsWindow *self)
+{
+  g_autoptr(GPtrArray) pages = _ws_window_list_pages (self);
+
+  for (guint i = 0; i < pages->len; i++)
+    ws_page_set_session (pages->pdata[i], self->session);
+}
+
+/* The page of the lower pane that owns pins of @kind, or NULL (the
+ * timeline's kinds are the window's own). */
+WsPage *
+_ws_window_find_pin_page (WsWindow   *self,
+                          const char *kind)
+{
+  g_autoptr(GPtrArray) pages = _ws_window_list_pages (self);
+
+  for (guint i = 0; i < pages->len; i++)
+    if (ws_page_owns_pin_kind (pages->pdata[i], kind))
+      return pages->pdata[i];
+  return NULL;
+}
+
+/**
+ * ws_window_add_page:
+ * @page: (transfer none): a page the window does not hold yet
+ * @name: its name for ws_window_show_details_page() and saved sessions
+ *
+ * Adds @page as the last tab of the lower pane, titled by the page and
+ * bound to the window's session; the pins of the kinds it owns are
+ * captured and shown by it.
+ */
+void
+ws_window_add_page (WsWindow   *self,
+                    WsPage     *page,
+                    const char *name)
+{
+  g_return_if_fail (WS_IS_WINDOW (self));
+  g_return_if_fail (WS_IS_PAGE (page));
+  g_return_if_fail (gtk_widget_get_parent (GTK_WIDGET (page)) == NULL);
+
+  gtk_stack_add_named (self->details_stack, GTK_WIDGET (page), name);
+  title_page (self, page);
+  ws_page_set_session (page, self->session);
 }

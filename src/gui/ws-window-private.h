@@ -122,4 +122,10 @@ void     _ws_window_class_search_init        (GtkWidgetClass *widget_class);
 void     _ws_window_search_init              (WsWindow       *self);
 void     _ws_window_drop_search              (WsWindow       *self);
 
+/* ws-window-pages.c: the lower pane's WsPages */
+void       _ws_window_bind_pages             (WsWindow       *self);
+GPtrArray *_ws_window_list_pages             (WsWindow       *self);
+WsPage    *_ws_window_find_pin_page          (WsWindow       *self,
+                                              const char     *kind);
+
 G_END_DECLS

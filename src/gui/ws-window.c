@@ -282,14 +282,9 @@ ws_window_new (GtkApplication *application)
     }
   /* The pages share the window's state through the session, settings included. */
   ws_session_set_settings (self->session, settings);
-  ws_mining_page_set_session (self->mining_page, self->session);
-  ws_flame_page_set_session (self->flame_page, self->session);
-  ws_overview_page_set_session (self->overview_page, self->session);
-  ws_graph_page_set_session (self->graph_page, self->session);
+  _ws_window_bind_pages (self);
   ws_window_findings_init (self, self->findings_page);
   ws_window_record_init (self, settings);
-  ws_contrast_page_set_session (self->contrast_page, self->session);
-  ws_pivot_page_set_session (self->pivot_page, self->session);
   ws_window_anomaly_attach (self);
   _ws_window_update_recent_menu (self);
   return self;

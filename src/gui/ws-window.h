@@ -8,6 +8,7 @@
 #include "ws-findings-page.h"
 #include "ws-graph-page.h"
 #include "ws-mining-page.h"
+#include "ws-page.h"
 #include "ws-session.h"
 #include "ws-slowest-list.h"
 #include "ws-stack-search.h"
@@ -62,6 +63,9 @@ void            ws_window_set_search_text      (WsWindow       *self,
                                                 const char     *text);
 const char     *ws_window_get_search_status    (WsWindow       *self);
 void            ws_window_show_details_page    (WsWindow       *self,
+                                                const char     *name);
+void            ws_window_add_page             (WsWindow       *self,
+                                                WsPage         *page,
                                                 const char     *name);
 WsSlowestList  *ws_window_get_slowest_list     (WsWindow       *self);
 gboolean        ws_window_export_timeline      (WsWindow       *self,

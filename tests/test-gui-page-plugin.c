@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * A page as a plug-in: a small page defined here, with a pin kind of its
+ * own, joins the real window through ws_window_add_page() and nothing
+ * else.  Its pin is captured by Ctrl+D's action, saved in a session file,
+ * reloaded in a new window, and shown again by the page that owns the
+ * kind: the window knows neither the page nor the kind.
+ */
+#include "config.h"
+
+#include <gtk/gtk.h>
+
+#include "ws-gui-test-util.h"
+#include "ws-page.h"
+#include "ws-pin-kind.h"
+#include "ws-session-file.h"
+#include "ws-window.h"
+
+#define TEST_PIN_KIND "test-counter"
+
+static WsApplication *the_app;
+
+/* ------------------------------------------------------------------ */
+/* The page: a number the user sets; a pin of it keeps the number.      */
+
+#define WS_TYPE_TEST_PAGE (ws_test_page_get_type ())
+G_DECLARE_FINAL_TYPE (WsTestPage, ws_test_page, WS, TEST_PAGE, WsPage)
+
+struct _WsTestPage
+{
+  WsPage          parent_instance;
+  GtkSpinButton  *counter;
+  guint           sessions_seen;   /* session_changed calls */
+};
+
+G_DEFINE_FINAL_TYPE (WsTestPage, ws_test_page, WS_TYPE_PAGE)
+
+static void
+session_changed (WsPage    *page,
+                 WsSession *session)
+{
+  WS_TEST_PAGE (page)->sessions_seen++;
+}
+
+static const char * const *
+pin_kinds (WsPage *page)
+{
+  static const char * const kinds[] = { TEST_PIN_KIND, NULL };
+
+  return kinds;
+}
+
+/* Over the trace shown, as a page's pin names the traces it spans. */
+static WsPin *
+capture_pin (WsPage     *page,
+             const char *what,
+             GPtrArray  *files,
+             char      **message)
+{
+  WsDocument *document = ws_session_get_current_document (ws_page_get_session (page));
+  WsPin *pin;
+
+  if (document == NULL || ws_document_get_state (document) != WS_DOCUMENT_READY)
+    {
+      *message = g_strdup ("Open a trace first");
+      return NULL;
+    }
+  pin = ws_pin_new (TEST_PIN_KIND);
+  ws_pin_set_title (pin, "A counter");
+  ws_pin_set_setting_int (pin, "counter", gtk_spin_button_get_value_as_int (WS_TEST_PAGE (page)->counter));
+  g_ptr_array_add (files, g_object_ref (ws_document_get_file (document)));
+  return pin;
+}
+
+static void
+apply_pin (WsPage  *page,
+           WsPin   *pin,
+           GFile  **traces,
+           guint    n_traces)
+{
+  gtk_spin_button_set_value (WS_TEST_PAGE (page)->counter, ws_pin_get_setting_int (pin, "counter", -1));
+}
+
+static void
+ws_test_page_class_init (WsTestPageClass *klass)
+{
+  WsPageClass *page_class = WS_PAGE_CLASS (klass);
+
+  page_class->session_changed = session_changed;
+  page_class->pin_kinds = pin_kinds;
+  page_class->capture_pin = capture_pin;
+  page_class->apply_pin = apply_pin;
+  ws_page_class_set_title (page_class, "Counter");
+  ws_page_class_set_icon_name (page_class, "view-list-symbolic");
+}
+
+static void
+ws_test_page_init (WsTestPage *self)
+{
+  self->counter = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (0, 1000, 1));
+  gtk_widget_set_parent (GTK_WIDGET (self->counter), GTK_WIDGET (self));
+}
+
+/* Its kind, registered once per process as a page would at start-up. */
+static void
+register_kind (void)
+{
+  static const WsPinKindInfo info = { TEST_PIN_KIND, "Counter", FALSE, FALSE };
+
+  ws_pin_kind_register (&info);
+}
+
+/* ------------------------------------------------------------------ */
+
+static WsWindow *
+new_window_with_page (WsTestPage **page)
+{
+  WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
+
+  *page = g_object_new (WS_TYPE_TEST_PAGE, NULL);
+  ws_window_add_page (window, WS_PAGE (*page), "counter");
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
+  gtk_window_present (GTK_WINDOW (window));
+  return window;
+}
+
+static WsPinList *
+pins_of (WsWindow *window)
+{
+  return ws_session_file_get_findings (ws_session_get_session_file (ws_window_get_session (window)));
+}
+
+static gboolean
+has_pin (gpointer data)
+{
+  return ws_pin_list_get_n (pins_of (data)) >= 1;
+}
+
+static gboolean
+counter_is (gpointer data)
+{
+  WsTestPage *page = data;
+
+  return gtk_spin_button_get_value_as_int (page->counter) == 42;
+}
+
+static void
+test_page_pin_round_trip (void)
+{
+  g_autofree char *trace_path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+  g_autoptr(GFile) trace = g_file_new_for_path (trace_path);
+  g_autofree char *dir = g_dir_make_tmp ("ws-gui-page-plugin-XXXXXX", NULL);
+  g_autofree char *session = g_build_filename (dir, "counter.waitscope", NULL);
+  g_autoptr(GFile) session_file = g_file_new_for_path (session);
+  g_autofree char *recovery = g_build_filename (dir, "recovery", NULL);
+  GtkStack *stack;
+  WsTestPage *page;
+  WsWindow *window;
+  WsPin *pin;
+
+  g_setenv ("WAITSCOPE_RECOVERY_DIR", recovery, TRUE);
+  register_kind ();
+  window = new_window_with_page (&page);
+
+  /* Bound once, titled by the page, a tab like the others. */
+  g_assert_true (ws_page_get_session (WS_PAGE (page)) == ws_window_get_session (window));
+  g_assert_cmpuint (page->sessions_seen, ==, 1);
+  stack = GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (page)));
+  g_assert_cmpstr (gtk_stack_page_get_title (gtk_stack_get_page (stack, GTK_WIDGET (page))), ==, "Counter");
+
+  /* Captured by the window's own "pin view" on the page shown. */
+  ws_gui_test_open_trace (window, trace_path);
+  ws_window_show_details_page (window, "counter");
+  g_assert_cmpstr (ws_window_get_details_page (window), ==, "counter");
+  gtk_spin_button_set_value (page->counter, 42);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.pin-view", NULL);
+  ws_gui_test_wait_until (has_pin, window, 60, "the counter's pin");
+  pin = ws_pin_list_get (pins_of (window), 0);
+  g_assert_cmpstr (ws_pin_get_kind (pin), ==, TEST_PIN_KIND);
+  g_assert_cmpint (ws_pin_get_setting_int (pin, "counter", -1), ==, 42);
+  g_assert_cmpuint (ws_pin_get_n_traces (pin), ==, 1);
+  g_assert_true (ws_findings_page_save (ws_window_get_findings_page (window), session, NULL));
+  ws_gui_test_close_window (GTK_WIDGET (window));
+
+  /* A new window: the session reloaded, the pin shown again by the page. */
+  window = new_window_with_page (&page);
+  g_assert_null (ws_window_open_file (window, session_file));
+  ws_gui_test_wait_until (has_pin, window, 60, "the reloaded pin");
+  pin = ws_pin_list_get (pins_of (window), 0);
+  g_assert_cmpstr (ws_pin_get_kind (pin), ==, TEST_PIN_KIND);
+  ws_gui_test_open_trace (window, trace_path);
+  ws_window_show_details_page (window, "details");
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (page->counter), ==, 0);
+  g_signal_emit_by_name (ws_window_get_findings_page (window), "show-pin", pin, trace);
+  ws_gui_test_wait_until (counter_is, page, 30, "the counter restored");
+  g_assert_cmpstr (ws_window_get_details_page (window), ==, "counter");
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "page-plugin-reopened.png"));
+
+  ws_findings_page_discard (ws_window_get_findings_page (window));
+  ws_gui_test_close_window (GTK_WIDGET (window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  the_app = ws_gui_test_init (&argc, &argv);
+  g_test_add_func ("/gui/page-plugin/pin-round-trip", test_page_pin_round_trip);
+  status = g_test_run ();
+  g_object_unref (the_app);
+  return status;
+}
