@@ -223,8 +223,9 @@ gboolean       ws_digest_fleet_classes_build (WsFleetClasses   *out,
                                           GArray           *entries,
                                           const char       *scenario,
                                           GError          **error);
-/* A digest of @self's traces @indices, in that order (ws-digest.c). */
-WsDigest      *ws_digest_select          (WsDigest      *self,
+/* A digest of @self's traces @indices, in that order, moved out of
+ * @self (ws-digest.c). */
+WsDigest      *ws_digest_take_selected   (WsDigest      *self,
                                           const guint   *indices,
                                           guint          n);
 
