@@ -12,6 +12,7 @@
 #include "ws-synthetic-trace.h"
 #include "ws-test-timeline-trace.h"
 #include "ws-timeline-lod.h"
+#include "ws-trace-loader.h"
 
 static void
 test_level0_exact (void)
@@ -243,6 +244,124 @@ test_level_choice (void)
     }
 }
 
+/* Built on several cores, the levels are those built on one: every
+ * level's segments, the waits and marks at every scale, the long waits,
+ * their threshold, the totals and the memory counted, on a real trace
+ * (pg-tpcb: 33 threads of very different sizes) and a synthetic one. */
+static WsTimelineLod *
+lod_on_threads (WsTrace    *trace,
+                const char *n_threads)
+{
+  WsTimelineLod *lod;
+
+  g_setenv ("WAITSCOPE_THREADS", n_threads, TRUE);
+  lod = ws_timeline_lod_new (trace, NULL, NULL);
+  g_unsetenv ("WAITSCOPE_THREADS");
+  return lod;
+}
+
+static void
+assert_same_segments (const WsStateSegment *a,
+                      const WsStateSegment *b,
+                      guint                 n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_cmpint (a[i].t0, ==, b[i].t0);
+      g_assert_cmpint (a[i].t1, ==, b[i].t1);
+      g_assert_cmpuint (a[i].state, ==, b[i].state);
+      g_assert_cmpuint (a[i].mixed, ==, b[i].mixed);
+      g_assert_cmpmem (a[i].cover, sizeof a[i].cover, b[i].cover, sizeof b[i].cover);
+    }
+}
+
+static void
+assert_same_waits (const WsLodWait *a,
+                   guint            na,
+                   const WsLodWait *b,
+                   guint            nb)
+{
+  g_assert_cmpuint (na, ==, nb);
+  for (guint i = 0; i < na; i++)
+    {
+      g_assert_cmpint (a[i].t0, ==, b[i].t0);
+      g_assert_cmpint (a[i].t1, ==, b[i].t1);
+      g_assert_cmpuint (a[i].event, ==, b[i].event);
+      g_assert_cmpuint (a[i].state, ==, b[i].state);
+    }
+}
+
+static void
+assert_same_lod (WsTrace *trace)
+{
+  g_autoptr(WsTimelineLod) one = lod_on_threads (trace, "1");
+  g_autoptr(WsTimelineLod) many = lod_on_threads (trace, "3");
+  WsTime t0 = ws_trace_get_start_time (trace), t1 = ws_trace_get_end_time (trace) + 1;
+  guint n_threads = ws_trace_get_n_threads (trace), n_long = 0;
+
+  g_assert_cmpuint (ws_timeline_lod_get_memory_size (one), ==, ws_timeline_lod_get_memory_size (many));
+  g_assert_cmpint (ws_timeline_lod_get_long_wait_threshold (one), ==, ws_timeline_lod_get_long_wait_threshold (many));
+  for (guint t = 0; t < n_threads; t++)
+    {
+      const WsThreadStats *sa = ws_timeline_lod_get_stats (one, t), *sb = ws_timeline_lod_get_stats (many, t);
+      guint levels = ws_timeline_lod_get_n_levels (one, t), na, nb;
+      const WsLodWait *wa, *wb;
+
+      g_assert_cmpint (sa->run, ==, sb->run);
+      g_assert_cmpint (sa->ready, ==, sb->ready);
+      g_assert_cmpmem (sa->wait, sizeof sa->wait, sb->wait, sizeof sb->wait);
+      g_assert_cmpuint (sa->totals.n_waits, ==, sb->totals.n_waits);
+      g_assert_cmpint (sa->totals.wait_total, ==, sb->totals.wait_total);
+      g_assert_cmpuint (levels, ==, ws_timeline_lod_get_n_levels (many, t));
+      for (guint l = 0; l < levels; l++)
+        {
+          WsTime ba, bb;
+          const WsStateSegment *a = ws_timeline_lod_get_level (one, t, l, &ba, &na);
+          const WsStateSegment *b = ws_timeline_lod_get_level (many, t, l, &bb, &nb);
+
+          g_assert_cmpint (ba, ==, bb);
+          g_assert_cmpuint (na, ==, nb);
+          assert_same_segments (a, b, na);
+        }
+      for (double ns_per_px = 1; ns_per_px < 1e10; ns_per_px *= 7)
+        {
+          const WsLodMark *ma, *mb;
+
+          wa = ws_timeline_lod_get_waits (one, t, ns_per_px, t0, t1, &na);
+          wb = ws_timeline_lod_get_waits (many, t, ns_per_px, t0, t1, &nb);
+          assert_same_waits (wa, na, wb, nb);
+          ma = ws_timeline_lod_get_marks (one, t, ns_per_px, t0, t1, &na);
+          mb = ws_timeline_lod_get_marks (many, t, ns_per_px, t0, t1, &nb);
+          g_assert_cmpuint (na, ==, nb);
+          for (guint i = 0; i < na; i++)
+            {
+              g_assert_cmpint (ma[i].time, ==, mb[i].time);
+              g_assert_cmpuint (ma[i].kind, ==, mb[i].kind);
+            }
+        }
+      wa = ws_timeline_lod_get_long_waits (one, t, t0, t1, &na);
+      wb = ws_timeline_lod_get_long_waits (many, t, t0, t1, &nb);
+      assert_same_waits (wa, na, wb, nb);
+      n_long += na;
+    }
+  /* The long waits are a quantile of the durations every worker kept. */
+  g_assert_cmpuint (n_long, >, 0);
+}
+
+static void
+test_threads_same_levels (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "pg-tpcb.perf.txt.gz", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) real = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error);
+  g_autoptr(WsTrace) synthetic = ws_synthetic_trace_new (4, 5, 20000, 11);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (ws_trace_get_n_threads (real), >, 3);
+  assert_same_lod (real);
+  assert_same_lod (synthetic);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -252,6 +371,7 @@ main (int   argc,
   g_test_add_func ("/timeline/lod/level0-exact", test_level0_exact);
   g_test_add_func ("/timeline/lod/coarse-levels-brute-force", test_coarse_levels_match_brute_force);
   g_test_add_func ("/timeline/lod/level-choice", test_level_choice);
+  g_test_add_func ("/timeline/lod/threads-same-levels", test_threads_same_levels);
 
   return g_test_run ();
 }

@@ -102,6 +102,9 @@ ws_anomaly_state_init (WsAnomalyState *self)
 {
   ws_anomaly_settings_init (&self->settings);
   self->worker = ws_worker_new ();
+  /* After the Overview's answer: the colouring comes second, the history
+   * recording (nice 10) last. */
+  ws_worker_set_nice (self->worker, 5);
   self->undo = g_array_new (FALSE, TRUE, sizeof (WsWaitFlag));
   g_array_set_clear_func (self->undo, wait_flag_clear);
 }

@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "ws-application.h"
+#include "ws-timing.h"
 #include "ws-window.h"
 
 #define SCHEMA_ID "io.github.waitscope.Waitscope"
@@ -70,8 +71,11 @@ ws_application_open (GApplication  *app,
                      int            n_files,
                      const char    *hint)
 {
-  WsWindow *window = get_window (WS_APPLICATION (app), TRUE);
+  WsWindow *window;
 
+  ws_timing_mark ("open-called");
+  window = get_window (WS_APPLICATION (app), TRUE);
+  ws_timing_mark ("window-built");
   for (int i = 0; i < n_files; i++)
     ws_window_open_file (window, files[i]);
   gtk_window_present (GTK_WINDOW (window));

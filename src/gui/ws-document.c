@@ -1,14 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
 #include <glib/gi18n.h>
 
 #include "ws-anomaly-detector.h"
 #include "ws-timing.h"
+#include "ws-worker.h"
 #include "ws-document.h"
 #include "ws-error.h"
 #include "ws-history-store.h"
@@ -468,23 +465,6 @@ record_done (GObject      *source,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RECORDING]);
 }
 
-/* The recording runs on a thread of its own at a lower priority (a
- * Linux thread's nice value is its own): on a machine of two cores it
- * must not delay the Overview's answer or the anomaly colouring, which
- * the user is waiting for, and nothing on screen waits for it.  Not on
- * GTask's pool: a pool thread would keep the lowered priority for the
- * next task, and an unprivileged thread cannot raise it again. */
-static gpointer
-record_in_background (gpointer data)
-{
-  GTask *task = data;
-
-  setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), 10);
-  record_thread (task, g_task_get_source_object (task), g_task_get_task_data (task), g_task_get_cancellable (task));
-  g_object_unref (task);
-  return NULL;
-}
-
 static void
 start_recording (WsDocument *self)
 {
@@ -497,7 +477,8 @@ start_recording (WsDocument *self)
   g_task_set_task_data (task, job, (GDestroyNotify) record_job_free);
   self->recording = TRUE;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RECORDING]);
-  g_thread_unref (g_thread_new ("ws-record-history", record_in_background, g_object_ref (task)));
+  /* Last of all: nothing on screen waits for it (see the top of record_thread()). */
+  ws_task_run_in_thread_at_nice (task, record_thread, 10);
 }
 
 /* A trace file is known by the SHA-256 of its bytes, which needs no
@@ -711,6 +692,7 @@ ws_document_load_async (WsDocument          *self,
   self->message = (g_free (self->message), g_strdup (_("Reading…")));
   inner = g_task_new (self, self->cancellable, load_done, outer);
   g_task_set_return_on_cancel (inner, FALSE);
+  ws_timing_mark ("load-started");
   g_task_run_in_thread (inner, load_thread);
 }
 

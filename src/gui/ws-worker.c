@@ -8,6 +8,10 @@
  */
 #include "config.h"
 
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include "ws-worker.h"
 
 struct _WsWorker
@@ -17,6 +21,7 @@ struct _WsWorker
   GCancellable  *cancellable;
   guint          generation;
   gboolean       busy;
+  int            nice;        /* > 0: jobs run on a thread of their own, lower */
 };
 
 G_DEFINE_FINAL_TYPE (WsWorker, ws_worker, G_TYPE_OBJECT)
@@ -173,7 +178,69 @@ ws_worker_run (WsWorker        *self,
   /* The callback always runs, so that the generation check frees the call. */
   g_task_set_return_on_cancel (task, FALSE);
   set_busy (self, TRUE);
-  g_task_run_in_thread (task, thread_func);
+  if (self->nice > 0)
+    ws_task_run_in_thread_at_nice (task, thread_func, self->nice);
+  else
+    g_task_run_in_thread (task, thread_func);
+}
+
+/**
+ * ws_worker_set_nice:
+ * @nice: 0 (the default) to run jobs on GTask's pool, or a nice value
+ *   above 0 to run each on a thread of its own at that lower priority
+ *
+ * For work the user is not waiting for first (see
+ * ws_task_run_in_thread_at_nice()).
+ */
+void
+ws_worker_set_nice (WsWorker *self,
+                    int       nice)
+{
+  g_return_if_fail (WS_IS_WORKER (self));
+  self->nice = CLAMP (nice, 0, 19);
+}
+
+typedef struct {
+  GTask          *task;
+  GTaskThreadFunc func;
+  int             nice;
+} NicedRun;
+
+static gpointer
+run_niced (gpointer data)
+{
+  NicedRun *run = data;
+  GTask *task = run->task;
+
+  setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), run->nice);
+  run->func (task, g_task_get_source_object (task), g_task_get_task_data (task), g_task_get_cancellable (task));
+  g_free (run);
+  g_object_unref (task);
+  return NULL;
+}
+
+/**
+ * ws_task_run_in_thread_at_nice:
+ * @nice: the thread's nice value (threads it starts inherit it)
+ *
+ * g_task_run_in_thread() on a thread of its own at a lower priority (a
+ * Linux thread's nice value is its own): on a machine of two cores,
+ * work nothing on screen waits for first (recording the history,
+ * scoring the anomalies) must not delay the Overview's answer.  Not on
+ * GTask's pool: a pool thread would keep the lowered priority for the
+ * next task, and an unprivileged thread cannot raise it again.
+ */
+void
+ws_task_run_in_thread_at_nice (GTask           *task,
+                               GTaskThreadFunc  func,
+                               int              nice)
+{
+  NicedRun *run = g_new0 (NicedRun, 1);
+
+  run->task = g_object_ref (task);
+  run->func = func;
+  run->nice = nice;
+  g_thread_unref (g_thread_new ("ws-niced-job", run_niced, run));
 }
 
 /* Asks the running job to stop; its callback still comes (with the

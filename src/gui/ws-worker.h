@@ -42,5 +42,11 @@ void          ws_worker_cancel           (WsWorker         *self);
 void          ws_worker_drop             (WsWorker         *self);
 gboolean      ws_worker_get_busy         (WsWorker         *self);
 guint         ws_worker_get_generation   (WsWorker         *self);
+void          ws_worker_set_nice         (WsWorker         *self,
+                                          int               nice);
+
+void          ws_task_run_in_thread_at_nice (GTask           *task,
+                                             GTaskThreadFunc  func,
+                                             int              nice);
 
 G_END_DECLS

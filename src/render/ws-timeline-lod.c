@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ws-error.h"
@@ -469,12 +470,15 @@ build_wait_levels (ThreadLod *lod,
     }
 }
 
-static void
+/* Builds one thread's levels; touches nothing of @self but that thread's
+ * entry, so threads can be built at once.  Returns the bytes it kept. */
+static gsize
 build_thread (WsTimelineLod *self,
               guint          thread,
               WsTime         span,
               GArray        *durations)
 {
+  gsize memory = 0;
   const WsThread *t = ws_trace_get_thread (self->trace, thread);
   const WsEvent *events = ws_trace_get_events (self->trace);
   ThreadLod *lod = &self->threads[thread];
@@ -520,11 +524,99 @@ build_thread (WsTimelineLod *self,
     }
 
   for (guint l = 0; l < lod->n_seg_levels; l++)
-    self->memory += lod->seg_levels[l].n * sizeof (WsStateSegment);
+    memory += lod->seg_levels[l].n * sizeof (WsStateSegment);
   for (guint l = 0; l < lod->n_mark_levels; l++)
-    self->memory += lod->mark_levels[l].n * sizeof (WsLodMark);
+    memory += lod->mark_levels[l].n * sizeof (WsLodMark);
   for (guint l = 0; l < lod->n_wait_levels; l++)
-    self->memory += lod->wait_levels[l].n * sizeof (WsLodWait);
+    memory += lod->wait_levels[l].n * sizeof (WsLodWait);
+  return memory;
+}
+
+/* The threads of a trace built on several cores: each worker takes the
+ * next thread not yet taken (the busiest first, so that one long thread
+ * is not left to the end) and keeps its own wait durations, which are
+ * joined afterwards; the long-wait quantile sorts them, so their order
+ * does not matter and the result is the same as one after another. */
+typedef struct {
+  WsTimelineLod *self;
+  WsTime         span;
+  const guint   *order;      /* threads, most events first */
+  GCancellable  *cancellable;
+  gint           next;
+} BuildBatch;
+
+typedef struct {
+  BuildBatch *batch;
+  GArray     *durations;
+  gsize       memory;
+} BuildWorker;
+
+static gpointer
+build_threads (gpointer data)
+{
+  BuildWorker *worker = data;
+  BuildBatch *batch = worker->batch;
+  guint i;
+
+  while ((i = (guint) g_atomic_int_add (&batch->next, 1)) < batch->self->n_threads
+         && !g_cancellable_is_cancelled (batch->cancellable))
+    worker->memory += build_thread (batch->self, batch->order[i], batch->span, worker->durations);
+  return NULL;
+}
+
+static int
+compare_busier (gconstpointer a,
+                gconstpointer b,
+                gpointer      user_data)
+{
+  WsTrace *trace = user_data;
+  guint na = ws_trace_get_thread (trace, *(const guint *) a)->n_events;
+  guint nb = ws_trace_get_thread (trace, *(const guint *) b)->n_events;
+  return na > nb ? -1 : na < nb;
+}
+
+/* Threads to build on: one per core, or WAITSCOPE_THREADS. */
+static guint
+n_build_threads (guint n_trace_threads)
+{
+  const char *env = g_getenv ("WAITSCOPE_THREADS");
+  guint n = env != NULL && atoi (env) > 0 ? (guint) atoi (env) : g_get_num_processors ();
+  return CLAMP (n, 1, MAX (n_trace_threads, 1));
+}
+
+static void
+build_all_threads (WsTimelineLod *self,
+                   WsTime         span,
+                   GArray        *durations,
+                   GCancellable  *cancellable)
+{
+  g_autofree guint *order = g_new (guint, MAX (self->n_threads, 1));
+  guint n_workers = n_build_threads (self->n_threads);
+  g_autofree BuildWorker *workers = g_new0 (BuildWorker, n_workers);
+  g_autofree GThread **threads = g_new0 (GThread *, n_workers);
+  BuildBatch batch = { self, span, order, cancellable, 0 };
+
+  for (guint t = 0; t < self->n_threads; t++)
+    order[t] = t;
+  g_qsort_with_data (order, self->n_threads, sizeof (guint), compare_busier, self->trace);
+  for (guint w = 0; w < n_workers; w++)
+    {
+      workers[w].batch = &batch;
+      workers[w].durations = w == 0 ? durations : g_array_new (FALSE, FALSE, sizeof (WsTime));
+    }
+  for (guint w = 1; w < n_workers; w++)
+    threads[w] = g_thread_new ("ws-timeline-lod", build_threads, &workers[w]);
+  build_threads (&workers[0]);
+  for (guint w = 0; w < n_workers; w++)
+    {
+      if (w > 0)
+        {
+          g_thread_join (threads[w]);
+          g_array_append_vals (durations, workers[w].durations->data, workers[w].durations->len);
+          g_array_unref (workers[w].durations);
+        }
+      self->memory += workers[w].memory;
+    }
 }
 
 static int
@@ -634,14 +726,11 @@ ws_timeline_lod_new (WsTrace       *trace,
   self->threads = g_new0 (ThreadLod, MAX (self->n_threads, 1));
   span = ws_trace_get_end_time (trace) - ws_trace_get_start_time (trace);
 
-  for (guint t = 0; t < self->n_threads; t++)
+  build_all_threads (self, span, durations, cancellable);
+  if (g_cancellable_is_cancelled (cancellable))
     {
-      if (g_cancellable_is_cancelled (cancellable))
-        {
-          g_set_error_literal (error, WS_ERROR, WS_ERROR_CANCELLED, _("Cancelled"));
-          return NULL;
-        }
-      build_thread (self, t, span, durations);
+      g_set_error_literal (error, WS_ERROR, WS_ERROR_CANCELLED, _("Cancelled"));
+      return NULL;
     }
   mark_long_waits (self, durations);
   index_instances (self);

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "ws-error.h"
+#include "ws-file-hash-cache.h"
 #include "ws-file-sha256.h"
 
 #define CHUNK (1 << 20)
@@ -30,11 +31,10 @@
 /* Opens @path for reading if it is a regular file, without blocking on a
  * FIFO or a device on the way.  Returns the descriptor, or -1 with @error. */
 static int
-open_regular (const char  *path,
-              gint64      *size,
-              GError     **error)
+open_regular (const char   *path,
+              struct stat  *st,
+              GError      **error)
 {
-  struct stat st;
   int fd = g_open (path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
 
   if (fd < 0)
@@ -43,7 +43,7 @@ open_regular (const char  *path,
       g_set_error (error, WS_ERROR, WS_ERROR_IO, _("Could not read “%s”: %s"), path, g_strerror (saved));
       return -1;
     }
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+  if (fstat (fd, st) != 0 || !S_ISREG (st->st_mode))
     {
       close (fd);
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
@@ -52,7 +52,6 @@ open_regular (const char  *path,
     }
   /* Blocking reads from here on: a regular file never blocks for long. */
   fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK);
-  *size = st.st_size;
   return fd;
 }
 
@@ -63,7 +62,8 @@ open_regular (const char  *path,
  *
  * The hex SHA-256 of a regular file's bytes, reading no more than the
  * size it had when opened (a file under /proc that claims to be regular
- * but never ends is cut there).
+ * but never ends is cut there).  A file hashed before and unchanged
+ * since is not read again (ws-file-hash-cache.c).
  *
  * Returns: (transfer full) (nullable): the hash, or %NULL with @error
  *   (%WS_ERROR_CANCELLED when cancelled)
@@ -77,15 +77,24 @@ ws_file_sha256 (const char    *path,
   struct sha256_ctx ctx;
   guint8 digest[SHA256_DIGEST_SIZE];
   g_autofree guchar *buf = NULL;
-  gint64 expected = 0, total = 0;
+  struct stat before, after;
+  gint64 expected, total = 0, started_ns = g_get_real_time () * 1000;
   char *hex;
   int fd;
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  fd = open_regular (path, &expected, error);
+  fd = open_regular (path, &before, error);
   if (fd < 0)
     return NULL;
+  expected = before.st_size;
+  if ((hex = ws_file_hash_cache_lookup (&before)) != NULL)
+    {
+      close (fd);
+      if (size)
+        *size = expected;
+      return hex;
+    }
   sha256_init (&ctx);
   buf = g_malloc (CHUNK);
   while (total < expected)
@@ -112,11 +121,13 @@ ws_file_sha256 (const char    *path,
       sha256_update (&ctx, n, buf);
       total += n;
     }
-  close (fd);
   sha256_digest (&ctx, sizeof digest, digest);
   hex = g_malloc (2 * sizeof digest + 1);
   for (guint i = 0; i < sizeof digest; i++)
     g_snprintf (hex + 2 * i, 3, "%02x", digest[i]);
+  if (total == expected && fstat (fd, &after) == 0)
+    ws_file_hash_cache_store (&before, &after, started_ns, hex);
+  close (fd);
   if (size)
     *size = total;
   return hex;
