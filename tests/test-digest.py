@@ -21,7 +21,10 @@
    every trace's scenario alone, the PostgreSQL pair and the paper's case,
    the fleet by its classes file, and random fast/slow classes over the
    shared traces and the causes corpus (seeded as above); a digest without
-   contrast instances (as written before) is refused naming the trace.
+   contrast instances (as written before) is refused naming the trace;
+   classes may name a merged digest's traces by any spelling, and one it
+   does not hold is refused naming it; `digest-merge --level 9` writes the
+   same document as the default level 1.
 """
 import gzip
 import json
@@ -204,6 +207,39 @@ cases += [("fleet by classes, a digest each", ["--classes", classes], ["--classe
           ("fleet by classes, a merged digest", ["--classes", classes], ["--classes", classes, fleet_merged])]
 for what, at, ad in cases:
     check(same_contrast(what, at, ad), f"contrast, {what}: traces and digests print the same JSON")
+
+# The classes name traces of a merged digest by any spelling of their
+# paths, a trace named twice is one; one that no digest given holds is
+# refused, naming it.
+respelled = os.path.join(tmp, "classes-respelled.csv")
+with open(classes) as f, open(respelled, "w") as g:
+    header, *lines = f.read().splitlines()
+    g.write(header + "\n")
+    for line in lines + lines[:1]:
+        name, rest = line.split(",", 1)
+        g.write(f"{os.path.join(data, 'fleet', '..', 'fleet', '.', name)},{rest}\n")
+check(same_contrast("fleet by classes respelled, a merged digest", ["--classes", classes],
+                    ["--classes", respelled, fleet_merged]),
+      "contrast, fleet by classes naming the traces by other spellings, one twice: the same JSON")
+with open(respelled, "a") as g:
+    g.write("/nowhere/missing.perf.txt.gz,slow\n")
+p = run("contrast", "--json", "--classes", respelled, fleet_merged, expect=2)
+check(b"/nowhere/missing.perf.txt.gz: no digest given holds this trace" in p.stderr and p.stdout == b"",
+      "contrast: a trace the classes name that no digest holds is refused, naming it")
+
+# digest-merge writes at gzip level 1 unless told: the same document at
+# any level, read alike.
+level9 = os.path.join(tmp, "fleet-9.wsdigest")
+run("digest-merge", "--level", "9", "-o", level9, *[D[t] for t in fleet])
+size1, size9 = os.path.getsize(fleet_merged), os.path.getsize(level9)
+print(f"# merged fleet digest: {size1} bytes at level 1, {size9} at level 9")
+check(gzip.decompress(content(fleet_merged)) == gzip.decompress(content(level9)) and size9 < size1,
+      "digest-merge --level 9: the same document as the default level 1, smaller")
+check(same_contrast("fleet by classes, merged at level 9", ["--classes", classes], ["--classes", classes, level9]),
+      "contrast over a merge written at level 9: the same JSON")
+p = run("digest-merge", "--level", "0", "-o", os.path.join(tmp, "x.wsdigest"), D[fleet[0]], expect=2)
+check(b"--level" in p.stderr and not os.path.exists(os.path.join(tmp, "x.wsdigest")),
+      "digest-merge --level 0 is a usage error")
 
 # Random classes of whole traces over the corpus: a digest each, and merged.
 corpus_merged = os.path.join(tmp, "corpus.wsdigest")

@@ -161,9 +161,11 @@ cli_digest_merge (int    argc,
   g_autoptr(WsDigest) merged = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *out = NULL;
-  int status;
+  int status, level = WS_DIGEST_MERGE_GZIP_LEVEL;
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, N_("Write the merged digest to FILE (.wsdigest)"), N_("FILE") },
+    { "level", 0, 0, G_OPTION_ARG_INT, &level,
+      N_("Compress the merged digest at gzip level N: 1, the default, is the fastest; 9 the smallest"), N_("N") },
     { NULL }
   };
 
@@ -180,12 +182,14 @@ cli_digest_merge (int    argc,
     return cli_usage_error ("digest-merge", "%s", _("no output file given (-o FILE)"));
   if (!ws_digest_file_sniff (out))
     return cli_usage_error ("digest-merge", "%s", _("the output file's name must end in .wsdigest"));
+  if (level < 1 || level > 9)
+    return cli_usage_error ("digest-merge", "%s", _("--level takes a gzip level from 1 to 9"));
   if (argc < 2)
     return cli_usage_error ("digest-merge", "%s", _("no digest given"));
   for (int i = 1; i < argc; i++)
     if (!ws_digest_file_sniff (argv[i]))
       return cli_usage_error ("digest-merge", _("“%s” is not a digest (.wsdigest)"), argv[i]);
-  if ((merged = cli_load_digests (argv + 1, WS_DIGEST_READ_ALL, &error)) == NULL || !ws_digest_write (merged, out, &error))
+  if ((merged = cli_load_digests (argv + 1, WS_DIGEST_READ_ALL, &error)) == NULL || !ws_digest_write_level (merged, out, level, &error))
     return cli_fail (error);
   return CLI_EXIT_OK;
 }

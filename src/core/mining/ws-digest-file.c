@@ -318,11 +318,12 @@ write_document (WsDigest      *self,
   return flush (text, out, 0, error) && g_output_stream_close (out, NULL, error);
 }
 
-/* @out through gzip, as the file is written. */
+/* @out through gzip at @level, as the file is written. */
 static GOutputStream *
-gzipped (GOutputStream *out)
+gzipped (GOutputStream *out,
+         int            level)
 {
-  g_autoptr(GZlibCompressor) zlib = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6);
+  g_autoptr(GZlibCompressor) zlib = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, level);
 
   return g_converter_output_stream_new (out, G_CONVERTER (zlib));
 }
@@ -339,7 +340,7 @@ GBytes *
 ws_digest_to_bytes (WsDigest *self)
 {
   g_autoptr(GOutputStream) memory = g_memory_output_stream_new_resizable ();
-  g_autoptr(GOutputStream) out = gzipped (memory);
+  g_autoptr(GOutputStream) out = gzipped (memory, WS_DIGEST_GZIP_LEVEL);
 
   g_return_val_if_fail (self != NULL, NULL);
 
@@ -351,13 +352,29 @@ ws_digest_to_bytes (WsDigest *self)
 /**
  * ws_digest_write:
  *
- * Writes @self (in its canonical order) to @path as a stream, atomically:
- * into a temporary file beside it, renamed over @path once whole.
+ * ws_digest_write_level() at %WS_DIGEST_GZIP_LEVEL.
  */
 gboolean
 ws_digest_write (WsDigest    *self,
                  const char  *path,
                  GError     **error)
+{
+  return ws_digest_write_level (self, path, WS_DIGEST_GZIP_LEVEL, error);
+}
+
+/**
+ * ws_digest_write_level:
+ * @level: the gzip level, 1 (fastest) to 9 (smallest)
+ *
+ * Writes @self (in its canonical order) to @path as a stream, atomically:
+ * into a temporary file beside it, renamed over @path once whole.  Any
+ * level reads alike; only the size and the time to write differ.
+ */
+gboolean
+ws_digest_write_level (WsDigest    *self,
+                       const char  *path,
+                       int          level,
+                       GError     **error)
 {
   g_autofree char *tmp = NULL;
   g_autoptr(GOutputStream) file = NULL;
@@ -366,6 +383,7 @@ ws_digest_write (WsDigest    *self,
   int fd;
 
   g_return_val_if_fail (self != NULL && path != NULL, FALSE);
+  g_return_val_if_fail (level >= 1 && level <= 9, FALSE);
 
   tmp = g_strdup_printf ("%s.XXXXXX", path);
   if ((fd = g_mkstemp_full (tmp, O_WRONLY, 0644)) < 0)
@@ -375,7 +393,7 @@ ws_digest_write (WsDigest    *self,
       return FALSE;
     }
   file = g_unix_output_stream_new (fd, TRUE);
-  out = gzipped (file);
+  out = gzipped (file, level);
   if (!write_document (self, out, &local) || g_rename (tmp, path) != 0)
     {
       int e = errno;
