@@ -10,8 +10,14 @@
 
 #include <gtk/gtk.h>
 
+#include "ws-contrast-page.h"
+#include "ws-flame-page.h"
+#include "ws-graph-page.h"
 #include "ws-gui-test-util.h"
+#include "ws-mining-page.h"
+#include "ws-overview-page.h"
 #include "ws-page.h"
+#include "ws-pivot-page.h"
 #include "ws-pin-kind.h"
 #include "ws-session-file.h"
 #include "ws-window.h"
@@ -31,15 +37,26 @@ struct _WsTestPage
   WsPage          parent_instance;
   GtkSpinButton  *counter;
   guint           sessions_seen;   /* session_changed calls */
+  WsSession      *hook_old;        /* what the last call was given (not owned) */
+  WsSession      *hook_new;
+  WsSession      *hook_current;    /* ws_page_get_session() during the call */
+  gboolean        hook_old_alive;  /* the old session still a session then */
 };
 
 G_DEFINE_FINAL_TYPE (WsTestPage, ws_test_page, WS_TYPE_PAGE)
 
 static void
 session_changed (WsPage    *page,
+                 WsSession *old_session,
                  WsSession *session)
 {
-  WS_TEST_PAGE (page)->sessions_seen++;
+  WsTestPage *self = WS_TEST_PAGE (page);
+
+  self->sessions_seen++;
+  self->hook_old = old_session;
+  self->hook_new = session;
+  self->hook_current = ws_page_get_session (page);
+  self->hook_old_alive = old_session == NULL || WS_IS_SESSION (old_session);
 }
 
 static const char * const *
@@ -200,6 +217,58 @@ test_page_pin_round_trip (void)
   ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
+/* The session has one home, the page's "session" property: the hook is
+ * told the session it replaces (alive until the hook returns, so it can
+ * disconnect) and reads the new one from the page.  The window's six
+ * pages, handed a second session, keep no reference to the first. */
+static void
+test_page_session_handover (void)
+{
+  const GType real_pages[] = {
+    WS_TYPE_OVERVIEW_PAGE, WS_TYPE_GRAPH_PAGE, WS_TYPE_MINING_PAGE,
+    WS_TYPE_CONTRAST_PAGE, WS_TYPE_PIVOT_PAGE, WS_TYPE_FLAME_PAGE,
+  };
+  WsTestPage *page = g_object_ref_sink (g_object_new (WS_TYPE_TEST_PAGE, NULL));
+  WsSession *first = ws_session_new (NULL);
+  WsSession *second = ws_session_new (NULL);
+
+  ws_page_set_session (WS_PAGE (page), first);
+  g_assert_null (page->hook_old);
+  g_assert_true (page->hook_new == first && page->hook_current == first);
+
+  /* The page's reference is the last one to the first session. */
+  g_object_add_weak_pointer (G_OBJECT (first), (gpointer *) &first);
+  g_object_unref (first);
+  g_assert_nonnull (first);
+  ws_page_set_session (WS_PAGE (page), second);
+  g_assert_cmpuint (page->sessions_seen, ==, 2);
+  g_assert_true (page->hook_old_alive);
+  g_assert_true (page->hook_new == second && page->hook_current == second);
+  g_assert_null (first);   /* released after the hook */
+
+  ws_page_set_session (WS_PAGE (page), second);   /* the same: no call */
+  g_assert_cmpuint (page->sessions_seen, ==, 2);
+  ws_page_set_session (WS_PAGE (page), NULL);
+  g_assert_true (page->hook_old == second && page->hook_new == NULL && page->hook_current == NULL);
+  g_object_unref (page);
+
+  for (guint i = 0; i < G_N_ELEMENTS (real_pages); i++)
+    {
+      WsPage *real = g_object_ref_sink (g_object_new (real_pages[i], NULL));
+      WsSession *old = ws_session_new (NULL);
+
+      ws_page_set_session (real, old);
+      ws_page_set_session (real, second);
+      g_assert_true (ws_page_get_session (real) == second);
+      g_object_add_weak_pointer (G_OBJECT (old), (gpointer *) &old);
+      g_object_unref (old);
+      if (old != NULL)
+        g_error ("%s keeps the session it was given before", g_type_name (real_pages[i]));
+      g_object_unref (real);
+    }
+  g_object_unref (second);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -208,6 +277,7 @@ main (int   argc,
 
   the_app = ws_gui_test_init (&argc, &argv);
   g_test_add_func ("/gui/page-plugin/pin-round-trip", test_page_pin_round_trip);
+  g_test_add_func ("/gui/page-plugin/session-handover", test_page_session_handover);
   status = g_test_run ();
   g_object_unref (the_app);
   return status;

@@ -26,7 +26,7 @@
 
 struct _WsContrastPage
 {
-  GtkWidget            parent_instance;
+  WsPage               parent_instance;
 
   /* Template widgets */
   GtkWidget           *root_scroller;   /* the page shrinks with the pane, never the pane with it */
@@ -59,7 +59,6 @@ struct _WsContrastPage
   GtkListBox          *impact_list;
 
   /* Owned references */
-  WsSession           *session;
   GListModel          *documents;
   WsDigest            *digest;           /* a fleet opened as a digest: its traces instead of the documents */
   GArray              *digest_classes;   /* WsRunClass per trace of @digest */
@@ -89,6 +88,7 @@ struct _WsContrastPage
 G_DEFINE_FINAL_TYPE (WsContrastPage, ws_contrast_page, WS_TYPE_PAGE)
 
 static void session_changed (WsPage    *page,
+                             WsSession *old_session,
                              WsSession *session);
 
 enum { SIGNAL_OPEN_READY_TREE, SIGNAL_FINISHED, N_SIGNALS };
@@ -1016,7 +1016,6 @@ ws_contrast_page_dispose (GObject *object)
   g_clear_object (&self->relay);
   g_clear_object (&self->worker);
   g_clear_object (&self->documents);
-  g_clear_object (&self->session);
   g_clear_object (&self->instances);
   g_clear_object (&self->fast_traces);
   g_clear_object (&self->slow_traces);
@@ -1172,6 +1171,7 @@ ws_contrast_page_set_documents (WsContrastPage *self,
 
 static void
 session_changed (WsPage    *page,
+                 WsSession *old_session,
                  WsSession *session)
 {
   WsContrastPage *self = WS_CONTRAST_PAGE (page);
@@ -1179,8 +1179,6 @@ session_changed (WsPage    *page,
   g_return_if_fail (WS_IS_CONTRAST_PAGE (self));
   g_return_if_fail (session == NULL || WS_IS_SESSION (session));
 
-  if (!g_set_object (&self->session, session))
-    return;
   ws_contrast_page_set_documents (self, session ? ws_session_get_documents (session) : NULL);
 }
 

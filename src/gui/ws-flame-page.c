@@ -22,8 +22,7 @@
 #define MAX_RELATIVES 12
 
 struct _WsFlamePage {
-  GtkBox          parent_instance;
-  WsSession      *session;
+  WsPage          parent_instance;
   GSignalGroup   *document_signals;
   GSignalGroup   *viewport_signals;
   WsWorker       *worker;
@@ -62,6 +61,7 @@ static GParamSpec *props[N_PROPS];
 G_DEFINE_FINAL_TYPE (WsFlamePage, ws_flame_page, WS_TYPE_PAGE)
 
 static void session_changed (WsPage    *page,
+                             WsSession *old_session,
                              WsSession *session);
 
 typedef struct {
@@ -135,10 +135,25 @@ run_thread (GTask        *task,
     g_task_return_pointer (task, r, result_free);
 }
 
+/* The window's session (WsPage's): %NULL until the window binds it. */
+static WsSession *
+session_of (WsFlamePage *self)
+{
+  return ws_page_get_session (WS_PAGE (self));
+}
+
+static WsDocument *
+current_document (WsFlamePage *self)
+{
+  WsSession *session = session_of (self);
+
+  return session ? ws_session_get_current_document (session) : NULL;
+}
+
 static WsTrace *
 current_trace (WsFlamePage *self)
 {
-  WsDocument *doc = self->session ? ws_session_get_current_document (self->session) : NULL;
+  WsDocument *doc = current_document (self);
 
   return doc != NULL ? ws_document_get_trace (doc) : NULL;
 }
@@ -297,7 +312,7 @@ run (WsFlamePage *self)
       return;
     }
   self->stale = FALSE;
-  doc = ws_session_get_current_document (self->session);
+  doc = current_document (self);
   job = g_new0 (Job, 1);
   job->trace = g_object_ref (trace);
   job->doc = g_object_ref (doc);
@@ -479,8 +494,8 @@ export_cb (WsFlamePage *self)
 static void
 update_compare_list (WsFlamePage *self)
 {
-  GListModel *docs = self->session ? ws_session_get_documents (self->session) : NULL;
-  WsDocument *current = self->session ? ws_session_get_current_document (self->session) : NULL;
+  GListModel *docs = session_of (self) ? ws_session_get_documents (session_of (self)) : NULL;
+  WsDocument *current = current_document (self);
   guint selected = gtk_drop_down_get_selected (self->compare);
   WsDocument *was = selected != GTK_INVALID_LIST_POSITION && selected > 0 && selected - 1 < self->compare_docs->len
                     ? g_object_ref (g_ptr_array_index (self->compare_docs, selected - 1)) : NULL;
@@ -516,7 +531,7 @@ static void
 document_changed (WsFlamePage *self)
 {
   update_compare_list (self);
-  WsDocument *doc = self->session ? ws_session_get_current_document (self->session) : NULL;
+  WsDocument *doc = current_document (self);
 
   g_signal_group_set_target (self->document_signals, doc);
   g_signal_group_set_target (self->viewport_signals,
@@ -542,18 +557,18 @@ selection_changed (WsFlamePage *self)
 
 static void
 session_changed (WsPage    *page,
+                 WsSession *old_session,
                  WsSession *session)
 {
   WsFlamePage *self = WS_FLAME_PAGE (page);
 
   g_return_if_fail (WS_IS_FLAME_PAGE (self));
 
-  if (self->session != NULL)
+  if (old_session != NULL)
     {
-      g_signal_handlers_disconnect_by_data (self->session, self);
-      g_signal_handlers_disconnect_by_data (ws_session_get_documents (self->session), self);
+      g_signal_handlers_disconnect_by_data (old_session, self);
+      g_signal_handlers_disconnect_by_data (ws_session_get_documents (old_session), self);
     }
-  g_set_object (&self->session, session);
   if (session != NULL)
     {
       g_signal_connect_swapped (session, "notify::current-document", G_CALLBACK (document_changed), self);
@@ -703,10 +718,10 @@ dispose (GObject *object)
   if (self->chart_scroller)
     g_signal_handlers_disconnect_by_data (gtk_scrolled_window_get_vadjustment (self->chart_scroller), self);
   g_clear_handle_id (&self->scroll_idle, g_source_remove);
-  if (self->session)
+  if (session_of (self) != NULL)
     {
-      g_signal_handlers_disconnect_by_data (self->session, self);
-      g_signal_handlers_disconnect_by_data (ws_session_get_documents (self->session), self);
+      g_signal_handlers_disconnect_by_data (session_of (self), self);
+      g_signal_handlers_disconnect_by_data (ws_session_get_documents (session_of (self)), self);
     }
   g_clear_pointer (&self->compare_docs, g_ptr_array_unref);
   g_clear_object (&self->shown_doc);
@@ -726,7 +741,6 @@ dispose (GObject *object)
   g_clear_pointer (&self->matched, g_free);
   g_clear_object (&self->graph_trace);
   g_clear_object (&self->worker);
-  g_clear_object (&self->session);
   G_OBJECT_CLASS (ws_flame_page_parent_class)->dispose (object);
 }
 

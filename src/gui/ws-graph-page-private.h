@@ -18,7 +18,7 @@ G_BEGIN_DECLS
 
 struct _WsGraphPage
 {
-  GtkWidget          parent_instance;
+  WsPage             parent_instance;
 
   /* Template widgets */
   AdwToastOverlay   *toast_overlay;
@@ -47,8 +47,7 @@ struct _WsGraphPage
   GtkRevealer       *inspector_revealer;
   WsInspectorPanel  *inspector_panel;
 
-  /* Owned references */
-  WsSession         *session;
+  /* Owned references (the session is WsPage's: ws_page_get_session()) */
   WsGraphShown       shown;          /* trace, scene, path (owned) and the matches */
   GListStore        *rows;
   GtkSingleSelection *selection;

@@ -30,6 +30,7 @@
 G_DEFINE_FINAL_TYPE (WsGraphPage, ws_graph_page, WS_TYPE_PAGE)
 
 static void session_changed (WsPage    *page,
+                             WsSession *old_session,
                              WsSession *session);
 
 enum {
@@ -184,9 +185,10 @@ rebuild (WsGraphPage *self)
   job->depth = (guint) gtk_spin_button_get_value_as_int (self->depth_spin);
   if (job->metric >= WS_N_CHAIN_METRICS)
     job->metric = WS_CHAIN_METRIC_DEFAULT;
-  if (self->session != NULL)
+  if (ws_page_get_session (WS_PAGE (self)) != NULL)
     {
-      WsAnomalyResult *scores = ws_anomaly_state_get_result (ws_session_get_anomaly_state (self->session));
+      WsAnomalyState *state = ws_session_get_anomaly_state (ws_page_get_session (WS_PAGE (self)));
+      WsAnomalyResult *scores = ws_anomaly_state_get_result (state);
       guint t = scores ? ws_anomaly_result_find_trace (scores, self->shown.trace) : WS_NONE;
 
       if (t != WS_NONE)
@@ -545,13 +547,15 @@ anomalies_changed_cb (WsGraphPage *self)
  */
 static void
 session_changed (WsPage    *page,
+                 WsSession *old_session,
                  WsSession *session)
 {
   WsGraphPage *self = WS_GRAPH_PAGE (page);
 
   g_return_if_fail (WS_IS_GRAPH_PAGE (self));
   g_return_if_fail (session == NULL || WS_IS_SESSION (session));
-  g_set_object (&self->session, session);
+  if (old_session != NULL)
+    g_signal_handlers_disconnect_by_data (ws_session_get_anomaly_state (old_session), self);
   ws_graph_flags_set_session (self->flags, session);
   /* A flag changes which waits are anomalous: the anomalous chain is
    * chosen again when that is the metric. */
@@ -818,7 +822,6 @@ ws_graph_page_dispose (GObject *object)
   g_clear_object (&self->shown.scene);
   g_clear_object (&self->shown.trace);
   self->shown.matches = NULL;
-  g_clear_object (&self->session);
 
   G_OBJECT_CLASS (ws_graph_page_parent_class)->dispose (object);
 }

@@ -97,9 +97,9 @@ ws_mining_page_show_events (WsMiningPage *self)
   if (item == NULL || self->result == NULL)
     return;
 
-  if (self->session != NULL)
+  if (ws_page_get_session (WS_PAGE (self)) != NULL)
     {
-      WsDocument *current = ws_session_get_current_document (self->session);
+      WsDocument *current = ws_session_get_current_document (ws_page_get_session (WS_PAGE (self)));
       for (guint s = 0; s < self->result->documents->len; s++)
         if (g_ptr_array_index (self->result->documents, s) == current)
           prefer = s;

@@ -28,7 +28,7 @@ typedef WsMiningShown Result;
 
 struct _WsMiningPage
 {
-  GtkWidget            parent_instance;
+  WsPage               parent_instance;
 
   /* Template widgets */
   GtkPaned            *outer_paned;
@@ -47,8 +47,8 @@ struct _WsMiningPage
   WsAlignmentView     *alignment_view;
   WsSignaturePanel    *signature_panel;
 
-  /* Owned references */
-  WsSession           *session;          /* open traces, settings, history store */
+  /* Owned references (the session — open traces, settings, history
+   * store — is WsPage's: ws_page_get_session()) */
   WsWorker            *worker;           /* the mining run */
   WsDigest            *digest;           /* a fleet opened as a digest: mined instead of the traces */
   WsWorker            *events_worker;

@@ -37,6 +37,7 @@
 G_DEFINE_FINAL_TYPE (WsMiningPage, ws_mining_page, WS_TYPE_PAGE)
 
 static void session_changed (WsPage    *page,
+                             WsSession *old_session,
                              WsSession *session);
 
 enum {
@@ -350,7 +351,7 @@ ws_mining_page_run (WsMiningPage *self)
       return;
     }
 
-  job = ws_mining_request_new (self->form, chosen, self->session, gtk_drop_down_get_selected (self->rank_dropdown),
+  job = ws_mining_request_new (self->form, chosen, ws_page_get_session (WS_PAGE (self)), gtk_drop_down_get_selected (self->rank_dropdown),
                                self->progress_relay);
   ws_mining_request_set_digest (job, self->digest);
 
@@ -467,7 +468,6 @@ ws_mining_page_dispose (GObject *object)
   ws_progress_relay_cancel_pending (self->progress_relay);
   gtk_widget_dispose_template (GTK_WIDGET (self), WS_TYPE_MINING_PAGE);
 
-  g_clear_object (&self->session);
   g_clear_object (&self->selection);
   g_clear_object (&self->roots);
   g_clear_pointer (&self->result, result_unref);
@@ -649,6 +649,7 @@ ws_mining_page_new (void)
  */
 static void
 session_changed (WsPage    *page,
+                 WsSession *old_session,
                  WsSession *session)
 {
   WsMiningPage *self = WS_MINING_PAGE (page);
@@ -658,8 +659,6 @@ session_changed (WsPage    *page,
   g_return_if_fail (WS_IS_MINING_PAGE (self));
   g_return_if_fail (WS_IS_SESSION (session));
 
-  if (!g_set_object (&self->session, session))
-    return;
   /* The rank is the results' choice; the form keeps its own. */
   if ((settings = ws_session_get_settings (session)) != NULL)
     g_settings_bind (settings, "mining-rank", self->rank_dropdown, "selected", G_SETTINGS_BIND_DEFAULT);

@@ -27,7 +27,7 @@
 
 struct _WsOverviewPage
 {
-  GtkWidget       parent_instance;
+  WsPage          parent_instance;
 
   /* Template widgets */
   GtkWidget      *scroller;
@@ -49,7 +49,6 @@ struct _WsOverviewPage
   GtkListBox     *anomaly_list;
 
   /* Owned references */
-  WsSession      *session;
   WsOverview     *overview;
   WsOverviewContrast *contrast;
   WsOverviewCluster *cluster;    /* the Mining page's first row, or NULL */
@@ -77,7 +76,15 @@ struct _WsOverviewPage
 G_DEFINE_FINAL_TYPE (WsOverviewPage, ws_overview_page, WS_TYPE_PAGE)
 
 static void session_changed (WsPage    *page,
+                             WsSession *old_session,
                              WsSession *session);
+
+/* The window's session (WsPage's): %NULL until the window binds it. */
+static WsSession *
+session_of (WsOverviewPage *self)
+{
+  return ws_page_get_session (WS_PAGE (self));
+}
 
 enum { SIGNAL_SHOW_ANALYSIS, SIGNAL_SHOW_MINING, SIGNAL_SHOW_CONTRAST, N_SIGNALS };
 
@@ -219,8 +226,8 @@ thread_names (const WsCause *c,
 static gboolean
 several_traces (WsOverviewPage *self)
 {
-  return self->all_traces && self->session != NULL &&
-         g_list_model_get_n_items (ws_session_get_documents (self->session)) > 1;
+  return self->all_traces && session_of (self) != NULL &&
+         g_list_model_get_n_items (ws_session_get_documents (session_of (self))) > 1;
 }
 
 static WsAttribution *
@@ -441,7 +448,7 @@ worst_anomaly (WsAnomalyResult    *result,
 static void
 fill_anomalies (WsOverviewPage *self)
 {
-  WsAnomalyState *state = self->session ? ws_session_get_anomaly_state (self->session) : NULL;
+  WsAnomalyState *state = session_of (self) ? ws_session_get_anomaly_state (session_of (self)) : NULL;
   WsAnomalyResult *result = state ? ws_anomaly_state_get_result (state) : NULL;
   const WsWaitScore *worst = NULL;
   guint n = 0, trace_index;
@@ -476,6 +483,8 @@ static void
 fill_explaining (WsOverviewPage *self)
 {
   const WsThreadPick *pick = self->overview != NULL ? ws_overview_get_pick (self->overview, 0) : NULL;
+  WsSession *session = session_of (self);
+  WsDocument *current = session != NULL ? ws_session_get_current_document (session) : NULL;
   g_autofree char *text = NULL;
 
   if (self->selection != NULL)
@@ -484,14 +493,13 @@ fill_explaining (WsOverviewPage *self)
     text = g_strdup_printf (_("Explaining: the program %s, as asked."), self->choice);
   else if (several_traces (self))
     text = g_strdup (_("Explaining: every open trace together; each row names its trace."));
-  else if (self->session != NULL && ws_session_get_current_document (self->session) != NULL)
-    text = g_strdup_printf (_("Explaining: the selected trace, %s."),
-                            ws_document_get_title (ws_session_get_current_document (self->session)));
+  else if (current != NULL)
+    text = g_strdup_printf (_("Explaining: the selected trace, %s."), ws_document_get_title (current));
   gtk_label_set_text (self->explaining_label, text != NULL ? text : "");
   gtk_widget_set_visible (GTK_WIDGET (self->explaining_label), text != NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->back_button), self->selection != NULL || self->choice != NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->all_check),
-                          self->session != NULL && g_list_model_get_n_items (ws_session_get_documents (self->session)) > 1);
+                          session != NULL && g_list_model_get_n_items (ws_session_get_documents (session)) > 1);
   if (pick != NULL && pick->runner_up != NULL && self->selection == NULL && !several_traces (self))
     {
       g_autofree char *label = g_strdup_printf (_("Explain %s instead"), pick->runner_up);
@@ -724,7 +732,7 @@ static gboolean
 recompute_idle (gpointer data)
 {
   WsOverviewPage *self = data;
-  GListModel *docs = self->session ? ws_session_get_documents (self->session) : NULL;
+  GListModel *docs = session_of (self) ? ws_session_get_documents (session_of (self)) : NULL;
   Job *job;
 
   self->idle_id = 0;
@@ -741,7 +749,7 @@ recompute_idle (gpointer data)
     {
       g_autoptr(WsDocument) doc = g_list_model_get_item (docs, i);
       if (ws_document_get_state (doc) == WS_DOCUMENT_READY && ws_document_get_trace (doc) != NULL &&
-          (self->all_traces || doc == ws_session_get_current_document (self->session)))
+          (self->all_traces || doc == ws_session_get_current_document (session_of (self))))
         g_ptr_array_add (job->traces, g_object_ref (ws_document_get_trace (doc)));
     }
   if (job->traces->len > 0 && self->mining_page != NULL)
@@ -751,7 +759,7 @@ recompute_idle (gpointer data)
 
       if (chosen->len > 0)
         {
-          job->mining = ws_mining_request_new (form, chosen, self->session, ws_mining_page_get_rank (self->mining_page),
+          job->mining = ws_mining_request_new (form, chosen, session_of (self), ws_mining_page_get_rank (self->mining_page),
                                                NULL);
           ws_mining_request_set_scope (job->mining, ws_mining_scope_default ());
           /* By cause: the holder's work outranks the queue behind it. */
@@ -787,7 +795,7 @@ queue_recompute (WsOverviewPage *self)
 static void
 watch_documents (WsOverviewPage *self)
 {
-  GListModel *docs = ws_session_get_documents (self->session);
+  GListModel *docs = ws_session_get_documents (session_of (self));
 
   for (guint i = 0; i < g_list_model_get_n_items (docs); i++)
     {
@@ -822,7 +830,6 @@ ws_overview_page_dispose (GObject *object)
   g_clear_pointer (&self->contrast, ws_overview_contrast_free);
   g_clear_pointer (&self->cluster, ws_overview_cluster_free);
   g_clear_weak_pointer (&self->mining_page);
-  g_clear_object (&self->session);
   g_clear_pointer (&self->watched, g_hash_table_unref);
   g_clear_object (&self->selection);
   g_clear_pointer (&self->selection_targets, g_array_unref);
@@ -852,7 +859,7 @@ capture_pin (WsPage     *page,
              char      **message)
 {
   WsOverviewPage *self = WS_OVERVIEW_PAGE (page);
-  GListModel *documents = self->session ? ws_session_get_documents (self->session) : NULL;
+  GListModel *documents = session_of (self) ? ws_session_get_documents (session_of (self)) : NULL;
   WsPin *pin;
 
   if (documents == NULL || self->busy || ws_overview_page_get_top_cause (self) == NULL)
@@ -1136,6 +1143,7 @@ ws_overview_page_get_runner_up_button (WsOverviewPage *self)
 
 static void
 session_changed (WsPage    *page,
+                 WsSession *old_session,
                  WsSession *session)
 {
   WsOverviewPage *self = WS_OVERVIEW_PAGE (page);
@@ -1143,14 +1151,11 @@ session_changed (WsPage    *page,
   g_return_if_fail (WS_IS_OVERVIEW_PAGE (self));
   g_return_if_fail (session == NULL || WS_IS_SESSION (session));
 
-  if (self->session == session)
-    return;
-  if (self->session != NULL)
+  if (old_session != NULL)
     {
-      g_signal_handlers_disconnect_by_data (ws_session_get_documents (self->session), self);
-      g_signal_handlers_disconnect_by_data (ws_session_get_anomaly_state (self->session), self);
+      g_signal_handlers_disconnect_by_data (ws_session_get_documents (old_session), self);
+      g_signal_handlers_disconnect_by_data (ws_session_get_anomaly_state (old_session), self);
     }
-  g_set_object (&self->session, session);
   if (session == NULL)
     return;
   g_signal_connect_object (ws_session_get_documents (session), "items-changed",
@@ -1181,7 +1186,7 @@ ws_overview_page_set_mining_page (WsOverviewPage *self,
   g_return_if_fail (mining_page == NULL || WS_IS_MINING_PAGE (mining_page));
 
   g_set_weak_pointer (&self->mining_page, mining_page);
-  if (self->session != NULL)
+  if (session_of (self) != NULL)
     queue_recompute (self);
 }
 

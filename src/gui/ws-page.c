@@ -144,15 +144,21 @@ void
 ws_page_set_session (WsPage    *self,
                      WsSession *session)
 {
+  g_autoptr(WsSession) old = NULL;
   WsPagePrivate *priv;
 
   g_return_if_fail (WS_IS_PAGE (self));
   g_return_if_fail (session == NULL || WS_IS_SESSION (session));
   priv = ws_page_get_instance_private (self);
-  if (!g_set_object (&priv->session, session))
+  if (priv->session == session)
     return;
+  /* The page keeps no session of its own: the hook gets the old one to
+   * disconnect from, alive until it returns, and reads the new one with
+   * ws_page_get_session() as everywhere else. */
+  old = g_steal_pointer (&priv->session);
+  priv->session = session ? g_object_ref (session) : NULL;
   if (WS_PAGE_GET_CLASS (self)->session_changed != NULL)
-    WS_PAGE_GET_CLASS (self)->session_changed (self, session);
+    WS_PAGE_GET_CLASS (self)->session_changed (self, old, session);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 

@@ -20,7 +20,10 @@ G_DECLARE_DERIVABLE_TYPE (WsPage, ws_page, WS, PAGE, GtkWidget)
 /**
  * WsPageClass:
  * @session_changed: the session was set (or replaced, or cleared to
- *   %NULL): connect to what the page watches in it
+ *   %NULL): disconnect from @old_session (alive until the hook returns)
+ *   and connect to what the page watches in @session.  The session's one
+ *   home is the page's "session" property: read it with
+ *   ws_page_get_session(), keep no copy
  * @pin_kinds: the pin kinds (ws-pin-kind.h names) the page captures and
  *   shows, %NULL-terminated; %NULL when it has none
  * @capture_pin: a pin of what the page shows.  @what is the variant asked
@@ -37,6 +40,7 @@ struct _WsPageClass
   GtkWidgetClass parent_class;
 
   void                (*session_changed) (WsPage     *self,
+                                          WsSession  *old_session,
                                           WsSession  *session);
   const char * const *(*pin_kinds)       (WsPage     *self);
   WsPin              *(*capture_pin)     (WsPage     *self,

@@ -25,7 +25,7 @@
 
 struct _WsPivotPage
 {
-  GtkWidget         parent_instance;
+  WsPage            parent_instance;
 
   GtkWidget        *box;
   GtkDropDown      *levels[N_LEVELS];
@@ -37,7 +37,6 @@ struct _WsPivotPage
   GtkLabel         *total_time;
   GtkLabel         *total_count;
 
-  WsSession        *session;
   GSignalGroup     *session_signals;
   GSignalGroup     *document_signals;
   GSignalGroup     *viewport_signals;
@@ -49,6 +48,7 @@ struct _WsPivotPage
 G_DEFINE_FINAL_TYPE (WsPivotPage, ws_pivot_page, WS_TYPE_PAGE)
 
 static void session_changed (WsPage    *page,
+                             WsSession *old_session,
                              WsSession *session);
 
 enum {
@@ -96,10 +96,19 @@ run_thread (GTask        *task,
     g_task_return_pointer (task, pivot, (GDestroyNotify) ws_pivot_free);
 }
 
+/* The trace the window shows, read from the session WsPage holds. */
+static WsDocument *
+shown_document (WsPivotPage *self)
+{
+  WsSession *session = ws_page_get_session (WS_PAGE (self));
+
+  return session != NULL ? ws_session_get_current_document (session) : NULL;
+}
+
 static WsDocument *
 current_document (WsPivotPage *self)
 {
-  WsDocument *doc = self->session ? ws_session_get_current_document (self->session) : NULL;
+  WsDocument *doc = shown_document (self);
 
   return doc != NULL && ws_document_get_state (doc) == WS_DOCUMENT_READY ? doc : NULL;
 }
@@ -269,7 +278,7 @@ map_cb (WsPivotPage *self)
 static void
 current_document_cb (WsPivotPage *self)
 {
-  WsDocument *doc = self->session ? ws_session_get_current_document (self->session) : NULL;
+  WsDocument *doc = shown_document (self);
 
   g_signal_group_set_target (self->document_signals, doc);
   g_signal_group_set_target (self->viewport_signals, doc ? ws_document_get_viewport (doc) : NULL);
@@ -431,7 +440,6 @@ ws_pivot_page_dispose (GObject *object)
   g_clear_object (&self->session_signals);
   g_clear_object (&self->document_signals);
   g_clear_object (&self->viewport_signals);
-  g_clear_object (&self->session);
   g_clear_object (&self->list);
   g_clear_pointer (&self->box, gtk_widget_unparent);
   G_OBJECT_CLASS (ws_pivot_page_parent_class)->dispose (object);
@@ -526,13 +534,13 @@ ws_pivot_page_init (WsPivotPage *self)
  */
 static void
 session_changed (WsPage    *page,
+                 WsSession *old_session,
                  WsSession *session)
 {
   WsPivotPage *self = WS_PIVOT_PAGE (page);
 
   g_return_if_fail (WS_IS_PIVOT_PAGE (self));
 
-  g_set_object (&self->session, session);
   g_signal_group_set_target (self->session_signals, session);
   current_document_cb (self);
 }
