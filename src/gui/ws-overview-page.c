@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "ws-analysis-kind.h"
 #include "ws-anomaly-state.h"
 #include "ws-cause-ended.h"
 #include "ws-timing.h"
@@ -19,7 +20,6 @@
 #include "ws-overview.h"
 #include "ws-symptom.h"
 #include "ws-time-format.h"
-#include "ws-window.h"
 #include "ws-worker.h"
 
 #define N_CAUSES_SHOWN 5

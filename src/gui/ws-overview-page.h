@@ -28,7 +28,7 @@ G_BEGIN_DECLS
  *
  * Signals:
  *  - "show-analysis" (int kind, WsTrace *trace, guint thread, gint64 t0,
- *    gint64 t1): open the analysis (a #WsAnalysisKind of ws-window.h) of
+ *    gint64 t1): open the analysis (a #WsAnalysisKind, ws-analysis-kind.h) of
  *    that thread window;
  *  - "show-mining": open the Mining page on the default scope;
  *  - "show-contrast" (const char *scenario, const char *component): open

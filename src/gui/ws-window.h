@@ -3,6 +3,7 @@
 
 #include <adwaita.h>
 
+#include "ws-analysis-kind.h"
 #include "ws-details-pane.h"
 #include "ws-document.h"
 #include "ws-findings-page.h"
@@ -16,19 +17,6 @@
 #include "ws-timeline-view.h"
 
 G_BEGIN_DECLS
-
-/**
- * WsAnalysisKind:
- * @WS_ANALYSIS_WAIT_GRAPH: StackMine's wait graph of a thread window
- * @WS_ANALYSIS_READY_TREE: the patent's ready tree of the window's longest
- *   wait
- * @WS_ANALYSIS_CRITICAL_PATH: the critical path of the window
- */
-typedef enum {
-  WS_ANALYSIS_WAIT_GRAPH,
-  WS_ANALYSIS_READY_TREE,
-  WS_ANALYSIS_CRITICAL_PATH,
-} WsAnalysisKind;
 
 /*
  * WsWindow: a main window.  A sidebar lists the traces open in it (each
