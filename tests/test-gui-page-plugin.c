@@ -8,12 +8,15 @@
  */
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
+#include "ws-anomaly-state.h"
 #include "ws-contrast-page.h"
 #include "ws-flame-page.h"
 #include "ws-graph-page.h"
 #include "ws-gui-test-util.h"
+#include "ws-history-store.h"
 #include "ws-mining-page.h"
 #include "ws-overview-page.h"
 #include "ws-page.h"
@@ -269,6 +272,80 @@ test_page_session_handover (void)
   g_object_unref (second);
 }
 
+typedef struct {
+  WsAnomalyState *state;
+  WsDocument     *document;
+} Scored;
+
+/* Recorded in the store and scored by the anomaly models. */
+static gboolean
+recorded_and_scored (gpointer data)
+{
+  Scored *s = data;
+
+  return !ws_document_get_recording (s->document) && !ws_anomaly_state_get_busy (s->state)
+         && ws_anomaly_state_find_trace (s->state, s->document) != WS_NONE;
+}
+
+/* The window sets its session's history store once, to the default one
+ * ($WAITSCOPE_HISTORY here), and every reader follows that one value: a
+ * trace opened is recorded there and a wait flagged is saved there, also
+ * when a store is chosen after the window was made. */
+static void
+test_one_history_store (void)
+{
+  g_autofree char *trace_path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("ws-gui-history-path-XXXXXX", NULL);
+  g_autofree char *chosen = g_build_filename (dir, "chosen.sqlite", NULL);
+  g_autoptr(WsHistoryStore) store = NULL;
+  g_autoptr(GArray) flags = NULL;
+  g_autoptr(GError) error = NULL;
+  WsTestPage *page;
+  WsWindow *window = new_window_with_page (&page);
+  WsSession *session = ws_window_get_session (window);
+  Scored s;
+  guint event = WS_NONE;
+  WsTrace *trace;
+
+  g_assert_nonnull (g_getenv ("WAITSCOPE_HISTORY"));
+  g_assert_cmpstr (ws_session_get_history_path (session), ==, g_getenv ("WAITSCOPE_HISTORY"));
+  g_assert_cmpstr (ws_session_get_history_path (ws_page_get_session (WS_PAGE (page))), ==,
+                   g_getenv ("WAITSCOPE_HISTORY"));
+
+  ws_session_set_history_path (session, chosen);
+  s.state = ws_session_get_anomaly_state (session);
+  s.document = ws_gui_test_open_trace (window, trace_path);
+  ws_gui_test_wait_until (recorded_and_scored, &s, 120, "the trace recorded and scored");
+  g_assert_null (ws_document_get_history_error (s.document));
+
+  /* Recorded in the chosen store, not in the default one. */
+  store = ws_history_store_open_read_only (chosen, &error);
+  g_assert_no_error (error);
+  g_assert_true (ws_history_store_has_trace (store, ws_document_get_digest (s.document)));
+  g_clear_object (&store);
+
+  /* A flag goes to the chosen store too. */
+  trace = ws_document_get_trace (s.document);
+  for (guint e = 0; e < ws_trace_get_n_events (trace) && event == WS_NONE; e++)
+    if (ws_anomaly_state_lookup (s.state, s.document, e) != NULL)
+      event = e;
+  g_assert_cmpuint (event, !=, WS_NONE);
+  g_assert_true (ws_anomaly_state_flag (s.state, s.document, event, WS_ANOMALY_FLAG_NORMAL, &error));
+  g_assert_no_error (error);
+  store = ws_history_store_open_read_only (chosen, &error);
+  g_assert_no_error (error);
+  flags = ws_history_store_list_flags (store, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (flags->len, ==, 1);
+  g_assert_cmpstr (g_array_index (flags, WsAnomalyRecord, 0).trace_digest, ==, ws_document_get_digest (s.document));
+
+  ws_findings_page_discard (ws_window_get_findings_page (window));
+  ws_gui_test_close_window (GTK_WIDGET (window));
+  g_clear_object (&store);
+  g_remove (chosen);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -278,6 +355,7 @@ main (int   argc,
   the_app = ws_gui_test_init (&argc, &argv);
   g_test_add_func ("/gui/page-plugin/pin-round-trip", test_page_pin_round_trip);
   g_test_add_func ("/gui/page-plugin/session-handover", test_page_session_handover);
+  g_test_add_func ("/gui/page-plugin/one-history-store", test_one_history_store);
   status = g_test_run ();
   g_object_unref (the_app);
   return status;

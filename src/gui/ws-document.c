@@ -32,6 +32,7 @@ struct _WsDocument
   /* The history store: whether to record the trace (set before loading),
    * and why it could not be */
   gboolean            record_history;
+  char               *history_path;     /* the store; NULL for the default one */
   guint               signature_depth;  /* of the wait history recorded */
   gboolean            recording;        /* in the background, once shown */
   GError             *history_error;
@@ -100,6 +101,7 @@ ws_document_finalize (GObject *object)
   g_clear_error (&self->error);
   g_clear_error (&self->history_error);
   g_clear_pointer (&self->digest, g_free);
+  g_clear_pointer (&self->history_path, g_free);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->trace);
   g_clear_object (&self->lod);
@@ -297,7 +299,8 @@ ws_document_get_viewport (WsDocument *self)
  * ws_document_set_record_history:
  * @record: whether to add the trace to the history store once it is read
  *
- * Must be called before ws_document_load_async().  The store is
+ * Must be called before ws_document_load_async().  The store is the one
+ * ws_document_set_history_path() chose, else
  * ws_history_store_default_path() ($WAITSCOPE_HISTORY if set).
  */
 void
@@ -314,6 +317,21 @@ ws_document_get_record_history (WsDocument *self)
 {
   g_return_val_if_fail (WS_IS_DOCUMENT (self), FALSE);
   return self->record_history;
+}
+
+/**
+ * ws_document_set_history_path:
+ * @path: (nullable): the history store to record the trace in (the
+ *   window's session's), %NULL for the default one; set before loading
+ */
+void
+ws_document_set_history_path (WsDocument *self,
+                              const char *path)
+{
+  g_return_if_fail (WS_IS_DOCUMENT (self));
+  g_return_if_fail (self->state == WS_DOCUMENT_LOADING);
+  g_free (self->history_path);
+  self->history_path = g_strdup (path);
 }
 
 /**
@@ -404,6 +422,7 @@ progress_published (double      fraction,
 typedef struct {
   WsTrace *trace;
   char    *digest;
+  char    *history_path;
   guint    depth;
 } RecordJob;
 
@@ -412,6 +431,7 @@ record_job_free (RecordJob *job)
 {
   g_object_unref (job->trace);
   g_free (job->digest);
+  g_free (job->history_path);
   g_free (job);
 }
 
@@ -435,7 +455,7 @@ record_thread (GTask        *task,
 
   ws_anomaly_settings_init (&settings);
   settings.signature_depth = job->depth;
-  store = ws_history_store_open (NULL, &local);
+  store = ws_history_store_open (job->history_path, &local);
   if (store == NULL || !ws_history_store_record_trace_digest (store, job->trace, job->digest, NULL, &local)
       || !ws_anomaly_record_trace (store, job->trace, job->digest, &settings, NULL, cancellable, &local))
     {
@@ -473,6 +493,7 @@ start_recording (WsDocument *self)
 
   job->trace = g_object_ref (self->trace);
   job->digest = g_strdup (self->digest);
+  job->history_path = g_strdup (self->history_path);
   job->depth = self->signature_depth;
   g_task_set_task_data (task, job, (GDestroyNotify) record_job_free);
   self->recording = TRUE;

@@ -54,6 +54,8 @@ void                ws_document_set_record_history
                                               gboolean             record);
 gboolean            ws_document_get_record_history
                                              (WsDocument          *self);
+void                ws_document_set_history_path (WsDocument *self,
+                                                  const char *path);
 void                ws_document_set_signature_depth (WsDocument *self,
                                                      guint       depth);
 gboolean            ws_document_get_recording (WsDocument         *self);

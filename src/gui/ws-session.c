@@ -227,8 +227,13 @@ ws_session_set_settings (WsSession *self,
 
 /**
  * ws_session_get_history_path:
+ *
+ * The one history store every page and every trace of the window reads
+ * and records in: the window sets it once, to the default store
+ * ($WAITSCOPE_HISTORY, else the user's data directory).
+ *
  * Returns: (nullable): the history store chosen for this session, or %NULL
- *   for the user's default one (ws_history_store_default_path())
+ *   (a session no window made) for the default one
  */
 const char *
 ws_session_get_history_path (WsSession *self)
@@ -247,6 +252,14 @@ ws_session_set_history_path (WsSession  *self,
     return;
   g_free (self->history_path);
   self->history_path = g_strdup (path);
+  /* The flags and models are the store's: read them from the new one. */
+  if (self->anomaly_state != NULL)
+    {
+      g_autofree char *store = ws_session_dup_history_path (self);
+
+      ws_anomaly_state_set_history_path (self->anomaly_state, store);
+      ws_anomaly_state_refresh (self->anomaly_state);
+    }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HISTORY_PATH]);
 }
 

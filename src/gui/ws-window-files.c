@@ -188,6 +188,7 @@ ws_window_open_trace (WsWindow *self,
 
   document = ws_document_new (file);
   ws_document_set_record_history (document, ws_session_get_record_history (self->session));
+  ws_document_set_history_path (document, ws_session_get_history_path (self->session));
   ws_window_anomaly_prepare_document (self, document);
   g_list_store_append (self->documents, document);
   gtk_list_box_select_row (self->trace_list, gtk_list_box_get_row_at_index (self->trace_list, n));

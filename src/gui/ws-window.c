@@ -15,6 +15,7 @@
 
 #include "ws-accessible-names.h"
 #include "ws-contrast-page.h"
+#include "ws-history-store.h"
 #include "ws-overview-page.h"
 #include "ws-time-format.h"
 #include "ws-timeline-legend.h"
@@ -267,6 +268,7 @@ ws_window_new (GtkApplication *application)
 {
   WsWindow *self = g_object_new (WS_TYPE_WINDOW, "application", application, NULL);
   GSettings *settings = application_settings (application);
+  g_autofree char *history = NULL;
 
   if (settings != NULL)
     {
@@ -280,8 +282,12 @@ ws_window_new (GtkApplication *application)
       g_signal_connect_object (settings, "changed::timeline-row-height", G_CALLBACK (_ws_window_document_state_changed), self,
                                G_CONNECT_SWAPPED);
     }
-  /* The pages share the window's state through the session, settings included. */
+  /* The pages share the window's state through the session, settings and
+   * history store included: chosen here once, so every page, the anomaly
+   * flags and the traces' recording read one value. */
   ws_session_set_settings (self->session, settings);
+  history = ws_history_store_default_path ();
+  ws_session_set_history_path (self->session, history);
   _ws_window_bind_pages (self);
   ws_window_findings_init (self, self->findings_page);
   ws_window_record_init (self, settings);
