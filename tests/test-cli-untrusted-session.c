@@ -13,6 +13,8 @@
 #include <glib/gstdio.h>
 
 #include "ws-cli-test-util.h"
+#include "ws-pin-kind.h"
+#include "ws-session-file.h"
 
 static char *
 make_tmpdir (void)
@@ -142,6 +144,61 @@ test_session_naming_fifo (void)
   g_rmdir (dir);
 }
 
+/* A pin of a kind a page of the application registered (the page-plugin
+ * test's "test-counter"): this command does not know the kind.  The
+ * session still shows and takes other pins, keeping that one; asking for
+ * the kind is refused with a message naming it and every kind the
+ * command does pin (the registry's, the oracle here). */
+static void
+test_page_pin_kind (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "page-kind.waitscope", NULL);
+  g_autoptr(WsSessionFile) session = NULL;
+  g_autoptr(WsPin) page_pin = ws_pin_new ("test-counter");
+  g_autoptr(GPtrArray) kinds = ws_pin_kind_list ();
+  g_auto(WsCliRun) show = { 0 };
+  g_auto(WsCliRun) refused = { 0 };
+  g_auto(WsCliRun) other = { 0 };
+  WsPinList *pins;
+
+  g_assert_null (ws_pin_kind_lookup ("test-counter"));
+  new_session (path);
+  session = ws_session_file_load (path, &error);
+  g_assert_no_error (error);
+  ws_pin_add_trace (page_pin, 0);
+  ws_pin_set_setting_int (page_pin, "counter", 42);
+  ws_pin_list_append (ws_session_file_get_findings (session), page_pin);
+  g_assert_true (ws_session_file_save (session, path, &error));
+  g_clear_object (&session);
+
+  ws_cli_run (&show, "session", "show", path, NULL);
+  g_assert_cmpint (show.status, ==, 0);
+  g_assert_nonnull (strstr (show.out, "test-counter"));
+
+  ws_cli_run (&refused, "session", "pin", path, "--view", "test-counter", NULL);
+  g_assert_cmpint (refused.status, ==, 2);
+  g_assert_nonnull (strstr (refused.err, "“test-counter”"));
+  g_assert_cmpuint (kinds->len, >=, 11);
+  for (guint i = 0; i < kinds->len; i++)
+    if (strstr (refused.err, g_ptr_array_index (kinds, i)) == NULL)
+      g_error ("the refusal does not list the kind %s: %s", (const char *) g_ptr_array_index (kinds, i), refused.err);
+
+  ws_cli_run (&other, "session", "pin", path, "--view", "timeline", "--tid", "11588", NULL);
+  g_assert_cmpint (other.status, ==, 0);
+  session = ws_session_file_load (path, &error);
+  g_assert_no_error (error);
+  pins = ws_session_file_get_findings (session);
+  g_assert_cmpuint (ws_pin_list_get_n (pins), ==, 2);
+  g_assert_cmpstr (ws_pin_get_kind (ws_pin_list_get (pins, 0)), ==, "test-counter");
+  g_assert_cmpint (ws_pin_get_setting_int (ws_pin_list_get (pins, 0), "counter", -1), ==, 42);
+  g_assert_cmpstr (ws_pin_get_kind (ws_pin_list_get (pins, 1)), ==, "timeline");
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -150,5 +207,6 @@ main (int    argc,
   g_test_add_func ("/cli/untrusted-session/pin-keeps-victim", test_pin_keeps_victim);
   g_test_add_func ("/cli/untrusted-session/deep", test_deep_session);
   g_test_add_func ("/cli/untrusted-session/fifo-trace", test_session_naming_fifo);
+  g_test_add_func ("/cli/untrusted-session/page-pin-kind", test_page_pin_kind);
   return g_test_run ();
 }

@@ -199,6 +199,21 @@ pin_fill (WsPin         *finding,
   return -1;
 }
 
+/* The kinds this command pins, from the registry: the built-in ones.  A
+ * kind a page of the application registers exists only in the
+ * application, so its pins are made there (a session holding one still
+ * loads, shows and takes other pins here). */
+static char *
+pinnable_kinds (void)
+{
+  g_autoptr(GPtrArray) kinds = ws_pin_kind_list ();
+  GString *list = g_string_new (NULL);
+
+  for (guint i = 0; i < kinds->len; i++)
+    g_string_append_printf (list, "%s%s", i > 0 ? ", " : "", (const char *) g_ptr_array_index (kinds, i));
+  return g_string_free (list, FALSE);
+}
+
 /* The checks on the arguments as a whole: -1, or the usage error's status. */
 static int
 check_pin_args (int            argc,
@@ -206,8 +221,19 @@ check_pin_args (int            argc,
 {
   if (argc != 2)
     return cli_usage_error ("session pin", _("give one session file"));
-  if (o->view == NULL || ws_pin_kind_lookup (o->view) == NULL)
-    return cli_usage_error ("session pin", _("--view must name a view kind (timeline, wait-graph, ready-tree, critical-path, anomaly-model, attribution, alignment, coverage, contrast, awg, flame-graph)"));
+  if (o->view == NULL)
+    {
+      g_autofree char *kinds = pinnable_kinds ();
+      return cli_usage_error ("session pin", _("--view must name a view kind (%s)"), kinds);
+    }
+  if (ws_pin_kind_lookup (o->view) == NULL)
+    {
+      g_autofree char *kinds = pinnable_kinds ();
+      /* Translators: the first %s is the kind given, the second the list of kinds */
+      return cli_usage_error ("session pin", _("unknown view kind “%s”: the command line pins %s; "
+                                               "a view of a page added to the application is pinned from that page"),
+                              o->view, kinds);
+    }
   if (o->scenario_instance >= 0 && (o->tid != G_MININT || o->from != NULL))
     return cli_usage_error ("session pin", _("--scenario-instance does not go with --tid, --from or --to"));
   return -1;
