@@ -20,6 +20,7 @@
 #include "ws-overview.h"
 #include "ws-symptom.h"
 #include "ws-time-format.h"
+#include "ws-why-targets.h"
 #include "ws-worker.h"
 
 #define N_CAUSES_SHOWN 5
