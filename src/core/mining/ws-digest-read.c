@@ -402,17 +402,63 @@ begin_value (Reader *r)
   return TRUE;
 }
 
+/* The frame a scalar (null, boolean, number, string) is a value of, its
+ * member marked as seen; NULL when the scalar is skipped (*result TRUE)
+ * or stands outside any object (*result FALSE, the error set). */
+static Frame *
+scalar_frame (Reader *r,
+              int    *result)
+{
+  Frame *f = top (r);
+
+  *result = TRUE;
+  if (r->skip > 0)
+    return NULL;
+  begin_value (r);
+  if (f == NULL)
+    *result = fail_at (r, "/", "%s", _("not a Waitscope digest"));
+  return f;
+}
+
+/* An object or list opened inside a skipped value only deepens the skip. */
+static int
+skip_deeper (Reader *r)
+{
+  if (++r->skip > MAX_SKIP_DEPTH)
+    return fail_at (r, "JSON", "%s", _("nested too deep"));
+  return TRUE;
+}
+
+/* An object or list under a member not read: skipped whole. */
+static int
+skip_value (Reader *r)
+{
+  r->skip = 1;
+  return TRUE;
+}
+
+/* The object or list on top has ended and been taken in: the one around
+ * it, if a list, has one element more. */
+static int
+pop (Reader *r)
+{
+  Frame *f;
+
+  g_array_set_size (r->stack, r->stack->len - 1);
+  if ((f = top (r)) != NULL && !is_object (f->kind))
+    f->index++;
+  return TRUE;
+}
+
 static int
 on_null (void *data)
 {
   Reader *r = data;
-  Frame *f = top (r);
+  int result;
+  Frame *f = scalar_frame (r, &result);
 
-  if (r->skip > 0)
-    return TRUE;
-  begin_value (r);
   if (f == NULL)
-    return fail_at (r, "/", "%s", _("not a Waitscope digest"));
+    return result;
   if (is_object (f->kind) && f->member == M_UNKNOWN)
     return TRUE;
   /* A thread span has no scenario; a trace whose picker chose nothing no program. */
@@ -426,13 +472,11 @@ on_boolean (void *data,
             int   value)
 {
   Reader *r = data;
-  Frame *f = top (r);
+  int result;
+  Frame *f = scalar_frame (r, &result);
 
-  if (r->skip > 0)
-    return TRUE;
-  begin_value (r);
   if (f == NULL)
-    return fail_at (r, "/", "%s", _("not a Waitscope digest"));
+    return result;
   if (is_object (f->kind) && f->member == M_UNKNOWN)
     return TRUE;
   return wrong_type (r);
@@ -443,13 +487,11 @@ on_integer (void      *data,
             long long  value)
 {
   Reader *r = data;
-  Frame *f = top (r);
+  int result;
+  Frame *f = scalar_frame (r, &result);
 
-  if (r->skip > 0)
-    return TRUE;
-  begin_value (r);
   if (f == NULL)
-    return fail_at (r, "/", "%s", _("not a Waitscope digest"));
+    return result;
   switch (f->kind)
     {
     case K_INTS:
@@ -480,13 +522,11 @@ on_double (void       *data,
            G_GNUC_UNUSED size_t len)
 {
   Reader *r = data;
-  Frame *f = top (r);
+  int result;
+  Frame *f = scalar_frame (r, &result);
 
-  if (r->skip > 0)
-    return TRUE;
-  begin_value (r);
   if (f == NULL)
-    return fail_at (r, "/", "%s", _("not a Waitscope digest"));
+    return result;
   if (is_object (f->kind) && f->member == M_UNKNOWN)
     return TRUE;
   FAIL (r, TRUE, "%s", _("not an integer"));
@@ -547,13 +587,11 @@ on_string (void                *data,
            size_t               len)
 {
   Reader *r = data;
-  Frame *f = top (r);
+  int result;
+  Frame *f = scalar_frame (r, &result);
 
-  if (r->skip > 0)
-    return TRUE;
-  begin_value (r);
   if (f == NULL)
-    return fail_at (r, "/", "%s", _("not a Waitscope digest"));
+    return result;
   switch (f->kind)
     {
     case K_FRAME:
@@ -652,11 +690,7 @@ on_start_map (void *data)
   Frame *f = top (r);
 
   if (r->skip > 0)
-    {
-      if (++r->skip > MAX_SKIP_DEPTH)
-        return fail_at (r, "JSON", "%s", _("nested too deep"));
-      return TRUE;
-    }
+    return skip_deeper (r);
   begin_value (r);
   if (f == NULL)
     {
@@ -689,10 +723,7 @@ on_start_map (void *data)
     case K_WAITS:
     case K_INSTANCE:
       if (f->member == M_UNKNOWN)
-        {
-          r->skip = 1;
-          return TRUE;
-        }
+        return skip_value (r);
       return wrong_type (r);
     default:
       return wrong_type (r);
@@ -740,11 +771,7 @@ on_start_array (void *data)
   Frame *f = top (r);
 
   if (r->skip > 0)
-    {
-      if (++r->skip > MAX_SKIP_DEPTH)
-        return fail_at (r, "JSON", "%s", _("nested too deep"));
-      return TRUE;
-    }
+    return skip_deeper (r);
   begin_value (r);
   if (f == NULL)
     return fail_at (r, "/", "%s", _("not a Waitscope digest"));
@@ -768,10 +795,7 @@ on_start_array (void *data)
     case K_WAITS:
     case K_INSTANCE:
       if (f->member == M_UNKNOWN)
-        {
-          r->skip = 1;
-          return TRUE;
-        }
+        return skip_value (r);
       if (f->kind == K_TRACE && (f->member == M_WAIT_SAMPLES))
         return wrong_type (r);
       return list_of_member (r, f) ? TRUE : wrong_type (r);
@@ -973,10 +997,7 @@ on_end_map (void *data)
     }
   if (!ok)
     return FALSE;
-  g_array_set_size (r->stack, r->stack->len - 1);
-  if ((f = top (r)) != NULL && !is_object (f->kind))
-    f->index++;
-  return TRUE;
+  return pop (r);
 }
 
 static int
@@ -992,10 +1013,7 @@ on_end_array (void *data)
     }
   if (!end_list (r, f))
     return FALSE;
-  g_array_set_size (r->stack, r->stack->len - 1);
-  if ((f = top (r)) != NULL && !is_object (f->kind))
-    f->index++;
-  return TRUE;
+  return pop (r);
 }
 
 static const yajl_callbacks callbacks = {
