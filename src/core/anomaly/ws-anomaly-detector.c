@@ -1232,18 +1232,27 @@ ws_anomaly_result_lookup (WsAnomalyResult *self,
   return lo < n && s[lo].event == event ? &s[lo] : NULL;
 }
 
+/* The waits of @trace that are anomalous, or (@shown_only) among the
+ * anomalies shown by default. */
+static guint
+count_scores (WsAnomalyResult *self,
+              guint            trace,
+              gboolean         shown_only)
+{
+  guint n, count = 0;
+  const WsWaitScore *s = ws_anomaly_result_get_scores (self, trace, &n);
+
+  for (guint i = 0; i < n; i++)
+    count += shown_only ? s[i].shown : s[i].anomalous;
+  return count;
+}
+
 guint
 ws_anomaly_result_count_anomalous (WsAnomalyResult *self,
                                    guint            trace)
 {
-  const WsWaitScore *s;
-  guint n, count = 0;
-
   g_return_val_if_fail (WS_IS_ANOMALY_RESULT (self), 0);
-  s = ws_anomaly_result_get_scores (self, trace, &n);
-  for (guint i = 0; i < n; i++)
-    count += s[i].anomalous;
-  return count;
+  return count_scores (self, trace, FALSE);
 }
 
 /* The anomalies shown by default: anomalous waits that delayed another
@@ -1252,14 +1261,8 @@ guint
 ws_anomaly_result_count_shown (WsAnomalyResult *self,
                                guint            trace)
 {
-  const WsWaitScore *s;
-  guint n, count = 0;
-
   g_return_val_if_fail (WS_IS_ANOMALY_RESULT (self), 0);
-  s = ws_anomaly_result_get_scores (self, trace, &n);
-  for (guint i = 0; i < n; i++)
-    count += s[i].shown;
-  return count;
+  return count_scores (self, trace, TRUE);
 }
 
 /**
