@@ -121,19 +121,28 @@ pool_key (const char *pool)
 /* ------------------------------------------------------------------ */
 /* Recording                                                            */
 
-static void
-append_sample (GHashTable *by_key,
+/* The values recorded under @key, an empty array on first use. */
+static GArray *
+values_of_key (GHashTable *by_key,
                const char *key,
-               gint64      duration)
+               guint       element_size)
 {
   GArray *a = g_hash_table_lookup (by_key, key);
 
   if (a == NULL)
     {
-      a = g_array_new (FALSE, FALSE, sizeof (gint64));
+      a = g_array_new (FALSE, FALSE, element_size);
       g_hash_table_insert (by_key, g_strdup (key), a);
     }
-  g_array_append_val (a, duration);
+  return a;
+}
+
+static void
+append_sample (GHashTable *by_key,
+               const char *key,
+               gint64      duration)
+{
+  g_array_append_val (values_of_key (by_key, key, sizeof (gint64)), duration);
 }
 
 WsWaitSampleSet *
@@ -347,14 +356,7 @@ append_log (GHashTable *by_key,
             const char *key,
             double      value)
 {
-  GArray *a = g_hash_table_lookup (by_key, key);
-
-  if (a == NULL)
-    {
-      a = g_array_new (FALSE, FALSE, sizeof (double));
-      g_hash_table_insert (by_key, g_strdup (key), a);
-    }
-  g_array_append_val (a, value);
+  g_array_append_val (values_of_key (by_key, key, sizeof (double)), value);
 }
 
 /* The flags come from the store oldest first. */
