@@ -27,6 +27,7 @@
 #include "ws-scenario-rules.h"
 #include "ws-thread-picker.h"
 #include "ws-trace-loader.h"
+#include "ws-why-targets.h"
 
 #define DD_TID 4152
 

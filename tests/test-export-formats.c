@@ -12,6 +12,7 @@
 #include "ws-chrome-trace.h"
 #include "ws-collapse.h"
 #include "ws-trace-loader.h"
+#include "ws-trace-private.h"
 
 static WsTrace *
 load_data (const char *name)
@@ -291,6 +292,128 @@ test_chrome_instances (void)
   check_chrome ("hand-built.json", FALSE);
 }
 
+/* The Chrome JSON's numbers are written by hand, not printf: over random
+ * times (negative ones, thousand boundaries, the 2^61 bounds) and random
+ * tids and pids, the text holds exactly the numbers printf writes — the
+ * multiset of every "ts", "dur", "pid" and "tid" value. */
+static void
+count_value (GHashTable *counts,
+             const char *member,
+             const char *value)
+{
+  g_autofree char *key = g_strconcat (member, "=", value, NULL);
+  g_hash_table_insert (counts, g_strdup (key), GINT_TO_POINTER (GPOINTER_TO_INT (g_hash_table_lookup (counts, key)) + 1));
+}
+
+static void
+count_number (GHashTable *counts,
+              const char *member,
+              gint64      whole,
+              int         thousandths)
+{
+  g_autofree char *text = g_strdup_printf ("%" G_GINT64_FORMAT ".%03d", whole, thousandths);
+  count_value (counts, member, text);
+}
+
+static WsTime
+random_time (GRand *rand)
+{
+  switch (g_rand_int_range (rand, 0, 4))
+    {
+    case 0: return g_rand_int_range (rand, -3000, 3000);
+    case 1: return (WsTime) g_rand_int_range (rand, -1000, 1000) * 1000 + g_rand_int_range (rand, -1, 2);
+    case 2: return g_rand_boolean (rand) ? WS_TIME_MAX / 2 - g_rand_int_range (rand, 0, 5000)
+                                          : WS_TIME_MIN / 2 + g_rand_int_range (rand, 0, 5000);
+    default: return (WsTime) (g_rand_double_range (rand, -1, 1) * (double) (WS_TIME_MAX / 2));
+    }
+}
+
+static void
+test_chrome_numbers (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (g_test_rand_int ());
+  g_autoptr(GHashTable) expected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) written = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(WsTrace) trace = ws_trace_new ("numbers.trace", NULL);
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr(GRegex) member = g_regex_new ("\"(ts|dur|pid|tid)\": (-?[0-9]+(\\.[0-9]+)?)", 0, 0, NULL);
+  g_autoptr(GMatchInfo) match = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  guint threads[6];
+  GHashTableIter iter;
+  gpointer key, value;
+
+  for (guint t = 0; t < G_N_ELEMENTS (threads); t++)
+    {
+      gint32 tid = g_rand_int_range (rand, 0, 3) == 0 ? G_MAXINT32 - (gint32) t : g_rand_int_range (rand, 1, 100000);
+      threads[t] = ws_trace_ensure_thread (trace, tid, t % 2 == 0 ? tid : g_rand_int_range (rand, 1, 100000));
+    }
+  for (guint i = 0; i < 3000; i++)
+    {
+      static const WsEventKind kinds[] = { WS_EVENT_RUNNING, WS_EVENT_WAIT, WS_EVENT_PREEMPT, WS_EVENT_MARKER };
+      WsEvent e = { 0 };
+
+      e.time = random_time (rand);
+      e.duration = g_rand_int_range (rand, 0, 3) == 0 ? g_rand_int_range (rand, 0, 2000)
+                                                      : (WsTime) (g_rand_double (rand) * (double) (WS_TIME_MAX / 4));
+      e.thread = threads[g_rand_int_range (rand, 0, G_N_ELEMENTS (threads))];
+      e.stack = WS_STACK_EMPTY;
+      e.peer = WS_NONE;
+      e.target = WS_NONE;
+      e.ready_latency = WS_LATENCY_UNKNOWN;
+      e.kind = kinds[g_rand_int_range (rand, 0, G_N_ELEMENTS (kinds))];
+      e.flags = e.kind == WS_EVENT_RUNNING ? WS_EVENT_FLAG_SPAN : 0;
+      e.state = e.kind == WS_EVENT_WAIT ? 'S' : 0;
+      ws_trace_add_event (trace, &e);
+    }
+  ws_trace_finish (trace);
+
+  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
+    {
+      const WsEvent *e = ws_trace_get_event (trace, i);
+      const WsThread *t = ws_trace_get_thread (trace, e->thread);
+      g_autofree char *pid = g_strdup_printf ("%d", t->pid >= 0 ? t->pid : t->tid);
+      g_autofree char *tid = g_strdup_printf ("%d", t->tid);
+
+      count_number (expected, "ts", e->time / 1000, (int) (((e->time % 1000) + 1000) % 1000));
+      if (e->kind != WS_EVENT_MARKER)
+        count_number (expected, "dur", MAX (e->duration, 0) / 1000, (int) (MAX (e->duration, 0) % 1000));
+      count_value (expected, "pid", pid);
+      count_value (expected, "tid", tid);
+    }
+
+  /* The metadata events, naming each thread and process, are at time 0. */
+  for (guint t = 0; t < ws_trace_get_n_threads (trace); t++)
+    count_number (expected, "ts", 0, 0);
+  for (guint q = 0; q < ws_trace_get_n_processes (trace); q++)
+    if (ws_trace_get_process (trace, q)->n_threads > 0)
+      count_number (expected, "ts", 0, 0);
+
+  g_assert_true (ws_chrome_trace_write (trace, out, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_write_all (out, "", 1, NULL, NULL, NULL));
+  g_assert_true (g_output_stream_close (out, NULL, NULL));
+  text = g_memory_output_stream_steal_data (G_MEMORY_OUTPUT_STREAM (out));
+  g_regex_match (member, strstr (text, "\"traceEvents\""), 0, &match);
+  for (; g_match_info_matches (match); g_match_info_next (match, NULL))
+    {
+      g_autofree char *name = g_match_info_fetch (match, 1);
+      g_autofree char *number = g_match_info_fetch (match, 2);
+      count_value (written, name, number);
+    }
+  g_hash_table_iter_init (&iter, expected);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (!g_str_has_prefix (key, "pid=") && !g_str_has_prefix (key, "tid="))
+      g_assert_cmpint (GPOINTER_TO_INT (g_hash_table_lookup (written, key)), ==, GPOINTER_TO_INT (value));
+  /* Every number written is one expected (pids and tids also name the
+   * metadata's tracks, so only their values are checked). */
+  g_hash_table_iter_init (&iter, written);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (!g_hash_table_contains (expected, key))
+      g_error ("written but not expected: %s", (const char *) key);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -299,5 +422,6 @@ main (int argc, char **argv)
   g_test_add_func ("/collapse/round-trip", test_round_trip);
   g_test_add_func ("/chrome/perf", test_chrome_perf);
   g_test_add_func ("/chrome/instances", test_chrome_instances);
+  g_test_add_func ("/chrome/numbers", test_chrome_numbers);
   return g_test_run ();
 }

@@ -24,6 +24,7 @@
 #include "ws-scenario-rules.h"
 #include "ws-trace-loader.h"
 #include "ws-wait-graph.h"
+#include "ws-why-targets.h"
 
 #define US 1000
 #define MS 1000000

@@ -24,6 +24,7 @@
 #include "ws-gui-test-util.h"
 #include "ws-overview-page.h"
 #include "ws-overview.h"
+#include "ws-why-targets.h"
 #include "ws-window.h"
 
 static WsApplication *the_app;

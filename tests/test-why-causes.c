@@ -16,6 +16,7 @@
 #include "ws-block-requests.h"
 #include "ws-scenario-rules.h"
 #include "ws-trace-loader.h"
+#include "ws-why-targets.h"
 
 /* What a trace's top cause must be. */
 typedef struct {

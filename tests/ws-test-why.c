@@ -3,6 +3,7 @@
 
 #include "ws-test-why.h"
 #include "ws-thread-picker.h"
+#include "ws-why-targets.h"
 
 const WsCause *
 ws_test_why_top_cause (WsTrace        *trace,

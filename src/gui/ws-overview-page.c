@@ -19,6 +19,7 @@
 #include "ws-overview.h"
 #include "ws-symptom.h"
 #include "ws-time-format.h"
+#include "ws-why-targets.h"
 #include "ws-window.h"
 #include "ws-worker.h"
 

@@ -34,6 +34,7 @@
 #include "ws-wait-graph.h"
 
 #include "ws-fuzz-harness.h"
+#include "ws-why-targets.h"
 
 void
 ws_fuzz_fail (const char *format,

@@ -10,6 +10,7 @@
 #include "ws-block-requests.h"
 #include "ws-cause-ended.h"
 #include "ws-json-fields.h"
+#include "ws-thread-picker.h"
 
 static const char *
 cause_kind_name (WsCauseKind kind)

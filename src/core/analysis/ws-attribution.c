@@ -1263,56 +1263,6 @@ ws_attribution_is_recorder (WsTrace *trace,
          g_strcmp0 (own, "perf") == 0 || (own != NULL && g_str_has_prefix (own, "perf-"));
 }
 
-GArray *
-ws_attribution_targets_waiting_threads (GPtrArray         *traces,
-                                        WsFrameClassifier *classifier,
-                                        guint              k)
-{
-  return ws_attribution_targets_waiting_threads_full (traces, classifier, k, NULL);
-}
-
-GArray *
-ws_attribution_targets_waiting_threads_full (GPtrArray         *traces,
-                                             WsFrameClassifier *classifier,
-                                             guint              k,
-                                             GPtrArray        **picks)
-{
-  return ws_attribution_targets_picked (traces, classifier, k, NULL, picks);
-}
-
-GArray *
-ws_attribution_targets_picked (GPtrArray          *traces,
-                               WsFrameClassifier  *classifier,
-                               guint               k,
-                               const WsPickChoice *choice,
-                               GPtrArray         **picks)
-{
-  GArray *out;
-
-  g_return_val_if_fail (traces != NULL, NULL);
-
-  if (picks != NULL)
-    *picks = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_thread_pick_free);
-  out = g_array_new (FALSE, FALSE, sizeof (WsAttributionTarget));
-  for (guint t = 0; t < traces->len; t++)
-    {
-      WsTrace *trace = g_ptr_array_index (traces, t);
-      g_autoptr(WsThreadPick) pick = ws_thread_picker_pick_full (trace, classifier, k, choice);
-
-      for (guint i = 0; pick != NULL && i < pick->threads->len; i++)
-        {
-          guint thread = g_array_index (pick->threads, guint, i);
-          const WsThread *th = ws_trace_get_thread (trace, thread);
-          WsAttributionTarget target = { trace, { thread, th->first_seen, th->last_seen }, WS_NONE };
-
-          g_array_append_val (out, target);
-        }
-      if (pick != NULL && picks != NULL)
-        g_ptr_array_add (*picks, g_steal_pointer (&pick));
-    }
-  return out;
-}
-
 char *
 ws_cause_describe_behind (const WsCause *cause,
                           guint          max)

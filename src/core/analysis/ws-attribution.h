@@ -7,7 +7,6 @@
 #include "ws-critical-path.h"
 #include "ws-frame-classifier.h"
 #include "ws-progress.h"
-#include "ws-thread-picker.h"
 #include "ws-trace.h"
 #include "ws-wait-graph.h"
 
@@ -290,28 +289,4 @@ GArray         *ws_attribution_targets_slower_than  (GPtrArray   *traces,
 GArray         *ws_attribution_targets_slowest_share (GPtrArray  *traces,
                                                      const char  *scenario,
                                                      double       fraction);
-/*
- * ws_attribution_targets_waiting_threads:
- * Without scenarios: the @k threads held up longest of the program held
- * up most in each trace, each over its whole recorded life — the threads
- * ws_thread_picker_pick() chooses (see docs/attribution.md, "The thread
- * picker").
- */
-GArray         *ws_attribution_targets_waiting_threads (GPtrArray        *traces,
-                                                        WsFrameClassifier *classifier,
-                                                        guint              k);
-/* The same, and @picks (out) (optional) (element-type WsThreadPick):
- * which program was chosen in each trace and why. */
-GArray         *ws_attribution_targets_waiting_threads_full (GPtrArray         *traces,
-                                                             WsFrameClassifier *classifier,
-                                                             guint              k,
-                                                             GPtrArray        **picks);
-/* The same for the program @choice names (nullable: the recording's
- * subject, else the ranking's first; ws_thread_picker_pick_full()). */
-GArray         *ws_attribution_targets_picked (GPtrArray          *traces,
-                                               WsFrameClassifier  *classifier,
-                                               guint               k,
-                                               const WsPickChoice *choice,
-                                               GPtrArray         **picks);
-
 G_END_DECLS

@@ -15,6 +15,7 @@
 #include "ws-contrast.h"
 #include "ws-error.h"
 #include "ws-overview.h"
+#include "ws-thread-picker.h"
 #include "ws-why-targets.h"
 #include "ws-stack-db.h"
 

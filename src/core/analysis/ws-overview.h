@@ -7,6 +7,7 @@
 #include "ws-frame-classifier.h"
 #include "ws-mining-run.h"
 #include "ws-progress.h"
+#include "ws-thread-picker.h"
 #include "ws-trace.h"
 
 G_BEGIN_DECLS

@@ -2,8 +2,34 @@
 #pragma once
 
 #include "ws-attribution.h"
+#include "ws-thread-picker.h"
 
 G_BEGIN_DECLS
+
+/*
+ * ws_attribution_targets_waiting_threads:
+ * Without scenarios: the @k threads held up longest of the program held
+ * up most in each trace, each over its whole recorded life — the threads
+ * ws_thread_picker_pick() chooses (see docs/attribution.md, "The thread
+ * picker").
+ */
+GArray         *ws_attribution_targets_waiting_threads (GPtrArray        *traces,
+                                                        WsFrameClassifier *classifier,
+                                                        guint              k);
+/* The same, and @picks (out) (optional) (element-type WsThreadPick):
+ * which program was chosen in each trace and why. */
+GArray         *ws_attribution_targets_waiting_threads_full (GPtrArray         *traces,
+                                                             WsFrameClassifier *classifier,
+                                                             guint              k,
+                                                             GPtrArray        **picks);
+/* The same for the program @choice names (nullable: the recording's
+ * subject, else the ranking's first; ws_thread_picker_pick_full()). */
+GArray         *ws_attribution_targets_picked (GPtrArray          *traces,
+                                               WsFrameClassifier  *classifier,
+                                               guint               k,
+                                               const WsPickChoice *choice,
+                                               GPtrArray         **picks);
+
 
 /* What "why" explains when told nothing, in the CLI and on the Overview
  * alike: the slowest 10 % of the scenario instances or, in traces without

@@ -11,7 +11,6 @@
 
 #include "ws-error.h"
 #include "ws-pin.h"
-#include "ws-pin-flame.h"
 
 struct _WsPin
 {
@@ -667,9 +666,5 @@ ws_pin_new_from_json (JsonNode  *node,
         json_object_set_member (self->settings, l->data,
                                 json_node_copy (json_object_get_member (from, l->data)));
     }
-  /* A view whose settings say how to redraw it is refused here, where the
-   * reader can still name the file and the finding, not when reopened. */
-  if (g_str_equal (kind, WS_PIN_KIND_FLAME) && !ws_pin_flame_check (self, error))
-    return NULL;
   return g_steal_pointer (&self);
 }
