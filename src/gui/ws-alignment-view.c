@@ -11,6 +11,7 @@
 
 #include "ws-alignment-view.h"
 #include "ws-view-gestures.h"
+#include "ws-view-style.h"
 
 struct _WsAlignmentView
 {
@@ -202,30 +203,19 @@ update_accessible (WsAlignmentView *self)
 static void
 update_style (WsAlignmentView *self)
 {
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  GtkStyleContext *context = gtk_widget_get_style_context (GTK_WIDGET (self));
-  GdkRGBA fg, accent;
-  G_GNUC_END_IGNORE_DEPRECATIONS
+  WsViewStyle style;
   WsAlignmentPalette palette;
-  PangoContext *pango = gtk_widget_get_pango_context (GTK_WIDGET (self));
-  const PangoFontDescription *font = pango_context_get_font_description (pango);
 
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (context, &fg);
-  G_GNUC_END_IGNORE_DEPRECATIONS
-
-  /* A light foreground means a dark theme. */
-  if (0.299 * fg.red + 0.587 * fg.green + 0.114 * fg.blue > 0.5)
+  ws_view_style_read (GTK_WIDGET (self), &style);
+  if (style.dark)
     ws_alignment_palette_init_dark (&palette);
   else
     ws_alignment_palette_init_light (&palette);
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  if (gtk_style_context_lookup_color (context, "accent_color", &accent))
-    palette.selection = (WsColor) { accent.red, accent.green, accent.blue, 1 };
-  G_GNUC_END_IGNORE_DEPRECATIONS
+  if (style.has_accent)
+    palette.selection = style.accent;
   ws_alignment_renderer_set_palette (self->renderer, &palette);
-  if (font != NULL && pango_font_description_get_family (font) != NULL)
-    ws_alignment_renderer_set_font (self->renderer, pango_font_description_get_family (font));
+  if (style.font_family != NULL)
+    ws_alignment_renderer_set_font (self->renderer, style.font_family);
   gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 

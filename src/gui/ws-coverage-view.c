@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "ws-coverage-view.h"
+#include "ws-view-style.h"
 
 struct _WsCoverageView
 {
@@ -31,31 +32,22 @@ ws_coverage_view_css_changed (GtkWidget         *widget,
                               GtkCssStyleChange *change)
 {
   WsCoverageView *self = WS_COVERAGE_VIEW (widget);
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  GtkStyleContext *context = gtk_widget_get_style_context (widget);
-  GdkRGBA fg, accent;
-  G_GNUC_END_IGNORE_DEPRECATIONS
+  WsViewStyle style;
   WsCoveragePalette palette;
-  PangoContext *pango = gtk_widget_get_pango_context (widget);
-  const PangoFontDescription *font = pango_context_get_font_description (pango);
 
   GTK_WIDGET_CLASS (ws_coverage_view_parent_class)->css_changed (widget, change);
 
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (context, &fg);
-  G_GNUC_END_IGNORE_DEPRECATIONS
-  if (0.299 * fg.red + 0.587 * fg.green + 0.114 * fg.blue > 0.5)
+  ws_view_style_read (widget, &style);
+  if (style.dark)
     ws_coverage_palette_init_dark (&palette);
   else
     ws_coverage_palette_init_light (&palette);
   /* Our ranking in the desktop's accent colour. */
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  if (gtk_style_context_lookup_color (context, "accent_color", &accent))
-    palette.series[0] = (WsColor) { accent.red, accent.green, accent.blue, 1 };
-  G_GNUC_END_IGNORE_DEPRECATIONS
+  if (style.has_accent)
+    palette.series[0] = style.accent;
   ws_coverage_plot_set_palette (self->plot, &palette);
-  if (font != NULL && pango_font_description_get_family (font) != NULL)
-    ws_coverage_plot_set_font (self->plot, pango_font_description_get_family (font));
+  if (style.font_family != NULL)
+    ws_coverage_plot_set_font (self->plot, style.font_family);
   gtk_widget_queue_draw (widget);
 }
 

@@ -17,6 +17,7 @@
 #include "ws-anomaly-plot.h"
 #include "ws-timeline-keys.h"
 #include "ws-timeline-view-private.h"
+#include "ws-view-style.h"
 
 static void scrollable_iface_init (GtkScrollableInterface *iface);
 
@@ -528,20 +529,13 @@ ws_timeline_view_dup_event_markup (WsTimelineView *self,
 static void
 update_style (WsTimelineView *self)
 {
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  GtkStyleContext *context = gtk_widget_get_style_context (GTK_WIDGET (self));
-  GdkRGBA fg;
-  G_GNUC_END_IGNORE_DEPRECATIONS
+  WsViewStyle style;
   WsTimelinePalette palette;
   PangoContext *pango = gtk_widget_get_pango_context (GTK_WIDGET (self));
   const PangoFontDescription *font = pango_context_get_font_description (pango);
 
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (context, &fg);
-  G_GNUC_END_IGNORE_DEPRECATIONS
-
-  /* A light foreground means a dark theme. */
-  self->dark = (0.299 * fg.red + 0.587 * fg.green + 0.114 * fg.blue) > 0.5;
+  ws_view_style_read (GTK_WIDGET (self), &style);
+  self->dark = style.dark;
   if (self->dark)
     ws_timeline_palette_init_dark (&palette);
   else

@@ -35,9 +35,7 @@ struct _WsCriticalPathRenderer
 
   WsTimelinePalette      palette;
   WsCriticalPathGeometry geometry;
-  PangoContext          *context;
-  PangoFontDescription  *font;
-  PangoLayout           *scratch;
+  WsRenderText           text;
 
   WsCriticalPath        *path;
   GArray                *lanes;         /* guint thread per lane */
@@ -60,9 +58,7 @@ ws_critical_path_renderer_finalize (GObject *object)
 {
   WsCriticalPathRenderer *self = WS_CRITICAL_PATH_RENDERER (object);
 
-  g_clear_object (&self->scratch);
-  g_clear_object (&self->context);
-  g_clear_pointer (&self->font, pango_font_description_free);
+  ws_render_text_clear (&self->text);
   g_clear_object (&self->path);
   g_clear_pointer (&self->lanes, g_array_unref);
   g_clear_pointer (&self->thread_lane, g_free);
@@ -87,7 +83,7 @@ ws_critical_path_renderer_init (WsCriticalPathRenderer *self)
   self->geometry.ruler_height = 28;
   self->geometry.label_width = 220;
   self->geometry.lane_height = 30;
-  self->font = pango_font_description_from_string ("Sans 9");
+  ws_render_text_init (&self->text, "Sans 9");
   self->lanes = g_array_new (FALSE, FALSE, sizeof (guint));
   self->lane_time = g_array_new (FALSE, FALSE, sizeof (WsTime));
   self->selected = WS_NONE;
@@ -128,11 +124,8 @@ ws_critical_path_renderer_set_pango_context (WsCriticalPathRenderer *self,
                                              PangoContext           *context)
 {
   g_return_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self));
-  if (g_set_object (&self->context, context))
-    {
-      g_clear_object (&self->scratch);
-      self->label_width_dirty = TRUE;
-    }
+  if (ws_render_text_set_context (&self->text, context))
+    self->label_width_dirty = TRUE;
 }
 
 void
@@ -142,12 +135,8 @@ ws_critical_path_renderer_set_font (WsCriticalPathRenderer     *self,
   g_return_if_fail (WS_IS_CRITICAL_PATH_RENDERER (self));
   g_return_if_fail (font != NULL);
 
-  if (pango_font_description_equal (font, self->font))
-    return;
-  pango_font_description_free (self->font);
-  self->font = pango_font_description_copy (font);
-  g_clear_object (&self->scratch);
-  self->label_width_dirty = TRUE;
+  if (ws_render_text_set_font (&self->text, font))
+    self->label_width_dirty = TRUE;
 }
 
 static void ensure_label_width (WsCriticalPathRenderer *self);
@@ -166,25 +155,6 @@ ws_critical_path_renderer_get_geometry (WsCriticalPathRenderer *self)
   return &self->geometry;
 }
 
-static PangoContext *
-get_context (WsCriticalPathRenderer *self)
-{
-  if (self->context == NULL)
-    self->context = ws_render_label_context_new ();
-  return self->context;
-}
-
-static PangoLayout *
-get_scratch (WsCriticalPathRenderer *self)
-{
-  if (self->scratch == NULL)
-    {
-      self->scratch = pango_layout_new (get_context (self));
-      pango_layout_set_font_description (self->scratch, self->font);
-    }
-  return self->scratch;
-}
-
 /* Text whose vertical centre is @y; ellipsized to @max_width if > 0. */
 static void
 show_text (WsCriticalPathRenderer *self,
@@ -196,7 +166,7 @@ show_text (WsCriticalPathRenderer *self,
            gboolean                right_aligned,
            gboolean                bold)
 {
-  ws_render_show_label (cr, get_scratch (self), self->font, text, x, y, max_width,
+  ws_render_show_label (cr, ws_render_text_get_scratch (&self->text), self->text.font, text, x, y, max_width,
                         right_aligned, bold, TRUE);
 }
 
@@ -205,19 +175,19 @@ text_width_full (WsCriticalPathRenderer *self,
                  const char             *text,
                  gboolean                bold)
 {
-  PangoLayout *layout = get_scratch (self);
+  PangoLayout *layout = ws_render_text_get_scratch (&self->text);
   int w;
 
   if (bold)
     {
-      PangoFontDescription *font = pango_font_description_copy (self->font);
+      PangoFontDescription *font = pango_font_description_copy (self->text.font);
       pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
       pango_layout_set_font_description (layout, font);
       pango_font_description_free (font);
     }
   ws_render_measure_text (layout, text, &w, NULL);
   if (bold)
-    pango_layout_set_font_description (layout, self->font);
+    pango_layout_set_font_description (layout, self->text.font);
   return w;
 }
 

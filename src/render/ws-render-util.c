@@ -22,6 +22,68 @@ ws_render_label_context_new (void)
   return context;
 }
 
+void
+ws_render_text_init (WsRenderText *text,
+                     const char   *font)
+{
+  *text = (WsRenderText) { NULL, pango_font_description_from_string (font), NULL };
+}
+
+void
+ws_render_text_clear (WsRenderText *text)
+{
+  g_clear_object (&text->scratch);
+  g_clear_object (&text->context);
+  g_clear_pointer (&text->font, pango_font_description_free);
+}
+
+/* Returns: TRUE if @context is new, and so the layouts made with the
+ * old one are stale (the scratch layout is dropped here). */
+gboolean
+ws_render_text_set_context (WsRenderText *text,
+                            PangoContext *context)
+{
+  if (!g_set_object (&text->context, context))
+    return FALSE;
+  g_clear_object (&text->scratch);
+  return TRUE;
+}
+
+/* Returns: TRUE if @font differs from the one before (the scratch layout
+ * is dropped here). */
+gboolean
+ws_render_text_set_font (WsRenderText               *text,
+                         const PangoFontDescription *font)
+{
+  if (pango_font_description_equal (font, text->font))
+    return FALSE;
+  pango_font_description_free (text->font);
+  text->font = pango_font_description_copy (font);
+  g_clear_object (&text->scratch);
+  return TRUE;
+}
+
+/* A new layout in the text's context and font. */
+PangoLayout *
+ws_render_text_new_layout (WsRenderText *text)
+{
+  PangoLayout *layout;
+
+  if (text->context == NULL)
+    text->context = ws_render_label_context_new ();
+  layout = pango_layout_new (text->context);
+  pango_layout_set_font_description (layout, text->font);
+  return layout;
+}
+
+PangoLayout *
+ws_render_text_get_scratch (WsRenderText *text)
+{
+  if (text->scratch == NULL)
+    text->scratch = ws_render_text_new_layout (text);
+  return text->scratch;
+}
+
 /* The context of the mining figures (alignment, coverage): unhinted
  * metrics too, and greyscale antialiasing, which a PNG, a PDF and the
  * screen render alike. */

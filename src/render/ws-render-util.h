@@ -62,6 +62,30 @@ void          ws_render_measure_text      (PangoLayout                *layout,
                                            int                        *height);
 
 PangoContext *ws_render_label_context_new (void);
+
+/**
+ * WsRenderText:
+ *
+ * How a renderer lays out its labels: the context (a widget's, to follow
+ * the desktop's font settings, or one made on first use by
+ * ws_render_label_context_new()), the font, and a scratch layout for
+ * text measured or drawn once.
+ */
+typedef struct {
+  PangoContext         *context;
+  PangoFontDescription *font;
+  PangoLayout          *scratch;
+} WsRenderText;
+
+void          ws_render_text_init         (WsRenderText               *text,
+                                           const char                 *font);
+void          ws_render_text_clear        (WsRenderText               *text);
+gboolean      ws_render_text_set_context  (WsRenderText               *text,
+                                           PangoContext               *context);
+gboolean      ws_render_text_set_font     (WsRenderText               *text,
+                                           const PangoFontDescription *font);
+PangoLayout  *ws_render_text_new_layout   (WsRenderText               *text);
+PangoLayout  *ws_render_text_get_scratch  (WsRenderText               *text);
 PangoContext *ws_render_figure_context_new (void);
 void          ws_render_show_label        (cairo_t                    *cr,
                                            PangoLayout                *layout,

@@ -746,38 +746,26 @@ ws_timeline_lod_get_trace (WsTimelineLod *self)
   return self->trace;
 }
 
-/* First segment with t1 > time. */
+/* A binary search over the @n items of an array (@stride bytes each)
+ * sorted by the time @offset bytes into each item: the first from @lo
+ * whose time is past @time, or (@at_or_past) at or past it; @n if none. */
 static guint
-segs_lower_bound (const WsStateSegment *segs,
-                  guint                 n,
-                  WsTime                time)
-{
-  guint lo = 0, hi = n;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (segs[mid].t1 <= time)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-/* First segment with t0 >= time. */
-static guint
-segs_upper_bound (const WsStateSegment *segs,
-                  guint                 lo,
-                  guint                 n,
-                  WsTime                time)
+first_past (gconstpointer items,
+            gsize         stride,
+            gsize         offset,
+            guint         lo,
+            guint         n,
+            WsTime        time,
+            gboolean      at_or_past)
 {
   guint hi = n;
 
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
-      if (segs[mid].t0 < time)
+      WsTime t = *(const WsTime *) ((const guint8 *) items + mid * stride + offset);
+
+      if (at_or_past ? t < time : t <= time)
         lo = mid + 1;
       else
         hi = mid;
@@ -818,8 +806,12 @@ ws_timeline_lod_get_segments (WsTimelineLod *self,
       break;
   level = &lod->seg_levels[l];
 
-  first = segs_lower_bound (level->segs, level->n, t0);
-  last = segs_upper_bound (level->segs, first, level->n, t1);
+  /* From the first segment that ends after @t0 to the first that starts
+   * at or after @t1. */
+  first = first_past (level->segs, sizeof (WsStateSegment), G_STRUCT_OFFSET (WsStateSegment, t1),
+                      0, level->n, t0, FALSE);
+  last = first_past (level->segs, sizeof (WsStateSegment), G_STRUCT_OFFSET (WsStateSegment, t0),
+                     first, level->n, t1, TRUE);
   *n_segments = last - first;
   return level->segs + first;
 }
@@ -841,7 +833,7 @@ ws_timeline_lod_get_marks (WsTimelineLod *self,
 {
   const ThreadLod *lod;
   const MarkLevel *level;
-  guint lo, hi, first, l;
+  guint first, last, l;
 
   g_return_val_if_fail (WS_IS_TIMELINE_LOD (self), NULL);
   g_return_val_if_fail (thread < self->n_threads, NULL);
@@ -853,26 +845,11 @@ ws_timeline_lod_get_marks (WsTimelineLod *self,
       break;
   level = &lod->mark_levels[l];
 
-  lo = 0, hi = level->n;
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (level->marks[mid].time < t0)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  first = lo;
-  hi = level->n;
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (level->marks[mid].time < t1)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  *n_marks = lo - first;
+  first = first_past (level->marks, sizeof (WsLodMark), G_STRUCT_OFFSET (WsLodMark, time),
+                      0, level->n, t0, TRUE);
+  last = first_past (level->marks, sizeof (WsLodMark), G_STRUCT_OFFSET (WsLodMark, time),
+                     first, level->n, t1, TRUE);
+  *n_marks = last - first;
   return level->marks + first;
 }
 
@@ -930,25 +907,7 @@ ws_timeline_lod_get_memory_size (WsTimelineLod *self)
   return self->memory;
 }
 
-/* First wait with t1 > @time. */
-static guint
-waits_lower_bound (const WsLodWait *waits,
-                   guint            n,
-                   WsTime           time)
-{
-  guint lo = 0, hi = n;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (waits[mid].t1 <= time)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
+/* The waits overlapping [@t0, @t1): from the first that ends after @t0. */
 static const WsLodWait *
 waits_slice (const WsLodWait *waits,
              guint            n,
@@ -956,7 +915,8 @@ waits_slice (const WsLodWait *waits,
              WsTime           t1,
              guint           *n_waits)
 {
-  guint first = waits_lower_bound (waits, n, t0), last = first;
+  guint first = first_past (waits, sizeof (WsLodWait), G_STRUCT_OFFSET (WsLodWait, t1), 0, n, t0, FALSE);
+  guint last = first;
 
   /* Waits of one thread do not overlap: the starts are sorted too. */
   while (last < n && waits[last].t0 < t1)

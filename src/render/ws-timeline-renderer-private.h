@@ -9,6 +9,7 @@
 
 #include <pango/pangocairo.h>
 
+#include "ws-render-util.h"
 #include "ws-timeline-renderer.h"
 
 G_BEGIN_DECLS
@@ -29,9 +30,7 @@ struct _WsTimelineRenderer
   WsTimelinePalette     palette;
   WsTimelineGeometry    geometry;
 
-  PangoContext         *context;
-  PangoFontDescription *font;
-  PangoLayout          *scratch;        /* ruler labels, legend */
+  WsRenderText          text;           /* its scratch: ruler labels, legend */
   GHashTable           *label_cache;    /* row key -> PangoLayout */
   gconstpointer         label_trace;    /* the trace the cache belongs to */
 

@@ -38,7 +38,7 @@ static void
 clear_labels (WsTimelineRenderer *self)
 {
   g_hash_table_remove_all (self->label_cache);
-  g_clear_object (&self->scratch);
+  g_clear_object (&self->text.scratch);
   self->label_trace = NULL;
 }
 
@@ -50,8 +50,7 @@ ws_timeline_renderer_finalize (GObject *object)
   clear_patterns (self);
   clear_labels (self);
   g_hash_table_unref (self->label_cache);
-  g_clear_object (&self->context);
-  g_clear_pointer (&self->font, pango_font_description_free);
+  ws_render_text_clear (&self->text);
   for (guint s = 0; s < WS_N_THREAD_STATES; s++)
     g_array_unref (self->rects[s]);
   for (guint k = 0; k < WS_N_MARK_KINDS; k++)
@@ -76,7 +75,7 @@ ws_timeline_renderer_init (WsTimelineRenderer *self)
   self->geometry.label_width = 220;
   self->geometry.ruler_height = 28;
   self->label_cache = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_object_unref);
-  self->font = pango_font_description_from_string ("Sans 9");
+  ws_render_text_init (&self->text, "Sans 9");
   for (guint s = 0; s < WS_N_THREAD_STATES; s++)
     self->rects[s] = g_array_new (FALSE, FALSE, sizeof (WsFillRect));
   for (guint k = 0; k < WS_N_MARK_KINDS; k++)
@@ -120,7 +119,7 @@ ws_timeline_renderer_set_pango_context (WsTimelineRenderer *self,
 {
   g_return_if_fail (WS_IS_TIMELINE_RENDERER (self));
 
-  if (g_set_object (&self->context, context))
+  if (ws_render_text_set_context (&self->text, context))
     clear_labels (self);
 }
 
@@ -131,11 +130,8 @@ ws_timeline_renderer_set_font (WsTimelineRenderer         *self,
   g_return_if_fail (WS_IS_TIMELINE_RENDERER (self));
   g_return_if_fail (font != NULL);
 
-  if (pango_font_description_equal (font, self->font))
-    return;
-  pango_font_description_free (self->font);
-  self->font = pango_font_description_copy (font);
-  clear_labels (self);
+  if (ws_render_text_set_font (&self->text, font))
+    clear_labels (self);
 }
 
 const WsTimelineGeometry *
@@ -260,23 +256,10 @@ ws_timeline_renderer_get_dash (WsTimelineRenderer *self,
   return self->dash[state];
 }
 
-static PangoContext *
-get_context (WsTimelineRenderer *self)
-{
-  if (self->context == NULL)
-    self->context = ws_render_label_context_new ();
-  return self->context;
-}
-
 PangoLayout *
 ws_timeline_renderer_get_scratch (WsTimelineRenderer *self)
 {
-  if (self->scratch == NULL)
-    {
-      self->scratch = pango_layout_new (get_context (self));
-      pango_layout_set_font_description (self->scratch, self->font);
-    }
-  return self->scratch;
+  return ws_render_text_get_scratch (&self->text);
 }
 
 static void
@@ -289,7 +272,7 @@ show_text (WsTimelineRenderer *self,
            gboolean            right_aligned,
            gboolean            bold)
 {
-  ws_render_show_label (cr, ws_timeline_renderer_get_scratch (self), self->font, text, x, y, max_width,
+  ws_render_show_label (cr, ws_timeline_renderer_get_scratch (self), self->text.font, text, x, y, max_width,
                         right_aligned, bold, FALSE);
 }
 
@@ -360,8 +343,7 @@ get_row_label (WsTimelineRenderer  *self,
   if ((layout = g_hash_table_lookup (self->label_cache, key)) != NULL)
     return layout;
 
-  layout = pango_layout_new (get_context (self));
-  pango_layout_set_font_description (layout, self->font);
+  layout = ws_render_text_new_layout (&self->text);
 
   if (row->kind == WS_TIMELINE_ROW_PROCESS)
     {

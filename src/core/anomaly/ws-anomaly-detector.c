@@ -121,19 +121,28 @@ pool_key (const char *pool)
 /* ------------------------------------------------------------------ */
 /* Recording                                                            */
 
-static void
-append_sample (GHashTable *by_key,
+/* The values recorded under @key, an empty array on first use. */
+static GArray *
+values_of_key (GHashTable *by_key,
                const char *key,
-               gint64      duration)
+               guint       element_size)
 {
   GArray *a = g_hash_table_lookup (by_key, key);
 
   if (a == NULL)
     {
-      a = g_array_new (FALSE, FALSE, sizeof (gint64));
+      a = g_array_new (FALSE, FALSE, element_size);
       g_hash_table_insert (by_key, g_strdup (key), a);
     }
-  g_array_append_val (a, duration);
+  return a;
+}
+
+static void
+append_sample (GHashTable *by_key,
+               const char *key,
+               gint64      duration)
+{
+  g_array_append_val (values_of_key (by_key, key, sizeof (gint64)), duration);
 }
 
 WsWaitSampleSet *
@@ -347,14 +356,7 @@ append_log (GHashTable *by_key,
             const char *key,
             double      value)
 {
-  GArray *a = g_hash_table_lookup (by_key, key);
-
-  if (a == NULL)
-    {
-      a = g_array_new (FALSE, FALSE, sizeof (double));
-      g_hash_table_insert (by_key, g_strdup (key), a);
-    }
-  g_array_append_val (a, value);
+  g_array_append_val (values_of_key (by_key, key, sizeof (double)), value);
 }
 
 /* The flags come from the store oldest first. */
@@ -1232,18 +1234,27 @@ ws_anomaly_result_lookup (WsAnomalyResult *self,
   return lo < n && s[lo].event == event ? &s[lo] : NULL;
 }
 
+/* The waits of @trace that are anomalous, or (@shown_only) among the
+ * anomalies shown by default. */
+static guint
+count_scores (WsAnomalyResult *self,
+              guint            trace,
+              gboolean         shown_only)
+{
+  guint n, count = 0;
+  const WsWaitScore *s = ws_anomaly_result_get_scores (self, trace, &n);
+
+  for (guint i = 0; i < n; i++)
+    count += shown_only ? s[i].shown : s[i].anomalous;
+  return count;
+}
+
 guint
 ws_anomaly_result_count_anomalous (WsAnomalyResult *self,
                                    guint            trace)
 {
-  const WsWaitScore *s;
-  guint n, count = 0;
-
   g_return_val_if_fail (WS_IS_ANOMALY_RESULT (self), 0);
-  s = ws_anomaly_result_get_scores (self, trace, &n);
-  for (guint i = 0; i < n; i++)
-    count += s[i].anomalous;
-  return count;
+  return count_scores (self, trace, FALSE);
 }
 
 /* The anomalies shown by default: anomalous waits that delayed another
@@ -1252,14 +1263,8 @@ guint
 ws_anomaly_result_count_shown (WsAnomalyResult *self,
                                guint            trace)
 {
-  const WsWaitScore *s;
-  guint n, count = 0;
-
   g_return_val_if_fail (WS_IS_ANOMALY_RESULT (self), 0);
-  s = ws_anomaly_result_get_scores (self, trace, &n);
-  for (guint i = 0; i < n; i++)
-    count += s[i].shown;
-  return count;
+  return count_scores (self, trace, TRUE);
 }
 
 /**

@@ -170,6 +170,17 @@ fail_at (Reader     *r,
 #define FAIL(r, at_element, ...) \
   G_STMT_START { g_autofree char *place_ = place_of ((r), (at_element)); fail_at ((r), place_, __VA_ARGS__); } G_STMT_END
 
+/* FAIL with a sentence that has no arguments; FALSE, for a callback to
+ * return. */
+static gboolean
+fail_with (Reader     *r,
+           gboolean    at_element,
+           const char *message)
+{
+  FAIL (r, at_element, "%s", message);
+  return FALSE;
+}
+
 static gboolean
 out_of_range (Reader *r,
               gint64  v)
@@ -183,8 +194,7 @@ out_of_range (Reader *r,
 static gboolean
 wrong_type (Reader *r)
 {
-  FAIL (r, TRUE, "%s", _("wrong type"));
-  return FALSE;
+  return fail_with (r, TRUE, _("wrong type"));
 }
 
 static void
@@ -240,8 +250,7 @@ require (Reader       *r,
     if (!(f->seen & (G_GUINT64_CONSTANT (1) << members[i])))
       {
         f->member = members[i];
-        FAIL (r, TRUE, "%s", _("missing"));
-        return FALSE;
+        return fail_with (r, TRUE, _("missing"));
       }
   return TRUE;
 }
@@ -305,10 +314,7 @@ int_element (Reader *r,
       break;
     case M_LEFT_OUT:
       if (f->index >= 2)
-        {
-          FAIL (r, FALSE, "%s", _("left_out is not a [waits, time] pair"));
-          return FALSE;
-        }
+        return fail_with (r, FALSE, _("left_out is not a [waits, time] pair"));
       if (k == 0 && v < 0)
         return out_of_range (r, v);
       if (k == 0)
@@ -402,17 +408,63 @@ begin_value (Reader *r)
   return TRUE;
 }
 
+/* The frame a scalar (null, boolean, number, string) is a value of, its
+ * member marked as seen; NULL when the scalar is skipped (*result TRUE)
+ * or stands outside any object (*result FALSE, the error set). */
+static Frame *
+scalar_frame (Reader *r,
+              int    *result)
+{
+  Frame *f = top (r);
+
+  *result = TRUE;
+  if (r->skip > 0)
+    return NULL;
+  begin_value (r);
+  if (f == NULL)
+    *result = fail_at (r, "/", "%s", _("not a Waitscope digest"));
+  return f;
+}
+
+/* An object or list opened inside a skipped value only deepens the skip. */
+static int
+skip_deeper (Reader *r)
+{
+  if (++r->skip > MAX_SKIP_DEPTH)
+    return fail_at (r, "JSON", "%s", _("nested too deep"));
+  return TRUE;
+}
+
+/* An object or list under a member not read: skipped whole. */
+static int
+skip_value (Reader *r)
+{
+  r->skip = 1;
+  return TRUE;
+}
+
+/* The object or list on top has ended and been taken in: the one around
+ * it, if a list, has one element more. */
+static int
+pop (Reader *r)
+{
+  Frame *f;
+
+  g_array_set_size (r->stack, r->stack->len - 1);
+  if ((f = top (r)) != NULL && !is_object (f->kind))
+    f->index++;
+  return TRUE;
+}
+
 static int
 on_null (void *data)
 {
   Reader *r = data;
-  Frame *f = top (r);
+  int result;
+  Frame *f = scalar_frame (r, &result);
 
-  if (r->skip > 0)
-    return TRUE;
-  begin_value (r);
   if (f == NULL)
-    return fail_at (r, "/", "%s", _("not a Waitscope digest"));
+    return result;
   if (is_object (f->kind) && f->member == M_UNKNOWN)
     return TRUE;
   /* A thread span has no scenario; a trace whose picker chose nothing no program. */
@@ -426,13 +478,11 @@ on_boolean (void *data,
             int   value)
 {
   Reader *r = data;
-  Frame *f = top (r);
+  int result;
+  Frame *f = scalar_frame (r, &result);
 
-  if (r->skip > 0)
-    return TRUE;
-  begin_value (r);
   if (f == NULL)
-    return fail_at (r, "/", "%s", _("not a Waitscope digest"));
+    return result;
   if (is_object (f->kind) && f->member == M_UNKNOWN)
     return TRUE;
   return wrong_type (r);
@@ -443,13 +493,11 @@ on_integer (void      *data,
             long long  value)
 {
   Reader *r = data;
-  Frame *f = top (r);
+  int result;
+  Frame *f = scalar_frame (r, &result);
 
-  if (r->skip > 0)
-    return TRUE;
-  begin_value (r);
   if (f == NULL)
-    return fail_at (r, "/", "%s", _("not a Waitscope digest"));
+    return result;
   switch (f->kind)
     {
     case K_INTS:
@@ -480,17 +528,14 @@ on_double (void       *data,
            G_GNUC_UNUSED size_t len)
 {
   Reader *r = data;
-  Frame *f = top (r);
+  int result;
+  Frame *f = scalar_frame (r, &result);
 
-  if (r->skip > 0)
-    return TRUE;
-  begin_value (r);
   if (f == NULL)
-    return fail_at (r, "/", "%s", _("not a Waitscope digest"));
+    return result;
   if (is_object (f->kind) && f->member == M_UNKNOWN)
     return TRUE;
-  FAIL (r, TRUE, "%s", _("not an integer"));
-  return FALSE;
+  return fail_with (r, TRUE, _("not an integer"));
 }
 
 /* yajl hands every number here as its text (yajl has checked its
@@ -547,13 +592,11 @@ on_string (void                *data,
            size_t               len)
 {
   Reader *r = data;
-  Frame *f = top (r);
+  int result;
+  Frame *f = scalar_frame (r, &result);
 
-  if (r->skip > 0)
-    return TRUE;
-  begin_value (r);
   if (f == NULL)
-    return fail_at (r, "/", "%s", _("not a Waitscope digest"));
+    return result;
   switch (f->kind)
     {
     case K_FRAME:
@@ -563,10 +606,7 @@ on_string (void                *data,
       return TRUE;
     case K_THREAD:
       if (f->index != 2)
-        {
-          FAIL (r, TRUE, "%s", _("not an integer"));
-          return FALSE;
-        }
+        return fail_with (r, TRUE, _("not an integer"));
       set_string (&r->thread_name, r, s, len);
       f->index++;
       return TRUE;
@@ -608,8 +648,7 @@ on_string (void                *data,
     case K_WAITS:
       return f->member == M_UNKNOWN ? TRUE : wrong_type (r);
     case K_INTS:
-      FAIL (r, TRUE, "%s", _("not an integer"));
-      return FALSE;
+      return fail_with (r, TRUE, _("not an integer"));
     default:
       return wrong_type (r);
     }
@@ -637,10 +676,7 @@ on_map_key (void                *data,
       if (!(f->seen & (1 << M_FORMAT)))
         return fail_at (r, ".format", "%s", _("not a Waitscope digest"));
       if ((f->seen & before) != before || (f->seen & (G_GUINT64_CONSTANT (1) << f->member)))
-        {
-          FAIL (r, TRUE, "%s", _("format, version, frames, stacks and traces must come once each, in this order"));
-          return FALSE;
-        }
+        return fail_with (r, TRUE, _("format, version, frames, stacks and traces must come once each, in this order"));
     }
   return TRUE;
 }
@@ -652,11 +688,7 @@ on_start_map (void *data)
   Frame *f = top (r);
 
   if (r->skip > 0)
-    {
-      if (++r->skip > MAX_SKIP_DEPTH)
-        return fail_at (r, "JSON", "%s", _("nested too deep"));
-      return TRUE;
-    }
+    return skip_deeper (r);
   begin_value (r);
   if (f == NULL)
     {
@@ -689,10 +721,7 @@ on_start_map (void *data)
     case K_WAITS:
     case K_INSTANCE:
       if (f->member == M_UNKNOWN)
-        {
-          r->skip = 1;
-          return TRUE;
-        }
+        return skip_value (r);
       return wrong_type (r);
     default:
       return wrong_type (r);
@@ -740,11 +769,7 @@ on_start_array (void *data)
   Frame *f = top (r);
 
   if (r->skip > 0)
-    {
-      if (++r->skip > MAX_SKIP_DEPTH)
-        return fail_at (r, "JSON", "%s", _("nested too deep"));
-      return TRUE;
-    }
+    return skip_deeper (r);
   begin_value (r);
   if (f == NULL)
     return fail_at (r, "/", "%s", _("not a Waitscope digest"));
@@ -768,10 +793,7 @@ on_start_array (void *data)
     case K_WAITS:
     case K_INSTANCE:
       if (f->member == M_UNKNOWN)
-        {
-          r->skip = 1;
-          return TRUE;
-        }
+        return skip_value (r);
       if (f->kind == K_TRACE && (f->member == M_WAIT_SAMPLES))
         return wrong_type (r);
       return list_of_member (r, f) ? TRUE : wrong_type (r);
@@ -791,22 +813,13 @@ end_list (Reader *r,
     {
     case K_FRAME:
       if (f->index != 2)
-        {
-          FAIL (r, FALSE, "%s", _("not a [function, module] pair"));
-          return FALSE;
-        }
+        return fail_with (r, FALSE, _("not a [function, module] pair"));
       if (ws_stack_table_intern_frame (r->table, r->function, r->module) != parent->index)
-        {
-          FAIL (r, FALSE, "%s", _("the same frame twice"));
-          return FALSE;
-        }
+        return fail_with (r, FALSE, _("the same frame twice"));
       return TRUE;
     case K_THREAD:
       if (f->index != 3)
-        {
-          FAIL (r, FALSE, "%s", _("not a [tid, pid, name] triple"));
-          return FALSE;
-        }
+        return fail_with (r, FALSE, _("not a [tid, pid, name] triple"));
       {
         WsDigestThread th = { f->tuple[0], f->tuple[1], g_steal_pointer (&r->thread_name) };
         g_array_append_val (r->trace->threads, th);
@@ -816,16 +829,10 @@ end_list (Reader *r,
       if (f->member == M_STACKS)
         {
           if (f->index == 0)
-            {
-              FAIL (r, FALSE, "%s", _("not a non-empty list of frames"));
-              return FALSE;
-            }
+            return fail_with (r, FALSE, _("not a non-empty list of frames"));
           if (ws_stack_table_intern_stack (r->table, (const WsFrameId *) (gpointer) r->frames->data,
                                            r->frames->len) != parent->index + 1)
-            {
-              FAIL (r, FALSE, "%s", _("the same stack twice"));
-              return FALSE;
-            }
+            return fail_with (r, FALSE, _("the same stack twice"));
           return TRUE;
         }
       if (f->index % f->width != 0 || (f->member == M_LEFT_OUT && f->index != 2))
@@ -857,17 +864,11 @@ end_instance (Reader *r)
     return FALSE;
   f->member = M_UNKNOWN;
   if (r->degrees->len != r->nodes->len)
-    {
-      FAIL (r, FALSE, "%s", _("as many degrees as nodes are needed"));
-      return FALSE;
-    }
+    return fail_with (r, FALSE, _("as many degrees as nodes are needed"));
   for (guint k = 0; k < r->degrees->len; k++)
     n_edges += g_array_index (r->degrees, guint32, k);
   if (n_edges != r->targets->len)
-    {
-      FAIL (r, FALSE, "%s", _("the degrees do not add up to the targets"));
-      return FALSE;
-    }
+    return fail_with (r, FALSE, _("the degrees do not add up to the targets"));
   graph = ws_awg_input_new (r->nodes->len, r->targets->len);
   for (guint k = 0; k < r->nodes->len; k++)
     {
@@ -878,10 +879,7 @@ end_instance (Reader *r)
   if (r->targets->len > 0)
     memcpy (graph->edge_to, r->targets->data, sizeof (guint32) * r->targets->len);
   if (!ws_awg_input_is_valid (graph, r->n_stacks + 1))
-    {
-      FAIL (r, FALSE, "%s", _("an edge points outside the graph"));
-      return FALSE;
-    }
+    return fail_with (r, FALSE, _("an edge points outside the graph"));
   g_ptr_array_add (r->trace->instances,
                    ws_digest_instance_new (r->scenario, r->program, r->duration, g_steal_pointer (&graph)));
   return TRUE;
@@ -909,10 +907,7 @@ end_trace (Reader *r)
     return FALSE;
   f->member = M_UNKNOWN;
   if (t->n_waits > t->n_events || t->n_samples > t->n_events || t->n_left_out > t->n_waits)
-    {
-      FAIL (r, FALSE, "%s", _("more waits or samples than events, or more left out than waits"));
-      return FALSE;
-    }
+    return fail_with (r, FALSE, _("more waits or samples than events, or more left out than waits"));
   ws_digest_add_trace_take (r->digest, g_steal_pointer (&r->trace));
   return TRUE;
 }
@@ -928,16 +923,12 @@ end_waits (Reader *r)
     return FALSE;
   f->member = M_UNKNOWN;
   if (w->keys->len != w->pools->len)
-    {
-      FAIL (r, FALSE, "%s", _("as many pools as keys are needed"));
-      return FALSE;
-    }
+    return fail_with (r, FALSE, _("as many pools as keys are needed"));
   for (guint i = 0; i < w->samples->len; i++)
     if (g_array_index (w->samples, WsWaitSample, i).signature >= w->keys->len)
       {
         f->member = M_SAMPLES;
-        FAIL (r, TRUE, "%s", _("a sample's signature is out of range"));
-        return FALSE;
+        return fail_with (r, TRUE, _("a sample's signature is out of range"));
       }
   return TRUE;
 }
@@ -973,10 +964,7 @@ on_end_map (void *data)
     }
   if (!ok)
     return FALSE;
-  g_array_set_size (r->stack, r->stack->len - 1);
-  if ((f = top (r)) != NULL && !is_object (f->kind))
-    f->index++;
-  return TRUE;
+  return pop (r);
 }
 
 static int
@@ -992,10 +980,7 @@ on_end_array (void *data)
     }
   if (!end_list (r, f))
     return FALSE;
-  g_array_set_size (r->stack, r->stack->len - 1);
-  if ((f = top (r)) != NULL && !is_object (f->kind))
-    f->index++;
-  return TRUE;
+  return pop (r);
 }
 
 static const yajl_callbacks callbacks = {
