@@ -100,6 +100,32 @@ check_trace (WsTrace    *trace,
   g_assert_cmpint (json_object_get_int_member (some, "n_anomalous"), ==, n_anomalous);
 }
 
+/* `model show --json` of each model: schema_version first, then the very
+ * members `anomalies` lists the model with, value for value. */
+static void
+check_model_show (WsAnomalyResult *result,
+                  JsonArray       *models)
+{
+  g_assert_cmpuint (json_array_get_length (models), ==, ws_anomaly_result_get_n_models (result));
+  for (guint m = 0; m < ws_anomaly_result_get_n_models (result); m++)
+    {
+      g_autoptr(JsonNode) node = ws_anomaly_export_model_show_json (ws_anomaly_result_get_model (result, m));
+      g_autoptr(JsonNode) shown = ws_export_test_round_trip (node);
+      JsonObject *o = json_node_get_object (shown), *listed = json_array_get_object_element (models, m);
+      g_autoptr(GList) names = json_object_get_members (o);
+      g_autoptr(GList) listed_names = json_object_get_members (listed);
+
+      g_assert_cmpstr (names->data, ==, "schema_version");
+      g_assert_cmpint (json_object_get_int_member (o, "schema_version"), ==, WS_ANOMALY_SCHEMA_VERSION);
+      g_assert_cmpuint (g_list_length (names), ==, g_list_length (listed_names) + 1);
+      for (GList *l = names->next, *k = listed_names; l != NULL; l = l->next, k = k->next)
+        {
+          g_assert_cmpstr (l->data, ==, k->data);
+          g_assert_true (json_node_equal (json_object_get_member (o, l->data), json_object_get_member (listed, k->data)));
+        }
+    }
+}
+
 static void
 check_result (WsTrace         **traces,
               guint             n,
@@ -120,6 +146,7 @@ check_result (WsTrace         **traces,
     check_trace (traces[t], json_array_get_object_element (json_object_get_array_member (root, "traces"), t),
                  json_array_get_object_element (json_object_get_array_member (json_node_get_object (some), "traces"), t),
                  keys);
+  check_model_show (result, models);
 }
 
 static void

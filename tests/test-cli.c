@@ -15,6 +15,7 @@
 #include "cli-common.h"
 #include "ws-cli-test-util.h"
 #include "ws-error.h"
+#include "ws-scenario-summary.h"
 
 #define BASE G_GINT64_CONSTANT (1000000000000)
 #define US(x) (BASE + (gint64) (x) * 1000)
@@ -547,13 +548,13 @@ test_format (void)
     g_assert_cmpstr (b, ==, "1669.614202008 s");
   }
 
-  g_assert_cmpint (cli_percentile (sorted, 3, 50), ==, 580);
-  g_assert_cmpint (cli_percentile (sorted, 3, 90), ==, 600);
-  g_assert_cmpint (cli_percentile (sorted, 3, 0), ==, 40);
-  g_assert_cmpint (cli_percentile (ten, 10, 50), ==, 5);
-  g_assert_cmpint (cli_percentile (ten, 10, 90), ==, 9);
-  g_assert_cmpint (cli_percentile (ten, 10, 91), ==, 10);
-  g_assert_cmpint (cli_percentile (ten, 10, 100), ==, 10);
+  g_assert_cmpint (ws_time_percentile (sorted, 3, 50), ==, 580);
+  g_assert_cmpint (ws_time_percentile (sorted, 3, 90), ==, 600);
+  g_assert_cmpint (ws_time_percentile (sorted, 3, 0), ==, 40);
+  g_assert_cmpint (ws_time_percentile (ten, 10, 50), ==, 5);
+  g_assert_cmpint (ws_time_percentile (ten, 10, 90), ==, 9);
+  g_assert_cmpint (ws_time_percentile (ten, 10, 91), ==, 10);
+  g_assert_cmpint (ws_time_percentile (ten, 10, 100), ==, 10);
 }
 
 int

@@ -42,9 +42,11 @@ read_gzip (const char *path)
 }
 
 WsTrace *
-ws_export_test_load_bad (void)
+ws_export_test_load_rewritten (const char *name,
+                               const char *from,
+                               const char *to)
 {
-  g_autofree char *seed = ws_cli_test_data_path ("py-locks.perf.txt.gz");
+  g_autofree char *seed = ws_cli_test_data_path (name);
   g_autofree char *text = read_gzip (seed);
   g_autoptr(GString) s = g_string_new (text);
   g_autofree char *dir = g_dir_make_tmp ("ws-export-XXXXXX", NULL);
@@ -52,7 +54,7 @@ ws_export_test_load_bad (void)
   g_autoptr(GError) error = NULL;
   WsTrace *trace;
 
-  g_assert_cmpuint (g_string_replace (s, "pylk-", "py\xff\xfe-", 0), >, 1000);
+  g_assert_cmpuint (g_string_replace (s, from, to, 0), >, 10);
   g_string_replace (s, "schedule", "sche\xc3" "dule", 0);
   g_file_set_contents (path, s->str, s->len, &error);
   g_assert_no_error (error);
@@ -61,6 +63,12 @@ ws_export_test_load_bad (void)
   g_unlink (path);
   g_rmdir (dir);
   return trace;
+}
+
+WsTrace *
+ws_export_test_load_bad (void)
+{
+  return ws_export_test_load_rewritten ("py-locks.perf.txt.gz", "pylk-", "py\xff\xfe-");
 }
 
 JsonNode *
@@ -97,4 +105,49 @@ ws_export_test_capture (void   (*write) (FILE *out, gpointer data),
   write (out, data);
   fclose (out);
   return text;
+}
+
+#define BEGIN_MARKER "sdt_postgresql:transaction__start"
+
+static gboolean
+is_end (const char *name)
+{
+  return g_strcmp0 (name, "sdt_postgresql:transaction__commit") == 0
+      || g_strcmp0 (name, "sdt_postgresql:transaction__abort") == 0;
+}
+
+GPtrArray *
+ws_export_test_recount_transactions (WsTrace *trace,
+                                     GArray  *durations)
+{
+  GPtrArray *found = g_ptr_array_new_with_free_func (g_free);
+  guint n_threads = ws_trace_get_n_threads (trace);
+  g_autofree gint64 *open = g_new (gint64, n_threads);
+  const WsEvent *events = ws_trace_get_events (trace);
+
+  for (guint t = 0; t < n_threads; t++)
+    open[t] = -1;
+  /* Events are in time order; per thread the last start is the open one. */
+  for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
+    {
+      const WsEvent *e = &events[i];
+      const char *name;
+
+      if (e->kind != WS_EVENT_MARKER)
+        continue;
+      name = ws_trace_get_string (trace, e->target);
+      if (is_end (name) && open[e->thread] >= 0)
+        {
+          WsTime d = e->time - open[e->thread];
+
+          g_ptr_array_add (found, g_strdup_printf ("%d %" G_GINT64_FORMAT " %" G_GINT64_FORMAT,
+                                                   ws_trace_get_thread (trace, e->thread)->tid,
+                                                   open[e->thread], e->time));
+          g_array_append_val (durations, d);
+          open[e->thread] = -1;
+        }
+      if (g_strcmp0 (name, BEGIN_MARKER) == 0)
+        open[e->thread] = e->time;
+    }
+  return found;
 }

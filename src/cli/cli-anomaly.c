@@ -363,9 +363,8 @@ cli_model (int    argc,
     }
   if (options.json)
     {
-      g_autoptr(JsonBuilder) b = json_builder_new ();
-      ws_anomaly_export_model_json (b, &model);
-      cli_print_json (b);
+      g_autoptr(JsonNode) root = ws_anomaly_export_model_show_json (&model);
+      cli_print_json_node (root);
     }
   else
     print_model_text (&model);

@@ -308,25 +308,6 @@ cli_format_timestamp (WsTime ns)
   return g_strdup_printf ("%s%" G_GUINT64_FORMAT ".%09u s", sign, a / 1000000000, (guint) (a % 1000000000));
 }
 
-/**
- * cli_percentile:
- * @sorted: (array length=n): ascending values
- *
- * Nearest rank: the smallest value with at least @percent % of the values
- * at or below it, i.e. sorted[⌈p·n/100⌉ − 1].
- */
-WsTime
-cli_percentile (const WsTime *sorted,
-                gsize         n,
-                guint         percent)
-{
-  gsize rank;
-
-  g_return_val_if_fail (n > 0, 0);
-  rank = ((gsize) percent * n + 99) / 100;
-  return sorted[CLAMP (rank, 1, n) - 1];
-}
-
 /* Stacks are stored caller first; analysts read them leaf first, as perf
  * prints them, so every CLI output is leaf first. */
 void

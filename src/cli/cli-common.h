@@ -42,9 +42,6 @@ gboolean         cli_parse_time          (const char          *text,
                                           GError             **error);
 char            *cli_format_duration     (WsTime               ns);
 char            *cli_format_timestamp    (WsTime               ns);
-WsTime           cli_percentile          (const WsTime        *sorted,
-                                          gsize                n,
-                                          guint                percent);
 
 void             cli_print_stack         (FILE                *out,
                                           WsStackTable        *stacks,

@@ -18,106 +18,15 @@
 #include "cli-common.h"
 #include "cli-contrast-common.h"
 #include "ws-contrast.h"
+#include "ws-contrast-export.h"
 #include "ws-error.h"
-
-static void
-add_set (JsonBuilder *b, WsSignatures *sigs, const char *name, const WsSigId *v, guint n)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_begin_array (b);
-  for (guint i = 0; i < n; i++)
-    json_builder_add_string_value (b, ws_signatures_get_name (sigs, v[i]));
-  json_builder_end_array (b);
-}
-
-static void
-add_int (JsonBuilder *b, const char *name, gint64 v)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_int_value (b, v);
-}
-
-static void
-json_summary (JsonBuilder *b, WsContrastResult *r, const char *scenario, const char *component)
-{
-  guint mf, ms, mc;
-
-  json_builder_set_member_name (b, "scenario");
-  json_builder_add_string_value (b, scenario);
-  json_builder_set_member_name (b, "component");
-  json_builder_add_string_value (b, component);
-  json_builder_set_member_name (b, "time_unit");
-  json_builder_add_string_value (b, "ns");
-  json_builder_set_member_name (b, "classes");
-  json_builder_add_string_value (b, ws_contrast_result_get_by_class (r) ? "by-trace"
-                                 : ws_contrast_result_get_thresholds_proposed (r) ? "proposed-thresholds"
-                                 : "thresholds");
-  add_int (b, "t_fast", ws_contrast_result_get_t_fast (r));
-  add_int (b, "t_slow", ws_contrast_result_get_t_slow (r));
-  add_int (b, "fast_instances", ws_instance_set_get_n (ws_contrast_result_get_fast (r)));
-  add_int (b, "slow_instances", ws_instance_set_get_n (ws_contrast_result_get_slow (r)));
-  add_int (b, "k", ws_contrast_result_get_k (r));
-  json_builder_set_member_name (b, "rank_by");
-  json_builder_add_string_value (b, ws_contrast_rank_to_string (ws_contrast_result_get_rank (r)));
-  ws_contrast_result_get_meta_counts (r, &mf, &ms, &mc);
-  add_int (b, "meta_patterns_fast", mf);
-  add_int (b, "meta_patterns_slow", ms);
-  add_int (b, "contrast_meta_patterns", mc);
-  add_int (b, "awg_fast_nodes", ws_awg_get_n_nodes (ws_contrast_result_get_awg_fast (r)));
-  add_int (b, "awg_slow_nodes", ws_awg_get_n_nodes (ws_contrast_result_get_awg_slow (r)));
-  add_int (b, "slow_component_cost", ws_contrast_result_get_total_cost (r));
-  {
-    g_autofree char *summary = ws_contrast_result_dup_summary (r, ws_contrast_result_get_by_class (r));
-
-    json_builder_set_member_name (b, "summary");
-    json_builder_add_string_value (b, summary);
-  }
-  json_builder_set_member_name (b, "itc");
-  json_builder_add_double_value (b, ws_contrast_result_get_itc (r));
-  json_builder_set_member_name (b, "ttc");
-  json_builder_add_double_value (b, ws_contrast_result_get_ttc (r));
-  json_builder_set_member_name (b, "coverage_top_percent");
-  json_builder_begin_array (b);
-  for (guint pct = 1; pct <= 100; pct++)
-    json_builder_add_double_value (b, ws_contrast_result_get_coverage (r, pct));
-  json_builder_end_array (b);
-}
 
 static void
 print_json (WsContrastResult *r, const char *scenario, const char *component, guint top)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-  WsSignatures *sigs = ws_contrast_result_get_signatures (r);
-  guint n = ws_contrast_result_get_n_patterns (r);
+  g_autoptr(JsonNode) root = ws_contrast_export_json (r, scenario, component, top);
 
-  json_builder_begin_object (b);
-  json_summary (b, r, scenario, component);
-  add_int (b, "patterns_total", n);
-  json_builder_set_member_name (b, "patterns");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < MIN (n, top); i++)
-    {
-      const WsContrastPattern *p = ws_contrast_result_get_pattern (r, i);
-      g_autoptr(GArray) inst = ws_contrast_result_dup_pattern_instances (r, i);
-
-      json_builder_begin_object (b);
-      add_int (b, "rank", i + 1);
-      add_set (b, sigs, "wait", p->w, p->n_w);
-      add_set (b, sigs, "unwait", p->u, p->n_u);
-      add_set (b, sigs, "running", p->r, p->n_r);
-      add_int (b, "c", p->c);
-      add_int (b, "n", (gint64) p->n);
-      add_int (b, "c_per_n", p->n ? p->c / (gint64) p->n : 0);
-      add_int (b, "c_max", p->c_max);
-      add_int (b, "c_path_max", p->c_path_max);
-      json_builder_set_member_name (b, "high_impact");
-      json_builder_add_boolean_value (b, p->high_impact);
-      add_int (b, "slow_instances", inst->len);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-  json_builder_end_object (b);
-  cli_print_json (b);
+  cli_print_json_node (root);
 }
 
 static void

@@ -20,6 +20,7 @@
 #include "ws-digest.h"
 #include "ws-stack-counts.h"
 #include "ws-error.h"
+#include "ws-history-export.h"
 #include "ws-history-store.h"
 #include "ws-trace-loader.h"
 
@@ -64,13 +65,7 @@ open_existing (const char  *path,
 /* ------------------------------------------------------------------ */
 /* add                                                                  */
 
-typedef struct {
-  char       *path;
-  char       *digest;
-  gboolean    newly;
-  char       *error;
-  gboolean    not_recorded;   /* read, but the store failed (a full disk) */
-} AddOutcome;
+typedef WsHistoryAddOutcome AddOutcome;
 
 static void
 add_outcome_clear (gpointer data)
@@ -188,48 +183,12 @@ fail:
 
 static void
 print_add_json (const char *path,
-                GArray     *outcomes,
-                guint       n_new,
-                guint       n_known,
-                guint       n_failed)
+                GArray     *outcomes)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonNode) root = ws_history_export_add_json (path, (const AddOutcome *) (gconstpointer) outcomes->data,
+                                                         outcomes->len);
 
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "history");
-  json_builder_add_string_value (b, path);
-  json_builder_set_member_name (b, "new");
-  json_builder_add_int_value (b, n_new);
-  json_builder_set_member_name (b, "known");
-  json_builder_add_int_value (b, n_known);
-  json_builder_set_member_name (b, "failed");
-  json_builder_add_int_value (b, n_failed);
-  json_builder_set_member_name (b, "traces");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < outcomes->len; i++)
-    {
-      AddOutcome *o = &g_array_index (outcomes, AddOutcome, i);
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "path");
-      json_builder_add_string_value (b, o->path);
-      json_builder_set_member_name (b, "status");
-      json_builder_add_string_value (b, o->error ? "failed" : o->newly ? "new" : "known");
-      json_builder_set_member_name (b, "digest");
-      if (o->digest != NULL)
-        json_builder_add_string_value (b, o->digest);
-      else
-        json_builder_add_null_value (b);
-      if (o->error != NULL)
-        {
-          json_builder_set_member_name (b, "error");
-          json_builder_add_string_value (b, o->error);
-        }
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-  json_builder_end_object (b);
-  cli_print_json (b);
+  cli_print_json_node (root);
 }
 
 static void
@@ -351,7 +310,7 @@ history_add (int    argc,
 
 
   if (options.json)
-    print_add_json (path, outcomes, n_new, n_known, n_failed);
+    print_add_json (path, outcomes);
   else
     print_add_text (path, outcomes, n_new, n_known, n_failed);
   status = n_failed > 0 ? CLI_EXIT_INPUT : CLI_EXIT_OK;
@@ -413,29 +372,9 @@ history_stats (int    argc,
 
   if (options.json)
     {
-      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonNode) root = ws_history_export_stats_json (path, store != NULL, &st);
 
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "history");
-      json_builder_add_string_value (b, path);
-      json_builder_set_member_name (b, "exists");
-      json_builder_add_boolean_value (b, store != NULL);
-      json_builder_set_member_name (b, "traces");
-      json_builder_add_int_value (b, st.n_traces);
-      json_builder_set_member_name (b, "callstacks");
-      json_builder_add_int_value (b, st.n_callstacks);
-      json_builder_set_member_name (b, "functions");
-      json_builder_add_int_value (b, st.n_functions);
-      json_builder_set_member_name (b, "bigrams");
-      json_builder_add_int_value (b, st.n_bigrams);
-      json_builder_set_member_name (b, "wait_samples");
-      json_builder_add_int_value (b, st.n_wait_samples);
-      json_builder_set_member_name (b, "wait_signatures");
-      json_builder_add_int_value (b, st.n_wait_signatures);
-      json_builder_set_member_name (b, "flags");
-      json_builder_add_int_value (b, st.n_flags);
-      json_builder_end_object (b);
-      cli_print_json (b);
+      cli_print_json_node (root);
     }
   else
     {
@@ -463,37 +402,9 @@ print_top_json (const char *path,
                 GArray     *top,
                 guint64     total)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonNode) root = ws_history_export_top_functions_json (path, top, total);
 
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "history");
-  json_builder_add_string_value (b, path);
-  json_builder_set_member_name (b, "callstacks");
-  json_builder_add_int_value (b, total);
-  json_builder_set_member_name (b, "functions");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < top->len; i++)
-    {
-      const WsHistoryFunction *f = &g_array_index (top, WsHistoryFunction, i);
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "function");
-      json_builder_add_string_value (b, f->function);
-      json_builder_set_member_name (b, "module");
-      json_builder_add_string_value (b, f->module);
-      json_builder_set_member_name (b, "stacks");
-      json_builder_add_int_value (b, f->counts.n_stacks);
-      json_builder_set_member_name (b, "with_callee");
-      json_builder_add_int_value (b, f->counts.n_with_callee);
-      json_builder_set_member_name (b, "with_caller");
-      json_builder_add_int_value (b, f->counts.n_with_caller);
-      json_builder_set_member_name (b, "share");
-      json_builder_add_double_value (b, total ? (double) f->counts.n_stacks / total : 0);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-  json_builder_end_object (b);
-  cli_print_json (b);
+  cli_print_json_node (root);
 }
 
 static void

@@ -13,56 +13,14 @@
 #include "cli-contrast-common.h"
 #include "ws-error.h"
 #include "ws-impact.h"
-
-static void
-add_int (JsonBuilder *b, const char *name, gint64 v)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_int_value (b, v);
-}
-
-static void
-add_double (JsonBuilder *b, const char *name, double v)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_double_value (b, v);
-}
+#include "ws-impact-export.h"
 
 static void
 print_json (const char *scenario, GArray *rows)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonNode) root = ws_impact_export_json (scenario, rows);
 
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "scenario");
-  json_builder_add_string_value (b, scenario);
-  json_builder_set_member_name (b, "time_unit");
-  json_builder_add_string_value (b, "ns");
-  json_builder_set_member_name (b, "components");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < rows->len; i++)
-    {
-      const WsImpact *m = &g_array_index (rows, WsImpact, i);
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "component");
-      json_builder_add_string_value (b, m->component);
-      add_int (b, "instances", m->n_instances);
-      add_int (b, "d_scn", m->d_scn);
-      add_int (b, "d_wait", m->d_wait);
-      add_int (b, "d_run", m->d_run);
-      add_int (b, "d_waitdist", m->d_waitdist);
-      add_int (b, "waits", m->n_waits);
-      add_int (b, "distinct_waits", m->n_distinct_waits);
-      add_double (b, "ia_run", m->ia_run);
-      add_double (b, "ia_wait", m->ia_wait);
-      add_double (b, "ia_opt", m->ia_opt);
-      add_double (b, "wait_ratio", m->wait_ratio);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-  json_builder_end_object (b);
-  cli_print_json (b);
+  cli_print_json_node (root);
 }
 
 static void

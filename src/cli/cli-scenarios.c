@@ -10,142 +10,17 @@
 
 #include "cli-commands.h"
 #include "cli-common.h"
+#include "ws-scenario-export.h"
 #include "ws-trace.h"
 
-typedef struct {
-  char   *name;
-  GArray *durations;   /* WsTime */
-} Summary;
-
 static void
-summary_free (gpointer data)
+print_json (WsTrace * const *traces,
+            guint            n_traces,
+            GPtrArray       *summaries)
 {
-  Summary *s = data;
+  g_autoptr(JsonNode) root = ws_scenario_export_json (traces, n_traces, summaries);
 
-  g_free (s->name);
-  g_array_unref (s->durations);
-  g_free (s);
-}
-
-static int
-compare_time (gconstpointer a,
-              gconstpointer b)
-{
-  WsTime ta = *(const WsTime *) a, tb = *(const WsTime *) b;
-  return ta < tb ? -1 : ta > tb;
-}
-
-/* Per scenario name, in order of first appearance. */
-static GPtrArray *
-summarize (GPtrArray *traces)
-{
-  GPtrArray *summaries = g_ptr_array_new_with_free_func (summary_free);
-  g_autoptr(GHashTable) by_name = g_hash_table_new (g_str_hash, g_str_equal);
-
-  for (guint i = 0; i < traces->len; i++)
-    {
-      WsTrace *trace = g_ptr_array_index (traces, i);
-
-      for (guint k = 0; k < ws_trace_get_n_scenario_instances (trace); k++)
-        {
-          const WsScenarioInstance *inst = ws_trace_get_scenario_instance (trace, k);
-          const char *name = ws_trace_get_string (trace, inst->scenario);
-          Summary *s = g_hash_table_lookup (by_name, name);
-          WsTime d = inst->t1 - inst->t0;
-
-          if (s == NULL)
-            {
-              s = g_new0 (Summary, 1);
-              s->name = g_strdup (name);
-              s->durations = g_array_new (FALSE, FALSE, sizeof (WsTime));
-              g_ptr_array_add (summaries, s);
-              g_hash_table_insert (by_name, s->name, s);
-            }
-          g_array_append_val (s->durations, d);
-        }
-    }
-
-  for (guint i = 0; i < summaries->len; i++)
-    {
-      Summary *s = g_ptr_array_index (summaries, i);
-      g_array_sort (s->durations, compare_time);
-    }
-  return summaries;
-}
-
-static void
-print_json (GPtrArray *traces,
-            GPtrArray *summaries)
-{
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "time_unit");
-  json_builder_add_string_value (b, "ns");
-  json_builder_set_member_name (b, "traces");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < traces->len; i++)
-    {
-      WsTrace *trace = g_ptr_array_index (traces, i);
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "path");
-      json_builder_add_string_value (b, ws_trace_get_path (trace));
-      json_builder_set_member_name (b, "name");
-      json_builder_add_string_value (b, ws_trace_get_name (trace));
-      json_builder_set_member_name (b, "instances");
-      json_builder_begin_array (b);
-      for (guint k = 0; k < ws_trace_get_n_scenario_instances (trace); k++)
-        {
-          const WsScenarioInstance *inst = ws_trace_get_scenario_instance (trace, k);
-          const WsThread *t = ws_trace_get_thread (trace, inst->thread);
-
-          json_builder_begin_object (b);
-          json_builder_set_member_name (b, "scenario");
-          json_builder_add_string_value (b, ws_trace_get_string (trace, inst->scenario));
-          json_builder_set_member_name (b, "tid");
-          json_builder_add_int_value (b, t->tid);
-          json_builder_set_member_name (b, "thread");
-          json_builder_add_string_value (b, t->name);
-          json_builder_set_member_name (b, "t0");
-          json_builder_add_int_value (b, inst->t0);
-          json_builder_set_member_name (b, "t1");
-          json_builder_add_int_value (b, inst->t1);
-          json_builder_set_member_name (b, "duration");
-          json_builder_add_int_value (b, inst->t1 - inst->t0);
-          json_builder_end_object (b);
-        }
-      json_builder_end_array (b);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-
-  json_builder_set_member_name (b, "summary");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < summaries->len; i++)
-    {
-      Summary *s = g_ptr_array_index (summaries, i);
-      const WsTime *d = (const WsTime *) (gconstpointer) s->durations->data;
-      gsize n = s->durations->len;
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "scenario");
-      json_builder_add_string_value (b, s->name);
-      json_builder_set_member_name (b, "count");
-      json_builder_add_int_value (b, n);
-      json_builder_set_member_name (b, "min");
-      json_builder_add_int_value (b, d[0]);
-      json_builder_set_member_name (b, "p50");
-      json_builder_add_int_value (b, cli_percentile (d, n, 50));
-      json_builder_set_member_name (b, "p90");
-      json_builder_add_int_value (b, cli_percentile (d, n, 90));
-      json_builder_set_member_name (b, "max");
-      json_builder_add_int_value (b, d[n - 1]);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-  json_builder_end_object (b);
-  cli_print_json (b);
+  cli_print_json_node (root);
 }
 
 static void
@@ -183,12 +58,12 @@ print_text (GPtrArray *traces,
           _("SCENARIO"), _("COUNT"), _("MIN"), _("P50"), _("P90"), _("MAX"));
   for (guint i = 0; i < summaries->len; i++)
     {
-      Summary *s = g_ptr_array_index (summaries, i);
+      WsScenarioSummary *s = g_ptr_array_index (summaries, i);
       const WsTime *d = (const WsTime *) (gconstpointer) s->durations->data;
       gsize n = s->durations->len;
       g_autofree char *min = cli_format_duration (d[0]);
-      g_autofree char *p50 = cli_format_duration (cli_percentile (d, n, 50));
-      g_autofree char *p90 = cli_format_duration (cli_percentile (d, n, 90));
+      g_autofree char *p50 = cli_format_duration (ws_time_percentile (d, n, 50));
+      g_autofree char *p90 = cli_format_duration (ws_time_percentile (d, n, 90));
       g_autofree char *max = cli_format_duration (d[n - 1]);
 
       printf ("  %-16s %8" G_GSIZE_FORMAT " %12s %12s %12s %12s\n", s->name, n, min, p50, p90, max);
@@ -235,9 +110,9 @@ cli_scenarios (int    argc,
   if ((traces = cli_load_traces (argv + 1, rules, &error)) == NULL)
     return cli_fail (error);
 
-  summaries = summarize (traces);
+  summaries = ws_scenario_summarize ((WsTrace * const *) traces->pdata, traces->len);
   if (json)
-    print_json (traces, summaries);
+    print_json ((WsTrace * const *) traces->pdata, traces->len, summaries);
   else
     print_text (traces, summaries);
   return CLI_EXIT_OK;

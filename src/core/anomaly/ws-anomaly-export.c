@@ -39,11 +39,11 @@ add_component (JsonBuilder          *b,
   json_builder_end_object (b);
 }
 
-void
-ws_anomaly_export_model_json (JsonBuilder          *b,
-                              const WsAnomalyModel *m)
+/* The model's members, after whatever the object began with. */
+static void
+add_model_members (JsonBuilder          *b,
+                   const WsAnomalyModel *m)
 {
-  json_builder_begin_object (b);
   ws_json_field_text (b, "signature", m->key);
   ws_json_field_text (b, "pool", m->pool);
   ws_json_field_string (b, "level", ws_model_level_to_string (m->level));
@@ -64,7 +64,27 @@ ws_anomaly_export_model_json (JsonBuilder          *b,
   for (guint k = 0; k < m->gmm.n_components; k++)
     add_component (b, m, k);
   json_builder_end_array (b);
+}
+
+void
+ws_anomaly_export_model_json (JsonBuilder          *b,
+                              const WsAnomalyModel *m)
+{
+  json_builder_begin_object (b);
+  add_model_members (b, m);
   json_builder_end_object (b);
+}
+
+JsonNode *
+ws_anomaly_export_model_show_json (const WsAnomalyModel *m)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  ws_json_field_int (b, "schema_version", WS_ANOMALY_SCHEMA_VERSION);
+  add_model_members (b, m);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
 }
 
 static void

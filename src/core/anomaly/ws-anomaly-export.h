@@ -32,9 +32,11 @@ gboolean    ws_anomaly_export_json         (FILE                 *out,
                                             WsAnomalyResult      *result,
                                             const char           *history,
                                             gboolean              all);
-/* One signature's mixture model as a JSON object (`anomalies` lists them,
- * `model show --json` prints one). */
+/* One signature's mixture model as a JSON object (`anomalies` lists them). */
 void        ws_anomaly_export_model_json   (JsonBuilder          *builder,
                                             const WsAnomalyModel *model);
+/* `model show --json`: the same members after the `schema_version`
+ * `anomalies` has (the model is the same document). */
+JsonNode   *ws_anomaly_export_model_show_json (const WsAnomalyModel *model);
 
 G_END_DECLS
