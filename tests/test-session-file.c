@@ -13,6 +13,7 @@
 
 #include "ws-error.h"
 #include "ws-pin-flame.h"
+#include "ws-pin-kind.h"
 #include "ws-session-file.h"
 
 static char *
@@ -619,6 +620,69 @@ test_flame_pin (void)
   g_rmdir (dir);
 }
 
+/* A kind registered here, with its own check (a page's kind would be
+ * registered so): the one reader of pins calls it for every pin of the
+ * kind; a pin it refuses makes the file refused, naming the file and the
+ * finding; one it accepts is read as written. */
+static guint n_counter_checks;
+
+static gboolean
+counter_check (WsPin   *pin,
+               GError **error)
+{
+  n_counter_checks++;
+  if (ws_pin_get_setting_int (pin, "counter", -1) < 0)
+    {
+      g_set_error_literal (error, WS_ERROR, WS_ERROR_INVALID, "a counter pin’s “counter” must be 0 or more");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+test_kind_check (void)
+{
+  static const WsPinKindInfo counter = { "test-checked-counter", "Counter", FALSE, FALSE, counter_check };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "counter.waitscope", NULL);
+  g_autoptr(WsSessionFile) session = NULL;
+  g_autoptr(WsSessionFile) back = NULL;
+  g_autoptr(WsPin) pin = ws_pin_new (counter.name);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *text = NULL;
+  g_autofree char *bad = NULL;
+  JsonObject *finding;
+  guint ti;
+
+  ws_pin_kind_register (&counter);
+  g_assert_true (ws_pin_kind_lookup (WS_PIN_KIND_FLAME)->check != NULL);
+  session = make_session (&ti);
+  ws_pin_add_trace (pin, ti);
+  ws_pin_set_setting_int (pin, "counter", 7);
+  ws_pin_list_append (ws_session_file_get_findings (session), pin);
+  g_assert_true (ws_session_file_save (session, path, &error));
+  g_assert_no_error (error);
+
+  n_counter_checks = 0;
+  back = ws_session_file_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (n_counter_checks, ==, 1);
+  g_assert_cmpint (ws_pin_get_setting_int (ws_pin_list_get (ws_session_file_get_findings (back), 2), "counter", -1), ==, 7);
+
+  /* The same file with the counter spoiled. */
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_true (json_parser_load_from_data (parser, text, -1, NULL));
+  finding = json_array_get_object_element (json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "findings"), 2);
+  json_object_set_int_member (json_object_get_object_member (finding, "settings"), "counter", -3);
+  bad = json_to_string (json_parser_get_root (parser), FALSE);
+  n_counter_checks = 0;
+  expect_error (dir, bad, -1, WS_ERROR_INVALID, "finding 2: a counter pin’s “counter” must be 0 or more");
+  g_assert_cmpuint (n_counter_checks, ==, 1);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -636,5 +700,6 @@ main (int    argc,
   g_test_add_func ("/session-file/deep-nesting", test_deep_nesting);
   g_test_add_func ("/session-file/non-regular-trace", test_non_regular_trace);
   g_test_add_func ("/session-file/flame-pin", test_flame_pin);
+  g_test_add_func ("/session-file/kind-check", test_kind_check);
   return g_test_run ();
 }

@@ -15,6 +15,7 @@
 
 #include "ws-error.h"
 #include "ws-findings-page-private.h"
+#include "ws-pin-kind.h"
 #include "ws-presentation.h"
 #include "ws-report.h"
 #include "ws-time-format.h"
