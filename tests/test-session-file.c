@@ -15,21 +15,12 @@
 #include "ws-pin-flame.h"
 #include "ws-pin-kind.h"
 #include "ws-session-file.h"
+#include "ws-session-test-util.h"
 
 static char *
 data_path (const char *name)
 {
   return g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
-}
-
-static char *
-make_tmpdir (void)
-{
-  g_autoptr(GError) error = NULL;
-  char *dir = g_dir_make_tmp ("ws-session-XXXXXX", &error);
-
-  g_assert_no_error (error);
-  return dir;
 }
 
 static WsSessionFile *
@@ -69,7 +60,7 @@ static void
 test_round_trip (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = ws_session_test_make_dir ("ws-session");
   g_autofree char *path = g_build_filename (dir, "review.waitscope", NULL);
   g_autoptr(WsSessionFile) session = NULL;
   g_autoptr(WsSessionFile) back = NULL;
@@ -145,17 +136,6 @@ test_version_1 (void)
   g_assert_true (ws_session_file_get_dirty (session));
 }
 
-static void
-write_file (const char *path,
-            const char *text,
-            gssize      len)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_file_set_contents (path, text, len, &error);
-  g_assert_no_error (error);
-}
-
 /* Each damaged file: an error naming the file and what is wrong. */
 static void
 expect_error (const char *dir,
@@ -168,8 +148,7 @@ expect_error (const char *dir,
   g_autofree char *path = g_build_filename (dir, "bad.waitscope", NULL);
   g_autoptr(WsSessionFile) session = NULL;
 
-  write_file (path, text, len);
-  session = ws_session_file_load (path, &error);
+  session = ws_session_test_load_text (dir, "bad.waitscope", text, len, &error);
   g_assert_null (session);
   g_assert_error (error, WS_ERROR, code);
   g_test_message ("%s", error->message);
@@ -182,7 +161,7 @@ static void
 test_damaged (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = ws_session_test_make_dir ("ws-session");
   g_autofree char *good = g_build_filename (dir, "good.waitscope", NULL);
   g_autoptr(WsSessionFile) session = NULL;
   g_autoptr(WsSessionFile) again = NULL;
@@ -226,7 +205,7 @@ static void
 test_atomic_save (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = ws_session_test_make_dir ("ws-session");
   g_autofree char *path = g_build_filename (dir, "s.waitscope", NULL);
   g_autofree char *blocker = g_build_filename (dir, "blocked", NULL);
   g_autofree char *inside = g_build_filename (blocker, "s.waitscope", NULL);
@@ -251,7 +230,7 @@ test_atomic_save (void)
   g_assert_cmpuint (n_files, ==, 1);
 
   /* A save that cannot happen (its folder is a file) fails with the name. */
-  write_file (blocker, "x", -1);
+  g_free (ws_session_test_write (dir, "blocked", "x", -1));
   g_assert_false (ws_session_file_save (session, inside, &error));
   g_assert_error (error, WS_ERROR, WS_ERROR_IO);
   g_assert_nonnull (strstr (error->message, inside));
@@ -272,7 +251,7 @@ test_different_trace (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *other = data_path ("io-fsync.perf.txt.gz");
   g_autofree char *same = data_path ("py-locks.perf.txt.gz");
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = ws_session_test_make_dir ("ws-session");
   g_autofree char *copy = g_build_filename (dir, "py-locks.perf.txt.gz", NULL);
   g_autofree char *bytes = NULL;
   g_autoptr(WsSessionFile) session = NULL;
@@ -288,13 +267,13 @@ test_different_trace (void)
 
   /* A copy with the same bytes is accepted. */
   g_assert_true (g_file_get_contents (same, &bytes, &len, NULL));
-  write_file (copy, bytes, len);
+  g_free (ws_session_test_write (dir, "py-locks.perf.txt.gz", bytes, len));
   g_assert_true (ws_session_file_relocate_trace (session, ti, copy, &error));
   g_assert_no_error (error);
   g_assert_true (ws_session_file_resolve_trace (session, ti, NULL, &error));
 
   /* …and refused once its content changes under the same name. */
-  write_file (copy, "not the trace", -1);
+  g_free (ws_session_test_write (dir, "py-locks.perf.txt.gz", "not the trace", -1));
   g_assert_false (ws_session_file_resolve_trace (session, ti, NULL, &error));
   g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
   g_assert_nonnull (strstr (error->message, copy));
@@ -374,7 +353,7 @@ static void
 test_recovery (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = ws_session_test_make_dir ("ws-session");
   g_autofree char *rdir = g_build_filename (dir, "recovery", NULL);
   g_autofree char *path = g_build_filename (dir, "mine.waitscope", NULL);
   g_autoptr(WsSessionFile) session = NULL;
@@ -422,11 +401,12 @@ static void
 test_untrusted_recovery (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = ws_session_test_make_dir ("ws-session");
   g_autofree char *rdir = g_build_filename (dir, "recovery", NULL);
   g_autofree char *victim = g_build_filename (dir, "bashrc", NULL);
   g_autofree char *path = g_build_filename (dir, "from-a-colleague.waitscope", NULL);
   g_autofree char *data = NULL;
+  g_autofree char *member = NULL;
   g_autofree char *text = NULL;
   g_autofree char *victim_after = NULL;
   g_autoptr(WsSessionFile) session = NULL;
@@ -436,14 +416,11 @@ test_untrusted_recovery (void)
   g_setenv ("WAITSCOPE_RECOVERY_DIR", rdir, TRUE);
   g_assert_true (g_file_set_contents (victim, "echo hello\n", -1, &error));
   session = make_session (&ti);
-  data = g_strchomp (ws_session_file_to_data (session));
+  data = ws_session_file_to_data (session);
   /* The hostile member, as the review's reproducer wrote it. */
-  g_assert_true (g_str_has_suffix (data, "}"));
-  data[strlen (data) - 1] = '\0';
-  text = g_strdup_printf ("%s, \"recovery\": {\"original_path\": \"%s\"}}", data, victim);
-  g_assert_true (g_file_set_contents (path, text, -1, &error));
-
-  opened = ws_session_file_load (path, &error);
+  member = g_strdup_printf ("\"recovery\": {\"original_path\": \"%s\"}", victim);
+  text = ws_session_test_add_member (data, member);
+  opened = ws_session_test_load_text (dir, "from-a-colleague.waitscope", text, -1, &error);
   g_assert_no_error (error);
   g_assert_false (ws_session_file_is_recovery (opened));
   g_assert_cmpstr (ws_session_file_get_path (opened), ==, path);
@@ -465,7 +442,7 @@ static void
 test_recovery_original_not_session (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = ws_session_test_make_dir ("ws-session");
   g_autofree char *rdir = g_build_filename (dir, "recovery", NULL);
   g_autofree char *path = g_build_filename (rdir, "planted.waitscope", NULL);
   g_autofree char *data = NULL;
@@ -477,12 +454,9 @@ test_recovery_original_not_session (void)
   g_setenv ("WAITSCOPE_RECOVERY_DIR", rdir, TRUE);
   g_assert_cmpint (g_mkdir_with_parents (rdir, 0700), ==, 0);
   session = make_session (&ti);
-  data = g_strchomp (ws_session_file_to_data (session));
-  data[strlen (data) - 1] = '\0';
-  text = g_strdup_printf ("%s, \"recovery\": {\"original_path\": \"/home/someone/.bashrc\"}}", data);
-  g_assert_true (g_file_set_contents (path, text, -1, &error));
-
-  opened = ws_session_file_load (path, &error);
+  data = ws_session_file_to_data (session);
+  text = ws_session_test_add_member (data, "\"recovery\": {\"original_path\": \"/home/someone/.bashrc\"}");
+  opened = ws_session_test_load_text (rdir, "planted.waitscope", text, -1, &error);
   g_assert_no_error (error);
   g_assert_true (ws_session_file_is_recovery (opened));
   g_assert_null (ws_session_file_get_path (opened));
@@ -498,7 +472,7 @@ static void
 test_deep_nesting (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = ws_session_test_make_dir ("ws-session");
   g_autofree char *path = g_build_filename (dir, "deep.waitscope", NULL);
   g_autoptr(GString) text = g_string_new ("{\"format\": \"waitscope-session\", \"version\": 1, \"x\": ");
   g_autoptr(WsSessionFile) opened = NULL;
@@ -508,8 +482,7 @@ test_deep_nesting (void)
   for (int i = 0; i < 100000; i++)
     g_string_append_c (text, ']');
   g_string_append_c (text, '}');
-  g_assert_true (g_file_set_contents (path, text->str, text->len, &error));
-  opened = ws_session_file_load (path, &error);
+  opened = ws_session_test_load_text (dir, "deep.waitscope", text->str, text->len, &error);
   g_assert_null (opened);
   g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
   g_assert_nonnull (strstr (error->message, path));
@@ -524,7 +497,7 @@ static void
 test_non_regular_trace (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = ws_session_test_make_dir ("ws-session");
   g_autofree char *fifo = g_build_filename (dir, "fifo", NULL);
   g_autoptr(WsSessionFile) session = NULL;
   const WsSessionTrace *t;
@@ -553,7 +526,7 @@ static void
 test_flame_pin (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = ws_session_test_make_dir ("ws-session");
   g_autofree char *path = g_build_filename (dir, "flame.waitscope", NULL);
   g_autoptr(WsSessionFile) session = NULL;
   g_autoptr(WsSessionFile) back = NULL;
@@ -644,7 +617,7 @@ test_kind_check (void)
 {
   static const WsPinKindInfo counter = { "test-checked-counter", "Counter", FALSE, FALSE, counter_check };
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = ws_session_test_make_dir ("ws-session");
   g_autofree char *path = g_build_filename (dir, "counter.waitscope", NULL);
   g_autoptr(WsSessionFile) session = NULL;
   g_autoptr(WsSessionFile) back = NULL;
