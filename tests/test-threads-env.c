@@ -12,6 +12,7 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "ws-gmm-many.h"
