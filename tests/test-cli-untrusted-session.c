@@ -64,9 +64,7 @@ test_pin_keeps_victim (void)
   g_assert_true (g_file_get_contents (path, &data, NULL, &error));
   g_assert_nonnull (strstr (data, "$(touch PWNED)"));   /* the pin went into the file named */
 
-  g_unlink (victim);
-  g_unlink (path);
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
 }
 
 /* 100,000 levels of nesting: a clear error naming the file, exit 1. */
@@ -97,8 +95,7 @@ test_deep_session (void)
       g_assert_nonnull (strstr (run.err, path));
       g_assert_nonnull (strstr (run.err, "nested deeper"));
     }
-  g_unlink (path);
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
 }
 
 /* A session whose trace is a FIFO or /dev/zero: refused, never read. */
@@ -130,9 +127,7 @@ test_session_naming_fifo (void)
       g_assert_cmpint (pin.status, ==, 1);
       g_assert_cmpfloat (pin.seconds, <, 60);
     }
-  g_unlink (fifo);
-  g_unlink (path);
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
 }
 
 /* A pin of a kind a page of the application registered (the page-plugin
@@ -186,8 +181,7 @@ test_page_pin_kind (void)
   g_assert_cmpint (ws_pin_get_setting_int (ws_pin_list_get (pins, 0), "counter", -1), ==, 42);
   g_assert_cmpstr (ws_pin_get_kind (ws_pin_list_get (pins, 1)), ==, "timeline");
 
-  g_unlink (path);
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
 }
 
 int

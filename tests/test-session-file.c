@@ -104,8 +104,7 @@ test_round_trip (void)
   g_assert_cmpint (ws_pin_get_setting_int (f, "max_depth", 0), ==, 12);
   g_assert_cmpstr (json_object_get_string_member (ws_session_file_get_view_state (back), "page"), ==, "graph");
 
-  g_unlink (path);
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
 }
 
 /* A file written by version 1 (committed, hand-checked) read by this
@@ -195,8 +194,7 @@ test_damaged (void)
   again = ws_session_file_load (good, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (ws_pin_list_get_n (ws_session_file_get_findings (again)), ==, 2);
-  g_unlink (good);
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
 }
 
 /* Saving replaces the file by rename (a new inode), leaves no temporary
@@ -240,9 +238,7 @@ test_atomic_save (void)
   back = ws_session_file_load (path, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (ws_pin_list_get_n (ws_session_file_get_findings (back)), ==, 1);
-  g_unlink (blocker);
-  g_unlink (path);
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
 }
 
 static void
@@ -284,7 +280,7 @@ test_different_trace (void)
   g_assert_false (ws_session_file_resolve_trace (session, ti, NULL, &error));
   g_assert_error (error, WS_ERROR, WS_ERROR_IO);
   g_assert_nonnull (strstr (error->message, "relocate"));
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
 }
 
 static void
@@ -388,9 +384,7 @@ test_recovery (void)
   g_assert_cmpuint (after->len, ==, 0);
   g_clear_object (&session);   /* its copy is the one just consumed */
 
-  g_rmdir (rdir);
-  g_unlink (path);
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
   g_unsetenv ("WAITSCOPE_RECOVERY_DIR");
 }
 
@@ -431,9 +425,7 @@ test_untrusted_recovery (void)
   g_assert_cmpstr (victim_after, ==, "echo hello\n");
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
 
-  g_unlink (victim);
-  g_unlink (path);
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
   g_unsetenv ("WAITSCOPE_RECOVERY_DIR");
 }
 
@@ -444,7 +436,6 @@ test_recovery_original_not_session (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = ws_session_test_make_dir ("ws-session");
   g_autofree char *rdir = g_build_filename (dir, "recovery", NULL);
-  g_autofree char *path = g_build_filename (rdir, "planted.waitscope", NULL);
   g_autofree char *data = NULL;
   g_autofree char *text = NULL;
   g_autoptr(WsSessionFile) session = NULL;
@@ -461,9 +452,7 @@ test_recovery_original_not_session (void)
   g_assert_true (ws_session_file_is_recovery (opened));
   g_assert_null (ws_session_file_get_path (opened));
 
-  g_unlink (path);
-  g_rmdir (rdir);
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
   g_unsetenv ("WAITSCOPE_RECOVERY_DIR");
 }
 
@@ -487,8 +476,7 @@ test_deep_nesting (void)
   g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
   g_assert_nonnull (strstr (error->message, path));
   g_assert_nonnull (strstr (error->message, "256"));
-  g_unlink (path);
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
 }
 
 /* A session naming a FIFO or /dev/zero as its trace: refused at once,
@@ -515,8 +503,7 @@ test_non_regular_trace (void)
   g_assert_null (ws_session_file_hash_file (fifo, NULL, &error));
   g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
   g_assert_nonnull (t);
-  g_unlink (fifo);
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
 }
 
 /* A flame graph pin with every setting through a file and back; the same
@@ -589,8 +576,7 @@ test_flame_pin (void)
     bad = json_to_string (json_parser_get_root (parser), FALSE);
     expect_error (dir, bad, -1, WS_ERROR_INVALID, "finding 2: a flame graph pin of the thread scope needs a “tid”");
   }
-  g_unlink (path);
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
 }
 
 /* A kind registered here, with its own check (a page's kind would be
@@ -652,8 +638,7 @@ test_kind_check (void)
   n_counter_checks = 0;
   expect_error (dir, bad, -1, WS_ERROR_INVALID, "finding 2: a counter pin’s “counter” must be 0 or more");
   g_assert_cmpuint (n_counter_checks, ==, 1);
-  g_unlink (path);
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
 }
 
 int

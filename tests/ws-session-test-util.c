@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "ws-session-test-util.h"
 
 char *
@@ -19,6 +21,25 @@ ws_session_test_make_dir (const char *prefix)
 
   g_assert_no_error (error);
   return dir;
+}
+
+void
+ws_session_test_remove_dir (const char *dir)
+{
+  g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (listing);
+  while ((name = g_dir_read_name (listing)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+        ws_session_test_remove_dir (path);
+      else
+        g_assert_cmpint (g_unlink (path), ==, 0);
+    }
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 
 char *

@@ -13,6 +13,9 @@ G_BEGIN_DECLS
 
 /* A new folder under the temporary one, named after @prefix. */
 char          *ws_session_test_make_dir   (const char  *prefix);
+/* Removes @dir with every file and folder in it (a test's files, and the
+ * recovery copies and saves the code under test wrote there). */
+void           ws_session_test_remove_dir (const char  *dir);
 /* @text (@len bytes; -1: up to its end) written as @dir/@name.
  * Returns: its path */
 char          *ws_session_test_write      (const char  *dir,
