@@ -242,11 +242,15 @@ instances_of_digests (ContrastArgs *a, CliContrastOptions *o, char **paths, char
   g_autoptr(GError) error = NULL;
   gboolean by_trace = cli_classes_given (&a->classes);
   guint n_positional = g_strv_length (positional);
+  g_autoptr(WsScenarioRules) rules = NULL;
+  g_auto(GStrv) rules_text = NULL;
   int status;
 
-  if (o->rule_specs != NULL || o->rules_file != NULL)
-    return cli_usage_error ("contrast", "%s", _("a digest keeps the scenario instances its trace had when it was "
-                                                "digested: --scenario and --scenario-file need the traces"));
+  /* A digest keeps the scenario instances of the rules it was made with:
+   * the same rules, checked below, give the traces' instances. */
+  if ((rules = cli_build_rules (o->rule_specs, o->rules_file, "contrast", &status)) == NULL)
+    return status;
+  rules_text = cli_rules_text (rules);
   digest = by_trace && n_positional > 0 ? select_named (paths, n_positional, &error)
                                           : cli_load_digests (paths, WS_DIGEST_READ_SKIP_WAIT_SAMPLES, &error);
   if (digest == NULL)
@@ -255,7 +259,8 @@ instances_of_digests (ContrastArgs *a, CliContrastOptions *o, char **paths, char
   if (by_trace && n_positional == 0 && ws_digest_get_n_traces (digest) != g_strv_length (paths))
     return cli_usage_error ("contrast", "%s", _("--slow, --fast and --classes take digests of one trace each "
                                                 "(or name the traces and give the digests that hold them)"));
-  if (!ws_digest_check_instances (digest, &error))
+  if (!ws_digest_check_instances (digest, &error)
+      || !ws_digest_check_rules (digest, (const char * const *) rules_text, &error))
     return cli_usage_error ("contrast", "%s", error->message);
   {
     g_auto(GStrv) names = ws_digest_list_scenarios (digest);

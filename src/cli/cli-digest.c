@@ -14,6 +14,7 @@
 
 #include "cli-common.h"
 #include "cli-digest.h"
+#include "ws-scenario-rules.h"
 #include "ws-trace-loader.h"
 
 int cli_digest (int argc, char **argv);
@@ -29,20 +30,59 @@ cli_paths_have_digest (char **paths)
   return FALSE;
 }
 
-/* A trace reduced in this process, as `digest` would have written it. */
-static WsDigest *
-reduce_trace (const char  *path,
-              GError     **error)
+/**
+ * cli_rules_text:
+ *
+ * What a digest records of the scenario rules @rules (cli_build_rules()):
+ * each rule's text in the set's order, or %NULL when they are the built-in
+ * rules (a digest made without --scenario records none).
+ */
+GStrv
+cli_rules_text (WsScenarioRules *rules)
 {
-  g_autoptr(WsTrace) trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, error);
+  g_autoptr(WsScenarioRules) builtin = ws_scenario_rules_new_default ();
+  g_autoptr(GStrvBuilder) text = g_strv_builder_new ();
+  gboolean same = ws_scenario_rules_get_n_rules (rules) == ws_scenario_rules_get_n_rules (builtin);
+
+  for (guint i = 0; i < ws_scenario_rules_get_n_rules (rules); i++)
+    {
+      g_autofree char *rule = ws_scenario_rules_to_string (rules, i);
+
+      if (same)
+        {
+          g_autofree char *b = ws_scenario_rules_to_string (builtin, i);
+
+          same = g_str_equal (rule, b);
+        }
+      g_strv_builder_add (text, rule);
+    }
+  return same ? NULL : g_strv_builder_end (text);
+}
+
+/* A trace reduced in this process, as `digest` would have written it:
+ * loaded with @rules (%NULL: the built-in ones), recorded with @options. */
+static WsDigest *
+reduce_trace_with (const char            *path,
+                   WsScenarioRules       *rules,
+                   const WsDigestOptions *options,
+                   GError               **error)
+{
+  g_autoptr(WsTrace) trace = ws_trace_loader_load_full (path, NULL, rules, NULL, NULL, NULL, error);
   g_autoptr(WsDigest) digest = NULL;
 
   if (trace == NULL)
     return NULL;
   digest = ws_digest_new ();
-  if (!ws_digest_add_trace (digest, trace, NULL, error))
+  if (!ws_digest_add_trace_full (digest, trace, options, NULL, error))
     return NULL;
   return g_steal_pointer (&digest);
+}
+
+static WsDigest *
+reduce_trace (const char  *path,
+              GError     **error)
+{
+  return reduce_trace_with (path, NULL, NULL, error);
 }
 
 /**
@@ -106,11 +146,20 @@ cli_digest (int    argc,
 {
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GHashTable) taken = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autofree char *dir = NULL;
+  g_autoptr(WsScenarioRules) rules = NULL;
+  g_auto(GStrv) specs = NULL, programs = NULL, rules_text = NULL;
+  g_autofree char *dir = NULL, *rules_file = NULL;
+  WsDigestOptions options = { NULL };
   guint n_failed = 0;
   int status;
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &dir, N_("Write the digests into DIR (created if missing)"), N_("DIR") },
+    { "scenario", 0, 0, G_OPTION_ARG_STRING_ARRAY, &specs,
+      N_("A scenario rule: begin and end events on one thread"), N_("NAME=BEGIN,END") },
+    { "scenario-file", 0, 0, G_OPTION_ARG_FILENAME, &rules_file,
+      N_("Scenario rules from a key file ([scenario NAME] begin= end=)"), N_("FILE") },
+    { "program", 0, 0, G_OPTION_ARG_STRING_ARRAY, &programs,
+      N_("Keep the thread spans of this program too (besides the two the thread picker ranks first)"), N_("NAME") },
     { NULL }
   };
 
@@ -121,13 +170,24 @@ cli_digest (int    argc,
     _("Writes DIR/NAME.wsdigest per trace: its interned stacks with their costs (waits that delayed another "
       "thread, every wait, running samples, causes), its threads, its content hash and recording facts.  "
       "mine, cluster and history add read digests as they read traces, with the same results; digest-merge "
-      "merges them.  A trace that cannot be read is named on stderr and the exit status is 1."));
+      "merges them.  A trace that cannot be read is named on stderr and the exit status is 1.  "
+      "For contrast, a digest keeps the scenario instances the rules find (--scenario and --scenario-file, "
+      "as contrast takes them; contrast over the digests then needs the same rules) and the thread spans "
+      "of the two programs the thread picker ranks first, and of each --program."));
   if (!cli_parse_options (context, "digest", &argc, &argv, &status))
     return status;
   if (dir == NULL)
     return cli_usage_error ("digest", "%s", _("no output directory given (-o DIR)"));
   if (argc < 2)
     return cli_usage_error ("digest", "%s", _("no trace given"));
+  for (guint i = 0; programs != NULL && programs[i] != NULL; i++)
+    if (programs[i][0] == '\0' || !g_utf8_validate (programs[i], -1, NULL))
+      return cli_usage_error ("digest", "%s", _("--program takes a program's name"));
+  if ((rules = cli_build_rules (specs, rules_file, "digest", &status)) == NULL)
+    return status;
+  rules_text = cli_rules_text (rules);
+  options.scenario_rules = (const char * const *) rules_text;
+  options.programs = (const char * const *) programs;
   if (g_mkdir_with_parents (dir, 0755) != 0)
     {
       fprintf (stderr, _("waitscope-cli: cannot create %s: %s\n"), dir, g_strerror (errno));
@@ -138,7 +198,7 @@ cli_digest (int    argc,
   for (int i = 1; i < argc; i++)
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(WsDigest) digest = reduce_trace (argv[i], &error);
+      g_autoptr(WsDigest) digest = reduce_trace_with (argv[i], rules, &options, &error);
       g_autofree char *out = output_path (dir, argv[i], taken);
 
       if (digest == NULL || !ws_digest_write (digest, out, &error))

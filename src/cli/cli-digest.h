@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ws-digest.h"
+#include "ws-scenario-rules.h"
 
 G_BEGIN_DECLS
 
@@ -9,5 +10,6 @@ gboolean  cli_paths_have_digest (char       **paths);
 WsDigest *cli_load_digests      (char       **paths,
                                  WsDigestReadFlags flags,
                                  GError     **error);
+GStrv     cli_rules_text        (WsScenarioRules *rules);
 
 G_END_DECLS

@@ -121,6 +121,13 @@ put_instances (GString             *out,
   put_strings (out, t->span_programs);
   put_member (out, "programs");
   put_strings (out, t->programs);
+  /* Only when not the built-in rules: a digest made without --scenario is
+   * the document it always was. */
+  if (t->scenario_rules->len > 0)
+    {
+      put_member (out, "scenario_rules");
+      put_strings (out, t->scenario_rules);
+    }
   put_member (out, "instances");
   g_string_append_c (out, '[');
   for (guint i = 0; i < t->instances->len; i++)

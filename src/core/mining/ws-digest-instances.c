@@ -95,18 +95,29 @@ add_instances (WsDigestTrace *out,
   return TRUE;
 }
 
+static void
+add_span_program (WsDigestTrace *out,
+                  const char    *program)
+{
+  if (!g_ptr_array_find_with_equal_func (out->span_programs, program, g_str_equal, NULL))
+    g_ptr_array_add (out->span_programs, g_strdup (program));
+}
+
 /**
  * ws_digest_reduce_instances:
  * @table: the digest's stack table
+ * @options: (nullable): the rules @trace was loaded with and the programs
+ *   whose spans to keep besides the picker's two
  *
  * Records @trace's program of interest and its contrast instances in @out.
  */
 gboolean
-ws_digest_reduce_instances (WsDigestTrace *out,
-                            WsTrace       *trace,
-                            WsStackTable  *table,
-                            GCancellable  *cancellable,
-                            GError       **error)
+ws_digest_reduce_instances (WsDigestTrace         *out,
+                            WsTrace               *trace,
+                            WsStackTable          *table,
+                            const WsDigestOptions *options,
+                            GCancellable          *cancellable,
+                            GError               **error)
 {
   g_autoptr(WsStackDb) importer = ws_stack_db_new (table);
   g_autoptr(WsInstanceSet) scenarios = ws_instance_set_new ();
@@ -132,12 +143,18 @@ ws_digest_reduce_instances (WsDigestTrace *out,
   if (pick != NULL && pick->program != NULL)
     {
       out->program = g_strdup (pick->program);
-      g_ptr_array_add (out->span_programs, g_strdup (pick->program));
-      if (pick->runner_up != NULL && !g_str_equal (pick->runner_up, pick->program))
-        g_ptr_array_add (out->span_programs, g_strdup (pick->runner_up));
-      for (guint i = 0; i < out->span_programs->len; i++)
-        ws_instance_set_add_thread_spans (spans, trace, g_ptr_array_index (out->span_programs, i));
+      add_span_program (out, pick->program);
+      if (pick->runner_up != NULL)
+        add_span_program (out, pick->runner_up);
     }
+  /* A program the analyst named: a fleet about it may rank it lower in
+   * this trace.  Its spans are kept whatever the picker thinks of it. */
+  for (guint i = 0; options != NULL && options->programs != NULL && options->programs[i] != NULL; i++)
+    add_span_program (out, options->programs[i]);
+  for (guint i = 0; i < out->span_programs->len; i++)
+    ws_instance_set_add_thread_spans (spans, trace, g_ptr_array_index (out->span_programs, i));
+  for (guint i = 0; options != NULL && options->scenario_rules != NULL && options->scenario_rules[i] != NULL; i++)
+    g_ptr_array_add (out->scenario_rules, g_strdup (options->scenario_rules[i]));
   return add_instances (out, trace, scenarios, importer, cancellable, error)
          && add_instances (out, trace, spans, importer, cancellable, error);
 }
@@ -154,6 +171,8 @@ ws_digest_copy_instances (WsDigestTrace       *to,
     g_ptr_array_add (to->span_programs, g_strdup (g_ptr_array_index (from->span_programs, i)));
   for (guint i = 0; i < from->programs->len; i++)
     g_ptr_array_add (to->programs, g_strdup (g_ptr_array_index (from->programs, i)));
+  for (guint i = 0; i < from->scenario_rules->len; i++)
+    g_ptr_array_add (to->scenario_rules, g_strdup (g_ptr_array_index (from->scenario_rules, i)));
   for (guint i = 0; i < from->instances->len; i++)
     {
       const WsDigestInstance *inst = g_ptr_array_index (from->instances, i);
@@ -202,6 +221,72 @@ ws_digest_check_instances (WsDigest  *self,
   for (guint i = 0; i < ws_digest_get_n_traces (self); i++)
     if (!check_recorded (ws_digest_get_trace (self, i), error))
       return FALSE;
+  return TRUE;
+}
+
+static gboolean
+same_rules (const GPtrArray    *kept,
+            const char * const *rules)
+{
+  guint n = rules != NULL ? g_strv_length ((char **) rules) : 0;
+
+  if (kept->len != n)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    if (!g_str_equal (g_ptr_array_index (kept, i), rules[i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* The rules as the user reads them: "A=b,c; D=e,f", or the built-in ones. */
+static char *
+rules_text (const char * const *rules,
+            guint               n)
+{
+  GString *text;
+
+  if (n == 0)
+    return g_strdup (_("the built-in scenario rules"));
+  /* Translators: followed by a list of rules “NAME=BEGIN,END” */
+  text = g_string_new (_("the scenario rules"));
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (text, "%s“%s”", i > 0 ? ", " : " ", rules[i]);
+  return g_string_free (text, FALSE);
+}
+
+/**
+ * ws_digest_check_rules:
+ * @rules: (nullable) (array zero-terminated=1): the text of the scenario
+ *   rules the contrast applies (#WsDigestOptions); %NULL or empty: the
+ *   built-in rules
+ *
+ * A digest's scenario instances are the ones the rules it was made with
+ * found: a contrast over it is the contrast over its trace only when it
+ * applies the same rules.
+ *
+ * Returns: %FALSE with a %WS_ERROR_INVALID error naming the first trace
+ *   whose digest was made with other rules
+ */
+gboolean
+ws_digest_check_rules (WsDigest            *self,
+                       const char * const  *rules,
+                       GError             **error)
+{
+  for (guint i = 0; i < ws_digest_get_n_traces (self); i++)
+    {
+      const WsDigestTrace *t = ws_digest_get_trace (self, i);
+      g_autofree char *made = NULL, *asked = NULL;
+
+      if (same_rules (t->scenario_rules, rules))
+        continue;
+      made = rules_text ((const char * const *) t->scenario_rules->pdata, t->scenario_rules->len);
+      asked = rules_text (rules, rules != NULL ? g_strv_length ((char **) rules) : 0);
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   /* Translators: a trace's path, the rules its digest was made with, the rules given now */
+                   _("%s: its digest was made with %s, not %s: digest the trace again with the same "
+                     "--scenario and --scenario-file, or contrast the trace"), t->path, made, asked);
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -293,10 +378,11 @@ ws_digest_add_instances (WsDigest      *self,
       if (!g_ptr_array_find_with_equal_func (t->programs, program, g_str_equal, NULL))
         return TRUE;
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                   /* Translators: a trace's path, the program these traces are about */
+                   /* Translators: a trace's path, the program these traces are about (twice) */
                    _("%s: its digest does not keep the threads of “%s”, the program these traces are about "
-                     "(it keeps those of the programs it ranked first and second): contrast the traces, "
-                     "or give a scenario"), t->path, program);
+                     "(it keeps those of the programs it ranked first and second, and of each `digest --program`): "
+                     "digest the trace again with --program “%s”, contrast the traces, or give a scenario"),
+                   t->path, program, program);
       return FALSE;
     }
   for (guint i = 0; i < t->instances->len; i++)

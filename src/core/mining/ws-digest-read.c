@@ -40,7 +40,7 @@ typedef enum {
   M_UNKNOWN, M_FORMAT, M_VERSION, M_FRAMES, M_STACKS, M_TRACES,
   M_PATH, M_NAME, M_CONTENT_HASH, M_EVENTS, M_WAITS, M_SAMPLES, M_START, M_END, M_THREADS,
   M_LEFT_OUT, M_WAITING, M_WAITING_ALL, M_RUNNING, M_CAUSES, M_COUNTS, M_WAIT_SAMPLES,
-  M_PROGRAM, M_SPAN_PROGRAMS, M_PROGRAMS, M_INSTANCES,
+  M_PROGRAM, M_SPAN_PROGRAMS, M_PROGRAMS, M_INSTANCES, M_SCENARIO_RULES,
   M_DEPTH, M_KEYS, M_POOLS, M_SCENARIO, M_DURATION, M_NODES, M_DEGREES, M_TARGETS,
   M_N,
 } Member;
@@ -49,7 +49,7 @@ static const char *const member_names[M_N] = {
   NULL, "format", "version", "frames", "stacks", "traces",
   "path", "name", "content_hash", "events", "waits", "samples", "start", "end", "threads",
   "left_out", "waiting", "waiting_all", "running", "causes", "counts", "wait_samples",
-  "program", "span_programs", "programs", "instances",
+  "program", "span_programs", "programs", "instances", "scenario_rules",
   "depth", "keys", "pools", "scenario", "duration", "nodes", "degrees", "targets",
 };
 
@@ -219,7 +219,8 @@ member_of (Kind           kind,
   static const Member top[] = { M_FORMAT, M_VERSION, M_FRAMES, M_STACKS, M_TRACES };
   static const Member trace[] = { M_PATH, M_NAME, M_CONTENT_HASH, M_EVENTS, M_WAITS, M_SAMPLES, M_START,
                                   M_END, M_THREADS, M_LEFT_OUT, M_WAITING, M_WAITING_ALL, M_RUNNING, M_CAUSES,
-                                  M_COUNTS, M_WAIT_SAMPLES, M_PROGRAM, M_SPAN_PROGRAMS, M_PROGRAMS, M_INSTANCES };
+                                  M_COUNTS, M_WAIT_SAMPLES, M_PROGRAM, M_SPAN_PROGRAMS, M_PROGRAMS, M_INSTANCES,
+                                  M_SCENARIO_RULES };
   static const Member waits[] = { M_DEPTH, M_KEYS, M_POOLS, M_SAMPLES };
   static const Member instance[] = { M_SCENARIO, M_PROGRAM, M_DURATION, M_NODES, M_DEGREES, M_TARGETS };
   const Member *list;
@@ -614,6 +615,7 @@ on_string (void                *data,
       {
         GPtrArray *out = f->member == M_SPAN_PROGRAMS ? r->trace->span_programs
                        : f->member == M_PROGRAMS ? r->trace->programs
+                       : f->member == M_SCENARIO_RULES ? r->trace->scenario_rules
                        : f->member == M_KEYS ? r->trace->waits->keys : r->trace->waits->pools;
         g_ptr_array_add (out, take_string (r, s, len));
         f->index++;
@@ -756,7 +758,8 @@ list_of_member (Reader *r,
     case M_KEYS:
     case M_POOLS:
     case M_SPAN_PROGRAMS:
-    case M_PROGRAMS: push (r, K_STRINGS, f->member, 1); return TRUE;
+    case M_PROGRAMS:
+    case M_SCENARIO_RULES: push (r, K_STRINGS, f->member, 1); return TRUE;
     case M_INSTANCES: push (r, K_INSTANCES, M_INSTANCES, 1); return TRUE;
     default: return FALSE;
     }

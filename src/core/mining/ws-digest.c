@@ -52,6 +52,7 @@ ws_digest_trace_new (void)
   t->instances = g_ptr_array_new_with_free_func (ws_digest_instance_free);
   t->span_programs = g_ptr_array_new_with_free_func (g_free);
   t->programs = g_ptr_array_new_with_free_func (g_free);
+  t->scenario_rules = g_ptr_array_new_with_free_func (g_free);
   return t;
 }
 
@@ -74,6 +75,7 @@ ws_digest_trace_free (gpointer data)
   g_ptr_array_unref (t->instances);
   g_ptr_array_unref (t->span_programs);
   g_ptr_array_unref (t->programs);
+  g_ptr_array_unref (t->scenario_rules);
   g_free (t);
 }
 
@@ -248,16 +250,34 @@ reduce_facts (WsDigestTrace *out,
 /**
  * ws_digest_add_trace:
  *
- * Reduces @trace to its digest and adds it as the digest's last trace.
- *
- * Returns: %FALSE with @error set if the trace could not be hashed or the
- *   run was cancelled
+ * ws_digest_add_trace_full() for a trace loaded with the built-in
+ * scenario rules, keeping the spans of the picker's two programs.
  */
 gboolean
 ws_digest_add_trace (WsDigest      *self,
                      WsTrace       *trace,
                      GCancellable  *cancellable,
                      GError       **error)
+{
+  return ws_digest_add_trace_full (self, trace, NULL, cancellable, error);
+}
+
+/**
+ * ws_digest_add_trace_full:
+ * @options: (nullable): the rules @trace was loaded with and the programs
+ *   to keep; %NULL: the defaults
+ *
+ * Reduces @trace to its digest and adds it as the digest's last trace.
+ *
+ * Returns: %FALSE with @error set if the trace could not be hashed or the
+ *   run was cancelled
+ */
+gboolean
+ws_digest_add_trace_full (WsDigest              *self,
+                          WsTrace               *trace,
+                          const WsDigestOptions *options,
+                          GCancellable          *cancellable,
+                          GError               **error)
 {
   g_autoptr(WsFrameClassifier) classifier = ws_frame_classifier_new ();
   g_autoptr(WsEventSet) delaying = NULL;
@@ -298,7 +318,7 @@ ws_digest_add_trace (WsDigest      *self,
     }
   ws_wait_sample_set_free (out->waits);
   out->waits = ws_wait_sample_set_of_trace (trace, WS_WAIT_SIGNATURE_DEFAULT_DEPTH);
-  if (!ws_digest_reduce_instances (out, trace, self->table, cancellable, error))
+  if (!ws_digest_reduce_instances (out, trace, self->table, options, cancellable, error))
     {
       ws_digest_trace_free (out);
       return FALSE;

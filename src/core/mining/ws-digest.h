@@ -103,11 +103,15 @@ typedef struct {
  * @program: (nullable): the program the thread picker chooses in the
  *   trace (its vote for a fleet's program of interest)
  * @span_programs: (element-type utf8): the programs whose thread spans
- *   @instances holds: @program and the picker's runner-up
+ *   @instances holds: @program and the picker's runner-up, then the
+ *   programs asked for when digesting (#WsDigestOptions)
  * @programs: (element-type utf8): every program with a thread that has
  *   events (a program not among them has no thread span in the trace)
  * @instances: (element-type WsDigestInstance): its scenario instances, in
  *   the trace's order, then the thread spans of @span_programs
+ * @scenario_rules: (element-type utf8): the scenario rules that found its
+ *   scenario instances, each as "NAME=BEGIN,END[,END…]", in the rule
+ *   set's order; empty: the built-in rules
  *
  * What the cross-trace analyses need of one trace.
  */
@@ -131,7 +135,24 @@ typedef struct {
   GPtrArray *span_programs;
   GPtrArray *programs;
   GPtrArray *instances;
+  GPtrArray *scenario_rules;
 } WsDigestTrace;
+
+/**
+ * WsDigestOptions:
+ * @scenario_rules: (nullable) (array zero-terminated=1): the text of the
+ *   scenario rules the trace was loaded with (ws_scenario_rules_to_string()
+ *   of each); %NULL or empty: the built-in rules
+ * @programs: (nullable) (array zero-terminated=1): programs whose thread
+ *   spans to keep besides the picker's first and runner-up
+ *
+ * What the analyst asked a digest to be made for (`digest --scenario`,
+ * `--program`).
+ */
+typedef struct {
+  const char * const *scenario_rules;
+  const char * const *programs;
+} WsDigestOptions;
 
 /**
  * WsDigestReadFlags:
@@ -164,6 +185,11 @@ const WsDigestTrace *ws_digest_get_trace (WsDigest      *self,
                                           guint          index);
 gboolean       ws_digest_add_trace       (WsDigest      *self,
                                           WsTrace       *trace,
+                                          GCancellable  *cancellable,
+                                          GError       **error);
+gboolean       ws_digest_add_trace_full  (WsDigest      *self,
+                                          WsTrace       *trace,
+                                          const WsDigestOptions *options,
                                           GCancellable  *cancellable,
                                           GError       **error);
 void           ws_digest_merge           (WsDigest      *self,
@@ -201,6 +227,7 @@ WsDigest      *ws_digest_read_bytes      (GBytes        *bytes,
 gboolean       ws_digest_reduce_instances (WsDigestTrace *out,
                                           WsTrace       *trace,
                                           WsStackTable  *table,
+                                          const WsDigestOptions *options,
                                           GCancellable  *cancellable,
                                           GError       **error);
 WsDigestInstance *ws_digest_instance_new  (const char    *scenario,
@@ -217,6 +244,9 @@ void           ws_digest_remap_instances (WsDigestTrace *trace,
 /* Contrast over a digest: the calls a contrast over traces makes, from
  * the instances the digest keeps. */
 gboolean       ws_digest_check_instances (WsDigest      *self,
+                                          GError       **error);
+gboolean       ws_digest_check_rules     (WsDigest      *self,
+                                          const char * const *rules,
                                           GError       **error);
 GStrv          ws_digest_list_scenarios  (WsDigest      *self);
 char          *ws_digest_program_of_interest (WsDigest  *self);
