@@ -283,7 +283,8 @@ check(b"digest the trace again" in p.stderr and pgf.encode() in p.stderr and p.s
 check(run("mine", "--json", "--no-history", old_path).stdout == run("mine", "--json", "--no-history", pgf).stdout,
       "a digest without contrast instances still mines")
 p = run("contrast", "--scenario", "x=a:b,a:c", D[paper], expect=2)
-check(b"need the traces" in p.stderr, "scenario rules with digests are a usage error")
+check(b"made with the built-in scenario rules" in p.stderr and paper.encode() in p.stderr,
+      "scenario rules with digests made without them are a usage error naming the trace")
 
 # 3. Bad digests.
 good = content(out[0])

@@ -8,8 +8,10 @@ traces in one process, byte for byte; the unreadable one is listed (stderr
 and failed.txt) and the exit status is 1.  With the 24 runs of
 tests/data/fleet among the traces and --classes their classes file, the
 fleet contrast's contrast.json equals `waitscope-cli contrast --json
---classes` over the traces in one process.  Skips (exit 77) only when
-dask.distributed cannot be imported."""
+--classes` over the traces in one process.  --scenario passes through to
+the map and the fleet contrast: the lock pair's requests contrasted by
+class equal one process's.  Skips (exit 77) only when dask.distributed
+cannot be imported."""
 import os
 import subprocess
 import sys
@@ -61,4 +63,27 @@ with tempfile.TemporaryDirectory(prefix="ws-fleet-") as tmp:
         fleet_json = f.read()
     check(fleet_json == one.stdout and b'"patterns"' in fleet_json,
           "contrast --classes: the fleet's JSON equals one process's over the traces, byte for byte")
+
+# The options a digest is made for pass through: --scenario to the map and
+# to the fleet contrast, --program to the map.  The lock pair's requests
+# (markers lso:request_begin/end) contrasted by class, as one process does.
+lock = [os.path.join(data, "lock-contrast", f"lock-slowop-{c}.perf.txt.gz") for c in ("fast", "slow")]
+rule = "request=lso:request_begin,lso:request_end"
+with tempfile.TemporaryDirectory(prefix="ws-fleet-") as tmp:
+    lock_classes = os.path.join(tmp, "classes.csv")
+    with open(lock_classes, "w") as f:
+        f.write(f"trace,class\n{lock[0]},fast\n{lock[1]},slow\n")
+    out = os.path.join(tmp, "out")
+    p = subprocess.run([sys.executable, fleet, "--local", "2", "--cli", cli, "-o", out, "--classes", lock_classes,
+                        "--scenario", rule, "--program", "postgres", *lock], capture_output=True, text=True, timeout=600)
+    print(p.stderr[-2000:])
+    one = subprocess.run([cli, "contrast", "--json", "--scenario", rule, "--classes", lock_classes],
+                         capture_output=True, check=True)
+    fleet_json = open(os.path.join(out, "contrast.json"), "rb").read() if p.returncode == 0 else b""
+    check(fleet_json == one.stdout and b'"scenario" : "request"' in fleet_json,
+          "fleet.py --scenario: the fleet contrast of the digests made with the rule equals one process's")
+    made = subprocess.run([cli, "contrast", "--json", "--classes", lock_classes,
+                           os.path.join(out, "fleet.wsdigest")], capture_output=True)
+    check(made.returncode == 2 and b"request=lso:request_begin" in made.stderr,
+          "fleet.py --scenario: the digests record the rule (contrast without it refuses them)")
 sys.exit(1 if failures else 0)

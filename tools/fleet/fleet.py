@@ -28,10 +28,11 @@ class TraceFailed(Exception):
     """`digest` could not read the trace: retrying will not help."""
 
 
-def digest_one(cli, trace, out_dir):
-    """The map task: one trace to one digest; (trace, digest path or None, error)."""
+def digest_one(cli, trace, out_dir, digest_args=()):
+    """The map task: one trace to one digest; (trace, digest path or None, error).
+    digest_args: the scenario rules and programs the digest is made for."""
     os.makedirs(out_dir, exist_ok=True)
-    p = subprocess.run([cli, "digest", "-o", out_dir, trace], capture_output=True, text=True)
+    p = subprocess.run([cli, "digest", *digest_args, "-o", out_dir, trace], capture_output=True, text=True)
     if p.returncode == 1:
         return trace, None, p.stderr.strip() or f"exit 1 reading {trace}"
     if p.returncode != 0:
@@ -56,11 +57,27 @@ def parse_args(argv):
     ap.add_argument("--classes", metavar="FILE",
                     help="a classes file (trace,slow|fast or trace,latency): also the fleet contrast by class, "
                          "`contrast --classes FILE` over the merged digest, into OUT/contrast.json")
+    ap.add_argument("--scenario", action="append", default=[], metavar="NAME=BEGIN,END",
+                    help="a scenario rule (repeatable), as `digest` and `contrast` take it: the digests keep the "
+                         "instances it finds and the fleet contrast applies it")
+    ap.add_argument("--scenario-file", metavar="FILE",
+                    help="scenario rules from a key file (on storage every worker sees), as --scenario")
+    ap.add_argument("--program", action="append", default=[], metavar="NAME",
+                    help="keep this program's thread spans in every digest (repeatable; `digest --program`), "
+                         "for a fleet contrast about a program some traces rank below their first two")
     ap.add_argument("traces", nargs="+", metavar="TRACE")
     return ap.parse_args(argv)
 
 
-def run_reduce(cli, out, digests, mine_args, classes):
+def rule_args(args):
+    """The scenario rules, as both `digest` and `contrast` take them."""
+    out = [f"--scenario={rule}" for rule in args.scenario]
+    if args.scenario_file:
+        out.append(f"--scenario-file={os.path.abspath(args.scenario_file)}")
+    return out
+
+
+def run_reduce(cli, out, digests, mine_args, classes, rules=()):
     merged = os.path.join(out, "fleet.wsdigest")
     subprocess.run([cli, "digest-merge", "-o", merged, *digests], check=True)
     for command in ("mine", "cluster"):
@@ -69,7 +86,8 @@ def run_reduce(cli, out, digests, mine_args, classes):
     if classes:
         # The classes name the traces; the merged digest holds them.
         with open(os.path.join(out, "contrast.json"), "wb") as f:
-            subprocess.run([cli, "contrast", "--json", "--classes", os.path.abspath(classes), merged],
+            # The digests were made with these rules: contrast needs the same.
+            subprocess.run([cli, "contrast", "--json", *rules, "--classes", os.path.abspath(classes), merged],
                            check=True, stdout=f)
     return merged
 
@@ -96,7 +114,8 @@ def main(argv):
                                dashboard_address=None)
         client = Client(cluster)
     start = time.monotonic()
-    futures = [client.submit(digest_one, cli, t, os.path.join(out, "digests", f"{i:06d}"),
+    digest_args = rule_args(args) + [f"--program={name}" for name in args.program]
+    futures = [client.submit(digest_one, cli, t, os.path.join(out, "digests", f"{i:06d}"), digest_args,
                              key=f"digest-{i}", retries=args.retries, pure=False)
                for i, t in enumerate(traces)]
     digests, failed = {}, {}
@@ -124,7 +143,8 @@ def main(argv):
         for trace, error in sorted(failed.items()):
             print(f"  {trace}: {error}", file=sys.stderr)
     if digests:
-        run_reduce(cli, out, [digests[t] for t in traces if t in digests], args.mine_arg, args.classes)
+        run_reduce(cli, out, [digests[t] for t in traces if t in digests], args.mine_arg, args.classes,
+                   rule_args(args))
     print(f"fleet: {len(digests)} traces digested in {mapped:.1f} s; results in {out}/mine.json, "
           f"{out}/cluster.json{' and ' + out + '/contrast.json' if args.classes else ''}", file=sys.stderr)
     return 1 if failed or not digests else 0

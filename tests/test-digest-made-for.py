@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Digests made for a scenario and for a program, against the traces.
+
+1. Scenario rules: digests made with `digest --scenario R` (or
+   `--scenario-file`) give byte-identical `contrast --scenario R --json`
+   to the traces themselves: the lock-contrast pair's requests (markers
+   lso:request_begin/end), the PostgreSQL pair's commit-to-commit rule from
+   a key file, causes traces without such markers (then contrasted thread
+   by thread), a merged digest by its classes, and random rules over the
+   real markers with random classes (seed printed; WS_TEST_SEED repeats
+   it).  The digest records the rules (`scenario_rules`); one made without
+   rules records none.
+2. Rules that differ: a digest made with other rules, or with none, is
+   refused (exit 2) naming its trace, and so is a digest made with rules
+   when contrast is given none.
+3. Programs: where the fleet's program is one a trace ranks third or
+   lower, the default digest of that trace is refused naming it, and its
+   digest made with `--program P` gives the traces' fleet contrast byte for
+   byte (the traces found from the digests' own `programs` and
+   `span_programs`).
+"""
+import gzip
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+
+cli = os.path.abspath(os.environ["WS_CLI"])
+data = os.path.abspath(os.environ["WS_TEST_DATA"])
+failures = 0
+
+
+def check(ok, what):
+    global failures
+    print(("ok " if ok else "FAIL ") + what, flush=True)
+    failures += not ok
+
+
+def run(*args):
+    return subprocess.run([cli, *args], capture_output=True)
+
+
+def digest(out_dir, traces, *options):
+    p = run("digest", *options, "-o", out_dir, *traces)
+    paths = p.stdout.decode().split()
+    if p.returncode != 0 or len(paths) != len(traces):
+        check(False, f"digest {' '.join(options)}: exit {p.returncode}: {p.stderr.decode(errors='replace')}")
+        return {}
+    return dict(zip(traces, paths))
+
+
+def members(path):
+    return json.loads(gzip.decompress(open(path, "rb").read()))["traces"][0]
+
+
+def same_contrast(what, args_traces, args_digests, must=b'"patterns"'):
+    a = run("contrast", "--json", *args_traces)
+    b = run("contrast", "--json", *args_digests)
+    ok = a.returncode == 0 and b.returncode == 0 and a.stdout == b.stdout and must in a.stdout
+    print(f"# {what}: exit {a.returncode} / {b.returncode}, {len(a.stdout)} / {len(b.stdout)} bytes")
+    if not ok:
+        print(f"# {a.stderr.decode(errors='replace')}# {b.stderr.decode(errors='replace')}")
+    return ok
+
+
+def refused(what, args, trace, needle):
+    p = run("contrast", "--json", *args)
+    err = p.stderr.decode(errors="replace")
+    ok = p.returncode == 2 and p.stdout == b"" and trace in err and needle in err
+    print(f"# {what}: exit {p.returncode}: {err.strip().splitlines()[0] if err else ''}")
+    return ok
+
+
+def classes_args(fast, slow):
+    return [a for t in fast for a in ("--fast", t)] + [a for t in slow for a in ("--slow", t)]
+
+
+tmp = tempfile.mkdtemp(prefix="ws-digest-for-")
+lock = [os.path.join(data, "lock-contrast", f"lock-slowop-{c}.perf.txt.gz") for c in ("fast", "slow")]
+pg = [os.path.join(data, f"pg-contrast-{c}.perf.txt.gz") for c in ("fast", "slow")]
+causes = [os.path.join(data, "causes", f"{n}.perf.txt.gz") for n in ("chain3", "pg-advisory", "flock-hold")]
+others = [os.path.join(data, "build.perf.txt.gz"), os.path.join(data, "fleet", "run-01.perf.txt.gz")]
+REQUEST = "request=lso:request_begin,lso:request_end"
+rules_file = os.path.join(tmp, "commits.rules")
+with open(rules_file, "w") as f:
+    # From one commit to the next on a backend: a transaction and the wait
+    # for the client's next one.
+    f.write("[scenario commits]\nbegin=sdt_postgresql:transaction__commit\nend=sdt_postgresql:transaction__commit\n")
+
+# 1. The same rules: the same contrast.
+plain = digest(os.path.join(tmp, "plain"), lock + pg + causes + others)
+with_request = digest(os.path.join(tmp, "request"), lock + causes, "--scenario", REQUEST)
+with_file = digest(os.path.join(tmp, "file"), pg, "--scenario-file", rules_file)
+D = with_request
+check(same_contrast("requests, lock pair", ["--scenario", REQUEST] + classes_args(lock[:1], lock[1:]),
+                    ["--scenario", REQUEST] + classes_args([D[lock[0]]], [D[lock[1]]]), b'"scenario" : "request"'),
+      "digest --scenario: contrast --scenario over the lock pair's digests prints the traces' JSON")
+check(same_contrast("requests, lock pair, component and thresholds",
+                    ["--scenario", REQUEST, "--component", "lock-slowop", "--fast-below", "70us", *lock],
+                    ["--scenario", REQUEST, "--component", "lock-slowop", "--fast-below", "70us",
+                     D[lock[0]], D[lock[1]]], b'"scenario" : "request"'),
+      "digest --scenario: contrast of the instances of both digests by thresholds, the traces' JSON")
+check(same_contrast("commits from a key file, PostgreSQL pair",
+                    ["--scenario-file", rules_file, "--scenario-name", "commits"] + classes_args(pg[:1], pg[1:]),
+                    ["--scenario-file", rules_file, "--scenario-name", "commits"]
+                    + classes_args([with_file[pg[0]]], [with_file[pg[1]]]), b'"scenario" : "commits"'),
+      "digest --scenario-file: contrast --scenario-file over the PostgreSQL pair's digests prints the traces' JSON")
+check(same_contrast("requests, causes traces without the markers",
+                    ["--scenario", REQUEST] + classes_args(causes[:1], causes[1:]),
+                    ["--scenario", REQUEST] + classes_args([D[causes[0]]], [D[c] for c in causes[1:]]),
+                    b'"scenario" : "threads of'),
+      "digest --scenario over traces without its markers: the traces' thread-span contrast")
+merged = os.path.join(tmp, "request.wsdigest")
+subprocess.run([cli, "digest-merge", "-o", merged, *D.values()], check=True)
+classes = os.path.join(tmp, "classes.csv")
+with open(classes, "w") as f:
+    f.write("trace,class\n" + "".join(f"{t},{c}\n" for t, c in zip(lock, ("fast", "slow"))))
+check(same_contrast("requests, merged digest by classes", ["--scenario", REQUEST, "--classes", classes],
+                    ["--scenario", REQUEST, "--classes", classes, merged], b'"scenario" : "request"'),
+      "a merged digest keeps each trace's rules: the traces' JSON")
+
+builtin = "transaction=sdt_postgresql:transaction__start,sdt_postgresql:transaction__commit," \
+          "sdt_postgresql:transaction__abort"
+check(members(D[lock[0]]).get("scenario_rules") == [builtin, REQUEST]
+      and members(with_file[pg[0]]).get("scenario_rules") == [builtin, "commits=sdt_postgresql:transaction__commit,"
+                                                               "sdt_postgresql:transaction__commit"]
+      and "scenario_rules" not in members(plain[lock[0]]),
+      "a digest records the rules it was made with (scenario_rules), none when made with the built-in ones")
+
+# Random rules over the real markers, random classes over the traces.
+seed = int(os.environ.get("WS_TEST_SEED", random.randrange(1 << 30)))
+print(f"# seed {seed} (WS_TEST_SEED to repeat)")
+rng = random.Random(seed)
+MARKERS = ["sdt_postgresql:transaction__start", "sdt_postgresql:transaction__commit"]
+pool = pg + causes
+agree = answered_random = 0
+for round_ in range(3):
+    begin, end = rng.choice(MARKERS), rng.choice(MARKERS)
+    rule = f"r{round_}={begin},{end}"
+    picked = rng.sample(pool, rng.randint(2, 4))
+    cut = rng.randint(1, len(picked) - 1)
+    made = digest(os.path.join(tmp, f"random-{round_}"), picked, "--scenario", rule)
+    at = ["--scenario", rule, "--scenario-name", f"r{round_}"] + classes_args(picked[:cut], picked[cut:])
+    ad = ["--scenario", rule, "--scenario-name", f"r{round_}"] + classes_args([made[t] for t in picked[:cut]],
+                                                                              [made[t] for t in picked[cut:]])
+    a, b = run("contrast", "--json", *at), run("contrast", "--json", *ad)
+    # The same answer, or the same refusal (no instance of the scenario).
+    ok = a.returncode == b.returncode and a.stdout == b.stdout and (a.returncode == 0 or a.stderr == b.stderr)
+    print(f"# random {round_}: {rule}, {cut} fast of {len(picked)}: exit {a.returncode} / {b.returncode}")
+    agree += ok
+    answered_random += ok and a.returncode == 0
+check(agree == 3, f"random rules over the real markers, random classes: traces and digests alike ({agree}/3, "
+                  f"{answered_random} answered)")
+
+# 2. Other rules, or none: refused, naming the trace.
+check(refused("digest without rules, contrast with", ["--scenario", REQUEST, plain[lock[0]], plain[lock[1]]],
+              lock[0], "built-in scenario rules"),
+      "a digest made without --scenario is refused by contrast --scenario, naming its trace")
+check(refused("digest with rules, contrast without", classes_args([D[lock[0]]], [D[lock[1]]]), lock[0], REQUEST),
+      "a digest made with --scenario is refused by contrast without it, naming its trace")
+check(refused("digest with other rules", ["--scenario", "request=lso:request_begin,lso:request_begin",
+                                          D[lock[0]], D[lock[1]]], lock[0], REQUEST),
+      "a digest made with other rules is refused, naming its trace")
+check(refused("one digest of two made without the rules", ["--scenario", REQUEST, D[lock[0]], plain[lock[1]]],
+              lock[1], "built-in scenario rules"),
+      "of two digests, the one made without the rules is refused, named")
+p = run("digest", "--scenario", "no-equals-sign", "-o", os.path.join(tmp, "bad"), lock[0])
+check(p.returncode == 2 and b"no-equals-sign" in p.stderr and not os.path.exists(os.path.join(tmp, "bad")),
+      "digest --scenario with a bad rule: a usage error naming it, nothing written")
+p = run("digest", "--scenario-file", os.path.join(tmp, "missing.rules"), "-o", os.path.join(tmp, "bad"), lock[0])
+check(p.returncode == 1 and b"missing.rules" in p.stderr, "digest --scenario-file of a missing file: exit 1 naming it")
+
+# 3. Programs a trace ranks below its first two.
+picked_by, third = {}, {}
+for t in pool + lock + others:
+    m = members(plain[t])
+    # A fleet of traces with scenario instances contrasts those, not spans.
+    if any(i["scenario"] is not None for i in m["instances"]):
+        continue
+    if m["program"]:
+        picked_by.setdefault(m["program"], []).append(t)
+    for name in m["programs"]:
+        if name not in m["span_programs"]:
+            third.setdefault(name, []).append(t)
+cases = [(p, picked_by[p][:2], t) for p in sorted(third) if p in picked_by for t in third[p][:1]]
+print(f"# programs ranked below the first two: {[(p, len(f), os.path.basename(t)) for p, f, t in cases]}")
+answered = 0
+for program, fast, slow in cases[:2]:
+    # The fast traces pick the program and come first: it is the fleet's
+    # (the most votes, the first on a tie).
+    made = digest(os.path.join(tmp, f"program-{answered}"), fast + [slow], "--program", program)
+    ok = refused(f"default digests, fleet about {program}",
+                 classes_args([plain[t] for t in fast], [plain[slow]]), slow, f"--program “{program}”")
+    ok = ok and same_contrast(f"digests with --program {program}", classes_args(fast, [slow]),
+                              classes_args([made[t] for t in fast], [made[slow]]),
+                              f'"component" : "{program}"'.encode())
+    ok = ok and program in members(made[slow])["span_programs"] and program not in members(plain[slow])["span_programs"]
+    check(ok, f"a fleet about {program}, third or lower in {os.path.basename(slow)}: the default digest is refused "
+              f"naming it, the digest made with --program {program} gives the traces' contrast")
+    answered += 1
+check(answered >= 1, f"fleets about a program some trace ranks third or lower ({answered})")
+
+shutil.rmtree(tmp)
+sys.exit(1 if failures else 0)
