@@ -17,23 +17,6 @@
 
 G_BEGIN_DECLS
 
-/**
- * WsImporter:
- * @id: a short stable name ("perf", "json", "folded"), for `--json` output
- *   and tests
- * @name: what the format is called, marked with N_() (translate it with
- *   _() when showing it)
- * @patterns: (array zero-terminated=1): file-name globs for file choosers
- * @sniff: whether @head, the first bytes of the input (inflated when the
- *   file is gzip-compressed, at most a few kilobytes, maybe cut mid-line),
- *   is this format
- * @load_file: reads the file at @path, compressed or not
- * @load_stream: reads @stream (standard input, a pipe); @compressed says
- *   whether it is gzip, which the loader inflates itself or with
- *   ws_importer_text_stream()
- *
- * Loaders return %NULL with a %WS_ERROR whose message starts "FILE:LINE: ".
- */
 /* The entry points' signatures: each format's header declares its own
  * with them (`WsImporterLoadFileFunc ws_folded_importer_load;`), so the
  * compiler holds every format to this one interface. */
@@ -54,6 +37,23 @@ typedef WsTrace *WsImporterLoadStreamFunc (GInputStream   *stream,
                                            GCancellable   *cancellable,
                                            GError        **error);
 
+/**
+ * WsImporter:
+ * @id: a short stable name ("perf", "json", "folded"), for `--json` output
+ *   and tests
+ * @name: what the format is called, marked with N_() (translate it with
+ *   _() when showing it)
+ * @patterns: (array zero-terminated=1): file-name globs for file choosers
+ * @sniff: whether @head, the first bytes of the input (inflated when the
+ *   file is gzip-compressed, at most a few kilobytes, maybe cut mid-line),
+ *   is this format
+ * @load_file: reads the file at @path, compressed or not
+ * @load_stream: reads @stream (standard input, a pipe); @compressed says
+ *   whether it is gzip, which the loader inflates itself or with
+ *   ws_importer_text_stream()
+ *
+ * Loaders return %NULL with a %WS_ERROR whose message starts "FILE:LINE: ".
+ */
 typedef struct {
   const char               *id;
   const char               *name;
