@@ -114,6 +114,9 @@ check(same_contrast("requests, causes traces without the markers",
                     ["--scenario", REQUEST] + classes_args([D[causes[0]]], [D[c] for c in causes[1:]]),
                     b'"scenario" : "threads of'),
       "digest --scenario over traces without its markers: the traces' thread-span contrast")
+check(same_contrast("requests, a digest and a trace", ["--scenario", REQUEST] + classes_args(lock[:1], lock[1:]),
+                    ["--scenario", REQUEST] + classes_args([D[lock[0]]], [lock[1]]), b'"scenario" : "request"'),
+      "contrast --scenario over a digest made with it and a trace: the traces' JSON (the trace reduced with the rule)")
 merged = os.path.join(tmp, "request.wsdigest")
 subprocess.run([cli, "digest-merge", "-o", merged, *D.values()], check=True)
 classes = os.path.join(tmp, "classes.csv")

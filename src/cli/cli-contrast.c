@@ -192,7 +192,7 @@ instances_of_traces (ContrastArgs *a, CliContrastOptions *o, char **paths, Insta
 /* The digest of the traces @paths name (past the @n_positional digests),
  * taken from those digests, in @paths' order. */
 static WsDigest *
-select_named (char **paths, guint n_positional, GError **error)
+select_named (char **paths, guint n_positional, WsScenarioRules *rules, char **rules_text, GError **error)
 {
   g_auto(GStrv) digests = g_new0 (char *, n_positional + 1);
   g_autoptr(WsDigest) pool = NULL;
@@ -203,7 +203,7 @@ select_named (char **paths, guint n_positional, GError **error)
    * strings after it would never be freed). */
   for (guint i = 0; i < n_positional; i++)
     digests[i] = g_strdup (paths[i]);
-  if ((pool = cli_load_digests (digests, WS_DIGEST_READ_SKIP_WAIT_SAMPLES, error)) == NULL)
+  if ((pool = cli_load_digests_with_rules (digests, WS_DIGEST_READ_SKIP_WAIT_SAMPLES, rules, rules_text, error)) == NULL)
     return NULL;
   /* Each path canonicalized once, looked up by hash: comparing every named
    * trace with every held one cost N²/2 canonicalizations (a third of a
@@ -251,8 +251,9 @@ instances_of_digests (ContrastArgs *a, CliContrastOptions *o, char **paths, char
   if ((rules = cli_build_rules (o->rule_specs, o->rules_file, "contrast", &status)) == NULL)
     return status;
   rules_text = cli_rules_text (rules);
-  digest = by_trace && n_positional > 0 ? select_named (paths, n_positional, &error)
-                                          : cli_load_digests (paths, WS_DIGEST_READ_SKIP_WAIT_SAMPLES, &error);
+  digest = by_trace && n_positional > 0
+           ? select_named (paths, n_positional, rules, rules_text, &error)
+           : cli_load_digests_with_rules (paths, WS_DIGEST_READ_SKIP_WAIT_SAMPLES, rules, rules_text, &error);
   if (digest == NULL)
     return g_error_matches (error, WS_ERROR, WS_ERROR_INVALID) ? cli_usage_error ("contrast", "%s", error->message)
                                                                : cli_fail (error);

@@ -78,12 +78,6 @@ reduce_trace_with (const char            *path,
   return g_steal_pointer (&digest);
 }
 
-static WsDigest *
-reduce_trace (const char  *path,
-              GError     **error)
-{
-  return reduce_trace_with (path, NULL, NULL, error);
-}
 
 /**
  * cli_load_digests:
@@ -102,12 +96,33 @@ cli_load_digests (char              **paths,
                   WsDigestReadFlags   flags,
                   GError            **error)
 {
+  return cli_load_digests_with_rules (paths, flags, NULL, NULL, error);
+}
+
+/**
+ * cli_load_digests_with_rules:
+ * @rules: (nullable): the scenario rules the traces among @paths are
+ *   loaded with (%NULL: the built-in ones)
+ * @rules_text: (nullable): cli_rules_text() of @rules
+ *
+ * cli_load_digests(), a trace among the digests reduced as `digest` with
+ * those rules would have: contrast's rules then apply to it as to them.
+ */
+WsDigest *
+cli_load_digests_with_rules (char              **paths,
+                             WsDigestReadFlags   flags,
+                             WsScenarioRules    *rules,
+                             char              **rules_text,
+                             GError            **error)
+{
   g_autoptr(WsDigest) all = NULL;
+  WsDigestOptions options = { (const char * const *) rules_text, NULL };
 
   for (guint i = 0; paths[i] != NULL; i++)
     {
       g_autoptr(WsDigest) one = ws_digest_file_sniff (paths[i]) ? ws_digest_read_full (paths[i], flags, error)
-                                                                  : reduce_trace (paths[i], error);
+                                                                  : reduce_trace_with (paths[i], rules, &options,
+                                                                                       error);
       if (one == NULL)
         return NULL;
       /* A single file (a merged digest, say) is taken as read, not copied. */

@@ -10,6 +10,11 @@ gboolean  cli_paths_have_digest (char       **paths);
 WsDigest *cli_load_digests      (char       **paths,
                                  WsDigestReadFlags flags,
                                  GError     **error);
+WsDigest *cli_load_digests_with_rules (char    **paths,
+                                       WsDigestReadFlags flags,
+                                       WsScenarioRules *rules,
+                                       char    **rules_text,
+                                       GError  **error);
 GStrv     cli_rules_text        (WsScenarioRules *rules);
 
 G_END_DECLS
