@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * What `contrast` needs of a trace, kept in its digest: each scenario
- * instance and each thread span of the trace's program of interest, with
- * its duration, its program and its wait graph reduced to what Algorithm 1
+ * instance (of the rules the trace was loaded with) and each thread span
+ * of the trace's first two programs and of those asked for, with its
+ * duration, its program and its wait graph reduced to what Algorithm 1
  * reads (#WsAwgInput).  The graphs are built here by the very calls a
  * contrast over the trace makes (ws_instance_set_add(),
  * ws_instance_set_add_thread_spans(), ws_wait_graph_build() with the
- * default classifier), so a contrast over digests is the same contrast.
+ * default classifier), so a contrast over digests is the same contrast,
+ * as long as it applies the same scenario rules (ws_digest_check_rules()).
  */
 #include "config.h"
 
