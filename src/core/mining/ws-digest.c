@@ -259,6 +259,25 @@ ws_digest_add_trace (WsDigest      *self,
                      GCancellable  *cancellable,
                      GError       **error)
 {
+  return ws_digest_add_trace_full (self, trace, WS_DIGEST_READ_ALL, cancellable, error);
+}
+
+/**
+ * ws_digest_add_trace_full:
+ * @skip: the parts the run will not read, left out as a reader of the
+ *   digest file leaves them out (ws_digest_read_full()): a trace mined as
+ *   it is loaded needs neither its wait samples nor its contrast instances,
+ *   whose wait graphs are most of a reduction's time
+ *
+ * ws_digest_add_trace(), keeping only what the run needs.
+ */
+gboolean
+ws_digest_add_trace_full (WsDigest          *self,
+                          WsTrace           *trace,
+                          WsDigestReadFlags  skip,
+                          GCancellable      *cancellable,
+                          GError           **error)
+{
   g_autoptr(WsFrameClassifier) classifier = ws_frame_classifier_new ();
   g_autoptr(WsEventSet) delaying = NULL;
   g_autoptr(GArray) counts = NULL;
@@ -296,9 +315,13 @@ ws_digest_add_trace (WsDigest      *self,
       c.stack = ws_stack_db_import_stack (importer, ws_trace_get_stack_table (trace), c.stack);
       g_array_append_val (out->counts, c);
     }
-  ws_wait_sample_set_free (out->waits);
-  out->waits = ws_wait_sample_set_of_trace (trace, WS_WAIT_SIGNATURE_DEFAULT_DEPTH);
-  if (!ws_digest_reduce_instances (out, trace, self->table, cancellable, error))
+  if (!(skip & WS_DIGEST_READ_SKIP_WAIT_SAMPLES))
+    {
+      ws_wait_sample_set_free (out->waits);
+      out->waits = ws_wait_sample_set_of_trace (trace, WS_WAIT_SIGNATURE_DEFAULT_DEPTH);
+    }
+  if (!(skip & WS_DIGEST_READ_SKIP_INSTANCES) &&
+      !ws_digest_reduce_instances (out, trace, self->table, cancellable, error))
     {
       ws_digest_trace_free (out);
       return FALSE;

@@ -7,6 +7,7 @@
 #include "ws-awg-input.h"
 #include "ws-fleet-classes.h"
 #include "ws-instance-set.h"
+#include "ws-scenario-rules.h"
 #include "ws-stack-db.h"
 #include "ws-trace.h"
 
@@ -166,6 +167,11 @@ gboolean       ws_digest_add_trace       (WsDigest      *self,
                                           WsTrace       *trace,
                                           GCancellable  *cancellable,
                                           GError       **error);
+gboolean       ws_digest_add_trace_full  (WsDigest      *self,
+                                          WsTrace       *trace,
+                                          WsDigestReadFlags skip,
+                                          GCancellable  *cancellable,
+                                          GError       **error);
 void           ws_digest_merge           (WsDigest      *self,
                                           WsDigest      *other);
 void           ws_digest_sort            (WsDigest      *self);
@@ -195,6 +201,13 @@ WsDigest      *ws_digest_read_full       (const char    *path,
                                           GError       **error);
 WsDigest      *ws_digest_read_bytes      (GBytes        *bytes,
                                           const char    *name,
+                                          GError       **error);
+
+/* ws-digest-load.c */
+WsDigest      *ws_digest_load_traces     (char         **paths,
+                                          WsScenarioRules *rules,
+                                          WsDigestReadFlags skip,
+                                          GCancellable  *cancellable,
                                           GError       **error);
 
 /* ws-digest-instances.c */
