@@ -31,8 +31,9 @@ cli_paths_have_digest (char **paths)
 
 /* A trace reduced in this process, as `digest` would have written it. */
 static WsDigest *
-reduce_trace (const char  *path,
-              GError     **error)
+reduce_trace (const char         *path,
+              WsDigestReadFlags   flags,
+              GError            **error)
 {
   g_autoptr(WsTrace) trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, error);
   g_autoptr(WsDigest) digest = NULL;
@@ -40,19 +41,21 @@ reduce_trace (const char  *path,
   if (trace == NULL)
     return NULL;
   digest = ws_digest_new ();
-  if (!ws_digest_add_trace (digest, trace, NULL, error))
+  if (!ws_digest_add_trace_full (digest, trace, flags, NULL, error))
     return NULL;
   return g_steal_pointer (&digest);
 }
 
 /**
  * cli_load_digests:
- * @paths: digest files, or traces (reduced here, one at a time)
- * @flags: the parts of the digest files the run does not need
+ * @paths: digest files, or traces (reduced here)
+ * @flags: the parts of the digests the run does not need
  *
  * Each file is read as a stream and folded into the result before the
  * next is opened: memory is the result's (distinct stacks, and each
- * trace's entries) plus one file's, whatever the number of files.
+ * trace's entries) plus one file's, whatever the number of files.  Traces
+ * alone are loaded and reduced one per core at a time
+ * (ws_digest_load_traces()), each freed once reduced.
  *
  * Returns: (transfer full): their traces in the order given, or %NULL
  *   with @error set at the first that fails
@@ -64,10 +67,12 @@ cli_load_digests (char              **paths,
 {
   g_autoptr(WsDigest) all = NULL;
 
+  if (!cli_paths_have_digest (paths))
+    return ws_digest_load_traces (paths, NULL, flags, NULL, error);
   for (guint i = 0; paths[i] != NULL; i++)
     {
       g_autoptr(WsDigest) one = ws_digest_file_sniff (paths[i]) ? ws_digest_read_full (paths[i], flags, error)
-                                                                  : reduce_trace (paths[i], error);
+                                                                  : reduce_trace (paths[i], flags, error);
       if (one == NULL)
         return NULL;
       /* A single file (a merged digest, say) is taken as read, not copied. */
@@ -138,7 +143,7 @@ cli_digest (int    argc,
   for (int i = 1; i < argc; i++)
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(WsDigest) digest = reduce_trace (argv[i], &error);
+      g_autoptr(WsDigest) digest = reduce_trace (argv[i], WS_DIGEST_READ_ALL, &error);
       g_autofree char *out = output_path (dir, argv[i], taken);
 
       if (digest == NULL || !ws_digest_write (digest, out, &error))
