@@ -82,7 +82,7 @@ mine_streamed (char **paths, const WsMiningSettings *s)
   g_autoptr(GError) error = NULL;
   g_autoptr(WsDigest) digest = ws_digest_load_traces (paths, NULL,
                                                       WS_DIGEST_READ_SKIP_WAIT_SAMPLES | WS_DIGEST_READ_SKIP_INSTANCES,
-                                                      NULL, &error);
+                                                      1u << ws_mining_settings_digest_area (s), NULL, &error);
   g_autoptr(WsMiningResult) run = NULL;
 
   g_assert_no_error (error);
@@ -237,7 +237,7 @@ test_cancelled (void)
   g_autoptr(WsDigest) digest = NULL;
 
   g_cancellable_cancel (cancellable);
-  digest = ws_digest_load_traces (paths, NULL, WS_DIGEST_READ_ALL, cancellable, &error);
+  digest = ws_digest_load_traces (paths, NULL, WS_DIGEST_READ_ALL, WS_DIGEST_ALL_AREAS, cancellable, &error);
   g_assert_null (digest);
   /* The loader says which file it was reading when it stopped. */
   g_assert_error (error, WS_ERROR, WS_ERROR_CANCELLED);

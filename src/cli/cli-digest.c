@@ -33,6 +33,7 @@ cli_paths_have_digest (char **paths)
 static WsDigest *
 reduce_trace (const char         *path,
               WsDigestReadFlags   flags,
+              guint               areas,
               GError            **error)
 {
   g_autoptr(WsTrace) trace = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, error);
@@ -41,7 +42,7 @@ reduce_trace (const char         *path,
   if (trace == NULL)
     return NULL;
   digest = ws_digest_new ();
-  if (!ws_digest_add_trace_full (digest, trace, flags, NULL, error))
+  if (!ws_digest_add_trace_full (digest, trace, flags, areas, NULL, error))
     return NULL;
   return g_steal_pointer (&digest);
 }
@@ -65,14 +66,30 @@ cli_load_digests (char              **paths,
                   WsDigestReadFlags   flags,
                   GError            **error)
 {
+  return cli_load_digests_areas (paths, flags, WS_DIGEST_ALL_AREAS, error);
+}
+
+/**
+ * cli_load_digests_areas:
+ * @areas: the areas of a digest to reduce the traces to (the digest files'
+ *   are read whole)
+ *
+ * cli_load_digests() for a run that mines only @areas.
+ */
+WsDigest *
+cli_load_digests_areas (char              **paths,
+                        WsDigestReadFlags   flags,
+                        guint               areas,
+                        GError            **error)
+{
   g_autoptr(WsDigest) all = NULL;
 
   if (!cli_paths_have_digest (paths))
-    return ws_digest_load_traces (paths, NULL, flags, NULL, error);
+    return ws_digest_load_traces (paths, NULL, flags, areas, NULL, error);
   for (guint i = 0; paths[i] != NULL; i++)
     {
       g_autoptr(WsDigest) one = ws_digest_file_sniff (paths[i]) ? ws_digest_read_full (paths[i], flags, error)
-                                                                  : reduce_trace (paths[i], flags, error);
+                                                                  : reduce_trace (paths[i], flags, areas, error);
       if (one == NULL)
         return NULL;
       /* A single file (a merged digest, say) is taken as read, not copied. */
@@ -143,7 +160,7 @@ cli_digest (int    argc,
   for (int i = 1; i < argc; i++)
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(WsDigest) digest = reduce_trace (argv[i], WS_DIGEST_READ_ALL, &error);
+      g_autoptr(WsDigest) digest = reduce_trace (argv[i], WS_DIGEST_READ_ALL, WS_DIGEST_ALL_AREAS, &error);
       g_autofree char *out = output_path (dir, argv[i], taken);
 
       if (digest == NULL || !ws_digest_write (digest, out, &error))

@@ -239,11 +239,17 @@ mine_digests (const char       *command,
   g_autoptr(WsDigest) digest = NULL;
   g_autoptr(GError) error = NULL;
   guint64 n_waits = 0;
+  guint areas;
 
   if (!ws_mining_settings_fit_digest (settings, &error))
     return cli_usage_error (command, "%s", error->message);
-  if ((digest = cli_load_digests (paths, WS_DIGEST_READ_SKIP_WAIT_SAMPLES | WS_DIGEST_READ_SKIP_INSTANCES,
-                                     &error)) == NULL)
+  /* Traces are reduced to the area mined, and to the running stacks too
+   * when a trace without waits may switch the run to them (below). */
+  areas = 1u << ws_mining_settings_digest_area (settings);
+  if (!options->running && !options->waiting)
+    areas |= 1u << WS_DIGEST_AREA_RUNNING;
+  if ((digest = cli_load_digests_areas (paths, WS_DIGEST_READ_SKIP_WAIT_SAMPLES | WS_DIGEST_READ_SKIP_INSTANCES,
+                                        areas, &error)) == NULL)
     return cli_fail (error);
   if (settings->classes != NULL && ws_digest_get_n_traces (digest) != g_strv_length (paths))
     return cli_usage_error (command, "%s", _("--slow, --fast and --classes take digests of one trace each"));

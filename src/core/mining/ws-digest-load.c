@@ -21,6 +21,7 @@
 
 typedef struct {
   WsDigestReadFlags  skip;
+  guint              areas;
   WsDigest          *all;
 } Load;
 
@@ -35,7 +36,7 @@ reduce (guint          index,
   Load *load = data;
   g_autoptr(WsDigest) one = ws_digest_new ();
 
-  if (!ws_digest_add_trace_full (one, trace, load->skip, cancellable, error))
+  if (!ws_digest_add_trace_full (one, trace, load->skip, load->areas, cancellable, error))
     return NULL;
   return g_steal_pointer (&one);
 }
@@ -64,6 +65,7 @@ merge (guint      index,
  *   read)
  * @rules: (nullable): the scenario rules, or %NULL for the built-in ones
  * @skip: the parts of each trace's digest the run will not read
+ * @areas: the areas to reduce (ws_digest_add_trace_full())
  *
  * Loads and reduces every trace, one per core at a time, holding none.
  *
@@ -75,10 +77,11 @@ WsDigest *
 ws_digest_load_traces (char               **paths,
                        WsScenarioRules     *rules,
                        WsDigestReadFlags    skip,
+                       guint                areas,
                        GCancellable        *cancellable,
                        GError             **error)
 {
-  Load load = { skip, NULL };
+  Load load = { skip, areas, NULL };
 
   g_return_val_if_fail (paths != NULL, NULL);
 

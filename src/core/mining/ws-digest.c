@@ -259,7 +259,7 @@ ws_digest_add_trace (WsDigest      *self,
                      GCancellable  *cancellable,
                      GError       **error)
 {
-  return ws_digest_add_trace_full (self, trace, WS_DIGEST_READ_ALL, cancellable, error);
+  return ws_digest_add_trace_full (self, trace, WS_DIGEST_READ_ALL, WS_DIGEST_ALL_AREAS, cancellable, error);
 }
 
 /**
@@ -268,6 +268,9 @@ ws_digest_add_trace (WsDigest      *self,
  *   digest file leaves them out (ws_digest_read_full()): a trace mined as
  *   it is loaded needs neither its wait samples nor its contrast instances,
  *   whose wait graphs are most of a reduction's time
+ * @areas: the areas to reduce, a mask of (1 << #WsDigestArea) bits; the
+ *   others are left empty (a run mines one area, and extracting the causes
+ *   walks every delaying wait's readier)
  *
  * ws_digest_add_trace(), keeping only what the run needs.
  */
@@ -275,6 +278,7 @@ gboolean
 ws_digest_add_trace_full (WsDigest          *self,
                           WsTrace           *trace,
                           WsDigestReadFlags  skip,
+                          guint              areas,
                           GCancellable      *cancellable,
                           GError           **error)
 {
@@ -303,7 +307,8 @@ ws_digest_add_trace_full (WsDigest          *self,
           ws_digest_trace_free (out);
           return FALSE;
         }
-      reduce_area (self, out, a, trace, delaying, classifier);
+      if (areas & (1u << a))
+        reduce_area (self, out, a, trace, delaying, classifier);
     }
 
   importer = ws_stack_db_new (self->table);

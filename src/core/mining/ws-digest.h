@@ -35,6 +35,9 @@ typedef enum {
   WS_DIGEST_N_AREAS,
 } WsDigestArea;
 
+/* Every area, as a mask of (1 << #WsDigestArea) bits. */
+#define WS_DIGEST_ALL_AREAS ((1u << WS_DIGEST_N_AREAS) - 1)
+
 /**
  * WsDigestEntry:
  * @stack: a stack of the digest's table
@@ -170,6 +173,7 @@ gboolean       ws_digest_add_trace       (WsDigest      *self,
 gboolean       ws_digest_add_trace_full  (WsDigest      *self,
                                           WsTrace       *trace,
                                           WsDigestReadFlags skip,
+                                          guint          areas,
                                           GCancellable  *cancellable,
                                           GError       **error);
 void           ws_digest_merge           (WsDigest      *self,
@@ -207,6 +211,7 @@ WsDigest      *ws_digest_read_bytes      (GBytes        *bytes,
 WsDigest      *ws_digest_load_traces     (char         **paths,
                                           WsScenarioRules *rules,
                                           WsDigestReadFlags skip,
+                                          guint          areas,
                                           GCancellable  *cancellable,
                                           GError       **error);
 
