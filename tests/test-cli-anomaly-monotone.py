@@ -66,8 +66,10 @@ def check(trace_name, kinds, recorded=()):
             normal = [k for d, k in mine if not waits[k]["anomalous"]]
             wait, verdict = normal[-1], "--anomalous"
         tid, time = wait
-        dry = json.loads(run("flag", "add", trace, "--wait", f"{tid}@{time + 1}ns", verdict, "--dry-run", "--json",
-                             "--history", history))
+        dry_run = json.loads(run("flag", "add", trace, "--wait", f"{tid}@{time + 1}ns", verdict, "--dry-run", "--json",
+                                 "--history", history))
+        assert dry_run["schema_version"] == 1, dry_run
+        dry = dry_run["waits"]
         assert len(dry) == 1 and dry[0]["signature"] == signature, dry
         flagged_before = set(flagged)
         flagged.add(wait)

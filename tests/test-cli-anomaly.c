@@ -36,6 +36,14 @@ first_trace (JsonNode *root)
   return json_array_get_object_element (json_object_get_array_member (json_node_get_object (root), "traces"), 0);
 }
 
+/* `flag list --json`: {"schema_version": 1, "flags": [...]}. */
+static JsonArray *
+flag_list (JsonNode *root)
+{
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (root));
+  return json_object_get_array_member (json_node_get_object (root), "flags");
+}
+
 static void
 test_flag_roundtrip (void)
 {
@@ -89,8 +97,9 @@ test_flag_roundtrip (void)
 
   out = ws_cli_run_stdout (&status, "flag", "list", "--json", "--history", history, NULL);
   root = parse (out);
-  g_assert_cmpuint (json_array_get_length (json_node_get_array (root)), ==, 1);
-  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (json_node_get_array (root), 0),
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (root), "schema_version"), ==, 1);
+  g_assert_cmpuint (json_array_get_length (flag_list (root)), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (flag_list (root), 0),
                                                   "signature"), ==, signature);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&root, json_node_unref);
@@ -99,7 +108,7 @@ test_flag_roundtrip (void)
   g_assert_cmpint (status, ==, 0);
   out = ws_cli_run_stdout (&status, "flag", "list", "--json", "--history", history, NULL);
   root = parse (out);
-  g_assert_cmpuint (json_array_get_length (json_node_get_array (root)), ==, 0);
+  g_assert_cmpuint (json_array_get_length (flag_list (root)), ==, 0);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&root, json_node_unref);
 

@@ -15,16 +15,7 @@
 #include "ws-cli-test-util.h"
 #include "ws-pin-kind.h"
 #include "ws-session-file.h"
-
-static char *
-make_tmpdir (void)
-{
-  g_autoptr(GError) error = NULL;
-  char *dir = g_dir_make_tmp ("ws-untrusted-XXXXXX", &error);
-
-  g_assert_no_error (error);
-  return dir;
-}
+#include "ws-session-test-util.h"
 
 /* A new session on py-locks, saved by the CLI itself at @path. */
 static void
@@ -43,11 +34,12 @@ static void
 test_pin_keeps_victim (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = ws_session_test_make_dir ("ws-untrusted");
   g_autofree char *rdir = g_build_filename (dir, "recovery", NULL);
   g_autofree char *victim = g_build_filename (dir, "bashrc", NULL);
   g_autofree char *path = g_build_filename (dir, "shared.waitscope", NULL);
   g_autofree char *data = NULL;
+  g_autofree char *member = NULL;
   g_autofree char *hostile = NULL;
   g_autofree char *victim_after = NULL;
   g_autofree char *env_dir = g_strconcat ("WAITSCOPE_RECOVERY_DIR=", rdir, NULL);
@@ -59,10 +51,9 @@ test_pin_keeps_victim (void)
   g_assert_true (g_file_set_contents (victim, "echo hello\n", -1, &error));
   new_session (path);
   g_assert_true (g_file_get_contents (path, &data, NULL, &error));
-  g_strchomp (data);
-  data[strlen (data) - 1] = '\0';
-  hostile = g_strdup_printf ("%s, \"recovery\": {\"original_path\": \"%s\"}}", data, victim);
-  g_assert_true (g_file_set_contents (path, hostile, -1, &error));
+  member = g_strdup_printf ("\"recovery\": {\"original_path\": \"%s\"}", victim);
+  hostile = ws_session_test_add_member (data, member);
+  g_free (ws_session_test_write (dir, "shared.waitscope", hostile, -1));
 
   ws_cli_run_argv (&run, envp, args);
   g_assert_cmpint (run.status, ==, 0);
@@ -73,9 +64,7 @@ test_pin_keeps_victim (void)
   g_assert_true (g_file_get_contents (path, &data, NULL, &error));
   g_assert_nonnull (strstr (data, "$(touch PWNED)"));   /* the pin went into the file named */
 
-  g_unlink (victim);
-  g_unlink (path);
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
 }
 
 /* 100,000 levels of nesting: a clear error naming the file, exit 1. */
@@ -83,7 +72,7 @@ static void
 test_deep_session (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = ws_session_test_make_dir ("ws-untrusted");
   g_autofree char *path = g_build_filename (dir, "deep.waitscope", NULL);
   g_autoptr(GString) text = g_string_new ("{\"format\": \"waitscope-session\", \"version\": 1, \"title\": ");
   const char *commands[][3] = { { "session", "show", NULL }, { "report", NULL, NULL } };
@@ -94,7 +83,7 @@ test_deep_session (void)
   for (int i = 0; i < 100000; i++)
     g_string_append_c (text, '}');
   g_string_append_c (text, '}');
-  g_assert_true (g_file_set_contents (path, text->str, text->len, &error));
+  g_free (ws_session_test_write (dir, "deep.waitscope", text->str, text->len));
   for (guint c = 0; c < G_N_ELEMENTS (commands); c++)
     {
       g_auto(WsCliRun) run = { 0 };
@@ -106,8 +95,7 @@ test_deep_session (void)
       g_assert_nonnull (strstr (run.err, path));
       g_assert_nonnull (strstr (run.err, "nested deeper"));
     }
-  g_unlink (path);
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
 }
 
 /* A session whose trace is a FIFO or /dev/zero: refused, never read. */
@@ -115,7 +103,7 @@ static void
 test_session_naming_fifo (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = ws_session_test_make_dir ("ws-untrusted");
   g_autofree char *path = g_build_filename (dir, "fifo.waitscope", NULL);
   g_autofree char *fifo = g_build_filename (dir, "trace.perf.txt", NULL);
   const char *targets[] = { fifo, "/dev/zero" };
@@ -131,7 +119,7 @@ test_session_naming_fifo (void)
         "\"findings\": [{\"id\": \"a\", \"view\": \"timeline\", \"title\": \"a\", \"note\": \"\", \"traces\": [0], \"tid\": 1, \"settings\": {}}], "
         "\"view_state\": {}, \"settings\": {}}", targets[k], 0);
 
-      g_assert_true (g_file_set_contents (path, text, -1, &error));
+      g_free (ws_session_test_write (dir, "fifo.waitscope", text, -1));
       ws_cli_run (&report, "report", path, "-o", "/tmp/ws-untrusted-report.html", NULL);
       g_assert_cmpint (report.status, ==, 1);
       g_assert_nonnull (strstr (report.err, targets[k]));
@@ -139,9 +127,7 @@ test_session_naming_fifo (void)
       g_assert_cmpint (pin.status, ==, 1);
       g_assert_cmpfloat (pin.seconds, <, 60);
     }
-  g_unlink (fifo);
-  g_unlink (path);
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
 }
 
 /* A pin of a kind a page of the application registered (the page-plugin
@@ -153,7 +139,7 @@ static void
 test_page_pin_kind (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = ws_session_test_make_dir ("ws-untrusted");
   g_autofree char *path = g_build_filename (dir, "page-kind.waitscope", NULL);
   g_autoptr(WsSessionFile) session = NULL;
   g_autoptr(WsPin) page_pin = ws_pin_new ("test-counter");
@@ -195,8 +181,7 @@ test_page_pin_kind (void)
   g_assert_cmpint (ws_pin_get_setting_int (ws_pin_list_get (pins, 0), "counter", -1), ==, 42);
   g_assert_cmpstr (ws_pin_get_kind (ws_pin_list_get (pins, 1)), ==, "timeline");
 
-  g_unlink (path);
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
 }
 
 int

@@ -1217,6 +1217,48 @@ test_click_selects (void)
   ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
+/* The Findings page, a page of the lower pane like the others, at the
+ * two sizes people use: its tab, the finding's row and its editor shown. */
+static void
+test_sizes (void)
+{
+  g_autofree char *trace_path = g_build_filename (g_getenv ("WS_TEST_DATA"), "py-locks.perf.txt.gz", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("ws-gui-findings-XXXXXX", NULL);
+  g_autofree char *recovery = g_build_filename (dir, "recovery", NULL);
+  static const int sizes[][2] = { { 1280, 720 }, { 1920, 1080 } };
+
+  g_setenv ("WAITSCOPE_RECOVERY_DIR", recovery, TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      WsWindow *window = ws_window_new (GTK_APPLICATION (the_app));
+      WsFindingsPage *page = ws_window_get_findings_page (window);
+      GtkListBox *rows = GTK_LIST_BOX (ws_gui_test_find_child (GTK_WIDGET (page), GTK_TYPE_LIST_BOX));
+      g_autofree char *name = g_strdup_printf ("findings-%dx%d.png", sizes[i][0], sizes[i][1]);
+      GtkWidget *row;
+
+      gtk_window_set_default_size (GTK_WINDOW (window), sizes[i][0], sizes[i][1]);
+      gtk_window_present (GTK_WINDOW (window));
+      ws_gui_test_open_trace (window, trace_path);
+      ws_window_show_details_page (window, "details");
+      select_window (window, T0, T0 + 50000000);
+      pin_and_wait (window, 1);
+      ws_findings_page_set_note_text (page, "Workers take turns", "Each *worker* runs, then **waits** on the lock.");
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.show-findings", NULL);
+      ws_gui_test_wait_mapped (GTK_WIDGET (page), "the findings page");
+      g_assert_cmpstr (ws_window_get_details_page (window), ==, "findings");
+      ws_findings_page_select (page, 0);
+      row = GTK_WIDGET (gtk_list_box_get_row_at_index (rows, 0));
+      g_assert_nonnull (row);
+      ws_gui_test_settle (GTK_WIDGET (window));
+      g_assert_true (gtk_widget_get_mapped (row));
+      g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (page)), >, sizes[i][0] / 2);
+      g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), name));
+      ws_findings_page_discard (page);
+      ws_gui_test_close_window (GTK_WIDGET (window));
+    }
+  g_unsetenv ("WAITSCOPE_RECOVERY_DIR");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1231,6 +1273,7 @@ main (int   argc,
   g_test_add_func ("/gui/findings/pin-mining-cluster", test_pin_mining_cluster);
   g_test_add_func ("/gui/findings/pin-contrast-awg-coverage", test_pin_contrast_awg_coverage);
   g_test_add_func ("/gui/findings/click-selects-keeps-note", test_click_selects);
+  g_test_add_func ("/gui/findings/sizes", test_sizes);
   status = g_test_run ();
   g_object_unref (the_app);
   return status;

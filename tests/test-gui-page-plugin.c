@@ -13,6 +13,7 @@
 
 #include "ws-anomaly-state.h"
 #include "ws-contrast-page.h"
+#include "ws-findings-page.h"
 #include "ws-flame-page.h"
 #include "ws-graph-page.h"
 #include "ws-gui-test-util.h"
@@ -187,6 +188,17 @@ test_page_pin_round_trip (void)
   g_assert_cmpuint (page->sessions_seen, ==, 1);
   stack = GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (page)));
   g_assert_cmpstr (gtk_stack_page_get_title (gtk_stack_get_page (stack, GTK_WIDGET (page))), ==, "Counter");
+  /* The Findings page too: a page bound and titled by the same loop. */
+  {
+    WsFindingsPage *findings = ws_window_get_findings_page (window);
+
+    g_assert_true (WS_IS_PAGE (findings));
+    g_assert_true (ws_page_get_session (WS_PAGE (findings)) == ws_window_get_session (window));
+    g_assert_true (gtk_widget_get_parent (GTK_WIDGET (findings)) == GTK_WIDGET (stack));
+    g_assert_cmpstr (gtk_stack_page_get_title (gtk_stack_get_page (stack, GTK_WIDGET (findings))), ==,
+                     ws_page_get_title (WS_PAGE (findings)));
+    g_assert_cmpstr (ws_page_get_title (WS_PAGE (findings)), ==, "Findings");
+  }
 
   /* Captured by the window's own "pin view" on the page shown. */
   ws_gui_test_open_trace (window, trace_path);
@@ -222,14 +234,14 @@ test_page_pin_round_trip (void)
 
 /* The session has one home, the page's "session" property: the hook is
  * told the session it replaces (alive until the hook returns, so it can
- * disconnect) and reads the new one from the page.  The window's six
+ * disconnect) and reads the new one from the page.  The window's seven
  * pages, handed a second session, keep no reference to the first. */
 static void
 test_page_session_handover (void)
 {
   const GType real_pages[] = {
     WS_TYPE_OVERVIEW_PAGE, WS_TYPE_GRAPH_PAGE, WS_TYPE_MINING_PAGE,
-    WS_TYPE_CONTRAST_PAGE, WS_TYPE_PIVOT_PAGE, WS_TYPE_FLAME_PAGE,
+    WS_TYPE_CONTRAST_PAGE, WS_TYPE_PIVOT_PAGE, WS_TYPE_FLAME_PAGE, WS_TYPE_FINDINGS_PAGE,
   };
   WsTestPage *page = g_object_ref_sink (g_object_new (WS_TYPE_TEST_PAGE, NULL));
   WsSession *first = ws_session_new (NULL);

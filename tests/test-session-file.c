@@ -13,22 +13,14 @@
 
 #include "ws-error.h"
 #include "ws-pin-flame.h"
+#include "ws-pin-kind.h"
 #include "ws-session-file.h"
+#include "ws-session-test-util.h"
 
 static char *
 data_path (const char *name)
 {
   return g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
-}
-
-static char *
-make_tmpdir (void)
-{
-  g_autoptr(GError) error = NULL;
-  char *dir = g_dir_make_tmp ("ws-session-XXXXXX", &error);
-
-  g_assert_no_error (error);
-  return dir;
 }
 
 static WsSessionFile *
@@ -68,7 +60,7 @@ static void
 test_round_trip (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = ws_session_test_make_dir ("ws-session");
   g_autofree char *path = g_build_filename (dir, "review.waitscope", NULL);
   g_autoptr(WsSessionFile) session = NULL;
   g_autoptr(WsSessionFile) back = NULL;
@@ -112,8 +104,7 @@ test_round_trip (void)
   g_assert_cmpint (ws_pin_get_setting_int (f, "max_depth", 0), ==, 12);
   g_assert_cmpstr (json_object_get_string_member (ws_session_file_get_view_state (back), "page"), ==, "graph");
 
-  g_unlink (path);
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
 }
 
 /* A file written by version 1 (committed, hand-checked) read by this
@@ -144,17 +135,6 @@ test_version_1 (void)
   g_assert_true (ws_session_file_get_dirty (session));
 }
 
-static void
-write_file (const char *path,
-            const char *text,
-            gssize      len)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_file_set_contents (path, text, len, &error);
-  g_assert_no_error (error);
-}
-
 /* Each damaged file: an error naming the file and what is wrong. */
 static void
 expect_error (const char *dir,
@@ -167,8 +147,7 @@ expect_error (const char *dir,
   g_autofree char *path = g_build_filename (dir, "bad.waitscope", NULL);
   g_autoptr(WsSessionFile) session = NULL;
 
-  write_file (path, text, len);
-  session = ws_session_file_load (path, &error);
+  session = ws_session_test_load_text (dir, "bad.waitscope", text, len, &error);
   g_assert_null (session);
   g_assert_error (error, WS_ERROR, code);
   g_test_message ("%s", error->message);
@@ -181,7 +160,7 @@ static void
 test_damaged (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = ws_session_test_make_dir ("ws-session");
   g_autofree char *good = g_build_filename (dir, "good.waitscope", NULL);
   g_autoptr(WsSessionFile) session = NULL;
   g_autoptr(WsSessionFile) again = NULL;
@@ -215,8 +194,7 @@ test_damaged (void)
   again = ws_session_file_load (good, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (ws_pin_list_get_n (ws_session_file_get_findings (again)), ==, 2);
-  g_unlink (good);
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
 }
 
 /* Saving replaces the file by rename (a new inode), leaves no temporary
@@ -225,7 +203,7 @@ static void
 test_atomic_save (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = ws_session_test_make_dir ("ws-session");
   g_autofree char *path = g_build_filename (dir, "s.waitscope", NULL);
   g_autofree char *blocker = g_build_filename (dir, "blocked", NULL);
   g_autofree char *inside = g_build_filename (blocker, "s.waitscope", NULL);
@@ -250,7 +228,7 @@ test_atomic_save (void)
   g_assert_cmpuint (n_files, ==, 1);
 
   /* A save that cannot happen (its folder is a file) fails with the name. */
-  write_file (blocker, "x", -1);
+  g_free (ws_session_test_write (dir, "blocked", "x", -1));
   g_assert_false (ws_session_file_save (session, inside, &error));
   g_assert_error (error, WS_ERROR, WS_ERROR_IO);
   g_assert_nonnull (strstr (error->message, inside));
@@ -260,9 +238,7 @@ test_atomic_save (void)
   back = ws_session_file_load (path, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (ws_pin_list_get_n (ws_session_file_get_findings (back)), ==, 1);
-  g_unlink (blocker);
-  g_unlink (path);
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
 }
 
 static void
@@ -271,7 +247,7 @@ test_different_trace (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *other = data_path ("io-fsync.perf.txt.gz");
   g_autofree char *same = data_path ("py-locks.perf.txt.gz");
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = ws_session_test_make_dir ("ws-session");
   g_autofree char *copy = g_build_filename (dir, "py-locks.perf.txt.gz", NULL);
   g_autofree char *bytes = NULL;
   g_autoptr(WsSessionFile) session = NULL;
@@ -287,13 +263,13 @@ test_different_trace (void)
 
   /* A copy with the same bytes is accepted. */
   g_assert_true (g_file_get_contents (same, &bytes, &len, NULL));
-  write_file (copy, bytes, len);
+  g_free (ws_session_test_write (dir, "py-locks.perf.txt.gz", bytes, len));
   g_assert_true (ws_session_file_relocate_trace (session, ti, copy, &error));
   g_assert_no_error (error);
   g_assert_true (ws_session_file_resolve_trace (session, ti, NULL, &error));
 
   /* …and refused once its content changes under the same name. */
-  write_file (copy, "not the trace", -1);
+  g_free (ws_session_test_write (dir, "py-locks.perf.txt.gz", "not the trace", -1));
   g_assert_false (ws_session_file_resolve_trace (session, ti, NULL, &error));
   g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
   g_assert_nonnull (strstr (error->message, copy));
@@ -304,7 +280,7 @@ test_different_trace (void)
   g_assert_false (ws_session_file_resolve_trace (session, ti, NULL, &error));
   g_assert_error (error, WS_ERROR, WS_ERROR_IO);
   g_assert_nonnull (strstr (error->message, "relocate"));
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
 }
 
 static void
@@ -373,7 +349,7 @@ static void
 test_recovery (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = ws_session_test_make_dir ("ws-session");
   g_autofree char *rdir = g_build_filename (dir, "recovery", NULL);
   g_autofree char *path = g_build_filename (dir, "mine.waitscope", NULL);
   g_autoptr(WsSessionFile) session = NULL;
@@ -408,9 +384,7 @@ test_recovery (void)
   g_assert_cmpuint (after->len, ==, 0);
   g_clear_object (&session);   /* its copy is the one just consumed */
 
-  g_rmdir (rdir);
-  g_unlink (path);
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
   g_unsetenv ("WAITSCOPE_RECOVERY_DIR");
 }
 
@@ -421,11 +395,12 @@ static void
 test_untrusted_recovery (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = ws_session_test_make_dir ("ws-session");
   g_autofree char *rdir = g_build_filename (dir, "recovery", NULL);
   g_autofree char *victim = g_build_filename (dir, "bashrc", NULL);
   g_autofree char *path = g_build_filename (dir, "from-a-colleague.waitscope", NULL);
   g_autofree char *data = NULL;
+  g_autofree char *member = NULL;
   g_autofree char *text = NULL;
   g_autofree char *victim_after = NULL;
   g_autoptr(WsSessionFile) session = NULL;
@@ -435,14 +410,11 @@ test_untrusted_recovery (void)
   g_setenv ("WAITSCOPE_RECOVERY_DIR", rdir, TRUE);
   g_assert_true (g_file_set_contents (victim, "echo hello\n", -1, &error));
   session = make_session (&ti);
-  data = g_strchomp (ws_session_file_to_data (session));
+  data = ws_session_file_to_data (session);
   /* The hostile member, as the review's reproducer wrote it. */
-  g_assert_true (g_str_has_suffix (data, "}"));
-  data[strlen (data) - 1] = '\0';
-  text = g_strdup_printf ("%s, \"recovery\": {\"original_path\": \"%s\"}}", data, victim);
-  g_assert_true (g_file_set_contents (path, text, -1, &error));
-
-  opened = ws_session_file_load (path, &error);
+  member = g_strdup_printf ("\"recovery\": {\"original_path\": \"%s\"}", victim);
+  text = ws_session_test_add_member (data, member);
+  opened = ws_session_test_load_text (dir, "from-a-colleague.waitscope", text, -1, &error);
   g_assert_no_error (error);
   g_assert_false (ws_session_file_is_recovery (opened));
   g_assert_cmpstr (ws_session_file_get_path (opened), ==, path);
@@ -453,9 +425,7 @@ test_untrusted_recovery (void)
   g_assert_cmpstr (victim_after, ==, "echo hello\n");
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
 
-  g_unlink (victim);
-  g_unlink (path);
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
   g_unsetenv ("WAITSCOPE_RECOVERY_DIR");
 }
 
@@ -464,9 +434,8 @@ static void
 test_recovery_original_not_session (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = ws_session_test_make_dir ("ws-session");
   g_autofree char *rdir = g_build_filename (dir, "recovery", NULL);
-  g_autofree char *path = g_build_filename (rdir, "planted.waitscope", NULL);
   g_autofree char *data = NULL;
   g_autofree char *text = NULL;
   g_autoptr(WsSessionFile) session = NULL;
@@ -476,19 +445,14 @@ test_recovery_original_not_session (void)
   g_setenv ("WAITSCOPE_RECOVERY_DIR", rdir, TRUE);
   g_assert_cmpint (g_mkdir_with_parents (rdir, 0700), ==, 0);
   session = make_session (&ti);
-  data = g_strchomp (ws_session_file_to_data (session));
-  data[strlen (data) - 1] = '\0';
-  text = g_strdup_printf ("%s, \"recovery\": {\"original_path\": \"/home/someone/.bashrc\"}}", data);
-  g_assert_true (g_file_set_contents (path, text, -1, &error));
-
-  opened = ws_session_file_load (path, &error);
+  data = ws_session_file_to_data (session);
+  text = ws_session_test_add_member (data, "\"recovery\": {\"original_path\": \"/home/someone/.bashrc\"}");
+  opened = ws_session_test_load_text (rdir, "planted.waitscope", text, -1, &error);
   g_assert_no_error (error);
   g_assert_true (ws_session_file_is_recovery (opened));
   g_assert_null (ws_session_file_get_path (opened));
 
-  g_unlink (path);
-  g_rmdir (rdir);
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
   g_unsetenv ("WAITSCOPE_RECOVERY_DIR");
 }
 
@@ -497,7 +461,7 @@ static void
 test_deep_nesting (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = ws_session_test_make_dir ("ws-session");
   g_autofree char *path = g_build_filename (dir, "deep.waitscope", NULL);
   g_autoptr(GString) text = g_string_new ("{\"format\": \"waitscope-session\", \"version\": 1, \"x\": ");
   g_autoptr(WsSessionFile) opened = NULL;
@@ -507,14 +471,12 @@ test_deep_nesting (void)
   for (int i = 0; i < 100000; i++)
     g_string_append_c (text, ']');
   g_string_append_c (text, '}');
-  g_assert_true (g_file_set_contents (path, text->str, text->len, &error));
-  opened = ws_session_file_load (path, &error);
+  opened = ws_session_test_load_text (dir, "deep.waitscope", text->str, text->len, &error);
   g_assert_null (opened);
   g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
   g_assert_nonnull (strstr (error->message, path));
   g_assert_nonnull (strstr (error->message, "256"));
-  g_unlink (path);
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
 }
 
 /* A session naming a FIFO or /dev/zero as its trace: refused at once,
@@ -523,7 +485,7 @@ static void
 test_non_regular_trace (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = ws_session_test_make_dir ("ws-session");
   g_autofree char *fifo = g_build_filename (dir, "fifo", NULL);
   g_autoptr(WsSessionFile) session = NULL;
   const WsSessionTrace *t;
@@ -541,8 +503,7 @@ test_non_regular_trace (void)
   g_assert_null (ws_session_file_hash_file (fifo, NULL, &error));
   g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
   g_assert_nonnull (t);
-  g_unlink (fifo);
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
 }
 
 /* A flame graph pin with every setting through a file and back; the same
@@ -552,7 +513,7 @@ static void
 test_flame_pin (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *dir = ws_session_test_make_dir ("ws-session");
   g_autofree char *path = g_build_filename (dir, "flame.waitscope", NULL);
   g_autoptr(WsSessionFile) session = NULL;
   g_autoptr(WsSessionFile) back = NULL;
@@ -615,8 +576,69 @@ test_flame_pin (void)
     bad = json_to_string (json_parser_get_root (parser), FALSE);
     expect_error (dir, bad, -1, WS_ERROR_INVALID, "finding 2: a flame graph pin of the thread scope needs a “tid”");
   }
-  g_unlink (path);
-  g_rmdir (dir);
+  ws_session_test_remove_dir (dir);
+}
+
+/* A kind registered here, with its own check (a page's kind would be
+ * registered so): the one reader of pins calls it for every pin of the
+ * kind; a pin it refuses makes the file refused, naming the file and the
+ * finding; one it accepts is read as written. */
+static guint n_counter_checks;
+
+static gboolean
+counter_check (WsPin   *pin,
+               GError **error)
+{
+  n_counter_checks++;
+  if (ws_pin_get_setting_int (pin, "counter", -1) < 0)
+    {
+      g_set_error_literal (error, WS_ERROR, WS_ERROR_INVALID, "a counter pin’s “counter” must be 0 or more");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+test_kind_check (void)
+{
+  static const WsPinKindInfo counter = { "test-checked-counter", "Counter", FALSE, FALSE, counter_check };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = ws_session_test_make_dir ("ws-session");
+  g_autofree char *path = g_build_filename (dir, "counter.waitscope", NULL);
+  g_autoptr(WsSessionFile) session = NULL;
+  g_autoptr(WsSessionFile) back = NULL;
+  g_autoptr(WsPin) pin = ws_pin_new (counter.name);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *text = NULL;
+  g_autofree char *bad = NULL;
+  JsonObject *finding;
+  guint ti;
+
+  ws_pin_kind_register (&counter);
+  g_assert_true (ws_pin_kind_lookup (WS_PIN_KIND_FLAME)->check != NULL);
+  session = make_session (&ti);
+  ws_pin_add_trace (pin, ti);
+  ws_pin_set_setting_int (pin, "counter", 7);
+  ws_pin_list_append (ws_session_file_get_findings (session), pin);
+  g_assert_true (ws_session_file_save (session, path, &error));
+  g_assert_no_error (error);
+
+  n_counter_checks = 0;
+  back = ws_session_file_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (n_counter_checks, ==, 1);
+  g_assert_cmpint (ws_pin_get_setting_int (ws_pin_list_get (ws_session_file_get_findings (back), 2), "counter", -1), ==, 7);
+
+  /* The same file with the counter spoiled. */
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_true (json_parser_load_from_data (parser, text, -1, NULL));
+  finding = json_array_get_object_element (json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "findings"), 2);
+  json_object_set_int_member (json_object_get_object_member (finding, "settings"), "counter", -3);
+  bad = json_to_string (json_parser_get_root (parser), FALSE);
+  n_counter_checks = 0;
+  expect_error (dir, bad, -1, WS_ERROR_INVALID, "finding 2: a counter pin’s “counter” must be 0 or more");
+  g_assert_cmpuint (n_counter_checks, ==, 1);
+  ws_session_test_remove_dir (dir);
 }
 
 int
@@ -636,5 +658,6 @@ main (int    argc,
   g_test_add_func ("/session-file/deep-nesting", test_deep_nesting);
   g_test_add_func ("/session-file/non-regular-trace", test_non_regular_trace);
   g_test_add_func ("/session-file/flame-pin", test_flame_pin);
+  g_test_add_func ("/session-file/kind-check", test_kind_check);
   return g_test_run ();
 }

@@ -7,6 +7,7 @@
  * disk, whatever happens next.  With --dry-run nothing is saved: each
  * wait's line says how many other waits of its kind the flag would change
  * (ws_anomaly_result_flag_reach(), each against the flags already saved).
+ * Their JSON is the core's (ws-anomaly-flag-export.c).
  */
 #include "config.h"
 
@@ -16,9 +17,9 @@
 
 #include "cli-anomaly.h"
 #include "ws-anomaly-flag.h"
+#include "ws-anomaly-flag-export.h"
 #include "cli-common.h"
 #include "ws-error.h"
-#include "ws-json-fields.h"
 #include "ws-trace-loader.h"
 
 int cli_flag (int argc, char **argv);
@@ -48,46 +49,31 @@ parse_wait (const char  *spec,
   return cli_parse_time (at + 1, time, error);
 }
 
-/* What a flag would change, as a line or a JSON object. */
+/* What a flag would change: its line now, or its entry of the JSON
+ * printed after the last wait (@runs). */
 static void
-print_reach (WsAnomalyResult *result,
-             guint            event,
-             WsAnomalyFlag    verdict,
-             gboolean         wait_only,
-             gint32           tid,
-             WsTime           time,
-             JsonBuilder     *json)
+try_flag (WsAnomalyResult *result,
+          guint            event,
+          WsAnomalyFlag    verdict,
+          gboolean         wait_only,
+          gint32           tid,
+          WsTime           time,
+          GArray          *runs)
 {
   const WsWaitScore *s = ws_anomaly_result_lookup (result, 0, event);
-  const WsAnomalyModel *m = ws_anomaly_result_get_model (result, s->model);
-  WsFlagReach reach;
+  WsFlagDryRun run = { tid, time, verdict, { 0 }, ws_anomaly_result_get_model (result, s->model)->threshold };
 
   /* A flag for this wait only teaches its kind what no flag would. */
-  ws_anomaly_result_flag_reach (result, 0, event, wait_only ? WS_ANOMALY_FLAG_NONE : verdict, &reach);
-  if (json == NULL)
+  ws_anomaly_result_flag_reach (result, 0, event, wait_only ? WS_ANOMALY_FLAG_NONE : verdict, &run.reach);
+  if (runs != NULL)
     {
-      printf (_("dry run: %s %d@%lldns %s: %u other waits of its kind would become anomalous, "
-                "%u normal (threshold %.4g -> %.4g); nothing saved\n"),
-              ws_anomaly_flag_to_string (verdict), tid, (long long) time, reach.signature, reach.n_to_anomalous, reach.n_to_normal,
-              m->threshold, reach.threshold);
+      g_array_append_val (runs, run);
       return;
     }
-  json_builder_begin_object (json);
-  json_builder_set_member_name (json, "tid");
-  json_builder_add_int_value (json, tid);
-  json_builder_set_member_name (json, "time_ns");
-  json_builder_add_int_value (json, time);
-  ws_json_field_text (json, "signature", reach.signature);
-  ws_json_field_text (json, "flag", ws_anomaly_flag_to_string (verdict));
-  json_builder_set_member_name (json, "to_anomalous");
-  json_builder_add_int_value (json, reach.n_to_anomalous);
-  json_builder_set_member_name (json, "to_normal");
-  json_builder_add_int_value (json, reach.n_to_normal);
-  json_builder_set_member_name (json, "threshold");
-  json_builder_add_double_value (json, m->threshold);
-  json_builder_set_member_name (json, "threshold_after");
-  json_builder_add_double_value (json, reach.threshold);
-  json_builder_end_object (json);
+  printf (_("dry run: %s %d@%lldns %s: %u other waits of its kind would become anomalous, "
+            "%u normal (threshold %.4g -> %.4g); nothing saved\n"),
+          ws_anomaly_flag_to_string (verdict), tid, (long long) time, run.reach.signature, run.reach.n_to_anomalous,
+          run.reach.n_to_normal, run.threshold, run.reach.threshold);
 }
 
 static int
@@ -107,7 +93,7 @@ flag_set (int           argc,
   gboolean anomalous = FALSE, normal = FALSE, dry_run = FALSE, wait_only = FALSE;
   WsAnomalyFlag verdict = verdict_default;
   g_autoptr(WsAnomalyResult) result = NULL;
-  g_autoptr(JsonBuilder) json = NULL;
+  g_autoptr(GArray) runs = NULL;
   int status;
   const GOptionEntry entries[] = {
     { "wait", 'w', 0, G_OPTION_ARG_STRING_ARRAY, &waits, N_("The wait: thread id @ a time inside it (repeatable)"), N_("TID@TIME") },
@@ -157,10 +143,7 @@ flag_set (int           argc,
           goto out;
         }
       if (options.json)
-        {
-          json = json_builder_new ();
-          json_builder_begin_array (json);
-        }
+        runs = g_array_new (FALSE, FALSE, sizeof (WsFlagDryRun));
     }
   for (guint i = 0; waits[i] != NULL; i++)
     {
@@ -183,7 +166,7 @@ flag_set (int           argc,
         }
       ws_anomaly_flag_for_wait (trace, digest, event, settings.signature_depth, verdict, wait_only, &flag);
       if (dry_run)
-        print_reach (result, event, verdict, wait_only, tid, flag.event_time, json);
+        try_flag (result, event, verdict, wait_only, tid, flag.event_time, runs);
       else if (ws_history_store_flag_wait (store, &flag, &error))
         {
           const char *kind = flag.signature;
@@ -201,10 +184,11 @@ flag_set (int           argc,
           goto out;
         }
     }
-  if (json != NULL)
+  if (runs != NULL)
     {
-      json_builder_end_array (json);
-      cli_print_json (json);
+      g_autoptr(JsonNode) json = ws_anomaly_flag_export_dry_run_json ((WsFlagDryRun *) runs->data, runs->len);
+
+      cli_print_json_node (json);
     }
   status = CLI_EXIT_OK;
 
@@ -258,30 +242,9 @@ flag_list (int    argc,
     }
   if (options.json)
     {
-      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonNode) json = ws_anomaly_flag_export_list_json (flags);
 
-      json_builder_begin_array (b);
-      for (guint i = 0; i < flags->len; i++)
-        {
-          const WsWaitFlag *f = &g_array_index (flags, WsWaitFlag, i);
-
-          json_builder_begin_object (b);
-          ws_json_field_text (b, "digest", f->trace_digest);
-          json_builder_set_member_name (b, "tid");
-          json_builder_add_int_value (b, f->tid);
-          json_builder_set_member_name (b, "time_ns");
-          json_builder_add_int_value (b, f->event_time);
-          json_builder_set_member_name (b, "duration_ns");
-          json_builder_add_int_value (b, f->duration);
-          ws_json_field_text (b, "signature", f->signature);
-          json_builder_set_member_name (b, "flag");
-          json_builder_add_string_value (b, ws_anomaly_flag_to_string (f->flag));
-          json_builder_set_member_name (b, "updated_at_us");
-          json_builder_add_int_value (b, f->updated_at);
-          json_builder_end_object (b);
-        }
-      json_builder_end_array (b);
-      cli_print_json (b);
+      cli_print_json_node (json);
     }
   else
     for (guint i = 0; i < flags->len; i++)

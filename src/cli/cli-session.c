@@ -13,6 +13,7 @@
 #include "cli-common.h"
 #include "cli-session.h"
 #include "ws-chain.h"
+#include "ws-pin-kind.h"
 #include "ws-session-file.h"
 #include "ws-trace-loader.h"
 

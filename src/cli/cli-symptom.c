@@ -303,3 +303,57 @@ cli_symptom_write_json (CliSymptomOptions *options,
 
   return cli_symptom_write (options, text);
 }
+
+/* Options → symptom (or the wait --event names) → @run → JSON or DOT. */
+int
+cli_symptom_graph_main (int                  argc,
+                        char               **argv,
+                        const char          *command,
+                        const char          *parameter,
+                        const char          *description,
+                        CliSymptomGraphFunc  run)
+{
+  static const char * const formats[] = { "json", "dot", NULL };
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  g_autoptr(WsFrameClassifier) classifier = NULL;
+  CliSymptomOptions options;
+  WsSymptom symptom;
+  int event = -1;
+  int status;
+  const GOptionEntry entries[] = {
+    { "event", 0, 0, G_OPTION_ARG_INT, &event,
+      N_("One wait as the symptom: its thread over the wait's span (an event index, as readytree --event takes)"),
+      N_("INDEX") },
+    { NULL }
+  };
+
+  context = cli_symptom_context_new (&options, parameter, description);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+
+  if (!cli_parse_options (context, command, &argc, &argv, &status))
+    goto out;
+  if ((status = cli_symptom_check_event (command, &options, event)) >= 0)
+    goto out;
+  status = cli_symptom_resolve (command, &options, argc, argv, event < 0, formats,
+                                &trace, &symptom, &classifier);
+  if (status >= 0 || (event >= 0 && (status = cli_symptom_from_event (&options, trace, event, &symptom)) >= 0))
+    goto out;
+
+  {
+    g_autoptr(JsonNode) json = NULL;
+    g_autofree char *dot = NULL;
+
+    if (!run (trace, &symptom, classifier, g_str_equal (options.format, "dot") ? &dot : NULL, &json, &error))
+      status = cli_fail (error);
+    else if (dot != NULL)
+      status = cli_symptom_write (&options, dot);
+    else
+      status = cli_symptom_write_json (&options, json);
+  }
+
+out:
+  cli_symptom_options_clear (&options);
+  return status;
+}

@@ -87,4 +87,26 @@ int       cli_symptom_write           (CliSymptomOptions  *options,
 int       cli_symptom_write_json      (CliSymptomOptions  *options,
                                        JsonNode           *node);
 
+/*
+ * CliSymptomGraphFunc: runs one analysis over @symptom and exports its
+ * result, as DOT text in @dot when @dot is not NULL, else as JSON in @json.
+ * Returns FALSE with @error set.
+ */
+typedef gboolean (*CliSymptomGraphFunc) (WsTrace            *trace,
+                                         const WsSymptom    *symptom,
+                                         WsFrameClassifier  *classifier,
+                                         char              **dot,
+                                         JsonNode          **json,
+                                         GError            **error);
+
+/* The body of the commands that run one analysis over a symptom (or over
+ * the one wait --event names) and write its result as JSON or DOT
+ * (waitgraph, critical-path).  @parameter and @description are translated. */
+int       cli_symptom_graph_main      (int                  argc,
+                                       char               **argv,
+                                       const char          *command,
+                                       const char          *parameter,
+                                       const char          *description,
+                                       CliSymptomGraphFunc  run);
+
 G_END_DECLS

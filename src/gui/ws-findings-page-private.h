@@ -12,7 +12,7 @@ G_BEGIN_DECLS
  * questions asked of the user: a moved trace, unsaved findings). */
 struct _WsFindingsPage
 {
-  GtkBox         parent_instance;
+  WsPage         parent_instance;
 
   /* Widgets */
   GtkLabel      *message;
@@ -23,8 +23,7 @@ struct _WsFindingsPage
   GtkEntry      *title_entry;
   GtkTextView   *note_view;
 
-  /* Owned references */
-  WsSession     *session;
+  /* Owned references (the session is the page's "session" property) */
   WsSessionFile *file;
   WsPin         *editing;   /* the pin the editor was loaded from */
 

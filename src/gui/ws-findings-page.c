@@ -15,6 +15,7 @@
 
 #include "ws-error.h"
 #include "ws-findings-page-private.h"
+#include "ws-pin-kind.h"
 #include "ws-presentation.h"
 #include "ws-report.h"
 #include "ws-time-format.h"
@@ -24,7 +25,7 @@
 #define COMMIT_DELAY_MS 400
 
 
-G_DEFINE_FINAL_TYPE (WsFindingsPage, ws_findings_page, GTK_TYPE_BOX)
+G_DEFINE_FINAL_TYPE (WsFindingsPage, ws_findings_page, WS_TYPE_PAGE)
 
 enum {
   SIGNAL_OPEN_TRACE,
@@ -394,21 +395,23 @@ set_file (WsFindingsPage *self,
 static void
 session_file_cb (WsFindingsPage *self)
 {
-  set_file (self, ws_session_get_session_file (self->session));
+  set_file (self, ws_session_get_session_file (ws_page_get_session (WS_PAGE (self))));
 }
 
-void
-ws_findings_page_set_session (WsFindingsPage *self,
-                              WsSession      *session)
+/* The window binds its session once (WsPage's "session"): the page shows
+ * that session's findings, and follows it when another file is opened. */
+static void
+session_changed (WsPage    *page,
+                 WsSession *old_session,
+                 WsSession *session)
 {
+  WsFindingsPage *self = WS_FINDINGS_PAGE (page);
   g_autoptr(GPtrArray) recoveries = NULL;
 
-  g_return_if_fail (WS_IS_FINDINGS_PAGE (self));
-  g_return_if_fail (WS_IS_SESSION (session));
-
-  if (self->session != NULL)
-    g_signal_handlers_disconnect_by_data (self->session, self);
-  g_set_object (&self->session, session);
+  if (old_session != NULL)
+    g_signal_handlers_disconnect_by_data (old_session, self);
+  if (session == NULL)
+    return;
   g_signal_connect_object (session, "notify::session-file", G_CALLBACK (session_file_cb), self, G_CONNECT_SWAPPED);
   session_file_cb (self);
 
@@ -444,7 +447,7 @@ ws_findings_page_open_session (WsFindingsPage  *self,
   if (self->file != NULL)
     ws_session_file_discard_recovery (self->file);
   _ws_findings_page_cancel_pending (self);   /* pins of the session being replaced */
-  ws_session_set_session_file (self->session, loaded);
+  ws_session_set_session_file (ws_page_get_session (WS_PAGE (self)), loaded);
   /* The traces are checked by content on a worker; they open, and the
    * view is restored onto them, when that is done. */
   _ws_findings_page_open_traces (self);
@@ -705,7 +708,6 @@ ws_findings_page_dispose (GObject *object)
       g_signal_handlers_disconnect_by_data (_ws_findings_page_pins (self), self);
     }
   g_clear_object (&self->file);
-  g_clear_object (&self->session);
   g_clear_object (&self->editing);
 
   G_OBJECT_CLASS (ws_findings_page_parent_class)->dispose (object);
@@ -716,6 +718,7 @@ ws_findings_page_class_init (WsFindingsPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  WsPageClass *page_class = WS_PAGE_CLASS (klass);
   static const char * const page_actions[] = {
     "findings.open", "findings.save", "findings.save-as", "findings.export", "findings.present", "findings.recover",
   };
@@ -724,7 +727,10 @@ ws_findings_page_class_init (WsFindingsPageClass *klass)
   };
 
   object_class->dispose = ws_findings_page_dispose;
+  page_class->session_changed = session_changed;
+  ws_page_class_set_title (page_class, N_("Findings"));
   gtk_widget_class_set_css_name (widget_class, "findings-page");
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
 
   signals[SIGNAL_OPEN_TRACE] =
     g_signal_new ("open-trace", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
@@ -855,9 +861,10 @@ ws_findings_page_init (WsFindingsPage *self)
 {
   GtkWidget *panes = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   GtkWidget *scroll = gtk_scrolled_window_new ();
+  GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
 
-  gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
-  gtk_box_set_spacing (GTK_BOX (self), 6);
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
+  gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), 6);
   gtk_widget_set_margin_start (GTK_WIDGET (self), 6);
   gtk_widget_set_margin_end (GTK_WIDGET (self), 6);
   gtk_widget_set_margin_top (GTK_WIDGET (self), 6);
@@ -866,14 +873,14 @@ ws_findings_page_init (WsFindingsPage *self)
   self->hasher = ws_trace_hasher_new ();
   g_queue_init (&self->pending);
 
-  gtk_box_append (GTK_BOX (self), build_title_row (self));
-  gtk_box_append (GTK_BOX (self), build_toolbar (self));
+  gtk_widget_set_parent (build_title_row (self), GTK_WIDGET (self));
+  gtk_widget_set_parent (build_toolbar (self), GTK_WIDGET (self));
   self->message = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_wrap (self->message, TRUE);
   gtk_label_set_xalign (self->message, 0);
   gtk_widget_add_css_class (GTK_WIDGET (self->message), "warning");
   gtk_widget_set_visible (GTK_WIDGET (self->message), FALSE);
-  gtk_box_append (GTK_BOX (self), GTK_WIDGET (self->message));
+  gtk_widget_set_parent (GTK_WIDGET (self->message), GTK_WIDGET (self));
 
   self->list = GTK_LIST_BOX (gtk_list_box_new ());
   gtk_widget_add_css_class (GTK_WIDGET (self->list), "boxed-list");
@@ -889,5 +896,5 @@ ws_findings_page_init (WsFindingsPage *self)
   gtk_box_append (GTK_BOX (panes), scroll);
   gtk_box_append (GTK_BOX (panes), self->editor);
   gtk_widget_set_vexpand (panes, TRUE);
-  gtk_box_append (GTK_BOX (self), panes);
+  gtk_widget_set_parent (panes, GTK_WIDGET (self));
 }

@@ -3,7 +3,7 @@
 
 #include <gtk/gtk.h>
 
-#include "ws-session.h"
+#include "ws-page.h"
 
 G_BEGIN_DECLS
 
@@ -13,14 +13,13 @@ G_BEGIN_DECLS
  * The Findings list of a window: the session's pins in order, each with
  * its title and note to edit, moved, deleted and undone; Open / Save the
  * `.waitscope` file, autosave to a recovery copy, export the report and
- * start the presentation.  Opening traces and showing a pin's view are
- * the window's: the page asks through "open-trace" and "show-pin".
+ * start the presentation.  A #WsPage: the window binds the session once,
+ * as for every page.  Opening traces and showing a pin's view are the
+ * window's: the page asks through "open-trace" and "show-pin".
  */
 #define WS_TYPE_FINDINGS_PAGE (ws_findings_page_get_type ())
-G_DECLARE_FINAL_TYPE (WsFindingsPage, ws_findings_page, WS, FINDINGS_PAGE, GtkBox)
+G_DECLARE_FINAL_TYPE (WsFindingsPage, ws_findings_page, WS, FINDINGS_PAGE, WsPage)
 
-void      ws_findings_page_set_session    (WsFindingsPage *self,
-                                           WsSession      *session);
 void      ws_findings_page_add_pin        (WsFindingsPage *self,
                                            WsPin          *pin,
                                            GFile          *trace);

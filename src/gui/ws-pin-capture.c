@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "ws-pin-capture.h"
+#include "ws-pin-kind.h"
 
 static char *
 default_title (const char *kind,

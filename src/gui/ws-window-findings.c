@@ -430,7 +430,6 @@ void
 ws_window_findings_init (WsWindow       *self,
                          WsFindingsPage *page)
 {
-  ws_findings_page_set_session (page, ws_window_get_session (self));
   g_signal_connect_object (ws_window_get_session (self), "notify::session-file", G_CALLBACK (session_file_cb),
                            self, G_CONNECT_SWAPPED);
   session_file_cb (self);

@@ -18,6 +18,7 @@
 #include "ws-error.h"
 #include "ws-graph-renderer.h"
 #include "ws-graph-scene.h"
+#include "ws-pin-kind.h"
 #include "ws-ready-tree-run.h"
 #include "ws-report-figure-private.h"
 #include "ws-time-format.h"

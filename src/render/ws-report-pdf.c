@@ -18,6 +18,7 @@
 #include "ws-atomic-file.h"
 #include "ws-error.h"
 #include "ws-export.h"
+#include "ws-pin-kind.h"
 #include "ws-report-note.h"
 #include "ws-report-private.h"
 #include "ws-time-format.h"

@@ -9,6 +9,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "ws-error.h"
+#include "ws-pin-kind.h"
 #include "ws-report-private.h"
 #include "ws-scenario-rules.h"
 #include "ws-time-format.h"

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "ws-error.h"
+#include "ws-threads-env.h"
 #include "ws-timeline-lod.h"
 
 #define LEVEL_FACTOR 4
@@ -579,9 +580,7 @@ compare_busier (gconstpointer a,
 static guint
 n_build_threads (guint n_trace_threads)
 {
-  const char *env = g_getenv ("WAITSCOPE_THREADS");
-  guint n = env != NULL && atoi (env) > 0 ? (guint) atoi (env) : g_get_num_processors ();
-  return CLAMP (n, 1, MAX (n_trace_threads, 1));
+  return CLAMP (ws_threads_from_env ("WAITSCOPE_THREADS"), 1, MAX (n_trace_threads, 1));
 }
 
 static void

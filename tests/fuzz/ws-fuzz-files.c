@@ -21,6 +21,7 @@
 
 #include "ws-error.h"
 #include "ws-history-store.h"
+#include "ws-pin-kind.h"
 #include "ws-session-file.h"
 
 #include "ws-fuzz-harness.h"

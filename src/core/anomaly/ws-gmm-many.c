@@ -15,6 +15,7 @@
 
 #include "ws-error.h"
 #include "ws-gmm-many.h"
+#include "ws-threads-env.h"
 
 typedef struct {
   WsGmmJob            *jobs;
@@ -43,14 +44,12 @@ fit_jobs (gpointer data)
  * ws_gmm_threads:
  *
  * Threads to fit with: one per core, or WAITSCOPE_THREADS (1 fits on the
- * calling thread alone).
+ * calling thread alone), by ws_threads_from_env()'s rule.
  */
 guint
 ws_gmm_threads (void)
 {
-  const char *env = g_getenv ("WAITSCOPE_THREADS");
-
-  return env != NULL && atoi (env) > 0 ? (guint) atoi (env) : g_get_num_processors ();
+  return ws_threads_from_env ("WAITSCOPE_THREADS");
 }
 
 /**

@@ -8,6 +8,8 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "ws-pin.h"
+#include "ws-pin-flame.h"
 #include "ws-pin-kind.h"
 
 static const WsPinKindInfo builtin_kinds[] = {
@@ -22,7 +24,7 @@ static const WsPinKindInfo builtin_kinds[] = {
   { WS_PIN_KIND_CONTRAST, N_("Contrast pattern"), FALSE, TRUE },
   { WS_PIN_KIND_AWG, N_("Aggregated wait graph"), FALSE, TRUE },
   /* Two traces when differential: the graph's, then its base. */
-  { WS_PIN_KIND_FLAME, N_("Flame graph"), FALSE, TRUE },
+  { WS_PIN_KIND_FLAME, N_("Flame graph"), FALSE, TRUE, ws_pin_flame_check },
 };
 
 static GMutex registry_lock;
@@ -100,4 +102,23 @@ ws_pin_kind_list (void)
     g_ptr_array_add (names, (gpointer) ((const WsPinKindInfo *) g_ptr_array_index (registry, i))->name);
   g_mutex_unlock (&registry_lock);
   return names;
+}
+
+/**
+ * ws_pin_kind_check:
+ *
+ * Runs the check of @pin's kind, if it has one (a kind no one registered
+ * has none: its pins are kept as they are).
+ *
+ * Returns: %FALSE with @error from the kind's check
+ */
+gboolean
+ws_pin_kind_check (WsPin   *pin,
+                   GError **error)
+{
+  const WsPinKindInfo *info;
+
+  g_return_val_if_fail (WS_IS_PIN (pin), FALSE);
+  info = ws_pin_kind_lookup (ws_pin_get_kind (pin));
+  return info == NULL || info->check == NULL || info->check (pin, error);
 }

@@ -3,7 +3,24 @@
 
 #include <glib.h>
 
+#include "ws-pin-kind-names.h"
+
 G_BEGIN_DECLS
+
+typedef struct _WsPin WsPin;
+
+/**
+ * WsPinKindCheck:
+ * @pin: a pin of the kind, just read from a session file
+ * @error: what is wrong, in words that name the setting
+ *
+ * Whether a pin of the kind could be shown again: its settings (which
+ * only the kind knows) are of the right types and values.
+ *
+ * Returns: %FALSE with @error set when not
+ */
+typedef gboolean (*WsPinKindCheck) (WsPin   *pin,
+                                    GError **error);
 
 /**
  * WsPinKindInfo:
@@ -11,6 +28,9 @@ G_BEGIN_DECLS
  * @label: a translatable label for people ("Ready tree"), untranslated here
  * @needs_thread: whether a pin of this kind must name a thread
  * @multi_trace: whether it may span several traces (mining views)
+ * @check: (nullable): refuses a pin whose settings the kind cannot show;
+ *   the one reader of pins (ws_pin_new_from_json()) calls it for every
+ *   pin of the kind
  *
  * One kind of view that can be pinned.  The built-in kinds are the views
  * that exist; a new page registers its own kind with
@@ -18,27 +38,18 @@ G_BEGIN_DECLS
  * before the report knows how to draw them.
  */
 typedef struct {
-  const char *name;
-  const char *label;
-  gboolean    needs_thread;
-  gboolean    multi_trace;
+  const char     *name;
+  const char     *label;
+  gboolean        needs_thread;
+  gboolean        multi_trace;
+  WsPinKindCheck  check;
 } WsPinKindInfo;
-
-#define WS_PIN_KIND_TIMELINE      "timeline"
-#define WS_PIN_KIND_WAIT_GRAPH    "wait-graph"
-#define WS_PIN_KIND_READY_TREE    "ready-tree"
-#define WS_PIN_KIND_CRITICAL_PATH "critical-path"
-#define WS_PIN_KIND_ALIGNMENT     "alignment"
-#define WS_PIN_KIND_COVERAGE      "coverage"
-#define WS_PIN_KIND_ANOMALY_MODEL "anomaly-model"
-#define WS_PIN_KIND_ATTRIBUTION   "attribution"
-#define WS_PIN_KIND_CONTRAST      "contrast"
-#define WS_PIN_KIND_AWG           "awg"
-#define WS_PIN_KIND_FLAME         "flame-graph"
 
 void                     ws_pin_kind_register (const WsPinKindInfo *info);
 const WsPinKindInfo *ws_pin_kind_lookup   (const char              *name);
 /* Returns: (transfer container): the registered names, built-ins first. */
 GPtrArray               *ws_pin_kind_list     (void);
+gboolean                 ws_pin_kind_check    (WsPin                   *pin,
+                                               GError                 **error);
 
 G_END_DECLS

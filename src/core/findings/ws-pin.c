@@ -10,7 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "ws-error.h"
-#include "ws-pin.h"
+#include "ws-pin-private.h"
 
 struct _WsPin
 {
@@ -160,7 +160,7 @@ ws_pin_copy (WsPin *self)
   g_return_val_if_fail (WS_IS_PIN (self), NULL);
 
   node = ws_pin_to_json (self);
-  copy = ws_pin_new_from_json (node, G_MAXUINT, NULL);
+  copy = _ws_pin_read_members (node, G_MAXUINT, NULL);
   g_assert (copy != NULL);
   return copy;
 }
@@ -608,16 +608,19 @@ read_ids (WsPin   *self,
 }
 
 /**
- * ws_pin_new_from_json:
+ * _ws_pin_read_members:
  * @n_traces: how many traces the session lists (indices are checked)
+ *
+ * The pin's own members, not its kind's check (ws_pin_new_from_json()
+ * adds it): a copy of a pin made here needs none.
  *
  * Returns: (transfer full) (nullable): the pin, or %NULL with @error
  *   saying which member is wrong (the caller adds file and position)
  */
 WsPin *
-ws_pin_new_from_json (JsonNode  *node,
-                          guint      n_traces,
-                          GError   **error)
+_ws_pin_read_members (JsonNode  *node,
+                      guint      n_traces,
+                      GError   **error)
 {
   g_autoptr(WsPin) self = NULL;
   JsonObject *obj;

@@ -3,7 +3,7 @@
 
 #include <json-glib/json-glib.h>
 
-#include "ws-pin-kind.h"
+#include "ws-pin-kind-names.h"
 #include "ws-trace.h"
 
 G_BEGIN_DECLS
@@ -82,8 +82,7 @@ void         ws_pin_set_setting_bool    (WsPin  *self,
                                              gboolean    value);
 
 JsonNode    *ws_pin_to_json          (WsPin   *self);
-WsPin   *ws_pin_new_from_json    (JsonNode    *node,
-                                          guint        n_traces,
-                                          GError     **error);
+/* Reading a pin is ws_pin_new_from_json() (ws-pin-read.h): with its
+ * kind's check. */
 
 G_END_DECLS

@@ -23,7 +23,7 @@
 #include "ws-atomic-file.h"
 #include "ws-error.h"
 #include "ws-json-text.h"
-#include "ws-pin-flame.h"
+#include "ws-pin-read.h"
 #include "ws-session-file.h"
 #include "ws-session-trace-check.h"
 
@@ -829,13 +829,10 @@ read_array (WsSessionFile *self,
             return FALSE;
           continue;
         }
+      /* A view whose settings could not redraw it (its kind's check) is
+       * refused here, where the reader can still name the file and the
+       * finding, not when reopened. */
       finding = ws_pin_new_from_json (e, self->traces->len, &local);
-      /* A view whose settings say how to redraw it is refused here, where
-       * the reader can still name the file and the finding, not when
-       * reopened. */
-      if (finding != NULL && g_str_equal (ws_pin_get_kind (finding), WS_PIN_KIND_FLAME) &&
-          !ws_pin_flame_check (finding, &local))
-        g_clear_object (&finding);
       if (finding == NULL)
         {
           g_autofree char *what = g_strdup_printf (_("finding %u: %s"), i, local->message);

@@ -5,14 +5,8 @@
 
 G_BEGIN_DECLS
 
-gboolean  ws_ctf_importer_sniff      (const guint8   *head,
-                                      gsize           len);
+WsImporterSniffFunc    ws_ctf_importer_sniff;
 char     *ws_ctf_find_metadata       (const char     *dir);
-WsTrace  *ws_ctf_importer_load       (const char     *path,
-                                      WsStackTable   *stacks,
-                                      WsProgressFunc  progress,
-                                      gpointer        progress_data,
-                                      GCancellable   *cancellable,
-                                      GError        **error);
+WsImporterLoadFileFunc ws_ctf_importer_load;
 
 G_END_DECLS

@@ -3,19 +3,14 @@
 
 #include <gio/gio.h>
 
+#include "ws-importer.h"
 #include "ws-progress.h"
 #include "ws-trace.h"
 
 G_BEGIN_DECLS
 
-gboolean  ws_folded_importer_sniff        (const guint8   *head,
-                                           gsize           len);
-WsTrace  *ws_folded_importer_load         (const char     *path,
-                                           WsStackTable   *stacks,
-                                           WsProgressFunc  progress,
-                                           gpointer        progress_data,
-                                           GCancellable   *cancellable,
-                                           GError        **error);
+WsImporterSniffFunc    ws_folded_importer_sniff;
+WsImporterLoadFileFunc ws_folded_importer_load;
 WsTrace  *ws_folded_importer_load_stream  (GInputStream   *stream,
                                            const char     *display_name,
                                            WsStackTable   *stacks,

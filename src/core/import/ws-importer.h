@@ -17,6 +17,26 @@
 
 G_BEGIN_DECLS
 
+/* The entry points' signatures: each format's header declares its own
+ * with them (`WsImporterLoadFileFunc ws_folded_importer_load;`), so the
+ * compiler holds every format to this one interface. */
+typedef gboolean WsImporterSniffFunc      (const guint8   *head,
+                                           gsize           len);
+typedef WsTrace *WsImporterLoadFileFunc   (const char     *path,
+                                           WsStackTable   *stacks,
+                                           WsProgressFunc  progress,
+                                           gpointer        progress_data,
+                                           GCancellable   *cancellable,
+                                           GError        **error);
+typedef WsTrace *WsImporterLoadStreamFunc (GInputStream   *stream,
+                                           const char     *display_name,
+                                           gboolean        compressed,
+                                           WsStackTable   *stacks,
+                                           WsProgressFunc  progress,
+                                           gpointer        progress_data,
+                                           GCancellable   *cancellable,
+                                           GError        **error);
+
 /**
  * WsImporter:
  * @id: a short stable name ("perf", "json", "folded"), for `--json` output
@@ -35,25 +55,12 @@ G_BEGIN_DECLS
  * Loaders return %NULL with a %WS_ERROR whose message starts "FILE:LINE: ".
  */
 typedef struct {
-  const char         *id;
-  const char         *name;
-  const char * const *patterns;
-  gboolean  (*sniff)       (const guint8   *head,
-                            gsize           len);
-  WsTrace  *(*load_file)   (const char     *path,
-                            WsStackTable   *stacks,
-                            WsProgressFunc  progress,
-                            gpointer        progress_data,
-                            GCancellable   *cancellable,
-                            GError        **error);
-  WsTrace  *(*load_stream) (GInputStream   *stream,
-                            const char     *display_name,
-                            gboolean        compressed,
-                            WsStackTable   *stacks,
-                            WsProgressFunc  progress,
-                            gpointer        progress_data,
-                            GCancellable   *cancellable,
-                            GError        **error);
+  const char               *id;
+  const char               *name;
+  const char * const       *patterns;
+  WsImporterSniffFunc      *sniff;
+  WsImporterLoadFileFunc   *load_file;
+  WsImporterLoadStreamFunc *load_stream;
 } WsImporter;
 
 const WsImporter * const *ws_importers_get      (guint          *n_importers);

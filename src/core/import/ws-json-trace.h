@@ -10,6 +10,7 @@
 
 #include <gio/gio.h>
 
+#include "ws-importer.h"
 #include "ws-progress.h"
 #include "ws-trace.h"
 
@@ -18,12 +19,7 @@ G_BEGIN_DECLS
 #define WS_JSON_TRACE_FORMAT  "waitscope-trace"
 #define WS_JSON_TRACE_VERSION 1
 
-WsTrace  *ws_json_trace_load         (const char     *path,
-                                      WsStackTable   *stacks,
-                                      WsProgressFunc  progress,
-                                      gpointer        progress_data,
-                                      GCancellable   *cancellable,
-                                      GError        **error);
+WsImporterLoadFileFunc ws_json_trace_load;
 WsTrace  *ws_json_trace_load_stream  (GInputStream   *stream,
                                       const char     *display_name,
                                       WsStackTable   *stacks,
@@ -31,8 +27,7 @@ WsTrace  *ws_json_trace_load_stream  (GInputStream   *stream,
                                       gpointer        progress_data,
                                       GCancellable   *cancellable,
                                       GError        **error);
-gboolean  ws_json_trace_sniff        (const guint8   *head,
-                                      gsize           len);
+WsImporterSniffFunc    ws_json_trace_sniff;
 
 gboolean  ws_json_trace_save         (WsTrace        *trace,
                                       const char     *path,

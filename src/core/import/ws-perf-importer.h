@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "ws-importer.h"
 #include "ws-progress.h"
 #include "ws-stack-table.h"
 #include "ws-trace.h"
@@ -52,12 +53,7 @@ typedef struct {
   guint   stack_cache_hits;
 } WsPerfImportStats;
 
-WsTrace  *ws_perf_importer_load             (const char         *path,
-                                             WsStackTable       *stacks,
-                                             WsProgressFunc      progress,
-                                             gpointer            progress_data,
-                                             GCancellable       *cancellable,
-                                             GError            **error);
+WsImporterLoadFileFunc ws_perf_importer_load;
 WsTrace  *ws_perf_importer_load_with_stats  (const char         *path,
                                              WsStackTable       *stacks,
                                              WsPerfImportStats  *stats,
@@ -72,8 +68,7 @@ WsTrace  *ws_perf_importer_load_stream      (GInputStream       *stream,
                                              gpointer            progress_data,
                                              GCancellable       *cancellable,
                                              GError            **error);
-gboolean  ws_perf_importer_sniff            (const guint8       *head,
-                                             gsize               len);
+WsImporterSniffFunc    ws_perf_importer_sniff;
 gboolean  ws_perf_importer_is_interrupt_frame (const char       *function);
 
 G_END_DECLS

@@ -5,13 +5,7 @@
 
 G_BEGIN_DECLS
 
-gboolean  ws_perfetto_importer_sniff (const guint8   *head,
-                                      gsize           len);
-WsTrace  *ws_perfetto_importer_load  (const char     *path,
-                                      WsStackTable   *stacks,
-                                      WsProgressFunc  progress,
-                                      gpointer        progress_data,
-                                      GCancellable   *cancellable,
-                                      GError        **error);
+WsImporterSniffFunc    ws_perfetto_importer_sniff;
+WsImporterLoadFileFunc ws_perfetto_importer_load;
 
 G_END_DECLS

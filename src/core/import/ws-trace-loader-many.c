@@ -14,6 +14,7 @@
 
 #include <glib/gstdio.h>
 
+#include "ws-threads-env.h"
 #include "ws-trace-loader.h"
 
 typedef struct {
@@ -43,10 +44,7 @@ load_worker (gpointer data)
 static guint
 n_load_threads (guint n_paths)
 {
-  const char *env = g_getenv ("WAITSCOPE_LOAD_THREADS");
-  guint n = env != NULL && atoi (env) > 0 ? (guint) atoi (env) : g_get_num_processors ();
-
-  return CLAMP (n, 1, MAX (n_paths, 1));
+  return CLAMP (ws_threads_from_env ("WAITSCOPE_LOAD_THREADS"), 1, MAX (n_paths, 1));
 }
 
 /* Standard input and pipes are read once, as they come: not in parallel. */
