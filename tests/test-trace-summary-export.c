@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "ws-export-test-util.h"
+#include "ws-trace-private.h"
+#include "ws-trace-summary.h"
 #include "ws-trace-summary-export.h"
 
 typedef struct {
@@ -156,6 +158,72 @@ test_bad_names (void)
   g_object_unref (trace);
 }
 
+/* (cost, event) most costly first, ties by event order: the rows of
+ * `info`'s top waits, by sorting every wait. */
+static int
+compare_wait_rows (gconstpointer a,
+                   gconstpointer b)
+{
+  const WsTime *x = a, *y = b;
+
+  if (x[0] != y[0])
+    return x[0] > y[0] ? -1 : 1;
+  return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/* The top waits over random traces with many equal costs, for tops from
+ * none to more than there are waits, against a sort of every wait. */
+static void
+test_top_waits_random (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (g_test_rand_int ());
+
+  for (guint round = 0; round < 40; round++)
+    {
+      g_autoptr(WsTrace) trace = ws_trace_new ("random.trace", NULL);
+      g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, 2 * sizeof (WsTime));
+      guint thread = ws_trace_ensure_thread (trace, 7, 7);
+      guint n = g_rand_int_range (rand, 0, 400);
+      guint n_costs = g_rand_int_range (rand, 1, 20);
+      guint tops[] = { 0, 1, 2, 3, 7, 0, 0, 0 };
+
+      for (guint i = 0; i < n; i++)
+        {
+          static const WsEventKind kinds[] = { WS_EVENT_RUNNING, WS_EVENT_WAIT, WS_EVENT_UNWAIT, WS_EVENT_WAIT };
+          WsEvent e = { 0 };
+
+          e.time = i * 10;
+          e.duration = g_rand_int_range (rand, 0, n_costs) * 1000;
+          e.thread = thread;
+          e.stack = WS_STACK_EMPTY;
+          e.peer = WS_NONE;
+          e.target = WS_NONE;
+          e.ready_latency = WS_LATENCY_UNKNOWN;
+          e.kind = kinds[g_rand_int_range (rand, 0, G_N_ELEMENTS (kinds))];
+          ws_trace_add_event (trace, &e);
+        }
+      ws_trace_finish (trace);
+      for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
+        if (ws_trace_get_event (trace, i)->kind == WS_EVENT_WAIT)
+          {
+            WsTime row[2] = { ws_trace_get_event (trace, i)->duration, i };
+            g_array_append_val (rows, row);
+          }
+      g_array_sort (rows, compare_wait_rows);
+      tops[5] = rows->len > 0 ? rows->len - 1 : 0;
+      tops[6] = rows->len;
+      tops[7] = rows->len + 5;
+      for (guint k = 0; k < G_N_ELEMENTS (tops); k++)
+        {
+          g_autoptr(GArray) top = ws_trace_summary_top_waits (trace, tops[k]);
+
+          g_assert_cmpuint (top->len, ==, MIN (tops[k], rows->len));
+          for (guint j = 0; j < top->len; j++)
+            g_assert_cmpint (g_array_index (top, guint, j), ==, ((WsTime *) (gpointer) rows->data)[2 * j + 1]);
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -163,5 +231,6 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/trace-summary-export/real-traces", test_real_traces);
   g_test_add_func ("/trace-summary-export/bad-names", test_bad_names);
+  g_test_add_func ("/trace-summary-export/top-waits-random", test_top_waits_random);
   return g_test_run ();
 }

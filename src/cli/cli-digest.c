@@ -62,10 +62,12 @@ cli_rules_text (WsScenarioRules *rules)
 /* A trace reduced in this process, as `digest` would have written it:
  * loaded with @rules (%NULL: the built-in ones), recorded with @options. */
 static WsDigest *
-reduce_trace_with (const char            *path,
-                   WsScenarioRules       *rules,
-                   const WsDigestOptions *options,
-                   GError               **error)
+reduce_trace (const char            *path,
+              WsScenarioRules       *rules,
+              const WsDigestOptions *options,
+              WsDigestReadFlags      flags,
+              guint                  areas,
+              GError               **error)
 {
   g_autoptr(WsTrace) trace = ws_trace_loader_load_full (path, NULL, rules, NULL, NULL, NULL, error);
   g_autoptr(WsDigest) digest = NULL;
@@ -73,20 +75,54 @@ reduce_trace_with (const char            *path,
   if (trace == NULL)
     return NULL;
   digest = ws_digest_new ();
-  if (!ws_digest_add_trace_full (digest, trace, options, NULL, error))
+  if (!ws_digest_add_trace_with (digest, trace, options, flags, areas, NULL, error))
     return NULL;
   return g_steal_pointer (&digest);
 }
 
+/* cli_load_digests_areas(), a trace among digests loaded with @rules and
+ * reduced with @rules_text as `digest --scenario` would. */
+static WsDigest *
+load_digests (char              **paths,
+              WsDigestReadFlags   flags,
+              guint               areas,
+              WsScenarioRules    *rules,
+              char              **rules_text,
+              GError            **error)
+{
+  g_autoptr(WsDigest) all = NULL;
+  WsDigestOptions options = { (const char * const *) rules_text, NULL };
+
+  /* Traces alone, with the built-in rules: loaded one per core at a time.
+   * (A digest made for other rules records them, as reduce_trace() does.) */
+  if (rules_text == NULL && !cli_paths_have_digest (paths))
+    return ws_digest_load_traces (paths, rules, flags, areas, NULL, error);
+  for (guint i = 0; paths[i] != NULL; i++)
+    {
+      g_autoptr(WsDigest) one = ws_digest_file_sniff (paths[i]) ? ws_digest_read_full (paths[i], flags, error)
+                                                                  : reduce_trace (paths[i], rules, &options, flags,
+                                                                                  areas, error);
+      if (one == NULL)
+        return NULL;
+      /* A single file (a merged digest, say) is taken as read, not copied. */
+      if (all == NULL)
+        all = g_steal_pointer (&one);
+      else
+        ws_digest_merge (all, one);
+    }
+  return all != NULL ? g_steal_pointer (&all) : ws_digest_new ();
+}
 
 /**
  * cli_load_digests:
- * @paths: digest files, or traces (reduced here, one at a time)
- * @flags: the parts of the digest files the run does not need
+ * @paths: digest files, or traces (reduced here)
+ * @flags: the parts of the digests the run does not need
  *
  * Each file is read as a stream and folded into the result before the
  * next is opened: memory is the result's (distinct stacks, and each
- * trace's entries) plus one file's, whatever the number of files.
+ * trace's entries) plus one file's, whatever the number of files.  Traces
+ * alone are loaded and reduced one per core at a time
+ * (ws_digest_load_traces()), each freed once reduced.
  *
  * Returns: (transfer full): their traces in the order given, or %NULL
  *   with @error set at the first that fails
@@ -96,7 +132,23 @@ cli_load_digests (char              **paths,
                   WsDigestReadFlags   flags,
                   GError            **error)
 {
-  return cli_load_digests_with_rules (paths, flags, NULL, NULL, error);
+  return cli_load_digests_areas (paths, flags, WS_DIGEST_ALL_AREAS, error);
+}
+
+/**
+ * cli_load_digests_areas:
+ * @areas: the areas of a digest to reduce the traces to (the digest files'
+ *   are read whole)
+ *
+ * cli_load_digests() for a run that mines only @areas.
+ */
+WsDigest *
+cli_load_digests_areas (char              **paths,
+                        WsDigestReadFlags   flags,
+                        guint               areas,
+                        GError            **error)
+{
+  return load_digests (paths, flags, areas, NULL, NULL, error);
 }
 
 /**
@@ -115,23 +167,7 @@ cli_load_digests_with_rules (char              **paths,
                              char              **rules_text,
                              GError            **error)
 {
-  g_autoptr(WsDigest) all = NULL;
-  WsDigestOptions options = { (const char * const *) rules_text, NULL };
-
-  for (guint i = 0; paths[i] != NULL; i++)
-    {
-      g_autoptr(WsDigest) one = ws_digest_file_sniff (paths[i]) ? ws_digest_read_full (paths[i], flags, error)
-                                                                  : reduce_trace_with (paths[i], rules, &options,
-                                                                                       error);
-      if (one == NULL)
-        return NULL;
-      /* A single file (a merged digest, say) is taken as read, not copied. */
-      if (all == NULL)
-        all = g_steal_pointer (&one);
-      else
-        ws_digest_merge (all, one);
-    }
-  return all != NULL ? g_steal_pointer (&all) : ws_digest_new ();
+  return load_digests (paths, flags, WS_DIGEST_ALL_AREAS, rules, rules_text, error);
 }
 
 /* DIR/NAME.wsdigest, NAME the trace's file name; "-2", "-3"… after it
@@ -213,7 +249,8 @@ cli_digest (int    argc,
   for (int i = 1; i < argc; i++)
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(WsDigest) digest = reduce_trace_with (argv[i], rules, &options, &error);
+      g_autoptr(WsDigest) digest = reduce_trace (argv[i], rules, &options, WS_DIGEST_READ_ALL, WS_DIGEST_ALL_AREAS,
+                                                 &error);
       g_autofree char *out = output_path (dir, argv[i], taken);
 
       if (digest == NULL || !ws_digest_write (digest, out, &error))

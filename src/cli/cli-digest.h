@@ -10,6 +10,10 @@ gboolean  cli_paths_have_digest (char       **paths);
 WsDigest *cli_load_digests      (char       **paths,
                                  WsDigestReadFlags flags,
                                  GError     **error);
+WsDigest *cli_load_digests_areas (char      **paths,
+                                  WsDigestReadFlags flags,
+                                  guint       areas,
+                                  GError    **error);
 WsDigest *cli_load_digests_with_rules (char    **paths,
                                        WsDigestReadFlags flags,
                                        WsScenarioRules *rules,

@@ -217,7 +217,17 @@ traces_have_waits (GPtrArray *traces)
 
 static int finish_run (const char *command, CliMineResult *result, GError *error);
 
-/* cli_mine_run() over digests (traces among them reduced on the way):
+/* Whether to load every trace before mining, as before traces were mined
+ * as they load: WAITSCOPE_MINE_HOLD_TRACES=1, for the tests and benchmarks
+ * that compare the two.  A scope a digest does not hold always does. */
+static gboolean
+hold_traces (void)
+{
+  return g_strcmp0 (g_getenv ("WAITSCOPE_MINE_HOLD_TRACES"), "1") == 0;
+}
+
+/* cli_mine_run() over digests, or over traces reduced to digests as they
+ * load (none held: memory grows with distinct stacks, not with traces):
  * the same run, for the scopes a digest holds. */
 static int
 mine_digests (const char       *command,
@@ -229,11 +239,17 @@ mine_digests (const char       *command,
   g_autoptr(WsDigest) digest = NULL;
   g_autoptr(GError) error = NULL;
   guint64 n_waits = 0;
+  guint areas;
 
   if (!ws_mining_settings_fit_digest (settings, &error))
     return cli_usage_error (command, "%s", error->message);
-  if ((digest = cli_load_digests (paths, WS_DIGEST_READ_SKIP_WAIT_SAMPLES | WS_DIGEST_READ_SKIP_INSTANCES,
-                                     &error)) == NULL)
+  /* Traces are reduced to the area mined, and to the running stacks too
+   * when a trace without waits may switch the run to them (below). */
+  areas = 1u << ws_mining_settings_digest_area (settings);
+  if (!options->running && !options->waiting)
+    areas |= 1u << WS_DIGEST_AREA_RUNNING;
+  if ((digest = cli_load_digests_areas (paths, WS_DIGEST_READ_SKIP_WAIT_SAMPLES | WS_DIGEST_READ_SKIP_INSTANCES,
+                                        areas, &error)) == NULL)
     return cli_fail (error);
   if (settings->classes != NULL && ws_digest_get_n_traces (digest) != g_strv_length (paths))
     return cli_usage_error (command, "%s", _("--slow, --fast and --classes take digests of one trace each"));
@@ -297,7 +313,7 @@ cli_mine_run (const char       *command,
     return status;
   if (cli_classes_given (&options->classes))
     settings->classes = (const WsRunClass *) (gconstpointer) options->classes.classes->data;
-  if (cli_paths_have_digest (paths))
+  if (cli_paths_have_digest (paths) || (ws_mining_settings_fit_digest (settings, NULL) && !hold_traces ()))
     return mine_digests (command, options, settings, paths, result);
   if ((traces = cli_load_traces (paths, rules, &error)) == NULL)
     return cli_fail (error);

@@ -11,10 +11,6 @@
 
 #include "ws-json-private.h"
 
-const char * const ws_json_flag_names[8] = {
-  "span", "readier-unknown", "uninterruptible", "unfinished", "echo", "to-idle", NULL, NULL,
-};
-
 void
 ws_json_reader_clear (Reader *r)
 {

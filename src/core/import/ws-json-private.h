@@ -100,7 +100,6 @@ typedef struct {
 
 
 /* The event flags' names, by bit (null: unnamed). */
-extern const char * const ws_json_flag_names[8];
 
 void ws_json_reader_clear (Reader *r);
 gboolean ws_json_reader_fail (Reader *r, WsError code, guint line, const char *format, ...) G_GNUC_PRINTF (4, 5);

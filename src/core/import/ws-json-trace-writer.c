@@ -10,6 +10,7 @@
 
 #include "ws-atomic-file.h"
 #include "ws-json-private.h"
+#include "ws-trace-summary.h"
 
 typedef struct {
   GOutputStream *out;
@@ -147,18 +148,14 @@ write_event (Writer        *w,
       gboolean first = TRUE;
 
       g_string_append (b, ", \"flags\": [");
-      for (guint bit = 0; bit < 8; bit++)
+      for (guint bit = 0; bit < WS_EVENT_N_FLAG_BITS; bit++)
         {
-          char name[8];
-
           if (!(e->flags & (1u << bit)))
             continue;
           if (!first)
             g_string_append (b, ", ");
           first = FALSE;
-          if (ws_json_flag_names[bit] == NULL)
-            g_snprintf (name, sizeof name, "bit%u", bit);
-          ws_json_append_string (b, ws_json_flag_names[bit] ? ws_json_flag_names[bit] : name);
+          ws_json_append_string (b, ws_event_flag_name (bit));
         }
       g_string_append_c (b, ']');
     }

@@ -22,6 +22,7 @@
 #include "ws-importer.h"
 #include "ws-importer-open.h"
 #include "ws-json-private.h"
+#include "ws-trace-summary.h"
 
 /* "function (module)" as perf prints a frame, or a bare function name. */
 static WsFrameId
@@ -340,7 +341,7 @@ parse_threads (Reader *r)
 static gboolean
 parse_flags (Reader *r,
              guint   index,
-             guint8 *flags)
+             guint  *flags)
 {
   gboolean first = TRUE;
   Token tok;
@@ -361,14 +362,10 @@ parse_flags (Reader *r,
                             _("event %u: a flag must be a string, found %s"),
                             index, ws_json_token_description (tok.type));
 
-      for (bit = 0; bit < 8; bit++)
-        if (ws_json_flag_names[bit] != NULL && strcmp (r->str->str, ws_json_flag_names[bit]) == 0)
+      for (bit = 0; bit < WS_EVENT_N_FLAG_BITS; bit++)
+        if (strcmp (r->str->str, ws_event_flag_name (bit)) == 0)
           break;
-      /* Flags added to the model later than this reader are written "bitN". */
-      if (bit == 8 && g_str_has_prefix (r->str->str, "bit")
-          && r->str->len == 4 && r->str->str[3] >= '0' && r->str->str[3] <= '7')
-        bit = r->str->str[3] - '0';
-      if (bit == 8)
+      if (bit == WS_EVENT_N_FLAG_BITS)
         return ws_json_reader_fail (r, WS_ERROR_PARSE, tok.line,
                             _("event %u: unknown flag “%s”"), index, r->str->str);
       *flags |= 1u << bit;
@@ -541,8 +538,11 @@ parse_event (Reader *r,
         }
       else if (strcmp (key, "flags") == 0)
         {
-          if (!parse_flags (r, index, &ev.flags))
+          guint flags = 0;
+
+          if (!parse_flags (r, index, &flags))
             return FALSE;
+          ev.flags = flags;
         }
       else if (!ws_json_next_token (r, FALSE, &tok) || !ws_json_skip_value (r, &tok, 1))
         return FALSE;

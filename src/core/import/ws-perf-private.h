@@ -391,6 +391,19 @@ SourceStatus  ws_perf_source_read        (Source            *src,
                                           GCancellable      *cancellable,
                                           GError           **error);
 void          ws_perf_source_clear       (Source            *src);
+
+/* ws-perf-prefetch.c: the source read ahead on a thread of its own */
+typedef struct _WsPerfPrefetch WsPerfPrefetch;
+WsPerfPrefetch *ws_perf_prefetch_start   (Source            *src,
+                                          GCancellable      *cancellable);
+SourceStatus  ws_perf_prefetch_read      (WsPerfPrefetch    *self,
+                                          guint8            *dst,
+                                          gsize              len,
+                                          gsize             *n_read,
+                                          guint64           *input_bytes,
+                                          GError           **error);
+void          ws_perf_prefetch_free      (WsPerfPrefetch    *self);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsPerfPrefetch, ws_perf_prefetch_free)
 gsize         ws_perf_count_lines        (const guint8      *s,
                                           const guint8      *end);
 void          ws_perf_report             (Progress          *progress,

@@ -1094,18 +1094,28 @@ parse_line (Parser     *p,
 /* The next chunk of text into buf + end; errors name the line reached
  * (the lines already in the buffer counted). */
 static gboolean
-read_more (Parser       *p,
-           Source       *src,
-           guint8       *buf,
-           gsize         end,
-           gsize         room,
-           gsize        *n,
-           GCancellable *cancellable,
-           GError      **error)
+read_more (Parser         *p,
+           Source         *src,
+           WsPerfPrefetch *prefetch,
+           guint8         *buf,
+           gsize           end,
+           gsize           room,
+           gsize          *n,
+           guint64        *input_bytes,
+           GCancellable   *cancellable,
+           GError        **error)
 {
   g_autoptr(GError) local_error = NULL;
+  SourceStatus status;
 
-  switch (ws_perf_source_read (src, buf + end, room, n, cancellable, &local_error))
+  if (prefetch != NULL)
+    status = ws_perf_prefetch_read (prefetch, buf + end, room, n, input_bytes, &local_error);
+  else
+    {
+      status = ws_perf_source_read (src, buf + end, room, n, cancellable, &local_error);
+      *input_bytes = src->input_bytes;
+    }
+  switch (status)
     {
     case SOURCE_OK:
       return TRUE;
@@ -1144,6 +1154,10 @@ ws_perf_parse_source (Parser       *p,
    * text still to come. */
   gsize cap = src->gzip || !src->eof ? BUFFER_SIZE : src->head_len + 1;
   g_autofree guint8 *buf = g_malloc (cap);
+  guint64 input_bytes = src->input_bytes;
+  /* Text still to come is read ahead on the other core (from here on,
+   * only that thread touches @src until the parse returns). */
+  g_autoptr(WsPerfPrefetch) prefetch = cap == BUFFER_SIZE ? ws_perf_prefetch_start (src, cancellable) : NULL;
   gsize start = 0, end = 0;
   gboolean eof = FALSE;
 
@@ -1208,7 +1222,7 @@ ws_perf_parse_source (Parser       *p,
                             _("import cancelled"));
         }
 
-      if (!read_more (p, src, buf, end, MIN (CHUNK_SIZE, cap - end), &n, cancellable, error))
+      if (!read_more (p, src, prefetch, buf, end, MIN (CHUNK_SIZE, cap - end), &n, &input_bytes, cancellable, error))
         return FALSE;
 
       if (n == 0)
@@ -1221,13 +1235,13 @@ ws_perf_parse_source (Parser       *p,
       p->stats.text_bytes += n;
 
       ws_perf_report (progress,
-              progress->total > 0 ? 0.9 * MIN (1.0, (double) src->input_bytes / progress->total) : -1.0,
+              progress->total > 0 ? 0.9 * MIN (1.0, (double) input_bytes / progress->total) : -1.0,
               _("Reading perf events"));
     }
 
   flush_pending (p, NULL);
   p->stats.lines = p->line_no;
-  p->stats.input_bytes = src->input_bytes;
+  p->stats.input_bytes = input_bytes;
   return TRUE;
 }
 

@@ -135,3 +135,167 @@ ws_trace_loader_load_many (char            **paths,
     }
   return g_steal_pointer (&traces);
 }
+
+/* ------------------------------------------------------------------ */
+/* Loading many traces without holding them                             */
+
+typedef struct {
+  char            **paths;
+  guint             n_paths;
+  WsScenarioRules  *rules;
+  GCancellable     *cancellable;   /* the caller's, or the fold's own when it fails */
+  WsTraceMapFunc    map;
+  gpointer          data;
+  GMutex            lock;
+  GCond             ready;         /* a part was stored */
+  gpointer         *parts;         /* n_paths: each trace's part, until folded */
+  GError          **errors;        /* n_paths */
+  gboolean         *done;          /* n_paths */
+  gint              next;          /* the next path to take, atomically */
+} Stream;
+
+static void
+cancel_too (GCancellable *cancellable,
+            gpointer      stop)
+{
+  g_cancellable_cancel (stop);
+}
+
+/* Loads, maps and drops one trace: no worker holds more than one. */
+static void
+stream_one (Stream *s,
+            guint   i)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = ws_trace_loader_load_full (s->paths[i], NULL, s->rules, NULL, NULL,
+                                                        s->cancellable, &error);
+  gpointer part = NULL;
+
+  if (trace != NULL)
+    part = s->map (i, trace, s->data, s->cancellable, &error);
+  g_clear_object (&trace);
+  g_mutex_lock (&s->lock);
+  s->parts[i] = part;
+  s->errors[i] = g_steal_pointer (&error);
+  s->done[i] = TRUE;
+  g_cond_signal (&s->ready);
+  g_mutex_unlock (&s->lock);
+}
+
+static gpointer
+stream_worker (gpointer data)
+{
+  Stream *s = data;
+  guint i;
+
+  while ((i = (guint) g_atomic_int_add (&s->next, 1)) < s->n_paths)
+    stream_one (s, i);
+  return NULL;
+}
+
+/**
+ * ws_trace_loader_fold_many:
+ * @paths: (array zero-terminated=1): the traces
+ * @rules: (nullable): the scenario rules, or %NULL for the built-in ones
+ * @map: reduces one loaded trace to what the caller keeps of it; runs on a
+ *   loading thread, one trace per core at a time, and the trace is freed
+ *   as soon as it returns
+ * @fold: takes each part (even when it fails), on the calling thread, in
+ *   the order of @paths
+ * @free_part: frees a part that is not folded (after an error)
+ *
+ * Loads every path as ws_trace_loader_load_many() does, one per core at a
+ * time, but keeps none of them: memory is a trace per loading thread plus
+ * the parts, never the traces.  Each trace has a stack table of its own
+ * (the parts must not point into it).  The parts are folded in the order
+ * given whatever order the traces finish in, so the result is the one of
+ * loading, mapping and folding them one after another; so is the error:
+ * the one of the first path, in the order given, that fails to load, map
+ * or fold.  After it nothing more is folded.
+ *
+ * Returns: %TRUE if every trace was loaded, mapped and folded
+ */
+gboolean
+ws_trace_loader_fold_many (char             **paths,
+                           WsScenarioRules   *rules,
+                           GCancellable      *cancellable,
+                           WsTraceMapFunc     map,
+                           WsTraceFoldFunc    fold,
+                           GDestroyNotify     free_part,
+                           gpointer           data,
+                           GError           **error)
+{
+  g_autoptr(GPtrArray) threads = g_ptr_array_new ();
+  g_autoptr(GCancellable) stop = g_cancellable_new ();
+  Stream s = { paths, paths ? g_strv_length (paths) : 0, rules, stop, map, data };
+  gulong relay = 0;
+  GError *failed = NULL;
+  guint n_threads;
+
+  g_return_val_if_fail (paths != NULL && map != NULL && fold != NULL, FALSE);
+
+  /* The caller's cancellable stops the loads through our own, which a
+   * failure cancels too: the traces after a failed one are not needed. */
+  if (cancellable != NULL)
+    relay = g_cancellable_connect (cancellable, G_CALLBACK (cancel_too), stop, NULL);
+  g_mutex_init (&s.lock);
+  g_cond_init (&s.ready);
+  s.parts = g_new0 (gpointer, MAX (s.n_paths, 1));
+  s.errors = g_new0 (GError *, MAX (s.n_paths, 1));
+  s.done = g_new0 (gboolean, MAX (s.n_paths, 1));
+
+  /* Pipes and standard input are read one after another, on this thread. */
+  n_threads = all_regular_files (paths) ? n_load_threads (s.n_paths) : 0;
+  for (guint t = 0; t < n_threads; t++)
+    g_ptr_array_add (threads, g_thread_new ("ws-load-fold", stream_worker, &s));
+
+  for (guint i = 0; i < s.n_paths; i++)
+    {
+      gpointer part;
+      GError *e;
+
+      if (n_threads == 0 && failed == NULL)
+        stream_one (&s, i);
+      g_mutex_lock (&s.lock);
+      while (!s.done[i] && n_threads > 0)
+        g_cond_wait (&s.ready, &s.lock);
+      part = g_steal_pointer (&s.parts[i]);
+      e = g_steal_pointer (&s.errors[i]);
+      g_mutex_unlock (&s.lock);
+
+      if (failed == NULL && e == NULL && !fold (i, part, data, &e))
+        part = NULL;   /* fold took it, and failed */
+      else if (failed == NULL && e == NULL)
+        continue;      /* folded */
+      if (part != NULL && free_part != NULL)
+        free_part (part);
+      if (failed == NULL && e != NULL)
+        {
+          failed = e;
+          g_cancellable_cancel (stop);
+        }
+      else
+        g_clear_error (&e);
+      if (n_threads == 0 && failed != NULL)
+        break;
+    }
+
+  for (guint t = 0; t < threads->len; t++)
+    g_thread_join (g_ptr_array_index (threads, t));
+  if (relay != 0)
+    g_cancellable_disconnect (cancellable, relay);
+  g_free (s.parts);
+  g_free (s.errors);
+  g_free (s.done);
+  g_mutex_clear (&s.lock);
+  g_cond_clear (&s.ready);
+
+  if (failed == NULL && g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+  if (failed != NULL)
+    {
+      g_propagate_error (error, failed);
+      return FALSE;
+    }
+  return TRUE;
+}

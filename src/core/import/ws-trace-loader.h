@@ -10,6 +10,31 @@
 
 G_BEGIN_DECLS
 
+/**
+ * WsTraceMapFunc:
+ * @index: the trace's place among the paths
+ *
+ * What ws_trace_loader_fold_many() keeps of one loaded trace (it must not
+ * point into the trace); called on a loading thread.
+ *
+ * Returns: (transfer full): the part, or %NULL with @error set
+ */
+typedef gpointer (*WsTraceMapFunc)  (guint          index,
+                                     WsTrace       *trace,
+                                     gpointer       data,
+                                     GCancellable  *cancellable,
+                                     GError       **error);
+/**
+ * WsTraceFoldFunc:
+ * @part: (transfer full): a #WsTraceMapFunc's part, taken even on failure
+ *
+ * Returns: %FALSE with @error set to stop the fold
+ */
+typedef gboolean (*WsTraceFoldFunc) (guint          index,
+                                     gpointer       part,
+                                     gpointer       data,
+                                     GError       **error);
+
 const WsImporter *ws_trace_loader_sniff     (const char          *path,
                                              gboolean            *compressed,
                                              GCancellable        *cancellable,
@@ -31,6 +56,14 @@ GPtrArray     *ws_trace_loader_load_many    (char               **paths,
                                              WsStackTable        *stacks,
                                              WsScenarioRules     *rules,
                                              GCancellable        *cancellable,
+                                             GError             **error);
+gboolean       ws_trace_loader_fold_many    (char               **paths,
+                                             WsScenarioRules     *rules,
+                                             GCancellable        *cancellable,
+                                             WsTraceMapFunc       map,
+                                             WsTraceFoldFunc      fold,
+                                             GDestroyNotify       free_part,
+                                             gpointer             data,
                                              GError             **error);
 void           ws_trace_loader_load_async   (const char          *path,
                                              WsStackTable        *stacks,

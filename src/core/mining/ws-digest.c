@@ -250,8 +250,12 @@ reduce_facts (WsDigestTrace *out,
 /**
  * ws_digest_add_trace:
  *
- * ws_digest_add_trace_full() for a trace loaded with the built-in
- * scenario rules, keeping the spans of the picker's two programs.
+ * Reduces @trace (loaded with the built-in scenario rules) to its digest,
+ * keeping the thread spans of the picker's two programs, and adds it as
+ * the digest's last trace.
+ *
+ * Returns: %FALSE with @error set if the trace could not be hashed or the
+ *   run was cancelled
  */
 gboolean
 ws_digest_add_trace (WsDigest      *self,
@@ -259,23 +263,47 @@ ws_digest_add_trace (WsDigest      *self,
                      GCancellable  *cancellable,
                      GError       **error)
 {
-  return ws_digest_add_trace_full (self, trace, NULL, cancellable, error);
+  return ws_digest_add_trace_full (self, trace, WS_DIGEST_READ_ALL, WS_DIGEST_ALL_AREAS, cancellable, error);
 }
 
 /**
  * ws_digest_add_trace_full:
- * @options: (nullable): the rules @trace was loaded with and the programs
- *   to keep; %NULL: the defaults
+ * @skip: the parts the run will not read, left out as a reader of the
+ *   digest file leaves them out (ws_digest_read_full()): a trace mined as
+ *   it is loaded needs neither its wait samples nor its contrast instances,
+ *   whose wait graphs are most of a reduction's time
+ * @areas: the areas to reduce, a mask of (1 << #WsDigestArea) bits; the
+ *   others are left empty (a run mines one area, and extracting the causes
+ *   walks every delaying wait's readier)
  *
- * Reduces @trace to its digest and adds it as the digest's last trace.
- *
- * Returns: %FALSE with @error set if the trace could not be hashed or the
- *   run was cancelled
+ * ws_digest_add_trace(), keeping only what the run needs.
  */
 gboolean
-ws_digest_add_trace_full (WsDigest              *self,
+ws_digest_add_trace_full (WsDigest          *self,
+                          WsTrace           *trace,
+                          WsDigestReadFlags  skip,
+                          guint              areas,
+                          GCancellable      *cancellable,
+                          GError           **error)
+{
+  return ws_digest_add_trace_with (self, trace, NULL, skip, areas, cancellable, error);
+}
+
+/**
+ * ws_digest_add_trace_with:
+ * @options: (nullable): the scenario rules @trace was loaded with and the
+ *   programs whose spans to keep (`digest --scenario`, `--program`);
+ *   %NULL: the built-in rules and the picker's two programs
+ *
+ * ws_digest_add_trace_full(), for a digest made for the scenario and the
+ * programs the analyst cares about.
+ */
+gboolean
+ws_digest_add_trace_with (WsDigest              *self,
                           WsTrace               *trace,
                           const WsDigestOptions *options,
+                          WsDigestReadFlags      skip,
+                          guint                  areas,
                           GCancellable          *cancellable,
                           GError               **error)
 {
@@ -304,7 +332,8 @@ ws_digest_add_trace_full (WsDigest              *self,
           ws_digest_trace_free (out);
           return FALSE;
         }
-      reduce_area (self, out, a, trace, delaying, classifier);
+      if (areas & (1u << a))
+        reduce_area (self, out, a, trace, delaying, classifier);
     }
 
   importer = ws_stack_db_new (self->table);
@@ -316,9 +345,13 @@ ws_digest_add_trace_full (WsDigest              *self,
       c.stack = ws_stack_db_import_stack (importer, ws_trace_get_stack_table (trace), c.stack);
       g_array_append_val (out->counts, c);
     }
-  ws_wait_sample_set_free (out->waits);
-  out->waits = ws_wait_sample_set_of_trace (trace, WS_WAIT_SIGNATURE_DEFAULT_DEPTH);
-  if (!ws_digest_reduce_instances (out, trace, self->table, options, cancellable, error))
+  if (!(skip & WS_DIGEST_READ_SKIP_WAIT_SAMPLES))
+    {
+      ws_wait_sample_set_free (out->waits);
+      out->waits = ws_wait_sample_set_of_trace (trace, WS_WAIT_SIGNATURE_DEFAULT_DEPTH);
+    }
+  if (!(skip & WS_DIGEST_READ_SKIP_INSTANCES) &&
+      !ws_digest_reduce_instances (out, trace, self->table, options, cancellable, error))
     {
       ws_digest_trace_free (out);
       return FALSE;

@@ -7,6 +7,7 @@
 #include "ws-awg-input.h"
 #include "ws-fleet-classes.h"
 #include "ws-instance-set.h"
+#include "ws-scenario-rules.h"
 #include "ws-stack-db.h"
 #include "ws-trace.h"
 
@@ -33,6 +34,9 @@ typedef enum {
   WS_DIGEST_AREA_CAUSES,
   WS_DIGEST_N_AREAS,
 } WsDigestArea;
+
+/* Every area, as a mask of (1 << #WsDigestArea) bits. */
+#define WS_DIGEST_ALL_AREAS ((1u << WS_DIGEST_N_AREAS) - 1)
 
 /**
  * WsDigestEntry:
@@ -189,7 +193,15 @@ gboolean       ws_digest_add_trace       (WsDigest      *self,
                                           GError       **error);
 gboolean       ws_digest_add_trace_full  (WsDigest      *self,
                                           WsTrace       *trace,
+                                          WsDigestReadFlags skip,
+                                          guint          areas,
+                                          GCancellable  *cancellable,
+                                          GError       **error);
+gboolean       ws_digest_add_trace_with  (WsDigest      *self,
+                                          WsTrace       *trace,
                                           const WsDigestOptions *options,
+                                          WsDigestReadFlags skip,
+                                          guint          areas,
                                           GCancellable  *cancellable,
                                           GError       **error);
 void           ws_digest_merge           (WsDigest      *self,
@@ -221,6 +233,14 @@ WsDigest      *ws_digest_read_full       (const char    *path,
                                           GError       **error);
 WsDigest      *ws_digest_read_bytes      (GBytes        *bytes,
                                           const char    *name,
+                                          GError       **error);
+
+/* ws-digest-load.c */
+WsDigest      *ws_digest_load_traces     (char         **paths,
+                                          WsScenarioRules *rules,
+                                          WsDigestReadFlags skip,
+                                          guint          areas,
+                                          GCancellable  *cancellable,
                                           GError       **error);
 
 /* ws-digest-instances.c */

@@ -505,9 +505,13 @@ extract_trace (Extract  *x,
     }
 }
 
-/* The digest's area the settings ask for. */
-static WsDigestArea
-digest_area (const WsMiningSettings *settings)
+/**
+ * ws_mining_settings_digest_area:
+ *
+ * Returns: the area of a digest that @settings mine
+ */
+WsDigestArea
+ws_mining_settings_digest_area (const WsMiningSettings *settings)
 {
   if (settings->by_cause)
     return WS_DIGEST_AREA_CAUSES;
@@ -549,7 +553,7 @@ extract_digest (Extract *x)
 {
   WsDigest *digest = x->result->digest;
   WsStackTable *source = ws_digest_get_stack_table (digest);
-  WsDigestArea area = digest_area (x->settings);
+  WsDigestArea area = ws_mining_settings_digest_area (x->settings);
 
   for (guint i = 0; i < ws_digest_get_n_traces (digest); i++)
     {

@@ -199,6 +199,8 @@ WsMiningResult *ws_mining_run_digest     (WsDigest                *digest,
 gboolean        ws_mining_settings_fit_digest
                                          (const WsMiningSettings  *settings,
                                           GError                 **error);
+WsDigestArea    ws_mining_settings_digest_area
+                                         (const WsMiningSettings  *settings);
 const char     *ws_mining_result_get_trace_path
                                          (WsMiningResult          *result,
                                           guint                    index);

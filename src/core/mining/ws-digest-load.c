@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Many traces reduced to one digest as they are loaded, none of them held:
+ * what `mine` and `cluster` over traces run on when their settings fit a
+ * digest.  Each trace is loaded and reduced on a loading thread, one per
+ * core (ws_trace_loader_fold_many()), and freed at once; its one-trace
+ * digest is merged into the result in the order the paths were given.  The
+ * memory is the merged digest's — distinct stacks, and each trace's
+ * distinct stacks with their costs — plus a trace per loading thread,
+ * whatever the number of traces.
+ *
+ * The result is the digest `digest` would write of each trace, merged in
+ * the order given, so a run over it is the run over the digests, which
+ * prints what the run over the traces prints (tests/test-digest.py,
+ * tests/test-mining-stream-cli.py).
+ */
+#include "config.h"
+
+#include "ws-digest.h"
+#include "ws-trace-loader.h"
+
+typedef struct {
+  WsDigestReadFlags  skip;
+  guint              areas;
+  WsDigest          *all;
+} Load;
+
+/* On a loading thread: the trace's digest, over a table of its own. */
+static gpointer
+reduce (guint          index,
+        WsTrace       *trace,
+        gpointer       data,
+        GCancellable  *cancellable,
+        GError       **error)
+{
+  Load *load = data;
+  g_autoptr(WsDigest) one = ws_digest_new ();
+
+  if (!ws_digest_add_trace_full (one, trace, load->skip, load->areas, cancellable, error))
+    return NULL;
+  return g_steal_pointer (&one);
+}
+
+/* On the calling thread, in the order of the paths. */
+static gboolean
+merge (guint      index,
+       gpointer   part,
+       gpointer   data,
+       GError   **error)
+{
+  Load *load = data;
+  g_autoptr(WsDigest) one = part;
+
+  /* The first is taken as it is, not copied. */
+  if (load->all == NULL)
+    load->all = g_steal_pointer (&one);
+  else
+    ws_digest_merge (load->all, one);
+  return TRUE;
+}
+
+/**
+ * ws_digest_load_traces:
+ * @paths: (array zero-terminated=1): trace files (any format the importers
+ *   read)
+ * @rules: (nullable): the scenario rules, or %NULL for the built-in ones
+ * @skip: the parts of each trace's digest the run will not read
+ * @areas: the areas to reduce (ws_digest_add_trace_full())
+ *
+ * Loads and reduces every trace, one per core at a time, holding none.
+ *
+ * Returns: (transfer full): the traces' digest, in the order of @paths, or
+ *   %NULL with @error set: the error of the first path, in that order,
+ *   that could not be read
+ */
+WsDigest *
+ws_digest_load_traces (char               **paths,
+                       WsScenarioRules     *rules,
+                       WsDigestReadFlags    skip,
+                       guint                areas,
+                       GCancellable        *cancellable,
+                       GError             **error)
+{
+  Load load = { skip, areas, NULL };
+
+  g_return_val_if_fail (paths != NULL, NULL);
+
+  if (!ws_trace_loader_fold_many (paths, rules, cancellable, reduce, merge, (GDestroyNotify) ws_digest_unref,
+                                  &load, error))
+    {
+      g_clear_pointer (&load.all, ws_digest_unref);
+      return NULL;
+    }
+  return load.all != NULL ? load.all : ws_digest_new ();
+}
