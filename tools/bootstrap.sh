@@ -62,6 +62,7 @@ summary() {
 import json, os, sys
 ok = fail = skip = 0
 skipped = []
+failed = []
 for path in sys.argv[1:]:
     if not os.path.exists(path):
         continue
@@ -69,7 +70,11 @@ for path in sys.argv[1:]:
         r = json.loads(line)["result"]
         if r in ("OK", "EXPECTEDFAIL"): ok += 1
         elif r == "SKIP": skip += 1
-        else: fail += 1
+        else:
+            fail += 1
+            # Which run and which test: the CI log keeps only this line's
+            # neighbourhood, so a failure must name itself here.
+            failed.append(f"{os.path.basename(os.path.dirname(os.path.dirname(path)))}: {json.loads(line)['name']} ({r})")
         if r == "SKIP":
             # Why, in the test's own words: its last line ("SKIP: …",
             # "1..0 # SKIP …", "perf not installed").
@@ -79,6 +84,8 @@ for path in sys.argv[1:]:
                 if why.startswith(prefix):
                     why = why[len(prefix):]
             skipped.append(f"{json.loads(line)['name']}: {why}")
+for f in failed:
+    print(f"FAILED {f}")
 print(f"{ok} passed, {fail} failed, {skip} skipped" + (f" ({'; '.join(skipped)})" if skipped else ""))
 PY
 }
