@@ -24,6 +24,28 @@
 
 #include "ws-ctf-graph.h"
 
+/* Under LeakSanitizer (the sanitizer and fuzz builds): the ctf plugin of
+ * babeltrace2 2.0.4 leaks 16 bytes when its `fs` source refuses a damaged
+ * trace in its initialisation (fuzz-ctf, 2026-11-29), and the plugin is
+ * dlopen'ed without frame pointers, so no suppression file can name the
+ * stack.  Only that call is kept out of leak checking: it runs nothing of
+ * Waitscope's (our component is the sink, added after it). */
+#if defined(__SANITIZE_ADDRESS__)
+# define WS_WITH_LSAN 1
+#elif defined(__has_feature)
+# if __has_feature(address_sanitizer)
+#  define WS_WITH_LSAN 1
+# endif
+#endif
+#ifdef WS_WITH_LSAN
+# include <sanitizer/lsan_interface.h>
+# define LIBRARY_LEAKS_BEGIN() __lsan_disable ()
+# define LIBRARY_LEAKS_END() __lsan_enable ()
+#else
+# define LIBRARY_LEAKS_BEGIN() ((void) 0)
+# define LIBRARY_LEAKS_END() ((void) 0)
+#endif
+
 static bt_graph_simple_sink_component_initialize_func_status
 sink_init (bt_message_iterator *iterator,
            void                *data)
@@ -116,6 +138,7 @@ ws_ctf_graph_run (const char * const *dirs,
   const bt_component_sink *sink = NULL;
   gboolean ok = FALSE;
   bt_graph_run_status status;
+  bt_graph_add_component_status added;
   Sink sink_data = { func, data };
 
   if (bt_plugin_find ("ctf", BT_FALSE, BT_FALSE, BT_TRUE, BT_TRUE, BT_FALSE, &ctf) != BT_PLUGIN_FIND_STATUS_OK ||
@@ -131,8 +154,11 @@ ws_ctf_graph_run (const char * const *dirs,
     bt_value_array_append_string_element (inputs, dirs[i]);
   bt_value_map_insert_entry (params, "inputs", inputs);
 
-  if (bt_graph_add_source_component (graph, bt_plugin_borrow_source_component_class_by_name_const (ctf, "fs"),
-                                     "source", params, log_level, &source) != BT_GRAPH_ADD_COMPONENT_STATUS_OK)
+  LIBRARY_LEAKS_BEGIN ();
+  added = bt_graph_add_source_component (graph, bt_plugin_borrow_source_component_class_by_name_const (ctf, "fs"),
+                                         "source", params, log_level, &source);
+  LIBRARY_LEAKS_END ();
+  if (added != BT_GRAPH_ADD_COMPONENT_STATUS_OK)
     goto failed;
   if (bt_graph_add_filter_component (graph, bt_plugin_borrow_filter_component_class_by_name_const (utils, "muxer"),
                                      "muxer", NULL, BT_LOGGING_LEVEL_NONE, &muxer) != BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
