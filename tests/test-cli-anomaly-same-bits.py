@@ -1,0 +1,163 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""`anomalies --json --all` is the same bytes whatever the number of
+threads the fits run on, and the same bytes as before the scoring was
+made faster (docs/anomaly-detection.md, "Fitting fast, the same bits").
+
+1. Real traces, against JSON saved from the code before the speed-ups
+   (tests/data/anomaly/expected/*.json.gz, written by this script with
+   --write-expected and the older binary as WS_CLI): one trace with no
+   history, and two traces against a history of two others with flags
+   (the history's fit is then the FDR rule's null).  Paths are written
+   @DATA@ and @HISTORY@.
+2. Random traces (JSON trace format) and random histories with flags:
+   one thread against three.  With WS_ORACLE_CLI set (a build of the
+   older code), also against it.
+"""
+import gzip
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+cli = os.environ["WS_CLI"]
+oracle = os.environ.get("WS_ORACLE_CLI")
+data = os.environ["WS_TEST_DATA"]
+expected_dir = os.path.join(data, "anomaly", "expected")
+write_expected = "--write-expected" in sys.argv
+tmp = tempfile.mkdtemp(prefix="ws-same-bits-")
+n_ok = 0
+
+
+def run(binary, *args, threads=1):
+    env = dict(os.environ, WAITSCOPE_THREADS=str(threads), WAITSCOPE_HASH_CACHE="")
+    return subprocess.run([binary, *args], check=True, capture_output=True, env=env).stdout
+
+
+def anomalies(binary, history, traces, threads, *options):
+    out = run(binary, "anomalies", "--json", "--all", "--history", history, *options, *traces, threads=threads)
+    json.loads(out)   # valid JSON, whatever else
+    return out.replace(history.encode(), b"@HISTORY@").replace(data.encode(), b"@DATA@")
+
+
+def ok(what):
+    global n_ok
+    n_ok += 1
+    print(f"ok {n_ok} {what}")
+
+
+def check_case(name, history, traces, *options):
+    """The bytes on 1 and 3 threads, and against the saved ones."""
+    one = anomalies(cli, history, traces, 1, *options)
+    many = anomalies(cli, history, traces, 3, *options)
+    assert one == many, f"{name}: 1 thread and 3 threads differ"
+    path = os.path.join(expected_dir, name + ".json.gz")
+    if write_expected:
+        os.makedirs(expected_dir, exist_ok=True)
+        with gzip.GzipFile(path, "wb", mtime=0) as f:
+            f.write(one)
+        print(f"# wrote {path}")
+        return
+    with gzip.open(path, "rb") as f:
+        saved = f.read()
+    if one != saved:
+        a, b = one.decode().splitlines(), saved.decode().splitlines()
+        first = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
+        raise AssertionError(f"{name}: differs from the saved output at line {first + 1}: "
+                             f"{a[first] if first < len(a) else '(end)'!r} != {b[first] if first < len(b) else '(end)'!r}")
+    ok(f"{name}: 1 thread, 3 threads and the saved output are the same {len(one)} bytes")
+
+
+def flag(history, trace, tid, time_ns, verdict):
+    run(cli, "flag", "add", trace, "--wait", f"{tid}@{time_ns + 1}ns", verdict, "--history", history)
+
+
+# 1. Real traces.  The history does not exist: nothing is created.
+causes = os.path.join(data, "causes")
+check_case("fsync-dd-no-history", os.path.join(tmp, "none.sqlite"), [os.path.join(causes, "fsync-dd.perf.txt.gz")])
+assert not os.path.exists(os.path.join(tmp, "none.sqlite"))
+
+# A history of chain3 and cpu-quota; cc-chain3 shares chain3's kinds (its
+# waits are new to the history: the history's fits are the FDR null),
+# cpu-quota is in it.  Flags on cpu-quota's longest waits of two kinds.
+history = os.path.join(tmp, "history.sqlite")
+run(cli, "history", "add", "--history", history, os.path.join(causes, "chain3.perf.txt.gz"),
+    os.path.join(causes, "cpu-quota.perf.txt.gz"))
+quota = os.path.join(causes, "cpu-quota.perf.txt.gz")
+waits = json.loads(run(cli, "anomalies", "--json", "--all", "--history", history, quota))["traces"][0]["waits"]
+by_kind = {}
+for w in waits:
+    by_kind.setdefault(w["signature"], []).append(w)
+kinds = sorted(by_kind, key=lambda k: (-len(by_kind[k]), k))
+longest = max(by_kind[kinds[0]], key=lambda w: (w["duration_ns"], w["time_ns"]))
+middle = sorted(by_kind[kinds[1]], key=lambda w: (w["duration_ns"], w["time_ns"]))[len(by_kind[kinds[1]]) // 2]
+flag(history, quota, longest["tid"], longest["time_ns"], "--normal")
+flag(history, quota, middle["tid"], middle["time_ns"], "--anomalous")
+check_case("cc-chain3-cpu-quota-history", history, [os.path.join(causes, "cc-chain3.perf.txt.gz"), quota])
+check_case("cc-chain3-cpu-quota-history-tail", history, [os.path.join(causes, "cc-chain3.perf.txt.gz"), quota],
+           "--rule", "tail")
+if write_expected:
+    sys.exit(0)
+
+# 2. Random traces and histories.
+KERNEL = ["futex_do_wait", "do_epoll_wait", "io_schedule", "do_nanosleep", "pipe_read"]
+USER = ["take_lock", "serve", "flush_log", "poll_queue", "worker_loop", "read_block"]
+WRAPPERS = ["__lll_lock_wait", "epoll_wait", "fdatasync", "clock_nanosleep", "read"]
+
+
+def random_trace(rng, path, name, n_waits):
+    """Threads waiting under a few signatures, each kind's durations a
+    mixture of one to four log-normal modes, printed to the microsecond
+    (repeats, as perf's are) or, for some kinds, to the nanosecond."""
+    kinds = []
+    for _ in range(rng.randint(2, 9)):
+        kernel = rng.choice(KERNEL)
+        stack = [f"main (/usr/bin/app)", f"{rng.choice(USER)} (/usr/bin/app)",
+                 f"{rng.choice(WRAPPERS)} (/usr/lib/libc.so.6)",
+                 "entry_SYSCALL_64 ([kernel.kallsyms])", f"{kernel} ([kernel.kallsyms])",
+                 "schedule ([kernel.kallsyms])", "__schedule ([kernel.kallsyms])"]
+        modes = [(rng.uniform(7, 17), rng.uniform(0.05, 1.2), rng.uniform(0.1, 1)) for _ in range(rng.randint(1, 4))]
+        kinds.append((stack, modes, rng.choice([1000, 1000, 1])))
+    threads = [{"tid": 100 + i, "pid": 100, "name": f"w{i}"} for i in range(rng.randint(1, 6))]
+    events, t = [], 1_000_000_000
+    for _ in range(n_waits):
+        stack, modes, unit = rng.choice(kinds)
+        mean, sd, _ = rng.choices(modes, weights=[m[2] for m in modes])[0]
+        dur = max(1, round(min(rng.lognormvariate(mean, sd), 5e10) / unit) * unit)
+        tid = rng.choice(threads)["tid"]
+        events.append({"kind": "wait", "t": t, "dur": dur, "tid": tid, "stack": stack, "state": "S"})
+        t += rng.randint(1, 50_000)
+    with open(path, "w") as f:
+        json.dump({"format": "waitscope-trace", "version": 1, "name": name, "threads": threads, "events": events}, f)
+    return events
+
+
+rng = random.Random(2911)
+for case in range(12):
+    trace = os.path.join(tmp, f"random-{case}.json")
+    events = random_trace(rng, trace, f"random-{case}", rng.choice([40, 300, 2000, 12000]))
+    history = os.path.join(tmp, f"random-{case}.sqlite")
+    if case % 3 != 0:
+        # A history: other random traces of the same program (same seed
+        # of kinds is not needed: their kinds overlap by name) and flags.
+        for h in range(rng.randint(1, 2)):
+            other = os.path.join(tmp, f"random-{case}-h{h}.json")
+            random_trace(random.Random(rng.random()), other, f"random-{case}-h{h}", rng.choice([100, 3000]))
+            run(cli, "history", "add", "--history", history, other)
+        if case % 2 == 0:
+            run(cli, "history", "add", "--history", history, trace)
+        for w in rng.sample(events, min(4, len(events))):
+            flag(history, trace, w["tid"], w["t"], rng.choice(["--normal", "--anomalous"]))
+    options = [[], ["--rule", "tail"], ["--depth", "1"], ["--threshold", "0.2"]][case % 4]
+    one = anomalies(cli, history, [trace], 1, *options)
+    many = anomalies(cli, history, [trace], 1 + rng.randint(1, 4), *options)
+    assert one == many, f"random case {case}: 1 thread and more differ"
+    what = f"random case {case} ({len(events)} waits, {'history' if case % 3 else 'no history'}, {' '.join(options) or 'defaults'})"
+    if oracle:
+        older = anomalies(oracle, history, [trace], 1, *options)
+        assert one == older, f"random case {case}: differs from WS_ORACLE_CLI"
+        what += ", as WS_ORACLE_CLI"
+    ok(what + f": the same {len(one)} bytes on 1 and more threads")
+print(f"1..{n_ok}")
