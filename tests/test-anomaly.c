@@ -12,11 +12,13 @@
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 #include <math.h>
+#include <string.h>
 
 #include "ws-anomaly-detector.h"
 #include "ws-anomaly-learning.h"
 #include "ws-cause-chain.h"
 #include "ws-gmm-many.h"
+#include "ws-sorted-samples.h"
 #include "ws-ready-tree-run.h"
 #include "ws-symptom.h"
 #include "ws-trace-loader.h"
@@ -1386,6 +1388,50 @@ test_gmm_fit_many_same_bits (void)
   gsl_rng_free (rng);
 }
 
+/* Law: ws_sort_log_durations() gives, bit for bit, the array a
+ * comparison sort (GSL's heap sort) gives, and merging two sorted halves
+ * gives the sorted whole — over random log-durations with many repeats,
+ * +0 (a 1 ns wait), huge ones, every size around the insertion-sort
+ * cut-off, and a negative value (its comparison-sort fallback). */
+static void
+test_sorted_samples_law (void)
+{
+  gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
+
+  gsl_rng_set (rng, 29);
+  for (guint round = 0; round < 400; round++)
+    {
+      gsize n = round < 100 ? round : 1 + gsl_rng_uniform_int (rng, round % 7 == 0 ? 40000 : 3000);
+      gsize cut = n > 0 ? gsl_rng_uniform_int (rng, n + 1) : 0;
+      g_autofree double *x = g_new (double, MAX (n, 1));
+      g_autofree double *expected = g_new (double, MAX (n, 1));
+      g_autofree double *merged = g_new (double, MAX (n, 1));
+
+      for (gsize i = 0; i < n; i++)
+        {
+          /* Durations as perf prints them (whole µs), some 1 ns (log 0),
+           * some up to 2^62 ns. */
+          double u = gsl_rng_uniform (rng);
+          gint64 d = u < 0.05 ? 1 : u < 0.1 ? (gint64) (gsl_rng_uniform (rng) * 4.6e18)
+                   : 1000 * (gint64) (1 + gsl_rng_uniform_int (rng, 1 + round * 10));
+
+          x[i] = log ((double) d);
+        }
+      if (round % 50 == 49 && n > 0)
+        x[gsl_rng_uniform_int (rng, n)] = -1.5;
+      memcpy (expected, x, n * sizeof *x);
+      gsl_sort (expected, 1, n);
+      /* Each part sorted, then merged, as the detector gathers a kind. */
+      ws_sort_log_durations (x, cut);
+      ws_sort_log_durations (x + cut, n - cut);
+      ws_merge_sorted_doubles (x, cut, x + cut, n - cut, merged);
+      g_assert_cmpmem (merged, n * sizeof *x, expected, n * sizeof *x);
+      ws_sort_log_durations (merged, n);
+      g_assert_cmpmem (merged, n * sizeof *x, expected, n * sizeof *x);
+    }
+  gsl_rng_free (rng);
+}
+
 static WsAnomalyResult *
 detect_on_threads (WsHistoryStore *store,
                    WsTrace        *trace,
@@ -1521,6 +1567,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/anomaly/history/once-and-bounded", test_history_once_and_bounded);
   g_test_add_func ("/anomaly/detect/reads-only", test_detect_reads_only);
   g_test_add_func ("/anomaly/gmm/fit-many-same-bits", test_gmm_fit_many_same_bits);
+  g_test_add_func ("/anomaly/sorted-samples-law", test_sorted_samples_law);
   g_test_add_func ("/anomaly/detect/threads-same-bits", test_detect_threads_same_bits);
   g_test_add_func ("/anomaly/learning-steps", test_learning_steps);
   g_test_add_func ("/anomaly/learning-components", test_learning_components);
