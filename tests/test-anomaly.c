@@ -8,15 +8,18 @@
  */
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 #include <math.h>
+#include <sqlite3.h>
 #include <string.h>
 
 #include "ws-anomaly-detector.h"
 #include "ws-anomaly-learning.h"
 #include "ws-cause-chain.h"
+#include "ws-gmm-cache.h"
 #include "ws-gmm-many.h"
 #include "ws-sorted-samples.h"
 #include "ws-ready-tree-run.h"
@@ -1432,6 +1435,121 @@ test_sorted_samples_law (void)
   gsl_rng_free (rng);
 }
 
+static void
+cache_exec (const char          *path,
+            const char          *sql,
+            const WsGmmCacheKey *key)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
+  sqlite3_bind_blob (stmt, 1, key->bytes, sizeof key->bytes, SQLITE_STATIC);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_DONE);
+  g_assert_cmpint (sqlite3_changes (db), ==, 1);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+}
+
+/* ws_gmm_fit_many() with every job checked against a fit made here. */
+static void
+fit_many_as_alone (WsGmmJob            *jobs,
+                   guint                n_jobs,
+                   const WsGmmSettings *s,
+                   guint                except)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (ws_gmm_fit_many (jobs, n_jobs, s, 2, NULL, &error));
+  g_assert_no_error (error);
+  for (guint t = 0; t < n_jobs; t++)
+    {
+      WsGmm alone;
+
+      g_assert_true (ws_gmm_fit (jobs[t].x, jobs[t].n, s, &alone, NULL, NULL));
+      if (t != except)
+        assert_same_gmm (&jobs[t].gmm, &alone);
+    }
+}
+
+/* The fit cache (ws-gmm-cache.c): fits found there are the bits a fit
+ * gives; an entry is found under its own data and settings only (a row
+ * changed by hand shows where it was read); a row of the wrong shape, or
+ * a cache that is not a database, only means fitting again. */
+static void
+test_gmm_cache (void)
+{
+  gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
+  g_autofree char *dir = g_dir_make_tmp ("ws-fit-cache-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "fits.sqlite", NULL);
+  WsGmmJob jobs[6];
+  double *data[G_N_ELEMENTS (jobs)];
+  WsGmmCacheKey key, other;
+  WsGmmSettings s;
+  double saved;
+
+  ws_gmm_settings_init (&s);
+  gsl_rng_set (rng, 31);
+  for (guint t = 0; t < G_N_ELEMENTS (jobs); t++)
+    {
+      gsize n = 50 + gsl_rng_uniform_int (rng, t == 0 ? 10000 : 1500);
+
+      data[t] = g_new (double, n);
+      for (gsize i = 0; i < n; i++)
+        data[t][i] = log (1000.0 * MAX (1.0, round (exp (4 + 2.5 * gsl_rng_uniform_int (rng, 3)
+                                                         + gsl_ran_gaussian (rng, 0.4)))));
+      gsl_sort (data[t], 1, n);
+      jobs[t] = (WsGmmJob) { data[t], n };
+    }
+  g_setenv ("WAITSCOPE_FIT_CACHE", path, TRUE);
+  ws_gmm_cache_reset ();
+  fit_many_as_alone (jobs, G_N_ELEMENTS (jobs), &s, G_MAXUINT);   /* fills */
+  fit_many_as_alone (jobs, G_N_ELEMENTS (jobs), &s, G_MAXUINT);   /* finds */
+
+  /* Found under its own key: job 2's row, changed, shows in job 2 only. */
+  ws_gmm_cache_key (jobs[2].x, jobs[2].n, &s, &key);
+  cache_exec (path, "UPDATE gmm_fits SET n_iterations = 9999 WHERE key = ?1", &key);
+  fit_many_as_alone (jobs, G_N_ELEMENTS (jobs), &s, 2);
+  g_assert_cmpuint (jobs[2].gmm.n_iterations, ==, 9999);
+  /* A row of the wrong shape is a miss: job 2 is fitted again, and
+   * remembered right. */
+  cache_exec (path, "UPDATE gmm_fits SET params = x'00' WHERE key = ?1", &key);
+  fit_many_as_alone (jobs, G_N_ELEMENTS (jobs), &s, G_MAXUINT);
+  fit_many_as_alone (jobs, G_N_ELEMENTS (jobs), &s, G_MAXUINT);
+
+  /* The key holds the settings and every bit of the data. */
+  s.tolerance = 1e-6;
+  ws_gmm_cache_key (jobs[2].x, jobs[2].n, &s, &other);
+  g_assert_true (memcmp (&key, &other, sizeof key) != 0);
+  ws_gmm_settings_init (&s);
+  saved = data[2][0];
+  data[2][0] = nextafter (saved, G_MAXDOUBLE);
+  ws_gmm_cache_key (jobs[2].x, jobs[2].n, &s, &other);
+  g_assert_true (memcmp (&key, &other, sizeof key) != 0);
+  data[2][0] = saved;
+  ws_gmm_cache_key (jobs[2].x, jobs[2].n - 1, &s, &other);
+  g_assert_true (memcmp (&key, &other, sizeof key) != 0);
+  ws_gmm_cache_key (jobs[2].x, jobs[2].n, &s, &other);
+  g_assert_true (memcmp (&key, &other, sizeof key) == 0);
+
+  /* Not a database: fitted, same bits. */
+  ws_gmm_cache_reset ();
+  g_assert_true (g_file_set_contents (path, "not a database", -1, NULL));
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *side = g_strconcat (path, i == 0 ? "-wal" : "-shm", NULL);
+      g_remove (side);
+    }
+  fit_many_as_alone (jobs, G_N_ELEMENTS (jobs), &s, G_MAXUINT);
+
+  g_unsetenv ("WAITSCOPE_FIT_CACHE");
+  ws_gmm_cache_reset ();
+  for (guint t = 0; t < G_N_ELEMENTS (jobs); t++)
+    g_free (data[t]);
+  gsl_rng_free (rng);
+}
+
 static WsAnomalyResult *
 detect_on_threads (WsHistoryStore *store,
                    WsTrace        *trace,
@@ -1568,6 +1686,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/anomaly/detect/reads-only", test_detect_reads_only);
   g_test_add_func ("/anomaly/gmm/fit-many-same-bits", test_gmm_fit_many_same_bits);
   g_test_add_func ("/anomaly/sorted-samples-law", test_sorted_samples_law);
+  g_test_add_func ("/anomaly/gmm/cache", test_gmm_cache);
   g_test_add_func ("/anomaly/detect/threads-same-bits", test_detect_threads_same_bits);
   g_test_add_func ("/anomaly/learning-steps", test_learning_steps);
   g_test_add_func ("/anomaly/learning-components", test_learning_components);

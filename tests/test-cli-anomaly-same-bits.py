@@ -11,8 +11,10 @@ made faster (docs/anomaly-detection.md, "Fitting fast, the same bits").
    (the history's fit is then the FDR rule's null).  Paths are written
    @DATA@ and @HISTORY@.
 2. Random traces (JSON trace format) and random histories with flags:
-   one thread against three.  With WS_ORACLE_CLI set (a build of the
+   one thread against several.  With WS_ORACLE_CLI set (a build of the
    older code), also against it.
+Each case also runs with a fit cache (ws-gmm-cache.c) twice, filling it
+and finding its fits there: the same bytes again.
 """
 import gzip
 import json
@@ -31,13 +33,14 @@ tmp = tempfile.mkdtemp(prefix="ws-same-bits-")
 n_ok = 0
 
 
-def run(binary, *args, threads=1):
-    env = dict(os.environ, WAITSCOPE_THREADS=str(threads), WAITSCOPE_HASH_CACHE="")
+def run(binary, *args, threads=1, fit_cache=""):
+    env = dict(os.environ, WAITSCOPE_THREADS=str(threads), WAITSCOPE_HASH_CACHE="", WAITSCOPE_FIT_CACHE=fit_cache)
     return subprocess.run([binary, *args], check=True, capture_output=True, env=env).stdout
 
 
-def anomalies(binary, history, traces, threads, *options):
-    out = run(binary, "anomalies", "--json", "--all", "--history", history, *options, *traces, threads=threads)
+def anomalies(binary, history, traces, threads, *options, fit_cache=""):
+    out = run(binary, "anomalies", "--json", "--all", "--history", history, *options, *traces, threads=threads,
+              fit_cache=fit_cache)
     json.loads(out)   # valid JSON, whatever else
     return out.replace(history.encode(), b"@HISTORY@").replace(data.encode(), b"@DATA@")
 
@@ -49,10 +52,18 @@ def ok(what):
 
 
 def check_case(name, history, traces, *options):
-    """The bytes on 1 and 3 threads, and against the saved ones."""
+    """The bytes on 1 and 3 threads, with the fits remembered (the first
+    run fills a fresh fit cache, the second finds every fit there), and
+    against the saved ones."""
     one = anomalies(cli, history, traces, 1, *options)
     many = anomalies(cli, history, traces, 3, *options)
     assert one == many, f"{name}: 1 thread and 3 threads differ"
+    if not write_expected:
+        fits = os.path.join(tmp, name + "-fits.sqlite")
+        filled = anomalies(cli, history, traces, 3, *options, fit_cache=fits)
+        assert os.path.exists(fits), f"{name}: no fit cache written"
+        found = anomalies(cli, history, traces, 1, *options, fit_cache=fits)
+        assert filled == one and found == one, f"{name}: the fit cache changed the output"
     path = os.path.join(expected_dir, name + ".json.gz")
     if write_expected:
         os.makedirs(expected_dir, exist_ok=True)
@@ -67,7 +78,7 @@ def check_case(name, history, traces, *options):
         first = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
         raise AssertionError(f"{name}: differs from the saved output at line {first + 1}: "
                              f"{a[first] if first < len(a) else '(end)'!r} != {b[first] if first < len(b) else '(end)'!r}")
-    ok(f"{name}: 1 thread, 3 threads and the saved output are the same {len(one)} bytes")
+    ok(f"{name}: 1 thread, 3 threads, with the fits remembered and the saved output: the same {len(one)} bytes")
 
 
 def flag(history, trace, tid, time_ns, verdict):
@@ -154,10 +165,15 @@ for case in range(12):
     one = anomalies(cli, history, [trace], 1, *options)
     many = anomalies(cli, history, [trace], 1 + rng.randint(1, 4), *options)
     assert one == many, f"random case {case}: 1 thread and more differ"
+    # One fit cache across the cases: each finds the fits of the kinds
+    # earlier cases share with it, and must not find another's.
+    fits = os.path.join(tmp, "random-fits.sqlite")
+    assert anomalies(cli, history, [trace], 2, *options, fit_cache=fits) == one, f"random case {case}: fit cache"
+    assert anomalies(cli, history, [trace], 1, *options, fit_cache=fits) == one, f"random case {case}: fit cache"
     what = f"random case {case} ({len(events)} waits, {'history' if case % 3 else 'no history'}, {' '.join(options) or 'defaults'})"
     if oracle:
         older = anomalies(oracle, history, [trace], 1, *options)
         assert one == older, f"random case {case}: differs from WS_ORACLE_CLI"
         what += ", as WS_ORACLE_CLI"
-    ok(what + f": the same {len(one)} bytes on 1 and more threads")
+    ok(what + f": the same {len(one)} bytes on 1 and more threads, and with the fits remembered")
 print(f"1..{n_ok}")

@@ -23,6 +23,10 @@
  * The normal tail P(X ≥ x) is GSL's gsl_sf_erf_Q; densities are written
  * out in log form (a Gaussian log-density is a quadratic, not a special
  * function) so that far points do not underflow.
+ *
+ * Fits are remembered across runs by their data and settings
+ * (ws-gmm-cache.c): a change here that can move a bit of a fit must bump
+ * FIT_VERSION there, or a remembered fit would stand in for a new one.
  */
 #include "config.h"
 
