@@ -112,6 +112,26 @@ check_case("cc-chain3-cpu-quota-history-tail", history, [os.path.join(causes, "c
 if write_expected:
     sys.exit(0)
 
+# Without a history the text output needs no digest, and the file is not
+# hashed for it (the hash cache stays empty); with an empty history the
+# digest is computed, and the text is the same bytes.
+import sqlite3
+hash_cache = os.path.join(tmp, "hashes.sqlite")
+empty = os.path.join(tmp, "empty.sqlite")
+open(empty, "wb").close()
+trace = os.path.join(data, "io-fsync.perf.txt.gz")   # waits shown: the text has rows
+env = dict(os.environ, WAITSCOPE_HASH_CACHE=hash_cache, WAITSCOPE_FIT_CACHE="")
+text = subprocess.run([cli, "anomalies", "--top", "0", "--history", os.path.join(tmp, "none.sqlite"), trace],
+                      check=True, capture_output=True, env=env).stdout
+assert not os.path.exists(hash_cache) or \
+    sqlite3.connect(hash_cache).execute("SELECT count(*) FROM file_hashes").fetchone()[0] == 0, "hashed without a history"
+with_history = subprocess.run([cli, "anomalies", "--top", "0", "--history", empty, trace],
+                              check=True, capture_output=True, env=env).stdout
+assert text == with_history, "the text without a history differs from the text with an empty one"
+# … and the cache does show a hashing (the check above could not miss one).
+assert sqlite3.connect(hash_cache).execute("SELECT count(*) FROM file_hashes").fetchone()[0] == 1
+ok(f"text without a history: not hashed, the same {len(text)} bytes as with an empty history")
+
 # 2. Random traces and histories.
 KERNEL = ["futex_do_wait", "do_epoll_wait", "io_schedule", "do_nanosleep", "pipe_read"]
 USER = ["take_lock", "serve", "flush_log", "poll_queue", "worker_loop", "read_block"]
