@@ -540,6 +540,27 @@ samples_bytes (const GArray *x)
   return g_bytes_new_static (x->data, x->len * sizeof (double));
 }
 
+/* g_bytes_hash() of a kind's samples, a double at a time: GLib's goes a
+ * byte at a time, and the global data (every wait) is hashed at every
+ * model's lookup. */
+static guint
+samples_hash (gconstpointer key)
+{
+  gsize size;
+  const guint8 *data = g_bytes_get_data ((GBytes *) key, &size);
+  guint64 h = size;
+
+  for (gsize i = 0; i + sizeof (guint64) <= size; i += sizeof (guint64))
+    {
+      guint64 w;
+
+      memcpy (&w, data + i, sizeof w);
+      h = (h ^ w) * G_GUINT64_CONSTANT (0x100000001b3);
+      h ^= h >> 29;
+    }
+  return (guint) (h ^ (h >> 32));
+}
+
 /* ws_gmm_fit() of a kind's sorted data, looked up first among the fits
  * prefit() made: the same data always gives the same fit. */
 static gboolean
@@ -965,7 +986,7 @@ prefit (Detection  *det,
         GPtrArray  *pools,
         GError    **error)
 {
-  g_autoptr(GHashTable) wanted = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
+  g_autoptr(GHashTable) wanted = g_hash_table_new_full (samples_hash, g_bytes_equal,
                                                         (GDestroyNotify) g_bytes_unref, NULL);
   g_autofree WsGmmJob *jobs = NULL;
   GHashTableIter iter;
@@ -1113,7 +1134,7 @@ ws_anomaly_detect (WsTrace * const         *traces,
   det.own_flags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   det.fallbacks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fit_free);
   det.gathered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fit_free);
-  det.fitted = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, g_free);
+  det.fitted = g_hash_table_new_full (samples_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, g_free);
 
   ok = load_flags (&det, error) && detect_all (self, &det, progress, progress_data, error);
   detection_clear (&det);
