@@ -49,17 +49,18 @@ for trace in "$@"; do
       taskset -c 0 /usr/bin/time -f "$name %U %S %e" -a -o "$times" "$cli" "$command" "$trace" > /dev/null
     done
   done
-  awk -v trace="$(basename "$trace")" -v size="$(( $(stat -c %s "$trace") / 1000000 ))" '
-    function median(list,   v, n) { n = split(list, v, " "); asort(v); return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
-    { cpu[$1] = cpu[$1] " " ($2 + $3); wall[$1] = wall[$1] " " $4 }
-    END {
-      lc = median(cpu["load"]); lw = median(wall["load"])
-      printf "| %s (%d MB) | %.2f s CPU, %.2f s wall |", trace, size, lc, lw
-      for (i = 1; i <= 2; i++) {
-        n = i == 1 ? "before" : "after"; c = median(cpu[n]); w = median(wall[n])
-        printf " %.2f s (%.1f×) CPU, %.2f s (%.1f×) wall |", c, c / lc, w, w / lw
-      }
-      printf "\n"
-    }' "$times"
+  # median NAME FIELD: the median of a command's CPU (2) or wall (3) seconds
+  median () {
+    awk -v n="$1" -v f="$2" '$1 == n { print (f == 2 ? $2 + $3 : $4) }' "$times" | sort -g \
+      | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+  }
+  lc=$(median load 2); lw=$(median load 3)
+  printf "| %s (%d MB) | %.2f s CPU, %.2f s wall |" "$(basename "$trace")" $(( $(stat -c %s "$trace") / 1000000 )) "$lc" "$lw"
+  for name in before after; do
+    c=$(median $name 2); w=$(median $name 3)
+    awk -v c="$c" -v w="$w" -v lc="$lc" -v lw="$lw" \
+      'BEGIN { printf " %.2f s (%.1f×) CPU, %.2f s (%.1f×) wall |", c, c / lc, w, w / lw }'
+  done
+  printf "\n"
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
