@@ -1543,7 +1543,7 @@ test_gmm_cache (void)
     }
   fit_many_as_alone (jobs, G_N_ELEMENTS (jobs), &s, G_MAXUINT);
 
-  g_unsetenv ("WAITSCOPE_FIT_CACHE");
+  g_setenv ("WAITSCOPE_FIT_CACHE", "", TRUE);   /* off again, as the tests run */
   ws_gmm_cache_reset ();
   for (guint t = 0; t < G_N_ELEMENTS (jobs); t++)
     g_free (data[t]);
