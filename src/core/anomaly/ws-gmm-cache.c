@@ -8,8 +8,10 @@
  * is looked up instead, and its bits are the bits EM would give.
  *
  * An entry's key is the SHA-256 of everything the fit depends on: a tag
- * naming this fit (bump FIT_VERSION whenever ws-gmm.c's arithmetic
- * changes), the settings' exact bits, the C library's and GSL's versions
+ * naming this fit and the SHA-256 of ws-gmm.c's source as built (made by
+ * meson: any change there, even to a comment, and no fit remembered from
+ * before is found; bump FIT_VERSION for a change elsewhere that moves a
+ * fit's bits), the settings' exact bits, the C library's and GSL's versions
  * and whether the CPU has FMA (glibc picks its exp and log by it, and
  * they round differently in rare cases), and the data's exact bytes.
  * Different data never meets another's fit; a changed kind misses and is
@@ -30,6 +32,7 @@
 #include <string.h>
 
 #include "ws-gmm-cache.h"
+#include "ws-gmm-source.h"
 
 #define FIT_VERSION "waitscope-gmm-fit 1"
 #define MAX_ENTRIES 50000
@@ -119,6 +122,7 @@ ws_gmm_cache_key (const double        *x,
 #endif
   sha256_init (&ctx);
   digest_add_string (&ctx, FIT_VERSION);
+  digest_add_string (&ctx, WS_GMM_SOURCE_SHA256);
   digest_add_string (&ctx, gnu_get_libc_version ());
   digest_add_string (&ctx, GSL_VERSION);
   digest_add (&ctx, &fma, sizeof fma);

@@ -25,8 +25,8 @@
  * function) so that far points do not underflow.
  *
  * Fits are remembered across runs by their data and settings
- * (ws-gmm-cache.c): a change here that can move a bit of a fit must bump
- * FIT_VERSION there, or a remembered fit would stand in for a new one.
+ * (ws-gmm-cache.c), and by this file's own SHA-256: after any change
+ * here no fit remembered from before is found.
  */
 #include "config.h"
 
