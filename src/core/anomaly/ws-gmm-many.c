@@ -92,7 +92,6 @@ ws_gmm_fit_many (WsGmmJob            *jobs,
                  GCancellable        *cancellable,
                  GError             **error)
 {
-  g_autofree WsGmmCacheKey *keys = g_new (WsGmmCacheKey, MAX (n_jobs, 1));
   g_autofree WsGmmJob *missed = g_new (WsGmmJob, MAX (n_jobs, 1));
   g_autofree WsGmmCacheKey *missed_keys = g_new (WsGmmCacheKey, MAX (n_jobs, 1));
   g_autofree guint *missed_at = g_new (guint, MAX (n_jobs, 1));
@@ -103,14 +102,16 @@ ws_gmm_fit_many (WsGmmJob            *jobs,
 
   for (guint i = 0; i < n_jobs; i++)
     {
+      WsGmmCacheKey key;
+
       jobs[i].ok = jobs[i].n > 0;
       if (!jobs[i].ok)
         continue;
-      ws_gmm_cache_key (jobs[i].x, jobs[i].n, settings, &keys[i]);
-      if (ws_gmm_cache_lookup (&keys[i], &jobs[i].gmm))
+      ws_gmm_cache_key (jobs[i].x, jobs[i].n, settings, &key);
+      if (ws_gmm_cache_lookup (&key, &jobs[i].gmm))
         continue;
       missed_at[n_missed] = i;
-      missed_keys[n_missed] = keys[i];
+      missed_keys[n_missed] = key;
       missed[n_missed++] = jobs[i];
     }
   /* The jobs keep their order (largest first, as the caller sorted them). */
