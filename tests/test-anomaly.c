@@ -8,15 +8,20 @@
  */
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 #include <math.h>
+#include <sqlite3.h>
+#include <string.h>
 
 #include "ws-anomaly-detector.h"
 #include "ws-anomaly-learning.h"
 #include "ws-cause-chain.h"
+#include "ws-gmm-cache.h"
 #include "ws-gmm-many.h"
+#include "ws-sorted-samples.h"
 #include "ws-ready-tree-run.h"
 #include "ws-symptom.h"
 #include "ws-trace-loader.h"
@@ -1386,6 +1391,165 @@ test_gmm_fit_many_same_bits (void)
   gsl_rng_free (rng);
 }
 
+/* Law: ws_sort_log_durations() gives, bit for bit, the array a
+ * comparison sort (GSL's heap sort) gives, and merging two sorted halves
+ * gives the sorted whole — over random log-durations with many repeats,
+ * +0 (a 1 ns wait), huge ones, every size around the insertion-sort
+ * cut-off, and a negative value (its comparison-sort fallback). */
+static void
+test_sorted_samples_law (void)
+{
+  gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
+
+  gsl_rng_set (rng, 29);
+  for (guint round = 0; round < 400; round++)
+    {
+      gsize n = round < 100 ? round : 1 + gsl_rng_uniform_int (rng, round % 7 == 0 ? 40000 : 3000);
+      gsize cut = n > 0 ? gsl_rng_uniform_int (rng, n + 1) : 0;
+      g_autofree double *x = g_new (double, MAX (n, 1));
+      g_autofree double *expected = g_new (double, MAX (n, 1));
+      g_autofree double *merged = g_new (double, MAX (n, 1));
+
+      for (gsize i = 0; i < n; i++)
+        {
+          /* Durations as perf prints them (whole µs), some 1 ns (log 0),
+           * some up to 2^62 ns. */
+          double u = gsl_rng_uniform (rng);
+          gint64 d = u < 0.05 ? 1 : u < 0.1 ? (gint64) (gsl_rng_uniform (rng) * 4.6e18)
+                   : 1000 * (gint64) (1 + gsl_rng_uniform_int (rng, 1 + round * 10));
+
+          x[i] = log ((double) d);
+        }
+      if (round % 50 == 49 && n > 0)
+        x[gsl_rng_uniform_int (rng, n)] = -1.5;
+      memcpy (expected, x, n * sizeof *x);
+      gsl_sort (expected, 1, n);
+      /* Each part sorted, then merged, as the detector gathers a kind. */
+      ws_sort_log_durations (x, cut);
+      ws_sort_log_durations (x + cut, n - cut);
+      ws_merge_sorted_doubles (x, cut, x + cut, n - cut, merged);
+      g_assert_cmpmem (merged, n * sizeof *x, expected, n * sizeof *x);
+      ws_sort_log_durations (merged, n);
+      g_assert_cmpmem (merged, n * sizeof *x, expected, n * sizeof *x);
+    }
+  gsl_rng_free (rng);
+}
+
+static void
+cache_exec (const char          *path,
+            const char          *sql,
+            const WsGmmCacheKey *key)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
+  sqlite3_bind_blob (stmt, 1, key->bytes, sizeof key->bytes, SQLITE_STATIC);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_DONE);
+  g_assert_cmpint (sqlite3_changes (db), ==, 1);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+}
+
+/* ws_gmm_fit_many() with every job checked against a fit made here. */
+static void
+fit_many_as_alone (WsGmmJob            *jobs,
+                   guint                n_jobs,
+                   const WsGmmSettings *s,
+                   guint                except)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (ws_gmm_fit_many (jobs, n_jobs, s, 2, NULL, &error));
+  g_assert_no_error (error);
+  for (guint t = 0; t < n_jobs; t++)
+    {
+      WsGmm alone;
+
+      g_assert_true (ws_gmm_fit (jobs[t].x, jobs[t].n, s, &alone, NULL, NULL));
+      if (t != except)
+        assert_same_gmm (&jobs[t].gmm, &alone);
+    }
+}
+
+/* The fit cache (ws-gmm-cache.c): fits found there are the bits a fit
+ * gives; an entry is found under its own data and settings only (a row
+ * changed by hand shows where it was read); a row of the wrong shape, or
+ * a cache that is not a database, only means fitting again. */
+static void
+test_gmm_cache (void)
+{
+  gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
+  g_autofree char *dir = g_dir_make_tmp ("ws-fit-cache-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "fits.sqlite", NULL);
+  WsGmmJob jobs[6];
+  double *data[G_N_ELEMENTS (jobs)];
+  WsGmmCacheKey key, other;
+  WsGmmSettings s;
+  double saved;
+
+  ws_gmm_settings_init (&s);
+  gsl_rng_set (rng, 31);
+  for (guint t = 0; t < G_N_ELEMENTS (jobs); t++)
+    {
+      gsize n = 50 + gsl_rng_uniform_int (rng, t == 0 ? 10000 : 1500);
+
+      data[t] = g_new (double, n);
+      for (gsize i = 0; i < n; i++)
+        data[t][i] = log (1000.0 * MAX (1.0, round (exp (4 + 2.5 * gsl_rng_uniform_int (rng, 3)
+                                                         + gsl_ran_gaussian (rng, 0.4)))));
+      gsl_sort (data[t], 1, n);
+      jobs[t] = (WsGmmJob) { data[t], n };
+    }
+  g_setenv ("WAITSCOPE_FIT_CACHE", path, TRUE);
+  ws_gmm_cache_reset ();
+  fit_many_as_alone (jobs, G_N_ELEMENTS (jobs), &s, G_MAXUINT);   /* fills */
+  fit_many_as_alone (jobs, G_N_ELEMENTS (jobs), &s, G_MAXUINT);   /* finds */
+
+  /* Found under its own key: job 2's row, changed, shows in job 2 only. */
+  ws_gmm_cache_key (jobs[2].x, jobs[2].n, &s, &key);
+  cache_exec (path, "UPDATE gmm_fits SET n_iterations = 9999 WHERE key = ?1", &key);
+  fit_many_as_alone (jobs, G_N_ELEMENTS (jobs), &s, 2);
+  g_assert_cmpuint (jobs[2].gmm.n_iterations, ==, 9999);
+  /* A row of the wrong shape is a miss: job 2 is fitted again, and
+   * remembered right. */
+  cache_exec (path, "UPDATE gmm_fits SET params = x'00' WHERE key = ?1", &key);
+  fit_many_as_alone (jobs, G_N_ELEMENTS (jobs), &s, G_MAXUINT);
+  fit_many_as_alone (jobs, G_N_ELEMENTS (jobs), &s, G_MAXUINT);
+
+  /* The key holds the settings and every bit of the data. */
+  s.tolerance = 1e-6;
+  ws_gmm_cache_key (jobs[2].x, jobs[2].n, &s, &other);
+  g_assert_true (memcmp (&key, &other, sizeof key) != 0);
+  ws_gmm_settings_init (&s);
+  saved = data[2][0];
+  data[2][0] = nextafter (saved, G_MAXDOUBLE);
+  ws_gmm_cache_key (jobs[2].x, jobs[2].n, &s, &other);
+  g_assert_true (memcmp (&key, &other, sizeof key) != 0);
+  data[2][0] = saved;
+  ws_gmm_cache_key (jobs[2].x, jobs[2].n - 1, &s, &other);
+  g_assert_true (memcmp (&key, &other, sizeof key) != 0);
+  ws_gmm_cache_key (jobs[2].x, jobs[2].n, &s, &other);
+  g_assert_true (memcmp (&key, &other, sizeof key) == 0);
+
+  /* Not a database: fitted, same bits. */
+  ws_gmm_cache_reset ();
+  g_assert_true (g_file_set_contents (path, "not a database", -1, NULL));
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *side = g_strconcat (path, i == 0 ? "-wal" : "-shm", NULL);
+      g_remove (side);
+    }
+  fit_many_as_alone (jobs, G_N_ELEMENTS (jobs), &s, G_MAXUINT);
+
+  g_setenv ("WAITSCOPE_FIT_CACHE", "", TRUE);   /* off again, as the tests run */
+  ws_gmm_cache_reset ();
+  for (guint t = 0; t < G_N_ELEMENTS (jobs); t++)
+    g_free (data[t]);
+  gsl_rng_free (rng);
+}
+
 static WsAnomalyResult *
 detect_on_threads (WsHistoryStore *store,
                    WsTrace        *trace,
@@ -1521,6 +1685,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/anomaly/history/once-and-bounded", test_history_once_and_bounded);
   g_test_add_func ("/anomaly/detect/reads-only", test_detect_reads_only);
   g_test_add_func ("/anomaly/gmm/fit-many-same-bits", test_gmm_fit_many_same_bits);
+  g_test_add_func ("/anomaly/sorted-samples-law", test_sorted_samples_law);
+  g_test_add_func ("/anomaly/gmm/cache", test_gmm_cache);
   g_test_add_func ("/anomaly/detect/threads-same-bits", test_detect_threads_same_bits);
   g_test_add_func ("/anomaly/learning-steps", test_learning_steps);
   g_test_add_func ("/anomaly/learning-components", test_learning_components);

@@ -127,6 +127,12 @@ cli_anomaly_settings (CliAnomalyOptions *options,
   return TRUE;
 }
 
+static char *
+store_path (CliAnomalyOptions *options)
+{
+  return options->history ? g_strdup (options->history) : ws_history_store_default_path ();
+}
+
 /**
  * cli_anomaly_open_store:
  * @create: open for writing (created if missing); else %NULL without an
@@ -137,7 +143,7 @@ cli_anomaly_open_store (CliAnomalyOptions  *options,
                         gboolean            create,
                         GError            **error)
 {
-  g_autofree char *path = options->history ? g_strdup (options->history) : ws_history_store_default_path ();
+  g_autofree char *path = store_path (options);
 
   if (!create && !g_file_test (path, G_FILE_TEST_EXISTS))
     return NULL;
@@ -216,7 +222,7 @@ cli_anomalies (int    argc,
   g_autoptr(GError) error = NULL;
   CliAnomalyOptions options = { 0 };
   WsAnomalySettings settings;
-  gboolean all = FALSE;
+  gboolean all = FALSE, need_digests;
   int top = 20, status;
   const GOptionEntry entries[] = {
     { "all", 0, 0, G_OPTION_ARG_NONE, &all, N_("JSON: every wait, not only the anomalous and flagged ones"), NULL },
@@ -242,7 +248,15 @@ cli_anomalies (int    argc,
     }
   if (!cli_anomaly_settings (&options, "anomalies", &settings, &status))
     goto out;
-  hashes = ws_file_hashes_begin (argv + 1);
+  /* A trace's digest is its identity in the history (its recorded waits,
+   * its flags) and a member of the JSON.  Without a history, the text
+   * needs none: the file is not read a second time to hash it. */
+  {
+    g_autofree char *path = store_path (&options);
+    need_digests = options.json || g_file_test (path, G_FILE_TEST_EXISTS);
+  }
+  if (need_digests)
+    hashes = ws_file_hashes_begin (argv + 1);
   if ((traces = cli_load_traces (argv + 1, NULL, &error)) == NULL)
     {
       status = cli_fail (error);
@@ -250,7 +264,8 @@ cli_anomalies (int    argc,
     }
   for (guint t = 0; t < traces->len; t++)
     {
-      char *digest = ws_history_store_trace_digest_hashed (g_ptr_array_index (traces, t), hashes, &error);
+      char *digest = need_digests ? ws_history_store_trace_digest_hashed (g_ptr_array_index (traces, t), hashes, &error)
+                                  : g_strdup ("");
       if (digest == NULL)
         {
           status = cli_fail (error);

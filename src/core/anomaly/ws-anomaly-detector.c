@@ -44,6 +44,7 @@
 #include "ws-anomaly-learning.h"
 #include "ws-error.h"
 #include "ws-gmm-many.h"
+#include "ws-sorted-samples.h"
 
 
 struct _WsAnomalyResult
@@ -413,9 +414,15 @@ flag_of (Detection  *det,
          gboolean   *wait_only)
 {
   const WsEvent *e = ws_trace_get_event (trace, event);
-  g_autofree char *key = wait_key (digest, e->time, ws_trace_get_thread (trace, e->thread)->tid);
-  int v = GPOINTER_TO_INT (g_hash_table_lookup (det->flag_of_wait, key));
+  g_autofree char *key = NULL;
+  int v;
 
+  *wait_only = FALSE;
+  /* No flags (a fresh history, or none): no key to print for each wait. */
+  if (g_hash_table_size (det->flag_of_wait) == 0)
+    return WS_ANOMALY_FLAG_NONE;
+  key = wait_key (digest, e->time, ws_trace_get_thread (trace, e->thread)->tid);
+  v = GPOINTER_TO_INT (g_hash_table_lookup (det->flag_of_wait, key));
   *wait_only = (v & 0x100) != 0;
   return v & 0xff;
 }
@@ -427,29 +434,33 @@ add_current (Detection        *det,
              const char       *digest)
 {
   WsTrace *trace = ws_wait_signatures_get_trace (sigs);
+  guint n_sigs = ws_wait_signatures_get_n (sigs);
+  g_autofree GArray **own = g_new (GArray *, MAX (n_sigs, 1));
+  g_autofree GArray **pooled = g_new (GArray *, MAX (n_sigs, 1));
+  GArray *global = NULL;
 
+  /* Each signature's arrays looked up once, not three times a wait. */
+  for (guint s = 0; s < n_sigs; s++)
+    {
+      g_autofree char *pool = pool_key (ws_wait_signatures_get_pool (sigs, s));
+
+      own[s] = values_of_key (det->current, ws_wait_signatures_get_key (sigs, s), sizeof (gint64));
+      pooled[s] = values_of_key (det->current, pool, sizeof (gint64));
+    }
   for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
     {
       guint s = ws_wait_signatures_of_event (sigs, i);
-      g_autofree char *pool = NULL;
       gint64 d;
 
       if (s == WS_NONE)
         continue;
+      if (global == NULL)
+        global = values_of_key (det->current, WS_WAIT_POOL_GLOBAL, sizeof (gint64));
       d = ws_trace_get_event (trace, i)->duration;
-      pool = pool_key (ws_wait_signatures_get_pool (sigs, s));
-      append_sample (det->current, ws_wait_signatures_get_key (sigs, s), d);
-      append_sample (det->current, pool, d);
-      append_sample (det->current, WS_WAIT_POOL_GLOBAL, d);
+      g_array_append_val (own[s], d);
+      g_array_append_val (pooled[s], d);
+      g_array_append_val (global, d);
     }
-}
-
-static int
-compare_doubles (const void *a,
-                 const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
 }
 
 /* A kind's data: its reservoir and its waits in the traces analysed not
@@ -488,7 +499,6 @@ gather (Detection  *det,
       for (guint i = 0; i < history->len; i++)
         {
           double v = log_duration (g_array_index (history, gint64, i));
-          g_array_append_val (fit->samples, v);
           g_array_append_val (fit->history, v);
         }
       fit->n_history = history->len;
@@ -496,17 +506,21 @@ gather (Detection  *det,
   for (guint i = 0; current != NULL && i < current->len; i++)
     {
       double v = log_duration (g_array_index (current, gint64, i));
-      g_array_append_val (fit->samples, v);
       g_array_append_val (fit->current, v);
     }
+  g_array_set_size (fit->samples, fit->history->len + fit->current->len);
   fit->n_current = current ? current->len : 0;
-  /* An empty GArray has no data: qsort must not see its NULL. */
-  if (fit->samples->len > 1)
-    qsort (fit->samples->data, fit->samples->len, sizeof (double), compare_doubles);
+  /* Each part sorted, and the whole their merge: the same array as
+   * sorting the whole (ws-sorted-samples.c).  An empty GArray has no
+   * data: the sort must not see its NULL. */
   if (fit->history->len > 1)
-    qsort (fit->history->data, fit->history->len, sizeof (double), compare_doubles);
+    ws_sort_log_durations ((double *) (gpointer) fit->history->data, fit->history->len);
   if (fit->current->len > 1)
-    qsort (fit->current->data, fit->current->len, sizeof (double), compare_doubles);
+    ws_sort_log_durations ((double *) (gpointer) fit->current->data, fit->current->len);
+  if (fit->samples->len > 0)
+    ws_merge_sorted_doubles ((const double *) (gpointer) fit->history->data, fit->history->len,
+                             (const double *) (gpointer) fit->current->data, fit->current->len,
+                             (double *) (gpointer) fit->samples->data);
   if (det->gathered != NULL)
     {
       seen = g_new0 (Fit, 1);
@@ -524,6 +538,27 @@ static GBytes *
 samples_bytes (const GArray *x)
 {
   return g_bytes_new_static (x->data, x->len * sizeof (double));
+}
+
+/* g_bytes_hash() of a kind's samples, a double at a time: GLib's goes a
+ * byte at a time, and the global data (every wait) is hashed at every
+ * model's lookup. */
+static guint
+samples_hash (gconstpointer key)
+{
+  gsize size;
+  const guint8 *data = g_bytes_get_data ((GBytes *) key, &size);
+  guint64 h = size;
+
+  for (gsize i = 0; i + sizeof (guint64) <= size; i += sizeof (guint64))
+    {
+      guint64 w;
+
+      memcpy (&w, data + i, sizeof w);
+      h = (h ^ w) * G_GUINT64_CONSTANT (0x100000001b3);
+      h ^= h >> 29;
+    }
+  return (guint) (h ^ (h >> 32));
 }
 
 /* ws_gmm_fit() of a kind's sorted data, looked up first among the fits
@@ -803,6 +838,36 @@ learn_thresholds (WsAnomalyResult *self,
     }
 }
 
+/* The last scores computed, by model and duration (a slot holds model + 1,
+ * so that a zeroed one matches none): a trace's waits of
+ * one kind repeat durations (perf prints microseconds), and the same
+ * model and duration give the same bits. */
+#define SCORE_MEMO_BITS 12
+#define SCORE_MEMO      (1u << SCORE_MEMO_BITS)
+
+typedef struct {
+  guint  model;
+  gint64 duration;
+  double score;
+} ScoreMemo;
+
+static double
+score_of (WsAnomalyResult *self,
+          ScoreMemo       *memo,
+          guint            model,
+          gint64           duration,
+          double           x)
+{
+  const WsAnomalyModel *m = &g_array_index (self->models, WsAnomalyModel, model);
+  ScoreMemo *slot = &memo[((guint64) duration * 0x9E3779B97F4A7C15ull + model) >> (64 - SCORE_MEMO_BITS)];
+
+  if (m->gmm.n_components == 0)
+    return 1.0;
+  if (slot->model != model + 1 || slot->duration != duration)
+    *slot = (ScoreMemo) { model + 1, duration, ws_gmm_upper_tail (&m->gmm, x) };
+  return slot->score;
+}
+
 static void
 score_trace (WsAnomalyResult  *self,
              Detection        *det,
@@ -814,6 +879,7 @@ score_trace (WsAnomalyResult  *self,
   const char *digest = g_ptr_array_index (self->digests, t);
   GArray *scores = g_array_new (FALSE, TRUE, sizeof (WsWaitScore));
   g_autofree gint64 *delay = ws_delay_caused (trace);
+  g_autofree ScoreMemo *memo = g_new0 (ScoreMemo, SCORE_MEMO);
 
   for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
     {
@@ -828,7 +894,7 @@ score_trace (WsAnomalyResult  *self,
       sc.model = model_of_signature[s];
       m = &g_array_index (self->models, WsAnomalyModel, sc.model);
       x = log_duration (ws_trace_get_event (trace, i)->duration);
-      sc.score = m->gmm.n_components > 0 ? ws_gmm_upper_tail (&m->gmm, x) : 1.0;
+      sc.score = score_of (self, memo, sc.model, ws_trace_get_event (trace, i)->duration, x);
       sc.model_anomalous = m->gmm.n_components > 0 && x >= m->cut;
       sc.flag = flag_of (det, digest, trace, i, &sc.flag_wait_only);
       sc.anomalous = sc.flag == WS_ANOMALY_FLAG_NONE ? sc.model_anomalous
@@ -920,7 +986,7 @@ prefit (Detection  *det,
         GPtrArray  *pools,
         GError    **error)
 {
-  g_autoptr(GHashTable) wanted = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
+  g_autoptr(GHashTable) wanted = g_hash_table_new_full (samples_hash, g_bytes_equal,
                                                         (GDestroyNotify) g_bytes_unref, NULL);
   g_autofree WsGmmJob *jobs = NULL;
   GHashTableIter iter;
@@ -1068,7 +1134,7 @@ ws_anomaly_detect (WsTrace * const         *traces,
   det.own_flags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   det.fallbacks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fit_free);
   det.gathered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, fit_free);
-  det.fitted = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, g_free);
+  det.fitted = g_hash_table_new_full (samples_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, g_free);
 
   ok = load_flags (&det, error) && detect_all (self, &det, progress, progress_data, error);
   detection_clear (&det);
