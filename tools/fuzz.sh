@@ -49,8 +49,10 @@ for t in "${targets[@]}"; do
   # Library leaks Waitscope cannot fix (tools/lsan.supp) are not findings,
   # nor a malloc of an absurd size that libtracecmd reads from a damaged
   # file: it returns NULL, as glibc's does, and libtracecmd fails cleanly
-  # (Waitscope's own g_malloc still aborts on NULL).
-  (cd "$out" && LSAN_OPTIONS=suppressions="$here/tools/lsan.supp":print_suppressions=0 \
+  # (Waitscope's own g_malloc still aborts on NULL).  The user's caches of
+  # trace hashes and mixture fits are off: an input's run must not depend
+  # on what an earlier input left there.
+  (cd "$out" && WAITSCOPE_FIT_CACHE= WAITSCOPE_HASH_CACHE= LSAN_OPTIONS=suppressions="$here/tools/lsan.supp":print_suppressions=0 \
     ASAN_OPTIONS=allocator_may_return_null=1 "$here/$builddir/tests/fuzz/fuzz-$t" -seed="${WS_FUZZ_SEED:-1}" -max_total_time="$seconds" -rss_limit_mb=2048 \
     -max_len=262144 -timeout=30 -jobs=1 -workers=1 -print_final_stats=1 \
     -artifact_prefix="$out/$t-" "$out/$t" "$here/tests/fuzz/corpus/$(seeds_of "$t")") 2>&1 \
