@@ -225,6 +225,34 @@ ws_trace_loader_fold_many (char             **paths,
                            gpointer           data,
                            GError           **error)
 {
+  return ws_trace_loader_fold_many_full (paths, rules, cancellable, map, fold, NULL, free_part, data, error);
+}
+
+/**
+ * ws_trace_loader_fold_many_full:
+ * @failed: (nullable): takes the error of a trace that could not be loaded
+ *   or mapped, on the calling thread, in the order of @paths, and the
+ *   fold goes on without it; %NULL: the first such error stops the fold
+ *   (ws_trace_loader_fold_many())
+ *
+ * ws_trace_loader_fold_many() that can go on past traces it cannot read,
+ * as `digest` does over many traces: each is named, the others are
+ * folded.  A cancellation still stops it, and a fold's own failure too.
+ *
+ * Returns: %TRUE if every trace was loaded, mapped and folded, or handed
+ *   to @failed
+ */
+gboolean
+ws_trace_loader_fold_many_full (char             **paths,
+                                WsScenarioRules   *rules,
+                                GCancellable      *cancellable,
+                                WsTraceMapFunc     map,
+                                WsTraceFoldFunc    fold,
+                                WsTraceFailFunc    failed_func,
+                                GDestroyNotify     free_part,
+                                gpointer           data,
+                                GError           **error)
+{
   g_autoptr(GPtrArray) threads = g_ptr_array_new ();
   g_autoptr(GCancellable) stop = g_cancellable_new ();
   Stream s = { paths, paths ? g_strv_length (paths) : 0, rules, stop, map, data };
@@ -263,6 +291,14 @@ ws_trace_loader_fold_many (char             **paths,
       e = g_steal_pointer (&s.errors[i]);
       g_mutex_unlock (&s.lock);
 
+      /* Not read: handed over and passed by, unless the run was cancelled
+       * (then every load after it fails, and the run must stop). */
+      if (failed == NULL && e != NULL && failed_func != NULL && !g_cancellable_is_cancelled (cancellable))
+        {
+          g_assert (part == NULL);
+          failed_func (i, g_steal_pointer (&e), data);
+          continue;
+        }
       if (failed == NULL && e == NULL && !fold (i, part, data, &e))
         part = NULL;   /* fold took it, and failed */
       else if (failed == NULL && e == NULL)

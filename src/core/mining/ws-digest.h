@@ -7,6 +7,7 @@
 #include "ws-awg-input.h"
 #include "ws-fleet-classes.h"
 #include "ws-instance-set.h"
+#include "ws-progress.h"
 #include "ws-scenario-rules.h"
 #include "ws-stack-db.h"
 #include "ws-trace.h"
@@ -240,6 +241,15 @@ WsDigest      *ws_digest_load_traces     (char         **paths,
                                           WsScenarioRules *rules,
                                           WsDigestReadFlags skip,
                                           guint          areas,
+                                          GCancellable  *cancellable,
+                                          GError       **error);
+WsDigest      *ws_digest_load_traces_each (char        **paths,
+                                          WsScenarioRules *rules,
+                                          WsDigestReadFlags skip,
+                                          guint          areas,
+                                          WsProgressFunc progress,
+                                          gpointer       progress_data,
+                                          GPtrArray     *failed,
                                           GCancellable  *cancellable,
                                           GError       **error);
 
