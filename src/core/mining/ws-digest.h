@@ -278,6 +278,11 @@ gboolean       ws_digest_check_instances (WsDigest      *self,
 gboolean       ws_digest_check_rules     (WsDigest      *self,
                                           const char * const *rules,
                                           GError       **error);
+gboolean       ws_digest_check_made_alike (const WsDigestTrace *a,
+                                          const char          *a_file,
+                                          const WsDigestTrace *b,
+                                          const char          *b_file,
+                                          GError             **error);
 GStrv          ws_digest_list_scenarios  (WsDigest      *self);
 char          *ws_digest_program_of_interest (WsDigest  *self);
 gboolean       ws_digest_add_instances   (WsDigest      *self,
