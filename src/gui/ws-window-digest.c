@@ -39,15 +39,14 @@ read_in_thread (GTask        *task,
 
 /* What stands for the timeline while a digest is shown: a heading and a
  * few lines, no taller than they need (an AdwStatusPage asked for 210 px
- * of the 720 and squeezed the Contrast page). */
+ * of the 720 and squeezed the Contrast page); under them, the traces a
+ * fleet could not read, each with why. */
 static GtkWidget *
-no_events_page (WsWindow   *self,
-                const char *name,
-                guint       n_traces)
+no_events_page (WsWindow          *self,
+                const char        *title,
+                const GPtrArray   *failed)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4), *scrolled;
-  g_autofree char *title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: a digest of %u trace",
-                                                         "%s: a digest of %u traces", n_traces), name, n_traces);
   GtkWidget *heading = gtk_label_new (title);
   GtkWidget *text = gtk_label_new (
     _("A digest holds no events: Mining shows the fleet's costliest patterns and Contrast what its "
@@ -57,12 +56,28 @@ no_events_page (WsWindow   *self,
 
   gtk_widget_add_css_class (heading, "title-4");
   gtk_label_set_xalign (GTK_LABEL (heading), 0);
+  gtk_label_set_wrap (GTK_LABEL (heading), TRUE);
   gtk_label_set_wrap (GTK_LABEL (text), TRUE);
 
   gtk_label_set_xalign (GTK_LABEL (text), 0);
   gtk_widget_add_css_class (text, "dim-label");
   gtk_box_append (GTK_BOX (box), heading);
   gtk_box_append (GTK_BOX (box), text);
+  if (failed != NULL && failed->len > 0)
+    {
+      g_autoptr(GString) list = g_string_new (NULL);
+      GtkWidget *not_read;
+
+      for (guint i = 0; i < failed->len; i++)
+        g_string_append_printf (list, "%s%s", i > 0 ? "\n" : "", ((const GError *) g_ptr_array_index (failed, i))->message);
+      not_read = gtk_label_new (list->str);
+      gtk_label_set_xalign (GTK_LABEL (not_read), 0);
+      gtk_label_set_wrap (GTK_LABEL (not_read), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (not_read), PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_selectable (GTK_LABEL (not_read), TRUE);
+      gtk_widget_add_css_class (not_read, "error");
+      gtk_box_append (GTK_BOX (box), not_read);
+    }
   gtk_widget_set_margin_start (box, 12);
   gtk_widget_set_margin_end (box, 12);
   gtk_widget_set_margin_top (box, 8);
@@ -100,6 +115,46 @@ _ws_window_digest_leave (WsWindow *self)
   ws_contrast_page_set_digest (self->contrast_page, NULL);
 }
 
+/**
+ * _ws_window_show_digest:
+ * @title: the heading of what stands for the timeline
+ * @failed: (nullable) (element-type GError): traces of the fleet that
+ *   could not be read, listed under it
+ *
+ * Shows a fleet's digest as an opened digest file is shown: no trace
+ * current, a few lines where the timeline was, the Mining page mining it
+ * and the Contrast page ready to contrast it.
+ */
+void
+_ws_window_show_digest (WsWindow        *self,
+                        WsDigest        *digest,
+                        const char      *title,
+                        const GPtrArray *failed)
+{
+  /* No trace is current: the pages that need one show their empty state. */
+  gtk_list_box_unselect_all (self->trace_list);
+  _ws_window_show_document (self, NULL);
+  gtk_stack_set_visible_child_name (self->main_stack, "trace");
+  if (self->timeline_pane == NULL)
+    {
+      self->timeline_pane = g_object_ref (gtk_paned_get_start_child (self->content_paned));
+      /* Where the divider was, unless the window had not placed it yet. */
+      g_object_set_data (G_OBJECT (self->timeline_pane), "ws-paned-position",
+                         GINT_TO_POINTER (g_object_get_data (G_OBJECT (self), "ws-pane-arranged") != NULL
+                                          ? gtk_paned_get_position (self->content_paned) : -1));
+    }
+  _ws_window_hold_split (self);
+  gtk_paned_set_start_child (self->content_paned, no_events_page (self, title, failed));
+  /* A few lines of text: the rest of the height is the pages'; the
+   * timeline's legend has nothing to explain. */
+  gtk_paned_set_shrink_start_child (self->content_paned, FALSE);
+  gtk_paned_set_position (self->content_paned, 1);   /* the scrolled window's 72 px */
+  gtk_widget_set_visible (GTK_WIDGET (self->legend), FALSE);
+  ws_window_show_details_page (self, "mining");
+  ws_mining_page_set_digest (self->mining_page, digest);
+  ws_contrast_page_set_digest (self->contrast_page, digest);
+}
+
 /* The newest read only (WsWorker); none once the window has gone. */
 static void
 read_done (gpointer  owner,
@@ -124,28 +179,14 @@ read_done (gpointer  owner,
       gtk_window_present (GTK_WINDOW (dialog));
       return;
     }
-  /* No trace is current: the pages that need one show their empty state. */
-  gtk_list_box_unselect_all (self->trace_list);
-  _ws_window_show_document (self, NULL);
-  gtk_stack_set_visible_child_name (self->main_stack, "trace");
-  if (self->timeline_pane == NULL)
-    {
-      self->timeline_pane = g_object_ref (gtk_paned_get_start_child (self->content_paned));
-      /* Where the divider was, unless the window had not placed it yet. */
-      g_object_set_data (G_OBJECT (self->timeline_pane), "ws-paned-position",
-                         GINT_TO_POINTER (g_object_get_data (G_OBJECT (self), "ws-pane-arranged") != NULL
-                                          ? gtk_paned_get_position (self->content_paned) : -1));
-    }
-  _ws_window_hold_split (self);
-  gtk_paned_set_start_child (self->content_paned, no_events_page (self, shown, ws_digest_get_n_traces (digest)));
-  /* A few lines of text: the rest of the height is the pages'; the
-   * timeline's legend has nothing to explain. */
-  gtk_paned_set_shrink_start_child (self->content_paned, FALSE);
-  gtk_paned_set_position (self->content_paned, 1);   /* the scrolled window's 72 px */
-  gtk_widget_set_visible (GTK_WIDGET (self->legend), FALSE);
-  ws_window_show_details_page (self, "mining");
-  ws_mining_page_set_digest (self->mining_page, digest);
-  ws_contrast_page_set_digest (self->contrast_page, digest);
+  {
+    g_autofree char *title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: a digest of %u trace",
+                                                           "%s: a digest of %u traces",
+                                                           ws_digest_get_n_traces (digest)),
+                                              shown, ws_digest_get_n_traces (digest));
+
+    _ws_window_show_digest (self, digest, title, NULL);
+  }
   ws_window_add_recent (self, file);
 }
 
