@@ -13,7 +13,10 @@
  *    exist: a dialog names both bad files with the loader's reason, the
  *    page under the heading lists them too, and the fleet of the other
  *    three mines as `mine` over those three does.
- * 3. Cancel: thirty traces opening, the progress page says "Trace k of n"
+ * 3. A folder (tests/data/fleet) opened as a fleet: its 24 runs, and
+ *    the page mines as `mine` over the 24 files named one by one does;
+ *    the sources and scripts beside them are not traces and not read.
+ * 4. Cancel: thirty traces opening, the progress page says "Trace k of n"
  *    (screenshots at 1280×720 and 1920×1080), Cancel stops it, the window
  *    goes back to what it showed, and no fleet is shown.
  */
@@ -267,8 +270,8 @@ test_open_fleet (void)
   g_assert_true (ws_window_get_fleet_busy (window));
   ws_gui_test_wait_until (fleet_shown, window, 120, "the fleet shown");
   g_assert_nonnull (find_label_containing (GTK_WIDGET (window), "A fleet of 4 traces"));
-  /* As an opened digest is shown: the same lines where the timeline was. */
-  g_assert_nonnull (find_label_containing (GTK_WIDGET (window), "A digest holds no events"));
+  /* As an opened digest is shown: a few lines where the timeline was. */
+  g_assert_nonnull (find_label_containing (GTK_WIDGET (window), "reduced as they loaded and let go"));
   ws_gui_test_wait_until (mined, page, 120, "the fleet mined");
   check_against_cli (page, traces, history);
 
@@ -360,6 +363,43 @@ test_failed_traces (void)
   g_rmdir (dir);
 }
 
+static void
+test_folder (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-gui-fleet-folder-XXXXXX", NULL);
+  g_autofree char *history = g_build_filename (dir, "history.sqlite", NULL);
+  g_autofree char *folder = data_path ("fleet");
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+  g_autoptr(GListStore) files = g_list_store_new (G_TYPE_FILE);
+  g_autoptr(GFile) file = g_file_new_for_path (folder);
+  g_auto(GStrv) runs = NULL;
+  WsWindow *window;
+
+  if (g_getenv ("WS_CLI") == NULL)
+    {
+      g_test_skip ("WS_CLI is not set");
+      return;
+    }
+  for (guint i = 1; i <= 24; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("fleet/run-%02u.perf.txt.gz", i);
+      g_autofree char *path = data_path (name);
+      g_strv_builder_add (b, path);
+    }
+  runs = g_strv_builder_end (b);
+  g_list_store_append (files, file);
+  window = new_window (history);
+  ws_window_open_fleet (window, G_LIST_MODEL (files));
+  ws_gui_test_wait_until (fleet_shown, window, 120, "the folder's fleet shown");
+  g_assert_nonnull (find_label_containing (GTK_WIDGET (window), "A fleet of 24 traces"));
+  g_assert_null (find_label_containing (GTK_WIDGET (window), "not read"));
+  ws_gui_test_wait_until (mined, ws_window_get_mining_page (window), 120, "the folder's fleet mined");
+  check_against_cli (ws_window_get_mining_page (window), runs, history);
+  ws_gui_test_close_window (GTK_WIDGET (window));
+  g_unlink (history);
+  g_rmdir (dir);
+}
+
 static gboolean
 second_trace_reported (gpointer data)
 {
@@ -398,6 +438,9 @@ test_cancel (void)
   window = new_window (history);
   stack = GTK_STACK (gtk_widget_get_template_child (GTK_WIDGET (window), WS_TYPE_WINDOW, "main_stack"));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "welcome");
+  /* The welcome page's way in. */
+  g_assert_nonnull (find_label_containing (GTK_WIDGET (window), "Open Many Traces as a Fleet"));
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "fleet-welcome-1280x720.png"));
   ws_window_open_fleet (window, files);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "fleet");
   g_assert_nonnull (find_label_containing (GTK_WIDGET (window), "Opening 30 Traces as a Fleet"));
@@ -412,7 +455,7 @@ test_cancel (void)
   ws_gui_test_settle (GTK_WIDGET (window));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "welcome");
   g_assert_null (find_label_containing (GTK_WIDGET (window), "read as they loaded"));
-  g_assert_null (find_label_containing (GTK_WIDGET (window), "A digest holds no events"));
+  g_assert_null (find_label_containing (GTK_WIDGET (window), "reduced as they loaded and let go"));
   ws_gui_test_close_window (GTK_WIDGET (window));
   for (guint i = 0; traces[i] != NULL; i++)
     g_unlink (traces[i]);
@@ -429,6 +472,7 @@ main (int   argc,
   the_app = ws_gui_test_init (&argc, &argv);
   g_test_add_func ("/gui/fleet/open", test_open_fleet);
   g_test_add_func ("/gui/fleet/failed-traces", test_failed_traces);
+  g_test_add_func ("/gui/fleet/folder", test_folder);
   g_test_add_func ("/gui/fleet/cancel", test_cancel);
   status = g_test_run ();
   g_object_unref (the_app);

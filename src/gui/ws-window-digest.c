@@ -44,15 +44,12 @@ read_in_thread (GTask        *task,
 static GtkWidget *
 no_events_page (WsWindow          *self,
                 const char        *title,
+                const char        *body,
                 const GPtrArray   *failed)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4), *scrolled;
   GtkWidget *heading = gtk_label_new (title);
-  GtkWidget *text = gtk_label_new (
-    _("A digest holds no events: Mining shows the fleet's costliest patterns and Contrast what its "
-      "slow runs do that the fast ones do not, as “waitscope-cli mine” and “contrast” over the digest do. "
-      "The timeline, the Overview, the graphs and the other pages need the traces themselves: open them "
-      "to see those."));
+  GtkWidget *text = gtk_label_new (body);
 
   gtk_widget_add_css_class (heading, "title-4");
   gtk_label_set_xalign (GTK_LABEL (heading), 0);
@@ -62,7 +59,9 @@ no_events_page (WsWindow          *self,
   gtk_label_set_xalign (GTK_LABEL (text), 0);
   gtk_widget_add_css_class (text, "dim-label");
   gtk_box_append (GTK_BOX (box), heading);
-  gtk_box_append (GTK_BOX (box), text);
+  /* Right under the heading, where the few lines the pane gives are: a
+   * trace not read must never go unnoticed.  Each message names the file
+   * and why. */
   if (failed != NULL && failed->len > 0)
     {
       g_autoptr(GString) list = g_string_new (NULL);
@@ -78,6 +77,7 @@ no_events_page (WsWindow          *self,
       gtk_widget_add_css_class (not_read, "error");
       gtk_box_append (GTK_BOX (box), not_read);
     }
+  gtk_box_append (GTK_BOX (box), text);
   gtk_widget_set_margin_start (box, 12);
   gtk_widget_set_margin_end (box, 12);
   gtk_widget_set_margin_top (box, 8);
@@ -88,7 +88,9 @@ no_events_page (WsWindow          *self,
    * then asked for the whole text on one line. */
   scrolled = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scrolled), 72);
+  /* Room for up to four traces not read (a message may wrap); the rest scrolls. */
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scrolled),
+                                              72 + 28 * (int) MIN (failed != NULL ? failed->len : 0, 4));
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), box);
   return scrolled;
 }
@@ -118,6 +120,9 @@ _ws_window_digest_leave (WsWindow *self)
 /**
  * _ws_window_show_digest:
  * @title: the heading of what stands for the timeline
+ * @body: (nullable): the lines under it; %NULL: what a digest file holds
+ * @contrast: whether the Contrast page contrasts @digest (it needs the
+ *   scenario instances, which a fleet read from traces leaves out)
  * @failed: (nullable) (element-type GError): traces of the fleet that
  *   could not be read, listed under it
  *
@@ -129,8 +134,15 @@ void
 _ws_window_show_digest (WsWindow        *self,
                         WsDigest        *digest,
                         const char      *title,
+                        const char      *body,
+                        gboolean         contrast,
                         const GPtrArray *failed)
 {
+  if (body == NULL)
+    body = _("A digest holds no events: Mining shows the fleet's costliest patterns and Contrast what its "
+             "slow runs do that the fast ones do not, as “waitscope-cli mine” and “contrast” over the digest do. "
+             "The timeline, the Overview, the graphs and the other pages need the traces themselves: open them "
+             "to see those.");
   /* No trace is current: the pages that need one show their empty state. */
   gtk_list_box_unselect_all (self->trace_list);
   _ws_window_show_document (self, NULL);
@@ -144,7 +156,7 @@ _ws_window_show_digest (WsWindow        *self,
                                           ? gtk_paned_get_position (self->content_paned) : -1));
     }
   _ws_window_hold_split (self);
-  gtk_paned_set_start_child (self->content_paned, no_events_page (self, title, failed));
+  gtk_paned_set_start_child (self->content_paned, no_events_page (self, title, body, failed));
   /* A few lines of text: the rest of the height is the pages'; the
    * timeline's legend has nothing to explain. */
   gtk_paned_set_shrink_start_child (self->content_paned, FALSE);
@@ -152,7 +164,7 @@ _ws_window_show_digest (WsWindow        *self,
   gtk_widget_set_visible (GTK_WIDGET (self->legend), FALSE);
   ws_window_show_details_page (self, "mining");
   ws_mining_page_set_digest (self->mining_page, digest);
-  ws_contrast_page_set_digest (self->contrast_page, digest);
+  ws_contrast_page_set_digest (self->contrast_page, contrast ? digest : NULL);
 }
 
 /* The newest read only (WsWorker); none once the window has gone. */
@@ -185,7 +197,7 @@ read_done (gpointer  owner,
                                                            ws_digest_get_n_traces (digest)),
                                               shown, ws_digest_get_n_traces (digest));
 
-    _ws_window_show_digest (self, digest, title, NULL);
+    _ws_window_show_digest (self, digest, title, NULL, TRUE, NULL);
   }
   ws_window_add_recent (self, file);
 }

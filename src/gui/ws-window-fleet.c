@@ -6,7 +6,10 @@
  * core at a time, each reduced to its digest and freed at once), so the
  * window's memory is the fleet's digest, not its traces' events.  Progress
  * ("trace k of n") and Cancel are on a page of the main stack; the result
- * is shown as an opened digest is (ws-window-digest.c).
+ * is shown as an opened digest is (ws-window-digest.c), but for the
+ * Contrast page: the fleet keeps what mining reads, not the scenario
+ * instances a contrast needs (they would make the memory grow with the
+ * traces again).
  *
  * A trace that cannot be read is passed by and named, with why, as
  * `waitscope-cli digest` over many traces and the fleet driver
@@ -22,6 +25,7 @@
 #include "ws-error.h"
 #include "ws-importer.h"
 #include "ws-progress-relay.h"
+#include "ws-trace-loader.h"
 #include "ws-window-private.h"
 
 /* What the loading thread reads: copies, never the window. */
@@ -63,12 +67,33 @@ load_in_thread (GTask        *task,
 {
   FleetJob *job = task_data;
   FleetResult *result = g_new0 (FleetResult, 1);
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) traces = NULL;
   GError *error = NULL;
 
   result->failed = g_ptr_array_new_with_free_func ((GDestroyNotify) g_error_free);
-  /* The wait samples only `history add` reads; the instances stay, for
-   * the Contrast page, as in a digest file. */
-  result->digest = ws_digest_load_traces_each (job->paths, NULL, WS_DIGEST_READ_SKIP_WAIT_SAMPLES,
+  /* A folder chosen stands for its traces; one that holds none is said so. */
+  for (guint i = 0; job->paths[i] != NULL; i++)
+    {
+      g_auto(GStrv) some = ws_trace_loader_expand_folder (job->paths[i], &error);
+
+      if (some == NULL)
+        g_ptr_array_add (result->failed, g_steal_pointer (&error));
+      else if (some[0] == NULL)
+        g_ptr_array_add (result->failed,
+                         g_error_new (WS_ERROR, WS_ERROR_IO, "%s: %s", job->paths[i],
+                                      _("a folder without trace files (none is named as a trace format names them)")));
+      else
+        g_strv_builder_addv (builder, (const char **) some);
+    }
+  traces = g_strv_builder_end (builder);
+  /* What mining reads, every area (the page may switch its scope): not
+   * the wait samples (only `history add` reads them) nor the contrast
+   * instances, whose wait graphs made a PostgreSQL trace's digest 9 MB
+   * and the window's memory grow by about 11 MB a trace (50 traces:
+   * 709 MB; docs/performance.md). */
+  result->digest = ws_digest_load_traces_each (traces, NULL,
+                                               WS_DIGEST_READ_SKIP_WAIT_SAMPLES | WS_DIGEST_READ_SKIP_INSTANCES,
                                                WS_DIGEST_ALL_AREAS, ws_progress_relay_report, job->relay,
                                                result->failed, cancellable, &error);
   if (result->digest == NULL)
@@ -163,7 +188,13 @@ load_done (gpointer  owner,
   else
     title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "A fleet of %u trace, read as it loaded",
                                           "A fleet of %u traces, read as they loaded", n), n);
-  _ws_window_show_digest (self, result->digest, title, result->failed);
+  _ws_window_show_digest (self, result->digest, title,
+                          _("The traces were reduced as they loaded and let go: Mining shows the fleet's costliest "
+                            "patterns, as “waitscope-cli mine” over the same traces does. Contrast, the timeline, "
+                            "the Overview, the graphs and the other pages need the traces themselves: open them to "
+                            "see those, or contrast a large fleet from its digests (“waitscope-cli digest”, then "
+                            "open their merge)."),
+                          FALSE, result->failed);
   fleet_result_free (result);
 }
 
@@ -186,7 +217,8 @@ progress_published (double      fraction,
  * ws_window_open_fleet:
  * @files: (element-type GFile): the traces
  *
- * Loads @files as one fleet, holding none of them, and shows it as an
+ * Loads @files as one fleet, holding none of them (a folder among them
+ * stands for its traces: ws_trace_loader_expand_folder()), and shows it as an
  * opened digest is shown: what File → Open Traces as a Fleet… does once
  * the files are chosen.  A fleet asked for while another loads replaces it.
  */
@@ -197,6 +229,7 @@ ws_window_open_fleet (WsWindow   *self,
   g_autoptr(GStrvBuilder) paths = g_strv_builder_new ();
   g_autofree char *title = NULL;
   const char *shown;
+  gboolean folder = FALSE;
   FleetJob *job;
   guint n = 0;
 
@@ -211,6 +244,7 @@ ws_window_open_fleet (WsWindow   *self,
       /* The file chooser gives local paths; a URI without one is not a trace the loader reads. */
       if (path != NULL)
         {
+          folder = folder || g_file_test (path, G_FILE_TEST_IS_DIR);
           g_strv_builder_add (paths, path);
           n++;
         }
@@ -225,8 +259,10 @@ ws_window_open_fleet (WsWindow   *self,
   shown = gtk_stack_get_visible_child_name (self->main_stack);
   if (g_strcmp0 (shown, "fleet") != 0)
     g_object_set_data_full (G_OBJECT (self), "ws-fleet-back", g_strdup (shown), g_free);
-  title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Opening %u Trace as a Fleet",
-                                        "Opening %u Traces as a Fleet", n), n);
+  /* A folder's traces are counted in the thread: "Trace k of n" says how many. */
+  title = folder ? g_strdup (_("Opening Traces as a Fleet"))
+                 : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Opening %u Trace as a Fleet",
+                                                 "Opening %u Traces as a Fleet", n), n);
   adw_status_page_set_title (self->fleet_page, title);
   adw_status_page_set_description (self->fleet_page,
                                    _("Each trace is reduced to what mining needs as it loads, and let go."));
@@ -269,6 +305,24 @@ open_response_cb (GtkNativeDialog *dialog,
     }
   gtk_native_dialog_destroy (dialog);
   g_object_unref (dialog);
+}
+
+/* Folders: each stands for its traces (ws_trace_loader_expand_folder()). */
+static void
+open_fleet_folder_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *param)
+{
+  WsWindow *self = WS_WINDOW (widget);
+  GtkFileChooserNative *chooser;
+
+  chooser = gtk_file_chooser_native_new (_("Open Folders of Traces as a Fleet"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Open as a Fleet"),
+                                         _("_Cancel"));
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
+  ws_chooser_set_start_folder (GTK_FILE_CHOOSER (chooser), GTK_WIDGET (self));
+  g_signal_connect (chooser, "response", G_CALLBACK (open_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
 static void
@@ -327,6 +381,7 @@ void
 _ws_window_class_fleet_init (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.open-fleet", NULL, open_fleet_action);
+  gtk_widget_class_install_action (widget_class, "win.open-fleet-folder", NULL, open_fleet_folder_action);
   gtk_widget_class_install_action (widget_class, "win.cancel-fleet", NULL, cancel_fleet_action);
 }
 

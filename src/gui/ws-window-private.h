@@ -5,7 +5,8 @@
  * Shared by the files the main window is split into (one job each, as
  * gnome-text-editor splits its window): ws-window.c (the object, the
  * selection bar), ws-window-actions.c, ws-window-documents.c,
- * ws-window-files.c, ws-window-pages.c and ws-window-search.c.
+ * ws-window-files.c, ws-window-digest.c, ws-window-fleet.c,
+ * ws-window-pages.c and ws-window-search.c.
  */
 
 #include "ws-contrast-page.h"
@@ -110,6 +111,8 @@ void     _ws_window_digest_leave             (WsWindow       *self);
 void     _ws_window_show_digest              (WsWindow       *self,
                                               WsDigest       *digest,
                                               const char     *title,
+                                              const char     *body,
+                                              gboolean        contrast,
                                               const GPtrArray *failed);
 
 /* ws-window-fleet.c */

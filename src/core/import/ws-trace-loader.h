@@ -86,6 +86,8 @@ gboolean       ws_trace_loader_fold_many_full (char             **paths,
                                                GDestroyNotify     free_part,
                                                gpointer           data,
                                                GError           **error);
+GStrv          ws_trace_loader_expand_folder (const char       *path,
+                                              GError          **error);
 void           ws_trace_loader_load_async   (const char          *path,
                                              WsStackTable        *stacks,
                                              WsScenarioRules     *rules,
