@@ -20,6 +20,9 @@
  * 4. Cancel: thirty traces opening, the progress page says "Trace k of n"
  *    (screenshots at 1280×720 and 1920×1080), Cancel stops it, the window
  *    goes back to what it showed, and no fleet is shown.
+ * 5. The actions themselves: win.open-fleet and win.open-fleet-folder
+ *    show a chooser of many files / many folders (cancelled: nothing
+ *    opens), and a folder accepted in the real dialog opens as its fleet.
  */
 #include "config.h"
 
@@ -364,6 +367,89 @@ test_failed_traces (void)
   g_rmdir (dir);
 }
 
+typedef struct {
+  const char *title;
+  GtkWindow  *found;
+} Chooser;
+
+static gboolean
+chooser_has_files (gpointer data)
+{
+  g_autoptr(GListModel) chosen = gtk_file_chooser_get_files (data);
+
+  return g_list_model_get_n_items (chosen) > 0;
+}
+
+static gboolean
+chooser_shown (gpointer data)
+{
+  Chooser *c = data;
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_FILE_CHOOSER (w) && g_strcmp0 (gtk_window_get_title (GTK_WINDOW (w)), c->title) == 0
+          && gtk_widget_get_visible (GTK_WIDGET (w)))
+        {
+          c->found = GTK_WINDOW (w);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* The menu's two entries (and Ctrl+Shift+F) ask for many files, or many
+ * folders; cancelled, nothing is opened. */
+static void
+test_choosers (void)
+{
+  static const struct { const char *action, *title; GtkFileChooserAction mode; } entries[] = {
+    { "win.open-fleet", "Open Traces as a Fleet", GTK_FILE_CHOOSER_ACTION_OPEN },
+    { "win.open-fleet-folder", "Open Folders of Traces as a Fleet", GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER },
+  };
+  WsWindow *window = ws_gui_test_new_window (the_app, 1280, 720);
+
+  for (guint i = 0; i < G_N_ELEMENTS (entries); i++)
+    {
+      Chooser c = { entries[i].title, NULL };
+
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), entries[i].action, NULL));
+      ws_gui_test_wait_until (chooser_shown, &c, 30, entries[i].title);
+      g_assert_true (gtk_file_chooser_get_select_multiple (GTK_FILE_CHOOSER (c.found)));
+      g_assert_cmpint (gtk_file_chooser_get_action (GTK_FILE_CHOOSER (c.found)), ==, entries[i].mode);
+      gtk_dialog_response (GTK_DIALOG (c.found), GTK_RESPONSE_CANCEL);
+      ws_gui_test_settle (GTK_WIDGET (window));
+      g_assert_false (ws_window_get_fleet_busy (window));
+    }
+
+  /* Accepted: the folder chosen in the dialog opens as its fleet (a
+   * folder dialog with nothing selected in it answers its current folder). */
+  {
+    g_autofree char *folder = data_path ("fleet");
+    g_autoptr(GFile) file = g_file_new_for_path (folder);
+    g_autoptr(GListModel) chosen = NULL;
+    g_autoptr(GFile) picked = NULL;
+    g_autoptr(GError) error = NULL;
+    Chooser c = { entries[1].title, NULL };
+
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), entries[1].action, NULL));
+    ws_gui_test_wait_until (chooser_shown, &c, 30, entries[1].title);
+    gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (c.found), file, &error);
+    g_assert_no_error (error);
+    ws_gui_test_wait_until (chooser_has_files, c.found, 30, "the folder chosen in the dialog");
+    chosen = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (c.found));
+    g_assert_cmpuint (g_list_model_get_n_items (chosen), ==, 1);
+    picked = g_list_model_get_item (chosen, 0);
+    g_assert_true (g_file_equal (picked, file));
+    gtk_dialog_response (GTK_DIALOG (c.found), GTK_RESPONSE_ACCEPT);
+    ws_gui_test_wait_until (fleet_shown, window, 120, "the folder chosen in the dialog shown as a fleet");
+    g_assert_nonnull (find_label_containing (GTK_WIDGET (window), "A fleet of 24 traces"));
+  }
+  ws_gui_test_close_window (GTK_WIDGET (window));
+}
+
 /* Nothing readable: the dialog says there is no fleet, and the window goes
  * back to what it showed. */
 static void
@@ -505,6 +591,7 @@ main (int   argc,
   the_app = ws_gui_test_init (&argc, &argv);
   g_test_add_func ("/gui/fleet/open", test_open_fleet);
   g_test_add_func ("/gui/fleet/failed-traces", test_failed_traces);
+  g_test_add_func ("/gui/fleet/choosers", test_choosers);
   g_test_add_func ("/gui/fleet/none-read", test_none_read);
   g_test_add_func ("/gui/fleet/folder", test_folder);
   g_test_add_func ("/gui/fleet/cancel", test_cancel);
