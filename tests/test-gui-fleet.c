@@ -12,8 +12,9 @@
  * 2. Three good traces, a file that is not a trace and one that does not
  *    exist: a dialog names both bad files with the loader's reason, the
  *    page under the heading lists them too, and the fleet of the other
- *    three mines as `mine` over those three does; with nothing readable,
- *    the dialog says there is no fleet and the window stays as it was.
+ *    three mines as `mine` over those three does; with nothing readable
+ *    (junk, and a folder without trace files, each named), the dialog
+ *    says there is no fleet and the window stays as it was.
  * 3. A folder (tests/data/fleet) opened as a fleet: its 24 runs, and
  *    the page mines as `mine` over the 24 files named one by one does;
  *    the sources and scripts beside them are not traces and not read.
@@ -458,7 +459,9 @@ test_none_read (void)
   g_autofree char *dir = g_dir_make_tmp ("ws-gui-fleet-none-XXXXXX", NULL);
   g_autofree char *history = g_build_filename (dir, "history.sqlite", NULL);
   g_autofree char *bad = g_build_filename (dir, "junk.perf.txt", NULL);
-  char *all[] = { bad, NULL };
+  g_autofree char *empty = g_build_filename (dir, "no-traces-here", NULL);
+  g_autofree char *notes = g_build_filename (empty, "notes.md", NULL);
+  char *all[] = { bad, empty, NULL };
   g_autoptr(GListModel) files = files_of (all);
   const char *needles[] = { "junk.perf.txt", NULL };
   Dialog d = { needles, NULL };
@@ -466,18 +469,24 @@ test_none_read (void)
   WsWindow *window;
 
   g_assert_true (g_file_set_contents (bad, "\x01\x02 binary junk\n", -1, NULL));
+  /* A folder whose only file is not named as a trace. */
+  g_assert_cmpint (g_mkdir (empty, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (notes, "# notes\n", -1, NULL));
   window = new_window (history);
   stack = GTK_STACK (gtk_widget_get_template_child (GTK_WIDGET (window), WS_TYPE_WINDOW, "main_stack"));
   ws_window_open_fleet (window, files);
   ws_gui_test_wait_until (failed_dialog_shown, &d, 120, "the dialog naming the trace not read");
   g_assert_nonnull (strstr (d.body, "No trace could be read"));
   g_assert_nonnull (strstr (d.body, "junk.perf.txt"));
+  g_assert_nonnull (strstr (d.body, "no-traces-here: a folder without trace files"));
   g_assert_false (ws_window_get_fleet_busy (window));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "welcome");
   g_assert_null (find_label_containing (GTK_WIDGET (window), "read as they loaded"));
   ws_gui_test_close_window (GTK_WIDGET (window));
   g_free (d.body);
   g_unlink (bad);
+  g_unlink (notes);
+  g_rmdir (empty);
   g_unlink (history);
   g_rmdir (dir);
 }

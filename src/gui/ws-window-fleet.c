@@ -80,9 +80,13 @@ load_in_thread (GTask        *task,
       if (some == NULL)
         g_ptr_array_add (result->failed, g_steal_pointer (&error));
       else if (some[0] == NULL)
-        g_ptr_array_add (result->failed,
-                         g_error_new (WS_ERROR, WS_ERROR_IO, "%s: %s", job->paths[i],
-                                      _("a folder without trace files (none is named as a trace format names them)")));
+        {
+          g_autofree char *shown = g_filename_display_name (job->paths[i]);
+
+          g_ptr_array_add (result->failed,
+                           g_error_new (WS_ERROR, WS_ERROR_IO, "%s: %s", shown,
+                                        _("a folder without trace files (none is named as a trace format names them)")));
+        }
       else
         g_strv_builder_addv (builder, (const char **) some);
     }

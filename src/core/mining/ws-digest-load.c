@@ -44,7 +44,8 @@ one_done (Load  *load,
   load->n_done++;
   if (load->progress == NULL)
     return;
-  name = g_path_get_basename (load->paths[index]);
+  /* A label shows it: UTF-8 whatever the file name's bytes. */
+  name = g_filename_display_basename (load->paths[index]);
   /* Translators: progress of opening traces as a fleet; the last is a file name */
   message = g_strdup_printf (_("Trace %u of %u: %s"), load->n_done, load->n_paths, name);
   load->progress ((double) load->n_done / MAX (load->n_paths, 1), message, load->progress_data);
