@@ -19,6 +19,16 @@
    digest made with `--program P` gives the traces' fleet contrast byte for
    byte (the traces found from the digests' own `programs` and
    `span_programs`).
+4. digest-merge of two digests of one trace (the same content hash) made
+   with different rules or programs is refused (exit 1, nothing written)
+   naming both files; made alike, they merge as before (one path once,
+   another path as a trace of its own).  The law over random lists of
+   digests (the lock pair and a copy of one at another path, each made
+   plain, with --scenario and with --program; repeats allowed): refused
+   exactly when some content appears made two ways, naming the first
+   digest of that content and the first that differs from it; otherwise
+   the merge holds one trace per distinct path and content, each with the
+   rules it was made with.
 """
 import gzip
 import json
@@ -206,6 +216,75 @@ for program, fast, slow in cases[:2]:
               f"naming it, the digest made with --program {program} gives the traces' contrast")
     answered += 1
 check(answered >= 1, f"fleets about a program some trace ranks third or lower ({answered})")
+
+# 4. digest-merge: one trace digested two ways is refused.
+copy_dir = os.path.join(tmp, "copy")
+os.makedirs(copy_dir)
+copy = os.path.join(copy_dir, os.path.basename(lock[0]))
+shutil.copyfile(lock[0], copy)
+with_program = digest(os.path.join(tmp, "program-foo"), lock, "--program", "foo")
+copy_plain = digest(os.path.join(tmp, "copy-plain"), [copy])
+copy_request = digest(os.path.join(tmp, "copy-request"), [copy], "--scenario", REQUEST)
+# (file, content, path, how it was made)
+made_ways = [(plain[lock[0]], "fast", lock[0], "plain"), (D[lock[0]], "fast", lock[0], "request"),
+             (with_program[lock[0]], "fast", lock[0], "program"),
+             (plain[lock[1]], "slow", lock[1], "plain"), (D[lock[1]], "slow", lock[1], "request"),
+             (with_program[lock[1]], "slow", lock[1], "program"),
+             (copy_plain[copy], "fast", copy, "plain"), (copy_request[copy], "fast", copy, "request")]
+
+
+def merge(files):
+    out = os.path.join(tmp, "merge-check.wsdigest")
+    if os.path.exists(out):
+        os.unlink(out)
+    p = run("digest-merge", "-o", out, *files)
+    return p, out
+
+
+p, out = merge([plain[lock[0]], D[lock[0]]])
+err = p.stderr.decode(errors="replace")
+check(p.returncode == 1 and plain[lock[0]] in err and D[lock[0]] in err and "built-in scenario rules" in err
+      and REQUEST in err and not os.path.exists(out),
+      "digest-merge of one trace digested without and with --scenario: exit 1 naming both files and both rules")
+p, out = merge([with_program[lock[1]], plain[lock[1]]])
+err = p.stderr.decode(errors="replace")
+check(p.returncode == 1 and plain[lock[1]] in err and with_program[lock[1]] in err and "“foo”" in err
+      and not os.path.exists(out),
+      "digest-merge of one trace digested with and without --program: exit 1 naming both files")
+p, out = merge([D[lock[0]], copy_plain[copy]])
+check(p.returncode == 1 and D[lock[0]].encode() in p.stderr and copy_plain[copy].encode() in p.stderr,
+      "the same content at another path, digested another way: refused naming both files")
+p, out = merge([D[lock[0]], D[lock[0]], copy_request[copy], D[lock[1]]])
+check(p.returncode == 0 and len(json.loads(gzip.decompress(open(out, "rb").read()))["traces"]) == 3,
+      "made alike: merged as before, a path given twice held once, another path as a trace of its own")
+
+print(f"# digest-merge law, seed {seed}")
+law = 0
+for round_ in range(12):
+    picked = [rng.choice(made_ways) for _ in range(rng.randint(2, 4))]
+    first_way, first_file, clash = {}, {}, None
+    for f, content, path, way in picked:
+        if content not in first_way:
+            first_way[content], first_file[content] = way, f
+        elif first_way[content] != way and clash is None:
+            clash = (first_file[content], f)
+    p, out = merge([f for f, _, _, _ in picked])
+    err = p.stderr.decode(errors="replace")
+    if clash is not None:
+        ok = p.returncode == 1 and not os.path.exists(out) and err.startswith(f"waitscope-cli: {clash[0]} and {clash[1]} ")
+    else:
+        traces = json.loads(gzip.decompress(open(out, "rb").read()))["traces"] if p.returncode == 0 else []
+        ways = {(path, way) for _, _, path, way in picked}
+        rules_of = {"plain": None, "program": None, "request": [builtin, REQUEST]}
+        ok = (p.returncode == 0 and len(traces) == len({(c, path) for _, c, path, _ in picked})
+              and all(t.get("scenario_rules") == rules_of[w] for t in traces for pth, w in ways if pth == t["path"]))
+    print(f"# round {round_}: {[os.path.relpath(f, tmp) for f, _, _, _ in picked]}: exit {p.returncode}"
+          f"{' (expected a refusal)' if clash else ''}")
+    if not ok:
+        print(f"# {err}")
+    law += ok
+check(law == 12, f"digest-merge over random lists of digests: refused exactly when one content was made two ways, "
+                 f"naming the first two files that differ; else one trace per path and content ({law}/12)")
 
 shutil.rmtree(tmp)
 sys.exit(1 if failures else 0)

@@ -5,7 +5,9 @@
  * same frames and stacks with the same ids, the same events, and, when
  * one fails, the error of the first that fails in the order given.  The
  * oracle is the sequential load itself, over random subsets and orders of
- * real traces of every format.
+ * real traces of every format.  A folder opened as a fleet stands for its
+ * files named as traces, sorted, hidden ones and sub-folders left out; a
+ * CTF folder stands for itself (the expected lists written by hand).
  */
 #include "config.h"
 
@@ -150,11 +152,87 @@ test_first_error (void)
   g_rmdir (dir);
 }
 
+static void
+touch (const char *dir, const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+
+  g_assert_true (g_file_set_contents (path, "x", -1, NULL));
+}
+
+static void
+test_expand_folder (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-folder-XXXXXX", NULL);
+  g_autofree char *sub = g_build_filename (dir, "sub.perf.txt", NULL);
+  g_autofree char *empty = g_build_filename (dir, "empty", NULL);
+  g_autofree char *ctf = g_dir_make_tmp ("ws-lttng-XXXXXX", NULL);
+  g_autofree char *ctf_metadata = g_build_filename (ctf, "metadata", NULL);
+  g_autofree char *file = g_build_filename (dir, "b.json", NULL);
+  g_autofree char *missing = g_build_filename (dir, "gone", NULL);
+  /* By hand: the names a trace format names, in byte order. */
+  const char *expected[] = { "B.perf.txt.gz", "a.folded", "b.json", "c.dat", "run-10.pftrace", "run-9.txt", NULL };
+  const char *others[] = { ".hidden.perf.txt", "notes.md", "record.sh", "classes.csv", NULL };
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) got = NULL, alone = NULL, none = NULL, lttng = NULL, nothing = NULL;
+
+  for (guint i = 0; expected[i] != NULL; i++)
+    touch (dir, expected[i]);
+  for (guint i = 0; others[i] != NULL; i++)
+    touch (dir, others[i]);
+  g_assert_cmpint (g_mkdir (sub, 0755), ==, 0);   /* a folder named like a trace: not one */
+  g_assert_cmpint (g_mkdir (empty, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (ctf_metadata, "/* CTF 1.8 */", -1, NULL));
+
+  got = ws_trace_loader_expand_folder (dir, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_strv_length (got), ==, g_strv_length ((char **) expected));
+  for (guint i = 0; expected[i] != NULL; i++)
+    {
+      g_autofree char *want = g_build_filename (dir, expected[i], NULL);
+      g_assert_cmpstr (got[i], ==, want);
+    }
+  /* A file is itself; so is a folder the loader reads as one trace (a
+   * "metadata" a few levels down: LTTng CTF); a folder of nothing is nothing. */
+  alone = ws_trace_loader_expand_folder (file, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_strv_length (alone), ==, 1);
+  g_assert_cmpstr (alone[0], ==, file);
+  lttng = ws_trace_loader_expand_folder (ctf, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_strv_length (lttng), ==, 1);
+  g_assert_cmpstr (lttng[0], ==, ctf);
+  none = ws_trace_loader_expand_folder (empty, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_strv_length (none), ==, 0);
+  /* A path that is not there is itself: loading it names it. */
+  nothing = ws_trace_loader_expand_folder (missing, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (nothing[0], ==, missing);
+
+  for (guint i = 0; expected[i] != NULL; i++)
+    {
+      g_autofree char *p = g_build_filename (dir, expected[i], NULL);
+      g_unlink (p);
+    }
+  for (guint i = 0; others[i] != NULL; i++)
+    {
+      g_autofree char *p = g_build_filename (dir, others[i], NULL);
+      g_unlink (p);
+    }
+  g_unlink (ctf_metadata);
+  g_rmdir (ctf);
+  g_rmdir (sub);
+  g_rmdir (empty);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/load-many/same-as-in-order", test_same_as_in_order);
   g_test_add_func ("/load-many/first-error", test_first_error);
+  g_test_add_func ("/load-many/expand-folder", test_expand_folder);
   return g_test_run ();
 }

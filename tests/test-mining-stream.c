@@ -8,7 +8,11 @@
  * several.  ws_trace_loader_fold_many() folds in the order given and fails
  * with the error of the first path that fails, as ws_trace_loader_load_many()
  * does; cancelled, it says so.  (tests/test-mining-stream-cli.py holds the CLI
- * to the same law, text and history store included.)
+ * to the same law, text and history store included.)  Going on past the
+ * traces it cannot read (ws_digest_load_traces_each(), the window's fleet),
+ * the digest mines as the held good traces alone do, each bad one is named
+ * with the error loading it alone gives, in the order given, and the
+ * progress counts every trace once, up to "n of n".
  */
 #include "config.h"
 
@@ -227,6 +231,121 @@ test_first_error (void)
   g_rmdir (dir);
 }
 
+typedef struct {
+  GString *reports;
+  double   last;
+  guint    n;
+} Progress;
+
+static void
+progress_cb (double fraction, const char *message, gpointer data)
+{
+  Progress *p = data;
+
+  g_assert_cmpfloat (fraction, >=, p->last);
+  p->last = fraction;
+  p->n++;
+  g_string_assign (p->reports, message);
+}
+
+/* Random good traces with bad ones put among them at random places. */
+static void
+test_each_passes_by (void)
+{
+  guint32 seed = g_test_rand_int ();
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  g_autofree char *dir = g_dir_make_tmp ("ws-fold-each-XXXXXX", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad.perf.txt", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing.perf.txt", NULL);
+  g_autofree char *empty = g_build_filename (dir, "empty.perf.txt", NULL);
+  const char *bads[] = { bad, missing, empty };
+
+  g_test_message ("seed %u", seed);
+  g_assert_true (g_file_set_contents (bad, "not perf script output\n", -1, NULL));
+  g_assert_true (g_file_set_contents (empty, "", -1, NULL));
+  for (guint round = 0; round < 6; round++)
+    {
+      g_auto(GStrv) good = random_paths (rand);
+      g_autoptr(GPtrArray) all = g_ptr_array_new ();
+      g_autoptr(GPtrArray) expected = g_ptr_array_new ();   /* the bad paths, in order */
+      g_autoptr(GPtrArray) failed = g_ptr_array_new_with_free_func ((GDestroyNotify) g_error_free);
+      g_autoptr(WsDigest) digest = NULL;
+      g_autoptr(WsMiningResult) run = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *held = NULL, *streamed = NULL, *last = NULL;
+      guint n_bad = g_rand_int_range (rand, 1, 4);
+      Progress p = { g_string_new (NULL), 0, 0 };
+      WsMiningSettings s;
+
+      for (guint i = 0; good[i] != NULL; i++)
+        g_ptr_array_add (all, good[i]);
+      for (guint b = 0; b < n_bad; b++)
+        g_ptr_array_insert (all, g_rand_int_range (rand, 0, all->len + 1), (gpointer) bads[g_rand_int_range (rand, 0, 3)]);
+      for (guint i = 0; i < all->len; i++)
+        if (!g_str_has_prefix (g_ptr_array_index (all, i), g_getenv ("WS_TEST_DATA")))
+          g_ptr_array_add (expected, g_ptr_array_index (all, i));
+      g_ptr_array_add (all, NULL);
+
+      settings_variant (&s, round % N_VARIANTS);
+      g_setenv ("WAITSCOPE_LOAD_THREADS", round % 3 == 0 ? "1" : round % 3 == 1 ? "2" : "3", TRUE);
+      digest = ws_digest_load_traces_each ((char **) all->pdata, NULL,
+                                           WS_DIGEST_READ_SKIP_WAIT_SAMPLES | WS_DIGEST_READ_SKIP_INSTANCES,
+                                           1u << ws_mining_settings_digest_area (&s), progress_cb, &p, failed,
+                                           NULL, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (digest);
+
+      /* Each bad trace named, in order, as loading it alone names it. */
+      g_assert_cmpuint (failed->len, ==, expected->len);
+      for (guint i = 0; i < failed->len; i++)
+        {
+          g_autoptr(GError) alone = NULL;
+          g_autoptr(WsTrace) trace = ws_trace_loader_load_full (g_ptr_array_index (expected, i), NULL, NULL, NULL,
+                                                                NULL, NULL, &alone);
+
+          g_assert_null (trace);
+          g_assert_cmpstr (((GError *) g_ptr_array_index (failed, i))->message, ==, alone->message);
+        }
+      /* The rest mined as the good traces held. */
+      g_assert_cmpuint (ws_digest_get_n_traces (digest), ==, g_strv_length (good));
+      run = ws_mining_run_digest (digest, &s, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      streamed = run_json (run, &s);
+      held = mine_held (good, &s);
+      g_assert_cmpstr (streamed, ==, held);
+
+      /* One report a trace, the last "n of n". */
+      g_assert_cmpuint (p.n, ==, all->len - 1);
+      g_assert_cmpfloat (p.last, ==, 1.0);
+      last = g_strdup_printf ("Trace %u of %u: ", all->len - 1, all->len - 1);
+      g_assert_true (g_str_has_prefix (p.reports->str, last));
+      g_string_free (p.reports, TRUE);
+    }
+  g_unsetenv ("WAITSCOPE_LOAD_THREADS");
+  g_unlink (bad);
+  g_unlink (empty);
+  g_rmdir (dir);
+}
+
+static void
+test_each_cancelled (void)
+{
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) failed = g_ptr_array_new_with_free_func ((GDestroyNotify) g_error_free);
+  g_autofree char *a = data_path (names[0]), *b = data_path (names[1]);
+  char *paths[] = { a, b, NULL };
+  g_autoptr(WsDigest) digest = NULL;
+
+  g_cancellable_cancel (cancellable);
+  digest = ws_digest_load_traces_each (paths, NULL, WS_DIGEST_READ_ALL, WS_DIGEST_ALL_AREAS, NULL, NULL, failed,
+                                       cancellable, &error);
+  g_assert_null (digest);
+  g_assert_error (error, WS_ERROR, WS_ERROR_CANCELLED);
+  /* A cancelled load is no trace that could not be read. */
+  g_assert_cmpuint (failed->len, ==, 0);
+}
+
 static void
 test_cancelled (void)
 {
@@ -251,5 +370,7 @@ main (int argc, char **argv)
   g_test_add_func ("/mining-stream/random-subsets-orders", test_streamed_equals_held);
   g_test_add_func ("/mining-stream/first-error", test_first_error);
   g_test_add_func ("/mining-stream/cancelled", test_cancelled);
+  g_test_add_func ("/mining-stream/each-passes-by", test_each_passes_by);
+  g_test_add_func ("/mining-stream/each-cancelled", test_each_cancelled);
   return g_test_run ();
 }

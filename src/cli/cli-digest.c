@@ -265,6 +265,85 @@ cli_digest (int    argc,
   return n_failed > 0 ? CLI_EXIT_INPUT : CLI_EXIT_OK;
 }
 
+/* %FALSE at the first trace of @one, read from @file, whose content a
+ * digest read before (@seen: content hash → the first trace holding it,
+ * @from: that trace → its file) or an earlier trace of @one holds, made
+ * for other things (ws_digest_check_made_alike()). */
+static gboolean
+check_made_alike (WsDigest    *one,
+                  const char  *file,
+                  GHashTable  *seen,
+                  GHashTable  *from,
+                  GError     **error)
+{
+  g_autoptr(GHashTable) here = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint t = 0; t < ws_digest_get_n_traces (one); t++)
+    {
+      const WsDigestTrace *trace = ws_digest_get_trace (one, t);
+      const WsDigestTrace *before = g_hash_table_lookup (seen, trace->content_hash);
+      const WsDigestTrace *earlier = g_hash_table_lookup (here, trace->content_hash);
+
+      if (before != NULL && !ws_digest_check_made_alike (before, g_hash_table_lookup (from, before), trace, file, error))
+        return FALSE;
+      if (earlier != NULL && !ws_digest_check_made_alike (earlier, file, trace, file, error))
+        return FALSE;
+      if (earlier == NULL)
+        g_hash_table_insert (here, trace->content_hash, (gpointer) trace);
+    }
+  return TRUE;
+}
+
+/* Registers the traces @all gained from @file (from @from_index on). */
+static void
+remember (WsDigest    *all,
+          guint        from_index,
+          const char  *file,
+          GHashTable  *seen,
+          GHashTable  *from)
+{
+  for (guint t = from_index; t < ws_digest_get_n_traces (all); t++)
+    {
+      const WsDigestTrace *trace = ws_digest_get_trace (all, t);
+
+      if (!g_hash_table_contains (seen, trace->content_hash))
+        {
+          g_hash_table_insert (seen, trace->content_hash, (gpointer) trace);
+          g_hash_table_insert (from, (gpointer) trace, (gpointer) file);
+        }
+    }
+}
+
+/* cli_load_digests() over digests alone, refusing two digests of one
+ * trace made for different things: a merge keeps one of them, and the
+ * fleet would then hold instances found by other rules than the rest.
+ * The same trace digested alike merges as before: the same path once,
+ * another path as a trace of its own (ws_digest_merge()). */
+static WsDigest *
+merge_digests (char    **paths,
+               GError  **error)
+{
+  g_autoptr(WsDigest) all = NULL;
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) from = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; paths[i] != NULL; i++)
+    {
+      g_autoptr(WsDigest) one = ws_digest_read_full (paths[i], WS_DIGEST_READ_ALL, error);
+      guint before = all != NULL ? ws_digest_get_n_traces (all) : 0;
+
+      if (one == NULL || !check_made_alike (one, paths[i], seen, from, error))
+        return NULL;
+      /* The first is taken as read, not copied (as cli_load_digests() does). */
+      if (all == NULL)
+        all = g_steal_pointer (&one);
+      else
+        ws_digest_merge (all, one);
+      remember (all, before, paths[i], seen, from);
+    }
+  return all != NULL ? g_steal_pointer (&all) : ws_digest_new ();
+}
+
 int
 cli_digest_merge (int    argc,
                   char **argv)
@@ -287,7 +366,8 @@ cli_digest_merge (int    argc,
   g_option_context_set_description (context,
     _("The merged digest holds every trace of its inputs, over one table of frames and stacks, in a canonical "
       "order (traces by path): merging is associative and independent of the order, so partial merges "
-      "combine.  Mining it is mining its traces in that order."));
+      "combine.  Mining it is mining its traces in that order.  Two digests of one trace (the same content) "
+      "made with different --scenario, --scenario-file or --program are refused, naming both files."));
   if (!cli_parse_options (context, "digest-merge", &argc, &argv, &status))
     return status;
   if (out == NULL)
@@ -301,7 +381,7 @@ cli_digest_merge (int    argc,
   for (int i = 1; i < argc; i++)
     if (!ws_digest_file_sniff (argv[i]))
       return cli_usage_error ("digest-merge", _("“%s” is not a digest (.wsdigest)"), argv[i]);
-  if ((merged = cli_load_digests (argv + 1, WS_DIGEST_READ_ALL, &error)) == NULL || !ws_digest_write_level (merged, out, level, &error))
+  if ((merged = merge_digests (argv + 1, &error)) == NULL || !ws_digest_write_level (merged, out, level, &error))
     return cli_fail (error);
   return CLI_EXIT_OK;
 }

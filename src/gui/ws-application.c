@@ -205,6 +205,7 @@ ws_application_startup (GApplication *app)
     { "win.pin-view", { "<Control>d", NULL } },
     { "win.save-session", { "<Control>s", NULL } },
     { "win.open-session", { "<Control><Shift>o", NULL } },
+    { "win.open-fleet", { "<Control><Shift>f", NULL } },
     { "win.present", { "F5", NULL } },
     { "win.show-wait-graph", { "<Control><Shift>w", NULL } },
     { "win.show-ready-tree", { "<Control><Shift>r", NULL } },

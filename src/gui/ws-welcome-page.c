@@ -197,6 +197,7 @@ build_header (void)
                                      "(perf.data, or perf script text, plain or gzip), a Waitscope "
                                      "JSON trace or a saved session — drop it here — or record one now."));
   GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *fleet;
 
   gtk_image_set_pixel_size (GTK_IMAGE (icon), 96);
   gtk_widget_add_css_class (icon, "dim-label");
@@ -212,6 +213,13 @@ build_header (void)
   gtk_box_append (GTK_BOX (box), title);
   gtk_box_append (GTK_BOX (box), text);
   gtk_box_append (GTK_BOX (box), buttons);
+  /* Many traces mined together, none held: a quieter second line. */
+  fleet = gtk_button_new_with_mnemonic (_("Open Many Traces as a _Fleet…"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (fleet), "win.open-fleet");
+  gtk_widget_set_tooltip_text (fleet, _("Mine and contrast many traces without holding them (Ctrl+Shift+F)"));
+  gtk_widget_add_css_class (fleet, "flat");
+  gtk_widget_set_halign (fleet, GTK_ALIGN_CENTER);
+  gtk_box_append (GTK_BOX (box), fleet);
   return box;
 }
 

@@ -39,29 +39,44 @@ read_in_thread (GTask        *task,
 
 /* What stands for the timeline while a digest is shown: a heading and a
  * few lines, no taller than they need (an AdwStatusPage asked for 210 px
- * of the 720 and squeezed the Contrast page). */
+ * of the 720 and squeezed the Contrast page); under them, the traces a
+ * fleet could not read, each with why. */
 static GtkWidget *
-no_events_page (WsWindow   *self,
-                const char *name,
-                guint       n_traces)
+no_events_page (WsWindow          *self,
+                const char        *title,
+                const char        *body,
+                const GPtrArray   *failed)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4), *scrolled;
-  g_autofree char *title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: a digest of %u trace",
-                                                         "%s: a digest of %u traces", n_traces), name, n_traces);
   GtkWidget *heading = gtk_label_new (title);
-  GtkWidget *text = gtk_label_new (
-    _("A digest holds no events: Mining shows the fleet's costliest patterns and Contrast what its "
-      "slow runs do that the fast ones do not, as “waitscope-cli mine” and “contrast” over the digest do. "
-      "The timeline, the Overview, the graphs and the other pages need the traces themselves: open them "
-      "to see those."));
+  GtkWidget *text = gtk_label_new (body);
 
   gtk_widget_add_css_class (heading, "title-4");
   gtk_label_set_xalign (GTK_LABEL (heading), 0);
+  gtk_label_set_wrap (GTK_LABEL (heading), TRUE);
   gtk_label_set_wrap (GTK_LABEL (text), TRUE);
 
   gtk_label_set_xalign (GTK_LABEL (text), 0);
   gtk_widget_add_css_class (text, "dim-label");
   gtk_box_append (GTK_BOX (box), heading);
+  /* Right under the heading, where the few lines the pane gives are: a
+   * trace not read must never go unnoticed.  Each message names the file
+   * and why. */
+  if (failed != NULL && failed->len > 0)
+    {
+      g_autoptr(GString) list = g_string_new (NULL);
+      GtkWidget *not_read;
+
+      for (guint i = 0; i < failed->len; i++)
+        g_string_append_printf (list, "%s%s", i > 0 ? "\n" : "", ((const GError *) g_ptr_array_index (failed, i))->message);
+      not_read = gtk_label_new (list->str);
+      gtk_label_set_xalign (GTK_LABEL (not_read), 0);
+      gtk_label_set_wrap (GTK_LABEL (not_read), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (not_read), PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_selectable (GTK_LABEL (not_read), TRUE);
+      gtk_widget_add_css_class (not_read, "error");
+      gtk_box_append (GTK_BOX (box), not_read);
+    }
   gtk_box_append (GTK_BOX (box), text);
   gtk_widget_set_margin_start (box, 12);
   gtk_widget_set_margin_end (box, 12);
@@ -73,7 +88,9 @@ no_events_page (WsWindow   *self,
    * then asked for the whole text on one line. */
   scrolled = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scrolled), 72);
+  /* Room for up to four traces not read (a message may wrap); the rest scrolls. */
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scrolled),
+                                              72 + 28 * (int) MIN (failed != NULL ? failed->len : 0, 4));
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), box);
   return scrolled;
 }
@@ -100,6 +117,56 @@ _ws_window_digest_leave (WsWindow *self)
   ws_contrast_page_set_digest (self->contrast_page, NULL);
 }
 
+/**
+ * _ws_window_show_digest:
+ * @title: the heading of what stands for the timeline
+ * @body: (nullable): the lines under it; %NULL: what a digest file holds
+ * @contrast: whether the Contrast page contrasts @digest (it needs the
+ *   scenario instances, which a fleet read from traces leaves out)
+ * @failed: (nullable) (element-type GError): traces of the fleet that
+ *   could not be read, listed under it
+ *
+ * Shows a fleet's digest as an opened digest file is shown: no trace
+ * current, a few lines where the timeline was, the Mining page mining it
+ * and the Contrast page ready to contrast it.
+ */
+void
+_ws_window_show_digest (WsWindow        *self,
+                        WsDigest        *digest,
+                        const char      *title,
+                        const char      *body,
+                        gboolean         contrast,
+                        const GPtrArray *failed)
+{
+  if (body == NULL)
+    body = _("A digest holds no events: Mining shows the fleet's costliest patterns and Contrast what its "
+             "slow runs do that the fast ones do not, as “waitscope-cli mine” and “contrast” over the digest do. "
+             "The timeline, the Overview, the graphs and the other pages need the traces themselves: open them "
+             "to see those.");
+  /* No trace is current: the pages that need one show their empty state. */
+  gtk_list_box_unselect_all (self->trace_list);
+  _ws_window_show_document (self, NULL);
+  gtk_stack_set_visible_child_name (self->main_stack, "trace");
+  if (self->timeline_pane == NULL)
+    {
+      self->timeline_pane = g_object_ref (gtk_paned_get_start_child (self->content_paned));
+      /* Where the divider was, unless the window had not placed it yet. */
+      g_object_set_data (G_OBJECT (self->timeline_pane), "ws-paned-position",
+                         GINT_TO_POINTER (g_object_get_data (G_OBJECT (self), "ws-pane-arranged") != NULL
+                                          ? gtk_paned_get_position (self->content_paned) : -1));
+    }
+  _ws_window_hold_split (self);
+  gtk_paned_set_start_child (self->content_paned, no_events_page (self, title, body, failed));
+  /* A few lines of text: the rest of the height is the pages'; the
+   * timeline's legend has nothing to explain. */
+  gtk_paned_set_shrink_start_child (self->content_paned, FALSE);
+  gtk_paned_set_position (self->content_paned, 1);   /* the scrolled window's 72 px */
+  gtk_widget_set_visible (GTK_WIDGET (self->legend), FALSE);
+  ws_window_show_details_page (self, "mining");
+  ws_mining_page_set_digest (self->mining_page, digest);
+  ws_contrast_page_set_digest (self->contrast_page, contrast ? digest : NULL);
+}
+
 /* The newest read only (WsWorker); none once the window has gone. */
 static void
 read_done (gpointer  owner,
@@ -124,28 +191,14 @@ read_done (gpointer  owner,
       gtk_window_present (GTK_WINDOW (dialog));
       return;
     }
-  /* No trace is current: the pages that need one show their empty state. */
-  gtk_list_box_unselect_all (self->trace_list);
-  _ws_window_show_document (self, NULL);
-  gtk_stack_set_visible_child_name (self->main_stack, "trace");
-  if (self->timeline_pane == NULL)
-    {
-      self->timeline_pane = g_object_ref (gtk_paned_get_start_child (self->content_paned));
-      /* Where the divider was, unless the window had not placed it yet. */
-      g_object_set_data (G_OBJECT (self->timeline_pane), "ws-paned-position",
-                         GINT_TO_POINTER (g_object_get_data (G_OBJECT (self), "ws-pane-arranged") != NULL
-                                          ? gtk_paned_get_position (self->content_paned) : -1));
-    }
-  _ws_window_hold_split (self);
-  gtk_paned_set_start_child (self->content_paned, no_events_page (self, shown, ws_digest_get_n_traces (digest)));
-  /* A few lines of text: the rest of the height is the pages'; the
-   * timeline's legend has nothing to explain. */
-  gtk_paned_set_shrink_start_child (self->content_paned, FALSE);
-  gtk_paned_set_position (self->content_paned, 1);   /* the scrolled window's 72 px */
-  gtk_widget_set_visible (GTK_WIDGET (self->legend), FALSE);
-  ws_window_show_details_page (self, "mining");
-  ws_mining_page_set_digest (self->mining_page, digest);
-  ws_contrast_page_set_digest (self->contrast_page, digest);
+  {
+    g_autofree char *title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: a digest of %u trace",
+                                                           "%s: a digest of %u traces",
+                                                           ws_digest_get_n_traces (digest)),
+                                              shown, ws_digest_get_n_traces (digest));
+
+    _ws_window_show_digest (self, digest, title, NULL, TRUE, NULL);
+  }
   ws_window_add_recent (self, file);
 }
 

@@ -5,7 +5,8 @@
  * Shared by the files the main window is split into (one job each, as
  * gnome-text-editor splits its window): ws-window.c (the object, the
  * selection bar), ws-window-actions.c, ws-window-documents.c,
- * ws-window-files.c, ws-window-pages.c and ws-window-search.c.
+ * ws-window-files.c, ws-window-digest.c, ws-window-fleet.c,
+ * ws-window-pages.c and ws-window-search.c.
  */
 
 #include "ws-contrast-page.h"
@@ -16,6 +17,8 @@
 #include "ws-timeline-legend.h"
 #include "ws-window.h"
 #include "ws-window-anomaly.h"   /* ws_window_show_toast() */
+#include "ws-digest.h"
+#include "ws-progress-relay.h"
 #include "ws-worker.h"
 
 G_BEGIN_DECLS
@@ -71,6 +74,10 @@ struct _WsWindow
   WsWorker             *sqlite_export;    /* ws-window-sqlite.c */
   GtkWidget            *timeline_pane;    /* ws-window-digest.c: the timeline, while a digest stands in its place */
   WsWorker             *digest_reader;    /* ws-window-digest.c */
+  WsWorker             *fleet_loader;     /* ws-window-fleet.c */
+  WsProgressRelay      *fleet_relay;
+  AdwStatusPage        *fleet_page;       /* the main stack's "fleet": progress and Cancel */
+  GtkProgressBar       *fleet_progress;
 };
 
 /* ws-window.c */
@@ -101,6 +108,17 @@ void     _ws_window_update_recent_menu       (WsWindow       *self);
 void     ws_window_open_digest               (WsWindow       *self,
                                               GFile          *file);
 void     _ws_window_digest_leave             (WsWindow       *self);
+void     _ws_window_show_digest              (WsWindow       *self,
+                                              WsDigest       *digest,
+                                              const char     *title,
+                                              const char     *body,
+                                              gboolean        contrast,
+                                              const GPtrArray *failed);
+
+/* ws-window-fleet.c */
+void     _ws_window_class_fleet_init         (GtkWidgetClass *widget_class);
+void     _ws_window_fleet_init               (WsWindow       *self);
+void     _ws_window_fleet_dispose            (WsWindow       *self);
 /* ws-window-pages.c */
 void     _ws_window_hold_split               (WsWindow       *self);
 void     _ws_window_arrange_split_again      (WsWindow       *self);

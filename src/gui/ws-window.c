@@ -120,6 +120,7 @@ ws_window_dispose (GObject *object)
     ws_worker_drop (self->digest_reader);
   g_clear_object (&self->digest_reader);
   _ws_window_sqlite_dispose (self);
+  _ws_window_fleet_dispose (self);
   for (guint i = 0; self->documents && i < g_list_model_get_n_items (G_LIST_MODEL (self->documents)); i++)
     {
       g_autoptr(WsDocument) document = g_list_model_get_item (G_LIST_MODEL (self->documents), i);
@@ -213,6 +214,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, recent_section);
 
   _ws_window_class_files_init (widget_class);
+  _ws_window_class_fleet_init (widget_class);
   _ws_window_class_actions_init (widget_class);
   _ws_window_class_search_init (widget_class);
   _ws_window_class_slowest_init (widget_class);
@@ -241,6 +243,7 @@ ws_window_init (WsWindow *self)
   _ws_window_pages_init (self);
   _ws_window_slowest_init (self);
   _ws_window_files_init (self);
+  _ws_window_fleet_init (self);
 
   _ws_window_show_document (self, NULL);
   ws_accessible_names_apply (GTK_WIDGET (self));

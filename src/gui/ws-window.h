@@ -32,6 +32,9 @@ G_DECLARE_FINAL_TYPE (WsWindow, ws_window, WS, WINDOW, AdwApplicationWindow)
 WsWindow       *ws_window_new                  (GtkApplication *application);
 WsDocument     *ws_window_open_file            (WsWindow       *self,
                                                 GFile          *file);
+void            ws_window_open_fleet           (WsWindow       *self,
+                                                GListModel     *files);
+gboolean        ws_window_get_fleet_busy       (WsWindow       *self);
 WsDocument     *ws_window_open_trace           (WsWindow       *self,
                                                 GFile          *file);
 WsSession      *ws_window_get_session          (WsWindow       *self);

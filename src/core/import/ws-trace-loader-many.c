@@ -13,7 +13,11 @@
 #include <sys/stat.h>
 
 #include <glib/gstdio.h>
+#include <string.h>
 
+#include "ws-ctf-importer.h"
+#include "ws-error.h"
+#include "ws-importer.h"
 #include "ws-threads-env.h"
 #include "ws-trace-loader.h"
 
@@ -225,6 +229,34 @@ ws_trace_loader_fold_many (char             **paths,
                            gpointer           data,
                            GError           **error)
 {
+  return ws_trace_loader_fold_many_full (paths, rules, cancellable, map, fold, NULL, free_part, data, error);
+}
+
+/**
+ * ws_trace_loader_fold_many_full:
+ * @failed: (nullable): takes the error of a trace that could not be loaded
+ *   or mapped, on the calling thread, in the order of @paths, and the
+ *   fold goes on without it; %NULL: the first such error stops the fold
+ *   (ws_trace_loader_fold_many())
+ *
+ * ws_trace_loader_fold_many() that can go on past traces it cannot read,
+ * as `digest` does over many traces: each is named, the others are
+ * folded.  A cancellation still stops it, and a fold's own failure too.
+ *
+ * Returns: %TRUE if every trace was loaded, mapped and folded, or handed
+ *   to @failed
+ */
+gboolean
+ws_trace_loader_fold_many_full (char             **paths,
+                                WsScenarioRules   *rules,
+                                GCancellable      *cancellable,
+                                WsTraceMapFunc     map,
+                                WsTraceFoldFunc    fold,
+                                WsTraceFailFunc    failed_func,
+                                GDestroyNotify     free_part,
+                                gpointer           data,
+                                GError           **error)
+{
   g_autoptr(GPtrArray) threads = g_ptr_array_new ();
   g_autoptr(GCancellable) stop = g_cancellable_new ();
   Stream s = { paths, paths ? g_strv_length (paths) : 0, rules, stop, map, data };
@@ -263,6 +295,14 @@ ws_trace_loader_fold_many (char             **paths,
       e = g_steal_pointer (&s.errors[i]);
       g_mutex_unlock (&s.lock);
 
+      /* Not read: handed over and passed by, unless the run was cancelled
+       * (then every load after it fails, and the run must stop). */
+      if (failed == NULL && e != NULL && failed_func != NULL && !g_cancellable_is_cancelled (cancellable))
+        {
+          g_assert (part == NULL);
+          failed_func (i, g_steal_pointer (&e), data);
+          continue;
+        }
       if (failed == NULL && e == NULL && !fold (i, part, data, &e))
         part = NULL;   /* fold took it, and failed */
       else if (failed == NULL && e == NULL)
@@ -298,4 +338,84 @@ ws_trace_loader_fold_many (char             **paths,
       return FALSE;
     }
   return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* A folder of traces                                                   */
+
+/* Whether @name matches a file-name pattern of a registered importer (the
+ * Open dialog's "All Traces" filter), but for CTF's "metadata", which is a
+ * part of a trace folder, not a trace. */
+static gboolean
+named_like_a_trace (const char *name)
+{
+  guint n;
+  const WsImporter * const *importers = ws_importers_get (&n);
+
+  for (guint i = 0; i < n; i++)
+    for (guint k = 0; importers[i]->patterns[k] != NULL; k++)
+      if (strchr (importers[i]->patterns[k], '*') != NULL && g_pattern_match_simple (importers[i]->patterns[k], name))
+        return TRUE;
+  return FALSE;
+}
+
+static int
+compare_paths (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/**
+ * ws_trace_loader_expand_folder:
+ * @path: a trace file, or a folder
+ *
+ * The traces @path stands for when many are opened together: a file is
+ * itself; so is a folder the loader reads as one trace (LTTng CTF: a
+ * `metadata` file a few levels down, ws_ctf_find_metadata()); any other folder stands for its files named as a trace
+ * format names them (the Open dialog's "All Traces" patterns), hidden
+ * files and sub-folders left out, sorted by name (bytes) so that the
+ * fleet's order is the same on every run.
+ *
+ * Returns: (transfer full): the paths, perhaps none, or %NULL with @error
+ *   set (naming @path) when the folder cannot be read
+ */
+GStrv
+ws_trace_loader_expand_folder (const char  *path,
+                               GError     **error)
+{
+  g_autoptr(GStrvBuilder) out = g_strv_builder_new ();
+  g_autoptr(GPtrArray) files = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GDir) dir = NULL;
+  g_autofree char *metadata = NULL;
+  const char *name;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!g_file_test (path, G_FILE_TEST_IS_DIR) || (metadata = ws_ctf_find_metadata (path)) != NULL)
+    {
+      g_strv_builder_add (out, path);
+      return g_strv_builder_end (out);
+    }
+  if ((dir = g_dir_open (path, 0, &local_error)) == NULL)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s: %s", path, local_error->message);
+      return NULL;
+    }
+  files = g_ptr_array_new_with_free_func (g_free);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *file = NULL;
+
+      if (name[0] == '.' || !named_like_a_trace (name))
+        continue;
+      file = g_build_filename (path, name, NULL);
+      if (g_file_test (file, G_FILE_TEST_IS_REGULAR))
+        g_ptr_array_add (files, g_steal_pointer (&file));
+    }
+  g_ptr_array_sort (files, compare_paths);
+  for (guint i = 0; i < files->len; i++)
+    g_strv_builder_add (out, g_ptr_array_index (files, i));
+  return g_strv_builder_end (out);
 }

@@ -35,6 +35,18 @@ typedef gboolean (*WsTraceFoldFunc) (guint          index,
                                      gpointer       data,
                                      GError       **error);
 
+/**
+ * WsTraceFailFunc:
+ * @index: the trace's place among the paths
+ * @error: (transfer full): why it could not be loaded or mapped (the
+ *   loader's message names the file and the place)
+ *
+ * Takes a trace ws_trace_loader_fold_many_full() passes by.
+ */
+typedef void     (*WsTraceFailFunc) (guint          index,
+                                     GError        *error,
+                                     gpointer       data);
+
 const WsImporter *ws_trace_loader_sniff     (const char          *path,
                                              gboolean            *compressed,
                                              GCancellable        *cancellable,
@@ -65,6 +77,17 @@ gboolean       ws_trace_loader_fold_many    (char               **paths,
                                              GDestroyNotify       free_part,
                                              gpointer             data,
                                              GError             **error);
+gboolean       ws_trace_loader_fold_many_full (char             **paths,
+                                               WsScenarioRules   *rules,
+                                               GCancellable      *cancellable,
+                                               WsTraceMapFunc     map,
+                                               WsTraceFoldFunc    fold,
+                                               WsTraceFailFunc    failed,
+                                               GDestroyNotify     free_part,
+                                               gpointer           data,
+                                               GError           **error);
+GStrv          ws_trace_loader_expand_folder (const char       *path,
+                                              GError          **error);
 void           ws_trace_loader_load_async   (const char          *path,
                                              WsStackTable        *stacks,
                                              WsScenarioRules     *rules,

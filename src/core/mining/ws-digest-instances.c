@@ -292,6 +292,80 @@ ws_digest_check_rules (WsDigest            *self,
   return TRUE;
 }
 
+static gboolean
+same_names (const GPtrArray *a,
+            const GPtrArray *b)
+{
+  if (a->len != b->len)
+    return FALSE;
+  for (guint i = 0; i < a->len; i++)
+    if (!g_str_equal (g_ptr_array_index (a, i), g_ptr_array_index (b, i)))
+      return FALSE;
+  return TRUE;
+}
+
+static char *
+programs_text (const GPtrArray *programs)
+{
+  GString *text;
+
+  if (programs->len == 0)
+    return g_strdup (_("no program"));
+  /* Translators: followed by a list of program names */
+  text = g_string_new (_("the programs"));
+  for (guint i = 0; i < programs->len; i++)
+    g_string_append_printf (text, "%s“%s”", i > 0 ? ", " : " ", (const char *) g_ptr_array_index (programs, i));
+  return g_string_free (text, FALSE);
+}
+
+/**
+ * ws_digest_check_made_alike:
+ * @a: a trace of a digest read from @a_file
+ * @b: a trace of a digest read from @b_file with @a's content hash
+ *
+ * Two digests of one trace (the same content) must have been made for the
+ * same things to be merged: one of them is kept, and a merge that kept
+ * whichever came first would hold instances found by other scenario
+ * rules, or the thread spans of other programs, than the rest of the
+ * fleet.  The programs are compared where both digests kept instances
+ * (a digest written before contrast read digests has neither).
+ *
+ * Returns: %FALSE with a %WS_ERROR_INVALID error naming both files, the
+ *   trace and what differs
+ */
+gboolean
+ws_digest_check_made_alike (const WsDigestTrace  *a,
+                            const char           *a_file,
+                            const WsDigestTrace  *b,
+                            const char           *b_file,
+                            GError              **error)
+{
+  g_autofree char *made_a = NULL, *made_b = NULL;
+
+  g_return_val_if_fail (g_str_equal (a->content_hash, b->content_hash), FALSE);
+
+  if (!same_names (a->scenario_rules, b->scenario_rules))
+    {
+      made_a = rules_text ((const char * const *) a->scenario_rules->pdata, a->scenario_rules->len);
+      made_b = rules_text ((const char * const *) b->scenario_rules->pdata, b->scenario_rules->len);
+    }
+  else if (a->has_instances && b->has_instances && !same_names (a->span_programs, b->span_programs))
+    {
+      made_a = programs_text (a->span_programs);
+      made_b = programs_text (b->span_programs);
+    }
+  else
+    return TRUE;
+  g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+               /* Translators: two digest files, the trace's path, its content hash (the first 12 digits),
+                * then what each digest was made for */
+               _("%s and %s hold the same trace (%s, content %.12s…) digested for different things: %s in the "
+                 "first, %s in the second; digest the trace again with the same --scenario, --scenario-file "
+                 "and --program as the rest to merge them"),
+               a_file, b_file, a->path, a->content_hash, made_a, made_b);
+  return FALSE;
+}
+
 /* ws_instance_set_list_scenarios() over a digest's traces. */
 GStrv
 ws_digest_list_scenarios (WsDigest *self)

@@ -16,6 +16,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "ws-digest.h"
 #include "ws-trace-loader.h"
 
@@ -23,7 +25,31 @@ typedef struct {
   WsDigestReadFlags  skip;
   guint              areas;
   WsDigest          *all;
+  /* ws_digest_load_traces_each() only */
+  char             **paths;
+  guint              n_paths;
+  guint              n_done;     /* folded or passed by, in order */
+  GPtrArray         *failed;
+  WsProgressFunc     progress;
+  gpointer           progress_data;
 } Load;
+
+/* "Trace k of n" once the k-th, in the order given, is done with. */
+static void
+one_done (Load  *load,
+          guint  index)
+{
+  g_autofree char *name = NULL, *message = NULL;
+
+  load->n_done++;
+  if (load->progress == NULL)
+    return;
+  /* A label shows it: UTF-8 whatever the file name's bytes. */
+  name = g_filename_display_basename (load->paths[index]);
+  /* Translators: progress of opening traces as a fleet; the last is a file name */
+  message = g_strdup_printf (_("Trace %u of %u: %s"), load->n_done, load->n_paths, name);
+  load->progress ((double) load->n_done / MAX (load->n_paths, 1), message, load->progress_data);
+}
 
 /* On a loading thread: the trace's digest, over a table of its own. */
 static gpointer
@@ -56,7 +82,21 @@ merge (guint      index,
     load->all = g_steal_pointer (&one);
   else
     ws_digest_merge (load->all, one);
+  if (load->paths != NULL)
+    one_done (load, index);
   return TRUE;
+}
+
+/* A trace that could not be read, named and passed by. */
+static void
+pass_by (guint    index,
+         GError  *error,
+         gpointer data)
+{
+  Load *load = data;
+
+  g_ptr_array_add (load->failed, error);
+  one_done (load, index);
 }
 
 /**
@@ -87,6 +127,51 @@ ws_digest_load_traces (char               **paths,
 
   if (!ws_trace_loader_fold_many (paths, rules, cancellable, reduce, merge, (GDestroyNotify) ws_digest_unref,
                                   &load, error))
+    {
+      g_clear_pointer (&load.all, ws_digest_unref);
+      return NULL;
+    }
+  return load.all != NULL ? load.all : ws_digest_new ();
+}
+
+/**
+ * ws_digest_load_traces_each:
+ * @paths: (array zero-terminated=1): trace files
+ * @rules: (nullable): the scenario rules, or %NULL for the built-in ones
+ * @skip: the parts of each trace's digest the run will not read
+ * @areas: the areas to reduce
+ * @progress: (nullable): told "trace k of n" as each trace, in the order
+ *   given, is folded or passed by
+ * @failed: (element-type GError): where each trace that could not be read
+ *   goes, in the order given (its message names the file and the place)
+ *
+ * ws_digest_load_traces() that goes on past traces it cannot read, as
+ * `waitscope-cli digest` over many traces does (each named, the others
+ * reduced) and the fleet driver after it (tools/fleet/fleet.py: the rest
+ * mined): the window's File → Open Traces as a Fleet.  The digest is the
+ * one ws_digest_load_traces() gives over the traces that could be read.
+ *
+ * Returns: (transfer full): the readable traces' digest (perhaps of none),
+ *   or %NULL with @error set when cancelled
+ */
+WsDigest *
+ws_digest_load_traces_each (char               **paths,
+                            WsScenarioRules     *rules,
+                            WsDigestReadFlags    skip,
+                            guint                areas,
+                            WsProgressFunc       progress,
+                            gpointer             progress_data,
+                            GPtrArray           *failed,
+                            GCancellable        *cancellable,
+                            GError             **error)
+{
+  Load load = { skip, areas, NULL, paths, 0, 0, failed, progress, progress_data };
+
+  g_return_val_if_fail (paths != NULL && failed != NULL, NULL);
+
+  load.n_paths = g_strv_length (paths);
+  if (!ws_trace_loader_fold_many_full (paths, rules, cancellable, reduce, merge, pass_by,
+                                       (GDestroyNotify) ws_digest_unref, &load, error))
     {
       g_clear_pointer (&load.all, ws_digest_unref);
       return NULL;

@@ -7,6 +7,7 @@
 #include "ws-awg-input.h"
 #include "ws-fleet-classes.h"
 #include "ws-instance-set.h"
+#include "ws-progress.h"
 #include "ws-scenario-rules.h"
 #include "ws-stack-db.h"
 #include "ws-trace.h"
@@ -242,6 +243,15 @@ WsDigest      *ws_digest_load_traces     (char         **paths,
                                           guint          areas,
                                           GCancellable  *cancellable,
                                           GError       **error);
+WsDigest      *ws_digest_load_traces_each (char        **paths,
+                                          WsScenarioRules *rules,
+                                          WsDigestReadFlags skip,
+                                          guint          areas,
+                                          WsProgressFunc progress,
+                                          gpointer       progress_data,
+                                          GPtrArray     *failed,
+                                          GCancellable  *cancellable,
+                                          GError       **error);
 
 /* ws-digest-instances.c */
 gboolean       ws_digest_reduce_instances (WsDigestTrace *out,
@@ -268,6 +278,11 @@ gboolean       ws_digest_check_instances (WsDigest      *self,
 gboolean       ws_digest_check_rules     (WsDigest      *self,
                                           const char * const *rules,
                                           GError       **error);
+gboolean       ws_digest_check_made_alike (const WsDigestTrace *a,
+                                          const char          *a_file,
+                                          const WsDigestTrace *b,
+                                          const char          *b_file,
+                                          GError             **error);
 GStrv          ws_digest_list_scenarios  (WsDigest      *self);
 char          *ws_digest_program_of_interest (WsDigest  *self);
 gboolean       ws_digest_add_instances   (WsDigest      *self,

@@ -1,0 +1,610 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Traces opened as a fleet in the real window (File → Open Traces as a
+ * Fleet…: the action's chooser hands its files to ws_window_open_fleet(),
+ * which this test calls with the files a user would pick).
+ *
+ * 1. Four runs of the recorded fleet: the window shows the fleet as an
+ *    opened digest is shown, and the Mining page's patterns are
+ *    `waitscope-cli mine --json` over the same traces, every one (cost and
+ *    frames), and its first cluster is `cluster --json`'s — the CLI run
+ *    independently, in its own process, over the trace files.
+ * 2. Three good traces, a file that is not a trace and one that does not
+ *    exist: a dialog names both bad files with the loader's reason, the
+ *    page under the heading lists them too, and the fleet of the other
+ *    three mines as `mine` over those three does; with nothing readable
+ *    (junk, and a folder without trace files, each named), the dialog
+ *    says there is no fleet and the window stays as it was.
+ * 3. A folder (tests/data/fleet) opened as a fleet: its 24 runs, and
+ *    the page mines as `mine` over the 24 files named one by one does;
+ *    the sources and scripts beside them are not traces and not read.
+ * 4. Cancel: thirty traces opening, the progress page says "Trace k of n"
+ *    (screenshots at 1280×720 and 1920×1080), Cancel stops it, the window
+ *    goes back to what it showed, and no fleet is shown.
+ * 5. The actions themselves: win.open-fleet and win.open-fleet-folder
+ *    show a chooser of many files / many folders (cancelled: nothing
+ *    opens), and a folder accepted in the real dialog opens as its fleet.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ws-application.h"
+#include "ws-cli-test-util.h"
+#include "ws-gui-test-util.h"
+#include "ws-mining-form.h"
+#include "ws-trace-loader.h"
+#include "ws-window.h"
+
+#define LAMBDA    1000000   /* 1 ms */
+#define THRESHOLD 0.5
+
+static WsApplication *the_app;
+
+static GtkWidget *
+find_label_containing (GtkWidget  *w,
+                       const char *needle)
+{
+  if (GTK_IS_LABEL (w) && gtk_widget_get_mapped (w) && strstr (gtk_label_get_text (GTK_LABEL (w)), needle) != NULL)
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_label_containing (c, needle);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static char *
+data_path (const char *name)
+{
+  return g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
+}
+
+static JsonObject *
+cli_json (JsonParser *parser,
+          GPtrArray  *args)
+{
+  g_auto(WsCliRun) run = { 0 };
+  g_autoptr(GError) error = NULL;
+
+  g_ptr_array_add (args, NULL);
+  ws_cli_run_argv (&run, NULL, (const char * const *) args->pdata);
+  g_ptr_array_remove_index (args, args->len - 1);
+  if (run.status != 0)
+    g_error ("waitscope-cli %s: exit %d: %s", (char *) g_ptr_array_index (args, 0), run.status, run.err);
+  g_assert_true (json_parser_load_from_data (parser, run.out, -1, &error));
+  g_assert_no_error (error);
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+static gboolean
+mined (gpointer data)
+{
+  return !ws_gui_test_mining_busy (data) && ws_gui_test_mining_cluster_set (data) != NULL;
+}
+
+static gboolean
+fleet_shown (gpointer data)
+{
+  return !ws_window_get_fleet_busy (data) && find_label_containing (data, "read as they loaded") != NULL;
+}
+
+/* A window whose Mining settings are the CLI's with LAMBDA and THRESHOLD. */
+static WsWindow *
+new_window (const char *history)
+{
+  GSettings *settings = ws_application_get_settings (the_app);
+  const char *keys[] = { "mining-scope", "mining-stack-kind", "mining-must-match", "mining-must-not-match",
+                         "mining-threads", "mining-threshold", "mining-rank", "mining-linkage" };
+  WsWindow *window;
+  WsMiningForm *form;
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    g_settings_reset (settings, keys[i]);
+  window = ws_window_new (GTK_APPLICATION (the_app));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
+  gtk_window_present (GTK_WINDOW (window));
+  ws_session_set_history_path (ws_window_get_session (window), history);
+  form = WS_MINING_FORM (ws_gui_test_find_child (GTK_WIDGET (ws_window_get_mining_page (window)), WS_TYPE_MINING_FORM));
+  ws_mining_form_set_filters (form, NULL, NULL);
+  ws_mining_form_set_lambda (form, LAMBDA);
+  ws_mining_form_set_threshold (form, THRESHOLD);
+  return window;
+}
+
+static GListModel *
+files_of (char **paths)
+{
+  GListStore *files = g_list_store_new (G_TYPE_FILE);
+
+  for (guint i = 0; paths[i] != NULL; i++)
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (paths[i]);
+      g_list_store_append (files, file);
+    }
+  return G_LIST_MODEL (files);
+}
+
+static char *
+pattern_key (gint64        cost,
+             GPtrArray    *frames)
+{
+  g_autoptr(GString) key = g_string_new (NULL);
+
+  g_string_append_printf (key, "%" G_GINT64_FORMAT, cost);
+  for (guint i = 0; i < frames->len; i++)
+    g_string_append_printf (key, "|%s", (char *) g_ptr_array_index (frames, i));
+  return g_string_free (g_steal_pointer (&key), FALSE);
+}
+
+/* The Mining page's patterns and first cluster against `mine --json` and
+ * `cluster --json` over @traces, with the store the page recorded into. */
+static void
+check_against_cli (WsMiningPage *page,
+                   char        **traces,
+                   const char   *history)
+{
+  g_autofree char *lambda = g_strdup_printf ("%dns", LAMBDA);
+  g_autofree char *threshold = g_strdup_printf ("%g", THRESHOLD);
+  g_autoptr(JsonParser) mine_parser = json_parser_new ();
+  g_autoptr(JsonParser) cluster_parser = json_parser_new ();
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GHashTable) gui = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  WsClusterSet *clusters = ws_gui_test_mining_cluster_set (page);
+  WsPatternSet *set = ws_cluster_set_get_pattern_set (clusters);
+  WsStackDb *db = ws_pattern_set_get_stack_db (set);
+  JsonObject *mine, *cluster, *first_cluster;
+  JsonArray *patterns;
+  const WsCluster *cl;
+
+  g_ptr_array_add (args, "mine");
+  for (guint i = 0; traces[i] != NULL; i++)
+    g_ptr_array_add (args, traces[i]);
+  {
+    const char *more[] = { "--lambda", lambda, "--history", history, "--top", "0", "--json" };
+    for (guint i = 0; i < G_N_ELEMENTS (more); i++)
+      g_ptr_array_add (args, (gpointer) more[i]);
+  }
+  mine = cli_json (mine_parser, args);
+  g_assert_cmpint (json_object_get_int_member (mine, "streams"), ==, g_strv_length (traces));
+  g_assert_cmpint (json_object_get_int_member (mine, "streams"), ==, ws_stack_db_get_n_streams (db));
+  g_assert_cmpint (json_object_get_int_member (mine, "total_cost"), ==, ws_stack_db_get_total_cost (db));
+  g_assert_cmpint (json_object_get_int_member (mine, "n_patterns"), ==, ws_pattern_set_get_n_patterns (set));
+  g_assert_cmpuint (ws_pattern_set_get_n_patterns (set), >, 0);
+
+  /* Every pattern: the same cost and frames, whatever the order. */
+  for (guint i = 0; i < ws_pattern_set_get_n_patterns (set); i++)
+    {
+      const WsPattern *p = ws_pattern_set_get_pattern (set, i);
+      g_autoptr(GPtrArray) frames = g_ptr_array_new_with_free_func (g_free);
+
+      for (guint k = 0; k < p->n_frames; k++)
+        g_ptr_array_add (frames, ws_stack_table_format_frame (ws_stack_db_get_stack_table (db), p->frames[k]));
+      g_hash_table_add (gui, pattern_key (p->cost, frames));
+    }
+  patterns = json_object_get_array_member (mine, "patterns");
+  g_assert_cmpuint (json_array_get_length (patterns), ==, g_hash_table_size (gui));
+  for (guint i = 0; i < json_array_get_length (patterns); i++)
+    {
+      JsonObject *p = json_array_get_object_element (patterns, i);
+      JsonArray *f = json_object_get_array_member (p, "frames");
+      g_autoptr(GPtrArray) frames = g_ptr_array_new ();
+      g_autofree char *key = NULL;
+
+      for (guint k = 0; k < json_array_get_length (f); k++)
+        g_ptr_array_add (frames, (gpointer) json_array_get_string_element (f, k));
+      key = pattern_key (json_object_get_int_member (p, "cost"), frames);
+      if (!g_hash_table_contains (gui, key))
+        g_error ("mine's pattern %u is not the page's: %s", i, key);
+    }
+
+  /* The first row: the top cluster. */
+  args->pdata[0] = "cluster";
+  g_ptr_array_add (args, "--threshold");
+  g_ptr_array_add (args, threshold);
+  cluster = cli_json (cluster_parser, args);
+  g_assert_cmpint (json_object_get_int_member (cluster, "n_clusters"), ==, ws_cluster_set_get_n_clusters (clusters));
+  first_cluster = json_array_get_object_element (json_object_get_array_member (cluster, "clusters"), 0);
+  cl = ws_cluster_set_get_cluster (clusters, 0);
+  g_assert_cmpint (json_object_get_int_member (first_cluster, "total_cost"), ==, cl->total_cost);
+  g_assert_cmpint (json_object_get_int_member (first_cluster, "streams"), ==, cl->n_streams);
+  g_test_message ("GUI fleet and CLI over %u traces: %u patterns, %u clusters", g_strv_length (traces),
+                  ws_pattern_set_get_n_patterns (set), ws_cluster_set_get_n_clusters (clusters));
+}
+
+typedef struct {
+  GtkWidget *window;
+  int        width_before;
+  gboolean   grow;
+} Resized;
+
+static gboolean
+resized (gpointer data)
+{
+  Resized *r = data;
+  int w = gtk_widget_get_width (r->window);
+
+  return r->grow ? w > r->width_before : w < r->width_before;
+}
+
+static void
+resize_and_wait (WsWindow *window,
+                 int       width,
+                 int       height)
+{
+  Resized r = { GTK_WIDGET (window), gtk_widget_get_width (GTK_WIDGET (window)), FALSE };
+
+  r.grow = width > r.width_before;
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  ws_gui_test_wait_until (resized, &r, 60, "the window to change size");
+  ws_gui_test_settle (GTK_WIDGET (window));
+}
+
+static void
+test_open_fleet (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-gui-fleet-XXXXXX", NULL);
+  g_autofree char *history = g_build_filename (dir, "history.sqlite", NULL);
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+  g_autoptr(GListModel) files = NULL;
+  g_auto(GStrv) traces = NULL;
+  WsWindow *window;
+  WsMiningPage *page;
+
+  if (g_getenv ("WS_CLI") == NULL)
+    {
+      g_test_skip ("WS_CLI is not set");
+      return;
+    }
+  for (guint i = 1; i <= 4; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("fleet/run-%02u.perf.txt.gz", i);
+      g_autofree char *path = data_path (name);
+      g_strv_builder_add (b, path);
+    }
+  traces = g_strv_builder_end (b);
+  window = new_window (history);
+  page = ws_window_get_mining_page (window);
+  files = files_of (traces);
+  ws_window_open_fleet (window, files);
+  g_assert_true (ws_window_get_fleet_busy (window));
+  ws_gui_test_wait_until (fleet_shown, window, 120, "the fleet shown");
+  g_assert_nonnull (find_label_containing (GTK_WIDGET (window), "A fleet of 4 traces"));
+  /* As an opened digest is shown: a few lines where the timeline was. */
+  g_assert_nonnull (find_label_containing (GTK_WIDGET (window), "reduced as they loaded and let go"));
+  ws_gui_test_wait_until (mined, page, 120, "the fleet mined");
+  check_against_cli (page, traces, history);
+
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "fleet-result-1280x720.png"));
+  resize_and_wait (window, 1920, 1080);
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "fleet-result-1920x1080.png"));
+  ws_gui_test_close_window (GTK_WIDGET (window));
+  g_unlink (history);
+  g_rmdir (dir);
+}
+
+/* The dialog naming every trace not read; closed once checked. */
+typedef struct {
+  const char * const *needles;
+  char               *body;
+} Dialog;
+
+static gboolean
+failed_dialog_shown (gpointer data)
+{
+  Dialog *d = data;
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (w) && strstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (w)), "Could Not Be Read"))
+        {
+          d->body = g_strdup (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (w)));
+          g_test_message ("dialog: %s: %s", adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (w)), d->body);
+          gtk_window_destroy (GTK_WINDOW (w));
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static void
+test_failed_traces (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-gui-fleet-bad-XXXXXX", NULL);
+  g_autofree char *history = g_build_filename (dir, "history.sqlite", NULL);
+  g_autofree char *bad = g_build_filename (dir, "not-a-trace.perf.txt", NULL);
+  g_autofree char *missing = g_build_filename (dir, "gone.perf.txt.gz", NULL);
+  g_autofree char *a = data_path ("fleet/run-05.perf.txt.gz");
+  g_autofree char *b = data_path ("py-locks.perf.txt.gz");
+  g_autofree char *c = data_path ("fleet/run-06.perf.txt.gz");
+  char *all[] = { a, bad, b, missing, c, NULL };
+  char *good[] = { a, b, c, NULL };
+  g_autoptr(GListModel) files = files_of (all);
+  const char *needles[] = { "not-a-trace.perf.txt", "gone.perf.txt.gz", NULL };
+  Dialog d = { needles, NULL };
+  WsWindow *window;
+  GtkWidget *listed;
+
+  if (g_getenv ("WS_CLI") == NULL)
+    {
+      g_test_skip ("WS_CLI is not set");
+      return;
+    }
+  g_assert_true (g_file_set_contents (bad, "this is not perf script output\n", -1, NULL));
+  window = new_window (history);
+  ws_window_open_fleet (window, files);
+  ws_gui_test_wait_until (failed_dialog_shown, &d, 120, "the dialog naming the traces not read");
+  /* Each bad file named with the reason loading it alone gives. */
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(GError) alone = NULL;
+      g_autoptr(WsTrace) trace = ws_trace_loader_load_full (i == 0 ? bad : missing, NULL, NULL, NULL, NULL, NULL, &alone);
+
+      g_assert_null (trace);
+      g_assert_nonnull (strstr (alone->message, needles[i]));
+      g_assert_nonnull (strstr (d.body, alone->message));
+    }
+  g_assert_nonnull (strstr (d.body, "The fleet holds the other 3 traces"));
+  ws_gui_test_wait_until (fleet_shown, window, 120, "the fleet of the other three shown");
+  g_assert_nonnull (find_label_containing (GTK_WIDGET (window), "A fleet of 3 traces"));
+  listed = find_label_containing (GTK_WIDGET (window), "gone.perf.txt.gz");
+  g_assert_nonnull (listed);
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (listed)), "not-a-trace.perf.txt"));
+  ws_gui_test_wait_until (mined, ws_window_get_mining_page (window), 120, "the three mined");
+  check_against_cli (ws_window_get_mining_page (window), good, history);
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "fleet-failed-1280x720.png"));
+  ws_gui_test_close_window (GTK_WIDGET (window));
+  g_free (d.body);
+  g_unlink (bad);
+  g_unlink (history);
+  g_rmdir (dir);
+}
+
+typedef struct {
+  const char *title;
+  GtkWindow  *found;
+} Chooser;
+
+static gboolean
+chooser_has_files (gpointer data)
+{
+  g_autoptr(GListModel) chosen = gtk_file_chooser_get_files (data);
+
+  return g_list_model_get_n_items (chosen) > 0;
+}
+
+static gboolean
+chooser_shown (gpointer data)
+{
+  Chooser *c = data;
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_FILE_CHOOSER (w) && g_strcmp0 (gtk_window_get_title (GTK_WINDOW (w)), c->title) == 0
+          && gtk_widget_get_visible (GTK_WIDGET (w)))
+        {
+          c->found = GTK_WINDOW (w);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* The menu's two entries (and Ctrl+Shift+F) ask for many files, or many
+ * folders; cancelled, nothing is opened. */
+static void
+test_choosers (void)
+{
+  static const struct { const char *action, *title; GtkFileChooserAction mode; } entries[] = {
+    { "win.open-fleet", "Open Traces as a Fleet", GTK_FILE_CHOOSER_ACTION_OPEN },
+    { "win.open-fleet-folder", "Open Folders of Traces as a Fleet", GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER },
+  };
+  WsWindow *window = ws_gui_test_new_window (the_app, 1280, 720);
+
+  for (guint i = 0; i < G_N_ELEMENTS (entries); i++)
+    {
+      Chooser c = { entries[i].title, NULL };
+
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), entries[i].action, NULL));
+      ws_gui_test_wait_until (chooser_shown, &c, 30, entries[i].title);
+      g_assert_true (gtk_file_chooser_get_select_multiple (GTK_FILE_CHOOSER (c.found)));
+      g_assert_cmpint (gtk_file_chooser_get_action (GTK_FILE_CHOOSER (c.found)), ==, entries[i].mode);
+      gtk_dialog_response (GTK_DIALOG (c.found), GTK_RESPONSE_CANCEL);
+      ws_gui_test_settle (GTK_WIDGET (window));
+      g_assert_false (ws_window_get_fleet_busy (window));
+    }
+
+  /* Accepted: the folder chosen in the dialog opens as its fleet (a
+   * folder dialog with nothing selected in it answers its current folder). */
+  {
+    g_autofree char *folder = data_path ("fleet");
+    g_autoptr(GFile) file = g_file_new_for_path (folder);
+    g_autoptr(GListModel) chosen = NULL;
+    g_autoptr(GFile) picked = NULL;
+    g_autoptr(GError) error = NULL;
+    Chooser c = { entries[1].title, NULL };
+
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), entries[1].action, NULL));
+    ws_gui_test_wait_until (chooser_shown, &c, 30, entries[1].title);
+    gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (c.found), file, &error);
+    g_assert_no_error (error);
+    ws_gui_test_wait_until (chooser_has_files, c.found, 30, "the folder chosen in the dialog");
+    chosen = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (c.found));
+    g_assert_cmpuint (g_list_model_get_n_items (chosen), ==, 1);
+    picked = g_list_model_get_item (chosen, 0);
+    g_assert_true (g_file_equal (picked, file));
+    gtk_dialog_response (GTK_DIALOG (c.found), GTK_RESPONSE_ACCEPT);
+    ws_gui_test_wait_until (fleet_shown, window, 120, "the folder chosen in the dialog shown as a fleet");
+    g_assert_nonnull (find_label_containing (GTK_WIDGET (window), "A fleet of 24 traces"));
+  }
+  ws_gui_test_close_window (GTK_WIDGET (window));
+}
+
+/* Nothing readable: the dialog says there is no fleet, and the window goes
+ * back to what it showed. */
+static void
+test_none_read (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-gui-fleet-none-XXXXXX", NULL);
+  g_autofree char *history = g_build_filename (dir, "history.sqlite", NULL);
+  g_autofree char *bad = g_build_filename (dir, "junk.perf.txt", NULL);
+  g_autofree char *empty = g_build_filename (dir, "no-traces-here", NULL);
+  g_autofree char *notes = g_build_filename (empty, "notes.md", NULL);
+  char *all[] = { bad, empty, NULL };
+  g_autoptr(GListModel) files = files_of (all);
+  const char *needles[] = { "junk.perf.txt", NULL };
+  Dialog d = { needles, NULL };
+  GtkStack *stack;
+  WsWindow *window;
+
+  g_assert_true (g_file_set_contents (bad, "\x01\x02 binary junk\n", -1, NULL));
+  /* A folder whose only file is not named as a trace. */
+  g_assert_cmpint (g_mkdir (empty, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (notes, "# notes\n", -1, NULL));
+  window = new_window (history);
+  stack = GTK_STACK (gtk_widget_get_template_child (GTK_WIDGET (window), WS_TYPE_WINDOW, "main_stack"));
+  ws_window_open_fleet (window, files);
+  ws_gui_test_wait_until (failed_dialog_shown, &d, 120, "the dialog naming the trace not read");
+  g_assert_nonnull (strstr (d.body, "No trace could be read"));
+  g_assert_nonnull (strstr (d.body, "junk.perf.txt"));
+  g_assert_nonnull (strstr (d.body, "no-traces-here: a folder without trace files"));
+  g_assert_false (ws_window_get_fleet_busy (window));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "welcome");
+  g_assert_null (find_label_containing (GTK_WIDGET (window), "read as they loaded"));
+  ws_gui_test_close_window (GTK_WIDGET (window));
+  g_free (d.body);
+  g_unlink (bad);
+  g_unlink (notes);
+  g_rmdir (empty);
+  g_unlink (history);
+  g_rmdir (dir);
+}
+
+static void
+test_folder (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-gui-fleet-folder-XXXXXX", NULL);
+  g_autofree char *history = g_build_filename (dir, "history.sqlite", NULL);
+  g_autofree char *folder = data_path ("fleet");
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+  g_autoptr(GListStore) files = g_list_store_new (G_TYPE_FILE);
+  g_autoptr(GFile) file = g_file_new_for_path (folder);
+  g_auto(GStrv) runs = NULL;
+  WsWindow *window;
+
+  if (g_getenv ("WS_CLI") == NULL)
+    {
+      g_test_skip ("WS_CLI is not set");
+      return;
+    }
+  for (guint i = 1; i <= 24; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("fleet/run-%02u.perf.txt.gz", i);
+      g_autofree char *path = data_path (name);
+      g_strv_builder_add (b, path);
+    }
+  runs = g_strv_builder_end (b);
+  g_list_store_append (files, file);
+  window = new_window (history);
+  ws_window_open_fleet (window, G_LIST_MODEL (files));
+  ws_gui_test_wait_until (fleet_shown, window, 120, "the folder's fleet shown");
+  g_assert_nonnull (find_label_containing (GTK_WIDGET (window), "A fleet of 24 traces"));
+  g_assert_null (find_label_containing (GTK_WIDGET (window), "not read"));
+  ws_gui_test_wait_until (mined, ws_window_get_mining_page (window), 120, "the folder's fleet mined");
+  check_against_cli (ws_window_get_mining_page (window), runs, history);
+  ws_gui_test_close_window (GTK_WIDGET (window));
+  g_unlink (history);
+  g_rmdir (dir);
+}
+
+static gboolean
+second_trace_reported (gpointer data)
+{
+  return find_label_containing (data, "Trace 2 of 30") != NULL || find_label_containing (data, "Trace 3 of 30") != NULL;
+}
+
+static gboolean
+not_busy (gpointer data)
+{
+  return !ws_window_get_fleet_busy (data);
+}
+
+static void
+test_cancel (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-gui-fleet-cancel-XXXXXX", NULL);
+  g_autofree char *history = g_build_filename (dir, "history.sqlite", NULL);
+  g_autofree char *pg = data_path ("pg-tpcb.perf.txt.gz");
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+  g_autoptr(GListModel) files = NULL;
+  g_auto(GStrv) traces = NULL;
+  GtkStack *stack;
+  WsWindow *window;
+
+  /* Thirty links to the PostgreSQL trace: long enough to see and cancel. */
+  for (guint i = 0; i < 30; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("copy-%02u.perf.txt.gz", i);
+      g_autofree char *link = g_build_filename (dir, name, NULL);
+
+      g_assert_cmpint (symlink (pg, link), ==, 0);
+      g_strv_builder_add (b, link);
+    }
+  traces = g_strv_builder_end (b);
+  files = files_of (traces);
+  window = new_window (history);
+  stack = GTK_STACK (gtk_widget_get_template_child (GTK_WIDGET (window), WS_TYPE_WINDOW, "main_stack"));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "welcome");
+  /* The welcome page's way in. */
+  g_assert_nonnull (find_label_containing (GTK_WIDGET (window), "Open Many Traces as a Fleet"));
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "fleet-welcome-1280x720.png"));
+  ws_window_open_fleet (window, files);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "fleet");
+  g_assert_nonnull (find_label_containing (GTK_WIDGET (window), "Opening 30 Traces as a Fleet"));
+  ws_gui_test_wait_until (second_trace_reported, window, 120, "trace 2 of 30 reported");
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "fleet-progress-1280x720.png"));
+  resize_and_wait (window, 1920, 1080);
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "fleet-progress-1920x1080.png"));
+  g_assert_true (ws_window_get_fleet_busy (window));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel-fleet", NULL));
+  ws_gui_test_wait_until (not_busy, window, 120, "the fleet cancelled");
+  ws_gui_test_settle (GTK_WIDGET (window));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "welcome");
+  g_assert_null (find_label_containing (GTK_WIDGET (window), "read as they loaded"));
+  g_assert_null (find_label_containing (GTK_WIDGET (window), "reduced as they loaded and let go"));
+  ws_gui_test_close_window (GTK_WIDGET (window));
+  for (guint i = 0; traces[i] != NULL; i++)
+    g_unlink (traces[i]);
+  g_unlink (history);
+  g_rmdir (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  the_app = ws_gui_test_init (&argc, &argv);
+  g_test_add_func ("/gui/fleet/open", test_open_fleet);
+  g_test_add_func ("/gui/fleet/failed-traces", test_failed_traces);
+  g_test_add_func ("/gui/fleet/choosers", test_choosers);
+  g_test_add_func ("/gui/fleet/none-read", test_none_read);
+  g_test_add_func ("/gui/fleet/folder", test_folder);
+  g_test_add_func ("/gui/fleet/cancel", test_cancel);
+  status = g_test_run ();
+  g_object_unref (the_app);
+  return status;
+}
