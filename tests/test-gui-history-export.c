@@ -21,6 +21,7 @@
 #include "ws-gui-test-util.h"
 #include "ws-mining-form.h"
 #include "ws-history-store.h"
+#include "ws-overview-page.h"
 #include "ws-window.h"
 
 #define LAMBDA 20000000   /* 20 ms */
@@ -55,6 +56,12 @@ open_and_wait (WsWindow *window, const char *name)
   /* The history is written in the background once the trace shows. */
   ws_gui_test_wait_until (not_recording, document, 120, "the trace's waits to be written to the history");
   return document;
+}
+
+static gboolean
+overview_idle (gpointer page)
+{
+  return !ws_overview_page_get_busy (page);
 }
 
 static guint
@@ -181,6 +188,14 @@ test_record_setting (void)
   g_action_activate (action, NULL);
   g_assert_true (g_settings_get_boolean (settings, "record-history"));
   open_and_wait (window, "py-locks.perf.txt.gz");
+  /* The Overview's cluster mines both open traces with the setting on:
+   * it records neither (build was opened with recording off). */
+  {
+    GtkWidget *overview = ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_OVERVIEW_PAGE);
+
+    g_assert_nonnull (overview);
+    ws_gui_test_wait_until (overview_idle, overview, 120, "the Overview's blocks to be filled");
+  }
   g_assert_cmpuint (n_traces (history), ==, 1);
 
   gtk_window_destroy (GTK_WINDOW (window));

@@ -3,7 +3,10 @@
 
 #include <adwaita.h>
 #include <dlfcn.h>
+#include <execinfo.h>
 #include <glib/gstdio.h>
+#include <signal.h>
+#include <unistd.h>
 #ifdef GDK_WINDOWING_X11
 #include <gdk/x11/gdkx.h>
 #endif
@@ -90,6 +93,59 @@ use_own_history (void)
   atexit (remove_own_history);
 }
 
+/* What the test waits for now (ws_gui_test_wait_until()), for the report
+ * below: NULL outside a wait. */
+static const char *volatile waiting_for;
+static volatile gint64 waiting_since;
+
+static void
+say (const char *text)
+{
+  if (write (STDERR_FILENO, text, strlen (text)) < 0)
+    return;
+}
+
+/* Killed by meson's timeout (SIGTERM, then SIGKILL half a second later):
+ * says what the test was waiting for, or that it was in no wait — the
+ * main thread stuck in a call, whose stack follows — so that a hang seen
+ * once in CI names its place.  Only writes and a backtrace: no GLib. */
+static void
+report_timeout (int signum)
+{
+  void *frames[64];
+  const char *what = waiting_for;
+  char seconds[32];
+  gint64 since = waiting_since;
+  int n;
+
+  say ("\n# killed by a timeout ");
+  if (what != NULL)
+    {
+      gint64 s = (g_get_monotonic_time () - since) / G_USEC_PER_SEC;
+      char digits[24];
+      int len = 0;
+
+      do
+        digits[len++] = '0' + s % 10;
+      while ((s /= 10) > 0 && len < (int) sizeof digits);
+      for (int i = 0; i < len; i++)
+        seconds[i] = digits[len - 1 - i];
+      seconds[len] = '\0';
+      say ("while waiting for ");
+      say (what);
+      say (" (for ");
+      say (seconds);
+      say (" s)");
+    }
+  else
+    say ("outside any wait: the test's own thread was busy or blocked");
+  say ("; the stack of the thread that took the signal:\n");
+  n = backtrace (frames, G_N_ELEMENTS (frames));
+  backtrace_symbols_fd (frames, n, STDERR_FILENO);
+  signal (signum, SIG_DFL);
+  raise (signum);
+}
+
 WsApplication *
 ws_gui_test_init (int    *argc,
                   char ***argv)
@@ -104,6 +160,12 @@ ws_gui_test_init (int    *argc,
     }
   g_log_set_writer_func (fail_on_toolkit_warnings, NULL, NULL);
   use_own_history ();
+  {
+    void *frames[1];
+
+    backtrace (frames, 1);   /* loads libgcc's unwinder now, not in the handler */
+    signal (SIGTERM, report_timeout);
+  }
 
   gtk_test_init (argc, argv, NULL);
   adw_init ();
@@ -141,9 +203,15 @@ ws_gui_test_wait_until (WsGuiTestCondition  condition,
   gboolean expired = FALSE;
   guint id = g_timeout_add_seconds (seconds, timeout_cb, &expired);
   guint poll = g_timeout_add (50, poll_cb, NULL);
+  const char *outer = waiting_for;
+  gint64 outer_since = waiting_since;
 
+  waiting_since = g_get_monotonic_time ();
+  waiting_for = what;
   while (!condition (data) && !expired)
     g_main_context_iteration (NULL, TRUE);
+  waiting_for = outer;
+  waiting_since = outer_since;
   g_source_remove (poll);
   if (expired)
     g_error ("timed out after %u s waiting for %s", seconds, what);

@@ -209,6 +209,15 @@ ws_mining_request_set_by_cause (WsMiningRequest *job,
   job->by_cause = by_cause;
 }
 
+/* Whether the run records its traces in the history store (the
+ * "record-history" setting when the request was made, by default). */
+void
+ws_mining_request_set_record_history (WsMiningRequest *job,
+                                      gboolean         record)
+{
+  job->record_history = record;
+}
+
 /**
  * ws_mining_request_run:
  *

@@ -53,6 +53,8 @@ void             ws_mining_request_set_scope      (WsMiningRequest *request,
                                                    WsMiningScope    scope);
 void             ws_mining_request_set_by_cause   (WsMiningRequest *request,
                                                    gboolean         by_cause);
+void             ws_mining_request_set_record_history (WsMiningRequest *request,
+                                                       gboolean         record);
 WsMiningResult  *ws_mining_request_run            (WsMiningRequest *request,
                                                    GCancellable    *cancellable,
                                                    GError         **error);

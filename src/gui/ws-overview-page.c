@@ -765,6 +765,11 @@ recompute_idle (gpointer data)
           ws_mining_request_set_scope (job->mining, ws_mining_scope_default ());
           /* By cause: the holder's work outranks the queue behind it. */
           ws_mining_request_set_by_cause (job->mining, TRUE);
+          /* The Overview reads the history and records nothing: each trace
+           * recorded itself when it opened if recording was on then, and one
+           * opened while it was off stays out of the history even when the
+           * setting is ticked again before this run starts. */
+          ws_mining_request_set_record_history (job->mining, FALSE);
         }
     }
   if (job->traces->len == 0)
