@@ -413,9 +413,25 @@ load_archive (GInputStream   *stream,
       g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s:1: %s", display_name, local_error->message);
       return NULL;
     }
-  if (untar (stream, compressed, dir, display_name, cancellable, error))
-    trace = load_dir (dir, display_name, TRUE, stacks, progress, progress_data, cancellable, error);
+  if (untar (stream, compressed, dir, display_name, cancellable, &local_error))
+    trace = load_dir (dir, display_name, TRUE, stacks, progress, progress_data, cancellable, &local_error);
   remove_tree (dir);
+  if (trace == NULL && local_error != NULL && g_str_has_prefix (local_error->message, dir))
+    {
+      /* A file of the archive (its kallsyms, say) named by its place in
+       * the temporary folder, which the user never saw and which is gone
+       * now: the archive is named instead, then the file within it. */
+      const char *member = local_error->message + strlen (dir);
+      char *message;
+
+      while (*member == G_DIR_SEPARATOR)
+        member++;
+      message = g_strdup_printf ("%s:1: %s", display_name, member);
+      g_free (local_error->message);
+      local_error->message = message;
+    }
+  if (trace == NULL)
+    g_propagate_error (error, g_steal_pointer (&local_error));
   return trace;
 }
 
