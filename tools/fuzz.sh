@@ -49,11 +49,17 @@ for t in "${targets[@]}"; do
   # Library leaks Waitscope cannot fix (tools/lsan.supp) are not findings,
   # nor a malloc of an absurd size that libtracecmd reads from a damaged
   # file: it returns NULL, as glibc's does, and libtracecmd fails cleanly
-  # (Waitscope's own g_malloc still aborts on NULL).  The user's caches of
+  # (Waitscope's own g_malloc still aborts on NULL).  ASan's own limit on
+  # one malloc (2000 MB) is under libFuzzer's (the RSS limit, 2048 MB), so
+  # such a malloc gets NULL before libFuzzer's hook sees it: the hook also
+  # runs in the child process that reads a CTF trace first
+  # (ws-ctf-graph.c), where it killed the child — which the parent reports
+  # cleanly, as it should — and wrote an "oom-" artefact for it (CI,
+  # 2026-11-29: babeltrace2's ctf plugin on a damaged trace).  The user's caches of
   # trace hashes and mixture fits are off: an input's run must not depend
   # on what an earlier input left there.
   (cd "$out" && WAITSCOPE_FIT_CACHE= WAITSCOPE_HASH_CACHE= LSAN_OPTIONS=suppressions="$here/tools/lsan.supp":print_suppressions=0 \
-    ASAN_OPTIONS=allocator_may_return_null=1 "$here/$builddir/tests/fuzz/fuzz-$t" -seed="${WS_FUZZ_SEED:-1}" -max_total_time="$seconds" -rss_limit_mb=2048 \
+    ASAN_OPTIONS=allocator_may_return_null=1:max_allocation_size_mb=2000 "$here/$builddir/tests/fuzz/fuzz-$t" -seed="${WS_FUZZ_SEED:-1}" -max_total_time="$seconds" -rss_limit_mb=2048 \
     -max_len=262144 -timeout=30 -jobs=1 -workers=1 -print_final_stats=1 \
     -artifact_prefix="$out/$t-" "$out/$t" "$here/tests/fuzz/corpus/$(seeds_of "$t")") 2>&1 \
     | grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY|ws-fuzz|.*invariant)'
