@@ -31,6 +31,15 @@ seeds_of() {
   esac
 }
 
+# The committed regression inputs are seeds too, so each runs once in
+# fuzzing mode, with libFuzzer's hooks live: test-fuzz-regressions replays
+# them without those hooks, and a hook that fires where the harness is
+# content (in the child process that reads a trace-cmd or CTF file first)
+# is a finding CI would otherwise meet only by chance.
+regressions_of() {
+  [ ! -d "$here/tests/fuzz/regressions/$1" ] || echo "$here/tests/fuzz/regressions/$1"
+}
+
 # Deep stacks need long inputs in the text formats; the mining recipe
 # reaches them in a few bytes.
 status=0
@@ -61,7 +70,7 @@ for t in "${targets[@]}"; do
   (cd "$out" && WAITSCOPE_FIT_CACHE= WAITSCOPE_HASH_CACHE= LSAN_OPTIONS=suppressions="$here/tools/lsan.supp":print_suppressions=0 \
     ASAN_OPTIONS=allocator_may_return_null=1:max_allocation_size_mb=2000 "$here/$builddir/tests/fuzz/fuzz-$t" -seed="${WS_FUZZ_SEED:-1}" -max_total_time="$seconds" -rss_limit_mb=2048 \
     -max_len=262144 -timeout=30 -jobs=1 -workers=1 -print_final_stats=1 \
-    -artifact_prefix="$out/$t-" "$out/$t" "$here/tests/fuzz/corpus/$(seeds_of "$t")") 2>&1 \
+    -artifact_prefix="$out/$t-" "$out/$t" "$here/tests/fuzz/corpus/$(seeds_of "$t")" $(regressions_of "$t")) 2>&1 \
     | grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY|ws-fuzz|.*invariant)'
   rc=${PIPESTATUS[0]}
   set -e

@@ -23,6 +23,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "ws-ctf-graph.h"
+#include "ws-library-child.h"
 
 /* Under LeakSanitizer (the sanitizer and fuzz builds): babeltrace2 2.0.4
  * and its ctf plugin leak on damaged traces — 16 bytes when the `fs`
@@ -32,14 +33,7 @@
  * stack.  Only those two library calls are kept out of leak checking:
  * neither runs anything of Waitscope's (our component is the sink; it
  * puts every message it is given, after the call). */
-#if defined(__SANITIZE_ADDRESS__)
-# define WS_WITH_LSAN 1
-#elif defined(__has_feature)
-# if __has_feature(address_sanitizer)
-#  define WS_WITH_LSAN 1
-# endif
-#endif
-#ifdef WS_WITH_LSAN
+#ifdef WS_WITH_ASAN
 # include <sanitizer/lsan_interface.h>
 # define LIBRARY_LEAKS_BEGIN() __lsan_disable ()
 # define LIBRARY_LEAKS_END() __lsan_enable ()
@@ -309,20 +303,9 @@ ws_ctf_graph_skim (const char * const *dirs,
     {
       Counter counter = { fds[1], 0, 0 };
       g_autofree char *problem = NULL;
-      int null = open ("/dev/null", O_WRONLY);
 
       /* The plugin's log says where the data is wrong: kept for the parent. */
-      if (log_fd >= 0)
-        dup2 (log_fd, STDERR_FILENO);
-      else if (null >= 0)
-        dup2 (null, STDERR_FILENO);
-      /* A crash kills the child itself, whatever handlers the process had
-       * (a sanitizer's, a fuzzer's): the parent reports it. */
-      signal (SIGSEGV, SIG_DFL);
-      signal (SIGBUS, SIG_DFL);
-      signal (SIGFPE, SIG_DFL);
-      signal (SIGILL, SIG_DFL);
-      signal (SIGABRT, SIG_DFL);
+      ws_library_child_enter (log_fd);
       ws_ctf_graph_run (dirs, BT_LOGGING_LEVEL_ERROR, count_messages, &counter, &problem);
       _exit (0);
     }

@@ -20,6 +20,7 @@
 
 #include "ws-block-requests.h"
 #include "ws-perf-private.h"
+#include "ws-library-child.h"
 #include "ws-tracecmd-reader.h"
 
 /* The kernel's clone flag that makes a thread, not a process. */
@@ -613,20 +614,10 @@ skim_in_child (const char   *path,
   if (pid == 0)
     {
       struct tracecmd_input *handle;
-      int null = open ("/dev/null", O_WRONLY);
 
       /* libtracecmd's own complaints ("Can not mmap file") say nothing
        * the parent's error will not. */
-      if (null >= 0)
-        dup2 (null, STDERR_FILENO);
-      /* A crash kills the child itself, whatever handlers the process had
-       * (a sanitizer's, a fuzzer's, a crash reporter's): it is expected
-       * here, and the parent reports it. */
-      signal (SIGSEGV, SIG_DFL);
-      signal (SIGBUS, SIG_DFL);
-      signal (SIGFPE, SIG_DFL);
-      signal (SIGILL, SIG_DFL);
-      signal (SIGABRT, SIG_DFL);
+      ws_library_child_enter (-1);
       handle = tracecmd_open (path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
 
       if (handle != NULL)
