@@ -14,7 +14,11 @@
 #include <gsl/gsl_sort.h>
 #include <math.h>
 #include <sqlite3.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "ws-anomaly-detector.h"
 #include "ws-anomaly-learning.h"
@@ -1391,6 +1395,198 @@ test_gmm_fit_many_same_bits (void)
   gsl_rng_free (rng);
 }
 
+/* Random data sets for ws_gmm_fit_many(): every size from one sample
+ * (one K to try) to past the binning threshold, one to four modes. */
+static void
+random_jobs (gsl_rng  *rng,
+             WsGmmJob *jobs,
+             double  **data,
+             guint     n_jobs)
+{
+  for (guint t = 0; t < n_jobs; t++)
+    {
+      gsize n = t < 4 ? t + 1 : 1 + gsl_rng_uniform_int (rng, t % 5 == 0 ? 12000 : 1500);
+      guint modes = 1 + gsl_rng_uniform_int (rng, 4);
+
+      data[t] = g_new (double, n);
+      for (gsize i = 0; i < n; i++)
+        data[t][i] = log (1000.0 * MAX (1.0, round (exp (3 + 2.1 * gsl_rng_uniform_int (rng, modes)
+                                                         + gsl_ran_gaussian (rng, 0.5)))));
+      if (t % 2 == 0)
+        gsl_sort (data[t], 1, n);
+      jobs[t] = (WsGmmJob) { data[t], n };
+    }
+}
+
+/* Law: the K of the fits may be taken in any order, on any number of
+ * threads — each fit is the bits ws_gmm_fit() gives alone.  The order is
+ * shuffled on purpose (ws_gmm_fit_many_ordered()), so a result that went
+ * to the slot of the unit finished rather than the unit taken, or a
+ * choice among K made as they finish, shows on one thread too. */
+static void
+test_gmm_fit_many_any_order (void)
+{
+  gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
+  WsGmmJob jobs[14];
+  double *data[G_N_ELEMENTS (jobs)];
+  WsGmm alone[G_N_ELEMENTS (jobs)];
+  WsGmmSettings s;
+
+  /* Fitted here, not found among fits made before (as meson runs it). */
+  g_setenv ("WAITSCOPE_FIT_CACHE", "", TRUE);
+  ws_gmm_cache_reset ();
+  ws_gmm_settings_init (&s);
+  gsl_rng_set (rng, 41);
+  random_jobs (rng, jobs, data, G_N_ELEMENTS (jobs));
+  for (guint t = 0; t < G_N_ELEMENTS (jobs); t++)
+    g_assert_true (ws_gmm_fit (data[t], jobs[t].n, &s, &alone[t], NULL, NULL));
+  for (guint64 seed = 0; seed < 6; seed++)
+    for (guint threads = 1; threads <= 4; threads++)
+      {
+        g_autoptr(GError) error = NULL;
+
+        for (guint t = 0; t < G_N_ELEMENTS (jobs); t++)
+          memset (&jobs[t].gmm, 0, sizeof jobs[t].gmm);
+        g_assert_true (ws_gmm_fit_many_ordered (jobs, G_N_ELEMENTS (jobs), &s, threads, seed, NULL, &error));
+        g_assert_no_error (error);
+        for (guint t = 0; t < G_N_ELEMENTS (jobs); t++)
+          {
+            g_assert_true (jobs[t].ok);
+            assert_same_gmm (&jobs[t].gmm, &alone[t]);
+          }
+      }
+  for (guint t = 0; t < G_N_ELEMENTS (jobs); t++)
+    g_free (data[t]);
+  gsl_rng_free (rng);
+}
+
+/* ws_gmm_choose(): the first of the lowest BIC in K order, over random
+ * candidates with many ties. */
+static void
+test_gmm_choose_law (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+
+  for (guint round = 0; round < 2000; round++)
+    {
+      WsGmm candidates[WS_GMM_MAX_COMPONENTS], chosen;
+      guint n = (guint) g_rand_int_range (rand, 1, WS_GMM_MAX_COMPONENTS + 1), best = 0;
+
+      for (guint k = 0; k < n; k++)
+        {
+          memset (&candidates[k], 0, sizeof candidates[k]);
+          candidates[k].n_components = k + 1;
+          candidates[k].bic = g_rand_int_range (rand, 0, 3);
+          if (candidates[k].bic < candidates[best].bic)
+            best = k;
+        }
+      ws_gmm_choose (candidates, n, &chosen);
+      g_assert_cmpuint (chosen.n_components, ==, best + 1);
+    }
+}
+
+/* The fits' threads run at the nice value of the thread that asked for
+ * them: the window scores at nice 5 (ws_task_run_in_thread_at_nice()) so
+ * that it never delays what is on screen, and a fit on a thread at the
+ * normal priority would.  A watcher reads every "ws-gmm-fit" thread's
+ * nice value from /proc while the fits run, then cancels them. */
+typedef struct {
+  WsGmmJob     *jobs;
+  guint         n_jobs;
+  int           nice;
+  GCancellable *cancellable;
+  gint          started;
+} NicedFits;
+
+static gpointer
+fit_at_nice (gpointer data)
+{
+  NicedFits *f = data;
+  WsGmmSettings s;
+
+  ws_gmm_settings_init (&s);
+  s.tolerance = 0;   /* every K runs all its iterations: the fits outlast the watcher */
+  g_assert_cmpint (setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), f->nice), ==, 0);
+  g_atomic_int_set (&f->started, 1);
+  ws_gmm_fit_many (f->jobs, f->n_jobs, &s, 3, f->cancellable, NULL);
+  return NULL;
+}
+
+/* The nice values of this process's threads named @name. */
+static GArray *
+nice_of_threads (const char *name)
+{
+  GArray *nices = g_array_new (FALSE, FALSE, sizeof (int));
+  g_autoptr(GDir) dir = g_dir_open ("/proc/self/task", 0, NULL);
+  const char *tid;
+
+  while (dir != NULL && (tid = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *comm_path = g_build_filename ("/proc/self/task", tid, "comm", NULL);
+      g_autofree char *stat_path = g_build_filename ("/proc/self/task", tid, "stat", NULL);
+      g_autofree char *comm = NULL;
+      g_autofree char *stat = NULL;
+      g_auto(GStrv) fields = NULL;
+      const char *after;
+      int nice;
+
+      if (!g_file_get_contents (comm_path, &comm, NULL, NULL) || g_strcmp0 (g_strchomp (comm), name) != 0
+          || !g_file_get_contents (stat_path, &stat, NULL, NULL) || (after = strrchr (stat, ')')) == NULL)
+        continue;
+      /* After "pid (comm)": state is field 3, nice field 19. */
+      fields = g_strsplit (after + 2, " ", -1);
+      g_assert_cmpuint (g_strv_length (fields), >, 16);
+      nice = atoi (fields[16]);
+      g_array_append_val (nices, nice);
+    }
+  return nices;
+}
+
+static void
+test_gmm_fit_many_inherits_nice (void)
+{
+  gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  WsGmmJob jobs[4];
+  double *data[G_N_ELEMENTS (jobs)];
+  NicedFits f = { jobs, G_N_ELEMENTS (jobs), 0, cancellable, 0 };
+  GThread *thread;
+  guint seen = 0;
+  gint64 until;
+
+  g_setenv ("WAITSCOPE_FIT_CACHE", "", TRUE);
+  ws_gmm_cache_reset ();
+  f.nice = MIN (getpriority (PRIO_PROCESS, 0) + 5, 19);
+  gsl_rng_set (rng, 43);
+  for (guint t = 0; t < G_N_ELEMENTS (jobs); t++)
+    {
+      gsize n = 6000;
+
+      data[t] = g_new (double, n);
+      for (gsize i = 0; i < n; i++)
+        data[t][i] = 3 + 2.1 * gsl_rng_uniform_int (rng, 4) + gsl_ran_gaussian (rng, 0.5);
+      jobs[t] = (WsGmmJob) { data[t], n };
+    }
+  thread = g_thread_new ("niced-caller", fit_at_nice, &f);
+  /* Two fit threads besides the caller, each seen at least once. */
+  until = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (seen < 2 && g_get_monotonic_time () < until)
+    {
+      g_autoptr(GArray) nices = g_atomic_int_get (&f.started) ? nice_of_threads ("ws-gmm-fit") : NULL;
+
+      for (guint i = 0; nices != NULL && i < nices->len; i++)
+        g_assert_cmpint (g_array_index (nices, int, i), ==, f.nice);
+      seen = MAX (seen, nices != NULL ? nices->len : 0);
+      g_usleep (1000);
+    }
+  g_cancellable_cancel (cancellable);
+  g_thread_join (thread);
+  g_assert_cmpuint (seen, ==, 2);
+  for (guint t = 0; t < G_N_ELEMENTS (jobs); t++)
+    g_free (data[t]);
+  gsl_rng_free (rng);
+}
+
 /* Law: ws_sort_log_durations() gives, bit for bit, the array a
  * comparison sort (GSL's heap sort) gives, and merging two sorted halves
  * gives the sorted whole — over random log-durations with many repeats,
@@ -1685,6 +1881,9 @@ main (int argc, char *argv[])
   g_test_add_func ("/anomaly/history/once-and-bounded", test_history_once_and_bounded);
   g_test_add_func ("/anomaly/detect/reads-only", test_detect_reads_only);
   g_test_add_func ("/anomaly/gmm/fit-many-same-bits", test_gmm_fit_many_same_bits);
+  g_test_add_func ("/anomaly/gmm/fit-many-any-order", test_gmm_fit_many_any_order);
+  g_test_add_func ("/anomaly/gmm/choose-law", test_gmm_choose_law);
+  g_test_add_func ("/anomaly/gmm/fit-many-inherits-nice", test_gmm_fit_many_inherits_nice);
   g_test_add_func ("/anomaly/sorted-samples-law", test_sorted_samples_law);
   g_test_add_func ("/anomaly/gmm/cache", test_gmm_cache);
   g_test_add_func ("/anomaly/detect/threads-same-bits", test_detect_threads_same_bits);

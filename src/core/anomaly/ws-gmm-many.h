@@ -28,5 +28,12 @@ gboolean ws_gmm_fit_many (WsGmmJob            *jobs,
                           guint                n_threads,
                           GCancellable        *cancellable,
                           GError             **error);
+gboolean ws_gmm_fit_many_ordered (WsGmmJob            *jobs,
+                                  guint                n_jobs,
+                                  const WsGmmSettings *settings,
+                                  guint                n_threads,
+                                  guint64              order_seed,
+                                  GCancellable        *cancellable,
+                                  GError             **error);
 
 G_END_DECLS

@@ -386,6 +386,71 @@ collapse_samples (const double  *x,
 }
 
 /**
+ * ws_gmm_n_candidates:
+ * @n: distinct points of the data
+ *
+ * Returns: how many K a fit tries: 1 … max_components, and no more than
+ *   there are distinct points
+ */
+guint
+ws_gmm_n_candidates (const WsGmmSettings *settings,
+                     gsize                n)
+{
+  g_return_val_if_fail (settings != NULL, 0);
+
+  return (guint) MIN (CLAMP (settings->max_components, 1, WS_GMM_MAX_COMPONENTS), n);
+}
+
+/**
+ * ws_gmm_fit_candidate:
+ * @weights: (nullable): one weight per point, %NULL for 1 each
+ * @k: the number of components, 1 … ws_gmm_n_candidates()
+ * @candidate: (out caller-allocates): the fit with @k components
+ *
+ * One K of a fit: ws_gmm_initialise() then EM.  Each K is a pure
+ * function of the data, @k and @settings, so the K of a fit may be run
+ * on different threads (ws-gmm-many.c) and chosen among afterwards with
+ * ws_gmm_choose().
+ *
+ * Returns: %FALSE if cancelled
+ */
+gboolean
+ws_gmm_fit_candidate (const double        *x,
+                      const double        *weights,
+                      gsize                n,
+                      guint                k,
+                      const WsGmmSettings *settings,
+                      WsGmm               *candidate,
+                      GCancellable        *cancellable)
+{
+  g_return_val_if_fail (x != NULL && n > 0 && settings != NULL && candidate != NULL, FALSE);
+
+  ws_gmm_initialise (x, weights, n, k, settings, candidate);
+  return ws_gmm_run_em (x, weights, n, settings, candidate, cancellable);
+}
+
+/**
+ * ws_gmm_choose:
+ * @candidates: (array length=n): the fits for K = 1 … @n, in that order
+ * @gmm: (out caller-allocates): the chosen one
+ *
+ * The lowest BIC; on a tie (or a NaN) the smaller K, as when the
+ * candidates are compared one after another from K = 1.
+ */
+void
+ws_gmm_choose (const WsGmm *candidates,
+               guint        n,
+               WsGmm       *gmm)
+{
+  g_return_if_fail (candidates != NULL && n > 0 && gmm != NULL);
+
+  *gmm = candidates[0];
+  for (guint k = 1; k < n; k++)
+    if (candidates[k].bic < gmm->bic)
+      *gmm = candidates[k];
+}
+
+/**
  * ws_gmm_fit_weighted:
  * @weights: (nullable): one weight per sample, %NULL for 1 each
  *
@@ -401,7 +466,8 @@ ws_gmm_fit_weighted (const double        *x,
                      GCancellable        *cancellable,
                      GError             **error)
 {
-  guint max_k;
+  WsGmm candidates[WS_GMM_MAX_COMPONENTS];
+  guint n_k;
 
   g_return_val_if_fail (settings != NULL && gmm != NULL, FALSE);
 
@@ -410,22 +476,53 @@ ws_gmm_fit_weighted (const double        *x,
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("no samples to fit a mixture to"));
       return FALSE;
     }
-  max_k = CLAMP (settings->max_components, 1, WS_GMM_MAX_COMPONENTS);
-  max_k = MIN (max_k, n);
-  for (guint k = 1; k <= max_k; k++)
-    {
-      WsGmm candidate;
-
-      ws_gmm_initialise (x, weights, n, k, settings, &candidate);
-      if (!ws_gmm_run_em (x, weights, n, settings, &candidate, cancellable))
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Cancelled"));
-          return FALSE;
-        }
-      if (k == 1 || candidate.bic < gmm->bic)
-        *gmm = candidate;
-    }
+  n_k = ws_gmm_n_candidates (settings, n);
+  for (guint k = 1; k <= n_k; k++)
+    if (!ws_gmm_fit_candidate (x, weights, n, k, settings, &candidates[k - 1], cancellable))
+      {
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Cancelled"));
+        return FALSE;
+      }
+  ws_gmm_choose (candidates, n_k, gmm);
   return TRUE;
+}
+
+/**
+ * ws_gmm_points_init:
+ * @points: (out caller-allocates): what EM runs on
+ * @x: (array length=n): the samples (log-durations), n ≥ 1
+ *
+ * The points ws_gmm_fit() runs EM on: @x itself when its values are
+ * distinct and few, else each distinct value (or bin, above 8,192
+ * samples) once, weighted by its count (see ws_gmm_fit()).  @x must
+ * outlive @points.
+ */
+void
+ws_gmm_points_init (WsGmmPoints  *points,
+                    const double *x,
+                    gsize         n)
+{
+  g_return_if_fail (points != NULL && x != NULL && n > 0);
+
+  memset (points, 0, sizeof *points);
+  points->n = collapse_samples (x, n, n > BIN_ABOVE ? BIN_PER_UNIT : 0, &points->owned_x, &points->owned_w);
+  if (points->n == n && n <= BIN_ABOVE)
+    {
+      points->x = x;
+      points->weights = NULL;
+    }
+  else
+    {
+      points->x = points->owned_x;
+      points->weights = points->owned_w;
+    }
+}
+
+void
+ws_gmm_points_clear (WsGmmPoints *points)
+{
+  g_clear_pointer (&points->owned_x, g_free);
+  g_clear_pointer (&points->owned_w, g_free);
 }
 
 /**
@@ -447,16 +544,15 @@ ws_gmm_fit (const double        *x,
             GCancellable        *cancellable,
             GError             **error)
 {
-  g_autofree double *bx = NULL;
-  g_autofree double *bw = NULL;
-  gsize m;
+  WsGmmPoints points;
+  gboolean ok;
 
   if (n == 0)
     return ws_gmm_fit_weighted (x, NULL, n, settings, gmm, cancellable, error);
-  m = collapse_samples (x, n, n > BIN_ABOVE ? BIN_PER_UNIT : 0, &bx, &bw);
-  if (m == n && n <= BIN_ABOVE)
-    return ws_gmm_fit_weighted (x, NULL, n, settings, gmm, cancellable, error);
-  return ws_gmm_fit_weighted (bx, bw, m, settings, gmm, cancellable, error);
+  ws_gmm_points_init (&points, x, n);
+  ok = ws_gmm_fit_weighted (points.x, points.weights, points.n, settings, gmm, cancellable, error);
+  ws_gmm_points_clear (&points);
+  return ok;
 }
 
 double

@@ -58,7 +58,41 @@ typedef struct {
   guint64 seed;
 } WsGmmSettings;
 
+/**
+ * WsGmmPoints:
+ * @x: (array length=n): the points EM runs on
+ * @weights: (array length=n) (nullable): their weights, %NULL for 1 each
+ * @n: how many
+ *
+ * A fit's data as EM sees it (ws_gmm_points_init()).
+ */
+typedef struct {
+  const double *x;
+  const double *weights;
+  gsize         n;
+  /*< private >*/
+  double       *owned_x;
+  double       *owned_w;
+} WsGmmPoints;
+
 void     ws_gmm_settings_init   (WsGmmSettings       *settings);
+
+void     ws_gmm_points_init     (WsGmmPoints         *points,
+                                 const double        *x,
+                                 gsize                n);
+void     ws_gmm_points_clear    (WsGmmPoints         *points);
+guint    ws_gmm_n_candidates    (const WsGmmSettings *settings,
+                                 gsize                n);
+gboolean ws_gmm_fit_candidate   (const double        *x,
+                                 const double        *weights,
+                                 gsize                n,
+                                 guint                k,
+                                 const WsGmmSettings *settings,
+                                 WsGmm               *candidate,
+                                 GCancellable        *cancellable);
+void     ws_gmm_choose          (const WsGmm         *candidates,
+                                 guint                n,
+                                 WsGmm               *gmm);
 
 gboolean ws_gmm_initialise      (const double        *x,
                                  const double        *weights,
