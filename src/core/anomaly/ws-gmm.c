@@ -214,7 +214,54 @@ component_log_pdf (const WsGmmComponent *c,
 }
 
 /* One E-step: responsibilities into @resp (n × k), returns the weighted
- * mean log-likelihood. */
+ * mean log-likelihood.  Written for a constant @k and inlined once per K
+ * (e_step()): the loops over components unroll and their sums stay in
+ * registers.  The operations and their order are the same for every K,
+ * so are the bits. */
+static inline __attribute__ ((always_inline)) double
+e_step_k (const WsGmm  *gmm,
+          const double *x,
+          const double *w,
+          gsize         n,
+          double       *resp,
+          const guint   k)
+{
+  double a[WS_GMM_MAX_COMPONENTS], b[WS_GMM_MAX_COMPONENTS], mean[WS_GMM_MAX_COMPONENTS];
+  double ll = 0, total = 0;
+
+  for (guint j = 0; j < k; j++)
+    {
+      a[j] = log (gmm->components[j].weight) - 0.5 * (M_LN2 + M_LNPI + log (gmm->components[j].variance));
+      b[j] = -0.5 / gmm->components[j].variance;
+      mean[j] = gmm->components[j].mean;
+    }
+  for (gsize i = 0; i < n; i++)
+    {
+      double *r = resp + i * k, top = -G_MAXDOUBLE, sum = 0, lse;
+      guint at_top = 0;
+
+#pragma GCC unroll 5
+      for (guint j = 0; j < k; j++)
+        {
+          double d = x[i] - mean[j];
+          r[j] = a[j] + b[j] * d * d;
+          if (r[j] > top)
+            top = r[at_top = j];
+        }
+      /* exp (0) is 1: the likeliest component needs no exp. */
+#pragma GCC unroll 5
+      for (guint j = 0; j < k; j++)
+        sum += (r[j] = j == at_top ? 1.0 : exp (r[j] - top));
+      lse = top + log (sum);
+#pragma GCC unroll 5
+      for (guint j = 0; j < k; j++)
+        r[j] /= sum;
+      ll += weight_at (w, i) * lse;
+      total += weight_at (w, i);
+    }
+  return ll / total;
+}
+
 static double
 e_step (const WsGmm  *gmm,
         const double *x,
@@ -222,37 +269,56 @@ e_step (const WsGmm  *gmm,
         gsize         n,
         double       *resp)
 {
-  guint k = gmm->n_components;
-  double a[WS_GMM_MAX_COMPONENTS], b[WS_GMM_MAX_COMPONENTS];
-  double ll = 0, total = 0;
+  switch (gmm->n_components)
+    {
+    case 1: return e_step_k (gmm, x, w, n, resp, 1);
+    case 2: return e_step_k (gmm, x, w, n, resp, 2);
+    case 3: return e_step_k (gmm, x, w, n, resp, 3);
+    case 4: return e_step_k (gmm, x, w, n, resp, 4);
+    default: return e_step_k (gmm, x, w, n, resp, WS_GMM_MAX_COMPONENTS);
+    }
+}
 
+/* One M-step, for a constant @k as e_step_k() is. */
+static inline __attribute__ ((always_inline)) void
+m_step_k (WsGmm         *gmm,
+          const double  *x,
+          const double  *w,
+          gsize          n,
+          const double  *resp,
+          double         floor,
+          const guint    k)
+{
+  double nk[WS_GMM_MAX_COMPONENTS] = { 0 }, sx[WS_GMM_MAX_COMPONENTS] = { 0 }, sxx[WS_GMM_MAX_COMPONENTS] = { 0 };
+  double mean[WS_GMM_MAX_COMPONENTS];
+  double total = 0;
+
+  for (gsize i = 0; i < n; i++)
+#pragma GCC unroll 5
+    for (guint j = 0; j < k; j++)
+      {
+        double rw = resp[i * k + j] * weight_at (w, i);
+        nk[j] += rw;
+        sx[j] += rw * x[i];
+      }
   for (guint j = 0; j < k; j++)
     {
-      a[j] = log (gmm->components[j].weight) - 0.5 * (M_LN2 + M_LNPI + log (gmm->components[j].variance));
-      b[j] = -0.5 / gmm->components[j].variance;
+      nk[j] += 10 * DBL_EPSILON;
+      mean[j] = gmm->components[j].mean = sx[j] / nk[j];
+      total += nk[j];
     }
   for (gsize i = 0; i < n; i++)
+#pragma GCC unroll 5
+    for (guint j = 0; j < k; j++)
+      {
+        double d = x[i] - mean[j];
+        sxx[j] += resp[i * k + j] * weight_at (w, i) * d * d;
+      }
+  for (guint j = 0; j < k; j++)
     {
-      double *r = resp + i * k, top = -G_MAXDOUBLE, sum = 0, lse;
-      guint at_top = 0;
-
-      for (guint j = 0; j < k; j++)
-        {
-          double d = x[i] - gmm->components[j].mean;
-          r[j] = a[j] + b[j] * d * d;
-          if (r[j] > top)
-            top = r[at_top = j];
-        }
-      /* exp (0) is 1: the likeliest component needs no exp. */
-      for (guint j = 0; j < k; j++)
-        sum += (r[j] = j == at_top ? 1.0 : exp (r[j] - top));
-      lse = top + log (sum);
-      for (guint j = 0; j < k; j++)
-        r[j] /= sum;
-      ll += weight_at (w, i) * lse;
-      total += weight_at (w, i);
+      gmm->components[j].weight = nk[j] / total;
+      gmm->components[j].variance = sxx[j] / nk[j] + floor;
     }
-  return ll / total;
 }
 
 static void
@@ -263,33 +329,13 @@ m_step (WsGmm         *gmm,
         const double  *resp,
         double         floor)
 {
-  guint k = gmm->n_components;
-  double nk[WS_GMM_MAX_COMPONENTS] = { 0 }, sx[WS_GMM_MAX_COMPONENTS] = { 0 }, sxx[WS_GMM_MAX_COMPONENTS] = { 0 };
-  double total = 0;
-
-  for (gsize i = 0; i < n; i++)
-    for (guint j = 0; j < k; j++)
-      {
-        double rw = resp[i * k + j] * weight_at (w, i);
-        nk[j] += rw;
-        sx[j] += rw * x[i];
-      }
-  for (guint j = 0; j < k; j++)
+  switch (gmm->n_components)
     {
-      nk[j] += 10 * DBL_EPSILON;
-      gmm->components[j].mean = sx[j] / nk[j];
-      total += nk[j];
-    }
-  for (gsize i = 0; i < n; i++)
-    for (guint j = 0; j < k; j++)
-      {
-        double d = x[i] - gmm->components[j].mean;
-        sxx[j] += resp[i * k + j] * weight_at (w, i) * d * d;
-      }
-  for (guint j = 0; j < k; j++)
-    {
-      gmm->components[j].weight = nk[j] / total;
-      gmm->components[j].variance = sxx[j] / nk[j] + floor;
+    case 1: m_step_k (gmm, x, w, n, resp, floor, 1); break;
+    case 2: m_step_k (gmm, x, w, n, resp, floor, 2); break;
+    case 3: m_step_k (gmm, x, w, n, resp, floor, 3); break;
+    case 4: m_step_k (gmm, x, w, n, resp, floor, 4); break;
+    default: m_step_k (gmm, x, w, n, resp, floor, WS_GMM_MAX_COMPONENTS); break;
     }
 }
 
