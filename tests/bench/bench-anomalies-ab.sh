@@ -23,6 +23,9 @@ shift 2
 [ $# -gt 0 ] || { echo "usage: bench-anomalies-ab.sh CLI_BEFORE CLI_AFTER TRACE..." >&2; exit 2; }
 runs=${WS_BENCH_RUNS:-5}
 caches=${WS_BENCH_CACHES:-cold}
+cores=${WS_BENCH_CORES:-one}
+pin=(taskset -c 0)
+[ "$cores" = all ] && pin=()
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -33,7 +36,7 @@ else
   export WAITSCOPE_HASH_CACHE= WAITSCOPE_FIT_CACHE=
 fi
 
-echo "caches $caches, $runs interleaved rounds, one core; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "caches $caches, $runs interleaved rounds, cores: $cores ($(nproc)); load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "| trace | load (info) | anomalies before | anomalies after |"
 echo "|---|---|---|---|"
 for trace in "$@"; do
@@ -46,7 +49,7 @@ for trace in "$@"; do
   for ((r = 0; r < runs; r++)); do
     for spec in "load $after info" "before $before anomalies" "after $after anomalies"; do
       read -r name cli command <<< "$spec"
-      taskset -c 0 /usr/bin/time -f "$name %U %S %e" -a -o "$times" "$cli" "$command" "$trace" > /dev/null
+      "${pin[@]}" /usr/bin/time -f "$name %U %S %e" -a -o "$times" "$cli" "$command" "$trace" > /dev/null
     done
   done
   # median NAME FIELD: the median of a command's CPU (2) or wall (3) seconds
