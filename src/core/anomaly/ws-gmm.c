@@ -552,13 +552,18 @@ ws_gmm_points_init (WsGmmPoints  *points,
 
   memset (points, 0, sizeof *points);
   points->n = collapse_samples (x, n, n > BIN_ABOVE ? BIN_PER_UNIT : 0, &points->owned_x, &points->owned_w);
+  /* ws_gmm_fit_many() holds the points of every fit at once: no more
+   * room than they take. */
   if (points->n == n && n <= BIN_ABOVE)
     {
+      ws_gmm_points_clear (points);
       points->x = x;
       points->weights = NULL;
     }
   else
     {
+      points->owned_x = g_renew (double, points->owned_x, points->n);
+      points->owned_w = g_renew (double, points->owned_w, points->n);
       points->x = points->owned_x;
       points->weights = points->owned_w;
     }
