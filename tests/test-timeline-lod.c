@@ -12,6 +12,7 @@
 #include "ws-synthetic-trace.h"
 #include "ws-test-timeline-trace.h"
 #include "ws-timeline-lod.h"
+#include "ws-timeline-lod-reference.h"
 #include "ws-trace-loader.h"
 
 static void
@@ -362,6 +363,34 @@ test_threads_same_levels (void)
   assert_same_lod (synthetic);
 }
 
+/* The fast build gives what the plain one gives (ws-timeline-lod-reference.c):
+ * every level, mark, wait, total and the long-wait threshold, on the real
+ * trace and on synthetic ones of several shapes and seeds, on one worker
+ * and on three. */
+static void
+test_same_as_reference (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "pg-tpcb.perf.txt.gz", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) real = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  for (guint workers = 1; workers <= 3; workers += 2)
+    {
+      g_autofree char *n = g_strdup_printf ("%u", workers);
+      g_autoptr(WsTimelineLod) lod = lod_on_threads (real, n);
+
+      ws_timeline_lod_assert_as_reference (lod, real);
+    }
+  for (guint seed = 1; seed <= 6; seed++)
+    {
+      g_autoptr(WsTrace) synthetic = ws_synthetic_trace_new (1 + seed % 3, 2 + seed, 3000 * seed, seed);
+      g_autoptr(WsTimelineLod) lod = ws_timeline_lod_new (synthetic, NULL, NULL);
+
+      ws_timeline_lod_assert_as_reference (lod, synthetic);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -372,6 +401,7 @@ main (int   argc,
   g_test_add_func ("/timeline/lod/coarse-levels-brute-force", test_coarse_levels_match_brute_force);
   g_test_add_func ("/timeline/lod/level-choice", test_level_choice);
   g_test_add_func ("/timeline/lod/threads-same-levels", test_threads_same_levels);
+  g_test_add_func ("/timeline/lod/same-as-reference", test_same_as_reference);
 
   return g_test_run ();
 }
