@@ -582,28 +582,17 @@ build_wait_levels (ThreadLod *lod,
     }
 }
 
-/* A thread's events lie scattered through the trace's array and a wait's
- * totals read the event that ended it too: two cache misses per event,
- * the most of the walk's time (perf, 2 GB trace).  Ask for the event
- * PREFETCH_FAR ahead, and for the end of the wait PREFETCH_NEAR ahead,
- * whose own line was asked for earlier. */
-#define PREFETCH_FAR  16
-#define PREFETCH_NEAR 8
+/* A thread's events lie scattered through the trace's array: ask for
+ * the line of the event PREFETCH_AHEAD on while this one is handled. */
+#define PREFETCH_AHEAD 16
 
 static inline void
 prefetch_ahead (const WsEvent  *events,
                 const WsThread *t,
                 guint           k)
 {
-  if (k + PREFETCH_FAR < t->n_events)
-    __builtin_prefetch (&events[t->events[k + PREFETCH_FAR]]);
-  if (k + PREFETCH_NEAR < t->n_events)
-    {
-      const WsEvent *near = &events[t->events[k + PREFETCH_NEAR]];
-
-      if (near->kind == WS_EVENT_WAIT && near->peer != WS_NONE)
-        __builtin_prefetch (&events[near->peer]);
-    }
+  if (k + PREFETCH_AHEAD < t->n_events)
+    __builtin_prefetch (&events[t->events[k + PREFETCH_AHEAD]]);
 }
 
 /* Builds one thread's levels; touches nothing of @self but that thread's
@@ -626,11 +615,9 @@ build_thread (WsTimelineLod *self,
   GArray *marks, *segs;
   guint kept_segs, kept_marks;
 
-  ws_thread_totals_init (&lod->stats.totals);
   for (guint k = 0; k < t->n_events; k++)
     {
       prefetch_ahead (events, t, k);
-      ws_thread_totals_add_event (&lod->stats.totals, self->trace, t->events[k]);
       add_event (&l0, &events[t->events[k]], t->events[k]);
     }
   spans = fill_finish (&l0.spans);
@@ -674,15 +661,26 @@ build_thread (WsTimelineLod *self,
 }
 
 /* The threads of a trace built on several cores: each worker takes the
- * next thread not yet taken (the busiest first, so that one long thread
- * is not left to the end); a thread's levels depend on its events only,
- * so the result is the same as one after another. */
+ * next job not yet taken — a thread, the busiest first so that one long
+ * thread is not left to the end, or the totals — and a thread's levels
+ * depend on its events only, so the result is the same as one after
+ * another.
+ *
+ * The totals (the Threads table's counts) are the core's own
+ * ws_trace_thread_totals(), one pass in trace order: counted thread by
+ * thread each wait reads the far-away event that ended it, a cache miss,
+ * and the walk took a third longer (2 GB trace); as a job of its own the
+ * pass runs beside the busiest thread. */
+#define TOTALS_JOB G_MAXUINT
+
 typedef struct {
-  WsTimelineLod *self;
-  WsTime         span;
-  const guint   *order;      /* threads, most events first */
-  GCancellable  *cancellable;
-  gint           next;
+  WsTimelineLod  *self;
+  WsTime          span;
+  const guint    *jobs;      /* thread indices, most events first, and TOTALS_JOB */
+  guint           n_jobs;
+  GCancellable   *cancellable;
+  gint            next;
+  WsThreadTotals *totals;    /* the TOTALS_JOB's result */
 } BuildBatch;
 
 typedef struct {
@@ -697,9 +695,14 @@ build_threads (gpointer data)
   BuildBatch *batch = worker->batch;
   guint i;
 
-  while ((i = (guint) g_atomic_int_add (&batch->next, 1)) < batch->self->n_threads
+  while ((i = (guint) g_atomic_int_add (&batch->next, 1)) < batch->n_jobs
          && !g_cancellable_is_cancelled (batch->cancellable))
-    worker->memory += build_thread (batch->self, batch->order[i], batch->span);
+    {
+      if (batch->jobs[i] == TOTALS_JOB)
+        batch->totals = ws_trace_thread_totals (batch->self->trace);
+      else
+        worker->memory += build_thread (batch->self, batch->jobs[i], batch->span);
+    }
   return NULL;
 }
 
@@ -726,19 +729,26 @@ build_all_threads (WsTimelineLod *self,
                    WsTime         span,
                    GCancellable  *cancellable)
 {
-  g_autofree guint *order = g_new (guint, MAX (self->n_threads, 1));
+  g_autofree guint *jobs = g_new (guint, self->n_threads + 1);
   guint n_workers = n_build_threads (self->n_threads);
   g_autofree BuildWorker *workers = g_new0 (BuildWorker, n_workers);
   g_autofree GThread **threads = g_new0 (GThread *, n_workers);
-  BuildBatch batch = { self, span, order, cancellable, 0 };
+  BuildBatch batch = { self, span, jobs, self->n_threads + 1, cancellable, 0, NULL };
 
   for (guint t = 0; t < self->n_threads; t++)
-    order[t] = t;
-  g_qsort_with_data (order, self->n_threads, sizeof (guint), compare_busier, self->trace);
-  for (guint w = 0; w < n_workers; w++)
+    jobs[t] = t;
+  g_qsort_with_data (jobs, self->n_threads, sizeof (guint), compare_busier, self->trace);
+  /* The totals second: beside the busiest thread. */
+  if (self->n_threads > 0)
     {
-      workers[w].batch = &batch;
+      jobs[self->n_threads] = jobs[self->n_threads - 1];
+      memmove (jobs + 2, jobs + 1, (self->n_threads - 1) * sizeof (guint));
+      jobs[1] = TOTALS_JOB;
     }
+  else
+    jobs[0] = TOTALS_JOB;
+  for (guint w = 0; w < n_workers; w++)
+    workers[w].batch = &batch;
   for (guint w = 1; w < n_workers; w++)
     threads[w] = g_thread_new ("ws-timeline-lod", build_threads, &workers[w]);
   build_threads (&workers[0]);
@@ -748,6 +758,10 @@ build_all_threads (WsTimelineLod *self,
         g_thread_join (threads[w]);
       self->memory += workers[w].memory;
     }
+  if (batch.totals != NULL)
+    for (guint t = 0; t < self->n_threads; t++)
+      self->threads[t].stats.totals = batch.totals[t];
+  g_free (batch.totals);
 }
 
 static int
