@@ -18,7 +18,7 @@
 
 #include "ws-error.h"
 #include "ws-threads-env.h"
-#include "ws-timeline-lod.h"
+#include "ws-timeline-lod-private.h"
 
 #define LEVEL_FACTOR 4
 #define MAX_LEVELS   24
@@ -289,6 +289,74 @@ bucketer_flush (Bucketer *b)
   b->cur = G_MININT64;
 }
 
+/* Whether the segment @next (or none, or a gap before it) that touches
+ * @seg at its end surely makes the bucket holding that end hold two
+ * states, or time in no state: a gap, or a plain segment of another
+ * state.  A mixed finer bucket may turn out all of one state in the
+ * coarser one (its shares are rounded up), so it proves nothing. */
+static inline gboolean
+differs_across (const WsStateSegment *seg,
+                const WsStateSegment *next,
+                WsTime                at)
+{
+  if (next == NULL || (next->t0 != at && next->t1 != at))
+    return TRUE;
+  return !next->mixed && next->state != seg->state;
+}
+
+/* At least how many segments the level at 2^@shift ns built from @segs
+ * holds, counting past @max at most; cheap (no bucket is filled).
+ *
+ * Two kinds of output each stand alone and are counted once:
+ * - a bucket that a plain segment's end falls strictly inside, with a
+ *   gap or a plain segment of another state on the other side, holds
+ *   two states or a gap: it becomes a mixed segment of its own (mixed
+ *   segments never merge);
+ * - the whole buckets inside a plain segment whose neighbours are plain
+ *   segments of other states or gaps become one run of its state, which
+ *   cannot merge with a neighbour's run: the bucket at each of its ends
+ *   is either mixed (above) or starts or ends in another state.
+ * Most tries at the finest buckets are not kept (each segment longer than
+ * a bucket gives a mixed bucket at each end and a run between), and this
+ * proves it in a fraction of the time the bucketer takes to find out. */
+static guint
+seg_level_lower_bound (const WsStateSegment *segs,
+                       guint                 n,
+                       guint                 shift,
+                       guint                 max)
+{
+  WsTime mask = (G_GINT64_CONSTANT (1) << shift) - 1;
+  WsTime last_mixed = G_MININT64;
+  guint count = 0;
+
+  for (guint i = 0; i < n && count <= max; i++)
+    {
+      const WsStateSegment *seg = &segs[i];
+      const WsStateSegment *prev = i > 0 ? &segs[i - 1] : NULL;
+      const WsStateSegment *next = i + 1 < n ? &segs[i + 1] : NULL;
+      gboolean open_before, open_after;
+
+      if (seg->mixed)
+        continue;
+      open_before = differs_across (seg, prev, seg->t0);
+      open_after = differs_across (seg, next, seg->t1);
+      if ((seg->t0 & mask) != 0 && open_before && floor_shift (seg->t0, shift) != last_mixed)
+        {
+          last_mixed = floor_shift (seg->t0, shift);
+          count++;
+        }
+      if (open_before && open_after
+          && floor_shift (seg->t1 - 1, shift) > floor_shift (seg->t0, shift) + 1)
+        count++;
+      if ((seg->t1 & mask) != 0 && open_after && floor_shift (seg->t1, shift) != last_mixed)
+        {
+          last_mixed = floor_shift (seg->t1, shift);
+          count++;
+        }
+    }
+  return count;
+}
+
 /* The level at @bucket built from the finer level @segs, or %NULL as soon
  * as it holds more than @max segments (it would not be kept: most tries
  * at the finest buckets are not, and used to be built whole). */
@@ -502,9 +570,12 @@ add_seg_level (ThreadLod *lod,
 {
   SegLevel *prev = &lod->seg_levels[lod->n_seg_levels - 1];
   guint n = 0;
-  WsStateSegment *segs = build_seg_level (prev->segs, prev->n, bucket, kept * 3 / 4, &n);
+  WsStateSegment *segs;
   SegLevel *l;
 
+  if (seg_level_lower_bound (prev->segs, prev->n, bucket_shift (bucket), kept * 3 / 4) > kept * 3 / 4)
+    return kept;
+  segs = build_seg_level (prev->segs, prev->n, bucket, kept * 3 / 4, &n);
   if (segs == NULL)
     return kept;
   l = &lod->seg_levels[lod->n_seg_levels++];
@@ -1230,4 +1301,23 @@ ws_timeline_lod_get_slowest_instance (WsTimelineLod *self)
 {
   g_return_val_if_fail (WS_IS_TIMELINE_LOD (self), 0);
   return self->slowest_instance;
+}
+
+WsStateSegment *
+ws_timeline_lod_build_level (const WsStateSegment *segs,
+                             guint                 n,
+                             WsTime                bucket,
+                             guint                 max,
+                             guint                *n_out)
+{
+  return build_seg_level (segs, n, bucket, max, n_out);
+}
+
+guint
+ws_timeline_lod_level_lower_bound (const WsStateSegment *segs,
+                                   guint                 n,
+                                   WsTime                bucket,
+                                   guint                 max)
+{
+  return seg_level_lower_bound (segs, n, bucket_shift (bucket), max);
 }
