@@ -20,7 +20,7 @@
 # WS_TIMING_SHOTS=DIR saves a screenshot of the screen WS_TIMING_SHOT_DELAY
 # seconds (default 0.3: the frame drawn must still reach the X server and
 # the page's cross-fade end) after the first timeline frame
-# (TRACE-first.png) and once the answer is shown (TRACE-answer.png), to
+# (TRACE-first.png) and after the answer is shown (TRACE-answer.png), to
 # look at what the first frame showed.
 set -euo pipefail
 
@@ -72,7 +72,10 @@ for trace in "$@"; do
     kill -0 "$runner" 2>/dev/null || break
     sleep 0.05
   done
-  [ -z "$shots" ] || shoot "$shots/$name-answer.png"
+  if [ -n "$shots" ]; then
+    sleep "$shot_delay"
+    shoot "$shots/$name-answer.png"
+  fi
   # The window's process is a child of xvfb-run's shell: stop the group.
   pkill -TERM -P "$runner" 2>/dev/null || true
   kill "$runner" 2>/dev/null || true

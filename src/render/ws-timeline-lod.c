@@ -943,8 +943,9 @@ index_instances (WsTimelineLod *self)
  * ws_timeline_lod_new:
  * @cancellable: (nullable): polled between threads
  *
- * Builds the levels of every thread of a finished trace.  Takes a few
- * hundred milliseconds for a million events: call it from a worker thread.
+ * Builds the levels of every thread of a finished trace.  Takes about
+ * 0.1 s of CPU a million events (docs/performance.md), on every core:
+ * call it from a worker thread.
  *
  * Returns: (transfer full): the levels, or %NULL if cancelled
  */
