@@ -107,7 +107,8 @@ ws_timeline_lod_init (WsTimelineLod *self)
 
 /* Every bucket is a power of two (256·4^k ns), so the bucket of a time
  * is a shift, not a division: a 64-bit division per segment and eight per
- * mixed bucket were the most of the build's time (perf, 2 GB trace).  GCC
+ * mixed bucket put bucketer_flush() on top of the profile (perf, 2 GB
+ * trace).  GCC
  * shifts a negative number arithmetically, which floors, as the division
  * rounded to minus infinity did. */
 static inline WsTime
@@ -289,19 +290,20 @@ bucketer_flush (Bucketer *b)
   b->cur = G_MININT64;
 }
 
-/* Whether the segment @next (or none, or a gap before it) that touches
- * @seg at its end surely makes the bucket holding that end hold two
- * states, or time in no state: a gap, or a plain segment of another
- * state.  A mixed finer bucket may turn out all of one state in the
- * coarser one (its shares are rounded up), so it proves nothing. */
+/* Whether what lies beside @seg across its end @at — its neighbour
+ * @other (the segment before or after it, or %NULL) if that touches @at,
+ * else a gap — surely makes the bucket holding @at hold two states or
+ * time in no state: a gap, or a plain segment of another state.  A mixed
+ * finer bucket may turn out all of one state in the coarser one (its
+ * shares are rounded up), so it proves nothing. */
 static inline gboolean
 differs_across (const WsStateSegment *seg,
-                const WsStateSegment *next,
+                const WsStateSegment *other,
                 WsTime                at)
 {
-  if (next == NULL || (next->t0 != at && next->t1 != at))
+  if (other == NULL || (other->t0 != at && other->t1 != at))
     return TRUE;
-  return !next->mixed && next->state != seg->state;
+  return !other->mixed && other->state != seg->state;
 }
 
 /* At least how many segments the level at 2^@shift ns built from @segs
