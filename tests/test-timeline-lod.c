@@ -12,6 +12,8 @@
 #include "ws-synthetic-trace.h"
 #include "ws-test-timeline-trace.h"
 #include "ws-timeline-lod.h"
+#include "ws-timeline-lod-private.h"
+#include "ws-timeline-lod-reference.h"
 #include "ws-trace-loader.h"
 
 static void
@@ -362,6 +364,134 @@ test_threads_same_levels (void)
   assert_same_lod (synthetic);
 }
 
+/* The fast build gives what the plain one gives (ws-timeline-lod-reference.c):
+ * every level, mark, wait, total and the long-wait threshold, on the real
+ * trace and on synthetic ones of several shapes and seeds, on one worker
+ * and on three. */
+static void
+test_same_as_reference (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("WS_TEST_DATA"), "pg-tpcb.perf.txt.gz", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) real = ws_trace_loader_load (path, NULL, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  for (guint workers = 1; workers <= 3; workers += 2)
+    {
+      g_autofree char *n = g_strdup_printf ("%u", workers);
+      g_autoptr(WsTimelineLod) lod = lod_on_threads (real, n);
+
+      ws_timeline_lod_assert_as_reference (lod, real);
+    }
+  for (guint seed = 1; seed <= 6; seed++)
+    {
+      g_autoptr(WsTrace) synthetic = ws_synthetic_trace_new (1 + seed % 3, 2 + seed, 3000 * seed, seed);
+      g_autoptr(WsTimelineLod) lod = ws_timeline_lod_new (synthetic, NULL, NULL);
+
+      ws_timeline_lod_assert_as_reference (lod, synthetic);
+    }
+}
+
+/* Random exact segments of a few states, of lengths from 1 ns to a few
+ * buckets, with gaps now and then; touching segments differ in state, as
+ * in level 0. */
+static GArray *
+random_level0 (GRand *rand,
+               guint  n)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (WsStateSegment));
+  WsTime t = g_rand_int_range (rand, -100000, 100000);
+  static const WsTime scales[] = { 4, 300, 1200, 5000, 20000, 100000 };
+
+  for (guint i = 0; i < n; i++)
+    {
+      WsStateSegment seg = { 0 };
+      WsTime scale = scales[g_rand_int_range (rand, 0, G_N_ELEMENTS (scales))];
+
+      if (g_rand_int_range (rand, 0, 4) == 0)
+        t += g_rand_int_range (rand, 1, g_rand_boolean (rand) ? 3 : 2000);
+      seg.t0 = t;
+      seg.t1 = t + g_rand_int_range (rand, 1, (gint32) scale + 1);
+      seg.state = g_rand_int_range (rand, 0, 3);
+      if (out->len > 0)
+        {
+          const WsStateSegment *prev = &g_array_index (out, WsStateSegment, out->len - 1);
+          if (prev->t1 == seg.t0 && prev->state == seg.state)
+            seg.state = (seg.state + 1) % 3;
+        }
+      g_array_append_val (out, seg);
+      t = seg.t1;
+    }
+  return out;
+}
+
+/* The law the build relies on to skip a level: the cheap count never
+ * exceeds the segments the level really has, from exact segments and from
+ * coarser levels holding mixed buckets, at buckets 1 to 64 times finer
+ * than the segments and coarser. */
+static void
+test_lower_bound_law (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (29);
+  guint checked = 0, tight = 0;
+
+  /* One state with a 1 ns gap every 2.7 µs: at 256 ns the gaps become
+   * mixed buckets 255/255 covered, which at 1024 ns read as whole again,
+   * so the runs around them merge into one (two segments in all); a count
+   * that took each run for a segment of its own would be 10. */
+  {
+    g_autoptr(GArray) level0 = g_array_new (FALSE, FALSE, sizeof (WsStateSegment));
+    g_autofree WsStateSegment *level1 = NULL, *level2 = NULL;
+    guint n1, n2;
+
+    for (WsTime t = 0; t < 10 * 2700; t += 2700)
+      {
+        WsStateSegment seg = { t == 0 ? 0 : t + 1, t + 2700, WS_THREAD_STATE_SLEEP };
+        g_array_append_val (level0, seg);
+      }
+    level1 = ws_timeline_lod_build_level ((const WsStateSegment *) (gpointer) level0->data, level0->len,
+                                          256, G_MAXUINT - 1, &n1);
+    level2 = ws_timeline_lod_build_level (level1, n1, 1024, G_MAXUINT - 1, &n2);
+    g_assert_cmpuint (n2, ==, 2);
+    g_assert_cmpuint (ws_timeline_lod_level_lower_bound (level1, n1, 1024, G_MAXUINT - 1), <=, n2);
+  }
+
+  for (guint round = 0; round < 300; round++)
+    {
+      g_autoptr(GArray) level = random_level0 (rand, g_rand_int_range (rand, 1, 400));
+      WsTime bucket = WS_TIMELINE_LOD_BASE_BUCKET;
+
+      for (guint depth = 0; depth < 6 && level->len > 0; depth++, bucket *= 4)
+        {
+          const WsStateSegment *segs = (const WsStateSegment *) (gpointer) level->data;
+          WsStateSegment *next = NULL;
+          guint n_next = 0;
+
+          for (WsTime b = bucket; b <= bucket * 64; b *= 4)
+            {
+              guint n_built = 0;
+              g_autofree WsStateSegment *built = ws_timeline_lod_build_level (segs, level->len, b, G_MAXUINT - 1, &n_built);
+              guint bound = ws_timeline_lod_level_lower_bound (segs, level->len, b, G_MAXUINT - 1);
+
+              g_assert_cmpuint (bound, <=, n_built);
+              /* Stopped early, past some @max, the same holds. */
+              g_assert_cmpuint (ws_timeline_lod_level_lower_bound (segs, level->len, b,
+                                                                   g_rand_int_range (rand, 0, n_built + 2)),
+                                <=, n_built);
+              checked++;
+              tight += bound == n_built;
+            }
+          next = ws_timeline_lod_build_level (segs, level->len, bucket, G_MAXUINT - 1, &n_next);
+          g_array_set_size (level, 0);
+          g_array_append_vals (level, next, n_next);
+          g_free (next);
+        }
+    }
+  /* Not a vacuous bound: often exact. */
+  g_assert_cmpuint (checked, >, 1000);
+  g_assert_cmpuint (tight, >, checked / 10);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -372,6 +502,8 @@ main (int   argc,
   g_test_add_func ("/timeline/lod/coarse-levels-brute-force", test_coarse_levels_match_brute_force);
   g_test_add_func ("/timeline/lod/level-choice", test_level_choice);
   g_test_add_func ("/timeline/lod/threads-same-levels", test_threads_same_levels);
+  g_test_add_func ("/timeline/lod/same-as-reference", test_same_as_reference);
+  g_test_add_func ("/timeline/lod/lower-bound-law", test_lower_bound_law);
 
   return g_test_run ();
 }
