@@ -779,6 +779,8 @@ recompute_idle (gpointer data)
       self->busy = FALSE;
       gtk_spinner_stop (self->spinner);
       gtk_label_set_text (self->causes_placeholder, _("No trace is open yet."));
+      gtk_label_set_text (self->cluster_placeholder, _("No trace is open yet."));
+      gtk_label_set_text (self->contrast_placeholder, _("No trace is open yet."));
       return G_SOURCE_REMOVE;
     }
 
@@ -786,6 +788,12 @@ recompute_idle (gpointer data)
   gtk_spinner_start (self->spinner);
   gtk_label_set_text (self->status_label, _("Walking back through the readiers of the slowest delays…"));
   gtk_label_set_text (self->causes_placeholder, _("Finding the causes…"));
+  /* The cluster and contrast come after the causes, in the same job: till
+   * then their blocks say they are coming, not the "none" of a finished
+   * run (a big trace showed "No scenario instances to contrast" for
+   * seconds beside a timeline full of them). */
+  gtk_label_set_text (self->cluster_placeholder, _("Mining the waits that delayed other threads…"));
+  gtk_label_set_text (self->contrast_placeholder, _("Contrasting the slow instances with the fast ones…"));
   ws_worker_run (self->worker, self, job, (GDestroyNotify) job_free, compute_thread, compute_done);
   return G_SOURCE_REMOVE;
 }
@@ -966,7 +974,7 @@ ws_overview_page_init (WsOverviewPage *self)
   gtk_drawing_area_set_draw_func (self->histogram, draw_histogram, self, NULL);
   self->causes_placeholder = GTK_LABEL (add_placeholder (self->causes_list, _("No trace is open yet.")));
   add_placeholder (self->slowest_list, _("No scenario instances."));
-  self->cluster_placeholder = GTK_LABEL (add_placeholder (self->cluster_list, _("No costly pattern among the waits that delayed another thread.")));
+  self->cluster_placeholder = GTK_LABEL (add_placeholder (self->cluster_list, _("No trace is open yet.")));
   g_signal_connect_swapped (self->causes_list, "row-activated", G_CALLBACK (row_activated_cb), self);
   g_signal_connect_swapped (self->slowest_list, "row-activated", G_CALLBACK (row_activated_cb), self);
   g_signal_connect_swapped (self->cluster_list, "row-activated", G_CALLBACK (row_activated_cb), self);
@@ -996,7 +1004,7 @@ ws_overview_page_init (WsOverviewPage *self)
     g_signal_connect_swapped (self->all_check, "toggled", G_CALLBACK (all_toggled_cb), self);
   }
   self->contrast_list = new_section_list (self, _("Top contrast pattern between the slow and fast instances"),
-                                          _("No scenario instances to contrast, or no pattern only the slow ones have."));
+                                          _("No trace is open yet."));
   self->contrast_placeholder = g_object_get_data (G_OBJECT (self->contrast_list), "ws-placeholder");
   self->anomaly_list = new_section_list (self, _("Anomalous waits"),
                                          _("No anomalous wait (or the wait models are still being fitted)."));
