@@ -1052,6 +1052,9 @@ static void
 ws_contrast_page_init (WsContrastPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* Two classes before the user says anything: the first trace fast, the
+   * others slow (a trace marked, here or on the Mining page, keeps its). */
+  ws_run_class_chips_set_first_fast (self->trace_classes_box, TRUE);
 
   self->scenarios = gtk_string_list_new (NULL);
   gtk_drop_down_set_model (self->scenario_dropdown, G_LIST_MODEL (self->scenarios));
