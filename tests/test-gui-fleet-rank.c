@@ -26,6 +26,9 @@
  *    --fast …` gives it (the window keys classes by trace file, not by
  *    position).
  *
+ * 5. Four traces open as documents, not a fleet: the classes given to
+ *    their files rank them as `mine --slow … --fast …` over the files.
+ *
  * Screenshots at 1280×720 and 1920×1080 of each state.
  */
 #include "config.h"
@@ -561,6 +564,68 @@ test_fleet_rank (void)
   g_rmdir (dir);
 }
 
+/* 5. Several traces open as documents (no fleet): the classes given to
+ * their files rank the ticked traces as `mine --slow … --fast …` over the
+ * same files does. */
+static void
+test_open_traces (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-gui-fleet-rank-docs-XXXXXX", NULL);
+  g_autofree char *history = g_build_filename (dir, "history.sqlite", NULL);
+  const char *names[] = { "fleet/run-01.perf.txt.gz", "fleet/run-03.perf.txt.gz", "fleet/run-07.perf.txt.gz",
+                          "fleet/run-02.perf.txt.gz" };
+  const WsRunClass given[] = { WS_RUN_CLASS_FAST, WS_RUN_CLASS_SLOW, WS_RUN_CLASS_SLOW, WS_RUN_CLASS_FAST };
+  const char *paths[G_N_ELEMENTS (names)];
+  g_autoptr(GPtrArray) args = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *key = NULL, *want = NULL;
+  WsWindow *window;
+  WsMiningPage *page;
+  WsClusterSet *before;
+  WsPatternSet *set;
+  const WsPattern *top;
+  JsonObject *first;
+
+  if (g_getenv ("WS_CLI") == NULL)
+    {
+      g_test_skip ("WS_CLI is not set");
+      return;
+    }
+  window = new_window (history);
+  page = ws_window_get_mining_page (window);
+  args = cli_args ("mine", NULL, history, "--json", "--top=0", "--rank=discriminative", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      WsDocument *doc = ws_gui_test_open_trace (window, names[i]);
+
+      paths[i] = ws_trace_get_path (ws_document_get_trace (doc));
+      g_ptr_array_add (args, g_strdup_printf ("--%s=%s", ws_run_class_to_string (given[i]), paths[i]));
+    }
+  ws_window_show_details_page (window, "mining");
+  ws_mining_page_run (page);
+  ws_gui_test_wait_until (mined, page, 120, "the open traces mined");
+  g_assert_true (gtk_widget_get_visible (page_child (page, "fleet_box")));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (page_child (page, "fleet_note_label"))),
+                                   "4 traces, no slow or fast class"));
+
+  before = ws_gui_test_mining_cluster_set (page);
+  ws_run_classes_set_many (ws_session_get_run_classes (ws_window_get_session (window)), paths, given,
+                           G_N_ELEMENTS (names));
+  wait_remined (page, before, "the open traces mined with their classes");
+  first = json_array_get_object_element (json_object_get_array_member (cli_json (parser, args), "patterns"), 0);
+  set = ws_cluster_set_get_pattern_set (ws_gui_test_mining_cluster_set (page));
+  top = ws_pattern_set_get_pattern (set, 0);   /* the patterns, by their score */
+  key = pattern_key (ws_pattern_set_get_stack_db (set), top);
+  want = frames_key (json_object_get_array_member (first, "frames"));
+  g_assert_cmpstr (key, ==, want);
+  g_assert_cmpint (top->discriminative, ==, json_object_get_int_member (first, "discriminative"));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (page_child (page, "fleet_note_label"))),
+                            "2 slow and 2 fast traces"));
+  ws_gui_test_close_window (GTK_WIDGET (window));
+  g_unlink (history);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -568,6 +633,7 @@ main (int argc, char **argv)
 
   the_app = ws_gui_test_init (&argc, &argv);
   g_test_add_func ("/gui/fleet-rank/classes", test_fleet_rank);
+  g_test_add_func ("/gui/fleet-rank/open-traces", test_open_traces);
   status = g_test_run ();
   g_object_unref (the_app);
   return status;
