@@ -274,7 +274,8 @@ show_fleet (WsMiningPage *self)
           n_fast += klass == WS_RUN_CLASS_FAST;
         }
       /* Translators: "6 slow and 18 fast traces", then the order shown */
-      classes = g_strdup_printf (_("%u slow and %u fast traces"), n_slow, n_fast);
+      classes = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u slow and %u fast trace", "%u slow and %u fast traces",
+                                              n_slow + n_fast), n_slow, n_fast);
       note = g_strdup_printf (slow ? _("%s: ranked by what slow traces have more of (mean cost per slow trace − "
                                        "per fast trace, the “Slow − fast” column).")
                                    : _("%s: ranked by cost over all of them; “Slow − fast” says what slow traces "
