@@ -451,12 +451,19 @@ test_mining_page (void)
   /* 6. Sorting by a column: the most events first. */
   {
     GListModel *columns = gtk_column_view_get_columns (view);
-    g_autoptr(GtkColumnViewColumn) events = g_list_model_get_item (columns, 4);
+    g_autoptr(GtkColumnViewColumn) events = NULL;
     g_autoptr(GtkTreeListRow) first = NULL;
     g_autoptr(WsMiningItem) item = NULL;
     guint64 most = 0;
 
-    g_assert_cmpstr (gtk_column_view_column_get_title (events), ==, "Events");
+    /* By its title: a run over slow and fast traces adds a column. */
+    for (guint i = 0; events == NULL && i < g_list_model_get_n_items (columns); i++)
+      {
+        g_autoptr(GtkColumnViewColumn) c = g_list_model_get_item (columns, i);
+        if (g_strcmp0 (gtk_column_view_column_get_title (c), "Events") == 0)
+          events = g_steal_pointer (&c);
+      }
+    g_assert_nonnull (events);
     gtk_column_view_sort_by_column (view, events, GTK_SORT_ASCENDING);
     first = g_list_model_get_item (rows, 0);
     item = gtk_tree_list_row_get_item (first);

@@ -13,6 +13,7 @@
 #include "cli-common.h"
 #include "cli-digest.h"
 #include "cli-mine.h"
+#include "ws-mining-words.h"
 #include "ws-perf-importer.h"
 #include "ws-error.h"
 
@@ -361,9 +362,7 @@ cli_mine_format_discriminative (gint64 score)
 {
   g_autofree char *d = cli_format_duration (ABS (score));
 
-  /* Translators: a pattern's discriminative score: how much more it costs
-   * a slow trace than a fast one, on average */
-  return g_strdup_printf (_("%s%s per slow trace"), score < 0 ? "−" : "+", d);
+  return ws_mining_dup_discriminative (score, d);
 }
 
 /* "transaction (1368), other (2)": the scenarios the traces hold; adds
@@ -503,15 +502,16 @@ print_text (CliMineOptions *options,
   /* Over a fleet with no slow or fast class the costliest patterns are
    * what every trace does most (a service's pacing sleep, its idle
    * reads), not what the slow traces have more of: say how to ask that. */
-  if (!result->run->discriminative && result->run->n_traces > 1)
-    printf (g_dngettext (GETTEXT_PACKAGE,
-                         "%u trace, no slow or fast class: ranked by cost over all of them. To rank what "
-                         "slow traces have more of than fast ones, give --classes FILE or --slow/--fast "
-                         "with --rank discriminative.\n",
-                         "%u traces, no slow or fast class: ranked by cost over all of them. To rank what "
-                         "slow traces have more of than fast ones, give --classes FILE or --slow/--fast "
-                         "with --rank discriminative.\n", result->run->n_traces),
-            result->run->n_traces);
+  if (!result->run->discriminative)
+    {
+      g_autofree char *note = ws_mining_dup_unclassed_note (result->run->n_traces);
+
+      if (note != NULL)
+        /* Translators: after "24 traces, no slow or fast class: ranked by
+         * cost over all of them.": how the command line takes classes */
+        printf ("%s %s\n", note, _("To rank what slow traces have more of than fast ones, give --classes FILE "
+                                   "or --slow/--fast with --rank discriminative."));
+    }
   printf (g_dngettext (GETTEXT_PACKAGE,
                        "λ = %s: %u maximal pattern of cost ≥ λ (frames caller first)\n",
                        "λ = %s: %u maximal patterns of cost ≥ λ (frames caller first)\n", n),

@@ -10,6 +10,7 @@
 
 #include "ws-cluster-table.h"
 #include "ws-mining-item.h"
+#include "ws-mining-words.h"
 #include "ws-time-format.h"
 
 /* Frames named in a table row's label. */
@@ -160,8 +161,11 @@ pattern_item (WsPatternSet *patterns,
   g_autofree char *label = ws_pattern_dup_label (table, similarity, p);
   g_autofree char *tooltip = pattern_tooltip (table, p);
 
-  return ws_mining_item_new (WS_MINING_ITEM_PATTERN, pattern, rank, label, tooltip,
-                             p->cost, p->n_streams, p->n_events);
+  WsMiningItem *item = ws_mining_item_new (WS_MINING_ITEM_PATTERN, pattern, rank, label, tooltip,
+                                           p->cost, p->n_streams, p->n_events);
+
+  ws_mining_item_set_discriminative (item, p->discriminative);
+  return item;
 }
 
 /**
@@ -191,6 +195,7 @@ ws_cluster_table_new_items (WsClusterSet *clusters,
 
       item = ws_mining_item_new (WS_MINING_ITEM_CLUSTER, c, c + 1, label, tooltip,
                                  cl->total_cost, cl->n_streams, cl->n_events);
+      ws_mining_item_set_discriminative (item, cl->discriminative);
       ws_mining_item_set_signature (item, g_hash_table_contains (signed_patterns,
                                                                  GUINT_TO_POINTER (cl->patterns[0] + 1)));
       for (guint k = 0; cl->n_patterns > 1 && k < cl->n_patterns; k++)
@@ -228,6 +233,7 @@ typedef enum {
   COL_STREAMS,
   COL_EVENTS,
   COL_AVERAGE,
+  COL_DISCRIMINATIVE,
 } Column;
 
 static void
@@ -331,6 +337,17 @@ bind_cell (GtkSignalListItemFactory *factory,
     case COL_AVERAGE:
       text = ws_pattern_dup_cost (ws_mining_item_get_average_cost (item));
       break;
+    case COL_DISCRIMINATIVE:
+      {
+        gint64 score = ws_mining_item_get_discriminative (item);
+        g_autofree char *magnitude = ws_format_duration (ABS (score));
+        g_autofree char *sentence = ws_mining_dup_discriminative (score, magnitude);
+
+        /* The sign says which class has more of it; the tooltip, in words. */
+        text = g_strdup_printf ("%s%s", score < 0 ? "−" : "+", magnitude);
+        gtk_widget_set_tooltip_text (label, sentence);
+      }
+      break;
     }
   gtk_label_set_text (GTK_LABEL (label), text);
   if (cluster)
@@ -400,6 +417,12 @@ add_column (GtkColumnView *view,
       g_object_unref (sorter);
     }
   gtk_column_view_append_column (view, col);
+  if (column == COL_DISCRIMINATIVE)
+    {
+      /* Shown only for a run with slow and fast traces. */
+      gtk_column_view_column_set_visible (col, FALSE);
+      g_object_set_data_full (G_OBJECT (view), "ws-discriminative-column", g_object_ref (col), g_object_unref);
+    }
   g_object_unref (col);
 }
 
@@ -423,6 +446,10 @@ ws_cluster_table_setup (GtkColumnView *view,
 
   add_column (view, COL_RANK, C_("cluster table", "#"), "rank", G_TYPE_UINT, FALSE);
   add_column (view, COL_LABEL, _("Pattern"), "label", G_TYPE_STRING, TRUE);
+  /* Beside the pattern, where a narrow pane still shows it.  Translators:
+   * a column: the mean cost per slow trace minus the mean cost per fast
+   * trace */
+  add_column (view, COL_DISCRIMINATIVE, _("Slow − fast"), "discriminative", G_TYPE_INT64, FALSE);
   add_column (view, COL_TOTAL, _("Total"), "total-cost", G_TYPE_INT64, FALSE);
   add_column (view, COL_STREAMS, _("Traces"), "n-streams", G_TYPE_UINT, FALSE);
   add_column (view, COL_EVENTS, _("Events"), "n-events", G_TYPE_UINT64, FALSE);
@@ -435,4 +462,20 @@ ws_cluster_table_setup (GtkColumnView *view,
   gtk_single_selection_set_autoselect (selection, TRUE);
   gtk_column_view_set_model (view, GTK_SELECTION_MODEL (selection));
   return selection;
+}
+
+/**
+ * ws_cluster_table_show_discriminative:
+ *
+ * Shows the "Slow − fast" column (each row's discriminative score) for a
+ * run over slow and fast traces, and hides it for any other.
+ */
+void
+ws_cluster_table_show_discriminative (GtkColumnView *view,
+                                      gboolean       show)
+{
+  GtkColumnViewColumn *col = g_object_get_data (G_OBJECT (view), "ws-discriminative-column");
+
+  if (col != NULL)
+    gtk_column_view_column_set_visible (col, show);
 }

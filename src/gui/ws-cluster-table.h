@@ -26,6 +26,8 @@ GPtrArray          *ws_cluster_table_new_items      (WsClusterSet       *cluster
                                                      GHashTable         *signed_patterns);
 GtkSingleSelection *ws_cluster_table_setup          (GtkColumnView      *view,
                                                      GListModel         *roots);
+void                ws_cluster_table_show_discriminative (GtkColumnView *view,
+                                                          gboolean       show);
 WsMiningItem       *ws_cluster_table_row_item       (GtkTreeListRow     *row);
 
 G_END_DECLS

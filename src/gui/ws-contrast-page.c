@@ -18,6 +18,7 @@
 #include "ws-fleet-classes.h"
 #include "ws-pattern-coverage-view.h"
 #include "ws-progress-relay.h"
+#include "ws-run-class-chips.h"
 #include "ws-time-format.h"
 #include "ws-worker.h"
 
@@ -35,7 +36,7 @@ struct _WsContrastPage
   GtkCheckButton      *widen_check;
   GtkDropDown         *rank_dropdown;    /* WsContrastRank order: total cost, average cost */
   GtkDropDown         *compare_dropdown; /* 0: instances by duration; 1: open traces by class */
-  GtkFlowBox          *trace_classes_box;
+  WsRunClassChips     *trace_classes_box; /* over the session's classes, shared with Mining */
   GtkButton           *run_button;
   GtkButton           *cancel_button;
   WsDurationHistogram *histogram;
@@ -61,7 +62,6 @@ struct _WsContrastPage
   /* Owned references */
   GListModel          *documents;
   WsDigest            *digest;           /* a fleet opened as a digest: its traces instead of the documents */
-  GArray              *digest_classes;   /* WsRunClass per trace of @digest */
   GtkStringList       *scenarios;
   WsInstanceSet       *instances;
   WsInstanceSet       *fast_traces;      /* by trace: the fast traces' instances, else NULL */
@@ -110,7 +110,6 @@ update_actions (WsContrastPage *self)
 
 static void load_instances (WsContrastPage *self);
 static void refresh_trace_classes (WsContrastPage *self);
-static WsRunClass document_class (WsContrastPage *self, WsDocument *doc, guint index);
 
 static GPtrArray *
 ready_traces (WsContrastPage *self)
@@ -127,95 +126,34 @@ ready_traces (WsContrastPage *self)
   return traces;
 }
 
-static void
-trace_class_changed_cb (GtkDropDown    *dropdown,
-                        GParamSpec     *pspec,
-                        WsContrastPage *self)
-{
-  WsDocument *doc = g_object_get_data (G_OBJECT (dropdown), "ws-document");
-  guint digest_trace = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (dropdown), "ws-digest-trace"));
-  /* The drop-down's order: fast, slow, left out. */
-  static const WsRunClass order[] = { WS_RUN_CLASS_FAST, WS_RUN_CLASS_SLOW, WS_RUN_CLASS_NONE };
-  guint selected = gtk_drop_down_get_selected (dropdown);
-
-  if (selected >= G_N_ELEMENTS (order))
-    return;
-  if (digest_trace > 0 && self->digest_classes != NULL && digest_trace <= self->digest_classes->len)
-    g_array_index (self->digest_classes, WsRunClass, digest_trace - 1) = order[selected];
-  else if (doc != NULL)
-    g_object_set_data (G_OBJECT (doc), "ws-run-class", GUINT_TO_POINTER (order[selected] + 1));
-  else
-    return;
-  load_instances (self);
-}
-
-/* A chip: the trace's name and a drop-down of its class. */
-static GtkWidget *
-class_chip (WsContrastPage *self,
-            const char     *name,
-            WsRunClass      klass)
-{
-  const char * const items[] = { _("fast"), _("slow"), _("left out"), NULL };
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-  GtkWidget *label = gtk_label_new (name);
-  GtkWidget *dropdown = gtk_drop_down_new_from_strings (items);
-
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
-  gtk_widget_set_tooltip_text (label, name);
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown),
-                              klass == WS_RUN_CLASS_FAST ? 0 : klass == WS_RUN_CLASS_SLOW ? 1 : 2);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (dropdown), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_box_append (GTK_BOX (box), dropdown);
-  return box;
-}
-
-/* One chip per open trace (or per trace of a digest): its name and its class. */
+/* One chip per ready trace (or per trace of a digest), in the order
+ * load_trace_classes() gives the core: the first fast and the others
+ * slow until the user says (the session's classes, which Mining shares). */
 static void
 refresh_trace_classes (WsContrastPage *self)
 {
-  GtkWidget *child;
+  g_autoptr(GPtrArray) paths = g_ptr_array_new ();
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->trace_classes_box))) != NULL)
-    gtk_flow_box_remove (self->trace_classes_box, child);
   for (guint i = 0; self->digest != NULL && i < ws_digest_get_n_traces (self->digest); i++)
     {
-      GtkWidget *chip = class_chip (self, ws_digest_get_trace (self->digest, i)->name,
-                                    g_array_index (self->digest_classes, WsRunClass, i));
-      GtkWidget *dropdown = gtk_widget_get_last_child (chip);
+      const WsDigestTrace *t = ws_digest_get_trace (self->digest, i);
 
-      g_object_set_data (G_OBJECT (dropdown), "ws-digest-trace", GUINT_TO_POINTER (i + 1));
-      g_signal_connect (dropdown, "notify::selected", G_CALLBACK (trace_class_changed_cb), self);
-      gtk_flow_box_append (self->trace_classes_box, chip);
+      g_ptr_array_add (paths, t->path);
+      g_ptr_array_add (names, t->name);
     }
-  for (guint i = 0, k = 0; self->digest == NULL && self->documents && i < g_list_model_get_n_items (self->documents); i++)
+  for (guint i = 0; self->digest == NULL && self->documents && i < g_list_model_get_n_items (self->documents); i++)
     {
       g_autoptr(WsDocument) doc = g_list_model_get_item (self->documents, i);
-      const char * const items[] = { _("fast"), _("slow"), _("left out"), NULL };
-      GtkWidget *box, *label, *dropdown;
-      WsRunClass klass;
       WsTrace *trace;
 
       if (ws_document_get_state (doc) != WS_DOCUMENT_READY || (trace = ws_document_get_trace (doc)) == NULL)
         continue;
-      klass = document_class (self, doc, k++);
-      box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-      label = gtk_label_new (ws_trace_get_name (trace));
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
-      gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
-      gtk_widget_set_tooltip_text (label, ws_trace_get_name (trace));
-      dropdown = gtk_drop_down_new_from_strings (items);
-      gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown),
-                                  klass == WS_RUN_CLASS_FAST ? 0 : klass == WS_RUN_CLASS_SLOW ? 1 : 2);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (dropdown), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                      ws_trace_get_name (trace), -1);
-      g_object_set_data_full (G_OBJECT (dropdown), "ws-document", g_object_ref (doc), g_object_unref);
-      g_signal_connect (dropdown, "notify::selected", G_CALLBACK (trace_class_changed_cb), self);
-      gtk_box_append (GTK_BOX (box), label);
-      gtk_box_append (GTK_BOX (box), dropdown);
-      gtk_flow_box_append (self->trace_classes_box, box);
+      g_ptr_array_add (paths, (gpointer) ws_trace_get_path (trace));
+      g_ptr_array_add (names, (gpointer) ws_trace_get_name (trace));
     }
+  ws_run_class_chips_set_traces (self->trace_classes_box, (const char * const *) paths->pdata,
+                                 (const char * const *) names->pdata, paths->len);
 }
 
 static const char *
@@ -249,20 +187,6 @@ by_trace (WsContrastPage *self)
   return gtk_drop_down_get_selected (self->compare_dropdown) == 1;
 }
 
-/* The class the user gave an open trace; by default the first is the
- * baseline (fast) and every other a slow run. */
-static WsRunClass
-document_class (WsContrastPage *self,
-                WsDocument     *doc,
-                guint           index)
-{
-  gpointer given = g_object_get_data (G_OBJECT (doc), "ws-run-class");
-
-  if (given != NULL)
-    return GPOINTER_TO_UINT (given) - 1;
-  return index == 0 ? WS_RUN_CLASS_FAST : WS_RUN_CLASS_SLOW;
-}
-
 /* By trace: the open traces' instances in their classes (the same core
  * call as `waitscope-cli contrast --slow/--fast`).  FALSE, with the
  * reason in the summary line, when the classes cannot be contrasted. */
@@ -276,21 +200,28 @@ load_trace_classes (WsContrastPage *self,
   g_autoptr(GError) error = NULL;
   gboolean built;
 
-  for (guint i = 0, k = 0; self->digest == NULL && self->documents && i < g_list_model_get_n_items (self->documents); i++)
+  guint k = 0;
+
+  /* The chips list the traces in this order, each with the class it shows. */
+  for (guint i = 0; self->digest == NULL && self->documents && i < g_list_model_get_n_items (self->documents); i++)
     {
       g_autoptr(WsDocument) doc = g_list_model_get_item (self->documents, i);
       WsRunClass klass;
 
       if (ws_document_get_state (doc) != WS_DOCUMENT_READY || ws_document_get_trace (doc) == NULL)
         continue;
-      klass = document_class (self, doc, k++);
+      klass = ws_run_class_chips_get_shown (self->trace_classes_box, k++);
       g_ptr_array_add (traces, g_object_ref (ws_document_get_trace (doc)));
+      g_array_append_val (classes, klass);
+    }
+  for (guint i = 0; self->digest != NULL && i < ws_digest_get_n_traces (self->digest); i++)
+    {
+      WsRunClass klass = ws_run_class_chips_get_shown (self->trace_classes_box, i);
       g_array_append_val (classes, klass);
     }
   /* A digest's: the same core call as `contrast --classes` over it. */
   built = self->digest != NULL
-          ? ws_digest_fleet_classes_build (&fleet, self->digest,
-                                           (const WsRunClass *) (gpointer) self->digest_classes->data, NULL,
+          ? ws_digest_fleet_classes_build (&fleet, self->digest, (const WsRunClass *) (gpointer) classes->data, NULL,
                                            scenario, &error)
           : ws_fleet_classes_build (&fleet, traces, (const WsRunClass *) (gpointer) classes->data, NULL,
                                     scenario, &error);
@@ -866,18 +797,13 @@ ws_contrast_page_set_digest (WsContrastPage *self,
   g_return_if_fail (WS_IS_CONTRAST_PAGE (self));
 
   g_clear_pointer (&self->digest, ws_digest_unref);
-  g_clear_pointer (&self->digest_classes, g_array_unref);
   if (digest != NULL)
     {
       g_auto(GStrv) names = ws_digest_list_scenarios (digest);
 
       self->digest = ws_digest_ref (digest);
-      self->digest_classes = g_array_new (FALSE, FALSE, sizeof (WsRunClass));
-      for (guint i = 0; i < ws_digest_get_n_traces (digest); i++)
-        {
-          WsRunClass klass = i == 0 ? WS_RUN_CLASS_FAST : WS_RUN_CLASS_SLOW;
-          g_array_append_val (self->digest_classes, klass);
-        }
+      /* The chips first: choosing "by trace" below reads their classes. */
+      refresh_trace_classes (self);
       /* A fleet without scenarios is contrasted run against run. */
       if (names[0] == NULL)
         gtk_drop_down_set_selected (self->compare_dropdown, 1);
@@ -1003,7 +929,6 @@ ws_contrast_page_dispose (GObject *object)
   WsContrastPage *self = WS_CONTRAST_PAGE (object);
 
   g_clear_pointer (&self->digest, ws_digest_unref);
-  g_clear_pointer (&self->digest_classes, g_array_unref);
 
   /* A job still running: its late reports and result land nowhere. */
   if (self->worker)
@@ -1067,6 +992,7 @@ ws_contrast_page_class_init (WsContrastPageClass *klass)
   g_type_ensure (WS_TYPE_AWG_VIEW);
   g_type_ensure (WS_TYPE_DURATION_HISTOGRAM);
   g_type_ensure (WS_TYPE_PATTERN_COVERAGE_VIEW);
+  g_type_ensure (WS_TYPE_RUN_CLASS_CHIPS);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/waitscope/Waitscope/ws-contrast-page.ui");
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, root_scroller);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, scenario_dropdown);
@@ -1126,6 +1052,9 @@ static void
 ws_contrast_page_init (WsContrastPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* Two classes before the user says anything: the first trace fast, the
+   * others slow (a trace marked, here or on the Mining page, keeps its). */
+  ws_run_class_chips_set_first_fast (self->trace_classes_box, TRUE);
 
   self->scenarios = gtk_string_list_new (NULL);
   gtk_drop_down_set_model (self->scenario_dropdown, G_LIST_MODEL (self->scenarios));
@@ -1169,6 +1098,14 @@ ws_contrast_page_set_documents (WsContrastPage *self,
   documents_changed_cb (self);
 }
 
+/* Classes marked here or on the Mining page, or loaded from a file. */
+static void
+run_classes_changed_cb (WsContrastPage *self)
+{
+  if (by_trace (self) && !self->busy)
+    load_instances (self);
+}
+
 static void
 session_changed (WsPage    *page,
                  WsSession *old_session,
@@ -1179,6 +1116,12 @@ session_changed (WsPage    *page,
   g_return_if_fail (WS_IS_CONTRAST_PAGE (self));
   g_return_if_fail (session == NULL || WS_IS_SESSION (session));
 
+  if (old_session != NULL)
+    g_signal_handlers_disconnect_by_func (ws_session_get_run_classes (old_session), run_classes_changed_cb, self);
+  if (session != NULL)
+    g_signal_connect_object (ws_session_get_run_classes (session), "changed", G_CALLBACK (run_classes_changed_cb),
+                             self, G_CONNECT_SWAPPED);
+  ws_run_class_chips_set_classes (self->trace_classes_box, session ? ws_session_get_run_classes (session) : NULL);
   ws_contrast_page_set_documents (self, session ? ws_session_get_documents (session) : NULL);
 }
 

@@ -18,6 +18,7 @@ struct _WsMiningItem
   guint64           n_events;
   GListStore       *children;
   gboolean          signature;
+  gint64            discriminative;   /* mean cost per slow trace − per fast trace */
 };
 
 G_DEFINE_FINAL_TYPE (WsMiningItem, ws_mining_item, G_TYPE_OBJECT)
@@ -31,6 +32,7 @@ enum {
   PROP_N_EVENTS,
   PROP_AVERAGE_COST,
   PROP_SIGNATURE,
+  PROP_DISCRIMINATIVE,
   N_PROPS
 };
 
@@ -79,6 +81,9 @@ ws_mining_item_get_property (GObject    *object,
     case PROP_SIGNATURE:
       g_value_set_boolean (value, self->signature);
       break;
+    case PROP_DISCRIMINATIVE:
+      g_value_set_int64 (value, self->discriminative);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -113,6 +118,11 @@ ws_mining_item_class_init (WsMiningItemClass *klass)
   properties[PROP_SIGNATURE] =
     g_param_spec_boolean ("signature", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* Set once, before the row is shown: what the "Slow − fast" column
+   * shows and sorts by. */
+  properties[PROP_DISCRIMINATIVE] =
+    g_param_spec_int64 ("discriminative", NULL, NULL, G_MININT64, G_MAXINT64, 0,
+                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -277,4 +287,24 @@ ws_mining_item_set_signature (WsMiningItem *self,
     return;
   self->signature = signature;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SIGNATURE]);
+}
+
+/* The row's discriminative score (ns), given by the run (#WsPattern and
+ * #WsCluster carry it) when the traces mined had slow and fast classes. */
+gint64
+ws_mining_item_get_discriminative (WsMiningItem *self)
+{
+  g_return_val_if_fail (WS_IS_MINING_ITEM (self), 0);
+  return self->discriminative;
+}
+
+void
+ws_mining_item_set_discriminative (WsMiningItem *self,
+                                   gint64        score)
+{
+  g_return_if_fail (WS_IS_MINING_ITEM (self));
+  if (self->discriminative == score)
+    return;
+  self->discriminative = score;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DISCRIMINATIVE]);
 }

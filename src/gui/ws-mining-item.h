@@ -50,5 +50,8 @@ void              ws_mining_item_add_child        (WsMiningItem     *self,
 gboolean          ws_mining_item_get_signature    (WsMiningItem     *self);
 void              ws_mining_item_set_signature    (WsMiningItem     *self,
                                                    gboolean          signature);
+gint64            ws_mining_item_get_discriminative (WsMiningItem   *self);
+void              ws_mining_item_set_discriminative (WsMiningItem   *self,
+                                                     gint64          score);
 
 G_END_DECLS

@@ -13,6 +13,7 @@
 #include "ws-mining-item.h"
 #include "ws-mining-page.h"
 #include "ws-progress-relay.h"
+#include "ws-run-class-chips.h"
 #include "ws-signature-panel.h"
 #include "ws-worker.h"
 
@@ -41,6 +42,13 @@ struct _WsMiningPage
   GtkPaned            *inner_paned;
   GtkLabel            *summary_label;
   GtkDropDown         *rank_dropdown;
+  GtkLabel            *rank_label;
+  GtkWidget           *fleet_box;        /* over two or more traces: the ranking and the classes */
+  GtkToggleButton     *rank_cost_button;
+  GtkToggleButton     *rank_slow_button;
+  GtkLabel            *fleet_note_label;
+  GtkMenuButton       *classes_button;
+  WsRunClassChips     *class_chips;
   GtkColumnView       *cluster_view;
   GtkLabel            *detail_label;
   GtkStack            *detail_stack;
@@ -60,6 +68,8 @@ struct _WsMiningPage
 
   /* The run in progress */
   gboolean             busy;
+  gboolean             syncing_rank;     /* show_fleet() sets the toggles: no rerun */
+  gboolean             rank_by_cost;     /* the user chose "Cost" over a fleet with classes */
   WsProgressRelay     *progress_relay;
 
 

@@ -126,6 +126,7 @@ build_model (WsMiningPage *self)
   Result *r = self->result;
   g_autoptr(GPtrArray) items = ws_cluster_table_new_items (r->clusters, r->similarity, self->signed_patterns);
 
+  ws_cluster_table_show_discriminative (self->cluster_view, r->run->discriminative);
   g_list_store_splice (self->roots, 0, g_list_model_get_n_items (G_LIST_MODEL (self->roots)),
                        items->pdata, items->len);
 }
@@ -189,6 +190,106 @@ alignment_pattern_activated_cb (WsMiningPage    *self,
 }
 
 /* ------------------------------------------------------------------ */
+/* A fleet: its classes and its ranking                                 */
+
+/* The traces a run mines, in its order: the digest's, else the ticked
+ * documents'.  @paths key their classes, @names label their chips. */
+static void
+mined_traces (WsMiningPage *self,
+              GPtrArray    *chosen,
+              GPtrArray    *paths,
+              GPtrArray    *names)
+{
+  for (guint i = 0; self->digest != NULL && i < ws_digest_get_n_traces (self->digest); i++)
+    {
+      const WsDigestTrace *t = ws_digest_get_trace (self->digest, i);
+
+      g_ptr_array_add (paths, t->path);
+      g_ptr_array_add (names, t->name);
+    }
+  for (guint i = 0; self->digest == NULL && chosen != NULL && i < chosen->len; i++)
+    {
+      WsTrace *trace = ws_document_get_trace (g_ptr_array_index (chosen, i));
+
+      g_ptr_array_add (paths, (gpointer) ws_trace_get_path (trace));
+      g_ptr_array_add (names, (gpointer) ws_trace_get_name (trace));
+    }
+}
+
+/* The chips show the traces the page would mine now. */
+static void
+refresh_chips (WsMiningPage *self)
+{
+  g_autoptr(GPtrArray) chosen = self->digest == NULL ? ws_mining_form_dup_chosen (self->form) : NULL;
+  g_autoptr(GPtrArray) paths = g_ptr_array_new ();
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+  mined_traces (self, chosen, paths, names);
+  ws_run_class_chips_set_traces (self->class_chips, (const char * const *) paths->pdata,
+                                 (const char * const *) names->pdata, paths->len);
+}
+
+/* Over two or more traces: how the fleet is ranked and why.  Without
+ * classes, the core's sentence (the CLI prints it under its header) and
+ * how to give classes here; with them, which order is shown. */
+static void
+show_fleet (WsMiningPage *self)
+{
+  WsMiningResult *run = self->result->run;
+  gboolean slow = self->result->rank == WS_CLUSTER_RANK_DISCRIMINATIVE;
+  g_autofree char *note = NULL;
+
+  gtk_widget_set_visible (self->fleet_box, run->n_traces > 1);
+  /* The StackMine metric orders by cost only. */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->rank_dropdown), !slow);
+  gtk_label_set_text (self->rank_label, run->n_traces > 1 ? _("Cost by") : _("Rank by"));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->rank_slow_button), run->discriminative);
+  if (!run->discriminative)
+    {
+      g_autofree char *unclassed = ws_mining_dup_unclassed_note (run->n_traces);
+
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->rank_slow_button),
+                                   _("Mark slow and fast traces first (Trace Classes)"));
+      /* Translators: after "24 traces, no slow or fast class: ranked by
+       * cost over all of them.": how the window takes classes */
+      note = unclassed != NULL ? g_strdup_printf ("%s %s", unclassed,
+                                                  _("To rank what slow traces have more of than fast ones, mark "
+                                                    "traces slow or fast, or load a classes file, under Trace "
+                                                    "Classes."))
+                               : NULL;
+    }
+  else
+    {
+      guint n_slow = 0, n_fast = 0;
+      g_autofree char *classes = NULL;
+
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->rank_slow_button),
+                                   _("Mean cost per slow trace minus mean cost per fast trace (the discriminative "
+                                     "score, as “waitscope-cli mine --rank discriminative”)"));
+      for (guint i = 0; self->result->classes != NULL && i < self->result->classes->len; i++)
+        {
+          WsRunClass klass = g_array_index (self->result->classes, WsRunClass, i);
+
+          n_slow += klass == WS_RUN_CLASS_SLOW;
+          n_fast += klass == WS_RUN_CLASS_FAST;
+        }
+      /* Translators: "6 slow and 18 fast traces", then the order shown */
+      classes = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u slow and %u fast trace", "%u slow and %u fast traces",
+                                              n_slow + n_fast), n_slow, n_fast);
+      note = g_strdup_printf (slow ? _("%s: ranked by what slow traces have more of (mean cost per slow trace − "
+                                       "per fast trace, the “Slow − fast” column).")
+                                   : _("%s: ranked by cost over all of them; “Slow − fast” says what slow traces "
+                                       "have more of."),
+                              classes);
+    }
+  gtk_label_set_text (self->fleet_note_label, note != NULL ? note : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->fleet_note_label), note != NULL);
+  self->syncing_rank = TRUE;
+  gtk_toggle_button_set_active (slow ? self->rank_slow_button : self->rank_cost_button, TRUE);
+  self->syncing_rank = FALSE;
+}
+
+/* ------------------------------------------------------------------ */
 /* Results                                                              */
 
 static void
@@ -202,6 +303,7 @@ show_results (WsMiningPage *self)
   g_autofree char *summary = NULL;
 
   build_model (self);
+  show_fleet (self);
 
   if (n_patterns == 0)
     {
@@ -354,6 +456,24 @@ ws_mining_page_run (WsMiningPage *self)
   job = ws_mining_request_new (self->form, chosen, ws_page_get_session (WS_PAGE (self)), gtk_drop_down_get_selected (self->rank_dropdown),
                                self->progress_relay);
   ws_mining_request_set_digest (job, self->digest);
+  {
+    /* The session's classes of the traces mined: with a slow and a fast
+     * one the run scores what slow traces have more of, and ranks by it
+     * unless the user chose cost. */
+    WsSession *session = ws_page_get_session (WS_PAGE (self));
+    g_autoptr(GPtrArray) paths = g_ptr_array_new ();
+    g_autoptr(GPtrArray) names = g_ptr_array_new ();
+    g_autoptr(GArray) classes = NULL;
+    guint n_slow = 0, n_fast = 0;
+
+    mined_traces (self, chosen, paths, names);
+    if (session != NULL)
+      classes = ws_run_classes_dup_for (ws_session_get_run_classes (session), (const char * const *) paths->pdata,
+                                        paths->len, &n_slow, &n_fast);
+    if (n_slow > 0 && n_fast > 0)
+      ws_mining_request_set_classes (job, classes,
+                                     !self->rank_by_cost ? WS_CLUSTER_RANK_DISCRIMINATIVE : gtk_drop_down_get_selected (self->rank_dropdown));
+  }
 
   gtk_progress_bar_set_fraction (self->progress_bar, 0);
   gtk_progress_bar_set_text (self->progress_bar, _("Starting…"));
@@ -388,6 +508,7 @@ ws_mining_page_set_digest (WsMiningPage *self,
 
   g_clear_pointer (&self->digest, ws_digest_unref);
   self->digest = digest ? ws_digest_ref (digest) : NULL;
+  refresh_chips (self);
   _ws_mining_page_update_actions (self);
   if (digest != NULL)
     {
@@ -444,10 +565,41 @@ cancel_action (GtkWidget  *widget,
 static void
 rank_changed_cb (WsMiningPage *self)
 {
-  if (self->result == NULL || self->busy)
+  if (self->result == NULL || self->busy
+      || self->result->rank == WS_CLUSTER_RANK_DISCRIMINATIVE)
     return;
   ws_cluster_set_rank (self->result->clusters, gtk_drop_down_get_selected (self->rank_dropdown));
   show_results (self);
+}
+
+/* "Rank by: Cost | What slow traces have more of": the ranking by the
+ * discriminative score takes λ's guideline over the slow traces only
+ * (ws_mining_run()), so the fleet is mined again, as the CLI would. */
+static void
+fleet_rank_toggled_cb (WsMiningPage    *self,
+                       GtkToggleButton *button)
+{
+  if (self->syncing_rank || !gtk_toggle_button_get_active (button))
+    return;
+  self->rank_by_cost = button == self->rank_cost_button;
+  if (self->result != NULL && !self->busy)
+    ws_mining_page_run (self);
+}
+
+/* Classes given, changed or loaded (here or on the Contrast page): the
+ * fleet shown is ranked again by them. */
+static void
+run_classes_changed_cb (WsMiningPage *self)
+{
+  if (self->result != NULL && self->result->run->n_traces > 1 && !self->busy)
+    ws_mining_page_run (self);
+}
+
+/* The classes popover opens on the traces the page would mine now. */
+static void
+classes_popover_shown_cb (WsMiningPage *self)
+{
+  refresh_chips (self);
 }
 
 /* ------------------------------------------------------------------ */
@@ -578,6 +730,7 @@ ws_mining_page_class_init (WsMiningPageClass *klass)
   g_type_ensure (WS_TYPE_ALIGNMENT_VIEW);
   g_type_ensure (WS_TYPE_SIGNATURE_PANEL);
   g_type_ensure (WS_TYPE_MINING_FORM);
+  g_type_ensure (WS_TYPE_RUN_CLASS_CHIPS);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "miningpage");
@@ -592,6 +745,13 @@ ws_mining_page_class_init (WsMiningPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsMiningPage, inner_paned);
   gtk_widget_class_bind_template_child (widget_class, WsMiningPage, summary_label);
   gtk_widget_class_bind_template_child (widget_class, WsMiningPage, rank_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, WsMiningPage, rank_label);
+  gtk_widget_class_bind_template_child (widget_class, WsMiningPage, fleet_box);
+  gtk_widget_class_bind_template_child (widget_class, WsMiningPage, rank_cost_button);
+  gtk_widget_class_bind_template_child (widget_class, WsMiningPage, rank_slow_button);
+  gtk_widget_class_bind_template_child (widget_class, WsMiningPage, fleet_note_label);
+  gtk_widget_class_bind_template_child (widget_class, WsMiningPage, classes_button);
+  gtk_widget_class_bind_template_child (widget_class, WsMiningPage, class_chips);
   gtk_widget_class_bind_template_child (widget_class, WsMiningPage, cluster_view);
   gtk_widget_class_bind_template_child (widget_class, WsMiningPage, detail_label);
   gtk_widget_class_bind_template_child (widget_class, WsMiningPage, detail_stack);
@@ -631,6 +791,10 @@ ws_mining_page_init (WsMiningPage *self)
   g_signal_connect_swapped (self->form, "changed", G_CALLBACK (_ws_mining_page_update_actions), self);
   g_signal_connect_swapped (self->alignment_view, "pattern-activated", G_CALLBACK (alignment_pattern_activated_cb), self);
   g_signal_connect_swapped (self->rank_dropdown, "notify::selected", G_CALLBACK (rank_changed_cb), self);
+  g_signal_connect_swapped (self->rank_cost_button, "toggled", G_CALLBACK (fleet_rank_toggled_cb), self);
+  g_signal_connect_swapped (self->rank_slow_button, "toggled", G_CALLBACK (fleet_rank_toggled_cb), self);
+  g_signal_connect_swapped (gtk_menu_button_get_popover (self->classes_button), "show",
+                            G_CALLBACK (classes_popover_shown_cb), self);
 
   _ws_mining_page_update_actions (self);
 }
@@ -663,6 +827,12 @@ session_changed (WsPage    *page,
   if ((settings = ws_session_get_settings (session)) != NULL)
     g_settings_bind (settings, "mining-rank", self->rank_dropdown, "selected", G_SETTINGS_BIND_DEFAULT);
   ws_mining_form_set_session (self->form, session);
+  /* The classes are the session's: one set for this page and Contrast. */
+  if (old_session != NULL)
+    g_signal_handlers_disconnect_by_func (ws_session_get_run_classes (old_session), run_classes_changed_cb, self);
+  g_signal_connect_object (ws_session_get_run_classes (session), "changed", G_CALLBACK (run_classes_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  ws_run_class_chips_set_classes (self->class_chips, ws_session_get_run_classes (session));
   _ws_mining_page_update_actions (self);
 }
 

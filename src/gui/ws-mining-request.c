@@ -16,6 +16,7 @@ struct _WsMiningRequest {
   GPtrArray    *documents;
   GPtrArray    *traces;
   WsDigest     *digest;        /* a fleet opened as a digest, or NULL: then the traces */
+  GArray       *classes;       /* WsRunClass per trace mined, or NULL */
   gboolean      running;       /* running stacks, else waiting stacks */
   char         *include;
   char         *exclude;
@@ -41,6 +42,7 @@ ws_mining_request_free (WsMiningRequest *job)
   g_ptr_array_unref (job->documents);
   g_ptr_array_unref (job->traces);
   g_clear_pointer (&job->digest, ws_digest_unref);
+  g_clear_pointer (&job->classes, g_array_unref);
   g_free (job->include);
   g_free (job->exclude);
   g_free (job->threads);
@@ -83,6 +85,7 @@ ws_mining_shown_unref (WsMiningShown *r)
   g_ptr_array_unref (r->documents);
   ws_mining_result_unref (r->run);
   g_clear_object (&r->pin);
+  g_clear_pointer (&r->classes, g_array_unref);
   g_free (r);
 }
 
@@ -171,6 +174,7 @@ job_settings (WsMiningRequest  *job,
   settings->linkage = job->linkage;
   settings->history_path = job->history_path;
   settings->record_history = job->record_history;
+  settings->classes = job->classes != NULL ? (const WsRunClass *) (gconstpointer) job->classes->data : NULL;
 }
 
 
@@ -199,6 +203,26 @@ ws_mining_request_set_digest (WsMiningRequest *job,
 {
   g_clear_pointer (&job->digest, ws_digest_unref);
   job->digest = digest ? ws_digest_ref (digest) : NULL;
+}
+
+/**
+ * ws_mining_request_set_classes:
+ * @classes: (nullable) (element-type WsRunClass): one class per trace
+ *   mined (the documents', or the digest's, in order), from the session's
+ *   #WsRunClasses: with a slow and a fast one, the run scores every
+ *   pattern and cluster by what slow traces have more of, as `mine
+ *   --classes` does
+ * @rank: the clusters' order (%WS_CLUSTER_RANK_DISCRIMINATIVE only with
+ *   both classes)
+ */
+void
+ws_mining_request_set_classes (WsMiningRequest *job,
+                               GArray          *classes,
+                               WsClusterRank    rank)
+{
+  g_clear_pointer (&job->classes, g_array_unref);
+  job->classes = classes != NULL ? g_array_ref (classes) : NULL;
+  job->rank = rank;
 }
 
 /* Mines the delaying scope by cause, whatever the form's switch says. */
@@ -286,6 +310,8 @@ ws_mining_request_run_in_thread (GTask        *task,
    * the strings stay the job's). */
   job_settings (job, &settings, must, must_not);
   result = shown_new (job->documents, run);
+  result->classes = job->classes != NULL ? g_array_ref (job->classes) : NULL;
+  result->rank = settings.rank;
   /* What a pin of one of its clusters records (ws-pin-mining.c) */
   result->pin = ws_pin_new (WS_PIN_KIND_ALIGNMENT);
   ws_pin_set_mining (result->pin, &settings, run);

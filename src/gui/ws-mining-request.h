@@ -39,6 +39,8 @@ typedef struct {
   gboolean        history_used;
   gint64          elapsed_us;
   WsPin          *pin;          /* an alignment pin of the run, no cluster yet */
+  GArray         *classes;      /* WsRunClass per trace mined, or NULL: none given */
+  WsClusterRank   rank;         /* the order the run ranked by */
 } WsMiningShown;
 
 WsMiningRequest *ws_mining_request_new            (WsMiningForm    *form,
@@ -49,6 +51,9 @@ WsMiningRequest *ws_mining_request_new            (WsMiningForm    *form,
 void             ws_mining_request_free           (WsMiningRequest *request);
 void             ws_mining_request_set_digest     (WsMiningRequest *request,
                                                    WsDigest        *digest);
+void             ws_mining_request_set_classes    (WsMiningRequest *request,
+                                                   GArray          *classes,
+                                                   WsClusterRank    rank);
 void             ws_mining_request_set_scope      (WsMiningRequest *request,
                                                    WsMiningScope    scope);
 void             ws_mining_request_set_by_cause   (WsMiningRequest *request,

@@ -22,6 +22,7 @@ struct _WsSession
   char        *history_path;
   WsAnomalyState *anomaly_state;  /* created on first use */
   WsSessionFile *session_file;   /* the findings and what Save writes */
+  WsRunClasses *run_classes;     /* which traces are slow runs, which fast */
 };
 
 G_DEFINE_FINAL_TYPE (WsSession, ws_session, G_TYPE_OBJECT)
@@ -92,6 +93,7 @@ ws_session_dispose (GObject *object)
   g_clear_object (&self->settings);
   g_clear_pointer (&self->history_path, g_free);
   g_clear_object (&self->session_file);
+  g_clear_object (&self->run_classes);
 
   G_OBJECT_CLASS (ws_session_parent_class)->dispose (object);
 }
@@ -123,6 +125,7 @@ ws_session_init (WsSession *self)
 {
   self->documents = g_list_store_new (WS_TYPE_DOCUMENT);
   self->session_file = ws_session_file_new ();
+  self->run_classes = ws_run_classes_new ();
 }
 
 /**
@@ -282,6 +285,23 @@ ws_session_get_record_history (WsSession *self)
 {
   g_return_val_if_fail (WS_IS_SESSION (self), TRUE);
   return self->settings == NULL || g_settings_get_boolean (self->settings, "record-history");
+}
+
+/**
+ * ws_session_get_run_classes:
+ *
+ * Which of the window's traces (open, or of the fleet shown) are slow
+ * runs and which fast: given once, by the user or a classes file, and
+ * read by the Mining page (the discriminative ranking) and the Contrast
+ * page (contrast by trace class) alike.
+ *
+ * Returns: (transfer none): the classes, never %NULL
+ */
+WsRunClasses *
+ws_session_get_run_classes (WsSession *self)
+{
+  g_return_val_if_fail (WS_IS_SESSION (self), NULL);
+  return self->run_classes;
 }
 
 /* The anomaly settings of the application's settings (or the defaults). */

@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 
 #include "ws-document.h"
+#include "ws-run-classes.h"
 #include "ws-session-file.h"
 
 G_BEGIN_DECLS
@@ -39,6 +40,7 @@ void          ws_session_set_history_path     (WsSession   *self,
                                                const char  *path);
 char         *ws_session_dup_history_path     (WsSession   *self);
 gboolean      ws_session_get_record_history   (WsSession   *self);
+WsRunClasses *ws_session_get_run_classes      (WsSession   *self);
 
 typedef struct _WsAnomalyState WsAnomalyState;
 WsAnomalyState *ws_session_get_anomaly_state  (WsSession   *self);

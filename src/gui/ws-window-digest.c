@@ -122,7 +122,8 @@ _ws_window_digest_leave (WsWindow *self)
  * @title: the heading of what stands for the timeline
  * @body: (nullable): the lines under it; %NULL: what a digest file holds
  * @contrast: whether the Contrast page contrasts @digest (it needs the
- *   scenario instances, which a fleet read from traces leaves out)
+ *   digest's contrast instances: every fleet has them now, a fleet read
+ *   from traces only the thread spans)
  * @failed: (nullable) (element-type GError): traces of the fleet that
  *   could not be read, listed under it
  *

@@ -6,10 +6,11 @@
  * core at a time, each reduced to its digest and freed at once), so the
  * window's memory is the fleet's digest, not its traces' events.  Progress
  * ("trace k of n") and Cancel are on a page of the main stack; the result
- * is shown as an opened digest is (ws-window-digest.c), but for the
- * Contrast page: the fleet keeps what mining reads, not the scenario
- * instances a contrast needs (they would make the memory grow with the
- * traces again).
+ * is shown as an opened digest is (ws-window-digest.c): the fleet keeps
+ * what mining reads and the thread spans a contrast by trace class reads,
+ * not the scenario instances (their wait graphs would make the memory grow
+ * with the traces' transactions again), so the Contrast page contrasts the
+ * fleet's runs slow against fast but not a scenario's instances.
  *
  * A trace that cannot be read is passed by and named, with why, as
  * `waitscope-cli digest` over many traces and the fleet driver
@@ -91,13 +92,15 @@ load_in_thread (GTask        *task,
         g_strv_builder_addv (builder, (const char **) some);
     }
   traces = g_strv_builder_end (builder);
-  /* What mining reads, every area (the page may switch its scope): not
-   * the wait samples (only `history add` reads them) nor the contrast
-   * instances, whose wait graphs made a PostgreSQL trace's digest 9 MB
-   * and the window's memory grow by about 11 MB a trace (50 traces:
-   * 709 MB; docs/performance.md). */
+  /* What mining reads, every area (the page may switch its scope), and
+   * what the Contrast page's contrast by trace class reads: the thread
+   * spans.  Not the wait samples (only `history add` reads them) nor the
+   * scenario instances, whose wait graphs made the window's memory grow by
+   * about 11 MB a PostgreSQL trace (50 traces: 732 MB); the spans cost
+   * about 5.5 MB a PostgreSQL trace (451 MB) and 0.3 MB a run of the
+   * recorded fleet (docs/performance.md, "A fleet in the window"). */
   result->digest = ws_digest_load_traces_each (traces, NULL,
-                                               WS_DIGEST_READ_SKIP_WAIT_SAMPLES | WS_DIGEST_READ_SKIP_INSTANCES,
+                                               WS_DIGEST_READ_SKIP_WAIT_SAMPLES | WS_DIGEST_READ_SKIP_SCENARIO_INSTANCES,
                                                WS_DIGEST_ALL_AREAS, ws_progress_relay_report, job->relay,
                                                result->failed, cancellable, &error);
   if (result->digest == NULL)
@@ -194,11 +197,10 @@ load_done (gpointer  owner,
                                           "A fleet of %u traces, read as they loaded", n), n);
   _ws_window_show_digest (self, result->digest, title,
                           _("The traces were reduced as they loaded and let go: Mining shows the fleet's costliest "
-                            "patterns, as “waitscope-cli mine” over the same traces does. Contrast, the timeline, "
-                            "the Overview, the graphs and the other pages need the traces themselves: open them to "
-                            "see those, or contrast a large fleet from its digests (“waitscope-cli digest”, then "
-                            "open their merge)."),
-                          FALSE, result->failed);
+                            "patterns, or what its slow traces have more of (Trace Classes), and Contrast its slow "
+                            "runs against the fast, as “waitscope-cli mine” and “contrast” do. The timeline, the "
+                            "graphs and the other pages need the traces themselves."),
+                          TRUE, result->failed);
   fleet_result_free (result);
 }
 

@@ -241,7 +241,8 @@ put_trace (GString             *out,
       put_next (out, FALSE, w->duration);
     }
   g_string_append (out, "]}");
-  if (t->has_instances)
+  /* A spans-only trace would read back as one with every instance. */
+  if (t->has_instances && !t->spans_only)
     put_instances (out, t);
   g_string_append_c (out, '}');
 }

@@ -110,6 +110,8 @@ add_span_program (WsDigestTrace *out,
  * @table: the digest's stack table
  * @options: (nullable): the rules @trace was loaded with and the programs
  *   whose spans to keep besides the picker's two
+ * @with_scenarios: keep the scenario instances too, else only the thread
+ *   spans (@out is then spans-only)
  *
  * Records @trace's program of interest and its contrast instances in @out.
  */
@@ -118,6 +120,7 @@ ws_digest_reduce_instances (WsDigestTrace         *out,
                             WsTrace               *trace,
                             WsStackTable          *table,
                             const WsDigestOptions *options,
+                            gboolean               with_scenarios,
                             GCancellable          *cancellable,
                             GError               **error)
 {
@@ -138,7 +141,8 @@ ws_digest_reduce_instances (WsDigestTrace         *out,
         g_ptr_array_add (out->programs, g_strdup (process->name));
     }
   g_ptr_array_sort (out->programs, compare_names);
-  for (guint i = 0; i < ws_trace_get_n_scenario_instances (trace); i++)
+  out->spans_only = !with_scenarios;
+  for (guint i = 0; with_scenarios && i < ws_trace_get_n_scenario_instances (trace); i++)
     ws_instance_set_add (scenarios, trace, i);
   /* The fleet's program is the one most traces pick; where a trace picks
    * another, it is most likely that trace's runner-up. */
@@ -168,6 +172,7 @@ ws_digest_copy_instances (WsDigestTrace       *to,
                           WsStackTable        *source)
 {
   to->has_instances = from->has_instances;
+  to->spans_only = from->spans_only;
   to->program = g_strdup (from->program);
   for (guint i = 0; i < from->span_programs->len; i++)
     g_ptr_array_add (to->span_programs, g_strdup (g_ptr_array_index (from->span_programs, i)));
@@ -446,6 +451,15 @@ ws_digest_add_instances (WsDigest      *self,
 
   if (!check_recorded (t, error))
     return FALSE;
+  if (scenario != NULL && t->spans_only)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   /* Translators: a trace's path */
+                   _("%s: this fleet kept the traces' thread spans, not their scenario instances (they would hold "
+                     "every instance's wait graph): contrast it by trace class, or contrast a scenario over the "
+                     "traces' digests (“waitscope-cli digest”, then open their merge)"), t->path);
+      return FALSE;
+    }
   if (scenario == NULL && !g_ptr_array_find_with_equal_func (t->span_programs, program, g_str_equal, NULL))
     {
       /* A program with no thread in the trace has no span: the digest

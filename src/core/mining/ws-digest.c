@@ -351,7 +351,8 @@ ws_digest_add_trace_with (WsDigest              *self,
       out->waits = ws_wait_sample_set_of_trace (trace, WS_WAIT_SIGNATURE_DEFAULT_DEPTH);
     }
   if (!(skip & WS_DIGEST_READ_SKIP_INSTANCES) &&
-      !ws_digest_reduce_instances (out, trace, self->table, options, cancellable, error))
+      !ws_digest_reduce_instances (out, trace, self->table, options,
+                                   !(skip & WS_DIGEST_READ_SKIP_SCENARIO_INSTANCES), cancellable, error))
     {
       ws_digest_trace_free (out);
       return FALSE;

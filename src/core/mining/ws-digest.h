@@ -117,6 +117,9 @@ typedef struct {
  * @scenario_rules: (element-type utf8): the scenario rules that found its
  *   scenario instances, each as "NAME=BEGIN,END[,END…]", in the rule
  *   set's order; empty: the built-in rules
+ * @spans_only: @instances holds the thread spans but not the scenario
+ *   instances (%WS_DIGEST_READ_SKIP_SCENARIO_INSTANCES: a fleet opened in
+ *   the window, contrasted by trace class only); never written to a file
  *
  * What the cross-trace analyses need of one trace.
  */
@@ -141,6 +144,7 @@ typedef struct {
   GPtrArray *programs;
   GPtrArray *instances;
   GPtrArray *scenario_rules;
+  gboolean  spans_only;
 } WsDigestTrace;
 
 /**
@@ -166,6 +170,11 @@ typedef struct {
  *   add` reads them)
  * @WS_DIGEST_READ_SKIP_INSTANCES: not the contrast instances (a trace
  *   then has none, as in a digest written before they existed)
+ * @WS_DIGEST_READ_SKIP_SCENARIO_INSTANCES: when traces are reduced as
+ *   they load: of the contrast instances only the thread spans, which a
+ *   contrast by trace class reads, not the scenario instances, whose wait
+ *   graphs grow with the trace (a PostgreSQL trace's transactions: about
+ *   11 MB a trace; docs/performance.md)
  *
  * The parts of a digest a run can leave unread: skipped in the stream,
  * never held.
@@ -174,6 +183,7 @@ typedef enum {
   WS_DIGEST_READ_ALL = 0,
   WS_DIGEST_READ_SKIP_WAIT_SAMPLES = 1 << 0,
   WS_DIGEST_READ_SKIP_INSTANCES = 1 << 1,
+  WS_DIGEST_READ_SKIP_SCENARIO_INSTANCES = 1 << 2,
 } WsDigestReadFlags;
 
 typedef struct _WsDigest WsDigest;
@@ -258,6 +268,7 @@ gboolean       ws_digest_reduce_instances (WsDigestTrace *out,
                                           WsTrace       *trace,
                                           WsStackTable  *table,
                                           const WsDigestOptions *options,
+                                          gboolean       with_scenarios,
                                           GCancellable  *cancellable,
                                           GError       **error);
 WsDigestInstance *ws_digest_instance_new  (const char    *scenario,

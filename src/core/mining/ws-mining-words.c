@@ -52,3 +52,46 @@ ws_mining_dup_terms (gint64 lambda)
   /* Translators: StackMine's name for the cost threshold */
   return g_strdup_printf (_("λ = %s: StackMine's cost threshold (a pattern is kept when its stacks cost at least λ)."), l);
 }
+
+/**
+ * ws_mining_dup_unclassed_note:
+ * @n_traces: the traces mined together
+ *
+ * Over a fleet with no slow or fast class the costliest patterns are what
+ * every trace does most (a service's pacing sleep, its idle reads), not
+ * what the slow traces have more of.  This is the sentence that says so,
+ * under the CLI's header and on the Mining page; each front-end adds how
+ * it takes classes.
+ *
+ * Returns: (transfer full) (nullable): "24 traces, no slow or fast class:
+ *   ranked by cost over all of them.", or %NULL for a single trace
+ */
+char *
+ws_mining_dup_unclassed_note (guint n_traces)
+{
+  if (n_traces < 2)
+    return NULL;
+  /* Translators: a fleet mined without slow and fast classes */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "%u trace, no slow or fast class: ranked by cost over all of them.",
+                                       "%u traces, no slow or fast class: ranked by cost over all of them.",
+                                       n_traces),
+                          n_traces);
+}
+
+/**
+ * ws_mining_dup_discriminative:
+ * @score: a pattern's or cluster's discriminative score (ns)
+ * @magnitude: |@score| as the front-end writes durations
+ *
+ * Returns: (transfer full): "+25.82 ms per slow trace" (a negative score:
+ *   "−…": fast traces have more of it)
+ */
+char *
+ws_mining_dup_discriminative (gint64      score,
+                              const char *magnitude)
+{
+  /* Translators: a pattern's discriminative score: how much more it costs
+   * a slow trace than a fast one, on average; the sign, then the time */
+  return g_strdup_printf (_("%s%s per slow trace"), score < 0 ? "−" : "+", magnitude);
+}
