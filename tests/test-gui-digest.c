@@ -27,21 +27,6 @@
 
 static WsApplication *the_app;
 
-static GtkWidget *
-find_label_containing (GtkWidget  *w,
-                       const char *needle)
-{
-  if (GTK_IS_LABEL (w) && gtk_widget_get_mapped (w) && strstr (gtk_label_get_text (GTK_LABEL (w)), needle) != NULL)
-    return w;
-  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_label_containing (c, needle);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static char *
 cli_ok (const char *first, ...) G_GNUC_NULL_TERMINATED;
 
@@ -68,7 +53,7 @@ mined (gpointer data)
 static gboolean
 no_events_shown (gpointer data)
 {
-  return find_label_containing (data, "A digest holds no events") != NULL;
+  return ws_gui_test_find_label_containing (data, "A digest holds no events") != NULL;
 }
 
 static gboolean
@@ -121,36 +106,6 @@ check_contrast (WsWindow  *window,
   g_test_message ("GUI and CLI contrast over the digest: %u patterns, the first C %" G_GINT64_FORMAT " ns, N %"
                   G_GUINT64_FORMAT, ws_contrast_result_get_n_patterns (result), p->c, p->n);
   ws_contrast_page_select_pattern (page, 0);
-}
-
-typedef struct {
-  GtkWidget *window;
-  int        width_before;
-  gboolean   grow;
-} Resized;
-
-static gboolean
-resized (gpointer data)
-{
-  Resized *r = data;
-  int w = gtk_widget_get_width (r->window);
-
-  return r->grow ? w > r->width_before : w < r->width_before;
-}
-
-/* Asks for @width × @height and waits for the window to change size that
- * way (Xvfb's screen may be smaller than asked: as large as it lets). */
-static void
-resize_and_wait (WsWindow *window,
-                 int       width,
-                 int       height)
-{
-  Resized r = { GTK_WIDGET (window), gtk_widget_get_width (GTK_WIDGET (window)), FALSE };
-
-  r.grow = width > r.width_before;
-  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
-  ws_gui_test_wait_until (resized, &r, 60, "the window to change size");
-  ws_gui_test_settle (GTK_WIDGET (window));
 }
 
 static void
@@ -269,18 +224,18 @@ test_open_digest (void)
                   json_array_get_string_element (frames, 0));
 
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "digest-fleet-1280x720.png"));
-  resize_and_wait (window, 1920, 1080);
+  ws_gui_test_resize_and_wait (window, 1920, 1080);
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "digest-fleet-1920x1080.png"));
 
   check_contrast (window, fleet, traces);
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "digest-contrast-1920x1080.png"));
-  resize_and_wait (window, 1280, 720);
+  ws_gui_test_resize_and_wait (window, 1280, 720);
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "digest-contrast-1280x720.png"));
 
   /* A trace opened: the timeline is back, and nothing said of a digest. */
   ws_gui_test_open_trace (window, "py-locks.perf.txt.gz");
   ws_gui_test_settle (GTK_WIDGET (window));
-  g_assert_null (find_label_containing (GTK_WIDGET (window), "A digest holds no events"));
+  g_assert_null (ws_gui_test_find_label_containing (GTK_WIDGET (window), "A digest holds no events"));
 
   ws_gui_test_close_window (GTK_WIDGET (window));
 }

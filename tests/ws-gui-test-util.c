@@ -800,6 +800,98 @@ ws_gui_test_find_toplevel (GType type)
   return NULL;
 }
 
+/* The first mapped label under @root whose text holds @needle: what a
+ * user reads on screen, wherever the page put it. */
+GtkWidget *
+ws_gui_test_find_label_containing (GtkWidget  *root,
+                                   const char *needle)
+{
+  if (GTK_IS_LABEL (root) && gtk_widget_get_mapped (root)
+      && strstr (gtk_label_get_text (GTK_LABEL (root)), needle) != NULL)
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = ws_gui_test_find_label_containing (c, needle);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+typedef struct {
+  const char *title;
+  GtkWindow  *found;
+} ChooserWait;
+
+static gboolean
+chooser_shown (gpointer data)
+{
+  ChooserWait *c = data;
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_FILE_CHOOSER (w) && g_strcmp0 (gtk_window_get_title (GTK_WINDOW (w)), c->title) == 0
+          && gtk_widget_get_visible (GTK_WIDGET (w)))
+        {
+          c->found = GTK_WINDOW (w);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* Waits for the file chooser titled @title to be shown (a native chooser
+ * is a GtkFileChooserDialog under Xvfb) and returns it; answer it with
+ * gtk_dialog_response(). */
+GtkFileChooser *
+ws_gui_test_wait_for_chooser (const char *title)
+{
+  ChooserWait c = { title, NULL };
+
+  ws_gui_test_wait_until (chooser_shown, &c, 30, title);
+  return GTK_FILE_CHOOSER (c.found);
+}
+
+/* @name under WS_TEST_DATA (tests/data). */
+char *
+ws_gui_test_data_path (const char *name)
+{
+  return g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
+}
+
+typedef struct {
+  GtkWidget *window;
+  int        width_before;
+  gboolean   grow;
+} Resized;
+
+static gboolean
+resized (gpointer data)
+{
+  Resized *r = data;
+  int w = gtk_widget_get_width (r->window);
+
+  return r->grow ? w > r->width_before : w < r->width_before;
+}
+
+/* Asks for @width × @height and waits for the window to change size that
+ * way (Xvfb's screen may be smaller than asked: as large as it lets). */
+void
+ws_gui_test_resize_and_wait (WsWindow *window,
+                             int       width,
+                             int       height)
+{
+  Resized r = { GTK_WIDGET (window), gtk_widget_get_width (GTK_WIDGET (window)), FALSE };
+
+  r.grow = width > r.width_before;
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  ws_gui_test_wait_until (resized, &r, 60, "the window to change size");
+  ws_gui_test_settle (GTK_WIDGET (window));
+}
+
 /* The first widget named @name (gtk_widget_set_name(), "name" in a
  * template) under @root: for widgets whose type is not unique, such as
  * a page's search entry beside its drop-downs' own. */

@@ -80,6 +80,13 @@ GtkWidget     *ws_gui_test_find_child     (GtkWidget           *root,
 GtkWindow     *ws_gui_test_find_toplevel  (GType                type);
 GtkWidget     *ws_gui_test_find_named     (GtkWidget           *root,
                                            const char          *name);
+GtkWidget     *ws_gui_test_find_label_containing (GtkWidget    *root,
+                                                  const char   *needle);
+GtkFileChooser *ws_gui_test_wait_for_chooser (const char          *title);
+char          *ws_gui_test_data_path      (const char          *name);
+void           ws_gui_test_resize_and_wait (WsWindow           *window,
+                                            int                 width,
+                                            int                 height);
 guint          ws_gui_test_find_thread    (WsTrace             *trace,
                                            const char          *name);
 gboolean       ws_gui_test_stack_has      (WsTrace             *trace,
