@@ -20,10 +20,10 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
-#include "ws-trace-chooser.h"
 #include "ws-digest.h"
 #include "ws-error.h"
 #include "ws-progress-relay.h"
+#include "ws-trace-chooser.h"
 #include "ws-trace-loader.h"
 #include "ws-window-private.h"
 
