@@ -19,7 +19,6 @@
 #include "ws-cli-test-util.h"
 #include "ws-gui-test-util.h"
 #include "ws-contrast-page.h"
-#include "ws-mining-form.h"
 #include "ws-window.h"
 
 #define LAMBDA    1000000   /* 1 ms */
@@ -162,26 +161,8 @@ test_open_digest (void)
   }
 
   /* The window, its Mining settings fixed, then the digest opened. */
-  {
-    GSettings *settings = ws_application_get_settings (the_app);
-    const char *keys[] = { "mining-scope", "mining-stack-kind", "mining-must-match", "mining-must-not-match",
-                           "mining-threads", "mining-threshold", "mining-rank", "mining-linkage" };
-
-    for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
-      g_settings_reset (settings, keys[i]);
-  }
-  window = ws_window_new (GTK_APPLICATION (the_app));
-  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
-  gtk_window_present (GTK_WINDOW (window));
-  ws_session_set_history_path (ws_window_get_session (window), history);
+  window = ws_gui_test_new_mining_window (the_app, history, LAMBDA, THRESHOLD);
   page = ws_window_get_mining_page (window);
-  {
-    WsMiningForm *form = WS_MINING_FORM (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_MINING_FORM));
-
-    ws_mining_form_set_filters (form, NULL, NULL);
-    ws_mining_form_set_lambda (form, LAMBDA);
-    ws_mining_form_set_threshold (form, THRESHOLD);
-  }
   g_assert_null (ws_window_open_file (window, file));
   ws_gui_test_wait_until (no_events_shown, window, 30, "the digest's status page");
   ws_gui_test_wait_until (mined, page, 120, "the fleet mined");
@@ -241,23 +222,6 @@ test_open_digest (void)
 }
 
 /* A bad digest: a dialog naming the file and the place, no crash. */
-static gboolean
-dialog_shown (gpointer data)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
-      if (ADW_IS_MESSAGE_DIALOG (w) && strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (w)), data) != NULL)
-        {
-          gtk_window_destroy (GTK_WINDOW (w));
-          return TRUE;
-        }
-    }
-  return FALSE;
-}
-
 static void
 test_bad_digest (void)
 {
@@ -267,10 +231,9 @@ test_bad_digest (void)
   WsWindow *window;
 
   g_assert_true (g_file_set_contents (path, "{\"format\": \"waitscope-digest\", \"version\": 99}", -1, NULL));
-  window = ws_window_new (GTK_APPLICATION (the_app));
-  gtk_window_present (GTK_WINDOW (window));
+  window = ws_gui_test_new_window (the_app, 0, 0);
   g_assert_null (ws_window_open_file (window, file));
-  ws_gui_test_wait_until (dialog_shown, (gpointer) ".version", 30, "the bad digest's dialog");
+  g_free (ws_gui_test_take_message (".version", 30, "the bad digest's dialog"));
   ws_gui_test_close_window (GTK_WIDGET (window));
   g_unlink (path);
   g_rmdir (dir);

@@ -37,7 +37,6 @@
 #include "ws-cli-test-util.h"
 #include "ws-gui-test-util.h"
 #include "ws-importer.h"
-#include "ws-mining-form.h"
 #include "ws-trace-loader.h"
 #include "ws-window.h"
 
@@ -79,21 +78,7 @@ fleet_shown (gpointer data)
 static WsWindow *
 new_window (const char *history)
 {
-  GSettings *settings = ws_application_get_settings (the_app);
-  const char *keys[] = { "mining-scope", "mining-stack-kind", "mining-must-match", "mining-must-not-match",
-                         "mining-threads", "mining-threshold", "mining-rank", "mining-linkage" };
-  WsWindow *window;
-  WsMiningForm *form;
-
-  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
-    g_settings_reset (settings, keys[i]);
-  window = ws_gui_test_new_window (the_app, 1280, 720);
-  ws_session_set_history_path (ws_window_get_session (window), history);
-  form = WS_MINING_FORM (ws_gui_test_find_child (GTK_WIDGET (ws_window_get_mining_page (window)), WS_TYPE_MINING_FORM));
-  ws_mining_form_set_filters (form, NULL, NULL);
-  ws_mining_form_set_lambda (form, LAMBDA);
-  ws_mining_form_set_threshold (form, THRESHOLD);
-  return window;
+  return ws_gui_test_new_mining_window (the_app, history, LAMBDA, THRESHOLD);
 }
 
 static GListModel *
@@ -239,33 +224,6 @@ test_open_fleet (void)
   g_rmdir (dir);
 }
 
-/* The dialog naming every trace not read; closed once checked. */
-typedef struct {
-  const char * const *needles;
-  char               *body;
-} Dialog;
-
-static gboolean
-failed_dialog_shown (gpointer data)
-{
-  Dialog *d = data;
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
-
-      if (ADW_IS_MESSAGE_DIALOG (w) && strstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (w)), "Could Not Be Read"))
-        {
-          d->body = g_strdup (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (w)));
-          g_test_message ("dialog: %s: %s", adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (w)), d->body);
-          gtk_window_destroy (GTK_WINDOW (w));
-          return TRUE;
-        }
-    }
-  return FALSE;
-}
-
 static void
 test_failed_traces (void)
 {
@@ -280,7 +238,7 @@ test_failed_traces (void)
   char *good[] = { a, b, c, NULL };
   g_autoptr(GListModel) files = files_of (all);
   const char *needles[] = { "not-a-trace.perf.txt", "gone.perf.txt.gz", NULL };
-  Dialog d = { needles, NULL };
+  g_autofree char *body = NULL;
   WsWindow *window;
   GtkWidget *listed;
 
@@ -292,7 +250,7 @@ test_failed_traces (void)
   g_assert_true (g_file_set_contents (bad, "this is not perf script output\n", -1, NULL));
   window = new_window (history);
   ws_window_open_fleet (window, files);
-  ws_gui_test_wait_until (failed_dialog_shown, &d, 120, "the dialog naming the traces not read");
+  body = ws_gui_test_take_message ("Could Not Be Read", 120, "the dialog naming the traces not read");
   /* Each bad file named with the reason loading it alone gives. */
   for (guint i = 0; i < 2; i++)
     {
@@ -301,9 +259,9 @@ test_failed_traces (void)
 
       g_assert_null (trace);
       g_assert_nonnull (strstr (alone->message, needles[i]));
-      g_assert_nonnull (strstr (d.body, alone->message));
+      g_assert_nonnull (strstr (body, alone->message));
     }
-  g_assert_nonnull (strstr (d.body, "The fleet holds the other 3 traces"));
+  g_assert_nonnull (strstr (body, "The fleet holds the other 3 traces"));
   ws_gui_test_wait_until (fleet_shown, window, 120, "the fleet of the other three shown");
   g_assert_nonnull (ws_gui_test_find_label_containing (GTK_WIDGET (window), "A fleet of 3 traces"));
   listed = ws_gui_test_find_label_containing (GTK_WIDGET (window), "gone.perf.txt.gz");
@@ -313,7 +271,6 @@ test_failed_traces (void)
   check_against_cli (ws_window_get_mining_page (window), good, history);
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "fleet-failed-1280x720.png"));
   ws_gui_test_close_window (GTK_WIDGET (window));
-  g_free (d.body);
   g_unlink (bad);
   g_unlink (history);
   g_rmdir (dir);
@@ -419,8 +376,7 @@ test_none_read (void)
   g_autofree char *notes = g_build_filename (empty, "notes.md", NULL);
   char *all[] = { bad, empty, NULL };
   g_autoptr(GListModel) files = files_of (all);
-  const char *needles[] = { "junk.perf.txt", NULL };
-  Dialog d = { needles, NULL };
+  g_autofree char *body = NULL;
   GtkStack *stack;
   WsWindow *window;
 
@@ -431,15 +387,14 @@ test_none_read (void)
   window = new_window (history);
   stack = GTK_STACK (gtk_widget_get_template_child (GTK_WIDGET (window), WS_TYPE_WINDOW, "main_stack"));
   ws_window_open_fleet (window, files);
-  ws_gui_test_wait_until (failed_dialog_shown, &d, 120, "the dialog naming the trace not read");
-  g_assert_nonnull (strstr (d.body, "No trace could be read"));
-  g_assert_nonnull (strstr (d.body, "junk.perf.txt"));
-  g_assert_nonnull (strstr (d.body, "no-traces-here: a folder without trace files"));
+  body = ws_gui_test_take_message ("Could Not Be Read", 120, "the dialog naming the trace not read");
+  g_assert_nonnull (strstr (body, "No trace could be read"));
+  g_assert_nonnull (strstr (body, "junk.perf.txt"));
+  g_assert_nonnull (strstr (body, "no-traces-here: a folder without trace files"));
   g_assert_false (ws_window_get_fleet_busy (window));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "welcome");
   g_assert_null (ws_gui_test_find_label_containing (GTK_WIDGET (window), "read as they loaded"));
   ws_gui_test_close_window (GTK_WIDGET (window));
-  g_free (d.body);
   g_unlink (bad);
   g_unlink (notes);
   g_rmdir (empty);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ws-gui-test-util.h"
+#include "ws-mining-form.h"
 #include "ws-signature-panel.h"
 
 /* GTK, libadwaita and one registered application for the whole program
@@ -853,6 +854,77 @@ ws_gui_test_wait_for_chooser (const char *title)
 
   ws_gui_test_wait_until (chooser_shown, &c, 30, title);
   return GTK_FILE_CHOOSER (c.found);
+}
+
+typedef struct {
+  const char *needle;
+  char       *body;
+} MessageWait;
+
+static gboolean
+message_shown (gpointer data)
+{
+  MessageWait *m = data;
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+      const char *heading, *body;
+
+      if (!ADW_IS_MESSAGE_DIALOG (w))
+        continue;
+      heading = adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (w));
+      body = adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (w));
+      if ((heading != NULL && strstr (heading, m->needle) != NULL) || (body != NULL && strstr (body, m->needle) != NULL))
+        {
+          m->body = g_strdup (body);
+          g_test_message ("dialog: %s: %s", heading, body);
+          gtk_window_destroy (GTK_WINDOW (w));
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* Waits for a message dialog whose heading or body holds @needle, closes
+ * it, and returns its body (free it) for the test to read. */
+char *
+ws_gui_test_take_message (const char *needle,
+                          guint       seconds,
+                          const char *what)
+{
+  MessageWait m = { needle, NULL };
+
+  ws_gui_test_wait_until (message_shown, &m, seconds, what);
+  return m.body;
+}
+
+/* A 1280×720 window recording into the history store @history, whose
+ * Mining page mines as the CLI does with --lambda @lambda and --threshold
+ * @threshold and no other option: the settings a test might have changed
+ * are reset, and the page's own filters are cleared. */
+WsWindow *
+ws_gui_test_new_mining_window (WsApplication *app,
+                               const char    *history,
+                               gint64         lambda,
+                               double         threshold)
+{
+  GSettings *settings = ws_application_get_settings (app);
+  const char *keys[] = { "mining-scope", "mining-stack-kind", "mining-must-match", "mining-must-not-match",
+                         "mining-threads", "mining-threshold", "mining-rank", "mining-linkage" };
+  WsWindow *window;
+  WsMiningForm *form;
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    g_settings_reset (settings, keys[i]);
+  window = ws_gui_test_new_window (app, 1280, 720);
+  ws_session_set_history_path (ws_window_get_session (window), history);
+  form = WS_MINING_FORM (ws_gui_test_find_child (GTK_WIDGET (ws_window_get_mining_page (window)), WS_TYPE_MINING_FORM));
+  ws_mining_form_set_filters (form, NULL, NULL);
+  ws_mining_form_set_lambda (form, lambda);
+  ws_mining_form_set_threshold (form, threshold);
+  return window;
 }
 
 /* @name under WS_TEST_DATA (tests/data). */

@@ -43,6 +43,10 @@ void           ws_gui_test_close_window   (GtkWidget           *window);
 WsWindow      *ws_gui_test_new_window     (WsApplication       *app,
                                            int                  width,
                                            int                  height);
+WsWindow      *ws_gui_test_new_mining_window (WsApplication    *app,
+                                              const char       *history,
+                                              gint64            lambda,
+                                              double            threshold);
 WsDocument    *ws_gui_test_open_trace     (WsWindow            *window,
                                            const char          *name);
 GdkTexture    *ws_gui_test_render         (GtkWidget           *window);
@@ -83,6 +87,9 @@ GtkWidget     *ws_gui_test_find_named     (GtkWidget           *root,
 GtkWidget     *ws_gui_test_find_label_containing (GtkWidget    *root,
                                                   const char   *needle);
 GtkFileChooser *ws_gui_test_wait_for_chooser (const char          *title);
+char          *ws_gui_test_take_message   (const char          *needle,
+                                           guint                seconds,
+                                           const char          *what);
 char          *ws_gui_test_data_path      (const char          *name);
 void           ws_gui_test_resize_and_wait (WsWindow           *window,
                                             int                 width,
