@@ -19,28 +19,12 @@
 #include "ws-cli-test-util.h"
 #include "ws-gui-test-util.h"
 #include "ws-contrast-page.h"
-#include "ws-mining-form.h"
 #include "ws-window.h"
 
 #define LAMBDA    1000000   /* 1 ms */
 #define THRESHOLD 0.5
 
 static WsApplication *the_app;
-
-static GtkWidget *
-find_label_containing (GtkWidget  *w,
-                       const char *needle)
-{
-  if (GTK_IS_LABEL (w) && gtk_widget_get_mapped (w) && strstr (gtk_label_get_text (GTK_LABEL (w)), needle) != NULL)
-    return w;
-  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_label_containing (c, needle);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
 
 static char *
 cli_ok (const char *first, ...) G_GNUC_NULL_TERMINATED;
@@ -68,7 +52,7 @@ mined (gpointer data)
 static gboolean
 no_events_shown (gpointer data)
 {
-  return find_label_containing (data, "A digest holds no events") != NULL;
+  return ws_gui_test_find_label_containing (data, "A digest holds no events") != NULL;
 }
 
 static gboolean
@@ -121,36 +105,6 @@ check_contrast (WsWindow  *window,
   g_test_message ("GUI and CLI contrast over the digest: %u patterns, the first C %" G_GINT64_FORMAT " ns, N %"
                   G_GUINT64_FORMAT, ws_contrast_result_get_n_patterns (result), p->c, p->n);
   ws_contrast_page_select_pattern (page, 0);
-}
-
-typedef struct {
-  GtkWidget *window;
-  int        width_before;
-  gboolean   grow;
-} Resized;
-
-static gboolean
-resized (gpointer data)
-{
-  Resized *r = data;
-  int w = gtk_widget_get_width (r->window);
-
-  return r->grow ? w > r->width_before : w < r->width_before;
-}
-
-/* Asks for @width × @height and waits for the window to change size that
- * way (Xvfb's screen may be smaller than asked: as large as it lets). */
-static void
-resize_and_wait (WsWindow *window,
-                 int       width,
-                 int       height)
-{
-  Resized r = { GTK_WIDGET (window), gtk_widget_get_width (GTK_WIDGET (window)), FALSE };
-
-  r.grow = width > r.width_before;
-  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
-  ws_gui_test_wait_until (resized, &r, 60, "the window to change size");
-  ws_gui_test_settle (GTK_WIDGET (window));
 }
 
 static void
@@ -207,26 +161,8 @@ test_open_digest (void)
   }
 
   /* The window, its Mining settings fixed, then the digest opened. */
-  {
-    GSettings *settings = ws_application_get_settings (the_app);
-    const char *keys[] = { "mining-scope", "mining-stack-kind", "mining-must-match", "mining-must-not-match",
-                           "mining-threads", "mining-threshold", "mining-rank", "mining-linkage" };
-
-    for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
-      g_settings_reset (settings, keys[i]);
-  }
-  window = ws_window_new (GTK_APPLICATION (the_app));
-  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
-  gtk_window_present (GTK_WINDOW (window));
-  ws_session_set_history_path (ws_window_get_session (window), history);
+  window = ws_gui_test_new_mining_window (the_app, history, LAMBDA, THRESHOLD);
   page = ws_window_get_mining_page (window);
-  {
-    WsMiningForm *form = WS_MINING_FORM (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_MINING_FORM));
-
-    ws_mining_form_set_filters (form, NULL, NULL);
-    ws_mining_form_set_lambda (form, LAMBDA);
-    ws_mining_form_set_threshold (form, THRESHOLD);
-  }
   g_assert_null (ws_window_open_file (window, file));
   ws_gui_test_wait_until (no_events_shown, window, 30, "the digest's status page");
   ws_gui_test_wait_until (mined, page, 120, "the fleet mined");
@@ -269,40 +205,23 @@ test_open_digest (void)
                   json_array_get_string_element (frames, 0));
 
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "digest-fleet-1280x720.png"));
-  resize_and_wait (window, 1920, 1080);
+  ws_gui_test_resize_and_wait (window, 1920, 1080);
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "digest-fleet-1920x1080.png"));
 
   check_contrast (window, fleet, traces);
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "digest-contrast-1920x1080.png"));
-  resize_and_wait (window, 1280, 720);
+  ws_gui_test_resize_and_wait (window, 1280, 720);
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "digest-contrast-1280x720.png"));
 
   /* A trace opened: the timeline is back, and nothing said of a digest. */
   ws_gui_test_open_trace (window, "py-locks.perf.txt.gz");
   ws_gui_test_settle (GTK_WIDGET (window));
-  g_assert_null (find_label_containing (GTK_WIDGET (window), "A digest holds no events"));
+  g_assert_null (ws_gui_test_find_label_containing (GTK_WIDGET (window), "A digest holds no events"));
 
   ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
 /* A bad digest: a dialog naming the file and the place, no crash. */
-static gboolean
-dialog_shown (gpointer data)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
-      if (ADW_IS_MESSAGE_DIALOG (w) && strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (w)), data) != NULL)
-        {
-          gtk_window_destroy (GTK_WINDOW (w));
-          return TRUE;
-        }
-    }
-  return FALSE;
-}
-
 static void
 test_bad_digest (void)
 {
@@ -312,10 +231,9 @@ test_bad_digest (void)
   WsWindow *window;
 
   g_assert_true (g_file_set_contents (path, "{\"format\": \"waitscope-digest\", \"version\": 99}", -1, NULL));
-  window = ws_window_new (GTK_APPLICATION (the_app));
-  gtk_window_present (GTK_WINDOW (window));
+  window = ws_gui_test_new_window (the_app, 0, 0);
   g_assert_null (ws_window_open_file (window, file));
-  ws_gui_test_wait_until (dialog_shown, (gpointer) ".version", 30, "the bad digest's dialog");
+  g_free (ws_gui_test_take_message (".version", 30, "the bad digest's dialog"));
   ws_gui_test_close_window (GTK_WIDGET (window));
   g_unlink (path);
   g_rmdir (dir);

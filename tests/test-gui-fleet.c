@@ -22,8 +22,9 @@
  *    (screenshots at 1280×720 and 1920×1080), Cancel stops it, the window
  *    goes back to what it showed, and no fleet is shown.
  * 5. The actions themselves: win.open-fleet and win.open-fleet-folder
- *    show a chooser of many files / many folders (cancelled: nothing
- *    opens), and a folder accepted in the real dialog opens as its fleet.
+ *    show a chooser of many files / many folders, the first with File →
+ *    Open's filters (cancelled: nothing opens), and a folder accepted in
+ *    the real dialog opens as its fleet.
  */
 #include "config.h"
 
@@ -35,7 +36,7 @@
 #include "ws-application.h"
 #include "ws-cli-test-util.h"
 #include "ws-gui-test-util.h"
-#include "ws-mining-form.h"
+#include "ws-importer.h"
 #include "ws-trace-loader.h"
 #include "ws-window.h"
 
@@ -43,27 +44,6 @@
 #define THRESHOLD 0.5
 
 static WsApplication *the_app;
-
-static GtkWidget *
-find_label_containing (GtkWidget  *w,
-                       const char *needle)
-{
-  if (GTK_IS_LABEL (w) && gtk_widget_get_mapped (w) && strstr (gtk_label_get_text (GTK_LABEL (w)), needle) != NULL)
-    return w;
-  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_label_containing (c, needle);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static char *
-data_path (const char *name)
-{
-  return g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
-}
 
 static JsonObject *
 cli_json (JsonParser *parser,
@@ -91,30 +71,14 @@ mined (gpointer data)
 static gboolean
 fleet_shown (gpointer data)
 {
-  return !ws_window_get_fleet_busy (data) && find_label_containing (data, "read as they loaded") != NULL;
+  return !ws_window_get_fleet_busy (data) && ws_gui_test_find_label_containing (data, "read as they loaded") != NULL;
 }
 
 /* A window whose Mining settings are the CLI's with LAMBDA and THRESHOLD. */
 static WsWindow *
 new_window (const char *history)
 {
-  GSettings *settings = ws_application_get_settings (the_app);
-  const char *keys[] = { "mining-scope", "mining-stack-kind", "mining-must-match", "mining-must-not-match",
-                         "mining-threads", "mining-threshold", "mining-rank", "mining-linkage" };
-  WsWindow *window;
-  WsMiningForm *form;
-
-  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
-    g_settings_reset (settings, keys[i]);
-  window = ws_window_new (GTK_APPLICATION (the_app));
-  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
-  gtk_window_present (GTK_WINDOW (window));
-  ws_session_set_history_path (ws_window_get_session (window), history);
-  form = WS_MINING_FORM (ws_gui_test_find_child (GTK_WIDGET (ws_window_get_mining_page (window)), WS_TYPE_MINING_FORM));
-  ws_mining_form_set_filters (form, NULL, NULL);
-  ws_mining_form_set_lambda (form, LAMBDA);
-  ws_mining_form_set_threshold (form, THRESHOLD);
-  return window;
+  return ws_gui_test_new_mining_window (the_app, history, LAMBDA, THRESHOLD);
 }
 
 static GListModel *
@@ -217,34 +181,6 @@ check_against_cli (WsMiningPage *page,
                   ws_pattern_set_get_n_patterns (set), ws_cluster_set_get_n_clusters (clusters));
 }
 
-typedef struct {
-  GtkWidget *window;
-  int        width_before;
-  gboolean   grow;
-} Resized;
-
-static gboolean
-resized (gpointer data)
-{
-  Resized *r = data;
-  int w = gtk_widget_get_width (r->window);
-
-  return r->grow ? w > r->width_before : w < r->width_before;
-}
-
-static void
-resize_and_wait (WsWindow *window,
-                 int       width,
-                 int       height)
-{
-  Resized r = { GTK_WIDGET (window), gtk_widget_get_width (GTK_WIDGET (window)), FALSE };
-
-  r.grow = width > r.width_before;
-  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
-  ws_gui_test_wait_until (resized, &r, 60, "the window to change size");
-  ws_gui_test_settle (GTK_WIDGET (window));
-}
-
 static void
 test_open_fleet (void)
 {
@@ -264,7 +200,7 @@ test_open_fleet (void)
   for (guint i = 1; i <= 4; i++)
     {
       g_autofree char *name = g_strdup_printf ("fleet/run-%02u.perf.txt.gz", i);
-      g_autofree char *path = data_path (name);
+      g_autofree char *path = ws_gui_test_data_path (name);
       g_strv_builder_add (b, path);
     }
   traces = g_strv_builder_end (b);
@@ -274,45 +210,18 @@ test_open_fleet (void)
   ws_window_open_fleet (window, files);
   g_assert_true (ws_window_get_fleet_busy (window));
   ws_gui_test_wait_until (fleet_shown, window, 120, "the fleet shown");
-  g_assert_nonnull (find_label_containing (GTK_WIDGET (window), "A fleet of 4 traces"));
+  g_assert_nonnull (ws_gui_test_find_label_containing (GTK_WIDGET (window), "A fleet of 4 traces"));
   /* As an opened digest is shown: a few lines where the timeline was. */
-  g_assert_nonnull (find_label_containing (GTK_WIDGET (window), "reduced as they loaded and let go"));
+  g_assert_nonnull (ws_gui_test_find_label_containing (GTK_WIDGET (window), "reduced as they loaded and let go"));
   ws_gui_test_wait_until (mined, page, 120, "the fleet mined");
   check_against_cli (page, traces, history);
 
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "fleet-result-1280x720.png"));
-  resize_and_wait (window, 1920, 1080);
+  ws_gui_test_resize_and_wait (window, 1920, 1080);
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "fleet-result-1920x1080.png"));
   ws_gui_test_close_window (GTK_WIDGET (window));
   g_unlink (history);
   g_rmdir (dir);
-}
-
-/* The dialog naming every trace not read; closed once checked. */
-typedef struct {
-  const char * const *needles;
-  char               *body;
-} Dialog;
-
-static gboolean
-failed_dialog_shown (gpointer data)
-{
-  Dialog *d = data;
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
-
-      if (ADW_IS_MESSAGE_DIALOG (w) && strstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (w)), "Could Not Be Read"))
-        {
-          d->body = g_strdup (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (w)));
-          g_test_message ("dialog: %s: %s", adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (w)), d->body);
-          gtk_window_destroy (GTK_WINDOW (w));
-          return TRUE;
-        }
-    }
-  return FALSE;
 }
 
 static void
@@ -322,14 +231,14 @@ test_failed_traces (void)
   g_autofree char *history = g_build_filename (dir, "history.sqlite", NULL);
   g_autofree char *bad = g_build_filename (dir, "not-a-trace.perf.txt", NULL);
   g_autofree char *missing = g_build_filename (dir, "gone.perf.txt.gz", NULL);
-  g_autofree char *a = data_path ("fleet/run-05.perf.txt.gz");
-  g_autofree char *b = data_path ("py-locks.perf.txt.gz");
-  g_autofree char *c = data_path ("fleet/run-06.perf.txt.gz");
+  g_autofree char *a = ws_gui_test_data_path ("fleet/run-05.perf.txt.gz");
+  g_autofree char *b = ws_gui_test_data_path ("py-locks.perf.txt.gz");
+  g_autofree char *c = ws_gui_test_data_path ("fleet/run-06.perf.txt.gz");
   char *all[] = { a, bad, b, missing, c, NULL };
   char *good[] = { a, b, c, NULL };
   g_autoptr(GListModel) files = files_of (all);
   const char *needles[] = { "not-a-trace.perf.txt", "gone.perf.txt.gz", NULL };
-  Dialog d = { needles, NULL };
+  g_autofree char *body = NULL;
   WsWindow *window;
   GtkWidget *listed;
 
@@ -341,7 +250,7 @@ test_failed_traces (void)
   g_assert_true (g_file_set_contents (bad, "this is not perf script output\n", -1, NULL));
   window = new_window (history);
   ws_window_open_fleet (window, files);
-  ws_gui_test_wait_until (failed_dialog_shown, &d, 120, "the dialog naming the traces not read");
+  body = ws_gui_test_take_message ("Could Not Be Read", 120, "the dialog naming the traces not read");
   /* Each bad file named with the reason loading it alone gives. */
   for (guint i = 0; i < 2; i++)
     {
@@ -350,28 +259,22 @@ test_failed_traces (void)
 
       g_assert_null (trace);
       g_assert_nonnull (strstr (alone->message, needles[i]));
-      g_assert_nonnull (strstr (d.body, alone->message));
+      g_assert_nonnull (strstr (body, alone->message));
     }
-  g_assert_nonnull (strstr (d.body, "The fleet holds the other 3 traces"));
+  g_assert_nonnull (strstr (body, "The fleet holds the other 3 traces"));
   ws_gui_test_wait_until (fleet_shown, window, 120, "the fleet of the other three shown");
-  g_assert_nonnull (find_label_containing (GTK_WIDGET (window), "A fleet of 3 traces"));
-  listed = find_label_containing (GTK_WIDGET (window), "gone.perf.txt.gz");
+  g_assert_nonnull (ws_gui_test_find_label_containing (GTK_WIDGET (window), "A fleet of 3 traces"));
+  listed = ws_gui_test_find_label_containing (GTK_WIDGET (window), "gone.perf.txt.gz");
   g_assert_nonnull (listed);
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (listed)), "not-a-trace.perf.txt"));
   ws_gui_test_wait_until (mined, ws_window_get_mining_page (window), 120, "the three mined");
   check_against_cli (ws_window_get_mining_page (window), good, history);
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "fleet-failed-1280x720.png"));
   ws_gui_test_close_window (GTK_WIDGET (window));
-  g_free (d.body);
   g_unlink (bad);
   g_unlink (history);
   g_rmdir (dir);
 }
-
-typedef struct {
-  const char *title;
-  GtkWindow  *found;
-} Chooser;
 
 static gboolean
 chooser_has_files (gpointer data)
@@ -381,72 +284,82 @@ chooser_has_files (gpointer data)
   return g_list_model_get_n_items (chosen) > 0;
 }
 
-static gboolean
-chooser_shown (gpointer data)
+/* The chooser @action shows: titled @title, many at once, in @mode; for
+ * files, the filters every trace chooser has — all traces, each format
+ * the importer registry reads, all files — in that order. */
+static GtkFileChooser *
+show_chooser (WsWindow             *window,
+              const char           *action,
+              const char           *title,
+              GtkFileChooserAction  mode)
 {
-  Chooser *c = data;
-  GListModel *toplevels = gtk_window_get_toplevels ();
+  GtkFileChooser *chooser;
 
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), action, NULL));
+  chooser = ws_gui_test_wait_for_chooser (title);
+  g_assert_true (gtk_file_chooser_get_select_multiple (chooser));
+  g_assert_cmpint (gtk_file_chooser_get_action (chooser), ==, mode);
+  if (mode == GTK_FILE_CHOOSER_ACTION_OPEN)
     {
-      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+      g_autoptr(GListModel) filters = gtk_file_chooser_get_filters (chooser);
+      guint n;
+      const WsImporter * const *importers = ws_importers_get (&n);
 
-      if (GTK_IS_FILE_CHOOSER (w) && g_strcmp0 (gtk_window_get_title (GTK_WINDOW (w)), c->title) == 0
-          && gtk_widget_get_visible (GTK_WIDGET (w)))
+      g_assert_cmpuint (g_list_model_get_n_items (filters), ==, n + 2);
+      for (guint i = 0; i < n + 2; i++)
         {
-          c->found = GTK_WINDOW (w);
-          return TRUE;
+          g_autoptr(GtkFileFilter) filter = g_list_model_get_item (filters, i);
+          const char *want = i == 0 ? "All Traces" : i == n + 1 ? "All Files" : importers[i - 1]->name;
+
+          g_assert_cmpstr (gtk_file_filter_get_name (filter), ==, want);
         }
     }
-  return FALSE;
+  return chooser;
 }
 
-/* The menu's two entries (and Ctrl+Shift+F) ask for many files, or many
- * folders; cancelled, nothing is opened. */
+/* The menu's entries (and Ctrl+Shift+F) ask for many files, or many
+ * folders; cancelled, nothing is opened.  File → Open's chooser is the
+ * same but for its title. */
 static void
 test_choosers (void)
 {
   static const struct { const char *action, *title; GtkFileChooserAction mode; } entries[] = {
     { "win.open-fleet", "Open Traces as a Fleet", GTK_FILE_CHOOSER_ACTION_OPEN },
     { "win.open-fleet-folder", "Open Folders of Traces as a Fleet", GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER },
+    { "win.open", "Open Traces", GTK_FILE_CHOOSER_ACTION_OPEN },
   };
   WsWindow *window = ws_gui_test_new_window (the_app, 1280, 720);
 
   for (guint i = 0; i < G_N_ELEMENTS (entries); i++)
     {
-      Chooser c = { entries[i].title, NULL };
+      GtkFileChooser *chooser = show_chooser (window, entries[i].action, entries[i].title, entries[i].mode);
 
-      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), entries[i].action, NULL));
-      ws_gui_test_wait_until (chooser_shown, &c, 30, entries[i].title);
-      g_assert_true (gtk_file_chooser_get_select_multiple (GTK_FILE_CHOOSER (c.found)));
-      g_assert_cmpint (gtk_file_chooser_get_action (GTK_FILE_CHOOSER (c.found)), ==, entries[i].mode);
-      gtk_dialog_response (GTK_DIALOG (c.found), GTK_RESPONSE_CANCEL);
+      gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_CANCEL);
       ws_gui_test_settle (GTK_WIDGET (window));
       g_assert_false (ws_window_get_fleet_busy (window));
+      g_assert_cmpuint (g_list_model_get_n_items (ws_window_get_documents (window)), ==, 0);
     }
 
   /* Accepted: the folder chosen in the dialog opens as its fleet (a
    * folder dialog with nothing selected in it answers its current folder). */
   {
-    g_autofree char *folder = data_path ("fleet");
+    g_autofree char *folder = ws_gui_test_data_path ("fleet");
     g_autoptr(GFile) file = g_file_new_for_path (folder);
     g_autoptr(GListModel) chosen = NULL;
     g_autoptr(GFile) picked = NULL;
     g_autoptr(GError) error = NULL;
-    Chooser c = { entries[1].title, NULL };
+    GtkFileChooser *chooser = show_chooser (window, entries[1].action, entries[1].title, entries[1].mode);
 
-    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), entries[1].action, NULL));
-    ws_gui_test_wait_until (chooser_shown, &c, 30, entries[1].title);
-    gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (c.found), file, &error);
+    gtk_file_chooser_set_current_folder (chooser, file, &error);
     g_assert_no_error (error);
-    ws_gui_test_wait_until (chooser_has_files, c.found, 30, "the folder chosen in the dialog");
-    chosen = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (c.found));
+    ws_gui_test_wait_until (chooser_has_files, chooser, 30, "the folder chosen in the dialog");
+    chosen = gtk_file_chooser_get_files (chooser);
     g_assert_cmpuint (g_list_model_get_n_items (chosen), ==, 1);
     picked = g_list_model_get_item (chosen, 0);
     g_assert_true (g_file_equal (picked, file));
-    gtk_dialog_response (GTK_DIALOG (c.found), GTK_RESPONSE_ACCEPT);
+    gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
     ws_gui_test_wait_until (fleet_shown, window, 120, "the folder chosen in the dialog shown as a fleet");
-    g_assert_nonnull (find_label_containing (GTK_WIDGET (window), "A fleet of 24 traces"));
+    g_assert_nonnull (ws_gui_test_find_label_containing (GTK_WIDGET (window), "A fleet of 24 traces"));
   }
   ws_gui_test_close_window (GTK_WIDGET (window));
 }
@@ -463,8 +376,7 @@ test_none_read (void)
   g_autofree char *notes = g_build_filename (empty, "notes.md", NULL);
   char *all[] = { bad, empty, NULL };
   g_autoptr(GListModel) files = files_of (all);
-  const char *needles[] = { "junk.perf.txt", NULL };
-  Dialog d = { needles, NULL };
+  g_autofree char *body = NULL;
   GtkStack *stack;
   WsWindow *window;
 
@@ -475,15 +387,14 @@ test_none_read (void)
   window = new_window (history);
   stack = GTK_STACK (gtk_widget_get_template_child (GTK_WIDGET (window), WS_TYPE_WINDOW, "main_stack"));
   ws_window_open_fleet (window, files);
-  ws_gui_test_wait_until (failed_dialog_shown, &d, 120, "the dialog naming the trace not read");
-  g_assert_nonnull (strstr (d.body, "No trace could be read"));
-  g_assert_nonnull (strstr (d.body, "junk.perf.txt"));
-  g_assert_nonnull (strstr (d.body, "no-traces-here: a folder without trace files"));
+  body = ws_gui_test_take_message ("Could Not Be Read", 120, "the dialog naming the trace not read");
+  g_assert_nonnull (strstr (body, "No trace could be read"));
+  g_assert_nonnull (strstr (body, "junk.perf.txt"));
+  g_assert_nonnull (strstr (body, "no-traces-here: a folder without trace files"));
   g_assert_false (ws_window_get_fleet_busy (window));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "welcome");
-  g_assert_null (find_label_containing (GTK_WIDGET (window), "read as they loaded"));
+  g_assert_null (ws_gui_test_find_label_containing (GTK_WIDGET (window), "read as they loaded"));
   ws_gui_test_close_window (GTK_WIDGET (window));
-  g_free (d.body);
   g_unlink (bad);
   g_unlink (notes);
   g_rmdir (empty);
@@ -496,7 +407,7 @@ test_folder (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("ws-gui-fleet-folder-XXXXXX", NULL);
   g_autofree char *history = g_build_filename (dir, "history.sqlite", NULL);
-  g_autofree char *folder = data_path ("fleet");
+  g_autofree char *folder = ws_gui_test_data_path ("fleet");
   g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
   g_autoptr(GListStore) files = g_list_store_new (G_TYPE_FILE);
   g_autoptr(GFile) file = g_file_new_for_path (folder);
@@ -511,7 +422,7 @@ test_folder (void)
   for (guint i = 1; i <= 24; i++)
     {
       g_autofree char *name = g_strdup_printf ("fleet/run-%02u.perf.txt.gz", i);
-      g_autofree char *path = data_path (name);
+      g_autofree char *path = ws_gui_test_data_path (name);
       g_strv_builder_add (b, path);
     }
   runs = g_strv_builder_end (b);
@@ -519,8 +430,8 @@ test_folder (void)
   window = new_window (history);
   ws_window_open_fleet (window, G_LIST_MODEL (files));
   ws_gui_test_wait_until (fleet_shown, window, 120, "the folder's fleet shown");
-  g_assert_nonnull (find_label_containing (GTK_WIDGET (window), "A fleet of 24 traces"));
-  g_assert_null (find_label_containing (GTK_WIDGET (window), "not read"));
+  g_assert_nonnull (ws_gui_test_find_label_containing (GTK_WIDGET (window), "A fleet of 24 traces"));
+  g_assert_null (ws_gui_test_find_label_containing (GTK_WIDGET (window), "not read"));
   ws_gui_test_wait_until (mined, ws_window_get_mining_page (window), 120, "the folder's fleet mined");
   check_against_cli (ws_window_get_mining_page (window), runs, history);
   ws_gui_test_close_window (GTK_WIDGET (window));
@@ -531,7 +442,7 @@ test_folder (void)
 static gboolean
 second_trace_reported (gpointer data)
 {
-  return find_label_containing (data, "Trace 2 of 30") != NULL || find_label_containing (data, "Trace 3 of 30") != NULL;
+  return ws_gui_test_find_label_containing (data, "Trace 2 of 30") != NULL || ws_gui_test_find_label_containing (data, "Trace 3 of 30") != NULL;
 }
 
 static gboolean
@@ -545,7 +456,7 @@ test_cancel (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("ws-gui-fleet-cancel-XXXXXX", NULL);
   g_autofree char *history = g_build_filename (dir, "history.sqlite", NULL);
-  g_autofree char *pg = data_path ("pg-tpcb.perf.txt.gz");
+  g_autofree char *pg = ws_gui_test_data_path ("pg-tpcb.perf.txt.gz");
   g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
   g_autoptr(GListModel) files = NULL;
   g_auto(GStrv) traces = NULL;
@@ -567,14 +478,14 @@ test_cancel (void)
   stack = GTK_STACK (gtk_widget_get_template_child (GTK_WIDGET (window), WS_TYPE_WINDOW, "main_stack"));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "welcome");
   /* The welcome page's way in. */
-  g_assert_nonnull (find_label_containing (GTK_WIDGET (window), "Open Many Traces as a Fleet"));
+  g_assert_nonnull (ws_gui_test_find_label_containing (GTK_WIDGET (window), "Open Many Traces as a Fleet"));
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "fleet-welcome-1280x720.png"));
   ws_window_open_fleet (window, files);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "fleet");
-  g_assert_nonnull (find_label_containing (GTK_WIDGET (window), "Opening 30 Traces as a Fleet"));
+  g_assert_nonnull (ws_gui_test_find_label_containing (GTK_WIDGET (window), "Opening 30 Traces as a Fleet"));
   ws_gui_test_wait_until (second_trace_reported, window, 120, "trace 2 of 30 reported");
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "fleet-progress-1280x720.png"));
-  resize_and_wait (window, 1920, 1080);
+  ws_gui_test_resize_and_wait (window, 1920, 1080);
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "fleet-progress-1920x1080.png"));
   g_assert_true (ws_window_get_fleet_busy (window));
 
@@ -582,8 +493,8 @@ test_cancel (void)
   ws_gui_test_wait_until (not_busy, window, 120, "the fleet cancelled");
   ws_gui_test_settle (GTK_WIDGET (window));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "welcome");
-  g_assert_null (find_label_containing (GTK_WIDGET (window), "read as they loaded"));
-  g_assert_null (find_label_containing (GTK_WIDGET (window), "reduced as they loaded and let go"));
+  g_assert_null (ws_gui_test_find_label_containing (GTK_WIDGET (window), "read as they loaded"));
+  g_assert_null (ws_gui_test_find_label_containing (GTK_WIDGET (window), "reduced as they loaded and let go"));
   ws_gui_test_close_window (GTK_WIDGET (window));
   for (guint i = 0; traces[i] != NULL; i++)
     g_unlink (traces[i]);

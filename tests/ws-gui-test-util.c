@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ws-gui-test-util.h"
+#include "ws-mining-form.h"
 #include "ws-signature-panel.h"
 
 /* GTK, libadwaita and one registered application for the whole program
@@ -798,6 +799,169 @@ ws_gui_test_find_toplevel (GType type)
         return GTK_WINDOW (w);
     }
   return NULL;
+}
+
+/* The first mapped label under @root whose text holds @needle: what a
+ * user reads on screen, wherever the page put it. */
+GtkWidget *
+ws_gui_test_find_label_containing (GtkWidget  *root,
+                                   const char *needle)
+{
+  if (GTK_IS_LABEL (root) && gtk_widget_get_mapped (root)
+      && strstr (gtk_label_get_text (GTK_LABEL (root)), needle) != NULL)
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = ws_gui_test_find_label_containing (c, needle);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+typedef struct {
+  const char *title;
+  GtkWindow  *found;
+} ChooserWait;
+
+static gboolean
+chooser_shown (gpointer data)
+{
+  ChooserWait *c = data;
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_FILE_CHOOSER (w) && g_strcmp0 (gtk_window_get_title (GTK_WINDOW (w)), c->title) == 0
+          && gtk_widget_get_visible (GTK_WIDGET (w)))
+        {
+          c->found = GTK_WINDOW (w);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* Waits for the file chooser titled @title to be shown (a native chooser
+ * is a GtkFileChooserDialog under Xvfb) and returns it; answer it with
+ * gtk_dialog_response(). */
+GtkFileChooser *
+ws_gui_test_wait_for_chooser (const char *title)
+{
+  ChooserWait c = { title, NULL };
+
+  ws_gui_test_wait_until (chooser_shown, &c, 30, title);
+  return GTK_FILE_CHOOSER (c.found);
+}
+
+typedef struct {
+  const char *needle;
+  char       *body;
+} MessageWait;
+
+static gboolean
+message_shown (gpointer data)
+{
+  MessageWait *m = data;
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+      const char *heading, *body;
+
+      if (!ADW_IS_MESSAGE_DIALOG (w))
+        continue;
+      heading = adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (w));
+      body = adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (w));
+      if ((heading != NULL && strstr (heading, m->needle) != NULL) || (body != NULL && strstr (body, m->needle) != NULL))
+        {
+          m->body = g_strdup (body);
+          g_test_message ("dialog: %s: %s", heading, body);
+          gtk_window_destroy (GTK_WINDOW (w));
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* Waits for a message dialog whose heading or body holds @needle, closes
+ * it, and returns its body (free it) for the test to read. */
+char *
+ws_gui_test_take_message (const char *needle,
+                          guint       seconds,
+                          const char *what)
+{
+  MessageWait m = { needle, NULL };
+
+  ws_gui_test_wait_until (message_shown, &m, seconds, what);
+  return m.body;
+}
+
+/* A 1280×720 window recording into the history store @history, whose
+ * Mining page mines as the CLI does with --lambda @lambda and --threshold
+ * @threshold and no other option: the settings a test might have changed
+ * are reset, and the page's own filters are cleared. */
+WsWindow *
+ws_gui_test_new_mining_window (WsApplication *app,
+                               const char    *history,
+                               gint64         lambda,
+                               double         threshold)
+{
+  GSettings *settings = ws_application_get_settings (app);
+  const char *keys[] = { "mining-scope", "mining-stack-kind", "mining-must-match", "mining-must-not-match",
+                         "mining-threads", "mining-threshold", "mining-rank", "mining-linkage" };
+  WsWindow *window;
+  WsMiningForm *form;
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    g_settings_reset (settings, keys[i]);
+  window = ws_gui_test_new_window (app, 1280, 720);
+  ws_session_set_history_path (ws_window_get_session (window), history);
+  form = WS_MINING_FORM (ws_gui_test_find_child (GTK_WIDGET (ws_window_get_mining_page (window)), WS_TYPE_MINING_FORM));
+  ws_mining_form_set_filters (form, NULL, NULL);
+  ws_mining_form_set_lambda (form, lambda);
+  ws_mining_form_set_threshold (form, threshold);
+  return window;
+}
+
+/* @name under WS_TEST_DATA (tests/data). */
+char *
+ws_gui_test_data_path (const char *name)
+{
+  return g_build_filename (g_getenv ("WS_TEST_DATA"), name, NULL);
+}
+
+typedef struct {
+  GtkWidget *window;
+  int        width_before;
+  gboolean   grow;
+} Resized;
+
+static gboolean
+resized (gpointer data)
+{
+  Resized *r = data;
+  int w = gtk_widget_get_width (r->window);
+
+  return r->grow ? w > r->width_before : w < r->width_before;
+}
+
+/* Asks for @width × @height and waits for the window to change size that
+ * way (Xvfb's screen may be smaller than asked: as large as it lets). */
+void
+ws_gui_test_resize_and_wait (WsWindow *window,
+                             int       width,
+                             int       height)
+{
+  Resized r = { GTK_WIDGET (window), gtk_widget_get_width (GTK_WIDGET (window)), FALSE };
+
+  r.grow = width > r.width_before;
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  ws_gui_test_wait_until (resized, &r, 60, "the window to change size");
+  ws_gui_test_settle (GTK_WIDGET (window));
 }
 
 /* The first widget named @name (gtk_widget_set_name(), "name" in a

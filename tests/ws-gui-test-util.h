@@ -43,6 +43,10 @@ void           ws_gui_test_close_window   (GtkWidget           *window);
 WsWindow      *ws_gui_test_new_window     (WsApplication       *app,
                                            int                  width,
                                            int                  height);
+WsWindow      *ws_gui_test_new_mining_window (WsApplication    *app,
+                                              const char       *history,
+                                              gint64            lambda,
+                                              double            threshold);
 WsDocument    *ws_gui_test_open_trace     (WsWindow            *window,
                                            const char          *name);
 GdkTexture    *ws_gui_test_render         (GtkWidget           *window);
@@ -80,6 +84,16 @@ GtkWidget     *ws_gui_test_find_child     (GtkWidget           *root,
 GtkWindow     *ws_gui_test_find_toplevel  (GType                type);
 GtkWidget     *ws_gui_test_find_named     (GtkWidget           *root,
                                            const char          *name);
+GtkWidget     *ws_gui_test_find_label_containing (GtkWidget    *root,
+                                                  const char   *needle);
+GtkFileChooser *ws_gui_test_wait_for_chooser (const char          *title);
+char          *ws_gui_test_take_message   (const char          *needle,
+                                           guint                seconds,
+                                           const char          *what);
+char          *ws_gui_test_data_path      (const char          *name);
+void           ws_gui_test_resize_and_wait (WsWindow           *window,
+                                            int                 width,
+                                            int                 height);
 guint          ws_gui_test_find_thread    (WsTrace             *trace,
                                            const char          *name);
 gboolean       ws_gui_test_stack_has      (WsTrace             *trace,

@@ -27,6 +27,16 @@
 int cli_anomalies (int argc, char **argv);
 int cli_model (int argc, char **argv);
 
+/* Frees what the shared options' parsing allocated. */
+void
+cli_anomaly_options_clear (CliAnomalyOptions *options)
+{
+  g_clear_pointer (&options->history, g_free);
+  g_clear_pointer (&options->rule, g_free);
+  g_clear_pointer (&options->flag_weights, g_free);
+  g_clear_pointer (&options->flag_model_weight_text, g_free);
+}
+
 void
 cli_anomaly_add_entries (GOptionContext    *context,
                          CliAnomalyOptions *options)
@@ -293,10 +303,7 @@ cli_anomalies (int    argc,
   status = CLI_EXIT_OK;
 
 out:
-  g_free (options.history);
-  g_free (options.rule);
-  g_free (options.flag_weights);
-  g_free (options.flag_model_weight_text);
+  cli_anomaly_options_clear (&options);
   return status;
 }
 
@@ -387,9 +394,6 @@ cli_model (int    argc,
   status = CLI_EXIT_OK;
 
 out:
-  g_free (options.history);
-  g_free (options.rule);
-  g_free (options.flag_weights);
-  g_free (options.flag_model_weight_text);
+  cli_anomaly_options_clear (&options);
   return status;
 }

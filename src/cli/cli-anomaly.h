@@ -21,6 +21,7 @@ typedef struct {
   gboolean  json;
 } CliAnomalyOptions;
 
+void            cli_anomaly_options_clear (CliAnomalyOptions *options);
 void            cli_anomaly_add_entries (GOptionContext    *context,
                                          CliAnomalyOptions *options);
 gboolean        cli_anomaly_settings    (CliAnomalyOptions *options,

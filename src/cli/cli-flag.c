@@ -193,10 +193,7 @@ flag_set (int           argc,
   status = CLI_EXIT_OK;
 
 out:
-  g_free (options.history);
-  g_free (options.rule);
-  g_free (options.flag_weights);
-  g_free (options.flag_model_weight_text);
+  cli_anomaly_options_clear (&options);
   return status;
 }
 
@@ -259,10 +256,7 @@ flag_list (int    argc,
   status = CLI_EXIT_OK;
 
 out:
-  g_free (options.history);
-  g_free (options.rule);
-  g_free (options.flag_weights);
-  g_free (options.flag_model_weight_text);
+  cli_anomaly_options_clear (&options);
   return status;
 }
 

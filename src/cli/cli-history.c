@@ -77,6 +77,28 @@ add_outcome_clear (gpointer data)
   g_free (o->error);
 }
 
+/* Ends the batch begun for @o's trace: committed if its stacks and its
+ * waits were @recorded, else rolled back, so that the store holds all of
+ * the trace or none of it.  Returns whether it was committed. */
+static gboolean
+end_batch (WsHistoryStore *store,
+           gboolean        recorded,
+           gboolean        waits_new,
+           AddOutcome     *o,
+           GError        **error)
+{
+  if (!recorded)
+    {
+      ws_history_store_end_batch (store, FALSE, NULL);
+      return FALSE;
+    }
+  if (!ws_history_store_end_batch (store, TRUE, error))
+    return FALSE;
+  o->not_recorded = FALSE;
+  o->newly = o->newly || waits_new;
+  return TRUE;
+}
+
 /* A file already in the store is known by its bytes' digest, before
  * parsing it: re-adding a directory of old traces costs a hash each. */
 static void
@@ -87,7 +109,7 @@ add_one (WsHistoryStore *store,
   g_autoptr(WsTrace) trace = NULL;
   g_autoptr(GError) error = NULL;
   WsAnomalySettings settings;
-  gboolean waits_new = FALSE;
+  gboolean waits_new = FALSE, recorded;
 
   ws_anomaly_settings_init (&settings);
   o->path = g_strdup (path);
@@ -110,16 +132,10 @@ add_one (WsHistoryStore *store,
   o->not_recorded = TRUE;
   if (!ws_history_store_begin_batch (store, &error))
     goto fail;
-  if (!ws_history_store_record_trace_digest (store, trace, o->digest, &o->newly, &error) ||
-      !ws_anomaly_record_trace (store, trace, o->digest, &settings, &waits_new, NULL, &error))
-    {
-      ws_history_store_end_batch (store, FALSE, NULL);
-      goto fail;
-    }
-  if (!ws_history_store_end_batch (store, TRUE, &error))
+  recorded = ws_history_store_record_trace_digest (store, trace, o->digest, &o->newly, &error) &&
+             ws_anomaly_record_trace (store, trace, o->digest, &settings, &waits_new, NULL, &error);
+  if (!end_batch (store, recorded, waits_new, o, &error))
     goto fail;
-  o->not_recorded = FALSE;
-  o->newly = o->newly || waits_new;
   return;
 
 fail:
@@ -141,7 +157,7 @@ add_digest_trace (WsHistoryStore *store,
   g_autoptr(GArray) weights = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_autoptr(GError) error = NULL;
   WsAnomalySettings settings;
-  gboolean waits_new = FALSE;
+  gboolean waits_new = FALSE, recorded;
 
   ws_anomaly_settings_init (&settings);
   o->path = g_strdup (t->path);
@@ -162,19 +178,14 @@ add_digest_trace (WsHistoryStore *store,
   o->not_recorded = TRUE;
   if (!ws_history_store_begin_batch (store, &error))
     goto fail;
-  if ((!ws_history_store_has_trace (store, t->content_hash) &&
-       !ws_history_store_record_stacks (store, t->content_hash, t->path, ws_digest_get_stack_table (digest),
-                                        (const WsStackId *) (gpointer) stacks->data,
-                                        (const guint64 *) (gpointer) weights->data, stacks->len, &o->newly, &error)) ||
-      !ws_anomaly_record_samples (store, t->waits, t->content_hash, &settings, &waits_new, NULL, &error))
-    {
-      ws_history_store_end_batch (store, FALSE, NULL);
-      goto fail;
-    }
-  if (!ws_history_store_end_batch (store, TRUE, &error))
+  recorded = (ws_history_store_has_trace (store, t->content_hash) ||
+              ws_history_store_record_stacks (store, t->content_hash, t->path, ws_digest_get_stack_table (digest),
+                                              (const WsStackId *) (gpointer) stacks->data,
+                                              (const guint64 *) (gpointer) weights->data, stacks->len, &o->newly,
+                                              &error)) &&
+             ws_anomaly_record_samples (store, t->waits, t->content_hash, &settings, &waits_new, NULL, &error);
+  if (!end_batch (store, recorded, waits_new, o, &error))
     goto fail;
-  o->not_recorded = FALSE;
-  o->newly = o->newly || waits_new;
   return;
 
 fail:

@@ -13,6 +13,7 @@
 #include "ws-event-format.h"
 #include "ws-export-dialog.h"
 #include "ws-graph-export.h"
+#include "ws-list-placeholder.h"
 #include "ws-inspector-panel.h"
 #include "ws-inspector-run.h"
 #include "ws-time-format.h"
@@ -309,19 +310,6 @@ ws_inspector_panel_dup_verdict (WsInspectorPanel  *self,
 }
 
 static void
-set_placeholder (WsInspectorPanel *self,
-                 const char       *text)
-{
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_widget_add_css_class (label, "dim-label");
-  gtk_widget_set_margin_top (label, 12);
-  gtk_widget_set_margin_bottom (label, 12);
-  gtk_list_box_set_placeholder (self->inspector_list, label);
-}
-
-static void
 fill_findings (WsInspectorPanel *self)
 {
   GtkWidget *child;
@@ -355,15 +343,16 @@ inspect_done (gpointer  owner,
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         return;
-      set_placeholder (self, error ? error->message : "");
+      ws_list_placeholder_set (self->inspector_list, error ? error->message : "");
     }
   else
     {
       self->findings = g_steal_pointer (&inspected->findings);
       self->n_waits = inspected->n_waits;
       g_set_object (&self->inspected_trace, job->trace);
-      set_placeholder (self, _("No suspicious connection found: every wait has a readier, and no "
-                               "daemon or heartbeat thread joins unrelated processes."));
+      ws_list_placeholder_set (self->inspector_list,
+                               _("No suspicious connection found: every wait has a readier, and no "
+                                 "daemon or heartbeat thread joins unrelated processes."));
     }
   fill_findings (self);
   g_signal_emit (self, signals[INSPECTED], 0);
@@ -414,14 +403,14 @@ ws_inspector_panel_inspect (WsInspectorPanel *self)
     {
       gtk_spinner_set_spinning (self->inspector_spinner, FALSE);
       gtk_label_set_text (self->inspector_scope_label, "");
-      set_placeholder (self, _("Select a window of a thread in the timeline, or inspect the whole trace."));
+      ws_list_placeholder_set (self->inspector_list, _("Select a window of a thread in the timeline, or inspect the whole trace."));
       fill_findings (self);
       return;
     }
 
   scope = scope_text (self, trace, whole);
   gtk_label_set_text (self->inspector_scope_label, scope);
-  set_placeholder (self, _("Inspecting…"));
+  ws_list_placeholder_set (self->inspector_list, _("Inspecting…"));
   fill_findings (self);
   gtk_spinner_set_spinning (self->inspector_spinner, TRUE);
 
@@ -775,5 +764,5 @@ ws_inspector_panel_init (WsInspectorPanel *self)
   g_signal_connect_swapped (self->inspector_graph_button, "toggled", G_CALLBACK (scope_toggled_cb), self);
   g_signal_connect_swapped (self->inspector_trace_button, "toggled", G_CALLBACK (scope_toggled_cb), self);
   g_signal_connect_swapped (self->inspector_list, "row-selected", G_CALLBACK (finding_selected_cb), self);
-  set_placeholder (self, _("Select a window of a thread in the timeline, or inspect the whole trace."));
+  ws_list_placeholder_set (self->inspector_list, _("Select a window of a thread in the timeline, or inspect the whole trace."));
 }

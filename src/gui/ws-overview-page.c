@@ -13,6 +13,7 @@
 #include "ws-analysis-kind.h"
 #include "ws-anomaly-state.h"
 #include "ws-cause-ended.h"
+#include "ws-list-placeholder.h"
 #include "ws-timing.h"
 #include "ws-mining-request.h"
 #include "ws-overview-page.h"
@@ -170,20 +171,6 @@ add_row (GtkListBox  *list,
     }
   g_object_set_data_full (G_OBJECT (row), "ws-target", t, row_target_free);
   gtk_list_box_append (list, row);
-}
-
-static GtkWidget *
-add_placeholder (GtkListBox *list,
-                 const char *text)
-{
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_widget_add_css_class (label, "dim-label");
-  gtk_widget_set_margin_top (label, 12);
-  gtk_widget_set_margin_bottom (label, 12);
-  gtk_list_box_set_placeholder (list, label);
-  return label;
 }
 
 /* ------------------------------------------------------------------ */
@@ -959,7 +946,7 @@ new_section_list (WsOverviewPage *self,
   gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
   gtk_widget_add_css_class (list, "boxed-list");
   gtk_accessible_update_property (GTK_ACCESSIBLE (list), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
-  g_object_set_data (G_OBJECT (list), "ws-placeholder", add_placeholder (GTK_LIST_BOX (list), placeholder));
+  g_object_set_data (G_OBJECT (list), "ws-placeholder", ws_list_placeholder_set (GTK_LIST_BOX (list), placeholder));
   g_signal_connect_swapped (list, "row-activated", G_CALLBACK (row_activated_cb), self);
   ws_overview_page_add_section (self, title, list);
   return GTK_LIST_BOX (list);
@@ -972,9 +959,9 @@ ws_overview_page_init (WsOverviewPage *self)
   self->watched = g_hash_table_new (NULL, NULL);
   self->worker = ws_worker_new ();
   gtk_drawing_area_set_draw_func (self->histogram, draw_histogram, self, NULL);
-  self->causes_placeholder = GTK_LABEL (add_placeholder (self->causes_list, _("No trace is open yet.")));
-  add_placeholder (self->slowest_list, _("No scenario instances."));
-  self->cluster_placeholder = GTK_LABEL (add_placeholder (self->cluster_list, _("No trace is open yet.")));
+  self->causes_placeholder = ws_list_placeholder_set (self->causes_list, _("No trace is open yet."));
+  ws_list_placeholder_set (self->slowest_list, _("No scenario instances."));
+  self->cluster_placeholder = ws_list_placeholder_set (self->cluster_list, _("No trace is open yet."));
   g_signal_connect_swapped (self->causes_list, "row-activated", G_CALLBACK (row_activated_cb), self);
   g_signal_connect_swapped (self->slowest_list, "row-activated", G_CALLBACK (row_activated_cb), self);
   g_signal_connect_swapped (self->cluster_list, "row-activated", G_CALLBACK (row_activated_cb), self);

@@ -1,18 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Opening files in the window: the Open dialog (one filter per registered
- * importer), drag and drop, the recent list, and what a finished or
+ * Opening files in the window: the Open dialog (ws-trace-chooser.c), drag and drop, the recent list, and what a finished or
  * failed load tells the user.
  */
 #include "config.h"
 
 #include "ws-digest.h"
-#include "ws-chooser-folder.h"
 
 #include <glib/gi18n.h>
 
 #include "ws-error.h"
-#include "ws-importer.h"
+#include "ws-trace-chooser.h"
 #include "ws-window-findings.h"
 #include "ws-window-anomaly.h"
 #include "ws-window-private.h"
@@ -214,58 +212,15 @@ open_response_cb (GtkNativeDialog *dialog,
   g_object_unref (dialog);
 }
 
-/* @importer's file-name patterns, or every importer's when %NULL. */
-static void
-add_importer_patterns (GtkFileFilter    *filter,
-                       const WsImporter *importer)
-{
-  guint n;
-  const WsImporter * const *importers = ws_importers_get (&n);
-
-  for (guint i = 0; i < n; i++)
-    if (importer == NULL || importers[i] == importer)
-      for (guint k = 0; importers[i]->patterns[k] != NULL; k++)
-        gtk_file_filter_add_pattern (filter, importers[i]->patterns[k]);
-}
-
 static void
 open_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *param)
 {
-  WsWindow *self = WS_WINDOW (widget);
-  GtkFileChooserNative *chooser;
-  GtkFileFilter *filter;
-  const WsImporter * const *importers;
-  guint n_importers;
+  GtkFileChooserNative *chooser = ws_trace_chooser_new (GTK_WINDOW (widget), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                                        _("Open Traces"), _("_Open"));
 
-  chooser = gtk_file_chooser_native_new (_("Open Traces"), GTK_WINDOW (self),
-                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
-  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
-  ws_chooser_set_start_folder (GTK_FILE_CHOOSER (chooser), GTK_WIDGET (self));
-
-  /* One filter for every format the importer registry reads, then one each. */
-  filter = gtk_file_filter_new ();
-  gtk_file_filter_set_name (filter, _("All Traces"));
-  add_importer_patterns (filter, NULL);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-  g_object_unref (filter);
-  importers = ws_importers_get (&n_importers);
-  for (guint i = 0; i < n_importers; i++)
-    {
-      filter = gtk_file_filter_new ();
-      gtk_file_filter_set_name (filter, _(importers[i]->name));
-      add_importer_patterns (filter, importers[i]);
-      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-      g_object_unref (filter);
-    }
-  filter = gtk_file_filter_new ();
-  gtk_file_filter_set_name (filter, _("All Files"));
-  gtk_file_filter_add_pattern (filter, "*");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-  g_object_unref (filter);
-
-  g_signal_connect (chooser, "response", G_CALLBACK (open_response_cb), self);
+  g_signal_connect (chooser, "response", G_CALLBACK (open_response_cb), widget);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 

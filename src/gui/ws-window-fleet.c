@@ -21,11 +21,10 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
-#include "ws-chooser-folder.h"
 #include "ws-digest.h"
 #include "ws-error.h"
-#include "ws-importer.h"
 #include "ws-progress-relay.h"
+#include "ws-trace-chooser.h"
 #include "ws-trace-loader.h"
 #include "ws-window-private.h"
 
@@ -319,15 +318,11 @@ open_fleet_folder_action (GtkWidget  *widget,
                           const char *action_name,
                           GVariant   *param)
 {
-  WsWindow *self = WS_WINDOW (widget);
-  GtkFileChooserNative *chooser;
+  GtkFileChooserNative *chooser = ws_trace_chooser_new (GTK_WINDOW (widget), GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                                        _("Open Folders of Traces as a Fleet"),
+                                                        _("_Open as a Fleet"));
 
-  chooser = gtk_file_chooser_native_new (_("Open Folders of Traces as a Fleet"), GTK_WINDOW (self),
-                                         GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Open as a Fleet"),
-                                         _("_Cancel"));
-  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
-  ws_chooser_set_start_folder (GTK_FILE_CHOOSER (chooser), GTK_WIDGET (self));
-  g_signal_connect (chooser, "response", G_CALLBACK (open_response_cb), self);
+  g_signal_connect (chooser, "response", G_CALLBACK (open_response_cb), widget);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
@@ -336,29 +331,10 @@ open_fleet_action (GtkWidget  *widget,
                    const char *action_name,
                    GVariant   *param)
 {
-  WsWindow *self = WS_WINDOW (widget);
-  GtkFileChooserNative *chooser;
-  GtkFileFilter *filter;
-  guint n;
-  const WsImporter * const *importers = ws_importers_get (&n);
+  GtkFileChooserNative *chooser = ws_trace_chooser_new (GTK_WINDOW (widget), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                                        _("Open Traces as a Fleet"), _("_Open as a Fleet"));
 
-  chooser = gtk_file_chooser_native_new (_("Open Traces as a Fleet"), GTK_WINDOW (self),
-                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open as a Fleet"), _("_Cancel"));
-  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
-  ws_chooser_set_start_folder (GTK_FILE_CHOOSER (chooser), GTK_WIDGET (self));
-  filter = gtk_file_filter_new ();
-  gtk_file_filter_set_name (filter, _("All Traces"));
-  for (guint i = 0; i < n; i++)
-    for (guint k = 0; importers[i]->patterns[k] != NULL; k++)
-      gtk_file_filter_add_pattern (filter, importers[i]->patterns[k]);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-  g_object_unref (filter);
-  filter = gtk_file_filter_new ();
-  gtk_file_filter_set_name (filter, _("All Files"));
-  gtk_file_filter_add_pattern (filter, "*");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-  g_object_unref (filter);
-  g_signal_connect (chooser, "response", G_CALLBACK (open_response_cb), self);
+  g_signal_connect (chooser, "response", G_CALLBACK (open_response_cb), widget);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The graph view's colours, light and dark: run, sleep and disk are the
- * timeline's, so that a wait looks the same in both views.
+ * The graph view's colours, light and dark (why some are the timeline's:
+ * WsGraphPalette in ws-graph-palette.h).
  */
 #include "config.h"
 

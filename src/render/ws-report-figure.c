@@ -44,6 +44,31 @@ fact_free (gpointer data)
   g_free (f);
 }
 
+/**
+ * ws_report_facts_new:
+ *
+ * Returns: (transfer full) (element-type WsReportFact): an empty list of
+ *   facts, owning those added to it
+ */
+GPtrArray *
+ws_report_facts_new (void)
+{
+  return g_ptr_array_new_with_free_func (fact_free);
+}
+
+/* Appends a copy of @label and @value to @facts. */
+void
+ws_report_facts_add (GPtrArray  *facts,
+                     const char *label,
+                     const char *value)
+{
+  WsReportFact *f = g_new0 (WsReportFact, 1);
+
+  f->label = g_strdup (label);
+  f->value = g_strdup (value);
+  g_ptr_array_add (facts, f);
+}
+
 static void
 stack_free (gpointer data)
 {
@@ -70,11 +95,7 @@ ws_report_figure_add_fact (WsReportFigure *figure,
                            const char     *label,
                            const char     *value)
 {
-  WsReportFact *f = g_new0 (WsReportFact, 1);
-
-  f->label = g_strdup (label);
-  f->value = g_strdup (value);
-  g_ptr_array_add (figure->facts, f);
+  ws_report_facts_add (figure->facts, label, value);
 }
 
 /* Stacks are stored caller first already; the report prints them so. */
@@ -572,7 +593,7 @@ ws_report_figure_build (const WsReportContext  *ctx,
       return NULL;
     }
   figure = g_new0 (WsReportFigure, 1);
-  figure->facts = g_ptr_array_new_with_free_func (fact_free);
+  figure->facts = ws_report_facts_new ();
   figure->stacks = g_ptr_array_new_with_free_func (stack_free);
   if (!builder (ctx, figure, error))
     return NULL;

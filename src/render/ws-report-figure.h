@@ -8,7 +8,9 @@
 
 G_BEGIN_DECLS
 
-/* One line of "the facts behind it": a label and its value. */
+/* One line of "the facts behind it": a label and its value.  A list of
+ * them is a GPtrArray from ws_report_facts_new(), filled with
+ * ws_report_facts_add(). */
 typedef struct {
   char *label;
   char *value;
@@ -67,6 +69,10 @@ gboolean        ws_report_context_init     (WsReportContext        *context,
                                             GPtrArray              *trace_names,
                                             GError                **error);
 
+GPtrArray      *ws_report_facts_new        (void);
+void            ws_report_facts_add        (GPtrArray              *facts,
+                                            const char             *label,
+                                            const char             *value);
 void            ws_report_figure_add_fact  (WsReportFigure         *figure,
                                             const char             *label,
                                             const char             *value);

@@ -196,28 +196,6 @@ ws_report_get_figure (WsReport    *self,
 }
 
 static void
-add_fact (GPtrArray  *facts,
-          const char *label,
-          const char *value)
-{
-  WsReportFact *f = g_new0 (WsReportFact, 1);
-
-  f->label = g_strdup (label);
-  f->value = g_strdup (value);
-  g_ptr_array_add (facts, f);
-}
-
-static void
-fact_free (gpointer data)
-{
-  WsReportFact *f = data;
-
-  g_free (f->label);
-  g_free (f->value);
-  g_free (f);
-}
-
-static void
 add_trace_facts (WsReport  *self,
                  WsPin *finding,
                  GPtrArray *facts)
@@ -229,7 +207,7 @@ add_trace_facts (WsReport  *self,
       const WsSessionTrace *t = ws_session_file_get_trace (self->session, ws_pin_get_trace (finding, k));
       g_string_append_printf (names, "%s%s (%s)", k ? ", " : "", t->name, t->path);
     }
-  add_fact (facts, g_dngettext (GETTEXT_PACKAGE, "Trace", "Traces", ws_pin_get_n_traces (finding)),
+  ws_report_facts_add (facts, g_dngettext (GETTEXT_PACKAGE, "Trace", "Traces", ws_pin_get_n_traces (finding)),
             names->str);
 }
 
@@ -243,21 +221,21 @@ GPtrArray *
 ws_report_dup_facts (WsReport *self,
                      guint     i)
 {
-  GPtrArray *facts = g_ptr_array_new_with_free_func (fact_free);
+  GPtrArray *facts = ws_report_facts_new ();
   WsPin *finding = ws_pin_list_get (ws_session_file_get_findings (self->session), i);
   const WsPinKindInfo *info = ws_pin_kind_lookup (ws_pin_get_kind (finding));
   WsReportFigure *figure = ws_report_get_figure (self, i, NULL);
   WsTrace *trace = NULL;
   WsTime t0, t1;
 
-  add_fact (facts, _("View"), info ? _(info->label) : ws_pin_get_kind (finding));
+  ws_report_facts_add (facts, _("View"), info ? _(info->label) : ws_pin_get_kind (finding));
   add_trace_facts (self, finding, facts);
   if (ws_pin_get_n_traces (finding) > 0)
     trace = g_ptr_array_index (self->traces, ws_pin_get_trace (finding, 0));
   if (trace != NULL && ws_pin_get_tid (finding) != WS_PIN_NO_TID)
     {
       g_autofree char *who = ws_report_format_thread (trace, ws_trace_find_thread (trace, ws_pin_get_tid (finding)));
-      add_fact (facts, _("Thread"), who);
+      ws_report_facts_add (facts, _("Thread"), who);
     }
   if (ws_pin_get_window (finding, &t0, &t1))
     {
@@ -265,13 +243,13 @@ ws_report_dup_facts (WsReport *self,
       g_autofree char *b = ws_report_format_time (t1);
       g_autofree char *d = ws_format_duration (t1 - t0);
       g_autofree char *w = g_strdup_printf (_("%s – %s (%s)"), a, b, d);
-      add_fact (facts, _("Window"), w);
+      ws_report_facts_add (facts, _("Window"), w);
     }
   if (figure != NULL)
     for (guint k = 0; k < figure->facts->len; k++)
       {
         const WsReportFact *f = g_ptr_array_index (figure->facts, k);
-        add_fact (facts, f->label, f->value);
+        ws_report_facts_add (facts, f->label, f->value);
       }
   return facts;
 }

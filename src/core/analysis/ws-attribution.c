@@ -1248,8 +1248,13 @@ ws_attribution_targets_slowest_share (GPtrArray *traces,
   return out;
 }
 
-/* The recording tool itself: `perf record … -- sleep N` waits the whole
- * window for its `sleep`, which would make the sleep everyone's cause. */
+/**
+ * ws_attribution_is_recorder:
+ *
+ * Returns: whether @thread belongs to the recording tool (perf): `perf
+ *   record … -- sleep N` waits the whole window for its `sleep`, which is
+ *   nobody's delay but would otherwise look like everyone's cause
+ */
 gboolean
 ws_attribution_is_recorder (WsTrace *trace,
                             guint    thread)

@@ -251,12 +251,6 @@ char           *ws_attribution_frames_signature (WsStackTable    *table,
                                                  const WsFrameId *frames,
                                                  guint            n);
 
-/*
- * ws_attribution_is_recorder:
- * Whether @thread belongs to the recording tool (perf): `perf record …
- * -- sleep N` waits the whole window for its `sleep`, which is nobody's
- * delay but would otherwise look like one.
- */
 gboolean        ws_attribution_is_recorder    (WsTrace     *trace,
                                                guint        thread);
 

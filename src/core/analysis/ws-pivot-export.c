@@ -13,6 +13,7 @@
 #include <json-glib/json-glib.h>
 
 #include "ws-atomic-file.h"
+#include "ws-csv.h"
 #include "ws-json-text.h"
 #include "ws-pivot.h"
 #include "ws-time-format.h"
@@ -68,26 +69,6 @@ ws_pivot_write_text (const WsPivot *pivot,
   text_row (pivot, pivot->root, out);
 }
 
-/* One CSV field, quoted when it must be (RFC 4180). */
-static void
-csv_field (GString    *out,
-           const char *text)
-{
-  if (text[strcspn (text, ",\"\r\n")] == '\0')
-    {
-      g_string_append (out, text);
-      return;
-    }
-  g_string_append_c (out, '"');
-  for (const char *p = text; *p; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (out, '"');
-      g_string_append_c (out, *p);
-    }
-  g_string_append_c (out, '"');
-}
-
 static void
 csv_row (const WsPivot    *pivot,
          const WsPivotRow *row,
@@ -103,7 +84,7 @@ csv_row (const WsPivot    *pivot,
     {
       g_string_append_c (out, ',');
       if (c < depth)
-        csv_field (out, path[depth - 1 - c]->label);
+        ws_csv_append_field (out, path[depth - 1 - c]->label);
     }
   g_string_append_printf (out, ",%" G_GINT64_FORMAT ",%.6f,%" G_GUINT64_FORMAT "\r\n",
                           row->time, ws_pivot_row_share (pivot, row), row->count);

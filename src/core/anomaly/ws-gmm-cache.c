@@ -17,9 +17,9 @@
  * Different data never meets another's fit; a changed kind misses and is
  * fitted afresh.
  *
- * The cache is the user's own file ($XDG_CACHE_HOME/waitscope/fits.sqlite,
- * or $WAITSCOPE_FIT_CACHE; empty turns it off), as the trace-hash cache
- * is.  Any trouble with it — unwritable, locked, not a database, a row
+ * The cache is a small cache (ws-small-cache.c), as the trace-hash cache
+ * is: $XDG_CACHE_HOME/waitscope/fits.sqlite, or $WAITSCOPE_FIT_CACHE
+ * (empty turns it off).  Any trouble with it — one it cannot open, a row
  * of the wrong size — only means the fit is made again: the cache can
  * make scoring slower, never different.
  */
@@ -28,59 +28,23 @@
 #include <gnu/libc-version.h>
 #include <gsl/gsl_version.h>
 #include <nettle/sha2.h>
-#include <sqlite3.h>
 #include <string.h>
 
 #include "ws-gmm-cache.h"
 #include "ws-gmm-source.h"
+#include "ws-small-cache.h"
 
 #define FIT_VERSION "waitscope-gmm-fit 1"
 #define MAX_ENTRIES 50000
 
-static GMutex lock;
-static sqlite3 *db;           /* NULL until opened, or when it could not be */
-static gboolean tried;
-
-static char *
-cache_path (void)
-{
-  const char *env = g_getenv ("WAITSCOPE_FIT_CACHE");
-
-  if (env != NULL)
-    return env[0] != '\0' ? g_strdup (env) : NULL;
-  return g_build_filename (g_get_user_cache_dir (), "waitscope", "fits.sqlite", NULL);
-}
-
-/* Called with the lock held. */
-static sqlite3 *
-open_cache (void)
-{
-  g_autofree char *path = NULL;
-  g_autofree char *dir = NULL;
-
-  if (tried)
-    return db;
-  tried = TRUE;
-  if ((path = cache_path ()) == NULL)
-    return NULL;
-  dir = g_path_get_dirname (path);
-  g_mkdir_with_parents (dir, 0700);
-  /* WAL with synchronous=NORMAL: a commit does not wait for the disk; a
-   * crash can lose the last fits, which are only made again. */
-  if (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK
-      || sqlite3_busy_timeout (db, 500) != SQLITE_OK
-      || sqlite3_exec (db,
-                       "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
-                       "CREATE TABLE IF NOT EXISTS gmm_fits ("
-                       " key BLOB PRIMARY KEY NOT NULL, n_components INTEGER NOT NULL,"
-                       " n_iterations INTEGER NOT NULL, converged INTEGER NOT NULL, params BLOB NOT NULL)",
-                       NULL, NULL, NULL) != SQLITE_OK)
-    {
-      sqlite3_close (db);
-      db = NULL;
-    }
-  return db;
-}
+/* WAL with synchronous=NORMAL: a commit does not wait for the disk; a
+ * crash can lose the last fits, which are only made again. */
+static WsSmallCache cache = WS_SMALL_CACHE_INIT (
+  "WAITSCOPE_FIT_CACHE", "fits.sqlite",
+  "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
+  "CREATE TABLE IF NOT EXISTS gmm_fits ("
+  " key BLOB PRIMARY KEY NOT NULL, n_components INTEGER NOT NULL,"
+  " n_iterations INTEGER NOT NULL, converged INTEGER NOT NULL, params BLOB NOT NULL)");
 
 static void
 digest_add (struct sha256_ctx *ctx,
@@ -150,11 +114,12 @@ gboolean
 ws_gmm_cache_lookup (const WsGmmCacheKey *key,
                      WsGmm               *gmm)
 {
-  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&lock);
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&cache.lock);
+  sqlite3 *db = ws_small_cache_open (&cache);
   sqlite3_stmt *stmt = NULL;
   gboolean found = FALSE;
 
-  if (open_cache () == NULL
+  if (db == NULL
       || sqlite3_prepare_v2 (db, "SELECT n_components, n_iterations, converged, params FROM gmm_fits WHERE key = ?1",
                              -1, &stmt, NULL) != SQLITE_OK)
     return FALSE;
@@ -202,10 +167,11 @@ ws_gmm_cache_store (const WsGmmCacheKey *keys,
                     const WsGmm         *gmms,
                     guint                n)
 {
-  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&lock);
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&cache.lock);
+  sqlite3 *db = NULL;
   sqlite3_stmt *stmt = NULL;
 
-  if (n == 0 || open_cache () == NULL
+  if (n == 0 || (db = ws_small_cache_open (&cache)) == NULL
       || sqlite3_exec (db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
     return;
   if (sqlite3_prepare_v2 (db,
@@ -234,11 +200,7 @@ ws_gmm_cache_store (const WsGmmCacheKey *keys,
           sqlite3_reset (stmt);
         }
       sqlite3_finalize (stmt);
-      /* Bounded: the oldest entries go first. */
-      sqlite3_exec (db,
-                    "DELETE FROM gmm_fits WHERE rowid <= (SELECT max(rowid) FROM gmm_fits) - "
-                    G_STRINGIFY (MAX_ENTRIES),
-                    NULL, NULL, NULL);
+      ws_small_cache_trim (&cache, "gmm_fits", MAX_ENTRIES);
     }
   if (sqlite3_exec (db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
     sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
@@ -253,10 +215,5 @@ ws_gmm_cache_store (const WsGmmCacheKey *keys,
 void
 ws_gmm_cache_reset (void)
 {
-  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&lock);
-
-  if (db != NULL)
-    sqlite3_close (db);
-  db = NULL;
-  tried = FALSE;
+  ws_small_cache_reset (&cache);
 }

@@ -17,70 +17,33 @@
  * time unchanged: a file whose ctime is less than SETTLE_NS old when
  * hashing starts is not cached (git's "racily clean" entries).
  *
- * The cache is the user's own file ($XDG_CACHE_HOME/waitscope/
- * file-hashes.sqlite, or $WAITSCOPE_HASH_CACHE; empty turns it off).  Any
- * trouble with it — unwritable, locked, not a database — only means the
- * file is hashed again: the cache can make opening slower, never wrong.
+ * The cache is a small cache (ws-small-cache.c): $XDG_CACHE_HOME/waitscope/
+ * file-hashes.sqlite, or $WAITSCOPE_HASH_CACHE (empty turns it off).  Any
+ * trouble with it only means the file is hashed again: the cache can make
+ * opening slower, never wrong.
  */
 #include "config.h"
 
-#include <sqlite3.h>
 #include <string.h>
 
 #include "ws-file-hash-cache.h"
+#include "ws-small-cache.h"
 
 #define NS_PER_SEC  G_GINT64_CONSTANT (1000000000)
 #define SETTLE_NS   (2 * NS_PER_SEC)
 #define MAX_ENTRIES 20000
 
-static GMutex lock;
-static sqlite3 *db;           /* NULL until opened, or when it could not be */
-static gboolean tried;
+static WsSmallCache cache = WS_SMALL_CACHE_INIT (
+  "WAITSCOPE_HASH_CACHE", "file-hashes.sqlite",
+  "CREATE TABLE IF NOT EXISTS file_hashes ("
+  " dev INTEGER NOT NULL, ino INTEGER NOT NULL,"
+  " size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL,"
+  " sha256 TEXT NOT NULL, PRIMARY KEY (dev, ino))");
 
 static gint64
 ns_of (const struct timespec *t)
 {
   return (gint64) t->tv_sec * NS_PER_SEC + t->tv_nsec;
-}
-
-static char *
-cache_path (void)
-{
-  const char *env = g_getenv ("WAITSCOPE_HASH_CACHE");
-
-  if (env != NULL)
-    return env[0] != '\0' ? g_strdup (env) : NULL;
-  return g_build_filename (g_get_user_cache_dir (), "waitscope", "file-hashes.sqlite", NULL);
-}
-
-/* Called with the lock held. */
-static sqlite3 *
-open_cache (void)
-{
-  g_autofree char *path = NULL;
-  g_autofree char *dir = NULL;
-
-  if (tried)
-    return db;
-  tried = TRUE;
-  path = cache_path ();
-  if (path == NULL)
-    return NULL;
-  dir = g_path_get_dirname (path);
-  g_mkdir_with_parents (dir, 0700);
-  if (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK
-      || sqlite3_busy_timeout (db, 500) != SQLITE_OK
-      || sqlite3_exec (db,
-                       "CREATE TABLE IF NOT EXISTS file_hashes ("
-                       " dev INTEGER NOT NULL, ino INTEGER NOT NULL,"
-                       " size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL,"
-                       " sha256 TEXT NOT NULL, PRIMARY KEY (dev, ino))",
-                       NULL, NULL, NULL) != SQLITE_OK)
-    {
-      sqlite3_close (db);
-      db = NULL;
-    }
-  return db;
 }
 
 static void
@@ -115,11 +78,12 @@ is_hex_sha256 (const char *s)
 char *
 ws_file_hash_cache_lookup (const struct stat *st)
 {
-  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&lock);
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&cache.lock);
+  sqlite3 *db = ws_small_cache_open (&cache);
   sqlite3_stmt *stmt = NULL;
   char *hash = NULL;
 
-  if (open_cache () == NULL
+  if (db == NULL
       || sqlite3_prepare_v2 (db,
                              "SELECT sha256 FROM file_hashes WHERE dev = ?1 AND ino = ?2"
                              " AND size = ?3 AND mtime_ns = ?4 AND ctime_ns = ?5",
@@ -153,7 +117,8 @@ ws_file_hash_cache_store (const struct stat *before,
                           gint64             started_ns,
                           const char        *hash)
 {
-  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&lock);
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&cache.lock);
+  sqlite3 *db = NULL;
   sqlite3_stmt *stmt = NULL;
 
   if (before->st_dev != after->st_dev || before->st_ino != after->st_ino
@@ -162,7 +127,7 @@ ws_file_hash_cache_store (const struct stat *before,
       || ns_of (&before->st_ctim) != ns_of (&after->st_ctim)
       || ns_of (&before->st_ctim) > started_ns - SETTLE_NS
       || !is_hex_sha256 (hash)
-      || open_cache () == NULL
+      || (db = ws_small_cache_open (&cache)) == NULL
       || sqlite3_prepare_v2 (db,
                              "INSERT OR REPLACE INTO file_hashes (dev, ino, size, mtime_ns, ctime_ns, sha256)"
                              " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -172,11 +137,7 @@ ws_file_hash_cache_store (const struct stat *before,
   sqlite3_bind_text (stmt, 6, hash, -1, SQLITE_TRANSIENT);
   sqlite3_step (stmt);
   sqlite3_finalize (stmt);
-  /* Bounded: the oldest entries go first. */
-  sqlite3_exec (db,
-                "DELETE FROM file_hashes WHERE rowid <= (SELECT max(rowid) FROM file_hashes) - "
-                G_STRINGIFY (MAX_ENTRIES),
-                NULL, NULL, NULL);
+  ws_small_cache_trim (&cache, "file_hashes", MAX_ENTRIES);
 }
 
 /**
@@ -188,10 +149,5 @@ ws_file_hash_cache_store (const struct stat *before,
 void
 ws_file_hash_cache_reset (void)
 {
-  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&lock);
-
-  if (db != NULL)
-    sqlite3_close (db);
-  db = NULL;
-  tried = FALSE;
+  ws_small_cache_reset (&cache);
 }

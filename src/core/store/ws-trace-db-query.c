@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ws-csv.h"
 #include "ws-error.h"
 #include "ws-json-trace.h"
 #include "ws-trace-db.h"
@@ -180,25 +181,6 @@ append_real (GString *out,
   g_string_append (out, g_ascii_dtostr (buf, sizeof buf, value));
 }
 
-static void
-append_csv_field (GString    *out,
-                  const char *text)
-{
-  if (strpbrk (text, ",\"\r\n") == NULL)
-    {
-      g_string_append (out, text);
-      return;
-    }
-  g_string_append_c (out, '"');
-  for (const char *p = text; *p; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (out, '"');
-      g_string_append_c (out, *p);
-    }
-  g_string_append_c (out, '"');
-}
-
 /* Text output: one line per row, so a tab or newline inside a value is
  * shown escaped rather than splitting the row. */
 static void
@@ -253,7 +235,7 @@ append_value (GString         *out,
   switch (format)
     {
     case WS_TRACE_DB_JSON: ws_json_append_string (out, text); break;
-    case WS_TRACE_DB_CSV: append_csv_field (out, text); break;
+    case WS_TRACE_DB_CSV: ws_csv_append_field (out, text); break;
     case WS_TRACE_DB_TEXT:
     default: append_text_field (out, text); break;
     }
@@ -278,7 +260,7 @@ append_header (GString         *out,
       switch (format)
         {
         case WS_TRACE_DB_JSON: ws_json_append_string (out, name); break;
-        case WS_TRACE_DB_CSV: append_csv_field (out, name); break;
+        case WS_TRACE_DB_CSV: ws_csv_append_field (out, name); break;
         case WS_TRACE_DB_TEXT:
         default: append_text_field (out, name); break;
         }
