@@ -262,6 +262,15 @@ WsDigest      *ws_digest_load_traces_each (char        **paths,
                                           GPtrArray     *failed,
                                           GCancellable  *cancellable,
                                           GError       **error);
+WsDigest      *ws_digest_load_spans      (char         **paths,
+                                          char         **hashes,
+                                          WsProgressFunc progress,
+                                          gpointer       progress_data,
+                                          GPtrArray     *failed,
+                                          GCancellable  *cancellable,
+                                          GError       **error);
+guint          ws_digest_count_instances (WsDigest      *self);
+guint64        ws_digest_guess_span_bytes (WsDigest     *self);
 
 /* ws-digest-instances.c */
 gboolean       ws_digest_reduce_instances (WsDigestTrace *out,
