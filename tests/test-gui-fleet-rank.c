@@ -26,6 +26,12 @@
  *    --fast …` gives it (the window keys classes by trace file, not by
  *    position).
  *
+ * The fleet is opened for mining alone (issue 28): before Contrast it
+ * holds no contrast instance; the Contrast page's button reads the
+ * traces again for their thread spans, after which the contrast is the
+ * CLI's and Mining's rows are unchanged (not re-mined, and the same when
+ * mined again).
+ *
  * 5. Four traces open as documents, not a fleet: the classes given to
  *    their files rank them as `mine --slow … --fast …` over the files.
  *
@@ -168,6 +174,48 @@ wait_remined (WsMiningPage *page,
   ws_gui_test_settle (GTK_WIDGET (page));
 }
 
+static char *pattern_key (WsStackDb *db, const WsPattern *p);
+
+/* Every cluster and pattern the Mining page holds, as text: what the
+ * table's rows are made of. */
+static char *
+mining_snapshot (WsMiningPage *page)
+{
+  WsClusterSet *clusters = ws_gui_test_mining_cluster_set (page);
+  WsPatternSet *set = ws_cluster_set_get_pattern_set (clusters);
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint i = 0; i < ws_cluster_set_get_n_clusters (clusters); i++)
+    {
+      const WsCluster *c = ws_cluster_set_get_cluster (clusters, i);
+
+      g_string_append_printf (text, "cluster %u: %" G_GINT64_FORMAT " %u %" G_GUINT64_FORMAT " %" G_GINT64_FORMAT " [",
+                              i, c->total_cost, c->n_streams, c->n_events, c->discriminative);
+      for (guint k = 0; k < c->n_patterns; k++)
+        g_string_append_printf (text, "%s%u", k > 0 ? " " : "", c->patterns[k]);
+      g_string_append (text, "]\n");
+    }
+  for (guint i = 0; i < ws_pattern_set_get_n_patterns (set); i++)
+    {
+      const WsPattern *p = ws_pattern_set_get_pattern (set, i);
+      g_autofree char *key = pattern_key (ws_pattern_set_get_stack_db (set), p);
+
+      g_string_append_printf (text, "pattern %u: %s %" G_GINT64_FORMAT " %" G_GUINT64_FORMAT " %u %" G_GINT64_FORMAT "\n",
+                              i, key, p->cost, p->n_events, p->n_streams, p->discriminative);
+    }
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+/* The fleet's traces read again for their thread spans. */
+static gboolean
+spans_read (gpointer data)
+{
+  WsContrastPage *page = data;
+  WsDigest *digest = ws_contrast_page_get_digest (page);
+
+  return !ws_contrast_page_get_busy (page) && digest != NULL && ws_digest_count_instances (digest) > 0;
+}
+
 static gboolean
 contrasted (gpointer data)
 {
@@ -177,6 +225,64 @@ contrasted (gpointer data)
 /* The fleet opened from traces is contrasted by trace class (it keeps the
  * thread spans): with the file's classes, as `contrast --json --slow …
  * --fast …` over the trace files contrasts them. */
+static void screenshots (WsWindow *window, const char *name);
+static void wait_remined (WsMiningPage *page, WsClusterSet *before, const char *what);
+
+/* The fleet was opened for mining alone: no contrast instance is held
+ * until the Contrast page's button reads the traces again; then every
+ * run's thread spans are there, and Mining's rows are what they were —
+ * the clusters shown are not re-mined, and mining the fleet again gives
+ * the same rows, pattern for pattern. */
+static void
+read_spans (WsWindow       *window,
+            WsContrastPage *page)
+{
+  WsMiningPage *mining = ws_window_get_mining_page (window);
+  WsClusterSet *shown = ws_gui_test_mining_cluster_set (mining);
+  g_autofree char *before = mining_snapshot (mining);
+  g_autofree char *after = NULL, *again = NULL;
+  WsDigest *fleet = ws_contrast_page_get_digest (page), *read;
+  GtkWidget *line;
+
+  g_assert_nonnull (fleet);
+  g_assert_cmpuint (ws_digest_get_n_traces (fleet), ==, N_RUNS);
+  g_assert_cmpuint (ws_digest_count_instances (fleet), ==, 0);
+  for (guint i = 0; i < N_RUNS; i++)
+    g_assert_false (ws_digest_get_trace (fleet, i)->has_instances);
+  ws_window_show_details_page (window, "contrast");
+  ws_gui_test_settle (GTK_WIDGET (window));
+  line = find_label_containing (GTK_WIDGET (page), "needs each run's wait graphs");
+  g_assert_nonnull (line);
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (line)), "a trace"));
+  screenshots (window, "fleet-rank-contrast-unread");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "contrast.read-spans", NULL));
+  ws_gui_test_wait_until (spans_read, page, 180, "the fleet's traces read again for their spans");
+  read = ws_contrast_page_get_digest (page);
+  g_assert_true (read != fleet);
+  g_assert_cmpuint (ws_digest_get_n_traces (read), ==, N_RUNS);
+  for (guint i = 0; i < N_RUNS; i++)
+    {
+      g_assert_true (ws_digest_get_trace (read, i)->has_instances);
+      g_assert_true (ws_digest_get_trace (read, i)->spans_only);
+      g_assert_cmpstr (ws_digest_get_trace (read, i)->content_hash, ==, ws_digest_get_trace (fleet, i)->content_hash);
+    }
+  /* Nothing left out: the line is gone. */
+  g_assert_null (find_label_containing (GTK_WIDGET (page), "needs each run's wait graphs"));
+  g_assert_null (find_label_containing (GTK_WIDGET (page), "Left out of the contrast"));
+
+  g_assert_true (ws_gui_test_mining_cluster_set (mining) == shown);
+  after = mining_snapshot (mining);
+  g_assert_cmpstr (after, ==, before);
+  ws_window_show_details_page (window, "mining");
+  ws_mining_page_run (mining);
+  wait_remined (mining, shown, "the fleet mined again after its spans were read");
+  again = mining_snapshot (mining);
+  g_assert_cmpstr (again, ==, before);
+  g_test_message ("spans read: %u instances over %u traces; mining's %zu bytes of rows the same",
+                  ws_digest_count_instances (read), N_RUNS, strlen (before));
+}
+
 static void
 check_contrast (WsWindow       *window,
                 WsContrastPage *page,
@@ -204,6 +310,7 @@ check_contrast (WsWindow       *window,
     }
   cli = cli_json (parser, args);
 
+  read_spans (window, page);
   ws_window_show_details_page (window, "contrast");
   ws_contrast_page_run (page);
   ws_gui_test_wait_until (contrasted, page, 180, "the fleet contrasted by trace class");

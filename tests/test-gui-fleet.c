@@ -25,6 +25,14 @@
  *    show a chooser of many files / many folders, the first with File →
  *    Open's filters (cancelled: nothing opens), and a folder accepted in
  *    the real dialog opens as its fleet.
+ * 6. A fleet opened for mining alone holds no contrast instance; its
+ *    traces then change on disk (one rewritten with another run, one
+ *    removed, one rewritten with its own bytes): the Contrast page's
+ *    button reads them again, names the changed one ("changed since the
+ *    fleet was opened") and the removed one (the loader's reason for it
+ *    alone), keeps the untouched and the rewritten-alike (their content
+ *    is the one mined), and contrasts those two as `contrast --json
+ *    --fast … --slow …` over the files does.
  */
 #include "config.h"
 
@@ -35,6 +43,7 @@
 
 #include "ws-application.h"
 #include "ws-cli-test-util.h"
+#include "ws-contrast-page.h"
 #include "ws-gui-test-util.h"
 #include "ws-importer.h"
 #include "ws-trace-loader.h"
@@ -502,6 +511,143 @@ test_cancel (void)
   g_rmdir (dir);
 }
 
+static gboolean
+spans_done (gpointer data)
+{
+  WsContrastPage *page = data;
+  WsDigest *digest = ws_contrast_page_get_digest (page);
+
+  return !ws_contrast_page_get_busy (page) && digest != NULL && digest != g_object_get_data (G_OBJECT (page), "fleet");
+}
+
+static gboolean
+contrasted (gpointer data)
+{
+  return !ws_contrast_page_get_busy (data) && ws_contrast_page_get_result (data) != NULL;
+}
+
+static void
+copy_file (const char *from,
+           const char *to)
+{
+  g_autofree char *bytes = NULL;
+  gsize n;
+
+  g_assert_true (g_file_get_contents (from, &bytes, &n, NULL));
+  g_assert_true (g_file_set_contents (to, bytes, n, NULL));
+}
+
+static void
+test_spans_changed (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-gui-fleet-spans-XXXXXX", NULL);
+  g_autofree char *history = g_build_filename (dir, "history.sqlite", NULL);
+  const char *runs[] = { "fleet/run-01.perf.txt.gz", "fleet/run-03.perf.txt.gz", "fleet/run-05.perf.txt.gz",
+                         "fleet/run-07.perf.txt.gz" };
+  g_autofree char *other = ws_gui_test_data_path ("fleet/run-08.perf.txt.gz");
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+  g_autoptr(GListModel) files = NULL;
+  g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) alone = NULL;
+  g_autoptr(WsTrace) gone = NULL;
+  g_auto(GStrv) copies = NULL;
+  WsContrastPage *page;
+  WsDigest *fleet, *read;
+  WsWindow *window;
+  GtkWidget *listed;
+  const char *text;
+  JsonObject *cli;
+
+  if (g_getenv ("WS_CLI") == NULL)
+    {
+      g_test_skip ("WS_CLI is not set");
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    {
+      g_autofree char *source = ws_gui_test_data_path (runs[i]);
+      g_autofree char *name = g_strdup_printf ("copy-%u.perf.txt.gz", i + 1);
+      g_autofree char *copy = g_build_filename (dir, name, NULL);
+
+      copy_file (source, copy);
+      g_strv_builder_add (b, copy);
+    }
+  copies = g_strv_builder_end (b);
+  files = files_of (copies);
+  window = new_window (history);
+  ws_window_open_fleet (window, files);
+  ws_gui_test_wait_until (fleet_shown, window, 120, "the fleet shown");
+  ws_gui_test_wait_until (mined, ws_window_get_mining_page (window), 120, "the fleet mined");
+  page = WS_CONTRAST_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_CONTRAST_PAGE));
+  fleet = ws_contrast_page_get_digest (page);
+  g_assert_nonnull (fleet);
+  g_assert_cmpuint (ws_digest_get_n_traces (fleet), ==, 4);
+  g_assert_cmpuint (ws_digest_count_instances (fleet), ==, 0);
+  g_object_set_data (G_OBJECT (page), "fleet", fleet);
+
+  /* copy-2 is now another run, copy-3 is gone, copy-4 was written again
+   * with its own bytes (a newer time, the same content). */
+  copy_file (other, copies[1]);
+  g_assert_cmpint (g_unlink (copies[2]), ==, 0);
+  gone = ws_trace_loader_load_full (copies[2], NULL, NULL, NULL, NULL, NULL, &alone);
+  g_assert_null (gone);
+  {
+    g_autofree char *source = ws_gui_test_data_path (runs[3]);
+    copy_file (source, copies[3]);
+  }
+
+  ws_window_show_details_page (window, "contrast");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "contrast.read-spans", NULL));
+  ws_gui_test_wait_until (spans_done, page, 120, "the fleet's traces read again");
+  ws_gui_test_settle (GTK_WIDGET (window));
+  read = ws_contrast_page_get_digest (page);
+  g_assert_cmpuint (ws_digest_get_n_traces (read), ==, 2);
+  g_assert_cmpstr (ws_digest_get_trace (read, 0)->path, ==, copies[0]);
+  g_assert_cmpstr (ws_digest_get_trace (read, 1)->path, ==, copies[3]);
+  g_assert_cmpuint (ws_digest_count_instances (read), >, 0);
+  listed = ws_gui_test_find_label_containing (GTK_WIDGET (page), "Left out of the contrast");
+  g_assert_nonnull (listed);
+  text = gtk_label_get_text (GTK_LABEL (listed));
+  g_assert_nonnull (strstr (text, alone->message));
+  {
+    g_autofree char *changed = g_strdup_printf ("%s: changed since the fleet was opened", copies[1]);
+    g_assert_nonnull (strstr (text, changed));
+  }
+  g_assert_null (strstr (text, copies[0]));
+  g_assert_null (strstr (text, copies[3]));
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "fleet-spans-left-out-1280x720.png"));
+
+  /* The two kept, contrasted as the CLI contrasts their files. */
+  {
+    const char *paths[] = { copies[0], copies[3] };
+    const WsRunClass given[] = { WS_RUN_CLASS_FAST, WS_RUN_CLASS_SLOW };
+    WsContrastResult *result;
+
+    ws_run_classes_set_many (ws_session_get_run_classes (ws_window_get_session (window)), paths, given, 2);
+    ws_gui_test_settle (GTK_WIDGET (window));
+    ws_contrast_page_run (page);
+    ws_gui_test_wait_until (contrasted, page, 120, "the two kept contrasted");
+    result = ws_contrast_page_get_result (page);
+    g_ptr_array_add (args, g_strdup ("contrast"));
+    g_ptr_array_add (args, g_strdup ("--json"));
+    g_ptr_array_add (args, g_strdup_printf ("--fast=%s", copies[0]));
+    g_ptr_array_add (args, g_strdup_printf ("--slow=%s", copies[3]));
+    cli = cli_json (parser, args);
+    g_assert_cmpint (json_object_get_int_member (cli, "patterns_total"), ==,
+                     ws_contrast_result_get_n_patterns (result));
+    g_assert_cmpint (json_object_get_int_member (cli, "slow_component_cost"), ==,
+                     ws_contrast_result_get_total_cost (result));
+    g_test_message ("two traces kept of four, contrasted: %u patterns as the CLI's",
+                    ws_contrast_result_get_n_patterns (result));
+  }
+  ws_gui_test_close_window (GTK_WIDGET (window));
+  for (guint i = 0; copies[i] != NULL; i++)
+    g_unlink (copies[i]);
+  g_unlink (history);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -515,6 +661,7 @@ main (int   argc,
   g_test_add_func ("/gui/fleet/none-read", test_none_read);
   g_test_add_func ("/gui/fleet/folder", test_folder);
   g_test_add_func ("/gui/fleet/cancel", test_cancel);
+  g_test_add_func ("/gui/fleet/spans-changed", test_spans_changed);
   status = g_test_run ();
   g_object_unref (the_app);
   return status;

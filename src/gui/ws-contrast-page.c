@@ -62,6 +62,10 @@ struct _WsContrastPage
   /* Owned references */
   GListModel          *documents;
   WsDigest            *digest;           /* a fleet opened as a digest: its traces instead of the documents */
+  gboolean             spans_unread;     /* @digest is a fleet read for mining alone (ws_contrast_page_set_fleet()) */
+  GtkWidget           *spans_bar;        /* what contrasting such a fleet needs, and the button that reads it */
+  GtkLabel            *spans_label;
+  GtkWidget           *spans_button;
   GtkStringList       *scenarios;
   WsInstanceSet       *instances;
   WsInstanceSet       *fast_traces;      /* by trace: the fast traces' instances, else NULL */
@@ -100,6 +104,7 @@ update_actions (WsContrastPage *self)
   gboolean have = self->instances != NULL && ws_instance_set_get_n (self->instances) > 0;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "contrast.run", have && !self->busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "contrast.read-spans", self->spans_unread && !self->busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "contrast.cancel", self->busy);
   /* A digest's instances have no events to draw a ready tree from. */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "contrast.open-slowest",
@@ -218,6 +223,12 @@ load_trace_classes (WsContrastPage *self,
     {
       WsRunClass klass = ws_run_class_chips_get_shown (self->trace_classes_box, i);
       g_array_append_val (classes, klass);
+    }
+  /* A fleet read for mining alone has no wait graphs yet: the bar above says so. */
+  if (self->spans_unread)
+    {
+      gtk_label_set_text (self->summary_label, _("First read the traces' wait graphs (above), then Analyse."));
+      return FALSE;
     }
   /* A digest's: the same core call as `contrast --classes` over it. */
   built = self->digest != NULL
@@ -796,6 +807,11 @@ ws_contrast_page_set_digest (WsContrastPage *self,
 {
   g_return_if_fail (WS_IS_CONTRAST_PAGE (self));
 
+  /* A fleet's traces still being read again: not for this one. */
+  if (self->busy)
+    ws_worker_cancel (self->worker);
+  self->spans_unread = FALSE;
+  gtk_widget_set_visible (self->spans_bar, FALSE);
   g_clear_pointer (&self->digest, ws_digest_unref);
   if (digest != NULL)
     {
@@ -809,6 +825,229 @@ ws_contrast_page_set_digest (WsContrastPage *self,
         gtk_drop_down_set_selected (self->compare_dropdown, 1);
     }
   refresh_scenarios (self);
+}
+
+/* ---- a fleet read for mining alone: its wait graphs when asked ---- */
+
+/* What the reading thread reads: copies, never the page. */
+typedef struct {
+  WsDigest        *fleet;    /* the fleet asked for: compared on the main thread, never read in the thread */
+  GStrv            paths;
+  GStrv            hashes;
+  WsProgressRelay *relay;
+} SpansJob;
+
+typedef struct {
+  WsDigest  *digest;
+  GPtrArray *failed;   /* GError */
+} SpansRead;
+
+static void
+spans_job_free (gpointer data)
+{
+  SpansJob *job = data;
+
+  g_clear_pointer (&job->fleet, ws_digest_unref);
+  g_strfreev (job->paths);
+  g_strfreev (job->hashes);
+  g_clear_object (&job->relay);
+  g_free (job);
+}
+
+static void
+spans_read_free (gpointer data)
+{
+  SpansRead *read = data;
+
+  g_clear_pointer (&read->digest, ws_digest_unref);
+  g_clear_pointer (&read->failed, g_ptr_array_unref);
+  g_free (read);
+}
+
+static void
+spans_thread (GTask        *task,
+              gpointer      source,
+              gpointer      data,
+              GCancellable *cancellable)
+{
+  SpansJob *job = data;
+  SpansRead *read = g_new0 (SpansRead, 1);
+  GError *error = NULL;
+
+  read->failed = g_ptr_array_new_with_free_func ((GDestroyNotify) g_error_free);
+  read->digest = ws_digest_load_spans (job->paths, job->hashes, ws_progress_relay_report, job->relay,
+                                       read->failed, cancellable, &error);
+  if (read->digest == NULL)
+    {
+      spans_read_free (read);
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_return_pointer (task, read, spans_read_free);
+}
+
+/* The newest read only (WsWorker). */
+static void
+spans_done (gpointer  owner,
+            gpointer  result,
+            GError   *error,
+            gpointer  job_data)
+{
+  WsContrastPage *self = owner;
+  SpansJob *job = job_data;
+  SpansRead *read = result;
+  g_autoptr(GString) left_out = NULL;
+
+  set_busy (self, FALSE);
+  /* Another fleet, or none, since it was asked for. */
+  if (job->fleet != self->digest || !self->spans_unread)
+    {
+      g_clear_pointer (&read, spans_read_free);
+      return;
+    }
+  if (read == NULL)
+    {
+      gtk_label_set_text (self->summary_label,
+                          g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+                          || g_error_matches (error, WS_ERROR, WS_ERROR_CANCELLED)
+                          ? _("Stopped reading the traces again: contrasting them still needs their wait graphs.")
+                          : error->message);
+      g_signal_emit (self, signals[SIGNAL_FINISHED], 0);
+      return;
+    }
+  /* The mining page keeps the fleet as it was; this page contrasts the
+   * traces read again, which are the fleet's (their content checked). */
+  g_clear_pointer (&self->digest, ws_digest_unref);
+  self->digest = g_steal_pointer (&read->digest);
+  self->spans_unread = FALSE;
+  /* Never silently: each trace left out, with why, stays in view. */
+  gtk_widget_set_visible (self->spans_button, FALSE);
+  gtk_widget_set_visible (self->spans_bar, read->failed->len > 0);
+  if (read->failed->len > 0)
+    {
+      left_out = g_string_new (_("Left out of the contrast, not as the fleet was opened:"));
+      for (guint i = 0; i < read->failed->len; i++)
+        g_string_append_printf (left_out, "\n%s", ((const GError *) g_ptr_array_index (read->failed, i))->message);
+      gtk_label_set_text (self->spans_label, left_out->str);
+    }
+  {
+    guint n = ws_digest_get_n_traces (self->digest);
+    g_autofree char *done = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                          "The wait graphs of %u trace were read: mark the traces slow "
+                                                          "and fast, give components, then Analyse.",
+                                                          "The wait graphs of %u traces were read: mark the traces slow "
+                                                          "and fast, give components, then Analyse.", n), n);
+
+    gtk_label_set_text (self->summary_label, done);
+  }
+  spans_read_free (read);
+  refresh_scenarios (self);
+  g_signal_emit (self, signals[SIGNAL_FINISHED], 0);
+}
+
+/* Reads the fleet's traces again for their thread spans, in the background. */
+static void
+read_spans_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *param)
+{
+  WsContrastPage *self = WS_CONTRAST_PAGE (widget);
+  g_autoptr(GStrvBuilder) paths = g_strv_builder_new ();
+  g_autoptr(GStrvBuilder) hashes = g_strv_builder_new ();
+  SpansJob *job;
+
+  if (!self->spans_unread || self->busy)
+    return;
+  for (guint i = 0; i < ws_digest_get_n_traces (self->digest); i++)
+    {
+      const WsDigestTrace *t = ws_digest_get_trace (self->digest, i);
+
+      g_strv_builder_add (paths, t->path);
+      g_strv_builder_add (hashes, t->content_hash);
+    }
+  job = g_new0 (SpansJob, 1);
+  job->fleet = ws_digest_ref (self->digest);
+  job->paths = g_strv_builder_end (paths);
+  job->hashes = g_strv_builder_end (hashes);
+  job->relay = g_object_ref (self->relay);
+  set_busy (self, TRUE);
+  gtk_progress_bar_set_text (self->progress_bar, _("Reading the traces again for their wait graphs"));
+  ws_worker_run (self->worker, self, job, spans_job_free, spans_thread, spans_done);
+}
+
+/* The line that says what contrasting a fleet read for mining alone
+ * needs, with its button; hidden until such a fleet is given. */
+static void
+build_spans_bar (WsContrastPage *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+
+  self->spans_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_wrap (self->spans_label, TRUE);
+  gtk_label_set_xalign (self->spans_label, 0);
+  gtk_label_set_selectable (self->spans_label, TRUE);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->spans_label), TRUE);
+  self->spans_button = gtk_button_new_with_mnemonic (_("_Read the Wait Graphs"));
+  gtk_widget_set_valign (self->spans_button, GTK_ALIGN_CENTER);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->spans_button), "contrast.read-spans");
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->spans_label));
+  gtk_box_append (GTK_BOX (box), self->spans_button);
+  gtk_widget_set_visible (box, FALSE);
+  /* Above the progress bar, which shows the reading as it goes. */
+  gtk_widget_insert_before (box, gtk_widget_get_parent (GTK_WIDGET (self->progress_bar)),
+                            GTK_WIDGET (self->progress_bar));
+  self->spans_bar = box;
+}
+
+/**
+ * ws_contrast_page_set_fleet:
+ * @fleet: a fleet opened from traces for mining alone: its digest holds
+ *   no contrast instances (%WS_DIGEST_READ_SKIP_INSTANCES)
+ *
+ * ws_contrast_page_set_digest() for such a fleet: its traces get their
+ * chips at once; a line says that contrasting them needs their wait
+ * graphs, about how much memory that takes, and offers to read the traces
+ * again for them (in the background, "Trace k of n", with Cancel).  Once
+ * read, the page contrasts the traces as a fleet that kept its thread
+ * spans is contrasted; a trace moved or changed since is named and left
+ * out (ws_digest_load_spans()).
+ */
+void
+ws_contrast_page_set_fleet (WsContrastPage *self,
+                            WsDigest       *fleet)
+{
+  g_autofree char *size = NULL, *text = NULL;
+
+  g_return_if_fail (WS_IS_CONTRAST_PAGE (self));
+  g_return_if_fail (fleet != NULL);
+
+  ws_contrast_page_set_digest (self, NULL);
+  self->digest = ws_digest_ref (fleet);
+  self->spans_unread = TRUE;
+  size = g_format_size (ws_digest_guess_span_bytes (fleet));
+  /* Translators: %s is an amount of memory, e.g. "5.5 MB" */
+  text = g_strdup_printf (_("Contrasting these traces needs each run's wait graphs, about %s a trace, which the fleet "
+                            "let go to stay small: read the traces again for them."), size);
+  gtk_label_set_text (self->spans_label, text);
+  gtk_widget_set_visible (self->spans_button, TRUE);
+  gtk_widget_set_visible (self->spans_bar, TRUE);
+  refresh_trace_classes (self);
+  /* Whole runs: a fleet opened from traces has no scenario instances. */
+  gtk_drop_down_set_selected (self->compare_dropdown, 1);
+  refresh_scenarios (self);
+}
+
+/**
+ * ws_contrast_page_get_digest:
+ *
+ * Returns: (nullable) (transfer none): the fleet the page contrasts: the
+ *   traces read again for their spans once they are
+ */
+WsDigest *
+ws_contrast_page_get_digest (WsContrastPage *self)
+{
+  g_return_val_if_fail (WS_IS_CONTRAST_PAGE (self), NULL);
+  return self->digest;
 }
 
 /* ---- search and export ---- */
@@ -1025,6 +1264,7 @@ ws_contrast_page_class_init (WsContrastPageClass *klass)
   gtk_widget_class_install_action (widget_class, "contrast.run", NULL, run_action);
   gtk_widget_class_install_action (widget_class, "contrast.cancel", NULL, run_action);
   gtk_widget_class_install_action (widget_class, "contrast.open-slowest", NULL, run_action);
+  gtk_widget_class_install_action (widget_class, "contrast.read-spans", NULL, read_spans_action);
   gtk_widget_class_install_action (widget_class, "contrast.export-fast", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "contrast.export-slow", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "contrast.export-slow-data", NULL, export_action);
@@ -1052,6 +1292,7 @@ static void
 ws_contrast_page_init (WsContrastPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  build_spans_bar (self);
   /* Two classes before the user says anything: the first trace fast, the
    * others slow (a trace marked, here or on the Mining page, keeps its). */
   ws_run_class_chips_set_first_fast (self->trace_classes_box, TRUE);

@@ -61,5 +61,8 @@ gboolean          ws_contrast_page_get_result_settings (WsContrastPage      *sel
 
 void            ws_contrast_page_set_digest (WsContrastPage *self,
                                              WsDigest       *digest);
+void            ws_contrast_page_set_fleet  (WsContrastPage *self,
+                                             WsDigest       *fleet);
+WsDigest       *ws_contrast_page_get_digest (WsContrastPage *self);
 
 G_END_DECLS

@@ -7,10 +7,13 @@
  * window's memory is the fleet's digest, not its traces' events.  Progress
  * ("trace k of n") and Cancel are on a page of the main stack; the result
  * is shown as an opened digest is (ws-window-digest.c): the fleet keeps
- * what mining reads and the thread spans a contrast by trace class reads,
- * not the scenario instances (their wait graphs would make the memory grow
- * with the traces' transactions again), so the Contrast page contrasts the
- * fleet's runs slow against fast but not a scenario's instances.
+ * what mining reads and no contrast instance, whose wait graphs make the
+ * memory grow with the traces again (the thread spans about 5.5 MB a
+ * PostgreSQL trace, the scenario instances as much again).  The Contrast
+ * page says so and, when the analyst asks, reads the traces again for
+ * their thread spans alone (ws_contrast_page_set_fleet()): the fleet's
+ * runs are then contrasted slow against fast, never a scenario's
+ * instances.
  *
  * A trace that cannot be read is passed by and named, with why, as
  * `waitscope-cli digest` over many traces and the fleet driver
@@ -92,14 +95,13 @@ load_in_thread (GTask        *task,
     }
   traces = g_strv_builder_end (builder);
   /* What mining reads, every area (the page may switch its scope), and
-   * what the Contrast page's contrast by trace class reads: the thread
-   * spans.  Not the wait samples (only `history add` reads them) nor the
-   * scenario instances, whose wait graphs made the window's memory grow by
-   * about 11 MB a PostgreSQL trace (50 traces: 732 MB); the spans cost
-   * about 5.5 MB a PostgreSQL trace (451 MB) and 0.3 MB a run of the
-   * recorded fleet (docs/performance.md, "A fleet in the window"). */
+   * nothing else: not the wait samples (only `history add` reads them) nor
+   * the contrast instances, whose wait graphs made the window's memory grow
+   * by about 11 MB a PostgreSQL trace (50 traces: 732 MB), the thread spans
+   * alone 5.5 MB (451 MB; docs/performance.md, "A fleet in the window").
+   * The Contrast page reads the spans again when it is asked to. */
   result->digest = ws_digest_load_traces_each (traces, NULL,
-                                               WS_DIGEST_READ_SKIP_WAIT_SAMPLES | WS_DIGEST_READ_SKIP_SCENARIO_INSTANCES,
+                                               WS_DIGEST_READ_SKIP_WAIT_SAMPLES | WS_DIGEST_READ_SKIP_INSTANCES,
                                                WS_DIGEST_ALL_AREAS, ws_progress_relay_report, job->relay,
                                                result->failed, cancellable, &error);
   if (result->digest == NULL)
@@ -197,9 +199,11 @@ load_done (gpointer  owner,
   _ws_window_show_digest (self, result->digest, title,
                           _("The traces were reduced as they loaded and let go: Mining shows the fleet's costliest "
                             "patterns, or what its slow traces have more of (Trace Classes), and Contrast its slow "
-                            "runs against the fast, as “waitscope-cli mine” and “contrast” do. The timeline, the "
-                            "graphs and the other pages need the traces themselves."),
-                          TRUE, result->failed);
+                            "runs against the fast once it has read their wait graphs again, as “waitscope-cli "
+                            "mine” and “contrast” do. The timeline, the graphs and the other pages need the traces "
+                            "themselves."),
+                          FALSE, result->failed);
+  ws_contrast_page_set_fleet (self->contrast_page, result->digest);
   fleet_result_free (result);
 }
 
