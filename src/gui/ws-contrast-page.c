@@ -63,6 +63,7 @@ struct _WsContrastPage
   GListModel          *documents;
   WsDigest            *digest;           /* a fleet opened as a digest: its traces instead of the documents */
   gboolean             spans_unread;     /* @digest is a fleet read for mining alone (ws_contrast_page_set_fleet()) */
+  gboolean             reading_spans;    /* the worker reads its traces again */
   GtkWidget           *spans_bar;        /* what contrasting such a fleet needs, and the button that reads it */
   GtkLabel            *spans_label;
   GtkWidget           *spans_button;
@@ -808,7 +809,7 @@ ws_contrast_page_set_digest (WsContrastPage *self,
   g_return_if_fail (WS_IS_CONTRAST_PAGE (self));
 
   /* A fleet's traces still being read again: not for this one. */
-  if (self->busy)
+  if (self->reading_spans)
     ws_worker_cancel (self->worker);
   self->spans_unread = FALSE;
   gtk_widget_set_visible (self->spans_bar, FALSE);
@@ -898,6 +899,7 @@ spans_done (gpointer  owner,
   SpansRead *read = result;
   g_autoptr(GString) left_out = NULL;
 
+  self->reading_spans = FALSE;
   set_busy (self, FALSE);
   /* Another fleet, or none, since it was asked for. */
   if (job->fleet != self->digest || !self->spans_unread)
@@ -970,6 +972,7 @@ read_spans_action (GtkWidget  *widget,
   job->paths = g_strv_builder_end (paths);
   job->hashes = g_strv_builder_end (hashes);
   job->relay = g_object_ref (self->relay);
+  self->reading_spans = TRUE;
   set_busy (self, TRUE);
   gtk_progress_bar_set_text (self->progress_bar, _("Reading the traces again for their wait graphs"));
   ws_worker_run (self->worker, self, job, spans_job_free, spans_thread, spans_done);

@@ -6,11 +6,14 @@
  *   bench-gui-fleet documents N [TRACE]   each copy a document (File → Open)
  *   bench-gui-fleet fleet N [TRACE]       the copies as a fleet (File → Open
  *                                         Traces as a Fleet…), until mined
+ *   bench-gui-fleet fleet-contrast N [TRACE]  then the Contrast page's "Read
+ *                                         the Wait Graphs", until read
  *
  * The copies are symbolic links to TRACE (default tests/data/pg-tpcb):
  * the same stacks in every copy, so memory bounded by the fleet's digest
  * stays flat where holding the traces grows with N.  Prints one line:
- * MODE N peak-RSS-MB wall-seconds.  Needs a display (xvfb-run).
+ * MODE N peak-RSS-MB wall-seconds (fleet-contrast: the wall time of the
+ * second reading alone).  Needs a display (xvfb-run).
  */
 #include "config.h"
 
@@ -19,6 +22,7 @@
 
 #include <glib/gstdio.h>
 
+#include "ws-contrast-page.h"
 #include "ws-gui-test-util.h"
 
 static gboolean
@@ -45,6 +49,15 @@ fleet_mined (gpointer data)
          && ws_gui_test_mining_cluster_set (page) != NULL;
 }
 
+static gboolean
+spans_read (gpointer data)
+{
+  WsContrastPage *page = data;
+  WsDigest *digest = ws_contrast_page_get_digest (page);
+
+  return !ws_contrast_page_get_busy (page) && digest != NULL && ws_digest_count_instances (digest) > 0;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -54,18 +67,20 @@ main (int   argc,
   g_autofree char *source = NULL;
   g_autoptr(GListStore) files = g_list_store_new (G_TYPE_FILE);
   g_autoptr(GPtrArray) links = g_ptr_array_new_with_free_func (g_free);
-  gboolean fleet;
+  gboolean fleet, contrast;
   struct rusage usage;
   gint64 start;
   WsWindow *window;
   guint n;
 
-  if (argc < 3 || (!g_str_equal (argv[1], "documents") && !g_str_equal (argv[1], "fleet")))
+  if (argc < 3 || (!g_str_equal (argv[1], "documents") && !g_str_equal (argv[1], "fleet")
+                    && !g_str_equal (argv[1], "fleet-contrast")))
     {
-      g_printerr ("usage: bench-gui-fleet documents|fleet N [TRACE]\n");
+      g_printerr ("usage: bench-gui-fleet documents|fleet|fleet-contrast N [TRACE]\n");
       return 2;
     }
-  fleet = g_str_equal (argv[1], "fleet");
+  contrast = g_str_equal (argv[1], "fleet-contrast");
+  fleet = contrast || g_str_equal (argv[1], "fleet");
   n = (guint) g_ascii_strtoull (argv[2], NULL, 10);
   source = argc > 3 ? g_canonicalize_filename (argv[3], NULL)
                     : g_build_filename (g_getenv ("WS_TEST_DATA"), "pg-tpcb.perf.txt.gz", NULL);
@@ -87,6 +102,17 @@ main (int   argc,
     {
       ws_window_open_fleet (window, G_LIST_MODEL (files));
       ws_gui_test_wait_until (fleet_mined, window, 3600, "the fleet mined");
+      if (contrast)
+        {
+          WsContrastPage *page = WS_CONTRAST_PAGE (ws_gui_test_find_child (GTK_WIDGET (window),
+                                                                          WS_TYPE_CONTRAST_PAGE));
+
+          ws_window_show_details_page (window, "contrast");
+          start = g_get_monotonic_time ();
+          if (!gtk_widget_activate_action (GTK_WIDGET (page), "contrast.read-spans", NULL))
+            g_error ("the Contrast page offers no reading of the spans");
+          ws_gui_test_wait_until (spans_read, page, 3600, "the spans read");
+        }
     }
   else
     {

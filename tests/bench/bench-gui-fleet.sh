@@ -3,7 +3,9 @@
 #
 # The window's peak RSS over N copies of one trace: opened as documents
 # (every trace held) against opened as a fleet (each reduced to its digest
-# as it loads, then freed), one process each, both in this run.
+# as it loads, then freed), one process each, both in this run; then the
+# fleet again with its thread spans read for Contrast (the wall time is
+# that second reading's).
 #
 #   tests/bench/bench-gui-fleet.sh BENCH_GUI_FLEET [TRACE] [N...]
 #
@@ -34,4 +36,7 @@ for n in "${counts[@]}"; do
   read -r _ _ fleet_mb fleet_s < <(run fleet "$n" "${trace[@]}" | tail -n 1)
   printf "| %d | documents | %s MB | %s s | |\n" "$n" "$doc_mb" "$doc_s"
   printf "| %d | fleet | %s MB | %s s | %.1fx |\n" "$n" "$fleet_mb" "$fleet_s" "$(echo "$doc_mb / $fleet_mb" | bc -l)"
+  read -r _ _ spans_mb spans_s < <(run fleet-contrast "$n" "${trace[@]}" | tail -n 1)
+  printf "| %d | fleet, spans read for Contrast | %s MB | %s s | %.1fx |\n" "$n" "$spans_mb" "$spans_s" \
+    "$(echo "$doc_mb / $spans_mb" | bc -l)"
 done
