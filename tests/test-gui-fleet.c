@@ -33,6 +33,9 @@
  *    alone), keeps the untouched and the rewritten-alike (their content
  *    is the one mined), and contrasts those two as `contrast --json
  *    --fast … --slow …` over the files does.
+ * 7. Cancelling that reading: sixteen links to the PostgreSQL trace, the
+ *    page's progress bar says "Trace k of 16", Cancel stops it, the line
+ *    and its button stay, and the page still holds no instance.
  */
 #include "config.h"
 
@@ -648,6 +651,71 @@ test_spans_changed (void)
   g_rmdir (dir);
 }
 
+static gboolean
+spans_progress_shown (gpointer data)
+{
+  GtkProgressBar *bar = data;
+  const char *text = gtk_progress_bar_get_text (bar);
+
+  return gtk_widget_get_mapped (GTK_WIDGET (bar)) && text != NULL && g_str_has_prefix (text, "Trace ")
+         && strstr (text, " of 16") != NULL;
+}
+
+static gboolean
+contrast_idle (gpointer data)
+{
+  return !ws_contrast_page_get_busy (data);
+}
+
+static void
+test_spans_cancel (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-gui-fleet-spans-cancel-XXXXXX", NULL);
+  g_autofree char *history = g_build_filename (dir, "history.sqlite", NULL);
+  g_autofree char *pg = ws_gui_test_data_path ("pg-tpcb.perf.txt.gz");
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+  g_autoptr(GListModel) files = NULL;
+  g_auto(GStrv) traces = NULL;
+  WsContrastPage *page;
+  GtkProgressBar *bar;
+  WsDigest *fleet;
+  WsWindow *window;
+
+  for (guint i = 0; i < 16; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("copy-%02u.perf.txt.gz", i);
+      g_autofree char *link = g_build_filename (dir, name, NULL);
+
+      g_assert_cmpint (symlink (pg, link), ==, 0);
+      g_strv_builder_add (b, link);
+    }
+  traces = g_strv_builder_end (b);
+  files = files_of (traces);
+  window = new_window (history);
+  ws_window_open_fleet (window, files);
+  ws_gui_test_wait_until (fleet_shown, window, 300, "the fleet shown");
+  ws_gui_test_wait_until (mined, ws_window_get_mining_page (window), 300, "the fleet mined");
+  page = WS_CONTRAST_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_CONTRAST_PAGE));
+  fleet = ws_contrast_page_get_digest (page);
+  bar = GTK_PROGRESS_BAR (gtk_widget_get_template_child (GTK_WIDGET (page), WS_TYPE_CONTRAST_PAGE, "progress_bar"));
+  ws_window_show_details_page (window, "contrast");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "contrast.read-spans", NULL));
+  ws_gui_test_wait_until (spans_progress_shown, bar, 120, "\"Trace k of 16\" in the page's progress bar");
+  g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "fleet-spans-reading-1280x720.png"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "contrast.cancel", NULL));
+  ws_gui_test_wait_until (contrast_idle, page, 120, "the reading cancelled");
+  ws_gui_test_settle (GTK_WIDGET (window));
+  g_assert_true (ws_contrast_page_get_digest (page) == fleet);
+  g_assert_cmpuint (ws_digest_count_instances (fleet), ==, 0);
+  g_assert_nonnull (ws_gui_test_find_label_containing (GTK_WIDGET (page), "needs each run's wait graphs"));
+  g_assert_nonnull (ws_gui_test_find_label_containing (GTK_WIDGET (page), "Stopped reading the traces again"));
+  ws_gui_test_close_window (GTK_WIDGET (window));
+  for (guint i = 0; traces[i] != NULL; i++)
+    g_unlink (traces[i]);
+  g_unlink (history);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -662,6 +730,7 @@ main (int   argc,
   g_test_add_func ("/gui/fleet/folder", test_folder);
   g_test_add_func ("/gui/fleet/cancel", test_cancel);
   g_test_add_func ("/gui/fleet/spans-changed", test_spans_changed);
+  g_test_add_func ("/gui/fleet/spans-cancel", test_spans_cancel);
   status = g_test_run ();
   g_object_unref (the_app);
   return status;
