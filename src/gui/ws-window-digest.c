@@ -122,8 +122,9 @@ _ws_window_digest_leave (WsWindow *self)
  * @title: the heading of what stands for the timeline
  * @body: (nullable): the lines under it; %NULL: what a digest file holds
  * @contrast: whether the Contrast page contrasts @digest (it needs the
- *   digest's contrast instances: every fleet has them now, a fleet read
- *   from traces only the thread spans)
+ *   digest's contrast instances: an opened digest file has them; a fleet
+ *   read from traces has none, and the Contrast page reads its thread
+ *   spans again when asked, ws_digest_load_spans())
  * @failed: (nullable) (element-type GError): traces of the fleet that
  *   could not be read, listed under it
  *
