@@ -42,6 +42,8 @@ struct _WsContrastPage
   WsDurationHistogram *histogram;
   GtkSpinButton       *fast_spin;
   GtkSpinButton       *slow_spin;
+  GtkWidget           *fast_label;
+  GtkWidget           *slow_label;
   GtkLabel            *class_label;
   GtkProgressBar      *progress_bar;
   GtkLabel            *summary_label;
@@ -267,9 +269,14 @@ load_instances (WsContrastPage *self)
   g_clear_object (&self->instances);
   g_clear_object (&self->fast_traces);
   g_clear_object (&self->slow_traces);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->histogram), !by_trace (self));
-  gtk_widget_set_sensitive (GTK_WIDGET (self->fast_spin), !by_trace (self));
-  gtk_widget_set_sensitive (GTK_WIDGET (self->slow_spin), !by_trace (self));
+  /* By trace the classes are given, not cut from durations: the
+   * histogram and its two thresholds have nothing to say, and an empty
+   * histogram was a blank box above the results. */
+  gtk_widget_set_visible (GTK_WIDGET (self->histogram), !by_trace (self));
+  gtk_widget_set_visible (self->fast_label, !by_trace (self));
+  gtk_widget_set_visible (GTK_WIDGET (self->fast_spin), !by_trace (self));
+  gtk_widget_set_visible (self->slow_label, !by_trace (self));
+  gtk_widget_set_visible (GTK_WIDGET (self->slow_spin), !by_trace (self));
   if (by_trace (self))
     {
       if (!load_trace_classes (self, scenario))
@@ -1248,6 +1255,8 @@ ws_contrast_page_class_init (WsContrastPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, histogram);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, fast_spin);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, slow_spin);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, fast_label);
+  gtk_widget_class_bind_template_child (widget_class, WsContrastPage, slow_label);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, class_label);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, WsContrastPage, summary_label);
