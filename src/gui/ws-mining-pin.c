@@ -46,7 +46,6 @@ capture_coverage (WsMiningPage *page,
                   GPtrArray    *files)
 {
   WsMiningShown *shown = ws_mining_page_get_shown (page);
-
   WsSignaturePanel *panel = ws_mining_page_get_signature_panel (page);
   guint n = ws_signature_panel_get_n_signatures (panel);
   g_autofree char *title = NULL;
