@@ -794,7 +794,7 @@ test_mining_linkage (void)
     gboolean finished = FALSE;
     gulong id = g_signal_connect (page, "finished", G_CALLBACK (ws_gui_test_flag_cb), &finished);
 
-    ws_mining_pin_apply (page, pin);
+    ws_mining_pin_apply (page, pin, NULL, 0);
     ws_gui_test_wait_for_flag (&finished, 60, "the pin's mining run");
     g_signal_handler_disconnect (page, id);
   }

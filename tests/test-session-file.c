@@ -2,8 +2,9 @@
 /*
  * The .waitscope session file: round trip, a v1 file read by this reader,
  * relocation of a moved trace and refusal of a different one, atomic
- * saves, clear errors on damaged files, the findings list's undo, and the
- * autosave recovery copy.
+ * saves, clear errors on damaged files, the findings list's undo, the
+ * autosave recovery copy, and the traces' classes with the mining pins
+ * made with them (version 2).
  */
 #include "config.h"
 
@@ -14,6 +15,7 @@
 #include "ws-error.h"
 #include "ws-pin-flame.h"
 #include "ws-pin-kind.h"
+#include "ws-pin-mining.h"
 #include "ws-session-file.h"
 #include "ws-session-test-util.h"
 
@@ -579,6 +581,195 @@ test_flame_pin (void)
   ws_session_test_remove_dir (dir);
 }
 
+/* A fake trace @i: the reader checks no file, only the members. */
+static void
+add_fake_trace (WsSessionFile *session,
+                guint          i)
+{
+  g_autofree char *path = g_strdup_printf ("/nowhere/run-%02u.perf.txt.gz", i);
+  g_autofree char *sha = g_strdup_printf ("%064x", i + 1);
+
+  ws_session_file_add_trace_hashed (session, path, NULL, sha, 1000 + i, NULL);
+}
+
+static gint64
+saved_version (const char *path)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+
+  g_assert_true (json_parser_load_from_file (parser, path, NULL));
+  return json_object_get_int_member (json_node_get_object (json_parser_get_root (parser)), "version");
+}
+
+/* The traces' classes (`trace_classes`, version 2).  The law, over random
+ * sessions: what is saved is read back, trace by trace (given or not, and
+ * which class), and the file is version 2 exactly when a class is given.
+ * A class naming a trace the session does not hold, or a bad member, is
+ * refused with the file and the place. */
+static void
+test_trace_classes (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = ws_session_test_make_dir ("ws-session");
+  g_autofree char *path = g_build_filename (dir, "classes.waitscope", NULL);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (g_test_rand_int ());
+  static const struct { const char *member, *words; } spoiled[] = {
+    { "\"trace_classes\": {}", "“trace_classes” must be an array" },
+    { "\"trace_classes\": [3]", "trace class 0 is not an object" },
+    { "\"trace_classes\": [{\"class\": \"slow\"}]", "trace class 0 has no “trace” index" },
+    { "\"trace_classes\": [{\"trace\": \"0\", \"class\": \"slow\"}]", "trace class 0 has no “trace” index" },
+    { "\"trace_classes\": [{\"trace\": 0, \"class\": \"slow\"}, {\"trace\": 2, \"class\": \"fast\"}]",
+      "trace class 1: trace index 2 is out of range (the session lists 2 traces)" },
+    { "\"trace_classes\": [{\"trace\": -1, \"class\": \"slow\"}]", "trace class 0: trace index -1 is out of range" },
+    { "\"trace_classes\": [{\"trace\": 1, \"class\": \"medium\"}]", "trace class 0: “class” must be “slow”, “fast” or “none”" },
+    { "\"trace_classes\": [{\"trace\": 1, \"class\": 2}]", "trace class 0: “class” must be" },
+    { "\"trace_classes\": [{\"trace\": 1, \"class\": \"slow\"}, {\"trace\": 1, \"class\": \"fast\"}]",
+      "trace class 1: trace 1 already has a class" },
+  };
+
+  for (guint round = 0; round < 200; round++)
+    {
+      g_autoptr(WsSessionFile) session = ws_session_file_new ();
+      g_autoptr(WsSessionFile) back = NULL;
+      guint n = g_rand_int_range (rand, 1, 13);
+      gint given[12];   /* -1: none given, else the WsRunClass */
+      gboolean any = FALSE;
+
+      for (guint i = 0; i < n; i++)
+        {
+          add_fake_trace (session, i);
+          given[i] = g_rand_int_range (rand, -1, 3);
+          any |= given[i] >= 0;
+          /* Given, then changed or taken away: the last word is saved. */
+          if (g_rand_boolean (rand))
+            ws_session_file_set_trace_class (session, i, TRUE, g_rand_int_range (rand, 0, 3));
+          ws_session_file_set_trace_class (session, i, given[i] >= 0, MAX (given[i], 0));
+        }
+      g_assert_true (ws_session_file_save (session, path, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (saved_version (path), ==, any ? 2 : 1);
+      back = ws_session_file_load (path, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (ws_session_file_get_n_traces (back), ==, n);
+      for (guint i = 0; i < n; i++)
+        {
+          WsRunClass klass = WS_RUN_CLASS_NONE;
+
+          g_assert_cmpint (ws_session_file_get_trace_class (back, i, &klass), ==, given[i] >= 0);
+          if (given[i] >= 0)
+            g_assert_cmpint (klass, ==, given[i]);
+        }
+      /* A class for a trace past the last: refused, naming it. */
+      {
+        g_autofree char *text = NULL, *bad = NULL, *words = NULL;
+        guint beyond = n + g_rand_int_range (rand, 0, 5);
+        g_autoptr(JsonParser) parser = json_parser_new ();
+        JsonObject *root, *member = json_object_new ();
+        JsonArray *list;
+
+        g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+        g_assert_true (json_parser_load_from_data (parser, text, -1, NULL));
+        root = json_node_get_object (json_parser_get_root (parser));
+        if (!json_object_has_member (root, "trace_classes"))
+          json_object_set_array_member (root, "trace_classes", json_array_new ());
+        list = json_object_get_array_member (root, "trace_classes");
+        json_object_set_int_member (member, "trace", beyond);
+        json_object_set_string_member (member, "class", "slow");
+        json_array_add_object_element (list, member);
+        bad = json_to_string (json_parser_get_root (parser), FALSE);
+        words = g_strdup_printf ("trace class %u: trace index %u is out of range (the session lists %u traces)",
+                                 json_array_get_length (list) - 1, beyond, n);
+        expect_error (dir, bad, -1, WS_ERROR_INVALID, words);
+      }
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (spoiled); i++)
+    {
+      g_autofree char *text = g_strdup_printf ("{\"format\": \"waitscope-session\", \"version\": 2, \"traces\": ["
+                                               "{\"path\": \"/a\", \"sha256\": \"%064x\", \"size\": 1}, "
+                                               "{\"path\": \"/b\", \"sha256\": \"%064x\", \"size\": 2}], "
+                                               "%s, \"findings\": []}", 1, 2, spoiled[i].member);
+
+      expect_error (dir, text, -1, WS_ERROR_INVALID, spoiled[i].words);
+    }
+  ws_session_test_remove_dir (dir);
+}
+
+/* A mining pin's rank and classes: read back as written, and a pin that
+ * could not rank again as pinned is refused with the file and finding. */
+static void
+test_mining_pin_classes (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = ws_session_test_make_dir ("ws-session");
+  g_autofree char *path = g_build_filename (dir, "mining.waitscope", NULL);
+  g_autoptr(WsSessionFile) session = ws_session_file_new ();
+  g_autoptr(WsSessionFile) back = NULL;
+  g_autoptr(WsPin) pin = ws_pin_new (WS_PIN_KIND_ALIGNMENT);
+  g_autofree char *text = NULL;
+  g_autoptr(GArray) classes = NULL;
+  JsonArray *list = json_array_new ();
+  static const char * const pinned[] = { "fast", "slow", "none" };
+  static const struct { const char *member, *json, *words; } spoiled[] = {
+    { "rank", "9", "a mining pin’s “rank” must be an integer from 0 to 4" },
+    { "classes", "[\"fast\", \"slow\"]", "a mining pin’s “classes” must be an array of one class per trace (3)" },
+    { "classes", "\"slow\"", "a mining pin’s “classes” must be an array" },
+    { "classes", "[\"fast\", \"quick\", \"none\"]", "a mining pin’s class 1 must be “slow”, “fast” or “none”" },
+    { "classes", "[\"fast\", \"fast\", \"none\"]", "a mining pin ranked by what slow traces have more of must record its traces’ “classes”, a slow and a fast one" },
+  };
+
+  for (guint i = 0; i < 3; i++)
+    {
+      add_fake_trace (session, i);
+      ws_pin_add_trace (pin, i);
+      json_array_add_string_element (list, pinned[i]);
+    }
+  ws_pin_set_setting_int (pin, "rank", WS_CLUSTER_RANK_DISCRIMINATIVE);
+  json_object_set_array_member (ws_pin_get_settings (pin), "classes", list);
+  ws_pin_list_append (ws_session_file_get_findings (session), pin);
+  g_assert_true (ws_session_file_save (session, path, &error));
+  g_assert_no_error (error);
+  /* A pin made with classes needs a version-2 reader. */
+  g_assert_cmpint (saved_version (path), ==, 2);
+  back = ws_session_file_load (path, &error);
+  g_assert_no_error (error);
+  classes = ws_pin_dup_run_classes (ws_pin_list_get (ws_session_file_get_findings (back), 0), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (classes->len, ==, 3);
+  g_assert_cmpint (g_array_index (classes, WsRunClass, 0), ==, WS_RUN_CLASS_FAST);
+  g_assert_cmpint (g_array_index (classes, WsRunClass, 1), ==, WS_RUN_CLASS_SLOW);
+  g_assert_cmpint (g_array_index (classes, WsRunClass, 2), ==, WS_RUN_CLASS_NONE);
+  g_assert_cmpint (ws_pin_get_setting_int (ws_pin_list_get (ws_session_file_get_findings (back), 0), "rank", -1), ==,
+                   WS_CLUSTER_RANK_DISCRIMINATIVE);
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  for (guint i = 0; i <= G_N_ELEMENTS (spoiled); i++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autofree char *bad = NULL, *words = NULL;
+      JsonObject *settings;
+
+      g_assert_true (json_parser_load_from_data (parser, text, -1, NULL));
+      settings = json_object_get_object_member (
+        json_array_get_object_element (json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "findings"), 0),
+        "settings");
+      if (i < G_N_ELEMENTS (spoiled))
+        {
+          json_object_set_member (settings, spoiled[i].member, json_from_string (spoiled[i].json, NULL));
+          words = g_strdup_printf ("finding 0: %s", spoiled[i].words);
+        }
+      else
+        {
+          /* Ranked by the score without classes: it could not rank so. */
+          json_object_remove_member (settings, "classes");
+          words = g_strdup ("finding 0: a mining pin ranked by what slow traces have more of must record");
+        }
+      bad = json_to_string (json_parser_get_root (parser), FALSE);
+      expect_error (dir, bad, -1, WS_ERROR_INVALID, words);
+    }
+  ws_session_test_remove_dir (dir);
+}
+
 /* A kind registered here, with its own check (a page's kind would be
  * registered so): the one reader of pins calls it for every pin of the
  * kind; a pin it refuses makes the file refused, naming the file and the
@@ -659,5 +850,7 @@ main (int    argc,
   g_test_add_func ("/session-file/non-regular-trace", test_non_regular_trace);
   g_test_add_func ("/session-file/flame-pin", test_flame_pin);
   g_test_add_func ("/session-file/kind-check", test_kind_check);
+  g_test_add_func ("/session-file/trace-classes", test_trace_classes);
+  g_test_add_func ("/session-file/mining-pin-classes", test_mining_pin_classes);
   return g_test_run ();
 }

@@ -36,6 +36,9 @@ cli_pin_options_clear (CliPinOptions *o)
   g_free (o->must_not);
   g_free (o->lambda);
   g_strfreev (o->signatures);
+  g_free (o->rank);
+  g_strfreev (o->run_classes);
+  g_clear_pointer (&o->classes, g_array_unref);
   g_free (o->scenario);
   g_free (o->component);
   g_free (o->t_fast);
@@ -63,6 +66,12 @@ cli_pin_view_options (CliPinOptions *o)
     { "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &o->threshold, N_("Alignment: the similarity at which clusters merge (0…1)"), "X" },
     { "signature", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->signatures,
       N_("Coverage: a signature, function names caller first (F1,F2,…); repeatable"), N_("F1,F2") },
+    { "rank", 0, 0, G_OPTION_ARG_STRING, &o->rank,
+      N_("Alignment: rank clusters by total cost, or by what slow traces have more of (needs a slow and a fast trace: --run-class or the session’s classes)"),
+      N_("total|discriminative") },
+    { "run-class", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->run_classes,
+      N_("Alignment, coverage: the class of each --trace in order (slow, fast or none), saved in the session’s trace classes"),
+      N_("CLASS") },
     { "scenario", 0, 0, G_OPTION_ARG_STRING, &o->scenario, N_("Contrast, awg: the scenario (default: the traces' only one)"), N_("NAME") },
     { "component", 0, 0, G_OPTION_ARG_STRING, &o->component, N_("Contrast, awg: the component expression"), N_("REGEX") },
     { "widen", 0, 0, G_OPTION_ARG_NONE, &o->widen, N_("Contrast, awg: signatures are “function ← caller”"), NULL },
@@ -135,6 +144,26 @@ mining_settings (WsPin            *pin,
       if (o->threshold < 0 || o->threshold > 1)
         return cli_usage_error ("session pin", "%s", _("--threshold must be between 0 and 1"));
       s->threshold = o->threshold;
+    }
+  if (g_strcmp0 (o->rank, "discriminative") == 0)
+    s->rank = WS_CLUSTER_RANK_DISCRIMINATIVE;
+  else if (o->rank != NULL && !g_str_equal (o->rank, "total"))
+    return cli_usage_error ("session pin", _("unknown order “%s”: use total or discriminative"), o->rank);
+  /* The session's classes of the pinned traces: the run scores what slow
+   * traces have more of, and the pin keeps them (ws_pin_set_mining()). */
+  s->classes = o->classes != NULL ? (const WsRunClass *) (gconstpointer) o->classes->data : NULL;
+  if (s->rank == WS_CLUSTER_RANK_DISCRIMINATIVE)
+    {
+      gboolean slow = FALSE, fast = FALSE;
+
+      for (guint i = 0; o->classes != NULL && i < o->classes->len; i++)
+        {
+          slow |= g_array_index (o->classes, WsRunClass, i) == WS_RUN_CLASS_SLOW;
+          fast |= g_array_index (o->classes, WsRunClass, i) == WS_RUN_CLASS_FAST;
+        }
+      if (!slow || !fast)
+        return cli_usage_error ("session pin", "%s", _("--rank discriminative needs a slow and a fast trace among "
+                                                       "the pinned ones (--run-class, or the session’s classes)"));
     }
   if (s->scope == WS_MINING_RUN_SCOPE_SYMPTOM_GRAPH)
     {

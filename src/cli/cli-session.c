@@ -108,6 +108,51 @@ load_traces (WsSessionFile *session,
   return -1;
 }
 
+/* --run-class: the class of each pinned trace, kept in the session's
+ * trace classes (where the application reads them too). */
+static int
+set_run_classes (WsSessionFile *session,
+                 WsPin         *finding,
+                 char         **specs)
+{
+  guint n = specs != NULL ? g_strv_length (specs) : 0;
+
+  if (n == 0)
+    return -1;
+  if (n != ws_pin_get_n_traces (finding))
+    return cli_usage_error ("session pin", _("give one --run-class per --trace (%u, not %u)"),
+                            ws_pin_get_n_traces (finding), n);
+  for (guint i = 0; i < n; i++)
+    {
+      WsRunClass klass = g_str_equal (specs[i], "slow") ? WS_RUN_CLASS_SLOW
+                         : g_str_equal (specs[i], "fast") ? WS_RUN_CLASS_FAST : WS_RUN_CLASS_NONE;
+
+      if (klass == WS_RUN_CLASS_NONE && !g_str_equal (specs[i], "none"))
+        return cli_usage_error ("session pin", _("--run-class %s: use slow, fast or none"), specs[i]);
+      ws_session_file_set_trace_class (session, ws_pin_get_trace (finding, i), TRUE, klass);
+    }
+  return -1;
+}
+
+/* The session's classes of @finding's traces, in its order; %NULL when
+ * the session gives none of them a class. */
+static GArray *
+session_classes (WsSessionFile *session,
+                 WsPin         *finding)
+{
+  g_autoptr(GArray) classes = g_array_new (FALSE, FALSE, sizeof (WsRunClass));
+  gboolean any = FALSE;
+
+  for (guint k = 0; k < ws_pin_get_n_traces (finding); k++)
+    {
+      WsRunClass klass = WS_RUN_CLASS_NONE;
+
+      any |= ws_session_file_get_trace_class (session, ws_pin_get_trace (finding, k), &klass);
+      g_array_append_val (classes, klass);
+    }
+  return any ? g_steal_pointer (&classes) : NULL;
+}
+
 /* Checks the pin against its traces (the thread and event must be in the
  * first) and, for the views that rerun an analysis, runs it. */
 static int
@@ -136,7 +181,10 @@ pin_check_traces (WsSessionFile *session,
       return CLI_EXIT_INPUT;
     }
   if (g_str_equal (kind, WS_PIN_KIND_ALIGNMENT) || g_str_equal (kind, WS_PIN_KIND_COVERAGE))
-    return cli_pin_mining (finding, traces, o);
+    {
+      o->classes = session_classes (session, finding);
+      return cli_pin_mining (finding, traces, o);
+    }
   if (g_str_equal (kind, WS_PIN_KIND_CONTRAST) || g_str_equal (kind, WS_PIN_KIND_AWG))
     return cli_pin_contrast (finding, traces, o);
   if (g_str_equal (kind, WS_PIN_KIND_FLAME))
@@ -253,7 +301,9 @@ pin_to_session (const char    *path,
 
   if ((session = ws_session_file_load (path, &error)) == NULL)
     return cli_fail (error);
-  if ((status = pin_traces (session, o->traces, finding)) >= 0 || (status = pin_check_traces (session, finding, o)) >= 0)
+  if ((status = pin_traces (session, o->traces, finding)) >= 0 ||
+      (status = set_run_classes (session, finding, o->run_classes)) >= 0 ||
+      (status = pin_check_traces (session, finding, o)) >= 0)
     return status;
   ws_pin_list_append (ws_session_file_get_findings (session), finding);
   /* The file the user named, never a path read from inside it. */
@@ -333,8 +383,16 @@ session_show (int    argc,
     }
   printf ("%s\n", ws_session_file_get_title (session));
   for (guint i = 0; i < ws_session_file_get_n_traces (session); i++)
-    printf (_("  trace %u  %s  %s\n"), i, ws_session_file_get_trace (session, i)->name,
-            ws_session_file_get_trace (session, i)->path);
+    {
+      WsRunClass klass;
+
+      printf (_("  trace %u  %s  %s"), i, ws_session_file_get_trace (session, i)->name,
+              ws_session_file_get_trace (session, i)->path);
+      /* Translators: after a trace, its class in a fleet (slow, fast, none) */
+      if (ws_session_file_get_trace_class (session, i, &klass))
+        printf (_("  (class: %s)"), ws_run_class_to_string (klass));
+      putchar ('\n');
+    }
   list = ws_session_file_get_findings (session);
   for (guint i = 0; i < ws_pin_list_get_n (list); i++)
     {

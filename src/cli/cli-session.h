@@ -36,6 +36,9 @@ typedef struct {
   char     *lambda;
   double    threshold;
   char    **signatures;
+  char     *rank;          /* total (the default) or discriminative */
+  char    **run_classes;   /* --run-class: one per --trace, saved in the session */
+  GArray   *classes;       /* WsRunClass per pinned trace, from the session; NULL: none given */
   /* Contrast (contrast, awg) */
   char     *scenario;
   char     *component;

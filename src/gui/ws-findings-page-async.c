@@ -575,6 +575,9 @@ checked_cb (gpointer  owner,
       _ws_findings_page_emit_open_trace (self, file);
     }
   _ws_findings_page_set_message (self, problems->len ? problems->str : NULL);
+  /* The saved classes, onto the traces where they were found. */
+  if (ws_page_get_session (WS_PAGE (self)) != NULL)
+    ws_session_restore_run_classes (ws_page_get_session (WS_PAGE (self)));
   _ws_findings_page_emit_restore_view_state (self);
   _ws_findings_page_ask_next_missing (self);
 }

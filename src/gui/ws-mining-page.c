@@ -521,15 +521,19 @@ ws_mining_page_set_digest (WsMiningPage *self,
 /**
  * ws_mining_page_set_rank:
  *
- * Ranks the clusters by @rank (the results' drop-down), as a reopened pin
- * was ranked.
+ * Ranks the clusters by @rank, as a reopened pin was ranked: a cost
+ * metric is the results' drop-down (and "Rank by: Cost" over a fleet with
+ * classes), %WS_CLUSTER_RANK_DISCRIMINATIVE "What slow traces have more
+ * of".  The next run ranks so.
  */
 void
 ws_mining_page_set_rank (WsMiningPage  *self,
                          WsClusterRank  rank)
 {
   g_return_if_fail (WS_IS_MINING_PAGE (self));
-  gtk_drop_down_set_selected (self->rank_dropdown, MIN ((guint) rank, WS_CLUSTER_RANK_AVERAGE));
+  self->rank_by_cost = rank != WS_CLUSTER_RANK_DISCRIMINATIVE;
+  if (rank != WS_CLUSTER_RANK_DISCRIMINATIVE)
+    gtk_drop_down_set_selected (self->rank_dropdown, MIN ((guint) rank, WS_CLUSTER_RANK_AVERAGE));
 }
 
 WsClusterRank

@@ -77,6 +77,10 @@ ws_mining_pin_capture (WsMiningPage *page,
   guint cluster = ws_mining_page_get_shown_cluster (page);
   WsPin *pin;
 
+  /* A fleet read as a digest has no trace a session could open again:
+   * its pin could not reopen what was pinned. */
+  if (shown != NULL && shown->documents->len != shown->run->n_traces)
+    return NULL;
   if (g_strcmp0 (ws_mining_page_get_detail (page), "coverage") == 0)
     return capture_coverage (page, files);
   if (shown == NULL || shown->pin == NULL || cluster == G_MAXUINT)
@@ -152,12 +156,34 @@ finished_cb (WsMiningPage *page,
   g_signal_handler_disconnect (page, p->handler);
 }
 
+/* The classes the pin's run was made with, given to its traces in the
+ * session's classes (which the page mines by, and the chips show): the
+ * pin keeps its own, so classes changed since do not change its rows. */
+static void
+set_classes (WsMiningPage *page,
+             WsPin        *pin,
+             GFile       **traces,
+             guint         n_traces)
+{
+  WsSession *session = ws_page_get_session (WS_PAGE (page));
+  g_autoptr(GArray) classes = ws_pin_dup_run_classes (pin, NULL);
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+
+  if (session == NULL || classes == NULL || classes->len != n_traces)
+    return;
+  for (guint i = 0; i < n_traces; i++)
+    g_ptr_array_add (paths, traces[i] != NULL ? g_file_get_path (traces[i]) : NULL);
+  ws_run_classes_set_many (ws_session_get_run_classes (session), (const char * const *) paths->pdata,
+                           (const WsRunClass *) (gconstpointer) classes->data, n_traces);
+}
+
 /* The form set as the pin says: the area of interest (scope, stack kind,
  * threads, critical path, filters), λ, the threshold and the linkage, and
- * the page's cluster ranking.  The pin stores the core's scope;
- * the form offers the same ones under its own names.  Pins from before
- * rank and linkage were restored have them too (ws_pin_set_mining() always
- * wrote them); a pin without them gets the defaults. */
+ * the page's cluster ranking (by a cost, or by what slow traces have more
+ * of).  The pin stores the core's scope; the form offers the same ones
+ * under its own names.  Pins from before rank and linkage were restored
+ * have them too (ws_pin_set_mining() always wrote them); a pin without
+ * them gets the defaults. */
 static void
 set_form (WsMiningPage *page,
           WsPin        *pin)
@@ -168,7 +194,7 @@ set_form (WsMiningPage *page,
 
   ws_mining_settings_init (&defaults);
   ws_mining_page_set_rank (page, CLAMP (ws_pin_get_setting_int (pin, "rank", defaults.rank),
-                                        WS_CLUSTER_RANK_TOTAL, WS_CLUSTER_RANK_AVERAGE));
+                                        WS_CLUSTER_RANK_TOTAL, WS_CLUSTER_RANK_DISCRIMINATIVE));
   ws_mining_form_set_linkage (form, CLAMP (ws_pin_get_setting_int (pin, "linkage", defaults.linkage),
                                            WS_LINKAGE_AVERAGE, WS_LINKAGE_SINGLE));
   scope = ws_pin_get_setting_int (pin, "scope", defaults.scope);
@@ -185,14 +211,17 @@ set_form (WsMiningPage *page,
 
 /**
  * ws_mining_pin_apply:
+ * @traces: (array length=n_traces): the pin's traces, as opened
  *
  * Selects @pin's cluster (or charts its signatures): at once when the
  * run shown is the pin's, else after mining again with the pin's
- * settings.
+ * settings (and the classes it was made with).
  */
 void
 ws_mining_pin_apply (WsMiningPage *page,
-                     WsPin        *pin)
+                     WsPin        *pin,
+                     GFile       **traces,
+                     guint         n_traces)
 {
   Pending *p;
   gboolean busy = FALSE;
@@ -202,6 +231,9 @@ ws_mining_pin_apply (WsMiningPage *page,
   if (!busy && same_run (ws_mining_page_get_shown (page), pin) && select_pinned (page, pin))
     return;
   set_form (page, pin);
+  /* May start a run (the page mines again when classes change): the
+   * one below supersedes it. */
+  set_classes (page, pin, traces, n_traces);
   p = g_new0 (Pending, 1);
   p->pin = g_object_ref (pin);
   p->handler = g_signal_connect_data (page, "finished", G_CALLBACK (finished_cb), p, pending_free, 0);
@@ -223,9 +255,13 @@ capture_pin (WsPage     *page,
              char      **message)
 {
   WsMiningPage *self = WS_MINING_PAGE (page);
+  WsMiningShown *shown = ws_mining_page_get_shown (self);
   WsPin *pin = ws_mining_pin_capture (self, files);
 
-  if (pin == NULL)
+  if (pin == NULL && shown != NULL && shown->documents->len != shown->run->n_traces)
+    *message = g_strdup (_("A fleet read as a digest cannot be pinned: a session keeps traces it can open again. "
+                           "Open the traces themselves to pin what they show."));
+  else if (pin == NULL)
     *message = g_strdup (g_strcmp0 (ws_mining_page_get_detail (self), "coverage") == 0
                          ? _("Mark a signature, then pin its coverage chart")
                          : _("Mine, then select a cluster to pin it"));
@@ -241,7 +277,7 @@ apply_pin (WsPage  *page,
   WsMiningPage *self = WS_MINING_PAGE (page);
 
   ws_mining_page_show_detail (self, g_str_equal (ws_pin_get_kind (pin), WS_PIN_KIND_COVERAGE) ? "coverage" : "alignment");
-  ws_mining_pin_apply (self, pin);
+  ws_mining_pin_apply (self, pin, traces, n_traces);
 }
 
 void

@@ -9,7 +9,9 @@ G_BEGIN_DECLS
 WsPin *ws_mining_pin_capture (WsMiningPage *page,
                               GPtrArray    *files);
 void   ws_mining_pin_apply   (WsMiningPage *page,
-                              WsPin        *pin);
+                              WsPin        *pin,
+                              GFile       **traces,
+                              guint         n_traces);
 /* The Mining page's pin vfuncs: the alignment and coverage kinds. */
 void   ws_mining_pin_class_init (WsPageClass *page_class);
 

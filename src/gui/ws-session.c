@@ -23,6 +23,7 @@ struct _WsSession
   WsAnomalyState *anomaly_state;  /* created on first use */
   WsSessionFile *session_file;   /* the findings and what Save writes */
   WsRunClasses *run_classes;     /* which traces are slow runs, which fast */
+  gboolean      restoring_classes;  /* from the session file: not written back */
 };
 
 G_DEFINE_FINAL_TYPE (WsSession, ws_session, G_TYPE_OBJECT)
@@ -126,6 +127,10 @@ ws_session_init (WsSession *self)
   self->documents = g_list_store_new (WS_TYPE_DOCUMENT);
   self->session_file = ws_session_file_new ();
   self->run_classes = ws_run_classes_new ();
+  g_signal_connect_object (self->run_classes, "changed", G_CALLBACK (ws_session_store_run_classes), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (ws_session_file_get_findings (self->session_file), "changed",
+                           G_CALLBACK (ws_session_store_run_classes), self, G_CONNECT_SWAPPED);
 }
 
 /**
@@ -389,6 +394,66 @@ ws_session_set_session_file (WsSession     *self,
   g_return_if_fail (WS_IS_SESSION (self));
   g_return_if_fail (WS_IS_SESSION_FILE (session_file));
 
-  if (g_set_object (&self->session_file, session_file))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION_FILE]);
+  if (self->session_file == session_file)
+    return;
+  g_signal_handlers_disconnect_by_func (ws_session_file_get_findings (self->session_file),
+                                        ws_session_store_run_classes, self);
+  g_set_object (&self->session_file, session_file);
+  /* A pin adds its traces to the session: they take their classes. */
+  g_signal_connect_object (ws_session_file_get_findings (session_file), "changed",
+                           G_CALLBACK (ws_session_store_run_classes), self, G_CONNECT_SWAPPED);
+  ws_session_restore_run_classes (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION_FILE]);
+}
+
+/**
+ * ws_session_store_run_classes:
+ *
+ * Writes the window's class of each trace the session file holds into it
+ * (`trace_classes`), so Save keeps them.  Called when the classes change
+ * and when a pin adds traces; a trace the session file does not hold
+ * (never pinned) is not saved, since the file names only checked traces.
+ */
+void
+ws_session_store_run_classes (WsSession *self)
+{
+  g_return_if_fail (WS_IS_SESSION (self));
+  if (self->restoring_classes)
+    return;
+  for (guint i = 0; i < ws_session_file_get_n_traces (self->session_file); i++)
+    {
+      WsRunClass klass = WS_RUN_CLASS_NONE;
+      gboolean given = ws_run_classes_lookup_given (self->run_classes,
+                                                    ws_session_file_get_trace (self->session_file, i)->path, &klass);
+
+      ws_session_file_set_trace_class (self->session_file, i, given, klass);
+    }
+}
+
+/**
+ * ws_session_restore_run_classes:
+ *
+ * Gives the session file's traces the classes it saved (at the paths
+ * where they are now: called again once relocated traces are found).
+ */
+void
+ws_session_restore_run_classes (WsSession *self)
+{
+  g_autoptr(GPtrArray) paths = g_ptr_array_new ();
+  g_autoptr(GArray) classes = g_array_new (FALSE, FALSE, sizeof (WsRunClass));
+
+  g_return_if_fail (WS_IS_SESSION (self));
+  for (guint i = 0; i < ws_session_file_get_n_traces (self->session_file); i++)
+    {
+      WsRunClass klass;
+
+      if (!ws_session_file_get_trace_class (self->session_file, i, &klass))
+        continue;
+      g_ptr_array_add (paths, ws_session_file_get_trace (self->session_file, i)->path);
+      g_array_append_val (classes, klass);
+    }
+  self->restoring_classes = TRUE;
+  ws_run_classes_set_many (self->run_classes, (const char * const *) paths->pdata,
+                           (const WsRunClass *) (gconstpointer) classes->data, paths->len);
+  self->restoring_classes = FALSE;
 }

@@ -41,6 +41,8 @@ void          ws_session_set_history_path     (WsSession   *self,
 char         *ws_session_dup_history_path     (WsSession   *self);
 gboolean      ws_session_get_record_history   (WsSession   *self);
 WsRunClasses *ws_session_get_run_classes      (WsSession   *self);
+void          ws_session_store_run_classes    (WsSession   *self);
+void          ws_session_restore_run_classes  (WsSession   *self);
 
 typedef struct _WsAnomalyState WsAnomalyState;
 WsAnomalyState *ws_session_get_anomaly_state  (WsSession   *self);

@@ -11,14 +11,15 @@
 #include "ws-pin.h"
 #include "ws-pin-flame.h"
 #include "ws-pin-kind.h"
+#include "ws-pin-mining.h"
 
 static const WsPinKindInfo builtin_kinds[] = {
   { WS_PIN_KIND_TIMELINE, N_("Timeline window"), FALSE, FALSE },
   { WS_PIN_KIND_WAIT_GRAPH, N_("Wait graph"), TRUE, FALSE },
   { WS_PIN_KIND_READY_TREE, N_("Ready tree"), TRUE, FALSE },
   { WS_PIN_KIND_CRITICAL_PATH, N_("Critical path"), TRUE, FALSE },
-  { WS_PIN_KIND_ALIGNMENT, N_("Cluster alignment"), FALSE, TRUE },
-  { WS_PIN_KIND_COVERAGE, N_("Bottleneck coverage"), FALSE, TRUE },
+  { WS_PIN_KIND_ALIGNMENT, N_("Cluster alignment"), FALSE, TRUE, ws_pin_mining_check },
+  { WS_PIN_KIND_COVERAGE, N_("Bottleneck coverage"), FALSE, TRUE, ws_pin_mining_check },
   { WS_PIN_KIND_ANOMALY_MODEL, N_("Wait model"), TRUE, FALSE },
   { WS_PIN_KIND_ATTRIBUTION, N_("Root-cause attribution"), FALSE, TRUE },
   { WS_PIN_KIND_CONTRAST, N_("Contrast pattern"), FALSE, TRUE },

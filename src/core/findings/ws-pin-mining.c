@@ -43,6 +43,14 @@ ws_pin_set_mining (WsPin                  *pin,
   ws_pin_set_setting_int (pin, "threshold_ppm", (gint64) (settings->threshold * 1e6 + 0.5));
   ws_pin_set_setting_int (pin, "linkage", settings->linkage);
   ws_pin_set_setting_int (pin, "rank", settings->rank);
+  if (settings->classes != NULL)
+    {
+      JsonArray *classes = json_array_new ();
+
+      for (guint i = 0; i < run->n_traces; i++)
+        json_array_add_string_element (classes, ws_run_class_to_string (settings->classes[i]));
+      json_object_set_array_member (ws_pin_get_settings (pin), "classes", classes);
+    }
   if (settings->scope != WS_MINING_RUN_SCOPE_SYMPTOM_GRAPH || settings->symptom_trace >= run->traces->len)
     return;
   trace = g_ptr_array_index (run->traces, settings->symptom_trace);
@@ -52,6 +60,97 @@ ws_pin_set_mining (WsPin                  *pin,
   ws_pin_set_setting_int (pin, "symptom_trace", settings->symptom_trace);
   ws_pin_set_tid (pin, thread->tid);
   ws_pin_set_window (pin, settings->symptom.t0, settings->symptom.t1);
+}
+
+/**
+ * ws_pin_dup_run_classes:
+ *
+ * The classes @pin's run was made with, one per pinned trace, in its
+ * order: what `WsMiningSettings.classes` takes.
+ *
+ * Returns: (transfer full) (nullable) (element-type WsRunClass): %NULL
+ *   without classes, or with @error set when they are malformed (not one
+ *   "slow", "fast" or "none" per trace), or when the pin ranks by the
+ *   discriminative score without a slow and a fast trace
+ */
+GArray *
+ws_pin_dup_run_classes (WsPin   *pin,
+                        GError **error)
+{
+  JsonNode *node = json_object_get_member (ws_pin_get_settings (pin), "classes");
+  gint64 rank = ws_pin_get_setting_int (pin, "rank", WS_CLUSTER_RANK_TOTAL);
+  g_autoptr(GArray) classes = NULL;
+  JsonArray *array;
+  guint n_slow = 0, n_fast = 0;
+
+  if (node == NULL && rank != WS_CLUSTER_RANK_DISCRIMINATIVE)
+    return NULL;
+  if (node != NULL && (!JSON_NODE_HOLDS_ARRAY (node) ||
+                       json_array_get_length (json_node_get_array (node)) != ws_pin_get_n_traces (pin)))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   _("a mining pin’s “classes” must be an array of one class per trace (%u)"),
+                   ws_pin_get_n_traces (pin));
+      return NULL;
+    }
+  classes = g_array_new (FALSE, FALSE, sizeof (WsRunClass));
+  array = node != NULL ? json_node_get_array (node) : NULL;
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      JsonNode *e = json_array_get_element (array, i);
+      const char *s = JSON_NODE_HOLDS_VALUE (e) && json_node_get_value_type (e) == G_TYPE_STRING
+                      ? json_node_get_string (e) : "";
+      WsRunClass klass = g_str_equal (s, "slow") ? WS_RUN_CLASS_SLOW
+                         : g_str_equal (s, "fast") ? WS_RUN_CLASS_FAST : WS_RUN_CLASS_NONE;
+
+      if (klass == WS_RUN_CLASS_NONE && !g_str_equal (s, "none"))
+        {
+          g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                       _("a mining pin’s class %u must be “slow”, “fast” or “none”"), i);
+          return NULL;
+        }
+      n_slow += klass == WS_RUN_CLASS_SLOW;
+      n_fast += klass == WS_RUN_CLASS_FAST;
+      g_array_append_val (classes, klass);
+    }
+  if (rank == WS_CLUSTER_RANK_DISCRIMINATIVE && (n_slow == 0 || n_fast == 0))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s",
+                   _("a mining pin ranked by what slow traces have more of must record its traces’ “classes”, "
+                     "a slow and a fast one at least"));
+      return NULL;
+    }
+  return g_steal_pointer (&classes);
+}
+
+/**
+ * ws_pin_mining_check:
+ *
+ * The session reader's check of an alignment or coverage pin
+ * (#WsPinKindInfo): a rank it knows, and classes that could rank again.
+ */
+gboolean
+ws_pin_mining_check (WsPin   *pin,
+                     GError **error)
+{
+  g_autoptr(GError) local = NULL;
+  g_autoptr(GArray) classes = NULL;
+  JsonNode *rank = json_object_get_member (ws_pin_get_settings (pin), "rank");
+
+  if (rank != NULL && (json_node_get_value_type (rank) != G_TYPE_INT64 || json_node_get_int (rank) < WS_CLUSTER_RANK_TOTAL ||
+                       json_node_get_int (rank) > WS_CLUSTER_RANK_DISCRIMINATIVE))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("a mining pin’s “rank” must be an integer from %d to %d"),
+                   WS_CLUSTER_RANK_TOTAL, WS_CLUSTER_RANK_DISCRIMINATIVE);
+      return FALSE;
+    }
+  classes = ws_pin_dup_run_classes (pin, &local);
+  if (local != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static char *
@@ -122,8 +221,23 @@ ws_pin_get_mining (WsPin        *pin,
   s->cluster = TRUE;
   s->threshold = CLAMP (ws_pin_get_setting_int (pin, "threshold_ppm", s->threshold * 1e6) / 1e6, 0.0, 1.0);
   s->linkage = CLAMP (ws_pin_get_setting_int (pin, "linkage", s->linkage), WS_LINKAGE_AVERAGE, WS_LINKAGE_SINGLE);
-  s->rank = CLAMP (ws_pin_get_setting_int (pin, "rank", s->rank), WS_CLUSTER_RANK_TOTAL, WS_CLUSTER_RANK_AVERAGE);
+  s->rank = CLAMP (ws_pin_get_setting_int (pin, "rank", s->rank), WS_CLUSTER_RANK_TOTAL, WS_CLUSTER_RANK_DISCRIMINATIVE);
   s->record_history = FALSE;
+  {
+    g_autoptr(GError) local = NULL;
+
+    out->classes = ws_pin_dup_run_classes (pin, &local);
+    if (local == NULL && out->classes != NULL && out->classes->len != traces->len)
+      g_set_error (&local, WS_ERROR, WS_ERROR_INVALID, _("the pin records classes of %u traces, not of its %u"),
+                   out->classes->len, traces->len);
+    if (local != NULL)
+      {
+        g_propagate_error (error, g_steal_pointer (&local));
+        ws_pin_mining_clear (out);
+        return FALSE;
+      }
+    s->classes = out->classes != NULL ? (const WsRunClass *) (gconstpointer) out->classes->data : NULL;
+  }
   if (s->scope == WS_MINING_RUN_SCOPE_SYMPTOM_GRAPH && !get_symptom (pin, traces, s, error))
     {
       ws_pin_mining_clear (out);
@@ -138,6 +252,7 @@ ws_pin_mining_clear (WsPinMining *mining)
   g_clear_pointer (&mining->must[0], g_free);
   g_clear_pointer (&mining->must_not[0], g_free);
   g_clear_pointer (&mining->threads, g_free);
+  g_clear_pointer (&mining->classes, g_array_unref);
 }
 
 /**

@@ -19,6 +19,7 @@ typedef struct {
   char *must[2];
   char *must_not[2];
   char *threads;
+  GArray *classes;
 } WsPinMining;
 
 void      ws_pin_set_mining        (WsPin                  *pin,
@@ -29,6 +30,10 @@ gboolean  ws_pin_get_mining        (WsPin                  *pin,
                                     WsPinMining            *out,
                                     GError                **error);
 void      ws_pin_mining_clear      (WsPinMining            *mining);
+gboolean  ws_pin_mining_check      (WsPin                  *pin,
+                                    GError                **error);
+GArray   *ws_pin_dup_run_classes   (WsPin                  *pin,
+                                    GError                **error);
 void      ws_pin_set_cluster       (WsPin                  *pin,
                                     WsMiningResult         *run,
                                     guint                   cluster);

@@ -420,6 +420,53 @@ ws_session_file_set_trace_found (WsSessionFile *self,
 }
 
 /**
+ * ws_session_file_get_trace_class:
+ * @klass: (out): trace @index's class (%WS_RUN_CLASS_NONE: left out)
+ *
+ * Returns: whether the session gives trace @index a class at all
+ */
+gboolean
+ws_session_file_get_trace_class (WsSessionFile *self,
+                                 guint          index,
+                                 WsRunClass    *klass)
+{
+  const WsSessionTrace *t;
+
+  g_return_val_if_fail (WS_IS_SESSION_FILE (self), FALSE);
+  g_return_val_if_fail (index < self->traces->len, FALSE);
+  t = &g_array_index (self->traces, WsSessionTrace, index);
+  if (t->run_class == 0)
+    return FALSE;
+  *klass = t->run_class - 1;
+  return TRUE;
+}
+
+/**
+ * ws_session_file_set_trace_class:
+ * @given: %FALSE to take trace @index's class away (then @klass is unused)
+ *
+ * Gives trace @index its class in a fleet of runs, as the window's trace
+ * classes say; saved as `trace_classes`.
+ */
+void
+ws_session_file_set_trace_class (WsSessionFile *self,
+                                 guint          index,
+                                 gboolean       given,
+                                 WsRunClass     klass)
+{
+  WsSessionTrace *t;
+  guint value = given ? (guint) klass + 1 : 0;
+
+  g_return_if_fail (WS_IS_SESSION_FILE (self));
+  g_return_if_fail (index < self->traces->len && klass <= WS_RUN_CLASS_SLOW);
+  t = &g_array_index (self->traces, WsSessionTrace, index);
+  if (t->run_class == value)
+    return;
+  t->run_class = value;
+  ws_session_file_set_dirty (self, TRUE);
+}
+
+/**
  * ws_session_file_relocate_trace:
  *
  * Points trace @index at @new_path, the user's answer to a missing trace.
@@ -506,6 +553,57 @@ add_traces (JsonBuilder   *b,
   json_builder_end_array (b);
 }
 
+/* `trace_classes`: the traces given a class, by index, as findings name
+ * traces (never by path: a path in a session is only ever opened as one of
+ * its checked traces). */
+static guint
+add_trace_classes (JsonBuilder   *b,
+                   WsSessionFile *self)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < self->traces->len; i++)
+    {
+      const WsSessionTrace *t = &g_array_index (self->traces, WsSessionTrace, i);
+
+      if (t->run_class == 0)
+        continue;
+      if (n++ == 0)
+        {
+          json_builder_set_member_name (b, "trace_classes");
+          json_builder_begin_array (b);
+        }
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "trace");
+      json_builder_add_int_value (b, i);
+      json_builder_set_member_name (b, "class");
+      json_builder_add_string_value (b, ws_run_class_to_string (t->run_class - 1));
+      json_builder_end_object (b);
+    }
+  if (n > 0)
+    json_builder_end_array (b);
+  return n;
+}
+
+/* The lowest version that holds the document: 2 once it has trace classes
+ * or a mining pin made with them (which a version-1 reader would reopen
+ * ranked by cost, silently), else 1, which older Waitscopes still read. */
+static gint64
+document_version (WsSessionFile *self)
+{
+  for (guint i = 0; i < self->traces->len; i++)
+    if (g_array_index (self->traces, WsSessionTrace, i).run_class != 0)
+      return 2;
+  for (guint i = 0; i < ws_pin_list_get_n (self->findings); i++)
+    {
+      JsonObject *settings = ws_pin_get_settings (ws_pin_list_get (self->findings, i));
+
+      if (json_object_has_member (settings, "classes"))
+        return 2;
+    }
+  return 1;
+}
+
 static void
 add_object (JsonBuilder *b,
             const char  *name,
@@ -530,7 +628,7 @@ to_data (WsSessionFile *self,
   json_builder_set_member_name (b, "format");
   json_builder_add_string_value (b, WS_SESSION_FILE_FORMAT);
   json_builder_set_member_name (b, "version");
-  json_builder_add_int_value (b, WS_SESSION_FILE_VERSION);
+  json_builder_add_int_value (b, document_version (self));
   json_builder_set_member_name (b, "generator");
   json_builder_add_string_value (b, "Waitscope " PACKAGE_VERSION);
   json_builder_set_member_name (b, "saved");
@@ -539,6 +637,7 @@ to_data (WsSessionFile *self,
   json_builder_add_string_value (b, self->title);
   json_builder_set_member_name (b, "traces");
   add_traces (b, self, base_path);
+  add_trace_classes (b, self);
   json_builder_set_member_name (b, "findings");
   json_builder_begin_array (b);
   for (guint i = 0; i < ws_pin_list_get_n (self->findings); i++)
@@ -800,6 +899,70 @@ read_trace (WsSessionFile *self,
   return TRUE;
 }
 
+/* One member of `trace_classes`: a class for one of the session's own
+ * traces, named by index; anything else is refused, as a bad finding is. */
+static gboolean
+read_trace_class (WsSessionFile *self,
+                  const char    *path,
+                  guint          i,
+                  JsonNode      *node,
+                  GError       **error)
+{
+  g_autofree char *what = NULL;
+  static const char * const names[] = { "none", "fast", "slow" };
+  JsonObject *obj;
+  JsonNode *index;
+  const char *klass;
+  gint64 t = -1;
+  guint k = G_N_ELEMENTS (names);
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      what = g_strdup_printf (_("trace class %u is not an object"), i);
+      return bad (error, path, what);
+    }
+  obj = json_node_get_object (node);
+  index = json_object_get_member (obj, "trace");
+  klass = string_member (obj, "class");
+  for (k = 0; klass != NULL && k < G_N_ELEMENTS (names) && !g_str_equal (klass, names[k]); k++)
+    ;
+  if (index == NULL || json_node_get_value_type (index) != G_TYPE_INT64)
+    what = g_strdup_printf (_("trace class %u has no “trace” index"), i);
+  else if ((t = json_node_get_int (index)) < 0 || t >= self->traces->len)
+    what = g_strdup_printf (_("trace class %u: trace index %lld is out of range (the session lists %u traces)"),
+                            i, (long long) t, self->traces->len);
+  else if (klass == NULL || k == G_N_ELEMENTS (names))
+    what = g_strdup_printf (_("trace class %u: “class” must be “slow”, “fast” or “none”"), i);
+  else if (g_array_index (self->traces, WsSessionTrace, t).run_class != 0)
+    what = g_strdup_printf (_("trace class %u: trace %lld already has a class"), i, (long long) t);
+  if (what != NULL)
+    return bad (error, path, what);
+  G_STATIC_ASSERT (WS_RUN_CLASS_NONE == 0 && WS_RUN_CLASS_FAST == 1 && WS_RUN_CLASS_SLOW == 2);
+  g_array_index (self->traces, WsSessionTrace, t).run_class = k + 1;
+  return TRUE;
+}
+
+/* `trace_classes` (version 2; absent: no class given). */
+static gboolean
+read_trace_classes (WsSessionFile *self,
+                    const char    *path,
+                    JsonObject    *root,
+                    GError       **error)
+{
+  JsonNode *node = json_object_get_member (root, "trace_classes");
+  JsonArray *array;
+
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    return bad (error, path, _("“trace_classes” must be an array"));
+  array = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    if (!read_trace_class (self, path, i, json_array_get_element (array, i), error))
+      return FALSE;
+  return TRUE;
+}
+
 static gboolean
 read_array (WsSessionFile *self,
             const char    *path,
@@ -1049,6 +1212,7 @@ ws_session_file_load (const char  *path,
   self = ws_session_file_new ();
   if (!check_header (root, path, error) ||
       !read_array (self, path, root, "traces", FALSE, error) ||
+      !read_trace_classes (self, path, root, error) ||
       !read_array (self, path, root, "findings", TRUE, error) ||
       !read_object (root, "view_state", path, &self->view_state, error) ||
       !read_object (root, "settings", path, &self->settings, error))

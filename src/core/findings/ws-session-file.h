@@ -6,11 +6,14 @@
 
 #include "ws-pin-list.h"
 #include "ws-session-trace-check.h"
+#include "ws-trace-classes.h"
 
 G_BEGIN_DECLS
 
-/* The version this build writes; it reads every version up to it. */
-#define WS_SESSION_FILE_VERSION 1
+/* The newest version this build writes; it reads every version up to it.
+ * Version 2 added the traces' classes (`trace_classes`) and mining pins
+ * ranked by them; a document without either is still written as 1. */
+#define WS_SESSION_FILE_VERSION 2
 #define WS_SESSION_FILE_FORMAT  "waitscope-session"
 
 /**
@@ -67,6 +70,13 @@ void                  ws_session_file_set_trace_found  (WsSessionFile  *self,
                                                         guint           index,
                                                         const char     *found,
                                                         gboolean       *relocated);
+gboolean              ws_session_file_get_trace_class  (WsSessionFile  *self,
+                                                        guint           index,
+                                                        WsRunClass     *klass);
+void                  ws_session_file_set_trace_class  (WsSessionFile  *self,
+                                                        guint           index,
+                                                        gboolean        given,
+                                                        WsRunClass      klass);
 gboolean              ws_session_file_relocate_trace   (WsSessionFile  *self,
                                                         guint           index,
                                                         const char     *new_path,

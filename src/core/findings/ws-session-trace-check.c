@@ -43,6 +43,7 @@ ws_session_trace_copy (const WsSessionTrace *t)
 {
   WsSessionTrace copy = {
     g_strdup (t->path), g_strdup (t->relative_path), g_strdup (t->sha256), t->size, g_strdup (t->name),
+    t->run_class,
   };
   return copy;
 }

@@ -19,6 +19,7 @@ typedef struct {
   char   *sha256;
   gint64  size;
   char   *name;
+  guint   run_class;      /* its class in a fleet: WsRunClass + 1; 0 when none was given */
 } WsSessionTrace;
 
 void           ws_session_trace_clear (gpointer              t);
