@@ -650,6 +650,48 @@ test_why_default_targets (void)
     }
 }
 
+/* A frame-pointer stack loses a system call wrapper's caller, so a blocked
+ * main thread can read "__libc_start_call_main → fdatasync", both in libc:
+ * the signature names the call, never where the process or thread starts.
+ * Expected labels written by hand. */
+static void
+test_signature_entry_frames (void)
+{
+  static const struct {
+    const char *frames[6];  /* caller first; "k:" kernel, "l:" libc, else the program */
+    const char *expected;
+  } cases[] = {
+    { { "l:__libc_start_call_main", "l:fdatasync", "k:do_fsync", "k:io_schedule" }, "fdatasync" },
+    { { "l:__libc_start_main", "l:__libc_start_call_main", "l:fdatasync" }, "fdatasync" },
+    { { "l:__clone3", "l:start_thread", "l:__pthread_cond_wait", "l:__futex_abstimed_wait_common" }, "pthread_cond_wait" },
+    { { "l:__clone3", "l:start_thread", "worker", "l:fsync", "k:do_fsync" }, "fsync ← worker" },
+    { { "l:__libc_start_call_main", "main", "l:__GI___libc_write" }, "write ← main" },
+    { { "l:__libc_start_call_main" }, "start_call_main" },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr(WsStackTable) table = ws_stack_table_new ();
+      WsFrameId ids[6];
+      guint n = 0;
+      g_autofree char *signature = NULL;
+
+      for (; n < G_N_ELEMENTS (cases[c].frames) && cases[c].frames[n] != NULL; n++)
+        {
+          const char *f = cases[c].frames[n];
+          const char *module = "/opt/app/bin/app";
+
+          if (g_str_has_prefix (f, "k:"))
+            module = "[kernel.kallsyms]", f += 2;
+          else if (g_str_has_prefix (f, "l:"))
+            module = "/usr/lib/x86_64-linux-gnu/libc.so.6", f += 2;
+          ids[n] = ws_stack_table_intern_frame (table, f, module);
+        }
+      signature = ws_attribution_frames_signature (table, ids, n);
+      g_assert_cmpstr (signature, ==, cases[c].expected);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -665,6 +707,7 @@ main (int    argc,
   g_test_add_func ("/attribution/cause-chain", test_cause_chain);
   g_test_add_func ("/attribution/default-cluster", test_default_cluster);
   g_test_add_func ("/attribution/why-default-targets", test_why_default_targets);
+  g_test_add_func ("/attribution/signature-entry-frames", test_signature_entry_frames);
 
   return g_test_run ();
 }

@@ -219,6 +219,24 @@ plain_name_in (WsStackTable    *table,
   return plain_name (&frame);
 }
 
+/* Where every process's or thread's stack starts (glibc's names, without
+ * their underscores): never the blocking call.  With frame pointers, a
+ * system call's libc wrapper hides its caller's frame, so a main thread's
+ * stack can be "__libc_start_call_main → fdatasync", all in libc: the run
+ * of library frames at the leaf must stop short of these. */
+static gboolean
+is_entry_function (const char *name)
+{
+  static const char * const names[] = {
+    "start_call_main", "start_main", "start_thread", "clone", "clone3",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (strcmp (name, names[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
 /* "blocking ← caller" in user space, or NULL if the stack has no named
  * user frame.  Frames are caller first: the leaf is the last one.  The
  * blocking frame is where the program entered the blocking call: in a
@@ -250,8 +268,16 @@ user_signature (WsStackTable    *table,
   module = effective_module (table, frames, blocking);
   library = is_shared_library (module);
   while (library && i > 0 && g_strcmp0 (effective_module (table, frames, i - 1), module) == 0)
-    if (!is_unnamed (ws_stack_table_get_frame (table, frames[--i])))
+    {
+      g_autofree char *name = NULL;
+
+      if (is_unnamed (ws_stack_table_get_frame (table, frames[--i])))
+        continue;
+      name = plain_name_in (table, frames, i);
+      if (is_entry_function (name))
+        break;
       blocking = i;
+    }
 
   while (i > 0)
     {
