@@ -186,6 +186,17 @@ static const Expected cases[] = {
    * gcc -O2 (real cc1s, drivers waiting for them): the workload is
    * picked, not the compiler, and C running is the cause. */
   { "cc-chain3.perf.txt.gz", "ch-a", "ch-", WS_CAUSE_RUNNING, 0, NULL, "crunch" },
+  /* A parent forks a child per item and waits for it to end; each child
+   * computes ~4 ms (child_crunch).  Recorded while compilers kept both
+   * CPUs busy: the few children held up longest waited for a CPU, but
+   * the 529 children the parent waited for mostly ran, and that is the
+   * answer. */
+  { "waitpid-child.perf.txt.gz", "wp-child", "wp-child", WS_CAUSE_RUNNING, 0, "wp-child", "child_crunch" },
+  /* Two processes hand records over a process-shared semaphore pair
+   * (futexes in shared memory); the poster fdatasyncs each record first:
+   * the disk, in the poster's main thread, whose frame-pointer stack is
+   * only libc's (__libc_start_call_main → fdatasync). */
+  { "sem-fsync.perf.txt.gz", "sem-wait", "sem-", WS_CAUSE_BLOCKED, 'D', "fdatasync", NULL },
 };
 
 /* Two threads compute in a cgroup whose CPU quota is a fifth of a CPU.

@@ -283,10 +283,7 @@ pick_targets (WhyOptions        *o,
                 fprintf (stderr, _("waitscope-cli: why: no process with pid %d was held up in the trace\n"), o->pid);
               return CLI_EXIT_INPUT;
             }
-          *what = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "the %u thread held up longest of the program held up most (no scenario instances)",
-                                             "the %u threads held up longest of the program held up most (no scenario instances)",
-                                             (*targets)->len),
-                                   (*targets)->len);
+          *what = ws_thread_picks_explained (*picks, (*targets)->len);
         }
     }
   if ((*targets)->len == 0)

@@ -282,7 +282,7 @@ fill_slowest (WsOverviewPage *self)
     {
       gtk_label_set_text (self->instances_title,
                           _("No scenario instances (no transaction or other scenario markers in the traces): "
-                            "the causes are those of the threads held up longest, of the program held up most."));
+                            "the causes are those of the threads named beside them."));
       gtk_widget_set_visible (GTK_WIDGET (self->histogram), FALSE);
       return;
     }

@@ -272,11 +272,7 @@ ws_overview_compute_for (GPtrArray                   *traces,
         }
       if (reason->len > 0)
         self->pick_reason = g_string_free (g_steal_pointer (&reason), FALSE);
-      self->explained = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                      "the %u thread held up longest of the program held up most (no scenario instances)",
-                                                      "the %u threads held up longest of the program held up most (no scenario instances)",
-                                                      self->targets->len),
-                                         self->targets->len);
+      self->explained = ws_thread_picks_explained (picks, self->targets->len);
     }
   if ((self->attribution = ws_attribution_compute (self->targets, settings, error)) == NULL)
     return NULL;

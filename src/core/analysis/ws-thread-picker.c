@@ -865,11 +865,43 @@ subject_roots (WsTrace            *trace,
 
 /* ------------------------------------------------------------------ */
 
+/* At most this many processes whose end others waited for are explained:
+ * attribution is linear in their lives, and a trace long enough to hold
+ * more short-lived children than this is explained well by these. */
+#define WS_PICK_MAX_ENDED 4096
+
+/* How many of the threads explained a sentence names. */
+#define WS_PICK_NAMED_THREADS 3
+
+/* When a program was picked mostly for the time others waited for its
+ * processes to end (a loop forking a child per item, a shell running
+ * gzip after gzip), its answer is what those processes did with their
+ * lives: running, mostly.  The few held up longest are the wrong sample:
+ * on a loaded machine they are the children that waited for a CPU, one
+ * in a hundred.  So every thread whose end was waited for is explained. */
+static gboolean
+fill_pick_ended (WsThreadPick *pick,
+                 GArray       *held,
+                 GHashTable   *ended,
+                 guint         best)
+{
+  for (guint i = 0; i < held->len && pick->threads->len < WS_PICK_MAX_ENDED; i++)
+    {
+      const Held *h = &g_array_index (held, Held, i);
+
+      if (h->program == best && g_hash_table_contains (ended, GUINT_TO_POINTER (h->thread)))
+        g_array_append_val (pick->threads, h->thread);
+    }
+  return pick->threads->len > 0;
+}
+
 static void
 fill_pick (WsThreadPick *pick,
            WsTrace      *trace,
            GArray       *held,
+           GHashTable   *ended,
            guint         best,
+           gboolean      explain_ended,
            guint         k)
 {
   g_autoptr(GHashTable) processes = g_hash_table_new (NULL, NULL);
@@ -900,6 +932,12 @@ fill_pick (WsThreadPick *pick,
    * and an unrelated process that shares a common name (a shell of the
    * recording script, another python3) would bring its idle poll or
    * wait4 in as a cause. */
+  pick->n_processes = g_hash_table_size (processes);
+  if (explain_ended && fill_pick_ended (pick, held, ended, best))
+    {
+      pick->explains_ended = TRUE;
+      return;
+    }
   for (guint i = 0; i < held->len && pick->threads->len < k; i++)
     {
       const Held *h = &g_array_index (held, Held, i);
@@ -909,7 +947,6 @@ fill_pick (WsThreadPick *pick,
           (pick->threads->len == 0 || h->inside + h->outside + h->cpu > h->idle))
         g_array_append_val (pick->threads, h->thread);
     }
-  pick->n_processes = g_hash_table_size (processes);
 }
 
 /* The first thread of @program in @held, for its name and pid. */
@@ -981,7 +1018,8 @@ ws_thread_picker_pick_full (WsTrace            *trace,
   pick->launched = best->launched;
   if (subject == WS_PICK_RECORDED)
     pick->record_command = g_strdup (ws_trace_get_record_command (trace));
-  fill_pick (pick, trace, held, best->program, k);
+  /* picked mostly for the waits on its processes' ends: explain those */
+  fill_pick (pick, trace, held, ended, best->program, 2 * best->launched > best->score, k);
   if (other != NULL)
     {
       const Held *h = first_of (held, other->program);
@@ -1003,6 +1041,25 @@ ws_thread_picker_pick (WsTrace           *trace,
 }
 
 char *
+ws_thread_picks_explained (GPtrArray *picks,
+                           guint      n_targets)
+{
+  gboolean ended = picks != NULL && picks->len > 0;
+
+  for (guint i = 0; picks != NULL && i < picks->len; i++)
+    ended = ended && ((const WsThreadPick *) g_ptr_array_index (picks, i))->explains_ended;
+  if (ended)
+    return g_strdup_printf (ngettext ("the %u thread others waited for to end, of the program held up most (no scenario instances)",
+                                      "the %u threads others waited for to end, of the program held up most (no scenario instances)",
+                                      n_targets),
+                            n_targets);
+  return g_strdup_printf (ngettext ("the %u thread held up longest of the program held up most (no scenario instances)",
+                                    "the %u threads held up longest of the program held up most (no scenario instances)",
+                                    n_targets),
+                          n_targets);
+}
+
+char *
 ws_thread_pick_describe (const WsThreadPick *pick)
 {
   g_autofree char *inside = NULL, *outside = NULL, *cpu = NULL, *launched = NULL;
@@ -1019,10 +1076,17 @@ ws_thread_pick_describe (const WsThreadPick *pick)
             ? g_strdup_printf (ngettext ("%s (%u process)", "%s (%u processes)", pick->n_processes),
                                pick->program, pick->n_processes)
             : g_strdup (pick->program);
-  for (guint i = 0; i < pick->threads->len; i++)
+  for (guint i = 0; i < MIN (pick->threads->len, WS_PICK_NAMED_THREADS); i++)
     {
       const WsThread *th = ws_trace_get_thread (pick->trace, g_array_index (pick->threads, guint, i));
       g_string_append_printf (threads, "%s%s %d", i > 0 ? ", " : "", th->name != NULL ? th->name : "?", th->tid);
+    }
+  if (pick->threads->len > WS_PICK_NAMED_THREADS)
+    {
+      guint more = pick->threads->len - WS_PICK_NAMED_THREADS;
+
+      /* TRANSLATORS: after three thread names: "wp-child 9756, … and 526 more" */
+      g_string_append_printf (threads, ngettext (" and %u more", " and %u more", more), more);
     }
   switch (pick->subject)
     {

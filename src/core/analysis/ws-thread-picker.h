@@ -45,7 +45,8 @@ typedef struct {
  * @n_processes: how many processes of that name it spans (PostgreSQL's
  *   backends that wait for one another are one program)
  * @threads: (element-type guint): the chosen thread indices, held up
- *   longest first
+ *   longest first: at most @k of them, or, with @explains_ended, every
+ *   thread of the program whose end others waited for (up to 4,096)
  * @inside: summed over the program's threads: time blocked while a thread
  *   of the program itself was what held it up (running, or blocked: a
  *   lock holder, its own I/O) (ns)
@@ -55,6 +56,8 @@ typedef struct {
  * @ran: time on a CPU (ns)
  * @launched: time other programs waited for its processes to end (a
  *   shell for its child), in the share of their busy time they ran (ns)
+ * @explains_ended: the program was picked mostly for @launched, so its
+ *   threads are those whose end was waited for, over their whole lives
  * @score: what programs were ranked by (ns): @inside + @outside + the
  *   CPU waits of threads it waited for + its own CPU waits in the share of
  *   its busy time it ran + @launched
@@ -81,6 +84,7 @@ typedef struct {
   WsTime         cpu;
   WsTime         ran;
   WsTime         launched;
+  gboolean       explains_ended;
   double         score;
   WsPickSubject  subject;
   char          *record_command;
@@ -101,6 +105,21 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsThreadPick, ws_thread_pick_free)
  * Returns: (transfer full): the sentence
  */
 char          *ws_thread_pick_describe (const WsThreadPick *pick);
+
+/*
+ * ws_thread_picks_explained:
+ * @picks: (element-type WsThreadPick) (nullable): the picks the targets came from
+ * @n_targets: how many threads are explained
+ *
+ * What `why` and the Overview explain, as a translated phrase: the threads
+ * held up longest of the program held up most, or, when every pick was
+ * made for the time others waited for its processes to end, those
+ * processes' threads.
+ *
+ * Returns: (transfer full): the phrase
+ */
+char          *ws_thread_picks_explained (GPtrArray *picks,
+                                          guint      n_targets);
 
 /*
  * ws_thread_picker_pick:

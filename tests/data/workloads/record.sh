@@ -9,7 +9,7 @@
 #         mmap-fault pool-straggler flock-hold rwlock-writer epoll-idle
 #         py-sqlite sh-gzip cpu-quota
 #         starved-lock fsync-dd sh-client
-#         pg-dd cc-chain3 timed-lock
+#         pg-dd cc-chain3 timed-lock sem-fsync waitpid-child
 # The workloads run in the real-time round-robin class (chrt -r 10, the
 # PostgreSQL backends too) so that the other jobs of a busy machine do not
 # preempt them (all but cpu-quota, whose CFS quota does not apply to
@@ -28,7 +28,7 @@ BIN=$OUT/bin
 mkdir -p "$BIN"
 for p in sleep_cs fsync_writer oversub pipe_producer condvar_queue chain3 tcp_server_disk cold_read \
          mmap_fault pool_straggler flock_hold rwlock_writer epoll_idle cpu_quota \
-         starved_lock hog calc_server calc_client timed_lock; do
+         starved_lock hog calc_server calc_client timed_lock sem_fsync waitpid_child; do
     cc -O1 -g -fno-omit-frame-pointer -pthread "$HERE/$p.c" -o "$BIN/$(echo $p | tr _ -)"
 done
 # a JVM for the busy-machine workload (starved-lock)
@@ -64,7 +64,7 @@ run() {
 [ $# -gt 0 ] || set -- py-lock-cpu py-gil pg-rowlock fsync-writer sleep-cs oversub \
     pipe-producer condvar-queue chain3 tcp-server-disk cold-read pg-advisory \
     mmap-fault pool-straggler flock-hold rwlock-writer epoll-idle py-sqlite sh-gzip cpu-quota \
-    starved-lock fsync-dd sh-client pg-dd cc-chain3 timed-lock
+    starved-lock fsync-dd sh-client pg-dd cc-chain3 timed-lock sem-fsync waitpid-child
 for w in "$@"; do
     case $w in
         py-lock-cpu) run py-lock-cpu "$PY" "$HERE/py_lock_cpu.py" 100000 ;;
@@ -110,6 +110,19 @@ for w in "$@"; do
             run mmap-fault "$BIN/mmap-fault" 100000 "$d/data"
             W=
             rm -rf "$d" ;;
+        sem-fsync)
+            # two processes hand records over a process-shared semaphore
+            # pair (futexes in shared memory): sem-post writes 4 KiB and
+            # fdatasyncs before each post; sem-wait waits for each one
+            d=$(mktemp -d /var/tmp/sem-fsync.XXXXXX)
+            W=0.8
+            run sem-fsync "$BIN/sem-fsync" 100000 "$d/log"
+            W=
+            rm -rf "$d" ;;
+        waitpid-child)
+            # a parent forks a child per item and waits for it to end;
+            # each child computes ~4 ms (child_crunch)
+            run waitpid-child "$BIN/waitpid-child" 100000 ;;
         pool-straggler) run pool-straggler "$BIN/pool-straggler" 100000 ;;
         flock-hold)
             d=$(mktemp -d /var/tmp/flock-hold.XXXXXX)
