@@ -264,6 +264,19 @@ test_record_subject (void)
   g_clear_pointer (&pids, g_array_unref);
   g_assert_true (ws_thread_picker_record_subject ("perf record -e cycles -c 1000 make -j4", NULL, NULL));
   g_assert_false (ws_thread_picker_record_subject ("perf record -a -g", NULL, NULL));
+  /* perf's commands that record every CPU without saying -a */
+  g_assert_false (ws_thread_picker_record_subject ("/usr/bin/perf sched record -q -o sched.data -- sleep 1", &pids, &system_wide));
+  g_assert_true (system_wide);
+  g_assert_null (pids);
+  g_assert_false (ws_thread_picker_record_subject ("perf kmem record sleep 2", NULL, NULL));
+  system_wide = TRUE;
+  g_assert_true (ws_thread_picker_record_subject ("perf sched record -p 77", &pids, &system_wide));
+  g_assert_cmpint (g_array_index (pids, gint32, 0), ==, 77);
+  g_clear_pointer (&pids, g_array_unref);
+  g_assert_true (ws_thread_picker_record_subject ("perf sched record ./server", NULL, &system_wide));
+  g_assert_true (system_wide);
+  g_assert_true (ws_thread_picker_record_subject ("perf lock record ./server", NULL, &system_wide));
+  g_assert_false (system_wide);
   g_assert_false (ws_thread_picker_record_subject (NULL, NULL, NULL));
   g_assert_false (ws_thread_picker_record_subject ("perf record -p 'unbalanced", NULL, NULL));
 }

@@ -720,6 +720,11 @@ ws_thread_picker_record_subject (const char  *command,
       if (!record)
         {
           record = strcmp (a, "record") == 0;
+          /* `perf sched record`, `perf kmem record` and `perf kwork
+           * record` always record every CPU: they pass -a themselves */
+          system_wide = record && i > 0 &&
+                        (strcmp (argv[i - 1], "sched") == 0 || strcmp (argv[i - 1], "kmem") == 0 ||
+                         strcmp (argv[i - 1], "kwork") == 0);
           continue;
         }
       if (strcmp (a, "--") == 0)
