@@ -378,6 +378,36 @@ test_cli (void)
   g_assert_cmpint (ws_test_run_cli ((const char *[]) { "why", NULL }, NULL, NULL), ==, 2);
 }
 
+/* A trace of CPU samples only (perf record -g, no scheduler events) shows
+ * no wait: `why` says so and how to record waits, rather than calling the
+ * gaps between samples running; given with a trace that has waits, it
+ * answers. */
+static void
+test_cli_no_waits (void)
+{
+  const char *dir = g_getenv ("WS_TEST_DATA");
+  g_autofree char *cpu = NULL, *pg = NULL, *err = NULL, *out = NULL;
+
+  if (dir == NULL || g_getenv ("WS_CLI") == NULL)
+    {
+      g_test_skip ("WS_TEST_DATA or WS_CLI not set");
+      return;
+    }
+  cpu = g_build_filename (dir, "layouts", "cpu-default.txt", NULL);
+  pg = g_build_filename (dir, "pg-tpcb.perf.txt.gz", NULL);
+  g_assert_cmpint (ws_test_run_cli ((const char *[]) { "why", cpu, NULL }, &out, &err), ==, 1);
+  g_assert_cmpstr (out, ==, "");
+  g_assert_nonnull (strstr (err, "no sched_switch events"));
+  g_assert_nonnull (strstr (err, "-e sched:sched_switch"));
+  g_clear_pointer (&err, g_free);
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (ws_test_run_cli ((const char *[]) { "why", cpu, "--json", NULL }, &out, NULL), ==, 1);
+  g_assert_cmpstr (out, ==, "");
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (ws_test_run_cli ((const char *[]) { "why", cpu, pg, NULL }, &out, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "%"));
+}
+
 /* One wait as the target: --event INDEX and --tid TID --at TIME name the
  * same wait, explain exactly its span, and agree with the library on it. */
 static void
@@ -703,6 +733,7 @@ main (int    argc,
   g_test_add_func ("/attribution/py-lock-wait", test_py_lock_wait);
   g_test_add_func ("/attribution/io-default", test_io_default);
   g_test_add_func ("/attribution/cli", test_cli);
+  g_test_add_func ("/attribution/cli-no-waits", test_cli_no_waits);
   g_test_add_func ("/attribution/cli-one-wait", test_cli_one_wait);
   g_test_add_func ("/attribution/cause-chain", test_cause_chain);
   g_test_add_func ("/attribution/default-cluster", test_default_cluster);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ws-application.h"
+#include "ws-overview-page.h"
 #include "ws-gui-test-util.h"
 #include "ws-perf-importer.h"
 #include "ws-window.h"
@@ -35,6 +36,15 @@ dialog_shown (gpointer data)
   return dialog != NULL && gtk_widget_get_mapped (GTK_WIDGET (dialog));
 }
 
+static gboolean
+overview_says_no_waits (gpointer window)
+{
+  WsOverviewPage *page = WS_OVERVIEW_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_OVERVIEW_PAGE));
+
+  return !ws_overview_page_get_busy (page) && has_label_with (GTK_WIDGET (page), "no scheduler events") &&
+         !has_label_with (GTK_WIDGET (page), "Nothing waited");
+}
+
 static void
 test_sample_profile (void)
 {
@@ -48,6 +58,9 @@ test_sample_profile (void)
   gtk_window_present (GTK_WINDOW (window));
   document = ws_gui_test_open_trace (window, path);
   g_assert_cmpuint (ws_trace_count_kind (ws_document_get_trace (document), WS_EVENT_RUNNING), ==, 40);
+  /* The Overview says no wait can be seen, not that nothing waited. */
+  ws_window_show_details_page (window, "overview");
+  ws_gui_test_wait_until (overview_says_no_waits, window, 60, "the Overview to say the trace shows no waits");
   shot = ws_gui_test_screenshot (GTK_WIDGET (window), "profile-01-samples.png");
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.record-waits-help", NULL));

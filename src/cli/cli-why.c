@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli-common.h"
+#include "ws-perf-importer.h"
 #include "ws-attribution-export.h"
 #include "ws-why-targets.h"
 #include "ws-cause-ended.h"
@@ -342,6 +343,15 @@ print_text (WsAttribution *attr,
     }
 }
 
+static gboolean
+any_waits (GPtrArray *traces)
+{
+  for (guint i = 0; i < traces->len; i++)
+    if (ws_trace_count_kind (g_ptr_array_index (traces, i), WS_EVENT_WAIT) > 0)
+      return TRUE;
+  return FALSE;
+}
+
 int
 cli_why (int    argc,
          char **argv)
@@ -389,6 +399,19 @@ cli_why (int    argc,
   if ((traces = cli_load_traces (o.traces, rules, &error)) == NULL)
     {
       status = cli_fail (error);
+      goto out;
+    }
+  if (!any_waits (traces))
+    {
+      /* CPU samples alone say where the CPUs went, not why anyone
+       * waited: a "why" from them would call every gap between samples
+       * running (a `sleep` sampled twice "ran" its whole second). */
+      fprintf (stderr, "%s\n%s\n    %s\n",
+               _("waitscope-cli: why: no waits in these traces (no sched_switch events): "
+                 "CPU samples say where the CPUs went, not why threads waited; "
+                 "“waitscope-cli flamegraph” or “mine --running” show them."),
+               _("To see waits, record the scheduler events with call stacks:"), WS_PERF_RECORD_WAITS_COMMAND);
+      status = CLI_EXIT_INPUT;
       goto out;
     }
   if ((status = pick_targets (&o, traces, threshold, classifier, &targets, &what, &picks)) >= 0)

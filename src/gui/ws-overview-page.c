@@ -510,6 +510,10 @@ fill (WsOverviewPage *self)
       g_autofree char *text = g_strdup_printf (_("Mostly %s."), ws_attribution_get_cause (attr, 0)->label);
       gtk_label_set_text (self->status_label, text);
     }
+  else if (!ws_overview_get_has_waits (self->overview))
+    gtk_label_set_text (self->status_label,
+                        _("No waits can be seen: these traces have no scheduler events (sched_switch), only CPU samples. "
+                          "The Flame Graph shows where the CPUs went."));
   else
     gtk_label_set_text (self->status_label, _("Nothing waited in these traces."));
   gtk_label_set_text (self->pick_label, ws_overview_get_pick_reason (self->overview)

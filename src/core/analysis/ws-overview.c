@@ -32,6 +32,7 @@ struct _WsOverview
   char              *explained;
   char              *pick_reason;  /* nullable */
   GPtrArray         *picks;        /* WsThreadPick, nullable */
+  gboolean           has_waits;    /* some trace has a WAIT event */
 };
 
 G_DEFINE_FINAL_TYPE (WsOverview, ws_overview, G_TYPE_OBJECT)
@@ -237,6 +238,7 @@ ws_overview_compute_for (GPtrArray                   *traces,
       WsTrace *trace = g_ptr_array_index (traces, t);
 
       g_ptr_array_add (self->traces, g_object_ref (trace));
+      self->has_waits = self->has_waits || ws_trace_count_kind (trace, WS_EVENT_WAIT) > 0;
       for (guint i = 0; i < ws_trace_get_n_scenario_instances (trace); i++)
         {
           const WsScenarioInstance *inst = ws_trace_get_scenario_instance (trace, i);
@@ -402,4 +404,18 @@ ws_overview_top_contrast (GPtrArray         *traces,
       out->high_impact = pattern->high_impact;
     }
   return g_steal_pointer (&out);
+}
+
+/**
+ * ws_overview_get_has_waits:
+ *
+ * Whether any trace explained holds a wait.  A trace of CPU samples only
+ * (no sched_switch events) holds none: its "nothing held it up" means
+ * nothing could be seen, not that nothing waited.
+ */
+gboolean
+ws_overview_get_has_waits (WsOverview *self)
+{
+  g_return_val_if_fail (WS_IS_OVERVIEW (self), FALSE);
+  return self->has_waits;
 }

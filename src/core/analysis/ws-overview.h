@@ -159,5 +159,6 @@ GArray                   *ws_overview_get_targets        (WsOverview *self);
 /* (nullable): without scenario instances, one sentence per trace saying
  * which program the causes start from and why (ws_thread_pick_describe()). */
 const char               *ws_overview_get_pick_reason    (WsOverview *self);
+gboolean                  ws_overview_get_has_waits      (WsOverview *self);
 
 G_END_DECLS
