@@ -9,18 +9,25 @@
  * A wait W of thread X delayed thread Y when X readied Y (a THREAD
  * wake-up, not a timer, device or heartbeat) and W overlapped Y's wait;
  * the delay is the overlap, summed over every wait X readied.  Waits of
- * the recorder, and wake-ups by it, do not count.
+ * the recorder, and wake-ups by it, do not count.  Nor does a wait of X
+ * for another process to end (a shell's wait4 for its child,
+ * ws_wait_ended_by_exit()): it is a relay, and the delay is that
+ * process's doing, counted at its own waits; otherwise every launcher's
+ * wait4 was a costly wait that delayed its parent shell, and mining's
+ * first pattern on a machine running builds or scripts.
  */
 #include "config.h"
 
 #include "ws-attribution.h"
 #include "ws-delay-caused.h"
+#include "ws-process-end.h"
 
 /* Calls @func for each wait of @readier overlapping [from, until): a
  * thread's waits are disjoint and in time order, so the walk goes back
  * from @until until one ends by @from. */
 static void
 foreach_overlap (WsTrace           *trace,
+                 WsFrameClassifier *classifier,
                  guint              readier,
                  WsTime             from,
                  WsTime             until,
@@ -37,6 +44,8 @@ foreach_overlap (WsTrace           *trace,
         continue;
       if (e->time + e->duration <= from)
         break;
+      if (ws_wait_ended_by_exit (trace, classifier, th->events[k - 1]) != WS_NONE)
+        continue;
       func (th->events[k - 1], MIN (e->time + e->duration, until) - MAX (e->time, from), user_data);
     }
 }
@@ -71,7 +80,7 @@ ws_delay_caused_foreach (WsTrace           *trace,
       if (e->kind == WS_EVENT_WAIT && e->duration > 0 && !ws_attribution_is_recorder (trace, e->thread)
           && ws_frame_classifier_classify_wake (classifier, trace, i, &readier) == WS_WAKE_THREAD
           && readier != WS_NONE && readier != e->thread && !ws_attribution_is_recorder (trace, readier))
-        foreach_overlap (trace, readier, e->time, e->time + e->duration, func, user_data);
+        foreach_overlap (trace, classifier, readier, e->time, e->time + e->duration, func, user_data);
     }
 }
 

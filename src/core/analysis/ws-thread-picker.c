@@ -22,6 +22,7 @@
 #include "ws-attribution.h"
 #include "ws-cpu-occupancy.h"
 #include "ws-critical-path.h"
+#include "ws-process-end.h"
 #include "ws-thread-picker.h"
 #include "ws-time-format.h"
 
@@ -127,48 +128,6 @@ thread_programs (WsTrace           *trace,
 }
 
 /* ------------------------------------------------------------------ */
-/* Waiting for a process to end                                         */
-
-/* The thread whose end ended wait @event — a shell's wait4 for its child,
- * a read that met the end of the pipe when its writer exited — or
- * WS_NONE.  The wake-up must come from another process's exit path: the
- * readier has no wait, and no CPU sample, between the wake-up and its
- * recorded exit (the kernel closes files, then tells the parent). */
-static guint
-ended_by_exit (WsTrace           *trace,
-               WsFrameClassifier *classifier,
-               guint              event)
-{
-  const WsEvent *w = ws_trace_get_event (trace, event);
-  const WsThread *r;
-  guint readier = WS_NONE;
-  WsTime wake, exit, lo, hi;
-
-  if (w->peer == WS_NONE ||
-      ws_frame_classifier_classify_wake (classifier, trace, event, &readier) != WS_WAKE_THREAD ||
-      readier == WS_NONE ||
-      ws_trace_get_thread (trace, readier)->process == ws_trace_get_thread (trace, w->thread)->process ||
-      (exit = ws_trace_get_thread_exit_time (trace, readier)) < 0)
-    return WS_NONE;
-  wake = ws_trace_get_event (trace, w->peer)->time;
-  lo = MIN (wake, exit);
-  hi = MAX (wake, exit);
-  r = ws_trace_get_thread (trace, readier);
-  for (guint i = 0; i < r->n_events; i++)
-    {
-      const WsEvent *e = ws_trace_get_event (trace, r->events[i]);
-
-      if (e->time <= lo)
-        continue;
-      if (e->time >= hi)
-        break;
-      if (e->kind == WS_EVENT_WAIT || (e->kind == WS_EVENT_RUNNING && wake < exit))
-        return WS_NONE;
-    }
-  return readier;
-}
-
-/* ------------------------------------------------------------------ */
 /* How long each thread was held up                                     */
 
 typedef struct {
@@ -244,7 +203,7 @@ segment_enders (WsTrace           *trace,
             ender = GPOINTER_TO_UINT (cached);
           else
             {
-              ender = ended_by_exit (trace, classifier, s->on_behalf_of);
+              ender = ws_wait_ended_by_exit (trace, classifier, s->on_behalf_of);
               g_hash_table_insert (cache, GUINT_TO_POINTER (s->on_behalf_of), GUINT_TO_POINTER (ender));
             }
           if (ender == WS_NONE && s->depth >= 2 && s->depth - 1 < enclosing->len)
