@@ -100,16 +100,18 @@ run_all () {
 }
 
 export WAITSCOPE_HASH_CACHE= WAITSCOPE_FIT_CACHE= LC_ALL=C.UTF-8
-export WAITSCOPE_HISTORY=${TMPDIR:-/tmp}/waitscope-oracle-history-$$.sqlite
 case "${1:-}" in
   run)
     [ $# -ge 3 ] || { echo "usage: $0 run CLI OUTDIR [TRACE_OR_DIR…]" >&2; exit 2; }
-    cli=$(realpath "$2"); out=$3; shift 3
+    cli=$(realpath "$2"); out=$(realpath -m "$3"); shift 3
+    # Inside OUTDIR, which diff reads as OUT: outputs that name it match.
+    export WAITSCOPE_HISTORY=$out/history-store.sqlite
     run_all "$cli" "$out" "$@"
     ;;
   diff)
     [ $# -eq 3 ] || { echo "usage: $0 diff OUTDIR_A OUTDIR_B" >&2; exit 2; }
     # Paths in outputs name the output directory: compare with it replaced.
+    set -- "$1" "$(realpath "$2")" "$(realpath "$3")"
     status=0
     while IFS= read -r f; do
       a=$2/$f b=$3/$f
