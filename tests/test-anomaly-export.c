@@ -73,7 +73,7 @@ check_trace (WsTrace    *trace,
   for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
     n_finished += ws_trace_get_event (trace, i)->kind == WS_EVENT_WAIT &&
                   !(ws_trace_get_event (trace, i)->flags & WS_EVENT_FLAG_UNFINISHED) &&
-                  ws_trace_get_event (trace, i)->duration > 0;
+                  ws_event_duration (ws_trace_get_event (trace, i)) > 0;
   g_assert_cmpint (json_object_get_int_member (all, "n_waits"), ==, n_finished);
   g_assert_cmpint (json_object_get_int_member (all, "n_waits"), ==, json_array_get_length (waits));
   for (guint i = 0; i < json_array_get_length (waits); i++)
@@ -87,7 +87,7 @@ check_trace (WsTrace    *trace,
       g_assert_cmpint (e->kind, ==, WS_EVENT_WAIT);
       g_assert_false (g_hash_table_contains (seen, GINT_TO_POINTER (index + 1)));
       g_hash_table_add (seen, GINT_TO_POINTER (index + 1));
-      g_assert_cmpint (json_object_get_int_member (w, "duration_ns"), ==, e->duration);
+      g_assert_cmpint (json_object_get_int_member (w, "duration_ns"), ==, ws_event_duration (e));
       g_assert_cmpint (json_object_get_int_member (w, "time_ns"), ==, e->time);
       g_assert_cmpint (json_object_get_int_member (w, "tid"), ==, ws_trace_get_thread (trace, e->thread)->tid);
       g_assert_true (g_hash_table_contains (models, json_object_get_string_member (w, "signature")));

@@ -39,7 +39,7 @@ brute_force (WsTrace *trace,
     {
       const WsEvent *e = ws_trace_get_event (trace, i);
 
-      if (e->thread == thread && ws_wait_is_scored (e) && e->time <= time && time < e->time + e->duration)
+      if (e->thread == thread && ws_wait_is_scored (e) && e->time <= time && time < e->time + ws_event_duration (e))
         {
           found = i;
           (*count)++;
@@ -67,8 +67,8 @@ test_find_wait (void)
           /* Half the times inside a wait (its start included), half anywhere. */
           const WsEvent *pick = ws_trace_get_event (trace, g_rand_int_range (rand, 0, n));
           guint thread = pick->thread, count;
-          WsTime time = g_rand_boolean (rand) && pick->duration > 0
-                        ? pick->time + g_rand_int_range (rand, 0, (gint32) MIN (pick->duration, G_MAXINT32))
+          WsTime time = g_rand_boolean (rand) && ws_event_duration (pick) > 0
+                        ? pick->time + g_rand_int_range (rand, 0, (gint32) MIN (ws_event_duration (pick), G_MAXINT32))
                         : (WsTime) g_rand_double_range (rand, ws_trace_get_start_time (trace), ws_trace_get_end_time (trace));
           guint want = brute_force (trace, thread, time, &count);
           guint got = ws_anomaly_flag_find_wait (trace, ws_trace_get_thread (trace, thread)->tid, time);

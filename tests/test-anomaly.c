@@ -355,10 +355,10 @@ pick (WsAnomalyResult *result,
   s = ws_anomaly_result_get_scores (result, 0, &n);
   for (guint i = 0; i < n; i++)
     if (s[i].model == model && s[i].model_anomalous == anomalous && s[i].flag == WS_ANOMALY_FLAG_NONE
-        && (best == NULL || (anomalous ? ws_trace_get_event (trace, s[i].event)->duration
-                                         < ws_trace_get_event (trace, best->event)->duration
-                                       : ws_trace_get_event (trace, s[i].event)->duration
-                                         > ws_trace_get_event (trace, best->event)->duration)))
+        && (best == NULL || (anomalous ? ws_event_duration (ws_trace_get_event (trace, s[i].event))
+                                         < ws_event_duration (ws_trace_get_event (trace, best->event))
+                                       : ws_event_duration (ws_trace_get_event (trace, s[i].event))
+                                         > ws_event_duration (ws_trace_get_event (trace, best->event)))))
       best = &s[i];
   g_assert_nonnull (best);
   return best;
@@ -422,12 +422,15 @@ pick_anomalous_at (WsAnomalyResult *result,
   s = ws_anomaly_result_get_scores (result, 0, &n);
   for (guint i = 0; i < n; i++)
     if (s[i].model == model && s[i].model_anomalous)
-      g_array_append_val (durations, ws_trace_get_event (trace, s[i].event)->duration);
+      {
+        WsTime d = ws_event_duration (ws_trace_get_event (trace, s[i].event));
+        g_array_append_val (durations, d);
+      }
   g_assert_cmpuint (durations->len, >=, 8);
   g_array_sort (durations, compare_gint64);
   chosen = g_array_index (durations, gint64, (guint) (rank * (durations->len - 1)));
   for (guint i = 0; i < n; i++)
-    if (s[i].model == model && s[i].model_anomalous && ws_trace_get_event (trace, s[i].event)->duration == chosen)
+    if (s[i].model == model && s[i].model_anomalous && ws_event_duration (ws_trace_get_event (trace, s[i].event)) == chosen)
       return &s[i];
   g_assert_not_reached ();
 }
@@ -515,7 +518,7 @@ test_learning_rule (void)
   const WsAnomalyModel *model = ws_anomaly_result_get_model (before, m);
   const WsWaitScore *flagged = pick_anomalous_at (before, m, 0.01);
   guint normal_event = flagged->event, deep_event;
-  gint64 normal_d = ws_trace_get_event (trace, normal_event)->duration;
+  gint64 normal_d = ws_event_duration (ws_trace_get_event (trace, normal_event));
   guint n, n_generalised = 0, n_deep;
   const WsWaitScore *s;
 
@@ -528,7 +531,7 @@ test_learning_rule (void)
   g_assert_false (ws_anomaly_result_lookup (after, 0, normal_event)->model_anomalous);
   s = ws_anomaly_result_get_scores (after, 0, &n);
   for (guint i = 0; i < n; i++)
-    if (s[i].model == m && ws_trace_get_event (trace, s[i].event)->duration <= normal_d)
+    if (s[i].model == m && ws_event_duration (ws_trace_get_event (trace, s[i].event)) <= normal_d)
       {
         g_assert_false (s[i].model_anomalous);
         g_assert_false (s[i].anomalous);
@@ -552,7 +555,7 @@ test_learning_rule (void)
   {
     g_autoptr(WsAnomalyResult) third = NULL;
     guint anomalous_event = pick (deep, FALSE, m)->event;
-    gint64 anomalous_d = ws_trace_get_event (trace, anomalous_event)->duration;
+    gint64 anomalous_d = ws_event_duration (ws_trace_get_event (trace, anomalous_event));
 
     g_assert_cmpuint (anomalous_event, !=, normal_event);
     third = flag_checking_reach (store, deep, anomalous_event, WS_ANOMALY_FLAG_ANOMALOUS);
@@ -562,7 +565,7 @@ test_learning_rule (void)
                       ws_anomaly_result_get_model (deep, m)->n_current);
     s = ws_anomaly_result_get_scores (third, 0, &n);
     for (guint i = 0; i < n; i++)
-      if (s[i].model == m && ws_trace_get_event (trace, s[i].event)->duration >= anomalous_d)
+      if (s[i].model == m && ws_event_duration (ws_trace_get_event (trace, s[i].event)) >= anomalous_d)
         g_assert_true (s[i].model_anomalous || s[i].flag == WS_ANOMALY_FLAG_NORMAL);
   }
 
@@ -591,7 +594,7 @@ lowest_discovery (WsAnomalyResult *result,
   s = ws_anomaly_result_get_scores (result, 0, &n);
   for (guint i = 0; i < n; i++)
     {
-      gint64 d = ws_trace_get_event (trace, s[i].event)->duration;
+      gint64 d = ws_event_duration (ws_trace_get_event (trace, s[i].event));
 
       if (s[i].model == model && s[i].model_anomalous && s[i].flag == WS_ANOMALY_FLAG_NONE && d > after && d < best_d)
         {
@@ -636,7 +639,7 @@ test_learning_one_flag_a_wait (void)
    * the model); with all flagged the cut moves past them, and no other
    * wait changes. */
   first = lowest_discovery (inside, m, 0);
-  first_d = ws_trace_get_event (trace, first->event)->duration;
+  first_d = ws_event_duration (ws_trace_get_event (trace, first->event));
   {
     g_autoptr(GArray) same = g_array_new (FALSE, FALSE, sizeof (guint));
     g_autoptr(WsAnomalyResult) last = g_object_ref (inside);
@@ -646,7 +649,7 @@ test_learning_one_flag_a_wait (void)
     s = ws_anomaly_result_get_scores (inside, 0, &n);
     for (guint i = 0; i < n; i++)
       if (s[i].model == m && s[i].flag == WS_ANOMALY_FLAG_NONE
-          && ws_trace_get_event (trace, s[i].event)->duration == first_d)
+          && ws_event_duration (ws_trace_get_event (trace, s[i].event)) == first_d)
         g_array_append_val (same, s[i].event);
     g_test_message ("shortest discovery: %u waits of %" G_GINT64_FORMAT " ns", same->len, first_d);
     for (guint k = 0; k < same->len; k++)
@@ -672,7 +675,7 @@ test_learning_one_flag_a_wait (void)
       g_assert_false (ws_anomaly_result_lookup (last, 0, g_array_index (same, guint, k))->model_anomalous);
     next = lowest_discovery (last, m, 0);
     g_assert_nonnull (next);
-    g_assert_cmpint (ws_trace_get_event (trace, next->event)->duration, >, first_d);
+    g_assert_cmpint (ws_event_duration (ws_trace_get_event (trace, next->event)), >, first_d);
   }
   detect_weights = WS_FLAG_WEIGHTS_POSTERIOR;
 }
@@ -1107,7 +1110,7 @@ pick_in_slow_component (WsAnomalyResult *result,
   for (guint i = 0; i < n; i++)
     {
       const WsAnomalyModel *m = ws_anomaly_result_get_model (result, s[i].model);
-      double x = log ((double) ws_trace_get_event (trace, s[i].event)->duration), r[WS_GMM_MAX_COMPONENTS];
+      double x = log ((double) ws_event_duration (ws_trace_get_event (trace, s[i].event))), r[WS_GMM_MAX_COMPONENTS];
       guint main = 0;
 
       if (m->level != WS_MODEL_LEVEL_SIGNATURE || s[i].model_anomalous || m->gmm.n_components < 2)
@@ -1180,7 +1183,7 @@ test_learning_component_on_trace (void)
       if (s[j].model == m && s[j].flag == WS_ANOMALY_FLAG_NONE && s[j].model_anomalous
           && !ws_anomaly_result_lookup (before, 0, s[j].event)->model_anomalous)
         {
-          double x = log ((double) ws_trace_get_event (trace, s[j].event)->duration);
+          double x = log ((double) ws_event_duration (ws_trace_get_event (trace, s[j].event)));
           double w = ws_anomaly_flag_weight (&model->gmm, x, FALSE);
 
           flag (store, marked, s[j].event, WS_ANOMALY_FLAG_NORMAL);
@@ -1259,7 +1262,7 @@ test_learning_mark_bounded (void)
             continue;
           for (guint i = 0; i < n; i++)
             {
-              double x = log ((double) ws_trace_get_event (trace, s[i].event)->duration);
+              double x = log ((double) ws_event_duration (ws_trace_get_event (trace, s[i].event)));
 
               if (s[i].model == m && !s[i].model_anomalous && fabs (x - c->mean) < best_gap)
                 {

@@ -300,14 +300,14 @@ test_py_lock_wait (void)
     {
       const WsEvent *e = ws_trace_get_event (trace, th->events[k]);
       if (e->kind == WS_EVENT_WAIT && stack_has (trace, e->stack, "futex_wait") &&
-          (longest == WS_NONE || e->duration > ws_trace_get_event (trace, longest)->duration))
+          (longest == WS_NONE || ws_event_duration (e) > ws_event_duration (ws_trace_get_event (trace, longest))))
         longest = th->events[k];
     }
   g_assert_cmpuint (longest, !=, WS_NONE);
   target.trace = trace;
   target.symptom.thread = thread;
   target.symptom.t0 = ws_trace_get_event (trace, longest)->time;
-  target.symptom.t1 = target.symptom.t0 + ws_trace_get_event (trace, longest)->duration;
+  target.symptom.t1 = target.symptom.t0 + ws_event_duration (ws_trace_get_event (trace, longest));
   g_array_append_val (targets, target);
 
   /* The tally's top may be a blocked category or running/ready; this
@@ -442,12 +442,12 @@ test_cli_one_wait (void)
   g_assert_cmpuint (wait, !=, WS_NONE);
   e = ws_trace_get_event (trace, wait);
   /* The wait holds a moment in its middle, and that moment finds it. */
-  g_assert_cmpuint (ws_symptom_wait_at (trace, e->thread, e->time + e->duration / 2), ==, wait);
-  g_assert_cmpuint (ws_symptom_wait_at (trace, e->thread, e->time + e->duration), !=, wait);
+  g_assert_cmpuint (ws_symptom_wait_at (trace, e->thread, e->time + ws_event_duration (e) / 2), ==, wait);
+  g_assert_cmpuint (ws_symptom_wait_at (trace, e->thread, e->time + ws_event_duration (e)), !=, wait);
 
   index = g_strdup_printf ("%u", wait);
   tid = g_strdup_printf ("%d", ws_trace_get_thread (trace, e->thread)->tid);
-  at = g_strdup_printf ("%" G_GINT64_FORMAT "ns", e->time + e->duration / 2);
+  at = g_strdup_printf ("%" G_GINT64_FORMAT "ns", e->time + ws_event_duration (e) / 2);
   g_assert_cmpint (ws_test_run_cli ((const char *[]) { "why", path, "--event", index, "--json", NULL }, &by_event, NULL), ==, 0);
   g_assert_cmpint (ws_test_run_cli ((const char *[]) { "why", path, "--tid", tid, "--at", at, "--json", NULL }, &by_time, NULL), ==, 0);
   g_assert_cmpstr (by_event, ==, by_time);
@@ -455,7 +455,7 @@ test_cli_one_wait (void)
   json_parser_load_from_data (parser, by_event, -1, &error);
   g_assert_no_error (error);
   root = json_node_get_object (json_parser_get_root (parser));
-  g_assert_cmpint (json_object_get_int_member (root, "total"), ==, e->duration);
+  g_assert_cmpint (json_object_get_int_member (root, "total"), ==, ws_event_duration (e));
   target.trace = trace;
   g_assert_true (ws_symptom_from_wait (trace, wait, &target.symptom));
   g_array_append_val (one, target);

@@ -52,9 +52,9 @@ pick_events (WsTrace *trace,
     {
       const WsEvent *e = ws_trace_get_event (trace, i);
 
-      if (e->kind == WS_EVENT_WAIT && e->duration > best)
+      if (e->kind == WS_EVENT_WAIT && ws_event_duration (e) > best)
         {
-          best = e->duration;
+          best = ws_event_duration (e);
           *longest = i;
         }
       else if (e->kind != WS_EVENT_WAIT && *not_wait == WS_NONE)
@@ -96,7 +96,7 @@ assert_symptom (WsTrace    *trace,
   g_assert_cmpint (json_object_get_int_member (symptom, "tid"), ==, ws_trace_get_thread (trace, s.thread)->tid);
   /* The wait starts its window and fills it. */
   g_assert_cmpint (s.t0, ==, ws_trace_get_event (trace, event)->time);
-  g_assert_cmpint (s.t1 - s.t0, ==, MAX (ws_trace_get_event (trace, event)->duration, 1));
+  g_assert_cmpint (s.t1 - s.t0, ==, MAX (ws_event_duration (ws_trace_get_event (trace, event)), 1));
 }
 
 static void

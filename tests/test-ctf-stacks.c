@@ -128,13 +128,15 @@ event_text (WsTrace    *trace,
   const WsFrameId *frames = e->stack != WS_STACK_EMPTY ? ws_stack_table_get_stack (stacks, e->stack, &n) : NULL;
 
   g_string_append_printf (s, "%d %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " tid %d cpu %u state %c flags %u latency %u",
-                          e->kind, e->time, e->duration, ws_trace_get_thread (trace, e->thread)->tid, e->cpu,
-                          e->state ? e->state : '-', e->flags, e->ready_latency);
+                          e->kind, e->time, ws_event_duration (e), ws_trace_get_thread (trace, e->thread)->tid, e->cpu,
+                          e->state ? e->state : '-', e->flags, ws_trace_wait_ready_latency (trace, i));
   if (e->kind == WS_EVENT_MARKER)
-    g_string_append_printf (s, " marker %s", ws_trace_get_string (trace, e->target));
-  else if (e->target != WS_NONE)
-    g_string_append_printf (s, " target %d", ws_trace_get_thread (trace, e->target)->tid);
-  if (e->peer != WS_NONE)
+    g_string_append_printf (s, " marker %s", ws_trace_get_string (trace, ws_event_name (e)));
+  else if (ws_event_name (e) != WS_NONE)
+    g_string_append_printf (s, " name %s", ws_trace_get_string (trace, ws_event_name (e)));
+  else if (ws_event_target (e) != WS_NONE)
+    g_string_append_printf (s, " target %d", ws_trace_get_thread (trace, ws_event_target (e))->tid);
+  if (ws_event_peer (e) != WS_NONE)
     {
       const WsEvent *p = ws_trace_get_event (trace, e->peer);
       /* (bare addresses cannot tell a wake-up in an interrupt from one in

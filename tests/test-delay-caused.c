@@ -74,7 +74,7 @@ check_trace (const char *name,
       guint x = WS_NONE;
       const WsThread *xt;
 
-      if (y->kind != WS_EVENT_WAIT || y->duration <= 0 || ws_attribution_is_recorder (trace, y->thread)
+      if (y->kind != WS_EVENT_WAIT || ws_event_duration (y) <= 0 || ws_attribution_is_recorder (trace, y->thread)
           || ws_frame_classifier_classify_wake (classifier, trace, i, &x) != WS_WAKE_THREAD
           || x == WS_NONE || x == y->thread || ws_attribution_is_recorder (trace, x))
         continue;
@@ -83,14 +83,14 @@ check_trace (const char *name,
         {
           const WsEvent *w = ws_trace_get_event (trace, xt->events[k]);
 
-          if (w->kind == WS_EVENT_WAIT && w->time < y->time + y->duration && w->time + w->duration > y->time)
+          if (w->kind == WS_EVENT_WAIT && w->time < y->time + ws_event_duration (y) && w->time + ws_event_duration (w) > y->time)
             {
               if (naive_relay (trace, classifier, xt->events[k]))
                 {
                   n_relays++;
                   continue;
                 }
-              naive[xt->events[k]] += MIN (w->time + w->duration, y->time + y->duration) - MAX (w->time, y->time);
+              naive[xt->events[k]] += MIN (w->time + ws_event_duration (w), y->time + ws_event_duration (y)) - MAX (w->time, y->time);
               overlapped[xt->events[k]] = TRUE;
             }
         }

@@ -38,7 +38,7 @@ test_collapse_waits (void)
     {
       const WsEvent *e = ws_trace_get_event (trace, i);
       if (e->kind == WS_EVENT_WAIT)
-        expected += (guint64) e->duration / 1000;
+        expected += (guint64) ws_event_duration (e) / 1000;
     }
 
   ws_collapse_options_init (&options);
@@ -352,17 +352,14 @@ test_chrome_numbers (void)
   for (guint i = 0; i < 3000; i++)
     {
       static const WsEventKind kinds[] = { WS_EVENT_RUNNING, WS_EVENT_WAIT, WS_EVENT_PREEMPT, WS_EVENT_MARKER };
-      WsEvent e = { 0 };
+      WsEvent e;
+      WsTime time = random_time (rand);
+      WsTime duration = g_rand_int_range (rand, 0, 3) == 0 ? g_rand_int_range (rand, 0, 2000)
+                                                           : (WsTime) (g_rand_double (rand) * (double) (WS_TIME_MAX / 4));
+      guint thread = threads[g_rand_int_range (rand, 0, G_N_ELEMENTS (threads))];
 
-      e.time = random_time (rand);
-      e.duration = g_rand_int_range (rand, 0, 3) == 0 ? g_rand_int_range (rand, 0, 2000)
-                                                      : (WsTime) (g_rand_double (rand) * (double) (WS_TIME_MAX / 4));
-      e.thread = threads[g_rand_int_range (rand, 0, G_N_ELEMENTS (threads))];
-      e.stack = WS_STACK_EMPTY;
-      e.peer = WS_NONE;
-      e.target = WS_NONE;
-      e.ready_latency = WS_LATENCY_UNKNOWN;
-      e.kind = kinds[g_rand_int_range (rand, 0, G_N_ELEMENTS (kinds))];
+      ws_event_init (&e, kinds[g_rand_int_range (rand, 0, G_N_ELEMENTS (kinds))], time, thread);
+      ws_event_set_duration (&e, duration);
       e.flags = e.kind == WS_EVENT_RUNNING ? WS_EVENT_FLAG_SPAN : 0;
       e.state = e.kind == WS_EVENT_WAIT ? 'S' : 0;
       ws_trace_add_event (trace, &e);
@@ -378,7 +375,7 @@ test_chrome_numbers (void)
 
       count_number (expected, "ts", e->time / 1000, (int) (((e->time % 1000) + 1000) % 1000));
       if (e->kind != WS_EVENT_MARKER)
-        count_number (expected, "dur", MAX (e->duration, 0) / 1000, (int) (MAX (e->duration, 0) % 1000));
+        count_number (expected, "dur", MAX (ws_event_duration (e), 0) / 1000, (int) (MAX (ws_event_duration (e), 0) % 1000));
       count_value (expected, "pid", pid);
       count_value (expected, "tid", tid);
     }

@@ -534,7 +534,7 @@ test_laws (void)
               if (ws_false_runs_chain_of (fr, i) != chain)
                 continue;
               g_assert_cmpint (e->time, >=, chain->start);
-              g_assert_cmpint (e->time + e->duration, <=, chain->end);
+              g_assert_cmpint (e->time + ws_event_duration (e), <=, chain->end);
               if (e->kind != WS_EVENT_WAIT)
                 continue;
               pieces++;
@@ -543,11 +543,11 @@ test_laws (void)
                 {
                   g_assert_true (ws_false_runs_is_timed_out_lock_wait (trace, ws_frame_classifier_get_default (),
                                                                        prev - ws_trace_get_events (trace)));
-                  g_assert_cmpint (e->time - (prev->time + prev->duration), <, prev->duration);
+                  g_assert_cmpint (e->time - (prev->time + ws_event_duration (prev)), <, ws_event_duration (prev));
                 }
               prev = e;
               if (i == chain->last)
-                g_assert_cmpint (e->time + e->duration, ==, chain->end);
+                g_assert_cmpint (e->time + ws_event_duration (e), ==, chain->end);
             }
           g_assert_cmpuint (pieces, ==, chain->n_pieces);
           in_chains += pieces;
@@ -562,7 +562,7 @@ test_laws (void)
           const WsEvent *p = ws_trace_get_event (trace, i), *q = ws_trace_get_event (trace, j);
 
           if (ws_false_runs_is_timed_out_lock_wait (trace, ws_frame_classifier_get_default (), i)
-              && q->stack == p->stack && q->time - (p->time + p->duration) < p->duration)
+              && q->stack == p->stack && q->time - (p->time + ws_event_duration (p)) < ws_event_duration (p))
             {
               g_assert_nonnull (ws_false_runs_chain_of (fr, j));
               g_assert_true (ws_false_runs_chain_of (fr, i) == ws_false_runs_chain_of (fr, j));
@@ -677,9 +677,9 @@ test_real_timed_lock (void)
         continue;
       kind = ws_frame_classifier_classify_wake (ws_frame_classifier_get_default (), trace, i, &readier);
       if (kind == WS_WAKE_TIMER)
-        timer_tries += e->duration;
+        timer_tries += ws_event_duration (e);
       else if (readier == holder)
-        holder_tries += e->duration;
+        holder_tries += ws_event_duration (e);
     }
   g_test_message ("timed-lock: tl-waiter's lock waits: %.1f ms readied by tl-holder, %.1f ms by the timer "
                   "(tries one by one: %.1f ms and %.1f ms)",

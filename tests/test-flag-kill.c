@@ -121,7 +121,7 @@ test_kill_loop (void)
     {
       const WsEvent *ev = ws_trace_get_event (trace, e);
       if (ws_wait_is_scored (ev))
-        waits[n++] = (Wait) { ev->time, ws_trace_get_thread (trace, ev->thread)->tid, ev->duration };
+        waits[n++] = (Wait) { ev->time, ws_trace_get_thread (trace, ev->thread)->tid, ws_event_duration (ev) };
     }
   g_assert_cmpuint (n, ==, N_WAITS);
   g_clear_object (&trace);

@@ -238,7 +238,7 @@ raw_total (WsTrace *trace, WsFlameMode mode, WsTime a, WsTime b, const guint8 *i
     {
       const WsEvent *e = ws_trace_get_event (trace, i);
       if (e->kind == WS_EVENT_RUNNING && !(e->flags & WS_EVENT_FLAG_SPAN))
-        event = e->target, found = TRUE;
+        event = ws_event_name (e), found = TRUE;
     }
   for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
     {
@@ -247,11 +247,11 @@ raw_total (WsTrace *trace, WsFlameMode mode, WsTime a, WsTime b, const guint8 *i
       if (in_scope != NULL && !in_scope[e->thread])
         continue;
       if (mode == WS_FLAME_ON_CPU && e->kind == WS_EVENT_RUNNING && !(e->flags & WS_EVENT_FLAG_SPAN) &&
-          e->target == event && e->time >= a && e->time < b)
-        sum += e->duration;
+          ws_event_name (e) == event && e->time >= a && e->time < b)
+        sum += ws_event_duration (e);
       else if (mode != WS_FLAME_ON_CPU && e->kind == WS_EVENT_WAIT)
         {
-          WsTime s = MAX (e->time, a), t = MIN (e->time + e->duration, b);
+          WsTime s = MAX (e->time, a), t = MIN (e->time + ws_event_duration (e), b);
           if (t > s)
             sum += t - s;
         }

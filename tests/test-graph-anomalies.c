@@ -192,7 +192,7 @@ test_ready_tree (Fixture       *f,
                  gconstpointer  data)
 {
   const WsEvent *e = ws_trace_get_event (f->trace, f->worst);
-  WsSymptom symptom = { e->thread, e->time, e->time + e->duration };
+  WsSymptom symptom = { e->thread, e->time, e->time + ws_event_duration (e) };
   WsReadyTreeSettings settings;
   g_autoptr(GError) error = NULL;
   g_autoptr(WsReadyTree) tree = NULL;
@@ -216,7 +216,7 @@ test_wait_graph (Fixture       *f,
                  gconstpointer  data)
 {
   const WsEvent *e = ws_trace_get_event (f->trace, f->worst);
-  WsSymptom symptom = { e->thread, e->time, e->time + e->duration };
+  WsSymptom symptom = { e->thread, e->time, e->time + ws_event_duration (e) };
   WsWaitGraphSettings settings;
   g_autoptr(GError) error = NULL;
   g_autoptr(WsWaitGraph) graph = NULL;

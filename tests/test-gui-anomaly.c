@@ -133,7 +133,7 @@ chain_anomalous (WsWindow *window,
   const WsEvent *e = ws_trace_get_event (trace, event);
   g_autoptr(WsReadyTree) tree = NULL;
   WsReadyTreeSettings settings;
-  WsSymptom symptom = { e->thread, e->time, e->time + e->duration };
+  WsSymptom symptom = { e->thread, e->time, e->time + ws_event_duration (e) };
   WsChainMetrics m;
   guint chain;
 
@@ -183,7 +183,7 @@ show (WsDocument *doc,
   const WsEvent *e = ws_trace_get_event (ws_document_get_trace (doc), event);
   WsTimelineViewport *viewport = ws_document_get_viewport (doc);
 
-  ws_timeline_viewport_set_visible (viewport, e->time - e->duration, e->time + 2 * e->duration);
+  ws_timeline_viewport_set_visible (viewport, e->time - ws_event_duration (e), e->time + 2 * ws_event_duration (e));
   ws_timeline_viewport_set_selected_event (viewport, event);
 }
 
@@ -349,7 +349,7 @@ test_flag_on_graph (void)
   /* The ready tree of the most anomalous wait. */
   event = most_anomalous (state, doc);
   e = ws_trace_get_event (ws_document_get_trace (doc), event);
-  symptom = (WsSymptom) { e->thread, e->time, e->time + e->duration };
+  symptom = (WsSymptom) { e->thread, e->time, e->time + ws_event_duration (e) };
   ws_window_show_details_page (window, "graph");
   ws_graph_page_show_symptom (page, ws_document_get_trace (doc), &symptom, WS_GRAPH_MODE_READY_TREE);
   ws_gui_test_wait_until (graph_built, page, 120, "the ready tree and its anomaly marks");
@@ -480,7 +480,7 @@ wait_in_slow_component (WsAnomalyState *state,
   for (guint i = 0; i < n; i++)
     {
       const WsAnomalyModel *m = ws_anomaly_result_get_model (result, s[i].model);
-      double x = log ((double) ws_trace_get_event (ws_document_get_trace (doc), s[i].event)->duration);
+      double x = log ((double) ws_event_duration (ws_trace_get_event (ws_document_get_trace (doc), s[i].event)));
       guint main = 0;
 
       if (s[i].anomalous || m->gmm.n_components < 2 || !g_str_has_prefix (m->key, "take_lock;"))

@@ -649,7 +649,7 @@ a_wait (WsTrace *trace)
   for (guint i = 0; i < t->n_events; i++)
     {
       const WsEvent *e = ws_trace_get_event (trace, t->events[i]);
-      if (e->kind == WS_EVENT_WAIT && e->time >= T0 && e->duration > 0)
+      if (e->kind == WS_EVENT_WAIT && e->time >= T0 && ws_event_duration (e) > 0)
         return t->events[i];
     }
   g_assert_not_reached ();

@@ -193,7 +193,7 @@ test_critical_path (void)
         ev = ws_trace_get_event (trace, e);
         g_assert_cmpuint (ev->thread, ==, seg->thread);
         g_assert_cmpint (ev->time, <=, seg->start);
-        g_assert_cmpint (ev->time + ev->duration, >, seg->start);
+        g_assert_cmpint (ev->time + ws_event_duration (ev), >, seg->start);
       }
     shot = ws_gui_test_screenshot (GTK_WIDGET (window), "inspect-02-segment-selected.png");
     /* The selection ring, in the accent colour. */

@@ -467,7 +467,7 @@ woken_by_thread (WsTrace *trace,
 {
   const WsEvent *e = ws_trace_get_event (trace, wait);
 
-  return e->duration > 1000000 && e->peer != WS_NONE && e->peer < ws_trace_get_n_events (trace) &&
+  return ws_event_duration (e) > 1000000 && e->peer != WS_NONE && e->peer < ws_trace_get_n_events (trace) &&
          ws_trace_get_event (trace, e->peer)->kind == WS_EVENT_UNWAIT &&
          ws_trace_get_event (trace, e->peer)->thread != e->thread;
 }

@@ -328,7 +328,7 @@ select_slowest (WsWindow *window)
     {
       const WsEvent *e = ws_trace_get_event (trace, t->events[i]);
       if (e->kind == WS_EVENT_WAIT && e->time >= slowest->t0 && e->time < slowest->t1 &&
-          (longest == WS_NONE || e->duration > ws_trace_get_event (trace, longest)->duration))
+          (longest == WS_NONE || ws_event_duration (e) > ws_event_duration (ws_trace_get_event (trace, longest))))
         longest = t->events[i];
     }
   ws_timeline_viewport_set_selection (viewport, slowest->thread, slowest->t0, slowest->t1);

@@ -402,7 +402,7 @@ test_mining_page (void)
       g_assert_nonnull (graph);
       g_signal_connect (graph, "ready", G_CALLBACK (ws_gui_test_flag_cb), &ready);
       ws_timeline_viewport_set_selection (ws_document_get_viewport (document), e->thread,
-                                          e->time - 1000000, e->time + e->duration + 1000000);
+                                          e->time - 1000000, e->time + ws_event_duration (e) + 1000000);
       gtk_widget_activate_action (GTK_WIDGET (window), "win.show-wait-graph", NULL);
       ws_gui_test_wait_for_flag (&ready, 60, "the wait graph");
       ws_window_show_details_page (window, "mining");

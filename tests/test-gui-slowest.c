@@ -66,12 +66,12 @@ longest_wait (WsTrace *trace,
       const WsEvent *e = ws_trace_get_event (trace, i);
       guint readier;
 
-      if (e->kind == WS_EVENT_WAIT && (thread == WS_NONE || e->thread == thread) && e->duration > best_d &&
+      if (e->kind == WS_EVENT_WAIT && (thread == WS_NONE || e->thread == thread) && ws_event_duration (e) > best_d &&
           (thread != WS_NONE || (ws_trace_wait_readier (trace, i, &readier) == WS_READIER_THREAD
                                  && !is_housekeeping (ws_trace_get_thread (trace, e->thread)->name))))
         {
           best = i;
-          best_d = e->duration;
+          best_d = ws_event_duration (e);
         }
     }
   return best;
@@ -103,8 +103,8 @@ assert_zoomed_to_wait (WsWindow   *window,
 
   g_assert_cmpuint (ws_timeline_viewport_get_selected_event (viewport), ==, event);
   g_assert_cmpint (begin, <, e->time);
-  g_assert_cmpint (end, >, e->time + e->duration);
-  g_assert_cmpint (end - begin, <, 3 * MAX (e->duration, WS_TIMELINE_MIN_SPAN));
+  g_assert_cmpint (end, >, e->time + ws_event_duration (e));
+  g_assert_cmpint (end - begin, <, 3 * MAX (ws_event_duration (e), WS_TIMELINE_MIN_SPAN));
 }
 
 static gboolean
@@ -140,7 +140,7 @@ ask_for (WsWindow    *window,
   g_assert_true (ws_graph_page_get_symptom (page, &symptom, &root));
   g_assert_cmpuint (symptom.thread, ==, e->thread);
   g_assert_cmpint (symptom.t0, ==, e->time);
-  g_assert_cmpint (symptom.t1, ==, e->time + e->duration);
+  g_assert_cmpint (symptom.t1, ==, e->time + ws_event_duration (e));
   g_assert_cmpuint (root, ==, event);
   ws_gui_test_wait_until (graph_ready, page, 120, action);
 }
@@ -179,8 +179,8 @@ test_pg_slowest (void)
 
   g_assert_true (ws_slowest_list_get_row (list, WS_SLOWEST_WAIT, 0, &row_doc, &event, NULL));
   g_assert_true (row_doc == document);
-  g_assert_cmpint (ws_trace_get_event (trace, event)->duration, ==,
-                   ws_trace_get_event (trace, longest_wait (trace, WS_NONE))->duration);
+  g_assert_cmpint (ws_event_duration (ws_trace_get_event (trace, event)), ==,
+                   ws_event_duration (ws_trace_get_event (trace, longest_wait (trace, WS_NONE))));
   for (guint i = 1; i < ws_trace_get_n_scenario_instances (trace); i++)
     {
       const WsScenarioInstance *a = ws_trace_get_scenario_instance (trace, i);

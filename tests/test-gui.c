@@ -448,7 +448,7 @@ test_window (void)
   {
     const WsEvent *e = ws_trace_get_event (gui.trace, event);
 
-    g_assert_cmpint (e->time + e->duration, >=, ws_timeline_viewport_get_begin (viewport));
+    g_assert_cmpint (e->time + ws_event_duration (e), >=, ws_timeline_viewport_get_begin (viewport));
     g_assert_cmpint (e->time, <=, ws_timeline_viewport_get_end (viewport));
   }
   g_assert_nonnull (strstr (ws_details_pane_get_stack_text (ws_window_get_details_pane (gui.window)), "futex_wait"));

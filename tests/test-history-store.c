@@ -270,17 +270,13 @@ test_fill_similarity (Fixture *fx, gconstpointer data)
 static WsEvent
 event (guint32 thread, WsTime t, WsTime d, WsEventKind kind, WsStackId s, guint8 flags)
 {
-  WsEvent e = { 0 };
+  WsEvent e;
 
-  e.time = t;
-  e.duration = d;
-  e.thread = thread;
+  ws_event_init (&e, kind, t, thread);
+  if (d != 0)
+    ws_event_set_duration (&e, d);
   e.stack = s;
-  e.kind = kind;
   e.flags = flags;
-  e.peer = WS_NONE;
-  e.target = WS_NONE;
-  e.ready_latency = WS_LATENCY_UNKNOWN;
   return e;
 }
 

@@ -112,8 +112,8 @@ test_folded_load (void)
       const WsEvent *e = ws_trace_get_event (trace, i);
       const WsFrameId *frames = ws_stack_table_get_stack (stacks, e->stack, &n);
 
-      total += e->duration;
-      if (e->duration == 12)
+      total += ws_event_duration (e);
+      if (ws_event_duration (e) == 12)
         {
           /* Caller first, the process name taken off. */
           g_assert_cmpuint (n, ==, 3);

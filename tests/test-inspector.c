@@ -290,7 +290,7 @@ test_real_under_connection (void)
         if (ev[i].peer == WS_NONE)
           {
             unknown++;
-            unknown_cost += ev[i].duration;
+            unknown_cost += ws_event_duration (&ev[i]);
           }
       }
 
@@ -305,8 +305,8 @@ test_real_under_connection (void)
   g_assert_cmpuint (under->events->len, ==, 10);
   /* Longest first. */
   for (guint i = 1; i < under->events->len; i++)
-    g_assert_cmpint (ev[g_array_index (under->events, guint32, i - 1)].duration, >=,
-                     ev[g_array_index (under->events, guint32, i)].duration);
+    g_assert_cmpint (ws_event_duration (&ev[g_array_index (under->events, guint32, i - 1)]), >=,
+                     ws_event_duration (&ev[g_array_index (under->events, guint32, i)]));
 }
 
 /* waitscope-cli inspect: trace-wide without --tid, graph-wide with it. */

@@ -138,11 +138,11 @@ assert_wait (WsTrace       *trace,
   const WsEvent *e = ws_trace_get_event (trace, i);
   guint readier_thread;
 
-  g_assert_cmpint (e->duration, ==, cost_us * 1000);
+  g_assert_cmpint (ws_event_duration (e), ==, cost_us * 1000);
   if (latency_us < 0)
-    g_assert_cmpuint (e->ready_latency, ==, WS_LATENCY_UNKNOWN);
+    g_assert_cmpuint (ws_trace_wait_ready_latency (trace, i), ==, WS_LATENCY_UNKNOWN);
   else
-    g_assert_cmpuint (e->ready_latency, ==, latency_us * 1000);
+    g_assert_cmpuint (ws_trace_wait_ready_latency (trace, i), ==, latency_us * 1000);
   g_assert_cmpint (ws_trace_wait_readier (trace, i, &readier_thread), ==, readier);
   if (readier == WS_READIER_THREAD)
     g_assert_cmpint (ws_trace_get_thread (trace, readier_thread)->tid, ==, readier_tid);
@@ -158,7 +158,7 @@ assert_wait (WsTrace       *trace,
       const WsEvent *u = ws_trace_get_event (trace, e->peer);
       /* The back link: given in the file or filled in by the reader. */
       g_assert_cmpuint (u->peer, ==, i);
-      g_assert_cmpuint (u->target, ==, e->thread);
+      g_assert_cmpuint (ws_event_target (u), ==, e->thread);
       g_assert_cmpstr (leaf_function (trace, u->stack), ==, unwait_leaf);
     }
 }
@@ -221,10 +221,10 @@ test_hand_built (void)
   g_assert_cmpuint (e->flags, ==, WS_EVENT_FLAG_UNFINISHED);
   e = ws_trace_get_event (trace, find_event (trace, 100, WS_EVENT_PREEMPT, US (600)));
   g_assert_cmpint (e->state, ==, 'R');
-  g_assert_cmpint (e->duration, ==, 50000);
+  g_assert_cmpint (ws_event_duration (e), ==, 50000);
   e = ws_trace_get_event (trace, find_event (trace, 100, WS_EVENT_RUNNING, US (50)));
   g_assert_cmpuint (e->flags, ==, 0);
-  g_assert_cmpint (e->duration, ==, 4000);
+  g_assert_cmpint (ws_event_duration (e), ==, 4000);
   g_assert_cmpstr (leaf_function (trace, e->stack), ==, "compute");
 
   /* Both stack forms intern to the same table: stack 1 of the file and the
@@ -242,7 +242,7 @@ test_hand_built (void)
   }
 
   e = ws_trace_get_event (trace, find_event (trace, 100, WS_EVENT_MARKER, US (1390)));
-  g_assert_cmpstr (ws_trace_get_string (trace, e->target), ==, "sdt_postgresql:transaction__abort");
+  g_assert_cmpstr (ws_trace_get_string (trace, ws_event_name (e)), ==, "sdt_postgresql:transaction__abort");
 
   /* The reader does not apply scenario rules; the loader does. */
   g_assert_cmpuint (ws_trace_get_n_scenario_instances (trace), ==, 0);
@@ -318,18 +318,18 @@ assert_traces_equal (WsTrace *a,
       const WsEvent *eb = ws_trace_get_event (b, i);
 
       g_assert_cmpint (ea->time, ==, eb->time);
-      g_assert_cmpint (ea->duration, ==, eb->duration);
+      g_assert_cmpint (ws_event_duration (ea), ==, ws_event_duration (eb));
       g_assert_cmpuint (ea->thread, ==, eb->thread);
-      g_assert_cmpuint (ea->peer, ==, eb->peer);
-      g_assert_cmpuint (ea->ready_latency, ==, eb->ready_latency);
+      g_assert_cmpuint (ws_event_peer (ea), ==, ws_event_peer (eb));
+      g_assert_cmpuint (ws_trace_wait_ready_latency (a, i), ==, ws_trace_wait_ready_latency (b, i));
       g_assert_cmpuint (ea->cpu, ==, eb->cpu);
       g_assert_cmpuint (ea->kind, ==, eb->kind);
       g_assert_cmpuint (ea->flags, ==, eb->flags);
       g_assert_cmpint (ea->state, ==, eb->state);
-      if (ea->kind == WS_EVENT_MARKER)
-        g_assert_cmpstr (ws_trace_get_string (a, ea->target), ==, ws_trace_get_string (b, eb->target));
+      if (ws_event_is_named (ea))
+        g_assert_cmpstr (ws_trace_get_string (a, ws_event_name (ea)), ==, ws_trace_get_string (b, ws_event_name (eb)));
       else
-        g_assert_cmpuint (ea->target, ==, eb->target);
+        g_assert_cmpuint (ws_event_target (ea), ==, ws_event_target (eb));
       /* Each distinct stack compared once: traces share few stacks. */
       if (ws_trace_get_stack_table (a) != ws_trace_get_stack_table (b)
           && !g_hash_table_contains (checked, GUINT_TO_POINTER (ea->stack + 1)))
@@ -436,23 +436,179 @@ build_awkward_trace (void)
   ws_trace_set_process_name (trace, 7, awkward_names[1]);
 
   {
-    WsEvent wait = { .time = -5, .duration = G_MAXINT64 / 4, .thread = t0, .peer = 1,
-                     .target = WS_NONE, .ready_latency = 0, .cpu = 65535, .kind = WS_EVENT_WAIT,
+    WsEvent wait = { .time = -5, .u.duration = G_MAXINT64 / 4, .thread = t0, .peer = 1,
+                     .cpu = 65535, .kind = WS_EVENT_WAIT,
                      .flags = (1u << WS_EVENT_N_FLAG_BITS) - 1, .state = 'D',
                      .stack = ws_stack_table_intern_stack (stacks, frames, G_N_ELEMENTS (frames)) };
-    WsEvent unwait = { .time = 10, .thread = t1, .peer = 0, .target = t0,
-                       .ready_latency = WS_LATENCY_UNKNOWN, .kind = WS_EVENT_UNWAIT,
+    WsEvent unwait = { .time = 10, .thread = t1, .peer = 0, .u.wake = { t0, WS_LATENCY_UNKNOWN },
+                       .kind = WS_EVENT_UNWAIT,
                        .stack = ws_stack_table_intern_stack (stacks, frames + 1, 2) };
-    WsEvent marker = { .time = 10, .thread = t1, .peer = 12345, .kind = WS_EVENT_MARKER,
-                       .ready_latency = WS_LATENCY_UNKNOWN,
-                       .target = ws_trace_intern_string (trace, awkward_names[2]) };
+    WsEvent marker = { .time = 10, .thread = t1, .kind = WS_EVENT_MARKER,
+                       .peer = ws_trace_intern_string (trace, awkward_names[2]) };
     ws_trace_add_event (trace, &wait);
     ws_trace_add_event (trace, &unwait);
     ws_trace_add_event (trace, &marker);
+    ws_trace_set_wait_ready_latency (trace, 0, 0);
   }
   ws_trace_set_name (trace, awkward_names[4]);
   ws_trace_finish (trace);
   return trace;
+}
+
+/* The 32-byte event keeps a wake-up's target and its wait's ready latency
+ * in the wake-up's duration word, and a sample's or marker's name in its
+ * peer word (WsEvent).  Law, over random traces built in random order
+ * (latencies set before or after the links, events out of time order,
+ * waits with a latency and no wake-up): every accessor reads back what was
+ * set, whatever the kind, and a JSON round trip keeps it.  Oracle: the
+ * values drawn, kept by each event's unique time. */
+static void
+test_event_words_random (void)
+{
+  for (guint seed = 1; seed <= 40; seed++)
+    {
+      g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+      g_autoptr(WsTrace) trace = ws_trace_new ("/tmp/words.json", NULL);
+      g_autoptr(WsTrace) copy = NULL;
+      g_autoptr(GHashTable) latency = g_hash_table_new (g_int64_hash, g_int64_equal);
+      g_autoptr(GHashTable) word = g_hash_table_new (g_int64_hash, g_int64_equal);
+      g_autoptr(GHashTable) duration = g_hash_table_new (g_int64_hash, g_int64_equal);
+      g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
+      guint n_threads = g_rand_int_range (rand, 1, 5), n = g_rand_int_range (rand, 0, 80);
+      guint32 names[3];
+      g_autofree guint *times = g_new (guint, MAX (n, 1));
+
+      for (guint t = 0; t < n_threads; t++)
+        ws_trace_ensure_thread (trace, 100 + t, 100);
+      for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+        {
+          g_autofree char *name = g_strdup_printf ("probe:p%u", k);
+          names[k] = ws_trace_intern_string (trace, name);
+        }
+      /* Unique times, in shuffled order: the finish sorts them. */
+      for (guint i = 0; i < n; i++)
+        times[i] = i;
+      for (guint i = n; i > 1; i--)
+        {
+          guint j = g_rand_int_range (rand, 0, i), x = times[i - 1];
+          times[i - 1] = times[j];
+          times[j] = x;
+        }
+
+#define KEEP(table, t, v) G_STMT_START { \
+      gint64 *key_ = g_new (gint64, 1); *key_ = (t); g_ptr_array_add (keys, key_); \
+      g_hash_table_insert ((table), key_, GSIZE_TO_POINTER ((gsize) (v) + 1)); } G_STMT_END
+#define KEPT(table, t) ((gsize) GPOINTER_TO_SIZE (g_hash_table_lookup ((table), &(gint64) { (t) })) - 1)
+
+      for (guint i = 0; i < n; i++)
+        {
+          WsTime time = (WsTime) times[i] * 10000;
+          guint thread = g_rand_int_range (rand, 0, n_threads);
+          WsEventKind kind = g_rand_int_range (rand, 0, WS_N_EVENT_KINDS);
+          WsEvent e;
+          guint index;
+
+          ws_event_init (&e, kind, time, thread);
+          e.cpu = g_rand_int_range (rand, 0, 65536);
+          if (kind == WS_EVENT_WAIT)
+            {
+              WsTime d = g_rand_int_range (rand, 1, 5000);
+              guint32 lat = g_rand_boolean (rand) ? (guint32) g_rand_int_range (rand, 0, 1000000) : WS_LATENCY_UNKNOWN;
+              gboolean woken = g_rand_int_range (rand, 0, 3) > 0, early = g_rand_boolean (rand);
+              WsEvent w;
+              guint wi;
+
+              ws_event_set_duration (&e, d);
+              e.state = 'S';
+              index = ws_trace_add_event (trace, &e);
+              KEEP (duration, time, d);
+              KEEP (latency, time, lat);
+              if (lat != WS_LATENCY_UNKNOWN && early)
+                ws_trace_set_wait_ready_latency (trace, index, lat);
+              if (woken)
+                {
+                  /* Its wake-up, 5 µs in: no other event is at that time. */
+                  ws_event_init (&w, g_rand_boolean (rand) ? WS_EVENT_UNWAIT : WS_EVENT_HW_SERVICE,
+                                 time + 5000, g_rand_int_range (rand, 0, n_threads));
+                  ws_event_set_target (&w, thread);
+                  w.peer = index;
+                  wi = ws_trace_add_event (trace, &w);
+                  ws_trace_peek_event (trace, index)->peer = wi;
+                  KEEP (word, time + 5000, thread);
+                }
+              if (lat != WS_LATENCY_UNKNOWN && !early)
+                ws_trace_set_wait_ready_latency (trace, index, lat);
+              continue;
+            }
+          if (ws_event_is_wake (&e))
+            {
+              guint32 target = g_rand_boolean (rand) ? (guint32) g_rand_int_range (rand, 0, n_threads) : WS_NONE;
+              ws_event_set_target (&e, target);
+              KEEP (word, time, target);
+            }
+          else if (ws_event_is_named (&e))
+            {
+              guint32 name = g_rand_boolean (rand) ? names[g_rand_int_range (rand, 0, 3)] : WS_NONE;
+              WsTime d = kind == WS_EVENT_RUNNING ? g_rand_int_range (rand, 0, 5000) : 0;
+              ws_event_set_name (&e, name);
+              ws_event_set_duration (&e, d);
+              KEEP (word, time, name);
+              KEEP (duration, time, d);
+            }
+          else
+            {
+              WsTime d = g_rand_int_range (rand, 0, 5000);
+              ws_event_set_duration (&e, d);
+              e.state = 'R';
+              KEEP (duration, time, d);
+            }
+          ws_trace_add_event (trace, &e);
+        }
+      ws_trace_finish (trace);
+
+      for (guint pass = 0; pass < 2; pass++)
+        {
+          WsTrace *t = pass == 0 ? trace : copy;
+
+          for (guint i = 0; i < ws_trace_get_n_events (t); i++)
+            {
+              const WsEvent *e = ws_trace_get_event (t, i);
+
+              g_assert_cmpuint (ws_trace_wait_ready_latency (t, i), ==,
+                                e->kind == WS_EVENT_WAIT ? (guint32) KEPT (latency, e->time) : WS_LATENCY_UNKNOWN);
+              if (ws_event_is_wake (e))
+                {
+                  g_assert_cmpint (ws_event_duration (e), ==, 0);
+                  g_assert_cmpuint (ws_event_target (e), ==, (guint32) KEPT (word, e->time));
+                  g_assert_cmpuint (ws_event_name (e), ==, WS_NONE);
+                  if (ws_event_peer (e) != WS_NONE)
+                    g_assert_cmpuint (ws_event_peer (ws_trace_get_event (t, ws_event_peer (e))), ==, i);
+                }
+              else
+                {
+                  g_assert_cmpint (ws_event_duration (e), ==, (WsTime) KEPT (duration, e->time));
+                  g_assert_cmpuint (ws_event_target (e), ==, WS_NONE);
+                }
+              if (ws_event_is_named (e))
+                {
+                  g_assert_cmpuint (ws_event_peer (e), ==, WS_NONE);
+                  if (pass == 0)
+                    g_assert_cmpuint (ws_event_name (e), ==, (guint32) KEPT (word, e->time));
+                }
+              else
+                g_assert_cmpuint (ws_event_name (e), ==, WS_NONE);
+              if (e->kind == WS_EVENT_WAIT && ws_event_peer (e) != WS_NONE)
+                g_assert_cmpint (ws_trace_get_event (t, ws_event_peer (e))->time, ==, e->time + 5000);
+            }
+          if (pass == 0)
+            {
+              copy = save_and_reload (trace, "words.json", FALSE);
+              assert_traces_equal (trace, copy);
+            }
+        }
+#undef KEEP
+#undef KEPT
+    }
 }
 
 static void
@@ -707,9 +863,9 @@ test_reused_tid (void)
   g_assert_cmpuint (ws_trace_get_n_threads (trace), ==, 3);
   events = ws_trace_get_events (trace);
   g_assert_cmpstr (ws_trace_get_thread (trace, events[0].thread)->name, ==, "old");
-  g_assert_cmpstr (ws_trace_get_thread (trace, events[1].target)->name, ==, "old");
+  g_assert_cmpstr (ws_trace_get_thread (trace, ws_event_target (&events[1]))->name, ==, "old");
   g_assert_cmpstr (ws_trace_get_thread (trace, events[2].thread)->name, ==, "new");
-  g_assert_cmpstr (ws_trace_get_thread (trace, events[3].target)->name, ==, "new");
+  g_assert_cmpstr (ws_trace_get_thread (trace, ws_event_target (&events[3]))->name, ==, "new");
   g_assert_cmpstr (ws_trace_get_thread (trace, ws_trace_get_scenario_instance (trace, 0)->thread)->name,
                    ==, "new");
   /* As after a perf import, the tid names its last thread. */
@@ -775,6 +931,18 @@ test_bad_values (void)
                     WS_ERROR_PARSE, 4, "one character");
   assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"wait\", \"t\": 1, \"tid\": 1, \"name\": \"x\"}]}",
                     WS_ERROR_PARSE, 4, "only markers");
+  /* What the event record has no word for (WsEvent), named on the line. */
+  assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"unwait\", \"t\": 1, \"tid\": 1, \"dur\": 5}]}",
+                    WS_ERROR_PARSE, 4, "event 0: an unwait or hw-service event takes no time");
+  assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"hw-service\", \"t\": 1, \"tid\": 1, \"dur\": 0},\n"
+                    "{\"kind\": \"preempt\", \"t\": 1, \"tid\": 1,\n\"target\": 1}]}",
+                    WS_ERROR_PARSE, 6, "event 1: only unwait and hw-service events have a “target”");
+  assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"unwait\", \"t\": 1, \"tid\": 1,\n\"latency\": 5}]}",
+                    WS_ERROR_PARSE, 5, "event 0: only waits have a “latency”");
+  assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"marker\", \"t\": 1, \"tid\": 1, \"name\": \"m\",\n\"peer\": 0}]}",
+                    WS_ERROR_PARSE, 5, "event 0: a marker or sample has no “peer”");
+  assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"running\", \"t\": 1, \"tid\": 1, \"peer\": 0}]}",
+                    WS_ERROR_PARSE, 4, "event 0: a marker or sample has no “peer”");
   assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"wait\", \"t\": 01, \"tid\": 1}]}",
                     WS_ERROR_PARSE, 4, NULL);
   assert_doc_error (HEAD "\"events\": [\n{\"kind\": \"wait\",, \"t\": 1}]}",
@@ -1048,12 +1216,12 @@ test_loader_perf (void)
           const WsEvent *e = ws_trace_get_event (trace, thread->events[k]);
           if (e->kind != WS_EVENT_MARKER)
             continue;
-          starts += e->target == start_id;
-          commits += e->target == commit_id;
-          if (e->target == commit_id && last == start_id)
+          starts += ws_event_name (e) == start_id;
+          commits += ws_event_name (e) == commit_id;
+          if (ws_event_name (e) == commit_id && last == start_id)
             n++;
-          if (e->target == start_id || e->target == commit_id)
-            last = e->target;
+          if (ws_event_name (e) == start_id || ws_event_name (e) == commit_id)
+            last = ws_event_name (e);
         }
     }
   g_assert_cmpuint (starts, ==, 1368);
@@ -1295,8 +1463,8 @@ build_marker_trace (const char *sequence)
     {
       const char *name = sequence[i] == 's' ? "s:start" : sequence[i] == 'c' ? "s:commit"
                          : sequence[i] == 'a' ? "s:abort" : "s:vsync";
-      WsEvent e = { .time = i * 10, .thread = thread, .peer = WS_NONE, .kind = WS_EVENT_MARKER,
-                    .ready_latency = WS_LATENCY_UNKNOWN, .target = ws_trace_intern_string (trace, name) };
+      WsEvent e = { .time = i * 10, .thread = thread, .kind = WS_EVENT_MARKER,
+                    .peer = ws_trace_intern_string (trace, name) };
       ws_trace_add_event (trace, &e);
     }
   ws_trace_finish (trace);
@@ -1344,6 +1512,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/json-trace/hand-built", test_hand_built);
   g_test_add_func ("/json-trace/round-trip/hand-built", test_round_trip_hand_built);
   g_test_add_func ("/json-trace/writer-checked-by-json-glib", test_writer_checked_by_json_glib);
+  g_test_add_func ("/json-trace/event-words-random", test_event_words_random);
   g_test_add_func ("/json-trace/reader-escapes", test_reader_escapes);
   g_test_add_func ("/json-trace/bad/truncated", test_bad_truncated);
   g_test_add_func ("/json-trace/bad/every-prefix", test_bad_every_prefix);

@@ -74,7 +74,7 @@ recount_cost (WsTrace   *trace,
       const WsEvent *e = ws_trace_get_event (trace, i);
 
       if (e->kind == WS_EVENT_WAIT && stack_holds (trace, e->stack, frames))
-        cost += e->duration;
+        cost += ws_event_duration (e);
     }
   return cost;
 }
@@ -89,7 +89,7 @@ check_patterns (WsTrace    *trace,
 
   for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
     if (ws_trace_get_event (trace, i)->kind == WS_EVENT_WAIT)
-      total += ws_trace_get_event (trace, i)->duration;
+      total += ws_event_duration (ws_trace_get_event (trace, i));
   g_assert_cmpint (json_object_get_int_member (root, "schema_version"), ==, WS_MINING_SCHEMA_VERSION);
   g_assert_cmpint (json_object_get_int_member (root, "total_cost"), ==, total);
   g_assert_cmpuint (json_array_get_length (patterns), ==, MIN (top, json_object_get_int_member (root, "n_patterns")));

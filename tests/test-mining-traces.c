@@ -49,17 +49,17 @@ static guint
 add_event (WsTrace *t, guint thread, WsTime time, WsTime duration, WsEventKind kind,
            WsStackId s, guint8 flags, guint32 target)
 {
-  WsEvent e = { 0 };
+  WsEvent e;
 
-  e.time = time;
-  e.duration = duration;
-  e.thread = thread;
+  ws_event_init (&e, kind, time, thread);
+  if (duration != 0)
+    ws_event_set_duration (&e, duration);
   e.stack = s;
-  e.kind = kind;
   e.flags = flags;
-  e.peer = WS_NONE;
-  e.target = target;
-  e.ready_latency = WS_LATENCY_UNKNOWN;
+  if (ws_event_is_named (&e))
+    ws_event_set_name (&e, target);
+  else if (ws_event_is_wake (&e))
+    ws_event_set_target (&e, target);
   return ws_trace_add_event (t, &e);
 }
 
@@ -220,12 +220,12 @@ scan_cost (WsTrace *trace, const WsFrameId *pattern, guint n, guint64 *events, g
           const WsFrameId *f;
           guint nf;
 
-          if (e->kind != WS_EVENT_WAIT || e->time < inst->t0 || e->time + e->duration > inst->t1)
+          if (e->kind != WS_EVENT_WAIT || e->time < inst->t0 || e->time + ws_event_duration (e) > inst->t1)
             continue;
           f = ws_stack_table_get_stack (table, e->stack, &nf);
           if (ws_frames_is_subsequence (pattern, n, f, nf))
             {
-              cost += e->duration;
+              cost += ws_event_duration (e);
               (*events)++;
               hit = TRUE;
             }
@@ -390,7 +390,7 @@ test_pg_tpcb (void)
               guint nf;
               gboolean hit = FALSE;
 
-              if (e->kind != WS_EVENT_WAIT || e->time < inst->t0 || e->time + e->duration > inst->t1)
+              if (e->kind != WS_EVENT_WAIT || e->time < inst->t0 || e->time + ws_event_duration (e) > inst->t1)
                 continue;
               f = ws_stack_table_get_stack (table, e->stack, &nf);
               for (guint x = 0; x < c->n_patterns && !hit; x++)
@@ -400,7 +400,7 @@ test_pg_tpcb (void)
                 }
               if (hit)
                 {
-                  total += e->duration;
+                  total += ws_event_duration (e);
                   n_events++;
                 }
             }

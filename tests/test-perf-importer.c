@@ -129,7 +129,7 @@ check_invariants (WsTrace    *trace,
       const WsEvent *e = &events[i];
 
       g_assert_cmpuint (e->thread, <, n_threads);
-      g_assert_cmpint (e->duration, >=, 0);
+      g_assert_cmpint (ws_event_duration (e), >=, 0);
       if (i > 0)
         g_assert_cmpint (e->time, >=, events[i - 1].time);
 
@@ -170,9 +170,9 @@ check_invariants (WsTrace    *trace,
                 const WsEvent *w = &events[e->peer];
                 /* The wake-up ends the wait, names its thread and points back. */
                 g_assert_true (w->kind == WS_EVENT_UNWAIT || w->kind == WS_EVENT_HW_SERVICE);
-                g_assert_cmpuint (w->target, ==, e->thread);
+                g_assert_cmpuint (ws_event_target (w), ==, e->thread);
                 g_assert_cmpuint (w->peer, ==, i);
-                g_assert_cmpint (w->time, ==, e->time + e->duration);
+                g_assert_cmpint (w->time, ==, e->time + ws_event_duration (e));
                 g_assert_false (w->flags & WS_EVENT_FLAG_ECHO);
               }
           }
@@ -189,7 +189,7 @@ check_invariants (WsTrace    *trace,
               k->echoes++;
               g_assert_cmpuint (e->peer, ==, WS_NONE);
             }
-          g_assert_cmpuint (e->target, <, n_threads);
+          g_assert_cmpuint (ws_event_target (e), <, n_threads);
           if (e->peer != WS_NONE)
             g_assert_cmpuint (events[e->peer].peer, ==, i);
           /* The idle task only ever appears as interrupt context. */
@@ -204,7 +204,7 @@ check_invariants (WsTrace    *trace,
 
         case WS_EVENT_MARKER:
           k->markers++;
-          g_assert_nonnull (ws_trace_get_string (trace, e->target));
+          g_assert_nonnull (ws_trace_get_string (trace, ws_event_name (e)));
           break;
 
         default:
@@ -229,7 +229,7 @@ check_invariants (WsTrace    *trace,
               (e->kind == WS_EVENT_RUNNING && (e->flags & WS_EVENT_FLAG_SPAN)))
             {
               g_assert_cmpint (e->time, >=, busy_until);
-              busy_until = e->time + e->duration;
+              busy_until = e->time + ws_event_duration (e);
             }
           if (thread->tid == 0)
             g_assert_true (e->kind == WS_EVENT_HW_SERVICE ||
@@ -316,7 +316,7 @@ test_counts (gconstpointer data)
         for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
           {
             const WsEvent *e = ws_trace_get_event (trace, i);
-            if (e->kind == WS_EVENT_MARKER && e->target == id)
+            if (e->kind == WS_EVENT_MARKER && ws_event_name (e) == id)
               n++;
           }
         g_assert_cmpuint (n, ==, GPOINTER_TO_UINT (value));
@@ -417,11 +417,11 @@ test_pg_tpcb (void)
       for (guint j = 0; j < thread->n_events; j++)
         {
           const WsEvent *e = ws_trace_get_event (trace, thread->events[j]);
-          if (e->kind == WS_EVENT_MARKER && (e->target == start_id || e->target == commit_id))
+          if (e->kind == WS_EVENT_MARKER && (ws_event_name (e) == start_id || ws_event_name (e) == commit_id))
             {
               if (first == WS_NONE)
-                first = e->target;
-              last = e->target;
+                first = ws_event_name (e);
+              last = ws_event_name (e);
             }
         }
       closed_at_start += first == commit_id;
@@ -460,7 +460,7 @@ test_pg_tpcb (void)
 
       if (e->kind != WS_EVENT_WAIT || (e->flags & WS_EVENT_FLAG_UNFINISHED))
         continue;
-      costs[e->stack].cost += e->duration;
+      costs[e->stack].cost += ws_event_duration (e);
 
       if (stack_has (stacks, e->stack, "ProcSleep") &&
           (stack_has (stacks, e->stack, "XactLockTableWait") || stack_has (stacks, e->stack, "LockTuple")))
@@ -524,7 +524,7 @@ test_py_locks (void)
           kind = ws_trace_wait_readier (trace, index, &readier);
           if (stack_has (stacks, e->stack, "futex_wait"))
             {
-              futex += e->duration;
+              futex += ws_event_duration (e);
               futex_waits++;
               if (kind == WS_READIER_THREAD &&
                   g_str_has_prefix (ws_trace_get_thread (trace, readier)->name, "pylk-w"))
@@ -762,21 +762,22 @@ check_snippet_trace (WsTrace *trace)
       g_test_message ("event %u: %s at %u us", i, ws_event_kind_to_string (x->kind), x->t_us);
       g_assert_cmpint (e->kind, ==, x->kind);
       g_assert_cmpint (e->time, ==, base + x->t_us * 1000);
-      g_assert_cmpint (e->duration, ==, x->duration_ns);
+      g_assert_cmpint (ws_event_duration (e), ==, x->duration_ns);
       g_assert_cmpint (ws_trace_get_thread (trace, e->thread)->tid, ==, x->tid);
       g_assert_cmpuint (e->flags, ==, x->flags);
       g_assert_cmpint (e->state, ==, x->state);
-      g_assert_cmpuint (e->peer, ==, x->peer < 0 ? WS_NONE : (guint) x->peer);
+      g_assert_cmpuint (ws_event_peer (e), ==, x->peer < 0 ? WS_NONE : (guint) x->peer);
       if (x->kind == WS_EVENT_UNWAIT || x->kind == WS_EVENT_HW_SERVICE)
-        g_assert_cmpint (ws_trace_get_thread (trace, e->target)->tid, ==, x->target_tid);
+        g_assert_cmpint (ws_trace_get_thread (trace, ws_event_target (e))->tid, ==, x->target_tid);
       else if (x->kind == WS_EVENT_MARKER)
-        g_assert_cmpuint (e->target, ==, marker);
+        g_assert_cmpuint (ws_event_name (e), ==, marker);
       else if (x->kind == WS_EVENT_RUNNING && !(x->flags & WS_EVENT_FLAG_SPAN))
-        g_assert_nonnull (ws_trace_get_string (trace, e->target));   /* the sample's event name */
+        g_assert_nonnull (ws_trace_get_string (trace, ws_event_name (e)));   /* the sample's event name */
       else
-        g_assert_cmpuint (e->target, ==, WS_NONE);
+        g_assert_cmpuint (ws_event_name (e), ==, WS_NONE);
       if (x->kind == WS_EVENT_WAIT)
-        g_assert_cmpuint (e->ready_latency, ==, x->latency_ns < 0 ? WS_LATENCY_UNKNOWN : (guint32) x->latency_ns);
+        g_assert_cmpuint (ws_trace_wait_ready_latency (trace, i), ==,
+                          x->latency_ns < 0 ? WS_LATENCY_UNKNOWN : (guint32) x->latency_ns);
     }
 
   /* Stacks are stored caller first; modules may hold parentheses. */
@@ -1042,12 +1043,12 @@ test_block_cache_matches_frame_path (void)
       const WsEvent *b = ws_trace_get_event (from_stream, i);
 
       g_assert_cmpint (a->time, ==, b->time);
-      g_assert_cmpint (a->duration, ==, b->duration);
+      g_assert_cmpint (ws_event_duration (a), ==, ws_event_duration (b));
       g_assert_cmpuint (a->thread, ==, b->thread);
       g_assert_cmpuint (a->stack, ==, b->stack);
       g_assert_cmpuint (a->peer, ==, b->peer);
-      g_assert_cmpuint (a->target, ==, b->target);
-      g_assert_cmpuint (a->ready_latency, ==, b->ready_latency);
+      g_assert_cmpuint (ws_event_target (a), ==, ws_event_target (b));
+      g_assert_cmpuint (ws_trace_wait_ready_latency (from_file, i), ==, ws_trace_wait_ready_latency (from_stream, i));
       g_assert_cmpuint (a->cpu, ==, b->cpu);
       g_assert_cmpuint (a->kind, ==, b->kind);
       g_assert_cmpuint (a->flags, ==, b->flags);
@@ -1088,7 +1089,7 @@ event_keys (WsTrace *trace)
       const WsEvent *e = ws_trace_get_event (trace, i);
 
       keys[i].time = e->time;
-      keys[i].duration = e->duration;
+      keys[i].duration = ws_event_duration (e);
       keys[i].tid = ws_trace_get_thread (trace, e->thread)->tid;
       keys[i].stack = e->stack;
       keys[i].kind = e->kind;

@@ -91,20 +91,21 @@ describe_events (WsTrace *trace)
       g_autofree char *peer = NULL;
       g_autofree char *target = NULL;
 
-      if (e->peer != WS_NONE)
+      if (ws_event_peer (e) != WS_NONE)
         {
           const WsEvent *p = ws_trace_get_event (trace, e->peer);
           peer = g_strdup_printf ("%d@%" G_GINT64_FORMAT "/%d", p->kind, (gint64) p->time, tid_of (trace, p->thread));
         }
       if (e->kind == WS_EVENT_UNWAIT || e->kind == WS_EVENT_HW_SERVICE)
-        target = g_strdup_printf ("%d", tid_of (trace, e->target));
-      else if (e->target != WS_NONE)
-        target = g_strdup (ws_trace_get_string (trace, e->target));
+        target = g_strdup_printf ("%d", tid_of (trace, ws_event_target (e)));
+      else if (ws_event_name (e) != WS_NONE)
+        target = g_strdup (ws_trace_get_string (trace, ws_event_name (e)));
       g_ptr_array_add (lines, g_strdup_printf ("%" G_GINT64_FORMAT " %d tid=%d dur=%" G_GINT64_FORMAT " cpu=%u "
                                                "state=%c flags=%u lat=%u target=%s peer=%s %s",
                                                (gint64) e->time, e->kind, tid_of (trace, e->thread),
-                                               (gint64) e->duration, e->cpu, e->state ? e->state : '-', e->flags,
-                                               e->ready_latency, target ? target : "-", peer ? peer : "-", stack));
+                                               (gint64) ws_event_duration (e), e->cpu, e->state ? e->state : '-', e->flags,
+                                               ws_trace_wait_ready_latency (trace, i), target ? target : "-",
+                                               peer ? peer : "-", stack));
     }
   return lines;
 }
@@ -468,8 +469,8 @@ test_hand_built (void)
           /* 100 slept from 3000, readied by 200 at 4000, ran at 5000. */
           n_waits++;
           g_assert_cmpint (e->time, ==, 3000);
-          g_assert_cmpint (e->duration, ==, 1000);
-          g_assert_cmpuint (e->ready_latency, ==, 1000);
+          g_assert_cmpint (ws_event_duration (e), ==, 1000);
+          g_assert_cmpuint (ws_trace_wait_ready_latency (loaded, i), ==, 1000);
           g_assert_cmpint (e->state, ==, 'S');
           g_assert_cmpuint (e->peer, !=, WS_NONE);
           g_assert_cmpint (tid_of (loaded, ws_trace_get_event (loaded, e->peer)->thread), ==, 200);
@@ -478,8 +479,8 @@ test_hand_built (void)
   g_assert_cmpuint (n_waits, ==, 1);
   g_assert_nonnull (sample_event);
   g_assert_cmpint (tid_of (loaded, sample_event->thread), ==, 101);
-  g_assert_cmpint (sample_event->duration, ==, 250000);
-  g_assert_cmpstr (ws_trace_get_string (loaded, sample_event->target), ==, "cpu-clock");
+  g_assert_cmpint (ws_event_duration (sample_event), ==, 250000);
+  g_assert_cmpstr (ws_trace_get_string (loaded, ws_event_name (sample_event)), ==, "cpu-clock");
   stack = describe_stack (loaded, sample_event->stack);
   g_assert_cmpstr (stack, ==, "[main@/usr/lib/libx.so;leaf_fn@/usr/lib/libx.so;");
 }

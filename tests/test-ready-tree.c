@@ -436,7 +436,7 @@ test_against_scan (void)
                       if (e == c->first && c->start < wake && c->end > lo)
                         g_array_append_val (expect, e);
                     }
-                  else if (ev[e].time < wake && ev[e].time + ev[e].duration > lo)
+                  else if (ev[e].time < wake && ev[e].time + ws_event_duration (&ev[e]) > lo)
                     g_array_append_val (expect, e);
                 }
               joined += chain != NULL;

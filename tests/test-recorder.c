@@ -237,7 +237,7 @@ test_record_command (void)
     {
       const WsEvent *e = ws_trace_get_event (trace, i);
       if (e->kind == WS_EVENT_WAIT && g_str_equal (ws_trace_get_thread (trace, e->thread)->name, "sleep")
-          && e->duration > 190000000 && e->duration < 260000000 /* ns */)
+          && ws_event_duration (e) > 190000000 && ws_event_duration (e) < 260000000 /* ns */)
         sleep_waited = TRUE;
     }
   g_assert_true (sleep_waited);

@@ -164,7 +164,7 @@ pid_text (gint32 pid)
 static WsTime
 wait_end (const WsEvent *e)
 {
-  return e->time + MAX (e->duration, 0);
+  return e->time + MAX (ws_event_duration (e), 0);
 }
 
 static const char *
@@ -248,7 +248,7 @@ oracle_who_woke (Shared *s)
         continue;
       t = tally_get (tallies, readier, 0);
       t->count++;
-      t->sum += e->duration;
+      t->sum += ws_event_duration (e);
     }
   /* waits DESC, cost DESC, readier_tid */
   for (guint a = 0; a < tallies->len; a++)
@@ -364,8 +364,10 @@ oracle_ready_by_process (Shared *s)
       /* ready: preempted, or woken and not yet back on a CPU */
       if (e->kind == WS_EVENT_PREEMPT)
         add_clipped (tally_get (tallies, process, 0), e->time, wait_end (e), s->from, s->to);
-      else if (e->kind == WS_EVENT_WAIT && e->ready_latency != WS_LATENCY_UNKNOWN && e->ready_latency > 0)
-        add_clipped (tally_get (tallies, process, 0), wait_end (e), wait_end (e) + e->ready_latency, s->from, s->to);
+      else if (e->kind == WS_EVENT_WAIT && ws_trace_wait_ready_latency (s->trace, i) != WS_LATENCY_UNKNOWN
+               && ws_trace_wait_ready_latency (s->trace, i) > 0)
+        add_clipped (tally_get (tallies, process, 0), wait_end (e), wait_end (e) + ws_trace_wait_ready_latency (s->trace, i),
+                     s->from, s->to);
     }
   for (guint a = 0; a < tallies->len; a++)
     for (guint b = a + 1; b < tallies->len; b++)
@@ -416,8 +418,8 @@ oracle_longest_per_stack (Shared *s)
         }
       t = &g_array_index (tallies, Tally, GPOINTER_TO_UINT (found));
       t->count++;
-      t->sum += e->duration;
-      t->max = MAX (t->max, e->duration);
+      t->sum += ws_event_duration (e);
+      t->max = MAX (t->max, ws_event_duration (e));
     }
   for (guint k = 0; k < 10 && k < tallies->len; k++)
     {
@@ -582,10 +584,10 @@ oracle_wakeups (Shared *s)
     {
       const WsEvent *e = ws_trace_get_event (s->trace, i);
 
-      if (e->kind != WS_EVENT_UNWAIT || (e->flags & WS_EVENT_FLAG_ECHO) || e->target == WS_NONE)
+      if (e->kind != WS_EVENT_UNWAIT || (e->flags & WS_EVENT_FLAG_ECHO) || ws_event_target (e) == WS_NONE)
         continue;
       tally_get (tallies, ws_trace_get_thread (s->trace, e->thread)->process,
-                 ws_trace_get_thread (s->trace, e->target)->process)->count++;
+                 ws_trace_get_thread (s->trace, ws_event_target (e))->process)->count++;
     }
   for (guint k = 0; k < 10 && k < tallies->len; k++)
     {
@@ -638,7 +640,7 @@ oracle_samples_by_leaf (Shared *s)
       g_hash_table_insert (counts, (gpointer) leaf,
                            GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (counts, leaf)) + 1));
       g_hash_table_insert (periods, (gpointer) leaf,
-                           GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (periods, leaf)) + e->duration));
+                           GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (periods, leaf)) + ws_event_duration (e)));
     }
   for (guint k = 0; k < 10 && k < names->len; k++)
     {
@@ -783,7 +785,7 @@ test_example (gconstpointer data)
 
           g_assert_cmpint (e->kind, ==, WS_EVENT_WAIT);
           g_assert_cmpuint (e->stack, ==, g_ascii_strtoull (v[0], NULL, 10));
-          g_assert_cmpint (e->duration, ==, g_ascii_strtoll (v[3], NULL, 10));
+          g_assert_cmpint (ws_event_duration (e), ==, g_ascii_strtoll (v[3], NULL, 10));
         }
       mask_column (got, 4);
       break;

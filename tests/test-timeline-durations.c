@@ -51,7 +51,7 @@ test_index (void)
   for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
     {
       const WsEvent *e = ws_trace_get_event (trace, i);
-      WsTime d = MAX (e->duration, 0);
+      WsTime d = MAX (ws_event_duration (e), 0);
       if (e->kind == WS_EVENT_WAIT)
         g_array_append_val (durations, d);
     }
@@ -72,10 +72,10 @@ test_index (void)
           const WsEvent *e = ws_trace_get_event (trace, thread->events[k]);
           if (e->kind != WS_EVENT_WAIT)
             continue;
-          want_index += e->duration >= WS_TIMELINE_LOD_MIN_WAIT;
-          want_long += e->duration >= threshold;
-          if (e->duration > longest_d)
-            longest = thread->events[k], longest_d = e->duration;
+          want_index += ws_event_duration (e) >= WS_TIMELINE_LOD_MIN_WAIT;
+          want_long += ws_event_duration (e) >= threshold;
+          if (ws_event_duration (e) > longest_d)
+            longest = thread->events[k], longest_d = ws_event_duration (e);
         }
       g_assert_cmpuint (n_index, ==, want_index);
       g_assert_cmpuint (n_long, ==, want_long);
@@ -153,13 +153,13 @@ test_drawn (void)
   g_assert_cmpuint (thread, !=, WS_NONE);
   stats = ws_timeline_lod_get_stats (lod, thread);
   w = ws_trace_get_event (trace, stats->totals.longest_wait_event);
-  g_assert_cmpint (w->duration, >, 1000000000);   /* perf's poll(): 3 s */
+  g_assert_cmpint (ws_event_duration (w), >, 1000000000);   /* perf's poll(): 3 s */
 
   top = RULER_H + ws_timeline_layout_get_row (layout, ws_timeline_layout_find_thread_row (layout, thread))->y;
   ws_timeline_row_bar_extents (top, 24, &bar_y, &bar_h);
   ws_timeline_row_line_extents (top, 24, &line_y, &line_h);
   /* A quarter into the wait: clear of the duration text in its middle. */
-  x = LABEL_W + ws_timeline_viewport_time_to_x (vp, w->time + w->duration / 4);
+  x = LABEL_W + ws_timeline_viewport_time_to_x (vp, w->time + ws_event_duration (w) / 4);
   shade = pixel_at (surface, (int) x, (int) bar_y + 1);
   ws_timeline_palette_init_light (&palette);
   /* Sleeping blue at the top decade's opacity over a white or grey row. */

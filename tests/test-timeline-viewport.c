@@ -255,9 +255,7 @@ make_layout_trace (void)
       guint t = ws_trace_ensure_thread (trace, spec[i].tid, spec[i].pid);
       for (guint k = 0; k < spec[i].n; k++)
         {
-          WsEvent e = { .time = 1000 + k * 10, .duration = 5, .thread = t,
-                        .peer = WS_NONE, .target = WS_NONE,
-                        .ready_latency = WS_LATENCY_UNKNOWN,
+          WsEvent e = { .time = 1000 + k * 10, .u.duration = 5, .thread = t, .peer = WS_NONE,
                         .kind = WS_EVENT_RUNNING, .flags = WS_EVENT_FLAG_SPAN };
           ws_trace_add_event (trace, &e);
         }

@@ -43,26 +43,26 @@ recount (WsTrace        *trace,
       if (e->kind == WS_EVENT_WAIT)
         {
           out->n_waits++;
-          out->wait_total += e->duration;
+          out->wait_total += ws_event_duration (e);
           if (e->peer == WS_NONE && !(e->flags & WS_EVENT_FLAG_UNFINISHED))
             out->n_unknown++;
           if (e->peer != WS_NONE && events[e->peer].kind == WS_EVENT_HW_SERVICE)
             out->n_hardware++;
-          if (out->longest_wait_event == WS_NONE || MAX (e->duration, 0) > out->longest_wait)
+          if (out->longest_wait_event == WS_NONE || MAX (ws_event_duration (e), 0) > out->longest_wait)
             {
-              out->longest_wait = MAX (e->duration, 0);
+              out->longest_wait = MAX (ws_event_duration (e), 0);
               out->longest_wait_event = i;
             }
         }
       else if (e->kind == WS_EVENT_RUNNING && (e->flags & WS_EVENT_FLAG_SPAN))
-        out->run_total += e->duration;
+        out->run_total += ws_event_duration (e);
       else if (e->kind == WS_EVENT_RUNNING)
         {
-          out->sampled_total += e->duration;
+          out->sampled_total += ws_event_duration (e);
           out->n_samples++;
         }
       else if (e->kind == WS_EVENT_PREEMPT)
-        out->preempt_total += e->duration;
+        out->preempt_total += ws_event_duration (e);
     }
 }
 
@@ -114,16 +114,11 @@ add (WsTrace    *trace,
      guint8      flags,
      char        state)
 {
-  WsEvent e = { 0 };
+  WsEvent e;
 
-  e.time = time;
-  e.duration = duration;
-  e.thread = thread;
-  e.stack = WS_STACK_EMPTY;
-  e.peer = WS_NONE;
-  e.target = WS_NONE;
-  e.ready_latency = WS_LATENCY_UNKNOWN;
-  e.kind = kind;
+  ws_event_init (&e, kind, time, thread);
+  if (duration != 0)
+    ws_event_set_duration (&e, duration);
   e.flags = flags;
   e.state = state;
   return ws_trace_add_event (trace, &e);
@@ -170,7 +165,7 @@ random_trace (GRand *rand)
                 u = add (trace, WS_EVENT_HW_SERVICE, hw, now + d, 0, 0, 0);
               if (u != WS_NONE)
                 {
-                  ws_trace_peek_event (trace, u)->target = thread;
+                  ws_event_set_target (ws_trace_peek_event (trace, u), thread);
                   ws_trace_peek_event (trace, u)->peer = w;
                   ws_trace_peek_event (trace, w)->peer = u;
                 }
@@ -294,7 +289,7 @@ test_window (void)
           for (guint i = 0; i < ws_trace_get_n_events (trace); i++)
             {
               const WsEvent *e = ws_trace_get_event (trace, i);
-              WsTime a = MAX (e->time, t0), b = MIN (e->time + MAX (e->duration, 0), t1);
+              WsTime a = MAX (e->time, t0), b = MIN (e->time + MAX (ws_event_duration (e), 0), t1);
 
               if (e->thread != thread || b <= a)
                 continue;

@@ -9,10 +9,11 @@ test_finish_sorts_and_remaps (void)
   g_autoptr(WsTrace) trace = ws_trace_new ("/tmp/hand.perf.txt", NULL);
   guint a = ws_trace_ensure_thread (trace, 100, 100);
   guint b = ws_trace_ensure_thread (trace, 101, 100);
-  WsEvent wake = { .time = 300, .thread = b, .peer = WS_NONE, .target = a, .kind = WS_EVENT_UNWAIT };
-  WsEvent wait = { .time = 100, .duration = 200, .thread = a, .peer = WS_NONE, .target = WS_NONE,
+  WsEvent wake = { .time = 300, .thread = b, .peer = WS_NONE, .u.wake = { a, WS_LATENCY_UNKNOWN },
+                   .kind = WS_EVENT_UNWAIT };
+  WsEvent wait = { .time = 100, .u.duration = 200, .thread = a, .peer = WS_NONE,
                    .kind = WS_EVENT_WAIT, .state = 'S' };
-  WsEvent run = { .time = 50, .duration = 40, .thread = b, .peer = WS_NONE, .target = WS_NONE,
+  WsEvent run = { .time = 50, .u.duration = 40, .thread = b, .peer = WS_NONE,
                   .kind = WS_EVENT_RUNNING, .flags = WS_EVENT_FLAG_SPAN };
   guint iw = ws_trace_add_event (trace, &wake);
   guint iwait = ws_trace_add_event (trace, &wait);
@@ -53,7 +54,7 @@ test_processes (void)
   guint worker = ws_trace_ensure_thread (trace, 201, 200);
   guint lone1 = ws_trace_ensure_thread (trace, 68, -1);
   guint lone2 = ws_trace_ensure_thread (trace, 75, -1);
-  WsEvent e = { .time = 1, .peer = WS_NONE, .target = WS_NONE, .kind = WS_EVENT_RUNNING };
+  WsEvent e = { .time = 1, .peer = WS_NONE, .kind = WS_EVENT_RUNNING };
 
   ws_trace_set_thread_name (trace, main_thread, "server");
   ws_trace_set_thread_name (trace, worker, "server-io");
@@ -86,7 +87,7 @@ test_scenario_instances (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (times); i++)
     {
-      WsEvent e = { .time = times[i], .thread = t, .peer = WS_NONE, .target = names[i], .kind = WS_EVENT_MARKER };
+      WsEvent e = { .time = times[i], .thread = t, .peer = names[i], .kind = WS_EVENT_MARKER };
       ws_trace_add_event (trace, &e);
     }
   ws_trace_finish (trace);
@@ -130,9 +131,9 @@ test_end_prefix_max (void)
       for (guint i = g_rand_int_range (rand, 0, 200); i > 0; i--)
         {
           WsEvent e = { .time = g_rand_int_range (rand, 0, 10000),
-                        .duration = g_rand_int_range (rand, -5, 3000),
+                        .u.duration = g_rand_int_range (rand, -5, 3000),
                         .thread = g_rand_int_range (rand, 0, n_threads),
-                        .peer = WS_NONE, .target = WS_NONE,
+                        .peer = WS_NONE,
                         .kind = g_rand_boolean (rand) ? WS_EVENT_WAIT : WS_EVENT_RUNNING };
           ws_trace_add_event (trace, &e);
         }
@@ -154,7 +155,7 @@ test_end_prefix_max (void)
               for (guint j = 0; j <= k; j++)
                 {
                   const WsEvent *e = ws_trace_get_event (trace, thread->events[j]);
-                  WsTime end = e->time + MAX (e->duration, 0);
+                  WsTime end = e->time + MAX (ws_event_duration (e), 0);
 
                   want_all = MAX (want_all, end);
                   if (e->kind == WS_EVENT_WAIT)

@@ -291,7 +291,7 @@ brute_force_fig2 (WsTrace         *trace,
 
   for (guint i = 0; i < n; i++)
     if (ev[i].thread == s->thread && (ev[i].kind == WS_EVENT_RUNNING || ev[i].kind == WS_EVENT_WAIT) &&
-        ev[i].time >= s->t0 && ev[i].time + ev[i].duration <= s->t1)
+        ev[i].time >= s->t0 && ev[i].time + ws_event_duration (&ev[i]) <= s->t1)
       set_add (V, i);
 
   do
@@ -326,9 +326,9 @@ brute_force_fig2 (WsTrace         *trace,
             case WS_READIER_THREAD:
               for (guint j = 0; j < n; j++)
                 {
-                  WsTime end = ev[j].time + ev[j].duration;
+                  WsTime end = ev[j].time + ws_event_duration (&ev[j]);
                   if (ev[j].thread == readier && (ev[j].kind == WS_EVENT_RUNNING || ev[j].kind == WS_EVENT_WAIT) &&
-                      end >= ev[i].time && end <= ev[i].time + ev[i].duration)
+                      end >= ev[i].time && end <= ev[i].time + ws_event_duration (&ev[i]))
                     {
                       set_add (V, j);
                       set_add_edge (E, key, j);

@@ -47,7 +47,7 @@ load (const char *json)
 static const char ipi_trace[] = HEADER
   "\"events\":["
   "{\"kind\":\"running\",\"t\":0,\"dur\":1000000,\"tid\":1,\"flags\":[\"span\"],\"stack\":[\"main (app)\"]},"
-  "{\"kind\":\"wait\",\"t\":1000000,\"dur\":9000000,\"tid\":1,\"state\":\"S\",\"peer\":3,"
+  "{\"kind\":\"wait\",\"t\":1000000,\"dur\":9000000,\"tid\":1,\"state\":\"S\",\"peer\":3,\"latency\":7000,"
   "\"stack\":[\"main (app)\",\"lock_table (app)\",\"futex_wait ([kernel.kallsyms])\"]},"
   "{\"kind\":\"running\",\"t\":0,\"dur\":9990000,\"tid\":2,\"flags\":[\"span\"],\"stack\":[\"holder_main (app)\",\"rebuild (app)\"]},"
   "{\"kind\":\"hw-service\",\"t\":10000000,\"tid\":0,\"target\":1,\"peer\":1,"
@@ -141,7 +141,9 @@ test_ipi_readier_unknown (void)
   /* Not hardware: nobody recorded. */
   g_assert_cmpint (ws_trace_wait_readier (trace, wait, &readier), ==, WS_READIER_UNKNOWN);
   g_assert_true (ws_trace_get_event (trace, wait)->flags & WS_EVENT_FLAG_READIER_UNKNOWN);
-  g_assert_cmpint (ws_trace_get_event (trace, wait)->duration, ==, 9 * MS);
+  g_assert_cmpint (ws_event_duration (ws_trace_get_event (trace, wait)), ==, 9 * MS);
+  /* Its ready latency stays its own, with no wake-up left to keep it. */
+  g_assert_cmpuint (ws_trace_wait_ready_latency (trace, wait), ==, 7000);
   g_assert_cmpint (ws_frame_classifier_classify_wake (ws_frame_classifier_get_default (), trace, wait, NULL),
                    ==, WS_WAKE_UNKNOWN);
 
@@ -169,7 +171,9 @@ test_ipi_sender (void)
   g_assert_cmpuint (readier, ==, holder);
   g_assert_false (ws_trace_get_event (trace, wait)->flags & WS_EVENT_FLAG_READIER_UNKNOWN);
   g_assert_cmpuint (ws_trace_get_event (trace, ws_trace_get_event (trace, wait)->peer)->peer, ==, wait);
-  g_assert_cmpint (ws_trace_get_event (trace, wait)->duration, ==, 8990 * US);
+  g_assert_cmpint (ws_event_duration (ws_trace_get_event (trace, wait)), ==, 8990 * US);
+  /* The latency moved with the link: the sender's wake-up keeps it now. */
+  g_assert_cmpuint (ws_trace_wait_ready_latency (trace, wait), ==, 7000);
   g_assert_cmpuint (ws_trace_get_wakeup_fixes (trace)->ipi_sender, ==, 1);
 
   graph = graph_of (trace, app, 12 * MS);
@@ -201,7 +205,7 @@ test_ipi_sender_interrupt (void)
   w = ws_trace_get_event (trace, wait);
   g_assert_false (w->flags & WS_EVENT_FLAG_READIER_UNKNOWN);
   g_assert_cmpint (ws_trace_get_event (trace, w->peer)->time, ==, 9990000);
-  g_assert_cmpint (w->duration, ==, 8990 * US);
+  g_assert_cmpint (ws_event_duration (w), ==, 8990 * US);
   g_assert_cmpuint (ws_trace_get_wakeup_fixes (trace)->ipi_sender, ==, 1);
 }
 

@@ -337,7 +337,7 @@ issued_requests (WsTrace *trace,
   for (guint i = 0; i < t->n_events; i++)
     {
       const WsEvent *e = ws_trace_get_event (trace, t->events[i]);
-      if (e->kind == WS_EVENT_MARKER && e->target == issue)
+      if (e->kind == WS_EVENT_MARKER && ws_event_name (e) == issue)
         return TRUE;
     }
   return FALSE;

@@ -135,7 +135,7 @@ ws_export_test_recount_transactions (WsTrace *trace,
 
       if (e->kind != WS_EVENT_MARKER)
         continue;
-      name = ws_trace_get_string (trace, e->target);
+      name = ws_trace_get_string (trace, ws_event_name (e));
       if (is_end (name) && open[e->thread] >= 0)
         {
           WsTime d = e->time - open[e->thread];

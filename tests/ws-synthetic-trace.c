@@ -88,17 +88,14 @@ ws_synthetic_trace_new (guint   n_processes,
           WsTime run = expo (rand, 60000);
           WsTime wait_len = expo (rand, 240000);
           double r = g_rand_double (rand);
-          WsEvent e = { 0 };
+          WsEvent e;
           guint wait_index;
+          guint32 latency;
 
           /* Run span, maybe cut by a preemption. */
-          e.time = st->now;
-          e.duration = run;
-          e.thread = st->index;
+          ws_event_init (&e, WS_EVENT_RUNNING, st->now, st->index);
+          ws_event_set_duration (&e, run);
           e.stack = compute_stack;
-          e.peer = e.target = WS_NONE;
-          e.ready_latency = WS_LATENCY_UNKNOWN;
-          e.kind = WS_EVENT_RUNNING;
           e.flags = WS_EVENT_FLAG_SPAN;
           ws_trace_add_event (trace, &e);
           count++;
@@ -110,7 +107,7 @@ ws_synthetic_trace_new (guint   n_processes,
                 {
                   WsEvent s = e;
                   s.time = st->next_sample;
-                  s.duration = 2000000;
+                  ws_event_set_duration (&s, 2000000);
                   s.flags = 0;
                   ws_trace_add_event (trace, &s);
                   count++;
@@ -120,39 +117,32 @@ ws_synthetic_trace_new (guint   n_processes,
 
           if (g_rand_double (rand) < 0.1)
             {
-              WsEvent pre = { 0 };
-              pre.time = st->now;
-              pre.duration = expo (rand, 30000);
-              pre.thread = st->index;
-              pre.peer = pre.target = WS_NONE;
-              pre.ready_latency = WS_LATENCY_UNKNOWN;
-              pre.kind = WS_EVENT_PREEMPT;
+              WsEvent pre;
+              ws_event_init (&pre, WS_EVENT_PREEMPT, st->now, st->index);
+              ws_event_set_duration (&pre, expo (rand, 30000));
               pre.state = 'R';
               ws_trace_add_event (trace, &pre);
               count++;
-              st->now += pre.duration;
+              st->now += ws_event_duration (&pre);
               continue;
             }
 
           /* A wait. */
           {
-            WsEvent w = { 0 };
+            WsEvent w;
             double s = g_rand_double (rand);
             guint kind = s < 0.7 ? 0 : s < 0.9 ? 1 : 2;
 
-            w.time = st->now;
-            w.duration = wait_len;
-            w.thread = st->index;
+            ws_event_init (&w, WS_EVENT_WAIT, st->now, st->index);
+            ws_event_set_duration (&w, wait_len);
             w.stack = wait_stacks[kind];
-            w.peer = w.target = WS_NONE;
-            w.kind = WS_EVENT_WAIT;
             w.state = kind == 0 ? 'S' : kind == 1 ? 'D' : 'I';
             w.flags = kind == 1 ? WS_EVENT_FLAG_UNINTERRUPTIBLE : 0;
-            w.ready_latency = g_rand_double (rand) < 0.9 ? (guint32) expo (rand, 8000) : WS_LATENCY_UNKNOWN;
+            latency = g_rand_double (rand) < 0.9 ? (guint32) expo (rand, 8000) : WS_LATENCY_UNKNOWN;
             if (r >= 0.85)
               {
                 w.flags |= WS_EVENT_FLAG_READIER_UNKNOWN;
-                w.ready_latency = WS_LATENCY_UNKNOWN;
+                latency = WS_LATENCY_UNKNOWN;
               }
             wait_index = ws_trace_add_event (trace, &w);
             count++;
@@ -160,28 +150,26 @@ ws_synthetic_trace_new (guint   n_processes,
 
           if (r < 0.85)
             {
-              WsEvent u = { 0 };
+              WsEvent u;
               guint readier = (i + 1 + g_rand_int_range (rand, 0, MAX (n_threads - 1, 1))) % n_threads;
               guint unwait_index;
 
-              u.time = st->now + wait_len;
-              u.thread = r < 0.75 ? threads[readier].index : threads[i].index;
+              ws_event_init (&u, r < 0.75 ? WS_EVENT_UNWAIT : WS_EVENT_HW_SERVICE, st->now + wait_len,
+                             r < 0.75 ? threads[readier].index : threads[i].index);
               u.stack = r < 0.75 ? unlock_stack : WS_STACK_EMPTY;
               u.peer = wait_index;
-              u.target = st->index;
-              u.ready_latency = WS_LATENCY_UNKNOWN;
-              u.kind = r < 0.75 ? WS_EVENT_UNWAIT : WS_EVENT_HW_SERVICE;
+              ws_event_set_target (&u, st->index);
               unwait_index = ws_trace_add_event (trace, &u);
               ws_trace_peek_event (trace, wait_index)->peer = unwait_index;
               count++;
             }
 
           st->now += wait_len;
-          {
-            guint32 lat = ws_trace_peek_event (trace, wait_index)->ready_latency;
-            if (lat != WS_LATENCY_UNKNOWN)
-              st->now += lat;
-          }
+          if (latency != WS_LATENCY_UNKNOWN)
+            {
+              ws_trace_set_wait_ready_latency (trace, wait_index, latency);
+              st->now += latency;
+            }
         }
     }
 

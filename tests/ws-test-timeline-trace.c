@@ -14,16 +14,12 @@ add (WsTrace     *trace,
      char         state,
      WsStackId    stack)
 {
-  WsEvent e = { 0 };
+  WsEvent e;
 
-  e.time = time;
-  e.duration = duration;
-  e.thread = thread;
+  ws_event_init (&e, kind, time, thread);
+  if (duration != 0)
+    ws_event_set_duration (&e, duration);
   e.stack = stack;
-  e.peer = WS_NONE;
-  e.target = WS_NONE;
-  e.ready_latency = WS_LATENCY_UNKNOWN;
-  e.kind = kind;
   e.flags = flags;
   e.state = state;
   return ws_trace_add_event (trace, &e);
@@ -61,7 +57,7 @@ ws_test_timeline_trace_new (WsTestTimelineTrace *ids)
 
   add (trace, WS_EVENT_RUNNING, a, 1000, 600, WS_EVENT_FLAG_SPAN, 0, WS_STACK_EMPTY);
   w = add (trace, WS_EVENT_WAIT, a, 1600, 1000, 0, 'S', wait_stack);
-  ws_trace_peek_event (trace, w)->ready_latency = 100;
+  ws_trace_set_wait_ready_latency (trace, w, 100);
   add (trace, WS_EVENT_RUNNING, a, 2700, 300, WS_EVENT_FLAG_SPAN, 0, WS_STACK_EMPTY);
   add (trace, WS_EVENT_PREEMPT, a, 3000, 50, 0, 'R', WS_STACK_EMPTY);
   add (trace, WS_EVENT_RUNNING, a, 3050, 150, WS_EVENT_FLAG_SPAN, 0, WS_STACK_EMPTY);
@@ -69,7 +65,7 @@ ws_test_timeline_trace_new (WsTestTimelineTrace *ids)
   add (trace, WS_EVENT_WAIT, a, 3200, 1800, WS_EVENT_FLAG_READIER_UNKNOWN | WS_EVENT_FLAG_UNINTERRUPTIBLE, 'D', wait_stack);
   add (trace, WS_EVENT_RUNNING, b, 2500, 200, WS_EVENT_FLAG_SPAN, 0, WS_STACK_EMPTY);
   u = add (trace, WS_EVENT_UNWAIT, b, 2600, 0, 0, 0, wake_stack);
-  ws_trace_peek_event (trace, u)->target = a;
+  ws_event_set_target (ws_trace_peek_event (trace, u), a);
   ws_trace_peek_event (trace, u)->peer = w;
   ws_trace_peek_event (trace, w)->peer = u;
 

@@ -350,7 +350,7 @@ assert_waits (WsTimelineLod *lod,
   for (guint k = 0; k < t->n_events; k++)
     {
       const WsEvent *e = ws_trace_get_event (trace, t->events[k]);
-      WsTime duration = MAX (e->duration, 0);
+      WsTime duration = MAX (ws_event_duration (e), 0);
       WsLodWait w = { e->time, e->time + duration, t->events[k], ws_thread_state_for_wait (e) };
 
       if (e->kind != WS_EVENT_WAIT)

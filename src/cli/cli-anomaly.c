@@ -208,7 +208,7 @@ print_text (WsAnomalyResult *result,
       Ranked *r = &g_array_index (ranked, Ranked, i);
       WsTrace *trace = ws_anomaly_result_get_trace (result, r->trace);
       const WsEvent *e = ws_trace_get_event (trace, r->score->event);
-      g_autofree char *dur = cli_format_duration (e->duration);
+      g_autofree char *dur = cli_format_duration (ws_event_duration (e));
       g_autofree char *delayed = cli_format_duration (r->score->delay_caused);
       g_autofree char *when = cli_format_timestamp (e->time);
 

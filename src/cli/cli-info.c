@@ -83,9 +83,10 @@ print_trace_text (WsTrace *trace,
       const WsEvent *e = ws_trace_get_event (trace, i);
       const WsThread *t = ws_trace_get_thread (trace, e->thread);
       g_autofree char *when = cli_format_timestamp (e->time);
-      g_autofree char *cost = cli_format_duration (e->duration);
-      g_autofree char *latency = e->ready_latency == WS_LATENCY_UNKNOWN
-                                 ? g_strdup (_("unknown")) : cli_format_duration (e->ready_latency);
+      g_autofree char *cost = cli_format_duration (ws_event_duration (e));
+      guint32 ready_latency = ws_trace_wait_ready_latency (trace, i);
+      g_autofree char *latency = ready_latency == WS_LATENCY_UNKNOWN
+                                 ? g_strdup (_("unknown")) : cli_format_duration (ready_latency);
 
       printf (_("  #%u  %s (%d) at %s: cost %s, ready latency %s, state %c\n"),
               k + 1, t->name, t->tid, when, cost, latency, e->state ? e->state : '?');

@@ -38,7 +38,7 @@ findings_to_text (WsTrace   *trace,
           const WsEvent *ev = ws_trace_get_event (trace, e);
           const WsThread *t = ws_trace_get_thread (trace, ev->thread);
           g_autofree char *when = cli_format_timestamp (ev->time);
-          g_autofree char *d = cli_format_duration (ev->duration);
+          g_autofree char *d = cli_format_duration (ws_event_duration (ev));
 
           g_string_append_printf (out, "         event %-8u %s %s (%d) %s %s\n", e, when, t->name, t->tid,
                                   ws_event_kind_to_string (ev->kind), d);

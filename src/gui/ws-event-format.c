@@ -22,7 +22,7 @@ ws_event_format_title (WsTrace *trace,
                        guint    event)
 {
   const WsEvent *e = ws_trace_get_event (trace, event);
-  g_autofree char *dur = ws_format_duration (e->duration);
+  g_autofree char *dur = ws_format_duration (ws_event_duration (e));
 
   switch ((WsEventKind) e->kind)
     {
@@ -39,7 +39,7 @@ ws_event_format_title (WsTrace *trace,
       return g_strdup_printf (_("Preempted · ready for %s"), dur);
     case WS_EVENT_UNWAIT:
       {
-        g_autofree char *target = e->target != WS_NONE ? ws_event_format_thread (trace, e->target) : g_strdup ("?");
+        g_autofree char *target = ws_event_target (e) != WS_NONE ? ws_event_format_thread (trace, ws_event_target (e)) : g_strdup ("?");
         /* Translators: an unwait event: the thread that was woken */
         return g_strdup_printf (_("Woke %s"), target);
       }
@@ -47,7 +47,7 @@ ws_event_format_title (WsTrace *trace,
       return g_strdup (_("Wake-up from interrupt context"));
     case WS_EVENT_MARKER:
       {
-        const char *name = ws_trace_get_string (trace, e->target);
+        const char *name = ws_trace_get_string (trace, ws_event_name (e));
         /* Translators: a marker event (probe, fork…) and its name */
         return g_strdup_printf (_("Marker %s"), name ? name : "?");
       }
@@ -87,17 +87,19 @@ ws_event_format_readier (WsTrace *trace,
   g_autofree char *who = NULL;
   g_autofree char *latency = NULL;
   g_autofree char *joined = NULL;
+  guint32 ready_latency;
 
   if (e->kind != WS_EVENT_WAIT)
     return NULL;
 
   who = ws_wait_readier_dup_sentence (NULL, trace, event);
 
-  if (e->ready_latency != WS_LATENCY_UNKNOWN)
+  ready_latency = ws_trace_wait_ready_latency (trace, event);
+  if (ready_latency != WS_LATENCY_UNKNOWN)
     {
       char *with_latency;
 
-      latency = ws_format_duration (e->ready_latency);
+      latency = ws_format_duration (ready_latency);
       /* Translators: "woken by X, ran 12 µs later" */
       with_latency = g_strdup_printf (_("%s, ran %s later"), who, latency);
       g_free (who);
@@ -246,7 +248,7 @@ ws_event_format_wait (WsTrace  *trace,
 {
   const WsEvent *w = ws_trace_get_event (trace, wait);
   g_autofree char *who = ws_event_format_thread_short (trace, w->thread);
-  g_autofree char *d = ws_format_duration (w->duration);
+  g_autofree char *d = ws_format_duration (ws_event_duration (w));
   g_autofree char *at = ws_event_format_offset (trace, w->time);
 
   if (!when)

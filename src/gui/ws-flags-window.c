@@ -86,10 +86,10 @@ show_event (WsDocument *doc,
 {
   WsTimelineViewport *viewport = ws_document_get_viewport (doc);
   const WsEvent *e = ws_trace_get_event (ws_document_get_trace (doc), event);
-  WsTime span = MAX (e->duration * 4, 1000000);
+  WsTime span = MAX (ws_event_duration (e) * 4, 1000000);
 
-  ws_timeline_viewport_set_visible (viewport, e->time + e->duration / 2 - span / 2,
-                                    e->time + e->duration / 2 + span / 2);
+  ws_timeline_viewport_set_visible (viewport, e->time + ws_event_duration (e) / 2 - span / 2,
+                                    e->time + ws_event_duration (e) / 2 + span / 2);
   ws_timeline_viewport_set_selected_event (viewport, event);
 }
 

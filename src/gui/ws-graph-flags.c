@@ -286,7 +286,7 @@ show_model_activated (GSimpleAction *action,
   if (s == NULL || !GTK_IS_WINDOW (root))
     return;
   gtk_window_present (GTK_WINDOW (ws_model_window_new (GTK_WINDOW (root), ws_graph_anomalies_get_result (self->anomalies),
-                                                       s, ws_trace_get_event (ws_graph_scene_get_trace (ws_graph_anomalies_get_scene (self->anomalies)), s->event)->duration)));
+                                                       s, ws_event_duration (ws_trace_get_event (ws_graph_scene_get_trace (ws_graph_anomalies_get_scene (self->anomalies)), s->event)))));
 }
 
 static void

@@ -636,7 +636,7 @@ ws_graph_page_show_event (WsGraphPage *self,
     show_symptom_full (self, trace, &symptom, event, mode);
   else
     {
-      symptom = (WsSymptom) { e->thread, e->time, e->time + MAX (e->duration, 1) };
+      symptom = (WsSymptom) { e->thread, e->time, e->time + MAX (ws_event_duration (e), 1) };
       show_symptom_full (self, trace, &symptom, WS_NONE, mode);
     }
 }

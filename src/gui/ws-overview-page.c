@@ -450,7 +450,7 @@ fill_anomalies (WsOverviewPage *self)
     const WsEvent *e = ws_trace_get_event (target.trace, worst->event);
     const WsThread *th = ws_trace_get_thread (target.trace, e->thread);
     const WsAnomalyModel *model = ws_anomaly_result_get_model (result, worst->model);
-    g_autofree char *d = ws_format_duration (MAX (e->duration, 0));
+    g_autofree char *d = ws_format_duration (MAX (ws_event_duration (e), 0));
     g_autofree char *title = g_strdup_printf (ngettext ("%u anomalous wait that another thread or a device ended; "
                                                         "the most unusual: %s in %s",
                                                         "%u anomalous waits that another thread or a device ended; "
@@ -461,7 +461,7 @@ fill_anomalies (WsOverviewPage *self)
 
     target.symptom.thread = e->thread;
     target.symptom.t0 = e->time;
-    target.symptom.t1 = e->time + MAX (e->duration, 0);
+    target.symptom.t1 = e->time + MAX (ws_event_duration (e), 0);
     add_row (self->anomaly_list, title, subtitle, WS_ANALYSIS_READY_TREE, &target);
   }
 }

@@ -95,9 +95,9 @@ nearest_wait (WsTrace *trace,
     return before != WS_NONE ? before : after;
   b = ws_trace_get_event (trace, before);
   a = ws_trace_get_event (trace, after);
-  if (b->time + b->duration >= time)
+  if (b->time + ws_event_duration (b) >= time)
     return before;
-  return time - (b->time + b->duration) <= a->time - time ? before : after;
+  return time - (b->time + ws_event_duration (b)) <= a->time - time ? before : after;
 }
 
 /* The first thread row at or below the top of the view. */
@@ -214,7 +214,7 @@ up_down_cb (GtkWidget *widget,
 
       if (r->kind != WS_TIMELINE_ROW_THREAD)
         continue;
-      next = nearest_wait (trace, r->index, e->time + e->duration / 2);
+      next = nearest_wait (trace, r->index, e->time + ws_event_duration (e) / 2);
       if (next != WS_NONE)
         {
           select_wait (view, next);
@@ -240,7 +240,7 @@ select_window_cb (GtkWidget *widget,
     return FALSE;
   e = ws_trace_get_event (trace, wait);
   ws_timeline_viewport_set_selection (ws_timeline_view_get_viewport (view), e->thread,
-                                      e->time, e->time + MAX (e->duration, 1));
+                                      e->time, e->time + MAX (ws_event_duration (e), 1));
   return TRUE;
 }
 
@@ -273,7 +273,7 @@ extend_window_cb (GtkWidget *widget,
     }
   e = ws_trace_get_event (trace, next);
   if (step > 0)
-    t1 = MAX (t1, e->time + MAX (e->duration, 1));
+    t1 = MAX (t1, e->time + MAX (ws_event_duration (e), 1));
   else
     t0 = MIN (t0, e->time);
   ws_timeline_viewport_set_selection (vp, thread, t0, t1);

@@ -70,7 +70,7 @@ run_span_at (WsTrace *trace,
       const WsEvent *e = ws_trace_get_event (trace, t->events[--pos]);
 
       if (e->kind == WS_EVENT_RUNNING && (e->flags & WS_EVENT_FLAG_SPAN) &&
-          e->time <= time && time < e->time + e->duration)
+          e->time <= time && time < e->time + ws_event_duration (e))
         return t->events[pos];
     }
   return WS_NONE;

@@ -182,7 +182,7 @@ show_model_action (GtkWidget  *widget,
       return;
     }
   gtk_window_present (GTK_WINDOW (ws_model_window_new (GTK_WINDOW (self), ws_anomaly_state_get_result (state), score,
-                                                       ws_trace_get_event (ws_document_get_trace (doc), event)->duration)));
+                                                       ws_event_duration (ws_trace_get_event (ws_document_get_trace (doc), event)))));
 }
 
 static void

@@ -109,7 +109,7 @@ pin_wait_model (WsWindow *self)
   e = ws_trace_get_event (trace, event);
   pin = ws_pin_new (WS_PIN_KIND_ANOMALY_MODEL);
   ws_pin_set_tid (pin, ws_trace_get_thread (trace, e->thread)->tid);
-  ws_pin_set_window (pin, e->time, e->time + e->duration);
+  ws_pin_set_window (pin, e->time, e->time + ws_event_duration (e));
   ws_pin_set_event (pin, event);
   if (result != NULL)
     {

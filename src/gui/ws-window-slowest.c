@@ -41,7 +41,7 @@ _ws_window_show_wait (WsWindow *self,
     return;
   e = ws_trace_get_event (trace, event);
   ws_timeline_viewport_set_selected_event (ws_document_get_viewport (self->current), event);
-  ws_timeline_view_zoom_to_span (self->timeline_view, e->thread, e->time, e->time + MAX (e->duration, 1));
+  ws_timeline_view_zoom_to_span (self->timeline_view, e->thread, e->time, e->time + MAX (ws_event_duration (e), 1));
   gtk_widget_grab_focus (GTK_WIDGET (self->timeline_view));
 }
 

@@ -98,7 +98,7 @@ _ws_window_update_details (WsWindow *self)
       /* a clicked wait is explained in the Overview (why --event) */
       if (e->kind == WS_EVENT_WAIT && hovered == WS_NONE)
         ws_overview_page_explain_selection (self->overview_page, trace, e->thread, e->time,
-                                            e->time + MAX (e->duration, 0), selected);
+                                            e->time + MAX (ws_event_duration (e), 0), selected);
     }
   else if (ws_timeline_viewport_get_selection (viewport, &thread, &t0, &t1))
     ws_details_pane_show_window (self->details_pane, thread, t0, t1);

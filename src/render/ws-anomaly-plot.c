@@ -421,7 +421,7 @@ ws_anomaly_overlay_draw (cairo_t                  *cr,
 
       /* Only the waits that delayed another thread, and flagged ones: an idle
        * worker's or a daemon's wait is coloured by nobody's cost. */
-      if (e->time > end || e->time + e->duration < begin || (s[i].score >= 0.5 && !s[i].anomalous && !s[i].flag)
+      if (e->time > end || e->time + ws_event_duration (e) < begin || (s[i].score >= 0.5 && !s[i].anomalous && !s[i].flag)
           || (s[i].delay_caused == 0 && s[i].flag == WS_ANOMALY_FLAG_NONE))
         continue;
       row_index = ws_timeline_layout_find_thread_row (layout, e->thread);
@@ -434,7 +434,7 @@ ws_anomaly_overlay_draw (cairo_t                  *cr,
       m = ws_anomaly_result_get_model (result, s[i].model);
       c = ws_anomaly_score_color (s[i].score, m->threshold, s[i].anomalous);
       x0 = geometry->label_width + ws_timeline_viewport_time_to_x (viewport, MAX (e->time, begin));
-      x1 = geometry->label_width + ws_timeline_viewport_time_to_x (viewport, MIN (e->time + e->duration, end));
+      x1 = geometry->label_width + ws_timeline_viewport_time_to_x (viewport, MIN (e->time + ws_event_duration (e), end));
       x1 = MAX (x1, x0 + 3);
       ws_render_set_source (cr, &c);
       cairo_rectangle (cr, x0, y + row->height - 5, x1 - x0, 4);

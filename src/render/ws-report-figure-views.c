@@ -119,7 +119,7 @@ build_anomaly_model (const WsReportContext *ctx,
     }
   model = ws_anomaly_result_get_model (result, score->model);
   job.model = model;
-  job.marked = log ((double) MAX (e->duration, 1));
+  job.marked = log ((double) MAX (ws_event_duration (e), 1));
   if (!ws_export_record (export_model, &job, &figure->recording, error))
     return FALSE;
   add_model_facts (figure, model, score, store ? history : NULL);

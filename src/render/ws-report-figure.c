@@ -163,7 +163,7 @@ add_wait_facts (WsReportFigure *figure,
 {
   const WsEvent *e = ws_trace_get_event (trace, wait);
   g_autofree char *who = ws_report_format_thread (trace, e->thread);
-  g_autofree char *cost = ws_format_duration (e->duration);
+  g_autofree char *cost = ws_format_duration (ws_event_duration (e));
   g_autofree char *at = ws_report_format_time (e->time);
   g_autofree char *value = g_strdup_printf (_("%s waited %s from %s (event %u, state %c)"),
                                             who, cost, at, wait, e->state ? e->state : '?');
@@ -185,9 +185,9 @@ add_wait_facts (WsReportFigure *figure,
       ws_report_figure_add_fact (figure, _("Ended by"), ended);
     }
   ws_report_figure_add_stack (figure, title_wait, ws_trace_get_stack_table (trace), e->stack);
-  if (e->peer != WS_NONE)
+  if (ws_event_peer (e) != WS_NONE)
     ws_report_figure_add_stack (figure, title_unwait, ws_trace_get_stack_table (trace),
-                                ws_trace_get_event (trace, e->peer)->stack);
+                                ws_trace_get_event (trace, ws_event_peer (e))->stack);
 }
 
 /* One wait: who, how long, who woke it, both stacks. */
@@ -223,7 +223,7 @@ add_window_waits (WsReportFigure        *figure,
       if (e->kind == WS_EVENT_WAIT)
         {
           n++;
-          total += e->duration;
+          total += ws_event_duration (e);
         }
     }
   total_text = ws_format_duration (total);

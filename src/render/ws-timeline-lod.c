@@ -496,7 +496,7 @@ add_wait (Level0        *l0,
           guint          index)
 {
   WsThreadState state = ws_thread_state_for_wait (e);
-  WsTime end = e->time + MAX (e->duration, 0);
+  WsTime end = e->time + MAX (ws_event_duration (e), 0);
   WsTime duration = end - e->time;
 
   if (duration >= WS_TIMELINE_LOD_MIN_WAIT)
@@ -506,11 +506,12 @@ add_wait (Level0        *l0,
 /* Level 0 of one event: its spans or a mark. */
 static void
 add_event (Level0        *l0,
+           WsTrace       *trace,
            const WsEvent *e,
            guint          index)
 {
   WsStateSpan spans[2];
-  guint n_spans = ws_state_spans_of_event (e, index, spans);
+  guint n_spans = ws_state_spans_of_event (trace, e, index, spans);
   WsLodMark mark = { e->time, 0 };
 
   if (n_spans > 0)
@@ -691,7 +692,7 @@ build_thread (WsTimelineLod *self,
   for (guint k = 0; k < t->n_events; k++)
     {
       prefetch_ahead (events, t, k);
-      add_event (&l0, &events[t->events[k]], t->events[k]);
+      add_event (&l0, self->trace, &events[t->events[k]], t->events[k]);
     }
   spans = fill_finish (&l0.spans);
   marks = fill_finish (&l0.marks);

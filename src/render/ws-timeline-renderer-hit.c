@@ -45,10 +45,10 @@ consider_event (WsTimelineRenderer *self,
     {
       if (e0 <= t && t < MAX (e1, e0 + 1) && h->containing == WS_NONE)
         h->containing = i;
-      if (e->kind == WS_EVENT_WAIT && e->duration > h->longest_dur)
+      if (e->kind == WS_EVENT_WAIT && ws_event_duration (e) > h->longest_dur)
         {
           h->longest = i;
-          h->longest_dur = e->duration;
+          h->longest_dur = ws_event_duration (e);
         }
     }
   else if (e->kind != WS_EVENT_HW_SERVICE)

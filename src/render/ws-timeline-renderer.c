@@ -653,7 +653,7 @@ paint_row_matches (RowPainter         *rp,
     {
       const WsEvent *e = &events[matches[i]];
       double x0 = (double) (e->time - begin) * scale;
-      double x1 = (double) (e->time + MAX (e->duration, 0) - begin) * scale;
+      double x1 = (double) (e->time + MAX (ws_event_duration (e), 0) - begin) * scale;
       WsTime next;
       WsFillRect r;
 
@@ -781,11 +781,11 @@ ws_timeline_renderer_get_event_extents (WsTimelineRenderer *self,
     return FALSE;
   e = ws_trace_get_event (trace, event);
   *t0 = e->time;
-  *t1 = e->time + MAX (e->duration, 0);
+  *t1 = e->time + MAX (ws_event_duration (e), 0);
   if (e->kind == WS_EVENT_RUNNING && !(e->flags & WS_EVENT_FLAG_SPAN))
     *t1 = e->time;
-  if (e->kind == WS_EVENT_WAIT && e->ready_latency != WS_LATENCY_UNKNOWN)
-    *t1 += e->ready_latency;
+  if (e->kind == WS_EVENT_WAIT && ws_trace_wait_ready_latency (trace, event) != WS_LATENCY_UNKNOWN)
+    *t1 += ws_trace_wait_ready_latency (trace, event);
   return TRUE;
 }
 
@@ -934,7 +934,7 @@ draw_readier_arrow (WsTimelineRenderer *self,
   if (wait_row == NULL)
     return;
 
-  ex = ox + ws_timeline_viewport_time_to_x (viewport, wait->time + MAX (wait->duration, 0));
+  ex = ox + ws_timeline_viewport_time_to_x (viewport, wait->time + MAX (ws_event_duration (wait), 0));
   ey = row_top (self, wait_row, scroll_y) + wait_row->lane + (wait_row->height - wait_row->lane) / 2;
   kind = ws_trace_wait_readier (trace, wait_index, &readier);
 

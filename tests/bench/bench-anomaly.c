@@ -62,7 +62,7 @@ main (int    argc,
       for (guint e = 0; e < ws_trace_get_n_events (trace); e++)
         if (ws_wait_is_scored (ws_trace_get_event (trace, e)))
           {
-            double v = log ((double) ws_trace_get_event (trace, e)->duration);
+            double v = log ((double) ws_event_duration (ws_trace_get_event (trace, e)));
             g_array_append_val (pool, v);
           }
     }

@@ -60,7 +60,7 @@ draw_naive (cairo_t            *cr,
           if (e->time >= end)
             break;
           x0 = label_w + ws_timeline_viewport_time_to_x (vp, e->time);
-          x1 = label_w + ws_timeline_viewport_time_to_x (vp, e->time + e->duration);
+          x1 = label_w + ws_timeline_viewport_time_to_x (vp, e->time + ws_event_duration (e));
           if (e->kind == WS_EVENT_RUNNING)
             cairo_set_source_rgb (cr, 0.15, 0.63, 0.41);
           else

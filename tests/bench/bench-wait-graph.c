@@ -64,7 +64,7 @@ naive_fig2 (WsTrace         *trace,
 
   for (guint i = 0; i < n; i++)
     if (ev[i].thread == s->thread && (ev[i].kind == WS_EVENT_RUNNING || ev[i].kind == WS_EVENT_WAIT) &&
-        ev[i].time >= s->t0 && ev[i].time + ev[i].duration <= s->t1)
+        ev[i].time >= s->t0 && ev[i].time + ws_event_duration (&ev[i]) <= s->t1)
       g_hash_table_add (V, GUINT_TO_POINTER (i + 1));
 
   do
@@ -94,9 +94,9 @@ naive_fig2 (WsTrace         *trace,
             case WS_READIER_THREAD:
               for (guint j = 0; j < n; j++)
                 {
-                  WsTime end = ev[j].time + ev[j].duration;
+                  WsTime end = ev[j].time + ws_event_duration (&ev[j]);
                   if (ev[j].thread == readier && (ev[j].kind == WS_EVENT_RUNNING || ev[j].kind == WS_EVENT_WAIT) &&
-                      end >= ev[i].time && end <= ev[i].time + ev[i].duration)
+                      end >= ev[i].time && end <= ev[i].time + ws_event_duration (&ev[i]))
                     {
                       g_hash_table_add (V, GUINT_TO_POINTER (j + 1));
                       g_hash_table_add (E, g_strdup_printf ("%u:%u", i, j));

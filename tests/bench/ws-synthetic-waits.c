@@ -80,19 +80,9 @@ add (WsTestTrace *tt,
 static WsEvent
 blank (guint thread, WsTime time, WsEventKind kind)
 {
-  WsEvent e = {
-    .time = time,
-    .duration = 0,
-    .thread = thread,
-    .stack = WS_STACK_EMPTY,
-    .peer = WS_NONE,
-    .target = WS_NONE,
-    .ready_latency = WS_LATENCY_UNKNOWN,
-    .cpu = 0,
-    .kind = kind,
-    .flags = 0,
-    .state = 0,
-  };
+  WsEvent e;
+
+  ws_event_init (&e, kind, time, thread);
   return e;
 }
 
@@ -105,7 +95,7 @@ ws_test_trace_run (WsTestTrace *tt,
 {
   WsEvent e = blank (thread, start, WS_EVENT_RUNNING);
 
-  e.duration = end - start;
+  ws_event_set_duration (&e, end - start);
   e.stack = stack;
   e.flags = WS_EVENT_FLAG_SPAN;
   return add (tt, &e);
@@ -120,7 +110,7 @@ ws_test_trace_sample (WsTestTrace *tt,
 {
   WsEvent e = blank (thread, time, WS_EVENT_RUNNING);
 
-  e.duration = period;
+  ws_event_set_duration (&e, period);
   e.stack = stack;
   return add (tt, &e);
 }
@@ -134,7 +124,7 @@ ws_test_trace_wait (WsTestTrace *tt,
 {
   WsEvent e = blank (thread, start, WS_EVENT_WAIT);
 
-  e.duration = end - start;
+  ws_event_set_duration (&e, end - start);
   e.stack = stack;
   e.flags = WS_EVENT_FLAG_READIER_UNKNOWN;
   e.state = 'S';
@@ -146,7 +136,7 @@ ws_test_trace_set_latency (WsTestTrace *tt,
                            guint        wait,
                            guint32      ready_latency)
 {
-  ws_trace_peek_event (tt->trace, wait)->ready_latency = ready_latency;
+  ws_trace_set_wait_ready_latency (tt->trace, wait, ready_latency);
 }
 
 static guint
@@ -157,13 +147,13 @@ wake (WsTestTrace *tt,
       WsEventKind  kind)
 {
   WsEvent *w = ws_trace_peek_event (tt->trace, wait);
-  WsEvent e = blank (thread, w->time + w->duration, kind);
+  WsEvent e = blank (thread, w->time + ws_event_duration (w), kind);
   guint index;
 
   g_assert (w->kind == WS_EVENT_WAIT);
   e.stack = stack;
   e.peer = wait;
-  e.target = w->thread;
+  ws_event_set_target (&e, w->thread);
   index = add (tt, &e);
 
   w = ws_trace_peek_event (tt->trace, wait);   /* the array may have moved */
@@ -198,7 +188,7 @@ ws_test_trace_preempt (WsTestTrace *tt,
 {
   WsEvent e = blank (thread, start, WS_EVENT_PREEMPT);
 
-  e.duration = end - start;
+  ws_event_set_duration (&e, end - start);
   e.state = 'R';
   return add (tt, &e);
 }
@@ -211,7 +201,7 @@ ws_test_trace_marker (WsTestTrace *tt,
 {
   WsEvent e = blank (thread, time, WS_EVENT_MARKER);
 
-  e.target = ws_trace_intern_string (tt->trace, name);
+  ws_event_set_name (&e, ws_trace_intern_string (tt->trace, name));
   return add (tt, &e);
 }
 
@@ -328,7 +318,7 @@ ws_synthetic_wait_trace (guint      n_threads,
               if (dice >= 10 || now == t->since)
                 continue;
               w = ws_trace_peek_event (ws_test_trace_get_trace (tt), t->wait);
-              w->duration = now - t->since;
+              ws_event_set_duration (w, now - t->since);
               if (dice < 9 && n_running > 0)
                 {
                   guint r = running[g_rand_int_range (rand, 0, n_running)];
@@ -352,7 +342,7 @@ ws_synthetic_wait_trace (guint      n_threads,
       else
         {
           WsEvent *w = ws_trace_peek_event (ws_test_trace_get_trace (tt), sim[i].wait);
-          w->duration = end - sim[i].since;
+          ws_event_set_duration (w, end - sim[i].since);
           w->flags |= WS_EVENT_FLAG_UNFINISHED;
         }
     }

@@ -142,9 +142,9 @@ ws_fuzz_check_trace (WsTrace *trace)
       counted[e->kind]++;
       if (e->thread >= n_threads)
         ws_fuzz_fail ("event %u: thread %u of %u", i, e->thread, n_threads);
-      if (e->duration < 0)
+      if (ws_event_duration (e) < 0)
         ws_fuzz_fail ("event %u: negative duration", i);
-      if (e->time > 0 && e->duration > G_MAXINT64 - e->time)
+      if (e->time > 0 && ws_event_duration (e) > G_MAXINT64 - e->time)
         ws_fuzz_fail ("event %u: end overflows", i);
       if (e->stack >= n_stacks)
         ws_fuzz_fail ("event %u: stack %u of %u", i, e->stack, n_stacks);
@@ -153,18 +153,17 @@ ws_fuzz_check_trace (WsTrace *trace)
         if (frames[k] >= n_frames)
           ws_fuzz_fail ("event %u: frame %u of %u", i, frames[k], n_frames);
 
-      if (e->kind == WS_EVENT_RUNNING && e->target != WS_NONE && ws_trace_get_string (trace, e->target) == NULL)
-        ws_fuzz_fail ("sample %u: no event name %u", i, e->target);
+      if (e->kind == WS_EVENT_RUNNING && ws_event_name (e) != WS_NONE && ws_trace_get_string (trace, ws_event_name (e)) == NULL)
+        ws_fuzz_fail ("sample %u: no event name %u", i, ws_event_name (e));
       if (e->kind == WS_EVENT_MARKER)
         {
-          if (e->target != WS_NONE && ws_trace_get_string (trace, e->target) == NULL)
-            ws_fuzz_fail ("marker %u: no string %u", i, e->target);
+          if (ws_event_name (e) != WS_NONE && ws_trace_get_string (trace, ws_event_name (e)) == NULL)
+            ws_fuzz_fail ("marker %u: no string %u", i, ws_event_name (e));
           continue;
         }
-      if ((e->kind == WS_EVENT_UNWAIT || e->kind == WS_EVENT_HW_SERVICE)
-          && e->target != WS_NONE && e->target >= n_threads)
-        ws_fuzz_fail ("event %u: target thread %u of %u", i, e->target, n_threads);
-      if (e->peer != WS_NONE)
+      if (ws_event_target (e) != WS_NONE && ws_event_target (e) >= n_threads)
+        ws_fuzz_fail ("event %u: target thread %u of %u", i, ws_event_target (e), n_threads);
+      if (ws_event_peer (e) != WS_NONE)
         {
           const WsEvent *p;
 
@@ -317,24 +316,25 @@ ws_fuzz_check_round_trip (WsTrace *trace)
       const WsEvent *x = ws_trace_get_event (trace, i);
       const WsEvent *y = ws_trace_get_event (back, i);
 
-      if (x->time != y->time || x->duration != y->duration || x->thread != y->thread
+      if (x->time != y->time || ws_event_duration (x) != ws_event_duration (y) || x->thread != y->thread
           || x->kind != y->kind || x->cpu != y->cpu || x->flags != y->flags
-          || x->state != y->state || x->ready_latency != y->ready_latency || x->peer != y->peer)
+          || x->state != y->state || ws_trace_wait_ready_latency (trace, i) != ws_trace_wait_ready_latency (back, i)
+          || ws_event_peer (x) != ws_event_peer (y))
         ws_fuzz_fail ("round trip: event %u differs (kind %u/%u t %" G_GINT64_FORMAT "/%" G_GINT64_FORMAT
                       " state 0x%02x/0x%02x peer %u/%u)", i, x->kind, y->kind, x->time, y->time,
                       (guchar) x->state, (guchar) y->state, x->peer, y->peer);
-      /* A marker's and a sample's target is a string id (the marker's,
+      /* A marker's and a sample's name is a string id (the marker's,
        * the sample event's name), numbered by each trace in its own
        * order: compare the names, not the ids. */
-      if (x->kind == WS_EVENT_MARKER || x->kind == WS_EVENT_RUNNING)
+      if (ws_event_is_named (x))
         {
-          if ((x->target == WS_NONE) != (y->target == WS_NONE)
-              || (x->target != WS_NONE && !same_text (ws_trace_get_string (trace, x->target),
-                                                      ws_trace_get_string (back, y->target))))
+          if ((ws_event_name (x) == WS_NONE) != (ws_event_name (y) == WS_NONE)
+              || (ws_event_name (x) != WS_NONE && !same_text (ws_trace_get_string (trace, ws_event_name (x)),
+                                                              ws_trace_get_string (back, ws_event_name (y)))))
             ws_fuzz_fail ("round trip: %s %u has another name", ws_event_kind_to_string (x->kind), i);
         }
-      else if (x->target != y->target)
-        ws_fuzz_fail ("round trip: event %u targets thread %u, read back %u", i, x->target, y->target);
+      else if (ws_event_target (x) != ws_event_target (y))
+        ws_fuzz_fail ("round trip: event %u targets thread %u, read back %u", i, ws_event_target (x), ws_event_target (y));
       check_same_stack (sa, x->stack, sb, y->stack, i);
     }
 
@@ -800,9 +800,10 @@ ws_fuzz_scenario_rules (const guint8 *data,
         names[k++] = ends[e];
       for (guint e = 0; e < k; e++)
         {
-          WsEvent ev = { .time = ++t * 1000, .thread = thread, .kind = WS_EVENT_MARKER,
-                         .peer = WS_NONE, .ready_latency = WS_LATENCY_UNKNOWN };
-          ev.target = ws_trace_intern_string (trace, names[e]);
+          WsEvent ev;
+
+          ws_event_init (&ev, WS_EVENT_MARKER, ++t * 1000, thread);
+          ws_event_set_name (&ev, ws_trace_intern_string (trace, names[e]));
           ws_trace_add_event (trace, &ev);
         }
     }

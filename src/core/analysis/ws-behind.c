@@ -44,13 +44,13 @@ ws_behind_index_new (WsTrace *trace)
       const WsEvent *e = &events[i];
       Sleep s;
 
-      if (e->kind != WS_EVENT_WAIT || e->duration <= 0 ||
+      if (e->kind != WS_EVENT_WAIT || ws_event_duration (e) <= 0 ||
           !((e->flags & WS_EVENT_FLAG_UNINTERRUPTIBLE) || e->state == 'D'))
         continue;
       s.start = e->time;
-      s.end = e->time + e->duration;
+      s.end = e->time + ws_event_duration (e);
       s.thread = e->thread;
-      self->longest = MAX (self->longest, e->duration);
+      self->longest = MAX (self->longest, ws_event_duration (e));
       g_array_append_val (self->sleeps, s);
     }
   return self;

@@ -42,13 +42,13 @@ ws_cpu_occupancy_new (WsTrace *trace)
       Span span;
       GArray *spans;
 
-      if (e->kind != WS_EVENT_RUNNING || !(e->flags & WS_EVENT_FLAG_SPAN) || e->duration <= 0)
+      if (e->kind != WS_EVENT_RUNNING || !(e->flags & WS_EVENT_FLAG_SPAN) || ws_event_duration (e) <= 0)
         continue;
       while (self->cpus->len <= e->cpu)
         g_ptr_array_add (self->cpus, g_array_new (FALSE, FALSE, sizeof (Span)));
       spans = g_ptr_array_index (self->cpus, e->cpu);
       span.start = e->time;
-      span.end = e->time + e->duration;
+      span.end = e->time + ws_event_duration (e);
       span.thread = e->thread;
       g_array_append_val (spans, span);
       self->any = TRUE;

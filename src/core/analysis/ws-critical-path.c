@@ -178,7 +178,7 @@ walk_preempt (Walker *w,
               guint   v)
 {
   const WsEvent *p = &w->events[v];
-  WsTime back = p->time + MAX (p->duration, 0);
+  WsTime back = p->time + MAX (ws_event_duration (p), 0);
 
   if (w->c > back)
     walk_emit (w, back, WS_CRITICAL_RUNNING, WS_NONE);
@@ -218,8 +218,9 @@ walk_wait (Walker            *w,
 {
   const WsEvent *e = &w->events[v];
   WsTime begin = chain != NULL ? chain->start : e->time;
-  WsTime wake = e->time + MAX (e->duration, 0);
-  WsTime latency = e->ready_latency == WS_LATENCY_UNKNOWN ? 0 : e->ready_latency;
+  WsTime wake = e->time + MAX (ws_event_duration (e), 0);
+  guint32 ready_latency = ws_trace_wait_ready_latency (w->trace, v);
+  WsTime latency = ready_latency == WS_LATENCY_UNKNOWN ? 0 : ready_latency;
   guint readier = WS_NONE;
   WsWakeKind kind;
 

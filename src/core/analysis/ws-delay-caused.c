@@ -42,11 +42,11 @@ foreach_overlap (WsTrace           *trace,
 
       if (e->kind != WS_EVENT_WAIT)
         continue;
-      if (e->time + e->duration <= from)
+      if (e->time + ws_event_duration (e) <= from)
         break;
       if (ws_wait_ended_by_exit (trace, classifier, th->events[k - 1]) != WS_NONE)
         continue;
-      func (th->events[k - 1], MIN (e->time + e->duration, until) - MAX (e->time, from), user_data);
+      func (th->events[k - 1], MIN (e->time + ws_event_duration (e), until) - MAX (e->time, from), user_data);
     }
 }
 
@@ -77,10 +77,10 @@ ws_delay_caused_foreach (WsTrace           *trace,
       const WsEvent *e = ws_trace_get_event (trace, i);
       guint readier = WS_NONE;
 
-      if (e->kind == WS_EVENT_WAIT && e->duration > 0 && !ws_attribution_is_recorder (trace, e->thread)
+      if (e->kind == WS_EVENT_WAIT && ws_event_duration (e) > 0 && !ws_attribution_is_recorder (trace, e->thread)
           && ws_frame_classifier_classify_wake (classifier, trace, i, &readier) == WS_WAKE_THREAD
           && readier != WS_NONE && readier != e->thread && !ws_attribution_is_recorder (trace, readier))
-        foreach_overlap (trace, classifier, readier, e->time, e->time + e->duration, func, user_data);
+        foreach_overlap (trace, classifier, readier, e->time, e->time + ws_event_duration (e), func, user_data);
     }
 }
 

@@ -142,7 +142,7 @@ sum_wait_costs (WsTrace *trace,
   WsTime total = 0;
 
   for (guint i = 0; i < waits->len; i++)
-    total += MAX (ws_trace_get_event (trace, g_array_index (waits, guint32, i))->duration, 0);
+    total += MAX (ws_event_duration (ws_trace_get_event (trace, g_array_index (waits, guint32, i))), 0);
   return total;
 }
 
@@ -176,8 +176,8 @@ compare_wait_longest_first (gconstpointer a,
 {
   WsTrace *trace = user_data;
   guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
-  WsTime dx = ws_trace_get_event (trace, x)->duration;
-  WsTime dy = ws_trace_get_event (trace, y)->duration;
+  WsTime dx = ws_event_duration (ws_trace_get_event (trace, x));
+  WsTime dy = ws_event_duration (ws_trace_get_event (trace, y));
 
   if (dx != dy)
     return dx > dy ? -1 : 1;
@@ -701,7 +701,7 @@ ws_inspect_trace_full (WsTrace                  *trace,
         return NULL;
       if (events[i].kind != WS_EVENT_WAIT)
         continue;
-      total_wait += MAX (events[i].duration, 0);
+      total_wait += MAX (ws_event_duration (&events[i]), 0);
       wake = ws_frame_classifier_classify_wake (classifier, trace, i, NULL);
       if (wake == WS_WAKE_UNKNOWN)
         g_array_append_val (unknown, i);

@@ -69,7 +69,7 @@ ws_ready_tree_options_init (WsReadyTreeOptions *options)
 static inline WsTime
 event_end (const WsEvent *e)
 {
-  return e->time + MAX (e->duration, 0);
+  return e->time + MAX (ws_event_duration (e), 0);
 }
 
 typedef struct {
@@ -139,7 +139,7 @@ make_node (Builder *b,
     .event = event,
     .thread = e->thread,
     .time = e->time,
-    .duration = MAX (e->duration, 0),
+    .duration = MAX (ws_event_duration (e), 0),
     .stack = e->stack,
     .unwait_event = b->events[end_piece].peer,
     .unwait_stack = b->events[end_piece].peer != WS_NONE ? b->events[b->events[end_piece].peer].stack : WS_STACK_EMPTY,

@@ -82,7 +82,7 @@ ws_symptom_longest_wait (WsTrace           *trace,
 
       if (events[i].kind != WS_EVENT_WAIT)
         continue;
-      if (best != WS_NONE && events[i].duration <= events[best].duration)
+      if (best != WS_NONE && ws_event_duration (&events[i]) <= ws_event_duration (&events[best]))
         continue;
       if (lock_classifier != NULL && !ws_frame_classifier_is_lock_wait (lock_classifier, trace, i))
         continue;
@@ -113,7 +113,7 @@ ws_symptom_from_wait (WsTrace   *trace,
   /* A zero-length wait still gets a one-nanosecond window, so that the
    * window holds the wait itself (the GUI's context menu and the CLI's
    * --event share this). */
-  symptom->t1 = e->time + MAX (e->duration, 1);
+  symptom->t1 = e->time + MAX (ws_event_duration (e), 1);
   /* A try of a lock wait the program's timeout cut up: the whole wait. */
   if ((chain = ws_false_runs_chain_of (ws_false_runs_get (trace, NULL), event)) != NULL)
     {
@@ -145,7 +145,7 @@ ws_symptom_wait_at (WsTrace *trace,
       const WsEvent *e = &events[t->events[k - 1]];
 
       if (e->kind == WS_EVENT_WAIT)
-        return e->time + MAX (e->duration, 0) > time ? t->events[k - 1] : WS_NONE;
+        return e->time + MAX (ws_event_duration (e), 0) > time ? t->events[k - 1] : WS_NONE;
     }
   return WS_NONE;
 }

@@ -67,7 +67,7 @@ ws_wait_graph_init (WsWaitGraph *self)
 static inline WsTime
 event_end (const WsEvent *e)
 {
-  return e->time + MAX (e->duration, 0);
+  return e->time + MAX (ws_event_duration (e), 0);
 }
 
 static inline gboolean
@@ -117,7 +117,7 @@ add_event_node (Builder           *b,
     .event = event,
     .thread = e->thread,
     .time = e->time,
-    .duration = MAX (e->duration, 0),
+    .duration = MAX (ws_event_duration (e), 0),
     .stack = e->stack,
     .unwait_event = WS_NONE,
     .unwait_stack = WS_STACK_EMPTY,

@@ -193,7 +193,7 @@ ws_wait_sample_set_of_trace (WsTrace *trace,
 
       if ((w.signature = ws_wait_signatures_of_event (sigs, i)) == WS_NONE)
         continue;
-      w.duration = ws_trace_get_event (trace, i)->duration;
+      w.duration = ws_event_duration (ws_trace_get_event (trace, i));
       g_array_append_val (set->samples, w);
     }
   return set;
@@ -456,7 +456,7 @@ add_current (Detection        *det,
         continue;
       if (global == NULL)
         global = values_of_key (det->current, WS_WAIT_POOL_GLOBAL, sizeof (gint64));
-      d = ws_trace_get_event (trace, i)->duration;
+      d = ws_event_duration (ws_trace_get_event (trace, i));
       g_array_append_val (own[s], d);
       g_array_append_val (pooled[s], d);
       g_array_append_val (global, d);
@@ -893,8 +893,8 @@ score_trace (WsAnomalyResult  *self,
       sc.event = i;
       sc.model = model_of_signature[s];
       m = &g_array_index (self->models, WsAnomalyModel, sc.model);
-      x = log_duration (ws_trace_get_event (trace, i)->duration);
-      sc.score = score_of (self, memo, sc.model, ws_trace_get_event (trace, i)->duration, x);
+      x = log_duration (ws_event_duration (ws_trace_get_event (trace, i)));
+      sc.score = score_of (self, memo, sc.model, ws_event_duration (ws_trace_get_event (trace, i)), x);
       sc.model_anomalous = m->gmm.n_components > 0 && x >= m->cut;
       sc.flag = flag_of (det, digest, trace, i, &sc.flag_wait_only);
       sc.anomalous = sc.flag == WS_ANOMALY_FLAG_NONE ? sc.model_anomalous
@@ -1416,7 +1416,7 @@ ws_anomaly_result_flag_reach (WsAnomalyResult *self,
   reach->threshold = m->threshold;
   if (m->gmm.n_components == 0)
     return TRUE;
-  x = log_duration (ws_trace_get_event (g_ptr_array_index (self->traces, trace), event)->duration);
+  x = log_duration (ws_event_duration (ws_trace_get_event (g_ptr_array_index (self->traces, trace), event)));
   if (m->flags != NULL)
     g_array_append_vals (flags, m->flags->data, m->flags->len);
   /* The wait's own flag, if it has one and the kind learns from it, is
@@ -1457,7 +1457,7 @@ ws_anomaly_result_flag_reach (WsAnomalyResult *self,
 
           if (o->model != s->model || o->flag != WS_ANOMALY_FLAG_NONE || (t == trace && o->event == event))
             continue;
-          y = log_duration (ws_trace_get_event (tr, o->event)->duration);
+          y = log_duration (ws_event_duration (ws_trace_get_event (tr, o->event)));
           if (y >= reach->cut && !o->model_anomalous)
             reach->n_to_anomalous++;
           else if (y < reach->cut && o->model_anomalous)

@@ -102,7 +102,7 @@ add_wait (JsonBuilder       *b,
   ws_json_field_int (b, "tid", th->tid);
   ws_json_field_text (b, "thread", th->name);
   ws_json_field_int (b, "time_ns", e->time);
-  ws_json_field_int (b, "duration_ns", e->duration);
+  ws_json_field_int (b, "duration_ns", ws_event_duration (e));
   ws_json_field_text (b, "signature", ws_anomaly_result_get_model (result, s->model)->key);
   ws_json_field_double (b, "score", s->score);
   ws_json_field_boolean (b, "model_anomalous", s->model_anomalous);

@@ -62,7 +62,7 @@ ws_anomaly_flag_init (WsWaitFlag    *flag,
   flag->event_time = e->time;
   flag->tid = ws_trace_get_thread (trace, e->thread)->tid;
   flag->signature = g_strdup (signature);
-  flag->duration = e->duration;
+  flag->duration = ws_event_duration (e);
   flag->flag = verdict;
 }
 

@@ -350,7 +350,7 @@ ws_wait_is_scored (const WsEvent *event)
 {
   return event->kind == WS_EVENT_WAIT
          && !(event->flags & WS_EVENT_FLAG_UNFINISHED)
-         && event->duration > 0;
+         && ws_event_duration (event) > 0;
 }
 
 static void

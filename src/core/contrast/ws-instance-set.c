@@ -181,7 +181,7 @@ ws_instance_set_add_thread_spans (WsInstanceSet *self,
         continue;
       first = ws_trace_get_event (trace, th->events[0]);
       last = ws_trace_get_event (trace, th->events[th->n_events - 1]);
-      ws_instance_set_add_span (self, trace, t, first->time, last->time + MAX (last->duration, 0));
+      ws_instance_set_add_span (self, trace, t, first->time, last->time + MAX (ws_event_duration (last), 0));
       added++;
     }
   return added;

@@ -228,7 +228,7 @@ write_wait (Writer        *w,
 
   name[9] = state[0];
   begin_event (w, "X", e->thread, e->time);
-  append_duration (w, e->duration);
+  append_duration (w, ws_event_duration (e));
   append_member (w, "name", name);
   append_member (w, "cat", "wait");
   if (e->peer != WS_NONE && ws_trace_get_event (w->trace, e->peer)->kind == WS_EVENT_UNWAIT)
@@ -267,7 +267,7 @@ write_wakeup (Writer        *w,
               guint          index,
               const WsEvent *e)
 {
-  GString *name = wake_name (w, e->target);
+  GString *name = wake_name (w, ws_event_target (e));
 
   begin_event (w, "X", e->thread, e->time);
   append_duration (w, 0);
@@ -295,7 +295,7 @@ write_event (Writer        *w,
       if (e->flags & WS_EVENT_FLAG_SPAN)
         {
           begin_event (w, "X", e->thread, e->time);
-          append_duration (w, e->duration);
+          append_duration (w, ws_event_duration (e));
           append_member (w, "name", "Running");
           append_member (w, "cat", "run");
           g_string_append_c (w->buf, '}');
@@ -306,7 +306,7 @@ write_event (Writer        *w,
           g_string_append (w->buf, ", \"s\": \"t\"");
           append_member (w, "name", "Sample");
           append_member (w, "cat", "sample");
-          append_args (w, e, "event", e->target != WS_NONE ? ws_trace_get_string (w->trace, e->target) : NULL);
+          append_args (w, e, "event", ws_event_name (e) != WS_NONE ? ws_trace_get_string (w->trace, ws_event_name (e)) : NULL);
           g_string_append_c (w->buf, '}');
         }
       break;
@@ -320,7 +320,7 @@ write_event (Writer        *w,
       break;
     case WS_EVENT_PREEMPT:
       begin_event (w, "X", e->thread, e->time);
-      append_duration (w, e->duration);
+      append_duration (w, ws_event_duration (e));
       append_member (w, "name", "Preempted (R)");
       append_member (w, "cat", "preempt");
       g_string_append_c (w->buf, '}');
@@ -329,7 +329,7 @@ write_event (Writer        *w,
     default:
       begin_event (w, "i", e->thread, e->time);
       g_string_append (w->buf, ", \"s\": \"t\"");
-      append_member (w, "name", e->target != WS_NONE ? ws_trace_get_string (w->trace, e->target) : "marker");
+      append_member (w, "name", ws_event_name (e) != WS_NONE ? ws_trace_get_string (w->trace, ws_event_name (e)) : "marker");
       append_member (w, "cat", "marker");
       g_string_append_c (w->buf, '}');
       break;

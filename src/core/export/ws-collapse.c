@@ -192,7 +192,7 @@ static WsTime
 clipped_duration (const WsCollapseOptions *options,
                   const WsEvent           *e)
 {
-  WsTime start = e->time, end = e->time + MAX (e->duration, 0);
+  WsTime start = e->time, end = e->time + MAX (ws_event_duration (e), 0);
 
   if (options->has_window)
     {
@@ -251,7 +251,7 @@ fold_running (Folder        *f,
   else if (o->has_window && (e->time < o->window_start || e->time >= o->window_end))
     return;
   else
-    count = (guint64) MAX (e->duration, 0);
+    count = (guint64) MAX (ws_event_duration (e), 0);
   if (count == 0 && (e->flags & WS_EVENT_FLAG_SPAN))
     return;
   label = label_of (f, e->thread, e->time);
@@ -308,7 +308,7 @@ first_sample_event (WsTrace *trace)
     {
       const WsEvent *e = ws_trace_get_event (trace, i);
       if (e->kind == WS_EVENT_RUNNING && !(e->flags & WS_EVENT_FLAG_SPAN))
-        return e->target;
+        return ws_event_name (e);
     }
   return WS_NONE;
 }
@@ -386,7 +386,7 @@ ws_collapse_counts (WsTrace                 *trace,
       if (f.in_scope != NULL && !f.in_scope[e->thread])
         continue;
       if (options->mode == WS_COLLAPSE_SAMPLES && e->kind == WS_EVENT_RUNNING &&
-          !(e->flags & WS_EVENT_FLAG_SPAN) && e->target == event &&
+          !(e->flags & WS_EVENT_FLAG_SPAN) && ws_event_name (e) == event &&
           (event != WS_NONE || options->event == NULL))
         fold_running (&f, e, line);
       else if (options->mode == WS_COLLAPSE_SPANS && e->kind == WS_EVENT_RUNNING &&

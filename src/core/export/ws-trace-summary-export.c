@@ -73,11 +73,11 @@ add_wait (JsonBuilder *b,
   else
     ws_json_field_null (b, "pid");   /* never recorded */
   ws_json_field_int (b, "time", e->time);
-  ws_json_field_int (b, "cost", e->duration);
-  if (e->ready_latency == WS_LATENCY_UNKNOWN)
+  ws_json_field_int (b, "cost", ws_event_duration (e));
+  if (ws_trace_wait_ready_latency (trace, index) == WS_LATENCY_UNKNOWN)
     ws_json_field_null (b, "ready_latency");
   else
-    ws_json_field_int (b, "ready_latency", e->ready_latency);
+    ws_json_field_int (b, "ready_latency", ws_trace_wait_ready_latency (trace, index));
   ws_json_field_string (b, "state", state);
   ws_json_field_begin_array (b, "flags");
   for (guint bit = 0; bit < 8; bit++)

@@ -215,17 +215,13 @@ parse_folded_line (Folder     *f,
       s = next;
     }
 
-  e.time = t->next_time;
-  e.duration = (WsTime) count;
-  e.thread = t->thread;
+  ws_event_init (&e, WS_EVENT_RUNNING, t->next_time, t->thread);
+  ws_event_set_duration (&e, (WsTime) count);
   e.stack = f->frames->len > 0
             ? ws_stack_table_intern_stack (f->stacks, (WsFrameId *) f->frames->data, f->frames->len)
             : WS_STACK_EMPTY;
-  e.peer = e.target = WS_NONE;
-  e.ready_latency = WS_LATENCY_UNKNOWN;
-  e.kind = WS_EVENT_RUNNING;
   ws_trace_add_event (f->trace, &e);
-  t->next_time += MAX (e.duration, 1);
+  t->next_time += MAX ((WsTime) count, 1);
   return TRUE;
 }
 

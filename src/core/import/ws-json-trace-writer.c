@@ -102,6 +102,7 @@ append_member_string (GString    *buf,
 static void
 write_event (Writer        *w,
              WsTrace       *trace,
+             guint          index,
              const WsEvent *e,
              const guint32 *stack_ids,
              const guint32 *lives,
@@ -109,12 +110,13 @@ write_event (Writer        *w,
 {
   GString *b = w->buf;
   guint n_threads = ws_trace_get_n_threads (trace);
+  guint32 target = ws_event_target (e), latency = ws_trace_wait_ready_latency (trace, index);
 
   g_string_append (b, "    {\"kind\": ");
   ws_json_append_string (b, ws_event_kind_to_string (e->kind));
   g_string_append_printf (b, ", \"t\": %" G_GINT64_FORMAT, e->time);
-  if (e->duration != 0)
-    g_string_append_printf (b, ", \"dur\": %" G_GINT64_FORMAT, e->duration);
+  if (ws_event_duration (e) != 0)
+    g_string_append_printf (b, ", \"dur\": %" G_GINT64_FORMAT, ws_event_duration (e));
   g_string_append_printf (b, ", \"tid\": %d, \"cpu\": %u",
                           ws_trace_get_thread (trace, e->thread)->tid, e->cpu);
   if (lives[e->thread] != 0)
@@ -126,23 +128,23 @@ write_event (Writer        *w,
       char state[2] = { e->state, '\0' };
       append_member_string (b, "state", state);
     }
-  if (e->peer != WS_NONE)
-    g_string_append_printf (b, ", \"peer\": %u", e->peer);
+  if (ws_event_peer (e) != WS_NONE)
+    g_string_append_printf (b, ", \"peer\": %u", ws_event_peer (e));
   else if (explicit_null_peer)
     g_string_append (b, ", \"peer\": null");
   if (e->kind == WS_EVENT_MARKER || e->kind == WS_EVENT_RUNNING)
     {
-      if (e->target != WS_NONE)
-        append_member_string (b, "name", ws_trace_get_string (trace, e->target));
+      if (ws_event_name (e) != WS_NONE)
+        append_member_string (b, "name", ws_trace_get_string (trace, ws_event_name (e)));
     }
-  else if (e->target != WS_NONE && e->target < n_threads)
+  else if (target != WS_NONE && target < n_threads)
     {
-      g_string_append_printf (b, ", \"target\": %d", ws_trace_get_thread (trace, e->target)->tid);
-      if (lives[e->target] != 0)
-        g_string_append_printf (b, ", \"target_life\": %u", lives[e->target]);
+      g_string_append_printf (b, ", \"target\": %d", ws_trace_get_thread (trace, target)->tid);
+      if (lives[target] != 0)
+        g_string_append_printf (b, ", \"target_life\": %u", lives[target]);
     }
-  if (e->ready_latency != WS_LATENCY_UNKNOWN)
-    g_string_append_printf (b, ", \"latency\": %u", e->ready_latency);
+  if (latency != WS_LATENCY_UNKNOWN)
+    g_string_append_printf (b, ", \"latency\": %u", latency);
   if (e->flags != 0)
     {
       gboolean first = TRUE;
@@ -324,11 +326,11 @@ write_events (Writer          *w,
   for (guint i = 0; i < n_events && w->error == NULL; i++)
     {
       const WsEvent *e = &events[i];
-      gboolean explicit_null = nb->pointed[i] && e->peer == WS_NONE
+      gboolean explicit_null = nb->pointed[i] && ws_event_peer (e) == WS_NONE
                                && (e->kind == WS_EVENT_UNWAIT || e->kind == WS_EVENT_HW_SERVICE);
 
       g_string_append (w->buf, i ? ",\n" : "\n");
-      write_event (w, nb->trace, e, nb->stack_ids, nb->lives, explicit_null);
+      write_event (w, nb->trace, i, e, nb->stack_ids, nb->lives, explicit_null);
       if ((i & 0xfff) == 0 && g_cancellable_set_error_if_cancelled (w->cancellable, &w->error))
         break;
       writer_maybe_flush (w);

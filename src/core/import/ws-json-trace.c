@@ -414,15 +414,17 @@ parse_event (Reader *r,
              guint   index,
              guint   line)
 {
-  WsEvent ev = {
-    .peer = WS_NONE,
-    .target = WS_NONE,
-    .ready_latency = WS_LATENCY_UNKNOWN,
-    .stack = WS_STACK_EMPTY,
-  };
+  /* Members first, the event after: which word holds what depends on the
+   * kind (WsEvent), and the kind may come last. */
+  WsEvent ev;
+  WsEventKind kind = WS_EVENT_RUNNING;
+  WsTime time = 0, duration = 0;
+  guint32 thread = 0, cpu = 0, stack = WS_STACK_EMPTY, state = 0, flags = 0;
+  guint32 peer = WS_NONE, target = WS_NONE, name = WS_NONE, latency = WS_LATENCY_UNKNOWN;
   guint8 bits = RAW_STACK_IS_FILE_ID | RAW_PEER_ABSENT;
   gboolean first = TRUE, more, has_kind = FALSE, has_time = FALSE, has_tid = FALSE;
-  gboolean has_name = FALSE;
+  gboolean has_name = FALSE, has_latency = FALSE;
+  guint latency_line = 0, peer_line = 0;
   guint target_line = 0, lives = 0;
   gint64 v;
   Token tok;
@@ -433,31 +435,29 @@ parse_event (Reader *r,
 
       if (strcmp (key, "kind") == 0)
         {
-          WsEventKind kind;
           if (!ws_json_read_string (r, "kind"))
             return FALSE;
           if (!ws_event_kind_from_string (r->str->str, &kind))
             return ws_json_reader_fail (r, WS_ERROR_PARSE, r->line,
                                 _("event %u: unknown kind “%s”"), index, r->str->str);
-          ev.kind = kind;
           has_kind = TRUE;
         }
       else if (strcmp (key, "t") == 0)
         {
-          if (!ws_json_read_int (r, "t", WS_TIME_MIN, WS_TIME_MAX, &ev.time))
+          if (!ws_json_read_int (r, "t", WS_TIME_MIN, WS_TIME_MAX, &time))
             return FALSE;
           has_time = TRUE;
         }
       else if (strcmp (key, "dur") == 0)
         {
-          if (!ws_json_read_int (r, "dur", 0, WS_TIME_MAX, &ev.duration))
+          if (!ws_json_read_int (r, "dur", 0, WS_TIME_MAX, &duration))
             return FALSE;
         }
       else if (strcmp (key, "tid") == 0)
         {
           if (!ws_json_read_int (r, "tid", G_MININT32, G_MAXINT32, &v))
             return FALSE;
-          ev.thread = (guint32) (gint32) v;
+          thread = (guint32) (gint32) v;
           has_tid = TRUE;
         }
       else if (strcmp (key, "life") == 0 || strcmp (key, "target_life") == 0)
@@ -471,7 +471,7 @@ parse_event (Reader *r,
         {
           if (!ws_json_read_int (r, "cpu", 0, G_MAXUINT16, &v))
             return FALSE;
-          ev.cpu = v;
+          cpu = v;
         }
       else if (strcmp (key, "stack") == 0)
         {
@@ -479,7 +479,7 @@ parse_event (Reader *r,
             return FALSE;
           if (tok.type == TOK_LBRACKET)
             {
-              if (!parse_inline_stack (r, index, &ev.stack))
+              if (!parse_inline_stack (r, index, &stack))
                 return FALSE;
               bits &= ~RAW_STACK_IS_FILE_ID;
             }
@@ -487,7 +487,7 @@ parse_event (Reader *r,
             {
               if (!ws_json_to_int64 (r, &tok, "stack", 0, G_MAXUINT32 - 1, &v))
                 return FALSE;
-              ev.stack = v;
+              stack = v;
               bits |= RAW_STACK_IS_FILE_ID;
             }
         }
@@ -499,7 +499,7 @@ parse_event (Reader *r,
             return ws_json_reader_fail (r, WS_ERROR_PARSE, r->line,
                                 _("event %u: “state” must be one character, found “%s”"),
                                 index, r->str->str);
-          ev.state = r->str->str[0];
+          state = (guchar) r->str->str[0];
         }
       else if (strcmp (key, "peer") == 0)
         {
@@ -508,9 +508,10 @@ parse_event (Reader *r,
           bits &= ~RAW_PEER_ABSENT;
           if (tok.type != TOK_NULL)
             {
+              peer_line = tok.line;
               if (!ws_json_to_int64 (r, &tok, "peer", 0, G_MAXUINT32 - 1, &v))
                 return FALSE;
-              ev.peer = v;
+              peer = v;
             }
         }
       else if (strcmp (key, "target") == 0)
@@ -520,29 +521,31 @@ parse_event (Reader *r,
           target_line = tok.line;
           if (!ws_json_to_int64 (r, &tok, "target", G_MININT32, G_MAXINT32, &v))
             return FALSE;
-          ev.target = (guint32) (gint32) v;
+          target = (guint32) (gint32) v;
           bits |= RAW_HAS_TARGET;
         }
       else if (strcmp (key, "name") == 0)
         {
           if (!ws_json_read_string (r, "name"))
             return FALSE;
-          ev.target = ws_trace_intern_string (r->trace, r->str->str);
+          name = ws_trace_intern_string (r->trace, r->str->str);
           has_name = TRUE;
         }
       else if (strcmp (key, "latency") == 0)
         {
+          latency_line = r->line;
           if (!ws_json_read_int (r, "latency", 0, WS_LATENCY_UNKNOWN - 1, &v))
             return FALSE;
-          ev.ready_latency = v;
+          latency = v;
+          has_latency = TRUE;
         }
       else if (strcmp (key, "flags") == 0)
         {
-          guint flags = 0;
+          guint f = 0;
 
-          if (!parse_flags (r, index, &flags))
+          if (!parse_flags (r, index, &f))
             return FALSE;
-          ev.flags = flags;
+          flags = f;
         }
       else if (!ws_json_next_token (r, FALSE, &tok) || !ws_json_skip_value (r, &tok, 1))
         return FALSE;
@@ -555,18 +558,47 @@ parse_event (Reader *r,
                         _("event %u: missing member “%s”"), index,
                         !has_kind ? "kind" : !has_time ? "t" : "tid");
   /* The model computes end times as t + dur. */
-  if (ev.time > 0 && ev.duration > G_MAXINT64 - ev.time)
+  if (time > 0 && duration > G_MAXINT64 - time)
     return ws_json_reader_fail (r, WS_ERROR_PARSE, line,
                         _("event %u: t + dur is beyond the largest time"), index);
-  if ((ev.kind == WS_EVENT_MARKER || ev.kind == WS_EVENT_RUNNING) && (bits & RAW_HAS_TARGET))
+  if ((kind == WS_EVENT_MARKER || kind == WS_EVENT_RUNNING) && (bits & RAW_HAS_TARGET))
     return ws_json_reader_fail (r, WS_ERROR_PARSE, target_line,
                         _("event %u: a marker or sample has a “name”, not a “target”"), index);
-  if (ev.kind != WS_EVENT_MARKER && ev.kind != WS_EVENT_RUNNING && has_name)
+  if (kind != WS_EVENT_MARKER && kind != WS_EVENT_RUNNING && has_name)
     return ws_json_reader_fail (r, WS_ERROR_PARSE, line,
                         _("event %u: only markers and samples have a “name”"), index);
   if (has_name && (bits & RAW_HAS_TARGET))
     return ws_json_reader_fail (r, WS_ERROR_PARSE, line,
                         _("event %u: both “name” and “target”"), index);
+  /* What the model has no word for (WsEvent): a wake-up takes no time,
+   * only a wake-up makes a thread ready, only a wait has a ready latency,
+   * and a marker or sample links to no event. */
+  if ((kind == WS_EVENT_UNWAIT || kind == WS_EVENT_HW_SERVICE) && duration != 0)
+    return ws_json_reader_fail (r, WS_ERROR_PARSE, line,
+                        _("event %u: an unwait or hw-service event takes no time: its “dur” must be 0"), index);
+  if (kind != WS_EVENT_UNWAIT && kind != WS_EVENT_HW_SERVICE && (bits & RAW_HAS_TARGET))
+    return ws_json_reader_fail (r, WS_ERROR_PARSE, target_line,
+                        _("event %u: only unwait and hw-service events have a “target”"), index);
+  if (kind != WS_EVENT_WAIT && has_latency)
+    return ws_json_reader_fail (r, WS_ERROR_PARSE, latency_line,
+                        _("event %u: only waits have a “latency”"), index);
+  if ((kind == WS_EVENT_MARKER || kind == WS_EVENT_RUNNING) && peer != WS_NONE)
+    return ws_json_reader_fail (r, WS_ERROR_PARSE, peer_line,
+                        _("event %u: a marker or sample has no “peer”"), index);
+
+  ws_event_init (&ev, kind, time, thread);
+  if (duration != 0)
+    ws_event_set_duration (&ev, duration);
+  ev.cpu = cpu;
+  ev.stack = stack;
+  ev.state = state;
+  ev.flags = flags;
+  if (kind == WS_EVENT_MARKER || kind == WS_EVENT_RUNNING)
+    ws_event_set_name (&ev, name);
+  else
+    ev.peer = peer;
+  if (bits & RAW_HAS_TARGET)
+    ws_event_set_target (&ev, target);
 
   if (lives != 0)
     {
@@ -575,6 +607,8 @@ parse_event (Reader *r,
       g_hash_table_insert (r->event_lives, GUINT_TO_POINTER (index), GUINT_TO_POINTER (lives));
     }
   ws_trace_add_event (r->trace, &ev);
+  if (has_latency)
+    ws_trace_set_wait_ready_latency (r->trace, index, latency);
   g_array_append_val (r->event_lines, line);
   g_array_append_val (r->event_bits, bits);
   return TRUE;
@@ -869,15 +903,17 @@ resolve_event (Reader        *r,
 
   if (bits[i] & RAW_HAS_TARGET)
     {
-      if ((thread = find_life (r, (gint32) e->target, lives >> 16)) == WS_NONE)
+      gint32 tid = (gint32) ws_event_target (e);
+
+      if ((thread = find_life (r, tid, lives >> 16)) == WS_NONE)
         return (lives >> 16) == 0
                ? ws_json_reader_fail (r, WS_ERROR_INVALID, lines[i],
                                       _("event %u: target thread %d is not listed in “threads”"),
-                                      i, (gint32) e->target)
+                                      i, tid)
                : ws_json_reader_fail (r, WS_ERROR_INVALID, lines[i],
                                       _("event %u: life %u of target thread %d is not listed in “threads”"),
-                                      i, lives >> 16, (gint32) e->target);
-      e->target = thread;
+                                      i, lives >> 16, tid);
+      ws_event_set_target (e, thread);
     }
 
   if (bits[i] & RAW_STACK_IS_FILE_ID)
@@ -890,8 +926,7 @@ resolve_event (Reader        *r,
       e->stack = stack_map[e->stack];
     }
 
-  /* Marker peers are not event links (the model does not remap them). */
-  if (e->peer != WS_NONE && e->kind != WS_EVENT_MARKER)
+  if (ws_event_peer (e) != WS_NONE)
     {
       const WsEvent *p;
 
@@ -926,12 +961,12 @@ check_peers_point_back (Reader *r)
       const WsEvent *e = ws_trace_peek_event (r->trace, i);
       const WsEvent *p;
 
-      if (e->peer == WS_NONE || e->kind == WS_EVENT_MARKER)
+      if (ws_event_peer (e) == WS_NONE)
         continue;
       p = ws_trace_peek_event (r->trace, e->peer);
-      if (p->peer == i)
+      if (ws_event_peer (p) == i)
         continue;
-      if (p->peer == WS_NONE)
+      if (ws_event_peer (p) == WS_NONE)
         return ws_json_reader_fail (r, WS_ERROR_INVALID, lines[i],
                                     _("event %u: its peer, event %u, does not point back at it "
                                       "(event %u names no peer)"),

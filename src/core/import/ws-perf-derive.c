@@ -70,17 +70,11 @@ add_event (Deriver      *d,
 {
   WsEvent e;
 
-  e.time = r->time;
-  e.duration = duration;
-  e.thread = thread;
+  ws_event_init (&e, kind, r->time, thread);
+  if (duration != 0)
+    ws_event_set_duration (&e, duration);
   e.stack = r->stack;
-  e.peer = WS_NONE;
-  e.target = WS_NONE;
-  e.ready_latency = WS_LATENCY_UNKNOWN;
   e.cpu = r->cpu;
-  e.kind = kind;
-  e.flags = 0;
-  e.state = 0;
   return ws_trace_add_event (d->trace, &e);
 }
 
@@ -105,7 +99,7 @@ seen_running (Deriver      *d,
   if (G_UNLIKELY (run->open_wait != WS_NONE))
     {
       WsEvent *w = ws_trace_peek_event (d->trace, run->open_wait);
-      w->duration = r->time - w->time;
+      ws_event_set_duration (w, r->time - w->time);
       w->flags |= WS_EVENT_FLAG_READIER_UNKNOWN;
       run->open_wait = WS_NONE;
       d->stats->waits_without_wakeup++;
@@ -113,16 +107,14 @@ seen_running (Deriver      *d,
   if (run->woken_wait != WS_NONE)
     {
       if (switch_in)
-        {
-          WsEvent *w = ws_trace_peek_event (d->trace, run->woken_wait);
-          w->ready_latency = (guint32) MIN (r->time - run->wake_time, (WsTime) G_MAXUINT32 - 1);
-        }
+        ws_trace_set_wait_ready_latency (d->trace, run->woken_wait,
+                                         (guint32) MIN (r->time - run->wake_time, (WsTime) G_MAXUINT32 - 1));
       run->woken_wait = WS_NONE;
     }
   if (run->open_preempt != WS_NONE)
     {
       WsEvent *e = ws_trace_peek_event (d->trace, run->open_preempt);
-      e->duration = r->time - e->time;
+      ws_event_set_duration (e, r->time - e->time);
       run->open_preempt = WS_NONE;
     }
   if (start_span && d->spans && run->open_span == WS_NONE)
@@ -152,7 +144,7 @@ derive_switch (Deriver      *d,
       if (run->open_span != WS_NONE)
         {
           WsEvent *span = ws_trace_peek_event (d->trace, run->open_span);
-          span->duration = r->time - span->time;
+          ws_event_set_duration (span, r->time - span->time);
           run->open_span = WS_NONE;
         }
 
@@ -204,7 +196,7 @@ derive_wake (Deriver      *d,
   seen_running (d, waker, r, FALSE, TRUE);
 
   index = add_event (d, hardware ? WS_EVENT_HW_SERVICE : WS_EVENT_UNWAIT, r, waker, 0);
-  ws_trace_peek_event (d->trace, index)->target = target;
+  ws_event_set_target (ws_trace_peek_event (d->trace, index), target);
 
   if (type == REC_WAKEUP && run->waking_seen)
     {
@@ -219,7 +211,7 @@ derive_wake (Deriver      *d,
     {
       WsEvent *w = ws_trace_peek_event (d->trace, run->open_wait);
 
-      w->duration = r->time - w->time;
+      ws_event_set_duration (w, r->time - w->time);
       w->peer = index;
       ws_trace_peek_event (d->trace, index)->peer = run->open_wait;
       run->woken_wait = run->open_wait;
@@ -298,7 +290,7 @@ ws_perf_derive (Parser       *p,
             seen_running (&d, r->thread, r, FALSE, TRUE);
             index = add_event (&d, WS_EVENT_RUNNING, r, r->thread,
                                (WsTime) MIN (period, (guint64) (WS_TIME_MAX - r->time)));
-            ws_trace_peek_event (p->trace, index)->target = r->name;
+            ws_event_set_name (ws_trace_peek_event (p->trace, index), r->name);
           }
           break;
 
@@ -309,7 +301,7 @@ ws_perf_derive (Parser       *p,
 
             seen_running (&d, r->thread, r, FALSE, TRUE);
             index = add_event (&d, WS_EVENT_MARKER, r, r->thread, 0);
-            ws_trace_peek_event (p->trace, index)->target = r->a;
+            ws_event_set_name (ws_trace_peek_event (p->trace, index), r->a);
           }
           break;
         }
@@ -324,7 +316,7 @@ ws_perf_derive (Parser       *p,
         if (open[k] != WS_NONE)
           {
             WsEvent *e = ws_trace_peek_event (p->trace, open[k]);
-            e->duration = MAX (end_time - e->time, 0);
+            ws_event_set_duration (e, MAX (end_time - e->time, 0));
             e->flags |= WS_EVENT_FLAG_UNFINISHED;
           }
     }

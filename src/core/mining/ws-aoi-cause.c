@@ -76,7 +76,7 @@ charge_window (Cause  *c,
     {
       guint i = th->events[k];
       const WsEvent *e = ws_trace_get_event (c->trace, i);
-      WsTime from = MAX (t0, e->time), to = MIN (t1, e->time + MAX (e->duration, 0));
+      WsTime from = MAX (t0, e->time), to = MIN (t1, e->time + MAX (ws_event_duration (e), 0));
 
       if (e->time >= t1)
         break;
@@ -119,9 +119,9 @@ ws_aoi_extract_causes (WsAoi             *filter,
     {
       const WsEvent *e = ws_trace_get_event (trace, i);
 
-      if (e->kind != WS_EVENT_WAIT || e->duration <= 0 || !ws_event_set_contains (scope, i))
+      if (e->kind != WS_EVENT_WAIT || ws_event_duration (e) <= 0 || !ws_event_set_contains (scope, i))
         continue;
-      charge_wait (&c, i, e->time, e->time + e->duration, WS_AOI_CAUSE_DEPTH);
+      charge_wait (&c, i, e->time, e->time + ws_event_duration (e), WS_AOI_CAUSE_DEPTH);
     }
   return c.added;
 }

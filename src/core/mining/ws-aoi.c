@@ -233,7 +233,7 @@ add_window (WsEventSet *set,
 
       if (e->time > t1)
         break;
-      if (e->time + e->duration <= t1)
+      if (e->time + ws_event_duration (e) <= t1)
         ws_event_set_add (set, th->events[k]);
     }
 }
@@ -677,7 +677,7 @@ ws_aoi_extract (WsAoi            *self,
       if (!ws_aoi_event_matches (self, trace, i))
         continue;
       e = ws_trace_get_event (trace, i);
-      ws_stack_db_add_from (db, stream, table, e->stack, MAX (e->duration, 0));
+      ws_stack_db_add_from (db, stream, table, e->stack, MAX (ws_event_duration (e), 0));
       added++;
     }
   return added;
@@ -707,7 +707,7 @@ ws_aoi_count_left_out (WsTrace          *trace,
           (only == NULL || ws_event_set_contains (only, i)))
         {
           (*n_waits)++;
-          *time += e->duration;
+          *time += ws_event_duration (e);
         }
     }
 }

@@ -76,7 +76,7 @@ false_runs_free (WsFalseRuns *self)
 static inline WsTime
 event_end (const WsEvent *e)
 {
-  return e->time + MAX (e->duration, 0);
+  return e->time + MAX (ws_event_duration (e), 0);
 }
 
 /**
@@ -192,7 +192,7 @@ build_thread (WsFalseRuns       *self,
           const WsEvent *p = &events[chain.last];
           WsTime woke = event_end (p);
 
-          if (e->time >= woke && e->time - woke < MAX (p->duration, 0)
+          if (e->time >= woke && e->time - woke < MAX (ws_event_duration (p), 0)
               && ws_frame_classifier_stack_matches (classifier, WS_FRAME_CATEGORY_LOCK, stacks, e->stack)
               && same_call (stacks, classifier, p->stack, e->stack))
             {

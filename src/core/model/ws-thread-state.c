@@ -149,7 +149,7 @@ ws_thread_state_to_string (WsThreadState state)
 /**
  * ws_state_spans_of_event:
  * @event: an event of the thread
- * @index: its index in the trace
+ * @index: its index in @trace
  * @spans: (out caller-allocates): up to two spans
  *
  * The spans one event adds to its thread's row, before overlaps are
@@ -159,11 +159,12 @@ ws_thread_state_to_string (WsThreadState state)
  * Returns: how many spans were written
  */
 guint
-ws_state_spans_of_event (const WsEvent *event,
+ws_state_spans_of_event (WsTrace       *trace,
+                         const WsEvent *event,
                          guint32        index,
                          WsStateSpan    spans[2])
 {
-  WsTime end = event->time + MAX (event->duration, 0);
+  WsTime end = event->time + MAX (ws_event_duration (event), 0);
   guint n = 0;
 
   switch ((WsEventKind) event->kind)
@@ -176,9 +177,13 @@ ws_state_spans_of_event (const WsEvent *event,
       spans[n++] = (WsStateSpan) { event->time, end, index, WS_THREAD_STATE_READY };
       break;
     case WS_EVENT_WAIT:
-      spans[n++] = (WsStateSpan) { event->time, end, index, ws_thread_state_for_wait (event) };
-      if (event->ready_latency != WS_LATENCY_UNKNOWN && event->ready_latency > 0)
-        spans[n++] = (WsStateSpan) { end, end + event->ready_latency, index, WS_THREAD_STATE_READY };
+      {
+        guint32 latency = ws_trace_wait_ready_latency (trace, index);
+
+        spans[n++] = (WsStateSpan) { event->time, end, index, ws_thread_state_for_wait (event) };
+        if (latency != WS_LATENCY_UNKNOWN && latency > 0)
+          spans[n++] = (WsStateSpan) { end, end + latency, index, WS_THREAD_STATE_READY };
+      }
       break;
     case WS_EVENT_UNWAIT:
     case WS_EVENT_HW_SERVICE:
@@ -263,7 +268,7 @@ ws_thread_state_spans (WsTrace *trace,
   for (guint k = 0; k < t->n_events; k++)
     {
       WsStateSpan two[2];
-      guint n = ws_state_spans_of_event (&events[t->events[k]], t->events[k], two);
+      guint n = ws_state_spans_of_event (trace, &events[t->events[k]], t->events[k], two);
 
       g_array_append_vals (spans, two, n);
     }

@@ -65,7 +65,8 @@ const char    *ws_thread_state_get_label      (WsThreadState   state);
 const char    *ws_thread_state_get_name       (WsThreadState   state);
 const char    *ws_thread_state_to_string      (WsThreadState   state);
 
-guint          ws_state_spans_of_event        (const WsEvent  *event,
+guint          ws_state_spans_of_event        (WsTrace        *trace,
+                                               const WsEvent  *event,
                                                guint32         index,
                                                WsStateSpan     spans[2]);
 void           ws_state_spans_normalize       (GArray         *spans);

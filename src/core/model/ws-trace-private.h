@@ -5,7 +5,9 @@
  * The building side of WsTrace, for importers only.  An importer creates an
  * empty trace, adds threads and events in any order, then calls
  * ws_trace_finish(), which sorts events by time (remapping the peer links),
- * builds the per-thread indices and the process table.  A finished trace is
+ * builds the per-thread indices and the process table.  Events are made
+ * with ws_event_init() and the setters of ws-trace.h; a wait's ready
+ * latency with ws_trace_set_wait_ready_latency().  A finished trace is
  * immutable but for scenario instances, and may be read from many threads.
  */
 
@@ -56,6 +58,9 @@ void      ws_trace_reserve_events    (WsTrace      *self,
                                       guint         n_events);
 WsEvent  *ws_trace_peek_event        (WsTrace      *self,
                                       guint         index);
+void      ws_trace_set_wait_ready_latency (WsTrace *self,
+                                      guint         wait,
+                                      guint32       latency);
 void      ws_trace_add_scenario_instance (WsTrace  *self,
                                       const WsScenarioInstance *instance);
 void      ws_trace_finish            (WsTrace      *self);

@@ -26,7 +26,7 @@ add_wait (WsThreadTotals *totals,
           WsTime          counted)
 {
   /* A negative cost (inconsistent input) is no time for the longest. */
-  WsTime cost = MAX (e->duration, 0);
+  WsTime cost = MAX (ws_event_duration (e), 0);
 
   totals->n_waits++;
   totals->wait_total += counted;
@@ -100,7 +100,7 @@ ws_thread_totals_add_event (WsThreadTotals *totals,
   g_return_if_fail (totals != NULL);
   g_return_if_fail (WS_IS_TRACE (trace));
 
-  add_event (totals, trace, event, ws_trace_get_event (trace, event)->duration);
+  add_event (totals, trace, event, ws_event_duration (ws_trace_get_event (trace, event)));
 }
 
 /**
@@ -141,7 +141,7 @@ ws_thread_totals_in_window (WsTrace        *trace,
   for (; k < t->n_events; k++)
     {
       const WsEvent *e = ws_trace_get_event (trace, t->events[k]);
-      WsTime a = MAX (e->time, t0), b = MIN (e->time + MAX (e->duration, 0), t1);
+      WsTime a = MAX (e->time, t0), b = MIN (e->time + MAX (ws_event_duration (e), 0), t1);
 
       if (e->time >= t1)
         break;

@@ -43,8 +43,8 @@ compare_cost (gconstpointer a,
   const WsEvent *ea = ws_trace_get_event (trace, ia);
   const WsEvent *eb = ws_trace_get_event (trace, ib);
 
-  if (ea->duration != eb->duration)
-    return ea->duration > eb->duration ? -1 : 1;
+  if (ws_event_duration (ea) != ws_event_duration (eb))
+    return ws_event_duration (ea) > ws_event_duration (eb) ? -1 : 1;
   return ia < ib ? -1 : ia > ib;
 }
 

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * WsTrace: one execution trace in memory.  Events live in one time-sorted
- * array of 40-byte structs; threads hold index lists into it so that the
+ * array of 32-byte structs; threads hold index lists into it so that the
  * per-thread queries of the wait graph are binary searches, not scans.
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "ws-trace-private.h"
@@ -33,6 +34,10 @@ struct _WsTrace
   guint          end_prefix_max_n;   /* threads those arrays were made for */
   WsWakeupFixes  fixes;         /* what ws_trace_finish() rewrote */
   GArray        *instances;     /* WsScenarioInstance */
+  /* The ready latencies of waits with no wake-up to keep them in (see
+   * WsEvent), by event index; while building, any wait's (placed by
+   * ws_trace_finish()). */
+  GArray        *orphan_latencies; /* OrphanLatency */
   GHashTable    *comm_changes;  /* thread index -> GArray of CommChange, or NULL */
   GHashTable    *exit_times;    /* tid -> WsTime *, or NULL: PERF_RECORD_EXIT */
   GHashTable    *parents;       /* pid -> parent pid, or NULL: PERF_RECORD_FORK/EXIT */
@@ -50,6 +55,11 @@ struct _WsTrace
 };
 
 G_DEFINE_FINAL_TYPE (WsTrace, ws_trace, G_TYPE_OBJECT)
+
+typedef struct {
+  guint32 event;
+  guint32 latency;
+} OrphanLatency;
 
 /* A thread's comm from @time on (exec renames a thread: "perf" → "sleep"). */
 typedef struct {
@@ -89,6 +99,7 @@ ws_trace_finalize (GObject *object)
   g_free (self->process_thread_index);
   free_end_prefix_max (self);
   g_array_unref (self->instances);
+  g_array_unref (self->orphan_latencies);
   g_clear_pointer (&self->comm_changes, g_hash_table_unref);
   g_clear_pointer (&self->exit_times, g_hash_table_unref);
   g_clear_pointer (&self->parents, g_hash_table_unref);
@@ -116,6 +127,7 @@ ws_trace_init (WsTrace *self)
   self->processes = g_array_new (FALSE, TRUE, sizeof (WsProcess));
   self->process_names = g_hash_table_new (g_direct_hash, g_direct_equal);
   self->instances = g_array_new (FALSE, FALSE, sizeof (WsScenarioInstance));
+  self->orphan_latencies = g_array_new (FALSE, FALSE, sizeof (OrphanLatency));
   self->string_chunk = g_string_chunk_new (4096);
   self->strings = g_ptr_array_new ();
   self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
@@ -453,8 +465,8 @@ ws_trace_get_thread_exit_time (WsTrace *self,
     {
       const WsEvent *e = &g_array_index (self->events, WsEvent, th->events[i - 1]);
 
-      if (e->kind == WS_EVENT_MARKER && e->target < self->strings->len &&
-          strcmp (g_ptr_array_index (self->strings, e->target), "sched:sched_process_exit") == 0)
+      if (e->kind == WS_EVENT_MARKER && ws_event_name (e) < self->strings->len &&
+          strcmp (g_ptr_array_index (self->strings, ws_event_name (e)), "sched:sched_process_exit") == 0)
         return e->time;
       if (e->kind != WS_EVENT_MARKER && e->kind != WS_EVENT_UNWAIT && e->kind != WS_EVENT_RUNNING)
         break;
@@ -584,6 +596,36 @@ ws_trace_peek_event (WsTrace *self,
   return &g_array_index (self->events, WsEvent, index);
 }
 
+/**
+ * ws_trace_set_wait_ready_latency:
+ * @wait: index of a WAIT event
+ * @latency: ns from its wake-up to its switch-in
+ *
+ * Kept in the wake-up that ended the wait when the two are already linked
+ * both ways, else aside until ws_trace_finish() places it (links may be
+ * made after, and ws_trace_finish() may pair the wait anew).
+ */
+void
+ws_trace_set_wait_ready_latency (WsTrace *self,
+                                 guint    wait,
+                                 guint32  latency)
+{
+  WsEvent *events;
+  OrphanLatency o = { wait, latency };
+
+  g_return_if_fail (WS_IS_TRACE (self));
+  g_return_if_fail (!self->finished);
+  g_return_if_fail (wait < self->events->len);
+
+  events = (WsEvent *) (gpointer) self->events->data;
+  g_return_if_fail (events[wait].kind == WS_EVENT_WAIT);
+  if (events[wait].peer != WS_NONE && events[wait].peer < self->events->len
+      && ws_event_is_wake (&events[events[wait].peer]) && events[events[wait].peer].peer == wait)
+    events[events[wait].peer].u.wake.ready_latency = latency;
+  else
+    g_array_append_val (self->orphan_latencies, o);
+}
+
 void
 ws_trace_add_scenario_instance (WsTrace                  *self,
                                 const WsScenarioInstance *instance)
@@ -645,8 +687,13 @@ sort_events (WsTrace *self)
       WsEvent *e = &g_array_index (sorted, WsEvent, i);
 
       *e = events[order[i]];
-      if (e->peer != WS_NONE && e->kind != WS_EVENT_MARKER)
+      if (ws_event_peer (e) != WS_NONE)
         e->peer = new_index[e->peer];
+    }
+  for (guint i = 0; i < self->orphan_latencies->len; i++)
+    {
+      OrphanLatency *o = &g_array_index (self->orphan_latencies, OrphanLatency, i);
+      o->event = new_index[o->event];
     }
 
   for (guint i = 0; i < self->instances->len; i++)
@@ -780,6 +827,7 @@ attribute_ipi_wakes (WsTrace *self)
     {
       WsEvent *hw = &events[i], *wait;
       guint sender = WS_NONE;
+      guint32 latency;
 
       if (hw->kind != WS_EVENT_HW_SERVICE || hw->peer == WS_NONE
           || !stack_is_ipi_wake (self, cache, hw->stack))
@@ -791,25 +839,81 @@ attribute_ipi_wakes (WsTrace *self)
       for (guint j = i; sender == WS_NONE && j > 0 && events[j - 1].time >= wait->time; j--)
         if ((events[j - 1].kind == WS_EVENT_UNWAIT
              || (events[j - 1].kind == WS_EVENT_HW_SERVICE && !stack_is_ipi_wake (self, cache, events[j - 1].stack)))
-            && events[j - 1].peer == WS_NONE && events[j - 1].target == wait->thread)
+            && events[j - 1].peer == WS_NONE && events[j - 1].u.wake.target == wait->thread)
           sender = j - 1;
 
+      /* The wait's ready latency (wake-up → switch-in) stays the wait's:
+       * it moves with the link. */
+      latency = hw->u.wake.ready_latency;
+      hw->u.wake.ready_latency = WS_LATENCY_UNKNOWN;
       hw->peer = WS_NONE;
       if (sender != WS_NONE)
         {
           wait->peer = sender;
-          wait->duration = events[sender].time - wait->time;
+          wait->u.duration = events[sender].time - wait->time;
           events[sender].peer = (guint32) (wait - events);
+          events[sender].u.wake.ready_latency = latency;
           events[sender].flags &= ~WS_EVENT_FLAG_ECHO;
           self->fixes.ipi_sender++;
         }
       else
         {
+          OrphanLatency o = { (guint32) (wait - events), latency };
+
           wait->peer = WS_NONE;
           wait->flags |= WS_EVENT_FLAG_READIER_UNKNOWN;
+          if (latency != WS_LATENCY_UNKNOWN)
+            g_array_append_val (self->orphan_latencies, o);
           self->fixes.ipi_unknown++;
         }
     }
+}
+
+static int
+compare_orphan (gconstpointer a,
+                gconstpointer b)
+{
+  const OrphanLatency *oa = a, *ob = b;
+
+  return oa->event < ob->event ? -1 : oa->event > ob->event;
+}
+
+static int
+compare_orphan_data (gconstpointer a,
+                     gconstpointer b,
+                     gpointer      user_data)
+{
+  return compare_orphan (a, b);
+}
+
+/* The latencies set aside while building go to the wake-up each wait
+ * is linked with now; those of waits with none stay aside, sorted by
+ * event for ws_trace_wait_ready_latency(), the last set of a wait kept. */
+static void
+place_orphan_latencies (WsTrace *self)
+{
+  WsEvent *events = (WsEvent *) (gpointer) self->events->data;
+  GArray *orphans = self->orphan_latencies;
+  guint kept = 0;
+
+  /* Stable (GLib's merge sort): the last one set of a wait is the last
+   * of its run. */
+  g_qsort_with_data (orphans->data, orphans->len, sizeof (OrphanLatency), compare_orphan_data, NULL);
+  for (guint i = 0; i < orphans->len; i++)
+    {
+      OrphanLatency o = g_array_index (orphans, OrphanLatency, i);
+      WsEvent *wait = &events[o.event];
+
+      if (i + 1 < orphans->len && g_array_index (orphans, OrphanLatency, i + 1).event == o.event)
+        continue;
+      if (wait->kind != WS_EVENT_WAIT)
+        continue;
+      if (wait->peer != WS_NONE)
+        events[wait->peer].u.wake.ready_latency = o.latency;
+      else if (o.latency != WS_LATENCY_UNKNOWN)
+        g_array_index (orphans, OrphanLatency, kept++) = o;
+    }
+  g_array_set_size (orphans, kept);
 }
 
 /**
@@ -836,6 +940,7 @@ ws_trace_finish (WsTrace *self)
 
   sort_events (self);
   attribute_ipi_wakes (self);
+  place_orphan_latencies (self);
 
   n_threads = self->threads->len;
   n_events = self->events->len;
@@ -850,7 +955,7 @@ ws_trace_finish (WsTrace *self)
     {
       const WsEvent *e = &events[i];
       WsThread *t = &threads[e->thread];
-      WsTime end = e->time + MAX (e->duration, 0);
+      WsTime end = e->time + MAX (ws_event_duration (e), 0);
 
       self->counts[e->kind]++;
       t->n_events++;
@@ -909,7 +1014,7 @@ issuer_wait_end (guint    thread,
         continue;
       if (!((e->flags & WS_EVENT_FLAG_UNINTERRUPTIBLE) || e->state == 'D'))
         return -1;
-      return e->time + MAX (e->duration, 0);
+      return e->time + MAX (ws_event_duration (e), 0);
     }
   return -1;
 }
@@ -1154,7 +1259,7 @@ ws_trace_thread_end_prefix_max (WsTrace    *self,
       const WsEvent *e = &events[t->events[k]];
 
       if (which == WS_END_INDEX_ALL || e->kind == WS_EVENT_WAIT)
-        running = MAX (running, e->time + MAX (e->duration, 0));
+        running = MAX (running, e->time + MAX (ws_event_duration (e), 0));
       pm[k] = running;
     }
   if (!g_atomic_pointer_compare_and_exchange (&self->end_prefix_max[which][thread], NULL, pm))
@@ -1163,6 +1268,37 @@ ws_trace_thread_end_prefix_max (WsTrace    *self,
       pm = g_atomic_pointer_get (&self->end_prefix_max[which][thread]);
     }
   return pm;
+}
+
+/**
+ * ws_trace_wait_ready_latency:
+ *
+ * Returns: the ready latency of the wait @wait_event: ns from its wake-up
+ *   to its switch-in, or %WS_LATENCY_UNKNOWN when the switch-in was not
+ *   recorded (or @wait_event is no wait).  Kept in the wake-up that ended
+ *   it (#WsEvent), or aside for a wait whose wake-up is not recorded.
+ */
+guint32
+ws_trace_wait_ready_latency (WsTrace *self,
+                             guint    wait_event)
+{
+  const WsEvent *wait;
+  const OrphanLatency *hit;
+  OrphanLatency key = { wait_event, 0 };
+
+  g_return_val_if_fail (WS_IS_TRACE (self), WS_LATENCY_UNKNOWN);
+  g_return_val_if_fail (wait_event < self->events->len, WS_LATENCY_UNKNOWN);
+
+  wait = &g_array_index (self->events, WsEvent, wait_event);
+  if (wait->kind != WS_EVENT_WAIT)
+    return WS_LATENCY_UNKNOWN;
+  if (wait->peer != WS_NONE)
+    return g_array_index (self->events, WsEvent, wait->peer).u.wake.ready_latency;
+  if (self->orphan_latencies->len == 0)
+    return WS_LATENCY_UNKNOWN;
+  hit = bsearch (&key, self->orphan_latencies->data, self->orphan_latencies->len,
+                 sizeof (OrphanLatency), compare_orphan);
+  return hit != NULL ? hit->latency : WS_LATENCY_UNKNOWN;
 }
 
 /**
@@ -1244,6 +1380,7 @@ ws_trace_get_memory_size (WsTrace *self)
   return self->events->len * (sizeof (WsEvent) + sizeof (guint32))
        + self->threads->len * (sizeof (WsThread) + sizeof (guint32))
        + self->instances->len * sizeof (WsScenarioInstance)
+       + self->orphan_latencies->len * sizeof (OrphanLatency)
        + ws_block_requests_get_n (self->block_requests) * sizeof (WsBlockRequest);
 }
 
@@ -1326,7 +1463,7 @@ ws_trace_add_scenario_instances_full (WsTrace            *self,
           if (e->kind != WS_EVENT_MARKER)
             continue;
           for (guint j = 0; j < n_ends; j++)
-            is_end |= e->target == end_ids[j];
+            is_end |= ws_event_name (e) == end_ids[j];
           /* End before begin: with begin == end (one marker per frame,
            * say) each marker closes the open instance and opens the next. */
           if (is_end && open != WS_NONE)
@@ -1343,7 +1480,7 @@ ws_trace_add_scenario_instances_full (WsTrace            *self,
               added++;
               open = WS_NONE;
             }
-          if (e->target == begin_id)
+          if (ws_event_name (e) == begin_id)
             open = i;
         }
     }

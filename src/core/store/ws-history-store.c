@@ -745,7 +745,7 @@ ws_history_store_trace_digest_full (WsTrace       *trace,
       guint n;
 
       checksum_add_int (sum, e->time);
-      checksum_add_int (sum, e->duration);
+      checksum_add_int (sum, ws_event_duration (e));
       checksum_add_int (sum, t->tid);
       checksum_add_int (sum, e->kind);
       frames = ws_stack_table_get_stack (table, e->stack, &n);

@@ -444,8 +444,8 @@ static const char *
 event_name (WsTrace       *trace,
             const WsEvent *e)
 {
-  if ((e->kind == WS_EVENT_MARKER || e->kind == WS_EVENT_RUNNING) && e->target != WS_NONE)
-    return ws_trace_get_string (trace, e->target);
+  if (ws_event_name (e) != WS_NONE)
+    return ws_trace_get_string (trace, ws_event_name (e));
   return NULL;
 }
 
@@ -482,15 +482,15 @@ event_column (gpointer         data,
       break;
     case 1: sqlite3_result_text (ctx, l->kind_names[e->kind], -1, SQLITE_STATIC); break;
     case 2: sqlite3_result_int64 (ctx, e->time); break;
-    case 3: sqlite3_result_int64 (ctx, e->duration); break;
+    case 3: sqlite3_result_int64 (ctx, ws_event_duration (e)); break;
     case 4: sqlite3_result_int64 (ctx, e->thread); break;
     case 5: sqlite3_result_int (ctx, e->cpu); break;
     case 6: sqlite3_result_int64 (ctx, e->stack); break;
-    case 7: result_index (ctx, e->peer); break;
-    case 8: result_index (ctx, (e->kind == WS_EVENT_UNWAIT || e->kind == WS_EVENT_HW_SERVICE) ? e->target : WS_NONE); break;
+    case 7: result_index (ctx, ws_event_peer (e)); break;
+    case 8: result_index (ctx, ws_event_target (e)); break;
     case 9: result_text (ctx, event_name (l->trace, e)); break;
     case 10: result_state (ctx, (e->kind == WS_EVENT_WAIT || e->kind == WS_EVENT_PREEMPT) ? e->state : '\0'); break;
-    case 11: result_index (ctx, e->kind == WS_EVENT_WAIT ? e->ready_latency : WS_NONE); break;
+    case 11: result_index (ctx, ws_trace_wait_ready_latency (l->trace, row)); break;
     default: sqlite3_result_int (ctx, e->flags); break;
     }
 }
@@ -549,12 +549,12 @@ wait_column (gpointer         data,
     case 0: sqlite3_result_int64 (ctx, row); break;
     case 1: sqlite3_result_int64 (ctx, e->thread); break;
     case 2: sqlite3_result_int64 (ctx, e->time); break;
-    case 3: sqlite3_result_int64 (ctx, e->duration); break;
-    case 4: sqlite3_result_int64 (ctx, e->time + MAX (e->duration, 0)); break;
+    case 3: sqlite3_result_int64 (ctx, ws_event_duration (e)); break;
+    case 4: sqlite3_result_int64 (ctx, e->time + MAX (ws_event_duration (e), 0)); break;
     case 5: result_state (ctx, e->state); break;
     case 6: sqlite3_result_int (ctx, (e->flags & WS_EVENT_FLAG_UNINTERRUPTIBLE) != 0); break;
     case 7: sqlite3_result_int (ctx, (e->flags & WS_EVENT_FLAG_UNFINISHED) != 0); break;
-    case 8: result_index (ctx, e->ready_latency); break;
+    case 8: result_index (ctx, ws_trace_wait_ready_latency (l->trace, row)); break;
     case 9: sqlite3_result_text (ctx, readier_kinds[kind], -1, SQLITE_STATIC); break;
     case 10: result_index (ctx, kind == 0 ? readier_thread : WS_NONE); break;
     case 11: result_index (ctx, e->peer); break;
@@ -586,7 +586,7 @@ sample_column (gpointer         data,
     case 0: sqlite3_result_int64 (ctx, row); break;
     case 1: sqlite3_result_int64 (ctx, e->thread); break;
     case 2: sqlite3_result_int64 (ctx, e->time); break;
-    case 3: sqlite3_result_int64 (ctx, e->duration); break;
+    case 3: sqlite3_result_int64 (ctx, ws_event_duration (e)); break;
     case 4: sqlite3_result_int (ctx, e->cpu); break;
     case 5: sqlite3_result_int64 (ctx, e->stack); break;
     default: result_text (ctx, event_name (l->trace, e)); break;
@@ -661,7 +661,7 @@ fill_wait_chain_links (Loader  *l,
       if ((i & 0xffff) == 0 && g_cancellable_set_error_if_cancelled (l->cancellable, error))
         return FALSE;
       start = w->time;
-      end = w->time + MAX (w->duration, 0);
+      end = w->time + MAX (ws_event_duration (w), 0);
       p = ws_trace_get_thread (l->trace, readier);
       pm = ws_trace_thread_end_prefix_max (l->trace, readier, WS_END_INDEX_WAITS);
       g_array_set_size (found, 0);
@@ -669,7 +669,7 @@ fill_wait_chain_links (Loader  *l,
         {
           const WsEvent *r = &l->events[p->events[k - 1]];
 
-          if (r->kind == WS_EVENT_WAIT && r->time < end && r->time + MAX (r->duration, 0) > start)
+          if (r->kind == WS_EVENT_WAIT && r->time < end && r->time + MAX (ws_event_duration (r), 0) > start)
             g_array_append_val (found, p->events[k - 1]);
         }
       /* found backwards: append in event order, the table's key order */
