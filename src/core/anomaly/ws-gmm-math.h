@@ -40,7 +40,8 @@
 
 /* Four doubles are two SSE2 registers on x86-64 without AVX: GCC warns
  * that passing them by value has another ABI with AVX, which does not
- * matter to functions that are always inlined. */
+ * matter to functions that are always inlined.  Files including this
+ * one are built with -Wno-psabi (the pragma alone leaves GCC's notes). */
 #pragma GCC diagnostic ignored "-Wpsabi"
 
 typedef double  WsV4d __attribute__ ((vector_size (32)));
