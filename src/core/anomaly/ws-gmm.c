@@ -24,9 +24,14 @@
  * out in log form (a Gaussian log-density is a quadratic, not a special
  * function) so that far points do not underflow.
  *
+ * The E-step's exp and log are EM's own (ws-gmm-math.h), four points at
+ * a time: glibc's, one call at a time, were most of a first fit's EM,
+ * and these round the same on every machine (this file is built with
+ * -ffp-contract=off).
+ *
  * Fits are remembered across runs by their data and settings
- * (ws-gmm-cache.c), and by this file's own SHA-256: after any change
- * here no fit remembered from before is found.
+ * (ws-gmm-cache.c), and by this file's and ws-gmm-math.h's SHA-256:
+ * after any change here no fit remembered from before is found.
  */
 #include "config.h"
 
@@ -275,11 +280,13 @@ e_step_k (const WsGmm  *gmm,
   return v4d_sum (ll) / v4d_sum (total);
 }
 
-/* With AVX2 the four lanes are one register and the tables' lanes one
- * gather: EM's exp and log take half the time of glibc's, where SSE2
- * alone takes about as long.  Both clones do the same IEEE operations in
- * the same order, without FMA (-ffp-contract=off, and "avx2" does not
- * enable it): the same bits (/anomaly/gmm/math-clones). */
+/* With AVX2 the four lanes are one register: a first fit's E-step takes
+ * about half the time it took with glibc's exp and log.  With the x86-64
+ * baseline alone (SSE2: two registers a vector, and the E-step of five
+ * components runs out of them) it takes somewhat longer than it did
+ * (docs/performance.md).  Both clones do the same IEEE operations in the
+ * same order, without FMA (-ffp-contract=off, and "avx2" does not enable
+ * it): the same bits (/anomaly/gmm/math-clones). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define EM_CLONES __attribute__ ((target_clones ("avx2", "default")))
 #else
