@@ -8,8 +8,8 @@
  * is looked up instead, and its bits are the bits EM would give.
  *
  * An entry's key is the SHA-256 of everything the fit depends on: a tag
- * naming this fit and the SHA-256 of ws-gmm.c's source as built (made by
- * meson: any change there, even to a comment, and no fit remembered from
+ * naming this fit and the SHA-256 of ws-gmm.c's and ws-gmm-math.h's source
+ * as built (made by meson: any change there, even to a comment, and no fit remembered from
  * before is found; bump FIT_VERSION for a change elsewhere that moves a
  * fit's bits), the settings' exact bits, the C library's and GSL's versions
  * and whether the CPU has FMA (glibc picks its exp and log by it, and
@@ -34,7 +34,7 @@
 #include "ws-gmm-source.h"
 #include "ws-small-cache.h"
 
-#define FIT_VERSION "waitscope-gmm-fit 1"
+#define FIT_VERSION "waitscope-gmm-fit 2"   /* 2: EM's own exp and log (ws-gmm-math.h) */
 #define MAX_ENTRIES 50000
 
 /* WAL with synchronous=NORMAL: a commit does not wait for the disk; a

@@ -24,9 +24,14 @@
  * out in log form (a Gaussian log-density is a quadratic, not a special
  * function) so that far points do not underflow.
  *
+ * The E-step's exp and log are EM's own (ws-gmm-math.h), four points at
+ * a time: glibc's, one call at a time, were most of a first fit's EM,
+ * and these round the same on every machine (this file is built with
+ * -ffp-contract=off).
+ *
  * Fits are remembered across runs by their data and settings
- * (ws-gmm-cache.c), and by this file's own SHA-256: after any change
- * here no fit remembered from before is found.
+ * (ws-gmm-cache.c), and by this file's and ws-gmm-math.h's SHA-256:
+ * after any change here no fit remembered from before is found.
  */
 #include "config.h"
 
@@ -42,6 +47,7 @@
 
 #include "ws-error.h"
 #include "ws-gmm.h"
+#include "ws-gmm-math.h"
 
 #define BIN_PER_UNIT 1024.0
 #define BIN_ABOVE    8192    /* samples: bin larger inputs */
@@ -213,11 +219,20 @@ component_log_pdf (const WsGmmComponent *c,
   return -0.5 * (M_LN2 + M_LNPI + log (c->variance)) - d * d / (2 * c->variance);
 }
 
-/* One E-step: responsibilities into @resp (n × k), returns the weighted
- * mean log-likelihood.  Written for a constant @k and inlined once per K
- * (e_step()): the loops over components unroll and their sums stay in
- * registers.  The operations and their order are the same for every K,
- * so are the bits. */
+/* The sum of a vector's lanes, in a fixed order. */
+static inline double
+v4d_sum (WsV4d v)
+{
+  return (v[0] + v[1]) + (v[2] + v[3]);
+}
+
+/* One E-step: responsibilities into @resp (component-major: component j's
+ * at resp[j·n …]), returns the weighted mean log-likelihood.  @n is a
+ * multiple of 4 (ws_gmm_run_em() pads with points of weight 0), and four
+ * points are taken at a time, each in its own lane: the exp and log of
+ * ws-gmm-math.h run side by side, and each lane's bits are those of one
+ * point alone.  Written for a constant @k and inlined once per K
+ * (e_step()): the loops over components unroll and stay in registers. */
 static inline __attribute__ ((always_inline)) double
 e_step_k (const WsGmm  *gmm,
           const double *x,
@@ -227,7 +242,7 @@ e_step_k (const WsGmm  *gmm,
           const guint   k)
 {
   double a[WS_GMM_MAX_COMPONENTS], b[WS_GMM_MAX_COMPONENTS], mean[WS_GMM_MAX_COMPONENTS];
-  double ll = 0, total = 0;
+  WsV4d ll = ws_v4d_splat (0), total = ws_v4d_splat (0);
 
   for (guint j = 0; j < k; j++)
     {
@@ -235,34 +250,50 @@ e_step_k (const WsGmm  *gmm,
       b[j] = -0.5 / gmm->components[j].variance;
       mean[j] = gmm->components[j].mean;
     }
-  for (gsize i = 0; i < n; i++)
+  for (gsize i = 0; i < n; i += 4)
     {
-      double *r = resp + i * k, top = -G_MAXDOUBLE, sum = 0, lse;
-      guint at_top = 0;
+      WsV4d xv, wv, r[WS_GMM_MAX_COMPONENTS], top = ws_v4d_splat (-G_MAXDOUBLE), sum = ws_v4d_splat (0), inv;
 
+      memcpy (&xv, x + i, sizeof xv);
+      memcpy (&wv, w + i, sizeof wv);
 #pragma GCC unroll 5
       for (guint j = 0; j < k; j++)
         {
-          double d = x[i] - mean[j];
+          WsV4d d = xv - mean[j];
           r[j] = a[j] + b[j] * d * d;
-          if (r[j] > top)
-            top = r[at_top = j];
+          top = ws_v4d_max (r[j], top);
         }
-      /* exp (0) is 1: the likeliest component needs no exp. */
+      /* The likeliest component's exp is exp (0), exactly 1. */
 #pragma GCC unroll 5
       for (guint j = 0; j < k; j++)
-        sum += (r[j] = j == at_top ? 1.0 : exp (r[j] - top));
-      lse = top + log (sum);
+        sum += (r[j] = ws_gmm_exp4 (r[j] - top));
+      ll += wv * (top + ws_gmm_log4 (sum));
+      total += wv;
+      inv = 1.0 / sum;
 #pragma GCC unroll 5
       for (guint j = 0; j < k; j++)
-        r[j] /= sum;
-      ll += weight_at (w, i) * lse;
-      total += weight_at (w, i);
+        {
+          r[j] *= inv;
+          memcpy (resp + j * n + i, &r[j], sizeof r[j]);
+        }
     }
-  return ll / total;
+  return v4d_sum (ll) / v4d_sum (total);
 }
 
-static double
+/* With AVX2 the four lanes are one register: a first fit's E-step takes
+ * about half the time it took with glibc's exp and log.  With the x86-64
+ * baseline alone (SSE2: two registers a vector, and the E-step of five
+ * components runs out of them) it takes somewhat longer than it did
+ * (docs/performance.md).  Both clones do the same IEEE operations in the
+ * same order, without FMA (-ffp-contract=off, and "avx2" does not enable
+ * it): the same bits (/anomaly/gmm/math-clones). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define EM_CLONES __attribute__ ((target_clones ("avx2", "default")))
+#else
+#define EM_CLONES
+#endif
+
+EM_CLONES static double
 e_step (const WsGmm  *gmm,
         const double *x,
         const double *w,
@@ -279,7 +310,8 @@ e_step (const WsGmm  *gmm,
     }
 }
 
-/* One M-step, for a constant @k as e_step_k() is. */
+/* One M-step, on e_step_k()'s layout, four points at a time: each sum
+ * is kept in four lanes, added up in a fixed order at the end. */
 static inline __attribute__ ((always_inline)) void
 m_step_k (WsGmm         *gmm,
           const double  *x,
@@ -289,39 +321,48 @@ m_step_k (WsGmm         *gmm,
           double         floor,
           const guint    k)
 {
-  double nk[WS_GMM_MAX_COMPONENTS] = { 0 }, sx[WS_GMM_MAX_COMPONENTS] = { 0 }, sxx[WS_GMM_MAX_COMPONENTS] = { 0 };
-  double mean[WS_GMM_MAX_COMPONENTS];
+  double nk[WS_GMM_MAX_COMPONENTS], mean[WS_GMM_MAX_COMPONENTS];
   double total = 0;
 
-  for (gsize i = 0; i < n; i++)
-#pragma GCC unroll 5
-    for (guint j = 0; j < k; j++)
-      {
-        double rw = resp[i * k + j] * weight_at (w, i);
-        nk[j] += rw;
-        sx[j] += rw * x[i];
-      }
   for (guint j = 0; j < k; j++)
     {
-      nk[j] += 10 * DBL_EPSILON;
-      mean[j] = gmm->components[j].mean = sx[j] / nk[j];
+      WsV4d sw = ws_v4d_splat (0), sx = ws_v4d_splat (0);
+
+      for (gsize i = 0; i < n; i += 4)
+        {
+          WsV4d xv, wv, rv;
+
+          memcpy (&xv, x + i, sizeof xv);
+          memcpy (&wv, w + i, sizeof wv);
+          memcpy (&rv, resp + j * n + i, sizeof rv);
+          rv *= wv;
+          sw += rv;
+          sx += rv * xv;
+        }
+      nk[j] = v4d_sum (sw) + 10 * DBL_EPSILON;
+      mean[j] = gmm->components[j].mean = v4d_sum (sx) / nk[j];
       total += nk[j];
     }
-  for (gsize i = 0; i < n; i++)
-#pragma GCC unroll 5
-    for (guint j = 0; j < k; j++)
-      {
-        double d = x[i] - mean[j];
-        sxx[j] += resp[i * k + j] * weight_at (w, i) * d * d;
-      }
   for (guint j = 0; j < k; j++)
     {
+      WsV4d sxx = ws_v4d_splat (0);
+
+      for (gsize i = 0; i < n; i += 4)
+        {
+          WsV4d xv, wv, rv, d;
+
+          memcpy (&xv, x + i, sizeof xv);
+          memcpy (&wv, w + i, sizeof wv);
+          memcpy (&rv, resp + j * n + i, sizeof rv);
+          d = xv - mean[j];
+          sxx += rv * wv * d * d;
+        }
       gmm->components[j].weight = nk[j] / total;
-      gmm->components[j].variance = sxx[j] / nk[j] + floor;
+      gmm->components[j].variance = v4d_sum (sxx) / nk[j] + floor;
     }
 }
 
-static void
+EM_CLONES static void
 m_step (WsGmm         *gmm,
         const double  *x,
         const double  *w,
@@ -364,9 +405,20 @@ ws_gmm_run_em (const double        *x,
                WsGmm               *gmm,
                GCancellable        *cancellable)
 {
-  g_autofree double *resp = g_new (double, n * gmm->n_components);
+  /* EM takes four points at a time: the points and their weights padded
+   * to a multiple of 4 with copies of the last point, weighing 0. */
+  gsize n4 = (n + 3) & ~(gsize) 3;
+  g_autofree double *xp = g_new (double, n4);
+  g_autofree double *wp = g_new (double, n4);
+  g_autofree double *resp = g_new (double, n4 * gmm->n_components);
   double ll = -G_MAXDOUBLE, prev = -G_MAXDOUBLE;
   guint k = gmm->n_components;
+
+  for (gsize i = 0; i < n4; i++)
+    {
+      xp[i] = x[MIN (i, n - 1)];
+      wp[i] = i < n ? weight_at (weights, i) : 0;
+    }
 
   gmm->converged = FALSE;
   for (gmm->n_iterations = 1; gmm->n_iterations <= settings->max_iterations; gmm->n_iterations++)
@@ -374,8 +426,8 @@ ws_gmm_run_em (const double        *x,
       if (g_cancellable_is_cancelled (cancellable))
         return FALSE;
       prev = ll;
-      ll = e_step (gmm, x, weights, n, resp);
-      m_step (gmm, x, weights, n, resp, settings->variance_floor);
+      ll = e_step (gmm, xp, wp, n4, resp);
+      m_step (gmm, xp, wp, n4, resp, settings->variance_floor);
       if (fabs (ll - prev) < settings->tolerance)
         {
           gmm->converged = TRUE;
@@ -384,7 +436,7 @@ ws_gmm_run_em (const double        *x,
     }
   gmm->n_iterations = MIN (gmm->n_iterations, settings->max_iterations);
   /* The likelihood and BIC of the final parameters, not of the last E-step's. */
-  gmm->mean_log_likelihood = e_step (gmm, x, weights, n, resp);
+  gmm->mean_log_likelihood = e_step (gmm, xp, wp, n4, resp);
   gmm->bic = -2.0 * gmm->mean_log_likelihood * gmm->n_samples + (3.0 * k - 1.0) * log (gmm->n_samples);
   qsort (gmm->components, k, sizeof (WsGmmComponent), compare_component);
   return TRUE;
