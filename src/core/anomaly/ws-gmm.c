@@ -219,8 +219,11 @@ component_log_pdf (const WsGmmComponent *c,
   return -0.5 * (M_LN2 + M_LNPI + log (c->variance)) - d * d / (2 * c->variance);
 }
 
-/* The sum of a vector's lanes, in a fixed order. */
-static inline double
+/* The sum of a vector's lanes, in a fixed order.  Always inlined, as
+ * every function taking a vector here: called, it would take its argument
+ * by the baseline's convention (in memory) from an AVX2 clone passing it
+ * in a register — at -O0, which inlines nothing else, EM gave garbage. */
+static inline __attribute__ ((always_inline)) double
 v4d_sum (WsV4d v)
 {
   return (v[0] + v[1]) + (v[2] + v[3]);
