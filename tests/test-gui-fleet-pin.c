@@ -14,7 +14,10 @@
  *    (`trace_classes`, read back by the core reader).
  * 3. The classes are changed in the window (slow and fast swapped) and the
  *    page mines again with other rows; opening the pin gives the pinned
- *    rows back, ranked by the score, with the pinned cluster selected.
+ *    rows back, ranked by the score, with the pinned cluster selected,
+ *    and says so ("As pinned, with the pin's own classes"); the user's
+ *    classes stay swapped (the chips and the session's classes), and
+ *    "Use Trace Classes" mines by them again: the swapped rows.
  * 4. A new window opens the saved session: the traces come back with
  *    their classes, and opening the pin gives the same rows again.
  *
@@ -234,7 +237,22 @@ test_fleet_pin (void)
   rows = rows_of (page);
   g_assert_cmpstr (rows, ==, pinned_rows);
   g_assert_cmpint (ws_mining_page_get_shown (page)->rank, ==, WS_CLUSTER_RANK_DISCRIMINATIVE);
+  /* The user's classes untouched; shown as pinned, and said so. */
+  for (guint i = 0; i < N_RUNS; i++)
+    g_assert_cmpint (ws_run_classes_lookup (ws_session_get_run_classes (ws_window_get_session (window)), paths[i]),
+                     ==, swapped[i]);
+  g_assert_true (ws_mining_page_get_shown_pinned (page));
+  g_assert_nonnull (ws_gui_test_find_label_containing (GTK_WIDGET (page), "As pinned, with the pin’s own classes"));
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "fleet-pin-reopened.png"));
+  /* "Use Trace Classes": the user's classes again, and their rows. */
+  before = ws_gui_test_mining_cluster_set (page);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "mining.run", NULL));
+  ws_gui_test_wait_until (remined, &(Remined) { page, before }, 180, "the runs mined by the user's classes again");
+  g_clear_pointer (&rows, g_free);
+  rows = rows_of (page);
+  g_assert_cmpstr (rows, ==, swapped_rows);
+  g_assert_false (ws_mining_page_get_shown_pinned (page));
+  g_assert_null (ws_gui_test_find_label_containing (GTK_WIDGET (page), "As pinned"));
   ws_findings_page_discard (ws_window_get_findings_page (window));
   ws_gui_test_close_window (GTK_WIDGET (window));
 
