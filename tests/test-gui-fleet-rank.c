@@ -325,6 +325,27 @@ check_contrast (WsWindow       *window,
   g_assert_cmpint (json_object_get_int_member (first, "n"), ==, (gint64) p->n);
   g_test_message ("fleet from traces, contrast by class: %u patterns as the CLI's, the first C %" G_GINT64_FORMAT,
                   ws_contrast_result_get_n_patterns (result), p->c);
+  /* The summary speaks of traces, counted from the classes file, and says
+   * what the top row is; `contrast --json` says the same words. */
+  {
+    guint n_slow = 0, n_fast = 0;
+    g_autofree char *traces = NULL;
+    GtkWidget *summary;
+
+    for (guint i = 0; i < entries->len; i++)
+      {
+        n_slow += g_array_index (entries, WsRunClassEntry, i).klass == WS_RUN_CLASS_SLOW;
+        n_fast += g_array_index (entries, WsRunClassEntry, i).klass == WS_RUN_CLASS_FAST;
+      }
+    traces = g_strdup_printf ("%u slow traces against %u fast (", n_slow, n_fast);
+    summary = find_label_containing (GTK_WIDGET (page), traces);
+    g_assert_nonnull (summary);
+    g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (summary)), traces));
+    g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (summary)),
+                              "The top row is the chain that costs the slow traces the most time in all."));
+    g_assert_null (strstr (gtk_label_get_text (GTK_LABEL (summary)), "open traces"));
+    g_assert_cmpstr (json_object_get_string_member (cli, "summary"), ==, gtk_label_get_text (GTK_LABEL (summary)));
+  }
   (void) runs;
 }
 

@@ -319,6 +319,8 @@ run (ContrastArgs *a, CliContrastOptions *o, char **positional)
         }
       s.fast = in.fleet.fast;
       s.slow = in.fleet.slow;
+      s.n_fast_traces = in.fleet.n_fast_traces;
+      s.n_slow_traces = in.fleet.n_slow_traces;
     }
   else
     s.instances = in.all;

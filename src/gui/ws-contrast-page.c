@@ -75,6 +75,8 @@ struct _WsContrastPage
   WsInstanceSet       *slow_traces;
   WsTime               trace_t_fast;     /* by trace: the thresholds the classes give */
   WsTime               trace_t_slow;
+  guint                trace_n_fast;     /* by trace: how many traces each class holds */
+  guint                trace_n_slow;
   WsWorker            *worker;
   WsProgressRelay     *relay;
   WsContrastResult    *result;
@@ -249,6 +251,8 @@ load_trace_classes (WsContrastPage *self,
   g_set_object (&self->slow_traces, fleet.slow);
   self->trace_t_fast = fleet.t_fast;
   self->trace_t_slow = fleet.t_slow;
+  self->trace_n_fast = fleet.n_fast_traces;
+  self->trace_n_slow = fleet.n_slow_traces;
   /* Whole runs: the component defaults to their program, as the CLI's. */
   if (*gtk_editable_get_text (GTK_EDITABLE (self->component_entry)) == '\0')
     {
@@ -382,6 +386,8 @@ typedef struct {
   WsContrastRank rank;
   WsTime         t_fast;
   WsTime         t_slow;
+  guint          n_fast_traces;   /* by trace: how many traces hold @fast, @slow */
+  guint          n_slow_traces;
   GStrv          impact_components;
   WsProgressRelay *relay;
 } Job;
@@ -437,6 +443,8 @@ analyse_thread (GTask        *task,
     {
       s.fast = job->fast;
       s.slow = job->slow;
+      s.n_fast_traces = job->n_fast_traces;
+      s.n_slow_traces = job->n_slow_traces;
     }
   else
     s.instances = job->instances;
@@ -681,6 +689,8 @@ ws_contrast_page_run (WsContrastPage *self)
       job->slow = g_object_ref (self->slow_traces);
       job->t_fast = self->trace_t_fast;
       job->t_slow = self->trace_t_slow;
+      job->n_fast_traces = self->trace_n_fast;
+      job->n_slow_traces = self->trace_n_slow;
     }
   else
     {
@@ -806,7 +816,7 @@ instance_activated_cb (WsContrastPage *self, GtkListBoxRow *row)
  *   traces
  *
  * Contrasts @digest's traces instead of the open ones: their scenarios,
- * or with "open traces, slow against fast" one chip per trace of the
+ * or with "whole traces, slow against fast" one chip per trace of the
  * digest (the first fast, the others slow, until changed).
  */
 void
