@@ -172,6 +172,9 @@ ws_run_class_chips_load_file (WsRunClassChips *self,
       return FALSE;
     }
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
+  /* The file names traces by base name: the ones shown keep their class
+   * by file too, so the session saves them. */
+  ws_run_classes_keep_paths (self->classes, (const char * const *) self->paths, n_traces (self));
   return TRUE;
 }
 
@@ -394,6 +397,8 @@ ws_run_class_chips_set_traces (WsRunClassChips    *self,
   self->paths = g_strv_builder_end (p);
   self->names = g_strv_builder_end (m);
   rebuild (self);
+  if (self->classes != NULL)
+    ws_run_classes_keep_paths (self->classes, (const char * const *) self->paths, n_traces (self));
 }
 
 void
