@@ -18,6 +18,7 @@
 #include "ws-fleet-classes.h"
 #include "ws-pattern-coverage-view.h"
 #include "ws-progress-relay.h"
+#include "ws-fleet-read.h"
 #include "ws-run-class-chips.h"
 #include "ws-time-format.h"
 #include "ws-worker.h"
@@ -847,63 +848,6 @@ ws_contrast_page_set_digest (WsContrastPage *self,
 
 /* ---- a fleet read for mining alone: its wait graphs when asked ---- */
 
-/* What the reading thread reads: copies, never the page. */
-typedef struct {
-  WsDigest        *fleet;    /* the fleet asked for: compared on the main thread, never read in the thread */
-  GStrv            paths;
-  GStrv            hashes;
-  WsProgressRelay *relay;
-} SpansJob;
-
-typedef struct {
-  WsDigest  *digest;
-  GPtrArray *failed;   /* GError */
-} SpansRead;
-
-static void
-spans_job_free (gpointer data)
-{
-  SpansJob *job = data;
-
-  g_clear_pointer (&job->fleet, ws_digest_unref);
-  g_strfreev (job->paths);
-  g_strfreev (job->hashes);
-  g_clear_object (&job->relay);
-  g_free (job);
-}
-
-static void
-spans_read_free (gpointer data)
-{
-  SpansRead *read = data;
-
-  g_clear_pointer (&read->digest, ws_digest_unref);
-  g_clear_pointer (&read->failed, g_ptr_array_unref);
-  g_free (read);
-}
-
-static void
-spans_thread (GTask        *task,
-              gpointer      source,
-              gpointer      data,
-              GCancellable *cancellable)
-{
-  SpansJob *job = data;
-  SpansRead *read = g_new0 (SpansRead, 1);
-  GError *error = NULL;
-
-  read->failed = g_ptr_array_new_with_free_func ((GDestroyNotify) g_error_free);
-  read->digest = ws_digest_load_spans (job->paths, job->hashes, ws_progress_relay_report, job->relay,
-                                       read->failed, cancellable, &error);
-  if (read->digest == NULL)
-    {
-      spans_read_free (read);
-      g_task_return_error (task, error);
-      return;
-    }
-  g_task_return_pointer (task, read, spans_read_free);
-}
-
 /* The newest read only (WsWorker). */
 static void
 spans_done (gpointer  owner,
@@ -912,8 +856,8 @@ spans_done (gpointer  owner,
             gpointer  job_data)
 {
   WsContrastPage *self = owner;
-  SpansJob *job = job_data;
-  SpansRead *read = result;
+  WsFleetRead *job = job_data;
+  WsFleetReadResult *read = result;
   g_autoptr(GString) left_out = NULL;
 
   self->reading_spans = FALSE;
@@ -921,7 +865,7 @@ spans_done (gpointer  owner,
   /* Another fleet, or none, since it was asked for. */
   if (job->fleet != self->digest || !self->spans_unread)
     {
-      g_clear_pointer (&read, spans_read_free);
+      g_clear_pointer (&read, ws_fleet_read_result_free);
       return;
     }
   if (read == NULL)
@@ -959,7 +903,7 @@ spans_done (gpointer  owner,
 
     gtk_label_set_text (self->summary_label, done);
   }
-  spans_read_free (read);
+  ws_fleet_read_result_free (read);
   refresh_scenarios (self);
   g_signal_emit (self, signals[SIGNAL_FINISHED], 0);
 }
@@ -973,7 +917,7 @@ read_spans_action (GtkWidget  *widget,
   WsContrastPage *self = WS_CONTRAST_PAGE (widget);
   g_autoptr(GStrvBuilder) paths = g_strv_builder_new ();
   g_autoptr(GStrvBuilder) hashes = g_strv_builder_new ();
-  SpansJob *job;
+  WsFleetRead *job;
 
   if (!self->spans_unread || self->busy)
     return;
@@ -984,15 +928,14 @@ read_spans_action (GtkWidget  *widget,
       g_strv_builder_add (paths, t->path);
       g_strv_builder_add (hashes, t->content_hash);
     }
-  job = g_new0 (SpansJob, 1);
+  /* The fleet asked for: another may be shown when the read is done. */
+  job = ws_fleet_read_new (ws_digest_load_spans, g_strv_builder_end (paths), g_strv_builder_end (hashes),
+                           self->relay);
   job->fleet = ws_digest_ref (self->digest);
-  job->paths = g_strv_builder_end (paths);
-  job->hashes = g_strv_builder_end (hashes);
-  job->relay = g_object_ref (self->relay);
   self->reading_spans = TRUE;
   set_busy (self, TRUE);
   gtk_progress_bar_set_text (self->progress_bar, _("Reading the traces again for their wait graphs"));
-  ws_worker_run (self->worker, self, job, spans_job_free, spans_thread, spans_done);
+  ws_worker_run (self->worker, self, job, ws_fleet_read_free, ws_fleet_read_in_thread, spans_done);
 }
 
 /* The line that says what contrasting a fleet read for mining alone
