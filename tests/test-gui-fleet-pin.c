@@ -136,21 +136,6 @@ documents_ready (gpointer window)
   return n == N_RUNS;
 }
 
-static GtkButton *
-find_icon_button (GtkWidget  *root,
-                  const char *icon)
-{
-  if (GTK_IS_BUTTON (root) && g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (root)), icon) == 0)
-    return GTK_BUTTON (root);
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkButton *b = find_icon_button (c, icon);
-      if (b != NULL)
-        return b;
-    }
-  return NULL;
-}
-
 /* Opens @pin as a double click in the Findings list does, and waits for
  * the page to mine again and select its cluster. */
 static void
@@ -208,7 +193,7 @@ test_fleet_pin (void)
   /* 1. The first cluster, pinned with the page's Pin button. */
   g_assert_true (ws_mining_page_select_cluster_index (page, 0));
   ws_gui_test_settle (GTK_WIDGET (page));
-  g_signal_emit_by_name (find_icon_button (GTK_WIDGET (page), "view-pin-symbolic"), "clicked");
+  g_signal_emit_by_name (ws_gui_test_find_icon_button (GTK_WIDGET (page), "view-pin-symbolic"), "clicked");
   ws_gui_test_wait_until (has_pin, window, 60, "the cluster's pin");
   pin = ws_pin_list_get (ws_session_file_get_findings (ws_session_get_session_file (ws_window_get_session (window))), 0);
   g_assert_cmpstr (ws_pin_get_kind (pin), ==, WS_PIN_KIND_ALIGNMENT);

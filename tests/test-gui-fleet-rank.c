@@ -67,21 +67,6 @@ data_path (const char *name)
 }
 
 static GtkWidget *
-find_label_containing (GtkWidget  *w,
-                       const char *needle)
-{
-  if (GTK_IS_LABEL (w) && gtk_widget_get_mapped (w) && strstr (gtk_label_get_text (GTK_LABEL (w)), needle) != NULL)
-    return w;
-  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_label_containing (c, needle);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static GtkWidget *
 page_child (WsMiningPage *page,
             const char   *name)
 {
@@ -251,7 +236,7 @@ read_spans (WsWindow       *window,
     g_assert_false (ws_digest_get_trace (fleet, i)->has_instances);
   ws_window_show_details_page (window, "contrast");
   ws_gui_test_settle (GTK_WIDGET (window));
-  line = find_label_containing (GTK_WIDGET (page), "needs each run's wait graphs");
+  line = ws_gui_test_find_label_containing (GTK_WIDGET (page), "needs each run's wait graphs");
   g_assert_nonnull (line);
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (line)), "a trace"));
   screenshots (window, "fleet-rank-contrast-unread");
@@ -268,8 +253,8 @@ read_spans (WsWindow       *window,
       g_assert_cmpstr (ws_digest_get_trace (read, i)->content_hash, ==, ws_digest_get_trace (fleet, i)->content_hash);
     }
   /* Nothing left out: the line is gone. */
-  g_assert_null (find_label_containing (GTK_WIDGET (page), "needs each run's wait graphs"));
-  g_assert_null (find_label_containing (GTK_WIDGET (page), "Left out of the contrast"));
+  g_assert_null (ws_gui_test_find_label_containing (GTK_WIDGET (page), "needs each run's wait graphs"));
+  g_assert_null (ws_gui_test_find_label_containing (GTK_WIDGET (page), "Left out of the contrast"));
 
   g_assert_true (ws_gui_test_mining_cluster_set (mining) == shown);
   after = mining_snapshot (mining);
@@ -338,7 +323,7 @@ check_contrast (WsWindow       *window,
         n_fast += g_array_index (entries, WsRunClassEntry, i).klass == WS_RUN_CLASS_FAST;
       }
     traces = g_strdup_printf ("%u slow traces against %u fast (", n_slow, n_fast);
-    summary = find_label_containing (GTK_WIDGET (page), traces);
+    summary = ws_gui_test_find_label_containing (GTK_WIDGET (page), traces);
     g_assert_nonnull (summary);
     g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (summary)), traces));
     g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (summary)),
@@ -352,7 +337,7 @@ check_contrast (WsWindow       *window,
 static gboolean
 fleet_shown (gpointer data)
 {
-  return !ws_window_get_fleet_busy (data) && find_label_containing (data, "read as they loaded") != NULL;
+  return !ws_window_get_fleet_busy (data) && ws_gui_test_find_label_containing (data, "read as they loaded") != NULL;
 }
 
 static char *
