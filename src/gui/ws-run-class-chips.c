@@ -19,7 +19,7 @@ struct _WsRunClassChips
   GtkLabel     *error_label;
   GtkFlowBox   *flow;
   GtkScrolledWindow *scroller; /* the chips, a whole number of rows high */
-  guint         fit_idle;
+  guint         fit_tick;     /* the fitting waits for the next frame's update */
 
   /* Owned references */
   WsRunClasses *classes;
@@ -234,15 +234,17 @@ clear_clicked_cb (WsRunClassChips *self)
  * little room as it asks for, which was a row and a third.  The rows'
  * number follows the width (chips per line), known once allocated. */
 static gboolean
-fit_rows (gpointer data)
+fit_rows (GtkWidget     *widget,
+          GdkFrameClock *clock,
+          gpointer       data)
 {
-  WsRunClassChips *self = data;
+  WsRunClassChips *self = WS_RUN_CLASS_CHIPS (widget);
   GtkAdjustment *vadj = gtk_scrolled_window_get_vadjustment (self->scroller);
   GtkWidget *first = gtk_widget_get_first_child (GTK_WIDGET (self->flow));
   int spacing = (int) gtk_flow_box_get_row_spacing (self->flow);
   int row = 0, height, rows, shown;
 
-  self->fit_idle = 0;
+  self->fit_tick = 0;
   if (first == NULL)
     return G_SOURCE_REMOVE;
   gtk_widget_measure (first, GTK_ORIENTATION_VERTICAL, -1, NULL, &row, NULL, NULL);
@@ -251,6 +253,9 @@ fit_rows (gpointer data)
   rows = MAX (1, (int) ((gtk_adjustment_get_upper (vadj) + spacing + row / 2) / (row + spacing)));
   shown = MIN (rows, SHOWN_ROWS);
   height = shown * row + (shown - 1) * spacing;
+  if (height == gtk_scrolled_window_get_min_content_height (self->scroller) &&
+      height == gtk_scrolled_window_get_max_content_height (self->scroller))
+    return G_SOURCE_REMOVE;
   /* GtkScrolledWindow refuses a minimum above its maximum, even briefly. */
   if (height > gtk_scrolled_window_get_max_content_height (self->scroller))
     {
@@ -266,12 +271,14 @@ fit_rows (gpointer data)
 }
 
 /* The chips' height changed (other chips, another width): fit the area
- * once the allocation is done, not inside it. */
+ * at the next frame's update, before its layout — not inside this
+ * allocation, nor between a layout and its paint (an idle could resize
+ * then, and GTK warns of a widget drawn without its allocation). */
 static void
 rows_changed_cb (WsRunClassChips *self)
 {
-  if (self->fit_idle == 0)
-    self->fit_idle = g_idle_add (fit_rows, self);
+  if (self->fit_tick == 0)
+    self->fit_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), fit_rows, NULL, NULL);
 }
 
 static void
@@ -279,7 +286,9 @@ ws_run_class_chips_dispose (GObject *object)
 {
   WsRunClassChips *self = WS_RUN_CLASS_CHIPS (object);
 
-  g_clear_handle_id (&self->fit_idle, g_source_remove);
+  if (self->fit_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->fit_tick);
+  self->fit_tick = 0;
   g_clear_pointer (&self->box, gtk_widget_unparent);
   if (self->classes != NULL)
     g_signal_handlers_disconnect_by_data (self->classes, self);
