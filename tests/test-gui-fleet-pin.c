@@ -439,6 +439,41 @@ test_classes_saved (void)
   g_rmdir (dir);
 }
 
+/* 6. (/gui/fleet-pin/classes-no-recovery) Classes alone make the session
+ *    changed (they are saved with it), but a window closed with no
+ *    finding and no file asks nothing, so it must leave no recovery copy
+ *    to be offered later as a crashed session. */
+static gboolean
+autosaved (gpointer data)
+{
+  WsSessionFile *file = data;
+  const char *copy = ws_session_file_get_recovery_path (file);
+
+  return copy != NULL && g_file_test (copy, G_FILE_TEST_EXISTS);
+}
+
+static void
+test_classes_no_recovery (void)
+{
+  g_autofree char *run = ws_gui_test_data_path ("fleet/run-05.perf.txt.gz");
+  g_autofree char *canonical = g_canonicalize_filename (run, NULL);
+  g_autofree char *copy = NULL;
+  const char *paths[] = { canonical, NULL };
+  const WsRunClass slow[] = { WS_RUN_CLASS_SLOW };
+  WsWindow *window = ws_gui_test_new_window (the_app, 1280, 720);
+  WsSessionFile *file = ws_session_get_session_file (ws_window_get_session (window));
+
+  ws_run_classes_set_many (ws_session_get_run_classes (ws_window_get_session (window)), paths, slow, 1);
+  ws_gui_test_wait_until (classed_stored, &(Restored) { window, (char **) paths }, 60, "the class in the session");
+  g_assert_true (ws_session_file_get_dirty (file));
+  g_assert_false (ws_findings_page_has_unsaved (ws_window_get_findings_page (window)));
+  g_assert_true (ws_findings_page_autosave_now (ws_window_get_findings_page (window)));
+  ws_gui_test_wait_until (autosaved, file, 10, "the recovery copy");
+  copy = g_strdup (ws_session_file_get_recovery_path (file));
+  ws_gui_test_close_window (GTK_WIDGET (window));
+  g_assert_false (g_file_test (copy, G_FILE_TEST_EXISTS));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -447,6 +482,7 @@ main (int argc, char **argv)
   the_app = ws_gui_test_init (&argc, &argv);
   g_test_add_func ("/gui/fleet-pin/save-reload-reopen", test_fleet_pin);
   g_test_add_func ("/gui/fleet-pin/classes-saved", test_classes_saved);
+  g_test_add_func ("/gui/fleet-pin/classes-no-recovery", test_classes_no_recovery);
   status = g_test_run ();
   g_object_unref (the_app);
   return status;
