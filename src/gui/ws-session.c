@@ -8,7 +8,6 @@
  */
 #include "config.h"
 
-#include "ws-error.h"
 #include "ws-history-store.h"
 #include "ws-anomaly-state.h"
 #include "ws-session.h"
