@@ -133,8 +133,6 @@ rebuild (WsRunClassChips *self)
 {
   GtkWidget *child;
 
-  if (self->flow == NULL)   /* disposed */
-    return;
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->flow))) != NULL)
     gtk_flow_box_remove (self->flow, child);
   for (guint i = 0; i < n_traces (self); i++)
@@ -241,18 +239,10 @@ fit_rows (GtkWidget     *widget,
           gpointer       data)
 {
   WsRunClassChips *self = WS_RUN_CLASS_CHIPS (widget);
-  GtkAdjustment *vadj;
-  GtkWidget *first;
-  int spacing, row = 0, height, rows, shown;
-
-  if (self->box == NULL)   /* disposed: the flow box is gone */
-    {
-      self->fit_tick = 0;
-      return G_SOURCE_REMOVE;
-    }
-  vadj = gtk_scrolled_window_get_vadjustment (self->scroller);
-  first = gtk_widget_get_first_child (GTK_WIDGET (self->flow));
-  spacing = (int) gtk_flow_box_get_row_spacing (self->flow);
+  GtkAdjustment *vadj = gtk_scrolled_window_get_vadjustment (self->scroller);
+  GtkWidget *first = gtk_widget_get_first_child (GTK_WIDGET (self->flow));
+  int spacing = (int) gtk_flow_box_get_row_spacing (self->flow);
+  int row = 0, height, rows, shown;
 
   self->fit_tick = 0;
   if (first == NULL)
@@ -287,7 +277,7 @@ fit_rows (GtkWidget     *widget,
 static void
 rows_changed_cb (WsRunClassChips *self)
 {
-  if (self->fit_tick == 0 && self->box != NULL)
+  if (self->fit_tick == 0)
     self->fit_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), fit_rows, NULL, NULL);
 }
 
@@ -296,15 +286,9 @@ ws_run_class_chips_dispose (GObject *object)
 {
   WsRunClassChips *self = WS_RUN_CLASS_CHIPS (object);
 
-  /* The adjustment changes while the flow box goes away: no fitting may
-   * be asked for then, and a tick left over would measure freed chips. */
-  if (self->scroller != NULL)
-    g_signal_handlers_disconnect_by_data (gtk_scrolled_window_get_vadjustment (self->scroller), self);
   if (self->fit_tick != 0)
     gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->fit_tick);
   self->fit_tick = 0;
-  self->scroller = NULL;
-  self->flow = NULL;
   g_clear_pointer (&self->box, gtk_widget_unparent);
   if (self->classes != NULL)
     g_signal_handlers_disconnect_by_data (self->classes, self);
