@@ -282,9 +282,6 @@ load_instances (WsContrastPage *self)
   gtk_widget_set_visible (GTK_WIDGET (self->fast_spin), !by_trace (self));
   gtk_widget_set_visible (self->slow_label, !by_trace (self));
   gtk_widget_set_visible (GTK_WIDGET (self->slow_spin), !by_trace (self));
-  /* the thresholds' count of instances: by trace the chips' line counts
-   * the traces, and the summary their instances */
-  gtk_widget_set_visible (GTK_WIDGET (self->class_label), !by_trace (self));
   if (by_trace (self))
     {
       if (!load_trace_classes (self, scenario))
@@ -579,22 +576,11 @@ show_summary (WsContrastPage *self)
    * (both from core: the CLI prints the same sentence). */
   gtk_label_set_text (self->summary_label, text);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->summary_label), terms);
-  if (self->fast_traces != NULL)
-    {
-      /* Translators: the title over the fast traces' aggregated wait graph (AWG), contrasting by trace class */
-      ft = g_strdup_printf (ngettext ("Fast traces' waits — %u node", "Fast traces' waits — %u nodes", n_fast_nodes),
-                            n_fast_nodes);
-      st = g_strdup_printf (ngettext ("Slow traces' waits — %u node", "Slow traces' waits — %u nodes", n_slow_nodes),
-                            n_slow_nodes);
-    }
-  else
-    {
-      /* Translators: the title over the fast instances' aggregated wait graph (AWG) */
-      ft = g_strdup_printf (ngettext ("Fast instances' waits — %u node", "Fast instances' waits — %u nodes", n_fast_nodes),
-                            n_fast_nodes);
-      st = g_strdup_printf (ngettext ("Slow instances' waits — %u node", "Slow instances' waits — %u nodes", n_slow_nodes),
-                            n_slow_nodes);
-    }
+  /* Translators: the title over the fast instances' aggregated wait graph (AWG) */
+  ft = g_strdup_printf (ngettext ("Fast instances' waits — %u node", "Fast instances' waits — %u nodes", n_fast_nodes),
+                        n_fast_nodes);
+  st = g_strdup_printf (ngettext ("Slow instances' waits — %u node", "Slow instances' waits — %u nodes", n_slow_nodes),
+                        n_slow_nodes);
   gtk_label_set_text (self->fast_title, ft);
   gtk_label_set_text (self->slow_title, st);
 }
