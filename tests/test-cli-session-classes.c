@@ -4,8 +4,7 @@
  * --run-class` saves them in the session, a mining pin ranked by what slow
  * traces have more of records them and its rank, a pin without them takes
  * the session's, `--rank discriminative` without a slow and a fast trace is
- * refused, `session show` prints each trace's class (and those kept for
- * traces no finding is on, `classed_traces`), and a session whose
+ * refused, `session show` prints each trace's class, and a session whose
  * class names a trace it does not hold is refused naming file and place.
  * The real binary, on four runs of tests/data/fleet.
  */
@@ -113,26 +112,6 @@ test_session_classes (void)
   g_assert_cmpint (shown.status, ==, 0);
   g_assert_nonnull (strstr (shown.out, "run-03.perf.txt.gz  (class: slow)"));
   g_assert_nonnull (strstr (shown.out, "run-01.perf.txt.gz  (class: fast)"));
-
-  /* A class kept for a trace no finding is on (version 3): shown, by name. */
-  {
-    g_autofree char *text = NULL, *with = NULL, *v3 = NULL, *sha = NULL;
-    g_autoptr(GRegex) version = g_regex_new ("\"version\"\\s*:\\s*2", 0, 0, NULL);
-    g_auto(WsCliRun) classed = { 0 };
-
-    g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-    sha = g_compute_checksum_for_string (G_CHECKSUM_SHA256, "elsewhere", -1);
-    g_assert_true (g_str_has_suffix (g_strchomp (text), "}"));
-    text[strlen (text) - 1] = '\0';
-    with = g_strdup_printf ("%s, \"classed_traces\": [{\"path\": \"/elsewhere/run-11.perf.txt.gz\", "
-                            "\"sha256\": \"%s\", \"size\": 9, \"name\": \"run-11.perf.txt.gz\", \"class\": \"slow\"}]}",
-                            text, sha);
-    v3 = g_regex_replace_literal (version, with, -1, 0, "\"version\": 3", 0, NULL);
-    g_assert_true (g_file_set_contents (path, v3, -1, NULL));
-    ws_cli_run (&classed, "session", "show", path, NULL);
-    g_assert_cmpint (classed.status, ==, 0);
-    g_assert_nonnull (strstr (classed.out, "classed 0  run-11.perf.txt.gz  /elsewhere/run-11.perf.txt.gz  (class: slow)"));
-  }
 
   /* A class for a trace the session does not hold: refused, file and place. */
   {

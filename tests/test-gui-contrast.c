@@ -383,7 +383,7 @@ test_fleet_traces (void)
     }
   page = WS_CONTRAST_PAGE (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_CONTRAST_PAGE));
   ws_window_show_details_page (window, "contrast");
-  compare = find_dropdown_with (GTK_WIDGET (page), _("whole traces, slow against fast"));
+  compare = find_dropdown_with (GTK_WIDGET (page), _("open traces, slow against fast"));
   g_assert_nonnull (compare);
   gtk_drop_down_set_selected (compare, 1);
 

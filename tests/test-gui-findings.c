@@ -624,6 +624,21 @@ model_shown (gpointer data)
   return find_model_window () != NULL;
 }
 
+static GtkButton *
+find_icon_button (GtkWidget  *root,
+                  const char *icon)
+{
+  if (GTK_IS_BUTTON (root) && g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (root)), icon) == 0)
+    return GTK_BUTTON (root);
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkButton *b = find_icon_button (c, icon);
+      if (b != NULL)
+        return b;
+    }
+  return NULL;
+}
+
 /* A wait of w3 (11588) in the first second. */
 static guint
 a_wait (WsTrace *trace)
@@ -676,7 +691,7 @@ test_pin_model_and_attribution (void)
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-wait-model", NULL);
   ws_gui_test_wait_until (model_shown, NULL, 30, "the wait model window");
   model = find_model_window ();
-  g_signal_emit_by_name (ws_gui_test_find_icon_button (GTK_WIDGET (model), "view-pin-symbolic"), "clicked");
+  g_signal_emit_by_name (find_icon_button (GTK_WIDGET (model), "view-pin-symbolic"), "clicked");
   ws_gui_test_wait_until (has_pins, &two, 60, "the model's pin");
   g_assert_cmpstr (ws_pin_get_kind (ws_pin_list_get (list, 1)), ==, WS_PIN_KIND_ANOMALY_MODEL);
   g_assert_cmpint (ws_pin_get_event (ws_pin_list_get (list, 1)), ==, q.event);
@@ -756,7 +771,7 @@ test_pin_mining_cluster (void)
   /* The second cluster, pinned with the page's own Pin button. */
   g_assert_true (ws_mining_page_select_cluster_index (mining, 1));
   ws_gui_test_wait_until (cluster_shown, &want, 30, "the second cluster's alignment");
-  g_signal_emit_by_name (ws_gui_test_find_icon_button (GTK_WIDGET (mining), "view-pin-symbolic"), "clicked");
+  g_signal_emit_by_name (find_icon_button (GTK_WIDGET (mining), "view-pin-symbolic"), "clicked");
   ws_gui_test_wait_until (has_pins, &one, 60, "the cluster's pin");
   pin = ws_pin_list_get (list, 0);
   g_assert_cmpstr (ws_pin_get_kind (pin), ==, WS_PIN_KIND_ALIGNMENT);

@@ -14,21 +14,9 @@
  *    (`trace_classes`, read back by the core reader).
  * 3. The classes are changed in the window (slow and fast swapped) and the
  *    page mines again with other rows; opening the pin gives the pinned
- *    rows back, ranked by the score, with the pinned cluster selected,
- *    and says so ("As pinned, with the pin's own classes"); the user's
- *    classes stay swapped (the chips and the session's classes), and
- *    "Use Trace Classes" mines by them again: the swapped rows.
+ *    rows back, ranked by the score, with the pinned cluster selected.
  * 4. A new window opens the saved session: the traces come back with
  *    their classes, and opening the pin gives the same rows again.
- *
- * 5. (/gui/fleet-pin/classes-saved) The classes of traces no finding is
- *    on are saved too: 24 copies of the runs opened as a fleet, classed
- *    by loading classes.csv with the Contrast page's chips, saved with no
- *    finding at all; the file keeps 24 classes.  One copy is then
- *    rewritten with another run's bytes, and a new window opens the
- *    session: the 23 others get their class back (the file's, as the CSV
- *    says), the rewritten one none — a class goes only to the content it
- *    was given to.
  *
  * The history store is off (record-history false, a path that does not
  * exist): a history recorded by the first run would weight the later ones
@@ -40,9 +28,6 @@
 #include <string.h>
 
 #include "ws-application.h"
-#include "ws-contrast-page.h"
-#include "ws-run-class-chips.h"
-#include "ws-trace-classes.h"
 #include "ws-findings-page.h"
 #include "ws-gui-test-util.h"
 #include "ws-mining-page.h"
@@ -136,6 +121,21 @@ documents_ready (gpointer window)
   return n == N_RUNS;
 }
 
+static GtkButton *
+find_icon_button (GtkWidget  *root,
+                  const char *icon)
+{
+  if (GTK_IS_BUTTON (root) && g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (root)), icon) == 0)
+    return GTK_BUTTON (root);
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkButton *b = find_icon_button (c, icon);
+      if (b != NULL)
+        return b;
+    }
+  return NULL;
+}
+
 /* Opens @pin as a double click in the Findings list does, and waits for
  * the page to mine again and select its cluster. */
 static void
@@ -193,7 +193,7 @@ test_fleet_pin (void)
   /* 1. The first cluster, pinned with the page's Pin button. */
   g_assert_true (ws_mining_page_select_cluster_index (page, 0));
   ws_gui_test_settle (GTK_WIDGET (page));
-  g_signal_emit_by_name (ws_gui_test_find_icon_button (GTK_WIDGET (page), "view-pin-symbolic"), "clicked");
+  g_signal_emit_by_name (find_icon_button (GTK_WIDGET (page), "view-pin-symbolic"), "clicked");
   ws_gui_test_wait_until (has_pin, window, 60, "the cluster's pin");
   pin = ws_pin_list_get (ws_session_file_get_findings (ws_session_get_session_file (ws_window_get_session (window))), 0);
   g_assert_cmpstr (ws_pin_get_kind (pin), ==, WS_PIN_KIND_ALIGNMENT);
@@ -234,22 +234,7 @@ test_fleet_pin (void)
   rows = rows_of (page);
   g_assert_cmpstr (rows, ==, pinned_rows);
   g_assert_cmpint (ws_mining_page_get_shown (page)->rank, ==, WS_CLUSTER_RANK_DISCRIMINATIVE);
-  /* The user's classes untouched; shown as pinned, and said so. */
-  for (guint i = 0; i < N_RUNS; i++)
-    g_assert_cmpint (ws_run_classes_lookup (ws_session_get_run_classes (ws_window_get_session (window)), paths[i]),
-                     ==, swapped[i]);
-  g_assert_true (ws_mining_page_get_shown_pinned (page));
-  g_assert_nonnull (ws_gui_test_find_label_containing (GTK_WIDGET (page), "As pinned, with the pin’s own classes"));
   g_object_unref (ws_gui_test_screenshot (GTK_WIDGET (window), "fleet-pin-reopened.png"));
-  /* "Use Trace Classes": the user's classes again, and their rows. */
-  before = ws_gui_test_mining_cluster_set (page);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "mining.run", NULL));
-  ws_gui_test_wait_until (remined, &(Remined) { page, before }, 180, "the runs mined by the user's classes again");
-  g_clear_pointer (&rows, g_free);
-  rows = rows_of (page);
-  g_assert_cmpstr (rows, ==, swapped_rows);
-  g_assert_false (ws_mining_page_get_shown_pinned (page));
-  g_assert_null (ws_gui_test_find_label_containing (GTK_WIDGET (page), "As pinned"));
   ws_findings_page_discard (ws_window_get_findings_page (window));
   ws_gui_test_close_window (GTK_WIDGET (window));
 
@@ -278,202 +263,6 @@ test_fleet_pin (void)
   g_rmdir (dir);
 }
 
-/* The class of @path among the session file's classed traces, 0 when not
- * there (else WsRunClass + 1). */
-static guint
-classed_class (WsSessionFile *file,
-               const char    *path)
-{
-  for (guint i = 0; i < ws_session_file_get_n_classed (file); i++)
-    {
-      const WsSessionTrace *t = ws_session_file_get_classed (file, i, NULL);
-
-      if (g_str_equal (t->path, path))
-        return t->run_class;
-    }
-  return 0;
-}
-
-typedef struct {
-  WsWindow  *window;
-  char     **paths;
-} Restored;
-
-/* Every copy classed in the session file (the classes file names the
- * originals too: they are classed files as well). */
-static gboolean
-classed_stored (gpointer data)
-{
-  Restored *r = data;
-  WsSessionFile *file = ws_session_get_session_file (ws_window_get_session (r->window));
-
-  for (guint i = 0; r->paths[i] != NULL; i++)
-    if (classed_class (file, r->paths[i]) == 0)
-      return FALSE;
-  return TRUE;
-}
-
-static gboolean
-fleet_shown (gpointer window)
-{
-  return !ws_window_get_fleet_busy (window) &&
-         ws_gui_test_find_label_containing (window, "read as they loaded") != NULL;
-}
-
-/* Every trace but the last given a class again. */
-static gboolean
-classes_restored (gpointer data)
-{
-  Restored *r = data;
-  WsRunClasses *classes = ws_session_get_run_classes (ws_window_get_session (r->window));
-  WsRunClass klass;
-
-  for (guint i = 0; r->paths[i + 1] != NULL; i++)
-    if (!ws_run_classes_lookup_given (classes, r->paths[i], &klass))
-      return FALSE;
-  return TRUE;
-}
-
-static void
-test_classes_saved (void)
-{
-  g_autofree char *dir = g_dir_make_tmp ("ws-gui-fleet-classes-XXXXXX", NULL);
-  g_autofree char *session_path = g_build_filename (dir, "fleet.waitscope", NULL);
-  g_autofree char *csv = ws_gui_test_data_path ("fleet/classes.csv");
-  g_autoptr(GListStore) files = g_list_store_new (G_TYPE_FILE);
-  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
-  g_autoptr(GHashTable) want = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GArray) entries = NULL;
-  g_autoptr(WsSessionFile) saved = NULL;
-  g_autoptr(GFile) session_file = g_file_new_for_path (session_path);
-  g_autoptr(GError) error = NULL;
-  g_auto(GStrv) paths = NULL;
-  g_autofree char *changed = NULL, *other = NULL;
-  WsRunClasses *classes;
-  WsWindow *window;
-  GtkWidget *chips;
-
-  /* The oracle: the classes file itself, read by the core's parser. */
-  entries = ws_trace_classes_read_csv (csv, &error);
-  g_assert_no_error (error);
-  for (guint i = 0; i < entries->len; i++)
-    {
-      const WsRunClassEntry *e = &g_array_index (entries, WsRunClassEntry, i);
-      g_hash_table_insert (want, g_path_get_basename (e->path), GUINT_TO_POINTER (e->klass));
-    }
-  /* Copies of the 24 runs, run-03 (slow) last: it is the one rewritten. */
-  for (guint k = 0; k < 24; k++)
-    {
-      guint run = k < 2 ? k + 1 : k == 23 ? 3 : k + 2;
-      g_autofree char *name = g_strdup_printf ("run-%02u.perf.txt.gz", run);
-      g_autofree char *rel = g_strdup_printf ("fleet/%s", name);
-      g_autofree char *source = ws_gui_test_data_path (rel);
-      g_autofree char *copy = g_build_filename (dir, name, NULL);
-      g_autofree char *data = NULL;
-      g_autoptr(GFile) file = g_file_new_for_path (copy);
-      gsize len;
-
-      g_assert_true (g_file_get_contents (source, &data, &len, NULL));
-      g_assert_true (g_file_set_contents (copy, data, len, NULL));
-      g_list_store_append (files, file);
-      g_strv_builder_add (b, copy);
-    }
-  paths = g_strv_builder_end (b);
-
-  window = ws_gui_test_new_window (the_app, 1280, 720);
-  ws_window_open_fleet (window, G_LIST_MODEL (files));
-  ws_gui_test_wait_until (fleet_shown, window, 300, "the fleet shown");
-  chips = ws_gui_test_find_child (ws_gui_test_find_child (GTK_WIDGET (window), WS_TYPE_CONTRAST_PAGE),
-                                  WS_TYPE_RUN_CLASS_CHIPS);
-  g_assert_true (ws_run_class_chips_load_file (WS_RUN_CLASS_CHIPS (chips), csv));
-  ws_gui_test_wait_until (classed_stored, &(Restored) { window, paths }, 120, "the 24 classes in the session");
-  g_assert_true (ws_findings_page_save (ws_window_get_findings_page (window), session_path, &error));
-  g_assert_no_error (error);
-  ws_findings_page_discard (ws_window_get_findings_page (window));
-  ws_gui_test_close_window (GTK_WIDGET (window));
-
-  /* The file: each copy's class, the CSV's, and no trace of its own. */
-  saved = ws_session_file_load (session_path, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (ws_session_file_get_n_traces (saved), ==, 0);
-  for (guint i = 0; i < 24; i++)
-    {
-      g_autofree char *name = g_path_get_basename (paths[i]);
-
-      g_assert_cmpuint (classed_class (saved, paths[i]), ==, GPOINTER_TO_UINT (g_hash_table_lookup (want, name)) + 1);
-    }
-
-  /* run-03's copy now holds run-01's bytes. */
-  changed = g_strdup (paths[23]);
-  other = ws_gui_test_data_path ("fleet/run-01.perf.txt.gz");
-  {
-    g_autofree char *data = NULL;
-    gsize len;
-
-    g_assert_true (g_file_get_contents (other, &data, &len, NULL));
-    g_assert_true (g_file_set_contents (changed, data, len, NULL));
-  }
-
-  window = ws_gui_test_new_window (the_app, 1280, 720);
-  g_assert_true (ws_findings_page_open_session (ws_window_get_findings_page (window), session_file, &error));
-  g_assert_no_error (error);
-  ws_gui_test_wait_until (classes_restored, &(Restored) { window, paths }, 120, "the classes given back");
-  classes = ws_session_get_run_classes (ws_window_get_session (window));
-  for (guint i = 0; i < 23; i++)
-    {
-      g_autofree char *name = g_path_get_basename (paths[i]);
-      g_assert_cmpint (ws_run_classes_lookup (classes, paths[i]), ==, GPOINTER_TO_UINT (g_hash_table_lookup (want, name)));
-    }
-  {
-    WsRunClass klass;
-    g_assert_false (ws_run_classes_lookup_given (classes, changed, &klass));
-  }
-  /* No trace of the session was opened as a document. */
-  g_assert_cmpuint (g_list_model_get_n_items (ws_session_get_documents (ws_window_get_session (window))), ==, 0);
-  ws_findings_page_discard (ws_window_get_findings_page (window));
-  ws_gui_test_close_window (GTK_WIDGET (window));
-
-  for (guint i = 0; paths[i] != NULL; i++)
-    g_unlink (paths[i]);
-  g_unlink (session_path);
-  g_rmdir (dir);
-}
-
-/* 6. (/gui/fleet-pin/classes-no-recovery) Classes alone make the session
- *    changed (they are saved with it), but a window closed with no
- *    finding and no file asks nothing, so it must leave no recovery copy
- *    to be offered later as a crashed session. */
-static gboolean
-autosaved (gpointer data)
-{
-  WsSessionFile *file = data;
-  const char *copy = ws_session_file_get_recovery_path (file);
-
-  return copy != NULL && g_file_test (copy, G_FILE_TEST_EXISTS);
-}
-
-static void
-test_classes_no_recovery (void)
-{
-  g_autofree char *run = ws_gui_test_data_path ("fleet/run-05.perf.txt.gz");
-  g_autofree char *canonical = g_canonicalize_filename (run, NULL);
-  g_autofree char *copy = NULL;
-  const char *paths[] = { canonical, NULL };
-  const WsRunClass slow[] = { WS_RUN_CLASS_SLOW };
-  WsWindow *window = ws_gui_test_new_window (the_app, 1280, 720);
-  WsSessionFile *file = ws_session_get_session_file (ws_window_get_session (window));
-
-  ws_run_classes_set_many (ws_session_get_run_classes (ws_window_get_session (window)), paths, slow, 1);
-  ws_gui_test_wait_until (classed_stored, &(Restored) { window, (char **) paths }, 60, "the class in the session");
-  g_assert_true (ws_session_file_get_dirty (file));
-  g_assert_false (ws_findings_page_has_unsaved (ws_window_get_findings_page (window)));
-  g_assert_true (ws_findings_page_autosave_now (ws_window_get_findings_page (window)));
-  ws_gui_test_wait_until (autosaved, file, 10, "the recovery copy");
-  copy = g_strdup (ws_session_file_get_recovery_path (file));
-  ws_gui_test_close_window (GTK_WIDGET (window));
-  g_assert_false (g_file_test (copy, G_FILE_TEST_EXISTS));
-}
-
 int
 main (int argc, char **argv)
 {
@@ -481,8 +270,6 @@ main (int argc, char **argv)
 
   the_app = ws_gui_test_init (&argc, &argv);
   g_test_add_func ("/gui/fleet-pin/save-reload-reopen", test_fleet_pin);
-  g_test_add_func ("/gui/fleet-pin/classes-saved", test_classes_saved);
-  g_test_add_func ("/gui/fleet-pin/classes-no-recovery", test_classes_no_recovery);
   status = g_test_run ();
   g_object_unref (the_app);
   return status;

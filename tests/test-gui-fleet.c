@@ -106,38 +106,6 @@ files_of (char **paths)
   return G_LIST_MODEL (files);
 }
 
-/* @n links to @source in @dir (copy-00.perf.txt.gz, …): a fleet of one
- * trace @n times, long enough to watch and cancel. */
-static GStrv
-link_copies (const char *dir,
-             const char *source,
-             guint       n)
-{
-  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_autofree char *name = g_strdup_printf ("copy-%02u.perf.txt.gz", i);
-      g_autofree char *link = g_build_filename (dir, name, NULL);
-
-      g_assert_cmpint (symlink (source, link), ==, 0);
-      g_strv_builder_add (b, link);
-    }
-  return g_strv_builder_end (b);
-}
-
-/* Removes @traces, the history and @dir a test made. */
-static void
-remove_test_dir (char      **traces,
-                 const char *history,
-                 const char *dir)
-{
-  for (guint i = 0; traces[i] != NULL; i++)
-    g_unlink (traces[i]);
-  g_unlink (history);
-  g_rmdir (dir);
-}
-
 static char *
 pattern_key (gint64        cost,
              GPtrArray    *frames)
@@ -501,11 +469,23 @@ test_cancel (void)
   g_autofree char *dir = g_dir_make_tmp ("ws-gui-fleet-cancel-XXXXXX", NULL);
   g_autofree char *history = g_build_filename (dir, "history.sqlite", NULL);
   g_autofree char *pg = ws_gui_test_data_path ("pg-tpcb.perf.txt.gz");
-  g_auto(GStrv) traces = link_copies (dir, pg, 30);
-  g_autoptr(GListModel) files = files_of (traces);
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+  g_autoptr(GListModel) files = NULL;
+  g_auto(GStrv) traces = NULL;
   GtkStack *stack;
   WsWindow *window;
 
+  /* Thirty links to the PostgreSQL trace: long enough to see and cancel. */
+  for (guint i = 0; i < 30; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("copy-%02u.perf.txt.gz", i);
+      g_autofree char *link = g_build_filename (dir, name, NULL);
+
+      g_assert_cmpint (symlink (pg, link), ==, 0);
+      g_strv_builder_add (b, link);
+    }
+  traces = g_strv_builder_end (b);
+  files = files_of (traces);
   window = new_window (history);
   stack = GTK_STACK (gtk_widget_get_template_child (GTK_WIDGET (window), WS_TYPE_WINDOW, "main_stack"));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "welcome");
@@ -528,7 +508,10 @@ test_cancel (void)
   g_assert_null (ws_gui_test_find_label_containing (GTK_WIDGET (window), "read as they loaded"));
   g_assert_null (ws_gui_test_find_label_containing (GTK_WIDGET (window), "reduced as they loaded and let go"));
   ws_gui_test_close_window (GTK_WIDGET (window));
-  remove_test_dir (traces, history, dir);
+  for (guint i = 0; traces[i] != NULL; i++)
+    g_unlink (traces[i]);
+  g_unlink (history);
+  g_rmdir (dir);
 }
 
 static gboolean
@@ -690,13 +673,24 @@ test_spans_cancel (void)
   g_autofree char *dir = g_dir_make_tmp ("ws-gui-fleet-spans-cancel-XXXXXX", NULL);
   g_autofree char *history = g_build_filename (dir, "history.sqlite", NULL);
   g_autofree char *pg = ws_gui_test_data_path ("pg-tpcb.perf.txt.gz");
-  g_auto(GStrv) traces = link_copies (dir, pg, 16);
-  g_autoptr(GListModel) files = files_of (traces);
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+  g_autoptr(GListModel) files = NULL;
+  g_auto(GStrv) traces = NULL;
   WsContrastPage *page;
   GtkProgressBar *bar;
   WsDigest *fleet;
   WsWindow *window;
 
+  for (guint i = 0; i < 16; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("copy-%02u.perf.txt.gz", i);
+      g_autofree char *link = g_build_filename (dir, name, NULL);
+
+      g_assert_cmpint (symlink (pg, link), ==, 0);
+      g_strv_builder_add (b, link);
+    }
+  traces = g_strv_builder_end (b);
+  files = files_of (traces);
   window = new_window (history);
   ws_window_open_fleet (window, files);
   ws_gui_test_wait_until (fleet_shown, window, 300, "the fleet shown");
@@ -716,7 +710,10 @@ test_spans_cancel (void)
   g_assert_nonnull (ws_gui_test_find_label_containing (GTK_WIDGET (page), "needs each run's wait graphs"));
   g_assert_nonnull (ws_gui_test_find_label_containing (GTK_WIDGET (page), "Stopped reading the traces again"));
   ws_gui_test_close_window (GTK_WIDGET (window));
-  remove_test_dir (traces, history, dir);
+  for (guint i = 0; traces[i] != NULL; i++)
+    g_unlink (traces[i]);
+  g_unlink (history);
+  g_rmdir (dir);
 }
 
 int

@@ -907,6 +907,22 @@ test_mining_empty_scope (void)
   ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
+/* The first mapped label under @w whose text holds @needle. */
+static GtkWidget *
+find_label_containing (GtkWidget  *w,
+                       const char *needle)
+{
+  if (GTK_IS_LABEL (w) && gtk_widget_get_mapped (w) && strstr (gtk_label_get_text (GTK_LABEL (w)), needle) != NULL)
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_label_containing (c, needle);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 /* The Mining page and `waitscope-cli cluster` call the one core run
  * (ws_mining_run()): the same settings give the same λ, streams, weights,
  * patterns and clusters, cluster by cluster and frame by frame. */
@@ -973,7 +989,7 @@ test_mining_same_as_cli (void)
   /* The summary says in words what λ is, with the CLI's numbers: the
    * threshold, the patterns, the clusters and the stacks' total cost. */
   {
-    GtkWidget *label = ws_gui_test_find_label_containing (GTK_WIDGET (page), "call-stack pattern");
+    GtkWidget *label = find_label_containing (GTK_WIDGET (page), "call-stack pattern");
     g_autofree char *lambda = ws_format_duration (json_object_get_int_member (cli, "lambda"));
     g_autofree char *total = ws_format_duration (json_object_get_int_member (cli, "total_cost"));
     g_autofree char *start = g_strdup_printf ("%" G_GINT64_FORMAT " call-stack pattern",

@@ -695,106 +695,6 @@ test_trace_classes (void)
   ws_session_test_remove_dir (dir);
 }
 
-#define SHA_C "0000000000000000000000000000000000000000000000000000000000000003"
-
-/* The classes of traces no finding is on (`classed_traces`, version 3).
- * The law, over random sessions: each classed trace is read back as saved
- * (path, content hash, size, class), none of them checked yet (a class
- * goes to a file only once found with that content), and the file is
- * version 3 exactly when there is one, else what the rest needs.  Bad
- * members are refused with the file and the place. */
-static void
-test_classed_traces (void)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = ws_session_test_make_dir ("ws-session");
-  g_autofree char *path = g_build_filename (dir, "classed.waitscope", NULL);
-  g_autoptr(GRand) rand = g_rand_new_with_seed (g_test_rand_int ());
-  static const struct { const char *member, *words; } spoiled[] = {
-    { "\"classed_traces\": {}", "“classed_traces” must be an array" },
-    { "\"classed_traces\": [3]", "classed trace 0 is not an object" },
-    { "\"classed_traces\": [{\"sha256\": \"" SHA_C "\", \"size\": 1, \"class\": \"slow\"}]",
-      "classed trace 0 has no “path”" },
-    { "\"classed_traces\": [{\"path\": \"/c\", \"sha256\": \"abc\", \"size\": 1, \"class\": \"slow\"}]",
-      "classed trace 0 has no valid “sha256”" },
-    { "\"classed_traces\": [{\"path\": \"/c\", \"sha256\": \"" SHA_C "\", \"size\": -1, \"class\": \"slow\"}]",
-      "classed trace 0 has no valid “size”" },
-    { "\"classed_traces\": [{\"path\": \"/c\", \"sha256\": \"" SHA_C "\", \"size\": 1}]",
-      "classed trace 0: “class” must be “slow”, “fast” or “none”" },
-    { "\"classed_traces\": [{\"path\": \"/c\", \"sha256\": \"" SHA_C "\", \"size\": 1, \"class\": \"medium\"}]",
-      "classed trace 0: “class” must be “slow”, “fast” or “none”" },
-    { "\"classed_traces\": [{\"path\": \"/b\", \"sha256\": \"" SHA_C "\", \"size\": 1, \"class\": \"slow\"}]",
-      "classed trace 0 is trace 1 of the session: its class goes in “trace_classes”" },
-    { "\"classed_traces\": [{\"path\": \"/c\", \"sha256\": \"" SHA_C "\", \"size\": 1, \"class\": \"slow\"}, "
-      "{\"path\": \"/c\", \"sha256\": \"" SHA_C "\", \"size\": 1, \"class\": \"fast\"}]",
-      "classed trace 1 names the file of classed trace 0 again" },
-  };
-
-  for (guint round = 0; round < 200; round++)
-    {
-      g_autoptr(WsSessionFile) session = ws_session_file_new ();
-      g_autoptr(WsSessionFile) back = NULL;
-      g_autoptr(GArray) classed = g_array_new (FALSE, TRUE, sizeof (WsSessionTrace));
-      guint n = g_rand_int_range (rand, 0, 4), m = g_rand_int_range (rand, 0, 30);
-      gboolean any = FALSE;
-
-      g_array_set_clear_func (classed, ws_session_trace_clear);
-      for (guint i = 0; i < n; i++)
-        {
-          add_fake_trace (session, i);
-          if (g_rand_boolean (rand))
-            {
-              ws_session_file_set_trace_class (session, i, TRUE, g_rand_int_range (rand, 0, 3));
-              any = TRUE;
-            }
-        }
-      for (guint i = 0; i < m; i++)
-        {
-          WsSessionTrace t = { 0 };
-
-          t.path = g_strdup_printf ("/elsewhere/fleet/run-%02u.perf.txt.gz", i);
-          /* Copies of one run have one content: allowed, by path. */
-          t.sha256 = g_strdup_printf ("%064x", g_rand_int_range (rand, 1, 6));
-          t.size = g_rand_int_range (rand, 0, 1 << 30);
-          t.name = g_path_get_basename (t.path);
-          t.run_class = g_rand_int_range (rand, 0, 3) + 1;
-          g_array_append_val (classed, t);
-        }
-      ws_session_file_set_classed (session, classed, NULL);
-      g_assert_true (ws_session_file_save (session, path, &error));
-      g_assert_no_error (error);
-      g_assert_cmpint (saved_version (path), ==, m > 0 ? 3 : any ? 2 : 1);
-      back = ws_session_file_load (path, &error);
-      g_assert_no_error (error);
-      g_assert_cmpuint (ws_session_file_get_n_traces (back), ==, n);
-      g_assert_cmpuint (ws_session_file_get_n_classed (back), ==, m);
-      for (guint i = 0; i < m; i++)
-        {
-          const WsSessionTrace *want = &g_array_index (classed, WsSessionTrace, i);
-          gboolean checked = TRUE;
-          const WsSessionTrace *t = ws_session_file_get_classed (back, i, &checked);
-
-          g_assert_false (checked);
-          g_assert_cmpstr (t->path, ==, want->path);
-          g_assert_cmpstr (t->sha256, ==, want->sha256);
-          g_assert_cmpint (t->size, ==, want->size);
-          g_assert_cmpuint (t->run_class, ==, want->run_class);
-        }
-    }
-
-  for (guint i = 0; i < G_N_ELEMENTS (spoiled); i++)
-    {
-      const char *member = spoiled[i].member;
-      g_autofree char *text = g_strdup_printf ("{\"format\": \"waitscope-session\", \"version\": 3, \"traces\": ["
-                                               "{\"path\": \"/a\", \"sha256\": \"%064x\", \"size\": 1}, "
-                                               "{\"path\": \"/b\", \"sha256\": \"%064x\", \"size\": 2}], "
-                                               "%s, \"findings\": []}", 1, 2, member);
-
-      expect_error (dir, text, -1, WS_ERROR_INVALID, spoiled[i].words);
-    }
-  ws_session_test_remove_dir (dir);
-}
-
 /* A mining pin's rank and classes: read back as written, and a pin that
  * could not rank again as pinned is refused with the file and finding. */
 static void
@@ -951,7 +851,6 @@ main (int    argc,
   g_test_add_func ("/session-file/flame-pin", test_flame_pin);
   g_test_add_func ("/session-file/kind-check", test_kind_check);
   g_test_add_func ("/session-file/trace-classes", test_trace_classes);
-  g_test_add_func ("/session-file/classed-traces", test_classed_traces);
   g_test_add_func ("/session-file/mining-pin-classes", test_mining_pin_classes);
   return g_test_run ();
 }

@@ -826,22 +826,6 @@ ws_gui_test_find_label_containing (GtkWidget  *root,
   return NULL;
 }
 
-/* The first button under @root showing the icon @icon (a pin button). */
-GtkButton *
-ws_gui_test_find_icon_button (GtkWidget  *root,
-                              const char *icon)
-{
-  if (GTK_IS_BUTTON (root) && g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (root)), icon) == 0)
-    return GTK_BUTTON (root);
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkButton *b = ws_gui_test_find_icon_button (c, icon);
-      if (b != NULL)
-        return b;
-    }
-  return NULL;
-}
-
 typedef struct {
   const char *title;
   GtkWindow  *found;

@@ -84,8 +84,6 @@ GtkWidget     *ws_gui_test_find_child     (GtkWidget           *root,
 GtkWindow     *ws_gui_test_find_toplevel  (GType                type);
 GtkWidget     *ws_gui_test_find_named     (GtkWidget           *root,
                                            const char          *name);
-GtkButton     *ws_gui_test_find_icon_button (GtkWidget         *root,
-                                             const char        *icon);
 GtkWidget     *ws_gui_test_find_label_containing (GtkWidget    *root,
                                                   const char   *needle);
 GtkFileChooser *ws_gui_test_wait_for_chooser (const char          *title);

@@ -175,7 +175,7 @@ instances_of_traces (ContrastArgs *a, CliContrastOptions *o, char **paths, Insta
                                                 "fast traces (--slow, --fast or --classes) to contrast whole traces"));
   if (cli_classes_given (&a->classes))
     {
-      /* The same core call as the Contrast page's "whole traces, slow
+      /* The same core call as the Contrast page's "open traces, slow
        * against fast". */
       if (!ws_fleet_classes_build (&out->fleet, traces, (const WsRunClass *) (gpointer) a->classes.classes->data,
                                    a->classes.entries, o->scenario_name, &error))
@@ -319,8 +319,6 @@ run (ContrastArgs *a, CliContrastOptions *o, char **positional)
         }
       s.fast = in.fleet.fast;
       s.slow = in.fleet.slow;
-      s.n_fast_traces = in.fleet.n_fast_traces;
-      s.n_slow_traces = in.fleet.n_slow_traces;
     }
   else
     s.instances = in.all;

@@ -393,14 +393,6 @@ session_show (int    argc,
         printf (_("  (class: %s)"), ws_run_class_to_string (klass));
       putchar ('\n');
     }
-  /* Traces kept for their class alone: named, never opened. */
-  for (guint i = 0; i < ws_session_file_get_n_classed (session); i++)
-    {
-      const WsSessionTrace *t = ws_session_file_get_classed (session, i, NULL);
-
-      /* Translators: a trace the session keeps only for its class in a fleet */
-      printf (_("  classed %u  %s  %s  (class: %s)\n"), i, t->name, t->path, ws_run_class_to_string (t->run_class - 1));
-    }
   list = ws_session_file_get_findings (session);
   for (guint i = 0; i < ws_pin_list_get_n (list); i++)
     {

@@ -18,7 +18,6 @@
 #include "ws-fleet-classes.h"
 #include "ws-pattern-coverage-view.h"
 #include "ws-progress-relay.h"
-#include "ws-fleet-read.h"
 #include "ws-run-class-chips.h"
 #include "ws-time-format.h"
 #include "ws-worker.h"
@@ -76,8 +75,6 @@ struct _WsContrastPage
   WsInstanceSet       *slow_traces;
   WsTime               trace_t_fast;     /* by trace: the thresholds the classes give */
   WsTime               trace_t_slow;
-  guint                trace_n_fast;     /* by trace: how many traces each class holds */
-  guint                trace_n_slow;
   WsWorker            *worker;
   WsProgressRelay     *relay;
   WsContrastResult    *result;
@@ -252,8 +249,6 @@ load_trace_classes (WsContrastPage *self,
   g_set_object (&self->slow_traces, fleet.slow);
   self->trace_t_fast = fleet.t_fast;
   self->trace_t_slow = fleet.t_slow;
-  self->trace_n_fast = fleet.n_fast_traces;
-  self->trace_n_slow = fleet.n_slow_traces;
   /* Whole runs: the component defaults to their program, as the CLI's. */
   if (*gtk_editable_get_text (GTK_EDITABLE (self->component_entry)) == '\0')
     {
@@ -387,8 +382,6 @@ typedef struct {
   WsContrastRank rank;
   WsTime         t_fast;
   WsTime         t_slow;
-  guint          n_fast_traces;   /* by trace: how many traces hold @fast, @slow */
-  guint          n_slow_traces;
   GStrv          impact_components;
   WsProgressRelay *relay;
 } Job;
@@ -444,8 +437,6 @@ analyse_thread (GTask        *task,
     {
       s.fast = job->fast;
       s.slow = job->slow;
-      s.n_fast_traces = job->n_fast_traces;
-      s.n_slow_traces = job->n_slow_traces;
     }
   else
     s.instances = job->instances;
@@ -690,8 +681,6 @@ ws_contrast_page_run (WsContrastPage *self)
       job->slow = g_object_ref (self->slow_traces);
       job->t_fast = self->trace_t_fast;
       job->t_slow = self->trace_t_slow;
-      job->n_fast_traces = self->trace_n_fast;
-      job->n_slow_traces = self->trace_n_slow;
     }
   else
     {
@@ -817,7 +806,7 @@ instance_activated_cb (WsContrastPage *self, GtkListBoxRow *row)
  *   traces
  *
  * Contrasts @digest's traces instead of the open ones: their scenarios,
- * or with "whole traces, slow against fast" one chip per trace of the
+ * or with "open traces, slow against fast" one chip per trace of the
  * digest (the first fast, the others slow, until changed).
  */
 void
@@ -848,6 +837,63 @@ ws_contrast_page_set_digest (WsContrastPage *self,
 
 /* ---- a fleet read for mining alone: its wait graphs when asked ---- */
 
+/* What the reading thread reads: copies, never the page. */
+typedef struct {
+  WsDigest        *fleet;    /* the fleet asked for: compared on the main thread, never read in the thread */
+  GStrv            paths;
+  GStrv            hashes;
+  WsProgressRelay *relay;
+} SpansJob;
+
+typedef struct {
+  WsDigest  *digest;
+  GPtrArray *failed;   /* GError */
+} SpansRead;
+
+static void
+spans_job_free (gpointer data)
+{
+  SpansJob *job = data;
+
+  g_clear_pointer (&job->fleet, ws_digest_unref);
+  g_strfreev (job->paths);
+  g_strfreev (job->hashes);
+  g_clear_object (&job->relay);
+  g_free (job);
+}
+
+static void
+spans_read_free (gpointer data)
+{
+  SpansRead *read = data;
+
+  g_clear_pointer (&read->digest, ws_digest_unref);
+  g_clear_pointer (&read->failed, g_ptr_array_unref);
+  g_free (read);
+}
+
+static void
+spans_thread (GTask        *task,
+              gpointer      source,
+              gpointer      data,
+              GCancellable *cancellable)
+{
+  SpansJob *job = data;
+  SpansRead *read = g_new0 (SpansRead, 1);
+  GError *error = NULL;
+
+  read->failed = g_ptr_array_new_with_free_func ((GDestroyNotify) g_error_free);
+  read->digest = ws_digest_load_spans (job->paths, job->hashes, ws_progress_relay_report, job->relay,
+                                       read->failed, cancellable, &error);
+  if (read->digest == NULL)
+    {
+      spans_read_free (read);
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_return_pointer (task, read, spans_read_free);
+}
+
 /* The newest read only (WsWorker). */
 static void
 spans_done (gpointer  owner,
@@ -856,8 +902,8 @@ spans_done (gpointer  owner,
             gpointer  job_data)
 {
   WsContrastPage *self = owner;
-  WsFleetRead *job = job_data;
-  WsFleetReadResult *read = result;
+  SpansJob *job = job_data;
+  SpansRead *read = result;
   g_autoptr(GString) left_out = NULL;
 
   self->reading_spans = FALSE;
@@ -865,7 +911,7 @@ spans_done (gpointer  owner,
   /* Another fleet, or none, since it was asked for. */
   if (job->fleet != self->digest || !self->spans_unread)
     {
-      g_clear_pointer (&read, ws_fleet_read_result_free);
+      g_clear_pointer (&read, spans_read_free);
       return;
     }
   if (read == NULL)
@@ -903,7 +949,7 @@ spans_done (gpointer  owner,
 
     gtk_label_set_text (self->summary_label, done);
   }
-  ws_fleet_read_result_free (read);
+  spans_read_free (read);
   refresh_scenarios (self);
   g_signal_emit (self, signals[SIGNAL_FINISHED], 0);
 }
@@ -917,7 +963,7 @@ read_spans_action (GtkWidget  *widget,
   WsContrastPage *self = WS_CONTRAST_PAGE (widget);
   g_autoptr(GStrvBuilder) paths = g_strv_builder_new ();
   g_autoptr(GStrvBuilder) hashes = g_strv_builder_new ();
-  WsFleetRead *job;
+  SpansJob *job;
 
   if (!self->spans_unread || self->busy)
     return;
@@ -928,14 +974,15 @@ read_spans_action (GtkWidget  *widget,
       g_strv_builder_add (paths, t->path);
       g_strv_builder_add (hashes, t->content_hash);
     }
-  /* The fleet asked for: another may be shown when the read is done. */
-  job = ws_fleet_read_new (ws_digest_load_spans, g_strv_builder_end (paths), g_strv_builder_end (hashes),
-                           self->relay);
+  job = g_new0 (SpansJob, 1);
   job->fleet = ws_digest_ref (self->digest);
+  job->paths = g_strv_builder_end (paths);
+  job->hashes = g_strv_builder_end (hashes);
+  job->relay = g_object_ref (self->relay);
   self->reading_spans = TRUE;
   set_busy (self, TRUE);
   gtk_progress_bar_set_text (self->progress_bar, _("Reading the traces again for their wait graphs"));
-  ws_worker_run (self->worker, self, job, ws_fleet_read_free, ws_fleet_read_in_thread, spans_done);
+  ws_worker_run (self->worker, self, job, spans_job_free, spans_thread, spans_done);
 }
 
 /* The line that says what contrasting a fleet read for mining alone

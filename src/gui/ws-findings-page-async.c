@@ -491,8 +491,6 @@ typedef struct {
   char       *session_path;
   GPtrArray  *found;      /* char*, NULL where not found */
   GPtrArray  *errors;     /* GError*, NULL where found */
-  GArray     *classed;    /* WsSessionTrace: held for their class alone, deep copies */
-  GPtrArray  *classed_found;  /* char*, NULL where not found with the saved content */
 } CheckJob;
 
 static void
@@ -511,8 +509,6 @@ check_job_free (gpointer data)
   g_free (job->session_path);
   g_ptr_array_unref (job->found);
   g_ptr_array_unref (job->errors);
-  g_array_unref (job->classed);
-  g_ptr_array_unref (job->classed_found);
   g_free (job);
 }
 
@@ -539,20 +535,6 @@ check_in_thread (GTask        *task,
         }
       g_ptr_array_add (job->found, found);
       g_ptr_array_add (job->errors, error);
-    }
-  /* Classed traces are looked for as traces are, and only hashed: a
-   * class is given to a file with the saved content, none is opened. */
-  for (guint i = 0; i < job->classed->len; i++)
-    {
-      g_autoptr(GError) error = NULL;
-
-      if (g_cancellable_set_error_if_cancelled (cancellable, &error))
-        {
-          g_task_return_new_error (task, WS_ERROR, WS_ERROR_CANCELLED, "cancelled");
-          return;
-        }
-      g_ptr_array_add (job->classed_found, ws_session_trace_locate (&g_array_index (job->classed, WsSessionTrace, i),
-                                                                    job->session_path, cancellable, &error));
     }
   g_task_return_pointer (task, GUINT_TO_POINTER (TRUE), NULL);
 }
@@ -593,9 +575,6 @@ checked_cb (gpointer  owner,
       _ws_findings_page_emit_open_trace (self, file);
     }
   _ws_findings_page_set_message (self, problems->len ? problems->str : NULL);
-  for (guint i = 0; i < job->classed_found->len && i < ws_session_file_get_n_classed (self->file); i++)
-    if (g_ptr_array_index (job->classed_found, i) != NULL)
-      ws_session_file_set_classed_found (self->file, i, g_ptr_array_index (job->classed_found, i));
   /* The saved classes, onto the traces where they were found. */
   if (ws_page_get_session (WS_PAGE (self)) != NULL)
     ws_session_restore_run_classes (ws_page_get_session (WS_PAGE (self)));
@@ -620,14 +599,6 @@ _ws_findings_page_open_traces (WsFindingsPage *self)
   job->session_path = g_strdup (ws_session_file_get_path (self->file));
   job->found = g_ptr_array_new_with_free_func (g_free);
   job->errors = g_ptr_array_new_with_free_func (error_free_nullable);
-  job->classed = g_array_new (FALSE, TRUE, sizeof (WsSessionTrace));
-  g_array_set_clear_func (job->classed, ws_session_trace_clear);
-  for (guint i = 0; i < ws_session_file_get_n_classed (self->file); i++)
-    {
-      WsSessionTrace copy = ws_session_trace_copy (ws_session_file_get_classed (self->file, i, NULL));
-      g_array_append_val (job->classed, copy);
-    }
-  job->classed_found = g_ptr_array_new_with_free_func (g_free);
   if (n > 0)
     _ws_findings_page_set_message (self, _("Checking the session’s traces by their content…"));
   if (self->trace_checker == NULL)

@@ -697,16 +697,7 @@ ws_findings_page_dispose (GObject *object)
       gtk_list_box_bind_model (self->list, NULL, NULL, NULL, NULL);
       self->list = NULL;
     }
-  /* A window closed with unsaved findings keeps its recovery copy; one
-   * with nothing but trace classes changed (no finding, no file: closing
-   * asked nothing, ws_findings_page_has_unsaved()) leaves none behind to
-   * be offered as a crashed session. */
-  if (self->file != NULL && ws_session_file_get_dirty (self->file)
-      && ws_pin_list_get_n (_ws_findings_page_pins (self)) == 0 && ws_session_file_get_path (self->file) == NULL)
-    {
-      g_clear_handle_id (&self->autosave_id, g_source_remove);
-      ws_session_file_discard_recovery (self->file);
-    }
+  /* A window closed with unsaved findings keeps its recovery copy. */
   if (self->autosave_id != 0)
     ws_findings_page_autosave_now (self);
   if (self->file != NULL && !ws_session_file_get_dirty (self->file))

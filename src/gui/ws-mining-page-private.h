@@ -49,7 +49,6 @@ struct _WsMiningPage
   GtkLabel            *fleet_note_label;
   GtkMenuButton       *classes_button;
   WsRunClassChips     *class_chips;
-  GtkWidget           *own_classes_button; /* "Use Trace Classes": shown over a pin's own classes */
   GtkColumnView       *cluster_view;
   GtkLabel            *detail_label;
   GtkStack            *detail_stack;
@@ -71,9 +70,6 @@ struct _WsMiningPage
   gboolean             busy;
   gboolean             syncing_rank;     /* show_fleet() sets the toggles: no rerun */
   gboolean             rank_by_cost;     /* the user chose "Cost" over a fleet with classes */
-  WsRunClasses        *pin_classes;      /* a reopened pin's own classes, for the next run only */
-  gboolean             running_pinned;   /* the run under way mines by a pin's classes */
-  gboolean             shown_pinned;     /* and so was the run shown */
   WsProgressRelay     *progress_relay;
 
 

@@ -281,17 +281,7 @@ show_fleet (WsMiningPage *self)
                                    : _("%s: ranked by cost over all of them; “Slow − fast” says what slow traces "
                                        "have more of."),
                               classes);
-      /* A reopened pin is shown as pinned, with the classes it was made
-       * with; the user's own classes were not touched, and say so. */
-      if (self->shown_pinned)
-        {
-          g_free (note);
-          /* Translators: over a reopened pin; %s is "2 slow and 2 fast traces" */
-          note = g_strdup_printf (_("As pinned, with the pin’s own classes (%s); your Trace Classes are unchanged."),
-                                  classes);
-        }
     }
-  gtk_widget_set_visible (self->own_classes_button, self->shown_pinned);
   gtk_label_set_text (self->fleet_note_label, note != NULL ? note : "");
   gtk_widget_set_visible (GTK_WIDGET (self->fleet_note_label), note != NULL);
   self->syncing_rank = TRUE;
@@ -418,7 +408,6 @@ mine_done (gpointer  owner,
 
   g_clear_pointer (&self->result, result_unref);
   self->result = result;
-  self->shown_pinned = self->running_pinned;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CLUSTER_SET]);
   g_hash_table_remove_all (self->signed_patterns);
   show_results (self);
@@ -477,15 +466,10 @@ ws_mining_page_run (WsMiningPage *self)
     g_autoptr(GArray) classes = NULL;
     guint n_slow = 0, n_fast = 0;
 
-    /* A reopened pin's own classes serve its run alone: the session's,
-     * which the chips show, are the user's and stay as they are. */
-    g_autoptr(WsRunClasses) pinned = g_steal_pointer (&self->pin_classes);
-    WsRunClasses *by = pinned != NULL ? pinned : session != NULL ? ws_session_get_run_classes (session) : NULL;
-
     mined_traces (self, chosen, paths, names);
-    self->running_pinned = pinned != NULL;
-    if (by != NULL)
-      classes = ws_run_classes_dup_for (by, (const char * const *) paths->pdata, paths->len, &n_slow, &n_fast);
+    if (session != NULL)
+      classes = ws_run_classes_dup_for (ws_session_get_run_classes (session), (const char * const *) paths->pdata,
+                                        paths->len, &n_slow, &n_fast);
     if (n_slow > 0 && n_fast > 0)
       ws_mining_request_set_classes (job, classes,
                                      !self->rank_by_cost ? WS_CLUSTER_RANK_DISCRIMINATIVE : gtk_drop_down_get_selected (self->rank_dropdown));
@@ -550,36 +534,6 @@ ws_mining_page_set_rank (WsMiningPage  *self,
   self->rank_by_cost = rank != WS_CLUSTER_RANK_DISCRIMINATIVE;
   if (rank != WS_CLUSTER_RANK_DISCRIMINATIVE)
     gtk_drop_down_set_selected (self->rank_dropdown, MIN ((guint) rank, WS_CLUSTER_RANK_AVERAGE));
-}
-
-/**
- * ws_mining_page_set_pin_classes:
- * @paths: (array length=n): the pin's traces
- * @classes: (array length=n): the class each had when pinned
- *
- * The next run mines by these classes instead of the session's (a
- * reopened pin's own, which give its rows again); the session's classes,
- * which are the user's, stay as they are.  The results then say that
- * they are shown as pinned and offer "Use Trace Classes".
- */
-void
-ws_mining_page_set_pin_classes (WsMiningPage       *self,
-                                const char * const *paths,
-                                const WsRunClass   *classes,
-                                guint               n)
-{
-  g_return_if_fail (WS_IS_MINING_PAGE (self));
-  g_clear_object (&self->pin_classes);
-  self->pin_classes = ws_run_classes_new ();
-  ws_run_classes_set_many (self->pin_classes, paths, classes, n);
-}
-
-/* Whether the run shown was mined by a reopened pin's own classes. */
-gboolean
-ws_mining_page_get_shown_pinned (WsMiningPage *self)
-{
-  g_return_val_if_fail (WS_IS_MINING_PAGE (self), FALSE);
-  return self->result != NULL && self->shown_pinned;
 }
 
 WsClusterRank
@@ -660,8 +614,6 @@ ws_mining_page_dispose (GObject *object)
 {
   g_clear_pointer (&WS_MINING_PAGE (object)->digest, ws_digest_unref);
   WsMiningPage *self = WS_MINING_PAGE (object);
-
-  g_clear_object (&self->pin_classes);
 
   if (self->worker != NULL)
     ws_worker_drop (self->worker);
@@ -803,7 +755,6 @@ ws_mining_page_class_init (WsMiningPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsMiningPage, rank_slow_button);
   gtk_widget_class_bind_template_child (widget_class, WsMiningPage, fleet_note_label);
   gtk_widget_class_bind_template_child (widget_class, WsMiningPage, classes_button);
-  gtk_widget_class_bind_template_child (widget_class, WsMiningPage, own_classes_button);
   gtk_widget_class_bind_template_child (widget_class, WsMiningPage, class_chips);
   gtk_widget_class_bind_template_child (widget_class, WsMiningPage, cluster_view);
   gtk_widget_class_bind_template_child (widget_class, WsMiningPage, detail_label);

@@ -47,11 +47,6 @@ void             ws_mining_page_cancel            (WsMiningPage *self);
 void             ws_mining_page_set_rank          (WsMiningPage *self,
                                                    WsClusterRank rank);
 WsClusterRank    ws_mining_page_get_rank          (WsMiningPage *self);
-void             ws_mining_page_set_pin_classes   (WsMiningPage       *self,
-                                                   const char * const *paths,
-                                                   const WsRunClass   *classes,
-                                                   guint               n);
-gboolean         ws_mining_page_get_shown_pinned  (WsMiningPage *self);
 void             ws_mining_page_select_cluster    (WsMiningPage *self,
                                                    guint         rank);
 void             ws_mining_page_show_detail       (WsMiningPage *self,

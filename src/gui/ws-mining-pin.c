@@ -156,25 +156,25 @@ finished_cb (WsMiningPage *page,
   g_signal_handler_disconnect (page, p->handler);
 }
 
-/* The classes the pin's run was made with, for the run that reopens it
- * alone: the pin keeps its own, so classes changed since do not change
- * its rows, and the session's classes (the user's, which the chips show)
- * are left as they are. */
+/* The classes the pin's run was made with, given to its traces in the
+ * session's classes (which the page mines by, and the chips show): the
+ * pin keeps its own, so classes changed since do not change its rows. */
 static void
 set_classes (WsMiningPage *page,
              WsPin        *pin,
              GFile       **traces,
              guint         n_traces)
 {
+  WsSession *session = ws_page_get_session (WS_PAGE (page));
   g_autoptr(GArray) classes = ws_pin_dup_run_classes (pin, NULL);
   g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
 
-  if (classes == NULL || classes->len != n_traces)
+  if (session == NULL || classes == NULL || classes->len != n_traces)
     return;
   for (guint i = 0; i < n_traces; i++)
     g_ptr_array_add (paths, traces[i] != NULL ? g_file_get_path (traces[i]) : NULL);
-  ws_mining_page_set_pin_classes (page, (const char * const *) paths->pdata,
-                                  (const WsRunClass *) (gconstpointer) classes->data, n_traces);
+  ws_run_classes_set_many (ws_session_get_run_classes (session), (const char * const *) paths->pdata,
+                           (const WsRunClass *) (gconstpointer) classes->data, n_traces);
 }
 
 /* The form set as the pin says: the area of interest (scope, stack kind,
@@ -231,6 +231,8 @@ ws_mining_pin_apply (WsMiningPage *page,
   if (!busy && same_run (ws_mining_page_get_shown (page), pin) && select_pinned (page, pin))
     return;
   set_form (page, pin);
+  /* May start a run (the page mines again when classes change): the
+   * one below supersedes it. */
   set_classes (page, pin, traces, n_traces);
   p = g_new0 (Pending, 1);
   p->pin = g_object_ref (pin);

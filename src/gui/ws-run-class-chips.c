@@ -18,8 +18,6 @@ struct _WsRunClassChips
   GtkLabel     *count_label;
   GtkLabel     *error_label;
   GtkFlowBox   *flow;
-  GtkScrolledWindow *scroller; /* the chips, a whole number of rows high */
-  guint         fit_tick;     /* the fitting waits for the next frame's update */
 
   /* Owned references */
   WsRunClasses *classes;
@@ -69,11 +67,9 @@ update_count (WsRunClassChips *self)
 
   for (guint i = 0; i < n_traces (self); i++)
     n[ws_run_class_chips_get_shown (self, i)]++;
-  /* Translators: the classes of the traces shown; the first number says
-   * how many chips there are, some of them out of sight in a long fleet */
-  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u trace: %u slow · %u fast · %u left out",
-                                       "%u traces: %u slow · %u fast · %u left out", n_traces (self)),
-                          n_traces (self), n[WS_RUN_CLASS_SLOW], n[WS_RUN_CLASS_FAST], n[WS_RUN_CLASS_NONE]);
+  /* Translators: the classes of the traces shown */
+  text = g_strdup_printf (_("%u slow · %u fast · %u left out"), n[WS_RUN_CLASS_SLOW], n[WS_RUN_CLASS_FAST],
+                          n[WS_RUN_CLASS_NONE]);
   gtk_label_set_text (self->count_label, text);
 }
 
@@ -112,9 +108,6 @@ chip (WsRunClassChips *self,
   GtkWidget *dropdown = gtk_drop_down_new_from_strings (items);
   WsRunClass klass = ws_run_class_chips_get_shown (self, index);
 
-  /* Each chip packs to the start of its cell: a name far from its
-   * drop-down read as the previous chip's. */
-  gtk_widget_set_halign (box, GTK_ALIGN_START);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
   gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
   gtk_widget_set_tooltip_text (label, self->paths[index]);
@@ -172,9 +165,6 @@ ws_run_class_chips_load_file (WsRunClassChips *self,
       return FALSE;
     }
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
-  /* The file names traces by base name: the ones shown keep their class
-   * by file too, so the session saves them. */
-  ws_run_classes_keep_paths (self->classes, (const char * const *) self->paths, n_traces (self));
   return TRUE;
 }
 
@@ -225,70 +215,11 @@ clear_clicked_cb (WsRunClassChips *self)
     ws_run_classes_clear (self->classes);
 }
 
-/* How many rows of chips the area shows before it scrolls: two, so a
- * fleet of 50 leaves the page's graphs their room at 1280×720. */
-#define SHOWN_ROWS 2
-
-/* The area is as high as SHOWN_ROWS whole rows (or all of them, when
- * fewer), never a height that cuts a row through: the page gives it as
- * little room as it asks for, which was a row and a third.  The rows'
- * number follows the width (chips per line), known once allocated. */
-static gboolean
-fit_rows (GtkWidget     *widget,
-          GdkFrameClock *clock,
-          gpointer       data)
-{
-  WsRunClassChips *self = WS_RUN_CLASS_CHIPS (widget);
-  GtkAdjustment *vadj = gtk_scrolled_window_get_vadjustment (self->scroller);
-  GtkWidget *first = gtk_widget_get_first_child (GTK_WIDGET (self->flow));
-  int spacing = (int) gtk_flow_box_get_row_spacing (self->flow);
-  int row = 0, height, rows, shown;
-
-  self->fit_tick = 0;
-  if (first == NULL)
-    return G_SOURCE_REMOVE;
-  gtk_widget_measure (first, GTK_ORIENTATION_VERTICAL, -1, NULL, &row, NULL, NULL);
-  if (row <= 0)
-    return G_SOURCE_REMOVE;
-  rows = MAX (1, (int) ((gtk_adjustment_get_upper (vadj) + spacing + row / 2) / (row + spacing)));
-  shown = MIN (rows, SHOWN_ROWS);
-  height = shown * row + (shown - 1) * spacing;
-  if (height == gtk_scrolled_window_get_min_content_height (self->scroller) &&
-      height == gtk_scrolled_window_get_max_content_height (self->scroller))
-    return G_SOURCE_REMOVE;
-  /* GtkScrolledWindow refuses a minimum above its maximum, even briefly. */
-  if (height > gtk_scrolled_window_get_max_content_height (self->scroller))
-    {
-      gtk_scrolled_window_set_max_content_height (self->scroller, height);
-      gtk_scrolled_window_set_min_content_height (self->scroller, height);
-    }
-  else
-    {
-      gtk_scrolled_window_set_min_content_height (self->scroller, height);
-      gtk_scrolled_window_set_max_content_height (self->scroller, height);
-    }
-  return G_SOURCE_REMOVE;
-}
-
-/* The chips' height changed (other chips, another width): fit the area
- * at the next frame's update, before its layout — not inside this
- * allocation, nor between a layout and its paint (an idle could resize
- * then, and GTK warns of a widget drawn without its allocation). */
-static void
-rows_changed_cb (WsRunClassChips *self)
-{
-  if (self->fit_tick == 0)
-    self->fit_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), fit_rows, NULL, NULL);
-}
-
 static void
 ws_run_class_chips_dispose (GObject *object)
 {
   WsRunClassChips *self = WS_RUN_CLASS_CHIPS (object);
 
-  if (self->fit_tick != 0)
-    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->fit_tick);
-  self->fit_tick = 0;
   g_clear_pointer (&self->box, gtk_widget_unparent);
   if (self->classes != NULL)
     g_signal_handlers_disconnect_by_data (self->classes, self);
@@ -339,21 +270,18 @@ ws_run_class_chips_init (WsRunClassChips *self)
   gtk_flow_box_set_selection_mode (self->flow, GTK_SELECTION_NONE);
   gtk_flow_box_set_max_children_per_line (self->flow, 8);
   gtk_flow_box_set_column_spacing (self->flow, 12);
-  gtk_flow_box_set_row_spacing (self->flow, 4);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->flow), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("The class of each trace"), -1);
 
   gtk_box_append (GTK_BOX (self->box), row);
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->error_label));
   gtk_widget_set_valign (GTK_WIDGET (self->flow), GTK_ALIGN_START);
-  /* Many traces scroll: a fleet of 24 would push the page's graphs out.
-   * The area is fitted to whole rows (fit_rows()). */
+  /* Many traces scroll: a fleet of 24 would push the page's graphs out. */
   scrolled = gtk_scrolled_window_new ();
-  self->scroller = GTK_SCROLLED_WINDOW (scrolled);
-  gtk_scrolled_window_set_policy (self->scroller, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_child (self->scroller, GTK_WIDGET (self->flow));
-  g_signal_connect_swapped (gtk_scrolled_window_get_vadjustment (self->scroller), "changed",
-                            G_CALLBACK (rows_changed_cb), self);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 96);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->flow));
   gtk_box_append (GTK_BOX (self->box), scrolled);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
 }
@@ -406,8 +334,6 @@ ws_run_class_chips_set_traces (WsRunClassChips    *self,
   self->paths = g_strv_builder_end (p);
   self->names = g_strv_builder_end (m);
   rebuild (self);
-  if (self->classes != NULL)
-    ws_run_classes_keep_paths (self->classes, (const char * const *) self->paths, n_traces (self));
 }
 
 void

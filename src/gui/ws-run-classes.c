@@ -9,8 +9,6 @@
 #include "config.h"
 
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "ws-run-classes.h"
 
@@ -199,43 +197,6 @@ ws_run_classes_load_csv (WsRunClasses  *self,
   return TRUE;
 }
 
-/**
- * ws_run_classes_keep_paths:
- * @paths: (array length=n): trace files shown (a fleet's, the chips')
- *
- * Gives each of @paths that has a class only through a classes file's
- * base name that class by its path too, which changes no lookup but lets
- * the session save it (it saves classes by file, with their content:
- * ws_session_store_run_classes()); says "changed" if any was.
- */
-void
-ws_run_classes_keep_paths (WsRunClasses       *self,
-                           const char * const *paths,
-                           guint               n)
-{
-  gboolean changed = FALSE;
-
-  g_return_if_fail (WS_IS_RUN_CLASSES (self));
-  for (guint i = 0; i < n; i++)
-    {
-      g_autofree char *canonical = NULL;
-      g_autofree char *name = NULL;
-      gpointer found;
-
-      if (paths[i] == NULL || !g_path_is_absolute (paths[i]))
-        continue;
-      canonical = g_canonicalize_filename (paths[i], NULL);
-      name = g_path_get_basename (paths[i]);
-      if (g_hash_table_contains (self->by_path, canonical) ||
-          (found = g_hash_table_lookup (self->by_name, name)) == NULL)
-        continue;
-      g_hash_table_insert (self->by_path, g_steal_pointer (&canonical), found);
-      changed = TRUE;
-    }
-  if (changed)
-    g_signal_emit (self, signals[CHANGED], 0);
-}
-
 /* Forgets every class. */
 void
 ws_run_classes_clear (WsRunClasses *self)
@@ -247,38 +208,6 @@ ws_run_classes_clear (WsRunClasses *self)
   g_hash_table_remove_all (self->by_name);
   g_clear_pointer (&self->file, g_free);
   g_signal_emit (self, signals[CHANGED], 0);
-}
-
-static int
-compare_paths (gconstpointer a,
-               gconstpointer b)
-{
-  return strcmp (*(const char * const *) a, *(const char * const *) b);
-}
-
-/**
- * ws_run_classes_dup_paths:
- *
- * Returns: (transfer full): the trace files given a class by path (not
- *   those a classes file names by base name alone), canonical, sorted
- */
-GStrv
-ws_run_classes_dup_paths (WsRunClasses *self)
-{
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  g_autofree gpointer *keys = NULL;
-  guint n = 0;
-
-  g_return_val_if_fail (WS_IS_RUN_CLASSES (self), NULL);
-  keys = g_hash_table_get_keys_as_array (self->by_path, &n);
-  for (guint i = 0; i < n; i++)
-    g_strv_builder_add (builder, keys[i]);
-  {
-    GStrv paths = g_strv_builder_end (builder);
-
-    qsort (paths, n, sizeof (char *), compare_paths);
-    return paths;
-  }
 }
 
 /* Returns: (nullable): the classes file loaded last, until cleared */

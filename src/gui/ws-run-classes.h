@@ -39,10 +39,6 @@ gboolean      ws_run_classes_load_csv   (WsRunClasses       *self,
                                          GError            **error);
 void          ws_run_classes_clear      (WsRunClasses       *self);
 const char   *ws_run_classes_get_file   (WsRunClasses       *self);
-GStrv         ws_run_classes_dup_paths  (WsRunClasses       *self);
-void          ws_run_classes_keep_paths (WsRunClasses       *self,
-                                         const char * const *paths,
-                                         guint               n);
 GArray       *ws_run_classes_dup_for    (WsRunClasses       *self,
                                          const char * const *paths,
                                          guint               n,

@@ -11,7 +11,6 @@
 #include "ws-history-store.h"
 #include "ws-anomaly-state.h"
 #include "ws-session.h"
-#include "ws-trace-hasher.h"
 
 struct _WsSession
 {
@@ -25,12 +24,6 @@ struct _WsSession
   WsSessionFile *session_file;   /* the findings and what Save writes */
   WsRunClasses *run_classes;     /* which traces are slow runs, which fast */
   gboolean      restoring_classes;  /* from the session file: not written back */
-
-  /* Classed traces no finding is on, saved with their content hash */
-  WsTraceHasher *hasher;
-  GCancellable  *hashing;
-  GHashTable    *hashes;          /* canonical path -> WsSessionTrace (its sha256 and size) */
-  GHashTable    *being_hashed;    /* canonical paths */
 };
 
 G_DEFINE_FINAL_TYPE (WsSession, ws_session, G_TYPE_OBJECT)
@@ -102,21 +95,8 @@ ws_session_dispose (GObject *object)
   g_clear_pointer (&self->history_path, g_free);
   g_clear_object (&self->session_file);
   g_clear_object (&self->run_classes);
-  if (self->hashing != NULL)
-    g_cancellable_cancel (self->hashing);
-  g_clear_object (&self->hashing);
-  g_clear_object (&self->hasher);
-  g_clear_pointer (&self->hashes, g_hash_table_unref);
-  g_clear_pointer (&self->being_hashed, g_hash_table_unref);
 
   G_OBJECT_CLASS (ws_session_parent_class)->dispose (object);
-}
-
-static void
-trace_free (gpointer t)
-{
-  ws_session_trace_clear (t);
-  g_free (t);
 }
 
 static void
@@ -147,10 +127,6 @@ ws_session_init (WsSession *self)
   self->documents = g_list_store_new (WS_TYPE_DOCUMENT);
   self->session_file = ws_session_file_new ();
   self->run_classes = ws_run_classes_new ();
-  self->hasher = ws_trace_hasher_new ();
-  self->hashing = g_cancellable_new ();
-  self->hashes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, trace_free);
-  self->being_hashed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_signal_connect_object (self->run_classes, "changed", G_CALLBACK (ws_session_store_run_classes), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (ws_session_file_get_findings (self->session_file), "changed",
@@ -430,110 +406,13 @@ ws_session_set_session_file (WsSession     *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION_FILE]);
 }
 
-typedef struct {
-  WsSession *self;   /* a reference: the session outlives the hash */
-  char      *path;
-} HashCall;
-
-static void
-hashed_cb (GObject      *source,
-           GAsyncResult *result,
-           gpointer      data)
-{
-  HashCall *call = data;
-  g_autoptr(WsSession) self = call->self;
-  g_autofree char *path = call->path;
-  g_autoptr(GError) error = NULL;
-  gint64 size = 0;
-  char *sha = ws_trace_hasher_hash_finish (WS_TRACE_HASHER (source), result, &size, &error);
-
-  g_free (call);
-  if (self->being_hashed == NULL)
-    {
-      g_free (sha);
-      return;   /* disposed */
-    }
-  g_hash_table_remove (self->being_hashed, path);
-  /* A file gone, or not a regular one: its class is the window's only. */
-  if (sha == NULL)
-    return;
-  {
-    WsSessionTrace *t = g_new0 (WsSessionTrace, 1);
-
-    t->path = g_strdup (path);
-    t->sha256 = sha;
-    t->size = size;
-    t->name = g_path_get_basename (path);
-    g_hash_table_replace (self->hashes, g_strdup (path), t);
-  }
-  ws_session_store_run_classes (self);
-}
-
-/* The classes of traces the session file does not hold (no finding is on
- * them), each with its content hash, which is computed on a worker
- * thread first: the file gets them once hashed.  A classed trace the
- * file brought from elsewhere and not found here is kept as it was. */
-static void
-store_classed (WsSession *self)
-{
-  WsSessionFile *file = self->session_file;
-  g_auto(GStrv) paths = ws_run_classes_dup_paths (self->run_classes);
-  g_autoptr(GArray) classed = g_array_new (FALSE, TRUE, sizeof (WsSessionTrace));
-  g_autoptr(GArray) checked = g_array_new (FALSE, TRUE, sizeof (gboolean));
-  g_autoptr(GHashTable) kept = g_hash_table_new (g_str_hash, g_str_equal);
-  gboolean yes = TRUE, no = FALSE;
-
-  g_array_set_clear_func (classed, ws_session_trace_clear);
-  for (guint i = 0; paths[i] != NULL; i++)
-    {
-      const WsSessionTrace *hashed;
-      WsSessionTrace t;
-      WsRunClass klass = WS_RUN_CLASS_NONE;
-
-      if (ws_session_file_find_trace (file, paths[i]) != G_MAXUINT ||
-          !ws_run_classes_lookup_given (self->run_classes, paths[i], &klass))
-        continue;
-      if ((hashed = g_hash_table_lookup (self->hashes, paths[i])) == NULL)
-        {
-          if (!g_hash_table_contains (self->being_hashed, paths[i]))
-            {
-              HashCall *call = g_new0 (HashCall, 1);
-
-              call->self = g_object_ref (self);
-              call->path = g_strdup (paths[i]);
-              g_hash_table_add (self->being_hashed, g_strdup (paths[i]));
-              ws_trace_hasher_hash_async (self->hasher, paths[i], self->hashing, hashed_cb, call);
-            }
-          continue;
-        }
-      t = ws_session_trace_copy (hashed);
-      t.run_class = klass + 1;
-      g_array_append_val (classed, t);
-      g_array_append_val (checked, yes);
-      g_hash_table_add (kept, (gpointer) hashed->path);
-    }
-  for (guint i = 0; i < ws_session_file_get_n_classed (file); i++)
-    {
-      gboolean found;
-      const WsSessionTrace *t = ws_session_file_get_classed (file, i, &found);
-      WsSessionTrace copy;
-
-      if (found || g_hash_table_contains (kept, t->path))
-        continue;
-      copy = ws_session_trace_copy (t);
-      g_array_append_val (classed, copy);
-      g_array_append_val (checked, no);
-    }
-  ws_session_file_set_classed (file, classed, (const gboolean *) (gconstpointer) checked->data);
-}
-
 /**
  * ws_session_store_run_classes:
  *
  * Writes the window's class of each trace the session file holds into it
- * (`trace_classes`), and the classes of every other trace given one by
- * path with its content hash (`classed_traces`), so Save keeps them all.
- * Called when the classes change and when a pin adds traces.
+ * (`trace_classes`), so Save keeps them.  Called when the classes change
+ * and when a pin adds traces; a trace the session file does not hold
+ * (never pinned) is not saved, since the file names only checked traces.
  */
 void
 ws_session_store_run_classes (WsSession *self)
@@ -549,16 +428,13 @@ ws_session_store_run_classes (WsSession *self)
 
       ws_session_file_set_trace_class (self->session_file, i, given, klass);
     }
-  store_classed (self);
 }
 
 /**
  * ws_session_restore_run_classes:
  *
  * Gives the session file's traces the classes it saved (at the paths
- * where they are now: called again once relocated traces are found), and
- * the classed traces theirs once found here with their content
- * (ws_session_file_set_classed_found()).
+ * where they are now: called again once relocated traces are found).
  */
 void
 ws_session_restore_run_classes (WsSession *self)
@@ -575,22 +451,6 @@ ws_session_restore_run_classes (WsSession *self)
         continue;
       g_ptr_array_add (paths, ws_session_file_get_trace (self->session_file, i)->path);
       g_array_append_val (classes, klass);
-    }
-  for (guint i = 0; i < ws_session_file_get_n_classed (self->session_file); i++)
-    {
-      gboolean found;
-      const WsSessionTrace *t = ws_session_file_get_classed (self->session_file, i, &found);
-      WsSessionTrace *known;
-      WsRunClass klass = t->run_class - 1;
-
-      /* Never a class for a file not checked against the saved content. */
-      if (!found)
-        continue;
-      g_ptr_array_add (paths, t->path);
-      g_array_append_val (classes, klass);
-      known = g_new0 (WsSessionTrace, 1);
-      *known = ws_session_trace_copy (t);
-      g_hash_table_replace (self->hashes, g_strdup (t->path), known);
     }
   self->restoring_classes = TRUE;
   ws_run_classes_set_many (self->run_classes, (const char * const *) paths->pdata,

@@ -26,41 +26,67 @@
 
 #include "ws-digest.h"
 #include "ws-error.h"
-#include "ws-fleet-read.h"
 #include "ws-progress-relay.h"
 #include "ws-trace-chooser.h"
 #include "ws-trace-loader.h"
 #include "ws-window-private.h"
 
-/* The traces chosen, a folder standing for its traces, reduced to what
- * mining reads: ws_fleet_read_in_thread()'s read, on the worker.  No
- * content hash is checked (@hashes is %NULL): they are read for the
- * first time. */
-static WsDigest *
-read_fleet (char           **paths,
-            char           **hashes,
-            WsProgressFunc   progress,
-            gpointer         progress_data,
-            GPtrArray       *failed,
-            GCancellable    *cancellable,
-            GError         **error)
+/* What the loading thread reads: copies, never the window. */
+typedef struct {
+  GStrv            paths;
+  WsProgressRelay *relay;
+} FleetJob;
+
+typedef struct {
+  WsDigest  *digest;
+  GPtrArray *failed;    /* GError */
+} FleetResult;
+
+static void
+fleet_job_free (gpointer data)
 {
+  FleetJob *job = data;
+
+  g_strfreev (job->paths);
+  g_clear_object (&job->relay);
+  g_free (job);
+}
+
+static void
+fleet_result_free (gpointer data)
+{
+  FleetResult *result = data;
+
+  g_clear_pointer (&result->digest, ws_digest_unref);
+  g_clear_pointer (&result->failed, g_ptr_array_unref);
+  g_free (result);
+}
+
+static void
+load_in_thread (GTask        *task,
+                gpointer      source,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  FleetJob *job = task_data;
+  FleetResult *result = g_new0 (FleetResult, 1);
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
   g_auto(GStrv) traces = NULL;
+  GError *error = NULL;
 
+  result->failed = g_ptr_array_new_with_free_func ((GDestroyNotify) g_error_free);
   /* A folder chosen stands for its traces; one that holds none is said so. */
-  for (guint i = 0; paths[i] != NULL; i++)
+  for (guint i = 0; job->paths[i] != NULL; i++)
     {
-      GError *local = NULL;
-      g_auto(GStrv) some = ws_trace_loader_expand_folder (paths[i], &local);
+      g_auto(GStrv) some = ws_trace_loader_expand_folder (job->paths[i], &error);
 
       if (some == NULL)
-        g_ptr_array_add (failed, local);
+        g_ptr_array_add (result->failed, g_steal_pointer (&error));
       else if (some[0] == NULL)
         {
-          g_autofree char *shown = g_filename_display_name (paths[i]);
+          g_autofree char *shown = g_filename_display_name (job->paths[i]);
 
-          g_ptr_array_add (failed,
+          g_ptr_array_add (result->failed,
                            g_error_new (WS_ERROR, WS_ERROR_IO, "%s: %s", shown,
                                         _("a folder without trace files (none is named as a trace format names them)")));
         }
@@ -74,8 +100,17 @@ read_fleet (char           **paths,
    * by about 11 MB a PostgreSQL trace (50 traces: 732 MB), the thread spans
    * alone 5.5 MB (451 MB; docs/performance.md, "A fleet in the window").
    * The Contrast page reads the spans again when it is asked to. */
-  return ws_digest_load_traces_each (traces, NULL, WS_DIGEST_READ_SKIP_WAIT_SAMPLES | WS_DIGEST_READ_SKIP_INSTANCES,
-                                     WS_DIGEST_ALL_AREAS, progress, progress_data, failed, cancellable, error);
+  result->digest = ws_digest_load_traces_each (traces, NULL,
+                                               WS_DIGEST_READ_SKIP_WAIT_SAMPLES | WS_DIGEST_READ_SKIP_INSTANCES,
+                                               WS_DIGEST_ALL_AREAS, ws_progress_relay_report, job->relay,
+                                               result->failed, cancellable, &error);
+  if (result->digest == NULL)
+    {
+      fleet_result_free (result);
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_return_pointer (task, result, fleet_result_free);
 }
 
 /* Back to what was shown before the fleet was asked for. */
@@ -123,8 +158,8 @@ load_done (gpointer  owner,
            gpointer  job_data)
 {
   WsWindow *self = WS_WINDOW (owner);
-  WsFleetRead *job = job_data;
-  WsFleetReadResult *result = data;
+  FleetJob *job = job_data;
+  FleetResult *result = data;
   g_autofree char *title = NULL;
   guint n;
 
@@ -152,7 +187,7 @@ load_done (gpointer  owner,
     tell_failed (self, result->failed, n);
   if (n == 0)
     {
-      ws_fleet_read_result_free (result);
+      fleet_result_free (result);
       return;
     }
   if (result->failed->len > 0)
@@ -169,7 +204,7 @@ load_done (gpointer  owner,
                             "themselves."),
                           FALSE, result->failed);
   ws_contrast_page_set_fleet (self->contrast_page, result->digest);
-  ws_fleet_read_result_free (result);
+  fleet_result_free (result);
 }
 
 static void
@@ -204,7 +239,7 @@ ws_window_open_fleet (WsWindow   *self,
   g_autofree char *title = NULL;
   const char *shown;
   gboolean folder = FALSE;
-  WsFleetRead *job;
+  FleetJob *job;
   guint n = 0;
 
   g_return_if_fail (WS_IS_WINDOW (self));
@@ -226,7 +261,9 @@ ws_window_open_fleet (WsWindow   *self,
   if (n == 0)
     return;
 
-  job = ws_fleet_read_new (read_fleet, g_strv_builder_end (paths), NULL, self->fleet_relay);
+  job = g_new0 (FleetJob, 1);
+  job->paths = g_strv_builder_end (paths);
+  job->relay = g_object_ref (self->fleet_relay);
 
   shown = gtk_stack_get_visible_child_name (self->main_stack);
   if (g_strcmp0 (shown, "fleet") != 0)
@@ -241,7 +278,7 @@ ws_window_open_fleet (WsWindow   *self,
   gtk_progress_bar_set_fraction (self->fleet_progress, 0);
   gtk_stack_set_visible_child_name (self->main_stack, "fleet");
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-fleet", TRUE);
-  ws_worker_run (self->fleet_loader, self, job, ws_fleet_read_free, ws_fleet_read_in_thread, load_done);
+  ws_worker_run (self->fleet_loader, self, job, fleet_job_free, load_in_thread, load_done);
 }
 
 /**

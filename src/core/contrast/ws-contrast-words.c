@@ -13,44 +13,6 @@
 #include "ws-contrast-words.h"
 #include "ws-time-format.h"
 
-/* By trace class: what a fleet analyst asks first (how many slow and
- * fast traces were contrasted) and what the top row is, in the words the
- * Mining page uses for the same classes ("slow traces", "fast traces"). */
-static char *
-dup_fleet_summary (WsContrastResult *result,
-                   guint             n_fast_traces,
-                   guint             n_slow_traces)
-{
-  guint n_fast = ws_instance_set_get_n (ws_contrast_result_get_fast (result));
-  guint n_slow = ws_instance_set_get_n (ws_contrast_result_get_slow (result));
-  guint n_patterns = ws_contrast_result_get_n_patterns (result);
-  g_autofree char *traces = NULL, *instances = NULL, *patterns = NULL;
-  const char *top;
-
-  /* Translators: the contrast of a fleet: "6 slow traces against 18 fast" */
-  traces = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u slow trace against %u fast", "%u slow traces against %u fast",
-                                         n_slow_traces), n_slow_traces, n_fast_traces);
-  /* Translators: the instances contrasted: "24 instances in the slow traces, 72 in the fast" */
-  instances = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u instance in the slow traces, %u in the fast",
-                                            "%u instances in the slow traces, %u in the fast", n_slow),
-                               n_slow, n_fast);
-  patterns = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u contrast pattern", "%u contrast patterns", n_patterns),
-                              n_patterns);
-  if (n_patterns == 0)
-    top = "";
-  else if (ws_contrast_result_get_rank (result) == WS_CONTRAST_RANK_AVERAGE)
-    top = _("The top row is the chain that costs a slow trace the most each time it runs. ");
-  else
-    top = _("The top row is the chain that costs the slow traces the most time in all. ");
-  /* Translators: the contrast of a fleet by trace class: the traces, their
-   * instances, the patterns, what the top row is, then three shares */
-  return g_strdup_printf (_("%s (%s). %s: call chains found only, or much more costly, in the slow traces. %s"
-                            "They explain %.0f %% of the slow traces' time in these components (%.0f %% in chains "
-                            "that alone take longer than a slow instance); the top tenth of them %.0f %% of that."),
-                          traces, instances, patterns, top, 100 * ws_contrast_result_get_ttc (result),
-                          100 * ws_contrast_result_get_itc (result), 100 * ws_contrast_result_get_coverage (result, 10));
-}
-
 /**
  * ws_contrast_result_dup_summary:
  * @by_trace: the classes are whole traces (their thresholds say nothing)
@@ -58,10 +20,7 @@ dup_fleet_summary (WsContrastResult *result,
  * Returns: (transfer full): what the result shows, with its key numbers
  *   in words: "72 fast, 14 slow instances: fast under 40.0 ms, slow over
  *   120 ms. 24 contrast patterns: call chains found only, or much more
- *   costly, in the slow instances. They explain 58 % of …"; by trace,
- *   with the traces counted (#WsContrastSettings), "6 slow traces against
- *   18 fast (24 instances in the slow traces, 72 in the fast). 14 contrast
- *   patterns: … The top row is …"
+ *   costly, in the slow instances. They explain 58 % of …"
  */
 char *
 ws_contrast_result_dup_summary (WsContrastResult *result,
@@ -72,19 +31,15 @@ ws_contrast_result_dup_summary (WsContrastResult *result,
   guint n_fast = ws_instance_set_get_n (ws_contrast_result_get_fast (result));
   guint n_slow = ws_instance_set_get_n (ws_contrast_result_get_slow (result));
   guint n_patterns = ws_contrast_result_get_n_patterns (result);
-  guint n_fast_traces = 0, n_slow_traces = 0;
   g_autofree char *classes = NULL, *patterns = NULL, *bounds = NULL;
 
-  ws_contrast_result_get_n_traces (result, &n_fast_traces, &n_slow_traces);
-  if (by_trace && n_fast_traces > 0 && n_slow_traces > 0)
-    return dup_fleet_summary (result, n_fast_traces, n_slow_traces);
   /* Translators: the contrast summary's classes; the noun goes with the
    * slow count */
   classes = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u fast, %u slow instance", "%u fast, %u slow instances",
                                           n_slow), n_fast, n_slow);
   patterns = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u contrast pattern", "%u contrast patterns", n_patterns),
                               n_patterns);
-  bounds = by_trace ? g_strdup (_("classes given per trace"))
+  bounds = by_trace ? g_strdup (_("the classes of the open traces"))
            /* Translators: the two bounds of the contrast summary */
            : g_strdup_printf (_("fast under %s, slow over %s"), tf, ts);
   /* Translators: the contrast summary: the classes ("3 fast, 5 slow

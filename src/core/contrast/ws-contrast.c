@@ -28,8 +28,6 @@ struct _WsContrastResult
   WsTime         t_slow;
   gboolean       proposed;
   gboolean       by_class;
-  guint          n_fast_traces;  /* by trace: how many traces each class holds (0: not known) */
-  guint          n_slow_traces;
   guint          k;
   WsContrastRank rank;
   guint          n_meta_fast;
@@ -396,8 +394,6 @@ classify (WsContrastResult *self, const WsContrastSettings *settings, GError **e
   if (settings->fast != NULL && settings->slow != NULL)
     {
       self->by_class = TRUE;
-      self->n_fast_traces = settings->n_fast_traces;
-      self->n_slow_traces = settings->n_slow_traces;
       self->fast = g_object_ref (settings->fast);
       self->slow = g_object_ref (settings->slow);
       self->t_fast = settings->t_fast > 0 ? settings->t_fast : ws_instance_set_percentile (self->fast, 0.5);
@@ -539,16 +535,6 @@ ws_contrast_result_get_by_class (WsContrastResult *self)
 {
   g_return_val_if_fail (WS_IS_CONTRAST_RESULT (self), FALSE);
   return self->by_class;
-}
-
-void
-ws_contrast_result_get_n_traces (WsContrastResult *self,
-                                 guint            *n_fast,
-                                 guint            *n_slow)
-{
-  g_return_if_fail (WS_IS_CONTRAST_RESULT (self));
-  *n_fast = self->n_fast_traces;
-  *n_slow = self->n_slow_traces;
 }
 
 guint

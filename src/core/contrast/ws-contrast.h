@@ -44,9 +44,6 @@ typedef enum {
  * @slow: (nullable): see @fast
  * @classifier: (nullable): for the wait graphs
  * @rank: a #WsContrastRank (0, the default, is by total cost)
- * @n_fast_traces: with @fast and @slow given by trace (#WsFleetClasses),
- *   how many fast traces hold the @fast instances; 0 when not by trace
- * @n_slow_traces: see @n_fast_traces
  */
 typedef struct {
   const char        *component;
@@ -59,8 +56,6 @@ typedef struct {
   WsInstanceSet     *slow;
   WsFrameClassifier *classifier;
   WsContrastRank     rank;
-  guint              n_fast_traces;
-  guint              n_slow_traces;
 } WsContrastSettings;
 
 /**
@@ -131,10 +126,6 @@ WsTime            ws_contrast_result_get_t_slow       (WsContrastResult *self);
 /* Whether the thresholds were proposed from the durations (none given). */
 gboolean          ws_contrast_result_get_thresholds_proposed (WsContrastResult *self);
 gboolean          ws_contrast_result_get_by_class     (WsContrastResult *self);
-/* By trace: how many fast and slow traces (0 and 0 when not known). */
-void              ws_contrast_result_get_n_traces     (WsContrastResult *self,
-                                                       guint            *n_fast,
-                                                       guint            *n_slow);
 guint             ws_contrast_result_get_k            (WsContrastResult *self);
 /* Meta-patterns: of AWG_fast, of AWG_slow, and the contrast ones. */
 void              ws_contrast_result_get_meta_counts  (WsContrastResult *self,

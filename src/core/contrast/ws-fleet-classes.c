@@ -84,8 +84,6 @@ ws_fleet_classes_build_with (WsFleetClasses    *out,
       return FALSE;
     }
 
-  out->n_fast_traces = n_fast;
-  out->n_slow_traces = n_slow;
   /* Thread spans last about as long as their recording: their durations
    * say nothing, the traces' latencies (if any) do. */
   if (scenario == NULL)

@@ -15,8 +15,6 @@ G_BEGIN_DECLS
  *   the instances (the program of interest, as `why` picks it)
  * @t_fast: T_fast for ws_contrast_run()
  * @t_slow: T_slow for ws_contrast_run()
- * @n_fast_traces: how many traces are fast (for the contrast's summary)
- * @n_slow_traces: how many are slow
  *
  * A contrast of whole traces: each trace is a fast or a slow run (or left
  * out), its instances are its scenario instances, or without a scenario
@@ -31,8 +29,6 @@ typedef struct {
   char          *program;
   WsTime         t_fast;
   WsTime         t_slow;
-  guint          n_fast_traces;
-  guint          n_slow_traces;
 } WsFleetClasses;
 
 /* Adds the instances of trace @index: of @scenario, or without one each

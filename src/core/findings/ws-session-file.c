@@ -34,8 +34,6 @@ struct _WsSessionFile
   char          *path;            /* nullable: never saved */
   char          *title;
   GArray        *traces;          /* WsSessionTrace */
-  GArray        *classed;         /* WsSessionTrace: traces held for their class alone (version 3) */
-  GArray        *classed_checked; /* gboolean per classed trace: found here with its content */
   WsPinList *findings;
   JsonObject    *view_state;
   JsonObject    *settings;
@@ -71,8 +69,6 @@ ws_session_file_finalize (GObject *object)
   g_free (self->title);
   g_free (self->recovery_path);
   g_clear_pointer (&self->traces, g_array_unref);
-  g_clear_pointer (&self->classed, g_array_unref);
-  g_clear_pointer (&self->classed_checked, g_array_unref);
   g_clear_object (&self->findings);
   g_clear_pointer (&self->view_state, json_object_unref);
   g_clear_pointer (&self->settings, json_object_unref);
@@ -124,9 +120,6 @@ ws_session_file_init (WsSessionFile *self)
   self->title = g_strdup ("");
   self->traces = g_array_new (FALSE, TRUE, sizeof (WsSessionTrace));
   g_array_set_clear_func (self->traces, ws_session_trace_clear);
-  self->classed = g_array_new (FALSE, TRUE, sizeof (WsSessionTrace));
-  g_array_set_clear_func (self->classed, ws_session_trace_clear);
-  self->classed_checked = g_array_new (FALSE, TRUE, sizeof (gboolean));
   self->findings = ws_pin_list_new ();
   g_signal_connect_object (self->findings, "changed", G_CALLBACK (findings_changed), self, 0);
   self->view_state = json_object_new ();
@@ -502,109 +495,6 @@ ws_session_file_relocate_trace (WsSessionFile  *self,
 }
 
 /* ------------------------------------------------------------------ */
-/* Traces held for their class alone                                    */
-
-guint
-ws_session_file_get_n_classed (WsSessionFile *self)
-{
-  g_return_val_if_fail (WS_IS_SESSION_FILE (self), 0);
-  return self->classed->len;
-}
-
-/**
- * ws_session_file_get_classed:
- * @checked: (out) (optional): whether the file was found here with the
- *   saved content (ws_session_file_set_classed_found()) or hashed here;
- *   a class is given only to a checked trace
- *
- * Returns: classed trace @index: a trace the session does not hold, kept
- *   for its class (`run_class`) alone
- */
-const WsSessionTrace *
-ws_session_file_get_classed (WsSessionFile *self,
-                             guint          index,
-                             gboolean      *checked)
-{
-  g_return_val_if_fail (WS_IS_SESSION_FILE (self), NULL);
-  g_return_val_if_fail (index < self->classed->len, NULL);
-  if (checked != NULL)
-    *checked = g_array_index (self->classed_checked, gboolean, index);
-  return &g_array_index (self->classed, WsSessionTrace, index);
-}
-
-static gboolean
-same_classed (const WsSessionTrace *a,
-              const WsSessionTrace *b)
-{
-  return g_str_equal (a->path, b->path) && g_str_equal (a->sha256, b->sha256) && a->run_class == b->run_class;
-}
-
-/**
- * ws_session_file_set_classed:
- * @traces: (element-type WsSessionTrace): each with its path, content
- *   hash, size and class given (`run_class` not 0)
- * @checked: (nullable) (array): per trace, whether it was hashed or found
- *   here (ws_session_file_get_classed()); %NULL: every one
- *
- * Replaces the traces the session keeps for their class alone (saved as
- * `classed_traces`, version 3): the window's classes of traces no finding
- * is on, so that a session reopened gives them back.
- */
-void
-ws_session_file_set_classed (WsSessionFile  *self,
-                             GArray         *traces,
-                             const gboolean *checked)
-{
-  gboolean same;
-
-  g_return_if_fail (WS_IS_SESSION_FILE (self));
-  same = traces->len == self->classed->len;
-  for (guint i = 0; same && i < traces->len; i++)
-    same = same_classed (&g_array_index (traces, WsSessionTrace, i), &g_array_index (self->classed, WsSessionTrace, i))
-           && g_array_index (self->classed_checked, gboolean, i) == (checked == NULL || checked[i]);
-  if (same)
-    return;
-  g_array_set_size (self->classed, 0);
-  g_array_set_size (self->classed_checked, 0);
-  for (guint i = 0; i < traces->len; i++)
-    {
-      WsSessionTrace copy = ws_session_trace_copy (&g_array_index (traces, WsSessionTrace, i));
-      gboolean found = checked == NULL || checked[i];
-
-      g_warn_if_fail (copy.run_class != 0 && copy.sha256 != NULL);
-      g_array_append_val (self->classed, copy);
-      g_array_append_val (self->classed_checked, found);
-    }
-  ws_session_file_set_dirty (self, TRUE);
-}
-
-/**
- * ws_session_file_set_classed_found:
- * @found: where ws_session_trace_locate() found classed trace @index,
- *   content checked
- *
- * Records the answer of a check made on a worker thread: the trace's
- * class may now be given to the file at @found.
- */
-void
-ws_session_file_set_classed_found (WsSessionFile *self,
-                                   guint          index,
-                                   const char    *found)
-{
-  WsSessionTrace *t;
-
-  g_return_if_fail (WS_IS_SESSION_FILE (self));
-  g_return_if_fail (index < self->classed->len && found != NULL);
-  t = &g_array_index (self->classed, WsSessionTrace, index);
-  g_array_index (self->classed_checked, gboolean, index) = TRUE;
-  if (g_str_equal (t->path, found))
-    return;
-  g_free (t->path);
-  t->path = g_strdup (found);
-  ws_session_file_set_dirty (self, TRUE);
-}
-
-/* ------------------------------------------------------------------ */
 /* Writing                                                             */
 
 /* @path relative to folder @dir ("../traces/a.gz"), both absolute. */
@@ -631,19 +521,17 @@ relative_path (const char *dir,
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
-/* `traces`, or with @with_class `classed_traces` (each with its class). */
 static void
 add_traces (JsonBuilder   *b,
-            GArray        *traces,
-            gboolean       with_class,
+            WsSessionFile *self,
             const char    *base_path)
 {
   g_autofree char *dir = base_path ? g_path_get_dirname (base_path) : NULL;
 
   json_builder_begin_array (b);
-  for (guint i = 0; i < traces->len; i++)
+  for (guint i = 0; i < self->traces->len; i++)
     {
-      const WsSessionTrace *t = &g_array_index (traces, WsSessionTrace, i);
+      const WsSessionTrace *t = &g_array_index (self->traces, WsSessionTrace, i);
 
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "path");
@@ -660,11 +548,6 @@ add_traces (JsonBuilder   *b,
       json_builder_add_int_value (b, t->size);
       json_builder_set_member_name (b, "name");
       json_builder_add_string_value (b, t->name);
-      if (with_class)
-        {
-          json_builder_set_member_name (b, "class");
-          json_builder_add_string_value (b, ws_run_class_to_string (t->run_class - 1));
-        }
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -702,16 +585,12 @@ add_trace_classes (JsonBuilder   *b,
   return n;
 }
 
-/* The lowest version that holds the document: 3 once it keeps traces for
- * their class alone (which a version-2 reader would drop, silently); 2
- * once it has trace classes or a mining pin made with them (which a
- * version-1 reader would reopen ranked by cost, silently), else 1, which
- * older Waitscopes still read. */
+/* The lowest version that holds the document: 2 once it has trace classes
+ * or a mining pin made with them (which a version-1 reader would reopen
+ * ranked by cost, silently), else 1, which older Waitscopes still read. */
 static gint64
 document_version (WsSessionFile *self)
 {
-  if (self->classed->len > 0)
-    return 3;
   for (guint i = 0; i < self->traces->len; i++)
     if (g_array_index (self->traces, WsSessionTrace, i).run_class != 0)
       return 2;
@@ -757,13 +636,8 @@ to_data (WsSessionFile *self,
   json_builder_set_member_name (b, "title");
   json_builder_add_string_value (b, self->title);
   json_builder_set_member_name (b, "traces");
-  add_traces (b, self->traces, FALSE, base_path);
+  add_traces (b, self, base_path);
   add_trace_classes (b, self);
-  if (self->classed->len > 0)
-    {
-      json_builder_set_member_name (b, "classed_traces");
-      add_traces (b, self->classed, TRUE, base_path);
-    }
   json_builder_set_member_name (b, "findings");
   json_builder_begin_array (b);
   for (guint i = 0; i < ws_pin_list_get_n (self->findings); i++)
@@ -983,15 +857,12 @@ string_member (JsonObject *obj,
   return json_node_get_string (node);
 }
 
-/* One trace record, appended to @into (the session's traces, or those
- * held for their class: then @noun says so in the errors). */
 static gboolean
-read_trace_into (GArray        *into,
-                 const char    *noun,
-                 const char    *path,
-                 guint          i,
-                 JsonNode      *node,
-                 GError       **error)
+read_trace (WsSessionFile *self,
+            const char    *path,
+            guint          i,
+            JsonNode      *node,
+            GError       **error)
 {
   g_autofree char *what = NULL;
   WsSessionTrace t = { 0 };
@@ -1001,8 +872,7 @@ read_trace_into (GArray        *into,
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
-      /* Translators: %s is "trace" or "classed trace" */
-      what = g_strdup_printf (_("%s %u is not an object"), noun, i);
+      what = g_strdup_printf (_("trace %u is not an object"), i);
       return bad (error, path, what);
     }
   obj = json_node_get_object (node);
@@ -1012,11 +882,11 @@ read_trace_into (GArray        *into,
   name = string_member (obj, "name");
   size = json_object_get_member (obj, "size");
   if (trace_path == NULL || *trace_path == '\0')
-    what = g_strdup_printf (_("%s %u has no “path”"), noun, i);
+    what = g_strdup_printf (_("trace %u has no “path”"), i);
   else if (sha == NULL || !is_sha256 (sha))
-    what = g_strdup_printf (_("%s %u has no valid “sha256” (64 hex digits)"), noun, i);
+    what = g_strdup_printf (_("trace %u has no valid “sha256” (64 hex digits)"), i);
   else if (size == NULL || json_node_get_value_type (size) != G_TYPE_INT64 || json_node_get_int (size) < 0)
-    what = g_strdup_printf (_("%s %u has no valid “size”"), noun, i);
+    what = g_strdup_printf (_("trace %u has no valid “size”"), i);
   if (what != NULL)
     return bad (error, path, what);
 
@@ -1025,79 +895,7 @@ read_trace_into (GArray        *into,
   t.sha256 = g_ascii_strdown (sha, -1);
   t.size = json_node_get_int (size);
   t.name = name ? g_strdup (name) : g_path_get_basename (trace_path);
-  g_array_append_val (into, t);
-  return TRUE;
-}
-
-static gboolean
-read_trace (WsSessionFile *self,
-            const char    *path,
-            guint          i,
-            JsonNode      *node,
-            GError       **error)
-{
-  return read_trace_into (self->traces, _("trace"), path, i, node, error);
-}
-
-/* The index of the trace of @traces before @before recorded at @path,
- * or G_MAXUINT. */
-static guint
-find_path (GArray     *traces,
-           guint       before,
-           const char *path)
-{
-  for (guint i = 0; i < MIN (before, traces->len); i++)
-    if (g_str_equal (g_array_index (traces, WsSessionTrace, i).path, path))
-      return i;
-  return G_MAXUINT;
-}
-
-/* `classed_traces` (version 3; absent: none): each a trace record as in
- * `traces` with its class.  Never opened as a trace: the window only
- * gives the class to the file found at its path (or relative path, or
- * beside the session) with the same content. */
-static gboolean
-read_classed_traces (WsSessionFile *self,
-                     const char    *path,
-                     JsonObject    *root,
-                     GError       **error)
-{
-  JsonNode *node = json_object_get_member (root, "classed_traces");
-  JsonArray *array;
-
-  if (node == NULL)
-    return TRUE;
-  if (!JSON_NODE_HOLDS_ARRAY (node))
-    return bad (error, path, _("“classed_traces” must be an array"));
-  array = json_node_get_array (node);
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      JsonNode *e = json_array_get_element (array, i);
-      g_autofree char *what = NULL;
-      WsSessionTrace *t;
-      const char *klass;
-      gboolean unchecked = FALSE;
-      WsRunClass k;
-      guint same;
-
-      if (!read_trace_into (self->classed, _("classed trace"), path, i, e, error))
-        return FALSE;
-      g_array_append_val (self->classed_checked, unchecked);
-      t = &g_array_index (self->classed, WsSessionTrace, i);
-      klass = string_member (json_node_get_object (e), "class");
-      for (k = WS_RUN_CLASS_NONE; klass != NULL && k <= WS_RUN_CLASS_SLOW && !g_str_equal (klass, ws_run_class_to_string (k)); k++)
-        ;
-      if (klass == NULL || k > WS_RUN_CLASS_SLOW)
-        what = g_strdup_printf (_("classed trace %u: “class” must be “slow”, “fast” or “none”"), i);
-      else if ((same = find_path (self->traces, G_MAXUINT, t->path)) != G_MAXUINT)
-        what = g_strdup_printf (_("classed trace %u is trace %u of the session: its class goes in “trace_classes”"),
-                                i, same);
-      else if ((same = find_path (self->classed, i, t->path)) != G_MAXUINT)
-        what = g_strdup_printf (_("classed trace %u names the file of classed trace %u again"), i, same);
-      if (what != NULL)
-        return bad (error, path, what);
-      t->run_class = k + 1;
-    }
+  g_array_append_val (self->traces, t);
   return TRUE;
 }
 
@@ -1415,7 +1213,6 @@ ws_session_file_load (const char  *path,
   if (!check_header (root, path, error) ||
       !read_array (self, path, root, "traces", FALSE, error) ||
       !read_trace_classes (self, path, root, error) ||
-      !read_classed_traces (self, path, root, error) ||
       !read_array (self, path, root, "findings", TRUE, error) ||
       !read_object (root, "view_state", path, &self->view_state, error) ||
       !read_object (root, "settings", path, &self->settings, error))

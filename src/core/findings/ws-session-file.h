@@ -12,10 +12,8 @@ G_BEGIN_DECLS
 
 /* The newest version this build writes; it reads every version up to it.
  * Version 2 added the traces' classes (`trace_classes`) and mining pins
- * ranked by them; version 3 the classes of traces no finding is on
- * (`classed_traces`).  A document is written as the lowest version that
- * holds it. */
-#define WS_SESSION_FILE_VERSION 3
+ * ranked by them; a document without either is still written as 1. */
+#define WS_SESSION_FILE_VERSION 2
 #define WS_SESSION_FILE_FORMAT  "waitscope-session"
 
 /**
@@ -79,16 +77,6 @@ void                  ws_session_file_set_trace_class  (WsSessionFile  *self,
                                                         guint           index,
                                                         gboolean        given,
                                                         WsRunClass      klass);
-guint                 ws_session_file_get_n_classed    (WsSessionFile  *self);
-const WsSessionTrace *ws_session_file_get_classed      (WsSessionFile  *self,
-                                                        guint           index,
-                                                        gboolean       *checked);
-void                  ws_session_file_set_classed      (WsSessionFile  *self,
-                                                        GArray         *traces,
-                                                        const gboolean *checked);
-void                  ws_session_file_set_classed_found (WsSessionFile *self,
-                                                        guint           index,
-                                                        const char     *found);
 gboolean              ws_session_file_relocate_trace   (WsSessionFile  *self,
                                                         guint           index,
                                                         const char     *new_path,
