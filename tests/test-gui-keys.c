@@ -203,7 +203,7 @@ test_timeline_keys (void)
   /* Critical path: a list of segments. */
   gtk_test_accessible_assert_role (GTK_ACCESSIBLE (ws_gui_test_find_child (GTK_WIDGET (page), WS_TYPE_CRITICAL_PATH_VIEW)),
                                    GTK_ACCESSIBLE_ROLE_LIST);
-  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
 /* The keyboard focus on a custom view is drawn (an outline), not only
@@ -252,7 +252,7 @@ test_focus_visible (void)
   g_test_message ("%u edge pixels of the view at %g,%g %gx%g (render %dx%d) change with the focus",
                   differ, b.origin.x, b.origin.y, b.size.width, b.size.height, w, h);
   g_assert_cmpuint (differ, >, (guint) b.size.height);
-  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
 /* The timeline's wait menu: the popover menu among the view's children. */
@@ -527,7 +527,7 @@ test_wait_menu (void)
   press (widget, GDK_KEY_Menu, 0);
   assert_wait_menu (widget);
   close_menu (widget);
-  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
 /* Ctrl+R: the Record page, from a trace and from the welcome page. */
@@ -550,7 +550,7 @@ test_record_shortcut (void)
   g_assert_false (record_shown (window));
   press_accel (window, "<Control>r");
   ws_gui_test_wait_until (record_shown, window, 20, "the Record page");
-  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
 static GtkWidget *
@@ -589,7 +589,7 @@ test_welcome_sidebar (void)
   ws_gui_test_open_trace (window, path);
   ws_gui_test_wait_until (sidebar_shown, window, 20, "the list of open traces");
   g_assert_true (gtk_widget_get_visible (button));
-  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
 static gboolean
@@ -647,8 +647,13 @@ test_shortcuts_window (void)
     g_assert_cmpint (nat_w, <=, 1280);
     g_assert_cmpint (nat_h, <=, 720);
   }
+  /* Each window is closed and finalized before the next test opens one,
+   * so that no test runs beside the last one's teardown (the merged
+   * fleet-pages branch made a Gtk-CRITICAL, then a crash, there; it was
+   * taken out).  The shortcuts window is the main window's help overlay,
+   * which holds it: it goes with the main window. */
   gtk_window_destroy (shortcuts);
-  gtk_window_destroy (GTK_WINDOW (window));
+  ws_gui_test_close_window (GTK_WIDGET (window));
 }
 
 int
